@@ -1,0 +1,75 @@
+"""jibunki — the command line of the content pipeline (自分紀).
+
+Heavy modules (lark, the compiler) are imported inside the commands, so that
+``jibunki --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+#: Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors (click's own).
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+DEFAULT_CONTENT = Path("content")
+
+
+def _use_color(stream) -> bool:
+    return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="jibunki", message="jibunki %(version)s")
+def main() -> None:
+    """自分紀 (jibunki): lint, compile and play the pages and enemies of one life."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: machine-readable diagnostics for editors and CI.")
+def lint(paths: tuple[Path, ...], fmt: str) -> None:
+    """Check content files or folders (default: content/) and report every problem."""
+    from compiler.lint import check
+    from dsl.diagnostics import render, summary, to_json
+
+    named = list(paths) or [DEFAULT_CONTENT]
+    if not paths and not DEFAULT_CONTENT.is_dir():
+        raise click.UsageError("content/ がありません。リントするファイルかフォルダを指定してください")
+    context = [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() and _inside(named, DEFAULT_CONTENT) \
+        else []
+    result = check(named, context)
+    if fmt == "json":
+        click.echo(to_json(result.diagnostics))
+    else:
+        color = _use_color(sys.stdout)
+        for diag in result.diagnostics:
+            click.echo(render(diag, result.sources, color=color))
+            click.echo()
+        click.echo(summary(result.diagnostics, result.files))
+    sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
+
+
+def _inside(paths: list[Path], folder: Path) -> bool:
+    root = folder.resolve()
+    return all(p.resolve().is_relative_to(root) for p in paths)
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Explain a diagnostic code (E020, W001 …) with a bad and a good example."""
+    from compiler.codes import CODES, explanation
+
+    text = explanation(code)
+    if text is None:
+        known = ", ".join(sorted(CODES))
+        raise click.UsageError(f"{code} という診断コードはありません。あるのは: {known}")
+    click.echo(text.rstrip())
+
+
+if __name__ == "__main__":
+    main()

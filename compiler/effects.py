@@ -1,0 +1,482 @@
+"""作用の検査 — the effect-system rules of spec 002 for one 作用, and its six terms.
+
+``check_sayou`` returns the 作用 with all six terms explicit (the lowered form the
+tables carry) or None after reporting why it is invalid. Defaults depend on where the
+作用 is written (CONTEXTS): the common case — a face effect with no timing — fires once
+on play and leaves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dsl import ast
+
+from . import vocabulary as vocab
+from .names import resolve, unknown
+from .values import Ctx, check_base, check_count, check_page_ref, constant
+
+
+@dataclass(frozen=True)
+class Context:
+    """Defaults of a block: the timing of a one-shot 作用, and the repeat range a
+    continuing 作用 gets when it does not say (None: the designer must say)."""
+
+    timing: str | None
+    continuing_range: str | None
+    words: str
+
+
+CONTEXTS = {
+    "face": Context("on_play", None, "面"),
+    "pen": Context("on_play", None, "ペン強化"),
+    "tear": Context("on_tear", "run", "破却効果"),
+    "reward": Context("on_reward", "run", "綻び報酬"),
+    "trait": Context(None, "stage", "敵の特性"),
+}
+
+ONE_SHOT = {"scope": "play", "max": 1}
+
+#: operator symbol → (operation code, direction)
+_NUMERIC_OPS = {"+=": ("add", "increase"), "-=": ("add", "decrease"),
+                "*=": ("mul", None), "=": ("assign", None)}
+
+#: Why a variable that is nobody's target cannot be one (spec 000/002, DESIGN §6).
+_NOT_TARGET_HINTS = {
+    "hokorobi": "綻びが上がるのはペンと破るだけで、減ることもありません",
+    "toki": "刻はプレイでのみ動きます。制御できるのは「抑制 刻」だけです",
+    "za": "座を動かせるのは敵の特性だけです",
+}
+
+
+def check_sayou(s: ast.Sayou, ctx: Ctx) -> dict | None:
+    tails = _tails(s, ctx)
+    if tails is None:
+        return None
+    lowered = _FORMS[s.form](s, tails, ctx)
+    if lowered is None:
+        return None
+    return _six_terms(lowered, s, tails, ctx)
+
+
+def _tails(s: ast.Sayou, ctx: Ctx) -> dict | None:
+    seen: dict[str, ast.Tail] = {}
+    ok = True
+    for tail in s.tails:
+        if tail.kind in seen:
+            ctx.err("E013", "同じ項を2回書いています", tail.span,
+                    hint="寿命・毎・範囲・最大・着地は1つの作用に1回ずつです")
+            ok = False
+        seen[tail.kind] = tail
+    return seen if ok else None
+
+
+# ------------------------------------------------------------------- targets
+
+
+def _target(target: ast.Target, ctx: Ctx):
+    """The variable a 作用 targets (with the page for 銘[page]), or None."""
+    if target.is_flag:
+        return vocab.FLAG, {"code": "flag", "flag": target.name.text[1:]}
+    text = target.name.text
+    counter = vocab.lookup("counter", text)
+    if counter is not None:
+        ctx.err("E020", f"累計量「{counter.mei}」は作用の対象になりません", target.span,
+                hint="累計量は現在値を動かせば自動で積まれます。回数を増やしたいなら"
+                     "恒久パラメータ（破り回数上限 など）を 上限 で変えてください")
+        return None
+    variable = vocab.lookup("variable", text)
+    if variable is None:
+        candidates = vocab.tables()["variable"].spellings()
+        ctx.diags.append(unknown(target.name, "変数", candidates))
+        return None
+    if variable.kind == "page_attr":
+        if target.subscript is None or target.subscript.anchor is not None:
+            ctx.err("E040", f"どのページの{variable.mei}かを添字で書きます", target.span,
+                    hint=f"例: {variable.mei}[旅立ちの朝] = 30")
+            return None
+        page = check_page_ref(target.subscript.name, ctx)
+        return None if page is None else (variable, {"code": variable.code, "page": page})
+    if target.subscript is not None:
+        ctx.err("E040", f"「{variable.mei}」には添字を付けられません", target.subscript.span,
+                hint="添字が付くのは累計量の参照と 銘[ページ] だけです")
+        return None
+    return variable, {"code": variable.code}
+
+
+def _allowed_ops(variable, ctx: Ctx) -> tuple[str, ...]:
+    return variable.enemy_ops if ctx.side == "enemy" else variable.page_ops
+
+
+def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
+    """Say precisely why ``op`` cannot apply to ``variable`` here."""
+    allowed = _allowed_ops(variable, ctx)
+    if variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
+        ctx.err("E034", f"「{variable.mei}」は作用の対象になりません", span,
+                hint=_NOT_TARGET_HINTS.get(variable.code, "読むことはできますが、動かせません"))
+    elif not allowed:
+        side = "ページ" if ctx.side != "enemy" else "敵"
+        ctx.err("E034", f"「{variable.mei}」は{side}の作用の対象になりません", span,
+                hint=_NOT_TARGET_HINTS.get(variable.code, ""))
+    elif variable.kind == "param" and op != "cap":
+        ctx.err("E035", f"恒久パラメータ「{variable.mei}」は上限変更でのみ動かします", span,
+                hint=f"例: 上限 {variable.mei} += 1 寿命 ステージ")
+    elif op == "assign":
+        hint = ("面の記入状態への代入は敵の白紙化専用です"
+                if variable.kind == "face_state" else
+                "代入できるのは他ページの銘・内部フラグ・（敵だけ）面の記入状態です")
+        ctx.err("E024", f"「{variable.mei}」には代入できません", span, hint=hint)
+    elif op == "cap":
+        ctx.err("E035", f"上限変更は恒久パラメータにだけ使えます（「{variable.mei}」は"
+                f"{vocab.VARIABLE_KINDS[variable.kind]}）", span,
+                hint=f"{variable.mei} += n のように書いてください")
+    else:
+        words = {"add": "+= / -=", "mul": "*=", "pay": "支払う", "suppress": "抑制"}
+        usable = "、".join(words.get(o, o) for o in allowed)
+        ctx.err("E037", f"「{variable.mei}」に {words.get(op, op)} は使えません", span,
+                hint=f"「{variable.mei}」に使える演算: {usable}")
+
+
+# --------------------------------------------------------------------- forms
+
+
+def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    found = _target(s.target, ctx)
+    if found is None:
+        return None
+    variable, target = found
+    op, direction = _NUMERIC_OPS[s.op]
+    if op not in _allowed_ops(variable, ctx):
+        _refuse_op(variable, op, s.span, ctx)
+        return None
+    landing = _landing(op, tails, ctx)
+    if landing is False:
+        return None
+    base = check_base(s.value, ctx)
+    if base is None:
+        return None
+    if op == "assign" and variable.kind == "page_attr":
+        if base["kind"] != "const" or not _in_mei_range(base["value"]):
+            ctx.err("E030", f"銘は 0〜{vocab.MEI_BOUND} の整数です", s.value.span)
+            return None
+    return {"op": op, "direction": direction, "landing": landing, "target": target,
+            "base": base, "_variable": variable}
+
+
+def _cap(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    found = _target(s.target, ctx)
+    if found is None:
+        return None
+    variable, target = found
+    if "cap" not in _allowed_ops(variable, ctx):
+        _refuse_op(variable, "cap", s.span, ctx)
+        return None
+    if s.op not in ("+=", "-="):
+        ctx.err("E037", "上限変更は += か -= で書きます", s.span,
+                hint=f"例: 上限 {variable.mei} += 1 寿命 ラン")
+        return None
+    if "landing" in tails:
+        ctx.err("E037", "上限変更は補正を受けないので、着地（固定・補正あり）は書けません",
+                tails["landing"].span)
+        return None
+    base = check_base(s.value, ctx)
+    if base is None:
+        return None
+    return {"op": "cap", "direction": _NUMERIC_OPS[s.op][1], "landing": None,
+            "target": target, "base": base, "_variable": variable}
+
+
+def _pay(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    found = _target(s.target, ctx)
+    if found is None:
+        return None
+    variable, target = found
+    if "pay" not in _allowed_ops(variable, ctx):
+        _refuse_op(variable, "pay", s.span, ctx)
+        return None
+    landing = tails.get("landing")
+    if landing is not None and landing.value.text != "fixed":
+        ctx.err("E037", "支払いは補正を受けません（着地は固定だけ）", landing.span)
+        return None
+    base = check_base(s.value, ctx)
+    if base is None:
+        return None
+    return {"op": "pay", "direction": "decrease", "landing": "fixed", "target": target,
+            "base": base, "_variable": variable}
+
+
+def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    found = _target(s.target, ctx)
+    if found is None:
+        return None
+    variable, target = found
+    if "suppress" not in _allowed_ops(variable, ctx):
+        ctx.err("E037", f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
+                s.span, hint="抑制 刻")
+        return None
+    return {"op": "suppress", "direction": None, "landing": None, "target": target,
+            "base": None, "_variable": variable}
+
+
+def _landing(op: str, tails, ctx: Ctx):
+    """The landing of a numeric op: default first, 補正あり乗算 refused (E023)."""
+    landings = vocab.tables()["operation"].by_code(op).landings
+    tail = tails.get("landing")
+    if tail is None:
+        return landings[0] if landings else None
+    chosen = tail.value.text
+    if op == "mul" and chosen == "modified":
+        ctx.err("E023", "補正を受ける乗算は存在しません", tail.span,
+                hint="乗算の着地は常に固定です（対象の現在値に掛けます）。"
+                     "補正を掛けたいなら 攻撃倍率 *= 1.5 のように乗算補正を対象にします")
+        return False
+    if chosen not in landings:
+        ctx.err("E037", "代入には着地（固定・補正あり）を書けません", tail.span)
+        return False
+    return chosen
+
+
+def _region(expr: ast.RegionExpr | None, ctx: Ctx, *, single: bool, what: str):
+    if expr is None:
+        return None
+    parts = []
+    for part in expr.parts:
+        entry = resolve("region", part, ctx.diags)
+        if entry is None:
+            return None
+        parts.extend(entry.parts)
+    region = vocab.region_from_parts(parts)
+    if region is None:
+        ctx.err("E010", f"「{expr.text}」という合算はありません", expr.span,
+                hint="合算は 山札+捨て札 と 山札+捨て札+手札 です")
+        return None
+    if single and len(region.parts) > 1:
+        ctx.err("E037", f"{what}には合算ではなく1つの領域を書きます", expr.span)
+        return None
+    return region
+
+
+def _options(s: ast.Sayou, ctx: Ctx) -> dict | None:
+    picks, filters = [], {}
+    for option in s.options:
+        if option.kind == "pick":
+            entry = resolve("pick", option.value, ctx.diags)
+            if entry is None:
+                return None
+            picks.append(entry.code)
+        elif option.kind in filters:
+            ctx.err("E013", "同じ絞り込みを2回書いています", option.span)
+            return None
+        elif option.kind == "origin":
+            origins = ctx.symbols.origins
+            if option.value.text not in origins:
+                from .names import did_you_mean
+                ctx.err("E011", f"出自「{option.value.text}」のページはありません",
+                        option.value.span,
+                        hint=did_you_mean(option.value.text, origins) or
+                        "ページの 出自 に書かれている名前を使ってください")
+                return None
+            filters["origin"] = option.value.text
+        elif option.kind == "mei":
+            low = constant(option.value.low, ctx, "銘の範囲")
+            high = constant(option.value.high, ctx, "銘の範囲")
+            if low is None or high is None:
+                return None
+            if not (_in_mei_range(low) and _in_mei_range(high)) or low > high:
+                ctx.err("E030", f"銘の範囲は 0〜{vocab.MEI_BOUND} の整数で、小さい方から書きます",
+                        option.value.span)
+                return None
+            filters["mei"] = [low, high]
+        elif option.kind == "page":
+            page = check_page_ref(option.value, ctx)
+            if page is None:
+                return None
+            filters["page"] = page
+    if len(picks) > 1:
+        ctx.err("E013", "選び方（選択・ランダム・上から）は1つだけ書きます", s.span)
+        return None
+    return {"pick": picks[0] if picks else None, "filter": filters}
+
+
+def _count(s: ast.Sayou, ctx: Ctx) -> int | None:
+    if s.count is None:
+        return 1
+    return s.count.value if check_count(s.count, ctx, "枚数") else None
+
+
+def _region_op(op: str):
+    def check(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+        count = _count(s, ctx)
+        options = _options(s, ctx)
+        if count is None or options is None:
+            return None
+        source = None
+        if op != "generate":
+            source = _region(s.source, ctx, single=False, what="移動元")
+            if source is None:
+                return None
+        dest = _region(s.dest, ctx, single=True, what="移動先")
+        if dest is None:
+            return None
+        if op == "duplicate" and source.code != "hand":
+            ctx.err("E037", "複製できるのは手札のページです", s.source.span,
+                    hint="複製 手札 -> 山札 のように書きます")
+            return None
+        if op in ("generate", "duplicate") and dest.code == "exile":
+            ctx.err("E037", "生成・複製の差し込み先は手札かデッキ（山札・捨て札）です", s.dest.span)
+            return None
+        if source is not None and source.code == dest.code:
+            ctx.err("E037", "移動元と移動先が同じです", s.span)
+            return None
+        pick = options["pick"] or ("top" if source is not None and source.code == "draw"
+                                   else "random")
+        if pick == "top" and (source is None or source.code != "draw"):
+            ctx.err("E037", "「上から」選べるのは山札からだけです", s.span)
+            return None
+        return {"op": op, "direction": None, "landing": None,
+                "target": {"code": "pages"}, "base": None,
+                "source": source.code if source else None, "dest": dest.code,
+                "count": count, "pick": pick, "filter": options["filter"], "_variable": None}
+    return check
+
+
+_FORMS = {
+    "numeric": _numeric,
+    "cap": _cap,
+    "pay": _pay,
+    "suppress": _suppress,
+    "move": _region_op("move"),
+    "generate": _region_op("generate"),
+    "duplicate": _region_op("duplicate"),
+}
+
+
+def _in_mei_range(value) -> bool:
+    return isinstance(value, int) and 0 <= value <= vocab.MEI_BOUND
+
+
+# -------------------------------------------------------------- the six terms
+
+
+def _six_terms(lowered: dict, s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    variable = lowered.pop("_variable")
+    context = CONTEXTS[ctx.where]
+    lifetime = _lifetime(lowered, variable, s, tails, ctx)
+    timing = _timing(variable, s, tails, ctx, context)
+    if lifetime is False or timing is False:
+        return None
+    repeat = _repeat(lowered, variable, s, tails, ctx, context, timing)
+    if repeat is None:
+        return None
+    telegraphed = "telegraphed" in tails
+    if telegraphed and not (ctx.where == "trait" and lowered["target"].get("code") == "za"):
+        ctx.err("E042", "予告は敵の特性（座の移動）にだけ書けます", tails["telegraphed"].span)
+        return None
+    lowered.update(lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
+                   telegraphed=telegraphed)
+    lowered["line"] = s.span.line
+    return lowered
+
+
+def _lifetime(lowered, variable, s, tails, ctx: Ctx):
+    tail = tails.get("life")
+    op = lowered["op"]
+    if op in ("generate", "duplicate"):
+        if tail is None:
+            ctx.err("E026", "生成・複製するページの寿命がありません", s.span,
+                    hint="寿命 ステージ（ステージ限り）か 寿命 ラン（ラン永続）を書いてください")
+            return False
+        entry = resolve("lifetime", tail.value, ctx.diags)
+        if entry is None:
+            return False
+        if entry.code not in vocab.GENERATED_LIFETIMES:
+            ctx.err("E027", "生成・複製したページの寿命は ステージ か ラン です", tail.span)
+            return False
+        return entry.code
+    if variable is None or op == "suppress":
+        if tail is not None:
+            ctx.err("E027", "この作用に値の寿命はありません", tail.span,
+                    hint="いつまで続くかは 範囲 で書きます")
+            return False
+        return None
+    if variable.kind == "modifier":
+        if tail is not None:
+            ctx.err("E027", f"補正「{variable.mei}」の寿命は繰り返し範囲で決まります", tail.span,
+                    hint="寿命 ではなく 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます")
+            return False
+        return None
+    if tail is None:
+        if variable.default_lifetime is None:
+            ctx.err("E026", f"「{variable.mei}」の変更がいつまで続くか（値の寿命）がありません",
+                    s.span, hint="寿命 ステージ か 寿命 ラン を書いてください")
+            return False
+        return variable.default_lifetime
+    entry = resolve("lifetime", tail.value, ctx.diags)
+    if entry is None:
+        return False
+    if entry.code not in variable.lifetimes:
+        usable = "・".join(vocab.tables()["lifetime"].by_code(c).mei for c in variable.lifetimes)
+        extra = "被弾1回で消える寿命を持てるのは防御だけです。" if entry.code == "on_hit" else ""
+        ctx.err("E027", f"「{variable.mei}」に寿命「{entry.mei}」は意味を持ちません", tail.span,
+                hint=f"{extra}「{variable.mei}」の寿命: {usable}")
+        return False
+    return entry.code
+
+
+def _timing(variable, s, tails, ctx: Ctx, context: Context):
+    tail = tails.get("at")
+    is_modifier = variable is not None and variable.kind == "modifier"
+    if tail is None:
+        if is_modifier:
+            return "always"
+        if context.timing is None:
+            ctx.err("E026", f"{context.words}の作用にはいつ発動するか（毎 タイミング）が要ります",
+                    s.span, hint="例: 座 += 4 毎 ターン開始時 予告")
+            return False
+        return None
+    entry = resolve("timing", tail.value, ctx.diags)
+    if entry is None:
+        return False
+    if is_modifier and entry.code != "always":
+        ctx.err("E038", f"補正「{variable.mei}」は常時の継続作用です", tail.span,
+                hint="毎 を書かずに 範囲 だけを書いてください")
+        return False
+    if not is_modifier and entry.code == "always":
+        ctx.err("E038", "常時 は補正（攻撃力補正・攻撃倍率 など）のタイミングです", tail.span,
+                hint="毎 ターン開始時 のように、発動する瞬間を書いてください")
+        return False
+    return entry.code
+
+
+def _repeat(lowered, variable, s, tails, ctx: Ctx, context: Context, timing):
+    until, max_tail = tails.get("until"), tails.get("max_fires")
+    is_modifier = variable is not None and variable.kind == "modifier"
+    continuing = is_modifier or timing is not None or until is not None
+    if max_tail is not None and until is None and context.continuing_range is None:
+        ctx.err("E026", "最大回数には繰り返し範囲が要ります", max_tail.span,
+                hint="範囲 ステージ 最大 3 回 のように書きます")
+        return None
+    max_fires = None
+    if max_tail is not None:
+        if not check_count(max_tail.value, ctx, "最大発動回数"):
+            return None
+        max_fires = max_tail.value.value
+    if lowered["op"] == "suppress" and until is None:
+        return dict(ONE_SHOT)
+    if not continuing:
+        return dict(ONE_SHOT)
+    if until is None:
+        if context.continuing_range is None:
+            what = f"補正「{variable.mei}」" if is_modifier else "継続作用"
+            ctx.err("E026", f"{what}の繰り返し範囲がありません（いつまで発動するか）", s.span,
+                    hint="範囲 ターン ／ 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます")
+            return None
+        return {"scope": context.continuing_range, "max": max_fires}
+    scope = until.value
+    if scope.anchor is None:
+        entry = resolve("scope", scope.name, ctx.diags)
+        return None if entry is None else {"scope": entry.code, "max": max_fires}
+    unit = resolve("anchor_unit", scope.name, ctx.diags)
+    if unit is None or not check_count(scope.anchor, ctx, "アンカー付きスコープの回数"):
+        return None
+    return {"scope": "anchored", "unit": unit.code, "n": scope.anchor.value, "max": max_fires}

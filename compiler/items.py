@@ -1,0 +1,346 @@
+"""項目の検査 — pages, enemies, the balance and decks: fields, faces, pens, tears.
+
+Each ``check_*`` reports diagnostics and returns the item with every name resolved and
+every default filled in (None when the item has errors).
+"""
+
+from __future__ import annotations
+
+import math
+
+from dsl import ast
+from dsl.diagnostics import Note, error
+
+from . import vocabulary as vocab
+from .effects import check_sayou
+from .names import resolve
+from .values import Ctx, check_condition, check_count, check_page_ref, constant
+
+_FIELD_WORDS = {
+    "mei": "銘", "hokorobi_mul": "綻び倍率", "origin": "出自", "dest": "行き先",
+    "deck_cap": "上限枚数", "appears": "出現条件", "flavor": "フレーバー",
+    "hp": "HP", "za": "座", "breakthrough": "突破ライン",
+}
+_SIDE_WORDS = {"future": "未来面", "past": "過去面"}
+
+
+def _fields(item, ctx: Ctx) -> dict[str, ast.Field]:
+    """Fields by key; a field written twice is E013, pointing at both."""
+    seen: dict[str, ast.Field] = {}
+    for f in item.fields:
+        if f.key in seen:
+            ctx.diags.append(error("E013", f"{_FIELD_WORDS[f.key]}を2回書いています", f.span,
+                                   notes=[Note("最初の記述", seen[f.key].span)]))
+        else:
+            seen[f.key] = f
+    return seen
+
+
+def _required(fields, key: str, item, ctx: Ctx, example: str) -> ast.Field | None:
+    if key not in fields:
+        ctx.err("E014", f"{_FIELD_WORDS[key]}がありません", item.id.span, hint=f"例: {example}")
+        return None
+    return fields[key]
+
+
+def _body(body: ast.Body, ctx: Ctx) -> dict | None:
+    conditions = [check_condition(c, ctx) for c in body.conditions]
+    effects = [check_sayou(s, ctx) for s in body.sayou]
+    if None in conditions or None in effects:
+        return None
+    return {"conditions": conditions, "effects": effects}
+
+
+# --------------------------------------------------------------------- pages
+
+
+def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
+    before = len(ctx.diags)
+    fields = _fields(page, ctx)
+    mei = _mei(page, fields, ctx, damaged)
+    hmul = _hokorobi_mul(fields, ctx)
+    dest = "discard"
+    if "dest" in fields:
+        entry = resolve("destination", fields["dest"].value, ctx.diags)
+        dest = entry.code if entry else None
+    deck_cap = None
+    if "deck_cap" in fields:
+        deck_cap = constant(fields["deck_cap"].value, ctx, "上限枚数")
+        if deck_cap is not None and (not isinstance(deck_cap, int) or deck_cap < 1):
+            ctx.err("E030", "上限枚数は 1 以上の整数です", fields["deck_cap"].value.span)
+    appears = []
+    if "appears" in fields:
+        appears = [check_condition(c, Ctx(ctx.diags, ctx.symbols, "page", "appears"), "appears")
+                   for c in fields["appears"].value]
+
+    faces = {}
+    for face in page.faces:
+        if face.side in faces:
+            ctx.diags.append(error("E013", f"{_SIDE_WORDS[face.side]}を2回書いています", face.span,
+                                   notes=[Note("最初の記述", faces[face.side][0].span)]))
+            continue
+        lowered = _face(face, ctx) if face.body is not None else {"written": False}
+        faces[face.side] = (face, lowered)
+
+    pens = {}
+    for pen in page.pens:
+        if pen.side in pens:
+            ctx.diags.append(error(
+                "E028", f"{_SIDE_WORDS[pen.side]}のペン強化が2つあります", pen.span,
+                hint="差し替え後の作用列は面ごとに1つだけ定義します（spec 002 ペン強化）",
+                notes=[Note("最初の定義", pens[pen.side][0].span)]))
+            continue
+        pens[pen.side] = (pen, _pen(pen, Ctx(ctx.diags, ctx.symbols, "page", "pen")))
+
+    tear = None
+    if len(page.tears) > 1:
+        ctx.diags.append(error("E013", "破却を2回書いています", page.tears[1].span,
+                               notes=[Note("最初の記述", page.tears[0].span)]))
+    if page.tears:
+        tear = _body(page.tears[0].body, Ctx(ctx.diags, ctx.symbols, "page", "tear"))
+        written = [f for f, lowered in faces.values() if f.body is not None]
+        if not written:
+            ctx.warn("W002", "白紙ページ（両面とも白紙）を破っても破却効果は得られません",
+                     page.tears[0].span, hint="白紙ページを破ると綻びだけが上がります（spec 000 白紙ページ）")
+
+    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+        return None
+    return {
+        "id": page.id.text, "name": page.title or page.id.text, "mei": mei,
+        "hokorobi_mul": hmul, "origin": fields["origin"].value.text if "origin" in fields else None,
+        "after_play": dest, "deck_cap": deck_cap, "appears": appears,
+        "flavor": fields["flavor"].value if "flavor" in fields else "",
+        "faces": {side: faces[side][1] if side in faces else {"written": False}
+                  for side in ("future", "past")},
+        "pens": {side: pens[side][1] for side in ("future", "past") if side in pens},
+        "tear": tear, "line": page.span.line,
+    }
+
+
+def _mei(page, fields, ctx: Ctx, damaged: bool):
+    field = fields.get("mei") if damaged else _required(fields, "mei", page, ctx, "銘 36")
+    if field is None:
+        return None
+    value = constant(field.value, ctx, "銘")
+    if value is None:
+        return None
+    if not isinstance(value, int) or not 0 <= value <= vocab.MEI_BOUND:
+        ctx.err("E030", f"銘は 0〜{vocab.MEI_BOUND} の整数です（{value}）", field.value.span,
+                hint="銘はそのページの場面が何歳のときかを表します。寿命上限を超えてもかまいません")
+        return None
+    return value
+
+
+def _hokorobi_mul(fields, ctx: Ctx):
+    if "hokorobi_mul" not in fields:
+        return 1.0
+    field = fields["hokorobi_mul"]
+    value = constant(field.value, ctx, "綻び倍率")
+    if value is None:
+        return None
+    if value < 0:
+        ctx.err("E031", f"綻び倍率が負です（{value}）", field.value.span,
+                hint="綻びは減らない値です。倍率は 0 以上（目安 0.5〜2.0）にしてください")
+        return None
+    if value > vocab.HOKOROBI_MUL_BOUND:
+        ctx.err("E030", f"綻び倍率 {value} は大きすぎます（{vocab.HOKOROBI_MUL_BOUND} まで）",
+                field.value.span)
+        return None
+    return float(value)
+
+
+def _face(face: ast.Face, ctx: Ctx) -> dict | None:
+    if not face.body.sayou:
+        ctx.err("E029", f"{_SIDE_WORDS[face.side]}は書かれていますが、作用が1つもありません",
+                face.span, hint=f"作用を書くか、{_SIDE_WORDS[face.side]} 白紙 にしてください")
+        return None
+    body = _body(face.body, Ctx(ctx.diags, ctx.symbols, "page", "face"))
+    return None if body is None else {"written": True, **body}
+
+
+def _pen(pen: ast.Pen, ctx: Ctx) -> dict | None:
+    if not pen.body.sayou:
+        ctx.err("E029", f"{_SIDE_WORDS[pen.side]}のペン強化に作用が1つもありません", pen.span,
+                hint="ペンで書き込まれる作用列を書いてください")
+        return None
+    return _body(pen.body, ctx)
+
+
+# ------------------------------------------------------------------- enemies
+
+
+def check_enemy(enemy: ast.Enemy, ctx: Ctx, damaged: bool = False) -> dict | None:
+    before = len(ctx.diags)
+    fields = _fields(enemy, ctx)
+    numbers = {}
+    for key, low, high, example in (("hp", 1, 1_000_000, "HP 150"),
+                                    ("za", 0, vocab.MEI_BOUND, "座 42"),
+                                    ("breakthrough", 1, 10_000, "突破ライン 60")):
+        field = fields.get(key) if damaged else _required(fields, key, enemy, ctx, example)
+        if field is None:
+            continue
+        value = constant(field.value, ctx, _FIELD_WORDS[key])
+        if value is not None and (not isinstance(value, int) or not low <= value <= high):
+            ctx.err("E030", f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です（{value}）",
+                    field.value.span)
+        numbers[key] = value
+    if not enemy.intents and not damaged:
+        ctx.err("E014", "予兆（Intent 列）がありません", enemy.id.span,
+                hint="例: 予兆 [ 攻撃 16, 攻撃 16, 白紙化 手札 ]")
+    if len(enemy.intents) > 1:
+        ctx.err("E013", "予兆を2回書いています", enemy.intents_spans[1])
+    intents = [_intent(i, ctx) for i in (enemy.intents[0] if enemy.intents else ())]
+    escalations = []
+    for esc in enemy.escalations:
+        if check_count(esc.every, ctx, "エスカレーションの間隔（ターン）"):
+            escalations.append({"every": esc.every.value, "intent": _intent(esc.intent, ctx)})
+    traits = [_trait(t, ctx) for t in enemy.traits]
+    trait_ctx = Ctx(ctx.diags, ctx.symbols, "enemy", "trait")
+    trait_effects = [check_sayou(s, trait_ctx) for s in enemy.trait_sayou]
+    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+        return None
+    return {"id": enemy.id.text, "name": enemy.title or enemy.id.text, **numbers,
+            "intents": intents, "escalations": escalations, "traits": traits,
+            "trait_effects": trait_effects,
+            "flavor": fields["flavor"].value if "flavor" in fields else "",
+            "line": enemy.span.line}
+
+
+def _intent(intent: ast.Intent, ctx: Ctx) -> dict | None:
+    kind = resolve("intent", intent.kind, ctx.diags)
+    if kind is None:
+        return None
+    if kind.code == "attack":
+        if intent.amount is None:
+            ctx.err("E037", "攻撃の Intent には打点（数）を書きます", intent.span, hint="例: 攻撃 16")
+            return None
+        value = intent.amount.value
+        if not isinstance(value, int) or not 0 <= value <= 1_000_000:
+            ctx.err("E030", f"攻撃の打点は 0 以上の整数です（{intent.amount.text}）", intent.span)
+            return None
+        return {"kind": "attack", "amount": value}
+    if intent.region is None:
+        ctx.err("E037", "白紙化の Intent には領域を書きます", intent.span, hint="例: 白紙化 手札")
+        return None
+    parts = []
+    for part in intent.region.parts:
+        entry = resolve("region", part, ctx.diags)
+        if entry is None:
+            return None
+        parts.extend(entry.parts)
+    region = vocab.region_from_parts(parts)
+    if region is None or region.code == "exile":
+        ctx.err("E037", "白紙化できる領域は 手札・山札・捨て札・合算 です", intent.region.span)
+        return None
+    return {"kind": "blank", "region": region.code}
+
+
+def _trait(trait: ast.Trait, ctx: Ctx) -> dict | None:
+    entry = resolve("trait", trait.name, ctx.diags)
+    if entry is None:
+        return None
+    arg = trait.arg
+    if entry.arg == "none":
+        if arg is not None:
+            ctx.err("E037", f"特性「{entry.mei}」は値を取りません", trait.span)
+            return None
+        return {"trait": entry.code}
+    if entry.arg == "int":
+        value = None if arg is None or isinstance(arg, ast.Range) else constant(arg, ctx, entry.mei)
+        if value is None or not isinstance(value, int) or value < 1:
+            ctx.err("E037", f"特性「{entry.mei}」には 1 以上の整数を書きます", trait.span,
+                    hint=f"例: {entry.mei} 3")
+            return None
+        return {"trait": entry.code, "value": value}
+    if not isinstance(arg, ast.Range):
+        ctx.err("E037", f"特性「{entry.mei}」には刻の範囲を書きます", trait.span,
+                hint=f"例: {entry.mei} 30..40")
+        return None
+    low, high = constant(arg.low, ctx, "範囲"), constant(arg.high, ctx, "範囲")
+    if low is None or high is None:
+        return None
+    if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
+        ctx.err("E030", "封鎖の範囲は小さい方から書いた 0 以上の整数です", arg.span)
+        return None
+    return {"trait": entry.code, "low": low, "high": high}
+
+
+# ------------------------------------------------------------------- balance
+
+
+def check_balance(balance: ast.Balance, ctx: Ctx) -> dict | None:
+    before = len(ctx.diags)
+    seen: dict[str, ast.Setting] = {}
+    values = {}
+    for setting in balance.settings:
+        key = resolve("balance", setting.name, ctx.diags)
+        if key is None:
+            continue
+        if key.code in seen:
+            ctx.diags.append(error("E013", f"{key.mei}を2回書いています", setting.span,
+                                   notes=[Note("最初の記述", seen[key.code].span)]))
+            continue
+        seen[key.code] = setting
+        value = constant(setting.value, ctx, key.mei)
+        if value is None:
+            continue
+        if key.type == "int" and not isinstance(value, int):
+            ctx.err("E030", f"{key.mei}は整数です（{value}）", setting.value.span)
+            continue
+        if not key.low <= value <= key.high or not math.isfinite(value):
+            ctx.err("E030", f"{key.mei}は {key.low}〜{key.high} です（{value}）",
+                    setting.value.span, hint=key.note)
+            continue
+        values[key.code] = float(value) if key.type == "float" else value
+    missing = [k.mei for k in vocab.BALANCE_KEYS if k.code not in seen]
+    if missing:
+        ctx.err("E014", f"バランスに足りない項目があります: {'、'.join(missing)}",
+                _head(balance.span), hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）")
+    reward_ctx = Ctx(ctx.diags, ctx.symbols, "page", "reward")
+    if len(balance.rewards) > 1:
+        ctx.err("E013", "綻び報酬を2回書いています", balance.rewards[1].span)
+    rewards = [_body(body, reward_ctx) for body in balance.rewards[:1]]
+    if not balance.rewards:
+        ctx.err("E014", "綻び報酬がありません", _head(balance.span),
+                hint="例: 綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }")
+    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+        return None
+    return {**values, "reward": rewards[0]["effects"] if rewards else []}
+
+
+def _head(span):
+    return type(span)(span.path, span.line, span.col, span.line, span.col + 1)
+
+
+# ---------------------------------------------------------------------- decks
+
+
+def check_deck(deck: ast.Deck, ctx: Ctx) -> dict | None:
+    before = len(ctx.diags)
+    counts: dict[str, int] = {}
+    for entry in deck.entries:
+        page = check_page_ref(entry.page, ctx)
+        n = 1
+        if entry.count is not None:
+            n = entry.count.value if check_count(entry.count, ctx, "枚数") else 0
+        if page is not None and n:
+            counts[page] = counts.get(page, 0) + n
+            cap = _deck_cap(ctx.symbols.pages[page])
+            if cap is not None and counts[page] > cap:
+                ctx.err("E030", f"「{page}」がデッキ内上限枚数（{cap}）を超えています",
+                        entry.span)
+    if not deck.entries:
+        ctx.err("E014", "デッキにページが1枚もありません", deck.id.span)
+    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+        return None
+    return {"id": deck.id.text, "name": deck.title or deck.id.text,
+            "pages": [p for e in deck.entries for p in [e.page.text] *
+                      (e.count.value if e.count is not None else 1)]}
+
+
+def _deck_cap(page: ast.Page) -> int | None:
+    for f in page.fields:
+        if f.key == "deck_cap" and isinstance(f.value, ast.Number) and isinstance(
+                f.value.value, int):
+            return f.value.value
+    return None

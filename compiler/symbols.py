@@ -1,0 +1,60 @@
+"""記号表 — the first pass: every page, enemy, deck and balance of the run, by id.
+
+Names resolve across files, so this pass sees every file before any item is checked.
+Duplicate ids are reported here, pointing at both definitions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl import ast
+from dsl.diagnostics import Diagnostic, Note, error
+
+_KIND_WORDS = {"page": "ページ", "enemy": "敵", "deck": "デッキ"}
+
+
+@dataclass
+class Symbols:
+    pages: dict[str, ast.Page] = field(default_factory=dict)
+    enemies: dict[str, ast.Enemy] = field(default_factory=dict)
+    decks: dict[str, ast.Deck] = field(default_factory=dict)
+    balances: list[ast.Balance] = field(default_factory=list)
+
+    @property
+    def origins(self) -> set[str]:
+        """Every 出自 written by some page (the values a generation filter may name)."""
+        found = set()
+        for page in self.pages.values():
+            for f in page.fields:
+                if f.key == "origin" and isinstance(f.value, ast.Name):
+                    found.add(f.value.text)
+        return found
+
+
+def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
+    symbols = Symbols()
+    tables = {ast.Page: ("page", symbols.pages), ast.Enemy: ("enemy", symbols.enemies),
+              ast.Deck: ("deck", symbols.decks)}
+    for source in files:
+        for item in source.items:
+            if isinstance(item, ast.Balance):
+                if symbols.balances:
+                    first = symbols.balances[0]
+                    diags.append(error("E012", "バランスの定義が2つあります", item.span,
+                                       hint="バランスはコンテンツ全体で1つだけ書きます",
+                                       notes=[Note("最初の定義", first.span)]))
+                else:
+                    symbols.balances.append(item)
+                continue
+            kind, table = tables[type(item)]
+            ident = item.id.text
+            if ident in table:
+                first = table[ident]
+                diags.append(error(
+                    "E012", f"{_KIND_WORDS[kind]}「{ident}」の定義が2つあります", item.id.span,
+                    hint="id はコンテンツ全体で一意にしてください",
+                    notes=[Note("最初の定義", first.id.span)]))
+            else:
+                table[ident] = item
+    return symbols

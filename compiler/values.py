@@ -1,0 +1,355 @@
+"""基準値と参照 — checks of values, references and conditions (spec 002).
+
+A base value is a constant or ``counter[scope] × coefficient``; a condition compares one
+quantity with constants. Both are written in one expression language, so these checks
+also catch what the grammar lets through: thresholds in values (E025), shapes the runtime
+has no meaning for (E036), division by zero (E032), non-finite numbers (E033).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dsl import ast
+from dsl.diagnostics import Diagnostic, error, warning
+
+from . import vocabulary as vocab
+from .names import did_you_mean, resolve, unknown
+
+
+@dataclass
+class Ctx:
+    """Where a check runs: who writes it and in which block."""
+
+    diags: list[Diagnostic]
+    symbols: object
+    side: str = "page"  # "page" | "enemy" | "balance"
+    where: str = "face"  # "face" | "pen" | "tear" | "trait" | "reward" | "appears"
+
+    def err(self, code, message, span, hint=""):
+        self.diags.append(error(code, message, span, hint=hint))
+
+    def warn(self, code, message, span, hint=""):
+        self.diags.append(warning(code, message, span, hint=hint))
+
+
+def _reference_spellings() -> list[str]:
+    t = vocab.tables()
+    return (t["counter"].spellings() + [v for v in t["variable"].spellings()]
+            + t["region"].spellings())
+
+
+# ------------------------------------------------------------------ scopes
+
+
+def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> dict | None:
+    """Resolve a counter's scope subscript and apply the ●/○/× table."""
+    if scope.anchor is None:
+        entry = resolve("scope", scope.name, ctx.diags)
+        if entry is None:
+            return None
+        column, lowered = entry.code, {"scope": entry.code}
+    else:
+        entry = resolve("anchor_unit", scope.name, ctx.diags)
+        if entry is None or not check_count(scope.anchor, ctx, "アンカー付きスコープの回数"):
+            return None
+        # An anchored span of plays lies within no single turn: read the next column up.
+        column = vocab.SCOPE_ORDER[vocab.SCOPE_ORDER.index(entry.code) + 1]
+        lowered = {"scope": "anchored", "unit": entry.code, "n": scope.anchor.value}
+    cell = counter.cell(column)
+    label = f"{counter.mei}[{scope.name.text if scope.anchor is None else '以降'}]"
+    if cell == vocab.CELL_NONE:
+        reason = vocab.CELL_NONE_REASONS.get(counter.code, "")
+        ctx.err("E022", f"{label} は意味を持たない組み合わせです（×）", scope.span,
+                hint=(reason + "。" if reason else "") + "別のスコープを参照してください")
+        return None
+    if cell == vocab.CELL_UNUSED:
+        ctx.warn("W001", f"{label} は定義されていますが、現在は参照しない設計です（○）",
+                 scope.span, hint="● のスコープで足りるか確かめてください")
+    return lowered
+
+
+def check_count(number: ast.Number, ctx: Ctx, what: str) -> bool:
+    value = number.value
+    if not isinstance(value, int) or value < 1:
+        ctx.err("E039", f"{what}は 1 以上の整数です（{number.text}）", number.span)
+        return False
+    return True
+
+
+# -------------------------------------------------------------- references
+
+
+def check_ref(ref: ast.Ref, ctx: Ctx) -> dict | None:
+    """Resolve one reference as a quantity; the lowered reference, or None."""
+    if ref.is_flag:
+        return {"kind": "flag", "flag": ref.name.text[1:]}
+    text = ref.name.text
+    counter = vocab.lookup("counter", text)
+    if counter is not None:
+        if ref.subscript is None:
+            ctx.err("E021", f"累計量「{counter.mei}」にスコープ添字がありません", ref.span,
+                    hint=f"{counter.mei}[プレイ] ／ {counter.mei}[ターン] のように、"
+                         "どの期間の合計かを書いてください")
+            return None
+        scope = check_scope(counter, ref.subscript, ctx)
+        return None if scope is None else {"kind": "counter", "counter": counter.code, **scope}
+    region = vocab.lookup("region", text)
+    if region is not None:
+        if ref.subscript is None:
+            return {"kind": "region_count", "region": region.code}
+        page = check_page_ref(ref.subscript.name, ctx) if ref.subscript.anchor is None else None
+        return None if page is None else {"kind": "page_count", "region": region.code,
+                                          "page": page}
+    tile = vocab.TILES_PASSED if text in vocab.TILES_PASSED.spellings() else None
+    if tile is not None:
+        if ref.subscript is None or ref.subscript.anchor is not None:
+            ctx.err("E040", f"{tile.mei} にはマスの種別を添字で書きます", ref.span,
+                    hint=f"例: {tile.mei}[神話] >= 1")
+            return None
+        kind = resolve("tile", ref.subscript.name, ctx.diags)
+        return None if kind is None else {"kind": "tiles_passed", "tile": kind.code}
+    variable = vocab.lookup("variable", text)
+    if variable is not None and variable.readable:
+        if variable.kind == "page_attr":
+            if ref.subscript is None:
+                return {"kind": "variable", "variable": variable.code}  # this page's 銘
+            page = check_page_ref(ref.subscript.name, ctx)
+            return None if page is None else {"kind": "page_attr", "variable": variable.code,
+                                              "page": page}
+        if ref.subscript is not None:
+            ctx.err("E040", f"「{variable.mei}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
+                    "スコープ添字は付きません", ref.subscript.span,
+                    hint="スコープ添字が付くのは累計量だけです")
+            return None
+        return {"kind": "variable", "variable": variable.code}
+    if vocab.lookup("condition_word", text) is not None:
+        return {"kind": "word", "word": vocab.lookup("condition_word", text).code}
+    ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
+    return None
+
+
+def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
+    pages = getattr(ctx.symbols, "pages", {})
+    if name.text in pages:
+        return name.text
+    hint = did_you_mean(name.text, pages) or "ページの id を書いてください"
+    ctx.err("E011", f"ページ「{name.text}」は定義されていません", name.span, hint=hint)
+    return None
+
+
+# ------------------------------------------------------------------ numbers
+
+
+def check_number(number: ast.Number, ctx: Ctx) -> float | int | None:
+    if not math.isfinite(number.value):
+        ctx.err("E033", f"数「{number.text[:20]}」は大きすぎるか有限ではありません",
+                number.span, hint="年・枚数・倍率として意味のある大きさにしてください")
+        return None
+    return number.value
+
+
+def first_compare(expr) -> ast.Compare | None:
+    if isinstance(expr, ast.Compare):
+        return expr
+    for child in _children(expr):
+        found = first_compare(child)
+        if found is not None:
+            return found
+    return None
+
+
+def _children(expr):
+    if isinstance(expr, ast.BinOp):
+        return (expr.left, expr.right)
+    if isinstance(expr, (ast.Neg, ast.Abs)):
+        return (expr.operand,)
+    if isinstance(expr, ast.Compare):
+        return expr.operands
+    return ()
+
+
+# -------------------------------------------------------------------- values
+
+_SHAPE_HINT = "基準値は 12 のような定数か、使用した歩[プレイ] × 0.5 のような「参照カウンタ × 係数」です"
+
+
+def check_base(expr, ctx: Ctx) -> dict | None:
+    """The lowered base value ``{"kind": "const"|"ref", ...}``, or None after diagnostics."""
+    compare = first_compare(expr)
+    if compare is not None:
+        ctx.err("E025", "作用の値に閾値（比較）は書けません", compare.span,
+                hint="閾値はプレイ条件に置きます: 条件 跨いだ回数[ターン] >= 2 と書き、"
+                     "作用の値は線形のままにしてください")
+        return None
+    return _fold(expr, ctx)
+
+
+def _fold(expr, ctx: Ctx) -> dict | None:
+    if isinstance(expr, ast.Number):
+        value = check_number(expr, ctx)
+        return None if value is None else {"kind": "const", "value": value}
+    if isinstance(expr, ast.Ref):
+        ref = check_ref(expr, ctx)
+        if ref is None:
+            return None
+        if ref["kind"] == "word":
+            ctx.err("E036", f"「{expr.name.text}」は条件の語で、値として読めません", expr.span,
+                    hint="条件 跨ぐ のようにプレイ条件に書いてください")
+            return None
+        return {"kind": "ref", "ref": ref, "coef": 1}
+    if isinstance(expr, ast.Neg):
+        inner = _fold(expr.operand, ctx)
+        return None if inner is None else _scale(inner, -1)
+    if isinstance(expr, ast.BinOp):
+        left, right = _fold(expr.left, ctx), _fold(expr.right, ctx)
+        if left is None or right is None:
+            return None
+        if expr.op == "*":
+            if left["kind"] == "const":
+                return _scale(right, left["value"])
+            if right["kind"] == "const":
+                return _scale(left, right["value"])
+        elif expr.op == "/":
+            if right["kind"] == "const":
+                if right["value"] == 0:
+                    ctx.err("E032", "0 で割っています", expr.right.span)
+                    return None
+                return _scale(left, 1 / right["value"]) if left["kind"] == "ref" else {
+                    "kind": "const", "value": left["value"] / right["value"]}
+        elif left["kind"] == right["kind"] == "const":
+            sign = 1 if expr.op == "+" else -1
+            return {"kind": "const", "value": left["value"] + sign * right["value"]}
+    ctx.err("E036", "この形の基準値は使えません", expr.span,
+            hint=_SHAPE_HINT + "。2つの量を足すなら作用を2つに分けます")
+    return None
+
+
+def _scale(base: dict, factor) -> dict | None:
+    if base["kind"] == "const":
+        value = base["value"] * factor
+        return {"kind": "const", "value": value if math.isfinite(value) else math.inf}
+    return {**base, "coef": base["coef"] * factor}
+
+
+def constant(expr, ctx: Ctx, what: str) -> int | float | None:
+    """A field value that must be a plain number (銘, HP, 座 …)."""
+    base = check_base(expr, ctx)
+    if base is None:
+        return None
+    if base["kind"] != "const":
+        ctx.err("E036", f"{what}には定数を書きます", expr.span)
+        return None
+    if not math.isfinite(base["value"]):
+        ctx.err("E033", f"{what}が大きすぎます", expr.span)
+        return None
+    return base["value"]
+
+
+# ---------------------------------------------------------------- conditions
+
+#: Which quantity kinds each kind of condition may read.
+_CONDITION_KINDS = {
+    "play": {"position", "budget", "region_count", "page_count", "remaining", "cumulative",
+             "resource", "flag"},
+    "appears": {"appearance", "flag"},
+}
+
+
+def check_condition(expr, ctx: Ctx, purpose: str = "play") -> dict | None:
+    """Lower one play (or appearance) condition; None after diagnostics."""
+    allowed = _CONDITION_KINDS[purpose]
+    if isinstance(expr, ast.Ref) and not isinstance(expr, ast.Compare):
+        ref = check_ref(expr, ctx)
+        if ref is None:
+            return None
+        if ref["kind"] == "word" and purpose == "play":
+            return {"kind": "position", "test": ref["word"]}
+        if ref["kind"] == "flag":
+            return {"kind": "flag", "test": "nonzero", "quantity": ref}
+        ctx.err("E041", f"「{expr.name.text}」だけでは条件になりません", expr.span,
+                hint="比較を書いてください。例: 歩 >= 10 ／ 手札 >= 3")
+        return None
+    if not isinstance(expr, ast.Compare):
+        ctx.err("E041", "条件になっていません", expr.span,
+                hint="「量 比較 数」の形で書きます。例: 刻 >= 30 ／ |銘 - 刻| >= 10")
+        return None
+    quantities, terms = [], []
+    for operand in expr.operands:
+        quantity = _quantity(operand, ctx)
+        if quantity is False:
+            return None
+        if quantity is None:
+            value = constant(operand, ctx, "比較する数")
+            if value is None:
+                return None
+            terms.append({"kind": "const", "value": value})
+        else:
+            quantities.append(quantity)
+            terms.append(quantity)
+    if len(quantities) != 1:
+        ctx.err("E041", "条件は1つの量を定数と比べます", expr.span,
+                hint="例: 跨いだ回数[ターン] >= 2 ／ 20 <= 刻 <= 40")
+        return None
+    kind = quantities[0].pop("cond_kind")
+    if kind not in allowed:
+        what = "出現条件" if purpose == "appears" else "プレイ条件"
+        ctx.err("E041", f"この量は{what}では読めません", expr.span,
+                hint="出現条件が読めるのは クリアしたステージ数・通過したマス[種別]・内部フラグです"
+                if purpose == "appears" else "プレイ条件が読めるのは spec 002 プレイ条件の表の量です")
+        return None
+    return {"kind": kind, "test": "compare", "terms": terms, "ops": list(expr.ops)}
+
+
+def _quantity(expr, ctx: Ctx):
+    """The quantity an operand reads (with its condition kind), None for a constant,
+    False after a diagnostic."""
+    if isinstance(expr, (ast.Number, ast.Neg)) and not _has_ref(expr):
+        return None
+    if isinstance(expr, ast.Abs) and _is_distance(expr.operand):
+        return {"kind": "distance", "cond_kind": "position"}
+    if isinstance(expr, ast.BinOp) and expr.op == "+":
+        parts = _region_parts(expr)
+        region = vocab.region_from_parts(parts) if parts else None
+        if region is not None:
+            return {"kind": "region_count", "region": region.code, "cond_kind": "region_count"}
+    if isinstance(expr, ast.Ref):
+        ref = check_ref(expr, ctx)
+        if ref is None:
+            return False
+        kind = {"flag": "flag", "counter": "cumulative", "region_count": "region_count",
+                "page_count": "page_count", "tiles_passed": "appearance",
+                "page_attr": "position"}.get(ref["kind"])
+        if ref["kind"] == "variable":
+            kind = vocab.tables()["variable"].by_code(ref["variable"]).cond_kind
+        if kind is None:
+            ctx.err("E041", f"「{expr.name.text}」は比べられる量ではありません", expr.span)
+            return False
+        return {**ref, "cond_kind": kind}
+    ctx.err("E041", "条件で比べられるのは1つの量です", expr.span,
+            hint="例: 刻 >= 30 ／ |銘 - 刻| >= 10 ／ 山札+捨て札 >= 5")
+    return False
+
+
+def _has_ref(expr) -> bool:
+    return isinstance(expr, ast.Ref) or any(_has_ref(c) for c in _children(expr))
+
+
+def _is_distance(expr) -> bool:
+    if not (isinstance(expr, ast.BinOp) and expr.op == "-"):
+        return False
+    names = {getattr(getattr(side, "name", None), "text", None) for side in (expr.left, expr.right)}
+    mei = set(vocab.lookup("variable", "銘").spellings())
+    toki = set(vocab.lookup("variable", "刻").spellings())
+    return bool(names & mei) and bool(names & toki)
+
+
+def _region_parts(expr) -> list[str] | None:
+    if isinstance(expr, ast.Ref) and expr.subscript is None and not expr.is_flag:
+        region = vocab.lookup("region", expr.name.text)
+        return list(region.parts) if region is not None else None
+    if isinstance(expr, ast.BinOp) and expr.op == "+":
+        left, right = _region_parts(expr.left), _region_parts(expr.right)
+        return left + right if left is not None and right is not None else None
+    return None

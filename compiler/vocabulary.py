@@ -1,0 +1,468 @@
+"""語彙 — the vocabulary of the effect system (spec 002), defined once, as data.
+
+Every layer reads names from here: the validator resolves what designers write, the
+lowering pass writes the stable ``code`` of each term into the tables, and the catalog
+phrases rules text from the Japanese ``mei``. No other module keeps its own list of
+variable, counter, timing, scope, region or operation names.
+
+Each entry has a stable ASCII ``code`` (written into generated tables, and accepted in
+content as the ASCII alias of the term) and its canonical Japanese ``mei`` from the
+glossary (spec 001). ``aliases`` are further spellings the spec itself uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+# --------------------------------------------------------------------------- scopes
+
+#: スコープ — プレイ ⊂ ターン ⊂ ステージ ⊂ ラン, in that order (spec 002 「3つの軸」).
+SCOPE_ORDER = ("play", "turn", "stage", "run")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One named term of the vocabulary: stable code, Japanese name, other spellings."""
+
+    code: str
+    mei: str
+    aliases: tuple[str, ...] = ()
+    note: str = ""
+
+    def spellings(self) -> tuple[str, ...]:
+        return (self.mei, self.code, *self.aliases)
+
+
+SCOPES = (
+    Term("play", "プレイ"),
+    Term("turn", "ターン"),
+    Term("stage", "ステージ"),
+    Term("run", "ラン"),
+)
+
+#: アンカー付きスコープの単位 — 「以降 n プレイ」. Counted from the moment the 作用 lands.
+ANCHOR_UNITS = (
+    Term("play", "プレイ"),
+    Term("turn", "ターン"),
+)
+
+# --------------------------------------------------------------------- lifetimes
+
+#: 値の寿命 — when a value born from a 作用 disappears. ``order`` is the defense
+#: consumption order (spec 002 防御は多重集合である: 被弾1回 → ターン → ステージ → ラン).
+LIFETIMES = (
+    Term("permanent", "永続", note="the change stays (damage, payments, 通貨)"),
+    Term("on_hit", "被弾1回", note="gone after absorbing one Intent"),
+    Term("play", "プレイ"),
+    Term("turn", "ターン"),
+    Term("stage", "ステージ"),
+    Term("run", "ラン"),
+)
+
+# ------------------------------------------------------------------------ timings
+
+TIMING_FAMILIES = ("phase", "outer", "event", "always")
+
+
+@dataclass(frozen=True)
+class Timing(Term):
+    family: str = "phase"
+
+
+#: 発動タイミング (spec 002), in the order they happen within a turn.
+TIMINGS = (
+    Timing("turn_start", "ターン開始時", family="phase"),
+    Timing("after_ho_refill", "歩の回復後", family="phase"),
+    Timing("after_draw", "ドロー後", family="phase"),
+    Timing("on_play", "プレイ時", family="phase"),
+    Timing("on_end_declared", "ターン終了宣言時", family="phase"),
+    Timing("after_defense", "防御獲得後", family="phase"),
+    Timing("before_enemy", "敵の行動前", family="phase"),
+    Timing("after_enemy", "敵の行動後", family="phase"),
+    Timing("turn_end", "ターン終了時", family="phase"),
+    Timing("stage_start", "ステージ開始時", family="outer"),
+    Timing("stage_end", "ステージ終了時", family="outer"),
+    Timing("run_start", "ラン開始時", family="outer"),
+    Timing("run_end", "ラン終了時", family="outer"),
+    Timing("on_hit", "被弾時", family="event"),
+    Timing("on_cross", "座を跨いだ時", family="event"),
+    Timing("on_tear", "破った時", family="event"),
+    Timing("on_pen", "ペンを使った時", family="event"),
+    Timing("on_exile", "ページが除外された時", family="event"),
+    Timing("on_enemy_hp_zero", "敵のHPが0になった時", family="event"),
+    Timing("on_reward", "綻び報酬時", family="event",
+           note="project decision: when a 綻び reward threshold is reached"),
+    Timing("always", "常時", family="always"),
+)
+
+# ------------------------------------------------------------------------ regions
+
+
+@dataclass(frozen=True)
+class Region(Term):
+    parts: tuple[str, ...] = ()  # the single regions a combined region sums
+
+
+#: 領域 and 合算 (spec 002). A combined region is written as its parts joined by ``+``.
+REGIONS = (
+    Region("hand", "手札", parts=("hand",)),
+    Region("draw", "山札", parts=("draw",)),
+    Region("discard", "捨て札", parts=("discard",)),
+    Region("exile", "除外", parts=("exile",)),
+    Region("deck", "山札+捨て札", parts=("draw", "discard")),
+    Region("all", "山札+捨て札+手札", parts=("draw", "discard", "hand")),
+)
+
+#: プレイ後の行き先 (spec 002).
+DESTINATIONS = (
+    Term("discard", "捨て札"),
+    Term("exile_stage", "除外（ステージ）", aliases=("除外(ステージ)",)),
+    Term("exile_run", "除外（ラン）", aliases=("除外(ラン)",)),
+)
+
+#: 領域操作で1枚を選ぶ方法. ``choice`` is the player-choice family (デッキサーチ).
+PICKS = (
+    Term("random", "ランダム", note="seeded RNG of the battle"),
+    Term("top", "上から", note="from the top of the pile, in revealed order"),
+    Term("choice", "選択", note="the player chooses; atomic"),
+)
+
+#: 生成されたページの寿命 (spec 002 ページの生成と複製).
+GENERATED_LIFETIMES = ("stage", "run")
+
+# --------------------------------------------------------------------- operations
+
+
+@dataclass(frozen=True)
+class Operation(Term):
+    family: str = ""
+    symbol: str = ""
+    landings: tuple[str, ...] = ()  # allowed landings; the first is the default
+
+
+#: 演算 (spec 002). Families are the spec's: 数値・設定・パラメータ・制御・領域, plus
+#: payments (歩以外の代償) and player choice, which the spec names as their own kinds.
+OPERATIONS = (
+    Operation("add", "加算", family="numeric", symbol="+=", landings=("modified", "fixed")),
+    Operation("mul", "乗算", family="numeric", symbol="*=", landings=("fixed",)),
+    Operation("assign", "代入", family="setting", symbol="=", landings=()),
+    Operation("cap", "上限変更", family="parameter", symbol="上限", landings=()),
+    Operation("suppress", "抑制", family="control", symbol="抑制", landings=()),
+    Operation("move", "移動", family="region", symbol="移動", landings=()),
+    Operation("generate", "生成", family="region", symbol="生成", landings=()),
+    Operation("duplicate", "複製", family="region", symbol="複製", landings=()),
+    Operation("pay", "支払い", family="payment", symbol="支払う", landings=("fixed",)),
+)
+
+OPERATION_FAMILIES = ("numeric", "setting", "parameter", "control", "region", "payment", "choice")
+
+LANDINGS = (
+    Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing"),
+    Term("fixed", "固定", note="the base as written, ignoring modifiers"),
+)
+
+# ----------------------------------------------------------------------- variables
+
+#: 変数の型 (spec 002) plus the kinds the project needs to name targets precisely.
+VARIABLE_KINDS = {
+    "current": "現在値",
+    "cumulative": "累計量",
+    "param": "恒久パラメータ",
+    "flag": "内部フラグ",
+    "modifier": "補正",
+    "page_attr": "ページの変数",
+    "face_state": "面の記入状態",
+    "derived": "導出値",
+}
+
+
+@dataclass(frozen=True)
+class Variable(Term):
+    """A state variable: what a 作用 may target or a reference may read.
+
+    ``page_ops`` / ``enemy_ops`` are the operations a page's or an enemy's 作用 may apply
+    to it (empty: not a target for that side). ``lifetimes`` are the value lifetimes that
+    make sense for it; ``default_lifetime`` is None when the designer must say.
+    ``modifier_of``/``modifier_kind`` place a modifier in the pair of its target
+    (spec 002 補正変数 = 対象変数ごとの {加算補正, 乗算補正}).
+    ``cond_kind`` is the play-condition family a comparison on it belongs to.
+    """
+
+    kind: str = "current"
+    page_ops: tuple[str, ...] = ()
+    enemy_ops: tuple[str, ...] = ()
+    lifetimes: tuple[str, ...] = ("permanent",)
+    default_lifetime: str | None = "permanent"
+    modifier_of: str | None = None
+    modifier_kind: str | None = None  # "add" | "mul"
+    cond_kind: str | None = None
+    readable: bool = True
+
+
+VARIABLES = (
+    # 現在値 (current values)
+    Variable("enemy_hp", "敵HP", kind="current", page_ops=("add",), enemy_ops=("add",),
+             cond_kind="resource"),
+    Variable("hp", "HP", kind="current", page_ops=("add", "pay"), cond_kind="resource",
+             note="player HP: heals are rare, payments are page-specific"),
+    Variable("ho", "歩", kind="current", page_ops=("add",), lifetimes=("turn",),
+             default_lifetime="turn", cond_kind="budget"),
+    Variable("bougyo", "防御", kind="current", page_ops=("add",), enemy_ops=("add",),
+             lifetimes=("on_hit", "turn", "stage", "run"), default_lifetime="turn",
+             cond_kind="resource"),
+    Variable("tsuka", "通貨", kind="current", page_ops=("add", "pay"), cond_kind="resource"),
+    Variable("hokorobi", "綻び", kind="current", cond_kind="resource",
+             note="rises only by pen and tear"),
+    Variable("toki", "刻", kind="current", page_ops=("suppress",), lifetimes=("play",),
+             default_lifetime="play", cond_kind="position",
+             note="moves only by play; suppress is the one control"),
+    Variable("za", "座", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
+             note="the enemy's seat: moved by enemy traits only"),
+    # 恒久パラメータ (permanent parameters): pages change them by 上限変更 only
+    *(
+        Variable(code, mei, kind="param", page_ops=("cap",), enemy_ops=("cap",),
+                 lifetimes=("stage", "run"), default_lifetime=None, cond_kind="resource")
+        for code, mei in (
+            ("lifespan_cap", "寿命上限"),
+            ("hand_cap", "手札上限"),
+            ("draw_count", "ドロー枚数"),
+            ("ho_quota", "歩の規定量"),
+            ("pen_cap", "ペン回数上限"),
+            ("tear_cap", "破り回数上限"),
+            ("mei_toki_cap", "同刻上限"),
+            ("defense_coef", "防御係数"),
+            ("max_hp", "最大HP"),
+        )
+    ),
+    # 補正 (modifiers): continuing effects with timing 常時
+    Variable("attack_add", "攻撃力補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
+             lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="add"),
+    Variable("attack_mul", "攻撃倍率", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
+             lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="mul"),
+    Variable("rakuin", "烙印", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
+             lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="mul"),
+    Variable("hokorobi_mul", "綻び倍率", kind="modifier", page_ops=("mul",),
+             lifetimes=(), default_lifetime=None, modifier_of="hokorobi", modifier_kind="mul"),
+    Variable("defense_add", "防御補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
+             lifetimes=(), default_lifetime=None, modifier_of="bougyo", modifier_kind="add"),
+    Variable("payment_mul", "支払い倍率", kind="modifier", page_ops=("mul",),
+             lifetimes=(), default_lifetime=None, modifier_of="ho_payment", modifier_kind="mul"),
+    # ページの変数 (another page's 銘) and 面の記入状態
+    Variable("mei", "銘", kind="page_attr", page_ops=("assign",), enemy_ops=("assign",),
+             lifetimes=("turn", "stage", "run"), default_lifetime="run", cond_kind="position"),
+    Variable("face_state", "記入状態", kind="face_state", enemy_ops=("assign",),
+             lifetimes=("permanent",), default_lifetime="permanent", readable=False),
+    # 導出値: read by conditions and references, never targets
+    Variable("distance", "距離", kind="derived", cond_kind="position",
+             note="|銘 − 刻| of this play, before 刻 moves"),
+    Variable("pen_left", "残りペン回数", kind="derived", cond_kind="remaining"),
+    Variable("tear_left", "残り破り回数", kind="derived", cond_kind="remaining"),
+    Variable("stages_cleared", "クリアしたステージ数", kind="derived", cond_kind="appearance"),
+)
+
+#: 内部フラグ (``@name``): a named integer joining effects together; any name is valid.
+FLAG = Variable("flag", "内部フラグ", kind="flag", page_ops=("add", "assign"),
+                enemy_ops=("add", "assign"), lifetimes=("play", "turn", "stage", "run"),
+                default_lifetime="run", cond_kind="flag")
+
+#: Conditions that are words, not comparisons: このプレイで座を跨ぐ・跨がない.
+CONDITION_WORDS = (
+    Term("crosses", "跨ぐ", note="this play crosses 座"),
+    Term("not_crosses", "跨がない", note="this play does not cross 座"),
+)
+
+#: The play-condition families of spec 002 プレイ条件, in the spec's order.
+CONDITION_KINDS = (
+    Term("position", "位置"),
+    Term("budget", "予算"),
+    Term("region_count", "領域の枚数"),
+    Term("page_count", "特定ページの枚数"),
+    Term("remaining", "残り回数"),
+    Term("cumulative", "累計量の閾値"),
+    Term("resource", "資源"),
+    Term("flag", "フラグ"),
+)
+
+#: マスの種別 (glossary), read by 出現条件 as 通過したマス[種別].
+TILE_KINDS = (
+    Term("history", "歴史"),
+    Term("myth", "神話"),
+    Term("philosophy", "哲学"),
+    Term("antique", "古物商"),
+)
+TILES_PASSED = Term("tiles_passed", "通過したマス")
+
+# ----------------------------------------------------------------- cumulative quantities
+
+CELL_CORE, CELL_UNUSED, CELL_NONE = "●", "○", "×"
+
+
+@dataclass(frozen=True)
+class Counter(Term):
+    """累計量: a quantity summed over a scope, read as ``mei[scope]``; never a target.
+
+    ``cells`` follows the spec's table in SCOPE_ORDER: ● core, ○ defined but unused by
+    design, × meaningless (never referenced).
+    """
+
+    log: str = "change"  # 変化量ログ ("change") or 操作ログ ("operation")
+    cells: str = "●●●●"
+
+    def cell(self, scope: str) -> str:
+        return self.cells[SCOPE_ORDER.index(scope)]
+
+
+COUNTERS = (
+    Counter("ho_used", "使用した歩", aliases=("総移動距離", "移動量"), log="change", cells="●●○○"),
+    Counter("net_displacement", "正味変位", log="change", cells="●○○○"),
+    Counter("crossings", "跨いだ回数", log="operation", cells="●●○○"),
+    Counter("plays", "プレイ枚数", log="operation", cells="×●○○"),
+    Counter("damage_dealt", "与えたダメージ", log="change", cells="●○○○"),
+    Counter("intents_removed", "消したIntent個数", log="operation", cells="○●○○"),
+    Counter("hp_lost", "減ったHP", log="change", cells="●●●○"),
+    Counter("defense_gained", "得た防御", log="change", cells="○●○○"),
+    Counter("cards_drawn", "ドローした枚数", log="operation", cells="○●○○"),
+    Counter("hokorobi_gained", "増えた綻び", log="change", cells="×○●●"),
+    Counter("tears", "破った回数", log="operation", cells="×○●●"),
+    Counter("pens", "使用したペン回数", aliases=("ペン回数",), log="operation", cells="×○●●"),
+    Counter("currency_spent", "使用した通貨", log="change", cells="●○○●"),
+)
+
+#: Why each × cell is ×, from the spec's table; quoted in the diagnostic's hint.
+CELL_NONE_REASONS = {
+    "plays": "プレイ枚数[プレイ] は常に 1 であり、定数と区別できない",
+    "hokorobi_gained": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
+    "tears": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
+    "pens": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
+}
+
+# ------------------------------------------------------------------------- enemies
+
+#: Intent の種類 (glossary: 攻撃と白紙化の2種類).
+INTENT_KINDS = (
+    Term("attack", "攻撃", note="one hit of n"),
+    Term("blank", "白紙化", note="blanks the active face of a random page of a region"),
+)
+
+
+@dataclass(frozen=True)
+class Trait(Term):
+    arg: str = "none"  # "none" | "int" | "range"
+    telegraphed: bool = False
+
+
+#: 特性 that are not a plain 作用 line (DESIGN §6). Seat movement is written as a 作用 on 座.
+TRAITS = (
+    Trait("immobile", "不動", arg="none", note="座 never moves; seat-moving effects do nothing"),
+    Trait("acceleration", "加速", arg="int",
+          note="each escalation shortens the escalation interval by n turns (minimum 1)"),
+    Trait("per_hit_reduction", "軽減", arg="int",
+          note="1発ごとの軽減: every hit on 敵HP is reduced by n"),
+    Trait("blockade", "封鎖", arg="range", note="the player may not land on this 刻 range"),
+)
+
+# ------------------------------------------------------------------------- balance
+
+
+@dataclass(frozen=True)
+class BalanceKey(Term):
+    type: str = "int"  # "int" | "float"
+    low: float = 0
+    high: float = 10_000
+
+
+#: Every number the rules read (DESIGN §6). The balance file must give each exactly once.
+BALANCE_KEYS = (
+    BalanceKey("start_toki", "初期刻", type="int", low=0, high=200, note="ラン開始時の刻"),
+    BalanceKey("lifespan_cap", "寿命上限", type="int", low=1, high=200, note="刻の上の壁"),
+    BalanceKey("max_hp", "最大HP", type="int", low=1, note="HP の上限（超えたぶんは切り捨て）"),
+    BalanceKey("start_hp", "初期HP", type="int", low=1, note="ラン開始時のHP"),
+    BalanceKey("ho_quota", "歩の規定量", type="int", low=0, note="毎ターン回復する歩"),
+    BalanceKey("draw_count", "ドロー枚数", type="int", low=0, high=50, note="毎ターン引く枚数"),
+    BalanceKey("hand_cap", "手札上限", type="int", low=1, high=50, note="これ以上は引かない"),
+    BalanceKey("stage_start_hand", "ステージ開始時の手札", type="int", low=0, high=50,
+               note="ラン開始時と引き直しで引く枚数"),
+    BalanceKey("defense_coef", "防御係数", type="float", low=0, high=100,
+               note="ターン終了時の防御 = 係数 × |刻 − 座|"),
+    BalanceKey("mei_toki_cap", "同刻上限", type="int", low=0, high=50,
+               note="1ターンにプレイできる 銘 = 刻 のページの枚数"),
+    BalanceKey("pen_cap", "ペン回数上限", type="int", low=0, high=50, note="1ステージのペン回数"),
+    BalanceKey("tear_cap", "破り回数上限", type="int", low=0, high=50, note="1ステージの破り回数"),
+    BalanceKey("pen_hokorobi", "ペンの綻び", type="int", low=0, note="ペン1回で上がる綻び（年）"),
+    BalanceKey("hokorobi_attack", "綻び攻撃係数", type="float", low=0, high=10,
+               note="攻撃倍率 = 1 + 係数 × 累積綻び"),
+    BalanceKey("tear_scale", "破却係数", type="float", low=0, high=10,
+               note="破却効果の基準値 × (1 + 係数 × 距離)"),
+    BalanceKey("reward_interval", "綻び報酬間隔", type="int", low=1,
+               note="累積綻びがこの年数に達するたびに綻び報酬"),
+    BalanceKey("deck_cap_default", "デッキ内上限枚数", type="int", low=1, high=99,
+               note="ページが上限枚数を書かないときの既定"),
+)
+
+#: 銘 must lie in 0..MEI_BOUND. Pages beyond 寿命上限 are allowed (years never lived),
+#: but nobody lives 200 years even with every 哲学 tile.
+MEI_BOUND = 200
+#: A 綻び倍率 above this is almost certainly a typo (the spec's range is about 0.5–2.0).
+HOKOROBI_MUL_BOUND = 100
+
+# ------------------------------------------------------------------------ lookups
+
+
+@dataclass(frozen=True)
+class Table:
+    """Spelling → entry lookup for one vocabulary table (canonical, alias, spec aliases)."""
+
+    name: str
+    entries: tuple
+    by_spelling: dict = field(default_factory=dict)
+
+    def get(self, spelling: str):
+        return self.by_spelling.get(spelling)
+
+    def by_code(self, code: str):
+        return next((e for e in self.entries if e.code == code), None)
+
+    def spellings(self) -> list[str]:
+        return list(self.by_spelling)
+
+
+def _table(name: str, entries) -> Table:
+    index: dict = {}
+    for entry in entries:
+        for spelling in entry.spellings():
+            index.setdefault(spelling, entry)
+    return Table(name, tuple(entries), index)
+
+
+@cache
+def tables() -> dict[str, Table]:
+    """All lookup tables by name; built once."""
+    return {
+        "scope": _table("scope", SCOPES),
+        "anchor_unit": _table("anchor_unit", ANCHOR_UNITS),
+        "lifetime": _table("lifetime", LIFETIMES),
+        "timing": _table("timing", TIMINGS),
+        "region": _table("region", REGIONS),
+        "destination": _table("destination", DESTINATIONS),
+        "pick": _table("pick", PICKS),
+        "operation": _table("operation", OPERATIONS),
+        "landing": _table("landing", LANDINGS),
+        "variable": _table("variable", VARIABLES),
+        "counter": _table("counter", COUNTERS),
+        "condition_word": _table("condition_word", CONDITION_WORDS),
+        "tile": _table("tile", TILE_KINDS),
+        "intent": _table("intent", INTENT_KINDS),
+        "trait": _table("trait", TRAITS),
+        "balance": _table("balance", BALANCE_KEYS),
+    }
+
+
+def lookup(table: str, spelling: str):
+    return tables()[table].get(spelling)
+
+
+def region_from_parts(parts: list[str]) -> Region | None:
+    """The region whose parts are exactly these single regions (order-free), if any."""
+    wanted = sorted(parts)
+    return next((r for r in REGIONS if sorted(r.parts) == wanted), None)

@@ -1,0 +1,149 @@
+"""診断 — source spans and diagnostics, shared by every pass, and their rendering.
+
+A diagnostic never raises: passes return them as values, the CLI prints them all.
+Rendering follows compilers: ``path:line:col: error[E020]: message``, the source line, a
+caret under the span (aligned by East Asian display width), then hint and notes.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass, field
+
+ERROR, WARNING = "error", "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, end is exclusive."""
+
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+    def contains_line(self, line: int) -> bool:
+        return self.line <= line <= self.end_line
+
+
+@dataclass(frozen=True)
+class Note:
+    message: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: str
+    message: str
+    span: Span
+    hint: str = ""
+    notes: tuple[Note, ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def sort_key(self):
+        return (self.span.path, self.span.line, self.span.col, self.code)
+
+    def as_json(self) -> dict:
+        return {
+            "path": self.span.path,
+            "line": self.span.line,
+            "col": self.span.col,
+            "end_line": self.span.end_line,
+            "end_col": self.span.end_col,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+            "notes": [
+                {"message": n.message, **({"path": n.span.path, "line": n.span.line,
+                                            "col": n.span.col} if n.span else {})}
+                for n in self.notes
+            ],
+        }
+
+
+def error(code: str, message: str, span: Span, hint: str = "", notes=()) -> Diagnostic:
+    return Diagnostic(code, ERROR, message, span, hint, tuple(notes))
+
+
+def warning(code: str, message: str, span: Span, hint: str = "", notes=()) -> Diagnostic:
+    return Diagnostic(code, WARNING, message, span, hint, tuple(notes))
+
+
+# ----------------------------------------------------------------------- rendering
+
+#: Lines longer than this are shown as a window around the span, not whole.
+_SHOWN_LINE_WIDTH = 100
+
+
+def display_width(text: str) -> int:
+    """Terminal columns taken by ``text``: wide and fullwidth characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _window(line: str, col: int, end_col: int) -> tuple[str, int, int]:
+    """Cut an over-long line to a window around the span; returns (text, col, end_col)."""
+    if len(line) <= _SHOWN_LINE_WIDTH:
+        return line, col, end_col
+    start = max(0, col - 1 - _SHOWN_LINE_WIDTH // 2)
+    stop = start + _SHOWN_LINE_WIDTH
+    prefix = "…" if start else ""
+    suffix = "…" if stop < len(line) else ""
+    shift = start - len(prefix)
+    return (prefix + line[start:stop] + suffix, col - shift,
+            min(end_col, stop + 1) - shift)
+
+
+def _printable(text: str) -> str:
+    # Control characters would move the terminal's cursor and break the caret line.
+    return "".join(ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in text)
+
+
+def render(diag: Diagnostic, sources: dict[str, str], color: bool = False) -> str:
+    """Render one diagnostic with its source line and caret."""
+    def paint(text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if color else text
+
+    sev_color = "1;31" if diag.is_error else "1;33"
+    head = (f"{paint(str(diag.span), '1')}: "
+            f"{paint(f'{diag.severity}[{diag.code}]', sev_color)}: {diag.message}")
+    out = [head]
+    text = sources.get(diag.span.path)
+    if text is not None:
+        lines = text.splitlines()
+        if 1 <= diag.span.line <= len(lines):
+            raw = lines[diag.span.line - 1].expandtabs(1)
+            end_col = diag.span.end_col if diag.span.end_line == diag.span.line else len(raw) + 1
+            shown, col, end_col = _window(raw, diag.span.col, max(end_col, diag.span.col + 1))
+            shown = _printable(shown)
+            gutter = f"{diag.span.line:>5} | "
+            pad = display_width(shown[: col - 1])
+            mark = max(1, display_width(shown[col - 1: end_col - 1]))
+            out.append(gutter + shown)
+            out.append(" " * (len(gutter) - 2) + "| " + " " * pad + paint("^" * mark, sev_color))
+    if diag.hint:
+        out.append(f"      = {paint('hint', '1;36')}: {diag.hint}")
+    for note in diag.notes:
+        where = f" ({note.span})" if note.span else ""
+        out.append(f"      = note: {note.message}{where}")
+    return "\n".join(out)
+
+
+def summary(diags: list[Diagnostic], files: int) -> str:
+    errors = sum(d.is_error for d in diags)
+    warnings = len(diags) - errors
+    return f"{files} ファイル: エラー {errors} 件、警告 {warnings} 件"
+
+
+def to_json(diags: list[Diagnostic]) -> str:
+    return json.dumps([d.as_json() for d in diags], ensure_ascii=False, indent=2)

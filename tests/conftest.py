@@ -1,0 +1,22 @@
+"""Shared helpers: check text in memory and look at the codes it produced."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from compiler.lint import check_text  # noqa: E402
+
+
+def codes(text: str, path: str = "t.page", context: dict | None = None) -> list[str]:
+    return [d.code for d in check_text(text, path, context).diagnostics]
+
+
+@pytest.fixture
+def lint_text():
+    return check_text
