@@ -15,6 +15,7 @@ import click
 #: Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors (click's own).
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 DEFAULT_CONTENT = Path("content")
+DEFAULT_GENERATED = Path("generated")
 
 
 def _use_color(stream) -> bool:
@@ -51,6 +52,58 @@ def lint(paths: tuple[Path, ...], fmt: str) -> None:
             click.echo()
         click.echo(summary(result.diagnostics, result.files))
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
+
+
+def _print_diagnostics(diags, sources, files: int) -> None:
+    from dsl.diagnostics import render, summary
+
+    color = _use_color(sys.stdout)
+    for diag in diags:
+        click.echo(render(diag, sources, color=color))
+        click.echo()
+    click.echo(summary(diags, files))
+
+
+@main.command("compile")
+@click.option("--check", is_flag=True,
+              help="Compile in memory; exit 1 naming the files of generated/ that are stale.")
+@click.option("--format", "fmt", type=click.Choice(["py", "json"]), default="py",
+              show_default=True, help="json: the same tables for a game client.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write (default: generated/, or generated/json for json).")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="The content folder.")
+def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
+    """Compile content/ into the runtime tables (generated/*.py), validated by schemas/."""
+    from compiler.build import SchemaViolation, compile_content, stale_files, write_atomically
+
+    if check and fmt != "py":
+        raise click.UsageError("--check は Python の表（--format py）だけを比べます")
+    out = out or (DEFAULT_GENERATED if fmt == "py" else DEFAULT_GENERATED / "json")
+    try:
+        compiled = compile_content(content, fmt)
+    except SchemaViolation as exc:
+        click.echo("内部エラー（jibunki のバグ）: 生成した表が schemas/ のスキーマに合いません。"
+                   "何も書きませんでした。", err=True)
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_CONTENT)
+    if not compiled.ok:
+        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
+        click.echo("エラーがあるので表を書きませんでした。", err=True)
+        sys.exit(EXIT_CONTENT)
+    if check:
+        stale = stale_files(out, compiled.files)
+        if stale:
+            for name in stale:
+                click.echo(f"古い: {out / name}")
+            click.echo(f"{len(stale)} 個のファイルがコンテンツと合いません。jibunki compile で作り直してください。")
+            sys.exit(EXIT_CONTENT)
+        click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.files)} ファイル）。")
+        return
+    changed = write_atomically(out, compiled.files)
+    for name in changed:
+        click.echo(f"書きました: {out / name}")
+    click.echo(f"{out}/: {len(compiled.files)} ファイル、うち {len(changed)} 個を更新しました。")
 
 
 def _inside(paths: list[Path], folder: Path) -> bool:

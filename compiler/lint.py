@@ -38,6 +38,7 @@ class Result:
     sources: dict[str, str]
     files: int
     model: dict = field(default_factory=dict)
+    symbols: Symbols | None = None  # the AST of every item, by id (for source records)
 
     @property
     def errors(self) -> int:
@@ -175,7 +176,7 @@ def check(paths: list[Path], context: list[Path] = ()) -> Result:
     kept = [d for d in diags if d.span.path in reported]
     kept.sort(key=Diagnostic.sort_key)
     return Result(kept, {s.path: s.text for s in sources if s.text is not None},
-                  len(named), state.get("model", {}))
+                  len(named), state.get("model", {}), state.get("symbols"))
 
 
 def check_text(text: str, path: str = "<text>", context: dict[str, str] | None = None) -> Result:
@@ -187,4 +188,5 @@ def check_text(text: str, path: str = "<text>", context: dict[str, str] | None =
     for run in PASSES:
         run(sources, diags, state)
     kept = sorted((d for d in diags if d.span.path == path), key=Diagnostic.sort_key)
-    return Result(kept, {s.path: s.text for s in sources}, 1, state.get("model", {}))
+    return Result(kept, {s.path: s.text for s in sources}, 1, state.get("model", {}),
+                  state.get("symbols"))
