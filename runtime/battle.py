@@ -1,0 +1,919 @@
+"""戦闘 — a run of battles played from the tables, one player action at a time.
+
+The only way in is an action (``play``, ``pen``, ``tear``, ``end_turn``, ``choose``);
+the only way out is the stream of ``BattleEvent`` each action returns. A turn is the
+sequence of phases of spec 000 ターン構造 (TURN_START_PHASES, then the player phase,
+then TURN_END_PHASES). All randomness goes through the one seeded RNG of the run.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .events import BattleEvent
+from .sayou import DEST_ZONE, REGION_ZONES, Frame, apply, base_value, check_condition, mei_of, \
+    modifiers, truncate
+from .state import EXPIRY_ORDER, PARAMS, State
+from .tables import Tables
+
+SIDES = ("future", "past")
+SIDE_WORDS = {"future": "未来面", "past": "過去面"}
+
+
+class Refused(Exception):
+    """An action the rules do not allow now. ``reason`` is for the player to read."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Battle:
+    """A run: stages against the given enemies, from a deck of page ids."""
+
+    def __init__(self, tables: Tables, state: State, rng: random.Random):
+        self.tables = tables
+        self.state = state
+        self.rng = rng
+        self.log: list[BattleEvent] = []
+        self._out: list[BattleEvent] = []
+        self._pending = None  # a generator waiting for ``choose``; never saved
+        self._choice: dict | None = None
+        self._frames: dict[int, Frame] = {}
+
+    # ============================================================== creation
+    @classmethod
+    def new(cls, tables: Tables, *, seed: int = 0, enemies: list[str] | None = None,
+            deck: list[str] | None = None) -> "Battle":
+        balance = tables.balance
+        stages = list(enemies or sorted(tables.enemies)[:1])
+        for enemy in stages:
+            if enemy not in tables.enemies:
+                raise KeyError(f"敵「{enemy}」は表にありません")
+        state = State(seed=seed, stages=stages, toki=balance["start_toki"],
+                      hp=balance["start_hp"],
+                      params={p: balance[p] for p in PARAMS})
+        battle = cls(tables, state, random.Random(seed))
+        pages = list(deck if deck is not None else tables.starter())
+        for page in pages:
+            if page not in tables.pages:
+                raise KeyError(f"ページ「{page}」は表にありません")
+            state.new_page(page, "draw")
+        battle._shuffle(state.zones["draw"])
+        battle.emit("run_started", seed=seed, stages=stages, deck=len(pages))
+        for _ in range(balance["stage_start_hand"]):
+            battle._draw_one()
+        battle.fire_timing("run_start")
+        battle._start_stage()
+        battle.log.extend(battle._take())
+        return battle
+
+    # ============================================================== events
+    def emit(self, kind: str, **data) -> None:
+        self._out.append(BattleEvent(kind, data))
+
+    def _take(self) -> list[BattleEvent]:
+        out, self._out = self._out, []
+        return out
+
+    def _act(self, run) -> list[BattleEvent]:
+        if self.state.outcome is not None:
+            raise Refused("このランはもう終わっています")
+        run()
+        self._settle()
+        events = self._take()
+        self.log.extend(events)
+        return events
+
+    # ============================================================== queries
+    @property
+    def hand(self) -> list[int]:
+        return list(self.state.zones["hand"])
+
+    @property
+    def over(self) -> bool:
+        return self.state.outcome is not None
+
+    @property
+    def choice(self) -> dict | None:
+        """The pending player choice (candidates by uid, how many to pick), if any."""
+        return self._choice
+
+    def page_of(self, uid: int) -> dict:
+        return self.tables.pages[self.state.pages[uid]["page"]]
+
+    def mei(self, uid: int) -> int:
+        return mei_of(self, uid)
+
+    def enemy_trait(self, code: str):
+        for trait in self.tables.enemies[self.state.enemy["id"]]["traits"]:
+            if trait["trait"] == code:
+                return trait["value"] if trait["value"] is not None else True
+        return None
+
+    def face_body(self, uid: int, side: str) -> dict | None:
+        """The face's current conditions and 作用 list, or None when it is blank."""
+        face = self.state.pages[uid]["faces"][side]
+        page = self.page_of(uid)
+        if face["state"] == "blank":
+            return None
+        if face["state"] == "pen":
+            return page["pens"][side]
+        base = page["faces"][side]
+        return base if base["written"] else None
+
+    def sides_for(self, uid: int) -> tuple[str, ...]:
+        """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
+        mei, toki = self.mei(uid), self.state.toki
+        if mei > toki:
+            return ("future",)
+        if mei < toki:
+            return ("past",)
+        return ("past", "future")
+
+    def crosses(self, old: int, new: int) -> bool:
+        """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
+        za = self.state.enemy["za"]
+        return (old - za) * (new - za) < 0
+
+    def cost(self, uid: int) -> int:
+        _, mul = modifiers(self, "ho_payment", consume=False)
+        return truncate(abs(self.mei(uid) - self.state.toki) * mul)
+
+    def play_info(self, uid: int) -> dict:
+        """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
+        s = self.state
+        mei = self.mei(uid)
+        frame = Frame(page_uid=uid, distance=abs(mei - s.toki),
+                      crosses=self.crosses(s.toki, mei))
+        sides = self.sides_for(uid)
+        info = {"uid": uid, "mei": mei, "cost": self.cost(uid), "crosses": frame.crosses,
+                "sides": list(sides), "firing": [], "playable": False, "reason": ""}
+        reason = self._blocked(uid, mei)
+        firing = []
+        for side in sides:
+            body = self.face_body(uid, side)
+            if body is None:
+                continue
+            failed = [c for c in body["conditions"] if not check_condition(self, c, frame)]
+            if not failed:
+                firing.append(side)
+            elif not reason and len(sides) == 1:
+                reason = f"{SIDE_WORDS[side]}の条件を満たしていません"
+        info["firing"] = firing
+        if not reason and not firing:
+            words = "・".join(SIDE_WORDS[x] for x in sides)
+            reason = f"発動する{words}が白紙です" if all(
+                self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
+        if not reason and info["cost"] > s.ho:
+            reason = f"歩が足りない: 残り {s.ho}, 必要 {info['cost']}"
+        info["reason"] = reason
+        info["playable"] = not reason
+        return info
+
+    def _blocked(self, uid: int, mei: int) -> str:
+        s = self.state
+        if s.zone_of(uid) != "hand":
+            return "手札にないページです"
+        if mei > s.param("lifespan_cap"):
+            return f"銘 {mei} は寿命上限 {s.param('lifespan_cap')} の先です（生きない年）"
+        blockade = next((t for t in self.tables.enemies[s.enemy["id"]]["traits"]
+                         if t["trait"] == "blockade"), None)
+        if blockade and blockade["low"] <= mei <= blockade["high"] and mei != s.toki:
+            return f"刻 {blockade['low']}〜{blockade['high']} は封鎖されています"
+        if mei == s.toki and s.mei_toki_plays >= s.param("mei_toki_cap"):
+            return "銘 = 刻 のページはこのターンもう出せません"
+        return ""
+
+    def playable_any(self) -> bool:
+        return any(self.play_info(uid)["playable"] for uid in self.state.zones["hand"])
+
+    # ============================================================== actions
+    def play(self, uid: int) -> list[BattleEvent]:
+        """Play a hand page (by uid)."""
+        def run():
+            self._no_choice_pending()
+            info = self.play_info(uid)
+            if not info["playable"]:
+                raise Refused(info["reason"])
+            self._begin(self._resolve_play(uid, info))
+        return self._act(run)
+
+    def pen(self, uid: int, side: str) -> list[BattleEvent]:
+        """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
+        def run():
+            self._no_choice_pending()
+            self._pen(uid, side)
+        return self._act(run)
+
+    def tear(self, uid: int) -> list[BattleEvent]:
+        """破る: remove a hand page for the run, for 綻び and its tear effect."""
+        def run():
+            self._no_choice_pending()
+            self._tear(uid)
+        return self._act(run)
+
+    def end_turn(self) -> list[BattleEvent]:
+        """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
+        def run():
+            self._no_choice_pending()
+            self._end_turn()
+        return self._act(run)
+
+    def choose(self, uids: list[int]) -> list[BattleEvent]:
+        """Answer a pending player choice with the chosen page uids."""
+        def run():
+            if self._choice is None:
+                raise Refused("選ぶものはありません")
+            wanted = self._choice["count"]
+            if len(uids) != wanted or len(set(uids)) != len(uids) or not set(uids) <= set(
+                    self._choice["candidates"]):
+                raise Refused(f"候補から {wanted} 枚を選んでください")
+            self._choice = None
+            self.emit("chosen", uids=list(uids))
+            self._resume(list(uids))
+        return self._act(run)
+
+    def dev_set(self, **values) -> list[BattleEvent]:
+        """開発者モード: set HP, 歩, 防御, 綻び, 刻 or the hand directly, bypassing rules."""
+        s = self.state
+        for key, value in values.items():
+            if key == "hp":
+                s.hp = int(value)
+            elif key == "ho":
+                s.ho = int(value)
+            elif key == "defense":
+                s.defense = [[int(value), "turn"]] if value else []
+            elif key == "hokorobi":
+                s.hokorobi_run = int(value)
+            elif key == "toki":
+                s.toki = int(value)
+            elif key == "hand":
+                for uid in list(s.zones["hand"]):
+                    s.move(uid, "draw")
+                for page in value:
+                    if page not in self.tables.pages:
+                        raise Refused(f"ページ「{page}」は表にありません")
+                    s.new_page(page, "hand")
+            else:
+                raise Refused(f"開発者モードで設定できない値です: {key}")
+            self.emit("dev_set", what=key, value=value if key != "hand" else list(value))
+        events = self._take()
+        self.log.extend(events)
+        return events
+
+    def _no_choice_pending(self):
+        if self._choice is not None:
+            raise Refused("選択の途中です。先に候補を選んでください")
+
+    # ======================================================= resumable steps
+    def _begin(self, steps) -> None:
+        """Run a resolution that may stop for a player choice (a generator)."""
+        self._pending = steps
+        self._resume(None)
+
+    def _resume(self, answer) -> None:
+        try:
+            request = self._pending.send(answer)
+        except StopIteration:
+            self._pending = None
+            return
+        self._choice = request
+        self.emit("choice_requested", candidates=request["candidates"], count=request["count"])
+
+    # ============================================================ playing
+    def _resolve_play(self, uid: int, info: dict):
+        s = self.state
+        old, mei = s.toki, info["mei"]
+        frame = Frame(page_uid=uid, distance=abs(mei - old), crosses=info["crosses"])
+        s.plays_run += 1
+        s.reset_scope("play")
+        # This play's move is known before 刻 moves; turn and wider scopes get it after.
+        move = {"ho_used": info["cost"], "net_displacement": mei - old,
+                "crossings": 1 if info["crosses"] else 0, "plays": 1}
+        s.counters["play"] = dict(move)
+        s.ho -= info["cost"]
+        if mei == old:
+            s.mei_toki_plays += 1
+        self.emit("played", uid=uid, page=s.pages[uid]["page"], mei=mei, toki=old,
+                  cost=info["cost"], faces=info["firing"], crosses=info["crosses"])
+        for side in info["firing"]:
+            self.emit("face_fired", uid=uid, side=side)
+            yield from self._run_list(self.face_body(uid, side)["effects"], frame, uid)
+            if self._stage_over():
+                break
+        if not self._stage_over():
+            yield from self._fire_board("on_play", frame)
+        for name, amount in move.items():
+            for scope in ("turn", "stage", "run"):
+                s.counters.setdefault(scope, {})
+                s.counters[scope][name] = s.counters[scope].get(name, 0) + amount
+        if s.suppress:
+            s.suppress -= 1
+            self.emit("moved", toki=old, to=old, suppressed=True)
+        else:
+            s.toki = mei
+            self.emit("moved", toki=old, to=mei, suppressed=False)
+            if info["crosses"]:
+                self._cross()
+        if s.zone_of(uid) == "hand":
+            self._after_play(uid)
+        self._end_of_play()
+
+    def _cross(self):
+        s = self.state
+        self.emit("crossed", za=s.enemy["za"])
+        if s.enemy["turn_intents"]:
+            removed = s.enemy["turn_intents"].pop(0)
+            s.count("turn", "intents_removed", 1)
+            s.counters.setdefault("play", {})["intents_removed"] = 1
+            self.emit("intent_removed", intent=removed, left=len(s.enemy["turn_intents"]))
+        self.fire_timing("on_cross")
+
+    def _after_play(self, uid: int):
+        destination = self.page_of(uid)["after_play"]
+        if destination == "discard":
+            self.state.move(uid, "discard")
+            self.emit("page_discarded", uid=uid)
+        else:
+            self.state.move(uid, destination)
+            self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
+                      else "run")
+            self.fire_timing("on_exile")
+
+    def _end_of_play(self):
+        s = self.state
+        self._expire_mods("play")
+        for placed in list(s.effects):
+            repeat = placed["effect"]["repeat"]
+            if repeat["scope"] == "play" and placed["placed"]["plays"] < s.plays_run + 1:
+                self._remove(placed)
+            elif repeat["scope"] == "anchored" and repeat["unit"] == "play" and (
+                    s.plays_run - placed["placed"]["plays"] >= repeat["n"]):
+                self._remove(placed)
+
+    def _run_list(self, effects: list[dict], frame: Frame, uid, *, scale: float = 1.0,
+                  origin: str = "page"):
+        """Apply a face's 作用 list in written order; continuing ones are placed."""
+        for effect in effects:
+            if self._stage_over():
+                return
+            if self._is_one_shot(effect):
+                if effect["op"] in ("move", "generate", "duplicate"):
+                    yield from self._region_steps(effect, frame)
+                else:
+                    apply(self, effect, Frame(frame.page_uid, frame.distance, frame.crosses,
+                                              frame.anchor, scale))
+                self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
+                          line=effect["line"])
+            else:
+                self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
+
+    _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
+
+    def _is_one_shot(self, effect: dict) -> bool:
+        repeat = effect["repeat"]
+        return (effect["timing"] in self._ONE_SHOT_TIMINGS and repeat["scope"] == "play"
+                and repeat["max"] == 1)
+
+    # ==================================================== continuing effects
+    def place(self, effect: dict, *, origin: str, page_uid=None, scale: float = 1.0,
+              frame: Frame | None = None) -> None:
+        s = self.state
+        placed = {"effect": effect, "origin": origin, "page_uid": page_uid, "scale": scale,
+                  "fires": 0, "distance": frame.distance if frame else 0,
+                  "placed": {"plays": s.plays_run, "turns": s.turns_run,
+                             "counters": dict(s.counters.get("run", {}))}}
+        s.effects.append(placed)
+        self.emit("effect_placed", target=effect["ja"]["target"], timing=effect["timing"],
+                  repeat=effect["ja"]["repeat"], origin=origin)
+
+    def frame_of(self, placed: dict) -> Frame:
+        return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
+                     anchor=placed["placed"]["counters"], scale=placed["scale"])
+
+    def fired(self, placed: dict) -> None:
+        placed["fires"] += 1
+        limit = placed["effect"]["repeat"]["max"]
+        if limit is not None and placed["fires"] >= limit:
+            self._remove(placed)
+
+    def _remove(self, placed: dict) -> None:
+        if placed in self.state.effects:
+            self.state.effects.remove(placed)
+            self.emit("effect_expired", target=placed["effect"]["ja"]["target"],
+                      origin=placed["origin"])
+
+    def _fire_board(self, timing: str, frame: Frame | None = None):
+        s = self.state
+        for placed in list(s.effects):
+            if self._stage_over():
+                return
+            effect = placed["effect"]
+            if effect["timing"] != timing or effect["telegraphed"] or placed not in s.effects:
+                continue  # telegraphed traits act in the enemy phase
+            if timing == "on_play" and placed["placed"]["plays"] >= s.plays_run:
+                continue  # placed by this very play: it fires from the next one
+            own = self.frame_of(placed)
+            if frame is not None:
+                own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale)
+            if effect["op"] in ("move", "generate", "duplicate"):
+                yield from self._region_steps(effect, own)
+            else:
+                apply(self, effect, own)
+            self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
+                      line=effect["line"], timing=timing)
+            self.fired(placed)
+
+    def fire_timing(self, timing: str) -> None:
+        """Fire the board at a timing outside a play (no player choice can stop here)."""
+        self._drive(self._fire_board(timing))
+
+    def _drive(self, steps) -> None:
+        """Run steps to the end; a choice asked outside a play is made by the RNG, so a
+        phase of the turn never waits (the spec has player choices only in plays)."""
+        try:
+            request = next(steps)
+            while True:
+                request = steps.send(self.rng.sample(request["candidates"], request["count"]))
+        except StopIteration:
+            pass
+
+    # ======================================================== region operations
+    def _region_steps(self, effect: dict, frame: Frame):
+        s = self.state
+        count = effect["count"] or 1
+        if effect["op"] == "generate":
+            pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect["filter"])]
+            chosen = self._pick_ids(pool, count, effect["pick"])
+            if effect["pick"] == "choice" and len(pool) > count:
+                chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
+            for page in chosen:
+                self._add_page(page, effect["dest"], effect["lifetime"])
+            return
+        zones = [z for z in REGION_ZONES[effect["source"]]]
+        pool = [uid for z in zones for uid in s.zones[z]
+                if self._matches(s.pages[uid]["page"], effect["filter"] or {})
+                and uid != frame.page_uid]
+        if effect["pick"] == "top":
+            chosen = pool[:count]
+        elif effect["pick"] == "choice" and len(pool) > count:
+            chosen = yield {"candidates": pool, "count": count, "kind": "uids"}
+        else:
+            chosen = self._pick_ids(pool, count, "random")
+        for uid in chosen:
+            if effect["op"] == "duplicate":
+                self._add_page(s.pages[uid]["page"], effect["dest"], effect["lifetime"])
+            else:
+                self._move_page(uid, DEST_ZONE[effect["dest"]])
+        self._reshuffle_if_empty()
+
+    def region_op(self, effect: dict, frame: Frame) -> None:
+        self._drive(self._region_steps(effect, frame))
+
+    def _pick_ids(self, pool: list, count: int, pick: str) -> list:
+        if len(pool) <= count:
+            return list(pool)
+        return self.rng.sample(pool, count)
+
+    def _matches(self, page_id: str, flt: dict | None) -> bool:
+        if not flt:
+            return True
+        page = self.tables.pages[page_id]
+        if "origin" in flt and page["origin"] != flt["origin"]:
+            return False
+        if "mei" in flt and not flt["mei"][0] <= page["mei"] <= flt["mei"][1]:
+            return False
+        if "page" in flt and page_id != flt["page"]:
+            return False
+        return True
+
+    def _move_page(self, uid: int, zone: str) -> None:
+        s = self.state
+        if zone == "hand" and len(s.zones["hand"]) >= s.param("hand_cap"):
+            zone = "discard"
+            self.emit("hand_full", uid=uid)
+        s.move(uid, zone, top=True)
+        self.emit("page_moved", uid=uid, page=s.pages[uid]["page"], to=zone)
+        if zone == "exile_stage":
+            self.fire_timing("on_exile")
+
+    def _add_page(self, page_id: str, dest: str, lifetime: str) -> None:
+        s = self.state
+        cap = self.tables.pages[page_id]["deck_cap"]
+        owned = sum(1 for p in s.pages if p["page"] == page_id and p["zone"] in
+                    ("draw", "hand", "discard", "exile_stage"))
+        if owned >= cap:
+            self.emit("generation_failed", page=page_id, cap=cap)
+            return
+        zone = DEST_ZONE[dest]
+        if zone == "hand" and len(s.zones["hand"]) >= s.param("hand_cap"):
+            zone = "discard"
+            self.emit("hand_full", page=page_id)
+        uid = s.new_page(page_id, zone, lifetime)
+        self.emit("page_generated", uid=uid, page=page_id, to=zone, lifetime=lifetime)
+
+    # ============================================================ draw pile
+    def _shuffle(self, pile: list) -> None:
+        self.rng.shuffle(pile)
+
+    def _draw_one(self) -> bool:
+        s = self.state
+        if not s.zones["draw"]:
+            self._reshuffle_if_empty()
+        if not s.zones["draw"]:
+            self.emit("draw_skipped", reason="empty")
+            return False
+        uid = s.zones["draw"][0]
+        s.move(uid, "hand")
+        s.count("turn", "cards_drawn", 1)
+        self.emit("drawn", uid=uid, page=s.pages[uid]["page"])
+        self._reshuffle_if_empty()
+        return True
+
+    def _reshuffle_if_empty(self) -> None:
+        """山札が0枚になった時点で、捨て札を全てシャッフルして新しい山札とする."""
+        s = self.state
+        if s.zones["draw"] or not s.zones["discard"]:
+            return
+        pile = list(s.zones["discard"])
+        for uid in pile:
+            s.move(uid, "draw")
+        self._shuffle(s.zones["draw"])
+        self.emit("reshuffled", count=len(pile))
+
+    # ======================================================== pen and tear
+    def _pen(self, uid: int, side: str) -> None:
+        s = self.state
+        if side not in SIDES:
+            raise Refused("面は 未来 か 過去 です")
+        if s.zone_of(uid) != "hand":
+            raise Refused("ペンは手札のページにだけ使えます")
+        if s.pens_used >= s.param("pen_cap"):
+            raise Refused(f"このステージのペンは使い切りました（{s.param('pen_cap')} 回）")
+        face = s.pages[uid]["faces"][side]
+        page = self.page_of(uid)
+        if face["state"] == "blank" and face["blanked"] is not None:
+            face["state"], face["blanked"] = face["blanked"], None  # 白紙化から元に戻る
+            result = "restored"
+        elif face["penned"]:
+            raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
+        elif page["pens"][side] is None:
+            raise Refused(f"このページの{SIDE_WORDS[side]}にはペンで書けるものが定義されていません")
+        else:
+            face["state"], face["penned"] = "pen", True
+            result = "written" if not page["faces"][side]["written"] else "upgraded"
+        s.pens_used += 1
+        s.count("turn", "pens", 1)
+        self.emit("pen", uid=uid, side=side, result=result)
+        self._gain_hokorobi(self.tables.balance["pen_hokorobi"], "pen")
+        self.fire_timing("on_pen")
+
+    def tear_preview(self, uid: int) -> dict:
+        """The 綻び and the tear effect's scale tearing ``uid`` would give now."""
+        s = self.state
+        distance = abs(self.mei(uid) - s.toki)
+        _, mul = modifiers(self, "hokorobi", consume=False)
+        hokorobi = truncate(distance * self.page_of(uid)["hokorobi_mul"] * mul)
+        blank = all(self.face_body(uid, side) is None for side in SIDES)
+        effects = [] if blank or not self.page_of(uid)["tear"] else self.page_of(uid)["tear"]
+        return {"distance": distance, "hokorobi": hokorobi, "blank": blank,
+                "scale": 1 + self.tables.balance["tear_scale"] * distance, "effects": effects}
+
+    def _tear(self, uid: int) -> None:
+        s = self.state
+        if s.zone_of(uid) != "hand":
+            raise Refused("破れるのは手札のページだけです")
+        if s.tears_used >= s.param("tear_cap"):
+            raise Refused(f"このステージはもう破れません（{s.param('tear_cap')} 回）")
+        preview = self.tear_preview(uid)
+        s.tears_used += 1
+        s.move(uid, "torn")
+        s.count("turn", "tears", 1)
+        self.emit("tear", uid=uid, page=s.pages[uid]["page"], distance=preview["distance"],
+                  hokorobi=preview["hokorobi"], blank=preview["blank"])
+        frame = Frame(page_uid=uid, distance=preview["distance"])
+        for _ in self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
+                                origin=f"tear:{s.pages[uid]['page']}"):
+            pass
+        self._gain_hokorobi(preview["hokorobi"], "tear")
+        self.fire_timing("on_tear")
+
+    def _gain_hokorobi(self, amount: int, cause: str) -> None:
+        s = self.state
+        amount = max(0, truncate(amount))
+        s.hokorobi_run += amount
+        s.hokorobi_stage += amount
+        s.count("turn", "hokorobi_gained", amount)
+        self.emit("hokorobi_gained", amount=amount, cause=cause, run=s.hokorobi_run,
+                  stage=s.hokorobi_stage)
+        interval = self.tables.balance["reward_interval"]
+        while s.hokorobi_run // interval > s.rewards_given:
+            s.rewards_given += 1
+            self.emit("reward", threshold=s.rewards_given * interval)
+            for _ in self._run_list(self.tables.balance["reward"], Frame(), None,
+                                    origin="reward"):
+                pass
+
+    # ============================================================= the turn
+    def _start_stage(self) -> None:
+        s = self.state
+        enemy = self.tables.enemies[s.stages[s.stage_index]]
+        s.enemy = {"id": enemy["id"], "hp": enemy["hp"], "za": enemy["za"],
+                   "intents": [dict(i) for i in enemy["intents"]], "turn_intents": [],
+                   "escalations": [{"next": 1 + e["every"], "every": e["every"]}
+                                   for e in enemy["escalations"]]}
+        s.turn = 0
+        s.pens_used = s.tears_used = 0
+        s.hokorobi_stage = 0
+        s.reset_scope("stage")
+        for uid in list(s.zones["exile_stage"]):
+            s.move(uid, "discard")
+            self.emit("page_returned", uid=uid)
+        self.emit("stage_started", stage=s.stage_index + 1, enemy=enemy["id"],
+                  hp=enemy["hp"], za=enemy["za"], breakthrough=enemy["breakthrough"])
+        for effect in enemy["trait_effects"]:
+            self.place(effect, origin=f"enemy:{enemy['id']}")
+        self.fire_timing("stage_start")
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        s = self.state
+        s.turn += 1
+        s.turns_run += 1
+        s.reset_scope("turn")
+        s.redraw_used = s.redraw_failed = False
+        s.mei_toki_plays = 0
+        self.emit("turn_started", turn=s.turn, stage=s.stage_index + 1)
+        for _, phase in TURN_START_PHASES:
+            phase(self)
+            if self._stage_over():
+                return
+
+    def _phase_intents(self) -> None:
+        """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits."""
+        s = self.state
+        enemy = self.tables.enemies[s.enemy["id"]]
+        acceleration = self.enemy_trait("acceleration") or 0
+        for rule, esc in zip(s.enemy["escalations"], enemy["escalations"]):
+            if s.turn == rule["next"]:
+                s.enemy["intents"].append(dict(esc["intent"]))
+                rule["every"] = max(1, rule["every"] - acceleration)
+                rule["next"] = s.turn + rule["every"]
+                self.emit("escalated", intent=esc["intent"], count=len(s.enemy["intents"]))
+        s.enemy["turn_intents"] = [dict(i) for i in s.enemy["intents"]]
+        self.emit("intents_shown", intents=[dict(i) for i in s.enemy["turn_intents"]])
+        for placed in s.effects:
+            effect = placed["effect"]
+            if effect["telegraphed"] and effect["timing"] == "turn_start":
+                amount = truncate(base_value(self, effect, self.frame_of(placed)))
+                self.emit("trait_telegraphed", target=effect["ja"]["target"],
+                          amount=-amount if effect["direction"] == "decrease" else amount)
+        self.fire_timing("turn_start")
+
+    def _phase_refill(self) -> None:
+        """2. 歩の回復: back to the quota; last turn's 歩 does not carry over."""
+        s = self.state
+        s.ho = s.param("ho_quota")
+        self.emit("ho_refilled", ho=s.ho)
+        self.fire_timing("after_ho_refill")
+
+    def _phase_draw(self) -> None:
+        """3. ドロー: the draw count, none once the hand is at its cap."""
+        s = self.state
+        for _ in range(s.param("draw_count")):
+            if len(s.zones["hand"]) >= s.param("hand_cap"):
+                self.emit("draw_skipped", reason="hand_cap")
+                break
+            if not self._draw_one():
+                break
+        self.fire_timing("after_draw")
+
+    def _phase_redraw(self) -> None:
+        """4. 引き直しの判定: no playable page → discard the hand, draw the stage-start count."""
+        s = self.state
+        if self.playable_any() or s.redraw_used:
+            return
+        s.redraw_used = True
+        for uid in list(s.zones["hand"]):
+            s.move(uid, "discard")
+        self._reshuffle_if_empty()
+        drawn = 0
+        for _ in range(self.tables.balance["stage_start_hand"]):
+            if len(s.zones["hand"]) >= s.param("hand_cap") or not self._draw_one():
+                break
+            drawn += 1
+        self.emit("redrawn", drawn=drawn)
+        if not self.playable_any():
+            s.redraw_failed = True
+            self.emit("no_playable_page")
+
+    def _end_turn(self) -> None:
+        for _, phase in TURN_END_PHASES:
+            phase(self)
+            if self._stage_over():
+                return  # the action's settle decides what follows
+        self._start_turn()
+
+    def _phase_declare(self) -> None:
+        """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
+        s = self.state
+        self.emit("end_declared", toki=s.toki)
+        self.fire_timing("on_end_declared")
+        if s.redraw_failed and not self.playable_any():
+            self._lose("no_playable_page")
+
+    def _phase_defense(self) -> None:
+        """7. 防御の獲得: defense_coef × |刻 − 座|, gone at the end of the turn."""
+        s = self.state
+        amount = truncate(s.param("defense_coef") * abs(s.toki - s.enemy["za"]))
+        if amount > 0:
+            s.defense.append([amount, "turn"])
+            s.count("turn", "defense_gained", amount)
+        self.emit("defense_from_distance", amount=amount, toki=s.toki, za=s.enemy["za"],
+                  total=s.defense_total())
+        self.fire_timing("after_defense")
+
+    def _phase_enemy(self) -> None:
+        """8. 敵の行動処理: remaining Intents in order, then telegraphed traits."""
+        s = self.state
+        self.fire_timing("before_enemy")
+        if self._stage_over():
+            return  # defeated before acting: the remaining Intents never happen
+        self.emit("enemy_acts", intents=[dict(i) for i in s.enemy["turn_intents"]])
+        while s.enemy["turn_intents"]:
+            intent = s.enemy["turn_intents"].pop(0)
+            if intent["kind"] == "attack":
+                self._attacked(intent["amount"])
+            else:
+                self._blank_random(intent["region"])
+            if s.hp <= 0:
+                return
+        for placed in list(s.effects):
+            effect = placed["effect"]
+            if effect["telegraphed"] and placed in s.effects:
+                apply(self, effect, self.frame_of(placed))
+                self.fired(placed)
+        self.fire_timing("after_enemy")
+
+    def _attacked(self, amount: int) -> None:
+        s = self.state
+        left = self.consume_defense(amount, one_intent=True)
+        if left > 0:
+            s.hp -= left
+            s.count("turn", "hp_lost", left)
+        self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
+                  cause="intent")
+        if left > 0:
+            self.fire_timing("on_hit")
+
+    def consume_defense(self, amount: int, one_intent: bool = False) -> int:
+        """Absorb ``amount`` with defense, shortest-lived first; returns what is left.
+
+        An on-hit value absorbs one Intent and then vanishes, whatever is left of it.
+        """
+        s = self.state
+        left = amount
+        order = sorted(range(len(s.defense)), key=lambda i: EXPIRY_ORDER.index(s.defense[i][1]))
+        spent = set()
+        for i in order:
+            value, expiry = s.defense[i]
+            if left <= 0 and not (one_intent and expiry == "on_hit"):
+                break
+            if expiry == "on_hit" and not one_intent:
+                continue
+            used = min(value, left)
+            left -= used
+            s.defense[i][0] -= used
+            if used:
+                self.emit("defense_consumed", amount=used, expiry=expiry)
+            if expiry == "on_hit" or s.defense[i][0] <= 0:
+                spent.add(i)
+            if expiry == "on_hit":
+                one_intent = False  # one on-hit entry per Intent
+        s.defense = [d for i, d in enumerate(s.defense) if i not in spent]
+        return left
+
+    def _blank_random(self, region: str) -> None:
+        """白紙化: a random page of the region whose active face is written loses it."""
+        s = self.state
+        candidates = []
+        for zone in REGION_ZONES[region]:
+            for uid in s.zones[zone]:
+                side = self.sides_for(uid)[0]  # 銘 = 刻: the past face
+                if self.face_body(uid, side) is not None:
+                    candidates.append((uid, side))
+        if not candidates:
+            self.emit("blank_missed", region=region)
+            return
+        uid, side = candidates[self.rng.randrange(len(candidates))]
+        face = s.pages[uid]["faces"][side]
+        face["blanked"], face["state"] = face["state"], "blank"
+        self.emit("blanked", uid=uid, page=s.pages[uid]["page"], side=side, region=region)
+
+    def move_seat(self, delta: int) -> None:
+        s = self.state
+        if self.enemy_trait("immobile"):
+            self.emit("seat_moved", za=s.enemy["za"], delta=0, immobile=True)
+            return
+        s.enemy["za"] = max(0, s.enemy["za"] + delta)
+        self.emit("seat_moved", za=s.enemy["za"], delta=delta, immobile=False)
+
+    def _phase_cleanup(self) -> None:
+        """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish."""
+        s = self.state
+        self.fire_timing("turn_end")
+        s.ho = 0
+        expired = [d for d in s.defense if d[1] == "turn"]
+        s.defense = [d for d in s.defense if d[1] != "turn"]
+        if expired:
+            self.emit("defense_expired", amount=sum(v for v, _ in expired), expiry="turn")
+        self._expire_mods("turn")
+        for placed in list(s.effects):
+            repeat = placed["effect"]["repeat"]
+            if repeat["scope"] == "turn" or (
+                    repeat["scope"] == "anchored" and repeat["unit"] == "turn"
+                    and s.turns_run - placed["placed"]["turns"] >= repeat["n"]):
+                self._remove(placed)
+
+    def _expire_mods(self, lifetime: str) -> None:
+        for mod in self.state.expire_mods(lifetime):
+            if mod["kind"] == "param":
+                self.emit("param_changed", param=mod["key"], value=self.state.param(mod["key"]),
+                          lifetime=lifetime)
+
+    # ============================================================== endings
+    def enemy_down(self) -> None:
+        if not self.state.enemy.get("down"):
+            self.state.enemy["down"] = True
+            self.fire_timing("on_enemy_hp_zero")
+
+    def _stage_over(self) -> bool:
+        s = self.state
+        if s.outcome is not None:
+            return True
+        enemy = self.tables.enemies[s.enemy["id"]]
+        return s.enemy["hp"] <= 0 or s.hokorobi_stage >= enemy["breakthrough"] or s.hp <= 0
+
+    def _settle(self) -> None:
+        """Win or lose when the state says so (spec 000 勝敗条件)."""
+        s = self.state
+        # A new stage can end at once (a turn-start effect), so settle until stable.
+        while s.outcome is None and self._stage_over():
+            if s.hp <= 0:
+                self._lose("hp")
+                return
+            self._win_stage("hp" if s.enemy["hp"] <= 0 else "breakthrough")
+
+    def _win_stage(self, how: str) -> None:
+        s = self.state
+        self._choice, self._pending = None, None
+        self.emit("stage_won", stage=s.stage_index + 1, enemy=s.enemy["id"], by=how)
+        self.fire_timing("stage_end")
+        self._end_stage()
+        if s.stage_index + 1 >= len(s.stages):
+            self.fire_timing("run_end")
+            s.outcome = "won"
+            self.emit("run_won", stages=len(s.stages))
+            return
+        s.stage_index += 1
+        self._start_stage()
+
+    def _end_stage(self) -> None:
+        """What resets between stages (spec 000 ステージ間で引き継がれるもの)."""
+        s = self.state
+        s.ho = 0
+        s.defense = [d for d in s.defense if d[1] == "run"]
+        for lifetime in ("play", "turn", "stage"):
+            self._expire_mods(lifetime)
+        for placed in list(s.effects):
+            scope = placed["effect"]["repeat"]["scope"]
+            if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
+                s.effects.remove(placed)
+        for page in s.pages:
+            if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
+                s.move(page["uid"], "gone")
+                self.emit("page_removed", uid=page["uid"], page=page["page"])
+
+    def _lose(self, why: str) -> None:
+        s = self.state
+        self._choice, self._pending = None, None
+        self.fire_timing("run_end")
+        s.outcome = "lost"
+        self.emit("run_lost", by=why, hp=s.hp)
+
+
+#: The phases before the player acts (spec 000 ターン構造 1–4).
+TURN_START_PHASES = (
+    ("intents", Battle._phase_intents),
+    ("ho_refill", Battle._phase_refill),
+    ("draw", Battle._phase_draw),
+    ("redraw", Battle._phase_redraw),
+)
+#: The phases after the end declaration (spec 000 ターン構造 6–9).
+TURN_END_PHASES = (
+    ("declare", Battle._phase_declare),
+    ("defense", Battle._phase_defense),
+    ("enemy", Battle._phase_enemy),
+    ("cleanup", Battle._phase_cleanup),
+)

@@ -1,0 +1,37 @@
+"""出来事 — BattleEvent: what happened, and nothing about how to show it.
+
+An event is a kind and a flat dict of plain values, so the stream can be compared,
+printed as JSON lines, and replayed. The kinds are listed here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = frozenset({
+    "run_started", "run_won", "run_lost", "stage_started", "stage_won",
+    "turn_started", "intents_shown", "trait_telegraphed", "ho_refilled",
+    "drawn", "draw_skipped", "reshuffled", "redrawn", "no_playable_page",
+    "played", "face_fired", "ho_paid", "moved", "crossed", "intent_removed",
+    "sayou", "damage", "healed", "defense_gained", "defense_consumed", "defense_expired",
+    "ho_changed", "param_changed", "flag_changed", "mei_changed", "currency_changed",
+    "paid", "suppressed", "page_moved", "page_discarded", "page_exiled", "page_returned",
+    "page_generated", "generation_failed", "page_removed", "hand_full",
+    "choice_requested", "chosen", "effect_placed", "effect_expired",
+    "pen", "tear", "hokorobi_gained", "reward",
+    "end_declared", "defense_from_distance", "enemy_acts", "hit", "blanked", "blank_missed",
+    "seat_moved", "escalated", "dev_set",
+})
+
+
+@dataclass(frozen=True)
+class BattleEvent:
+    kind: str
+    data: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown event kind {self.kind!r}")
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, **self.data}

@@ -1,0 +1,314 @@
+"""作用の実行 — evaluate values and apply one 作用, dispatching on its op code.
+
+References are read through a ``Frame``: the values of the play being resolved, fixed
+before 刻 moves (spec 002 参照式が読む値は、刻の更新前に確定する), and the anchor of a
+continuing effect. Numeric effects resolve ``(base + Σadd) × Πmul`` at the moment they
+fire, keep floats, and truncate toward zero only when the value lands.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+#: Whole-region reads: what each region code counts (除外 is both exile zones).
+REGION_ZONES = {
+    "hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
+    "exile": ("exile_stage", "exile_run"),
+    "deck": ("draw", "discard"), "all": ("draw", "discard", "hand"),
+}
+#: Where a region operation puts a page, by destination code.
+DEST_ZONE = {"hand": "hand", "draw": "draw", "discard": "discard", "exile": "exile_stage"}
+
+
+@dataclass
+class Frame:
+    """What a 作用 reads besides the state: the play in progress and its own anchor."""
+
+    page_uid: int | None = None  # the page whose face fired (its 銘 is 銘)
+    distance: int = 0  # |銘 − 刻| of this play, before 刻 moves
+    crosses: bool = False
+    anchor: dict = field(default_factory=dict)  # run counters when the effect was placed
+    scale: float = 1.0  # 破却効果の距離倍率
+
+
+def truncate(value: float) -> int:
+    """Floor toward zero, applied only when a value lands (spec 002 計算式)."""
+    return math.trunc(value)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def mei_of(battle, uid: int) -> int:
+    page = battle.state.pages[uid]["page"]
+    override = battle.state.mei_override(page)
+    return battle.tables.pages[page]["mei"] if override is None else override
+
+
+def read_variable(battle, code: str, frame: Frame):
+    s = battle.state
+    readers = {
+        "toki": lambda: s.toki,
+        "hp": lambda: s.hp,
+        "ho": lambda: s.ho,
+        "bougyo": lambda: s.defense_total(),
+        "tsuka": lambda: s.tsuka,
+        "hokorobi": lambda: s.hokorobi_run,
+        "za": lambda: s.enemy.get("za", 0),
+        "enemy_hp": lambda: s.enemy.get("hp", 0),
+        "mei": lambda: mei_of(battle, frame.page_uid) if frame.page_uid is not None else 0,
+        "distance": lambda: frame.distance,
+        "pen_left": lambda: s.param("pen_cap") - s.pens_used,
+        "tear_left": lambda: s.param("tear_cap") - s.tears_used,
+        "stages_cleared": lambda: s.stage_index,
+    }
+    if code in readers:
+        return readers[code]()
+    if code in s.params:
+        return s.param(code)
+    return 0
+
+
+def read_ref(battle, ref: dict, frame: Frame):
+    s = battle.state
+    kind = ref["kind"]
+    if kind == "counter":
+        if ref["scope"] == "anchored":
+            return s.counter("run", ref["counter"]) - frame.anchor.get(ref["counter"], 0)
+        return s.counter(ref["scope"], ref["counter"])
+    if kind == "variable":
+        return read_variable(battle, ref["variable"], frame)
+    if kind == "flag":
+        return s.flag(ref["flag"])
+    if kind == "region_count":
+        return sum(len(s.zones[z]) for z in REGION_ZONES[ref["region"]])
+    if kind == "page_count":
+        return sum(1 for z in REGION_ZONES[ref["region"]] for uid in s.zones[z]
+                   if s.pages[uid]["page"] == ref["page"])
+    if kind == "page_attr":
+        override = s.mei_override(ref["page"])
+        return battle.tables.pages[ref["page"]]["mei"] if override is None else override
+    if kind == "distance":
+        return frame.distance
+    return 0  # tiles_passed: the map is outside the battle
+
+
+def base_value(battle, effect: dict, frame: Frame) -> float:
+    base = effect["base"]
+    if base is None:
+        return 0
+    if base["kind"] == "const":
+        value = base["value"]
+    else:
+        value = read_ref(battle, base["ref"], frame) * base["coef"]
+    if frame.scale != 1.0:
+        # Tear effects grow with distance; a multiplier grows by its excess over 1.
+        value = 1 + (value - 1) * frame.scale if effect["op"] == "mul" else value * frame.scale
+    return value
+
+
+def check_condition(battle, cond: dict, frame: Frame) -> bool:
+    test = cond["test"]
+    if test == "crosses":
+        return frame.crosses
+    if test == "not_crosses":
+        return not frame.crosses
+    values = [t["value"] if t["kind"] == "const" else read_ref(battle, t, frame)
+              for t in cond["terms"]]
+    if test == "nonzero":
+        return values[0] != 0
+    compare = {">=": float.__ge__, "<=": float.__le__, ">": float.__gt__, "<": float.__lt__,
+               "==": float.__eq__, "!=": float.__ne__}
+    return all(compare[op](float(a), float(b))
+               for op, a, b in zip(cond["ops"], values, values[1:]))
+
+
+# ------------------------------------------------------------------ modifiers
+
+
+def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, float]:
+    """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board."""
+    variables = battle.tables.vocabulary["variables"]
+    add, mul = 0.0, 1.0
+    for placed in list(battle.state.effects):
+        effect = placed["effect"]
+        info = variables.get(effect["target"]["code"], {})
+        if info.get("modifier_of") != target or effect["timing"] != "always":
+            continue
+        value = base_value(battle, effect, battle.frame_of(placed))
+        if info["modifier_kind"] == "add":
+            add += -value if effect["direction"] == "decrease" else value
+        else:
+            mul *= value
+        if consume:
+            battle.fired(placed)
+    return add, mul
+
+
+def effective(battle, effect: dict, base: float) -> float:
+    """The magnitude of a numeric add when it fires: (base + Σadd) × Πmul."""
+    target = effect["target"]["code"]
+    if effect["landing"] != "modified":
+        return base
+    add, mul = modifiers(battle, target)
+    value = (base + add) * mul
+    if target == "enemy_hp":
+        value *= 1 + battle.tables.balance["hokorobi_attack"] * battle.state.hokorobi_run
+        value -= battle.enemy_trait("per_hit_reduction") or 0
+        value = max(0.0, value)
+    return value
+
+
+# ---------------------------------------------------------------- operations
+
+
+def apply(battle, effect: dict, frame: Frame) -> None:
+    """Apply one 作用 now."""
+    OPS[effect["op"]](battle, effect, frame)
+
+
+def _add(battle, effect, frame):
+    magnitude = effective(battle, effect, base_value(battle, effect, frame))
+    amount = truncate(magnitude)
+    sign = -1 if effect["direction"] == "decrease" else 1
+    TARGETS[effect["target"]["code"]](battle, effect, sign * amount)
+
+
+def _mul(battle, effect, frame):
+    factor = base_value(battle, effect, frame)
+    s = battle.state
+    code = effect["target"]["code"]
+    if code == "bougyo":
+        before = s.defense_total()
+        s.defense = [[truncate(v * factor), e] for v, e in s.defense]
+        battle.emit("defense_gained", amount=s.defense_total() - before, expiry="multiply")
+        return
+    current = read_variable(battle, code, frame) if code != "flag" else s.flag(
+        effect["target"]["flag"])
+    TARGETS[code](battle, effect, truncate(current * factor) - current)
+
+
+def _assign(battle, effect, frame):
+    value = truncate(base_value(battle, effect, frame))
+    target = effect["target"]
+    if target["code"] == "flag":
+        battle.state.mods.append({"kind": "flag", "key": target["flag"], "op": "assign",
+                                  "value": value, "lifetime": effect["lifetime"]})
+        battle.emit("flag_changed", flag=target["flag"], value=battle.state.flag(target["flag"]))
+    elif target["code"] == "mei":
+        battle.state.mods.append({"kind": "mei", "key": target["page"], "op": "assign",
+                                  "value": max(0, value), "lifetime": effect["lifetime"]})
+        battle.emit("mei_changed", page=target["page"], mei=max(0, value))
+    elif target["code"] == "za":
+        battle.move_seat(value - battle.state.enemy["za"])
+
+
+def _cap(battle, effect, frame):
+    amount = truncate(base_value(battle, effect, frame))
+    sign = -1 if effect["direction"] == "decrease" else 1
+    code = effect["target"]["code"]
+    battle.state.mods.append({"kind": "param", "key": code, "op": "add", "value": sign * amount,
+                              "lifetime": effect["lifetime"]})
+    battle.emit("param_changed", param=code, value=battle.state.param(code),
+                lifetime=effect["lifetime"])
+    if code == "max_hp":
+        battle.state.hp = min(battle.state.hp, battle.state.param("max_hp"))
+
+
+def _pay(battle, effect, frame):
+    amount = max(0, truncate(base_value(battle, effect, frame)))
+    s = battle.state
+    if effect["target"]["code"] == "hp":
+        s.hp -= amount
+        s.count("play", "hp_lost", amount)
+    else:
+        amount = min(amount, s.tsuka)
+        s.tsuka -= amount
+        s.count("play", "currency_spent", amount)
+    battle.emit("paid", what=effect["target"]["code"], amount=amount)
+
+
+def _suppress(battle, effect, frame):
+    battle.state.suppress = max(battle.state.suppress, 1)
+    battle.emit("suppressed")
+
+
+def _region(battle, effect, frame):
+    battle.region_op(effect, frame)
+
+
+OPS = {
+    "add": _add, "mul": _mul, "assign": _assign, "cap": _cap, "pay": _pay,
+    "suppress": _suppress, "move": _region, "generate": _region, "duplicate": _region,
+}
+
+
+# -------------------------------------------------------------------- targets
+# How a signed, truncated amount lands on each target variable.
+
+
+def _enemy_hp(battle, effect, delta):
+    s = battle.state
+    if delta < 0:
+        dealt = min(-delta, s.enemy["hp"])
+        s.enemy["hp"] -= dealt
+        s.count("play", "damage_dealt", dealt)
+        battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"])
+        if s.enemy["hp"] <= 0:
+            battle.enemy_down()
+    else:
+        s.enemy["hp"] += delta
+        battle.emit("healed", who="enemy", amount=delta, hp=s.enemy["hp"])
+
+
+def _hp(battle, effect, delta):
+    s = battle.state
+    if delta >= 0:
+        healed = max(0, min(delta, s.param("max_hp") - s.hp))
+        s.hp += healed
+        battle.emit("healed", who="player", amount=healed, hp=s.hp)
+    else:
+        s.hp += delta
+        s.count("play", "hp_lost", -delta)
+        battle.emit("hit", amount=-delta, hp=s.hp, cause="effect")
+
+
+def _ho(battle, effect, delta):
+    s = battle.state
+    s.ho = max(0, s.ho + delta)
+    battle.emit("ho_changed", delta=delta, ho=s.ho)
+
+
+def _bougyo(battle, effect, delta):
+    s = battle.state
+    if delta >= 0:
+        expiry = effect["lifetime"] or "turn"
+        s.defense.append([delta, expiry])
+        s.count("play", "defense_gained", delta)
+        battle.emit("defense_gained", amount=delta, expiry=expiry)
+    else:
+        battle.consume_defense(-delta)
+
+
+def _tsuka(battle, effect, delta):
+    s = battle.state
+    s.tsuka = max(0, s.tsuka + delta)
+    battle.emit("currency_changed", delta=delta, tsuka=s.tsuka)
+
+
+def _flag(battle, effect, delta):
+    name = effect["target"]["flag"]
+    battle.state.mods.append({"kind": "flag", "key": name, "op": "add", "value": delta,
+                              "lifetime": effect["lifetime"] or "run"})
+    battle.emit("flag_changed", flag=name, value=battle.state.flag(name))
+
+
+def _za(battle, effect, delta):
+    battle.move_seat(delta)
+
+
+TARGETS = {
+    "enemy_hp": _enemy_hp, "hp": _hp, "ho": _ho, "bougyo": _bougyo, "tsuka": _tsuka,
+    "flag": _flag, "za": _za,
+}

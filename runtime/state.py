@@ -1,0 +1,137 @@
+"""戦闘の状態 — the whole state of a run, as plain data (saves as JSON as it is).
+
+Nothing here knows the rules: it holds values and answers simple questions (where is a
+page, what is a parameter now). The rules live in ``battle.py`` and ``sayou.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+SCOPES = ("play", "turn", "stage", "run")
+#: 防御の消滅契機, shortest-lived first: the order defense is consumed in (spec 002).
+EXPIRY_ORDER = ("on_hit", "turn", "stage", "run")
+ZONES = ("draw", "hand", "discard", "exile_stage", "exile_run", "torn", "gone")
+#: The rule parameters a 上限変更 may move, and the balance key each starts from.
+PARAMS = ("lifespan_cap", "hand_cap", "draw_count", "ho_quota", "pen_cap", "tear_cap",
+          "mei_toki_cap", "defense_coef", "max_hp")
+
+
+@dataclass
+class State:
+    """Every value of a run. Page instances are dicts in ``pages`` (index = uid)."""
+
+    seed: int
+    stages: list[str]  # enemy id of each stage
+    stage_index: int = 0
+    toki: int = 0
+    hp: int = 0
+    ho: int = 0
+    tsuka: int = 0
+    defense: list[list] = field(default_factory=list)  # [value, expiry]
+    hokorobi_run: int = 0
+    hokorobi_stage: int = 0
+    rewards_given: int = 0
+    counters: dict = field(default_factory=dict)  # scope → counter → number
+    params: dict = field(default_factory=dict)  # balance values of the rule parameters
+    mods: list[dict] = field(default_factory=list)  # lifetime-bound values: params, flags, 銘
+    pages: list[dict] = field(default_factory=list)
+    zones: dict = field(default_factory=lambda: {z: [] for z in ZONES})
+    effects: list[dict] = field(default_factory=list)  # continuing effects on the board
+    enemy: dict = field(default_factory=dict)
+    turn: int = 0  # turn number within the stage
+    turns_run: int = 0
+    plays_run: int = 0
+    pens_used: int = 0
+    tears_used: int = 0
+    redraw_used: bool = False
+    redraw_failed: bool = False
+    mei_toki_plays: int = 0
+    suppress: int = 0  # plays whose 刻 update is suppressed
+    outcome: str | None = None  # None while playing; "won" | "lost"
+    rng: list | None = None
+
+    # ------------------------------------------------------------- zones
+    def zone_of(self, uid: int) -> str:
+        return self.pages[uid]["zone"]
+
+    def move(self, uid: int, zone: str, *, top: bool = False) -> None:
+        old = self.pages[uid]["zone"]
+        if old is not None:
+            self.zones[old].remove(uid)
+        if top and zone == "draw":
+            self.zones[zone].insert(0, uid)
+        else:
+            self.zones[zone].append(uid)
+        self.pages[uid]["zone"] = zone
+
+    def new_page(self, page_id: str, zone: str, lifetime: str | None = None) -> int:
+        uid = len(self.pages)
+        self.pages.append({"uid": uid, "page": page_id, "zone": None, "lifetime": lifetime,
+                           "faces": {side: {"state": "base", "blanked": None, "penned": False}
+                                     for side in ("future", "past")}})
+        self.move(uid, zone)
+        return uid
+
+    # ---------------------------------------------------------- counters
+    def count(self, scope: str, counter: str, amount) -> None:
+        for s in SCOPES[SCOPES.index(scope):]:
+            bucket = self.counters.setdefault(s, {})
+            bucket[counter] = bucket.get(counter, 0) + amount
+
+    def counter(self, scope: str, counter: str):
+        return self.counters.get(scope, {}).get(counter, 0)
+
+    def reset_scope(self, scope: str) -> None:
+        self.counters[scope] = {}
+
+    # ----------------------------------------------------- lifetime values
+    def param(self, code: str):
+        value = self.params[code]
+        for mod in self.mods:
+            if mod["kind"] == "param" and mod["key"] == code:
+                value += mod["value"]
+        return value
+
+    def flag(self, name: str) -> int:
+        value = 0
+        for mod in self.mods:
+            if mod["kind"] == "flag" and mod["key"] == name:
+                value = mod["value"] if mod["op"] == "assign" else value + mod["value"]
+        return value
+
+    def mei_override(self, page_id: str) -> int | None:
+        found = None
+        for mod in self.mods:
+            if mod["kind"] == "mei" and mod["key"] == page_id:
+                found = mod["value"]
+        return found
+
+    def expire_mods(self, lifetime: str) -> list[dict]:
+        gone = [m for m in self.mods if m["lifetime"] == lifetime]
+        self.mods = [m for m in self.mods if m["lifetime"] != lifetime]
+        return gone
+
+    # ------------------------------------------------------------- defense
+    def defense_total(self) -> int:
+        return sum(v for v, _ in self.defense)
+
+    def defense_by_expiry(self) -> dict[str, int]:
+        out = {e: 0 for e in EXPIRY_ORDER}
+        for value, expiry in self.defense:
+            out[expiry] += value
+        return out
+
+    # -------------------------------------------------------------- random
+    def random(self) -> random.Random:
+        rng = random.Random()
+        if self.rng is None:
+            rng.seed(self.seed)
+        else:
+            rng.setstate((self.rng[0], tuple(self.rng[1]), self.rng[2]))
+        return rng
+
+    def keep_random(self, rng: random.Random) -> None:
+        version, internal, gauss = rng.getstate()
+        self.rng = [version, list(internal), gauss]
