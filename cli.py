@@ -106,6 +106,84 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     click.echo(f"{out}/: {len(compiled.files)} ファイル、うち {len(changed)} 個を更新しました。")
 
 
+def _fresh_tables(content: Path):
+    """Compile first when generated/ is stale, so editing a page and playing is one step."""
+    from compiler.build import SchemaViolation, compile_content, stale_files, write_atomically
+    from runtime.tables import TableError, load
+
+    try:
+        compiled = compile_content(content)
+    except SchemaViolation as exc:
+        raise click.ClickException(f"内部エラー（jibunki のバグ）: スキーマ違反\n{exc}") from None
+    if not compiled.ok:
+        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
+        click.echo("コンテンツにエラーがあるので戦闘を始められません。", err=True)
+        sys.exit(EXIT_CONTENT)
+    if stale_files(DEFAULT_GENERATED, compiled.files):
+        write_atomically(DEFAULT_GENERATED, compiled.files)
+        click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
+    try:
+        return load(DEFAULT_GENERATED)
+    except TableError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _known(kind: str, wanted, known) -> None:
+    from compiler.names import did_you_mean
+
+    for item in wanted:
+        if item not in known:
+            hint = did_you_mean(item, known) or f"あるのは: {', '.join(sorted(known)[:12])}"
+            raise click.UsageError(f"{kind}「{item}」はありません。{hint}")
+
+
+def _deck_from_file(path: Path) -> list[str]:
+    from compiler.lint import check
+
+    result = check([path], [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() else [])
+    if result.errors:
+        _print_diagnostics(result.diagnostics, result.sources, result.files)
+        sys.exit(EXIT_CONTENT)
+    decks = [d for d in result.model.get("decks", []) if d]
+    if not decks:
+        raise click.UsageError(f"{path} にデッキ（デッキ 名前 {{ … }}）がありません")
+    return decks[0]["pages"]
+
+
+@main.command()
+@click.option("--enemy", "enemies", multiple=True, metavar="ID",
+              help="The enemy to fight (repeat for several stages). Default: the first.")
+@click.option("--stage", "stages", type=click.IntRange(1, 99), default=None,
+              help="How many stages in a row (enemies cycle through the given or all ones).")
+@click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file with a デッキ to play with. Default: the starting deck.")
+@click.option("--with", "with_pages", multiple=True, metavar="PAGE",
+              help="Put this page straight into the opening hand (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--script", type=click.File("r", encoding="utf-8"),
+              help="Play these commands (one per line) and print a transcript.")
+@click.option("--json", "as_json", is_flag=True, help="Print the event stream as JSON lines.")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+def battle(enemies, stages, deck, with_pages, seed, script, as_json, content) -> None:
+    """Play a battle in the terminal (or from a script) to try a page."""
+    from terminal.play import play
+
+    tables = _fresh_tables(content)
+    _known("敵", enemies, tables.enemies)
+    _known("ページ", with_pages, tables.pages)
+    pages = _deck_from_file(deck) if deck else None
+    if pages is not None:
+        _known("ページ", pages, tables.pages)
+    order = list(enemies) or sorted(tables.enemies)
+    count = stages or max(1, len(enemies))
+    stage_list = [order[i % len(order)] for i in range(count)]
+    interactive = script is None and sys.stdin.isatty() and not as_json
+    lines = None if interactive else (script or sys.stdin)
+    sys.exit(play(tables, seed=seed, enemies=stage_list, deck=pages, with_pages=with_pages,
+                  lines=lines, as_json=as_json))
+
+
 def _inside(paths: list[Path], folder: Path) -> bool:
     root = folder.resolve()
     return all(p.resolve().is_relative_to(root) for p in paths)

@@ -1,0 +1,158 @@
+"""戦闘画面 — the battle as the terminal shows it after every action (rich renderables).
+
+Shows the number line 0..寿命上限 with 刻, 座 and the 銘 of each hand page; the enemy;
+the player; the hand as a numbered table with cost, the face that would fire, whether
+it crosses 座, and that face's rules text. rich measures East Asian widths, so Japanese
+columns align.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from catalog.phrasing import body_lines, phrase
+from .narrate import EXPIRY, SIDE, intent_text
+
+LINE_WIDTH = 72
+
+
+def number_line(battle) -> Text:
+    """0 ──●──▼── cap, with hand numbers under the 銘 they stand for."""
+    s = battle.state
+    cap = max(1, s.param("lifespan_cap"))
+
+    def col(value: int) -> int:
+        return min(LINE_WIDTH - 1, round(max(0, value) / cap * (LINE_WIDTH - 1)))
+
+    axis = ["─"] * LINE_WIDTH
+    marks = [" "] * LINE_WIDTH
+    for index, uid in enumerate(battle.hand, 1):
+        mei = battle.mei(uid)
+        at = col(mei)
+        label = str(index) if mei <= cap else f"{index}»"
+        for offset, ch in enumerate(label):
+            if at + offset < LINE_WIDTH and marks[at + offset] == " ":
+                marks[at + offset] = ch
+    axis[col(s.enemy["za"])] = "▼"
+    axis[col(s.toki)] = "●"
+    text = Text()
+    text.append("0 ")
+    for ch in axis:
+        style = {"●": "bold cyan", "▼": "bold red"}.get(ch, "dim")
+        text.append(ch, style=style)
+    text.append(f" {cap}\n  ")
+    text.append("".join(marks), style="yellow")
+    text.append(f"\n  ● 刻 {s.toki}   ▼ 座 {s.enemy['za']}   数字: 手札の番号（銘の位置）")
+    return text
+
+
+def enemy_panel(battle) -> Text:
+    s = battle.state
+    enemy = battle.tables.enemies[s.enemy["id"]]
+    text = Text()
+    text.append(f"{enemy['name']}", style="bold red")
+    text.append(f"  HP {s.enemy['hp']}/{enemy['hp']}   座 {s.enemy['za']}   ")
+    filled = min(10, s.hokorobi_stage * 10 // max(1, enemy["breakthrough"]))
+    text.append(f"突破ライン {s.hokorobi_stage}/{enemy['breakthrough']} ")
+    text.append("■" * filled + "□" * (10 - filled), style="magenta")
+    intents = " → ".join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
+    text.append(f"\n予兆: {intents}")
+    traits = [_trait_text(t) for t in enemy["traits"]]
+    traits += [phrase(e, battle.tables.vocabulary) for e in enemy["trait_effects"]]
+    if traits:
+        text.append("\n特性: " + " ／ ".join(traits))
+    return text
+
+
+_TRAIT_TEXT = {
+    "immobile": lambda t: "不動",
+    "acceleration": lambda t: f"加速 {t['value']}",
+    "per_hit_reduction": lambda t: f"1発ごとの軽減 {t['value']}",
+    "blockade": lambda t: f"封鎖 {t['low']}〜{t['high']}",
+}
+
+
+def _trait_text(trait: dict) -> str:
+    return _TRAIT_TEXT[trait["trait"]](trait)
+
+
+def player_panel(battle) -> Text:
+    s = battle.state
+    text = Text()
+    text.append("自分", style="bold cyan")
+    text.append(f"  HP {s.hp}/{s.param('max_hp')}   歩 {s.ho}   防御 {s.defense_total()}")
+    groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
+    if groups:
+        text.append("（" + "・".join(groups) + "）")
+    text.append(f"\n綻び ステージ {s.hokorobi_stage}・ラン {s.hokorobi_run}   "
+                f"ペン残り {s.param('pen_cap') - s.pens_used}   "
+                f"破り残り {s.param('tear_cap') - s.tears_used}")
+    return text
+
+
+def hand_table(battle) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for name, justify in (("#", "right"), ("ページ", "left"), ("銘", "right"),
+                          ("歩", "right"), ("面", "left"), ("跨ぐ", "center"),
+                          ("ルール", "left")):
+        table.add_column(name, justify=justify)
+    vocabulary = battle.tables.vocabulary
+    for index, uid in enumerate(battle.hand, 1):
+        info = battle.play_info(uid)
+        page = battle.page_of(uid)
+        sides = info["firing"] or info["sides"]
+        rules = []
+        for side in sides:
+            rules += body_lines(battle.face_body(uid, side), vocabulary)
+        face = "・".join(SIDE[x] for x in sides)
+        style = None if info["playable"] else "dim"
+        reason = "" if info["playable"] else f"\n× {info['reason']}"
+        table.add_row(str(index), page["name"], str(info["mei"]), str(info["cost"]), face,
+                      "○" if info["crosses"] else "", "\n".join(rules) + reason, style=style)
+    return table
+
+
+def choice_table(battle) -> Table | None:
+    choice = battle.choice
+    if choice is None:
+        return None
+    table = Table(title=f"選択: {choice['count']} 枚を選ぶ（choose 番号…）", box=None)
+    table.add_column("#", justify="right")
+    table.add_column("ページ")
+    for index, candidate in enumerate(choice["candidates"], 1):
+        page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
+        table.add_row(str(index), battle.tables.pages[page_id]["name"])
+    return table
+
+
+def screen(battle) -> Group:
+    s = battle.state
+    head = Text(f"ステージ {s.stage_index + 1}/{len(s.stages)}   ターン {s.turn}", style="bold")
+    parts = [head, enemy_panel(battle), number_line(battle), player_panel(battle),
+             Text("手札", style="bold"), hand_table(battle)]
+    table = choice_table(battle)
+    if table is not None:
+        parts.append(table)
+    return Group(*parts)
+
+
+def pen_preview(battle, uid: int, side: str) -> list[str]:
+    page = battle.page_of(uid)
+    face = battle.state.pages[uid]["faces"][side]
+    if face["state"] == "blank" and face["blanked"] is not None:
+        return ["白紙化された面を元に戻す"]
+    return body_lines(page["pens"][side], battle.tables.vocabulary)
+
+
+def tear_preview(battle, uid: int) -> list[str]:
+    preview = battle.tear_preview(uid)
+    lines = [f"綻び +{preview['hokorobi']}（距離 {preview['distance']} × 綻び倍率 "
+             f"{battle.page_of(uid)['hokorobi_mul']}）"]
+    if preview["blank"]:
+        lines.append("白紙ページなので破却効果はない")
+    for effect in preview["effects"]:
+        lines.append(f"破却効果 ×{preview['scale']:.2f}: "
+                     + phrase(effect, battle.tables.vocabulary, default_timing="on_tear"))
+    return lines
