@@ -1,0 +1,136 @@
+"""`jibunki battle`: every command and each refusal, driven by script; a golden
+transcript; the JSON event stream; and one run in a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from conftest import ROOT
+
+GOLDEN = Path(__file__).parent / "golden_transcripts"
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def battle(script: str, *args: str):
+    result = CliRunner().invoke(main, ["battle", "--seed", "3", *args], input=script)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_every_command_and_its_aliases_are_understood():
+    out = battle("p 1\nhelp\n?\nヘルプ\nend\n終了\nundo\n戻す\nset hp 150\n設定 刻 30\nq\n").output
+    assert "坂道の自転車（銘 8）をプレイ" in out
+    assert out.count("コマンド（カッコ内は別名）") == 3
+    assert out.count("1 手戻しました") == 2
+    assert "[開発者] hp = 150" in out and "[開発者] toki = 30" in out
+
+
+@pytest.mark.parametrize("command, refusal", [
+    ("play 9", "手札は 1〜"),
+    ("play x", "番号は数字で書きます"),
+    ("play", "手札の番号を書いてください"),
+    ("play 3", "発動する過去面が白紙です"),
+    ("play 2", "未来面の条件を満たしていません"),
+    ("pen 1 未来", "ペンで書けるものが定義されていません"),
+    ("pen 2 横", "面を 未来 か 過去 で書いてください"),
+    ("choose 1", "いま選ぶものはありません"),
+    ("undo", "取り消す操作がありません"),
+    ("set mp 3", "set hp|歩|防御|綻び|刻"),
+    ("fly", "「fly」というコマンドはありません"),
+    ("play \"1", "コマンドを読めません"),
+])
+def test_refusals_are_explained_not_raised(command, refusal):
+    out = battle(command + "\n").output
+    assert f"× {refusal}" in out or refusal in out
+
+
+def test_too_little_ho_is_explained_with_numbers():
+    out = battle("set 歩 4\nplay 5\n", "--with", "shigoto").output
+    assert "歩が足りない: 残り 4, 必要" in out
+
+
+def test_pen_and_tear_show_what_they_will_do_first():
+    out = battle("pen 2 過去\ntear 1\n").output
+    assert out.index("ペンで書き込まれる内容: 歩+5") < out.index("ペン: 過去面を書き込んだ")
+    assert out.index("破ると: 綻び +") < out.index("を破った")
+
+
+def test_a_battle_can_be_won_and_lost_from_the_keyboard():
+    lost = battle("set hp 1\nend\n")
+    assert "敗北（HP 0）" in lost.output and "結果: 敗北" in lost.output
+    # 突破ライン: tearing 銘 0 (綻び倍率 2.0) from 刻 80 gives 160 years of 綻び.
+    won = battle("set 刻 80\ntear 1\n", "--enemy", "wasure", "--with", "hatsu_koe")
+    assert "突破ライン到達" in won.output and "結果: 勝利" in won.output
+
+
+def test_same_seed_and_script_same_transcript():
+    script = "play 1\nend\nplay 2\nend\n"
+    assert battle(script).output == battle(script).output
+
+
+def test_scripted_transcript_matches_golden():
+    script = (GOLDEN / "starter.script").read_text(encoding="utf-8")
+    out = battle(script, "--enemy", "haguruma").output
+    golden = GOLDEN / "starter.transcript"
+    if os.environ.get("JIBUNKI_UPDATE_GOLDEN"):
+        golden.write_text(out, encoding="utf-8")
+    assert out == golden.read_text(encoding="utf-8")
+
+
+def test_json_prints_the_event_stream_as_json_lines():
+    out = battle("play 1\nend\n", "--json").output
+    events = [json.loads(line) for line in out.splitlines()]
+    kinds = [e["kind"] for e in events]
+    assert kinds[0] == "run_started" and "played" in kinds and "enemy_acts" in kinds
+    assert {"kind": "command", "line": "play 1"} in events
+
+
+def test_unknown_enemy_or_page_is_a_usage_error_with_a_suggestion():
+    result = CliRunner().invoke(main, ["battle", "--enemy", "hagurma"], input="")
+    assert result.exit_code == 2 and "もしかして「haguruma」" in result.output
+
+
+def test_battle_in_a_real_terminal_shows_the_screen():
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: jibunki battle at a real terminal
+        os.chdir(ROOT)
+        os.environ["COLUMNS"] = "120"
+        os.execv(sys.executable, [sys.executable, "cli.py", "battle", "--seed", "3"])
+    screen = b""
+    deadline = time.monotonic() + 30
+    sent = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+        if not sent and "> ".encode() in screen:
+            os.write(fd, "play 1\r".encode())
+            sent = True
+            time.sleep(1.0)
+            os.write(fd, b"quit\r")
+    os.waitpid(pid, 0)
+    text = screen.decode("utf-8", "replace")
+    assert "歯車塔の番人" in text and "手札" in text and "刻 20" in text
+    assert "坂道の自転車（銘 8）をプレイ" in text
