@@ -184,6 +184,20 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, content) ->
                   lines=lines, as_json=as_json))
 
 
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              default=DEFAULT_GENERATED / "catalog", show_default=True)
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+def catalog(out: Path, content: Path) -> None:
+    """Render the HTML catalog of every page and enemy (opens from disk)."""
+    from catalog.render import write
+
+    tables = _fresh_tables(content)
+    index = write(tables, out)
+    click.echo(f"カタログ: {index.resolve().as_uri()}")
+
+
 def _inside(paths: list[Path], folder: Path) -> bool:
     root = folder.resolve()
     return all(p.resolve().is_relative_to(root) for p in paths)

@@ -1,0 +1,124 @@
+"""The catalog: phrasing rules, completeness of rules text, templates, escaping."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+from catalog.phrasing import phrase
+from catalog.render import histogram, render
+from compiler.build import compile_content
+from compiler.lint import check_text
+from conftest import ROOT
+from runtime.tables import from_dicts, load
+
+BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+
+
+def lowered(lines: list[str]):
+    """Compile 作用 lines on one face; their lowered effects (None when invalid)."""
+    from compiler.lower import lower_sayou
+
+    body = "\n".join(lines)
+    result = check_text(f"ページ t {{\n 銘 30\n 未来面 {{\n{body}\n }}\n}}\n")
+    if result.errors:
+        return None
+    page = result.model["pages"][0]
+    return [lower_sayou(e) for e in page["faces"]["future"]["effects"]]
+
+
+@pytest.fixture(scope="module")
+def vocabulary():
+    return load().vocabulary
+
+
+# ----------------------------------------------------------------- phrasing
+
+
+@pytest.mark.parametrize("line, text", [
+    ("敵HP -= 12", "敵HPに 12 のダメージ"),
+    ("敵HP -= 使用した歩[プレイ] × 0.5", "敵HPに 使用した歩［このプレイ］×0.5 のダメージ"),
+    ("敵HP -= 8 固定", "敵HPに 8 のダメージ（補正を受けない）"),
+    ("防御 += 5 毎 ターン開始時 範囲 ステージ", "ステージ中、毎ターン開始時に 防御+5（ターン終了まで）"),
+    ("防御 += 6 寿命 被弾1回", "防御+6（被弾1回まで）"),
+    ("攻撃力補正 += 2 範囲 以降 2 プレイ", "以降 2 プレイの間、常に 攻撃力補正+2"),
+    ("上限 破り回数上限 += 1 寿命 ステージ", "破り回数上限+1（ステージ終了まで）"),
+    ("支払う HP 5", "HPを 5 支払う"),
+    ("抑制 刻", "刻を更新しない"),
+    ("移動 1枚 捨て札 -> 手札 選択", "捨て札から1枚を選んで手札へ移す"),
+    ("@覚醒 = 1", "@覚醒を 1 にする（ラン終了まで）"),
+])
+def test_each_operation_has_a_phrasing_rule(line, text, vocabulary):
+    (effect,) = lowered([line])
+    assert phrase(effect, vocabulary) == text
+
+
+TARGETS = ["敵HP", "防御", "歩", "HP", "通貨", "@旗", "攻撃力補正", "攻撃倍率", "防御補正"]
+OPS = ["+=", "-=", "*=", "="]
+VALUES = ["3", "5", "0.5", "使用した歩[プレイ] × 0.5", "跨いだ回数[ターン] × 2",
+          "使用した歩[以降 2 プレイ]", "与えたダメージ[プレイ]"]
+TAILS = ["", "固定", "寿命 ターン", "寿命 被弾1回", "寿命 ステージ", "毎 ターン開始時 範囲 ラン",
+         "毎 敵の行動後 範囲 ステージ 最大 2 回", "範囲 ターン", "範囲 以降 3 プレイ",
+         "毎 座を跨いだ時 範囲 ステージ"]
+line = st.builds(lambda t, o, v, tail: f"{t} {o} {v} {tail}".strip(),
+                 st.sampled_from(TARGETS), st.sampled_from(OPS), st.sampled_from(VALUES),
+                 st.sampled_from(TAILS))
+
+
+def _terms(effect: dict) -> dict:
+    return {k: v for k, v in effect.items() if k not in ("line", "ja")}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(first=line, second=line)
+def test_two_sayou_differing_in_any_term_never_read_the_same(first, second, vocabulary):
+    effects = lowered([first, second])
+    assume(effects is not None)
+    a, b = effects
+    assume(_terms(a) != _terms(b))
+    assert phrase(a, vocabulary) != phrase(b, vocabulary), (first, second)
+
+
+# ---------------------------------------------------------------- templates
+
+
+def test_histogram_counts_pages_per_band():
+    hist = histogram([0, 5, 12, 95], top=80)
+    counts = {b["label"]: b["count"] for b in hist["bars"]}
+    assert counts["0"] == 2 and counts["10"] == 1 and counts["90"] == 1
+    assert [b["beyond"] for b in hist["bars"] if b["label"] == "90"] == [True]
+
+
+def test_catalog_lists_every_page_and_enemy_with_rules_text_and_anchor():
+    tables = load()
+    html = render(tables)
+    for page_id, page in tables.pages.items():
+        assert f'id="page-{page_id}"' in html
+    for enemy_id in tables.enemies:
+        assert f'id="enemy-{enemy_id}"' in html
+    assert "敵HPに 使用した歩［このプレイ］×0.5 のダメージ" in html
+    assert "<svg" in html and "出自別" in html and "量ごとの索引" in html
+
+
+def test_catalog_is_deterministic():
+    tables = load()
+    assert render(tables) == render(tables)
+
+
+def test_hostile_names_appear_escaped(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "b.balance").write_text(BALANCE, encoding="utf-8")
+    hostile = '<script>alert(1)</script> & "quote" \\\' {{ 7*7 }}'
+    escaped = hostile.replace("\\", "\\\\").replace('"', '\\"')
+    (content / "x.page").write_text(
+        f'ページ x "{escaped}" {{\n 銘 3\n フレーバー "{escaped}"\n 未来面 {{ 敵HP -= 1 }}\n}}\n'
+        'デッキ starter { x }\n敵 e "<img src=x onerror=alert(1)>" { HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1] }\n',
+        encoding="utf-8")
+    compiled = compile_content(content)
+    assert compiled.ok, [d.message for d in compiled.diagnostics]
+    html = render(from_dicts(compiled.tables))
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "{{ 7*7 }}" in html  # designer text is data: never evaluated as a template
