@@ -119,7 +119,8 @@ def _page_view(page: dict, tables, starter: Counter) -> dict:
                 "blank": blank_page}
     reads, writes = _touches(page)
     names = {**{c: v["name"] for c, v in vocabulary["counters"].items()},
-             **{c: v["name"] for c, v in vocabulary["variables"].items()}}
+             **{c: v["name"] for c, v in vocabulary["variables"].items()},
+             "pages": "ページ（領域操作）"}
     touched = sorted(reads | writes)
     text = " ".join([page["id"], page["name"], page["flavor"], page["origin"] or ""]
                     + [line for f in faces for line in f["lines"] + (f["pen"] or [])]
