@@ -8,8 +8,10 @@ render each as a module of literals, and write all files through temporary names
 from __future__ import annotations
 
 import json
+import math
 import os
 import pprint
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,7 +90,9 @@ def _source_records(result, content: Path) -> dict:
                 shown = path.resolve().relative_to(root).as_posix()
             except ValueError:
                 shown = path.as_posix()
-            lines = result.sources[item.span.path].splitlines()
+            # Lines end at "\n" only, as the parser counts them: str.splitlines() would
+            # also split at U+2028, U+0085 … inside a designer's string and shift the text.
+            lines = result.sources[item.span.path].split("\n")
             text = "\n".join(lines[item.span.line - 1: item.span.end_line])
             records[(kind, ident)] = {"path": shown, "line": item.span.line,
                                       "end_line": item.span.end_line, "text": text}
@@ -113,7 +117,12 @@ def schema(name: str) -> dict:
 
 
 def schema_errors(name: str, table: dict) -> list[str]:
-    """Readable violations of table ``name``: ``pages.tabidachi.faces.future: …``."""
+    """Readable violations of table ``name``: ``pages.tabidachi.faces.future: …``.
+
+    Besides the schema, every value must be a plain finite literal: the table is
+    rendered with ``repr`` and read back with ``ast.literal_eval`` (and as JSON), where
+    ``inf``/``nan`` would be a name, not a number, and a tuple would not round-trip.
+    """
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema(name), registry=_registry())
@@ -121,7 +130,26 @@ def schema_errors(name: str, table: dict) -> list[str]:
     for err in sorted(validator.iter_errors(table), key=lambda e: list(map(str, e.path))):
         where = ".".join(str(p) for p in err.absolute_path) or "(top)"
         found.append(f"{name}: {where}: {err.message}")
+    found.extend(f"{name}: {where}: {problem}" for where, problem in _literal_problems(table))
     return found
+
+
+def _literal_problems(value, path: tuple = ()):
+    """(path, problem) for every value that is not a plain, finite, round-trippable literal."""
+    where = ".".join(map(str, path)) or "(top)"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                yield where, f"key {key!r} is not a string"
+            yield from _literal_problems(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _literal_problems(item, (*path, index))
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            yield where, f"{value!r} is not a finite number"
+    elif value is not None and type(value) not in (str, int, bool):
+        yield where, f"{type(value).__name__} {value!r} is not a plain literal"
 
 
 def validate(tables: dict[str, dict]) -> None:
@@ -139,7 +167,7 @@ def render_module(name: str, table: dict) -> str:
 
 
 def render_json(name: str, table: dict) -> str:
-    return json.dumps(table, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return json.dumps(table, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False) + "\n"
 
 
 # -------------------------------------------------------------------- writing
@@ -149,25 +177,34 @@ def write_atomically(out: Path, files: dict[str, str]) -> list[str]:
     """Write every file through a temporary name in ``out``; returns the changed names.
 
     All temporaries are written before any is moved into place, so an error while
-    writing leaves every previous table whole.
+    writing leaves every previous table whole; an error while moving them into place
+    puts back the files already replaced, so the tables never mix two compilations.
+    No temporary file is left behind either way.
     """
     out.mkdir(parents=True, exist_ok=True)
+    mode = 0o666 & ~_umask()  # mkstemp makes 0600 files; tables are ordinary files
     staged: list[tuple[str, Path]] = []
-    changed = []
+    previous: dict[str, bytes | None] = {}
+    changed: list[str] = []
     try:
         for name, text in files.items():
             target = out / name
-            if target.exists() and target.read_text(encoding="utf-8") == text:
+            if _current_text(target) == text:
                 continue
+            previous[name] = target.read_bytes() if target.exists() else None
             fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
+            staged.append((name, Path(tmp)))  # before writing: cleaned up if writing fails
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
-            staged.append((name, Path(tmp)))
+            os.chmod(tmp, mode)
         for name, tmp in staged:
             os.replace(tmp, out / name)
             changed.append(name)
+    except BaseException:
+        _restore(out, changed, previous)
+        raise
     finally:
         for _, tmp in staged:
             if tmp.exists():
@@ -175,11 +212,48 @@ def write_atomically(out: Path, files: dict[str, str]) -> list[str]:
     return changed
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _current_text(target: Path) -> str | None:
+    """The file's text, or None when it is missing or not text (then it is rewritten)."""
+    try:
+        return target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _restore(out: Path, replaced: list[str], previous: dict[str, bytes | None]) -> None:
+    """Best effort: give back the previous content of the files already replaced."""
+    for name in replaced:
+        target, old = out / name, previous[name]
+        try:
+            if old is None:
+                target.unlink()
+                continue
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".old", dir=out)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(old)
+                os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))
+                os.replace(tmp, target)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        except OSError:
+            try:  # renaming is what failed: put the bytes back in place, not atomically
+                target.write_bytes(old)
+            except OSError:
+                pass
+
+
 def stale_files(out: Path, files: dict[str, str]) -> list[str]:
     """Names of the files in ``out`` that differ from (or lack) the compiled text."""
     stale = []
     for name, text in files.items():
-        target = out / name
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
+        if _current_text(out / name) != text:
             stale.append(name)
     return stale

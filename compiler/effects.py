@@ -46,6 +46,7 @@ _NOT_TARGET_HINTS = {
     "hokorobi": "綻びが上がるのはペンと破るだけで、減ることもありません",
     "toki": "刻はプレイでのみ動きます。制御できるのは「抑制 刻」だけです",
     "za": "座を動かせるのは敵の特性だけです",
+    "face_state": "面の記入状態を書き換えるのは敵の白紙化だけです",
 }
 
 
@@ -111,7 +112,13 @@ def _allowed_ops(variable, ctx: Ctx) -> tuple[str, ...]:
 def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
     """Say precisely why ``op`` cannot apply to ``variable`` here."""
     allowed = _allowed_ops(variable, ctx)
-    if variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
+    if op == "assign" and variable.kind == "face_state":
+        # Checked before "not a target for this side": a page assigning face state is the
+        # assignment spec 002 forbids by name (ADR-0033), not an unknown kind of target.
+        ctx.err("E024", f"ページの作用は「{variable.mei}」に代入できません", span,
+                hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
+                     "手段はありません（spec 002, ADR-0033）")
+    elif variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
         ctx.err("E034", f"「{variable.mei}」は作用の対象になりません", span,
                 hint=_NOT_TARGET_HINTS.get(variable.code, "読むことはできますが、動かせません"))
     elif not allowed:
@@ -122,16 +129,15 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         ctx.err("E035", f"恒久パラメータ「{variable.mei}」は上限変更でのみ動かします", span,
                 hint=f"例: 上限 {variable.mei} += 1 寿命 ステージ")
     elif op == "assign":
-        hint = ("面の記入状態への代入は敵の白紙化専用です"
-                if variable.kind == "face_state" else
-                "代入できるのは他ページの銘・内部フラグ・（敵だけ）面の記入状態です")
-        ctx.err("E024", f"「{variable.mei}」には代入できません", span, hint=hint)
+        ctx.err("E024", f"「{variable.mei}」には代入できません", span,
+                hint="代入できるのは他ページの銘・内部フラグ・（敵だけ）面の記入状態です")
     elif op == "cap":
         ctx.err("E035", f"上限変更は恒久パラメータにだけ使えます（「{variable.mei}」は"
                 f"{vocab.VARIABLE_KINDS[variable.kind]}）", span,
                 hint=f"{variable.mei} += n のように書いてください")
     else:
-        words = {"add": "+= / -=", "mul": "*=", "pay": "支払う", "suppress": "抑制"}
+        words = {"add": "+= / -=", "mul": "*=", "assign": "=", "cap": "上限",
+                 "pay": "支払う", "suppress": "抑制"}
         usable = "、".join(words.get(o, o) for o in allowed)
         ctx.err("E037", f"「{variable.mei}」に {words.get(op, op)} は使えません", span,
                 hint=f"「{variable.mei}」に使える演算: {usable}")
@@ -146,6 +152,8 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         return None
     variable, target = found
     op, direction = _NUMERIC_OPS[s.op]
+    if op == "mul" and _landing(op, tails, ctx) is False:
+        return None  # E023 first: a modified multiply exists for no target at all
     if op not in _allowed_ops(variable, ctx):
         _refuse_op(variable, op, s.span, ctx)
         return None
@@ -214,8 +222,19 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         ctx.err("E037", f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
                 s.span, hint="抑制 刻")
         return None
+    if not _no_landing(tails, "抑制", ctx):
+        return None
     return {"op": "suppress", "direction": None, "landing": None, "target": target,
             "base": None, "_variable": variable}
+
+
+def _no_landing(tails, what: str, ctx: Ctx) -> bool:
+    """Operations outside the numeric family have no landing (spec 002 演算: 補正を受けない)."""
+    if "landing" in tails:
+        ctx.err("E037", f"{what}は補正を受けないので、着地（固定・補正あり）は書けません",
+                tails["landing"].span)
+        return False
+    return True
 
 
 def _landing(op: str, tails, ctx: Ctx):
@@ -308,7 +327,7 @@ def _region_op(op: str):
     def check(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         count = _count(s, ctx)
         options = _options(s, ctx)
-        if count is None or options is None:
+        if count is None or options is None or not _no_landing(tails, "領域の操作", ctx):
             return None
         source = None
         if op != "generate":
@@ -461,6 +480,11 @@ def _repeat(lowered, variable, s, tails, ctx: Ctx, context: Context, timing):
         if not check_count(max_tail.value, ctx, "最大発動回数"):
             return None
         max_fires = max_tail.value.value
+    if max_tail is not None and not continuing:
+        # A one-shot fires once; a maximum would be silently dropped (破却・綻び報酬).
+        ctx.err("E026", "最大回数は繰り返し発動する作用にだけ書けます", max_tail.span,
+                hint="毎 ターン開始時 のように、いつ繰り返し発動するかを書いてください")
+        return None
     if lowered["op"] == "suppress" and until is None:
         return dict(ONE_SHOT)
     if not continuing:

@@ -44,6 +44,12 @@ def _required(fields, key: str, item, ctx: Ctx, example: str) -> ast.Field | Non
 
 
 def _body(body: ast.Body, ctx: Ctx) -> dict | None:
+    if body.conditions and ctx.where in ("tear", "reward"):
+        # 条件は面に紐づく (spec 002 プレイ条件): what is never played has none.
+        ctx.err("E037", "条件（プレイ条件）は面とペン強化にだけ書けます",
+                body.condition_spans[0],
+                hint="破却効果・綻び報酬はプレイされないので、プレイ条件を持ちません")
+        return None
     conditions = [check_condition(c, ctx) for c in body.conditions]
     effects = [check_sayou(s, ctx) for s in body.sayou]
     if None in conditions or None in effects:
@@ -79,7 +85,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
             ctx.diags.append(error("E013", f"{_SIDE_WORDS[face.side]}を2回書いています", face.span,
                                    notes=[Note("最初の記述", faces[face.side][0].span)]))
             continue
-        lowered = _face(face, ctx) if face.body is not None else {"written": False}
+        lowered = _face(face, ctx, damaged) if face.body is not None else {"written": False}
         faces[face.side] = (face, lowered)
 
     pens = {}
@@ -90,7 +96,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
                 hint="差し替え後の作用列は面ごとに1つだけ定義します（spec 002 ペン強化）",
                 notes=[Note("最初の定義", pens[pen.side][0].span)]))
             continue
-        pens[pen.side] = (pen, _pen(pen, Ctx(ctx.diags, ctx.symbols, "page", "pen")))
+        pens[pen.side] = (pen, _pen(pen, Ctx(ctx.diags, ctx.symbols, "page", "pen"), damaged))
 
     tear = None
     if len(page.tears) > 1:
@@ -99,7 +105,8 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
     if page.tears:
         tear = _body(page.tears[0].body, Ctx(ctx.diags, ctx.symbols, "page", "tear"))
         written = [f for f, lowered in faces.values() if f.body is not None]
-        if not written:
+        # A pen writes a blank face before the tear, and then the page is no 白紙ページ.
+        if not written and not page.pens:
             ctx.warn("W002", "白紙ページ（両面とも白紙）を破っても破却効果は得られません",
                      page.tears[0].span, hint="白紙ページを破ると綻びだけが上がります（spec 000 白紙ページ）")
 
@@ -149,8 +156,10 @@ def _hokorobi_mul(fields, ctx: Ctx):
     return float(value)
 
 
-def _face(face: ast.Face, ctx: Ctx) -> dict | None:
+def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> dict | None:
     if not face.body.sayou:
+        if damaged:  # the list may only look empty: recovery blanked a broken line of it
+            return None
         ctx.err("E029", f"{_SIDE_WORDS[face.side]}は書かれていますが、作用が1つもありません",
                 face.span, hint=f"作用を書くか、{_SIDE_WORDS[face.side]} 白紙 にしてください")
         return None
@@ -158,8 +167,10 @@ def _face(face: ast.Face, ctx: Ctx) -> dict | None:
     return None if body is None else {"written": True, **body}
 
 
-def _pen(pen: ast.Pen, ctx: Ctx) -> dict | None:
+def _pen(pen: ast.Pen, ctx: Ctx, damaged: bool = False) -> dict | None:
     if not pen.body.sayou:
+        if damaged:
+            return None
         ctx.err("E029", f"{_SIDE_WORDS[pen.side]}のペン強化に作用が1つもありません", pen.span,
                 hint="ペンで書き込まれる作用列を書いてください")
         return None

@@ -160,7 +160,10 @@ def lower_vocabulary() -> dict:
     return {
         "scopes": list(vocab.SCOPE_ORDER),
         "lifetimes": [t.code for t in vocab.LIFETIMES],
-        "timings": {t.code: {"name": t.mei, "family": t.family} for t in vocab.TIMINGS},
+        # Tables are rendered with sorted keys: the order of the phases within a turn
+        # (vocabulary.TIMINGS) would be lost without an explicit ``order``.
+        "timings": {t.code: {"name": t.mei, "family": t.family, "order": i}
+                    for i, t in enumerate(vocab.TIMINGS)},
         "regions": {r.code: {"name": r.mei, "parts": list(r.parts)} for r in vocab.REGIONS},
         "destinations": {d.code: d.mei for d in vocab.DESTINATIONS},
         "counters": {c.code: {"name": c.mei, "log": c.log, "cells": c.cells}

@@ -206,21 +206,30 @@ def _fold(expr, ctx: Ctx) -> dict | None:
         left, right = _fold(expr.left, ctx), _fold(expr.right, ctx)
         if left is None or right is None:
             return None
+        folded = None
         if expr.op == "*":
             if left["kind"] == "const":
-                return _scale(right, left["value"])
-            if right["kind"] == "const":
-                return _scale(left, right["value"])
+                folded = _scale(right, left["value"])
+            elif right["kind"] == "const":
+                folded = _scale(left, right["value"])
         elif expr.op == "/":
             if right["kind"] == "const":
                 if right["value"] == 0:
                     ctx.err("E032", "0 で割っています", expr.right.span)
                     return None
-                return _scale(left, 1 / right["value"]) if left["kind"] == "ref" else {
+                folded = _scale(left, 1 / right["value"]) if left["kind"] == "ref" else {
                     "kind": "const", "value": left["value"] / right["value"]}
         elif left["kind"] == right["kind"] == "const":
             sign = 1 if expr.op == "+" else -1
-            return {"kind": "const", "value": left["value"] + sign * right["value"]}
+            folded = {"kind": "const", "value": left["value"] + sign * right["value"]}
+        if folded is not None:
+            # Each literal is finite, but their product or sum may not be (1e300 * 1e300).
+            number = folded["value"] if folded["kind"] == "const" else folded["coef"]
+            if not _finite(number):
+                ctx.err("E033", "計算した値が大きすぎるか有限ではありません", expr.span,
+                        hint="年・枚数・倍率として意味のある大きさにしてください")
+                return None
+            return folded
     ctx.err("E036", "この形の基準値は使えません", expr.span,
             hint=_SHAPE_HINT + "。2つの量を足すなら作用を2つに分けます")
     return None
@@ -228,9 +237,16 @@ def _fold(expr, ctx: Ctx) -> dict | None:
 
 def _scale(base: dict, factor) -> dict | None:
     if base["kind"] == "const":
-        value = base["value"] * factor
-        return {"kind": "const", "value": value if math.isfinite(value) else math.inf}
+        return {"kind": "const", "value": base["value"] * factor}
     return {**base, "coef": base["coef"] * factor}
+
+
+def _finite(value) -> bool:
+    """Finite and representable as a float (an int of 400 digits is neither)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def constant(expr, ctx: Ctx, what: str) -> int | float | None:
@@ -241,7 +257,7 @@ def constant(expr, ctx: Ctx, what: str) -> int | float | None:
     if base["kind"] != "const":
         ctx.err("E036", f"{what}には定数を書きます", expr.span)
         return None
-    if not math.isfinite(base["value"]):
+    if not _finite(base["value"]):
         ctx.err("E033", f"{what}が大きすぎます", expr.span)
         return None
     return base["value"]

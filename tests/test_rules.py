@@ -1,0 +1,585 @@
+"""Validation rules, one test per rule (DESIGN §4, spec 002): each asserts the exact code and
+the exact line:col of the diagnostic on a rejecting input, and that a nearby input passes.
+
+Inputs are built by ``face``/``enemy`` so that positions are easy to read: the first 作用
+of a face is on line 4 and starts at column 5.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler import vocabulary as vocab
+from compiler.lint import check, check_text
+
+PATH = "t.page"
+
+
+def face(*effects: str, side: str = "未来面", fields: tuple[str, ...] = (),
+         after: tuple[str, ...] = (), head: str = "ページ t {") -> str:
+    """A page whose face holds ``effects``: line 1 head, line 2 銘, then ``fields``; with no
+    fields the face opens on line 3 and its first line is line 4, column 5."""
+    lines = [head, "  銘 30", *(f"  {f}" for f in fields), f"  {side} {{",
+             *(f"    {e}" for e in effects), "  }", *(f"  {a}" for a in after), "}"]
+    return "\n".join(lines) + "\n"
+
+
+def enemy(*traits: str, name: str = "e") -> str:
+    """An enemy whose 特性 block holds ``traits``: the first trait is line 7, column 5."""
+    return "\n".join([f"敵 {name} {{", "  HP 150", "  座 42", "  突破ライン 60",
+                      "  予兆 [ 攻撃 16 ]", "  特性 {", *(f"    {t}" for t in traits),
+                      "  }", "}"]) + "\n"
+
+
+#: A second page that references may name (line numbers of the first part do not move).
+OTHER = '\nページ tabidachi "旅立ちの朝" {\n  銘 36\n  出自 青年期\n  未来面 { 敵HP -= 12 }\n}\n'
+
+
+def diagnostics(text: str, context: dict | None = None):
+    return check_text(text, PATH, context).diagnostics
+
+
+def rejects(text: str, code: str, line: int, col: int, context: dict | None = None):
+    """``text`` gives exactly one diagnostic, ``code`` at line:col; returns it."""
+    found = diagnostics(text, context)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [(code, line, col)], [
+        (d.code, d.span.line, d.span.col, d.message) for d in found]
+    return found[0]
+
+
+def accepts(text: str, context: dict | None = None) -> None:
+    """``text`` gives no diagnostic at all (no error, no warning)."""
+    found = diagnostics(text, context)
+    assert found == [], [(d.code, d.span.line, d.span.col, d.message) for d in found]
+
+
+# ====================================================================== names
+
+
+@pytest.mark.parametrize("bad, col, good, suggestion", [
+    ("防禦 += 6", 5, "防御 += 6", "防御"),                                  # variable
+    ("敵HP -= 跨いだ回[ターン] × 2", 12, "敵HP -= 跨いだ回数[ターン] × 2", "跨いだ回数"),  # counter
+    ("敵HP -= 跨いだ回数[ターソ] × 2", 18, "敵HP -= 跨いだ回数[ターン] × 2", "ターン"),  # scope
+    ("敵HP -= 3 毎 ターン開始 範囲 ステージ", 16, "敵HP -= 3 毎 ターン開始時 範囲 ステージ",
+     "ターン開始時"),                                                       # timing
+    ("防御 += 6 寿命 被弾一回", 16, "防御 += 6 寿命 被弾1回", "被弾1回"),      # lifetime
+    ("移動 1枚 捨札 -> 手札", 11, "移動 1枚 捨て札 -> 手札", "捨て札"),         # region
+    ("bougyo += 6 life on_hitt", 22, "bougyo += 6 life on_hit", "on_hit"),  # ASCII alias
+])
+def test_unknown_name_is_rejected_with_did_you_mean(bad, col, good, suggestion):
+    found = rejects(face(bad), "E010", 4, col)
+    assert f"「{suggestion}」" in found.hint
+    accepts(face(good))
+
+
+def test_unknown_name_without_close_match_lists_the_vocabulary():
+    found = rejects(face("xyzzy += 1"), "E010", 4, 5)
+    assert "使える変数" in found.hint and "防御" in found.hint
+
+
+def test_reference_to_undefined_page_is_rejected_with_did_you_mean():
+    found = rejects(face("銘[tabidachii] = 30") + OTHER, "E011", 4, 7)
+    assert "「tabidachi」" in found.hint
+    accepts(face("銘[tabidachi] = 30") + OTHER)
+
+
+def test_page_reference_resolves_across_files():
+    other = {"other.page": OTHER}
+    rejects(face("銘[tabidachi] = 30"), "E011", 4, 7)
+    accepts(face("銘[tabidachi] = 30"), context=other)
+
+
+def test_generation_filter_with_unknown_origin_is_rejected():
+    found = rejects(face("生成 出自 青年 -> 手札 寿命 ステージ") + OTHER, "E011", 4, 11)
+    assert "「青年期」" in found.hint
+    accepts(face("生成 出自 青年期 -> 手札 寿命 ステージ") + OTHER)
+
+
+def test_deck_of_undefined_page_is_rejected():
+    rejects("デッキ starter {\n  tabidachii × 2\n}\n" + OTHER, "E011", 2, 3)
+    accepts("デッキ starter {\n  tabidachi × 2\n}\n" + OTHER)
+
+
+def test_duplicate_page_id_points_at_both_definitions():
+    text = "ページ t {\n  銘 1\n}\n\nページ t {\n  銘 2\n}\n"
+    found = rejects(text, "E012", 5, 5)
+    assert [(n.message, n.span.line, n.span.col) for n in found.notes] == [("最初の定義", 1, 5)]
+    accepts(text.replace("ページ t {\n  銘 2", "ページ u {\n  銘 2"))
+
+
+def test_duplicate_enemy_id_points_at_both_definitions():
+    found = rejects(enemy("軽減 2") + enemy("軽減 2"), "E012", 10, 3)
+    assert [(n.span.line, n.span.col) for n in found.notes] == [(1, 3)]
+    accepts(enemy("軽減 2") + enemy("軽減 2", name="f"))
+
+
+def test_second_balance_is_rejected():
+    from conftest import ROOT
+
+    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    lines = balance.count("\n")
+    found = rejects(balance + balance, "E012", lines + 2, 1)
+    assert found.notes[0].span.line == 2
+    accepts(balance)
+
+
+def test_field_written_twice_is_rejected_with_a_note():
+    found = rejects(face("敵HP -= 12", fields=("銘 31",)), "E013", 3, 3)
+    assert [(n.span.line, n.span.col) for n in found.notes] == [(2, 3)]
+    accepts(face("敵HP -= 12", fields=("綻び倍率 1.0",)))
+
+
+def test_term_written_twice_in_one_effect_is_rejected():
+    rejects(face("敵HP -= 12 固定 固定"), "E013", 4, 18)
+    rejects(face("防御 += 6 寿命 ターン 寿命 ステージ"), "E013", 4, 20)
+    accepts(face("敵HP -= 12 固定"))
+
+
+def test_face_written_twice_is_rejected():
+    rejects(face("敵HP -= 12", after=("未来面 白紙",)), "E013", 6, 3)
+    accepts(face("敵HP -= 12", after=("過去面 白紙",)))
+
+
+def test_page_without_mei_is_rejected():
+    rejects("ページ t {\n  未来面 { 敵HP -= 12 }\n}\n", "E014", 1, 5)
+    accepts("ページ t {\n  銘 0\n  未来面 { 敵HP -= 12 }\n}\n")
+
+
+def test_enemy_without_intents_is_rejected():
+    text = enemy("軽減 2")
+    rejects(text.replace("  予兆 [ 攻撃 16 ]\n", ""), "E014", 1, 3)
+    accepts(text)
+
+
+def test_deck_without_pages_is_rejected():
+    rejects("デッキ starter {\n}\n", "E014", 1, 5)
+    accepts("デッキ starter {\n  t\n}\n" + face("敵HP -= 1"))
+
+
+# ============================================================ the effect system
+
+
+@pytest.mark.parametrize("counter", [c.mei for c in vocab.COUNTERS])
+def test_cumulative_quantity_is_never_a_target(counter):
+    rejects(face(f"{counter}[ラン] += 1"), "E020", 4, 5)
+    rejects(face(f"{counter} -= 1"), "E020", 4, 5)
+
+
+def test_raising_a_count_goes_through_its_cap_instead():
+    found = rejects(face("破った回数[ステージ] -= 1"), "E020", 4, 5)
+    assert "上限" in found.hint
+    accepts(face("上限 破り回数上限 += 1 寿命 ステージ"))
+
+
+def test_cumulative_reference_needs_a_scope_subscript():
+    rejects(face("敵HP -= 使用した歩 × 0.5"), "E021", 4, 12)
+    rejects(face("条件 跨いだ回数 >= 1", "敵HP -= 6"), "E021", 4, 8)
+    accepts(face("敵HP -= 使用した歩[プレイ] × 0.5"))
+    accepts(face("条件 跨いだ回数[ターン] >= 1", "敵HP -= 6"))
+
+
+@pytest.mark.parametrize("counter, col, usable", [
+    ("プレイ枚数", 18, "ターン"),
+    ("増えた綻び", 18, "ステージ"),
+    ("破った回数", 18, "ステージ"),
+    ("使用したペン回数", 21, "ステージ"),
+    ("ペン回数", 17, "ステージ"),  # the spec's own spelling of 使用したペン回数
+])
+def test_cross_cell_scopes_are_rejected(counter, col, usable):
+    found = rejects(face(f"敵HP -= {counter}[プレイ] × 2"), "E022", 4, col)
+    reason = vocab.CELL_NONE_REASONS[vocab.lookup("counter", counter).code]
+    assert reason in found.hint  # the spec's reason for the × is quoted
+    accepts(face(f"敵HP -= {counter}[{usable}] × 2"))
+
+
+def test_cross_cell_scope_is_rejected_in_conditions_too():
+    rejects(face("条件 破った回数[プレイ] >= 1", "敵HP -= 6"), "E022", 4, 14)
+    accepts(face("条件 破った回数[ステージ] >= 1", "敵HP -= 6"))
+
+
+@pytest.mark.parametrize("counter", vocab.COUNTERS, ids=lambda c: c.code)
+def test_every_cell_of_the_scope_table_is_enforced(counter):
+    """The whole ●/○/× table of spec 002, read from the vocabulary."""
+    for scope in vocab.SCOPES:
+        text = face(f"敵HP -= {counter.mei}[{scope.mei}] × 2")
+        got = [d.code for d in diagnostics(text)]
+        expected = {vocab.CELL_CORE: [], vocab.CELL_UNUSED: ["W001"],
+                    vocab.CELL_NONE: ["E022"]}[counter.cell(scope.code)]
+        assert got == expected, (counter.mei, scope.mei)
+
+
+def test_multiply_with_modified_landing_is_rejected():
+    rejects(face("攻撃倍率 *= 1.5 補正あり 範囲 ラン"), "E023", 4, 17)
+    # whatever the target: no target has a modified multiply
+    rejects(face("敵HP *= 2 補正あり"), "E023", 4, 14)
+    accepts(face("攻撃倍率 *= 1.5 範囲 ラン"))
+    accepts(face("攻撃倍率 *= 1.5 固定 範囲 ラン"))
+
+
+@pytest.mark.parametrize("bad", ["防御 = 20", "HP = 100", "敵HP = 0", "通貨 = 0", "歩 = 40",
+                                 "攻撃倍率 = 2 範囲 ラン"])
+def test_assign_only_to_page_mei_flag_or_enemy_face_state(bad):
+    rejects(face(bad), "E024", 4, 5)
+
+
+def test_assign_to_another_pages_mei_or_a_flag_is_accepted():
+    accepts(face("銘[tabidachi] = 30", "@覚醒 = 1") + OTHER)
+
+
+def test_pages_never_assign_face_state():
+    found = rejects(face("記入状態 = 0"), "E024", 4, 5)
+    assert "白紙化" in found.hint
+    accepts(enemy("記入状態 = 0 毎 ターン開始時"))  # the enemy's 白紙化 may
+
+
+def test_threshold_in_effect_value_is_rejected():
+    found = rejects(face("敵HP -= 20 × (跨いだ回数[ターン] >= 2)"), "E025", 4, 18)
+    assert "条件" in found.hint
+    rejects(face("敵HP -= 跨いだ回数[ターン] >= 2"), "E025", 4, 12)
+    accepts(face("条件 跨いだ回数[ターン] >= 2", "敵HP -= 20"))
+
+
+@pytest.mark.parametrize("bad, col, good", [
+    ("攻撃力補正 += 2", 5, "攻撃力補正 += 2 範囲 以降 2 プレイ"),      # modifier: repeat range
+    ("敵HP -= 3 毎 ターン開始時", 5, "敵HP -= 3 毎 ターン開始時 範囲 ステージ"),  # continuing
+    ("上限 寿命上限 += 5", 5, "上限 寿命上限 += 5 寿命 ラン"),          # parameter: lifetime
+    ("生成 出自 青年期 -> 手札", 5, "生成 出自 青年期 -> 手札 寿命 ステージ"),  # generated page
+    ("複製 手札 -> 山札", 5, "複製 手札 -> 山札 寿命 ラン"),
+    ("敵HP -= 3 最大 3 回", 14, "敵HP -= 3 範囲 ステージ 最大 3 回"),  # max needs a range
+])
+def test_missing_lifetime_or_repeat_range_is_rejected(bad, col, good):
+    rejects(face(bad) + OTHER, "E026", 4, col)
+    accepts(face(good) + OTHER)
+
+
+def test_enemy_trait_effect_needs_a_timing():
+    rejects(enemy("座 += 4 予告"), "E026", 7, 5)
+    accepts(enemy("座 += 4 毎 ターン開始時 予告"))
+
+
+def test_maximum_on_a_one_shot_tear_effect_is_rejected():
+    """In 破却 a 作用 with no timing fires once when torn: a maximum would be dropped."""
+    rejects(face("敵HP -= 6", after=("破却 { 防御 += 3 最大 3 回 }",)), "E026", 6, 16)
+    accepts(face("敵HP -= 6", after=("破却 { 防御 += 3 毎 ターン開始時 最大 3 回 }",)))
+
+
+@pytest.mark.parametrize("bad", ["歩 += 3 寿命 被弾1回", "敵HP -= 3 寿命 被弾1回",
+                                 "@集中 += 1 寿命 被弾1回"])
+def test_on_hit_lifetime_only_on_defense(bad):
+    found = rejects(face(bad), "E027", 4, bad.index("寿命") + 5)
+    assert "防御だけ" in found.hint
+    accepts(face("防御 += 3 寿命 被弾1回"))
+
+
+@pytest.mark.parametrize("bad, good", [
+    ("防御 += 3 寿命 プレイ", "防御 += 3 寿命 ステージ"),
+    ("攻撃力補正 += 2 寿命 ステージ", "攻撃力補正 += 2 範囲 ステージ"),
+    ("生成 出自 青年期 -> 手札 寿命 ターン", "生成 出自 青年期 -> 手札 寿命 ステージ"),
+    ("抑制 刻 寿命 ターン", "抑制 刻"),
+    ("上限 手札上限 += 1 寿命 ターン", "上限 手札上限 += 1 寿命 ステージ"),
+])
+def test_lifetime_meaningless_for_the_target_is_rejected(bad, good):
+    rejects(face(bad) + OTHER, "E027", 4, bad.index("寿命") + 5)
+    accepts(face(good) + OTHER)
+
+
+def test_pen_defined_twice_for_one_face_is_rejected():
+    text = face("敵HP -= 6", after=("ペン 未来面 { 敵HP -= 9 }", "ペン 未来面 { 歩 += 5 }"))
+    found = rejects(text, "E028", 7, 3)
+    assert [(n.span.line, n.span.col) for n in found.notes] == [(6, 3)]
+    accepts(face("敵HP -= 6", after=("ペン 未来面 { 敵HP -= 9 }", "ペン 過去面 { 歩 += 5 }")))
+
+
+def test_written_face_with_empty_list_is_rejected():
+    rejects(face(), "E029", 3, 3)
+    rejects(face("条件 跨ぐ"), "E029", 3, 3)  # conditions alone are no effect
+    rejects(face("敵HP -= 6", after=("ペン 過去面 { }",)), "E029", 6, 3)
+    accepts("ページ t {\n  銘 30\n  未来面 白紙\n}\n")
+    accepts(face("条件 跨ぐ", "敵HP -= 6"))
+
+
+def test_broken_line_does_not_make_its_face_look_empty():
+    """After a syntax error the line is skipped; the face is not reported empty too."""
+    rejects(face("敵HP 12"), "E001", 4, 9)
+
+
+@pytest.mark.parametrize("mei, col", [("201", 5), ("-1", 5), ("1.5", 5), ("1000", 5)])
+def test_mei_out_of_range_is_rejected(mei, col):
+    rejects(f"ページ t {{\n  銘 {mei}\n}}\n", "E030", 2, col)
+
+
+@pytest.mark.parametrize("mei", ["0", "200", "95"])
+def test_mei_at_the_bounds_is_accepted(mei):
+    accepts(f"ページ t {{\n  銘 {mei}\n}}\n")
+
+
+def test_assigned_mei_out_of_range_is_rejected():
+    rejects(face("銘[tabidachi] = 300") + OTHER, "E030", 4, 20)
+    accepts(face("銘[tabidachi] = 200") + OTHER)
+
+
+@pytest.mark.parametrize("bad, line, col, good", [
+    (face("敵HP -= 6", fields=("綻び倍率 101",)), 3, 8, face("敵HP -= 6", fields=("綻び倍率 100",))),
+    (face("敵HP -= 6", fields=("上限枚数 0",)), 3, 8, face("敵HP -= 6", fields=("上限枚数 1",))),
+    (face("生成 銘 30..10 -> 手札 寿命 ステージ"), 4, 10, face("生成 銘 10..30 -> 手札 寿命 ステージ")),
+    (enemy("軽減 2").replace("座 42", "座 201"), 3, 5, enemy("軽減 2")),
+    (enemy("封鎖 32..28"), 7, 8, enemy("封鎖 28..32")),
+    ("デッキ d {\n  t × 3\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",)), 2, 3,
+     "デッキ d {\n  t × 2\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",))),
+])
+def test_other_values_out_of_range_are_rejected(bad, line, col, good):
+    rejects(bad, "E030", line, col)
+    accepts(good)
+
+
+def test_negative_hokorobi_multiplier_is_rejected():
+    found = rejects(face("敵HP -= 6", fields=("綻び倍率 -0.5",)), "E031", 3, 8)
+    assert "0 以上" in found.hint
+    accepts(face("敵HP -= 6", fields=("綻び倍率 0",)))
+
+
+def test_division_by_zero_is_rejected():
+    rejects(face("敵HP -= 使用した歩[プレイ] / 0"), "E032", 4, 25)
+    rejects(face("敵HP -= 12 / 0.0"), "E032", 4, 17)
+    rejects(face("敵HP -= 6", fields=("綻び倍率 1 / (2 - 2)",)), "E032", 3, 13)
+    accepts(face("敵HP -= 使用した歩[プレイ] / 2"))
+
+
+_HUGE = "999999999999999999999999999999"  # 30 digits: a number, but not after 11 products
+
+
+@pytest.mark.parametrize("value", [
+    "1e400",
+    "1" * 31,
+    "1e300 × 1e300",
+    "1e308 + 1e308",
+    " × ".join([_HUGE] * 12),          # an int beyond float range: no crash, a diagnostic
+    "使用した歩[プレイ] × 1e300 × 1e300",  # the coefficient overflows
+])
+def test_non_finite_numbers_are_rejected(value):
+    rejects(face(f"敵HP -= {value}"), "E033", 4, 12)
+
+
+def test_non_finite_field_is_rejected():
+    rejects("ページ t {\n  銘 " + " × ".join([_HUGE] * 12) + "\n}\n", "E033", 2, 5)
+    accepts(face("敵HP -= 1e3 × 0.5"))
+
+
+@pytest.mark.parametrize("bad, hint", [
+    ("綻び += 10", "ペンと破る"),
+    ("刻 = 30", ""),       # 刻 is a target of 抑制 only: assigning it is E024, see below
+    ("残りペン回数 += 1", ""),
+    ("距離 += 1", ""),
+    ("座 += 4", "敵の特性"),
+    ("記入状態 += 1", "白紙化"),
+])
+def test_variables_that_are_no_target_are_rejected(bad, hint):
+    code = "E024" if bad.startswith("刻") else "E034"
+    found = rejects(face(bad), code, 4, 5)
+    assert hint in found.hint
+    accepts(enemy("座 += 4 毎 ターン開始時"))  # 座 moves by enemy traits
+
+
+def test_permanent_parameter_changes_only_by_cap():
+    rejects(face("寿命上限 += 5 寿命 ラン"), "E035", 4, 5)
+    rejects(face("上限 防御 += 5 寿命 ラン"), "E035", 4, 5)  # cap of a current value
+    accepts(face("上限 寿命上限 += 5 寿命 ラン"))
+
+
+@pytest.mark.parametrize("bad, col", [
+    ("敵HP -= 使用した歩[プレイ] + 跨いだ回数[ターン]", 12),
+    ("敵HP -= 使用した歩[プレイ] × 跨いだ回数[ターン]", 12),
+    ("敵HP -= 12 / 使用した歩[プレイ]", 12),
+    ("敵HP -= 跨ぐ", 12),
+])
+def test_base_is_a_constant_or_counter_times_coefficient(bad, col):
+    rejects(face(bad), "E036", 4, col)
+
+
+@pytest.mark.parametrize("good", ["敵HP -= 使用した歩[プレイ] × 0.5", "敵HP -= 0.5 × 使用した歩[プレイ]",
+                                  "敵HP -= 使用した歩[プレイ] / 2", "敵HP -= 12 + 3",
+                                  "敵HP -= -(使用した歩[プレイ] × -0.5)"])
+def test_constant_or_counter_times_coefficient_is_accepted(good):
+    accepts(face(good))
+
+
+@pytest.mark.parametrize("bad, col, good", [
+    ("敵HP *= 2", 5, "攻撃倍率 *= 2 範囲 以降 1 プレイ"),
+    ("上限 寿命上限 *= 2 寿命 ラン", 5, "上限 寿命上限 += 2 寿命 ラン"),
+    ("上限 寿命上限 += 2 固定 寿命 ラン", 18, "上限 寿命上限 += 2 寿命 ラン"),
+    ("@覚醒 = 1 固定", 13, "@覚醒 = 1"),
+    ("支払う HP 5 補正あり", 14, "支払う HP 5 固定"),
+    ("抑制 刻 固定", 10, "抑制 刻"),
+    ("移動 1枚 捨て札 -> 手札 補正あり", 21, "移動 1枚 捨て札 -> 手札"),
+    ("移動 1枚 捨て札 -> 手札 上から", 5, "移動 1枚 山札 -> 手札 上から"),
+    ("移動 1枚 手札 -> 手札", 5, "移動 1枚 手札 -> 捨て札"),
+    ("移動 1枚 手札 -> 山札+捨て札", 17, "移動 1枚 手札 -> 山札"),
+    ("複製 捨て札 -> 山札 寿命 ラン", 8, "複製 手札 -> 山札 寿命 ラン"),
+    ("生成 -> 除外 寿命 ラン", 11, "生成 -> 手札 寿命 ラン"),
+    ("抑制 歩", 5, "抑制 刻"),
+])
+def test_operation_or_term_not_usable_here_is_rejected(bad, col, good):
+    rejects(face(bad), "E037", 4, col)
+    accepts(face(good))
+
+
+@pytest.mark.parametrize("where", ["破却", "ペン 過去面"])
+def test_play_conditions_belong_to_faces(where):
+    """Conditions are bound to faces (spec 002): a tear effect is never played."""
+    text = face("敵HP -= 6", after=(f"{where} {{ 条件 歩 >= 1; 防御 += 3 }}",))
+    if where == "破却":
+        rejects(text, "E037", 6, 11)
+    else:
+        accepts(text)  # a pen writes a face: its conditions are that face's
+    accepts(face("敵HP -= 6", after=("破却 { 防御 += 3 }",)))
+
+
+def test_condition_in_reward_is_rejected():
+    from conftest import ROOT
+
+    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    bad = balance.replace("綻び報酬 { ", "綻び報酬 { 条件 HP >= 1; ")
+    line = bad[: bad.index("条件 HP")].count("\n") + 1
+    rejects(bad, "E037", line, bad.split("\n")[line - 1].index("HP >= 1") + 1)
+    accepts(balance)
+
+
+def test_timing_not_usable_for_target_is_rejected():
+    rejects(face("攻撃力補正 += 2 毎 ターン開始時 範囲 ステージ"), "E038", 4, 16)
+    rejects(face("敵HP -= 3 毎 常時 範囲 ステージ"), "E038", 4, 14)
+    accepts(face("攻撃力補正 += 2 範囲 ステージ"))
+    accepts(face("攻撃力補正 += 2 毎 常時 範囲 ステージ"))
+
+
+@pytest.mark.parametrize("bad, col, good", [
+    ("移動 0枚 捨て札 -> 手札", 8, "移動 1枚 捨て札 -> 手札"),
+    ("敵HP -= 3 範囲 ステージ 最大 0 回", 25, "敵HP -= 3 範囲 ステージ 最大 1 回"),
+    ("敵HP -= 3 範囲 ステージ 最大 1.5 回", 25, "敵HP -= 3 範囲 ステージ 最大 2 回"),
+    ("攻撃力補正 += 2 範囲 以降 0 プレイ", 22, "攻撃力補正 += 2 範囲 以降 1 プレイ"),
+    ("敵HP -= 使用した歩[以降 0 プレイ]", 21, "敵HP -= 使用した歩[以降 2 プレイ]"),
+])
+def test_counts_are_at_least_one(bad, col, good):
+    rejects(face(bad), "E039", 4, col)
+    accepts(face(good))
+
+
+def test_escalation_interval_is_at_least_one():
+    text = enemy("軽減 2").replace("  特性", "  エスカレーション 0 ターンごと 攻撃 16\n  特性")
+    rejects(text, "E039", 6, 12)
+    accepts(text.replace("エスカレーション 0", "エスカレーション 2"))
+
+
+def test_subscript_on_a_name_that_takes_none_is_rejected():
+    rejects(face("敵HP -= 歩[ターン] × 0.5"), "E040", 4, 14)
+    rejects(face("防御[ターン] += 6"), "E040", 4, 8)
+    accepts(face("敵HP -= 使用した歩[ターン] × 0.5"))
+    accepts(face("防御 += 6 寿命 ターン"))
+
+
+def test_name_that_needs_a_subscript_is_rejected_without_one():
+    rejects(face("銘 = 30"), "E040", 4, 5)  # whose 銘?
+    rejects(face("敵HP -= 6", fields=("出現条件 通過したマス >= 1",)), "E040", 3, 8)
+    accepts(face("銘[tabidachi] = 30") + OTHER)
+    accepts(face("敵HP -= 6", fields=("出現条件 通過したマス[神話] >= 1",)))
+
+
+@pytest.mark.parametrize("bad, col", [
+    ("条件 歩", 8),                       # a quantity alone
+    ("条件 10 >= 3", 8),                  # no quantity
+    ("条件 歩 >= HP", 8),                 # two quantities
+    ("条件 クリアしたステージ数 >= 1", 8),  # an appearance quantity in a play condition
+    ("条件 使用した歩[プレイ] × 2 >= 10", 8),  # compares an expression, not one quantity
+])
+def test_condition_must_compare_one_quantity(bad, col):
+    rejects(face(bad, "敵HP -= 6"), "E041", 4, col)
+
+
+@pytest.mark.parametrize("good", ["条件 歩 >= 10", "条件 20 <= 刻 <= 40", "条件 |銘 - 刻| >= 10",
+                                  "条件 @覚醒", "条件 山札+捨て札 >= 10", "条件 跨がない",
+                                  "条件 残りペン回数 >= 1, HP >= 50"])
+def test_conditions_of_the_spec_table_are_accepted(good):
+    accepts(face(good, "敵HP -= 6"))
+
+
+def test_appearance_condition_reads_only_appearance_quantities():
+    rejects(face("敵HP -= 6", fields=("出現条件 歩 >= 1",)), "E041", 3, 8)
+    accepts(face("敵HP -= 6", fields=("出現条件 クリアしたステージ数 >= 2",)))
+
+
+def test_telegraph_only_on_enemy_seat_movement():
+    rejects(face("防御 += 6 予告"), "E042", 4, 13)
+    rejects(enemy("防御 += 5 毎 ターン開始時 予告"), "E042", 7, 22)
+    accepts(enemy("座 += 4 毎 ターン開始時 予告"))
+
+
+# ==================================================================== warnings
+
+
+def test_unused_cell_scope_is_a_warning():
+    found = rejects(face("敵HP -= 使用した歩[ステージ] × 0.1"), "W001", 4, 18)
+    assert found.severity == "warning"
+    rejects(face("条件 跨いだ回数[ステージ] >= 1", "敵HP -= 6"), "W001", 4, 14)
+    accepts(face("敵HP -= 使用した歩[ターン] × 0.1"))
+
+
+def test_anchored_scope_reads_the_next_column_up():
+    """以降 n プレイ lies within no single turn: it reads the ターン column."""
+    accepts(face("敵HP -= プレイ枚数[以降 3 プレイ] × 2"))            # ターン: ●
+    rejects(face("敵HP -= 使用した歩[以降 2 ターン] × 0.1"), "W001", 4, 18)  # ステージ: ○
+
+
+def test_tear_on_blank_page_is_a_warning():
+    text = "ページ t {\n  銘 30\n  未来面 白紙\n  破却 { 攻撃力補正 += 2 }\n}\n"
+    found = rejects(text, "W002", 4, 3)
+    assert found.severity == "warning"
+    accepts(text.replace("未来面 白紙", "未来面 { 敵HP -= 6 }"))
+
+
+def test_tear_on_blank_page_with_a_pen_is_not_warned():
+    """Pen the blank face first, then tear: the page is no 白紙ページ any more."""
+    accepts("ページ t {\n  銘 30\n  未来面 白紙\n  ペン 未来面 { 敵HP -= 6 }\n"
+            "  破却 { 攻撃力補正 += 2 }\n}\n")
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "  \n\t\n"])
+def test_empty_file_is_a_warning(text):
+    found = rejects(text, "W003", 1, 1)
+    assert found.severity == "warning"
+
+
+def test_file_with_content_is_not_empty():
+    accepts(face("敵HP -= 6"))
+
+
+# ================================================================ syntax and files
+
+
+def test_word_out_of_place_is_a_syntax_error():
+    rejects(face("敵HP 12", "防御 += 6"), "E001", 4, 9)
+    accepts(face("敵HP -= 12", "防御 += 6"))
+
+
+def test_unusable_character_is_rejected():
+    rejects(face("敵HP -= 12 ＃ 一撃", "防御 += 6"), "E002", 4, 15)
+    accepts(face("敵HP -= 12 # 一撃", "防御 += 6"))
+
+
+def test_unclosed_definition_points_at_its_start():
+    text = face("敵HP -= 6")
+    rejects(text[: text.rindex("}")], "E003", 1, 1)
+    accepts(text)
+
+
+def test_unreadable_file_is_rejected(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.page").write_bytes(b"page t {\n  mei \xff\n}\n")
+    found = check([tmp_path / "t.page"]).diagnostics
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [("E004", 2, 7)]
+    (tmp_path / "t.page").write_bytes("page t {\n  mei 1\n}\n".encode())
+    assert check([tmp_path / "t.page"]).diagnostics == []
+
+
+def test_nesting_too_deep_is_rejected():
+    deep = "(" * 40 + "12" + ")" * 40
+    rejects(face(f"敵HP -= {deep}"), "E005", 4, 50)  # the 41st bracket: 2 braces + 39 "("
+    accepts(face(f"敵HP -= {'(' * 30}12{')' * 30}"))
