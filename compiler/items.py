@@ -336,7 +336,7 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> dict | None:
             n = entry.count.value if check_count(entry.count, ctx, "枚数") else 0
         if page is not None and n:
             counts[page] = counts.get(page, 0) + n
-            cap = _deck_cap(ctx.symbols.pages[page])
+            cap = _deck_cap(ctx.symbols.pages[page]) or _default_deck_cap(ctx.symbols)
             if cap is not None and counts[page] > cap:
                 ctx.err("E030", f"「{page}」がデッキ内上限枚数（{cap}）を超えています",
                         entry.span)
@@ -347,6 +347,17 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> dict | None:
     return {"id": deck.id.text, "name": deck.title or deck.id.text,
             "pages": [p for e in deck.entries for p in [e.page.text] *
                       (e.count.value if e.count is not None else 1)]}
+
+
+def _default_deck_cap(symbols) -> int | None:
+    """The balance's デッキ内上限枚数, for pages that do not write their own."""
+    key = vocab.lookup("balance", "デッキ内上限枚数")
+    for balance in symbols.balances[:1]:
+        for setting in balance.settings:
+            if key is not None and vocab.lookup("balance", setting.name.text) is key and \
+                    isinstance(setting.value, ast.Number) and isinstance(setting.value.value, int):
+                return setting.value.value
+    return None
 
 
 def _deck_cap(page: ast.Page) -> int | None:

@@ -11,6 +11,7 @@ import pytest
 
 from compiler import vocabulary as vocab
 from compiler.lint import check, check_text
+from conftest import ROOT, codes
 
 PATH = "t.page"
 
@@ -583,3 +584,10 @@ def test_nesting_too_deep_is_rejected():
     deep = "(" * 40 + "12" + ")" * 40
     rejects(face(f"敵HP -= {deep}"), "E005", 4, 50)  # the 41st bracket: 2 braces + 39 "("
     accepts(face(f"敵HP -= {'(' * 30}12{')' * 30}"))
+
+
+def test_deck_respects_the_balance_default_deck_cap():
+    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    source = "ページ p { 銘 1; 未来面 { 敵HP -= 1 } }\nデッキ starter { p × 4 }\n"
+    assert codes(source, context={"b.balance": balance}) == ["E030"]
+    assert codes(source.replace("× 4", "× 3"), context={"b.balance": balance}) == []
