@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 from .events import BattleEvent
-from .sayou import DEST_ZONE, REGION_ZONES, Frame, apply, base_value, check_condition, mei_of, \
-    modifiers, truncate
+from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_value, \
+    check_condition, mei_of, modifiers, truncate, window_key
 from .state import EXPIRY_ORDER, PARAMS, State
 from .tables import Tables
 
@@ -304,11 +304,17 @@ class Battle:
                 break
         if not self._stage_over():
             yield from self._fire_board("on_play", frame)
+        suppressed = s.suppress > 0
+        if suppressed:
+            # 刻 does not move: nothing is crossed and nothing is displaced. (This play's
+            # references already read the move it would have made: spec 002.)
+            move["crossings"] = move["net_displacement"] = 0
+            s.counters.setdefault("play", {}).update(crossings=0, net_displacement=0)
         for name, amount in move.items():
             for scope in ("turn", "stage", "run"):
                 s.counters.setdefault(scope, {})
                 s.counters[scope][name] = s.counters[scope].get(name, 0) + amount
-        if s.suppress:
+        if suppressed:
             s.suppress -= 1
             self.emit("moved", toki=old, to=old, suppressed=True)
         else:
@@ -344,6 +350,7 @@ class Battle:
     def _end_of_play(self):
         s = self.state
         self._expire_mods("play")
+        self._close_windows("play", s.plays_run)
         for placed in list(s.effects):
             repeat = placed["effect"]["repeat"]
             if repeat["scope"] == "play" and placed["placed"]["plays"] < s.plays_run + 1:
@@ -353,17 +360,19 @@ class Battle:
                 self._remove(placed)
 
     def _run_list(self, effects: list[dict], frame: Frame, uid, *, scale: float = 1.0,
-                  origin: str = "page"):
-        """Apply a face's 作用 list in written order; continuing ones are placed."""
+                  origin: str = "page", closing: bool = False):
+        """Apply a face's 作用 list in written order; continuing ones are placed.
+        The list stops when the stage is over, unless it belongs to that ending
+        (``closing``: a 綻び reward earned by the very 綻び that won the stage)."""
         for effect in effects:
-            if self._stage_over():
+            if not closing and self._stage_over():
                 return
             if self._is_one_shot(effect):
                 if effect["op"] in ("move", "generate", "duplicate"):
                     yield from self._region_steps(effect, frame)
                 else:
                     apply(self, effect, Frame(frame.page_uid, frame.distance, frame.crosses,
-                                              frame.anchor, scale))
+                                              dict(self.state.counters.get("run", {})), scale))
                 self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
                           line=effect["line"])
             else:
@@ -390,7 +399,19 @@ class Battle:
 
     def frame_of(self, placed: dict) -> Frame:
         return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
-                     anchor=placed["placed"]["counters"], scale=placed["scale"])
+                     anchor=placed["placed"]["counters"], scale=placed["scale"],
+                     windows=placed.get("windows", {}))
+
+    def _close_windows(self, unit: str, done: int) -> None:
+        """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
+        turn after placement has ended: keep the run counters of that moment."""
+        key = "plays" if unit == "play" else "turns"
+        for placed in self.state.effects:
+            for ref in anchored_refs(placed["effect"]):
+                name = window_key(ref)
+                if ref["unit"] == unit and done - placed["placed"][key] >= ref["n"] \
+                        and name not in placed.setdefault("windows", {}):
+                    placed["windows"][name] = dict(self.state.counters.get("run", {}))
 
     def fired(self, placed: dict) -> None:
         placed["fires"] += 1
@@ -404,10 +425,13 @@ class Battle:
             self.emit("effect_expired", target=placed["effect"]["ja"]["target"],
                       origin=placed["origin"])
 
+    #: Timings that belong to the end of a stage or run: they fire although it is over.
+    _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
+
     def _fire_board(self, timing: str, frame: Frame | None = None):
         s = self.state
         for placed in list(s.effects):
-            if self._stage_over():
+            if timing not in self._CLOSING_TIMINGS and self._stage_over():
                 return
             effect = placed["effect"]
             if effect["timing"] != timing or effect["telegraphed"] or placed not in s.effects:
@@ -416,7 +440,8 @@ class Battle:
                 continue  # placed by this very play: it fires from the next one
             own = self.frame_of(placed)
             if frame is not None:
-                own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale)
+                own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale,
+                            own.windows)
             if effect["op"] in ("move", "generate", "duplicate"):
                 yield from self._region_steps(effect, own)
             else:
@@ -566,8 +591,7 @@ class Battle:
         s.pens_used += 1
         s.count("turn", "pens", 1)
         self.emit("pen", uid=uid, side=side, result=result)
-        self._gain_hokorobi(self.tables.balance["pen_hokorobi"], "pen")
-        self.fire_timing("on_pen")
+        self._begin(self._special_steps(self.tables.balance["pen_hokorobi"], "pen", "on_pen"))
 
     def tear_preview(self, uid: int) -> dict:
         """The 綻び and the tear effect's scale tearing ``uid`` would give now."""
@@ -593,13 +617,19 @@ class Battle:
         self.emit("tear", uid=uid, page=s.pages[uid]["page"], distance=preview["distance"],
                   hokorobi=preview["hokorobi"], blank=preview["blank"])
         frame = Frame(page_uid=uid, distance=preview["distance"])
-        for _ in self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
-                                origin=f"tear:{s.pages[uid]['page']}"):
-            pass
-        self._gain_hokorobi(preview["hokorobi"], "tear")
-        self.fire_timing("on_tear")
+        effects = self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
+                                 origin=f"tear:{s.pages[uid]['page']}")
+        self._begin(self._special_steps(preview["hokorobi"], "tear", "on_tear", effects))
 
-    def _gain_hokorobi(self, amount: int, cause: str) -> None:
+    def _special_steps(self, hokorobi: int, cause: str, timing: str, first=None):
+        """What follows a pen or a tear: its effects, its 綻び (and rewards), its timing.
+        A player choice asked on the way waits for ``choose`` like one asked in a play."""
+        if first is not None:
+            yield from first
+        yield from self._gain_hokorobi_steps(hokorobi, cause)
+        yield from self._fire_board(timing)
+
+    def _gain_hokorobi_steps(self, amount: int, cause: str):
         s = self.state
         amount = max(0, truncate(amount))
         s.hokorobi_run += amount
@@ -611,9 +641,9 @@ class Battle:
         while s.hokorobi_run // interval > s.rewards_given:
             s.rewards_given += 1
             self.emit("reward", threshold=s.rewards_given * interval)
-            for _ in self._run_list(self.tables.balance["reward"], Frame(), None,
-                                    origin="reward"):
-                pass
+            yield from self._run_list(self.tables.balance["reward"], Frame(), None,
+                                      origin="reward", closing=True)
+            yield from self._fire_board("on_reward")
 
     # ============================================================= the turn
     def _start_stage(self) -> None:
@@ -764,8 +794,9 @@ class Battle:
             s.count("turn", "hp_lost", left)
         self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
                   cause="intent")
-        if left > 0:
-            self.fire_timing("on_hit")
+        # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
+        # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
+        self.fire_timing("on_hit")
 
     def consume_defense(self, amount: int, one_intent: bool = False) -> int:
         """Absorb ``amount`` with defense, shortest-lived first; returns what is left.
@@ -829,6 +860,7 @@ class Battle:
         if expired:
             self.emit("defense_expired", amount=sum(v for v, _ in expired), expiry="turn")
         self._expire_mods("turn")
+        self._close_windows("turn", s.turns_run)
         for placed in list(s.effects):
             repeat = placed["effect"]["repeat"]
             if repeat["scope"] == "turn" or (

@@ -30,6 +30,23 @@ class Frame:
     crosses: bool = False
     anchor: dict = field(default_factory=dict)  # run counters when the effect was placed
     scale: float = 1.0  # 破却効果の距離倍率
+    #: run counters when each anchored window ("play:2", "turn:1") closed; an open
+    #: window reads the current run counters.
+    windows: dict = field(default_factory=dict)
+
+
+def window_key(ref: dict) -> str:
+    """The name of an anchored window (``以降 2 プレイ`` → ``"play:2"``)."""
+    return f"{ref['unit']}:{ref['n']}"
+
+
+def anchored_refs(effect: dict) -> list[dict]:
+    """The anchored counter references an effect's value reads."""
+    base = effect.get("base")
+    if base and base["kind"] == "ref" and base["ref"]["kind"] == "counter" \
+            and base["ref"]["scope"] == "anchored":
+        return [base["ref"]]
+    return []
 
 
 def truncate(value: float) -> int:
@@ -75,7 +92,10 @@ def read_ref(battle, ref: dict, frame: Frame):
     kind = ref["kind"]
     if kind == "counter":
         if ref["scope"] == "anchored":
-            return s.counter("run", ref["counter"]) - frame.anchor.get(ref["counter"], 0)
+            # From the moment the 作用 landed to the end of its n-th play / turn after.
+            end = frame.windows.get(window_key(ref))
+            now = s.counter("run", ref["counter"]) if end is None else end.get(ref["counter"], 0)
+            return now - frame.anchor.get(ref["counter"], 0)
         return s.counter(ref["scope"], ref["counter"])
     if kind == "variable":
         return read_variable(battle, ref["variable"], frame)
@@ -250,7 +270,7 @@ OPS = {
 
 def _enemy_hp(battle, effect, delta):
     s = battle.state
-    if delta < 0:
+    if delta < 0 or (delta == 0 and effect.get("direction") == "decrease"):  # a hit, even of 0
         dealt = min(-delta, s.enemy["hp"])
         s.enemy["hp"] -= dealt
         s.count("play", "damage_dealt", dealt)
