@@ -198,6 +198,46 @@ def catalog(out: Path, content: Path) -> None:
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
+DEFAULT_TESTS = DEFAULT_CONTENT / "tests"
+
+
+@main.command("test")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+def test_cmd(paths: tuple[Path, ...]) -> None:
+    """Run scenario files (例 blocks; default: content/tests/) like a test runner."""
+    from compiler.lint import check
+
+    named = list(paths) or [DEFAULT_TESTS]
+    if not paths and not DEFAULT_TESTS.is_dir():
+        raise click.UsageError("content/tests/ がありません。シナリオのファイルかフォルダを指定してください")
+    context = [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() and _inside(named, DEFAULT_CONTENT) \
+        else []
+    result = check(named, context)
+    broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
+    if broken:
+        _print_diagnostics(broken, result.sources, result.files)
+        click.echo("コンテンツにエラーがあるのでシナリオを実行できません。", err=True)
+        sys.exit(EXIT_CONTENT)
+    passed = failed = 0
+    for run in result.examples:
+        where = f"{run.path}:{run.line}"
+        if run.passed:
+            passed += 1
+            click.echo(f"PASS  {run.name}  ({where})")
+            continue
+        failed += 1
+        click.secho(f"FAIL  {run.name}  ({where})", fg="red")
+        for failure in run.failures:
+            click.echo(f"  {run.path}:{failure.line}:{failure.col}")
+            if failure.expected is not None:
+                click.echo(f"    - 期待: {failure.expected}")
+                click.echo(f"    + 実際: {failure.actual}")
+            else:
+                click.echo(f"    {failure.message}")
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(EXIT_CONTENT if failed else EXIT_OK)
+
+
 def _inside(paths: list[Path], folder: Path) -> bool:
     root = folder.resolve()
     return all(p.resolve().is_relative_to(root) for p in paths)

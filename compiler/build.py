@@ -47,13 +47,14 @@ def compile_content(content: Path, fmt: str = "py") -> Compiled:
     from .lint import check
     from .lower import lower
 
-    result = check([content])
+    result = check([content], examples=False)
     diags = list(result.diagnostics)
     diags.extend(_project_checks(result, content))
     compiled = Compiled(diags, result.sources)
     if any(d.is_error for d in diags):
         return compiled
-    tables = lower(result.model, _source_records(result, content))
+    tables = lower(result.model, source_records(result.symbols, result.sources,
+                                                content.resolve().parent))
     validate(tables)
     compiled.tables = tables
     render = render_module if fmt == "py" else render_json
@@ -79,11 +80,10 @@ def _project_checks(result, content: Path) -> list[Diagnostic]:
     return found
 
 
-def _source_records(result, content: Path) -> dict:
-    """Where each item came from, relative to the project (the folder above content/)."""
-    root = content.resolve().parent
+def source_records(symbols, sources: dict[str, str], root: Path) -> dict:
+    """Where each item came from, relative to the project (``root``: above content/)."""
     records = {}
-    for kind, table in (("page", result.symbols.pages), ("enemy", result.symbols.enemies)):
+    for kind, table in (("page", symbols.pages), ("enemy", symbols.enemies)):
         for ident, item in table.items():
             path = Path(item.span.path)
             try:
@@ -92,11 +92,20 @@ def _source_records(result, content: Path) -> dict:
                 shown = path.as_posix()
             # Lines end at "\n" only, as the parser counts them: str.splitlines() would
             # also split at U+2028, U+0085 … inside a designer's string and shift the text.
-            lines = result.sources[item.span.path].split("\n")
+            lines = sources[item.span.path].split("\n")
             text = "\n".join(lines[item.span.line - 1: item.span.end_line])
             records[(kind, ident)] = {"path": shown, "line": item.span.line,
                                       "end_line": item.span.end_line, "text": text}
     return records
+
+
+def runtime_tables(model: dict, symbols, sources: dict[str, str]):
+    """Tables for the runtime straight from a checked model (to run examples)."""
+    from runtime.tables import from_dicts
+
+    from .lower import lower
+
+    return from_dicts(lower(model, source_records(symbols, sources, Path.cwd())))
 
 
 # ------------------------------------------------------------------- schemas

@@ -8,6 +8,7 @@ and defaults filled in). Nothing here raises on content: a bad file is a diagnos
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from dsl.diagnostics import Diagnostic, Span, error, warning
 from .symbols import Symbols
 
 #: The file kinds of the content folder.
-CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck")
+CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario")
 #: A file larger than this is not hand-written content.
 MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Nobody writes a 作用 this long; such a line is pasted data or garbage.
@@ -39,6 +40,7 @@ class Result:
     files: int
     model: dict = field(default_factory=dict)
     symbols: Symbols | None = None  # the AST of every item, by id (for source records)
+    examples: list = field(default_factory=list)  # scenario.run.Result of each example played
 
     @property
     def errors(self) -> int:
@@ -70,34 +72,61 @@ def display_path(path: Path) -> str:
 
 
 def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
-    """The file's text, or None with E004 (unreadable, not UTF-8, binary, too large)."""
+    """The file's text (see ``prepare``), or None with E004 (unreadable, not UTF-8, too
+    large). Text with E004 (binary, over-long lines) is for showing, not parsing."""
     head = Span(shown, 1, 1, 1, 2)
     try:
+        if not path.is_file():  # a FIFO or a device would block the run or never end
+            return None, [error("E004", "通常のファイルではありません", head,
+                                hint="コンテンツのファイルかフォルダを指定してください")]
         data = path.read_bytes()
     except OSError as exc:
-        return None, [error("E004", f"ファイルを読めません: {exc.strerror or exc}", head)]
+        return None, [error("E004", f"ファイルを読めません: {exc.strerror or exc}", head,
+                            hint="ファイルがあるか、読む権限があるかを確かめてください")]
     if len(data) > MAX_FILE_BYTES:
         return None, [error("E004", f"ファイルが大きすぎます（{len(data)} バイト）", head,
                             hint=f"コンテンツのファイルは {MAX_FILE_BYTES // 1024} KiB までです")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [error("E004", "UTF-8 として読めないバイトがあります",
+        line_start = max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start)) + 1
+        line = len(_LINE_BREAK.findall(data[:line_start].decode("utf-8"))) + 1
+        # Columns count characters, as everywhere else, not bytes.
+        col = len(data[line_start:exc.start].decode("utf-8")) + 1
+        if line_start == 0 and data.startswith(b"\xef\xbb\xbf"):
+            col -= 1  # the BOM is not a column (prepare drops it)
+        return None, [error("E004", f"UTF-8 として読めないバイト（0x{data[exc.start]:02x}）があります",
                             Span(shown, line, col, line, col + 1),
                             hint="ファイルを UTF-8 で保存してください")]
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        return None, [error("E004", "バイナリファイルのようです（NUL 文字があります）",
-                            Span(shown, line, 1, line, 2), hint="テキストのコンテンツだけを置いてください")]
-    for number, line_text in enumerate(text.splitlines(), 1):
-        if len(line_text) > MAX_LINE_CHARS:
-            return None, [error("E004", f"{number} 行目が長すぎます（{len(line_text)} 文字）",
-                                Span(shown, number, 1, number, 2),
-                                hint=f"1行は {MAX_LINE_CHARS} 文字までです")]
+    return prepare(text, shown)
+
+
+#: A line ends at "\n"; a lone "\r" (old Mac files) is read as "\n" (prepare).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
+    """Text as the parser reads it — no BOM, every line break a "\n" (a lone "\r" becomes
+    one, so offsets do not move) — and E004 when it is not content at all (then the text
+    is only shown, never parsed)."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\r" in text:
+        text = _LONE_CR.sub("\n", text)
+    if "\x00" in text:
+        offset = text.index("\x00")
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return text, [error("E004", "バイナリファイルのようです（NUL 文字があります）",
+                            Span(shown, line, col, line, col + 1),
+                            hint="テキストのコンテンツだけを置いてください")]
+    for number, line_text in enumerate(text.split("\n"), 1):
+        if len(line_text) > MAX_LINE_CHARS:
+            return text, [error("E004", f"{number} 行目が長すぎます（{len(line_text)} 文字）",
+                                Span(shown, number, MAX_LINE_CHARS + 1, number, MAX_LINE_CHARS + 2),
+                                hint=f"1行は {MAX_LINE_CHARS} 文字までです。"
+                                     "作用や予兆を複数の行に分けてください")]
     return text, []
 
 
@@ -110,7 +139,11 @@ def parse_all(sources: list[Source], diags: list[Diagnostic], state: dict) -> No
     for source in sources:
         if source.text is None:
             continue
-        source.parsed = parse(source.text, source.path)
+        try:
+            source.parsed = parse(source.text, source.path)
+        except Exception as exc:  # parse never raises on content; this is a bug in jibunki
+            diags.append(_internal(exc, Span(source.path, 1, 1, 1, 2)))
+            continue
         diags.extend(source.parsed.diagnostics)
         if not source.text.strip() and source.report:
             diags.append(warning("W003", "空のファイルです", Span(source.path, 1, 1, 1, 2),
@@ -121,7 +154,13 @@ def collect_symbols(sources: list[Source], diags: list[Diagnostic], state: dict)
     from .symbols import collect
 
     files = [s.parsed.file for s in sources if s.parsed is not None]
-    state["symbols"] = collect(files, diags)
+    try:
+        state["symbols"] = collect(files, diags)
+    except Exception as exc:  # a bug in jibunki: say so, and check nothing further
+        state["symbols"] = Symbols()
+        for source in sources:
+            if source.parsed is not None and source.report:
+                diags.append(_internal(exc, Span(source.path, 1, 1, 1, 2)))
 
 
 def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
@@ -129,64 +168,135 @@ def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> 
     from .values import Ctx
 
     symbols: Symbols = state["symbols"]
-    model = {"pages": [], "enemies": [], "decks": [], "balance": None}
+    model = {"pages": [], "enemies": [], "decks": [], "balance": None, "examples": []}
     for source in sources:
         if source.parsed is None:
             continue
+        subject = None  # the page or enemy an example stands under
         for item in source.parsed.file.items:
+            if isinstance(item, (ast.Page, ast.Enemy)):
+                subject = item
             damaged = any(_overlaps(item.span, lines) for lines in source.parsed.damaged)
             ctx = Ctx(diags, symbols, "enemy" if isinstance(item, ast.Enemy) else "page")
-            if isinstance(item, ast.Page) and symbols.pages.get(item.id.text) is item:
-                model["pages"].append(check_page(item, ctx, damaged))
-            elif isinstance(item, ast.Enemy) and symbols.enemies.get(item.id.text) is item:
-                model["enemies"].append(check_enemy(item, ctx, damaged))
-            elif isinstance(item, ast.Deck) and symbols.decks.get(item.id.text) is item:
-                model["decks"].append(check_deck(item, ctx))
-            elif isinstance(item, ast.Balance) and symbols.balances[:1] == [item]:
-                model["balance"] = None if damaged else check_balance(item, ctx)
+            try:
+                if isinstance(item, ast.Page) and symbols.pages.get(item.id.text) is item:
+                    model["pages"].append(check_page(item, ctx, damaged))
+                elif isinstance(item, ast.Enemy) and symbols.enemies.get(item.id.text) is item:
+                    model["enemies"].append(check_enemy(item, ctx, damaged))
+                elif isinstance(item, ast.Deck) and symbols.decks.get(item.id.text) is item:
+                    model["decks"].append(check_deck(item, ctx))
+                elif isinstance(item, ast.Balance) and symbols.balances[:1] == [item]:
+                    model["balance"] = None if damaged else check_balance(item, ctx)
+                elif isinstance(item, ast.Example):
+                    model["examples"].append(_example(item, subject, ctx, source.report))
+            except Exception as exc:  # a bug in jibunki, reported where it struck
+                diags.append(_internal(exc, Span(item.span.path, item.span.line, item.span.col,
+                                                 item.span.line, item.span.col + 1)))
+                key = _MODEL_KEYS.get(type(item))
+                if key is None:
+                    model["balance"] = None
+                else:
+                    model[key].append(None)
     state["model"] = model
 
 
+_MODEL_KEYS = {ast.Page: "pages", ast.Enemy: "enemies", ast.Deck: "decks",
+               ast.Example: "examples"}
+
+
+def _example(item, subject, ctx, report: bool) -> dict | None:
+    from scenario.check import check_example
+
+    enemy = subject.id.text if isinstance(subject, ast.Enemy) else None
+    spec = check_example(item, ctx, enemy)
+    if spec is not None:
+        spec["subject"] = subject.id.text if subject is not None else None
+        spec["report"] = report
+    return spec
+
+
+def run_examples(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
+    """Play every example of the run; a failing expectation is an E044 at its place.
+
+    Examples run only on content without errors: they need the tables."""
+    model = state.get("model", {})
+    specs = [e for e in model.get("examples", []) if e is not None and e["report"]]
+    if not state.get("examples", True) or not specs or model.get("balance") is None or any(
+            d.is_error for d in diags):
+        return
+    from scenario.check import run_diagnostics
+    from scenario.run import run
+
+    from .build import runtime_tables
+
+    tables = runtime_tables(model, state["symbols"], {s.path: s.text for s in sources
+                                                      if s.text is not None})
+    results = []
+    for spec in specs:
+        try:
+            results.append(run(spec, tables))
+        except Exception as exc:  # a bug in jibunki, reported at the example
+            diags.append(_internal(exc, Span(spec["path"], spec["line"], 1, spec["line"], 2)))
+    state["example_results"] = results
+    diags.extend(run_diagnostics(results))
+
+
+def _internal(exc: Exception, span: Span) -> Diagnostic:
+    """E000: the checker itself failed. The run goes on and the item counts as an error."""
+    return error("E000", f"内部エラー: この定義を検査できませんでした（{type(exc).__name__}: {exc}）"[:300],
+                 span, hint="jibunki のバグです。このファイルを添えて報告してください")
+
+
 #: The passes, in order. Each reads and extends the shared state.
-PASSES = (parse_all, collect_symbols, check_items)
+PASSES = (parse_all, collect_symbols, check_items, run_examples)
 
 
 def _overlaps(span: Span, lines: tuple[int, int]) -> bool:
     return span.line <= lines[1] and lines[0] <= span.end_line
 
 
-def check(paths: list[Path], context: list[Path] = ()) -> Result:
+def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True) -> Result:
     """Check the content files under ``paths``; ``context`` files are read only to resolve
-    names across files (their own diagnostics are not reported)."""
+    names across files (their own diagnostics are not reported). ``examples``: also play
+    the 例 blocks of the named files (lint does; compile does not need to)."""
     named = discover(paths)
     extra = [p for p in discover(list(context)) if p.resolve() not in
              {n.resolve() for n in named}]
     sources: list[Source] = []
     diags: list[Diagnostic] = []
+    texts: dict[str, str] = {}  # for showing source lines, also of files not parsed
     for path, report in [(p, True) for p in named] + [(p, False) for p in extra]:
         shown = display_path(path)
         text, problems = read(path, shown)
         if report:
             diags.extend(problems)
-        sources.append(Source(shown, text, report=report))
-    state: dict = {}
+        sources.append(Source(shown, None if problems else text, report=report))
+        if text is not None:
+            texts[shown] = text
+    state: dict = {"examples": examples}
     for run in PASSES:
         run(sources, diags, state)
     reported = {s.path for s in sources if s.report}
     kept = [d for d in diags if d.span.path in reported]
     kept.sort(key=Diagnostic.sort_key)
-    return Result(kept, {s.path: s.text for s in sources if s.text is not None},
-                  len(named), state.get("model", {}), state.get("symbols"))
+    return Result(kept, texts, len(named), state.get("model", {}), state.get("symbols"),
+                  state.get("example_results", []))
 
 
 def check_text(text: str, path: str = "<text>", context: dict[str, str] | None = None) -> Result:
     """Check in-memory sources (tests, editors): ``path`` is reported, ``context`` is not."""
-    sources = [Source(path, text)] + [Source(p, t, report=False)
-                                      for p, t in (context or {}).items()]
     diags: list[Diagnostic] = []
+    sources: list[Source] = []
+    shown: dict[str, str] = {}
+    for name, raw, report in [(path, text, True)] + [(p, t, False)
+                                                    for p, t in (context or {}).items()]:
+        prepared, problems = prepare(raw, name)
+        if report:
+            diags.extend(problems)
+        sources.append(Source(name, None if problems else prepared, report=report))
+        shown[name] = prepared
     state: dict = {}
     for run in PASSES:
         run(sources, diags, state)
     kept = sorted((d for d in diags if d.span.path == path), key=Diagnostic.sort_key)
-    return Result(kept, {s.path: s.text for s in sources}, 1, state.get("model", {}),
-                  state.get("symbols"))
+    return Result(kept, shown, 1, state.get("model", {}), state.get("symbols"))

@@ -20,6 +20,7 @@ class Symbols:
     enemies: dict[str, ast.Enemy] = field(default_factory=dict)
     decks: dict[str, ast.Deck] = field(default_factory=dict)
     balances: list[ast.Balance] = field(default_factory=list)
+    examples: list[ast.Example] = field(default_factory=list)
 
     @property
     def origins(self) -> set[str]:
@@ -38,6 +39,9 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
               ast.Deck: ("deck", symbols.decks)}
     for source in files:
         for item in source.items:
+            if isinstance(item, ast.Example):
+                symbols.examples.append(item)
+                continue
             if isinstance(item, ast.Balance):
                 if symbols.balances:
                     first = symbols.balances[0]

@@ -277,3 +277,35 @@ Item = Union[Page, Enemy, Balance, Deck]
 class SourceFile:
     path: str
     items: tuple[Item, ...]
+
+
+# ------------------------------------------------------------------ examples
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of an example: an action, a developer-mode setup, or an expectation.
+
+    ``refused`` is None when the action must be accepted, True when it must be refused,
+    or the words the refusal's reason must contain.
+    """
+
+    kind: str  # "play" | "pen" | "tear" | "end" | "choose" | "set" | "expect"
+    pages: tuple[Name, ...]
+    side: str | None
+    refused: str | bool | None
+    checks: tuple[Expr, ...]
+    settings: tuple[Setting, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Example:
+    """例 — a scenario: which enemies, seed and deck, then steps in order."""
+
+    title: str | None
+    enemies: tuple[Name, ...]
+    seed: Number | None
+    deck: tuple[Name, ...] | None
+    steps: tuple[Step, ...]
+    span: Span

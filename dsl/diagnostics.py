@@ -46,6 +46,12 @@ class Diagnostic:
     hint: str = ""
     notes: tuple[Note, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        # Every diagnostic carries a hint: when the pass had nothing specific to say, the
+        # hint points at the code's explanation (a bad and a good example).
+        if not self.hint:
+            object.__setattr__(self, "hint", f"詳しくは jibunki explain {self.code}")
+
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
@@ -120,9 +126,11 @@ def render(diag: Diagnostic, sources: dict[str, str], color: bool = False) -> st
     out = [head]
     text = sources.get(diag.span.path)
     if text is not None:
-        lines = text.splitlines()
+        # Lines as the parser counts them: only "\n" ends a line (str.splitlines would
+        # also split at \f, \x1c, U+2028 … and show the wrong line under the position).
+        lines = text.split("\n")
         if 1 <= diag.span.line <= len(lines):
-            raw = lines[diag.span.line - 1].expandtabs(1)
+            raw = lines[diag.span.line - 1].removesuffix("\r").expandtabs(1)
             end_col = diag.span.end_col if diag.span.end_line == diag.span.line else len(raw) + 1
             shown, col, end_col = _window(raw, diag.span.col, max(end_col, diag.span.col + 1))
             shown = _printable(shown)

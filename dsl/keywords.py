@@ -27,7 +27,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "past": ("過去面", "past"),
     "blank": ("白紙", "blank"),
     "pen": ("ペン", "pen"),
-    "tear": ("破却", "tear"),
+    "tear": ("破却", "tear_effect"),
     "flavor": ("フレーバー", "flavor"),
     # inside faces
     "cond": ("条件", "if"),
@@ -60,6 +60,16 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "traits": ("特性", "traits"),
     # balance
     "reward": ("綻び報酬", "reward"),
+    # examples (scenarios)
+    "example": ("例", "example"),
+    "seed": ("シード", "seed"),
+    "setup": ("開始", "setup"),
+    "play": ("出す", "play"),
+    "rip": ("破る", "tear"),
+    "end": ("終了", "end"),
+    "choose": ("選ぶ", "choose"),
+    "expect": ("確認", "expect"),
+    "refused": ("拒否", "refused"),
 }
 
 

@@ -5,14 +5,15 @@ the keyword rules of :mod:`dsl.keywords`. There is no on-disk cache: building ta
 fraction of a second, and lark's ``cache=True`` would unpickle a file from /tmp.
 
 Error recovery is textual, so positions stay exact: after a syntax error the offending
-line (or, when it holds braces, the whole item) is overwritten with spaces and the file
+line (or, when it holds braces, the whole item) is overwritten with spaces and the item
 is parsed again. Each pass removes text, so the loop ends; every error is reported.
+Items are parsed one by one (``_chunks``), so an error costs a re-parse of its own item.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from . import ast
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
 MAX_NESTING = 40
+#: Operators in one statement: each is a level of the expression tree (``1 + 1 + …``).
+MAX_OPERATORS = 100
 #: After this many syntax errors in one file the rest of it is not worth reading.
 MAX_ERRORS_PER_FILE = 50
 
@@ -49,26 +52,92 @@ class ParseResult:
 
 
 def parse(text: str, path: str) -> ParseResult:
-    """Parse one file's text. Never raises on any input."""
-    from lark.exceptions import UnexpectedInput, VisitError
+    """Parse one file's text. Never raises on any input.
 
-    from .transform import ToAst
+    A file with mistakes is cut into chunks at the lines that start an item (``ページ a
+    …``), and each chunk is parsed on its own: a syntax error costs a re-parse of its item
+    only, not of the whole file, and one item's damage cannot spill into the next.
+    """
+    from lark.exceptions import UnexpectedInput
+
+    if _too_deep(text) is None and _too_long(text) is None:
+        try:  # the common case, a file without mistakes: one pass, exactly the grammar
+            tree = get_parser().parse(text)
+        except UnexpectedInput:
+            pass
+        else:
+            items, diags, _ = _transform(tree, path, 0)
+            return ParseResult(ast.SourceFile(path, tuple(items)), tuple(diags), ())
 
     diags: list[Diagnostic] = []
     damaged: list[tuple[int, int]] = []
-    work = text
+    items: list = []
+    line = 1
+    for start, end in _chunks(text):
+        chunk = text[start:end]
+        if len(diags) < MAX_ERRORS_PER_FILE:
+            shift = line - 1
+            found, problems, blanked = _parse_chunk(chunk, path, shift,
+                                                    MAX_ERRORS_PER_FILE - len(diags))
+            items.extend(found)
+            diags.extend(_shift_diag(d, shift) for d in problems)
+            damaged.extend((a + shift, b + shift) for a, b in blanked)
+        line += chunk.count("\n")
+    return ParseResult(ast.SourceFile(path, tuple(items)), tuple(diags), tuple(damaged))
 
-    deep = _too_deep(work)
-    if deep is not None:
+
+def _chunks(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets: what precedes the first item, then one chunk per line that
+    starts an item. Every chunk starts at the beginning of a line."""
+    starts = [m.start() for m in _ITEM_START.finditer(text)]
+    bounds = sorted({0, *starts})
+    return [(a, b) for a, b in zip(bounds, bounds[1:] + [len(text)]) if a < b or not text]
+
+
+def _shift_diag(diag: Diagnostic, lines: int) -> Diagnostic:
+    if not lines:
+        return diag
+    span = diag.span
+    return replace(diag, span=replace(span, line=span.line + lines,
+                                      end_line=span.end_line + lines))
+
+
+def _parse_chunk(work: str, path: str, shift: int, budget: int):
+    """(items, diagnostics, damaged line ranges) of one chunk. The chunk starts on line
+    ``shift + 1`` of the file: the items' spans say so already; the diagnostics and the
+    damaged ranges are in chunk-local lines."""
+    from lark.exceptions import UnexpectedInput
+
+    diags: list[Diagnostic] = []
+    damaged: list[tuple[int, int]] = []
+
+    # The tree walk recurses once per level of nesting: refuse what would overflow it.
+    for _ in range(budget):
+        deep = _too_deep(work)
+        if deep is None:
+            break
         line, col = _line_col(work, deep)
         diags.append(error("E005", f"括弧の入れ子が深すぎます（{MAX_NESTING} 段まで）",
                            Span(path, line, col, line, col + 1),
                            hint="式や予兆を分けて書いてください"))
         work, lines = _blank_item(work, deep)
         damaged.append(lines)
+    for _ in range(budget):
+        long = _too_long(work)
+        if long is None:
+            break
+        line, col = _line_col(work, long)
+        diags.append(error("E005", f"式が長すぎます（1つの式に演算子は {MAX_OPERATORS} 個まで）",
+                           Span(path, line, col, line, col + 1),
+                           hint="作用を複数の行に分けて書いてください"))
+        before = work
+        work, lines = _blank_line(work, long)
+        if work == before:
+            work, lines = _blank_item(work, long)
+        damaged.append(lines)
 
     tree = None
-    for _ in range(MAX_ERRORS_PER_FILE):
+    while len(diags) < budget:
         try:
             tree = get_parser().parse(work)
             break
@@ -78,10 +147,19 @@ def parse(text: str, path: str) -> ParseResult:
             unclosed = _unclosed_item(work, exc, pos)
             if unclosed is not None:
                 start, end = unclosed
-                diags.append(_unclosed(work, start, path))
+                _add(diags, _unclosed(work, start, path))
                 work, lines = _blank_range(work, start, end)
+            elif _in_header(work, exc, pos):
+                # "ページ a" without its "{": the lines after it are not worth reading one
+                # by one (each would be another error); report once, drop the item.
+                _add(diags, _describe(exc, work, pos, path))
+                work, lines = _blank_item(work, pos)
+            elif _unmatched_closer(work, pos):
+                # A stray } ] ): dropping it alone keeps everything around it.
+                _add(diags, _describe(exc, work, pos, path))
+                work, lines = _blank_range(work, pos, pos + 1)
             else:
-                diags.append(_describe(exc, work, pos, path))
+                _add(diags, _describe(exc, work, pos, path))
                 work, lines = _blank_line(work, pos)
                 if work == before:
                     work, lines = _blank_item(work, pos)
@@ -89,17 +167,31 @@ def parse(text: str, path: str) -> ParseResult:
                 break
             damaged.append(lines)
     if tree is None:
-        return ParseResult(ast.SourceFile(path, ()), tuple(diags), tuple(damaged))
+        return (), diags, damaged
+    items, problems, _ = _transform(tree, path, shift)
+    return items, diags + problems, damaged
+
+
+def _transform(tree, path: str, shift: int):
+    """(items, diagnostics, ()) of a parse tree; E000 if the transformer fails."""
+    from lark.exceptions import VisitError
+
+    from .transform import ToAst
+
     try:
-        items = ToAst(path).transform(tree)
+        return ToAst(path, shift).transform(tree), [], ()
     except (VisitError, RecursionError) as exc:  # a bug in the transformer, not in content
-        diags.append(error("E000", f"内部エラー: 構文木を作れませんでした ({exc})",
-                           Span(path, 1, 1, 1, 2), hint="jibunki のバグです。報告してください"))
-        items = ()
-    return ParseResult(ast.SourceFile(path, tuple(items)), tuple(diags), tuple(damaged))
+        return (), [error("E000", f"内部エラー: 構文木を作れませんでした ({exc})"[:300],
+                          Span(path, 1, 1, 1, 2), hint="jibunki のバグです。報告してください")], ()
 
 
 # --------------------------------------------------------------------- recovery
+
+
+def _add(diags: list[Diagnostic], diag: Diagnostic) -> None:
+    """Report once: recovery may meet the same bad character again on the next pass."""
+    if not any(d.code == diag.code and d.span == diag.span for d in diags):
+        diags.append(diag)
 
 
 def _line_col(text: str, pos: int) -> tuple[int, int]:
@@ -167,6 +259,27 @@ def _unclosed_item(text: str, exc, pos: int) -> tuple[int, int] | None:
     return None
 
 
+_CLOSERS = {"}": "{", "]": "[", ")": "("}
+
+
+def _unmatched_closer(text: str, pos: int) -> bool:
+    """Is the character at ``pos`` a closing bracket with no opening one before it?"""
+    if pos >= len(text) or text[pos] not in _CLOSERS:
+        return False
+    opener, closer = _CLOSERS[text[pos]], text[pos]
+    before = _strip_strings(text[:pos + 1])
+    return before.count(closer) > before.count(opener)
+
+
+def _in_header(text: str, exc, pos: int) -> bool:
+    """Did the parser want the "{" of an item whose header it is still reading?"""
+    if "LBRACE" not in getattr(exc, "expected", ()) and "LBRACE" not in getattr(
+            exc, "allowed", ()):
+        return False
+    starts = [m.start() for m in _ITEM_START.finditer(text) if m.start() < pos]
+    return bool(starts) and "{" not in _strip_strings(text[starts[-1]:pos])
+
+
 def _blank_item(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     """Blank the whole top-level item holding ``pos`` (up to the next item's start)."""
     starts = [m.start() for m in _ITEM_START.finditer(text)]
@@ -186,16 +299,39 @@ def _strip_strings(text: str) -> str:
     return _STRING.sub("", text)
 
 
+#: A statement ends at a newline, ";", a brace or a comma; in between, operators nest.
+_STATEMENT_PART = re.compile(r"([\n;{},、])|[+\-−*×/÷|<>=≥≤≠]")
+
+
+def _too_long(text: str) -> int | None:
+    """Offset of the first operator beyond MAX_OPERATORS in one statement, if any."""
+    stripped = _STRING.sub(lambda m: " " * len(m.group()), text)
+    count = 0
+    for match in _STATEMENT_PART.finditer(stripped):
+        count = 0 if match.group(1) else count + 1
+        if count > MAX_OPERATORS:
+            return match.start()
+    return None
+
+
+_BRACKET = re.compile(r"[{\[(}\])]")
+
+
 def _too_deep(text: str) -> int | None:
-    """Offset of the first bracket nested deeper than MAX_NESTING, if any."""
+    """Offset of the first bracket nested deeper than MAX_NESTING, if any. Each item
+    starts at depth 0: brackets an earlier item left open are E003, not nesting."""
     depth = 0
     stripped = _STRING.sub(lambda m: " " * len(m.group()), text)
-    for i, ch in enumerate(stripped):
-        if ch in "{[(":
+    starts = iter([m.start() for m in _ITEM_START.finditer(stripped)])
+    next_start = next(starts, None)
+    for match in _BRACKET.finditer(stripped):
+        while next_start is not None and next_start <= match.start():
+            depth, next_start = 0, next(starts, None)
+        if match.group() in "{[(":
             depth += 1
             if depth > MAX_NESTING:
-                return i
-        elif ch in "}])":
+                return match.start()
+        else:
             depth = max(0, depth - 1)
     return None
 
@@ -230,7 +366,7 @@ def _found(token) -> str:
     if token.type == "$END":
         return "ファイルの終わり"
     if token.type == "_SEP":
-        return "改行"
+        return "改行" if str(token)[:1] in "\r\n" else "「;」"
     return f"「{str(token)[:40]}」"
 
 
@@ -243,6 +379,9 @@ def _unclosed(text: str, start: int, path: str) -> Diagnostic:
                  hint="この定義の最後に } を書いてください。途中の { と } の数も確かめてください")
 
 
+_QUOTES = {'"': '"', "「": "」"}
+
+
 def _describe(exc, text: str, pos: int, path: str) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
@@ -250,15 +389,28 @@ def _describe(exc, text: str, pos: int, path: str) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
         ch = text[pos] if pos < len(text) else ""
         shown = repr(ch)[1:-1] if not ch.isprintable() else ch
+        hint = (f"ここに書けるのは: {_expected(exc.allowed)}" if exc.allowed else
+                "名前・数値・演算子・括弧のどれでもない文字です")
+        if ch in _QUOTES:
+            hint = f"文字列がこの行のうちに閉じていません。{_QUOTES[ch]} で閉じてください"
         return error("E002", f"ここでは使えない文字「{shown}」です",
-                     Span(path, line, col, line, col + 1),
-                     hint=f"ここに書けるのは: {_expected(exc.allowed)}" if exc.allowed else
-                     "名前・数値・演算子・括弧のどれでもない文字です")
-    token = exc.token
-    assert isinstance(exc, UnexpectedToken), exc
+                     Span(path, line, col, line, col + 1), hint=hint)
+    token = getattr(exc, "token", None)
+    if not isinstance(exc, UnexpectedToken) or token is None:
+        return error("E001", "ここで構文が途切れています", Span(path, line, col, line, col + 1),
+                     hint=f"ここに書けるのは: {_expected(getattr(exc, 'expected', ()))}")
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
         hint = "値が足りません。例: 敵HP -= 12 ／ " + hint
+    elif _in_header(text, exc, pos):
+        hint = "定義の中身は { … } で囲みます。" + hint
+    elif _unmatched_closer(text, pos):
+        opener = _CLOSERS[text[pos]]
+        hint = f"対応する「{opener}」のない「{text[pos]}」です。余分なら消してください"
+    elif _TOP_LEVEL_WORDS[0] in exc.expected and any(
+            m.start() < pos for m in _ITEM_START.finditer(text)):
+        hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
+                "手前の } が多すぎて定義が先に閉じていないか確かめてください")
     return error("E001", f"{_found(token)} はここに書けません", Span(path, line, col, line, end_col),
                  hint=hint)

@@ -31,18 +31,21 @@ def number_value(text: str) -> int | float:
 class ToAst(Transformer):
     """Builds :mod:`dsl.ast` nodes; every node gets the span of its rule or token."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, line_offset: int = 0):
         super().__init__(visit_tokens=False)
         self.path = path
+        self.line_offset = line_offset  # the parsed text starts on line line_offset + 1
 
     # ---------------------------------------------------------------- helpers
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self.path, 0, 0, 0, 0)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        off = self.line_offset
+        return Span(self.path, meta.line + off, meta.column, meta.end_line + off, meta.end_column)
 
     def _tok_span(self, tok: Token) -> Span:
-        return Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+        off = self.line_offset
+        return Span(self.path, tok.line + off, tok.column, tok.end_line + off, tok.end_column)
 
     def _name(self, tok: Token) -> ast.Name:
         return ast.Name(str(tok), self._tok_span(tok))
@@ -369,7 +372,80 @@ class ToAst(Transformer):
                              self._number(count) if count is not None else None,
                              self._span(meta))
 
-    del _field, _option, _tail
+    # ---------------------------------------------------------------- examples
+    @v_args(meta=True)
+    def example(self, meta, children):
+        title, *lines = children
+        enemies, seed, deck, steps = [], None, None, []
+        for line in lines:
+            if isinstance(line, ast.Step):
+                steps.append(line)
+            elif isinstance(line, tuple) and line and line[0] == "enemy":
+                enemies.extend(line[1])
+            elif isinstance(line, tuple) and line and line[0] == "deck":
+                deck = (deck or ()) + line[1]
+            elif isinstance(line, ast.Number):
+                seed = line
+        return ast.Example(title, tuple(enemies), seed, deck, tuple(steps), self._span(meta))
+
+    def ex_enemy(self, children):
+        return ("enemy", tuple(self._name(t) for t in children))
+
+    def ex_seed(self, children):
+        return self._number(children[0])
+
+    def ex_deck(self, children):
+        return ("deck", tuple(self._name(t) for t in children
+                              if isinstance(t, Token) and t.type == "NAME"))
+
+    def _step(kind):
+        @v_args(meta=True)
+        def build(self, meta, children):
+            pages, side, refused, checks, settings = [], None, None, (), ()
+            for child in children:
+                if isinstance(child, Token) and child.type == "NAME":
+                    pages.append(self._name(child))
+                elif child in ("future", "past"):
+                    side = child
+                elif isinstance(child, _Refused):
+                    refused = child.reason if child.reason is not None else True
+                elif isinstance(child, ast.Setting):
+                    settings += (child,)
+                elif isinstance(child, tuple) and child and not isinstance(child[0], Token):
+                    checks = child[0]
+            return ast.Step(kind, tuple(pages), side, refused, checks, settings,
+                            self._span(meta))
+        return build
+
+    set_step = _step("set")
+    play_step = _step("play")
+    pen_step = _step("pen")
+    tear_step = _step("tear")
+    end_step = _step("end")
+    choose_step = _step("choose")
+    expect_step = _step("expect")
+
+    @v_args(meta=True)
+    def ex_setting(self, meta, children):
+        name, value = children
+        return ast.Setting(self._name(name), value, self._span(meta))
+
+    @v_args(meta=True)
+    def ex_setting_list(self, meta, children):
+        name, *pages = children
+        return ast.Setting(self._name(name), tuple(self._name(p) for p in pages if p is not None),
+                           self._span(meta))
+
+    def refused(self, children):
+        text = children[0]
+        return _Refused(_unquote(str(text)) if text is not None else None)
+
+    del _field, _option, _tail, _step
+
+
+class _Refused:
+    def __init__(self, reason):
+        self.reason = reason
 
 
 class _IntentList:

@@ -378,7 +378,7 @@ TABLE = {'pages': {'alpha': {'after_play': 'discard',
                                              '  }\n'
                                              '  past blank\n'
                                              '  pen past { ho += 3 }\n'
-                                             '  tear { attack_add += 1 }\n'
+                                             '  tear_effect { attack_add += 1 }\n'
                                              '}'},
                           'tear': [{'base': {'kind': 'const', 'value': 1},
                                     'count': None,

@@ -1,0 +1,258 @@
+"""例の検査 — an example (例) block → a scenario the runner plays, or diagnostics.
+
+Expectations compare one quantity with numbers, in the condition syntax of faces:
+``確認 HP == 200, 刻 == 22, Intent == 1, 出来事[damage] >= 1, 未来面[tabidachi] == 0``.
+The quantities a scenario may read are the table QUANTITIES.
+"""
+
+from __future__ import annotations
+
+from dsl import ast
+from dsl.diagnostics import Diagnostic, error
+
+from compiler import vocabulary as vocab
+from compiler.names import did_you_mean
+from compiler.values import Ctx, check_page_ref, constant
+
+#: word → (quantity code, what its subscript is: None, "expiry", "hokorobi", "event",
+#: "page", "page_or_none")
+QUANTITIES = {
+    ("HP", "hp"): ("hp", None),
+    ("歩", "ho"): ("ho", None),
+    ("刻", "toki"): ("toki", None),
+    ("防御", "bougyo", "defense"): ("defense", "expiry"),
+    ("Intent", "intents"): ("intents", None),
+    ("綻び", "hokorobi"): ("hokorobi", "hokorobi"),
+    ("敵HP", "enemy_hp"): ("enemy_hp", None),
+    ("座", "za"): ("za", None),
+    ("ステージ", "stage"): ("stage", None),
+    ("ターン", "turn"): ("turn", None),
+    ("勝利", "won"): ("won", None),
+    ("敗北", "lost"): ("lost", None),
+    ("出来事", "events"): ("events", "event"),
+    ("未来面", "future"): ("future", "page"),
+    ("過去面", "past"): ("past", "page"),
+}
+_WORDS = {word: value for words, value in QUANTITIES.items() for word in words}
+#: Region zones a scenario counts (除外 is both exile zones).
+_ZONES = {"hand": ["hand"], "draw": ["draw"], "discard": ["discard"],
+          "exile": ["exile_stage", "exile_run"], "deck": ["draw", "discard"],
+          "all": ["draw", "discard", "hand"]}
+#: Developer-mode settings a scenario may make (spec 000 開発者フック).
+SETTINGS = {"HP": "hp", "hp": "hp", "歩": "ho", "ho": "ho", "防御": "defense",
+            "defense": "defense", "bougyo": "defense", "綻び": "hokorobi",
+            "hokorobi": "hokorobi", "刻": "toki", "toki": "toki", "手札": "hand", "hand": "hand"}
+_EXPIRIES = {"被弾1回": "on_hit", "on_hit": "on_hit", "ターン": "turn", "turn": "turn",
+             "ステージ": "stage", "stage": "stage", "ラン": "run", "run": "run"}
+
+
+def _event_kinds() -> frozenset:
+    from runtime.events import KINDS
+
+    return KINDS
+
+
+def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> dict | None:
+    """The scenario of an example, or None after diagnostics."""
+    before = len(ctx.diags)
+    enemies = []
+    for name in example.enemies:
+        if name.text not in ctx.symbols.enemies:
+            ctx.err("E011", f"敵「{name.text}」は定義されていません", name.span,
+                    hint=did_you_mean(name.text, ctx.symbols.enemies) or "敵の id を書きます")
+        enemies.append(name.text)
+    if not enemies:
+        if default_enemy is None:
+            ctx.err("E043", "例に敵がありません", _head(example.span), hint="例: 敵 haguruma")
+        else:
+            enemies = [default_enemy]
+    deck = None
+    if example.deck is not None:
+        deck = [check_page_ref(name, ctx) for name in example.deck]
+    seed = 0
+    if example.seed is not None:
+        seed = example.seed.value
+        if not isinstance(seed, int):
+            ctx.err("E043", "シードは整数です", example.seed.span)
+    steps = [_step(step, ctx) for step in example.steps]
+    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+        return None
+    return {"name": example.title or f"例 {example.span.line} 行目", "path": example.span.path,
+            "line": example.span.line, "enemies": enemies, "seed": seed, "deck": deck,
+            "steps": [s for s in steps if s is not None]}
+
+
+def _head(span):
+    return type(span)(span.path, span.line, span.col, span.line, span.col + 1)
+
+
+def _step(step: ast.Step, ctx: Ctx) -> dict | None:
+    base = {"kind": step.kind, "line": step.span.line, "col": step.span.col,
+            "refused": step.refused}
+    if step.kind == "expect":
+        checks = [_check(expr, ctx) for expr in step.checks]
+        return None if None in checks else {**base, "checks": checks}
+    if step.kind == "set":
+        settings = [_setting(s, ctx) for s in step.settings]
+        if None in settings:
+            return None
+        # one dev_set per setting keeps the order the designer wrote
+        return {**base, "kind": "set_many", "settings": settings}
+    pages = [check_page_ref(name, ctx) for name in step.pages]
+    if None in pages:
+        return None
+    if step.kind == "choose":
+        return {**base, "pages": pages}
+    if step.kind == "end":
+        return base
+    return {**base, "page": pages[0], "side": step.side}
+
+
+def _setting(setting: ast.Setting, ctx: Ctx):
+    key = SETTINGS.get(setting.name.text)
+    if key is None:
+        ctx.err("E043", f"開始で設定できない値「{setting.name.text}」です", setting.name.span,
+                hint="設定できるのは HP・歩・防御・綻び・刻・手札 [ページ…] です")
+        return None
+    if key == "hand":
+        if not isinstance(setting.value, tuple):
+            ctx.err("E043", "手札はページの並びで書きます", setting.span,
+                    hint="例: 開始 手札 [tabidachi, kekkon]")
+            return None
+        pages = [check_page_ref(name, ctx) for name in setting.value]
+        return None if None in pages else (key, pages)
+    if isinstance(setting.value, tuple):
+        ctx.err("E043", f"{setting.name.text}には数を書きます", setting.span)
+        return None
+    value = constant(setting.value, ctx, setting.name.text)
+    if value is None:
+        return None
+    return key, value
+
+
+def _check(expr, ctx: Ctx) -> dict | None:
+    """One expectation: a comparison of one quantity with numbers (or 勝利・敗北 alone)."""
+    span = expr.span
+    text = _text(expr)
+    if isinstance(expr, ast.Ref):
+        term = _quantity(expr, ctx)
+        if term is None:
+            return None
+        if term["quantity"] not in ("won", "lost", "future", "past") and term[
+                "quantity"] != "flag":
+            ctx.err("E043", f"「{text}」だけでは確認になりません", span,
+                    hint="比較を書きます。例: HP == 200 ／ 勝利")
+            return None
+        return {"terms": [term, {"kind": "const", "value": 1}], "ops": ["=="], "line": span.line,
+                "col": span.col, "end_col": span.end_col, "text": f"{text}"}
+    if not isinstance(expr, ast.Compare):
+        ctx.err("E043", "確認は「量 比較 数」の形で書きます", span, hint="例: 刻 == 22")
+        return None
+    terms = []
+    for operand in expr.operands:
+        if isinstance(operand, ast.Ref):
+            term = _quantity(operand, ctx)
+        else:
+            value = constant(operand, ctx, "比べる数")
+            term = None if value is None else {"kind": "const", "value": value}
+        if term is None:
+            return None
+        terms.append(term)
+    return {"terms": terms, "ops": list(expr.ops), "line": span.line, "col": span.col,
+            "end_col": span.end_col if span.end_line == span.line else None, "text": text}
+
+
+def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
+    word = ref.name.text
+    sub = ref.subscript
+    base = {"kind": "quantity", "text": _text(ref)}
+    if ref.is_flag:
+        return {**base, "quantity": "flag", "arg": word[1:]}
+    if word in _WORDS:
+        code, arg_kind = _WORDS[word]
+        if sub is None:
+            if arg_kind in ("event", "page"):
+                ctx.err("E043", f"{word} には添字が要ります", ref.span,
+                        hint="例: 出来事[damage] ／ 未来面[tabidachi]")
+                return None
+            return {**base, "quantity": code, "arg": None}
+        if arg_kind is None or sub.anchor is not None:
+            ctx.err("E040", f"{word} には添字を付けられません", sub.span)
+            return None
+        key = sub.name.text
+        if arg_kind == "expiry":
+            if key not in _EXPIRIES:
+                ctx.err("E043", f"防御の消滅契機「{key}」はありません", sub.span,
+                        hint="被弾1回・ターン・ステージ・ラン")
+                return None
+            return {**base, "quantity": code, "arg": _EXPIRIES[key]}
+        if arg_kind == "hokorobi":
+            if key not in ("ステージ", "stage", "ラン", "run"):
+                ctx.err("E043", "綻びの添字は ステージ か ラン です", sub.span)
+                return None
+            return {**base, "quantity": code, "arg": "stage" if key in ("ステージ", "stage")
+                    else "run"}
+        if arg_kind == "event":
+            kinds = _event_kinds()
+            if key not in kinds:
+                ctx.err("E043", f"出来事「{key}」はありません", sub.span,
+                        hint=did_you_mean(key, kinds) or "runtime/events.py の KINDS を見てください")
+                return None
+            return {**base, "quantity": code, "arg": key}
+        page = check_page_ref(sub.name, ctx)
+        return None if page is None else {**base, "quantity": code, "arg": page}
+    region = vocab.lookup("region", word)
+    if region is not None:
+        zones = _ZONES[region.code]
+        if sub is None:
+            return {**base, "quantity": "zone", "arg": zones}
+        page = check_page_ref(sub.name, ctx)
+        return None if page is None else {**base, "quantity": "page_in", "arg": [zones, page]}
+    counter = vocab.lookup("counter", word)
+    if counter is not None:
+        scope = vocab.lookup("scope", sub.name.text) if sub is not None and sub.anchor is None \
+            else None
+        if scope is None:
+            ctx.err("E021", f"累計量「{counter.mei}」にはスコープ添字が要ります", ref.span,
+                    hint=f"例: {counter.mei}[ターン]")
+            return None
+        return {**base, "quantity": "counter", "arg": [counter.code, scope.code]}
+    variable = vocab.lookup("variable", word)
+    if variable is not None and variable.kind == "param":
+        return {**base, "quantity": "param", "arg": variable.code}
+    candidates = [w for words in QUANTITIES for w in words]
+    ctx.diags.append(error("E043", f"例で確かめられる量に「{word}」はありません", ref.name.span,
+                           hint=did_you_mean(word, candidates + vocab.tables()["region"].spellings())
+                           or "HP・歩・刻・防御・Intent・綻び・敵HP・座・勝利・敗北・出来事[種類]・"
+                              "手札・未来面[ページ] など"))
+    return None
+
+
+def _text(expr) -> str:
+    if isinstance(expr, ast.Number):
+        return expr.text
+    if isinstance(expr, ast.Ref):
+        sub = f"[{expr.subscript.name.text}]" if expr.subscript is not None else ""
+        return expr.name.text + sub
+    if isinstance(expr, ast.Compare):
+        out = [_text(expr.operands[0])]
+        for op, operand in zip(expr.ops, expr.operands[1:]):
+            out += [op, _text(operand)]
+        return " ".join(out)
+    if isinstance(expr, ast.Neg):
+        return "-" + _text(expr.operand)
+    return "…"
+
+
+def run_diagnostics(results) -> list[Diagnostic]:
+    """Failed scenario expectations as E044 diagnostics at their positions."""
+    found = []
+    for result in results:
+        for failure in result.failures:
+            from dsl.diagnostics import Span
+
+            end = failure.end_col or failure.col + 1
+            span = Span(result.path, failure.line, failure.col, failure.line, end)
+            found.append(error("E044", f"例「{result.name}」が失敗しました: {failure.message}",
+                               span, hint="ページの作用か、例の期待値を直してください"))
+    return found

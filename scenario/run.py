@@ -1,0 +1,188 @@
+"""例の実行 — play a checked scenario against the tables and compare expectations.
+
+A scenario is data (see ``scenario.check``): a setup, then steps — actions on pages named
+by id, and expectations on quantities after any step. Running never raises on a failing
+scenario: the result lists each failed expectation with its place and the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from runtime.battle import Battle, Refused
+
+SIDE_WORDS = {"future": "未来面", "past": "過去面"}
+COMPARE = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,
+           "!=": lambda a, b: a != b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+
+
+@dataclass
+class Failure:
+    line: int
+    col: int
+    message: str
+    expected: str | None = None  # for a failed expectation: what was written
+    actual: str | None = None  # … and what the battle showed
+    end_col: int | None = None
+
+
+@dataclass
+class Result:
+    name: str
+    path: str
+    line: int
+    failures: list[Failure] = field(default_factory=list)
+    events: list = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+#: quantity code → reader(battle, argument, window events). Scenario words map to these
+#: codes in ``scenario.check.QUANTITIES``.
+def _first(battle: Battle, page: str) -> int | None:
+    s = battle.state
+    for zone in ("hand", "draw", "discard", "exile_stage", "exile_run"):
+        for uid in s.zones[zone]:
+            if s.pages[uid]["page"] == page:
+                return uid
+    return None
+
+
+def _face_written(side):
+    def read(battle, page, window):
+        uid = _first(battle, page)
+        return 0 if uid is None or battle.face_body(uid, side) is None else 1
+    return read
+
+
+READERS = {
+    "hp": lambda b, arg, w: b.state.hp,
+    "ho": lambda b, arg, w: b.state.ho,
+    "toki": lambda b, arg, w: b.state.toki,
+    "defense": lambda b, arg, w: (b.state.defense_by_expiry()[arg] if arg
+                                  else b.state.defense_total()),
+    "intents": lambda b, arg, w: len(b.state.enemy["turn_intents"]),
+    "hokorobi": lambda b, arg, w: b.state.hokorobi_stage if arg == "stage"
+    else b.state.hokorobi_run,
+    "enemy_hp": lambda b, arg, w: b.state.enemy["hp"],
+    "za": lambda b, arg, w: b.state.enemy["za"],
+    "stage": lambda b, arg, w: b.state.stage_index + 1,
+    "turn": lambda b, arg, w: b.state.turn,
+    "won": lambda b, arg, w: 1 if b.state.outcome == "won" or any(
+        e.kind == "stage_won" for e in w) else 0,
+    "lost": lambda b, arg, w: 1 if b.state.outcome == "lost" else 0,
+    "events": lambda b, arg, w: sum(1 for e in w if e.kind == arg),
+    "zone": lambda b, arg, w: sum(len(b.state.zones[z]) for z in arg),
+    "page_in": lambda b, arg, w: sum(1 for z in arg[0] for uid in b.state.zones[z]
+                                     if b.state.pages[uid]["page"] == arg[1]),
+    "future": _face_written("future"),
+    "past": _face_written("past"),
+    "counter": lambda b, arg, w: b.state.counter(arg[1], arg[0]),
+    "param": lambda b, arg, w: b.state.param(arg),
+    "flag": lambda b, arg, w: b.state.flag(arg),
+}
+
+
+def run(spec: dict, tables) -> Result:
+    result = Result(spec["name"], spec["path"], spec["line"])
+    try:
+        deck = spec["deck"]
+        if deck is None:  # the starting deck, or none: 開始 手札 […] can give the pages
+            deck = tables.starter() if tables.starting_deck in tables.decks else []
+        battle = Battle.new(tables, seed=spec["seed"], enemies=spec["enemies"], deck=deck)
+    except KeyError as exc:
+        result.failures.append(Failure(spec["line"], 1, f"始められません: {exc}"))
+        return result
+    window: list = []
+    for step in spec["steps"]:
+        if step["kind"] == "expect":
+            for check in step["checks"]:
+                _expect(battle, check, window, result)
+            window = []
+            continue
+        if battle.over and step["kind"] != "expect":
+            result.failures.append(Failure(step["line"], step["col"],
+                                           "ランはもう終わっています（この手は打てません）"))
+            break
+        try:
+            events = _act(battle, step)
+        except Refused as exc:
+            if step["refused"] is None:
+                result.failures.append(Failure(step["line"], step["col"],
+                                               f"拒否されました: {exc.reason}"))
+                break
+            if isinstance(step["refused"], str) and step["refused"] not in exc.reason:
+                result.failures.append(Failure(
+                    step["line"], step["col"],
+                    f"拒否の理由が違います: 期待「{step['refused']}」、実際「{exc.reason}」"))
+            continue
+        except _Missing as exc:
+            result.failures.append(Failure(step["line"], step["col"], str(exc)))
+            break
+        if step["refused"] is not None:
+            result.failures.append(Failure(step["line"], step["col"],
+                                           "拒否されるはずが、受け付けられました"))
+        window.extend(events)
+        result.events.extend(events)
+    return result
+
+
+class _Missing(Exception):
+    pass
+
+
+def _hand_uid(battle: Battle, page: str) -> int:
+    for uid in battle.hand:
+        if battle.state.pages[uid]["page"] == page:
+            return uid
+    raise _Missing(f"手札に「{page}」がありません")
+
+
+def _act(battle: Battle, step: dict) -> list:
+    kind = step["kind"]
+    if kind == "play":
+        return battle.play(_hand_uid(battle, step["page"]))
+    if kind == "pen":
+        return battle.pen(_hand_uid(battle, step["page"]), step["side"])
+    if kind == "tear":
+        return battle.tear(_hand_uid(battle, step["page"]))
+    if kind == "end":
+        return battle.end_turn()
+    if kind == "choose":
+        choice = battle.choice
+        if choice is None:
+            raise _Missing("いま選ぶものはありません")
+        picked, pool = [], list(choice["candidates"])
+        for page in step["pages"]:
+            match = next((c for c in pool if (c if isinstance(c, str)
+                                               else battle.state.pages[c]["page"]) == page), None)
+            if match is None:
+                raise _Missing(f"候補に「{page}」がありません")
+            pool.remove(match)
+            picked.append(match)
+        return battle.choose(picked)
+    if kind == "set_many":
+        events = []
+        for key, value in step["settings"]:
+            events += battle.dev_set(**{key: value})
+        return events
+    raise ValueError(kind)
+
+
+def _expect(battle: Battle, check: dict, window: list, result: Result) -> None:
+    values = [t["value"] if t["kind"] == "const" else
+              READERS[t["quantity"]](battle, t.get("arg"), window) for t in check["terms"]]
+    ok = all(COMPARE[op](a, b) for op, a, b in zip(check["ops"], values, values[1:]))
+    if not ok:
+        actual = ", ".join(f"{t['text']} = {_shown(v)}" for t, v in zip(check["terms"], values)
+                           if t["kind"] != "const")
+        result.failures.append(Failure(check["line"], check["col"],
+                                       f"期待 {check['text']} ／ 実際 {actual}",
+                                       expected=check["text"], actual=actual,
+                                       end_col=check.get("end_col")))
+
+
+def _shown(value) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
