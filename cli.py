@@ -198,6 +198,37 @@ def catalog(out: Path, content: Path) -> None:
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
+@main.command()
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+def build(content: Path) -> None:
+    """The whole main job: lint, compile, run the examples, render the catalog."""
+    from catalog.render import write
+    from compiler.build import SchemaViolation, compile_content, write_atomically
+    from compiler.lint import check
+    from runtime.tables import load
+
+    result = check([content])
+    _print_diagnostics(result.diagnostics, result.sources, result.files)
+    ran = len(result.examples)
+    failed = sum(not r.passed for r in result.examples)
+    click.echo(f"例: {ran - failed} passed, {failed} failed")
+    if result.errors:
+        click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
+        sys.exit(EXIT_CONTENT)
+    try:
+        compiled = compile_content(content)
+    except SchemaViolation as exc:
+        raise click.ClickException(f"内部エラー（jibunki のバグ）: スキーマ違反\n{exc}") from None
+    if not compiled.ok:
+        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
+        sys.exit(EXIT_CONTENT)
+    changed = write_atomically(DEFAULT_GENERATED, compiled.files)
+    click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
+    index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog")
+    click.echo(f"カタログ: {index.resolve().as_uri()}")
+
+
 DEFAULT_TESTS = DEFAULT_CONTENT / "tests"
 
 
