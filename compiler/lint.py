@@ -299,4 +299,5 @@ def check_text(text: str, path: str = "<text>", context: dict[str, str] | None =
     for run in PASSES:
         run(sources, diags, state)
     kept = sorted((d for d in diags if d.span.path == path), key=Diagnostic.sort_key)
-    return Result(kept, shown, 1, state.get("model", {}), state.get("symbols"))
+    return Result(kept, shown, 1, state.get("model", {}), state.get("symbols"),
+                  state.get("example_results", []))

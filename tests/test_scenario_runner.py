@@ -1,0 +1,78 @@
+"""`jibunki test` and examples in lint: the scenario format, failures with positions,
+the test-runner output, and malformed scenarios as diagnostics."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from cli import main
+from compiler.lint import check_text
+from conftest import ROOT
+
+BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+CONTENT = """\
+ページ p "一撃" {
+  銘 30
+  未来面 { 敵HP -= 5 }
+}
+ページ q { 銘 10; 過去面 { 防御 += 4 寿命 被弾1回 } }
+敵 e "的" { HP 50; 座 40; 突破ライン 30; 予兆 [攻撃 5, 攻撃 5] }
+デッキ starter { p; q }
+"""
+
+
+def run(example: str):
+    return check_text(CONTENT + example, "t.page", {"b.balance": BALANCE})
+
+
+def test_a_passing_example_gives_no_diagnostic():
+    result = run('例 "打つ" {\n 敵 e\n 開始 刻 20, 手札 [p, q]\n 出す p\n 確認 敵HP == 45, 刻 == 30\n}\n')
+    assert result.diagnostics == [] and [r.passed for r in result.examples] == [True]
+
+
+def test_a_failing_expectation_is_reported_at_its_place_with_both_numbers():
+    result = run('例 "打つ" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 刻 == 30, 敵HP == 40\n}\n')
+    (diag,) = result.diagnostics
+    assert (diag.code, diag.span.line, diag.span.col) == ("E044", 12, 14)
+    assert "期待 敵HP == 40" in diag.message and "敵HP = 45" in diag.message
+
+
+def test_expected_refusal_must_happen_and_match_its_reason():
+    ok = run('例 {\n 敵 e\n 開始 刻 20, 歩 3, 手札 [p]\n 出す p 拒否 "歩が足りない"\n}\n')
+    assert ok.diagnostics == []
+    wrong = run('例 {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p 拒否\n}\n')
+    assert [d.code for d in wrong.diagnostics] == ["E044"]
+    assert "拒否されるはずが" in wrong.diagnostics[0].message
+
+
+def test_events_are_counted_since_the_previous_expectation():
+    result = run('例 {\n 敵 e\n 開始 刻 20, 手札 [q]\n 出す q\n 終了\n'
+                 ' 確認 出来事[hit] == 2, 出来事[defense_consumed] >= 1, HP == 200 - 0\n}\n')
+    assert result.diagnostics == [], [d.message for d in result.diagnostics]
+    again = run('例 {\n 敵 e\n 開始 刻 20, 手札 [q]\n 出す q\n 確認 出来事[played] == 1\n 終了\n'
+                ' 確認 出来事[played] == 1\n}\n')
+    assert [d.code for d in again.diagnostics] == ["E044"]  # the window starts anew
+
+
+def test_malformed_scenarios_are_diagnostics_not_tracebacks():
+    bad = run('例 {\n 敵 nobody\n 出す zz\n 確認 ダメージ == 3, 出来事[nothing] == 1\n}\n')
+    assert sorted(d.code for d in bad.diagnostics) == ["E011", "E011", "E043", "E043"]
+
+
+def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path):
+    content = tmp_path / "content"
+    (content / "tests").mkdir(parents=True)
+    (content / "b.balance").write_text(BALANCE, encoding="utf-8")
+    (content / "x.page").write_text(CONTENT, encoding="utf-8")
+    (content / "tests" / "a.scenario").write_text(
+        '例 "通る" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 敵HP == 45\n}\n'
+        '例 "落ちる" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 敵HP == 44\n}\n',
+        encoding="utf-8")
+    result = CliRunner().invoke(main, ["test", str(content / "tests"),
+                                       str(content / "x.page"), str(content / "b.balance")])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert any(line.startswith("PASS  通る") for line in lines)
+    assert any(line.startswith("FAIL  落ちる") for line in lines)
+    assert "    - 期待: 敵HP == 44" in lines and "    + 実際: 敵HP = 45" in lines
+    assert lines[-1] == "1 passed, 1 failed"
