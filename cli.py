@@ -64,6 +64,25 @@ def _print_diagnostics(diags, sources, files: int) -> None:
     click.echo(summary(diags, files))
 
 
+def _compiled(content: Path, fmt: str = "py", refusal: str = "エラーがあるので表を書きませんでした。"):
+    """Compile in memory; on content errors print them and exit 1, on a schema
+    violation (a compiler bug) say so and exit 1. Nothing is written here."""
+    from compiler.build import SchemaViolation, compile_content
+
+    try:
+        compiled = compile_content(content, fmt)
+    except SchemaViolation as exc:
+        click.echo("内部エラー（jibunki のバグ）: 生成した表が schemas/ のスキーマに合いません。"
+                   "何も書きませんでした。", err=True)
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_CONTENT)
+    if not compiled.ok:
+        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
+        click.echo(refusal, err=True)
+        sys.exit(EXIT_CONTENT)
+    return compiled
+
+
 @main.command("compile")
 @click.option("--check", is_flag=True,
               help="Compile in memory; exit 1 naming the files of generated/ that are stale.")
@@ -75,22 +94,12 @@ def _print_diagnostics(diags, sources, files: int) -> None:
               default=DEFAULT_CONTENT, show_default=True, help="The content folder.")
 def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     """Compile content/ into the runtime tables (generated/*.py), validated by schemas/."""
-    from compiler.build import SchemaViolation, compile_content, stale_files, write_atomically
+    from compiler.build import stale_files, write_atomically
 
     if check and fmt != "py":
         raise click.UsageError("--check は Python の表（--format py）だけを比べます")
     out = out or (DEFAULT_GENERATED if fmt == "py" else DEFAULT_GENERATED / "json")
-    try:
-        compiled = compile_content(content, fmt)
-    except SchemaViolation as exc:
-        click.echo("内部エラー（jibunki のバグ）: 生成した表が schemas/ のスキーマに合いません。"
-                   "何も書きませんでした。", err=True)
-        click.echo(str(exc), err=True)
-        sys.exit(EXIT_CONTENT)
-    if not compiled.ok:
-        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
-        click.echo("エラーがあるので表を書きませんでした。", err=True)
-        sys.exit(EXIT_CONTENT)
+    compiled = _compiled(content, fmt)
     if check:
         stale = stale_files(out, compiled.files)
         if stale:
@@ -107,18 +116,15 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
 
 
 def _fresh_tables(content: Path):
-    """Compile first when generated/ is stale, so editing a page and playing is one step."""
-    from compiler.build import SchemaViolation, compile_content, stale_files, write_atomically
-    from runtime.tables import TableError, load
+    """Compile first when generated/ is stale, so editing a page and playing is one step.
+    Another content folder (--content) is compiled in memory: generated/ stays the
+    bundled content's."""
+    from compiler.build import stale_files, write_atomically
+    from runtime.tables import TableError, from_dicts, load
 
-    try:
-        compiled = compile_content(content)
-    except SchemaViolation as exc:
-        raise click.ClickException(f"内部エラー（jibunki のバグ）: スキーマ違反\n{exc}") from None
-    if not compiled.ok:
-        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
-        click.echo("コンテンツにエラーがあるので戦闘を始められません。", err=True)
-        sys.exit(EXIT_CONTENT)
+    compiled = _compiled(content, refusal="コンテンツにエラーがあるので始められません。")
+    if content.resolve() != DEFAULT_CONTENT.resolve():
+        return from_dicts(compiled.tables)
     if stale_files(DEFAULT_GENERATED, compiled.files):
         write_atomically(DEFAULT_GENERATED, compiled.files)
         click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
@@ -204,7 +210,7 @@ def catalog(out: Path, content: Path) -> None:
 def build(content: Path) -> None:
     """The whole main job: lint, compile, run the examples, render the catalog."""
     from catalog.render import write
-    from compiler.build import SchemaViolation, compile_content, write_atomically
+    from compiler.build import write_atomically
     from compiler.lint import check
     from runtime.tables import load
 
@@ -216,13 +222,7 @@ def build(content: Path) -> None:
     if result.errors:
         click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
-    try:
-        compiled = compile_content(content)
-    except SchemaViolation as exc:
-        raise click.ClickException(f"内部エラー（jibunki のバグ）: スキーマ違反\n{exc}") from None
-    if not compiled.ok:
-        _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
-        sys.exit(EXIT_CONTENT)
+    compiled = _compiled(content)
     changed = write_atomically(DEFAULT_GENERATED, compiled.files)
     click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
     index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog")
