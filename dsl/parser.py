@@ -28,9 +28,36 @@ MAX_OPERATORS = 100
 #: After this many syntax errors in one file the rest of it is not worth reading.
 MAX_ERRORS_PER_FILE = 50
 
-_TOP_LEVEL_WORDS = [w for key in ("page", "enemy", "balance", "deck") for w in KEYWORDS[key]]
+_TOP_LEVEL_WORDS = [w for key in ("page", "enemy", "balance", "deck", "example")
+                    for w in KEYWORDS[key]]
 _ITEM_START = re.compile(
     r"^[ \t\u3000]*(?:%s)(?=[\s\"「])" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)
+#: Strings and comments (skipped) and braces (counted) — see _item_starts.
+_BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|「[^」\n]*」|#[^\n]*|[{}]')
+
+
+def _item_starts(text: str) -> list[int]:
+    """Offsets of the lines that start an item. A line beginning with an item keyword
+    starts one at brace depth 0, or when it opens its own "{" (the item before was left
+    open); a keyword line inside an item without a "{" of its own is a statement of that
+    item (``敵 haguruma`` and ``デッキ [ … ]`` in a 例)."""
+    starts = []
+    depth, braces = 0, _BRACE_SCAN.finditer(text)
+    brace = next(braces, None)
+    for match in _ITEM_START.finditer(text):
+        at = match.start()
+        while brace is not None and brace.start() < at:
+            if brace.group() == "{":
+                depth += 1
+            elif brace.group() == "}":
+                depth = max(0, depth - 1)
+            brace = next(braces, None)
+        line_end = text.find("\n", at)
+        header = _strip_strings(text[at:len(text) if line_end < 0 else line_end])
+        if depth == 0 or "{" in header:
+            starts.append(at)
+            depth = 0
+    return starts
 
 
 @cache
@@ -89,7 +116,7 @@ def parse(text: str, path: str) -> ParseResult:
 def _chunks(text: str) -> list[tuple[int, int]]:
     """(start, end) offsets: what precedes the first item, then one chunk per line that
     starts an item. Every chunk starts at the beginning of a line."""
-    starts = [m.start() for m in _ITEM_START.finditer(text)]
+    starts = _item_starts(text)
     bounds = sorted({0, *starts})
     return [(a, b) for a, b in zip(bounds, bounds[1:] + [len(text)]) if a < b or not text]
 
@@ -228,7 +255,7 @@ def _blank_line(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     segment = _strip_strings(text[start:end])
     if any(segment.count(a) != segment.count(b) for a, b in ("{}", "[]", "()")):
         return text, (0, 0)
-    if _ITEM_START.match(text, start):
+    if start in _item_starts(text):
         return text, (0, 0)
     line = text.count("\n", 0, start) + 1
     return _blank(text, start, end), (line, line)
@@ -244,14 +271,14 @@ def _unclosed_item(text: str, exc, pos: int) -> tuple[int, int] | None:
     """(start, end) of an item left open: the parser met the end of the file, or the
     next item's keyword, while still inside it."""
     token = getattr(exc, "token", None)
-    starts = [m.start() for m in _ITEM_START.finditer(text)]
+    starts = _item_starts(text)
     at_eof = token is None and not hasattr(exc, "allowed") or (
         token is not None and token.type == "$END")
     if at_eof:
         before = [s for s in starts if s < len(text) and text[s:].strip()]
         return (before[-1], len(text)) if before else (0, len(text))
     line_start = text.rfind("\n", 0, pos) + 1
-    match = _ITEM_START.match(text, line_start)
+    match = _ITEM_START.match(text, line_start) if line_start in starts else None
     if match and pos <= match.end() and token is not None and text[pos:].startswith(str(token)):
         before = [s for s in starts if s < line_start]
         if before:
@@ -276,13 +303,13 @@ def _in_header(text: str, exc, pos: int) -> bool:
     if "LBRACE" not in getattr(exc, "expected", ()) and "LBRACE" not in getattr(
             exc, "allowed", ()):
         return False
-    starts = [m.start() for m in _ITEM_START.finditer(text) if m.start() < pos]
+    starts = [start for start in _item_starts(text) if start < pos]
     return bool(starts) and "{" not in _strip_strings(text[starts[-1]:pos])
 
 
 def _blank_item(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     """Blank the whole top-level item holding ``pos`` (up to the next item's start)."""
-    starts = [m.start() for m in _ITEM_START.finditer(text)]
+    starts = _item_starts(text)
     before = [s for s in starts if s <= pos]
     after = [s for s in starts if s > pos]
     start = before[-1] if before else text.rfind("\n", 0, pos) + 1
@@ -322,7 +349,7 @@ def _too_deep(text: str) -> int | None:
     starts at depth 0: brackets an earlier item left open are E003, not nesting."""
     depth = 0
     stripped = _STRING.sub(lambda m: " " * len(m.group()), text)
-    starts = iter([m.start() for m in _ITEM_START.finditer(stripped)])
+    starts = iter(_item_starts(text))
     next_start = next(starts, None)
     for match in _BRACKET.finditer(stripped):
         while next_start is not None and next_start <= match.start():
@@ -409,7 +436,7 @@ def _describe(exc, text: str, pos: int, path: str) -> Diagnostic:
         opener = _CLOSERS[text[pos]]
         hint = f"対応する「{opener}」のない「{text[pos]}」です。余分なら消してください"
     elif _TOP_LEVEL_WORDS[0] in exc.expected and any(
-            m.start() < pos for m in _ITEM_START.finditer(text)):
+            start < pos for start in _item_starts(text)):
         hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
                 "手前の } が多すぎて定義が先に閉じていないか確かめてください")
     return error("E001", f"{_found(token)} はここに書けません", Span(path, line, col, line, end_col),

@@ -125,7 +125,8 @@ def test_binary_garbage_is_E004(write):
     (b"\xef\xbb\xbf\x80", (1, 1)),  # after a BOM, which is not a column
     ("a\rb\r~".encode().replace(b"~", b"\xfe"), (3, 1)),  # lone CRs end lines too
     ("\ufeffページ".encode("utf-16"), (1, 1)),  # a UTF-16 file
-])
+], ids=["after-japanese", "only-byte", "broken-pair", "cut-short", "after-bom", "lone-cr",
+        "utf-16"])
 def test_invalid_utf8_is_E004_at_the_bad_byte(write, data, where):
     result, cli = everywhere(write, data)
     assert found(result) == [("E004", *where)]
@@ -217,7 +218,7 @@ def test_header_without_brace_is_one_error(write):
 @pytest.mark.parametrize("text, needle", [
     ("ページ a {\n  銘 3\n  フレーバー \"閉じない\n  未来面 { 敵HP -= 1 }\n}\n", '"'),
     ("ページ a {\n  銘 3\n  フレーバー 「閉じない\n  未来面 { 敵HP -= 1 }\n}\n", "「"),
-])
+], ids=["quote", "kagi"])
 def test_unterminated_string_points_at_its_quote(write, text, needle):
     result, _ = everywhere(write, text)
     assert found(result) == [("E002", *at(text, needle))]
@@ -229,6 +230,34 @@ def test_unclosed_bracket_inside_a_line(write):
     result, _ = everywhere(write, text)
     assert found(result) == [("E001", *at(text, "}"))]
     assert "「)」" in result.diagnostics[0].hint
+
+
+EXAMPLES = """\
+例 "一つ目" {
+  敵 haguruma
+  デッキ [ a, b ]
+  出す a
+}
+例 "二つ目" {
+  敵 haguruma
+  出す b
+}
+"""
+
+
+def syntax(result) -> list[tuple[str, int, int]]:
+    return [f for f in found(result) if f[0] in ("E001", "E002", "E003", "E005")]
+
+
+def test_keyword_lines_inside_an_example_do_not_split_it():
+    # "敵 haguruma" and "デッキ [" start lines inside a 例 but are its statements, not items
+    text = EXAMPLES.replace("出す b", "出す (((")
+    assert syntax(check_text(text, "t.page")) == [("E001", *at(text, "("))]
+
+
+def test_missing_brace_of_an_example_then_another_example():
+    text = EXAMPLES.replace("  出す a\n}\n", "  出す a\n")
+    assert syntax(check_text(text, "t.page")) == [("E003", 1, 1)]
 
 
 # ------------------------------------------------------------------ absurd sizes
@@ -258,7 +287,7 @@ def test_balanced_but_absurd_nesting_is_E005(opener, closer):
     "- " * 3000 + "1",        # unary minus on unary minus …
     "|" * 3000 + "1" + "|" * 3000,  # absolute values of absolute values
     "2 * " * 1500 + "使用した歩[プレイ]",
-])
+], ids=["plus-chain", "minus-chain", "abs-chain", "times-chain"])
 def test_absurdly_long_expressions_are_E005_not_a_crash(write, expression):
     text = "ページ a {\n  銘 1\n  未来面 {\n    敵HP -= " + expression + "\n  }\n}\n" \
         + PAGE.format(id="b", mei=4, dmg="未知")
@@ -275,7 +304,8 @@ def test_long_but_reasonable_expression_is_still_read():
 
 
 @pytest.mark.parametrize("number", ["1" + "0" * 5000, "1e999", "1" + "0" * 400 + ".5",
-                                    "9" * 9000, "1e99999999999999999"])
+                                    "9" * 9000, "1e99999999999999999"],
+                         ids=["10**5000", "1e999", "long-decimal", "9000-nines", "huge-exponent"])
 def test_huge_numbers_are_E033(write, number):
     text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= " + number + " }\n}\n"
     result, _ = everywhere(write, text)
@@ -380,7 +410,7 @@ def test_error_cap_per_file_still_ends(write):
     "ページ a {\r銘 1\r未来面 { 敵HP -= 未知 }\r}\r", "\ufeff" * 3, "#" * 50, ";;;;\n;;\n",
     "ページ a { 銘 1; 未来面 { 移動 -> } }", "ページ a { 銘 1; 未来面 { 生成 -> 手札 寿命 } }",
     "ページ a { 銘 1..2 }", "ページ a { 銘 1; 銘 2; 未来面 白紙; 未来面 白紙 }",
-])
+], ids=lambda text: repr(text)[1:40])
 def test_odd_fragments(write, text):
     result, cli = everywhere(write, text)
     assert cli.exit_code in (0, 1)
@@ -449,7 +479,8 @@ def test_json_format_of_clean_content_is_an_empty_list(write):
 
 
 @pytest.mark.parametrize("content", [GARBAGE, "ページ a {\n  銘 " + "(" * 5000 + "\n}\n",
-                                     FIVE_MISTAKES, ""])
+                                     FIVE_MISTAKES, ""],
+                         ids=["garbage", "nesting", "five-mistakes", "empty"])
 def test_real_process_never_prints_a_traceback(write, content):
     path = write(content)
     proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), "lint", str(path)],
