@@ -70,7 +70,7 @@ def _refs(obj, found: set) -> None:
             found.add(obj["counter"])
         elif obj.get("kind") in ("variable", "page_attr"):
             found.add(obj["variable"])
-        elif obj.get("kind") == "flag":
+        elif obj.get("kind") == "flag" and "flag" in obj:  # a flag read (not a condition kind)
             found.add("@" + obj["flag"])
         for key, value in obj.items():
             if key not in ("target", "ja"):

@@ -235,7 +235,7 @@ class Battle:
         return self._act(run)
 
     def dev_set(self, **values) -> list[BattleEvent]:
-        """開発者モード: set HP, 歩, 防御, 綻び, 刻 or the hand directly, bypassing rules."""
+        """開発者モード: set HP, 歩, 防御, 綻び, 刻, 通貨 or the hand directly, bypassing rules."""
         s = self.state
         for key, value in values.items():
             if key == "hp":
@@ -248,6 +248,8 @@ class Battle:
                 s.hokorobi_run = int(value)
             elif key == "toki":
                 s.toki = int(value)
+            elif key == "tsuka":
+                s.tsuka = int(value)
             elif key == "hand":
                 for uid in list(s.zones["hand"]):
                     s.move(uid, "draw")
@@ -476,7 +478,8 @@ class Battle:
             for page in chosen:
                 self._add_page(page, effect["dest"], effect["lifetime"])
             return
-        zones = [z for z in REGION_ZONES[effect["source"]]]
+        # 除外（ラン） never comes back (spec 002): only stage-exiled pages can be moved out.
+        zones = [z for z in REGION_ZONES[effect["source"]] if z != "exile_run"]
         pool = [uid for z in zones for uid in s.zones[z]
                 if self._matches(s.pages[uid]["page"], effect["filter"] or {})
                 and uid != frame.page_uid]

@@ -24,6 +24,7 @@ QUANTITIES = {
     ("Intent", "intents"): ("intents", None),
     ("綻び", "hokorobi"): ("hokorobi", "hokorobi"),
     ("敵HP", "enemy_hp"): ("enemy_hp", None),
+    ("通貨", "tsuka"): ("tsuka", None),
     ("座", "za"): ("za", None),
     ("ステージ", "stage"): ("stage", None),
     ("ターン", "turn"): ("turn", None),
@@ -41,7 +42,8 @@ _ZONES = {"hand": ["hand"], "draw": ["draw"], "discard": ["discard"],
 #: Developer-mode settings a scenario may make (spec 000 開発者フック).
 SETTINGS = {"HP": "hp", "hp": "hp", "歩": "ho", "ho": "ho", "防御": "defense",
             "defense": "defense", "bougyo": "defense", "綻び": "hokorobi",
-            "hokorobi": "hokorobi", "刻": "toki", "toki": "toki", "手札": "hand", "hand": "hand"}
+            "hokorobi": "hokorobi", "刻": "toki", "toki": "toki", "手札": "hand", "hand": "hand",
+            "通貨": "tsuka", "tsuka": "tsuka"}
 _EXPIRIES = {"被弾1回": "on_hit", "on_hit": "on_hit", "ターン": "turn", "turn": "turn",
              "ステージ": "stage", "stage": "stage", "ラン": "run", "run": "run"}
 
@@ -150,7 +152,10 @@ def _check(expr, ctx: Ctx) -> dict | None:
         return None
     terms = []
     for operand in expr.operands:
-        if isinstance(operand, ast.Ref):
+        zones = _region_sum(operand)
+        if zones is not None:
+            term = {"kind": "quantity", "text": _text(operand), "quantity": "zone", "arg": zones}
+        elif isinstance(operand, ast.Ref):
             term = _quantity(operand, ctx)
         else:
             value = constant(operand, ctx, "比べる数")
@@ -228,6 +233,24 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
     return None
 
 
+def _region_sum(expr) -> list[str] | None:
+    """The zones of a written region sum (山札+捨て札), or None if it is not one."""
+    if not (isinstance(expr, ast.BinOp) and expr.op == "+"):
+        return None
+    parts = []
+    for side in (expr.left, expr.right):
+        inner = _region_sum(side)
+        if inner is not None:
+            parts += inner
+            continue
+        region = vocab.lookup("region", side.name.text) if isinstance(side, ast.Ref) and \
+            side.subscript is None else None
+        if region is None:
+            return None
+        parts += _ZONES[region.code]
+    return parts
+
+
 def _text(expr) -> str:
     if isinstance(expr, ast.Number):
         return expr.text
@@ -241,6 +264,8 @@ def _text(expr) -> str:
         return " ".join(out)
     if isinstance(expr, ast.Neg):
         return "-" + _text(expr.operand)
+    if isinstance(expr, ast.BinOp):
+        return f"{_text(expr.left)}{expr.op}{_text(expr.right)}"
     return "…"
 
 

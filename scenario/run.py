@@ -67,6 +67,7 @@ READERS = {
     "hokorobi": lambda b, arg, w: b.state.hokorobi_stage if arg == "stage"
     else b.state.hokorobi_run,
     "enemy_hp": lambda b, arg, w: b.state.enemy["hp"],
+    "tsuka": lambda b, arg, w: b.state.tsuka,
     "za": lambda b, arg, w: b.state.enemy["za"],
     "stage": lambda b, arg, w: b.state.stage_index + 1,
     "turn": lambda b, arg, w: b.state.turn,

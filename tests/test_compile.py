@@ -554,7 +554,7 @@ def test_check_against_another_folder(tmp_path):
     args = ("compile", "--check", "--content", str(content), "--out", str(out))
     assert run_cli(*args).exit_code == 0
     (out / "decks.py").unlink()
-    edit(content / "enemies" / "番人.enemy", "HP 150", "HP 151")
+    edit(content / "enemies" / "日々.enemy", "HP 110", "HP 111")
     result = run_cli(*args)
     assert result.exit_code == 1
     assert str(out / "decks.py") in result.output and str(out / "enemies.py") in result.output
@@ -651,7 +651,7 @@ def test_interrupted_compile_command_leaves_the_previous_tables(tmp_path, monkey
     assert run_cli("compile", "--content", str(content), "--out", str(out)).exit_code == 0
     before = snapshot(out)
     edit(content / "pages" / "青年期.page", "銘 22", "銘 23")
-    edit(content / "enemies" / "番人.enemy", "HP 150", "HP 151")
+    edit(content / "enemies" / "日々.enemy", "HP 110", "HP 111")
     real, calls = os.replace, []
 
     def interrupted(src, dst):

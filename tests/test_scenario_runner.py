@@ -76,3 +76,9 @@ def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path)
     assert any(line.startswith("FAIL  落ちる") for line in lines)
     assert "    - 期待: 敵HP == 44" in lines and "    + 実際: 敵HP = 45" in lines
     assert lines[-1] == "1 passed, 1 failed"
+
+
+def test_region_sums_and_currency_can_be_checked_and_set():
+    result = run('例 {\n 敵 e\n 開始 刻 20, 通貨 7, 手札 [p]\n'
+                 ' 確認 山札+捨て札 == 2, 山札+捨て札+手札 == 3, 通貨 == 7\n}\n')
+    assert result.diagnostics == [], [d.message for d in result.diagnostics]
