@@ -186,7 +186,10 @@ def render(tables) -> str:
             entry["pages"].append(page)
     cap = tables.balance["lifespan_cap"]
     context = {
-        "pages": pages, "enemies": enemies, "by_origin": sorted(by_origin.items()),
+        # origins in the order of life: by the youngest 銘 among their pages
+        "pages": pages, "enemies": enemies,
+        "by_origin": sorted(by_origin.items(), key=lambda kv: (min(p["mei"] for p in kv[1]),
+                                                               kv[0])),
         "index": sorted(index.items(), key=lambda kv: kv[1]["name"]),
         "all_hist": histogram([p["mei"] for p in pages], top=cap),
         "starter_hist": histogram([tables.pages[p]["mei"] for p in tables.starter()], top=cap),

@@ -57,7 +57,9 @@ LINES = {
     "hokorobi_gained": lambda d, n: f"綻び +{d['amount']}（ステージ {d['stage']}・ラン {d['run']}）",
     "reward": lambda d, n: f"綻び報酬（累積 {d['threshold']} 年）",
     "defense_from_distance": lambda d, n: f"防御 +{d['amount']}（|{d['toki']} − {d['za']}|）→ 合計 {d['total']}",
-    "hit": lambda d, n: f"被弾 {d['amount']}: 防御で {d['absorbed']} 吸収、HP −{d['damage']}（{d['hp']}）" if d["cause"] == "intent" else f"HP −{d['amount']}（{d['hp']}）",
+    "hit": lambda d, n: (f"HP −{d['amount']}（{d['hp']}）" if d["cause"] != "intent" else
+                         f"被弾 {d['amount']}: HP −{d['damage']}（{d['hp']}）" if not d["absorbed"] else
+                         f"被弾 {d['amount']}: 防御で {d['absorbed']} 吸収、HP −{d['damage']}（{d['hp']}）"),
     "blanked": lambda d, n: f"白紙化: {n.page(d['page'])} の{SIDE[d['side']]}が白紙に",
     "blank_missed": lambda d, n: f"白紙化: {REGION.get(d['region'], d['region'])}に書かれた発動面がなく、何も起きない",
     "seat_moved": lambda d, n: "座は動かない（不動）" if d["immobile"] else f"座 → {d['za']}",
