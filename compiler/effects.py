@@ -388,8 +388,11 @@ def _six_terms(lowered: dict, s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     if repeat is None:
         return None
     telegraphed = "telegraphed" in tails
-    if telegraphed and not (ctx.where == "trait" and lowered["target"].get("code") == "za"):
-        ctx.err("E042", "予告は敵の特性（座の移動）にだけ書けます", tails["telegraphed"].span)
+    # 予告 is shown with the Intents at turn start and done after them (DESIGN §6).
+    if telegraphed and not (ctx.where == "trait" and lowered["target"].get("code") == "za"
+                            and timing == "turn_start"):
+        ctx.err("E042", "予告は敵の特性の座の移動（座 += n 毎 ターン開始時）にだけ書けます",
+                tails["telegraphed"].span)
         return None
     lowered.update(lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
                    telegraphed=telegraphed)

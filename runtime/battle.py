@@ -40,6 +40,7 @@ class Battle:
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._choice: dict | None = None
         self._frames: dict[int, Frame] = {}
+        self._playing = False
 
     # ============================================================== creation
     @classmethod
@@ -290,6 +291,7 @@ class Battle:
         frame = Frame(page_uid=uid, distance=abs(mei - old), crosses=info["crosses"])
         s.plays_run += 1
         s.reset_scope("play")
+        self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         move = {"ho_used": info["cost"], "net_displacement": mei - old,
                 "crossings": 1 if info["crosses"] else 0, "plays": 1}
@@ -324,6 +326,7 @@ class Battle:
             self.emit("moved", toki=old, to=mei, suppressed=False)
             if info["crosses"]:
                 self._cross()
+        self._playing = False
         if s.zone_of(uid) == "hand":
             self._after_play(uid)
         self._end_of_play()
@@ -876,6 +879,23 @@ class Battle:
             if mod["kind"] == "param":
                 self.emit("param_changed", param=mod["key"], value=self.state.param(mod["key"]),
                           lifetime=lifetime)
+        self.clamp_to_params()
+
+    def clamp_to_params(self) -> None:
+        """Values that a lowered parameter now bounds: HP at its max; 刻 at the wall of
+        寿命上限 (spec 000: the ends of the line are absolute walls)."""
+        s = self.state
+        s.hp = min(s.hp, s.param("max_hp"))
+        cap = max(0, s.param("lifespan_cap"))
+        if s.toki > cap:
+            self.emit("moved", toki=s.toki, to=cap, suppressed=False)
+            s.toki = cap
+
+    @property
+    def count_scope(self) -> str:
+        """Where a change-log counter starts: the play being resolved, or else the turn
+        (an effect that fires after the enemy acts belongs to no play)."""
+        return "play" if self._playing else "turn"
 
     # ============================================================== endings
     def enemy_down(self) -> None:

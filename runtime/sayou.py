@@ -232,8 +232,7 @@ def _cap(battle, effect, frame):
                               "lifetime": effect["lifetime"]})
     battle.emit("param_changed", param=code, value=battle.state.param(code),
                 lifetime=effect["lifetime"])
-    if code == "max_hp":
-        battle.state.hp = min(battle.state.hp, battle.state.param("max_hp"))
+    battle.clamp_to_params()
 
 
 def _pay(battle, effect, frame):
@@ -241,11 +240,11 @@ def _pay(battle, effect, frame):
     s = battle.state
     if effect["target"]["code"] == "hp":
         s.hp -= amount
-        s.count("play", "hp_lost", amount)
+        s.count(battle.count_scope, "hp_lost", amount)
     else:
         amount = min(amount, s.tsuka)
         s.tsuka -= amount
-        s.count("play", "currency_spent", amount)
+        s.count(battle.count_scope, "currency_spent", amount)
     battle.emit("paid", what=effect["target"]["code"], amount=amount)
 
 
@@ -273,7 +272,7 @@ def _enemy_hp(battle, effect, delta):
     if delta < 0 or (delta == 0 and effect.get("direction") == "decrease"):  # a hit, even of 0
         dealt = min(-delta, s.enemy["hp"])
         s.enemy["hp"] -= dealt
-        s.count("play", "damage_dealt", dealt)
+        s.count(battle.count_scope, "damage_dealt", dealt)
         battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"])
         if s.enemy["hp"] <= 0:
             battle.enemy_down()
@@ -290,7 +289,7 @@ def _hp(battle, effect, delta):
         battle.emit("healed", who="player", amount=healed, hp=s.hp)
     else:
         s.hp += delta
-        s.count("play", "hp_lost", -delta)
+        s.count(battle.count_scope, "hp_lost", -delta)
         battle.emit("hit", amount=-delta, hp=s.hp, cause="effect")
 
 
@@ -305,7 +304,7 @@ def _bougyo(battle, effect, delta):
     if delta >= 0:
         expiry = effect["lifetime"] or "turn"
         s.defense.append([delta, expiry])
-        s.count("play", "defense_gained", delta)
+        s.count(battle.count_scope, "defense_gained", delta)
         battle.emit("defense_gained", amount=delta, expiry=expiry)
     else:
         battle.consume_defense(-delta)

@@ -591,3 +591,9 @@ def test_deck_respects_the_balance_default_deck_cap():
     source = "ページ p { 銘 1; 未来面 { 敵HP -= 1 } }\nデッキ starter { p × 4 }\n"
     assert codes(source, context={"b.balance": balance}) == ["E030"]
     assert codes(source.replace("× 4", "× 3"), context={"b.balance": balance}) == []
+
+
+def test_telegraph_is_only_for_seat_movement_at_turn_start():
+    enemy = "敵 e {{ HP 5; 座 9; 突破ライン 9; 予兆 [攻撃 1]; 特性 {{ 座 += 2 毎 {} 予告 }} }}\n"
+    assert codes(enemy.format("ターン開始時"), "t.enemy") == []
+    assert codes(enemy.format("敵の行動後"), "t.enemy") == ["E042"]

@@ -914,3 +914,39 @@ def test_stage_carry_over(tables):
     # reset: 歩, stage 綻び, pen and tear uses, stage counters
     assert (s.ho, s.hokorobi_stage, s.pens_used, s.tears_used) == (40, 0, 0, 0)
     assert s.counter("stage", "ho_used") == 0 and s.counter("run", "ho_used") == 40
+
+
+# ------------------------------------------------------ walls, exile, counters
+
+
+def test_a_lowered_lifespan_cap_pushes_toki_back_to_the_wall(tables):
+    battle = scene(tables, ["nuke", "lifestage", "beyond95"], toki=10, ho=300,
+                   enemies=["weak", "quiet"])
+    battle.play(find(battle, "nuke"))  # the enemy falls before it acts, at the turn's end
+    battle.play(find(battle, "lifestage"))  # 寿命上限 100 for this stage
+    battle.play(find(battle, "beyond95"))
+    assert battle.state.toki == 95
+    battle.end_turn()  # stage won: the raise ends with the stage, the wall is back at 80
+    assert battle.state.stage_index == 1
+    assert battle.state.param("lifespan_cap") == 80 and battle.state.toki == 80
+
+
+def test_pages_exiled_for_the_run_never_come_back_by_a_region_move(tables):
+    battle = scene(tables, ["exr", "exs", "fromexile"], toki=30, ho=200, enemy="quiet")
+    battle.play(find(battle, "exr"))
+    battle.dev_set(toki=30)
+    battle.play(find(battle, "exs"))
+    battle.dev_set(toki=30)
+    battle.play(find(battle, "fromexile"))
+    pages = [battle.state.pages[uid]["page"] for uid in battle.hand]
+    assert "exs" in pages and "exr" not in pages
+    assert [battle.state.pages[u]["page"] for u in battle.state.zones["exile_run"]] == ["exr"]
+
+
+def test_damage_outside_a_play_counts_from_the_turn_not_the_last_play(tables):
+    battle = scene(tables, ["lateburn"], toki=30, ho=200, enemy="quiet")
+    battle.play(find(battle, "lateburn"))
+    assert battle.state.counter("play", "damage_dealt") == 0
+    battle.end_turn()  # 敵の行動後: 3 damage that belongs to no play
+    assert battle.state.counter("play", "damage_dealt") == 0
+    assert battle.state.counter("stage", "damage_dealt") == 3
