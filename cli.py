@@ -124,12 +124,12 @@ def _fresh_tables(content: Path):
 
     compiled = _compiled(content, refusal="コンテンツにエラーがあるので始められません。")
     if content.resolve() != DEFAULT_CONTENT.resolve():
-        return from_dicts(compiled.tables)
+        return from_dicts(compiled.tables), compiled
     if stale_files(DEFAULT_GENERATED, compiled.files):
         write_atomically(DEFAULT_GENERATED, compiled.files)
         click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
     try:
-        return load(DEFAULT_GENERATED)
+        return load(DEFAULT_GENERATED), compiled
     except TableError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -175,7 +175,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, content) ->
     """Play a battle in the terminal (or from a script) to try a page."""
     from terminal.play import play
 
-    tables = _fresh_tables(content)
+    tables, _ = _fresh_tables(content)
     _known("敵", enemies, tables.enemies)
     _known("ページ", with_pages, tables.pages)
     pages = _deck_from_file(deck) if deck else None
@@ -197,10 +197,10 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, content) ->
               default=DEFAULT_CONTENT, show_default=True)
 def catalog(out: Path, content: Path) -> None:
     """Render the HTML catalog of every page and enemy (opens from disk)."""
-    from catalog.render import write
+    from catalog.render import example_views, write
 
-    tables = _fresh_tables(content)
-    index = write(tables, out)
+    tables, compiled = _fresh_tables(content)
+    index = write(tables, out, example_views(compiled.examples, compiled.sources))
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -209,7 +209,7 @@ def catalog(out: Path, content: Path) -> None:
               default=DEFAULT_CONTENT, show_default=True)
 def build(content: Path) -> None:
     """The whole main job: lint, compile, run the examples, render the catalog."""
-    from catalog.render import write
+    from catalog.render import example_views, write
     from compiler.build import write_atomically
     from compiler.lint import check
     from runtime.tables import load
@@ -225,7 +225,8 @@ def build(content: Path) -> None:
     compiled = _compiled(content)
     changed = write_atomically(DEFAULT_GENERATED, compiled.files)
     click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
-    index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog")
+    index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog",
+                  example_views(compiled.examples, compiled.sources))
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 

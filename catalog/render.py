@@ -169,13 +169,30 @@ def histogram(meis: list[int], *, top: int, width: int = 560, height: int = 140,
     return {"width": width, "height": height, "bars": bars}
 
 
-def render(tables) -> str:
-    """The whole catalog as one HTML document."""
+def example_views(examples: list[dict], sources: dict[str, str]) -> dict[str, list]:
+    """Examples by the page or enemy they prove: the one they stand under, the enemies
+    they fight and the pages they act on."""
+    found: dict[str, list] = {}
+    for spec in examples:
+        lines = sources.get(spec["path"], "").split("\n")
+        view = {"title": spec["name"], "where": f"{spec['path']}:{spec['line']}",
+                "highlighted": highlight("\n".join(lines[spec["line"] - 1: spec["end_line"]]))}
+        ids = {spec.get("subject"), *spec["enemies"]}
+        for step in spec["steps"]:
+            ids.update([step.get("page")] + list(step.get("pages", [])))
+        for ident in sorted(i for i in ids if i):
+            found.setdefault(ident, []).append(view)
+    return found
+
+
+def render(tables, examples: dict[str, list] | None = None) -> str:
+    """The whole catalog as one HTML document; ``examples`` from ``example_views``."""
+    examples = examples or {}
     starter = Counter(tables.starter())
-    pages = [_page_view(p, tables, starter)
+    pages = [{**_page_view(p, tables, starter), "examples": examples.get(p["id"], [])}
              for p in sorted(tables.pages.values(), key=lambda p: (p["mei"], p["id"]))]
-    enemies = [_enemy_view(e, tables) for e in sorted(tables.enemies.values(),
-                                                      key=lambda e: e["id"])]
+    enemies = [{**_enemy_view(e, tables), "examples": examples.get(e["id"], [])}
+               for e in sorted(tables.enemies.values(), key=lambda e: e["id"])]
     by_origin: dict[str, list] = {}
     for page in pages:
         by_origin.setdefault(page["origin"], []).append(page)
@@ -201,9 +218,9 @@ def render(tables) -> str:
     return environment().get_template("index.html.j2").render(**context)
 
 
-def write(tables, out: Path) -> Path:
+def write(tables, out: Path, examples: dict[str, list] | None = None) -> Path:
     """Render into ``out`` (created if needed) atomically; returns the index path."""
     from compiler.build import write_atomically
 
-    write_atomically(out, {"index.html": render(tables)})
+    write_atomically(out, {"index.html": render(tables, examples)})
     return out / "index.html"

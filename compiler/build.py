@@ -32,6 +32,7 @@ class Compiled:
     sources: dict[str, str]
     files: dict[str, str] = field(default_factory=dict)  # file name → text
     tables: dict[str, dict] = field(default_factory=dict)
+    examples: list[dict] = field(default_factory=list)  # checked 例 (not run), for the catalog
 
     @property
     def ok(self) -> bool:
@@ -57,6 +58,7 @@ def compile_content(content: Path, fmt: str = "py") -> Compiled:
                                                 content.resolve().parent))
     validate(tables)
     compiled.tables = tables
+    compiled.examples = [e for e in result.model.get("examples", []) if e is not None]
     render = render_module if fmt == "py" else render_json
     compiled.files = {f"{name}.{fmt}": render(name, tables[name]) for name in TABLES}
     if fmt == "py":

@@ -369,7 +369,7 @@ _TERMINAL_WORDS = {
     "NAME": "名前", "FLAG": "@フラグ", "NUMBER": "数値", "STRING": "文字列",
     "ASSIGN_OP": "演算子 (+= -= *= =)", "CMP": "比較 (>= <= == …)", "PLUS": "+",
     "MINUS": "-", "MUL": "× か /", "TIMES": "×", "ARROW": "->", "RANGE": "..",
-    "_SEP": "改行", "_COMMA": "、", "$END": "ファイルの終わり",
+    "_SEP": "改行", "_COMMA": "「,」（区切り）", "$END": "ファイルの終わり",
 }
 
 

@@ -80,7 +80,7 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
     if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
         return None
     return {"name": example.title or f"例 {example.span.line} 行目", "path": example.span.path,
-            "line": example.span.line, "enemies": enemies, "seed": seed, "deck": deck,
+            "line": example.span.line, "end_line": example.span.end_line, "enemies": enemies, "seed": seed, "deck": deck,
             "steps": [s for s in steps if s is not None]}
 
 

@@ -122,3 +122,18 @@ def test_hostile_names_appear_escaped(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
     assert "{{ 7*7 }}" in html  # designer text is data: never evaluated as a template
+
+
+def test_each_page_and_enemy_shows_the_examples_that_prove_it():
+    from pathlib import Path
+
+    from catalog.render import example_views
+
+    compiled = compile_content(Path(ROOT / "content"))
+    views = example_views(compiled.examples, compiled.sources)
+    tables = from_dicts(compiled.tables)
+    html = render(tables, views)
+    for ident in list(tables.pages) + list(tables.enemies):
+        assert views.get(ident), f"no example proves {ident}"
+    card = html.split('id="page-tabidachi"')[1].split("</article>")[0]
+    assert 'class="example"' in card and "出す" in card
