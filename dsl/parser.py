@@ -62,13 +62,48 @@ def _item_starts(text: str) -> list[int]:
 
 @cache
 def get_parser():
-    """The LALR parser, built on first use (never at import time)."""
+    """The LALR parser, built on first use (never at import time).
+
+    The built tables are cached in the user's own cache folder (created 0700), never in
+    /tmp: lark loads its cache with pickle, so only a folder nobody else can write is
+    safe. ``JIBUNKI_NO_CACHE=1`` turns the cache off."""
     from lark import Lark
 
     grammar = (Path(__file__).with_name("jibunki.lark").read_text(encoding="utf-8")
                + "\n" + grammar_rules() + "\n")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                strict=True)
+    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                   strict=True)
+    cache = _cache_file(grammar)
+    if cache is not None:
+        try:
+            return Lark(grammar, cache=str(cache), **options)
+        except Exception:  # an unreadable or foreign cache: build afresh without it
+            pass
+    return Lark(grammar, **options)
+
+
+def _cache_file(grammar: str) -> Path | None:
+    """``$XDG_CACHE_HOME/jibunki/grammar-<hash>.cache``, or None when unsafe or off."""
+    import hashlib
+    import os
+    import stat
+
+    if os.environ.get("JIBUNKI_NO_CACHE"):
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "jibunki"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+        # Only a folder of our own that nobody else can write may hold a pickle we load.
+        if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return None
+    except OSError:
+        return None
+    from lark import __version__
+
+    digest = hashlib.sha256((__version__ + grammar).encode("utf-8")).hexdigest()[:16]
+    return folder / f"grammar-{digest}.cache"
 
 
 @dataclass(frozen=True)
