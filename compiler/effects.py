@@ -209,6 +209,10 @@ def _pay(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     base = check_base(s.value, ctx)
     if base is None:
         return None
+    if base["kind"] == "const" and base["value"] < 0 or base["kind"] == "ref" and base["coef"] < 0:
+        ctx.err("E030", "支払う量は 0 以上です", s.value.span,
+                hint=f"{variable.mei}を増やすなら {variable.mei} += n と書きます")
+        return None
     return {"op": "pay", "direction": "decrease", "landing": "fixed", "target": target,
             "base": base, "_variable": variable}
 

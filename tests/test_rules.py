@@ -597,3 +597,9 @@ def test_telegraph_is_only_for_seat_movement_at_turn_start():
     enemy = "敵 e {{ HP 5; 座 9; 突破ライン 9; 予兆 [攻撃 1]; 特性 {{ 座 += 2 毎 {} 予告 }} }}\n"
     assert codes(enemy.format("ターン開始時"), "t.enemy") == []
     assert codes(enemy.format("敵の行動後"), "t.enemy") == ["E042"]
+
+
+def test_a_payment_is_never_negative():
+    page = "ページ t {{ 銘 3; 未来面 {{ 支払う HP {} }} }}"
+    assert codes(page.format("-5")) == ["E030"]
+    assert codes(page.format("5")) == []
