@@ -62,18 +62,29 @@ def _item_starts(text: str) -> list[int]:
 
 @cache
 def get_parser():
-    """The LALR parser, built on first use (never at import time).
+    """The LALR parser, built on first use (never at import time), from the disk cache
+    when there is a safe one."""
+    return build_parser(use_cache=True)
 
-    The built tables are cached in the user's own cache folder (created 0700), never in
-    /tmp: lark loads its cache with pickle, so only a folder nobody else can write is
-    safe. ``JIBUNKI_NO_CACHE=1`` turns the cache off."""
+
+def grammar_text() -> str:
+    """The whole grammar: jibunki.lark plus the keyword rules of dsl.keywords."""
+    return (Path(__file__).with_name("jibunki.lark").read_text(encoding="utf-8")
+            + "\n" + grammar_rules() + "\n")
+
+
+def build_parser(use_cache: bool = True):
+    """A new LALR parser. With ``use_cache``, the built tables are cached in the user's
+    own cache folder (created 0700), never in /tmp: lark loads its cache with pickle, so
+    only a folder nobody else can write is safe. ``JIBUNKI_NO_CACHE=1`` turns it off.
+    A parser from the cache has no ``.grammar``: tools that walk the grammar (hypothesis'
+    ``from_lark``) build one with ``use_cache=False``."""
     from lark import Lark
 
-    grammar = (Path(__file__).with_name("jibunki.lark").read_text(encoding="utf-8")
-               + "\n" + grammar_rules() + "\n")
+    grammar = grammar_text()
     options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True,
                    strict=True)
-    cache = _cache_file(grammar)
+    cache = _cache_file(grammar) if use_cache else None
     if cache is not None:
         try:
             return Lark(grammar, cache=str(cache), **options)

@@ -23,7 +23,15 @@ from compiler.codes import CODES
 from compiler.lint import check, check_text
 from dsl.diagnostics import render
 from dsl.keywords import KEYWORDS
-from dsl.parser import get_parser
+from functools import cache
+
+from dsl.parser import build_parser
+
+
+@cache
+def get_parser():
+    """A parser built from the grammar (not the disk cache): from_lark walks .grammar."""
+    return build_parser(use_cache=False)
 
 #: Examples per property; raise it for a longer fuzzing run: JIBUNKI_EXAMPLES=5000 pytest …
 SETTINGS = settings(max_examples=int(os.environ.get("JIBUNKI_EXAMPLES", "150")), deadline=None,
