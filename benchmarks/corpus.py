@@ -1,0 +1,161 @@
+"""The synthetic content the benchmarks run on, and their timer.
+
+``write_corpus`` writes varied, valid pages (different faces, play conditions, continuing
+effects, pens, tears, fields) spread over several files; ``write_content`` makes of them a
+compilable ``content/`` folder (the pages, the project's balance, a starting deck of 10 of
+the pages and a few enemies). ``best_of`` times a call. Not a package: the benchmarks put
+this folder on ``sys.path`` and ``import corpus``.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# ------------------------------------------------------------------ pages
+
+ORIGINS = ("幼少期", "青年期", "壮年期", "老年期")
+#: One-shot and continuing 作用 of a face; {n} {c} {k} are filled per page.
+EFFECTS = (
+    "敵HP -= {n}",
+    "敵HP -= {n} 固定",
+    "敵HP -= 使用した歩[プレイ] × 0.{c}",
+    "敵HP -= 跨いだ回数[ターン] × {k}",
+    "敵HP -= {k} 毎 ターン終了時 範囲 ステージ",
+    "敵HP -= {k} 最大 3 回 毎 ターン開始時 範囲 ステージ",
+    "防御 += {n}",
+    "防御 += {n} 寿命 被弾1回",
+    "防御 += {k} 寿命 ステージ",
+    "防御 += {k} 毎 ターン開始時 範囲 ステージ",
+    "防御 += 得た防御[ターン] × 0.{c}",
+    "bougyo += {n} life on_hit",
+    "歩 += {k}",
+    "攻撃力補正 += {k} 範囲 以降 {k} プレイ",
+    "攻撃倍率 *= 1.{c} 範囲 ラン",
+    "防御補正 += {k} 範囲 ステージ",
+    "移動 1枚 捨て札 -> 手札 選択",
+    "移動 2枚 山札 -> 手札 上から",
+    "生成 出自 {origin} 銘 0..{n} -> 手札 寿命 ステージ",
+    "複製 手札 -> 山札 寿命 ラン",
+    "支払う HP {k}",
+    "通貨 += {k}",
+    "抑制 刻",
+    "@覚醒 += 1",
+    "上限 破り回数上限 += 1 寿命 ステージ",
+    "銘[{other}] = {n}",
+)
+CONDITIONS = (
+    "跨ぐ", "跨がない", "歩 >= {k}", "刻 >= {n}", "|銘 - 刻| >= {k}", "手札 >= 2",
+    "山札+捨て札 >= 5", "跨いだ回数[ターン] >= 1", "HP >= 50", "@覚醒", "20 <= 刻 <= 40",
+    "残りペン回数 >= 1", "手札[{other}] >= 1", "通貨 >= 10", "破った回数[ステージ] >= 1",
+)
+TEARS = ("攻撃力補正 += {k}", "防御 += {k} 毎 ターン開始時", "攻撃倍率 *= 1.{c}",
+         "歩 += 1 毎 ターン開始時")
+DESTINATIONS = ("捨て札", "除外（ステージ）", "除外（ラン）")
+
+
+def _fill(template: str, rng: random.Random, ids: list[str]) -> str:
+    return template.format(n=rng.randint(1, 60), c=rng.randint(1, 9), k=rng.randint(1, 5),
+                           origin=rng.choice(ORIGINS), other=rng.choice(ids))
+
+
+def _face(rng: random.Random, ids: list[str], indent: str = "    ") -> str:
+    lines = []
+    if rng.random() < 0.5:
+        conds = rng.sample(CONDITIONS, rng.randint(1, 2))
+        lines.append("条件 " + ", ".join(_fill(c, rng, ids) for c in conds))
+    lines += [_fill(e, rng, ids) for e in rng.sample(EFFECTS, rng.randint(1, 3))]
+    return "{\n" + "".join(f"{indent}{line}\n" for line in lines) + "  }"
+
+
+def page(i: int, rng: random.Random, ids: list[str]) -> str:
+    out = [f'ページ p{i} "ページ{i}" {{', f"  銘 {rng.randint(0, 120)}"]
+    if rng.random() < 0.6:
+        out.append(f"  綻び倍率 {rng.choice(['0.5', '0.8', '1.0', '1.2', '1.5', '2.0'])}")
+    out.append(f"  出自 {rng.choice(ORIGINS)}")
+    if rng.random() < 0.3:
+        out.append(f"  行き先 {rng.choice(DESTINATIONS)}")
+    if rng.random() < 0.2:
+        out.append(f"  上限枚数 {rng.randint(1, 4)}")
+    if rng.random() < 0.2:
+        out.append(f"  出現条件 クリアしたステージ数 >= {rng.randint(1, 5)}")
+    if rng.random() < 0.4:
+        out.append(f'  フレーバー "{i} 年目の、ありふれた一日。"')
+    sides = rng.choice([("未来面",), ("過去面",), ("未来面", "過去面")])
+    for side in ("未来面", "過去面"):
+        out.append(f"  {side} {_face(rng, ids)}" if side in sides else f"  {side} 白紙")
+    if rng.random() < 0.3:
+        out.append(f"  ペン {rng.choice(sides)} {_face(rng, ids)}")
+    if rng.random() < 0.3:
+        out.append(f"  破却 {{ {_fill(rng.choice(TEARS), rng, ids)} }}")
+    return "\n".join(out) + "\n}\n"
+
+
+def page_ids(pages: int) -> list[str]:
+    return [f"p{i}" for i in range(pages)]
+
+
+def write_corpus(folder: Path, pages: int, files: int, seed: int = 2024) -> list[Path]:
+    """``pages`` pages ``p0`` … in at most ``files`` files ``corpus_NNN.page`` in ``folder``."""
+    rng = random.Random(seed)
+    ids = page_ids(pages)
+    per_file = -(-pages // files)
+    paths = []
+    for f in range(files):
+        chunk = range(f * per_file, min(pages, (f + 1) * per_file))
+        if not chunk:
+            break
+        path = folder / f"corpus_{f:03d}.page"
+        path.write_text(f"# 合成コーパス {f}\n\n" + "\n".join(page(i, rng, ids) for i in chunk),
+                        encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# ------------------------------------------------------------------ a whole project
+
+
+def _enemies(rng: random.Random, count: int = 5) -> str:
+    return "\n".join(
+        f'敵 e{i} "敵{i}" {{\n  HP {rng.randint(50, 300)}\n  座 {rng.randint(0, 80)}\n'
+        f'  突破ライン {rng.randint(20, 100)}\n  予兆 [ 攻撃 {rng.randint(5, 20)}, '
+        f'白紙化 手札 ]\n  エスカレーション 2 ターンごと 攻撃 {rng.randint(5, 20)}\n'
+        f'  特性 {{\n    座 += 2 毎 ターン開始時 予告\n    軽減 1\n  }}\n}}\n'
+        for i in range(count))
+
+
+def write_content(folder: Path, pages: int, files: int, seed: int = 2024) -> Path:
+    """A compilable ``folder/content``: the corpus under ``pages/``, the project's balance,
+    ``デッキ starter`` of the first 10 pages and a few enemies. Returns the content folder."""
+    content = folder / "content"
+    (content / "pages").mkdir(parents=True)
+    (content / "enemies").mkdir()
+    write_corpus(content / "pages", pages, files, seed)
+    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    (content / "balance.balance").write_text(balance, encoding="utf-8")
+    starter = "".join(f"  {ident}\n" for ident in page_ids(pages)[:10])
+    (content / "starter.deck").write_text(f'デッキ starter "合成" {{\n{starter}}}\n',
+                                          encoding="utf-8")
+    (content / "enemies" / "synth.enemy").write_text(_enemies(random.Random(seed)),
+                                                     encoding="utf-8")
+    return content
+
+
+# ------------------------------------------------------------------ measuring
+
+
+def best_of(runs: int, action) -> tuple[float, object]:
+    """Best wall time of ``runs`` calls, and the last call's value. Each run starts from a
+    collected heap, so that one run's garbage is not timed in the next."""
+    best, value = float("inf"), None
+    for _ in range(runs):
+        value = None
+        gc.collect()
+        start = time.perf_counter()
+        value = action()
+        best = min(best, time.perf_counter() - start)
+    return best, value
