@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from runtime.battle import SIDES, Battle  # noqa: E402
+from runtime.battle import Battle  # noqa: E402
 from runtime.tables import load  # noqa: E402
 
 #: Events that stand for one 作用 applied: one-shots and continuing effects firing
@@ -27,31 +27,12 @@ from runtime.tables import load  # noqa: E402
 SAYOU_EVENTS = ("sayou", "seat_moved")
 
 
-def legal_actions(battle: Battle) -> list[tuple]:
-    if battle.choice is not None:
-        return [("choose",)]
-    s = battle.state
-    actions = [("play", uid) for uid in battle.hand if battle.play_info(uid)["playable"]]
-    if s.pens_used < s.param("pen_cap"):
-        for uid in battle.hand:
-            page = battle.page_of(uid)
-            for side in SIDES:
-                face = s.pages[uid]["faces"][side]
-                if (face["state"] == "blank" and face["blanked"] is not None) or (
-                        not face["penned"] and page["pens"][side] is not None):
-                    actions.append(("pen", uid, side))
-    if s.tears_used < s.param("tear_cap"):
-        actions += [("tear", uid) for uid in battle.hand]
-    actions.append(("end_turn",))
-    return actions
-
-
 def play_battle(tables, seed: int, max_steps: int) -> tuple[Battle, int]:
     policy = random.Random(seed * 7919 + 1)
     battle = Battle.new(tables, seed=seed, enemies=sorted(tables.enemies))
     steps = 0
     while not battle.over and steps < max_steps:
-        action = policy.choice(legal_actions(battle))
+        action = policy.choice(battle.legal_actions())
         if action[0] == "choose":
             request = battle.choice
             battle.choose(policy.sample(list(request["candidates"]), request["count"]))

@@ -186,6 +186,28 @@ class Battle:
             return "銘 = 刻 のページはこのターンもう出せません"
         return ""
 
+    def legal_actions(self) -> list[tuple]:
+        """Every action the rules allow now, as ``("play", uid)``, ``("pen", uid, side)``,
+        ``("tear", uid)``, ``("end_turn",)`` — or only ``("choose",)`` while a choice is
+        pending. For policies, tests and tools; the actions themselves still check."""
+        if self._choice is not None:
+            return [("choose",)]
+        s = self.state
+        actions: list[tuple] = [("play", uid) for uid in s.zones["hand"]
+                                if self.play_info(uid)["playable"]]
+        if s.pens_used < s.param("pen_cap"):
+            for uid in s.zones["hand"]:
+                page = self.page_of(uid)
+                for side in SIDES:
+                    face = s.pages[uid]["faces"][side]
+                    restorable = face["state"] == "blank" and face["blanked"] is not None
+                    if restorable or (not face["penned"] and page["pens"][side] is not None):
+                        actions.append(("pen", uid, side))
+        if s.tears_used < s.param("tear_cap"):
+            actions += [("tear", uid) for uid in s.zones["hand"]]
+        actions.append(("end_turn",))
+        return actions
+
     def playable_any(self) -> bool:
         return any(self.play_info(uid)["playable"] for uid in self.state.zones["hand"])
 

@@ -20,3 +20,13 @@ def codes(text: str, path: str = "t.page", context: dict | None = None) -> list[
 @pytest.fixture
 def lint_text():
     return check_text
+
+
+def compiled_tables(content: Path):
+    """Runtime tables compiled in memory from a content folder (which must be clean)."""
+    from compiler.build import compile_content
+    from runtime.tables import from_dicts
+
+    compiled = compile_content(content)
+    assert compiled.ok, [f"{d.span}: {d.code} {d.message}" for d in compiled.diagnostics]
+    return from_dicts(compiled.tables)

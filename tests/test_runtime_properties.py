@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from runtime import save
-from runtime.battle import SIDES, Battle, Refused
+from runtime.battle import Battle, Refused
 from runtime.state import ZONES
 from runtime.tables import load
 
@@ -30,26 +30,6 @@ SETTINGS = settings(max_examples=50, deadline=None,
 # ------------------------------------------------------------------ actions
 
 
-def legal_actions(battle: Battle) -> list[tuple]:
-    """Every action the rules allow now (a pending choice allows only its answer)."""
-    if battle.choice is not None:
-        return [("choose",)]
-    s = battle.state
-    actions = [("play", uid) for uid in battle.hand if battle.play_info(uid)["playable"]]
-    if s.pens_used < s.param("pen_cap"):
-        for uid in battle.hand:
-            page = battle.page_of(uid)
-            for side in SIDES:
-                face = s.pages[uid]["faces"][side]
-                restorable = face["state"] == "blank" and face["blanked"] is not None
-                if restorable or (not face["penned"] and page["pens"][side] is not None):
-                    actions.append(("pen", uid, side))
-    if s.tears_used < s.param("tear_cap"):
-        actions += [("tear", uid) for uid in battle.hand]
-    actions.append(("end_turn",))
-    return actions
-
-
 def perform(battle: Battle, action: tuple) -> list:
     kind, *args = action
     return getattr(battle, kind)(*args)
@@ -57,7 +37,7 @@ def perform(battle: Battle, action: tuple) -> list:
 
 def pick(battle: Battle, choose_index, choose_answer) -> tuple:
     """A legal action (with its answer when it is a choice), picked by the callbacks."""
-    actions = legal_actions(battle)
+    actions = battle.legal_actions()
     action = actions[choose_index(len(actions))]
     if action[0] == "choose":
         request = battle.choice

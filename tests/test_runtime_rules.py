@@ -16,19 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_content
+from conftest import compiled_tables
 from runtime import save
 from runtime.battle import Battle, Refused
-from runtime.tables import from_dicts
 
 CONTENT = Path(__file__).parent / "fixtures" / "rules" / "content"
 
 
 @pytest.fixture(scope="module")
 def tables():
-    compiled = compile_content(CONTENT)
-    assert compiled.ok, [d.message for d in compiled.diagnostics]
-    return from_dicts(compiled.tables)
+    return compiled_tables(CONTENT)
 
 
 # ------------------------------------------------------------------ helpers

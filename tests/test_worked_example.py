@@ -11,18 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_content
+from conftest import compiled_tables
 from runtime.battle import Battle
-from runtime.tables import from_dicts
 
 CONTENT = Path(__file__).parent / "fixtures" / "worked" / "content"
 
 
 @pytest.fixture(scope="module")
 def tables():
-    compiled = compile_content(CONTENT)
-    assert compiled.ok, [d.message for d in compiled.diagnostics]
-    return from_dicts(compiled.tables)
+    return compiled_tables(CONTENT)
 
 
 def scene(tables) -> tuple[Battle, dict[int, int]]:
