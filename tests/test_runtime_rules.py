@@ -947,3 +947,24 @@ def test_damage_outside_a_play_counts_from_the_turn_not_the_last_play(tables):
     battle.end_turn()  # 敵の行動後: 3 damage that belongs to no play
     assert battle.state.counter("play", "damage_dealt") == 0
     assert battle.state.counter("stage", "damage_dealt") == 3
+
+
+def test_revealed_deck_order_is_the_draw_order(tables):
+    battle = scene(tables, ["decksearch"], toki=30, deck=["p08", "p22", "p36", "p44", "p50",
+                                                          "f20", "f25"])
+    draw_before = list(battle.state.zones["draw"])
+    events = battle.play(find(battle, "decksearch"))
+    shown = events[first(events, "choice_requested")].data["candidates"]
+    assert shown == draw_before  # revealed in the order they would be drawn
+    battle.choose([shown[1]])
+    assert battle.state.zones["draw"] == [shown[0]] + shown[2:]  # the rest keeps its order
+
+
+def test_a_generated_page_sent_to_a_full_hand_goes_to_the_discard(tables):
+    battle = scene(tables, ["gen2solo"] + ["p08"] * 7, toki=30)
+    assert len(battle.hand) == battle.state.param("hand_cap")
+    # The played page is still in the hand while its face resolves: the hand is full.
+    events = battle.play(find(battle, "gen2solo"))
+    generated = events[first(events, "page_generated")].data
+    assert "hand_full" in kinds(events) and generated["to"] == "discard"
+    assert battle.state.pages[generated["uid"]]["zone"] == "discard"
