@@ -192,12 +192,9 @@ def test_every_post_play_destination_is_used():
 #: any dict of kind "flag" for a flag reference and reads obj["flag"] → KeyError, so
 #: `jibunki catalog` crashes on such content. The content reads its flags linearly in
 #: values instead (攻撃力補正 += @夢 × 3) until the catalog is fixed.
-BLOCKED_CONDITION_KINDS: dict[str, str] = {}
-
-
 def test_every_play_condition_kind_is_used():
     used = {c["kind"] for c in conditions()}
-    kinds = [k.code for k in vocab.CONDITION_KINDS if k.code not in BLOCKED_CONDITION_KINDS]
+    kinds = [k.code for k in vocab.CONDITION_KINDS]
     assert missing(kinds, used) == []
 
 
