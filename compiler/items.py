@@ -102,7 +102,10 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
     if len(page.tears) > 1:
         ctx.diags.append(error("E013", "破却を2回書いています", page.tears[1].span,
                                notes=[Note("最初の記述", page.tears[0].span)]))
-    if page.tears:
+    if page.tears and not page.tears[0].body.sayou and not page.tears[0].body.conditions:
+        ctx.err("E029", "破却が書かれていますが、作用が1つもありません", page.tears[0].span,
+                hint="破却効果の作用を書くか、破却 { } を消してください（破れば綻びは上がります）")
+    elif page.tears:
         tear = _body(page.tears[0].body, Ctx(ctx.diags, ctx.symbols, "page", "tear"))
         written = [f for f, lowered in faces.values() if f.body is not None]
         # A pen writes a blank face before the tear, and then the page is no 白紙ページ.

@@ -145,8 +145,10 @@ def parse_all(sources: list[Source], diags: list[Diagnostic], state: dict) -> No
             diags.append(_internal(exc, Span(source.path, 1, 1, 1, 2)))
             continue
         diags.extend(source.parsed.diagnostics)
-        if not source.text.strip() and source.report:
-            diags.append(warning("W003", "空のファイルです", Span(source.path, 1, 1, 1, 2),
+        # Only whitespace and comments: nothing for the game, so probably a mistake.
+        if source.report and not source.parsed.file.items and not source.parsed.diagnostics:
+            diags.append(warning("W003", "空のファイルです（定義がありません）",
+                                 Span(source.path, 1, 1, 1, 2),
                                  hint="ページや敵の定義を書くか、ファイルを消してください"))
 
 

@@ -603,3 +603,14 @@ def test_a_payment_is_never_negative():
     page = "ページ t {{ 銘 3; 未来面 {{ 支払う HP {} }} }}"
     assert codes(page.format("-5")) == ["E030"]
     assert codes(page.format("5")) == []
+
+
+def test_an_empty_tear_block_is_rejected_like_an_empty_face():
+    page = "ページ t {{ 銘 3; 未来面 {{ 敵HP -= 1 }}; 破却 {{ {} }} }}"
+    assert codes(page.format("")) == ["E029"]
+    assert codes(page.format("攻撃力補正 += 1")) == []
+
+
+def test_a_file_of_only_comments_is_an_empty_file():
+    assert codes("# まだ何も書いていない\n\n# あとで\n") == ["W003"]
+    assert codes("# 一枚だけ\nページ t { 銘 3; 未来面 { 敵HP -= 1 } }\n") == []
