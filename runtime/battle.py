@@ -39,7 +39,6 @@ class Battle:
         self._out: list[BattleEvent] = []
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._choice: dict | None = None
-        self._frames: dict[int, Frame] = {}
         self._playing = False
 
     # ============================================================== creation

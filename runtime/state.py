@@ -6,7 +6,6 @@ page, what is a parameter now). The rules live in ``battle.py`` and ``sayou.py``
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 SCOPES = ("play", "turn", "stage", "run")
@@ -50,7 +49,6 @@ class State:
     mei_toki_plays: int = 0
     suppress: int = 0  # plays whose 刻 update is suppressed
     outcome: str | None = None  # None while playing; "won" | "lost"
-    rng: list | None = None
 
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
@@ -122,16 +120,3 @@ class State:
         for value, expiry in self.defense:
             out[expiry] += value
         return out
-
-    # -------------------------------------------------------------- random
-    def random(self) -> random.Random:
-        rng = random.Random()
-        if self.rng is None:
-            rng.seed(self.seed)
-        else:
-            rng.setstate((self.rng[0], tuple(self.rng[1]), self.rng[2]))
-        return rng
-
-    def keep_random(self, rng: random.Random) -> None:
-        version, internal, gauss = rng.getstate()
-        self.rng = [version, list(internal), gauss]
