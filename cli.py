@@ -34,24 +34,27 @@ def main() -> None:
               show_default=True, help="json: machine-readable diagnostics for editors and CI.")
 def lint(paths: tuple[Path, ...], fmt: str) -> None:
     """Check content files or folders (default: content/) and report every problem."""
-    from compiler.lint import check
-    from dsl.diagnostics import render, summary, to_json
+    from dsl.diagnostics import to_json
 
-    named = list(paths) or [DEFAULT_CONTENT]
-    if not paths and not DEFAULT_CONTENT.is_dir():
-        raise click.UsageError("content/ がありません。リントするファイルかフォルダを指定してください")
-    context = [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() and _inside(named, DEFAULT_CONTENT) \
-        else []
-    result = check(named, context)
+    result = _check_named(paths, DEFAULT_CONTENT, "リントするファイルかフォルダ")
     if fmt == "json":
         click.echo(to_json(result.diagnostics))
     else:
-        color = _use_color(sys.stdout)
-        for diag in result.diagnostics:
-            click.echo(render(diag, result.sources, color=color))
-            click.echo()
-        click.echo(summary(result.diagnostics, result.files))
+        _print_diagnostics(result.diagnostics, result.sources, result.files)
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
+
+
+def _check_named(paths, default: Path, what: str):
+    """Check the named paths (or ``default``); files inside content/ resolve their names
+    against the whole of content/, files elsewhere only against what was named."""
+    from compiler.lint import check
+
+    named = list(paths) or [default]
+    if not paths and not default.is_dir():
+        raise click.UsageError(f"{default}/ がありません。{what}を指定してください")
+    context = [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() and _inside(named, DEFAULT_CONTENT) \
+        else []
+    return check(named, context)
 
 
 def _print_diagnostics(diags, sources, files: int) -> None:
@@ -144,9 +147,7 @@ def _known(kind: str, wanted, known) -> None:
 
 
 def _deck_from_file(path: Path) -> list[str]:
-    from compiler.lint import check
-
-    result = check([path], [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() else [])
+    result = _check_named([path], DEFAULT_CONTENT, "デッキのファイル")
     if result.errors:
         _print_diagnostics(result.diagnostics, result.sources, result.files)
         sys.exit(EXIT_CONTENT)
@@ -237,14 +238,7 @@ DEFAULT_TESTS = DEFAULT_CONTENT / "tests"
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 def test_cmd(paths: tuple[Path, ...]) -> None:
     """Run scenario files (例 blocks; default: content/tests/) like a test runner."""
-    from compiler.lint import check
-
-    named = list(paths) or [DEFAULT_TESTS]
-    if not paths and not DEFAULT_TESTS.is_dir():
-        raise click.UsageError("content/tests/ がありません。シナリオのファイルかフォルダを指定してください")
-    context = [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() and _inside(named, DEFAULT_CONTENT) \
-        else []
-    result = check(named, context)
+    result = _check_named(paths, DEFAULT_TESTS, "シナリオのファイルかフォルダ")
     broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
     if broken:
         _print_diagnostics(broken, result.sources, result.files)
