@@ -8,11 +8,13 @@ then TURN_END_PHASES). All randomness goes through the one seeded RNG of the run
 
 from __future__ import annotations
 
+import copy
 import random
 
+from .dev import DEV_SETTINGS
 from .events import BattleEvent
 from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_value, \
-    check_condition, mei_of, modifiers, truncate, window_key
+    check_condition, mei_of, modifiers, payment_shortfall, truncate, window_key
 from .state import EXPIRY_ORDER, PARAMS, State
 from .tables import Tables
 
@@ -63,10 +65,13 @@ class Battle:
         battle.emit("run_started", seed=seed, stages=stages, deck=len(pages))
         for _ in range(balance["stage_start_hand"]):
             battle._draw_one()
-        battle.fire_timing("run_start")
-        battle._start_stage()
+        battle._begin(battle._opening_steps())
         battle.log.extend(battle._take())
         return battle
+
+    def _opening_steps(self):
+        yield from self._fire_board("run_start")
+        yield from self._start_stage()
 
     # ============================================================== events
     def emit(self, kind: str, **data) -> None:
@@ -77,10 +82,11 @@ class Battle:
         return out
 
     def _act(self, run) -> list[BattleEvent]:
+        """Check and start one action; its resolution runs until it ends or a player
+        choice makes it wait (``run`` raises Refused before anything changes)."""
         if self.state.outcome is not None:
             raise Refused("このランはもう終わっています")
         run()
-        self._settle()
         events = self._take()
         self.log.extend(events)
         return events
@@ -117,9 +123,14 @@ class Battle:
         page = self.page_of(uid)
         if face["state"] == "blank":
             return None
-        if face["state"] == "pen":
-            return page["pens"][side]
         base = page["faces"][side]
+        if face["state"] == "pen":
+            pen = page["pens"][side]
+            if base["written"]:
+                # A pen on a written face replaces its 作用列 only: the play conditions
+                # are a face variable of their own and stay (spec 002, DESIGN §6.1).
+                return {"conditions": base["conditions"], "effects": pen["effects"]}
+            return pen
         return base if base["written"] else None
 
     def sides_for(self, uid: int) -> tuple[str, ...]:
@@ -151,15 +162,19 @@ class Battle:
                 "sides": list(sides), "firing": [], "playable": False, "reason": ""}
         reason = self._blocked(uid, mei)
         firing = []
+        paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         for side in sides:
             body = self.face_body(uid, side)
             if body is None:
                 continue
             failed = [c for c in body["conditions"] if not check_condition(self, c, frame)]
-            if not failed:
+            # A payment that cannot be made in full refuses the face like a failed
+            # condition (DESIGN §6.1 payments); both faces of 銘 = 刻 pay together.
+            short = None if failed else payment_shortfall(self, body["effects"], frame, paying)
+            if not failed and short is None:
                 firing.append(side)
             elif not reason and len(sides) == 1:
-                reason = f"{SIDE_WORDS[side]}の条件を満たしていません"
+                reason = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
         info["firing"] = firing
         if not reason and not firing:
             words = "・".join(SIDE_WORDS[x] for x in sides)
@@ -239,7 +254,7 @@ class Battle:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
         def run():
             self._no_choice_pending()
-            self._end_turn()
+            self._begin(self._end_turn())
         return self._act(run)
 
     def choose(self, uids: list[int]) -> list[BattleEvent]:
@@ -257,34 +272,42 @@ class Battle:
         return self._act(run)
 
     def dev_set(self, **values) -> list[BattleEvent]:
-        """開発者モード: set HP, 歩, 防御, 綻び, 刻, 通貨 or the hand directly, bypassing rules."""
-        s = self.state
+        """開発者モード: set HP, 歩, 防御 (any lifetime), 綻び (run and stage), 刻, 座, 敵HP,
+        通貨 or the hand directly, bypassing the rules (spec 000 開発者フック). A value
+        outside what the board can hold (刻 beyond its walls, negative 歩) is refused.
+        Keys are the codes of DEV_SETTINGS; ``defense`` takes n or (n, lifetime)."""
         for key, value in values.items():
-            if key == "hp":
-                s.hp = int(value)
-            elif key == "ho":
-                s.ho = int(value)
-            elif key == "defense":
-                s.defense = [[int(value), "turn"]] if value else []
-            elif key == "hokorobi":
-                s.hokorobi_run = int(value)
-            elif key == "toki":
-                s.toki = int(value)
-            elif key == "tsuka":
-                s.tsuka = int(value)
-            elif key == "hand":
-                for uid in list(s.zones["hand"]):
-                    s.move(uid, "draw")
-                for page in value:
-                    if page not in self.tables.pages:
-                        raise Refused(f"ページ「{page}」は表にありません")
-                    s.new_page(page, "hand")
-            else:
+            setting = DEV_SETTINGS.get(key)
+            if setting is None:
                 raise Refused(f"開発者モードで設定できない値です: {key}")
-            self.emit("dev_set", what=key, value=value if key != "hand" else list(value))
+            if key == "hand":
+                self._dev_hand(value)
+            else:
+                number, lifetime = (value if isinstance(value, (tuple, list)) else (value, None))
+                if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+                        number != number or number in (float("inf"), float("-inf")):
+                    raise Refused(f"{setting.words[0]} には数を書きます: {number!r}")
+                number = int(number)
+                low, high = setting.bounds(self)
+                if number < low or (high is not None and number > high):
+                    top = "" if high is None else f"〜{high}"
+                    raise Refused(f"{setting.words[0]} は {low}{top} の範囲です（{number}）")
+                setting.put(self, number, lifetime)
+            self.emit("dev_set", what=key, value=list(value) if isinstance(
+                value, (tuple, list)) else value)
         events = self._take()
         self.log.extend(events)
         return events
+
+    def _dev_hand(self, pages) -> None:
+        s = self.state
+        for page in pages:
+            if page not in self.tables.pages:
+                raise Refused(f"ページ「{page}」は表にありません")
+        for uid in list(s.zones["hand"]):
+            s.move(uid, "draw")
+        for page in pages:
+            s.new_page(page, "hand")
 
     def _no_choice_pending(self):
         if self._choice is not None:
@@ -292,9 +315,16 @@ class Battle:
 
     # ======================================================= resumable steps
     def _begin(self, steps) -> None:
-        """Run a resolution that may stop for a player choice (a generator)."""
-        self._pending = steps
+        """Run a resolution that may stop for a player choice (a generator), then settle
+        the stage. Every step that can fire the board is such a generator, so a 選択
+        asked anywhere — a turn phase, a crossing, 被弾時, a stage start — waits for
+        ``choose`` (DESIGN §6.1 player choice)."""
+        self._pending = self._then_settle(steps)
         self._resume(None)
+
+    def _then_settle(self, steps):
+        yield from steps
+        yield from self._settle()
 
     def _resume(self, answer) -> None:
         try:
@@ -309,13 +339,16 @@ class Battle:
     def _resolve_play(self, uid: int, info: dict):
         s = self.state
         old, mei = s.toki, info["mei"]
-        frame = Frame(page_uid=uid, distance=abs(mei - old), crosses=info["crosses"])
+        distance = abs(mei - old)
+        frame = Frame(page_uid=uid, distance=distance, crosses=info["crosses"])
         s.plays_run += 1
         s.reset_scope("play")
         self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
-        move = {"ho_used": info["cost"], "net_displacement": mei - old,
-                "crossings": 1 if info["crosses"] else 0, "plays": 1}
+        # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
+        move = {"ho_used": distance, "distance_moved": distance,
+                "net_displacement": mei - old, "crossings": 1 if info["crosses"] else 0,
+                "plays": 1}
         s.counters["play"] = dict(move)
         s.ho -= info["cost"]
         if mei == old:
@@ -331,10 +364,12 @@ class Battle:
             yield from self._fire_board("on_play", frame)
         suppressed = s.suppress > 0
         if suppressed:
-            # 刻 does not move: nothing is crossed and nothing is displaced. (This play's
-            # references already read the move it would have made: spec 002.)
-            move["crossings"] = move["net_displacement"] = 0
-            s.counters.setdefault("play", {}).update(crossings=0, net_displacement=0)
+            # 刻 does not move: nothing is crossed, displaced or travelled; the distance
+            # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
+            # This play's references already read the move it would have made.
+            for name in SUPPRESSED_MOVE:
+                move[name] = 0
+                s.counters.setdefault("play", {})[name] = 0
         for name, amount in move.items():
             for scope in ("turn", "stage", "run"):
                 s.counters.setdefault(scope, {})
@@ -346,10 +381,10 @@ class Battle:
             s.toki = mei
             self.emit("moved", toki=old, to=mei, suppressed=False)
             if info["crosses"]:
-                self._cross()
+                yield from self._cross()
         self._playing = False
         if s.zone_of(uid) == "hand":
-            self._after_play(uid)
+            yield from self._after_play(uid)
         self._end_of_play()
 
     def _cross(self):
@@ -360,7 +395,7 @@ class Battle:
             s.count("turn", "intents_removed", 1)
             s.counters.setdefault("play", {})["intents_removed"] = 1
             self.emit("intent_removed", intent=removed, left=len(s.enemy["turn_intents"]))
-        self.fire_timing("on_cross")
+        yield from self._fire_board("on_cross")
 
     def _after_play(self, uid: int):
         destination = self.page_of(uid)["after_play"]
@@ -371,7 +406,7 @@ class Battle:
             self.state.move(uid, destination)
             self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
                       else "run")
-            self.fire_timing("on_exile")
+            yield from self._fire_board("on_exile")
 
     def _end_of_play(self):
         s = self.state
@@ -386,19 +421,18 @@ class Battle:
                 self._remove(placed)
 
     def _run_list(self, effects: list[dict], frame: Frame, uid, *, scale: float = 1.0,
-                  origin: str = "page", closing: bool = False):
+                  origin: str = "page", closing: bool = False, times: int = 1):
         """Apply a face's 作用 list in written order; continuing ones are placed.
         The list stops when the stage is over, unless it belongs to that ending
-        (``closing``: a 綻び reward earned by the very 綻び that won the stage)."""
+        (``closing``: a 綻び reward earned by the very 綻び that won the stage).
+        ``times``: the list is granted that many times at once (綻び rewards)."""
         for effect in effects:
             if not closing and self._stage_over():
                 return
             if self._is_one_shot(effect):
-                if effect["op"] in ("move", "generate", "duplicate"):
-                    yield from self._region_steps(effect, frame)
-                else:
-                    apply(self, effect, Frame(frame.page_uid, frame.distance, frame.crosses,
-                                              dict(self.state.counters.get("run", {})), scale))
+                own = Frame(frame.page_uid, frame.distance, frame.crosses,
+                            dict(self.state.counters.get("run", {})), scale, times=times)
+                yield from self._apply_steps(effect, own)
                 self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
                           line=effect["line"])
             else:
@@ -410,6 +444,17 @@ class Battle:
         repeat = effect["repeat"]
         return (effect["timing"] in self._ONE_SHOT_TIMINGS and repeat["scope"] == "play"
                 and repeat["max"] == 1)
+
+    def _apply_steps(self, effect: dict, frame: Frame):
+        """One 作用 now, and what it sets off: a region operation may ask the player; an
+        敵HP that reached 0 fires 敵のHPが0になった時."""
+        if effect["op"] in REGION_OPS:
+            yield from self._region_steps(effect, frame)
+        else:
+            apply(self, effect, frame)
+        if self.state.enemy.get("down") == "now":
+            self.state.enemy["down"] = True
+            yield from self._fire_board("on_enemy_hp_zero")
 
     # ==================================================== continuing effects
     def place(self, effect: dict, *, origin: str, page_uid=None, scale: float = 1.0,
@@ -439,8 +484,8 @@ class Battle:
                         and name not in placed.setdefault("windows", {}):
                     placed["windows"][name] = dict(self.state.counters.get("run", {}))
 
-    def fired(self, placed: dict) -> None:
-        placed["fires"] += 1
+    def fired(self, placed: dict, times: int = 1) -> None:
+        placed["fires"] += times
         limit = placed["effect"]["repeat"]["max"]
         if limit is not None and placed["fires"] >= limit:
             self._remove(placed)
@@ -453,11 +498,21 @@ class Battle:
 
     #: Timings that belong to the end of a stage or run: they fire although it is over.
     _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
+    #: 被弾時 belongs to the hit itself: it fires although that hit took the last HP, so
+    #: a counter that fells the enemy on the same hit wins (a win at the same moment as a
+    #: loss is a win, DESIGN §6.1). Once the enemy is down, nothing fires.
+    _WITH_THE_HIT = ("on_hit",)
 
-    def _fire_board(self, timing: str, frame: Frame | None = None):
+    def _fire_board(self, timing: str, frame: Frame | None = None, times: int = 1):
+        """Fire every continuing effect placed for ``timing`` (a generator: a 選択 on the
+        way waits for the player). ``times``: the timing came that many times at once
+        (綻び rewards crossed together); each effect fires as often, within its maximum."""
         s = self.state
         for placed in list(s.effects):
-            if timing not in self._CLOSING_TIMINGS and self._stage_over():
+            if timing in self._WITH_THE_HIT:
+                if s.outcome is not None or self._stage_won_by() is not None:
+                    return
+            elif timing not in self._CLOSING_TIMINGS and self._stage_over():
                 return
             effect = placed["effect"]
             if effect["timing"] != timing or effect["telegraphed"] or placed not in s.effects:
@@ -468,62 +523,62 @@ class Battle:
             if frame is not None:
                 own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale,
                             own.windows)
-            if effect["op"] in ("move", "generate", "duplicate"):
-                yield from self._region_steps(effect, own)
-            else:
-                apply(self, effect, own)
+            limit = effect["repeat"]["max"]
+            own.times = times if limit is None else min(times, limit - placed["fires"])
+            yield from self._apply_steps(effect, own)
             self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
                       line=effect["line"], timing=timing)
-            self.fired(placed)
-
-    def fire_timing(self, timing: str) -> None:
-        """Fire the board at a timing outside a play (no player choice can stop here)."""
-        self._drive(self._fire_board(timing))
-
-    def _drive(self, steps) -> None:
-        """Run steps to the end; a choice asked outside a play is made by the RNG, so a
-        phase of the turn never waits (the spec has player choices only in plays)."""
-        try:
-            request = next(steps)
-            while True:
-                request = steps.send(self.rng.sample(request["candidates"], request["count"]))
-        except StopIteration:
-            pass
+            self.fired(placed, own.times)
 
     # ======================================================== region operations
     def _region_steps(self, effect: dict, frame: Frame):
         s = self.state
         count = effect["count"] or 1
+        if effect["op"] == "reveal":
+            yield from self._reveal(count)
+            return
         if effect["op"] == "generate":
             pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect["filter"])]
-            chosen = self._pick_ids(pool, count, effect["pick"])
             if effect["pick"] == "choice" and len(pool) > count:
                 chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
+            else:
+                # Each generated page is drawn from the whole pool: with replacement.
+                chosen = [pool[self.rng.randrange(len(pool))] for _ in range(count)] \
+                    if pool else []
             for page in chosen:
                 self._add_page(page, effect["dest"], effect["lifetime"])
             return
         # 除外（ラン） never comes back (spec 002): only stage-exiled pages can be moved out.
         zones = [z for z in REGION_ZONES[effect["source"]] if z != "exile_run"]
+        # The page being played is not yet anywhere but the hand: it never moves itself.
+        playing = frame.page_uid if self._playing else None
         pool = [uid for z in zones for uid in s.zones[z]
                 if self._matches(s.pages[uid]["page"], effect["filter"] or {})
-                and uid != frame.page_uid]
+                and uid != playing]
         if effect["pick"] == "top":
             chosen = pool[:count]
         elif effect["pick"] == "choice" and len(pool) > count:
             chosen = yield {"candidates": pool, "count": count, "kind": "uids"}
         else:
-            chosen = self._pick_ids(pool, count, "random")
+            chosen = self._pick_ids(pool, count)
         for uid in chosen:
             if effect["op"] == "duplicate":
-                self._add_page(s.pages[uid]["page"], effect["dest"], effect["lifetime"])
+                self._add_page(s.pages[uid]["page"], effect["dest"], effect["lifetime"],
+                               like=uid)
             else:
-                self._move_page(uid, DEST_ZONE[effect["dest"]])
+                yield from self._move_page(uid, DEST_ZONE[effect["dest"]])
         self._reshuffle_if_empty()
 
-    def region_op(self, effect: dict, frame: Frame) -> None:
-        self._drive(self._region_steps(effect, frame))
+    def _reveal(self, count: int):
+        """公開: the top ``count`` pages of the draw pile, shown in order and left in that
+        order, so the next draws take them as shown (spec 002 山札を見せる作用)."""
+        top = self.state.zones["draw"][:count]
+        self.emit("revealed", uids=list(top),
+                  pages=[self.state.pages[uid]["page"] for uid in top])
+        return
+        yield  # a generator like every region operation
 
-    def _pick_ids(self, pool: list, count: int, pick: str) -> list:
+    def _pick_ids(self, pool: list, count: int) -> list:
         if len(pool) <= count:
             return list(pool)
         return self.rng.sample(pool, count)
@@ -540,7 +595,7 @@ class Battle:
             return False
         return True
 
-    def _move_page(self, uid: int, zone: str) -> None:
+    def _move_page(self, uid: int, zone: str):
         s = self.state
         if zone == "hand" and len(s.zones["hand"]) >= s.param("hand_cap"):
             zone = "discard"
@@ -548,9 +603,11 @@ class Battle:
         s.move(uid, zone, top=True)
         self.emit("page_moved", uid=uid, page=s.pages[uid]["page"], to=zone)
         if zone == "exile_stage":
-            self.fire_timing("on_exile")
+            yield from self._fire_board("on_exile")
 
-    def _add_page(self, page_id: str, dest: str, lifetime: str) -> None:
+    def _add_page(self, page_id: str, dest: str, lifetime: str, like: int | None = None):
+        """A new page instance; ``like``: a 複製 carries that page's current faces (pen
+        upgrades and blanked faces, DESIGN §6.1)."""
         s = self.state
         cap = self.tables.pages[page_id]["deck_cap"]
         owned = sum(1 for p in s.pages if p["page"] == page_id and p["zone"] in
@@ -563,6 +620,8 @@ class Battle:
             zone = "discard"
             self.emit("hand_full", page=page_id)
         uid = s.new_page(page_id, zone, lifetime)
+        if like is not None:
+            s.pages[uid]["faces"] = copy.deepcopy(s.pages[like]["faces"])
         self.emit("page_generated", uid=uid, page=page_id, to=zone, lifetime=lifetime)
 
     # ============================================================ draw pile
@@ -664,16 +723,19 @@ class Battle:
         s.count("turn", "hokorobi_gained", amount)
         self.emit("hokorobi_gained", amount=amount, cause=cause, run=s.hokorobi_run,
                   stage=s.hokorobi_stage)
+        # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
+        # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
         interval = self.tables.balance["reward_interval"]
-        while s.hokorobi_run // interval > s.rewards_given:
-            s.rewards_given += 1
-            self.emit("reward", threshold=s.rewards_given * interval)
+        earned = s.hokorobi_run // interval - s.rewards_given
+        if earned > 0:
+            s.rewards_given += earned
+            self.emit("reward", threshold=s.rewards_given * interval, count=earned)
             yield from self._run_list(self.tables.balance["reward"], Frame(), None,
-                                      origin="reward", closing=True)
-            yield from self._fire_board("on_reward")
+                                      origin="reward", closing=True, times=earned)
+            yield from self._fire_board("on_reward", times=earned)
 
     # ============================================================= the turn
-    def _start_stage(self) -> None:
+    def _start_stage(self):
         s = self.state
         enemy = self.tables.enemies[s.stages[s.stage_index]]
         s.enemy = {"id": enemy["id"], "hp": enemy["hp"], "za": enemy["za"],
@@ -691,10 +753,11 @@ class Battle:
                   hp=enemy["hp"], za=enemy["za"], breakthrough=enemy["breakthrough"])
         for effect in enemy["trait_effects"]:
             self.place(effect, origin=f"enemy:{enemy['id']}")
-        self.fire_timing("stage_start")
-        self._start_turn()
+        yield from self._fire_board("stage_start")
+        if not self._stage_over():
+            yield from self._start_turn()
 
-    def _start_turn(self) -> None:
+    def _start_turn(self):
         s = self.state
         s.turn += 1
         s.turns_run += 1
@@ -703,12 +766,14 @@ class Battle:
         s.mei_toki_plays = 0
         self.emit("turn_started", turn=s.turn, stage=s.stage_index + 1)
         for _, phase in TURN_START_PHASES:
-            phase(self)
+            yield from phase(self)
             if self._stage_over():
                 return
 
-    def _phase_intents(self) -> None:
-        """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits."""
+    def _phase_intents(self):
+        """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits.
+        A telegraphed seat move is worked out here, once: the amount shown is the amount
+        done in step 8 (DESIGN §6.1 seat movement)."""
         s = self.state
         enemy = self.tables.enemies[s.enemy["id"]]
         acceleration = self.enemy_trait("acceleration") or 0
@@ -723,19 +788,32 @@ class Battle:
         for placed in s.effects:
             effect = placed["effect"]
             if effect["telegraphed"] and effect["timing"] == "turn_start":
-                amount = truncate(base_value(self, effect, self.frame_of(placed)))
+                placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
                 self.emit("trait_telegraphed", target=effect["ja"]["target"],
-                          amount=-amount if effect["direction"] == "decrease" else amount)
-        self.fire_timing("turn_start")
+                          **placed["telegraph"])
+        yield from self._fire_board("turn_start")
 
-    def _phase_refill(self) -> None:
-        """2. 歩の回復: back to the quota; last turn's 歩 does not carry over."""
+    def _seat_plan(self, effect: dict, frame: Frame) -> dict:
+        """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the
+        position it aims at (an assignment telegraphs its target position)."""
+        value = truncate(base_value(self, effect, frame))
+        za = self.state.enemy["za"]
+        if effect["op"] == "assign":
+            return {"amount": value - za, "to": value}
+        amount = -value if effect["direction"] == "decrease" else value
+        return {"amount": amount, "to": max(0, za + amount)}
+
+    def _phase_refill(self):
+        """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
         s = self.state
-        s.ho = s.param("ho_quota")
+        s.ho = s.param("ho_quota") + s.ho_carried
+        if s.ho_carried:
+            self.emit("ho_carried", amount=s.ho_carried)
+        s.ho_carried = 0
         self.emit("ho_refilled", ho=s.ho)
-        self.fire_timing("after_ho_refill")
+        yield from self._fire_board("after_ho_refill")
 
-    def _phase_draw(self) -> None:
+    def _phase_draw(self):
         """3. ドロー: the draw count, none once the hand is at its cap."""
         s = self.state
         for _ in range(s.param("draw_count")):
@@ -744,9 +822,9 @@ class Battle:
                 break
             if not self._draw_one():
                 break
-        self.fire_timing("after_draw")
+        yield from self._fire_board("after_draw")
 
-    def _phase_redraw(self) -> None:
+    def _phase_redraw(self):
         """4. 引き直しの判定: no playable page → discard the hand, draw the stage-start count."""
         s = self.state
         if self.playable_any() or s.redraw_used:
@@ -764,23 +842,24 @@ class Battle:
         if not self.playable_any():
             s.redraw_failed = True
             self.emit("no_playable_page")
+        yield from ()
 
-    def _end_turn(self) -> None:
+    def _end_turn(self):
         for _, phase in TURN_END_PHASES:
-            phase(self)
+            yield from phase(self)
             if self._stage_over():
-                return  # the action's settle decides what follows
-        self._start_turn()
+                return  # settling decides what follows
+        yield from self._start_turn()
 
-    def _phase_declare(self) -> None:
+    def _phase_declare(self):
         """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
         s = self.state
         self.emit("end_declared", toki=s.toki)
-        self.fire_timing("on_end_declared")
-        if s.redraw_failed and not self.playable_any():
+        yield from self._fire_board("on_end_declared")
+        if not self._stage_over() and s.redraw_failed and not self.playable_any():
             self._lose("no_playable_page")
 
-    def _phase_defense(self) -> None:
+    def _phase_defense(self):
         """7. 防御の獲得: defense_coef × |刻 − 座|, gone at the end of the turn."""
         s = self.state
         amount = truncate(s.param("defense_coef") * abs(s.toki - s.enemy["za"]))
@@ -789,31 +868,35 @@ class Battle:
             s.count("turn", "defense_gained", amount)
         self.emit("defense_from_distance", amount=amount, toki=s.toki, za=s.enemy["za"],
                   total=s.defense_total())
-        self.fire_timing("after_defense")
+        yield from self._fire_board("after_defense")
 
-    def _phase_enemy(self) -> None:
-        """8. 敵の行動処理: remaining Intents in order, then telegraphed traits."""
+    def _phase_enemy(self):
+        """8. 敵の行動処理: remaining Intents in order, then the telegraphed seat moves.
+        The moment the stage is decided (敵HP 0 by a 被弾時 counter, say) nothing more of
+        the enemy runs (DESIGN §6.1)."""
         s = self.state
-        self.fire_timing("before_enemy")
+        yield from self._fire_board("before_enemy")
         if self._stage_over():
             return  # defeated before acting: the remaining Intents never happen
         self.emit("enemy_acts", intents=[dict(i) for i in s.enemy["turn_intents"]])
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
-                self._attacked(intent["amount"])
+                yield from self._attacked(intent["amount"])
             else:
                 self._blank_random(intent["region"])
-            if s.hp <= 0:
+            if self._stage_over():
                 return
         for placed in list(s.effects):
             effect = placed["effect"]
-            if effect["telegraphed"] and placed in s.effects:
-                apply(self, effect, self.frame_of(placed))
+            if effect["telegraphed"] and placed in s.effects and "telegraph" in placed:
+                self.move_seat(placed.pop("telegraph")["amount"])
+                self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
+                          line=effect["line"], timing="turn_start")
                 self.fired(placed)
-        self.fire_timing("after_enemy")
+        yield from self._fire_board("after_enemy")
 
-    def _attacked(self, amount: int) -> None:
+    def _attacked(self, amount: int):
         s = self.state
         left = self.consume_defense(amount, one_intent=True)
         if left > 0:
@@ -823,7 +906,7 @@ class Battle:
                   cause="intent")
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
-        self.fire_timing("on_hit")
+        yield from self._fire_board("on_hit")
 
     def consume_defense(self, amount: int, one_intent: bool = False) -> int:
         """Absorb ``amount`` with defense, shortest-lived first; returns what is left.
@@ -877,10 +960,13 @@ class Battle:
         s.enemy["za"] = max(0, s.enemy["za"] + delta)
         self.emit("seat_moved", za=s.enemy["za"], delta=delta, immobile=False)
 
-    def _phase_cleanup(self) -> None:
-        """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish."""
+    def _phase_cleanup(self):
+        """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish —
+        but up to 歩の持ち越し unspent 歩 carry into the next turn (spec 000: 歩 can be
+        carried over by page effects)."""
         s = self.state
-        self.fire_timing("turn_end")
+        yield from self._fire_board("turn_end")
+        s.ho_carried = max(0, min(s.ho, s.param("ho_carry")))
         s.ho = 0
         expired = [d for d in s.defense if d[1] == "turn"]
         s.defense = [d for d in s.defense if d[1] != "turn"]
@@ -920,9 +1006,9 @@ class Battle:
 
     # ============================================================== endings
     def enemy_down(self) -> None:
+        """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""
         if not self.state.enemy.get("down"):
-            self.state.enemy["down"] = True
-            self.fire_timing("on_enemy_hp_zero")
+            self.state.enemy["down"] = "now"
 
     def _stage_over(self) -> bool:
         s = self.state
@@ -931,34 +1017,43 @@ class Battle:
         enemy = self.tables.enemies[s.enemy["id"]]
         return s.enemy["hp"] <= 0 or s.hokorobi_stage >= enemy["breakthrough"] or s.hp <= 0
 
-    def _settle(self) -> None:
-        """Win or lose when the state says so (spec 000 勝敗条件)."""
+    def _stage_won_by(self) -> str | None:
+        s = self.state
+        if s.enemy["hp"] <= 0:
+            return "hp"
+        if s.hokorobi_stage >= self.tables.enemies[s.enemy["id"]]["breakthrough"]:
+            return "breakthrough"
+        return None
+
+    def _settle(self):
+        """Win or lose when the state says so (spec 000 勝敗条件). A win found at the same
+        moment as a loss is a win: the win is checked first (DESIGN §6.1)."""
         s = self.state
         # A new stage can end at once (a turn-start effect), so settle until stable.
         while s.outcome is None and self._stage_over():
-            if s.hp <= 0:
+            how = self._stage_won_by()
+            if how is None:
                 self._lose("hp")
                 return
-            self._win_stage("hp" if s.enemy["hp"] <= 0 else "breakthrough")
+            yield from self._win_stage(how)
 
-    def _win_stage(self, how: str) -> None:
+    def _win_stage(self, how: str):
         s = self.state
-        self._choice, self._pending = None, None
         self.emit("stage_won", stage=s.stage_index + 1, enemy=s.enemy["id"], by=how)
-        self.fire_timing("stage_end")
+        yield from self._fire_board("stage_end")
         self._end_stage()
         if s.stage_index + 1 >= len(s.stages):
-            self.fire_timing("run_end")
+            yield from self._fire_board("run_end")
             s.outcome = "won"
             self.emit("run_won", stages=len(s.stages))
             return
         s.stage_index += 1
-        self._start_stage()
+        yield from self._start_stage()
 
     def _end_stage(self) -> None:
         """What resets between stages (spec 000 ステージ間で引き継がれるもの)."""
         s = self.state
-        s.ho = 0
+        s.ho = s.ho_carried = 0
         s.defense = [d for d in s.defense if d[1] == "run"]
         for lifetime in ("play", "turn", "stage"):
             self._expire_mods(lifetime)
@@ -973,11 +1068,27 @@ class Battle:
 
     def _lose(self, why: str) -> None:
         s = self.state
-        self._choice, self._pending = None, None
-        self.fire_timing("run_end")
+        # ラン終了時 effects may not ask the player anything: the run is over. They are
+        # run to the end with no choice (a region choice then picks nothing).
+        self._drain(self._fire_board("run_end"))
         s.outcome = "lost"
         self.emit("run_lost", by=why, hp=s.hp)
 
+    def _drain(self, steps) -> None:
+        """Run steps whose choices can have no answer (the run is over): each request is
+        answered with no pages."""
+        try:
+            request = next(steps)
+            while True:
+                request = steps.send([])
+        except StopIteration:
+            pass
+
+
+#: Counters a suppressed 刻 does not move (総移動距離, 正味変位, 跨いだ回数).
+SUPPRESSED_MOVE = ("distance_moved", "net_displacement", "crossings")
+#: The region family of operations: they may ask the player to choose.
+REGION_OPS = frozenset({"move", "generate", "duplicate", "reveal"})
 
 #: The phases before the player acts (spec 000 ターン構造 1–4).
 TURN_START_PHASES = (

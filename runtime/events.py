@@ -20,7 +20,7 @@ KINDS = frozenset({
     "choice_requested", "chosen", "effect_placed", "effect_expired",
     "pen", "tear", "hokorobi_gained", "reward",
     "end_declared", "defense_from_distance", "enemy_acts", "hit", "blanked", "blank_missed",
-    "seat_moved", "escalated", "dev_set",
+    "seat_moved", "escalated", "dev_set", "revealed", "ho_carried", "payment_skipped",
 })
 
 

@@ -33,6 +33,7 @@ class Frame:
     #: run counters when each anchored window ("play:2", "turn:1") closed; an open
     #: window reads the current run counters.
     windows: dict = field(default_factory=dict)
+    times: int = 1  # granted this many times at once (綻び rewards crossed together)
 
 
 def window_key(ref: dict) -> str:
@@ -125,6 +126,9 @@ def base_value(battle, effect: dict, frame: Frame) -> float:
     if frame.scale != 1.0:
         # Tear effects grow with distance; a multiplier grows by its excess over 1.
         value = 1 + (value - 1) * frame.scale if effect["op"] == "mul" else value * frame.scale
+    if frame.times != 1:
+        # n grants at once: n additions add up, n multiplications compound.
+        value = value ** frame.times if effect["op"] == "mul" else value * frame.times
     return value
 
 
@@ -166,18 +170,26 @@ def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, floa
     return add, mul
 
 
+#: Which direction of a target its modifiers act on. 攻撃力補正・攻撃倍率・烙印・軽減 make
+#: damage, not enemy heals; 防御補正 shapes defense gains (DESIGN §6.1 敵HP modifiers).
+#: A target not listed takes its modifiers in both directions.
+MODIFIED_DIRECTION = {"enemy_hp": "decrease", "bougyo": "increase"}
+
+
 def effective(battle, effect: dict, base: float) -> float:
-    """The magnitude of a numeric add when it fires: (base + Σadd) × Πmul."""
+    """The magnitude of a numeric add when it fires: (base + Σadd) × Πmul, never below 0
+    (a modified gain is never negative: 防御補正 −5 on 防御 += 3 gains 0)."""
     target = effect["target"]["code"]
     if effect["landing"] != "modified":
         return base
+    if MODIFIED_DIRECTION.get(target, effect["direction"]) != effect["direction"]:
+        return base  # e.g. an enemy heal lands unmodified
     add, mul = modifiers(battle, target)
     value = (base + add) * mul
     if target == "enemy_hp":
         value *= 1 + battle.tables.balance["hokorobi_attack"] * battle.state.hokorobi_run
         value -= battle.enemy_trait("per_hit_reduction") or 0
-        value = max(0.0, value)
-    return value
+    return max(0.0, value)
 
 
 # ---------------------------------------------------------------- operations
@@ -202,7 +214,10 @@ def _mul(battle, effect, frame):
     if code == "bougyo":
         before = s.defense_total()
         s.defense = [[truncate(v * factor), e] for v, e in s.defense]
-        battle.emit("defense_gained", amount=s.defense_total() - before, expiry="multiply")
+        gained = s.defense_total() - before
+        if gained > 0:  # 得た防御 counts every gain, whatever the operation (DESIGN §6.1)
+            s.count(battle.count_scope, "defense_gained", gained)
+        battle.emit("defense_gained", amount=gained, expiry="multiply")
         return
     current = read_variable(battle, code, frame) if code != "flag" else s.flag(
         effect["target"]["flag"])
@@ -235,17 +250,44 @@ def _cap(battle, effect, frame):
     battle.clamp_to_params()
 
 
+#: What a payment may take from each resource: HP only while HP stays above 0 (a payment
+#: never kills), 通貨 down to 0 (DESIGN §6.1 payments).
+PAYABLE = {"hp": lambda s: s.hp - 1, "tsuka": lambda s: s.tsuka}
+
+
+def payment_shortfall(battle, effects: list[dict], frame: Frame, paying: dict) -> str | None:
+    """Why a face's payments cannot be made in full now, or None. ``paying`` carries what
+    faces fired before it in the same play will take, and is updated."""
+    for effect in effects:
+        if effect["op"] != "pay" or effect["timing"] != "on_play":
+            continue
+        code = effect["target"]["code"]
+        paying[code] = paying.get(code, 0) + max(0, truncate(base_value(battle, effect, frame)))
+        can = PAYABLE[code](battle.state)
+        if paying[code] > can:
+            word = effect["ja"]["target"]
+            have = battle.state.hp if code == "hp" else battle.state.tsuka
+            return f"{word}が足りない: いま {have}, 支払い {paying[code]}" + (
+                "（HP は 支払いで 0 にはなりません）" if code == "hp" else "")
+    return None
+
+
 def _pay(battle, effect, frame):
     amount = max(0, truncate(base_value(battle, effect, frame)))
     s = battle.state
-    if effect["target"]["code"] == "hp":
+    code = effect["target"]["code"]
+    if amount > PAYABLE[code](s):
+        # Only a payment outside a play can get here (a play checks first): it is not
+        # made at all rather than made in part.
+        battle.emit("payment_skipped", what=code, amount=amount)
+        return
+    if code == "hp":
         s.hp -= amount
         s.count(battle.count_scope, "hp_lost", amount)
     else:
-        amount = min(amount, s.tsuka)
         s.tsuka -= amount
         s.count(battle.count_scope, "currency_spent", amount)
-    battle.emit("paid", what=effect["target"]["code"], amount=amount)
+    battle.emit("paid", what=code, amount=amount)
 
 
 def _suppress(battle, effect, frame):
@@ -253,13 +295,11 @@ def _suppress(battle, effect, frame):
     battle.emit("suppressed")
 
 
-def _region(battle, effect, frame):
-    battle.region_op(effect, frame)
-
-
+#: Operation code → how it lands. Region operations are not here: they may ask the
+#: player, so the battle runs them as resumable steps (``Battle._region_steps``).
 OPS = {
     "add": _add, "mul": _mul, "assign": _assign, "cap": _cap, "pay": _pay,
-    "suppress": _suppress, "move": _region, "generate": _region, "duplicate": _region,
+    "suppress": _suppress,
 }
 
 
@@ -312,8 +352,11 @@ def _bougyo(battle, effect, delta):
 
 def _tsuka(battle, effect, delta):
     s = battle.state
+    before = s.tsuka
     s.tsuka = max(0, s.tsuka + delta)
-    battle.emit("currency_changed", delta=delta, tsuka=s.tsuka)
+    if s.tsuka < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
+        s.count(battle.count_scope, "currency_spent", before - s.tsuka)
+    battle.emit("currency_changed", delta=s.tsuka - before, tsuka=s.tsuka)
 
 
 def _flag(battle, effect, delta):

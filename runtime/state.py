@@ -14,7 +14,7 @@ EXPIRY_ORDER = ("on_hit", "turn", "stage", "run")
 ZONES = ("draw", "hand", "discard", "exile_stage", "exile_run", "torn", "gone")
 #: The rule parameters a 上限変更 may move, and the balance key each starts from.
 PARAMS = ("lifespan_cap", "hand_cap", "draw_count", "ho_quota", "pen_cap", "tear_cap",
-          "mei_toki_cap", "defense_coef", "max_hp")
+          "mei_toki_cap", "defense_coef", "max_hp", "ho_carry")
 
 
 @dataclass
@@ -27,6 +27,7 @@ class State:
     toki: int = 0
     hp: int = 0
     ho: int = 0
+    ho_carried: int = 0  # 歩 kept at the last cleanup by 歩の持ち越し, added at refill
     tsuka: int = 0
     defense: list[list] = field(default_factory=list)  # [value, expiry]
     hokorobi_run: int = 0

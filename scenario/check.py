@@ -13,6 +13,7 @@ from dsl.diagnostics import Diagnostic, error
 from compiler import vocabulary as vocab
 from compiler.names import did_you_mean
 from compiler.values import Ctx, check_page_ref, constant
+from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 
 #: word → (quantity code, what its subscript is: None, "expiry", "hokorobi", "event",
 #: "page", "page_or_none")
@@ -39,13 +40,7 @@ _WORDS = {word: value for words, value in QUANTITIES.items() for word in words}
 _ZONES = {"hand": ["hand"], "draw": ["draw"], "discard": ["discard"],
           "exile": ["exile_stage", "exile_run"], "deck": ["draw", "discard"],
           "all": ["draw", "discard", "hand"]}
-#: Developer-mode settings a scenario may make (spec 000 開発者フック).
-SETTINGS = {"HP": "hp", "hp": "hp", "歩": "ho", "ho": "ho", "防御": "defense",
-            "defense": "defense", "bougyo": "defense", "綻び": "hokorobi",
-            "hokorobi": "hokorobi", "刻": "toki", "toki": "toki", "手札": "hand", "hand": "hand",
-            "通貨": "tsuka", "tsuka": "tsuka"}
-_EXPIRIES = {"被弾1回": "on_hit", "on_hit": "on_hit", "ターン": "turn", "turn": "turn",
-             "ステージ": "stage", "stage": "stage", "ラン": "run", "run": "run"}
+_EXPIRIES = LIFETIME_WORDS
 
 
 def _event_kinds() -> frozenset:
@@ -111,10 +106,23 @@ def _step(step: ast.Step, ctx: Ctx) -> dict | None:
 
 
 def _setting(setting: ast.Setting, ctx: Ctx):
-    key = SETTINGS.get(setting.name.text)
+    """One developer-mode setting of 開始 (the words are runtime.dev's table):
+    ``HP 200``, ``防御[ステージ] 10`` (defense of a lifetime), ``綻び[ステージ] 30``,
+    ``手札 [a, b]``."""
+    word = setting.name.text
+    sub = setting.subscript.text if setting.subscript is not None else None
+    key = DEV_WORDS.get(word)
+    lifetime = None
+    if sub is not None:
+        if key is not None and DEV_SETTINGS[key].takes_lifetime and sub in _EXPIRIES:
+            lifetime = _EXPIRIES[sub]
+        else:
+            key = DEV_WORDS.get(f"{word}[{sub}]")
+            word = f"{word}[{sub}]"
     if key is None:
-        ctx.err("E043", f"開始で設定できない値「{setting.name.text}」です", setting.name.span,
-                hint="設定できるのは HP・歩・防御・綻び・刻・手札 [ページ…] です")
+        shown = "・".join(s.words[0] for s in DEV_SETTINGS.values())
+        ctx.err("E043", f"開始で設定できない値「{word}」です", setting.name.span,
+                hint=f"設定できるのは {shown} です（防御[ステージ] のように寿命も書けます）")
         return None
     if key == "hand":
         if not isinstance(setting.value, tuple):
@@ -124,12 +132,12 @@ def _setting(setting: ast.Setting, ctx: Ctx):
         pages = [check_page_ref(name, ctx) for name in setting.value]
         return None if None in pages else (key, pages)
     if isinstance(setting.value, tuple):
-        ctx.err("E043", f"{setting.name.text}には数を書きます", setting.span)
+        ctx.err("E043", f"{word}には数を書きます", setting.span)
         return None
-    value = constant(setting.value, ctx, setting.name.text)
+    value = constant(setting.value, ctx, word)
     if value is None:
         return None
-    return key, value
+    return key, (value, lifetime) if lifetime else value
 
 
 def _check(expr, ctx: Ctx) -> dict | None:

@@ -55,7 +55,11 @@ LINES = {
     "pen": lambda d, n: f"ペン: {SIDE[d['side']]}を" + {"written": "書き込んだ", "upgraded": "強化した", "restored": "元に戻した"}[d["result"]],
     "tear": lambda d, n: f"{n.page(d['page'])} を破った（距離 {d['distance']}）" + ("：白紙ページなので破却効果はない" if d["blank"] else ""),
     "hokorobi_gained": lambda d, n: f"綻び +{d['amount']}（ステージ {d['stage']}・ラン {d['run']}）",
-    "reward": lambda d, n: f"綻び報酬（累積 {d['threshold']} 年）",
+    "reward": lambda d, n: f"綻び報酬（累積 {d['threshold']} 年）" + (f" × {d['count']}" if d.get("count", 1) > 1 else ""),
+    "revealed": lambda d, n: "山札の上から公開: " + ("・".join(n.page(p) for p in d["pages"]) or "（山札は空）") + "（この順に引く）",
+    "ho_carried": lambda d, n: f"歩の持ち越し: 前のターンの {d['amount']} を足す",
+    "payment_skipped": lambda d, n: f"{'HP' if d['what'] == 'hp' else '通貨'} {d['amount']} を払えないので、支払いは行われない",
+    "trait_telegraphed": lambda d, n: f"予告: 座が {d['to']} へ（{d['amount']:+}）",
     "defense_from_distance": lambda d, n: f"防御 +{d['amount']}（|{d['toki']} − {d['za']}|）→ 合計 {d['total']}",
     "hit": lambda d, n: (f"HP −{d['amount']}（{d['hp']}）" if d["cause"] != "intent" else
                          f"被弾 {d['amount']}: HP −{d['damage']}（{d['hp']}）" if not d["absorbed"] else

@@ -59,6 +59,9 @@ def enemy_panel(battle) -> Text:
     text.append("■" * filled + "□" * (10 - filled), style="magenta")
     intents = " → ".join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
     text.append(f"\n予兆: {intents}")
+    moves = [placed["telegraph"] for placed in s.effects if "telegraph" in placed]
+    if moves:  # the amount shown is the amount done after the Intents (DESIGN §6.1)
+        text.append("  予告: " + "、".join(f"座 → {m['to']}（{m['amount']:+}）" for m in moves))
     traits = [_trait_text(t) for t in enemy["traits"]]
     traits += [phrase(e, battle.tables.vocabulary) for e in enemy["trait_effects"]]
     if traits:

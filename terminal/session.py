@@ -11,13 +11,10 @@ import shlex
 from dataclasses import dataclass, field
 
 from runtime.battle import Battle, Refused
+from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 
 SIDE_WORDS = {"未来": "future", "未来面": "future", "future": "future", "f": "future",
               "過去": "past", "過去面": "past", "past": "past", "p": "past"}
-SET_KEYS = {"hp": "hp", "HP": "hp", "歩": "ho", "ho": "ho", "防御": "defense",
-            "defense": "defense", "綻び": "hokorobi", "hokorobi": "hokorobi", "刻": "toki",
-            "toki": "toki", "手札": "hand", "hand": "hand"}
-
 HELP = """\
 コマンド（カッコ内は別名）
   play N        手札の N 番をプレイ（p, 出す）
@@ -26,7 +23,8 @@ HELP = """\
   end           ターン終了を宣言（e, 終了）
   choose N…     選択に答える（c, 選ぶ）
   undo          最後の操作を取り消す（u, 戻す）
-  set 項目 値   開発者モード: hp / 歩 / 防御 / 綻び / 刻 / 手札 ページid…（設定）
+  set 項目 値   開発者モード: HP / 歩 / 防御 [寿命] / 綻び / 綻び[ステージ] / 刻 / 座 /
+                敵HP / 通貨 / 手札 ページid…（設定）
   help          この一覧（h, ?, ヘルプ）
   quit          終わる（q, 終わる）"""
 
@@ -147,16 +145,22 @@ class Session:
         return Outcome(notes=[f"1 手戻しました（{len(kept)} 手を再生）"])
 
     def cmd_set(self, args):
-        if len(args) < 2 or args[0] not in SET_KEYS:
-            raise UsageError("set hp|歩|防御|綻び|刻 数 ／ set 手札 ページid… と書きます")
-        key = SET_KEYS[args[0]]
+        if len(args) < 2 or args[0] not in DEV_WORDS:
+            shown = " / ".join(s.words[0] for s in DEV_SETTINGS.values())
+            raise UsageError(f"set 項目 数 と書きます（項目: {shown}）。"
+                             "例: set 防御 10 ステージ ／ set 手札 tabidachi kekkon")
+        key = DEV_WORDS[args[0]]
         if key == "hand":
             value = list(args[1:])
         else:
             try:
                 value = int(args[1])
             except ValueError:
-                raise UsageError(f"{args[0]} には数を書きます") from None
+                raise UsageError(f"{args[0]} には整数を書きます: {args[1]}") from None
+            if DEV_SETTINGS[key].takes_lifetime and len(args) > 2:
+                if args[2] not in LIFETIME_WORDS:
+                    raise UsageError("防御の寿命は " + " / ".join(LIFETIME_WORDS) + " です")
+                value = (value, LIFETIME_WORDS[args[2]])
         return Outcome(events=self._do(("set", key, value)))
 
     def cmd_help(self, args):

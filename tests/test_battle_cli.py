@@ -51,7 +51,7 @@ def test_every_command_and_its_aliases_are_understood():
     ("pen 2 横", "面を 未来 か 過去 で書いてください"),
     ("choose 1", "いま選ぶものはありません"),
     ("undo", "取り消す操作がありません"),
-    ("set mp 3", "set hp|歩|防御|綻び|刻"),
+    ("set mp 3", "set 項目 数 と書きます（項目: HP / 歩 / 防御"),
     ("fly", "「fly」というコマンドはありません"),
     ("play \"1", "コマンドを読めません"),
 ])

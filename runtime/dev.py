@@ -1,0 +1,86 @@
+"""開発者モード — the values a designer may set directly (spec 000 開発者フック).
+
+One row per setting: the words a designer types for it (the terminal's ``set`` and a
+scenario's ``開始`` read them from here), the range the board can physically hold, and
+how the value is put into the state. Setting bypasses the rules (歩 left, uses of pen and
+tear) but never makes an impossible board: 刻 stays within its walls, nothing is negative.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .state import EXPIRY_ORDER
+
+
+@dataclass(frozen=True)
+class DevSetting:
+    """One settable value: its words (Japanese first), its bounds now, and how it lands."""
+
+    words: tuple[str, ...]
+    bounds: Callable  # battle → (low, high or None)
+    put: Callable  # (battle, value, lifetime or None) → None
+    takes_lifetime: bool = False
+
+
+def _set(field: str):
+    def put(battle, value, lifetime):
+        setattr(battle.state, field, value)
+    return put
+
+
+def _set_enemy(key: str):
+    def put(battle, value, lifetime):
+        battle.state.enemy[key] = value
+    return put
+
+
+def _defense(battle, value, lifetime):
+    """防御 n of one lifetime (default ターン): replaces what there was of that lifetime."""
+    expiry = lifetime or "turn"
+    if expiry not in EXPIRY_ORDER:
+        from .battle import Refused
+        raise Refused(f"防御の寿命は {' / '.join(EXPIRY_ORDER)} のどれかです: {expiry}")
+    s = battle.state
+    s.defense = [d for d in s.defense if d[1] != expiry] + ([[value, expiry]] if value else [])
+
+
+def _hokorobi_run(battle, value, lifetime):
+    s = battle.state
+    s.hokorobi_run = value
+    s.hokorobi_stage = min(s.hokorobi_stage, value)  # this stage's rise is part of the total
+
+
+def _hokorobi_stage(battle, value, lifetime):
+    s = battle.state
+    s.hokorobi_stage = value
+    s.hokorobi_run = max(s.hokorobi_run, value)
+
+
+def _no_bound(battle):
+    return 0, None
+
+
+DEV_SETTINGS: dict[str, DevSetting] = {
+    "hp": DevSetting(("HP", "hp"), lambda b: (0, b.state.param("max_hp")), _set("hp")),
+    "ho": DevSetting(("歩", "ho"), _no_bound, _set("ho")),
+    "defense": DevSetting(("防御", "defense", "bougyo"), _no_bound, _defense,
+                          takes_lifetime=True),
+    "hokorobi": DevSetting(("綻び", "hokorobi"), _no_bound, _hokorobi_run),
+    "hokorobi_stage": DevSetting(("綻び[ステージ]", "hokorobi_stage"), _no_bound,
+                                 _hokorobi_stage),
+    "toki": DevSetting(("刻", "toki"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
+                       _set("toki")),
+    "za": DevSetting(("座", "za"), _no_bound, _set_enemy("za")),
+    "enemy_hp": DevSetting(("敵HP", "enemy_hp"), _no_bound, _set_enemy("hp")),
+    "tsuka": DevSetting(("通貨", "tsuka"), _no_bound, _set("tsuka")),
+    "hand": DevSetting(("手札", "hand"), _no_bound, None),
+}
+
+#: 防御の寿命 as a designer writes it (``set 防御 10 ステージ``, ``開始 防御[ステージ] 10``).
+LIFETIME_WORDS = {"被弾1回": "on_hit", "on_hit": "on_hit", "ターン": "turn", "turn": "turn",
+                  "ステージ": "stage", "stage": "stage", "ラン": "run", "run": "run"}
+
+#: word → setting code, for readers of what a designer typed.
+DEV_WORDS = {word: code for code, setting in DEV_SETTINGS.items() for word in setting.words}
