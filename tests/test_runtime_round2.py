@@ -278,3 +278,64 @@ def test_without_a_carry_parameter_ho_never_carries_over(tables):
     battle = scene(tables, ["p36"], enemy="quiet")
     battle.end_turn()
     assert battle.state.ho == 40
+
+
+# ============================================ 7. forms the spec has
+
+
+def test_a_multiply_on_enemy_hp_is_fixed_and_counts_as_damage(tables):
+    battle = scene(tables, ["power", "halve"], ho=100, enemy="quiet")
+    battle.play(find(battle, "power"))  # 攻撃力補正 +20, 攻撃倍率 ×2: not for a multiply
+    events = battle.play(find(battle, "halve"))  # 敵HP *= 0.5
+    assert battle.state.enemy["hp"] == 499
+    assert of(events, "damage")[0]["dealt"] == 500
+
+
+def test_a_multiply_on_currency(tables):
+    battle = scene(tables, ["coins"], enemy="quiet")
+    battle.dev_set(tsuka=7)
+    battle.play(find(battle, "coins"))  # 通貨 *= 2
+    assert battle.state.tsuka == 14
+
+
+def test_another_pages_mei_can_be_assigned_from_a_reference(tables):
+    battle = scene(tables, ["follow", "target"], toki=30, enemy="quiet")
+    battle.play(find(battle, "follow"))  # 銘[target] = 刻, read before 刻 moves
+    assert battle.mei(find(battle, "target")) == 30
+
+
+def test_a_copy_into_the_hand_carries_pen_upgrades_and_blanked_faces(tables):
+    battle = scene(tables, ["twin", "guarded", "p36"], enemy="quiet")
+    guarded = find(battle, "guarded")
+    battle.pen(guarded, "future")
+    battle.state.pages[find(battle, "p36")]["faces"]["past"]["state"] = "blank"  # as 白紙化
+    battle.play(find(battle, "twin"))  # 複製 1枚 手札 -> 手札 選択
+    battle.choose([guarded])
+    copies = [u for u in battle.hand if battle.state.pages[u]["page"] == "guarded"]
+    assert len(copies) == 2
+    assert battle.state.pages[copies[1]]["faces"] == battle.state.pages[guarded]["faces"]
+    assert battle.state.pages[copies[1]]["faces"]["future"]["state"] == "pen"
+
+
+def test_generate_n_makes_n_pages(tables):
+    battle = scene(tables, ["make2"], enemy="quiet")
+    events = battle.play(find(battle, "make2"))  # 生成 2枚 ページ指定 target -> 手札
+    assert [e["page"] for e in of(events, "page_generated")] == ["target", "target"]
+    assert sum(1 for u in battle.hand if battle.state.pages[u]["page"] == "target") == 2
+
+
+def test_revealed_pages_are_drawn_in_the_order_shown(tables):
+    battle = scene(tables, ["seer"], enemy="quiet")
+    events = battle.play(find(battle, "seer"))  # 公開 3枚 山札
+    shown = of(events, "revealed")[0]["uids"]
+    assert len(shown) == 3 and shown == battle.state.zones["draw"][:3]
+    events = battle.end_turn()
+    assert [e["uid"] for e in of(events, "drawn")] == shown[:2]  # ドロー枚数 2
+
+
+def test_a_page_count_of_a_combined_region_reads_that_page(tables):
+    battle = scene(tables, ["count2"], enemy="quiet")
+    assert "条件" in refused(battle, "play", find(battle, "count2"))  # no target anywhere
+    battle.state.new_page("target", "discard")
+    battle.play(find(battle, "count2"))  # 山札+捨て札[target] >= 1
+    assert battle.state.flag("seen") == 1
