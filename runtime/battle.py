@@ -290,8 +290,8 @@ class Battle:
                 number = int(number)
                 low, high = setting.bounds(self)
                 if number < low or (high is not None and number > high):
-                    top = "" if high is None else f"〜{high}"
-                    raise Refused(f"{setting.words[0]} は {low}{top} の範囲です（{number}）")
+                    span = f"{low} 以上" if high is None else f"{low}〜{high} の範囲"
+                    raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
             self.emit("dev_set", what=key, value=list(value) if isinstance(
                 value, (tuple, list)) else value)

@@ -134,3 +134,13 @@ def test_battle_in_a_real_terminal_shows_the_screen():
     text = screen.decode("utf-8", "replace")
     assert "歯車塔の番人" in text and "手札" in text and "刻 20" in text
     assert "坂道の自転車（銘 8）をプレイ" in text
+
+
+def test_developer_mode_sets_every_value_and_explains_refusals():
+    out = battle("set 防御 10 ステージ\nset 座 50\nset 敵HP 7\nset 通貨 3\nset 綻び[ステージ] 20\n"
+                 "set 刻 81\nset 歩 -1\nset 防御 5 永遠\nq\n").output
+    for line in ("[開発者] defense = [10, 'stage']", "[開発者] za = 50", "[開発者] enemy_hp = 7",
+                 "[開発者] tsuka = 3", "[開発者] hokorobi_stage = 20"):
+        assert line in out
+    assert "× 刻 は 0〜80 の範囲です（81）" in out and "× 歩 は 0 以上です（-1）" in out
+    assert "× 防御の寿命は" in out

@@ -82,3 +82,20 @@ def test_region_sums_and_currency_can_be_checked_and_set():
     result = run('例 {\n 敵 e\n 開始 刻 20, 通貨 7, 手札 [p]\n'
                  ' 確認 山札+捨て札 == 2, 山札+捨て札+手札 == 3, 通貨 == 7\n}\n')
     assert result.diagnostics == [], [d.message for d in result.diagnostics]
+
+
+def test_developer_mode_in_examples_sets_every_value_with_its_lifetime():
+    result = run('例 {\n 敵 e\n 開始 刻 20, 防御[ステージ] 7, 防御[被弾1回] 3, 綻び 40, 綻び[ステージ] 25,'
+                 ' 座 35, 敵HP 9, 通貨 4, 手札 [p]\n'
+                 ' 確認 防御[ステージ] == 7, 防御[被弾1回] == 3, 防御 == 10, 綻び == 40,'
+                 ' 綻び[ステージ] == 25, 座 == 35, 敵HP == 9, 通貨 == 4\n}\n')
+    assert result.diagnostics == [], [d.message for d in result.diagnostics]
+
+
+def test_developer_mode_in_examples_refuses_impossible_values_at_their_line():
+    result = run('例 {\n 敵 e\n 開始 刻 81\n}\n')
+    (diag,) = result.diagnostics
+    assert (diag.code, diag.span.line) == ("E044", 10)
+    assert "刻 は 0〜80" in diag.message
+    unknown = run('例 {\n 敵 e\n 開始 体力 3\n}\n')
+    assert [d.code for d in unknown.diagnostics] == ["E043"]
