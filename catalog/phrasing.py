@@ -99,6 +99,9 @@ def _body(effect: dict, vocabulary: dict) -> str:
         return f"{target}を {base} 支払う"
     if op == "suppress":
         return "刻を更新しない"
+    if op == "reveal":
+        # shown in order and left so: the next draws take them as shown (spec 002)
+        return f"山札の上から {effect['count']} 枚を公開する（その順に引く）"
     count = f"{effect['count']}枚"
     flt = _filter_text(effect["filter"])
     if op == "move":

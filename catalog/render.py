@@ -105,6 +105,10 @@ def _page_view(page: dict, tables, starter: Counter) -> dict:
     for side, word in SIDES:
         face = page["faces"][side]
         pen = page["pens"][side]
+        if pen and face["written"]:
+            # A pen on a written face replaces its 作用列 only: the face's own conditions
+            # still hold after it (DESIGN §6.1), so the "after" view shows them too.
+            pen = {"conditions": face["conditions"], "effects": pen["effects"]}
         faces.append({
             "side": side, "word": word, "written": face["written"],
             "lines": body_lines(face if face["written"] else None, vocabulary),

@@ -41,12 +41,21 @@ ONE_SHOT = {"scope": "play", "max": 1}
 _NUMERIC_OPS = {"+=": ("add", "increase"), "-=": ("add", "decrease"),
                 "*=": ("mul", None), "=": ("assign", None)}
 
+#: The Intent that blanks a face: the one way (with the pen) a face's state changes.
+_BLANK_INTENT = "予兆 [ 白紙化 手札 ]"
+
 #: Why a variable that is nobody's target cannot be one (spec 000/002, DESIGN §6).
 _NOT_TARGET_HINTS = {
     "hokorobi": "綻びが上がるのはペンと破るだけで、減ることもありません",
     "toki": "刻はプレイでのみ動きます。制御できるのは「抑制 刻」だけです",
     "za": "座を動かせるのは敵の特性だけです",
-    "face_state": "面の記入状態を書き換えるのは敵の白紙化だけです",
+    "face_state": f"面の記入状態を書き換えるのは敵の白紙化だけです（{_BLANK_INTENT}）",
+}
+
+#: Why an operation that exists is refused on one target (DESIGN §6.1), by (target, op).
+_REFUSED_OP_HINTS = {
+    ("hp", "mul"): "HP が変わるのは攻撃・支払い・まれな回復だけです。掛け算で増減させることは"
+                   "できません（回復なら HP += n、代償なら 支払う HP n）",
 }
 
 
@@ -113,11 +122,21 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
     """Say precisely why ``op`` cannot apply to ``variable`` here."""
     allowed = _allowed_ops(variable, ctx)
     if op == "assign" and variable.kind == "face_state":
-        # Checked before "not a target for this side": a page assigning face state is the
-        # assignment spec 002 forbids by name (ADR-0033), not an unknown kind of target.
-        ctx.err("E024", f"ページの作用は「{variable.mei}」に代入できません", span,
-                hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
-                     "手段はありません（spec 002, ADR-0033）")
+        # Checked before "not a target": assigning face state is the assignment spec 002
+        # forbids by name (ADR-0033), and DESIGN §6.1 forbids it to enemy traits too — a
+        # trait that did it would compile to nothing the runtime does. Say what to write.
+        if ctx.side == "enemy":
+            ctx.err("E024", f"敵の特性は「{variable.mei}」に代入できません", span,
+                    hint=f"面を白紙にするのは白紙化の Intent です: {_BLANK_INTENT}"
+                         "（面の記入状態は白紙化とペンでだけ変わります）")
+        else:
+            ctx.err("E024", f"ページの作用は「{variable.mei}」に代入できません", span,
+                    hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
+                         f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）")
+    elif (variable.code, op) in _REFUSED_OP_HINTS and allowed and op not in allowed:
+        words = {"mul": "*="}
+        ctx.err("E037", f"「{variable.mei}」に {words.get(op, op)} は使えません", span,
+                hint=_REFUSED_OP_HINTS[variable.code, op])
     elif variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
         ctx.err("E034", f"「{variable.mei}」は作用の対象になりません", span,
                 hint=_NOT_TARGET_HINTS.get(variable.code, "読むことはできますが、動かせません"))
@@ -130,7 +149,7 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
                 hint=f"例: 上限 {variable.mei} += 1 寿命 ステージ")
     elif op == "assign":
         ctx.err("E024", f"「{variable.mei}」には代入できません", span,
-                hint="代入できるのは他ページの銘・内部フラグ・（敵だけ）面の記入状態です")
+                hint="代入できるのは他ページの銘と内部フラグだけです")
     elif op == "cap":
         ctx.err("E035", f"上限変更は恒久パラメータにだけ使えます（「{variable.mei}」は"
                 f"{vocab.VARIABLE_KINDS[variable.kind]}）", span,
@@ -164,7 +183,15 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     if base is None:
         return None
     if op == "assign" and variable.kind == "page_attr":
-        if base["kind"] != "const" or not _in_mei_range(base["value"]):
+        if ctx.owner is not None and target.get("page") == ctx.owner:
+            # 銘 decides which face fires; a page rewriting its own would move the ground
+            # under the play that is firing (DESIGN §6.1: only another page's 銘).
+            ctx.err("E024", f"このページ自身の{variable.mei}には代入できません", s.target.span,
+                    hint=f"代入できるのは他のページの{variable.mei}だけです"
+                         f"（{variable.mei}[別のページ] = 刻 のように書きます）")
+            return None
+        # The base is a constant 銘 or a reference read when the 作用 fires (銘[p] = 刻).
+        if base["kind"] == "const" and not _in_mei_range(base["value"]):
             ctx.err("E030", f"銘は 0〜{vocab.MEI_BOUND} の整数です", s.value.span)
             return None
     return {"op": op, "direction": direction, "landing": landing, "target": target,
@@ -327,6 +354,11 @@ def _count(s: ast.Sayou, ctx: Ctx) -> int | None:
     return s.count.value if check_count(s.count, ctx, "枚数") else None
 
 
+#: Region operations whose source may also be the destination: a copy of a hand page may
+#: join the hand (DESIGN §6.1); moving a page to where it already is does nothing.
+_SAME_PLACE_OK = {"duplicate"}
+
+
 def _region_op(op: str):
     def check(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         count = _count(s, ctx)
@@ -348,7 +380,7 @@ def _region_op(op: str):
         if op in ("generate", "duplicate") and dest.code == "exile":
             ctx.err("E037", "生成・複製の差し込み先は手札かデッキ（山札・捨て札）です", s.dest.span)
             return None
-        if source is not None and source.code == dest.code:
+        if source is not None and source.code == dest.code and op not in _SAME_PLACE_OK:
             ctx.err("E037", "移動元と移動先が同じです", s.span)
             return None
         pick = options["pick"] or ("top" if source is not None and source.code == "draw"
@@ -363,6 +395,25 @@ def _region_op(op: str):
     return check
 
 
+def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    """公開 n枚 山札: the top n pages of the draw pile, shown in order and left so, so the
+    next draws take them as shown (spec 002: 山札を見せる作用は、見せた順序どおりに引けなければ
+    ならない). Only the draw pile has an order to show."""
+    count = _count(s, ctx)
+    if count is None or not _no_landing(tails, "公開", ctx):
+        return None
+    source = _region(s.source, ctx, single=False, what="公開する領域")
+    if source is None:
+        return None
+    if source.code != "draw":
+        ctx.err("E037", f"公開できるのは山札だけです（「{s.source.text}」）", s.source.span,
+                hint="公開は山札の上から n 枚を順に見せます: 公開 2枚 山札")
+        return None
+    return {"op": "reveal", "direction": None, "landing": None, "target": {"code": "pages"},
+            "base": None, "source": source.code, "dest": None, "count": count, "pick": "top",
+            "filter": {}, "_variable": None}
+
+
 _FORMS = {
     "numeric": _numeric,
     "cap": _cap,
@@ -371,6 +422,7 @@ _FORMS = {
     "move": _region_op("move"),
     "generate": _region_op("generate"),
     "duplicate": _region_op("duplicate"),
+    "reveal": _reveal,
 }
 
 
@@ -392,16 +444,70 @@ def _six_terms(lowered: dict, s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     if repeat is None:
         return None
     telegraphed = "telegraphed" in tails
-    # 予告 is shown with the Intents at turn start and done after them (DESIGN §6).
-    if telegraphed and not (ctx.where == "trait" and lowered["target"].get("code") == "za"
-                            and timing == "turn_start"):
+    if lowered["target"].get("code") == "za":
+        # Only enemy traits reach here (座 is no target of a page). The amount is shown in
+        # the telegraph at step 1 and the same amount applied at step 8 (DESIGN §6.1), so
+        # a seat move is a telegraphed turn-start trait or nothing the runtime can do.
+        if timing != "turn_start":
+            ctx.err("E046", "座を動かせるのは 毎 ターン開始時 の特性だけです",
+                    tails["at"].span if "at" in tails else s.span,
+                    hint="座の移動はターン開始時に予告し、敵の行動の後で動かします: "
+                         "座 += 4 毎 ターン開始時 予告")
+            return None
+        if not telegraphed:
+            ctx.err("E046", "座の移動には 予告 が要ります", s.span,
+                    hint="座の移動は必ず予兆と一緒に見せます: 座 += 4 毎 ターン開始時 予告")
+            return None
+    elif telegraphed:
         ctx.err("E042", "予告は敵の特性の座の移動（座 += n 毎 ターン開始時）にだけ書けます",
                 tails["telegraphed"].span)
         return None
+    if ctx.where == "tear" and "until" in tails and repeat["scope"] != "run":
+        # 破却効果 are run-long by definition (DESIGN §6.1); a shorter range would be
+        # a second, hidden meaning of tearing.
+        ctx.err("E047", "破却効果の繰り返し範囲は ラン だけです", tails["until"].span,
+                hint="破却効果はラン中ずっと続く継続作用です。範囲 を消すか 範囲 ラン にしてください"
+                     "（回数を限るなら 最大 n 回）")
+        return None
+    if timing is not None:
+        reason = _never_fires(ctx.where, timing, repeat)
+        if reason:
+            ctx.warn("W004", "この作用は書かれた場所では一度も発動しません", tails["at"].span
+                     if "at" in tails else s.span, hint=reason)
     lowered.update(lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
                    telegraphed=telegraphed)
     lowered["line"] = s.span.line
     return lowered
+
+
+#: Timings that are already past when a play places a continuing 作用, by the scope that
+#: ends its repeat range: before the range ends they do not come again (the play is in
+#: the player's part of the turn, after the turn's own start, refill and draw).
+_PAST_AT_PLAY = {
+    "turn": {"stage_start", "turn_start", "after_ho_refill", "after_draw"},
+    "stage": {"stage_start"},
+}
+#: Blocks whose 作用 are placed by a play (a face, or the face a pen wrote).
+_PLACED_BY_PLAY = {"face", "pen"}
+
+
+def _never_fires(where: str, timing: str, repeat: dict) -> str:
+    """Why a continuing 作用 with this timing and range never fires where it is written,
+    or "" when it may (DESIGN §6.1 timings that never fire)."""
+    entry = vocab.tables()["timing"].by_code(timing)
+    if not entry.reachable:
+        return (f"{entry.mei} はランの始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
+                "発動しません。ステージ開始時 か、タイミングを書かない一度きりの作用にしてください")
+    family = entry.family
+    if repeat["scope"] == "play" and family in ("phase", "outer"):
+        return ("範囲 プレイ の作用は、置かれたプレイの間だけ続きます。その間にフェイズや"
+                "ステージの境目は来ません。範囲 ターン か 範囲 以降 n プレイ にしてください")
+    if where in _PLACED_BY_PLAY and timing in _PAST_AT_PLAY.get(repeat["scope"], ()):
+        name = vocab.tables()["timing"].by_code(timing).mei
+        scope = vocab.tables()["scope"].by_code(repeat["scope"]).mei
+        return (f"プレイした時には、この{scope}の{name}はもう過ぎています。範囲を広げるか"
+                "（範囲 ステージ）、後に来るタイミングにしてください")
+    return ""
 
 
 def _lifetime(lowered, variable, s, tails, ctx: Ctx):

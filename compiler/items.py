@@ -76,7 +76,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
             ctx.err("E030", "上限枚数は 1 以上の整数です", fields["deck_cap"].value.span)
     appears = []
     if "appears" in fields:
-        appears = [check_condition(c, Ctx(ctx.diags, ctx.symbols, "page", "appears"), "appears")
+        appears = [check_condition(c, ctx.at("appears"), "appears")
                    for c in fields["appears"].value]
 
     faces = {}
@@ -96,7 +96,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
                 hint="差し替え後の作用列は面ごとに1つだけ定義します（spec 002 ペン強化）",
                 notes=[Note("最初の定義", pens[pen.side][0].span)]))
             continue
-        pens[pen.side] = (pen, _pen(pen, Ctx(ctx.diags, ctx.symbols, "page", "pen"), damaged))
+        pens[pen.side] = (pen, _pen(pen, ctx.at("pen"), _written(faces, pen.side), damaged))
 
     tear = None
     if len(page.tears) > 1:
@@ -106,7 +106,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
         ctx.err("E029", "破却が書かれていますが、作用が1つもありません", page.tears[0].span,
                 hint="破却効果の作用を書くか、破却 { } を消してください（破れば綻びは上がります）")
     elif page.tears:
-        tear = _body(page.tears[0].body, Ctx(ctx.diags, ctx.symbols, "page", "tear"))
+        tear = _body(page.tears[0].body, ctx.at("tear"))
         written = [f for f, lowered in faces.values() if f.body is not None]
         # A pen writes a blank face before the tear, and then the page is no 白紙ページ.
         if not written and not page.pens:
@@ -166,16 +166,31 @@ def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> dict | None:
         ctx.err("E029", f"{_SIDE_WORDS[face.side]}は書かれていますが、作用が1つもありません",
                 face.span, hint=f"作用を書くか、{_SIDE_WORDS[face.side]} 白紙 にしてください")
         return None
-    body = _body(face.body, Ctx(ctx.diags, ctx.symbols, "page", "face"))
+    body = _body(face.body, ctx.at("face"))
     return None if body is None else {"written": True, **body}
 
 
-def _pen(pen: ast.Pen, ctx: Ctx, damaged: bool = False) -> dict | None:
+def _written(faces: dict, side: str) -> bool:
+    """Whether the page writes this face (a face not mentioned at all is blank)."""
+    return side in faces and faces[side][0].body is not None
+
+
+def _pen(pen: ast.Pen, ctx: Ctx, written: bool, damaged: bool = False) -> dict | None:
     if not pen.body.sayou:
         if damaged:
             return None
         ctx.err("E029", f"{_SIDE_WORDS[pen.side]}のペン強化に作用が1つもありません", pen.span,
                 hint="ペンで書き込まれる作用列を書いてください")
+        return None
+    if written and pen.body.conditions:
+        # A pen on a written face replaces its 作用列 only; the face keeps its own play
+        # conditions (spec 002: プレイ条件 and 作用列 are separate face variables). A pen on a
+        # blank face writes the block whole, so there its conditions are the face's.
+        word = _SIDE_WORDS[pen.side]
+        ctx.err("E045", f"{word}は書かれているので、ペン強化に条件は書けません",
+                pen.body.condition_spans[0],
+                hint=f"ペンは{word}の作用列だけを差し替え、{word}の条件はそのまま残ります。"
+                     f"条件を変えたいなら{word}の 条件 を書き換えてください")
         return None
     return _body(pen.body, ctx)
 
@@ -209,7 +224,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, damaged: bool = False) -> dict | Non
         if check_count(esc.every, ctx, "エスカレーションの間隔（ターン）"):
             escalations.append({"every": esc.every.value, "intent": _intent(esc.intent, ctx)})
     traits = [_trait(t, ctx) for t in enemy.traits]
-    trait_ctx = Ctx(ctx.diags, ctx.symbols, "enemy", "trait")
+    trait_ctx = ctx.at("trait", side="enemy")
     trait_effects = [check_sayou(s, trait_ctx) for s in enemy.trait_sayou]
     if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
         return None
@@ -306,11 +321,14 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> dict | None:
                     setting.value.span, hint=key.note)
             continue
         values[key.code] = float(value) if key.type == "float" else value
-    missing = [k.mei for k in vocab.BALANCE_KEYS if k.code not in seen]
+    for key in vocab.BALANCE_KEYS:
+        if key.default is not None and key.code not in seen:
+            values[key.code] = float(key.default) if key.type == "float" else key.default
+    missing = [k.mei for k in vocab.BALANCE_KEYS if k.code not in seen and k.default is None]
     if missing:
         ctx.err("E014", f"バランスに足りない項目があります: {'、'.join(missing)}",
                 _head(balance.span), hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）")
-    reward_ctx = Ctx(ctx.diags, ctx.symbols, "page", "reward")
+    reward_ctx = ctx.at("reward", side="page")
     if len(balance.rewards) > 1:
         ctx.err("E013", "綻び報酬を2回書いています", balance.rewards[1].span)
     rewards = [_body(body, reward_ctx) for body in balance.rewards[:1]]

@@ -179,7 +179,8 @@ def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> 
             if isinstance(item, (ast.Page, ast.Enemy)):
                 subject = item
             damaged = any(_overlaps(item.span, lines) for lines in source.parsed.damaged)
-            ctx = Ctx(diags, symbols, "enemy" if isinstance(item, ast.Enemy) else "page")
+            ctx = Ctx(diags, symbols, "enemy" if isinstance(item, ast.Enemy) else "page",
+                      owner=item.id.text if isinstance(item, ast.Page) else None)
             try:
                 if isinstance(item, ast.Page) and symbols.pages.get(item.id.text) is item:
                     model["pages"].append(check_page(item, ctx, damaged))

@@ -34,31 +34,45 @@ class Symbols:
 
 
 def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
+    """Every item by id; the first definition of an id is the one the run uses.
+
+    A duplicate id is E012 at *every* definition, each pointing at the others: lint of one
+    file checks it against the rest of content/ without reporting theirs, so an error
+    only at the later definition would go unseen when the earlier file is the one named."""
     symbols = Symbols()
     tables = {ast.Page: ("page", symbols.pages), ast.Enemy: ("enemy", symbols.enemies),
               ast.Deck: ("deck", symbols.decks)}
+    definitions: dict[tuple[str, str], list] = {}  # (kind, id) → items, in reading order
     for source in files:
         for item in source.items:
             if isinstance(item, ast.Example):
                 symbols.examples.append(item)
                 continue
             if isinstance(item, ast.Balance):
-                if symbols.balances:
-                    first = symbols.balances[0]
-                    diags.append(error("E012", "バランスの定義が2つあります", item.span,
-                                       hint="バランスはコンテンツ全体で1つだけ書きます",
-                                       notes=[Note("最初の定義", first.span)]))
-                else:
+                definitions.setdefault(("balance", ""), []).append(item)
+                if not symbols.balances:
                     symbols.balances.append(item)
                 continue
             kind, table = tables[type(item)]
-            ident = item.id.text
-            if ident in table:
-                first = table[ident]
+            definitions.setdefault((kind, item.id.text), []).append(item)
+            table.setdefault(item.id.text, item)
+    for (kind, ident), items in definitions.items():
+        if len(items) < 2:
+            continue
+        for item in items:
+            others = [other for other in items if other is not item]
+            if kind == "balance":
+                diags.append(error(
+                    "E012", "バランスの定義が2つあります", item.span,
+                    hint="バランスはコンテンツ全体で1つだけ書きます",
+                    notes=[Note(_note(item, other, items), other.span) for other in others]))
+            else:
                 diags.append(error(
                     "E012", f"{_KIND_WORDS[kind]}「{ident}」の定義が2つあります", item.id.span,
                     hint="id はコンテンツ全体で一意にしてください",
-                    notes=[Note("最初の定義", first.id.span)]))
-            else:
-                table[ident] = item
+                    notes=[Note(_note(item, other, items), other.id.span) for other in others]))
     return symbols
+
+
+def _note(item, other, items) -> str:
+    return "最初の定義" if other is items[0] else "別の定義"

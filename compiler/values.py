@@ -9,7 +9,7 @@ has no meaning for (E036), division by zero (E032), non-finite numbers (E033).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, error, warning
@@ -26,6 +26,11 @@ class Ctx:
     symbols: object
     side: str = "page"  # "page" | "enemy" | "balance"
     where: str = "face"  # "face" | "pen" | "tear" | "trait" | "reward" | "appears"
+    owner: str | None = None  # the id of the page being checked (its own 銘 is not a target)
+
+    def at(self, where: str, side: str | None = None) -> "Ctx":
+        """The same run and owner, checking another block."""
+        return replace(self, where=where, side=side or self.side)
 
     def err(self, code, message, span, hint=""):
         self.diags.append(error(code, message, span, hint=hint))
@@ -99,7 +104,11 @@ def check_ref(ref: ast.Ref, ctx: Ctx) -> dict | None:
     if region is not None:
         if ref.subscript is None:
             return {"kind": "region_count", "region": region.code}
-        page = check_page_ref(ref.subscript.name, ctx) if ref.subscript.anchor is None else None
+        if ref.subscript.anchor is not None:
+            ctx.err("E040", f"{region.mei}の添字はページの id です", ref.subscript.span,
+                    hint=f"例: {region.mei}[tabidachi] >= 1（そのページが{region.mei}にある枚数）")
+            return None
+        page = check_page_ref(ref.subscript.name, ctx)
         return None if page is None else {"kind": "page_count", "region": region.code,
                                           "page": page}
     tile = vocab.TILES_PASSED if text in vocab.TILES_PASSED.spellings() else None
@@ -128,6 +137,90 @@ def check_ref(ref: ast.Ref, ctx: Ctx) -> dict | None:
         return {"kind": "word", "word": vocab.lookup("condition_word", text).code}
     ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
     return None
+
+
+# ------------------------------------------------------------ 合算 as names
+
+# The spec names a 合算 by its parts joined with "+" (山札+捨て札), and the grammar reads
+# that "+" as a sum: a region name is a plain NAME to it, and "+" binds looser than "×".
+# So ``山札+捨て札[p] × 2`` parses as 山札 + (捨て札[p] × 2). ``regroup_regions`` gives
+# the written 合算 back its meaning before anything else reads the expression: a run of
+# region names joined by "+" whose parts form a 合算 becomes the one reference it names,
+# the subscript (on its last name) applying to the whole — what ``deck[p]`` means in
+# ASCII (DESIGN §6.1). A run whose parts form no 合算 is left alone (E010/E036 later).
+
+
+def _region_of(node, *, bare: bool):
+    """The region a plain reference names (``bare``: without a subscript), or None."""
+    if not isinstance(node, ast.Ref) or node.is_flag or (bare and node.subscript is not None):
+        return None
+    if node.subscript is not None and node.subscript.anchor is not None:
+        return None
+    return vocab.lookup("region", node.name.text)
+
+
+def _chain(expr, ops: str) -> tuple[list, list[str]]:
+    """The operands and operators of a left-leaning chain of ``ops`` (a + b - c)."""
+    if isinstance(expr, ast.BinOp) and expr.op in ops:
+        operands, found = _chain(expr.left, ops)
+        return operands + [expr.right], found + [expr.op]
+    return [expr], []
+
+
+def _rebuild(operands: list, ops: list[str]):
+    tree = operands[0]
+    for op, right in zip(ops, operands[1:]):
+        span = replace(tree.span, end_line=right.span.end_line, end_col=right.span.end_col)
+        tree = ast.BinOp(op, tree, right, span)
+    return tree
+
+
+def regroup_regions(expr):
+    """``expr`` with every written 合算 read as one reference (see above)."""
+    if isinstance(expr, ast.Compare):
+        return ast.Compare(tuple(map(regroup_regions, expr.operands)), expr.ops, expr.span)
+    if isinstance(expr, ast.Neg):
+        return ast.Neg(regroup_regions(expr.operand), expr.span)
+    if isinstance(expr, ast.Abs):
+        return ast.Abs(regroup_regions(expr.operand), expr.span)
+    if not isinstance(expr, ast.BinOp):
+        return expr
+    terms, ops = _chain(expr, "+-")
+    # each term as its factors: a parenthesised sum inside is regrouped on its own
+    terms = [_chain(t, "*/") for t in terms]
+    terms = [([regroup_regions(f) for f in factors], fops) for factors, fops in terms]
+    out_terms, out_ops = [terms[0]], []
+    i = 0
+    while i < len(ops):
+        j = i  # boundaries i..j-1 join terms into one 合算
+        while (j < len(ops) and ops[j] == "+"
+               and _region_of(out_terms[-1][0][-1] if j == i else terms[j][0][-1], bare=True)
+               and _region_of(terms[j + 1][0][0], bare=False)
+               and (j == i or len(terms[j][0]) == 1)):
+            j += 1
+        if j == i:
+            out_terms.append(terms[i + 1])
+            out_ops.append(ops[i])
+            i += 1
+            continue
+        first, last = out_terms[-1], terms[j]
+        names = [first[0][-1], *(terms[k][0][0] for k in range(i + 1, j + 1))]
+        parts = [p for n in names for p in _region_of(n, bare=False).parts]
+        region = vocab.region_from_parts(parts)
+        if region is None:  # no such 合算: leave the sum as written
+            out_terms.extend(terms[i + 1:j + 1])
+            out_ops.extend(ops[i:j])
+            i = j
+            continue
+        tail = names[-1]
+        span = replace(names[0].span, end_line=tail.span.end_line, end_col=tail.span.end_col)
+        name_span = replace(span, end_line=tail.name.span.end_line,
+                            end_col=tail.name.span.end_col)
+        merged = ast.Ref(ast.Name(region.mei, name_span), tail.subscript, False, span)
+        factors = first[0][:-1] + [merged] + last[0][1:]
+        out_terms[-1] = (factors, first[1] + last[1])
+        i = j
+    return _rebuild([_rebuild(f, fo) for f, fo in out_terms], out_ops)
 
 
 def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
@@ -177,6 +270,7 @@ _SHAPE_HINT = "基準値は 12 のような定数か、使用した歩[プレイ
 
 def check_base(expr, ctx: Ctx) -> dict | None:
     """The lowered base value ``{"kind": "const"|"ref", ...}``, or None after diagnostics."""
+    expr = regroup_regions(expr)
     compare = first_compare(expr)
     if compare is not None:
         ctx.err("E025", "作用の値に閾値（比較）は書けません", compare.span,
@@ -276,6 +370,7 @@ _CONDITION_KINDS = {
 def check_condition(expr, ctx: Ctx, purpose: str = "play") -> dict | None:
     """Lower one play (or appearance) condition; None after diagnostics."""
     allowed = _CONDITION_KINDS[purpose]
+    expr = regroup_regions(expr)
     if isinstance(expr, ast.Ref) and not isinstance(expr, ast.Compare):
         ref = check_ref(expr, ctx)
         if ref is None:
@@ -325,11 +420,6 @@ def _quantity(expr, ctx: Ctx):
         return None
     if isinstance(expr, ast.Abs) and _is_distance(expr.operand):
         return {"kind": "distance", "cond_kind": "position"}
-    if isinstance(expr, ast.BinOp) and expr.op == "+":
-        parts = _region_parts(expr)
-        region = vocab.region_from_parts(parts) if parts else None
-        if region is not None:
-            return {"kind": "region_count", "region": region.code, "cond_kind": "region_count"}
     if isinstance(expr, ast.Ref):
         ref = check_ref(expr, ctx)
         if ref is None:
@@ -359,13 +449,3 @@ def _is_distance(expr) -> bool:
     mei = set(vocab.lookup("variable", "銘").spellings())
     toki = set(vocab.lookup("variable", "刻").spellings())
     return bool(names & mei) and bool(names & toki)
-
-
-def _region_parts(expr) -> list[str] | None:
-    if isinstance(expr, ast.Ref) and expr.subscript is None and not expr.is_flag:
-        region = vocab.lookup("region", expr.name.text)
-        return list(region.parts) if region is not None else None
-    if isinstance(expr, ast.BinOp) and expr.op == "+":
-        left, right = _region_parts(expr.left), _region_parts(expr.right)
-        return left + right if left is not None and right is not None else None
-    return None

@@ -68,6 +68,9 @@ TIMING_FAMILIES = ("phase", "outer", "event", "always")
 @dataclass(frozen=True)
 class Timing(Term):
     family: str = "phase"
+    #: False: the moment is over before any 作用 of content can be on the board, so a
+    #: continuing 作用 waiting for it never fires (W004, DESIGN §6.1).
+    reachable: bool = True
 
 
 #: 発動タイミング (spec 002), in the order they happen within a turn.
@@ -83,7 +86,8 @@ TIMINGS = (
     Timing("turn_end", "ターン終了時", family="phase"),
     Timing("stage_start", "ステージ開始時", family="outer"),
     Timing("stage_end", "ステージ終了時", family="outer"),
-    Timing("run_start", "ラン開始時", family="outer"),
+    Timing("run_start", "ラン開始時", family="outer", reachable=False,
+           note="the run has begun before any page is played or enemy met"),
     Timing("run_end", "ラン終了時", family="outer"),
     Timing("on_hit", "被弾時", family="event"),
     Timing("on_cross", "座を跨いだ時", family="event"),
@@ -152,6 +156,9 @@ OPERATIONS = (
     Operation("move", "移動", family="region", symbol="移動", landings=()),
     Operation("generate", "生成", family="region", symbol="生成", landings=()),
     Operation("duplicate", "複製", family="region", symbol="複製", landings=()),
+    # 公開: shows the top n pages of 山札 in order and leaves them so (spec 002
+    # 山札を見せる作用は、見せた順序どおりに引けなければならない).
+    Operation("reveal", "公開", family="region", symbol="公開", landings=()),
     Operation("pay", "支払い", family="payment", symbol="支払う", landings=("fixed",)),
 )
 
@@ -202,7 +209,9 @@ class Variable(Term):
 
 VARIABLES = (
     # 現在値 (current values)
-    Variable("enemy_hp", "敵HP", kind="current", page_ops=("add",), enemy_ops=("add",),
+    # 乗算 (*=, always 固定) on 敵HP, 通貨, 防御, 歩 and the multiply modifiers (DESIGN §6.1);
+    # never on HP: the player's HP changes only by attacks, payments and rare heals.
+    Variable("enemy_hp", "敵HP", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
              cond_kind="resource"),
     Variable("hp", "HP", kind="current", page_ops=("add", "pay"), cond_kind="resource",
              note="player HP: heals are rare, payments are page-specific"),
@@ -211,7 +220,8 @@ VARIABLES = (
     Variable("bougyo", "防御", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
              lifetimes=("on_hit", "turn", "stage", "run"), default_lifetime="turn",
              cond_kind="resource"),
-    Variable("tsuka", "通貨", kind="current", page_ops=("add", "pay"), cond_kind="resource"),
+    Variable("tsuka", "通貨", kind="current", page_ops=("add", "mul", "pay"),
+             cond_kind="resource"),
     Variable("hokorobi", "綻び", kind="current", cond_kind="resource",
              note="rises only by pen and tear"),
     Variable("toki", "刻", kind="current", page_ops=("suppress",), lifetimes=("play",),
@@ -235,6 +245,10 @@ VARIABLES = (
             ("max_hp", "最大HP"),
         )
     ),
+    # 歩の持ち越し (DESIGN §6.1): unspent 歩 carried over at cleanup. Unlike the other
+    # parameters a page may raise it for the turn alone (寿命 ターン).
+    Variable("ho_carry", "歩の持ち越し", kind="param", page_ops=("cap",), enemy_ops=("cap",),
+             lifetimes=("turn", "stage", "run"), default_lifetime=None, cond_kind="resource"),
     # 補正 (modifiers): continuing effects with timing 常時
     Variable("attack_add", "攻撃力補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="add"),
@@ -251,7 +265,9 @@ VARIABLES = (
     # ページの変数 (another page's 銘) and 面の記入状態
     Variable("mei", "銘", kind="page_attr", page_ops=("assign",), enemy_ops=("assign",),
              lifetimes=("turn", "stage", "run"), default_lifetime="run", cond_kind="position"),
-    Variable("face_state", "記入状態", kind="face_state", enemy_ops=("assign",),
+    # Face state changes only through the 白紙化 Intent and the pen (DESIGN §6.1): no 作用 of
+    # a page or an enemy trait may assign it, so it has no operations on either side.
+    Variable("face_state", "記入状態", kind="face_state",
              lifetimes=("permanent",), default_lifetime="permanent", readable=False),
     # 導出値: read by conditions and references, never targets
     Variable("distance", "距離", kind="derived", cond_kind="position",
@@ -370,9 +386,13 @@ class BalanceKey(Term):
     type: str = "int"  # "int" | "float"
     low: float = 0
     high: float = 10_000
+    #: None: the balance file must give it. Otherwise the value used when it does not, so
+    #: that a key added later leaves every existing balance file valid.
+    default: float | None = None
 
 
-#: Every number the rules read (DESIGN §6). The balance file must give each exactly once.
+#: Every number the rules read (DESIGN §6). The balance file gives each at most once, and
+#: every key without a ``default`` exactly once; the compiled table always holds them all.
 BALANCE_KEYS = (
     BalanceKey("start_toki", "初期刻", type="int", low=0, high=200, note="ラン開始時の刻"),
     BalanceKey("lifespan_cap", "寿命上限", type="int", low=1, high=200, note="刻の上の壁"),
@@ -398,6 +418,8 @@ BALANCE_KEYS = (
                note="累積綻びがこの年数に達するたびに綻び報酬"),
     BalanceKey("deck_cap_default", "デッキ内上限枚数", type="int", low=1, high=99,
                note="ページが上限枚数を書かないときの既定"),
+    BalanceKey("ho_carry", "歩の持ち越し", type="int", low=0, high=10_000, default=0,
+               note="ターン終了時、使わなかった歩のうちこの量までを次のターンへ持ち越す"),
 )
 
 #: 銘 must lie in 0..MEI_BOUND. Pages beyond 寿命上限 are allowed (years never lived),

@@ -131,7 +131,7 @@ class Sayou:
     """作用 — one operation on one variable (or, for region operations, on pages).
 
     ``form`` is the syntactic form: numeric (``+= -= *= =``), cap, suppress, move,
-    generate, duplicate, pay. ``op`` is the operator symbol for numeric and cap forms.
+    generate, duplicate, reveal, pay. ``op`` is the operator symbol for numeric and cap forms.
     """
 
     form: str
@@ -245,6 +245,7 @@ class Setting:
     name: Name
     value: Expr
     span: Span
+    subscript: Name | None = None  # 開始 防御[ステージ] 10: which kind of the value
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "move": ("移動", "move"),
     "generate": ("生成", "generate"),
     "duplicate": ("複製", "duplicate"),
+    "reveal": ("公開", "reveal"),
     "pay": ("支払う", "pay"),
     "cards": ("枚", "cards"),
     "filter_page": ("ページ指定", "page_id"),

@@ -187,6 +187,11 @@ class ToAst(Transformer):
         return self._sayou(meta, "duplicate", count=count, source=source, dest=dest, rest=rest)
 
     @v_args(meta=True)
+    def reveal(self, meta, children):
+        count, source, *rest = children
+        return self._sayou(meta, "reveal", count=count, source=source, rest=rest)
+
+    @v_args(meta=True)
     def generate(self, meta, children):
         count, *rest = children
         arrow = next(i for i, c in enumerate(rest) if isinstance(c, Token) and c.type == "ARROW")
@@ -429,6 +434,12 @@ class ToAst(Transformer):
     def ex_setting(self, meta, children):
         name, value = children
         return ast.Setting(self._name(name), value, self._span(meta))
+
+    @v_args(meta=True)
+    def ex_setting_sub(self, meta, children):
+        # 防御[ステージ] 10: a setting of one kind (the lifetime of defense, say)
+        name, sub, value = children
+        return ast.Setting(self._name(name), value, self._span(meta), self._name(sub))
 
     @v_args(meta=True)
     def ex_setting_list(self, meta, children):

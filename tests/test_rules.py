@@ -101,16 +101,27 @@ def test_deck_of_undefined_page_is_rejected():
     accepts("デッキ starter {\n  tabidachi × 2\n}\n" + OTHER)
 
 
+def rejects_all(text: str, expected: list[tuple[str, int, int]], context: dict | None = None):
+    """``text`` gives exactly the diagnostics ``expected`` (code, line, col), in order."""
+    found = diagnostics(text, context)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == expected, [
+        (d.code, d.span.line, d.span.col, d.message) for d in found]
+    return found
+
+
 def test_duplicate_page_id_points_at_both_definitions():
+    # E012 at every definition (issue 10 E), each pointing at the other
     text = "ページ t {\n  銘 1\n}\n\nページ t {\n  銘 2\n}\n"
-    found = rejects(text, "E012", 5, 5)
-    assert [(n.message, n.span.line, n.span.col) for n in found.notes] == [("最初の定義", 1, 5)]
+    first, second = rejects_all(text, [("E012", 1, 5), ("E012", 5, 5)])
+    assert [(n.message, n.span.line, n.span.col) for n in first.notes] == [("別の定義", 5, 5)]
+    assert [(n.message, n.span.line, n.span.col) for n in second.notes] == [("最初の定義", 1, 5)]
     accepts(text.replace("ページ t {\n  銘 2", "ページ u {\n  銘 2"))
 
 
 def test_duplicate_enemy_id_points_at_both_definitions():
-    found = rejects(enemy("軽減 2") + enemy("軽減 2"), "E012", 10, 3)
-    assert [(n.span.line, n.span.col) for n in found.notes] == [(1, 3)]
+    first, second = rejects_all(enemy("軽減 2") + enemy("軽減 2"), [("E012", 1, 3), ("E012", 10, 3)])
+    assert [(n.span.line, n.span.col) for n in second.notes] == [(1, 3)]
+    assert [(n.span.line, n.span.col) for n in first.notes] == [(10, 3)]
     accepts(enemy("軽減 2") + enemy("軽減 2", name="f"))
 
 
@@ -119,8 +130,8 @@ def test_second_balance_is_rejected():
 
     balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
     lines = balance.count("\n")
-    found = rejects(balance + balance, "E012", lines + 2, 1)
-    assert found.notes[0].span.line == 2
+    first, second = rejects_all(balance + balance, [("E012", 2, 1), ("E012", lines + 2, 1)])
+    assert second.notes[0].span.line == 2 and first.notes[0].span.line == lines + 2
     accepts(balance)
 
 
@@ -230,7 +241,8 @@ def test_assign_to_another_pages_mei_or_a_flag_is_accepted():
 def test_pages_never_assign_face_state():
     found = rejects(face("記入状態 = 0"), "E024", 4, 5)
     assert "白紙化" in found.hint
-    accepts(enemy("記入状態 = 0 毎 ターン開始時"))  # the enemy's 白紙化 may
+    # DESIGN §6.1: no enemy trait either — face state changes only by the 白紙化 Intent
+    rejects(enemy("記入状態 = 0 毎 ターン開始時"), "E024", 7, 5)
 
 
 def test_threshold_in_effect_value_is_rejected():
@@ -378,7 +390,7 @@ def test_variables_that_are_no_target_are_rejected(bad, hint):
     code = "E024" if bad.startswith("刻") else "E034"
     found = rejects(face(bad), code, 4, 5)
     assert hint in found.hint
-    accepts(enemy("座 += 4 毎 ターン開始時"))  # 座 moves by enemy traits
+    accepts(enemy("座 += 4 毎 ターン開始時 予告"))  # 座 moves by enemy traits
 
 
 def test_permanent_parameter_changes_only_by_cap():
@@ -405,7 +417,7 @@ def test_constant_or_counter_times_coefficient_is_accepted(good):
 
 
 @pytest.mark.parametrize("bad, col, good", [
-    ("敵HP *= 2", 5, "攻撃倍率 *= 2 範囲 以降 1 プレイ"),
+    ("HP *= 2", 5, "攻撃倍率 *= 2 範囲 以降 1 プレイ"),
     ("上限 寿命上限 *= 2 寿命 ラン", 5, "上限 寿命上限 += 2 寿命 ラン"),
     ("上限 寿命上限 += 2 固定 寿命 ラン", 18, "上限 寿命上限 += 2 寿命 ラン"),
     ("@覚醒 = 1 固定", 13, "@覚醒 = 1"),
@@ -596,7 +608,8 @@ def test_deck_respects_the_balance_default_deck_cap():
 def test_telegraph_is_only_for_seat_movement_at_turn_start():
     enemy = "敵 e {{ HP 5; 座 9; 突破ライン 9; 予兆 [攻撃 1]; 特性 {{ 座 += 2 毎 {} 予告 }} }}\n"
     assert codes(enemy.format("ターン開始時"), "t.enemy") == []
-    assert codes(enemy.format("敵の行動後"), "t.enemy") == ["E042"]
+    # a seat move at another timing is the seat rule's own E046 (DESIGN §6.1)
+    assert codes(enemy.format("敵の行動後"), "t.enemy") == ["E046"]
 
 
 def test_a_payment_is_never_negative():
