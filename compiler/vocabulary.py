@@ -330,7 +330,10 @@ class Counter(Term):
 
 
 COUNTERS = (
-    Counter("ho_used", "使用した歩", aliases=("総移動距離", "移動量"), log="change", cells="●●○○"),
+    # 使用した歩 and 総移動距離 agree unless 刻 is suppressed (spec 002): then the distance
+    # still counts as 歩 used, but 刻 travelled nothing (DESIGN §6.1 movement counters).
+    Counter("ho_used", "使用した歩", aliases=("移動量",), log="change", cells="●●○○"),
+    Counter("distance_moved", "総移動距離", log="change", cells="●●○○"),
     Counter("net_displacement", "正味変位", log="change", cells="●○○○"),
     Counter("crossings", "跨いだ回数", log="operation", cells="●●○○"),
     Counter("plays", "プレイ枚数", log="operation", cells="×●○○"),
