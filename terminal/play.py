@@ -47,11 +47,11 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json) -> int:
         if not interactive:
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            console.print(f"> {line}", style="bold")
+            console.print(f"> {line}", style="bold", markup=False)
         outcome = session.run(line)
         _say(console, outcome.notes)
         if outcome.refused:
-            console.print(f"× {outcome.refused}", style="yellow")
+            console.print(f"× {outcome.refused}", style="yellow", markup=False)
         _say(console, narrate(outcome.events, tables))
         if outcome.quit:
             break

@@ -112,8 +112,10 @@ def hand_table(battle) -> Table:
         face = "・".join(SIDE[x] for x in sides)
         style = None if info["playable"] else "dim"
         reason = "" if info["playable"] else f"\n× {info['reason']}"
-        table.add_row(str(index), page["name"], str(info["mei"]), str(info["cost"]), face,
-                      "○" if info["crosses"] else "", "\n".join(rules) + reason, style=style)
+        # Designer text is plain text, never console markup: every cell is a Text.
+        cells = (str(index), page["name"], str(info["mei"]), str(info["cost"]), face,
+                 "○" if info["crosses"] else "", "\n".join(rules) + reason)
+        table.add_row(*map(Text, cells), style=style)
     return table
 
 
@@ -126,7 +128,7 @@ def choice_table(battle) -> Table | None:
     table.add_column("ページ")
     for index, candidate in enumerate(choice["candidates"], 1):
         page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
-        table.add_row(str(index), battle.tables.pages[page_id]["name"])
+        table.add_row(Text(str(index)), Text(battle.tables.pages[page_id]["name"]))
     return table
 
 
