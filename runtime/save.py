@@ -3,19 +3,38 @@
 The state is plain data already; the RNG's state goes beside it, so a loaded run
 continues exactly as the saved one would have. A pending player choice is not saved
 (セーブ／開発者モード): saving in the middle of one is refused.
+
+Nothing read from a save is trusted: ``from_json`` checks every value — its type, its
+range, that every id exists in the tables and every continuing effect is one the tables
+hold, that zones and pages agree — before a Battle is made, and raises ``SaveError``
+(one message naming the place) for anything else. A valid save loads exactly as it was.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 
 from .battle import Battle, Refused
-from .state import State
+from .state import EXPIRY_ORDER, PARAMS, SCOPES, ZONES, State
 from .tables import Tables
 
 SAVE_VERSION = 1
+#: A save is a few hundred kilobytes at most; anything far larger is not one.
+MAX_SAVE_CHARS = 16 * 1024 * 1024
+#: Numbers in a save are counts and years: far below this (developer mode included).
+MAX_MAGNITUDE = 10 ** 18
+
+
+class SaveError(ValueError):
+    """A save that cannot be loaded: not JSON, another version, or a state the rules
+    could never reach (``where`` names the field)."""
+
+    def __init__(self, where: str, problem: str):
+        super().__init__(f"セーブを読めません: {where}: {problem}")
+        self.where, self.problem = where, problem
 
 
 def to_json(battle: Battle) -> str:
@@ -28,11 +47,305 @@ def to_json(battle: Battle) -> str:
 
 
 def from_json(tables: Tables, text: str) -> Battle:
-    data = json.loads(text)
-    if data.get("save_version") != SAVE_VERSION:
-        raise ValueError(f"save_version {data.get('save_version')} は読めません")
-    state = State(**data["state"])
-    rng = random.Random()
-    version, internal, gauss = data["rng"]
-    rng.setstate((version, tuple(internal), gauss))
+    """The saved run, checked in full; SaveError for anything a save cannot hold."""
+    if not isinstance(text, str):
+        raise SaveError("(file)", "テキストではありません")
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError("(file)", f"大きすぎます（{len(text)} 文字）")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise SaveError("(file)", f"JSON ではありません（{exc}）") from None
+    _keys(data, "(top)", {"save_version", "state", "rng"})
+    if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):
+        raise SaveError("save_version", f"{data['save_version']!r} は読めません"
+                        f"（このランタイムは {SAVE_VERSION}）")
+    rng = _rng(data["rng"])
+    state = _State(tables).check(data["state"])
     return Battle(tables, state, rng)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} は数ではありません")
+
+
+# ------------------------------------------------------------------ primitives
+
+
+def _keys(value, where: str, required: set, optional: frozenset = frozenset()) -> dict:
+    if not isinstance(value, dict):
+        raise SaveError(where, "オブジェクトではありません")
+    missing = required - value.keys()
+    extra = value.keys() - required - optional
+    if missing:
+        raise SaveError(where, f"足りない項目: {', '.join(sorted(missing))}")
+    if extra:
+        raise SaveError(where, f"知らない項目: {', '.join(sorted(map(str, extra)))}")
+    return value
+
+
+def _int(value, where: str, low: int = -MAX_MAGNITUDE, high: int = MAX_MAGNITUDE) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SaveError(where, f"整数ではありません（{value!r:.40}）")
+    if not low <= value <= high:
+        raise SaveError(where, f"{low}〜{high} の外です（{value}）")
+    return value
+
+
+def _number(value, where: str, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUDE):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SaveError(where, f"数ではありません（{value!r:.40}）")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise SaveError(where, f"{low}〜{high} の外です（{value}）")
+    return value
+
+
+def _one_of(value, where: str, allowed) -> object:
+    if isinstance(value, (dict, list)) or value not in allowed:
+        raise SaveError(where, f"{value!r:.40} はありません（{', '.join(map(str, allowed))}）")
+    return value
+
+
+def _list(value, where: str, limit: int = 100_000) -> list:
+    if not isinstance(value, list):
+        raise SaveError(where, "リストではありません")
+    if len(value) > limit:
+        raise SaveError(where, f"長すぎます（{len(value)}）")
+    return value
+
+
+def _bool(value, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise SaveError(where, "真偽値ではありません")
+    return value
+
+
+def _rng(value) -> random.Random:
+    """The Mersenne Twister state: version 3, 624 words and an index, gauss None or a float."""
+    _list(value, "rng")
+    if len(value) != 3:
+        raise SaveError("rng", "[version, state, gauss] ではありません")
+    version, internal, gauss = value
+    _one_of(version, "rng.version", (3,))
+    _list(internal, "rng.state")
+    if len(internal) != 625:
+        raise SaveError("rng.state", f"625 語ではありません（{len(internal)}）")
+    for i, word in enumerate(internal[:624]):
+        _int(word, f"rng.state.{i}", 0, 2**32 - 1)
+    _int(internal[624], "rng.state.624", 0, 624)
+    if gauss is not None:
+        _number(gauss, "rng.gauss")
+    rng = random.Random()
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+# ----------------------------------------------------------------- the state
+
+_FIELDS = {f.name for f in dataclasses.fields(State)}
+_FACE_STATES = ("base", "pen", "blank")
+_MOD_KINDS = ("param", "flag", "mei")
+_MOD_LIFETIMES = ("play", "turn", "stage", "run")
+
+
+class _State:
+    """The checks of one saved state against the tables it is loaded with."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        # Every continuing effect a run can hold comes from the tables: a saved one must
+        # be one of them, whole (a save cannot bring an effect of its own).
+        self.effects = {}
+        for effect in _table_effects(tables):
+            self.effects.setdefault(_canonical(effect), effect)
+        self.counters = set(tables.vocabulary.get("counters", {}))
+
+    def check(self, data) -> State:
+        _keys(data, "state", _FIELDS)
+        t = self.tables
+        stages = _list(data["stages"], "state.stages", 1000)
+        if not stages:
+            raise SaveError("state.stages", "ステージがありません")
+        for i, enemy in enumerate(stages):
+            _one_of(enemy, f"state.stages.{i}", t.enemies)
+        _int(data["seed"], "state.seed")
+        _int(data["stage_index"], "state.stage_index", 0, len(stages) - 1)
+        _int(data["toki"], "state.toki", 0)
+        for name in ("hp", "turn", "turns_run", "plays_run", "pens_used", "tears_used",
+                     "mei_toki_plays", "suppress", "ho", "ho_carried", "tsuka",
+                     "hokorobi_run", "hokorobi_stage", "rewards_given"):
+            low = -MAX_MAGNITUDE if name == "hp" else 0
+            _int(data[name], f"state.{name}", low)
+        if data["hokorobi_stage"] > data["hokorobi_run"]:
+            raise SaveError("state.hokorobi_stage", "ステージの綻びが累積の綻びを超えています")
+        if data["rewards_given"] > data["hokorobi_run"] // t.balance["reward_interval"]:
+            raise SaveError("state.rewards_given", "累積の綻びより多くの綻び報酬があります")
+        for name in ("redraw_used", "redraw_failed"):
+            _bool(data[name], f"state.{name}")
+        if data["outcome"] is not None:
+            _one_of(data["outcome"], "state.outcome", ("won", "lost"))
+        self._defense(data["defense"])
+        self._counters(data["counters"])
+        self._params(data["params"])
+        self._mods(data["mods"])
+        self._pages(data["pages"], data["zones"])
+        self._effects(data["effects"], len(data["pages"]))
+        self._enemy(data["enemy"], stages[data["stage_index"]])
+        state = State(**data)
+        # The walls and clamps the rules keep at every step (spec 000 盤面, spec 002 クランプ).
+        lifespan = max(0, state.param("lifespan_cap"))
+        if state.toki > lifespan:
+            raise SaveError("state.toki", f"刻 {state.toki} は寿命上限 {lifespan} の先です")
+        if state.hp > state.param("max_hp"):
+            raise SaveError("state.hp", f"HP {state.hp} が最大HP {state.param('max_hp')} を超えています")
+        return state
+
+    def _defense(self, defense) -> None:
+        for i, entry in enumerate(_list(defense, "state.defense")):
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise SaveError(f"state.defense.{i}", "[値, 消滅契機] ではありません")
+            _int(entry[0], f"state.defense.{i}.value", 0)
+            _one_of(entry[1], f"state.defense.{i}.expiry", EXPIRY_ORDER)
+
+    def _counters(self, counters) -> None:
+        _keys(counters, "state.counters", set(), frozenset(SCOPES))
+        for scope, bucket in counters.items():
+            if not isinstance(bucket, dict):
+                raise SaveError(f"state.counters.{scope}", "オブジェクトではありません")
+            for name, value in bucket.items():
+                _one_of(name, f"state.counters.{scope}", self.counters)
+                _number(value, f"state.counters.{scope}.{name}")
+
+    def _params(self, params) -> None:
+        _keys(params, "state.params", set(PARAMS))
+        for name, value in params.items():
+            # A parameter keeps the type of its balance value (only 防御係数 is a float).
+            check = _number if isinstance(self.tables.balance[name], float) else _int
+            check(value, f"state.params.{name}", 0)
+
+    def _mods(self, mods) -> None:
+        for i, mod in enumerate(_list(mods, "state.mods")):
+            where = f"state.mods.{i}"
+            _keys(mod, where, {"kind", "key", "op", "value", "lifetime"})
+            kind = _one_of(mod["kind"], f"{where}.kind", _MOD_KINDS)
+            if kind == "param":
+                _one_of(mod["key"], f"{where}.key", PARAMS)
+            elif kind == "mei":
+                _one_of(mod["key"], f"{where}.key", self.tables.pages)
+            elif not isinstance(mod["key"], str) or len(mod["key"]) > 200:
+                raise SaveError(f"{where}.key", "フラグの名前ではありません")
+            _one_of(mod["op"], f"{where}.op", ("add", "assign"))
+            _int(mod["value"], f"{where}.value")  # every such value lands truncated
+            _one_of(mod["lifetime"], f"{where}.lifetime", _MOD_LIFETIMES)
+
+    def _pages(self, pages, zones) -> None:
+        _list(pages, "state.pages")
+        for uid, page in enumerate(pages):
+            where = f"state.pages.{uid}"
+            _keys(page, where, {"uid", "page", "zone", "lifetime", "faces"})
+            _int(page["uid"], f"{where}.uid", uid, uid)
+            _one_of(page["page"], f"{where}.page", self.tables.pages)
+            _one_of(page["zone"], f"{where}.zone", ZONES)
+            if page["lifetime"] is not None:
+                _one_of(page["lifetime"], f"{where}.lifetime", ("stage", "run"))
+            faces = _keys(page["faces"], f"{where}.faces", {"future", "past"})
+            for side, face in faces.items():
+                fw = f"{where}.faces.{side}"
+                _keys(face, fw, {"state", "blanked", "penned"})
+                _one_of(face["state"], f"{fw}.state", _FACE_STATES)
+                if face["blanked"] is not None:
+                    _one_of(face["blanked"], f"{fw}.blanked", ("base", "pen"))
+                _bool(face["penned"], f"{fw}.penned")
+                if face["state"] == "pen" and self.tables.pages[page["page"]]["pens"].get(
+                        side) is None:
+                    raise SaveError(f"{fw}.state", "このページのこの面にペン強化はありません")
+        _keys(zones, "state.zones", set(ZONES))
+        seen: dict[int, str] = {}
+        for zone in ZONES:
+            for i, uid in enumerate(_list(zones[zone], f"state.zones.{zone}")):
+                _int(uid, f"state.zones.{zone}.{i}", 0, len(pages) - 1)
+                if uid in seen:
+                    raise SaveError(f"state.zones.{zone}", f"ページ {uid} が2か所にあります")
+                seen[uid] = zone
+                if pages[uid]["zone"] != zone:
+                    raise SaveError(f"state.pages.{uid}.zone", f"{zone} にあるはずです")
+        if len(seen) != len(pages):
+            raise SaveError("state.zones", "どの領域にもないページがあります")
+
+    def _effects(self, effects, page_count: int) -> None:
+        for i, placed in enumerate(_list(effects, "state.effects")):
+            where = f"state.effects.{i}"
+            _keys(placed, where, {"effect", "origin", "page_uid", "scale", "fires", "distance",
+                                  "placed"}, frozenset({"windows", "telegraph"}))
+            key = _canonical(placed["effect"]) if isinstance(placed["effect"], dict) else None
+            if key not in self.effects:
+                raise SaveError(f"{where}.effect", "表にない作用です")
+            placed["effect"] = self.effects[key]  # shared with the tables, as when placed
+            if not isinstance(placed["origin"], str) or len(placed["origin"]) > 300:
+                raise SaveError(f"{where}.origin", "文字列ではありません")
+            if placed["page_uid"] is not None:
+                _int(placed["page_uid"], f"{where}.page_uid", 0, page_count - 1)
+            _number(placed["scale"], f"{where}.scale", 0, 10_000)
+            _int(placed["fires"], f"{where}.fires", 0)
+            _int(placed["distance"], f"{where}.distance", 0)
+            anchor = _keys(placed["placed"], f"{where}.placed", {"plays", "turns", "counters"})
+            _int(anchor["plays"], f"{where}.placed.plays", 0)
+            _int(anchor["turns"], f"{where}.placed.turns", 0)
+            self._run_counters(anchor["counters"], f"{where}.placed.counters")
+            windows = placed.get("windows", {})
+            if not isinstance(windows, dict):
+                raise SaveError(f"{where}.windows", "オブジェクトではありません")
+            for name, counters in windows.items():
+                if len(name) > 40:
+                    raise SaveError(f"{where}.windows", "窓の名前ではありません")
+                self._run_counters(counters, f"{where}.windows.{name}")
+            if "telegraph" in placed:
+                plan = _keys(placed["telegraph"], f"{where}.telegraph", {"amount", "to"})
+                _int(plan["amount"], f"{where}.telegraph.amount")
+                _int(plan["to"], f"{where}.telegraph.to", 0)
+
+    def _run_counters(self, counters, where: str) -> None:
+        if not isinstance(counters, dict):
+            raise SaveError(where, "オブジェクトではありません")
+        for name, value in counters.items():
+            _one_of(name, where, self.counters)
+            _number(value, f"{where}.{name}")
+
+    def _enemy(self, enemy, enemy_id: str) -> None:
+        table = self.tables.enemies[enemy_id]
+        _keys(enemy, "state.enemy", {"id", "hp", "za", "intents", "turn_intents",
+                                     "escalations"}, frozenset({"down"}))
+        _one_of(enemy["id"], "state.enemy.id", (enemy_id,))
+        _int(enemy["hp"], "state.enemy.hp")
+        _int(enemy["za"], "state.enemy.za", 0)
+        known = [_canonical(i) for i in table["intents"]] + [
+            _canonical(e["intent"]) for e in table["escalations"]]
+        for name in ("intents", "turn_intents"):
+            for i, intent in enumerate(_list(enemy[name], f"state.enemy.{name}")):
+                if _canonical(intent) not in known:
+                    raise SaveError(f"state.enemy.{name}.{i}", "この敵の Intent ではありません")
+        escalations = _list(enemy["escalations"], "state.enemy.escalations")
+        if len(escalations) != len(table["escalations"]):
+            raise SaveError("state.enemy.escalations", "この敵のエスカレーションと数が合いません")
+        for i, rule in enumerate(escalations):
+            _keys(rule, f"state.enemy.escalations.{i}", {"next", "every"})
+            _int(rule["next"], f"state.enemy.escalations.{i}.next", 0)
+            _int(rule["every"], f"state.enemy.escalations.{i}.every", 1)
+        if "down" in enemy and enemy["down"] is not True:
+            raise SaveError("state.enemy.down", "true でなければなりません")
+
+
+def _table_effects(tables: Tables):
+    """Every 作用 of the tables that a run can place on the board."""
+    for page in tables.pages.values():
+        for body in (*page["faces"].values(), *page["pens"].values()):
+            if body and body.get("effects"):
+                yield from body["effects"]
+        yield from page["tear"] or ()
+    for enemy in tables.enemies.values():
+        yield from enemy["trait_effects"]
+    yield from tables.balance["reward"]

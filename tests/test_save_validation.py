@@ -1,0 +1,154 @@
+"""Saves are not trusted: a hostile save file raises one documented error (SaveError)
+with a message, or loads a state the rules could reach and then plays without crashing.
+A valid save still loads exactly as it was (see test_runtime_properties)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from runtime import save
+from runtime.battle import Battle, Refused
+from runtime.tables import load
+
+TABLES = load()
+ENEMIES = sorted(TABLES.enemies)
+
+
+def a_save(seed: int, steps: int) -> str:
+    """A real save after ``steps`` random legal actions (no choice pending)."""
+    policy = random.Random(seed)
+    battle = Battle.new(TABLES, seed=seed, enemies=ENEMIES[:2])
+    for _ in range(steps):
+        if battle.over:
+            break
+        action = policy.choice(battle.legal_actions())
+        if action[0] == "choose":
+            request = battle.choice
+            battle.choose(policy.sample(list(request["candidates"]), request["count"]))
+        else:
+            getattr(battle, action[0])(*action[1:])
+    while battle.choice is not None and not battle.over:
+        battle.choose(list(battle.choice["candidates"][:battle.choice["count"]]))
+    return save.to_json(battle)
+
+
+def paths(value, prefix=()):
+    """Every place in a JSON tree."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:40]):
+            yield from paths(item, (*prefix, index))
+
+
+HOSTILE = st.one_of(
+    st.none(), st.booleans(), st.integers(-2**70, 2**70), st.sampled_from([-1, 0, 1, 10**19]),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
+    st.sampled_from(["hand", "tabidachi", "on_hit", "turn", "won", "pen", "blank"]),
+    st.lists(st.integers(-3, 3), max_size=3), st.dictionaries(st.text(max_size=3),
+                                                               st.integers(), max_size=2))
+
+
+def mutate(data, path, how, value):
+    if not path:
+        return value
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    if how == "delete":
+        del parent[key]
+    elif how == "add" and isinstance(parent, dict):
+        parent["planted"] = value
+    else:
+        parent[key] = value
+    return data
+
+
+def play_on(battle: Battle, seed: int, steps: int = 30) -> None:
+    policy = random.Random(seed)
+    for _ in range(steps):
+        if battle.over:
+            return
+        action = policy.choice(battle.legal_actions())
+        try:
+            if action[0] == "choose":
+                request = battle.choice
+                battle.choose(policy.sample(list(request["candidates"]), request["count"]))
+            else:
+                getattr(battle, action[0])(*action[1:])
+        except Refused:
+            pass
+
+
+SAVES = [a_save(seed, steps) for seed, steps in ((1, 0), (2, 8), (3, 25), (4, 60))]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(SAVES) - 1), pick=st.integers(0, 10**6),
+       how=st.sampled_from(["replace", "replace", "delete", "add"]), value=HOSTILE,
+       seed=st.integers(0, 1000))
+def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
+        which, pick, how, value, seed):
+    data = json.loads(SAVES[which])
+    places = list(paths(data))
+    path = places[pick % len(places)]
+    data = mutate(data, path, how, value)
+    text = json.dumps(data)  # NaN/Infinity stay in as JSON extensions
+    try:
+        battle = save.from_json(TABLES, text)
+    except save.SaveError as err:
+        assert str(err).startswith("セーブを読めません: ")
+        return
+    play_on(battle, seed)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("", "(file)"), ("{", "(file)"), ("[]" , "(top)"), ("NaN", "(file)"),
+    ('{"save_version": 2, "state": {}, "rng": []}', "save_version"),
+    ("[" * 100_000 + "]" * 100_000, "(file)"),
+    ('{"save_version": 1, "state": {}, "rng": [3, [' + "1," * 624 + '99999], null]}',
+     "rng.state.624"),
+])
+def test_malformed_saves_name_the_place(text, where):
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, text)
+    assert err.value.where == where
+
+
+def test_a_planted_effect_is_refused():
+    data = json.loads(SAVES[2])
+    data["state"]["effects"].append({
+        "effect": {"op": "add", "target": {"code": "hp"}, "direction": "increase",
+                   "base": {"kind": "const", "value": 10**6}, "timing": "turn_start",
+                   "repeat": {"scope": "run", "max": None}, "landing": "fixed", "ja": {},
+                   "lifetime": "permanent", "telegraphed": False, "line": 1},
+        "origin": "page", "page_uid": None, "scale": 1.0, "fires": 0, "distance": 0,
+        "placed": {"plays": 0, "turns": 0, "counters": {}}})
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert "表にない作用" in str(err.value)
+
+
+def test_an_unknown_page_or_a_page_in_two_zones_is_refused():
+    data = json.loads(SAVES[1])
+    data["state"]["pages"][0]["page"] = "no_such_page"
+    with pytest.raises(save.SaveError, match="state.pages.0.page"):
+        save.from_json(TABLES, json.dumps(data))
+    data = json.loads(SAVES[1])
+    zones = data["state"]["zones"]
+    zones["discard"].append(zones["hand"][0])
+    with pytest.raises(save.SaveError):
+        save.from_json(TABLES, json.dumps(data))
+
+
+def test_every_valid_save_loads_as_it_was():
+    for text in SAVES:
+        assert save.to_json(save.from_json(TABLES, text)) == text
