@@ -123,7 +123,8 @@ def choice_table(battle) -> Table | None:
     choice = battle.choice
     if choice is None:
         return None
-    table = Table(title=f"選択: {choice['count']} 枚を選ぶ（choose 番号…）", box=None)
+    table = Table(title=f"選択: {choice['count']} 枚を選ぶ（choose 番号…）", box=None,
+                  min_width=40, title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("ページ")
     for index, candidate in enumerate(choice["candidates"], 1):
