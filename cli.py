@@ -18,8 +18,52 @@ DEFAULT_CONTENT = Path("content")
 DEFAULT_GENERATED = Path("generated")
 
 
+#: A battle script is a few hundred commands; far more is not a script (/dev/zero …).
+MAX_SCRIPT_BYTES = 1024 * 1024
+
+
 def _use_color(stream) -> bool:
     return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def _write(out: Path, files: dict[str, str], what: str = "表") -> list[str]:
+    """Write through write_atomically; a folder that cannot be written (not a folder, no
+    permission, a full disk) is a one-line message and exit 1 — the old files stay whole."""
+    from compiler.build import write_atomically
+
+    try:
+        return write_atomically(out, files)
+    except OSError as exc:
+        raise click.ClickException(
+            f"{out} に{what}を書けません: {exc.strerror or exc}（前の{what}はそのままです）") \
+            from None
+
+
+def _script_lines(path: Path | None) -> list[str]:
+    """The lines of a battle script (a file, or standard input when ``path`` is None):
+    UTF-8 text of at most MAX_SCRIPT_BYTES, else a usage error."""
+    where = str(path) if path is not None else "標準入力"
+    try:
+        if path is not None:
+            # A device or a pipe may be a script too (/dev/null); only its size is bounded.
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_SCRIPT_BYTES + 1)
+        else:
+            data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"{where} を読めません: {exc.strerror or exc}",
+                                 param_hint="--script") from None
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise click.BadParameter(f"{where} は大きすぎます（{MAX_SCRIPT_BYTES // 1024} KiB まで）",
+                                 param_hint="--script")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise click.BadParameter(f"{where}:{line}: UTF-8 として読めないバイト "
+                                 f"0x{data[exc.start]:02x} があります", param_hint="--script") \
+            from None
+    return text.splitlines(keepends=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,29 +76,47 @@ def main() -> None:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: machine-readable diagnostics for editors and CI.")
-def lint(paths: tuple[Path, ...], fmt: str) -> None:
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="The content folder names resolve against (default: content/).")
+def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     """Check content files or folders (default: content/) and report every problem."""
     from dsl.diagnostics import to_json
 
-    result = _check_named(paths, DEFAULT_CONTENT, "リントするファイルかフォルダ")
+    result = _check_named(paths, content, "リントするファイルかフォルダ")
     if fmt == "json":
         click.echo(to_json(result.diagnostics))
     else:
         _print_diagnostics(result.diagnostics, result.sources, result.files)
+        _say_blocked(result)
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
 
 
-def _check_named(paths, default: Path, what: str):
-    """Check the named paths (or ``default``); files inside content/ resolve their names
-    against the whole of content/, files elsewhere only against what was named."""
+def _check_named(paths, content: Path | None, what: str, default: Path | None = None):
+    """Check the named paths (or ``default``, else the content folder). Names in them
+    resolve against the whole content folder (``--content``, default content/) wherever
+    the named files are: a scenario or deck kept outside sees the bundled pages."""
     from compiler.lint import check
 
-    named = list(paths) or [default]
-    if not paths and not default.is_dir():
-        raise click.UsageError(f"{default}/ がありません。{what}を指定してください")
-    context = [DEFAULT_CONTENT] if DEFAULT_CONTENT.is_dir() and _inside(named, DEFAULT_CONTENT) \
-        else []
+    folder = content or DEFAULT_CONTENT
+    fallback = default or folder
+    named = list(paths) or [fallback]
+    if not paths and not fallback.is_dir():
+        raise click.UsageError(f"{fallback}/ がありません。{what}を指定してください")
+    context = [folder] if folder.is_dir() else []
     return check(named, context)
+
+
+def _say_blocked(result) -> None:
+    """Examples that could not run are said to have not run, never counted as passing."""
+    if result.examples_blocked:
+        click.echo(f"例 {result.examples_wanted} 件は実行できませんでした: コンテンツに"
+                   f"エラーが {len(result.examples_blocked)} 件あります"
+                   f"（{_places(result.examples_blocked)}）。", err=True)
+
+
+def _places(diags) -> str:
+    return "、".join(dict.fromkeys(f"{d.span.path}:{d.span.line}" for d in diags[:5])) + (
+        " ほか" if len(diags) > 5 else "")
 
 
 def _print_diagnostics(diags, sources, files: int) -> None:
@@ -97,7 +159,7 @@ def _compiled(content: Path, fmt: str = "py", refusal: str = "エラーがある
               default=DEFAULT_CONTENT, show_default=True, help="The content folder.")
 def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     """Compile content/ into the runtime tables (generated/*.py), validated by schemas/."""
-    from compiler.build import stale_files, write_atomically
+    from compiler.build import stale_files
 
     if check and fmt != "py":
         raise click.UsageError("--check は Python の表（--format py）だけを比べます")
@@ -112,7 +174,7 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
             sys.exit(EXIT_CONTENT)
         click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.files)} ファイル）。")
         return
-    changed = write_atomically(out, compiled.files)
+    changed = _write(out, compiled.files)
     for name in changed:
         click.echo(f"書きました: {out / name}")
     click.echo(f"{out}/: {len(compiled.files)} ファイル、うち {len(changed)} 個を更新しました。")
@@ -129,7 +191,13 @@ def _fresh_tables(content: Path):
     if content.resolve() != DEFAULT_CONTENT.resolve():
         return from_dicts(compiled.tables), compiled
     if stale_files(DEFAULT_GENERATED, compiled.files):
-        write_atomically(DEFAULT_GENERATED, compiled.files)
+        try:
+            write_atomically(DEFAULT_GENERATED, compiled.files)
+        except OSError as exc:
+            # A read-only checkout can still be played: the fresh tables are in memory.
+            click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{exc.strerror or exc}）。"
+                       "コンパイルした表をメモリ上で使います。", err=True)
+            return from_dicts(compiled.tables), compiled
         click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
     try:
         return load(DEFAULT_GENERATED), compiled
@@ -146,8 +214,8 @@ def _known(kind: str, wanted, known) -> None:
             raise click.UsageError(f"{kind}「{item}」はありません。{hint}")
 
 
-def _deck_from_file(path: Path) -> list[str]:
-    result = _check_named([path], DEFAULT_CONTENT, "デッキのファイル")
+def _deck_from_file(path: Path, content: Path) -> list[str]:
+    result = _check_named([path], content, "デッキのファイル")
     if result.errors:
         _print_diagnostics(result.diagnostics, result.sources, result.files)
         sys.exit(EXIT_CONTENT)
@@ -167,8 +235,8 @@ def _deck_from_file(path: Path) -> list[str]:
 @click.option("--with", "with_pages", multiple=True, metavar="PAGE",
               help="Put this page straight into the opening hand (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--script", type=click.File("r", encoding="utf-8"),
-              help="Play these commands (one per line) and print a transcript.")
+@click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Play these commands (one per line, UTF-8) and print a transcript.")
 @click.option("--json", "as_json", is_flag=True, help="Print the event stream as JSON lines.")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True)
@@ -179,14 +247,14 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, content) ->
     tables, _ = _fresh_tables(content)
     _known("敵", enemies, tables.enemies)
     _known("ページ", with_pages, tables.pages)
-    pages = _deck_from_file(deck) if deck else None
+    pages = _deck_from_file(deck, content) if deck else None
     if pages is not None:
         _known("ページ", pages, tables.pages)
     order = list(enemies) or sorted(tables.enemies)
     count = stages or max(1, len(enemies))
     stage_list = [order[i % len(order)] for i in range(count)]
     interactive = script is None and sys.stdin.isatty() and not as_json
-    lines = None if interactive else (script or sys.stdin)
+    lines = None if interactive else _script_lines(script)
     sys.exit(play(tables, seed=seed, enemies=stage_list, deck=pages, with_pages=with_pages,
                   lines=lines, as_json=as_json))
 
@@ -201,7 +269,11 @@ def catalog(out: Path, content: Path) -> None:
     from catalog.render import example_views, write
 
     tables, compiled = _fresh_tables(content)
-    index = write(tables, out, example_views(compiled.examples, compiled.sources))
+    try:
+        index = write(tables, out, example_views(compiled.examples, compiled.sources))
+    except OSError as exc:
+        raise click.ClickException(f"{out} にカタログを書けません: {exc.strerror or exc}") \
+            from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -211,23 +283,30 @@ def catalog(out: Path, content: Path) -> None:
 def build(content: Path) -> None:
     """The whole main job: lint, compile, run the examples, render the catalog."""
     from catalog.render import example_views, write
-    from compiler.build import write_atomically
     from compiler.lint import check
     from runtime.tables import load
 
     result = check([content])
     _print_diagnostics(result.diagnostics, result.sources, result.files)
-    ran = len(result.examples)
-    failed = sum(not r.passed for r in result.examples)
-    click.echo(f"例: {ran - failed} passed, {failed} failed")
+    if result.examples_blocked or (result.errors and not result.examples):
+        click.echo(f"例: {result.examples_wanted} 件を実行できませんでした"
+                   "（コンテンツのエラーを直してください）")
+    else:
+        ran = len(result.examples)
+        failed = sum(not r.passed for r in result.examples)
+        click.echo(f"例: {ran - failed} passed, {failed} failed")
     if result.errors:
         click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
     compiled = _compiled(content)
-    changed = write_atomically(DEFAULT_GENERATED, compiled.files)
+    changed = _write(DEFAULT_GENERATED, compiled.files)
     click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
-    index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog",
-                  example_views(compiled.examples, compiled.sources))
+    try:
+        index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog",
+                      example_views(compiled.examples, compiled.sources))
+    except OSError as exc:
+        raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
+                                   f"{exc.strerror or exc}") from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -236,13 +315,25 @@ DEFAULT_TESTS = DEFAULT_CONTENT / "tests"
 
 @main.command("test")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-def test_cmd(paths: tuple[Path, ...]) -> None:
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="The content folder names resolve against (default: content/).")
+def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
     """Run scenario files (例 blocks; default: content/tests/) like a test runner."""
-    result = _check_named(paths, DEFAULT_TESTS, "シナリオのファイルかフォルダ")
+    tests = (content / "tests") if content else DEFAULT_TESTS
+    result = _check_named(paths, content, "シナリオのファイルかフォルダ", default=tests)
     broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
+    # Errors anywhere in the content stop the examples: show them all (context files too).
+    broken += [d for d in result.examples_blocked if d not in broken]
     if broken:
-        _print_diagnostics(broken, result.sources, result.files)
-        click.echo("コンテンツにエラーがあるのでシナリオを実行できません。", err=True)
+        broken.sort(key=lambda d: d.sort_key())
+        _print_diagnostics(broken, result.sources, len(result.sources))
+        click.echo(f"コンテンツにエラーがあるのでシナリオを実行できません（例 "
+                   f"{result.examples_wanted} 件は未実行）。", err=True)
+        sys.exit(EXIT_CONTENT)
+    if not result.examples:
+        # A runner that ran nothing is not green.
+        click.echo("0 passed, 0 failed")
+        click.echo("実行する例（例 { … }）が1つもありません。", err=True)
         sys.exit(EXIT_CONTENT)
     passed = failed = 0
     for run in result.examples:

@@ -41,22 +41,42 @@ class Result:
     model: dict = field(default_factory=dict)
     symbols: Symbols | None = None  # the AST of every item, by id (for source records)
     examples: list = field(default_factory=list)  # scenario.run.Result of each example played
+    #: Examples of the named files that could not be played, and why: the errors of
+    #: the whole content (context files too) that stopped them. Empty when all ran.
+    examples_blocked: list = field(default_factory=list)
+    examples_wanted: int = 0  # how many examples the named files hold
 
     @property
     def errors(self) -> int:
         return sum(d.is_error for d in self.diagnostics)
 
 
-def discover(paths: list[Path]) -> list[Path]:
-    """Content files under the given paths: folders are searched, files taken as named."""
+def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> list[Path]:
+    """Content files under the given paths: folders are searched, files taken as named.
+    A folder that cannot be read is an E004 in ``problems`` — never silently skipped."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
             root = path.resolve()
-            # A symlink inside the folder must not lead the run outside what was named.
-            found.extend(sorted(p for p in path.rglob("*")
-                                if p.suffix in CONTENT_SUFFIXES and p.is_file()
-                                and p.resolve().is_relative_to(root)))
+            inside: list[Path] = []
+
+            def unreadable(exc: OSError) -> None:
+                if problems is not None:
+                    where = display_path(Path(exc.filename)) if exc.filename else str(path)
+                    problems.append(error(
+                        "E004", f"フォルダを読めません: {exc.strerror or exc}",
+                        Span(where, 1, 1, 1, 2),
+                        hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
+
+            for folder, dirs, files in os.walk(path, onerror=unreadable):
+                dirs.sort()
+                for name in files:
+                    candidate = Path(folder, name)
+                    # A symlink inside the folder must not lead the run outside what was named.
+                    if candidate.suffix in CONTENT_SUFFIXES and candidate.is_file() \
+                            and candidate.resolve().is_relative_to(root):
+                        inside.append(candidate)
+            found.extend(sorted(inside))
         else:
             found.append(path)
     unique = list(dict.fromkeys(found))
@@ -224,8 +244,17 @@ def run_examples(sources: list[Source], diags: list[Diagnostic], state: dict) ->
     Examples run only on content without errors: they need the tables."""
     model = state.get("model", {})
     specs = [e for e in model.get("examples", []) if e is not None and e["report"]]
-    if not state.get("examples", True) or not specs or model.get("balance") is None or any(
-            d.is_error for d in diags):
+    state["examples_wanted"] = len(specs)
+    if not state.get("examples", True) or not specs:
+        return
+    blocking = [d for d in diags if d.is_error]
+    if model.get("balance") is None and not blocking:
+        blocking = [error("E014", "バランスがないので例を実行できません",
+                          Span(specs[0]["path"], specs[0]["line"], 1, specs[0]["line"], 2),
+                          hint="content/ に バランス { … } を1つ書いてください")]
+    if blocking:
+        # Say so: an example that could not run is never counted as passing.
+        state["examples_blocked"] = blocking
         return
     from scenario.check import run_diagnostics
     from scenario.run import run
@@ -262,11 +291,12 @@ def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True)
     """Check the content files under ``paths``; ``context`` files are read only to resolve
     names across files (their own diagnostics are not reported). ``examples``: also play
     the 例 blocks of the named files (lint does; compile does not need to)."""
-    named = discover(paths)
+    diags: list[Diagnostic] = []
+    named = discover(paths, diags)
     extra = [p for p in discover(list(context)) if p.resolve() not in
              {n.resolve() for n in named}]
     sources: list[Source] = []
-    diags: list[Diagnostic] = []
+    folders = {d.span.path for d in diags}  # unreadable folders: reported as named
     texts: dict[str, str] = {}  # for showing source lines, also of files not parsed
     for path, report in [(p, True) for p in named] + [(p, False) for p in extra]:
         shown = display_path(path)
@@ -279,11 +309,13 @@ def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True)
     state: dict = {"examples": examples}
     for run in PASSES:
         run(sources, diags, state)
-    reported = {s.path for s in sources if s.report}
+    reported = {s.path for s in sources if s.report} | folders
     kept = [d for d in diags if d.span.path in reported]
     kept.sort(key=Diagnostic.sort_key)
     return Result(kept, texts, len(named), state.get("model", {}), state.get("symbols"),
-                  state.get("example_results", []))
+                  state.get("example_results", []),
+                  sorted(state.get("examples_blocked", []), key=Diagnostic.sort_key),
+                  state.get("examples_wanted", 0))
 
 
 def check_text(text: str, path: str = "<text>", context: dict[str, str] | None = None) -> Result:
@@ -303,4 +335,6 @@ def check_text(text: str, path: str = "<text>", context: dict[str, str] | None =
         run(sources, diags, state)
     kept = sorted((d for d in diags if d.span.path == path), key=Diagnostic.sort_key)
     return Result(kept, shown, 1, state.get("model", {}), state.get("symbols"),
-                  state.get("example_results", []))
+                  state.get("example_results", []),
+                  sorted(state.get("examples_blocked", []), key=Diagnostic.sort_key),
+                  state.get("examples_wanted", 0))

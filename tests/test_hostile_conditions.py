@@ -47,3 +47,150 @@ def test_designer_text_is_printed_as_plain_text_never_as_terminal_markup(content
     assert result.exit_code == 0, result.output
     assert "[/]（銘 36）をプレイ" in result.output  # the name, exactly as written
     assert "> play [bold]" in result.output and "> set 手札 [/]" in result.output
+
+
+# ---------------------------------------------------------------- no false greens
+
+
+def spoil(content: Path) -> None:
+    with (content / "pages" / "青年期.page").open("a", encoding="utf-8") as handle:
+        handle.write("\nページ broken { 銘 x }\n")
+
+
+def test_a_test_run_that_could_not_play_its_examples_is_never_green(content, monkeypatch):
+    spoil(content)
+    monkeypatch.chdir(content.parent)
+    result = invoke("test", "content/tests/青年期.scenario")
+    assert result.exit_code == 1
+    assert "青年期.page:" in result.output and "E010" in result.output  # the error elsewhere
+    assert "シナリオを実行できません" in result.output and "passed" not in result.output
+
+
+def test_build_says_the_examples_did_not_run_when_content_has_errors(content, monkeypatch):
+    spoil(content)
+    monkeypatch.chdir(content.parent)
+    result = invoke("build")
+    assert result.exit_code == 1
+    assert "例: 0 passed" not in result.output and "件を実行できませんでした" in result.output
+
+
+def test_a_test_runner_that_finds_no_example_fails(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    empty = tmp_path / "none.scenario"
+    empty.write_text("# 何もない\n", encoding="utf-8")
+    result = invoke("test", str(empty))
+    assert result.exit_code == 1 and "1つもありません" in result.output
+
+
+def test_files_outside_content_resolve_names_against_the_project_content(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    deck = tmp_path / "my.deck"
+    deck.write_text("デッキ mine { tabidachi × 2; kekkon }\n", encoding="utf-8")
+    scenario = tmp_path / "x.scenario"
+    scenario.write_text('例 "外から" {\n  敵 haguruma\n  開始 刻 30, 手札 [tabidachi]\n'
+                        '  出す tabidachi\n  確認 刻 == 36\n}\n', encoding="utf-8")
+    assert invoke("lint", str(deck)).exit_code == 0
+    result = invoke("test", str(scenario))
+    assert result.exit_code == 0 and "1 passed, 0 failed" in result.output
+    result = invoke("battle", "--deck", str(deck), "--script", "/dev/null")
+    assert result.exit_code == 0 and "ドロー: 旅立ちの朝" in result.output, result.output
+
+
+def test_another_content_folder_is_named_with_content(content, tmp_path, monkeypatch):
+    (content / "pages" / "extra.page").write_text(
+        'ページ only_here { 銘 40\n  未来面 { 敵HP -= 1 } }\n', encoding="utf-8")
+    scenario = tmp_path / "y.scenario"
+    scenario.write_text('例 {\n  敵 haguruma\n  開始 刻 30, 手札 [only_here]\n  出す only_here\n'
+                        '  確認 刻 == 40\n}\n', encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    assert invoke("test", str(scenario)).exit_code == 1  # the bundled content has no only_here
+    result = invoke("test", "--content", str(content), str(scenario))
+    assert result.exit_code == 0 and "1 passed" in result.output
+
+
+def test_an_unreadable_sub_folder_is_reported_not_skipped(content, monkeypatch):
+    import os
+
+    locked = (content / "pages").resolve()
+    real = os.scandir
+
+    def scandir(path="."):
+        if Path(path).resolve() == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.chdir(content.parent)
+    result = invoke("lint", "content")
+    assert result.exit_code == 1
+    assert "E004" in result.output and "フォルダを読めません" in result.output
+
+
+# ------------------------------------------------- ordinary conditions, no traceback
+
+
+def test_an_out_folder_that_is_a_file_is_a_message(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    result = invoke("compile", "--out", str(afile / "sub"))
+    assert result.exit_code == 1 and "書けません" in result.output
+
+
+def test_a_full_disk_leaves_the_old_tables_whole(tmp_path, monkeypatch):
+    import errno
+
+    import compiler.build as build
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "tables"
+    assert invoke("compile", "--out", str(out)).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "pages.py").write_text("# stale\n", encoding="utf-8")
+    before["pages.py"] = b"# stale\n"
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(build.os, "fsync", full)
+    result = invoke("compile", "--out", str(out))
+    assert result.exit_code == 1 and "No space left" in result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no temp file either
+
+
+def test_a_stale_unwritable_generated_folder_still_plays(content, monkeypatch):
+    import compiler.build as build
+
+    shutil.copytree(ROOT / "generated", content.parent / "generated",
+                    ignore=shutil.ignore_patterns("catalog", "json"))
+    spoil_free = content / "pages" / "extra.page"  # a change: generated/ is now stale
+    spoil_free.write_text('ページ extra { 銘 40\n  未来面 { 敵HP -= 1 } }\n', encoding="utf-8")
+    monkeypatch.chdir(content.parent)
+
+    def readonly(out, files):
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(build, "write_atomically", readonly)
+    result = invoke("battle", "--with", "extra", "--script", str(ROOT / "tests" / "golden_transcripts"
+                                                                 / "starter.script"))
+    assert result.exit_code == 0
+    assert "メモリ上で使います" in result.output and "結果:" in result.output
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"play 1\n\xff\xfe\n", "UTF-8 として読めないバイト 0xff"),
+    (b"play 1\n" * 200_000, "大きすぎます"),
+])
+def test_a_bad_script_is_a_message(tmp_path, monkeypatch, data, says):
+    monkeypatch.chdir(ROOT)
+    script = tmp_path / "s.txt"
+    script.write_bytes(data)
+    result = invoke("battle", "--script", str(script))
+    assert result.exit_code == 2 and says in result.output
+
+
+def test_an_endless_device_as_script_is_refused_at_once(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = invoke("battle", "--script", "/dev/zero")
+    assert result.exit_code == 2 and "大きすぎます" in result.output
+    assert invoke("battle", "--script", "/dev/null").exit_code == 0

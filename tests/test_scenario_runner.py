@@ -68,8 +68,8 @@ def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path)
         '例 "通る" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 敵HP == 45\n}\n'
         '例 "落ちる" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 敵HP == 44\n}\n',
         encoding="utf-8")
-    result = CliRunner().invoke(main, ["test", str(content / "tests"),
-                                       str(content / "x.page"), str(content / "b.balance")])
+    # another content folder than the bundled one is named with --content
+    result = CliRunner().invoke(main, ["test", "--content", str(content)])
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
     assert any(line.startswith("PASS  通る") for line in lines)
