@@ -58,17 +58,21 @@ TEARS = ("攻撃力補正 += {k}", "防御 += {k} 毎 ターン開始時", "攻�
 DESTINATIONS = ("捨て札", "除外（ステージ）", "除外（ラン）")
 
 
-def _fill(template: str, rng: random.Random, ids: list[str]) -> str:
+def _fill(template: str, rng: random.Random, ids: list[str], own: str | None = None) -> str:
+    other = rng.choice(ids)
+    while other == own and len(ids) > 1:  # a page may not assign its own 銘 (E024)
+        other = rng.choice(ids)
     return template.format(n=rng.randint(1, 60), c=rng.randint(1, 9), k=rng.randint(1, 5),
-                           origin=rng.choice(ORIGINS), other=rng.choice(ids))
+                           origin=rng.choice(ORIGINS), other=other)
 
 
-def _face(rng: random.Random, ids: list[str], indent: str = "    ") -> str:
+def _face(rng: random.Random, ids: list[str], indent: str = "    ",
+          conditions: bool = True, own: str | None = None) -> str:
     lines = []
-    if rng.random() < 0.5:
+    if conditions and rng.random() < 0.5:
         conds = rng.sample(CONDITIONS, rng.randint(1, 2))
-        lines.append("条件 " + ", ".join(_fill(c, rng, ids) for c in conds))
-    lines += [_fill(e, rng, ids) for e in rng.sample(EFFECTS, rng.randint(1, 3))]
+        lines.append("条件 " + ", ".join(_fill(c, rng, ids, own) for c in conds))
+    lines += [_fill(e, rng, ids, own) for e in rng.sample(EFFECTS, rng.randint(1, 3))]
     return "{\n" + "".join(f"{indent}{line}\n" for line in lines) + "  }"
 
 
@@ -87,11 +91,12 @@ def page(i: int, rng: random.Random, ids: list[str]) -> str:
         out.append(f'  フレーバー "{i} 年目の、ありふれた一日。"')
     sides = rng.choice([("未来面",), ("過去面",), ("未来面", "過去面")])
     for side in ("未来面", "過去面"):
-        out.append(f"  {side} {_face(rng, ids)}" if side in sides else f"  {side} 白紙")
+        out.append(f"  {side} {_face(rng, ids, own=f'p{i}')}" if side in sides else f"  {side} 白紙")
     if rng.random() < 0.3:
-        out.append(f"  ペン {rng.choice(sides)} {_face(rng, ids)}")
+        # a pen on a written face keeps that face's conditions: it may not write its own (E045)
+        out.append(f"  ペン {rng.choice(sides)} {_face(rng, ids, conditions=False, own=f'p{i}')}")
     if rng.random() < 0.3:
-        out.append(f"  破却 {{ {_fill(rng.choice(TEARS), rng, ids)} }}")
+        out.append(f"  破却 {{ {_fill(rng.choice(TEARS), rng, ids, f'p{i}')} }}")
     return "\n".join(out) + "\n}\n"
 
 
