@@ -3,21 +3,34 @@
 The runtime reads the tables with ``ast.literal_eval`` of each module's ``TABLE``: no
 content is ever imported or executed, and a game client can ship this folder and
 ``generated/`` alone.
+
+``load`` uses a folder's tables only when every one matches the manifest beside them
+(``MANIFEST`` in ``__init__.py``: file name → sha256, renamed into place last by the
+compiler). A compile killed between two renames, or a table edited by hand, would
+otherwise load as a set that mixes two compilations and fail later, far from the cause.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 TABLE_NAMES = ("pages", "enemies", "balance", "decks", "vocabulary")
 SCHEMA_VERSION = 1
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "generated"
+MANIFEST_FILE = "__init__.py"
+#: A reader waits at most this long for a compile that is switching the set right now.
+LOCK_WAIT_SECONDS = 5.0
+_REMEDY = "jibunki compile で作り直してください。"
 
 
 class TableError(Exception):
-    """The tables are missing, unreadable, or of another schema version."""
+    """The tables are missing, unreadable, mixed from two compilations, edited by hand,
+    or of another schema version."""
 
 
 @dataclass(frozen=True)
@@ -35,21 +48,54 @@ class Tables:
 
 def read_table(path: Path) -> dict:
     try:
-        module = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, SyntaxError, ValueError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise TableError(f"{path}: 読めません ({exc})") from exc
+    return _parse_table(text, path)
+
+
+def _parse_table(text: str, path: Path) -> dict:
+    try:
+        module = ast.parse(text, str(path))
+    except (SyntaxError, ValueError) as exc:
         raise TableError(f"{path}: 読めません ({exc})") from exc
     for node in module.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "TABLE"):
             try:
                 table = ast.literal_eval(node.value)
-            except ValueError as exc:
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
                 raise TableError(f"{path}: TABLE がリテラルではありません") from exc
+            if not isinstance(table, dict):
+                raise TableError(f"{path}: TABLE が辞書ではありません")
             if table.get("schema_version") != SCHEMA_VERSION:
                 raise TableError(f"{path}: schema_version {table.get('schema_version')} "
                                  f"（このランタイムは {SCHEMA_VERSION}）")
             return table
     raise TableError(f"{path}: TABLE がありません")
+
+
+def read_manifest(directory: Path) -> dict[str, str]:
+    """The ``MANIFEST`` of ``directory/__init__.py``: table file name → sha256."""
+    path = directory / MANIFEST_FILE
+    try:
+        module = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    except FileNotFoundError:
+        raise TableError(f"{path}: ありません（表の目録）。{_REMEDY}") from None
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise TableError(f"{path}: 読めません ({exc})。{_REMEDY}") from exc
+    for node in module.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "MANIFEST"):
+            try:
+                manifest = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                manifest = None
+            if isinstance(manifest, dict) and all(
+                    isinstance(k, str) and isinstance(v, str) for k, v in manifest.items()):
+                return manifest
+            raise TableError(f"{path}: MANIFEST が名前 → sha256 の辞書ではありません。{_REMEDY}")
+    raise TableError(f"{path}: 表の目録 MANIFEST がありません（古いコンパイルの表です）。{_REMEDY}")
 
 
 def from_dicts(tables: dict[str, dict]) -> Tables:
@@ -65,5 +111,64 @@ def from_dicts(tables: dict[str, dict]) -> Tables:
 
 
 def load(directory: Path | str = DEFAULT_DIR) -> Tables:
+    """The tables of ``directory``, each checked against the manifest before use."""
     directory = Path(directory)
-    return from_dicts({name: read_table(directory / f"{name}.py") for name in TABLE_NAMES})
+    with _shared_lock(directory):
+        manifest = read_manifest(directory)
+        texts: dict[str, str] = {}
+        mismatched = []
+        for name in TABLE_NAMES:
+            file, path = f"{name}.py", directory / f"{name}.py"
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise TableError(f"{path}: 読めません ({exc.strerror or exc})。{_REMEDY}") \
+                    from exc
+            # The bytes checked are the bytes parsed: no second read that could differ.
+            if manifest.get(file) != hashlib.sha256(data).hexdigest():
+                mismatched.append(file)
+            texts[name] = data.decode("utf-8", errors="replace")
+    if mismatched:
+        raise TableError(
+            f"{directory}/ の表が目録（{MANIFEST_FILE} の MANIFEST）と合いません: "
+            f"{', '.join(mismatched)}。2回のコンパイルが混ざっている（途中で止まった"
+            f"コンパイル）か、表が手で書き換えられています。{_REMEDY}")
+    return from_dicts({name: _parse_table(texts[name], directory / f"{name}.py")
+                       for name in TABLE_NAMES})
+
+
+class _shared_lock:
+    """A shared lock on the folder while reading it, so that a compile switching the set
+    at this moment (it holds the exclusive lock) is waited for rather than read half
+    switched. Best effort and bounded: without fcntl, on a file system without locks,
+    or after LOCK_WAIT_SECONDS, the manifest check alone guards the read."""
+
+    def __init__(self, directory: Path):
+        self.directory, self.fd = directory, None
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:
+            return self
+        try:
+            self.fd = os.open(self.directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+                              | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return self
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return self
+                time.sleep(0.02)
+            except OSError:
+                return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)
+        return False

@@ -252,7 +252,9 @@ def test_every_module_is_one_literal_and_loads_both_ways(label, folder, content)
         assert public_names(module) == {"TABLE"}
         assert_identical(module.TABLE, tables[name], f"{label}/{name} (imported)")
     init = (folder / "__init__.py").read_text(encoding="utf-8")
-    assert ast.parse(init).body == []  # comments only
+    (stmt,) = ast.parse(init).body  # the manifest, one literal: file name → sha256
+    assert isinstance(stmt, ast.Assign) and [t.id for t in stmt.targets] == ["MANIFEST"]
+    assert sorted(ast.literal_eval(stmt.value)) == sorted(f"{name}.py" for name in TABLES)
 
 
 def test_rendered_module_reads_back_for_every_table(bundled):
@@ -543,7 +545,8 @@ def test_check_names_the_stale_file_after_a_page_changes(tmp_path, monkeypatch):
     result = run_cli("compile", "--check", "--content", str(content))
     assert result.exit_code == 1, result.output
     assert "generated/pages.py" in result.output
-    for other in ("enemies", "balance", "decks", "vocabulary", "__init__"):
+    assert "generated/__init__.py" in result.output  # the manifest names pages.py's sha256
+    for other in ("enemies", "balance", "decks", "vocabulary"):
         assert f"{other}.py" not in result.output
     assert snapshot(ROOT / "generated") == before  # --check writes nothing
 
@@ -710,7 +713,8 @@ def test_json_export_equals_the_python_tables(content, tmp_path):
     result = run_cli("compile", "--format", "json", "--content", str(content), "--out", str(out))
     assert result.exit_code == 0, result.output
     tables = compile_ok(content).tables
-    assert {p.name for p in out.iterdir()} == {f"{name}.json" for name in TABLES}
+    assert {p.name for p in out.iterdir()} == {f"{name}.json" for name in TABLES} | {
+        "manifest.json"}
     for name in TABLES:
         with open(out / f"{name}.json", encoding="utf-8") as handle:
             assert_identical(json.load(handle), tables[name], name)
@@ -738,5 +742,5 @@ def test_out_writes_only_inside_the_named_folder(tmp_path, monkeypatch):
         assert result.exit_code == 0, result.output
     everything = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")}
     assert everything == ({"work", "py", "js"} | {f"py/{n}" for n in FILES}
-                          | {f"js/{n}.json" for n in TABLES})
+                          | {f"js/{n}.json" for n in TABLES} | {"js/manifest.json"})
     assert {d: snapshot(ROOT / d) for d in repo_before} == repo_before

@@ -1,0 +1,310 @@
+"""An interrupted compile never leaves a mixed set of tables that loads.
+
+A folder holds one compilation (the minimal golden case); a child process writes another
+(the effects case) over it with ``write_atomically``, and sends itself a signal just
+before its k-th file operation, for every k and for SIGTERM, SIGKILL, SIGHUP and SIGINT.
+Afterwards the folder must load as all the old tables or all the new ones, or
+``load()`` must refuse it as mixed; and the next ordinary write must leave exactly the
+table files (no temporaries) and a set that loads as the new one.
+
+The signals SIGTERM, SIGHUP and SIGINT are held while the files are renamed, so they can
+only leave the old or the new set; SIGKILL cannot be held, and a kill between two renames
+is what the manifest is for.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from compiler.build import MANIFEST_PY, compile_content, write_atomically
+from conftest import ROOT
+from runtime.battle import Battle
+from runtime.tables import TABLE_NAMES, TableError, from_dicts, load
+
+GOLDEN = ROOT / "tests" / "golden"
+SIGNALS = (signal.SIGTERM, signal.SIGKILL, signal.SIGHUP, signal.SIGINT)
+#: The file operations counted (tempfile.mkstemp opens with os.open too).
+OPERATIONS = ("open", "write", "fsync", "chmod", "replace", "rename", "unlink")
+
+CHILD = textwrap.dedent("""
+    import json, os, sys
+    from pathlib import Path
+    sys.path.insert(0, {root!r})
+    from compiler.build import write_atomically
+
+    files_json, out, sig, at = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    files = json.loads(Path(files_json).read_text(encoding="utf-8"))
+    count = 0
+
+    def counted(real):
+        def operation(*args, **kwargs):
+            global count
+            count += 1
+            if count == at:
+                os.kill(os.getpid(), sig)
+            return real(*args, **kwargs)
+        return operation
+
+    for name in {operations!r}:
+        setattr(os, name, counted(getattr(os, name)))
+    try:
+        write_atomically(out, files)
+    except KeyboardInterrupt:
+        print("interrupted", count)
+        sys.exit(130)
+    print("done", count)
+""")
+
+
+def compile_ok(case: str):
+    compiled = compile_content(GOLDEN / case / "content")
+    assert compiled.ok, [d.message for d in compiled.diagnostics if d.is_error]
+    return compiled
+
+
+@pytest.fixture(scope="module")
+def compilations(tmp_path_factory):
+    old, new = compile_ok("minimal"), compile_ok("effects")
+    assert sum(old.files[n] != new.files[n] for n in old.files) >= 3
+    folder = tmp_path_factory.mktemp("compilations")
+    (folder / "new.json").write_text(json.dumps(new.files), encoding="utf-8")
+    (folder / "child.py").write_text(
+        CHILD.format(root=str(ROOT), operations=OPERATIONS), encoding="utf-8")
+    return folder, old, new
+
+
+def run_child(folder: Path, out: Path, sig: int, at: int) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(folder / "child.py"), str(folder / "new.json"), str(out),
+         str(int(sig)), str(at)], capture_output=True, text=True, timeout=60)
+
+
+def outcome(out: Path, old, new) -> str:
+    """old / new: the folder loads as that whole compilation; mixed: load() refuses it."""
+    try:
+        tables = load(out)
+    except TableError as exc:
+        message = str(exc)
+        assert "混ざって" in message and "jibunki compile" in message, message
+        return "mixed"
+    for label, compiled in (("old", old), ("new", new)):
+        if tables == from_dicts(compiled.tables):
+            return label
+    raise AssertionError("the folder loads as neither compilation")
+
+
+def test_a_signal_at_any_file_operation_leaves_old_new_or_a_refused_set(compilations,
+                                                                       tmp_path):
+    folder, old, new = compilations
+    probe = tmp_path / "probe"
+    write_atomically(probe, old.files)
+    clean = run_child(folder, probe, signal.SIGTERM, 0)  # 0: never signalled
+    assert clean.returncode == 0 and clean.stdout.startswith("done"), clean.stderr
+    operations = int(clean.stdout.split()[1])
+    assert operations >= 3 * 4  # at least: open, fsync, chmod, replace of each changed file
+
+    cases = [(sig, at) for sig in SIGNALS for at in range(1, operations + 1)]
+
+    def interrupted(case):
+        sig, at = case
+        out = tmp_path / f"{sig.name}-{at}"
+        write_atomically(out, old.files)
+        return out, run_child(folder, out, sig, at)
+
+    # The children run side by side; the loading stays in this thread (CPython 3.11's
+    # ast.parse is not safe in several threads at once: "recursion depth mismatch").
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        runs = list(pool.map(interrupted, cases))
+    results = []
+    for (sig, at), (out, result) in zip(cases, runs):
+        assert "Traceback" not in result.stderr, result.stderr
+        seen = outcome(out, old, new)
+        strays = sorted(p.name for p in out.iterdir() if p.name not in old.files)
+        # The next ordinary compile cleans up and switches the set.
+        write_atomically(out, new.files)
+        assert sorted(p.name for p in out.iterdir()) == sorted(new.files)
+        tables = load(out)
+        assert tables == from_dicts(new.tables)
+        Battle.new(tables, seed=1)  # what failed with KeyError on a mixed set
+        results.append((sig, at, seen, strays))
+
+    tally = collections.Counter((sig.name, seen) for sig, _, seen, _ in results)
+    report = {f"{name} {seen}": count for (name, seen), count in sorted(tally.items())}
+    print(f"{len(results)} signals injected over {operations} file operations: {report}")
+    for sig, at, seen, _ in results:
+        if sig is not signal.SIGKILL:  # held while renaming: only ever a whole set
+            assert seen in ("old", "new"), (sig.name, at, seen)
+    assert {seen for sig, _, seen, _ in results if sig is signal.SIGKILL} == {
+        "old", "new", "mixed"}  # the kill window between renames was reached, and refused
+    assert any(strays for *_, strays in results)  # killed runs did leave temporaries …
+    # … that the next write removed (asserted in one()).
+
+
+def test_ctrl_c_during_the_renames_of_the_compile_command_completes_the_new_set(tmp_path):
+    """Ctrl-C at each rename of a real `jibunki compile --out`: no traceback, and the set
+    is whole (the interrupt takes effect after the last rename)."""
+    out = tmp_path / "out"
+    old_content, new_content = GOLDEN / "minimal" / "content", GOLDEN / "effects" / "content"
+    compile_cmd = [sys.executable, "-c", "from cli import main; main()", "compile",
+                   "--out", str(out), "--content"]
+    assert subprocess.run([*compile_cmd, str(old_content)], cwd=ROOT, capture_output=True,
+                          timeout=120).returncode == 0
+    wrapper = textwrap.dedent(f"""
+        import os, signal, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        real, calls = os.replace, []
+        def replace(*args, **kwargs):
+            calls.append(args)
+            if len(calls) == int(os.environ["AT"]):
+                os.kill(os.getpid(), signal.SIGINT)
+            return real(*args, **kwargs)
+        os.replace = replace
+        from cli import main
+        main()
+    """)
+    new = compile_ok("effects")
+    for at in (1, 2, 4):
+        write_atomically(out, compile_ok("minimal").files)
+        result = subprocess.run(
+            [sys.executable, "-c", wrapper, "compile", "--out", str(out), "--content",
+             str(new_content)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, AT=str(at)))
+        assert "Traceback" not in result.stdout + result.stderr, result.stderr
+        assert result.returncode != 0  # interrupted is not success …
+        assert load(out) == from_dicts(new.tables)  # … but the set switched whole
+        assert sorted(p.name for p in out.iterdir()) == sorted(new.files)
+
+
+# ------------------------------------------------------------------ the loader's part
+
+
+@pytest.fixture
+def written(compilations, tmp_path):
+    _, old, new = compilations
+    out = tmp_path / "out"
+    write_atomically(out, old.files)
+    return out, old, new
+
+
+def test_a_mixed_set_is_refused_naming_the_files(written):
+    out, old, new = written
+    for name in ("pages.py", "enemies.py"):
+        (out / name).write_text(new.files[name], encoding="utf-8")
+    with pytest.raises(TableError) as refused:
+        load(out)
+    message = str(refused.value)
+    assert "pages.py" in message and "enemies.py" in message
+    assert "balance.py" not in message
+    assert "混ざって" in message and "jibunki compile" in message
+
+
+def test_a_table_edited_by_hand_is_refused(written):
+    out, _, _ = written
+    path = out / "balance.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("'start_hp': ", "'start_hp': 1"),
+                    encoding="utf-8")
+    with pytest.raises(TableError, match="balance.py.*手で書き換え"):
+        load(out)
+
+
+def test_tables_without_a_manifest_are_refused(written):
+    out, _, _ = written
+    (out / MANIFEST_PY).write_text("# Generated by an older jibunki compile.\n",
+                                   encoding="utf-8")
+    with pytest.raises(TableError, match="MANIFEST がありません.*jibunki compile"):
+        load(out)
+    (out / MANIFEST_PY).unlink()
+    with pytest.raises(TableError, match="jibunki compile"):
+        load(out)
+
+
+def test_a_manifest_that_is_not_a_literal_mapping_is_refused(written):
+    out, _, _ = written
+    (out / MANIFEST_PY).write_text("MANIFEST = __import__('os').system('true')\n",
+                                   encoding="utf-8")
+    with pytest.raises(TableError, match="MANIFEST"):
+        load(out)
+
+
+def test_the_generated_folder_loads_and_matches_its_manifest():
+    tables = load()
+    assert set(tables.pages) and set(tables.enemies)
+
+
+def test_json_output_has_an_equivalent_manifest(compilations, tmp_path):
+    import hashlib
+
+    compiled = compile_content(GOLDEN / "minimal" / "content", "json")
+    out = tmp_path / "json"
+    write_atomically(out, compiled.files)
+    assert list(compiled.files)[-1] == "manifest.json"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest == {f"{name}.json": hashlib.sha256((out / f"{name}.json").read_bytes())
+                        .hexdigest() for name in TABLE_NAMES}
+
+
+def test_the_manifest_is_deterministic(compilations):
+    _, old, _ = compilations
+    again = compile_ok("minimal")
+    assert again.files == old.files
+    assert list(again.files)[-1] == MANIFEST_PY
+
+
+# ---------------------------------------------------------------- the writer's part
+
+
+def test_stray_temporaries_of_a_killed_run_are_removed_and_nothing_else(written):
+    out, old, new = written
+    strays = [".pages.py.k3j_9xq2.tmp", ".__init__.py.abcdefgh.tmp", ".enemies.py.zz00zz00.old"]
+    kept = ["notes.tmp", ".pages.py.tmp", ".other.py.abcdefgh.tmp", "pages.py.abcdefgh.tmp"]
+    for name in strays + kept:
+        (out / name).write_text("x", encoding="utf-8")
+    (out / ".decks.py.linklink.tmp").symlink_to(out / "notes.tmp")
+    write_atomically(out, new.files)
+    left = {p.name for p in out.iterdir()}
+    assert left == set(new.files) | set(kept) | {".decks.py.linklink.tmp"}
+    # Even when nothing is to be written, the strays of a killed run go.
+    (out / strays[0]).write_text("x", encoding="utf-8")
+    assert write_atomically(out, new.files) == []
+    assert strays[0] not in {p.name for p in out.iterdir()}
+
+
+def test_the_manifest_is_renamed_last_whatever_the_order_given(written, monkeypatch):
+    out, _, new = written
+    renamed = []
+    real = os.replace
+    monkeypatch.setattr(os, "replace",
+                        lambda src, dst: renamed.append(Path(dst).name) or real(src, dst))
+    reordered = {MANIFEST_PY: new.files[MANIFEST_PY],
+                 **{k: v for k, v in new.files.items() if k != MANIFEST_PY}}
+    write_atomically(out, reordered)
+    assert renamed[-1] == MANIFEST_PY and len(renamed) >= 3
+
+
+def test_a_second_writer_waits_its_turn_and_then_gives_up_with_a_message(written,
+                                                                          monkeypatch):
+    import fcntl
+
+    from compiler import build
+
+    out, _, new = written
+    monkeypatch.setattr(build, "LOCK_WAIT_SECONDS", 0.2)
+    holder = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        with pytest.raises(OSError, match="書き込み中"):
+            write_atomically(out, new.files)
+    finally:
+        os.close(holder)
+    assert write_atomically(out, new.files)  # the lock is gone with its holder
+    assert load(out) == from_dicts(new.tables)
