@@ -21,11 +21,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from dsl import parser as dsl_parser
 from dsl.parser import (_CACHE_MAGIC, MAX_CACHE_BYTES, PARSER_OPTIONS, _cache_folder,
                         _cache_name, build_parser, get_parser, grammar_text)
 
 CLEAN_PAGE = "ページ kiyoi {\n  銘 10\n  未来面 { 敵HP -= 3 }\n}\n"
 OTHER_UID = 12345
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="chown to another uid needs root")
 #: A lint that takes longer than this is hanging (a normal one takes about a second).
 PROMPT_SECONDS = 60
 
@@ -207,6 +209,7 @@ def test_a_cache_file_of_another_build_is_not_used(cache_home, monkeypatch):
 # ------------------------------------------------------------- no planted code runs
 
 
+@needs_root
 def test_a_cache_file_of_another_user_is_never_unpickled(cache_home, tmp_path):
     marker = tmp_path / "planted-code-ran"
     path = cache_path(cache_home)
@@ -217,6 +220,56 @@ def test_a_cache_file_of_another_user_is_never_unpickled(cache_home, tmp_path):
     lint_clean_in_process()
     assert not marker.exists()
     assert os.lstat(path).st_uid == os.geteuid()  # replaced by a cache of our own
+
+
+@needs_root
+def test_a_file_swapped_in_just_before_the_open_is_refused_as_opened(cache_home, tmp_path,
+                                                                      monkeypatch):
+    # The race of a check by name, then an open: the attacker wins it every time here,
+    # and loses anyway, because what is checked is the file that was opened.
+    build_parser()
+    marker = tmp_path / "planted-code-ran"
+    path = cache_path(cache_home)
+    swap = path.parent / "swap"
+    plant(swap, marker)
+    os.chown(swap, OTHER_UID, OTHER_UID)
+    real_open = os.open
+
+    def racing_open(name, flags, *args, **kwargs):
+        if name == path.name and swap.exists():
+            os.replace(swap, path)
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", racing_open)
+    build_parser()
+    monkeypatch.undo()
+    assert not swap.exists()  # the swap did happen
+    lint_clean_in_process()
+    assert not marker.exists()
+
+
+def test_a_folder_swapped_after_its_check_is_not_the_one_read(cache_home, tmp_path,
+                                                              monkeypatch):
+    build_parser()
+    marker = tmp_path / "planted-code-ran"
+    path = cache_path(cache_home)
+    impostor = tmp_path / "impostor"
+    plant(impostor / path.name, marker)
+    real_read = dsl_parser._read_cache
+
+    def swapped(folder, name, key):
+        os.rename(path.parent, tmp_path / "moved-away")
+        os.symlink(impostor, path.parent)
+        return real_read(folder, name, key)
+
+    import lark
+
+    monkeypatch.setattr(dsl_parser, "_read_cache", swapped)
+    monkeypatch.setattr(lark.Lark, "__init__", lambda *a, **k: pytest.fail("cache unused"))
+    build_parser()  # reads the checked folder (by its descriptor), wherever it went
+    monkeypatch.undo()
+    assert path.parent.is_symlink()  # the swap did happen
+    assert not marker.exists()
 
 
 def test_a_cache_file_others_can_write_is_never_unpickled(cache_home, tmp_path):
@@ -250,6 +303,7 @@ def test_a_folder_others_can_write_is_never_used(cache_home, tmp_path):
     assert path.read_bytes() == planted  # neither read nor written
 
 
+@needs_root
 def test_a_folder_of_another_user_is_never_used(cache_home, tmp_path):
     marker = tmp_path / "planted-code-ran"
     path = cache_path(cache_home)
