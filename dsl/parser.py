@@ -115,6 +115,11 @@ _TEMP_PREFIX = ".grammar-"
 _STALE_TEMP_SECONDS = 600
 
 
+#: Without these the checks cannot be made on what is opened (Windows): no cache.
+_SAFE_OPENS = (hasattr(os, "O_NOFOLLOW") and os.open in os.supports_dir_fd
+               and os.rename in os.supports_dir_fd)  # os.replace is renameat too
+
+
 def _cache_folder() -> Path | None:
     """``$XDG_CACHE_HOME/jibunki``, else ``$HOME/.cache/jibunki``; None when the cache is
     off or neither variable holds an absolute path. The password database is not asked:
@@ -158,8 +163,7 @@ def _open_cache_folder() -> int | None:
     folder = _cache_folder()
     flags = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
              | getattr(os, "O_CLOEXEC", 0))
-    if (folder is None or not hasattr(os, "O_NOFOLLOW") or os.open not in os.supports_dir_fd
-            or os.rename not in os.supports_dir_fd):  # os.replace is renameat too
+    if folder is None or not _SAFE_OPENS:
         return None
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
