@@ -351,7 +351,7 @@ def _options(s: ast.Sayou, ctx: Ctx) -> dict | None:
 def _count(s: ast.Sayou, ctx: Ctx) -> int | None:
     if s.count is None:
         return 1
-    return s.count.value if check_count(s.count, ctx, "枚数") else None
+    return s.count.value if check_count(s.count, ctx, "枚数", "cards") else None
 
 
 #: Region operations whose source may also be the destination: a copy of a hand page may

@@ -7,14 +7,18 @@ every default filled in (None when the item has errors).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from dsl import ast
 from dsl.diagnostics import Note, error
 
 from . import vocabulary as vocab
 from .effects import check_sayou
+from .limits import DECK_CAP_BOUND
 from .names import resolve
 from .values import Ctx, check_condition, check_count, check_page_ref, constant
+
+_DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
 
 _FIELD_WORDS = {
     "mei": "銘", "hokorobi_mul": "綻び倍率", "origin": "出自", "dest": "行き先",
@@ -69,11 +73,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
     if "dest" in fields:
         entry = resolve("destination", fields["dest"].value, ctx.diags)
         dest = entry.code if entry else None
-    deck_cap = None
-    if "deck_cap" in fields:
-        deck_cap = constant(fields["deck_cap"].value, ctx, "上限枚数")
-        if deck_cap is not None and (not isinstance(deck_cap, int) or deck_cap < 1):
-            ctx.err("E030", "上限枚数は 1 以上の整数です", fields["deck_cap"].value.span)
+    deck_cap = _deck_cap(fields, ctx)
     appears = []
     if "appears" in fields:
         appears = [check_condition(c, ctx.at("appears"), "appears")
@@ -125,6 +125,23 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
         "pens": {side: pens[side][1] for side in ("future", "past") if side in pens},
         "tear": tear, "line": page.span.line,
     }
+
+
+def _deck_cap(fields, ctx: Ctx) -> int | None:
+    """The page's checked 上限枚数 (None: not written, or wrong — then reported here).
+    The deck check reads a page's cap through this function too: one reading of the
+    field, so ``上限枚数 0+1`` means the same to both."""
+    if "deck_cap" not in fields:
+        return None
+    value = constant(fields["deck_cap"].value, ctx, "上限枚数")
+    if value is None:
+        return None
+    if not isinstance(value, int) or not 1 <= value <= DECK_CAP_BOUND:
+        ctx.err("E030", f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{value}）",
+                fields["deck_cap"].value.span,
+                hint="デッキ内上限枚数と同じ範囲です（バランスの項目、vocabulary.py）")
+        return None
+    return value
 
 
 def _mei(page, fields, ctx: Ctx, damaged: bool):
@@ -310,17 +327,9 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> dict | None:
                                    notes=[Note("最初の記述", seen[key.code].span)]))
             continue
         seen[key.code] = setting
-        value = constant(setting.value, ctx, key.mei)
-        if value is None:
-            continue
-        if key.type == "int" and not isinstance(value, int):
-            ctx.err("E030", f"{key.mei}は整数です（{value}）", setting.value.span)
-            continue
-        if not key.low <= value <= key.high or not math.isfinite(value):
-            ctx.err("E030", f"{key.mei}は {key.low}〜{key.high} です（{value}）",
-                    setting.value.span, hint=key.note)
-            continue
-        values[key.code] = float(value) if key.type == "float" else value
+        value = _setting_value(key, setting, ctx)
+        if value is not None:
+            values[key.code] = value
     for key in vocab.BALANCE_KEYS:
         if key.default is not None and key.code not in seen:
             values[key.code] = float(key.default) if key.type == "float" else key.default
@@ -340,6 +349,21 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> dict | None:
     return {**values, "reward": rewards[0]["effects"] if rewards else []}
 
 
+def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
+    """The checked value of one balance setting, or None after its diagnostic."""
+    value = constant(setting.value, ctx, key.mei)
+    if value is None:
+        return None
+    if key.type == "int" and not isinstance(value, int):
+        ctx.err("E030", f"{key.mei}は整数です（{value}）", setting.value.span)
+        return None
+    if not key.low <= value <= key.high or not math.isfinite(value):
+        ctx.err("E030", f"{key.mei}は {key.low}〜{key.high} です（{value}）",
+                setting.value.span, hint=key.note)
+        return None
+    return float(value) if key.type == "float" else value
+
+
 def _head(span):
     return type(span)(span.path, span.line, span.col, span.line, span.col + 1)
 
@@ -350,40 +374,52 @@ def _head(span):
 def check_deck(deck: ast.Deck, ctx: Ctx) -> dict | None:
     before = len(ctx.diags)
     counts: dict[str, int] = {}
+    caps: dict[str, int] = {}
+    written = []  # (page, count) of each valid entry
     for entry in deck.entries:
         page = check_page_ref(entry.page, ctx)
         n = 1
-        if entry.count is not None:
-            n = entry.count.value if check_count(entry.count, ctx, "枚数") else 0
-        if page is not None and n:
-            counts[page] = counts.get(page, 0) + n
-            cap = _deck_cap(ctx.symbols.pages[page]) or _default_deck_cap(ctx.symbols)
-            if cap is not None and counts[page] > cap:
-                ctx.err("E030", f"「{page}」がデッキ内上限枚数（{cap}）を超えています",
-                        entry.span)
+        if entry.count is not None:  # bounded before it multiplies anything
+            n = entry.count.value if check_count(entry.count, ctx, "枚数", "deck_count") else 0
+        if page is None or not n:
+            continue
+        written.append((page, n))
+        counts[page] = counts.get(page, 0) + n
+        if page not in caps:
+            caps[page] = _cap_of(ctx.symbols.pages[page], ctx)
+        if counts[page] > caps[page]:
+            ctx.err("E030", f"「{page}」がデッキ内上限枚数（{caps[page]}）を超えています",
+                    entry.span)
     if not deck.entries:
         ctx.err("E014", "デッキにページが1枚もありません", deck.id.span)
     if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
         return None
     return {"id": deck.id.text, "name": deck.title or deck.id.text,
-            "pages": [p for e in deck.entries for p in [e.page.text] *
-                      (e.count.value if e.count is not None else 1)]}
+            "pages": [p for p, n in written for p in [p] * n]}
 
 
-def _default_deck_cap(symbols) -> int | None:
-    """The balance's デッキ内上限枚数, for pages that do not write their own."""
-    key = vocab.lookup("balance", "デッキ内上限枚数")
-    for balance in symbols.balances[:1]:
+def _quiet(ctx: Ctx) -> Ctx:
+    """The same symbols, its diagnostics dropped: for reading a fact of another item,
+    whose own check reports what is wrong with it."""
+    return replace(ctx, diags=[])
+
+
+def _cap_of(page: ast.Page, ctx: Ctx) -> int:
+    """How many copies of ``page`` a deck may hold: its own 上限枚数, else the balance's
+    デッキ内上限枚数, else — no balance in scope, or its value wrong — the bound of that
+    setting (so a deck is never unbounded), each read as their own checks read them."""
+    quiet = _quiet(ctx)
+    fields: dict[str, ast.Field] = {}
+    for f in page.fields:  # the first of a field written twice, as _fields reads it
+        fields.setdefault(f.key, f)
+    own = _deck_cap(fields, quiet)
+    if own is not None:
+        return own
+    for balance in ctx.symbols.balances[:1]:
         for setting in balance.settings:
-            if key is not None and vocab.lookup("balance", setting.name.text) is key and \
-                    isinstance(setting.value, ast.Number) and isinstance(setting.value.value, int):
-                return setting.value.value
-    return None
-
-
-def _deck_cap(page: ast.Page) -> int | None:
-    for f in page.fields:
-        if f.key == "deck_cap" and isinstance(f.value, ast.Number) and isinstance(
-                f.value.value, int):
-            return f.value.value
-    return None
+            if vocab.lookup("balance", setting.name.text) is _DECK_CAP_KEY:
+                value = _setting_value(_DECK_CAP_KEY, setting, quiet)
+                if value is not None:
+                    return value
+                break
+    return DECK_CAP_BOUND

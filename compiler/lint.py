@@ -156,8 +156,15 @@ def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
 def parse_all(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
     from dsl.parser import parse
 
+    from .limits import too_many_tokens
+
     for source in sources:
         if source.text is None:
+            continue
+        # The parse is the costly step (lark reads some 70,000 tokens a second): bound it first.
+        too_big = too_many_tokens(source.text, source.path)
+        if too_big is not None:
+            diags.append(too_big)
             continue
         try:
             source.parsed = parse(source.text, source.path)
@@ -170,6 +177,29 @@ def parse_all(sources: list[Source], diags: list[Diagnostic], state: dict) -> No
             diags.append(warning("W003", "空のファイルです（定義がありません）",
                                  Span(source.path, 1, 1, 1, 2),
                                  hint="ページや敵の定義を書くか、ファイルを消してください"))
+
+
+def check_sizes(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
+    """E048 for every list over its bound (compiler/limits.py). An item over a bound, or
+    every item of a file with too many, is not checked further: ``state["oversized"]``."""
+    from .limits import oversized, too_many_items
+
+    skipped: set[int] = set()
+    for source in sources:
+        if source.parsed is None:
+            continue
+        items = source.parsed.file.items
+        too_many = too_many_items(items, source.path)
+        if too_many is not None:
+            diags.append(too_many)
+            skipped.update(map(id, items))
+            continue
+        for item in items:
+            found = oversized(item)
+            if found:
+                diags.extend(found)
+                skipped.add(id(item))
+    state["oversized"] = skipped
 
 
 def collect_symbols(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
@@ -190,6 +220,7 @@ def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> 
     from .values import Ctx
 
     symbols: Symbols = state["symbols"]
+    oversized = state.get("oversized", set())
     model = {"pages": [], "enemies": [], "decks": [], "balance": None, "examples": []}
     for source in sources:
         if source.parsed is None:
@@ -198,6 +229,8 @@ def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> 
         for item in source.parsed.file.items:
             if isinstance(item, (ast.Page, ast.Enemy)):
                 subject = item
+            if id(item) in oversized:  # E048 said why; checking it is the work refused
+                continue
             damaged = any(_overlaps(item.span, lines) for lines in source.parsed.damaged)
             ctx = Ctx(diags, symbols, "enemy" if isinstance(item, ast.Enemy) else "page",
                       owner=item.id.text if isinstance(item, ast.Page) else None)
@@ -280,7 +313,7 @@ def _internal(exc: Exception, span: Span) -> Diagnostic:
 
 
 #: The passes, in order. Each reads and extends the shared state.
-PASSES = (parse_all, collect_symbols, check_items, run_examples)
+PASSES = (parse_all, check_sizes, collect_symbols, check_items, run_examples)
 
 
 def _overlaps(span: Span, lines: tuple[int, int]) -> bool:

@@ -15,6 +15,7 @@ from dsl import ast
 from dsl.diagnostics import Diagnostic, error, warning
 
 from . import vocabulary as vocab
+from .limits import LIMITS, over
 from .names import did_you_mean, resolve, unknown
 
 
@@ -75,10 +76,15 @@ def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> dict | No
     return lowered
 
 
-def check_count(number: ast.Number, ctx: Ctx, what: str) -> bool:
+def check_count(number: ast.Number, ctx: Ctx, what: str, limit: str = "times") -> bool:
+    """A count of 1 or more, within its bound (``limit``: a key of limits.LIMITS) — checked
+    here, before anything is multiplied by it (a deck entry × n is n pages in a list)."""
     value = number.value
     if not isinstance(value, int) or value < 1:
         ctx.err("E039", f"{what}は 1 以上の整数です（{number.text}）", number.span)
+        return False
+    if value > LIMITS[limit].bound:
+        ctx.diags.append(over(limit, value, number.span, what))
         return False
     return True
 
