@@ -284,7 +284,7 @@ def build(content: Path) -> None:
     """The whole main job: lint, compile, run the examples, render the catalog."""
     from catalog.render import example_views, write
     from compiler.lint import check
-    from runtime.tables import load
+    from runtime.tables import TableError, load
 
     result = check([content])
     _print_diagnostics(result.diagnostics, result.sources, result.files)
@@ -302,7 +302,11 @@ def build(content: Path) -> None:
     changed = _write(DEFAULT_GENERATED, compiled.files)
     click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
     try:
-        index = write(load(DEFAULT_GENERATED), DEFAULT_GENERATED / "catalog",
+        tables = load(DEFAULT_GENERATED)
+    except TableError as exc:  # another writer changed generated/ meanwhile
+        raise click.ClickException(str(exc)) from None
+    try:
+        index = write(tables, DEFAULT_GENERATED / "catalog",
                       example_views(compiled.examples, compiled.sources))
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
