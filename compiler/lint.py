@@ -326,8 +326,8 @@ def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True)
     the 例 blocks of the named files (lint does; compile does not need to)."""
     diags: list[Diagnostic] = []
     named = discover(paths, diags)
-    extra = [p for p in discover(list(context)) if p.resolve() not in
-             {n.resolve() for n in named}]
+    resolved = {n.resolve() for n in named}  # once: not once per context file
+    extra = [p for p in discover(list(context)) if p.resolve() not in resolved]
     sources: list[Source] = []
     folders = {d.span.path for d in diags}  # unreadable folders: reported as named
     texts: dict[str, str] = {}  # for showing source lines, also of files not parsed

@@ -21,16 +21,21 @@ class Symbols:
     decks: dict[str, ast.Deck] = field(default_factory=dict)
     balances: list[ast.Balance] = field(default_factory=list)
     examples: list[ast.Example] = field(default_factory=list)
+    _origins: frozenset[str] | None = field(default=None, init=False, repr=False,
+                                            compare=False)
 
     @property
-    def origins(self) -> set[str]:
-        """Every 出自 written by some page (the values a generation filter may name)."""
-        found = set()
-        for page in self.pages.values():
-            for f in page.fields:
-                if f.key == "origin" and isinstance(f.value, ast.Name):
-                    found.add(f.value.text)
-        return found
+    def origins(self) -> frozenset[str]:
+        """Every 出自 written by some page (the values a generation filter may name).
+
+        Gathered once, on first use: every 出自 filter of every page reads it, and a walk
+        of all pages per filter made lint grow with the square of the content. The table
+        of pages is complete before any item is checked (``collect``)."""
+        if self._origins is None:
+            self._origins = frozenset(
+                f.value.text for page in self.pages.values() for f in page.fields
+                if f.key == "origin" and isinstance(f.value, ast.Name))
+        return self._origins
 
 
 def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
