@@ -153,6 +153,33 @@ def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
 # ------------------------------------------------------------------- passes
 
 
+def _collector_paused(run):
+    """``run`` with Python's cyclic garbage collector paused: the passes that build the
+    run's model (all but the examples).
+
+    Parsing and checking build millions of objects (parse trees, then the AST and the
+    model) that stay alive to the end of the run and hold no cycles. With the collector
+    on, each of its full passes walks every one of them again, so the run grows faster
+    than the content: 10,000 pages linted in 13.6 s with it, 7.2 s without, with the
+    same peak memory and no cyclic garbage left to find afterwards. Plain reference
+    counting still frees every temporary; the collector is on again when the pass ends
+    (examples, which run battles, are played with it on)."""
+    import functools
+    import gc
+
+    @functools.wraps(run)
+    def paused(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
+        was_on = gc.isenabled()
+        gc.disable()
+        try:
+            run(sources, diags, state)
+        finally:
+            if was_on:
+                gc.enable()
+    return paused
+
+
+@_collector_paused
 def parse_all(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
     from dsl.parser import parse
 
@@ -179,6 +206,7 @@ def parse_all(sources: list[Source], diags: list[Diagnostic], state: dict) -> No
                                  hint="ページや敵の定義を書くか、ファイルを消してください"))
 
 
+@_collector_paused
 def check_sizes(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
     """E048 for every list over its bound (compiler/limits.py). An item over a bound, or
     every item of a file with too many, is not checked further: ``state["oversized"]``."""
@@ -202,6 +230,7 @@ def check_sizes(sources: list[Source], diags: list[Diagnostic], state: dict) -> 
     state["oversized"] = skipped
 
 
+@_collector_paused
 def collect_symbols(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
     from .symbols import collect
 
@@ -215,6 +244,7 @@ def collect_symbols(sources: list[Source], diags: list[Diagnostic], state: dict)
                 diags.append(_internal(exc, Span(source.path, 1, 1, 1, 2)))
 
 
+@_collector_paused
 def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
     from .items import check_balance, check_deck, check_enemy, check_page
     from .values import Ctx
