@@ -159,7 +159,7 @@ def _compiled(content: Path, fmt: str = "py", refusal: str = "エラーがある
               default=DEFAULT_CONTENT, show_default=True, help="The content folder.")
 def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     """Compile content/ into the runtime tables (generated/*.py), validated by schemas/."""
-    from compiler.build import stale_files
+    from compiler.build import stale_files, stale_schemas, write_schemas
 
     if check and fmt != "py":
         raise click.UsageError("--check は Python の表（--format py）だけを比べます")
@@ -167,6 +167,13 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     compiled = _compiled(content, fmt)
     if check:
         stale = stale_files(out, compiled.files)
+        schemas = stale_schemas()
+        for name in schemas:
+            click.echo(f"古い: schemas/{name}（contract/ の表の型から作り直します）")
+        if schemas:
+            click.echo(f"{len(schemas)} 個のスキーマが contract/ と合いません。"
+                       "jibunki compile で作り直してください。")
+            sys.exit(EXIT_CONTENT)
         if stale:
             for name in stale:
                 click.echo(f"古い: {out / name}")
@@ -177,6 +184,11 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     changed = _write(out, compiled.files)
     for name in changed:
         click.echo(f"書きました: {out / name}")
+    try:
+        for name in write_schemas():
+            click.echo(f"書きました: schemas/{name}")
+    except OSError:
+        pass  # an installed copy's schemas/ is not ours to write; --check still compares
     click.echo(f"{out}/: {len(compiled.files)} ファイル、うち {len(changed)} 個を更新しました。")
 
 

@@ -71,8 +71,13 @@ def compile_content(content: Path, fmt: str = "py") -> Compiled:
     compiled = Compiled(diags, result.sources)
     if any(d.is_error for d in diags):
         return compiled
-    tables = lower(result.model, source_records(result.symbols, result.sources,
-                                                content.resolve().parent))
+    from contract.codec import ContractError
+
+    try:
+        tables = lower(result.model, source_records(result.symbols, result.sources,
+                                                    content.resolve().parent))
+    except ContractError as exc:
+        raise SchemaViolation(f"契約に合わない表: {exc}") from None
     validate(tables)
     compiled.tables = tables
     compiled.examples = [e for e in result.model.get("examples", []) if e is not None]
@@ -146,6 +151,20 @@ def _registry():
 
 def schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+def stale_schemas() -> list[str]:
+    """The files of schemas/ that differ from what the contract classes generate."""
+    from contract.schema import schema_files
+
+    return stale_files(SCHEMA_DIR, schema_files())
+
+
+def write_schemas() -> list[str]:
+    """Write schemas/ from the contract classes (only the files that changed)."""
+    from contract.schema import schema_files
+
+    return write_atomically(SCHEMA_DIR, schema_files())
 
 
 def schema_errors(name: str, table: dict) -> list[str]:

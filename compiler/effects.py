@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dsl import ast
 
-from . import vocabulary as vocab
+from contract import vocabulary as vocab
 from .names import resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant
 

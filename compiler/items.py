@@ -12,7 +12,7 @@ from dataclasses import replace
 from dsl import ast
 from dsl.diagnostics import Note, error
 
-from . import vocabulary as vocab
+from contract import vocabulary as vocab
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve

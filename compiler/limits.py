@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Span, error
 
-from . import vocabulary as vocab
+from contract import vocabulary as vocab
 
 
 @dataclass(frozen=True)

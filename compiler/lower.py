@@ -8,13 +8,13 @@ validated against ``schemas/`` before anything is written.
 
 from __future__ import annotations
 
-from . import vocabulary as vocab
+from contract import vocabulary as vocab
+from contract.codec import from_literal, to_literal
+from contract.tables import SCHEMA_VERSION, TABLES, vocabulary_table
 
-SCHEMA_VERSION = 1
-
-#: The keys every lowered 作用 has, in this order (the schema requires them all).
+#: The keys every lowered 作用 has, in this order (contract.tables.Sayou).
 SAYOU_KEYS = ("op", "direction", "landing", "target", "base", "lifetime", "timing", "repeat",
-              "telegraphed", "source", "dest", "count", "pick", "filter", "line", "ja")
+              "telegraphed", "source", "dest", "count", "pick", "filter", "line", "names")
 REPEAT_KEYS = ("scope", "unit", "n", "max")
 SIDES = ("future", "past")
 
@@ -70,17 +70,8 @@ def lower_sayou(effect: dict) -> dict:
     out["base"] = _base(effect.get("base"))
     out["telegraphed"] = bool(effect.get("telegraphed"))
     out["filter"] = dict(effect["filter"]) if effect.get("filter") is not None else None
-    out["ja"] = {
-        "target": _target_name(effect["target"]),
-        "op": _name("operation", effect["op"]),
-        "landing": _name("landing", effect.get("landing")),
-        "lifetime": _name("lifetime", effect.get("lifetime")),
-        "timing": _name("timing", effect["timing"]),
-        "repeat": _repeat_name(out["repeat"]),
-        "source": _name("region", effect.get("source")),
-        "dest": _name("region", effect.get("dest")),
-        "pick": _name("pick", effect.get("pick")),
-    }
+    out["names"] = {"target": _target_name(effect["target"]),
+                    "repeat": _repeat_name(out["repeat"])}
     return out
 
 
@@ -155,29 +146,6 @@ def lower_balance(balance: dict) -> dict:
     return {**values, "reward": [lower_sayou(e) for e in balance["reward"]]}
 
 
-def lower_vocabulary() -> dict:
-    """The part of the vocabulary the runtime reads (it may not import the compiler)."""
-    return {
-        "scopes": list(vocab.SCOPE_ORDER),
-        "lifetimes": [t.code for t in vocab.LIFETIMES],
-        # Tables are rendered with sorted keys: the order of the phases within a turn
-        # (vocabulary.TIMINGS) would be lost without an explicit ``order``.
-        "timings": {t.code: {"name": t.mei, "family": t.family, "order": i}
-                    for i, t in enumerate(vocab.TIMINGS)},
-        "regions": {r.code: {"name": r.mei, "parts": list(r.parts)} for r in vocab.REGIONS},
-        "destinations": {d.code: d.mei for d in vocab.DESTINATIONS},
-        "counters": {c.code: {"name": c.mei, "log": c.log, "cells": c.cells}
-                     for c in vocab.COUNTERS},
-        "variables": {v.code: {"name": v.mei, "kind": v.kind, "modifier_of": v.modifier_of,
-                               "modifier_kind": v.modifier_kind}
-                      for v in vocab.VARIABLES},
-        "operations": {o.code: {"name": o.mei, "family": o.family} for o in vocab.OPERATIONS},
-        "intents": {i.code: i.mei for i in vocab.INTENT_KINDS},
-        "traits": {t.code: {"name": t.mei, "arg": t.arg} for t in vocab.TRAITS},
-        "picks": {p.code: p.mei for p in vocab.PICKS},
-    }
-
-
 def lower(model: dict, sources: dict[str, dict]) -> dict[str, dict]:
     """All tables, keyed by table name; ``sources`` maps item keys to source records."""
     balance = model["balance"]
@@ -187,14 +155,18 @@ def lower(model: dict, sources: dict[str, dict]) -> dict[str, dict]:
                for e in sorted(model["enemies"], key=lambda e: e["id"])}
     decks = {d["id"]: {"id": d["id"], "name": d["name"], "pages": list(d["pages"])}
              for d in sorted(model["decks"], key=lambda d: d["id"])}
-    return {
+    literals = {
         "pages": {"schema_version": SCHEMA_VERSION, "pages": pages},
         "enemies": {"schema_version": SCHEMA_VERSION, "enemies": enemies},
         "balance": {"schema_version": SCHEMA_VERSION, "balance": lower_balance(balance)},
         "decks": {"schema_version": SCHEMA_VERSION, "starting_deck": STARTING_DECK,
                   "decks": decks},
-        "vocabulary": {"schema_version": SCHEMA_VERSION, **lower_vocabulary()},
+        "vocabulary": to_literal(vocabulary_table()),
     }
+    # Through the contract classes and back: a table the contract does not describe
+    # raises ContractError here (a bug in jibunki), before anything is written.
+    return {name: to_literal(from_literal(TABLES[name], table, name))
+            for name, table in literals.items()}
 
 
 #: The deck a run starts with (DESIGN §6: defined in content, 10 pages).

@@ -7,7 +7,7 @@ import difflib
 from dsl.ast import Name
 from dsl.diagnostics import Diagnostic, error
 
-from . import vocabulary as vocab
+from contract import vocabulary as vocab
 
 #: What each table is called in messages.
 TABLE_WORDS = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from dsl import ast
 from dsl.diagnostics import Diagnostic, error, warning
 
-from . import vocabulary as vocab
+from contract import vocabulary as vocab
 from .limits import LIMITS, over
 from .names import did_you_mean, resolve, unknown
 

@@ -41,6 +41,9 @@ SCOPES = (
     Term("run", "ラン"),
 )
 
+#: The scope code of an anchored range or reference (以降 n プレイ／ターン).
+ANCHORED = "anchored"
+
 #: アンカー付きスコープの単位 — 「以降 n プレイ」. Counted from the moment the 作用 lands.
 ANCHOR_UNITS = (
     Term("play", "プレイ"),
@@ -163,6 +166,10 @@ OPERATIONS = (
 )
 
 OPERATION_FAMILIES = ("numeric", "setting", "parameter", "control", "region", "payment", "choice")
+
+#: The written direction of an add or a cap change: += is an increase, -= a decrease
+#: (DESIGN §6: 敵HP -= 12 is 12 damage).
+DIRECTIONS = ("increase", "decrease")
 
 LANDINGS = (
     Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing"),
@@ -287,6 +294,11 @@ CONDITION_WORDS = (
     Term("crosses", "跨ぐ", note="this play crosses 座"),
     Term("not_crosses", "跨がない", note="this play does not cross 座"),
 )
+
+#: How a condition is tested: a chain of comparisons, a flag that is not 0, or a word.
+CONDITION_TESTS = ("compare", "nonzero", "crosses", "not_crosses")
+#: Comparison operators of conditions → the sign the catalog prints.
+COMPARISONS = {">=": "≥", "<=": "≤", "==": "＝", "!=": "≠", ">": "＞", "<": "＜"}
 
 #: The play-condition families of spec 002 プレイ条件, in the spec's order.
 CONDITION_KINDS = (

@@ -2,7 +2,7 @@
 
 Names of the game's vocabulary (variables, counters, timings, regions …) are *not*
 keywords: the grammar reads them as plain names and the compiler resolves them against
-``compiler.vocabulary``. Only the words that give a file its shape live here. The grammar
+``contract.vocabulary``. Only the words that give a file its shape live here. The grammar
 refers to each as ``_kw_<rule>``; the rules themselves are generated from this table when
 the parser is built, so the Japanese form and its alias can never drift apart.
 """

@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': '89caa53922dd3571088b7ca38c4c19d85752cd2c59d2e36354eed136a5e246c1',
- 'decks.py': '22552feddbb3aaef47b0185598572972288043b68ea9256c56c43533f4a44e37',
- 'enemies.py': 'e2296e2deb0521aa62c8c6d58368a0dfa7f0bb4e5b8d2cbb48f28fcdbdd3a4bc',
- 'pages.py': 'd0e454ab092822771db62525be6a08776a0e7becc3576de6ebf58e00b3b4fd9b',
- 'vocabulary.py': 'acdaed9f0fb0740842ded159271b77f6a187fd6943ba2d58753dcb138acf49bd'}
+MANIFEST = {'balance.py': '6852af4b159aac6b51736fa64426bc4fcb87a53304cc934bb4d590c33d9952fd',
+ 'decks.py': 'dc7037c96031f07a836ab729c0ffdf6174627045b289691de9b9bcea390a8bdf',
+ 'enemies.py': '19907623f1d2275c5c4b4873420c726a07628d0c635d4c07a9b7481af90f723b',
+ 'pages.py': '9830a0595961e01a1980c17fe285c427380bda4bfdbc7c064240f343e28a2cbe',
+ 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}

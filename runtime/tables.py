@@ -1,8 +1,9 @@
-"""表の読み込み — load the compiled tables (generated/*.py) as plain data.
+"""表の読み込み — load the compiled tables (generated/*.py) as contract objects.
 
 The runtime reads the tables with ``ast.literal_eval`` of each module's ``TABLE``: no
-content is ever imported or executed, and a game client can ship this folder and
-``generated/`` alone.
+content is ever imported or executed, and a game client can ship this folder, contract/
+and ``generated/`` alone. Each literal becomes the contract classes (contract.tables),
+checked all the way down: a table that is not what the contract says is a TableError.
 
 ``load`` uses a folder's tables only when every one matches the manifest beside them
 (``MANIFEST`` in ``__init__.py``: file name → sha256, renamed into place last by the
@@ -19,8 +20,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-TABLE_NAMES = ("pages", "enemies", "balance", "decks", "vocabulary")
-SCHEMA_VERSION = 1
+from contract.codec import ContractError, from_literal
+from contract.tables import SCHEMA_VERSION, TABLES, Balance, Deck, Enemy, Page, VocabularyTable
+
+TABLE_NAMES = tuple(TABLES)
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "generated"
 MANIFEST_FILE = "__init__.py"
 #: A reader waits at most this long for a compile that is switching the set right now.
@@ -35,15 +38,17 @@ class TableError(Exception):
 
 @dataclass(frozen=True)
 class Tables:
-    pages: dict
-    enemies: dict
-    balance: dict
-    decks: dict
+    """Everything a battle reads: pages and enemies by id, the balance, the decks."""
+
+    pages: dict[str, Page]
+    enemies: dict[str, Enemy]
+    balance: Balance
+    decks: dict[str, Deck]
     starting_deck: str
-    vocabulary: dict
+    vocabulary: VocabularyTable
 
     def starter(self) -> list[str]:
-        return list(self.decks[self.starting_deck]["pages"])
+        return list(self.decks[self.starting_deck].pages)
 
 
 def read_table(path: Path) -> dict:
@@ -99,14 +104,19 @@ def read_manifest(directory: Path) -> dict[str, str]:
 
 
 def from_dicts(tables: dict[str, dict]) -> Tables:
-    """Tables from in-memory dicts (as ``compile_content`` returns them)."""
+    """Tables from in-memory literals (as ``compile_content`` returns them), checked
+    against the contract."""
+    try:
+        typed = {name: from_literal(cls, tables[name], name) for name, cls in TABLES.items()}
+    except (ContractError, KeyError) as exc:
+        raise TableError(f"表が契約（contract/）に合いません: {exc}。{_REMEDY}") from None
     return Tables(
-        pages=tables["pages"]["pages"],
-        enemies=tables["enemies"]["enemies"],
-        balance=tables["balance"]["balance"],
-        decks=tables["decks"]["decks"],
-        starting_deck=tables["decks"]["starting_deck"],
-        vocabulary=tables["vocabulary"],
+        pages=typed["pages"].pages,
+        enemies=typed["enemies"].enemies,
+        balance=typed["balance"].balance,
+        decks=typed["decks"].decks,
+        starting_deck=typed["decks"].starting_deck,
+        vocabulary=typed["vocabulary"],
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dsl import ast
 from dsl.diagnostics import Diagnostic, error
 
-from compiler import vocabulary as vocab
+from contract import vocabulary as vocab
 from compiler.names import did_you_mean
 from compiler.values import Ctx, check_page_ref, constant
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS

@@ -28,7 +28,8 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
 from cli import main
-from compiler import build, lower, vocabulary as vocab
+from compiler import build, lower
+from contract import vocabulary as vocab
 from compiler.build import (TABLES, SchemaViolation, compile_content, schema, schema_errors,
                             stale_files, validate, write_atomically)
 from conftest import ROOT

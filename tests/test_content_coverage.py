@@ -1,6 +1,6 @@
 """The bundled content is a real starter set: it uses every term of the vocabulary.
 
-Every list below is read from compiler/vocabulary.py, so a vocabulary item added without
+Every list below is read from contract/vocabulary.py, so a vocabulary item added without
 content that uses it fails here. The content is compiled in memory (the same tables
 `jibunki compile` writes); the scenarios are read from the checked model.
 """
@@ -11,7 +11,7 @@ from functools import cache
 
 import pytest
 
-from compiler import vocabulary as vocab
+from contract import vocabulary as vocab
 from compiler.build import compile_content
 from compiler.lint import check
 from conftest import ROOT

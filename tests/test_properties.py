@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from compiler import vocabulary as vocab
+from contract import vocabulary as vocab
 from compiler.codes import CODES
 from compiler.lint import check, check_text
 from dsl.diagnostics import render

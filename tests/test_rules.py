@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import vocabulary as vocab
+from contract import vocabulary as vocab
 from compiler.lint import check, check_text
 from conftest import ROOT, codes
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from catalog.phrasing import phrase
 from cli import main
-from compiler import vocabulary as vocab
+from contract import vocabulary as vocab
 from compiler.build import compile_content
 from compiler.lint import check_text
 from compiler.lower import lower_sayou

@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': '59d335362e6655201aa9298e30f20c814740ca30cde540c6a3d30c653bb98a0d',
- 'decks.py': '5f5f19f8a2b340d8a82de83f6aad33998d0a72bb64fc5fbb8961e0e31eadb1aa',
- 'enemies.py': 'e7ffd28a1ee02144668d4abc9c7fdfd44655c5c109976d45e6ec912ae32d36ac',
- 'pages.py': 'e5775d4057380abc7999a94c7926eaa4138f166dd1032d241bb2193d112ec08d',
- 'vocabulary.py': 'acdaed9f0fb0740842ded159271b77f6a187fd6943ba2d58753dcb138acf49bd'}
+MANIFEST = {'balance.py': 'ca2a5b432826fde0f879e0c01d6777f60cc99ad524729889d7d8996a35bab354',
+ 'decks.py': '8023dd9988058720c205693db70b075200a152941c6808cccc5d79099054d007',
+ 'enemies.py': '37c6dfa9597d89ed2efc36880a8e441002809b40c19b85d92a208c0390123641',
+ 'pages.py': 'b0db1336b210f0257a43c5e0ebb99d2ad56895b9d678e5da6303add1290822db',
+ 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}

@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': '475d8e37f9cc8a1f4acb57cc088fb302b302d3a3bf82bc75ce06edd1f62f2174',
- 'decks.py': '1e10cbea3530929c193b4bde3b2a7a9c05ac7841a99cd6884f905d626ebbe2e9',
- 'enemies.py': 'b7f32227238caf4a17fa4de71d7b73f336b3ec0b93f0ee2fb45a5bd123a2a896',
- 'pages.py': 'fe28cf8239e61cfb27164ce309cee6ccc534511deede9bec76c46fbb38ac4c8e',
- 'vocabulary.py': 'acdaed9f0fb0740842ded159271b77f6a187fd6943ba2d58753dcb138acf49bd'}
+MANIFEST = {'balance.py': 'eccb696b95f93533cce376e2c73651718f678f81e2bd3f0e0352e6d43deb0745',
+ 'decks.py': 'f1ecd2be461b7f2ab6d539447d08a32ec3ff61676b0ae2ec1f21c59aafff6c3f',
+ 'enemies.py': 'b93bbcf69d61b6c727b0cf386f87cae50a0a972580506dc6c7e466a716e68d66',
+ 'pages.py': 'c65e27d59648cd51c3d45545d6519a2a4f10849fefda8f1ca4cc458fcf418671',
+ 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}

@@ -21,4 +21,4 @@ TABLE = {'enemies': {'kage': {'breakthrough': 50,
                       'trait_effects': [],
                       'traits': [],
                       'za': 35}},
- 'schema_version': 1}
+ 'schema_version': 2}

@@ -35,7 +35,7 @@ TABLE = {'counters': {'cards_drawn': {'cells': '○●○○', 'log': 'operation
              'draw': {'name': '山札', 'parts': ['draw']},
              'exile': {'name': '除外', 'parts': ['exile']},
              'hand': {'name': '手札', 'parts': ['hand']}},
- 'schema_version': 1,
+ 'schema_version': 2,
  'scopes': ['play', 'turn', 'stage', 'run'],
  'timings': {'after_defense': {'family': 'phase', 'name': '防御獲得後', 'order': 5},
              'after_draw': {'family': 'phase', 'name': 'ドロー後', 'order': 2},

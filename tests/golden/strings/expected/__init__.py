@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': 'db42f5af7ed7944c0bcc3f31ed9f07304c27e930cf0a5321216714dc5b0207a8',
- 'decks.py': '7fa0cc45328a245da09d81249700e780f90c6c3fd248eb70d311e17dca3d3f7c',
- 'enemies.py': '712e90d95cbd46d545716b2b9a1d0d8e8048e5d2bf0ca61c707de43fd07d46ab',
- 'pages.py': '5db78aa7e30cca3d3d4048b3e79ece49de15fd09f613c5b823ca5c5c19817a28',
- 'vocabulary.py': 'acdaed9f0fb0740842ded159271b77f6a187fd6943ba2d58753dcb138acf49bd'}
+MANIFEST = {'balance.py': 'f9e7f9dfee83869753f0182cdc18b04200aafc8a05bbd90613ff12980f52ee7d',
+ 'decks.py': '627b6d8773dbd38adfda4a281de50d96f3edc4a1afdf9ad9fb6b496a1e32558e',
+ 'enemies.py': '267599f1e585925c3e787585c8c9455612e90c3be059ba4bfb2d0100afe71079',
+ 'pages.py': '31143d73353152f83283e5de97276aed023fd0f071c4a86063df918eed7a57cb',
+ 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}

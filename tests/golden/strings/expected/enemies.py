@@ -23,4 +23,4 @@ TABLE = {'enemies': {'ghost': {'breakthrough': 25,
                        'trait_effects': [],
                        'traits': [],
                        'za': 20}},
- 'schema_version': 1}
+ 'schema_version': 2}
