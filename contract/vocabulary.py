@@ -138,6 +138,13 @@ PICKS = (
 #: 生成されたページの寿命 (spec 002 ページの生成と複製).
 GENERATED_LIFETIMES = ("stage", "run")
 
+#: 面 — the two faces of a page, by the side they fire on (spec 000: 銘 > 刻 fires the
+#: future face, 銘 < 刻 the past one). ``aliases``: the short words a player types.
+FACES = (
+    Term("future", "未来面", aliases=("未来",)),
+    Term("past", "過去面", aliases=("過去",)),
+)
+
 # --------------------------------------------------------------------- operations
 
 
