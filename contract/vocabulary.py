@@ -2,7 +2,7 @@
 
 Every layer reads names from here: the validator resolves what designers write, the
 lowering pass writes the stable ``code`` of each term into the tables, and the catalog
-phrases rules text from the Japanese ``mei``. No other module keeps its own list of
+phrases rules text from the Japanese ``mei`` and each term's display ``phrase``. No other module keeps its own list of
 variable, counter, timing, scope, region or operation names.
 
 Each entry has a stable ASCII ``code`` (written into generated tables, and accepted in
@@ -29,16 +29,31 @@ class Term:
     mei: str
     aliases: tuple[str, ...] = ()
     note: str = ""
+    #: How rules text (the catalog, the terminal) says the term in a sentence; None: by
+    #: its name. Some phrases are templates (``{value}``) that the phrasing rule fills.
+    phrase: str | None = None
 
     def spellings(self) -> tuple[str, ...]:
         return (self.mei, self.code, *self.aliases)
 
+    def said(self) -> str:
+        """The words rules text uses for this term (its phrase, else its name)."""
+        return self.mei if self.phrase is None else self.phrase
+
+
+@dataclass(frozen=True)
+class Scope(Term):
+    """A scope. ``phrase`` says it as a reference's subscript (使用した歩［このターン］),
+    ``during`` as the repeat range that opens a continuing 作用 (このターン中、…)."""
+
+    during: str = ""
+
 
 SCOPES = (
-    Term("play", "プレイ"),
-    Term("turn", "ターン"),
-    Term("stage", "ステージ"),
-    Term("run", "ラン"),
+    Scope("play", "プレイ", phrase="このプレイ", during="このプレイ中"),
+    Scope("turn", "ターン", phrase="このターン", during="このターン中"),
+    Scope("stage", "ステージ", phrase="このステージ", during="ステージ中"),
+    Scope("run", "ラン", phrase="このラン", during="ラン中ずっと"),
 )
 
 #: The scope code of an anchored range or reference (以降 n プレイ／ターン).
@@ -49,18 +64,22 @@ ANCHOR_UNITS = (
     Term("play", "プレイ"),
     Term("turn", "ターン"),
 )
+#: How rules text says an anchored range, and the most fires of a repeat range.
+ANCHORED_PHRASE = "以降 {n} {unit}"
+MAX_FIRES_PHRASE = "最大 {max} 回"
 
 # --------------------------------------------------------------------- lifetimes
 
 #: 値の寿命 — when a value born from a 作用 disappears. ``order`` is the defense
 #: consumption order (spec 002 防御は多重集合である: 被弾1回 → ターン → ステージ → ラン).
 LIFETIMES = (
-    Term("permanent", "永続", note="the change stays (damage, payments, 通貨)"),
-    Term("on_hit", "被弾1回", note="gone after absorbing one Intent"),
-    Term("play", "プレイ"),
-    Term("turn", "ターン"),
-    Term("stage", "ステージ"),
-    Term("run", "ラン"),
+    # phrase "": rules text says nothing of a change that simply stays
+    Term("permanent", "永続", note="the change stays (damage, payments, 通貨)", phrase=""),
+    Term("on_hit", "被弾1回", note="gone after absorbing one Intent", phrase="被弾1回まで"),
+    Term("play", "プレイ", phrase="このプレイの間"),
+    Term("turn", "ターン", phrase="ターン終了まで"),
+    Term("stage", "ステージ", phrase="ステージ終了まで"),
+    Term("run", "ラン", phrase="ラン終了まで"),
 )
 
 # ------------------------------------------------------------------------ timings
@@ -98,9 +117,9 @@ TIMINGS = (
     Timing("on_pen", "ペンを使った時", family="event"),
     Timing("on_exile", "ページが除外された時", family="event"),
     Timing("on_enemy_hp_zero", "敵のHPが0になった時", family="event"),
-    Timing("on_reward", "綻び報酬時", family="event",
+    Timing("on_reward", "綻び報酬時", family="event", phrase="綻び報酬の時",
            note="project decision: when a 綻び reward threshold is reached"),
-    Timing("always", "常時", family="always"),
+    Timing("always", "常時", family="always", phrase="常に"),
 )
 
 # ------------------------------------------------------------------------ regions
@@ -130,13 +149,18 @@ DESTINATIONS = (
 
 #: 領域操作で1枚を選ぶ方法. ``choice`` is the player-choice family (デッキサーチ).
 PICKS = (
-    Term("random", "ランダム", note="seeded RNG of the battle"),
+    Term("random", "ランダム", note="seeded RNG of the battle", phrase="ランダムに"),
     Term("top", "上から", note="from the top of the pile, in revealed order"),
-    Term("choice", "選択", note="the player chooses; atomic"),
+    Term("choice", "選択", note="the player chooses; atomic", phrase="選んで"),
 )
 
 #: 生成されたページの寿命 (spec 002 ページの生成と複製).
 GENERATED_LIFETIMES = ("stage", "run")
+#: How rules text says the lifetime of a generated or copied page.
+GENERATED_LIFETIME_PHRASES = {"stage": "ステージ限り", "run": "ラン永続"}
+
+#: The target of a region operation (移動, 生成, 複製, 公開): pages, not a variable.
+PAGES = Term("pages", "ページ", phrase="ページ（領域操作）")
 
 #: 面 — the two faces of a page, by the side they fire on (spec 000: 銘 > 刻 fires the
 #: future face, 銘 < 刻 the past one). ``aliases``: the short words a player types.
@@ -179,8 +203,10 @@ OPERATION_FAMILIES = ("numeric", "setting", "parameter", "control", "region", "p
 DIRECTIONS = ("increase", "decrease")
 
 LANDINGS = (
-    Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing"),
-    Term("fixed", "固定", note="the base as written, ignoring modifiers"),
+    # phrase "": the default landing goes without saying
+    Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing", phrase=""),
+    Term("fixed", "固定", note="the base as written, ignoring modifiers",
+         phrase="補正を受けない"),
 )
 
 # ----------------------------------------------------------------------- variables
@@ -285,7 +311,7 @@ VARIABLES = (
              lifetimes=("permanent",), default_lifetime="permanent", readable=False),
     # 導出値: read by conditions and references, never targets
     Variable("distance", "距離", kind="derived", cond_kind="position",
-             note="|銘 − 刻| of this play, before 刻 moves"),
+             note="|銘 − 刻| of this play, before 刻 moves", phrase="|銘 − 刻|"),
     Variable("pen_left", "残りペン回数", kind="derived", cond_kind="remaining"),
     Variable("tear_left", "残り破り回数", kind="derived", cond_kind="remaining"),
     Variable("stages_cleared", "クリアしたステージ数", kind="derived", cond_kind="appearance"),
@@ -294,12 +320,13 @@ VARIABLES = (
 #: 内部フラグ (``@name``): a named integer joining effects together; any name is valid.
 FLAG = Variable("flag", "内部フラグ", kind="flag", page_ops=("add", "assign"),
                 enemy_ops=("add", "assign"), lifetimes=("play", "turn", "stage", "run"),
-                default_lifetime="run", cond_kind="flag")
+                default_lifetime="run", cond_kind="flag", phrase="フラグ「{flag}」")
 
 #: Conditions that are words, not comparisons: このプレイで座を跨ぐ・跨がない.
 CONDITION_WORDS = (
-    Term("crosses", "跨ぐ", note="this play crosses 座"),
-    Term("not_crosses", "跨がない", note="this play does not cross 座"),
+    Term("crosses", "跨ぐ", note="this play crosses 座", phrase="このプレイで座を跨ぐ"),
+    Term("not_crosses", "跨がない", note="this play does not cross 座",
+         phrase="このプレイで座を跨がない"),
 )
 
 #: How a condition is tested: a chain of comparisons, a flag that is not 0, or a word.
@@ -392,12 +419,16 @@ class Trait(Term):
 
 #: 特性 that are not a plain 作用 line (DESIGN §6). Seat movement is written as a 作用 on 座.
 TRAITS = (
-    Trait("immobile", "不動", arg="none", note="座 never moves; seat-moving effects do nothing"),
+    Trait("immobile", "不動", arg="none", note="座 never moves; seat-moving effects do nothing",
+          phrase="不動（座は動かない）"),
     Trait("acceleration", "加速", arg="int",
-          note="each escalation shortens the escalation interval by n turns (minimum 1)"),
+          note="each escalation shortens the escalation interval by n turns (minimum 1)",
+          phrase="加速 {value}（エスカレーションのたびに間隔が {value} ターン縮む）"),
     Trait("per_hit_reduction", "軽減", arg="int",
-          note="1発ごとの軽減: every hit on 敵HP is reduced by n"),
-    Trait("blockade", "封鎖", arg="range", note="the player may not land on this 刻 range"),
+          note="1発ごとの軽減: every hit on 敵HP is reduced by n",
+          phrase="1発ごとの軽減 {value}（敵HPへの1発ごとに {value} 減る）"),
+    Trait("blockade", "封鎖", arg="range", note="the player may not land on this 刻 range",
+          phrase="封鎖 {low}〜{high}（この刻には止まれない）"),
 )
 
 # ------------------------------------------------------------------------- balance
