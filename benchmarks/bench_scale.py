@@ -16,6 +16,13 @@ Printed per size: min and median seconds, milliseconds per page, and each measur
 to the floor measured in the same run (min / min). Linear code shows the same per-page
 figure and the same ratio at every size; a quadratic pass shows a ratio that grows with N.
 Figures only; nothing here asserts on timing.
+
+Two things to read the figures by. The floor keeps Python's cyclic collector on, as a
+plain parse does, and so slows a little per page as the heap grows; lint pauses it while
+it builds the model (compiler/lint.py), so at large sizes lint can come out near or under
+the floor. And compile is mostly schema validation and rendering (jsonschema and pprint,
+each about 1.8 ms a page): the default run takes about 5 minutes on 2 cores, ``--quick``
+about 25 seconds.
 """
 
 from __future__ import annotations
@@ -104,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     repeats = args.repeats or (2 if args.quick else 3)
 
+    started = time.perf_counter()
     floor_parser = lark_floor()
     get_parser()  # our parser is built once per process, outside the timings
     print(f"lint and compile vs a plain lark parse; {repeats} interleaved repeats, "
@@ -112,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="jibunki-bench-") as tmp:
             times = measure(pages, repeats, floor_parser, Path(tmp))
         print("\n".join(report(pages, times)), flush=True)
+    print(f"whole run: {time.perf_counter() - started:.0f} s")
     return 0
 
 
