@@ -1,34 +1,35 @@
 """ルール文 — natural Japanese rules text generated from the compiled 作用.
 
 Rules text can never drift from behaviour because it is made from the same tables the
-runtime executes. Each term has its own phrasing rule (the tables below); every term that
-is not implied by the others appears in the text, so two 作用 that differ in any term
-never read the same.
+runtime executes. Each term has its own phrasing rule (the tables below, one row per
+reference class, base class, operation code and condition test); every term that is not
+implied by the others appears in the text, so two 作用 that differ in any term never read
+the same. Every word of the vocabulary — names and display phrases — comes from
+``contract.vocabulary``; what is written here is only the glue between them.
 """
 
 from __future__ import annotations
 
-#: 繰り返し範囲 → the opening words of a continuing 作用.
-REPEAT_WORDS = {
-    "play": "このプレイ中",
-    "turn": "このターン中",
-    "stage": "ステージ中",
-    "run": "ラン中ずっと",
-}
-#: 値の寿命 → how long the value lives, said after it.
-LIFETIME_WORDS = {
-    "on_hit": "被弾1回まで",
-    "play": "このプレイの間",
-    "turn": "ターン終了まで",
-    "stage": "ステージ終了まで",
-    "run": "ラン終了まで",
-}
-#: Scope subscripts of references, as the catalog prints them.
-SCOPE_WORDS = {"play": "このプレイ", "turn": "このターン", "stage": "このステージ", "run": "このラン"}
-PICK_WORDS = {"random": "ランダムに", "top": "上から", "choice": "選んで"}
-OP_WORDS = {">=": "≥", "<=": "≤", "==": "＝", "!=": "≠", ">": "＞", "<": "＜"}
-#: Timings a one-shot 作用 has by default in some block; said only when it matters.
-ONE_SHOT_TIMINGS = {"on_play": "プレイ時", "on_tear": "破った時", "on_reward": "綻び報酬の時"}
+from functools import cache
+from typing import Callable
+
+from contract import vocabulary as vocab
+from contract.tables import (Condition, Const, CounterRef, DistanceRef, Filter, FlagRef,
+                             PageAttrRef, PageCountRef, RegionCountRef, Repeat, Sayou, Scaled,
+                             TilesPassedRef, VariableRef)
+
+__all__ = ["base_text", "body_lines", "condition_text", "number", "phrase", "ref_text",
+           "scope_text"]
+
+
+@cache
+def term(table: str, code: str) -> vocab.Term:
+    """The vocabulary entry of ``code`` in ``table`` (the tables were checked against the
+    vocabulary when they were loaded, so every code has one)."""
+    entry = vocab.tables()[table].by_code(code)
+    if entry is None:
+        raise KeyError(f"{table} {code!r} is not in contract.vocabulary")
+    return entry
 
 
 def number(value) -> str:
@@ -38,147 +39,188 @@ def number(value) -> str:
 
 
 def scope_text(scope: str, unit: str | None, n: int | None) -> str:
-    if scope == "anchored":
-        return f"以降 {n} {'プレイ' if unit == 'play' else 'ターン'}"
-    return SCOPE_WORDS[scope]
+    """A scope as a reference's subscript: このターン, or 以降 2 プレイ."""
+    if scope == vocab.ANCHORED:
+        return vocab.ANCHORED_PHRASE.format(n=n, unit=term("anchor_unit", unit).mei)
+    return term("scope", scope).said()
 
 
-def ref_text(ref: dict, vocabulary: dict) -> str:
-    kind = ref["kind"]
-    if kind == "counter":
-        name = vocabulary["counters"][ref["counter"]]["name"]
-        return f"{name}［{scope_text(ref['scope'], ref.get('unit'), ref.get('n'))}］"
-    if kind == "variable":
-        return vocabulary["variables"][ref["variable"]]["name"]
-    if kind == "flag":
-        return f"フラグ「{ref['flag']}」"
-    if kind == "region_count":
-        return f"{vocabulary['regions'][ref['region']]['name']}の枚数"
-    if kind == "page_count":
-        return f"{vocabulary['regions'][ref['region']]['name']}にある「{ref['page']}」の枚数"
-    if kind == "page_attr":
-        return f"「{ref['page']}」の銘"
-    if kind == "distance":
-        return "|銘 − 刻|"
-    if kind == "tiles_passed":
-        return f"通過したマス［{ref['tile']}］"
-    return kind
+def _region(code: str) -> str:
+    return term("region", code).mei
 
 
-def base_text(base: dict | None, vocabulary: dict) -> str:
-    if base is None:
-        return ""
-    if base["kind"] == "const":
-        return number(base["value"])
-    text = ref_text(base["ref"], vocabulary)
-    return text if base["coef"] == 1 else f"{text}×{number(base['coef'])}"
+# ------------------------------------------------------------------ references
+# One row per reference class of contract.tables.REFS (a test holds them equal).
+
+REF_TEXT: dict[type, Callable] = {
+    CounterRef: lambda r: f"{term('counter', r.counter).mei}［{scope_text(r.scope, r.unit, r.n)}］",
+    VariableRef: lambda r: term("variable", r.variable).mei,
+    FlagRef: lambda r: vocab.FLAG.said().format(flag=r.flag),
+    RegionCountRef: lambda r: f"{_region(r.region)}の枚数",
+    PageCountRef: lambda r: f"{_region(r.region)}にある「{r.page}」の枚数",
+    PageAttrRef: lambda r: f"「{r.page}」の{term('variable', r.variable).mei}",
+    DistanceRef: lambda r: term("variable", "distance").said(),
+    TilesPassedRef: lambda r: f"{vocab.TILES_PASSED.mei}［{term('tile', r.tile).mei}］",
+}
+
+#: Base values and condition terms: a constant, or a reference (× a coefficient).
+BASE_TEXT: dict[type, Callable] = {
+    **REF_TEXT,
+    Const: lambda b: number(b.value),
+    Scaled: lambda b: ref_text(b.ref) if b.coef == 1 else f"{ref_text(b.ref)}×{number(b.coef)}",
+}
 
 
-def _body(effect: dict, vocabulary: dict) -> str:
-    """What the 作用 does (target, operation, base, landing)."""
-    ja = effect["ja"]
-    base = base_text(effect["base"], vocabulary)
-    op, target = effect["op"], ja["target"]
-    fixed = "（補正を受けない）" if effect["landing"] == "fixed" and op == "add" else ""
-    if op == "add":
-        if effect["target"]["code"] == "enemy_hp":
-            said = f"敵HPに {base} のダメージ" if effect["direction"] == "decrease" \
-                else f"敵HPを {base} 回復"
-        else:
-            sign = "−" if effect["direction"] == "decrease" else "+"
-            said = f"{target}{sign}{base}"
-        return said + fixed
-    if op == "mul":
-        return f"{target}×{base}"
-    if op == "assign":
-        return f"{target}を {base} にする"
-    if op == "cap":
-        sign = "−" if effect["direction"] == "decrease" else "+"
-        return f"{target}{sign}{base}"
-    if op == "pay":
-        return f"{target}を {base} 支払う"
-    if op == "suppress":
-        return "刻を更新しない"
-    if op == "reveal":
-        # shown in order and left so: the next draws take them as shown (spec 002)
-        return f"山札の上から {effect['count']} 枚を公開する（その順に引く）"
-    count = f"{effect['count']}枚"
-    flt = _filter_text(effect["filter"])
-    if op == "move":
-        return (f"{ja['source']}から{flt}{count}を{PICK_WORDS[effect['pick']]}"
-                f"{ja['dest']}へ移す")
-    if op == "generate":
-        return f"{flt or 'いずれかの'}ページを{count}、{PICK_WORDS[effect['pick']]}生成して{ja['dest']}へ"
-    return f"{ja['source']}の{flt}{count}を{PICK_WORDS[effect['pick']]}複製して{ja['dest']}へ"
+def ref_text(ref, vocabulary=None) -> str:
+    """A reference as the catalog prints it: 使用した歩［このプレイ］, 手札の枚数 …"""
+    return REF_TEXT[type(ref)](ref)
 
 
-def _filter_text(flt: dict | None) -> str:
-    if not flt:
+def base_text(base, vocabulary=None) -> str:
+    """A base value (or a condition term): 12, 使用した歩［このプレイ］×0.5; "" for none."""
+    return "" if base is None else BASE_TEXT[type(base)](base)
+
+
+# ------------------------------------------------------------------ operations
+# One row per operation code of contract.vocabulary.OPERATIONS: what the 作用 does
+# (target, operation, base, landing), given the effect and its base already phrased.
+
+
+def _signed(effect: Sayou, base: str) -> str:
+    sign = "−" if effect.direction == "decrease" else "+"
+    return f"{effect.names.target}{sign}{base}"
+
+
+def _add(effect: Sayou, base: str) -> str:
+    # 敵HP -= 12 is 12 damage, and an increase of 敵HP a heal (DESIGN §6)
+    if effect.target.code == "enemy_hp":
+        said = (f"{effect.names.target}に {base} のダメージ" if effect.direction == "decrease"
+                else f"{effect.names.target}を {base} 回復")
+    else:
+        said = _signed(effect, base)
+    # The landing is said only for an add: every other numeric operation has one landing.
+    landing = term("landing", effect.landing).said() if effect.landing else ""
+    return said + (f"（{landing}）" if landing else "")
+
+
+def _filter_text(flt: Filter | None) -> str:
+    if flt is None:
         return ""
     parts = []
-    if "origin" in flt:
-        parts.append(f"出自「{flt['origin']}」")
-    if "mei" in flt:
-        parts.append(f"銘 {flt['mei'][0]}〜{flt['mei'][1]}")
-    if "page" in flt:
-        parts.append(f"「{flt['page']}」")
-    return "・".join(parts) + "の"
+    if flt.origin is not None:
+        parts.append(f"出自「{flt.origin}」")
+    if flt.mei is not None:
+        parts.append(f"{term('variable', 'mei').mei} {flt.mei[0]}〜{flt.mei[1]}")
+    if flt.page is not None:
+        parts.append(f"「{flt.page}」")
+    return "・".join(parts) + "の" if parts else ""
 
 
-def phrase(effect: dict, vocabulary: dict, *, default_timing: str = "on_play") -> str:
-    """One 作用 as one sentence, e.g. 「ステージ中、ターン開始時に 防御+5（ターン終了まで）」."""
-    repeat = effect["repeat"]
-    timing = effect["timing"]
-    one_shot = repeat["scope"] == "play" and repeat["max"] == 1 and repeat["n"] is None
-    head = []
-    if not one_shot:
-        scope = scope_text(repeat["scope"], repeat["unit"], repeat["n"])
-        scope = REPEAT_WORDS.get(repeat["scope"], f"{scope}の間")
-        if repeat["max"] is not None:
-            scope += f"（最大 {repeat['max']} 回）"
-        head.append(scope + "、")
-    if timing == "always":
-        head.append("常に ")
-    elif not one_shot or timing != default_timing:
-        name = ONE_SHOT_TIMINGS.get(timing) or vocabulary["timings"][timing]["name"]
-        head.append(f"{'毎' if not one_shot else ''}{name}に ")
-    text = "".join(head) + _body(effect, vocabulary)
-    tail = []
-    lifetime = effect["lifetime"]
-    if lifetime in LIFETIME_WORDS and effect["op"] not in ("generate", "duplicate"):
-        tail.append(LIFETIME_WORDS[lifetime])
-    if effect["op"] in ("generate", "duplicate"):
-        tail.append("ステージ限り" if lifetime == "stage" else "ラン永続")
-    if effect["telegraphed"]:
-        tail.append("予告あり")
-    if tail:
-        text += "（" + "、".join(tail) + "）"
-    return text
+def _pick(effect: Sayou) -> str:
+    return term("pick", effect.pick).said()
 
 
-def condition_text(cond: dict, vocabulary: dict) -> str:
-    test = cond["test"]
-    if test == "crosses":
-        return "このプレイで座を跨ぐ"
-    if test == "not_crosses":
-        return "このプレイで座を跨がない"
-    terms = [number(t["value"]) if t["kind"] == "const" else ref_text(t, vocabulary)
-             for t in cond["terms"]]
-    if test == "nonzero":
-        return f"{terms[0]} が 0 でない"
-    out = [terms[0]]
-    for op, term in zip(cond["ops"], terms[1:]):
-        out += [OP_WORDS[op], term]
+def _op(effect: Sayou) -> vocab.Operation:
+    return term("operation", effect.op)
+
+
+OPERATION_TEXT: dict[str, Callable[[Sayou, str], str]] = {
+    "add": _add,
+    "mul": lambda e, base: f"{e.names.target}×{base}",
+    "assign": lambda e, base: f"{e.names.target}を {base} にする",
+    "cap": _signed,
+    "pay": lambda e, base: f"{e.names.target}を {base} {_op(e).symbol}",
+    "suppress": lambda e, base: f"{e.names.target}を更新しない",
+    # shown in order and left so: the next draws take them as shown (spec 002)
+    "reveal": lambda e, base: (f"{_region(e.source)}の{_pick(e)} {e.count} 枚を"
+                               f"{_op(e).mei}する（その順に引く）"),
+    "move": lambda e, base: (f"{_region(e.source)}から{_filter_text(e.filter)}{e.count}枚を"
+                             f"{_pick(e)}{_region(e.dest)}へ移す"),
+    "generate": lambda e, base: (f"{_filter_text(e.filter) or 'いずれかの'}{vocab.PAGES.mei}を"
+                                 f"{e.count}枚、{_pick(e)}{_op(e).mei}して{_region(e.dest)}へ"),
+    "duplicate": lambda e, base: (f"{_region(e.source)}の{_filter_text(e.filter)}{e.count}枚を"
+                                  f"{_pick(e)}{_op(e).mei}して{_region(e.dest)}へ"),
+}
+
+#: Operations whose lifetime is that of the pages they make, not of a value.
+PAGE_MAKING = frozenset({"generate", "duplicate"})
+
+
+# ---------------------------------------------------------------------- 作用
+
+
+def _repeat_text(repeat: Repeat) -> str:
+    if repeat.scope == vocab.ANCHORED:
+        said = scope_text(repeat.scope, repeat.unit, repeat.n) + "の間"
+    else:
+        said = term("scope", repeat.scope).during
+    if repeat.max is not None:
+        said += f"（{vocab.MAX_FIRES_PHRASE.format(max=repeat.max)}）"
+    return said
+
+
+def _lifetime_text(effect: Sayou) -> str:
+    if effect.op in PAGE_MAKING:
+        return vocab.GENERATED_LIFETIME_PHRASES[effect.lifetime]
+    return term("lifetime", effect.lifetime).said() if effect.lifetime else ""
+
+
+def phrase(effect: Sayou, vocabulary=None, *, default_timing: str = "on_play") -> str:
+    """One 作用 as one sentence, e.g. 「ステージ中、毎ターン開始時に 防御+5（ターン終了まで）」.
+
+    ``default_timing`` is the timing a one-shot 作用 has where it is written (破った時 in a
+    破却 block): it goes without saying. ``vocabulary`` (the tables' VocabularyTable) is
+    accepted for callers that pass it; the words come from contract.vocabulary, which
+    that table is generated from.
+    """
+    repeat = effect.repeat
+    one_shot = repeat.scope == "play" and repeat.max == 1 and repeat.n is None
+    head = "" if one_shot else _repeat_text(repeat) + "、"
+    timing = term("timing", effect.timing)
+    if timing.family == "always":
+        head += f"{timing.said()} "
+    elif not one_shot or effect.timing != default_timing:
+        head += f"{'' if one_shot else '毎'}{timing.said()}に "
+    text = head + OPERATION_TEXT[effect.op](effect, base_text(effect.base))
+    tail = [_lifetime_text(effect), "予告あり" if effect.telegraphed else ""]
+    tail = [said for said in tail if said]
+    return text + (f"（{'、'.join(tail)}）" if tail else "")
+
+
+# ------------------------------------------------------------------ conditions
+
+
+def _chain(cond: Condition) -> str:
+    out = [base_text(cond.terms[0])]
+    for op, item in zip(cond.ops, cond.terms[1:]):
+        out += [vocab.COMPARISONS[op], base_text(item)]
     return " ".join(out)
 
 
-def body_lines(body: dict | None, vocabulary: dict, default_timing: str = "on_play") -> list[str]:
-    """A face (or pen, tear) as lines: its conditions first, then one line per 作用."""
-    if body is None:
+#: One row per condition test of contract.vocabulary.CONDITION_TESTS.
+CONDITION_TEXT: dict[str, Callable[[Condition], str]] = {
+    "compare": _chain,
+    "nonzero": lambda c: f"{base_text(c.terms[0])} が 0 でない",
+    "crosses": lambda c: term("condition_word", "crosses").said(),
+    "not_crosses": lambda c: term("condition_word", "not_crosses").said(),
+}
+
+
+def condition_text(cond: Condition, vocabulary=None) -> str:
+    """A play (or appearance) condition: 歩 ≥ 10, このプレイで座を跨ぐ …"""
+    return CONDITION_TEXT[cond.test](cond)
+
+
+def body_lines(body, vocabulary=None, default_timing: str = "on_play") -> list[str]:
+    """A face (or pen, tear) as lines: its conditions first, then one line per 作用.
+
+    ``body`` is a Face, a Body (anything with ``conditions`` and ``effects``) or None;
+    None and a face that is not written read 白紙.
+    """
+    if body is None or getattr(body, "written", True) is False:
         return ["白紙"]
     lines = []
-    if body.get("conditions"):
-        lines.append("条件: " + "、".join(condition_text(c, vocabulary)
-                                         for c in body["conditions"]))
-    lines += [phrase(e, vocabulary, default_timing=default_timing) for e in body["effects"]]
+    if body.conditions:
+        lines.append("条件: " + "、".join(condition_text(c) for c in body.conditions))
+    lines += [phrase(e, default_timing=default_timing) for e in body.effects]
     return lines

@@ -7,25 +7,26 @@ and undefined names are errors. The output is deterministic: same tables, same b
 
 from __future__ import annotations
 
-import re
+import dataclasses
+import os
+import secrets
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
-from dsl.keywords import KEYWORDS
+from contract import vocabulary as vocab
+from contract.tables import Body, CounterRef, FlagRef, PageAttrRef, VariableRef
 
-from .phrasing import body_lines, condition_text, phrase
+from .highlight import highlight
+from .phrasing import body_lines, condition_text, phrase, term
 
 TEMPLATES = Path(__file__).with_name("templates")
-SIDES = (("future", "未来面"), ("past", "過去面"))
-AFTER_PLAY = {"discard": "捨て札", "exile_stage": "除外（ステージ）", "exile_run": "除外（ラン）"}
-TRAITS = {
-    "immobile": lambda t: "不動（座は動かない）",
-    "acceleration": lambda t: f"加速 {t['value']}（エスカレーションのたびに間隔が {t['value']} ターン縮む）",
-    "per_hit_reduction": lambda t: f"1発ごとの軽減 {t['value']}（敵HPへの1発ごとに {t['value']} 減る）",
-    "blockade": lambda t: f"封鎖 {t['low']}〜{t['high']}（この刻には止まれない）",
+
+#: One row per Intent kind of contract.vocabulary.INTENT_KINDS.
+INTENT_TEXT = {
+    "attack": lambda i: f"{term('intent', i.kind).mei} {i.amount}",
+    "blank": lambda i: f"{term('intent', i.kind).mei}（{term('region', i.region).mei}）",
 }
-INTENTS = {"attack": lambda i, v: f"攻撃 {i['amount']}",
-           "blank": lambda i, v: f"白紙化（{v['regions'][i['region']]['name']}）"}
 
 
 def environment():
@@ -38,122 +39,119 @@ def environment():
     return env
 
 
-# ---------------------------------------------------------------- highlighting
-
-_KEYWORDS = sorted({w for pair in KEYWORDS.values() for w in pair}, key=len, reverse=True)
-_TOKEN = re.compile(
-    r"(?P<comment>#[^\n]*)|(?P<string>\"(?:[^\"\\\n]|\\.)*\"|「[^」\n]*」)"
-    r"|(?P<number>\d+(?:\.\d+)?)|(?P<flag>@[^\W\d][\w・]*)|(?P<word>[^\W\d][\w・（）]*)"
-    r"|(?P<other>.)", re.S)
-_KEYWORD_SET = set(_KEYWORDS)
-
-
-def highlight(source: str) -> list[tuple[str, str]]:
-    """(css class, text) pieces of DSL source; the template escapes the text."""
-    pieces = []
-    for match in _TOKEN.finditer(source):
-        kind = match.lastgroup
-        text = match.group()
-        if kind == "word":
-            kind = "kw" if text in _KEYWORD_SET else "name"
-        pieces.append((kind, text))
-    return pieces
-
-
 # ---------------------------------------------------------------------- model
 
+#: Reference classes → the code of the quantity they read (flags as @name), for the
+#: index of what each page reads and writes.
+READS = {
+    CounterRef: lambda r: r.counter,
+    VariableRef: lambda r: r.variable,
+    PageAttrRef: lambda r: r.variable,
+    FlagRef: lambda r: "@" + r.flag,
+}
 
-def _refs(obj, found: set) -> None:
-    """Every variable and counter code an effect or condition reads."""
-    if isinstance(obj, dict):
-        if obj.get("kind") == "counter":
-            found.add(obj["counter"])
-        elif obj.get("kind") in ("variable", "page_attr"):
-            found.add(obj["variable"])
-        elif obj.get("kind") == "flag" and "flag" in obj:  # a flag read (not a condition kind)
-            found.add("@" + obj["flag"])
-        for key, value in obj.items():
-            if key not in ("target", "ja"):
-                _refs(value, found)
-    elif isinstance(obj, list):
+
+def _reads(obj, found: set) -> None:
+    """Every quantity a 作用, condition or face reads, found by walking the objects."""
+    read = READS.get(type(obj))
+    if read is not None:
+        found.add(read(obj))
+    if dataclasses.is_dataclass(obj):
+        for item in dataclasses.fields(obj):
+            _reads(getattr(obj, item.name), found)
+    elif isinstance(obj, (tuple, list)):
         for item in obj:
-            _refs(item, found)
+            _reads(item, found)
+    elif isinstance(obj, dict):
+        for item in obj.values():
+            _reads(item, found)
 
 
-def _effects_of(page: dict) -> list[dict]:
+def _effects_of(page) -> list:
     effects = []
-    for side, _ in SIDES:
-        effects += page["faces"][side]["effects"]
-        if page["pens"][side]:
-            effects += page["pens"][side]["effects"]
-    return effects + (page["tear"] or [])
+    for side in page.faces:
+        effects += page.faces[side].effects
+        if page.pens[side]:
+            effects += page.pens[side].effects
+    return effects + list(page.tear or ())
 
 
-def _touches(page: dict) -> tuple[set, set]:
-    writes = set()
-    for effect in _effects_of(page):
-        target = effect["target"]
-        writes.add("@" + target["flag"] if target["code"] == "flag" else target["code"])
+def _touches(page) -> tuple[set, set]:
+    writes = {"@" + e.target.flag if e.target.code == vocab.FLAG.code else e.target.code
+              for e in _effects_of(page)}
     reads: set = set()
-    _refs([page["faces"], page["pens"], page["tear"], page["appears"]], reads)
+    _reads([page.faces, page.pens, page.tear, page.appears], reads)
     return reads, writes
 
 
-def _page_view(page: dict, tables, starter: Counter) -> dict:
-    vocabulary = tables.vocabulary
+@cache
+def _quantity_names() -> dict[str, str]:
+    """Code → name of everything a page may read or write (flags are named by themselves)."""
+    return {**{c.code: c.mei for c in vocab.COUNTERS},
+            **{v.code: v.mei for v in vocab.VARIABLES},
+            vocab.PAGES.code: vocab.PAGES.said()}
+
+
+def _tear_scale(scale: float) -> str:
+    distance = term("variable", "distance")
+    return (f"基準値 × (1 + {scale} × {distance.said()})"
+            f"（例: {distance.mei} 20 で ×{1 + scale * 20:g}）")
+
+
+def _page_view(page, tables, starter: Counter) -> dict:
     faces = []
-    for side, word in SIDES:
-        face = page["faces"][side]
-        pen = page["pens"][side]
-        if pen and face["written"]:
+    for side in vocab.FACES:
+        face, pen = page.faces[side.code], page.pens[side.code]
+        if pen and face.written:
             # A pen on a written face replaces its 作用列 only: the face's own conditions
             # still hold after it (DESIGN §6.1), so the "after" view shows them too.
-            pen = {"conditions": face["conditions"], "effects": pen["effects"]}
+            pen = Body(conditions=face.conditions, effects=pen.effects)
         faces.append({
-            "side": side, "word": word, "written": face["written"],
-            "lines": body_lines(face if face["written"] else None, vocabulary),
-            "pen": body_lines(pen, vocabulary) if pen else None,
+            "side": side.code, "word": side.mei, "written": face.written,
+            "lines": body_lines(face),
+            "pen": body_lines(pen) if pen else None,
         })
-    scale = tables.balance["tear_scale"]
     blank_page = not any(f["written"] for f in faces)
     tear = None
-    if page["tear"]:
-        tear = {"lines": [phrase(e, vocabulary, default_timing="on_tear") for e in page["tear"]],
-                "scale": f"基準値 × (1 + {scale} × |銘 − 刻|)（例: 距離 20 で ×{1 + scale * 20:g}）",
-                "blank": blank_page}
+    if page.tear:
+        tear = {"lines": [phrase(e, default_timing="on_tear") for e in page.tear],
+                "scale": _tear_scale(tables.balance.tear_scale), "blank": blank_page}
     reads, writes = _touches(page)
-    names = {**{c: v["name"] for c, v in vocabulary["counters"].items()},
-             **{c: v["name"] for c, v in vocabulary["variables"].items()},
-             "pages": "ページ（領域操作）"}
+    names = _quantity_names()
     touched = sorted(reads | writes)
-    text = " ".join([page["id"], page["name"], page["flavor"], page["origin"] or ""]
+    text = " ".join([page.id, page.name, page.flavor, page.origin or ""]
                     + [line for f in faces for line in f["lines"] + (f["pen"] or [])]
                     + (tear["lines"] if tear else []))
     return {
-        "id": page["id"], "name": page["name"], "mei": page["mei"],
-        "beyond": page["mei"] > tables.balance["lifespan_cap"],
-        "hokorobi_mul": page["hokorobi_mul"], "origin": page["origin"] or "—",
-        "after_play": AFTER_PLAY[page["after_play"]], "deck_cap": page["deck_cap"],
-        "appears": [condition_text(c, vocabulary) for c in page["appears"]],
-        "flavor": page["flavor"], "faces": faces, "tear": tear,
+        "id": page.id, "name": page.name, "mei": page.mei,
+        "beyond": page.mei > tables.balance.lifespan_cap,
+        "hokorobi_mul": page.hokorobi_mul, "origin": page.origin or "—",
+        "after_play": term("destination", page.after_play).mei, "deck_cap": page.deck_cap,
+        "appears": [condition_text(c) for c in page.appears],
+        "flavor": page.flavor, "faces": faces, "tear": tear,
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
         "touched": touched, "touched_names": [names.get(t, t) for t in touched],
-        "search": text.lower(), "in_starter": starter.get(page["id"], 0),
-        "source": page["source"], "highlighted": highlight(page["source"]["text"]),
+        "search": text.lower(), "in_starter": starter.get(page.id, 0),
+        "source": page.source, "highlighted": highlight(page.source.text),
     }
 
 
-def _enemy_view(enemy: dict, tables) -> dict:
-    vocabulary = tables.vocabulary
+def _trait_text(trait) -> str:
+    return term("trait", trait.trait).said().format(value=trait.value, low=trait.low,
+                                                    high=trait.high)
+
+
+def _enemy_view(enemy) -> dict:
     return {
-        "id": enemy["id"], "name": enemy["name"], "hp": enemy["hp"], "za": enemy["za"],
-        "breakthrough": enemy["breakthrough"], "flavor": enemy["flavor"],
-        "intents": [INTENTS[i["kind"]](i, vocabulary) for i in enemy["intents"]],
-        "escalations": [f"{e['every']} ターンごとに {INTENTS[e['intent']['kind']](e['intent'], vocabulary)} が加わる"
-                        for e in enemy["escalations"]],
-        "traits": [TRAITS[t["trait"]](t) for t in enemy["traits"]]
-        + [phrase(e, vocabulary) for e in enemy["trait_effects"]],
-        "source": enemy["source"], "highlighted": highlight(enemy["source"]["text"]),
+        "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "za": enemy.za,
+        "breakthrough": enemy.breakthrough, "flavor": enemy.flavor,
+        "intents": [INTENT_TEXT[i.kind](i) for i in enemy.intents],
+        "escalations": [f"{e.every} {term('scope', 'turn').mei}ごとに "
+                        f"{INTENT_TEXT[e.intent.kind](e.intent)} が加わる"
+                        for e in enemy.escalations],
+        "traits": [_trait_text(t) for t in enemy.traits]
+        + [phrase(e) for e in enemy.trait_effects],
+        "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }
 
 
@@ -193,10 +191,10 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
     """The whole catalog as one HTML document; ``examples`` from ``example_views``."""
     examples = examples or {}
     starter = Counter(tables.starter())
-    pages = [{**_page_view(p, tables, starter), "examples": examples.get(p["id"], [])}
-             for p in sorted(tables.pages.values(), key=lambda p: (p["mei"], p["id"]))]
-    enemies = [{**_enemy_view(e, tables), "examples": examples.get(e["id"], [])}
-               for e in sorted(tables.enemies.values(), key=lambda e: e["id"])]
+    pages = [{**_page_view(p, tables, starter), "examples": examples.get(p.id, [])}
+             for p in sorted(tables.pages.values(), key=lambda p: (p.mei, p.id))]
+    enemies = [{**_enemy_view(e), "examples": examples.get(e.id, [])}
+               for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
     by_origin: dict[str, list] = {}
     for page in pages:
         by_origin.setdefault(page["origin"], []).append(page)
@@ -205,7 +203,7 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
         for code, name in zip(page["touched"], page["touched_names"]):
             entry = index.setdefault(code, {"name": name, "pages": []})
             entry["pages"].append(page)
-    cap = tables.balance["lifespan_cap"]
+    cap = tables.balance.lifespan_cap
     context = {
         # origins in the order of life: by the youngest 銘 among their pages
         "pages": pages, "enemies": enemies,
@@ -213,7 +211,7 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
                                                                kv[0])),
         "index": sorted(index.items(), key=lambda kv: kv[1]["name"]),
         "all_hist": histogram([p["mei"] for p in pages], top=cap),
-        "starter_hist": histogram([tables.pages[p]["mei"] for p in tables.starter()], top=cap),
+        "starter_hist": histogram([tables.pages[p].mei for p in tables.starter()], top=cap),
         "cap": cap, "starter_count": sum(starter.values()),
         "variables": sorted({(c, n) for p in pages for c, n in zip(p["touched"],
                                                                     p["touched_names"])},
@@ -223,8 +221,50 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
 
 
 def write(tables, out: Path, examples: dict[str, list] | None = None) -> Path:
-    """Render into ``out`` (created if needed) atomically; returns the index path."""
-    from compiler.build import write_atomically
+    """Render into ``out`` (created if needed) atomically; returns the index path.
+    Errors are OSError (the caller says what went wrong)."""
+    out.mkdir(parents=True, exist_ok=True)
+    index = out / "index.html"
+    write_atomically(index, render(tables, examples))
+    return index
 
-    write_atomically(out, {"index.html": render(tables, examples)})
-    return out / "index.html"
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` so that a reader sees the old file or the new one,
+    never half of either, and a failed write leaves the old one: a temporary in the same
+    folder, flushed to disk, renamed over it."""
+    for _ in range(8):
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            # 0o666: the process umask applies, as for any file the user makes
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_CLOEXEC", 0), 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"{path.parent}: no free temporary name")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable; best effort (not every platform opens folders)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

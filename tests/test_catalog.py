@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+from catalog import phrasing, render as render_module
+from catalog.highlight import highlight
 from catalog.phrasing import phrase
 from catalog.render import histogram, render
 from compiler.build import compile_content
 from compiler.lint import check_text
 from conftest import ROOT
+from contract import vocabulary as vocab
+from contract.codec import from_literal
+from contract.tables import REFS, Sayou
 from runtime.tables import from_dicts, load
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
@@ -24,7 +32,9 @@ def lowered(lines: list[str]):
     if result.errors:
         return None
     page = result.model["pages"][0]
-    return [lower_sayou(e) for e in page["faces"]["future"]["effects"]]
+    effects = [lower_sayou(e) for e in page["faces"]["future"]["effects"]]
+    # the contract object, whether lower hands back its literal or the object itself
+    return [from_literal(Sayou, e) if isinstance(e, dict) else e for e in effects]
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +75,10 @@ line = st.builds(lambda t, o, v, tail: f"{t} {o} {v} {tail}".strip(),
                  st.sampled_from(TAILS))
 
 
-def _terms(effect: dict) -> dict:
-    return {k: v for k, v in effect.items() if k not in ("line", "ja")}
+def _terms(effect: Sayou) -> Sayou:
+    """The six terms and the region terms: where it was written and its display words
+    aside."""
+    return dataclasses.replace(effect, line=1, names=None)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
