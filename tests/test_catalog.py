@@ -17,7 +17,9 @@ from compiler.lint import check_text
 from conftest import ROOT
 from contract import vocabulary as vocab
 from contract.codec import from_literal
-from contract.tables import REFS, Sayou
+from contract.tables import (REFS, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
+                             PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
+                             VariableRef)
 from runtime.tables import from_dicts, load
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
@@ -149,3 +151,102 @@ def test_each_page_and_enemy_shows_the_examples_that_prove_it():
         assert views.get(ident), f"no example proves {ident}"
     card = html.split('id="page-tabidachi"')[1].split("</article>")[0]
     assert 'class="example"' in card and "出す" in card
+
+
+# ------------------------------------------------------- tables, not switches
+
+
+REF_SAMPLES = [CounterRef("ho_used", "play", None, None),
+               CounterRef("ho_used", "anchored", "play", 2), VariableRef("toki"), FlagRef("夢"), RegionCountRef("hand"),
+               PageCountRef("hand", "x"), PageAttrRef("mei", "x"), DistanceRef(),
+               TilesPassedRef("history")]
+
+
+def test_every_reference_class_and_base_class_has_one_phrasing_row():
+    assert set(phrasing.REF_TEXT) == set(REFS)
+    assert set(phrasing.BASE_TEXT) == set(REFS) | {Const, Scaled}
+    assert set(render_module.READS) <= set(REFS)
+
+
+def test_every_operation_condition_test_and_intent_has_one_row():
+    assert set(phrasing.OPERATION_TEXT) == {o.code for o in vocab.OPERATIONS}
+    assert set(phrasing.CONDITION_TEXT) == set(vocab.CONDITION_TESTS)
+    assert set(render_module.INTENT_TEXT) == {i.code for i in vocab.INTENT_KINDS}
+    assert phrasing.PAGE_MAKING <= {o.code for o in vocab.OPERATIONS}
+
+
+def test_each_reference_kind_reads_differently():
+    assert {type(r) for r in REF_SAMPLES} == set(REFS)
+    texts = [phrasing.ref_text(r) for r in REF_SAMPLES]
+    assert len(set(texts)) == len(texts), texts
+    assert phrasing.ref_text(TilesPassedRef("history")) == "通過したマス［歴史］"
+    assert phrasing.base_text(Scaled(CounterRef("ho_used", "play", None, None), 0.5)) \
+        == "使用した歩［このプレイ］×0.5"
+
+
+def test_every_scope_lifetime_pick_and_trait_has_its_phrase():
+    scopes = [(s.said(), s.during) for s in vocab.SCOPES]
+    assert all(a and b for a, b in scopes) and len({w for pair in scopes for w in pair}) == 8
+    lifetimes = [l.said() for l in vocab.LIFETIMES if l.code != "permanent"]
+    assert all(lifetimes) and len(set(lifetimes)) == len(lifetimes)
+    assert len({p.said() for p in vocab.PICKS}) == len(vocab.PICKS)
+    assert set(vocab.GENERATED_LIFETIME_PHRASES) == set(vocab.GENERATED_LIFETIMES)
+    for trait in vocab.TRAITS:
+        said = trait.said().format(value=7, low=3, high=9)
+        assert trait.phrase and ("7" in said or trait.arg != "int") \
+            and ("3〜9" in said or trait.arg != "range")
+
+
+def _literals(path) -> list[str]:
+    """The string literals of a module (f-string parts included), docstrings aside."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs]
+
+
+def _vocabulary_words() -> set[str]:
+    entries = [e for table in vocab.tables().values() for e in table.entries]
+    entries += [*vocab.FACES, vocab.FLAG, vocab.PAGES, vocab.TILES_PASSED]
+    words = {w for e in entries for w in (*e.spellings(), e.said())}
+    words |= set(vocab.COMPARISONS.values()) | set(vocab.GENERATED_LIFETIME_PHRASES.values())
+    words |= {ja for ja, _ in getattr(vocab, "KEYWORDS", {}).values()}
+    return {w for w in words if w and not w.isascii()}
+
+
+def test_the_catalog_code_spells_no_word_of_the_vocabulary():
+    # Issue 12: every word comes from contract.vocabulary; the catalog's code holds
+    # only the glue between them (templates aside).
+    words = _vocabulary_words()
+    found = {(path.name, literal, word)
+             for path in (ROOT / "catalog").glob("*.py") for literal in _literals(path)
+             for word in words if word in literal}
+    assert not found
+
+
+def test_source_is_highlighted_by_the_vocabulary_words():
+    pieces = highlight('未来面 { 敵HP -= 使用した歩[プレイ] × 0.5  # 「一撃」\n 移動 1枚 }\n'
+                       'ページ 歩兵 "歩"')
+    marked = [(c, t) for c, t in pieces if c != "name"]
+    assert ("term", "敵HP") in marked and ("term", "使用した歩") in marked
+    assert ("number", "0.5") in marked and ("number", "1") in marked
+    assert ("comment", "# 「一撃」") in marked and ("string", '"歩"') in marked
+    assert ("term", "歩") not in marked  # 歩兵 is a name that merely starts with a term
+    assert "".join(t for _, t in pieces).endswith('ページ 歩兵 "歩"')
+
+
+def test_a_flag_condition_is_phrased_and_indexed(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "b.balance").write_text(BALANCE, encoding="utf-8")
+    (content / "x.page").write_text(
+        "ページ x {\n 銘 3\n 未来面 { 条件 @夢 >= 2; 敵HP -= 1 }\n"
+        " 過去面 { @夢 += 1 }\n}\nデッキ starter { x }\n"
+        "敵 e { HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1] }\n", encoding="utf-8")
+    compiled = compile_content(content)
+    assert compiled.ok, [d.message for d in compiled.diagnostics]
+    html = render(from_dicts(compiled.tables))
+    assert "条件: フラグ「夢」 ≥ 2" in html and 'id="var-@夢"' in html

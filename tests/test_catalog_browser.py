@@ -50,13 +50,13 @@ def test_filter_by_text_mei_range_and_faces(page, tmp_path):
     assert visible_pages(page) == 1
     page.fill("#q", "")
     page.fill("#meimin", "40")
-    expected = sum(1 for p in tables.pages.values() if p["mei"] >= 40)
+    expected = sum(1 for p in tables.pages.values() if p.mei >= 40)
     assert visible_pages(page) == expected
     assert page.inner_text("#count") == str(expected)
     page.fill("#meimin", "")
     page.select_option("#faces", "both")
     both = sum(1 for p in tables.pages.values()
-               if p["faces"]["future"]["written"] and p["faces"]["past"]["written"])
+               if p.faces["future"].written and p.faces["past"].written)
     assert visible_pages(page) == both
     page.select_option("#faces", "")
     page.screenshot(path=str(tmp_path / "catalog.png"), full_page=False)
