@@ -11,6 +11,10 @@ from __future__ import annotations
 import copy
 import random
 
+from contract import vocabulary as vocab
+from contract.codec import to_literal
+from contract.tables import Body, Sayou
+
 from .dev import DEV_SETTINGS
 from .events import BattleEvent
 from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_value, \
@@ -18,8 +22,9 @@ from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_va
 from .state import EXPIRY_ORDER, PARAMS, State
 from .tables import Tables
 
-SIDES = ("future", "past")
-SIDE_WORDS = {"future": "未来面", "past": "過去面"}
+SIDES = tuple(face.code for face in vocab.FACES)
+#: Face code → its word, for the reasons a refusal gives (未来面, 過去面).
+SIDE_WORDS = {face.code: face.mei for face in vocab.FACES}
 
 
 class Refused(Exception):
@@ -52,9 +57,9 @@ class Battle:
         for enemy in stages:
             if enemy not in tables.enemies:
                 raise KeyError(f"敵「{enemy}」は表にありません")
-        state = State(seed=seed, stages=stages, toki=balance["start_toki"],
-                      hp=balance["start_hp"],
-                      params={p: balance[p] for p in PARAMS})
+        state = State(seed=seed, stages=stages, toki=balance.start_toki,
+                      hp=balance.start_hp,
+                      params={p: getattr(balance, p) for p in PARAMS})
         battle = cls(tables, state, random.Random(seed))
         pages = list(deck if deck is not None else tables.starter())
         for page in pages:
@@ -63,7 +68,7 @@ class Battle:
             state.new_page(page, "draw")
         battle._shuffle(state.zones["draw"])
         battle.emit("run_started", seed=seed, stages=stages, deck=len(pages))
-        for _ in range(balance["stage_start_hand"]):
+        for _ in range(balance.stage_start_hand):
             battle._draw_one()
         battle._begin(battle._opening_steps())
         battle.log.extend(battle._take())
@@ -105,33 +110,35 @@ class Battle:
         """The pending player choice (candidates by uid, how many to pick), if any."""
         return self._choice
 
-    def page_of(self, uid: int) -> dict:
+    def page_of(self, uid: int):
+        """The table's Page of a page instance."""
         return self.tables.pages[self.state.pages[uid]["page"]]
 
     def mei(self, uid: int) -> int:
         return mei_of(self, uid)
 
     def enemy_trait(self, code: str):
-        for trait in self.tables.enemies[self.state.enemy["id"]]["traits"]:
-            if trait["trait"] == code:
-                return trait["value"] if trait["value"] is not None else True
+        for trait in self.tables.enemies[self.state.enemy["id"]].traits:
+            if trait.trait == code:
+                return trait.value if trait.value is not None else True
         return None
 
-    def face_body(self, uid: int, side: str) -> dict | None:
-        """The face's current conditions and 作用 list, or None when it is blank."""
+    def face_body(self, uid: int, side: str):
+        """The face's current ``.conditions`` and ``.effects`` (the Face as dealt, its pen
+        Body, or a Body of both), or None when it is blank."""
         face = self.state.pages[uid]["faces"][side]
         page = self.page_of(uid)
         if face["state"] == "blank":
             return None
-        base = page["faces"][side]
+        base = page.faces[side]
         if face["state"] == "pen":
-            pen = page["pens"][side]
-            if base["written"]:
+            pen = page.pens[side]
+            if base.written:
                 # A pen on a written face replaces its 作用列 only: the play conditions
                 # are a face variable of their own and stay (spec 002, DESIGN §6.1).
-                return {"conditions": base["conditions"], "effects": pen["effects"]}
+                return Body(base.conditions, pen.effects)
             return pen
-        return base if base["written"] else None
+        return base if base.written else None
 
     def sides_for(self, uid: int) -> tuple[str, ...]:
         """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
@@ -167,10 +174,10 @@ class Battle:
             body = self.face_body(uid, side)
             if body is None:
                 continue
-            failed = [c for c in body["conditions"] if not check_condition(self, c, frame)]
+            failed = [c for c in body.conditions if not check_condition(self, c, frame)]
             # A payment that cannot be made in full refuses the face like a failed
             # condition (DESIGN §6.1 payments); both faces of 銘 = 刻 pay together.
-            short = None if failed else payment_shortfall(self, body["effects"], frame, paying)
+            short = None if failed else payment_shortfall(self, body.effects, frame, paying)
             if not failed and short is None:
                 firing.append(side)
             elif not reason and len(sides) == 1:
@@ -192,10 +199,10 @@ class Battle:
             return "手札にないページです"
         if mei > s.param("lifespan_cap"):
             return f"銘 {mei} は寿命上限 {s.param('lifespan_cap')} の先です（生きない年）"
-        blockade = next((t for t in self.tables.enemies[s.enemy["id"]]["traits"]
-                         if t["trait"] == "blockade"), None)
-        if blockade and blockade["low"] <= mei <= blockade["high"] and mei != s.toki:
-            return f"刻 {blockade['low']}〜{blockade['high']} は封鎖されています"
+        blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
+                         if t.trait == "blockade"), None)
+        if blockade and blockade.low <= mei <= blockade.high and mei != s.toki:
+            return f"刻 {blockade.low}〜{blockade.high} は封鎖されています"
         if mei == s.toki and s.mei_toki_plays >= s.param("mei_toki_cap"):
             return "銘 = 刻 のページはこのターンもう出せません"
         return ""
@@ -215,7 +222,7 @@ class Battle:
                 for side in SIDES:
                     face = s.pages[uid]["faces"][side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
-                    if restorable or (not face["penned"] and page["pens"][side] is not None):
+                    if restorable or (not face["penned"] and page.pens[side] is not None):
                         actions.append(("pen", uid, side))
         if s.tears_used < s.param("tear_cap"):
             actions += [("tear", uid) for uid in s.zones["hand"]]
@@ -357,7 +364,7 @@ class Battle:
                   cost=info["cost"], faces=info["firing"], crosses=info["crosses"])
         for side in info["firing"]:
             self.emit("face_fired", uid=uid, side=side)
-            yield from self._run_list(self.face_body(uid, side)["effects"], frame, uid)
+            yield from self._run_list(self.face_body(uid, side).effects, frame, uid)
             if self._stage_over():
                 break
         if not self._stage_over():
@@ -398,7 +405,7 @@ class Battle:
         yield from self._fire_board("on_cross")
 
     def _after_play(self, uid: int):
-        destination = self.page_of(uid)["after_play"]
+        destination = self.page_of(uid).after_play
         if destination == "discard":
             self.state.move(uid, "discard")
             self.emit("page_discarded", uid=uid)
@@ -413,14 +420,14 @@ class Battle:
         self._expire_mods("play")
         self._close_windows("play", s.plays_run)
         for placed in list(s.effects):
-            repeat = placed["effect"]["repeat"]
-            if repeat["scope"] == "play" and placed["placed"]["plays"] < s.plays_run + 1:
+            repeat = placed["effect"].repeat
+            if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
                 self._remove(placed)
-            elif repeat["scope"] == "anchored" and repeat["unit"] == "play" and (
-                    s.plays_run - placed["placed"]["plays"] >= repeat["n"]):
+            elif repeat.scope == vocab.ANCHORED and repeat.unit == "play" and (
+                    s.plays_run - placed["placed"]["plays"] >= repeat.n):
                 self._remove(placed)
 
-    def _run_list(self, effects: list[dict], frame: Frame, uid, *, scale: float = 1.0,
+    def _run_list(self, effects, frame: Frame, uid, *, scale: float = 1.0,
                   origin: str = "page", closing: bool = False, times: int = 1):
         """Apply a face's 作用 list in written order; continuing ones are placed.
         The list stops when the stage is over, unless it belongs to that ending
@@ -433,22 +440,22 @@ class Battle:
                 own = Frame(frame.page_uid, frame.distance, frame.crosses,
                             dict(self.state.counters.get("run", {})), scale, times=times)
                 yield from self._apply_steps(effect, own)
-                self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
-                          line=effect["line"])
+                self.emit("sayou", op=effect.op, target=effect.names.target,
+                          line=effect.line)
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
 
     _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
 
-    def _is_one_shot(self, effect: dict) -> bool:
-        repeat = effect["repeat"]
-        return (effect["timing"] in self._ONE_SHOT_TIMINGS and repeat["scope"] == "play"
-                and repeat["max"] == 1)
+    def _is_one_shot(self, effect: Sayou) -> bool:
+        repeat = effect.repeat
+        return (effect.timing in self._ONE_SHOT_TIMINGS and repeat.scope == "play"
+                and repeat.max == 1)
 
-    def _apply_steps(self, effect: dict, frame: Frame):
+    def _apply_steps(self, effect: Sayou, frame: Frame):
         """One 作用 now, and what it sets off: a region operation may ask the player; an
         敵HP that reached 0 fires 敵のHPが0になった時."""
-        if effect["op"] in REGION_OPS:
+        if effect.op in REGION_OPS:
             yield from self._region_steps(effect, frame)
         else:
             apply(self, effect, frame)
@@ -457,16 +464,17 @@ class Battle:
             yield from self._fire_board("on_enemy_hp_zero")
 
     # ==================================================== continuing effects
-    def place(self, effect: dict, *, origin: str, page_uid=None, scale: float = 1.0,
+    def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
               frame: Frame | None = None) -> None:
+        """A continuing 作用 onto the board, anchored now (the tables' own object)."""
         s = self.state
         placed = {"effect": effect, "origin": origin, "page_uid": page_uid, "scale": scale,
                   "fires": 0, "distance": frame.distance if frame else 0,
                   "placed": {"plays": s.plays_run, "turns": s.turns_run,
                              "counters": dict(s.counters.get("run", {}))}}
         s.effects.append(placed)
-        self.emit("effect_placed", target=effect["ja"]["target"], timing=effect["timing"],
-                  repeat=effect["ja"]["repeat"], origin=origin)
+        self.emit("effect_placed", target=effect.names.target, timing=effect.timing,
+                  repeat=effect.names.repeat, origin=origin)
 
     def frame_of(self, placed: dict) -> Frame:
         return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
@@ -480,20 +488,20 @@ class Battle:
         for placed in self.state.effects:
             for ref in anchored_refs(placed["effect"]):
                 name = window_key(ref)
-                if ref["unit"] == unit and done - placed["placed"][key] >= ref["n"] \
+                if ref.unit == unit and done - placed["placed"][key] >= ref.n \
                         and name not in placed.setdefault("windows", {}):
                     placed["windows"][name] = dict(self.state.counters.get("run", {}))
 
     def fired(self, placed: dict, times: int = 1) -> None:
         placed["fires"] += times
-        limit = placed["effect"]["repeat"]["max"]
+        limit = placed["effect"].repeat.max
         if limit is not None and placed["fires"] >= limit:
             self._remove(placed)
 
     def _remove(self, placed: dict) -> None:
         if placed in self.state.effects:
             self.state.effects.remove(placed)
-            self.emit("effect_expired", target=placed["effect"]["ja"]["target"],
+            self.emit("effect_expired", target=placed["effect"].names.target,
                       origin=placed["origin"])
 
     #: Timings that belong to the end of a stage or run: they fire although it is over.
@@ -515,7 +523,7 @@ class Battle:
             elif timing not in self._CLOSING_TIMINGS and self._stage_over():
                 return
             effect = placed["effect"]
-            if effect["timing"] != timing or effect["telegraphed"] or placed not in s.effects:
+            if effect.timing != timing or effect.telegraphed or placed not in s.effects:
                 continue  # telegraphed traits act in the enemy phase
             if timing == "on_play" and placed["placed"]["plays"] >= s.plays_run:
                 continue  # placed by this very play: it fires from the next one
@@ -523,50 +531,49 @@ class Battle:
             if frame is not None:
                 own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale,
                             own.windows)
-            limit = effect["repeat"]["max"]
+            limit = effect.repeat.max
             own.times = times if limit is None else min(times, limit - placed["fires"])
             yield from self._apply_steps(effect, own)
-            self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
-                      line=effect["line"], timing=timing)
+            self.emit("sayou", op=effect.op, target=effect.names.target,
+                      line=effect.line, timing=timing)
             self.fired(placed, own.times)
 
     # ======================================================== region operations
-    def _region_steps(self, effect: dict, frame: Frame):
+    def _region_steps(self, effect: Sayou, frame: Frame):
         s = self.state
-        count = effect["count"] or 1
-        if effect["op"] == "reveal":
+        count = effect.count or 1
+        if effect.op == "reveal":
             yield from self._reveal(count)
             return
-        if effect["op"] == "generate":
-            pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect["filter"])]
-            if effect["pick"] == "choice" and len(pool) > count:
+        if effect.op == "generate":
+            pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect.filter)]
+            if effect.pick == "choice" and len(pool) > count:
                 chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
             else:
                 # Each generated page is drawn from the whole pool: with replacement.
                 chosen = [pool[self.rng.randrange(len(pool))] for _ in range(count)] \
                     if pool else []
             for page in chosen:
-                self._add_page(page, effect["dest"], effect["lifetime"])
+                self._add_page(page, effect.dest, effect.lifetime)
             return
         # 除外（ラン） never comes back (spec 002): only stage-exiled pages can be moved out.
-        zones = [z for z in REGION_ZONES[effect["source"]] if z != "exile_run"]
+        zones = [z for z in REGION_ZONES[effect.source] if z != "exile_run"]
         # The page being played is not yet anywhere but the hand: it never moves itself.
         playing = frame.page_uid if self._playing else None
         pool = [uid for z in zones for uid in s.zones[z]
-                if self._matches(s.pages[uid]["page"], effect["filter"] or {})
+                if self._matches(s.pages[uid]["page"], effect.filter)
                 and uid != playing]
-        if effect["pick"] == "top":
+        if effect.pick == "top":
             chosen = pool[:count]
-        elif effect["pick"] == "choice" and len(pool) > count:
+        elif effect.pick == "choice" and len(pool) > count:
             chosen = yield {"candidates": pool, "count": count, "kind": "uids"}
         else:
             chosen = self._pick_ids(pool, count)
         for uid in chosen:
-            if effect["op"] == "duplicate":
-                self._add_page(s.pages[uid]["page"], effect["dest"], effect["lifetime"],
-                               like=uid)
+            if effect.op == "duplicate":
+                self._add_page(s.pages[uid]["page"], effect.dest, effect.lifetime, like=uid)
             else:
-                yield from self._move_page(uid, DEST_ZONE[effect["dest"]])
+                yield from self._move_page(uid, DEST_ZONE[effect.dest])
         self._reshuffle_if_empty()
 
     def _reveal(self, count: int):
@@ -583,15 +590,16 @@ class Battle:
             return list(pool)
         return self.rng.sample(pool, count)
 
-    def _matches(self, page_id: str, flt: dict | None) -> bool:
-        if not flt:
+    def _matches(self, page_id: str, flt) -> bool:
+        """Whether a page may be picked by a region operation's Filter (None: any)."""
+        if flt is None:
             return True
         page = self.tables.pages[page_id]
-        if "origin" in flt and page["origin"] != flt["origin"]:
+        if flt.origin is not None and page.origin != flt.origin:
             return False
-        if "mei" in flt and not flt["mei"][0] <= page["mei"] <= flt["mei"][1]:
+        if flt.mei is not None and not flt.mei[0] <= page.mei <= flt.mei[1]:
             return False
-        if "page" in flt and page_id != flt["page"]:
+        if flt.page is not None and page_id != flt.page:
             return False
         return True
 
@@ -609,7 +617,7 @@ class Battle:
         """A new page instance; ``like``: a 複製 carries that page's current faces (pen
         upgrades and blanked faces, DESIGN §6.1)."""
         s = self.state
-        cap = self.tables.pages[page_id]["deck_cap"]
+        cap = self.tables.pages[page_id].deck_cap
         owned = sum(1 for p in s.pages if p["page"] == page_id and p["zone"] in
                     ("draw", "hand", "discard", "exile_stage"))
         if owned >= cap:
@@ -669,26 +677,27 @@ class Battle:
             result = "restored"
         elif face["penned"]:
             raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
-        elif page["pens"][side] is None:
+        elif page.pens[side] is None:
             raise Refused(f"このページの{SIDE_WORDS[side]}にはペンで書けるものが定義されていません")
         else:
             face["state"], face["penned"] = "pen", True
-            result = "written" if not page["faces"][side]["written"] else "upgraded"
+            result = "written" if not page.faces[side].written else "upgraded"
         s.pens_used += 1
         s.count("turn", "pens", 1)
         self.emit("pen", uid=uid, side=side, result=result)
-        self._begin(self._special_steps(self.tables.balance["pen_hokorobi"], "pen", "on_pen"))
+        self._begin(self._special_steps(self.tables.balance.pen_hokorobi, "pen", "on_pen"))
 
     def tear_preview(self, uid: int) -> dict:
         """The 綻び and the tear effect's scale tearing ``uid`` would give now."""
         s = self.state
         distance = abs(self.mei(uid) - s.toki)
         _, mul = modifiers(self, "hokorobi", consume=False)
-        hokorobi = truncate(distance * self.page_of(uid)["hokorobi_mul"] * mul)
+        page = self.page_of(uid)
+        hokorobi = truncate(distance * page.hokorobi_mul * mul)
         blank = all(self.face_body(uid, side) is None for side in SIDES)
-        effects = [] if blank or not self.page_of(uid)["tear"] else self.page_of(uid)["tear"]
+        effects = () if blank or not page.tear else page.tear
         return {"distance": distance, "hokorobi": hokorobi, "blank": blank,
-                "scale": 1 + self.tables.balance["tear_scale"] * distance, "effects": effects}
+                "scale": 1 + self.tables.balance.tear_scale * distance, "effects": effects}
 
     def _tear(self, uid: int) -> None:
         s = self.state
@@ -725,12 +734,12 @@ class Battle:
                   stage=s.hokorobi_stage)
         # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
         # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
-        interval = self.tables.balance["reward_interval"]
+        interval = self.tables.balance.reward_interval
         earned = s.hokorobi_run // interval - s.rewards_given
         if earned > 0:
             s.rewards_given += earned
             self.emit("reward", threshold=s.rewards_given * interval, count=earned)
-            yield from self._run_list(self.tables.balance["reward"], Frame(), None,
+            yield from self._run_list(self.tables.balance.reward, Frame(), None,
                                       origin="reward", closing=True, times=earned)
             yield from self._fire_board("on_reward", times=earned)
 
@@ -738,10 +747,11 @@ class Battle:
     def _start_stage(self):
         s = self.state
         enemy = self.tables.enemies[s.stages[s.stage_index]]
-        s.enemy = {"id": enemy["id"], "hp": enemy["hp"], "za": enemy["za"],
-                   "intents": [dict(i) for i in enemy["intents"]], "turn_intents": [],
-                   "escalations": [{"next": 1 + e["every"], "every": e["every"]}
-                                   for e in enemy["escalations"]]}
+        # The state keeps Intents as their literals: plain data, saved as they are.
+        s.enemy = {"id": enemy.id, "hp": enemy.hp, "za": enemy.za,
+                   "intents": [to_literal(i) for i in enemy.intents], "turn_intents": [],
+                   "escalations": [{"next": 1 + e.every, "every": e.every}
+                                   for e in enemy.escalations]}
         s.turn = 0
         s.pens_used = s.tears_used = 0
         s.hokorobi_stage = 0
@@ -749,10 +759,10 @@ class Battle:
         for uid in list(s.zones["exile_stage"]):
             s.move(uid, "discard")
             self.emit("page_returned", uid=uid)
-        self.emit("stage_started", stage=s.stage_index + 1, enemy=enemy["id"],
-                  hp=enemy["hp"], za=enemy["za"], breakthrough=enemy["breakthrough"])
-        for effect in enemy["trait_effects"]:
-            self.place(effect, origin=f"enemy:{enemy['id']}")
+        self.emit("stage_started", stage=s.stage_index + 1, enemy=enemy.id,
+                  hp=enemy.hp, za=enemy.za, breakthrough=enemy.breakthrough)
+        for effect in enemy.trait_effects:
+            self.place(effect, origin=f"enemy:{enemy.id}")
         yield from self._fire_board("stage_start")
         if not self._stage_over():
             yield from self._start_turn()
@@ -777,30 +787,31 @@ class Battle:
         s = self.state
         enemy = self.tables.enemies[s.enemy["id"]]
         acceleration = self.enemy_trait("acceleration") or 0
-        for rule, esc in zip(s.enemy["escalations"], enemy["escalations"]):
+        for rule, esc in zip(s.enemy["escalations"], enemy.escalations):
             if s.turn == rule["next"]:
-                s.enemy["intents"].append(dict(esc["intent"]))
+                s.enemy["intents"].append(to_literal(esc.intent))
                 rule["every"] = max(1, rule["every"] - acceleration)
                 rule["next"] = s.turn + rule["every"]
-                self.emit("escalated", intent=esc["intent"], count=len(s.enemy["intents"]))
+                self.emit("escalated", intent=to_literal(esc.intent),
+                          count=len(s.enemy["intents"]))
         s.enemy["turn_intents"] = [dict(i) for i in s.enemy["intents"]]
         self.emit("intents_shown", intents=[dict(i) for i in s.enemy["turn_intents"]])
         for placed in s.effects:
             effect = placed["effect"]
-            if effect["telegraphed"] and effect["timing"] == "turn_start":
+            if effect.telegraphed and effect.timing == "turn_start":
                 placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
-                self.emit("trait_telegraphed", target=effect["ja"]["target"],
+                self.emit("trait_telegraphed", target=effect.names.target,
                           **placed["telegraph"])
         yield from self._fire_board("turn_start")
 
-    def _seat_plan(self, effect: dict, frame: Frame) -> dict:
+    def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
         """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the
         position it aims at (an assignment telegraphs its target position)."""
         value = truncate(base_value(self, effect, frame))
         za = self.state.enemy["za"]
-        if effect["op"] == "assign":
+        if effect.op == "assign":
             return {"amount": value - za, "to": value}
-        amount = -value if effect["direction"] == "decrease" else value
+        amount = -value if effect.direction == "decrease" else value
         return {"amount": amount, "to": max(0, za + amount)}
 
     def _phase_refill(self):
@@ -834,7 +845,7 @@ class Battle:
             s.move(uid, "discard")
         self._reshuffle_if_empty()
         drawn = 0
-        for _ in range(self.tables.balance["stage_start_hand"]):
+        for _ in range(self.tables.balance.stage_start_hand):
             if len(s.zones["hand"]) >= s.param("hand_cap") or not self._draw_one():
                 break
             drawn += 1
@@ -889,10 +900,10 @@ class Battle:
                 return
         for placed in list(s.effects):
             effect = placed["effect"]
-            if effect["telegraphed"] and placed in s.effects and "telegraph" in placed:
+            if effect.telegraphed and placed in s.effects and "telegraph" in placed:
                 self.move_seat(placed.pop("telegraph")["amount"])
-                self.emit("sayou", op=effect["op"], target=effect["ja"]["target"],
-                          line=effect["line"], timing="turn_start")
+                self.emit("sayou", op=effect.op, target=effect.names.target,
+                          line=effect.line, timing="turn_start")
                 self.fired(placed)
         yield from self._fire_board("after_enemy")
 
@@ -975,10 +986,10 @@ class Battle:
         self._expire_mods("turn")
         self._close_windows("turn", s.turns_run)
         for placed in list(s.effects):
-            repeat = placed["effect"]["repeat"]
-            if repeat["scope"] == "turn" or (
-                    repeat["scope"] == "anchored" and repeat["unit"] == "turn"
-                    and s.turns_run - placed["placed"]["turns"] >= repeat["n"]):
+            repeat = placed["effect"].repeat
+            if repeat.scope == "turn" or (
+                    repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
+                    and s.turns_run - placed["placed"]["turns"] >= repeat.n):
                 self._remove(placed)
 
     def _expire_mods(self, lifetime: str) -> None:
@@ -1015,13 +1026,13 @@ class Battle:
         if s.outcome is not None:
             return True
         enemy = self.tables.enemies[s.enemy["id"]]
-        return s.enemy["hp"] <= 0 or s.hokorobi_stage >= enemy["breakthrough"] or s.hp <= 0
+        return s.enemy["hp"] <= 0 or s.hokorobi_stage >= enemy.breakthrough or s.hp <= 0
 
     def _stage_won_by(self) -> str | None:
         s = self.state
         if s.enemy["hp"] <= 0:
             return "hp"
-        if s.hokorobi_stage >= self.tables.enemies[s.enemy["id"]]["breakthrough"]:
+        if s.hokorobi_stage >= self.tables.enemies[s.enemy["id"]].breakthrough:
             return "breakthrough"
         return None
 
@@ -1058,7 +1069,7 @@ class Battle:
         for lifetime in ("play", "turn", "stage"):
             self._expire_mods(lifetime)
         for placed in list(s.effects):
-            scope = placed["effect"]["repeat"]["scope"]
+            scope = placed["effect"].repeat.scope
             if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
                 s.effects.remove(placed)
         for page in s.pages:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from contract import vocabulary as vocab
+
 from .state import EXPIRY_ORDER
 
 
@@ -78,9 +80,10 @@ DEV_SETTINGS: dict[str, DevSetting] = {
     "hand": DevSetting(("手札", "hand"), _no_bound, None),
 }
 
-#: 防御の寿命 as a designer writes it (``set 防御 10 ステージ``, ``開始 防御[ステージ] 10``).
-LIFETIME_WORDS = {"被弾1回": "on_hit", "on_hit": "on_hit", "ターン": "turn", "turn": "turn",
-                  "ステージ": "stage", "stage": "stage", "ラン": "run", "run": "run"}
+#: 防御の寿命 as a designer writes it (``set 防御 10 ステージ``, ``開始 防御[ステージ] 10``):
+#: every spelling of each lifetime defense can have, from the vocabulary.
+LIFETIME_WORDS = {word: term.code for term in vocab.LIFETIMES if term.code in EXPIRY_ORDER
+                  for word in term.spellings()}
 
 #: word → setting code, for readers of what a designer typed.
 DEV_WORDS = {word: code for code, setting in DEV_SETTINGS.items() for word in setting.words}

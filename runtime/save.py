@@ -1,7 +1,9 @@
 """セーブ — the whole run as JSON, and back (DESIGN §5).
 
-The state is plain data already; the RNG's state goes beside it, so a loaded run
-continues exactly as the saved one would have. A pending player choice is not saved
+The state is plain data but for the continuing effects on the board, which hold the
+tables' own 作用 (contract ``Sayou``): each is saved as its literal (``to_literal``) and
+loaded back as an object that must equal one the tables hold. The RNG's state goes
+beside it, so a loaded run continues exactly as the saved one would have. A pending player choice is not saved
 (セーブ／開発者モード): saving in the middle of one is refused.
 
 Nothing read from a save is trusted: ``from_json`` checks every value — its type, its
@@ -16,6 +18,9 @@ import dataclasses
 import json
 import math
 import random
+
+from contract.codec import ContractError, from_literal, to_literal
+from contract.tables import Sayou
 
 from .battle import Battle, Refused
 from .state import EXPIRY_ORDER, PARAMS, SCOPES, ZONES, State
@@ -41,9 +46,19 @@ def to_json(battle: Battle) -> str:
     if battle.choice is not None:
         raise Refused("選択の途中はセーブできません（選択待ちはセーブ対象外）")
     version, internal, gauss = battle.rng.getstate()
-    data = {"save_version": SAVE_VERSION, "state": dataclasses.asdict(battle.state),
+    data = {"save_version": SAVE_VERSION, "state": _state_literal(battle.state),
             "rng": [version, list(internal), gauss]}
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def _state_literal(state: State) -> dict:
+    """The state as JSON-ready data: every field as it is (plain data, which json.dumps
+    writes whole), but each placed effect's 作用 as its literal. Not dataclasses.asdict:
+    it would turn a Sayou into a dict without the kind tags its references need."""
+    data = {f.name: getattr(state, f.name) for f in dataclasses.fields(State)}
+    data["effects"] = [{**placed, "effect": to_literal(placed["effect"])}
+                       for placed in state.effects]
+    return data
 
 
 def from_json(tables: Tables, text: str) -> Battle:
@@ -158,11 +173,12 @@ class _State:
     def __init__(self, tables: Tables):
         self.tables = tables
         # Every continuing effect a run can hold comes from the tables: a saved one must
-        # be one of them, whole (a save cannot bring an effect of its own).
+        # be one of them, whole (a save cannot bring an effect of its own). The objects
+        # are frozen: equal effects are equal and hash alike.
         self.effects = {}
         for effect in _table_effects(tables):
-            self.effects.setdefault(_canonical(effect), effect)
-        self.counters = set(tables.vocabulary.get("counters", {}))
+            self.effects.setdefault(effect, effect)
+        self.counters = set(tables.vocabulary.counters)
 
     def check(self, data) -> State:
         _keys(data, "state", _FIELDS)
@@ -182,7 +198,7 @@ class _State:
             _int(data[name], f"state.{name}", low)
         if data["hokorobi_stage"] > data["hokorobi_run"]:
             raise SaveError("state.hokorobi_stage", "ステージの綻びが累積の綻びを超えています")
-        if data["rewards_given"] > data["hokorobi_run"] // t.balance["reward_interval"]:
+        if data["rewards_given"] > data["hokorobi_run"] // t.balance.reward_interval:
             raise SaveError("state.rewards_given", "累積の綻びより多くの綻び報酬があります")
         for name in ("redraw_used", "redraw_failed"):
             _bool(data[name], f"state.{name}")
@@ -224,7 +240,7 @@ class _State:
         _keys(params, "state.params", set(PARAMS))
         for name, value in params.items():
             # A parameter keeps the type of its balance value (only 防御係数 is a float).
-            check = _number if isinstance(self.tables.balance[name], float) else _int
+            check = _number if isinstance(getattr(self.tables.balance, name), float) else _int
             check(value, f"state.params.{name}", 0)
 
     def _mods(self, mods) -> None:
@@ -260,7 +276,7 @@ class _State:
                 if face["blanked"] is not None:
                     _one_of(face["blanked"], f"{fw}.blanked", ("base", "pen"))
                 _bool(face["penned"], f"{fw}.penned")
-                if face["state"] == "pen" and self.tables.pages[page["page"]]["pens"].get(
+                if face["state"] == "pen" and self.tables.pages[page["page"]].pens.get(
                         side) is None:
                     raise SaveError(f"{fw}.state", "このページのこの面にペン強化はありません")
         _keys(zones, "state.zones", set(ZONES))
@@ -281,10 +297,8 @@ class _State:
             where = f"state.effects.{i}"
             _keys(placed, where, {"effect", "origin", "page_uid", "scale", "fires", "distance",
                                   "placed"}, frozenset({"windows", "telegraph"}))
-            key = _canonical(placed["effect"]) if isinstance(placed["effect"], dict) else None
-            if key not in self.effects:
-                raise SaveError(f"{where}.effect", "表にない作用です")
-            placed["effect"] = self.effects[key]  # shared with the tables, as when placed
+            effect = self._effect(placed["effect"], f"{where}.effect")
+            placed["effect"] = self.effects[effect]  # shared with the tables, as when placed
             if not isinstance(placed["origin"], str) or len(placed["origin"]) > 300:
                 raise SaveError(f"{where}.origin", "文字列ではありません")
             if placed["page_uid"] is not None:
@@ -308,6 +322,17 @@ class _State:
                 _int(plan["amount"], f"{where}.telegraph.amount")
                 _int(plan["to"], f"{where}.telegraph.to", 0)
 
+    def _effect(self, literal, where: str) -> Sayou:
+        """The table's 作用 a saved literal stands for: it must read as a 作用 and equal one
+        the tables hold."""
+        try:
+            effect = from_literal(Sayou, literal, where)
+        except (ContractError, RecursionError):
+            effect = None
+        if effect is None or effect not in self.effects:
+            raise SaveError(where, "表にない作用です")
+        return effect
+
     def _run_counters(self, counters, where: str) -> None:
         if not isinstance(counters, dict):
             raise SaveError(where, "オブジェクトではありません")
@@ -322,14 +347,14 @@ class _State:
         _one_of(enemy["id"], "state.enemy.id", (enemy_id,))
         _int(enemy["hp"], "state.enemy.hp")
         _int(enemy["za"], "state.enemy.za", 0)
-        known = [_canonical(i) for i in table["intents"]] + [
-            _canonical(e["intent"]) for e in table["escalations"]]
+        known = [_canonical(to_literal(i)) for i in table.intents] + [
+            _canonical(to_literal(e.intent)) for e in table.escalations]
         for name in ("intents", "turn_intents"):
             for i, intent in enumerate(_list(enemy[name], f"state.enemy.{name}")):
                 if _canonical(intent) not in known:
                     raise SaveError(f"state.enemy.{name}.{i}", "この敵の Intent ではありません")
         escalations = _list(enemy["escalations"], "state.enemy.escalations")
-        if len(escalations) != len(table["escalations"]):
+        if len(escalations) != len(table.escalations):
             raise SaveError("state.enemy.escalations", "この敵のエスカレーションと数が合いません")
         for i, rule in enumerate(escalations):
             _keys(rule, f"state.enemy.escalations.{i}", {"next", "every"})
@@ -342,10 +367,10 @@ class _State:
 def _table_effects(tables: Tables):
     """Every 作用 of the tables that a run can place on the board."""
     for page in tables.pages.values():
-        for body in (*page["faces"].values(), *page["pens"].values()):
-            if body and body.get("effects"):
-                yield from body["effects"]
-        yield from page["tear"] or ()
+        for body in (*page.faces.values(), *page.pens.values()):
+            if body is not None:
+                yield from body.effects
+        yield from page.tear or ()
     for enemy in tables.enemies.values():
-        yield from enemy["trait_effects"]
-    yield from tables.balance["reward"]
+        yield from enemy.trait_effects
+    yield from tables.balance.reward

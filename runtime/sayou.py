@@ -1,6 +1,8 @@
-"""作用の実行 — evaluate values and apply one 作用, dispatching on its op code.
+"""作用の実行 — evaluate values and apply one 作用 (a contract ``Sayou``), dispatching on
+its op code.
 
-References are read through a ``Frame``: the values of the play being resolved, fixed
+What a value reads is one contract class per kind (``READERS``, keyed by the class), a
+condition's test one row of ``TESTS``. References are read through a ``Frame``: the values of the play being resolved, fixed
 before 刻 moves (spec 002 参照式が読む値は、刻の更新前に確定する), and the anchor of a
 continuing effect. Numeric effects resolve ``(base + Σadd) × Πmul`` at the moment they
 fire, keep floats, and truncate toward zero only when the value lands.
@@ -9,7 +11,13 @@ fire, keep floats, and truncate toward zero only when the value lands.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
+
+from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
+                             PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
+                             VariableRef)
+from contract.vocabulary import ANCHORED
 
 #: Whole-region reads: what each region code counts (除外 is both exile zones).
 REGION_ZONES = {
@@ -36,17 +44,17 @@ class Frame:
     times: int = 1  # granted this many times at once (綻び rewards crossed together)
 
 
-def window_key(ref: dict) -> str:
+def window_key(ref: CounterRef) -> str:
     """The name of an anchored window (``以降 2 プレイ`` → ``"play:2"``)."""
-    return f"{ref['unit']}:{ref['n']}"
+    return f"{ref.unit}:{ref.n}"
 
 
-def anchored_refs(effect: dict) -> list[dict]:
+def anchored_refs(effect: Sayou) -> list[CounterRef]:
     """The anchored counter references an effect's value reads."""
-    base = effect.get("base")
-    if base and base["kind"] == "ref" and base["ref"]["kind"] == "counter" \
-            and base["ref"]["scope"] == "anchored":
-        return [base["ref"]]
+    base = effect.base
+    if isinstance(base, Scaled) and isinstance(base.ref, CounterRef) \
+            and base.ref.scope == ANCHORED:
+        return [base.ref]
     return []
 
 
@@ -58,94 +66,129 @@ def truncate(value: float) -> int:
 # ------------------------------------------------------------------ reading
 
 
+def page_mei(battle, page_id: str) -> int:
+    """A page's 銘 now: the table's, unless a 作用 assigned it."""
+    override = battle.state.mei_override(page_id)
+    return battle.tables.pages[page_id].mei if override is None else override
+
+
 def mei_of(battle, uid: int) -> int:
-    page = battle.state.pages[uid]["page"]
-    override = battle.state.mei_override(page)
-    return battle.tables.pages[page]["mei"] if override is None else override
+    return page_mei(battle, battle.state.pages[uid]["page"])
+
+
+#: Variable code → its value now (battle, frame → number). A rule parameter not listed
+#: reads its current value; anything else reads 0.
+VARIABLES = {
+    "toki": lambda b, f: b.state.toki,
+    "hp": lambda b, f: b.state.hp,
+    "ho": lambda b, f: b.state.ho,
+    "bougyo": lambda b, f: b.state.defense_total(),
+    "tsuka": lambda b, f: b.state.tsuka,
+    "hokorobi": lambda b, f: b.state.hokorobi_run,
+    "za": lambda b, f: b.state.enemy.get("za", 0),
+    "enemy_hp": lambda b, f: b.state.enemy.get("hp", 0),
+    "mei": lambda b, f: mei_of(b, f.page_uid) if f.page_uid is not None else 0,
+    "distance": lambda b, f: f.distance,
+    "pen_left": lambda b, f: b.state.param("pen_cap") - b.state.pens_used,
+    "tear_left": lambda b, f: b.state.param("tear_cap") - b.state.tears_used,
+    "stages_cleared": lambda b, f: b.state.stage_index,
+}
 
 
 def read_variable(battle, code: str, frame: Frame):
-    s = battle.state
-    readers = {
-        "toki": lambda: s.toki,
-        "hp": lambda: s.hp,
-        "ho": lambda: s.ho,
-        "bougyo": lambda: s.defense_total(),
-        "tsuka": lambda: s.tsuka,
-        "hokorobi": lambda: s.hokorobi_run,
-        "za": lambda: s.enemy.get("za", 0),
-        "enemy_hp": lambda: s.enemy.get("hp", 0),
-        "mei": lambda: mei_of(battle, frame.page_uid) if frame.page_uid is not None else 0,
-        "distance": lambda: frame.distance,
-        "pen_left": lambda: s.param("pen_cap") - s.pens_used,
-        "tear_left": lambda: s.param("tear_cap") - s.tears_used,
-        "stages_cleared": lambda: s.stage_index,
-    }
-    if code in readers:
-        return readers[code]()
-    if code in s.params:
-        return s.param(code)
+    reader = VARIABLES.get(code)
+    if reader is not None:
+        return reader(battle, frame)
+    if code in battle.state.params:
+        return battle.state.param(code)
     return 0
 
 
-def read_ref(battle, ref: dict, frame: Frame):
+def _read_counter(battle, ref: CounterRef, frame: Frame):
     s = battle.state
-    kind = ref["kind"]
-    if kind == "counter":
-        if ref["scope"] == "anchored":
-            # From the moment the 作用 landed to the end of its n-th play / turn after.
-            end = frame.windows.get(window_key(ref))
-            now = s.counter("run", ref["counter"]) if end is None else end.get(ref["counter"], 0)
-            return now - frame.anchor.get(ref["counter"], 0)
-        return s.counter(ref["scope"], ref["counter"])
-    if kind == "variable":
-        return read_variable(battle, ref["variable"], frame)
-    if kind == "flag":
-        return s.flag(ref["flag"])
-    if kind == "region_count":
-        return sum(len(s.zones[z]) for z in REGION_ZONES[ref["region"]])
-    if kind == "page_count":
-        return sum(1 for z in REGION_ZONES[ref["region"]] for uid in s.zones[z]
-                   if s.pages[uid]["page"] == ref["page"])
-    if kind == "page_attr":
-        override = s.mei_override(ref["page"])
-        return battle.tables.pages[ref["page"]]["mei"] if override is None else override
-    if kind == "distance":
-        return frame.distance
-    return 0  # tiles_passed: the map is outside the battle
+    if ref.scope == ANCHORED:
+        # From the moment the 作用 landed to the end of its n-th play / turn after.
+        end = frame.windows.get(window_key(ref))
+        now = s.counter("run", ref.counter) if end is None else end.get(ref.counter, 0)
+        return now - frame.anchor.get(ref.counter, 0)
+    return s.counter(ref.scope, ref.counter)
 
 
-def base_value(battle, effect: dict, frame: Frame) -> float:
-    base = effect["base"]
+def _read_page_count(battle, ref: PageCountRef, frame: Frame):
+    s = battle.state
+    return sum(1 for z in REGION_ZONES[ref.region] for uid in s.zones[z]
+               if s.pages[uid]["page"] == ref.page)
+
+
+#: Reference class → how it reads (battle, reference, frame → number): one row per kind
+#: of ``contract.tables.REFS``.
+READERS = {
+    CounterRef: _read_counter,
+    VariableRef: lambda b, ref, f: read_variable(b, ref.variable, f),
+    FlagRef: lambda b, ref, f: b.state.flag(ref.flag),
+    RegionCountRef: lambda b, ref, f: sum(len(b.state.zones[z])
+                                          for z in REGION_ZONES[ref.region]),
+    PageCountRef: _read_page_count,
+    PageAttrRef: lambda b, ref, f: page_mei(b, ref.page),
+    DistanceRef: lambda b, ref, f: f.distance,
+    TilesPassedRef: lambda b, ref, f: 0,  # the map is outside the battle
+}
+
+
+def read_ref(battle, ref, frame: Frame):
+    """The value a reference reads now."""
+    return READERS[type(ref)](battle, ref, frame)
+
+
+def read_term(battle, term, frame: Frame):
+    """A condition term: a constant or a reference."""
+    return term.value if type(term) is Const else read_ref(battle, term, frame)
+
+
+#: Base class → its value (battle, base, frame → number): 基準値 is a constant or a
+#: reference times its coefficient.
+BASES = {
+    Const: lambda b, base, f: base.value,
+    Scaled: lambda b, base, f: read_ref(b, base.ref, f) * base.coef,
+}
+
+
+def base_value(battle, effect: Sayou, frame: Frame) -> float:
+    base = effect.base
     if base is None:
         return 0
-    if base["kind"] == "const":
-        value = base["value"]
-    else:
-        value = read_ref(battle, base["ref"], frame) * base["coef"]
+    value = BASES[type(base)](battle, base, frame)
     if frame.scale != 1.0:
         # Tear effects grow with distance; a multiplier grows by its excess over 1.
-        value = 1 + (value - 1) * frame.scale if effect["op"] == "mul" else value * frame.scale
+        value = 1 + (value - 1) * frame.scale if effect.op == "mul" else value * frame.scale
     if frame.times != 1:
         # n grants at once: n additions add up, n multiplications compound.
-        value = value ** frame.times if effect["op"] == "mul" else value * frame.times
+        value = value ** frame.times if effect.op == "mul" else value * frame.times
     return value
 
 
-def check_condition(battle, cond: dict, frame: Frame) -> bool:
-    test = cond["test"]
-    if test == "crosses":
-        return frame.crosses
-    if test == "not_crosses":
-        return not frame.crosses
-    values = [t["value"] if t["kind"] == "const" else read_ref(battle, t, frame)
-              for t in cond["terms"]]
-    if test == "nonzero":
-        return values[0] != 0
-    compare = {">=": float.__ge__, "<=": float.__le__, ">": float.__gt__, "<": float.__lt__,
-               "==": float.__eq__, "!=": float.__ne__}
-    return all(compare[op](float(a), float(b))
-               for op, a, b in zip(cond["ops"], values, values[1:]))
+#: Comparison code → the test, on floats (a chain compares each neighbouring pair).
+COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
+           "==": operator.eq, "!=": operator.ne}
+
+
+def _compare(battle, cond: Condition, frame: Frame) -> bool:
+    values = [float(read_term(battle, t, frame)) for t in cond.terms]
+    return all(COMPARE[op](a, b) for op, a, b in zip(cond.ops, values, values[1:]))
+
+
+#: Condition test code → how it is decided (battle, condition, frame → bool).
+TESTS = {
+    "compare": _compare,
+    "nonzero": lambda b, cond, f: read_term(b, cond.terms[0], f) != 0,
+    "crosses": lambda b, cond, f: f.crosses,
+    "not_crosses": lambda b, cond, f: not f.crosses,
+}
+
+
+def check_condition(battle, cond: Condition, frame: Frame) -> bool:
+    """Whether a play condition holds now."""
+    return TESTS[cond.test](battle, cond, frame)
 
 
 # ------------------------------------------------------------------ modifiers
@@ -153,16 +196,16 @@ def check_condition(battle, cond: dict, frame: Frame) -> bool:
 
 def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, float]:
     """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board."""
-    variables = battle.tables.vocabulary["variables"]
+    variables = battle.tables.vocabulary.variables
     add, mul = 0.0, 1.0
     for placed in list(battle.state.effects):
         effect = placed["effect"]
-        info = variables.get(effect["target"]["code"], {})
-        if info.get("modifier_of") != target or effect["timing"] != "always":
+        info = variables.get(effect.target.code)
+        if info is None or info.modifier_of != target or effect.timing != "always":
             continue
         value = base_value(battle, effect, battle.frame_of(placed))
-        if info["modifier_kind"] == "add":
-            add += -value if effect["direction"] == "decrease" else value
+        if info.modifier_kind == "add":
+            add += -value if effect.direction == "decrease" else value
         else:
             mul *= value
         if consume:
@@ -176,18 +219,18 @@ def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, floa
 MODIFIED_DIRECTION = {"enemy_hp": "decrease", "bougyo": "increase"}
 
 
-def effective(battle, effect: dict, base: float) -> float:
+def effective(battle, effect: Sayou, base: float) -> float:
     """The magnitude of a numeric add when it fires: (base + Σadd) × Πmul, never below 0
     (a modified gain is never negative: 防御補正 −5 on 防御 += 3 gains 0)."""
-    target = effect["target"]["code"]
-    if effect["landing"] != "modified":
+    target = effect.target.code
+    if effect.landing != "modified":
         return base
-    if MODIFIED_DIRECTION.get(target, effect["direction"]) != effect["direction"]:
+    if MODIFIED_DIRECTION.get(target, effect.direction) != effect.direction:
         return base  # e.g. an enemy heal lands unmodified
     add, mul = modifiers(battle, target)
     value = (base + add) * mul
     if target == "enemy_hp":
-        value *= 1 + battle.tables.balance["hokorobi_attack"] * battle.state.hokorobi_run
+        value *= 1 + battle.tables.balance.hokorobi_attack * battle.state.hokorobi_run
         value -= battle.enemy_trait("per_hit_reduction") or 0
     return max(0.0, value)
 
@@ -195,22 +238,22 @@ def effective(battle, effect: dict, base: float) -> float:
 # ---------------------------------------------------------------- operations
 
 
-def apply(battle, effect: dict, frame: Frame) -> None:
+def apply(battle, effect: Sayou, frame: Frame) -> None:
     """Apply one 作用 now."""
-    OPS[effect["op"]](battle, effect, frame)
+    OPS[effect.op](battle, effect, frame)
 
 
 def _add(battle, effect, frame):
     magnitude = effective(battle, effect, base_value(battle, effect, frame))
     amount = truncate(magnitude)
-    sign = -1 if effect["direction"] == "decrease" else 1
-    TARGETS[effect["target"]["code"]](battle, effect, sign * amount)
+    sign = -1 if effect.direction == "decrease" else 1
+    TARGETS[effect.target.code](battle, effect, sign * amount)
 
 
 def _mul(battle, effect, frame):
     factor = base_value(battle, effect, frame)
     s = battle.state
-    code = effect["target"]["code"]
+    code = effect.target.code
     if code == "bougyo":
         before = s.defense_total()
         s.defense = [[truncate(v * factor), e] for v, e in s.defense]
@@ -220,33 +263,33 @@ def _mul(battle, effect, frame):
         battle.emit("defense_gained", amount=gained, expiry="multiply")
         return
     current = read_variable(battle, code, frame) if code != "flag" else s.flag(
-        effect["target"]["flag"])
+        effect.target.flag)
     TARGETS[code](battle, effect, truncate(current * factor) - current)
 
 
 def _assign(battle, effect, frame):
     value = truncate(base_value(battle, effect, frame))
-    target = effect["target"]
-    if target["code"] == "flag":
-        battle.state.mods.append({"kind": "flag", "key": target["flag"], "op": "assign",
-                                  "value": value, "lifetime": effect["lifetime"]})
-        battle.emit("flag_changed", flag=target["flag"], value=battle.state.flag(target["flag"]))
-    elif target["code"] == "mei":
-        battle.state.mods.append({"kind": "mei", "key": target["page"], "op": "assign",
-                                  "value": max(0, value), "lifetime": effect["lifetime"]})
-        battle.emit("mei_changed", page=target["page"], mei=max(0, value))
-    elif target["code"] == "za":
+    target = effect.target
+    if target.code == "flag":
+        battle.state.mods.append({"kind": "flag", "key": target.flag, "op": "assign",
+                                  "value": value, "lifetime": effect.lifetime})
+        battle.emit("flag_changed", flag=target.flag, value=battle.state.flag(target.flag))
+    elif target.code == "mei":
+        battle.state.mods.append({"kind": "mei", "key": target.page, "op": "assign",
+                                  "value": max(0, value), "lifetime": effect.lifetime})
+        battle.emit("mei_changed", page=target.page, mei=max(0, value))
+    elif target.code == "za":
         battle.move_seat(value - battle.state.enemy["za"])
 
 
 def _cap(battle, effect, frame):
     amount = truncate(base_value(battle, effect, frame))
-    sign = -1 if effect["direction"] == "decrease" else 1
-    code = effect["target"]["code"]
+    sign = -1 if effect.direction == "decrease" else 1
+    code = effect.target.code
     battle.state.mods.append({"kind": "param", "key": code, "op": "add", "value": sign * amount,
-                              "lifetime": effect["lifetime"]})
+                              "lifetime": effect.lifetime})
     battle.emit("param_changed", param=code, value=battle.state.param(code),
-                lifetime=effect["lifetime"])
+                lifetime=effect.lifetime)
     battle.clamp_to_params()
 
 
@@ -255,17 +298,17 @@ def _cap(battle, effect, frame):
 PAYABLE = {"hp": lambda s: s.hp - 1, "tsuka": lambda s: s.tsuka}
 
 
-def payment_shortfall(battle, effects: list[dict], frame: Frame, paying: dict) -> str | None:
+def payment_shortfall(battle, effects, frame: Frame, paying: dict) -> str | None:
     """Why a face's payments cannot be made in full now, or None. ``paying`` carries what
     faces fired before it in the same play will take, and is updated."""
     for effect in effects:
-        if effect["op"] != "pay" or effect["timing"] != "on_play":
+        if effect.op != "pay" or effect.timing != "on_play":
             continue
-        code = effect["target"]["code"]
+        code = effect.target.code
         paying[code] = paying.get(code, 0) + max(0, truncate(base_value(battle, effect, frame)))
         can = PAYABLE[code](battle.state)
         if paying[code] > can:
-            word = effect["ja"]["target"]
+            word = effect.names.target
             have = battle.state.hp if code == "hp" else battle.state.tsuka
             return f"{word}が足りない: いま {have}, 支払い {paying[code]}" + (
                 "（HP は 支払いで 0 にはなりません）" if code == "hp" else "")
@@ -275,7 +318,7 @@ def payment_shortfall(battle, effects: list[dict], frame: Frame, paying: dict) -
 def _pay(battle, effect, frame):
     amount = max(0, truncate(base_value(battle, effect, frame)))
     s = battle.state
-    code = effect["target"]["code"]
+    code = effect.target.code
     if amount > PAYABLE[code](s):
         # Only a payment outside a play can get here (a play checks first): it is not
         # made at all rather than made in part.
@@ -309,7 +352,7 @@ OPS = {
 
 def _enemy_hp(battle, effect, delta):
     s = battle.state
-    if delta < 0 or (delta == 0 and effect.get("direction") == "decrease"):  # a hit, even of 0
+    if delta < 0 or (delta == 0 and effect.direction == "decrease"):  # a hit, even of 0
         dealt = min(-delta, s.enemy["hp"])
         s.enemy["hp"] -= dealt
         s.count(battle.count_scope, "damage_dealt", dealt)
@@ -342,7 +385,7 @@ def _ho(battle, effect, delta):
 def _bougyo(battle, effect, delta):
     s = battle.state
     if delta >= 0:
-        expiry = effect["lifetime"] or "turn"
+        expiry = effect.lifetime or "turn"
         s.defense.append([delta, expiry])
         s.count(battle.count_scope, "defense_gained", delta)
         battle.emit("defense_gained", amount=delta, expiry=expiry)
@@ -360,9 +403,9 @@ def _tsuka(battle, effect, delta):
 
 
 def _flag(battle, effect, delta):
-    name = effect["target"]["flag"]
+    name = effect.target.flag
     battle.state.mods.append({"kind": "flag", "key": name, "op": "add", "value": delta,
-                              "lifetime": effect["lifetime"] or "run"})
+                              "lifetime": effect.lifetime or "run"})
     battle.emit("flag_changed", flag=name, value=battle.state.flag(name))
 
 

@@ -1,4 +1,5 @@
-"""戦闘の状態 — the whole state of a run, as plain data (saves as JSON as it is).
+"""戦闘の状態 — the whole state of a run, as plain data: only the continuing effects on
+the board hold objects, the tables' own 作用 (``runtime.save`` writes their literals).
 
 Nothing here knows the rules: it holds values and answers simple questions (where is a
 page, what is a parameter now). The rules live in ``battle.py`` and ``sayou.py``.
@@ -8,13 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SCOPES = ("play", "turn", "stage", "run")
-#: 防御の消滅契機, shortest-lived first: the order defense is consumed in (spec 002).
-EXPIRY_ORDER = ("on_hit", "turn", "stage", "run")
+from contract import vocabulary as vocab
+
+SCOPES = vocab.SCOPE_ORDER
+#: 防御の消滅契機, shortest-lived first: the order defense is consumed in (spec 002) —
+#: the lifetimes 防御 may have, in the vocabulary's order of lifetimes.
+EXPIRY_ORDER = tuple(t.code for t in vocab.LIFETIMES
+                     if t.code in vocab.lookup("variable", "bougyo").lifetimes)
+#: Where a page instance can be: the single regions, the two exiles, torn, gone (a
+#: generated page whose stage ended).
 ZONES = ("draw", "hand", "discard", "exile_stage", "exile_run", "torn", "gone")
-#: The rule parameters a 上限変更 may move, and the balance key each starts from.
-PARAMS = ("lifespan_cap", "hand_cap", "draw_count", "ho_quota", "pen_cap", "tear_cap",
-          "mei_toki_cap", "defense_coef", "max_hp", "ho_carry")
+#: The rule parameters a 上限変更 may move; each starts from the balance key of its code.
+PARAMS = tuple(v.code for v in vocab.VARIABLES if v.kind == "param")
 
 
 @dataclass
@@ -38,7 +44,7 @@ class State:
     mods: list[dict] = field(default_factory=list)  # lifetime-bound values: params, flags, 銘
     pages: list[dict] = field(default_factory=list)
     zones: dict = field(default_factory=lambda: {z: [] for z in ZONES})
-    effects: list[dict] = field(default_factory=list)  # continuing effects on the board
+    effects: list[dict] = field(default_factory=list)  # placed 作用 (contract Sayou) on the board
     enemy: dict = field(default_factory=dict)
     turn: int = 0  # turn number within the stage
     turns_run: int = 0

@@ -79,7 +79,7 @@ def test_a_pen_on_a_written_face_keeps_its_play_conditions(tables):
     assert "条件" in refused(battle, "play", uid)  # 条件 HP >= 500
     battle.pen(uid, "future")
     body = battle.face_body(uid, "future")
-    assert body["conditions"] and body["effects"][0]["base"]["value"] == 50
+    assert body.conditions and body.effects[0].base.value == 50
     assert "条件" in refused(battle, "play", uid)  # the condition did not vanish
     battle.dev_set(hp=200)
     assert not battle.play_info(uid)["playable"]

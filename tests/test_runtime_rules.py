@@ -148,7 +148,7 @@ def test_redraw_when_nothing_is_playable_discards_hand_and_draws_stage_start_cou
     battle = scene(tables, ["fut40"] * 8, toki=60, enemy="quiet")  # past faces blank at 60
     old = set(battle.hand)
     events = battle.end_turn()
-    assert events[first(events, "redrawn")].data["drawn"] == tables.balance["stage_start_hand"]
+    assert events[first(events, "redrawn")].data["drawn"] == tables.balance.stage_start_hand
     assert len(battle.hand) == 5 and not old & set(battle.hand)
     assert old <= set(battle.state.zones["discard"])
     assert battle.playable_any()
@@ -387,7 +387,7 @@ def test_continuing_effect_fires_until_its_max_count_with_current_modifiers(tabl
     assert battle.state.enemy["hp"] == 986
     battle.end_turn()
     assert battle.state.enemy["hp"] == 986
-    assert not any(p["effect"]["timing"] == "after_enemy" for p in battle.state.effects)
+    assert not any(p["effect"].timing == "after_enemy" for p in battle.state.effects)
 
 
 def test_anchored_repeat_range_counts_plays_from_placement(tables):
@@ -426,7 +426,7 @@ def test_value_lifetime_is_independent_of_repeat_range(tables):
         assert battle.state.defense_by_expiry()["turn"] == 5  # came back this turn start
         assert battle.state.defense_total() == 5  # last turn's 5 is gone: not 10
     assert any(e.kind == "defense_expired" for e in events)
-    assert any(p["effect"]["target"]["code"] == "bougyo" for p in battle.state.effects)
+    assert any(p["effect"].target.code == "bougyo" for p in battle.state.effects)
 
 
 # ================================================================ timings
@@ -647,7 +647,7 @@ def test_pen_only_on_hand_pages(tables):
 def test_pen_raises_hokorobi_by_the_balance_amount(tables):
     battle = scene(tables, ["penup"], toki=30)
     battle.pen(find(battle, "penup"), "future")
-    assert battle.state.hokorobi_run == tables.balance["pen_hokorobi"] == 10
+    assert battle.state.hokorobi_run == tables.balance.pen_hokorobi == 10
 
 
 # ================================================================ tear
@@ -675,7 +675,7 @@ def test_tear_effect_is_run_long_and_scaled_by_distance(tables):
     events = battle.play(find(battle, "hit10"))
     assert damage(events) == [int((10 + 4) * (1 + 0.01 * 30))]
     placed = [p for p in battle.state.effects if p["origin"] == "tear:tearme"]
-    assert len(placed) == 1 and placed[0]["effect"]["repeat"]["scope"] == "run"
+    assert len(placed) == 1 and placed[0]["effect"].repeat.scope == "run"
 
 
 def test_player_choice_in_a_tear_effect_waits_for_the_player(tables):
@@ -906,8 +906,8 @@ def test_stage_carry_over(tables):
     assert kept <= set(battle.hand)
     assert set(s.zones["draw"]) | set(s.zones["discard"]) | set(battle.hand) == deck | {exs}
     assert s.pages[penup]["faces"]["future"]["state"] == "pen"
-    adds = [p["effect"]["repeat"]["scope"] for p in s.effects
-            if p["effect"]["target"]["code"] == "attack_add"]
+    adds = [p["effect"].repeat.scope for p in s.effects
+            if p["effect"].target.code == "attack_add"]
     assert sorted(adds) == ["run", "run"]  # +100 and the tear effect; +1 (stage) is gone
     assert s.defense_by_expiry() == {"on_hit": 0, "turn": 0, "stage": 0, "run": 5}
     # reset: 歩, stage 綻び, pen and tear uses, stage counters

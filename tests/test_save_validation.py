@@ -137,6 +137,25 @@ def test_a_planted_effect_is_refused():
     assert "表にない作用" in str(err.value)
 
 
+def test_a_well_formed_effect_the_tables_do_not_hold_is_refused():
+    # A real 作用 of the tables, changed in one term: the contract reads it, but no table
+    # holds it, so a save cannot bring it onto the board.
+    data = json.loads(SAVES[1])
+    effect = data["state"]["effects"][0]["effect"]
+    assert effect["base"]["kind"] in ("const", "ref")  # saved as its literal, tags and all
+    effect["line"] += 1000
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where == "state.effects.0.effect" and "表にない作用" in str(err.value)
+
+
+def test_a_loaded_effect_is_the_tables_own_object():
+    held = list(save._table_effects(TABLES))
+    for text in SAVES:
+        for placed in save.from_json(TABLES, text).state.effects:
+            assert any(placed["effect"] is effect for effect in held)
+
+
 def test_an_unknown_page_or_a_page_in_two_zones_is_refused():
     data = json.loads(SAVES[1])
     data["state"]["pages"][0]["page"] = "no_such_page"
