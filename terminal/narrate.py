@@ -1,23 +1,35 @@
 """出来事の語り — BattleEvents as short Japanese lines for the terminal.
 
 One format per event kind (data, not an if-chain). Kinds without a line here are not
-worth a line of their own (they are shown by the screen instead).
+worth a line of their own (they are shown by the screen instead). The words for codes
+(faces, lifetimes, regions, Intents, variables) are the vocabulary's (contract.vocabulary).
 """
 
 from __future__ import annotations
 
-SIDE = {"future": "未来面", "past": "過去面"}
-EXPIRY = {"on_hit": "被弾1回", "turn": "ターン", "stage": "ステージ", "run": "ラン",
-          "multiply": "乗算"}
-REGION = {"hand": "手札", "draw": "山札", "discard": "捨て札", "deck": "山札+捨て札",
-          "all": "山札+捨て札+手札", "exile": "除外", "exile_stage": "除外（ステージ）",
-          "exile_run": "除外（ラン）", "gone": "消滅"}
+from contract import vocabulary as vocab
+from runtime.state import EXPIRY_ORDER
+
+#: Face code → 未来面 / 過去面.
+SIDE = {face.code: face.mei for face in vocab.FACES}
+#: How long defense lasts (its lifetime), or ``multiply``: changed by 乗算.
+EXPIRY = {**{t.code: t.mei for t in vocab.LIFETIMES if t.code in EXPIRY_ORDER},
+          "multiply": vocab.tables()["operation"].by_code("mul").mei}
+#: Region or destination code → its word (a page moves to a region, or is exiled).
+REGION = {t.code: t.mei for t in (*vocab.REGIONS, *vocab.DESTINATIONS)}
+#: Variable code → its word (what a payment takes).
+VARIABLE = {v.code: v.mei for v in vocab.VARIABLES}
+INTENT = {i.code: i.mei for i in vocab.INTENT_KINDS}
+#: What follows an Intent's word: the attack's amount, the region it blanks.
+_INTENT_ARG = {
+    "attack": lambda i: str(i["amount"]),
+    "blank": lambda i: f"({REGION.get(i['region'], i['region'])})",
+}
 
 
 def intent_text(intent: dict) -> str:
-    if intent["kind"] == "attack":
-        return f"攻撃{intent['amount']}"
-    return f"白紙化({REGION.get(intent['region'], intent['region'])})"
+    """One Intent (as the state and the events hold it), e.g. 攻撃16, 白紙化(手札)."""
+    return INTENT[intent["kind"]] + _INTENT_ARG[intent["kind"]](intent)
 
 
 #: event kind → function(data, names) → line. ``names`` maps a page id to its name.
@@ -43,8 +55,8 @@ LINES = {
     "flag_changed": lambda d, n: f"フラグ {d['flag']} = {d['value']}",
     "mei_changed": lambda d, n: f"{n.page(d['page'])} の銘 → {d['mei']}",
     "currency_changed": lambda d, n: f"通貨 {d['delta']:+}（{d['tsuka']}）",
-    "paid": lambda d, n: f"{'HP' if d['what'] == 'hp' else '通貨'} を {d['amount']} 支払った",
-    "page_exiled": lambda d, n: f"除外（{'ステージ' if d['until'] == 'stage' else 'ラン'}）",
+    "paid": lambda d, n: f"{VARIABLE[d['what']]} を {d['amount']} 支払った",
+    "page_exiled": lambda d, n: REGION[f"exile_{d['until']}"],
     "page_moved": lambda d, n: f"{n.page(d['page'])} → {REGION.get(d['to'], d['to'])}",
     "page_generated": lambda d, n: f"{n.page(d['page'])} を生成 → {REGION.get(d['to'], d['to'])}",
     "generation_failed": lambda d, n: f"{n.page(d['page'])} はデッキ内上限枚数（{d['cap']}）なので生成されない",
@@ -58,7 +70,7 @@ LINES = {
     "reward": lambda d, n: f"綻び報酬（累積 {d['threshold']} 年）" + (f" × {d['count']}" if d.get("count", 1) > 1 else ""),
     "revealed": lambda d, n: "山札の上から公開: " + ("・".join(n.page(p) for p in d["pages"]) or "（山札は空）") + "（この順に引く）",
     "ho_carried": lambda d, n: f"歩の持ち越し: 前のターンの {d['amount']} を足す",
-    "payment_skipped": lambda d, n: f"{'HP' if d['what'] == 'hp' else '通貨'} {d['amount']} を払えないので、支払いは行われない",
+    "payment_skipped": lambda d, n: f"{VARIABLE[d['what']]} {d['amount']} を払えないので、支払いは行われない",
     "trait_telegraphed": lambda d, n: f"予告: 座が {d['to']} へ（{d['amount']:+}）",
     "defense_from_distance": lambda d, n: f"防御 +{d['amount']}（|{d['toki']} − {d['za']}|）→ 合計 {d['total']}",
     "hit": lambda d, n: (f"HP −{d['amount']}（{d['hp']}）" if d["cause"] != "intent" else
@@ -82,11 +94,11 @@ class Names:
 
     def page(self, page_id: str) -> str:
         page = self.tables.pages.get(page_id)
-        return page["name"] if page else page_id
+        return page.name if page else page_id
 
     def enemy(self, enemy_id: str) -> str:
         enemy = self.tables.enemies.get(enemy_id)
-        return enemy["name"] if enemy else enemy_id
+        return enemy.name if enemy else enemy_id
 
 
 def lines(events, tables) -> list[str]:

@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from catalog.phrasing import body_lines, phrase
+from contract import vocabulary as vocab
+
 from .narrate import EXPIRY, SIDE, intent_text
 
 LINE_WIDTH = 72
@@ -52,33 +54,28 @@ def enemy_panel(battle) -> Text:
     s = battle.state
     enemy = battle.tables.enemies[s.enemy["id"]]
     text = Text()
-    text.append(f"{enemy['name']}", style="bold red")
-    text.append(f"  HP {s.enemy['hp']}/{enemy['hp']}   座 {s.enemy['za']}   ")
-    filled = min(10, s.hokorobi_stage * 10 // max(1, enemy["breakthrough"]))
-    text.append(f"突破ライン {s.hokorobi_stage}/{enemy['breakthrough']} ")
+    text.append(enemy.name, style="bold red")
+    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   座 {s.enemy['za']}   ")
+    filled = min(10, s.hokorobi_stage * 10 // max(1, enemy.breakthrough))
+    text.append(f"突破ライン {s.hokorobi_stage}/{enemy.breakthrough} ")
     text.append("■" * filled + "□" * (10 - filled), style="magenta")
     intents = " → ".join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
     text.append(f"\n予兆: {intents}")
     moves = [placed["telegraph"] for placed in s.effects if "telegraph" in placed]
     if moves:  # the amount shown is the amount done after the Intents (DESIGN §6.1)
         text.append("  予告: " + "、".join(f"座 → {m['to']}（{m['amount']:+}）" for m in moves))
-    traits = [_trait_text(t) for t in enemy["traits"]]
-    traits += [phrase(e, battle.tables.vocabulary) for e in enemy["trait_effects"]]
+    traits = [_trait_text(t) for t in enemy.traits]
+    traits += [phrase(e, battle.tables.vocabulary) for e in enemy.trait_effects]
     if traits:
         text.append("\n特性: " + " ／ ".join(traits))
     return text
 
 
-_TRAIT_TEXT = {
-    "immobile": lambda t: "不動",
-    "acceleration": lambda t: f"加速 {t['value']}",
-    "per_hit_reduction": lambda t: f"1発ごとの軽減 {t['value']}",
-    "blockade": lambda t: f"封鎖 {t['low']}〜{t['high']}",
-}
-
-
-def _trait_text(trait: dict) -> str:
-    return _TRAIT_TEXT[trait["trait"]](trait)
+def _trait_text(trait) -> str:
+    """A trait as the vocabulary phrases it, e.g. 封鎖 40〜49. The panel is one line: the
+    explanation the phrase adds in parentheses is the catalog's to show."""
+    said = vocab.tables()["trait"].by_code(trait.trait).said()
+    return said.format(value=trait.value, low=trait.low, high=trait.high).split("（")[0]
 
 
 def player_panel(battle) -> Text:
@@ -113,7 +110,7 @@ def hand_table(battle) -> Table:
         style = None if info["playable"] else "dim"
         reason = "" if info["playable"] else f"\n× {info['reason']}"
         # Designer text is plain text, never console markup: every cell is a Text.
-        cells = (str(index), page["name"], str(info["mei"]), str(info["cost"]), face,
+        cells = (str(index), page.name, str(info["mei"]), str(info["cost"]), face,
                  "○" if info["crosses"] else "", "\n".join(rules) + reason)
         table.add_row(*map(Text, cells), style=style)
     return table
@@ -129,7 +126,7 @@ def choice_table(battle) -> Table | None:
     table.add_column("ページ")
     for index, candidate in enumerate(choice["candidates"], 1):
         page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
-        table.add_row(Text(str(index)), Text(battle.tables.pages[page_id]["name"]))
+        table.add_row(Text(str(index)), Text(battle.tables.pages[page_id].name))
     return table
 
 
@@ -149,13 +146,13 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
     face = battle.state.pages[uid]["faces"][side]
     if face["state"] == "blank" and face["blanked"] is not None:
         return ["白紙化された面を元に戻す"]
-    return body_lines(page["pens"][side], battle.tables.vocabulary)
+    return body_lines(page.pens[side], battle.tables.vocabulary)
 
 
 def tear_preview(battle, uid: int) -> list[str]:
     preview = battle.tear_preview(uid)
     lines = [f"綻び +{preview['hokorobi']}（距離 {preview['distance']} × 綻び倍率 "
-             f"{battle.page_of(uid)['hokorobi_mul']}）"]
+             f"{battle.page_of(uid).hokorobi_mul}）"]
     if preview["blank"]:
         lines.append("白紙ページなので破却効果はない")
     for effect in preview["effects"]:

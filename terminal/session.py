@@ -10,11 +10,14 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
+from contract import vocabulary as vocab
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 
-SIDE_WORDS = {"未来": "future", "未来面": "future", "future": "future", "f": "future",
-              "過去": "past", "過去面": "past", "past": "past", "p": "past"}
+#: What a player may type for a face: its spellings (未来面, 未来, future), or the
+#: initial of its code (f, p) — the terminal's shorthand.
+SIDE_WORDS = {word: face.code for face in vocab.FACES
+              for word in (*face.spellings(), face.code[0])}
 HELP = """\
 コマンド（カッコ内は別名）
   play N        手札の N 番をプレイ（p, 出す）
@@ -110,7 +113,7 @@ class Session:
         side = SIDE_WORDS[args[1]]
         from .screen import pen_preview
         notes = ["ペンで書き込まれる内容: " + " ／ ".join(pen_preview(self.battle, uid, side))] \
-            if self.battle.page_of(uid)["pens"][side] or \
+            if self.battle.page_of(uid).pens[side] or \
             self.battle.state.pages[uid]["faces"][side]["blanked"] else []
         return Outcome(events=self._do(("pen", uid, side)), notes=notes)
 
