@@ -60,7 +60,8 @@ def tables_from(content: Path | None):
 
 
 def clone(battle: Battle) -> Battle:
-    """An independent copy (the tables are shared; the RNG continues identically)."""
+    """An independent copy (the tables and the placed 作用, frozen objects of the tables,
+    are shared; the RNG continues identically)."""
     memo = {id(battle.tables): battle.tables}
     for placed in battle.state.effects:
         memo[id(placed["effect"])] = placed["effect"]
@@ -138,7 +139,7 @@ def pen_options(battle: Battle) -> list[tuple[int, str, bool]]:
         for side in SIDES:
             face = s.pages[uid]["faces"][side]
             restorable = face["state"] == "blank" and face["blanked"] is not None
-            if not restorable and (face["penned"] or page["pens"][side] is None):
+            if not restorable and (face["penned"] or page.pens[side] is None):
                 continue
             fills = side in firing and battle.face_body(uid, side) is None
             found.append((uid, side, fills))
@@ -150,14 +151,14 @@ def try_breakthrough(battle: Battle) -> bool:
     s = battle.state
     if s.tears_used >= s.param("tear_cap") or not battle.hand:
         return False
-    line = battle.tables.enemies[s.enemy["id"]]["breakthrough"]
+    line = battle.tables.enemies[s.enemy["id"]].breakthrough
     best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["hokorobi"])
     gain = battle.tear_preview(best)["hokorobi"]
     if s.hokorobi_stage + gain >= line:
         act(battle, ("tear", best))
         return True
     pens = pen_options(battle)
-    pen_gain = battle.tables.balance["pen_hokorobi"]
+    pen_gain = battle.tables.balance.pen_hokorobi
     others = [p for p in pens if p[0] != best]
     if others and s.hokorobi_stage + pen_gain + gain >= line:
         uid, side, _ = others[0]
@@ -255,8 +256,8 @@ def main(argv=None) -> int:
         wins = [r for r in results if r["won"]]
         data = tables.enemies[enemy]
         mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
-        print(f"{enemy:<12} {pad(data['name'], 16)} {data['hp']:>4} {data['za']:>3} "
-              f"{data['breakthrough']:>4}  {100 * len(wins) / len(results):>4.0f}%  "
+        print(f"{enemy:<12} {pad(data.name, 16)} {data.hp:>4} {data.za:>3} "
+              f"{data.breakthrough:>4}  {100 * len(wins) / len(results):>4.0f}%  "
               f"{sum(r['by'] == 'hp' for r in wins):>5} "
               f"{sum(r['by'] == 'breakthrough' for r in wins):>7}  "
               f"{mean([r['turns'] for r in results]):>5.1f} "

@@ -10,10 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from runtime.battle import Battle, Refused
-
-SIDE_WORDS = {"future": "未来面", "past": "過去面"}
-COMPARE = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,
-           "!=": lambda a, b: a != b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+from runtime.sayou import COMPARE  # an expectation compares as a play condition does
 
 
 @dataclass
