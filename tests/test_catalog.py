@@ -16,7 +16,6 @@ from compiler.build import compile_content
 from compiler.lint import check_text
 from conftest import ROOT
 from contract import vocabulary as vocab
-from contract.codec import from_literal
 from contract.tables import (REFS, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
                              VariableRef)
@@ -26,17 +25,13 @@ BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
 
 
 def lowered(lines: list[str]):
-    """Compile 作用 lines on one face; their lowered effects (None when invalid)."""
-    from compiler.lower import lower_sayou
-
+    """Check 作用 lines on one face; their 作用 as the tables hold them (None when
+    invalid)."""
     body = "\n".join(lines)
     result = check_text(f"ページ t {{\n 銘 30\n 未来面 {{\n{body}\n }}\n}}\n")
     if result.errors:
         return None
-    page = result.model["pages"][0]
-    effects = [lower_sayou(e) for e in page["faces"]["future"]["effects"]]
-    # the contract object, whether lower hands back its literal or the object itself
-    return [from_literal(Sayou, e) if isinstance(e, dict) else e for e in effects]
+    return list(result.model["pages"][0].faces["future"].effects)
 
 
 @pytest.fixture(scope="module")
