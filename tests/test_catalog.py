@@ -245,3 +245,20 @@ def test_a_flag_condition_is_phrased_and_indexed(tmp_path):
     assert compiled.ok, [d.message for d in compiled.diagnostics]
     html = render(from_dicts(compiled.tables))
     assert "条件: フラグ「夢」 ≥ 2" in html and 'id="var-@夢"' in html
+
+
+def test_the_catalog_imports_only_the_contract_the_table_loader_and_jinja2():
+    # DESIGN §8: the catalog stands on the tables, not on the compiler that makes them.
+    import sys
+
+    allowed = {"contract", "runtime.tables", "jinja2", "catalog"}
+    found = set()
+    for path in (ROOT / "catalog").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):  # local ones too
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                found.add(node.module)
+    outside = {name for name in found if name.split(".")[0] not in sys.stdlib_module_names
+               and not any(name == a or name.startswith(a + ".") for a in allowed)}
+    assert outside == set()
