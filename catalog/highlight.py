@@ -30,10 +30,10 @@ def word_classes() -> dict[str, str]:
     for entry in terms:
         for spelling in entry.spellings():
             words[spelling] = "term"
-    # Structural keywords (ページ, 銘, 未来面 … with their ASCII aliases) as the compiler
-    # defines them: rule name → (Japanese, ASCII). A keyword that is also a term is a kw.
-    for spellings in getattr(vocab, "KEYWORDS", {}).values():
-        for spelling in spellings:
+    # Structural keywords (ページ, 銘, 未来面 … with their ASCII aliases), rule name →
+    # (Japanese, ASCII) or a Term. A keyword that is also a term is marked as a keyword.
+    for keyword in getattr(vocab, "KEYWORDS", {}).values():
+        for spelling in keyword.spellings() if hasattr(keyword, "spellings") else keyword:
             words[spelling] = "kw"
     return words
 

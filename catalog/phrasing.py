@@ -19,7 +19,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, Filter, 
                              TilesPassedRef, VariableRef)
 
 __all__ = ["base_text", "body_lines", "condition_text", "number", "phrase", "ref_text",
-           "scope_text"]
+           "scope_text", "term"]
 
 
 @cache

@@ -262,3 +262,23 @@ def test_the_catalog_imports_only_the_contract_the_table_loader_and_jinja2():
     outside = {name for name in found if name.split(".")[0] not in sys.stdlib_module_names
                and not any(name == a or name.startswith(a + ".") for a in allowed)}
     assert outside == set()
+
+
+def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, monkeypatch):
+    import os
+
+    tables, out = load(), tmp_path / "catalog"
+    index = render_module.write(tables, out)
+    before = index.read_bytes()
+    umask = os.umask(0)
+    os.umask(umask)
+    assert index.stat().st_mode & 0o777 == 0o666 & ~umask  # an ordinary file of the user
+
+    def full_disk(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(render_module.os, "fsync", full_disk)
+    with pytest.raises(OSError):
+        render_module.write(tables, out, {"tabidachi": []})
+    assert index.read_bytes() == before
+    assert [p.name for p in out.iterdir()] == ["index.html"]
