@@ -456,7 +456,7 @@ class Battle:
         """One 作用 now, and what it sets off: a region operation may ask the player; an
         敵HP that reached 0 fires 敵のHPが0になった時."""
         if effect.op in REGION_OPS:
-            yield from self._region_steps(effect, frame)
+            yield from REGION_STEPS[effect.op](self, effect, frame)
         else:
             apply(self, effect, frame)
         if self.state.enemy.get("down") == "now":
@@ -539,23 +539,26 @@ class Battle:
             self.fired(placed, own.times)
 
     # ======================================================== region operations
-    def _region_steps(self, effect: Sayou, frame: Frame):
+    # A region operation is resumable steps (a generator), one method per operation
+    # (REGION_STEPS): it may ask the player to choose.
+    def _generate_steps(self, effect: Sayou, frame: Frame):
+        """生成: new pages of the pages table matching the filter."""
+        count = effect.count or 1
+        pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect.filter)]
+        if effect.pick == "choice" and len(pool) > count:
+            chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
+        else:
+            # Each generated page is drawn from the whole pool: with replacement.
+            chosen = [pool[self.rng.randrange(len(pool))] for _ in range(count)] \
+                if pool else []
+        for page in chosen:
+            self._add_page(page, effect.dest, effect.lifetime)
+
+    def _pick_steps(self, effect: Sayou, frame: Frame):
+        """移動 and 複製: pages picked from the source region, moved or copied to the
+        destination."""
         s = self.state
         count = effect.count or 1
-        if effect.op == "reveal":
-            yield from self._reveal(count)
-            return
-        if effect.op == "generate":
-            pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect.filter)]
-            if effect.pick == "choice" and len(pool) > count:
-                chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
-            else:
-                # Each generated page is drawn from the whole pool: with replacement.
-                chosen = [pool[self.rng.randrange(len(pool))] for _ in range(count)] \
-                    if pool else []
-            for page in chosen:
-                self._add_page(page, effect.dest, effect.lifetime)
-            return
         # 除外（ラン） never comes back (spec 002): only stage-exiled pages can be moved out.
         zones = [z for z in REGION_ZONES[effect.source] if z != "exile_run"]
         # The page being played is not yet anywhere but the hand: it never moves itself.
@@ -576,10 +579,10 @@ class Battle:
                 yield from self._move_page(uid, DEST_ZONE[effect.dest])
         self._reshuffle_if_empty()
 
-    def _reveal(self, count: int):
-        """公開: the top ``count`` pages of the draw pile, shown in order and left in that
-        order, so the next draws take them as shown (spec 002 山札を見せる作用)."""
-        top = self.state.zones["draw"][:count]
+    def _reveal_steps(self, effect: Sayou, frame: Frame):
+        """公開: the top n pages of the draw pile, shown in order and left in that order,
+        so the next draws take them as shown (spec 002 山札を見せる作用)."""
+        top = self.state.zones["draw"][:effect.count or 1]
         self.emit("revealed", uids=list(top),
                   pages=[self.state.pages[uid]["page"] for uid in top])
         return
@@ -1098,8 +1101,15 @@ class Battle:
 
 #: Counters a suppressed 刻 does not move (総移動距離, 正味変位, 跨いだ回数).
 SUPPRESSED_MOVE = ("distance_moved", "net_displacement", "crossings")
-#: The region family of operations: they may ask the player to choose.
-REGION_OPS = frozenset({"move", "generate", "duplicate", "reveal"})
+#: Operation code → the steps of a region operation (the region family: they may ask the
+#: player to choose). The other operations land at once (``sayou.OPS``).
+REGION_STEPS = {
+    "move": Battle._pick_steps,
+    "generate": Battle._generate_steps,
+    "duplicate": Battle._pick_steps,
+    "reveal": Battle._reveal_steps,
+}
+REGION_OPS = frozenset(REGION_STEPS)
 
 #: The phases before the player acts (spec 000 ターン構造 1–4).
 TURN_START_PHASES = (

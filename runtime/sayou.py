@@ -339,7 +339,7 @@ def _suppress(battle, effect, frame):
 
 
 #: Operation code → how it lands. Region operations are not here: they may ask the
-#: player, so the battle runs them as resumable steps (``Battle._region_steps``).
+#: player, so the battle runs them as resumable steps (``battle.REGION_STEPS``).
 OPS = {
     "add": _add, "mul": _mul, "assign": _assign, "cap": _cap, "pay": _pay,
     "suppress": _suppress,

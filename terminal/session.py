@@ -187,21 +187,19 @@ def _into_hand(battle: Battle, page: str) -> None:
         state.move(state.zones["hand"][-1], "draw", top=True)
 
 
+#: Action kind → how the battle takes it (the history of a session is these tuples).
+ACTIONS = {
+    "play": lambda battle, uid: battle.play(uid),
+    "pen": lambda battle, uid, side: battle.pen(uid, side),
+    "tear": lambda battle, uid: battle.tear(uid),
+    "end": lambda battle: battle.end_turn(),
+    "choose": lambda battle, uids: battle.choose(uids),
+    "set": lambda battle, key, value: battle.dev_set(**{key: value}),
+}
+
+
 def _apply(battle: Battle, action: tuple) -> list:
-    kind = action[0]
-    if kind == "play":
-        return battle.play(action[1])
-    if kind == "pen":
-        return battle.pen(action[1], action[2])
-    if kind == "tear":
-        return battle.tear(action[1])
-    if kind == "end":
-        return battle.end_turn()
-    if kind == "choose":
-        return battle.choose(action[1])
-    if kind == "set":
-        return battle.dev_set(**{action[1]: action[2]})
-    raise ValueError(kind)
+    return ACTIONS[action[0]](battle, *action[1:])
 
 
 #: command word → handler. Every command has its ASCII and Japanese spellings.
