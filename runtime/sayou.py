@@ -1,11 +1,12 @@
 """作用の実行 — evaluate values and apply one 作用 (a contract ``Sayou``), dispatching on
-its op code.
+its op code (``OPS``) and its target (``TARGETS``).
 
-What a value reads is one contract class per kind (``READERS``, keyed by the class), a
-condition's test one row of ``TESTS``. References are read through a ``Frame``: the values of the play being resolved, fixed
-before 刻 moves (spec 002 参照式が読む値は、刻の更新前に確定する), and the anchor of a
-continuing effect. Numeric effects resolve ``(base + Σadd) × Πmul`` at the moment they
-fire, keep floats, and truncate toward zero only when the value lands.
+What a value reads is dispatched on its contract class (``READERS`` for the references,
+``BASES`` for 基準値), a condition on its test (``TESTS``). References are read through a
+``Frame``: the values of the play being resolved, fixed before 刻 moves (spec 002
+参照式が読む値は、刻の更新前に確定する), and the anchor of a continuing effect. Numeric
+effects resolve ``(base + Σadd) × Πmul`` at the moment they fire, keep floats, and
+truncate toward zero only when the value lands.
 """
 
 from __future__ import annotations
