@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import heapq
+from collections import Counter
+from functools import lru_cache
 
 from dsl.ast import Name
 from dsl.diagnostics import Diagnostic, error
@@ -28,10 +31,45 @@ TABLE_WORDS = {
 }
 
 
+#: Above this many candidates (page ids, in a big project) difflib is first given only the
+#: NARROWED names sharing the most character pairs with the word: over 10,000 ids it costs
+#: ~0.2 s a name, and content misspelling a page in each of its pages took minutes.
+LARGE = 500
+NARROWED = 30
+
+
 def suggest(word: str, candidates) -> str | None:
     """The closest spelling among candidates, if one is close enough to be a typo."""
-    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.5)
+    names = tuple(candidates)
+    if len(names) > LARGE:
+        names = _pairs_index(names).narrowed(word)
+    found = difflib.get_close_matches(word, names, n=1, cutoff=0.5)
     return found[0] if found else None
+
+
+def _pairs(word: str) -> set[str]:
+    return {word[i:i + 2] for i in range(len(word) - 1)} or {word}
+
+
+class _PairsIndex:
+    """Names by the character pairs they hold, built once per candidate table."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self.by_pair: dict[str, list[str]] = {}
+        for name in names:
+            for pair in _pairs(name):
+                self.by_pair.setdefault(pair, []).append(name)
+
+    def narrowed(self, word: str) -> list[str]:
+        shared: Counter = Counter()
+        for pair in _pairs(word):
+            shared.update(self.by_pair.get(pair, ()))
+        return [name for name, _ in heapq.nlargest(NARROWED, shared.items(),
+                                                   key=lambda item: item[1])]
+
+
+#: One index per table of the run (the tuple of names is the key: same names, same index).
+_pairs_index = lru_cache(maxsize=8)(_PairsIndex)
 
 
 def did_you_mean(word: str, candidates) -> str:

@@ -91,3 +91,26 @@ def test_bench_scale_runs_on_a_tiny_corpus():
     for measure in ("floor", "lint", "compile"):
         assert f"  {measure}" in proc.stdout
     assert proc.stdout.count("floor") >= 3  # its own line, and lint's and compile's ratio
+
+
+def test_did_you_mean_in_a_big_project_compares_few_names_and_still_finds_the_typo(
+        monkeypatch):
+    import compiler.names
+
+    compared = []
+    close_matches = compiler.names.difflib.get_close_matches
+
+    def counting(word, possibilities, *args, **kwargs):
+        compared.append(len(possibilities))
+        return close_matches(word, possibilities, *args, **kwargs)
+
+    monkeypatch.setattr(compiler.names.difflib, "get_close_matches", counting)
+    pages = compiler.names.LARGE * 2
+    project = "".join(f"ページ page_{i}_name {{ 銘 1; 未来面 {{ 敵HP -= 1 }} }}\n"
+                      for i in range(pages))
+    text = "ページ t {\n  銘 2\n  未来面 { 条件 手札[page_42_nmae] >= 1; 敵HP -= 1 }\n}\n"
+    (diag,) = check_text(text, "t.page", {"project.page": project}).diagnostics
+    assert (diag.code, diag.span.line, diag.span.col) == ("E011", 3, 15)
+    assert "page_42_name" in diag.hint
+    # difflib saw a narrowed handful, not every page of the project
+    assert compared and max(compared) <= compiler.names.NARROWED
