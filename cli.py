@@ -234,7 +234,7 @@ def _deck_from_file(path: Path, content: Path) -> list[str]:
     decks = [d for d in result.model.get("decks", []) if d]
     if not decks:
         raise click.UsageError(f"{path} にデッキ（デッキ 名前 {{ … }}）がありません")
-    return decks[0]["pages"]
+    return list(decks[0].pages)
 
 
 @main.command()

@@ -1,9 +1,11 @@
 """作用の検査 — the effect-system rules of spec 002 for one 作用, and its six terms.
 
-``check_sayou`` returns the 作用 with all six terms explicit (the lowered form the
-tables carry) or None after reporting why it is invalid. Defaults depend on where the
-作用 is written (CONTEXTS): the common case — a face effect with no timing — fires once
-on play and leaves.
+``check_sayou`` returns the 作用 as the tables carry it — a ``contract.tables.Sayou``
+with all six terms explicit — or None after reporting why it is invalid. Each syntactic
+form has its check (_FORMS), which decides the operation and what it acts on and hands
+them to ``_sayou`` for the other terms. Defaults depend on where the 作用 is written
+(CONTEXTS): the common case — a face effect with no timing — fires once on play and
+leaves.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from dataclasses import dataclass
 from dsl import ast
 
 from contract import vocabulary as vocab
-from .names import resolve, unknown
-from .values import Ctx, check_base, check_count, check_page_ref, constant
+from contract.tables import Const, Filter, Names, Repeat, Sayou, Target
+from .names import did_you_mean, resolve, unknown
+from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,8 @@ CONTEXTS = {
     "trait": Context(None, "stage", "敵の特性"),
 }
 
-ONE_SHOT = {"scope": "play", "max": 1}
+#: The repeat range of a 作用 that fires once and leaves.
+ONE_SHOT = Repeat("play", None, None, 1)
 
 #: operator symbol → (operation code, direction)
 _NUMERIC_OPS = {"+=": ("add", "increase"), "-=": ("add", "decrease"),
@@ -59,14 +63,12 @@ _REFUSED_OP_HINTS = {
 }
 
 
-def check_sayou(s: ast.Sayou, ctx: Ctx) -> dict | None:
+def check_sayou(s: ast.Sayou, ctx: Ctx) -> Sayou | None:
+    """The checked 作用 with all six terms explicit, or None after diagnostics."""
     tails = _tails(s, ctx)
     if tails is None:
         return None
-    lowered = _FORMS[s.form](s, tails, ctx)
-    if lowered is None:
-        return None
-    return _six_terms(lowered, s, tails, ctx)
+    return _FORMS[s.form](s, tails, ctx)
 
 
 def _tails(s: ast.Sayou, ctx: Ctx) -> dict | None:
@@ -87,7 +89,7 @@ def _tails(s: ast.Sayou, ctx: Ctx) -> dict | None:
 def _target(target: ast.Target, ctx: Ctx):
     """The variable a 作用 targets (with the page for 銘[page]), or None."""
     if target.is_flag:
-        return vocab.FLAG, {"code": "flag", "flag": target.name.text[1:]}
+        return vocab.FLAG, Target("flag", flag=target.name.text[1:])
     text = target.name.text
     counter = vocab.lookup("counter", text)
     if counter is not None:
@@ -106,12 +108,12 @@ def _target(target: ast.Target, ctx: Ctx):
                     hint=f"例: {variable.mei}[旅立ちの朝] = 30")
             return None
         page = check_page_ref(target.subscript.name, ctx)
-        return None if page is None else (variable, {"code": variable.code, "page": page})
+        return None if page is None else (variable, Target(variable.code, page=page))
     if target.subscript is not None:
         ctx.err("E040", f"「{variable.mei}」には添字を付けられません", target.subscript.span,
                 hint="添字が付くのは累計量の参照と 銘[ページ] だけです")
         return None
-    return variable, {"code": variable.code}
+    return variable, Target(variable.code)
 
 
 def _allowed_ops(variable, ctx: Ctx) -> tuple[str, ...]:
@@ -165,7 +167,7 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
 # --------------------------------------------------------------------- forms
 
 
-def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     found = _target(s.target, ctx)
     if found is None:
         return None
@@ -183,7 +185,7 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     if base is None:
         return None
     if op == "assign" and variable.kind == "page_attr":
-        if ctx.owner is not None and target.get("page") == ctx.owner:
+        if ctx.owner is not None and target.page == ctx.owner:
             # 銘 decides which face fires; a page rewriting its own would move the ground
             # under the play that is firing (DESIGN §6.1: only another page's 銘).
             ctx.err("E024", f"このページ自身の{variable.mei}には代入できません", s.target.span,
@@ -191,14 +193,14 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
                          f"（{variable.mei}[別のページ] = 刻 のように書きます）")
             return None
         # The base is a constant 銘 or a reference read when the 作用 fires (銘[p] = 刻).
-        if base["kind"] == "const" and not _in_mei_range(base["value"]):
+        if isinstance(base, Const) and not _in_mei_range(base.value):
             ctx.err("E030", f"銘は 0〜{vocab.MEI_BOUND} の整数です", s.value.span)
             return None
-    return {"op": op, "direction": direction, "landing": landing, "target": target,
-            "base": base, "_variable": variable}
+    return _sayou(s, tails, ctx, variable, op=op, target=target, direction=direction,
+                  landing=landing, base=base)
 
 
-def _cap(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     found = _target(s.target, ctx)
     if found is None:
         return None
@@ -217,11 +219,11 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     base = check_base(s.value, ctx)
     if base is None:
         return None
-    return {"op": "cap", "direction": _NUMERIC_OPS[s.op][1], "landing": None,
-            "target": target, "base": base, "_variable": variable}
+    return _sayou(s, tails, ctx, variable, op="cap", target=target,
+                  direction=_NUMERIC_OPS[s.op][1], base=base)
 
 
-def _pay(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+def _pay(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     found = _target(s.target, ctx)
     if found is None:
         return None
@@ -236,15 +238,15 @@ def _pay(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
     base = check_base(s.value, ctx)
     if base is None:
         return None
-    if base["kind"] == "const" and base["value"] < 0 or base["kind"] == "ref" and base["coef"] < 0:
+    if number_of(base) < 0:
         ctx.err("E030", "支払う量は 0 以上です", s.value.span,
                 hint=f"{variable.mei}を増やすなら {variable.mei} += n と書きます")
         return None
-    return {"op": "pay", "direction": "decrease", "landing": "fixed", "target": target,
-            "base": base, "_variable": variable}
+    return _sayou(s, tails, ctx, variable, op="pay", target=target, direction="decrease",
+                  landing="fixed", base=base)
 
 
-def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     found = _target(s.target, ctx)
     if found is None:
         return None
@@ -255,8 +257,7 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         return None
     if not _no_landing(tails, "抑制", ctx):
         return None
-    return {"op": "suppress", "direction": None, "landing": None, "target": target,
-            "base": None, "_variable": variable}
+    return _sayou(s, tails, ctx, variable, op="suppress", target=target)
 
 
 def _no_landing(tails, what: str, ctx: Ctx) -> bool:
@@ -306,7 +307,8 @@ def _region(expr: ast.RegionExpr | None, ctx: Ctx, *, single: bool, what: str):
     return region
 
 
-def _options(s: ast.Sayou, ctx: Ctx) -> dict | None:
+def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
+    """The pick (None: the default of the source) and the filter of a region operation."""
     picks, filters = [], {}
     for option in s.options:
         if option.kind == "pick":
@@ -320,7 +322,6 @@ def _options(s: ast.Sayou, ctx: Ctx) -> dict | None:
         elif option.kind == "origin":
             origins = ctx.symbols.origins
             if option.value.text not in origins:
-                from .names import did_you_mean
                 ctx.err("E011", f"出自「{option.value.text}」のページはありません",
                         option.value.span,
                         hint=did_you_mean(option.value.text, origins) or
@@ -336,7 +337,7 @@ def _options(s: ast.Sayou, ctx: Ctx) -> dict | None:
                 ctx.err("E030", f"銘の範囲は 0〜{vocab.MEI_BOUND} の整数で、小さい方から書きます",
                         option.value.span)
                 return None
-            filters["mei"] = [low, high]
+            filters["mei"] = (low, high)
         elif option.kind == "page":
             page = check_page_ref(option.value, ctx)
             if page is None:
@@ -345,7 +346,7 @@ def _options(s: ast.Sayou, ctx: Ctx) -> dict | None:
     if len(picks) > 1:
         ctx.err("E013", "選び方（選択・ランダム・上から）は1つだけ書きます", s.span)
         return None
-    return {"pick": picks[0] if picks else None, "filter": filters}
+    return (picks[0] if picks else None), Filter(**filters)
 
 
 def _count(s: ast.Sayou, ctx: Ctx) -> int | None:
@@ -357,10 +358,12 @@ def _count(s: ast.Sayou, ctx: Ctx) -> int | None:
 #: Region operations whose source may also be the destination: a copy of a hand page may
 #: join the hand (DESIGN §6.1); moving a page to where it already is does nothing.
 _SAME_PLACE_OK = {"duplicate"}
+#: The target of every region operation: pages, not a variable.
+_PAGES = Target("pages")
 
 
 def _region_op(op: str):
-    def check(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+    def check(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         count = _count(s, ctx)
         options = _options(s, ctx)
         if count is None or options is None or not _no_landing(tails, "領域の操作", ctx):
@@ -383,19 +386,18 @@ def _region_op(op: str):
         if source is not None and source.code == dest.code and op not in _SAME_PLACE_OK:
             ctx.err("E037", "移動元と移動先が同じです", s.span)
             return None
-        pick = options["pick"] or ("top" if source is not None and source.code == "draw"
-                                   else "random")
+        chosen, filter_ = options
+        pick = chosen or ("top" if source is not None and source.code == "draw" else "random")
         if pick == "top" and (source is None or source.code != "draw"):
             ctx.err("E037", "「上から」選べるのは山札からだけです", s.span)
             return None
-        return {"op": op, "direction": None, "landing": None,
-                "target": {"code": "pages"}, "base": None,
-                "source": source.code if source else None, "dest": dest.code,
-                "count": count, "pick": pick, "filter": options["filter"], "_variable": None}
+        return _sayou(s, tails, ctx, None, op=op, target=_PAGES,
+                      source=source.code if source else None, dest=dest.code, count=count,
+                      pick=pick, filter=filter_)
     return check
 
 
-def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
+def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     """公開 n枚 山札: the top n pages of the draw pile, shown in order and left so, so the
     next draws take them as shown (spec 002: 山札を見せる作用は、見せた順序どおりに引けなければ
     ならない). Only the draw pile has an order to show."""
@@ -409,9 +411,8 @@ def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         ctx.err("E037", f"公開できるのは山札だけです（「{s.source.text}」）", s.source.span,
                 hint="公開は山札の上から n 枚を順に見せます: 公開 2枚 山札")
         return None
-    return {"op": "reveal", "direction": None, "landing": None, "target": {"code": "pages"},
-            "base": None, "source": source.code, "dest": None, "count": count, "pick": "top",
-            "filter": {}, "_variable": None}
+    return _sayou(s, tails, ctx, None, op="reveal", target=_PAGES, source=source.code,
+                  count=count, pick="top", filter=Filter())
 
 
 _FORMS = {
@@ -433,18 +434,22 @@ def _in_mei_range(value) -> bool:
 # -------------------------------------------------------------- the six terms
 
 
-def _six_terms(lowered: dict, s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
-    variable = lowered.pop("_variable")
+def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
+           direction=None, landing=None, base=None, source=None, dest=None, count=None,
+           pick=None, filter=None) -> Sayou | None:
+    """The 作用 of ``op`` on ``target`` (as its form checked them), with the value
+    lifetime, timing and repeat range it states or its block gives; None after
+    diagnostics. ``variable`` is the vocabulary entry of the target (None: pages)."""
     context = CONTEXTS[ctx.where]
-    lifetime = _lifetime(lowered, variable, s, tails, ctx)
+    lifetime = _lifetime(op, variable, s, tails, ctx)
     timing = _timing(variable, s, tails, ctx, context)
     if lifetime is False or timing is False:
         return None
-    repeat = _repeat(lowered, variable, s, tails, ctx, context, timing)
+    repeat = _repeat(op, variable, s, tails, ctx, context, timing)
     if repeat is None:
         return None
     telegraphed = "telegraphed" in tails
-    if lowered["target"].get("code") == "za":
+    if target.code == "za":
         # Only enemy traits reach here (座 is no target of a page). The amount is shown in
         # the telegraph at step 1 and the same amount applied at step 8 (DESIGN §6.1), so
         # a seat move is a telegraphed turn-start trait or nothing the runtime can do.
@@ -462,7 +467,7 @@ def _six_terms(lowered: dict, s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         ctx.err("E042", "予告は敵の特性の座の移動（座 += n 毎 ターン開始時）にだけ書けます",
                 tails["telegraphed"].span)
         return None
-    if ctx.where == "tear" and "until" in tails and repeat["scope"] != "run":
+    if ctx.where == "tear" and "until" in tails and repeat.scope != "run":
         # 破却効果 are run-long by definition (DESIGN §6.1); a shorter range would be
         # a second, hidden meaning of tearing.
         ctx.err("E047", "破却効果の繰り返し範囲は ラン だけです", tails["until"].span,
@@ -474,10 +479,27 @@ def _six_terms(lowered: dict, s: ast.Sayou, tails, ctx: Ctx) -> dict | None:
         if reason:
             ctx.warn("W004", "この作用は書かれた場所では一度も発動しません", tails["at"].span
                      if "at" in tails else s.span, hint=reason)
-    lowered.update(lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
-                   telegraphed=telegraphed)
-    lowered["line"] = s.span.line
-    return lowered
+    return Sayou(op=op, direction=direction, landing=landing, target=target, base=base,
+                 lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
+                 telegraphed=telegraphed, source=source, dest=dest, count=count, pick=pick,
+                 filter=filter, line=s.span.line, names=names_of(target, repeat))
+
+
+def names_of(target: Target, repeat: Repeat) -> Names:
+    """The display words of a 作用's target and repeat range (events, the terminal)."""
+    if target.code == "flag":
+        shown = f"@{target.flag}"
+    elif target.code == "pages":
+        shown = "ページ"
+    else:
+        shown = vocab.tables()["variable"].by_code(target.code).mei
+        if target.page is not None:
+            shown = f"{shown}[{target.page}]"
+    if repeat.scope == vocab.ANCHORED:
+        span = f"以降 {repeat.n} {vocab.tables()['anchor_unit'].by_code(repeat.unit).mei}"
+    else:
+        span = vocab.tables()["scope"].by_code(repeat.scope).mei
+    return Names(shown, span if repeat.max is None else f"{span} 最大 {repeat.max} 回")
 
 
 #: Timings that are already past when a play places a continuing 作用, by the scope that
@@ -491,7 +513,7 @@ _PAST_AT_PLAY = {
 _PLACED_BY_PLAY = {"face", "pen"}
 
 
-def _never_fires(where: str, timing: str, repeat: dict) -> str:
+def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
     """Why a continuing 作用 with this timing and range never fires where it is written,
     or "" when it may (DESIGN §6.1 timings that never fire)."""
     entry = vocab.tables()["timing"].by_code(timing)
@@ -499,20 +521,19 @@ def _never_fires(where: str, timing: str, repeat: dict) -> str:
         return (f"{entry.mei} はランの始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
                 "発動しません。ステージ開始時 か、タイミングを書かない一度きりの作用にしてください")
     family = entry.family
-    if repeat["scope"] == "play" and family in ("phase", "outer"):
+    if repeat.scope == "play" and family in ("phase", "outer"):
         return ("範囲 プレイ の作用は、置かれたプレイの間だけ続きます。その間にフェイズや"
                 "ステージの境目は来ません。範囲 ターン か 範囲 以降 n プレイ にしてください")
-    if where in _PLACED_BY_PLAY and timing in _PAST_AT_PLAY.get(repeat["scope"], ()):
+    if where in _PLACED_BY_PLAY and timing in _PAST_AT_PLAY.get(repeat.scope, ()):
         name = vocab.tables()["timing"].by_code(timing).mei
-        scope = vocab.tables()["scope"].by_code(repeat["scope"]).mei
+        scope = vocab.tables()["scope"].by_code(repeat.scope).mei
         return (f"プレイした時には、この{scope}の{name}はもう過ぎています。範囲を広げるか"
                 "（範囲 ステージ）、後に来るタイミングにしてください")
     return ""
 
 
-def _lifetime(lowered, variable, s, tails, ctx: Ctx):
+def _lifetime(op: str, variable, s, tails, ctx: Ctx):
     tail = tails.get("life")
-    op = lowered["op"]
     if op in ("generate", "duplicate"):
         if tail is None:
             ctx.err("E026", "生成・複製するページの寿命がありません", s.span,
@@ -580,7 +601,7 @@ def _timing(variable, s, tails, ctx: Ctx, context: Context):
     return entry.code
 
 
-def _repeat(lowered, variable, s, tails, ctx: Ctx, context: Context, timing):
+def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> Repeat | None:
     until, max_tail = tails.get("until"), tails.get("max_fires")
     is_modifier = variable is not None and variable.kind == "modifier"
     continuing = is_modifier or timing is not None or until is not None
@@ -598,22 +619,20 @@ def _repeat(lowered, variable, s, tails, ctx: Ctx, context: Context, timing):
         ctx.err("E026", "最大回数は繰り返し発動する作用にだけ書けます", max_tail.span,
                 hint="毎 ターン開始時 のように、いつ繰り返し発動するかを書いてください")
         return None
-    if lowered["op"] == "suppress" and until is None:
-        return dict(ONE_SHOT)
-    if not continuing:
-        return dict(ONE_SHOT)
+    if op == "suppress" and until is None or not continuing:
+        return ONE_SHOT
     if until is None:
         if context.continuing_range is None:
             what = f"補正「{variable.mei}」" if is_modifier else "継続作用"
             ctx.err("E026", f"{what}の繰り返し範囲がありません（いつまで発動するか）", s.span,
                     hint="範囲 ターン ／ 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます")
             return None
-        return {"scope": context.continuing_range, "max": max_fires}
+        return Repeat(context.continuing_range, None, None, max_fires)
     scope = until.value
     if scope.anchor is None:
         entry = resolve("scope", scope.name, ctx.diags)
-        return None if entry is None else {"scope": entry.code, "max": max_fires}
+        return None if entry is None else Repeat(entry.code, None, None, max_fires)
     unit = resolve("anchor_unit", scope.name, ctx.diags)
     if unit is None or not check_count(scope.anchor, ctx, "アンカー付きスコープの回数"):
         return None
-    return {"scope": "anchored", "unit": unit.code, "n": scope.anchor.value, "max": max_fires}
+    return Repeat(vocab.ANCHORED, unit.code, scope.anchor.value, max_fires)

@@ -1,7 +1,9 @@
 """項目の検査 — pages, enemies, the balance and decks: fields, faces, pens, tears.
 
-Each ``check_*`` reports diagnostics and returns the item with every name resolved and
-every default filled in (None when the item has errors).
+Each ``check_*`` reports diagnostics and returns the item as the tables hold it — a
+``contract.tables`` Page, Enemy, Balance or Deck, every name resolved and every default
+filled in — or None when the item has errors. Where an item was written (its ``Source``)
+is given by the pass that checks it (compiler.sources).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dsl import ast
 from dsl.diagnostics import Note, error
 
 from contract import vocabulary as vocab
+from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
+                             Trait)
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
@@ -26,6 +30,10 @@ _FIELD_WORDS = {
     "hp": "HP", "za": "座", "breakthrough": "突破ライン",
 }
 _SIDE_WORDS = {"future": "未来面", "past": "過去面"}
+#: The two faces of a page, in the order the tables list them.
+SIDES = ("future", "past")
+#: A face that is not written (白紙, or not mentioned at all).
+BLANK = Face(False, (), ())
 
 
 def _fields(item, ctx: Ctx) -> dict[str, ast.Field]:
@@ -47,7 +55,7 @@ def _required(fields, key: str, item, ctx: Ctx, example: str) -> ast.Field | Non
     return fields[key]
 
 
-def _body(body: ast.Body, ctx: Ctx) -> dict | None:
+def _body(body: ast.Body, ctx: Ctx) -> Body | None:
     if body.conditions and ctx.where in ("tear", "reward"):
         # 条件は面に紐づく (spec 002 プレイ条件): what is never played has none.
         ctx.err("E037", "条件（プレイ条件）は面とペン強化にだけ書けます",
@@ -58,13 +66,16 @@ def _body(body: ast.Body, ctx: Ctx) -> dict | None:
     effects = [check_sayou(s, ctx) for s in body.sayou]
     if None in conditions or None in effects:
         return None
-    return {"conditions": conditions, "effects": effects}
+    return Body(tuple(conditions), tuple(effects))
 
 
 # --------------------------------------------------------------------- pages
 
 
-def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
+def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
+               damaged: bool = False) -> Page | None:
+    """The checked page; ``default_cap`` is the deck cap of a page that writes none (the
+    balance's, ``default_deck_cap``)."""
     before = len(ctx.diags)
     fields = _fields(page, ctx)
     mei = _mei(page, fields, ctx, damaged)
@@ -85,8 +96,7 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
             ctx.diags.append(error("E013", f"{_SIDE_WORDS[face.side]}を2回書いています", face.span,
                                    notes=[Note("最初の記述", faces[face.side][0].span)]))
             continue
-        lowered = _face(face, ctx, damaged) if face.body is not None else {"written": False}
-        faces[face.side] = (face, lowered)
+        faces[face.side] = (face, _face(face, ctx, damaged) if face.body is not None else BLANK)
 
     pens = {}
     for pen in page.pens:
@@ -113,18 +123,20 @@ def check_page(page: ast.Page, ctx: Ctx, damaged: bool = False) -> dict | None:
             ctx.warn("W002", "白紙ページ（両面とも白紙）を破っても破却効果は得られません",
                      page.tears[0].span, hint="白紙ページを破ると綻びだけが上がります（spec 000 白紙ページ）")
 
-    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+    if any(d.is_error for d in ctx.diags[before:]):
         return None
-    return {
-        "id": page.id.text, "name": page.title or page.id.text, "mei": mei,
-        "hokorobi_mul": hmul, "origin": fields["origin"].value.text if "origin" in fields else None,
-        "after_play": dest, "deck_cap": deck_cap, "appears": appears,
-        "flavor": fields["flavor"].value if "flavor" in fields else "",
-        "faces": {side: faces[side][1] if side in faces else {"written": False}
-                  for side in ("future", "past")},
-        "pens": {side: pens[side][1] for side in ("future", "past") if side in pens},
-        "tear": tear, "line": page.span.line,
-    }
+    checked_faces = {side: faces[side][1] if side in faces else BLANK for side in SIDES}
+    checked_pens = {side: pens[side][1] if side in pens else None for side in SIDES}
+    if mei is None or None in checked_faces.values() or any(
+            side in pens and pens[side][1] is None for side in SIDES):
+        return None  # damaged: a part recovery blanked is missing, and an error says so
+    return Page(
+        id=page.id.text, name=page.title or page.id.text, mei=mei, hokorobi_mul=hmul,
+        origin=fields["origin"].value.text if "origin" in fields else None,
+        after_play=dest, deck_cap=default_cap if deck_cap is None else deck_cap,
+        appears=tuple(appears), flavor=fields["flavor"].value if "flavor" in fields else "",
+        faces=checked_faces, pens=checked_pens,
+        tear=None if tear is None else tear.effects, source=source)
 
 
 def _deck_cap(fields, ctx: Ctx) -> int | None:
@@ -176,7 +188,7 @@ def _hokorobi_mul(fields, ctx: Ctx):
     return float(value)
 
 
-def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> dict | None:
+def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> Face | None:
     if not face.body.sayou:
         if damaged:  # the list may only look empty: recovery blanked a broken line of it
             return None
@@ -184,7 +196,7 @@ def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> dict | None:
                 face.span, hint=f"作用を書くか、{_SIDE_WORDS[face.side]} 白紙 にしてください")
         return None
     body = _body(face.body, ctx.at("face"))
-    return None if body is None else {"written": True, **body}
+    return None if body is None else Face(True, body.conditions, body.effects)
 
 
 def _written(faces: dict, side: str) -> bool:
@@ -192,7 +204,7 @@ def _written(faces: dict, side: str) -> bool:
     return side in faces and faces[side][0].body is not None
 
 
-def _pen(pen: ast.Pen, ctx: Ctx, written: bool, damaged: bool = False) -> dict | None:
+def _pen(pen: ast.Pen, ctx: Ctx, written: bool, damaged: bool = False) -> Body | None:
     if not pen.body.sayou:
         if damaged:
             return None
@@ -215,7 +227,9 @@ def _pen(pen: ast.Pen, ctx: Ctx, written: bool, damaged: bool = False) -> dict |
 # ------------------------------------------------------------------- enemies
 
 
-def check_enemy(enemy: ast.Enemy, ctx: Ctx, damaged: bool = False) -> dict | None:
+def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
+                damaged: bool = False) -> Enemy | None:
+    """The checked enemy."""
     before = len(ctx.diags)
     fields = _fields(enemy, ctx)
     numbers = {}
@@ -239,20 +253,21 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, damaged: bool = False) -> dict | Non
     escalations = []
     for esc in enemy.escalations:
         if check_count(esc.every, ctx, "エスカレーションの間隔（ターン）"):
-            escalations.append({"every": esc.every.value, "intent": _intent(esc.intent, ctx)})
+            escalations.append(Escalation(esc.every.value, _intent(esc.intent, ctx)))
     traits = [_trait(t, ctx) for t in enemy.traits]
     trait_ctx = ctx.at("trait", side="enemy")
     trait_effects = [check_sayou(s, trait_ctx) for s in enemy.trait_sayou]
-    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+    if any(d.is_error for d in ctx.diags[before:]):
         return None
-    return {"id": enemy.id.text, "name": enemy.title or enemy.id.text, **numbers,
-            "intents": intents, "escalations": escalations, "traits": traits,
-            "trait_effects": trait_effects,
-            "flavor": fields["flavor"].value if "flavor" in fields else "",
-            "line": enemy.span.line}
+    if len(numbers) < 3 or None in intents or any(e.intent is None for e in escalations):
+        return None  # damaged: a field recovery blanked is missing, and an error says so
+    return Enemy(id=enemy.id.text, name=enemy.title or enemy.id.text, **numbers,
+                 intents=tuple(intents), escalations=tuple(escalations), traits=tuple(traits),
+                 trait_effects=tuple(trait_effects),
+                 flavor=fields["flavor"].value if "flavor" in fields else "", source=source)
 
 
-def _intent(intent: ast.Intent, ctx: Ctx) -> dict | None:
+def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
     kind = resolve("intent", intent.kind, ctx.diags)
     if kind is None:
         return None
@@ -264,7 +279,7 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> dict | None:
         if not isinstance(value, int) or not 0 <= value <= 1_000_000:
             ctx.err("E030", f"攻撃の打点は 0 以上の整数です（{intent.amount.text}）", intent.span)
             return None
-        return {"kind": "attack", "amount": value}
+        return Intent("attack", value, None)
     if intent.region is None:
         ctx.err("E037", "白紙化の Intent には領域を書きます", intent.span, hint="例: 白紙化 手札")
         return None
@@ -278,10 +293,10 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> dict | None:
     if region is None or region.code == "exile":
         ctx.err("E037", "白紙化できる領域は 手札・山札・捨て札・合算 です", intent.region.span)
         return None
-    return {"kind": "blank", "region": region.code}
+    return Intent("blank", None, region.code)
 
 
-def _trait(trait: ast.Trait, ctx: Ctx) -> dict | None:
+def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
     entry = resolve("trait", trait.name, ctx.diags)
     if entry is None:
         return None
@@ -290,14 +305,14 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> dict | None:
         if arg is not None:
             ctx.err("E037", f"特性「{entry.mei}」は値を取りません", trait.span)
             return None
-        return {"trait": entry.code}
+        return Trait(entry.code, None, None, None)
     if entry.arg == "int":
         value = None if arg is None or isinstance(arg, ast.Range) else constant(arg, ctx, entry.mei)
         if value is None or not isinstance(value, int) or value < 1:
             ctx.err("E037", f"特性「{entry.mei}」には 1 以上の整数を書きます", trait.span,
                     hint=f"例: {entry.mei} 3")
             return None
-        return {"trait": entry.code, "value": value}
+        return Trait(entry.code, value, None, None)
     if not isinstance(arg, ast.Range):
         ctx.err("E037", f"特性「{entry.mei}」には刻の範囲を書きます", trait.span,
                 hint=f"例: {entry.mei} 30..40")
@@ -308,13 +323,14 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> dict | None:
     if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
         ctx.err("E030", "封鎖の範囲は小さい方から書いた 0 以上の整数です", arg.span)
         return None
-    return {"trait": entry.code, "low": low, "high": high}
+    return Trait(entry.code, None, low, high)
 
 
 # ------------------------------------------------------------------- balance
 
 
-def check_balance(balance: ast.Balance, ctx: Ctx) -> dict | None:
+def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
+    """The checked balance: every key of the vocabulary (defaults filled) and the reward."""
     before = len(ctx.diags)
     seen: dict[str, ast.Setting] = {}
     values = {}
@@ -344,9 +360,9 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> dict | None:
     if not balance.rewards:
         ctx.err("E014", "綻び報酬がありません", _head(balance.span),
                 hint="例: 綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }")
-    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+    if any(d.is_error for d in ctx.diags[before:]):
         return None
-    return {**values, "reward": rewards[0]["effects"] if rewards else []}
+    return Balance(**values, reward=rewards[0].effects)
 
 
 def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
@@ -371,7 +387,8 @@ def _head(span):
 # ---------------------------------------------------------------------- decks
 
 
-def check_deck(deck: ast.Deck, ctx: Ctx) -> dict | None:
+def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
+    """The checked deck: one page id per copy, each within its deck cap."""
     before = len(ctx.diags)
     counts: dict[str, int] = {}
     caps: dict[str, int] = {}
@@ -392,10 +409,10 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> dict | None:
                     entry.span)
     if not deck.entries:
         ctx.err("E014", "デッキにページが1枚もありません", deck.id.span)
-    if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
+    if any(d.is_error for d in ctx.diags[before:]):
         return None
-    return {"id": deck.id.text, "name": deck.title or deck.id.text,
-            "pages": [p for p, n in written for p in [p] * n]}
+    return Deck(deck.id.text, deck.title or deck.id.text,
+                tuple(p for p, n in written for p in [p] * n))
 
 
 def _quiet(ctx: Ctx) -> Ctx:
@@ -405,20 +422,23 @@ def _quiet(ctx: Ctx) -> Ctx:
 
 
 def _cap_of(page: ast.Page, ctx: Ctx) -> int:
-    """How many copies of ``page`` a deck may hold: its own 上限枚数, else the balance's
-    デッキ内上限枚数, else — no balance in scope, or its value wrong — the bound of that
-    setting (so a deck is never unbounded), each read as their own checks read them."""
-    quiet = _quiet(ctx)
+    """How many copies of ``page`` a deck may hold: its own 上限枚数, else the default
+    (``default_deck_cap``), each read as their own checks read them."""
     fields: dict[str, ast.Field] = {}
     for f in page.fields:  # the first of a field written twice, as _fields reads it
         fields.setdefault(f.key, f)
-    own = _deck_cap(fields, quiet)
-    if own is not None:
-        return own
+    own = _deck_cap(fields, _quiet(ctx))
+    return default_deck_cap(ctx) if own is None else own
+
+
+def default_deck_cap(ctx: Ctx) -> int:
+    """The deck cap of a page that writes no 上限枚数: the balance's デッキ内上限枚数, else —
+    no balance in scope, or its value wrong — the bound of that setting (so a deck is
+    never unbounded), read as the balance's own check reads it."""
     for balance in ctx.symbols.balances[:1]:
         for setting in balance.settings:
             if vocab.lookup("balance", setting.name.text) is _DECK_CAP_KEY:
-                value = _setting_value(_DECK_CAP_KEY, setting, quiet)
+                value = _setting_value(_DECK_CAP_KEY, setting, _quiet(ctx))
                 if value is not None:
                     return value
                 break

@@ -246,11 +246,15 @@ def collect_symbols(sources: list[Source], diags: list[Diagnostic], state: dict)
 
 @_collector_paused
 def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> None:
-    from .items import check_balance, check_deck, check_enemy, check_page
+    from .items import check_balance, check_deck, check_enemy, check_page, default_deck_cap
+    from .sources import SourceRecords
     from .values import Ctx
 
     symbols: Symbols = state["symbols"]
     oversized = state.get("oversized", set())
+    records = SourceRecords({s.path: s.text for s in sources if s.text is not None},
+                            state.get("root") or Path.cwd())
+    default_cap = default_deck_cap(Ctx([], symbols))
     model = {"pages": [], "enemies": [], "decks": [], "balance": None, "examples": []}
     for source in sources:
         if source.parsed is None:
@@ -266,9 +270,10 @@ def check_items(sources: list[Source], diags: list[Diagnostic], state: dict) -> 
                       owner=item.id.text if isinstance(item, ast.Page) else None)
             try:
                 if isinstance(item, ast.Page) and symbols.pages.get(item.id.text) is item:
-                    model["pages"].append(check_page(item, ctx, damaged))
+                    model["pages"].append(check_page(item, ctx, records.of(item), default_cap,
+                                                     damaged))
                 elif isinstance(item, ast.Enemy) and symbols.enemies.get(item.id.text) is item:
-                    model["enemies"].append(check_enemy(item, ctx, damaged))
+                    model["enemies"].append(check_enemy(item, ctx, records.of(item), damaged))
                 elif isinstance(item, ast.Deck) and symbols.decks.get(item.id.text) is item:
                     model["decks"].append(check_deck(item, ctx))
                 elif isinstance(item, ast.Balance) and symbols.balances[:1] == [item]:
@@ -324,8 +329,7 @@ def run_examples(sources: list[Source], diags: list[Diagnostic], state: dict) ->
 
     from .build import runtime_tables
 
-    tables = runtime_tables(model, state["symbols"], {s.path: s.text for s in sources
-                                                      if s.text is not None})
+    tables = runtime_tables(model)
     results = []
     for spec in specs:
         try:
@@ -350,7 +354,8 @@ def _overlaps(span: Span, lines: tuple[int, int]) -> bool:
     return span.line <= lines[1] and lines[0] <= span.end_line
 
 
-def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True) -> Result:
+def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True,
+          root: Path | None = None) -> Result:
     """Check the content files under ``paths``; ``context`` files are read only to resolve
     names across files (their own diagnostics are not reported). ``examples``: also play
     the 例 blocks of the named files (lint does; compile does not need to)."""
@@ -369,7 +374,7 @@ def check(paths: list[Path], context: list[Path] = (), *, examples: bool = True)
         sources.append(Source(shown, None if problems else text, report=report))
         if text is not None:
             texts[shown] = text
-    state: dict = {"examples": examples}
+    state: dict = {"examples": examples, "root": root}
     for run in PASSES:
         run(sources, diags, state)
     reported = {s.path for s in sources if s.report} | folders

@@ -4,6 +4,12 @@ A base value is a constant or ``counter[scope] × coefficient``; a condition com
 quantity with constants. Both are written in one expression language, so these checks
 also catch what the grammar lets through: thresholds in values (E025), shapes the runtime
 has no meaning for (E036), division by zero (E032), non-finite numbers (E033).
+
+The checks return the contract's classes: a reference is one class per kind
+(``contract.tables.REFS``), a base value is ``Const`` or ``Scaled``, a condition is a
+``Condition``. What a kind of reference means to a condition is one table keyed by class
+(CONDITION_FAMILIES); which vocabulary table a written name belongs to is another
+(_READINGS).
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from dsl import ast
 from dsl.diagnostics import Diagnostic, error, warning
 
 from contract import vocabulary as vocab
+from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
+                             PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
 from .limits import LIMITS, over
 from .names import did_you_mean, resolve, unknown
 
@@ -40,29 +48,23 @@ class Ctx:
         self.diags.append(warning(code, message, span, hint=hint))
 
 
-def _reference_spellings() -> list[str]:
-    t = vocab.tables()
-    return (t["counter"].spellings() + [v for v in t["variable"].spellings()]
-            + t["region"].spellings())
-
-
 # ------------------------------------------------------------------ scopes
 
 
-def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> dict | None:
-    """Resolve a counter's scope subscript and apply the ●/○/× table."""
+def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> CounterRef | None:
+    """The reference to ``counter`` over its scope subscript, after the ●/○/× table."""
     if scope.anchor is None:
         entry = resolve("scope", scope.name, ctx.diags)
         if entry is None:
             return None
-        column, lowered = entry.code, {"scope": entry.code}
+        column, ref = entry.code, CounterRef(counter.code, entry.code, None, None)
     else:
         entry = resolve("anchor_unit", scope.name, ctx.diags)
         if entry is None or not check_count(scope.anchor, ctx, "アンカー付きスコープの回数"):
             return None
         # An anchored span of plays lies within no single turn: read the next column up.
         column = vocab.SCOPE_ORDER[vocab.SCOPE_ORDER.index(entry.code) + 1]
-        lowered = {"scope": "anchored", "unit": entry.code, "n": scope.anchor.value}
+        ref = CounterRef(counter.code, vocab.ANCHORED, entry.code, scope.anchor.value)
     cell = counter.cell(column)
     label = f"{counter.mei}[{scope.name.text if scope.anchor is None else '以降'}]"
     if cell == vocab.CELL_NONE:
@@ -73,7 +75,7 @@ def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> dict | No
     if cell == vocab.CELL_UNUSED:
         ctx.warn("W001", f"{label} は定義されていますが、現在は参照しない設計です（○）",
                  scope.span, hint="● のスコープで足りるか確かめてください")
-    return lowered
+    return ref
 
 
 def check_count(number: ast.Number, ctx: Ctx, what: str, limit: str = "times") -> bool:
@@ -92,55 +94,88 @@ def check_count(number: ast.Number, ctx: Ctx, what: str, limit: str = "times") -
 # -------------------------------------------------------------- references
 
 
-def check_ref(ref: ast.Ref, ctx: Ctx) -> dict | None:
-    """Resolve one reference as a quantity; the lowered reference, or None."""
-    if ref.is_flag:
-        return {"kind": "flag", "flag": ref.name.text[1:]}
-    text = ref.name.text
-    counter = vocab.lookup("counter", text)
-    if counter is not None:
+@dataclass(frozen=True)
+class Word:
+    """A condition word (跨ぐ・跨がない) where a quantity was read: a condition of its own,
+    never a value. Not a reference of the contract."""
+
+    code: str
+
+
+def _counter_ref(counter, ref: ast.Ref, ctx: Ctx):
+    if ref.subscript is None:
+        ctx.err("E021", f"累計量「{counter.mei}」にスコープ添字がありません", ref.span,
+                hint=f"{counter.mei}[プレイ] ／ {counter.mei}[ターン] のように、"
+                     "どの期間の合計かを書いてください")
+        return None
+    return check_scope(counter, ref.subscript, ctx)
+
+
+def _region_ref(region, ref: ast.Ref, ctx: Ctx):
+    if ref.subscript is None:
+        return RegionCountRef(region.code)
+    if ref.subscript.anchor is not None:
+        ctx.err("E040", f"{region.mei}の添字はページの id です", ref.subscript.span,
+                hint=f"例: {region.mei}[tabidachi] >= 1（そのページが{region.mei}にある枚数）")
+        return None
+    page = check_page_ref(ref.subscript.name, ctx)
+    return None if page is None else PageCountRef(region.code, page)
+
+
+def _tiles_ref(tile, ref: ast.Ref, ctx: Ctx):
+    if ref.subscript is None or ref.subscript.anchor is not None:
+        ctx.err("E040", f"{tile.mei} にはマスの種別を添字で書きます", ref.span,
+                hint=f"例: {tile.mei}[神話] >= 1")
+        return None
+    kind = resolve("tile", ref.subscript.name, ctx.diags)
+    return None if kind is None else TilesPassedRef(kind.code)
+
+
+def _variable_ref(variable, ref: ast.Ref, ctx: Ctx):
+    if variable.kind == "page_attr":
         if ref.subscript is None:
-            ctx.err("E021", f"累計量「{counter.mei}」にスコープ添字がありません", ref.span,
-                    hint=f"{counter.mei}[プレイ] ／ {counter.mei}[ターン] のように、"
-                         "どの期間の合計かを書いてください")
-            return None
-        scope = check_scope(counter, ref.subscript, ctx)
-        return None if scope is None else {"kind": "counter", "counter": counter.code, **scope}
-    region = vocab.lookup("region", text)
-    if region is not None:
-        if ref.subscript is None:
-            return {"kind": "region_count", "region": region.code}
-        if ref.subscript.anchor is not None:
-            ctx.err("E040", f"{region.mei}の添字はページの id です", ref.subscript.span,
-                    hint=f"例: {region.mei}[tabidachi] >= 1（そのページが{region.mei}にある枚数）")
-            return None
+            return VariableRef(variable.code)  # this page's 銘
         page = check_page_ref(ref.subscript.name, ctx)
-        return None if page is None else {"kind": "page_count", "region": region.code,
-                                          "page": page}
-    tile = vocab.TILES_PASSED if text in vocab.TILES_PASSED.spellings() else None
-    if tile is not None:
-        if ref.subscript is None or ref.subscript.anchor is not None:
-            ctx.err("E040", f"{tile.mei} にはマスの種別を添字で書きます", ref.span,
-                    hint=f"例: {tile.mei}[神話] >= 1")
-            return None
-        kind = resolve("tile", ref.subscript.name, ctx.diags)
-        return None if kind is None else {"kind": "tiles_passed", "tile": kind.code}
+        return None if page is None else PageAttrRef(variable.code, page)
+    if ref.subscript is not None:
+        ctx.err("E040", f"「{variable.mei}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
+                "スコープ添字は付きません", ref.subscript.span,
+                hint="スコープ添字が付くのは累計量だけです")
+        return None
+    return VariableRef(variable.code)
+
+
+def _readable_variable(text: str):
     variable = vocab.lookup("variable", text)
-    if variable is not None and variable.readable:
-        if variable.kind == "page_attr":
-            if ref.subscript is None:
-                return {"kind": "variable", "variable": variable.code}  # this page's 銘
-            page = check_page_ref(ref.subscript.name, ctx)
-            return None if page is None else {"kind": "page_attr", "variable": variable.code,
-                                              "page": page}
-        if ref.subscript is not None:
-            ctx.err("E040", f"「{variable.mei}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
-                    "スコープ添字は付きません", ref.subscript.span,
-                    hint="スコープ添字が付くのは累計量だけです")
-            return None
-        return {"kind": "variable", "variable": variable.code}
-    if vocab.lookup("condition_word", text) is not None:
-        return {"kind": "word", "word": vocab.lookup("condition_word", text).code}
+    return variable if variable is not None and variable.readable else None
+
+
+#: Where a written name is looked up, in this order, and how a reference of that table
+#: is read: the first table that knows the name decides what the reference is.
+_READINGS = (
+    (lambda text: vocab.lookup("counter", text), _counter_ref),
+    (lambda text: vocab.lookup("region", text), _region_ref),
+    (lambda text: vocab.TILES_PASSED if text in vocab.TILES_PASSED.spellings() else None,
+     _tiles_ref),
+    (_readable_variable, _variable_ref),
+    (lambda text: vocab.lookup("condition_word", text), lambda word, ref, ctx: Word(word.code)),
+)
+
+
+def _reference_spellings() -> list[str]:
+    t = vocab.tables()
+    return t["counter"].spellings() + t["variable"].spellings() + t["region"].spellings()
+
+
+def check_ref(ref: ast.Ref, ctx: Ctx):
+    """Resolve one reference: a reference class of the contract (or a ``Word``), or None
+    after diagnostics."""
+    if ref.is_flag:
+        return FlagRef(ref.name.text[1:])
+    for lookup, read in _READINGS:
+        entry = lookup(ref.name.text)
+        if entry is not None:
+            return read(entry, ref, ctx)
     ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
     return None
 
@@ -274,8 +309,8 @@ def _children(expr):
 _SHAPE_HINT = "基準値は 12 のような定数か、使用した歩[プレイ] × 0.5 のような「参照カウンタ × 係数」です"
 
 
-def check_base(expr, ctx: Ctx) -> dict | None:
-    """The lowered base value ``{"kind": "const"|"ref", ...}``, or None after diagnostics."""
+def check_base(expr, ctx: Ctx) -> Const | Scaled | None:
+    """The base value (a constant, or a reference × coefficient), or None after diagnostics."""
     expr = regroup_regions(expr)
     compare = first_compare(expr)
     if compare is not None:
@@ -286,19 +321,19 @@ def check_base(expr, ctx: Ctx) -> dict | None:
     return _fold(expr, ctx)
 
 
-def _fold(expr, ctx: Ctx) -> dict | None:
+def _fold(expr, ctx: Ctx) -> Const | Scaled | None:
     if isinstance(expr, ast.Number):
         value = check_number(expr, ctx)
-        return None if value is None else {"kind": "const", "value": value}
+        return None if value is None else Const(value)
     if isinstance(expr, ast.Ref):
         ref = check_ref(expr, ctx)
         if ref is None:
             return None
-        if ref["kind"] == "word":
+        if isinstance(ref, Word):
             ctx.err("E036", f"「{expr.name.text}」は条件の語で、値として読めません", expr.span,
                     hint="条件 跨ぐ のようにプレイ条件に書いてください")
             return None
-        return {"kind": "ref", "ref": ref, "coef": 1}
+        return Scaled(ref, 1)
     if isinstance(expr, ast.Neg):
         inner = _fold(expr.operand, ctx)
         return None if inner is None else _scale(inner, -1)
@@ -308,24 +343,23 @@ def _fold(expr, ctx: Ctx) -> dict | None:
             return None
         folded = None
         if expr.op == "*":
-            if left["kind"] == "const":
-                folded = _scale(right, left["value"])
-            elif right["kind"] == "const":
-                folded = _scale(left, right["value"])
+            if isinstance(left, Const):
+                folded = _scale(right, left.value)
+            elif isinstance(right, Const):
+                folded = _scale(left, right.value)
         elif expr.op == "/":
-            if right["kind"] == "const":
-                if right["value"] == 0:
+            if isinstance(right, Const):
+                if right.value == 0:
                     ctx.err("E032", "0 で割っています", expr.right.span)
                     return None
-                folded = _scale(left, 1 / right["value"]) if left["kind"] == "ref" else {
-                    "kind": "const", "value": left["value"] / right["value"]}
-        elif left["kind"] == right["kind"] == "const":
+                folded = _scale(left, 1 / right.value) if isinstance(left, Scaled) \
+                    else Const(left.value / right.value)
+        elif isinstance(left, Const) and isinstance(right, Const):
             sign = 1 if expr.op == "+" else -1
-            folded = {"kind": "const", "value": left["value"] + sign * right["value"]}
+            folded = Const(left.value + sign * right.value)
         if folded is not None:
             # Each literal is finite, but their product or sum may not be (1e300 * 1e300).
-            number = folded["value"] if folded["kind"] == "const" else folded["coef"]
-            if not _finite(number):
+            if not _finite(number_of(folded)):
                 ctx.err("E033", "計算した値が大きすぎるか有限ではありません", expr.span,
                         hint="年・枚数・倍率として意味のある大きさにしてください")
                 return None
@@ -335,10 +369,15 @@ def _fold(expr, ctx: Ctx) -> dict | None:
     return None
 
 
-def _scale(base: dict, factor) -> dict | None:
-    if base["kind"] == "const":
-        return {"kind": "const", "value": base["value"] * factor}
-    return {**base, "coef": base["coef"] * factor}
+def number_of(base: Const | Scaled):
+    """The number a base value is written with: a constant's value, a coefficient."""
+    return base.value if isinstance(base, Const) else base.coef
+
+
+def _scale(base: Const | Scaled, factor) -> Const | Scaled:
+    if isinstance(base, Const):
+        return Const(base.value * factor)
+    return Scaled(base.ref, base.coef * factor)
 
 
 def _finite(value) -> bool:
@@ -354,37 +393,55 @@ def constant(expr, ctx: Ctx, what: str) -> int | float | None:
     base = check_base(expr, ctx)
     if base is None:
         return None
-    if base["kind"] != "const":
+    if not isinstance(base, Const):
         ctx.err("E036", f"{what}には定数を書きます", expr.span)
         return None
-    if not _finite(base["value"]):
+    if not _finite(base.value):
         ctx.err("E033", f"{what}が大きすぎます", expr.span)
         return None
-    return base["value"]
+    return base.value
 
 
 # ---------------------------------------------------------------- conditions
 
-#: Which quantity kinds each kind of condition may read.
+#: Which condition families each kind of condition may read.
 _CONDITION_KINDS = {
     "play": {"position", "budget", "region_count", "page_count", "remaining", "cumulative",
              "resource", "flag"},
     "appears": {"appearance", "flag"},
 }
 
+#: The condition family (spec 002 プレイ条件) a reference of each kind belongs to; a
+#: variable's is the vocabulary's ``cond_kind`` (None: it cannot be compared).
+CONDITION_FAMILIES = {
+    CounterRef: lambda ref: "cumulative",
+    VariableRef: lambda ref: vocab.tables()["variable"].by_code(ref.variable).cond_kind,
+    FlagRef: lambda ref: "flag",
+    RegionCountRef: lambda ref: "region_count",
+    PageCountRef: lambda ref: "page_count",
+    PageAttrRef: lambda ref: "position",
+    DistanceRef: lambda ref: "position",
+    TilesPassedRef: lambda ref: "appearance",
+}
 
-def check_condition(expr, ctx: Ctx, purpose: str = "play") -> dict | None:
-    """Lower one play (or appearance) condition; None after diagnostics."""
+#: A condition written as one name alone: a condition word, or a flag that is not 0.
+_BARE_CONDITIONS = {
+    Word: lambda word: Condition("position", word.code, (), ()),
+    FlagRef: lambda flag: Condition("flag", "nonzero", (flag,), ()),
+}
+
+
+def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
+    """One play (or appearance) condition; None after diagnostics."""
     allowed = _CONDITION_KINDS[purpose]
     expr = regroup_regions(expr)
     if isinstance(expr, ast.Ref) and not isinstance(expr, ast.Compare):
         ref = check_ref(expr, ctx)
         if ref is None:
             return None
-        if ref["kind"] == "word" and purpose == "play":
-            return {"kind": "position", "test": ref["word"]}
-        if ref["kind"] == "flag":
-            return {"kind": "flag", "test": "nonzero", "quantity": ref}
+        bare = _BARE_CONDITIONS.get(type(ref))
+        if bare is not None and (purpose == "play" or not isinstance(ref, Word)):
+            return bare(ref)
         ctx.err("E041", f"「{expr.name.text}」だけでは条件になりません", expr.span,
                 hint="比較を書いてください。例: 歩 >= 10 ／ 手札 >= 3")
         return None
@@ -392,7 +449,7 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> dict | None:
         ctx.err("E041", "条件になっていません", expr.span,
                 hint="「量 比較 数」の形で書きます。例: 刻 >= 30 ／ |銘 - 刻| >= 10")
         return None
-    quantities, terms = [], []
+    families, terms = [], []
     for operand in expr.operands:
         quantity = _quantity(operand, ctx)
         if quantity is False:
@@ -401,44 +458,40 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> dict | None:
             value = constant(operand, ctx, "比較する数")
             if value is None:
                 return None
-            terms.append({"kind": "const", "value": value})
+            terms.append(Const(value))
         else:
-            quantities.append(quantity)
-            terms.append(quantity)
-    if len(quantities) != 1:
+            ref, family = quantity
+            families.append(family)
+            terms.append(ref)
+    if len(families) != 1:
         ctx.err("E041", "条件は1つの量を定数と比べます", expr.span,
                 hint="例: 跨いだ回数[ターン] >= 2 ／ 20 <= 刻 <= 40")
         return None
-    kind = quantities[0].pop("cond_kind")
-    if kind not in allowed:
+    if families[0] not in allowed:
         what = "出現条件" if purpose == "appears" else "プレイ条件"
         ctx.err("E041", f"この量は{what}では読めません", expr.span,
                 hint="出現条件が読めるのは クリアしたステージ数・通過したマス[種別]・内部フラグです"
                 if purpose == "appears" else "プレイ条件が読めるのは spec 002 プレイ条件の表の量です")
         return None
-    return {"kind": kind, "test": "compare", "terms": terms, "ops": list(expr.ops)}
+    return Condition(families[0], "compare", tuple(terms), tuple(expr.ops))
 
 
 def _quantity(expr, ctx: Ctx):
-    """The quantity an operand reads (with its condition kind), None for a constant,
-    False after a diagnostic."""
+    """(reference, condition family) of the quantity an operand reads, None for a
+    constant, False after a diagnostic."""
     if isinstance(expr, (ast.Number, ast.Neg)) and not _has_ref(expr):
         return None
     if isinstance(expr, ast.Abs) and _is_distance(expr.operand):
-        return {"kind": "distance", "cond_kind": "position"}
+        return DistanceRef(), "position"
     if isinstance(expr, ast.Ref):
         ref = check_ref(expr, ctx)
         if ref is None:
             return False
-        kind = {"flag": "flag", "counter": "cumulative", "region_count": "region_count",
-                "page_count": "page_count", "tiles_passed": "appearance",
-                "page_attr": "position"}.get(ref["kind"])
-        if ref["kind"] == "variable":
-            kind = vocab.tables()["variable"].by_code(ref["variable"]).cond_kind
-        if kind is None:
+        family = CONDITION_FAMILIES.get(type(ref), lambda ref: None)(ref)
+        if family is None:
             ctx.err("E041", f"「{expr.name.text}」は比べられる量ではありません", expr.span)
             return False
-        return {**ref, "cond_kind": kind}
+        return ref, family
     ctx.err("E041", "条件で比べられるのは1つの量です", expr.span,
             hint="例: 刻 >= 30 ／ |銘 - 刻| >= 10 ／ 山札+捨て札 >= 5")
     return False

@@ -6,9 +6,10 @@ schema: a table is not trusted because it is ours), and ``schema_of`` (the JSON 
 game clients read, generated so that it can never drift from the classes).
 
 The types a contract class may use: ``int``, ``float`` (an ``int`` is accepted too),
-``str``, ``bool``, ``None``, ``X | None``, ``list[X]``, ``dict[str, X]``, another contract
-class, a union of tagged classes (each with ``TAG`` and ``KIND``), and ``Codes[...]`` —
-a string that must be one of a vocabulary table's codes.
+``str``, ``bool``, ``None``, ``X | None``, ``list[X]``, ``dict[K, X]`` (``K``: ``str`` or
+codes), another contract class, a union of tagged classes (each with ``TAG`` and
+``KIND``), and ``Codes[...]`` — a string that must be one of a vocabulary table's codes.
+``Bound`` limits a number, ``Length`` the length of a list or a string.
 """
 
 from __future__ import annotations
@@ -49,6 +50,22 @@ class Bound:
 
     low: float | None = None
     high: float | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Length:
+    """A list or string with at least ``low`` (and at most ``high``) elements."""
+
+    low: int = 0
+    high: int | None = None
+
+
+def _check_length(extras, value, where: str) -> None:
+    for extra in extras:
+        if isinstance(extra, Length) and not (
+                extra.low <= len(value) and (extra.high is None or len(value) <= extra.high)):
+            wanted = f"{extra.low}〜{extra.high}" if extra.high is not None else f"{extra.low} 以上"
+            raise ContractError(where, f"長さ {len(value)}（{wanted} のはずです）")
 
 
 # ------------------------------------------------------------------ type walking
@@ -135,16 +152,19 @@ def from_literal(tp, value, where: str = ""):
     if origin is list:
         if not isinstance(value, list):
             raise ContractError(where, "リストではありません")
+        _check_length(extras, value, where)
         (item,) = get_args(tp)
         return tuple(from_literal(item, v, f"{where}.{i}") for i, v in enumerate(value))
     if origin is dict:
         if not isinstance(value, dict):
             raise ContractError(where, "オブジェクトではありません")
-        _, item = get_args(tp)
+        key_tp, item = get_args(tp)
+        key_extras = get_args(key_tp)[1:] if get_origin(key_tp) is Annotated else ()
         out = {}
         for key, v in value.items():
             if not isinstance(key, str):
                 raise ContractError(where, f"キー {key!r} が文字列ではありません")
+            _scalar(str, key_extras, key, f"{where}.{key}")
             out[key] = from_literal(item, v, f"{where}.{key}")
         return out
     return _scalar(tp, extras, value, where)
@@ -164,6 +184,7 @@ def _scalar(tp, extras, value, where: str):
     elif tp is str:
         if not isinstance(value, str):
             raise ContractError(where, f"文字列ではありません（{value!r:.40}）")
+        _check_length(extras, value, where)
     else:
         raise TypeError(f"contract type {tp!r} at {where}")
     for extra in extras:
@@ -230,11 +251,18 @@ def schema_of(tp, defs: dict) -> dict:
         return {"$ref": f"#/$defs/{name}"}
     origin = get_origin(tp)
     if origin is list:
-        return {"type": "array", "items": schema_of(get_args(tp)[0], defs)}
+        return {"type": "array", "items": schema_of(get_args(tp)[0], defs),
+                **_length_schema(extras, "Items")}
     if origin is dict:
-        return {"type": "object", "additionalProperties": schema_of(get_args(tp)[1], defs)}
+        key_tp, item = get_args(tp)
+        out = {"type": "object", "additionalProperties": schema_of(item, defs)}
+        if get_origin(key_tp) is Annotated:
+            out["propertyNames"] = schema_of(key_tp, defs)
+        return out
     out: dict = {bool: {"type": "boolean"}, int: {"type": "integer"}, float: {"type": "number"},
                  str: {"type": "string"}}[tp].copy()
+    if tp is str:
+        out.update(_length_schema(extras, "Length"))
     for extra in extras:
         if isinstance(extra, Codes):
             out["enum"] = list(extra.values())
@@ -243,6 +271,18 @@ def schema_of(tp, defs: dict) -> dict:
                 out["minimum"] = extra.low
             if extra.high is not None:
                 out["maximum"] = extra.high
+    return out
+
+
+def _length_schema(extras, what: str) -> dict:
+    """minItems/maxItems (``what`` = "Items") or minLength/maxLength of a Length."""
+    out = {}
+    for extra in extras:
+        if isinstance(extra, Length):
+            if extra.low:
+                out[f"min{what}"] = extra.low
+            if extra.high is not None:
+                out[f"max{what}"] = extra.high
     return out
 
 
@@ -264,7 +304,7 @@ def _class_schema(cls, defs: dict) -> dict:
     return out
 
 
-__all__ = ["Bound", "Codes", "ContractError", "codes", "fields_of", "from_literal",
+__all__ = ["Bound", "Codes", "ContractError", "Length", "codes", "fields_of", "from_literal",
            "schema_of", "to_literal"]
 
 _ = typing  # typing.get_type_hints resolves the annotations of contract modules

@@ -13,7 +13,7 @@ from dataclasses import dataclass, make_dataclass
 from typing import Annotated, ClassVar, Union
 
 from . import vocabulary as vocab
-from .codec import Bound, codes, from_literal, to_literal
+from .codec import Bound, Length, codes, from_literal, to_literal
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
 SCHEMA_VERSION = 2
@@ -21,6 +21,7 @@ SCHEMA_VERSION = 2
 Count = Annotated[int, Bound(1)]
 NonNegative = Annotated[int, Bound(0)]
 Mei = Annotated[int, Bound(0, vocab.MEI_BOUND)]
+Id = Annotated[str, Length(1)]
 
 Variable = codes("variable", lambda: tuple(v.code for v in vocab.VARIABLES))
 Counter = codes("counter", lambda: tuple(c.code for c in vocab.COUNTERS))
@@ -43,6 +44,7 @@ Destination = codes("destination", lambda: tuple(d.code for d in vocab.DESTINATI
 IntentKind = codes("intent", lambda: tuple(i.code for i in vocab.INTENT_KINDS))
 TraitCode = codes("trait", lambda: tuple(t.code for t in vocab.TRAITS))
 GeneratedLifetime = codes("generated_lifetime", lambda: vocab.GENERATED_LIFETIMES)
+Side = codes("side", lambda: tuple(f.code for f in vocab.FACES))
 
 
 # ------------------------------------------------------------------ references
@@ -77,7 +79,7 @@ class FlagRef(_Ref):
     """内部フラグ @name."""
 
     KIND: ClassVar[str] = "flag"
-    flag: str
+    flag: Id
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,7 @@ class Filter:
 
     OMIT_NONE: ClassVar[tuple] = ("origin", "mei", "page")
     origin: str | None = None
-    mei: list[Mei] | None = None
+    mei: Annotated[list[Mei], Length(2, 2)] | None = None
     page: str | None = None
 
 
@@ -264,7 +266,7 @@ class Source:
 class Page:
     """ページ: its variables, both faces, the pen upgrade of each face, its 破却 effects."""
 
-    id: str
+    id: Id
     name: str
     mei: Mei
     hokorobi_mul: Annotated[float, Bound(0, vocab.HOKOROBI_MUL_BOUND)]
@@ -273,8 +275,8 @@ class Page:
     deck_cap: Count
     appears: list[Condition]
     flavor: str
-    faces: dict[str, Face]
-    pens: dict[str, Body | None]
+    faces: dict[Side, Face]
+    pens: dict[Side, Body | None]
     tear: list[Sayou] | None
     source: Source
 
@@ -313,12 +315,12 @@ class Trait:
 class Enemy:
     """敵: HP, 座, 突破ライン, the Intent list, escalation, traits and trait 作用."""
 
-    id: str
+    id: Id
     name: str
     hp: Count
     za: NonNegative
     breakthrough: Count
-    intents: list[Intent]
+    intents: Annotated[list[Intent], Length(1)]
     escalations: list[Escalation]
     traits: list[Trait]
     trait_effects: list[Sayou]
@@ -345,9 +347,9 @@ Balance = _balance_class()
 class Deck:
     """デッキ: page ids, one per copy."""
 
-    id: str
+    id: Id
     name: str
-    pages: list[str]
+    pages: Annotated[list[str], Length(1)]
 
 
 # -------------------------------------------------------------------- the tables
@@ -439,17 +441,17 @@ class VocabularyTable:
     """generated/vocabulary.py"""
 
     schema_version: Annotated[int, Bound(SCHEMA_VERSION, SCHEMA_VERSION)]
-    scopes: list[str]
-    lifetimes: list[str]
-    timings: dict[str, TimingEntry]
-    regions: dict[str, RegionEntry]
-    destinations: dict[str, str]
-    counters: dict[str, CounterEntry]
-    variables: dict[str, VariableEntry]
-    operations: dict[str, FamilyEntry]
-    intents: dict[str, str]
-    traits: dict[str, TraitEntry]
-    picks: dict[str, str]
+    scopes: list[Scope]
+    lifetimes: list[Lifetime]
+    timings: dict[Timing, TimingEntry]
+    regions: dict[Region, RegionEntry]
+    destinations: dict[Destination, str]
+    counters: dict[Counter, CounterEntry]
+    variables: dict[Variable, VariableEntry]
+    operations: dict[Operation, FamilyEntry]
+    intents: dict[IntentKind, str]
+    traits: dict[TraitCode, TraitEntry]
+    picks: dict[Pick, str]
 
 
 def vocabulary_table() -> VocabularyTable:

@@ -276,7 +276,7 @@ def test_schemas_are_valid_draft_2020_12_and_cover_every_table():
         Draft202012Validator.check_schema(loaded)
         ids.append(loaded["$id"])
     assert len(ids) == len(set(ids))
-    assert {p.name.removesuffix(".schema.json") for p in files} == set(TABLES) | {"common"}
+    assert {p.name.removesuffix(".schema.json") for p in files} == set(TABLES)
 
 
 @pytest.mark.parametrize("name", TABLES)
@@ -350,13 +350,13 @@ MUTATIONS = {
                               ["balance.hand_cap", "is not of type 'integer'"]),
     "empty deck": (_set(("decks", "decks", "starter", "pages"), []), "decks",
                    ["decks.starter.pages"]),
-    "schema version": (_set(("decks", "schema_version"), 2), "decks",
+    "schema version": (_set(("decks", "schema_version"), 1), "decks",
                        ["decks: schema_version"]),
     "unknown timing in vocabulary": (
         _set(("vocabulary", "timings", "on_whim"), {"name": "気まぐれ", "family": "event"}),
         "vocabulary", ["vocabulary: timings", "'on_whim'"]),
     "vocabulary section missing": (_delete(("vocabulary", "regions")), "vocabulary",
-                                   ["'regions' is a required"]),
+                                   ["vocabulary: (top)", "'regions' is a required"]),
 }
 
 
@@ -380,8 +380,8 @@ def test_mutated_table_fails_validation_with_a_readable_path(label, bundled):
 def test_a_schema_violation_stops_the_compile_before_writing(tmp_path, monkeypatch):
     real = lower.lower
 
-    def broken(model, sources):
-        tables = real(model, sources)
+    def broken(model):
+        tables = real(model)
         next(iter(tables["pages"]["pages"].values()))["mei"] = "oops"
         return tables
 
@@ -393,15 +393,7 @@ def test_a_schema_violation_stops_the_compile_before_writing(tmp_path, monkeypat
     assert not out.exists()
 
 
-# ------------------------------------------------------- schemas ↔ vocabulary.py
-
-
-def _codes(entries) -> set:
-    return {e.code for e in entries}
-
-
-def _enum(node) -> set:
-    return set(node["enum"]) - {None}
+# ---------------------------------------------------- schemas/ ← contract classes
 
 
 def _walk(node):
@@ -414,103 +406,38 @@ def _walk(node):
             yield from _walk(value)
 
 
-def _property_enums(key: str) -> list[set]:
-    """The enum of every property named ``key`` in every schema."""
-    found = []
-    for name in (*TABLES, "common"):
-        for node in _walk(schema(name)):
-            prop = node.get("properties", {}).get(key) if isinstance(
-                node.get("properties"), dict) else None
-            if isinstance(prop, dict) and "enum" in prop:
-                found.append(_enum(prop))
-    return found
+def test_schema_files_are_what_the_contract_generates():
+    """schemas/ is written from contract/ (contract.schema), never by hand."""
+    from contract.schema import schema_files
+
+    on_disk = {p.name: p.read_text(encoding="utf-8")
+               for p in sorted(build.SCHEMA_DIR.glob("*.schema.json"))}
+    assert on_disk == schema_files()
+    assert build.stale_schemas() == []
 
 
-def _ref_variant(kind: str) -> dict:
-    variants = schema("common")["$defs"]["ref"]["oneOf"]
-    return next(v["properties"] for v in variants if v["properties"]["kind"].get("const") == kind)
+def test_check_fails_when_a_schema_file_is_edited(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    schemas = tmp_path / "schemas"
+    shutil.copytree(build.SCHEMA_DIR, schemas)
+    monkeypatch.setattr(build, "SCHEMA_DIR", schemas)
+    assert run_cli("compile", "--check").exit_code == 0
+    edit(schemas / "decks.schema.json", '"minItems": 1', '"minItems": 0')
+    result = run_cli("compile", "--check")
+    assert result.exit_code == 1
+    assert "schemas/decks.schema.json" in result.output
+    for other in ("pages", "enemies", "balance", "vocabulary"):
+        assert f"{other}.schema.json" not in result.output
+    (schemas / "pages.schema.json").unlink()  # a missing schema is stale too
+    result = run_cli("compile", "--check")
+    assert result.exit_code == 1 and "schemas/pages.schema.json" in result.output
 
 
 def test_no_schema_enum_has_duplicates():
-    for name in (*TABLES, "common"):
+    for name in TABLES:
         for node in _walk(schema(name)):
             if isinstance(node.get("enum"), list):
                 assert len(node["enum"]) == len(set(map(repr, node["enum"]))), node["enum"]
-
-
-def test_schema_enums_agree_with_the_vocabulary():
-    defs = schema("common")["$defs"]
-    sayou = defs["sayou"]["properties"]
-    variables = _codes(vocab.VARIABLES)
-
-    assert _enum(sayou["op"]) == _codes(vocab.OPERATIONS)
-    assert _enum(sayou["timing"]) == _codes(vocab.TIMINGS)
-    assert _enum(sayou["lifetime"]) == _codes(vocab.LIFETIMES)
-    assert _enum(sayou["landing"]) == _codes(vocab.LANDINGS)
-    assert _enum(sayou["pick"]) == _codes(vocab.PICKS)
-    assert _enum(defs["target"]["properties"]["code"]) == variables | {"flag", "pages"}
-    assert _enum(_ref_variant("variable")["variable"]) == variables
-    assert _enum(_ref_variant("counter")["counter"]) == _codes(vocab.COUNTERS)
-    assert _enum(_ref_variant("tiles_passed")["tile"]) == _codes(vocab.TILE_KINDS)
-    scopes = set(vocab.SCOPE_ORDER) | {"anchored"}
-    assert _enum(defs["repeat"]["properties"]["scope"]) == scopes
-    assert _enum(_ref_variant("counter")["scope"]) == scopes
-    assert _enum(defs["repeat"]["properties"]["unit"]) == _codes(vocab.ANCHOR_UNITS)
-    assert _enum(_ref_variant("counter")["unit"]) == _codes(vocab.ANCHOR_UNITS)
-    assert _enum(defs["intent"]["properties"]["kind"]) == _codes(vocab.INTENT_KINDS)
-    cond_kinds = _codes(vocab.CONDITION_KINDS) | {
-        v.cond_kind for v in (*vocab.VARIABLES, vocab.FLAG) if v.cond_kind}
-    assert _enum(defs["condition"]["properties"]["kind"]) == cond_kinds
-
-    regions = _property_enums("source") + _property_enums("dest") + _property_enums("region")
-    assert len(regions) >= 5
-    assert all(found == _codes(vocab.REGIONS) for found in regions), regions
-
-    page = schema("pages")["properties"]["pages"]["additionalProperties"]["properties"]
-    assert _enum(page["after_play"]) == _codes(vocab.DESTINATIONS)
-    assert page["mei"]["maximum"] == vocab.MEI_BOUND
-    assert page["hokorobi_mul"]["maximum"] == vocab.HOKOROBI_MUL_BOUND
-    assert defs["filter"]["anyOf"][0]["properties"]["mei"]["items"]["maximum"] == vocab.MEI_BOUND
-    enemy = schema("enemies")["properties"]["enemies"]["additionalProperties"]["properties"]
-    assert _enum(enemy["traits"]["items"]["properties"]["trait"]) == _codes(vocab.TRAITS)
-    assert enemy["za"]["maximum"] == vocab.MEI_BOUND
-
-
-def test_sayou_and_repeat_keys_agree_with_lowering():
-    defs = schema("common")["$defs"]
-    assert defs["sayou"]["required"] == list(lower.SAYOU_KEYS)
-    assert set(defs["sayou"]["properties"]) == set(lower.SAYOU_KEYS)
-    assert defs["repeat"]["required"] == list(lower.REPEAT_KEYS)
-
-
-def test_balance_schema_agrees_with_the_balance_keys():
-    props = schema("balance")["properties"]["balance"]["properties"]
-    required = schema("balance")["properties"]["balance"]["required"]
-    assert set(props) == set(required) == _codes(vocab.BALANCE_KEYS) | {"reward"}
-    for key in vocab.BALANCE_KEYS:
-        prop = props[key.code]
-        assert prop["type"] == {"int": "integer", "float": "number"}[key.type], key.code
-        assert (prop["minimum"], prop["maximum"]) == (key.low, key.high), key.code
-
-
-def test_vocabulary_schema_agrees_with_the_vocabulary():
-    props = schema("vocabulary")["properties"]
-    keyed = {"timings": vocab.TIMINGS, "regions": vocab.REGIONS, "counters": vocab.COUNTERS,
-             "variables": vocab.VARIABLES, "operations": vocab.OPERATIONS,
-             "destinations": vocab.DESTINATIONS, "intents": vocab.INTENT_KINDS,
-             "traits": vocab.TRAITS, "picks": vocab.PICKS}
-    for key, entries in keyed.items():
-        assert _enum(props[key]["propertyNames"]) == _codes(entries), key
-    assert _enum(props["lifetimes"]["items"]) == _codes(vocab.LIFETIMES)
-    assert _enum(props["scopes"]["items"]) == set(vocab.SCOPE_ORDER)
-    assert _enum(props["timings"]["additionalProperties"]["properties"]["family"]) == \
-        set(vocab.TIMING_FAMILIES)
-    assert _enum(props["operations"]["additionalProperties"]["properties"]["family"]) == \
-        set(vocab.OPERATION_FAMILIES)
-    assert _enum(props["variables"]["additionalProperties"]["properties"]["kind"]) == \
-        set(vocab.VARIABLE_KINDS)
-    assert set(props) == set(schema("vocabulary")["required"])
-    assert set(props) == set(lower.lower_vocabulary()) | {"schema_version"}
 
 
 def test_vocabulary_table_keeps_the_vocabulary_orders():

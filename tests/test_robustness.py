@@ -173,7 +173,7 @@ def test_missing_closing_brace_at_the_end_is_E003(write):
     result, cli = everywhere(write, text)
     assert found(result) == [("E003", *at(text, "ページ b"))]
     assert "}" in result.diagnostics[0].hint
-    assert [p["id"] for p in result.model["pages"] if p] == ["a"]
+    assert [p.id for p in result.model["pages"] if p] == ["a"]
 
 
 def test_missing_closing_brace_then_another_page_reports_both_pages(write):
@@ -188,7 +188,7 @@ def test_missing_closing_brace_then_a_valid_page_keeps_the_valid_page(write):
     text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= 1\n}\n" + PAGE.format(id="b", mei=4, dmg=2)
     result, _ = everywhere(write, text)
     assert found(result) == [("E003", 1, 1)]
-    assert [p["id"] for p in result.model["pages"] if p] == ["b"]
+    assert [p.id for p in result.model["pages"] if p] == ["b"]
 
 
 def test_stray_closing_brace_is_reported_alone(write):
@@ -197,7 +197,7 @@ def test_stray_closing_brace_is_reported_alone(write):
     assert found(result) == [("E001", 5, 1)]
     assert "対応する「{」のない「}」" in result.diagnostics[0].hint
     # only the stray brace is dropped: both pages around it are read and checked
-    assert [p["id"] for p in result.model["pages"]] == ["a", "b"]
+    assert [p.id for p in result.model["pages"]] == ["a", "b"]
 
 
 def test_brace_closing_a_page_early_says_so(write):
@@ -212,7 +212,7 @@ def test_header_without_brace_is_one_error(write):
     result, _ = everywhere(write, text)
     assert found(result) == [("E001", *at(text, "銘"))]
     assert "「{」" in result.diagnostics[0].hint
-    assert [p["id"] for p in result.model["pages"] if p] == ["b"]
+    assert [p.id for p in result.model["pages"] if p] == ["b"]
 
 
 @pytest.mark.parametrize("text, needle", [

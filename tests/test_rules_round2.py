@@ -18,23 +18,25 @@ from cli import main
 from contract import vocabulary as vocab
 from compiler.build import compile_content
 from compiler.lint import check_text
-from compiler.lower import lower_sayou
+from contract.codec import to_literal
 from conftest import ROOT
 from test_rules import OTHER, accepts, enemy, face, rejects
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
 
 
-def lowered_face(text: str, side: str = "future", context: dict | None = None) -> dict:
-    """The lowered body (conditions, effects) of the first page's face; text must be clean."""
-    from compiler.lower import lower_condition
-
+def checked_face(text: str, side: str = "future", context: dict | None = None):
+    """The checked face (contract.tables.Face) of the first page; text must be clean."""
     result = check_text(text, "t.page", context)
     assert result.errors == 0, [(d.code, d.span.line, d.span.col, d.message)
                                 for d in result.diagnostics]
-    body = result.model["pages"][0]["faces"][side]
-    return {"conditions": [lower_condition(c) for c in body["conditions"]],
-            "effects": [lower_sayou(e) for e in body["effects"]]}
+    return result.model["pages"][0].faces[side]
+
+
+def lowered_face(text: str, side: str = "future", context: dict | None = None) -> dict:
+    """The body (conditions, effects) of the first page's face as the tables write it."""
+    face = checked_face(text, side, context)
+    return {"conditions": to_literal(face.conditions), "effects": to_literal(face.effects)}
 
 
 def pen_page(face_line: str, pen_body: str) -> str:
@@ -72,7 +74,8 @@ def test_pen_on_a_written_face_lowers_no_conditions_and_the_catalog_shows_the_ke
     page = compiled.tables["pages"]["pages"]["penned"]
     assert page["pens"]["future"]["conditions"] == []          # the runtime keeps the face's
     assert len(page["pens"]["past"]["conditions"]) == 1        # a blank face: written whole
-    view = _page_view(page, from_dicts(compiled.tables), {})
+    tables = from_dicts(compiled.tables)
+    view = _page_view(tables.pages["penned"], tables, {})
     future, past = view["faces"]
     assert future["pen"] == ["条件: このプレイで座を跨ぐ", "敵HPに 9 のダメージ"]
     assert past["pen"] == ["条件: 歩 ≥ 10", "防御+5（ターン終了まで）"]
@@ -169,7 +172,7 @@ def test_reveal_lowers_to_the_form_the_runtime_reads():
     common = {"op": "reveal", "direction": None, "landing": None, "target": {"code": "pages"},
               "base": None, "lifetime": None, "telegraphed": False, "source": "draw",
               "dest": None, "pick": "top", "filter": {}}
-    first, second, third = ({k: v for k, v in e.items() if k != "ja"} for e in effects)
+    first, second, third = ({k: v for k, v in e.items() if k != "names"} for e in effects)
     assert first == {**common, "count": 3, "timing": "on_play", "line": 4,
                      "repeat": {"scope": "play", "unit": None, "n": None, "max": 1}}
     assert second == {**first, "count": 1, "line": 5}     # the count defaults to 1
@@ -186,8 +189,8 @@ def test_reveal_shows_only_the_draw_pile_and_at_least_one_page():
 
 
 def test_reveal_has_rules_text():
-    (effect,) = lowered_face(face("公開 3枚 山札"))["effects"]
-    assert phrase(effect, {"timings": {}}) == "山札の上から 3 枚を公開する（その順に引く）"
+    (effect,) = checked_face(face("公開 3枚 山札")).effects
+    assert phrase(effect) == "山札の上から 3 枚を公開する（その順に引く）"
 
 
 def test_ho_carry_is_a_parameter_changed_for_a_turn_a_stage_or_the_run():
