@@ -137,8 +137,9 @@ def test_each_page_and_enemy_shows_the_examples_that_prove_it():
     from pathlib import Path
 
     from catalog.render import example_views
+    from scenario.stage import compile_content as compile_with_examples
 
-    compiled = compile_content(Path(ROOT / "content"))
+    compiled = compile_with_examples(Path(ROOT / "content"))
     views = example_views(compiled.examples, compiled.sources)
     tables = from_dicts(compiled.tables)
     html = render(tables, views)
