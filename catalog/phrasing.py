@@ -5,7 +5,9 @@ runtime executes. Each term has its own phrasing rule (the tables below, one row
 reference class, base class, operation code and condition test); every term that is not
 implied by the others appears in the text, so two 作用 that differ in any term never read
 the same. Every word of the vocabulary — names and display phrases — comes from
-``contract.vocabulary``; what is written here is only the glue between them.
+``contract.vocabulary``; what is written here is only the glue between them. (Five
+structural keywords — 毎, 予告, 白紙, 条件, 出自 — are still spelt here: they move with
+the keyword table into contract.vocabulary.KEYWORDS, and are read from there then.)
 """
 
 from __future__ import annotations
