@@ -92,18 +92,31 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
 
 
 def _check_named(paths, content: Path | None, what: str, default: Path | None = None):
-    """Check the named paths (or ``default``, else the content folder). Names in them
-    resolve against the whole content folder (``--content``, default content/) wherever
-    the named files are: a scenario or deck kept outside sees the bundled pages."""
-    from compiler.lint import check
-
+    """Check the named paths (or ``default``, else the content folder) and play their
+    examples. Names in them resolve against the whole content folder (``--content``,
+    default content/) wherever the named files are: a scenario or deck kept outside sees
+    the bundled pages. Checking the content folder itself is checking the project: it
+    must hold what compile needs (the balance, the starting deck)."""
     folder = content or DEFAULT_CONTENT
     fallback = default or folder
     named = list(paths) or [fallback]
     if not paths and not fallback.is_dir():
         raise click.UsageError(f"{fallback}/ がありません。{what}を指定してください")
     context = [folder] if folder.is_dir() else []
-    return check(named, context)
+    whole = folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]
+    return _lint(named, context, folder if whole else None)
+
+
+def _lint(named, context, project):
+    """The compiler's checks and the examples played (scenario.stage); a table the
+    contract rejects (a compiler bug) is a message and exit 1, never a traceback."""
+    from compiler.build import SchemaViolation
+    from scenario.stage import lint
+
+    try:
+        return lint(named, context, project=project)
+    except SchemaViolation as exc:
+        _say_violation(exc)
 
 
 def _say_blocked(result) -> None:
@@ -132,20 +145,25 @@ def _print_diagnostics(diags, sources, files: int) -> None:
 def _compiled(content: Path, fmt: str = "py", refusal: str = "エラーがあるので表を書きませんでした。"):
     """Compile in memory; on content errors print them and exit 1, on a schema
     violation (a compiler bug) say so and exit 1. Nothing is written here."""
-    from compiler.build import SchemaViolation, compile_content
+    from compiler.build import SchemaViolation
+    from scenario.stage import compile_content
 
     try:
         compiled = compile_content(content, fmt)
     except SchemaViolation as exc:
-        click.echo("内部エラー（jibunki のバグ）: 生成した表が schemas/ のスキーマに合いません。"
-                   "何も書きませんでした。", err=True)
-        click.echo(str(exc), err=True)
-        sys.exit(EXIT_CONTENT)
+        _say_violation(exc)
     if not compiled.ok:
         _print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
         click.echo(refusal, err=True)
         sys.exit(EXIT_CONTENT)
     return compiled
+
+
+def _say_violation(exc) -> None:
+    click.echo("内部エラー（jibunki のバグ）: 生成した表が schemas/ のスキーマに合いません。"
+               "何も書きませんでした。", err=True)
+    click.echo(str(exc), err=True)
+    sys.exit(EXIT_CONTENT)
 
 
 @main.command("compile")
@@ -231,7 +249,7 @@ def _deck_from_file(path: Path, content: Path) -> list[str]:
     if result.errors:
         _print_diagnostics(result.diagnostics, result.sources, result.files)
         sys.exit(EXIT_CONTENT)
-    decks = [d for d in result.model.get("decks", []) if d]
+    decks = [d for d in result.model.decks if d]
     if not decks:
         raise click.UsageError(f"{path} にデッキ（デッキ 名前 {{ … }}）がありません")
     return list(decks[0].pages)
@@ -295,10 +313,9 @@ def catalog(out: Path, content: Path) -> None:
 def build(content: Path) -> None:
     """The whole main job: lint, compile, run the examples, render the catalog."""
     from catalog.render import example_views, write
-    from compiler.lint import check
     from runtime.tables import TableError, load
 
-    result = check([content])
+    result = _lint([content], [], content)
     _print_diagnostics(result.diagnostics, result.sources, result.files)
     if result.examples_blocked or (result.errors and not result.examples):
         click.echo(f"例: {result.examples_wanted} 件を実行できませんでした"

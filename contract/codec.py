@@ -29,6 +29,10 @@ class ContractError(ValueError):
         super().__init__(f"{where or '(top)'}: {problem}")
         self.where, self.problem = where, problem
 
+    def inside(self, key) -> "ContractError":
+        """The same problem, one level further out: under ``key``."""
+        return ContractError(f"{key}.{self.where}" if self.where else str(key), self.problem)
+
 
 @dataclasses.dataclass(frozen=True)
 class Codes:
@@ -109,19 +113,20 @@ def _tagged(tp) -> list | None:
 # ----------------------------------------------------------------- to literal
 
 
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def to_literal(value):
     """The plain literal of a contract object (dicts with str keys, lists, scalars)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
+        return [to_literal(item) for item in value]
+    if kind is dict:
+        return {key: to_literal(item) for key, item in value.items()}
     if dataclasses.is_dataclass(value):
-        cls = type(value)
-        out = {}
-        if hasattr(cls, "TAG"):
-            out[cls.TAG] = cls.KIND
-        for name, _ in fields_of(cls):
-            item = getattr(value, name)
-            if item is None and name in _omitted(cls):
-                continue
-            out[name] = to_literal(item)
-        return out
+        return _encoder(kind)(value)
     if isinstance(value, dict):
         return {key: to_literal(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -129,103 +134,188 @@ def to_literal(value):
     return value
 
 
+@cache
+def _encoder(cls):
+    """The literal of one contract class: its tag, then its fields (None left out where
+    the format omits it)."""
+    names = [name for name, _ in fields_of(cls)]
+    omitted = frozenset(_omitted(cls))
+    head = {cls.TAG: cls.KIND} if hasattr(cls, "TAG") else {}
+
+    def encode(value):
+        out = dict(head)
+        for name in names:
+            item = getattr(value, name)
+            if item is None and name in omitted:
+                continue
+            out[name] = to_literal(item)
+        return out
+    return encode
+
+
 # --------------------------------------------------------------- from literal
+# One decoder per type, built once (``_decoder``): a table of 10,000 pages is read in
+# one walk of plain function calls, not by looking at the type hints at every value.
+# The place of a problem is added on the way out (``ContractError.inside``): building
+# it for every value would cost more than the checks.
 
 
 def from_literal(tp, value, where: str = ""):
-    """The contract object of type ``tp`` for a literal, checked all the way down."""
+    """The contract object of type ``tp`` for a literal, checked all the way down (lists
+    become tuples). A problem is a ContractError naming its place under ``where``."""
+    try:
+        return _decoder(tp)(value)
+    except ContractError as exc:
+        raise exc.inside(where) if where else exc
+
+
+def _wrong(value, problem: str) -> ContractError:
+    return ContractError("", "値がありません（null）" if value is None else problem)
+
+
+@cache
+def _decoder(tp) -> Callable[[Any], Any]:
     inner, optional = _split_optional(tp)
-    if value is None:
-        if optional:
-            return None
-        raise ContractError(where, "値がありません（null）")
-    tp = inner
+    if optional:
+        decode = _decoder(inner)
+        return lambda value: None if value is None else decode(value)
     extras = ()
-    if get_origin(tp) is Annotated:
-        tp, *extras = get_args(tp)
-    tagged = _tagged(tp)
+    if get_origin(inner) is Annotated:
+        inner, *extras = get_args(inner)
+    tagged = _tagged(inner)
     if tagged is not None:
-        return _from_tagged(tagged, value, where)
-    if dataclasses.is_dataclass(tp):
-        return _from_class(tp, value, where)
-    origin = get_origin(tp)
+        return _tagged_decoder(tagged)
+    if dataclasses.is_dataclass(inner):
+        return _class_decoder(inner)
+    origin = get_origin(inner)
     if origin is list:
-        if not isinstance(value, list):
-            raise ContractError(where, "リストではありません")
-        _check_length(extras, value, where)
-        (item,) = get_args(tp)
-        return tuple(from_literal(item, v, f"{where}.{i}") for i, v in enumerate(value))
+        return _list_decoder(_decoder(get_args(inner)[0]), extras)
     if origin is dict:
-        if not isinstance(value, dict):
-            raise ContractError(where, "オブジェクトではありません")
-        key_tp, item = get_args(tp)
-        key_extras = get_args(key_tp)[1:] if get_origin(key_tp) is Annotated else ()
-        out = {}
-        for key, v in value.items():
-            if not isinstance(key, str):
-                raise ContractError(where, f"キー {key!r} が文字列ではありません")
-            _scalar(str, key_extras, key, f"{where}.{key}")
-            out[key] = from_literal(item, v, f"{where}.{key}")
-        return out
-    return _scalar(tp, extras, value, where)
+        return _dict_decoder(*get_args(inner))
+    return _scalar_decoder(inner, extras)
 
 
-def _scalar(tp, extras, value, where: str):
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise ContractError(where, f"真偽値ではありません（{value!r:.40}）")
-        return value
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ContractError(where, f"整数ではありません（{value!r:.40}）")
-    elif tp is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ContractError(where, f"有限の数ではありません（{value!r:.40}）")
-    elif tp is str:
-        if not isinstance(value, str):
-            raise ContractError(where, f"文字列ではありません（{value!r:.40}）")
-        _check_length(extras, value, where)
-    else:
-        raise TypeError(f"contract type {tp!r} at {where}")
-    for extra in extras:
-        if isinstance(extra, Codes) and value not in extra.values():
-            raise ContractError(where, f"{value!r:.40} は {extra.name} にありません")
-        if isinstance(extra, Bound) and (
-                extra.low is not None and value < extra.low
-                or extra.high is not None and value > extra.high):
-            raise ContractError(where, f"{value} は範囲 {extra.low}〜{extra.high} の外です")
-    return value
-
-
-def _from_class(cls, value, where: str):
-    if not isinstance(value, dict):
-        raise ContractError(where, "オブジェクトではありません")
-    names = [name for name, _ in fields_of(cls)]
+def _class_decoder(cls):
+    fields = [(name, _decoder(tp)) for name, tp in fields_of(cls)]
     tag = getattr(cls, "TAG", None)
-    known = set(names) | ({tag} if tag else set())
-    extra = set(value) - known
-    if extra:
-        raise ContractError(where, f"知らない項目: {', '.join(sorted(map(str, extra)))}")
-    kwargs = {}
-    for name, tp in fields_of(cls):
-        if name not in value:
-            if name in _omitted(cls):
-                kwargs[name] = None
-                continue
-            raise ContractError(where, f"項目 {name} がありません")
-        kwargs[name] = from_literal(tp, value[name], f"{where}.{name}" if where else name)
-    return cls(**kwargs)
+    known = frozenset(name for name, _ in fields) | ({tag} if tag else frozenset())
+    omitted = frozenset(_omitted(cls))
+
+    def decode(value):
+        if type(value) is not dict:
+            raise _wrong(value, "オブジェクトではありません")
+        if not known.issuperset(value):
+            extra = ", ".join(sorted(map(str, set(value) - known)))
+            raise ContractError("", f"知らない項目: {extra}")
+        args = []
+        for name, field_decoder in fields:
+            if name in value:
+                try:
+                    args.append(field_decoder(value[name]))
+                except ContractError as exc:
+                    raise exc.inside(name) from None
+            elif name in omitted:
+                args.append(None)
+            else:
+                raise ContractError("", f"項目 {name} がありません")
+        return cls(*args)
+    return decode
 
 
-def _from_tagged(classes: list, value, where: str):
-    if not isinstance(value, dict):
-        raise ContractError(where, "オブジェクトではありません")
+def _tagged_decoder(classes: list):
     tag = classes[0].TAG
-    for cls in classes:
-        if value.get(tag) == cls.KIND:
-            return _from_class(cls, value, where)
-    kinds = ", ".join(c.KIND for c in classes)
-    raise ContractError(where, f"{tag} {value.get(tag)!r:.40} は {kinds} のどれでもありません")
+    by_kind = {cls.KIND: _class_decoder(cls) for cls in classes}
+    kinds = ", ".join(by_kind)
+
+    def decode(value):
+        if type(value) is not dict:
+            raise _wrong(value, "オブジェクトではありません")
+        kind = value.get(tag)
+        class_decoder = by_kind.get(kind) if isinstance(kind, str) else None
+        if class_decoder is None:
+            raise ContractError("", f"{tag} {kind!r:.40} は {kinds} のどれでもありません")
+        return class_decoder(value)
+    return decode
+
+
+def _list_decoder(item, extras):
+    def decode(value):
+        if type(value) is not list:
+            raise _wrong(value, "リストではありません")
+        _check_length(extras, value, "")
+        out = []
+        for index, element in enumerate(value):
+            try:
+                out.append(item(element))
+            except ContractError as exc:
+                raise exc.inside(index) from None
+        return tuple(out)
+    return decode
+
+
+def _dict_decoder(key_tp, item_tp):
+    key = _scalar_decoder(str, get_args(key_tp)[1:] if get_origin(key_tp) is Annotated else ())
+    item = _decoder(item_tp)
+
+    def decode(value):
+        if type(value) is not dict:
+            raise _wrong(value, "オブジェクトではありません")
+        out = {}
+        for name, element in value.items():
+            if not isinstance(name, str):
+                raise ContractError("", f"キー {name!r} が文字列ではありません")
+            try:
+                key(name)
+                out[name] = item(element)
+            except ContractError as exc:
+                raise exc.inside(name) from None
+        return out
+    return decode
+
+
+def _scalar_decoder(tp, extras):
+    # Exact types: a literal is written with repr and read back with ast.literal_eval or
+    # json, where a subclass (an IntEnum, a str subclass) would not come back as itself.
+    if tp is bool:
+        def typed(value):
+            if type(value) is not bool:
+                raise _wrong(value, f"真偽値ではありません（{value!r:.40}）")
+    elif tp is int:
+        def typed(value):
+            if type(value) is not int:
+                raise _wrong(value, f"整数ではありません（{value!r:.40}）")
+    elif tp is float:
+        def typed(value):
+            if type(value) not in (int, float) or not math.isfinite(value):
+                raise _wrong(value, f"有限の数ではありません（{value!r:.40}）")
+    elif tp is str:
+        def typed(value):
+            if type(value) is not str:
+                raise _wrong(value, f"文字列ではありません（{value!r:.40}）")
+    else:
+        raise TypeError(f"contract type {tp!r}")
+    codes_ = [extra for extra in extras if isinstance(extra, Codes)]
+    bounds = [extra for extra in extras if isinstance(extra, Bound)]
+    lengths = [extra for extra in extras if isinstance(extra, Length)]
+    if not (codes_ or bounds or lengths):
+        def plain(value):
+            typed(value)
+            return value
+        return plain
+    allowed = [(extra.name, frozenset(extra.values())) for extra in codes_]
+
+    def checked(value):
+        typed(value)
+        for name, values in allowed:
+            if value not in values:
+                raise ContractError("", f"{value!r:.40} は {name} にありません")
+        for bound in bounds:
+            if (bound.low is not None and value < bound.low
+                    or bound.high is not None and value > bound.high):
+                raise ContractError("", f"{value} は範囲 {bound.low}〜{bound.high} の外です")
+        _check_length(lengths, value, "")
+        return value
+    return checked
 
 
 # --------------------------------------------------------------------- schema

@@ -14,6 +14,7 @@ import pytest
 from contract import vocabulary as vocab
 from compiler.build import compile_content
 from compiler.lint import check
+from scenario.stage import examples_of
 from conftest import ROOT
 
 CONTENT = ROOT / "content"
@@ -319,9 +320,10 @@ def test_starting_deck_is_ten_pages():
 
 @cache
 def scenario_specs() -> list[dict]:
-    result = check([CONTENT], examples=False)
-    assert not result.errors
-    return [s for s in result.model["examples"] if s is not None]
+    result = check([CONTENT])
+    specs, problems = examples_of(result.compilation)
+    assert not result.errors and not problems
+    return specs
 
 
 def acted_on(spec: dict) -> set[str]:

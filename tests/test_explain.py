@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from cli import main
 from compiler.codes import CODES
-from compiler.lint import check_text as _check_text
+from scenario.stage import lint_text as _check_text
 from conftest import ROOT
 
 #: Examples (例) run only with a balance to build the tables from: E044 needs one.

@@ -23,3 +23,63 @@ def test_ascii_aliases_mean_the_same_as_japanese():
 
 def test_one_line_effect_is_complete():
     assert codes("ページ t { 銘 1; 未来面 { 敵HP -= 12 } }") == []
+
+
+# ------------------------------------------------- lint and compile: one pipeline
+
+
+def _copy_content(tmp_path):
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    return content
+
+
+def test_lint_and_compile_run_the_same_passes():
+    from compiler import pipeline
+
+    assert [step.__name__ for step in pipeline.PASSES] == [
+        "parse", "check_sizes", "collect_symbols", "check_items", "check_project",
+        "lower_tables", "validate_tables", "emit"]
+
+
+def test_lint_of_the_project_reports_what_compile_refuses(tmp_path):
+    """Content without the starting deck fails compile with E014: lint says so too."""
+    content = _copy_content(tmp_path)
+    (content / "starter.deck").unlink()
+    runner = CliRunner()
+    compiled = runner.invoke(main, ["compile", "--content", str(content),
+                                    "--out", str(tmp_path / "out")])
+    linted = runner.invoke(main, ["lint", "--content", str(content)])
+    named = runner.invoke(main, ["lint", str(content), "--content", str(content)])
+    for result in (compiled, linted, named):
+        assert result.exit_code == 1, result.output
+        assert "error[E014]" in result.output and "初期デッキ「starter」がありません" in result.output
+    # One file of the project is not the project: it lints clean on its own.
+    page = next((content / "pages").glob("*.page"))
+    one = runner.invoke(main, ["lint", str(page), "--content", str(content)])
+    assert one.exit_code == 0, one.output
+
+
+def test_lint_builds_the_tables_compile_writes():
+    from compiler.build import compile_content
+    from compiler.lint import check
+
+    linted = check([ROOT / "content"], project=ROOT / "content")
+    assert linted.errors == 0 and linted.tables == compile_content(ROOT / "content").tables
+    assert linted.compilation.files == {}  # lint emits no files
+
+
+def test_lint_output_does_not_depend_on_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    outputs = set()
+    for seed in ("0", "4242"):
+        done = subprocess.run([sys.executable, "cli.py", "lint", "--format", "json",
+                               "tests/fixtures", "content"], cwd=ROOT, capture_output=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}, timeout=300)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1 and outputs.pop().startswith(b"[")

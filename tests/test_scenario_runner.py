@@ -6,7 +6,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from cli import main
-from compiler.lint import check_text
+from scenario.stage import lint_text as check_text
 from conftest import ROOT
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.lint import check
+from scenario.stage import lint as check
 from conftest import ROOT
 
 FOLDERS = (ROOT / "content", ROOT / "tests" / "fixtures" / "worked" / "content")

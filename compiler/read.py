@@ -1,0 +1,119 @@
+"""読み込み — content files found under the named paths, read as the parser reads them.
+
+Nothing here raises on content: a folder or file that cannot be read, a file that is not
+UTF-8, binary, or too large is an E004 diagnostic.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from dsl.diagnostics import Diagnostic, Span, error
+
+#: The file kinds of the content folder.
+CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario")
+#: A file larger than this is not hand-written content.
+MAX_FILE_BYTES = 2 * 1024 * 1024
+#: Nobody writes a 作用 this long; such a line is pasted data or garbage.
+MAX_LINE_CHARS = 10_000
+
+
+def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> list[Path]:
+    """Content files under the given paths: folders are searched, files taken as named.
+    A folder that cannot be read is an E004 in ``problems`` — never silently skipped."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            root = path.resolve()
+            inside: list[Path] = []
+
+            def unreadable(exc: OSError) -> None:
+                if problems is not None:
+                    where = display_path(Path(exc.filename)) if exc.filename else str(path)
+                    problems.append(error(
+                        "E004", f"フォルダを読めません: {exc.strerror or exc}",
+                        Span(where, 1, 1, 1, 2),
+                        hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
+
+            for folder, dirs, files in os.walk(path, onerror=unreadable):
+                dirs.sort()
+                for name in files:
+                    candidate = Path(folder, name)
+                    # A symlink inside the folder must not lead the run outside what was named.
+                    if candidate.suffix in CONTENT_SUFFIXES and candidate.is_file() \
+                            and candidate.resolve().is_relative_to(root):
+                        inside.append(candidate)
+            found.extend(sorted(inside))
+        else:
+            found.append(path)
+    unique = list(dict.fromkeys(found))
+    return unique
+
+
+def display_path(path: Path) -> str:
+    try:
+        shown = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if shown.startswith("..") else shown
+
+
+def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
+    """The file's text (see ``prepare``), or None with E004 (unreadable, not UTF-8, too
+    large). Text with E004 (binary, over-long lines) is for showing, not parsing."""
+    head = Span(shown, 1, 1, 1, 2)
+    try:
+        if not path.is_file():  # a FIFO or a device would block the run or never end
+            return None, [error("E004", "通常のファイルではありません", head,
+                                hint="コンテンツのファイルかフォルダを指定してください")]
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [error("E004", f"ファイルを読めません: {exc.strerror or exc}", head,
+                            hint="ファイルがあるか、読む権限があるかを確かめてください")]
+    if len(data) > MAX_FILE_BYTES:
+        return None, [error("E004", f"ファイルが大きすぎます（{len(data)} バイト）", head,
+                            hint=f"コンテンツのファイルは {MAX_FILE_BYTES // 1024} KiB までです")]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start)) + 1
+        line = len(_LINE_BREAK.findall(data[:line_start].decode("utf-8"))) + 1
+        # Columns count characters, as everywhere else, not bytes.
+        col = len(data[line_start:exc.start].decode("utf-8")) + 1
+        if line_start == 0 and data.startswith(b"\xef\xbb\xbf"):
+            col -= 1  # the BOM is not a column (prepare drops it)
+        return None, [error("E004", f"UTF-8 として読めないバイト（0x{data[exc.start]:02x}）があります",
+                            Span(shown, line, col, line, col + 1),
+                            hint="ファイルを UTF-8 で保存してください")]
+    return prepare(text, shown)
+
+
+#: A line ends at "\n"; a lone "\r" (old Mac files) is read as "\n" (prepare).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
+    """Text as the parser reads it — no BOM, every line break a "\n" (a lone "\r" becomes
+    one, so offsets do not move) — and E004 when it is not content at all (then the text
+    is only shown, never parsed)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = _LONE_CR.sub("\n", text)
+    if "\x00" in text:
+        offset = text.index("\x00")
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return text, [error("E004", "バイナリファイルのようです（NUL 文字があります）",
+                            Span(shown, line, col, line, col + 1),
+                            hint="テキストのコンテンツだけを置いてください")]
+    for number, line_text in enumerate(text.split("\n"), 1):
+        if len(line_text) > MAX_LINE_CHARS:
+            return text, [error("E004", f"{number} 行目が長すぎます（{len(line_text)} 文字）",
+                                Span(shown, number, MAX_LINE_CHARS + 1, number, MAX_LINE_CHARS + 2),
+                                hint=f"1行は {MAX_LINE_CHARS} 文字までです。"
+                                     "作用や予兆を複数の行に分けてください")]
+    return text, []
