@@ -359,7 +359,7 @@ def _count(s: ast.Sayou, ctx: Ctx) -> int | None:
 #: join the hand (DESIGN §6.1); moving a page to where it already is does nothing.
 _SAME_PLACE_OK = {"duplicate"}
 #: The target of every region operation: pages, not a variable.
-_PAGES = Target("pages")
+_PAGES = Target(vocab.PAGES.code)
 
 
 def _region_op(op: str):
@@ -489,17 +489,20 @@ def names_of(target: Target, repeat: Repeat) -> Names:
     """The display words of a 作用's target and repeat range (events, the terminal)."""
     if target.code == "flag":
         shown = f"@{target.flag}"
-    elif target.code == "pages":
-        shown = "ページ"
+    elif target.code == vocab.PAGES.code:
+        shown = vocab.PAGES.mei
     else:
         shown = vocab.tables()["variable"].by_code(target.code).mei
         if target.page is not None:
             shown = f"{shown}[{target.page}]"
     if repeat.scope == vocab.ANCHORED:
-        span = f"以降 {repeat.n} {vocab.tables()['anchor_unit'].by_code(repeat.unit).mei}"
+        unit = vocab.tables()["anchor_unit"].by_code(repeat.unit).mei
+        span = vocab.ANCHORED_PHRASE.format(n=repeat.n, unit=unit)
     else:
         span = vocab.tables()["scope"].by_code(repeat.scope).mei
-    return Names(shown, span if repeat.max is None else f"{span} 最大 {repeat.max} 回")
+    if repeat.max is not None:
+        span = f"{span} {vocab.MAX_FIRES_PHRASE.format(max=repeat.max)}"
+    return Names(shown, span)
 
 
 #: Timings that are already past when a play places a continuing 作用, by the scope that

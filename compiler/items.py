@@ -24,14 +24,12 @@ from .values import Ctx, check_condition, check_count, check_page_ref, constant
 
 _DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
 
-_FIELD_WORDS = {
-    "mei": "銘", "hokorobi_mul": "綻び倍率", "origin": "出自", "dest": "行き先",
-    "deck_cap": "上限枚数", "appears": "出現条件", "flavor": "フレーバー",
-    "hp": "HP", "za": "座", "breakthrough": "突破ライン",
-}
-_SIDE_WORDS = {"future": "未来面", "past": "過去面"}
+#: A field's name in messages: its keyword (a field's key is its keyword's rule name).
+_FIELD_WORDS = {rule: ja for rule, (ja, _) in vocab.KEYWORDS.items()}
+#: A face's name in messages, by side.
+_SIDE_WORDS = {face.code: face.mei for face in vocab.FACES}
 #: The two faces of a page, in the order the tables list them.
-SIDES = ("future", "past")
+SIDES = tuple(face.code for face in vocab.FACES)
 #: A face that is not written (白紙, or not mentioned at all).
 BLANK = Face(False, (), ())
 

@@ -481,6 +481,84 @@ MEI_BOUND = 200
 #: A 綻び倍率 above this is almost certainly a typo (the spec's range is about 0.5–2.0).
 HOKOROBI_MUL_BOUND = 100
 
+# ------------------------------------------------------------------------ keywords
+
+
+def _words(entries, code: str, *, symbol: bool = False) -> tuple[str, str]:
+    """(Japanese, ASCII) of the entry ``code``: its name (or its operator word) and code."""
+    entry = next(e for e in entries if e.code == code)
+    return (entry.symbol if symbol else entry.mei), entry.code
+
+
+#: キーワード — the structural words of the language (DESIGN §3), each with its one ASCII
+#: alias, by the grammar's rule name (the grammar refers to each as ``_kw_<rule>``; the
+#: rules are generated from this table by dsl/keywords.py). Names of the game's
+#: vocabulary are not keywords — the grammar reads them as plain names — except the few
+#: that give a file its shape too (銘, 未来面, 固定, 移動 …): those are the term's own words.
+KEYWORDS: dict[str, tuple[str, str]] = {
+    # top-level items
+    "page": ("ページ", "page"),
+    "enemy": ("敵", "enemy"),
+    "balance": ("バランス", "balance"),
+    "deck": ("デッキ", "deck"),
+    # page fields
+    "mei": _words(VARIABLES, "mei"),
+    "hokorobi_mul": _words(VARIABLES, "hokorobi_mul"),
+    "origin": ("出自", "origin"),
+    "dest": ("行き先", "after_play"),
+    "deck_cap": ("上限枚数", "deck_cap"),
+    "appears": ("出現条件", "appears_if"),
+    "future": _words(FACES, "future"),
+    "past": _words(FACES, "past"),
+    "blank": ("白紙", "blank"),
+    "pen": ("ペン", "pen"),
+    "tear": ("破却", "tear_effect"),
+    "flavor": ("フレーバー", "flavor"),
+    # inside faces
+    "cond": ("条件", "if"),
+    # the six terms
+    "life": ("寿命", "life"),
+    "at": ("毎", "at"),
+    "until": ("範囲", "until"),
+    "max": ("最大", "max"),
+    "times": ("回", "times"),
+    "fixed": _words(LANDINGS, "fixed"),
+    "modified": _words(LANDINGS, "modified"),
+    "telegraphed": ("予告", "telegraphed"),
+    "next": ("以降", "next"),
+    # operation words
+    "cap": _words(OPERATIONS, "cap", symbol=True),
+    "suppress": _words(OPERATIONS, "suppress"),
+    "move": _words(OPERATIONS, "move"),
+    "generate": _words(OPERATIONS, "generate"),
+    "duplicate": _words(OPERATIONS, "duplicate"),
+    "reveal": _words(OPERATIONS, "reveal"),
+    "pay": _words(OPERATIONS, "pay", symbol=True),
+    "cards": ("枚", "cards"),
+    "filter_page": ("ページ指定", "page_id"),
+    # enemies
+    "hp": _words(VARIABLES, "hp"),
+    "za": _words(VARIABLES, "za"),
+    "breakthrough": ("突破ライン", "breakthrough"),
+    "intents": ("予兆", "intents"),
+    "escalation": ("エスカレーション", "escalation"),
+    "per_turns": ("ターンごと", "turns"),
+    "traits": ("特性", "traits"),
+    # balance
+    "reward": ("綻び報酬", "reward"),
+    # examples (scenarios)
+    "example": ("例", "example"),
+    "seed": ("シード", "seed"),
+    "setup": ("開始", "setup"),
+    "play": ("出す", "play"),
+    "rip": ("破る", "tear"),
+    "end": ("終了", "end"),
+    "choose": ("選ぶ", "choose"),
+    "expect": ("確認", "expect"),
+    "refused": ("拒否", "refused"),
+}
+
+
 # ------------------------------------------------------------------------ lookups
 
 

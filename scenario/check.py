@@ -15,25 +15,36 @@ from compiler.names import did_you_mean
 from compiler.values import Ctx, check_page_ref, constant
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 
-#: word → (quantity code, what its subscript is: None, "expiry", "hokorobi", "event",
-#: "page", "page_or_none")
+def _variable(code: str, *more: str) -> tuple[str, ...]:
+    """The spellings of a variable of the vocabulary (and the scenario's own ``more``)."""
+    return (*vocab.lookup("variable", code).spellings(), *more)
+
+
+def _face(code: str) -> tuple[str, ...]:
+    face = next(f for f in vocab.FACES if f.code == code)
+    return face.mei, face.code
+
+
+#: words → (quantity code, what its subscript is: None, "expiry", "hokorobi", "event",
+#: "page"). The variables and faces are spelled as the vocabulary spells them; the rest
+#: are quantities of a battle that only a scenario reads.
 QUANTITIES = {
-    ("HP", "hp"): ("hp", None),
-    ("歩", "ho"): ("ho", None),
-    ("刻", "toki"): ("toki", None),
-    ("防御", "bougyo", "defense"): ("defense", "expiry"),
+    _variable("hp"): ("hp", None),
+    _variable("ho"): ("ho", None),
+    _variable("toki"): ("toki", None),
+    _variable("bougyo", "defense"): ("defense", "expiry"),
     ("Intent", "intents"): ("intents", None),
-    ("綻び", "hokorobi"): ("hokorobi", "hokorobi"),
-    ("敵HP", "enemy_hp"): ("enemy_hp", None),
-    ("通貨", "tsuka"): ("tsuka", None),
-    ("座", "za"): ("za", None),
+    _variable("hokorobi"): ("hokorobi", "hokorobi"),
+    _variable("enemy_hp"): ("enemy_hp", None),
+    _variable("tsuka"): ("tsuka", None),
+    _variable("za"): ("za", None),
     ("ステージ", "stage"): ("stage", None),
     ("ターン", "turn"): ("turn", None),
     ("勝利", "won"): ("won", None),
     ("敗北", "lost"): ("lost", None),
     ("出来事", "events"): ("events", "event"),
-    ("未来面", "future"): ("future", "page"),
-    ("過去面", "past"): ("past", "page"),
+    _face("future"): ("future", "page"),
+    _face("past"): ("past", "page"),
 }
 _WORDS = {word: value for words, value in QUANTITIES.items() for word in words}
 #: Region zones a scenario counts (除外 is both exile zones).

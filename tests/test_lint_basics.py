@@ -83,3 +83,18 @@ def test_lint_output_does_not_depend_on_the_hash_seed():
                               env={**os.environ, "PYTHONHASHSEED": seed}, timeout=300)
         outputs.add(done.stdout)
     assert len(outputs) == 1 and outputs.pop().startswith(b"[")
+
+
+def test_keywords_are_words_of_the_vocabulary():
+    """dsl/keywords.py builds the grammar rules; the words are contract.vocabulary's, and
+    the faces are one entry (FACES) for the grammar, the runtime, the terminal and the
+    catalog alike."""
+    from contract import vocabulary as vocab
+    from dsl import keywords
+
+    assert keywords.KEYWORDS is vocab.KEYWORDS
+    for face in vocab.FACES:
+        assert vocab.KEYWORDS[face.code] == (face.mei, face.code)
+    text = (ROOT / "dsl" / "keywords.py").read_text(encoding="utf-8")
+    assert [ja for ja, _ in vocab.KEYWORDS.values() if len(ja) > 1 and ja in text] == []
+    assert '_kw_future: "未来面" | "future"' in keywords.grammar_rules().split("\n")
