@@ -26,7 +26,7 @@ from .battle import Battle, Refused
 from .state import EXPIRY_ORDER, PARAMS, SCOPES, ZONES, State
 from .tables import Tables
 
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2: continuing effects saved as contract literals
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
 #: Numbers in a save are counts and years: far below this (developer mode included).
