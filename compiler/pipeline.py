@@ -123,6 +123,7 @@ def parse(c: Compilation) -> None:
     from dsl.parser import parse as parse_text
 
     from .limits import too_many_tokens
+    from .names import did_you_mean
 
     for source in c.sources:
         if source.text is None:
@@ -133,7 +134,7 @@ def parse(c: Compilation) -> None:
             c.diagnostics.append(too_big)
             continue
         try:
-            source.parsed = parse_text(source.text, source.path)
+            source.parsed = parse_text(source.text, source.path, did_you_mean)
         except Exception as exc:  # parse never raises on content; this is a bug in jibunki
             c.diagnostics.append(internal_error(exc, Span(source.path, 1, 1, 1, 2)))
             continue

@@ -315,8 +315,11 @@ class ParseResult:
     damaged: tuple[tuple[int, int], ...]  # line ranges blanked by error recovery
 
 
-def parse(text: str, path: str) -> ParseResult:
+def parse(text: str, path: str, suggest=None) -> ParseResult:
     """Parse one file's text. Never raises on any input.
+
+    ``suggest(word, candidates) -> str`` (the compiler's did-you-mean, compiler.names)
+    adds a hint to a word written where a keyword belongs: 未来 → 「未来面」.
 
     A file with mistakes is cut into chunks at the lines that start an item (``ページ a
     …``), and each chunk is parsed on its own: a syntax error costs a re-parse of its item
@@ -342,7 +345,7 @@ def parse(text: str, path: str) -> ParseResult:
         if len(diags) < MAX_ERRORS_PER_FILE:
             shift = line - 1
             found, problems, blanked = _parse_chunk(chunk, path, shift,
-                                                    MAX_ERRORS_PER_FILE - len(diags))
+                                                    MAX_ERRORS_PER_FILE - len(diags), suggest)
             items.extend(found)
             diags.extend(_shift_diag(d, shift) for d in problems)
             damaged.extend((a + shift, b + shift) for a, b in blanked)
@@ -366,7 +369,7 @@ def _shift_diag(diag: Diagnostic, lines: int) -> Diagnostic:
                                       end_line=span.end_line + lines))
 
 
-def _parse_chunk(work: str, path: str, shift: int, budget: int):
+def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
     """(items, diagnostics, damaged line ranges) of one chunk. The chunk starts on line
     ``shift + 1`` of the file: the items' spans say so already; the diagnostics and the
     damaged ranges are in chunk-local lines."""
@@ -416,14 +419,14 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int):
             elif _in_header(work, exc, pos):
                 # "ページ a" without its "{": the lines after it are not worth reading one
                 # by one (each would be another error); report once, drop the item.
-                _add(diags, _describe(exc, work, pos, path))
+                _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_item(work, pos)
             elif _unmatched_closer(work, pos):
                 # A stray } ] ): dropping it alone keeps everything around it.
-                _add(diags, _describe(exc, work, pos, path))
+                _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_range(work, pos, pos + 1)
             else:
-                _add(diags, _describe(exc, work, pos, path))
+                _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_line(work, pos)
                 if work == before:
                     work, lines = _blank_item(work, pos)
@@ -646,7 +649,17 @@ def _unclosed(text: str, start: int, path: str) -> Diagnostic:
 _QUOTES = {'"': '"', "「": "」"}
 
 
-def _describe(exc, text: str, pos: int, path: str) -> Diagnostic:
+def _keyword_hint(token, expected, suggest) -> str:
+    """Did-you-mean for a name written where keywords were expected (a keyword typo)."""
+    if suggest is None or token.type != "NAME":
+        return ""
+    words = [term.pattern.value for term in get_parser().terminals
+             if term.name in expected and term.pattern.type == "str"
+             and term.pattern.value[:1].isalpha()]
+    return suggest(str(token), words) if words else ""
+
+
+def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
     line, col = _line_col(text, pos)
@@ -676,5 +689,6 @@ def _describe(exc, text: str, pos: int, path: str) -> Diagnostic:
             start < pos for start in _item_starts(text)):
         hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
                 "手前の } が多すぎて定義が先に閉じていないか確かめてください")
+    typo = _keyword_hint(token, exc.expected, suggest)
     return error("E001", f"{_found(token)} はここに書けません", Span(path, line, col, line, end_col),
-                 hint=hint)
+                 hint=f"{typo} {hint}" if typo else hint)

@@ -98,3 +98,15 @@ def test_keywords_are_words_of_the_vocabulary():
     text = (ROOT / "dsl" / "keywords.py").read_text(encoding="utf-8")
     assert [ja for ja, _ in vocab.KEYWORDS.values() if len(ja) > 1 and ja in text] == []
     assert '_kw_future: "未来面" | "future"' in keywords.grammar_rules().split("\n")
+
+
+def test_a_keyword_typo_gets_a_did_you_mean_from_the_names_suggester():
+    from compiler.lint import check_text
+
+    cases = {"ページ t {\n 銘 30\n 未来 { 敵HP -= 1 }\n}\n": ("未来面", 3, 2),
+             "ページ t {\n mie 30\n 未来面 { 敵HP -= 1 }\n}\n": ("mei", 2, 2),
+             "ページ t {\n 銘 30\n 未来面 { 敵HP -= 1 }\n 過去面 白髪\n}\n": ("白紙", 4, 6)}
+    for text, (word, line, col) in cases.items():
+        (diag,) = check_text(text, "t.page").diagnostics
+        assert (diag.code, diag.span.line, diag.span.col) == ("E001", line, col)
+        assert diag.hint.startswith(f"もしかして「{word}」？")
