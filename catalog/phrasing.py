@@ -5,9 +5,8 @@ runtime executes. Each term has its own phrasing rule (the tables below, one row
 reference class, base class, operation code and condition test); every term that is not
 implied by the others appears in the text, so two 作用 that differ in any term never read
 the same. Every word of the vocabulary — names and display phrases — comes from
-``contract.vocabulary``; what is written here is only the glue between them. (Five
-structural keywords — 毎, 予告, 白紙, 条件, 出自 — are still spelt here: they move with
-the keyword table into contract.vocabulary.KEYWORDS, and are read from there then.)
+``contract.vocabulary``, structural keywords included (``keyword``); what is written
+here is only the glue between them.
 """
 
 from __future__ import annotations
@@ -32,6 +31,11 @@ def term(table: str, code: str) -> vocab.Term:
     if entry is None:
         raise KeyError(f"{table} {code!r} is not in contract.vocabulary")
     return entry
+
+
+def keyword(code: str) -> str:
+    """The canonical (Japanese) spelling of a structural keyword (contract.vocabulary)."""
+    return vocab.KEYWORDS[code][0]
 
 
 def number(value) -> str:
@@ -110,7 +114,7 @@ def _filter_text(flt: Filter | None) -> str:
         return ""
     parts = []
     if flt.origin is not None:
-        parts.append(f"出自「{flt.origin}」")
+        parts.append(f"{keyword('origin')}「{flt.origin}」")
     if flt.mei is not None:
         parts.append(f"{term('variable', 'mei').mei} {flt.mei[0]}〜{flt.mei[1]}")
     if flt.page is not None:
@@ -182,9 +186,9 @@ def phrase(effect: Sayou, vocabulary=None, *, default_timing: str = "on_play") -
     if timing.family == "always":
         head += f"{timing.said()} "
     elif not one_shot or effect.timing != default_timing:
-        head += f"{'' if one_shot else '毎'}{timing.said()}に "
+        head += f"{'' if one_shot else keyword('at')}{timing.said()}に "
     text = head + OPERATION_TEXT[effect.op](effect, base_text(effect.base))
-    tail = [_lifetime_text(effect), "予告あり" if effect.telegraphed else ""]
+    tail = [_lifetime_text(effect), keyword("telegraphed") + "あり" if effect.telegraphed else ""]
     tail = [said for said in tail if said]
     return text + (f"（{'、'.join(tail)}）" if tail else "")
 
@@ -217,12 +221,12 @@ def body_lines(body, vocabulary=None, default_timing: str = "on_play") -> list[s
     """A face (or pen, tear) as lines: its conditions first, then one line per 作用.
 
     ``body`` is a Face, a Body (anything with ``conditions`` and ``effects``) or None;
-    None and a face that is not written read 白紙.
+    None and a face that is not written read as the keyword for a blank face.
     """
     if body is None or getattr(body, "written", True) is False:
-        return ["白紙"]
+        return [keyword("blank")]
     lines = []
     if body.conditions:
-        lines.append("条件: " + "、".join(condition_text(c) for c in body.conditions))
+        lines.append(keyword("cond") + ": " + "、".join(condition_text(c) for c in body.conditions))
     lines += [phrase(e, default_timing=default_timing) for e in body.effects]
     return lines

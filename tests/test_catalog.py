@@ -209,7 +209,9 @@ def _vocabulary_words() -> set[str]:
     entries += [*vocab.FACES, vocab.FLAG, vocab.PAGES, vocab.TILES_PASSED]
     words = {w for e in entries for w in (*e.spellings(), e.said())}
     words |= set(vocab.COMPARISONS.values()) | set(vocab.GENERATED_LIFETIME_PHRASES.values())
-    words |= {ja for ja, _ in getattr(vocab, "KEYWORDS", {}).values()}
+    # One-character keywords (枚, 回, 例, 敵 …) are also ordinary glue (回復, 枚数): only
+    # keywords of two characters or more are words the catalog must not spell itself.
+    words |= {ja for ja, _ in vocab.KEYWORDS.values() if len(ja) > 1}
     return {w for w in words if w and not w.isascii()}
 
 
