@@ -59,25 +59,40 @@ def read_table(path: Path) -> dict:
     return _parse_table(text, path)
 
 
+#: Why a literal could not be evaluated: each means "not a plain literal".
+_NOT_LITERAL = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
+_MISSING = object()
+
+
+def _assigned_literal(module: ast.Module, name: str):
+    """The literal assigned to ``name`` at the top of ``module`` (``_MISSING`` when no
+    such assignment; None when it is not a literal). Nothing is ever executed."""
+    for node in module.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name):
+            try:
+                return ast.literal_eval(node.value)
+            except _NOT_LITERAL:
+                return None
+    return _MISSING
+
+
 def _parse_table(text: str, path: Path) -> dict:
     try:
         module = ast.parse(text, str(path))
     except (SyntaxError, ValueError) as exc:
         raise TableError(f"{path}: 読めません ({exc})") from exc
-    for node in module.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "TABLE"):
-            try:
-                table = ast.literal_eval(node.value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
-                raise TableError(f"{path}: TABLE がリテラルではありません") from exc
-            if not isinstance(table, dict):
-                raise TableError(f"{path}: TABLE が辞書ではありません")
-            if table.get("schema_version") != SCHEMA_VERSION:
-                raise TableError(f"{path}: schema_version {table.get('schema_version')} "
-                                 f"（このランタイムは {SCHEMA_VERSION}）")
-            return table
-    raise TableError(f"{path}: TABLE がありません")
+    table = _assigned_literal(module, "TABLE")
+    if table is _MISSING:
+        raise TableError(f"{path}: TABLE がありません")
+    if table is None:
+        raise TableError(f"{path}: TABLE がリテラルではありません")
+    if not isinstance(table, dict):
+        raise TableError(f"{path}: TABLE が辞書ではありません")
+    if table.get("schema_version") != SCHEMA_VERSION:
+        raise TableError(f"{path}: schema_version {table.get('schema_version')} "
+                         f"（このランタイムは {SCHEMA_VERSION}）")
+    return table
 
 
 def read_manifest(directory: Path) -> dict[str, str]:
@@ -89,18 +104,13 @@ def read_manifest(directory: Path) -> dict[str, str]:
         raise TableError(f"{path}: ありません（表の目録）。{_REMEDY}") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise TableError(f"{path}: 読めません ({exc})。{_REMEDY}") from exc
-    for node in module.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "MANIFEST"):
-            try:
-                manifest = ast.literal_eval(node.value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                manifest = None
-            if isinstance(manifest, dict) and all(
-                    isinstance(k, str) and isinstance(v, str) for k, v in manifest.items()):
-                return manifest
-            raise TableError(f"{path}: MANIFEST が名前 → sha256 の辞書ではありません。{_REMEDY}")
-    raise TableError(f"{path}: 表の目録 MANIFEST がありません（古いコンパイルの表です）。{_REMEDY}")
+    manifest = _assigned_literal(module, "MANIFEST")
+    if manifest is _MISSING:
+        raise TableError(f"{path}: 表の目録 MANIFEST がありません（古いコンパイルの表です）。{_REMEDY}")
+    if isinstance(manifest, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in manifest.items()):
+        return manifest
+    raise TableError(f"{path}: MANIFEST が名前 → sha256 の辞書ではありません。{_REMEDY}")
 
 
 def from_dicts(tables: dict[str, dict]) -> Tables:
