@@ -16,6 +16,7 @@ from contract.codec import to_literal
 from contract.tables import Body, Sayou
 
 from .dev import DEV_SETTINGS
+from .refusal import Refused
 from .events import BattleEvent
 from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_value, \
     check_condition, mei_of, modifiers, payment_shortfall, truncate, window_key
@@ -25,14 +26,6 @@ from .tables import Tables
 SIDES = tuple(face.code for face in vocab.FACES)
 #: Face code → its word, for the reasons a refusal gives (未来面, 過去面).
 SIDE_WORDS = {face.code: face.mei for face in vocab.FACES}
-
-
-class Refused(Exception):
-    """An action the rules do not allow now. ``reason`` is for the player to read."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 class Battle:

@@ -13,6 +13,7 @@ from typing import Callable
 
 from contract import vocabulary as vocab
 
+from .refusal import Refused
 from .state import EXPIRY_ORDER
 
 
@@ -42,7 +43,6 @@ def _defense(battle, value, lifetime):
     """防御 n of one lifetime (default ターン): replaces what there was of that lifetime."""
     expiry = lifetime or "turn"
     if expiry not in EXPIRY_ORDER:
-        from .battle import Refused
         raise Refused(f"防御の寿命は {' / '.join(EXPIRY_ORDER)} のどれかです: {expiry}")
     s = battle.state
     s.defense = [d for d in s.defense if d[1] != expiry] + ([[value, expiry]] if value else [])
