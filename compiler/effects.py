@@ -16,6 +16,8 @@ from dsl import ast
 
 from contract import vocabulary as vocab
 from contract.tables import Const, Filter, Names, Repeat, Sayou, Target
+from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
+                    E040, E042, E046, E047, W004)
 from .names import did_you_mean, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
 
@@ -76,8 +78,8 @@ def _tails(s: ast.Sayou, ctx: Ctx) -> dict | None:
     ok = True
     for tail in s.tails:
         if tail.kind in seen:
-            ctx.err("E013", "同じ項を2回書いています", tail.span,
-                    hint="寿命・毎・範囲・最大・着地は1つの作用に1回ずつです")
+            ctx.add(E013.at(tail.span, "同じ項を2回書いています",
+                            hint="寿命・毎・範囲・最大・着地は1つの作用に1回ずつです"))
             ok = False
         seen[tail.kind] = tail
     return seen if ok else None
@@ -93,9 +95,7 @@ def _target(target: ast.Target, ctx: Ctx):
     text = target.name.text
     counter = vocab.lookup("counter", text)
     if counter is not None:
-        ctx.err("E020", f"累計量「{counter.mei}」は作用の対象になりません", target.span,
-                hint="累計量は現在値を動かせば自動で積まれます。回数を増やしたいなら"
-                     "恒久パラメータ（破り回数上限 など）を 上限 で変えてください")
+        ctx.add(E020.at(target.span, mei=counter.mei))
         return None
     variable = vocab.lookup("variable", text)
     if variable is None:
@@ -104,14 +104,14 @@ def _target(target: ast.Target, ctx: Ctx):
         return None
     if variable.kind == "page_attr":
         if target.subscript is None or target.subscript.anchor is not None:
-            ctx.err("E040", f"どのページの{variable.mei}かを添字で書きます", target.span,
-                    hint=f"例: {variable.mei}[旅立ちの朝] = 30")
+            ctx.add(E040.at(target.span, f"どのページの{variable.mei}かを添字で書きます",
+                            hint=f"例: {variable.mei}[旅立ちの朝] = 30"))
             return None
         page = check_page_ref(target.subscript.name, ctx)
         return None if page is None else (variable, Target(variable.code, page=page))
     if target.subscript is not None:
-        ctx.err("E040", f"「{variable.mei}」には添字を付けられません", target.subscript.span,
-                hint="添字が付くのは累計量の参照と 銘[ページ] だけです")
+        ctx.add(E040.at(target.subscript.span, f"「{variable.mei}」には添字を付けられません",
+                        hint="添字が付くのは累計量の参照と 銘[ページ] だけです"))
         return None
     return variable, Target(variable.code)
 
@@ -128,40 +128,40 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         # forbids by name (ADR-0033), and DESIGN §6.1 forbids it to enemy traits too — a
         # trait that did it would compile to nothing the runtime does. Say what to write.
         if ctx.side == "enemy":
-            ctx.err("E024", f"敵の特性は「{variable.mei}」に代入できません", span,
-                    hint=f"面を白紙にするのは白紙化の Intent です: {_BLANK_INTENT}"
-                         "（面の記入状態は白紙化とペンでだけ変わります）")
+            ctx.add(E024.at(span, f"敵の特性は「{variable.mei}」に代入できません",
+                            hint=f"面を白紙にするのは白紙化の Intent です: {_BLANK_INTENT}"
+                                 "（面の記入状態は白紙化とペンでだけ変わります）"))
         else:
-            ctx.err("E024", f"ページの作用は「{variable.mei}」に代入できません", span,
-                    hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
-                         f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）")
+            ctx.add(E024.at(span, f"ページの作用は「{variable.mei}」に代入できません",
+                            hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
+                                 f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）"))
     elif (variable.code, op) in _REFUSED_OP_HINTS and allowed and op not in allowed:
         words = {"mul": "*="}
-        ctx.err("E037", f"「{variable.mei}」に {words.get(op, op)} は使えません", span,
-                hint=_REFUSED_OP_HINTS[variable.code, op])
+        ctx.add(E037.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
+                        hint=_REFUSED_OP_HINTS[variable.code, op]))
     elif variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
-        ctx.err("E034", f"「{variable.mei}」は作用の対象になりません", span,
-                hint=_NOT_TARGET_HINTS.get(variable.code, "読むことはできますが、動かせません"))
+        ctx.add(E034.at(span, f"「{variable.mei}」は作用の対象になりません",
+                        hint=_NOT_TARGET_HINTS.get(variable.code, "読むことはできますが、動かせません")))
     elif not allowed:
         side = "ページ" if ctx.side != "enemy" else "敵"
-        ctx.err("E034", f"「{variable.mei}」は{side}の作用の対象になりません", span,
-                hint=_NOT_TARGET_HINTS.get(variable.code, ""))
+        ctx.add(E034.at(span, f"「{variable.mei}」は{side}の作用の対象になりません",
+                        hint=_NOT_TARGET_HINTS.get(variable.code, "")))
     elif variable.kind == "param" and op != "cap":
-        ctx.err("E035", f"恒久パラメータ「{variable.mei}」は上限変更でのみ動かします", span,
-                hint=f"例: 上限 {variable.mei} += 1 寿命 ステージ")
+        ctx.add(E035.at(span, f"恒久パラメータ「{variable.mei}」は上限変更でのみ動かします",
+                        hint=f"例: 上限 {variable.mei} += 1 寿命 ステージ"))
     elif op == "assign":
-        ctx.err("E024", f"「{variable.mei}」には代入できません", span,
-                hint="代入できるのは他ページの銘と内部フラグだけです")
+        ctx.add(E024.at(span, f"「{variable.mei}」には代入できません",
+                        hint="代入できるのは他ページの銘と内部フラグだけです"))
     elif op == "cap":
-        ctx.err("E035", f"上限変更は恒久パラメータにだけ使えます（「{variable.mei}」は"
-                f"{vocab.VARIABLE_KINDS[variable.kind]}）", span,
-                hint=f"{variable.mei} += n のように書いてください")
+        ctx.add(E035.at(span, f"上限変更は恒久パラメータにだけ使えます（「{variable.mei}」は"
+                              f"{vocab.VARIABLE_KINDS[variable.kind]}）",
+                        hint=f"{variable.mei} += n のように書いてください"))
     else:
         words = {"add": "+= / -=", "mul": "*=", "assign": "=", "cap": "上限",
                  "pay": "支払う", "suppress": "抑制"}
         usable = "、".join(words.get(o, o) for o in allowed)
-        ctx.err("E037", f"「{variable.mei}」に {words.get(op, op)} は使えません", span,
-                hint=f"「{variable.mei}」に使える演算: {usable}")
+        ctx.add(E037.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
+                        hint=f"「{variable.mei}」に使える演算: {usable}"))
 
 
 # --------------------------------------------------------------------- forms
@@ -188,13 +188,13 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         if ctx.owner is not None and target.page == ctx.owner:
             # 銘 decides which face fires; a page rewriting its own would move the ground
             # under the play that is firing (DESIGN §6.1: only another page's 銘).
-            ctx.err("E024", f"このページ自身の{variable.mei}には代入できません", s.target.span,
-                    hint=f"代入できるのは他のページの{variable.mei}だけです"
-                         f"（{variable.mei}[別のページ] = 刻 のように書きます）")
+            ctx.add(E024.at(s.target.span, f"このページ自身の{variable.mei}には代入できません",
+                            hint=f"代入できるのは他のページの{variable.mei}だけです"
+                                 f"（{variable.mei}[別のページ] = 刻 のように書きます）"))
             return None
         # The base is a constant 銘 or a reference read when the 作用 fires (銘[p] = 刻).
         if isinstance(base, Const) and not _in_mei_range(base.value):
-            ctx.err("E030", f"銘は 0〜{vocab.MEI_BOUND} の整数です", s.value.span)
+            ctx.add(E030.at(s.value.span, f"銘は 0〜{vocab.MEI_BOUND} の整数です"))
             return None
     return _sayou(s, tails, ctx, variable, op=op, target=target, direction=direction,
                   landing=landing, base=base)
@@ -209,12 +209,12 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         _refuse_op(variable, "cap", s.span, ctx)
         return None
     if s.op not in ("+=", "-="):
-        ctx.err("E037", "上限変更は += か -= で書きます", s.span,
-                hint=f"例: 上限 {variable.mei} += 1 寿命 ラン")
+        ctx.add(E037.at(s.span, "上限変更は += か -= で書きます",
+                        hint=f"例: 上限 {variable.mei} += 1 寿命 ラン"))
         return None
     if "landing" in tails:
-        ctx.err("E037", "上限変更は補正を受けないので、着地（固定・補正あり）は書けません",
-                tails["landing"].span)
+        ctx.add(E037.at(tails["landing"].span,
+                        "上限変更は補正を受けないので、着地（固定・補正あり）は書けません"))
         return None
     base = check_base(s.value, ctx)
     if base is None:
@@ -233,14 +233,14 @@ def _pay(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     landing = tails.get("landing")
     if landing is not None and landing.value.text != "fixed":
-        ctx.err("E037", "支払いは補正を受けません（着地は固定だけ）", landing.span)
+        ctx.add(E037.at(landing.span, "支払いは補正を受けません（着地は固定だけ）"))
         return None
     base = check_base(s.value, ctx)
     if base is None:
         return None
     if number_of(base) < 0:
-        ctx.err("E030", "支払う量は 0 以上です", s.value.span,
-                hint=f"{variable.mei}を増やすなら {variable.mei} += n と書きます")
+        ctx.add(E030.at(s.value.span, "支払う量は 0 以上です",
+                        hint=f"{variable.mei}を増やすなら {variable.mei} += n と書きます"))
         return None
     return _sayou(s, tails, ctx, variable, op="pay", target=target, direction="decrease",
                   landing="fixed", base=base)
@@ -252,8 +252,8 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     variable, target = found
     if "suppress" not in _allowed_ops(variable, ctx):
-        ctx.err("E037", f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
-                s.span, hint="抑制 刻")
+        ctx.add(E037.at(s.span, f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
+                        hint="抑制 刻"))
         return None
     if not _no_landing(tails, "抑制", ctx):
         return None
@@ -263,8 +263,8 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
 def _no_landing(tails, what: str, ctx: Ctx) -> bool:
     """Operations outside the numeric family have no landing (spec 002 演算: 補正を受けない)."""
     if "landing" in tails:
-        ctx.err("E037", f"{what}は補正を受けないので、着地（固定・補正あり）は書けません",
-                tails["landing"].span)
+        ctx.add(E037.at(tails["landing"].span,
+                        f"{what}は補正を受けないので、着地（固定・補正あり）は書けません"))
         return False
     return True
 
@@ -277,12 +277,10 @@ def _landing(op: str, tails, ctx: Ctx):
         return landings[0] if landings else None
     chosen = tail.value.text
     if op == "mul" and chosen == "modified":
-        ctx.err("E023", "補正を受ける乗算は存在しません", tail.span,
-                hint="乗算の着地は常に固定です（対象の現在値に掛けます）。"
-                     "補正を掛けたいなら 攻撃倍率 *= 1.5 のように乗算補正を対象にします")
+        ctx.add(E023.at(tail.span))
         return False
     if chosen not in landings:
-        ctx.err("E037", "代入には着地（固定・補正あり）を書けません", tail.span)
+        ctx.add(E037.at(tail.span, "代入には着地（固定・補正あり）を書けません"))
         return False
     return chosen
 
@@ -298,11 +296,11 @@ def _region(expr: ast.RegionExpr | None, ctx: Ctx, *, single: bool, what: str):
         parts.extend(entry.parts)
     region = vocab.region_from_parts(parts)
     if region is None:
-        ctx.err("E010", f"「{expr.text}」という合算はありません", expr.span,
-                hint="合算は 山札+捨て札 と 山札+捨て札+手札 です")
+        ctx.add(E010.at(expr.span, f"「{expr.text}」という合算はありません",
+                        hint="合算は 山札+捨て札 と 山札+捨て札+手札 です"))
         return None
     if single and len(region.parts) > 1:
-        ctx.err("E037", f"{what}には合算ではなく1つの領域を書きます", expr.span)
+        ctx.add(E037.at(expr.span, f"{what}には合算ではなく1つの領域を書きます"))
         return None
     return region
 
@@ -317,15 +315,14 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
                 return None
             picks.append(entry.code)
         elif option.kind in filters:
-            ctx.err("E013", "同じ絞り込みを2回書いています", option.span)
+            ctx.add(E013.at(option.span, "同じ絞り込みを2回書いています"))
             return None
         elif option.kind == "origin":
             origins = ctx.symbols.origins
             if option.value.text not in origins:
-                ctx.err("E011", f"出自「{option.value.text}」のページはありません",
-                        option.value.span,
-                        hint=did_you_mean(option.value.text, origins) or
-                        "ページの 出自 に書かれている名前を使ってください")
+                ctx.add(E011.at(option.value.span, f"出自「{option.value.text}」のページはありません",
+                                hint=did_you_mean(option.value.text, origins) or
+                                     "ページの 出自 に書かれている名前を使ってください"))
                 return None
             filters["origin"] = option.value.text
         elif option.kind == "mei":
@@ -334,8 +331,8 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
             if low is None or high is None:
                 return None
             if not (_in_mei_range(low) and _in_mei_range(high)) or low > high:
-                ctx.err("E030", f"銘の範囲は 0〜{vocab.MEI_BOUND} の整数で、小さい方から書きます",
-                        option.value.span)
+                ctx.add(E030.at(option.value.span,
+                                f"銘の範囲は 0〜{vocab.MEI_BOUND} の整数で、小さい方から書きます"))
                 return None
             filters["mei"] = (low, high)
         elif option.kind == "page":
@@ -344,7 +341,7 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
                 return None
             filters["page"] = page
     if len(picks) > 1:
-        ctx.err("E013", "選び方（選択・ランダム・上から）は1つだけ書きます", s.span)
+        ctx.add(E013.at(s.span, "選び方（選択・ランダム・上から）は1つだけ書きます"))
         return None
     return (picks[0] if picks else None), Filter(**filters)
 
@@ -377,19 +374,20 @@ def _region_op(op: str):
         if dest is None:
             return None
         if op == "duplicate" and source.code != "hand":
-            ctx.err("E037", "複製できるのは手札のページです", s.source.span,
-                    hint="複製 手札 -> 山札 のように書きます")
+            ctx.add(E037.at(s.source.span, "複製できるのは手札のページです",
+                            hint="複製 手札 -> 山札 のように書きます"))
             return None
         if op in ("generate", "duplicate") and dest.code == "exile":
-            ctx.err("E037", "生成・複製の差し込み先は手札かデッキ（山札・捨て札）です", s.dest.span)
+            ctx.add(E037.at(s.dest.span,
+                            "生成・複製の差し込み先は手札かデッキ（山札・捨て札）です"))
             return None
         if source is not None and source.code == dest.code and op not in _SAME_PLACE_OK:
-            ctx.err("E037", "移動元と移動先が同じです", s.span)
+            ctx.add(E037.at(s.span, "移動元と移動先が同じです"))
             return None
         chosen, filter_ = options
         pick = chosen or ("top" if source is not None and source.code == "draw" else "random")
         if pick == "top" and (source is None or source.code != "draw"):
-            ctx.err("E037", "「上から」選べるのは山札からだけです", s.span)
+            ctx.add(E037.at(s.span, "「上から」選べるのは山札からだけです"))
             return None
         return _sayou(s, tails, ctx, None, op=op, target=_PAGES,
                       source=source.code if source else None, dest=dest.code, count=count,
@@ -408,8 +406,8 @@ def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     if source is None:
         return None
     if source.code != "draw":
-        ctx.err("E037", f"公開できるのは山札だけです（「{s.source.text}」）", s.source.span,
-                hint="公開は山札の上から n 枚を順に見せます: 公開 2枚 山札")
+        ctx.add(E037.at(s.source.span, f"公開できるのは山札だけです（「{s.source.text}」）",
+                        hint="公開は山札の上から n 枚を順に見せます: 公開 2枚 山札"))
         return None
     return _sayou(s, tails, ctx, None, op="reveal", target=_PAGES, source=source.code,
                   count=count, pick="top", filter=Filter())
@@ -454,31 +452,26 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
         # the telegraph at step 1 and the same amount applied at step 8 (DESIGN §6.1), so
         # a seat move is a telegraphed turn-start trait or nothing the runtime can do.
         if timing != "turn_start":
-            ctx.err("E046", "座を動かせるのは 毎 ターン開始時 の特性だけです",
-                    tails["at"].span if "at" in tails else s.span,
-                    hint="座の移動はターン開始時に予告し、敵の行動の後で動かします: "
-                         "座 += 4 毎 ターン開始時 予告")
+            ctx.add(E046.at(tails["at"].span if "at" in tails else s.span,
+                            "座を動かせるのは 毎 ターン開始時 の特性だけです", hint="座の移動はターン開始時に予告し、敵の行動の後で動かします: "
+                                                              "座 += 4 毎 ターン開始時 予告"))
             return None
         if not telegraphed:
-            ctx.err("E046", "座の移動には 予告 が要ります", s.span,
-                    hint="座の移動は必ず予兆と一緒に見せます: 座 += 4 毎 ターン開始時 予告")
+            ctx.add(E046.at(s.span, "座の移動には 予告 が要ります",
+                            hint="座の移動は必ず予兆と一緒に見せます: 座 += 4 毎 ターン開始時 予告"))
             return None
     elif telegraphed:
-        ctx.err("E042", "予告は敵の特性の座の移動（座 += n 毎 ターン開始時）にだけ書けます",
-                tails["telegraphed"].span)
+        ctx.add(E042.at(tails["telegraphed"].span))
         return None
     if ctx.where == "tear" and "until" in tails and repeat.scope != "run":
         # 破却効果 are run-long by definition (DESIGN §6.1); a shorter range would be
         # a second, hidden meaning of tearing.
-        ctx.err("E047", "破却効果の繰り返し範囲は ラン だけです", tails["until"].span,
-                hint="破却効果はラン中ずっと続く継続作用です。範囲 を消すか 範囲 ラン にしてください"
-                     "（回数を限るなら 最大 n 回）")
+        ctx.add(E047.at(tails["until"].span))
         return None
     if timing is not None:
         reason = _never_fires(ctx.where, timing, repeat)
         if reason:
-            ctx.warn("W004", "この作用は書かれた場所では一度も発動しません", tails["at"].span
-                     if "at" in tails else s.span, hint=reason)
+            ctx.add(W004.at(tails["at"].span if "at" in tails else s.span, hint=reason))
     return Sayou(op=op, direction=direction, landing=landing, target=target, base=base,
                  lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
                  telegraphed=telegraphed, source=source, dest=dest, count=count, pick=pick,
@@ -539,32 +532,32 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
     tail = tails.get("life")
     if op in ("generate", "duplicate"):
         if tail is None:
-            ctx.err("E026", "生成・複製するページの寿命がありません", s.span,
-                    hint="寿命 ステージ（ステージ限り）か 寿命 ラン（ラン永続）を書いてください")
+            ctx.add(E026.at(s.span, "生成・複製するページの寿命がありません",
+                            hint="寿命 ステージ（ステージ限り）か 寿命 ラン（ラン永続）を書いてください"))
             return False
         entry = resolve("lifetime", tail.value, ctx.diags)
         if entry is None:
             return False
         if entry.code not in vocab.GENERATED_LIFETIMES:
-            ctx.err("E027", "生成・複製したページの寿命は ステージ か ラン です", tail.span)
+            ctx.add(E027.at(tail.span, "生成・複製したページの寿命は ステージ か ラン です"))
             return False
         return entry.code
     if variable is None or op == "suppress":
         if tail is not None:
-            ctx.err("E027", "この作用に値の寿命はありません", tail.span,
-                    hint="いつまで続くかは 範囲 で書きます")
+            ctx.add(E027.at(tail.span, "この作用に値の寿命はありません",
+                            hint="いつまで続くかは 範囲 で書きます"))
             return False
         return None
     if variable.kind == "modifier":
         if tail is not None:
-            ctx.err("E027", f"補正「{variable.mei}」の寿命は繰り返し範囲で決まります", tail.span,
-                    hint="寿命 ではなく 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます")
+            ctx.add(E027.at(tail.span, f"補正「{variable.mei}」の寿命は繰り返し範囲で決まります",
+                            hint="寿命 ではなく 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます"))
             return False
         return None
     if tail is None:
         if variable.default_lifetime is None:
-            ctx.err("E026", f"「{variable.mei}」の変更がいつまで続くか（値の寿命）がありません",
-                    s.span, hint="寿命 ステージ か 寿命 ラン を書いてください")
+            ctx.add(E026.at(s.span, f"「{variable.mei}」の変更がいつまで続くか（値の寿命）がありません",
+                            hint="寿命 ステージ か 寿命 ラン を書いてください"))
             return False
         return variable.default_lifetime
     entry = resolve("lifetime", tail.value, ctx.diags)
@@ -573,8 +566,8 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
     if entry.code not in variable.lifetimes:
         usable = "・".join(vocab.tables()["lifetime"].by_code(c).mei for c in variable.lifetimes)
         extra = "被弾1回で消える寿命を持てるのは防御だけです。" if entry.code == "on_hit" else ""
-        ctx.err("E027", f"「{variable.mei}」に寿命「{entry.mei}」は意味を持ちません", tail.span,
-                hint=f"{extra}「{variable.mei}」の寿命: {usable}")
+        ctx.add(E027.at(tail.span, f"「{variable.mei}」に寿命「{entry.mei}」は意味を持ちません",
+                        hint=f"{extra}「{variable.mei}」の寿命: {usable}"))
         return False
     return entry.code
 
@@ -586,20 +579,20 @@ def _timing(variable, s, tails, ctx: Ctx, context: Context):
         if is_modifier:
             return "always"
         if context.timing is None:
-            ctx.err("E026", f"{context.words}の作用にはいつ発動するか（毎 タイミング）が要ります",
-                    s.span, hint="例: 座 += 4 毎 ターン開始時 予告")
+            ctx.add(E026.at(s.span, f"{context.words}の作用にはいつ発動するか（毎 タイミング）が要ります",
+                            hint="例: 座 += 4 毎 ターン開始時 予告"))
             return False
         return None
     entry = resolve("timing", tail.value, ctx.diags)
     if entry is None:
         return False
     if is_modifier and entry.code != "always":
-        ctx.err("E038", f"補正「{variable.mei}」は常時の継続作用です", tail.span,
-                hint="毎 を書かずに 範囲 だけを書いてください")
+        ctx.add(E038.at(tail.span, f"補正「{variable.mei}」は常時の継続作用です",
+                        hint="毎 を書かずに 範囲 だけを書いてください"))
         return False
     if not is_modifier and entry.code == "always":
-        ctx.err("E038", "常時 は補正（攻撃力補正・攻撃倍率 など）のタイミングです", tail.span,
-                hint="毎 ターン開始時 のように、発動する瞬間を書いてください")
+        ctx.add(E038.at(tail.span, "常時 は補正（攻撃力補正・攻撃倍率 など）のタイミングです",
+                        hint="毎 ターン開始時 のように、発動する瞬間を書いてください"))
         return False
     return entry.code
 
@@ -609,8 +602,8 @@ def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> 
     is_modifier = variable is not None and variable.kind == "modifier"
     continuing = is_modifier or timing is not None or until is not None
     if max_tail is not None and until is None and context.continuing_range is None:
-        ctx.err("E026", "最大回数には繰り返し範囲が要ります", max_tail.span,
-                hint="範囲 ステージ 最大 3 回 のように書きます")
+        ctx.add(E026.at(max_tail.span, "最大回数には繰り返し範囲が要ります",
+                        hint="範囲 ステージ 最大 3 回 のように書きます"))
         return None
     max_fires = None
     if max_tail is not None:
@@ -619,16 +612,16 @@ def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> 
         max_fires = max_tail.value.value
     if max_tail is not None and not continuing:
         # A one-shot fires once; a maximum would be silently dropped (破却・綻び報酬).
-        ctx.err("E026", "最大回数は繰り返し発動する作用にだけ書けます", max_tail.span,
-                hint="毎 ターン開始時 のように、いつ繰り返し発動するかを書いてください")
+        ctx.add(E026.at(max_tail.span, "最大回数は繰り返し発動する作用にだけ書けます",
+                        hint="毎 ターン開始時 のように、いつ繰り返し発動するかを書いてください"))
         return None
     if op == "suppress" and until is None or not continuing:
         return ONE_SHOT
     if until is None:
         if context.continuing_range is None:
             what = f"補正「{variable.mei}」" if is_modifier else "継続作用"
-            ctx.err("E026", f"{what}の繰り返し範囲がありません（いつまで発動するか）", s.span,
-                    hint="範囲 ターン ／ 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます")
+            ctx.add(E026.at(s.span, f"{what}の繰り返し範囲がありません（いつまで発動するか）",
+                            hint="範囲 ターン ／ 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます"))
             return None
         return Repeat(context.continuing_range, None, None, max_fires)
     scope = until.value

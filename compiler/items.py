@@ -12,11 +12,12 @@ import math
 from dataclasses import replace
 
 from dsl import ast
-from dsl.diagnostics import Note, error
+from dsl.diagnostics import Note
 
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
+from .codes import E013, E014, E028, E029, E030, E031, E037, E045, W002
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
@@ -39,8 +40,8 @@ def _fields(item, ctx: Ctx) -> dict[str, ast.Field]:
     seen: dict[str, ast.Field] = {}
     for f in item.fields:
         if f.key in seen:
-            ctx.diags.append(error("E013", f"{_FIELD_WORDS[f.key]}を2回書いています", f.span,
-                                   notes=[Note("最初の記述", seen[f.key].span)]))
+            ctx.add(E013.at(f.span, f"{_FIELD_WORDS[f.key]}を2回書いています",
+                            notes=[Note("最初の記述", seen[f.key].span)]))
         else:
             seen[f.key] = f
     return seen
@@ -48,7 +49,7 @@ def _fields(item, ctx: Ctx) -> dict[str, ast.Field]:
 
 def _required(fields, key: str, item, ctx: Ctx, example: str) -> ast.Field | None:
     if key not in fields:
-        ctx.err("E014", f"{_FIELD_WORDS[key]}がありません", item.id.span, hint=f"例: {example}")
+        ctx.add(E014.at(item.id.span, f"{_FIELD_WORDS[key]}がありません", hint=f"例: {example}"))
         return None
     return fields[key]
 
@@ -56,9 +57,8 @@ def _required(fields, key: str, item, ctx: Ctx, example: str) -> ast.Field | Non
 def _body(body: ast.Body, ctx: Ctx) -> Body | None:
     if body.conditions and ctx.where in ("tear", "reward"):
         # 条件は面に紐づく (spec 002 プレイ条件): what is never played has none.
-        ctx.err("E037", "条件（プレイ条件）は面とペン強化にだけ書けます",
-                body.condition_spans[0],
-                hint="破却効果・綻び報酬はプレイされないので、プレイ条件を持ちません")
+        ctx.add(E037.at(body.condition_spans[0], "条件（プレイ条件）は面とペン強化にだけ書けます",
+                        hint="破却効果・綻び報酬はプレイされないので、プレイ条件を持ちません"))
         return None
     conditions = [check_condition(c, ctx) for c in body.conditions]
     effects = [check_sayou(s, ctx) for s in body.sayou]
@@ -91,35 +91,32 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
     faces = {}
     for face in page.faces:
         if face.side in faces:
-            ctx.diags.append(error("E013", f"{_SIDE_WORDS[face.side]}を2回書いています", face.span,
-                                   notes=[Note("最初の記述", faces[face.side][0].span)]))
+            ctx.add(E013.at(face.span, f"{_SIDE_WORDS[face.side]}を2回書いています",
+                            notes=[Note("最初の記述", faces[face.side][0].span)]))
             continue
         faces[face.side] = (face, _face(face, ctx, damaged) if face.body is not None else BLANK)
 
     pens = {}
     for pen in page.pens:
         if pen.side in pens:
-            ctx.diags.append(error(
-                "E028", f"{_SIDE_WORDS[pen.side]}のペン強化が2つあります", pen.span,
-                hint="差し替え後の作用列は面ごとに1つだけ定義します（spec 002 ペン強化）",
-                notes=[Note("最初の定義", pens[pen.side][0].span)]))
+            ctx.add(E028.at(pen.span, side=_SIDE_WORDS[pen.side],
+                            notes=[Note("最初の定義", pens[pen.side][0].span)]))
             continue
         pens[pen.side] = (pen, _pen(pen, ctx.at("pen"), _written(faces, pen.side), damaged))
 
     tear = None
     if len(page.tears) > 1:
-        ctx.diags.append(error("E013", "破却を2回書いています", page.tears[1].span,
-                               notes=[Note("最初の記述", page.tears[0].span)]))
+        ctx.add(E013.at(page.tears[1].span, "破却を2回書いています",
+                        notes=[Note("最初の記述", page.tears[0].span)]))
     if page.tears and not page.tears[0].body.sayou and not page.tears[0].body.conditions:
-        ctx.err("E029", "破却が書かれていますが、作用が1つもありません", page.tears[0].span,
-                hint="破却効果の作用を書くか、破却 { } を消してください（破れば綻びは上がります）")
+        ctx.add(E029.at(page.tears[0].span, "破却が書かれていますが、作用が1つもありません",
+                        hint="破却効果の作用を書くか、破却 { } を消してください（破れば綻びは上がります）"))
     elif page.tears:
         tear = _body(page.tears[0].body, ctx.at("tear"))
         written = [f for f, lowered in faces.values() if f.body is not None]
         # A pen writes a blank face before the tear, and then the page is no 白紙ページ.
         if not written and not page.pens:
-            ctx.warn("W002", "白紙ページ（両面とも白紙）を破っても破却効果は得られません",
-                     page.tears[0].span, hint="白紙ページを破ると綻びだけが上がります（spec 000 白紙ページ）")
+            ctx.add(W002.at(page.tears[0].span))
 
     if any(d.is_error for d in ctx.diags[before:]):
         return None
@@ -147,9 +144,8 @@ def _deck_cap(fields, ctx: Ctx) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or not 1 <= value <= DECK_CAP_BOUND:
-        ctx.err("E030", f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{value}）",
-                fields["deck_cap"].value.span,
-                hint="デッキ内上限枚数と同じ範囲です（バランスの項目、vocabulary.py）")
+        ctx.add(E030.at(fields["deck_cap"].value.span, f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{value}）",
+                        hint="デッキ内上限枚数と同じ範囲です（バランスの項目、vocabulary.py）"))
         return None
     return value
 
@@ -162,8 +158,8 @@ def _mei(page, fields, ctx: Ctx, damaged: bool):
     if value is None:
         return None
     if not isinstance(value, int) or not 0 <= value <= vocab.MEI_BOUND:
-        ctx.err("E030", f"銘は 0〜{vocab.MEI_BOUND} の整数です（{value}）", field.value.span,
-                hint="銘はそのページの場面が何歳のときかを表します。寿命上限を超えてもかまいません")
+        ctx.add(E030.at(field.value.span, f"銘は 0〜{vocab.MEI_BOUND} の整数です（{value}）",
+                        hint="銘はそのページの場面が何歳のときかを表します。寿命上限を超えてもかまいません"))
         return None
     return value
 
@@ -176,12 +172,11 @@ def _hokorobi_mul(fields, ctx: Ctx):
     if value is None:
         return None
     if value < 0:
-        ctx.err("E031", f"綻び倍率が負です（{value}）", field.value.span,
-                hint="綻びは減らない値です。倍率は 0 以上（目安 0.5〜2.0）にしてください")
+        ctx.add(E031.at(field.value.span, value=value))
         return None
     if value > vocab.HOKOROBI_MUL_BOUND:
-        ctx.err("E030", f"綻び倍率 {value} は大きすぎます（{vocab.HOKOROBI_MUL_BOUND} まで）",
-                field.value.span)
+        ctx.add(E030.at(field.value.span,
+                        f"綻び倍率 {value} は大きすぎます（{vocab.HOKOROBI_MUL_BOUND} まで）"))
         return None
     return float(value)
 
@@ -190,8 +185,8 @@ def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> Face | None:
     if not face.body.sayou:
         if damaged:  # the list may only look empty: recovery blanked a broken line of it
             return None
-        ctx.err("E029", f"{_SIDE_WORDS[face.side]}は書かれていますが、作用が1つもありません",
-                face.span, hint=f"作用を書くか、{_SIDE_WORDS[face.side]} 白紙 にしてください")
+        ctx.add(E029.at(face.span, f"{_SIDE_WORDS[face.side]}は書かれていますが、作用が1つもありません",
+                        hint=f"作用を書くか、{_SIDE_WORDS[face.side]} 白紙 にしてください"))
         return None
     body = _body(face.body, ctx.at("face"))
     return None if body is None else Face(True, body.conditions, body.effects)
@@ -206,18 +201,15 @@ def _pen(pen: ast.Pen, ctx: Ctx, written: bool, damaged: bool = False) -> Body |
     if not pen.body.sayou:
         if damaged:
             return None
-        ctx.err("E029", f"{_SIDE_WORDS[pen.side]}のペン強化に作用が1つもありません", pen.span,
-                hint="ペンで書き込まれる作用列を書いてください")
+        ctx.add(E029.at(pen.span, f"{_SIDE_WORDS[pen.side]}のペン強化に作用が1つもありません",
+                        hint="ペンで書き込まれる作用列を書いてください"))
         return None
     if written and pen.body.conditions:
         # A pen on a written face replaces its 作用列 only; the face keeps its own play
         # conditions (spec 002: プレイ条件 and 作用列 are separate face variables). A pen on a
         # blank face writes the block whole, so there its conditions are the face's.
         word = _SIDE_WORDS[pen.side]
-        ctx.err("E045", f"{word}は書かれているので、ペン強化に条件は書けません",
-                pen.body.condition_spans[0],
-                hint=f"ペンは{word}の作用列だけを差し替え、{word}の条件はそのまま残ります。"
-                     f"条件を変えたいなら{word}の 条件 を書き換えてください")
+        ctx.add(E045.at(pen.body.condition_spans[0], word=word))
         return None
     return _body(pen.body, ctx)
 
@@ -239,14 +231,14 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
             continue
         value = constant(field.value, ctx, _FIELD_WORDS[key])
         if value is not None and (not isinstance(value, int) or not low <= value <= high):
-            ctx.err("E030", f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です（{value}）",
-                    field.value.span)
+            ctx.add(E030.at(field.value.span,
+                            f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です（{value}）"))
         numbers[key] = value
     if not enemy.intents and not damaged:
-        ctx.err("E014", "予兆（Intent 列）がありません", enemy.id.span,
-                hint="例: 予兆 [ 攻撃 16, 攻撃 16, 白紙化 手札 ]")
+        ctx.add(E014.at(enemy.id.span, "予兆（Intent 列）がありません",
+                        hint="例: 予兆 [ 攻撃 16, 攻撃 16, 白紙化 手札 ]"))
     if len(enemy.intents) > 1:
-        ctx.err("E013", "予兆を2回書いています", enemy.intents_spans[1])
+        ctx.add(E013.at(enemy.intents_spans[1], "予兆を2回書いています"))
     intents = [_intent(i, ctx) for i in (enemy.intents[0] if enemy.intents else ())]
     escalations = []
     for esc in enemy.escalations:
@@ -271,15 +263,16 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         return None
     if kind.code == "attack":
         if intent.amount is None:
-            ctx.err("E037", "攻撃の Intent には打点（数）を書きます", intent.span, hint="例: 攻撃 16")
+            ctx.add(E037.at(intent.span, "攻撃の Intent には打点（数）を書きます",
+                            hint="例: 攻撃 16"))
             return None
         value = intent.amount.value
         if not isinstance(value, int) or not 0 <= value <= 1_000_000:
-            ctx.err("E030", f"攻撃の打点は 0 以上の整数です（{intent.amount.text}）", intent.span)
+            ctx.add(E030.at(intent.span, f"攻撃の打点は 0 以上の整数です（{intent.amount.text}）"))
             return None
         return Intent("attack", value, None)
     if intent.region is None:
-        ctx.err("E037", "白紙化の Intent には領域を書きます", intent.span, hint="例: 白紙化 手札")
+        ctx.add(E037.at(intent.span, "白紙化の Intent には領域を書きます", hint="例: 白紙化 手札"))
         return None
     parts = []
     for part in intent.region.parts:
@@ -289,7 +282,7 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         parts.extend(entry.parts)
     region = vocab.region_from_parts(parts)
     if region is None or region.code == "exile":
-        ctx.err("E037", "白紙化できる領域は 手札・山札・捨て札・合算 です", intent.region.span)
+        ctx.add(E037.at(intent.region.span, "白紙化できる領域は 手札・山札・捨て札・合算 です"))
         return None
     return Intent("blank", None, region.code)
 
@@ -301,25 +294,25 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
     arg = trait.arg
     if entry.arg == "none":
         if arg is not None:
-            ctx.err("E037", f"特性「{entry.mei}」は値を取りません", trait.span)
+            ctx.add(E037.at(trait.span, f"特性「{entry.mei}」は値を取りません"))
             return None
         return Trait(entry.code, None, None, None)
     if entry.arg == "int":
         value = None if arg is None or isinstance(arg, ast.Range) else constant(arg, ctx, entry.mei)
         if value is None or not isinstance(value, int) or value < 1:
-            ctx.err("E037", f"特性「{entry.mei}」には 1 以上の整数を書きます", trait.span,
-                    hint=f"例: {entry.mei} 3")
+            ctx.add(E037.at(trait.span, f"特性「{entry.mei}」には 1 以上の整数を書きます",
+                            hint=f"例: {entry.mei} 3"))
             return None
         return Trait(entry.code, value, None, None)
     if not isinstance(arg, ast.Range):
-        ctx.err("E037", f"特性「{entry.mei}」には刻の範囲を書きます", trait.span,
-                hint=f"例: {entry.mei} 30..40")
+        ctx.add(E037.at(trait.span, f"特性「{entry.mei}」には刻の範囲を書きます",
+                        hint=f"例: {entry.mei} 30..40"))
         return None
     low, high = constant(arg.low, ctx, "範囲"), constant(arg.high, ctx, "範囲")
     if low is None or high is None:
         return None
     if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
-        ctx.err("E030", "封鎖の範囲は小さい方から書いた 0 以上の整数です", arg.span)
+        ctx.add(E030.at(arg.span, "封鎖の範囲は小さい方から書いた 0 以上の整数です"))
         return None
     return Trait(entry.code, None, low, high)
 
@@ -337,8 +330,8 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
         if key is None:
             continue
         if key.code in seen:
-            ctx.diags.append(error("E013", f"{key.mei}を2回書いています", setting.span,
-                                   notes=[Note("最初の記述", seen[key.code].span)]))
+            ctx.add(E013.at(setting.span, f"{key.mei}を2回書いています",
+                            notes=[Note("最初の記述", seen[key.code].span)]))
             continue
         seen[key.code] = setting
         value = _setting_value(key, setting, ctx)
@@ -349,15 +342,15 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
             values[key.code] = float(key.default) if key.type == "float" else key.default
     missing = [k.mei for k in vocab.BALANCE_KEYS if k.code not in seen and k.default is None]
     if missing:
-        ctx.err("E014", f"バランスに足りない項目があります: {'、'.join(missing)}",
-                _head(balance.span), hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）")
+        ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",
+                        hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）"))
     reward_ctx = ctx.at("reward", side="page")
     if len(balance.rewards) > 1:
-        ctx.err("E013", "綻び報酬を2回書いています", balance.rewards[1].span)
+        ctx.add(E013.at(balance.rewards[1].span, "綻び報酬を2回書いています"))
     rewards = [_body(body, reward_ctx) for body in balance.rewards[:1]]
     if not balance.rewards:
-        ctx.err("E014", "綻び報酬がありません", _head(balance.span),
-                hint="例: 綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }")
+        ctx.add(E014.at(_head(balance.span), "綻び報酬がありません",
+                        hint="例: 綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }"))
     if any(d.is_error for d in ctx.diags[before:]):
         return None
     return Balance(**values, reward=rewards[0].effects)
@@ -369,11 +362,11 @@ def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
     if value is None:
         return None
     if key.type == "int" and not isinstance(value, int):
-        ctx.err("E030", f"{key.mei}は整数です（{value}）", setting.value.span)
+        ctx.add(E030.at(setting.value.span, f"{key.mei}は整数です（{value}）"))
         return None
     if not key.low <= value <= key.high or not math.isfinite(value):
-        ctx.err("E030", f"{key.mei}は {key.low}〜{key.high} です（{value}）",
-                setting.value.span, hint=key.note)
+        ctx.add(E030.at(setting.value.span, f"{key.mei}は {key.low}〜{key.high} です（{value}）",
+                        hint=key.note))
         return None
     return float(value) if key.type == "float" else value
 
@@ -403,10 +396,10 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
         if page not in caps:
             caps[page] = _cap_of(ctx.symbols.pages[page], ctx)
         if counts[page] > caps[page]:
-            ctx.err("E030", f"「{page}」がデッキ内上限枚数（{caps[page]}）を超えています",
-                    entry.span)
+            ctx.add(E030.at(entry.span,
+                            f"「{page}」がデッキ内上限枚数（{caps[page]}）を超えています"))
     if not deck.entries:
-        ctx.err("E014", "デッキにページが1枚もありません", deck.id.span)
+        ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません"))
     if any(d.is_error for d in ctx.diags[before:]):
         return None
     return Deck(deck.id.text, deck.title or deck.id.text,

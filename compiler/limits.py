@@ -18,9 +18,11 @@ import re
 from dataclasses import dataclass
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, Span, error
+from dsl.diagnostics import Diagnostic, Span
 
 from contract import vocabulary as vocab
+
+from .codes import E048
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,8 @@ def over(key: str, count: int, span: Span, what: str | None = None) -> Diagnosti
     """E048 for ``count`` elements (or a count of ``count``) where LIMITS[key] allows fewer;
     ``what`` names the thing more precisely than the limit does (最大発動回数)."""
     limit = LIMITS[key]
-    return error("E048", f"{what or limit.what}が上限を超えています（{count:,}{limit.unit}。"
-                         f"上限は {limit.bound:,}{limit.unit}）", span, hint=limit.hint)
+    return E048.at(span, what=what or limit.what, count=count, bound=limit.bound,
+                   unit=limit.unit, hint=limit.hint)
 
 
 # ------------------------------------------------------------------ tokens

@@ -8,9 +8,11 @@ from collections import Counter
 from functools import lru_cache
 
 from dsl.ast import Name
-from dsl.diagnostics import Diagnostic, error
+from dsl.diagnostics import Diagnostic
 
 from contract import vocabulary as vocab
+
+from .codes import E010
 
 #: What each table is called in messages.
 TABLE_WORDS = {
@@ -84,7 +86,7 @@ def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnost
         hint = f"使える{what}: {'、'.join(listed)}" if listed else ""
     if extra_hint:
         hint = f"{hint} {extra_hint}".strip()
-    return error("E010", f"「{name.text}」という{what}はありません", name.span, hint=hint)
+    return E010.at(name.span, f"「{name.text}」という{what}はありません", hint=hint)
 
 
 def resolve(table: str, name: Name, diags: list[Diagnostic], *, what: str | None = None):

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, Span, error, warning
+from dsl.diagnostics import Diagnostic, Span
 
 from contract.tables import Balance, Deck, Enemy, Page
+from .codes import E000, E014, W003
 from .items import check_balance, check_deck, check_enemy, check_page, default_deck_cap
 from .sources import SourceRecords
 from .symbols import Symbols
@@ -141,9 +142,7 @@ def parse(c: Compilation) -> None:
         c.diagnostics.extend(source.parsed.diagnostics)
         # Only whitespace and comments: nothing for the game, so probably a mistake.
         if source.report and not source.parsed.file.items and not source.parsed.diagnostics:
-            c.diagnostics.append(warning("W003", "空のファイルです（定義がありません）",
-                                         Span(source.path, 1, 1, 1, 2),
-                                         hint="ページや敵の定義を書くか、ファイルを消してください"))
+            c.diagnostics.append(W003.at(Span(source.path, 1, 1, 1, 2)))
 
 
 @_collector_paused
@@ -255,11 +254,11 @@ def check_project(c: Compilation) -> None:
         return
     where = Span(c.project, 1, 1, 1, 2)
     if not c.symbols.balances:
-        c.diagnostics.append(error("E014", "バランスがありません", where,
-                                   hint="content/ に バランス { … } を1つ書いてください（DESIGN §6）"))
+        c.diagnostics.append(E014.at(where, "バランスがありません",
+                                     hint="content/ に バランス { … } を1つ書いてください（DESIGN §6）"))
     if STARTING_DECK not in c.symbols.decks:
-        c.diagnostics.append(error("E014", f"初期デッキ「{STARTING_DECK}」がありません", where,
-                                   hint=f"デッキ {STARTING_DECK} {{ … }} を書いてください"))
+        c.diagnostics.append(E014.at(where, f"初期デッキ「{STARTING_DECK}」がありません",
+                                     hint=f"デッキ {STARTING_DECK} {{ … }} を書いてください"))
 
 
 @_collector_paused
@@ -299,8 +298,8 @@ PASSES = (parse, check_sizes, collect_symbols, check_items, check_project, lower
 
 def internal_error(exc: Exception, span: Span) -> Diagnostic:
     """E000: the checker itself failed. The run goes on and the item counts as an error."""
-    return error("E000", f"内部エラー: この定義を検査できませんでした（{type(exc).__name__}: {exc}）"[:300],
-                 span, hint="jibunki のバグです。このファイルを添えて報告してください")
+    return E000.at(span, f"内部エラー: この定義を検査できませんでした（{type(exc).__name__}: {exc}）"[:300],
+                   hint="jibunki のバグです。このファイルを添えて報告してください")
 
 
 def head(span: Span) -> Span:

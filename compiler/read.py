@@ -10,7 +10,9 @@ import os
 import re
 from pathlib import Path
 
-from dsl.diagnostics import Diagnostic, Span, error
+from dsl.diagnostics import Diagnostic, Span
+
+from .codes import E004
 
 #: The file kinds of the content folder.
 CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario")
@@ -32,10 +34,9 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
             def unreadable(exc: OSError) -> None:
                 if problems is not None:
                     where = display_path(Path(exc.filename)) if exc.filename else str(path)
-                    problems.append(error(
-                        "E004", f"フォルダを読めません: {exc.strerror or exc}",
-                        Span(where, 1, 1, 1, 2),
-                        hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
+                    problems.append(E004.at(Span(where, 1, 1, 1, 2),
+                                            f"フォルダを読めません: {exc.strerror or exc}",
+                                            hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
 
             for folder, dirs, files in os.walk(path, onerror=unreadable):
                 dirs.sort()
@@ -66,15 +67,15 @@ def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
     head = Span(shown, 1, 1, 1, 2)
     try:
         if not path.is_file():  # a FIFO or a device would block the run or never end
-            return None, [error("E004", "通常のファイルではありません", head,
-                                hint="コンテンツのファイルかフォルダを指定してください")]
+            return None, [E004.at(head, "通常のファイルではありません",
+                                  hint="コンテンツのファイルかフォルダを指定してください")]
         data = path.read_bytes()
     except OSError as exc:
-        return None, [error("E004", f"ファイルを読めません: {exc.strerror or exc}", head,
-                            hint="ファイルがあるか、読む権限があるかを確かめてください")]
+        return None, [E004.at(head, f"ファイルを読めません: {exc.strerror or exc}",
+                              hint="ファイルがあるか、読む権限があるかを確かめてください")]
     if len(data) > MAX_FILE_BYTES:
-        return None, [error("E004", f"ファイルが大きすぎます（{len(data)} バイト）", head,
-                            hint=f"コンテンツのファイルは {MAX_FILE_BYTES // 1024} KiB までです")]
+        return None, [E004.at(head, f"ファイルが大きすぎます（{len(data)} バイト）",
+                              hint=f"コンテンツのファイルは {MAX_FILE_BYTES // 1024} KiB までです")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -84,9 +85,9 @@ def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
         col = len(data[line_start:exc.start].decode("utf-8")) + 1
         if line_start == 0 and data.startswith(b"\xef\xbb\xbf"):
             col -= 1  # the BOM is not a column (prepare drops it)
-        return None, [error("E004", f"UTF-8 として読めないバイト（0x{data[exc.start]:02x}）があります",
-                            Span(shown, line, col, line, col + 1),
-                            hint="ファイルを UTF-8 で保存してください")]
+        return None, [E004.at(Span(shown, line, col, line, col + 1),
+                              f"UTF-8 として読めないバイト（0x{data[exc.start]:02x}）があります",
+                              hint="ファイルを UTF-8 で保存してください")]
     return prepare(text, shown)
 
 
@@ -107,13 +108,12 @@ def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
         offset = text.index("\x00")
         line = text.count("\n", 0, offset) + 1
         col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        return text, [error("E004", "バイナリファイルのようです（NUL 文字があります）",
-                            Span(shown, line, col, line, col + 1),
-                            hint="テキストのコンテンツだけを置いてください")]
+        return text, [E004.at(Span(shown, line, col, line, col + 1), "バイナリファイルのようです（NUL 文字があります）",
+                              hint="テキストのコンテンツだけを置いてください")]
     for number, line_text in enumerate(text.split("\n"), 1):
         if len(line_text) > MAX_LINE_CHARS:
-            return text, [error("E004", f"{number} 行目が長すぎます（{len(line_text)} 文字）",
-                                Span(shown, number, MAX_LINE_CHARS + 1, number, MAX_LINE_CHARS + 2),
-                                hint=f"1行は {MAX_LINE_CHARS} 文字までです。"
-                                     "作用や予兆を複数の行に分けてください")]
+            where = Span(shown, number, MAX_LINE_CHARS + 1, number, MAX_LINE_CHARS + 2)
+            return text, [E004.at(where, f"{number} 行目が長すぎます（{len(line_text)} 文字）",
+                                  hint=f"1行は {MAX_LINE_CHARS} 文字までです。"
+                                       "作用や予兆を複数の行に分けてください")]
     return text, []

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, Note, error
+from dsl.diagnostics import Diagnostic, Note
+
+from .codes import E012
 
 _KIND_WORDS = {"page": "ページ", "enemy": "敵", "deck": "デッキ"}
 
@@ -67,13 +69,13 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
         for item in items:
             others = [other for other in items if other is not item]
             if kind == "balance":
-                diags.append(error(
-                    "E012", "バランスの定義が2つあります", item.span,
+                diags.append(E012.at(
+                    item.span, "バランスの定義が2つあります",
                     hint="バランスはコンテンツ全体で1つだけ書きます",
                     notes=[Note(_note(item, other, items), other.span) for other in others]))
             else:
-                diags.append(error(
-                    "E012", f"{_KIND_WORDS[kind]}「{ident}」の定義が2つあります", item.id.span,
+                diags.append(E012.at(
+                    item.id.span, f"{_KIND_WORDS[kind]}「{ident}」の定義が2つあります",
                     hint="id はコンテンツ全体で一意にしてください",
                     notes=[Note(_note(item, other, items), other.id.span) for other in others]))
     return symbols

@@ -18,11 +18,12 @@ import math
 from dataclasses import dataclass, replace
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, error, warning
+from dsl.diagnostics import Diagnostic
 
 from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
+from .codes import CODES, E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
 from .names import did_you_mean, resolve, unknown
 
@@ -41,11 +42,15 @@ class Ctx:
         """The same run and owner, checking another block."""
         return replace(self, where=where, side=side or self.side)
 
-    def err(self, code, message, span, hint=""):
-        self.diags.append(error(code, message, span, hint=hint))
+    def add(self, diag: Diagnostic) -> None:
+        """Report a diagnostic (``ctx.add(E020.at(span, mei=…))``)."""
+        self.diags.append(diag)
 
-    def warn(self, code, message, span, hint=""):
-        self.diags.append(warning(code, message, span, hint=hint))
+    def err(self, code: str, message: str, span, hint: str = "") -> None:
+        """Report by code string — for callers outside compiler/ not yet on descriptors."""
+        self.add(CODES[code].at(span, message, hint=hint))
+
+    warn = err
 
 
 # ------------------------------------------------------------------ scopes
@@ -69,12 +74,11 @@ def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> CounterRe
     label = f"{counter.mei}[{scope.name.text if scope.anchor is None else '以降'}]"
     if cell == vocab.CELL_NONE:
         reason = vocab.CELL_NONE_REASONS.get(counter.code, "")
-        ctx.err("E022", f"{label} は意味を持たない組み合わせです（×）", scope.span,
-                hint=(reason + "。" if reason else "") + "別のスコープを参照してください")
+        ctx.add(E022.at(scope.span, label=label,
+                        hint=(reason + "。" if reason else "") + "別のスコープを参照してください"))
         return None
     if cell == vocab.CELL_UNUSED:
-        ctx.warn("W001", f"{label} は定義されていますが、現在は参照しない設計です（○）",
-                 scope.span, hint="● のスコープで足りるか確かめてください")
+        ctx.add(W001.at(scope.span, label=label))
     return ref
 
 
@@ -83,7 +87,7 @@ def check_count(number: ast.Number, ctx: Ctx, what: str, limit: str = "times") -
     here, before anything is multiplied by it (a deck entry × n is n pages in a list)."""
     value = number.value
     if not isinstance(value, int) or value < 1:
-        ctx.err("E039", f"{what}は 1 以上の整数です（{number.text}）", number.span)
+        ctx.add(E039.at(number.span, f"{what}は 1 以上の整数です（{number.text}）"))
         return False
     if value > LIMITS[limit].bound:
         ctx.diags.append(over(limit, value, number.span, what))
@@ -104,9 +108,7 @@ class Word:
 
 def _counter_ref(counter, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None:
-        ctx.err("E021", f"累計量「{counter.mei}」にスコープ添字がありません", ref.span,
-                hint=f"{counter.mei}[プレイ] ／ {counter.mei}[ターン] のように、"
-                     "どの期間の合計かを書いてください")
+        ctx.add(E021.at(ref.span, mei=counter.mei))
         return None
     return check_scope(counter, ref.subscript, ctx)
 
@@ -115,8 +117,8 @@ def _region_ref(region, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None:
         return RegionCountRef(region.code)
     if ref.subscript.anchor is not None:
-        ctx.err("E040", f"{region.mei}の添字はページの id です", ref.subscript.span,
-                hint=f"例: {region.mei}[tabidachi] >= 1（そのページが{region.mei}にある枚数）")
+        ctx.add(E040.at(ref.subscript.span, f"{region.mei}の添字はページの id です",
+                        hint=f"例: {region.mei}[tabidachi] >= 1（そのページが{region.mei}にある枚数）"))
         return None
     page = check_page_ref(ref.subscript.name, ctx)
     return None if page is None else PageCountRef(region.code, page)
@@ -124,8 +126,8 @@ def _region_ref(region, ref: ast.Ref, ctx: Ctx):
 
 def _tiles_ref(tile, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None or ref.subscript.anchor is not None:
-        ctx.err("E040", f"{tile.mei} にはマスの種別を添字で書きます", ref.span,
-                hint=f"例: {tile.mei}[神話] >= 1")
+        ctx.add(E040.at(ref.span, f"{tile.mei} にはマスの種別を添字で書きます",
+                        hint=f"例: {tile.mei}[神話] >= 1"))
         return None
     kind = resolve("tile", ref.subscript.name, ctx.diags)
     return None if kind is None else TilesPassedRef(kind.code)
@@ -138,9 +140,9 @@ def _variable_ref(variable, ref: ast.Ref, ctx: Ctx):
         page = check_page_ref(ref.subscript.name, ctx)
         return None if page is None else PageAttrRef(variable.code, page)
     if ref.subscript is not None:
-        ctx.err("E040", f"「{variable.mei}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
-                "スコープ添字は付きません", ref.subscript.span,
-                hint="スコープ添字が付くのは累計量だけです")
+        ctx.add(E040.at(ref.subscript.span,
+                        f"「{variable.mei}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
+                        "スコープ添字は付きません", hint="スコープ添字が付くのは累計量だけです"))
         return None
     return VariableRef(variable.code)
 
@@ -269,7 +271,7 @@ def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
     if name.text in pages:
         return name.text
     hint = did_you_mean(name.text, pages) or "ページの id を書いてください"
-    ctx.err("E011", f"ページ「{name.text}」は定義されていません", name.span, hint=hint)
+    ctx.add(E011.at(name.span, f"ページ「{name.text}」は定義されていません", hint=hint))
     return None
 
 
@@ -278,8 +280,8 @@ def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
 
 def check_number(number: ast.Number, ctx: Ctx) -> float | int | None:
     if not math.isfinite(number.value):
-        ctx.err("E033", f"数「{number.text[:20]}」は大きすぎるか有限ではありません",
-                number.span, hint="年・枚数・倍率として意味のある大きさにしてください")
+        ctx.add(E033.at(number.span, f"数「{number.text[:20]}」は大きすぎるか有限ではありません",
+                        hint="年・枚数・倍率として意味のある大きさにしてください"))
         return None
     return number.value
 
@@ -314,9 +316,7 @@ def check_base(expr, ctx: Ctx) -> Const | Scaled | None:
     expr = regroup_regions(expr)
     compare = first_compare(expr)
     if compare is not None:
-        ctx.err("E025", "作用の値に閾値（比較）は書けません", compare.span,
-                hint="閾値はプレイ条件に置きます: 条件 跨いだ回数[ターン] >= 2 と書き、"
-                     "作用の値は線形のままにしてください")
+        ctx.add(E025.at(compare.span))
         return None
     return _fold(expr, ctx)
 
@@ -330,8 +330,8 @@ def _fold(expr, ctx: Ctx) -> Const | Scaled | None:
         if ref is None:
             return None
         if isinstance(ref, Word):
-            ctx.err("E036", f"「{expr.name.text}」は条件の語で、値として読めません", expr.span,
-                    hint="条件 跨ぐ のようにプレイ条件に書いてください")
+            ctx.add(E036.at(expr.span, f"「{expr.name.text}」は条件の語で、値として読めません",
+                            hint="条件 跨ぐ のようにプレイ条件に書いてください"))
             return None
         return Scaled(ref, 1)
     if isinstance(expr, ast.Neg):
@@ -350,7 +350,7 @@ def _fold(expr, ctx: Ctx) -> Const | Scaled | None:
         elif expr.op == "/":
             if isinstance(right, Const):
                 if right.value == 0:
-                    ctx.err("E032", "0 で割っています", expr.right.span)
+                    ctx.add(E032.at(expr.right.span))
                     return None
                 folded = _scale(left, 1 / right.value) if isinstance(left, Scaled) \
                     else Const(left.value / right.value)
@@ -360,12 +360,12 @@ def _fold(expr, ctx: Ctx) -> Const | Scaled | None:
         if folded is not None:
             # Each literal is finite, but their product or sum may not be (1e300 * 1e300).
             if not _finite(number_of(folded)):
-                ctx.err("E033", "計算した値が大きすぎるか有限ではありません", expr.span,
-                        hint="年・枚数・倍率として意味のある大きさにしてください")
+                ctx.add(E033.at(expr.span, "計算した値が大きすぎるか有限ではありません",
+                                hint="年・枚数・倍率として意味のある大きさにしてください"))
                 return None
             return folded
-    ctx.err("E036", "この形の基準値は使えません", expr.span,
-            hint=_SHAPE_HINT + "。2つの量を足すなら作用を2つに分けます")
+    ctx.add(E036.at(expr.span, "この形の基準値は使えません",
+                    hint=_SHAPE_HINT + "。2つの量を足すなら作用を2つに分けます"))
     return None
 
 
@@ -394,10 +394,10 @@ def constant(expr, ctx: Ctx, what: str) -> int | float | None:
     if base is None:
         return None
     if not isinstance(base, Const):
-        ctx.err("E036", f"{what}には定数を書きます", expr.span)
+        ctx.add(E036.at(expr.span, f"{what}には定数を書きます"))
         return None
     if not _finite(base.value):
-        ctx.err("E033", f"{what}が大きすぎます", expr.span)
+        ctx.add(E033.at(expr.span, f"{what}が大きすぎます"))
         return None
     return base.value
 
@@ -442,12 +442,12 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
         bare = _BARE_CONDITIONS.get(type(ref))
         if bare is not None and (purpose == "play" or not isinstance(ref, Word)):
             return bare(ref)
-        ctx.err("E041", f"「{expr.name.text}」だけでは条件になりません", expr.span,
-                hint="比較を書いてください。例: 歩 >= 10 ／ 手札 >= 3")
+        ctx.add(E041.at(expr.span, f"「{expr.name.text}」だけでは条件になりません",
+                        hint="比較を書いてください。例: 歩 >= 10 ／ 手札 >= 3"))
         return None
     if not isinstance(expr, ast.Compare):
-        ctx.err("E041", "条件になっていません", expr.span,
-                hint="「量 比較 数」の形で書きます。例: 刻 >= 30 ／ |銘 - 刻| >= 10")
+        ctx.add(E041.at(expr.span, "条件になっていません",
+                        hint="「量 比較 数」の形で書きます。例: 刻 >= 30 ／ |銘 - 刻| >= 10"))
         return None
     families, terms = [], []
     for operand in expr.operands:
@@ -464,14 +464,14 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
             families.append(family)
             terms.append(ref)
     if len(families) != 1:
-        ctx.err("E041", "条件は1つの量を定数と比べます", expr.span,
-                hint="例: 跨いだ回数[ターン] >= 2 ／ 20 <= 刻 <= 40")
+        ctx.add(E041.at(expr.span, "条件は1つの量を定数と比べます",
+                        hint="例: 跨いだ回数[ターン] >= 2 ／ 20 <= 刻 <= 40"))
         return None
     if families[0] not in allowed:
         what = "出現条件" if purpose == "appears" else "プレイ条件"
-        ctx.err("E041", f"この量は{what}では読めません", expr.span,
-                hint="出現条件が読めるのは クリアしたステージ数・通過したマス[種別]・内部フラグです"
-                if purpose == "appears" else "プレイ条件が読めるのは spec 002 プレイ条件の表の量です")
+        ctx.add(E041.at(expr.span, f"この量は{what}では読めません",
+                        hint="出現条件が読めるのは クリアしたステージ数・通過したマス[種別]・内部フラグです"
+                             if purpose == "appears" else "プレイ条件が読めるのは spec 002 プレイ条件の表の量です"))
         return None
     return Condition(families[0], "compare", tuple(terms), tuple(expr.ops))
 
@@ -489,11 +489,11 @@ def _quantity(expr, ctx: Ctx):
             return False
         family = CONDITION_FAMILIES.get(type(ref), lambda ref: None)(ref)
         if family is None:
-            ctx.err("E041", f"「{expr.name.text}」は比べられる量ではありません", expr.span)
+            ctx.add(E041.at(expr.span, f"「{expr.name.text}」は比べられる量ではありません"))
             return False
         return ref, family
-    ctx.err("E041", "条件で比べられるのは1つの量です", expr.span,
-            hint="例: 刻 >= 30 ／ |銘 - 刻| >= 10 ／ 山札+捨て札 >= 5")
+    ctx.add(E041.at(expr.span, "条件で比べられるのは1つの量です",
+                    hint="例: 刻 >= 30 ／ |銘 - 刻| >= 10 ／ 山札+捨て札 >= 5"))
     return False
 
 

@@ -107,7 +107,7 @@ def test_every_code_has_an_explanation_and_nothing_else_does():
 def test_page_has_title_paragraph_and_two_examples(code):
     page = _page(code)
     assert page.code == code
-    assert page.title == CODES[code][1]
+    assert page.title == CODES[code].title
     assert page.paragraph and "\n\n" not in page.paragraph, "one paragraph"
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", page.paragraph), "written in Japanese"
     for example in page.examples.values():

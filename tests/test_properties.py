@@ -123,7 +123,7 @@ def _assert_well_formed(result, path: str, text: str | None) -> None:
     for diag in result.diagnostics:
         span = diag.span
         assert diag.code in CODES, diag
-        assert diag.severity == CODES[diag.code][0], diag
+        assert diag.severity == CODES[diag.code].severity, diag
         assert diag.message, diag
         assert span.path == path, diag
         assert span.line >= 1 and span.col >= 1, diag
