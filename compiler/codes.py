@@ -6,7 +6,7 @@ a bad and a good example in ``compiler/explain/<code>.md`` (``jibunki explain E0
 A pass reports a problem through the code's descriptor, never a bare string::
 
     E020.at(target.span, mei=counter.mei)          # the message is the code's template
-    E037.at(span, "上限変更は += か -= で書きます")   # the message varies by situation
+    E050.at(span, "上限変更は += か -= で書きます")   # the message varies by situation
 
 ``CODES`` maps each code to its descriptor (for ``jibunki explain`` and the tests).
 """
@@ -102,7 +102,7 @@ E033 = _define("E033", ERROR, "有限でない・大きすぎる数")
 E034 = _define("E034", ERROR, "作用の対象にならない変数")
 E035 = _define("E035", ERROR, "恒久パラメータは上限変更でのみ動かす")
 E036 = _define("E036", ERROR, "基準値は定数か「参照カウンタ × 係数」")
-E037 = _define("E037", ERROR, "その対象・場所には使えない演算や項")
+E037 = _define("E037", ERROR, "その操作には使えない領域・選び方")
 E038 = _define("E038", ERROR, "その対象には使えない発動タイミング")
 E039 = _define("E039", ERROR, "回数・枚数は 1 以上")
 E040 = _define("E040", ERROR, "添字を付けられない名前に添字がある")
@@ -122,6 +122,14 @@ E047 = _define("E047", ERROR, "破却効果の繰り返し範囲はラン",
          "（回数を限るなら 最大 n 回）")
 E048 = _define("E048", ERROR, "上限を超えた大きさ",
     message="{what}が上限を超えています（{count:,}{unit}。上限は {bound:,}{unit}）")
+# split out of E037 (issue 12, item 5): each situation it covered has a code of its own
+E050 = _define("E050", ERROR, "その変数には使えない演算")
+E051 = _define("E051", ERROR, "着地を書けない作用に着地がある")
+E052 = _define("E052", ERROR, "特性の値の書き方が違う")
+E053 = _define("E053", ERROR, "プレイ条件は面とペン強化にだけ書ける",
+    message="条件（プレイ条件）は面とペン強化にだけ書けます",
+    hint="破却効果・綻び報酬はプレイされないので、プレイ条件を持ちません")
+E054 = _define("E054", ERROR, "Intent の書き方が違う")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",

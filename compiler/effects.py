@@ -17,7 +17,7 @@ from dsl import ast
 from contract import vocabulary as vocab
 from contract.tables import Const, Filter, Names, Repeat, Sayou, Target
 from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
-                    E040, E042, E046, E047, W004)
+                    E040, E042, E046, E047, E050, E051, W004)
 from .names import did_you_mean, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
 
@@ -137,7 +137,7 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
                                  f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）"))
     elif (variable.code, op) in _REFUSED_OP_HINTS and allowed and op not in allowed:
         words = {"mul": "*="}
-        ctx.add(E037.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
+        ctx.add(E050.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
                         hint=_REFUSED_OP_HINTS[variable.code, op]))
     elif variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
         ctx.add(E034.at(span, f"「{variable.mei}」は作用の対象になりません",
@@ -160,7 +160,7 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         words = {"add": "+= / -=", "mul": "*=", "assign": "=", "cap": "上限",
                  "pay": "支払う", "suppress": "抑制"}
         usable = "、".join(words.get(o, o) for o in allowed)
-        ctx.add(E037.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
+        ctx.add(E050.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
                         hint=f"「{variable.mei}」に使える演算: {usable}"))
 
 
@@ -209,11 +209,11 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         _refuse_op(variable, "cap", s.span, ctx)
         return None
     if s.op not in ("+=", "-="):
-        ctx.add(E037.at(s.span, "上限変更は += か -= で書きます",
+        ctx.add(E050.at(s.span, "上限変更は += か -= で書きます",
                         hint=f"例: 上限 {variable.mei} += 1 寿命 ラン"))
         return None
     if "landing" in tails:
-        ctx.add(E037.at(tails["landing"].span,
+        ctx.add(E051.at(tails["landing"].span,
                         "上限変更は補正を受けないので、着地（固定・補正あり）は書けません"))
         return None
     base = check_base(s.value, ctx)
@@ -233,7 +233,7 @@ def _pay(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     landing = tails.get("landing")
     if landing is not None and landing.value.text != "fixed":
-        ctx.add(E037.at(landing.span, "支払いは補正を受けません（着地は固定だけ）"))
+        ctx.add(E051.at(landing.span, "支払いは補正を受けません（着地は固定だけ）"))
         return None
     base = check_base(s.value, ctx)
     if base is None:
@@ -252,7 +252,7 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     variable, target = found
     if "suppress" not in _allowed_ops(variable, ctx):
-        ctx.add(E037.at(s.span, f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
+        ctx.add(E050.at(s.span, f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
                         hint="抑制 刻"))
         return None
     if not _no_landing(tails, "抑制", ctx):
@@ -263,7 +263,7 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
 def _no_landing(tails, what: str, ctx: Ctx) -> bool:
     """Operations outside the numeric family have no landing (spec 002 演算: 補正を受けない)."""
     if "landing" in tails:
-        ctx.add(E037.at(tails["landing"].span,
+        ctx.add(E051.at(tails["landing"].span,
                         f"{what}は補正を受けないので、着地（固定・補正あり）は書けません"))
         return False
     return True
@@ -280,7 +280,7 @@ def _landing(op: str, tails, ctx: Ctx):
         ctx.add(E023.at(tail.span))
         return False
     if chosen not in landings:
-        ctx.add(E037.at(tail.span, "代入には着地（固定・補正あり）を書けません"))
+        ctx.add(E051.at(tail.span, "代入には着地（固定・補正あり）を書けません"))
         return False
     return chosen
 

@@ -17,7 +17,7 @@ from dsl.diagnostics import Note
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
-from .codes import E013, E014, E028, E029, E030, E031, E037, E045, W002
+from .codes import E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, W002
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
@@ -57,8 +57,7 @@ def _required(fields, key: str, item, ctx: Ctx, example: str) -> ast.Field | Non
 def _body(body: ast.Body, ctx: Ctx) -> Body | None:
     if body.conditions and ctx.where in ("tear", "reward"):
         # 条件は面に紐づく (spec 002 プレイ条件): what is never played has none.
-        ctx.add(E037.at(body.condition_spans[0], "条件（プレイ条件）は面とペン強化にだけ書けます",
-                        hint="破却効果・綻び報酬はプレイされないので、プレイ条件を持ちません"))
+        ctx.add(E053.at(body.condition_spans[0]))
         return None
     conditions = [check_condition(c, ctx) for c in body.conditions]
     effects = [check_sayou(s, ctx) for s in body.sayou]
@@ -263,7 +262,7 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         return None
     if kind.code == "attack":
         if intent.amount is None:
-            ctx.add(E037.at(intent.span, "攻撃の Intent には打点（数）を書きます",
+            ctx.add(E054.at(intent.span, "攻撃の Intent には打点（数）を書きます",
                             hint="例: 攻撃 16"))
             return None
         value = intent.amount.value
@@ -272,7 +271,7 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
             return None
         return Intent("attack", value, None)
     if intent.region is None:
-        ctx.add(E037.at(intent.span, "白紙化の Intent には領域を書きます", hint="例: 白紙化 手札"))
+        ctx.add(E054.at(intent.span, "白紙化の Intent には領域を書きます", hint="例: 白紙化 手札"))
         return None
     parts = []
     for part in intent.region.parts:
@@ -282,7 +281,7 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         parts.extend(entry.parts)
     region = vocab.region_from_parts(parts)
     if region is None or region.code == "exile":
-        ctx.add(E037.at(intent.region.span, "白紙化できる領域は 手札・山札・捨て札・合算 です"))
+        ctx.add(E054.at(intent.region.span, "白紙化できる領域は 手札・山札・捨て札・合算 です"))
         return None
     return Intent("blank", None, region.code)
 
@@ -294,18 +293,18 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
     arg = trait.arg
     if entry.arg == "none":
         if arg is not None:
-            ctx.add(E037.at(trait.span, f"特性「{entry.mei}」は値を取りません"))
+            ctx.add(E052.at(trait.span, f"特性「{entry.mei}」は値を取りません"))
             return None
         return Trait(entry.code, None, None, None)
     if entry.arg == "int":
         value = None if arg is None or isinstance(arg, ast.Range) else constant(arg, ctx, entry.mei)
         if value is None or not isinstance(value, int) or value < 1:
-            ctx.add(E037.at(trait.span, f"特性「{entry.mei}」には 1 以上の整数を書きます",
+            ctx.add(E052.at(trait.span, f"特性「{entry.mei}」には 1 以上の整数を書きます",
                             hint=f"例: {entry.mei} 3"))
             return None
         return Trait(entry.code, value, None, None)
     if not isinstance(arg, ast.Range):
-        ctx.add(E037.at(trait.span, f"特性「{entry.mei}」には刻の範囲を書きます",
+        ctx.add(E052.at(trait.span, f"特性「{entry.mei}」には刻の範囲を書きます",
                         hint=f"例: {entry.mei} 30..40"))
         return None
     low, high = constant(arg.low, ctx, "範囲"), constant(arg.high, ctx, "範囲")

@@ -416,24 +416,44 @@ def test_constant_or_counter_times_coefficient_is_accepted(good):
     accepts(face(good))
 
 
-@pytest.mark.parametrize("bad, col, good", [
-    ("HP *= 2", 5, "攻撃倍率 *= 2 範囲 以降 1 プレイ"),
-    ("上限 寿命上限 *= 2 寿命 ラン", 5, "上限 寿命上限 += 2 寿命 ラン"),
-    ("上限 寿命上限 += 2 固定 寿命 ラン", 18, "上限 寿命上限 += 2 寿命 ラン"),
-    ("@覚醒 = 1 固定", 13, "@覚醒 = 1"),
-    ("支払う HP 5 補正あり", 14, "支払う HP 5 固定"),
-    ("抑制 刻 固定", 10, "抑制 刻"),
-    ("移動 1枚 捨て札 -> 手札 補正あり", 21, "移動 1枚 捨て札 -> 手札"),
-    ("移動 1枚 捨て札 -> 手札 上から", 5, "移動 1枚 山札 -> 手札 上から"),
-    ("移動 1枚 手札 -> 手札", 5, "移動 1枚 手札 -> 捨て札"),
-    ("移動 1枚 手札 -> 山札+捨て札", 17, "移動 1枚 手札 -> 山札"),
-    ("複製 捨て札 -> 山札 寿命 ラン", 8, "複製 手札 -> 山札 寿命 ラン"),
-    ("生成 -> 除外 寿命 ラン", 11, "生成 -> 手札 寿命 ラン"),
-    ("抑制 歩", 5, "抑制 刻"),
+@pytest.mark.parametrize("bad, code, col, good", [
+    # E050: an operation the variable does not take
+    ("HP *= 2", "E050", 5, "攻撃倍率 *= 2 範囲 以降 1 プレイ"),
+    ("上限 寿命上限 *= 2 寿命 ラン", "E050", 5, "上限 寿命上限 += 2 寿命 ラン"),
+    ("抑制 歩", "E050", 5, "抑制 刻"),
+    # E051: a landing where the 作用 takes none
+    ("上限 寿命上限 += 2 固定 寿命 ラン", "E051", 18, "上限 寿命上限 += 2 寿命 ラン"),
+    ("@覚醒 = 1 固定", "E051", 13, "@覚醒 = 1"),
+    ("支払う HP 5 補正あり", "E051", 14, "支払う HP 5 固定"),
+    ("抑制 刻 固定", "E051", 10, "抑制 刻"),
+    ("移動 1枚 捨て札 -> 手札 補正あり", "E051", 21, "移動 1枚 捨て札 -> 手札"),
+    # E037: a region or a pick the region operation does not take
+    ("移動 1枚 捨て札 -> 手札 上から", "E037", 5, "移動 1枚 山札 -> 手札 上から"),
+    ("移動 1枚 手札 -> 手札", "E037", 5, "移動 1枚 手札 -> 捨て札"),
+    ("移動 1枚 手札 -> 山札+捨て札", "E037", 17, "移動 1枚 手札 -> 山札"),
+    ("複製 捨て札 -> 山札 寿命 ラン", "E037", 8, "複製 手札 -> 山札 寿命 ラン"),
+    ("生成 -> 除外 寿命 ラン", "E037", 11, "生成 -> 手札 寿命 ラン"),
 ])
-def test_operation_or_term_not_usable_here_is_rejected(bad, col, good):
-    rejects(face(bad), "E037", 4, col)
+def test_operation_or_term_not_usable_here_is_rejected(bad, code, col, good):
+    rejects(face(bad), code, 4, col)
     accepts(face(good))
+
+
+@pytest.mark.parametrize("bad, col, good", [
+    ("不動 3", 5, "不動"),
+    ("加速", 5, "加速 2"),
+    ("軽減 0", 5, "軽減 3"),
+    ("封鎖 30", 5, "封鎖 30..40"),
+])
+def test_trait_argument_of_the_wrong_form_is_rejected(bad, col, good):
+    rejects(enemy(bad), "E052", 7, col)
+    accepts(enemy(good))
+
+
+def test_intent_blanking_a_region_it_cannot_blank_is_rejected():
+    bad = enemy("不動").replace("予兆 [ 攻撃 16 ]", "予兆 [ 攻撃 16, 白紙化 除外 ]")
+    rejects(bad, "E054", 5, 19)
+    accepts(enemy("不動").replace("予兆 [ 攻撃 16 ]", "予兆 [ 攻撃 16, 白紙化 山札+捨て札 ]"))
 
 
 @pytest.mark.parametrize("where", ["破却", "ペン 過去面"])
@@ -441,7 +461,7 @@ def test_play_conditions_belong_to_faces(where):
     """Conditions are bound to faces (spec 002): a tear effect is never played."""
     text = face("敵HP -= 6", after=(f"{where} {{ 条件 歩 >= 1; 防御 += 3 }}",))
     if where == "破却":
-        rejects(text, "E037", 6, 11)
+        rejects(text, "E053", 6, 11)
     else:
         accepts(text)  # a pen writes a face: its conditions are that face's
     accepts(face("敵HP -= 6", after=("破却 { 防御 += 3 }",)))
@@ -453,7 +473,7 @@ def test_condition_in_reward_is_rejected():
     balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
     bad = balance.replace("綻び報酬 { ", "綻び報酬 { 条件 HP >= 1; ")
     line = bad[: bad.index("条件 HP")].count("\n") + 1
-    rejects(bad, "E037", line, bad.split("\n")[line - 1].index("HP >= 1") + 1)
+    rejects(bad, "E053", line, bad.split("\n")[line - 1].index("HP >= 1") + 1)
     accepts(balance)
 
 

@@ -111,7 +111,7 @@ def test_multiply_is_allowed_on_enemy_hp_currency_defense_ho_and_multiply_modifi
 
 
 def test_multiply_on_the_players_hp_is_refused_with_a_hint():
-    found = rejects(face("HP *= 2"), "E037", 4, 5)
+    found = rejects(face("HP *= 2"), "E050", 4, 5)
     assert "攻撃・支払い・まれな回復" in found.hint
     rejects(face("敵HP *= 2 補正あり"), "E023", 4, 14)  # the landing is always 固定
     accepts(face("HP += 5"))
@@ -184,7 +184,7 @@ def test_reveal_shows_only_the_draw_pile_and_at_least_one_page():
     rejects(face("公開 2枚 手札"), "E037", 4, 11)
     rejects(face("公開 山札+捨て札"), "E037", 4, 8)
     rejects(face("公開 0枚 山札"), "E039", 4, 8)
-    rejects(face("公開 山札 固定"), "E037", 4, 11)
+    rejects(face("公開 山札 固定"), "E051", 4, 11)
     accepts(face("公開 山札"))
 
 
