@@ -130,6 +130,9 @@ E053 = _define("E053", ERROR, "プレイ条件は面とペン強化にだけ書�
     message="条件（プレイ条件）は面とペン強化にだけ書けます",
     hint="破却効果・綻び報酬はプレイされないので、プレイ条件を持ちません")
 E054 = _define("E054", ERROR, "Intent の書き方が違う")
+# split out of E030
+E055 = _define("E055", ERROR, "デッキ内上限枚数を超える枚数",
+    message="「{page}」がデッキ内上限枚数（{cap}）を超えています")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",

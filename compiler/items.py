@@ -17,7 +17,7 @@ from dsl.diagnostics import Note
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
-from .codes import E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, W002
+from .codes import E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, W002
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
@@ -395,8 +395,7 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
         if page not in caps:
             caps[page] = _cap_of(ctx.symbols.pages[page], ctx)
         if counts[page] > caps[page]:
-            ctx.add(E030.at(entry.span,
-                            f"「{page}」がデッキ内上限枚数（{caps[page]}）を超えています"))
+            ctx.add(E055.at(entry.span, page=page, cap=caps[page]))
     if not deck.entries:
         ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません"))
     if any(d.is_error for d in ctx.diags[before:]):

@@ -60,16 +60,16 @@ def test_a_deck_count_at_the_bound_is_only_the_deck_cap_question():
 def test_the_deck_cap_applies_without_a_balance():
     # No balance in scope: the page's own 上限枚数, else the bound of デッキ内上限枚数.
     text = PAGE + lines("デッキ d {", "  p × 60", "  p × 60", "}")
-    assert found(text, "t.deck") == [("E030", 4, 3)]
+    assert found(text, "t.deck") == [("E055", 4, 3)]
     own = "ページ p { 銘 1; 上限枚数 2; 未来面 { 敵HP -= 1 } }\n"
-    assert found(own + lines("デッキ d {", "  p × 3", "}"), "t.deck") == [("E030", 3, 3)]
+    assert found(own + lines("デッキ d {", "  p × 3", "}"), "t.deck") == [("E055", 3, 3)]
 
 
 @pytest.mark.parametrize("written", ["1", "0+1", "2-1", "(1)"])
 def test_the_deck_cap_is_the_checked_deck_cap_of_the_page(written):
     text = f"ページ p {{ 銘 1; 上限枚数 {written}; 未来面 {{ 敵HP -= 1 }} }}\n" + lines(
         "デッキ d {", "  p × 2", "}")
-    assert found(text, "t.deck") == [("E030", 3, 3)]
+    assert found(text, "t.deck") == [("E055", 3, 3)]
 
 
 @pytest.mark.parametrize("written", ["3", "1+2", "4-1"])
@@ -78,7 +78,7 @@ def test_the_deck_cap_is_the_checked_default_of_the_balance(written):
     balance = BALANCE.replace("デッキ内上限枚数 3 ", f"デッキ内上限枚数 {written} ")
     context = {"b.balance": balance}
     assert found(PAGE + lines("デッキ d {", "  p × 4", "}"), "t.deck", context) == [
-        ("E030", 3, 3)]
+        ("E055", 3, 3)]
     assert found(PAGE + lines("デッキ d {", "  p × 3", "}"), "t.deck", context) == []
 
 

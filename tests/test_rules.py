@@ -337,12 +337,15 @@ def test_assigned_mei_out_of_range_is_rejected():
     (face("生成 銘 30..10 -> 手札 寿命 ステージ"), 4, 10, face("生成 銘 10..30 -> 手札 寿命 ステージ")),
     (enemy("軽減 2").replace("座 42", "座 201"), 3, 5, enemy("軽減 2")),
     (enemy("封鎖 32..28"), 7, 8, enemy("封鎖 28..32")),
-    ("デッキ d {\n  t × 3\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",)), 2, 3,
-     "デッキ d {\n  t × 2\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",))),
 ])
 def test_other_values_out_of_range_are_rejected(bad, line, col, good):
     rejects(bad, "E030", line, col)
     accepts(good)
+
+
+def test_more_copies_of_a_page_than_its_deck_cap_is_rejected():
+    rejects("デッキ d {\n  t × 3\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",)), "E055", 2, 3)
+    accepts("デッキ d {\n  t × 2\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",)))
 
 
 def test_negative_hokorobi_multiplier_is_rejected():
@@ -621,7 +624,7 @@ def test_nesting_too_deep_is_rejected():
 def test_deck_respects_the_balance_default_deck_cap():
     balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
     source = "ページ p { 銘 1; 未来面 { 敵HP -= 1 } }\nデッキ starter { p × 4 }\n"
-    assert codes(source, context={"b.balance": balance}) == ["E030"]
+    assert codes(source, context={"b.balance": balance}) == ["E055"]
     assert codes(source.replace("× 4", "× 3"), context={"b.balance": balance}) == []
 
 
