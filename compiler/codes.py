@@ -39,6 +39,8 @@ class Code:
         ``message`` and ``hint``, when given, are used as written; otherwise the code's
         templates are filled from ``fields``. A missing hint points at the explanation."""
         if message is None:
+            if not self.message:
+                raise TypeError(f"{self.code} has no message template: pass the message")
             message = self.message.format(**fields)
         if hint is None:
             hint = self.hint.format(**fields)
