@@ -135,6 +135,9 @@ E054 = _define("E054", ERROR, "Intent の書き方が違う")
 # split out of E030
 E055 = _define("E055", ERROR, "デッキ内上限枚数を超える枚数",
     message="「{page}」がデッキ内上限枚数（{cap}）を超えています")
+# split out of E043
+E056 = _define("E056", ERROR, "開始で設定できない値・形")
+E057 = _define("E057", ERROR, "確認の書き方が違う・確かめられない量")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",

@@ -132,18 +132,18 @@ def _setting(setting: ast.Setting, ctx: Ctx):
             word = f"{word}[{sub}]"
     if key is None:
         shown = "・".join(s.words[0] for s in DEV_SETTINGS.values())
-        ctx.err("E043", f"開始で設定できない値「{word}」です", setting.name.span,
+        ctx.err("E056", f"開始で設定できない値「{word}」です", setting.name.span,
                 hint=f"設定できるのは {shown} です（防御[ステージ] のように寿命も書けます）")
         return None
     if key == "hand":
         if not isinstance(setting.value, tuple):
-            ctx.err("E043", "手札はページの並びで書きます", setting.span,
+            ctx.err("E056", "手札はページの並びで書きます", setting.span,
                     hint="例: 開始 手札 [tabidachi, kekkon]")
             return None
         pages = [check_page_ref(name, ctx) for name in setting.value]
         return None if None in pages else (key, pages)
     if isinstance(setting.value, tuple):
-        ctx.err("E043", f"{word}には数を書きます", setting.span)
+        ctx.err("E056", f"{word}には数を書きます", setting.span)
         return None
     value = constant(setting.value, ctx, word)
     if value is None:
@@ -161,13 +161,13 @@ def _check(expr, ctx: Ctx) -> dict | None:
             return None
         if term["quantity"] not in ("won", "lost", "future", "past") and term[
                 "quantity"] != "flag":
-            ctx.err("E043", f"「{text}」だけでは確認になりません", span,
+            ctx.err("E057", f"「{text}」だけでは確認になりません", span,
                     hint="比較を書きます。例: HP == 200 ／ 勝利")
             return None
         return {"terms": [term, {"kind": "const", "value": 1}], "ops": ["=="], "line": span.line,
                 "col": span.col, "end_col": span.end_col, "text": f"{text}"}
     if not isinstance(expr, ast.Compare):
-        ctx.err("E043", "確認は「量 比較 数」の形で書きます", span, hint="例: 刻 == 22")
+        ctx.err("E057", "確認は「量 比較 数」の形で書きます", span, hint="例: 刻 == 22")
         return None
     terms = []
     for operand in expr.operands:
@@ -196,7 +196,7 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         code, arg_kind = _WORDS[word]
         if sub is None:
             if arg_kind in ("event", "page"):
-                ctx.err("E043", f"{word} には添字が要ります", ref.span,
+                ctx.err("E057", f"{word} には添字が要ります", ref.span,
                         hint="例: 出来事[damage] ／ 未来面[tabidachi]")
                 return None
             return {**base, "quantity": code, "arg": None}
@@ -206,20 +206,20 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         key = sub.name.text
         if arg_kind == "expiry":
             if key not in _EXPIRIES:
-                ctx.err("E043", f"防御の消滅契機「{key}」はありません", sub.span,
+                ctx.err("E057", f"防御の消滅契機「{key}」はありません", sub.span,
                         hint="被弾1回・ターン・ステージ・ラン")
                 return None
             return {**base, "quantity": code, "arg": _EXPIRIES[key]}
         if arg_kind == "hokorobi":
             if key not in ("ステージ", "stage", "ラン", "run"):
-                ctx.err("E043", "綻びの添字は ステージ か ラン です", sub.span)
+                ctx.err("E057", "綻びの添字は ステージ か ラン です", sub.span)
                 return None
             return {**base, "quantity": code, "arg": "stage" if key in ("ステージ", "stage")
                     else "run"}
         if arg_kind == "event":
             kinds = _event_kinds()
             if key not in kinds:
-                ctx.err("E043", f"出来事「{key}」はありません", sub.span,
+                ctx.err("E057", f"出来事「{key}」はありません", sub.span,
                         hint=did_you_mean(key, kinds) or "runtime/events.py の KINDS を見てください")
                 return None
             return {**base, "quantity": code, "arg": key}
@@ -245,7 +245,7 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
     if variable is not None and variable.kind == "param":
         return {**base, "quantity": "param", "arg": variable.code}
     candidates = [w for words in QUANTITIES for w in words]
-    ctx.diags.append(error("E043", f"例で確かめられる量に「{word}」はありません", ref.name.span,
+    ctx.diags.append(error("E057", f"例で確かめられる量に「{word}」はありません", ref.name.span,
                            hint=did_you_mean(word, candidates + vocab.tables()["region"].spellings())
                            or "HP・歩・刻・防御・Intent・綻び・敵HP・座・勝利・敗北・出来事[種類]・"
                               "手札・未来面[ページ] など"))

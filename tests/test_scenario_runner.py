@@ -56,7 +56,7 @@ def test_events_are_counted_since_the_previous_expectation():
 
 def test_malformed_scenarios_are_diagnostics_not_tracebacks():
     bad = run('例 {\n 敵 nobody\n 出す zz\n 確認 ダメージ == 3, 出来事[nothing] == 1\n}\n')
-    assert sorted(d.code for d in bad.diagnostics) == ["E011", "E011", "E043", "E043"]
+    assert sorted(d.code for d in bad.diagnostics) == ["E011", "E011", "E057", "E057"]
 
 
 def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path):
@@ -98,4 +98,25 @@ def test_developer_mode_in_examples_refuses_impossible_values_at_their_line():
     assert (diag.code, diag.span.line) == ("E044", 10)
     assert "刻 は 0〜80" in diag.message
     unknown = run('例 {\n 敵 e\n 開始 体力 3\n}\n')
-    assert [d.code for d in unknown.diagnostics] == ["E043"]
+    assert [d.code for d in unknown.diagnostics] == ["E056"]
+
+
+def test_a_setup_value_that_cannot_be_set_is_E056_at_its_name():
+    result = run('例 {\n 敵 e\n 開始 刻 20, 体力 3\n}\n')
+    assert [(d.code, d.span.line, d.span.col) for d in result.diagnostics] == [("E056", 10, 11)]
+    result = run('例 {\n 敵 e\n 開始 手札 3\n}\n')
+    assert [d.code for d in result.diagnostics] == ["E056"]
+
+
+def test_an_expectation_that_cannot_be_checked_is_E057_at_its_quantity():
+    result = run('例 {\n 敵 e\n 開始 刻 20\n 確認 ダメージ == 3\n}\n')
+    assert [(d.code, d.span.line, d.span.col) for d in result.diagnostics] == [("E057", 11, 5)]
+    result = run('例 {\n 敵 e\n 確認 刻\n}\n')
+    assert [d.code for d in result.diagnostics] == ["E057"]
+
+
+def test_an_example_with_no_enemy_is_E043():
+    result = check_text(CONTENT.replace("敵 e", "# 敵 e") + '例 {\n 開始 刻 20\n}\n', "t.page",
+                        {"b.balance": BALANCE, "e.enemy": '敵 e "的" { HP 50; 座 40; 突破ライン 30; '
+                                                         '予兆 [攻撃 5] }\n'})
+    assert [d.code for d in result.diagnostics] == ["E043"]
