@@ -184,18 +184,14 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     out = out or (DEFAULT_GENERATED if fmt == "py" else DEFAULT_GENERATED / "json")
     compiled = _compiled(content, fmt)
     if check:
-        stale = stale_files(out, compiled.files)
-        schemas = stale_schemas()
-        for name in schemas:
-            click.echo(f"古い: schemas/{name}（contract/ の表の型から作り直します）")
-        if schemas:
-            click.echo(f"{len(schemas)} 個のスキーマが contract/ と合いません。"
-                       "jibunki compile で作り直してください。")
-            sys.exit(EXIT_CONTENT)
+        # Every stale file is named (tables and schemas alike) before the one exit.
+        stale = [out / name for name in stale_files(out, compiled.files)]
+        stale += [Path("schemas") / name for name in stale_schemas()]
+        for path in stale:
+            click.echo(f"古い: {path}")
         if stale:
-            for name in stale:
-                click.echo(f"古い: {out / name}")
-            click.echo(f"{len(stale)} 個のファイルがコンテンツと合いません。jibunki compile で作り直してください。")
+            click.echo(f"{len(stale)} 個のファイルがコンテンツ（表）か contract/（スキーマ）と"
+                       "合いません。jibunki compile で作り直してください。")
             sys.exit(EXIT_CONTENT)
         click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.files)} ファイル）。")
         return
@@ -386,11 +382,6 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
                 click.echo(f"    {failure.message}")
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(EXIT_CONTENT if failed else EXIT_OK)
-
-
-def _inside(paths: list[Path], folder: Path) -> bool:
-    root = folder.resolve()
-    return all(p.resolve().is_relative_to(root) for p in paths)
 
 
 @main.command()

@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
                              VariableRef)
+from contract import vocabulary as vocab
 from contract.vocabulary import ANCHORED
 
-#: Whole-region reads: what each region code counts (除外 is both exile zones).
-REGION_ZONES = {
-    "hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
-    "exile": ("exile_stage", "exile_run"),
-    "deck": ("draw", "discard"), "all": ("draw", "discard", "hand"),
-}
+#: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
+PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
+              "exile": ("exile_stage", "exile_run")}
+#: Whole-region reads: what each region code counts, from its parts in the vocabulary.
+REGION_ZONES = {region.code: tuple(z for part in region.parts for z in PART_ZONES[part])
+                for region in vocab.REGIONS}
 #: Where a region operation puts a page, by destination code.
 DEST_ZONE = {"hand": "hand", "draw": "draw", "discard": "discard", "exile": "exile_stage"}
 

@@ -14,6 +14,7 @@ from contract import vocabulary as vocab
 from compiler.names import did_you_mean
 from compiler.values import Ctx, check_page_ref, constant
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
+from runtime.sayou import REGION_ZONES
 
 def _variable(code: str, *more: str) -> tuple[str, ...]:
     """The spellings of a variable of the vocabulary (and the scenario's own ``more``)."""
@@ -47,10 +48,8 @@ QUANTITIES = {
     _face("past"): ("past", "page"),
 }
 _WORDS = {word: value for words, value in QUANTITIES.items() for word in words}
-#: Region zones a scenario counts (除外 is both exile zones).
-_ZONES = {"hand": ["hand"], "draw": ["draw"], "discard": ["discard"],
-          "exile": ["exile_stage", "exile_run"], "deck": ["draw", "discard"],
-          "all": ["draw", "discard", "hand"]}
+#: Region zones a scenario counts: the runtime's own table (除外 is both exile zones).
+_ZONES = {code: list(zones) for code, zones in REGION_ZONES.items()}
 _EXPIRIES = LIFETIME_WORDS
 
 
