@@ -9,6 +9,7 @@ then TURN_END_PHASES). All randomness goes through the one seeded RNG of the run
 from __future__ import annotations
 
 import copy
+import math
 import random
 
 from contract import vocabulary as vocab
@@ -285,7 +286,7 @@ class Battle:
             else:
                 number, lifetime = (value if isinstance(value, (tuple, list)) else (value, None))
                 if isinstance(number, bool) or not isinstance(number, (int, float)) or \
-                        number != number or number in (float("inf"), float("-inf")):
+                        not math.isfinite(number):
                     raise Refused(f"{setting.words[0]} には数を書きます: {number!r}")
                 number = int(number)
                 low, high = setting.bounds(self)
