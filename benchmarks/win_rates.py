@@ -101,7 +101,7 @@ def score_play(battle: Battle, uid: int) -> float:
     stage = s.stage_index
     before = {"enemy": s.enemy["hp"], "intents": len(s.enemy["turn_intents"]), "hp": s.hp,
               "defense": s.defense_total(),
-              "distance": abs(s.toki - s.enemy["za"]), "attacks": attacks_left(battle)}
+              "distance": abs(s.age - s.enemy["seat"]), "attacks": attacks_left(battle)}
     trial = clone(battle)
     try:
         act(trial, ("play", uid))
@@ -119,7 +119,7 @@ def score_play(battle: Battle, uid: int) -> float:
         score += CROSS * removed
     score += DEFENSE * (t.defense_total() - before["defense"])
     if attacks_left(trial):
-        score += DISTANCE * (abs(t.toki - t.enemy["za"]) - before["distance"])
+        score += DISTANCE * (abs(t.age - t.enemy["seat"]) - before["distance"])
     score -= before["hp"] - t.hp
     return score
 
@@ -152,15 +152,15 @@ def try_breakthrough(battle: Battle) -> bool:
     if s.tears_used >= s.param("tear_cap") or not battle.hand:
         return False
     line = battle.tables.enemies[s.enemy["id"]].breakthrough
-    best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["hokorobi"])
-    gain = battle.tear_preview(best)["hokorobi"]
-    if s.hokorobi_stage + gain >= line:
+    best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
+    gain = battle.tear_preview(best)["fray"]
+    if s.fray_stage + gain >= line:
         act(battle, ("tear", best))
         return True
     pens = pen_options(battle)
-    pen_gain = battle.tables.balance.pen_hokorobi
+    pen_gain = battle.tables.balance.pen_fray
     others = [p for p in pens if p[0] != best]
-    if others and s.hokorobi_stage + pen_gain + gain >= line:
+    if others and s.fray_stage + pen_gain + gain >= line:
         uid, side, _ = others[0]
         act(battle, ("pen", uid, side))
         if not battle.over and best in battle.hand:
@@ -256,7 +256,7 @@ def main(argv=None) -> int:
         wins = [r for r in results if r["won"]]
         data = tables.enemies[enemy]
         mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
-        print(f"{enemy:<12} {pad(data.name, 16)} {data.hp:>4} {data.za:>3} "
+        print(f"{enemy:<12} {pad(data.name, 16)} {data.hp:>4} {data.seat:>3} "
               f"{data.breakthrough:>4}  {100 * len(wins) / len(results):>4.0f}%  "
               f"{sum(r['by'] == 'hp' for r in wins):>5} "
               f"{sum(r['by'] == 'breakthrough' for r in wins):>7}  "

@@ -47,26 +47,26 @@ def number(value) -> str:
 def scope_text(scope: str, unit: str | None, n: int | None) -> str:
     """A scope as a reference's subscript: このターン, or 以降 2 プレイ."""
     if scope == vocab.ANCHORED:
-        return vocab.ANCHORED_PHRASE.format(n=n, unit=term("anchor_unit", unit).mei)
+        return vocab.ANCHORED_PHRASE.format(n=n, unit=term("anchor_unit", unit).ja)
     return term("scope", scope).said()
 
 
 def _region(code: str) -> str:
-    return term("region", code).mei
+    return term("region", code).ja
 
 
 # ------------------------------------------------------------------ references
 # One row per reference class of contract.tables.REFS (a test holds them equal).
 
 REF_TEXT: dict[type, Callable] = {
-    CounterRef: lambda r: f"{term('counter', r.counter).mei}［{scope_text(r.scope, r.unit, r.n)}］",
-    VariableRef: lambda r: term("variable", r.variable).mei,
+    CounterRef: lambda r: f"{term('counter', r.counter).ja}［{scope_text(r.scope, r.unit, r.n)}］",
+    VariableRef: lambda r: term("variable", r.variable).ja,
     FlagRef: lambda r: vocab.FLAG.said().format(flag=r.flag),
     RegionCountRef: lambda r: f"{_region(r.region)}の枚数",
     PageCountRef: lambda r: f"{_region(r.region)}にある「{r.page}」の枚数",
-    PageAttrRef: lambda r: f"「{r.page}」の{term('variable', r.variable).mei}",
+    PageAttrRef: lambda r: f"「{r.page}」の{term('variable', r.variable).ja}",
     DistanceRef: lambda r: term("variable", "distance").said(),
-    TilesPassedRef: lambda r: f"{vocab.TILES_PASSED.mei}［{term('tile', r.tile).mei}］",
+    TilesPassedRef: lambda r: f"{vocab.TILES_PASSED.ja}［{term('tile', r.tile).ja}］",
 }
 
 #: Base values and condition terms: a constant, or a reference (× a coefficient).
@@ -115,8 +115,8 @@ def _filter_text(flt: Filter | None) -> str:
     parts = []
     if flt.origin is not None:
         parts.append(f"{keyword('origin')}「{flt.origin}」")
-    if flt.mei is not None:
-        parts.append(f"{term('variable', 'mei').mei} {flt.mei[0]}〜{flt.mei[1]}")
+    if flt.year is not None:
+        parts.append(f"{term('variable', 'year').ja} {flt.year[0]}〜{flt.year[1]}")
     if flt.page is not None:
         parts.append(f"「{flt.page}」")
     return "・".join(parts) + "の" if parts else ""
@@ -139,13 +139,13 @@ OPERATION_TEXT: dict[str, Callable[[Sayou, str], str]] = {
     "suppress": lambda e, base: f"{e.names.target}を更新しない",
     # shown in order and left so: the next draws take them as shown (spec 002)
     "reveal": lambda e, base: (f"{_region(e.source)}の{_pick(e)} {e.count} 枚を"
-                               f"{_op(e).mei}する（その順に引く）"),
+                               f"{_op(e).ja}する（その順に引く）"),
     "move": lambda e, base: (f"{_region(e.source)}から{_filter_text(e.filter)}{e.count}枚を"
                              f"{_pick(e)}{_region(e.dest)}へ移す"),
-    "generate": lambda e, base: (f"{_filter_text(e.filter) or 'いずれかの'}{vocab.PAGES.mei}を"
-                                 f"{e.count}枚、{_pick(e)}{_op(e).mei}して{_region(e.dest)}へ"),
+    "generate": lambda e, base: (f"{_filter_text(e.filter) or 'いずれかの'}{vocab.PAGES.ja}を"
+                                 f"{e.count}枚、{_pick(e)}{_op(e).ja}して{_region(e.dest)}へ"),
     "duplicate": lambda e, base: (f"{_region(e.source)}の{_filter_text(e.filter)}{e.count}枚を"
-                                  f"{_pick(e)}{_op(e).mei}して{_region(e.dest)}へ"),
+                                  f"{_pick(e)}{_op(e).ja}して{_region(e.dest)}へ"),
 }
 
 #: Operations whose lifetime is that of the pages they make, not of a value.

@@ -24,8 +24,8 @@ TEMPLATES = Path(__file__).with_name("templates")
 
 #: One row per Intent kind of contract.vocabulary.INTENT_KINDS.
 INTENT_TEXT = {
-    "attack": lambda i: f"{term('intent', i.kind).mei} {i.amount}",
-    "blank": lambda i: f"{term('intent', i.kind).mei}（{term('region', i.region).mei}）",
+    "attack": lambda i: f"{term('intent', i.kind).ja} {i.amount}",
+    "blank": lambda i: f"{term('intent', i.kind).ja}（{term('region', i.region).ja}）",
 }
 
 
@@ -87,15 +87,15 @@ def _touches(page) -> tuple[set, set]:
 @cache
 def _quantity_names() -> dict[str, str]:
     """Code → name of everything a page may read or write (flags are named by themselves)."""
-    return {**{c.code: c.mei for c in vocab.COUNTERS},
-            **{v.code: v.mei for v in vocab.VARIABLES},
+    return {**{c.code: c.ja for c in vocab.COUNTERS},
+            **{v.code: v.ja for v in vocab.VARIABLES},
             vocab.PAGES.code: vocab.PAGES.said()}
 
 
 def _tear_scale(scale: float) -> str:
     distance = term("variable", "distance")
     return (f"基準値 × (1 + {scale} × {distance.said()})"
-            f"（例: {distance.mei} 20 で ×{1 + scale * 20:g}）")
+            f"（例: {distance.ja} 20 で ×{1 + scale * 20:g}）")
 
 
 def _page_view(page, tables, starter: Counter) -> dict:
@@ -107,7 +107,7 @@ def _page_view(page, tables, starter: Counter) -> dict:
             # still hold after it (DESIGN §6.1), so the "after" view shows them too.
             pen = Body(conditions=face.conditions, effects=pen.effects)
         faces.append({
-            "side": side.code, "word": side.mei, "written": face.written,
+            "side": side.code, "word": side.ja, "written": face.written,
             "lines": body_lines(face),
             "pen": body_lines(pen) if pen else None,
         })
@@ -123,10 +123,10 @@ def _page_view(page, tables, starter: Counter) -> dict:
                     + [line for f in faces for line in f["lines"] + (f["pen"] or [])]
                     + (tear["lines"] if tear else []))
     return {
-        "id": page.id, "name": page.name, "mei": page.mei,
-        "beyond": page.mei > tables.balance.lifespan_cap,
-        "hokorobi_mul": page.hokorobi_mul, "origin": page.origin or "—",
-        "after_play": term("destination", page.after_play).mei, "deck_cap": page.deck_cap,
+        "id": page.id, "name": page.name, "year": page.year,
+        "beyond": page.year > tables.balance.lifespan_cap,
+        "fray_mul": page.fray_mul, "origin": page.origin or "—",
+        "after_play": term("destination", page.after_play).ja, "deck_cap": page.deck_cap,
         "appears": [condition_text(c) for c in page.appears],
         "flavor": page.flavor, "faces": faces, "tear": tear,
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
@@ -143,10 +143,10 @@ def _trait_text(trait) -> str:
 
 def _enemy_view(enemy) -> dict:
     return {
-        "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "za": enemy.za,
+        "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "seat": enemy.seat,
         "breakthrough": enemy.breakthrough, "flavor": enemy.flavor,
         "intents": [INTENT_TEXT[i.kind](i) for i in enemy.intents],
-        "escalations": [f"{e.every} {term('scope', 'turn').mei}ごとに "
+        "escalations": [f"{e.every} {term('scope', 'turn').ja}ごとに "
                         f"{INTENT_TEXT[e.intent.kind](e.intent)} が加わる"
                         for e in enemy.escalations],
         "traits": [_trait_text(t) for t in enemy.traits]
@@ -192,7 +192,7 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
     examples = examples or {}
     starter = Counter(tables.starter())
     pages = [{**_page_view(p, tables, starter), "examples": examples.get(p.id, [])}
-             for p in sorted(tables.pages.values(), key=lambda p: (p.mei, p.id))]
+             for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
     enemies = [{**_enemy_view(e), "examples": examples.get(e.id, [])}
                for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
     by_origin: dict[str, list] = {}
@@ -207,11 +207,11 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
     context = {
         # origins in the order of life: by the youngest 銘 among their pages
         "pages": pages, "enemies": enemies,
-        "by_origin": sorted(by_origin.items(), key=lambda kv: (min(p["mei"] for p in kv[1]),
+        "by_origin": sorted(by_origin.items(), key=lambda kv: (min(p["year"] for p in kv[1]),
                                                                kv[0])),
         "index": sorted(index.items(), key=lambda kv: kv[1]["name"]),
-        "all_hist": histogram([p["mei"] for p in pages], top=cap),
-        "starter_hist": histogram([tables.pages[p].mei for p in tables.starter()], top=cap),
+        "all_hist": histogram([p["year"] for p in pages], top=cap),
+        "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap),
         "cap": cap, "starter_count": sum(starter.values()),
         "variables": sorted({(c, n) for p in pages for c, n in zip(p["touched"],
                                                                     p["touched_names"])},

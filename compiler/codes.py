@@ -5,7 +5,7 @@ a bad and a good example in ``compiler/explain/<code>.md`` (``jibunki explain E0
 
 A pass reports a problem through the code's descriptor, never a bare string::
 
-    E020.at(target.span, mei=counter.mei)          # the message is the code's template
+    E020.at(target.span, counter=counter.ja)          # the message is the code's template
     E050.at(span, "上限変更は += か -= で書きます")   # the message varies by situation
 
 ``CODES`` maps each code to its descriptor (for ``jibunki explain`` and the tests).
@@ -71,12 +71,12 @@ E013 = _define("E013", ERROR, "同じ項目を2回書いている")
 E014 = _define("E014", ERROR, "必須の項目がない")
 # the effect system (spec 002)
 E020 = _define("E020", ERROR, "累計量は作用の対象にならない",
-    message="累計量「{mei}」は作用の対象になりません",
+    message="累計量「{counter}」は作用の対象になりません",
     hint="累計量は現在値を動かせば自動で積まれます。回数を増やしたいなら"
          "恒久パラメータ（破り回数上限 など）を 上限 で変えてください")
 E021 = _define("E021", ERROR, "累計量の参照にスコープ添字がない",
-    message="累計量「{mei}」にスコープ添字がありません",
-    hint="{mei}[プレイ] ／ {mei}[ターン] のように、どの期間の合計かを書いてください")
+    message="累計量「{counter}」にスコープ添字がありません",
+    hint="{counter}[プレイ] ／ {counter}[ターン] のように、どの期間の合計かを書いてください")
 E022 = _define("E022", ERROR, "意味を持たない（×の）スコープの累計量を参照している",
     message="{label} は意味を持たない組み合わせです（×）")
 E023 = _define("E023", ERROR, "補正を受ける乗算は存在しない",

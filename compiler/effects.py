@@ -52,9 +52,9 @@ _BLANK_INTENT = "予兆 [ 白紙化 手札 ]"
 
 #: Why a variable that is nobody's target cannot be one (spec 000/002, DESIGN §6).
 _NOT_TARGET_HINTS = {
-    "hokorobi": "綻びが上がるのはペンと破るだけで、減ることもありません",
-    "toki": "刻はプレイでのみ動きます。制御できるのは「抑制 刻」だけです",
-    "za": "座を動かせるのは敵の特性だけです",
+    "fray": "綻びが上がるのはペンと破るだけで、減ることもありません",
+    "age": "刻はプレイでのみ動きます。制御できるのは「抑制 刻」だけです",
+    "seat": "座を動かせるのは敵の特性だけです",
     "face_state": f"面の記入状態を書き換えるのは敵の白紙化だけです（{_BLANK_INTENT}）",
 }
 
@@ -95,7 +95,7 @@ def _target(target: ast.Target, ctx: Ctx):
     text = target.name.text
     counter = vocab.lookup("counter", text)
     if counter is not None:
-        ctx.add(E020.at(target.span, mei=counter.mei))
+        ctx.add(E020.at(target.span, counter=counter.ja))
         return None
     variable = vocab.lookup("variable", text)
     if variable is None:
@@ -104,13 +104,13 @@ def _target(target: ast.Target, ctx: Ctx):
         return None
     if variable.kind == "page_attr":
         if target.subscript is None or target.subscript.anchor is not None:
-            ctx.add(E040.at(target.span, f"どのページの{variable.mei}かを添字で書きます",
-                            hint=f"例: {variable.mei}[旅立ちの朝] = 30"))
+            ctx.add(E040.at(target.span, f"どのページの{variable.ja}かを添字で書きます",
+                            hint=f"例: {variable.ja}[旅立ちの朝] = 30"))
             return None
         page = check_page_ref(target.subscript.name, ctx)
         return None if page is None else (variable, Target(variable.code, page=page))
     if target.subscript is not None:
-        ctx.add(E040.at(target.subscript.span, f"「{variable.mei}」には添字を付けられません",
+        ctx.add(E040.at(target.subscript.span, f"「{variable.ja}」には添字を付けられません",
                         hint="添字が付くのは累計量の参照と 銘[ページ] だけです"))
         return None
     return variable, Target(variable.code)
@@ -128,40 +128,40 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         # forbids by name (ADR-0033), and DESIGN §6.1 forbids it to enemy traits too — a
         # trait that did it would compile to nothing the runtime does. Say what to write.
         if ctx.side == "enemy":
-            ctx.add(E024.at(span, f"敵の特性は「{variable.mei}」に代入できません",
+            ctx.add(E024.at(span, f"敵の特性は「{variable.ja}」に代入できません",
                             hint=f"面を白紙にするのは白紙化の Intent です: {_BLANK_INTENT}"
                                  "（面の記入状態は白紙化とペンでだけ変わります）"))
         else:
-            ctx.add(E024.at(span, f"ページの作用は「{variable.mei}」に代入できません",
+            ctx.add(E024.at(span, f"ページの作用は「{variable.ja}」に代入できません",
                             hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
                                  f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）"))
     elif (variable.code, op) in _REFUSED_OP_HINTS and allowed and op not in allowed:
         words = {"mul": "*="}
-        ctx.add(E050.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
+        ctx.add(E050.at(span, f"「{variable.ja}」に {words.get(op, op)} は使えません",
                         hint=_REFUSED_OP_HINTS[variable.code, op]))
     elif variable.kind == "derived" or (not variable.page_ops and not variable.enemy_ops):
-        ctx.add(E034.at(span, f"「{variable.mei}」は作用の対象になりません",
+        ctx.add(E034.at(span, f"「{variable.ja}」は作用の対象になりません",
                         hint=_NOT_TARGET_HINTS.get(variable.code, "読むことはできますが、動かせません")))
     elif not allowed:
         side = "ページ" if ctx.side != "enemy" else "敵"
-        ctx.add(E034.at(span, f"「{variable.mei}」は{side}の作用の対象になりません",
+        ctx.add(E034.at(span, f"「{variable.ja}」は{side}の作用の対象になりません",
                         hint=_NOT_TARGET_HINTS.get(variable.code, "")))
     elif variable.kind == "param" and op != "cap":
-        ctx.add(E035.at(span, f"恒久パラメータ「{variable.mei}」は上限変更でのみ動かします",
-                        hint=f"例: 上限 {variable.mei} += 1 寿命 ステージ"))
+        ctx.add(E035.at(span, f"恒久パラメータ「{variable.ja}」は上限変更でのみ動かします",
+                        hint=f"例: 上限 {variable.ja} += 1 寿命 ステージ"))
     elif op == "assign":
-        ctx.add(E024.at(span, f"「{variable.mei}」には代入できません",
+        ctx.add(E024.at(span, f"「{variable.ja}」には代入できません",
                         hint="代入できるのは他ページの銘と内部フラグだけです"))
     elif op == "cap":
-        ctx.add(E035.at(span, f"上限変更は恒久パラメータにだけ使えます（「{variable.mei}」は"
+        ctx.add(E035.at(span, f"上限変更は恒久パラメータにだけ使えます（「{variable.ja}」は"
                               f"{vocab.VARIABLE_KINDS[variable.kind]}）",
-                        hint=f"{variable.mei} += n のように書いてください"))
+                        hint=f"{variable.ja} += n のように書いてください"))
     else:
         words = {"add": "+= / -=", "mul": "*=", "assign": "=", "cap": "上限",
                  "pay": "支払う", "suppress": "抑制"}
         usable = "、".join(words.get(o, o) for o in allowed)
-        ctx.add(E050.at(span, f"「{variable.mei}」に {words.get(op, op)} は使えません",
-                        hint=f"「{variable.mei}」に使える演算: {usable}"))
+        ctx.add(E050.at(span, f"「{variable.ja}」に {words.get(op, op)} は使えません",
+                        hint=f"「{variable.ja}」に使える演算: {usable}"))
 
 
 # --------------------------------------------------------------------- forms
@@ -188,13 +188,13 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         if ctx.owner is not None and target.page == ctx.owner:
             # 銘 decides which face fires; a page rewriting its own would move the ground
             # under the play that is firing (DESIGN §6.1: only another page's 銘).
-            ctx.add(E024.at(s.target.span, f"このページ自身の{variable.mei}には代入できません",
-                            hint=f"代入できるのは他のページの{variable.mei}だけです"
-                                 f"（{variable.mei}[別のページ] = 刻 のように書きます）"))
+            ctx.add(E024.at(s.target.span, f"このページ自身の{variable.ja}には代入できません",
+                            hint=f"代入できるのは他のページの{variable.ja}だけです"
+                                 f"（{variable.ja}[別のページ] = 刻 のように書きます）"))
             return None
         # The base is a constant 銘 or a reference read when the 作用 fires (銘[p] = 刻).
-        if isinstance(base, Const) and not _in_mei_range(base.value):
-            ctx.add(E030.at(s.value.span, f"銘は 0〜{vocab.MEI_BOUND} の整数です"))
+        if isinstance(base, Const) and not _in_year_range(base.value):
+            ctx.add(E030.at(s.value.span, f"銘は 0〜{vocab.YEAR_BOUND} の整数です"))
             return None
     return _sayou(s, tails, ctx, variable, op=op, target=target, direction=direction,
                   landing=landing, base=base)
@@ -210,7 +210,7 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     if s.op not in ("+=", "-="):
         ctx.add(E050.at(s.span, "上限変更は += か -= で書きます",
-                        hint=f"例: 上限 {variable.mei} += 1 寿命 ラン"))
+                        hint=f"例: 上限 {variable.ja} += 1 寿命 ラン"))
         return None
     if "landing" in tails:
         ctx.add(E051.at(tails["landing"].span,
@@ -240,7 +240,7 @@ def _pay(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     if number_of(base) < 0:
         ctx.add(E030.at(s.value.span, "支払う量は 0 以上です",
-                        hint=f"{variable.mei}を増やすなら {variable.mei} += n と書きます"))
+                        hint=f"{variable.ja}を増やすなら {variable.ja} += n と書きます"))
         return None
     return _sayou(s, tails, ctx, variable, op="pay", target=target, direction="decrease",
                   landing="fixed", base=base)
@@ -252,7 +252,7 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     variable, target = found
     if "suppress" not in _allowed_ops(variable, ctx):
-        ctx.add(E050.at(s.span, f"抑制できるのは刻の更新だけです（「{variable.mei}」は抑制できません）",
+        ctx.add(E050.at(s.span, f"抑制できるのは刻の更新だけです（「{variable.ja}」は抑制できません）",
                         hint="抑制 刻"))
         return None
     if not _no_landing(tails, "抑制", ctx):
@@ -325,16 +325,16 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
                                      "ページの 出自 に書かれている名前を使ってください"))
                 return None
             filters["origin"] = option.value.text
-        elif option.kind == "mei":
+        elif option.kind == "year":
             low = constant(option.value.low, ctx, "銘の範囲")
             high = constant(option.value.high, ctx, "銘の範囲")
             if low is None or high is None:
                 return None
-            if not (_in_mei_range(low) and _in_mei_range(high)) or low > high:
+            if not (_in_year_range(low) and _in_year_range(high)) or low > high:
                 ctx.add(E030.at(option.value.span,
-                                f"銘の範囲は 0〜{vocab.MEI_BOUND} の整数で、小さい方から書きます"))
+                                f"銘の範囲は 0〜{vocab.YEAR_BOUND} の整数で、小さい方から書きます"))
                 return None
-            filters["mei"] = (low, high)
+            filters["year"] = (low, high)
         elif option.kind == "page":
             page = check_page_ref(option.value, ctx)
             if page is None:
@@ -425,8 +425,8 @@ _FORMS = {
 }
 
 
-def _in_mei_range(value) -> bool:
-    return isinstance(value, int) and 0 <= value <= vocab.MEI_BOUND
+def _in_year_range(value) -> bool:
+    return isinstance(value, int) and 0 <= value <= vocab.YEAR_BOUND
 
 
 # -------------------------------------------------------------- the six terms
@@ -447,7 +447,7 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
     if repeat is None:
         return None
     telegraphed = "telegraphed" in tails
-    if target.code == "za":
+    if target.code == "seat":
         # Only enemy traits reach here (座 is no target of a page). The amount is shown in
         # the telegraph at step 1 and the same amount applied at step 8 (DESIGN §6.1), so
         # a seat move is a telegraphed turn-start trait or nothing the runtime can do.
@@ -483,16 +483,16 @@ def names_of(target: Target, repeat: Repeat) -> Names:
     if target.code == "flag":
         shown = f"@{target.flag}"
     elif target.code == vocab.PAGES.code:
-        shown = vocab.PAGES.mei
+        shown = vocab.PAGES.ja
     else:
-        shown = vocab.tables()["variable"].by_code(target.code).mei
+        shown = vocab.tables()["variable"].by_code(target.code).ja
         if target.page is not None:
             shown = f"{shown}[{target.page}]"
     if repeat.scope == vocab.ANCHORED:
-        unit = vocab.tables()["anchor_unit"].by_code(repeat.unit).mei
+        unit = vocab.tables()["anchor_unit"].by_code(repeat.unit).ja
         span = vocab.ANCHORED_PHRASE.format(n=repeat.n, unit=unit)
     else:
-        span = vocab.tables()["scope"].by_code(repeat.scope).mei
+        span = vocab.tables()["scope"].by_code(repeat.scope).ja
     if repeat.max is not None:
         span = f"{span} {vocab.MAX_FIRES_PHRASE.format(max=repeat.max)}"
     return Names(shown, span)
@@ -502,7 +502,7 @@ def names_of(target: Target, repeat: Repeat) -> Names:
 #: ends its repeat range: before the range ends they do not come again (the play is in
 #: the player's part of the turn, after the turn's own start, refill and draw).
 _PAST_AT_PLAY = {
-    "turn": {"stage_start", "turn_start", "after_ho_refill", "after_draw"},
+    "turn": {"stage_start", "turn_start", "after_steps_refill", "after_draw"},
     "stage": {"stage_start"},
 }
 #: Blocks whose 作用 are placed by a play (a face, or the face a pen wrote).
@@ -514,15 +514,15 @@ def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
     or "" when it may (DESIGN §6.1 timings that never fire)."""
     entry = vocab.tables()["timing"].by_code(timing)
     if not entry.reachable:
-        return (f"{entry.mei} はランの始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
+        return (f"{entry.ja} はランの始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
                 "発動しません。ステージ開始時 か、タイミングを書かない一度きりの作用にしてください")
     family = entry.family
     if repeat.scope == "play" and family in ("phase", "outer"):
         return ("範囲 プレイ の作用は、置かれたプレイの間だけ続きます。その間にフェイズや"
                 "ステージの境目は来ません。範囲 ターン か 範囲 以降 n プレイ にしてください")
     if where in _PLACED_BY_PLAY and timing in _PAST_AT_PLAY.get(repeat.scope, ()):
-        name = vocab.tables()["timing"].by_code(timing).mei
-        scope = vocab.tables()["scope"].by_code(repeat.scope).mei
+        name = vocab.tables()["timing"].by_code(timing).ja
+        scope = vocab.tables()["scope"].by_code(repeat.scope).ja
         return (f"プレイした時には、この{scope}の{name}はもう過ぎています。範囲を広げるか"
                 "（範囲 ステージ）、後に来るタイミングにしてください")
     return ""
@@ -550,13 +550,13 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
         return None
     if variable.kind == "modifier":
         if tail is not None:
-            ctx.add(E027.at(tail.span, f"補正「{variable.mei}」の寿命は繰り返し範囲で決まります",
+            ctx.add(E027.at(tail.span, f"補正「{variable.ja}」の寿命は繰り返し範囲で決まります",
                             hint="寿命 ではなく 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます"))
             return False
         return None
     if tail is None:
         if variable.default_lifetime is None:
-            ctx.add(E026.at(s.span, f"「{variable.mei}」の変更がいつまで続くか（値の寿命）がありません",
+            ctx.add(E026.at(s.span, f"「{variable.ja}」の変更がいつまで続くか（値の寿命）がありません",
                             hint="寿命 ステージ か 寿命 ラン を書いてください"))
             return False
         return variable.default_lifetime
@@ -564,10 +564,10 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
     if entry is None:
         return False
     if entry.code not in variable.lifetimes:
-        usable = "・".join(vocab.tables()["lifetime"].by_code(c).mei for c in variable.lifetimes)
+        usable = "・".join(vocab.tables()["lifetime"].by_code(c).ja for c in variable.lifetimes)
         extra = "被弾1回で消える寿命を持てるのは防御だけです。" if entry.code == "on_hit" else ""
-        ctx.add(E027.at(tail.span, f"「{variable.mei}」に寿命「{entry.mei}」は意味を持ちません",
-                        hint=f"{extra}「{variable.mei}」の寿命: {usable}"))
+        ctx.add(E027.at(tail.span, f"「{variable.ja}」に寿命「{entry.ja}」は意味を持ちません",
+                        hint=f"{extra}「{variable.ja}」の寿命: {usable}"))
         return False
     return entry.code
 
@@ -587,7 +587,7 @@ def _timing(variable, s, tails, ctx: Ctx, context: Context):
     if entry is None:
         return False
     if is_modifier and entry.code != "always":
-        ctx.add(E038.at(tail.span, f"補正「{variable.mei}」は常時の継続作用です",
+        ctx.add(E038.at(tail.span, f"補正「{variable.ja}」は常時の継続作用です",
                         hint="毎 を書かずに 範囲 だけを書いてください"))
         return False
     if not is_modifier and entry.code == "always":
@@ -619,7 +619,7 @@ def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> 
         return ONE_SHOT
     if until is None:
         if context.continuing_range is None:
-            what = f"補正「{variable.mei}」" if is_modifier else "継続作用"
+            what = f"補正「{variable.ja}」" if is_modifier else "継続作用"
             ctx.add(E026.at(s.span, f"{what}の繰り返し範囲がありません（いつまで発動するか）",
                             hint="範囲 ターン ／ 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます"))
             return None

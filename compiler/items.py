@@ -28,7 +28,7 @@ _DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
 #: A field's name in messages: its keyword (a field's key is its keyword's rule name).
 _FIELD_WORDS = {rule: ja for rule, (ja, _) in vocab.KEYWORDS.items()}
 #: A face's name in messages, by side.
-_SIDE_WORDS = {face.code: face.mei for face in vocab.FACES}
+_SIDE_WORDS = {face.code: face.ja for face in vocab.FACES}
 #: The two faces of a page, in the order the tables list them.
 SIDES = tuple(face.code for face in vocab.FACES)
 #: A face that is not written (白紙, or not mentioned at all).
@@ -75,8 +75,8 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
     balance's, ``default_deck_cap``)."""
     before = len(ctx.diags)
     fields = _fields(page, ctx)
-    mei = _mei(page, fields, ctx, damaged)
-    hmul = _hokorobi_mul(fields, ctx)
+    year = _year(page, fields, ctx, damaged)
+    hmul = _fray_mul(fields, ctx)
     dest = "discard"
     if "dest" in fields:
         entry = resolve("destination", fields["dest"].value, ctx.diags)
@@ -121,11 +121,11 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
         return None
     checked_faces = {side: faces[side][1] if side in faces else BLANK for side in SIDES}
     checked_pens = {side: pens[side][1] if side in pens else None for side in SIDES}
-    if mei is None or None in checked_faces.values() or any(
+    if year is None or None in checked_faces.values() or any(
             side in pens and pens[side][1] is None for side in SIDES):
         return None  # damaged: a part recovery blanked is missing, and an error says so
     return Page(
-        id=page.id.text, name=page.title or page.id.text, mei=mei, hokorobi_mul=hmul,
+        id=page.id.text, name=page.title or page.id.text, year=year, fray_mul=hmul,
         origin=fields["origin"].value.text if "origin" in fields else None,
         after_play=dest, deck_cap=default_cap if deck_cap is None else deck_cap,
         appears=tuple(appears), flavor=fields["flavor"].value if "flavor" in fields else "",
@@ -149,33 +149,33 @@ def _deck_cap(fields, ctx: Ctx) -> int | None:
     return value
 
 
-def _mei(page, fields, ctx: Ctx, damaged: bool):
-    field = fields.get("mei") if damaged else _required(fields, "mei", page, ctx, "銘 36")
+def _year(page, fields, ctx: Ctx, damaged: bool):
+    field = fields.get("year") if damaged else _required(fields, "year", page, ctx, "銘 36")
     if field is None:
         return None
     value = constant(field.value, ctx, "銘")
     if value is None:
         return None
-    if not isinstance(value, int) or not 0 <= value <= vocab.MEI_BOUND:
-        ctx.add(E030.at(field.value.span, f"銘は 0〜{vocab.MEI_BOUND} の整数です（{value}）",
+    if not isinstance(value, int) or not 0 <= value <= vocab.YEAR_BOUND:
+        ctx.add(E030.at(field.value.span, f"銘は 0〜{vocab.YEAR_BOUND} の整数です（{value}）",
                         hint="銘はそのページの場面が何歳のときかを表します。寿命上限を超えてもかまいません"))
         return None
     return value
 
 
-def _hokorobi_mul(fields, ctx: Ctx):
-    if "hokorobi_mul" not in fields:
+def _fray_mul(fields, ctx: Ctx):
+    if "fray_mul" not in fields:
         return 1.0
-    field = fields["hokorobi_mul"]
+    field = fields["fray_mul"]
     value = constant(field.value, ctx, "綻び倍率")
     if value is None:
         return None
     if value < 0:
         ctx.add(E031.at(field.value.span, value=value))
         return None
-    if value > vocab.HOKOROBI_MUL_BOUND:
+    if value > vocab.FRAY_MUL_BOUND:
         ctx.add(E030.at(field.value.span,
-                        f"綻び倍率 {value} は大きすぎます（{vocab.HOKOROBI_MUL_BOUND} まで）"))
+                        f"綻び倍率 {value} は大きすぎます（{vocab.FRAY_MUL_BOUND} まで）"))
         return None
     return float(value)
 
@@ -223,7 +223,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
     fields = _fields(enemy, ctx)
     numbers = {}
     for key, low, high, example in (("hp", 1, 1_000_000, "HP 150"),
-                                    ("za", 0, vocab.MEI_BOUND, "座 42"),
+                                    ("seat", 0, vocab.YEAR_BOUND, "座 42"),
                                     ("breakthrough", 1, 10_000, "突破ライン 60")):
         field = fields.get(key) if damaged else _required(fields, key, enemy, ctx, example)
         if field is None:
@@ -293,19 +293,19 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
     arg = trait.arg
     if entry.arg == "none":
         if arg is not None:
-            ctx.add(E052.at(trait.span, f"特性「{entry.mei}」は値を取りません"))
+            ctx.add(E052.at(trait.span, f"特性「{entry.ja}」は値を取りません"))
             return None
         return Trait(entry.code, None, None, None)
     if entry.arg == "int":
-        value = None if arg is None or isinstance(arg, ast.Range) else constant(arg, ctx, entry.mei)
+        value = None if arg is None or isinstance(arg, ast.Range) else constant(arg, ctx, entry.ja)
         if value is None or not isinstance(value, int) or value < 1:
-            ctx.add(E052.at(trait.span, f"特性「{entry.mei}」には 1 以上の整数を書きます",
-                            hint=f"例: {entry.mei} 3"))
+            ctx.add(E052.at(trait.span, f"特性「{entry.ja}」には 1 以上の整数を書きます",
+                            hint=f"例: {entry.ja} 3"))
             return None
         return Trait(entry.code, value, None, None)
     if not isinstance(arg, ast.Range):
-        ctx.add(E052.at(trait.span, f"特性「{entry.mei}」には刻の範囲を書きます",
-                        hint=f"例: {entry.mei} 30..40"))
+        ctx.add(E052.at(trait.span, f"特性「{entry.ja}」には刻の範囲を書きます",
+                        hint=f"例: {entry.ja} 30..40"))
         return None
     low, high = constant(arg.low, ctx, "範囲"), constant(arg.high, ctx, "範囲")
     if low is None or high is None:
@@ -329,7 +329,7 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
         if key is None:
             continue
         if key.code in seen:
-            ctx.add(E013.at(setting.span, f"{key.mei}を2回書いています",
+            ctx.add(E013.at(setting.span, f"{key.ja}を2回書いています",
                             notes=[Note("最初の記述", seen[key.code].span)]))
             continue
         seen[key.code] = setting
@@ -339,7 +339,7 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
     for key in vocab.BALANCE_KEYS:
         if key.default is not None and key.code not in seen:
             values[key.code] = float(key.default) if key.type == "float" else key.default
-    missing = [k.mei for k in vocab.BALANCE_KEYS if k.code not in seen and k.default is None]
+    missing = [k.ja for k in vocab.BALANCE_KEYS if k.code not in seen and k.default is None]
     if missing:
         ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",
                         hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）"))
@@ -357,14 +357,14 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
 
 def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
     """The checked value of one balance setting, or None after its diagnostic."""
-    value = constant(setting.value, ctx, key.mei)
+    value = constant(setting.value, ctx, key.ja)
     if value is None:
         return None
     if key.type == "int" and not isinstance(value, int):
-        ctx.add(E030.at(setting.value.span, f"{key.mei}は整数です（{value}）"))
+        ctx.add(E030.at(setting.value.span, f"{key.ja}は整数です（{value}）"))
         return None
     if not key.low <= value <= key.high or not math.isfinite(value):
-        ctx.add(E030.at(setting.value.span, f"{key.mei}は {key.low}〜{key.high} です（{value}）",
+        ctx.add(E030.at(setting.value.span, f"{key.ja}は {key.low}〜{key.high} です（{value}）",
                         hint=key.note))
         return None
     return float(value) if key.type == "float" else value

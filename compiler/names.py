@@ -43,6 +43,8 @@ NARROWED = 30
 def suggest(word: str, candidates) -> str | None:
     """The closest spelling among candidates, if one is close enough to be a typo."""
     names = tuple(candidates)
+    if vocab.FORMER_CODES.get(word) in names:
+        return vocab.FORMER_CODES[word]
     if len(names) > LARGE:
         names = _pairs_index(names).narrowed(word)
     found = difflib.get_close_matches(word, names, n=1, cutoff=0.5)

@@ -43,7 +43,7 @@ class Ctx:
         return replace(self, where=where, side=side or self.side)
 
     def add(self, diag: Diagnostic) -> None:
-        """Report a diagnostic (``ctx.add(E020.at(span, mei=…))``)."""
+        """Report a diagnostic (``ctx.add(E020.at(span, counter=…))``)."""
         self.diags.append(diag)
 
     def err(self, code: str, message: str, span, hint: str = "") -> None:
@@ -71,7 +71,7 @@ def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> CounterRe
         column = vocab.SCOPE_ORDER[vocab.SCOPE_ORDER.index(entry.code) + 1]
         ref = CounterRef(counter.code, vocab.ANCHORED, entry.code, scope.anchor.value)
     cell = counter.cell(column)
-    label = f"{counter.mei}[{scope.name.text if scope.anchor is None else '以降'}]"
+    label = f"{counter.ja}[{scope.name.text if scope.anchor is None else '以降'}]"
     if cell == vocab.CELL_NONE:
         reason = vocab.CELL_NONE_REASONS.get(counter.code, "")
         ctx.add(E022.at(scope.span, label=label,
@@ -108,7 +108,7 @@ class Word:
 
 def _counter_ref(counter, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None:
-        ctx.add(E021.at(ref.span, mei=counter.mei))
+        ctx.add(E021.at(ref.span, counter=counter.ja))
         return None
     return check_scope(counter, ref.subscript, ctx)
 
@@ -117,8 +117,8 @@ def _region_ref(region, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None:
         return RegionCountRef(region.code)
     if ref.subscript.anchor is not None:
-        ctx.add(E040.at(ref.subscript.span, f"{region.mei}の添字はページの id です",
-                        hint=f"例: {region.mei}[tabidachi] >= 1（そのページが{region.mei}にある枚数）"))
+        ctx.add(E040.at(ref.subscript.span, f"{region.ja}の添字はページの id です",
+                        hint=f"例: {region.ja}[tabidachi] >= 1（そのページが{region.ja}にある枚数）"))
         return None
     page = check_page_ref(ref.subscript.name, ctx)
     return None if page is None else PageCountRef(region.code, page)
@@ -126,8 +126,8 @@ def _region_ref(region, ref: ast.Ref, ctx: Ctx):
 
 def _tiles_ref(tile, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None or ref.subscript.anchor is not None:
-        ctx.add(E040.at(ref.span, f"{tile.mei} にはマスの種別を添字で書きます",
-                        hint=f"例: {tile.mei}[神話] >= 1"))
+        ctx.add(E040.at(ref.span, f"{tile.ja} にはマスの種別を添字で書きます",
+                        hint=f"例: {tile.ja}[神話] >= 1"))
         return None
     kind = resolve("tile", ref.subscript.name, ctx.diags)
     return None if kind is None else TilesPassedRef(kind.code)
@@ -141,7 +141,7 @@ def _variable_ref(variable, ref: ast.Ref, ctx: Ctx):
         return None if page is None else PageAttrRef(variable.code, page)
     if ref.subscript is not None:
         ctx.add(E040.at(ref.subscript.span,
-                        f"「{variable.mei}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
+                        f"「{variable.ja}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
                         "スコープ添字は付きません", hint="スコープ添字が付くのは累計量だけです"))
         return None
     return VariableRef(variable.code)
@@ -259,7 +259,7 @@ def regroup_regions(expr):
         span = replace(names[0].span, end_line=tail.span.end_line, end_col=tail.span.end_col)
         name_span = replace(span, end_line=tail.name.span.end_line,
                             end_col=tail.name.span.end_col)
-        merged = ast.Ref(ast.Name(region.mei, name_span), tail.subscript, False, span)
+        merged = ast.Ref(ast.Name(region.ja, name_span), tail.subscript, False, span)
         factors = first[0][:-1] + [merged] + last[0][1:]
         out_terms[-1] = (factors, first[1] + last[1])
         i = j
@@ -505,6 +505,6 @@ def _is_distance(expr) -> bool:
     if not (isinstance(expr, ast.BinOp) and expr.op == "-"):
         return False
     names = {getattr(getattr(side, "name", None), "text", None) for side in (expr.left, expr.right)}
-    mei = set(vocab.lookup("variable", "銘").spellings())
-    toki = set(vocab.lookup("variable", "刻").spellings())
-    return bool(names & mei) and bool(names & toki)
+    year = set(vocab.lookup("variable", "銘").spellings())
+    age = set(vocab.lookup("variable", "刻").spellings())
+    return bool(names & year) and bool(names & age)

@@ -16,11 +16,11 @@ from . import vocabulary as vocab
 from .codec import Bound, Length, codes, from_literal, to_literal
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: one convention for codes, English (age, year, seat, steps, fray …)
 
 Count = Annotated[int, Bound(1)]
 NonNegative = Annotated[int, Bound(0)]
-Mei = Annotated[int, Bound(0, vocab.MEI_BOUND)]
+Year = Annotated[int, Bound(0, vocab.YEAR_BOUND)]
 Id = Annotated[str, Length(1)]
 
 Variable = codes("variable", lambda: tuple(v.code for v in vocab.VARIABLES))
@@ -185,9 +185,9 @@ class Repeat:
 class Filter:
     """What a region operation may pick: 出自, a 銘 range, one page."""
 
-    OMIT_NONE: ClassVar[tuple] = ("origin", "mei", "page")
+    OMIT_NONE: ClassVar[tuple] = ("origin", "year", "page")
     origin: str | None = None
-    mei: Annotated[list[Mei], Length(2, 2)] | None = None
+    year: Annotated[list[Year], Length(2, 2)] | None = None
     page: str | None = None
 
 
@@ -268,8 +268,8 @@ class Page:
 
     id: Id
     name: str
-    mei: Mei
-    hokorobi_mul: Annotated[float, Bound(0, vocab.HOKOROBI_MUL_BOUND)]
+    year: Year
+    fray_mul: Annotated[float, Bound(0, vocab.FRAY_MUL_BOUND)]
     origin: str | None
     after_play: Destination
     deck_cap: Count
@@ -318,7 +318,7 @@ class Enemy:
     id: Id
     name: str
     hp: Count
-    za: NonNegative
+    seat: NonNegative
     breakthrough: Count
     intents: Annotated[list[Intent], Length(1)]
     escalations: list[Escalation]
@@ -460,16 +460,16 @@ def vocabulary_table() -> VocabularyTable:
     v = vocab
     return VocabularyTable(
         SCHEMA_VERSION, list(v.SCOPE_ORDER), [t.code for t in v.LIFETIMES],
-        {t.code: TimingEntry(t.mei, t.family, i) for i, t in enumerate(v.TIMINGS)},
-        {r.code: RegionEntry(r.mei, list(r.parts)) for r in v.REGIONS},
-        {d.code: d.mei for d in v.DESTINATIONS},
-        {c.code: CounterEntry(c.mei, c.log, c.cells) for c in v.COUNTERS},
-        {x.code: VariableEntry(x.mei, x.kind, x.modifier_of, x.modifier_kind)
+        {t.code: TimingEntry(t.ja, t.family, i) for i, t in enumerate(v.TIMINGS)},
+        {r.code: RegionEntry(r.ja, list(r.parts)) for r in v.REGIONS},
+        {d.code: d.ja for d in v.DESTINATIONS},
+        {c.code: CounterEntry(c.ja, c.log, c.cells) for c in v.COUNTERS},
+        {x.code: VariableEntry(x.ja, x.kind, x.modifier_of, x.modifier_kind)
          for x in v.VARIABLES},
-        {o.code: FamilyEntry(o.mei, o.family) for o in v.OPERATIONS},
-        {i.code: i.mei for i in v.INTENT_KINDS},
-        {t.code: TraitEntry(t.mei, t.arg) for t in v.TRAITS},
-        {p.code: p.mei for p in v.PICKS})
+        {o.code: FamilyEntry(o.ja, o.family) for o in v.OPERATIONS},
+        {i.code: i.ja for i in v.INTENT_KINDS},
+        {t.code: TraitEntry(t.ja, t.arg) for t in v.TRAITS},
+        {p.code: p.ja for p in v.PICKS})
 
 
 #: Table name → its class (the files of generated/, in writing order).

@@ -2,11 +2,11 @@
 
 Every layer reads names from here: the validator resolves what designers write, the
 lowering pass writes the stable ``code`` of each term into the tables, and the catalog
-phrases rules text from the Japanese ``mei`` and each term's display ``phrase``. No other module keeps its own list of
+phrases rules text from the Japanese ``year`` and each term's display ``phrase``. No other module keeps its own list of
 variable, counter, timing, scope, region or operation names.
 
 Each entry has a stable ASCII ``code`` (written into generated tables, and accepted in
-content as the ASCII alias of the term) and its canonical Japanese ``mei`` from the
+content as the ASCII alias of the term) and its canonical Japanese ``year`` from the
 glossary (spec 001). ``aliases`` are further spellings the spec itself uses.
 """
 
@@ -26,7 +26,7 @@ class Term:
     """One named term of the vocabulary: stable code, Japanese name, other spellings."""
 
     code: str
-    mei: str
+    ja: str
     aliases: tuple[str, ...] = ()
     note: str = ""
     #: How rules text (the catalog, the terminal) says the term in a sentence; None: by
@@ -34,11 +34,11 @@ class Term:
     phrase: str | None = None
 
     def spellings(self) -> tuple[str, ...]:
-        return (self.mei, self.code, *self.aliases)
+        return (self.ja, self.code, *self.aliases)
 
     def said(self) -> str:
         """The words rules text uses for this term (its phrase, else its name)."""
-        return self.mei if self.phrase is None else self.phrase
+        return self.ja if self.phrase is None else self.phrase
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class Timing(Term):
 #: 発動タイミング (spec 002), in the order they happen within a turn.
 TIMINGS = (
     Timing("turn_start", "ターン開始時", family="phase"),
-    Timing("after_ho_refill", "歩の回復後", family="phase"),
+    Timing("after_steps_refill", "歩の回復後", family="phase"),
     Timing("after_draw", "ドロー後", family="phase"),
     Timing("on_play", "プレイ時", family="phase"),
     Timing("on_end_declared", "ターン終了宣言時", family="phase"),
@@ -255,55 +255,55 @@ VARIABLES = (
              cond_kind="resource"),
     Variable("hp", "HP", kind="current", page_ops=("add", "pay"), cond_kind="resource",
              note="player HP: heals are rare, payments are page-specific"),
-    Variable("ho", "歩", kind="current", page_ops=("add", "mul"), lifetimes=("turn",),
+    Variable("steps", "歩", kind="current", page_ops=("add", "mul"), lifetimes=("turn",),
              default_lifetime="turn", cond_kind="budget"),
-    Variable("bougyo", "防御", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
+    Variable("defense", "防御", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
              lifetimes=("on_hit", "turn", "stage", "run"), default_lifetime="turn",
              cond_kind="resource"),
-    Variable("tsuka", "通貨", kind="current", page_ops=("add", "mul", "pay"),
+    Variable("currency", "通貨", kind="current", page_ops=("add", "mul", "pay"),
              cond_kind="resource"),
-    Variable("hokorobi", "綻び", kind="current", cond_kind="resource",
+    Variable("fray", "綻び", kind="current", cond_kind="resource",
              note="rises only by pen and tear"),
-    Variable("toki", "刻", kind="current", page_ops=("suppress",), lifetimes=("play",),
+    Variable("age", "刻", kind="current", page_ops=("suppress",), lifetimes=("play",),
              default_lifetime="play", cond_kind="position",
              note="moves only by play; suppress is the one control"),
-    Variable("za", "座", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
+    Variable("seat", "座", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
              note="the enemy's seat: moved by enemy traits only"),
     # 恒久パラメータ (permanent parameters): pages change them by 上限変更 only
     *(
-        Variable(code, mei, kind="param", page_ops=("cap",), enemy_ops=("cap",),
+        Variable(code, year, kind="param", page_ops=("cap",), enemy_ops=("cap",),
                  lifetimes=("stage", "run"), default_lifetime=None, cond_kind="resource")
-        for code, mei in (
+        for code, year in (
             ("lifespan_cap", "寿命上限"),
             ("hand_cap", "手札上限"),
             ("draw_count", "ドロー枚数"),
-            ("ho_quota", "歩の規定量"),
+            ("steps_quota", "歩の規定量"),
             ("pen_cap", "ペン回数上限"),
             ("tear_cap", "破り回数上限"),
-            ("mei_toki_cap", "同刻上限"),
+            ("same_age_cap", "同刻上限"),
             ("defense_coef", "防御係数"),
             ("max_hp", "最大HP"),
         )
     ),
     # 歩の持ち越し (DESIGN §6.1): unspent 歩 carried over at cleanup. Unlike the other
     # parameters a page may raise it for the turn alone (寿命 ターン).
-    Variable("ho_carry", "歩の持ち越し", kind="param", page_ops=("cap",), enemy_ops=("cap",),
+    Variable("steps_carry", "歩の持ち越し", kind="param", page_ops=("cap",), enemy_ops=("cap",),
              lifetimes=("turn", "stage", "run"), default_lifetime=None, cond_kind="resource"),
     # 補正 (modifiers): continuing effects with timing 常時
     Variable("attack_add", "攻撃力補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="add"),
     Variable("attack_mul", "攻撃倍率", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="mul"),
-    Variable("rakuin", "烙印", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
+    Variable("brand", "烙印", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="mul"),
-    Variable("hokorobi_mul", "綻び倍率", kind="modifier", page_ops=("mul",),
-             lifetimes=(), default_lifetime=None, modifier_of="hokorobi", modifier_kind="mul"),
+    Variable("fray_mul", "綻び倍率", kind="modifier", page_ops=("mul",),
+             lifetimes=(), default_lifetime=None, modifier_of="fray", modifier_kind="mul"),
     Variable("defense_add", "防御補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
-             lifetimes=(), default_lifetime=None, modifier_of="bougyo", modifier_kind="add"),
+             lifetimes=(), default_lifetime=None, modifier_of="defense", modifier_kind="add"),
     Variable("payment_mul", "支払い倍率", kind="modifier", page_ops=("mul",),
-             lifetimes=(), default_lifetime=None, modifier_of="ho_payment", modifier_kind="mul"),
+             lifetimes=(), default_lifetime=None, modifier_of="steps_payment", modifier_kind="mul"),
     # ページの変数 (another page's 銘) and 面の記入状態
-    Variable("mei", "銘", kind="page_attr", page_ops=("assign",), enemy_ops=("assign",),
+    Variable("year", "銘", kind="page_attr", page_ops=("assign",), enemy_ops=("assign",),
              lifetimes=("turn", "stage", "run"), default_lifetime="run", cond_kind="position"),
     # Face state changes only through the 白紙化 Intent and the pen (DESIGN §6.1): no 作用 of
     # a page or an enemy trait may assign it, so it has no operations on either side.
@@ -362,7 +362,7 @@ CELL_CORE, CELL_UNUSED, CELL_NONE = "●", "○", "×"
 
 @dataclass(frozen=True)
 class Counter(Term):
-    """累計量: a quantity summed over a scope, read as ``mei[scope]``; never a target.
+    """累計量: a quantity summed over a scope, read as ``year[scope]``; never a target.
 
     ``cells`` follows the spec's table in SCOPE_ORDER: ● core, ○ defined but unused by
     design, × meaningless (never referenced).
@@ -378,7 +378,7 @@ class Counter(Term):
 COUNTERS = (
     # 使用した歩 and 総移動距離 agree unless 刻 is suppressed (spec 002): then the distance
     # still counts as 歩 used, but 刻 travelled nothing (DESIGN §6.1 movement counters).
-    Counter("ho_used", "使用した歩", aliases=("移動量",), log="change", cells="●●○○"),
+    Counter("steps_used", "使用した歩", aliases=("移動量",), log="change", cells="●●○○"),
     Counter("distance_moved", "総移動距離", log="change", cells="●●○○"),
     Counter("net_displacement", "正味変位", log="change", cells="●○○○"),
     Counter("crossings", "跨いだ回数", log="operation", cells="●●○○"),
@@ -388,7 +388,7 @@ COUNTERS = (
     Counter("hp_lost", "減ったHP", log="change", cells="●●●○"),
     Counter("defense_gained", "得た防御", log="change", cells="○●○○"),
     Counter("cards_drawn", "ドローした枚数", log="operation", cells="○●○○"),
-    Counter("hokorobi_gained", "増えた綻び", log="change", cells="×○●●"),
+    Counter("fray_gained", "増えた綻び", log="change", cells="×○●●"),
     Counter("tears", "破った回数", log="operation", cells="×○●●"),
     Counter("pens", "使用したペン回数", aliases=("ペン回数",), log="operation", cells="×○●●"),
     Counter("currency_spent", "使用した通貨", log="change", cells="●○○●"),
@@ -397,7 +397,7 @@ COUNTERS = (
 #: Why each × cell is ×, from the spec's table; quoted in the diagnostic's hint.
 CELL_NONE_REASONS = {
     "plays": "プレイ枚数[プレイ] は常に 1 であり、定数と区別できない",
-    "hokorobi_gained": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
+    "fray_gained": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
     "tears": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
     "pens": "綻びが増えるのはペンと破るのみで、どちらもプレイではない",
 }
@@ -447,23 +447,23 @@ class BalanceKey(Term):
 #: Every number the rules read (DESIGN §6). The balance file gives each at most once, and
 #: every key without a ``default`` exactly once; the compiled table always holds them all.
 BALANCE_KEYS = (
-    BalanceKey("start_toki", "初期刻", type="int", low=0, high=200, note="ラン開始時の刻"),
+    BalanceKey("start_age", "初期刻", type="int", low=0, high=200, note="ラン開始時の刻"),
     BalanceKey("lifespan_cap", "寿命上限", type="int", low=1, high=200, note="刻の上の壁"),
     BalanceKey("max_hp", "最大HP", type="int", low=1, note="HP の上限（超えたぶんは切り捨て）"),
     BalanceKey("start_hp", "初期HP", type="int", low=1, note="ラン開始時のHP"),
-    BalanceKey("ho_quota", "歩の規定量", type="int", low=0, note="毎ターン回復する歩"),
+    BalanceKey("steps_quota", "歩の規定量", type="int", low=0, note="毎ターン回復する歩"),
     BalanceKey("draw_count", "ドロー枚数", type="int", low=0, high=50, note="毎ターン引く枚数"),
     BalanceKey("hand_cap", "手札上限", type="int", low=1, high=50, note="これ以上は引かない"),
     BalanceKey("stage_start_hand", "ステージ開始時の手札", type="int", low=0, high=50,
                note="ラン開始時と引き直しで引く枚数"),
     BalanceKey("defense_coef", "防御係数", type="float", low=0, high=100,
                note="ターン終了時の防御 = 係数 × |刻 − 座|"),
-    BalanceKey("mei_toki_cap", "同刻上限", type="int", low=0, high=50,
+    BalanceKey("same_age_cap", "同刻上限", type="int", low=0, high=50,
                note="1ターンにプレイできる 銘 = 刻 のページの枚数"),
     BalanceKey("pen_cap", "ペン回数上限", type="int", low=0, high=50, note="1ステージのペン回数"),
     BalanceKey("tear_cap", "破り回数上限", type="int", low=0, high=50, note="1ステージの破り回数"),
-    BalanceKey("pen_hokorobi", "ペンの綻び", type="int", low=0, note="ペン1回で上がる綻び（年）"),
-    BalanceKey("hokorobi_attack", "綻び攻撃係数", type="float", low=0, high=10,
+    BalanceKey("pen_fray", "ペンの綻び", type="int", low=0, note="ペン1回で上がる綻び（年）"),
+    BalanceKey("fray_attack", "綻び攻撃係数", type="float", low=0, high=10,
                note="攻撃倍率 = 1 + 係数 × 累積綻び"),
     BalanceKey("tear_scale", "破却係数", type="float", low=0, high=10,
                note="破却効果の基準値 × (1 + 係数 × 距離)"),
@@ -471,15 +471,26 @@ BALANCE_KEYS = (
                note="累積綻びがこの年数に達するたびに綻び報酬"),
     BalanceKey("deck_cap_default", "デッキ内上限枚数", type="int", low=1, high=99,
                note="ページが上限枚数を書かないときの既定"),
-    BalanceKey("ho_carry", "歩の持ち越し", type="int", low=0, high=10_000, default=0,
+    BalanceKey("steps_carry", "歩の持ち越し", type="int", low=0, high=10_000, default=0,
                note="ターン終了時、使わなかった歩のうちこの量までを次のターンへ持ち越す"),
 )
 
-#: 銘 must lie in 0..MEI_BOUND. Pages beyond 寿命上限 are allowed (years never lived),
+#: 銘 must lie in 0..YEAR_BOUND. Pages beyond 寿命上限 are allowed (years never lived),
 #: but nobody lives 200 years even with every 哲学 tile.
-MEI_BOUND = 200
+YEAR_BOUND = 200
 #: A 綻び倍率 above this is almost certainly a typo (the spec's range is about 0.5–2.0).
-HOKOROBI_MUL_BOUND = 100
+FRAY_MUL_BOUND = 100
+
+#: The romanised codes of schema version 2, by the English code that replaced them, so that
+#: content written with the old ASCII spelling is told the new one (did-you-mean).
+FORMER_CODES = {
+    "mei": "year", "toki": "age", "za": "seat", "ho": "steps", "bougyo": "defense",
+    "tsuka": "currency", "hokorobi": "fray", "rakuin": "brand", "hokorobi_mul": "fray_mul",
+    "ho_quota": "steps_quota", "ho_carry": "steps_carry", "ho_used": "steps_used",
+    "hokorobi_gained": "fray_gained", "mei_toki_cap": "same_age_cap", "start_toki": "start_age",
+    "pen_hokorobi": "pen_fray", "hokorobi_attack": "fray_attack",
+    "after_ho_refill": "after_steps_refill",
+}
 
 # ------------------------------------------------------------------------ keywords
 
@@ -487,7 +498,7 @@ HOKOROBI_MUL_BOUND = 100
 def _words(entries, code: str, *, symbol: bool = False) -> tuple[str, str]:
     """(Japanese, ASCII) of the entry ``code``: its name (or its operator word) and code."""
     entry = next(e for e in entries if e.code == code)
-    return (entry.symbol if symbol else entry.mei), entry.code
+    return (entry.symbol if symbol else entry.ja), entry.code
 
 
 #: キーワード — the structural words of the language (DESIGN §3), each with its one ASCII
@@ -502,8 +513,8 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "balance": ("バランス", "balance"),
     "deck": ("デッキ", "deck"),
     # page fields
-    "mei": _words(VARIABLES, "mei"),
-    "hokorobi_mul": _words(VARIABLES, "hokorobi_mul"),
+    "year": _words(VARIABLES, "year"),
+    "fray_mul": _words(VARIABLES, "fray_mul"),
     "origin": ("出自", "origin"),
     "dest": ("行き先", "after_play"),
     "deck_cap": ("上限枚数", "deck_cap"),
@@ -538,7 +549,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "filter_page": ("ページ指定", "page_id"),
     # enemies
     "hp": _words(VARIABLES, "hp"),
-    "za": _words(VARIABLES, "za"),
+    "seat": _words(VARIABLES, "seat"),
     "breakthrough": ("突破ライン", "breakthrough"),
     "intents": ("予兆", "intents"),
     "escalation": ("エスカレーション", "escalation"),

@@ -121,7 +121,7 @@ class MoveOption:
     """Choice of page for region operations: a pick (``選択``/``ランダム``/``上から``),
     or a filter by 出自, 銘 range, or a page id."""
 
-    kind: str  # "pick" | "origin" | "mei" | "page"
+    kind: str  # "pick" | "origin" | "year" | "page"
     value: Name | Range
     span: Span
 

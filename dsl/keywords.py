@@ -15,7 +15,7 @@ __all__ = ["KEYWORDS", "canonical", "grammar_rules", "spellings"]
 
 
 def grammar_rules() -> str:
-    """The ``_kw_*`` rules appended to the grammar: ``_kw_mei: "銘" | "mei"``."""
+    """The ``_kw_*`` rules appended to the grammar: ``_kw_year: "銘" | "year"``."""
     return "\n".join(
         f'_kw_{rule}: "{ja}" | "{ascii_}"' for rule, (ja, ascii_) in KEYWORDS.items()
     )

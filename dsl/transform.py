@@ -89,14 +89,14 @@ class ToAst(Transformer):
             return ast.Field(key, value, self._span(meta))
         return build
 
-    mei_field = _field("mei")
-    hokorobi_mul_field = _field("hokorobi_mul")
+    year_field = _field("year")
+    fray_mul_field = _field("fray_mul")
     origin_field = _field("origin")
     dest_field = _field("dest")
     deck_cap_field = _field("deck_cap")
     flavor = _field("flavor")
     hp_field = _field("hp")
-    za_field = _field("za")
+    seat_field = _field("seat")
     breakthrough_field = _field("breakthrough")
 
     @v_args(meta=True)
@@ -225,7 +225,7 @@ class ToAst(Transformer):
 
     pick = _option("pick")
     origin_filter = _option("origin")
-    mei_filter = _option("mei")
+    year_filter = _option("year")
     page_filter = _option("page")
 
     def _tail(kind, landing=None):

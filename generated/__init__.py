@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': '6852af4b159aac6b51736fa64426bc4fcb87a53304cc934bb4d590c33d9952fd',
- 'decks.py': 'dc7037c96031f07a836ab729c0ffdf6174627045b289691de9b9bcea390a8bdf',
- 'enemies.py': '19907623f1d2275c5c4b4873420c726a07628d0c635d4c07a9b7481af90f723b',
- 'pages.py': '9830a0595961e01a1980c17fe285c427380bda4bfdbc7c064240f343e28a2cbe',
- 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}
+MANIFEST = {'balance.py': '535c67ca7e900eba623a7c8cb320e53fa496b48208470b1f8f043157d719de63',
+ 'decks.py': '36a0e1753ea795e0d465c605f0e5af12fa67ec3a78110093e1450aced53fb811',
+ 'enemies.py': 'b640a4231842c7cf1cd0cb7f0aae4e1562503d71bef147eb25b79e6bf0758221',
+ 'pages.py': 'b5646c47bff8abdab6d1657f6d6ab4e0a14396d380c228d88ca171d6b6d9e314',
+ 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}

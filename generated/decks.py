@@ -13,5 +13,5 @@ TABLE = {'decks': {'starter': {'id': 'starter',
                                  'shigoto',
                                  'kekkon',
                                  'tenshoku']}},
- 'schema_version': 2,
+ 'schema_version': 3,
  'starting_deck': 'starter'}

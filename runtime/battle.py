@@ -20,13 +20,13 @@ from .dev import DEV_SETTINGS
 from .refusal import Refused
 from .events import BattleEvent
 from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_value, \
-    check_condition, mei_of, modifiers, payment_shortfall, truncate, window_key
+    check_condition, year_of, modifiers, payment_shortfall, truncate, window_key
 from .state import EXPIRY_ORDER, PARAMS, State
 from .tables import Tables
 
 SIDES = tuple(face.code for face in vocab.FACES)
 #: Face code → its word, for the reasons a refusal gives (未来面, 過去面).
-SIDE_WORDS = {face.code: face.mei for face in vocab.FACES}
+SIDE_WORDS = {face.code: face.ja for face in vocab.FACES}
 
 
 class Battle:
@@ -51,7 +51,7 @@ class Battle:
         for enemy in stages:
             if enemy not in tables.enemies:
                 raise KeyError(f"敵「{enemy}」は表にありません")
-        state = State(seed=seed, stages=stages, toki=balance.start_toki,
+        state = State(seed=seed, stages=stages, age=balance.start_age,
                       hp=balance.start_hp,
                       params={p: getattr(balance, p) for p in PARAMS})
         battle = cls(tables, state, random.Random(seed))
@@ -108,8 +108,8 @@ class Battle:
         """The table's Page of a page instance."""
         return self.tables.pages[self.state.pages[uid]["page"]]
 
-    def mei(self, uid: int) -> int:
-        return mei_of(self, uid)
+    def year(self, uid: int) -> int:
+        return year_of(self, uid)
 
     def enemy_trait(self, code: str):
         for trait in self.tables.enemies[self.state.enemy["id"]].traits:
@@ -136,32 +136,32 @@ class Battle:
 
     def sides_for(self, uid: int) -> tuple[str, ...]:
         """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
-        mei, toki = self.mei(uid), self.state.toki
-        if mei > toki:
+        year, age = self.year(uid), self.state.age
+        if year > age:
             return ("future",)
-        if mei < toki:
+        if year < age:
             return ("past",)
         return ("past", "future")
 
     def crosses(self, old: int, new: int) -> bool:
         """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
-        za = self.state.enemy["za"]
-        return (old - za) * (new - za) < 0
+        seat = self.state.enemy["seat"]
+        return (old - seat) * (new - seat) < 0
 
     def cost(self, uid: int) -> int:
-        _, mul = modifiers(self, "ho_payment", consume=False)
-        return truncate(abs(self.mei(uid) - self.state.toki) * mul)
+        _, mul = modifiers(self, "steps_payment", consume=False)
+        return truncate(abs(self.year(uid) - self.state.age) * mul)
 
     def play_info(self, uid: int) -> dict:
         """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
         s = self.state
-        mei = self.mei(uid)
-        frame = Frame(page_uid=uid, distance=abs(mei - s.toki),
-                      crosses=self.crosses(s.toki, mei))
+        year = self.year(uid)
+        frame = Frame(page_uid=uid, distance=abs(year - s.age),
+                      crosses=self.crosses(s.age, year))
         sides = self.sides_for(uid)
-        info = {"uid": uid, "mei": mei, "cost": self.cost(uid), "crosses": frame.crosses,
+        info = {"uid": uid, "year": year, "cost": self.cost(uid), "crosses": frame.crosses,
                 "sides": list(sides), "firing": [], "playable": False, "reason": ""}
-        reason = self._blocked(uid, mei)
+        reason = self._blocked(uid, year)
         firing = []
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         for side in sides:
@@ -181,23 +181,23 @@ class Battle:
             words = "・".join(SIDE_WORDS[x] for x in sides)
             reason = f"発動する{words}が白紙です" if all(
                 self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
-        if not reason and info["cost"] > s.ho:
-            reason = f"歩が足りない: 残り {s.ho}, 必要 {info['cost']}"
+        if not reason and info["cost"] > s.steps:
+            reason = f"歩が足りない: 残り {s.steps}, 必要 {info['cost']}"
         info["reason"] = reason
         info["playable"] = not reason
         return info
 
-    def _blocked(self, uid: int, mei: int) -> str:
+    def _blocked(self, uid: int, year: int) -> str:
         s = self.state
         if s.zone_of(uid) != "hand":
             return "手札にないページです"
-        if mei > s.param("lifespan_cap"):
-            return f"銘 {mei} は寿命上限 {s.param('lifespan_cap')} の先です（生きない年）"
+        if year > s.param("lifespan_cap"):
+            return f"銘 {year} は寿命上限 {s.param('lifespan_cap')} の先です（生きない年）"
         blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
                          if t.trait == "blockade"), None)
-        if blockade and blockade.low <= mei <= blockade.high and mei != s.toki:
+        if blockade and blockade.low <= year <= blockade.high and year != s.age:
             return f"刻 {blockade.low}〜{blockade.high} は封鎖されています"
-        if mei == s.toki and s.mei_toki_plays >= s.param("mei_toki_cap"):
+        if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
             return "銘 = 刻 のページはこのターンもう出せません"
         return ""
 
@@ -339,22 +339,22 @@ class Battle:
     # ============================================================ playing
     def _resolve_play(self, uid: int, info: dict):
         s = self.state
-        old, mei = s.toki, info["mei"]
-        distance = abs(mei - old)
+        old, year = s.age, info["year"]
+        distance = abs(year - old)
         frame = Frame(page_uid=uid, distance=distance, crosses=info["crosses"])
         s.plays_run += 1
         s.reset_scope("play")
         self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
-        move = {"ho_used": distance, "distance_moved": distance,
-                "net_displacement": mei - old, "crossings": 1 if info["crosses"] else 0,
+        move = {"steps_used": distance, "distance_moved": distance,
+                "net_displacement": year - old, "crossings": 1 if info["crosses"] else 0,
                 "plays": 1}
         s.counters["play"] = dict(move)
-        s.ho -= info["cost"]
-        if mei == old:
-            s.mei_toki_plays += 1
-        self.emit("played", uid=uid, page=s.pages[uid]["page"], mei=mei, toki=old,
+        s.steps -= info["cost"]
+        if year == old:
+            s.same_age_plays += 1
+        self.emit("played", uid=uid, page=s.pages[uid]["page"], year=year, age=old,
                   cost=info["cost"], faces=info["firing"], crosses=info["crosses"])
         for side in info["firing"]:
             self.emit("face_fired", uid=uid, side=side)
@@ -377,10 +377,10 @@ class Battle:
                 s.counters[scope][name] = s.counters[scope].get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
-            self.emit("moved", toki=old, to=old, suppressed=True)
+            self.emit("moved", age=old, to=old, suppressed=True)
         else:
-            s.toki = mei
-            self.emit("moved", toki=old, to=mei, suppressed=False)
+            s.age = year
+            self.emit("moved", age=old, to=year, suppressed=False)
             if info["crosses"]:
                 yield from self._cross()
         self._playing = False
@@ -390,7 +390,7 @@ class Battle:
 
     def _cross(self):
         s = self.state
-        self.emit("crossed", za=s.enemy["za"])
+        self.emit("crossed", seat=s.enemy["seat"])
         if s.enemy["turn_intents"]:
             removed = s.enemy["turn_intents"].pop(0)
             s.count("turn", "intents_removed", 1)
@@ -594,7 +594,7 @@ class Battle:
         page = self.tables.pages[page_id]
         if flt.origin is not None and page.origin != flt.origin:
             return False
-        if flt.mei is not None and not flt.mei[0] <= page.mei <= flt.mei[1]:
+        if flt.year is not None and not flt.year[0] <= page.year <= flt.year[1]:
             return False
         if flt.page is not None and page_id != flt.page:
             return False
@@ -682,18 +682,18 @@ class Battle:
         s.pens_used += 1
         s.count("turn", "pens", 1)
         self.emit("pen", uid=uid, side=side, result=result)
-        self._begin(self._special_steps(self.tables.balance.pen_hokorobi, "pen", "on_pen"))
+        self._begin(self._special_steps(self.tables.balance.pen_fray, "pen", "on_pen"))
 
     def tear_preview(self, uid: int) -> dict:
         """The 綻び and the tear effect's scale tearing ``uid`` would give now."""
         s = self.state
-        distance = abs(self.mei(uid) - s.toki)
-        _, mul = modifiers(self, "hokorobi", consume=False)
+        distance = abs(self.year(uid) - s.age)
+        _, mul = modifiers(self, "fray", consume=False)
         page = self.page_of(uid)
-        hokorobi = truncate(distance * page.hokorobi_mul * mul)
+        fray = truncate(distance * page.fray_mul * mul)
         blank = all(self.face_body(uid, side) is None for side in SIDES)
         effects = () if blank or not page.tear else page.tear
-        return {"distance": distance, "hokorobi": hokorobi, "blank": blank,
+        return {"distance": distance, "fray": fray, "blank": blank,
                 "scale": 1 + self.tables.balance.tear_scale * distance, "effects": effects}
 
     def _tear(self, uid: int) -> None:
@@ -707,32 +707,32 @@ class Battle:
         s.move(uid, "torn")
         s.count("turn", "tears", 1)
         self.emit("tear", uid=uid, page=s.pages[uid]["page"], distance=preview["distance"],
-                  hokorobi=preview["hokorobi"], blank=preview["blank"])
+                  fray=preview["fray"], blank=preview["blank"])
         frame = Frame(page_uid=uid, distance=preview["distance"])
         effects = self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
                                  origin=f"tear:{s.pages[uid]['page']}")
-        self._begin(self._special_steps(preview["hokorobi"], "tear", "on_tear", effects))
+        self._begin(self._special_steps(preview["fray"], "tear", "on_tear", effects))
 
-    def _special_steps(self, hokorobi: int, cause: str, timing: str, first=None):
+    def _special_steps(self, fray: int, cause: str, timing: str, first=None):
         """What follows a pen or a tear: its effects, its 綻び (and rewards), its timing.
         A player choice asked on the way waits for ``choose`` like one asked in a play."""
         if first is not None:
             yield from first
-        yield from self._gain_hokorobi_steps(hokorobi, cause)
+        yield from self._gain_fray_steps(fray, cause)
         yield from self._fire_board(timing)
 
-    def _gain_hokorobi_steps(self, amount: int, cause: str):
+    def _gain_fray_steps(self, amount: int, cause: str):
         s = self.state
         amount = max(0, truncate(amount))
-        s.hokorobi_run += amount
-        s.hokorobi_stage += amount
-        s.count("turn", "hokorobi_gained", amount)
-        self.emit("hokorobi_gained", amount=amount, cause=cause, run=s.hokorobi_run,
-                  stage=s.hokorobi_stage)
+        s.fray_run += amount
+        s.fray_stage += amount
+        s.count("turn", "fray_gained", amount)
+        self.emit("fray_gained", amount=amount, cause=cause, run=s.fray_run,
+                  stage=s.fray_stage)
         # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
         # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
         interval = self.tables.balance.reward_interval
-        earned = s.hokorobi_run // interval - s.rewards_given
+        earned = s.fray_run // interval - s.rewards_given
         if earned > 0:
             s.rewards_given += earned
             self.emit("reward", threshold=s.rewards_given * interval, count=earned)
@@ -745,19 +745,19 @@ class Battle:
         s = self.state
         enemy = self.tables.enemies[s.stages[s.stage_index]]
         # The state keeps Intents as their literals: plain data, saved as they are.
-        s.enemy = {"id": enemy.id, "hp": enemy.hp, "za": enemy.za,
+        s.enemy = {"id": enemy.id, "hp": enemy.hp, "seat": enemy.seat,
                    "intents": [to_literal(i) for i in enemy.intents], "turn_intents": [],
                    "escalations": [{"next": 1 + e.every, "every": e.every}
                                    for e in enemy.escalations]}
         s.turn = 0
         s.pens_used = s.tears_used = 0
-        s.hokorobi_stage = 0
+        s.fray_stage = 0
         s.reset_scope("stage")
         for uid in list(s.zones["exile_stage"]):
             s.move(uid, "discard")
             self.emit("page_returned", uid=uid)
         self.emit("stage_started", stage=s.stage_index + 1, enemy=enemy.id,
-                  hp=enemy.hp, za=enemy.za, breakthrough=enemy.breakthrough)
+                  hp=enemy.hp, seat=enemy.seat, breakthrough=enemy.breakthrough)
         for effect in enemy.trait_effects:
             self.place(effect, origin=f"enemy:{enemy.id}")
         yield from self._fire_board("stage_start")
@@ -770,7 +770,7 @@ class Battle:
         s.turns_run += 1
         s.reset_scope("turn")
         s.redraw_used = s.redraw_failed = False
-        s.mei_toki_plays = 0
+        s.same_age_plays = 0
         self.emit("turn_started", turn=s.turn, stage=s.stage_index + 1)
         for _, phase in TURN_START_PHASES:
             yield from phase(self)
@@ -805,21 +805,21 @@ class Battle:
         """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the
         position it aims at (an assignment telegraphs its target position)."""
         value = truncate(base_value(self, effect, frame))
-        za = self.state.enemy["za"]
+        seat = self.state.enemy["seat"]
         if effect.op == "assign":
-            return {"amount": value - za, "to": value}
+            return {"amount": value - seat, "to": value}
         amount = -value if effect.direction == "decrease" else value
-        return {"amount": amount, "to": max(0, za + amount)}
+        return {"amount": amount, "to": max(0, seat + amount)}
 
     def _phase_refill(self):
         """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
         s = self.state
-        s.ho = s.param("ho_quota") + s.ho_carried
-        if s.ho_carried:
-            self.emit("ho_carried", amount=s.ho_carried)
-        s.ho_carried = 0
-        self.emit("ho_refilled", ho=s.ho)
-        yield from self._fire_board("after_ho_refill")
+        s.steps = s.param("steps_quota") + s.steps_carried
+        if s.steps_carried:
+            self.emit("steps_carried", amount=s.steps_carried)
+        s.steps_carried = 0
+        self.emit("steps_refilled", steps=s.steps)
+        yield from self._fire_board("after_steps_refill")
 
     def _phase_draw(self):
         """3. ドロー: the draw count, none once the hand is at its cap."""
@@ -862,7 +862,7 @@ class Battle:
     def _phase_declare(self):
         """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
         s = self.state
-        self.emit("end_declared", toki=s.toki)
+        self.emit("end_declared", age=s.age)
         yield from self._fire_board("on_end_declared")
         if not self._stage_over() and s.redraw_failed and not self.playable_any():
             self._lose("no_playable_page")
@@ -870,11 +870,11 @@ class Battle:
     def _phase_defense(self):
         """7. 防御の獲得: defense_coef × |刻 − 座|, gone at the end of the turn."""
         s = self.state
-        amount = truncate(s.param("defense_coef") * abs(s.toki - s.enemy["za"]))
+        amount = truncate(s.param("defense_coef") * abs(s.age - s.enemy["seat"]))
         if amount > 0:
             s.defense.append([amount, "turn"])
             s.count("turn", "defense_gained", amount)
-        self.emit("defense_from_distance", amount=amount, toki=s.toki, za=s.enemy["za"],
+        self.emit("defense_from_distance", amount=amount, age=s.age, seat=s.enemy["seat"],
                   total=s.defense_total())
         yield from self._fire_board("after_defense")
 
@@ -963,10 +963,10 @@ class Battle:
     def move_seat(self, delta: int) -> None:
         s = self.state
         if self.enemy_trait("immobile"):
-            self.emit("seat_moved", za=s.enemy["za"], delta=0, immobile=True)
+            self.emit("seat_moved", seat=s.enemy["seat"], delta=0, immobile=True)
             return
-        s.enemy["za"] = max(0, s.enemy["za"] + delta)
-        self.emit("seat_moved", za=s.enemy["za"], delta=delta, immobile=False)
+        s.enemy["seat"] = max(0, s.enemy["seat"] + delta)
+        self.emit("seat_moved", seat=s.enemy["seat"], delta=delta, immobile=False)
 
     def _phase_cleanup(self):
         """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish —
@@ -974,8 +974,8 @@ class Battle:
         carried over by page effects)."""
         s = self.state
         yield from self._fire_board("turn_end")
-        s.ho_carried = max(0, min(s.ho, s.param("ho_carry")))
-        s.ho = 0
+        s.steps_carried = max(0, min(s.steps, s.param("steps_carry")))
+        s.steps = 0
         expired = [d for d in s.defense if d[1] == "turn"]
         s.defense = [d for d in s.defense if d[1] != "turn"]
         if expired:
@@ -1002,9 +1002,9 @@ class Battle:
         s = self.state
         s.hp = min(s.hp, s.param("max_hp"))
         cap = max(0, s.param("lifespan_cap"))
-        if s.toki > cap:
-            self.emit("moved", toki=s.toki, to=cap, suppressed=False)
-            s.toki = cap
+        if s.age > cap:
+            self.emit("moved", age=s.age, to=cap, suppressed=False)
+            s.age = cap
 
     @property
     def count_scope(self) -> str:
@@ -1023,13 +1023,13 @@ class Battle:
         if s.outcome is not None:
             return True
         enemy = self.tables.enemies[s.enemy["id"]]
-        return s.enemy["hp"] <= 0 or s.hokorobi_stage >= enemy.breakthrough or s.hp <= 0
+        return s.enemy["hp"] <= 0 or s.fray_stage >= enemy.breakthrough or s.hp <= 0
 
     def _stage_won_by(self) -> str | None:
         s = self.state
         if s.enemy["hp"] <= 0:
             return "hp"
-        if s.hokorobi_stage >= self.tables.enemies[s.enemy["id"]].breakthrough:
+        if s.fray_stage >= self.tables.enemies[s.enemy["id"]].breakthrough:
             return "breakthrough"
         return None
 
@@ -1061,7 +1061,7 @@ class Battle:
     def _end_stage(self) -> None:
         """What resets between stages (spec 000 ステージ間で引き継がれるもの)."""
         s = self.state
-        s.ho = s.ho_carried = 0
+        s.steps = s.steps_carried = 0
         s.defense = [d for d in s.defense if d[1] == "run"]
         for lifetime in ("play", "turn", "stage"):
             self._expire_mods(lifetime)
@@ -1108,7 +1108,7 @@ REGION_OPS = frozenset(REGION_STEPS)
 #: The phases before the player acts (spec 000 ターン構造 1–4).
 TURN_START_PHASES = (
     ("intents", Battle._phase_intents),
-    ("ho_refill", Battle._phase_refill),
+    ("steps_refill", Battle._phase_refill),
     ("draw", Battle._phase_draw),
     ("redraw", Battle._phase_redraw),
 )

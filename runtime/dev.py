@@ -48,16 +48,16 @@ def _defense(battle, value, lifetime):
     s.defense = [d for d in s.defense if d[1] != expiry] + ([[value, expiry]] if value else [])
 
 
-def _hokorobi_run(battle, value, lifetime):
+def _fray_run(battle, value, lifetime):
     s = battle.state
-    s.hokorobi_run = value
-    s.hokorobi_stage = min(s.hokorobi_stage, value)  # this stage's rise is part of the total
+    s.fray_run = value
+    s.fray_stage = min(s.fray_stage, value)  # this stage's rise is part of the total
 
 
-def _hokorobi_stage(battle, value, lifetime):
+def _fray_stage(battle, value, lifetime):
     s = battle.state
-    s.hokorobi_stage = value
-    s.hokorobi_run = max(s.hokorobi_run, value)
+    s.fray_stage = value
+    s.fray_run = max(s.fray_run, value)
 
 
 def _no_bound(battle):
@@ -66,17 +66,17 @@ def _no_bound(battle):
 
 DEV_SETTINGS: dict[str, DevSetting] = {
     "hp": DevSetting(("HP", "hp"), lambda b: (0, b.state.param("max_hp")), _set("hp")),
-    "ho": DevSetting(("歩", "ho"), _no_bound, _set("ho")),
-    "defense": DevSetting(("防御", "defense", "bougyo"), _no_bound, _defense,
+    "steps": DevSetting(("歩", "steps"), _no_bound, _set("steps")),
+    "defense": DevSetting(("防御", "defense", "defense"), _no_bound, _defense,
                           takes_lifetime=True),
-    "hokorobi": DevSetting(("綻び", "hokorobi"), _no_bound, _hokorobi_run),
-    "hokorobi_stage": DevSetting(("綻び[ステージ]", "hokorobi_stage"), _no_bound,
-                                 _hokorobi_stage),
-    "toki": DevSetting(("刻", "toki"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
-                       _set("toki")),
-    "za": DevSetting(("座", "za"), _no_bound, _set_enemy("za")),
+    "fray": DevSetting(("綻び", "fray"), _no_bound, _fray_run),
+    "fray_stage": DevSetting(("綻び[ステージ]", "fray_stage"), _no_bound,
+                                 _fray_stage),
+    "age": DevSetting(("刻", "age"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
+                       _set("age")),
+    "seat": DevSetting(("座", "seat"), _no_bound, _set_enemy("seat")),
     "enemy_hp": DevSetting(("敵HP", "enemy_hp"), _no_bound, _set_enemy("hp")),
-    "tsuka": DevSetting(("通貨", "tsuka"), _no_bound, _set("tsuka")),
+    "currency": DevSetting(("通貨", "currency"), _no_bound, _set("currency")),
     "hand": DevSetting(("手札", "hand"), _no_bound, None),
 }
 

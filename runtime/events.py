@@ -10,17 +10,17 @@ from dataclasses import dataclass, field
 
 KINDS = frozenset({
     "run_started", "run_won", "run_lost", "stage_started", "stage_won",
-    "turn_started", "intents_shown", "trait_telegraphed", "ho_refilled",
+    "turn_started", "intents_shown", "trait_telegraphed", "steps_refilled",
     "drawn", "draw_skipped", "reshuffled", "redrawn", "no_playable_page",
-    "played", "face_fired", "ho_paid", "moved", "crossed", "intent_removed",
+    "played", "face_fired", "steps_paid", "moved", "crossed", "intent_removed",
     "sayou", "damage", "healed", "defense_gained", "defense_consumed", "defense_expired",
-    "ho_changed", "param_changed", "flag_changed", "mei_changed", "currency_changed",
+    "steps_changed", "param_changed", "flag_changed", "year_changed", "currency_changed",
     "paid", "suppressed", "page_moved", "page_discarded", "page_exiled", "page_returned",
     "page_generated", "generation_failed", "page_removed", "hand_full",
     "choice_requested", "chosen", "effect_placed", "effect_expired",
-    "pen", "tear", "hokorobi_gained", "reward",
+    "pen", "tear", "fray_gained", "reward",
     "end_declared", "defense_from_distance", "enemy_acts", "hit", "blanked", "blank_missed",
-    "seat_moved", "escalated", "dev_set", "revealed", "ho_carried", "payment_skipped",
+    "seat_moved", "escalated", "dev_set", "revealed", "steps_carried", "payment_skipped",
 })
 
 

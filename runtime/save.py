@@ -26,7 +26,7 @@ from .battle import Battle, Refused
 from .state import EXPIRY_ORDER, PARAMS, SCOPES, ZONES, State
 from .tables import Tables
 
-SAVE_VERSION = 2  # 2: continuing effects saved as contract literals
+SAVE_VERSION = 3  # 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps, fray …)
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
 #: Numbers in a save are counts and years: far below this (developer mode included).
@@ -163,7 +163,7 @@ def _canonical(value) -> str:
 
 _FIELDS = {f.name for f in dataclasses.fields(State)}
 _FACE_STATES = ("base", "pen", "blank")
-_MOD_KINDS = ("param", "flag", "mei")
+_MOD_KINDS = ("param", "flag", "year")
 _MOD_LIFETIMES = ("play", "turn", "stage", "run")
 
 
@@ -190,15 +190,15 @@ class _State:
             _one_of(enemy, f"state.stages.{i}", t.enemies)
         _int(data["seed"], "state.seed")
         _int(data["stage_index"], "state.stage_index", 0, len(stages) - 1)
-        _int(data["toki"], "state.toki", 0)
+        _int(data["age"], "state.age", 0)
         for name in ("hp", "turn", "turns_run", "plays_run", "pens_used", "tears_used",
-                     "mei_toki_plays", "suppress", "ho", "ho_carried", "tsuka",
-                     "hokorobi_run", "hokorobi_stage", "rewards_given"):
+                     "same_age_plays", "suppress", "steps", "steps_carried", "currency",
+                     "fray_run", "fray_stage", "rewards_given"):
             low = -MAX_MAGNITUDE if name == "hp" else 0
             _int(data[name], f"state.{name}", low)
-        if data["hokorobi_stage"] > data["hokorobi_run"]:
-            raise SaveError("state.hokorobi_stage", "ステージの綻びが累積の綻びを超えています")
-        if data["rewards_given"] > data["hokorobi_run"] // t.balance.reward_interval:
+        if data["fray_stage"] > data["fray_run"]:
+            raise SaveError("state.fray_stage", "ステージの綻びが累積の綻びを超えています")
+        if data["rewards_given"] > data["fray_run"] // t.balance.reward_interval:
             raise SaveError("state.rewards_given", "累積の綻びより多くの綻び報酬があります")
         for name in ("redraw_used", "redraw_failed"):
             _bool(data[name], f"state.{name}")
@@ -214,8 +214,8 @@ class _State:
         state = State(**data)
         # The walls and clamps the rules keep at every step (spec 000 盤面, spec 002 クランプ).
         lifespan = max(0, state.param("lifespan_cap"))
-        if state.toki > lifespan:
-            raise SaveError("state.toki", f"刻 {state.toki} は寿命上限 {lifespan} の先です")
+        if state.age > lifespan:
+            raise SaveError("state.age", f"刻 {state.age} は寿命上限 {lifespan} の先です")
         if state.hp > state.param("max_hp"):
             raise SaveError("state.hp", f"HP {state.hp} が最大HP {state.param('max_hp')} を超えています")
         return state
@@ -250,7 +250,7 @@ class _State:
             kind = _one_of(mod["kind"], f"{where}.kind", _MOD_KINDS)
             if kind == "param":
                 _one_of(mod["key"], f"{where}.key", PARAMS)
-            elif kind == "mei":
+            elif kind == "year":
                 _one_of(mod["key"], f"{where}.key", self.tables.pages)
             elif not isinstance(mod["key"], str) or len(mod["key"]) > 200:
                 raise SaveError(f"{where}.key", "フラグの名前ではありません")
@@ -342,11 +342,11 @@ class _State:
 
     def _enemy(self, enemy, enemy_id: str) -> None:
         table = self.tables.enemies[enemy_id]
-        _keys(enemy, "state.enemy", {"id", "hp", "za", "intents", "turn_intents",
+        _keys(enemy, "state.enemy", {"id", "hp", "seat", "intents", "turn_intents",
                                      "escalations"}, frozenset({"down"}))
         _one_of(enemy["id"], "state.enemy.id", (enemy_id,))
         _int(enemy["hp"], "state.enemy.hp")
-        _int(enemy["za"], "state.enemy.za", 0)
+        _int(enemy["seat"], "state.enemy.seat", 0)
         known = [_canonical(to_literal(i)) for i in table.intents] + [
             _canonical(to_literal(e.intent)) for e in table.escalations]
         for name in ("intents", "turn_intents"):

@@ -68,28 +68,28 @@ def truncate(value: float) -> int:
 # ------------------------------------------------------------------ reading
 
 
-def page_mei(battle, page_id: str) -> int:
+def page_year(battle, page_id: str) -> int:
     """A page's 銘 now: the table's, unless a 作用 assigned it."""
-    override = battle.state.mei_override(page_id)
-    return battle.tables.pages[page_id].mei if override is None else override
+    override = battle.state.year_override(page_id)
+    return battle.tables.pages[page_id].year if override is None else override
 
 
-def mei_of(battle, uid: int) -> int:
-    return page_mei(battle, battle.state.pages[uid]["page"])
+def year_of(battle, uid: int) -> int:
+    return page_year(battle, battle.state.pages[uid]["page"])
 
 
 #: Variable code → its value now (battle, frame → number). A rule parameter not listed
 #: reads its current value; anything else reads 0.
 VARIABLES = {
-    "toki": lambda b, f: b.state.toki,
+    "age": lambda b, f: b.state.age,
     "hp": lambda b, f: b.state.hp,
-    "ho": lambda b, f: b.state.ho,
-    "bougyo": lambda b, f: b.state.defense_total(),
-    "tsuka": lambda b, f: b.state.tsuka,
-    "hokorobi": lambda b, f: b.state.hokorobi_run,
-    "za": lambda b, f: b.state.enemy.get("za", 0),
+    "steps": lambda b, f: b.state.steps,
+    "defense": lambda b, f: b.state.defense_total(),
+    "currency": lambda b, f: b.state.currency,
+    "fray": lambda b, f: b.state.fray_run,
+    "seat": lambda b, f: b.state.enemy.get("seat", 0),
     "enemy_hp": lambda b, f: b.state.enemy.get("hp", 0),
-    "mei": lambda b, f: mei_of(b, f.page_uid) if f.page_uid is not None else 0,
+    "year": lambda b, f: year_of(b, f.page_uid) if f.page_uid is not None else 0,
     "distance": lambda b, f: f.distance,
     "pen_left": lambda b, f: b.state.param("pen_cap") - b.state.pens_used,
     "tear_left": lambda b, f: b.state.param("tear_cap") - b.state.tears_used,
@@ -131,7 +131,7 @@ READERS = {
     RegionCountRef: lambda b, ref, f: sum(len(b.state.zones[z])
                                           for z in REGION_ZONES[ref.region]),
     PageCountRef: _read_page_count,
-    PageAttrRef: lambda b, ref, f: page_mei(b, ref.page),
+    PageAttrRef: lambda b, ref, f: page_year(b, ref.page),
     DistanceRef: lambda b, ref, f: f.distance,
     TilesPassedRef: lambda b, ref, f: 0,  # the map is outside the battle
 }
@@ -218,7 +218,7 @@ def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, floa
 #: Which direction of a target its modifiers act on. 攻撃力補正・攻撃倍率・烙印・軽減 make
 #: damage, not enemy heals; 防御補正 shapes defense gains (DESIGN §6.1 敵HP modifiers).
 #: A target not listed takes its modifiers in both directions.
-MODIFIED_DIRECTION = {"enemy_hp": "decrease", "bougyo": "increase"}
+MODIFIED_DIRECTION = {"enemy_hp": "decrease", "defense": "increase"}
 
 
 def effective(battle, effect: Sayou, base: float) -> float:
@@ -232,7 +232,7 @@ def effective(battle, effect: Sayou, base: float) -> float:
     add, mul = modifiers(battle, target)
     value = (base + add) * mul
     if target == "enemy_hp":
-        value *= 1 + battle.tables.balance.hokorobi_attack * battle.state.hokorobi_run
+        value *= 1 + battle.tables.balance.fray_attack * battle.state.fray_run
         value -= battle.enemy_trait("per_hit_reduction") or 0
     return max(0.0, value)
 
@@ -256,7 +256,7 @@ def _mul(battle, effect, frame):
     factor = base_value(battle, effect, frame)
     s = battle.state
     code = effect.target.code
-    if code == "bougyo":
+    if code == "defense":
         before = s.defense_total()
         s.defense = [[truncate(v * factor), e] for v, e in s.defense]
         gained = s.defense_total() - before
@@ -276,12 +276,12 @@ def _assign(battle, effect, frame):
         battle.state.mods.append({"kind": "flag", "key": target.flag, "op": "assign",
                                   "value": value, "lifetime": effect.lifetime})
         battle.emit("flag_changed", flag=target.flag, value=battle.state.flag(target.flag))
-    elif target.code == "mei":
-        battle.state.mods.append({"kind": "mei", "key": target.page, "op": "assign",
+    elif target.code == "year":
+        battle.state.mods.append({"kind": "year", "key": target.page, "op": "assign",
                                   "value": max(0, value), "lifetime": effect.lifetime})
-        battle.emit("mei_changed", page=target.page, mei=max(0, value))
-    elif target.code == "za":
-        battle.move_seat(value - battle.state.enemy["za"])
+        battle.emit("year_changed", page=target.page, year=max(0, value))
+    elif target.code == "seat":
+        battle.move_seat(value - battle.state.enemy["seat"])
 
 
 def _cap(battle, effect, frame):
@@ -297,7 +297,7 @@ def _cap(battle, effect, frame):
 
 #: What a payment may take from each resource: HP only while HP stays above 0 (a payment
 #: never kills), 通貨 down to 0 (DESIGN §6.1 payments).
-PAYABLE = {"hp": lambda s: s.hp - 1, "tsuka": lambda s: s.tsuka}
+PAYABLE = {"hp": lambda s: s.hp - 1, "currency": lambda s: s.currency}
 
 
 def payment_shortfall(battle, effects, frame: Frame, paying: dict) -> str | None:
@@ -311,7 +311,7 @@ def payment_shortfall(battle, effects, frame: Frame, paying: dict) -> str | None
         can = PAYABLE[code](battle.state)
         if paying[code] > can:
             word = effect.names.target
-            have = battle.state.hp if code == "hp" else battle.state.tsuka
+            have = battle.state.hp if code == "hp" else battle.state.currency
             return f"{word}が足りない: いま {have}, 支払い {paying[code]}" + (
                 "（HP は 支払いで 0 にはなりません）" if code == "hp" else "")
     return None
@@ -330,7 +330,7 @@ def _pay(battle, effect, frame):
         s.hp -= amount
         s.count(battle.count_scope, "hp_lost", amount)
     else:
-        s.tsuka -= amount
+        s.currency -= amount
         s.count(battle.count_scope, "currency_spent", amount)
     battle.emit("paid", what=code, amount=amount)
 
@@ -378,13 +378,13 @@ def _hp(battle, effect, delta):
         battle.emit("hit", amount=-delta, hp=s.hp, cause="effect")
 
 
-def _ho(battle, effect, delta):
+def _steps(battle, effect, delta):
     s = battle.state
-    s.ho = max(0, s.ho + delta)
-    battle.emit("ho_changed", delta=delta, ho=s.ho)
+    s.steps = max(0, s.steps + delta)
+    battle.emit("steps_changed", delta=delta, steps=s.steps)
 
 
-def _bougyo(battle, effect, delta):
+def _defense(battle, effect, delta):
     s = battle.state
     if delta >= 0:
         expiry = effect.lifetime or "turn"
@@ -395,13 +395,13 @@ def _bougyo(battle, effect, delta):
         battle.consume_defense(-delta)
 
 
-def _tsuka(battle, effect, delta):
+def _currency(battle, effect, delta):
     s = battle.state
-    before = s.tsuka
-    s.tsuka = max(0, s.tsuka + delta)
-    if s.tsuka < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
-        s.count(battle.count_scope, "currency_spent", before - s.tsuka)
-    battle.emit("currency_changed", delta=s.tsuka - before, tsuka=s.tsuka)
+    before = s.currency
+    s.currency = max(0, s.currency + delta)
+    if s.currency < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
+        s.count(battle.count_scope, "currency_spent", before - s.currency)
+    battle.emit("currency_changed", delta=s.currency - before, currency=s.currency)
 
 
 def _flag(battle, effect, delta):
@@ -411,11 +411,11 @@ def _flag(battle, effect, delta):
     battle.emit("flag_changed", flag=name, value=battle.state.flag(name))
 
 
-def _za(battle, effect, delta):
+def _seat(battle, effect, delta):
     battle.move_seat(delta)
 
 
 TARGETS = {
-    "enemy_hp": _enemy_hp, "hp": _hp, "ho": _ho, "bougyo": _bougyo, "tsuka": _tsuka,
-    "flag": _flag, "za": _za,
+    "enemy_hp": _enemy_hp, "hp": _hp, "steps": _steps, "defense": _defense, "currency": _currency,
+    "flag": _flag, "seat": _seat,
 }

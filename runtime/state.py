@@ -15,7 +15,7 @@ SCOPES = vocab.SCOPE_ORDER
 #: 防御の消滅契機, shortest-lived first: the order defense is consumed in (spec 002) —
 #: the lifetimes 防御 may have, in the vocabulary's order of lifetimes.
 EXPIRY_ORDER = tuple(t.code for t in vocab.LIFETIMES
-                     if t.code in vocab.lookup("variable", "bougyo").lifetimes)
+                     if t.code in vocab.lookup("variable", "defense").lifetimes)
 #: Where a page instance can be: the single regions, the two exiles, torn, gone (a
 #: generated page whose stage ended).
 ZONES = ("draw", "hand", "discard", "exile_stage", "exile_run", "torn", "gone")
@@ -30,14 +30,14 @@ class State:
     seed: int
     stages: list[str]  # enemy id of each stage
     stage_index: int = 0
-    toki: int = 0
+    age: int = 0
     hp: int = 0
-    ho: int = 0
-    ho_carried: int = 0  # 歩 kept at the last cleanup by 歩の持ち越し, added at refill
-    tsuka: int = 0
+    steps: int = 0
+    steps_carried: int = 0  # 歩 kept at the last cleanup by 歩の持ち越し, added at refill
+    currency: int = 0
     defense: list[list] = field(default_factory=list)  # [value, expiry]
-    hokorobi_run: int = 0
-    hokorobi_stage: int = 0
+    fray_run: int = 0
+    fray_stage: int = 0
     rewards_given: int = 0
     counters: dict = field(default_factory=dict)  # scope → counter → number
     params: dict = field(default_factory=dict)  # balance values of the rule parameters
@@ -53,7 +53,7 @@ class State:
     tears_used: int = 0
     redraw_used: bool = False
     redraw_failed: bool = False
-    mei_toki_plays: int = 0
+    same_age_plays: int = 0
     suppress: int = 0  # plays whose 刻 update is suppressed
     outcome: str | None = None  # None while playing; "won" | "lost"
 
@@ -106,10 +106,10 @@ class State:
                 value = mod["value"] if mod["op"] == "assign" else value + mod["value"]
         return value
 
-    def mei_override(self, page_id: str) -> int | None:
+    def year_override(self, page_id: str) -> int | None:
         found = None
         for mod in self.mods:
-            if mod["kind"] == "mei" and mod["key"] == page_id:
+            if mod["kind"] == "year" and mod["key"] == page_id:
                 found = mod["value"]
         return found
 

@@ -23,22 +23,22 @@ def _variable(code: str, *more: str) -> tuple[str, ...]:
 
 def _face(code: str) -> tuple[str, ...]:
     face = next(f for f in vocab.FACES if f.code == code)
-    return face.mei, face.code
+    return face.ja, face.code
 
 
-#: words → (quantity code, what its subscript is: None, "expiry", "hokorobi", "event",
+#: words → (quantity code, what its subscript is: None, "expiry", "fray", "event",
 #: "page"). The variables and faces are spelled as the vocabulary spells them; the rest
 #: are quantities of a battle that only a scenario reads.
 QUANTITIES = {
     _variable("hp"): ("hp", None),
-    _variable("ho"): ("ho", None),
-    _variable("toki"): ("toki", None),
-    _variable("bougyo", "defense"): ("defense", "expiry"),
+    _variable("steps"): ("steps", None),
+    _variable("age"): ("age", None),
+    _variable("defense", "defense"): ("defense", "expiry"),
     ("Intent", "intents"): ("intents", None),
-    _variable("hokorobi"): ("hokorobi", "hokorobi"),
+    _variable("fray"): ("fray", "fray"),
     _variable("enemy_hp"): ("enemy_hp", None),
-    _variable("tsuka"): ("tsuka", None),
-    _variable("za"): ("za", None),
+    _variable("currency"): ("currency", None),
+    _variable("seat"): ("seat", None),
     ("ステージ", "stage"): ("stage", None),
     ("ターン", "turn"): ("turn", None),
     ("勝利", "won"): ("won", None),
@@ -209,7 +209,7 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
                         hint="被弾1回・ターン・ステージ・ラン")
                 return None
             return {**base, "quantity": code, "arg": _EXPIRIES[key]}
-        if arg_kind == "hokorobi":
+        if arg_kind == "fray":
             if key not in ("ステージ", "stage", "ラン", "run"):
                 ctx.err("E057", "綻びの添字は ステージ か ラン です", sub.span)
                 return None
@@ -236,8 +236,8 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         scope = vocab.lookup("scope", sub.name.text) if sub is not None and sub.anchor is None \
             else None
         if scope is None:
-            ctx.err("E021", f"累計量「{counter.mei}」にはスコープ添字が要ります", ref.span,
-                    hint=f"例: {counter.mei}[ターン]")
+            ctx.err("E021", f"累計量「{counter.ja}」にはスコープ添字が要ります", ref.span,
+                    hint=f"例: {counter.ja}[ターン]")
             return None
         return {**base, "quantity": "counter", "arg": [counter.code, scope.code]}
     variable = vocab.lookup("variable", word)

@@ -56,16 +56,16 @@ def _face_written(side):
 
 READERS = {
     "hp": lambda b, arg, w: b.state.hp,
-    "ho": lambda b, arg, w: b.state.ho,
-    "toki": lambda b, arg, w: b.state.toki,
+    "steps": lambda b, arg, w: b.state.steps,
+    "age": lambda b, arg, w: b.state.age,
     "defense": lambda b, arg, w: (b.state.defense_by_expiry()[arg] if arg
                                   else b.state.defense_total()),
     "intents": lambda b, arg, w: len(b.state.enemy["turn_intents"]),
-    "hokorobi": lambda b, arg, w: b.state.hokorobi_stage if arg == "stage"
-    else b.state.hokorobi_run,
+    "fray": lambda b, arg, w: b.state.fray_stage if arg == "stage"
+    else b.state.fray_run,
     "enemy_hp": lambda b, arg, w: b.state.enemy["hp"],
-    "tsuka": lambda b, arg, w: b.state.tsuka,
-    "za": lambda b, arg, w: b.state.enemy["za"],
+    "currency": lambda b, arg, w: b.state.currency,
+    "seat": lambda b, arg, w: b.state.enemy["seat"],
     "stage": lambda b, arg, w: b.state.stage_index + 1,
     "turn": lambda b, arg, w: b.state.turn,
     "won": lambda b, arg, w: 1 if b.state.outcome == "won" or any(

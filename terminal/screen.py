@@ -31,14 +31,14 @@ def number_line(battle) -> Text:
     axis = ["─"] * LINE_WIDTH
     marks = [" "] * LINE_WIDTH
     for index, uid in enumerate(battle.hand, 1):
-        mei = battle.mei(uid)
-        at = col(mei)
-        label = str(index) if mei <= cap else f"{index}»"
+        year = battle.year(uid)
+        at = col(year)
+        label = str(index) if year <= cap else f"{index}»"
         for offset, ch in enumerate(label):
             if at + offset < LINE_WIDTH and marks[at + offset] == " ":
                 marks[at + offset] = ch
-    axis[col(s.enemy["za"])] = "▼"
-    axis[col(s.toki)] = "●"
+    axis[col(s.enemy["seat"])] = "▼"
+    axis[col(s.age)] = "●"
     text = Text()
     text.append("0 ")
     for ch in axis:
@@ -46,7 +46,7 @@ def number_line(battle) -> Text:
         text.append(ch, style=style)
     text.append(f" {cap}\n  ")
     text.append("".join(marks), style="yellow")
-    text.append(f"\n  ● 刻 {s.toki}   ▼ 座 {s.enemy['za']}   数字: 手札の番号（銘の位置）")
+    text.append(f"\n  ● 刻 {s.age}   ▼ 座 {s.enemy['seat']}   数字: 手札の番号（銘の位置）")
     return text
 
 
@@ -55,9 +55,9 @@ def enemy_panel(battle) -> Text:
     enemy = battle.tables.enemies[s.enemy["id"]]
     text = Text()
     text.append(enemy.name, style="bold red")
-    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   座 {s.enemy['za']}   ")
-    filled = min(10, s.hokorobi_stage * 10 // max(1, enemy.breakthrough))
-    text.append(f"突破ライン {s.hokorobi_stage}/{enemy.breakthrough} ")
+    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   座 {s.enemy['seat']}   ")
+    filled = min(10, s.fray_stage * 10 // max(1, enemy.breakthrough))
+    text.append(f"突破ライン {s.fray_stage}/{enemy.breakthrough} ")
     text.append("■" * filled + "□" * (10 - filled), style="magenta")
     intents = " → ".join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
     text.append(f"\n予兆: {intents}")
@@ -82,11 +82,11 @@ def player_panel(battle) -> Text:
     s = battle.state
     text = Text()
     text.append("自分", style="bold cyan")
-    text.append(f"  HP {s.hp}/{s.param('max_hp')}   歩 {s.ho}   防御 {s.defense_total()}")
+    text.append(f"  HP {s.hp}/{s.param('max_hp')}   歩 {s.steps}   防御 {s.defense_total()}")
     groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
     if groups:
         text.append("（" + "・".join(groups) + "）")
-    text.append(f"\n綻び ステージ {s.hokorobi_stage}・ラン {s.hokorobi_run}   "
+    text.append(f"\n綻び ステージ {s.fray_stage}・ラン {s.fray_run}   "
                 f"ペン残り {s.param('pen_cap') - s.pens_used}   "
                 f"破り残り {s.param('tear_cap') - s.tears_used}")
     return text
@@ -110,7 +110,7 @@ def hand_table(battle) -> Table:
         style = None if info["playable"] else "dim"
         reason = "" if info["playable"] else f"\n× {info['reason']}"
         # Designer text is plain text, never console markup: every cell is a Text.
-        cells = (str(index), page.name, str(info["mei"]), str(info["cost"]), face,
+        cells = (str(index), page.name, str(info["year"]), str(info["cost"]), face,
                  "○" if info["crosses"] else "", "\n".join(rules) + reason)
         table.add_row(*map(Text, cells), style=style)
     return table
@@ -151,8 +151,8 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
 
 def tear_preview(battle, uid: int) -> list[str]:
     preview = battle.tear_preview(uid)
-    lines = [f"綻び +{preview['hokorobi']}（距離 {preview['distance']} × 綻び倍率 "
-             f"{battle.page_of(uid).hokorobi_mul}）"]
+    lines = [f"綻び +{preview['fray']}（距離 {preview['distance']} × 綻び倍率 "
+             f"{battle.page_of(uid).fray_mul}）"]
     if preview["blank"]:
         lines.append("白紙ページなので破却効果はない")
     for effect in preview["effects"]:

@@ -38,7 +38,7 @@ def test_every_command_and_its_aliases_are_understood():
     assert "坂道の自転車（銘 8）をプレイ" in out
     assert out.count("コマンド（カッコ内は別名）") == 3
     assert out.count("1 手戻しました") == 2
-    assert "[開発者] hp = 150" in out and "[開発者] toki = 30" in out
+    assert "[開発者] hp = 150" in out and "[開発者] age = 30" in out
 
 
 @pytest.mark.parametrize("command, refusal", [
@@ -60,7 +60,7 @@ def test_refusals_are_explained_not_raised(command, refusal):
     assert f"× {refusal}" in out or refusal in out
 
 
-def test_too_little_ho_is_explained_with_numbers():
+def test_too_little_steps_is_explained_with_numbers():
     out = battle("set 歩 4\nplay 5\n", "--with", "shigoto").output
     assert "歩が足りない: 残り 4, 必要" in out
 
@@ -139,8 +139,8 @@ def test_battle_in_a_real_terminal_shows_the_screen():
 def test_developer_mode_sets_every_value_and_explains_refusals():
     out = battle("set 防御 10 ステージ\nset 座 50\nset 敵HP 7\nset 通貨 3\nset 綻び[ステージ] 20\n"
                  "set 刻 81\nset 歩 -1\nset 防御 5 永遠\nq\n").output
-    for line in ("[開発者] defense = [10, 'stage']", "[開発者] za = 50", "[開発者] enemy_hp = 7",
-                 "[開発者] tsuka = 3", "[開発者] hokorobi_stage = 20"):
+    for line in ("[開発者] defense = [10, 'stage']", "[開発者] seat = 50", "[開発者] enemy_hp = 7",
+                 "[開発者] currency = 3", "[開発者] fray_stage = 20"):
         assert line in out
     assert "× 刻 は 0〜80 の範囲です（81）" in out and "× 歩 は 0 以上です（-1）" in out
     assert "× 防御の寿命は" in out

@@ -152,9 +152,9 @@ def test_each_page_and_enemy_shows_the_examples_that_prove_it():
 # ------------------------------------------------------- tables, not switches
 
 
-REF_SAMPLES = [CounterRef("ho_used", "play", None, None),
-               CounterRef("ho_used", "anchored", "play", 2), VariableRef("toki"), FlagRef("夢"), RegionCountRef("hand"),
-               PageCountRef("hand", "x"), PageAttrRef("mei", "x"), DistanceRef(),
+REF_SAMPLES = [CounterRef("steps_used", "play", None, None),
+               CounterRef("steps_used", "anchored", "play", 2), VariableRef("age"), FlagRef("夢"), RegionCountRef("hand"),
+               PageCountRef("hand", "x"), PageAttrRef("year", "x"), DistanceRef(),
                TilesPassedRef("history")]
 
 
@@ -176,7 +176,7 @@ def test_each_reference_kind_reads_differently():
     texts = [phrasing.ref_text(r) for r in REF_SAMPLES]
     assert len(set(texts)) == len(texts), texts
     assert phrasing.ref_text(TilesPassedRef("history")) == "通過したマス［歴史］"
-    assert phrasing.base_text(Scaled(CounterRef("ho_used", "play", None, None), 0.5)) \
+    assert phrasing.base_text(Scaled(CounterRef("steps_used", "play", None, None), 0.5)) \
         == "使用した歩［このプレイ］×0.5"
 
 

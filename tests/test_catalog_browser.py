@@ -44,13 +44,13 @@ def test_catalog_opens_from_disk_without_network(page):
     assert page.blocked == []
 
 
-def test_filter_by_text_mei_range_and_faces(page, tmp_path):
+def test_filter_by_text_year_range_and_faces(page, tmp_path):
     tables = load()
     page.fill("#q", "旅立ち")
     assert visible_pages(page) == 1
     page.fill("#q", "")
     page.fill("#meimin", "40")
-    expected = sum(1 for p in tables.pages.values() if p.mei >= 40)
+    expected = sum(1 for p in tables.pages.values() if p.year >= 40)
     assert visible_pages(page) == expected
     assert page.inner_text("#count") == str(expected)
     page.fill("#meimin", "")

@@ -318,10 +318,10 @@ def _delete(path):
 
 EFFECT = ("pages", "pages", "tabidachi", "faces", "future", "effects", 0)
 MUTATIONS = {
-    "mei as a string": (_set(("pages", "pages", "tabidachi", "mei"), "36"), "pages",
-                        ["pages.tabidachi.mei", "is not of type 'integer'"]),
-    "mei out of range": (_set(("pages", "pages", "tabidachi", "mei"), 201), "pages",
-                         ["pages.tabidachi.mei", "201"]),
+    "year as a string": (_set(("pages", "pages", "tabidachi", "year"), "36"), "pages",
+                        ["pages.tabidachi.year", "is not of type 'integer'"]),
+    "year out of range": (_set(("pages", "pages", "tabidachi", "year"), 201), "pages",
+                         ["pages.tabidachi.year", "201"]),
     "missing timing": (_delete((*EFFECT, "timing")), "pages",
                        ["pages.tabidachi.faces.future.effects.0", "'timing' is a required"]),
     "unknown op": (_set((*EFFECT, "op"), "explode"), "pages",
@@ -382,14 +382,14 @@ def test_a_schema_violation_stops_the_compile_before_writing(tmp_path, monkeypat
 
     def broken(model):
         tables = real(model)
-        next(iter(tables["pages"]["pages"].values()))["mei"] = "oops"
+        next(iter(tables["pages"]["pages"].values()))["year"] = "oops"
         return tables
 
     monkeypatch.setattr(lower, "lower", broken)
     out = tmp_path / "out"
     result = run_cli("compile", "--content", str(ROOT / "content"), "--out", str(out))
     assert result.exit_code == 1
-    assert "内部エラー" in result.output and ".mei" in result.output
+    assert "内部エラー" in result.output and ".year" in result.output
     assert not out.exists()
 
 

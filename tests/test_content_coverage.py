@@ -102,17 +102,17 @@ def test_every_operation_is_used():
     assert missing((o.code for o in vocab.OPERATIONS), (e["op"] for e in all_effects())) == []
 
 
-def test_add_is_used_with_every_landing_and_multiply_on_defense_and_ho():
+def test_add_is_used_with_every_landing_and_multiply_on_defense_and_steps():
     add = vocab.tables()["operation"].by_code("add")
     landings = {e["landing"] for _, e in page_effects() if e["op"] == "add"}
     assert missing(add.landings, landings) == []
     multiplied = {e["target"]["code"] for _, e in page_effects() if e["op"] == "mul"}
-    assert {"bougyo", "ho"} <= multiplied
+    assert {"defense", "steps"} <= multiplied
 
 
-def test_assign_sets_another_pages_mei_and_a_flag():
+def test_assign_sets_another_pages_year_and_a_flag():
     assigned = {e["target"]["code"] for _, e in page_effects() if e["op"] == "assign"}
-    assert {"mei", "flag"} <= assigned
+    assert {"year", "flag"} <= assigned
 
 
 def test_cap_changes_for_a_stage_and_for_the_run():
@@ -160,7 +160,7 @@ def test_every_scope_and_anchor_unit_is_used_as_a_repeat_range():
 def test_move_distance_and_net_displacement_and_crossings_are_read():
     read = {(r["counter"], r["scope"]) for e in all_effects() for r in refs(e)
             if r["kind"] == "counter"}
-    assert ("ho_used", "play") in read  # attack that grows with the distance walked
+    assert ("steps_used", "play") in read  # attack that grows with the distance walked
     assert ("net_displacement", "play") in read
     assert any(counter == "crossings" for counter, _ in read)
 
@@ -216,15 +216,15 @@ def test_position_conditions_of_every_form():
     assert missing((w.code for w in vocab.CONDITION_WORDS), tests) == []  # 跨ぐ・跨がない
     terms = [t for c in conditions() for t in c["terms"]]
     assert any(t.get("kind") == "distance" for t in terms)  # |銘 − 刻| >= n
-    toki_ranges = [c for c in conditions() if len(c["ops"]) == 2 and any(
-        t.get("variable") == "toki" for t in c["terms"])]
-    assert toki_ranges, "a 刻 range (a <= 刻 <= b)"
+    age_ranges = [c for c in conditions() if len(c["ops"]) == 2 and any(
+        t.get("variable") == "age" for t in c["terms"])]
+    assert age_ranges, "a 刻 range (a <= 刻 <= b)"
 
 
 def test_resource_conditions_read_hp_and_currency():
     read = {t.get("variable") for c in conditions() if c["kind"] == "resource"
             for t in c["terms"]}
-    assert {"hp", "tsuka"} <= read
+    assert {"hp", "currency"} <= read
 
 
 def test_remaining_conditions_read_pens_and_tears():
@@ -247,7 +247,7 @@ def test_every_intent_kind_trait_and_blanking_region():
 
 def test_seat_movement_both_ways_escalation_and_acceleration():
     moves = [e for enemy in enemies().values() for e in enemy["trait_effects"]
-             if e["target"]["code"] == "za"]
+             if e["target"]["code"] == "seat"]
     assert any(e["telegraphed"] and e["direction"] == "increase" for e in moves)
     assert any(e["telegraphed"] and e["direction"] == "decrease" for e in moves)
     assert any(enemy["escalations"] for enemy in enemies().values())
@@ -268,16 +268,16 @@ def test_at_least_40_pages_and_8_enemies():
     assert len(enemies()) >= 8
 
 
-def test_mei_spread_over_the_life_and_beyond_the_lifespan():
+def test_year_spread_over_the_life_and_beyond_the_lifespan():
     cap = balance()["lifespan_cap"]
-    meis = sorted(p["mei"] for p in pages().values())
+    meis = sorted(p["year"] for p in pages().values())
     for low in range(0, cap, 10):  # every decade of the life has a page
         assert any(low <= m < low + 10 for m in meis), f"no page in {low}..{low + 9}"
     assert sum(m > cap for m in meis) >= 2, "years never lived (銘 > 寿命上限)"
 
 
-def test_hokorobi_multiplier_range():
-    muls = [p["hokorobi_mul"] for p in pages().values()]
+def test_fray_multiplier_range():
+    muls = [p["fray_mul"] for p in pages().values()]
     assert min(muls) <= 0.5 and max(muls) >= 2.0
 
 
@@ -353,16 +353,16 @@ def test_the_worked_example_is_bundled():
     for choice in ("選択肢A", "選択肢B", "選択肢C"):
         assert any(choice in name for name in names), choice
     worked = pages()
-    by_mei = {}
+    by_year = {}
     for page in worked.values():
-        by_mei.setdefault(page["mei"], []).append(page)
+        by_year.setdefault(page["year"], []).append(page)
     shapes = {8: (False, True), 22: (True, True), 36: (True, False), 44: (True, False),
               55: (True, False)}
-    for mei, shape in shapes.items():
+    for year, shape in shapes.items():
         assert any(tuple(p["faces"][s]["written"] for s in SIDES) == shape
-                   for p in by_mei.get(mei, [])), mei
-    assert any(p["hokorobi_mul"] == 2.0 for p in by_mei[8])
-    assert any(p["hokorobi_mul"] == 0.8 for p in by_mei[55])
-    assert any(e["za"] == 42 and [i["amount"] for i in e["intents"]] == [16, 16, 16]
+                   for p in by_year.get(year, [])), year
+    assert any(p["fray_mul"] == 2.0 for p in by_year[8])
+    assert any(p["fray_mul"] == 0.8 for p in by_year[55])
+    assert any(e["seat"] == 42 and [i["amount"] for i in e["intents"]] == [16, 16, 16]
                and all(i["kind"] == "attack" for i in e["intents"])
                for e in enemies().values())

@@ -17,7 +17,7 @@ def test_bundled_content_is_clean(monkeypatch):
 
 def test_ascii_aliases_mean_the_same_as_japanese():
     ja = "ページ t {\n 銘 30\n 未来面 { 防御 += 6 寿命 被弾1回 }\n 過去面 白紙\n}\n"
-    en = "page t {\n mei 30\n future { bougyo += 6 life on_hit }\n past blank\n}\n"
+    en = "page t {\n year 30\n future { defense += 6 life on_hit }\n past blank\n}\n"
     assert codes(ja) == codes(en) == []
 
 
@@ -94,7 +94,7 @@ def test_keywords_are_words_of_the_vocabulary():
 
     assert keywords.KEYWORDS is vocab.KEYWORDS
     for face in vocab.FACES:
-        assert vocab.KEYWORDS[face.code] == (face.mei, face.code)
+        assert vocab.KEYWORDS[face.code] == (face.ja, face.code)
     text = (ROOT / "dsl" / "keywords.py").read_text(encoding="utf-8")
     assert [ja for ja, _ in vocab.KEYWORDS.values() if len(ja) > 1 and ja in text] == []
     assert '_kw_future: "未来面" | "future"' in keywords.grammar_rules().split("\n")
@@ -104,9 +104,23 @@ def test_a_keyword_typo_gets_a_did_you_mean_from_the_names_suggester():
     from compiler.lint import check_text
 
     cases = {"ページ t {\n 銘 30\n 未来 { 敵HP -= 1 }\n}\n": ("未来面", 3, 2),
-             "ページ t {\n mie 30\n 未来面 { 敵HP -= 1 }\n}\n": ("mei", 2, 2),
+             "ページ t {\n yaer 30\n 未来面 { 敵HP -= 1 }\n}\n": ("year", 2, 2),
              "ページ t {\n 銘 30\n 未来面 { 敵HP -= 1 }\n 過去面 白髪\n}\n": ("白紙", 4, 6)}
     for text, (word, line, col) in cases.items():
         (diag,) = check_text(text, "t.page").diagnostics
         assert (diag.code, diag.span.line, diag.span.col) == ("E001", line, col)
         assert diag.hint.startswith(f"もしかして「{word}」？")
+
+
+def test_codes_follow_one_convention_and_former_romanised_codes_point_to_the_english_ones(lint_text):
+    from contract import vocabulary as vocab
+
+    every = [e.code for t in vocab.tables().values() for e in t.entries]
+    every += [ascii_ for _, ascii_ in vocab.KEYWORDS.values()]
+    former = {old for old in vocab.FORMER_CODES if "_" not in old}  # the romanised words
+    assert not [c for c in every if former & set(c.split("_"))]
+    for old, new in vocab.FORMER_CODES.items():
+        assert new in every, new
+    text = "page t {\n  year 30\n  future { bougyo += 6 life on_hit }\n  past blank\n}\n"
+    [found] = lint_text(text, "t.page").diagnostics
+    assert (found.code, found.hint) == ("E010", "もしかして「defense」？")

@@ -91,7 +91,7 @@ def everywhere(write, content: str | bytes):
     return by_file, cli
 
 
-PAGE = "ページ {id} {{\n  銘 {mei}\n  未来面 {{ 敵HP -= {dmg} }}\n}}\n"
+PAGE = "ページ {id} {{\n  銘 {year}\n  未来面 {{ 敵HP -= {dmg} }}\n}}\n"
 
 # ------------------------------------------------------------------ files that are not content
 
@@ -135,7 +135,7 @@ def test_invalid_utf8_is_E004_at_the_bad_byte(write, data, where):
 
 
 def test_nul_byte_is_E004_at_the_nul(write):
-    text = PAGE.format(id="a", mei=3, dmg=1) + "ページ b {\n  銘 4\x00\n}\n"
+    text = PAGE.format(id="a", year=3, dmg=1) + "ページ b {\n  銘 4\x00\n}\n"
     result, cli = everywhere(write, text)
     assert found(result) == [("E004", *at(text, "\x00"))]
     assert "NUL" in result.diagnostics[0].message
@@ -143,7 +143,7 @@ def test_nul_byte_is_E004_at_the_nul(write):
 
 
 def test_megabyte_long_line_is_E004(write):
-    text = PAGE.format(id="a", mei=3, dmg=1) + "# " + "x" * 1_000_000 + "\n"
+    text = PAGE.format(id="a", year=3, dmg=1) + "# " + "x" * 1_000_000 + "\n"
     result, cli = everywhere(write, text)
     assert found(result) == [("E004", 5, MAX_LINE_CHARS + 1)]
     assert cli.exit_code == 1
@@ -158,7 +158,7 @@ def test_file_over_the_size_limit_is_E004(write):
 
 def test_directory_named_like_content_and_special_files_do_not_hang(write, tmp_path):
     (tmp_path / "d.page").mkdir()
-    write(PAGE.format(id="a", mei=3, dmg=1))
+    write(PAGE.format(id="a", year=3, dmg=1))
     result = check([tmp_path])
     assert result.diagnostics == [] and result.files == 1
     special = check([Path("/dev/null")])
@@ -169,7 +169,7 @@ def test_directory_named_like_content_and_special_files_do_not_hang(write, tmp_p
 
 
 def test_missing_closing_brace_at_the_end_is_E003(write):
-    text = PAGE.format(id="a", mei=3, dmg=1) + "ページ b {\n  銘 4\n  未来面 { 敵HP -= 2 }\n"
+    text = PAGE.format(id="a", year=3, dmg=1) + "ページ b {\n  銘 4\n  未来面 { 敵HP -= 2 }\n"
     result, cli = everywhere(write, text)
     assert found(result) == [("E003", *at(text, "ページ b"))]
     assert "}" in result.diagnostics[0].hint
@@ -185,14 +185,14 @@ def test_missing_closing_brace_then_another_page_reports_both_pages(write):
 
 
 def test_missing_closing_brace_then_a_valid_page_keeps_the_valid_page(write):
-    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= 1\n}\n" + PAGE.format(id="b", mei=4, dmg=2)
+    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= 1\n}\n" + PAGE.format(id="b", year=4, dmg=2)
     result, _ = everywhere(write, text)
     assert found(result) == [("E003", 1, 1)]
     assert [p.id for p in result.model["pages"] if p] == ["b"]
 
 
 def test_stray_closing_brace_is_reported_alone(write):
-    text = PAGE.format(id="a", mei=3, dmg=1) + "}\n" + PAGE.format(id="b", mei=4, dmg=2)
+    text = PAGE.format(id="a", year=3, dmg=1) + "}\n" + PAGE.format(id="b", year=4, dmg=2)
     result, _ = everywhere(write, text)
     assert found(result) == [("E001", 5, 1)]
     assert "対応する「{」のない「}」" in result.diagnostics[0].hint
@@ -208,7 +208,7 @@ def test_brace_closing_a_page_early_says_so(write):
 
 
 def test_header_without_brace_is_one_error(write):
-    text = "ページ a\n  銘 3\n  未来面 { 敵HP -= 1 }\n}\n" + PAGE.format(id="b", mei=4, dmg=2)
+    text = "ページ a\n  銘 3\n  未来面 { 敵HP -= 1 }\n}\n" + PAGE.format(id="b", year=4, dmg=2)
     result, _ = everywhere(write, text)
     assert found(result) == [("E001", *at(text, "銘"))]
     assert "「{」" in result.diagnostics[0].hint
@@ -226,7 +226,7 @@ def test_unterminated_string_points_at_its_quote(write, text, needle):
 
 
 def test_unclosed_bracket_inside_a_line(write):
-    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= (1 + 2 }\n}\n" + PAGE.format(id="b", mei=4, dmg=2)
+    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= (1 + 2 }\n}\n" + PAGE.format(id="b", year=4, dmg=2)
     result, _ = everywhere(write, text)
     assert found(result) == [("E001", *at(text, "}"))]
     assert "「)」" in result.diagnostics[0].hint
@@ -266,7 +266,7 @@ def test_missing_brace_of_an_example_then_another_example():
 def test_ten_thousand_open_parens_is_E005(write):
     # 10,000 "(" in lines of 5,000 (a single line that long is E004 first)
     text = "ページ a {\n  銘 " + "(" * 5000 + "\n" + "(" * 5000 + "1\n}\n" \
-        + PAGE.format(id="b", mei=4, dmg="未知")
+        + PAGE.format(id="b", year=4, dmg="未知")
     result, cli = everywhere(write, text)
     # the "{" of the page is the first level, so the 40th "(" is one too many
     assert found(result)[0] == ("E005", 2, len("  銘 ") + MAX_NESTING)
@@ -290,7 +290,7 @@ def test_balanced_but_absurd_nesting_is_E005(opener, closer):
 ], ids=["plus-chain", "minus-chain", "abs-chain", "times-chain"])
 def test_absurdly_long_expressions_are_E005_not_a_crash(write, expression):
     text = "ページ a {\n  銘 1\n  未来面 {\n    敵HP -= " + expression + "\n  }\n}\n" \
-        + PAGE.format(id="b", mei=4, dmg="未知")
+        + PAGE.format(id="b", year=4, dmg="未知")
     result, _ = everywhere(write, text)
     codes = [d.code for d in result.diagnostics]
     assert codes[0] == "E005" and "E000" not in codes
@@ -435,7 +435,7 @@ def test_line_separators_do_not_shift_the_shown_line():
 
 
 def test_clean_content_exits_0(write):
-    write(PAGE.format(id="a", mei=3, dmg=1))
+    write(PAGE.format(id="a", year=3, dmg=1))
     result = lint_cli("t.page")
     assert result.exit_code == 0, result.output
 
@@ -473,7 +473,7 @@ def test_json_format_is_valid_json_with_every_field(write):
 
 
 def test_json_format_of_clean_content_is_an_empty_list(write):
-    write(PAGE.format(id="a", mei=3, dmg=1))
+    write(PAGE.format(id="a", year=3, dmg=1))
     result = lint_cli("--format", "json", "t.page")
     assert result.exit_code == 0 and json.loads(result.output) == []
 

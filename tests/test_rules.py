@@ -65,7 +65,7 @@ def accepts(text: str, context: dict | None = None) -> None:
      "ターン開始時"),                                                       # timing
     ("防御 += 6 寿命 被弾一回", 16, "防御 += 6 寿命 被弾1回", "被弾1回"),      # lifetime
     ("移動 1枚 捨札 -> 手札", 11, "移動 1枚 捨て札 -> 手札", "捨て札"),         # region
-    ("bougyo += 6 life on_hitt", 22, "bougyo += 6 life on_hit", "on_hit"),  # ASCII alias
+    ("defense += 6 life on_hitt", 23, "defense += 6 life on_hit", "on_hit"),  # ASCII alias
 ])
 def test_unknown_name_is_rejected_with_did_you_mean(bad, col, good, suggestion):
     found = rejects(face(bad), "E010", 4, col)
@@ -152,7 +152,7 @@ def test_face_written_twice_is_rejected():
     accepts(face("敵HP -= 12", after=("過去面 白紙",)))
 
 
-def test_page_without_mei_is_rejected():
+def test_page_without_year_is_rejected():
     rejects("ページ t {\n  未来面 { 敵HP -= 12 }\n}\n", "E014", 1, 5)
     accepts("ページ t {\n  銘 0\n  未来面 { 敵HP -= 12 }\n}\n")
 
@@ -171,7 +171,7 @@ def test_deck_without_pages_is_rejected():
 # ============================================================ the effect system
 
 
-@pytest.mark.parametrize("counter", [c.mei for c in vocab.COUNTERS])
+@pytest.mark.parametrize("counter", [c.ja for c in vocab.COUNTERS])
 def test_cumulative_quantity_is_never_a_target(counter):
     rejects(face(f"{counter}[ラン] += 1"), "E020", 4, 5)
     rejects(face(f"{counter} -= 1"), "E020", 4, 5)
@@ -213,11 +213,11 @@ def test_cross_cell_scope_is_rejected_in_conditions_too():
 def test_every_cell_of_the_scope_table_is_enforced(counter):
     """The whole ●/○/× table of spec 002, read from the vocabulary."""
     for scope in vocab.SCOPES:
-        text = face(f"敵HP -= {counter.mei}[{scope.mei}] × 2")
+        text = face(f"敵HP -= {counter.ja}[{scope.ja}] × 2")
         got = [d.code for d in diagnostics(text)]
         expected = {vocab.CELL_CORE: [], vocab.CELL_UNUSED: ["W001"],
                     vocab.CELL_NONE: ["E022"]}[counter.cell(scope.code)]
-        assert got == expected, (counter.mei, scope.mei)
+        assert got == expected, (counter.ja, scope.ja)
 
 
 def test_multiply_with_modified_landing_is_rejected():
@@ -230,11 +230,11 @@ def test_multiply_with_modified_landing_is_rejected():
 
 @pytest.mark.parametrize("bad", ["防御 = 20", "HP = 100", "敵HP = 0", "通貨 = 0", "歩 = 40",
                                  "攻撃倍率 = 2 範囲 ラン"])
-def test_assign_only_to_page_mei_flag_or_enemy_face_state(bad):
+def test_assign_only_to_page_year_flag_or_enemy_face_state(bad):
     rejects(face(bad), "E024", 4, 5)
 
 
-def test_assign_to_another_pages_mei_or_a_flag_is_accepted():
+def test_assign_to_another_pages_year_or_a_flag_is_accepted():
     accepts(face("銘[tabidachi] = 30", "@覚醒 = 1") + OTHER)
 
 
@@ -316,17 +316,17 @@ def test_broken_line_does_not_make_its_face_look_empty():
     rejects(face("敵HP 12"), "E001", 4, 9)
 
 
-@pytest.mark.parametrize("mei, col", [("201", 5), ("-1", 5), ("1.5", 5), ("1000", 5)])
-def test_mei_out_of_range_is_rejected(mei, col):
-    rejects(f"ページ t {{\n  銘 {mei}\n}}\n", "E030", 2, col)
+@pytest.mark.parametrize("year, col", [("201", 5), ("-1", 5), ("1.5", 5), ("1000", 5)])
+def test_year_out_of_range_is_rejected(year, col):
+    rejects(f"ページ t {{\n  銘 {year}\n}}\n", "E030", 2, col)
 
 
-@pytest.mark.parametrize("mei", ["0", "200", "95"])
-def test_mei_at_the_bounds_is_accepted(mei):
-    accepts(f"ページ t {{\n  銘 {mei}\n}}\n")
+@pytest.mark.parametrize("year", ["0", "200", "95"])
+def test_year_at_the_bounds_is_accepted(year):
+    accepts(f"ページ t {{\n  銘 {year}\n}}\n")
 
 
-def test_assigned_mei_out_of_range_is_rejected():
+def test_assigned_year_out_of_range_is_rejected():
     rejects(face("銘[tabidachi] = 300") + OTHER, "E030", 4, 20)
     accepts(face("銘[tabidachi] = 200") + OTHER)
 
@@ -348,7 +348,7 @@ def test_more_copies_of_a_page_than_its_deck_cap_is_rejected():
     accepts("デッキ d {\n  t × 2\n}\n" + face("敵HP -= 6", fields=("上限枚数 2",)))
 
 
-def test_negative_hokorobi_multiplier_is_rejected():
+def test_negative_fray_multiplier_is_rejected():
     found = rejects(face("敵HP -= 6", fields=("綻び倍率 -0.5",)), "E031", 3, 8)
     assert "0 以上" in found.hint
     accepts(face("敵HP -= 6", fields=("綻び倍率 0",)))
@@ -608,10 +608,10 @@ def test_unclosed_definition_points_at_its_start():
 
 def test_unreadable_file_is_rejected(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "t.page").write_bytes(b"page t {\n  mei \xff\n}\n")
+    (tmp_path / "t.page").write_bytes(b"page t {\n  year \xff\n}\n")
     found = check([tmp_path / "t.page"]).diagnostics
-    assert [(d.code, d.span.line, d.span.col) for d in found] == [("E004", 2, 7)]
-    (tmp_path / "t.page").write_bytes("page t {\n  mei 1\n}\n".encode())
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [("E004", 2, 8)]
+    (tmp_path / "t.page").write_bytes("page t {\n  year 1\n}\n".encode())
     assert check([tmp_path / "t.page"]).diagnostics == []
 
 

@@ -105,7 +105,7 @@ def test_telegraph_on_anything_but_a_seat_move_stays_E042():
                                   "攻撃倍率 *= 1.5 範囲 ターン", "烙印 *= 1.2 範囲 ステージ",
                                   "支払い倍率 *= 0.5 範囲 以降 1 プレイ",
                                   "綻び倍率 *= 2 範囲 ラン"])
-def test_multiply_is_allowed_on_enemy_hp_currency_defense_ho_and_multiply_modifiers(line):
+def test_multiply_is_allowed_on_enemy_hp_currency_defense_steps_and_multiply_modifiers(line):
     (effect,) = lowered_face(face(line))["effects"]
     assert (effect["op"], effect["landing"]) == ("mul", "fixed")
 
@@ -117,16 +117,16 @@ def test_multiply_on_the_players_hp_is_refused_with_a_hint():
     accepts(face("HP += 5"))
 
 
-def test_assigning_another_pages_mei_takes_a_constant_or_a_reference():
+def test_assigning_another_pages_year_takes_a_constant_or_a_reference():
     effects = lowered_face(face("銘[tabidachi] = 刻", "銘[tabidachi] = 40") + OTHER)["effects"]
-    assert effects[0]["base"] == {"kind": "ref", "ref": {"kind": "variable", "variable": "toki"},
+    assert effects[0]["base"] == {"kind": "ref", "ref": {"kind": "variable", "variable": "age"},
                                   "coef": 1}
-    assert effects[0]["target"] == {"code": "mei", "page": "tabidachi"}
+    assert effects[0]["target"] == {"code": "year", "page": "tabidachi"}
     assert effects[1]["base"] == {"kind": "const", "value": 40}
     rejects(face("銘[tabidachi] = 201") + OTHER, "E030", 4, 20)  # a constant stays in 0..200
 
 
-def test_a_page_may_not_assign_its_own_mei():
+def test_a_page_may_not_assign_its_own_year():
     found = rejects(face("銘[t] = 刻") + OTHER, "E024", 4, 5)
     assert "他のページ" in found.hint
     accepts(face("銘[tabidachi] = 刻") + OTHER)
@@ -141,7 +141,7 @@ def test_duplicate_may_put_the_copy_into_the_hand():
 def test_generate_two_pages_compiles():
     (effect,) = lowered_face(face("生成 2枚 銘 10..20 -> 手札 寿命 ステージ"))["effects"]
     assert (effect["op"], effect["count"], effect["pick"]) == ("generate", 2, "random")
-    assert effect["filter"] == {"mei": [10, 20]}
+    assert effect["filter"] == {"year": [10, 20]}
 
 
 @pytest.mark.parametrize("written, region", [("山札+捨て札", "deck"), ("捨て札+山札", "deck"),
@@ -193,17 +193,17 @@ def test_reveal_has_rules_text():
     assert phrase(effect) == "山札の上から 3 枚を公開する（その順に引く）"
 
 
-def test_ho_carry_is_a_parameter_changed_for_a_turn_a_stage_or_the_run():
+def test_steps_carry_is_a_parameter_changed_for_a_turn_a_stage_or_the_run():
     for life in ("ターン", "ステージ", "ラン"):
         (effect,) = lowered_face(face(f"上限 歩の持ち越し += 10 寿命 {life}"))["effects"]
-        assert (effect["op"], effect["target"]) == ("cap", {"code": "ho_carry"})
-    accepts(face("上限 ho_carry += 10 life turn"))
+        assert (effect["op"], effect["target"]) == ("cap", {"code": "steps_carry"})
+    accepts(face("上限 steps_carry += 10 life turn"))
     rejects(face("上限 歩の持ち越し += 10"), "E026", 4, 5)            # the lifetime is the designer's
     rejects(face("歩の持ち越し += 10 寿命 ラン"), "E035", 4, 5)        # by cap change only
     rejects(face("上限 寿命上限 += 10 寿命 ターン"), "E027", 4, 19)    # other parameters: no turn
 
 
-def test_ho_carry_is_optional_in_the_balance_and_always_in_the_compiled_table(tmp_path):
+def test_steps_carry_is_optional_in_the_balance_and_always_in_the_compiled_table(tmp_path):
     assert vocab.lookup("balance", "歩の持ち越し").default == 0
     assert check_text(BALANCE, "b.balance").diagnostics == []           # without it: clean
     written = BALANCE.replace("初期刻 20", "初期刻 20\n  歩の持ち越し 5")
@@ -212,7 +212,7 @@ def test_ho_carry_is_optional_in_the_balance_and_always_in_the_compiled_table(tm
                                        "b.balance").diagnostics] == ["E030"]
     for text, expected in ((BALANCE, 0), (written, 5)):
         compiled = compile_content(_content_with(tmp_path, "", balance=text))
-        assert compiled.ok and compiled.tables["balance"]["balance"]["ho_carry"] == expected
+        assert compiled.ok and compiled.tables["balance"]["balance"]["steps_carry"] == expected
 
 
 def test_new_forms_compile_through_the_schemas(tmp_path):
@@ -227,7 +227,7 @@ def test_new_forms_compile_through_the_schemas(tmp_path):
     ops = [e["op"] for e in compiled.tables["pages"]["pages"]["round2"]["faces"]["future"]["effects"]]
     assert ops == ["reveal", "assign", "duplicate", "generate", "mul", "mul", "cap"]
     assert "reveal" in compiled.tables["vocabulary"]["operations"]
-    assert "ho_carry" in compiled.tables["vocabulary"]["variables"]
+    assert "steps_carry" in compiled.tables["vocabulary"]["variables"]
 
 
 # ============================================= D. forms that compile but do nothing

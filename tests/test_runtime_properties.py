@@ -67,7 +67,7 @@ class Watch:
 
     def __init__(self, battle: Battle):
         self.start_pages = len(battle.state.pages)
-        self.hokorobi = battle.state.hokorobi_run
+        self.fray = battle.state.fray_run
         self.generated = self.torn = self.removed = 0
         self.shown = 0
         self.saw(battle.log)
@@ -85,11 +85,11 @@ class Watch:
 
     def check(self, battle: Battle) -> None:
         s = battle.state
-        assert s.hokorobi_run >= self.hokorobi, "綻び never decreases"
-        self.hokorobi = s.hokorobi_run
+        assert s.fray_run >= self.fray, "綻び never decreases"
+        self.fray = s.fray_run
         assert s.hp <= s.param("max_hp"), "HP ≤ max HP"
-        assert s.ho >= 0, "歩 ≥ 0"
-        assert 0 <= s.toki <= s.param("lifespan_cap"), "0 ≤ 刻 ≤ 寿命上限"
+        assert s.steps >= 0, "歩 ≥ 0"
+        assert 0 <= s.age <= s.param("lifespan_cap"), "0 ≤ 刻 ≤ 寿命上限"
         removed, crossings = s.counter("turn", "intents_removed"), s.counter("turn", "crossings")
         assert removed <= crossings and removed <= self.shown, \
             "Intents removed this turn ≤ crossings this turn (and ≤ the list)"

@@ -23,9 +23,9 @@ def tables():
     return compiled_tables(CONTENT)
 
 
-def scene(tables, hand=(), *, toki=30, ho=40, hp=200, enemy="dummy", seed=1) -> Battle:
+def scene(tables, hand=(), *, age=30, steps=40, hp=200, enemy="dummy", seed=1) -> Battle:
     battle = Battle.new(tables, seed=seed, enemies=[enemy])
-    battle.dev_set(toki=toki, hp=hp, ho=ho, hand=list(hand))
+    battle.dev_set(age=age, hp=hp, steps=steps, hand=list(hand))
     return battle
 
 
@@ -63,7 +63,7 @@ def test_an_enemy_that_falls_during_its_own_action_does_nothing_more(tables):
 def test_a_win_and_a_loss_at_the_same_moment_is_a_win(tables):
     battle = scene(tables, ["counter"], enemy="fragile", hp=1)
     battle.play(find(battle, "counter"))
-    battle.dev_set(toki=42)  # no defense from distance: the first Intent kills
+    battle.dev_set(age=42)  # no defense from distance: the first Intent kills
     events = battle.end_turn()
     assert battle.state.hp <= 0 and battle.state.enemy["hp"] <= 0
     assert battle.state.outcome == "won"
@@ -86,11 +86,11 @@ def test_a_pen_on_a_written_face_keeps_its_play_conditions(tables):
 
 
 def test_a_pen_on_a_blank_face_writes_its_conditions_too(tables):
-    battle = scene(tables, ["blankpen"], ho=40)
+    battle = scene(tables, ["blankpen"], steps=40)
     uid = find(battle, "blankpen")
     battle.pen(uid, "future")
     assert "条件" in refused(battle, "play", uid)  # 条件 歩 >= 100, written by the pen
-    battle.dev_set(ho=100)
+    battle.dev_set(steps=100)
     battle.play(uid)
     assert battle.state.enemy["hp"] < 999
 
@@ -99,8 +99,8 @@ def test_a_pen_on_a_blank_face_writes_its_conditions_too(tables):
 
 
 def test_an_enemy_heal_lands_unmodified(tables):
-    battle = scene(tables, ["power"], enemy="healer", ho=100)
-    battle.dev_set(hokorobi=100)  # 綻び multiplier 2.0 as well
+    battle = scene(tables, ["power"], enemy="healer", steps=100)
+    battle.dev_set(fray=100)  # 綻び multiplier 2.0 as well
     battle.play(find(battle, "power"))  # 攻撃力補正 +20, 攻撃倍率 ×2
     events = battle.end_turn()
     heals = [h for h in of(events, "healed") if h["who"] == "enemy"]
@@ -109,7 +109,7 @@ def test_an_enemy_heal_lands_unmodified(tables):
 
 
 def test_a_modified_gain_is_never_negative(tables):
-    battle = scene(tables, ["guard10", "frail", "guard3"], ho=100, enemy="quiet")
+    battle = scene(tables, ["guard10", "frail", "guard3"], steps=100, enemy="quiet")
     battle.play(find(battle, "guard10"))  # 防御 10 (stage)
     battle.play(find(battle, "frail"))  # 防御補正 −5
     battle.play(find(battle, "guard3"))  # 3 − 5 → gains 0, and consumes nothing
@@ -120,27 +120,27 @@ def test_a_modified_gain_is_never_negative(tables):
 # ============================================ 4. movement counters
 
 
-def test_ho_used_is_the_distance_not_the_ho_paid(tables):
-    battle = scene(tables, ["cheap", "far"], toki=30, ho=100, enemy="quiet")
+def test_steps_used_is_the_distance_not_the_steps_paid(tables):
+    battle = scene(tables, ["cheap", "far"], age=30, steps=100, enemy="quiet")
     battle.play(find(battle, "cheap"))  # 支払い倍率 ×0.5; 刻 36
     assert battle.play_info(find(battle, "far"))["cost"] == 17  # 34 × 0.5
     events = battle.play(find(battle, "far"))  # distance 34
     assert of(events, "damage")[0]["dealt"] == 34  # 使用した歩[プレイ] is the distance
-    assert battle.state.counter("turn", "ho_used") == 6 + 34
-    assert battle.state.ho == 100 - 6 - 17  # cheap itself was paid in full
+    assert battle.state.counter("turn", "steps_used") == 6 + 34
+    assert battle.state.steps == 100 - 6 - 17  # cheap itself was paid in full
 
 
-def test_under_suppressed_toki_ho_used_counts_but_distance_moved_is_zero(tables):
-    battle = scene(tables, ["hold", "far"], toki=30, ho=100, enemy="quiet")
+def test_under_suppressed_age_steps_used_counts_but_distance_moved_is_zero(tables):
+    battle = scene(tables, ["hold", "far"], age=30, steps=100, enemy="quiet")
     battle.play(find(battle, "hold"))  # 抑制 刻: this play's own move is suppressed
-    assert battle.state.toki == 30
-    assert battle.state.counter("turn", "ho_used") == 6
+    assert battle.state.age == 30
+    assert battle.state.counter("turn", "steps_used") == 6
     assert battle.state.counter("turn", "distance_moved") == 0
     assert battle.state.counter("turn", "net_displacement") == 0
 
 
 def test_defense_gained_counts_every_gain_also_a_multiply(tables):
-    battle = scene(tables, ["guard10", "double"], ho=100, enemy="quiet")
+    battle = scene(tables, ["guard10", "double"], steps=100, enemy="quiet")
     battle.play(find(battle, "guard10"))
     battle.play(find(battle, "double"))  # 防御 *= 2: +10
     assert battle.state.defense_total() == 20
@@ -149,9 +149,9 @@ def test_defense_gained_counts_every_gain_also_a_multiply(tables):
 
 def test_currency_spent_counts_every_decrease(tables):
     battle = scene(tables, ["spend"], enemy="quiet")
-    battle.dev_set(tsuka=12)
+    battle.dev_set(currency=12)
     battle.play(find(battle, "spend"))  # 通貨 -= 5
-    assert battle.state.tsuka == 7
+    assert battle.state.currency == 7
     assert battle.state.counter("turn", "currency_spent") == 5
 
 
@@ -159,7 +159,7 @@ def test_currency_spent_counts_every_decrease(tables):
 
 
 def test_a_choice_outside_a_play_waits_for_the_player(tables):
-    battle = scene(tables, ["recall", "p36", "p60"], ho=100, enemy="quiet")
+    battle = scene(tables, ["recall", "p36", "p60"], steps=100, enemy="quiet")
     battle.play(find(battle, "recall"))  # placed: 毎 ターン開始時, 捨て札 -> 手札 選択
     battle.play(find(battle, "p36"))
     battle.play(find(battle, "p60"))
@@ -177,7 +177,7 @@ def test_a_choice_outside_a_play_waits_for_the_player(tables):
 
 def test_the_same_choice_is_the_same_battle_event_for_event(tables):
     def run():
-        battle = scene(tables, ["recall", "p36", "p60"], ho=100, enemy="quiet")
+        battle = scene(tables, ["recall", "p36", "p60"], steps=100, enemy="quiet")
         for page in ("recall", "p36", "p60"):
             battle.play(find(battle, page))
         battle.end_turn()
@@ -191,14 +191,14 @@ def test_the_same_choice_is_the_same_battle_event_for_event(tables):
 
 
 def test_the_telegraphed_seat_move_is_the_one_executed(tables):
-    battle = scene(tables, ["p50", "p36"], toki=30, ho=100, enemy="runner")
+    battle = scene(tables, ["p50", "p36"], age=30, steps=100, enemy="runner")
     # turn 1 began with no crossing: 座 += 跨いだ回数[ターン] × 5 was shown as +0
     assert [e.data["amount"] for e in battle.log if e.kind == "trait_telegraphed"] == [0]
     battle.play(find(battle, "p50"))  # crosses 42
     battle.play(find(battle, "p36"))  # crosses back: 跨いだ回数[ターン] is now 2
     events = battle.end_turn()
     moved = of(events, "seat_moved")[0]
-    assert moved["delta"] == 0 and moved["za"] == 42  # not 2 × 5 = 10, read in step 8
+    assert moved["delta"] == 0 and moved["seat"] == 42  # not 2 × 5 = 10, read in step 8
 
 
 def test_a_seat_assignment_telegraphs_the_target_position(tables):
@@ -206,7 +206,7 @@ def test_a_seat_assignment_telegraphs_the_target_position(tables):
     shown = [e.data for e in battle.log if e.kind == "trait_telegraphed"][0]
     assert shown["to"] == 10 and shown["amount"] == -32
     events = battle.end_turn()
-    assert of(events, "seat_moved")[0]["za"] == 10
+    assert of(events, "seat_moved")[0]["seat"] == 10
 
 
 # ============================================ 9. payments are made in full or not at all
@@ -214,13 +214,13 @@ def test_a_seat_assignment_telegraphs_the_target_position(tables):
 
 def test_a_payment_that_cannot_be_made_in_full_refuses_the_face(tables):
     battle = scene(tables, ["paycoin", "payhp"], hp=8)
-    battle.dev_set(tsuka=3)
+    battle.dev_set(currency=3)
     assert "通貨" in refused(battle, "play", find(battle, "paycoin"))
     assert "HP" in refused(battle, "play", find(battle, "payhp"))  # HP 8: it would kill
-    assert (battle.state.tsuka, battle.state.hp, battle.state.toki) == (3, 8, 30)
-    battle.dev_set(tsuka=10, hp=9)
+    assert (battle.state.currency, battle.state.hp, battle.state.age) == (3, 8, 30)
+    battle.dev_set(currency=10, hp=9)
     battle.play(find(battle, "paycoin"))
-    assert battle.state.tsuka == 0
+    assert battle.state.currency == 0
     battle.play(find(battle, "payhp"))
     assert battle.state.hp == 1
 
@@ -230,27 +230,27 @@ def test_a_payment_that_cannot_be_made_in_full_refuses_the_face(tables):
 
 def test_developer_mode_sets_every_value_the_spec_names(tables):
     battle = scene(tables, ["p36"], enemy="quiet")
-    battle.dev_set(hp=150, ho=12, toki=60, za=50, enemy_hp=77, tsuka=9,
-                   hokorobi=40, hokorobi_stage=30, defense=(7, "stage"))
+    battle.dev_set(hp=150, steps=12, age=60, seat=50, enemy_hp=77, currency=9,
+                   fray=40, fray_stage=30, defense=(7, "stage"))
     battle.dev_set(defense=(3, "on_hit"))
     s = battle.state
-    assert (s.hp, s.ho, s.toki, s.enemy["za"], s.enemy["hp"], s.tsuka) == (150, 12, 60, 50, 77, 9)
-    assert (s.hokorobi_run, s.hokorobi_stage) == (40, 30)
+    assert (s.hp, s.steps, s.age, s.enemy["seat"], s.enemy["hp"], s.currency) == (150, 12, 60, 50, 77, 9)
+    assert (s.fray_run, s.fray_stage) == (40, 30)
     assert s.defense_by_expiry() == {"on_hit": 3, "turn": 0, "stage": 7, "run": 0}
 
 
-@pytest.mark.parametrize("setting", [{"toki": 81}, {"toki": -1}, {"ho": -1}, {"hp": 201},
-                                     {"tsuka": -5}, {"za": -1}, {"defense": (5, "forever")}])
+@pytest.mark.parametrize("setting", [{"age": 81}, {"age": -1}, {"steps": -1}, {"hp": 201},
+                                     {"currency": -5}, {"seat": -1}, {"defense": (5, "forever")}])
 def test_developer_mode_refuses_physically_impossible_values(tables, setting):
     battle = scene(tables, ["p36"], enemy="quiet")
-    before = battle.state.toki, battle.state.ho, battle.state.hp
+    before = battle.state.age, battle.state.steps, battle.state.hp
     refused(battle, "dev_set", **setting)
-    assert (battle.state.toki, battle.state.ho, battle.state.hp) == before
+    assert (battle.state.age, battle.state.steps, battle.state.hp) == before
 
 
-def test_hokorobi_rewards_are_granted_by_arithmetic(tables):
+def test_fray_rewards_are_granted_by_arithmetic(tables):
     battle = scene(tables, ["torn"], enemy="quiet")
-    battle.dev_set(hokorobi=10**12)
+    battle.dev_set(fray=10**12)
     started = time.process_time()
     events = battle.tear(find(battle, "torn"))
     assert time.process_time() - started < 5  # a loop per interval would never return
@@ -258,33 +258,33 @@ def test_hokorobi_rewards_are_granted_by_arithmetic(tables):
     assert reward["count"] == (10**12 + 20) // 50
     assert battle.state.rewards_given == (10**12 + 20) // 50
     # 綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }, granted that many times at once
-    assert battle.state.param("ho_quota") == 40 + 5 * reward["count"]
+    assert battle.state.param("steps_quota") == 40 + 5 * reward["count"]
 
 
 # ============================================ 7. 歩の持ち越し
 
 
-def test_unspent_ho_carries_over_up_to_the_carry_parameter(tables):
-    battle = scene(tables, ["carry"], toki=30, ho=40, enemy="quiet")
+def test_unspent_steps_carries_over_up_to_the_carry_parameter(tables):
+    battle = scene(tables, ["carry"], age=30, steps=40, enemy="quiet")
     battle.play(find(battle, "carry"))  # 歩の持ち越し 10 for the run; 34 歩 left
     battle.end_turn()
-    assert battle.state.ho == 40 + 10
-    battle.dev_set(ho=4)
+    assert battle.state.steps == 40 + 10
+    battle.dev_set(steps=4)
     battle.end_turn()
-    assert battle.state.ho == 40 + 4
+    assert battle.state.steps == 40 + 4
 
 
-def test_without_a_carry_parameter_ho_never_carries_over(tables):
+def test_without_a_carry_parameter_steps_never_carries_over(tables):
     battle = scene(tables, ["p36"], enemy="quiet")
     battle.end_turn()
-    assert battle.state.ho == 40
+    assert battle.state.steps == 40
 
 
 # ============================================ 7. forms the spec has
 
 
 def test_a_multiply_on_enemy_hp_is_fixed_and_counts_as_damage(tables):
-    battle = scene(tables, ["power", "halve"], ho=100, enemy="quiet")
+    battle = scene(tables, ["power", "halve"], steps=100, enemy="quiet")
     battle.play(find(battle, "power"))  # 攻撃力補正 +20, 攻撃倍率 ×2: not for a multiply
     events = battle.play(find(battle, "halve"))  # 敵HP *= 0.5
     assert battle.state.enemy["hp"] == 499
@@ -293,15 +293,15 @@ def test_a_multiply_on_enemy_hp_is_fixed_and_counts_as_damage(tables):
 
 def test_a_multiply_on_currency(tables):
     battle = scene(tables, ["coins"], enemy="quiet")
-    battle.dev_set(tsuka=7)
+    battle.dev_set(currency=7)
     battle.play(find(battle, "coins"))  # 通貨 *= 2
-    assert battle.state.tsuka == 14
+    assert battle.state.currency == 14
 
 
-def test_another_pages_mei_can_be_assigned_from_a_reference(tables):
-    battle = scene(tables, ["follow", "target"], toki=30, enemy="quiet")
+def test_another_pages_year_can_be_assigned_from_a_reference(tables):
+    battle = scene(tables, ["follow", "target"], age=30, enemy="quiet")
     battle.play(find(battle, "follow"))  # 銘[target] = 刻, read before 刻 moves
-    assert battle.mei(find(battle, "target")) == 30
+    assert battle.year(find(battle, "target")) == 30
 
 
 def test_a_copy_into_the_hand_carries_pen_upgrades_and_blanked_faces(tables):

@@ -31,10 +31,10 @@ def tables():
 # ------------------------------------------------------------------ helpers
 
 
-def scene(tables, hand=(), *, toki=30, ho=40, hp=200, enemy="dummy", enemies=None, deck=None,
+def scene(tables, hand=(), *, age=30, steps=40, hp=200, enemy="dummy", enemies=None, deck=None,
           seed=1) -> Battle:
     battle = Battle.new(tables, seed=seed, enemies=enemies or [enemy], deck=deck)
-    battle.dev_set(toki=toki, hp=hp, ho=ho, hand=list(hand))
+    battle.dev_set(age=age, hp=hp, steps=steps, hand=list(hand))
     return battle
 
 
@@ -73,26 +73,26 @@ def refused(battle, action, *args) -> str:
 
 
 def test_reaching_the_lifespan_cap_is_not_defeat(tables):
-    battle = scene(tables, ["p80"], toki=40)
+    battle = scene(tables, ["p80"], age=40)
     battle.play(find(battle, "p80"))
-    assert battle.state.toki == 80 == battle.state.param("lifespan_cap")
+    assert battle.state.age == 80 == battle.state.param("lifespan_cap")
     assert not battle.over
     battle.end_turn()
     assert battle.state.outcome is None
 
 
-def test_mei_beyond_lifespan_cap_is_held_but_unplayable(tables):
-    battle = scene(tables, ["beyond95", "lifeup"], toki=30, ho=100)
+def test_year_beyond_lifespan_cap_is_held_but_unplayable(tables):
+    battle = scene(tables, ["beyond95", "lifeup"], age=30, steps=100)
     beyond = find(battle, "beyond95")
     assert "寿命上限" in refused(battle, "play", beyond)
-    assert (battle.state.zone_of(beyond), battle.state.toki, battle.state.ho) == ("hand", 30, 100)
+    assert (battle.state.zone_of(beyond), battle.state.age, battle.state.steps) == ("hand", 30, 100)
     battle.play(find(battle, "lifeup"))  # 寿命上限 80 → 100: the year becomes livable
     battle.play(beyond)
-    assert battle.state.toki == 95
+    assert battle.state.age == 95
 
 
 def test_playing_never_lowers_hp(tables):
-    battle = scene(tables, ["p36", "hit10", "p22", "needcross"], hp=150, ho=100)
+    battle = scene(tables, ["p36", "hit10", "p22", "needcross"], hp=150, steps=100)
     for page in ("p36", "hit10", "p22"):
         battle.play(find(battle, page))
     assert battle.state.hp == 150
@@ -107,29 +107,29 @@ def test_page_specific_payment_is_the_only_hp_cost_of_a_play(tables):
 # ================================================================ the turn
 
 
-def test_ho_refills_to_quota_each_turn_and_never_carries_over(tables):
+def test_steps_refills_to_quota_each_turn_and_never_carries_over(tables):
     battle = scene(tables, ["p36"], enemy="quiet")
     battle.play(find(battle, "p36"))
-    assert battle.state.ho == 34
+    assert battle.state.steps == 34
     events = battle.end_turn()
-    assert battle.state.ho == 40
-    assert events[first(events, "ho_refilled")].data["ho"] == 40
-    battle.dev_set(ho=3)
+    assert battle.state.steps == 40
+    assert events[first(events, "steps_refilled")].data["steps"] == 40
+    battle.dev_set(steps=3)
     battle.end_turn()
-    assert battle.state.ho == 40
+    assert battle.state.steps == 40
 
 
 def test_turn_start_order_is_intents_then_refill_then_draw_then_redraw(tables):
     battle = scene(tables, ["p36"], enemy="quiet")
     events = battle.end_turn()
     start = first(events, "turn_started")
-    assert start < first(events, "intents_shown") < first(events, "ho_refilled") < first(
+    assert start < first(events, "intents_shown") < first(events, "steps_refilled") < first(
         events, "drawn")
     # A hand at its cap of unplayable pages: no draw, then the redraw check.
-    battle = scene(tables, ["fut40"] * 8, toki=60, enemy="quiet")
+    battle = scene(tables, ["fut40"] * 8, age=60, enemy="quiet")
     events = battle.end_turn()
     start = first(events, "turn_started")
-    assert start < first(events, "intents_shown") < first(events, "ho_refilled") < first(
+    assert start < first(events, "intents_shown") < first(events, "steps_refilled") < first(
         events, "draw_skipped") < first(events, "redrawn")
 
 
@@ -145,7 +145,7 @@ def test_no_draw_when_hand_is_at_cap(tables):
 
 
 def test_redraw_when_nothing_is_playable_discards_hand_and_draws_stage_start_count(tables):
-    battle = scene(tables, ["fut40"] * 8, toki=60, enemy="quiet")  # past faces blank at 60
+    battle = scene(tables, ["fut40"] * 8, age=60, enemy="quiet")  # past faces blank at 60
     old = set(battle.hand)
     events = battle.end_turn()
     assert events[first(events, "redrawn")].data["drawn"] == tables.balance.stage_start_hand
@@ -155,13 +155,13 @@ def test_redraw_when_nothing_is_playable_discards_hand_and_draws_stage_start_cou
 
 
 def test_no_redraw_when_a_page_is_playable(tables):
-    battle = scene(tables, ["fut40"] * 7 + ["p50"], toki=60, enemy="quiet")
+    battle = scene(tables, ["fut40"] * 7 + ["p50"], age=60, enemy="quiet")
     events = battle.end_turn()
     assert "redrawn" not in kinds(events) and len(battle.hand) == 8
 
 
 def test_redraw_happens_at_most_once_per_turn(tables):
-    battle = scene(tables, ["fut40"] * 8, toki=60, enemy="quiet", deck=["fut40"] * 10)
+    battle = scene(tables, ["fut40"] * 8, age=60, enemy="quiet", deck=["fut40"] * 10)
     events = battle.end_turn()
     assert kinds(events).count("redrawn") == 1
     assert "no_playable_page" in kinds(events)
@@ -202,27 +202,27 @@ def test_only_played_pages_go_to_discard_and_the_hand_is_kept(tables):
 
 
 def test_cost_is_distance_whichever_direction(tables):
-    battle = scene(tables, ["p22", "p38"], toki=30)
+    battle = scene(tables, ["p22", "p38"], age=30)
     assert battle.play_info(find(battle, "p22"))["cost"] == 8
     assert battle.play_info(find(battle, "p38"))["cost"] == 8
     battle.play(find(battle, "p22"))
-    assert battle.state.ho == 32
+    assert battle.state.steps == 32
     battle.play(find(battle, "p38"))  # back up through 30: 16
-    assert battle.state.ho == 16
+    assert battle.state.steps == 16
 
 
-def test_toki_becomes_mei(tables):
-    battle = scene(tables, ["p44"], toki=30)
+def test_age_becomes_year(tables):
+    battle = scene(tables, ["p44"], age=30)
     events = battle.play(find(battle, "p44"))
-    assert battle.state.toki == 44
-    assert events[first(events, "moved")].data == {"toki": 30, "to": 44, "suppressed": False}
+    assert battle.state.age == 44
+    assert events[first(events, "moved")].data == {"age": 30, "to": 44, "suppressed": False}
 
 
-def test_face_is_chosen_by_mei_versus_toki(tables):
-    battle = scene(tables, ["fut40", "past40"], toki=30)
+def test_face_is_chosen_by_year_versus_age(tables):
+    battle = scene(tables, ["fut40", "past40"], age=30)
     assert battle.play_info(find(battle, "fut40"))["firing"] == ["future"]  # 銘 > 刻
     assert not battle.play_info(find(battle, "past40"))["playable"]
-    battle.dev_set(toki=50)
+    battle.dev_set(age=50)
     assert battle.play_info(find(battle, "past40"))["firing"] == ["past"]  # 銘 < 刻
     assert not battle.play_info(find(battle, "fut40"))["playable"]
     events = battle.play(find(battle, "past40"))
@@ -230,17 +230,17 @@ def test_face_is_chosen_by_mei_versus_toki(tables):
     assert battle.state.flag("past") == 1 and battle.state.flag("fut") == 0
 
 
-def test_mei_equal_toki_fires_past_then_future_for_free(tables):
-    battle = scene(tables, ["seq30"], toki=30)
+def test_year_equal_age_fires_past_then_future_for_free(tables):
+    battle = scene(tables, ["seq30"], age=30)
     events = battle.play(find(battle, "seq30"))
     assert [e.data["side"] for e in events if e.kind == "face_fired"] == ["past", "future"]
     assert battle.state.flag("seq") == 2  # the future face wrote last
-    assert (battle.state.ho, battle.state.toki) == (40, 30)
+    assert (battle.state.steps, battle.state.age) == (40, 30)
 
 
-def test_mei_equal_toki_pages_are_limited_per_turn_by_cap(tables):
+def test_year_equal_age_pages_are_limited_per_turn_by_cap(tables):
     hand = ["seq30", "p30", "mtcap", "hit10", "hit10", "hit10"]
-    battle = scene(tables, hand, toki=30, enemy="quiet")
+    battle = scene(tables, hand, age=30, enemy="quiet")
     battle.play(find(battle, "seq30"))
     assert "銘 = 刻" in refused(battle, "play", find(battle, "p30"))
     battle.play(find(battle, "mtcap"))  # 同刻上限 1 → 2 for the stage; now at 50
@@ -252,23 +252,23 @@ def test_mei_equal_toki_pages_are_limited_per_turn_by_cap(tables):
 
 
 def test_unplayable_page_costs_nothing_and_does_not_move(tables):
-    battle = scene(tables, ["past40", "needhp", "p80"], toki=30, ho=30)
+    battle = scene(tables, ["past40", "needhp", "p80"], age=30, steps=30)
     logged = len(battle.log)
     reasons = {}
     for page in ("past40", "needhp", "p80"):  # blank face / failed condition / too little 歩
         uid = find(battle, page)
         reasons[page] = refused(battle, "play", uid)
-        assert (battle.state.toki, battle.state.ho, battle.state.zone_of(uid)) == (30, 30, "hand")
+        assert (battle.state.age, battle.state.steps, battle.state.zone_of(uid)) == (30, 30, "hand")
     assert "白紙" in reasons["past40"] and "条件" in reasons["needhp"]
     assert "歩が足りない" in reasons["p80"]
-    assert len(battle.log) == logged and battle.state.counter("turn", "ho_used") == 0
+    assert len(battle.log) == logged and battle.state.counter("turn", "steps_used") == 0
 
 
 # ================================================================ crossing
 
 
 def test_crossing_removes_one_intent_from_the_head(tables):
-    battle = scene(tables, ["p44", "p36", "p22"], toki=30, enemy="mixed")
+    battle = scene(tables, ["p44", "p36", "p22"], age=30, enemy="mixed")
     assert intents(battle) == [1, 2, 3]
     battle.play(find(battle, "p44"))  # 30 → 44 crosses 42
     assert intents(battle) == [2, 3]
@@ -278,8 +278,8 @@ def test_crossing_removes_one_intent_from_the_head(tables):
     assert intents(battle) == [3]
 
 
-def test_landing_on_za_is_not_crossing(tables):
-    battle = scene(tables, ["p42", "p50"], toki=30, enemy="mixed")
+def test_landing_on_seat_is_not_crossing(tables):
+    battle = scene(tables, ["p42", "p50"], age=30, enemy="mixed")
     events = battle.play(find(battle, "p42"))  # onto 座
     assert "crossed" not in kinds(events)
     events = battle.play(find(battle, "p50"))  # off 座: not strictly opposite sides either
@@ -288,7 +288,7 @@ def test_landing_on_za_is_not_crossing(tables):
 
 
 def test_crossing_is_not_a_condition_for_damage(tables):
-    battle = scene(tables, ["hit10"], toki=44)  # 44 → 50: no crossing
+    battle = scene(tables, ["hit10"], age=44)  # 44 → 50: no crossing
     events = battle.play(find(battle, "hit10"))
     assert damage(events) == [10] and len(intents(battle)) == 3
 
@@ -297,14 +297,14 @@ def test_crossing_is_not_a_condition_for_damage(tables):
 
 
 def test_effect_list_applies_in_written_order(tables):
-    battle = scene(tables, ["order"], toki=30)
+    battle = scene(tables, ["order"], age=30)
     events = battle.play(find(battle, "order"))  # hit, +5 modifier, hit
     assert damage(events) == [10, 15]
 
 
 def test_fractions_are_kept_and_truncated_only_when_a_value_lands(tables):
     def dealt(page):
-        battle = scene(tables, [page], toki=30)
+        battle = scene(tables, [page], age=30)
         battle.play(find(battle, page))
         return 999 - battle.state.enemy["hp"]
 
@@ -314,63 +314,63 @@ def test_fractions_are_kept_and_truncated_only_when_a_value_lands(tables):
 
 
 def test_modifier_formula_adds_then_multiplies(tables):
-    battle = scene(tables, ["formula"], toki=30)
+    battle = scene(tables, ["formula"], age=30)
     events = battle.play(find(battle, "formula"))
     assert damage(events) == [15]  # (3 + 2) × 1.5 × 2, not 3 × 3 + 2
 
 
 def test_multiply_lands_fixed_on_the_current_value(tables):
-    battle = scene(tables, ["defbuff", "muldef"], toki=30)
+    battle = scene(tables, ["defbuff", "muldef"], age=30)
     battle.dev_set(defense=3)
     battle.play(find(battle, "defbuff"))  # 防御補正 +1: for the add, not for the multiply
     battle.play(find(battle, "muldef"))  # 防御 += 5, then 防御 *= 2 on all of it
     assert battle.state.defense_total() == (3 + 5 + 1) * 2
-    battle = scene(tables, ["halfho"], toki=30)
+    battle = scene(tables, ["halfho"], age=30)
     battle.play(find(battle, "halfho"))  # 25 歩 left after the move, halved and truncated
-    assert battle.state.ho == 12
+    assert battle.state.steps == 12
 
 
-def test_suppressed_play_keeps_toki_and_crosses_nothing(tables):
-    battle = scene(tables, ["supp"], toki=30)
+def test_suppressed_play_keeps_age_and_crosses_nothing(tables):
+    battle = scene(tables, ["supp"], age=30)
     events = battle.play(find(battle, "supp"))  # 抑制 刻, then 使用した歩[プレイ] × 1
-    assert damage(events) == [20] and battle.state.ho == 20  # paid, and read, as a 20 move
-    assert battle.state.toki == 30 and "crossed" not in kinds(events)
+    assert damage(events) == [20] and battle.state.steps == 20  # paid, and read, as a 20 move
+    assert battle.state.age == 30 and "crossed" not in kinds(events)
     assert len(intents(battle)) == 3 and battle.state.counter("turn", "crossings") == 0
 
 
-def test_references_read_values_from_before_toki_moves(tables):
-    battle = scene(tables, ["refmove", "reftoki"], toki=30, ho=100)
+def test_references_read_values_from_before_age_moves(tables):
+    battle = scene(tables, ["refmove", "reftoki"], age=30, steps=100)
     events = battle.play(find(battle, "refmove"))  # this play's move: |50 − 30|
     assert damage(events) == [20]
-    battle.dev_set(toki=30)
+    battle.dev_set(age=30)
     battle.play(find(battle, "reftoki"))
-    assert battle.state.flag("toki") == 30
+    assert battle.state.flag("age") == 30
     # whether this play crosses: 30 → 50 crosses 42 (after the move, 50 → 50 would not)
-    battle = scene(tables, ["needcross"], toki=30)
+    battle = scene(tables, ["needcross"], age=30)
     battle.play(find(battle, "needcross"))
     assert battle.state.flag("crossed") == 1
     # 跨いだ回数[ターン] does not include this play
-    battle = scene(tables, ["p44", "refcrossed", "refcrossed20"], toki=30, ho=100)
+    battle = scene(tables, ["p44", "refcrossed", "refcrossed20"], age=30, steps=100)
     battle.play(find(battle, "p44"))  # crossing 1
     assert damage(battle.play(find(battle, "refcrossed"))) == [100]  # 44 → 50
     assert damage(battle.play(find(battle, "refcrossed20"))) == [100]  # 50 → 20 crosses: 1
 
 
 def test_cumulative_quantities_are_kept_per_scope(tables):
-    battle = scene(tables, ["p36", "p44", "p22", "hit10"], toki=30, ho=100)
+    battle = scene(tables, ["p36", "p44", "p22", "hit10"], age=30, steps=100)
     for page in ("p36", "p44", "p22", "hit10"):  # 6, 8 ×, 22 ×, 28 ×
         battle.play(find(battle, page))
     s = battle.state
     assert {k: s.counter("turn", k) for k in
-            ("ho_used", "crossings", "plays", "net_displacement", "intents_removed",
-             "damage_dealt")} == {"ho_used": 64, "crossings": 3, "plays": 4,
+            ("steps_used", "crossings", "plays", "net_displacement", "intents_removed",
+             "damage_dealt")} == {"steps_used": 64, "crossings": 3, "plays": 4,
                                   "net_displacement": 20, "intents_removed": 3,
                                   "damage_dealt": 10}
-    assert {k: s.counter("play", k) for k in ("ho_used", "crossings", "damage_dealt")} == {
-        "ho_used": 28, "crossings": 1, "damage_dealt": 10}
+    assert {k: s.counter("play", k) for k in ("steps_used", "crossings", "damage_dealt")} == {
+        "steps_used": 28, "crossings": 1, "damage_dealt": 10}
     battle.end_turn()
-    assert s.counter("turn", "ho_used") == 0 and s.counter("turn", "cards_drawn") == 2
-    assert s.counter("stage", "ho_used") == 64 == s.counter("run", "ho_used")
+    assert s.counter("turn", "steps_used") == 0 and s.counter("turn", "cards_drawn") == 2
+    assert s.counter("stage", "steps_used") == 64 == s.counter("run", "steps_used")
     assert s.counter("stage", "defense_gained") == 8  # |50 − 42| at the end of turn 1
 
 
@@ -378,7 +378,7 @@ def test_cumulative_quantities_are_kept_per_scope(tables):
 
 
 def test_continuing_effect_fires_until_its_max_count_with_current_modifiers(tables):
-    battle = scene(tables, ["dot", "buff"], toki=30, enemy="quiet")
+    battle = scene(tables, ["dot", "buff"], age=30, enemy="quiet")
     battle.play(find(battle, "dot"))  # 敵HP -= 5 毎 敵の行動後 範囲 ステージ 最大 2 回
     battle.end_turn()
     assert battle.state.enemy["hp"] == 994
@@ -391,14 +391,14 @@ def test_continuing_effect_fires_until_its_max_count_with_current_modifiers(tabl
 
 
 def test_anchored_repeat_range_counts_plays_from_placement(tables):
-    battle = scene(tables, ["anch", "h30", "h60", "h30"], toki=30, ho=100, enemy="quiet")
+    battle = scene(tables, ["anch", "h30", "h60", "h30"], age=30, steps=100, enemy="quiet")
     battle.play(find(battle, "anch"))  # 攻撃力補正 +4 範囲 以降 2 プレイ
     hits = [damage(battle.play(find(battle, page)))[0] for page in ("h30", "h60", "h30")]
     assert hits == [14, 14, 10]
 
 
 def test_anchored_repeat_range_counts_turns_from_placement(tables):
-    battle = scene(tables, ["anchturn", "h30", "h60", "h30"], toki=30, enemy="quiet")
+    battle = scene(tables, ["anchturn", "h30", "h60", "h30"], age=30, enemy="quiet")
     battle.play(find(battle, "anchturn"))  # 攻撃力補正 +4 範囲 以降 1 ターン
     assert damage(battle.play(find(battle, "h30"))) == [14]
     battle.end_turn()
@@ -409,7 +409,7 @@ def test_anchored_repeat_range_counts_turns_from_placement(tables):
 
 def test_anchored_reference_reads_only_the_plays_of_its_window(tables):
     hand = ["anchref", "h30", "h60", "h30", "h60"]
-    battle = scene(tables, hand, toki=30, ho=130, enemy="quiet")
+    battle = scene(tables, hand, age=30, steps=130, enemy="quiet")
     battle.play(find(battle, "anchref"))  # 攻撃力補正 += 使用した歩[以降 2 プレイ]
     hits = [damage(battle.play(find(battle, page)))[0] for page in ("h30", "h60", "h30", "h60")]
     # The window opens when the 作用 lands — before this play's own 刻 update, so its 20
@@ -419,14 +419,14 @@ def test_anchored_reference_reads_only_the_plays_of_its_window(tables):
 
 
 def test_value_lifetime_is_independent_of_repeat_range(tables):
-    battle = scene(tables, ["defturn"], toki=30, enemy="quiet")
+    battle = scene(tables, ["defturn"], age=30, enemy="quiet")
     battle.play(find(battle, "defturn"))  # 防御 += 5 毎 ターン開始時 範囲 ラン (寿命 ターン)
     for _ in range(3):
         events = battle.end_turn()
         assert battle.state.defense_by_expiry()["turn"] == 5  # came back this turn start
         assert battle.state.defense_total() == 5  # last turn's 5 is gone: not 10
     assert any(e.kind == "defense_expired" for e in events)
-    assert any(p["effect"].target.code == "bougyo" for p in battle.state.effects)
+    assert any(p["effect"].target.code == "defense" for p in battle.state.effects)
 
 
 # ================================================================ timings
@@ -437,7 +437,7 @@ def sayou_at(events, timing) -> int:
 
 
 def test_turn_phase_timings_fire_at_their_place(tables):
-    battle = scene(tables, ["timings"], toki=44)
+    battle = scene(tables, ["timings"], age=44)
     battle.play(find(battle, "timings"))  # 44 → 50, 6 歩: no crossing
     events = battle.end_turn()
     flag = battle.state.flag
@@ -454,12 +454,12 @@ def test_turn_phase_timings_fire_at_their_place(tables):
     assert last_hit < sayou_at(events, "after_enemy") < sayou_at(events, "turn_end") < first(
         events, "turn_started")
     assert first(events, "intents_shown") < sayou_at(events, "turn_start") < first(
-        events, "ho_refilled") < sayou_at(events, "after_ho_refill") < first(
+        events, "steps_refilled") < sayou_at(events, "after_steps_refill") < first(
         events, "drawn") < sayou_at(events, "after_draw")
 
 
 def test_event_timings_fire_at_their_place(tables):
-    battle = scene(tables, ["timings", "p36", "exs", "penblank", "tearme"], toki=44)
+    battle = scene(tables, ["timings", "p36", "exs", "penblank", "tearme"], age=44)
     battle.play(find(battle, "timings"))
     flag = battle.state.flag
     events = battle.play(find(battle, "p36"))  # 50 → 36 crosses
@@ -478,7 +478,7 @@ def test_event_timings_fire_at_their_place(tables):
 
 
 def test_on_hit_fires_for_an_intent_fully_absorbed_by_defense(tables):
-    battle = scene(tables, ["timings"], toki=44, enemy="weak")  # one Intent of 16
+    battle = scene(tables, ["timings"], age=44, enemy="weak")  # one Intent of 16
     battle.play(find(battle, "timings"))
     battle.dev_set(defense=100)
     battle.end_turn()
@@ -486,7 +486,7 @@ def test_on_hit_fires_for_an_intent_fully_absorbed_by_defense(tables):
 
 
 def test_outer_timings_fire_at_stage_and_run_boundaries(tables):
-    battle = scene(tables, ["timings", "h30", "h60"], toki=44, enemies=["weak", "weak"])
+    battle = scene(tables, ["timings", "h30", "h60"], age=44, enemies=["weak", "weak"])
     battle.play(find(battle, "timings"))
     flag = battle.state.flag
     events = battle.play(find(battle, "h30"))  # kills stage 1's enemy
@@ -500,7 +500,7 @@ def test_outer_timings_fire_at_stage_and_run_boundaries(tables):
 
 
 def test_kill_before_enemy_acts_prevents_the_remaining_intents(tables):
-    battle = scene(tables, ["nuke"], toki=30)
+    battle = scene(tables, ["nuke"], age=30)
     battle.play(find(battle, "nuke"))  # 敵HP -= 9999 毎 敵の行動前
     events = battle.end_turn()
     assert "hit" not in kinds(events) and "enemy_acts" not in kinds(events)
@@ -516,14 +516,14 @@ def test_hp_is_clamped_at_max(tables):
     assert battle.state.hp == 200 == battle.state.param("max_hp")
 
 
-def test_ho_never_goes_below_zero(tables):
-    battle = scene(tables, ["drain"], toki=30)
+def test_steps_never_goes_below_zero(tables):
+    battle = scene(tables, ["drain"], age=30)
     battle.play(find(battle, "drain"))  # 20 left, then 歩 -= 100
-    assert battle.state.ho == 0
+    assert battle.state.steps == 0
 
 
 def test_defense_has_no_upper_bound(tables):
-    battle = scene(tables, ["bigdef"], toki=30)
+    battle = scene(tables, ["bigdef"], age=30)
     battle.play(find(battle, "bigdef"))
     assert battle.state.defense_total() == 10000
 
@@ -532,7 +532,7 @@ def test_defense_has_no_upper_bound(tables):
 
 
 def test_post_play_destinations(tables):
-    battle = scene(tables, ["exs", "exr", "h30"], toki=30, enemies=["weak", "quiet"])
+    battle = scene(tables, ["exs", "exr", "h30"], age=30, enemies=["weak", "quiet"])
     exs, exr = find(battle, "exs"), find(battle, "exr")
     battle.play(exs)
     battle.play(exr)  # 銘 = 刻, free
@@ -543,23 +543,23 @@ def test_post_play_destinations(tables):
 
 
 def test_generation_and_duplication_fail_silently_at_deck_cap(tables):
-    battle = scene(tables, ["gensolo", "gensolo"], toki=30)
+    battle = scene(tables, ["gensolo", "gensolo"], age=30)
     battle.play(find(battle, "gensolo"))
     assert battle.state.zone_of(find(battle, "solo")) == "hand"
     count = len(battle.state.pages)
     events = battle.play(find(battle, "gensolo"))  # 上限枚数 1 reached
     assert "generation_failed" in kinds(events) and len(battle.state.pages) == count
-    battle = scene(tables, ["dupsolo", "solo"], toki=30)
+    battle = scene(tables, ["dupsolo", "solo"], age=30)
     count = len(battle.state.pages)
     events = battle.play(find(battle, "dupsolo"))
     assert "generation_failed" in kinds(events) and len(battle.state.pages) == count
-    battle = scene(tables, ["dupsolo", "p36"], toki=30)  # below the cap it works
+    battle = scene(tables, ["dupsolo", "p36"], age=30)  # below the cap it works
     events = battle.play(find(battle, "dupsolo"))
     assert events[first(events, "page_generated")].data["page"] == "p36"
 
 
 def test_player_choice_is_atomic(tables):
-    battle = scene(tables, ["p36", "p44", "search", "penup", "f20"], toki=30)
+    battle = scene(tables, ["p36", "p44", "search", "penup", "f20"], age=30)
     battle.play(find(battle, "p36"))
     battle.play(find(battle, "p44"))
     events = battle.play(find(battle, "search"))  # 移動 1枚 捨て札 -> 手札 選択
@@ -583,7 +583,7 @@ def test_player_choice_is_atomic(tables):
 
 
 def test_defense_is_consumed_shortest_lived_first(tables):
-    battle = scene(tables, [], toki=42)  # on 座: no defense from distance
+    battle = scene(tables, [], age=42)  # on 座: no defense from distance
     battle.state.defense = [[7, "run"], [10, "stage"], [12, "on_hit"], [4, "turn"]]
     events = battle.end_turn()
     used = [(e.data["amount"], e.data["expiry"]) for e in events if e.kind == "defense_consumed"]
@@ -592,11 +592,11 @@ def test_defense_is_consumed_shortest_lived_first(tables):
 
 
 def test_on_hit_defense_absorbs_exactly_one_intent(tables):
-    battle = scene(tables, [], toki=42)
+    battle = scene(tables, [], age=42)
     battle.state.defense = [[100, "on_hit"]]
     battle.end_turn()
     assert battle.state.hp == 200 - 32  # the first 16 only; its 84 left vanish
-    battle = scene(tables, [], toki=42)
+    battle = scene(tables, [], age=42)
     battle.state.defense = [[100, "on_hit"], [100, "on_hit"]]
     battle.end_turn()
     assert battle.state.hp == 200 - 16  # one value per Intent
@@ -606,7 +606,7 @@ def test_on_hit_defense_absorbs_exactly_one_intent(tables):
 
 
 def test_pen_on_blank_face_writes_its_pen_content(tables):
-    battle = scene(tables, ["penblank"], toki=30)
+    battle = scene(tables, ["penblank"], age=30)
     uid = find(battle, "penblank")
     assert not battle.play_info(uid)["playable"]
     events = battle.pen(uid, "future")
@@ -615,14 +615,14 @@ def test_pen_on_blank_face_writes_its_pen_content(tables):
 
 
 def test_pen_on_written_face_replaces_its_list(tables):
-    battle = scene(tables, ["penup"], toki=30)
+    battle = scene(tables, ["penup"], age=30)
     uid = find(battle, "penup")
     battle.pen(uid, "future")
     assert damage(battle.play(uid)) == [9]  # not 3, not 3 + 9
 
 
 def test_pen_once_per_stage_unless_cap_is_raised(tables):
-    battle = scene(tables, ["penblank", "penup", "pencap"], toki=30)
+    battle = scene(tables, ["penblank", "penup", "pencap"], age=30)
     battle.pen(find(battle, "penblank"), "future")
     assert "使い切り" in refused(battle, "pen", find(battle, "penup"), "future")
     battle.play(find(battle, "pencap"))  # 上限 ペン回数上限 += 1 寿命 ステージ
@@ -630,31 +630,31 @@ def test_pen_once_per_stage_unless_cap_is_raised(tables):
 
 
 def test_pen_at_most_once_per_face(tables):
-    battle = scene(tables, ["pencap", "penup"], toki=30)
+    battle = scene(tables, ["pencap", "penup"], age=30)
     battle.play(find(battle, "pencap"))
     battle.pen(find(battle, "penup"), "future")
     assert "1回まで" in refused(battle, "pen", find(battle, "penup"), "future")
 
 
 def test_pen_only_on_hand_pages(tables):
-    battle = scene(tables, ["penblank"], toki=30)
+    battle = scene(tables, ["penblank"], age=30)
     uid = find(battle, "penblank")
     battle.state.move(uid, "draw")
     assert "手札" in refused(battle, "pen", uid, "future")
-    assert battle.state.hokorobi_run == 0
+    assert battle.state.fray_run == 0
 
 
-def test_pen_raises_hokorobi_by_the_balance_amount(tables):
-    battle = scene(tables, ["penup"], toki=30)
+def test_pen_raises_fray_by_the_balance_amount(tables):
+    battle = scene(tables, ["penup"], age=30)
     battle.pen(find(battle, "penup"), "future")
-    assert battle.state.hokorobi_run == tables.balance.pen_hokorobi == 10
+    assert battle.state.fray_run == tables.balance.pen_fray == 10
 
 
 # ================================================================ tear
 
 
 def test_tear_removes_the_page_for_the_run(tables):
-    battle = scene(tables, ["tearme", "h30"], toki=30, enemies=["weak", "quiet"])
+    battle = scene(tables, ["tearme", "h30"], age=30, enemies=["weak", "quiet"])
     uid = find(battle, "tearme")
     battle.tear(uid)
     assert battle.state.zone_of(uid) == "torn"
@@ -663,14 +663,14 @@ def test_tear_removes_the_page_for_the_run(tables):
     assert all(uid not in battle.state.zones[z] for z in ("draw", "hand", "discard"))
 
 
-def test_tear_hokorobi_is_distance_times_page_multiplier(tables):
-    battle = scene(tables, ["tearme"], toki=20)
+def test_tear_fray_is_distance_times_page_multiplier(tables):
+    battle = scene(tables, ["tearme"], age=20)
     events = battle.tear(find(battle, "tearme"))  # |40 − 20| × 1.5
-    assert events[first(events, "hokorobi_gained")].data["amount"] == 30
+    assert events[first(events, "fray_gained")].data["amount"] == 30
 
 
 def test_tear_effect_is_run_long_and_scaled_by_distance(tables):
-    battle = scene(tables, ["tearme", "hit10"], toki=20, ho=100, enemies=["quiet", "quiet"])
+    battle = scene(tables, ["tearme", "hit10"], age=20, steps=100, enemies=["quiet", "quiet"])
     battle.tear(find(battle, "tearme"))  # 攻撃力補正 +2 × (1 + 0.05 × 20) = +4, 綻び 30
     events = battle.play(find(battle, "hit10"))
     assert damage(events) == [int((10 + 4) * (1 + 0.01 * 30))]
@@ -679,28 +679,28 @@ def test_tear_effect_is_run_long_and_scaled_by_distance(tables):
 
 
 def test_player_choice_in_a_tear_effect_waits_for_the_player(tables):
-    battle = scene(tables, ["p36", "p44", "tearsearch", "f20"], toki=30)
+    battle = scene(tables, ["p36", "p44", "tearsearch", "f20"], age=30)
     battle.play(find(battle, "p36"))
     battle.play(find(battle, "p44"))
     events = battle.tear(find(battle, "tearsearch"))  # 破却 { 移動 1枚 捨て札 -> 手札 選択 }
     request = events[first(events, "choice_requested")].data
-    assert "hokorobi_gained" not in kinds(events)  # the rest of the tear waits
+    assert "fray_gained" not in kinds(events)  # the rest of the tear waits
     refused(battle, "play", find(battle, "f20"))
     events = battle.choose([request["candidates"][1]])
     assert battle.state.zone_of(request["candidates"][1]) == "hand"
-    assert "hokorobi_gained" in kinds(events)
+    assert "fray_gained" in kinds(events)
 
 
-def test_tearing_a_blank_page_gives_hokorobi_only(tables):
-    battle = scene(tables, ["blank40"], toki=20)
+def test_tearing_a_blank_page_gives_fray_only(tables):
+    battle = scene(tables, ["blank40"], age=20)
     events = battle.tear(find(battle, "blank40"))
-    assert events[first(events, "hokorobi_gained")].data["amount"] == 20
+    assert events[first(events, "fray_gained")].data["amount"] == 20
     assert "effect_placed" not in kinds(events)
     assert not any(p["origin"].startswith("tear:") for p in battle.state.effects)
 
 
 def test_tear_once_per_stage_unless_cap_is_raised(tables):
-    battle = scene(tables, ["p22", "p36", "tearcap"], toki=30)
+    battle = scene(tables, ["p22", "p36", "tearcap"], age=30)
     battle.tear(find(battle, "p22"))
     assert "破れません" in refused(battle, "tear", find(battle, "p36"))
     battle.play(find(battle, "tearcap"))
@@ -711,56 +711,56 @@ def test_tear_once_per_stage_unless_cap_is_raised(tables):
 # ================================================================ 綻び
 
 
-def test_hokorobi_never_decreases_and_carries_across_stages(tables):
-    battle = scene(tables, ["p22", "h30"], toki=30, enemies=["weak", "quiet"])
+def test_fray_never_decreases_and_carries_across_stages(tables):
+    battle = scene(tables, ["p22", "h30"], age=30, enemies=["weak", "quiet"])
     battle.tear(find(battle, "p22"))
-    assert battle.state.hokorobi_run == 8
+    assert battle.state.fray_run == 8
     battle.play(find(battle, "h30"))  # next stage
-    assert (battle.state.hokorobi_run, battle.state.hokorobi_stage) == (8, 0)
+    assert (battle.state.fray_run, battle.state.fray_stage) == (8, 0)
 
 
-def test_hokorobi_multiplies_all_damage(tables):
-    battle = scene(tables, ["hit10"], toki=30)
-    battle.dev_set(hokorobi=50)
+def test_fray_multiplies_all_damage(tables):
+    battle = scene(tables, ["hit10"], age=30)
+    battle.dev_set(fray=50)
     assert damage(battle.play(find(battle, "hit10"))) == [15]  # × (1 + 0.01 × 50)
 
 
-def test_stage_hokorobi_reaching_breakthrough_wins_the_stage(tables):
-    battle = scene(tables, ["p42"], toki=23, enemies=["brk", "quiet"])
+def test_stage_fray_reaching_breakthrough_wins_the_stage(tables):
+    battle = scene(tables, ["p42"], age=23, enemies=["brk", "quiet"])
     battle.tear(find(battle, "p42"))  # 19 < 20
     assert battle.state.stage_index == 0
-    battle = scene(tables, ["p42"], toki=22, enemies=["brk", "quiet"])
+    battle = scene(tables, ["p42"], age=22, enemies=["brk", "quiet"])
     events = battle.tear(find(battle, "p42"))  # 20 ≥ 20
     assert events[first(events, "stage_won")].data["by"] == "breakthrough"
-    assert battle.state.stage_index == 1 and battle.state.hokorobi_stage == 0
+    assert battle.state.stage_index == 1 and battle.state.fray_stage == 0
 
 
-def test_reward_earned_by_the_winning_hokorobi_is_still_given(tables):
-    battle = scene(tables, ["p42"], toki=22, enemies=["brk", "quiet"])
-    battle.dev_set(hokorobi=40)
+def test_reward_earned_by_the_winning_fray_is_still_given(tables):
+    battle = scene(tables, ["p42"], age=22, enemies=["brk", "quiet"])
+    battle.dev_set(fray=40)
     events = battle.tear(find(battle, "p42"))  # 60: stage won and the 50 reward reached
     assert "stage_won" in kinds(events) and "reward" in kinds(events)
-    assert battle.state.param("ho_quota") == 45 == battle.state.ho
+    assert battle.state.param("steps_quota") == 45 == battle.state.steps
 
 
 def test_reward_timing_fires_the_board_at_each_reward(tables):
-    battle = scene(tables, ["onreward", "penup"], toki=30, enemy="quiet")
+    battle = scene(tables, ["onreward", "penup"], age=30, enemy="quiet")
     battle.play(find(battle, "onreward"))  # @rewarded += 1 毎 綻び報酬時 範囲 ラン
-    battle.dev_set(hokorobi=95)
+    battle.dev_set(fray=95)
     events = battle.pen(find(battle, "penup"), "future")  # 105: the 50 and the 100 rewards
     # both rewards at once, by arithmetic (DESIGN §6.1): one event that counts two
     assert [e.data["count"] for e in events if e.kind == "reward"] == [2]
     assert battle.state.flag("rewarded") == 2
 
 
-def test_hokorobi_reward_every_interval_applies_the_balance_reward(tables):
-    battle = scene(tables, ["penup", "pencap", "penblank"], toki=30, enemy="quiet")
-    battle.dev_set(hokorobi=45)
+def test_fray_reward_every_interval_applies_the_balance_reward(tables):
+    battle = scene(tables, ["penup", "pencap", "penblank"], age=30, enemy="quiet")
+    battle.dev_set(fray=45)
     events = battle.pen(find(battle, "penup"), "future")  # 55: past 50
     assert kinds(events).count("reward") == 1
-    assert battle.state.param("ho_quota") == 45  # 上限 歩の規定量 += 5 寿命 ラン
+    assert battle.state.param("steps_quota") == 45  # 上限 歩の規定量 += 5 寿命 ラン
     battle.end_turn()
-    assert battle.state.ho == 45
+    assert battle.state.steps == 45
 
 
 # ================================================================ enemies
@@ -775,17 +775,17 @@ def intents_by_turn(battle, turns) -> list[int]:
 
 
 def test_escalation_adds_intents_by_turn_count(tables):
-    assert intents_by_turn(scene(tables, [], toki=42, enemy="esc"), 6) == [1, 1, 2, 2, 3, 3]
+    assert intents_by_turn(scene(tables, [], age=42, enemy="esc"), 6) == [1, 1, 2, 2, 3, 3]
 
 
 def test_acceleration_shortens_the_escalation_interval(tables):
-    assert intents_by_turn(scene(tables, [], toki=42, enemy="acc"), 6) == [1, 1, 2, 3, 4, 5]
+    assert intents_by_turn(scene(tables, [], age=42, enemy="acc"), 6) == [1, 1, 2, 3, 4, 5]
 
 
 def test_escalation_progress_resets_each_stage(tables):
-    battle = scene(tables, ["h30", "h60", "h30"], toki=42, enemies=["escweak", "escweak"])
+    battle = scene(tables, ["h30", "h60", "h30"], age=42, enemies=["escweak", "escweak"])
     assert intents_by_turn(battle, 3) == [1, 2, 3]
-    battle.dev_set(ho=100)
+    battle.dev_set(steps=100)
     for page in ("h30", "h60", "h30"):  # 30 damage: stage 2
         battle.play(find(battle, page))
     assert battle.state.stage_index == 1 and battle.state.turn == 1
@@ -793,7 +793,7 @@ def test_escalation_progress_resets_each_stage(tables):
 
 
 def test_blanking_intent_blanks_a_random_page_whose_active_face_is_written(tables):
-    battle = scene(tables, ["fut40", "past40"], toki=30, enemy="blanker")
+    battle = scene(tables, ["fut40", "past40"], age=30, enemy="blanker")
     fut = find(battle, "fut40")
     events = battle.end_turn()
     blank = events[first(events, "blanked")].data
@@ -804,15 +804,15 @@ def test_blanking_intent_blanks_a_random_page_whose_active_face_is_written(table
 
 
 def test_blanking_with_no_written_active_face_in_region_misses(tables):
-    battle = scene(tables, ["past40"], toki=30, enemy="blanker")  # the deck is not the region
+    battle = scene(tables, ["past40"], age=30, enemy="blanker")  # the deck is not the region
     events = battle.end_turn()
     assert "blank_missed" in kinds(events) and "blanked" not in kinds(events)
 
 
 def test_seat_movement_is_telegraphed_at_turn_start_and_done_after_the_intents(tables):
-    battle = scene(tables, ["p44"], toki=30, enemy="mover")
+    battle = scene(tables, ["p44"], age=30, enemy="mover")
     assert battle.log[first(battle.log, "trait_telegraphed")].data["amount"] == 4
-    assert battle.state.enemy["za"] == 42
+    assert battle.state.enemy["seat"] == 42
     assert "crossed" in kinds(battle.play(find(battle, "p44")))  # still crosses 42
     events = battle.end_turn()  # one Intent of 16 left after the crossing
     assert events[first(events, "defense_from_distance")].data["amount"] == 2  # |44 − 42|
@@ -820,35 +820,35 @@ def test_seat_movement_is_telegraphed_at_turn_start_and_done_after_the_intents(t
     last_hit = max(i for i, e in enumerate(events) if e.kind == "hit")
     moved = first(events, "seat_moved")
     assert last_hit < moved < first(events, "turn_started")
-    assert battle.state.enemy["za"] == 46
+    assert battle.state.enemy["seat"] == 46
     assert first(events, "turn_started") < first(events, "trait_telegraphed")
 
 
 def test_immobile_enemy_never_moves(tables):
-    battle = scene(tables, [], toki=30, enemy="still")
+    battle = scene(tables, [], age=30, enemy="still")
     battle.end_turn()
     battle.end_turn()
-    assert battle.state.enemy["za"] == 42
+    assert battle.state.enemy["seat"] == 42
 
 
 def test_per_hit_reduction_applies_to_each_hit(tables):
-    battle = scene(tables, ["hit10", "hit6x2"], toki=30, enemy="armor")
+    battle = scene(tables, ["hit10", "hit6x2"], age=30, enemy="armor")
     assert damage(battle.play(find(battle, "hit10"))) == [8]
     assert damage(battle.play(find(battle, "hit6x2"))) == [4, 4]
 
 
 def test_blockade_forbids_landing_in_its_range(tables):
-    battle = scene(tables, ["p30", "p36"], toki=20, enemy="blockade")
+    battle = scene(tables, ["p30", "p36"], age=20, enemy="blockade")
     assert "封鎖" in refused(battle, "play", find(battle, "p30"))
     battle.play(find(battle, "p36"))  # passing over 28..32 is allowed
-    assert battle.state.toki == 36
+    assert battle.state.age == 36
 
 
 # ================================================================ win and lose
 
 
 def test_win_by_enemy_hp_zero(tables):
-    battle = scene(tables, ["hit10", "p22"], toki=30, enemy="weak")
+    battle = scene(tables, ["hit10", "p22"], age=30, enemy="weak")
     events = battle.play(find(battle, "hit10"))
     assert events[first(events, "stage_won")].data["by"] == "hp"
     assert "run_won" in kinds(events) and battle.over
@@ -856,7 +856,7 @@ def test_win_by_enemy_hp_zero(tables):
 
 
 def test_lose_by_hp_zero(tables):
-    battle = scene(tables, [], toki=42, hp=10)
+    battle = scene(tables, [], age=42, hp=10)
     events = battle.end_turn()
     assert events[first(events, "run_lost")].data["by"] == "hp"
     assert battle.state.outcome == "lost"
@@ -878,7 +878,7 @@ def test_pen_before_ending_the_turn_avoids_the_no_playable_page_defeat(tables):
 
 
 def test_a_turn_that_began_playable_never_ends_in_no_playable_defeat(tables):
-    battle = scene(tables, ["p80"], toki=30, enemy="quiet")  # 50 歩 needed, 40 held
+    battle = scene(tables, ["p80"], age=30, enemy="quiet")  # 50 歩 needed, 40 held
     assert not battle.playable_any()
     battle.end_turn()
     assert not battle.over
@@ -889,7 +889,7 @@ def test_a_turn_that_began_playable_never_ends_in_no_playable_defeat(tables):
 
 def test_stage_carry_over(tables):
     hand = ["stagebuff", "penup", "tearme", "exs", "h30", "p22"]
-    battle = scene(tables, hand, toki=30, ho=100, hp=170, enemies=["weak", "quiet"])
+    battle = scene(tables, hand, age=30, steps=100, hp=170, enemies=["weak", "quiet"])
     s = battle.state
     battle.play(find(battle, "stagebuff"))  # +1 stage, +100 run; defense 3 turn/4 stage/5 run
     penup = find(battle, "penup")
@@ -902,7 +902,7 @@ def test_stage_carry_over(tables):
     battle.play(find(battle, "h30"))  # kills: stage 2
     assert s.stage_index == 1 and s.turn == 1
     # carried: HP, 刻, 綻び, hand, deck, pen upgrades, run-long effects and defense
-    assert (s.hp, s.toki, s.hokorobi_run) == (170, 30, 25)
+    assert (s.hp, s.age, s.fray_run) == (170, 30, 25)
     assert kept <= set(battle.hand)
     assert set(s.zones["draw"]) | set(s.zones["discard"]) | set(battle.hand) == deck | {exs}
     assert s.pages[penup]["faces"]["future"]["state"] == "pen"
@@ -911,31 +911,31 @@ def test_stage_carry_over(tables):
     assert sorted(adds) == ["run", "run"]  # +100 and the tear effect; +1 (stage) is gone
     assert s.defense_by_expiry() == {"on_hit": 0, "turn": 0, "stage": 0, "run": 5}
     # reset: 歩, stage 綻び, pen and tear uses, stage counters
-    assert (s.ho, s.hokorobi_stage, s.pens_used, s.tears_used) == (40, 0, 0, 0)
-    assert s.counter("stage", "ho_used") == 0 and s.counter("run", "ho_used") == 40
+    assert (s.steps, s.fray_stage, s.pens_used, s.tears_used) == (40, 0, 0, 0)
+    assert s.counter("stage", "steps_used") == 0 and s.counter("run", "steps_used") == 40
 
 
 # ------------------------------------------------------ walls, exile, counters
 
 
-def test_a_lowered_lifespan_cap_pushes_toki_back_to_the_wall(tables):
-    battle = scene(tables, ["nuke", "lifestage", "beyond95"], toki=10, ho=300,
+def test_a_lowered_lifespan_cap_pushes_age_back_to_the_wall(tables):
+    battle = scene(tables, ["nuke", "lifestage", "beyond95"], age=10, steps=300,
                    enemies=["weak", "quiet"])
     battle.play(find(battle, "nuke"))  # the enemy falls before it acts, at the turn's end
     battle.play(find(battle, "lifestage"))  # 寿命上限 100 for this stage
     battle.play(find(battle, "beyond95"))
-    assert battle.state.toki == 95
+    assert battle.state.age == 95
     battle.end_turn()  # stage won: the raise ends with the stage, the wall is back at 80
     assert battle.state.stage_index == 1
-    assert battle.state.param("lifespan_cap") == 80 and battle.state.toki == 80
+    assert battle.state.param("lifespan_cap") == 80 and battle.state.age == 80
 
 
 def test_pages_exiled_for_the_run_never_come_back_by_a_region_move(tables):
-    battle = scene(tables, ["exr", "exs", "fromexile"], toki=30, ho=200, enemy="quiet")
+    battle = scene(tables, ["exr", "exs", "fromexile"], age=30, steps=200, enemy="quiet")
     battle.play(find(battle, "exr"))
-    battle.dev_set(toki=30)
+    battle.dev_set(age=30)
     battle.play(find(battle, "exs"))
-    battle.dev_set(toki=30)
+    battle.dev_set(age=30)
     battle.play(find(battle, "fromexile"))
     pages = [battle.state.pages[uid]["page"] for uid in battle.hand]
     assert "exs" in pages and "exr" not in pages
@@ -943,7 +943,7 @@ def test_pages_exiled_for_the_run_never_come_back_by_a_region_move(tables):
 
 
 def test_damage_outside_a_play_counts_from_the_turn_not_the_last_play(tables):
-    battle = scene(tables, ["lateburn"], toki=30, ho=200, enemy="quiet")
+    battle = scene(tables, ["lateburn"], age=30, steps=200, enemy="quiet")
     battle.play(find(battle, "lateburn"))
     assert battle.state.counter("play", "damage_dealt") == 0
     battle.end_turn()  # 敵の行動後: 3 damage that belongs to no play
@@ -952,7 +952,7 @@ def test_damage_outside_a_play_counts_from_the_turn_not_the_last_play(tables):
 
 
 def test_revealed_deck_order_is_the_draw_order(tables):
-    battle = scene(tables, ["decksearch"], toki=30, deck=["p08", "p22", "p36", "p44", "p50",
+    battle = scene(tables, ["decksearch"], age=30, deck=["p08", "p22", "p36", "p44", "p50",
                                                           "f20", "f25"])
     draw_before = list(battle.state.zones["draw"])
     events = battle.play(find(battle, "decksearch"))
@@ -963,7 +963,7 @@ def test_revealed_deck_order_is_the_draw_order(tables):
 
 
 def test_a_generated_page_sent_to_a_full_hand_goes_to_the_discard(tables):
-    battle = scene(tables, ["gen2solo"] + ["p08"] * 7, toki=30)
+    battle = scene(tables, ["gen2solo"] + ["p08"] * 7, age=30)
     assert len(battle.hand) == battle.state.param("hand_cap")
     # The played page is still in the hand while its face resolves: the hand is full.
     events = battle.play(find(battle, "gen2solo"))

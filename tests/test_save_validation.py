@@ -114,7 +114,7 @@ def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
     ("", "(file)"), ("{", "(file)"), ("[]" , "(top)"), ("NaN", "(file)"),
     ('{"save_version": 1, "state": {}, "rng": []}', "save_version"),
     ("[" * 100_000 + "]" * 100_000, "(file)"),
-    ('{"save_version": 2, "state": {}, "rng": [3, [' + "1," * 624 + '99999], null]}',
+    ('{"save_version": 3, "state": {}, "rng": [3, [' + "1," * 624 + '99999], null]}',
      "rng.state.624"),
 ])
 def test_malformed_saves_name_the_place(text, where):

@@ -24,60 +24,60 @@ def tables():
 
 def scene(tables) -> tuple[Battle, dict[int, int]]:
     battle = Battle.new(tables, seed=7, enemies=["za42"])
-    battle.dev_set(toki=30, hp=200, ho=40, hand=["w08", "w22", "w36", "w44", "w55"])
-    by_mei = {battle.mei(uid): uid for uid in battle.hand}
-    return battle, by_mei
+    battle.dev_set(age=30, hp=200, steps=40, hand=["w08", "w22", "w36", "w44", "w55"])
+    by_year = {battle.year(uid): uid for uid in battle.hand}
+    return battle, by_year
 
 
-def play_and_end(battle, by_mei, meis):
-    for mei in meis:
-        battle.play(by_mei[mei])
+def play_and_end(battle, by_year, meis):
+    for year in meis:
+        battle.play(by_year[year])
     state = battle.state
-    before_end = {"toki": state.toki, "ho": state.ho,
+    before_end = {"age": state.age, "steps": state.steps,
                   "intents": len(state.enemy["turn_intents"])}
     events = battle.end_turn()
     defense = next(e.data["amount"] for e in events if e.kind == "defense_from_distance")
     return before_end, defense, battle.state.hp
 
 
-def test_faces_at_toki_30_all_five_playable(tables):
-    battle, by_mei = scene(tables)
-    fired = {mei: battle.play_info(uid)["firing"] for mei, uid in by_mei.items()}
+def test_faces_at_age_30_all_five_playable(tables):
+    battle, by_year = scene(tables)
+    fired = {year: battle.play_info(uid)["firing"] for year, uid in by_year.items()}
     assert fired == {8: ["past"], 22: ["past"], 36: ["future"], 44: ["future"], 55: ["future"]}
 
 
 def test_choice_a_crossing_twice_ends_at_22_unhurt(tables):
-    battle, by_mei = scene(tables)
-    before, defense, hp = play_and_end(battle, by_mei, [36, 44, 22])
-    assert before == {"toki": 22, "ho": 4, "intents": 1}
+    battle, by_year = scene(tables)
+    before, defense, hp = play_and_end(battle, by_year, [36, 44, 22])
+    assert before == {"age": 22, "steps": 4, "intents": 1}
     assert (defense, hp) == (20, 200)
 
 
 def test_choice_b_swinging_far_ends_at_55_with_181(tables):
-    battle, by_mei = scene(tables)
-    before, defense, hp = play_and_end(battle, by_mei, [36, 44, 55])
-    assert before == {"toki": 55, "ho": 15, "intents": 2}
+    battle, by_year = scene(tables)
+    before, defense, hp = play_and_end(battle, by_year, [36, 44, 55])
+    assert before == {"age": 55, "steps": 15, "intents": 2}
     assert (defense, hp) == (13, 181)
 
 
 def test_choice_c_going_down_ends_at_8_with_186(tables):
-    battle, by_mei = scene(tables)
-    before, defense, hp = play_and_end(battle, by_mei, [22, 8])
-    assert before == {"toki": 8, "ho": 18, "intents": 3}
+    battle, by_year = scene(tables)
+    before, defense, hp = play_and_end(battle, by_year, [22, 8])
+    assert before == {"age": 8, "steps": 18, "intents": 3}
     assert (defense, hp) == (34, 186)
     assert battle.state.enemy["hp"] == 999  # past faces only: no attack (not for lack of crossing)
 
 
-@pytest.mark.parametrize("mei, expected", [(8, 44), (55, 20)])
-def test_tear_table_at_toki_30(tables, mei, expected):
-    battle, by_mei = scene(tables)
-    events = battle.tear(by_mei[mei])
-    assert next(e.data["amount"] for e in events if e.kind == "hokorobi_gained") == expected
+@pytest.mark.parametrize("year, expected", [(8, 44), (55, 20)])
+def test_tear_table_at_age_30(tables, year, expected):
+    battle, by_year = scene(tables)
+    events = battle.tear(by_year[year])
+    assert next(e.data["amount"] for e in events if e.kind == "fray_gained") == expected
 
 
 def test_tear_8_after_climbing_to_55_gives_94(tables):
-    battle, by_mei = scene(tables)
-    for mei in (36, 44, 55):
-        battle.play(by_mei[mei])
-    events = battle.tear(by_mei[8])
-    assert next(e.data["amount"] for e in events if e.kind == "hokorobi_gained") == 94
+    battle, by_year = scene(tables)
+    for year in (36, 44, 55):
+        battle.play(by_year[year])
+    events = battle.tear(by_year[8])
+    assert next(e.data["amount"] for e in events if e.kind == "fray_gained") == 94

@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': 'ca2a5b432826fde0f879e0c01d6777f60cc99ad524729889d7d8996a35bab354',
- 'decks.py': '8023dd9988058720c205693db70b075200a152941c6808cccc5d79099054d007',
- 'enemies.py': '37c6dfa9597d89ed2efc36880a8e441002809b40c19b85d92a208c0390123641',
- 'pages.py': 'b0db1336b210f0257a43c5e0ebb99d2ad56895b9d678e5da6303add1290822db',
- 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}
+MANIFEST = {'balance.py': 'a6b3f251aea3dd83556d801a5e1126195a7f753b66f8cf63c1c027db735deb14',
+ 'decks.py': '2c9a17e5089b8d250c26977a4cfb825f3fad1fc370bd6252e713a84fd63d07fe',
+ 'enemies.py': '7ec8946f363e64b2fdacfdbf7d458b2c9708b58652cadbc659cff0981e91a75b',
+ 'pages.py': 'af49a7c696e7407fb02790f0ea04d8c59ef20cc1c49326cf906faa3d283d5aa3',
+ 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}

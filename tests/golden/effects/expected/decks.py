@@ -5,5 +5,5 @@ TABLE = {'decks': {'extra': {'id': 'extra', 'name': 'extra', 'pages': ['gamma', 
            'starter': {'id': 'starter',
                        'name': '全部の作用',
                        'pages': ['alpha', 'alpha', 'beta', 'gamma', 'delta', 'ascii_page']}},
- 'schema_version': 2,
+ 'schema_version': 3,
  'starting_deck': 'starter'}

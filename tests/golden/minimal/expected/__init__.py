@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': 'eccb696b95f93533cce376e2c73651718f678f81e2bd3f0e0352e6d43deb0745',
- 'decks.py': 'f1ecd2be461b7f2ab6d539447d08a32ec3ff61676b0ae2ec1f21c59aafff6c3f',
- 'enemies.py': 'b93bbcf69d61b6c727b0cf386f87cae50a0a972580506dc6c7e466a716e68d66',
- 'pages.py': 'c65e27d59648cd51c3d45545d6519a2a4f10849fefda8f1ca4cc458fcf418671',
- 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}
+MANIFEST = {'balance.py': '1c9cff25b89871baadfcf55aec546c9fed712f3eae856317f7412fcda13d3b42',
+ 'decks.py': '4d53396bdb956c816a88b85193e86ebfa19f6b70b2552aef09a194fe670f53f1',
+ 'enemies.py': 'b841b6e36f48a0f3414f1bb3caf0995cc725564f298fea38eca150319f00c75d',
+ 'pages.py': '7e1e9d8aff46c0e4319acacb45c421d011e8d4221ea7e52eee5f83067aa66d37',
+ 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}

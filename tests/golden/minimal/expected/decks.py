@@ -4,5 +4,5 @@
 TABLE = {'decks': {'starter': {'id': 'starter',
                        'name': '最小の自分紀',
                        'pages': ['koe', 'koe', 'koe', 'koe', 'ashioto', 'tobira']}},
- 'schema_version': 2,
+ 'schema_version': 3,
  'starting_deck': 'starter'}

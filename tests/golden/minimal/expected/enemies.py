@@ -9,6 +9,7 @@ TABLE = {'enemies': {'kage': {'breakthrough': 50,
                       'intents': [{'amount': 8, 'kind': 'attack', 'region': None},
                                   {'amount': 12, 'kind': 'attack', 'region': None}],
                       'name': '影',
+                      'seat': 35,
                       'source': {'end_line': 6,
                                  'line': 1,
                                  'path': 'content/enemies/kage.enemy',
@@ -19,6 +20,5 @@ TABLE = {'enemies': {'kage': {'breakthrough': 50,
                                          '  予兆 [ 攻撃 8, 攻撃 12 ]\n'
                                          '}'},
                       'trait_effects': [],
-                      'traits': [],
-                      'za': 35}},
- 'schema_version': 2}
+                      'traits': []}},
+ 'schema_version': 3}

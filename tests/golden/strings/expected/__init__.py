@@ -4,8 +4,8 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': 'f9e7f9dfee83869753f0182cdc18b04200aafc8a05bbd90613ff12980f52ee7d',
- 'decks.py': '627b6d8773dbd38adfda4a281de50d96f3edc4a1afdf9ad9fb6b496a1e32558e',
- 'enemies.py': '267599f1e585925c3e787585c8c9455612e90c3be059ba4bfb2d0100afe71079',
- 'pages.py': '31143d73353152f83283e5de97276aed023fd0f071c4a86063df918eed7a57cb',
- 'vocabulary.py': '52ea5535537283a42bc39cb63e2440185293aade939f25f72994cbb7c61dc9b7'}
+MANIFEST = {'balance.py': 'f23e4d180819c2c91b128995fac02c7e7969cd4d21ff836aca7a99bac510a8c7',
+ 'decks.py': 'c6684b4108ae0925bcff2eb41e1b649dd70e737a529056520603ea2fc9838834',
+ 'enemies.py': '0e1232a33c360f08dbf8c41af4e12a09faf7304313d0deeccc59379795d83ccf',
+ 'pages.py': 'a15100aaf60abc7ed0b17cbcc6b91528d822fb548a11d2234556c54f22fd981b',
+ 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}

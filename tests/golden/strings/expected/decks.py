@@ -4,5 +4,5 @@
 TABLE = {'decks': {'starter': {'id': 'starter',
                        'name': 'デッキ "引用" \\ と 「括弧」',
                        'pages': ['quote', 'quote', 'inject', 'lines', 'bare']}},
- 'schema_version': 2,
+ 'schema_version': 3,
  'starting_deck': 'starter'}

@@ -8,6 +8,7 @@ TABLE = {'enemies': {'ghost': {'breakthrough': 25,
                        'id': 'ghost',
                        'intents': [{'amount': 3, 'kind': 'attack', 'region': None}],
                        'name': '幽霊 """ }',
+                       'seat': 20,
                        'source': {'end_line': 7,
                                   'line': 1,
                                   'path': 'content/ghost.enemy',
@@ -21,6 +22,5 @@ TABLE = {'enemies': {'ghost': {'breakthrough': 25,
                                           '  予兆 [ 攻撃 3 ]\n'
                                           '}'},
                        'trait_effects': [],
-                       'traits': [],
-                       'za': 20}},
- 'schema_version': 2}
+                       'traits': []}},
+ 'schema_version': 3}
