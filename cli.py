@@ -160,7 +160,7 @@ def _compiled(content: Path, fmt: str = "py", refusal: str = "エラーがある
 
 
 def _say_violation(exc) -> None:
-    click.echo("内部エラー（jibunki のバグ）: 生成した表が schemas/ のスキーマに合いません。"
+    click.echo("内部エラー（jibunki のバグ）: 書き出そうとした表が schemas/ のスキーマに合いません。"
                "何も書きませんでした。", err=True)
     click.echo(str(exc), err=True)
     sys.exit(EXIT_CONTENT)

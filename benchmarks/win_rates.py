@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from runtime.battle import SIDES, Battle, Refused  # noqa: E402
 from runtime.tables import from_dicts, load  # noqa: E402
+from contract.vocabulary import W  # noqa: E402
 
 
 def tables_from(content: Path | None):
@@ -245,7 +246,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     print(f"starting deck: {', '.join(tables.starter())}")
     print(f"{args.battles} battles per enemy, seeds {args.seed}..{args.seed + args.battles - 1}")
-    header = (f"{'enemy':<12} {pad('name', 16)} {'HP':>4} {pad('座', 3)} {pad('突破', 4)}  "
+    header = (f"{'enemy':<12} {pad('name', 16)} {'HP':>4} {pad(W.variable.seat, 3)} {pad('突破', 4)}  "
               f"{'win%':>5}  {'by HP':>5} {pad('by 突破', 7)}  {'turns':>5} {'win turns':>9} "
               f"{'HP left':>7}  {'lost: HP':>8} {'no page':>7} {'time':>4}")
     print(header)

@@ -20,6 +20,7 @@ from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, 
                     E040, E042, E046, E047, E050, E051, W004)
 from .names import did_you_mean, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
+from contract.vocabulary import W
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ CONTEXTS = {
     "face": Context("on_play", None, "面"),
     "pen": Context("on_play", None, "ペン強化"),
     "tear": Context("on_tear", "run", "破却効果"),
-    "reward": Context("on_reward", "run", "綻び報酬"),
+    "reward": Context("on_reward", "run", f"{W.variable.fray}報酬"),
     "trait": Context(None, "stage", "敵の特性"),
 }
 
@@ -48,19 +49,19 @@ _NUMERIC_OPS = {"+=": ("add", "increase"), "-=": ("add", "decrease"),
                 "*=": ("mul", None), "=": ("assign", None)}
 
 #: The Intent that blanks a face: the one way (with the pen) a face's state changes.
-_BLANK_INTENT = "予兆 [ 白紙化 手札 ]"
+_BLANK_INTENT = f"予兆 [ {W.intent.blank} {W.region.hand} ]"
 
 #: Why a variable that is nobody's target cannot be one (spec 000/002, DESIGN §6).
 _NOT_TARGET_HINTS = {
-    "fray": "綻びが上がるのはペンと破るだけで、減ることもありません",
-    "age": "刻はプレイでのみ動きます。制御できるのは「抑制 刻」だけです",
-    "seat": "座を動かせるのは敵の特性だけです",
-    "face_state": f"面の記入状態を書き換えるのは敵の白紙化だけです（{_BLANK_INTENT}）",
+    "fray": f"{W.variable.fray}が上がるのはペンと破るだけで、減ることもありません",
+    "age": f"{W.variable.age}は{W.scope.play}でのみ動きます。制御できるのは「{W.operation.suppress} {W.variable.age}」だけです",
+    "seat": f"{W.variable.seat}を動かせるのは敵の特性だけです",
+    "face_state": f"面の{W.variable.face_state}を書き換えるのは敵の{W.intent.blank}だけです（{_BLANK_INTENT}）",
 }
 
 #: Why an operation that exists is refused on one target (DESIGN §6.1), by (target, op).
 _REFUSED_OP_HINTS = {
-    ("hp", "mul"): "HP が変わるのは攻撃・支払い・まれな回復だけです。掛け算で増減させることは"
+    ("hp", "mul"): f"HP が変わるのは{W.intent.attack}・{W.operation.pay}・まれな回復だけです。掛け算で増減させることは"
                    "できません（回復なら HP += n、代償なら 支払う HP n）",
 }
 
@@ -111,7 +112,7 @@ def _target(target: ast.Target, ctx: Ctx):
         return None if page is None else (variable, Target(variable.code, page=page))
     if target.subscript is not None:
         ctx.add(E040.at(target.subscript.span, f"「{variable.ja}」には添字を付けられません",
-                        hint="添字が付くのは累計量の参照と 銘[ページ] だけです"))
+                        hint=f"添字が付くのは累計量の参照と {W.variable.year}[ページ] だけです"))
         return None
     return variable, Target(variable.code)
 
@@ -128,12 +129,12 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         # forbids by name (ADR-0033), and DESIGN §6.1 forbids it to enemy traits too — a
         # trait that did it would compile to nothing the runtime does. Say what to write.
         if ctx.side == "enemy":
-            ctx.add(E024.at(span, f"敵の特性は「{variable.ja}」に代入できません",
-                            hint=f"面を白紙にするのは白紙化の Intent です: {_BLANK_INTENT}"
-                                 "（面の記入状態は白紙化とペンでだけ変わります）"))
+            ctx.add(E024.at(span, f"敵の特性は「{variable.ja}」に{W.operation.assign}できません",
+                            hint=f"面を白紙にするのは{W.intent.blank}の Intent です: {_BLANK_INTENT}"
+                                 f"（面の{W.variable.face_state}は{W.intent.blank}とペンでだけ変わります）"))
         else:
-            ctx.add(E024.at(span, f"ページの作用は「{variable.ja}」に代入できません",
-                            hint="面の記入状態への代入は敵の白紙化専用です。ページ効果から面を書き換える"
+            ctx.add(E024.at(span, f"ページの作用は「{variable.ja}」に{W.operation.assign}できません",
+                            hint=f"面の{W.variable.face_state}への{W.operation.assign}は敵の白紙化専用です。ページ効果から面を書き換える"
                                  f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）"))
     elif (variable.code, op) in _REFUSED_OP_HINTS and allowed and op not in allowed:
         words = {"mul": "*="}
@@ -147,18 +148,18 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         ctx.add(E034.at(span, f"「{variable.ja}」は{side}の作用の対象になりません",
                         hint=_NOT_TARGET_HINTS.get(variable.code, "")))
     elif variable.kind == "param" and op != "cap":
-        ctx.add(E035.at(span, f"恒久パラメータ「{variable.ja}」は上限変更でのみ動かします",
-                        hint=f"例: 上限 {variable.ja} += 1 寿命 ステージ"))
+        ctx.add(E035.at(span, f"恒久パラメータ「{variable.ja}」は{W.operation.cap}でのみ動かします",
+                        hint=f"例: 上限 {variable.ja} += 1 寿命 {W.scope.stage}"))
     elif op == "assign":
-        ctx.add(E024.at(span, f"「{variable.ja}」には代入できません",
-                        hint="代入できるのは他ページの銘と内部フラグだけです"))
+        ctx.add(E024.at(span, f"「{variable.ja}」には{W.operation.assign}できません",
+                        hint=f"{W.operation.assign}できるのは他ページの{W.variable.year}と内部フラグだけです"))
     elif op == "cap":
-        ctx.add(E035.at(span, f"上限変更は恒久パラメータにだけ使えます（「{variable.ja}」は"
+        ctx.add(E035.at(span, f"{W.operation.cap}は恒久パラメータにだけ使えます（「{variable.ja}」は"
                               f"{vocab.VARIABLE_KINDS[variable.kind]}）",
                         hint=f"{variable.ja} += n のように書いてください"))
     else:
         words = {"add": "+= / -=", "mul": "*=", "assign": "=", "cap": "上限",
-                 "pay": "支払う", "suppress": "抑制"}
+                 "pay": "支払う", "suppress": W.operation.suppress}
         usable = "、".join(words.get(o, o) for o in allowed)
         ctx.add(E050.at(span, f"「{variable.ja}」に {words.get(op, op)} は使えません",
                         hint=f"「{variable.ja}」に使える演算: {usable}"))
@@ -188,13 +189,13 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         if ctx.owner is not None and target.page == ctx.owner:
             # 銘 decides which face fires; a page rewriting its own would move the ground
             # under the play that is firing (DESIGN §6.1: only another page's 銘).
-            ctx.add(E024.at(s.target.span, f"このページ自身の{variable.ja}には代入できません",
-                            hint=f"代入できるのは他のページの{variable.ja}だけです"
-                                 f"（{variable.ja}[別のページ] = 刻 のように書きます）"))
+            ctx.add(E024.at(s.target.span, f"このページ自身の{variable.ja}には{W.operation.assign}できません",
+                            hint=f"{W.operation.assign}できるのは他のページの{variable.ja}だけです"
+                                 f"（{variable.ja}[別のページ] = {W.variable.age} のように書きます）"))
             return None
         # The base is a constant 銘 or a reference read when the 作用 fires (銘[p] = 刻).
         if isinstance(base, Const) and not _in_year_range(base.value):
-            ctx.add(E030.at(s.value.span, f"銘は 0〜{vocab.YEAR_BOUND} の整数です"))
+            ctx.add(E030.at(s.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です"))
             return None
     return _sayou(s, tails, ctx, variable, op=op, target=target, direction=direction,
                   landing=landing, base=base)
@@ -209,12 +210,12 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         _refuse_op(variable, "cap", s.span, ctx)
         return None
     if s.op not in ("+=", "-="):
-        ctx.add(E050.at(s.span, "上限変更は += か -= で書きます",
-                        hint=f"例: 上限 {variable.ja} += 1 寿命 ラン"))
+        ctx.add(E050.at(s.span, f"{W.operation.cap}は += か -= で書きます",
+                        hint=f"例: 上限 {variable.ja} += 1 寿命 {W.scope.run}"))
         return None
     if "landing" in tails:
         ctx.add(E051.at(tails["landing"].span,
-                        "上限変更は補正を受けないので、着地（固定・補正あり）は書けません"))
+                        f"{W.operation.cap}は補正を受けないので、着地（{W.landing.fixed}・{W.landing.modified}）は書けません"))
         return None
     base = check_base(s.value, ctx)
     if base is None:
@@ -233,7 +234,7 @@ def _pay(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     landing = tails.get("landing")
     if landing is not None and landing.value.text != "fixed":
-        ctx.add(E051.at(landing.span, "支払いは補正を受けません（着地は固定だけ）"))
+        ctx.add(E051.at(landing.span, f"{W.operation.pay}は補正を受けません（着地は{W.landing.fixed}だけ）"))
         return None
     base = check_base(s.value, ctx)
     if base is None:
@@ -252,10 +253,10 @@ def _suppress(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     variable, target = found
     if "suppress" not in _allowed_ops(variable, ctx):
-        ctx.add(E050.at(s.span, f"抑制できるのは刻の更新だけです（「{variable.ja}」は抑制できません）",
-                        hint="抑制 刻"))
+        ctx.add(E050.at(s.span, f"{W.operation.suppress}できるのは{W.variable.age}の更新だけです（「{variable.ja}」は{W.operation.suppress}できません）",
+                        hint=f"{W.operation.suppress} {W.variable.age}"))
         return None
-    if not _no_landing(tails, "抑制", ctx):
+    if not _no_landing(tails, W.operation.suppress, ctx):
         return None
     return _sayou(s, tails, ctx, variable, op="suppress", target=target)
 
@@ -264,7 +265,7 @@ def _no_landing(tails, what: str, ctx: Ctx) -> bool:
     """Operations outside the numeric family have no landing (spec 002 演算: 補正を受けない)."""
     if "landing" in tails:
         ctx.add(E051.at(tails["landing"].span,
-                        f"{what}は補正を受けないので、着地（固定・補正あり）は書けません"))
+                        f"{what}は補正を受けないので、着地（{W.landing.fixed}・{W.landing.modified}）は書けません"))
         return False
     return True
 
@@ -280,7 +281,7 @@ def _landing(op: str, tails, ctx: Ctx):
         ctx.add(E023.at(tail.span))
         return False
     if chosen not in landings:
-        ctx.add(E051.at(tail.span, "代入には着地（固定・補正あり）を書けません"))
+        ctx.add(E051.at(tail.span, f"{W.operation.assign}には着地（{W.landing.fixed}・{W.landing.modified}）を書けません"))
         return False
     return chosen
 
@@ -297,7 +298,7 @@ def _region(expr: ast.RegionExpr | None, ctx: Ctx, *, single: bool, what: str):
     region = vocab.region_from_parts(parts)
     if region is None:
         ctx.add(E010.at(expr.span, f"「{expr.text}」という合算はありません",
-                        hint="合算は 山札+捨て札 と 山札+捨て札+手札 です"))
+                        hint=f"合算は {W.region.deck} と {W.region.all} です"))
         return None
     if single and len(region.parts) > 1:
         ctx.add(E037.at(expr.span, f"{what}には合算ではなく1つの領域を書きます"))
@@ -326,13 +327,13 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
                 return None
             filters["origin"] = option.value.text
         elif option.kind == "year":
-            low = constant(option.value.low, ctx, "銘の範囲")
-            high = constant(option.value.high, ctx, "銘の範囲")
+            low = constant(option.value.low, ctx, f"{W.variable.year}の範囲")
+            high = constant(option.value.high, ctx, f"{W.variable.year}の範囲")
             if low is None or high is None:
                 return None
             if not (_in_year_range(low) and _in_year_range(high)) or low > high:
                 ctx.add(E030.at(option.value.span,
-                                f"銘の範囲は 0〜{vocab.YEAR_BOUND} の整数で、小さい方から書きます"))
+                                f"{W.variable.year}の範囲は 0〜{vocab.YEAR_BOUND} の整数で、小さい方から書きます"))
                 return None
             filters["year"] = (low, high)
         elif option.kind == "page":
@@ -341,7 +342,7 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
                 return None
             filters["page"] = page
     if len(picks) > 1:
-        ctx.add(E013.at(s.span, "選び方（選択・ランダム・上から）は1つだけ書きます"))
+        ctx.add(E013.at(s.span, f"選び方（{W.pick.choice}・{W.pick.random}・{W.pick.top}）は1つだけ書きます"))
         return None
     return (picks[0] if picks else None), Filter(**filters)
 
@@ -374,12 +375,12 @@ def _region_op(op: str):
         if dest is None:
             return None
         if op == "duplicate" and source.code != "hand":
-            ctx.add(E037.at(s.source.span, "複製できるのは手札のページです",
-                            hint="複製 手札 -> 山札 のように書きます"))
+            ctx.add(E037.at(s.source.span, f"{W.operation.duplicate}できるのは{W.region.hand}のページです",
+                            hint=f"{W.operation.duplicate} {W.region.hand} -> {W.region.draw} のように書きます"))
             return None
         if op in ("generate", "duplicate") and dest.code == "exile":
             ctx.add(E037.at(s.dest.span,
-                            "生成・複製の差し込み先は手札かデッキ（山札・捨て札）です"))
+                            f"{W.operation.generate}・{W.operation.duplicate}の差し込み先は{W.region.hand}かデッキ（{W.region.draw}・{W.region.discard}）です"))
             return None
         if source is not None and source.code == dest.code and op not in _SAME_PLACE_OK:
             ctx.add(E037.at(s.span, "移動元と移動先が同じです"))
@@ -387,7 +388,7 @@ def _region_op(op: str):
         chosen, filter_ = options
         pick = chosen or ("top" if source is not None and source.code == "draw" else "random")
         if pick == "top" and (source is None or source.code != "draw"):
-            ctx.add(E037.at(s.span, "「上から」選べるのは山札からだけです"))
+            ctx.add(E037.at(s.span, f"「{W.pick.top}」選べるのは{W.region.draw}からだけです"))
             return None
         return _sayou(s, tails, ctx, None, op=op, target=_PAGES,
                       source=source.code if source else None, dest=dest.code, count=count,
@@ -400,14 +401,14 @@ def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     next draws take them as shown (spec 002: 山札を見せる作用は、見せた順序どおりに引けなければ
     ならない). Only the draw pile has an order to show."""
     count = _count(s, ctx)
-    if count is None or not _no_landing(tails, "公開", ctx):
+    if count is None or not _no_landing(tails, W.operation.reveal, ctx):
         return None
-    source = _region(s.source, ctx, single=False, what="公開する領域")
+    source = _region(s.source, ctx, single=False, what=f"{W.operation.reveal}する領域")
     if source is None:
         return None
     if source.code != "draw":
-        ctx.add(E037.at(s.source.span, f"公開できるのは山札だけです（「{s.source.text}」）",
-                        hint="公開は山札の上から n 枚を順に見せます: 公開 2枚 山札"))
+        ctx.add(E037.at(s.source.span, f"{W.operation.reveal}できるのは{W.region.draw}だけです（「{s.source.text}」）",
+                        hint=f"{W.operation.reveal}は{W.region.draw}の{W.pick.top} n 枚を順に見せます: {W.operation.reveal} 2枚 {W.region.draw}"))
         return None
     return _sayou(s, tails, ctx, None, op="reveal", target=_PAGES, source=source.code,
                   count=count, pick="top", filter=Filter())
@@ -453,12 +454,12 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
         # a seat move is a telegraphed turn-start trait or nothing the runtime can do.
         if timing != "turn_start":
             ctx.add(E046.at(tails["at"].span if "at" in tails else s.span,
-                            "座を動かせるのは 毎 ターン開始時 の特性だけです", hint="座の移動はターン開始時に予告し、敵の行動の後で動かします: "
-                                                              "座 += 4 毎 ターン開始時 予告"))
+                            f"{W.variable.seat}を動かせるのは 毎 {W.timing.turn_start} の特性だけです", hint=f"{W.variable.seat}を動かす作用は{W.timing.turn_start}に予告し、敵の行動の後で動かします: "
+                                                              f"{W.variable.seat} += 4 毎 {W.timing.turn_start} 予告"))
             return None
         if not telegraphed:
-            ctx.add(E046.at(s.span, "座の移動には 予告 が要ります",
-                            hint="座の移動は必ず予兆と一緒に見せます: 座 += 4 毎 ターン開始時 予告"))
+            ctx.add(E046.at(s.span, f"{W.variable.seat}を動かす作用には 予告 が要ります",
+                            hint=f"{W.variable.seat}を動かす作用は必ず予兆と一緒に見せます: {W.variable.seat} += 4 毎 {W.timing.turn_start} 予告"))
             return None
     elif telegraphed:
         ctx.add(E042.at(tails["telegraphed"].span))
@@ -514,17 +515,17 @@ def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
     or "" when it may (DESIGN §6.1 timings that never fire)."""
     entry = vocab.tables()["timing"].by_code(timing)
     if not entry.reachable:
-        return (f"{entry.ja} はランの始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
-                "発動しません。ステージ開始時 か、タイミングを書かない一度きりの作用にしてください")
+        return (f"{entry.ja} は{W.scope.run}の始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
+                f"発動しません。{W.timing.stage_start} か、タイミングを書かない一度きりの作用にしてください")
     family = entry.family
     if repeat.scope == "play" and family in ("phase", "outer"):
-        return ("範囲 プレイ の作用は、置かれたプレイの間だけ続きます。その間にフェイズや"
-                "ステージの境目は来ません。範囲 ターン か 範囲 以降 n プレイ にしてください")
+        return (f"範囲 {W.scope.play} の作用は、置かれた{W.scope.play}の間だけ続きます。その間にフェイズや"
+                f"{W.scope.stage}の境目は来ません。範囲 {W.scope.turn} か 範囲 以降 n {W.scope.play} にしてください")
     if where in _PLACED_BY_PLAY and timing in _PAST_AT_PLAY.get(repeat.scope, ()):
         name = vocab.tables()["timing"].by_code(timing).ja
         scope = vocab.tables()["scope"].by_code(repeat.scope).ja
-        return (f"プレイした時には、この{scope}の{name}はもう過ぎています。範囲を広げるか"
-                "（範囲 ステージ）、後に来るタイミングにしてください")
+        return (f"{W.scope.play}した時には、この{scope}の{name}はもう過ぎています。範囲を広げるか"
+                f"（範囲 {W.scope.stage}）、後に来るタイミングにしてください")
     return ""
 
 
@@ -532,14 +533,14 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
     tail = tails.get("life")
     if op in ("generate", "duplicate"):
         if tail is None:
-            ctx.add(E026.at(s.span, "生成・複製するページの寿命がありません",
-                            hint="寿命 ステージ（ステージ限り）か 寿命 ラン（ラン永続）を書いてください"))
+            ctx.add(E026.at(s.span, f"{W.operation.generate}・{W.operation.duplicate}するページの寿命がありません",
+                            hint=f"寿命 {W.scope.stage}（{W.scope.stage}限り）か 寿命 {W.scope.run}（{W.scope.run}{W.lifetime.permanent}）を書いてください"))
             return False
         entry = resolve("lifetime", tail.value, ctx.diags)
         if entry is None:
             return False
         if entry.code not in vocab.GENERATED_LIFETIMES:
-            ctx.add(E027.at(tail.span, "生成・複製したページの寿命は ステージ か ラン です"))
+            ctx.add(E027.at(tail.span, f"{W.operation.generate}・{W.operation.duplicate}したページの寿命は {W.scope.stage} か {W.scope.run} です"))
             return False
         return entry.code
     if variable is None or op == "suppress":
@@ -551,13 +552,13 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
     if variable.kind == "modifier":
         if tail is not None:
             ctx.add(E027.at(tail.span, f"補正「{variable.ja}」の寿命は繰り返し範囲で決まります",
-                            hint="寿命 ではなく 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます"))
+                            hint=f"寿命 ではなく 範囲 {W.scope.stage} ／ 範囲 以降 3 {W.scope.play} のように書きます"))
             return False
         return None
     if tail is None:
         if variable.default_lifetime is None:
             ctx.add(E026.at(s.span, f"「{variable.ja}」の変更がいつまで続くか（値の寿命）がありません",
-                            hint="寿命 ステージ か 寿命 ラン を書いてください"))
+                            hint=f"寿命 {W.scope.stage} か 寿命 {W.scope.run} を書いてください"))
             return False
         return variable.default_lifetime
     entry = resolve("lifetime", tail.value, ctx.diags)
@@ -565,7 +566,7 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
         return False
     if entry.code not in variable.lifetimes:
         usable = "・".join(vocab.tables()["lifetime"].by_code(c).ja for c in variable.lifetimes)
-        extra = "被弾1回で消える寿命を持てるのは防御だけです。" if entry.code == "on_hit" else ""
+        extra = f"{W.lifetime.on_hit}で消える寿命を持てるのは{W.variable.defense}だけです。" if entry.code == "on_hit" else ""
         ctx.add(E027.at(tail.span, f"「{variable.ja}」に寿命「{entry.ja}」は意味を持ちません",
                         hint=f"{extra}「{variable.ja}」の寿命: {usable}"))
         return False
@@ -580,19 +581,19 @@ def _timing(variable, s, tails, ctx: Ctx, context: Context):
             return "always"
         if context.timing is None:
             ctx.add(E026.at(s.span, f"{context.words}の作用にはいつ発動するか（毎 タイミング）が要ります",
-                            hint="例: 座 += 4 毎 ターン開始時 予告"))
+                            hint=f"例: {W.variable.seat} += 4 毎 {W.timing.turn_start} 予告"))
             return False
         return None
     entry = resolve("timing", tail.value, ctx.diags)
     if entry is None:
         return False
     if is_modifier and entry.code != "always":
-        ctx.add(E038.at(tail.span, f"補正「{variable.ja}」は常時の継続作用です",
+        ctx.add(E038.at(tail.span, f"補正「{variable.ja}」は{W.timing.always}の継続作用です",
                         hint="毎 を書かずに 範囲 だけを書いてください"))
         return False
     if not is_modifier and entry.code == "always":
-        ctx.add(E038.at(tail.span, "常時 は補正（攻撃力補正・攻撃倍率 など）のタイミングです",
-                        hint="毎 ターン開始時 のように、発動する瞬間を書いてください"))
+        ctx.add(E038.at(tail.span, f"{W.timing.always} は補正（{W.variable.attack_add}・{W.variable.attack_mul} など）のタイミングです",
+                        hint=f"毎 {W.timing.turn_start} のように、発動する瞬間を書いてください"))
         return False
     return entry.code
 
@@ -603,7 +604,7 @@ def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> 
     continuing = is_modifier or timing is not None or until is not None
     if max_tail is not None and until is None and context.continuing_range is None:
         ctx.add(E026.at(max_tail.span, "最大回数には繰り返し範囲が要ります",
-                        hint="範囲 ステージ 最大 3 回 のように書きます"))
+                        hint=f"範囲 {W.scope.stage} 最大 3 回 のように書きます"))
         return None
     max_fires = None
     if max_tail is not None:
@@ -613,7 +614,7 @@ def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> 
     if max_tail is not None and not continuing:
         # A one-shot fires once; a maximum would be silently dropped (破却・綻び報酬).
         ctx.add(E026.at(max_tail.span, "最大回数は繰り返し発動する作用にだけ書けます",
-                        hint="毎 ターン開始時 のように、いつ繰り返し発動するかを書いてください"))
+                        hint=f"毎 {W.timing.turn_start} のように、いつ繰り返し発動するかを書いてください"))
         return None
     if op == "suppress" and until is None or not continuing:
         return ONE_SHOT
@@ -621,7 +622,7 @@ def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> 
         if context.continuing_range is None:
             what = f"補正「{variable.ja}」" if is_modifier else "継続作用"
             ctx.add(E026.at(s.span, f"{what}の繰り返し範囲がありません（いつまで発動するか）",
-                            hint="範囲 ターン ／ 範囲 ステージ ／ 範囲 以降 3 プレイ のように書きます"))
+                            hint=f"範囲 {W.scope.turn} ／ 範囲 {W.scope.stage} ／ 範囲 以降 3 {W.scope.play} のように書きます"))
             return None
         return Repeat(context.continuing_range, None, None, max_fires)
     scope = until.value

@@ -22,6 +22,7 @@ from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
 from .values import Ctx, check_condition, check_count, check_page_ref, constant
+from contract.vocabulary import W
 
 _DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
 
@@ -109,7 +110,7 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
                         notes=[Note("最初の記述", page.tears[0].span)]))
     if page.tears and not page.tears[0].body.sayou and not page.tears[0].body.conditions:
         ctx.add(E029.at(page.tears[0].span, "破却が書かれていますが、作用が1つもありません",
-                        hint="破却効果の作用を書くか、破却 { } を消してください（破れば綻びは上がります）"))
+                        hint=f"破却効果の作用を書くか、破却 {{ }} を消してください（破れば{W.variable.fray}は上がります）"))
     elif page.tears:
         tear = _body(page.tears[0].body, ctx.at("tear"))
         written = [f for f, lowered in faces.values() if f.body is not None]
@@ -144,21 +145,21 @@ def _deck_cap(fields, ctx: Ctx) -> int | None:
         return None
     if not isinstance(value, int) or not 1 <= value <= DECK_CAP_BOUND:
         ctx.add(E030.at(fields["deck_cap"].value.span, f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{value}）",
-                        hint="デッキ内上限枚数と同じ範囲です（バランスの項目、vocabulary.py）"))
+                        hint=f"{W.balance.deck_cap_default}と同じ範囲です（バランスの項目、vocabulary.py）"))
         return None
     return value
 
 
 def _year(page, fields, ctx: Ctx, damaged: bool):
-    field = fields.get("year") if damaged else _required(fields, "year", page, ctx, "銘 36")
+    field = fields.get("year") if damaged else _required(fields, "year", page, ctx, f"{W.variable.year} 36")
     if field is None:
         return None
-    value = constant(field.value, ctx, "銘")
+    value = constant(field.value, ctx, W.variable.year)
     if value is None:
         return None
     if not isinstance(value, int) or not 0 <= value <= vocab.YEAR_BOUND:
-        ctx.add(E030.at(field.value.span, f"銘は 0〜{vocab.YEAR_BOUND} の整数です（{value}）",
-                        hint="銘はそのページの場面が何歳のときかを表します。寿命上限を超えてもかまいません"))
+        ctx.add(E030.at(field.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です（{value}）",
+                        hint=f"{W.variable.year}はそのページの場面が何歳のときかを表します。{W.variable.lifespan_cap}を超えてもかまいません"))
         return None
     return value
 
@@ -167,7 +168,7 @@ def _fray_mul(fields, ctx: Ctx):
     if "fray_mul" not in fields:
         return 1.0
     field = fields["fray_mul"]
-    value = constant(field.value, ctx, "綻び倍率")
+    value = constant(field.value, ctx, W.variable.fray_mul)
     if value is None:
         return None
     if value < 0:
@@ -175,7 +176,7 @@ def _fray_mul(fields, ctx: Ctx):
         return None
     if value > vocab.FRAY_MUL_BOUND:
         ctx.add(E030.at(field.value.span,
-                        f"綻び倍率 {value} は大きすぎます（{vocab.FRAY_MUL_BOUND} まで）"))
+                        f"{W.variable.fray_mul} {value} は大きすぎます（{vocab.FRAY_MUL_BOUND} まで）"))
         return None
     return float(value)
 
@@ -223,7 +224,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
     fields = _fields(enemy, ctx)
     numbers = {}
     for key, low, high, example in (("hp", 1, 1_000_000, "HP 150"),
-                                    ("seat", 0, vocab.YEAR_BOUND, "座 42"),
+                                    ("seat", 0, vocab.YEAR_BOUND, f"{W.variable.seat} 42"),
                                     ("breakthrough", 1, 10_000, "突破ライン 60")):
         field = fields.get(key) if damaged else _required(fields, key, enemy, ctx, example)
         if field is None:
@@ -235,13 +236,13 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
         numbers[key] = value
     if not enemy.intents and not damaged:
         ctx.add(E014.at(enemy.id.span, "予兆（Intent 列）がありません",
-                        hint="例: 予兆 [ 攻撃 16, 攻撃 16, 白紙化 手札 ]"))
+                        hint=f"例: 予兆 [ {W.intent.attack} 16, {W.intent.attack} 16, {W.intent.blank} {W.region.hand} ]"))
     if len(enemy.intents) > 1:
         ctx.add(E013.at(enemy.intents_spans[1], "予兆を2回書いています"))
     intents = [_intent(i, ctx) for i in (enemy.intents[0] if enemy.intents else ())]
     escalations = []
     for esc in enemy.escalations:
-        if check_count(esc.every, ctx, "エスカレーションの間隔（ターン）"):
+        if check_count(esc.every, ctx, f"エスカレーションの間隔（{W.scope.turn}）"):
             escalations.append(Escalation(esc.every.value, _intent(esc.intent, ctx)))
     traits = [_trait(t, ctx) for t in enemy.traits]
     trait_ctx = ctx.at("trait", side="enemy")
@@ -262,16 +263,16 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         return None
     if kind.code == "attack":
         if intent.amount is None:
-            ctx.add(E054.at(intent.span, "攻撃の Intent には打点（数）を書きます",
-                            hint="例: 攻撃 16"))
+            ctx.add(E054.at(intent.span, f"{W.intent.attack}の Intent には打点（数）を書きます",
+                            hint=f"例: {W.intent.attack} 16"))
             return None
         value = intent.amount.value
         if not isinstance(value, int) or not 0 <= value <= 1_000_000:
-            ctx.add(E030.at(intent.span, f"攻撃の打点は 0 以上の整数です（{intent.amount.text}）"))
+            ctx.add(E030.at(intent.span, f"{W.intent.attack}の打点は 0 以上の整数です（{intent.amount.text}）"))
             return None
         return Intent("attack", value, None)
     if intent.region is None:
-        ctx.add(E054.at(intent.span, "白紙化の Intent には領域を書きます", hint="例: 白紙化 手札"))
+        ctx.add(E054.at(intent.span, f"{W.intent.blank}の Intent には領域を書きます", hint=f"例: {W.intent.blank} {W.region.hand}"))
         return None
     parts = []
     for part in intent.region.parts:
@@ -281,7 +282,7 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         parts.extend(entry.parts)
     region = vocab.region_from_parts(parts)
     if region is None or region.code == "exile":
-        ctx.add(E054.at(intent.region.span, "白紙化できる領域は 手札・山札・捨て札・合算 です"))
+        ctx.add(E054.at(intent.region.span, f"{W.intent.blank}できる領域は {W.region.hand}・{W.region.draw}・{W.region.discard}・合算 です"))
         return None
     return Intent("blank", None, region.code)
 
@@ -304,14 +305,14 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
             return None
         return Trait(entry.code, value, None, None)
     if not isinstance(arg, ast.Range):
-        ctx.add(E052.at(trait.span, f"特性「{entry.ja}」には刻の範囲を書きます",
+        ctx.add(E052.at(trait.span, f"特性「{entry.ja}」には{W.variable.age}の範囲を書きます",
                         hint=f"例: {entry.ja} 30..40"))
         return None
     low, high = constant(arg.low, ctx, "範囲"), constant(arg.high, ctx, "範囲")
     if low is None or high is None:
         return None
     if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
-        ctx.add(E030.at(arg.span, "封鎖の範囲は小さい方から書いた 0 以上の整数です"))
+        ctx.add(E030.at(arg.span, f"{W.trait.blockade}の範囲は小さい方から書いた 0 以上の整数です"))
         return None
     return Trait(entry.code, None, low, high)
 
@@ -345,11 +346,11 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
                         hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）"))
     reward_ctx = ctx.at("reward", side="page")
     if len(balance.rewards) > 1:
-        ctx.add(E013.at(balance.rewards[1].span, "綻び報酬を2回書いています"))
+        ctx.add(E013.at(balance.rewards[1].span, f"{W.variable.fray}報酬を2回書いています"))
     rewards = [_body(body, reward_ctx) for body in balance.rewards[:1]]
     if not balance.rewards:
-        ctx.add(E014.at(_head(balance.span), "綻び報酬がありません",
-                        hint="例: 綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }"))
+        ctx.add(E014.at(_head(balance.span), f"{W.variable.fray}報酬がありません",
+                        hint=f"例: {W.variable.fray}報酬 {{ 上限 {W.variable.steps_quota} += 5 寿命 {W.scope.run} }}"))
     if any(d.is_error for d in ctx.diags[before:]):
         return None
     return Balance(**values, reward=rewards[0].effects)

@@ -23,6 +23,7 @@ from dsl.diagnostics import Diagnostic, Span
 from contract import vocabulary as vocab
 
 from .codes import E048
+from contract.vocabulary import W
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,11 @@ LIMITS: dict[str, Limit] = {
     "deck_entries": Limit("デッキの行", 200, "行", "同じページは 1行に × n で書けます"),
     "deck_count": Limit("デッキの1行の枚数", DECK_CAP_BOUND, "枚",
                         f"1つのページをデッキに入れられるのは多くても {DECK_CAP_BOUND} 枚です"
-                        "（デッキ内上限枚数の上限）"),
+                        f"（{W.balance.deck_cap_default}の上限）"),
     "cards": Limit("1つの作用で動かす枚数", DECK_CAP_BOUND, "枚",
-                   f"手札・山札・捨て札を合わせても、1回に {DECK_CAP_BOUND} 枚を超えて動かすことはありません"),
-    "times": Limit("回数・ターン数・プレイ数", 10_000, "",
-                   "ランの長さを超える回数は意味を持ちません"),
+                   f"{W.region.hand}・{W.region.draw}・{W.region.discard}を合わせても、1回に {DECK_CAP_BOUND} 枚を超えて動かすことはありません"),
+    "times": Limit(f"回数・{W.scope.turn}数・{W.scope.play}数", 10_000, "",
+                   f"{W.scope.run}の長さを超える回数は意味を持ちません"),
     "example_steps": Limit("1つの例の手順", 1_000, "行", "例を目的ごとに分けてください"),
     "example_list": Limit("例の1行に並べる名前", 200, "個", "例を目的ごとに分けてください"),
 }

@@ -13,6 +13,7 @@ from dsl.diagnostics import Diagnostic
 from contract import vocabulary as vocab
 
 from .codes import E010
+from contract.vocabulary import W
 
 #: What each table is called in messages.
 TABLE_WORDS = {
@@ -21,7 +22,7 @@ TABLE_WORDS = {
     "lifetime": "値の寿命",
     "timing": "発動タイミング",
     "region": "領域",
-    "destination": "プレイ後の行き先",
+    "destination": f"{W.scope.play}後の行き先",
     "pick": "選び方",
     "variable": "変数",
     "counter": "累計量",

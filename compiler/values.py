@@ -23,9 +23,10 @@ from dsl.diagnostics import Diagnostic
 from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
-from .codes import CODES, E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
+from .codes import E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
 from .names import did_you_mean, resolve, unknown
+from contract.vocabulary import W
 
 
 @dataclass
@@ -45,12 +46,6 @@ class Ctx:
     def add(self, diag: Diagnostic) -> None:
         """Report a diagnostic (``ctx.add(E020.at(span, counter=…))``)."""
         self.diags.append(diag)
-
-    def err(self, code: str, message: str, span, hint: str = "") -> None:
-        """Report by code string — for callers outside compiler/ not yet on descriptors."""
-        self.add(CODES[code].at(span, message, hint=hint))
-
-    warn = err
 
 
 # ------------------------------------------------------------------ scopes
@@ -127,7 +122,7 @@ def _region_ref(region, ref: ast.Ref, ctx: Ctx):
 def _tiles_ref(tile, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None or ref.subscript.anchor is not None:
         ctx.add(E040.at(ref.span, f"{tile.ja} にはマスの種別を添字で書きます",
-                        hint=f"例: {tile.ja}[神話] >= 1"))
+                        hint=f"例: {tile.ja}[{W.tile.myth}] >= 1"))
         return None
     kind = resolve("tile", ref.subscript.name, ctx.diags)
     return None if kind is None else TilesPassedRef(kind.code)
@@ -308,7 +303,7 @@ def _children(expr):
 
 # -------------------------------------------------------------------- values
 
-_SHAPE_HINT = "基準値は 12 のような定数か、使用した歩[プレイ] × 0.5 のような「参照カウンタ × 係数」です"
+_SHAPE_HINT = f"基準値は 12 のような定数か、{W.counter.steps_used}[{W.scope.play}] × 0.5 のような「参照カウンタ × 係数」です"
 
 
 def check_base(expr, ctx: Ctx) -> Const | Scaled | None:
@@ -331,7 +326,7 @@ def _fold(expr, ctx: Ctx) -> Const | Scaled | None:
             return None
         if isinstance(ref, Word):
             ctx.add(E036.at(expr.span, f"「{expr.name.text}」は条件の語で、値として読めません",
-                            hint="条件 跨ぐ のようにプレイ条件に書いてください"))
+                            hint=f"条件 {W.condition_word.crosses} のように{W.scope.play}条件に書いてください"))
             return None
         return Scaled(ref, 1)
     if isinstance(expr, ast.Neg):
@@ -443,11 +438,11 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
         if bare is not None and (purpose == "play" or not isinstance(ref, Word)):
             return bare(ref)
         ctx.add(E041.at(expr.span, f"「{expr.name.text}」だけでは条件になりません",
-                        hint="比較を書いてください。例: 歩 >= 10 ／ 手札 >= 3"))
+                        hint=f"比較を書いてください。例: {W.variable.steps} >= 10 ／ {W.region.hand} >= 3"))
         return None
     if not isinstance(expr, ast.Compare):
         ctx.add(E041.at(expr.span, "条件になっていません",
-                        hint="「量 比較 数」の形で書きます。例: 刻 >= 30 ／ |銘 - 刻| >= 10"))
+                        hint=f"「量 比較 数」の形で書きます。例: {W.variable.age} >= 30 ／ |{W.variable.year} - {W.variable.age}| >= 10"))
         return None
     families, terms = [], []
     for operand in expr.operands:
@@ -465,13 +460,13 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
             terms.append(ref)
     if len(families) != 1:
         ctx.add(E041.at(expr.span, "条件は1つの量を定数と比べます",
-                        hint="例: 跨いだ回数[ターン] >= 2 ／ 20 <= 刻 <= 40"))
+                        hint=f"例: {W.counter.crossings}[{W.scope.turn}] >= 2 ／ 20 <= {W.variable.age} <= 40"))
         return None
     if families[0] not in allowed:
-        what = "出現条件" if purpose == "appears" else "プレイ条件"
+        what = "出現条件" if purpose == "appears" else f"{W.scope.play}条件"
         ctx.add(E041.at(expr.span, f"この量は{what}では読めません",
-                        hint="出現条件が読めるのは クリアしたステージ数・通過したマス[種別]・内部フラグです"
-                             if purpose == "appears" else "プレイ条件が読めるのは spec 002 プレイ条件の表の量です"))
+                        hint=f"出現条件が読めるのは {W.variable.stages_cleared}・通過したマス[種別]・内部フラグです"
+                             if purpose == "appears" else f"{W.scope.play}条件が読めるのは spec 002 {W.scope.play}条件の表の量です"))
         return None
     return Condition(families[0], "compare", tuple(terms), tuple(expr.ops))
 
@@ -493,7 +488,7 @@ def _quantity(expr, ctx: Ctx):
             return False
         return ref, family
     ctx.add(E041.at(expr.span, "条件で比べられるのは1つの量です",
-                    hint="例: 刻 >= 30 ／ |銘 - 刻| >= 10 ／ 山札+捨て札 >= 5"))
+                    hint=f"例: {W.variable.age} >= 30 ／ |{W.variable.year} - {W.variable.age}| >= 10 ／ {W.region.deck} >= 5"))
     return False
 
 
@@ -505,6 +500,6 @@ def _is_distance(expr) -> bool:
     if not (isinstance(expr, ast.BinOp) and expr.op == "-"):
         return False
     names = {getattr(getattr(side, "name", None), "text", None) for side in (expr.left, expr.right)}
-    year = set(vocab.lookup("variable", "銘").spellings())
-    age = set(vocab.lookup("variable", "刻").spellings())
+    year = set(vocab.lookup("variable", "year").spellings())
+    age = set(vocab.lookup("variable", "age").spellings())
     return bool(names & year) and bool(names & age)

@@ -14,6 +14,7 @@ from typing import Annotated, ClassVar, Union
 
 from . import vocabulary as vocab
 from .codec import Bound, Length, codes, from_literal, to_literal
+from .vocabulary import W
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
 SCHEMA_VERSION = 3  # 3: one convention for codes, English (age, year, seat, steps, fray …)
@@ -336,7 +337,7 @@ def _balance_class():
     fields = [(key.code, float if key.type == "float" else int) for key in vocab.BALANCE_KEYS]
     cls = make_dataclass("Balance", [*fields, ("reward", list[Sayou])], frozen=True,
                          slots=True, namespace={"__module__": __name__})
-    cls.__doc__ = "バランス: every number the rules read, and the 綻び reward's 作用."
+    cls.__doc__ = f"バランス: every number the rules read, and the {W.variable.fray} reward's 作用."
     return cls
 
 

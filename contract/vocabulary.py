@@ -431,6 +431,17 @@ TRAITS = (
           phrase="封鎖 {low}〜{high}（この刻には止まれない）"),
 )
 
+# ----------------------------------------------------------------- battle quantities
+
+#: 戦闘の量 — what an example's 確認 reads about a battle besides its variables and faces
+#: (DESIGN §6 例): the Intents left, the outcome, and how often an event happened.
+BATTLE_QUANTITIES = (
+    Term("intents", "Intent", aliases=("予兆の残り",), note="the Intents left this turn"),
+    Term("won", "勝利", note="1 once the run is won, else 0"),
+    Term("lost", "敗北", note="1 once the run is lost, else 0"),
+    Term("events", "出来事", note="how many events of the kind in the subscript happened"),
+)
+
 # ------------------------------------------------------------------------- balance
 
 
@@ -619,6 +630,7 @@ def tables() -> dict[str, Table]:
         "intent": _table("intent", INTENT_KINDS),
         "trait": _table("trait", TRAITS),
         "balance": _table("balance", BALANCE_KEYS),
+        "quantity": _table("quantity", BATTLE_QUANTITIES),
     }
 
 
@@ -630,3 +642,33 @@ def region_from_parts(parts: list[str]) -> Region | None:
     """The region whose parts are exactly these single regions (order-free), if any."""
     wanted = sorted(parts)
     return next((r for r in REGIONS if sorted(r.parts) == wanted), None)
+
+
+# --------------------------------------------------------------------------- words
+
+
+class _Names:
+    """The Japanese names of one table's terms, as attributes by code."""
+
+    def __init__(self, names: dict[str, str]):
+        self.__dict__.update(names)
+
+
+#: 語 — the Japanese name of every term, by table and code: ``W.variable.age`` is 刻.
+#: Messages, refusals and screens name a term through ``W`` (``f"{W.variable.age}の更新"``)
+#: so that each word of the vocabulary is written once, in this module, and a renamed
+#: term is renamed everywhere.
+W = _Names({
+    **{name: _Names({e.code: e.ja for e in entries}) for name, entries in (
+        ("scope", SCOPES), ("anchor_unit", ANCHOR_UNITS), ("lifetime", LIFETIMES),
+        ("timing", TIMINGS), ("region", REGIONS), ("destination", DESTINATIONS),
+        ("pick", PICKS), ("face", FACES), ("operation", OPERATIONS), ("landing", LANDINGS),
+        ("variable", (*VARIABLES, FLAG)), ("counter", COUNTERS),
+        ("condition_word", CONDITION_WORDS), ("condition_kind", CONDITION_KINDS),
+        ("tile", TILE_KINDS), ("intent", INTENT_KINDS), ("trait", TRAITS),
+        ("balance", BALANCE_KEYS), ("quantity", BATTLE_QUANTITIES))},
+    #: the short word of each face a player types (pen 2 未来)
+    "face_word": _Names({f.code: f.aliases[0] for f in FACES}),
+    "pages": PAGES.ja,
+    "tiles_passed": TILES_PASSED.ja,
+})

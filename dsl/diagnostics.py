@@ -78,14 +78,6 @@ class Diagnostic:
         }
 
 
-def error(code: str, message: str, span: Span, hint: str = "", notes=()) -> Diagnostic:
-    return Diagnostic(code, ERROR, message, span, hint, tuple(notes))
-
-
-def warning(code: str, message: str, span: Span, hint: str = "", notes=()) -> Diagnostic:
-    return Diagnostic(code, WARNING, message, span, hint, tuple(notes))
-
-
 # ----------------------------------------------------------------------- rendering
 
 #: Lines longer than this are shown as a window around the span, not whole.

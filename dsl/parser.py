@@ -21,9 +21,11 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from .diagnostics import Diagnostic, Span, error
+from .codes import E000, E001, E002, E003, E005
+from .diagnostics import Diagnostic, Span
 from .keywords import KEYWORDS, canonical, grammar_rules
 from . import ast
+from contract.vocabulary import W
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
 MAX_NESTING = 40
@@ -384,9 +386,7 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
         if deep is None:
             break
         line, col = _line_col(work, deep)
-        diags.append(error("E005", f"括弧の入れ子が深すぎます（{MAX_NESTING} 段まで）",
-                           Span(path, line, col, line, col + 1),
-                           hint="式や予兆を分けて書いてください"))
+        diags.append(E005.at(Span(path, line, col, line, col + 1), f"括弧の入れ子が深すぎます（{MAX_NESTING} 段まで）", hint="式や予兆を分けて書いてください"))
         work, lines = _blank_item(work, deep)
         damaged.append(lines)
     for _ in range(budget):
@@ -394,9 +394,7 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
         if long is None:
             break
         line, col = _line_col(work, long)
-        diags.append(error("E005", f"式が長すぎます（1つの式に演算子は {MAX_OPERATORS} 個まで）",
-                           Span(path, line, col, line, col + 1),
-                           hint="作用を複数の行に分けて書いてください"))
+        diags.append(E005.at(Span(path, line, col, line, col + 1), f"式が長すぎます（1つの式に演算子は {MAX_OPERATORS} 個まで）", hint="作用を複数の行に分けて書いてください"))
         before = work
         work, lines = _blank_line(work, long)
         if work == before:
@@ -448,8 +446,7 @@ def _transform(tree, path: str, shift: int):
     try:
         return ToAst(path, shift).transform(tree), [], ()
     except (VisitError, RecursionError) as exc:  # a bug in the transformer, not in content
-        return (), [error("E000", f"内部エラー: 構文木を作れませんでした ({exc})"[:300],
-                          Span(path, 1, 1, 1, 2), hint="jibunki のバグです。報告してください")], ()
+        return (), [E000.at(Span(path, 1, 1, 1, 2), f"内部エラー: 構文木を作れませんでした ({exc})"[:300], hint="jibunki のバグです。報告してください")], ()
 
 
 # --------------------------------------------------------------------- recovery
@@ -641,9 +638,7 @@ def _unclosed(text: str, start: int, path: str) -> Diagnostic:
     line, col = _line_col(text, start)
     line_end = text.find("\n", start)
     width = (line_end if line_end >= 0 else len(text)) - start
-    return error("E003", "この定義が閉じていません（対応する } か ] がありません）",
-                 Span(path, line, col, line, col + max(1, width)),
-                 hint="この定義の最後に } を書いてください。途中の { と } の数も確かめてください")
+    return E003.at(Span(path, line, col, line, col + max(1, width)), "この定義が閉じていません（対応する } か ] がありません）", hint="この定義の最後に } を書いてください。途中の { と } の数も確かめてください")
 
 
 _QUOTES = {'"': '"', "「": "」"}
@@ -670,16 +665,14 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
                 "名前・数値・演算子・括弧のどれでもない文字です")
         if ch in _QUOTES:
             hint = f"文字列がこの行のうちに閉じていません。{_QUOTES[ch]} で閉じてください"
-        return error("E002", f"ここでは使えない文字「{shown}」です",
-                     Span(path, line, col, line, col + 1), hint=hint)
+        return E002.at(Span(path, line, col, line, col + 1), f"ここでは使えない文字「{shown}」です", hint=hint)
     token = getattr(exc, "token", None)
     if not isinstance(exc, UnexpectedToken) or token is None:
-        return error("E001", "ここで構文が途切れています", Span(path, line, col, line, col + 1),
-                     hint=f"ここに書けるのは: {_expected(getattr(exc, 'expected', ()))}")
+        return E001.at(Span(path, line, col, line, col + 1), "ここで構文が途切れています", hint=f"ここに書けるのは: {_expected(getattr(exc, 'expected', ()))}")
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
-        hint = "値が足りません。例: 敵HP -= 12 ／ " + hint
+        hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
     elif _in_header(text, exc, pos):
         hint = "定義の中身は { … } で囲みます。" + hint
     elif _unmatched_closer(text, pos):
@@ -690,5 +683,4 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
                 "手前の } が多すぎて定義が先に閉じていないか確かめてください")
     typo = _keyword_hint(token, exc.expected, suggest)
-    return error("E001", f"{_found(token)} はここに書けません", Span(path, line, col, line, end_col),
-                 hint=f"{typo} {hint}" if typo else hint)
+    return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません", hint=f"{typo} {hint}" if typo else hint)

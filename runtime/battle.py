@@ -23,6 +23,7 @@ from .sayou import DEST_ZONE, REGION_ZONES, Frame, anchored_refs, apply, base_va
     check_condition, year_of, modifiers, payment_shortfall, truncate, window_key
 from .state import EXPIRY_ORDER, PARAMS, State
 from .tables import Tables
+from contract.vocabulary import W
 
 SIDES = tuple(face.code for face in vocab.FACES)
 #: Face code → its word, for the reasons a refusal gives (未来面, 過去面).
@@ -84,7 +85,7 @@ class Battle:
         """Check and start one action; its resolution runs until it ends or a player
         choice makes it wait (``run`` raises Refused before anything changes)."""
         if self.state.outcome is not None:
-            raise Refused("このランはもう終わっています")
+            raise Refused(f"この{W.scope.run}はもう終わっています")
         run()
         events = self._take()
         self.log.extend(events)
@@ -182,7 +183,7 @@ class Battle:
             reason = f"発動する{words}が白紙です" if all(
                 self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
         if not reason and info["cost"] > s.steps:
-            reason = f"歩が足りない: 残り {s.steps}, 必要 {info['cost']}"
+            reason = f"{W.variable.steps}が足りない: 残り {s.steps}, 必要 {info['cost']}"
         info["reason"] = reason
         info["playable"] = not reason
         return info
@@ -190,15 +191,15 @@ class Battle:
     def _blocked(self, uid: int, year: int) -> str:
         s = self.state
         if s.zone_of(uid) != "hand":
-            return "手札にないページです"
+            return f"{W.region.hand}にないページです"
         if year > s.param("lifespan_cap"):
-            return f"銘 {year} は寿命上限 {s.param('lifespan_cap')} の先です（生きない年）"
+            return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {s.param('lifespan_cap')} の先です（生きない年）"
         blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
                          if t.trait == "blockade"), None)
         if blockade and blockade.low <= year <= blockade.high and year != s.age:
-            return f"刻 {blockade.low}〜{blockade.high} は封鎖されています"
+            return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
         if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
-            return "銘 = 刻 のページはこのターンもう出せません"
+            return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
         return ""
 
     def legal_actions(self) -> list[tuple]:
@@ -312,7 +313,7 @@ class Battle:
 
     def _no_choice_pending(self):
         if self._choice is not None:
-            raise Refused("選択の途中です。先に候補を選んでください")
+            raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
 
     # ======================================================= resumable steps
     def _begin(self, steps) -> None:
@@ -662,11 +663,11 @@ class Battle:
     def _pen(self, uid: int, side: str) -> None:
         s = self.state
         if side not in SIDES:
-            raise Refused("面は 未来 か 過去 です")
+            raise Refused(f"面は {W.face_word.future} か {W.face_word.past} です")
         if s.zone_of(uid) != "hand":
-            raise Refused("ペンは手札のページにだけ使えます")
+            raise Refused(f"ペンは{W.region.hand}のページにだけ使えます")
         if s.pens_used >= s.param("pen_cap"):
-            raise Refused(f"このステージのペンは使い切りました（{s.param('pen_cap')} 回）")
+            raise Refused(f"この{W.scope.stage}のペンは使い切りました（{s.param('pen_cap')} 回）")
         face = s.pages[uid]["faces"][side]
         page = self.page_of(uid)
         if face["state"] == "blank" and face["blanked"] is not None:
@@ -699,9 +700,9 @@ class Battle:
     def _tear(self, uid: int) -> None:
         s = self.state
         if s.zone_of(uid) != "hand":
-            raise Refused("破れるのは手札のページだけです")
+            raise Refused(f"破れるのは{W.region.hand}のページだけです")
         if s.tears_used >= s.param("tear_cap"):
-            raise Refused(f"このステージはもう破れません（{s.param('tear_cap')} 回）")
+            raise Refused(f"この{W.scope.stage}はもう破れません（{s.param('tear_cap')} 回）")
         preview = self.tear_preview(uid)
         s.tears_used += 1
         s.move(uid, "torn")

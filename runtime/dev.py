@@ -15,6 +15,12 @@ from contract import vocabulary as vocab
 
 from .refusal import Refused
 from .state import EXPIRY_ORDER
+from contract.vocabulary import W
+
+
+def _spelled(table: str, code: str) -> tuple[str, ...]:
+    """The words of a setting named after a term: the term's own spellings."""
+    return vocab.lookup(table, code).spellings()
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,7 @@ def _defense(battle, value, lifetime):
     """防御 n of one lifetime (default ターン): replaces what there was of that lifetime."""
     expiry = lifetime or "turn"
     if expiry not in EXPIRY_ORDER:
-        raise Refused(f"防御の寿命は {' / '.join(EXPIRY_ORDER)} のどれかです: {expiry}")
+        raise Refused(f"{W.variable.defense}の寿命は {' / '.join(EXPIRY_ORDER)} のどれかです: {expiry}")
     s = battle.state
     s.defense = [d for d in s.defense if d[1] != expiry] + ([[value, expiry]] if value else [])
 
@@ -65,19 +71,19 @@ def _no_bound(battle):
 
 
 DEV_SETTINGS: dict[str, DevSetting] = {
-    "hp": DevSetting(("HP", "hp"), lambda b: (0, b.state.param("max_hp")), _set("hp")),
-    "steps": DevSetting(("歩", "steps"), _no_bound, _set("steps")),
-    "defense": DevSetting(("防御", "defense", "defense"), _no_bound, _defense,
+    "hp": DevSetting(_spelled("variable", "hp"), lambda b: (0, b.state.param("max_hp")), _set("hp")),
+    "steps": DevSetting(_spelled("variable", "steps"), _no_bound, _set("steps")),
+    "defense": DevSetting(_spelled("variable", "defense"), _no_bound, _defense,
                           takes_lifetime=True),
-    "fray": DevSetting(("綻び", "fray"), _no_bound, _fray_run),
-    "fray_stage": DevSetting(("綻び[ステージ]", "fray_stage"), _no_bound,
+    "fray": DevSetting(_spelled("variable", "fray"), _no_bound, _fray_run),
+    "fray_stage": DevSetting((f"{W.variable.fray}[{W.scope.stage}]", "fray_stage", "fray[stage]"), _no_bound,
                                  _fray_stage),
-    "age": DevSetting(("刻", "age"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
+    "age": DevSetting(_spelled("variable", "age"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
                        _set("age")),
-    "seat": DevSetting(("座", "seat"), _no_bound, _set_enemy("seat")),
-    "enemy_hp": DevSetting(("敵HP", "enemy_hp"), _no_bound, _set_enemy("hp")),
-    "currency": DevSetting(("通貨", "currency"), _no_bound, _set("currency")),
-    "hand": DevSetting(("手札", "hand"), _no_bound, None),
+    "seat": DevSetting(_spelled("variable", "seat"), _no_bound, _set_enemy("seat")),
+    "enemy_hp": DevSetting(_spelled("variable", "enemy_hp"), _no_bound, _set_enemy("hp")),
+    "currency": DevSetting(_spelled("variable", "currency"), _no_bound, _set("currency")),
+    "hand": DevSetting(_spelled("region", "hand"), _no_bound, None),
 }
 
 #: 防御の寿命 as a designer writes it (``set 防御 10 ステージ``, ``開始 防御[ステージ] 10``):

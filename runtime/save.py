@@ -25,6 +25,7 @@ from contract.tables import Sayou
 from .battle import Battle, Refused
 from .state import EXPIRY_ORDER, PARAMS, SCOPES, ZONES, State
 from .tables import Tables
+from contract.vocabulary import W
 
 SAVE_VERSION = 3  # 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps, fray …)
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
@@ -44,7 +45,7 @@ class SaveError(ValueError):
 
 def to_json(battle: Battle) -> str:
     if battle.choice is not None:
-        raise Refused("選択の途中はセーブできません（選択待ちはセーブ対象外）")
+        raise Refused(f"{W.pick.choice}の途中はセーブできません（選択待ちはセーブ対象外）")
     version, internal, gauss = battle.rng.getstate()
     data = {"save_version": SAVE_VERSION, "state": _state_literal(battle.state),
             "rng": [version, list(internal), gauss]}
@@ -185,7 +186,7 @@ class _State:
         t = self.tables
         stages = _list(data["stages"], "state.stages", 1000)
         if not stages:
-            raise SaveError("state.stages", "ステージがありません")
+            raise SaveError("state.stages", f"{W.scope.stage}がありません")
         for i, enemy in enumerate(stages):
             _one_of(enemy, f"state.stages.{i}", t.enemies)
         _int(data["seed"], "state.seed")
@@ -197,9 +198,9 @@ class _State:
             low = -MAX_MAGNITUDE if name == "hp" else 0
             _int(data[name], f"state.{name}", low)
         if data["fray_stage"] > data["fray_run"]:
-            raise SaveError("state.fray_stage", "ステージの綻びが累積の綻びを超えています")
+            raise SaveError("state.fray_stage", f"{W.scope.stage}の{W.variable.fray}が累積の{W.variable.fray}を超えています")
         if data["rewards_given"] > data["fray_run"] // t.balance.reward_interval:
-            raise SaveError("state.rewards_given", "累積の綻びより多くの綻び報酬があります")
+            raise SaveError("state.rewards_given", f"累積の{W.variable.fray}より多くの{W.variable.fray}報酬があります")
         for name in ("redraw_used", "redraw_failed"):
             _bool(data[name], f"state.{name}")
         if data["outcome"] is not None:
@@ -215,9 +216,9 @@ class _State:
         # The walls and clamps the rules keep at every step (spec 000 盤面, spec 002 クランプ).
         lifespan = max(0, state.param("lifespan_cap"))
         if state.age > lifespan:
-            raise SaveError("state.age", f"刻 {state.age} は寿命上限 {lifespan} の先です")
+            raise SaveError("state.age", f"{W.variable.age} {state.age} は{W.variable.lifespan_cap} {lifespan} の先です")
         if state.hp > state.param("max_hp"):
-            raise SaveError("state.hp", f"HP {state.hp} が最大HP {state.param('max_hp')} を超えています")
+            raise SaveError("state.hp", f"HP {state.hp} が{W.variable.max_hp} {state.param('max_hp')} を超えています")
         return state
 
     def _defense(self, defense) -> None:

@@ -20,6 +20,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef,
                              VariableRef)
 from contract import vocabulary as vocab
 from contract.vocabulary import ANCHORED
+from contract.vocabulary import W
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
 PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
@@ -312,8 +313,8 @@ def payment_shortfall(battle, effects, frame: Frame, paying: dict) -> str | None
         if paying[code] > can:
             word = effect.names.target
             have = battle.state.hp if code == "hp" else battle.state.currency
-            return f"{word}が足りない: いま {have}, 支払い {paying[code]}" + (
-                "（HP は 支払いで 0 にはなりません）" if code == "hp" else "")
+            return f"{word}が足りない: いま {have}, {W.operation.pay} {paying[code]}" + (
+                f"（HP は {W.operation.pay}で 0 にはなりません）" if code == "hp" else "")
     return None
 
 

@@ -8,17 +8,23 @@ The quantities a scenario may read are the table QUANTITIES.
 from __future__ import annotations
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, error
+from dsl.diagnostics import Diagnostic
+from compiler.codes import E011, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
 from compiler.names import did_you_mean
 from compiler.values import Ctx, check_page_ref, constant
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 from runtime.sayou import REGION_ZONES
+from contract.vocabulary import W
 
 def _variable(code: str, *more: str) -> tuple[str, ...]:
     """The spellings of a variable of the vocabulary (and the scenario's own ``more``)."""
     return (*vocab.lookup("variable", code).spellings(), *more)
+
+
+def _spelled(table: str, code: str) -> tuple[str, ...]:
+    return vocab.tables()[table].by_code(code).spellings()
 
 
 def _face(code: str) -> tuple[str, ...]:
@@ -34,16 +40,16 @@ QUANTITIES = {
     _variable("steps"): ("steps", None),
     _variable("age"): ("age", None),
     _variable("defense", "defense"): ("defense", "expiry"),
-    ("Intent", "intents"): ("intents", None),
+    _spelled("quantity", "intents"): ("intents", None),
     _variable("fray"): ("fray", "fray"),
     _variable("enemy_hp"): ("enemy_hp", None),
     _variable("currency"): ("currency", None),
     _variable("seat"): ("seat", None),
-    ("ステージ", "stage"): ("stage", None),
-    ("ターン", "turn"): ("turn", None),
-    ("勝利", "won"): ("won", None),
-    ("敗北", "lost"): ("lost", None),
-    ("出来事", "events"): ("events", "event"),
+    _spelled("scope", "stage"): ("stage", None),
+    _spelled("scope", "turn"): ("turn", None),
+    _spelled("quantity", "won"): ("won", None),
+    _spelled("quantity", "lost"): ("lost", None),
+    _spelled("quantity", "events"): ("events", "event"),
     _face("future"): ("future", "page"),
     _face("past"): ("past", "page"),
 }
@@ -65,12 +71,11 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
     enemies = []
     for name in example.enemies:
         if name.text not in ctx.symbols.enemies:
-            ctx.err("E011", f"敵「{name.text}」は定義されていません", name.span,
-                    hint=did_you_mean(name.text, ctx.symbols.enemies) or "敵の id を書きます")
+            ctx.add(E011.at(name.span, f"敵「{name.text}」は定義されていません", hint=did_you_mean(name.text, ctx.symbols.enemies) or "敵の id を書きます"))
         enemies.append(name.text)
     if not enemies:
         if default_enemy is None:
-            ctx.err("E043", "例に敵がありません", _head(example.span), hint="例: 敵 haguruma")
+            ctx.add(E043.at(_head(example.span), "例に敵がありません", hint="例: 敵 haguruma"))
         else:
             enemies = [default_enemy]
     deck = None
@@ -80,7 +85,7 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
     if example.seed is not None:
         seed = example.seed.value
         if not isinstance(seed, int):
-            ctx.err("E043", "シードは整数です", example.seed.span)
+            ctx.add(E043.at(example.seed.span, "シードは整数です"))
     steps = [_step(step, ctx) for step in example.steps]
     if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
         return None
@@ -131,18 +136,16 @@ def _setting(setting: ast.Setting, ctx: Ctx):
             word = f"{word}[{sub}]"
     if key is None:
         shown = "・".join(s.words[0] for s in DEV_SETTINGS.values())
-        ctx.err("E056", f"開始で設定できない値「{word}」です", setting.name.span,
-                hint=f"設定できるのは {shown} です（防御[ステージ] のように寿命も書けます）")
+        ctx.add(E056.at(setting.name.span, f"開始で設定できない値「{word}」です", hint=f"設定できるのは {shown} です（{W.variable.defense}[{W.scope.stage}] のように寿命も書けます）"))
         return None
     if key == "hand":
         if not isinstance(setting.value, tuple):
-            ctx.err("E056", "手札はページの並びで書きます", setting.span,
-                    hint="例: 開始 手札 [tabidachi, kekkon]")
+            ctx.add(E056.at(setting.span, f"{W.region.hand}はページの並びで書きます", hint=f"例: 開始 {W.region.hand} [tabidachi, kekkon]"))
             return None
         pages = [check_page_ref(name, ctx) for name in setting.value]
         return None if None in pages else (key, pages)
     if isinstance(setting.value, tuple):
-        ctx.err("E056", f"{word}には数を書きます", setting.span)
+        ctx.add(E056.at(setting.span, f"{word}には数を書きます"))
         return None
     value = constant(setting.value, ctx, word)
     if value is None:
@@ -160,13 +163,12 @@ def _check(expr, ctx: Ctx) -> dict | None:
             return None
         if term["quantity"] not in ("won", "lost", "future", "past") and term[
                 "quantity"] != "flag":
-            ctx.err("E057", f"「{text}」だけでは確認になりません", span,
-                    hint="比較を書きます。例: HP == 200 ／ 勝利")
+            ctx.add(E057.at(span, f"「{text}」だけでは確認になりません", hint=f"比較を書きます。例: HP == 200 ／ {W.quantity.won}"))
             return None
         return {"terms": [term, {"kind": "const", "value": 1}], "ops": ["=="], "line": span.line,
                 "col": span.col, "end_col": span.end_col, "text": f"{text}"}
     if not isinstance(expr, ast.Compare):
-        ctx.err("E057", "確認は「量 比較 数」の形で書きます", span, hint="例: 刻 == 22")
+        ctx.add(E057.at(span, "確認は「量 比較 数」の形で書きます", hint=f"例: {W.variable.age} == 22"))
         return None
     terms = []
     for operand in expr.operands:
@@ -195,31 +197,28 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         code, arg_kind = _WORDS[word]
         if sub is None:
             if arg_kind in ("event", "page"):
-                ctx.err("E057", f"{word} には添字が要ります", ref.span,
-                        hint="例: 出来事[damage] ／ 未来面[tabidachi]")
+                ctx.add(E057.at(ref.span, f"{word} には添字が要ります", hint=f"例: {W.quantity.events}[damage] ／ {W.face.future}[tabidachi]"))
                 return None
             return {**base, "quantity": code, "arg": None}
         if arg_kind is None or sub.anchor is not None:
-            ctx.err("E040", f"{word} には添字を付けられません", sub.span)
+            ctx.add(E040.at(sub.span, f"{word} には添字を付けられません"))
             return None
         key = sub.name.text
         if arg_kind == "expiry":
             if key not in _EXPIRIES:
-                ctx.err("E057", f"防御の消滅契機「{key}」はありません", sub.span,
-                        hint="被弾1回・ターン・ステージ・ラン")
+                ctx.add(E057.at(sub.span, f"{W.variable.defense}の消滅契機「{key}」はありません", hint=f"{W.lifetime.on_hit}・{W.scope.turn}・{W.scope.stage}・{W.scope.run}"))
                 return None
             return {**base, "quantity": code, "arg": _EXPIRIES[key]}
         if arg_kind == "fray":
-            if key not in ("ステージ", "stage", "ラン", "run"):
-                ctx.err("E057", "綻びの添字は ステージ か ラン です", sub.span)
+            if key not in (W.scope.stage, "stage", W.scope.run, "run"):
+                ctx.add(E057.at(sub.span, f"{W.variable.fray}の添字は {W.scope.stage} か {W.scope.run} です"))
                 return None
-            return {**base, "quantity": code, "arg": "stage" if key in ("ステージ", "stage")
+            return {**base, "quantity": code, "arg": "stage" if key in (W.scope.stage, "stage")
                     else "run"}
         if arg_kind == "event":
             kinds = _event_kinds()
             if key not in kinds:
-                ctx.err("E057", f"出来事「{key}」はありません", sub.span,
-                        hint=did_you_mean(key, kinds) or "runtime/events.py の KINDS を見てください")
+                ctx.add(E057.at(sub.span, f"{W.quantity.events}「{key}」はありません", hint=did_you_mean(key, kinds) or "runtime/events.py の KINDS を見てください"))
                 return None
             return {**base, "quantity": code, "arg": key}
         page = check_page_ref(sub.name, ctx)
@@ -236,18 +235,16 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         scope = vocab.lookup("scope", sub.name.text) if sub is not None and sub.anchor is None \
             else None
         if scope is None:
-            ctx.err("E021", f"累計量「{counter.ja}」にはスコープ添字が要ります", ref.span,
-                    hint=f"例: {counter.ja}[ターン]")
+            ctx.add(E021.at(ref.span, f"累計量「{counter.ja}」にはスコープ添字が要ります", hint=f"例: {counter.ja}[{W.scope.turn}]"))
             return None
         return {**base, "quantity": "counter", "arg": [counter.code, scope.code]}
     variable = vocab.lookup("variable", word)
     if variable is not None and variable.kind == "param":
         return {**base, "quantity": "param", "arg": variable.code}
     candidates = [w for words in QUANTITIES for w in words]
-    ctx.diags.append(error("E057", f"例で確かめられる量に「{word}」はありません", ref.name.span,
-                           hint=did_you_mean(word, candidates + vocab.tables()["region"].spellings())
-                           or "HP・歩・刻・防御・Intent・綻び・敵HP・座・勝利・敗北・出来事[種類]・"
-                              "手札・未来面[ページ] など"))
+    ctx.diags.append(E057.at(ref.name.span, f"例で確かめられる量に「{word}」はありません", hint=did_you_mean(word, candidates + vocab.tables()["region"].spellings())
+                           or f"HP・{W.variable.steps}・{W.variable.age}・{W.variable.defense}・Intent・{W.variable.fray}・{W.variable.enemy_hp}・{W.variable.seat}・{W.quantity.won}・{W.quantity.lost}・{W.quantity.events}[種類]・"
+                              f"{W.region.hand}・{W.face.future}[ページ] など"))
     return None
 
 
@@ -296,6 +293,5 @@ def run_diagnostics(results) -> list[Diagnostic]:
 
             end = failure.end_col or failure.col + 1
             span = Span(result.path, failure.line, failure.col, failure.line, end)
-            found.append(error("E044", f"例「{result.name}」が失敗しました: {failure.message}",
-                               span, hint="ページの作用か、例の期待値を直してください"))
+            found.append(E044.at(span, f"例「{result.name}」が失敗しました: {failure.message}", hint="ページの作用か、例の期待値を直してください"))
     return found

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from runtime.battle import Battle, Refused
 from runtime.sayou import COMPARE  # an expectation compares as a play condition does
+from contract.vocabulary import W
 
 
 @dataclass
@@ -102,7 +103,7 @@ def run(spec: dict, tables) -> Result:
             continue
         if battle.over and step["kind"] != "expect":
             result.failures.append(Failure(step["line"], step["col"],
-                                           "ランはもう終わっています（この手は打てません）"))
+                                           f"{W.scope.run}はもう終わっています（この手は打てません）"))
             break
         try:
             events = _act(battle, step)
@@ -135,7 +136,7 @@ def _hand_uid(battle: Battle, page: str) -> int:
     for uid in battle.hand:
         if battle.state.pages[uid]["page"] == page:
             return uid
-    raise _Missing(f"手札に「{page}」がありません")
+    raise _Missing(f"{W.region.hand}に「{page}」がありません")
 
 
 def _act(battle: Battle, step: dict) -> list:

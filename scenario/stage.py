@@ -17,7 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, Span, error
+from dsl.diagnostics import Diagnostic, Span
+from compiler.codes import E014
 
 from compiler.build import Compiled
 from compiler.lint import Result, check, check_text
@@ -74,9 +75,7 @@ def run_examples(result: Result) -> Result:
         blocked = [d for d in diagnostics if d.is_error]
         if not blocked and not result.tables:  # no errors, so nothing lowered: no balance
             first = wanted[0]
-            blocked = [error("E014", "バランスがないので例を実行できません",
-                             Span(first["path"], first["line"], 1, first["line"], 2),
-                             hint="content/ に バランス { … } を1つ書いてください")]
+            blocked = [E014.at(Span(first["path"], first["line"], 1, first["line"], 2), "バランスがないので例を実行できません", hint="content/ に バランス { … } を1つ書いてください")]
     if wanted and not blocked:
         tables = from_dicts(result.tables)
         for spec in wanted:

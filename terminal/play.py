@@ -13,6 +13,7 @@ import sys
 
 from .narrate import lines as narrate
 from .session import Session
+from contract.vocabulary import W
 
 #: Exit status of a battle command: 0 played through (whatever the outcome).
 EXIT_OK = 0
@@ -82,10 +83,10 @@ def _result(session: Session) -> str:
     outcome = session.battle.state.outcome
     s = session.battle.state
     if outcome == "won":
-        return f"結果: 勝利（{len(s.stages)} ステージ、ターン {s.turns_run}）"
+        return f"結果: {W.quantity.won}（{len(s.stages)} {W.scope.stage}、{W.scope.turn} {s.turns_run}）"
     if outcome == "lost":
-        return f"結果: 敗北（ステージ {s.stage_index + 1}、ターン {s.turns_run}）"
-    return f"結果: 途中（ステージ {s.stage_index + 1}、ターン {s.turn}）"
+        return f"結果: {W.quantity.lost}（{W.scope.stage} {s.stage_index + 1}、{W.scope.turn} {s.turns_run}）"
+    return f"結果: 途中（{W.scope.stage} {s.stage_index + 1}、{W.scope.turn} {s.turn}）"
 
 
 def _json_mode(session: Session, lines) -> int:

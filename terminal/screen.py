@@ -16,6 +16,7 @@ from catalog.phrasing import body_lines, phrase
 from contract import vocabulary as vocab
 
 from .narrate import EXPIRY, SIDE, intent_text
+from contract.vocabulary import W
 
 LINE_WIDTH = 72
 
@@ -46,7 +47,7 @@ def number_line(battle) -> Text:
         text.append(ch, style=style)
     text.append(f" {cap}\n  ")
     text.append("".join(marks), style="yellow")
-    text.append(f"\n  ● 刻 {s.age}   ▼ 座 {s.enemy['seat']}   数字: 手札の番号（銘の位置）")
+    text.append(f"\n  ● {W.variable.age} {s.age}   ▼ {W.variable.seat} {s.enemy['seat']}   数字: {W.region.hand}の番号（{W.variable.year}の位置）")
     return text
 
 
@@ -55,7 +56,7 @@ def enemy_panel(battle) -> Text:
     enemy = battle.tables.enemies[s.enemy["id"]]
     text = Text()
     text.append(enemy.name, style="bold red")
-    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   座 {s.enemy['seat']}   ")
+    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   {W.variable.seat} {s.enemy['seat']}   ")
     filled = min(10, s.fray_stage * 10 // max(1, enemy.breakthrough))
     text.append(f"突破ライン {s.fray_stage}/{enemy.breakthrough} ")
     text.append("■" * filled + "□" * (10 - filled), style="magenta")
@@ -63,7 +64,7 @@ def enemy_panel(battle) -> Text:
     text.append(f"\n予兆: {intents}")
     moves = [placed["telegraph"] for placed in s.effects if "telegraph" in placed]
     if moves:  # the amount shown is the amount done after the Intents (DESIGN §6.1)
-        text.append("  予告: " + "、".join(f"座 → {m['to']}（{m['amount']:+}）" for m in moves))
+        text.append("  予告: " + "、".join(f"{W.variable.seat} → {m['to']}（{m['amount']:+}）" for m in moves))
     traits = [_trait_text(t) for t in enemy.traits]
     traits += [phrase(e, battle.tables.vocabulary) for e in enemy.trait_effects]
     if traits:
@@ -82,11 +83,11 @@ def player_panel(battle) -> Text:
     s = battle.state
     text = Text()
     text.append("自分", style="bold cyan")
-    text.append(f"  HP {s.hp}/{s.param('max_hp')}   歩 {s.steps}   防御 {s.defense_total()}")
+    text.append(f"  HP {s.hp}/{s.param('max_hp')}   {W.variable.steps} {s.steps}   {W.variable.defense} {s.defense_total()}")
     groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
     if groups:
         text.append("（" + "・".join(groups) + "）")
-    text.append(f"\n綻び ステージ {s.fray_stage}・ラン {s.fray_run}   "
+    text.append(f"\n{W.variable.fray} {W.scope.stage} {s.fray_stage}・{W.scope.run} {s.fray_run}   "
                 f"ペン残り {s.param('pen_cap') - s.pens_used}   "
                 f"破り残り {s.param('tear_cap') - s.tears_used}")
     return text
@@ -94,8 +95,8 @@ def player_panel(battle) -> Text:
 
 def hand_table(battle) -> Table:
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for name, justify in (("#", "right"), ("ページ", "left"), ("銘", "right"),
-                          ("歩", "right"), ("面", "left"), ("跨ぐ", "center"),
+    for name, justify in (("#", "right"), ("ページ", "left"), (W.variable.year, "right"),
+                          (W.variable.steps, "right"), ("面", "left"), (W.condition_word.crosses, "center"),
                           ("ルール", "left")):
         table.add_column(name, justify=justify)
     vocabulary = battle.tables.vocabulary
@@ -120,7 +121,7 @@ def choice_table(battle) -> Table | None:
     choice = battle.choice
     if choice is None:
         return None
-    table = Table(title=f"選択: {choice['count']} 枚を選ぶ（choose 番号…）", box=None,
+    table = Table(title=f"{W.pick.choice}: {choice['count']} 枚を選ぶ（choose 番号…）", box=None,
                   min_width=40, title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("ページ")
@@ -132,9 +133,9 @@ def choice_table(battle) -> Table | None:
 
 def screen(battle) -> Group:
     s = battle.state
-    head = Text(f"ステージ {s.stage_index + 1}/{len(s.stages)}   ターン {s.turn}", style="bold")
+    head = Text(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}   {W.scope.turn} {s.turn}", style="bold")
     parts = [head, enemy_panel(battle), number_line(battle), player_panel(battle),
-             Text("手札", style="bold"), hand_table(battle)]
+             Text(W.region.hand, style="bold"), hand_table(battle)]
     table = choice_table(battle)
     if table is not None:
         parts.append(table)
@@ -145,13 +146,13 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
     page = battle.page_of(uid)
     face = battle.state.pages[uid]["faces"][side]
     if face["state"] == "blank" and face["blanked"] is not None:
-        return ["白紙化された面を元に戻す"]
+        return [f"{W.intent.blank}された面を元に戻す"]
     return body_lines(page.pens[side], battle.tables.vocabulary)
 
 
 def tear_preview(battle, uid: int) -> list[str]:
     preview = battle.tear_preview(uid)
-    lines = [f"綻び +{preview['fray']}（距離 {preview['distance']} × 綻び倍率 "
+    lines = [f"{W.variable.fray} +{preview['fray']}（{W.variable.distance} {preview['distance']} × {W.variable.fray_mul} "
              f"{battle.page_of(uid).fray_mul}）"]
     if preview["blank"]:
         lines.append("白紙ページなので破却効果はない")

@@ -13,21 +13,22 @@ from dataclasses import dataclass, field
 from contract import vocabulary as vocab
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
+from contract.vocabulary import W
 
 #: What a player may type for a face: its spellings (未来面, 未来, future), or the
 #: initial of its code (f, p) — the terminal's shorthand.
 SIDE_WORDS = {word: face.code for face in vocab.FACES
               for word in (*face.spellings(), face.code[0])}
-HELP = """\
+HELP = f"""\
 コマンド（カッコ内は別名）
-  play N        手札の N 番をプレイ（p, 出す）
-  pen N 未来|過去  N 番の面にペンを入れる（書き込まれる内容を先に表示）（ペン）
-  tear N        N 番を破る（得る綻びと破却効果を先に表示）（破る）
-  end           ターン終了を宣言（e, 終了）
-  choose N…     選択に答える（c, 選ぶ）
+  play N        {W.region.hand}の N 番を{W.scope.play}（p, 出す）
+  pen N {W.face_word.future}|{W.face_word.past}  N 番の面にペンを入れる（書き込まれる内容を先に表示）（ペン）
+  tear N        N 番を破る（得る{W.variable.fray}と破却効果を先に表示）（破る）
+  end           {W.scope.turn}終了を宣言（e, 終了）
+  choose N…     {W.pick.choice}に答える（c, 選ぶ）
   undo          最後の操作を取り消す（u, 戻す）
-  set 項目 値   開発者モード: HP / 歩 / 防御 [寿命] / 綻び / 綻び[ステージ] / 刻 / 座 /
-                敵HP / 通貨 / 手札 ページid…（設定）
+  set 項目 値   開発者モード: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
+                {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページid…（設定）
   help          この一覧（h, ?, ヘルプ）
   quit          終わる（q, 終わる）"""
 
@@ -86,14 +87,14 @@ class Session:
 
     def _hand_uid(self, args: list[str], what: str) -> int:
         if not args:
-            raise UsageError(f"{what}する手札の番号を書いてください（例: {what} 2）")
+            raise UsageError(f"{what}する{W.region.hand}の番号を書いてください（例: {what} 2）")
         try:
             index = int(args[0])
         except ValueError:
             raise UsageError(f"番号は数字で書きます: {args[0]}") from None
         hand = self.battle.hand
         if not 1 <= index <= len(hand):
-            raise UsageError(f"手札は 1〜{len(hand)} 番です" if hand else "手札がありません")
+            raise UsageError(f"{W.region.hand}は 1〜{len(hand)} 番です" if hand else f"{W.region.hand}がありません")
         return hand[index - 1]
 
     def _do(self, action: tuple) -> list:
@@ -109,7 +110,7 @@ class Session:
     def cmd_pen(self, args):
         uid = self._hand_uid(args, "pen")
         if len(args) < 2 or args[1] not in SIDE_WORDS:
-            raise UsageError("面を 未来 か 過去 で書いてください（例: pen 2 未来）")
+            raise UsageError(f"面を {W.face_word.future} か {W.face_word.past} で書いてください（例: pen 2 {W.face_word.future}）")
         side = SIDE_WORDS[args[1]]
         from .screen import pen_preview
         notes = ["ペンで書き込まれる内容: " + " ／ ".join(pen_preview(self.battle, uid, side))] \
@@ -151,7 +152,7 @@ class Session:
         if len(args) < 2 or args[0] not in DEV_WORDS:
             shown = " / ".join(s.words[0] for s in DEV_SETTINGS.values())
             raise UsageError(f"set 項目 数 と書きます（項目: {shown}）。"
-                             "例: set 防御 10 ステージ ／ set 手札 tabidachi kekkon")
+                             f"例: set {W.variable.defense} 10 {W.scope.stage} ／ set {W.region.hand} tabidachi kekkon")
         key = DEV_WORDS[args[0]]
         if key == "hand":
             value = list(args[1:])
@@ -162,7 +163,7 @@ class Session:
                 raise UsageError(f"{args[0]} には整数を書きます: {args[1]}") from None
             if DEV_SETTINGS[key].takes_lifetime and len(args) > 2:
                 if args[2] not in LIFETIME_WORDS:
-                    raise UsageError("防御の寿命は " + " / ".join(LIFETIME_WORDS) + " です")
+                    raise UsageError(f"{W.variable.defense}の寿命は " + " / ".join(LIFETIME_WORDS) + " です")
                 value = (value, LIFETIME_WORDS[args[2]])
         return Outcome(events=self._do(("set", key, value)))
 
@@ -205,7 +206,7 @@ def _apply(battle: Battle, action: tuple) -> list:
 #: command word → handler. Every command has its ASCII and Japanese spellings.
 COMMANDS = {}
 for _words, _handler in (
-        (("play", "p", "出す", "プレイ"), Session.cmd_play),
+        (("play", "p", "出す", W.scope.play), Session.cmd_play),
         (("pen", "ペン"), Session.cmd_pen),
         (("tear", "t", "破る"), Session.cmd_tear),
         (("end", "e", "終了"), Session.cmd_end),
