@@ -643,6 +643,49 @@ def _unclosed(text: str, start: int, path: str) -> Diagnostic:
 
 _QUOTES = {'"': '"', "「": "」"}
 
+#: よくある書き間違い — mistakes a designer makes, each with its hint and a few example
+#: texts that fail the way it does. Lark's example matching (``match_examples``) finds the
+#: one whose example stops the parser in the same state at the same kind of token. The
+#: examples use the ASCII aliases; they mean the same as the Japanese words.
+MISTAKES = (
+    (f"項目の値は = なしで、名前の後に書きます（{W.variable.year} 30、HP 120）",
+     ("page t {\n  year = 30\n}\n", "enemy e {\n  hp = 30\n}\n")),
+    (f"面の作用は {{ }} で囲みます。例: {W.face.future} {{ {W.variable.enemy_hp} -= 3 }}",
+     ("page t {\n  year 3\n  future enemy_hp -= 3\n}\n",)),
+    (f"作用は面の中に書きます。例: {W.face.future} {{ {W.variable.enemy_hp} -= 3 }}",
+     ("page t {\n  year 3\n  enemy_hp -= 3\n}\n",)),
+    (f"作用には演算子が要ります。例: {W.variable.enemy_hp} -= 3",
+     ("page t {\n  year 3\n  future { enemy_hp 3 }\n}\n",)),
+    ("比較は作用ではなく条件に書きます。例: 条件 "
+     f"{W.variable.steps} >= 3 の行を作用の前に置きます",
+     ("page t {\n  year 3\n  future { enemy_hp >= 3 }\n}\n",)),
+)
+
+
+@cache
+def _mistake_examples() -> dict[str, list[str]]:
+    """Each mistake's examples as written and with every word in its Japanese spelling:
+    the parser reaches a different state after 銘 than after ``year``."""
+    from contract import vocabulary as vocab
+
+    japanese = {ascii_: ja for ja, ascii_ in KEYWORDS.values()}
+    japanese.update((v.code, v.ja) for v in vocab.VARIABLES)
+    word = re.compile(r"[A-Za-z_]+")
+
+    def translated(text: str) -> str:
+        return word.sub(lambda m: japanese.get(m.group(0), m.group(0)), text)
+
+    return {hint: [*texts, *map(translated, texts)] for hint, texts in MISTAKES}
+
+
+def _mistake_hint(exc) -> str:
+    """The hint of the known mistake this syntax error looks like, if any."""
+    examples = _mistake_examples()
+    try:
+        return exc.match_examples(get_parser().parse, examples, use_accepts=True) or ""
+    except Exception:  # matching is a courtesy; the plain message stands without it
+        return ""
+
 
 def _keyword_hint(token, expected, suggest) -> str:
     """Did-you-mean for a name written where keywords were expected (a keyword typo)."""
@@ -682,5 +725,9 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             start < pos for start in _item_starts(text)):
         hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
                 "手前の } が多すぎて定義が先に閉じていないか確かめてください")
+    else:
+        mistake = _mistake_hint(exc)
+        if mistake:
+            hint = f"{mistake}。{hint}"
     typo = _keyword_hint(token, exc.expected, suggest)
     return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません", hint=f"{typo} {hint}" if typo else hint)

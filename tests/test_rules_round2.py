@@ -341,3 +341,25 @@ def _content_with(tmp_path, extra_page: str, balance: str | None = None):
     if extra_page:
         (folder / "pages" / "round2.page").write_text(extra_page, encoding="utf-8")
     return folder
+
+
+# ------------------------------------------- syntax errors: lark's example matching
+
+@pytest.mark.parametrize("text, pos, hint", [
+    ("ページ t {\n  銘 = 30\n}\n", (2, 5), "項目の値は = なしで"),
+    ("enemy e {\n  hp = 30\n}\n", (2, 6), "項目の値は = なしで"),
+    ("ページ t {\n  銘 3\n  未来面 敵HP -= 3\n}\n", (3, 7), "面の作用は { } で囲みます"),
+    ("ページ t {\n  銘 3\n  敵HP -= 3\n}\n", (3, 3), "作用は面の中に書きます"),
+    ("ページ t {\n  銘 3\n  未来面 { 敵HP 3 }\n}\n", (3, 13), "作用には演算子が要ります"),
+    ("page t {\n  year 3\n  past { defense >= 3 }\n}\n", (3, 18), "比較は作用ではなく条件に"),
+])
+def test_syntax_errors_that_look_like_a_known_mistake_say_which(text, pos, hint):
+    [found] = check_text(text, "t.page").diagnostics
+    assert (found.code, (found.span.line, found.span.col)) == ("E001", pos)
+    assert found.hint.startswith(hint), found.hint
+    assert "ここに書けるのは" in found.hint  # the expected tokens are still listed
+
+
+def test_a_syntax_error_unlike_any_known_mistake_gets_no_mistake_hint():
+    [found] = check_text("ページ t {\n  銘 3\n  未来面 { 敵HP -= 3 ) }\n}\n", "t.page").diagnostics
+    assert found.hint.startswith("対応する「(」のない「)」")
