@@ -1,0 +1,42 @@
+"""Same seed and actions, same events: the recorded corpus replays event for event."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import event_corpus
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return event_corpus.tables()
+
+
+CORPUS = json.loads(event_corpus.CORPUS.read_text(encoding="utf-8"))
+
+
+def test_the_corpus_is_there_and_reaches_far():
+    assert len(CORPUS) == event_corpus.BATTLES
+    outcomes = {entry["outcome"] for entry in CORPUS}
+    assert {"won", "lost"} <= outcomes
+    assert sum(len(entry["stages"]) > 1 for entry in CORPUS) == event_corpus.BATTLES // 4
+    assert max(len(entry["actions"]) for entry in CORPUS) == event_corpus.MAX_ACTIONS
+    assert sum(any(a[0] == "pen" for a in e["actions"]) for e in CORPUS) > 10
+    assert sum(any(a[0] == "tear" for a in e["actions"]) for e in CORPUS) > 10
+
+
+@pytest.mark.parametrize("entry", CORPUS, ids=lambda e: f"seed{e['seed']}")
+def test_recorded_battles_replay_to_the_same_events(tables, entry):
+    battle = event_corpus.replay(tables, entry)
+    assert (len(battle.log), battle.state.outcome) == (entry["events"], entry["outcome"])
+    assert event_corpus.digest(battle.log) == entry["sha256"]
+
+
+def test_a_different_action_gives_a_different_digest(tables):
+    entry = next(e for e in CORPUS if len(e["actions"]) > 5 and e["actions"][0][0] == "play")
+    changed = {**entry, "actions": [["end_turn"], *entry["actions"][1:2]]}
+    original = {**entry, "actions": entry["actions"][:2]}
+    assert event_corpus.digest(event_corpus.replay(tables, changed).log) != \
+        event_corpus.digest(event_corpus.replay(tables, original).log)
