@@ -19,6 +19,9 @@ EXPIRY_ORDER = tuple(t.code for t in vocab.LIFETIMES
 #: Where a page instance can be: the single regions, the two exiles, torn, gone (a
 #: generated page whose stage ended).
 ZONES = ("draw", "hand", "discard", "exile_stage", "exile_run", "torn", "gone")
+#: The two faces of a page, by code (未来面, 過去面), and the word of each for refusals.
+SIDES = tuple(face.code for face in vocab.FACES)
+SIDE_WORDS = {face.code: face.ja for face in vocab.FACES}
 #: The rule parameters a 上限変更 may move; each starts from the balance key of its code.
 PARAMS = tuple(v.code for v in vocab.VARIABLES if v.kind == "param")
 

@@ -7,7 +7,7 @@ import typing
 
 from contract import vocabulary as vocab
 from contract.tables import REFS, Base
-from runtime.battle import REGION_OPS
+from runtime.zones import REGION_OPS
 from runtime.sayou import BASES, OPS, READERS, TESTS
 
 

@@ -1,0 +1,127 @@
+"""場 — the board of continuing 作用: placing them, firing them at their timings, counting their fires and taking them off.
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+from contract.tables import Sayou
+
+from .sayou import Frame, anchored_refs, apply, window_key
+from .zones import REGION_OPS, REGION_STEPS
+
+
+class Board:
+    """場 — the methods of Battle for it."""
+
+    def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
+              frame: Frame | None = None) -> None:
+        """A continuing 作用 onto the board, anchored now (the tables' own object)."""
+        s = self.state
+        placed = {"effect": effect, "origin": origin, "page_uid": page_uid, "scale": scale,
+                  "fires": 0, "distance": frame.distance if frame else 0,
+                  "placed": {"plays": s.plays_run, "turns": s.turns_run,
+                             "counters": dict(s.counters.get("run", {}))}}
+        s.effects.append(placed)
+        self.emit("effect_placed", target=effect.names.target, timing=effect.timing,
+                  repeat=effect.names.repeat, origin=origin)
+
+    def frame_of(self, placed: dict) -> Frame:
+        return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
+                     anchor=placed["placed"]["counters"], scale=placed["scale"],
+                     windows=placed.get("windows", {}))
+
+    def _close_windows(self, unit: str, done: int) -> None:
+        """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
+        turn after placement has ended: keep the run counters of that moment."""
+        key = "plays" if unit == "play" else "turns"
+        for placed in self.state.effects:
+            for ref in anchored_refs(placed["effect"]):
+                name = window_key(ref)
+                if ref.unit == unit and done - placed["placed"][key] >= ref.n \
+                        and name not in placed.setdefault("windows", {}):
+                    placed["windows"][name] = dict(self.state.counters.get("run", {}))
+
+    def fired(self, placed: dict, times: int = 1) -> None:
+        placed["fires"] += times
+        limit = placed["effect"].repeat.max
+        if limit is not None and placed["fires"] >= limit:
+            self._remove(placed)
+
+    def _remove(self, placed: dict) -> None:
+        if placed in self.state.effects:
+            self.state.effects.remove(placed)
+            self.emit("effect_expired", target=placed["effect"].names.target,
+                      origin=placed["origin"])
+
+    #: Timings that belong to the end of a stage or run: they fire although it is over.
+    _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
+
+    #: 被弾時 belongs to the hit itself: it fires although that hit took the last HP, so
+    #: a counter that fells the enemy on the same hit wins (a win at the same moment as a
+    #: loss is a win, DESIGN §6.1). Once the enemy is down, nothing fires.
+    _WITH_THE_HIT = ("on_hit",)
+
+    def _fire_board(self, timing: str, frame: Frame | None = None, times: int = 1):
+        """Fire every continuing effect placed for ``timing`` (a generator: a 選択 on the
+        way waits for the player). ``times``: the timing came that many times at once
+        (綻び rewards crossed together); each effect fires as often, within its maximum."""
+        s = self.state
+        for placed in list(s.effects):
+            if timing in self._WITH_THE_HIT:
+                if s.outcome is not None or self._stage_won_by() is not None:
+                    return
+            elif timing not in self._CLOSING_TIMINGS and self._stage_over():
+                return
+            effect = placed["effect"]
+            if effect.timing != timing or effect.telegraphed or placed not in s.effects:
+                continue  # telegraphed traits act in the enemy phase
+            if timing == "on_play" and placed["placed"]["plays"] >= s.plays_run:
+                continue  # placed by this very play: it fires from the next one
+            own = self.frame_of(placed)
+            if frame is not None:
+                own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale,
+                            own.windows)
+            limit = effect.repeat.max
+            own.times = times if limit is None else min(times, limit - placed["fires"])
+            yield from self._apply_steps(effect, own)
+            self.emit("sayou", op=effect.op, target=effect.names.target,
+                      line=effect.line, timing=timing)
+            self.fired(placed, own.times)
+
+    def _run_list(self, effects, frame: Frame, uid, *, scale: float = 1.0,
+                  origin: str = "page", closing: bool = False, times: int = 1):
+        """Apply a face's 作用 list in written order; continuing ones are placed.
+        The list stops when the stage is over, unless it belongs to that ending
+        (``closing``: a 綻び reward earned by the very 綻び that won the stage).
+        ``times``: the list is granted that many times at once (綻び rewards)."""
+        for effect in effects:
+            if not closing and self._stage_over():
+                return
+            if self._is_one_shot(effect):
+                own = Frame(frame.page_uid, frame.distance, frame.crosses,
+                            dict(self.state.counters.get("run", {})), scale, times=times)
+                yield from self._apply_steps(effect, own)
+                self.emit("sayou", op=effect.op, target=effect.names.target,
+                          line=effect.line)
+            else:
+                self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
+
+    _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
+
+    def _is_one_shot(self, effect: Sayou) -> bool:
+        repeat = effect.repeat
+        return (effect.timing in self._ONE_SHOT_TIMINGS and repeat.scope == "play"
+                and repeat.max == 1)
+
+    def _apply_steps(self, effect: Sayou, frame: Frame):
+        """One 作用 now, and what it sets off: a region operation may ask the player; an
+        敵HP that reached 0 fires 敵のHPが0になった時."""
+        if effect.op in REGION_OPS:
+            yield from REGION_STEPS[effect.op](self, effect, frame)
+        else:
+            apply(self, effect, frame)
+        if self.state.enemy.get("down") == "now":
+            self.state.enemy["down"] = True
+            yield from self._fire_board("on_enemy_hp_zero")

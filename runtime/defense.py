@@ -1,0 +1,52 @@
+"""防御 — the defense multiset: gained from the distance to 座 at the end of the turn, consumed by hits shortest-lived first (spec 002 防御は多重集合である).
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+from .sayou import truncate
+from .state import EXPIRY_ORDER
+
+
+class Defense:
+    """防御 — the methods of Battle for it."""
+
+    def _phase_defense(self):
+        """7. 防御の獲得: defense_coef × |刻 − 座|, gone at the end of the turn."""
+        s = self.state
+        amount = truncate(s.param("defense_coef") * abs(s.age - s.enemy["seat"]))
+        if amount > 0:
+            s.defense.append([amount, "turn"])
+            s.count("turn", "defense_gained", amount)
+        self.emit("defense_from_distance", amount=amount, age=s.age, seat=s.enemy["seat"],
+                  total=s.defense_total())
+        yield from self._fire_board("after_defense")
+
+    def consume_defense(self, amount: int, one_intent: bool = False) -> int:
+        """Absorb ``amount`` with defense, shortest-lived first; returns what is left.
+
+        An on-hit value absorbs one Intent and then vanishes, whatever is left of it.
+        """
+        s = self.state
+        left = amount
+        order = sorted(range(len(s.defense)), key=lambda i: EXPIRY_ORDER.index(s.defense[i][1]))
+        spent = set()
+        for i in order:
+            value, expiry = s.defense[i]
+            if left <= 0 and not (one_intent and expiry == "on_hit"):
+                break
+            if expiry == "on_hit" and not one_intent:
+                continue
+            used = min(value, left)
+            left -= used
+            s.defense[i][0] -= used
+            if used:
+                self.emit("defense_consumed", amount=used, expiry=expiry)
+            if expiry == "on_hit" or s.defense[i][0] <= 0:
+                spent.add(i)
+            if expiry == "on_hit":
+                one_intent = False  # one on-hit entry per Intent
+        s.defense = [d for i, d in enumerate(s.defense) if i not in spent]
+        return left

@@ -1,0 +1,124 @@
+"""敵 — the enemy's side of a turn: its Intents and their escalation, the telegraphed seat move, its action (attacks, 白紙化), its traits.
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+from contract.codec import to_literal
+from contract.tables import Sayou
+
+from .sayou import Frame, REGION_ZONES, base_value, truncate
+
+
+class EnemyTurn:
+    """敵 — the methods of Battle for it."""
+
+    def enemy_trait(self, code: str):
+        for trait in self.tables.enemies[self.state.enemy["id"]].traits:
+            if trait.trait == code:
+                return trait.value if trait.value is not None else True
+        return None
+
+    def _phase_intents(self):
+        """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits.
+        A telegraphed seat move is worked out here, once: the amount shown is the amount
+        done in step 8 (DESIGN §6.1 seat movement)."""
+        s = self.state
+        enemy = self.tables.enemies[s.enemy["id"]]
+        acceleration = self.enemy_trait("acceleration") or 0
+        for rule, esc in zip(s.enemy["escalations"], enemy.escalations):
+            if s.turn == rule["next"]:
+                s.enemy["intents"].append(to_literal(esc.intent))
+                rule["every"] = max(1, rule["every"] - acceleration)
+                rule["next"] = s.turn + rule["every"]
+                self.emit("escalated", intent=to_literal(esc.intent),
+                          count=len(s.enemy["intents"]))
+        s.enemy["turn_intents"] = [dict(i) for i in s.enemy["intents"]]
+        self.emit("intents_shown", intents=[dict(i) for i in s.enemy["turn_intents"]])
+        for placed in s.effects:
+            effect = placed["effect"]
+            if effect.telegraphed and effect.timing == "turn_start":
+                placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
+                self.emit("trait_telegraphed", target=effect.names.target,
+                          **placed["telegraph"])
+        yield from self._fire_board("turn_start")
+
+    def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
+        """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the
+        position it aims at (an assignment telegraphs its target position)."""
+        value = truncate(base_value(self, effect, frame))
+        seat = self.state.enemy["seat"]
+        if effect.op == "assign":
+            return {"amount": value - seat, "to": value}
+        amount = -value if effect.direction == "decrease" else value
+        return {"amount": amount, "to": max(0, seat + amount)}
+
+    def _phase_enemy(self):
+        """8. 敵の行動処理: remaining Intents in order, then the telegraphed seat moves.
+        The moment the stage is decided (敵HP 0 by a 被弾時 counter, say) nothing more of
+        the enemy runs (DESIGN §6.1)."""
+        s = self.state
+        yield from self._fire_board("before_enemy")
+        if self._stage_over():
+            return  # defeated before acting: the remaining Intents never happen
+        self.emit("enemy_acts", intents=[dict(i) for i in s.enemy["turn_intents"]])
+        while s.enemy["turn_intents"]:
+            intent = s.enemy["turn_intents"].pop(0)
+            if intent["kind"] == "attack":
+                yield from self._attacked(intent["amount"])
+            else:
+                self._blank_random(intent["region"])
+            if self._stage_over():
+                return
+        for placed in list(s.effects):
+            effect = placed["effect"]
+            if effect.telegraphed and placed in s.effects and "telegraph" in placed:
+                self.move_seat(placed.pop("telegraph")["amount"])
+                self.emit("sayou", op=effect.op, target=effect.names.target,
+                          line=effect.line, timing="turn_start")
+                self.fired(placed)
+        yield from self._fire_board("after_enemy")
+
+    def _attacked(self, amount: int):
+        s = self.state
+        left = self.consume_defense(amount, one_intent=True)
+        if left > 0:
+            s.hp -= left
+            s.count("turn", "hp_lost", left)
+        self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
+                  cause="intent")
+        # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
+        # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
+        yield from self._fire_board("on_hit")
+
+    def _blank_random(self, region: str) -> None:
+        """白紙化: a random page of the region whose active face is written loses it."""
+        s = self.state
+        candidates = []
+        for zone in REGION_ZONES[region]:
+            for uid in s.zones[zone]:
+                side = self.sides_for(uid)[0]  # 銘 = 刻: the past face
+                if self.face_body(uid, side) is not None:
+                    candidates.append((uid, side))
+        if not candidates:
+            self.emit("blank_missed", region=region)
+            return
+        uid, side = candidates[self.rng.randrange(len(candidates))]
+        face = s.pages[uid]["faces"][side]
+        face["blanked"], face["state"] = face["state"], "blank"
+        self.emit("blanked", uid=uid, page=s.pages[uid]["page"], side=side, region=region)
+
+    def move_seat(self, delta: int) -> None:
+        s = self.state
+        if self.enemy_trait("immobile"):
+            self.emit("seat_moved", seat=s.enemy["seat"], delta=0, immobile=True)
+            return
+        s.enemy["seat"] = max(0, s.enemy["seat"] + delta)
+        self.emit("seat_moved", seat=s.enemy["seat"], delta=delta, immobile=False)
+
+    def enemy_down(self) -> None:
+        """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""
+        if not self.state.enemy.get("down"):
+            self.state.enemy["down"] = "now"

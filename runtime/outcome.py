@@ -1,0 +1,87 @@
+"""勝敗 — when a stage is over, who won it, and what follows: the next stage, the end of the run (spec 000 勝敗条件).
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+
+
+
+class Outcome:
+    """勝敗 — the methods of Battle for it."""
+
+    def _stage_over(self) -> bool:
+        s = self.state
+        if s.outcome is not None:
+            return True
+        enemy = self.tables.enemies[s.enemy["id"]]
+        return s.enemy["hp"] <= 0 or s.fray_stage >= enemy.breakthrough or s.hp <= 0
+
+    def _stage_won_by(self) -> str | None:
+        s = self.state
+        if s.enemy["hp"] <= 0:
+            return "hp"
+        if s.fray_stage >= self.tables.enemies[s.enemy["id"]].breakthrough:
+            return "breakthrough"
+        return None
+
+    def _settle(self):
+        """Win or lose when the state says so (spec 000 勝敗条件). A win found at the same
+        moment as a loss is a win: the win is checked first (DESIGN §6.1)."""
+        s = self.state
+        # A new stage can end at once (a turn-start effect), so settle until stable.
+        while s.outcome is None and self._stage_over():
+            how = self._stage_won_by()
+            if how is None:
+                self._lose("hp")
+                return
+            yield from self._win_stage(how)
+
+    def _win_stage(self, how: str):
+        s = self.state
+        self.emit("stage_won", stage=s.stage_index + 1, enemy=s.enemy["id"], by=how)
+        yield from self._fire_board("stage_end")
+        self._end_stage()
+        if s.stage_index + 1 >= len(s.stages):
+            yield from self._fire_board("run_end")
+            s.outcome = "won"
+            self.emit("run_won", stages=len(s.stages))
+            return
+        s.stage_index += 1
+        yield from self._start_stage()
+
+    def _end_stage(self) -> None:
+        """What resets between stages (spec 000 ステージ間で引き継がれるもの)."""
+        s = self.state
+        s.steps = s.steps_carried = 0
+        s.defense = [d for d in s.defense if d[1] == "run"]
+        for lifetime in ("play", "turn", "stage"):
+            self._expire_mods(lifetime)
+        for placed in list(s.effects):
+            scope = placed["effect"].repeat.scope
+            if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
+                s.effects.remove(placed)
+        for page in s.pages:
+            if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
+                s.move(page["uid"], "gone")
+                self.emit("page_removed", uid=page["uid"], page=page["page"])
+
+    def _lose(self, why: str) -> None:
+        s = self.state
+        # ラン終了時 effects may not ask the player anything: the run is over. They are
+        # run to the end with no choice (a region choice then picks nothing).
+        self._drain(self._fire_board("run_end"))
+        s.outcome = "lost"
+        self.emit("run_lost", by=why, hp=s.hp)
+
+    def _drain(self, steps) -> None:
+        """Run steps whose choices can have no answer (the run is over): each request is
+        answered with no pages."""
+        try:
+            next(steps)
+            while True:
+                steps.send([])
+        except StopIteration:
+            pass

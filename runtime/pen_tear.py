@@ -1,0 +1,98 @@
+"""ペンと破る — the two uses of a page besides playing it, and the 綻び they raise (with its rewards).
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+from contract.vocabulary import W
+
+from .refusal import Refused
+from .sayou import Frame, modifiers, truncate
+from .state import SIDES, SIDE_WORDS
+
+
+class PenAndTear:
+    """ペンと破る — the methods of Battle for it."""
+
+    def _pen(self, uid: int, side: str) -> None:
+        s = self.state
+        if side not in SIDES:
+            raise Refused(f"面は {W.face_word.future} か {W.face_word.past} です")
+        if s.zone_of(uid) != "hand":
+            raise Refused(f"ペンは{W.region.hand}のページにだけ使えます")
+        if s.pens_used >= s.param("pen_cap"):
+            raise Refused(f"この{W.scope.stage}のペンは使い切りました（{s.param('pen_cap')} 回）")
+        face = s.pages[uid]["faces"][side]
+        page = self.page_of(uid)
+        if face["state"] == "blank" and face["blanked"] is not None:
+            face["state"], face["blanked"] = face["blanked"], None  # 白紙化から元に戻る
+            result = "restored"
+        elif face["penned"]:
+            raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
+        elif page.pens[side] is None:
+            raise Refused(f"このページの{SIDE_WORDS[side]}にはペンで書けるものが定義されていません")
+        else:
+            face["state"], face["penned"] = "pen", True
+            result = "written" if not page.faces[side].written else "upgraded"
+        s.pens_used += 1
+        s.count("turn", "pens", 1)
+        self.emit("pen", uid=uid, side=side, result=result)
+        self._begin(self._special_steps(self.tables.balance.pen_fray, "pen", "on_pen"))
+
+    def tear_preview(self, uid: int) -> dict:
+        """The 綻び and the tear effect's scale tearing ``uid`` would give now."""
+        s = self.state
+        distance = abs(self.year(uid) - s.age)
+        _, mul = modifiers(self, "fray", consume=False)
+        page = self.page_of(uid)
+        fray = truncate(distance * page.fray_mul * mul)
+        blank = all(self.face_body(uid, side) is None for side in SIDES)
+        effects = () if blank or not page.tear else page.tear
+        return {"distance": distance, "fray": fray, "blank": blank,
+                "scale": 1 + self.tables.balance.tear_scale * distance, "effects": effects}
+
+    def _tear(self, uid: int) -> None:
+        s = self.state
+        if s.zone_of(uid) != "hand":
+            raise Refused(f"破れるのは{W.region.hand}のページだけです")
+        if s.tears_used >= s.param("tear_cap"):
+            raise Refused(f"この{W.scope.stage}はもう破れません（{s.param('tear_cap')} 回）")
+        preview = self.tear_preview(uid)
+        s.tears_used += 1
+        s.move(uid, "torn")
+        s.count("turn", "tears", 1)
+        self.emit("tear", uid=uid, page=s.pages[uid]["page"], distance=preview["distance"],
+                  fray=preview["fray"], blank=preview["blank"])
+        frame = Frame(page_uid=uid, distance=preview["distance"])
+        effects = self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
+                                 origin=f"tear:{s.pages[uid]['page']}")
+        self._begin(self._special_steps(preview["fray"], "tear", "on_tear", effects))
+
+    def _special_steps(self, fray: int, cause: str, timing: str, first=None):
+        """What follows a pen or a tear: its effects, its 綻び (and rewards), its timing.
+        A player choice asked on the way waits for ``choose`` like one asked in a play."""
+        if first is not None:
+            yield from first
+        yield from self._gain_fray_steps(fray, cause)
+        yield from self._fire_board(timing)
+
+    def _gain_fray_steps(self, amount: int, cause: str):
+        s = self.state
+        amount = max(0, truncate(amount))
+        s.fray_run += amount
+        s.fray_stage += amount
+        s.count("turn", "fray_gained", amount)
+        self.emit("fray_gained", amount=amount, cause=cause, run=s.fray_run,
+                  stage=s.fray_stage)
+        # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
+        # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
+        interval = self.tables.balance.reward_interval
+        earned = s.fray_run // interval - s.rewards_given
+        if earned > 0:
+            s.rewards_given += earned
+            self.emit("reward", threshold=s.rewards_given * interval, count=earned)
+            yield from self._run_list(self.tables.balance.reward, Frame(), None,
+                                      origin="reward", closing=True, times=earned)
+            yield from self._fire_board("on_reward", times=earned)

@@ -1,0 +1,175 @@
+"""プレイ — playing a page: which face fires, its cost, whether it crosses 座, why it cannot be played, and the resolution of a play.
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+from contract import vocabulary as vocab
+from contract.vocabulary import W
+
+from .sayou import Frame, check_condition, modifiers, payment_shortfall, truncate
+from .state import SIDE_WORDS
+
+
+class Playing:
+    """プレイ — the methods of Battle for it."""
+
+    def sides_for(self, uid: int) -> tuple[str, ...]:
+        """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
+        year, age = self.year(uid), self.state.age
+        if year > age:
+            return ("future",)
+        if year < age:
+            return ("past",)
+        return ("past", "future")
+
+    def crosses(self, old: int, new: int) -> bool:
+        """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
+        seat = self.state.enemy["seat"]
+        return (old - seat) * (new - seat) < 0
+
+    def cost(self, uid: int) -> int:
+        _, mul = modifiers(self, "steps_payment", consume=False)
+        return truncate(abs(self.year(uid) - self.state.age) * mul)
+
+    def play_info(self, uid: int) -> dict:
+        """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
+        s = self.state
+        year = self.year(uid)
+        frame = Frame(page_uid=uid, distance=abs(year - s.age),
+                      crosses=self.crosses(s.age, year))
+        sides = self.sides_for(uid)
+        info = {"uid": uid, "year": year, "cost": self.cost(uid), "crosses": frame.crosses,
+                "sides": list(sides), "firing": [], "playable": False, "reason": ""}
+        reason = self._blocked(uid, year)
+        firing = []
+        paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
+        for side in sides:
+            body = self.face_body(uid, side)
+            if body is None:
+                continue
+            failed = [c for c in body.conditions if not check_condition(self, c, frame)]
+            # A payment that cannot be made in full refuses the face like a failed
+            # condition (DESIGN §6.1 payments); both faces of 銘 = 刻 pay together.
+            short = None if failed else payment_shortfall(self, body.effects, frame, paying)
+            if not failed and short is None:
+                firing.append(side)
+            elif not reason and len(sides) == 1:
+                reason = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
+        info["firing"] = firing
+        if not reason and not firing:
+            words = "・".join(SIDE_WORDS[x] for x in sides)
+            reason = f"発動する{words}が白紙です" if all(
+                self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
+        if not reason and info["cost"] > s.steps:
+            reason = f"{W.variable.steps}が足りない: 残り {s.steps}, 必要 {info['cost']}"
+        info["reason"] = reason
+        info["playable"] = not reason
+        return info
+
+    def _blocked(self, uid: int, year: int) -> str:
+        s = self.state
+        if s.zone_of(uid) != "hand":
+            return f"{W.region.hand}にないページです"
+        if year > s.param("lifespan_cap"):
+            return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {s.param('lifespan_cap')} の先です（生きない年）"
+        blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
+                         if t.trait == "blockade"), None)
+        if blockade and blockade.low <= year <= blockade.high and year != s.age:
+            return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
+        if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
+            return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
+        return ""
+
+    def playable_any(self) -> bool:
+        return any(self.play_info(uid)["playable"] for uid in self.state.zones["hand"])
+
+    def _resolve_play(self, uid: int, info: dict):
+        s = self.state
+        old, year = s.age, info["year"]
+        distance = abs(year - old)
+        frame = Frame(page_uid=uid, distance=distance, crosses=info["crosses"])
+        s.plays_run += 1
+        s.reset_scope("play")
+        self._playing = True
+        # This play's move is known before 刻 moves; turn and wider scopes get it after.
+        # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
+        move = {"steps_used": distance, "distance_moved": distance,
+                "net_displacement": year - old, "crossings": 1 if info["crosses"] else 0,
+                "plays": 1}
+        s.counters["play"] = dict(move)
+        s.steps -= info["cost"]
+        if year == old:
+            s.same_age_plays += 1
+        self.emit("played", uid=uid, page=s.pages[uid]["page"], year=year, age=old,
+                  cost=info["cost"], faces=info["firing"], crosses=info["crosses"])
+        for side in info["firing"]:
+            self.emit("face_fired", uid=uid, side=side)
+            yield from self._run_list(self.face_body(uid, side).effects, frame, uid)
+            if self._stage_over():
+                break
+        if not self._stage_over():
+            yield from self._fire_board("on_play", frame)
+        suppressed = s.suppress > 0
+        if suppressed:
+            # 刻 does not move: nothing is crossed, displaced or travelled; the distance
+            # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
+            # This play's references already read the move it would have made.
+            for name in SUPPRESSED_MOVE:
+                move[name] = 0
+                s.counters.setdefault("play", {})[name] = 0
+        for name, amount in move.items():
+            for scope in ("turn", "stage", "run"):
+                s.counters.setdefault(scope, {})
+                s.counters[scope][name] = s.counters[scope].get(name, 0) + amount
+        if suppressed:
+            s.suppress -= 1
+            self.emit("moved", age=old, to=old, suppressed=True)
+        else:
+            s.age = year
+            self.emit("moved", age=old, to=year, suppressed=False)
+            if info["crosses"]:
+                yield from self._cross()
+        self._playing = False
+        if s.zone_of(uid) == "hand":
+            yield from self._after_play(uid)
+        self._end_of_play()
+
+    def _cross(self):
+        s = self.state
+        self.emit("crossed", seat=s.enemy["seat"])
+        if s.enemy["turn_intents"]:
+            removed = s.enemy["turn_intents"].pop(0)
+            s.count("turn", "intents_removed", 1)
+            s.counters.setdefault("play", {})["intents_removed"] = 1
+            self.emit("intent_removed", intent=removed, left=len(s.enemy["turn_intents"]))
+        yield from self._fire_board("on_cross")
+
+    def _after_play(self, uid: int):
+        destination = self.page_of(uid).after_play
+        if destination == "discard":
+            self.state.move(uid, "discard")
+            self.emit("page_discarded", uid=uid)
+        else:
+            self.state.move(uid, destination)
+            self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
+                      else "run")
+            yield from self._fire_board("on_exile")
+
+    def _end_of_play(self):
+        s = self.state
+        self._expire_mods("play")
+        self._close_windows("play", s.plays_run)
+        for placed in list(s.effects):
+            repeat = placed["effect"].repeat
+            if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
+                self._remove(placed)
+            elif repeat.scope == vocab.ANCHORED and repeat.unit == "play" and (
+                    s.plays_run - placed["placed"]["plays"] >= repeat.n):
+                self._remove(placed)
+
+
+#: Counters a suppressed 刻 does not move (総移動距離, 正味変位, 跨いだ回数).
+SUPPRESSED_MOVE = ("distance_moved", "net_displacement", "crossings")

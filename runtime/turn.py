@@ -1,0 +1,169 @@
+"""ターン — the stage and the turn as phases (spec 000 ターン構造), and what expires at their ends.
+
+A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
+events; the class exists so that this concept can be read on its own.
+"""
+
+from __future__ import annotations
+
+from contract import vocabulary as vocab
+from contract.codec import to_literal
+
+from .defense import Defense
+from .enemy import EnemyTurn
+
+
+class Turn:
+    """ターン — the methods of Battle for it."""
+
+    def _start_stage(self):
+        s = self.state
+        enemy = self.tables.enemies[s.stages[s.stage_index]]
+        # The state keeps Intents as their literals: plain data, saved as they are.
+        s.enemy = {"id": enemy.id, "hp": enemy.hp, "seat": enemy.seat,
+                   "intents": [to_literal(i) for i in enemy.intents], "turn_intents": [],
+                   "escalations": [{"next": 1 + e.every, "every": e.every}
+                                   for e in enemy.escalations]}
+        s.turn = 0
+        s.pens_used = s.tears_used = 0
+        s.fray_stage = 0
+        s.reset_scope("stage")
+        for uid in list(s.zones["exile_stage"]):
+            s.move(uid, "discard")
+            self.emit("page_returned", uid=uid)
+        self.emit("stage_started", stage=s.stage_index + 1, enemy=enemy.id,
+                  hp=enemy.hp, seat=enemy.seat, breakthrough=enemy.breakthrough)
+        for effect in enemy.trait_effects:
+            self.place(effect, origin=f"enemy:{enemy.id}")
+        yield from self._fire_board("stage_start")
+        if not self._stage_over():
+            yield from self._start_turn()
+
+    def _start_turn(self):
+        s = self.state
+        s.turn += 1
+        s.turns_run += 1
+        s.reset_scope("turn")
+        s.redraw_used = s.redraw_failed = False
+        s.same_age_plays = 0
+        self.emit("turn_started", turn=s.turn, stage=s.stage_index + 1)
+        for _, phase in TURN_START_PHASES:
+            yield from phase(self)
+            if self._stage_over():
+                return
+
+    def _phase_refill(self):
+        """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
+        s = self.state
+        s.steps = s.param("steps_quota") + s.steps_carried
+        if s.steps_carried:
+            self.emit("steps_carried", amount=s.steps_carried)
+        s.steps_carried = 0
+        self.emit("steps_refilled", steps=s.steps)
+        yield from self._fire_board("after_steps_refill")
+
+    def _phase_draw(self):
+        """3. ドロー: the draw count, none once the hand is at its cap."""
+        s = self.state
+        for _ in range(s.param("draw_count")):
+            if len(s.zones["hand"]) >= s.param("hand_cap"):
+                self.emit("draw_skipped", reason="hand_cap")
+                break
+            if not self._draw_one():
+                break
+        yield from self._fire_board("after_draw")
+
+    def _phase_redraw(self):
+        """4. 引き直しの判定: no playable page → discard the hand, draw the stage-start count."""
+        s = self.state
+        if self.playable_any() or s.redraw_used:
+            return
+        s.redraw_used = True
+        for uid in list(s.zones["hand"]):
+            s.move(uid, "discard")
+        self._reshuffle_if_empty()
+        drawn = 0
+        for _ in range(self.tables.balance.stage_start_hand):
+            if len(s.zones["hand"]) >= s.param("hand_cap") or not self._draw_one():
+                break
+            drawn += 1
+        self.emit("redrawn", drawn=drawn)
+        if not self.playable_any():
+            s.redraw_failed = True
+            self.emit("no_playable_page")
+        yield from ()
+
+    def _end_turn(self):
+        for _, phase in TURN_END_PHASES:
+            yield from phase(self)
+            if self._stage_over():
+                return  # settling decides what follows
+        yield from self._start_turn()
+
+    def _phase_declare(self):
+        """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
+        s = self.state
+        self.emit("end_declared", age=s.age)
+        yield from self._fire_board("on_end_declared")
+        if not self._stage_over() and s.redraw_failed and not self.playable_any():
+            self._lose("no_playable_page")
+
+    def _phase_cleanup(self):
+        """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish —
+        but up to 歩の持ち越し unspent 歩 carry into the next turn (spec 000: 歩 can be
+        carried over by page effects)."""
+        s = self.state
+        yield from self._fire_board("turn_end")
+        s.steps_carried = max(0, min(s.steps, s.param("steps_carry")))
+        s.steps = 0
+        expired = [d for d in s.defense if d[1] == "turn"]
+        s.defense = [d for d in s.defense if d[1] != "turn"]
+        if expired:
+            self.emit("defense_expired", amount=sum(v for v, _ in expired), expiry="turn")
+        self._expire_mods("turn")
+        self._close_windows("turn", s.turns_run)
+        for placed in list(s.effects):
+            repeat = placed["effect"].repeat
+            if repeat.scope == "turn" or (
+                    repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
+                    and s.turns_run - placed["placed"]["turns"] >= repeat.n):
+                self._remove(placed)
+
+    def _expire_mods(self, lifetime: str) -> None:
+        for mod in self.state.expire_mods(lifetime):
+            if mod["kind"] == "param":
+                self.emit("param_changed", param=mod["key"], value=self.state.param(mod["key"]),
+                          lifetime=lifetime)
+        self.clamp_to_params()
+
+    def clamp_to_params(self) -> None:
+        """Values that a lowered parameter now bounds: HP at its max; 刻 at the wall of
+        寿命上限 (spec 000: the ends of the line are absolute walls)."""
+        s = self.state
+        s.hp = min(s.hp, s.param("max_hp"))
+        cap = max(0, s.param("lifespan_cap"))
+        if s.age > cap:
+            self.emit("moved", age=s.age, to=cap, suppressed=False)
+            s.age = cap
+
+    @property
+    def count_scope(self) -> str:
+        """Where a change-log counter starts: the play being resolved, or else the turn
+        (an effect that fires after the enemy acts belongs to no play)."""
+        return "play" if self._playing else "turn"
+
+
+#: The phases before the player acts (spec 000 ターン構造 1–4).
+TURN_START_PHASES = (
+    ("intents", EnemyTurn._phase_intents),
+    ("steps_refill", Turn._phase_refill),
+    ("draw", Turn._phase_draw),
+    ("redraw", Turn._phase_redraw),
+)
+#: The phases after the end declaration (spec 000 ターン構造 6–9).
+TURN_END_PHASES = (
+    ("declare", Turn._phase_declare),
+    ("defense", Defense._phase_defense),
+    ("enemy", EnemyTurn._phase_enemy),
+    ("cleanup", Turn._phase_cleanup),
+)
