@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 from contract.tables import Body
 from contract.vocabulary import W
@@ -18,7 +19,7 @@ from .board import Board
 from .defense import Defense
 from .dev import DEV_SETTINGS
 from .enemy import EnemyTurn
-from .events import BattleEvent
+from .events import KINDS, BattleEvent
 from .outcome import Outcome
 from .pen_tear import PenAndTear
 from .playing import Playing
@@ -36,10 +37,15 @@ __all__ = ["Battle", "Refused", "SIDES"]
 class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcome):
     """A run: stages against the given enemies, from a deck of page ids."""
 
-    def __init__(self, tables: Tables, state: State, rng: random.Random):
+    def __init__(self, tables: Tables, state: State, rng: random.Random, *,
+                 record: bool = True):
         self.tables = tables
         self.state = state
         self.rng = rng
+        #: False: events are only counted by kind (``counts``), for simulations that need
+        #: outcomes, not prose; ``log`` and the actions' return values stay empty.
+        self.record = record
+        self.counts: Counter = Counter()
         self.log: list[BattleEvent] = []
         self._out: list[BattleEvent] = []
         self._pending = None  # a generator waiting for ``choose``; never saved
@@ -49,7 +55,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     # ============================================================== creation
     @classmethod
     def new(cls, tables: Tables, *, seed: int = 0, enemies: list[str] | None = None,
-            deck: list[str] | None = None) -> "Battle":
+            deck: list[str] | None = None, record: bool = True) -> "Battle":
         balance = tables.balance
         stages = list(enemies or sorted(tables.enemies)[:1])
         for enemy in stages:
@@ -58,7 +64,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         state = State(seed=seed, stages=stages, age=balance.start_age,
                       hp=balance.start_hp,
                       params={p: getattr(balance, p) for p in PARAMS})
-        battle = cls(tables, state, random.Random(seed))
+        battle = cls(tables, state, random.Random(seed), record=record)
         pages = list(deck if deck is not None else tables.starter())
         for page in pages:
             if page not in tables.pages:
@@ -78,7 +84,13 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     # ============================================================== events
     def emit(self, kind: str, **data) -> None:
-        self._out.append(BattleEvent(kind, data))
+        """Record one event (or, for a battle made with ``record=False``, count it)."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown event kind {kind!r}")
+        if self.record:
+            self._out.append(BattleEvent(kind, data))
+        else:
+            self.counts[kind] += 1
 
     def _take(self) -> list[BattleEvent]:
         out, self._out = self._out, []
@@ -145,8 +157,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         if self._choice is not None:
             return [("choose",)]
         s = self.state
-        actions: list[tuple] = [("play", uid) for uid in s.zones["hand"]
-                                if self.play_info(uid)["playable"]]
+        actions: list[tuple] = [("play", uid) for uid in self.playable_uids()]
         if s.pens_used < s.param("pen_cap"):
             for uid in s.zones["hand"]:
                 page = self.page_of(uid)

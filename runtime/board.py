@@ -64,9 +64,17 @@ class Board:
     _WITH_THE_HIT = ("on_hit",)
 
     def _fire_board(self, timing: str, frame: Frame | None = None, times: int = 1):
-        """Fire every continuing effect placed for ``timing`` (a generator: a 選択 on the
-        way waits for the player). ``times``: the timing came that many times at once
-        (綻び rewards crossed together); each effect fires as often, within its maximum."""
+        """Fire every continuing effect placed for ``timing``: the steps to ``yield from``
+        (a 選択 on the way waits for the player), or nothing at all when no effect on the
+        board waits for this timing — most moments of most turns, so no generator is made
+        for them. ``times``: the timing came that many times at once (綻び rewards crossed
+        together); each effect fires as often, within its maximum."""
+        for placed in self.state.effects:
+            if placed["effect"].timing == timing:
+                return self._firing(timing, frame, times)
+        return ()
+
+    def _firing(self, timing: str, frame: Frame | None, times: int):
         s = self.state
         for placed in list(s.effects):
             if timing in self._WITH_THE_HIT:

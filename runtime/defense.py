@@ -7,7 +7,7 @@ events; the class exists so that this concept can be read on its own.
 from __future__ import annotations
 
 from .sayou import truncate
-from .state import EXPIRY_ORDER
+
 
 
 class Defense:
@@ -18,7 +18,7 @@ class Defense:
         s = self.state
         amount = truncate(s.param("defense_coef") * abs(s.age - s.enemy["seat"]))
         if amount > 0:
-            s.defense.append([amount, "turn"])
+            s.add_defense(amount, "turn")
             s.count("turn", "defense_gained", amount)
         self.emit("defense_from_distance", amount=amount, age=s.age, seat=s.enemy["seat"],
                   total=s.defense_total())
@@ -31,9 +31,8 @@ class Defense:
         """
         s = self.state
         left = amount
-        order = sorted(range(len(s.defense)), key=lambda i: EXPIRY_ORDER.index(s.defense[i][1]))
         spent = set()
-        for i in order:
+        for i in range(len(s.defense)):  # the multiset is kept in consumption order
             value, expiry = s.defense[i]
             if left <= 0 and not (one_intent and expiry == "on_hit"):
                 break

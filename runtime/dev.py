@@ -51,7 +51,9 @@ def _defense(battle, value, lifetime):
     if expiry not in EXPIRY_ORDER:
         raise Refused(f"{W.variable.defense}の寿命は {' / '.join(EXPIRY_ORDER)} のどれかです: {expiry}")
     s = battle.state
-    s.defense = [d for d in s.defense if d[1] != expiry] + ([[value, expiry]] if value else [])
+    s.defense = [d for d in s.defense if d[1] != expiry]
+    if value:
+        s.add_defense(value, expiry)
 
 
 def _fray_run(battle, value, lifetime):

@@ -72,7 +72,7 @@ class Outcome:
         s = self.state
         # ラン終了時 effects may not ask the player anything: the run is over. They are
         # run to the end with no choice (a region choice then picks nothing).
-        self._drain(self._fire_board("run_end"))
+        self._drain(iter(self._fire_board("run_end")))
         s.outcome = "lost"
         self.emit("run_lost", by=why, hp=s.hp)
 

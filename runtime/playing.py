@@ -13,6 +13,11 @@ from .sayou import Frame, check_condition, modifiers, payment_shortfall, truncat
 from .state import SIDE_WORDS
 
 
+def _pays(body) -> bool:
+    """Whether a face's 作用 list holds a payment made on play (it can refuse the face)."""
+    return any(e.op == "pay" and e.timing == "on_play" for e in body.effects)
+
+
 class Playing:
     """プレイ — the methods of Battle for it."""
 
@@ -83,8 +88,62 @@ class Playing:
             return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
         return ""
 
+    def playable_uids(self) -> list[int]:
+        """The hand pages that can be played now, in hand order: exactly the pages whose
+        ``play_info`` says playable, with what is the same for every page (the payment
+        multiplier, the walls, the blockade) worked out once and no reasons written —
+        the question a policy asks at every step (issue 13)."""
+        return list(self._playable())
+
+    def _playable(self):
+        """The playable hand pages, one at a time (``any`` stops at the first)."""
+        s = self.state
+        age, steps, seat = s.age, s.steps, s.enemy["seat"]
+        _, mul = modifiers(self, "steps_payment", consume=False)
+        cap = s.param("lifespan_cap")
+        blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
+                         if t.trait == "blockade"), None)
+        same_age_open = s.same_age_plays < s.param("same_age_cap")
+        overrides = s.year_overrides()
+        pages, instances = self.tables.pages, s.pages
+        for uid in s.zones["hand"]:
+            page_id = instances[uid]["page"]
+            year = overrides.get(page_id, pages[page_id].year) if overrides else pages[page_id].year
+            if truncate(abs(year - age) * mul) > steps or year > cap:
+                continue
+            if year == age:
+                if not same_age_open:
+                    continue
+                sides = ("past", "future")
+            else:
+                if blockade and blockade.low <= year <= blockade.high:
+                    continue
+                sides = ("future",) if year > age else ("past",)
+            if self._fires_any(uid, sides, year, age, seat):
+                yield uid
+
+    def _fires_any(self, uid: int, sides, year: int, age: int, seat: int) -> bool:
+        """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
+        A face with no condition and no payment fires as soon as it is written."""
+        paying: dict[str, float] = {}
+        frame = None
+        for side in sides:
+            body = self.face_body(uid, side)
+            if body is None:
+                continue
+            if not body.conditions and not _pays(body):
+                return True
+            if frame is None:
+                frame = Frame(page_uid=uid, distance=abs(year - age),
+                              crosses=(age - seat) * (year - seat) < 0)
+            if all(check_condition(self, c, frame) for c in body.conditions) and \
+                    payment_shortfall(self, body.effects, frame, paying) is None:
+                return True
+        return False
+
     def playable_any(self) -> bool:
-        return any(self.play_info(uid)["playable"] for uid in self.state.zones["hand"])
+        """Whether any hand page can be played now (the redraw rule asks)."""
+        return next(self._playable(), None) is not None
 
     def _resolve_play(self, uid: int, info: dict):
         s = self.state

@@ -23,7 +23,7 @@ from contract.codec import ContractError, from_literal, to_literal
 from contract.tables import Sayou
 
 from .battle import Battle, Refused
-from .state import EXPIRY_ORDER, PARAMS, SCOPES, ZONES, State
+from .state import EXPIRY_ORDER, EXPIRY_RANK, PARAMS, SCOPES, ZONES, State
 from .tables import Tables
 from contract.vocabulary import W
 
@@ -44,6 +44,8 @@ class SaveError(ValueError):
 
 
 def to_json(battle: Battle) -> str:
+    """The run as a save (JSON): its state and the RNG's state. Refused while a player
+    choice is pending, which is not saved."""
     if battle.choice is not None:
         raise Refused(f"{W.pick.choice}の途中はセーブできません（選択待ちはセーブ対象外）")
     version, internal, gauss = battle.rng.getstate()
@@ -213,6 +215,7 @@ class _State:
         self._effects(data["effects"], len(data["pages"]))
         self._enemy(data["enemy"], stages[data["stage_index"]])
         state = State(**data)
+        state.defense.sort(key=lambda entry: EXPIRY_RANK[entry[1]])  # consumption order
         # The walls and clamps the rules keep at every step (spec 000 盤面, spec 002 クランプ).
         lifespan = max(0, state.param("lifespan_cap"))
         if state.age > lifespan:

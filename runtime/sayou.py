@@ -389,7 +389,7 @@ def _defense(battle, effect, delta):
     s = battle.state
     if delta >= 0:
         expiry = effect.lifetime or "turn"
-        s.defense.append([delta, expiry])
+        s.add_defense(delta, expiry)
         s.count(battle.count_scope, "defense_gained", delta)
         battle.emit("defense_gained", amount=delta, expiry=expiry)
     else:

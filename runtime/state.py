@@ -16,6 +16,7 @@ SCOPES = vocab.SCOPE_ORDER
 #: the lifetimes 防御 may have, in the vocabulary's order of lifetimes.
 EXPIRY_ORDER = tuple(t.code for t in vocab.LIFETIMES
                      if t.code in vocab.lookup("variable", "defense").lifetimes)
+EXPIRY_RANK = {expiry: i for i, expiry in enumerate(EXPIRY_ORDER)}
 #: Where a page instance can be: the single regions, the two exiles, torn, gone (a
 #: generated page whose stage ended).
 ZONES = ("draw", "hand", "discard", "exile_stage", "exile_run", "torn", "gone")
@@ -116,12 +117,25 @@ class State:
                 found = mod["value"]
         return found
 
+    def year_overrides(self) -> dict[str, int]:
+        """Every page's assigned 銘 that is in force, by page id (the last one wins)."""
+        return {m["key"]: m["value"] for m in self.mods if m["kind"] == "year"}
+
     def expire_mods(self, lifetime: str) -> list[dict]:
         gone = [m for m in self.mods if m["lifetime"] == lifetime]
         self.mods = [m for m in self.mods if m["lifetime"] != lifetime]
         return gone
 
     # ------------------------------------------------------------- defense
+    def add_defense(self, value: int, expiry: str) -> None:
+        """One value into the defense multiset, kept in consumption order (shortest-lived
+        first, then as gained), so that a hit walks it from the front."""
+        rank = EXPIRY_RANK[expiry]
+        at = len(self.defense)
+        while at > 0 and EXPIRY_RANK[self.defense[at - 1][1]] > rank:
+            at -= 1
+        self.defense.insert(at, [value, expiry])
+
     def defense_total(self) -> int:
         return sum(v for v, _ in self.defense)
 

@@ -40,3 +40,30 @@ def test_a_different_action_gives_a_different_digest(tables):
     original = {**entry, "actions": entry["actions"][:2]}
     assert event_corpus.digest(event_corpus.replay(tables, changed).log) != \
         event_corpus.digest(event_corpus.replay(tables, original).log)
+
+
+def test_the_fast_playability_agrees_with_play_info_at_every_step(tables):
+    """legal_actions asks playable_uids; refusals and screens ask play_info: one rule."""
+    from runtime.battle import Battle
+
+    checked = 0
+    for entry in CORPUS[:40]:
+        battle = Battle.new(tables, seed=entry["seed"], enemies=entry["stages"])
+        for action in entry["actions"]:
+            if battle.choice is None:
+                slow = [uid for uid in battle.hand if battle.play_info(uid)["playable"]]
+                assert battle.playable_uids() == slow, (entry["seed"], action)
+                checked += 1
+            event_corpus.apply_action(battle, action)
+    assert checked > 1000
+
+
+def test_a_battle_that_only_counts_reaches_the_same_end(tables):
+    from runtime.battle import Battle
+
+    for entry in CORPUS[:20]:
+        counted = Battle.new(tables, seed=entry["seed"], enemies=entry["stages"], record=False)
+        for action in entry["actions"]:
+            event_corpus.apply_action(counted, action)
+        assert counted.log == [] and counted.state.outcome == entry["outcome"]
+        assert sum(counted.counts.values()) == entry["events"]

@@ -584,7 +584,9 @@ def test_player_choice_is_atomic(tables):
 
 def test_defense_is_consumed_shortest_lived_first(tables):
     battle = scene(tables, [], age=42)  # on 座: no defense from distance
-    battle.state.defense = [[7, "run"], [10, "stage"], [12, "on_hit"], [4, "turn"]]
+    for value, expiry in [[7, "run"], [10, "stage"], [12, "on_hit"], [4, "turn"]]:
+        battle.state.add_defense(value, expiry)  # gained longest-lived first
+    assert [e for _, e in battle.state.defense] == ["on_hit", "turn", "stage", "run"]
     events = battle.end_turn()
     used = [(e.data["amount"], e.data["expiry"]) for e in events if e.kind == "defense_consumed"]
     assert used == [(12, "on_hit"), (4, "turn"), (10, "stage"), (6, "run"), (1, "run")]
