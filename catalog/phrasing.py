@@ -39,6 +39,8 @@ def keyword(code: str) -> str:
 
 
 def number(value) -> str:
+    """A number as rules text prints it: a whole float without its ``.0`` (12.0 → 12),
+    anything else as its repr."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(value)

@@ -30,6 +30,8 @@ INTENT_TEXT = {
 
 
 def environment():
+    """The Jinja2 environment of the catalog's templates: autoescaping on and undefined
+    names an error, so designer text is never markup and a typo never renders empty."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
     env = Environment(loader=FileSystemLoader(TEMPLATES),

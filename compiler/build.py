@@ -48,6 +48,7 @@ class Compiled:
 
     @property
     def ok(self) -> bool:
+        """True when the compilation holds no error and produced files to write."""
         return not any(d.is_error for d in self.diagnostics) and bool(self.files)
 
 

@@ -29,11 +29,14 @@ MANIFEST_NAMES = (MANIFEST_PY, MANIFEST_JSON)
 
 
 def render_module(name: str, table: dict) -> str:
+    """A table as the text of its generated module: the header, then ``TABLE =`` its literal,
+    keys sorted, so the same table gives the same bytes (``name`` is not written)."""
     body = pprint.pformat(table, indent=1, width=100, sort_dicts=True)
     return f"{_HEADER}\nTABLE = {body}\n"
 
 
 def render_json(name: str, table: dict) -> str:
+    """A table as the text of its JSON file: keys sorted, non-ASCII kept, NaN refused."""
     return json.dumps(table, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False) + "\n"
 
 
@@ -44,6 +47,8 @@ def manifest_of(files: dict[str, str]) -> dict[str, str]:
 
 
 def render_manifest_module(manifest: dict[str, str]) -> str:
+    """The manifest as the text of generated/__init__.py: the header, then ``MANIFEST =``
+    file name → sha256, keys sorted."""
     body = pprint.pformat(manifest, indent=1, width=100, sort_dicts=True)
     return f"{_MANIFEST_HEADER}\nMANIFEST = {body}\n"
 

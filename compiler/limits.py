@@ -28,6 +28,9 @@ from contract.vocabulary import W
 
 @dataclass(frozen=True)
 class Limit:
+    """大きさの上限 — one bound of LIMITS: what is counted, the largest count allowed, and
+    the counter word and hint of its E048 message."""
+
     what: str  # the thing counted, as the message names it
     bound: int
     unit: str  # the counter word of the message (個, 行, 枚 …)
@@ -162,6 +165,8 @@ def oversized(item) -> list[Diagnostic]:
 
 
 def too_many_items(items, path: str) -> Diagnostic | None:
+    """E048 when a file holds more items (ページ・敵・デッキ・例) than LIMITS allow, at the
+    first item past the bound; None when they fit."""
     bound = LIMITS["file_items"].bound
     if len(items) <= bound:
         return None

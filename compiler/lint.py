@@ -42,6 +42,7 @@ class Result:
 
     @property
     def errors(self) -> int:
+        """How many of the diagnostics are errors (warnings not counted)."""
         return sum(d.is_error for d in self.diagnostics)
 
 

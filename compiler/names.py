@@ -78,11 +78,15 @@ _pairs_index = lru_cache(maxsize=8)(_PairsIndex)
 
 
 def did_you_mean(word: str, candidates) -> str:
+    """The hint 「もしかして「…」？」 naming the candidate closest to ``word`` (``suggest``),
+    or "" when none is close enough to be a typo."""
     best = suggest(word, candidates)
     return f"もしかして「{best}」？" if best else ""
 
 
 def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnostic:
+    """E010 for a name that is not among ``candidates``: ``what`` says the kind of thing; the
+    hint suggests the closest one, or else lists up to 12 Japanese candidates."""
     hint = did_you_mean(name.text, candidates)
     if not hint:
         listed = [c for c in candidates if not c.isascii()][:12]

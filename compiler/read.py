@@ -54,6 +54,8 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
 
 
 def display_path(path: Path) -> str:
+    """``path`` as messages show it: relative to the working directory, unless that would
+    climb out of it (``..``) or no relative path exists (another drive)."""
     try:
         shown = os.path.relpath(path)
     except ValueError:

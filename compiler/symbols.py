@@ -18,6 +18,9 @@ _KIND_WORDS = {"page": "ページ", "enemy": "敵", "deck": "デッキ"}
 
 @dataclass
 class Symbols:
+    """記号表 — every page, enemy and deck of the run by id, and its balances and 例 in
+    order: collected from all files before any item is checked (names resolve across files)."""
+
     pages: dict[str, ast.Page] = field(default_factory=dict)
     enemies: dict[str, ast.Enemy] = field(default_factory=dict)
     decks: dict[str, ast.Deck] = field(default_factory=dict)

@@ -262,6 +262,8 @@ def regroup_regions(expr):
 
 
 def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
+    """The page id ``name`` names, or None after E011 (with a did-you-mean) when no page of
+    the run has it."""
     pages = getattr(ctx.symbols, "pages", {})
     if name.text in pages:
         return name.text
@@ -274,6 +276,8 @@ def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
 
 
 def check_number(number: ast.Number, ctx: Ctx) -> float | int | None:
+    """The value of a number literal, or None after E033 when it is not finite (a number of
+    too many digits reads as infinity, dsl.transform.number_value)."""
     if not math.isfinite(number.value):
         ctx.add(E033.at(number.span, f"数「{number.text[:20]}」は大きすぎるか有限ではありません",
                         hint="年・枚数・倍率として意味のある大きさにしてください"))
@@ -282,6 +286,8 @@ def check_number(number: ast.Number, ctx: Ctx) -> float | int | None:
 
 
 def first_compare(expr) -> ast.Compare | None:
+    """The first comparison inside an expression (depth first), or None: a base value may
+    not hold one (E025)."""
     if isinstance(expr, ast.Compare):
         return expr
     for child in _children(expr):

@@ -81,6 +81,8 @@ def _hints(cls) -> dict[str, Any]:
 
 
 def fields_of(cls) -> list[tuple[str, Any]]:
+    """A dataclass's fields as (name, resolved type hint) pairs in declaration order, the
+    ``Annotated`` extras (Bound, Length) kept."""
     hints = _hints(cls)
     return [(f.name, hints[f.name]) for f in dataclasses.fields(cls)]
 

@@ -404,6 +404,8 @@ class TimingEntry:
 
 @dataclass(frozen=True, slots=True)
 class RegionEntry:
+    """A 領域: its name, and the single regions it sums (one for a plain region; 合算 several)."""
+
     name: str
     parts: list[str]
 
@@ -419,6 +421,8 @@ class CounterEntry:
 
 @dataclass(frozen=True, slots=True)
 class VariableEntry:
+    """A variable (変数): its name, its kind, and what a 補正変数 modifies and how (add or mul)."""
+
     name: str
     kind: str
     modifier_of: str | None
@@ -427,12 +431,16 @@ class VariableEntry:
 
 @dataclass(frozen=True, slots=True)
 class FamilyEntry:
+    """An 演算: its name and its family (numeric, setting, parameter, control, region, payment)."""
+
     name: str
     family: str
 
 
 @dataclass(frozen=True, slots=True)
 class TraitEntry:
+    """An enemy's 特性: its name and the argument it takes (none, int or range)."""
+
     name: str
     arg: str
 

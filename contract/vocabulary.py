@@ -34,6 +34,7 @@ class Term:
     phrase: str | None = None
 
     def spellings(self) -> tuple[str, ...]:
+        """Every spelling content may write for the term: its Japanese name, its code, its aliases."""
         return (self.ja, self.code, *self.aliases)
 
     def said(self) -> str:
@@ -89,6 +90,9 @@ TIMING_FAMILIES = ("phase", "outer", "event", "always")
 
 @dataclass(frozen=True)
 class Timing(Term):
+    """発動タイミング — a moment a 作用 can fire at; ``family`` is one of TIMING_FAMILIES
+    (phase of the turn, outer, event, always)."""
+
     family: str = "phase"
     #: False: the moment is over before any 作用 of content can be on the board, so a
     #: continuing 作用 waiting for it never fires (W004, DESIGN §6.1).
@@ -127,6 +131,8 @@ TIMINGS = (
 
 @dataclass(frozen=True)
 class Region(Term):
+    """領域 — a zone of pages, or a combined region (合算) that sums its ``parts``."""
+
     parts: tuple[str, ...] = ()  # the single regions a combined region sums
 
 
@@ -174,6 +180,9 @@ FACES = (
 
 @dataclass(frozen=True)
 class Operation(Term):
+    """演算 — what a 作用 does to its target: its family, its operator symbol, and the
+    landings (補正あり／固定) it allows, the first being the default."""
+
     family: str = ""
     symbol: str = ""
     landings: tuple[str, ...] = ()  # allowed landings; the first is the default
@@ -372,6 +381,7 @@ class Counter(Term):
     cells: str = "●●●●"
 
     def cell(self, scope: str) -> str:
+        """The cell of the spec's table for ``scope``: ● core, ○ unused by design, × meaningless."""
         return self.cells[SCOPE_ORDER.index(scope)]
 
 
@@ -413,6 +423,9 @@ INTENT_KINDS = (
 
 @dataclass(frozen=True)
 class Trait(Term):
+    """特性 — an enemy trait that is not a plain 作用 line; ``arg`` is the argument it takes
+    (none, int or range)."""
+
     arg: str = "none"  # "none" | "int" | "range"
     telegraphed: bool = False
 
@@ -447,6 +460,9 @@ BATTLE_QUANTITIES = (
 
 @dataclass(frozen=True)
 class BalanceKey(Term):
+    """A number the rules read from the バランス file: whether an int or a float, its allowed
+    range, and the default used when the file leaves it out (None: it must be given)."""
+
     type: str = "int"  # "int" | "float"
     low: float = 0
     high: float = 10_000
@@ -593,12 +609,15 @@ class Table:
     by_spelling: dict = field(default_factory=dict)
 
     def get(self, spelling: str):
+        """The entry spelled ``spelling`` (any of its spellings), or None."""
         return self.by_spelling.get(spelling)
 
     def by_code(self, code: str):
+        """The entry whose code is ``code``, or None."""
         return next((e for e in self.entries if e.code == code), None)
 
     def spellings(self) -> list[str]:
+        """Every spelling the table knows, in the order of its entries."""
         return list(self.by_spelling)
 
 
@@ -635,6 +654,7 @@ def tables() -> dict[str, Table]:
 
 
 def lookup(table: str, spelling: str):
+    """The entry of vocabulary table ``table`` spelled ``spelling``, or None."""
     return tables()[table].get(spelling)
 
 

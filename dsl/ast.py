@@ -14,6 +14,8 @@ from .diagnostics import Span
 
 @dataclass(frozen=True)
 class Name:
+    """A name as written (Japanese or ASCII alias), with its span; the compiler resolves it."""
+
     text: str
     span: Span
 
@@ -23,6 +25,8 @@ class Name:
 
 @dataclass(frozen=True)
 class Number:
+    """A number literal: its value and the text it was written as."""
+
     value: int | float
     text: str
     span: Span
@@ -49,6 +53,8 @@ class Ref:
 
 @dataclass(frozen=True)
 class BinOp:
+    """An arithmetic expression ``left op right`` (``op`` normalised to + - * /)."""
+
     op: str  # "+", "-", "*", "/"
     left: "Expr"
     right: "Expr"
@@ -57,18 +63,24 @@ class BinOp:
 
 @dataclass(frozen=True)
 class Neg:
+    """A negation, ``-operand``."""
+
     operand: "Expr"
     span: Span
 
 
 @dataclass(frozen=True)
 class Abs:
+    """An absolute value, ``|operand|``."""
+
     operand: "Expr"
     span: Span
 
 
 @dataclass(frozen=True)
 class Compare:
+    """A chain of comparisons ``a op b op c …``: one operator between each pair of operands."""
+
     operands: tuple["Expr", ...]
     ops: tuple[str, ...]  # normalised: ">=", "<=", "==", "!=", ">", "<"
     span: Span
@@ -79,6 +91,8 @@ Expr = Union[Number, Ref, BinOp, Neg, Abs, Compare]
 
 @dataclass(frozen=True)
 class Range:
+    """A range ``low..high`` (a 銘 filter, a 特性's argument)."""
+
     low: Expr
     high: Expr
     span: Span
@@ -98,6 +112,8 @@ class Tail:
 
 @dataclass(frozen=True)
 class Target:
+    """作用の対象 — the variable (or flag, ``@name``) a 作用 writes, with its optional subscript."""
+
     name: Name
     subscript: Scope | None
     is_flag: bool
@@ -113,6 +129,7 @@ class RegionExpr:
 
     @property
     def text(self) -> str:
+        """The region as one spelling, its parts joined with ``+`` as the vocabulary spells 合算."""
         return "+".join(p.text for p in self.parts)
 
 
@@ -161,6 +178,8 @@ class Body:
 
 @dataclass(frozen=True)
 class Face:
+    """面 — a page's future or past face; ``body`` is None when the face is 白紙."""
+
     side: str  # "future" | "past"
     body: Body | None  # None: 白紙
     span: Span
@@ -168,6 +187,8 @@ class Face:
 
 @dataclass(frozen=True)
 class Pen:
+    """ペン — what a pen writes into the page's face of ``side``."""
+
     side: str
     body: Body
     span: Span
@@ -175,6 +196,8 @@ class Pen:
 
 @dataclass(frozen=True)
 class Tear:
+    """破却 — the effect of tearing the page (破る)."""
+
     body: Body
     span: Span
 
@@ -190,6 +213,8 @@ class Field:
 
 @dataclass(frozen=True)
 class Page:
+    """ページ — a page: its id, optional title, keyed fields, faces, pens and tear effects."""
+
     id: Name
     title: str | None
     fields: tuple[Field, ...]
@@ -204,6 +229,8 @@ class Page:
 
 @dataclass(frozen=True)
 class Intent:
+    """An Intent of a 予兆: an attack of ``amount``, or a 白紙化 of ``region``."""
+
     kind: Name
     amount: Number | None
     region: RegionExpr | None
@@ -212,6 +239,8 @@ class Intent:
 
 @dataclass(frozen=True)
 class Escalation:
+    """エスカレーション — every ``every`` turns, ``intent`` is added to the enemy's 予兆."""
+
     every: Number
     intent: Intent
     span: Span
@@ -219,6 +248,8 @@ class Escalation:
 
 @dataclass(frozen=True)
 class Trait:
+    """特性 — an enemy trait by name, with its optional argument (a value or a range)."""
+
     name: Name
     arg: Expr | Range | None
     span: Span
@@ -226,6 +257,9 @@ class Trait:
 
 @dataclass(frozen=True)
 class Enemy:
+    """敵 — an enemy: its fields, 予兆 lines of Intents, escalations, traits, and the 作用
+    lines of its 特性 block."""
+
     id: Name
     title: str | None
     fields: tuple[Field, ...]
@@ -242,6 +276,9 @@ class Enemy:
 
 @dataclass(frozen=True)
 class Setting:
+    """A ``name value`` line: a balance setting, or one setting of an example's 開始 (its
+    kind, such as 防御[ステージ], in ``subscript``)."""
+
     name: Name
     value: Expr
     span: Span
@@ -250,6 +287,8 @@ class Setting:
 
 @dataclass(frozen=True)
 class Balance:
+    """バランス — the balance item: its settings and its 綻び報酬 blocks."""
+
     title: str | None
     settings: tuple[Setting, ...]
     rewards: tuple[Body, ...]
@@ -258,6 +297,8 @@ class Balance:
 
 @dataclass(frozen=True)
 class DeckEntry:
+    """One line of a デッキ: a page id and, when written, how many (``× n``)."""
+
     page: Name
     count: Number | None
     span: Span
@@ -265,6 +306,8 @@ class DeckEntry:
 
 @dataclass(frozen=True)
 class Deck:
+    """デッキ — a named list of pages."""
+
     id: Name
     title: str | None
     entries: tuple[DeckEntry, ...]
@@ -276,6 +319,8 @@ Item = Union[Page, Enemy, Balance, Deck]
 
 @dataclass(frozen=True)
 class SourceFile:
+    """One parsed file: its path and its items, in order."""
+
     path: str
     items: tuple[Item, ...]
 

@@ -47,6 +47,8 @@ CODES: dict[str, Code] = {}
 
 
 def define(code: str, severity: str, title: str, message: str = "", hint: str = "") -> Code:
+    """Register a code's descriptor in CODES and return it; a code defined twice is a
+    ValueError (each code is defined once, whichever layer reports it)."""
     if code in CODES:
         raise ValueError(f"{code} is defined twice")
     CODES[code] = descriptor = Code(code, severity, title, message, hint)

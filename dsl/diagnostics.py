@@ -28,17 +28,23 @@ class Span:
         return f"{self.path}:{self.line}:{self.col}"
 
     def contains_line(self, line: int) -> bool:
+        """Whether ``line`` is one of the lines the span covers (first and last included)."""
         return self.line <= line <= self.end_line
 
 
 @dataclass(frozen=True)
 class Note:
+    """A further remark on a diagnostic, optionally at another place (the other definition
+    of a duplicate id)."""
+
     message: str
     span: Span | None = None
 
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """診断 — one finding of a pass: code, severity, message, place, and always a hint."""
+
     code: str
     severity: str
     message: str
@@ -54,12 +60,16 @@ class Diagnostic:
 
     @property
     def is_error(self) -> bool:
+        """Whether the diagnostic is an error (it fails the check) rather than a warning."""
         return self.severity == ERROR
 
     def sort_key(self):
+        """The order diagnostics are shown in: file, line, column, then code."""
         return (self.span.path, self.span.line, self.span.col, self.code)
 
     def as_json(self) -> dict:
+        """The diagnostic as a plain dict for ``--json``: place, severity, code, message, hint
+        and notes."""
         return {
             "path": self.span.path,
             "line": self.span.line,
@@ -140,10 +150,12 @@ def render(diag: Diagnostic, sources: dict[str, str], color: bool = False) -> st
 
 
 def summary(diags: list[Diagnostic], files: int) -> str:
+    """The closing line of a check: how many files, errors and warnings."""
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
     return f"{files} ファイル: エラー {errors} 件、警告 {warnings} 件"
 
 
 def to_json(diags: list[Diagnostic]) -> str:
+    """The diagnostics as one JSON array (non-ASCII kept as written)."""
     return json.dumps([d.as_json() for d in diags], ensure_ascii=False, indent=2)

@@ -312,6 +312,9 @@ def _remove_stale_temps(folder: int) -> None:
 
 @dataclass(frozen=True)
 class ParseResult:
+    """What parsing one file gave: its AST, its diagnostics, and the line ranges error
+    recovery blanked (an item overlapping one is known to be incomplete)."""
+
     file: ast.SourceFile
     diagnostics: tuple[Diagnostic, ...]
     damaged: tuple[tuple[int, int], ...]  # line ranges blanked by error recovery

@@ -21,6 +21,8 @@ def _op(text: str) -> str:
 
 
 def number_value(text: str) -> int | float:
+    """The value of a number token: an int, a float when it has a point or an exponent, or
+    infinity past _MAX_DIGITS digits (which the compiler rejects, E033)."""
     if len(text) > _MAX_DIGITS:
         return float("inf")
     if any(c in text for c in ".eE"):

@@ -48,10 +48,13 @@ class Tables:
     vocabulary: VocabularyTable
 
     def starter(self) -> list[str]:
+        """The page ids of the starting deck, in order (a new list)."""
         return list(self.decks[self.starting_deck].pages)
 
 
 def read_table(path: Path) -> dict:
+    """The ``TABLE`` literal of one generated module, read without executing anything;
+    TableError when it is unreadable or not a literal dict."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, ValueError) as exc:

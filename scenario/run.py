@@ -16,6 +16,9 @@ from contract.vocabulary import W
 
 @dataclass
 class Failure:
+    """One failure of an example, at its line and column; for an expectation, also what
+    was written and what the battle showed."""
+
     line: int
     col: int
     message: str
@@ -26,6 +29,9 @@ class Failure:
 
 @dataclass
 class Result:
+    """What running one 例 gave: its name and place, its failures, and every event of the
+    battle."""
+
     name: str
     path: str
     line: int
@@ -34,6 +40,7 @@ class Result:
 
     @property
     def passed(self) -> bool:
+        """Whether the example ran without a failure."""
         return not self.failures
 
 
@@ -85,6 +92,8 @@ READERS = {
 
 
 def run(spec: dict, tables) -> Result:
+    """Play one checked example (a spec of scenario.check) on the tables and compare every
+    expectation; a failing scenario never raises, its Result lists the failures."""
     result = Result(spec["name"], spec["path"], spec["line"])
     try:
         deck = spec["deck"]

@@ -94,15 +94,19 @@ class Names:
         self.tables = tables
 
     def page(self, page_id: str) -> str:
+        """The display name of a page id (the id itself when the tables do not hold it)."""
         page = self.tables.pages.get(page_id)
         return page.name if page else page_id
 
     def enemy(self, enemy_id: str) -> str:
+        """The display name of an enemy id (the id itself when the tables do not hold it)."""
         enemy = self.tables.enemies.get(enemy_id)
         return enemy.name if enemy else enemy_id
 
 
 def lines(events, tables) -> list[str]:
+    """The narration of ``events``, one line each for the kinds LINES narrates; other
+    kinds are silent."""
     names = Names(tables)
     out = []
     for event in events:

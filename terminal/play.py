@@ -31,6 +31,8 @@ def _console(interactive: bool):
 
 
 def play(tables, *, seed, enemies, deck, with_pages, lines, as_json) -> int:
+    """Play a battle in the terminal: at the keyboard when ``lines`` is None, else the
+    commands of ``lines`` with a transcript (``as_json``: JSON lines). The exit status."""
     session = Session(tables, seed=seed, enemies=enemies, deck=deck, with_pages=with_pages)
     if as_json:
         return _json_mode(session, lines)

@@ -52,6 +52,8 @@ def number_line(battle) -> Text:
 
 
 def enemy_panel(battle) -> Text:
+    """The enemy's panel: name, HP, 座, the 突破ライン gauge, 予兆, telegraphed seat moves
+    and 特性."""
     s = battle.state
     enemy = battle.tables.enemies[s.enemy["id"]]
     text = Text()
@@ -80,6 +82,7 @@ def _trait_text(trait) -> str:
 
 
 def player_panel(battle) -> Text:
+    """The player's panel: HP, 歩, 防御 (by lifetime), 綻び, and the pens and tears left."""
     s = battle.state
     text = Text()
     text.append("自分", style="bold cyan")
@@ -94,6 +97,8 @@ def player_panel(battle) -> Text:
 
 
 def hand_table(battle) -> Table:
+    """The hand as a table: each page's 銘, cost in 歩, firing face, whether it crosses,
+    its rules text, and why it cannot be played when it cannot."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for name, justify in (("#", "right"), ("ページ", "left"), (W.variable.year, "right"),
                           (W.variable.steps, "right"), ("面", "left"), (W.condition_word.crosses, "center"),
@@ -118,6 +123,8 @@ def hand_table(battle) -> Table:
 
 
 def choice_table(battle) -> Table | None:
+    """The candidates of the pending player choice (選択), numbered for ``choose``; None
+    when nothing is to be chosen."""
     choice = battle.choice
     if choice is None:
         return None
@@ -132,6 +139,8 @@ def choice_table(battle) -> Table | None:
 
 
 def screen(battle) -> Group:
+    """The whole battle screen: stage and turn, the enemy, the number line, the player, the
+    hand, and any pending choice."""
     s = battle.state
     head = Text(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}   {W.scope.turn} {s.turn}", style="bold")
     parts = [head, enemy_panel(battle), number_line(battle), player_panel(battle),
@@ -143,6 +152,8 @@ def screen(battle) -> Group:
 
 
 def pen_preview(battle, uid: int, side: str) -> list[str]:
+    """What a pen on face ``side`` of page ``uid`` would write, as rules text (restoring a
+    blanked face says so instead)."""
     page = battle.page_of(uid)
     face = battle.state.pages[uid]["faces"][side]
     if face["state"] == "blank" and face["blanked"] is not None:
@@ -151,6 +162,8 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
 
 
 def tear_preview(battle, uid: int) -> list[str]:
+    """What tearing page ``uid`` would do: the 綻び gained (distance × 綻び倍率) and its
+    tear effects (破却効果) as scaled."""
     preview = battle.tear_preview(uid)
     lines = [f"{W.variable.fray} +{preview['fray']}（{W.variable.distance} {preview['distance']} × {W.variable.fray_mul} "
              f"{battle.page_of(uid).fray_mul}）"]

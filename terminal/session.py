@@ -49,6 +49,9 @@ class Outcome:
 
 
 class Session:
+    """対戦セッション — one battle played by typed commands; it keeps the actions taken, so
+    ``undo`` can replay all but the last from the start."""
+
     def __init__(self, tables, *, seed: int, enemies: list[str], deck: list[str] | None,
                  with_pages: list[str] = ()):
         self.tables = tables
@@ -104,10 +107,13 @@ class Session:
 
     # -------------------------------------------------------------- commands
     def cmd_play(self, args):
+        """play N: play the page at N in the hand."""
         uid = self._hand_uid(args, "play")
         return Outcome(events=self._do(("play", uid)))
 
     def cmd_pen(self, args):
+        """pen N 未来面|過去面: put the pen to a face of the hand's page N, first showing what
+        it writes."""
         uid = self._hand_uid(args, "pen")
         if len(args) < 2 or args[1] not in SIDE_WORDS:
             raise UsageError(f"面を {W.face_word.future} か {W.face_word.past} で書いてください（例: pen 2 {W.face_word.future}）")
@@ -119,15 +125,18 @@ class Session:
         return Outcome(events=self._do(("pen", uid, side)), notes=notes)
 
     def cmd_tear(self, args):
+        """tear N: tear the hand's page N (破る), first showing the 綻び and tear effects."""
         uid = self._hand_uid(args, "tear")
         from .screen import tear_preview
         notes = ["破ると: " + " ／ ".join(tear_preview(self.battle, uid))]
         return Outcome(events=self._do(("tear", uid)), notes=notes)
 
     def cmd_end(self, args):
+        """end: declare the end of the turn (ターン終了宣言)."""
         return Outcome(events=self._do(("end",)))
 
     def cmd_choose(self, args):
+        """choose N…: answer the pending choice (選択) with the candidates of those numbers."""
         choice = self.battle.choice
         if choice is None:
             raise UsageError("いま選ぶものはありません")
@@ -139,6 +148,8 @@ class Session:
         return Outcome(events=self._do(("choose", picks)))
 
     def cmd_undo(self, args):
+        """undo: take back the last action by replaying the others on a fresh battle (the
+        battle is deterministic)."""
         if not self.history:
             raise UsageError("取り消す操作がありません")
         kept = self.history[:-1]
@@ -149,6 +160,8 @@ class Session:
         return Outcome(notes=[f"1 手戻しました（{len(kept)} 手を再生）"])
 
     def cmd_set(self, args):
+        """set 項目 値: a developer-mode setting (開発者モード) — a number, 防御 with an optional
+        lifetime, or the pages of the hand."""
         if len(args) < 2 or args[0] not in DEV_WORDS:
             shown = " / ".join(s.words[0] for s in DEV_SETTINGS.values())
             raise UsageError(f"set 項目 数 と書きます（項目: {shown}）。"
@@ -168,9 +181,11 @@ class Session:
         return Outcome(events=self._do(("set", key, value)))
 
     def cmd_help(self, args):
+        """help: the list of commands."""
         return Outcome(notes=[HELP], show=False)
 
     def cmd_quit(self, args):
+        """quit: end the session."""
         return Outcome(quit=True, show=False)
 
 

@@ -26,7 +26,7 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks"}
+               "scenario", "terminal", "benchmarks", "sim"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
@@ -37,6 +37,7 @@ ALLOWED = {
     "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
+    "sim": ({"sim", "runtime", "contract"}, set()),
 }
 
 
