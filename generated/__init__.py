@@ -4,8 +4,10 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': '535c67ca7e900eba623a7c8cb320e53fa496b48208470b1f8f043157d719de63',
- 'decks.py': '36a0e1753ea795e0d465c605f0e5af12fa67ec3a78110093e1450aced53fb811',
- 'enemies.py': 'b640a4231842c7cf1cd0cb7f0aae4e1562503d71bef147eb25b79e6bf0758221',
- 'pages.py': 'b5646c47bff8abdab6d1657f6d6ab4e0a14396d380c228d88ca171d6b6d9e314',
- 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}
+MANIFEST = {
+ 'balance.py': '00bdbf550d7553e19f0b82d429808d73ea6080be024889c4a1858abc67372fe2',
+ 'decks.py': 'f41f697425053432cc61e86880bebafb50af1c40ee7f8482f23b161c55636297',
+ 'enemies.py': 'a4e1169c1707e2be4da989b932af4f4f032e3ba0593d4fedc25d8f77fec5838b',
+ 'pages.py': 'b1976167a2dc0e307a39b57d31bb63b5e752d25caab13ce82e1c91b43c5cedfd',
+ 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+}

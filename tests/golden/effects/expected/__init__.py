@@ -4,8 +4,10 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': 'a6b3f251aea3dd83556d801a5e1126195a7f753b66f8cf63c1c027db735deb14',
- 'decks.py': '2c9a17e5089b8d250c26977a4cfb825f3fad1fc370bd6252e713a84fd63d07fe',
- 'enemies.py': '7ec8946f363e64b2fdacfdbf7d458b2c9708b58652cadbc659cff0981e91a75b',
- 'pages.py': 'af49a7c696e7407fb02790f0ea04d8c59ef20cc1c49326cf906faa3d283d5aa3',
- 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}
+MANIFEST = {
+ 'balance.py': '6dd890e7810800e8ab324bd01ef5c3aa601313416e074fe34177aeb62b844d61',
+ 'decks.py': '0c3b039739218915abc0a4917c939e8dad243680278ec8e60be14a0e33770dc6',
+ 'enemies.py': 'eaea2294e5415dd2e7590727b337753da3bed78964f5864babb1810be285c6cd',
+ 'pages.py': '40396bc9a6349ce98d8577826284ba1ac431bc22afc960d316607e4a4bfe1643',
+ 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+}

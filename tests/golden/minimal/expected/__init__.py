@@ -4,8 +4,10 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': '1c9cff25b89871baadfcf55aec546c9fed712f3eae856317f7412fcda13d3b42',
- 'decks.py': '4d53396bdb956c816a88b85193e86ebfa19f6b70b2552aef09a194fe670f53f1',
- 'enemies.py': 'b841b6e36f48a0f3414f1bb3caf0995cc725564f298fea38eca150319f00c75d',
- 'pages.py': '7e1e9d8aff46c0e4319acacb45c421d011e8d4221ea7e52eee5f83067aa66d37',
- 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}
+MANIFEST = {
+ 'balance.py': '4d34563c98f94a42d331dee537712344cfe5d6c0d87a20377bc46c6c016ce286',
+ 'decks.py': '2a72077c7c73369e5763900b80f585453d6c5f4ca77ccd4cf77a1cb51cda865e',
+ 'enemies.py': '84b2e85ab724057224f098aa1e51324cbf89fe6734bedf5dd4f3bb5cb881b2ed',
+ 'pages.py': '450e461608e775d4a3b7d67d02f1d2e7cc5cd2899c301ba25d74d4b45919e2ab',
+ 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+}

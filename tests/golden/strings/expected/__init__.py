@@ -4,8 +4,10 @@
 # compilations (an interrupted compile) or were edited by hand do not match it,
 # and runtime.tables.load() refuses them.
 
-MANIFEST = {'balance.py': 'f23e4d180819c2c91b128995fac02c7e7969cd4d21ff836aca7a99bac510a8c7',
- 'decks.py': 'c6684b4108ae0925bcff2eb41e1b649dd70e737a529056520603ea2fc9838834',
- 'enemies.py': '0e1232a33c360f08dbf8c41af4e12a09faf7304313d0deeccc59379795d83ccf',
- 'pages.py': 'a15100aaf60abc7ed0b17cbcc6b91528d822fb548a11d2234556c54f22fd981b',
- 'vocabulary.py': '49265d73370a5f6e75a3f1ffac448a4f7bd1e8b6034c1495494aeb3b93a14416'}
+MANIFEST = {
+ 'balance.py': '3fdd3e4eb9c152f3584c56c9bca9af0170f66605361f7e858eea8d660728d879',
+ 'decks.py': 'aaffc73b398810c14c2ebbd52595b28823a8bc7a7cfaedb906201f502b43bd8a',
+ 'enemies.py': 'e409dbe68b5e1fd9d1848da0e912497a845494a1aafc2e5e5dbaa9db04d6689a',
+ 'pages.py': 'd4502bdd103f644bcf385a248c0b7ce17454e93f7a8b3341310d7f8be79d33b0',
+ 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+}
