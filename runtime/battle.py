@@ -56,6 +56,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     @classmethod
     def new(cls, tables: Tables, *, seed: int = 0, enemies: list[str] | None = None,
             deck: list[str] | None = None, record: bool = True) -> "Battle":
+        """A new run from the tables: the balance's opening, the deck (None: the starting
+        deck) shuffled by the run's RNG ``Random(seed)``, the first stage against ``enemies[0]``.
+        ``record=False``: events are only counted (simulations)."""
         balance = tables.balance
         stages = list(enemies or sorted(tables.enemies)[:1])
         for enemy in stages:
@@ -109,10 +112,12 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     # ============================================================== queries
     @property
     def hand(self) -> list[int]:
+        """The uids of the hand pages, in hand order (a copy)."""
         return list(self.state.zones["hand"])
 
     @property
     def over(self) -> bool:
+        """Whether the run has ended (won or lost)."""
         return self.state.outcome is not None
 
     @property
@@ -125,6 +130,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         return self.tables.pages[self.state.pages[uid]["page"]]
 
     def year(self, uid: int) -> int:
+        """銘 of a page instance now (the table's, or an assigned one)."""
         return year_of(self, uid)
 
 

@@ -28,6 +28,8 @@ class Board:
                   repeat=effect.names.repeat, origin=origin)
 
     def frame_of(self, placed: dict) -> Frame:
+        """The frame a placed effect reads its values in: its page, the distance it was
+        placed with, the run counters at its anchoring, its closed windows."""
         return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
                      anchor=placed["placed"]["counters"], scale=placed["scale"],
                      windows=placed.get("windows", {}))
@@ -44,6 +46,7 @@ class Board:
                     placed["windows"][name] = dict(self.state.counters.get("run", {}))
 
     def fired(self, placed: dict, times: int = 1) -> None:
+        """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
         placed["fires"] += times
         limit = placed["effect"].repeat.max
         if limit is not None and placed["fires"] >= limit:

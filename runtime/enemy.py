@@ -16,6 +16,8 @@ class EnemyTurn:
     """敵 — the methods of Battle for it."""
 
     def enemy_trait(self, code: str):
+        """The value of this stage's enemy trait ``code`` (True for one without a value),
+        or None when the enemy does not have it."""
         for trait in self.tables.enemies[self.state.enemy["id"]].traits:
             if trait.trait == code:
                 return trait.value if trait.value is not None else True
@@ -111,6 +113,7 @@ class EnemyTurn:
         self.emit("blanked", uid=uid, page=s.pages[uid]["page"], side=side, region=region)
 
     def move_seat(self, delta: int) -> None:
+        """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
         if self.enemy_trait("immobile"):
             self.emit("seat_moved", seat=s.enemy["seat"], delta=0, immobile=True)

@@ -36,6 +36,7 @@ class Playing:
         return (old - seat) * (new - seat) < 0
 
     def cost(self, uid: int) -> int:
+        """歩 that playing ``uid`` costs now: |銘 − 刻| × 支払い倍率, truncated."""
         _, mul = modifiers(self, "steps_payment", consume=False)
         return truncate(abs(self.year(uid) - self.state.age) * mul)
 

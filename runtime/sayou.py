@@ -76,6 +76,7 @@ def page_year(battle, page_id: str) -> int:
 
 
 def year_of(battle, uid: int) -> int:
+    """銘 of a page instance now."""
     return page_year(battle, battle.state.pages[uid]["page"])
 
 
@@ -99,6 +100,7 @@ VARIABLES = {
 
 
 def read_variable(battle, code: str, frame: Frame):
+    """A variable's value now, by its code: VARIABLES, else a rule parameter, else 0."""
     reader = VARIABLES.get(code)
     if reader is not None:
         return reader(battle, frame)
@@ -157,6 +159,7 @@ BASES = {
 
 
 def base_value(battle, effect: Sayou, frame: Frame) -> float:
+    """基準値 of a 作用 in ``frame``: a constant, or a reference × its coefficient."""
     base = effect.base
     if base is None:
         return 0

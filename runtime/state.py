@@ -63,9 +63,11 @@ class State:
 
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
+        """The zone a page instance is in."""
         return self.pages[uid]["zone"]
 
     def move(self, uid: int, zone: str, *, top: bool = False) -> None:
+        """Move a page instance to ``zone`` (``top``: onto the top of the draw pile)."""
         old = self.pages[uid]["zone"]
         if old is not None:
             self.zones[old].remove(uid)
@@ -76,6 +78,8 @@ class State:
         self.pages[uid]["zone"] = zone
 
     def new_page(self, page_id: str, zone: str, lifetime: str | None = None) -> int:
+        """A new page instance of ``page_id`` in ``zone``; ``lifetime``: stage or run for
+        a generated page, None for the deck's own. Returns its uid."""
         uid = len(self.pages)
         self.pages.append({"uid": uid, "page": page_id, "zone": None, "lifetime": lifetime,
                            "faces": {side: {"state": "base", "blanked": None, "penned": False}
@@ -85,18 +89,22 @@ class State:
 
     # ---------------------------------------------------------- counters
     def count(self, scope: str, counter: str, amount) -> None:
+        """Add ``amount`` to counter ``counter`` of ``scope`` and of every wider scope."""
         for s in SCOPES[SCOPES.index(scope):]:
             bucket = self.counters.setdefault(s, {})
             bucket[counter] = bucket.get(counter, 0) + amount
 
     def counter(self, scope: str, counter: str):
+        """累計量 ``counter`` over ``scope`` so far."""
         return self.counters.get(scope, {}).get(counter, 0)
 
     def reset_scope(self, scope: str) -> None:
+        """A scope begins: its counters start from 0."""
         self.counters[scope] = {}
 
     # ----------------------------------------------------- lifetime values
     def param(self, code: str):
+        """A rule parameter now: its balance value plus what 上限変更 in force add."""
         value = self.params[code]
         for mod in self.mods:
             if mod["kind"] == "param" and mod["key"] == code:
@@ -104,6 +112,7 @@ class State:
         return value
 
     def flag(self, name: str) -> int:
+        """内部フラグ ``name`` now: its adds and assignments in force, in order."""
         value = 0
         for mod in self.mods:
             if mod["kind"] == "flag" and mod["key"] == name:
@@ -111,6 +120,7 @@ class State:
         return value
 
     def year_override(self, page_id: str) -> int | None:
+        """The 銘 a 作用 assigned to ``page_id`` and still in force, or None."""
         found = None
         for mod in self.mods:
             if mod["kind"] == "year" and mod["key"] == page_id:
@@ -122,6 +132,7 @@ class State:
         return {m["key"]: m["value"] for m in self.mods if m["kind"] == "year"}
 
     def expire_mods(self, lifetime: str) -> list[dict]:
+        """Drop the lifetime-bound values of ``lifetime`` and return them."""
         gone = [m for m in self.mods if m["lifetime"] == lifetime]
         self.mods = [m for m in self.mods if m["lifetime"] != lifetime]
         return gone
@@ -137,9 +148,11 @@ class State:
         self.defense.insert(at, [value, expiry])
 
     def defense_total(self) -> int:
+        """防御 now: the sum of the multiset."""
         return sum(v for v, _ in self.defense)
 
     def defense_by_expiry(self) -> dict[str, int]:
+        """防御 by its lifetime, in consumption order (for screens and saves)."""
         out = {e: 0 for e in EXPIRY_ORDER}
         for value, expiry in self.defense:
             out[expiry] += value
