@@ -667,8 +667,8 @@ MISTAKES = (
 
 @cache
 def _mistake_examples() -> dict[str, list[str]]:
-    """Each mistake's examples as written and with every word in its Japanese spelling:
-    the parser reaches a different state after 銘 than after ``year``."""
+    """Each mistake's examples as written, with a title, and with every word in its
+    Japanese spelling: the parser is in another state after 銘 than after ``year``."""
     from contract import vocabulary as vocab
 
     japanese = {ascii_: ja for ja, ascii_ in KEYWORDS.values()}
@@ -678,7 +678,12 @@ def _mistake_examples() -> dict[str, list[str]]:
     def translated(text: str) -> str:
         return word.sub(lambda m: japanese.get(m.group(0), m.group(0)), text)
 
-    return {hint: [*texts, *map(translated, texts)] for hint, texts in MISTAKES}
+    def titled(text: str) -> str:  # a title stays on the parser's stack: another state
+        return re.sub(r"^(\w+ \w+) \{", r'\1 "t" {', text)
+
+    return {hint: [variant for text in texts
+                   for variant in (text, titled(text), translated(text), translated(titled(text)))]
+            for hint, texts in MISTAKES}
 
 
 def _mistake_hint(exc) -> str:

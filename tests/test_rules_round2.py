@@ -347,6 +347,8 @@ def _content_with(tmp_path, extra_page: str, balance: str | None = None):
 
 @pytest.mark.parametrize("text, pos, hint", [
     ("ページ t {\n  銘 = 30\n}\n", (2, 5), "項目の値は = なしで"),
+    ("ページ t \"試験\" {\n  銘 = 30\n  未来面 { 敵HP -= 1 }\n}\n", (2, 5), "項目の値は = なしで"),
+    ("ページ t \"試験\" {\n  銘 3\n  未来面 敵HP -= 3\n}\n", (3, 7), "面の作用は { } で囲みます"),
     ("enemy e {\n  hp = 30\n}\n", (2, 6), "項目の値は = なしで"),
     ("ページ t {\n  銘 3\n  未来面 敵HP -= 3\n}\n", (3, 7), "面の作用は { } で囲みます"),
     ("ページ t {\n  銘 3\n  敵HP -= 3\n}\n", (3, 3), "作用は面の中に書きます"),
