@@ -14,10 +14,9 @@ class Outcome:
 
     def _stage_over(self) -> bool:
         s = self.state
-        if s.outcome is not None:
-            return True
-        enemy = self.tables.enemies[s.enemy["id"]]
-        return s.enemy["hp"] <= 0 or s.fray_stage >= enemy.breakthrough or s.hp <= 0
+        enemy = s.enemy
+        return s.outcome is not None or enemy["hp"] <= 0 or s.hp <= 0 or \
+            s.fray_stage >= self.tables.enemies[enemy["id"]].breakthrough
 
     def _stage_won_by(self) -> str | None:
         s = self.state

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from contract import vocabulary as vocab
 
 SCOPES = vocab.SCOPE_ORDER
+#: Each scope and the scopes wider than it, which a count in it also counts in.
+WIDER = {scope: SCOPES[i:] for i, scope in enumerate(SCOPES)}
 #: 防御の消滅契機, shortest-lived first: the order defense is consumed in (spec 002) —
 #: the lifetimes 防御 may have, in the vocabulary's order of lifetimes.
 EXPIRY_ORDER = tuple(t.code for t in vocab.LIFETIMES
@@ -27,7 +29,7 @@ SIDE_WORDS = {face.code: face.ja for face in vocab.FACES}
 PARAMS = tuple(v.code for v in vocab.VARIABLES if v.kind == "param")
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     """Every value of a run. Page instances are dicts in ``pages`` (index = uid)."""
 
@@ -61,6 +63,13 @@ class State:
     suppress: int = 0  # plays whose 刻 update is suppressed
     outcome: str | None = None  # None while playing; "won" | "lost"
 
+    # ------------------------------------------------------------- copies
+    def copy(self) -> "State":
+        """An independent copy, for looking ahead: every list and dict copied, the
+        tables' frozen objects (placed 作用) shared."""
+        return State(**{name: _plain_copy(getattr(self, name))
+                        for name in self.__dataclass_fields__})
+
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
         """The zone a page instance is in."""
@@ -90,8 +99,11 @@ class State:
     # ---------------------------------------------------------- counters
     def count(self, scope: str, counter: str, amount) -> None:
         """Add ``amount`` to counter ``counter`` of ``scope`` and of every wider scope."""
-        for s in SCOPES[SCOPES.index(scope):]:
-            bucket = self.counters.setdefault(s, {})
+        counters = self.counters
+        for s in WIDER[scope]:
+            bucket = counters.get(s)
+            if bucket is None:
+                bucket = counters[s] = {}
             bucket[counter] = bucket.get(counter, 0) + amount
 
     def counter(self, scope: str, counter: str):
@@ -157,3 +169,13 @@ class State:
         for value, expiry in self.defense:
             out[expiry] += value
         return out
+
+
+def _plain_copy(value):
+    """A deep copy of plain data (dicts, lists, numbers, strings); anything else is a
+    frozen object of the tables and is shared."""
+    if type(value) is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_plain_copy(item) for item in value]
+    return value

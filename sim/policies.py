@@ -8,7 +8,6 @@ policy stream, separate from the battle's), so that the same seed gives the same
 
 from __future__ import annotations
 
-import copy
 import random
 
 from runtime.battle import SIDES, Battle, Refused
@@ -65,12 +64,9 @@ def clone(battle: Battle) -> Battle:
     """An independent copy for looking ahead (the tables and the placed 作用, frozen
     objects of the tables, are shared; the RNG continues identically; events are only
     counted)."""
-    memo = {id(battle.tables): battle.tables}
-    for placed in battle.state.effects:
-        memo[id(placed["effect"])] = placed["effect"]
     rng = random.Random()
     rng.setstate(battle.rng.getstate())
-    return Battle(battle.tables, copy.deepcopy(battle.state, memo), rng, record=False)
+    return Battle(battle.tables, battle.state.copy(), rng, record=False)
 
 
 def _answer_choices(battle: Battle) -> None:

@@ -67,3 +67,20 @@ def test_a_battle_that_only_counts_reaches_the_same_end(tables):
             event_corpus.apply_action(counted, action)
         assert counted.log == [] and counted.state.outcome == entry["outcome"]
         assert sum(counted.counts.values()) == entry["events"]
+
+
+def test_every_event_kind_the_runtime_emits_is_a_listed_kind():
+    """emit does not check kinds at run time; this reads every kind from the code."""
+    import ast as python_ast
+
+    from runtime.events import KINDS
+
+    emitted = set()
+    for path in sorted((event_corpus.HERE.parent / "runtime").glob("*.py")):
+        for node in python_ast.walk(python_ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, python_ast.Call) and getattr(node.func, "attr", "") == "emit":
+                first = node.args[0] if node.args else None
+                assert isinstance(first, python_ast.Constant), f"{path.name}:{node.lineno}"
+                emitted.add(first.value)
+    assert emitted and emitted <= KINDS, emitted - KINDS
+    assert len(emitted) >= 50

@@ -60,3 +60,22 @@ def test_a_custom_deck_is_played(tables):
     deck = sorted(tables.pages)[:12]
     [r] = simulate(tables, deck, ["haguruma"], random_policy, [0])
     assert set(r.plays) <= set(deck)
+
+
+def test_a_state_copy_is_independent_and_equal(tables):
+    import copy
+    import dataclasses
+
+    from runtime.battle import Battle
+
+    battle = Battle.new(tables, seed=4, enemies=["haguruma"])
+    battle.play(battle.playable_uids()[0])
+    copied = battle.state.copy()
+    face_before = battle.state.pages[0]["faces"]["future"]["state"]
+    assert dataclasses.asdict(copied) == dataclasses.asdict(copy.deepcopy(battle.state))
+    copied.pages[0]["faces"]["future"]["state"] = "changed"
+    copied.zones["hand"].clear()
+    copied.counters["run"]["plays"] = 99
+    assert battle.state.pages[0]["faces"]["future"]["state"] == face_before
+    assert battle.state.zones["hand"] and battle.state.counters["run"]["plays"] == 1
+    assert all(a["effect"] is b["effect"] for a, b in zip(copied.effects, battle.state.effects))
