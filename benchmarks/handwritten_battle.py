@@ -356,8 +356,10 @@ class HandwrittenBattle:
             self.log.append(("effect_placed", "attack_add", value))
 
     def _top_page_to_hand(self) -> None:
-        """移動 1枚 山札 -> 手札 上から (nothing when the draw pile is empty); a full hand
-        sends it to the discard pile; an emptied draw pile is then reshuffled."""
+        """移動 1枚 山札 -> 手札 上から: an empty draw pile is renewed from the discard
+        first (nothing when both are empty); a full hand sends the page to the discard
+        pile; an emptied draw pile is then reshuffled."""
+        self._reshuffle_if_empty()
         if self.draw:
             uid = self.draw.pop(0)
             if len(self.hand) >= HAND_CAP:

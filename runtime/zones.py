@@ -38,6 +38,7 @@ class Zones:
         count = effect.count or 1
         # 除外（ラン） never comes back (spec 002): only stage-exiled pages can be moved out.
         zones = [z for z in REGION_ZONES[effect.source] if z != "exile_run"]
+        self._draw_pile_ready(zones)
         # The page being played is not yet anywhere but the hand: it never moves itself.
         playing = frame.page_uid if self._playing else None
         pool = [uid for z in zones for uid in s.zones[z]
@@ -59,11 +60,19 @@ class Zones:
     def _reveal_steps(self, effect: Sayou, frame: Frame):
         """公開: the top n pages of the draw pile, shown in order and left in that order,
         so the next draws take them as shown (spec 002 山札を見せる作用)."""
+        self._draw_pile_ready(REGION_ZONES[effect.source])
         top = self.state.zones["draw"][:effect.count or 1]
         self.emit("revealed", uids=list(top),
                   pages=[self.state.pages[uid]["page"] for uid in top])
         return
         yield  # a generator like every region operation
+
+    def _draw_pile_ready(self, zones) -> None:
+        """Taking from 山札 alone when it is empty takes from the discard reshuffled, as a
+        draw does: the pile is renewed the moment it is needed empty (spec 000 山札が0枚に
+        なった時点で…), not only after the next draw."""
+        if "draw" in zones and "discard" not in zones:
+            self._reshuffle_if_empty()
 
     def _pick_ids(self, pool: list, count: int) -> list:
         if len(pool) <= count:

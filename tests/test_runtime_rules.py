@@ -972,3 +972,17 @@ def test_a_generated_page_sent_to_a_full_hand_goes_to_the_discard(tables):
     generated = events[first(events, "page_generated")].data
     assert "hand_full" in kinds(events) and generated["to"] == "discard"
     assert battle.state.pages[generated["uid"]]["zone"] == "discard"
+
+
+def test_taking_from_an_empty_draw_pile_reshuffles_the_discard_first(tables):
+    """山札が0枚になった時点で捨て札をシャッフル (spec 000): a move from 山札 alone finds the
+    pile renewed, as a draw does — not an empty pile and a reshuffle after it."""
+    battle = scene(tables, ["fromtop"], age=30)
+    s = battle.state
+    for uid in list(s.zones["draw"]):
+        s.move(uid, "discard")
+    assert not s.zones["draw"] and s.zones["discard"]
+    hand_before = len(battle.hand)
+    events = battle.play(find(battle, "fromtop"))
+    assert first(events, "reshuffled") < first(events, "page_moved", to="hand")
+    assert len(battle.hand) == hand_before  # fromtop left the hand, one page came in
