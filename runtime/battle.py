@@ -30,6 +30,9 @@ from .tables import Tables
 from .turn import Turn
 from .zones import Zones
 
+#: BattleEvent(kind, data) without the keyword-parsing constructor of a NamedTuple: a
+#: battle makes hundreds of events.
+_new_event = tuple.__new__
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
 
@@ -92,7 +95,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         them all from the code), so the kind is not looked up on each of a battle's
         hundreds of events."""
         if self.record:
-            self._out.append(BattleEvent(kind, data))
+            self._out.append(_new_event(BattleEvent, (kind, data)))
         else:
             self.counts[kind] += 1
 

@@ -30,22 +30,25 @@ class Defense:
         An on-hit value absorbs one Intent and then vanishes, whatever is left of it.
         """
         s = self.state
+        defense = s.defense  # kept in consumption order
         left = amount
-        spent = set()
-        for i in range(len(s.defense)):  # the multiset is kept in consumption order
-            value, expiry = s.defense[i]
-            if left <= 0 and not (one_intent and expiry == "on_hit"):
+        spent = []
+        for i, entry in enumerate(defense):
+            value, expiry = entry
+            on_hit = expiry == "on_hit"
+            if left <= 0 and not (one_intent and on_hit):
                 break
-            if expiry == "on_hit" and not one_intent:
+            if on_hit and not one_intent:
                 continue
-            used = min(value, left)
+            used = value if value < left else left
             left -= used
-            s.defense[i][0] -= used
+            entry[0] = value - used
             if used:
                 self.emit("defense_consumed", amount=used, expiry=expiry)
-            if expiry == "on_hit" or s.defense[i][0] <= 0:
-                spent.add(i)
-            if expiry == "on_hit":
+            if on_hit or entry[0] <= 0:
+                spent.append(i)
+            if on_hit:
                 one_intent = False  # one on-hit entry per Intent
-        s.defense = [d for i, d in enumerate(s.defense) if i not in spent]
+        if spent:
+            s.defense = [d for i, d in enumerate(defense) if i not in spent]
         return left

@@ -37,8 +37,11 @@ class EnemyTurn:
                 rule["next"] = s.turn + rule["every"]
                 self.emit("escalated", intent=to_literal(esc.intent),
                           count=len(s.enemy["intents"]))
-        s.enemy["turn_intents"] = [dict(i) for i in s.enemy["intents"]]
-        self.emit("intents_shown", intents=[dict(i) for i in s.enemy["turn_intents"]])
+        # An Intent is a literal no rule changes once made: the turn's list, the events
+        # and the stage's list share them (an enemy with hundreds of Intents after long
+        # escalation copied them three times a turn).
+        s.enemy["turn_intents"] = list(s.enemy["intents"])
+        self.emit("intents_shown", intents=list(s.enemy["turn_intents"]))
         for placed in s.effects:
             effect = placed["effect"]
             if effect.telegraphed and effect.timing == "turn_start":
@@ -65,7 +68,7 @@ class EnemyTurn:
         yield from self._fire_board("before_enemy")
         if self._stage_over():
             return  # defeated before acting: the remaining Intents never happen
-        self.emit("enemy_acts", intents=[dict(i) for i in s.enemy["turn_intents"]])
+        self.emit("enemy_acts", intents=list(s.enemy["turn_intents"]))
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
@@ -84,6 +87,8 @@ class EnemyTurn:
         yield from self._fire_board("after_enemy")
 
     def _attacked(self, amount: int):
+        """被弾: the hit lands now; what it sets off on the board (被弾時) is returned as the
+        steps to ``yield from`` (none, most hits: no generator made per hit)."""
         s = self.state
         left = self.consume_defense(amount, one_intent=True)
         if left > 0:
@@ -93,7 +98,7 @@ class EnemyTurn:
                   cause="intent")
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
-        yield from self._fire_board("on_hit")
+        return self._fire_board("on_hit")
 
     def _blank_random(self, region: str) -> None:
         """白紙化: a random page of the region whose active face is written loses it."""
