@@ -155,11 +155,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return pen
         return base if base.written else None
 
-
-
-
-
-
     def legal_actions(self) -> list[tuple]:
         """Every action the rules allow now, as ``("play", uid)``, ``("pen", uid, side)``,
         ``("tear", uid)``, ``("end_turn",)`` — or only ``("choose",)`` while a choice is
@@ -167,12 +162,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         if self._choice is not None:
             return [("choose",)]
         s = self.state
-        actions: list[tuple] = [("play", uid) for uid in self.playable_uids()]
+        actions: list[tuple] = [("play", uid) for uid in self._playable()]
         if s.pens_used < s.param("pen_cap"):
+            pages, instances = self.tables.pages, s.pages
             for uid in s.zones["hand"]:
-                page = self.page_of(uid)
+                instance = instances[uid]
+                page = pages[instance["page"]]
                 for side in SIDES:
-                    face = s.pages[uid]["faces"][side]
+                    face = instance["faces"][side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
                     if restorable or (not face["penned"] and page.pens[side] is not None):
                         actions.append(("pen", uid, side))

@@ -120,18 +120,25 @@ class Playing:
                 if blockade and blockade.low <= year <= blockade.high:
                     continue
                 sides = ("future",) if year > age else ("past",)
-            if self._fires_any(uid, sides, year, age, seat):
+            if self._fires_any(uid, pages[page_id], instances[uid]["faces"], sides, year, age,
+                               seat):
                 yield uid
 
-    def _fires_any(self, uid: int, sides, year: int, age: int, seat: int) -> bool:
+    def _fires_any(self, uid: int, page, faces, sides, year: int, age: int, seat: int) -> bool:
         """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
         A face with no condition and no payment fires as soon as it is written."""
         paying: dict[str, float] = {}
         frame = None
         for side in sides:
-            body = self.face_body(uid, side)
-            if body is None:
-                continue
+            state = faces[side]["state"]
+            if state == "base":  # the face as dealt (face_body's commonest case, inline)
+                body = page.faces[side]
+                if not body.written:
+                    continue
+            else:
+                body = self.face_body(uid, side)
+                if body is None:
+                    continue
             if not body.conditions and not _pays(body):
                 return True
             if frame is None:
