@@ -1,78 +1,140 @@
-"""Lint throughput on a synthetic corpus, parse-only time, and CLI start-up time.
+"""How long does `jibunki lint` of the bundled content take as a whole process, next to a
+bare Python that only imports what the command line needs (click and lark)?
 
-    python benchmarks/bench_lint.py [--pages 2000] [--files 40]
+    python benchmarks/bench_lint.py [--repeats 7] [--content content]
 
-Writes a corpus of varied, valid pages (different faces, play conditions, continuing
-effects, pens, tears, fields) to a temporary folder, spread over several files, then:
+Every row is a fresh process started from the repository root (output captured), timed
+wall-clock in ``--repeats`` interleaved rounds (one of each row, then again …) after one
+untimed warm-up round:
 
-* lints it with ``compiler.lint.check`` — pages per second, best of 3 runs;
-* parses it only (``dsl.parser.parse`` on every file's text) — best of 3;
-* starts the CLI (``python cli.py --help``) — milliseconds, best of 5.
+* floor: ``python -c "import click, lark"`` — the same interpreter the ``jibunki`` script
+  runs (its shebang), so the row is the start of Python plus the two imports;
+* start-up: ``jibunki --help`` (the command line imports lark only inside its commands);
+* lint warm: ``jibunki lint`` with a cache folder (``XDG_CACHE_HOME``, private to this run)
+  that earlier runs filled — the parser's tables and whatever per-file cache the project
+  keeps there: a second lint when nothing changed, target ≤ 2× the floor;
+* lint cold files: a fresh ``XDG_CACHE_HOME`` for each run holding only the parser's
+  tables (the ``grammar-*.cache`` files copied from the warm folder): every file parsed,
+  the parser not rebuilt — a lint after every file changed;
+* lint cold: a fresh, empty ``XDG_CACHE_HOME`` for each run: the LALR tables are built
+  from the grammar too — the first lint after an install or a grammar change;
+* lint no cache: ``JIBUNKI_NO_CACHE=1`` — nothing read from or written to a cache.
 
-Figures only; nothing here asserts on timing. The corpus must lint clean: if it does not,
-the benchmark stops and shows why (a benchmark of error paths would measure the wrong thing).
+Printed: min and median of each, its ratio to the floor of the same run (min/min, and
+median/median), and the lint rows' ratio to the start-up row. Throughput per page on big
+content is bench_scale.py's, compile is bench_compile.py's. Figures only, no assertion on
+time. The default run takes about 25 seconds on 2 cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for corpus.py beside this file
 
-from compiler.lint import check, read  # noqa: E402
-from corpus import best_of, write_corpus  # noqa: E402
-from dsl.parser import get_parser, parse  # noqa: E402
+from corpus import figure_rows, interleaved, machine_line  # noqa: E402
+
+TARGET = 2.0  # a warm lint ≤ 2× the bare `python -c "import click, lark"`
+FLOOR, STARTUP, WARM = "floor", "start-up (--help)", "lint warm"
 
 
-def main() -> None:
+def jibunki_command() -> list[str]:
+    """The installed ``jibunki`` script beside this interpreter (not a shim in front of
+    it, which would time the shim), else the one on PATH, else ``python cli.py``."""
+    beside = Path(sys.executable).with_name("jibunki")
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)]
+    found = shutil.which("jibunki")
+    return [found] if found else [sys.executable, str(ROOT / "cli.py")]
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pages", type=int, default=2000)
-    parser.add_argument("--files", type=int, default=40)
-    args = parser.parse_args()
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved rounds (default 7)")
+    parser.add_argument("--content", default=None,
+                        help="what to lint (default: nothing named, i.e. content/)")
+    args = parser.parse_args(argv)
+
+    jibunki = jibunki_command()
+    lint = [*jibunki, "lint", *([args.content] if args.content else [])]
+    base = {k: v for k, v in os.environ.items() if k not in ("JIBUNKI_NO_CACHE", "XDG_CACHE_HOME")}
+
+    print(machine_line("bench_lint: `jibunki lint` as a process vs a bare "
+                       "`python -c \"import click, lark\"`"))
+    print(f"floor: {sys.executable} -c \"import click, lark\"; lint: {' '.join(lint)} "
+          f"(cwd {ROOT})")
 
     with tempfile.TemporaryDirectory(prefix="jibunki-bench-") as tmp:
-        folder = Path(tmp)
-        paths = write_corpus(folder, args.pages, args.files)
-        size = sum(p.stat().st_size for p in paths)
-        print(f"corpus: {args.pages} pages in {len(paths)} files, {size / 1024:.0f} KiB")
+        root = Path(tmp)
+        warm_home = root / "warm"
+        warm_home.mkdir(mode=0o700)
+        fresh: dict[str, Path] = {}
+        counter = iter(range(10 ** 9))
 
-        start = time.perf_counter()
-        get_parser()
-        print(f"parser build (once per process): {(time.perf_counter() - start) * 1000:.0f} ms")
+        def new_home(name: str, tables: bool) -> None:
+            home = root / f"fresh-{next(counter)}"
+            home.mkdir(mode=0o700)
+            if tables:
+                (home / "jibunki").mkdir(mode=0o700)
+                for table in (warm_home / "jibunki").glob("grammar-*.cache"):
+                    shutil.copy2(table, home / "jibunki" / table.name)
+            fresh[name] = home
 
-        cold, result = best_of(1, lambda: check([folder]))
-        if result.errors or result.diagnostics:
-            for diag in result.diagnostics[:10]:
-                print(f"  {diag.span}: {diag.code} {diag.message}", file=sys.stderr)
-            raise SystemExit(f"the corpus is not clean ({len(result.diagnostics)} diagnostics)")
-        checked = sum(1 for p in result.model["pages"] if p is not None)
-        if checked != args.pages:
-            raise SystemExit(f"only {checked} of {args.pages} pages were checked")
-        del result
+        def run(command: list[str], **env: str):
+            return lambda: subprocess.run(command, cwd=ROOT, capture_output=True,
+                                          env={**base, **env})
 
-        lint_time, _ = best_of(3, lambda: check([folder]))
-        print(f"lint (check, best of 3): {lint_time * 1000:.0f} ms — "
-              f"{args.pages / lint_time:,.0f} pages/s  (first run: {cold * 1000:.0f} ms)")
+        def in_fresh(name: str):
+            return lambda: run(lint, XDG_CACHE_HOME=str(fresh[name]))()
 
-        texts = {str(p): read(p, str(p))[0] for p in paths}
-        parse_time, _ = best_of(3, lambda: [parse(t, name) for name, t in texts.items()])
-        print(f"parse only (best of 3): {parse_time * 1000:.0f} ms — "
-              f"{args.pages / parse_time:,.0f} pages/s  "
-              f"({parse_time / lint_time:.0%} of lint)")
+        actions = {
+            FLOOR: run([sys.executable, "-c", "import click, lark"]),
+            STARTUP: run([*jibunki, "--help"]),
+            WARM: run(lint, XDG_CACHE_HOME=str(warm_home)),
+            "lint cold files": in_fresh("lint cold files"),
+            "lint cold": in_fresh("lint cold"),
+            "lint no cache": run(lint, JIBUNKI_NO_CACHE="1"),
+        }
+        prepare = {"lint cold files": lambda: new_home("lint cold files", tables=True),
+                   "lint cold": lambda: new_home("lint cold", tables=False)}
 
-    startup, proc = best_of(5, lambda: subprocess.run(
-        [sys.executable, str(ROOT / "cli.py"), "--help"], capture_output=True, cwd=ROOT))
-    if proc.returncode != 0:
-        raise SystemExit(f"cli.py --help failed: {proc.stderr.decode(errors='replace')}")
-    print(f"CLI start-up (python cli.py --help, best of 5): {startup * 1000:.0f} ms")
+        def look(name: str, proc) -> None:
+            """Refuse to time an error path: every process must succeed."""
+            if proc.returncode != 0:
+                raise SystemExit(f"{name}: exit {proc.returncode}\n"
+                                 f"{(proc.stdout + proc.stderr).decode(errors='replace')[-2000:]}")
+
+        # Warm-up round (not counted): fills the warm cache, loads the files into the
+        # page cache. The warm folder is filled by its own row before the cold-files row
+        # copies the parser's tables out of it.
+        interleaved(actions, 1, look, prepare)
+        tables = sorted(p.name for p in (warm_home / "jibunki").glob("grammar-*.cache"))
+        print(f"{args.repeats} interleaved rounds after 1 warm-up round; the warm cache holds "
+              f"{sum(1 for p in warm_home.rglob('*') if p.is_file())} file(s), {len(tables)} of "
+              f"them the parser's tables (copied into each 'cold files' folder)")
+
+        times = interleaved(actions, args.repeats, look, prepare)
+
+    print("\n".join(figure_rows(times, FLOOR, targets={WARM: f"≤ {TARGET:g}× floor"})))
+    startup_min, startup_median = min(times[STARTUP]), statistics.median(times[STARTUP])
+    print("vs start-up (jibunki --help), min over min (median over median):")
+    for name in actions:
+        if name.startswith("lint"):
+            print(f"  {name:<16} ×{min(times[name]) / startup_min:.2f} "
+                  f"(×{statistics.median(times[name]) / startup_median:.2f})")
+    ratio = min(times[WARM]) / min(times[FLOOR])
+    print(f"lint warm / floor: ×{ratio:.2f} — target ≤ {TARGET:g}×: "
+          f"{'within' if ratio <= TARGET else 'NOT within'} (min over min)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

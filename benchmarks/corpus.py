@@ -3,16 +3,26 @@
 ``write_corpus`` writes varied, valid pages (different faces, play conditions, continuing
 effects, pens, tears, fields) spread over several files; ``write_content`` makes of them a
 compilable ``content/`` folder (the pages, the project's balance, a starting deck of 10 of
-the pages and a few enemies). ``best_of`` times a call. Not a package: the benchmarks put
-this folder on ``sys.path`` and ``import corpus``.
+the pages and a few enemies); both are seeded, so the same arguments write the same bytes.
+
+Measuring: ``machine_line`` is the date / CPU line every benchmark prints first;
+``lark_floor`` is the plain ``lark.Lark`` of the project's grammar and options, the floor
+of every parse; ``interleaved`` times several actions round-robin (A B A B …) and
+``figure_rows`` prints each one's min and median next to the floor's from the same run.
+``best_of`` times a call (kept for older callers). Not a package: the benchmarks put this
+folder on ``sys.path`` and ``import corpus``.
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import platform
 import random
+import statistics
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -164,3 +174,76 @@ def best_of(runs: int, action) -> tuple[float, object]:
         value = action()
         best = min(best, time.perf_counter() - start)
     return best, value
+
+
+def machine_line(title: str) -> str:
+    """The first line of every benchmark: what it is, when, on how many CPUs, which Python
+    and lark — figures from two machines, or two days, are not to be compared."""
+    from lark import __version__ as lark_version
+
+    cpus = os.cpu_count() or 0
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
+    return (f"{title} — {time.strftime('%Y-%m-%d %H:%M:%S %z')}, {usable} of {cpus} CPUs "
+            f"usable, Python {platform.python_version()} ({platform.machine()}), "
+            f"lark {lark_version}")
+
+
+def lark_floor():
+    """The floor of every parse: a plain ``lark.Lark`` built here, from the project's
+    grammar text (``dsl.parser.grammar_text``) with the project's options
+    (``dsl.parser.PARSER_OPTIONS``) and no disk cache — nothing of ours but the grammar.
+    Its ``parse(text)`` gives lark's tree: no AST, no recovery, no checks."""
+    from lark import Lark
+
+    from dsl.parser import PARSER_OPTIONS, grammar_text
+
+    return Lark(grammar_text(), **PARSER_OPTIONS)
+
+
+def interleaved(actions: dict[str, Callable[[], object]], repeats: int,
+                look: Callable[[str, object], None] | None = None,
+                prepare: dict[str, Callable[[], None]] | None = None) -> dict[str, list[float]]:
+    """Wall seconds of each action, ``repeats`` rounds of all of them in turn (A B C A B C
+    …), so that a slow moment of the machine lands on every measure alike. Each call
+    starts from a collected heap; ``prepare[name]()`` runs untimed just before that
+    action's call (a fresh folder …); ``look(name, value)`` sees what the call returned,
+    untimed (to refuse a run that measured an error path)."""
+    times: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(repeats):
+        for name, action in actions.items():
+            if prepare and name in prepare:
+                prepare[name]()
+            value = None
+            gc.collect()
+            start = time.perf_counter()
+            value = action()
+            times[name].append(time.perf_counter() - start)
+            if look is not None:
+                look(name, value)
+            del value
+    return times
+
+
+def figure_rows(times: dict[str, list[float]], floor: str, count: int | None = None,
+                unit: str = "page", targets: dict[str, str] | None = None) -> list[str]:
+    """One line per measure: min and median milliseconds (and per ``unit`` when
+    ``count`` is given), then its ratio to ``floor`` — min over min and median over
+    median, both from the same run — and the target, if it has one."""
+    targets = targets or {}
+    width = max(map(len, times))
+    floor_min, floor_median = min(times[floor]), statistics.median(times[floor])
+    lines = []
+    for name, seconds in times.items():
+        best, median = min(seconds), statistics.median(seconds)
+        line = f"  {name:<{width}}  min {best * 1000:9.1f} ms  median {median * 1000:9.1f} ms"
+        if count:
+            line += f"  {best / count * 1000:7.3f} ms/{unit}"
+        if name == floor:
+            line += "  (the floor)"
+        else:
+            line += (f"  {'×%.2f' % (best / floor_min):>6} floor (median "
+                     f"×{median / floor_median:.2f})")
+        if name in targets:
+            line += f"  target {targets[name]}"
+        lines.append(line)
+    return lines
