@@ -33,7 +33,7 @@ class Source:
 
     path: str
     text: str | None
-    parsed: object = None  # dsl.parser.ParseResult
+    parsed: object = None  # dsl.ast.ParseResult
     report: bool = True  # False: read only to resolve names (context files)
 
 
@@ -120,29 +120,33 @@ def _collector_paused(step):
 
 @_collector_paused
 def parse(c: Compilation) -> None:
-    """Each readable file → its AST (dsl.parser), after the bound on its tokens."""
-    from dsl.parser import parse as parse_text
+    """Each readable file → its AST (dsl.parser), after the bound on its tokens. A file
+    whose exact text was parsed before comes from the parse cache (dsl.parsecache: the
+    same AST, diagnostics and damaged ranges); only changed files are parsed."""
+    from dsl.parsecache import ParseCache
 
     from .limits import too_many_tokens
     from .names import did_you_mean
 
-    for source in c.sources:
-        if source.text is None:
-            continue
-        # The parse is the costly step (lark reads some 70,000 tokens a second): bound it first.
-        too_big = too_many_tokens(source.text, source.path)
-        if too_big is not None:
-            c.diagnostics.append(too_big)
-            continue
-        try:
-            source.parsed = parse_text(source.text, source.path, did_you_mean)
-        except Exception as exc:  # parse never raises on content; this is a bug in jibunki
-            c.diagnostics.append(internal_error(exc, Span(source.path, 1, 1, 1, 2)))
-            continue
-        c.diagnostics.extend(source.parsed.diagnostics)
-        # Only whitespace and comments: nothing for the game, so probably a mistake.
-        if source.report and not source.parsed.file.items and not source.parsed.diagnostics:
-            c.diagnostics.append(W003.at(Span(source.path, 1, 1, 1, 2)))
+    with ParseCache.open() as parse_cache:
+        for source in c.sources:
+            if source.text is None:
+                continue
+            # The parse is the costly step (lark reads some 70,000 tokens a second): bound
+            # it first.
+            too_big = too_many_tokens(source.text, source.path)
+            if too_big is not None:
+                c.diagnostics.append(too_big)
+                continue
+            try:
+                source.parsed = parse_cache.parse(source.text, source.path, did_you_mean)
+            except Exception as exc:  # parse never raises on content: a bug in jibunki
+                c.diagnostics.append(internal_error(exc, Span(source.path, 1, 1, 1, 2)))
+                continue
+            c.diagnostics.extend(source.parsed.diagnostics)
+            # Only whitespace and comments: nothing for the game, so probably a mistake.
+            if source.report and not source.parsed.file.items and not source.parsed.diagnostics:
+                c.diagnostics.append(W003.at(Span(source.path, 1, 1, 1, 2)))
 
 
 @_collector_paused

@@ -2,6 +2,7 @@
 
 The AST says what was written, not what it means: names stay as written (Japanese or
 ASCII alias) and are resolved by the compiler. Optional parts are None or empty tuples.
+``ParseResult`` is what parsing one file gives: its SourceFile, diagnostics and damage.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .diagnostics import Span
+from .diagnostics import Diagnostic, Span
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ class Field:
     """A keyed field (銘, 綻び倍率, HP, 座 …); ``key`` is the keyword's rule name."""
 
     key: str
-    value: Expr | Name | str | tuple
+    value: Expr | Name | str | tuple[Expr, ...]  # a tuple: the conditions of 出現条件
     span: Span
 
 
@@ -280,7 +281,7 @@ class Setting:
     kind, such as 防御[ステージ], in ``subscript``)."""
 
     name: Name
-    value: Expr
+    value: Expr | tuple[Name, ...]  # a tuple: a list of pages (開始 手札 [a, b])
     span: Span
     subscript: Name | None = None  # 開始 防御[ステージ] 10: which kind of the value
 
@@ -322,7 +323,7 @@ class SourceFile:
     """One parsed file: its path and its items, in order."""
 
     path: str
-    items: tuple[Item, ...]
+    items: tuple[Item | Example, ...]
 
 
 # ------------------------------------------------------------------ examples
@@ -355,3 +356,17 @@ class Example:
     deck: tuple[Name, ...] | None
     steps: tuple[Step, ...]
     span: Span
+
+
+# ------------------------------------------------------------------ a parse
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    """What parsing one file gave (dsl.parser.parse, or the parse cache): its AST, its
+    diagnostics, and the line ranges error recovery blanked (an item overlapping one is
+    known to be incomplete)."""
+
+    file: SourceFile
+    diagnostics: tuple[Diagnostic, ...]
+    damaged: tuple[tuple[int, int], ...]  # line ranges blanked by error recovery

@@ -14,17 +14,17 @@ Items are parsed one by one (``_chunks``), so an error costs a re-parse of its o
 from __future__ import annotations
 
 import os
-import pickle
 import re
-import stat
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+from . import diskcache
 from .codes import E000, E001, E002, E003, E005
 from .diagnostics import Diagnostic, Span
 from .keywords import KEYWORDS, canonical, grammar_rules
 from . import ast
+from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
 from contract.vocabulary import W
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
@@ -86,15 +86,15 @@ PARSER_OPTIONS = dict(parser="lalr", propagate_positions=True, maybe_placeholder
 def build_parser(use_cache: bool = True):
     """A new LALR parser. With ``use_cache``, the built tables are kept in
     ``$XDG_CACHE_HOME/jibunki/`` (or ``$HOME/.cache/jibunki/``), and read back from there
-    when the file passes every check of ``_read_cache``. ``JIBUNKI_NO_CACHE=1`` turns
-    the cache off. Nothing about the cache is ever an error: whatever is doubtful, the
-    parser is built from the grammar instead.
+    when the file passes every check of ``dsl.diskcache.read_entry``. ``JIBUNKI_NO_CACHE=1``
+    turns the cache off. Nothing about the cache is ever an error: whatever is doubtful,
+    the parser is built from the grammar instead.
     A parser from the cache has no ``.grammar``: tools that walk the grammar (hypothesis'
     ``from_lark``) build one with ``use_cache=False``."""
     from lark import Lark
 
     grammar = grammar_text()
-    folder = _open_cache_folder() if use_cache else None
+    folder = diskcache.open_folder() if use_cache else None
     if folder is None:
         return Lark(grammar, **PARSER_OPTIONS)
     try:
@@ -113,27 +113,6 @@ def build_parser(use_cache: bool = True):
 MAX_CACHE_BYTES = 8 * 1024 * 1024
 _CACHE_MAGIC = b"jibunki-parser-cache 1\n"
 _TEMP_PREFIX = ".grammar-"
-#: A temporary cache file this old belongs to no running process (one that was killed).
-_STALE_TEMP_SECONDS = 600
-
-
-#: Without these the checks cannot be made on what is opened (Windows): no cache.
-_SAFE_OPENS = (hasattr(os, "O_NOFOLLOW") and os.open in os.supports_dir_fd
-               and os.rename in os.supports_dir_fd)  # os.replace is renameat too
-
-
-def _cache_folder() -> Path | None:
-    """``$XDG_CACHE_HOME/jibunki``, else ``$HOME/.cache/jibunki``; None when the cache is
-    off or neither variable holds an absolute path. The password database is not asked:
-    a uid without an entry is common in containers, and no cache is the safe answer."""
-    if os.environ.get("JIBUNKI_NO_CACHE"):
-        return None
-    # The XDG spec: a relative path in XDG_CACHE_HOME is invalid and must be ignored.
-    for base, tail in ((os.environ.get("XDG_CACHE_HOME"), ()),
-                       (os.environ.get("HOME"), (".cache",))):
-        if base and os.path.isabs(base):
-            return Path(base, *tail, "jibunki")
-    return None
 
 
 def _cache_name(grammar: str, options: dict) -> tuple[str, bytes]:
@@ -151,173 +130,36 @@ def _cache_name(grammar: str, options: dict) -> tuple[str, bytes]:
     return f"grammar-{key[:16]}.cache", key.encode("ascii")
 
 
-def _private(info) -> bool:
-    """Ours alone: owned by the effective user and writable by nobody else. (Root owns
-    what root makes, so for root this refuses exactly the files other users planted.)"""
-    return info.st_uid == os.geteuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
-def _open_cache_folder() -> int | None:
-    """A descriptor of the cache folder, made 0700 if missing, or None when it is not a
-    real directory of our own that nobody else can write. Every later step opens names
-    relative to this descriptor, so the folder checked is the folder used: renaming
-    another folder into its place afterwards changes nothing."""
-    folder = _cache_folder()
-    flags = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-             | getattr(os, "O_CLOEXEC", 0))
-    if folder is None or not _SAFE_OPENS:
-        return None
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.mkdir(folder, 0o700)
-        except FileExistsError:
-            pass
-        fd = os.open(folder, flags)  # a symlink in place of the folder: ELOOP, no cache
-    except Exception:  # read-only, not a folder, a NUL in the variable …: no cache
-        return None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode) and _private(info):
-            return fd
-    except OSError:
-        pass
-    os.close(fd)
-    return None
-
-
-class _LiteralUnpickler(pickle.Unpickler):
-    """Unpickles plain data only. The cached tables are dicts, lists, tuples, strings,
-    numbers, booleans and None, which a pickle builds without naming any global; a
-    pickle that names one (to call it, the only way a pickle runs code) is refused."""
-
-    def find_class(self, module, name):
-        raise pickle.UnpicklingError(f"global {module}.{name} in the parser cache")
-
-    def persistent_load(self, pid):
-        raise pickle.UnpicklingError("persistent id in the parser cache")
-
-
 def _read_cache(folder: int, name: str, key: bytes):
-    """The cached parser, or None for a missing, foreign, odd or damaged file.
-
-    The file is opened without following a symlink and without blocking (a FIFO would
-    otherwise wait for a writer forever), and the opened file is checked — a regular
-    file of our own, not writable by others, of a sane size — before a byte is read:
-    checking the name and then opening it would leave a window to swap the file."""
-    import hashlib
-    import io
-
+    """The cached parser, or None for a missing, foreign, odd or damaged file (every
+    check is ``dsl.diskcache.read_entry``'s; the tables are unpickled without globals)."""
     from lark import Lark
 
-    flags = os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0) \
-        | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(name, flags, dir_fd=folder)
-    except (OSError, ValueError):
+    payload = diskcache.read_entry(folder, name, key, _CACHE_MAGIC, MAX_CACHE_BYTES)
+    if payload is None:
         return None
     try:
-        info = os.fstat(fd)
-        if not (stat.S_ISREG(info.st_mode) and _private(info)
-                and info.st_size <= MAX_CACHE_BYTES):
-            return None
-        chunks, left = [], MAX_CACHE_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
-        if len(data) > MAX_CACHE_BYTES:
-            return None
-        header = _CACHE_MAGIC + key + b"\n"
-        digest_end = len(header) + 65
-        if not data.startswith(header) or data[digest_end - 1: digest_end] != b"\n":
-            return None
-        payload = data[digest_end:]
-        if hashlib.sha256(payload).hexdigest().encode("ascii") != data[len(header):digest_end - 1]:
-            return None  # torn or damaged: a cache written by a run that was killed
-        saved = _LiteralUnpickler(io.BytesIO(payload)).load()
+        saved = diskcache.loads_literal(payload)
         if not isinstance(saved, dict):
             return None
         return Lark.load(saved)  # lark's own loader, given the dict instead of a file
     except Exception:  # anything doubtful: build the parser instead
         return None
-    finally:
-        os.close(fd)
 
 
 def _write_cache(folder: int, name: str, key: bytes, parser) -> None:
-    """Save the parser's tables through a private temporary file (0600, created anew,
-    never through a link) and rename it into place, so a reader sees the old file or
-    the whole new one. Failing to save (a read-only folder, a full disk) is no error."""
-    import hashlib
+    """Save the parser's tables (``dsl.diskcache.write_entry``: a private temporary file
+    renamed into place). Failing to save (a read-only folder, a full disk) is no error."""
     import io
-    import secrets
 
-    _remove_stale_temps(folder)
-    tmp = f"{_TEMP_PREFIX}{secrets.token_hex(8)}.tmp"
-    fd = None
+    diskcache.remove_stale_temps(folder, _TEMP_PREFIX)
     try:
         buffer = io.BytesIO()
         parser.save(buffer)
-        payload = buffer.getvalue()
-        digest = hashlib.sha256(payload).hexdigest().encode("ascii")
-        data = _CACHE_MAGIC + key + b"\n" + digest + b"\n" + payload
-        if len(data) > MAX_CACHE_BYTES:
-            return
-        flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                 | getattr(os, "O_CLOEXEC", 0))
-        fd = os.open(tmp, flags, 0o600, dir_fd=folder)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.close(fd)
-        fd = None
-        os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
-        tmp = None
     except Exception:
-        pass
-    finally:
-        if fd is not None:
-            os.close(fd)
-        if tmp is not None:
-            try:
-                os.unlink(tmp, dir_fd=folder)
-            except OSError:
-                pass
-
-
-def _remove_stale_temps(folder: int) -> None:
-    """Temporary cache files left by killed runs (only our own name pattern, only old
-    ones: a young one may belong to another run writing the cache right now)."""
-    import time
-
-    try:
-        names = os.listdir(folder)
-    except OSError:
         return
-    now = time.time()
-    for entry in names:
-        if not (entry.startswith(_TEMP_PREFIX) and entry.endswith(".tmp")):
-            continue
-        try:
-            info = os.stat(entry, dir_fd=folder, follow_symlinks=False)
-            if now - info.st_mtime > _STALE_TEMP_SECONDS:
-                os.unlink(entry, dir_fd=folder)
-        except OSError:
-            pass
-
-
-@dataclass(frozen=True)
-class ParseResult:
-    """What parsing one file gave: its AST, its diagnostics, and the line ranges error
-    recovery blanked (an item overlapping one is known to be incomplete)."""
-
-    file: ast.SourceFile
-    diagnostics: tuple[Diagnostic, ...]
-    damaged: tuple[tuple[int, int], ...]  # line ranges blanked by error recovery
+    diskcache.write_entry(folder, name, key, buffer.getvalue(), _CACHE_MAGIC,
+                          MAX_CACHE_BYTES, _TEMP_PREFIX)
 
 
 def parse(text: str, path: str, suggest=None) -> ParseResult:

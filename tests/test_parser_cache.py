@@ -22,8 +22,9 @@ import pytest
 
 from conftest import ROOT
 from dsl import parser as dsl_parser
-from dsl.parser import (_CACHE_MAGIC, MAX_CACHE_BYTES, PARSER_OPTIONS, _cache_folder,
-                        _cache_name, build_parser, get_parser, grammar_text)
+from dsl.diskcache import cache_folder as _cache_folder
+from dsl.parser import (_CACHE_MAGIC, MAX_CACHE_BYTES, PARSER_OPTIONS, _cache_name,
+                        build_parser, get_parser, grammar_text)
 
 CLEAN_PAGE = "ページ kiyoi {\n  銘 10\n  未来面 { 敵HP -= 3 }\n}\n"
 OTHER_UID = 12345

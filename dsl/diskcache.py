@@ -1,0 +1,222 @@
+"""キャッシュ置き場 — the user's private cache folder, and files in it checked before use.
+
+Both of jibunki's caches go through here: the LALR tables of the grammar
+(``dsl.parser.build_parser``) and each file's parse (``dsl.parsecache``). The folder is
+``$XDG_CACHE_HOME/jibunki`` or ``$HOME/.cache/jibunki``, made 0700 and opened without
+following a link; every later step names files relative to that descriptor. An entry is
+opened without following a link and without blocking, and the opened file is checked — a
+regular file of our own, not writable by others, of a bounded size — before a byte of it
+is read. It holds a magic line, the key it was written for and the sha256 of its payload;
+the payload is plain data, unpickled without any globals (``loads_literal``). Entries are
+written through a private temporary file renamed into place. ``JIBUNKI_NO_CACHE=1`` turns
+caching off. Nothing here raises: whatever is doubtful means "no cache".
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import stat
+from pathlib import Path
+
+#: A temporary cache file this old belongs to no running process (one that was killed).
+STALE_TEMP_SECONDS = 600
+
+#: Without these the checks cannot be made on what is opened (Windows): no cache.
+SAFE_OPENS = (hasattr(os, "O_NOFOLLOW") and os.open in os.supports_dir_fd
+              and os.rename in os.supports_dir_fd)  # os.replace is renameat too
+
+
+def cache_folder() -> Path | None:
+    """``$XDG_CACHE_HOME/jibunki``, else ``$HOME/.cache/jibunki``; None when the cache is
+    off or neither variable holds an absolute path. The password database is not asked:
+    a uid without an entry is common in containers, and no cache is the safe answer."""
+    if os.environ.get("JIBUNKI_NO_CACHE"):
+        return None
+    # The XDG spec: a relative path in XDG_CACHE_HOME is invalid and must be ignored.
+    for base, tail in ((os.environ.get("XDG_CACHE_HOME"), ()),
+                       (os.environ.get("HOME"), (".cache",))):
+        if base and os.path.isabs(base):
+            return Path(base, *tail, "jibunki")
+    return None
+
+
+def private(info) -> bool:
+    """Ours alone: owned by the effective user and writable by nobody else. (Root owns
+    what root makes, so for root this refuses exactly the files other users planted.)"""
+    return info.st_uid == os.geteuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def open_folder() -> int | None:
+    """A descriptor of the cache folder, made 0700 if missing, or None when it is not a
+    real directory of our own that nobody else can write. Every later step opens names
+    relative to this descriptor, so the folder checked is the folder used: renaming
+    another folder into its place afterwards changes nothing. The caller closes it."""
+    folder = cache_folder()
+    flags = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_CLOEXEC", 0))
+    if folder is None or not SAFE_OPENS:
+        return None
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        fd = os.open(folder, flags)  # a symlink in place of the folder: ELOOP, no cache
+    except Exception:  # read-only, not a folder, a NUL in the variable …: no cache
+        return None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode) and private(info):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+class LiteralUnpickler(pickle.Unpickler):
+    """Unpickles plain data only. What the caches hold is dicts, lists, tuples, strings,
+    numbers, booleans and None, which a pickle builds without naming any global; a
+    pickle that names one (to call it, the only way a pickle runs code) is refused."""
+
+    def find_class(self, module, name):
+        """Refuses every global: plain data names none."""
+        raise pickle.UnpicklingError(f"global {module}.{name} in a jibunki cache")
+
+    def persistent_load(self, pid):
+        """Refuses every persistent id: plain data has none."""
+        raise pickle.UnpicklingError("persistent id in a jibunki cache")
+
+
+def loads_literal(payload: bytes):
+    """The plain data pickled in ``payload``; raises (UnpicklingError …) on anything else."""
+    import io
+
+    return LiteralUnpickler(io.BytesIO(payload)).load()
+
+
+def _header(magic: bytes, key: bytes) -> bytes:
+    return magic + key + b"\n"
+
+
+def _read_up_to(fd: int, size: int) -> bytes:
+    """At most ``size`` bytes from ``fd``: fewer only at the end of the file."""
+    chunks, left = [], size
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_entry(folder: int, name: str, key: bytes, magic: bytes, max_bytes: int,
+               touch: bool = False) -> bytes | None:
+    """The payload of entry ``name`` of the folder, or None for a missing, foreign, odd,
+    oversized, damaged file or one written for another key.
+
+    The file is opened without following a symlink and without blocking (a FIFO would
+    otherwise wait for a writer forever), and the opened file is checked — a regular
+    file of our own, not writable by others, of at most ``max_bytes`` — before a byte
+    is read: checking the name and then opening it would leave a window to swap the
+    file. ``touch``: a file that passed every check gets a new mtime (its last use, for
+    evicting the least recently used)."""
+    import hashlib
+
+    flags = os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags, dir_fd=folder)
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not (stat.S_ISREG(info.st_mode) and private(info)
+                and info.st_size <= max_bytes):
+            return None
+        # The header first: an entry of another key (the file's text changed) is refused
+        # after a few dozen bytes, not after reading and hashing all of it.
+        header = _header(magic, key)
+        head = _read_up_to(fd, len(header) + 65)
+        if not head.startswith(header) or len(head) != len(header) + 65 or head[-1:] != b"\n":
+            return None
+        payload = _read_up_to(fd, max_bytes + 1 - len(head))  # never more than the bound,
+        if len(head) + len(payload) > max_bytes:              # even from a file that grows
+            return None
+        if hashlib.sha256(payload).hexdigest().encode("ascii") != head[len(header):-1]:
+            return None  # torn or damaged: a cache written by a run that was killed
+        if touch:
+            try:
+                os.utime(fd)
+            except OSError:
+                pass
+        return payload
+    except Exception:  # anything doubtful: no cache
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_entry(folder: int, name: str, key: bytes, payload: bytes, magic: bytes,
+                max_bytes: int, temp_prefix: str) -> bool:
+    """Save ``payload`` as entry ``name`` through a private temporary file (0600, created
+    anew, never through a link, named ``temp_prefix…tmp``) renamed into place, so a
+    reader sees the old file or the whole new one. False when it was not saved (over
+    ``max_bytes``, a read-only folder, a full disk): that is no error."""
+    import hashlib
+    import secrets
+
+    digest = hashlib.sha256(payload).hexdigest().encode("ascii")
+    data = _header(magic, key) + digest + b"\n" + payload
+    if len(data) > max_bytes:
+        return False
+    tmp = f"{temp_prefix}{secrets.token_hex(8)}.tmp"
+    fd = None
+    try:
+        flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                 | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(tmp, flags, 0o600, dir_fd=folder)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.close(fd)
+        fd = None
+        os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        tmp = None
+        return True
+    except Exception:
+        return False
+    finally:
+        if fd is not None:
+            os.close(fd)
+        if tmp is not None:
+            try:
+                os.unlink(tmp, dir_fd=folder)
+            except OSError:
+                pass
+
+
+def remove_stale_temps(folder: int, temp_prefix: str, names: list[str] | None = None) -> None:
+    """Temporary cache files left by killed runs (only names ``temp_prefix…tmp``, only old
+    ones: a young one may belong to another run writing the cache right now). ``names``:
+    the folder's listing, when the caller has it already."""
+    import time
+
+    if names is None:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+    now = time.time()
+    for entry in names:
+        if not (entry.startswith(temp_prefix) and entry.endswith(".tmp")):
+            continue
+        try:
+            info = os.stat(entry, dir_fd=folder, follow_symlinks=False)
+            if now - info.st_mtime > STALE_TEMP_SECONDS:
+                os.unlink(entry, dir_fd=folder)
+        except OSError:
+            pass

@@ -1,0 +1,545 @@
+"""構文キャッシュ — each file's parse kept on disk, so only changed files are parsed again.
+
+``ParseCache.parse(text, path, suggest)`` gives exactly what ``dsl.parser.parse`` gives —
+the AST, the diagnostics and the damaged line ranges — reading it from the user's private
+cache folder (``dsl.diskcache``: the folder and every file in it are checked as for the
+grammar's tables) when an entry for this very input is there, else parsing and saving it.
+
+* The key is the sha256 of the input: the implementation (``_fingerprint``: the source of
+  every dsl/ module and of the grammar, the vocabulary, lark's version, Python's), the
+  ``suggest`` function (by name and module source), the path as diagnostics show it and
+  the file's exact text. It is stored in the entry and compared before the rest is read.
+* One entry per path (the file is named by the path's absolute form: the newest parse of
+  it replaces the one before); at most MAX_ENTRIES entries and MAX_TOTAL_BYTES in all, the
+  least recently used evicted; each at most MAX_ENTRY_BYTES. Stale temporaries are removed.
+* Nothing read is trusted before it is checked. An entry is a plain literal tree (tuples,
+  lists, strings, numbers, booleans, None; unpickled without globals): a node is
+  ``(class name, field, …)``, a tuple of the AST is a list. It is rebuilt through an
+  explicit allow-list of classes (``_classes``), each field checked against its annotation
+  as it is rebuilt — an ``int`` field takes an int and not a bool, a ``str`` field a str,
+  ``tuple[Name, ...]`` a list of Name nodes — and any mismatch means "no entry": the file
+  is parsed. What is saved passes the same checks (``encode``), so a parse that holds
+  anything else (a lark Token for a str) is simply not saved.
+* ``JIBUNKI_NO_CACHE=1``, an unusable folder or any doubt: the file is parsed; never an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import types
+import typing
+from functools import cache
+
+from . import diskcache
+
+FORMAT = b"jibunki-parse-cache 1\n"  # the entry's magic line; a new format, a new number
+#: An entry is about 2.6 times its file's UTF-8 size: one of 2 MiB (compiler.read's
+#: bound) about 6 MiB.
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+MAX_ENTRIES = 256
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+#: A run that saved less than this (and left no more than MAX_ENTRIES) does not stat the
+#: other entries: MAX_ENTRIES entries of such runs hold MAX_TOTAL_BYTES at most, so the
+#: folder never holds much more than twice that.
+_SCAN_AFTER_BYTES = 256 * 1024
+_TEMP_PREFIX = ".parse-"
+_ENTRY_PREFIX, _ENTRY_SUFFIX = "parse-", ".cache"
+
+
+class Refused(Exception):
+    """A value outside the schema: an entry not to use, or a parse not to save."""
+
+
+# ------------------------------------------------------------------ the schema
+
+
+def _classes() -> tuple[type, ...]:
+    """The allow-list: the only classes an entry can build."""
+    from . import ast
+    from .diagnostics import Diagnostic, Note, Span
+
+    return (ast.Name, ast.Number, ast.Scope, ast.Ref, ast.BinOp, ast.Neg, ast.Abs,
+            ast.Compare, ast.Range, ast.Tail, ast.Target, ast.RegionExpr, ast.MoveOption,
+            ast.Sayou, ast.Body, ast.Face, ast.Pen, ast.Tear, ast.Field, ast.Page,
+            ast.Intent, ast.Escalation, ast.Trait, ast.Enemy, ast.Setting, ast.Balance,
+            ast.DeckEntry, ast.Deck, ast.SourceFile, ast.Step, ast.Example,
+            ast.ParseResult, Span, Note, Diagnostic)
+
+
+_PRIMITIVES = (str, int, float, bool, type(None))
+
+
+def _members(tp) -> tuple:
+    """The members of a union annotation (``X | Y``, ``Union[X, Y]``), else ``(tp,)``."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return typing.get_args(tp)
+    return (tp,)
+
+
+def _sequence_of(tp):
+    """X of ``tuple[X, ...]``, else None."""
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return None
+
+
+def _fixed_of(tp):
+    """(X, Y, …) of ``tuple[X, Y, …]`` (a fixed length), else None."""
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) is tuple and args and Ellipsis not in args:
+        return args
+    return None
+
+
+class _Schema:
+    """An encoder and a decoder for every class of the allow-list, made from the classes'
+    field annotations (typing.get_type_hints). Anything an annotation names that is not
+    a primitive, an allowed class, ``tuple[X, ...]``, ``tuple[X, Y]`` or a union of these
+    is an error here (a new kind of field must be taught to the cache, never guessed).
+
+    The decoders of the classes are generated source (as dataclasses makes ``__init__``),
+    one function per class, written from the annotations alone — nothing of an entry is
+    ever part of it: ``_class_source``. Unions and tuples are decoded by closures."""
+
+    def __init__(self, classes):
+        self.fields: dict[type, list[tuple[str, object]]] = {}
+        for cls in classes:
+            if not dataclasses.is_dataclass(cls) or not cls.__name__.isidentifier() \
+                    or any(c.__name__ == cls.__name__ for c in self.fields):
+                raise TypeError(f"{cls!r} cannot be in the parse cache's allow-list")
+            fields = dataclasses.fields(cls)
+            if not fields or any(not f.init for f in fields):
+                raise TypeError(f"{cls!r} has no fields, or one outside __init__")
+            hints = typing.get_type_hints(cls)
+            self.fields[cls] = [(f.name, hints[f.name]) for f in fields]
+        self.encoders: dict[type, object] = {}
+        self._encoder_memo: dict = {}
+        for cls in classes:
+            self.encoders[cls] = self._node_encoder(cls)
+        self.namespace: dict = {"Refused": Refused, "NoneType": type(None)}
+        self._pending: list[tuple[str, object]] = []
+        self._decoder_memo: dict = {}
+        source = "\n".join(self._class_source(cls) for cls in classes)
+        exec(compile(source, "<dsl.parsecache decoders>", "exec"), self.namespace)
+        for name, tp in self._pending:
+            self.namespace[name] = self._decoder(tp)
+        self.decoders = {cls: self.namespace[f"d_{cls.__name__}"] for cls in classes}
+
+    # ---------------------------------------------------------------- decoding
+
+    def _class_source(self, cls) -> str:
+        """``d_<class>(value)``: the node's shape (a tuple of its tag and one value per
+        field), then every primitive field's type, exactly; the other fields decoded by
+        their own functions as the node is built."""
+        tag = cls.__name__
+        self.namespace[f"k_{tag}"] = cls
+        names = [f"a{i}" for i in range(len(self.fields[cls]))]
+        checks, args = [], []
+        for var, (field, tp) in zip(names, self.fields[cls]):
+            kinds = self._primitives(tp)
+            if kinds is not None and len(kinds) == 1:
+                checks.append(f"type({var}) is not {next(iter(kinds)).__name__}")
+                args.append(var)
+            elif kinds is not None:
+                self.namespace[f"t_{tag}_{field}"] = frozenset(kinds)
+                checks.append(f"type({var}) not in t_{tag}_{field}")
+                args.append(var)
+            elif tp in self.fields:
+                args.append(f"d_{tp.__name__}({var})")
+            else:
+                name = f"c_{len(self._pending)}"
+                self._pending.append((name, tp))
+                args.append(f"{name}({var})")
+        lines = [f"def d_{tag}(v):",
+                 f"    if type(v) is not tuple or len(v) != {len(names) + 1} or v[0] != {tag!r}:",
+                 f"        raise Refused({tag!r})",
+                 f"    _, {', '.join(names)}, = v"]
+        if checks:
+            lines += [f"    if {' or '.join(checks)}:", f"        raise Refused({tag!r})"]
+        lines.append(f"    return k_{tag}({', '.join(args)})")
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _primitives(tp) -> set | None:
+        """The primitive types of an annotation made of primitives only, else None."""
+        members = _members(tp)
+        if all(m in _PRIMITIVES for m in members):
+            return {type(None) if m is None else m for m in members}
+        return None
+
+    def _decoder(self, tp):
+        """The decoding function of values annotated ``tp`` (after the classes' exist)."""
+        if tp not in self._decoder_memo:
+            self._decoder_memo[tp] = self._make_decoder(tp)
+        return self._decoder_memo[tp]
+
+    def _make_decoder(self, tp):
+        kinds = self._primitives(tp)
+        if kinds is not None:
+            return _primitive(kinds)
+        if tp in self.fields:
+            return self.namespace[f"d_{tp.__name__}"]
+        item = _sequence_of(tp)
+        if item is not None:
+            decode_item = self._decoder(item)
+
+            def decode_sequence(value):
+                if type(value) is not list:
+                    raise Refused("list")
+                return tuple([decode_item(x) for x in value])
+            return decode_sequence
+        fixed = _fixed_of(tp)
+        if fixed is not None:
+            parts = [self._decoder(a) for a in fixed]
+
+            def decode_fixed(value):
+                if type(value) is not list or len(value) != len(parts):
+                    raise Refused("list")
+                return tuple([decode(x) for decode, x in zip(parts, value)])
+            return decode_fixed
+        primitives, by_tag, sequence = self._union_parts(tp)
+        sequence = None if sequence is None else self._decoder(sequence)
+        by_tag = {tag: self.namespace[f"d_{tag}"] for tag in by_tag}
+
+        def decode_union(value):
+            kind = type(value)
+            if kind in primitives:
+                return value
+            if kind is tuple and value and type(value[0]) is str and value[0] in by_tag:
+                return by_tag[value[0]](value)
+            if kind is list and sequence is not None:
+                return sequence(value)
+            raise Refused(kind.__name__)
+        return decode_union
+
+    def _union_parts(self, tp):
+        """(primitive types, {tag: class}, the one tuple annotation or None) of a union."""
+        primitives, by_tag, sequence = set(), {}, None
+        for member in _members(tp):
+            if member in _PRIMITIVES:
+                primitives.add(member)
+            elif member in self.fields:
+                by_tag[member.__name__] = member
+            elif sequence is None and typing.get_origin(member) is tuple:
+                sequence = member
+            else:
+                raise TypeError(f"the parse cache cannot hold a {member!r} (in {tp!r})")
+        return primitives, by_tag, sequence
+
+    # ---------------------------------------------------------------- encoding
+
+    def _node_encoder(self, cls):
+        tag, fields = cls.__name__, self.fields[cls]
+        parts = []  # filled on first use: the classes refer to each other
+
+        def encode(value):
+            if type(value) is not cls:
+                raise Refused(tag)
+            if not parts:
+                parts.extend((name, self._encoder(tp)) for name, tp in fields)
+            return (tag, *[part(getattr(value, name)) for name, part in parts])
+        return encode
+
+    def _encoder(self, tp):
+        """The encoding function of values annotated ``tp``: the same checks as decoding."""
+        if tp not in self._encoder_memo:
+            self._encoder_memo[tp] = self._make_encoder(tp)
+        return self._encoder_memo[tp]
+
+    def _make_encoder(self, tp):
+        kinds = self._primitives(tp)
+        if kinds is not None:
+            return _primitive(kinds)
+        if tp in self.fields:
+            return self.encoders[tp]
+        item = _sequence_of(tp)
+        if item is not None:
+            encode_item = self._encoder(item)
+
+            def encode_sequence(value):
+                if type(value) is not tuple:
+                    raise Refused("tuple")
+                return [encode_item(x) for x in value]
+            return encode_sequence
+        fixed = _fixed_of(tp)
+        if fixed is not None:
+            parts = [self._encoder(a) for a in fixed]
+
+            def encode_fixed(value):
+                if type(value) is not tuple or len(value) != len(parts):
+                    raise Refused("tuple")
+                return [encode(x) for encode, x in zip(parts, value)]
+            return encode_fixed
+        primitives, by_tag, sequence = self._union_parts(tp)
+        sequence = None if sequence is None else self._encoder(sequence)
+        by_class = {cls: self.encoders[cls] for cls in by_tag.values()}
+
+        def encode_union(value):
+            kind = type(value)
+            if kind in primitives:
+                return value
+            if kind in by_class:
+                return by_class[kind](value)
+            if kind is tuple and sequence is not None:
+                return sequence(value)
+            raise Refused(kind.__name__)
+        return encode_union
+
+
+def _primitive(kinds: set):
+    def check(value):
+        if type(value) in kinds:  # exactly: a bool is no int, a str subclass no str
+            return value
+        raise Refused(type(value).__name__)
+    return check
+
+
+@cache
+def _schema() -> _Schema:
+    return _Schema(_classes())
+
+
+def encode(result) -> tuple:
+    """A ParseResult as a plain literal tree; Refused if it holds anything the schema does
+    not (then it is not saved)."""
+    from .ast import ParseResult
+
+    return _schema().encoders[ParseResult](result)
+
+
+def decode(tree):
+    """The ParseResult a literal tree of ``encode`` stands for, each field checked as it
+    is rebuilt; Refused (or RecursionError on a tree nested beyond reason) otherwise."""
+    from .ast import ParseResult
+
+    return _schema().decoders[ParseResult](tree)
+
+
+# ------------------------------------------------------------------ the key
+
+
+def _file_digest(hasher, path: str) -> None:
+    with open(path, "rb") as handle:
+        data = handle.read()
+    _part(hasher, os.path.basename(path).encode("utf-8"))
+    _part(hasher, data)
+
+
+def _part(hasher, data: bytes) -> None:
+    hasher.update(len(data).to_bytes(8, "big"))
+    hasher.update(data)
+
+
+#: The sources a parse is made by; without them (an install of bytecode only) no cache.
+_SOURCES = {"ast.py", "codes.py", "diagnostics.py", "diskcache.py", "jibunki.lark",
+            "keywords.py", "parsecache.py", "parser.py", "transform.py"}
+
+
+def _implementation() -> bytes | None:
+    """What a parse depends on besides its input: the source of every module and the
+    grammar of dsl/, the vocabulary, lark's version (its __init__, which names it) and
+    Python's. None (no cache) when any of it cannot be read."""
+    import hashlib
+    import importlib.util
+
+    from contract import vocabulary
+
+    try:
+        hasher = hashlib.sha256(FORMAT)
+        _part(hasher, sys.version.encode("utf-8"))
+        here = os.path.dirname(os.path.abspath(__file__))
+        names = sorted(n for n in os.listdir(here) if n.endswith((".py", ".lark")))
+        if not _SOURCES <= set(names):
+            return None
+        lark = importlib.util.find_spec("lark")
+        for path in ([os.path.join(here, n) for n in names]
+                     + [vocabulary.__file__, lark.origin]):
+            _file_digest(hasher, path)
+        return hasher.digest()
+    except Exception:
+        return None
+
+
+@cache
+def _fingerprint() -> bytes | None:
+    """``_implementation()``, once per process (the code loaded does not change)."""
+    return _implementation()
+
+
+@cache
+def _module_digest(module: str) -> bytes | None:
+    import hashlib
+
+    try:
+        hasher = hashlib.sha256()
+        _file_digest(hasher, sys.modules[module].__file__)
+        return hasher.digest()
+    except Exception:
+        return None
+
+
+def _suggest_id(suggest) -> bytes | None:
+    """What identifies ``suggest``'s answers: a plain module-level function, by module,
+    name and module source; None (no cache) for anything else (a lambda, a closure, a
+    bound method could answer anything)."""
+    if suggest is None:
+        return b"-"
+    if type(suggest) is not types.FunctionType or suggest.__closure__:
+        return None
+    module, name = suggest.__module__, suggest.__qualname__
+    if not isinstance(module, str) or "." in name or "<" in name \
+            or getattr(sys.modules.get(module), name, None) is not suggest:
+        return None
+    digest = _module_digest(module)
+    return None if digest is None else f"{module}:{name}:".encode("utf-8") + digest
+
+
+def entry_key(text: str, path: str, suggest=None) -> tuple[str, bytes] | None:
+    """(entry name, key) of one input, or None when it is not to be cached."""
+    import hashlib
+
+    fingerprint, suggest_id = _fingerprint(), _suggest_id(suggest)
+    if fingerprint is None or suggest_id is None:
+        return None
+    hasher = hashlib.sha256()
+    for part in (fingerprint, suggest_id, path.encode("utf-8", "surrogatepass"),
+                 text.encode("utf-8", "surrogatepass")):
+        _part(hasher, part)
+    where = os.path.abspath(path).encode("utf-8", "surrogatepass")
+    name = f"{_ENTRY_PREFIX}{hashlib.sha256(where).hexdigest()[:32]}{_ENTRY_SUFFIX}"
+    return name, hasher.hexdigest().encode("ascii")
+
+
+# ------------------------------------------------------------------ the cache
+
+
+class ParseCache:
+    """One use of the parse cache (a run of the compiler's parse pass, an editor's
+    request): the folder is opened and checked once, entries are read and saved through
+    it, and ``close`` evicts what is over the bounds. A ParseCache of no folder (the cache
+    is off or unusable) parses every file."""
+
+    def __init__(self, folder: int | None):
+        self._folder = folder
+        self._saved = 0  # bytes saved by this use
+        self._current: bool | None = None  # is _fingerprint() still what is on disk?
+        self.hits = self.misses = 0  # files read from the cache, files parsed
+
+    @classmethod
+    def open(cls) -> ParseCache:
+        """A ParseCache of the user's cache folder (dsl.diskcache.open_folder)."""
+        return cls(diskcache.open_folder())
+
+    def __enter__(self) -> ParseCache:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def parse(self, text: str, path: str, suggest=None):
+        """``dsl.parser.parse(text, path, suggest)``, from the cache when it holds this
+        input's parse; what is parsed is saved. Raises only what the parse raises.
+        (dsl.parser, and lark with it, is imported only when a file is parsed.)"""
+        entry = None
+        if self._folder is not None:
+            try:
+                entry = entry_key(text, path, suggest)
+                if entry is not None:
+                    found = self._read(*entry, path)
+                    if found is not None:
+                        self.hits += 1
+                        return found
+            except Exception:  # any doubt: parse
+                entry = None
+        from . import parser
+
+        self.misses += 1
+        result = parser.parse(text, path, suggest)
+        if entry is not None:
+            try:
+                self._save(*entry, result)
+            except Exception:  # not saved: no error
+                pass
+        return result
+
+    def _read(self, name: str, key: bytes, path: str):
+        payload = diskcache.read_entry(self._folder, name, key, FORMAT, MAX_ENTRY_BYTES,
+                                       touch=True)
+        if payload is None:
+            return None
+        try:
+            result = decode(diskcache.loads_literal(payload))
+        except Exception:  # Refused, UnpicklingError, RecursionError …: not an entry
+            return None
+        return result if result.file.path == path else None
+
+    def _save(self, name: str, key: bytes, result) -> None:
+        import pickle
+
+        if self._current is None:
+            # Sources edited since the fingerprint was taken (a developer's checkout): the
+            # parse just made may be of either version, so it is not saved under either.
+            self._current = _implementation() == _fingerprint()
+        if not self._current:
+            return
+        try:
+            payload = pickle.dumps(encode(result), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # Refused: something the schema does not hold; not saved
+            return
+        if diskcache.write_entry(self._folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
+                                 _TEMP_PREFIX):
+            self._saved += len(payload) + 1  # at least one byte, so that close() looks
+
+    def close(self) -> None:
+        """Remove stale temporaries and evict over the bounds (when anything was saved),
+        and close the folder."""
+        if self._folder is None:
+            return
+        try:
+            if self._saved:
+                _evict(self._folder, self._saved)
+        except Exception:
+            pass
+        finally:
+            os.close(self._folder)
+            self._folder = None
+
+
+def _evict(folder: int, saved: int) -> None:
+    """Temporaries of killed runs, then the least recently used entries beyond
+    MAX_ENTRIES or MAX_TOTAL_BYTES (down to three quarters of the count, so that this
+    is not done again on every run)."""
+    import stat
+
+    names = os.listdir(folder)
+    diskcache.remove_stale_temps(folder, _TEMP_PREFIX, names)
+    entries = [n for n in names if n.startswith(_ENTRY_PREFIX) and n.endswith(_ENTRY_SUFFIX)]
+    if len(entries) <= MAX_ENTRIES and saved < _SCAN_AFTER_BYTES:
+        return
+    found = []
+    for name in entries:
+        try:
+            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            found.append((info.st_mtime, name, info.st_size))
+    found.sort(reverse=True)  # the most recently used first
+    keep = MAX_ENTRIES if len(found) <= MAX_ENTRIES else MAX_ENTRIES * 3 // 4
+    total = 0
+    for count, (_, name, size) in enumerate(found):
+        total += size
+        if count >= keep or total > MAX_TOTAL_BYTES:
+            try:
+                os.unlink(name, dir_fd=folder)
+            except OSError:
+                pass
+
+
+def parse(text: str, path: str, suggest=None):
+    """``dsl.parser.parse`` through the parse cache, for one file (an editor's request)."""
+    with ParseCache.open() as parse_cache:
+        return parse_cache.parse(text, path, suggest)
