@@ -43,15 +43,27 @@ def sorted_copy(value):
     return value
 
 
-def _layout(value, whole, depth: int = 0) -> str:
+def _layout(value, whole, head: str = "", tail: str = "") -> str:
     """``value`` as text: its top LAID_OUT levels of dicts one entry per line, deeper
-    values by ``whole`` (repr or json.dumps) of the key-sorted copy."""
+    values by ``whole`` (repr or json.dumps) of the key-sorted copy. The pieces are
+    joined once: a table of 10,000 pages is tens of megabytes of text, and each
+    concatenation of it would be another copy."""
+    parts: list[str] = [head]
+    _lay_out(value, whole, 0, parts)
+    parts.append(tail)
+    return "".join(parts)
+
+
+def _lay_out(value, whole, depth: int, parts: list[str]) -> None:
     if not isinstance(value, dict) or not value or depth >= LAID_OUT:
-        return whole(sorted_copy(value))
+        parts.append(whole(sorted_copy(value)))
+        return
     inner = " " * (depth + 1)
-    entries = [f"{inner}{whole(key)}: {_layout(value[key], whole, depth + 1)}"
-               for key in sorted(value)]
-    return "{\n" + ",\n".join(entries) + "\n" + " " * depth + "}"
+    parts.append("{\n")
+    for i, key in enumerate(sorted(value)):
+        parts.append((",\n" if i else "") + f"{inner}{whole(key)}: ")
+        _lay_out(value[key], whole, depth + 1, parts)
+    parts.append("\n" + " " * depth + "}")
 
 
 def _json(value) -> str:
@@ -61,12 +73,12 @@ def _json(value) -> str:
 def render_module(name: str, table: dict) -> str:
     """A table as the text of its generated module: the header, then ``TABLE =`` its literal,
     keys sorted, so the same table gives the same bytes (``name`` is not written)."""
-    return f"{_HEADER}\nTABLE = {_layout(table, repr)}\n"
+    return _layout(table, repr, f"{_HEADER}\nTABLE = ", "\n")
 
 
 def render_json(name: str, table: dict) -> str:
     """A table as the text of its JSON file: keys sorted, non-ASCII kept, NaN refused."""
-    return _layout(table, _json) + "\n"
+    return _layout(table, _json, tail="\n")
 
 
 def manifest_of(files: dict[str, str]) -> dict[str, str]:
@@ -78,7 +90,7 @@ def manifest_of(files: dict[str, str]) -> dict[str, str]:
 def render_manifest_module(manifest: dict[str, str]) -> str:
     """The manifest as the text of generated/__init__.py: the header, then ``MANIFEST =``
     file name → sha256, keys sorted."""
-    return f"{_MANIFEST_HEADER}\nMANIFEST = {_layout(manifest, repr)}\n"
+    return _layout(manifest, repr, f"{_MANIFEST_HEADER}\nMANIFEST = ", "\n")
 
 
 def files_of(tables: dict[str, dict], fmt: str) -> dict[str, str]:

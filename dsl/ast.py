@@ -13,7 +13,7 @@ from typing import Union
 from .diagnostics import Diagnostic, Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Name:
     """A name as written (Japanese or ASCII alias), with its span; the compiler resolves it."""
 
@@ -24,7 +24,7 @@ class Name:
 # -------------------------------------------------------------------- expressions
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Number:
     """A number literal: its value and the text it was written as."""
 
@@ -33,7 +33,7 @@ class Number:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scope:
     """A scope subscript or repeat range: ``ターン``, or anchored ``以降 3 プレイ``."""
 
@@ -42,7 +42,7 @@ class Scope:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ref:
     """A read of a variable, counter, region, flag (``@name``), or ``name[sub]``."""
 
@@ -52,7 +52,7 @@ class Ref:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BinOp:
     """An arithmetic expression ``left op right`` (``op`` normalised to + - * /)."""
 
@@ -62,7 +62,7 @@ class BinOp:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Neg:
     """A negation, ``-operand``."""
 
@@ -70,7 +70,7 @@ class Neg:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Abs:
     """An absolute value, ``|operand|``."""
 
@@ -78,7 +78,7 @@ class Abs:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Compare:
     """A chain of comparisons ``a op b op c …``: one operator between each pair of operands."""
 
@@ -90,7 +90,7 @@ class Compare:
 Expr = Union[Number, Ref, BinOp, Neg, Abs, Compare]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Range:
     """A range ``low..high`` (a 銘 filter, a 特性's argument)."""
 
@@ -102,7 +102,7 @@ class Range:
 # ---------------------------------------------------------------------- 作用
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tail:
     """One optional term after a 作用: 寿命 / 毎 / 範囲 / 最大 / 固定 / 補正あり / 予告."""
 
@@ -111,7 +111,7 @@ class Tail:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Target:
     """作用の対象 — the variable (or flag, ``@name``) a 作用 writes, with its optional subscript."""
 
@@ -121,7 +121,7 @@ class Target:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RegionExpr:
     """A region as written: one name, or parts joined with ``+`` (合算)."""
 
@@ -134,7 +134,7 @@ class RegionExpr:
         return "+".join(p.text for p in self.parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MoveOption:
     """Choice of page for region operations: a pick (``選択``/``ランダム``/``上から``),
     or a filter by 出自, 銘 range, or a page id."""
@@ -144,7 +144,7 @@ class MoveOption:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sayou:
     """作用 — one operation on one variable (or, for region operations, on pages).
 
@@ -167,7 +167,7 @@ class Sayou:
 # ----------------------------------------------------------------------- pages
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Body:
     """A block of a face, pen upgrade, tear effect or reward: conditions and 作用."""
 
@@ -177,7 +177,7 @@ class Body:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """面 — a page's future or past face; ``body`` is None when the face is 白紙."""
 
@@ -186,7 +186,7 @@ class Face:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pen:
     """ペン — what a pen writes into the page's face of ``side``."""
 
@@ -195,7 +195,7 @@ class Pen:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tear:
     """破却 — the effect of tearing the page (破る)."""
 
@@ -203,7 +203,7 @@ class Tear:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Field:
     """A keyed field (銘, 綻び倍率, HP, 座 …); ``key`` is the keyword's rule name."""
 
@@ -212,7 +212,7 @@ class Field:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     """ページ — a page: its id, optional title, keyed fields, faces, pens and tear effects."""
 
@@ -228,7 +228,7 @@ class Page:
 # ---------------------------------------------------------------------- enemies
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Intent:
     """An Intent of a 予兆: an attack of ``amount``, or a 白紙化 of ``region``."""
 
@@ -238,7 +238,7 @@ class Intent:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Escalation:
     """エスカレーション — every ``every`` turns, ``intent`` is added to the enemy's 予兆."""
 
@@ -247,7 +247,7 @@ class Escalation:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Trait:
     """特性 — an enemy trait by name, with its optional argument (a value or a range)."""
 
@@ -256,7 +256,7 @@ class Trait:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Enemy:
     """敵 — an enemy: its fields, 予兆 lines of Intents, escalations, traits, and the 作用
     lines of its 特性 block."""
@@ -275,7 +275,7 @@ class Enemy:
 # ------------------------------------------------------------------ balance, deck
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Setting:
     """A ``name value`` line: a balance setting, or one setting of an example's 開始 (its
     kind, such as 防御[ステージ], in ``subscript``)."""
@@ -286,7 +286,7 @@ class Setting:
     subscript: Name | None = None  # 開始 防御[ステージ] 10: which kind of the value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Balance:
     """バランス — the balance item: its settings and its 綻び報酬 blocks."""
 
@@ -296,7 +296,7 @@ class Balance:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeckEntry:
     """One line of a デッキ: a page id and, when written, how many (``× n``)."""
 
@@ -305,7 +305,7 @@ class DeckEntry:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Deck:
     """デッキ — a named list of pages."""
 
@@ -318,7 +318,7 @@ class Deck:
 Item = Union[Page, Enemy, Balance, Deck]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceFile:
     """One parsed file: its path and its items, in order."""
 
@@ -329,7 +329,7 @@ class SourceFile:
 # ------------------------------------------------------------------ examples
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One line of an example: an action, a developer-mode setup, or an expectation.
 
@@ -346,7 +346,7 @@ class Step:
     span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Example:
     """例 — a scenario: which enemies, seed and deck, then steps in order."""
 
@@ -361,7 +361,7 @@ class Example:
 # ------------------------------------------------------------------ a parse
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParseResult:
     """What parsing one file gave (dsl.parser.parse, or the parse cache): its AST, its
     diagnostics, and the line ranges error recovery blanked (an item overlapping one is

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 ERROR, WARNING = "error", "warning"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Span:
     """A region of a source file; lines and columns are 1-based, end is exclusive."""
 
