@@ -12,6 +12,18 @@ from contract.tables import Sayou
 from .sayou import Frame, REGION_ZONES, base_value, truncate
 
 
+def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
+    """The literals of an enemy's Intents and of its escalations' Intents, made once per
+    tables: a state keeps Intents as literals (plain data, saved as they are), and no
+    rule ever changes one, so every battle against the enemy shares them."""
+    memo = tables.memo.setdefault("intent_literals", {})
+    found = memo.get(enemy.id)
+    if found is None:
+        found = memo[enemy.id] = (tuple(to_literal(i) for i in enemy.intents),
+                                  tuple(to_literal(e.intent) for e in enemy.escalations))
+    return found
+
+
 class EnemyTurn:
     """敵 — the methods of Battle for it."""
 
@@ -30,13 +42,13 @@ class EnemyTurn:
         s = self.state
         enemy = self.tables.enemies[s.enemy["id"]]
         acceleration = self.enemy_trait("acceleration") or 0
-        for rule, esc in zip(s.enemy["escalations"], enemy.escalations):
+        escalating = intent_literals(self.tables, enemy)[1]
+        for rule, intent in zip(s.enemy["escalations"], escalating):
             if s.turn == rule["next"]:
-                s.enemy["intents"].append(to_literal(esc.intent))
+                s.enemy["intents"].append(intent)
                 rule["every"] = max(1, rule["every"] - acceleration)
                 rule["next"] = s.turn + rule["every"]
-                self.emit("escalated", intent=to_literal(esc.intent),
-                          count=len(s.enemy["intents"]))
+                self.emit("escalated", intent=intent, count=len(s.enemy["intents"]))
         # An Intent is a literal no rule changes once made: the turn's list, the events
         # and the stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).

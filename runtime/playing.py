@@ -18,17 +18,42 @@ def _pays(body) -> bool:
     return any(e.op == "pay" and e.timing == "on_play" for e in body.effects)
 
 
+def _free_faces(tables, page) -> frozenset:
+    """The sides whose face as dealt fires on its own: written, with no condition and no
+    payment. Worked out once per tables (``Tables.memo``): the pages are frozen."""
+    memo = tables.memo.setdefault("free_faces", {})
+    free = memo.get(page.id)
+    if free is None:
+        free = memo[page.id] = frozenset(
+            side for side, body in page.faces.items()
+            if body.written and not body.conditions and not _pays(body))
+    return free
+
+
+def _blockade(tables, enemy_id: str):
+    """The enemy's 封鎖 trait, or None (once per tables: an enemy's traits are frozen)."""
+    memo = tables.memo.setdefault("blockade", {})
+    if enemy_id not in memo:
+        memo[enemy_id] = next((t for t in tables.enemies[enemy_id].traits
+                               if t.trait == "blockade"), None)
+    return memo[enemy_id]
+
+
+def _sides(year: int, age: int) -> tuple[str, ...]:
+    """発動する面 of a page of 銘 ``year`` at 刻 ``age``: equal fires past, then future."""
+    if year > age:
+        return ("future",)
+    if year < age:
+        return ("past",)
+    return ("past", "future")
+
+
 class Playing:
     """プレイ — the methods of Battle for it."""
 
     def sides_for(self, uid: int) -> tuple[str, ...]:
         """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
-        year, age = self.year(uid), self.state.age
-        if year > age:
-            return ("future",)
-        if year < age:
-            return ("past",)
-        return ("past", "future")
+        return _sides(self.year(uid), self.state.age)
 
     def crosses(self, old: int, new: int) -> bool:
         """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
@@ -37,8 +62,11 @@ class Playing:
 
     def cost(self, uid: int) -> int:
         """歩 that playing ``uid`` costs now: |銘 − 刻| × 支払い倍率, truncated."""
+        return self._cost_of(self.year(uid))
+
+    def _cost_of(self, year: int) -> int:
         _, mul = modifiers(self, "steps_payment", consume=False)
-        return truncate(abs(self.year(uid) - self.state.age) * mul)
+        return truncate(abs(year - self.state.age) * mul)
 
     def play_info(self, uid: int) -> dict:
         """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
@@ -46,8 +74,8 @@ class Playing:
         year = self.year(uid)
         frame = Frame(page_uid=uid, distance=abs(year - s.age),
                       crosses=self.crosses(s.age, year))
-        sides = self.sides_for(uid)
-        info = {"uid": uid, "year": year, "cost": self.cost(uid), "crosses": frame.crosses,
+        sides = _sides(year, s.age)
+        info = {"uid": uid, "year": year, "cost": self._cost_of(year), "crosses": frame.crosses,
                 "sides": list(sides), "firing": [], "playable": False, "reason": ""}
         reason = self._blocked(uid, year)
         firing = []
@@ -81,8 +109,7 @@ class Playing:
             return f"{W.region.hand}にないページです"
         if year > s.param("lifespan_cap"):
             return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {s.param('lifespan_cap')} の先です（生きない年）"
-        blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
-                         if t.trait == "blockade"), None)
+        blockade = _blockade(self.tables, s.enemy["id"])
         if blockade and blockade.low <= year <= blockade.high and year != s.age:
             return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
         if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
@@ -102,14 +129,17 @@ class Playing:
         age, steps, seat = s.age, s.steps, s.enemy["seat"]
         _, mul = modifiers(self, "steps_payment", consume=False)
         cap = s.param("lifespan_cap")
-        blockade = next((t for t in self.tables.enemies[s.enemy["id"]].traits
-                         if t.trait == "blockade"), None)
+        tables = self.tables
+        blockade = _blockade(tables, s.enemy["id"])
         same_age_open = s.same_age_plays < s.param("same_age_cap")
-        overrides = s.year_overrides()
-        pages, instances = self.tables.pages, s.pages
+        overrides = s.year_overrides() if s.mods else None
+        pages, instances = tables.pages, s.pages
+        free_faces = tables.memo.get("free_faces", {})
         for uid in s.zones["hand"]:
-            page_id = instances[uid]["page"]
-            year = overrides.get(page_id, pages[page_id].year) if overrides else pages[page_id].year
+            instance = instances[uid]
+            page_id = instance["page"]
+            page = pages[page_id]
+            year = overrides.get(page_id, page.year) if overrides else page.year
             if truncate(abs(year - age) * mul) > steps or year > cap:
                 continue
             if year == age:
@@ -120,9 +150,18 @@ class Playing:
                 if blockade and blockade.low <= year <= blockade.high:
                     continue
                 sides = ("future",) if year > age else ("past",)
-            if self._fires_any(uid, pages[page_id], instances[uid]["faces"], sides, year, age,
-                               seat):
-                yield uid
+            faces = instance["faces"]
+            free = free_faces.get(page_id)
+            if free is None:
+                free = _free_faces(tables, page)
+            # A face as dealt that fires on its own settles it without _fires_any's tests.
+            for side in sides:
+                if side in free and faces[side]["state"] == "base":
+                    yield uid
+                    break
+            else:
+                if self._fires_any(uid, page, faces, sides, year, age, seat):
+                    yield uid
 
     def _fires_any(self, uid: int, page, faces, sides, year: int, age: int, seat: int) -> bool:
         """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
@@ -187,10 +226,10 @@ class Playing:
             for name in SUPPRESSED_MOVE:
                 move[name] = 0
                 s.counters.setdefault("play", {})[name] = 0
-        for name, amount in move.items():
-            for scope in ("turn", "stage", "run"):
-                s.counters.setdefault(scope, {})
-                s.counters[scope][name] = s.counters[scope].get(name, 0) + amount
+        for scope in ("turn", "stage", "run"):
+            bucket = s.counters.setdefault(scope, {})
+            for name, amount in move.items():
+                bucket[name] = bucket.get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
             self.emit("moved", age=old, to=old, suppressed=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
@@ -32,19 +32,32 @@ REGION_ZONES = {region.code: tuple(z for part in region.parts for z in PART_ZONE
 DEST_ZONE = {"hand": "hand", "draw": "draw", "discard": "discard", "exile": "exile_stage"}
 
 
-@dataclass
 class Frame:
-    """What a 作用 reads besides the state: the play in progress and its own anchor."""
+    """What a 作用 reads besides the state: the play in progress and its own anchor.
 
-    page_uid: int | None = None  # the page whose face fired (its 銘 is 銘)
-    distance: int = 0  # |銘 − 刻| of this play, before 刻 moves
-    crosses: bool = False
-    anchor: dict = field(default_factory=dict)  # run counters when the effect was placed
-    scale: float = 1.0  # 破却効果の距離倍率
-    #: run counters when each anchored window ("play:2", "turn:1") closed; an open
-    #: window reads the current run counters.
-    windows: dict = field(default_factory=dict)
-    times: int = 1  # granted this many times at once (綻び rewards crossed together)
+    A plain slotted class rather than a dataclass: a battle makes one for most 作用 it
+    applies, and the two dicts are shared empty ones unless given (a frame's dicts are
+    only read, never written)."""
+
+    __slots__ = ("page_uid", "distance", "crosses", "anchor", "scale", "windows", "times")
+
+    def __init__(self, page_uid: int | None = None, distance: int = 0, crosses: bool = False,
+                 anchor: dict | None = None, scale: float = 1.0, windows: dict | None = None,
+                 times: int = 1):
+        self.page_uid = page_uid  # the page whose face fired (its 銘 is 銘)
+        self.distance = distance  # |銘 − 刻| of this play, before 刻 moves
+        self.crosses = crosses
+        #: run counters when the effect was placed
+        self.anchor = _NOTHING if anchor is None else anchor
+        self.scale = scale  # 破却効果の距離倍率
+        #: run counters when each anchored window ("play:2", "turn:1") closed; an open
+        #: window reads the current run counters.
+        self.windows = _NOTHING if windows is None else windows
+        self.times = times  # granted this many times at once (綻び rewards crossed together)
+
+
+#: The empty anchor and windows of a frame given none: read-only, so one for all frames.
+_NOTHING = MappingProxyType({})
 
 
 def window_key(ref: CounterRef) -> str:

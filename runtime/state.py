@@ -118,6 +118,8 @@ class State:
     def param(self, code: str):
         """A rule parameter now: its balance value plus what 上限変更 in force add."""
         value = self.params[code]
+        if not self.mods:  # most of the time: asked a hundred times a battle
+            return value
         for mod in self.mods:
             if mod["kind"] == "param" and mod["key"] == code:
                 value += mod["value"]
@@ -145,6 +147,8 @@ class State:
 
     def expire_mods(self, lifetime: str) -> list[dict]:
         """Drop the lifetime-bound values of ``lifetime`` and return them."""
+        if not self.mods:  # the usual case, at the end of every play and turn
+            return []
         gone = [m for m in self.mods if m["lifetime"] == lifetime]
         self.mods = [m for m in self.mods if m["lifetime"] != lifetime]
         return gone

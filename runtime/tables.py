@@ -18,6 +18,7 @@ import hashlib
 import os
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from contract.codec import ContractError, from_literal
@@ -50,6 +51,14 @@ class Tables:
     def starter(self) -> list[str]:
         """The page ids of the starting deck, in order (a new list)."""
         return list(self.decks[self.starting_deck].pages)
+
+    @cached_property
+    def memo(self) -> dict:
+        """What the runtime works out once per set of tables and reads in every battle
+        (an enemy's Intents as literals, which faces fire unconditionally): facts of the
+        frozen tables only, never of a battle's state. Keyed by what asks, filled on first
+        use; not a field, so never compared, hashed or saved."""
+        return {}
 
 
 def read_table(path: Path) -> dict:

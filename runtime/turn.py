@@ -7,10 +7,9 @@ events; the class exists so that this concept can be read on its own.
 from __future__ import annotations
 
 from contract import vocabulary as vocab
-from contract.codec import to_literal
 
 from .defense import Defense
-from .enemy import EnemyTurn
+from .enemy import EnemyTurn, intent_literals
 
 
 class Turn:
@@ -21,7 +20,8 @@ class Turn:
         enemy = self.tables.enemies[s.stages[s.stage_index]]
         # The state keeps Intents as their literals: plain data, saved as they are.
         s.enemy = {"id": enemy.id, "hp": enemy.hp, "seat": enemy.seat,
-                   "intents": [to_literal(i) for i in enemy.intents], "turn_intents": [],
+                   "intents": list(intent_literals(self.tables, enemy)[0]),
+                   "turn_intents": [],
                    "escalations": [{"next": 1 + e.every, "every": e.every}
                                    for e in enemy.escalations]}
         s.turn = 0
