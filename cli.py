@@ -26,7 +26,7 @@ def _use_color(stream) -> bool:
     return stream.isatty() and "NO_COLOR" not in os.environ
 
 
-def _write(out: Path, files: dict[str, str], what: str = "表") -> list[str]:
+def _write(out: Path, files: dict[str, str | bytes], what: str = "表") -> list[str]:
     """Write through write_atomically; a folder that cannot be written (not a folder, no
     permission, a full disk) is a one-line message and exit 1 — the old files stay whole."""
     from compiler.build import write_atomically
@@ -185,7 +185,7 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     compiled = _compiled(content, fmt)
     if check:
         # Every stale file is named (tables and schemas alike) before the one exit.
-        stale = [out / name for name in stale_files(out, compiled.files)]
+        stale = [out / name for name in stale_files(out, compiled.file_bytes)]
         stale += [Path("schemas") / name for name in stale_schemas()]
         for path in stale:
             click.echo(f"古い: {path}")
@@ -193,9 +193,9 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
             click.echo(f"{len(stale)} 個のファイルがコンテンツ（表）か contract/（スキーマ）と"
                        "合いません。jibunki compile で作り直してください。")
             sys.exit(EXIT_CONTENT)
-        click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.files)} ファイル）。")
+        click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.file_bytes)} ファイル）。")
         return
-    changed = _write(out, compiled.files)
+    changed = _write(out, compiled.file_bytes)
     for name in changed:
         click.echo(f"書きました: {out / name}")
     try:
@@ -203,7 +203,7 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
             click.echo(f"書きました: schemas/{name}")
     except OSError:
         pass  # an installed copy's schemas/ is not ours to write; --check still compares
-    click.echo(f"{out}/: {len(compiled.files)} ファイル、うち {len(changed)} 個を更新しました。")
+    click.echo(f"{out}/: {len(compiled.file_bytes)} ファイル、うち {len(changed)} 個を更新しました。")
 
 
 def _fresh_tables(content: Path):
@@ -216,9 +216,9 @@ def _fresh_tables(content: Path):
     compiled = _compiled(content, refusal="コンテンツにエラーがあるので始められません。")
     if content.resolve() != DEFAULT_CONTENT.resolve():
         return from_dicts(compiled.tables), compiled
-    if stale_files(DEFAULT_GENERATED, compiled.files):
+    if stale_files(DEFAULT_GENERATED, compiled.file_bytes):
         try:
-            write_atomically(DEFAULT_GENERATED, compiled.files)
+            write_atomically(DEFAULT_GENERATED, compiled.file_bytes)
         except OSError as exc:
             # A read-only checkout can still be played: the fresh tables are in memory.
             click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{exc.strerror or exc}）。"
@@ -324,7 +324,7 @@ def build(content: Path) -> None:
         click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
     compiled = _compiled(content)
-    changed = _write(DEFAULT_GENERATED, compiled.files)
+    changed = _write(DEFAULT_GENERATED, compiled.file_bytes)
     click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
     try:
         tables = load(DEFAULT_GENERATED)

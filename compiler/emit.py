@@ -11,6 +11,7 @@ designer's text is ever pasted into code: a string is written by ``repr``, a lit
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 
 #: The tables, in the order they are written. Each becomes ``<name>.py`` / ``<name>.json``.
@@ -43,27 +44,32 @@ def sorted_copy(value):
     return value
 
 
-def _layout(value, whole, head: str = "", tail: str = "") -> str:
-    """``value`` as text: its top LAID_OUT levels of dicts one entry per line, deeper
-    values by ``whole`` (repr or json.dumps) of the key-sorted copy. The pieces are
-    joined once: a table of 10,000 pages is tens of megabytes of text, and each
-    concatenation of it would be another copy."""
-    parts: list[str] = [head]
-    _lay_out(value, whole, 0, parts)
-    parts.append(tail)
-    return "".join(parts)
+def _layout(value, whole, head: str = "", tail: str = "") -> bytes:
+    """``value`` as the UTF-8 bytes of its text: its top LAID_OUT levels of dicts one
+    entry per line, deeper values by ``whole`` (repr or json.dumps) of the key-sorted copy.
+
+    Each piece is encoded and appended as it is made, so no list of pieces and no joined
+    ``str`` is ever alive: the pages of 10,000 pages are 22 M characters, 43 MB as a str
+    (it holds Japanese, so two bytes a character) but 25 MB as UTF-8 (mostly ASCII), and
+    pieces plus their join were twice that at the peak of a compile (issue 13). UTF-8 of
+    the pieces in turn is the UTF-8 of their join: the same bytes."""
+    out = io.BytesIO()  # grows in place; getvalue() hands over its buffer, no copy
+    out.write(head.encode("utf-8"))
+    _lay_out(value, whole, 0, lambda piece: out.write(piece.encode("utf-8")))
+    out.write(tail.encode("utf-8"))
+    return out.getvalue()
 
 
-def _lay_out(value, whole, depth: int, parts: list[str]) -> None:
+def _lay_out(value, whole, depth: int, put) -> None:
     if not isinstance(value, dict) or not value or depth >= LAID_OUT:
-        parts.append(whole(sorted_copy(value)))
+        put(whole(sorted_copy(value)))
         return
     inner = " " * (depth + 1)
-    parts.append("{\n")
+    put("{\n")
     for i, key in enumerate(sorted(value)):
-        parts.append((",\n" if i else "") + f"{inner}{whole(key)}: ")
-        _lay_out(value[key], whole, depth + 1, parts)
-    parts.append("\n" + " " * depth + "}")
+        put((",\n" if i else "") + f"{inner}{whole(key)}: ")
+        _lay_out(value[key], whole, depth + 1, put)
+    put("\n" + " " * depth + "}")
 
 
 def _json(value) -> str:
@@ -73,34 +79,55 @@ def _json(value) -> str:
 def render_module(name: str, table: dict) -> str:
     """A table as the text of its generated module: the header, then ``TABLE =`` its literal,
     keys sorted, so the same table gives the same bytes (``name`` is not written)."""
-    return _layout(table, repr, f"{_HEADER}\nTABLE = ", "\n")
+    return module_bytes(table).decode("utf-8")
 
 
 def render_json(name: str, table: dict) -> str:
     """A table as the text of its JSON file: keys sorted, non-ASCII kept, NaN refused."""
+    return json_bytes(table).decode("utf-8")
+
+
+def module_bytes(table: dict) -> bytes:
+    """``render_module``'s text as the UTF-8 bytes written (what ``files_of`` keeps)."""
+    return _layout(table, repr, f"{_HEADER}\nTABLE = ", "\n")
+
+
+def json_bytes(table: dict) -> bytes:
+    """``render_json``'s text as the UTF-8 bytes written (what ``files_of`` keeps)."""
     return _layout(table, _json, tail="\n")
 
 
-def manifest_of(files: dict[str, str]) -> dict[str, str]:
+def utf8(data: str | bytes) -> bytes:
+    """A file's content as the bytes written: bytes as they are, a text in UTF-8."""
+    return data if isinstance(data, bytes) else data.encode("utf-8")
+
+
+def manifest_of(files: dict[str, str | bytes]) -> dict[str, str]:
     """File name → sha256 of its text as written (UTF-8), for every table file."""
-    return {name: hashlib.sha256(text.encode("utf-8")).hexdigest()
-            for name, text in sorted(files.items()) if name not in MANIFEST_NAMES}
+    return {name: hashlib.sha256(utf8(data)).hexdigest()
+            for name, data in sorted(files.items()) if name not in MANIFEST_NAMES}
 
 
 def render_manifest_module(manifest: dict[str, str]) -> str:
     """The manifest as the text of generated/__init__.py: the header, then ``MANIFEST =``
     file name → sha256, keys sorted."""
+    return manifest_module_bytes(manifest).decode("utf-8")
+
+
+def manifest_module_bytes(manifest: dict[str, str]) -> bytes:
+    """``render_manifest_module``'s text as the UTF-8 bytes written."""
     return _layout(manifest, repr, f"{_MANIFEST_HEADER}\nMANIFEST = ", "\n")
 
 
-def files_of(tables: dict[str, dict], fmt: str) -> dict[str, str]:
-    """File name → text of every table in ``fmt`` ("py" or "json"), the manifest last
-    (write_atomically renames it last: the set is switched when it lands)."""
-    render = render_module if fmt == "py" else render_json
-    files = {f"{name}.{fmt}": render(name, tables[name]) for name in TABLES}
+def files_of(tables: dict[str, dict], fmt: str) -> dict[str, bytes]:
+    """File name → the UTF-8 bytes of every table in ``fmt`` ("py" or "json"), the manifest
+    last (write_atomically renames it last: the set is switched when it lands). Bytes, not
+    str: the form a file is written and hashed in, and the smaller one (``_layout``)."""
+    render = module_bytes if fmt == "py" else json_bytes
+    files = {f"{name}.{fmt}": render(tables[name]) for name in TABLES}
     manifest = manifest_of(files)
     if fmt == "py":
-        files[MANIFEST_PY] = render_manifest_module(manifest)
+        files[MANIFEST_PY] = manifest_module_bytes(manifest)
     else:
-        files[MANIFEST_JSON] = render_json("manifest", manifest)
+        files[MANIFEST_JSON] = json_bytes(manifest)
     return files

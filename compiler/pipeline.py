@@ -71,7 +71,9 @@ class Compilation:
     symbols: Symbols = field(default_factory=Symbols)
     model: Model = field(default_factory=Model)
     tables: dict[str, dict] = field(default_factory=dict)  # literals, once lowered
-    files: dict[str, str] = field(default_factory=dict)  # file name → text, once emitted
+    #: File name → its UTF-8 bytes as written, once emitted (compiler/emit.py: bytes, the
+    #: smaller form of a table's text and the one it is hashed and written in).
+    files: dict[str, bytes] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
