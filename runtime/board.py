@@ -32,7 +32,7 @@ class Board:
         placed with, the run counters at its anchoring, its closed windows."""
         return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
                      anchor=placed["placed"]["counters"], scale=placed["scale"],
-                     windows=placed.get("windows", {}))
+                     windows=placed.get("windows"))
 
     def _close_windows(self, unit: str, done: int) -> None:
         """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
@@ -111,8 +111,12 @@ class Board:
             if not closing and self._stage_over():
                 return
             if self._is_one_shot(effect):
-                own = Frame(frame.page_uid, frame.distance, frame.crosses,
-                            dict(self.state.counters.get("run", {})), scale, times=times)
+                # Only an anchored reference reads the anchor: no copy of the run
+                # counters for the others (most 作用).
+                anchor = dict(self.state.counters.get("run", {})) \
+                    if anchored_refs(effect) else None
+                own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
+                            times=times)
                 yield from self._apply_steps(effect, own)
                 self.emit("sayou", op=effect.op, target=effect.names.target,
                           line=effect.line)
@@ -127,12 +131,20 @@ class Board:
                 and repeat.max == 1)
 
     def _apply_steps(self, effect: Sayou, frame: Frame):
-        """One 作用 now, and what it sets off: a region operation may ask the player; an
-        敵HP that reached 0 fires 敵のHPが0になった時."""
+        """One 作用 now, and what it sets off, as the steps to ``yield from``: a region
+        operation may ask the player; an 敵HP that reached 0 fires 敵のHPが0になった時.
+        Any other 作用 lands at once, and no generator is made unless the board fires."""
         if effect.op in REGION_OPS:
-            yield from REGION_STEPS[effect.op](self, effect, frame)
-        else:
-            apply(self, effect, frame)
+            return self._region_steps(effect, frame)
+        apply(self, effect, frame)
+        return self._after_landing()
+
+    def _region_steps(self, effect: Sayou, frame: Frame):
+        yield from REGION_STEPS[effect.op](self, effect, frame)
+        yield from self._after_landing()
+
+    def _after_landing(self):
         if self.state.enemy.get("down") == "now":
             self.state.enemy["down"] = True
-            yield from self._fire_board("on_enemy_hp_zero")
+            return self._fire_board("on_enemy_hp_zero")
+        return ()

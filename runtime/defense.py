@@ -22,7 +22,7 @@ class Defense:
             s.count("turn", "defense_gained", amount)
         self.emit("defense_from_distance", amount=amount, age=s.age, seat=s.enemy["seat"],
                   total=s.defense_total())
-        yield from self._fire_board("after_defense")
+        return self._fire_board("after_defense")
 
     def consume_defense(self, amount: int, one_intent: bool = False) -> int:
         """Absorb ``amount`` with defense, shortest-lived first; returns what is left.

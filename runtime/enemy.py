@@ -60,7 +60,7 @@ class EnemyTurn:
                 placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
                 self.emit("trait_telegraphed", target=effect.names.target,
                           **placed["telegraph"])
-        yield from self._fire_board("turn_start")
+        return self._fire_board("turn_start")
 
     def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
         """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the

@@ -60,7 +60,7 @@ class Turn:
             self.emit("steps_carried", amount=s.steps_carried)
         s.steps_carried = 0
         self.emit("steps_refilled", steps=s.steps)
-        yield from self._fire_board("after_steps_refill")
+        return self._fire_board("after_steps_refill")
 
     def _phase_draw(self):
         """3. ドロー: the draw count, none once the hand is at its cap."""
@@ -71,13 +71,13 @@ class Turn:
                 break
             if not self._draw_one():
                 break
-        yield from self._fire_board("after_draw")
+        return self._fire_board("after_draw")
 
     def _phase_redraw(self):
         """4. 引き直しの判定: no playable page → discard the hand, draw the stage-start count."""
         s = self.state
-        if self.playable_any() or s.redraw_used:
-            return
+        if s.redraw_used or self.playable_any():
+            return ()
         s.redraw_used = True
         for uid in list(s.zones["hand"]):
             s.move(uid, "discard")
@@ -91,7 +91,7 @@ class Turn:
         if not self.playable_any():
             s.redraw_failed = True
             self.emit("no_playable_page")
-        yield from ()
+        return ()
 
     def _end_turn(self):
         for _, phase in TURN_END_PHASES:
@@ -153,7 +153,9 @@ class Turn:
         return "play" if self._playing else "turn"
 
 
-#: The phases before the player acts (spec 000 ターン構造 1–4).
+#: The phases before the player acts (spec 000 ターン構造 1–4). A phase returns the steps
+#: to ``yield from`` — a generator where the board may fire mid-phase and ask the player,
+#: else its work done and what the board then fires (often nothing: no generator made).
 TURN_START_PHASES = (
     ("intents", EnemyTurn._phase_intents),
     ("steps_refill", Turn._phase_refill),
