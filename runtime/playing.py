@@ -140,7 +140,9 @@ class Playing:
             page_id = instance["page"]
             page = pages[page_id]
             year = overrides.get(page_id, page.year) if overrides else page.year
-            if truncate(abs(year - age) * mul) > steps or year > cap:
+            distance = year - age if year >= age else age - year
+            # No 支払い倍率 on the board (the usual case): the cost is the distance itself.
+            if (distance if mul == 1.0 else truncate(distance * mul)) > steps or year > cap:
                 continue
             if year == age:
                 if not same_age_open:
@@ -244,6 +246,7 @@ class Playing:
         self._end_of_play()
 
     def _cross(self):
+        """跨ぐ: the first Intent of the turn is removed; the steps of what 跨いだ時 fires."""
         s = self.state
         self.emit("crossed", seat=s.enemy["seat"])
         if s.enemy["turn_intents"]:
@@ -251,18 +254,20 @@ class Playing:
             s.count("turn", "intents_removed", 1)
             s.counters.setdefault("play", {})["intents_removed"] = 1
             self.emit("intent_removed", intent=removed, left=len(s.enemy["turn_intents"]))
-        yield from self._fire_board("on_cross")
+        return self._fire_board("on_cross")
 
     def _after_play(self, uid: int):
+        """The played page to its destination; the steps of what 除外時 fires (none for a
+        discarded page: no generator made for most plays)."""
         destination = self.page_of(uid).after_play
         if destination == "discard":
             self.state.move(uid, "discard")
             self.emit("page_discarded", uid=uid)
-        else:
-            self.state.move(uid, destination)
-            self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
-                      else "run")
-            yield from self._fire_board("on_exile")
+            return ()
+        self.state.move(uid, destination)
+        self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
+                  else "run")
+        return self._fire_board("on_exile")
 
     def _end_of_play(self):
         s = self.state

@@ -217,7 +217,8 @@ def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, floa
     """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board."""
     variables = battle.tables.vocabulary.variables
     add, mul = 0.0, 1.0
-    for placed in list(battle.state.effects):
+    # A consumed modifier may leave the board (its maximum reached): walk a copy then.
+    for placed in list(battle.state.effects) if consume else battle.state.effects:
         effect = placed["effect"]
         info = variables.get(effect.target.code)
         if info is None or info.modifier_of != target or effect.timing != "always":
