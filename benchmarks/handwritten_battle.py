@@ -49,6 +49,8 @@ from __future__ import annotations
 import math
 import random
 
+from sim.policies import play_out, random_policy
+
 # ------------------------------------------------------------------ the balance
 START_AGE = 20
 START_HP = 200
@@ -107,17 +109,7 @@ def play_random(battle, seed: int, max_actions: int = DEFAULT_MAX_ACTIONS) -> in
     seeded random policy until it is over or ``max_actions`` actions were taken; returns
     the number of actions. At each step one legal action is picked uniformly; a pending
     choice is answered with a uniform sample of its candidates."""
-    policy = random.Random(seed * 7919 + 1)
-    actions = 0
-    while not battle.over and actions < max_actions:
-        action = policy.choice(battle.legal_actions())
-        if action[0] == "choose":
-            request = battle.choice
-            battle.choose(policy.sample(list(request["candidates"]), request["count"]))
-        else:
-            getattr(battle, action[0])(*action[1:])
-        actions += 1
-    return actions
+    return play_out(battle, random_policy, random.Random(seed * 7919 + 1), max_actions)
 
 
 class HandwrittenBattle:

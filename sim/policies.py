@@ -22,6 +22,25 @@ def random_policy(battle: Battle, rng: random.Random) -> tuple:
     return action
 
 
+def act(battle, action: tuple) -> None:
+    """Carry out one action a policy chose (``("choose", uids)`` answers a choice)."""
+    name, *args = action
+    if name == "choose":
+        battle.choose(list(args[0]))
+    else:
+        getattr(battle, name)(*args)
+
+
+def play_out(battle, policy, rng: random.Random, max_actions: int) -> int:
+    """Let ``policy`` play ``battle`` (anything with the Battle's action API) until it
+    is over or ``max_actions`` actions were taken; returns the number of actions."""
+    actions = 0
+    while not battle.over and actions < max_actions:
+        act(battle, policy(battle, rng))
+        actions += 1
+    return actions
+
+
 # ---------------------------------------------------------------- the greedy player
 
 #: The weights of the greedy score: a page played is worth the damage it deals, plus

@@ -17,6 +17,8 @@ from typing import Callable, Iterable
 from runtime.battle import Battle
 from runtime.tables import Tables
 
+from .policies import act
+
 #: A battle still running after this many turns is a draw.
 TURN_CAP = 60
 #: Actions a policy may take in one battle before it is called a draw (a policy that
@@ -76,10 +78,7 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         name = action[0]
         page = s.pages[action[1]]["page"] if name in ("play", "pen", "tear") else None
         dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
-        if name == "choose":
-            battle.choose(list(action[1]))
-        else:
-            getattr(battle, name)(*action[1:])
+        act(battle, action)
         actions += 1
         if page is not None:
             tally[{"play": "plays", "pen": "pens", "tear": "tears"}[name]][page] += 1

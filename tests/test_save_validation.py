@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from runtime import save
 from runtime.battle import Battle, Refused
 from runtime.tables import load
+from sim.policies import play_out, random_policy
 
 TABLES = load()
 ENEMIES = sorted(TABLES.enemies)
@@ -21,17 +22,8 @@ ENEMIES = sorted(TABLES.enemies)
 
 def a_save(seed: int, steps: int) -> str:
     """A real save after ``steps`` random legal actions (no choice pending)."""
-    policy = random.Random(seed)
     battle = Battle.new(TABLES, seed=seed, enemies=ENEMIES[:2])
-    for _ in range(steps):
-        if battle.over:
-            break
-        action = policy.choice(battle.legal_actions())
-        if action[0] == "choose":
-            request = battle.choice
-            battle.choose(policy.sample(list(request["candidates"]), request["count"]))
-        else:
-            getattr(battle, action[0])(*action[1:])
+    play_out(battle, random_policy, random.Random(seed), steps)
     while battle.choice is not None and not battle.over:
         battle.choose(list(battle.choice["candidates"][:battle.choice["count"]]))
     return save.to_json(battle)
