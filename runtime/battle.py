@@ -164,14 +164,21 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         s = self.state
         actions: list[tuple] = [("play", uid) for uid in self._playable()]
         if s.pens_used < s.param("pen_cap"):
-            pages, instances = self.tables.pages, s.pages
+            instances = s.pages
+            pen_sides = self.tables.memo.get("pen_sides")
+            if pen_sides is None:
+                # The faces each page has a pen for: the pages are frozen (once per tables).
+                pen_sides = self.tables.memo["pen_sides"] = {
+                    page_id: frozenset(side for side in SIDES if page.pens[side] is not None)
+                    for page_id, page in self.tables.pages.items()}
             for uid in s.zones["hand"]:
                 instance = instances[uid]
-                page = pages[instance["page"]]
+                pens = pen_sides[instance["page"]]
+                faces = instance["faces"]
                 for side in SIDES:
-                    face = instance["faces"][side]
+                    face = faces[side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
-                    if restorable or (not face["penned"] and page.pens[side] is not None):
+                    if restorable or (side in pens and not face["penned"]):
                         actions.append(("pen", uid, side))
         if s.tears_used < s.param("tear_cap"):
             actions += [("tear", uid) for uid in s.zones["hand"]]

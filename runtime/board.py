@@ -12,6 +12,28 @@ from .sayou import Frame, anchored_refs, apply, window_key
 from .zones import REGION_OPS, REGION_STEPS
 
 
+_ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
+
+
+def is_one_shot(effect: Sayou) -> bool:
+    """Whether a 作用 lands once, now, rather than being placed on the board."""
+    repeat = effect.repeat
+    return (effect.timing in _ONE_SHOT_TIMINGS and repeat.scope == "play"
+            and repeat.max == 1)
+
+
+def effect_facts(tables, effect: Sayou) -> tuple:
+    """(effect, lands once now, reads an anchored counter), worked out once per tables
+    object and kept by identity: a 作用 of the tables is frozen, and a frozen dataclass
+    would hash all its fields at every look-up. The entry holds the effect itself, so an
+    id is never mistaken for a freed object's."""
+    memo = tables.memo.setdefault("effect_facts", {})
+    entry = memo.get(id(effect))
+    if entry is None or entry[0] is not effect:
+        entry = memo[id(effect)] = (effect, is_one_shot(effect), bool(anchored_refs(effect)))
+    return entry
+
+
 class Board:
     """場 — the methods of Battle for it."""
 
@@ -107,14 +129,15 @@ class Board:
         The list stops when the stage is over, unless it belongs to that ending
         (``closing``: a 綻び reward earned by the very 綻び that won the stage).
         ``times``: the list is granted that many times at once (綻び rewards)."""
+        tables = self.tables
         for effect in effects:
             if not closing and self._stage_over():
                 return
-            if self._is_one_shot(effect):
+            _, one_shot, anchored = effect_facts(tables, effect)
+            if one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
-                anchor = dict(self.state.counters.get("run", {})) \
-                    if anchored_refs(effect) else None
+                anchor = dict(self.state.counters.get("run", {})) if anchored else None
                 own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
                             times=times)
                 yield from self._apply_steps(effect, own)
@@ -122,13 +145,6 @@ class Board:
                           line=effect.line)
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
-
-    _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
-
-    def _is_one_shot(self, effect: Sayou) -> bool:
-        repeat = effect.repeat
-        return (effect.timing in self._ONE_SHOT_TIMINGS and repeat.scope == "play"
-                and repeat.max == 1)
 
     def _apply_steps(self, effect: Sayou, frame: Frame):
         """One 作用 now, and what it sets off, as the steps to ``yield from``: a region

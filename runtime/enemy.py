@@ -24,16 +24,26 @@ def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
     return found
 
 
+def trait_values(tables, enemy_id: str) -> dict:
+    """An enemy's traits by code → value (True for one without a value; the first of a
+    code counts), once per tables: traits are frozen, and a battle asks for them at every
+    turn, seat move and modified hit."""
+    memo = tables.memo.setdefault("trait_values", {})
+    found = memo.get(enemy_id)
+    if found is None:
+        found = memo[enemy_id] = {}
+        for trait in tables.enemies[enemy_id].traits:
+            found.setdefault(trait.trait, trait.value if trait.value is not None else True)
+    return found
+
+
 class EnemyTurn:
     """敵 — the methods of Battle for it."""
 
     def enemy_trait(self, code: str):
         """The value of this stage's enemy trait ``code`` (True for one without a value),
         or None when the enemy does not have it."""
-        for trait in self.tables.enemies[self.state.enemy["id"]].traits:
-            if trait.trait == code:
-                return trait.value if trait.value is not None else True
-        return None
+        return trait_values(self.tables, self.state.enemy["id"]).get(code)
 
     def _phase_intents(self):
         """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits.

@@ -48,9 +48,11 @@ class Turn:
         s.same_age_plays = 0
         self.emit("turn_started", turn=s.turn, stage=s.stage_index + 1)
         for _, phase in TURN_START_PHASES:
-            yield from phase(self)
-            if self._stage_over():
-                return
+            steps = phase(self)
+            if steps:  # () — nothing fired, nothing that can end the stage (see below)
+                yield from steps
+                if self._stage_over():
+                    return
 
     def _phase_refill(self):
         """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
@@ -95,9 +97,11 @@ class Turn:
 
     def _end_turn(self):
         for _, phase in TURN_END_PHASES:
-            yield from phase(self)
-            if self._stage_over():
-                return  # settling decides what follows
+            steps = phase(self)
+            if steps:  # () — nothing fired, nothing that can end the stage (see below)
+                yield from steps
+                if self._stage_over():
+                    return  # settling decides what follows
         yield from self._start_turn()
 
     def _phase_declare(self):
@@ -156,6 +160,9 @@ class Turn:
 #: The phases before the player acts (spec 000 ターン構造 1–4). A phase returns the steps
 #: to ``yield from`` — a generator where the board may fire mid-phase and ask the player,
 #: else its work done and what the board then fires (often nothing: no generator made).
+#: A phase that can end the stage by itself (a loss, a hit, a cleanup's clamp) is a
+#: generator; one that returns () moved no HP, 綻び or outcome and fired nothing, so the
+#: turn asks whether the stage is over only after a phase that returned steps.
 TURN_START_PHASES = (
     ("intents", EnemyTurn._phase_intents),
     ("steps_refill", Turn._phase_refill),
