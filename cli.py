@@ -110,11 +110,11 @@ def _check_named(paths, content: Path | None, what: str, default: Path | None = 
 def _lint(named, context, project):
     """The compiler's checks and the examples played (scenario.stage); a table the
     contract rejects (a compiler bug) is a message and exit 1, never a traceback."""
-    from compiler.build import SchemaViolation
+    from compiler.validate import SchemaViolation  # not compiler.build: lint writes nothing
     from scenario.stage import lint
 
     try:
-        return lint(named, context, project=project)
+        return lint(named, context, project=project, cache=True)
     except SchemaViolation as exc:
         _say_violation(exc)
 

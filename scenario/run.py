@@ -7,41 +7,11 @@ scenario: the result lists each failed expectation with its place and the number
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from runtime.battle import Battle, Refused
 from runtime.sayou import COMPARE  # an expectation compares as a play condition does
 from contract.vocabulary import W
 
-
-@dataclass
-class Failure:
-    """One failure of an example, at its line and column; for an expectation, also what
-    was written and what the battle showed."""
-
-    line: int
-    col: int
-    message: str
-    expected: str | None = None  # for a failed expectation: what was written
-    actual: str | None = None  # … and what the battle showed
-    end_col: int | None = None
-
-
-@dataclass
-class Result:
-    """What running one 例 gave: its name and place, its failures, and every event of the
-    battle."""
-
-    name: str
-    path: str
-    line: int
-    failures: list[Failure] = field(default_factory=list)
-    events: list = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        """Whether the example ran without a failure."""
-        return not self.failures
+from .outcome import Failure, Result  # noqa: F401  (here before; the cache builds them too)
 
 
 #: quantity code → reader(battle, argument, window events). Scenario words map to these

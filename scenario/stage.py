@@ -20,7 +20,6 @@ from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 from compiler.codes import E014
 
-from compiler.build import Compiled
 from compiler.lint import Result, check, check_text
 from compiler.pipeline import Compilation, head, internal_error
 from compiler.values import Ctx
@@ -57,15 +56,14 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
     return specs, diags
 
 
-def run_examples(result: Result) -> Result:
+def run_examples(result: Result, cache_for=None) -> Result:
     """``result`` with the examples of its named files played on its tables.
 
     Examples run only on content without errors (anywhere in the run): they need the
-    tables. Otherwise the errors that stopped them are ``examples_blocked``."""
-    from runtime.tables import from_dicts
-
-    from .run import run
-
+    tables. Otherwise the errors that stopped them are ``examples_blocked``.
+    ``cache_for``: the paths linted, to read and keep each example's outcome in the
+    example cache (scenario.excache) — an example whose outcome is there is not played
+    (its Result then holds no events); None: every example is played."""
     compilation = result.compilation
     specs, found = examples_of(compilation)
     diagnostics = compilation.diagnostics + found
@@ -77,22 +75,60 @@ def run_examples(result: Result) -> Result:
             first = wanted[0]
             blocked = [E014.at(Span(first["path"], first["line"], 1, first["line"], 2), "バランスがないので例を実行できません", hint="content/ に バランス { … } を1つ書いてください")]
     if wanted and not blocked:
-        tables = from_dicts(result.tables)
-        for spec in wanted:
-            try:
-                played.append(run(spec, tables))
-            except Exception as exc:  # a bug in jibunki, reported at the example
-                diagnostics.append(internal_error(
-                    exc, Span(spec["path"], spec["line"], 1, spec["line"], 2)))
+        played = _play(wanted, result.tables, diagnostics, cache_for)
         diagnostics += run_diagnostics(played)
     return replace(result, diagnostics=compilation.shown(diagnostics), examples=played,
                    examples_blocked=sorted(blocked, key=Diagnostic.sort_key),
                    examples_wanted=len(wanted))
 
 
-def lint(paths: list[Path], context: list[Path] = (), *, project: Path | None = None) -> Result:
-    """``compiler.lint.check`` of the paths, then their examples played."""
-    return run_examples(check(paths, context, project=project))
+def _play(wanted: list[dict], literal_tables: dict, diagnostics: list, cache_for) -> list:
+    """Each wanted example's Result, in order: from the example cache when it holds the
+    outcome (then neither the runtime nor the battle is needed), else played."""
+    from .outcome import Failure, Result as Outcome
+
+    cache = None
+    if cache_for is not None:
+        from .excache import ExampleCache, spec_key
+
+        cache = ExampleCache(cache_for, literal_tables)
+    played, tables = [], None
+    try:
+        for spec in wanted:
+            key = spec_key(spec) if cache is not None else None
+            kept = cache.get(key) if cache is not None else None
+            if kept is not None:
+                played.append(Outcome(spec["name"], spec["path"], spec["line"],
+                                      [Failure(*row) for row in kept]))
+                continue
+            if tables is None:
+                from runtime.tables import from_dicts
+
+                tables = from_dicts(literal_tables)
+            from .run import run
+
+            try:
+                outcome = run(spec, tables)
+            except Exception as exc:  # a bug in jibunki, reported at the example
+                diagnostics.append(internal_error(
+                    exc, Span(spec["path"], spec["line"], 1, spec["line"], 2)))
+                continue
+            played.append(outcome)
+            if cache is not None:
+                cache.put(key, outcome)
+    finally:
+        if cache is not None:
+            cache.save()
+    return played
+
+
+def lint(paths: list[Path], context: list[Path] = (), *, project: Path | None = None,
+         cache: bool = False) -> Result:
+    """``compiler.lint.check`` of the paths, then their examples played. ``cache``: an
+    example whose outcome the example cache holds is not played again (scenario.excache;
+    same diagnostics, its Result without events)."""
+    return run_examples(check(paths, context, project=project),
+                        [*paths, *context] if cache else None)
 
 
 def lint_text(text: str, path: str = "<text>", context: dict[str, str] | None = None) -> Result:
@@ -103,6 +139,8 @@ def lint_text(text: str, path: str = "<text>", context: dict[str, str] | None = 
 def compile_content(content: Path, fmt: str = "py") -> Compiled:
     """``compiler.build.compile_content`` with the examples of the content checked (not
     played): a mistake in one refuses the compile, and the catalog shows them."""
+    from compiler.build import Compiled
+
     result = check([content], project=content, fmt=fmt)
     specs, found = examples_of(result.compilation)
     diagnostics = result.compilation.shown(result.compilation.diagnostics + found)
