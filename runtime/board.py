@@ -101,15 +101,18 @@ class Board:
 
     def _firing(self, timing: str, frame: Frame | None, times: int):
         s = self.state
+        with_the_hit = timing in self._WITH_THE_HIT
+        closing = timing in self._CLOSING_TIMINGS
         for placed in list(s.effects):
-            if timing in self._WITH_THE_HIT:
-                if s.outcome is not None or self._stage_won_by() is not None:
-                    return
-            elif timing not in self._CLOSING_TIMINGS and self._stage_over():
-                return
             effect = placed["effect"]
             if effect.timing != timing or effect.telegraphed or placed not in s.effects:
                 continue  # telegraphed traits act in the enemy phase
+            # Asked before each effect that would fire (an earlier one may have ended it).
+            if with_the_hit:
+                if s.outcome is not None or self._stage_won_by() is not None:
+                    return
+            elif not closing and self._stage_over():
+                return
             if timing == "on_play" and placed["placed"]["plays"] >= s.plays_run:
                 continue  # placed by this very play: it fires from the next one
             own = self.frame_of(placed)

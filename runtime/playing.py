@@ -200,14 +200,13 @@ class Playing:
         distance = abs(year - old)
         frame = Frame(page_uid=uid, distance=distance, crosses=info["crosses"])
         s.plays_run += 1
-        s.reset_scope("play")
         self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
         move = {"steps_used": distance, "distance_moved": distance,
                 "net_displacement": year - old, "crossings": 1 if info["crosses"] else 0,
                 "plays": 1}
-        s.counters["play"] = dict(move)
+        s.counters["play"] = dict(move)  # the play scope begins with its move
         s.steps -= info["cost"]
         if year == old:
             s.same_age_plays += 1

@@ -90,10 +90,12 @@ class State:
         """A new page instance of ``page_id`` in ``zone``; ``lifetime``: stage or run for
         a generated page, None for the deck's own. Returns its uid."""
         uid = len(self.pages)
-        self.pages.append({"uid": uid, "page": page_id, "zone": None, "lifetime": lifetime,
-                           "faces": {side: {"state": "base", "blanked": None, "penned": False}
-                                     for side in ("future", "past")}})
-        self.move(uid, zone)
+        self.pages.append({"uid": uid, "page": page_id, "zone": zone, "lifetime": lifetime,
+                           "faces": {"future": {"state": "base", "blanked": None,
+                                                "penned": False},
+                                     "past": {"state": "base", "blanked": None,
+                                              "penned": False}}})
+        self.zones[zone].append(uid)  # as ``move`` from nowhere puts it
         return uid
 
     # ---------------------------------------------------------- counters
