@@ -18,16 +18,18 @@ def _pays(body) -> bool:
     return any(e.op == "pay" and e.timing == "on_play" for e in body.effects)
 
 
-def _free_faces(tables, page) -> frozenset:
-    """The sides whose face as dealt fires on its own: written, with no condition and no
-    payment. Worked out once per tables (``Tables.memo``): the pages are frozen."""
-    memo = tables.memo.setdefault("free_faces", {})
-    free = memo.get(page.id)
-    if free is None:
-        free = memo[page.id] = frozenset(
-            side for side, body in page.faces.items()
-            if body.written and not body.conditions and not _pays(body))
-    return free
+def _dealt_faces(tables, page) -> tuple[frozenset, frozenset]:
+    """The sides whose face as dealt settles playability without a test: (fires on its
+    own — written, with no condition and no payment; cannot fire — not written). Worked
+    out once per tables (``Tables.memo``): the pages are frozen."""
+    memo = tables.memo.setdefault("dealt_faces", {})
+    dealt = memo.get(page.id)
+    if dealt is None:
+        dealt = memo[page.id] = (
+            frozenset(side for side, body in page.faces.items()
+                      if body.written and not body.conditions and not _pays(body)),
+            frozenset(side for side, body in page.faces.items() if not body.written))
+    return dealt
 
 
 def _blockade(tables, enemy_id: str):
@@ -80,7 +82,12 @@ class Playing:
         reason = self._blocked(uid, year)
         firing = []
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
+        instance = s.pages[uid]
+        free, _ = _dealt_faces(self.tables, self.tables.pages[instance["page"]])
         for side in sides:
+            if side in free and instance["faces"][side]["state"] == "base":
+                firing.append(side)  # fires on its own: no condition, nothing to pay
+                continue
             body = self.face_body(uid, side)
             if body is None:
                 continue
@@ -134,7 +141,7 @@ class Playing:
         same_age_open = s.same_age_plays < s.param("same_age_cap")
         overrides = s.year_overrides() if s.mods else None
         pages, instances = tables.pages, s.pages
-        free_faces = tables.memo.get("free_faces", {})
+        dealt_faces = tables.memo.get("dealt_faces", {})
         for uid in s.zones["hand"]:
             instance = instances[uid]
             page_id = instance["page"]
@@ -153,16 +160,21 @@ class Playing:
                     continue
                 sides = ("future",) if year > age else ("past",)
             faces = instance["faces"]
-            free = free_faces.get(page_id)
-            if free is None:
-                free = _free_faces(tables, page)
-            # A face as dealt that fires on its own settles it without _fires_any's tests.
+            dealt = dealt_faces.get(page_id)
+            free, unwritten = dealt if dealt is not None else _dealt_faces(tables, page)
+            # A face as dealt settles it without _fires_any's tests: it fires on its own,
+            # or, not written, it cannot fire. Only the other faces are tested.
+            testing = False
             for side in sides:
-                if side in free and faces[side]["state"] == "base":
-                    yield uid
-                    break
+                if faces[side]["state"] == "base":
+                    if side in free:
+                        yield uid
+                        break
+                    if side in unwritten:
+                        continue
+                testing = True
             else:
-                if self._fires_any(uid, page, faces, sides, year, age, seat):
+                if testing and self._fires_any(uid, page, faces, sides, year, age, seat):
                     yield uid
 
     def _fires_any(self, uid: int, page, faces, sides, year: int, age: int, seat: int) -> bool:
