@@ -194,6 +194,7 @@ class ExampleCache:
             self.close()
 
     def close(self) -> None:
+        """Close the cache folder (nothing more is read or saved)."""
         if self._folder is not None:
             os.close(self._folder)
             self._folder = None
