@@ -215,6 +215,8 @@ def check_condition(battle, cond: Condition, frame: Frame) -> bool:
 
 def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, float]:
     """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board."""
+    if not battle.state.effects:  # an empty board (most of a battle): nothing modifies
+        return 0.0, 1.0
     variables = battle.tables.vocabulary.variables
     add, mul = 0.0, 1.0
     # A consumed modifier may leave the board (its maximum reached): walk a copy then.
