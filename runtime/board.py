@@ -95,7 +95,10 @@ class Board:
         for them. ``times``: the timing came that many times at once (綻び rewards crossed
         together); each effect fires as often, within its maximum."""
         for placed in self.state.effects:
-            if placed["effect"].timing == timing:
+            effect = placed["effect"]
+            # A telegraphed trait (the seat move shown at 予兆) acts in the enemy phase,
+            # never here: it alone on the board for its timing fires nothing.
+            if effect.timing == timing and not effect.telegraphed:
                 return self._firing(timing, frame, times)
         return ()
 

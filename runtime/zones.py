@@ -135,7 +135,8 @@ class Zones:
         s.move(uid, "hand")
         s.count("turn", "cards_drawn", 1)
         self.emit("drawn", uid=uid, page=s.pages[uid]["page"])
-        self._reshuffle_if_empty()
+        if not s.zones["draw"]:  # the pile is renewed the moment it is empty
+            self._reshuffle_if_empty()
         return True
 
     def _reshuffle_if_empty(self) -> None:
