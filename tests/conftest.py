@@ -30,3 +30,13 @@ def compiled_tables(content: Path):
     compiled = compile_content(content)
     assert compiled.ok, [f"{d.span}: {d.code} {d.message}" for d in compiled.diagnostics]
     return from_dicts(compiled.tables)
+
+
+@pytest.fixture
+def content(tmp_path):
+    """A copy of the bundled content in a temporary folder, free to change or spoil."""
+    import shutil
+
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    return folder

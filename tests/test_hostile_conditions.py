@@ -21,12 +21,6 @@ def invoke(*args, input=None, env=None):
     return result
 
 
-@pytest.fixture
-def content(tmp_path):
-    """A copy of the bundled content to spoil."""
-    folder = tmp_path / "content"
-    shutil.copytree(ROOT / "content", folder)
-    return folder
 
 
 # ------------------------------------------------------------ designer text is plain text

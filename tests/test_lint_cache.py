@@ -12,7 +12,6 @@ import dataclasses
 import hashlib
 import os
 import pickle
-import shutil
 import stat
 import subprocess
 import sys
@@ -80,12 +79,6 @@ def parses(monkeypatch):
     return calls
 
 
-@pytest.fixture
-def content(tmp_path):
-    """A copy of the bundled content, free to change."""
-    copy = tmp_path / "content"
-    shutil.copytree(ROOT / "content", copy)
-    return copy
 
 
 def files_of(folder: Path) -> list[Path]:
