@@ -220,3 +220,29 @@ def remove_stale_temps(folder: int, temp_prefix: str, names: list[str] | None = 
                 os.unlink(entry, dir_fd=folder)
         except OSError:
             pass
+
+
+# ------------------------------------------------------------------ keys
+
+
+def part(hasher, data: bytes) -> None:
+    """Feed one length-prefixed part to ``hasher`` (parts cannot run into each other)."""
+    hasher.update(len(data).to_bytes(8, "big"))
+    hasher.update(data)
+
+
+def sources_digest(magic: bytes, paths) -> bytes:
+    """What made a cache entry, as a sha256: the entry format ``magic``, Python's version
+    and, in order, each file's folder and name and its bytes. Every cache keys on it, so
+    an entry made by other code is never used. A file that cannot be read raises
+    OSError: the caller keeps no cache then."""
+    import hashlib
+    import sys
+
+    hasher = hashlib.sha256(magic)
+    part(hasher, sys.version.encode("utf-8"))
+    for path in paths:
+        path = Path(path)
+        part(hasher, f"{path.parent.name}/{path.name}".encode("utf-8", "surrogatepass"))
+        part(hasher, path.read_bytes())
+    return hasher.digest()

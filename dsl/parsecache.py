@@ -321,18 +321,6 @@ def decode(tree):
 # ------------------------------------------------------------------ the key
 
 
-def _file_digest(hasher, path: str) -> None:
-    with open(path, "rb") as handle:
-        data = handle.read()
-    _part(hasher, os.path.basename(path).encode("utf-8"))
-    _part(hasher, data)
-
-
-def _part(hasher, data: bytes) -> None:
-    hasher.update(len(data).to_bytes(8, "big"))
-    hasher.update(data)
-
-
 #: The sources a parse is made by; without them (an install of bytecode only) no cache.
 _SOURCES = {"ast.py", "codes.py", "diagnostics.py", "diskcache.py", "jibunki.lark",
             "keywords.py", "parsecache.py", "parser.py", "transform.py"}
@@ -342,23 +330,18 @@ def _implementation() -> bytes | None:
     """What a parse depends on besides its input: the source of every module and the
     grammar of dsl/, the vocabulary, lark's version (its __init__, which names it) and
     Python's. None (no cache) when any of it cannot be read."""
-    import hashlib
     import importlib.util
 
     from contract import vocabulary
 
     try:
-        hasher = hashlib.sha256(FORMAT)
-        _part(hasher, sys.version.encode("utf-8"))
         here = os.path.dirname(os.path.abspath(__file__))
         names = sorted(n for n in os.listdir(here) if n.endswith((".py", ".lark")))
         if not _SOURCES <= set(names):
             return None
         lark = importlib.util.find_spec("lark")
-        for path in ([os.path.join(here, n) for n in names]
-                     + [vocabulary.__file__, lark.origin]):
-            _file_digest(hasher, path)
-        return hasher.digest()
+        return diskcache.sources_digest(FORMAT, [os.path.join(here, n) for n in names]
+                                        + [vocabulary.__file__, lark.origin])
     except Exception:
         return None
 
@@ -371,12 +354,8 @@ def _fingerprint() -> bytes | None:
 
 @cache
 def _module_digest(module: str) -> bytes | None:
-    import hashlib
-
     try:
-        hasher = hashlib.sha256()
-        _file_digest(hasher, sys.modules[module].__file__)
-        return hasher.digest()
+        return diskcache.sources_digest(b"", [sys.modules[module].__file__])
     except Exception:
         return None
 
@@ -407,7 +386,7 @@ def entry_key(text: str, path: str, suggest=None) -> tuple[str, bytes] | None:
     hasher = hashlib.sha256()
     for part in (fingerprint, suggest_id, path.encode("utf-8", "surrogatepass"),
                  text.encode("utf-8", "surrogatepass")):
-        _part(hasher, part)
+        diskcache.part(hasher, part)
     where = os.path.abspath(path).encode("utf-8", "surrogatepass")
     name = f"{_ENTRY_PREFIX}{hashlib.sha256(where).hexdigest()[:32]}{_ENTRY_SUFFIX}"
     return name, hasher.hexdigest().encode("ascii")

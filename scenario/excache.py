@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import sys
 from pathlib import Path
 
 from dsl import diskcache
@@ -50,14 +49,9 @@ def code_digest() -> bytes:
     """The sha256 of the source of every module that plays an example, and of Python."""
     global _code_digest
     if _code_digest is None:
-        h = hashlib.sha256(FORMAT)
-        h.update(f"{sys.implementation.name} {sys.version}".encode())
-        for folder in _CODE_FOLDERS:
-            for path in sorted((_ROOT / folder).glob("*.py")):
-                data = path.read_bytes()
-                h.update(f"\0{folder}/{path.name}\0{len(data)}\0".encode())
-                h.update(data)
-        _code_digest = h.digest()
+        _code_digest = diskcache.sources_digest(
+            FORMAT, [path for folder in _CODE_FOLDERS
+                     for path in sorted((_ROOT / folder).glob("*.py"))])
     return _code_digest
 
 
