@@ -165,12 +165,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         actions: list[tuple] = [("play", uid) for uid in self._playable()]
         if s.pens_used < s.param("pen_cap"):
             instances = s.pages
-            pen_sides = self.tables.memo.get("pen_sides")
-            if pen_sides is None:
-                # The faces each page has a pen for: the pages are frozen (once per tables).
-                pen_sides = self.tables.memo["pen_sides"] = {
-                    page_id: frozenset(side for side in SIDES if page.pens[side] is not None)
-                    for page_id, page in self.tables.pages.items()}
+            # The faces each page has a pen for: the pages are frozen (once per tables).
+            pen_sides = self.tables.fact("pen_sides", None, lambda: {
+                page_id: frozenset(side for side in SIDES if page.pens[side] is not None)
+                for page_id, page in self.tables.pages.items()})
             for uid in s.zones["hand"]:
                 instance = instances[uid]
                 pens = pen_sides[instance["page"]]

@@ -16,25 +16,21 @@ def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
     """The literals of an enemy's Intents and of its escalations' Intents, made once per
     tables: a state keeps Intents as literals (plain data, saved as they are), and no
     rule ever changes one, so every battle against the enemy shares them."""
-    memo = tables.memo.setdefault("intent_literals", {})
-    found = memo.get(enemy.id)
-    if found is None:
-        found = memo[enemy.id] = (tuple(to_literal(i) for i in enemy.intents),
-                                  tuple(to_literal(e.intent) for e in enemy.escalations))
-    return found
+    return tables.fact("intent_literals", enemy.id, lambda: (
+        tuple(to_literal(i) for i in enemy.intents),
+        tuple(to_literal(e.intent) for e in enemy.escalations)))
 
 
 def trait_values(tables, enemy_id: str) -> dict:
     """An enemy's traits by code → value (True for one without a value; the first of a
     code counts), once per tables: traits are frozen, and a battle asks for them at every
     turn, seat move and modified hit."""
-    memo = tables.memo.setdefault("trait_values", {})
-    found = memo.get(enemy_id)
-    if found is None:
-        found = memo[enemy_id] = {}
+    def values() -> dict:
+        found: dict = {}
         for trait in tables.enemies[enemy_id].traits:
             found.setdefault(trait.trait, trait.value if trait.value is not None else True)
-    return found
+        return found
+    return tables.fact("trait_values", enemy_id, values)
 
 
 class EnemyTurn:

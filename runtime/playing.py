@@ -22,23 +22,16 @@ def _dealt_faces(tables, page) -> tuple[frozenset, frozenset]:
     """The sides whose face as dealt settles playability without a test: (fires on its
     own — written, with no condition and no payment; cannot fire — not written). Worked
     out once per tables (``Tables.memo``): the pages are frozen."""
-    memo = tables.memo.setdefault("dealt_faces", {})
-    dealt = memo.get(page.id)
-    if dealt is None:
-        dealt = memo[page.id] = (
-            frozenset(side for side, body in page.faces.items()
-                      if body.written and not body.conditions and not _pays(body)),
-            frozenset(side for side, body in page.faces.items() if not body.written))
-    return dealt
+    return tables.fact("dealt_faces", page.id, lambda: (
+        frozenset(side for side, body in page.faces.items()
+                  if body.written and not body.conditions and not _pays(body)),
+        frozenset(side for side, body in page.faces.items() if not body.written)))
 
 
 def _blockade(tables, enemy_id: str):
     """The enemy's 封鎖 trait, or None (once per tables: an enemy's traits are frozen)."""
-    memo = tables.memo.setdefault("blockade", {})
-    if enemy_id not in memo:
-        memo[enemy_id] = next((t for t in tables.enemies[enemy_id].traits
-                               if t.trait == "blockade"), None)
-    return memo[enemy_id]
+    return tables.fact("blockade", enemy_id, lambda: next(
+        (t for t in tables.enemies[enemy_id].traits if t.trait == "blockade"), None))
 
 
 def _sides(year: int, age: int) -> tuple[str, ...]:

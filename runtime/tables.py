@@ -60,6 +60,14 @@ class Tables:
         use; not a field, so never compared, hashed or saved."""
         return {}
 
+    def fact(self, kind: str, key, make):
+        """The fact ``kind`` of ``key`` (an enemy id, a page id …), worked out by
+        ``make()`` the first time it is asked for and kept in ``memo``."""
+        facts = self.memo.setdefault(kind, {})
+        if key not in facts:
+            facts[key] = make()
+        return facts[key]
+
 
 def read_table(path: Path) -> dict:
     """The ``TABLE`` literal of one generated module, read without executing anything;
