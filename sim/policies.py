@@ -163,8 +163,9 @@ def _pen(battle: Battle) -> tuple | None:
         return ("pen", fills[0][0], fills[0][1]) if fills else None
     if s.turn < PEN_TURN:
         return None
+    playable = set(battle.playable_uids())
     upgrades = [o for o in options if not o[2] and battle.face_body(o[0], o[1]) is not None
-                and o[0] in battle.playable_uids()]
+                and o[0] in playable]
     chosen = (fills or upgrades)[:1]
     return ("pen", chosen[0][0], chosen[0][1]) if chosen else None
 
