@@ -27,7 +27,9 @@ def effect_facts(tables, effect: Sayou) -> tuple:
     object and kept by identity: a 作用 of the tables is frozen, and a frozen dataclass
     would hash all its fields at every look-up. The entry holds the effect itself, so an
     id is never mistaken for a freed object's."""
-    memo = tables.memo.setdefault("effect_facts", {})
+    memo = tables.memo.get("effect_facts")
+    if memo is None:
+        memo = tables.memo["effect_facts"] = {}
     entry = memo.get(id(effect))
     if entry is None or entry[0] is not effect:
         entry = memo[id(effect)] = (effect, is_one_shot(effect), bool(anchored_refs(effect)))
@@ -61,6 +63,8 @@ class Board:
         turn after placement has ended: keep the run counters of that moment."""
         key = "plays" if unit == "play" else "turns"
         for placed in self.state.effects:
+            if not effect_facts(self.tables, placed["effect"])[2]:
+                continue  # no anchored reference: no window to close
             for ref in anchored_refs(placed["effect"]):
                 name = window_key(ref)
                 if ref.unit == unit and done - placed["placed"][key] >= ref.n \

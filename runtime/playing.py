@@ -232,10 +232,14 @@ class Playing:
             for name in SUPPRESSED_MOVE:
                 move[name] = 0
                 s.counters.setdefault("play", {})[name] = 0
+        counters = s.counters
         for scope in ("turn", "stage", "run"):
-            bucket = s.counters.setdefault(scope, {})
+            bucket = counters.get(scope)
+            if bucket is None:
+                bucket = counters[scope] = {}
+            get = bucket.get
             for name, amount in move.items():
-                bucket[name] = bucket.get(name, 0) + amount
+                bucket[name] = get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
             self.emit("moved", age=old, to=old, suppressed=True)

@@ -63,10 +63,14 @@ class Tables:
     def fact(self, kind: str, key, make):
         """The fact ``kind`` of ``key`` (an enemy id, a page id …), worked out by
         ``make()`` the first time it is asked for and kept in ``memo``."""
-        facts = self.memo.setdefault(kind, {})
-        if key not in facts:
-            facts[key] = make()
-        return facts[key]
+        facts = self.memo.get(kind)
+        if facts is None:
+            facts = self.memo[kind] = {}
+        try:
+            return facts[key]
+        except KeyError:
+            value = facts[key] = make()
+            return value
 
 
 def read_table(path: Path) -> dict:

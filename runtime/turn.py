@@ -134,7 +134,10 @@ class Turn:
                 self._remove(placed)
 
     def _expire_mods(self, lifetime: str) -> None:
-        for mod in self.state.expire_mods(lifetime):
+        expired = self.state.expire_mods(lifetime)
+        if not expired:
+            return  # nothing lowered a parameter: nothing newly out of bounds
+        for mod in expired:
             if mod["kind"] == "param":
                 self.emit("param_changed", param=mod["key"], value=self.state.param(mod["key"]),
                           lifetime=lifetime)
