@@ -82,7 +82,7 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     """Check content files or folders (default: content/) and report every problem."""
     from dsl.diagnostics import to_json
 
-    result = _check_named(paths, content, "リントするファイルかフォルダ")
+    result = _check_named(paths, content, "リントするファイルかフォルダ", whole_result=True)
     if fmt == "json":
         click.echo(to_json(result.diagnostics))
     else:
@@ -91,12 +91,14 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
 
 
-def _check_named(paths, content: Path | None, what: str, default: Path | None = None):
+def _check_named(paths, content: Path | None, what: str, default: Path | None = None,
+                 whole_result: bool = False):
     """Check the named paths (or ``default``, else the content folder) and play their
     examples. Names in them resolve against the whole content folder (``--content``,
     default content/) wherever the named files are: a scenario or deck kept outside sees
     the bundled pages. Checking the content folder itself is checking the project: it
-    must hold what compile needs (the balance, the starting deck)."""
+    must hold what compile needs (the balance, the starting deck). ``whole_result``: the
+    findings may come from the lint cache (scenario.lintcache), with no tables or events."""
     folder = content or DEFAULT_CONTENT
     fallback = default or folder
     named = list(paths) or [fallback]
@@ -104,19 +106,32 @@ def _check_named(paths, content: Path | None, what: str, default: Path | None = 
         raise click.UsageError(f"{fallback}/ がありません。{what}を指定してください")
     context = [folder] if folder.is_dir() else []
     whole = folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]
-    return _lint(named, context, folder if whole else None)
+    return _lint(named, context, folder if whole else None, whole_result)
 
 
-def _lint(named, context, project):
-    """The compiler's checks and the examples played (scenario.stage); a table the
-    contract rejects (a compiler bug) is a message and exit 1, never a traceback."""
-    from compiler.validate import SchemaViolation  # not compiler.build: lint writes nothing
+def _lint(named, context, project, whole_result: bool = False):
+    """The compiler's checks and the examples played (scenario.stage; ``whole_result``:
+    or their findings from the lint cache); a table the contract rejects (a compiler bug)
+    is a message and exit 1, never a traceback."""
+    if whole_result:
+        from scenario.lintcache import lint as cached_lint
+
+        return _rejecting_violations(lambda: cached_lint(named, context, project))
     from scenario.stage import lint
 
+    return _rejecting_violations(lambda: lint(named, context, project=project, cache=True))
+
+
+def _rejecting_violations(run):
     try:
-        return lint(named, context, project=project, cache=True)
-    except SchemaViolation as exc:
-        _say_violation(exc)
+        return run()
+    except Exception as exc:
+        # compiler.validate is imported only here: a lint from the cache never loads it.
+        from compiler.validate import SchemaViolation  # not compiler.build: lint writes nothing
+
+        if isinstance(exc, SchemaViolation):
+            _say_violation(exc)
+        raise
 
 
 def _say_blocked(result) -> None:

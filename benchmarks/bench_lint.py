@@ -13,12 +13,21 @@ untimed warm-up round:
 * lint warm: ``jibunki lint`` with a cache folder (``XDG_CACHE_HOME``, private to this run)
   that earlier runs filled — the parser's tables and whatever per-file cache the project
   keeps there: a second lint when nothing changed, target ≤ 2× the floor;
+* lint one edit: a lint after the designer changed one file — a private copy of the
+  content (``--content`` pointing at it) whose first page file gets one more comment line
+  before each run, with a cache folder earlier runs filled: the findings cannot come from
+  the lint cache, the other files' parses do;
 * lint cold files: a fresh ``XDG_CACHE_HOME`` for each run holding only the parser's
   tables (the ``grammar-*.cache`` files copied from the warm folder): every file parsed,
   the parser not rebuilt — a lint after every file changed;
 * lint cold: a fresh, empty ``XDG_CACHE_HOME`` for each run: the LALR tables are built
   from the grammar too — the first lint after an install or a grammar change;
 * lint no cache: ``JIBUNKI_NO_CACHE=1`` — nothing read from or written to a cache.
+
+The project's modules are byte-compiled first (``compileall`` into their __pycache__,
+ignored by git), as the libraries of the floor are by their install: with
+PYTHONDONTWRITEBYTECODE set, Python would otherwise compile jibunki's sources on every
+run and not the floor's, and the rows would time that difference.
 
 Printed: min and median of each, its ratio to the floor of the same run (min/min, and
 median/median), and the lint rows' ratio to the start-up row. Throughput per page on big
@@ -42,8 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # for corpus.py beside
 
 from corpus import figure_rows, interleaved, machine_line  # noqa: E402
 
+#: The project's packages, byte-compiled before timing.
+PACKAGES = ("catalog", "compiler", "contract", "dsl", "runtime", "scenario", "sim", "terminal")
 TARGET = 2.0  # a warm lint ≤ 2× the bare `python -c "import click, lark"`
-FLOOR, STARTUP, WARM = "floor", "start-up (--help)", "lint warm"
+FLOOR, STARTUP, WARM, EDIT = "floor", "start-up (--help)", "lint warm", "lint one edit"
 
 
 def jibunki_command() -> list[str]:
@@ -67,6 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     lint = [*jibunki, "lint", *([args.content] if args.content else [])]
     base = {k: v for k, v in os.environ.items() if k not in ("JIBUNKI_NO_CACHE", "XDG_CACHE_HOME")}
 
+    import compileall
+
+    for package in PACKAGES:
+        compileall.compile_dir(str(ROOT / package), quiet=1)
+    compileall.compile_file(str(ROOT / "cli.py"), quiet=1)
     print(machine_line("bench_lint: `jibunki lint` as a process vs a bare "
                        "`python -c \"import click, lark\"`"))
     print(f"floor: {sys.executable} -c \"import click, lark\"; lint: {' '.join(lint)} "
@@ -76,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         warm_home = root / "warm"
         warm_home.mkdir(mode=0o700)
+        edit_home = root / "edit"
+        edit_home.mkdir(mode=0o700)
+        source = Path(args.content) if args.content else ROOT / "content"
+        copy = root / "content"
+        shutil.copytree(source, copy)
+        edited = sorted(copy.rglob("*.page"))[0]
+        edits = iter(range(10 ** 9))
         fresh: dict[str, Path] = {}
         counter = iter(range(10 ** 9))
 
@@ -99,11 +122,18 @@ def main(argv: list[str] | None = None) -> int:
             FLOOR: run([sys.executable, "-c", "import click, lark"]),
             STARTUP: run([*jibunki, "--help"]),
             WARM: run(lint, XDG_CACHE_HOME=str(warm_home)),
+            EDIT: run([*jibunki, "lint", "--content", str(copy)],
+                      XDG_CACHE_HOME=str(edit_home)),
             "lint cold files": in_fresh("lint cold files"),
             "lint cold": in_fresh("lint cold"),
             "lint no cache": run(lint, JIBUNKI_NO_CACHE="1"),
         }
-        prepare = {"lint cold files": lambda: new_home("lint cold files", tables=True),
+        def edit() -> None:
+            with edited.open("a", encoding="utf-8") as out:
+                out.write(f"# bench edit {next(edits)}\n")
+
+        prepare = {EDIT: edit,
+                   "lint cold files": lambda: new_home("lint cold files", tables=True),
                    "lint cold": lambda: new_home("lint cold", tables=False)}
 
         def look(name: str, proc) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -62,6 +63,10 @@ def plays(monkeypatch):
 
 
 def lint(*args):
+    # The example cache is the subject here: the lint cache above it (scenario.lintcache,
+    # tests/test_lint_result_cache.py) is emptied first, so each lint reaches the examples.
+    for entry in (Path.cwd() / "cache" / "jibunki").glob("lint-*.cache"):
+        entry.unlink()
     result = CliRunner().invoke(cli.main, ["lint", *args])
     return result.exit_code, result.output
 

@@ -1,0 +1,228 @@
+"""リントのキャッシュ — what ``jibunki lint`` found, kept on disk, so that a lint of files
+that did not change reports the same findings without checking anything again.
+
+A lint's findings are a function of its input: the content files it reads (the named ones
+and the context), how they were named (diagnostics show paths relative to the working
+folder), the code that checks them and plays their examples, the grammar, the schemas,
+lark's and jsonschema's versions and Python's. So:
+
+* The entry's key (``_key``) is the sha256 of all of that: the source of every module of
+  dsl/, compiler/, contract/, scenario/ and runtime/, the grammar, schemas/, the
+  ``__init__`` of lark and of jsonschema (which name their versions), Python's version,
+  the working folder, the paths as named and resolved, and every content file the run
+  would read (``compiler.read.discover``, as the check itself finds them): its path as
+  shown and its exact bytes. An edit, a new or a removed file changes the key. A file or
+  folder that cannot be read gives no key: the lint runs and reports it.
+* The entry holds the diagnostics as plain tuples, the count of named files, the
+  examples wanted and the errors that blocked them, and the text of each file a
+  diagnostic points into (to show its source line). A lint that met an internal error
+  (E000, a bug in jibunki) is not kept: it runs again next time.
+* One entry per way of naming (the working folder and the paths), replaced by each run.
+* Nothing read is trusted before it is checked (``_decode``: every field of its type, an
+  int not a bool, a severity of the two …); an entry of any other shape is no entry.
+  ``JIBUNKI_NO_CACHE=1``, an unusable folder or any doubt: the lint runs; never an error.
+
+The other commands that lint (``build``, ``test``, ``deck``) need the tables and the
+examples' results, so they do not read this cache (they still use the parse and example
+caches below it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+from dsl import diskcache
+from dsl.diagnostics import ERROR, WARNING, Diagnostic, Note, Span
+
+FORMAT = b"jibunki-lint-cache 1\n"
+MAX_ENTRY_BYTES = 8 * 1024 * 1024
+_TEMP_PREFIX = ".lint-"
+_ROOT = Path(__file__).resolve().parent.parent
+#: The code a lint's findings depend on, and the data files it reads.
+_CODE = (("dsl", "*.py"), ("dsl", "*.lark"), ("compiler", "*.py"), ("contract", "*.py"),
+         ("scenario", "*.py"), ("runtime", "*.py"), ("schemas", "*.json"))
+_LIBRARIES = ("lark", "jsonschema")
+#: The code of a diagnostic that is jibunki's own failure: never kept.
+_INTERNAL = "E000"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a lint from the cache reports: the attributes of ``compiler.lint.Result`` that
+    ``jibunki lint`` prints (no tables, no examples' events)."""
+
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]  # path → text, for the files the diagnostics point into
+    files: int
+    examples_blocked: list[Diagnostic]
+    examples_wanted: int
+
+    @property
+    def errors(self) -> int:
+        """How many of the diagnostics are errors."""
+        return sum(d.is_error for d in self.diagnostics)
+
+
+def lint(named: list[Path], context: list[Path], project: Path | None):
+    """``scenario.stage.lint`` of the paths (with its caches), or the same findings from
+    this cache when nothing it depends on changed."""
+    folder = diskcache.open_folder()
+    try:
+        key = _key(named, context, project) if folder is not None else None
+        name = _entry_name(named, context, project)
+        if key is not None:
+            payload = diskcache.read_entry(folder, name, key, FORMAT, MAX_ENTRY_BYTES)
+            found = _decode(payload) if payload is not None else None
+            if found is not None:
+                return found
+        from .stage import lint as run_lint
+
+        result = run_lint(named, context, project=project, cache=True)
+        if key is not None:
+            _save(folder, name, key, result)
+        return result
+    finally:
+        if folder is not None:
+            os.close(folder)
+
+
+# ------------------------------------------------------------------ the key
+
+_code_digest: bytes | None = None
+
+
+def code_digest() -> bytes:
+    """The sha256 of the code, grammar and schemas a lint runs, of lark's and
+    jsonschema's ``__init__`` and of Python (once per process)."""
+    global _code_digest
+    if _code_digest is None:
+        import importlib.util
+
+        paths = [path for folder, pattern in _CODE
+                 for path in sorted((_ROOT / folder).glob(pattern))]
+        for library in _LIBRARIES:
+            spec = importlib.util.find_spec(library)
+            paths.append(Path(spec.origin))
+        _code_digest = diskcache.sources_digest(FORMAT, paths)
+    return _code_digest
+
+
+def _key(named, context, project) -> bytes | None:
+    """The entry's key (hex), or None when something of the input cannot be read."""
+    from compiler.read import discover, display_path
+
+    try:
+        hasher = hashlib.sha256(code_digest())
+        diskcache.part(hasher, _where(named, context, project))
+        for group in (named, context):
+            problems: list = []
+            files = discover(list(group), problems)
+            if problems:
+                return None  # an unreadable folder: the lint says so
+            diskcache.part(hasher, str(len(files)).encode("ascii"))
+            for path in files:
+                diskcache.part(hasher, display_path(path).encode("utf-8", "surrogatepass"))
+                diskcache.part(hasher, path.read_bytes())
+        return hasher.hexdigest().encode("ascii")
+    except Exception:  # unreadable, vanished, a library not installed …: no cache
+        return None
+
+
+def _where(named, context, project) -> bytes:
+    parts = [os.getcwd(), str(project), *(f"{p}\1{Path(p).resolve()}" for p in named),
+             "\2", *(str(Path(p).resolve()) for p in context)]
+    return "\0".join(parts).encode("utf-8", "surrogatepass")
+
+
+def _entry_name(named, context, project) -> str:
+    digest = hashlib.sha256(_where(named, context, project)).hexdigest()[:32]
+    return f"lint-{digest}.cache"
+
+
+# ------------------------------------------------------------------ the shape
+
+
+def _encode_span(span: Span) -> tuple:
+    return (span.path, span.line, span.col, span.end_line, span.end_col)
+
+
+def _encode(diag: Diagnostic) -> tuple:
+    return (diag.code, diag.severity, diag.message, _encode_span(diag.span), diag.hint,
+            [(note.message, None if note.span is None else _encode_span(note.span))
+             for note in diag.notes])
+
+
+def _paths_of(diags) -> set[str]:
+    return {span.path for d in diags
+            for span in (d.span, *(n.span for n in d.notes if n.span is not None))}
+
+
+def _save(folder: int, name: str, key: bytes, result) -> None:
+    try:
+        everything = [*result.diagnostics, *result.examples_blocked]
+        if any(d.code == _INTERNAL for d in everything):
+            return
+        wanted = _paths_of(everything)
+        data = {"files": result.files, "wanted": result.examples_wanted,
+                "diagnostics": [_encode(d) for d in result.diagnostics],
+                "blocked": [_encode(d) for d in result.examples_blocked],
+                "sources": {p: t for p, t in result.sources.items() if p in wanted}}
+        payload = pickle.dumps(data, protocol=5)
+        if _decode(payload) is None:
+            return  # something not plain: not kept
+        diskcache.write_entry(folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
+                              _TEMP_PREFIX)
+        diskcache.remove_stale_temps(folder, _TEMP_PREFIX)
+    except Exception:  # a full disk, a read-only folder …: simply not kept
+        pass
+
+
+def _int(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _str(value) -> bool:
+    return type(value) is str
+
+
+def _span(value) -> Span:
+    if not (type(value) is tuple and len(value) == 5 and _str(value[0])
+            and all(_int(v) for v in value[1:])):
+        raise ValueError("span")
+    return Span(*value)
+
+
+def _diagnostic(value) -> Diagnostic:
+    if not (type(value) is tuple and len(value) == 6 and all(_str(v) for v in value[:3])
+            and value[1] in (ERROR, WARNING) and _str(value[4]) and type(value[5]) is list):
+        raise ValueError("diagnostic")
+    notes = []
+    for note in value[5]:
+        if not (type(note) is tuple and len(note) == 2 and _str(note[0])):
+            raise ValueError("note")
+        notes.append(Note(note[0], None if note[1] is None else _span(note[1])))
+    return Diagnostic(value[0], value[1], value[2], _span(value[3]), value[4], tuple(notes))
+
+
+def _decode(payload: bytes) -> Summary | None:
+    """The Summary an entry holds, or None when it is anything but the shape ``_save``
+    writes."""
+    try:
+        data = diskcache.loads_literal(payload)
+        if not (type(data) is dict and set(data) == {"files", "wanted", "diagnostics",
+                                                     "blocked", "sources"}):
+            return None
+        if not (_int(data["files"]) and _int(data["wanted"])
+                and type(data["diagnostics"]) is list and type(data["blocked"]) is list
+                and type(data["sources"]) is dict
+                and all(_str(k) and _str(v) for k, v in data["sources"].items())):
+            return None
+        return Summary([_diagnostic(d) for d in data["diagnostics"]], dict(data["sources"]),
+                       data["files"], [_diagnostic(d) for d in data["blocked"]],
+                       data["wanted"])
+    except Exception:
+        return None

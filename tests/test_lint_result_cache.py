@@ -1,0 +1,176 @@
+"""The lint cache (scenario.lintcache): a second ``jibunki lint`` of unchanged files says
+exactly what the first said without checking anything; any change to what the findings
+depend on — a file's bytes, a new or removed file, the code, how the files were named —
+checks again; a damaged or odd entry is no entry; an internal error is never kept.
+
+Every test lints its own copy of content/ with the cache in its own XDG_CACHE_HOME;
+``checks`` counts the lints that reach the checker (``scenario.stage.lint``).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+import scenario.stage
+from conftest import ROOT
+from dsl import diskcache
+from scenario import lintcache
+
+BROKEN_PAGE = """
+ページ kowareta "壊れた" {
+  銘 = 30
+  未来面 { 敵HP -= 3 }
+}
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    calls = []
+    real = scenario.stage.lint
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scenario.stage, "lint", counted)
+    return calls
+
+
+def lint(*args):
+    result = CliRunner().invoke(cli.main, ["lint", *args])
+    return result.exit_code, result.output
+
+
+def entries(project):
+    return sorted((project / "cache" / "jibunki").glob("lint-*.cache"))
+
+
+def spoil(project):
+    with open(project / "content/pages/熟年期.page", "a", encoding="utf-8") as handle:
+        handle.write(BROKEN_PAGE)
+
+
+def test_second_lint_checks_nothing_and_says_the_same(project, checks):
+    first = lint()
+    assert first[0] == 0 and "エラー 0 件" in first[1] and len(checks) == 1
+    assert len(entries(project)) == 1
+    assert lint() == first and len(checks) == 1
+    assert lint("--format", "json") == lint("--format", "json")
+    assert len(checks) == 1  # the json runs read the same entry as the text runs
+
+
+def test_findings_from_the_cache_show_the_source_line_and_fail_alike(project, checks):
+    spoil(project)
+    first = lint()
+    assert first[0] == 1 and "熟年期.page:" in first[1] and "銘 = 30" in first[1]
+    assert "^" in first[1]  # the caret under the source line
+    assert lint() == first and len(checks) == 1
+    json_cold = lint("--format", "json")
+    assert lint("--format", "json") == json_cold and json_cold[0] == 1
+
+
+def test_every_change_of_the_input_checks_again(project, checks):
+    clean = lint()
+    spoil(project)
+    broken = lint()
+    assert broken[0] == 1 and len(checks) == 2  # no stale green after an edit
+    extra = project / "content/pages/追加.page"
+    extra.write_text(BROKEN_PAGE.replace("kowareta", "mou_hitotsu"), encoding="utf-8")
+    assert lint()[0] == 1 and len(checks) == 3  # a new file is read
+    extra.unlink()
+    assert lint() == broken and len(checks) == 4  # and a removed one is missed
+    page = project / "content/pages/熟年期.page"
+    page.write_text(page.read_text(encoding="utf-8").replace(BROKEN_PAGE, ""), encoding="utf-8")
+    assert lint() == clean and len(checks) == 5
+
+
+def test_other_code_or_other_names_check_again(project, checks, monkeypatch):
+    lint()
+    monkeypatch.setattr(lintcache, "_code_digest", b"\0" * 32)  # jibunki was changed
+    assert lint()[0] == 0 and len(checks) == 2
+    assert lint("content/pages")[0] == 0 and len(checks) == 3  # named otherwise
+    assert lint("content/pages")[0] == 0 and len(checks) == 3
+    assert len(entries(project)) == 2
+
+
+@pytest.mark.parametrize("damage", ["bytes", "shape", "bool-for-int", "not-a-file"])
+def test_damaged_entry_is_ignored(project, checks, damage):
+    spoil(project)
+    first = lint()
+    (entry,) = entries(project)
+    raw = entry.read_bytes()
+    if damage == "bytes":
+        data = bytearray(raw)
+        data[-5] ^= 0xFF
+        entry.write_bytes(bytes(data))
+    elif damage == "not-a-file":
+        entry.unlink()
+        entry.mkdir()
+    else:
+        key = raw.split(b"\n", 2)[1]
+        kept = pickle.loads(raw.split(b"\n", 3)[3])
+        if damage == "shape":  # the right key, a field missing
+            kept = {"files": kept["files"], "wanted": 0, "diagnostics": [], "blocked": []}
+        else:
+            kept["files"] = True
+        entry.unlink()
+        folder = diskcache.open_folder()
+        try:
+            assert diskcache.write_entry(folder, entry.name, key, pickle.dumps(kept),
+                                         lintcache.FORMAT, lintcache.MAX_ENTRY_BYTES, ".x-")
+        finally:
+            os.close(folder)
+    assert lint() == first and len(checks) == 2
+
+
+def test_internal_error_is_not_kept(project, checks, monkeypatch):
+    import scenario.run
+
+    real = scenario.run.run
+
+    def failing(spec, tables):
+        raise RuntimeError("a bug in the runner")
+
+    monkeypatch.setattr(scenario.run, "run", failing)
+    broken = lint()
+    assert broken[0] == 1 and "E000" in broken[1]
+    assert not entries(project)
+    monkeypatch.setattr(scenario.run, "run", real)
+    first = lint()
+    assert first[0] == 0 and len(checks) == 2 and len(entries(project)) == 1
+
+
+def test_no_cache_checks_every_time_and_writes_nothing(project, checks, monkeypatch):
+    monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    first = lint()
+    assert lint() == first and len(checks) == 2
+    assert not entries(project)
+
+
+def test_unreadable_file_is_reported_every_time(project, checks):
+    if os.geteuid() == 0:
+        pytest.skip("root reads every file")
+    page = project / "content/pages/熟年期.page"
+    page.chmod(0)
+    try:
+        first = lint()
+        assert first[0] == 1 and "E004" in first[1]
+        assert lint() == first and len(checks) == 2  # no key: checked again
+    finally:
+        page.chmod(0o644)
