@@ -19,7 +19,7 @@ What it hard-codes (from content/ and the rules as runtime/ implements them):
 * the enemy haguruma: HP 110, 座 42, 突破ライン 130, three 攻撃 16 Intents and one more
   every 3 turns (the first at turn 4), 座 += 4 telegraphed at the start of each turn and
   done after its attacks; no 封鎖, no 軽減, no 白紙化, no other trait;
-* the ten pages (uids 0–9 in deck order, shuffled by the run's RNG), each face, pen and
+* the ten pages (uids 0–9 in deck order, shuffled by the run's shuffle stream), each face, pen and
   tear effect as compiled in generated/pages.py — see the table below and ``_fire_face``;
 * the turn of spec 000 as runtime/ runs it: intents (escalation first), refill, draw,
   redraw (once, when nothing is playable: the hand is discarded and 5 drawn; lost at the
@@ -31,7 +31,8 @@ What it hard-codes (from content/ and the rules as runtime/ implements them):
 * modifiers as the interpreter sums them: 攻撃力補正 in the order placed (floats),
   × 攻撃倍率, × the 綻び factor, truncated toward zero when the damage lands.
 
-The run's RNG (``random.Random(seed)``) is consumed as the interpreter consumes it: this
+The run's shuffle stream (``random.Random(seed)``, runtime/streams.py) is consumed as the
+interpreter consumes it: this
 matchup draws on it only to shuffle the deck at the start and the discard pile whenever
 the draw pile runs out (入学式's past face takes the *top* page: no random pick; the
 enemy has no 白紙化). The legal actions are offered in ``Battle.legal_actions()``'s order,

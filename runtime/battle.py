@@ -3,13 +3,13 @@
 The only way in is an action (``play``, ``pen``, ``tear``, ``end_turn``, ``choose``);
 the only way out is the stream of ``BattleEvent`` each action returns. A turn is the
 sequence of phases of spec 000 ターン構造 (TURN_START_PHASES, then the player phase,
-then TURN_END_PHASES). All randomness goes through the one seeded RNG of the run.
+then TURN_END_PHASES). All randomness goes through the run's seeded streams
+(runtime/streams.py: the shuffles, the effects' random picks, the enemy).
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 
 from contract.tables import Body
@@ -26,6 +26,7 @@ from .playing import Playing
 from .refusal import Refused
 from .sayou import year_of
 from .state import PARAMS, SIDES, State
+from .streams import Streams
 from .tables import Tables
 from .turn import Turn
 from .zones import Zones
@@ -40,11 +41,11 @@ __all__ = ["Battle", "Refused", "SIDES"]
 class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcome):
     """A run: stages against the given enemies, from a deck of page ids."""
 
-    def __init__(self, tables: Tables, state: State, rng: random.Random, *,
+    def __init__(self, tables: Tables, state: State, streams: Streams, *,
                  record: bool = True):
         self.tables = tables
         self.state = state
-        self.rng = rng
+        self.streams = streams
         #: False: events are only counted by kind (``counts``), for simulations that need
         #: outcomes, not prose; ``log`` and the actions' return values stay empty.
         self.record = record
@@ -60,7 +61,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def new(cls, tables: Tables, *, seed: int = 0, enemies: list[str] | None = None,
             deck: list[str] | None = None, record: bool = True) -> "Battle":
         """A new run from the tables: the balance's opening, the deck (None: the starting
-        deck) shuffled by the run's RNG ``Random(seed)``, the first stage against ``enemies[0]``.
+        deck) shuffled by the run's shuffle stream (``Streams.seeded(seed)``), the first
+        stage against ``enemies[0]``.
         ``record=False``: events are only counted (simulations)."""
         balance = tables.balance
         stages = list(enemies or sorted(tables.enemies)[:1])
@@ -70,7 +72,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         state = State(seed=seed, stages=stages, age=balance.start_age,
                       hp=balance.start_hp,
                       params={p: getattr(balance, p) for p in PARAMS})
-        battle = cls(tables, state, random.Random(seed), record=record)
+        battle = cls(tables, state, Streams.seeded(seed), record=record)
         pages = list(deck if deck is not None else tables.starter())
         for page in pages:
             if page not in tables.pages:

@@ -130,7 +130,7 @@ class EnemyTurn:
         if not candidates:
             self.emit("blank_missed", region=region)
             return
-        uid, side = candidates[self.rng.randrange(len(candidates))]
+        uid, side = candidates[self.streams.enemy.randrange(len(candidates))]
         face = s.pages[uid]["faces"][side]
         face["blanked"], face["state"] = face["state"], "blank"
         self.emit("blanked", uid=uid, page=s.pages[uid]["page"], side=side, region=region)

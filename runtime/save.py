@@ -2,7 +2,7 @@
 
 The state is plain data but for the continuing effects on the board, which hold the
 tables' own 作用 (contract ``Sayou``): each is saved as its literal (``to_literal``) and
-loaded back as an object that must equal one the tables hold. The RNG's state goes
+loaded back as an object that must equal one the tables hold. The random streams' states go
 beside it, so a loaded run continues exactly as the saved one would have. A pending player choice is not saved
 (セーブ／開発者モード): saving in the middle of one is refused.
 
@@ -24,10 +24,13 @@ from contract.tables import Sayou
 
 from .battle import Battle, Refused
 from .state import EXPIRY_ORDER, EXPIRY_RANK, PARAMS, SCOPES, ZONES, State
+from .streams import NAMES as STREAM_NAMES, Streams
 from .tables import Tables
 from contract.vocabulary import W
 
-SAVE_VERSION = 3  # 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps, fray …)
+#: 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps,
+#: fray …); 4: one random stream per source of chance (runtime.streams), by name.
+SAVE_VERSION = 4
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
 #: Numbers in a save are counts and years: far below this (developer mode included).
@@ -48,9 +51,9 @@ def to_json(battle: Battle) -> str:
     choice is pending, which is not saved."""
     if battle.choice is not None:
         raise Refused(f"{W.pick.choice}の途中はセーブできません（選択待ちはセーブ対象外）")
-    version, internal, gauss = battle.rng.getstate()
     data = {"save_version": SAVE_VERSION, "state": _state_literal(battle.state),
-            "rng": [version, list(internal), gauss]}
+            "rng": {name: [version, list(internal), gauss] for name, (version, internal, gauss)
+                    in battle.streams.states().items()}}
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
@@ -78,9 +81,9 @@ def from_json(tables: Tables, text: str) -> Battle:
     if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):
         raise SaveError("save_version", f"{data['save_version']!r} は読めません"
                         f"（このランタイムは {SAVE_VERSION}）")
-    rng = _rng(data["rng"])
+    streams = _streams(data["rng"])
     state = _State(tables).check(data["state"])
-    return Battle(tables, state, rng)
+    return Battle(tables, state, streams)
 
 
 def _no_constant(name: str):
@@ -138,21 +141,27 @@ def _bool(value, where: str) -> bool:
     return value
 
 
-def _rng(value) -> random.Random:
+def _streams(value) -> Streams:
+    """Each random stream of runtime.streams.NAMES, by name."""
+    _keys(value, "rng", set(STREAM_NAMES))
+    return Streams(*(_rng(value[name], f"rng.{name}") for name in STREAM_NAMES))
+
+
+def _rng(value, where: str) -> random.Random:
     """The Mersenne Twister state: version 3, 624 words and an index, gauss None or a float."""
-    _list(value, "rng")
+    _list(value, where)
     if len(value) != 3:
-        raise SaveError("rng", "[version, state, gauss] ではありません")
+        raise SaveError(where, "[version, state, gauss] ではありません")
     version, internal, gauss = value
-    _one_of(version, "rng.version", (3,))
-    _list(internal, "rng.state")
+    _one_of(version, f"{where}.version", (3,))
+    _list(internal, f"{where}.state")
     if len(internal) != 625:
-        raise SaveError("rng.state", f"625 語ではありません（{len(internal)}）")
+        raise SaveError(f"{where}.state", f"625 語ではありません（{len(internal)}）")
     for i, word in enumerate(internal[:624]):
-        _int(word, f"rng.state.{i}", 0, 2**32 - 1)
-    _int(internal[624], "rng.state.624", 0, 624)
+        _int(word, f"{where}.state.{i}", 0, 2**32 - 1)
+    _int(internal[624], f"{where}.state.624", 0, 624)
     if gauss is not None:
-        _number(gauss, "rng.gauss")
+        _number(gauss, f"{where}.gauss")
     rng = random.Random()
     rng.setstate((version, tuple(internal), gauss))
     return rng

@@ -26,7 +26,7 @@ class Zones:
             chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
         else:
             # Each generated page is drawn from the whole pool: with replacement.
-            chosen = [pool[self.rng.randrange(len(pool))] for _ in range(count)] \
+            chosen = [pool[self.streams.effects.randrange(len(pool))] for _ in range(count)] \
                 if pool else []
         for page in chosen:
             self._add_page(page, effect.dest, effect.lifetime)
@@ -77,7 +77,7 @@ class Zones:
     def _pick_ids(self, pool: list, count: int) -> list:
         if len(pool) <= count:
             return list(pool)
-        return self.rng.sample(pool, count)
+        return self.streams.effects.sample(pool, count)
 
     def _matches(self, page_id: str, flt) -> bool:
         """Whether a page may be picked by a region operation's Filter (None: any)."""
@@ -122,7 +122,7 @@ class Zones:
         self.emit("page_generated", uid=uid, page=page_id, to=zone, lifetime=lifetime)
 
     def _shuffle(self, pile: list) -> None:
-        self.rng.shuffle(pile)
+        self.streams.shuffle.shuffle(pile)
 
     def _draw_one(self) -> bool:
         s = self.state

@@ -81,11 +81,9 @@ def greedy_policy(battle: Battle, rng: random.Random) -> tuple:
 
 def clone(battle: Battle) -> Battle:
     """An independent copy for looking ahead (the tables and the placed 作用, frozen
-    objects of the tables, are shared; the RNG continues identically; events are only
+    objects of the tables, are shared; the random streams continue identically; events are only
     counted)."""
-    rng = random.Random()
-    rng.setstate(battle.rng.getstate())
-    return Battle(battle.tables, battle.state.copy(), rng, record=False)
+    return Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=False)
 
 
 def _answer_choices(battle: Battle) -> None:

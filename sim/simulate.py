@@ -1,7 +1,8 @@
 """模擬戦 — ``simulate``: seeded battles under a policy, and what came of each.
 
-Each seed is one battle, independent of the others: the battle's own RNG is seeded with
-the seed, the policy's RNG with a stream derived from it, so that the same seed gives
+Each seed is one battle, independent of the others: the battle's own random streams
+(runtime/streams.py) are seeded with the seed, the policy's RNG with a stream derived
+from it, so that the same seed gives
 the same battle whatever else is simulated and in whatever order (a simulation split
 over workers gives the same results). Battles only count their events (``record=False``):
 a simulation needs outcomes, not prose.
@@ -54,7 +55,7 @@ class BattleResult:
 
 
 def policy_rng(seed: int) -> random.Random:
-    """The policy's own stream for a seed (the battle's stream is ``Random(seed)``)."""
+    """The policy's own stream for a seed (the battle's are ``Streams.seeded(seed)``)."""
     return random.Random(seed * 7919 + 1)
 
 

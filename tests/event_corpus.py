@@ -4,7 +4,9 @@ Each entry is a battle of the frozen content in ``fixtures/event_corpus/content`
 seed, its stages, the actions a seeded random policy took, and the sha256 of the event
 stream they produced. Recorded once before the runtime was rebuilt for speed; the rebuilt
 runtime must replay every action list to the same events. Re-record only for a change of
-the rules that is meant to change events, and say so in the commit:
+the rules that is meant to change events, and say so in the commit (re-recorded so far:
+for the reshuffle before 移動・公開 from an empty draw pile, and for the separate random
+streams of runtime/streams.py, issue 14):
 
     python tests/event_corpus.py record
 """

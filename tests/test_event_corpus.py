@@ -22,7 +22,7 @@ def test_the_corpus_is_there_and_reaches_far():
     outcomes = {entry["outcome"] for entry in CORPUS}
     assert {"won", "lost"} <= outcomes
     assert sum(len(entry["stages"]) > 1 for entry in CORPUS) == event_corpus.BATTLES // 4
-    assert max(len(entry["actions"]) for entry in CORPUS) == event_corpus.MAX_ACTIONS
+    assert max(len(entry["actions"]) for entry in CORPUS) > 100  # long battles too
     assert sum(any(a[0] == "pen" for a in e["actions"]) for e in CORPUS) > 10
     assert sum(any(a[0] == "tear" for a in e["actions"]) for e in CORPUS) > 10
 

@@ -106,8 +106,10 @@ def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
     ("", "(file)"), ("{", "(file)"), ("[]" , "(top)"), ("NaN", "(file)"),
     ('{"save_version": 1, "state": {}, "rng": []}', "save_version"),
     ("[" * 100_000 + "]" * 100_000, "(file)"),
-    ('{"save_version": 3, "state": {}, "rng": [3, [' + "1," * 624 + '99999], null]}',
-     "rng.state.624"),
+    ('{"save_version": 4, "state": {}, "rng": {"shuffle": [3, [' + "1," * 624 + '99999], null],'
+     ' "effects": [3, [], null], "enemy": [3, [], null]}}', "rng.shuffle.state.624"),
+    ('{"save_version": 4, "state": {}, "rng": [3, [' + "1," * 624 + '0], null]}', "rng"),
+    ('{"save_version": 4, "state": {}, "rng": {"shuffle": [3, [], null]}}', "rng"),
 ])
 def test_malformed_saves_name_the_place(text, where):
     with pytest.raises(save.SaveError) as err:
