@@ -8,7 +8,9 @@ and undefined names are errors. The output is deterministic: same tables, same b
 from __future__ import annotations
 
 import dataclasses
+import html
 import os
+import re
 import secrets
 from collections import Counter
 from functools import cache
@@ -189,11 +191,14 @@ def example_views(examples: list[dict], sources: dict[str, str]) -> dict[str, li
     return found
 
 
-def render(tables, examples: dict[str, list] | None = None) -> str:
-    """The whole catalog as one HTML document; ``examples`` from ``example_views``."""
-    examples = examples or {}
+def render(tables, examples: dict[str, list] | None = None,
+           sim: dict[str, str] | None = None) -> str:
+    """The whole catalog as one HTML document; ``examples`` from ``example_views``,
+    ``sim`` (page id → link to its row of the simulation report) from ``sim_links``."""
+    examples, sim = examples or {}, sim or {}
     starter = Counter(tables.starter())
-    pages = [{**_page_view(p, tables, starter), "examples": examples.get(p.id, [])}
+    pages = [{**_page_view(p, tables, starter), "examples": examples.get(p.id, []),
+              "sim": sim.get(p.id)}
              for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
     enemies = [{**_enemy_view(e), "examples": examples.get(e.id, [])}
                for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
@@ -222,13 +227,29 @@ def render(tables, examples: dict[str, list] | None = None) -> str:
     return environment().get_template("index.html.j2").render(**context)
 
 
-def write(tables, out: Path, examples: dict[str, list] | None = None) -> Path:
+def write(tables, out: Path, examples: dict[str, list] | None = None,
+          sim_report: Path | None = None) -> Path:
     """Render into ``out`` (created if needed) atomically; returns the index path.
+    ``sim_report``: the ``index.html`` of a ``jibunki sim --html`` report (usually
+    ``generated/sim/index.html``); each page it has links to its row, when it exists now.
     Errors are OSError (the caller says what went wrong)."""
     out.mkdir(parents=True, exist_ok=True)
     index = out / "index.html"
-    write_atomically(index, render(tables, examples))
+    write_atomically(index, render(tables, examples, sim_links(sim_report, out)))
     return index
+
+
+def sim_links(report: Path | None, out: Path) -> dict[str, str]:
+    """Page id → the link from the catalog in ``out`` to that page's row of the
+    simulation report ``report``: only for the pages the report has anchors for, and none
+    when there is no report — the catalog never links to nothing."""
+    try:
+        text = report.read_text(encoding="utf-8") if report is not None else ""
+        href = Path(os.path.relpath(report, out)).as_posix() if text else ""
+    except (OSError, UnicodeDecodeError, ValueError):  # ValueError: another drive
+        return {}
+    return {ident: f"{href}#page-{ident}"
+            for ident in map(html.unescape, re.findall(r'id="page-([^"]+)"', text))}
 
 
 def write_atomically(path: Path, text: str) -> None:
