@@ -31,8 +31,9 @@ What it hard-codes (from content/ and the rules as runtime/ implements them):
 * modifiers as the interpreter sums them: 攻撃力補正 in the order placed (floats),
   × 攻撃倍率, × the 綻び factor, truncated toward zero when the damage lands.
 
-The run's shuffle stream (``random.Random(seed)``, runtime/streams.py) is consumed as the
-interpreter consumes it: this
+The run's shuffles are the interpreter's (runtime/streams.py: each shuffle orders the
+pile by a splitmix64 key of the seed, the shuffle's number and each uid, written out here
+as the interpreter computes it): this
 matchup draws on it only to shuffle the deck at the start and the discard pile whenever
 the draw pile runs out (入学式's past face takes the *top* page: no random pick; the
 enemy has no 白紙化). The legal actions are offered in ``Battle.legal_actions()``'s order,
@@ -113,12 +114,22 @@ def play_random(battle, seed: int, max_actions: int = DEFAULT_MAX_ACTIONS) -> in
     return play_out(battle, random_policy, random.Random(seed * 7919 + 1), max_actions)
 
 
+MASK64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
 class HandwrittenBattle:
     """The starter deck against haguruma, one stage, from ``seed``; ``log``: keep a list
     of event tuples (``self.log``), or only the state and counters."""
 
     def __init__(self, seed: int = 0, log: bool = True):
-        self.rng = random.Random(seed)
+        self.seed, self.shuffles = seed, 0
         self.log = [] if log else None
         self.outcome = None  # "won" | "lost" once over
         # the player
@@ -159,7 +170,7 @@ class HandwrittenBattle:
         # counters
         self.damage_dealt = self.hp_lost = 0
 
-        self.rng.shuffle(self.draw)
+        self._shuffle(self.draw)
         if self.log is not None:
             self.log.append(("run_started", seed))
         for _ in range(START_HAND):
@@ -559,12 +570,17 @@ class HandwrittenBattle:
         self._reshuffle_if_empty()
         return True
 
+    def _shuffle(self, pile: list) -> None:
+        base = _mix(_mix(self.seed & MASK64) ^ self.shuffles)
+        self.shuffles += 1
+        pile.sort(key=lambda uid: (_mix(base ^ uid), uid))
+
     def _reshuffle_if_empty(self) -> None:
         """An empty draw pile takes the whole discard pile, shuffled."""
         if self.draw or not self.discard:
             return
         self.draw, self.discard = self.discard, []
-        self.rng.shuffle(self.draw)
+        self._shuffle(self.draw)
         if self.log is not None:
             self.log.append(("reshuffled", len(self.draw)))
 

@@ -24,7 +24,7 @@ from contract.tables import Sayou
 
 from .battle import Battle, Refused
 from .state import EXPIRY_ORDER, EXPIRY_RANK, PARAMS, SCOPES, ZONES, State
-from .streams import NAMES as STREAM_NAMES, Streams
+from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
 from contract.vocabulary import W
 
@@ -51,10 +51,16 @@ def to_json(battle: Battle) -> str:
     choice is pending, which is not saved."""
     if battle.choice is not None:
         raise Refused(f"{W.pick.choice}の途中はセーブできません（選択待ちはセーブ対象外）")
+    streams = battle.streams
     data = {"save_version": SAVE_VERSION, "state": _state_literal(battle.state),
-            "rng": {name: [version, list(internal), gauss] for name, (version, internal, gauss)
-                    in battle.streams.states().items()}}
+            "rng": {"shuffle": {"seed": streams.shuffle.seed, "count": streams.shuffle.count},
+                    **{name: _rng_literal(getattr(streams, name)) for name in ("effects", "enemy")}}}
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def _rng_literal(rng) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
 
 
 def _state_literal(state: State) -> dict:
@@ -144,7 +150,10 @@ def _bool(value, where: str) -> bool:
 def _streams(value) -> Streams:
     """Each random stream of runtime.streams.NAMES, by name."""
     _keys(value, "rng", set(STREAM_NAMES))
-    return Streams(*(_rng(value[name], f"rng.{name}") for name in STREAM_NAMES))
+    shuffle = _keys(value["shuffle"], "rng.shuffle", {"seed", "count"})
+    return Streams(ShuffleStream(_int(shuffle["seed"], "rng.shuffle.seed", -2**63, 2**64 - 1),
+                                 _int(shuffle["count"], "rng.shuffle.count", 0, 2**32)),
+                   *(_rng(value[name], f"rng.{name}") for name in ("effects", "enemy")))
 
 
 def _rng(value, where: str) -> random.Random:

@@ -66,7 +66,7 @@ def test_too_little_steps_is_explained_with_numbers():
 
 
 def test_pen_and_tear_show_what_they_will_do_first():
-    out = battle("pen 2 過去\ntear 1\n").output
+    out = battle("pen 6 過去\ntear 1\n").output  # 6: 旅立ちの朝 in the opening hand of seed 3
     assert out.index("ペンで書き込まれる内容: 歩+5") < out.index("ペン: 過去面を書き込んだ")
     assert out.index("破ると: 綻び +") < out.index("を破った")
 

@@ -106,8 +106,11 @@ def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
     ("", "(file)"), ("{", "(file)"), ("[]" , "(top)"), ("NaN", "(file)"),
     ('{"save_version": 1, "state": {}, "rng": []}', "save_version"),
     ("[" * 100_000 + "]" * 100_000, "(file)"),
-    ('{"save_version": 4, "state": {}, "rng": {"shuffle": [3, [' + "1," * 624 + '99999], null],'
-     ' "effects": [3, [], null], "enemy": [3, [], null]}}', "rng.shuffle.state.624"),
+    ('{"save_version": 4, "state": {}, "rng": {"shuffle": {"seed": 0, "count": 0},'
+     ' "effects": [3, [' + "1," * 624 + '99999], null], "enemy": [3, [], null]}}',
+     "rng.effects.state.624"),
+    ('{"save_version": 4, "state": {}, "rng": {"shuffle": {"seed": true, "count": 0},'
+     ' "effects": [3, [], null], "enemy": [3, [], null]}}', "rng.shuffle.seed"),
     ('{"save_version": 4, "state": {}, "rng": [3, [' + "1," * 624 + '0], null]}', "rng"),
     ('{"save_version": 4, "state": {}, "rng": {"shuffle": [3, [], null]}}', "rng"),
 ])
