@@ -400,6 +400,153 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 
 
 @main.command()
+@click.option("--enemy", "enemies", multiple=True, metavar="ID",
+              help="An enemy; repeated: the stages of one run in order (default: each "
+                   "enemy alone, the pool).")
+@click.option("--page", "pages", multiple=True, metavar="ID",
+              help="Only these pages (default: every page).")
+@click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
+              help="Swap one copy of PAGE of the starting deck for each page (default: add one).")
+@click.option("--policy", default=None, metavar="NAME",
+              help="One policy only (random, greedy, search).")
+@click.option("--ladder", default=None, metavar="A,B,…",
+              help="Policies from weakest to strongest; the last is the report's "
+                   "(default: random,greedy). Pages whose verdict changes are flagged.")
+@click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.03, show_default=True,
+              help="Half-width of the 95% intervals to reach (0.03: ±3 points).")
+@click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
+              help="At most this many pairs per page (battles per enemy).")
+@click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
+              help="A battle still running after this many turns is a draw (not a win).")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 512), default=None,
+              help="Worker processes (default: every core).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="ray: run the battles on a Ray cluster.")
+@click.option("--address", default=None, help="The Ray cluster to join (default: a local one).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--html", "html", is_flag=False, flag_value="generated/sim", default=None,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Also write the report with plots (default folder: generated/sim).")
+@click.option("--check", is_flag=True,
+              help="Exit 1 when a measured interval lies outside a 目標 of the content.")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, turn_cap, seed,
+        workers, backend, address, fmt, html, check, content) -> None:
+    """The balance lab: is each page too strong, too weak or dead, and is each enemy fair?
+
+    Paired simulations: the same seeds played by the starting deck and by the deck with
+    the page, until the 95% interval of Δ win rate is as narrow as --precision."""
+    from runtime.tables import from_dicts
+    from sim.backends import BACKENDS, default_workers
+    from sim.lab import DEFAULT_LADDER, Settings
+    from sim.policies import POLICIES
+
+    if policy is not None and ladder is not None:
+        raise click.UsageError("--policy と --ladder はどちらか一方だけを指定してください")
+    names = ((policy,) if policy else tuple(n.strip() for n in ladder.split(",") if n.strip())
+             if ladder else DEFAULT_LADDER)
+    _known("方針", names, POLICIES)
+    if not names or len(set(names)) != len(names):
+        raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address は --backend ray と一緒に指定します")
+    if backend not in BACKENDS:
+        raise click.UsageError(f"実行先 {backend} は使えません: ray が入っていません"
+                               "（pip install 'jibunki[ray]'）")
+    compiled = _compiled(content)
+    tables = from_dicts(compiled.tables)
+    _known("敵", enemies, tables.enemies)
+    _known("ページ", pages, tables.pages)
+    if baseline_page is not None:
+        _known("ページ", [baseline_page], tables.pages)
+        if baseline_page not in tables.starter():
+            raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
+                                   f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    settings = Settings(
+        enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
+        mode="stages" if len(enemies) > 1 else "pool", ladder=names,
+        pages=tuple(dict.fromkeys(pages)) or None, baseline_page=baseline_page,
+        precision=precision, max_pairs=max_pairs, turn_cap=turn_cap, seed=seed)
+    report = _run_lab(compiled.tables, tables, settings, workers or default_workers(),
+                      backend, address, show=fmt == "text")
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
+    else:
+        _print_sim(report)
+    if html is not None:
+        _write_sim_html(report, html)
+    if check:
+        missed = [r["id"] for r in report["enemies"] + report["pages"] if r["target_met"] is False]
+        if missed:
+            click.echo(f"目標から外れています: {', '.join(missed)}", err=True)
+            sys.exit(EXIT_CONTENT)
+        targets = sum(r["target"] is not None for r in report["enemies"] + report["pages"])
+        click.echo(f"目標 {targets} 件: 外れたものはありません。", err=True)
+
+
+def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -> dict:
+    """The lab run, with a progress bar on a terminal's stderr."""
+    from sim.lab import Lab
+
+    if not (show and sys.stderr.isatty()):
+        return Lab(literal, tables, settings, workers=workers, backend=backend,
+                   address=address).run()
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("戦"), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("", total=None)
+        lab: Lab | None = None
+
+        def progress(what: str, done: int, total: int) -> None:
+            extra = f"  約 {lab.estimate} 組/ページの見込み" if lab and lab.estimate else ""
+            bar.update(task, description=f"{what}{extra}", completed=done, total=total)
+
+        lab = Lab(literal, tables, settings, workers=workers, backend=backend,
+                  address=address, progress=progress)
+        report = lab.run()
+    return report
+
+
+def _print_sim(report: dict) -> None:
+    from rich.console import Console
+
+    from contract.vocabulary import W
+    from sim.report_text import enemies_table, pages_table, summary_lines
+
+    # Piped into a file or a pager, the tables keep their width rather than 80 columns.
+    console = Console(no_color=not _use_color(sys.stdout), highlight=False,
+                      width=None if sys.stdout.isatty() else 180)
+    settings = report["settings"]
+    console.print(f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
+                  f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
+                  f"見込み 約 {report['run']['pairs_estimate']} 組/ページ", markup=False)
+    console.print(enemies_table(report))
+    console.print(pages_table(report))
+    for line in summary_lines(report):
+        console.print(line)
+
+
+def _write_sim_html(report: dict, out: Path) -> None:
+    from sim.report_html import write_report
+
+    try:
+        index = write_report(report, out)
+    except OSError as exc:
+        raise click.ClickException(f"{out} に報告を書けません: {exc.strerror or exc}") from None
+    click.echo(f"報告: {index.resolve().as_uri()}", err=True)
+
+
+@main.command()
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (E020, W001 …) with a bad and a good example."""

@@ -2,6 +2,9 @@
 
 ``simulate`` (sim/simulate.py) plays seeded battles under a policy (sim/policies.py) and
 returns their outcomes; it stands above the runtime and reads nothing but its public API.
+The balance lab (sim/lab.py, ``jibunki sim``) plays paired seeds through it in rounds,
+on the local cores or a Ray cluster (sim/backends.py), and reports intervals and verdicts
+(sim/stats.py) in the terminal (sim/report_text.py), as JSON or as a page with plots.
 """
 
 from .policies import POLICIES, greedy_policy, random_policy

@@ -48,6 +48,9 @@ class BattleResult:
     #: counter-attack, a stage-start effect)
     damage_total: int = 0
     events: int = 0
+    #: how the last stage was won: "hp" (敵HP 0) or "breakthrough" (突破ライン); None
+    #: unless won
+    won_by: str | None = None
 
     def to_dict(self) -> dict:
         """Plain values, for JSON reports."""
@@ -91,4 +94,5 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         hp_lost=s.counter("run", "hp_lost"),
         stages_cleared=s.stage_index + (1 if result == "won" else 0),
         **{name: dict(sorted(c.items())) for name, c in tally.items()},
-        damage_total=s.counter("run", "damage_dealt"), events=sum(battle.counts.values()))
+        damage_total=s.counter("run", "damage_dealt"), events=sum(battle.counts.values()),
+        won_by=(None if result != "won" else "hp" if s.enemy["hp"] <= 0 else "breakthrough"))

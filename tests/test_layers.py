@@ -37,7 +37,7 @@ ALLOWED = {
     "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
-    "sim": ({"sim", "runtime", "contract"}, set()),
+    "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
 }
 
 

@@ -1,0 +1,375 @@
+"""実験室 — the balance lab behind ``jibunki sim``: is this page good, is this enemy fair?
+
+Two phases, each played in rounds of seeded battles until its intervals are as precise as
+asked (``Settings.precision``, the half-width of a 95% interval) or ``max_pairs`` is
+reached:
+
+1. **Enemies.** The starting deck against each enemy alone (or against the stage sequence
+   named with ``--enemy a --enemy b``) under the main policy: win rate with Wilson's
+   interval, turns to win, HP lost, damage taken per turn, the share of wins by 突破ライン,
+   and the distribution of HP lost per battle.
+2. **Pages.** For every page of the pool, the starting deck plus one copy of it (or, with
+   ``baseline_page``, with one copy of that page swapped for it) against the same battles
+   as the starting deck: pair *i* plays seed ``seed + i`` with both decks, against enemy
+   *i* mod n of the pool (or the stage sequence). The battle's random streams are separate
+   (runtime/streams.py), so the enemy stays aligned within a pair; the baseline battle of a
+   pair is played once for all pages. Δ win rate with its paired interval (sim/stats.py),
+   the discordant counts, and what the page did in the variant's battles: plays per
+   battle, the share of battles it was played in, damage per play and per 歩, tears and
+   pens per battle. Then a verdict; under every policy of the ladder (random < greedy <
+   search), and a page whose verdict changes with the policy's skill is flagged.
+
+The first round of a phase is a pilot of ``batch`` battles (or pairs) per entry; each
+later round plays what the entry's current variance says it still needs (at most four
+times what it has, at least ``batch``), so an entry whose answer is clear stops early.
+Rounds are decided from complete results only, so the report is the same for any number
+of workers and either backend (sim/backends.py). Nothing in the report depends on time.
+
+A target (目標) written on a page or an enemy is compared with the interval: met (inside),
+missed (wholly outside: ``--check`` fails) or not yet decidable (straddling an end).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import stats
+
+FORMAT = "jibunki-sim-report 1"
+#: Battles per task sent to a worker: big enough to hide the hand-over, small enough to
+#: keep both cores busy to the end of a round.
+CHUNK = 20
+#: The ladder played when none is named, weakest first; the last is the main policy.
+DEFAULT_LADDER = ("random", "greedy")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one lab run measures and how precisely."""
+
+    enemies: tuple[str, ...]
+    mode: str = "pool"  # "pool": each enemy alone; "stages": the enemies as one run
+    ladder: tuple[str, ...] = DEFAULT_LADDER
+    pages: tuple[str, ...] | None = None  # None: every page of the tables
+    baseline_page: str | None = None
+    precision: float = 0.03
+    max_pairs: int = 3000
+    turn_cap: int = 60
+    seed: int = 0
+    batch: int = 200
+
+    @property
+    def policy(self) -> str:
+        """The main policy: the most skilled of the ladder."""
+        return self.ladder[-1]
+
+
+# -------------------------------------------------------------- the battles
+
+
+@dataclass(frozen=True)
+class Task:
+    """Battles of one deck under one policy: (seed, stages) each; ``focus``: the page whose
+    plays, damage, 歩, tears and pens are kept."""
+
+    deck: tuple[str, ...]
+    policy: str
+    turn_cap: int
+    focus: str | None
+    battles: tuple[tuple[int, tuple[str, ...]], ...]
+
+
+#: What is kept of a battle: won (0/1), turns, HP lost, won by 突破ライン (0/1), and the
+#: focus page's plays, damage, 歩, tears, pens.
+Outcome = tuple
+
+
+def prepare(tables_literal: dict):
+    """The tables every task of a worker reads, built once from their literals."""
+    from runtime.tables import from_dicts
+
+    return from_dicts(tables_literal)
+
+
+def work(tables, task: Task) -> list[Outcome]:
+    """Play a task's battles (sim.simulate.play_one, the public simulation API)."""
+    from .policies import POLICIES
+    from .simulate import play_one
+
+    policy = POLICIES[task.policy]
+    out = []
+    for seed, stages in task.battles:
+        r = play_one(tables, list(task.deck), list(stages), policy, seed, task.turn_cap)
+        focus = task.focus
+        out.append((int(r.result == "won"), r.turns, r.hp_lost,
+                    int(r.won_by == "breakthrough"),
+                    r.plays.get(focus, 0), r.damage.get(focus, 0), r.steps.get(focus, 0),
+                    r.tears.get(focus, 0), r.pens.get(focus, 0)))
+    return out
+
+
+# -------------------------------------------------------------- the run
+
+
+Progress = Callable[[str, int, int], None]  # (what, battles done, battles in the round)
+
+
+@dataclass
+class _Entry:
+    """One thing measured: an enemy (battles) or a page under a policy (pairs)."""
+
+    key: str
+    deck: tuple[str, ...]
+    focus: str | None
+    outcomes: list = field(default_factory=list)
+    done: bool = False
+
+
+class Lab:
+    """One run of the lab on compiled tables (``tables_literal``: their literals, sent to
+    the workers; ``tables``: the same, built here)."""
+
+    def __init__(self, tables_literal: dict, tables, settings: Settings, *, workers: int = 1,
+                 backend: str = "local", address: str | None = None,
+                 progress: Progress | None = None):
+        self.literal, self.tables, self.settings = tables_literal, tables, settings
+        self.workers, self.backend, self.address = workers, backend, address
+        self.progress = progress or (lambda what, done, total: None)
+        self.battles = 0
+        self.estimate: int | None = None  # pairs per page the pilot says are needed
+
+    # ------------------------------------------------------------ decks and seeds
+    def baseline_deck(self) -> tuple[str, ...]:
+        """The starting deck."""
+        return tuple(self.tables.starter())
+
+    def variant_deck(self, page: str) -> tuple[str, ...]:
+        """The starting deck with one copy of ``page`` added, or swapped for the
+        baseline page."""
+        deck = list(self.baseline_deck())
+        if self.settings.baseline_page is None:
+            return (*deck, page)
+        deck[deck.index(self.settings.baseline_page)] = page
+        return tuple(deck)
+
+    def pool(self) -> list[str]:
+        """The pages examined (the baseline page itself is not compared with itself)."""
+        pages = self.settings.pages or tuple(sorted(self.tables.pages))
+        return [p for p in pages if p != self.settings.baseline_page]
+
+    def stages_of_pair(self, index: int) -> tuple[str, ...]:
+        enemies = self.settings.enemies
+        if self.settings.mode == "stages":
+            return enemies
+        return (enemies[index % len(enemies)],)
+
+    # ------------------------------------------------------------ playing
+    def _play(self, what: str, wanted: list[tuple[_Entry, str, list]]) -> None:
+        """Play, for each (entry, policy, [(seed, stages) …]), its battles, appending the
+        outcomes to the entry in seed order."""
+        tasks, owners = [], []
+        for entry, policy, battles in wanted:
+            for start in range(0, len(battles), CHUNK):
+                tasks.append(Task(entry.deck, policy, self.settings.turn_cap, entry.focus,
+                                  tuple(battles[start:start + CHUNK])))
+                owners.append(entry)
+        total = sum(len(t.battles) for t in tasks)
+        finished = [0]
+
+        def on_done(index, result):
+            finished[0] += len(result)
+            self.progress(what, finished[0], total)
+
+        self.progress(what, 0, total)
+        results = self._runner.run(work, tasks, on_done)
+        for entry, result in zip(owners, results):
+            entry.outcomes.extend(result)
+        self.battles += total
+
+    def _next_size(self, done: int, needed: int) -> int:
+        s = self.settings
+        grow = min(max(needed, done + s.batch), 4 * done)
+        return min(s.max_pairs, math.ceil(grow / CHUNK) * CHUNK)
+
+    # ------------------------------------------------------------ phase 1
+    def run_enemies(self) -> list[_Entry]:
+        """The starting deck against each enemy (or the stage sequence), to precision."""
+        s = self.settings
+        groups = [s.enemies] if s.mode == "stages" else [(e,) for e in s.enemies]
+        entries = {"→".join(g): _Entry("→".join(g), self.baseline_deck(), None) for g in groups}
+        stages = {"→".join(g): g for g in groups}
+        size = {key: min(s.batch, s.max_pairs) for key in entries}
+        while True:
+            wanted = [(e, s.policy, [(s.seed + i, stages[e.key])
+                                     for i in range(len(e.outcomes), size[e.key])])
+                      for e in entries.values() if not e.done]
+            if not wanted:
+                break
+            self._play("敵", wanted)
+            for e in entries.values():
+                if e.done:
+                    continue
+                n = len(e.outcomes)
+                interval = stats.wilson(sum(o[0] for o in e.outcomes), n)
+                if interval.half_width <= s.precision or n >= s.max_pairs:
+                    e.done = True
+                else:
+                    size[e.key] = self._next_size(
+                        n, stats.battles_needed(interval.estimate, s.precision))
+        return list(entries.values())
+
+    # ------------------------------------------------------------ phase 2
+    def run_pages(self, policy: str) -> tuple[_Entry, dict[str, _Entry]]:
+        """The baseline's and every page's paired battles under ``policy``, to precision."""
+        s = self.settings
+        baseline = _Entry("baseline", self.baseline_deck(), None)
+        pages = {p: _Entry(p, self.variant_deck(p), p) for p in self.pool()}
+        size = {p: min(s.batch, s.max_pairs) for p in pages}
+        first = True
+        while True:
+            active = [e for e in pages.values() if not e.done]
+            if not active:
+                break
+            reach = max(size[e.key] for e in active)
+            wanted = []
+            if reach > len(baseline.outcomes):
+                wanted.append((baseline, policy, self._pairs(len(baseline.outcomes), reach)))
+            wanted += [(e, policy, self._pairs(len(e.outcomes), size[e.key])) for e in active]
+            self._play(f"ページ（{policy}）", wanted)
+            needs = []
+            for e in active:
+                paired = self.paired(baseline, e)
+                interval = paired.interval()
+                if interval.half_width <= s.precision or paired.n >= s.max_pairs:
+                    e.done = True
+                    continue
+                discordance = (paired.variant_only + paired.baseline_only) / paired.n
+                needed = stats.pairs_needed(discordance, paired.delta, s.precision)
+                needs.append(needed)
+                size[e.key] = self._next_size(paired.n, needed)
+            if first and policy == s.policy:
+                self.estimate = _median(needs) if needs else s.batch
+                first = False
+        return baseline, pages
+
+    def _pairs(self, start: int, stop: int) -> list[tuple[int, tuple[str, ...]]]:
+        return [(self.settings.seed + i, self.stages_of_pair(i)) for i in range(start, stop)]
+
+    @staticmethod
+    def paired(baseline: _Entry, variant: _Entry) -> stats.Paired:
+        """The four cells of a page's pairs (its battles against the baseline's of the same
+        seeds)."""
+        cells = Counter((v[0], b[0]) for v, b in zip(variant.outcomes, baseline.outcomes))
+        return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0])
+
+    # ------------------------------------------------------------ the report
+    def run(self) -> dict:
+        """Both phases, and the report (plain data, the same for the same input)."""
+        from .backends import open_runner
+
+        with open_runner(prepare, self.literal, workers=self.workers, backend=self.backend,
+                         address=self.address) as self._runner:
+            enemies = self.run_enemies()
+            by_policy = {policy: self.run_pages(policy) for policy in self.settings.ladder}
+        return self.report(enemies, by_policy)
+
+    def report(self, enemies: list[_Entry], by_policy: dict) -> dict:
+        s = self.settings
+        baseline, pages = by_policy[s.policy]
+        base_wins = sum(o[0] for o in baseline.outcomes)
+        return {
+            "format": FORMAT,
+            "settings": {"policy": s.policy, "ladder": list(s.ladder), "mode": s.mode,
+                         "enemies": list(s.enemies), "baseline_deck": list(self.baseline_deck()),
+                         "baseline_page": s.baseline_page, "precision": s.precision,
+                         "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
+                         "confidence": 0.95},
+            "baseline": {"battles": len(baseline.outcomes),
+                         "win_rate": stats.wilson(base_wins, len(baseline.outcomes)).to_dict()},
+            "enemies": [self._enemy_row(e) for e in enemies],
+            "pages": [self._page_row(key, by_policy) for key in sorted(pages)],
+            "run": {"battles": self.battles, "pairs_estimate": self.estimate},
+        }
+
+    def _enemy_row(self, entry: _Entry) -> dict:
+        outcomes = entry.outcomes
+        n = len(outcomes)
+        wins = [o for o in outcomes if o[0]]
+        interval = stats.wilson(len(wins), n)
+        ids = entry.key.split("→")
+        target = _target(self.tables.enemies[ids[0]]) if len(ids) == 1 else None
+        turns = sum(o[1] for o in outcomes)
+        return {
+            "id": entry.key,
+            "name": "→".join(self.tables.enemies[i].name for i in ids),
+            "battles": n, "win_rate": interval.to_dict(),
+            "turns_to_win": _mean([o[1] for o in wins]),
+            "hp_lost": _mean([o[2] for o in outcomes]),
+            "damage_taken_per_turn": _round(sum(o[2] for o in outcomes) / turns) if turns else None,
+            "breakthrough_share": _mean([o[3] for o in wins]),
+            "damage_taken": [list(kv) for kv in sorted(Counter(o[2] for o in outcomes).items())],
+            "target": target,
+            "target_met": None if target is None else stats.target_met(
+                interval, target["low"], target["high"]),
+        }
+
+    def _page_row(self, key: str, by_policy: dict) -> dict:
+        s = self.settings
+        verdicts = {}
+        for policy, (baseline, pages) in by_policy.items():
+            verdicts[policy] = stats.verdict(self.paired(baseline, pages[key]).interval(),
+                                             s.precision)
+        baseline, pages = by_policy[s.policy]
+        entry = pages[key]
+        paired = self.paired(baseline, entry)
+        interval = paired.interval()
+        page = self.tables.pages[key]
+        target = _target(page)
+        outcomes = entry.outcomes
+        n = len(outcomes)
+        plays, damage, steps = (sum(o[i] for o in outcomes) for i in (4, 5, 6))
+        variant, base = paired.win_rates()
+        decided = {v for v in verdicts.values() if v != "undecided"}
+        return {
+            "id": key, "name": page.name, "year": page.year, "pairs": paired.n,
+            "delta": interval.to_dict(),
+            "discordant": {"variant_only": paired.variant_only,
+                           "baseline_only": paired.baseline_only},
+            "mcnemar_z": None if paired.mcnemar_z is None else _round(paired.mcnemar_z),
+            "win_rate": {"variant": _round(variant), "baseline": _round(base)},
+            "play_rate": _round(plays / n) if n else None,
+            "played_share": _mean([int(o[4] > 0) for o in outcomes]),
+            "damage_per_play": _round(damage / plays) if plays else None,
+            "damage_per_step": _round(damage / steps) if steps else None,
+            "tears_per_battle": _mean([o[7] for o in outcomes]),
+            "pens_per_battle": _mean([o[8] for o in outcomes]),
+            "verdict": verdicts[s.policy],
+            "verdicts_by_policy": verdicts,
+            "policy_sensitive": len(decided) > 1,
+            "pairing_gain": None if paired.pairing_gain is None else _round(paired.pairing_gain),
+            "target": target,
+            "target_met": None if target is None else stats.target_met(
+                interval, target["low"], target["high"]),
+        }
+
+
+def _target(item) -> dict | None:
+    """An item's 目標 (contract Target, fractions) as plain data, or None."""
+    target = getattr(item, "target", None)
+    return None if target is None else {"low": target.low, "high": target.high}
+
+
+def _round(value: float) -> float:
+    return round(value, 6)
+
+
+def _mean(values: list) -> float | None:
+    return _round(sum(values) / len(values)) if values else None
+
+
+def _median(values: list[int]) -> int:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]

@@ -1,0 +1,148 @@
+"""統計 — the intervals and verdicts of the balance lab: a win rate, and the change in win
+rate between two decks played on the same seeds (paired outcomes).
+
+A battle counts as a win or not (a loss or a draw at the turn cap). For paired battles —
+the same seed played by the baseline deck and by the variant — only the *discordant*
+pairs carry information about the difference: ``b`` seeds the variant won and the
+baseline did not, ``c`` the other way round. Δ = (b − c) / n, and its variance is
+((b + c)/n − Δ²)/n, far below that of two independent samples when most seeds agree
+(``pairing_gain``). The interval is Agresti and Min's adjusted Wald interval for paired
+proportions (2005: half a pair added to each of the four cells), which keeps its 95%
+coverage with few discordant pairs where the plain Wald interval does not; McNemar's z is
+given beside it. A single win rate gets Wilson's score interval.
+
+Every function is pure arithmetic on counts: the same counts, the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its interval (fractions: 0.05 is 5 points)."""
+
+    estimate: float
+    low: float
+    high: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width: the precision reached."""
+        return (self.high - self.low) / 2
+
+    def to_dict(self) -> dict:
+        """Plain values for the report, rounded to 6 places (the report is compared byte
+        for byte; no figure needs more)."""
+        return {"estimate": round(self.estimate, 6), "low": round(self.low, 6),
+                "high": round(self.high, 6)}
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> Interval:
+    """勝率: ``wins`` of ``n`` battles, with Wilson's score interval (n = 0: all of [0, 1])."""
+    if n == 0:
+        return Interval(0.0, 0.0, 1.0)
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return Interval(p, max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+@dataclass(frozen=True)
+class Paired:
+    """The four cells of paired outcomes: both won, only the variant, only the baseline,
+    neither."""
+
+    both: int
+    variant_only: int
+    baseline_only: int
+    neither: int
+
+    @property
+    def n(self) -> int:
+        """How many pairs."""
+        return self.both + self.variant_only + self.baseline_only + self.neither
+
+    @property
+    def delta(self) -> float:
+        """Δ win rate, variant minus baseline."""
+        return (self.variant_only - self.baseline_only) / self.n if self.n else 0.0
+
+    def interval(self, z: float = Z95) -> Interval:
+        """Δ with Agresti–Min's adjusted Wald interval, clipped to [−1, 1]."""
+        b, c, n = self.variant_only + 0.5, self.baseline_only + 0.5, self.n + 2
+        adjusted = (b - c) / n
+        variance = max(0.0, ((b + c) - (b - c) ** 2 / n) / (n * n))
+        spread = z * math.sqrt(variance)
+        return Interval(self.delta, max(-1.0, adjusted - spread), min(1.0, adjusted + spread))
+
+    @property
+    def mcnemar_z(self) -> float | None:
+        """McNemar's statistic (b − c)/√(b + c); None without discordant pairs."""
+        discordant = self.variant_only + self.baseline_only
+        if discordant == 0:
+            return None
+        return (self.variant_only - self.baseline_only) / math.sqrt(discordant)
+
+    def win_rates(self) -> tuple[float, float]:
+        """(variant, baseline) win rates."""
+        if not self.n:
+            return 0.0, 0.0
+        return ((self.both + self.variant_only) / self.n,
+                (self.both + self.baseline_only) / self.n)
+
+    @property
+    def pairing_gain(self) -> float | None:
+        """How many times as many battles two independent samples would need for the same
+        precision: their variance over the paired one (None when either is 0)."""
+        if not self.n:
+            return None
+        variant, baseline = self.win_rates()
+        unpaired = (variant * (1 - variant) + baseline * (1 - baseline)) / self.n
+        discordant = (self.variant_only + self.baseline_only) / self.n
+        paired = (discordant - self.delta ** 2) / self.n
+        if paired <= 0 or unpaired <= 0:
+            return None
+        return unpaired / paired
+
+
+def pairs_needed(discordance: float, delta: float, precision: float, z: float = Z95) -> int:
+    """Roughly how many pairs give an interval of half-width ``precision`` when a fraction
+    ``discordance`` of pairs disagree and the difference is ``delta``."""
+    variance = max(discordance - delta * delta, 1e-6)
+    return max(1, math.ceil(z * z * variance / (precision * precision)))
+
+
+def battles_needed(rate: float, precision: float, z: float = Z95) -> int:
+    """Roughly how many battles give a win-rate interval of half-width ``precision``."""
+    return max(1, math.ceil(z * z * max(rate * (1 - rate), 1e-6) / (precision * precision)))
+
+
+#: 判定 — what an interval of Δ says, and its word in the reports.
+VERDICTS = {"stronger": "強い", "weaker": "弱い", "no_effect": "差なし", "undecided": "未決"}
+
+
+def verdict(interval: Interval, precision: float) -> str:
+    """stronger (the whole interval above 0), weaker (below), no_effect (0 inside an
+    interval at least as precise as asked), undecided (0 inside, not yet that precise)."""
+    if interval.low > 0:
+        return "stronger"
+    if interval.high < 0:
+        return "weaker"
+    return "no_effect" if interval.half_width <= precision + 1e-12 else "undecided"
+
+
+def target_met(interval: Interval, low: float, high: float) -> bool | None:
+    """目標: True when the interval lies inside [low, high], False when it lies wholly
+    outside, None when it straddles an end (not precise enough to say)."""
+    if low <= interval.low and interval.high <= high:
+        return True
+    if interval.high < low or interval.low > high:
+        return False
+    return None

@@ -1,0 +1,239 @@
+"""The balance lab (sim/lab.py, sim/stats.py, ``jibunki sim``): the statistics on cases
+whose truth is known, the paired design, determinism for any number of workers, and the
+command's report and refusals.
+
+The lab's cases run on a copy of content/ with two made-up pages: ``maneshi``, a copy of
+産声 under another id (swapped for 産声, it changes nothing: every pair plays the very same
+battle), and ``ippatsu``, which fells any enemy at once (added, it can only win more).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cli
+from compiler.build import compile_content
+from runtime.tables import from_dicts
+from sim import stats
+from sim.lab import Lab, Settings
+
+MADE_UP = """
+ページ maneshi "産声の写し" {
+  銘 0
+  綻び倍率 2.0
+  出自 幼少期
+  フレーバー "写し。"
+  未来面 白紙
+  過去面 {
+    防御 += 10 寿命 ステージ
+  }
+  ペン 未来面 { 歩 += 8 }
+  破却 { 防御 += 3 毎 ターン開始時 }
+}
+
+ページ ippatsu "一発" {
+  銘 20
+  出自 青年期
+  フレーバー "試験用。"
+  未来面 { 敵HP -= 999 }
+  過去面 { 敵HP -= 999 }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def lab_tables(tmp_path_factory):
+    import shutil
+
+    from conftest import ROOT
+
+    folder = tmp_path_factory.mktemp("lab") / "content"
+    shutil.copytree(ROOT / "content", folder)
+    (folder / "pages" / "試験.page").write_text(MADE_UP, encoding="utf-8")
+    compiled = compile_content(folder)
+    assert compiled.ok, compiled.diagnostics[:3]
+    return compiled.tables, from_dicts(compiled.tables)
+
+
+def run_lab(lab_tables, workers: int = 1, **settings) -> dict:
+    literal, tables = lab_tables
+    values = {"enemies": ("haguruma",), "ladder": ("random",), "precision": 0.08,
+              "max_pairs": 400, "batch": 100, **settings}
+    return Lab(literal, tables, Settings(**values), workers=workers).run()
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    interval = stats.wilson(81, 263)  # Wilson (1927) via Newcombe (1998): 0.2553–0.3662
+    assert interval.low == pytest.approx(0.2553, abs=5e-4)
+    assert interval.high == pytest.approx(0.3662, abs=5e-4)
+    assert stats.wilson(0, 0) == stats.Interval(0.0, 0.0, 1.0)
+
+
+def test_paired_interval_keeps_its_coverage_where_the_truth_is_known():
+    """Pairs drawn with a known Δ: about 95% of the intervals contain it (1,000
+    experiments of 150 pairs each, seeded: the figure is the same on every run)."""
+    rng = random.Random(20261201)
+    # P(both), P(variant only), P(baseline only), P(neither): Δ = 0.12 − 0.06 = 0.06
+    cells = (0.55, 0.12, 0.06, 0.27)
+    truth = cells[1] - cells[2]
+    covered = 0
+    for _ in range(1000):
+        counts = [0, 0, 0, 0]
+        for choice in rng.choices(range(4), weights=cells, k=150):
+            counts[choice] += 1
+        interval = stats.Paired(*counts).interval()
+        covered += interval.low <= truth <= interval.high
+    assert 0.93 <= covered / 1000 <= 0.975
+
+
+def test_pairing_gain_is_the_ratio_of_unpaired_to_paired_variance():
+    paired = stats.Paired(both=50, variant_only=10, baseline_only=5, neither=35)
+    variant, baseline = paired.win_rates()
+    assert (variant, baseline) == (0.6, 0.55)
+    unpaired = (0.6 * 0.4 + 0.55 * 0.45) / 100
+    within = (0.15 - 0.05 ** 2) / 100
+    assert paired.pairing_gain == pytest.approx(unpaired / within)
+    assert paired.mcnemar_z == pytest.approx(5 / 15 ** 0.5)
+
+
+@given(st.integers(0, 400), st.integers(0, 60), st.integers(0, 60), st.integers(0, 400))
+def test_paired_interval_is_inside_minus_one_one_and_mirrors(both, b, c, neither):
+    forward = stats.Paired(both, b, c, neither).interval()
+    backward = stats.Paired(both, c, b, neither).interval()
+    assert -1.0 <= forward.low <= forward.high <= 1.0
+    assert forward.low == pytest.approx(-backward.high)
+    assert forward.high == pytest.approx(-backward.low)
+
+
+def test_verdict_reads_the_interval():
+    assert stats.verdict(stats.Interval(0.05, 0.01, 0.09), 0.03) == "stronger"
+    assert stats.verdict(stats.Interval(-0.05, -0.09, -0.01), 0.03) == "weaker"
+    assert stats.verdict(stats.Interval(0.0, -0.02, 0.02), 0.03) == "no_effect"
+    assert stats.verdict(stats.Interval(0.0, -0.08, 0.08), 0.03) == "undecided"
+
+
+def test_target_is_met_missed_or_not_yet_decidable():
+    assert stats.target_met(stats.Interval(0.5, 0.45, 0.55), 0.4, 0.7) is True
+    assert stats.target_met(stats.Interval(0.9, 0.85, 0.95), 0.4, 0.7) is False
+    assert stats.target_met(stats.Interval(0.7, 0.65, 0.75), 0.4, 0.7) is None
+
+
+def test_pairs_needed_shrinks_with_discordance():
+    assert stats.pairs_needed(0.3, 0.0, 0.03) > stats.pairs_needed(0.1, 0.0, 0.03)
+    assert stats.pairs_needed(0.3, 0.0, 0.03) == pytest.approx(
+        stats.Z95 ** 2 * 0.3 / 0.03 ** 2, abs=1)
+
+
+# ------------------------------------------------------------------ the lab
+
+
+def test_a_page_that_changes_nothing_gives_an_interval_around_zero(lab_tables):
+    report = run_lab(lab_tables, pages=("maneshi",), baseline_page="hatsu_koe")
+    (row,) = report["pages"]
+    assert row["discordant"] == {"variant_only": 0, "baseline_only": 0}
+    assert row["delta"]["low"] <= 0 <= row["delta"]["high"]
+    assert row["verdict"] == "no_effect"
+
+
+def test_a_page_that_wins_outright_gives_a_positive_interval(lab_tables):
+    report = run_lab(lab_tables, pages=("ippatsu",))
+    (row,) = report["pages"]
+    assert row["delta"]["low"] > 0 and row["verdict"] == "stronger"
+    assert row["discordant"]["variant_only"] > 5 * row["discordant"]["baseline_only"]
+    # A play of it takes what is left of the enemy's HP (damage dealt is HP removed).
+    assert row["damage_per_play"] >= 0.5 * lab_tables[1].enemies["haguruma"].hp
+
+
+def test_the_report_is_the_same_for_any_number_of_workers(lab_tables):
+    one = run_lab(lab_tables, workers=1, pages=("sakamichi", "ippatsu", "byouin"))
+    two = run_lab(lab_tables, workers=2, pages=("sakamichi", "ippatsu", "byouin"))
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+
+
+def test_each_page_runs_until_precise_or_out_of_pairs(lab_tables):
+    report = run_lab(lab_tables, pages=("sakamichi", "ippatsu"), precision=0.05,
+                     max_pairs=600)
+    for row in report["pages"]:
+        half = (row["delta"]["high"] - row["delta"]["low"]) / 2
+        assert half <= 0.05 or row["pairs"] == 600
+    ippatsu = next(r for r in report["pages"] if r["id"] == "ippatsu")
+    sakamichi = next(r for r in report["pages"] if r["id"] == "sakamichi")
+    assert ippatsu["pairs"] <= sakamichi["pairs"]  # a clear answer stops early
+
+
+def test_pairs_share_the_enemy_and_the_shuffle_of_the_shared_pages(lab_tables):
+    """The variant deck's battle of a seed deals the baseline's pages in the same
+    relative order (runtime/streams.py), so pairs are aligned, not independent."""
+    from runtime.battle import Battle
+
+    _, tables = lab_tables
+    deck = tables.starter()
+    for seed in range(20):
+        base = Battle.new(tables, seed=seed, enemies=["haguruma"], deck=deck)
+        more = Battle.new(tables, seed=seed, enemies=["haguruma"], deck=[*deck, "ippatsu"])
+        order = [u for u in more.state.zones["draw"] + more.hand if u < len(deck)]
+        assert sorted(order) == sorted(base.state.zones["draw"] + base.hand)
+        ranks = {u: i for i, u in enumerate(more.hand + more.state.zones["draw"])}
+        shared = [u for u in base.hand + base.state.zones["draw"]]
+        assert [ranks[u] for u in shared] == sorted(ranks[u] for u in shared)
+
+
+def test_enemy_rows_and_the_ladder_verdicts(lab_tables):
+    report = run_lab(lab_tables, pages=("ippatsu",), ladder=("random", "greedy"),
+                     max_pairs=200)
+    (enemy,) = report["enemies"]
+    assert enemy["id"] == "haguruma" and enemy["battles"] >= 100
+    assert sum(count for _, count in enemy["damage_taken"]) == enemy["battles"]
+    (row,) = report["pages"]
+    assert set(row["verdicts_by_policy"]) == {"random", "greedy"}
+    assert report["settings"]["policy"] == "greedy"
+
+
+# ------------------------------------------------------------------ the command
+
+
+def sim(*args):
+    result = CliRunner().invoke(cli.main, ["sim", *args])
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_sim_json_is_the_report(monkeypatch):
+    result = sim("--format", "json", "--enemy", "haguruma", "--page", "sakamichi",
+                 "--policy", "random", "--precision", "0.1", "--max-pairs", "100",
+                 "--workers", "1")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["format"] == "jibunki-sim-report 1"
+    assert [p["id"] for p in report["pages"]] == ["sakamichi"]
+
+
+def test_sim_text_shows_the_tables_with_designer_text_as_written():
+    result = sim("--enemy", "haguruma", "--page", "sakamichi", "--policy", "random",
+                 "--precision", "0.1", "--max-pairs", "100", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "歯車塔の番人 haguruma" in result.output and "坂道の自転車 sakamichi" in result.output
+    assert "対にした効果" in result.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--enemy", "hagurma"], "haguruma"),
+    (["--page", "sakamiti"], "sakamichi"),
+    (["--policy", "grredy"], "greedy"),
+    (["--policy", "random", "--ladder", "random,greedy"], "どちらか一方"),
+    (["--baseline", "byouin"], "はじめのデッキにありません"),
+    (["--precision", "0"], "0.001"),
+    (["--address", "x"], "ray"),
+])
+def test_sim_refuses_bad_options_with_a_clear_message(args, words):
+    result = sim(*args, "--max-pairs", "20", "--workers", "1")
+    assert result.exit_code == 2 and words in result.output, result.output
