@@ -1,0 +1,474 @@
+"""模擬戦の報告 — ``write_report``: the ``--html`` page of a ``jibunki sim`` report.
+
+The report is the plain dict ``jibunki sim`` makes (format ``jibunki-sim-report 1``); the
+page shows its settings, a forest plot of every page's Δ win rate, each enemy's win rate
+and the HP lost per battle against it, and the tables of the numbers. One ``index.html``
+that opens straight from disk: CSS inline, the plots inline SVG, nothing fetched.
+
+Designer text is data: Jinja2 autoescapes the page, matplotlib escapes the SVG it writes
+(and reads no mathtext in it). Plot text stays text (``svg.fonttype: none``) in a CJK
+font family, so the browser draws the Japanese with the system's font. The output is
+deterministic: the same report gives the same bytes (fixed SVG hash salt, no date).
+jinja2 and matplotlib are imported only when a report is written, so ``jibunki`` starts
+fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import math
+import os
+import re
+import secrets
+import statistics
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["FORMAT", "VERDICTS", "render_report", "write_report"]
+
+#: The report format this page reads (the ``format`` field of the report).
+FORMAT = "jibunki-sim-report 1"
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a verdict or a target's state is shown: its word, and its colour and marker
+    in the plots."""
+
+    word: str
+    colour: str
+    marker: str
+
+
+#: verdict code → how it is shown (colours told apart by marker too).
+VERDICTS = {
+    "stronger": Look("強い", "#1a7f37", "o"),
+    "weaker": Look("弱い", "#c92a2a", "s"),
+    "no_effect": Look("差なし", "#5c677d", "D"),
+    "undecided": Look("未決", "#e67700", "^"),
+}
+UNKNOWN_VERDICT = Look("?", "#868e96", "x")
+
+#: A target's state (``target_state``) → how it is shown. Undecided: the interval
+#: crosses an edge of the target (``target_met`` null).
+TARGET_STATES = {
+    "met": Look("達成", "#1a7f37", "s"),
+    "missed": Look("未達", "#c92a2a", "X"),
+    "undecided": Look("未決", "#e67700", "^"),
+    "none": Look("目標なし", "#1c7ed6", "o"),
+}
+
+#: mode → how the settings line says it.
+MODES = {"pool": "敵プール（1戦に1体）", "stages": "連戦（敵を順にステージとして）"}
+
+#: Font families of plot text, in order; the browser picks the first it has. matplotlib
+#: measures the text with the first one installed (DejaVu Sans when none is).
+FONTS = ["Noto Sans CJK JP", "Hiragino Sans", "Yu Gothic", "IPAexGothic", "DejaVu Sans"]
+
+#: matplotlib settings of every plot.
+RC = {
+    "svg.fonttype": "none",           # text stays text, drawn by the browser
+    "svg.hashsalt": "jibunki-sim",    # clip-path and marker ids the same every run
+    "font.family": ["sans-serif"],
+    "font.sans-serif": FONTS,
+    "font.size": 9,
+    "text.parse_math": False,         # a "$" in a page name is a dollar sign
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.unicode_minus": True,
+}
+#: Width of every plot in inches (the page's main column at 96 px per inch).
+WIDTH = 11.5
+NO_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
+
+MINUS = "\N{MINUS SIGN}"
+NONE = "—"
+
+
+# --------------------------------------------------------------------- numbers
+
+
+def _signed(value: float) -> str:
+    shown = round(value * 100, 1) + 0.0  # + 0.0: no "-0.0"
+    return f"{shown:+.1f}".replace("-", MINUS)
+
+
+def points(interval: dict) -> str:
+    """A difference of rates in points with its interval: ``+2.1 pt [−0.4, +4.6]``."""
+    return (f"{_signed(interval['estimate'])} pt "
+            f"[{_signed(interval['low'])}, {_signed(interval['high'])}]")
+
+
+def percent(value: float | None) -> str:
+    """A rate as a percentage with one decimal (``61.0%``); ``—`` for none."""
+    return NONE if value is None else f"{value * 100:.1f}%"
+
+
+def percent_interval(interval: dict) -> str:
+    """A rate with its interval: ``61.0% [58.0, 64.0]``."""
+    return (f"{interval['estimate'] * 100:.1f}% "
+            f"[{interval['low'] * 100:.1f}, {interval['high'] * 100:.1f}]")
+
+
+def number(value: float | None, digits: int = 1) -> str:
+    """A number with ``digits`` decimals; ``—`` for none."""
+    return NONE if value is None else f"{value:.{digits}f}".replace("-", MINUS)
+
+
+def _points_of(rate: float | None) -> str:
+    return number(None if rate is None else rate * 100)
+
+
+def target_state(item: dict) -> str:
+    """``met``, ``missed`` or ``undecided`` for a page or enemy with a target; ``none``
+    without one."""
+    if not item.get("target"):
+        return "none"
+    return {True: "met", False: "missed"}.get(item.get("target_met"), "undecided")
+
+
+def _target(item: dict, shown) -> dict | None:
+    state = target_state(item)
+    if state == "none":
+        return None
+    low, high = item["target"]["low"], item["target"]["high"]
+    return {"range": f"[{shown(low)}, {shown(high)}]", "met": TARGET_STATES[state].word,
+            "class": state}
+
+
+def _verdict(code: str) -> Look:
+    return VERDICTS.get(code, UNKNOWN_VERDICT)
+
+
+# ------------------------------------------------------------------------ views
+
+
+def _policies(pages: list[dict], ladder: list[str]) -> list[str]:
+    """The policies the pages have verdicts under: the ladder's order, then the others."""
+    found = {p for page in pages for p in page.get("verdicts_by_policy") or {}}
+    return [p for p in ladder if p in found] + sorted(found - set(ladder))
+
+
+def _word(code: str | None) -> str:
+    if code is None:
+        return NONE
+    return VERDICTS[code].word if code in VERDICTS else code
+
+
+def _page_row(page: dict, policies: list[str]) -> dict:
+    by_policy = page.get("verdicts_by_policy") or {}
+    return {
+        "id": page["id"], "name": page["name"], "year": page["year"], "pairs": page["pairs"],
+        "delta": points(page["delta"]),
+        "variant_only": page["discordant"]["variant_only"],
+        "baseline_only": page["discordant"]["baseline_only"],
+        "with": _points_of(page["win_rate"].get("variant")),
+        "without": _points_of(page["win_rate"].get("baseline")),
+        "play_rate": number(page.get("play_rate"), 2),
+        "played_share": percent(page.get("played_share")),
+        "damage_per_play": number(page.get("damage_per_play")),
+        "damage_per_step": number(page.get("damage_per_step"), 2),
+        "tears": number(page.get("tears_per_battle"), 2),
+        "pens": number(page.get("pens_per_battle"), 2),
+        "verdict": _word(page["verdict"]),
+        "verdict_class": page["verdict"] if page["verdict"] in VERDICTS else "unknown",
+        "by_policy": " → ".join(_word(by_policy.get(p)) for p in policies),
+        "policy_sensitive": bool(page.get("policy_sensitive")),
+        "pairing_gain": NONE if page.get("pairing_gain") is None
+        else f"×{page['pairing_gain']:.1f}",
+        "target": _target(page, _signed),
+    }
+
+
+def _enemy_row(enemy: dict) -> dict:
+    return {
+        "id": enemy["id"], "name": enemy["name"], "battles": enemy["battles"],
+        "win_rate": percent_interval(enemy["win_rate"]),
+        "turns_to_win": number(enemy.get("turns_to_win")),
+        "hp_lost": number(enemy.get("hp_lost")),
+        "damage_per_turn": number(enemy.get("damage_taken_per_turn")),
+        "breakthrough_share": percent(enemy.get("breakthrough_share")),
+        "target": _target(enemy, lambda v: f"{v * 100:.1f}%"),
+    }
+
+
+def _deck(ids: list[str], names: dict[str, str]) -> list[str]:
+    counts: dict[str, int] = {}
+    for ident in ids:
+        counts[ident] = counts.get(ident, 0) + 1
+    return [names.get(i, i) + (f" ×{n}" if n > 1 else "") for i, n in counts.items()]
+
+
+def _settings_view(report: dict) -> dict:
+    settings, pages, enemies = report["settings"], report["pages"], report["enemies"]
+    page_names = {p["id"]: p["name"] for p in pages}
+    enemy_names = {e["id"]: e["name"] for e in enemies}
+    gains = [p["pairing_gain"] for p in pages if p.get("pairing_gain") is not None]
+    baseline = report["baseline"]
+    return {
+        "policy": settings["policy"], "ladder": " → ".join(settings.get("ladder") or []),
+        "mode": MODES.get(settings.get("mode"), settings.get("mode") or NONE),
+        "enemies": [(e, enemy_names.get(e, e)) for e in settings["enemies"]],
+        "deck": _deck(settings.get("baseline_deck") or [], page_names),
+        "deck_size": len(settings.get("baseline_deck") or []),
+        "baseline_page": NONE if settings.get("baseline_page") is None
+        else page_names.get(settings["baseline_page"], settings["baseline_page"]),
+        "precision": f"±{settings['precision'] * 100:.1f} pt",
+        "max_pairs": settings["max_pairs"], "turn_cap": settings["turn_cap"],
+        "seed": settings["seed"], "confidence": f"{settings['confidence'] * 100:g}%",
+        "workers": settings.get("workers"),
+        "baseline_battles": baseline["battles"],
+        "baseline_win_rate": percent_interval(baseline["win_rate"]),
+        "battles": report["run"]["battles"], "pairs_estimate": report["run"]["pairs_estimate"],
+        "gain": None if not gains else {
+            "median": f"{statistics.median(gains):.1f}",
+            "low": f"{min(gains):.1f}", "high": f"{max(gains):.1f}"},
+    }
+
+
+def _verdict_counts(pages: list[dict]) -> list[tuple[str, str, int]]:
+    counts = {code: 0 for code in VERDICTS}
+    for page in pages:
+        if page["verdict"] in counts:
+            counts[page["verdict"]] += 1
+    return [(code, VERDICTS[code].word, n) for code, n in counts.items()]
+
+
+# ------------------------------------------------------------------------ plots
+
+
+@contextlib.contextmanager
+def _quiet_fonts():
+    """No warnings about fonts this machine lacks (the browser draws the text anyway):
+    findfont's log lines and matplotlib's "Glyph missing" warnings."""
+    log = logging.getLogger("matplotlib.font_manager")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"(?s).*[Gg]lyph .*missing")
+            warnings.filterwarnings("ignore", message=r"(?s).*findfont")
+            yield
+    finally:
+        log.setLevel(level)
+
+
+def _svg(fig, prefix: str) -> str:
+    """The figure as an SVG element for inlining: no XML prolog, and every id (and each
+    reference to one) prefixed, so that three plots in one page never share an id; links
+    to the page's own anchors open in the same tab."""
+    out = io.StringIO()
+    fig.savefig(out, format="svg", metadata=NO_METADATA)
+    text = out.getvalue()
+    text = text[text.index("<svg"):]
+    # matplotlib escapes <, > and quotes in text and attribute values, so every "<…>" is
+    # a tag, and ids are changed in tags only, never in designer text.
+    tag = re.compile(r"<[^<>]*>")
+    ids = {m for t in tag.findall(text) for m in re.findall(r'\sid="([^"]*)"', t)}
+
+    def rename(match: re.Match) -> str:
+        t = re.sub(r'(\sid=")([^"]*)"', lambda m: f'{m[1]}{prefix}-{m[2]}"', match[0])
+        t = re.sub(r'url\(#([^)]*)\)',
+                   lambda m: f"url(#{prefix}-{m[1]})" if m[1] in ids else m[0], t)
+        t = re.sub(r'(href=")#([^"]*)"',
+                   lambda m: f'{m[1]}#{prefix}-{m[2]}"' if m[2] in ids else m[0], t)
+        return t.replace(' target="_blank"', "")
+
+    return tag.sub(rename, text).rstrip("\n")
+
+
+def _interval_rows(ax, rows: list[dict], scale: float) -> None:
+    """Points with horizontal error bars (``estimate``, ``low``, ``high``, ``colour``,
+    ``marker``) and each row's target band, top to bottom."""
+    for y, row in enumerate(rows):
+        if row["target"] is not None:
+            low, high = row["target"]["low"] * scale, row["target"]["high"] * scale
+            ax.barh(y, high - low, left=low, height=0.8, color="#d3f9d8", zorder=0,
+                    label="_target")
+        est, low, high = (row["interval"][k] * scale for k in ("estimate", "low", "high"))
+        ax.errorbar([est], [y], xerr=[[est - low], [high - est]], fmt=row["marker"],
+                    color=row["colour"], markersize=5, elinewidth=1.4, capsize=2.5,
+                    zorder=3)
+    ax.set_yticks(range(len(rows)), [row["label"] for row in rows])
+    for label, row in zip(ax.get_yticklabels(), rows):
+        label.set_url(row["url"])
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # the first row on top
+    ax.grid(axis="x", color="#e9ecef", zorder=0)
+    ax.set_axisbelow(True)
+
+
+def _legend(ax, entries: list[tuple[str, str, str]], target: bool) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [Line2D([], [], color=colour, marker=marker, linestyle="", label=label)
+               for label, colour, marker in entries]
+    if target:
+        handles.append(Patch(color="#d3f9d8", label="目標範囲"))
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=5,
+              frameon=False, fontsize=8, borderaxespad=0.3)
+
+
+def forest_plot(pages: list[dict]) -> str:
+    """Δ win rate of every page with its interval, the strongest on top: colour and marker
+    by verdict, a line at 0, each page's target band; labels link to the table rows."""
+    from matplotlib.figure import Figure
+
+    rows = sorted(pages, key=lambda p: (-p["delta"]["estimate"], p["id"]))
+    fig = Figure(figsize=(WIDTH, 1.1 + 0.24 * len(rows)), layout="constrained")
+    ax = fig.add_subplot()
+    _interval_rows(ax, [{
+        "interval": p["delta"], "target": p.get("target"),
+        "colour": _verdict(p["verdict"]).colour, "marker": _verdict(p["verdict"]).marker,
+        "label": p["name"] + (" ＊" if p.get("policy_sensitive") else ""),
+        "url": f"#page-{p['id']}",
+    } for p in rows], scale=100)
+    ax.axvline(0, color="#212529", linewidth=1, zorder=2)
+    ax.set_xlabel("Δ勝率（pt）: このページを入れたデッキ − 基準デッキ")
+    counts = {code: sum(p["verdict"] == code for p in rows) for code in VERDICTS}
+    _legend(ax, [(f"{v.word}（{counts[code]}）", v.colour, v.marker)
+                 for code, v in VERDICTS.items()],
+            target=any(p.get("target") for p in rows))
+    return _svg(fig, "forest")
+
+
+def win_rate_plot(enemies: list[dict], baseline: dict) -> str:
+    """Win rate against each enemy with its interval and target band; the overall win
+    rate of the baseline deck as a dashed line."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(WIDTH, 1.2 + 0.3 * len(enemies)), layout="constrained")
+    ax = fig.add_subplot()
+    _interval_rows(ax, [{
+        "interval": e["win_rate"], "target": e.get("target"),
+        "colour": TARGET_STATES[target_state(e)].colour,
+        "marker": TARGET_STATES[target_state(e)].marker,
+        "label": e["name"], "url": f"#enemy-{e['id']}",
+    } for e in enemies], scale=100)
+    ax.axvline(baseline["estimate"] * 100, color="#495057", linestyle="--", linewidth=1,
+               zorder=2)
+    ax.set_xlim(-2, 102)  # a rate of 0 or 100% shows its whole marker
+    ax.set_xlabel("勝率（%）　破線: 基準デッキ全体の勝率")
+    present = {target_state(e) for e in enemies}
+    _legend(ax, [(("目標" + look.word) if state != "none" else look.word, look.colour,
+                  look.marker) for state, look in TARGET_STATES.items() if state in present],
+            target=any(e.get("target") for e in enemies))
+    return _svg(fig, "winrate")
+
+
+def damage_plot(enemies: list[dict]) -> str:
+    """HP lost per battle against each enemy: one step histogram each (the share of its
+    battles), on one shared axis, the mean as a line."""
+    from matplotlib.figure import Figure
+
+    top = max([hp for e in enemies for hp, _ in e["damage_taken"]] + [1])
+    width = max(1, math.ceil(top / 40))
+    edges = list(range(0, top + 2 * width, width))
+    columns = 1 if len(enemies) < 4 else 2
+    rows = math.ceil(len(enemies) / columns)
+    fig = Figure(figsize=(WIDTH, 0.7 + 1.05 * rows), layout="constrained")
+    grid = fig.subplots(rows, columns, sharex=True, squeeze=False)
+    axes = [ax for row in grid for ax in row]
+    for ax in axes[len(enemies):]:
+        ax.set_axis_off()  # an odd count leaves one cell empty
+    for ax, enemy in zip(axes, enemies):
+        pairs = enemy["damage_taken"]
+        total = sum(n for _, n in pairs)
+        ax.set_title(enemy["name"], loc="left", fontsize=9, pad=2)
+        ax.title.set_url(f"#enemy-{enemy['id']}")
+        if total:
+            ax.hist([hp for hp, _ in pairs], bins=edges,
+                    weights=[100 * n / total for _, n in pairs], histtype="stepfilled",
+                    color="#a5d8ff", edgecolor="#1864ab", linewidth=1)
+        else:
+            ax.text(0.5, 0.5, "データなし", transform=ax.transAxes, ha="center",
+                    va="center", color="#868e96")
+        if enemy.get("hp_lost") is not None and total:
+            ax.axvline(enemy["hp_lost"], color="#c92a2a", linewidth=1)
+        ax.tick_params(labelsize=7, labelbottom=True)
+        ax.set_ylabel("%", fontsize=7, rotation=0, labelpad=8)
+    axes[0].set_xlim(0, edges[-1])
+    fig.supxlabel("1戦で失ったHP（縦軸: その敵との戦闘に占める割合 %、赤線: 平均）", fontsize=9)
+    return _svg(fig, "damage")
+
+
+def _plots(report: dict) -> dict:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    with matplotlib.rc_context(RC), _quiet_fonts():
+        pages, enemies = report["pages"], report["enemies"]
+        return {
+            "forest": forest_plot(pages) if pages else None,
+            "win_rate": win_rate_plot(enemies, report["baseline"]["win_rate"])
+            if enemies else None,
+            "damage": damage_plot(enemies) if enemies else None,
+        }
+
+
+# ----------------------------------------------------------------------- render
+
+
+def environment():
+    """The Jinja2 environment of the report's templates: autoescaping on, undefined
+    names an error (as the catalog's)."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+    return Environment(loader=FileSystemLoader(TEMPLATES),
+                       autoescape=select_autoescape(["html", "j2"], default=True),
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                       keep_trailing_newline=True)
+
+
+def render_report(report: dict) -> str:
+    """The report as one HTML document, plots inline. Raises ValueError for a report of
+    another format than ``FORMAT``."""
+    from markupsafe import Markup
+
+    if report.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT!r} report: format {report.get('format')!r}")
+    pages = sorted(report["pages"], key=lambda p: (-p["delta"]["estimate"], p["id"]))
+    policies = _policies(pages, report["settings"].get("ladder") or [])
+    plots = {name: None if svg is None else Markup(svg)  # escaped by matplotlib
+             for name, svg in _plots(report).items()}
+    return environment().get_template("report.html.j2").render(
+        settings=_settings_view(report),
+        pages=[_page_row(p, policies) for p in pages], policies=" → ".join(policies),
+        enemies=[_enemy_row(e) for e in report["enemies"]],
+        verdicts=_verdict_counts(report["pages"]),
+        any_page_target=any(p.get("target") for p in report["pages"]),
+        any_enemy_target=any(e.get("target") for e in report["enemies"]),
+        plots=plots,
+    )
+
+
+def write_report(report: dict, out_dir: Path) -> Path:
+    """Write the report's page as ``out_dir/index.html`` (``out_dir`` created if needed;
+    the file replaced atomically) and return its path. Same report, same bytes.
+    Errors: ValueError for a report of another format, OSError from the file system."""
+    text = render_report(report)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    index = out_dir / "index.html"
+    _replace(index, text)
+    return index
+
+
+def _replace(path: Path, text: str) -> None:
+    """A temporary file in the same folder renamed over ``path``: a reader sees the old
+    page or the new one, never half."""
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # 0o666: the umask applies, as for any file the user makes
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
