@@ -207,13 +207,14 @@ def _deck(ids: list[str], names: dict[str, str]) -> list[str]:
 def _settings_view(report: dict) -> dict:
     settings, pages, enemies = report["settings"], report["pages"], report["enemies"]
     page_names = {p["id"]: p["name"] for p in pages}
-    enemy_names = {e["id"]: e["name"] for e in enemies}
     gains = [p["pairing_gain"] for p in pages if p.get("pairing_gain") is not None]
     baseline = report["baseline"]
     return {
         "policy": settings["policy"], "ladder": " → ".join(settings.get("ladder") or []),
         "mode": MODES.get(settings.get("mode"), settings.get("mode") or NONE),
-        "enemies": [(e, enemy_names.get(e, e)) for e in settings["enemies"]],
+        # the rows measured (a stage run is one row, "a→b"), each linked to its row
+        "enemies": [(e["id"], e["name"]) for e in enemies]
+        or [(None, e) for e in settings.get("enemies") or []],
         "deck": _deck(settings.get("baseline_deck") or [], page_names),
         "deck_size": len(settings.get("baseline_deck") or []),
         "baseline_page": NONE if settings.get("baseline_page") is None

@@ -270,6 +270,16 @@ def test_designer_text_is_escaped_in_the_tables_and_in_the_plots(tmp_path):
     assert "{{ 7*7 }}" in html and "49" not in re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
 
 
+def test_every_in_page_link_has_its_anchor(written, tmp_path):
+    stages = sample_report(pages=PAGES[:2], enemies=[("haguruma→wasure", "歯車塔の番人→忘却の霧")])
+    stages["settings"].update(mode="stages", enemies=["haguruma", "wasure"])
+    for html in (written[2].read_text(encoding="utf-8"),
+                 write_report(stages, tmp_path).read_text(encoding="utf-8")):
+        anchors = set(re.findall(r'\sid="([^"]*)"', html))
+        links = set(re.findall(r'href="#([^"]*)"', html))
+        assert links and links <= anchors, links - anchors
+
+
 def test_a_report_with_no_pages_or_enemies_still_renders(tmp_path):
     report = sample_report(pages=[], enemies=[])
     html = write_report(report, tmp_path).read_text(encoding="utf-8")
