@@ -67,7 +67,7 @@ class State:
     def copy(self) -> "State":
         """An independent copy, for looking ahead: every list and dict copied, the
         tables' frozen objects (placed 作用) shared."""
-        return State(**{name: _plain_copy(getattr(self, name))
+        return State(**{name: _COPIERS.get(name, _plain_copy)(getattr(self, name))
                         for name in self.__dataclass_fields__})
 
     # ------------------------------------------------------------- zones
@@ -185,3 +185,21 @@ def _plain_copy(value):
     if type(value) is list:
         return [_plain_copy(item) for item in value]
     return value
+
+
+def _copy_pages(pages: list[dict]) -> list[dict]:
+    """Page instances: flat dicts but for ``faces``, a dict of flat dicts (State.new_page)
+    — copied by their shape, the bulk of a state (a look-ahead policy copies it at every
+    decision)."""
+    return [{**page, "faces": {side: dict(face) for side, face in page["faces"].items()}}
+            for page in pages]
+
+
+#: Fields copied by their known shape; every other field by ``_plain_copy``.
+_COPIERS = {
+    "pages": _copy_pages,
+    "zones": lambda zones: {zone: list(uids) for zone, uids in zones.items()},
+    "counters": lambda counters: {scope: dict(c) for scope, c in counters.items()},
+    "defense": lambda defense: [list(entry) for entry in defense],
+    "params": dict,
+}

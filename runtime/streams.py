@@ -73,6 +73,7 @@ class Streams:
 
 
 def _copy(rng: random.Random) -> random.Random:
-    out = random.Random()
+    # Random(0), not Random(): seeding from the OS's entropy costs more than the copy.
+    out = random.Random(0)
     out.setstate(rng.getstate())
     return out

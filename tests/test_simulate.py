@@ -79,3 +79,23 @@ def test_a_state_copy_is_independent_and_equal(tables):
     assert battle.state.pages[0]["faces"]["future"]["state"] == face_before
     assert battle.state.zones["hand"] and battle.state.counters["run"]["plays"] == 1
     assert all(a["effect"] is b["effect"] for a, b in zip(copied.effects, battle.state.effects))
+
+
+def test_a_state_copy_equals_a_generic_deep_copy_at_every_step(tables):
+    """State.copy copies the big fields by their shape (runtime/state.py _COPIERS): at
+    every step of whole battles it gives what copying every list and dict gives."""
+    import random
+
+    from runtime.battle import Battle
+    from runtime.state import _plain_copy
+    from sim.policies import act
+
+    for seed in range(6):
+        battle = Battle.new(tables, seed=seed, enemies=["kodoku" if seed % 2 else "koukai"])
+        rng = random.Random(seed)
+        while not battle.over and battle.state.turns_run < 12:
+            state = battle.state
+            fast = state.copy()
+            slow = {name: _plain_copy(getattr(state, name)) for name in state.__dataclass_fields__}
+            assert {name: getattr(fast, name) for name in slow} == slow
+            act(battle, random_policy(battle, rng))
