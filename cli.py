@@ -311,7 +311,9 @@ def catalog(out: Path, content: Path) -> None:
 
     tables, compiled = _fresh_tables(content)
     try:
-        index = write(tables, out, example_views(compiled.examples, compiled.sources))
+        # The simulation report beside the catalog (jibunki sim --html): pages link to it.
+        index = write(tables, out, example_views(compiled.examples, compiled.sources),
+                      sim_report=out.parent / "sim" / "index.html")
     except OSError as exc:
         raise click.ClickException(f"{out} にカタログを書けません: {exc.strerror or exc}") \
             from None
@@ -347,7 +349,8 @@ def build(content: Path) -> None:
         raise click.ClickException(str(exc)) from None
     try:
         index = write(tables, DEFAULT_GENERATED / "catalog",
-                      example_views(compiled.examples, compiled.sources))
+                      example_views(compiled.examples, compiled.sources),
+                      sim_report=DEFAULT_GENERATED / "sim" / "index.html")
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
                                    f"{exc.strerror or exc}") from None
@@ -479,7 +482,7 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
     else:
         _print_sim(report)
     if html is not None:
-        _write_sim_html(report, html)
+        _write_sim_html(report, html, tables, compiled)
     if check:
         missed = [r["id"] for r in report["enemies"] + report["pages"] if r["target_met"] is False]
         if missed:
@@ -494,8 +497,21 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
     from sim.lab import Lab
 
     if not (show and sys.stderr.isatty()):
-        return Lab(literal, tables, settings, workers=workers, backend=backend,
-                   address=address).run()
+        said: list = []
+        lab: Lab | None = None
+
+        def say_estimate(what: str, done: int, total: int) -> None:
+            # Once, when the pilot round has told how many pairs the precision needs.
+            if lab is not None and lab.estimate and not said:
+                said.append(lab.estimate)
+                # The baseline's battle of a pair is shared by every page.
+                battles = lab.estimate * (len(lab.pool()) + 1) * len(settings.ladder)
+                click.echo(f"見込み: 精度 ±{settings.precision * 100:g} pt にはページあたり約 "
+                           f"{lab.estimate} 組（約 {battles:,} 戦）", err=True)
+
+        lab = Lab(literal, tables, settings, workers=workers, backend=backend,
+                  address=address, progress=say_estimate)
+        return lab.run()
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
@@ -536,11 +552,18 @@ def _print_sim(report: dict) -> None:
         console.print(line)
 
 
-def _write_sim_html(report: dict, out: Path) -> None:
+def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
+    """The report with plots; a catalog beside it (generated/catalog for generated/sim) is
+    rendered again so that its pages link to their rows."""
+    from catalog.render import example_views, write
     from sim.report_html import write_report
 
     try:
         index = write_report(report, out)
+        catalog = out.parent / "catalog"
+        if (catalog / "index.html").is_file():
+            write(tables, catalog, example_views(compiled.examples, compiled.sources),
+                  sim_report=index)
     except OSError as exc:
         raise click.ClickException(f"{out} に報告を書けません: {exc.strerror or exc}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)

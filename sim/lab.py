@@ -140,6 +140,8 @@ class Lab:
         self.progress = progress or (lambda what, done, total: None)
         self.battles = 0
         self.estimate: int | None = None  # pairs per page the pilot says are needed
+        #: Every task played, in order (benchmarks/bench_sim.py replays them bare).
+        self.tasks: list[Task] = []
 
     # ------------------------------------------------------------ decks and seeds
     def baseline_deck(self) -> tuple[str, ...]:
@@ -161,6 +163,7 @@ class Lab:
         return [p for p in pages if p != self.settings.baseline_page]
 
     def stages_of_pair(self, index: int) -> tuple[str, ...]:
+        """The stages pair ``index`` plays: the sequence, or the pool's enemy of its turn."""
         enemies = self.settings.enemies
         if self.settings.mode == "stages":
             return enemies
@@ -176,6 +179,7 @@ class Lab:
                 tasks.append(Task(entry.deck, policy, self.settings.turn_cap, entry.focus,
                                   tuple(battles[start:start + CHUNK])))
                 owners.append(entry)
+        self.tasks += tasks
         total = sum(len(t.battles) for t in tasks)
         finished = [0]
 
@@ -277,6 +281,7 @@ class Lab:
         return self.report(enemies, by_policy)
 
     def report(self, enemies: list[_Entry], by_policy: dict) -> dict:
+        """The report of finished phases (the schema is sim/report_html.py's)."""
         s = self.settings
         baseline, pages = by_policy[s.policy]
         base_wins = sum(o[0] for o in baseline.outcomes)
