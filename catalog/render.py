@@ -102,6 +102,13 @@ def _tear_scale(scale: float) -> str:
             f"（例: {distance.ja} 20 で ×{1 + scale * 20:g}）")
 
 
+def _target_text(target, item: str) -> str | None:
+    """A page's or an enemy's 目標 as plain text (「目標 勝率 40%〜70%」), None without one."""
+    if target is None:
+        return None
+    return vocab.MEASURE_OF[item].said_range(target.low, target.high)
+
+
 def _page_view(page, tables, starter: Counter) -> dict:
     faces = []
     for side in vocab.FACES:
@@ -133,6 +140,7 @@ def _page_view(page, tables, starter: Counter) -> dict:
         "after_play": term("destination", page.after_play).ja, "deck_cap": page.deck_cap,
         "appears": [condition_text(c) for c in page.appears],
         "flavor": page.flavor, "faces": faces, "tear": tear,
+        "target": _target_text(page.target, "page"),
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
         "touched": touched, "touched_names": [names.get(t, t) for t in touched],
         "search": text.lower(), "in_starter": starter.get(page.id, 0),
@@ -149,6 +157,7 @@ def _enemy_view(enemy) -> dict:
     return {
         "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "seat": enemy.seat,
         "breakthrough": enemy.breakthrough, "flavor": enemy.flavor,
+        "target": _target_text(enemy.target, "enemy"),
         "intents": [INTENT_TEXT[i.kind](i) for i in enemy.intents],
         "escalations": [f"{e.every} {term('scope', 'turn').ja}ごとに "
                         f"{INTENT_TEXT[e.intent.kind](e.intent)} が加わる"

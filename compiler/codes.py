@@ -98,6 +98,16 @@ E055 = _define("E055", ERROR, f"{W.balance.deck_cap_default}を超える枚数",
 # split out of E043
 E056 = _define("E056", ERROR, "開始で設定できない値・形")
 E057 = _define("E057", ERROR, "確認の書き方が違う・確かめられない量")
+# 目標 (balance targets): what a designer intends the balance lab to measure
+E058 = _define("E058", ERROR, f"{W.target}の量がその項目に合わない",
+    hint=f"敵の{W.target}は {W.measure.win_rate}（その敵1体に対する初期デッキの{W.measure.win_rate}）、"
+         f"ページの{W.target}は {W.measure.win_rate_delta}"
+         f"（初期デッキに1枚加えたときの{W.measure.win_rate}の変化）です")
+E059 = _define("E059", ERROR, f"{W.target}の値に % がない")
+E060 = _define("E060", ERROR, f"{W.target}の範囲が逆（下限が上限より大きい）")
+E061 = _define("E061", ERROR, f"{W.target}がその量の取りうる値の外",
+    hint=f"{W.measure.win_rate}は 0%〜100%、{W.measure.win_rate_delta}は{W.measure.win_rate}の変化"
+         "（ポイント）なので -100%〜+100% です")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",

@@ -21,6 +21,7 @@ from .codes import E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
+from .targets import check_target
 from .values import Ctx, check_condition, check_count, check_page_ref, constant
 from contract.vocabulary import W
 
@@ -83,6 +84,7 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
         entry = resolve("destination", fields["dest"].value, ctx.diags)
         dest = entry.code if entry else None
     deck_cap = _deck_cap(fields, ctx)
+    target = check_target(fields.get("target"), "page", ctx)
     appears = []
     if "appears" in fields:
         appears = [check_condition(c, ctx.at("appears"), "appears")
@@ -131,7 +133,7 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
         after_play=dest, deck_cap=default_cap if deck_cap is None else deck_cap,
         appears=tuple(appears), flavor=fields["flavor"].value if "flavor" in fields else "",
         faces=checked_faces, pens=checked_pens,
-        tear=None if tear is None else tear.effects, source=source)
+        tear=None if tear is None else tear.effects, source=source, target=target)
 
 
 def _deck_cap(fields, ctx: Ctx) -> int | None:
@@ -245,6 +247,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
         if check_count(esc.every, ctx, f"エスカレーションの間隔（{W.scope.turn}）"):
             escalations.append(Escalation(esc.every.value, _intent(esc.intent, ctx)))
     traits = [_trait(t, ctx) for t in enemy.traits]
+    target = check_target(fields.get("target"), "enemy", ctx)
     trait_ctx = ctx.at("trait", side="enemy")
     trait_effects = [check_sayou(s, trait_ctx) for s in enemy.trait_sayou]
     if any(d.is_error for d in ctx.diags[before:]):
@@ -254,7 +257,8 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
     return Enemy(id=enemy.id.text, name=enemy.title or enemy.id.text, **numbers,
                  intents=tuple(intents), escalations=tuple(escalations), traits=tuple(traits),
                  trait_effects=tuple(trait_effects),
-                 flavor=fields["flavor"].value if "flavor" in fields else "", source=source)
+                 flavor=fields["flavor"].value if "flavor" in fields else "", source=source,
+                 target=target)
 
 
 def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:

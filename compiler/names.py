@@ -31,6 +31,7 @@ TABLE_WORDS = {
     "intent": "Intent の種類",
     "trait": "特性",
     "balance": "バランスの項目",
+    "measure": f"{W.target}の量",
 }
 
 

@@ -17,12 +17,16 @@ from .codec import Bound, Length, codes, from_literal, to_literal
 from .vocabulary import W
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
-SCHEMA_VERSION = 3  # 3: one convention for codes, English (age, year, seat, steps, fray …)
+#: 3: one convention for codes, English (age, year, seat, steps, fray …); 4: 目標 (``target``)
+#: on pages and enemies.
+SCHEMA_VERSION = 4
 
 Count = Annotated[int, Bound(1)]
 NonNegative = Annotated[int, Bound(0)]
 Year = Annotated[int, Bound(0, vocab.YEAR_BOUND)]
 Id = Annotated[str, Length(1)]
+#: A share as a fraction (40% → 0.4), or a change of one (−5 points → −0.05).
+Fraction = Annotated[float, Bound(-1, 1)]
 
 Variable = codes("variable", lambda: tuple(v.code for v in vocab.VARIABLES))
 Counter = codes("counter", lambda: tuple(c.code for c in vocab.COUNTERS))
@@ -264,8 +268,25 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class BalanceTarget:
+    """目標: the range, as fractions, that a measured balance figure is meant to lie in.
+
+    On an enemy, its 勝率: the starting deck's win rate against it alone (0.4..0.7 is
+    40%〜70%). On a page, its 勝率差: the change of that win rate from one more copy of the
+    page (−0.05..0.05 is −5〜+5 points). ``low`` ≤ ``high``; the compiler bounds each."""
+
+    low: Fraction
+    high: Fraction
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
-    """ページ: its variables, both faces, the pen upgrade of each face, its 破却 effects."""
+    """ページ: its variables, both faces, the pen upgrade of each face, its 破却 effects.
+
+    ``target`` is its 目標 (勝率差), None when the designer states none (then the literal
+    leaves it out)."""
+
+    OMIT_NONE: ClassVar[tuple] = ("target",)
 
     id: Id
     name: str
@@ -280,6 +301,7 @@ class Page:
     pens: dict[Side, Body | None]
     tear: list[Sayou] | None
     source: Source
+    target: BalanceTarget | None = None
 
 
 # --------------------------------------------------------------------- enemies
@@ -314,7 +336,12 @@ class Trait:
 
 @dataclass(frozen=True, slots=True)
 class Enemy:
-    """敵: HP, 座, 突破ライン, the Intent list, escalation, traits and trait 作用."""
+    """敵: HP, 座, 突破ライン, the Intent list, escalation, traits and trait 作用.
+
+    ``target`` is its 目標 (勝率), None when the designer states none (then the literal
+    leaves it out)."""
+
+    OMIT_NONE: ClassVar[tuple] = ("target",)
 
     id: Id
     name: str
@@ -327,6 +354,7 @@ class Enemy:
     trait_effects: list[Sayou]
     flavor: str
     source: Source
+    target: BalanceTarget | None = None
 
 
 # ---------------------------------------------------------------- balance, decks
@@ -485,7 +513,7 @@ def vocabulary_table() -> VocabularyTable:
 TABLES = {"pages": PagesTable, "enemies": EnemiesTable, "balance": BalanceTable,
           "decks": DecksTable, "vocabulary": VocabularyTable}
 
-__all__ = ["SCHEMA_VERSION", "REFS", "TABLES", "Balance", "Body", "Condition", "Const",
+__all__ = ["SCHEMA_VERSION", "REFS", "TABLES", "Balance", "BalanceTarget", "Body", "Condition", "Const",
            "CounterRef", "Deck", "DistanceRef", "Enemy", "Escalation", "Face", "Filter",
            "FlagRef", "Intent", "Names", "Page", "PageAttrRef", "PageCountRef",
            "RegionCountRef", "Repeat", "Sayou", "Scaled", "Source", "Target",

@@ -455,6 +455,49 @@ BATTLE_QUANTITIES = (
     Term("events", "出来事", note="how many events of the kind in the subscript happened"),
 )
 
+# ------------------------------------------------------------------ balance targets
+
+#: 目標 — the balance a designer intends an item to have, written on the item and checked
+#: by the balance lab (``jibunki sim --check``) against what it measures.
+TARGET = Term("target", "目標", note="the intended range of a measured balance figure")
+#: How rules text (the catalog) says a 目標: 「目標 勝率 40%〜70%」.
+TARGET_PHRASE = "{target} {measure} {low}〜{high}"
+
+
+@dataclass(frozen=True)
+class Measure(Term):
+    """目標の量 — a figure the balance lab measures and a 目標 states the range of: the kind
+    of item it is written on (``item``), every value it can take, as fractions
+    (``low``..``high``), and whether it is a change (``signed``: shown with its sign)."""
+
+    item: str = "enemy"  # "enemy" | "page": the item whose 目標 it is
+    low: float = 0.0
+    high: float = 1.0
+    signed: bool = False
+
+    def percent(self, fraction: float) -> str:
+        """A fraction as content and rules text write it: 0.4 → 40%; a change with its
+        sign (0.15 → +15%, −0.05 → -5%, and 0 → 0%)."""
+        number = round(fraction * 100, 6) + 0.0  # + 0.0: no "-0%"
+        return f"{number:+g}%" if self.signed and number else f"{number:g}%"
+
+    def said_range(self, low: float, high: float) -> str:
+        """The whole 目標 as rules text says it: 「目標 勝率 40%〜70%」."""
+        return TARGET_PHRASE.format(target=TARGET.ja, measure=self.ja,
+                                    low=self.percent(low), high=self.percent(high))
+
+
+#: 目標の量 — one per kind of item that can state a 目標. A win rate lies in 0..1; the change a
+#: page makes to it (in percentage points) in −1..1.
+MEASURES = (
+    Measure("win_rate", "勝率", item="enemy", low=0.0, high=1.0,
+            note="the starting deck's win rate against this enemy alone"),
+    Measure("win_rate_delta", "勝率差", item="page", low=-1.0, high=1.0, signed=True,
+            note="the change of the starting deck's win rate from one more copy of the page"),
+)
+#: The measure of each kind of item's 目標, by the item ("enemy" / "page").
+MEASURE_OF = {measure.item: measure for measure in MEASURES}
+
 # ------------------------------------------------------------------------- balance
 
 
@@ -552,6 +595,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "pen": ("ペン", "pen"),
     "tear": ("破却", "tear_effect"),
     "flavor": ("フレーバー", "flavor"),
+    "target": (TARGET.ja, TARGET.code),  # on pages and enemies
     # inside faces
     "cond": ("条件", "if"),
     # the six terms
@@ -650,6 +694,7 @@ def tables() -> dict[str, Table]:
         "trait": _table("trait", TRAITS),
         "balance": _table("balance", BALANCE_KEYS),
         "quantity": _table("quantity", BATTLE_QUANTITIES),
+        "measure": _table("measure", MEASURES),
     }
 
 
@@ -686,9 +731,10 @@ W = _Names({
         ("variable", (*VARIABLES, FLAG)), ("counter", COUNTERS),
         ("condition_word", CONDITION_WORDS), ("condition_kind", CONDITION_KINDS),
         ("tile", TILE_KINDS), ("intent", INTENT_KINDS), ("trait", TRAITS),
-        ("balance", BALANCE_KEYS), ("quantity", BATTLE_QUANTITIES))},
+        ("balance", BALANCE_KEYS), ("quantity", BATTLE_QUANTITIES), ("measure", MEASURES))},
     #: the short word of each face a player types (pen 2 未来)
     "face_word": _Names({f.code: f.aliases[0] for f in FACES}),
     "pages": PAGES.ja,
     "tiles_passed": TILES_PASSED.ja,
+    "target": TARGET.ja,
 })

@@ -204,11 +204,34 @@ class Tear:
 
 
 @dataclass(frozen=True, slots=True)
+class Percent:
+    """A bound of a 目標 as written: the number with its sign, and whether a % follows it
+    (the compiler says how to write a bound without one)."""
+
+    value: int | float  # 40 for 40%, -5 for -5%
+    text: str  # as written, sign and % included
+    percent: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceTarget:
+    """目標 — the balance the designer intends: a measure (勝率, 勝率差) as written, and the
+    range it should lie in, ``low..high``."""
+
+    measure: Name
+    low: Percent
+    high: Percent
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Field:
-    """A keyed field (銘, 綻び倍率, HP, 座 …); ``key`` is the keyword's rule name."""
+    """A keyed field (銘, 綻び倍率, HP, 座, 目標 …); ``key`` is the keyword's rule name."""
 
     key: str
-    value: Expr | Name | str | tuple[Expr, ...]  # a tuple: the conditions of 出現条件
+    # a tuple: the conditions of 出現条件; a BalanceTarget: 目標
+    value: Expr | Name | str | tuple[Expr, ...] | BalanceTarget
     span: Span
 
 

@@ -62,7 +62,8 @@ def _classes() -> tuple[type, ...]:
 
     return (ast.Name, ast.Number, ast.Scope, ast.Ref, ast.BinOp, ast.Neg, ast.Abs,
             ast.Compare, ast.Range, ast.Tail, ast.Target, ast.RegionExpr, ast.MoveOption,
-            ast.Sayou, ast.Body, ast.Face, ast.Pen, ast.Tear, ast.Field, ast.Page,
+            ast.Sayou, ast.Body, ast.Face, ast.Pen, ast.Tear, ast.Percent,
+            ast.BalanceTarget, ast.Field, ast.Page,
             ast.Intent, ast.Escalation, ast.Trait, ast.Enemy, ast.Setting, ast.Balance,
             ast.DeckEntry, ast.Deck, ast.SourceFile, ast.Step, ast.Example,
             ast.ParseResult, Span, Note, Diagnostic)

@@ -450,7 +450,7 @@ def _too_deep(text: str) -> int | None:
 _TERMINAL_WORDS = {
     "NAME": "名前", "FLAG": "@フラグ", "NUMBER": "数値", "STRING": "文字列",
     "ASSIGN_OP": "演算子 (+= -= *= =)", "CMP": "比較 (>= <= == …)", "PLUS": "+",
-    "MINUS": "-", "MUL": "× か /", "TIMES": "×", "ARROW": "->", "RANGE": "..",
+    "MINUS": "-", "MUL": "× か /", "TIMES": "×", "ARROW": "->", "RANGE": ".. か 〜", "PERCENT": "%",
     "_SEP": "改行", "_COMMA": "「,」（区切り）", "$END": "ファイルの終わり",
 }
 
@@ -487,6 +487,14 @@ def _unclosed(text: str, start: int, path: str) -> Diagnostic:
 
 
 _QUOTES = {'"': '"', "「": "」"}
+#: Characters that look like a symbol of the language but are not it: the hint names the
+#: one meant. A range is a..b or a〜b (WAVE DASH); ASCII ~ and the full-width tilde are not.
+_LOOKALIKES = {
+    "~": f"範囲は「..」か「〜」で書きます（例: {W.trait.blockade} 28..32 ／ "
+         f"{W.target} {W.measure.win_rate} 40%〜70%）",
+    "～": "範囲の「～」（全角チルダ）は「〜」（波ダッシュ）か「..」で書きます"
+         f"（例: {W.target} {W.measure.win_rate} 40%〜70%）",
+}
 
 #: よくある書き間違い — mistakes a designer makes, each with its hint and a few example
 #: texts that fail the way it does. Lark's example matching (``match_examples``) finds the
@@ -504,6 +512,14 @@ MISTAKES = (
     ("比較は作用ではなく条件に書きます。例: 条件 "
      f"{W.variable.steps} >= 3 の行を作用の前に置きます",
      ("page t {\n  year 3\n  future { enemy_hp >= 3 }\n}\n",)),
+    (f"{W.target}には量と範囲を書きます。例: {W.target} {W.measure.win_rate} 40%〜70%（敵）"
+     f" ／ {W.target} {W.measure.win_rate_delta} -5%〜+5%（ページ）",
+     tuple(item.format(line) for item in (
+         "enemy e {{\n  {}\n}}\n", "enemy e {{\n  hp 1\n  {}\n}}\n",
+         "enemy e {{\n  hp 1\n  seat 2\n  {}\n}}\n", "page t {{\n  {}\n}}\n",
+         "page t {{\n  year 3\n  {}\n}}\n", "page t {{\n  year 3\n  origin a\n  {}\n}}\n")
+         # the parser's stack differs after no field, one, and more: each is an example
+         for line in ("target 40%..70%", "target -5%..5%", "target win_rate 40%"))),
 )
 
 
@@ -558,6 +574,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
                 "名前・数値・演算子・括弧のどれでもない文字です")
         if ch in _QUOTES:
             hint = f"文字列がこの行のうちに閉じていません。{_QUOTES[ch]} で閉じてください"
+        elif ch in _LOOKALIKES:
+            hint = _LOOKALIKES[ch]
         return E002.at(Span(path, line, col, line, col + 1), f"ここでは使えない文字「{shown}」です", hint=hint)
     token = getattr(exc, "token", None)
     if not isinstance(exc, UnexpectedToken) or token is None:

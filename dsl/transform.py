@@ -102,6 +102,22 @@ class ToAst(Transformer):
     breakthrough_field = _field("breakthrough")
 
     @v_args(meta=True)
+    def target_field(self, meta, children):
+        measure, low, _range, high = children
+        target = ast.BalanceTarget(self._name(measure), low, high, self._span(meta))
+        return ast.Field("target", target, self._span(meta))
+
+    @v_args(meta=True)
+    def percent(self, meta, children):
+        # (PLUS | MINUS)? NUMBER PERCENT?: the tokens say which parts were written
+        kinds = {tok.type: tok for tok in children}
+        value = number_value(str(kinds["NUMBER"]))
+        if "MINUS" in kinds:
+            value = -value
+        text = "".join(str(tok) for tok in children)
+        return ast.Percent(value, text, "PERCENT" in kinds, self._span(meta))
+
+    @v_args(meta=True)
     def appears_field(self, meta, children):
         exprs, _spans = children[0]
         return ast.Field("appears", exprs, self._span(meta))

@@ -5,9 +5,9 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': '00bdbf550d7553e19f0b82d429808d73ea6080be024889c4a1858abc67372fe2',
- 'decks.py': 'f41f697425053432cc61e86880bebafb50af1c40ee7f8482f23b161c55636297',
- 'enemies.py': 'a4e1169c1707e2be4da989b932af4f4f032e3ba0593d4fedc25d8f77fec5838b',
- 'pages.py': 'b1976167a2dc0e307a39b57d31bb63b5e752d25caab13ce82e1c91b43c5cedfd',
- 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+ 'balance.py': '6cb9884107ba42dceaa93a0ca0d75c1ede6e783e27dde9a1033afd410dd25ca4',
+ 'decks.py': '4354ce479cc768e96c39c851dd461710fbbddd4ee5915ac63aa80cc3353fc0f8',
+ 'enemies.py': '3934a30409b3b44369392cb4f3e7b9ccdbd635c7f87a2b774e0d839844267f51',
+ 'pages.py': '83c1ae4bb423ee7a1d5f14ab51be8c1eadd84a0b6df5acb8aa5d688f0646289f',
+ 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }

@@ -20,11 +20,11 @@ from contract import vocabulary as vocab
 #: headings and ページ is the structural keyword, neither a name designers write.
 CHECKED = ("quantity", "scope", "anchor_unit", "lifetime", "timing", "region", "destination", "pick",
            "face", "operation", "landing", "variable", "counter", "condition_word", "tile",
-           "intent", "trait", "balance")
+           "intent", "trait", "balance", "measure")
 #: Where the same name is in several tables, the table whose code a message names.
 PREFERENCE = ("variable", "counter", "timing", "region", "destination", "face", "trait",
               "intent", "operation", "landing", "scope", "lifetime", "anchor_unit", "pick",
-              "condition_word", "tile", "balance", "quantity")
+              "condition_word", "tile", "balance", "quantity", "measure")
 EXEMPT = ("tests/", "generated/", "benchmarks/corpus.py", "contract/vocabulary.py")
 
 KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff"  # not ・ (U+30FB), which separates words

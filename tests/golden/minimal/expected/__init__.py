@@ -5,9 +5,9 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': '4d34563c98f94a42d331dee537712344cfe5d6c0d87a20377bc46c6c016ce286',
- 'decks.py': '2a72077c7c73369e5763900b80f585453d6c5f4ca77ccd4cf77a1cb51cda865e',
- 'enemies.py': '84b2e85ab724057224f098aa1e51324cbf89fe6734bedf5dd4f3bb5cb881b2ed',
- 'pages.py': '450e461608e775d4a3b7d67d02f1d2e7cc5cd2899c301ba25d74d4b45919e2ab',
- 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+ 'balance.py': '923a738a7b6c45f6c147bcfe2e997f9664b954308c67bfbcb0e793d26fda9acd',
+ 'decks.py': '8b5b9e9728e0b005433948c214374ac6b7172f04016d3bb179708da9f33eb33f',
+ 'enemies.py': '37abb176dbe534ddd6fda004f9682ec9586f7e17ec349eef173e463e20362034',
+ 'pages.py': 'fab702c388167d12d8ec08255913b7afe8d141b35326d7865cf5c841c27f25f2',
+ 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }

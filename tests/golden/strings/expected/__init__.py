@@ -5,9 +5,9 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': '3fdd3e4eb9c152f3584c56c9bca9af0170f66605361f7e858eea8d660728d879',
- 'decks.py': 'aaffc73b398810c14c2ebbd52595b28823a8bc7a7cfaedb906201f502b43bd8a',
- 'enemies.py': 'e409dbe68b5e1fd9d1848da0e912497a845494a1aafc2e5e5dbaa9db04d6689a',
- 'pages.py': 'd4502bdd103f644bcf385a248c0b7ce17454e93f7a8b3341310d7f8be79d33b0',
- 'vocabulary.py': '90934405177cb361e21e2791a6b2d96d369c33a13c2c461b86aa663db8269c9c'
+ 'balance.py': 'c58d7c41ff5542c08a1f5b75b220228de9a1c7d0b866fe2641f68fe9ec2283b3',
+ 'decks.py': 'a02afefd1bd2a15ab8cf6daca44192ea59a488bdf6cdb2bb1c5b3e60872ef8e4',
+ 'enemies.py': '7c46c1f9afc8b01c73b9abe229ab0f8bf667a329eb054dd8b28c1143a947ceb7',
+ 'pages.py': 'ed0d5eee983954f9439ccf7f9d7d37558967776fee14ac3069cb1367053c2c83',
+ 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }
