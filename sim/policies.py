@@ -4,13 +4,20 @@ An action is what ``Battle.legal_actions`` lists — ``("play", uid)``, ``("pen"
 side)``, ``("tear", uid)``, ``("end_turn",)`` — or, while a choice is pending,
 ``("choose", uids)``. A policy draws its randomness from ``rng`` only (the simulation's
 policy stream, separate from the battle's), so that the same seed gives the same game.
+
+The players are a ladder of skill: ``random_policy`` < ``greedy_policy`` (one action
+ahead) < ``search_policy`` (探索: every action played out a turn and more ahead, on
+copies that know no more than the player does).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from runtime.battle import SIDES, Battle, Refused
+from runtime.sayou import DEST_ZONE
+from runtime.streams import Streams
 
 
 def random_policy(battle: Battle, rng: random.Random) -> tuple:
@@ -79,11 +86,14 @@ def greedy_policy(battle: Battle, rng: random.Random) -> tuple:
     return ("end_turn",)
 
 
-def clone(battle: Battle) -> Battle:
+def clone(battle: Battle, streams: Streams | None = None) -> Battle:
     """An independent copy for looking ahead (the tables and the placed 作用, frozen
-    objects of the tables, are shared; the random streams continue identically; events are only
-    counted)."""
-    return Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=False)
+    objects of the tables, are shared; events are only counted). The random streams
+    continue identically — or, given ``streams``, the copy draws from those instead (the
+    search's determinized copies: copying the real streams only to replace them would
+    cost more than the copy of the state)."""
+    return Battle(battle.tables, battle.state.copy(),
+                  battle.streams.copy() if streams is None else streams, record=False)
 
 
 def _answer_choices(battle: Battle) -> None:
@@ -168,5 +178,263 @@ def _pen(battle: Battle) -> tuple | None:
     return ("pen", chosen[0][0], chosen[0][1]) if chosen else None
 
 
+# ---------------------------------------------------------------- the searching player
+#
+# 探索 looks ahead by playing each candidate action out on copies of the battle. A copy
+# knows what the player cannot (the order of 山札, what the random streams will give), so
+# every copy is first *determinized*: its draw pile reshuffled and its streams reseeded
+# from the policy's own rng. The search then decides on guesses a player could make, and
+# the same rng state gives the same decision whatever the real pile and streams hold.
+
+#: Determinized worlds per decision. Every candidate is played out in the same worlds
+#: (common random numbers), so candidates differ by their action, not by their luck.
+WORLDS = 1
+#: Whole turns a rollout plays after the current one; 0: the rest of this turn (by the
+#: greedy player) and the enemy's action. One more turn shows what a move sets up (a
+#: page played now to stand where the next turn's pages hit hardest).
+HORIZON = 1
+#: Tears tried per decision, the ones of most 綻び (a tear is once a stage: the others
+#: are the same move for less).
+TEAR_CANDIDATES = 2
+#: Answers tried for a pending choice (sampled from at most CHOICE_SCAN of them).
+CHOICE_CANDIDATES, CHOICE_SCAN = 6, 200
+#: Actions a rollout may take before it is scored anyway (a rollout never hangs).
+ROLLOUT_ACTIONS = 60
+
+#: The evaluation of a rolled-out copy, in HP. A won stage is WIN (plus the HP kept), a
+#: lost run LOSS. Otherwise: HP, minus ENEMY per 敵HP left (more than 1: the player has
+#: more HP than the enemy, and an enemy dead sooner hits fewer times), plus FRAY per year
+#: of stage 綻び, LASTING per point of defense that outlives the turn, FACE per written
+#: face in the deck (白紙化 takes faces for good: without this the search lets the
+#: enemy blank the deck until nothing is playable), PEN_LEFT for the stage's pen unused.
+#: A tear still unused is worth FRAY × TEAR_KEPT × the most 綻び one tear of the deck
+#: could give (``_tear_potential``), and OPEN more while that tear, the pen and the 綻び
+#: so far still reach the 突破ライン: without these the search spends the stage's one tear
+#: at once for a little 綻び and loses the breakthrough (against shimekiri's 400 HP, the
+#: only way through).
+WIN, LOSS = 10_000.0, -10_000.0
+ENEMY, FRAY, LASTING, FACE, PEN_LEFT = 1.5, 0.5, 0.5, 8.0, 5.0
+TEAR_KEPT, OPEN = 0.7, 100.0
+
+
+def search_policy(battle: Battle, rng: random.Random) -> tuple:
+    """探索 — each candidate action played out on determinized copies, the best on average.
+
+    The candidates are the legal actions (pages alike in id and faces tried once, the
+    TEAR_CANDIDATES tears of most 綻び); a pending choice tries up to CHOICE_CANDIDATES
+    answers. Each is played in WORLDS copies whose 山札 order and random streams are
+    drawn from ``rng`` — never the real ones, which the player does not know — then the
+    greedy player finishes the turn and HORIZON more, the enemy acting at each end, and
+    ``_evaluation`` scores the copy after each of those turns (see WIN). Ties go to the earlier
+    candidate, in ``legal_actions`` order. The real battle is only read; the same rng
+    state gives the same action.
+    """
+    if battle.choice is not None:
+        return _search_choice(battle, rng)
+    candidates = _candidates(battle)
+    if len(candidates) == 1:
+        return candidates[0]
+    return _best(battle, rng, candidates, act)
+
+
+def _best(battle: Battle, rng: random.Random, options: list, apply) -> object:
+    """The option whose rollouts score best in total: ``apply(copy, option)`` does it."""
+    # The worlds are drawn before any rollout, WORLDS of them whatever the rollouts do:
+    # the policy's stream advances by the decision alone, never by the copies' play.
+    worlds = [rng.getrandbits(64) for _ in range(WORLDS)]
+    value = _evaluation(battle)
+    best, best_value = options[0], float("-inf")
+    for option in options:
+        total = sum(_rollout(battle, lambda trial: apply(trial, option), world, value)
+                    for world in worlds)
+        if total > best_value:
+            best, best_value = option, total
+    return best
+
+
+def _determinized(battle: Battle, world: random.Random) -> Battle:
+    """A copy the player could imagine: the draw pile in an order drawn from ``world``
+    (from the sorted pile, so that the real order cannot show through) and streams
+    seeded from ``world``. Hand, discard and everything else visible stay as they are."""
+    trial = clone(battle, Streams.seeded(world.getrandbits(64)))
+    pile = trial.state.zones["draw"]
+    pile.sort()
+    world.shuffle(pile)
+    return trial
+
+
+def _page_key(battle: Battle, uid: int) -> tuple:
+    """What makes two page instances play alike: the page and its faces' states."""
+    page = battle.state.pages[uid]
+    return page["page"], tuple((side, face["state"], face["blanked"], face["penned"])
+                               for side, face in sorted(page["faces"].items()))
+
+
+def _candidates(battle: Battle) -> list[tuple]:
+    """The legal actions worth a rollout: one of each kind of action on pages alike (two
+    入学式 of the same faces play the same), the TEAR_CANDIDATES tears of most 綻び."""
+    seen, found, tears = set(), [], []
+    for action in battle.legal_actions():
+        if action[0] in ("play", "pen", "tear"):
+            key = (action[0], _page_key(battle, action[1]), action[2:])
+            if key in seen:
+                continue
+            seen.add(key)
+            if action[0] == "tear":
+                tears.append(action)
+                continue
+        found.append(action)
+    tears.sort(key=lambda a: -battle.tear_preview(a[1])["fray"])  # stable: hand order next
+    return found + tears[:TEAR_CANDIDATES]
+
+
+def _rollout(battle: Battle, first, world_seed: int, value) -> float:
+    """The value of doing ``first`` (a function of the copy) in one determinized world,
+    then letting the greedy player finish the turn and HORIZON more: the sum of
+    ``value`` at the end of each of those turns (after the enemy's action). Summing, not
+    only scoring the last, makes progress sooner worth more than the same progress
+    later — with the last turn alone, putting off a costly move a turn looks free, and
+    the search would put it off every turn (a stall to the turn cap)."""
+    world = random.Random(world_seed)
+    trial = _determinized(battle, world)
+    try:
+        first(trial)
+    except Refused:
+        return float("-inf")
+    s = trial.state
+    stage, turn = battle.state.stage_index, battle.state.turns_run
+    total, actions = 0.0, 0
+    for _ in range(1 + HORIZON):
+        turn += 1
+        while (not trial.over and s.stage_index == stage and s.turns_run < turn
+               and actions < ROLLOUT_ACTIONS):
+            act(trial, greedy_policy(trial, world))
+            actions += 1
+        total += value(trial)
+    return total
+
+
+def _evaluation(root: Battle):
+    """The scoring of copies rolled out from ``root`` (see WIN): a function of the copy."""
+    s = root.state
+    stage = s.stage_index
+    # Worked out once per decision: a tear is what changes it, and once the tear is
+    # spent the potential no longer counts.
+    best_tear = _tear_potential(root)
+    potential = FRAY * TEAR_KEPT * best_tear
+    line = root.tables.enemies[s.enemy["id"]].breakthrough
+    pen_fray = root.tables.balance.pen_fray
+
+    def value(trial: Battle) -> float:
+        t = trial.state
+        if t.outcome == "lost":
+            return LOSS
+        if t.outcome == "won" or t.stage_index > stage:
+            return WIN + t.hp  # a stage won: the more HP kept, the better
+        lasting = sum(v for v, expiry in t.defense if expiry != "turn")
+        tears = t.tears_used < t.param("tear_cap")
+        pens = t.pens_used < t.param("pen_cap")
+        # 突破 still open: the 綻び so far, the pen's and the best tear's reach the line.
+        reach = t.fray_stage + pens * pen_fray + tears * best_tear >= line
+        return (t.hp - ENEMY * t.enemy["hp"] + FRAY * t.fray_stage + LASTING * lasting
+                + potential * tears + PEN_LEFT * pens + OPEN * reach
+                + FACE * _written_faces(trial))
+    return value
+
+
+def _written_faces(battle: Battle) -> int:
+    """The written faces of the deck's pages (白紙化 takes them away one by one)."""
+    zones = battle.state.zones
+    return sum(battle.face_body(uid, side) is not None
+               for zone in ("hand", "draw", "discard", "exile_stage") for uid in zones[zone]
+               for side in SIDES)
+
+
+def _tear_potential(battle: Battle) -> float:
+    """The most 綻び one tear could give in this stage, as far as the player can tell:
+    a page of the deck torn at the farthest 刻 the deck's pages can take 刻 to (a play
+    moves 刻 to the page's 銘)."""
+    s = battle.state
+    uids = [uid for zone in ("hand", "draw", "discard", "exile_stage")
+            for uid in s.zones[zone]]
+    cap = s.param("lifespan_cap")
+    years = [battle.year(uid) for uid in uids]
+    reachable = [y for y in years if 0 <= y <= cap] + [s.age]
+    low, high = min(reachable), max(reachable)
+    return max((max(year - low, high - year) * battle.page_of(uid).fray_mul
+                for uid, year in zip(uids, years)), default=0)
+
+
+# A pending choice cannot be carried into a copy (the battle waits inside a resolution,
+# a generator, which is not copied). So an answer is tried by doing on a copy what the
+# waiting region operation (移動・複製・生成) would do with it, read from the suspended
+# resolution; the rest of that resolution is the same for every answer and is left out.
+
+def _search_choice(battle: Battle, rng: random.Random) -> tuple:
+    """A pending choice: up to CHOICE_CANDIDATES answers (pages alike tried once),
+    each played out as ``search_policy`` plays an action. The candidates are read in
+    uid order: a choice from 山札 lists them in the pile's order, which is hidden."""
+    request = battle.choice
+    pool, count = sorted(request["candidates"]), request["count"]
+    if request.get("kind") == "uids":
+        distinct, seen = [], set()
+        for uid in pool:
+            key = _page_key(battle, uid)
+            if key not in seen:
+                seen.add(key)
+                distinct.append(uid)
+    else:
+        distinct = pool
+    answers = [list(a) for a in itertools.islice(
+        itertools.combinations(distinct, count), CHOICE_SCAN)] or [pool[:count]]
+    operation = _waiting_operation(battle)
+    if operation is None or len(answers) == 1:
+        return ("choose", answers[0])
+    if len(answers) > CHOICE_CANDIDATES:
+        # A sample, not the first few: the first would always be the lowest uids.
+        answers = rng.sample(answers, CHOICE_CANDIDATES)
+    return ("choose", _best(battle, rng, answers,
+                            lambda trial, answer: _answer(trial, operation, answer)))
+
+
+def _waiting_operation(battle: Battle):
+    """The region operation (its Sayou) a pending choice belongs to, or None when it
+    cannot be found in the suspended resolution."""
+    steps = getattr(battle, "_pending", None)
+    while steps is not None:
+        code = getattr(steps, "gi_code", None)
+        if code is not None and code.co_name in ("_pick_steps", "_generate_steps"):
+            frame = steps.gi_frame
+            return frame.f_locals.get("effect") if frame is not None else None
+        steps = getattr(steps, "gi_yieldfrom", None)
+    return None
+
+
+def _answer(trial: Battle, effect, answer: list) -> None:
+    """What the region operation ``effect`` does with ``answer``, done on the copy."""
+    if effect.op == "generate":
+        for page in answer:
+            trial._add_page(page, effect.dest, effect.lifetime)
+    elif effect.op == "duplicate":
+        for uid in answer:
+            trial._add_page(trial.state.pages[uid]["page"], effect.dest, effect.lifetime,
+                            like=uid)
+    else:
+        for uid in answer:
+            _run_steps(trial._move_page(uid, DEST_ZONE[effect.dest]))
+        trial._reshuffle_if_empty()
+
+
+def _run_steps(steps) -> None:
+    """Run resolution steps on a copy, a choice on the way taking its first candidates."""
+    answer = None
+    try:
+        while True:
+            request = steps.send(answer)
+            answer = list(request["candidates"][:request["count"]])
+    except StopIteration:
+        pass
+
+
 #: Policy name → policy, for the command line and reports.
-POLICIES = {"random": random_policy, "greedy": greedy_policy}
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "search": search_policy}
