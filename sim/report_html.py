@@ -15,6 +15,8 @@ fast.
 
 from __future__ import annotations
 
+from contract.vocabulary import W
+
 import contextlib
 import io
 import logging
@@ -64,7 +66,7 @@ TARGET_STATES = {
 }
 
 #: mode → how the settings line says it.
-MODES = {"pool": "敵プール（1戦に1体）", "stages": "連戦（敵を順にステージとして）"}
+MODES = {"pool": "敵プール（1戦に1体）", "stages": f"連戦（敵を順に{W.scope.stage}として）"}
 
 #: Font families of plot text, in order; the browser picks the first it has. matplotlib
 #: measures the text with the first one installed (DejaVu Sans when none is).
@@ -330,7 +332,7 @@ def forest_plot(pages: list[dict]) -> str:
         "url": f"#page-{p['id']}",
     } for p in rows], scale=100)
     ax.axvline(0, color="#212529", linewidth=1, zorder=2)
-    ax.set_xlabel("Δ勝率（pt）: このページを入れたデッキ − 基準デッキ")
+    ax.set_xlabel(f"Δ{W.measure.win_rate}（pt）: このページを入れたデッキ − 基準デッキ")
     counts = {code: sum(p["verdict"] == code for p in rows) for code in VERDICTS}
     _legend(ax, [(f"{v.word}（{counts[code]}）", v.colour, v.marker)
                  for code, v in VERDICTS.items()],
@@ -354,7 +356,7 @@ def win_rate_plot(enemies: list[dict], baseline: dict) -> str:
     ax.axvline(baseline["estimate"] * 100, color="#495057", linestyle="--", linewidth=1,
                zorder=2)
     ax.set_xlim(-2, 102)  # a rate of 0 or 100% shows its whole marker
-    ax.set_xlabel("勝率（%）　破線: 基準デッキ全体の勝率")
+    ax.set_xlabel(f"{W.measure.win_rate}（%）　破線: 基準デッキ全体の{W.measure.win_rate}")
     present = {target_state(e) for e in enemies}
     _legend(ax, [(("目標" + look.word) if state != "none" else look.word, look.colour,
                   look.marker) for state, look in TARGET_STATES.items() if state in present],

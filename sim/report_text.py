@@ -11,6 +11,8 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from contract.vocabulary import W
+
 from .stats import VERDICTS
 
 VERDICT_STYLE = {"stronger": "green", "weaker": "red", "no_effect": "", "undecided": "yellow"}
@@ -49,7 +51,7 @@ def target_text(row: dict, signed: bool) -> Text:
 def enemies_table(report: dict) -> Table:
     """One row per enemy (or per stage sequence)."""
     table = Table(title="敵（はじめの自分紀で）", title_justify="left")
-    for header, justify in (("敵", "left"), ("戦数", "right"), ("勝率 % [95%]", "right"),
+    for header, justify in (("敵", "left"), ("戦数", "right"), (f"{W.measure.win_rate} % [95%]", "right"),
                             ("勝つまで", "right"), ("失HP", "right"), ("被ダメ/T", "right"),
                             ("突破勝ち", "right"), ("目標 %", "left")):
         table.add_column(header, justify=justify, no_wrap=True)
@@ -70,11 +72,11 @@ def pages_table(report: dict) -> Table:
     settings = report["settings"]
     how = ("1 枚足したとき" if settings["baseline_page"] is None
            else f"{settings['baseline_page']} と入れ替えたとき")
-    table = Table(title=f"ページ（はじめの自分紀に{how}の勝率の差、方針 {settings['policy']}）",
+    table = Table(title=f"ページ（はじめの自分紀に{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",
                   title_justify="left")
-    for header, justify in (("ページ", "left"), ("銘", "right"), ("組", "right"),
-                            ("Δ勝率 pt [95%]", "right"), ("勝ち+/−", "right"),
-                            ("出した/戦", "right"), ("ダメ/回", "right"), ("ダメ/歩", "right"),
+    for header, justify in (("ページ", "left"), (W.variable.year, "right"), ("組", "right"),
+                            (f"Δ{W.measure.win_rate} pt [95%]", "right"), ("勝ち+/−", "right"),
+                            ("出した/戦", "right"), ("ダメ/回", "right"), (f"ダメ/{W.variable.steps}", "right"),
                             ("破る/戦", "right"), ("ペン/戦", "right"), ("判定", "left"),
                             ("目標 pt", "left")):
         table.add_column(header, justify=justify, no_wrap=True)
@@ -100,7 +102,7 @@ def summary_lines(report: dict) -> list[Text]:
     """What pairing saved, the baseline, and what to look at."""
     lines = []
     base = report["baseline"]
-    lines.append(Text(f"はじめの自分紀の勝率: {interval_text(base['win_rate'], signed=False)} %"
+    lines.append(Text(f"はじめの自分紀の{W.measure.win_rate}: {interval_text(base['win_rate'], signed=False)} %"
                       f"（{base['battles']} 戦）"))
     gains = sorted(r["pairing_gain"] for r in report["pages"] if r["pairing_gain"])
     if gains:
