@@ -505,9 +505,9 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
             if lab is not None and lab.estimate and not said:
                 said.append(lab.estimate)
                 # The baseline's battle of a pair is shared by every page.
-                battles = lab.estimate * (len(lab.pool()) + 1) * len(settings.ladder)
+                battles = lab.estimate * (len(lab.pool()) + 1)
                 click.echo(f"見込み: 精度 ±{settings.precision * 100:g} pt にはページあたり約 "
-                           f"{lab.estimate} 組（約 {battles:,} 戦）", err=True)
+                           f"{lab.estimate} 組（{settings.policy} で約 {battles:,} 戦）", err=True)
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
                   address=address, progress=say_estimate)

@@ -17,7 +17,9 @@ reached:
    the discordant counts, and what the page did in the variant's battles: plays per
    battle, the share of battles it was played in, damage per play and per 歩, tears and
    pens per battle. Then a verdict; under every policy of the ladder (random < greedy <
-   search), and a page whose verdict changes with the policy's skill is flagged.
+   search), and a page whose verdict changes with the policy's skill is flagged. The
+   lower rungs are played to ``ladder_slack`` times the precision: they only tell whether
+   the verdict holds across skill.
 
 The first round of a phase is a pilot of ``batch`` battles (or pairs) per entry; each
 later round plays what the entry's current variance says it still needs (at most four
@@ -56,6 +58,10 @@ class Settings:
     pages: tuple[str, ...] | None = None  # None: every page of the tables
     baseline_page: str | None = None
     precision: float = 0.03
+    #: The lower rungs of the ladder only say whether a verdict changes with skill: they
+    #: are played to this many times the precision (a verdict's sign needs far fewer
+    #: pairs than its size, and a weak policy's battles disagree most).
+    ladder_slack: float = 2.0
     max_pairs: int = 3000
     turn_cap: int = 60
     seed: int = 0
@@ -65,6 +71,10 @@ class Settings:
     def policy(self) -> str:
         """The main policy: the most skilled of the ladder."""
         return self.ladder[-1]
+
+    def precision_of(self, policy: str) -> float:
+        """The half-width the pages are played to under ``policy``."""
+        return self.precision if policy == self.policy else self.precision * self.ladder_slack
 
 
 # -------------------------------------------------------------- the battles
@@ -194,6 +204,8 @@ class Lab:
         self.battles += total
 
     def _next_size(self, done: int, needed: int) -> int:
+        """The size of an entry's next round: what it still needs, at least ``batch`` more,
+        at most four times what it has."""
         s = self.settings
         grow = min(max(needed, done + s.batch), 4 * done)
         return min(s.max_pairs, math.ceil(grow / CHUNK) * CHUNK)
@@ -229,6 +241,7 @@ class Lab:
     def run_pages(self, policy: str) -> tuple[_Entry, dict[str, _Entry]]:
         """The baseline's and every page's paired battles under ``policy``, to precision."""
         s = self.settings
+        precision = s.precision_of(policy)
         baseline = _Entry("baseline", self.baseline_deck(), None)
         pages = {p: _Entry(p, self.variant_deck(p), p) for p in self.pool()}
         size = {p: min(s.batch, s.max_pairs) for p in pages}
@@ -247,11 +260,11 @@ class Lab:
             for e in active:
                 paired = self.paired(baseline, e)
                 interval = paired.interval()
-                if interval.half_width <= s.precision or paired.n >= s.max_pairs:
+                if interval.half_width <= precision or paired.n >= s.max_pairs:
                     e.done = True
                     continue
                 discordance = (paired.variant_only + paired.baseline_only) / paired.n
-                needed = stats.pairs_needed(discordance, paired.delta, s.precision)
+                needed = stats.pairs_needed(discordance, paired.delta, precision)
                 needs.append(needed)
                 size[e.key] = self._next_size(paired.n, needed)
             if first and policy == s.policy:
@@ -277,7 +290,10 @@ class Lab:
         with open_runner(prepare, self.literal, workers=self.workers, backend=self.backend,
                          address=self.address) as self._runner:
             enemies = self.run_enemies()
-            by_policy = {policy: self.run_pages(policy) for policy in self.settings.ladder}
+            # The main policy first: its pilot says how long the run will take.
+            ladder = self.settings.ladder
+            played = {policy: self.run_pages(policy) for policy in (ladder[-1], *ladder[:-1])}
+            by_policy = {policy: played[policy] for policy in ladder}
         return self.report(enemies, by_policy)
 
     def report(self, enemies: list[_Entry], by_policy: dict) -> dict:
@@ -290,6 +306,7 @@ class Lab:
             "settings": {"policy": s.policy, "ladder": list(s.ladder), "mode": s.mode,
                          "enemies": list(s.enemies), "baseline_deck": list(self.baseline_deck()),
                          "baseline_page": s.baseline_page, "precision": s.precision,
+                         "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
                          "confidence": 0.95},
             "baseline": {"battles": len(baseline.outcomes),
@@ -326,7 +343,7 @@ class Lab:
         verdicts = {}
         for policy, (baseline, pages) in by_policy.items():
             verdicts[policy] = stats.verdict(self.paired(baseline, pages[key]).interval(),
-                                             s.precision)
+                                             s.precision_of(policy))
         baseline, pages = by_policy[s.policy]
         entry = pages[key]
         paired = self.paired(baseline, entry)

@@ -237,3 +237,21 @@ def test_sim_text_shows_the_tables_with_designer_text_as_written():
 def test_sim_refuses_bad_options_with_a_clear_message(args, words):
     result = sim(*args, "--max-pairs", "20", "--workers", "1")
     assert result.exit_code == 2 and words in result.output, result.output
+
+
+@pytest.mark.parametrize("target, code, words", [
+    ("目標 勝率 0%〜5%", 1, "目標から外れています: haguruma"),
+    ("目標 勝率 1%〜99%", 0, "外れたものはありません"),
+])
+def test_sim_check_fails_when_an_interval_lies_outside_its_target(
+        content, monkeypatch, target, code, words):
+    """--check: a designer's 目標 on haguruma (random policy: it wins about half) is
+    either missed, which exits 1 naming it, or met."""
+    enemy = content / "enemies" / "日々.enemy"
+    text = enemy.read_text(encoding="utf-8")
+    enemy.write_text(text.replace("目標 勝率 50%〜95%", target, 1), encoding="utf-8")
+    result = sim("--check", "--content", str(content), "--enemy", "haguruma", "--page",
+                 "sakamichi", "--policy", "random", "--precision", "0.08", "--max-pairs", "200",
+                 "--workers", "1")
+    assert result.exit_code == code, result.output
+    assert words in result.output
