@@ -195,8 +195,16 @@ def _copy_pages(pages: list[dict]) -> list[dict]:
             for page in pages]
 
 
+def _copy_enemy(enemy: dict) -> dict:
+    """The stage's enemy: its Intents are literals no rule changes once made (shared by
+    the stage's list, the turn's and the events), so only the lists are copied."""
+    return {key: list(value) if key in ("intents", "turn_intents") else _plain_copy(value)
+            for key, value in enemy.items()}
+
+
 #: Fields copied by their known shape; every other field by ``_plain_copy``.
 _COPIERS = {
+    "enemy": _copy_enemy,
     "pages": _copy_pages,
     "zones": lambda zones: {zone: list(uids) for zone, uids in zones.items()},
     "counters": lambda counters: {scope: dict(c) for scope, c in counters.items()},

@@ -305,6 +305,8 @@ class Lab:
             "format": FORMAT,
             "settings": {"policy": s.policy, "ladder": list(s.ladder), "mode": s.mode,
                          "enemies": list(s.enemies), "baseline_deck": list(self.baseline_deck()),
+                         "page_names": {p: self.tables.pages[p].name
+                                        for p in sorted(set(self.baseline_deck()))},
                          "baseline_page": s.baseline_page, "precision": s.precision,
                          "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,

@@ -208,7 +208,7 @@ def _deck(ids: list[str], names: dict[str, str]) -> list[str]:
 
 def _settings_view(report: dict) -> dict:
     settings, pages, enemies = report["settings"], report["pages"], report["enemies"]
-    page_names = {p["id"]: p["name"] for p in pages}
+    page_names = {**(settings.get("page_names") or {}), **{p["id"]: p["name"] for p in pages}}
     gains = [p["pairing_gain"] for p in pages if p.get("pairing_gain") is not None]
     baseline = report["baseline"]
     return {
