@@ -541,7 +541,7 @@ def _print_sim(report: dict) -> None:
 
     # Piped into a file or a pager, the tables keep their width rather than 80 columns.
     console = Console(no_color=not _use_color(sys.stdout), highlight=False,
-                      width=None if sys.stdout.isatty() else 180)
+                      width=None if sys.stdout.isatty() else 200)
     settings = report["settings"]
     console.print(f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
                   f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
