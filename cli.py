@@ -443,7 +443,7 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
     Paired simulations: the same seeds played by the starting deck and by the deck with
     the page, until the 95% interval of Δ win rate is as narrow as --precision."""
     from runtime.tables import from_dicts
-    from sim.backends import BACKENDS, default_workers
+    from sim.backends import default_workers
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES
 
@@ -456,9 +456,6 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
         raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
     if address is not None and backend != "ray":
         raise click.UsageError("--address は --backend ray と一緒に指定します")
-    if backend not in BACKENDS:
-        raise click.UsageError(f"実行先 {backend} は使えません: ray が入っていません"
-                               "（pip install 'jibunki[ray]'）")
     compiled = _compiled(content)
     tables = from_dicts(compiled.tables)
     _known("敵", enemies, tables.enemies)
@@ -473,8 +470,15 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
         mode="stages" if len(enemies) > 1 else "pool", ladder=names,
         pages=tuple(dict.fromkeys(pages)) or None, baseline_page=baseline_page,
         precision=precision, max_pairs=max_pairs, turn_cap=turn_cap, seed=seed)
-    report = _run_lab(compiled.tables, tables, settings, workers or default_workers(),
-                      backend, address, show=fmt == "text")
+    from sim.backends import BackendError
+
+    try:
+        # ray: no --workers means every CPU of the cluster; local: every core here.
+        report = _run_lab(compiled.tables, tables, settings,
+                          workers if workers or backend == "ray" else default_workers(),
+                          backend, address, show=fmt == "text")
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
     if fmt == "json":
         import json
 
@@ -524,7 +528,11 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
         lab: Lab | None = None
 
         def progress(what: str, done: int, total: int) -> None:
-            extra = f"  約 {lab.estimate} 組/ページの見込み" if lab and lab.estimate else ""
+            extra = ""
+            if lab is not None and lab.widest is not None:
+                extra += f"  最大半幅 ±{lab.widest * 100:.1f} pt（目標 ±{settings.precision * 100:g}）"
+            if lab is not None and lab.estimate:
+                extra += f"  見込み 約 {lab.estimate} 組/ページ"
             bar.update(task, description=f"{what}{extra}", completed=done, total=total)
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,

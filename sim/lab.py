@@ -150,6 +150,9 @@ class Lab:
         self.progress = progress or (lambda what, done, total: None)
         self.battles = 0
         self.estimate: int | None = None  # pairs per page the pilot says are needed
+        #: The widest half-width among the entries still running after the last round
+        #: (None before the first): what the progress bar shows.
+        self.widest: float | None = None
         #: Every task played, in order (benchmarks/bench_sim.py replays them bare).
         self.tasks: list[Task] = []
 
@@ -225,16 +228,19 @@ class Lab:
             if not wanted:
                 break
             self._play("敵", wanted)
+            widths = []
             for e in entries.values():
                 if e.done:
                     continue
                 n = len(e.outcomes)
                 interval = stats.wilson(sum(o[0] for o in e.outcomes), n)
+                widths.append(interval.half_width)
                 if interval.half_width <= s.precision or n >= s.max_pairs:
                     e.done = True
                 else:
                     size[e.key] = self._next_size(
                         n, stats.battles_needed(interval.estimate, s.precision))
+            self.widest = max(widths)
         return list(entries.values())
 
     # ------------------------------------------------------------ phase 2
@@ -257,9 +263,11 @@ class Lab:
             wanted += [(e, policy, self._pairs(len(e.outcomes), size[e.key])) for e in active]
             self._play(f"ページ（{policy}）", wanted)
             needs = []
+            self.widest = 0.0
             for e in active:
                 paired = self.paired(baseline, e)
                 interval = paired.interval()
+                self.widest = max(self.widest, interval.half_width)
                 if interval.half_width <= precision or paired.n >= s.max_pairs:
                     e.done = True
                     continue
