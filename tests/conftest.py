@@ -40,3 +40,13 @@ def content(tmp_path):
     folder = tmp_path / "content"
     shutil.copytree(ROOT / "content", folder)
     return folder
+
+
+@pytest.fixture
+def project(content, tmp_path, monkeypatch):
+    """A project folder holding a copy of the bundled content, as the working folder, with
+    the cache in its own ``cache/`` (XDG_CACHE_HOME) and caching on."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    return tmp_path

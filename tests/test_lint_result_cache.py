@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import os
 import pickle
-import shutil
 
 import pytest
 from click.testing import CliRunner
 
 import cli
 import scenario.stage
-from conftest import ROOT
 from dsl import diskcache
 from scenario import lintcache
 
@@ -28,15 +26,6 @@ BROKEN_PAGE = """
   未来面 { 敵HP -= 3 }
 }
 """
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
-    return tmp_path
 
 
 @pytest.fixture

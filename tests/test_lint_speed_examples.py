@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,6 @@ from click.testing import CliRunner
 
 import cli
 import scenario.run
-from conftest import ROOT
 from dsl import diskcache
 from scenario import excache
 
@@ -38,15 +36,6 @@ EXTRA_PAGE = """
   過去面 白紙
 }
 """
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
-    return tmp_path
 
 
 @pytest.fixture
