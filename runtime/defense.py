@@ -24,15 +24,21 @@ class Defense:
                   total=s.defense_total())
         return self._fire_board("after_defense")
 
-    def consume_defense(self, amount: int, one_intent: bool = False) -> int:
+    def consume_defense(self, amount: int, one_intent: bool = False,
+                        absorbed_by: list | None = None) -> int:
         """Absorb ``amount`` with defense, shortest-lived first; returns what is left.
 
         An on-hit value absorbs one Intent and then vanishes, whatever is left of it.
+        ``one_intent``: this is the hit of an Intent (its ``defense_consumed`` events say
+        ``during="hit"``: they are part of the hit). ``absorbed_by`` gets one
+        ``[lifetime, absorbed, vanished]`` per lifetime of defense the hit touched, in
+        consumption order (a 被弾1回 value vanishes with what it did not absorb).
         """
         s = self.state
         defense = s.defense  # kept in consumption order
         left = amount
         spent = []
+        hit = one_intent  # one_intent turns False once a 被弾1回 value is used
         for i, entry in enumerate(defense):
             value, expiry = entry
             on_hit = expiry == "on_hit"
@@ -44,7 +50,17 @@ class Defense:
             left -= used
             entry[0] = value - used
             if used:
-                self.emit("defense_consumed", amount=used, expiry=expiry)
+                if hit:
+                    self.emit("defense_consumed", amount=used, expiry=expiry, during="hit")
+                else:
+                    self.emit("defense_consumed", amount=used, expiry=expiry)
+            if absorbed_by is not None and (used or on_hit):
+                vanished = entry[0] if on_hit else 0
+                if absorbed_by and absorbed_by[-1][0] == expiry:  # one row per lifetime
+                    absorbed_by[-1][1] += used
+                    absorbed_by[-1][2] += vanished
+                else:
+                    absorbed_by.append([expiry, used, vanished])
             if on_hit or entry[0] <= 0:
                 spent.append(i)
             if on_hit:

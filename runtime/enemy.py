@@ -108,12 +108,18 @@ class EnemyTurn:
         """被弾: the hit lands now; what it sets off on the board (被弾時) is returned as the
         steps to ``yield from`` (none, most hits: no generator made per hit)."""
         s = self.state
-        left = self.consume_defense(amount, one_intent=True)
+        # How much each lifetime of defense absorbed: data for a recorded battle only.
+        absorbed_by = [] if self.record else None
+        left = self.consume_defense(amount, one_intent=True, absorbed_by=absorbed_by)
         if left > 0:
             s.hp -= left
             s.count("turn", "hp_lost", left)
-        self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
-                  cause="intent")
+        if absorbed_by is None:
+            self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
+                      cause="intent")
+        else:
+            self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
+                      cause="intent", absorbed_by=absorbed_by)
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
         return self._fire_board("on_hit")

@@ -11,7 +11,7 @@ from typing import NamedTuple
 KINDS = frozenset({
     "run_started", "run_won", "run_lost", "stage_started", "stage_won",
     "turn_started", "intents_shown", "trait_telegraphed", "steps_refilled",
-    "drawn", "draw_skipped", "reshuffled", "redrawn", "no_playable_page",
+    "drawn", "draw_skipped", "reshuffled", "redraw_started", "redrawn", "no_playable_page",
     "played", "face_fired", "steps_paid", "moved", "crossed", "intent_removed",
     "sayou", "damage", "healed", "defense_gained", "defense_consumed", "defense_expired",
     "steps_changed", "param_changed", "flag_changed", "year_changed", "currency_changed",

@@ -247,21 +247,27 @@ class Playing:
             s.age = year
             self.emit("moved", age=old, to=year, suppressed=False)
             if info["crosses"]:
-                yield from self._cross()
+                yield from self._cross(uid, old, year)
         self._playing = False
         if s.zone_of(uid) == "hand":
             yield from self._after_play(uid)
         self._end_of_play()
 
-    def _cross(self):
-        """跨ぐ: the first Intent of the turn is removed; the steps of what 跨いだ時 fires."""
+    def _cross(self, uid: int, old: int, new: int):
+        """跨ぐ: the first Intent of the turn is removed; the steps of what 跨いだ時 fires.
+        Both events say which crossing it was: the page played, 刻 from ``age`` to
+        ``to``, 座, and the how-manieth crossing of the turn (``crossing``); ``crossed``
+        names the Intent the crossing removes (None: none was left) and how many are left."""
         s = self.state
-        self.emit("crossed", seat=s.enemy["seat"])
-        if s.enemy["turn_intents"]:
-            removed = s.enemy["turn_intents"].pop(0)
+        intents = s.enemy["turn_intents"]
+        removed = intents.pop(0) if intents else None
+        crossing = {"seat": s.enemy["seat"], "page": s.pages[uid]["page"], "age": old,
+                    "to": new, "crossing": s.counter("turn", "crossings")}
+        self.emit("crossed", intent=removed, left=len(intents), **crossing)
+        if removed is not None:
             s.count("turn", "intents_removed", 1)
             s.counters.setdefault("play", {})["intents_removed"] = 1
-            self.emit("intent_removed", intent=removed, left=len(s.enemy["turn_intents"]))
+            self.emit("intent_removed", intent=removed, left=len(intents), **crossing)
         return self._fire_board("on_cross")
 
     def _after_play(self, uid: int):

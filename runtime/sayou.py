@@ -19,6 +19,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef,
                              PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
                              VariableRef)
 from contract import vocabulary as vocab
+from contract.codec import to_literal
 from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
 
@@ -213,8 +214,12 @@ def check_condition(battle, cond: Condition, frame: Frame) -> bool:
 # ------------------------------------------------------------------ modifiers
 
 
-def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, float]:
-    """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board."""
+def modifiers(battle, target: str, *, consume: bool = True,
+              sources: tuple[list, list] | None = None) -> tuple[float, float]:
+    """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board.
+
+    ``sources``: two lists (adds, multiplies) that get one ``modifier_source`` each, for
+    the explanation of a recorded battle; None (simulations) builds nothing."""
     if not battle.state.effects:  # an empty board (most of a battle): nothing modifies
         return 0.0, 1.0
     variables = battle.tables.vocabulary.variables
@@ -227,12 +232,29 @@ def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, floa
             continue
         value = base_value(battle, effect, battle.frame_of(placed))
         if info.modifier_kind == "add":
-            add += -value if effect.direction == "decrease" else value
+            value = -value if effect.direction == "decrease" else value
+            add += value
         else:
             mul *= value
+        if sources is not None:
+            sources[info.modifier_kind != "add"].append(
+                modifier_source(battle, placed, value))
         if consume:
             battle.fired(placed)
     return add, mul
+
+
+def modifier_source(battle, placed: dict, value: float) -> dict:
+    """Where one modifier came from, as plain data: the modifier variable's code, its
+    signed value, the kind of origin (``page``, ``enemy``, ``tear``, ``reward``) and the
+    page or enemy id it belongs to (None for a reward), and the line it is written on."""
+    effect = placed["effect"]
+    kind, _, owner = placed["origin"].partition(":")
+    uid = placed["page_uid"]
+    if kind == "page" and uid is not None:
+        owner = battle.state.pages[uid]["page"]
+    return {"modifier": effect.target.code, "value": value, "origin": kind,
+            "id": owner or None, "line": effect.line}
 
 
 #: Which direction of a target its modifiers act on. 攻撃力補正・攻撃倍率・烙印・軽減 make
@@ -241,20 +263,71 @@ def modifiers(battle, target: str, *, consume: bool = True) -> tuple[float, floa
 MODIFIED_DIRECTION = {"enemy_hp": "decrease", "defense": "increase"}
 
 
-def effective(battle, effect: Sayou, base: float) -> float:
+def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> float:
     """The magnitude of a numeric add when it fires: (base + Σadd) × Πmul, never below 0
-    (a modified gain is never negative: 防御補正 −5 on 防御 += 3 gains 0)."""
+    (a modified gain is never negative: 防御補正 −5 on 防御 += 3 gains 0).
+
+    ``why`` (a recorded battle's explanation, see ``explain``) gets the terms: ``add``
+    and ``mul`` (each modifier's source), ``fray`` (the 綻び multiplier of damage, with
+    the 綻び it was made from), ``reduction`` (per-hit 軽減) and ``value`` (before the
+    floor at 0); ``modified`` says whether modifiers applied at all."""
     target = effect.target.code
-    if effect.landing != "modified":
+    if effect.landing != "modified" or (
+            MODIFIED_DIRECTION.get(target, effect.direction) != effect.direction):
+        if why is not None:  # fixed, or e.g. an enemy heal: lands unmodified
+            why["modified"], why["value"] = False, base
         return base
-    if MODIFIED_DIRECTION.get(target, effect.direction) != effect.direction:
-        return base  # e.g. an enemy heal lands unmodified
-    add, mul = modifiers(battle, target)
+    if why is None:
+        add, mul = modifiers(battle, target)
+    else:
+        why["modified"] = True
+        why["add"], why["mul"] = sources = ([], [])
+        add, mul = modifiers(battle, target, sources=sources)
     value = (base + add) * mul
     if target == "enemy_hp":
-        value *= 1 + battle.tables.balance.fray_attack * battle.state.fray_run
-        value -= battle.enemy_trait("per_hit_reduction") or 0
+        fray = 1 + battle.tables.balance.fray_attack * battle.state.fray_run
+        reduction = battle.enemy_trait("per_hit_reduction") or 0
+        value = value * fray - reduction
+        if why is not None:
+            why["fray"] = {"factor": fray, "fray": battle.state.fray_run,
+                           "coef": battle.tables.balance.fray_attack}
+            why["reduction"] = reduction
+    if why is not None:
+        why["value"] = value
     return max(0.0, value)
+
+
+def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
+    """The start of a recorded 作用's explanation: ``base`` (基準値 as it fired) and, for
+    a base read from a reference, ``ref`` (the reference as a contract literal),
+    ``read`` (what it read) and ``coef``; ``scale`` (破却's distance scale) and
+    ``times`` (grants at once) when they are not 1."""
+    why: dict = {"base": base_value(battle, effect, frame)}
+    base = effect.base
+    if type(base) is Scaled:
+        why["ref"] = _ref_literal(battle, base.ref)
+        why["read"] = read_ref(battle, base.ref, frame)
+        why["coef"] = base.coef
+    if frame.scale != 1.0:
+        why["scale"] = frame.scale
+    if frame.times != 1:
+        why["times"] = frame.times
+    return why
+
+
+def _ref_literal(battle, ref) -> dict:
+    """A reference as plain data (its contract literal), once per reference object."""
+    memo = battle.tables.memo.setdefault("ref_literals", {})
+    entry = memo.get(id(ref))
+    if entry is None or entry[0] is not ref:
+        entry = memo[id(ref)] = (ref, to_literal(ref))
+    return entry[1]
+
+
+def explained(why: dict | None):
+    """The extra event data of an explained landing: ``{"why": why}``, or nothing (the
+    commonest landings, damage and defense, test ``why`` themselves: no unpacking)."""
+    return _NOTHING if why is None else {"why": why}
 
 
 # ---------------------------------------------------------------- operations
@@ -266,9 +339,16 @@ def apply(battle, effect: Sayou, frame: Frame) -> None:
 
 
 def _add(battle, effect, frame):
-    magnitude = effective(battle, effect, base_value(battle, effect, frame))
-    amount = truncate(magnitude)
     sign = -1 if effect.direction == "decrease" else 1
+    if battle.record:
+        # A recorded battle says how the number came about (the event's ``why``);
+        # a simulation (record=False) builds none of it.
+        why = explain_base(battle, effect, frame)
+        amount = truncate(effective(battle, effect, why["base"], why))
+        why["amount"] = amount
+        TARGETS[effect.target.code](battle, effect, sign * amount, why)
+        return
+    amount = truncate(effective(battle, effect, base_value(battle, effect, frame)))
     TARGETS[effect.target.code](battle, effect, sign * amount)
 
 
@@ -372,66 +452,73 @@ OPS = {
 # How a signed, truncated amount lands on each target variable.
 
 
-def _enemy_hp(battle, effect, delta):
+def _enemy_hp(battle, effect, delta, why=None):
     s = battle.state
     if delta < 0 or (delta == 0 and effect.direction == "decrease"):  # a hit, even of 0
         dealt = min(-delta, s.enemy["hp"])
         s.enemy["hp"] -= dealt
         s.count(battle.count_scope, "damage_dealt", dealt)
-        battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"])
+        if why is None:
+            battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"])
+        else:
+            battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"], why=why)
         if s.enemy["hp"] <= 0:
             battle.enemy_down()
     else:
         s.enemy["hp"] += delta
-        battle.emit("healed", who="enemy", amount=delta, hp=s.enemy["hp"])
+        battle.emit("healed", who="enemy", amount=delta, hp=s.enemy["hp"], **explained(why))
 
 
-def _hp(battle, effect, delta):
+def _hp(battle, effect, delta, why=None):
     s = battle.state
     if delta >= 0:
         healed = max(0, min(delta, s.param("max_hp") - s.hp))
         s.hp += healed
-        battle.emit("healed", who="player", amount=healed, hp=s.hp)
+        battle.emit("healed", who="player", amount=healed, hp=s.hp, **explained(why))
     else:
         s.hp += delta
         s.count(battle.count_scope, "hp_lost", -delta)
-        battle.emit("hit", amount=-delta, hp=s.hp, cause="effect")
+        battle.emit("hit", amount=-delta, hp=s.hp, cause="effect", **explained(why))
 
 
-def _steps(battle, effect, delta):
+def _steps(battle, effect, delta, why=None):
     s = battle.state
     s.steps = max(0, s.steps + delta)
-    battle.emit("steps_changed", delta=delta, steps=s.steps)
+    battle.emit("steps_changed", delta=delta, steps=s.steps, **explained(why))
 
 
-def _defense(battle, effect, delta):
+def _defense(battle, effect, delta, why=None):
     s = battle.state
     if delta >= 0:
         expiry = effect.lifetime or "turn"
         s.add_defense(delta, expiry)
         s.count(battle.count_scope, "defense_gained", delta)
-        battle.emit("defense_gained", amount=delta, expiry=expiry)
+        if why is None:
+            battle.emit("defense_gained", amount=delta, expiry=expiry)
+        else:
+            battle.emit("defense_gained", amount=delta, expiry=expiry, why=why)
     else:
         battle.consume_defense(-delta)
 
 
-def _currency(battle, effect, delta):
+def _currency(battle, effect, delta, why=None):
     s = battle.state
     before = s.currency
     s.currency = max(0, s.currency + delta)
     if s.currency < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
         s.count(battle.count_scope, "currency_spent", before - s.currency)
-    battle.emit("currency_changed", delta=s.currency - before, currency=s.currency)
+    battle.emit("currency_changed", delta=s.currency - before, currency=s.currency,
+                **explained(why))
 
 
-def _flag(battle, effect, delta):
+def _flag(battle, effect, delta, why=None):
     name = effect.target.flag
     battle.state.mods.append({"kind": "flag", "key": name, "op": "add", "value": delta,
                               "lifetime": effect.lifetime or "run"})
     battle.emit("flag_changed", flag=name, value=battle.state.flag(name))
 
 
-def _seat(battle, effect, delta):
+def _seat(battle, effect, delta, why=None):
     battle.move_seat(delta)
 
 

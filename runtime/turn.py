@@ -81,6 +81,8 @@ class Turn:
         if s.redraw_used or self.playable_any():
             return ()
         s.redraw_used = True
+        # Said before the draws it makes, so that they read as the redraw's.
+        self.emit("redraw_started", discarded=len(s.zones["hand"]))
         for uid in list(s.zones["hand"]):
             s.move(uid, "discard")
         self._reshuffle_if_empty()
