@@ -1,13 +1,24 @@
 """出来事の語り — BattleEvents as short Japanese lines for the terminal.
 
 One format per event kind (data, not an if-chain). Kinds without a line here are not
-worth a line of their own (they are shown by the screen instead). The words for codes
-(faces, lifetimes, regions, Intents, variables) are the vocabulary's (contract.vocabulary).
+worth a line of their own (they are shown by the screen instead); a format may also say
+nothing (None) for an event that another one narrates — the defense a hit consumed is
+part of the hit's line, the Intent a crossing removed part of the crossing's. The words
+for codes (faces, lifetimes, regions, Intents, variables) are the vocabulary's
+(contract.vocabulary): no internal code reaches the player.
+
+Every number a 作用 changed says how it came about when its event carries the runtime's
+explanation (``why``, see runtime/sayou.py ``explain_base`` and ``effective``): the base
+and what it was read from, Σ加算補正 with each modifier's source, Π乗算補正, the 綻び
+factor, 軽減, the unrounded result and the amount that landed (``explanation``).
 """
 
 from __future__ import annotations
 
+from catalog.phrasing import ref_text
 from contract import vocabulary as vocab
+from contract.codec import from_literal
+from contract.tables import Ref
 from runtime.state import EXPIRY_ORDER
 from contract.vocabulary import W
 
@@ -33,6 +44,129 @@ def intent_text(intent: dict) -> str:
     return INTENT[intent["kind"]] + _INTENT_ARG[intent["kind"]](intent)
 
 
+# ------------------------------------------------------------ explanations
+#: 予兆 (the enemy's Intents, as the screen names them).
+INTENTS_WORD = vocab.KEYWORDS["intents"][0]
+
+
+def number(value) -> str:
+    """A number of an explanation: whole numbers without ``.0``, others to 4 places
+    (31.680000000000003 → 31.68), a minus sign as the other lines write it."""
+    value = round(value, 4)
+    text = str(int(value)) if float(value).is_integer() else repr(value)
+    return text.replace("-", "−")
+
+
+def _signed_term(value) -> str:
+    return f"− {number(-value)}" if value < 0 else f"+ {number(value)}"
+
+
+#: Origin kind of a modifier (runtime/sayou.py ``modifier_source``) → whose it is.
+_ORIGIN = {
+    "page": lambda src, n: n.page(src["id"]),
+    "enemy": lambda src, n: n.enemy(src["id"]),
+    "tear": lambda src, n: f"{n.page(src['id'])}の{vocab.KEYWORDS['tear'][0]}",
+    "reward": lambda src, n: vocab.KEYWORDS["reward"][0],
+}
+
+
+def _source(src: dict, names) -> str:
+    """One modifier as its word and whose it is: 攻撃力補正「坂道の自転車」."""
+    whose = _ORIGIN.get(src["origin"])
+    said = VARIABLE.get(src["modifier"], "")
+    return f"{said}「{whose(src, names)}」" if whose else said
+
+
+def _base_clause(why: dict) -> str | None:
+    """What the base was read from: 使用した歩［このプレイ］ 36 × 0.8 = 28.8 (None for a
+    constant base at its face value)."""
+    if "ref" not in why and "scale" not in why and "times" not in why:
+        return None
+    if "ref" in why:
+        said = f"{ref_text(from_literal(Ref, why['ref']))} {number(why['read'])}"
+        if why["coef"] != 1:
+            said += f" × {number(why['coef'])}"
+    else:
+        said = number(why["base"])
+    if "scale" in why:
+        said += f" × {number(why['scale'])}（{W.variable.distance}）"
+    if "times" in why:
+        said += f" × {why['times']}"
+    return f"{said} = {number(why['base'])}"
+
+
+def explanation(why: dict | None, names) -> str:
+    """How a landed number came about, as lines under the event's own line (each
+    indented): what the base was read from (``使用した歩［このプレイ］ 36 × 0.8 = 28.8``),
+    then the modified value (``(28.8 + 0) × 1.1 綻び = 31.68 → 31``) — or "" when nothing
+    but the written number went into it."""
+    if not why:
+        return ""
+    clauses = []
+    base = _base_clause(why)
+    if base:
+        clauses.append(base)
+    fray = why.get("fray", {}).get("factor", 1)
+    reduction = why.get("reduction", 0)
+    shaped = why.get("modified") and (why["add"] or why["mul"] or fray != 1 or reduction)
+    if shaped:
+        adds = " ".join(f"{_signed_term(s['value'])} {_source(s, names)}" for s in why["add"])
+        formula = f"({number(why['base'])} {adds or '+ 0'})"
+        formula += "".join(f" × {number(s['value'])} {_source(s, names)}" for s in why["mul"])
+        if fray != 1:
+            formula += f" × {number(fray)} {W.variable.fray}"
+        if reduction:
+            formula += f" − {number(reduction)} {W.trait.per_hit_reduction}"
+        clauses.append(f"{formula} = {number(why['value'])}")
+    if not clauses:
+        return ""
+    if number(why["value"]) != str(why["amount"]) or why["value"] < 0:
+        clauses[-1] += f" → {why['amount']}"
+    return "".join(f"\n  {clause}" for clause in clauses)
+
+
+def _damage(d, n) -> str:
+    said = f"敵に {d['dealt']} ダメージ（{W.variable.enemy_hp} {d['enemy_hp']}）"
+    if d["dealt"] != d["amount"]:
+        said = f"敵に {d['amount']} ダメージ（通ったのは {d['dealt']}、{W.variable.enemy_hp} {d['enemy_hp']}）"
+    return said + explanation(d.get("why"), n)
+
+
+def _absorbed(d) -> str:
+    """防御で 16 吸収（ターン 12・ステージ 4）: how much each lifetime absorbed."""
+    rows = d.get("absorbed_by")
+    if not rows:
+        return f"{W.variable.defense}で {d['absorbed']} 吸収"
+    parts = []
+    for expiry, used, vanished in rows:
+        part = f"{EXPIRY.get(expiry, '')} {used}"
+        if vanished:
+            part += f"、残り {vanished} は消えた"
+        parts.append(part)
+    return f"{W.variable.defense}で {d['absorbed']} 吸収（{'・'.join(parts)}）"
+
+
+def _hit(d, n) -> str:
+    if d["cause"] != "intent":
+        return f"HP −{d['amount']}（{d['hp']}）" + explanation(d.get("why"), n)
+    if not d["absorbed"] and not d.get("absorbed_by"):
+        return f"被弾 {d['amount']}: HP −{d['damage']}（{d['hp']}）"
+    return f"被弾 {d['amount']}: {_absorbed(d)}→ HP −{d['damage']}（{d['hp']}）"
+
+
+def _crossed(d, n) -> str:
+    said = f"{W.variable.seat} {d['seat']} を跨いだ: "
+    if d.get("intent") is None:
+        return said + f"取り除く{INTENTS_WORD}はもうない"
+    return said + f"{INTENTS_WORD}「{intent_text(d['intent'])}」を取り除いた（残り {d['left']}）"
+
+
+def _intent_removed(d, n) -> str | None:
+    if "crossing" in d:  # the crossing's line names the Intent it removed
+        return None
+    return f"{INTENTS_WORD}「{intent_text(d['intent'])}」を取り除いた（残り {d['left']}）"
+
+
 #: event kind → function(data, names) → line. ``names`` maps a page id to its name.
 LINES = {
     "run_started": lambda d, n: f"{W.scope.run}開始（シード {d['seed']}、{len(d['stages'])} {W.scope.stage}）",
@@ -42,20 +176,23 @@ LINES = {
     "drawn": lambda d, n: f"ドロー: {n.page(d['page'])}",
     "draw_skipped": lambda d, n: f"{W.region.hand}が上限なので引かない" if d["reason"] == "hand_cap" else f"{W.region.draw}も{W.region.discard}も空で引けない",
     "reshuffled": lambda d, n: f"{W.region.discard} {d['count']} 枚をシャッフルして{W.region.draw}に",
-    "redrawn": lambda d, n: f"引き直し: {W.region.hand}を捨てて {d['drawn']} 枚引いた",
+    "redraw_started": lambda d, n: f"出せるページがないので引き直し: {W.region.hand} {d['discarded']} 枚を{W.region.discard}へ",
+    "redrawn": lambda d, n: f"引き直しで {d['drawn']} 枚引いた",
     "no_playable_page": lambda d, n: f"引き直しても出せるページがない（ペンか破るで変えられなければ、このまま{W.scope.turn}を終えると{W.quantity.lost}）",
     "played": lambda d, n: f"{n.page(d['page'])}（{W.variable.year} {d['year']}）を{W.scope.play}: {W.variable.steps} {d['cost']}、" + "・".join(SIDE[s] for s in d["faces"]) + (f"、{W.variable.seat}を{W.condition_word.crosses}" if d["crosses"] else ""),
     "moved": lambda d, n: f"{W.variable.age} {d['age']} のまま（{W.operation.suppress}）" if d["suppressed"] else f"{W.variable.age} {d['age']} → {d['to']}",
-    "intent_removed": lambda d, n: f"Intent を1個消した（{intent_text(d['intent'])}、残り {d['left']}）",
-    "damage": lambda d, n: f"敵に {d['dealt']} ダメージ（{W.variable.enemy_hp} {d['enemy_hp']}）",
-    "healed": lambda d, n: f"{'敵' if d['who'] == 'enemy' else 'HP'} +{d['amount']}（{d['hp']}）",
-    "defense_gained": lambda d, n: f"{W.variable.defense} +{d['amount']}（{EXPIRY.get(d['expiry'], d['expiry'])}）",
-    "defense_consumed": lambda d, n: f"{W.variable.defense} −{d['amount']}（{EXPIRY.get(d['expiry'], d['expiry'])}）",
-    "steps_changed": lambda d, n: f"{W.variable.steps} {'+' if d['delta'] >= 0 else ''}{d['delta']}（{d['steps']}）",
-    "param_changed": lambda d, n: f"{d['param']} → {d['value']}",
+    "crossed": _crossed,
+    "intent_removed": _intent_removed,
+    "damage": _damage,
+    "healed": lambda d, n: f"{'敵' if d['who'] == 'enemy' else 'HP'} +{d['amount']}（{d['hp']}）" + explanation(d.get("why"), n),
+    "defense_gained": lambda d, n: f"{W.variable.defense} +{d['amount']}（{EXPIRY.get(d['expiry'], '')}）" + explanation(d.get("why"), n),
+    # the defense a hit consumed is part of the hit's line
+    "defense_consumed": lambda d, n: None if d.get("during") == "hit" else f"{W.variable.defense} −{d['amount']}（{EXPIRY.get(d['expiry'], '')}）",
+    "steps_changed": lambda d, n: f"{W.variable.steps} {'+' if d['delta'] >= 0 else ''}{d['delta']}（{d['steps']}）" + explanation(d.get("why"), n),
+    "param_changed": lambda d, n: f"{VARIABLE.get(d['param'], '')} → {d['value']}",
     "flag_changed": lambda d, n: f"フラグ {d['flag']} = {d['value']}",
     "year_changed": lambda d, n: f"{n.page(d['page'])} の{W.variable.year} → {d['year']}",
-    "currency_changed": lambda d, n: f"{W.variable.currency} {d['delta']:+}（{d['currency']}）",
+    "currency_changed": lambda d, n: f"{W.variable.currency} {d['delta']:+}（{d['currency']}）" + explanation(d.get("why"), n),
     "paid": lambda d, n: f"{VARIABLE[d['what']]} を {d['amount']} 支払った",
     "page_exiled": lambda d, n: REGION[f"exile_{d['until']}"],
     "page_moved": lambda d, n: f"{n.page(d['page'])} → {REGION.get(d['to'], d['to'])}",
@@ -74,9 +211,7 @@ LINES = {
     "payment_skipped": lambda d, n: f"{VARIABLE[d['what']]} {d['amount']} を払えないので、{W.operation.pay}は行われない",
     "trait_telegraphed": lambda d, n: f"予告: {W.variable.seat}が {d['to']} へ（{d['amount']:+}）",
     "defense_from_distance": lambda d, n: f"{W.variable.defense} +{d['amount']}（|{d['age']} − {d['seat']}|）→ 合計 {d['total']}",
-    "hit": lambda d, n: (f"HP −{d['amount']}（{d['hp']}）" if d["cause"] != "intent" else
-                         f"被弾 {d['amount']}: HP −{d['damage']}（{d['hp']}）" if not d["absorbed"] else
-                         f"被弾 {d['amount']}: {W.variable.defense}で {d['absorbed']} 吸収、HP −{d['damage']}（{d['hp']}）"),
+    "hit": _hit,
     "blanked": lambda d, n: f"{W.intent.blank}: {n.page(d['page'])} の{SIDE[d['side']]}が白紙に",
     "blank_missed": lambda d, n: f"{W.intent.blank}: {REGION.get(d['region'], d['region'])}に書かれた発動面がなく、何も起きない",
     "seat_moved": lambda d, n: f"{W.variable.seat}は動かない（{W.trait.immobile}）" if d["immobile"] else f"{W.variable.seat} → {d['seat']}",
@@ -105,12 +240,14 @@ class Names:
 
 
 def lines(events, tables) -> list[str]:
-    """The narration of ``events``, one line each for the kinds LINES narrates; other
-    kinds are silent."""
+    """The narration of ``events``: a line each for the kinds LINES narrates (and under
+    it, indented, how its number came about); other kinds, and events a format leaves to
+    another event's line (None), are silent."""
     names = Names(tables)
     out = []
     for event in events:
         fmt = LINES.get(event.kind)
-        if fmt is not None:
-            out.append(fmt(event.data, names))
+        said = None if fmt is None else fmt(event.data, names)
+        if said is not None:
+            out.extend(said.split("\n"))  # an explanation adds lines under the event's
     return out

@@ -1,0 +1,252 @@
+"""A battle screen that explains itself: every number a 作用 changes says how it came about.
+
+The runtime puts the terms of each landed number into the event it already emits (``why``
+on damage, defense gains, HP changes …; ``absorbed_by`` on a hit; the crossing on
+``crossed`` and ``intent_removed``), and terminal/narrate.py says them. The worked case is
+the designer's: 旅立ちの朝 (敵HP -= 使用した歩[プレイ] × 0.8) after a 36-year move at
+綻び 10 deals 28.8 × 1.1 = 31.68 → 31, and the line shows the × 1.1.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT, compiled_tables
+
+from runtime.battle import Battle
+from runtime.tables import load
+from terminal.narrate import lines
+
+SEAT = 42  # 歯車塔の番人 (haguruma) sits at 42 and attacks 16, three times a turn
+#: What the worked case's damage line has under it: the base and what it was read from,
+#: then Σ加算補正 (none), the 綻び factor, the unrounded result and what landed.
+WORKED_CASE = ["  使用した歩［このプレイ］ 36 × 0.8 = 28.8", "  (28.8 + 0) × 1.1 綻び = 31.68 → 31"]
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return load()
+
+
+def battle(tables, *hand, enemy="haguruma", **settings) -> Battle:
+    """A battle of seed 3 with ``hand`` as the hand and developer ``settings``."""
+    b = Battle.new(tables, seed=3, enemies=[enemy])
+    b.dev_set(hand=list(hand), **settings)
+    return b
+
+
+def event(events, kind):
+    return next(e.data for e in events if e.kind == kind)
+
+
+# ------------------------------------------------------------------ damage
+
+
+def test_a_36_year_move_at_10_fray_deals_31_and_the_line_shows_the_fray_factor(tables):
+    b = battle(tables, "tabidachi", age=0, fray=10, steps=40)
+    events = b.play(b.hand[0])
+    why = event(events, "damage")["why"]
+    assert (why["read"], why["coef"], why["base"]) == (36, 0.8, 28.8)
+    assert why["add"] == [] and why["mul"] == [] and why["reduction"] == 0
+    assert why["fray"] == {"factor": 1.1, "fray": 10, "coef": 0.01}
+    assert why["value"] == pytest.approx(31.68) and why["amount"] == 31
+    said = lines(events, tables)
+    at = said.index("敵に 31 ダメージ（敵HP 79）")
+    assert said[at + 1:at + 3] == WORKED_CASE
+
+
+def test_each_additive_modifier_is_named_with_the_page_it_came_from(tables):
+    b = battle(tables, "sakamichi", "shigoto", age=20, steps=80)
+    b.play(b.hand[0])  # 坂道の自転車: 以降 2 プレイ 攻撃力補正 +4
+    events = b.play(b.hand[0])  # 大きな仕事: 敵HP -= 10
+    why = event(events, "damage")["why"]
+    assert why["add"] == [{"modifier": "attack_add", "value": 4, "origin": "page",
+                           "id": "sakamichi", "line": why["add"][0]["line"]}]
+    said = lines(events, tables)
+    at = said.index("敵に 14 ダメージ（敵HP 96）")
+    assert said[at + 1] == "  (10 + 4 攻撃力補正「坂道の自転車」) = 14"
+
+
+def test_per_hit_reduction_is_subtracted_after_the_multipliers(tables):
+    b = battle(tables, "shigoto", enemy="wasure", age=20, steps=80)
+    events = b.play(b.hand[0])
+    damage = event(events, "damage")
+    assert damage["why"]["reduction"] == 2 and damage["amount"] == 8
+    assert "  (10 + 0) − 2 軽減 = 8" in lines(events, tables)
+
+
+def test_a_constant_at_its_face_value_says_nothing_more(tables):
+    b = battle(tables, "shigoto", age=20, steps=80)
+    said = lines(b.play(b.hand[0]), tables)
+    at = said.index("敵に 10 ダメージ（敵HP 100）")
+    assert not said[at + 1].startswith("  ")
+
+
+PAGES = '''
+ページ kousei "校正" {
+  銘 10
+  出自 幼少期
+  未来面 白紙
+  過去面 {
+    防御補正 -= 5 範囲 ステージ
+    防御 += 3
+    防御 += 9
+  }
+}
+'''
+
+
+def test_a_defense_gain_shows_its_modifier_and_that_it_never_goes_below_zero(tmp_path):
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    (content / "pages" / "校正.page").write_text(PAGES, encoding="utf-8")
+    small = compiled_tables(content)
+    b = battle(small, "kousei", age=20, steps=40)
+    events = b.play(b.hand[0])
+    gains = [e.data for e in events if e.kind == "defense_gained"]
+    assert [g["amount"] for g in gains] == [0, 4]
+    assert gains[0]["why"]["value"] == -2 and gains[0]["why"]["add"][0]["id"] == "kousei"
+    said = lines(events, small)
+    at = said.index("防御 +0（ターン）")
+    assert said[at:at + 4] == ["防御 +0（ターン）", "  (3 − 5 防御補正「校正」) = −2 → 0",
+                               "防御 +4（ターン）", "  (9 − 5 防御補正「校正」) = 4"]
+
+
+# --------------------------------------------------------------------- hits
+
+
+def test_a_hit_absorbed_by_two_lifetimes_says_how_much_each_absorbed(tables):
+    # 刻 = 座: the end of the turn adds no defense from the distance.
+    b = battle(tables, age=SEAT)
+    b.dev_set(defense=(6, "turn"))
+    b.dev_set(defense=(4, "stage"))
+    events = b.end_turn()
+    hit = event(events, "hit")
+    assert hit["absorbed_by"] == [["turn", 6, 0], ["stage", 4, 0]]
+    assert (hit["absorbed"], hit["damage"], hit["hp"]) == (10, 6, 194)
+    said = lines(events, tables)
+    assert "被弾 16: 防御で 10 吸収（ターン 6・ステージ 4）→ HP −6（194）" in said
+    # The absorption is part of the hit's line, not a line of its own before it.
+    assert not any(x.startswith("防御 −") for x in said)
+    consumed = [e.data for e in events if e.kind == "defense_consumed"]
+    assert consumed == [{"amount": 6, "expiry": "turn", "during": "hit"},
+                        {"amount": 4, "expiry": "stage", "during": "hit"}]
+
+
+def test_a_single_hit_defense_vanishes_with_what_it_did_not_absorb(tables):
+    b = battle(tables, age=SEAT)
+    b.dev_set(defense=(20, "on_hit"))
+    events = b.end_turn()
+    assert event(events, "hit")["absorbed_by"] == [["on_hit", 16, 4]]
+    assert "被弾 16: 防御で 16 吸収（被弾1回 16、残り 4 は消えた）→ HP −0（200）" in \
+        lines(events, tables)
+
+
+def test_a_hit_no_defense_touched_reads_as_before(tables):
+    b = battle(tables, age=SEAT)
+    assert "被弾 16: HP −16（184）" in lines(b.end_turn(), tables)
+
+
+# ---------------------------------------------------------------- crossings
+
+
+def test_a_crossing_names_the_intent_it_removed(tables):
+    b = battle(tables, "tabidachi", age=20, seat=30, steps=40)  # 20 → 36 crosses 座 30
+    events = b.play(b.hand[0])
+    crossed, removed = event(events, "crossed"), event(events, "intent_removed")
+    assert crossed == {"intent": {"kind": "attack", "amount": 16, "region": None}, "left": 2,
+                       "seat": 30, "page": "tabidachi", "age": 20, "to": 36,
+                       "crossing": 1}
+    assert removed["page"] == "tabidachi" and removed["crossing"] == 1
+    said = lines(events, tables)
+    assert "座 30 を跨いだ: 予兆「攻撃16」を取り除いた（残り 2）" in said
+    assert not any("Intent" in x for x in said)  # the crossing's line is the only one
+
+
+def test_a_crossing_with_no_intent_left_says_so(tables):
+    b = battle(tables, "tabidachi", age=20, seat=30, steps=40)
+    b.state.enemy["turn_intents"].clear()
+    events = b.play(b.hand[0])
+    assert event(events, "crossed")["intent"] is None
+    assert "intent_removed" not in [e.kind for e in events]
+    assert "座 30 を跨いだ: 取り除く予兆はもうない" in lines(events, tables)
+
+
+# ------------------------------------------------------------ whole battles
+
+
+def random_battle(tables, seed: int, enemies: list[str]) -> Battle:
+    policy = random.Random(seed)
+    b = Battle.new(tables, seed=seed, enemies=enemies)
+    for _ in range(300):
+        if b.over:
+            break
+        action = policy.choice(b.legal_actions())
+        if action[0] == "choose":
+            request = b.choice
+            b.choose(policy.sample(list(request["candidates"]), request["count"]))
+        else:
+            getattr(b, action[0])(*action[1:])
+    return b
+
+
+#: ASCII words a player may read: the vocabulary's own words for HP and the Intents.
+PLAYER_WORDS = {"HP", "Intent"}
+
+
+def test_no_internal_code_appears_in_the_narration_of_whole_seeded_battles(tables):
+    enemies = sorted(tables.enemies)
+    explained = 0
+    for seed in range(12):
+        b = random_battle(tables, seed, [enemies[seed % len(enemies)]] if seed % 3
+                          else enemies)
+        said = lines(b.log, tables)
+        words = {w for line in said for w in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", line)}
+        assert words <= PLAYER_WORDS, (seed, words - PLAYER_WORDS)
+        explained += sum(1 for line in said if line.startswith("  "))
+    assert explained > 20
+
+
+def test_a_redraw_is_said_before_the_draws_it_makes(tables):
+    seen = 0
+    for seed in range(40):
+        said = lines(random_battle(tables, seed, ["haguruma"]).log, tables)
+        for at, line in enumerate(said):
+            if line.startswith("出せるページがないので引き直し"):
+                end = next(i for i in range(at, len(said)) if said[i].startswith("引き直しで"))
+                drawn = int(said[end].split()[1])
+                assert sum(x.startswith("ドロー:") for x in said[at:end]) == drawn
+                seen += 1
+    assert seen
+
+
+def test_a_simulation_builds_no_explanation(tables, monkeypatch):
+    import runtime.sayou as sayou
+
+    def refuse(*args):
+        raise AssertionError("explained in a battle that only counts")
+    monkeypatch.setattr(sayou, "explain_base", refuse)
+    for seed in range(5):
+        b = Battle.new(tables, seed=seed, enemies=["haguruma"], record=False)
+        while not b.over and b.state.turns_run < 30:
+            b.play(b.playable_uids()[0]) if b.playable_uids() else b.end_turn()
+        assert b.log == []
+
+
+def test_the_battle_command_shows_the_worked_case_end_to_end(monkeypatch):
+    from cli import main
+
+    monkeypatch.chdir(ROOT)
+    script = "set 手札 tabidachi\nset 刻 0\nset 綻び 10\nplay 1\n"
+    result = CliRunner().invoke(main, ["battle", "--seed", "3", "--enemy", "haguruma"],
+                                input=script)
+    assert "Traceback" not in result.output, result.output
+    said = result.output.splitlines()
+    at = said.index("敵に 31 ダメージ（敵HP 79）")
+    assert said[at + 1:at + 3] == WORKED_CASE
