@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from contract.tables import Sayou
 
-from .sayou import Frame, anchored_refs, apply, window_key
+from .sayou import Frame, anchored_refs, apply, base_value, window_key
 from .zones import REGION_OPS, REGION_STEPS
 
 
@@ -50,6 +50,27 @@ class Board:
         s.effects.append(placed)
         self.emit("effect_placed", target=effect.names.target, timing=effect.timing,
                   repeat=effect.names.repeat, origin=origin)
+
+    def modifier_values(self, target: str) -> dict[str, float]:
+        """Each modifier of ``target`` in force now, by its variable code (攻撃力補正,
+        攻撃倍率, 烙印 for ``enemy_hp``): the sum of the adds, the product of the
+        multiplies — what ``sayou.modifiers`` folds together, read without consuming
+        a fire (for screens)."""
+        variables = self.tables.vocabulary.variables
+        out: dict[str, float] = {}
+        for placed in self.state.effects:
+            effect = placed["effect"]
+            info = variables.get(effect.target.code)
+            if info is None or info.modifier_of != target or effect.timing != "always":
+                continue
+            value = base_value(self, effect, self.frame_of(placed))
+            code = effect.target.code
+            if info.modifier_kind == "add":
+                out[code] = out.get(code, 0.0) + (-value if effect.direction == "decrease"
+                                                  else value)
+            else:
+                out[code] = out.get(code, 1.0) * value
+        return out
 
     def frame_of(self, placed: dict) -> Frame:
         """The frame a placed effect reads its values in: its page, the distance it was

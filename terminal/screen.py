@@ -1,76 +1,165 @@
 """戦闘画面 — the battle as the terminal shows it after every action (rich renderables).
 
-Shows the number line 0..寿命上限 with 刻, 座 and the 銘 of each hand page; the enemy;
-the player; the hand as a numbered table with cost, the face that would fire, whether
-it crosses 座, and that face's rules text. rich measures East Asian widths, so Japanese
-columns align.
+From the top: the stage, turn and enemy (HP, 座, 予兆, 特性); 綻び against the 突破ライン
+and the damage multiplier now; the player (HP, 歩 and its next refill, 防御 by lifetime,
+通貨, pens and tears left) and the piles; the number line 0..寿命上限 with 刻, 座 and the
+hand's numbers at their 銘; the board (場: every continuing 作用 and lifetime-bound value in
+force, where it came from and what remains of it); the hand, each page with the face that
+would fire, its cost, whether it crosses 座, the damage it would deal if played now (played
+out on a copy of the battle), why it cannot be played, and what a pen would write.
+
+``screen(battle, width, height, ascii)`` fits the screen to the terminal: below 100
+columns the layout is compact, and with a height the hand gives up detail, then rows
+("… あと N 枚"), so that the enemy and the player stay on screen. ``ascii`` replaces the
+symbols of ambiguous East Asian width (●▼─■…), which some terminals draw double, by ASCII.
+rich measures East Asian widths, so Japanese columns align.
 """
 
 from __future__ import annotations
 
+import unicodedata
+
 from rich.console import Group
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from catalog.phrasing import body_lines, phrase
+from catalog.phrasing import body_lines, phrase, scope_text, term
 from contract import vocabulary as vocab
-
-from .narrate import EXPIRY, SIDE, intent_text
 from contract.vocabulary import W
+from runtime.battle import SIDES, Battle, Refused
 
-LINE_WIDTH = 72
+from .narrate import EXPIRY, REGION, SIDE, VARIABLE, intent_text
+
+__all__ = ["screen", "number_line", "enemy_panel", "player_panel", "board_panel", "hand_table",
+           "choice_table", "pen_preview", "tear_preview", "damage_preview"]
+
+#: Below this many columns the screen is laid out compact.
+COMPACT_BELOW = 100
+#: Symbol → (the symbol, its ASCII stand-in) — the marks the screen draws itself.
+MARKS = {
+    "axis": ("─", "-"), "age": ("●", "@"), "seat": ("▼", "v"), "both": ("◆", "X"),
+    "full": ("■", "#"), "empty": ("□", "."), "yes": ("○", "o"), "beyond": ("»", ">"),
+    "more": ("…", "..."), "arrow": ("→", "->"), "no": ("×", "x"),
+}
+#: Characters of ambiguous width in text (rules text, refusals) → ASCII, in ascii mode.
+ASCII_TEXT = {"×": "x", "→": "->", "≥": ">=", "≤": "<=", "…": "...", "─": "-", "●": "@",
+              "▼": "v", "◆": "X", "■": "#", "□": ".", "○": "o", "»": ">>", "«": "<<",
+              "−": "-", "±": "+-", "≈": "~=", "°": "o", "※": "*"}
+#: One character for one, for what rich itself inserts (an ellipsis when it truncates).
+_ASCII_CELL = {"…": "~", "≈": "~", "≥": ">", "≤": "<", "»": ">", "«": "<", "±": "+"}
 
 
-def number_line(battle) -> Text:
-    """0 ──●──▼── cap, with hand numbers under the 銘 they stand for."""
+def _to_ascii(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(ASCII_TEXT.get(ch, ch) for ch in text)
+
+
+def _cell_ascii(ch: str) -> str:
+    if unicodedata.east_asian_width(ch) != "A":
+        return ch
+    out = _ASCII_CELL.get(ch) or ASCII_TEXT.get(ch, "?")
+    return out if len(out) == 1 else "?"
+
+
+class _Paint:
+    """The screen's symbols and text for one rendering: as drawn, or as ASCII."""
+
+    def __init__(self, ascii: bool):
+        self.ascii = ascii
+
+    def mark(self, name: str) -> str:
+        return MARKS[name][1 if self.ascii else 0]
+
+    def s(self, text: str) -> str:
+        return _to_ascii(text) if self.ascii else text
+
+    def t(self, text: str = "", style=None) -> Text:
+        return Text(self.s(text), style=style)
+
+
+_DRAWN = _Paint(False)
+
+
+# ------------------------------------------------------------------ number line
+
+def number_line(battle, width: int = 76, paint: _Paint = _DRAWN) -> Text:
+    """0 ──●──▼── cap, with the hand's numbers under the 銘 they stand for: pages of one
+    銘 share a label (2,5), labels that would overlap go on a row of their own, a page
+    beyond 寿命上限 is at the end with », and 刻 = 座 is one combined mark."""
     s = battle.state
     cap = max(1, s.param("lifespan_cap"))
+    tail = f" {cap}"
+    line_width = max(10, width - 2 - len(tail))
 
     def col(value: int) -> int:
-        return min(LINE_WIDTH - 1, round(max(0, value) / cap * (LINE_WIDTH - 1)))
+        return min(line_width - 1, round(max(0, value) / cap * (line_width - 1)))
 
-    axis = ["─"] * LINE_WIDTH
-    marks = [" "] * LINE_WIDTH
+    at_col: dict[int, list[str]] = {}
     for index, uid in enumerate(battle.hand, 1):
         year = battle.year(uid)
-        at = col(year)
-        label = str(index) if year <= cap else f"{index}»"
-        for offset, ch in enumerate(label):
-            if at + offset < LINE_WIDTH and marks[at + offset] == " ":
-                marks[at + offset] = ch
-    axis[col(s.enemy["seat"])] = "▼"
-    axis[col(s.age)] = "●"
-    text = Text()
-    text.append("0 ")
+        label = str(index) if year <= cap else f"{index}{paint.mark('beyond')}"
+        at_col.setdefault(col(year), []).append(label)
+    rows: list[list[str]] = []
+    for at in sorted(at_col):
+        label = ",".join(at_col[at])
+        start = max(0, min(at, line_width - len(label)))
+        for row in rows:  # the first row where it fits with a space on either side
+            if all(c == " " for c in row[max(0, start - 1):start + len(label) + 1]):
+                break
+        else:
+            row = [" "] * line_width
+            rows.append(row)
+        row[start:start + len(label)] = label
+    age, seat = s.age, s.enemy["seat"]
+    axis = [paint.mark("axis")] * line_width
+    axis[col(seat)] = paint.mark("seat")
+    axis[col(age)] = paint.mark("both") if col(age) == col(seat) else paint.mark("age")
+    styles = {paint.mark("age"): "bold cyan", paint.mark("seat"): "bold red",
+              paint.mark("both"): "bold magenta"}
+    text = Text("0 ")
     for ch in axis:
-        style = {"●": "bold cyan", "▼": "bold red"}.get(ch, "dim")
-        text.append(ch, style=style)
-    text.append(f" {cap}\n  ")
-    text.append("".join(marks), style="yellow")
-    text.append(f"\n  ● {W.variable.age} {s.age}   ▼ {W.variable.seat} {s.enemy['seat']}   数字: {W.region.hand}の番号（{W.variable.year}の位置）")
+        text.append(ch, style=styles.get(ch, "dim"))
+    text.append(tail)
+    for row in rows or [[" "] * line_width]:
+        text.append("\n  ")
+        text.append("".join(row).rstrip(), style="yellow")
+    age_word, seat_word = W.variable.age, W.variable.seat
+    legend = f"{paint.mark('age')} {age_word} {age}   {paint.mark('seat')} {seat_word} {seat}"
+    if col(age) == col(seat):
+        legend += f"   {paint.mark('both')} {age_word}" + (" = " if age == seat else " ≈ ") + seat_word
+    legend += f"   数字: {W.region.hand}の番号（{W.variable.year}の位置）"
+    text.append("\n  " + paint.s(legend), style="dim")
     return text
 
 
-def enemy_panel(battle) -> Text:
-    """The enemy's panel: name, HP, 座, the 突破ライン gauge, 予兆, telegraphed seat moves
-    and 特性."""
+# ------------------------------------------------------------------ the enemy
+
+def enemy_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> Text:
+    """The stage, the turn and the enemy: name, HP, 座, 予兆, telegraphed seat moves, the
+    traits that are not continuing 作用 (those are on the board panel); then 綻び of the
+    stage against the 突破ライン, of the run, and the damage multiplier it makes."""
     s = battle.state
     enemy = battle.tables.enemies[s.enemy["id"]]
     text = Text()
+    text.append(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}  {W.scope.turn} {s.turn}  ",
+                style="bold")
     text.append(enemy.name, style="bold red")
-    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   {W.variable.seat} {s.enemy['seat']}   ")
-    filled = min(10, s.fray_stage * 10 // max(1, enemy.breakthrough))
-    text.append(f"突破ライン {s.fray_stage}/{enemy.breakthrough} ")
-    text.append("■" * filled + "□" * (10 - filled), style="magenta")
-    intents = " → ".join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
-    text.append(f"\n予兆: {intents}")
+    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   {W.variable.seat} {s.enemy['seat']}   "
+                f"突破ライン {enemy.breakthrough}")
+    arrow = f" {paint.mark('arrow')} "
+    intents = arrow.join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
+    text.append("\n" + paint.s(f"予兆: {intents}"))
     moves = [placed["telegraph"] for placed in s.effects if "telegraph" in placed]
     if moves:  # the amount shown is the amount done after the Intents (DESIGN §6.1)
-        text.append("  予告: " + "、".join(f"{W.variable.seat} → {m['to']}（{m['amount']:+}）" for m in moves))
+        text.append("  " + paint.s("予告: " + "、".join(
+            f"{W.variable.seat}{arrow}{m['to']}（{m['amount']:+}）" for m in moves)))
     traits = [_trait_text(t) for t in enemy.traits]
-    traits += [phrase(e, battle.tables.vocabulary) for e in enemy.trait_effects]
     if traits:
-        text.append("\n特性: " + " ／ ".join(traits))
+        text.append("\n" + paint.s("特性: " + " ／ ".join(traits)))
+    text.append("\n")
+    text.append_text(fray_line(battle, paint, compact=compact))
     return text
 
 
@@ -81,74 +170,191 @@ def _trait_text(trait) -> str:
     return said.format(value=trait.value, low=trait.low, high=trait.high).split("（")[0]
 
 
-def player_panel(battle) -> Text:
-    """The player's panel: HP, 歩, 防御 (by lifetime), 綻び, and the pens and tears left."""
+def damage_factors(battle) -> dict:
+    """What multiplies a damage now (spec 002 with DESIGN §6.1): the 綻び multiplier
+    1 + 綻び攻撃係数 × 綻び[ラン], 攻撃倍率 and 烙印 (products), 攻撃力補正 (a sum) and the
+    enemy's per-hit 軽減."""
     s = battle.state
+    coef = battle.tables.balance.fray_attack
+    mods = battle.modifier_values("enemy_hp")
+    return {"fray": 1 + coef * s.fray_run, "coef": coef, "mods": mods,
+            "reduction": battle.enemy_trait("per_hit_reduction") or 0}
+
+
+def _num(value: float) -> str:
+    return f"{value:g}" if float(value).is_integer() else f"{value:.2f}".rstrip("0")
+
+
+def fray_line(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> Text:
+    """綻び[ステージ] against the 突破ライン (a gauge), 綻び[ラン], and the damage multiplier."""
+    s = battle.state
+    enemy = battle.tables.enemies[s.enemy["id"]]
+    line = max(1, enemy.breakthrough)
+    size = 8 if compact else 10
+    filled = min(size, s.fray_stage * size // line)
+    fray, run, stage = W.variable.fray, W.scope.run, W.scope.stage
     text = Text()
-    text.append("自分", style="bold cyan")
-    text.append(f"  HP {s.hp}/{s.param('max_hp')}   {W.variable.steps} {s.steps}   {W.variable.defense} {s.defense_total()}")
-    groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
-    if groups:
-        text.append("（" + "・".join(groups) + "）")
-    text.append(f"\n{W.variable.fray} {W.scope.stage} {s.fray_stage}・{W.scope.run} {s.fray_run}   "
-                f"ペン残り {s.param('pen_cap') - s.pens_used}   "
-                f"破り残り {s.param('tear_cap') - s.tears_used}")
+    text.append(f"{fray}[{stage}] {s.fray_stage}/{enemy.breakthrough} ")
+    text.append(paint.mark("full") * filled + paint.mark("empty") * (size - filled), style="magenta")
+    factors = damage_factors(battle)
+    no = paint.mark("no")
+    said = f" {fray}[{run}] {s.fray_run}  ダメージ {no}{factors['fray']:.2f}"
+    if not compact:
+        said += f"（1 + {W.balance.fray_attack} {_num(factors['coef'])} {no} {fray}[{run}] {s.fray_run}）"
+    for code, value in factors["mods"].items():
+        said += (f"  {VARIABLE[code]} {value:+g}" if code == "attack_add"
+                 else f"  {VARIABLE[code]} {no}{_num(value)}")
+    if factors["reduction"]:
+        said += f"  {vocab.tables()['trait'].by_code('per_hit_reduction').ja} −{factors['reduction']}"
+    text.append(paint.s(said))
     return text
 
 
-def hand_table(battle) -> Table:
-    """The hand as a table: each page's 銘, cost in 歩, firing face, whether it crosses,
-    its rules text, and why it cannot be played when it cannot."""
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for name, justify in (("#", "right"), ("ページ", "left"), (W.variable.year, "right"),
-                          (W.variable.steps, "right"), ("面", "left"), (W.condition_word.crosses, "center"),
-                          ("ルール", "left")):
-        table.add_column(name, justify=justify)
-    vocabulary = battle.tables.vocabulary
-    for index, uid in enumerate(battle.hand, 1):
-        info = battle.play_info(uid)
-        page = battle.page_of(uid)
-        sides = info["firing"] or info["sides"]
-        rules = []
-        for side in sides:
-            rules += body_lines(battle.face_body(uid, side), vocabulary)
-        face = "・".join(SIDE[x] for x in sides)
-        style = None if info["playable"] else "dim"
-        reason = "" if info["playable"] else f"\n× {info['reason']}"
-        # Designer text is plain text, never console markup: every cell is a Text.
-        cells = (str(index), page.name, str(info["year"]), str(info["cost"]), face,
-                 "○" if info["crosses"] else "", "\n".join(rules) + reason)
-        table.add_row(*map(Text, cells), style=style)
-    return table
+# ------------------------------------------------------------------ the player
 
-
-def choice_table(battle) -> Table | None:
-    """The candidates of the pending player choice (選択), numbered for ``choose``; None
-    when nothing is to be chosen."""
-    choice = battle.choice
-    if choice is None:
-        return None
-    table = Table(title=f"{W.pick.choice}: {choice['count']} 枚を選ぶ（choose 番号…）", box=None,
-                  min_width=40, title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("ページ")
-    for index, candidate in enumerate(choice["candidates"], 1):
-        page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
-        table.add_row(Text(str(index)), Text(battle.tables.pages[page_id].name))
-    return table
-
-
-def screen(battle) -> Group:
-    """The whole battle screen: stage and turn, the enemy, the number line, the player, the
-    hand, and any pending choice."""
+def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> Text:
+    """The player: HP, 歩 now and the next refill (歩の規定量 + what 歩の持ち越し carries),
+    防御 by lifetime, 通貨, pens and tears left; then the piles."""
     s = battle.state
-    head = Text(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}   {W.scope.turn} {s.turn}", style="bold")
-    parts = [head, enemy_panel(battle), number_line(battle), player_panel(battle),
-             Text(W.region.hand, style="bold"), hand_table(battle)]
-    table = choice_table(battle)
-    if table is not None:
-        parts.append(table)
-    return Group(*parts)
+    steps = W.variable.steps
+    carry = max(0, min(s.steps, s.param("steps_carry")))
+    refill = s.param("steps_quota") + carry
+    text = Text()
+    text.append("自分", style="bold cyan")
+    text.append(f"  HP {s.hp}/{s.param('max_hp')}   {steps} {s.steps}")
+    text.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn} {refill} = "
+                        f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}）"),
+                style="dim")
+    text.append(f"   {W.variable.defense} {s.defense_total()}")
+    groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
+    if groups:
+        text.append("（" + "・".join(groups) + "）")
+    gap = "  " if compact else "   "
+    text.append(f"\n{W.variable.currency} {s.currency}{gap}"
+                f"ペン残り {s.param('pen_cap') - s.pens_used}{gap}"
+                f"破り残り {s.param('tear_cap') - s.tears_used}{gap}")
+    text.append_text(piles_text(battle, compact=compact))
+    return text
+
+
+def pile_counts(battle) -> dict[str, int]:
+    """How many pages each pile holds, by zone code (draw, discard, exile_stage,
+    exile_run, torn)."""
+    zones = battle.state.zones
+    return {zone: len(zones[zone]) for zone in ("draw", "discard", "exile_stage", "exile_run",
+                                                "torn")}
+
+
+def piles_text(battle, *, compact: bool = False) -> Text:
+    """山札, 捨て札, 除外 (until the stage ends, for the run) and 破った, as counts."""
+    counts = pile_counts(battle)
+    gap = " " if compact else "  "
+    said = gap.join((f"{W.region.draw} {counts['draw']}", f"{W.region.discard} {counts['discard']}",
+                     f"{W.region.exile} {W.scope.stage} {counts['exile_stage']}・{W.scope.run} "
+                     f"{counts['exile_run']}", f"破った {counts['torn']}"))
+    return Text(said)
+
+
+# ------------------------------------------------------------------ the board
+
+def _origin(battle, placed: dict) -> str:
+    """Where a placed 作用 came from: a page's name, a tear, the enemy's trait, a reward."""
+    origin = placed["origin"]
+    kind, _, ident = origin.partition(":")
+    if kind == "enemy":
+        return f"特性（{battle.tables.enemies[ident].name}）"
+    if kind == "tear":
+        return f"{battle.tables.pages[ident].name}（{vocab.KEYWORDS['tear'][0]}）"
+    if kind == "reward":
+        return f"{W.variable.fray}報酬"
+    if placed["page_uid"] is not None:
+        return battle.page_of(placed["page_uid"]).name
+    return origin
+
+
+def remaining(battle, placed: dict) -> str:
+    """What remains of a placed 作用's range: the fires left of its maximum, the plays or
+    turns left of an anchored window; "" when it simply lasts to the end of its scope
+    (which its rules text says)."""
+    s = battle.state
+    repeat = placed["effect"].repeat
+    said = []
+    if repeat.scope == vocab.ANCHORED:
+        done = (s.plays_run if repeat.unit == "play" else s.turns_run) \
+            - placed["placed"]["plays" if repeat.unit == "play" else "turns"]
+        said.append(f"残り {max(0, repeat.n - done)} {term('anchor_unit', repeat.unit).ja}")
+    if repeat.max is not None:
+        said.append(f"残り {repeat.max - placed['fires']}/{repeat.max} 回")
+    return "・".join(said)
+
+
+def board_lines(battle, paint: _Paint = _DRAWN) -> list[Text]:
+    """One line per continuing 作用 on the board (its origin, its rules text, what
+    remains, its scale when a tear scaled it) and per lifetime-bound value in force."""
+    lines = []
+    for placed in battle.state.effects:
+        line = Text()
+        line.append(paint.s(_origin(battle, placed)), style="bold")
+        line.append(": " + paint.s(phrase(placed["effect"], battle.tables.vocabulary)))
+        left = remaining(battle, placed)
+        if placed["scale"] != 1:
+            left = f"{paint.mark('no')}{placed['scale']:.2f}" + (f"・{left}" if left else "")
+        if left:
+            line.append(f" [{left}]", style="yellow")
+        lines.append(line)
+    for mod in battle.state.mods:
+        lines.append(paint.t(_mod_text(mod)))
+    return lines
+
+
+def _mod_text(mod: dict) -> str:
+    """A lifetime-bound value: a parameter raised or lowered, a flag, an assigned 銘."""
+    lifetime = term("lifetime", mod["lifetime"]).said() if mod["lifetime"] else ""
+    until = f"（{lifetime}）" if lifetime else ""
+    if mod["kind"] == "param":
+        return f"{vocab.KEYWORDS['cap'][0]}: {VARIABLE[mod['key']]} {mod['value']:+g}{until}"
+    if mod["kind"] == "year":
+        return f"「{mod['key']}」の{W.variable.year} = {mod['value']}{until}"
+    sign = " = " if mod["op"] == "assign" else " += "
+    return vocab.FLAG.said().format(flag=mod["key"]) + f"{sign}{mod['value']}{until}"
+
+
+def board_panel(battle, paint: _Paint = _DRAWN, limit: int | None = None) -> Text | None:
+    """The board (場) as one block, at most ``limit`` lines; None when nothing is on it."""
+    lines = board_lines(battle, paint)
+    if not lines:
+        return None
+    if limit is not None and len(lines) > limit:
+        keep = max(0, limit - 1)
+        lines = lines[:keep] + [paint.t(f"{paint.mark('more')} あと {len(lines) - keep} 件", "dim")]
+    text = Text("場 ", style="bold")
+    for at, line in enumerate(lines):
+        if at:
+            text.append("\n   ")
+        text.append_text(line)
+    return text
+
+
+# ------------------------------------------------------------------ previews
+
+def damage_preview(battle, uid: int) -> tuple[int, bool] | None:
+    """The damage playing ``uid`` would deal now, played out on a copy of the battle
+    (the same random streams, so the same draws and picks): (damage, whether a player
+    choice was answered on the way — with the first candidates). None when it cannot
+    be played."""
+    copy = Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=False)
+    before = copy.state.counter("run", "damage_dealt")
+    chose = False
+    try:
+        copy.play(uid)
+        for _ in range(32):  # a choice can lead to another; a copy never waits for long
+            if copy.choice is None:
+                break
+            chose = True
+            copy.choose(list(copy.choice["candidates"][:copy.choice["count"]]))
+    except Refused:
+        return None
+    return int(copy.state.counter("run", "damage_dealt") - before), chose
 
 
 def pen_preview(battle, uid: int, side: str) -> list[str]:
@@ -173,3 +379,198 @@ def tear_preview(battle, uid: int) -> list[str]:
         lines.append(f"破却効果 ×{preview['scale']:.2f}: "
                      + phrase(effect, battle.tables.vocabulary, default_timing="on_tear"))
     return lines
+
+
+# ------------------------------------------------------------------ the hand
+
+def _hand_facts(battle) -> list[dict]:
+    """Everything the hand table shows of each hand page, worked out once per screen."""
+    vocabulary = battle.tables.vocabulary
+    pens = {(a[1], a[2]) for a in battle.legal_actions() if a[0] == "pen"}
+    out = []
+    for index, uid in enumerate(battle.hand, 1):
+        info = battle.play_info(uid)
+        sides = info["firing"] or info["sides"]
+        rules = []
+        for side in sides:
+            rules += body_lines(battle.face_body(uid, side), vocabulary)
+        preview = damage_preview(battle, uid) if info["playable"] else None
+        out.append({"index": index, "uid": uid, "info": info, "name": battle.page_of(uid).name,
+                    "sides": sides, "rules": rules, "damage": preview,
+                    "pens": [(side, pen_preview(battle, uid, side)) for side in SIDES
+                             if (uid, side) in pens]})
+    return out
+
+
+#: How much of each page the hand table shows, most first: every line; one line each
+#: for the rules, the refusal and the pens; one line per page.
+DETAIL = ("full", "lines", "row")
+
+
+def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail="full",
+               rows: int | None = None, facts: list[dict] | None = None,
+               width: int | None = None) -> Table:
+    """The hand as a table: #, the page, 銘, cost in 歩, the firing face, whether it
+    crosses, the damage if played now, and its rules text, why it cannot be played, and
+    what a pen would write on each face — as much as ``detail`` (one of DETAIL, or one
+    per page) allows; ``rows``: only the first so many pages, then "… あと N 枚"."""
+    facts = _hand_facts(battle) if facts is None else facts
+    details = [detail] * len(facts) if isinstance(detail, str) else list(detail)
+    # The rules column takes what the others leave (``width``: the screen's), so that
+    # the short columns never give way to it.
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
+                  padding=(0, 1, 0, 0), expand=width is not None, width=width)
+    crosses = W.condition_word.crosses
+    damage_head = "ダメ" if compact else "ダメージ"
+    for name, justify in (("#", "right"), ("ページ", "left"), (W.variable.year, "right"),
+                          (W.variable.steps, "right"), ("面", "left"),
+                          (crosses[:1] if compact else crosses, "center"),
+                          (damage_head, "right")):
+        table.add_column(name, justify=justify, no_wrap=True,
+                         max_width=12 if compact and name == "ページ" else None,
+                         overflow="ellipsis")
+    table.add_column("ルール", justify="left", overflow="ellipsis", ratio=1)
+    chose_any = False
+    shown = facts if rows is None else facts[:rows]
+    for fact, detail in zip(shown, details):
+        info = fact["info"]
+        face_words = [getattr(W.face_word, x) if compact else SIDE[x] for x in fact["sides"]]
+        damage = ""
+        if fact["damage"] is not None:
+            dealt, chose = fact["damage"]
+            damage = (str(dealt) if dealt else "") + ("*" if chose and dealt else "")
+            chose_any |= chose and bool(dealt)
+        reason = "" if info["playable"] else f"{paint.mark('no')} {info['reason']}"
+        pens = [f"{SIDE[side]}: " + " ／ ".join(lines) for side, lines in fact["pens"]]
+        # A blank face says 白紙 and its refusal says so again: the refusal is enough.
+        rules = [] if reason and fact["rules"] == [vocab.KEYWORDS["blank"][0]] else fact["rules"]
+        if detail == "full":
+            cell = rules + ([reason] if reason else []) + [f"ペン {pen}" for pen in pens]
+        elif detail == "lines":
+            cell = ([" ／ ".join(rules)] if rules else []) + ([reason] if reason else []) + \
+                   (["ペン " + "　".join(pens)] if pens else [])
+        else:
+            cell = [reason or " ／ ".join(fact["rules"])]
+        # Designer text is plain text, never console markup: every cell is a Text.
+        cells = [str(fact["index"]), fact["name"], str(info["year"]), str(info["cost"]),
+                 "・".join(face_words), paint.mark("yes") if info["crosses"] else "", damage]
+        body = Text(paint.s("\n".join(cell)))
+        if detail != "full":
+            body.no_wrap, body.overflow = True, "ellipsis"
+        table.add_row(*(Text(paint.s(c)) for c in cells), body,
+                      style=None if info["playable"] else "dim")
+    notes = []
+    if rows is not None and rows < len(facts):
+        notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚")
+    if chose_any:
+        notes.append(f"* {W.pick.choice}は候補の先頭で計算")
+    if notes:
+        table.caption = paint.s("   ".join(notes))
+        table.caption_justify = "left"
+        table.caption_style = "dim"
+    return table
+
+
+def choice_table(battle, paint: _Paint = _DRAWN) -> Table | None:
+    """The candidates of the pending player choice (選択), numbered for ``choose``; None
+    when nothing is to be chosen."""
+    choice = battle.choice
+    if choice is None:
+        return None
+    table = Table(title=f"{W.pick.choice}: {choice['count']} 枚を選ぶ（choose 番号…）", box=None,
+                  min_width=40, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("ページ")
+    for index, candidate in enumerate(choice["candidates"], 1):
+        page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
+        table.add_row(Text(str(index)), Text(paint.s(battle.tables.pages[page_id].name)))
+    return table
+
+
+# ------------------------------------------------------------------ the screen
+
+class BattleScreen:
+    """The screen as a renderable: laid out when printed, at the given size or else the
+    console's (a terminal's height less the prompt's line; no height limit off a
+    terminal, so that transcripts show everything)."""
+
+    def __init__(self, battle, width: int | None, height: int | None, ascii: bool):
+        self.battle, self.width, self.height, self.ascii = battle, width, height, ascii
+
+    def __rich_console__(self, console, options):
+        width = min(self.width or options.max_width, options.max_width)
+        height = self.height
+        if height is None and console.is_terminal:
+            height = max(8, console.height - 1)
+        options = options.update(width=width, height=None)
+        parts = layout(self.battle, width, height, _Paint(self.ascii),
+                       lambda part: len(console.render_lines(part, options, pad=False)))
+        for part in parts:
+            for segment in console.render(part, options):
+                if self.ascii and not segment.text.isascii():
+                    segment = Segment("".join(map(_cell_ascii, segment.text)), segment.style,
+                                      segment.control)
+                yield segment
+
+
+def layout(battle, width: int, height: int | None, paint: _Paint, measure) -> list:
+    """The parts of the screen, top to bottom, fitted into ``height`` lines when given
+    (``measure`` counts the lines a part takes): the enemy, the player, the number line
+    and any choice always; the board at most a third of what is left; the hand in as
+    much detail as fits, then only its first pages."""
+    compact = width < COMPACT_BELOW
+    top = [enemy_panel(battle, paint, compact=compact), player_panel(battle, paint, compact=compact),
+           number_line(battle, width, paint)]
+    choice = choice_table(battle, paint)
+    if choice is not None:
+        top.append(choice)
+    facts = _hand_facts(battle)
+    if height is None:
+        board = board_panel(battle, paint)
+        return top + ([board] if board else []) + [hand_table(battle, paint, compact=compact,
+                                                              facts=facts, width=width)]
+    left = height - sum(measure(part) for part in top)
+    board_count = len(board_lines(battle, paint))
+    board = None
+    if board_count:
+        share = max(2, (left - 3) // 3)  # the heading and at least one line
+        board = board_panel(battle, paint, limit=max(1, min(board_count, share - 1)))
+        left -= measure(board)
+    parts = top + ([board] if board else [])
+    def fits(detail, rows=None):
+        table = hand_table(battle, paint, compact=compact, detail=detail, rows=rows,
+                           facts=facts, width=width)
+        return table if measure(table) <= left else None
+
+    for detail in DETAIL[:-1]:
+        table = fits(detail)
+        if table is not None:
+            return parts + [table]
+    # One line a page, and the lines left to the first pages' detail, in hand order.
+    details = ["row"] * len(facts)
+    table = fits(details)
+    if table is not None:
+        for at in range(len(facts)):
+            details[at] = "lines"
+            better = fits(details)
+            if better is None:
+                details[at] = "row"
+            else:
+                table = better
+        return parts + [table]
+    rows = len(facts)
+    while rows > 0:
+        rows -= 1
+        table = hand_table(battle, paint, compact=compact, detail="row", rows=rows, facts=facts,
+                           width=width)
+        if measure(table) <= left:
+            break
+    return parts + [table]
+
+
+def screen(battle, width: int | None = None, height: int | None = None,
+           ascii: bool = False) -> Group:
+    """The whole battle screen, fitted to ``width`` × ``height`` (the terminal's size;
+    None: the console's width, and the terminal's height when it is one). ``ascii``:
+    ASCII for the symbols of ambiguous width."""
+    return Group(BattleScreen(battle, width, height, ascii))
