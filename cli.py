@@ -266,38 +266,144 @@ def _deck_from_file(path: Path, content: Path) -> list[str]:
     return list(decks[0].pages)
 
 
+def _battle_names(kind: str, words, table) -> list[str]:
+    """Ids from what was typed: an id or a display name (terminal.lookup), else a usage
+    error with a did-you-mean."""
+    from compiler.names import did_you_mean
+    from terminal.lookup import UnknownName, resolve
+
+    try:
+        return [resolve(kind, word, table, did_you_mean) for word in words]
+    except UnknownName as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+#: Where the battle prompt keeps its history between sessions (in the cache folder).
+BATTLE_HISTORY = "battle_history"
+
+
+def _history():
+    """The prompt's history: a file in the user's private cache folder when one can be
+    made and is ours alone, else in memory. Nothing here fails: a history that cannot be
+    written is simply not kept."""
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    from dsl.diskcache import cache_folder, private
+
+    class _Quiet(FileHistory):
+        def store_string(self, string: str) -> None:
+            try:
+                super().store_string(string)
+            except OSError:
+                pass
+
+        def load_history_strings(self):
+            try:
+                yield from super().load_history_strings()
+            except (OSError, UnicodeDecodeError):
+                return
+
+    folder = cache_folder()
+    if folder is None:
+        return InMemoryHistory()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(folder)
+        path = folder / BATTLE_HISTORY
+        if not (folder.is_dir() and not folder.is_symlink() and private(info)):
+            return InMemoryHistory()
+        if path.exists() or path.is_symlink():
+            if path.is_symlink() or not path.is_file() or not private(os.lstat(path)):
+                return InMemoryHistory()
+        else:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        return _Quiet(str(path))
+    except OSError:
+        return InMemoryHistory()
+
+
+class _Keyboard:
+    """The battle prompt at a terminal: prompt_toolkit's line editor (arrow keys, history
+    recall, Tab completion of terminal.complete's candidates)."""
+
+    def __init__(self):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+
+        keyboard = self
+
+        class _Commands(Completer):
+            def get_completions(self, document, complete_event):
+                from terminal.complete import candidates
+
+                if keyboard.session is None:
+                    return
+                before = document.text_before_cursor
+                last = before.split()[-1] if before and not before[-1].isspace() else ""
+                for c in candidates(keyboard.session, before):
+                    yield Completion(c.text, start_position=-len(last), display_meta=c.meta)
+
+        self.session = None
+        self.prompt = PromptSession(history=_history(), completer=_Commands(),
+                                    complete_while_typing=False)
+        self.question = PromptSession()
+
+    def bind(self, session) -> None:
+        self.session = session
+
+    def read(self) -> str:
+        return self.prompt.prompt("> ")
+
+    def ask(self, question: str) -> str:
+        return self.question.prompt(question)
+
+
 @main.command()
-@click.option("--enemy", "enemies", multiple=True, metavar="ID",
-              help="The enemy to fight (repeat for several stages). Default: the first.")
+@click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
+              help="The enemy to fight, by id or name (repeat for several stages). "
+                   "Default: the first.")
 @click.option("--stage", "stages", type=click.IntRange(1, 99), default=None,
               help="How many stages in a row (enemies cycle through the given or all ones).")
 @click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A file with a デッキ to play with. Default: the starting deck.")
 @click.option("--with", "with_pages", multiple=True, metavar="PAGE",
-              help="Put this page straight into the opening hand (repeatable).")
+              help="Put this page (id or name) straight into the opening hand (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Play these commands (one per line, UTF-8) and print a transcript.")
 @click.option("--json", "as_json", is_flag=True, help="Print the event stream as JSON lines.")
+@click.option("--ascii", "ascii_", is_flag=True,
+              help="ASCII for the screen's symbols of ambiguous width.")
+@click.option("--yes", "-y", is_flag=True,
+              help="At the keyboard, pen and tear without asking (the preview is shown).")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True)
-def battle(enemies, stages, deck, with_pages, seed, script, as_json, content) -> None:
-    """Play a battle in the terminal (or from a script) to try a page."""
+def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes,
+           content) -> None:
+    """Play a battle in the terminal (or from a script) to try a page.
+
+    \b
+    Exit status: 0 the run was won, 1 it was lost, 2 a usage error,
+    3 the battle was left unfinished (quit, or a script that ends first).
+    """
+    from compiler.names import did_you_mean
     from terminal.play import play
 
     tables, _ = _fresh_tables(content)
-    _known("敵", enemies, tables.enemies)
-    _known("ページ", with_pages, tables.pages)
+    enemies = _battle_names("敵", enemies, tables.enemies)
+    with_pages = _battle_names("ページ", with_pages, tables.pages)
     pages = _deck_from_file(deck, content) if deck else None
     if pages is not None:
         _known("ページ", pages, tables.pages)
     order = list(enemies) or sorted(tables.enemies)
     count = stages or max(1, len(enemies))
     stage_list = [order[i % len(order)] for i in range(count)]
-    interactive = script is None and sys.stdin.isatty() and not as_json
+    interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_json
     lines = None if interactive else _script_lines(script)
+    keyboard = _Keyboard() if interactive else None
     sys.exit(play(tables, seed=seed, enemies=stage_list, deck=pages, with_pages=with_pages,
-                  lines=lines, as_json=as_json))
+                  lines=lines, as_json=as_json, keyboard=keyboard, ascii=ascii_, yes=yes,
+                  hint=did_you_mean))
 
 
 @main.command()

@@ -1,24 +1,45 @@
 """The battle loop: interactive at the keyboard, or a script with a transcript.
 
-Interactive: the screen after every action, then a prompt. Script (``--script`` or
-commands on standard input): every command echoed with what it did, the final screen,
-and the outcome — the same seed and script always print the same text. ``--json``
-prints the event stream as JSON lines instead.
+Interactive: the screen, redrawn in place after every action (the terminal is cleared,
+the screen drawn to fit its size, then the last command and what it did just above the
+prompt), so the enemy stays in view on an 80×24 terminal; a pen or a tear shows its
+preview and asks first (``--yes`` does not ask). The line editor (history, completion)
+is the caller's ``keyboard``. Script (``--script`` or commands on standard input): every
+command echoed with what it did, the final screen, the outcome and a summary — the same
+seed and script always print the same text. ``--json`` prints the event stream as JSON
+lines instead.
+
+The exit status says how the battle ended: EXIT_WON, EXIT_LOST, or EXIT_UNFINISHED for a
+battle left before its end (quit, or a script that runs out first).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 
 from .narrate import lines as narrate
+from .record import dev_line, summary
 from .session import Session
 from contract.vocabulary import W
 
-#: Exit status of a battle command: 0 played through (whatever the outcome).
-EXIT_OK = 0
+#: Exit status of a battle command: the run was won.
+EXIT_WON = 0
+#: The run was lost.
+EXIT_LOST = 1
+#: The battle was left before its end (quit, end of input, a script that stops first).
+#: (2 is click's: a usage error.)
+EXIT_UNFINISHED = 3
 #: Width of the screen when not on a terminal, so transcripts do not depend on it.
 PLAIN_WIDTH = 100
+#: Lines kept for the prompt below the screen and the narration.
+PROMPT_LINES = 1
+#: At least this many narration lines fit under the screen at the keyboard (the command,
+#: its first line, how many are left out, its last line).
+MIN_NARRATION = 4
+#: Answers that mean yes to a confirmation.
+YES = {"y", "yes", "はい", "ok"}
 
 
 def _console(interactive: bool):
@@ -30,55 +51,149 @@ def _console(interactive: bool):
                    force_terminal=False, soft_wrap=False)
 
 
-def play(tables, *, seed, enemies, deck, with_pages, lines, as_json) -> int:
-    """Play a battle in the terminal: at the keyboard when ``lines`` is None, else the
-    commands of ``lines`` with a transcript (``as_json``: JSON lines). The exit status."""
-    session = Session(tables, seed=seed, enemies=enemies, deck=deck, with_pages=with_pages)
-    if as_json:
-        return _json_mode(session, lines)
-    interactive = lines is None
-    console = _console(interactive)
+def exit_status(session: Session) -> int:
+    """0 won, 1 lost, 3 not finished."""
+    return {"won": EXIT_WON, "lost": EXIT_LOST}.get(session.battle.state.outcome, EXIT_UNFINISHED)
+
+
+def screen_for(battle, *, width=None, height=None, ascii=False):
+    """terminal.screen.screen with the keywords its signature has (the size of the terminal,
+    ascii) — an older screen takes the battle alone."""
     from .screen import screen
 
-    _say(console, narrate(session.opening, tables))
-    console.print(screen(session.battle))
-    if interactive:
-        console.print("help でコマンド一覧。", style="dim")
-    source = _prompt_lines(console) if interactive else lines
-    for raw in source:
+    params = inspect.signature(screen).parameters
+    wanted = {"width": width, "height": height, "ascii": ascii}
+    return screen(battle, **{k: v for k, v in wanted.items()
+                             if k in params and (v is not None and v is not False)})
+
+
+def narration(events, tables) -> list[str]:
+    """The events as lines: developer-mode settings in the designer's words (terminal.record),
+    every other kind as terminal.narrate says it."""
+    out: list[str] = []
+    for event in events:
+        out += [dev_line(event.data, tables)] if event.kind == "dev_set" else narrate([event], tables)
+    return out
+
+
+def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=None,
+         ascii=False, yes=False, hint=None) -> int:
+    """Play a battle in the terminal: at the keyboard when ``lines`` is None (``keyboard``
+    reads lines: ``read()``, ``ask(question)``, ``bind(session)``; without one, rich's
+    input), else the commands of ``lines`` with a transcript (``as_json``: JSON lines).
+    The exit status (EXIT_WON, EXIT_LOST, EXIT_UNFINISHED)."""
+    session = Session(tables, seed=seed, enemies=enemies, deck=deck, with_pages=with_pages,
+                      hint=hint)
+    if as_json:
+        return _json_mode(session, lines)
+    if lines is None:
+        return _keyboard_mode(session, keyboard or _PlainKeyboard(_console(True)),
+                              ascii=ascii, yes=yes)
+    console = _console(False)
+    _say(console, narration(session.opening, tables))
+    console.print(screen_for(session.battle, ascii=ascii))
+    for raw in lines:
         line = raw.rstrip("\n")
-        if not interactive:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            console.print(f"> {line}", style="bold", markup=False)
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        console.print(f"> {line}", style="bold", markup=False)
         outcome = session.run(line)
-        _say(console, outcome.notes)
-        if outcome.refused:
-            console.print(f"× {outcome.refused}", style="yellow", markup=False)
-        _say(console, narrate(outcome.events, tables))
+        _say(console, _outcome_lines(session, outcome))
+        if outcome.quit or session.battle.over:
+            break
+    console.print(screen_for(session.battle, ascii=ascii))
+    _say(console, ["── まとめ ──", _result(session), *summary(session)])
+    return exit_status(session)
+
+
+def _outcome_lines(session: Session, outcome) -> list[str]:
+    lines = list(outcome.notes)
+    if outcome.refused:
+        lines.append(f"× {outcome.refused}")
+    return lines + narration(outcome.events, session.tables)
+
+
+class _PlainKeyboard:
+    """Lines read by rich's console.input (no history, no completion)."""
+
+    def __init__(self, console):
+        self.console = console
+
+    def bind(self, session) -> None:
+        pass
+
+    def read(self) -> str:
+        return self.console.input("[bold]> [/bold]")
+
+    def ask(self, question: str) -> str:
+        return self.console.input(question)
+
+
+def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int:
+    console = _console(True)
+    tables = session.tables
+    keyboard.bind(session)
+
+    def confirm(preview: list[str]) -> bool:
+        _say(console, preview)
+        try:
+            answer = keyboard.ask("実行しますか？ [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return answer.strip().lower() in YES
+
+    if not yes:
+        session.confirm = confirm
+    told = narration(session.opening, tables)[-MIN_NARRATION:] + ["help でコマンド一覧。"]
+    _draw(console, session, told, ascii=ascii)
+    while not session.battle.over:
+        try:
+            line = keyboard.read()
+        except (EOFError, KeyboardInterrupt):
+            break
+        if not line.strip():
+            continue  # an empty line does nothing
+        outcome = session.run(line)
+        told = [f"> {line.strip()}", *_outcome_lines(session, outcome)]
         if outcome.quit:
             break
-        if interactive and outcome.show:
-            console.print(screen(session.battle))
-        if session.battle.over:
-            break
-    if not interactive:
-        console.print(screen(session.battle))
-    _say(console, [_result(session)])
-    return EXIT_OK
+        if not outcome.show and len(told) > _room(console) - 1:
+            _say(console, told)  # long (help): printed below, the screen scrolls
+        else:
+            _draw(console, session, told, ascii=ascii)
+    _say(console, ["── まとめ ──", _result(session), *summary(session)])
+    return exit_status(session)
+
+
+def _room(console) -> int:
+    """Lines for the narration under a screen of average height."""
+    return max(MIN_NARRATION, console.size.height // 3)
+
+
+def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
+    """Clear the terminal, draw the screen to fit it, and the narration under it (its last
+    lines when it is longer than the room left)."""
+    width, height = console.size
+    want = min(len(told), MIN_NARRATION)
+    with console.capture() as captured:
+        console.print(screen_for(session.battle, width=width,
+                                 height=height - PROMPT_LINES - want, ascii=ascii))
+    drawn = captured.get().rstrip("\n").split("\n")
+    budget = max(want, height - PROMPT_LINES - len(drawn))
+    shown = told if len(told) <= budget else [
+        *told[:2], f"…（ほか {len(told) - budget + 1} 行）", *told[len(told) - budget + 3:]]
+    room = height - PROMPT_LINES - len(shown)
+    if len(drawn) > room:  # the screen alone does not fit: keep its top (the enemy)
+        drawn = drawn[:max(1, room - 1)] + ["…（端末が小さいので画面の続きは省略）"]
+    console.clear()
+    console.file.write("\n".join(drawn) + "\n")
+    console.file.flush()
+    _say(console, shown)
 
 
 def _say(console, lines) -> None:
     for line in lines:
         console.print(line, markup=False)
-
-
-def _prompt_lines(console):
-    while True:
-        try:
-            yield console.input("[bold]> [/bold]")
-        except (EOFError, KeyboardInterrupt):
-            return
 
 
 def _result(session: Session) -> str:
@@ -109,4 +224,4 @@ def _json_mode(session: Session, lines) -> int:
             emit(event.as_dict())
         if outcome.quit or session.battle.over:
             break
-    return EXIT_OK
+    return exit_status(session)

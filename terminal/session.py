@@ -2,18 +2,29 @@
 
 The battle is deterministic, so ``undo`` replays every action but the last from the
 start. Commands are a table of words (Japanese and ASCII) → handlers; a refusal is a
-message, never a traceback.
+message, never a traceback. Pages are named by their hand number, id or display name.
+
+At the keyboard, ``confirm(preview lines) → bool`` is asked before a pen or a tear (a
+script has none: it shows the preview and acts). ``save``/``load`` write and read a
+position (runtime.save); ``record`` writes the session as a 例 (terminal.record);
+``where`` names the file and line that define a hand page.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
+from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from contract import vocabulary as vocab
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
+from runtime.save import SaveError, from_json, to_json
 from contract.vocabulary import W
+
+from . import lookup, record
 
 #: What a player may type for a face: its spellings (未来面, 未来, future), or the
 #: initial of its code (f, p) — the terminal's shorthand.
@@ -27,8 +38,11 @@ HELP = f"""\
   end           {W.scope.turn}終了を宣言（e, 終了）
   choose N…     {W.pick.choice}に答える（c, 選ぶ）
   undo          最後の操作を取り消す（u, 戻す）
+  save FILE     この局面をファイルに保存（セーブ）／ load FILE  保存した局面から続ける（ロード）
+  record FILE   ここまでを例（.scenario）に書く。jibunki test FILE で確かめられる（記録）
+  where N       N 番のページを定義しているファイルと行（どこ）
   set 項目 値   開発者モード: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
-                {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページid…（設定）
+                {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…（設定）
   help          この一覧（h, ?, ヘルプ）
   quit          終わる（q, 終わる）"""
 
@@ -53,19 +67,33 @@ class Session:
     ``undo`` can replay all but the last from the start."""
 
     def __init__(self, tables, *, seed: int, enemies: list[str], deck: list[str] | None,
-                 with_pages: list[str] = ()):
+                 with_pages: list[str] = (), confirm=None, hint=None):
         self.tables = tables
         self.setup = {"seed": seed, "enemies": enemies, "deck": deck,
                       "with": list(with_pages)}
+        self.confirm = confirm  # preview lines → go ahead? (None: always)
+        self.hint = hint or (lambda word, candidates: "")  # did-you-mean for names
+        self.origin: str | None = None  # the save the session continues from (load)
         self.history: list[tuple] = []
         self.battle = self._fresh()
         self.opening = list(self.battle.log)
+        self.opening_hand_ids = [self.battle.state.pages[uid]["page"] for uid in self.battle.hand]
 
-    def _fresh(self) -> Battle:
+    def fresh_battle(self) -> Battle:
+        """The battle as the session started it (or as loaded), before any action."""
+        if self.origin is not None:
+            return from_json(self.tables, self.origin)
         battle = Battle.new(self.tables, seed=self.setup["seed"], enemies=self.setup["enemies"],
                             deck=self.setup["deck"])
         for page in self.setup["with"]:
             _into_hand(battle, page)
+        return battle
+
+    def _fresh(self) -> Battle:
+        battle = self.fresh_battle()
+        #: damage dealt by page id (None: by no page — an enemy phase, a trait)
+        self.dealt: Counter = Counter()
+        self.fray_at_start = battle.state.fray_run
         return battle
 
     # --------------------------------------------------------------- parsing
@@ -91,18 +119,26 @@ class Session:
     def _hand_uid(self, args: list[str], what: str) -> int:
         if not args:
             raise UsageError(f"{what}する{W.region.hand}の番号を書いてください（例: {what} 2）")
+        hand = self.battle.hand
         try:
             index = int(args[0])
         except ValueError:
-            raise UsageError(f"番号は数字で書きます: {args[0]}") from None
-        hand = self.battle.hand
+            named = [uid for uid in hand if args[0] in (
+                self.battle.state.pages[uid]["page"], self.battle.page_of(uid).name)]
+            if named:
+                return named[0]
+            raise UsageError(f"番号は数字で書きます（または{W.region.hand}のページ名）: {args[0]}") from None
         if not 1 <= index <= len(hand):
             raise UsageError(f"{W.region.hand}は 1〜{len(hand)} 番です" if hand else f"{W.region.hand}がありません")
         return hand[index - 1]
 
     def _do(self, action: tuple) -> list:
+        s = self.battle.state
+        page = s.pages[action[1]]["page"] if action[0] in ("play", "pen", "tear") else None
+        before = s.counter("run", "damage_dealt")
         events = _apply(self.battle, action)
         self.history.append(action)
+        self.dealt[page] += self.battle.state.counter("run", "damage_dealt") - before
         return events
 
     # -------------------------------------------------------------- commands
@@ -122,6 +158,10 @@ class Session:
         notes = ["ペンで書き込まれる内容: " + " ／ ".join(pen_preview(self.battle, uid, side))] \
             if self.battle.page_of(uid).pens[side] or \
             self.battle.state.pages[uid]["faces"][side]["blanked"] else []
+        if self.confirm is not None and notes:
+            if not self.confirm(notes):
+                return Outcome(notes=["やめました"], show=False)
+            notes = []  # shown with the question
         return Outcome(events=self._do(("pen", uid, side)), notes=notes)
 
     def cmd_tear(self, args):
@@ -129,6 +169,10 @@ class Session:
         uid = self._hand_uid(args, "tear")
         from .screen import tear_preview
         notes = ["破ると: " + " ／ ".join(tear_preview(self.battle, uid))]
+        if self.confirm is not None:
+            if not self.confirm(notes):
+                return Outcome(notes=["やめました"], show=False)
+            notes = []
         return Outcome(events=self._do(("tear", uid)), notes=notes)
 
     def cmd_end(self, args):
@@ -165,10 +209,13 @@ class Session:
         if len(args) < 2 or args[0] not in DEV_WORDS:
             shown = " / ".join(s.words[0] for s in DEV_SETTINGS.values())
             raise UsageError(f"set 項目 数 と書きます（項目: {shown}）。"
-                             f"例: set {W.variable.defense} 10 {W.scope.stage} ／ set {W.region.hand} tabidachi kekkon")
+                             f"例: set {W.variable.defense} 10 {W.scope.stage} ／ set {W.region.hand} 旅立ちの朝 銀婚式")
         key = DEV_WORDS[args[0]]
         if key == "hand":
-            value = list(args[1:])
+            try:
+                value = [lookup.page_id(self.tables, word, self.hint) for word in args[1:]]
+            except lookup.UnknownName as exc:
+                raise UsageError(str(exc)) from None
         else:
             try:
                 value = int(args[1])
@@ -180,6 +227,61 @@ class Session:
                 value = (value, LIFETIME_WORDS[args[2]])
         return Outcome(events=self._do(("set", key, value)))
 
+    def cmd_save(self, args):
+        """save FILE: the position as a save (runtime.save JSON) in the user's own file."""
+        path = _path(args, "save")
+        text = to_json(self.battle)
+        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            temp.write_text(text, encoding="utf-8")
+            os.replace(temp, path)
+        except OSError as exc:
+            try:
+                temp.unlink()
+            except OSError:
+                pass
+            raise UsageError(f"{path} に保存できません: {exc.strerror or exc}") from None
+        return Outcome(notes=[f"保存しました: {path}"], show=False)
+
+    def cmd_load(self, args):
+        """load FILE: continue from a saved position (undo goes back to it, not further)."""
+        path = _path(args, "load")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{path} を読めません: {getattr(exc, 'strerror', None) or exc}") \
+                from None
+        try:
+            from_json(self.tables, text)
+        except SaveError as exc:
+            raise UsageError(f"{path}: {exc}") from None
+        self.origin, self.history = text, []
+        self.battle = self._fresh()
+        return Outcome(notes=[f"読み込みました: {path}（undo はここまで）"])
+
+    def cmd_record(self, args):
+        """record FILE: the session so far as a 例 (a .scenario file) that jibunki test
+        checks."""
+        path = _path(args, "record")
+        if self.origin is not None:
+            raise UsageError("load した局面からは例を書けません（例は最初から再生します）")
+        text, same = record.scenario_text(self, _apply)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"{path} に書けません: {exc.strerror or exc}") from None
+        notes = [f"例を書きました: {path}（jibunki test {path} で確かめられます）"]
+        if not same:
+            notes.append("注: 例の再生はセッションと数が違います（ファイルの注を見てください）")
+        return Outcome(notes=notes, show=False)
+
+    def cmd_where(self, args):
+        """where N: the file and line that define hand page N."""
+        uid = self._hand_uid(args, "where")
+        page = self.battle.state.pages[uid]["page"]
+        return Outcome(notes=[f"{self.battle.page_of(uid).name}（{page}）: "
+                              f"{record.where(self.tables, page)}"], show=False)
+
     def cmd_help(self, args):
         """help: the list of commands."""
         return Outcome(notes=[HELP], show=False)
@@ -187,6 +289,12 @@ class Session:
     def cmd_quit(self, args):
         """quit: end the session."""
         return Outcome(quit=True, show=False)
+
+
+def _path(args: list[str], what: str) -> Path:
+    if not args:
+        raise UsageError(f"ファイルを書いてください（例: {what} battle.{'scenario' if what == 'record' else 'json'}）")
+    return Path(args[0]).expanduser()
 
 
 def _into_hand(battle: Battle, page: str) -> None:
@@ -227,6 +335,10 @@ for _words, _handler in (
         (("end", "e", "終了"), Session.cmd_end),
         (("choose", "c", "選ぶ"), Session.cmd_choose),
         (("undo", "u", "戻す"), Session.cmd_undo),
+        (("save", "セーブ"), Session.cmd_save),
+        (("load", "ロード"), Session.cmd_load),
+        (("record", "記録"), Session.cmd_record),
+        (("where", "どこ"), Session.cmd_where),
         (("set", "設定"), Session.cmd_set),
         (("help", "h", "?", "ヘルプ"), Session.cmd_help),
         (("quit", "q", "exit", "終わる"), Session.cmd_quit)):

@@ -1,0 +1,189 @@
+"""記録 — what a session leaves behind: the 例 it can be kept as, where a page is
+written, the closing summary, and developer-mode lines in the designer's words.
+
+``scenario_text`` writes the session so far as a scenario (spec: dsl/jibunki.lark
+``example``): the start (敵, シード, デッキ, the opening hand when ``--with`` changed it),
+every action in order with pages named by id, and 確認 lines of the numbers after each
+end of turn and at the end. The numbers are read from a replay that plays the steps the
+way the scenario runner does (the first hand page with the id), so the file passes
+``jibunki test``; when the replay's numbers differ from the session's (``--with`` takes
+pages from the deck, the opening 手札 of a scenario adds new ones), the file says so.
+"""
+
+from __future__ import annotations
+
+from contract import vocabulary as vocab
+from contract.vocabulary import KEYWORDS, W
+from runtime.battle import Battle, Refused
+from runtime.dev import DEV_SETTINGS, LIFETIME_WORDS
+
+__all__ = ["EXPECTED", "dev_line", "numbers", "scenario_text", "summary", "where"]
+
+#: The quantities a recorded 確認 checks, in order: (the word a scenario reads, reader).
+EXPECTED = (
+    (W.variable.age, lambda b: b.state.age),
+    (W.variable.seat, lambda b: b.state.enemy["seat"]),
+    (W.variable.hp, lambda b: b.state.hp),
+    (W.variable.enemy_hp, lambda b: b.state.enemy["hp"]),
+    (W.variable.steps, lambda b: b.state.steps),
+    (W.variable.defense, lambda b: b.state.defense_total()),
+    (W.variable.fray, lambda b: b.state.fray_run),
+    (W.scope.stage, lambda b: b.state.stage_index + 1),
+    (W.scope.turn, lambda b: b.state.turn),
+)
+SIDE_WORD = {face.code: face.ja for face in vocab.FACES}
+LIFETIME_JA = {code: word for word, code in LIFETIME_WORDS.items() if not word.isascii()}
+K = {rule: words[0] for rule, words in KEYWORDS.items()}
+
+
+def numbers(battle: Battle) -> list[tuple[str, int]]:
+    """The numbers a recorded 確認 checks, as (word, value)."""
+    return [(word, read(battle)) for word, read in EXPECTED]
+
+
+def _page_name(tables, page_id: str) -> str:
+    page = tables.pages.get(page_id)
+    return page.name if page else page_id
+
+
+def dev_line(data: dict, tables) -> str:
+    """A developer-mode event in the designer's words: ``[開発者] 刻 = 99``,
+    ``[開発者] 手札 = 坂道の自転車・入学式``, ``[開発者] 防御 = 10（ステージ）``."""
+    setting = DEV_SETTINGS.get(data["what"])
+    word = setting.words[0] if setting else data["what"]
+    value = data["value"]
+    if data["what"] == "hand":
+        shown = "・".join(_page_name(tables, p) for p in value) or "（なし）"
+    elif isinstance(value, list):
+        shown = f"{value[0]}（{LIFETIME_JA.get(value[1], value[1])}）"
+    else:
+        shown = str(value)
+    return f"[開発者] {word} = {shown}"
+
+
+def where(tables, page_id: str) -> str:
+    """``path:line`` of the file that defines the page (its ``source`` in the tables)."""
+    source = tables.pages[page_id].source
+    return f"{source.path}:{source.line}"
+
+
+# ------------------------------------------------------------------ summary
+
+def summary(session) -> list[str]:
+    """The closing lines under the result: HP lost, 綻び gained, damage dealt by page."""
+    s = session.battle.state
+    lines = [f"失った HP: {s.counter('run', 'hp_lost')}   得た{W.variable.fray}: {s.fray_run - session.fray_at_start}",
+             f"与えたダメージ: {s.counter('run', 'damage_dealt')}"]
+    dealt = sorted(((n, p or "") for p, n in session.dealt.items() if n), key=lambda x: (-x[0], x[1]))
+    for amount, page in dealt:
+        lines.append(f"  {_page_name(session.tables, page) if page else 'ページ以外'}  {amount}")
+    return lines
+
+
+# ----------------------------------------------------------------- scenario
+
+def _step(tables, battle: Battle, action: tuple) -> str:
+    """One action of the history as a scenario line (the page by its id)."""
+    kind = action[0]
+    page = (lambda uid: battle.state.pages[uid]["page"])
+    if kind == "play":
+        return f"{K['play']} {page(action[1])}"
+    if kind == "pen":
+        return f"{K['pen']} {page(action[1])} {SIDE_WORD[action[2]]}"
+    if kind == "tear":
+        return f"{K['rip']} {page(action[1])}"
+    if kind == "end":
+        return K["end"]
+    if kind == "choose":
+        return f"{K['choose']} " + " ".join(c if isinstance(c, str) else page(c) for c in action[1])
+    if kind == "set":
+        return f"{K['setup']} {_setting(action[1], action[2])}"
+    raise ValueError(kind)
+
+
+def _setting(key: str, value) -> str:
+    word = DEV_SETTINGS[key].words[0]
+    if key == "hand":
+        return f"{word} [{', '.join(value)}]"
+    if isinstance(value, (tuple, list)):
+        return f"{word}[{LIFETIME_JA[value[1]]}] {value[0]}"
+    return f"{word} {value}"
+
+
+def _first_in_hand(battle: Battle, page_id: str) -> int:
+    return next(uid for uid in battle.hand if battle.state.pages[uid]["page"] == page_id)
+
+
+def _replayed(battle: Battle, action: tuple, session_battle: Battle) -> tuple:
+    """``action`` of the session (uids of its battle) as the same action on the replay,
+    naming pages the way a scenario does: the first hand page with the id."""
+    kind = action[0]
+    if kind in ("play", "pen", "tear"):
+        uid = _first_in_hand(battle, session_battle.state.pages[action[1]]["page"])
+        return (kind, uid, *action[2:])
+    if kind == "choose":
+        pool, picked = list(battle.choice["candidates"]), []
+        for c in action[1]:
+            want = c if isinstance(c, str) else session_battle.state.pages[c]["page"]
+            match = next(x for x in pool if (x if isinstance(x, str) else battle.state.pages[x]["page"]) == want)
+            pool.remove(match)
+            picked.append(match)
+        return ("choose", picked)
+    return action
+
+
+def _expect(battle: Battle) -> str:
+    return f"{K['expect']} " + ", ".join(f"{word} == {value}" for word, value in numbers(battle))
+
+
+def scenario_text(session, apply) -> tuple[str, bool]:
+    """The session so far as a 例 (text of a .scenario file), and whether the replay of
+    that scenario reached the session's numbers at every 確認. ``apply(battle, action)``
+    carries out one action of the history."""
+    tables, setup = session.tables, session.setup
+    names = "・".join(_enemy_name(tables, e) for e in setup["enemies"])
+    title = f"記録: {names}、シード {setup['seed']}、{len(session.history)} 手"
+    body = [f"{K['enemy']} {' '.join(setup['enemies'])}", f"{K['seed']} {setup['seed']}"]
+    if setup["deck"] is not None:
+        body.append(f"{K['deck']} [{', '.join(setup['deck'])}]")
+    deck = setup["deck"] if setup["deck"] is not None else (
+        tables.starter() if tables.starting_deck in tables.decks else [])
+    replay = Battle.new(tables, seed=setup["seed"], enemies=setup["enemies"], deck=deck)
+    if setup["with"]:
+        hand = list(session.opening_hand_ids)
+        body.append(f"{K['setup']} {_setting('hand', hand)}")
+        replay.dev_set(hand=hand)
+    # the session's own battle, replayed alongside to compare numbers at each 確認
+    mirror = session.fresh_battle()
+    same = True
+    for action in session.history:
+        body.append(_step(tables, mirror, action))
+        try:
+            apply(replay, _replayed(replay, action, mirror))
+        except (Refused, StopIteration, KeyError, TypeError):
+            same = False
+            body.append(f"# 注: この手は例の再生では打てませんでした（{W.region.hand}の並びが違います）")
+            break
+        apply(mirror, action)
+        if action[0] == "end":
+            body.append(_expect(replay))
+            same = same and numbers(replay) == numbers(mirror)
+    else:
+        if not body[-1].startswith(K["expect"]):
+            body.append(_expect(replay))
+            same = same and numbers(replay) == numbers(mirror)
+        if replay.state.outcome:
+            word = W.quantity.won if replay.state.outcome == "won" else W.quantity.lost
+            body.append(f"{K['expect']} {word} == 1")
+    head = ["# jibunki battle の record で書いた例。jibunki test でそのまま確かめられます。"]
+    if not same:
+        head.append("# 注: 例の再生はセッションと同じ数になりませんでした"
+                    f"（--with は山札から{W.region.hand}へ移しますが、例の 開始 {W.region.hand} は新しく作ります）。"
+                    "確認は例の再生の数です。")
+    text = "\n".join([*head, f'{K["example"]} "{title}" {{', *(f"  {line}" for line in body), "}", ""])
+    return text, same
+
+
+def _enemy_name(tables, enemy_id: str) -> str:
+    enemy = tables.enemies.get(enemy_id)
+    return enemy.name if enemy else enemy_id
