@@ -29,9 +29,10 @@ from contract import vocabulary as vocab
 from contract.vocabulary import W
 from runtime.battle import SIDES, Battle, Refused
 
-from .narrate import EXPIRY, REGION, SIDE, VARIABLE, intent_text
+from .narrate import EXPIRY, SIDE, VARIABLE, intent_text
 
-__all__ = ["screen", "number_line", "enemy_panel", "player_panel", "board_panel", "hand_table",
+__all__ = ["screen", "number_line", "enemy_panel", "player_panel", "pile_counts", "board_panel",
+           "hand_table",
            "choice_table", "pen_preview", "tear_preview", "damage_preview"]
 
 #: Below this many columns the screen is laid out compact.
@@ -136,30 +137,32 @@ def number_line(battle, width: int = 76, paint: _Paint = _DRAWN) -> Text:
 
 # ------------------------------------------------------------------ the enemy
 
-def enemy_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> Text:
-    """The stage, the turn and the enemy: name, HP, 座, 予兆, telegraphed seat moves, the
-    traits that are not continuing 作用 (those are on the board panel); then 綻び of the
-    stage against the 突破ライン, of the run, and the damage multiplier it makes."""
+def enemy_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
+                width: int = 100) -> Text:
+    """The stage, the turn and the enemy: name, HP, 座, 突破ライン, 予兆, telegraphed seat
+    moves, the traits that are not continuing 作用 (those are on the board panel); then
+    綻び of the stage against the 突破ライン, of the run, and the damage multiplier."""
     s = battle.state
     enemy = battle.tables.enemies[s.enemy["id"]]
-    text = Text()
-    text.append(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}  {W.scope.turn} {s.turn}  ",
+    head = Text(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}  {W.scope.turn} {s.turn}",
                 style="bold")
-    text.append(enemy.name, style="bold red")
-    text.append(f"  HP {s.enemy['hp']}/{enemy.hp}   {W.variable.seat} {s.enemy['seat']}   "
-                f"突破ライン {enemy.breakthrough}")
+    name = Text(paint.s(enemy.name), style="bold red")
+    first = [head, name, Text(f"HP {s.enemy['hp']}/{enemy.hp}"),
+             Text(f"{W.variable.seat} {s.enemy['seat']}"), Text(f"突破ライン {enemy.breakthrough}")]
     arrow = f" {paint.mark('arrow')} "
     intents = arrow.join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
-    text.append("\n" + paint.s(f"予兆: {intents}"))
+    second = [paint.t(f"予兆: {intents}")]
     moves = [placed["telegraph"] for placed in s.effects if "telegraph" in placed]
     if moves:  # the amount shown is the amount done after the Intents (DESIGN §6.1)
-        text.append("  " + paint.s("予告: " + "、".join(
+        second.append(paint.t("予告: " + "、".join(
             f"{W.variable.seat}{arrow}{m['to']}（{m['amount']:+}）" for m in moves)))
     traits = [_trait_text(t) for t in enemy.traits]
     if traits:
-        text.append("\n" + paint.s("特性: " + " ／ ".join(traits)))
-    text.append("\n")
-    text.append_text(fray_line(battle, paint, compact=compact))
+        second.append(paint.t("特性: " + " ／ ".join(traits)))
+    text = _flow(first, width)
+    for line in (second, fray_pieces(battle, paint, compact=compact)):
+        text.append("\n")
+        text.append_text(_flow(line, width))
     return text
 
 
@@ -181,60 +184,78 @@ def damage_factors(battle) -> dict:
             "reduction": battle.enemy_trait("per_hit_reduction") or 0}
 
 
+def _flow(pieces: list[Text], width: int, gap: str = "  ") -> Text:
+    """Pieces side by side, a new line where the next would pass ``width``: a panel that
+    wraps between its items, never inside one."""
+    out, used = Text(), 0
+    for piece in pieces:
+        size = piece.cell_len
+        if used and used + len(gap) + size > width:
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append(gap)
+            used += len(gap)
+        out.append_text(piece)
+        used += size
+    return out
+
+
 def _num(value: float) -> str:
     return f"{value:g}" if float(value).is_integer() else f"{value:.2f}".rstrip("0")
 
 
-def fray_line(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> Text:
-    """綻び[ステージ] against the 突破ライン (a gauge), 綻び[ラン], and the damage multiplier."""
+def fray_pieces(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> list[Text]:
+    """綻び[ステージ] against the 突破ライン (a gauge), 綻び[ラン], the damage multiplier and
+    the modifiers of damage in force."""
     s = battle.state
     enemy = battle.tables.enemies[s.enemy["id"]]
     line = max(1, enemy.breakthrough)
     size = 8 if compact else 10
     filled = min(size, s.fray_stage * size // line)
     fray, run, stage = W.variable.fray, W.scope.run, W.scope.stage
-    text = Text()
-    text.append(f"{fray}[{stage}] {s.fray_stage}/{enemy.breakthrough} ")
-    text.append(paint.mark("full") * filled + paint.mark("empty") * (size - filled), style="magenta")
+    gauge = Text(f"{fray}[{stage}] {s.fray_stage}/{enemy.breakthrough} ")
+    gauge.append(paint.mark("full") * filled + paint.mark("empty") * (size - filled),
+                 style="magenta")
     factors = damage_factors(battle)
     no = paint.mark("no")
-    said = f" {fray}[{run}] {s.fray_run}  ダメージ {no}{factors['fray']:.2f}"
+    pieces = [gauge, Text(f"{fray}[{run}] {s.fray_run}")]
+    said = f"ダメージ {no}{factors['fray']:.2f}"
     if not compact:
         said += f"（1 + {W.balance.fray_attack} {_num(factors['coef'])} {no} {fray}[{run}] {s.fray_run}）"
+    pieces.append(paint.t(said))
     for code, value in factors["mods"].items():
-        said += (f"  {VARIABLE[code]} {value:+g}" if code == "attack_add"
-                 else f"  {VARIABLE[code]} {no}{_num(value)}")
+        pieces.append(paint.t(f"{VARIABLE[code]} {value:+g}" if code == "attack_add"
+                              else f"{VARIABLE[code]} {no}{_num(value)}"))
     if factors["reduction"]:
-        said += f"  {vocab.tables()['trait'].by_code('per_hit_reduction').ja} −{factors['reduction']}"
-    text.append(paint.s(said))
-    return text
+        pieces.append(paint.t(f"{vocab.tables()['trait'].by_code('per_hit_reduction').ja} "
+                              f"−{factors['reduction']}"))
+    return pieces
 
 
 # ------------------------------------------------------------------ the player
 
-def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> Text:
+def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
+                 width: int = 100) -> Text:
     """The player: HP, 歩 now and the next refill (歩の規定量 + what 歩の持ち越し carries),
     防御 by lifetime, 通貨, pens and tears left; then the piles."""
     s = battle.state
-    steps = W.variable.steps
     carry = max(0, min(s.steps, s.param("steps_carry")))
     refill = s.param("steps_quota") + carry
-    text = Text()
-    text.append("自分", style="bold cyan")
-    text.append(f"  HP {s.hp}/{s.param('max_hp')}   {steps} {s.steps}")
-    text.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn} {refill} = "
-                        f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}）"),
-                style="dim")
-    text.append(f"   {W.variable.defense} {s.defense_total()}")
+    steps = Text(f"{W.variable.steps} {s.steps}")
+    steps.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn} {refill} = "
+                         f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}）"),
+                 style="dim")
+    defense = Text(f"{W.variable.defense} {s.defense_total()}")
     groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
     if groups:
-        text.append("（" + "・".join(groups) + "）")
-    gap = "  " if compact else "   "
-    text.append(f"\n{W.variable.currency} {s.currency}{gap}"
-                f"ペン残り {s.param('pen_cap') - s.pens_used}{gap}"
-                f"破り残り {s.param('tear_cap') - s.tears_used}{gap}")
-    text.append_text(piles_text(battle, compact=compact))
-    return text
+        defense.append("（" + "・".join(groups) + "）")
+    first = [Text("自分", style="bold cyan"), Text(f"HP {s.hp}/{s.param('max_hp')}"), steps,
+             defense, Text(f"{W.variable.currency} {s.currency}"),
+             Text(f"ペン残り {s.param('pen_cap') - s.pens_used}"),
+             Text(f"破り残り {s.param('tear_cap') - s.tears_used}")]
+    # The piles stay together, on the player's line when there is room.
+    return _flow(first + [Text("  ").join(pile_pieces(battle))], width)
 
 
 def pile_counts(battle) -> dict[str, int]:
@@ -245,14 +266,12 @@ def pile_counts(battle) -> dict[str, int]:
                                                 "torn")}
 
 
-def piles_text(battle, *, compact: bool = False) -> Text:
+def pile_pieces(battle) -> list[Text]:
     """山札, 捨て札, 除外 (until the stage ends, for the run) and 破った, as counts."""
     counts = pile_counts(battle)
-    gap = " " if compact else "  "
-    said = gap.join((f"{W.region.draw} {counts['draw']}", f"{W.region.discard} {counts['discard']}",
-                     f"{W.region.exile} {W.scope.stage} {counts['exile_stage']}・{W.scope.run} "
-                     f"{counts['exile_run']}", f"破った {counts['torn']}"))
-    return Text(said)
+    return [Text(f"{W.region.draw} {counts['draw']}"), Text(f"{W.region.discard} {counts['discard']}"),
+            Text(f"{W.region.exile} {W.scope.stage} {counts['exile_stage']}・{W.scope.run} "
+                 f"{counts['exile_run']}"), Text(f"破った {counts['torn']}")]
 
 
 # ------------------------------------------------------------------ the board
@@ -519,7 +538,8 @@ def layout(battle, width: int, height: int | None, paint: _Paint, measure) -> li
     and any choice always; the board at most a third of what is left; the hand in as
     much detail as fits, then only its first pages."""
     compact = width < COMPACT_BELOW
-    top = [enemy_panel(battle, paint, compact=compact), player_panel(battle, paint, compact=compact),
+    top = [enemy_panel(battle, paint, compact=compact, width=width),
+           player_panel(battle, paint, compact=compact, width=width),
            number_line(battle, width, paint)]
     choice = choice_table(battle, paint)
     if choice is not None:

@@ -1,0 +1,181 @@
+"""The battle screen (terminal/screen.py): what it shows a designer, and that it fits an
+80×24 and a 120×40 terminal, read from the text rich exports."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+
+from contract import vocabulary as vocab
+from runtime.battle import Battle
+from runtime.tables import load
+from terminal.screen import damage_preview, pen_preview, screen
+
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return load()
+
+
+def new_battle(tables, enemy="haguruma", seed=3) -> Battle:
+    return Battle.new(tables, seed=seed, enemies=[enemy])
+
+
+def render(battle, width=80, height=24, ascii=False) -> str:
+    console = Console(width=width, height=height, record=True, color_system=None)
+    console.print(screen(battle, width=width, height=height, ascii=ascii))
+    return console.export_text()
+
+
+def uid_of(battle, page_id: str) -> int:
+    return next(uid for uid in battle.hand if battle.state.pages[uid]["page"] == page_id)
+
+
+def row_of(text: str, name: str) -> str:
+    return next(line for line in text.splitlines() if re.match(rf"\s*\d+ {name}\b", line))
+
+
+def busy(tables) -> Battle:
+    """A battle with something on the board, a fuller hand and pages in every pile."""
+    battle = new_battle(tables)
+    battle.play(uid_of(battle, "sakamichi"))  # 攻撃力補正 for the next 2 plays
+    battle.end_turn()
+    battle.dev_set(hand=["sakamichi", "shigoto", "tabidachi", "hatsu_koe", "juku", "mago",
+                         "kekkon", "nyuugaku", "tenshoku", "himitsu_kichi"])
+    battle.dev_set(steps=200)
+    battle.play(uid_of(battle, "juku"))
+    battle.tear(battle.hand[-1])
+    return battle
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_screen_fits_the_terminal_with_the_enemy_on_top(tables, width, height):
+    for battle in (new_battle(tables), busy(tables)):
+        text = render(battle, width, height)
+        lines = text.splitlines()
+        assert len(lines) <= height
+        assert max(cell_len(line) for line in lines) <= width
+        enemy = tables.enemies[battle.state.enemy["id"]]
+        assert enemy.name in lines[0] and f"HP {battle.state.enemy['hp']}/{enemy.hp}" in lines[0]
+        assert any(line.startswith("自分  HP") for line in lines[:6])
+
+
+def test_a_hand_too_long_for_24_lines_says_how_many_pages_are_not_shown(tables):
+    battle = busy(tables)
+    text = render(battle, 80, 24)
+    shown = [n for n in range(1, len(battle.hand) + 1) if re.search(rf"^\s*{n} \S", text, re.M)]
+    if len(shown) < len(battle.hand):
+        assert f"… あと {len(battle.hand) - len(shown)} 枚" in text
+    assert len(render(battle, 120, 40).splitlines()) <= 40
+
+
+def test_the_board_lists_a_placed_effect_with_the_plays_it_has_left(tables):
+    battle = new_battle(tables)
+    battle.play(uid_of(battle, "sakamichi"))
+    text = render(battle, 80, 24)
+    assert "坂道の自転車: 以降 2 プレイの間、常に 攻撃力補正+4 [残り 2 プレイ]" in text
+    battle.play(uid_of(battle, "tabidachi"))
+    assert "[残り 1 プレイ]" in render(battle, 80, 24)
+
+
+def test_the_board_counts_the_fires_left_of_a_maximum_and_the_turns_of_a_window(tables):
+    battle = new_battle(tables)
+    battle.dev_set(hand=["mago", "juku"])
+    battle.dev_set(steps=200)
+    battle.play(uid_of(battle, "mago"))   # 銘 66: 敵の行動前, at most 3 times
+    battle.dev_set(age=0)
+    battle.play(uid_of(battle, "juku"))   # 銘 14: for the next 2 turns
+    text = render(battle, 120, 40)
+    assert "[残り 3/3 回]" in text and "[残り 2 ターン]" in text
+    battle.end_turn()
+    text = render(battle, 120, 40)
+    assert "[残り 2/3 回]" in text and "[残り 1 ターン]" in text
+
+
+def test_the_pile_counts_are_the_zones(tables):
+    battle = busy(tables)
+    text = render(battle, 120, 40)
+    zones = battle.state.zones
+    w = vocab.W
+    assert f"{w.region.draw} {len(zones['draw'])} " in text
+    assert f"{w.region.discard} {len(zones['discard'])} " in text
+    assert (f"{w.region.exile} {w.scope.stage} {len(zones['exile_stage'])}・"
+            f"{w.scope.run} {len(zones['exile_run'])}") in text
+    assert f"破った {len(zones['torn'])}" in text and len(zones["torn"]) == 1
+
+
+def test_the_damage_multiplier_and_the_modifiers_in_force_are_shown(tables):
+    battle = new_battle(tables)
+    battle.dev_set(fray=50)
+    battle.play(uid_of(battle, "sakamichi"))
+    text = render(battle, 120, 40)
+    assert "ダメージ ×1.50" in text and "攻撃力補正 +4" in text
+
+
+def test_the_damage_preview_is_what_playing_the_page_then_does(tables):
+    battle = new_battle(tables)
+    battle.play(uid_of(battle, "sakamichi"))  # +4 to the next plays' damage
+    battle.dev_set(steps=200)
+    for page, name in (("tabidachi", "旅立ちの朝"), ("shigoto", "大きな仕事")):
+        uid = uid_of(battle, page)
+        preview, chose = damage_preview(battle, uid)
+        assert preview > 0 and not chose
+        assert re.search(rf" {preview} 敵HP", row_of(render(battle, 120, 40), name))
+        before = battle.state.enemy["hp"]
+        battle.play(uid)
+        assert before - battle.state.enemy["hp"] == preview
+
+
+def test_the_pen_preview_of_each_face_is_shown(tables):
+    battle = new_battle(tables)
+    text = render(battle, 120, 40)
+    uid = uid_of(battle, "tabidachi")
+    for side, word in (("future", vocab.W.face.future), ("past", vocab.W.face.past)):
+        assert f"ペン {word}: " + " ／ ".join(pen_preview(battle, uid, side)) in text
+
+
+def test_pages_of_one_year_are_all_on_the_number_line(tables):
+    battle = new_battle(tables)
+    battle.dev_set(hand=["sakamichi", "shigoto", "sakamichi", "sakamichi"])
+    for width, height in SIZES:
+        lines = render(battle, width, height).splitlines()
+        marks = lines[next(i for i, line in enumerate(lines) if line.startswith("0 ")) + 1]
+        assert "1,3,4" in marks and "2" in marks.replace("1,3,4", "")
+
+
+def test_age_on_the_seat_shows_both_marks(tables):
+    battle = new_battle(tables)
+    seat = battle.state.enemy["seat"]
+    battle.dev_set(age=seat)
+    text = render(battle, 80, 24)
+    axis = next(line for line in text.splitlines() if line.startswith("0 "))
+    assert "◆" in axis and "●" not in axis and "▼" not in axis
+    assert f"● 刻 {seat}" in text and f"▼ 座 {seat}" in text and "◆ 刻 = 座" in text
+    ascii_text = render(battle, 80, 24, ascii=True)
+    assert f"@ 刻 {seat}" in ascii_text and f"v 座 {seat}" in ascii_text and "X 刻 = 座" in ascii_text
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_ascii_mode_has_no_character_of_ambiguous_width(tables, width, height):
+    for battle in (new_battle(tables), busy(tables)):
+        text = render(battle, width, height, ascii=True)
+        assert [ch for ch in set(text) if unicodedata.east_asian_width(ch) == "A"] == []
+        assert len(text.splitlines()) <= height
+
+
+def test_no_code_of_the_vocabulary_is_on_screen(tables):
+    codes = {entry.code for table in vocab.tables().values() for entry in table.entries
+             if len(entry.code) > 2}
+    codes |= {v.code for v in vocab.VARIABLES}
+    pattern = re.compile(r"(?<![A-Za-z_])(" + "|".join(sorted(map(re.escape, codes), key=len,
+                                                              reverse=True)) + r")(?![A-Za-z_])")
+    for width, height in SIZES:
+        for battle in (new_battle(tables), busy(tables)):
+            text = render(battle, width, height)
+            assert pattern.findall(text) == []
