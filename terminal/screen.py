@@ -222,7 +222,7 @@ def fray_pieces(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> lis
     pieces = [gauge, Text(f"{fray}[{run}] {s.fray_run}")]
     said = f"ダメージ {no}{factors['fray']:.2f}"
     if not compact:
-        said += f"（1 + {W.balance.fray_attack} {_num(factors['coef'])} {no} {fray}[{run}] {s.fray_run}）"
+        said += f"（1 + {W.balance.fray_attack} {_num(factors['coef'])} {no} {fray}[{run}]）"
     pieces.append(paint.t(said))
     for code, value in factors["mods"].items():
         pieces.append(paint.t(f"{VARIABLE[code]} {value:+g}" if code == "attack_add"
@@ -252,8 +252,8 @@ def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
         defense.append("（" + "・".join(groups) + "）")
     first = [Text("自分", style="bold cyan"), Text(f"HP {s.hp}/{s.param('max_hp')}"), steps,
              defense, Text(f"{W.variable.currency} {s.currency}"),
-             Text(f"ペン残り {s.param('pen_cap') - s.pens_used}"),
-             Text(f"破り残り {s.param('tear_cap') - s.tears_used}")]
+             Text(f"ペン残り {s.param('pen_cap') - s.pens_used}  "
+                  f"破り残り {s.param('tear_cap') - s.tears_used}")]
     # The piles stay together, on the player's line when there is room.
     return _flow(first + [Text("  ").join(pile_pieces(battle))], width)
 
