@@ -314,12 +314,12 @@ def board_lines(battle, paint: _Paint = _DRAWN) -> list[Text]:
     for placed in battle.state.effects:
         line = Text()
         line.append(paint.s(_origin(battle, placed)), style="bold")
-        line.append(": " + paint.s(phrase(placed["effect"], battle.tables.vocabulary)))
         left = remaining(battle, placed)
         if placed["scale"] != 1:
             left = f"{paint.mark('no')}{placed['scale']:.2f}" + (f"・{left}" if left else "")
-        if left:
+        if left:  # before the rules text, which a narrow screen cuts short
             line.append(f" [{left}]", style="yellow")
+        line.append(": " + paint.s(phrase(placed["effect"], battle.tables.vocabulary)))
         lines.append(line)
     for mod in battle.state.mods:
         lines.append(paint.t(_mod_text(mod)))
@@ -339,7 +339,8 @@ def _mod_text(mod: dict) -> str:
 
 
 def board_panel(battle, paint: _Paint = _DRAWN, limit: int | None = None) -> Text | None:
-    """The board (場) as one block, at most ``limit`` lines; None when nothing is on it."""
+    """The board (場) as one block, at most ``limit`` lines, each cut short at the edge of
+    the screen when there is a limit; None when nothing is on it."""
     lines = board_lines(battle, paint)
     if not lines:
         return None
@@ -347,6 +348,8 @@ def board_panel(battle, paint: _Paint = _DRAWN, limit: int | None = None) -> Tex
         keep = max(0, limit - 1)
         lines = lines[:keep] + [paint.t(f"{paint.mark('more')} あと {len(lines) - keep} 件", "dim")]
     text = Text("場 ", style="bold")
+    if limit is not None:
+        text.no_wrap, text.overflow = True, "ellipsis"
     for at, line in enumerate(lines):
         if at:
             text.append("\n   ")
@@ -553,10 +556,11 @@ def layout(battle, width: int, height: int | None, paint: _Paint, measure) -> li
     board_count = len(board_lines(battle, paint))
     board = None
     if board_count:
-        share = max(2, (left - 3) // 3)  # the heading and at least one line
-        board = board_panel(battle, paint, limit=max(1, min(board_count, share - 1)))
+        # A third of what is left, and room for one 作用 and "… あと N 件" at least.
+        board = board_panel(battle, paint, limit=min(board_count, max(2, left // 3)))
         left -= measure(board)
     parts = top + ([board] if board else [])
+
     def fits(detail, rows=None):
         table = hand_table(battle, paint, compact=compact, detail=detail, rows=rows,
                            facts=facts, width=width)

@@ -79,7 +79,7 @@ def test_the_board_lists_a_placed_effect_with_the_plays_it_has_left(tables):
     battle = new_battle(tables)
     battle.play(uid_of(battle, "sakamichi"))
     text = render(battle, 80, 24)
-    assert "坂道の自転車: 以降 2 プレイの間、常に 攻撃力補正+4 [残り 2 プレイ]" in text
+    assert "坂道の自転車 [残り 2 プレイ]: 以降 2 プレイの間、常に 攻撃力補正+4" in text
     battle.play(uid_of(battle, "tabidachi"))
     assert "[残り 1 プレイ]" in render(battle, 80, 24)
 
@@ -92,10 +92,10 @@ def test_the_board_counts_the_fires_left_of_a_maximum_and_the_turns_of_a_window(
     battle.dev_set(age=0)
     battle.play(uid_of(battle, "juku"))   # 銘 14: for the next 2 turns
     text = render(battle, 120, 40)
-    assert "[残り 3/3 回]" in text and "[残り 2 ターン]" in text
+    assert "[残り 3/3 回]: " in text and "[残り 2 ターン]: " in text
     battle.end_turn()
     text = render(battle, 120, 40)
-    assert "[残り 2/3 回]" in text and "[残り 1 ターン]" in text
+    assert "[残り 2/3 回]: " in text and "[残り 1 ターン]: " in text
 
 
 def test_the_pile_counts_are_the_zones(tables):
