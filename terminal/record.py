@@ -73,7 +73,7 @@ def summary(session) -> list[str]:
     """The closing lines under the result: HP lost, 綻び gained, damage dealt by page."""
     s = session.battle.state
     lines = [f"失った HP: {s.counter('run', 'hp_lost')}   得た{W.variable.fray}: {s.fray_run - session.fray_at_start}",
-             f"与えたダメージ: {s.counter('run', 'damage_dealt')}"]
+             f"{W.counter.damage_dealt}: {s.counter('run', 'damage_dealt')}"]
     dealt = sorted(((n, p or "") for p, n in session.dealt.items() if n), key=lambda x: (-x[0], x[1]))
     for amount, page in dealt:
         lines.append(f"  {_page_name(session.tables, page) if page else 'ページ以外'}  {amount}")
@@ -178,7 +178,7 @@ def scenario_text(session, apply) -> tuple[str, bool]:
     head = ["# jibunki battle の record で書いた例。jibunki test でそのまま確かめられます。"]
     if not same:
         head.append("# 注: 例の再生はセッションと同じ数になりませんでした"
-                    f"（--with は山札から{W.region.hand}へ移しますが、例の 開始 {W.region.hand} は新しく作ります）。"
+                    f"（--with は{W.region.draw}から{W.region.hand}へ移しますが、例の 開始 {W.region.hand} は新しく作ります）。"
                     "確認は例の再生の数です。")
     text = "\n".join([*head, f'{K["example"]} "{title}" {{', *(f"  {line}" for line in body), "}", ""])
     return text, same

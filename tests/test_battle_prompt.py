@@ -1,0 +1,163 @@
+"""`jibunki battle` at a real terminal, driven through tmux at 80×24 and 120×40: the line
+editor (history recall with Up, Tab completion, an empty line doing nothing), pen asking
+before it writes, the screen redrawn in place so the enemy stays in view, and the closing
+summary with the exit status."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+SIZES = [(80, 24), (120, 40)]
+ENEMY = "歯車塔の番人"
+
+
+class Terminal:
+    """One `jibunki battle` in a tmux pane of its own server (a private socket)."""
+
+    def __init__(self, width: int, height: int, *args: str):
+        self.socket = f"jibunki-test-{uuid.uuid4().hex[:12]}"
+        command = " ".join(shlex.quote(a) for a in (sys.executable, "cli.py", "battle", *args))
+        # the exit status is printed after the battle; the pane stays for the capture
+        shell = f"cd {shlex.quote(str(ROOT))} && JIBUNKI_NO_CACHE=1 {command}; echo EXIT=$?; sleep 600"
+        self.tmux("new-session", "-d", "-s", "battle", "-x", str(width), "-y", str(height),
+                  "sh", "-c", shell)
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True,
+                              capture_output=True, text=True, timeout=10).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-t", "battle", "-p")
+
+    def lines(self) -> list[str]:
+        return [line for line in self.screen().splitlines() if line.strip()]
+
+    def type(self, text: str, enter: bool = True) -> None:
+        if text:
+            self.tmux("send-keys", "-t", "battle", "-l", text)
+        if enter:
+            self.tmux("send-keys", "-t", "battle", "Enter")
+
+    def key(self, name: str) -> None:
+        self.tmux("send-keys", "-t", "battle", name)
+
+    def wait(self, check, what: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if check(shown):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited for {what}; the terminal shows:\n{shown}")
+            time.sleep(0.1)
+
+    def prompt_line(self) -> str:
+        return self.lines()[-1]
+
+    def ready(self) -> str:
+        """Wait for an empty prompt (the last line is "> ")."""
+        return self.wait(lambda s: [l for l in s.splitlines() if l.strip()][-1:] == [">"],
+                         "the prompt")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=10)
+
+
+@pytest.fixture
+def terminal():
+    opened = []
+
+    def open_(width=80, height=24, *args):
+        term = Terminal(width, height, "--seed", "3", *args)
+        opened.append(term)
+        term.ready()
+        return term
+
+    yield open_
+    for term in opened:
+        term.close()
+
+
+def test_up_arrow_recalls_the_previous_command(terminal):
+    term = terminal()
+    term.type("play 1")
+    term.wait(lambda s: "坂道の自転車（銘 8）をプレイ" in s, "the play")
+    term.ready()
+    term.key("Up")
+    term.wait(lambda s: s.rstrip().splitlines()[-1] == "> play 1", "the recalled line")
+
+
+def test_an_empty_line_does_nothing(terminal):
+    term = terminal()
+    before = term.lines()
+    term.type("")
+    time.sleep(0.5)
+    after = term.lines()
+    assert "コマンドはありません" not in term.screen()
+    content = lambda lines: [line for line in lines if line != ">"]  # noqa: E731
+    assert content(after) == content(before)[-len(content(after)):]  # nothing but a new prompt
+    assert ENEMY in term.screen()
+    assert after[-1] == ">"
+
+
+def test_tab_completes_a_command_word(terminal):
+    term = terminal()
+    term.type("pl", enter=False)
+    term.key("Tab")
+    term.wait(lambda s: s.rstrip().splitlines()[-1] == "> play", "the completed word")
+
+
+def test_pen_asks_first_and_n_cancels(terminal):
+    term = terminal()
+    term.type("pen 6 過去")  # 6: 旅立ちの朝, whose past face a pen writes
+    shown = term.wait(lambda s: "実行しますか？" in s, "the question")
+    assert "ペンで書き込まれる内容: 歩+5" in shown
+    term.type("n")
+    shown = term.wait(lambda s: "やめました" in s, "the cancel")
+    assert "過去面を書き込んだ" not in shown and "ペン残り 1" in shown
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_enemy_stays_on_screen_after_several_actions(terminal, width, height):
+    term = terminal(width, height)
+    for command, done in (("play 1", "をプレイ"), ("end", "ターン 2 "),
+                          ("play 1", "をプレイ"), ("end", "ターン 3 ")):
+        term.type(command)
+        shown = term.wait(lambda s: f"> {command}" in s and done in s, command)
+        term.ready()
+        shown = term.screen()
+        assert ENEMY in shown and "HP" in shown.splitlines()[0] + shown.splitlines()[1]
+        assert len(shown.splitlines()) <= height
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_end_shows_a_summary_and_the_exit_status(terminal, width, height):
+    term = terminal(width, height)
+    term.type("set HP 1")
+    term.ready()
+    term.type("end")
+    shown = term.wait(lambda s: "EXIT=" in s, "the end")
+    assert "── まとめ ──" in shown and "結果: 敗北" in shown and "EXIT=1" in shown
+    assert "失った HP" in shown
+
+
+def test_quit_leaves_the_battle_unfinished(terminal):
+    term = terminal()
+    term.type("play 1")
+    term.ready()
+    term.type("quit")
+    shown = term.wait(lambda s: "EXIT=" in s, "the end")
+    assert "結果: 途中" in shown and "EXIT=3" in shown
+    assert "坂道の自転車" in shown.split("── まとめ ──")[1] or "与えたダメージ: 0" in shown
