@@ -24,7 +24,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from catalog.phrasing import body_lines, phrase, scope_text, term
+from catalog.phrasing import body_lines, phrase, term
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 from runtime.battle import SIDES, Battle, Refused
