@@ -157,7 +157,7 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
         told = [f"> {line.strip()}", *_outcome_lines(session, outcome)]
         if outcome.quit:
             break
-        if not outcome.show and len(told) > _room(console) - 1:
+        if outcome.below or (not outcome.show and len(told) > _room(console) - 1):
             _say(console, told)  # long (help): printed below, the screen scrolls
         else:
             _draw(console, session, told, ascii=ascii)
@@ -181,7 +181,8 @@ def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
     drawn = captured.get().rstrip("\n").split("\n")
     budget = max(want, height - PROMPT_LINES - len(drawn))
     shown = told if len(told) <= budget else [
-        *told[:2], f"…（ほか {len(told) - budget + 1} 行）", *told[len(told) - budget + 3:]]
+        *told[:2], f"…（ほか {len(told) - budget + 1} 行: log で全部）",
+        *told[len(told) - budget + 3:]]
     room = height - PROMPT_LINES - len(shown)
     if len(drawn) > room:  # the screen alone does not fit: keep its top (the enemy)
         drawn = drawn[:max(1, room - 1)] + ["…（端末が小さいので画面の続きは省略）"]

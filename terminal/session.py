@@ -43,6 +43,7 @@ HELP = f"""\
   where N       N 番のページを定義しているファイルと行（どこ）
   set 項目 値   開発者モード: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
                 {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…（設定）
+  log           直前の操作で起きたことを全部（数の出どころも）表示（l, ログ）
   help          この一覧（h, ?, ヘルプ）
   quit          終わる（q, 終わる）"""
 
@@ -60,6 +61,7 @@ class Outcome:
     refused: str | None = None
     quit: bool = False
     show: bool = True  # redraw the screen
+    below: bool = False  # printed whole under the screen, however long (log, help)
 
 
 class Session:
@@ -77,6 +79,7 @@ class Session:
         self.history: list[tuple] = []
         self.battle = self._fresh()
         self.opening = list(self.battle.log)
+        self.last_events = list(self.opening)  # what the last action did, for ``log``
         self.opening_hand_ids = [self.battle.state.pages[uid]["page"] for uid in self.battle.hand]
 
     def fresh_battle(self) -> Battle:
@@ -137,6 +140,7 @@ class Session:
         page = s.pages[action[1]]["page"] if action[0] in ("play", "pen", "tear") else None
         before = s.counter("run", "damage_dealt")
         events = _apply(self.battle, action)
+        self.last_events = list(events)
         self.history.append(action)
         self.dealt[page] += self.battle.state.counter("run", "damage_dealt") - before
         return events
@@ -282,6 +286,11 @@ class Session:
         return Outcome(notes=[f"{self.battle.page_of(uid).name}（{page}）: "
                               f"{record.where(self.tables, page)}"], show=False)
 
+    def cmd_log(self, args):
+        """log: everything the last action did, each number with how it came about (the
+        screen shows only the last lines when they do not fit)."""
+        return Outcome(events=list(self.last_events), show=False, below=True)
+
     def cmd_help(self, args):
         """help: the list of commands."""
         return Outcome(notes=[HELP], show=False)
@@ -340,6 +349,7 @@ for _words, _handler in (
         (("record", "記録"), Session.cmd_record),
         (("where", "どこ"), Session.cmd_where),
         (("set", "設定"), Session.cmd_set),
+        (("log", "l", "ログ"), Session.cmd_log),
         (("help", "h", "?", "ヘルプ"), Session.cmd_help),
         (("quit", "q", "exit", "終わる"), Session.cmd_quit)):
     for _word in _words:

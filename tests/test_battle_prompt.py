@@ -161,3 +161,16 @@ def test_quit_leaves_the_battle_unfinished(terminal):
     shown = term.wait(lambda s: "EXIT=" in s, "the end")
     assert "結果: 途中" in shown and "EXIT=3" in shown
     assert "坂道の自転車" in shown.split("── まとめ ──")[1] or "与えたダメージ: 0" in shown
+
+
+def test_log_shows_how_each_number_came_about_when_the_screen_had_no_room(terminal):
+    """At 80×24 an end of turn says more than fits under the screen; ``log`` prints all of
+    it, every hit with what absorbed it."""
+    term = terminal(80, 24)
+    term.type("end")
+    shown = term.wait(lambda s: "ターン 2 " in s, "the next turn")
+    term.ready()
+    assert "log で全部" in shown
+    term.type("log")
+    shown = term.wait(lambda s: s.count("被弾 16") >= 3, "the whole narration")
+    assert "防御で 16 吸収" in shown
