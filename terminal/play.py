@@ -35,9 +35,10 @@ EXIT_UNFINISHED = 3
 PLAIN_WIDTH = 100
 #: Lines kept for the prompt below the screen and the narration.
 PROMPT_LINES = 1
-#: At least this many narration lines fit under the screen at the keyboard (the command,
-#: its first line, how many are left out, its last line).
-MIN_NARRATION = 4
+#: At least this many narration lines fit under the screen at the keyboard (the command
+#: and what it did: a play's line, its damage, the move, the crossing), the screen giving
+#: up detail rows of the hand for them.
+MIN_NARRATION = 5
 #: Answers that mean yes to a confirmation.
 YES = {"y", "yes", "はい", "ok"}
 
@@ -174,15 +175,13 @@ def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
     """Clear the terminal, draw the screen to fit it, and the narration under it (its last
     lines when it is longer than the room left)."""
     width, height = console.size
-    want = min(len(told), MIN_NARRATION)
+    want = min(len([line for line in told if not line.startswith("  ")]) + 1, MIN_NARRATION)
     with console.capture() as captured:
         console.print(screen_for(session.battle, width=width,
                                  height=height - PROMPT_LINES - want, ascii=ascii))
     drawn = captured.get().rstrip("\n").split("\n")
     budget = max(want, height - PROMPT_LINES - len(drawn))
-    shown = told if len(told) <= budget else [
-        *told[:2], f"…（ほか {len(told) - budget + 1} 行: log で全部）",
-        *told[len(told) - budget + 3:]]
+    shown = _fit(told, budget)
     room = height - PROMPT_LINES - len(shown)
     if len(drawn) > room:  # the screen alone does not fit: keep its top (the enemy)
         drawn = drawn[:max(1, room - 1)] + ["…（端末が小さいので画面の続きは省略）"]
@@ -190,6 +189,18 @@ def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
     console.file.write("\n".join(drawn) + "\n")
     console.file.flush()
     _say(console, shown)
+
+
+def _fit(told: list[str], budget: int) -> list[str]:
+    """The narration in ``budget`` lines: first without the indented lines that say how a
+    number came about (``log`` shows them), then its first and last lines around a cut."""
+    if len(told) <= budget:
+        return told
+    plain = [line for line in told if not line.startswith("  ")]
+    if len(plain) < budget:
+        return [*plain, f"（数の出どころ {len(told) - len(plain)} 行は log で）"]
+    return [*plain[:2], f"…（ほか {len(told) - budget + 1} 行: log で全部）",
+            *plain[len(plain) - budget + 3:]]
 
 
 def _say(console, lines) -> None:

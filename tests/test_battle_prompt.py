@@ -174,3 +174,13 @@ def test_log_shows_how_each_number_came_about_when_the_screen_had_no_room(termin
     term.type("log")
     shown = term.wait(lambda s: s.count("被弾 16") >= 3, "the whole narration")
     assert "防御で 16 吸収" in shown
+
+
+def test_a_play_shows_its_damage_and_how_it_came_about_at_80x24(terminal):
+    term = terminal(80, 24)
+    term.type("play 6")  # 6: 旅立ちの朝, 使用した歩［このプレイ］ × 0.8
+    shown = term.wait(lambda s: "旅立ちの朝（銘 36）をプレイ" in s, "the play")
+    term.ready()
+    shown = term.screen()
+    assert "敵に 12 ダメージ" in shown and "16 × 0.8 = 12.8 → 12" in shown
+    assert ENEMY in shown.splitlines()[0]  # and the enemy is still the top line
