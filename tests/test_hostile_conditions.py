@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from terminal.play import EXIT_UNFINISHED
 from click.testing import CliRunner
 
 from cli import main
@@ -38,7 +40,7 @@ def test_designer_text_is_printed_as_plain_text_never_as_terminal_markup(content
     (content / "pages" / "markup.page").write_text(MARKUP_PAGE, encoding="utf-8")
     result = invoke("battle", "--content", str(content), "--with", "markup", "--seed", "1",
                     input="play 1\nset 手札 [/]\nplay [bold]\nq\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_UNFINISHED, result.output  # quit before the end
     assert "[/]（銘 36）をプレイ" in result.output  # the name, exactly as written
     assert "> play [bold]" in result.output and "> set 手札 [/]" in result.output
 
@@ -87,7 +89,8 @@ def test_files_outside_content_resolve_names_against_the_project_content(tmp_pat
     result = invoke("test", str(scenario))
     assert result.exit_code == 0 and "1 passed, 0 failed" in result.output
     result = invoke("battle", "--deck", str(deck), "--script", "/dev/null")
-    assert result.exit_code == 0 and "ドロー: 旅立ちの朝" in result.output, result.output
+    assert result.exit_code == EXIT_UNFINISHED and "ドロー: 旅立ちの朝" in result.output, \
+        result.output
 
 
 def test_another_content_folder_is_named_with_content(content, tmp_path, monkeypatch):
@@ -167,7 +170,7 @@ def test_a_stale_unwritable_generated_folder_still_plays(content, monkeypatch):
     monkeypatch.setattr(build, "write_atomically", readonly)
     result = invoke("battle", "--with", "extra", "--script", str(ROOT / "tests" / "golden_transcripts"
                                                                  / "starter.script"))
-    assert result.exit_code == 0
+    assert result.exit_code == EXIT_UNFINISHED  # the script ends before the battle does
     assert "メモリ上で使います" in result.output and "結果:" in result.output
 
 
@@ -187,4 +190,4 @@ def test_an_endless_device_as_script_is_refused_at_once(monkeypatch):
     monkeypatch.chdir(ROOT)
     result = invoke("battle", "--script", "/dev/zero")
     assert result.exit_code == 2 and "大きすぎます" in result.output
-    assert invoke("battle", "--script", "/dev/null").exit_code == 0
+    assert invoke("battle", "--script", "/dev/null").exit_code == EXIT_UNFINISHED
