@@ -684,6 +684,14 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
 
 
 @main.command()
+def lsp() -> None:
+    """Serve the language server over stdio (diagnostics, hover, completion, definitions)."""
+    from lsp import main as serve
+
+    serve()
+
+
+@main.command()
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (E020, W001 …) with a bad and a good example."""

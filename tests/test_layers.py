@@ -26,7 +26,7 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks", "sim"}
+               "scenario", "terminal", "benchmarks", "sim", "lsp"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
@@ -38,6 +38,8 @@ ALLOWED = {
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
+    "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
+            {"pygls", "lsprotocol"}),
 }
 
 

@@ -1,0 +1,20 @@
+"""言語サーバー — ``jibunki lsp``: the content language in an editor, over stdio (pygls).
+
+    folder.py    the content folder of a document: its files' texts, checked on each edit
+    features.py  what the editor asks, answered from a check's result (pure functions)
+    server.py    the pygls server: LSP messages ↔ the two modules above
+
+Diagnostics come from the same pipeline as ``jibunki lint`` (compiler.lint.check_text), with
+the other files of the content folder as context, so names resolve across files.
+"""
+
+from __future__ import annotations
+
+__all__ = ["main"]
+
+
+def main() -> None:
+    """Start the language server over stdio (pygls is imported only now)."""
+    from .server import main as serve
+
+    serve()

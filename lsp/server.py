@@ -1,0 +1,226 @@
+"""The pygls server: LSP messages ↔ lsp.folder (what is checked) and lsp.features (answers).
+
+Diagnostics are published on didOpen and didChange for the edited document only; the
+other files of its content folder are context, in memory. Spans are 1-based with an
+exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
+unless the client chose another encoding), converted here with the file's own lines.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+import compiler.codes
+from dsl.diagnostics import ERROR, Span
+
+from . import features
+from .folder import Folder, Folders
+
+__all__ = ["JibunkiServer", "main", "make_server"]
+
+#: The LSP kind of each completion candidate and document symbol (lsp.features).
+COMPLETION_KINDS = {
+    "keyword": types.CompletionItemKind.Keyword,
+    "variable": types.CompletionItemKind.Variable,
+    "timing": types.CompletionItemKind.Event,
+    "scope": types.CompletionItemKind.EnumMember,
+    "page": types.CompletionItemKind.Reference,
+    "enemy": types.CompletionItemKind.Class,
+}
+SYMBOL_KINDS = {
+    "page": types.SymbolKind.Class,
+    "enemy": types.SymbolKind.Struct,
+    "deck": types.SymbolKind.Array,
+    "balance": types.SymbolKind.Namespace,
+    "example": types.SymbolKind.Event,
+}
+#: Characters that open a completion by themselves: a scope subscript, a flag.
+TRIGGERS = ["[", "@"]
+#: The explanation pages of the codes (compiler.codes.explanation reads them).
+EXPLAIN_DIR = Path(compiler.codes.__file__).parent / "explain"
+
+
+class JibunkiServer(LanguageServer):
+    """The language server: pygls plus the content folders of the open documents."""
+
+    def __init__(self):
+        try:
+            release = version("jibunki")
+        except PackageNotFoundError:
+            release = "0"
+        super().__init__("jibunki", release)
+        self.folders = Folders()
+
+    # ------------------------------------------------------------ positions
+
+    def _units(self, text: str) -> int:
+        """The length of ``text`` in the client's position units."""
+        encoding = self.server_capabilities.position_encoding
+        if encoding == types.PositionEncodingKind.Utf32:
+            return len(text)
+        if encoding == types.PositionEncodingKind.Utf8:
+            return len(text.encode("utf-8"))
+        return len(text.encode("utf-16-le")) // 2
+
+    def position(self, lines: list[str], line: int, col: int) -> types.Position:
+        """A 1-based line and code-point column of a span as an LSP position."""
+        row = max(line - 1, 0)
+        text = lines[row] if row < len(lines) else ""
+        return types.Position(row, self._units(text[:max(col - 1, 0)]))
+
+    def range_of(self, span: Span, folder: Folder) -> types.Range:
+        """A span (1-based, end exclusive, code points) as an LSP range."""
+        lines = folder.lines(span.path)
+        return types.Range(self.position(lines, span.line, span.col),
+                           self.position(lines, span.end_line, span.end_col))
+
+    def location(self, span: Span, folder: Folder) -> types.Location:
+        """A span as an LSP location (its file's URI and range)."""
+        return types.Location(from_fs_path(span.path), self.range_of(span, folder))
+
+    def at(self, uri: str, position: types.Position):
+        """The document at ``uri``: its folder, path, last check, the line under
+        ``position`` and the code-point column (None when it was never checked)."""
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        result = folder.results.get(path)
+        if result is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        where = document.position_from_client_units(position)
+        lines = document.lines
+        line = lines[where.line].rstrip("\r\n") if where.line < len(lines) else ""
+        return folder, path, result, line, where.line, where.character
+
+    # ------------------------------------------------------------ diagnostics
+
+    def check(self, uri: str) -> None:
+        """Check the document again and publish its diagnostics."""
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        document = self.workspace.get_text_document(uri)
+        result = folder.check(path, document.source)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=document.version,
+            diagnostics=[self.diagnostic(d, folder) for d in result.diagnostics]))
+
+    def diagnostic(self, diag, folder: Folder) -> types.Diagnostic:
+        """A compiler diagnostic as an LSP one: code, severity, message and hint, range,
+        notes as related information, and a link to the code's explanation."""
+        related, remarks = [], []
+        for note in diag.notes:
+            if note.span is not None:
+                related.append(types.DiagnosticRelatedInformation(
+                    self.location(note.span, folder), note.message))
+            else:
+                remarks.append(note.message)
+        page = EXPLAIN_DIR / f"{diag.code}.md"
+        return types.Diagnostic(
+            range=self.range_of(diag.span, folder),
+            message="\n".join([diag.message, f"hint: {diag.hint}", *remarks]),
+            severity=(types.DiagnosticSeverity.Error if diag.severity == ERROR
+                      else types.DiagnosticSeverity.Warning),
+            code=diag.code,
+            code_description=(types.CodeDescription(href=page.as_uri()) if page.exists()
+                              else None),
+            source="jibunki",
+            related_information=related or None,
+            data={"code": diag.code, "explain": f"jibunki explain {diag.code}"},
+        )
+
+
+def _path(uri: str) -> str:
+    return str(Path(to_fs_path(uri) or uri).resolve())
+
+
+def make_server() -> JibunkiServer:
+    """The server with every feature registered (built when asked: nothing at import)."""
+    server = JibunkiServer()
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: JibunkiServer, params: types.InitializedParams) -> None:
+        root = ls.workspace.root_path
+        ls.folders.workspace = Path(root).resolve() if root else None
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: JibunkiServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: JibunkiServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: JibunkiServer, params: types.DidCloseTextDocumentParams) -> None:
+        path = _path(params.text_document.uri)
+        ls.folders.of(Path(path)).closed(path)
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=params.text_document.uri, diagnostics=[]))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: JibunkiServer, params: types.HoverParams) -> types.Hover | None:
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None:
+            return None
+        folder, path, result, line, row, col = found
+        text = features.hover(line, row, col, folder.latest or result, folder.pages,
+                              folder.enemies, result.diagnostics)
+        if text is None:
+            return None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
+        trigger_characters=TRIGGERS))
+    def completion(ls: JibunkiServer, params: types.CompletionParams) -> types.CompletionList:
+        path = _path(params.text_document.uri)
+        folder = ls.folders.of(Path(path))
+        items = [types.CompletionItem(
+            label=c.label, kind=COMPLETION_KINDS[c.kind], detail=c.detail,
+            documentation=(types.MarkupContent(types.MarkupKind.Markdown, c.documentation)
+                           if c.documentation else None))
+            for c in features.completions(folder.latest, folder.pages, folder.enemies)]
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: JibunkiServer, params: types.DefinitionParams) -> list[types.Location]:
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None:
+            return []
+        folder, _, result, line, _, col = found
+        return [ls.location(span, folder)
+                for span in features.definition(line, col, folder.latest or result)]
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: JibunkiServer, params: types.ReferenceParams) -> list[types.Location]:
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None:
+            return []
+        folder, _, result, line, _, col = found
+        spans = features.references(line, col, folder.latest or result,
+                                    params.context.include_declaration)
+        return [ls.location(span, folder) for span in spans]
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: JibunkiServer,
+                        params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        path = _path(params.text_document.uri)
+        folder = ls.folders.of(Path(path))
+        result = folder.results.get(path)
+        if result is None:
+            return []
+        return [types.DocumentSymbol(
+            name=s.name, detail=s.detail or None, kind=SYMBOL_KINDS[s.kind],
+            range=ls.range_of(s.span, folder), selection_range=ls.range_of(s.name_span, folder))
+            for s in features.document_symbols(result, path)]
+
+    return server
+
+
+def main() -> None:
+    """Serve over stdio until the client says exit."""
+    make_server().start_io()
