@@ -691,6 +691,55 @@ def lsp() -> None:
     serve()
 
 
+@main.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--check", is_flag=True, help="Rewrite nothing; exit 1 naming the files that would change.")
+@click.option("--diff", "show_diff", is_flag=True, help="With --check: print what would change.")
+@click.option("--keep-aliases", is_flag=True, help="Keep ASCII keyword aliases as written.")
+def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool) -> None:
+    """Lay content files or folders (default: content/) out canonically (dsl/formatter.py)."""
+    import difflib
+
+    from compiler.read import discover, display_path, read
+    from dsl.diagnostics import render
+    from dsl.formatter import FormatterBug, format_text, write_atomically
+
+    problems: list = []
+    files = discover(list(paths) or [DEFAULT_CONTENT], problems)
+    changed, failed = [], bool(problems)
+    for diag in problems:
+        click.echo(render(diag, {}), err=True)
+    for path in files:
+        shown = display_path(path)
+        text, diags = read(path, shown)
+        try:
+            result = format_text(text, shown, keep_aliases) if text is not None and not diags else None
+        except FormatterBug as exc:
+            click.echo(f"{shown}: 整形できませんでした（jibunki のバグです: {exc}）", err=True)
+            failed = True
+            continue
+        if result is None or not result.ok:
+            for diag in diags or result.diagnostics:
+                click.echo(render(diag, {shown: text or ""}, color=_use_color(sys.stderr)), err=True)
+            failed = True
+            continue
+        written = path.read_bytes().decode("utf-8")
+        if result.text == written:
+            continue
+        changed.append(shown)
+        if check:
+            click.echo(f"{shown}: 整形されていません")
+            if show_diff:
+                click.echo("".join(difflib.unified_diff(
+                    written.splitlines(True), result.text.splitlines(True), shown, shown)), nl=False)
+        else:
+            write_atomically(path, result.text)
+            click.echo(f"{shown}: 整形しました")
+    if not changed and not failed:
+        click.echo(f"{len(files)} 個のファイルはすべて整形済みです")
+    sys.exit(EXIT_CONTENT if failed or (check and changed) else EXIT_OK)
+
+
 @main.command()
 @click.argument("code")
 def explain(code: str) -> None:
