@@ -1,0 +1,136 @@
+"""How fast does ``jibunki lsp`` answer an editor? The real server over stdio, driven by
+pytest-lsp's client, on a private copy of the bundled content:
+
+    python benchmarks/bench_lsp.py [--edits 20] [--requests 50] [--content content]
+
+* floor: a hover on whitespace — a request the server answers with nothing, so the row is
+  the round trip itself (JSON-RPC over the pipes, pygls's dispatch) in the same run;
+* diagnostics after an edit: one character typed into a page file (incremental change),
+  timed until its publishDiagnostics arrives — the edited document checked again with the
+  other files of content/ as context (their parses cached); every other edit puts an
+  error in (``銘 = 30``) and the next takes it out, so both kinds of check are timed;
+* hover: on a page id of the starter deck (name, 銘 and the rules text of its faces) and on
+  keywords, in turn;
+* completion: every keyword, term, page and enemy id, at a place in a face.
+
+Printed: p50 and p95 in ms of each row, and the row's p50 over the floor's. Targets:
+diagnostics p95 ≤ 150 ms, hover and completion p95 ≤ 50 ms. Figures only, no assertion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, client_capabilities
+
+from contract.vocabulary import KEYWORDS, W
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = "pages/青年期.page"
+
+
+def _percentiles(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered) * 1000, p95 * 1000
+
+
+def _position(text: str, needle: str) -> types.Position:
+    for row, line in enumerate(text.split("\n")):
+        if needle in line:
+            return types.Position(row, line.index(needle))
+    raise SystemExit(f"{needle!r} not found")
+
+
+async def _timed(call) -> float:
+    start = time.perf_counter()
+    await call()
+    return time.perf_counter() - start
+
+
+async def run(content: Path, edits: int, requests: int) -> dict[str, list[float]]:
+    """Every row's times, in seconds."""
+    config = ClientServerConfig(server_command=[sys.executable, "-m", "lsp"])
+    client = await config.start()
+    await client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=content.parent.as_uri()))
+    page, deck = content / PAGE, content / "starter.deck"
+    texts = {path: path.read_text(encoding="utf-8") for path in (page, deck)}
+    for version, path in enumerate((page, deck), 1):
+        client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+            uri=path.as_uri(), language_id="jibunki", version=version, text=texts[path])))
+        await client.wait_for_notification("textDocument/publishDiagnostics")
+    rows: dict[str, list[float]] = {"floor (hover on whitespace)": [],
+                                    "diagnostics after an edit": [], "hover": [],
+                                    "completion": []}
+
+    def hover(uri, where):
+        return lambda: client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(uri), where))
+
+    blank = types.Position(_position(texts[deck], "{").line, 0)
+    for _ in range(requests):
+        rows["floor (hover on whitespace)"].append(await _timed(hover(deck.as_uri(), blank)))
+
+    year = _position(texts[page], f"{W.variable.year} 19")
+    for n in range(edits):
+        # 銘 19 → 銘 = 19 (E001), then back: one character in, one out.
+        change = (types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(year.line, year.character + 2),
+                              types.Position(year.line, year.character + 2)), text="= ")
+            if n % 2 == 0 else types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(year.line, year.character + 2),
+                                  types.Position(year.line, year.character + 4)), text=""))
+
+        async def edit(change=change, n=n):
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=page.as_uri(),
+                                                                    version=n + 3),
+                content_changes=[change]))
+            await client.wait_for_notification("textDocument/publishDiagnostics")
+        rows["diagnostics after an edit"].append(await _timed(edit))
+
+    places = [(deck, _position(texts[deck], word)) for word in ("tabidachi", "kekkon", "hatsu_koe")]
+    places += [(page, _position(texts[page], word)) for word in (W.face.future, W.variable.currency, KEYWORDS["origin"][0])]
+    for n in range(requests):
+        path, where = places[n % len(places)]
+        rows["hover"].append(await _timed(hover(path.as_uri(), where)))
+
+    inside = _position(texts[page], W.variable.enemy_hp)
+    for _ in range(requests):
+        rows["completion"].append(await _timed(lambda: client.text_document_completion_async(
+            types.CompletionParams(types.TextDocumentIdentifier(page.as_uri()), inside))))
+    await client.shutdown_session()
+    await client.stop()
+    return rows
+
+
+def main() -> None:
+    """Parse the options, run the server on a private copy of the content, print the rows."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument("--content", type=Path, default=ROOT / "content")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "content"
+        shutil.copytree(args.content, copy)
+        rows = asyncio.run(run(copy, args.edits, args.requests))
+    floor = _percentiles(rows["floor (hover on whitespace)"])[0]
+    print(f"{'row':<30} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>10}")
+    for name, times in rows.items():
+        p50, p95 = _percentiles(times)
+        print(f"{name:<30} {len(times):>4} {p50:>8.1f} {p95:>8.1f} {p50 / floor:>10.1f}")
+
+
+if __name__ == "__main__":
+    main()
