@@ -137,6 +137,8 @@ class _Role:
 
 def _roles(tree, tokens) -> dict[int, _Role]:
     """Token start offset → its role, read from the parse tree's node spans."""
+    import bisect
+
     roles: dict[int, _Role] = {}
     at = {t.start_pos: t for t in tokens}
     by_pos = sorted(at)
@@ -145,8 +147,9 @@ def _roles(tree, tokens) -> dict[int, _Role]:
         return roles.setdefault(pos, _Role())
 
     def inside(node, types):
-        start, end = node.meta.start_pos, node.meta.end_pos
-        return [at[p] for p in by_pos if start <= p < end and at[p].type in types]
+        first = bisect.bisect_left(by_pos, node.meta.start_pos)
+        last = bisect.bisect_left(by_pos, node.meta.end_pos)
+        return [at[p] for p in by_pos[first:last] if at[p].type in types]
 
     for t in tokens:
         if t.type in ("LPAR", "LSQB"):
