@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from dsl.ast import Name
 from dsl.diagnostics import Diagnostic
+from dsl.keywords import unglued
 
 from contract import vocabulary as vocab
 
@@ -88,7 +89,12 @@ def did_you_mean(word: str, candidates) -> str:
 def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnostic:
     """E010 for a name that is not among ``candidates``: ``what`` says the kind of thing; the
     hint suggests the closest one, or else lists up to 12 Japanese candidates."""
-    hint = did_you_mean(name.text, candidates)
+    candidates = tuple(candidates)
+    spaced = unglued(name.text)  # 以降3プレイ: a keyword and a number run together
+    if spaced is not None and spaced.split(" ")[-1] in candidates:
+        hint = f"キーワードと数の間には空白が要ります: {spaced}"
+    else:
+        hint = did_you_mean(name.text, candidates)
     if not hint:
         listed = [c for c in candidates if not c.isascii()][:12]
         hint = f"使える{what}: {'、'.join(listed)}" if listed else ""

@@ -9,9 +9,24 @@ table when the parser is built, so the Japanese form and its alias can never dri
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from contract.vocabulary import KEYWORDS
 
-__all__ = ["KEYWORDS", "canonical", "grammar_rules", "spellings"]
+__all__ = ["KEYWORDS", "MISCONVERSIONS", "canonical", "grammar_rules", "misconverted",
+           "spellings", "unglued"]
+
+#: 変換ミス — kanji an IME offers for the reading of a one-character keyword, by the
+#: keyword's rule: difflib cannot see 名 as close to 銘 (no character in common), the
+#: reading can. Only one-character keywords need it; longer ones share a character.
+MISCONVERSIONS: dict[str, str] = {
+    "year": "名明命迷冥",   # めい
+    "enemy": "的適滴摘",     # てき
+    "at": "米枚",           # まい
+    "times": "会改解階界",   # かい
+    "example": "令礼冷零",   # れい
+}
 
 
 def grammar_rules() -> str:
@@ -32,3 +47,31 @@ def canonical(spelling: str) -> str:
         if spelling in (ja, ascii_):
             return ja
     return spelling
+
+
+def misconverted(word: str, expected) -> str | None:
+    """The one-character keyword among ``expected`` spellings that ``word`` is a known
+    mis-conversion of (名 → 銘), or None."""
+    for rule, wrong in MISCONVERSIONS.items():
+        if len(word) == 1 and word in wrong and KEYWORDS[rule][0] in expected:
+            return KEYWORDS[rule][0]
+    return None
+
+
+@cache
+def _glued() -> re.Pattern:
+    words = sorted(spellings(), key=len, reverse=True)
+    return re.compile(r"(%s)(\d+(?:\.\d+)?)(\w*)" % "|".join(map(re.escape, words)))
+
+
+def unglued(word: str) -> str | None:
+    """``word`` with the spaces put back between a keyword and the number written against
+    it — ``next3play`` → ``next 3 play``, ``max2times`` → ``max 2 times``, and the same
+    of the Japanese spellings — or None when ``word`` does not start with a keyword
+    followed by a number. (The lexer reads such a word as one name: letters and digits
+    may make up a name.)"""
+    match = _glued().fullmatch(word)
+    if match is None:
+        return None
+    keyword, number, rest = match.groups()
+    return " ".join(part for part in (keyword, number, rest) if part)

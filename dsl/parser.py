@@ -21,8 +21,8 @@ from pathlib import Path
 
 from . import diskcache
 from .codes import E000, E001, E002, E003, E005
-from .diagnostics import Diagnostic, Span
-from .keywords import KEYWORDS, canonical, grammar_rules
+from .diagnostics import Diagnostic, Note, Span
+from .keywords import KEYWORDS, canonical, grammar_rules, misconverted, unglued
 from . import ast
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
 from contract.vocabulary import W
@@ -211,9 +211,11 @@ def _chunks(text: str) -> list[tuple[int, int]]:
 def _shift_diag(diag: Diagnostic, lines: int) -> Diagnostic:
     if not lines:
         return diag
-    span = diag.span
-    return replace(diag, span=replace(span, line=span.line + lines,
-                                      end_line=span.end_line + lines))
+    def moved(span):
+        return replace(span, line=span.line + lines, end_line=span.end_line + lines)
+
+    notes = tuple(replace(n, span=moved(n.span)) if n.span else n for n in diag.notes)
+    return replace(diag, span=moved(diag.span), notes=notes)
 
 
 def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
@@ -254,8 +256,15 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
         except UnexpectedInput as exc:
             pos = _error_pos(work, exc)
             before = work
-            unclosed = _unclosed_item(work, exc, pos)
-            if unclosed is not None:
+            inner = _unclosed_brace(work)
+            unclosed = None if inner else _unclosed_item(work, exc, pos)
+            if inner is not None:
+                # An inner { left open: the error the parser met lies further on (the
+                # next line, or the end of the item); report the brace, drop its block.
+                brace, block_end, revealed = inner
+                _add(diags, _unclosed_inner(work, brace, revealed, path))
+                work, lines = _blank_range(work, work.rfind("\n", 0, brace) + 1, block_end)
+            elif unclosed is not None:
                 start, end = unclosed
                 _add(diags, _unclosed(work, start, path))
                 work, lines = _blank_range(work, start, end)
@@ -464,10 +473,18 @@ def _terminal_word(name: str) -> str:
     return name
 
 
+#: The expected words a hint lists before it says how many more there are.
+EXPECTED_SHOWN = 12
+
+
 def _expected(names) -> str:
-    words = sorted({_terminal_word(n) for n in names})
-    if len(words) > 8:
-        words = words[:8] + ["…"]
+    """The words the parser could take here: keywords first, then names, numbers and
+    symbols; past EXPECTED_SHOWN, how many more (「…ほか 9 語」), never a bare cut."""
+    words = sorted({_terminal_word(n) for n in names},
+                   key=lambda w: (not w.startswith("「") or not w[1:2].isalpha(), w))
+    if len(words) > EXPECTED_SHOWN + 2:  # "ほか 1 語" would save nothing
+        rest = len(words) - EXPECTED_SHOWN
+        return "、".join(words[:EXPECTED_SHOWN]) + f"…ほか {rest} 語"
     return "、".join(words)
 
 
@@ -484,6 +501,92 @@ def _unclosed(text: str, start: int, path: str) -> Diagnostic:
     line_end = text.find("\n", start)
     width = (line_end if line_end >= 0 else len(text)) - start
     return E003.at(Span(path, line, col, line, col + max(1, width)), "この定義が閉じていません（対応する } か ] がありません）", hint="この定義の最後に } を書いてください。途中の { と } の数も確かめてください")
+
+
+def _unclosed_brace(text: str) -> tuple[int, int, int | None] | None:
+    """(offset of an inner "{" left open, end of its block, start of the line that shows
+    it open — None at the end of the text), or None.
+
+    Only when the text opens more "{" than it closes. Braces match as written, but a
+    line that starts at the indentation of an open "{"'s line, or left of it, and is not
+    a "}", is a statement after that block: the "{" should have been closed before it.
+    The item's own brace (the first) is not inner: ``_unclosed_item`` reports it."""
+    stripped = _STRING.sub(lambda m: " " * len(m.group()), text)
+    if stripped.count("{") <= stripped.count("}"):
+        return None
+    stack: list[tuple[int, int]] = []  # (offset of "{", indentation of its line)
+    offset = 0
+    for line in stripped.split("\n"):
+        body = line.lstrip(" \t\u3000")
+        indent = len(line) - len(body)
+        if body and not body.startswith("}"):
+            left_open = [entry for entry in stack[1:] if entry[1] >= indent]
+            if left_open:
+                return left_open[0][0], offset - 1, offset + indent
+        for at, ch in enumerate(line):
+            if ch == "{":
+                stack.append((offset + at, indent))
+            elif ch == "}" and stack:
+                stack.pop()
+        offset += len(line) + 1
+    return (stack[1][0], len(text), None) if len(stack) > 1 else None
+
+
+def _unclosed_inner(text: str, brace: int, revealed: int | None, path: str) -> Diagnostic:
+    """E003 at an inner "{" left open, with a note where the text shows it."""
+    line, col = _line_col(text, brace)
+    if revealed is None:
+        end_line, end_col = _line_col(text, len(text.rstrip()))
+        note = Note("ここで定義（かファイル）が終わっています。この } は内側の「{」を閉じたことになり、"
+                    "定義そのものは閉じていません", Span(path, end_line, max(1, end_col - 1), end_line, max(2, end_col)))
+        where = "ファイルの終わりの前"
+    else:
+        next_line, next_col = _line_col(text, revealed)
+        last = len(text.rstrip()) - 1
+        end_line, end_col = _line_col(text, last)
+        note_at = Note("「{」の中のまま、次の文がここから始まっています",
+                       Span(path, next_line, next_col, next_line, next_col + 1))
+        note_end = Note("定義はここで終わっています。この } は内側の「{」を閉じたことになります"
+                        if text[last] == "}" else "ファイルがここで終わっています",
+                        Span(path, end_line, end_col, end_line, end_col + 1))
+        return E003.at(Span(path, line, col, line, col + 1), "この「{」が閉じていません",
+                       hint=f"{next_line} 行目より前に、対応する }} を書いてください",
+                       notes=(note_at, note_end))
+    return E003.at(Span(path, line, col, line, col + 1), "この「{」が閉じていません",
+                   hint=f"{where}に、対応する }} を書いてください", notes=(note,))
+
+
+#: 全角の記号 — what each non-ASCII form of a symbol of the language does, as a table:
+#: form → (the half-width symbol, accepted). Accepted forms are the grammar's own (the
+#: way Japanese text writes the symbol: ３０, 、, −, ≥, 〜, →, ×), read silently as the
+#: symbol. The others are the full-width copies of ASCII that an IME's full-width mode
+#: types; each is E002 with a caret on the whole form and a hint naming the half-width
+#: one. They are not read silently: （ ） belong to names (除外（ラン）), ＃ in a comment
+#: would hide what follows, and one spelling per operator keeps files alike.
+WIDTH_FORMS: dict[str, tuple[str, bool]] = {
+    # accepted: the grammar's terminals take them
+    "０１２３４５６７８９": ("0123456789", True),
+    "、": (",", True), "−": ("-", True), "×": ("*", True), "÷": ("/", True),
+    "≥": (">=", True), "≤": ("<=", True), "≠": ("!=", True),
+    "〜": ("..", True), "→": ("->", True), "％": ("%", True),
+    # reported: E002, 「+=」のつもりなら半角で
+    "＋＝": ("+=", False), "－＝": ("-=", False), "＊＝": ("*=", False),
+    "＞＝": (">=", False), "＜＝": ("<=", False), "＝＝": ("==", False), "！＝": ("!=", False),
+    "≧": (">=", False), "≦": ("<=", False), "－＞": ("->", False), "．．": ("..", False),
+    "＋": ("+", False), "－": ("-", False), "＊": ("*", False), "／": ("/", False),
+    "＝": ("=", False), "＞": (">", False), "＜": ("<", False), "！": ("!", False),
+    "［": ("[", False), "］": ("]", False), "（": ("(", False), "）": (")", False),
+    "｛": ("{", False), "｝": ("}", False), "＃": ("#", False), "＠": ("@", False),
+    "｜": ("|", False), "，": (",", False), "；": (";", False), "．": (".", False),
+    "＂": ('"', False),
+}
+_REPORTED_FORMS = sorted((form for form, (_, ok) in WIDTH_FORMS.items() if not ok),
+                         key=len, reverse=True)
+
+
+def _width_form(text: str, pos: int) -> str | None:
+    """The longest reported full-width form at ``pos`` (＋＝ before ＋), if any."""
+    return next((form for form in _REPORTED_FORMS if text.startswith(form, pos)), None)
 
 
 _QUOTES = {'"': '"', "「": "」"}
@@ -555,12 +658,24 @@ def _mistake_hint(exc) -> str:
 
 def _keyword_hint(token, expected, suggest) -> str:
     """Did-you-mean for a name written where keywords were expected (a keyword typo)."""
-    if suggest is None or token.type != "NAME":
+    if token.type != "NAME":
         return ""
     words = [term.pattern.value for term in get_parser().terminals
              if term.name in expected and term.pattern.type == "str"
              and term.pattern.value[:1].isalpha()]
-    return suggest(str(token), words) if words else ""
+    # lark names a terminal after one spelling of its keyword: expect both
+    words += [w for pair in KEYWORDS.values() if set(pair) & set(words) for w in pair
+              if w not in words]
+    spaced = unglued(str(token))
+    if spaced is not None and spaced.split(" ")[0] in words:
+        keyword, number = spaced.split(" ")[:2]
+        return f"「{keyword}」と「{number}」の間に空白が要ります: {spaced}。"
+    if not words:
+        return ""
+    kanji = misconverted(str(token), words)
+    if kanji is not None:
+        return f"もしかして「{kanji}」？"
+    return suggest(str(token), words) if suggest is not None else ""
 
 
 def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
@@ -572,6 +687,12 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         shown = repr(ch)[1:-1] if not ch.isprintable() else ch
         hint = (f"ここに書けるのは: {_expected(exc.allowed)}" if exc.allowed else
                 "名前・数値・演算子・括弧のどれでもない文字です")
+        form = _width_form(text, pos)
+        if form is not None:
+            half = WIDTH_FORMS[form][0]
+            return E002.at(Span(path, line, col, line, col + len(form)),
+                           f"全角の「{form}」は記号として使えません",
+                           hint=f"「{half}」のつもりなら半角で「{half}」と書きます")
         if ch in _QUOTES:
             hint = f"文字列がこの行のうちに閉じていません。{_QUOTES[ch]} で閉じてください"
         elif ch in _LOOKALIKES:
@@ -582,6 +703,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         return E001.at(Span(path, line, col, line, col + 1), "ここで構文が途切れています", hint=f"ここに書けるのは: {_expected(getattr(exc, 'expected', ()))}")
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
+    typo = _keyword_hint(token, exc.expected, suggest)
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
         hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
     elif _in_header(text, exc, pos):
@@ -593,9 +715,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             start < pos for start in _item_starts(text)):
         hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
                 "手前の } が多すぎて定義が先に閉じていないか確かめてください")
-    else:
+    elif not typo:  # a keyword written wrong: the known mistakes would guess at another
         mistake = _mistake_hint(exc)
         if mistake:
             hint = f"{mistake}。{hint}"
-    typo = _keyword_hint(token, exc.expected, suggest)
     return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません", hint=f"{typo} {hint}" if typo else hint)

@@ -1,0 +1,148 @@
+"""Syntax errors a new designer meets: each case named after what was typed, checked for
+code, place, caret and hint (dsl/parser.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.lint import check_text
+from dsl.diagnostics import render
+from dsl.parser import WIDTH_FORMS
+
+PAGE = "ページ t {{\n  銘 3\n  未来面 {{ {effect} }}\n  過去面 白紙\n}}\n"
+
+
+def diagnostics(text: str):
+    result = check_text(text, "t.page")
+    return result.diagnostics, [render(d, result.sources) for d in result.diagnostics]
+
+
+def only(text: str, code: str, line: int, col: int):
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [(code, line, col)], shown
+    return found[0], shown[0]
+
+
+def caret_width(shown: str) -> int:
+    return shown.split("\n")[2].count("^")
+
+
+# ------------------------------------------------------- keyword typos: did you mean
+
+
+def test_a_kanji_typo_in_a_face_keyword_suggests_the_keyword():
+    diag, shown = only("ページ t {\n  銘 3\n  未釆面 { 敵HP -= 3 }\n  過去面 白紙\n}\n", "E001", 3, 3)
+    assert diag.hint.startswith("もしかして「未来面」？")
+    assert "作用は面の中" not in diag.hint  # the known-mistake guess is not added to a typo
+
+
+def test_a_homophone_of_a_one_character_keyword_suggests_it():
+    diag, _ = only("ページ t {\n  名 19\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n}\n", "E001", 2, 3)
+    assert diag.hint.startswith("もしかして「銘」？")
+
+
+def test_a_typo_of_blank_suggests_it():
+    diag, _ = only(PAGE.format(effect="敵HP -= 3").replace("白紙", "白誌"), "E001", 4, 7)
+    assert diag.hint.startswith("もしかして「白紙」？")
+
+
+def test_the_list_of_expected_words_says_how_many_more_when_cut():
+    diag, _ = only("敵 e {\n  未来面 { 敵HP -= 3 }\n}\n", "E001", 2, 3)
+    listed = diag.hint.split("ここに書けるのは: ")[1]
+    assert "…" not in listed or "ほか" in listed
+    page, _ = only("ページ t {\n  名 19\n}\n", "E001", 2, 3)
+    assert "「銘」" in page.hint and not page.hint.endswith("…")
+
+
+# --------------------------------------------------------------- full-width symbols
+
+
+@pytest.mark.parametrize("effect, form, half", [
+    ("敵HP ＋＝ 3", "＋＝", "+="),
+    ("敵HP －＝ 3", "－＝", "-="),
+    ("敵HP -= 使用した歩［プレイ］", "［", "["),
+    ("敵HP -= （3 + 1）", "（", "("),
+])
+def test_a_full_width_symbol_names_the_half_width_one(effect, form, half):
+    text = PAGE.format(effect=effect)
+    col = text.split("\n")[2].index(form) + 1
+    diag, shown = only(text, "E002", 3, col)
+    assert diag.hint == f"「{half}」のつもりなら半角で「{half}」と書きます"
+    assert diag.span.end_col - diag.span.col == len(form)
+    assert caret_width(shown) == 2 * len(form)  # full-width: two columns a character
+
+
+def test_a_full_width_hash_is_not_a_comment():
+    diag, _ = only("ページ t {\n  銘 3  ＃ 一撃\n  未来面 白紙\n  過去面 白紙\n}\n", "E002", 2, 8)
+    assert "「#」" in diag.hint
+
+
+@pytest.mark.parametrize("compare, form", [("＞＝", "＞＝"), ("≧", "≧")])
+def test_a_full_width_comparison_names_the_half_width_one(compare, form):
+    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {compare} 3\n    敵HP -= 3\n  }}\n  過去面 白紙\n}}\n"
+    diag, _ = only(text, "E002", 4, 10)
+    assert "「>=」" in diag.hint and diag.span.end_col - diag.span.col == len(form)
+
+
+def test_every_symbol_form_the_table_accepts_is_read_and_every_other_is_reported():
+    accepted = {"０１２３４５６７８９": "敵HP -= ３０", "、": None, "−": "敵HP −= 3",
+                "×": "敵HP -= 3 × 2", "÷": "敵HP -= 3 ÷ 2", "≥": "条件", "≤": "条件",
+                "≠": "条件", "〜": None, "→": None, "％": None}
+    for form, (half, ok) in WIDTH_FORMS.items():
+        assert ok == (form in accepted), form
+        if ok and accepted[form] and accepted[form] != "条件":
+            assert diagnostics(PAGE.format(effect=accepted[form]))[0] == [], form
+        if ok and accepted[form] == "条件":
+            text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {form} 3\n    敵HP -= 3\n  }}\n  過去面 白紙\n}}\n"
+            assert diagnostics(text)[0] == [], form
+        if not ok:
+            found, _ = diagnostics(PAGE.format(effect=f"敵HP {form} 3"))
+            assert found and found[0].code == "E002", form
+            assert f"「{half}」のつもりなら半角で" in found[0].hint, form
+
+
+# ------------------------------------------------------------------ unclosed braces
+
+
+def test_an_unclosed_inner_brace_is_reported_at_the_brace():
+    text = "ページ t {\n  銘 3\n  未来面 { 敵HP -= 3\n  過去面 白紙\n}\n"
+    diag, shown = only(text, "E003", 3, 7)
+    assert diag.message == "この「{」が閉じていません" and caret_width(shown) == 1
+    assert [(n.span.line, n.span.col) for n in diag.notes] == [(4, 3), (5, 1)]
+    assert "4 行目より前" in diag.hint
+
+
+def test_an_unclosed_inner_brace_over_several_lines_keeps_the_next_item():
+    text = ("ページ t {\n  銘 1\n  未来面 {\n    敵HP -= 3\n  過去面 白紙\n}\n"
+            "ページ u {\n  銘 2\n  未来面 白紙\n  過去面 白紙\n}\n")
+    only(text, "E003", 3, 7)
+
+
+def test_an_unclosed_item_still_points_at_its_start():
+    text = "ページ t {\n  銘 3\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n"
+    only(text, "E003", 1, 1)
+
+
+# ------------------------------------------------------- keyword and number run together
+
+
+def test_until_next_without_spaces_shows_the_spaced_form():
+    diag, _ = only(PAGE.format(effect="攻撃力補正 += 3 範囲 以降3プレイ"), "E010", 3, 23)
+    assert diag.hint == "キーワードと数の間には空白が要ります: 以降 3 プレイ"
+
+
+def test_max_times_without_spaces_shows_the_spaced_form():
+    diag, _ = only(PAGE.format(effect="攻撃力補正 += 3 最大2回"), "E001", 3, 20)
+    assert diag.hint.startswith("「最大」と「2」の間に空白が要ります: 最大 2 回。")
+
+
+def test_year_without_a_space_is_read_as_year_and_number():
+    assert diagnostics("ページ t {\n  銘19\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n}\n")[0] == []
+
+
+def test_every_syntax_error_has_a_place_a_caret_and_a_hint():
+    for text in ("ページ t {\n  名 19\n}\n", PAGE.format(effect="敵HP ＋＝ 3"),
+                 "ページ t {\n  銘 3\n  未来面 { 敵HP -= 3\n  過去面 白紙\n}\n"):
+        for diag, shown in zip(*diagnostics(text)):
+            assert shown.startswith(f"t.page:{diag.span.line}:{diag.span.col}: error[{diag.code}]")
+            assert "^" in shown and "= hint: " in shown
