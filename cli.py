@@ -741,6 +741,29 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
 
 
 @main.command()
+@click.argument("term", required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def vocab(term: str | None, fmt: str) -> None:
+    """The vocabulary: variables, counters (●/○/× per scope), timings, regions, lifetimes,
+    operations — or one TERM, by its Japanese or ASCII spelling."""
+    import json
+
+    from contract import reference
+
+    rows = reference.entries() if term is None else reference.find(term)
+    if not rows:
+        from compiler.names import did_you_mean
+
+        hint = did_you_mean(term, reference.spellings())
+        raise click.UsageError(f"「{term}」という語は語彙にありません。{hint}".rstrip())
+    if fmt == "json":
+        click.echo(json.dumps([row.as_json() for row in rows], ensure_ascii=False, indent=2))
+    else:
+        click.echo(reference.render(rows))
+
+
+@main.command()
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (E020, W001 …) with a bad and a good example."""

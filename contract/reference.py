@@ -1,0 +1,141 @@
+"""語彙の手引き — the vocabulary as a reference a designer reads (``jibunki vocab``).
+
+Every row is read from the vocabulary's own tables (``contract.vocabulary``): nothing
+here names a term. Each section lists its terms with the Japanese name, the ASCII alias
+(the term's code, accepted in content), the other spellings and a one-line meaning —
+the term's note, else what its table says of it (a variable's kind, a timing's family,
+an operation's symbol, a region's parts). A counter also has its cell per scope
+(● allowed, ○ allowed with a note — W001, × not allowed — E022).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from . import vocabulary as vocab
+
+__all__ = ["CELL_MEANINGS", "Entry", "SECTIONS", "entries", "find", "render", "spellings"]
+
+#: What each cell of a counter's scope table means to a designer.
+CELL_MEANINGS = {
+    vocab.CELL_CORE: "使える",
+    vocab.CELL_UNUSED: "使えるが注意（W001: 定義されるが参照されない）",
+    vocab.CELL_NONE: "使えない（E022: 意味を持たない）",
+}
+
+
+def _variable(term) -> str:
+    return vocab.VARIABLE_KINDS[term.kind]
+
+
+def _counter(term) -> str:
+    return "累計量（" + ("変化量" if term.log == "change" else "操作") + "ログ）"
+
+
+def _timing(term) -> str:
+    return {"phase": "ターンの段階", "outer": "ターンの外", "event": "出来事",
+            "always": "常時"}[term.family]
+
+
+def _region(term) -> str:
+    parts = [vocab.tables()["region"].by_code(part).ja for part in term.parts]
+    return "合算: " + "+".join(parts) if len(parts) > 1 else "領域"
+
+
+def _lifetime(term) -> str:
+    return term.phrase or "値の寿命"
+
+
+def _operation(term) -> str:
+    return f"{term.symbol}（{term.family}）"
+
+
+#: section → (its heading, its terms, what a term says of itself without a note).
+SECTIONS = {
+    "variable": ("変数", (*vocab.VARIABLES, vocab.FLAG), _variable),
+    "counter": ("累計量", vocab.COUNTERS, _counter),
+    "timing": ("発動タイミング", vocab.TIMINGS, _timing),
+    "region": ("領域", vocab.REGIONS, _region),
+    "lifetime": ("値の寿命", vocab.LIFETIMES, _lifetime),
+    "operation": ("演算", vocab.OPERATIONS, _operation),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the reference."""
+
+    section: str
+    code: str
+    ja: str
+    aliases: tuple[str, ...]
+    meaning: str
+    cells: dict[str, str] | None = None  # scope code → ● ○ × (counters only)
+
+    def as_json(self) -> dict:
+        """The row as plain data for ``--format json``."""
+        row = {"section": self.section, "code": self.code, "ja": self.ja,
+               "aliases": list(self.aliases), "meaning": self.meaning}
+        if self.cells is not None:
+            row["scopes"] = {scope: {"cell": cell, "meaning": CELL_MEANINGS[cell]}
+                             for scope, cell in self.cells.items()}
+        return row
+
+
+def entries() -> list[Entry]:
+    """Every row, section by section in the order of SECTIONS, terms in table order."""
+    rows = []
+    for section, (_, terms, said) in SECTIONS.items():
+        for term in terms:
+            cells = ({scope: term.cell(scope) for scope in vocab.SCOPE_ORDER}
+                     if isinstance(term, vocab.Counter) else None)
+            meaning = said(term) + (f" — {term.note}" if term.note else "")
+            rows.append(Entry(section, term.code, term.ja, term.aliases, meaning, cells))
+    return rows
+
+
+def find(spelling: str) -> list[Entry]:
+    """The rows spelled ``spelling`` (Japanese name, code or alias): one term can be in
+    several sections (プレイ is a lifetime; 銘 a variable)."""
+    return [e for e in entries() if spelling in (e.ja, e.code, *e.aliases)]
+
+
+def spellings() -> list[str]:
+    """Every spelling of every row, for did-you-mean."""
+    return list(dict.fromkeys(s for e in entries() for s in (e.ja, e.code, *e.aliases)))
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def render(rows: list[Entry]) -> str:
+    """The rows as text: a heading per section, one aligned line per term (Japanese name
+    and its other spellings, ASCII alias, for a counter its cells per scope, meaning),
+    and the legend of the cells when a counter is shown."""
+    names = {id(e): e.ja + (f"（{'・'.join(e.aliases)}）" if e.aliases else "") for e in rows}
+    name_w = max((_width(n) for n in names.values()), default=0) + 2
+    code_w = max((len(e.code) for e in rows), default=0) + 2
+    scopes = [vocab.tables()["scope"].by_code(code).ja for code in vocab.SCOPE_ORDER]
+    out: list[str] = []
+    for section, (heading, _, _) in SECTIONS.items():
+        shown = [e for e in rows if e.section == section]
+        if not shown:
+            continue
+        head = f"{heading} ({section})"
+        if section == "counter":
+            head = _pad(head, name_w + code_w + 2) + " ".join(scopes)
+        out += ["" if out else None, head]
+        for e in shown:
+            line = "  " + _pad(names[id(e)], name_w) + _pad(e.code, code_w)
+            if e.cells is not None:
+                line += " ".join(_pad(e.cells[s], _width(w)) for s, w in zip(vocab.SCOPE_ORDER, scopes)) + "  "
+            out.append(line + e.meaning)
+    if any(e.cells is not None for e in rows):
+        out += ["", "凡例: " + "  ".join(f"{cell} {said}" for cell, said in CELL_MEANINGS.items())]
+    return "\n".join(line for line in out if line is not None)
