@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from . import vocabulary as vocab
+from .vocabulary import W
 
 __all__ = ["CELL_MEANINGS", "Entry", "SECTIONS", "entries", "find", "render", "spellings"]
 
@@ -34,8 +35,8 @@ def _counter(term) -> str:
 
 
 def _timing(term) -> str:
-    return {"phase": "ターンの段階", "outer": "ターンの外", "event": "出来事",
-            "always": "常時"}[term.family]
+    return {"phase": f"{W.scope.turn}の段階", "outer": f"{W.scope.turn}の外",
+            "event": W.quantity.events, "always": W.timing.always}[term.family]
 
 
 def _region(term) -> str:
