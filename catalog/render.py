@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from contract import vocabulary as vocab
-from contract.tables import Body, CounterRef, FlagRef, PageAttrRef, VariableRef
+from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
 
 from .highlight import highlight
 from .phrasing import body_lines, condition_text, phrase, term
@@ -80,11 +80,40 @@ def _effects_of(page) -> list:
     return effects + list(page.tear or ())
 
 
+#: Condition tests that are words (CONDITION_WORDS) → the quantity they read: 「条件 跨ぐ」
+#: reads the same crossing of 座 as 跨いだ回数 does, whichever way it is spelled.
+WORD_READS = {"crosses": "crossings", "not_crosses": "crossings"}
+#: Timings that fire on a change of a quantity → that quantity (毎 座を跨いだ時 counts
+#: crossings too).
+TIMING_READS = {"on_cross": "crossings"}
+
+
+def _word_reads(obj, found: set) -> None:
+    """The quantities read by condition words and by event timings, found by walking."""
+    if isinstance(obj, Condition) and obj.test in WORD_READS:
+        found.add(WORD_READS[obj.test])
+    timing = getattr(obj, "timing", None) if dataclasses.is_dataclass(obj) else None
+    if isinstance(timing, str) and timing in TIMING_READS:
+        found.add(TIMING_READS[timing])
+    if dataclasses.is_dataclass(obj):
+        for item in dataclasses.fields(obj):
+            _word_reads(getattr(obj, item.name), found)
+    elif isinstance(obj, (tuple, list)):
+        for item in obj:
+            _word_reads(item, found)
+    elif isinstance(obj, dict):
+        for item in obj.values():
+            _word_reads(item, found)
+
+
 def _touches(page) -> tuple[set, set]:
+    """What a page reads (references, condition words, event timings) and writes."""
     writes = {"@" + e.target.flag if e.target.code == vocab.FLAG.code else e.target.code
               for e in _effects_of(page)}
     reads: set = set()
-    _reads([page.faces, page.pens, page.tear, page.appears], reads)
+    everything = [page.faces, page.pens, page.tear, page.appears]
+    _reads(everything, reads)
+    _word_reads(everything, reads)
     return reads, writes
 
 
@@ -154,7 +183,7 @@ def _trait_text(trait) -> str:
 
 
 def _enemy_view(enemy) -> dict:
-    return {
+    view = {
         "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "seat": enemy.seat,
         "breakthrough": enemy.breakthrough, "flavor": enemy.flavor,
         "target": _target_text(enemy.target, "enemy"),
@@ -166,6 +195,9 @@ def _enemy_view(enemy) -> dict:
         + [phrase(e) for e in enemy.trait_effects],
         "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }
+    view["search"] = " ".join([enemy.id, enemy.name, enemy.flavor or ""] + view["intents"]
+                              + view["escalations"] + view["traits"]).lower()
+    return view
 
 
 def histogram(meis: list[int], *, top: int, width: int = 560, height: int = 140,
@@ -180,7 +212,8 @@ def histogram(meis: list[int], *, top: int, width: int = 560, height: int = 140,
         h = round((height - 30) * count / peak, 1)
         bars.append({"x": round(i * bar + 2, 1), "y": round(height - 18 - h, 1),
                      "w": round(bar - 4, 1), "h": h, "count": count,
-                     "label": f"{band}", "beyond": band > top})
+                     "label": f"{band}", "beyond": band > top, "lo": band,
+                     "hi": band + step - 1})
     return {"width": width, "height": height, "bars": bars}
 
 
