@@ -764,6 +764,51 @@ def vocab(term: str | None, fmt: str) -> None:
 
 
 @main.command()
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+@click.option("--debounce", type=click.IntRange(10, 10_000), default=150, show_default=True,
+              help="Milliseconds to wait for a burst of saves to settle.")
+def watch(content: Path, debounce: int) -> None:
+    """Lint and play the examples again on every save, one report per change (Ctrl-C stops).
+
+    Each report starts with the time and ends with the summary line; diagnostics keep the
+    `path:line:col: error[CODE]: message` form an editor's problem matcher reads."""
+    import time
+
+    from watchfiles import watch as changes
+
+    from compiler.read import CONTENT_SUFFIXES
+
+    def report() -> None:
+        started = time.perf_counter()
+        if sys.stdout.isatty():
+            click.clear()
+        click.echo(f"── {time.strftime('%H:%M:%S')} {content}/ ──")
+        result = _lint([content], [], content, whole_result=True)
+        _print_diagnostics(result.diagnostics, result.sources, result.files)
+        _say_blocked(result)
+        click.echo(f"（{time.perf_counter() - started:.2f} 秒。保存するたびに検査します。Ctrl-C で終わります）")
+
+    def content_file(change, path: str) -> bool:
+        return path.endswith(CONTENT_SUFFIXES)
+
+    first = True
+    try:
+        # The first report comes from the first (empty) yield, once the watcher runs: a save
+        # made while it is being printed is then seen.
+        for changed in changes(content, watch_filter=content_file, debounce=debounce, step=50,
+                               raise_interrupt=True, yield_on_timeout=True, rust_timeout=200):
+            if not (changed or first):
+                continue
+            first = False
+            if not content.is_dir():
+                raise click.ClickException(f"{content}/ がなくなりました")
+            report()
+    except KeyboardInterrupt:
+        click.echo("監視を終えました。")
+
+
+@main.command()
 @click.argument("code")
 def explain(code: str) -> None:
     """Explain a diagnostic code (E020, W001 …) with a bad and a good example."""

@@ -1,0 +1,91 @@
+"""`jibunki watch`: a report at start, a new one after each save (an error appears with its
+place and code, and goes when fixed), and Ctrl-C ends it without a traceback.
+
+The command runs as a real process on a copy of content/, with its own cache folder; the
+test reads its output as it comes and stops it.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from conftest import ROOT
+
+BROKEN = """
+ページ mihari "見張り" {
+  銘 = 30
+  未来面 { 敵HP -= 3 }
+}
+"""
+
+
+class Watched:
+    """A running `jibunki watch`, its output lines in a queue."""
+
+    def __init__(self, content, cache):
+        env = {**os.environ, "XDG_CACHE_HOME": str(cache), "NO_COLOR": "1"}
+        env.pop("JIBUNKI_NO_CACHE", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from cli import main; main()", "watch", "--content",
+             str(content), "--debounce", "50"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, encoding="utf-8")
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def until(self, check, what: str, timeout: float = 60) -> list[str]:
+        """The lines up to and including the first one ``check`` accepts."""
+        got = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            got.append(line)
+            self.seen.append(line)
+            if check(line):
+                return got
+        raise AssertionError(f"no {what} within {timeout} s; saw: {self.seen[-20:]}")
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        time.sleep(0.2)
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+        return "\n".join(self.seen)
+
+
+def test_each_save_gives_a_new_report_with_the_error_and_then_without(content, tmp_path):
+    watched = Watched(content, tmp_path / "cache")
+    try:
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        assert any("エラー 0 件" in line for line in watched.seen)
+        page = content / "pages" / "熟年期.page"
+        original = page.read_text(encoding="utf-8")
+        page.write_text(original + BROKEN, encoding="utf-8")
+        report = watched.until(lambda line: "エラー 1 件" in line, "the report of the error")
+        error = next(line for line in report if "error[E" in line)
+        assert error.startswith("content/pages/熟年期.page:") or "熟年期.page:" in error
+        page.write_text(original, encoding="utf-8")
+        watched.until(lambda line: "エラー 0 件" in line, "the report of the fix")
+    finally:
+        out = watched.stop()
+    assert "Traceback" not in out and "監視を終えました" in out
+    assert watched.proc.returncode == 0
