@@ -1,0 +1,157 @@
+"""The catalog's filter as a designer uses it, in a real browser (Debian's chromium
+driven by Playwright, opened from disk with no network): the results in view under the
+filter bar as you type, the filter in the URL, enemies and the overview following it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from catalog.render import write
+from conftest import ROOT
+from runtime.tables import load
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                "(.ci/run installs it)")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    out = tmp_path_factory.mktemp("catalog")
+    index = write(load(), out)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium.index = index
+        chromium.blocked = []
+        yield chromium
+        chromium.close()
+    assert chromium.blocked == []
+
+
+def open_tab(browser, url: str | None = None, viewport=DESKTOP):
+    tab = browser.new_page(viewport=viewport)
+    tab.route("http*://**", lambda route: (browser.blocked.append(route.request.url),
+                                          route.abort()))
+    tab.goto(url or browser.index.as_uri())
+    return tab
+
+
+def shown_ids(tab, kind: str = "page") -> list[str]:
+    return tab.eval_on_selector_all(f"article.{kind}:not(.hidden)",
+                                    "cards => cards.map(c => c.id)")
+
+
+def url(tab) -> str:
+    """The document's URL now (``tab.url`` catches up with history changes later)."""
+    return tab.evaluate("location.href")
+
+
+def in_view(tab, selector: str) -> bool:
+    """The element's top lies inside the viewport, below the sticky filter bar."""
+    return tab.evaluate("""(sel) => {
+      const box = document.querySelector(sel).getBoundingClientRect();
+      const bar = document.querySelector('header').getBoundingClientRect().bottom;
+      return box.height > 0 && box.top >= bar - 1 && box.top < window.innerHeight;
+    }""", selector)
+
+
+def test_typing_a_name_shows_that_page_in_view_with_the_count(browser):
+    tab = open_tab(browser)
+    total = len(load().pages) + len(load().enemies)
+    assert tab.inner_text("#total") == str(total)
+    tab.locator("#q").press_sequentially("坂道")
+    assert shown_ids(tab) == ["page-sakamichi"]
+    assert in_view(tab, "#page-sakamichi")
+    assert tab.inner_text("#total") == "1" and tab.inner_text("#count") == "1"
+    assert tab.locator("#pages article.page:not(.hidden)").count() == 1
+    assert browser.blocked == []
+    tab.close()
+
+
+def test_the_url_holds_the_filter_and_restores_it(browser):
+    tab = open_tab(browser)
+    tab.locator("#q").press_sequentially("坂道")
+    tab.fill("#meimin", "5")
+    tab.fill("#meimax", "10")
+    here = url(tab)
+    assert "#" in here and "year=5-10" in here and "q=" in here
+    shown = shown_ids(tab)
+    assert shown == ["page-sakamichi"]
+    again = open_tab(browser, here)
+    assert again.input_value("#q") == "坂道" and again.input_value("#meimin") == "5"
+    assert shown_ids(again) == shown and in_view(again, "#page-sakamichi")
+    again.close()
+    tab.close()
+
+
+def test_back_and_forward_walk_the_filters(browser):
+    tab = open_tab(browser)
+    tab.select_option("#faces", "both")
+    both = shown_ids(tab)
+    tab.select_option("#faces", "blank")
+    blank = shown_ids(tab)
+    assert both != blank
+    tab.go_back()
+    assert tab.input_value("#faces") == "both" and shown_ids(tab) == both
+    tab.go_forward()
+    assert tab.input_value("#faces") == "blank" and shown_ids(tab) == blank
+    tab.close()
+
+
+def test_enemy_cards_follow_the_filter(browser):
+    tab = open_tab(browser)
+    tab.locator("#q").press_sequentially("老い")
+    assert "enemy-oi" in shown_ids(tab, "enemy")
+    assert "enemy-yamai" not in shown_ids(tab, "enemy")
+    tab.fill("#q", "yamai")
+    assert shown_ids(tab, "enemy") == ["enemy-yamai"]
+    assert in_view(tab, "#enemy-yamai")
+    assert tab.inner_text("#ecount") == "1"
+    tab.close()
+
+
+def test_overview_counts_follow_the_filter(browser):
+    tab = open_tab(browser)
+    tab.locator("#q").press_sequentially("坂道")
+    groups = tab.eval_on_selector_all(
+        "#overview li.group:not([hidden])",
+        "lis => lis.map(li => [li.querySelector('.c').textContent,"
+        " Array.from(li.querySelectorAll('.m:not([hidden]) a')).map(a => a.textContent)])")
+    assert len(groups) == 1 and groups[0][0] == "1" and len(groups[0][1]) == 1
+    labels = tab.eval_on_selector_all("svg.hist .band .c", "ts => ts.map(t => t.textContent)")
+    assert sum(1 for t in labels if t) == 1  # one band left, drawn over the whole
+    tab.close()
+
+
+def test_the_crossing_filter_finds_a_page_whose_condition_is_the_word(browser):
+    # 告白 (content/pages/青年期.page) reads crossings only by 「条件 跨ぐ」
+    source = ROOT / "content" / "pages" / "青年期.page"
+    assert "条件 跨ぐ" in source.read_text(encoding="utf-8")
+    tab = open_tab(browser)
+    tab.select_option("#var", "crossings")
+    shown = shown_ids(tab)
+    assert "page-kokuhaku" in shown
+    assert tab.inner_text("#count") == str(len(shown))
+    assert "var=crossings" in url(tab)
+    tab.close()
+
+
+def test_screenshots_at_desktop_and_phone_widths(browser):
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        tab = open_tab(browser, viewport=viewport)
+        tab.locator("#q").press_sequentially("坂")
+        assert in_view(tab, "article.page:not(.hidden)")
+        path = Path(f"/tmp/catalog_{name}.png")
+        tab.screenshot(path=str(path), full_page=False)
+        assert path.stat().st_size > 10_000
+        tab.close()
+    assert browser.blocked == []
