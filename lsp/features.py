@@ -8,6 +8,7 @@ keywords) or catalog.phrasing (rules text); what is written here is English glue
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -359,6 +360,21 @@ def _definitions(word: str, result: Result) -> list[Span]:
         return []
     return [table[word].id.span for table in (symbols.pages, symbols.enemies, symbols.decks)
             if word in table]
+
+
+#: What the grammar reads as a name (dsl/jibunki.lark NAME), for a new id in a rename.
+_ID = re.compile(r"[^\W\d][\w・（）]*")
+
+
+def is_id(text: str) -> bool:
+    """Whether ``text`` can be written as an id (the grammar's NAME) and is no keyword."""
+    spelled = {word for words in vocab.KEYWORDS.values() for word in words}
+    return bool(_ID.fullmatch(text)) and text not in spelled
+
+
+def is_defined(word: str, result: Result) -> bool:
+    """Whether a page, enemy or deck of the content folder already has the id ``word``."""
+    return bool(_definitions(word, result))
 
 
 def definition(line: str, col: int, result: Result) -> list[Span]:

@@ -205,6 +205,45 @@ def make_server() -> JibunkiServer:
                                     params.context.include_declaration)
         return [ls.location(span, folder) for span in spans]
 
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: JibunkiServer,
+                   params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+        """jibunki fmt's layout of the document (dsl.formatter), as one edit of the whole
+        text; nothing for a document with errors (the formatter leaves it alone)."""
+        from dsl.formatter import FormatterBug, format_text
+
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        try:
+            formatted = format_text(document.source, _path(params.text_document.uri))
+        except FormatterBug:
+            return None
+        if not formatted.ok or formatted.text == document.source:
+            return []
+        lines = document.source.split("\n")
+        end = types.Position(len(lines) - 1, ls._units(lines[-1]))
+        return [types.TextEdit(types.Range(types.Position(0, 0), end), formatted.text)]
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
+    def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        """Rename a page, enemy or deck id everywhere the content folder names it (its
+        definition included); a new name that is not an id, or already taken, is refused."""
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None:
+            return None
+        folder, _, result, line, _, col = found
+        latest = folder.latest or result
+        spans = features.references(line, col, latest, include_declaration=True)
+        if not spans:
+            return None
+        if not features.is_id(params.new_name) or features.is_defined(params.new_name, latest):
+            raise ValueError(f"「{params.new_name}」には変えられません"
+                             "（id の形でないか、もう使われています）")
+        changes: dict[str, list[types.TextEdit]] = {}
+        for span in spans:
+            changes.setdefault(from_fs_path(span.path), []).append(
+                types.TextEdit(ls.range_of(span, folder), params.new_name))
+        return types.WorkspaceEdit(changes=changes)
+
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: JibunkiServer,
                         params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:

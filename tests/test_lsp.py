@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.uris import to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from catalog.phrasing import body_lines
@@ -188,3 +189,36 @@ async def test_jibunki_lsp_serves_the_same_server(cli_client: LanguageClient, co
     path = content / PAGE
     uri = await _open(cli_client, path)
     assert list(cli_client.diagnostics[uri]) == []
+
+
+async def test_formatting_gives_jibunki_fmt_layout_and_nothing_for_a_formatted_file(
+        client: LanguageClient, content):
+    from dsl.formatter import format_text
+
+    path = content / PAGE
+    uri = await _open(client, path)
+    options = types.FormattingOptions(tab_size=2, insert_spaces=True)
+    same = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        types.TextDocumentIdentifier(uri), options))
+    assert not same  # the bundled file is already in the layout: no edit
+    messy = path.read_text(encoding="utf-8").replace("\n  銘", "\n        銘", 1)
+    await _replace(client, uri, 2, messy)
+    edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        types.TextDocumentIdentifier(uri), options))
+    (edit,) = edits
+    assert edit.new_text == format_text(messy).text == path.read_text(encoding="utf-8")
+    assert edit.range.start == types.Position(0, 0)
+
+
+async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: LanguageClient, content):
+    deck = content / "starter.deck"
+    uri = await _open(client, deck)
+    edit = await client.text_document_rename_async(types.RenameParams(
+        types.TextDocumentIdentifier(uri), _where(deck, "hatsukoi"), "hatsukoi2"))
+    changed = {Path(to_fs_path(u)).name: [e.new_text for e in edits]
+               for u, edits in edit.changes.items()}
+    assert changed["starter.deck"] == ["hatsukoi2"]
+    assert "hatsukoi2" in changed[next(n for n in changed if n.endswith(".page"))]
+    with pytest.raises(Exception):  # an id that is taken is refused
+        await client.text_document_rename_async(types.RenameParams(
+            types.TextDocumentIdentifier(uri), _where(deck, "hatsukoi"), "sakamichi"))
