@@ -127,8 +127,15 @@ def test_overview_counts_follow_the_filter(browser):
         "lis => lis.map(li => [li.querySelector('.c').textContent,"
         " Array.from(li.querySelectorAll('.m:not([hidden]) a')).map(a => a.textContent)])")
     assert len(groups) == 1 and groups[0][0] == "1" and len(groups[0][1]) == 1
-    labels = tab.eval_on_selector_all("svg.hist .band .c", "ts => ts.map(t => t.textContent)")
+    labels = tab.eval_on_selector_all("svg.hist[data-weight=''] .band .c",
+                                      "ts => ts.map(t => t.textContent)")
     assert sum(1 for t in labels if t) == 1  # one band left, drawn over the whole
+    starter = tab.eval_on_selector_all("svg.hist[data-weight='starter'] .band .c",
+                                       "ts => ts.map(t => t.textContent)")
+    tables = load()
+    copies = tables.starter().count("sakamichi")  # 銘 8: the band 0〜9
+    band = sum(1 for p in tables.starter() if tables.pages[p].year < 10)
+    assert [t for t in starter if t] == [str(copies) if copies == band else f"{copies}/{band}"]
     tab.close()
 
 
@@ -143,6 +150,18 @@ def test_the_crossing_filter_finds_a_page_whose_condition_is_the_word(browser):
     assert tab.inner_text("#count") == str(len(shown))
     assert "var=crossings" in url(tab)
     tab.close()
+
+
+def test_without_script_everything_is_visible(browser):
+    context = browser.new_context(java_script_enabled=False)
+    tab = context.new_page()
+    tab.route("http*://**", lambda route: (browser.blocked.append(route.request.url),
+                                          route.abort()))
+    tab.goto(browser.index.as_uri() + "#q=nothing-matches")
+    tables = load()
+    assert tab.locator("article.page:visible").count() == len(tables.pages)
+    assert tab.locator("article.enemy:visible").count() == len(tables.enemies)
+    context.close()
 
 
 def test_screenshots_at_desktop_and_phone_widths(browser):
