@@ -223,6 +223,33 @@ def make_server() -> JibunkiServer:
         end = types.Position(len(lines) - 1, ls._units(lines[-1]))
         return [types.TextEdit(types.Range(types.Position(0, 0), end), formatted.text)]
 
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_action(ls: JibunkiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        """Quick fixes: a full-width slip (E002 on a form of dsl.parser.WIDTH_FORMS) becomes
+        the half-width symbol meant."""
+        from dsl.parser import WIDTH_FORMS
+
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        actions = []
+        for diag in params.context.diagnostics:
+            if diag.code != "E002" or diag.range.start.line != diag.range.end.line:
+                continue
+            start = document.position_from_client_units(diag.range.start)
+            end = document.position_from_client_units(diag.range.end)
+            lines = document.lines
+            text = lines[start.line][start.character:end.character] \
+                if start.line < len(lines) else ""
+            half, accepted = WIDTH_FORMS.get(text, (None, True))
+            if half is None or accepted:
+                continue
+            actions.append(types.CodeAction(
+                title=f"半角の「{half}」にする", kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diag], is_preferred=True,
+                edit=types.WorkspaceEdit(changes={params.text_document.uri: [
+                    types.TextEdit(diag.range, half)]})))
+        return actions
+
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         """Rename a page, enemy or deck id everywhere the content folder names it (its

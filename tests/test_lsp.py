@@ -222,3 +222,19 @@ async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: Language
     with pytest.raises(Exception):  # an id that is taken is refused
         await client.text_document_rename_async(types.RenameParams(
             types.TextDocumentIdentifier(uri), _where(deck, "hatsukoi"), "sakamichi"))
+
+
+async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
+        client: LanguageClient, content):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    assert "敵HP -= " in text
+    await _replace(client, uri, 2, text.replace("敵HP -= ", "敵HP －＝ ", 1))
+    (diag,) = [d for d in client.diagnostics[uri] if d.code == "E002"]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), diag.range,
+        types.CodeActionContext(diagnostics=[diag])))
+    (action,) = actions
+    (edit,) = action.edit.changes[uri]
+    assert action.title == "半角の「-=」にする" and edit.new_text == "-=" and edit.range == diag.range
