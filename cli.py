@@ -803,9 +803,15 @@ def watch(content: Path, debounce: int) -> None:
             first = False
             if not content.is_dir():
                 raise click.ClickException(f"{content}/ がなくなりました")
-            report()
+            try:
+                report()
+            except KeyboardInterrupt:
+                # Ctrl-C in the middle of a report: leave the loop at the watcher's own
+                # pace (an interrupt raised through it would leave its cleanup half done).
+                break
     except KeyboardInterrupt:
-        click.echo("監視を終えました。")
+        pass
+    click.echo("監視を終えました。")
 
 
 @main.command()

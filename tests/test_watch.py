@@ -87,5 +87,17 @@ def test_each_save_gives_a_new_report_with_the_error_and_then_without(content, t
         watched.until(lambda line: "エラー 0 件" in line, "the report of the fix")
     finally:
         out = watched.stop()
-    assert "Traceback" not in out and "監視を終えました" in out
+    assert "Traceback" not in out and "監視を終えました" in out, out
     assert watched.proc.returncode == 0
+
+
+def test_ctrl_c_in_the_middle_of_a_report_ends_it_cleanly(content, tmp_path):
+    for delay in (0.0, 0.05, 0.15, 0.3):
+        watched = Watched(content, tmp_path / f"cache-{delay}")
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        page = content / "pages" / "熟年期.page"
+        page.write_text(page.read_text(encoding="utf-8") + f"# {delay}\n", encoding="utf-8")
+        time.sleep(delay)  # somewhere in the report the save set off (or before it)
+        out = watched.stop()
+        assert "Traceback" not in out and "監視を終えました" in out, out
+        assert watched.proc.returncode == 0
