@@ -162,8 +162,8 @@ def test_ctrl_c_during_the_renames_of_the_compile_command_completes_the_new_set(
     wrapper = textwrap.dedent(f"""
         import os, signal, sys
         sys.path.insert(0, {str(ROOT)!r})
-        # Ctrl-C as at a terminal, whatever this process inherited (an ignored or blocked
-        # SIGINT from the process that started the tests would never raise).
+        # Ctrl-C as at a terminal, whatever this process inherited (a test run started in
+        # the background by a shell ignores SIGINT, and would pass that down).
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {{signal.SIGINT}})
         real, calls = os.replace, []

@@ -32,7 +32,12 @@ class Watched:
         env = {**os.environ, "XDG_CACHE_HOME": str(cache), "NO_COLOR": "1"}
         env.pop("JIBUNKI_NO_CACHE", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from cli import main; main()", "watch", "--content",
+            # Ctrl-C as at a terminal, whatever the test run passes down (a full run from a
+            # background shell once left its children deaf to SIGINT, as it did the
+            # Ctrl-C compile test's).
+            [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, "
+             "signal.default_int_handler); signal.pthread_sigmask(signal.SIG_UNBLOCK, "
+             "{signal.SIGINT}); from cli import main; main()", "watch", "--content",
              str(content), "--debounce", "50"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, encoding="utf-8")
         self.lines: queue.Queue[str] = queue.Queue()
