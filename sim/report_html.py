@@ -15,8 +15,6 @@ fast.
 
 from __future__ import annotations
 
-from contract.vocabulary import W
-
 import contextlib
 import io
 import logging
@@ -29,10 +27,12 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FORMAT", "VERDICTS", "render_report", "write_report"]
+from contract.vocabulary import W
 
-#: The report format this page reads (the ``format`` field of the report).
-FORMAT = "jibunki-sim-report 1"
+from . import stats
+from .lab import FORMAT  # the report format this page reads (its ``format`` field)
+
+__all__ = ["FORMAT", "VERDICTS", "render_report", "write_report"]
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -49,19 +49,19 @@ class Look:
 
 #: verdict code → how it is shown (colours told apart by marker too).
 VERDICTS = {
-    "stronger": Look("強い", "#1a7f37", "o"),
-    "weaker": Look("弱い", "#c92a2a", "s"),
-    "no_effect": Look("差なし", "#5c677d", "D"),
-    "undecided": Look("未決", "#e67700", "^"),
+    "stronger": Look(stats.VERDICTS["stronger"], "#1a7f37", "o"),
+    "weaker": Look(stats.VERDICTS["weaker"], "#c92a2a", "s"),
+    "no_effect": Look(stats.VERDICTS["no_effect"], "#5c677d", "D"),
+    "undecided": Look(stats.VERDICTS["undecided"], "#e67700", "^"),
 }
 UNKNOWN_VERDICT = Look("?", "#868e96", "x")
 
 #: A target's state (``target_state``) → how it is shown. Undecided: the interval
 #: crosses an edge of the target (``target_met`` null).
 TARGET_STATES = {
-    "met": Look("達成", "#1a7f37", "s"),
-    "missed": Look("未達", "#c92a2a", "X"),
-    "undecided": Look("未決", "#e67700", "^"),
+    "met": Look(stats.TARGET_WORDS[True], "#1a7f37", "s"),
+    "missed": Look(stats.TARGET_WORDS[False], "#c92a2a", "X"),
+    "undecided": Look(stats.TARGET_WORDS[None], "#e67700", "^"),
     "none": Look("目標なし", "#1c7ed6", "o"),
 }
 

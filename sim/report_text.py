@@ -13,10 +13,9 @@ from rich.text import Text
 
 from contract.vocabulary import W
 
-from .stats import VERDICTS
+from .stats import TARGET_WORDS, VERDICTS
 
 VERDICT_STYLE = {"stronger": "green", "weaker": "red", "no_effect": "", "undecided": "yellow"}
-TARGET_WORD = {True: "達成", False: "外れ", None: "判定不能"}
 
 
 def points(value: float | None, signed: bool = True) -> str:
@@ -45,7 +44,7 @@ def target_text(row: dict, signed: bool) -> Text:
     met = row.get("target_met")
     style = {True: "green", False: "bold red", None: "yellow"}[met]
     return Text(f"{points(target['low'], signed)}〜{points(target['high'], signed)} "
-                f"{TARGET_WORD[met]}", style=style)
+                f"{TARGET_WORDS[met]}", style=style)
 
 
 def enemies_table(report: dict) -> Table:

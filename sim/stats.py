@@ -138,6 +138,10 @@ def verdict(interval: Interval, precision: float) -> str:
     return "no_effect" if interval.half_width <= precision + 1e-12 else "undecided"
 
 
+#: 目標の判定 — what ``target_met`` says, and its word in the reports.
+TARGET_WORDS = {True: "達成", False: "未達", None: "未決"}
+
+
 def target_met(interval: Interval, low: float, high: float) -> bool | None:
     """目標: True when the interval lies inside [low, high], False when it lies wholly
     outside, None when it straddles an end (not precise enough to say)."""
