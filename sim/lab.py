@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from . import stats
 
@@ -92,9 +92,19 @@ class Task:
     battles: tuple[tuple[int, tuple[str, ...]], ...]
 
 
-#: What is kept of a battle: won (0/1), turns, HP lost, won by 突破ライン (0/1), and the
-#: focus page's plays, damage, 歩, tears, pens.
-Outcome = tuple
+class Outcome(NamedTuple):
+    """What is kept of a battle: won (0/1), turns, HP lost, won by 突破ライン (0/1), and
+    the focus page's plays, damage, 歩, tears and pens (a tuple: cheap to send back)."""
+
+    won: int
+    turns: int
+    hp_lost: int
+    breakthrough: int
+    plays: int
+    damage: int
+    steps: int
+    tears: int
+    pens: int
 
 
 def prepare(tables_literal: dict):
@@ -114,10 +124,10 @@ def work(tables, task: Task) -> list[Outcome]:
     for seed, stages in task.battles:
         r = play_one(tables, list(task.deck), list(stages), policy, seed, task.turn_cap)
         focus = task.focus
-        out.append((int(r.result == "won"), r.turns, r.hp_lost,
-                    int(r.won_by == "breakthrough"),
-                    r.plays.get(focus, 0), r.damage.get(focus, 0), r.steps.get(focus, 0),
-                    r.tears.get(focus, 0), r.pens.get(focus, 0)))
+        out.append(Outcome(int(r.result == "won"), r.turns, r.hp_lost,
+                           int(r.won_by == "breakthrough"), r.plays.get(focus, 0),
+                           r.damage.get(focus, 0), r.steps.get(focus, 0),
+                           r.tears.get(focus, 0), r.pens.get(focus, 0)))
     return out
 
 
@@ -233,7 +243,7 @@ class Lab:
                 if e.done:
                     continue
                 n = len(e.outcomes)
-                interval = stats.wilson(sum(o[0] for o in e.outcomes), n)
+                interval = stats.wilson(sum(o.won for o in e.outcomes), n)
                 widths.append(interval.half_width)
                 if interval.half_width <= s.precision or n >= s.max_pairs:
                     e.done = True
@@ -287,7 +297,7 @@ class Lab:
     def paired(baseline: _Entry, variant: _Entry) -> stats.Paired:
         """The four cells of a page's pairs (its battles against the baseline's of the same
         seeds)."""
-        cells = Counter((v[0], b[0]) for v, b in zip(variant.outcomes, baseline.outcomes))
+        cells = Counter((v.won, b.won) for v, b in zip(variant.outcomes, baseline.outcomes))
         return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0])
 
     # ------------------------------------------------------------ the report
@@ -308,7 +318,7 @@ class Lab:
         """The report of finished phases (the schema is sim/report_html.py's)."""
         s = self.settings
         baseline, pages = by_policy[s.policy]
-        base_wins = sum(o[0] for o in baseline.outcomes)
+        base_wins = sum(o.won for o in baseline.outcomes)
         return {
             "format": FORMAT,
             "settings": {"policy": s.policy, "ladder": list(s.ladder), "mode": s.mode,
@@ -329,20 +339,20 @@ class Lab:
     def _enemy_row(self, entry: _Entry) -> dict:
         outcomes = entry.outcomes
         n = len(outcomes)
-        wins = [o for o in outcomes if o[0]]
+        wins = [o for o in outcomes if o.won]
         interval = stats.wilson(len(wins), n)
         ids = entry.key.split("→")
         target = _target(self.tables.enemies[ids[0]]) if len(ids) == 1 else None
-        turns = sum(o[1] for o in outcomes)
+        turns = sum(o.turns for o in outcomes)
         return {
             "id": entry.key,
             "name": "→".join(self.tables.enemies[i].name for i in ids),
             "battles": n, "win_rate": interval.to_dict(),
-            "turns_to_win": _mean([o[1] for o in wins]),
-            "hp_lost": _mean([o[2] for o in outcomes]),
-            "damage_taken_per_turn": _round(sum(o[2] for o in outcomes) / turns) if turns else None,
-            "breakthrough_share": _mean([o[3] for o in wins]),
-            "damage_taken": [list(kv) for kv in sorted(Counter(o[2] for o in outcomes).items())],
+            "turns_to_win": _mean([o.turns for o in wins]),
+            "hp_lost": _mean([o.hp_lost for o in outcomes]),
+            "damage_taken_per_turn": _round(sum(o.hp_lost for o in outcomes) / turns) if turns else None,
+            "breakthrough_share": _mean([o.breakthrough for o in wins]),
+            "damage_taken": [list(kv) for kv in sorted(Counter(o.hp_lost for o in outcomes).items())],
             "target": target,
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
@@ -362,7 +372,8 @@ class Lab:
         target = _target(page)
         outcomes = entry.outcomes
         n = len(outcomes)
-        plays, damage, steps = (sum(o[i] for o in outcomes) for i in (4, 5, 6))
+        plays, damage, steps = (sum(getattr(o, name) for o in outcomes)
+                                for name in ("plays", "damage", "steps"))
         variant, base = paired.win_rates()
         decided = {v for v in verdicts.values() if v != "undecided"}
         return {
@@ -373,11 +384,11 @@ class Lab:
             "mcnemar_z": None if paired.mcnemar_z is None else _round(paired.mcnemar_z),
             "win_rate": {"variant": _round(variant), "baseline": _round(base)},
             "play_rate": _round(plays / n) if n else None,
-            "played_share": _mean([int(o[4] > 0) for o in outcomes]),
+            "played_share": _mean([int(o.plays > 0) for o in outcomes]),
             "damage_per_play": _round(damage / plays) if plays else None,
             "damage_per_step": _round(damage / steps) if steps else None,
-            "tears_per_battle": _mean([o[7] for o in outcomes]),
-            "pens_per_battle": _mean([o[8] for o in outcomes]),
+            "tears_per_battle": _mean([o.tears for o in outcomes]),
+            "pens_per_battle": _mean([o.pens for o in outcomes]),
             "verdict": verdicts[s.policy],
             "verdicts_by_policy": verdicts,
             "policy_sensitive": len(decided) > 1,
