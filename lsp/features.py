@@ -362,14 +362,18 @@ def _definitions(word: str, result: Result) -> list[Span]:
             if word in table]
 
 
-#: What the grammar reads as a name (dsl/jibunki.lark NAME), for a new id in a rename.
-_ID = re.compile(r"[^\W\d][\w・（）]*")
+@cache
+def _name_pattern() -> re.Pattern:
+    """What the grammar reads as a name: its NAME terminal, from the parser itself."""
+    from dsl.parser import get_parser
+
+    return re.compile(get_parser().get_terminal("NAME").pattern.to_regexp())
 
 
 def is_id(text: str) -> bool:
     """Whether ``text`` can be written as an id (the grammar's NAME) and is no keyword."""
     spelled = {word for words in vocab.KEYWORDS.values() for word in words}
-    return bool(_ID.fullmatch(text)) and text not in spelled
+    return bool(_name_pattern().fullmatch(text)) and text not in spelled
 
 
 def is_defined(word: str, result: Result) -> bool:
