@@ -22,7 +22,7 @@ from .enemy import EnemyTurn
 from .events import BattleEvent
 from .outcome import Outcome
 from .pen_tear import PenAndTear
-from .playing import Playing
+from .playing import Playing, page_facts
 from .refusal import Refused
 from .sayou import year_of
 from .state import PARAMS, SIDES, State
@@ -55,6 +55,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._choice: dict | None = None
         self._playing = False
+        #: The timings the board's effects fire at (Board._fire_board), None: to be made
+        #: again — the board changed.
+        self._timings: frozenset | None = None
 
     # ============================================================== creation
     @classmethod
@@ -167,13 +170,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         actions: list[tuple] = [("play", uid) for uid in self._playable()]
         if s.pens_used < s.param("pen_cap"):
             instances = s.pages
-            # The faces each page has a pen for: the pages are frozen (once per tables).
-            pen_sides = self.tables.fact("pen_sides", None, lambda: {
-                page_id: frozenset(side for side in SIDES if page.pens[side] is not None)
-                for page_id, page in self.tables.pages.items()})
+            facts = page_facts(self.tables)
             for uid in s.zones["hand"]:
                 instance = instances[uid]
-                pens = pen_sides[instance["page"]]
+                pens = facts[instance["page"]].pens
                 faces = instance["faces"]
                 for side in SIDES:
                     face = faces[side]

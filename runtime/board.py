@@ -36,6 +36,15 @@ def effect_facts(tables, effect: Sayou) -> tuple:
     return entry
 
 
+def board_timings(effects: list[dict]) -> frozenset:
+    """The timings some effect on the board fires at — the index ``_fire_board`` asks,
+    made again after each change of the board (``Battle._timings = None``). A telegraphed
+    trait (the seat move shown at 予兆) acts in the enemy phase, never at its timing: it
+    alone on the board for its timing fires nothing."""
+    return frozenset(placed["effect"].timing for placed in effects
+                     if not placed["effect"].telegraphed)
+
+
 class Board:
     """場 — the methods of Battle for it."""
 
@@ -48,6 +57,7 @@ class Board:
                   "placed": {"plays": s.plays_run, "turns": s.turns_run,
                              "counters": dict(s.counters.get("run", {}))}}
         s.effects.append(placed)
+        self._timings = None
         self.emit("effect_placed", target=effect.names.target, timing=effect.timing,
                   repeat=effect.names.repeat, origin=origin)
 
@@ -102,6 +112,7 @@ class Board:
     def _remove(self, placed: dict) -> None:
         if placed in self.state.effects:
             self.state.effects.remove(placed)
+            self._timings = None
             self.emit("effect_expired", target=placed["effect"].names.target,
                       origin=placed["origin"])
 
@@ -119,12 +130,11 @@ class Board:
         board waits for this timing — most moments of most turns, so no generator is made
         for them. ``times``: the timing came that many times at once (綻び rewards crossed
         together); each effect fires as often, within its maximum."""
-        for placed in self.state.effects:
-            effect = placed["effect"]
-            # A telegraphed trait (the seat move shown at 予兆) acts in the enemy phase,
-            # never here: it alone on the board for its timing fires nothing.
-            if effect.timing == timing and not effect.telegraphed:
-                return self._firing(timing, frame, times)
+        timings = self._timings
+        if timings is None:
+            timings = self._timings = board_timings(self.state.effects)
+        if timing in timings:
+            return self._firing(timing, frame, times)
         return ()
 
     def _firing(self, timing: str, frame: Frame | None, times: int):

@@ -62,6 +62,7 @@ class Outcome:
             scope = placed["effect"].repeat.scope
             if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
                 s.effects.remove(placed)
+                self._timings = None
         for page in s.pages:
             if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
                 s.move(page["uid"], "gone")

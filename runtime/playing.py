@@ -9,8 +9,10 @@ from __future__ import annotations
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
+from typing import NamedTuple
+
 from .sayou import Frame, check_condition, modifiers, payment_shortfall, truncate
-from .state import SIDE_WORDS
+from .state import SIDE_WORDS, SIDES
 
 
 def _pays(body) -> bool:
@@ -18,14 +20,32 @@ def _pays(body) -> bool:
     return any(e.op == "pay" and e.timing == "on_play" for e in body.effects)
 
 
-def _dealt_faces(tables, page) -> tuple[frozenset, frozenset]:
-    """The sides whose face as dealt settles playability without a test: (fires on its
-    own — written, with no condition and no payment; cannot fire — not written). Worked
-    out once per tables (``Tables.memo``): the pages are frozen."""
-    return tables.fact("dealt_faces", page.id, lambda: (
-        frozenset(side for side, body in page.faces.items()
-                  if body.written and not body.conditions and not _pays(body)),
-        frozenset(side for side, body in page.faces.items() if not body.written)))
+class PageFacts(NamedTuple):
+    """What a page's faces settle without a test, worked out once per tables
+    (``page_facts``): the pages are frozen, and a policy asks at every step."""
+
+    year: int
+    #: The sides whose face as dealt fires on its own: written, no condition, no payment.
+    free: frozenset
+    #: The sides whose face as dealt cannot fire: not written.
+    unwritten: frozenset
+    #: The sides a pen is written for (ペン can upgrade or write them).
+    pens: frozenset
+
+
+def page_facts(tables) -> dict[str, PageFacts]:
+    """Page id → its PageFacts, once per tables."""
+    facts = tables.memo.get("page_facts")
+    if facts is None:
+        facts = tables.memo["page_facts"] = {
+            page.id: PageFacts(
+                page.year,
+                frozenset(side for side, body in page.faces.items()
+                          if body.written and not body.conditions and not _pays(body)),
+                frozenset(side for side, body in page.faces.items() if not body.written),
+                frozenset(side for side in SIDES if page.pens[side] is not None))
+            for page in tables.pages.values()}
+    return facts
 
 
 def _blockade(tables, enemy_id: str):
@@ -76,7 +96,7 @@ class Playing:
         firing = []
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         instance = s.pages[uid]
-        free, _ = _dealt_faces(self.tables, self.tables.pages[instance["page"]])
+        free = page_facts(self.tables)[instance["page"]].free
         for side in sides:
             if side in free and instance["faces"][side]["state"] == "base":
                 firing.append(side)  # fires on its own: no condition, nothing to pay
@@ -121,25 +141,25 @@ class Playing:
         ``play_info`` says playable, with what is the same for every page (the payment
         multiplier, the walls, the blockade) worked out once and no reasons written —
         the question a policy asks at every step (issue 13)."""
-        return list(self._playable())
+        return self._playable()
 
-    def _playable(self):
-        """The playable hand pages, one at a time (``any`` stops at the first)."""
+    def _playable(self, first: bool = False) -> list[int]:
+        """The playable hand pages (``first``: stop at the first one found)."""
         s = self.state
-        age, steps, seat = s.age, s.steps, s.enemy["seat"]
+        age, steps = s.age, s.steps
         _, mul = modifiers(self, "steps_payment", consume=False)
         cap = s.param("lifespan_cap")
-        tables = self.tables
-        blockade = _blockade(tables, s.enemy["id"])
+        blockade = _blockade(self.tables, s.enemy["id"])
         same_age_open = s.same_age_plays < s.param("same_age_cap")
         overrides = s.year_overrides() if s.mods else None
-        pages, instances = tables.pages, s.pages
-        dealt_faces = tables.memo.get("dealt_faces", {})
+        instances = s.pages
+        facts = page_facts(self.tables)
+        found = []
         for uid in s.zones["hand"]:
             instance = instances[uid]
             page_id = instance["page"]
-            page = pages[page_id]
-            year = overrides.get(page_id, page.year) if overrides else page.year
+            fact = facts[page_id]
+            year = overrides.get(page_id, fact.year) if overrides else fact.year
             distance = year - age if year >= age else age - year
             # No 支払い倍率 on the board (the usual case): the cost is the distance itself.
             if (distance if mul == 1.0 else truncate(distance * mul)) > steps or year > cap:
@@ -153,28 +173,30 @@ class Playing:
                     continue
                 sides = ("future",) if year > age else ("past",)
             faces = instance["faces"]
-            dealt = dealt_faces.get(page_id)
-            free, unwritten = dealt if dealt is not None else _dealt_faces(tables, page)
             # A face as dealt settles it without _fires_any's tests: it fires on its own,
             # or, not written, it cannot fire. Only the other faces are tested.
             testing = False
             for side in sides:
                 if faces[side]["state"] == "base":
-                    if side in free:
-                        yield uid
+                    if side in fact.free:
                         break
-                    if side in unwritten:
+                    if side in fact.unwritten:
                         continue
                 testing = True
             else:
-                if testing and self._fires_any(uid, page, faces, sides, year, age, seat):
-                    yield uid
+                if not (testing and self._fires_any(uid, faces, sides, year, age)):
+                    continue
+            found.append(uid)
+            if first:
+                break
+        return found
 
-    def _fires_any(self, uid: int, page, faces, sides, year: int, age: int, seat: int) -> bool:
+    def _fires_any(self, uid: int, faces, sides, year: int, age: int) -> bool:
         """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
         A face with no condition and no payment fires as soon as it is written."""
         paying: dict[str, float] = {}
         frame = None
+        page = self.page_of(uid)
         for side in sides:
             state = faces[side]["state"]
             if state == "base":  # the face as dealt (face_body's commonest case, inline)
@@ -188,6 +210,7 @@ class Playing:
             if not body.conditions and not _pays(body):
                 return True
             if frame is None:
+                seat = self.state.enemy["seat"]
                 frame = Frame(page_uid=uid, distance=abs(year - age),
                               crosses=(age - seat) * (year - seat) < 0)
             if all(check_condition(self, c, frame) for c in body.conditions) and \
@@ -197,7 +220,7 @@ class Playing:
 
     def playable_any(self) -> bool:
         """Whether any hand page can be played now (the redraw rule asks)."""
-        return next(self._playable(), None) is not None
+        return bool(self._playable(first=True))
 
     def _resolve_play(self, uid: int, info: dict):
         s = self.state
