@@ -39,7 +39,7 @@ def play_at(page, age: int, balance) -> dict:
     if not firing:
         why = f"{'・'.join(_SIDE_WORDS[s] for s in sides)}が{vocab.KEYWORDS['blank'][0]}"
     elif cost > balance.steps_quota:
-        why = f"{W.variable.steps_quota} {balance.steps_quota} を超える{W.variable.steps}"
+        why = f"{W.variable.steps_quota} {balance.steps_quota} より遠い"
     return {"age": age, "cost": cost, "faces": "→".join(_SIDE_WORDS[s] for s in firing),
             "why": why}
 

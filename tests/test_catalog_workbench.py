@@ -247,3 +247,23 @@ def test_the_catalog_shows_lab_figures_only_with_a_report(tables):
     card = with_lab[with_lab.index('id="enemy-haguruma"'):]
     assert card.index("模擬戦: 勝率") < card.index("</article>")
     assert render(tables, lab_report=report) == with_lab  # deterministic
+
+
+def test_the_catalog_command_reads_the_report_beside_it(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from sim.report_html import write_report
+
+    write_report(sample_report(), tmp_path / "sim")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    html = (tmp_path / "catalog" / "index.html").read_text(encoding="utf-8")
+    assert 'class="r-delta"' in html and "模擬戦: 勝率" in html
+    (tmp_path / "sim" / "report.json").unlink()
+    subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    assert 'class="r-delta"' not in (tmp_path / "catalog" / "index.html").read_text(
+        encoding="utf-8")
