@@ -90,6 +90,8 @@ def figures(report: dict | None, tables) -> dict:
     about = "・".join(str(part) for part in (
         f"方針 {policy}" if isinstance(policy, str) else None,
         {"pool": "敵プール", "stages": "連戦"}.get(mode),
+        f"{vocab.KEYWORDS['enemy'][0]} {len(settings['enemies'])} 体"
+        if isinstance(settings.get("enemies"), list) and settings["enemies"] else None,
         f"{vocab.KEYWORDS['seed'][0]} {settings['seed']}〜" if isinstance(settings.get("seed"), int) else None)
         if part)
     return {"pages": {k: page_figures(v) for k, v in rows("pages", tables.pages).items()},
