@@ -128,6 +128,24 @@ def test_the_compare_pick_survives_a_reload_through_the_url(browser):
     tab.close()
 
 
+def test_a_link_to_a_card_keeps_the_filter_and_the_picks_in_the_url(browser):
+    tab = open_tab(browser)
+    tab.fill("#meimin", "30")
+    pick(tab, "tabidachi")
+    here = url(tab)
+    assert "cmp=tabidachi" in here and "year=30-" in here
+    tab.click("#pool-table tr[data-page='tabidachi'] a")
+    assert url(tab) == here
+    assert tab.evaluate("document.getElementById('page-tabidachi').getBoundingClientRect().top"
+                        " < window.innerHeight")
+    tab.evaluate("window.scrollTo(0, 0)")
+    tab.locator("svg.line circle.mark[data-page='kekkon']").dispatch_event("click")
+    assert url(tab) == here
+    assert tab.evaluate("Math.abs(document.getElementById('page-kekkon')"
+                        ".getBoundingClientRect().top) < window.innerHeight")
+    tab.close()
+
+
 def test_sorting_a_column_changes_the_order(browser):
     tab = open_tab(browser)
     tables = load()
