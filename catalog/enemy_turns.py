@@ -91,9 +91,8 @@ def _value(effect) -> int:
 
 
 def _delta(effect, seat: int) -> int:
-    if effect.op == "assign":
-        return _value(effect) - seat
-    return -_value(effect) if effect.direction == "decrease" else _value(effect)
+    """The signed move of a knowable 作用 on 座 from ``seat`` (the battle's own plan)."""
+    return seat_rule.planned(effect.op, effect.direction, _value(effect), seat)["amount"]
 
 
 def seat_path(enemy, horizon: int = HORIZON) -> dict:
@@ -102,38 +101,36 @@ def seat_path(enemy, horizon: int = HORIZON) -> dict:
     known, _ = seat_moves(enemy)
     still = immobile(enemy)
     fires = [0] * len(known)
+    seat = enemy.seat
 
     def can_fire(i: int) -> bool:
         limit = known[i].repeat.max
         return limit is None or fires[i] < limit
 
-    def when(effect) -> float:
-        return _ENEMY_PHASE if effect.telegraphed else _ORDER.index(effect.timing)
+    def move(i: int, delta: int) -> None:
+        nonlocal seat
+        seat = seat_rule.moved(seat, delta, still)
+        fires[i] += 1
 
-    seat = enemy.seat
+    def when(i: int) -> float:
+        return _ENEMY_PHASE if known[i].telegraphed else _ORDER.index(known[i].timing)
+
     for i, effect in enumerate(known):
         if effect.timing == "stage_start" and can_fire(i):
-            seat = seat_rule.moved(seat, _delta(effect, seat), still)
-            fires[i] += 1
-    turnly = sorted((i for i, e in enumerate(known) if e.timing in ONCE_A_TURN),
-                    key=lambda i: when(known[i]))
+            move(i, _delta(effect, seat))
+    turnly = sorted((i for i, e in enumerate(known) if e.timing in ONCE_A_TURN), key=when)
     seats = []
     for _turn in range(horizon):
-        # a telegraphed move is planned at 予兆 (the turn's start) and done later
-        plans = {i: seat_rule.planned(known[i].op, known[i].direction, _value(known[i]),
-                                      seat)["amount"]
-                 for i in turnly if known[i].telegraphed and can_fire(i)}
-        for i in turnly:
-            if when(known[i]) < _PLAYER and can_fire(i) and not known[i].telegraphed:
-                seat = seat_rule.moved(seat, _delta(known[i], seat), still)
-                fires[i] += 1
+        # 予兆: a telegraphed move is planned from the turn's first 座, done in step 8
+        plans = {i: _delta(known[i], seat) for i in turnly
+                 if known[i].telegraphed and can_fire(i)}
+        for i in turnly:  # the turn's phases before the player's
+            if when(i) < _PLAYER and not known[i].telegraphed and can_fire(i):
+                move(i, _delta(known[i], seat))
         seats.append(seat)
-        for i in turnly:
-            if when(known[i]) > _PLAYER and (i in plans or
-                                             (not known[i].telegraphed and can_fire(i))):
-                delta = plans[i] if i in plans else _delta(known[i], seat)
-                seat = seat_rule.moved(seat, delta, still)
-                fires[i] += 1
+        for i in turnly:  # the phases after it, the enemy phase's planned moves among them
+            if when(i) > _PLAYER and (i in plans or not known[i].telegraphed and can_fire(i)):
+                move(i, plans[i] if i in plans else _delta(known[i], seat))
     continues = not still and any(can_fire(i) and _delta(known[i], seat) != 0
                                   for i in turnly)
     return {"seats": seats, "continues": continues}

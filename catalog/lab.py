@@ -17,6 +17,8 @@ import math
 from contract import vocabulary as vocab
 
 MINUS = "\N{MINUS SIGN}"
+#: The report's mode → how the note says it (pool: each enemy alone; stages: one run).
+MODES = {"pool": "敵プール", "stages": "連戦"}
 NONE = "—"
 
 
@@ -85,15 +87,14 @@ def figures(report: dict | None, tables) -> dict:
                 found.setdefault(row["id"], row)
         return found
 
-    policy = settings.get("policy")
-    mode = settings.get("mode")
-    about = "・".join(str(part) for part in (
-        f"方針 {policy}" if isinstance(policy, str) else None,
-        {"pool": "敵プール", "stages": "連戦"}.get(mode),
-        f"{vocab.KEYWORDS['enemy'][0]} {len(settings['enemies'])} 体"
-        if isinstance(settings.get("enemies"), list) and settings["enemies"] else None,
-        f"{vocab.KEYWORDS['seed'][0]} {settings['seed']}〜" if isinstance(settings.get("seed"), int) else None)
-        if part)
+    policy, mode = settings.get("policy"), settings.get("mode")
+    enemies, seed = settings.get("enemies"), settings.get("seed")
+    parts = [f"方針 {policy}" if isinstance(policy, str) else None,
+             MODES.get(mode) if isinstance(mode, str) else None,
+             f"{vocab.KEYWORDS['enemy'][0]} {len(enemies)} 体"
+             if isinstance(enemies, list) and enemies else None,
+             f"{vocab.KEYWORDS['seed'][0]} {seed}〜" if isinstance(seed, int) else None]
+    about = "・".join(part for part in parts if part)
     return {"pages": {k: page_figures(v) for k, v in rows("pages", tables.pages).items()},
             "enemies": {k: enemy_figures(v)
                         for k, v in rows("enemies", tables.enemies).items()},
