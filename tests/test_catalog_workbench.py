@@ -268,3 +268,11 @@ def test_the_catalog_command_reads_the_report_beside_it(tmp_path):
                    cwd=ROOT, env=env, check=True, capture_output=True)
     assert 'class="r-delta"' not in (tmp_path / "catalog" / "index.html").read_text(
         encoding="utf-8")
+
+
+def test_text_in_a_lab_report_stays_text(tables):
+    report = sample_report()
+    report["settings"]["policy"] = "<script>alert(1)</script>"
+    html = render(tables, lab_report=report)
+    assert "<script>alert(1)</script>" not in html
+    assert "方針 &lt;script&gt;alert(1)&lt;/script&gt;" in html
