@@ -419,11 +419,19 @@ def catalog(out: Path, content: Path) -> None:
     try:
         # The simulation report beside the catalog (jibunki sim --html): pages link to it.
         index = write(tables, out, example_views(compiled.examples, compiled.sources),
-                      sim_report=out.parent / "sim" / "index.html")
+                      sim_report=out.parent / "sim" / "index.html",
+                      lab_report=_lab_report(out.parent / "sim"))
     except OSError as exc:
         raise click.ClickException(f"{out} にカタログを書けません: {exc.strerror or exc}") \
             from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
+
+
+def _lab_report(folder: Path) -> dict | None:
+    """The balance lab report ``jibunki sim --html`` left in ``folder``, or None."""
+    from sim.report_html import read_report
+
+    return read_report(folder)
 
 
 @main.command()
@@ -456,7 +464,8 @@ def build(content: Path) -> None:
     try:
         index = write(tables, DEFAULT_GENERATED / "catalog",
                       example_views(compiled.examples, compiled.sources),
-                      sim_report=DEFAULT_GENERATED / "sim" / "index.html")
+                      sim_report=DEFAULT_GENERATED / "sim" / "index.html",
+                      lab_report=_lab_report(DEFAULT_GENERATED / "sim"))
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
                                    f"{exc.strerror or exc}") from None
@@ -677,7 +686,7 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
         catalog = out.parent / "catalog"
         if (catalog / "index.html").is_file():
             write(tables, catalog, example_views(compiled.examples, compiled.sources),
-                  sim_report=index)
+                  sim_report=index, lab_report=report)
     except OSError as exc:
         raise click.ClickException(f"{out} に報告を書けません: {exc.strerror or exc}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)

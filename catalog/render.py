@@ -19,6 +19,7 @@ from pathlib import Path
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
 
+from . import compare, enemy_turns, lab, numberline
 from .highlight import highlight
 from .phrasing import body_lines, condition_text, phrase, term
 
@@ -201,31 +202,42 @@ def _enemy_view(enemy) -> dict:
 
 
 def histogram(meis: list[int], *, top: int, width: int = 560, height: int = 140,
-              step: int = 10) -> dict:
-    """Bars of an inline SVG: how many pages per 銘 band of ``step`` years."""
-    bands = list(range(0, max([top, *meis]) + 1, step))
-    counts = [sum(1 for m in meis if b <= m < b + step) for b in bands]
+              step: int = 10, last: int | None = None, left: int = 0, right: int = 0) -> dict:
+    """Bars of an inline SVG: how many pages per 銘 band of ``step`` years, over the years
+    0..``last`` (default: the largest of ``top`` and the 銘), each year one cell of the
+    number line's width (numberline.cells), so that histograms drawn with the same
+    ``last``, ``width``, ``left`` and ``right`` share the number line's axis. A band never
+    straddles ``top`` (寿命上限): the years beyond it start a band of their own, marked
+    ``beyond`` (生きない年)."""
+    last = max([top, *meis]) if last is None else last
+    edges = sorted(set(range(0, last + 1, step)) | ({top + 1} if top < last else set()))
+    x = numberline.cells(last, width, left, right)
+    bands = [(lo, hi - 1) for lo, hi in zip(edges, edges[1:] + [last + 1])]
+    counts = [sum(1 for m in meis if lo <= m <= hi) for lo, hi in bands]
     peak = max(counts + [1])
-    bar = width / max(1, len(bands))
     bars = []
-    for i, (band, count) in enumerate(zip(bands, counts)):
+    for (lo, hi), count in zip(bands, counts):
         h = round((height - 30) * count / peak, 1)
-        bars.append({"x": round(i * bar + 2, 1), "y": round(height - 18 - h, 1),
-                     "w": round(bar - 4, 1), "h": h, "count": count,
-                     "label": f"{band}", "beyond": band > top, "lo": band,
-                     "hi": band + step - 1})
+        bars.append({"x": round(x(lo) + 1, 1), "y": round(height - 18 - h, 1),
+                     "w": round(max(1.0, x(hi + 1) - x(lo) - 2), 1), "h": h, "count": count,
+                     # a band too narrow for its label (寿命上限's own year) is unlabelled
+                     "label": f"{lo}" if x(hi + 1) - x(lo) >= 14 else "",
+                     "beyond": lo > top, "lo": lo, "hi": hi})
     return {"width": width, "height": height, "bars": bars}
 
 
 def example_views(examples: list[dict], sources: dict[str, str]) -> dict[str, list]:
-    """Examples by the page or enemy they prove: the one they stand under, the enemies
-    they fight and the pages they act on."""
+    """Examples by the page or enemy they prove. A page: the examples standing under it
+    and those acting on it (出す, ペン, 破る, 選ぶ…). An enemy: only the examples written
+    for it — those standing under it in its own file (the ``subject`` of the example);
+    an example elsewhere that merely fights it (敵 haguruma as the opponent of a page's
+    example) proves the page, not the enemy, and is not listed on the enemy."""
     found: dict[str, list] = {}
     for spec in examples:
         lines = sources.get(spec["path"], "").split("\n")
         view = {"title": spec["name"], "where": f"{spec['path']}:{spec['line']}",
                 "highlighted": highlight("\n".join(lines[spec["line"] - 1: spec["end_line"]]))}
-        ids = {spec.get("subject"), *spec["enemies"]}
+        ids = {spec.get("subject")}
         for step in spec["steps"]:
             ids.update([step.get("page")] + list(step.get("pages", [])))
         for ident in sorted(i for i in ids if i):
@@ -233,17 +245,54 @@ def example_views(examples: list[dict], sources: dict[str, str]) -> dict[str, li
     return found
 
 
+def _compare_view(page, balance, ages: tuple[int, ...]) -> dict:
+    """A page's cells of the compare table and the pool table (catalog/compare.py)."""
+    plays = [compare.play_at(page, age, balance) for age in ages]
+    return {"plays": plays, "tears": [compare.tear_at(page, age, balance) for age in ages],
+            # an unplayable cost sorts after every playable one
+            "cost_keys": [p["cost"] if p["why"] is None else 10 ** 6 + p["cost"]
+                          for p in plays],
+            "pen_fray": balance.pen_fray}
+
+
+def _turns_view(enemy) -> dict:
+    """An enemy's first turns (catalog/enemy_turns.py) as the card's timeline."""
+    turns = enemy_turns.intent_turns(enemy)
+    seats = enemy_turns.seat_path(enemy)
+    _, unknown = enemy_turns.seat_moves(enemy)
+    rows = []
+    for turn, seat in zip(turns, seats["seats"]):
+        kept = len(turn["intents"]) - turn["added"]
+        rows.append({"turn": turn["turn"], "seat": seat,
+                     "attack": sum(i.amount or 0 for i in turn["intents"] if i.kind == "attack"),
+                     "intents": [{"text": INTENT_TEXT[i.kind](i), "kind": i.kind,
+                                  "new": n >= kept}
+                                 for n, i in enumerate(turn["intents"])]})
+    low, high = enemy_turns.seat_range(enemy)
+    return {"turns": rows, "seat_low": low, "seat_high": high,
+            "seat_continues": seats["continues"], "horizon": enemy_turns.HORIZON,
+            "seat_unknown": [phrase(e) for e in unknown],
+            "blockades": enemy_turns.blockades(enemy)}
+
+
 def render(tables, examples: dict[str, list] | None = None,
-           sim: dict[str, str] | None = None) -> str:
+           sim: dict[str, str] | None = None, lab_report: dict | None = None) -> str:
     """The whole catalog as one HTML document; ``examples`` from ``example_views``,
-    ``sim`` (page id → link to its row of the simulation report) from ``sim_links``."""
+    ``sim`` (page id → link to its row of the simulation report) from ``sim_links``,
+    ``lab_report`` the simulation report itself (its figures in the compare table, the
+    pool table and on the enemy cards; catalog/lab.py)."""
     examples, sim = examples or {}, sim or {}
+    figures = lab.figures(lab_report, tables)
+    ages = compare.typical_ages(tables.balance)
     starter = Counter(tables.starter())
     pages = [{**_page_view(p, tables, starter), "examples": examples.get(p.id, []),
-              "sim": sim.get(p.id)}
+              "sim": sim.get(p.id), **_compare_view(p, tables.balance, ages),
+              "lab": figures["pages"].get(p.id)}
              for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
-    enemies = [{**_enemy_view(e), "examples": examples.get(e.id, [])}
-               for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
+    ordered = sorted(tables.enemies.values(), key=lambda e: e.id)
+    enemies = [{**_enemy_view(e), **_turns_view(e), "examples": examples.get(e.id, []),
+                "lab": figures["enemies"].get(e.id)}
+               for e in ordered]
     by_origin: dict[str, list] = {}
     for page in pages:
         by_origin.setdefault(page["origin"], []).append(page)
@@ -253,14 +302,21 @@ def render(tables, examples: dict[str, list] | None = None,
             entry = index.setdefault(code, {"name": name, "pages": []})
             entry["pages"].append(page)
     cap = tables.balance.lifespan_cap
+    line = numberline.number_line(pages, ordered, tables)
+    # the histograms drawn on the number line's axis: the same years, the same cells
+    shared = {"last": line["last"], "width": numberline.WIDTH, "left": numberline.LEFT,
+              "right": numberline.RIGHT}
     context = {
         # origins in the order of life: by the youngest 銘 among their pages
         "pages": pages, "enemies": enemies,
         "by_origin": sorted(by_origin.items(), key=lambda kv: (min(p["year"] for p in kv[1]),
                                                                kv[0])),
         "index": sorted(index.items(), key=lambda kv: kv[1]["name"]),
-        "all_hist": histogram([p["year"] for p in pages], top=cap),
-        "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap),
+        "all_hist": histogram([p["year"] for p in pages], top=cap, **shared),
+        "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap,
+                                  **shared),
+        "line": line, "ages": ages, "lab_about": figures["about"],
+        "has_lab": bool(figures["pages"] or figures["enemies"]),
         "cap": cap, "starter_count": sum(starter.values()),
         "variables": sorted({(c, n) for p in pages for c, n in zip(p["touched"],
                                                                     p["touched_names"])},
@@ -270,14 +326,16 @@ def render(tables, examples: dict[str, list] | None = None,
 
 
 def write(tables, out: Path, examples: dict[str, list] | None = None,
-          sim_report: Path | None = None) -> Path:
+          sim_report: Path | None = None, lab_report: dict | None = None) -> Path:
     """Render into ``out`` (created if needed) atomically; returns the index path.
     ``sim_report``: the ``index.html`` of a ``jibunki sim --html`` report (usually
     ``generated/sim/index.html``); each page it has links to its row, when it exists now.
+    ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
     Errors are OSError (the caller says what went wrong)."""
     out.mkdir(parents=True, exist_ok=True)
     index = out / "index.html"
-    write_atomically(index, render(tables, examples, sim_links(sim_report, out)))
+    write_atomically(index, render(tables, examples, sim_links(sim_report, out),
+                                   lab_report))
     return index
 
 

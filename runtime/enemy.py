@@ -9,6 +9,7 @@ from __future__ import annotations
 from contract.codec import to_literal
 from contract.tables import Sayou
 
+from . import escalation, seat as seat_rule
 from .sayou import Frame, REGION_ZONES, base_value, truncate
 
 
@@ -49,12 +50,9 @@ class EnemyTurn:
         enemy = self.tables.enemies[s.enemy["id"]]
         acceleration = self.enemy_trait("acceleration") or 0
         escalating = intent_literals(self.tables, enemy)[1]
-        for rule, intent in zip(s.enemy["escalations"], escalating):
-            if s.turn == rule["next"]:
-                s.enemy["intents"].append(intent)
-                rule["every"] = max(1, rule["every"] - acceleration)
-                rule["next"] = s.turn + rule["every"]
-                self.emit("escalated", intent=intent, count=len(s.enemy["intents"]))
+        for index in escalation.due(s.enemy["escalations"], s.turn, acceleration):
+            s.enemy["intents"].append(escalating[index])
+            self.emit("escalated", intent=escalating[index], count=len(s.enemy["intents"]))
         # An Intent is a literal no rule changes once made: the turn's list, the events
         # and the stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).
@@ -72,11 +70,7 @@ class EnemyTurn:
         """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the
         position it aims at (an assignment telegraphs its target position)."""
         value = truncate(base_value(self, effect, frame))
-        seat = self.state.enemy["seat"]
-        if effect.op == "assign":
-            return {"amount": value - seat, "to": value}
-        amount = -value if effect.direction == "decrease" else value
-        return {"amount": amount, "to": max(0, seat + amount)}
+        return seat_rule.planned(effect.op, effect.direction, value, self.state.enemy["seat"])
 
     def _phase_enemy(self):
         """8. 敵の行動処理: remaining Intents in order, then the telegraphed seat moves.
@@ -144,11 +138,10 @@ class EnemyTurn:
     def move_seat(self, delta: int) -> None:
         """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
-        if self.enemy_trait("immobile"):
-            self.emit("seat_moved", seat=s.enemy["seat"], delta=0, immobile=True)
-            return
-        s.enemy["seat"] = max(0, s.enemy["seat"] + delta)
-        self.emit("seat_moved", seat=s.enemy["seat"], delta=delta, immobile=False)
+        immobile = bool(self.enemy_trait("immobile"))
+        s.enemy["seat"] = seat_rule.moved(s.enemy["seat"], delta, immobile)
+        self.emit("seat_moved", seat=s.enemy["seat"], delta=0 if immobile else delta,
+                  immobile=immobile)
 
     def enemy_down(self) -> None:
         """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""

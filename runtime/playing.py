@@ -6,12 +6,13 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
-from typing import NamedTuple
-
 from .sayou import Frame, check_condition, modifiers, payment_shortfall, truncate
+from .sides import active_sides as _sides
 from .state import SIDE_WORDS, SIDES
 
 
@@ -52,15 +53,6 @@ def _blockade(tables, enemy_id: str):
     """The enemy's 封鎖 trait, or None (once per tables: an enemy's traits are frozen)."""
     return tables.fact("blockade", enemy_id, lambda: next(
         (t for t in tables.enemies[enemy_id].traits if t.trait == "blockade"), None))
-
-
-def _sides(year: int, age: int) -> tuple[str, ...]:
-    """発動する面 of a page of 銘 ``year`` at 刻 ``age``: equal fires past, then future."""
-    if year > age:
-        return ("future",)
-    if year < age:
-        return ("past",)
-    return ("past", "future")
 
 
 class Playing:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from contract import vocabulary as vocab
 
+from . import escalation
 from .defense import Defense
 from .enemy import EnemyTurn, intent_literals
 
@@ -22,8 +23,7 @@ class Turn:
         s.enemy = {"id": enemy.id, "hp": enemy.hp, "seat": enemy.seat,
                    "intents": list(intent_literals(self.tables, enemy)[0]),
                    "turn_intents": [],
-                   "escalations": [{"next": 1 + e.every, "every": e.every}
-                                   for e in enemy.escalations]}
+                   "escalations": escalation.stage_rules(enemy)}
         s.turn = 0
         s.pens_used = s.tears_used = 0
         s.fray_stage = 0

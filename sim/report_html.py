@@ -32,7 +32,7 @@ from contract.vocabulary import W
 from . import stats
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
 
-__all__ = ["FORMAT", "VERDICTS", "render_report", "write_report"]
+__all__ = ["FORMAT", "VERDICTS", "read_report", "render_report", "write_report"]
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -450,15 +450,37 @@ def render_report(report: dict) -> str:
     )
 
 
+#: The report itself beside its page, for the catalog's lab figures (read_report).
+REPORT_JSON = "report.json"
+
+
 def write_report(report: dict, out_dir: Path) -> Path:
-    """Write the report's page as ``out_dir/index.html`` (``out_dir`` created if needed;
-    the file replaced atomically) and return its path. Same report, same bytes.
+    """Write the report's page as ``out_dir/index.html`` and the report itself as
+    ``out_dir/report.json`` (``out_dir`` created if needed; each file replaced
+    atomically) and return the page's path. Same report, same bytes.
     Errors: ValueError for a report of another format, OSError from the file system."""
+    import json
+
     text = render_report(report)
     out_dir.mkdir(parents=True, exist_ok=True)
     index = out_dir / "index.html"
+    _replace(out_dir / REPORT_JSON,
+             json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
     _replace(index, text)
     return index
+
+
+def read_report(out_dir: Path) -> dict | None:
+    """The report ``write_report`` left in ``out_dir``, or None when there is none, it
+    cannot be read, or it is of another format (the catalog then shows no lab figures
+    rather than wrong ones)."""
+    import json
+
+    try:
+        report = json.loads((out_dir / REPORT_JSON).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return report if isinstance(report, dict) and report.get("format") == FORMAT else None
 
 
 def _replace(path: Path, text: str) -> None:

@@ -34,7 +34,9 @@ ALLOWED = {
     "runtime": ({"runtime", "contract"}, set()),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
-    "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),
+    # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
+    "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
+                 "runtime.sides"}, {"jinja2", "markupsafe"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),

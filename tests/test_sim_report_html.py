@@ -172,7 +172,8 @@ def test_the_page_is_written_and_its_path_returned(written):
     assert index == out / "index.html" and index.is_file()
     html = index.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>")
-    assert [p.name for p in out.iterdir()] == ["index.html"]  # plots inline, no temporary
+    # plots inline, no temporary; the report itself beside it for the catalog
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "report.json"]
     assert html.count("<svg") == 3
     for figure in ("forest", "winrate", "damage"):
         assert f'<figure class="plot" id="{figure}">' in html

@@ -1,0 +1,101 @@
+"""実験室の数字 — a balance lab report's figures for the catalog's compare table, pool
+table and enemy cards: each page's Δ 勝率 with its interval, プレイ率 and 歩あたりダメージ,
+each enemy's 勝率 with its interval, ターン数 and HP lost.
+
+The report is the plain dict ``jibunki sim`` makes (format ``jibunki-sim-report 1``,
+sim/lab.py), which ``jibunki sim --html`` leaves beside its page (generated/sim/
+report.json) and the command that renders the catalog reads (sim.report_html.
+read_report). It is read defensively: a figure that is not a finite number is shown as
+none, an item the tables no longer have is left out — a stale or edited report never
+breaks the catalog, and designer text in it is data like any other.
+"""
+
+from __future__ import annotations
+
+import math
+
+from contract import vocabulary as vocab
+
+MINUS = "\N{MINUS SIGN}"
+#: The report's mode → how the note says it (pool: each enemy alone; stages: one run).
+MODES = {"pool": "敵プール", "stages": "連戦"}
+NONE = "—"
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _interval(value) -> dict | None:
+    if not isinstance(value, dict):
+        return None
+    got = {k: _number(value.get(k)) for k in ("estimate", "low", "high")}
+    return None if None in got.values() else got
+
+
+def _signed(value: float) -> str:
+    shown = round(value * 100, 1) + 0.0  # + 0.0: no "-0.0"
+    return f"{shown:+.1f}".replace("-", MINUS)
+
+
+def _points(interval: dict) -> str:
+    return (f"{_signed(interval['estimate'])} pt "
+            f"[{_signed(interval['low'])}, {_signed(interval['high'])}]")
+
+
+def _percent(interval: dict) -> str:
+    return (f"{interval['estimate'] * 100:.1f}% "
+            f"[{interval['low'] * 100:.1f}, {interval['high'] * 100:.1f}]")
+
+
+def _shown(value: float | None, digits: int) -> str:
+    return NONE if value is None else f"{value:.{digits}f}"
+
+
+def page_figures(row: dict) -> dict:
+    """A page's row of the report → its figures as text and as sort values (None: none)."""
+    delta = _interval(row.get("delta"))
+    play, per_step = _number(row.get("play_rate")), _number(row.get("damage_per_step"))
+    return {"delta": _points(delta) if delta else NONE,
+            "delta_v": delta["estimate"] if delta else None,
+            "play_rate": _shown(play, 2), "play_rate_v": play,
+            "per_step": _shown(per_step, 2), "per_step_v": per_step}
+
+
+def enemy_figures(row: dict) -> dict:
+    """An enemy's row of the report → its figures as text."""
+    win = _interval(row.get("win_rate"))
+    return {"win_rate": _percent(win) if win else NONE,
+            "turns": _shown(_number(row.get("turns_to_win")), 1),
+            "hp_lost": _shown(_number(row.get("hp_lost")), 1),
+            "battles": _shown(_number(row.get("battles")), 0)}
+
+
+def figures(report: dict | None, tables) -> dict:
+    """``{"pages": id → figures, "enemies": id → figures, "about": str}`` of the items of
+    ``tables`` the report has rows for; empty without a report."""
+    if not isinstance(report, dict):
+        return {"pages": {}, "enemies": {}, "about": ""}
+    settings = report.get("settings") if isinstance(report.get("settings"), dict) else {}
+
+    def rows(key: str, known) -> dict:
+        found = {}
+        for row in report.get(key) if isinstance(report.get(key), list) else []:
+            if isinstance(row, dict) and isinstance(row.get("id"), str) and row["id"] in known:
+                found.setdefault(row["id"], row)
+        return found
+
+    policy, mode = settings.get("policy"), settings.get("mode")
+    enemies, seed = settings.get("enemies"), settings.get("seed")
+    parts = [f"方針 {policy}" if isinstance(policy, str) else None,
+             MODES.get(mode) if isinstance(mode, str) else None,
+             f"{vocab.KEYWORDS['enemy'][0]} {len(enemies)} 体"
+             if isinstance(enemies, list) and enemies else None,
+             f"{vocab.KEYWORDS['seed'][0]} {seed}〜" if isinstance(seed, int) else None]
+    about = "・".join(part for part in parts if part)
+    return {"pages": {k: page_figures(v) for k, v in rows("pages", tables.pages).items()},
+            "enemies": {k: enemy_figures(v)
+                        for k, v in rows("enemies", tables.enemies).items()},
+            "about": about}

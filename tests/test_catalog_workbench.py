@@ -1,0 +1,278 @@
+"""The catalog's workbench, Python side: the number line's extent and cells, what an
+enemy's 座 does over its first turns, the escalation timeline, the compare figures at
+typical 刻, only the examples written for an enemy, and the lab figures of a report."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from catalog import compare, enemy_turns, lab, numberline
+from catalog.render import example_views, histogram, render
+from conftest import ROOT
+from contract.tables import Const, Scaled, VariableRef
+from runtime.tables import load
+from test_sim_report_html import sample_report
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return load()
+
+
+def _with_enemy(tables, enemy):
+    """The tables' figures the number line reads, with ``enemy`` added."""
+    return SimpleNamespace(balance=tables.balance, pages=tables.pages,
+                           enemies={**tables.enemies, enemy.id: enemy})
+
+
+def _seat_effect(tables, **changes):
+    """haguruma's 座 += 4 毎 ターン開始時 予告, changed."""
+    return dataclasses.replace(tables.enemies["haguruma"].trait_effects[0], **changes)
+
+
+# ------------------------------------------------------------------ the number line
+
+
+def test_the_axis_runs_to_the_largest_of_the_cap_every_year_and_every_seat(tables):
+    years = [p.year for p in tables.pages.values()]
+    assert numberline.extent(tables) == max(tables.balance.lifespan_cap, *years)
+    far = dataclasses.replace(tables.enemies["oi"], id="far", seat=300)
+    assert numberline.extent(_with_enemy(tables, far)) == 300
+    # a seat reached by moving counts too: 290 + 4 a turn for 7 moves
+    mover = dataclasses.replace(tables.enemies["haguruma"], id="mover", seat=290)
+    assert numberline.extent(_with_enemy(tables, mover)) == 290 + 4 * 7
+
+
+def test_each_year_is_one_cell_of_equal_width():
+    x = numberline.cells(99, width=1020, left=10, right=10)
+    assert x(0) == 10 and x(100) == 1010
+    assert {round(x(y + 1) - x(y), 1) for y in range(100)} == {10.0}
+
+
+def test_one_mark_per_page_stacked_by_year(tables):
+    pages = [{"id": "a", "name": "A", "year": 5, "in_starter": 0},
+             {"id": "b", "name": "B", "year": 5, "in_starter": 1},
+             {"id": "c", "name": "C", "year": 85, "in_starter": 0}]
+    line = numberline.number_line(pages, list(tables.enemies.values()), tables)
+    marks = {m["id"]: m for m in line["marks"]}
+    assert len(line["marks"]) == 3
+    assert marks["a"]["x"] == marks["b"]["x"] and marks["a"]["y"] - marks["b"]["y"] == line["gap"]
+    assert marks["c"]["beyond"] and not marks["a"]["beyond"]
+    x = numberline.cells(line["last"])
+    assert line["cap_x"] == x(tables.balance.lifespan_cap + 1)  # 寿命上限's year is lived
+    assert [e["id"] for e in line["enemies"]] == list(tables.enemies)
+
+
+def test_histogram_bands_never_straddle_the_cap():
+    hist = histogram([79, 80, 85, 90], top=80)
+    bands = {(b["lo"], b["hi"]): (b["count"], b["beyond"]) for b in hist["bars"]}
+    assert bands[(70, 79)] == (1, False) and bands[(80, 80)] == (1, False)
+    assert bands[(81, 89)] == (1, True) and bands[(90, 90)] == (1, True)
+
+
+def test_histograms_share_the_number_lines_cells():
+    hist = histogram([3, 47], top=80, last=120, width=1040, left=120, right=12)
+    x = numberline.cells(120)
+    assert all(b["x"] == round(x(b["lo"]) + 1, 1) for b in hist["bars"])
+    assert hist["bars"][-1]["lo"] == 120 and hist["bars"][-1]["hi"] == 120
+
+
+# -------------------------------------------------------------------- enemy turns
+
+
+def test_a_constant_seat_move_each_turn_is_played_over_the_horizon(tables):
+    haguruma = tables.enemies["haguruma"]  # 座 42, += 4 a turn, telegraphed
+    path = enemy_turns.seat_path(haguruma)
+    assert path["seats"] == [42 + 4 * t for t in range(enemy_turns.HORIZON)]
+    assert path["continues"]
+    assert enemy_turns.seat_range(haguruma) == (42, 42 + 4 * (enemy_turns.HORIZON - 1))
+
+
+def test_a_move_of_at_most_n_times_stops_after_n(tables):
+    koukai = tables.enemies["koukai"]  # 座 24, −= 3 a turn, 最大 4 回
+    path = enemy_turns.seat_path(koukai)
+    assert path["seats"] == [24, 21, 18, 15, 12, 12, 12, 12] and not path["continues"]
+    assert enemy_turns.seat_range(koukai) == (12, 24)
+
+
+def test_the_seat_never_goes_below_zero(tables):
+    low = dataclasses.replace(tables.enemies["koukai"], seat=5)
+    assert enemy_turns.seat_path(low)["seats"][:4] == [5, 2, 0, 0]
+
+
+def test_an_immobile_enemy_never_moves(tables):
+    still = dataclasses.replace(tables.enemies["oi"],
+                                trait_effects=[_seat_effect(tables)])
+    assert enemy_turns.seat_range(still) == (70, 70)
+    assert not enemy_turns.seat_path(still)["continues"]
+
+
+def test_an_assignment_moves_to_its_value_once(tables):
+    to_10 = dataclasses.replace(tables.enemies["sumaho"], trait_effects=[_seat_effect(
+        tables, op="assign", direction=None, base=Const(10), timing="stage_start",
+        telegraphed=False)])
+    assert enemy_turns.seat_path(to_10)["seats"] == [10] * enemy_turns.HORIZON
+
+
+def test_a_move_that_reads_the_battle_or_fires_on_an_event_is_not_knowable(tables):
+    by_age = _seat_effect(tables, base=Scaled(VariableRef("age"), 0.5))
+    on_hit = _seat_effect(tables, timing="on_hit", telegraphed=False)
+    enemy = dataclasses.replace(tables.enemies["sumaho"], trait_effects=[by_age, on_hit])
+    known, unknown = enemy_turns.seat_moves(enemy)
+    assert known == [] and unknown == [by_age, on_hit]
+    assert enemy_turns.seat_range(enemy) == (45, 45)
+
+
+def test_escalation_adds_at_one_plus_its_interval_and_acceleration_shortens_the_next(tables):
+    def added(enemy_id):
+        return [t["turn"] for t in enemy_turns.intent_turns(tables.enemies[enemy_id])
+                if t["added"]]
+    assert added("haguruma") == [4, 7]        # every 3
+    assert added("kodoku") == [4, 6, 7, 8]    # every 3, 加速 1 (its example: 4・6・7)
+    assert added("isogashisa") == [3, 4, 5, 6, 7, 8]  # every 2, 加速 1
+    assert added("sumaho") == []
+    shown = enemy_turns.intent_turns(tables.enemies["kodoku"])
+    assert [len(t["intents"]) for t in shown] == [3, 3, 3, 4, 4, 5, 6, 7]
+    assert shown[3]["intents"][-1] == tables.enemies["kodoku"].escalations[0].intent
+
+
+def test_the_timeline_uses_the_battles_escalation_rule(monkeypatch, tables):
+    import runtime.escalation
+
+    assert enemy_turns.escalation is runtime.escalation
+    monkeypatch.setattr(runtime.escalation, "due", lambda rules, turn, speed: [0])
+    assert all(t["added"] == 1 for t in enemy_turns.intent_turns(tables.enemies["oi"]))
+
+
+def test_the_number_line_shows_the_blockades(tables):
+    line = numberline.number_line([], list(tables.enemies.values()), tables)
+    rows = {e["id"]: e for e in line["enemies"]}
+    assert [(b["low"], b["high"]) for b in rows["yamai"]["blockades"]] == [(40, 49)]
+    assert rows["haguruma"]["towards"] == "up" and rows["kodoku"]["towards"] == "down"
+    assert rows["oi"]["low"] == rows["oi"]["high"] == 70
+
+
+# -------------------------------------------------------------------------- examples
+
+
+def test_an_enemy_lists_only_the_examples_written_for_it():
+    from scenario.stage import compile_content
+
+    compiled = compile_content(Path(ROOT / "content"))
+    views = example_views(compiled.examples, compiled.sources)
+    fought = [e for e in compiled.examples if "haguruma" in e["enemies"]]
+    own = [e for e in compiled.examples if e.get("subject") == "haguruma"]
+    assert len(fought) > 30 and 0 < len(own) < len(fought)
+    assert [v["title"] for v in views["haguruma"]] == [e["name"] for e in own]
+    assert all(v["where"].startswith("content/enemies/") for v in views["haguruma"])
+    # a page still lists the examples that act on it, wherever they stand
+    assert any(v["where"].startswith("content/tests/") for v in views["sakamichi"])
+
+
+# ------------------------------------------------------------------------- compare
+
+
+def test_typical_ages_are_zero_the_start_age_and_the_quarters_of_the_line(tables):
+    assert compare.typical_ages(tables.balance) == (0, 20, 40, 60, 80)
+    other = dataclasses.replace(tables.balance, start_age=33, lifespan_cap=100)
+    assert compare.typical_ages(other) == (0, 25, 33, 50, 75, 100)
+
+
+def test_a_play_costs_the_distance_and_fires_the_face_by_year_against_age(tables):
+    sakamichi = tables.pages["sakamichi"]  # 銘 8, 過去面 only
+    assert compare.play_at(sakamichi, 20, tables.balance) == {
+        "age": 20, "cost": 12, "faces": "過去面", "why": None}
+    assert "未来面" in compare.play_at(sakamichi, 0, tables.balance)["why"]  # blank side
+    over = compare.play_at(sakamichi, 60, tables.balance)  # 52 歩 > 歩の規定量 40
+    assert over["cost"] == 52 and str(tables.balance.steps_quota) in over["why"]
+    both = next(p for p in tables.pages.values()
+                if all(f.written for f in p.faces.values()))
+    assert compare.play_at(both, both.year, tables.balance)["faces"] == "過去面→未来面"
+
+
+def test_a_tear_gives_distance_times_fray_mul_truncated_and_scales_its_effect(tables):
+    page = tables.pages["tabidachi"]  # 銘 36, 綻び倍率 1.0, a 破却効果
+    at = compare.tear_at(page, 80, tables.balance)
+    assert at["fray"] == math.trunc(44 * page.fray_mul)
+    assert at["scale"] == round(1 + tables.balance.tear_scale * 44, 3)
+    mul = dataclasses.replace(page, fray_mul=0.8)
+    assert compare.tear_at(mul, 31, tables.balance)["fray"] == 4  # 5 × 0.8 = 4.0
+    blank = next(p for p in tables.pages.values()
+                 if not any(f.written for f in p.faces.values()))
+    assert compare.tear_at(blank, 0, tables.balance)["scale"] is None
+
+
+# ----------------------------------------------------------------------- lab figures
+
+
+def test_lab_figures_are_the_reports_and_a_bad_figure_shows_none(tables):
+    report = sample_report()
+    row = next(p for p in report["pages"] if p["id"] == "sakamichi")
+    row["damage_per_step"] = float("nan")
+    got = lab.figures(report, tables)
+    fig = got["pages"]["sakamichi"]
+    assert fig["delta_v"] == row["delta"]["estimate"] and fig["per_step"] == "—"
+    assert fig["delta"].endswith("]") and " pt [" in fig["delta"]
+    assert set(got["enemies"]) == set(tables.enemies)
+    assert got["about"].startswith(f"方針 {report['settings']['policy']}")
+    report["pages"].append({"id": "gone", "delta": row["delta"]})  # not in the tables
+    assert "gone" not in lab.figures(report, tables)["pages"]
+    assert lab.figures(None, tables) == {"pages": {}, "enemies": {}, "about": ""}
+
+
+def test_the_report_is_left_beside_its_page_and_read_back(tmp_path):
+    from sim.report_html import read_report, write_report
+
+    report = sample_report()
+    write_report(report, tmp_path)
+    assert read_report(tmp_path) == report
+    (tmp_path / "report.json").write_text('{"format": "something else"}', encoding="utf-8")
+    assert read_report(tmp_path) is None
+    (tmp_path / "report.json").write_text("{not json", encoding="utf-8")
+    assert read_report(tmp_path) is None
+    assert read_report(tmp_path / "nowhere") is None
+
+
+def test_the_catalog_shows_lab_figures_only_with_a_report(tables):
+    report = sample_report()
+    with_lab = render(tables, lab_report=report)
+    without = render(tables)
+    assert 'class="r-delta"' in with_lab and 'class="r-delta"' not in without
+    delta = lab.figures(report, tables)["pages"]["sakamichi"]["delta"]
+    assert delta in with_lab
+    card = with_lab[with_lab.index('id="enemy-haguruma"'):]
+    assert card.index("模擬戦: 勝率") < card.index("</article>")
+    assert render(tables, lab_report=report) == with_lab  # deterministic
+
+
+def test_the_catalog_command_reads_the_report_beside_it(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from sim.report_html import write_report
+
+    write_report(sample_report(), tmp_path / "sim")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    html = (tmp_path / "catalog" / "index.html").read_text(encoding="utf-8")
+    assert 'class="r-delta"' in html and "模擬戦: 勝率" in html
+    (tmp_path / "sim" / "report.json").unlink()
+    subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    assert 'class="r-delta"' not in (tmp_path / "catalog" / "index.html").read_text(
+        encoding="utf-8")
+
+
+def test_text_in_a_lab_report_stays_text(tables):
+    report = sample_report()
+    report["settings"]["policy"] = "<script>alert(1)</script>"
+    html = render(tables, lab_report=report)
+    assert "<script>alert(1)</script>" not in html
+    assert "方針 &lt;script&gt;alert(1)&lt;/script&gt;" in html
