@@ -128,7 +128,7 @@ def parse(c: Compilation) -> None:
     from dsl.parsecache import ParseCache
 
     from .limits import too_many_tokens
-    from .names import did_you_mean
+    from .names import suggest
 
     with ParseCache.open() as parse_cache:
         for source in c.sources:
@@ -141,7 +141,7 @@ def parse(c: Compilation) -> None:
                 c.diagnostics.append(too_big)
                 continue
             try:
-                source.parsed = parse_cache.parse(source.text, source.path, did_you_mean)
+                source.parsed = parse_cache.parse(source.text, source.path, suggest)
             except Exception as exc:  # parse never raises on content: a bug in jibunki
                 c.diagnostics.append(internal_error(exc, Span(source.path, 1, 1, 1, 2)))
                 continue

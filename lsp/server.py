@@ -39,6 +39,13 @@ SYMBOL_KINDS = {
     "balance": types.SymbolKind.Namespace,
     "example": types.SymbolKind.Event,
 }
+#: The title of a quick fix that writes a diagnostic's replacement, by code (the others:
+#: DEFAULT_FIX_TITLE).
+FIX_TITLES = {
+    "E002": "半角の「{}」にする",
+    "E021": "スコープ添字を付けて「{}」にする",
+}
+DEFAULT_FIX_TITLE = "「{}」にする"
 #: Characters that open a completion by themselves: a scope subscript, a flag.
 TRIGGERS = ["[", "@"]
 #: The explanation pages of the codes (compiler.codes.explanation reads them).
@@ -130,7 +137,8 @@ class JibunkiServer(LanguageServer):
                               else None),
             source="jibunki",
             related_information=related or None,
-            data={"code": diag.code, "explain": f"jibunki explain {diag.code}"},
+            data={"code": diag.code, "explain": f"jibunki explain {diag.code}",
+                  "replacements": list(diag.replacements)},
         )
 
 
@@ -226,28 +234,21 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix]))
     def code_action(ls: JibunkiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        """Quick fixes: a full-width slip (E002 on a form of dsl.parser.WIDTH_FORMS) becomes
-        the half-width symbol meant."""
-        from dsl.parser import WIDTH_FORMS
-
-        document = ls.workspace.get_text_document(params.text_document.uri)
+        """Quick fixes: each replacement a diagnostic carries (its data, from
+        dsl.diagnostics.Diagnostic.replacements) written over its range, the first one
+        preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
+        (E001, E010, E011, E057), the counter with each scope it may take (E021)."""
         actions = []
         for diag in params.context.diagnostics:
-            if diag.code != "E002" or diag.range.start.line != diag.range.end.line:
-                continue
-            start = document.position_from_client_units(diag.range.start)
-            end = document.position_from_client_units(diag.range.end)
-            lines = document.lines
-            text = lines[start.line][start.character:end.character] \
-                if start.line < len(lines) else ""
-            half, accepted = WIDTH_FORMS.get(text, (None, True))
-            if half is None or accepted:
-                continue
-            actions.append(types.CodeAction(
-                title=f"半角の「{half}」にする", kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diag], is_preferred=True,
-                edit=types.WorkspaceEdit(changes={params.text_document.uri: [
-                    types.TextEdit(diag.range, half)]})))
+            data = diag.data if isinstance(diag.data, dict) else {}
+            replacements = data.get("replacements") or []
+            title = FIX_TITLES.get(str(diag.code), DEFAULT_FIX_TITLE)
+            for rank, text in enumerate(r for r in replacements if isinstance(r, str)):
+                actions.append(types.CodeAction(
+                    title=title.format(text), kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diag], is_preferred=rank == 0,
+                    edit=types.WorkspaceEdit(changes={params.text_document.uri: [
+                        types.TextEdit(diag.range, text)]})))
         return actions
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)

@@ -238,3 +238,72 @@ async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
     (action,) = actions
     (edit,) = action.edit.changes[uri]
     assert action.title == "半角の「-=」にする" and edit.new_text == "-=" and edit.range == diag.range
+
+
+def _apply(text: str, edit: types.TextEdit) -> str:
+    """``text`` with one single-line edit applied (positions in the BMP: UTF-16 = code points)."""
+    lines = text.split("\n")
+    start, end = edit.range.start, edit.range.end
+    assert start.line == end.line
+    line = lines[start.line]
+    lines[start.line] = line[:start.character] + edit.new_text + line[end.character:]
+    return "\n".join(lines)
+
+
+async def _fixes(client: LanguageClient, uri: str, code: str):
+    (diag,) = [d for d in client.diagnostics[uri] if d.code == code]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), diag.range,
+        types.CodeActionContext(diagnostics=[diag])))
+    return diag, actions
+
+
+@pytest.mark.parametrize("right, wrong, code, title", [
+    ("銘 19", "名 19", "E001", "「銘」にする"),            # a keyword typo (an IME's kanji)
+    ("未来面 {\n    通貨", "未来 {\n    通貨", "E001", "「未来面」にする"),  # a keyword cut short
+    ("通貨 += 5", "通過 += 5", "E010", "「通貨」にする"),  # a vocabulary word
+])
+async def test_a_did_you_mean_has_a_quick_fix_that_writes_the_word_meant(
+        client: LanguageClient, content, right, wrong, code, title):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace(right, wrong, 1))
+    diag, actions = await _fixes(client, uri, code)
+    assert diag.data["replacements"] == [title[1:-4]]  # carried as data, not read from words
+    (action,) = actions
+    assert action.title == title and action.is_preferred
+    assert list(action.diagnostics) == [diag]
+    (edit,) = action.edit.changes[uri]
+    fixed = _apply(text.replace(right, wrong, 1), edit)
+    assert fixed == text
+    await _replace(client, uri, 3, fixed)
+    assert list(client.diagnostics[uri]) == []
+
+
+async def test_a_counter_without_its_scope_has_a_quick_fix_for_each_scope_it_may_take(
+        client: LanguageClient, content):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    written = "使用した歩[プレイ] × 0.7"
+    await _replace(client, uri, 2, text.replace(written, "使用した歩 × 0.7", 1))
+    diag, actions = await _fixes(client, uri, "E021")
+    # 使用した歩 is ●●○○ over プレイ・ターン・ステージ・ラン: the core scopes first
+    assert [a.title for a in actions] == [
+        f"スコープ添字を付けて「使用した歩[{scope}]」にする"
+        for scope in ("プレイ", "ターン", "ステージ", "ラン")]
+    assert [a.is_preferred for a in actions] == [True, False, False, False]
+    (edit,) = actions[0].edit.changes[uri]
+    assert edit.range == diag.range
+    assert _apply(text.replace(written, "使用した歩 × 0.7", 1), edit) == text
+
+
+async def test_a_counter_never_offers_a_meaningless_scope(client: LanguageClient, content):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("使用した歩[プレイ] × 0.7", "プレイ枚数 × 0.7", 1))
+    _, actions = await _fixes(client, uri, "E021")
+    offered = [a.edit.changes[uri][0].new_text for a in actions]
+    assert offered == ["プレイ枚数[ターン]", "プレイ枚数[ステージ]", "プレイ枚数[ラン]"]  # × プレイ
