@@ -12,6 +12,8 @@ from pathlib import Path
 from compiler.lint import Result, check_text
 from compiler.read import MAX_FILE_BYTES
 
+from .examples import Runs
+
 __all__ = ["EXTENSIONS", "Folder", "Folders", "content_root"]
 
 #: The kinds of content file the server checks.
@@ -47,6 +49,7 @@ class Folder:
         self.latest: Result | None = None  # the last check of any document here
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
         self.enemies: dict[str, object] = {}  # id → contract.tables.Enemy, likewise
+        self.runs = Runs()  # the last outcome of each example run from the editor
 
     def check(self, path: str, text: str) -> Result:
         """Check the document ``path`` as ``text``, with every other file as context."""

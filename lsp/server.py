@@ -18,7 +18,7 @@ from pygls.uris import from_fs_path, to_fs_path
 import compiler.codes
 from dsl.diagnostics import ERROR, Span
 
-from . import features
+from . import examples, features
 from .folder import Folder, Folders
 
 __all__ = ["JibunkiServer", "main", "make_server"]
@@ -250,6 +250,40 @@ def make_server() -> JibunkiServer:
                     edit=types.WorkspaceEdit(changes={params.text_document.uri: [
                         types.TextEdit(diag.range, text)]})))
         return actions
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: JibunkiServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        """A lens over each 例 of the document: run it (lsp.examples), titled with its last
+        outcome."""
+        uri = params.text_document.uri
+        path = _path(uri)
+        folder = ls.folders.of(Path(path))
+        result = folder.results.get(path)
+        if result is None:
+            return []
+        return [types.CodeLens(
+            range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
+            command=types.Command(lens.title, examples.COMMAND, arguments=[uri, lens.line]))
+            for lens in examples.lenses(result, path, folder.runs)]
+
+    @server.command(examples.COMMAND)
+    def run_example(ls: JibunkiServer, uri: str, line: int) -> dict | None:
+        """Play the example of ``uri`` starting on ``line`` (0-based), keep its outcome for
+        its lens and ask the client to draw the lenses again; the outcome as data."""
+        path = _path(uri)
+        folder = ls.folders.of(Path(path))
+        result = folder.results.get(path)
+        if result is None:
+            return None
+        outcome = examples.run_example(result, path, line, folder.runs)
+        if outcome is None:
+            return None
+        workspace = ls.client_capabilities.workspace
+        lens = workspace.code_lens if workspace is not None else None
+        if lens is not None and lens.refresh_support:
+            ls.workspace_code_lens_refresh(None)
+        return {"state": outcome.state, "line": outcome.line, "message": outcome.message,
+                "failures": outcome.failures, "title": outcome.title()}
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:

@@ -307,3 +307,68 @@ async def test_a_counter_never_offers_a_meaningless_scope(client: LanguageClient
     _, actions = await _fixes(client, uri, "E021")
     offered = [a.edit.changes[uri][0].new_text for a in actions]
     assert offered == ["プレイ枚数[ターン]", "プレイ枚数[ステージ]", "プレイ枚数[ラン]"]  # × プレイ
+
+
+def _refreshes(client: LanguageClient):
+    """An event set when the server asks the client to draw its code lenses again."""
+    import asyncio
+
+    refreshed = asyncio.Event()
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh(params: None) -> None:
+        refreshed.set()
+
+    return refreshed
+
+
+async def _lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:
+    return await client.text_document_code_lens_async(types.CodeLensParams(
+        types.TextDocumentIdentifier(uri)))
+
+
+async def test_a_lens_on_each_example_runs_it_and_shows_its_last_result(
+        client: LanguageClient, content):
+    import asyncio
+
+    refreshed = _refreshes(client)
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    lenses = await _lenses(client, uri)
+    heads = [row for row, line in enumerate(text.split("\n")) if line.startswith("例 ")]
+    assert [lens.range.start.line for lens in lenses] == heads
+    assert {lens.command.title for lens in lenses} == {"▶ 例を実行"}
+    first = lenses[0].command
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        first.command, first.arguments))
+    assert outcome["state"] == "passed"
+    await asyncio.wait_for(refreshed.wait(), 10)
+    lenses = await _lenses(client, uri)
+    assert lenses[0].command.title == "PASS ▶ もう一度実行"
+    assert lenses[1].command.title == "▶ 例を実行"  # only the example asked for was run
+
+    wrong = text.replace("確認 刻 == 55, 歩 == 15", "確認 刻 == 54, 歩 == 15", 1)
+    assert wrong != text
+    await _replace(client, uri, 2, wrong)
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        first.command, first.arguments))
+    row = next(r for r, line in enumerate(wrong.split("\n")) if "刻 == 54" in line)
+    assert outcome["state"] == "failed" and outcome["line"] == row + 1
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith(f"FAIL {row + 1} 行: 期待 刻 == 54")
+    assert "実際 刻 = 55" in lens.command.title
+
+
+async def test_an_example_that_cannot_run_says_why_on_its_lens(client: LanguageClient, content):
+    _refreshes(client)
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("敵 haguruma", "敵 hagurumaa", 1))
+    (lens, *_) = await _lenses(client, uri)
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        lens.command.command, lens.command.arguments))
+    assert outcome["state"] == "blocked" and "hagurumaa" in outcome["message"]
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith("実行できません:")
