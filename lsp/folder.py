@@ -1,8 +1,10 @@
 """コンテンツフォルダ — the files a document's names resolve against, kept in memory.
 
 A folder's files are read from disk once; an open document's text replaces its file's
-(``check``), so what the editor shows is what is checked. Only the edited document is
-checked again: the others are context (their parses come from dsl.parsecache).
+(``check``), so what the editor shows is what is checked. The edited document is checked
+again; the other open documents only when the edit changed what it lends them
+(``interface``: the ids it defines, its pages' 出自 and 上限枚数) — otherwise they are
+context (their parses come from dsl.parsecache).
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from pathlib import Path
 
 from compiler.lint import Result, check_text
 from compiler.read import MAX_FILE_BYTES
+from dsl import ast
 
 from .examples import Runs
 
-__all__ = ["EXTENSIONS", "Folder", "Folders", "content_root"]
+__all__ = ["EXTENSIONS", "Folder", "Folders", "content_root", "interface"]
 
 #: The kinds of content file the server checks.
 EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario")
@@ -31,6 +34,49 @@ def content_root(path: Path, workspace: Path | None) -> Path:
     if workspace is not None and workspace in path.parents:
         return workspace
     return path.parent
+
+
+#: The item kinds whose ids other files name, and the page fields other files' checks read
+#: (a generation filter names a 出自; a deck's copies are bounded by 上限枚数).
+_ID_KINDS = {ast.Page: "page", ast.Enemy: "enemy", ast.Deck: "deck"}
+_LENT_FIELDS = ("origin", "deck_cap")
+
+
+def interface(result: Result | None, path: str) -> frozenset | None:
+    """What the file ``path`` lends the other files of its folder, as the check ``result``
+    read it (as the document or as context): its items' kinds and ids, its pages' lent
+    fields and its balance's settings as written. None when the check did not read the
+    file. Where things stand in the file is no part of it: an edit that only moves them
+    changes nothing for the others."""
+    if result is None or result.compilation is None:
+        return None
+    source = next((s for s in result.compilation.sources if s.path == path), None)
+    if source is None:
+        return None
+    if source.parsed is None:
+        return frozenset()
+    lines = (source.text or "").split("\n")
+    lent = set()
+    for index, item in enumerate(source.parsed.file.items):
+        kind = _ID_KINDS.get(type(item))
+        if kind is not None:
+            lent.add((kind, item.id.text))
+        if isinstance(item, ast.Page):
+            lent.update((f.key, item.id.text, _written(lines, f.span))
+                        for f in item.fields if f.key in _LENT_FIELDS)
+        if isinstance(item, ast.Balance):
+            lent.update(("balance", index, _written(lines, setting.span))
+                        for setting in item.settings)
+            lent.add(("balance", index, len(item.rewards)))
+    return frozenset(lent)
+
+
+def _written(lines: list[str], span) -> str:
+    """The text of a span as the file holds it."""
+    if span.line == span.end_line:
+        return lines[span.line - 1][span.col - 1:span.end_col - 1]
+    return "\n".join([lines[span.line - 1][span.col - 1:], *lines[span.line:span.end_line - 1],
+                      lines[span.end_line - 1][:span.end_col - 1]])
 
 
 class Folder:
@@ -64,6 +110,7 @@ class Folder:
 
     def closed(self, path: str) -> None:
         """The document was closed: its file's text is the one on disk again."""
+        self.results.pop(path, None)
         text = _read(Path(path))
         if text is None:
             self.texts.pop(path, None)

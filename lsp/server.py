@@ -1,7 +1,8 @@
 """The pygls server: LSP messages ↔ lsp.folder (what is checked) and lsp.features (answers).
 
-Diagnostics are published on didOpen and didChange for the edited document only; the
-other files of its content folder are context, in memory. Spans are 1-based with an
+Diagnostics are published on didOpen and didChange for the edited document, and for the
+other open documents of its content folder when the edit changed what names resolve to
+(lsp.folder.interface); the other files are context, in memory. Spans are 1-based with an
 exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
 unless the client chose another encoding), converted here with the file's own lines.
 """
@@ -19,7 +20,7 @@ import compiler.codes
 from dsl.diagnostics import ERROR, Span
 
 from . import examples, features
-from .folder import Folder, Folders
+from .folder import Folder, Folders, interface
 
 __all__ = ["JibunkiServer", "main", "make_server"]
 
@@ -107,9 +108,22 @@ class JibunkiServer(LanguageServer):
     # ------------------------------------------------------------ diagnostics
 
     def check(self, uri: str) -> None:
-        """Check the document again and publish its diagnostics."""
+        """Check the document again and publish its diagnostics; when the edit changed what
+        the document lends the others (lsp.folder.interface: an id renamed or removed …),
+        check the other open documents of its folder again too."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
+        before = interface(folder.latest, path)
+        self.publish(uri, path, folder)
+        if before is not None and interface(folder.latest, path) != before:
+            for other in list(self.workspace.text_documents):
+                other_path = _path(other)
+                if other_path != path and other_path in folder.results \
+                        and self.folders.of(Path(other_path)) is folder:
+                    self.publish(other, other_path, folder)
+
+    def publish(self, uri: str, path: str, folder: Folder) -> None:
+        """Check the open document ``uri`` and publish its diagnostics."""
         document = self.workspace.get_text_document(uri)
         result = folder.check(path, document.source)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(

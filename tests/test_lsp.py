@@ -372,3 +372,54 @@ async def test_an_example_that_cannot_run_says_why_on_its_lens(client: LanguageC
     assert outcome["state"] == "blocked" and "hagurumaa" in outcome["message"]
     (lens, *_) = await _lenses(client, uri)
     assert lens.command.title.startswith("実行できません:")
+
+
+async def _round_trip(client: LanguageClient, uri: str) -> None:
+    """A request answered after every notification the server sent before it."""
+    await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(uri)))
+
+
+async def test_renaming_a_page_id_re_checks_the_other_open_documents(
+        client: LanguageClient, content):
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    [page_file] = [p for p in (content / "pages").glob("*.page")
+                   if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
+    page_uri = await _open(client, page_file)
+    text = page_file.read_text(encoding="utf-8")
+    assert list(client.diagnostics[deck_uri]) == []
+
+    await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
+    await _round_trip(client, page_uri)
+    (diag,) = client.diagnostics[deck_uri]
+    assert diag.code == "E011" and diag.data["replacements"] == ["hatsukoi2"]
+
+    await _replace(client, page_uri, 3, text)  # the id back: the deck is clean again
+    await _round_trip(client, page_uri)
+    assert list(client.diagnostics[deck_uri]) == []
+
+
+async def test_an_edit_that_changes_no_name_leaves_the_other_documents_alone(
+        client: LanguageClient, content):
+    published: list[str] = []
+
+    class Recording(dict):  # what the client's default handler stores into, in order
+        def __setitem__(self, uri, diagnostics):
+            published.append(uri)
+            super().__setitem__(uri, diagnostics)
+
+    client.diagnostics = Recording(client.diagnostics)
+
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    published.clear()
+    await _replace(client, uri, 2, "\n\n" + text.replace("通貨 += 5", "通貨 += 6", 1))
+    await _round_trip(client, uri)
+    assert published == [uri]  # moved and changed, but no name: the deck is not checked
+    await _replace(client, uri, 3, text.replace("ページ arubaito ", "ページ arubaito2 ", 1))
+    await _round_trip(client, uri)
+    assert published == [uri, uri, deck_uri]  # an id changed: the deck is checked again
