@@ -124,14 +124,14 @@ def run_example(result: Result, path: str, line: int, runs: Runs) -> Outcome | N
 
 
 def _played(spec: dict, literal_tables: dict) -> Outcome:
-    from runtime.tables import from_dicts
-    from scenario.run import run
+    from scenario.stage import play
 
-    try:
-        played = run(spec, from_dicts(literal_tables))
-    except Exception as exc:  # a bug in jibunki: said on the lens, never a crashed server
-        return Outcome("blocked", spec["line"], f"jibunki の内部エラー: {exc!r}")
-    if played.passed:
+    played, bugs = play([spec], literal_tables)
+    if bugs or not played:  # a bug in jibunki: said on the lens, never a crashed server
+        return Outcome("blocked", spec["line"],
+                       bugs[0].message if bugs else "jibunki の内部エラー")
+    (outcome,) = played
+    if outcome.passed:
         return Outcome("passed")
-    first = played.failures[0]
-    return Outcome("failed", first.line, first.message, len(played.failures))
+    first = outcome.failures[0]
+    return Outcome("failed", first.line, first.message, len(outcome.failures))

@@ -34,7 +34,7 @@ ALLOWED = {
     "runtime": ({"runtime", "contract"}, set()),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
-    "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),
+    "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe", "pygments"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
