@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.lint import Result, check_text
-from compiler.read import MAX_FILE_BYTES
+from compiler.lint import Result, result_of
+from compiler.pipeline import Compilation, Source, run
+from compiler.read import MAX_FILE_BYTES, prepare
 from dsl import ast
 
 from .examples import Runs
@@ -96,17 +97,63 @@ class Folder:
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
         self.enemies: dict[str, object] = {}  # id → contract.tables.Enemy, likewise
         self.runs = Runs()  # the last outcome of each example run from the editor
+        self._prepared: dict[str, tuple] = {}  # path → (text, prepared text, problems)
+        self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
 
     def check(self, path: str, text: str) -> Result:
-        """Check the document ``path`` as ``text``, with every other file as context."""
+        """Check the document ``path`` as ``text``, against the names of every file of the
+        folder. The folder's first check checks every file (the pages and enemies a hover
+        shows); the later ones check only the document's items — what the others define
+        is read from their parses, kept in memory while their text stays the same, so an
+        edit costs its own file, not the folder."""
         self.texts[path] = text
-        context = {other: body for other, body in self.texts.items() if other != path}
-        result = check_text(text, path, context)
+        result = self._run(path, partial=self.latest is not None)
         self.results[path] = result
         self.latest = result
         self.pages.update((p.id, p) for p in result.model.pages if p is not None)
         self.enemies.update((e.id, e) for e in result.model.enemies if e is not None)
         return result
+
+    def full(self, path: str) -> Result:
+        """The document ``path`` with every file of the folder checked, as ``jibunki lint``
+        checks them, and lowered into tables when none has an error (what an example is
+        played on)."""
+        return self._run(path, partial=False)
+
+    def _run(self, path: str, partial: bool) -> Result:
+        """compiler.lint.check_text of the document with the other files as context; when
+        ``partial``, only the document's items are checked and the unchanged files' parses
+        are reused (their diagnostics are not the document's, and nothing is lowered)."""
+        diagnostics: list = []
+        sources: list[Source] = []
+        shown: dict[str, str] = {}
+        order = [path, *(other for other in self.texts if other != path)]
+        for name in order:
+            prepared, problems = self._prepare(name)
+            report = name == path
+            if report:
+                diagnostics.extend(problems)
+            source = Source(name, None if problems else prepared, report=report)
+            kept = self._parsed.get(name)
+            if partial and not report and kept is not None and kept[0] is prepared:
+                source.parsed = kept[1]
+            sources.append(source)
+            shown[name] = prepared
+        compilation = run(Compilation(sources, diagnostics, {path},
+                                      checked={path} if partial else None))
+        for source in compilation.sources:
+            if source.parsed is not None:
+                self._parsed[source.path] = (source.text, source.parsed)
+        return result_of(compilation, shown, 1)
+
+    def _prepare(self, name: str):
+        """compiler.read.prepare of a file's text, kept while the text stays the same."""
+        raw = self.texts[name]
+        kept = self._prepared.get(name)
+        if kept is None or kept[0] is not raw and kept[0] != raw:
+            kept = (raw, *prepare(raw, name))
+            self._prepared[name] = kept
+        return kept[1], kept[2]
 
     def closed(self, path: str) -> None:
         """The document was closed: its file's text is the one on disk again."""

@@ -197,16 +197,29 @@ def make_server() -> JibunkiServer:
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
-        trigger_characters=TRIGGERS))
+        trigger_characters=TRIGGERS, resolve_provider=True))
     def completion(ls: JibunkiServer, params: types.CompletionParams) -> types.CompletionList:
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
         items = [types.CompletionItem(
             label=c.label, kind=COMPLETION_KINDS[c.kind], detail=c.detail,
             documentation=(types.MarkupContent(types.MarkupKind.Markdown, c.documentation)
-                           if c.documentation else None))
+                           if c.documentation else None),
+            data=None if c.documentation else {"kind": c.kind, "path": path})
             for c in features.completions(folder.latest, folder.pages, folder.enemies)]
         return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    def completion_resolve(ls: JibunkiServer, item: types.CompletionItem) -> types.CompletionItem:
+        """A page's or an enemy's candidate with its documentation: its rules text."""
+        data = item.data if isinstance(item.data, dict) else {}
+        if item.documentation is None and isinstance(data.get("path"), str):
+            folder = ls.folders.of(Path(data["path"]))
+            text = features.documentation(str(data.get("kind")), item.label, folder.pages,
+                                          folder.enemies)
+            if text:
+                item.documentation = types.MarkupContent(types.MarkupKind.Markdown, text)
+        return item
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: JibunkiServer, params: types.DefinitionParams) -> list[types.Location]:
@@ -286,10 +299,10 @@ def make_server() -> JibunkiServer:
         its lens and ask the client to draw the lenses again; the outcome as data."""
         path = _path(uri)
         folder = ls.folders.of(Path(path))
-        result = folder.results.get(path)
-        if result is None:
+        if path not in folder.results:
             return None
-        outcome = examples.run_example(result, path, line, folder.runs)
+        # the whole folder checked and lowered: the example is played on its tables
+        outcome = examples.run_example(folder.full(path), path, line, folder.runs)
         if outcome is None:
             return None
         workspace = ls.client_capabilities.workspace

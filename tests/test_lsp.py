@@ -145,6 +145,11 @@ async def test_completion_offers_timings_and_page_ids(client: LanguageClient, co
                                     types.CompletionItemKind.Keyword)
     assert items["tabidachi"].detail == "銘 36 旅立ちの朝"
     assert "haguruma" in items
+    # a page's rules text is sent when the client asks for that one item
+    assert items["tabidachi"].documentation is None
+    resolved = await client.completion_item_resolve_async(items["tabidachi"])
+    page = compiled_tables(content).pages["tabidachi"]
+    assert all(line in resolved.documentation.value for line in body_lines(page.faces["future"]))
 
 
 async def test_definition_and_references_of_a_page_id_in_the_starter_deck(
