@@ -115,3 +115,21 @@ def test_the_grammar_test_tool_catches_a_wrong_scope(tmp_path):
                                   "support.constant.scope.jibunki"), encoding="utf-8")
     done = _tool(wrong)
     assert done.returncode != 0 and "missing required scopes" in done.stdout + done.stderr
+
+
+def test_the_readme_neovim_snippet_names_the_server_command_and_its_file_types():
+    from click.testing import CliRunner
+
+    import cli
+    from lsp.folder import EXTENSIONS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (snippet,) = re.findall(r"```lua\n(.*?)```", readme, re.S)
+    extensions = re.search(r"extension = \{(.*?)\}", snippet, re.S).group(1)
+    assert {f".{e}" for e in re.findall(r"(\w+) = \"jibunki\"", extensions)} == set(EXTENSIONS)
+    command = re.search(r"cmd = \{(.*?)\}", snippet).group(1)
+    assert re.findall(r'"([^"]+)"', command) == ["jibunki", "lsp"]
+    assert 'filetypes = { "jibunki" }' in snippet and 'vim.lsp.enable("jibunki")' in snippet
+    assert "lsp" in cli.main.commands  # the command the snippet starts
+    done = CliRunner().invoke(cli.main, ["lsp", "--help"])
+    assert done.exit_code == 0
