@@ -1,5 +1,6 @@
 """``python3 -m editors.build [--check]`` — the TextMate grammar of the VS Code extension,
-written from the language's own definitions, never kept by hand.
+written from the language's own definitions, never kept by hand. (editors/ is a folder of
+the checkout, not an installed package: run it from the project's root.)
 
 * the keywords are the grammar's: every keyword terminal of the lark parser (its ``_kw_*``
   rules, which dsl/keywords.py generates from ``contract.vocabulary.KEYWORDS``);
