@@ -15,6 +15,7 @@ from compiler.lint import Result, result_of
 from compiler.pipeline import Compilation, Source, run
 from compiler.read import MAX_FILE_BYTES, prepare
 from dsl import ast
+from scenario.stage import examples_of
 
 from .examples import Runs
 
@@ -141,6 +142,9 @@ class Folder:
             shown[name] = prepared
         compilation = run(Compilation(sources, diagnostics, {path},
                                       checked={path} if partial else None))
+        # the examples checked (not played) as lint checks them: an unknown enemy, a
+        # quantity an expectation cannot read … (scenario.stage)
+        compilation.diagnostics.extend(examples_of(compilation)[1])
         for source in compilation.sources:
             if source.parsed is not None:
                 self._parsed[source.path] = (source.text, source.parsed)

@@ -428,3 +428,14 @@ async def test_an_edit_that_changes_no_name_leaves_the_other_documents_alone(
     await _replace(client, uri, 3, text.replace("ページ arubaito ", "ページ arubaito2 ", 1))
     await _round_trip(client, uri)
     assert published == [uri, uri, deck_uri]  # an id changed: the deck is checked again
+
+
+async def test_an_example_s_unknown_enemy_is_reported_with_its_quick_fix(
+        client: LanguageClient, content):
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("敵 haguruma", "敵 hagurumaa", 1))
+    diag, actions = await _fixes(client, uri, "E011")
+    assert "hagurumaa" in diag.message
+    assert [a.title for a in actions] == ["「haguruma」にする"]

@@ -1,5 +1,6 @@
 """lsp.folder: after a folder's first check the server checks only the edited document's
-items, reusing the other files' parses — the diagnostics must be exactly lint's."""
+items, reusing the other files' parses — the diagnostics must be exactly lint's (its
+checks of the examples included; playing them is the code lens's)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import pytest
 from compiler.lint import check_text
 from conftest import ROOT
 from lsp.folder import Folder, interface
+from scenario.stage import examples_of
 
 CONTENT = ROOT / "content"
 FILES = sorted(str(p) for p in CONTENT.rglob("*") if p.is_file())
 
 #: Edits a designer makes: a keyword typo, an unknown page, a removed id, a broken brace,
-#: a counter without its scope, and nothing at all.
+#: a counter without its scope, an example's unknown enemy, and nothing at all.
 EDITS = [
     ("銘 ", "名 "), ("sakamichi", "sakamichu"), ("ページ ", "# ページ "), ("{", ""),
-    ("[プレイ]", ""), ("", ""),
+    ("[プレイ]", ""), ("敵 haguruma", "敵 hagurumaa"), ("", ""),
 ]
 
 
@@ -38,6 +40,8 @@ def test_an_edit_is_checked_as_lint_checks_it(folder, path, old, new):
     edited = text.replace(old, new, 1) if old else text
     context = {other: body for other, body in folder.texts.items() if other != path}
     expected = check_text(edited, path, context)
+    expected.diagnostics = expected.compilation.shown(
+        expected.compilation.diagnostics + examples_of(expected.compilation)[1])
     try:
         assert _plain(folder.check(path, edited)) == _plain(expected)
     finally:
