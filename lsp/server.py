@@ -116,11 +116,37 @@ class JibunkiServer(LanguageServer):
         before = interface(folder.latest, path)
         self.publish(uri, path, folder)
         if before is not None and interface(folder.latest, path) != before:
-            for other in list(self.workspace.text_documents):
-                other_path = _path(other)
-                if other_path != path and other_path in folder.results \
-                        and self.folders.of(Path(other_path)) is folder:
-                    self.publish(other, other_path, folder)
+            for other, other_path in self.others(path, folder):
+                self.publish(other, other_path, folder)
+
+    def closed(self, uri: str) -> None:
+        """The document was closed: its diagnostics are cleared and its file is read from
+        disk again — when what it lends the others differs there (an id renamed and not
+        saved), the other open documents of its folder are checked again."""
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        before = interface(folder.latest, path)
+        folder.closed(path)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[]))
+        others = self.others(path, folder)
+        if before is None or not others:
+            return
+        first, *rest = others
+        self.publish(*first, folder)
+        if interface(folder.latest, path) != before:
+            for other, other_path in rest:
+                self.publish(other, other_path, folder)
+
+    def others(self, path: str, folder: Folder) -> list[tuple[str, str]]:
+        """(URI, path) of every other open document of ``folder`` the server has checked."""
+        found = []
+        for other in list(self.workspace.text_documents):
+            other_path = _path(other)
+            if other_path != path and other_path in folder.results \
+                    and self.folders.of(Path(other_path)) is folder:
+                found.append((other, other_path))
+        return found
 
     def publish(self, uri: str, path: str, folder: Folder) -> None:
         """Check the open document ``uri`` and publish its diagnostics."""
@@ -179,10 +205,7 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JibunkiServer, params: types.DidCloseTextDocumentParams) -> None:
-        path = _path(params.text_document.uri)
-        ls.folders.of(Path(path)).closed(path)
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=params.text_document.uri, diagnostics=[]))
+        ls.closed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: JibunkiServer, params: types.HoverParams) -> types.Hover | None:

@@ -405,6 +405,24 @@ async def test_renaming_a_page_id_re_checks_the_other_open_documents(
     assert list(client.diagnostics[deck_uri]) == []
 
 
+async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
+        client: LanguageClient, content):
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    [page_file] = [p for p in (content / "pages").glob("*.page")
+                   if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
+    page_uri = await _open(client, page_file)
+    text = page_file.read_text(encoding="utf-8")
+    await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
+    await _round_trip(client, page_uri)
+    assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        types.TextDocumentIdentifier(page_uri)))  # not saved: the file on disk holds hatsukoi
+    await _round_trip(client, deck_uri)
+    assert list(client.diagnostics[deck_uri]) == []
+    assert list(client.diagnostics[page_uri]) == []
+
+
 async def test_an_edit_that_changes_no_name_leaves_the_other_documents_alone(
         client: LanguageClient, content):
     published: list[str] = []
