@@ -1,7 +1,9 @@
 """How fast does ``jibunki lsp`` answer an editor? The real server over stdio, driven by
-pytest-lsp's client, on a private copy of the bundled content:
+pytest-lsp's client, on a private copy of the bundled content and on a synthetic content
+folder of 2,000 pages (benchmarks/corpus.py, as bench_scale.py writes it):
 
     python benchmarks/bench_lsp.py [--edits 20] [--requests 50] [--content content]
+                                   [--pages 2000]   (0: the bundled content only)
 
 * floor: a hover on whitespace — a request the server answers with nothing, so the row is
   the round trip itself (JSON-RPC over the pipes, pygls's dispatch) in the same run;
@@ -13,8 +15,9 @@ pytest-lsp's client, on a private copy of the bundled content:
   keywords, in turn;
 * completion: every keyword, term, page and enemy id, at a place in a face.
 
-Printed: p50 and p95 in ms of each row, and the row's p50 over the floor's. Targets:
-diagnostics p95 ≤ 150 ms, hover and completion p95 ≤ 50 ms. Figures only, no assertion.
+Printed: p50 and p95 in ms of each row for each folder, and the row's p50 over the floor's.
+Targets: bundled diagnostics p95 ≤ 150 ms, hover and completion p95 ≤ 50 ms; at 2,000
+pages diagnostics p95 ≤ 300 ms. Figures only, no assertion.
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ from pytest_lsp import ClientServerConfig, client_capabilities
 from contract.vocabulary import KEYWORDS, W
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = "pages/青年期.page"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+PAGE = "pages/青年期.page"  # the page file edited in the bundled content
+SYNTHETIC_PAGE = "pages/corpus_000.page"  # … and in the synthetic one
+SYNTHETIC_FILES = 40  # 2,000 pages in files of 50, as a project might hold them
 
 
 def _percentiles(times: list[float]) -> tuple[float, float]:
@@ -56,14 +62,17 @@ async def _timed(call) -> float:
     return time.perf_counter() - start
 
 
-async def run(content: Path, edits: int, requests: int) -> dict[str, list[float]]:
-    """Every row's times, in seconds."""
+async def run(content: Path, edits: int, requests: int, page_file: str = PAGE,
+              deck_ids: tuple[str, ...] = ("tabidachi", "kekkon", "hatsu_koe"),
+              ) -> dict[str, list[float]]:
+    """Every row's times, in seconds: edits in ``page_file``, hovers on ``deck_ids`` in the
+    starter deck and on keywords of the page file."""
     config = ClientServerConfig(server_command=[sys.executable, "-m", "lsp"])
     client = await config.start()
     await client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=content.parent.as_uri()))
-    page, deck = content / PAGE, content / "starter.deck"
+    page, deck = content / page_file, content / "starter.deck"
     texts = {path: path.read_text(encoding="utf-8") for path in (page, deck)}
     for version, path in enumerate((page, deck), 1):
         client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
@@ -81,7 +90,7 @@ async def run(content: Path, edits: int, requests: int) -> dict[str, list[float]
     for _ in range(requests):
         rows["floor (hover on whitespace)"].append(await _timed(hover(deck.as_uri(), blank)))
 
-    year = _position(texts[page], f"{W.variable.year} 19")
+    year = _position(texts[page], f"{W.variable.year} ")
     for n in range(edits):
         # 銘 19 → 銘 = 19 (E001), then back: one character in, one out.
         change = (types.TextDocumentContentChangePartial(
@@ -99,8 +108,9 @@ async def run(content: Path, edits: int, requests: int) -> dict[str, list[float]
             await client.wait_for_notification("textDocument/publishDiagnostics")
         rows["diagnostics after an edit"].append(await _timed(edit))
 
-    places = [(deck, _position(texts[deck], word)) for word in ("tabidachi", "kekkon", "hatsu_koe")]
-    places += [(page, _position(texts[page], word)) for word in (W.face.future, W.variable.currency, KEYWORDS["origin"][0])]
+    places = [(deck, _position(texts[deck], word)) for word in deck_ids]
+    places += [(page, _position(texts[page], word))
+               for word in (W.face.future, W.variable.year, KEYWORDS["origin"][0])]
     for n in range(requests):
         path, where = places[n % len(places)]
         rows["hover"].append(await _timed(hover(path.as_uri(), where)))
@@ -114,22 +124,45 @@ async def run(content: Path, edits: int, requests: int) -> dict[str, list[float]
     return rows
 
 
+def _table(columns: dict[str, dict[str, list[float]]]) -> None:
+    """Each row's n, p50 and p95 (and p50 over the floor's) for each folder, side by side."""
+    head = f"{'row':<30}" + "".join(f" | {name:^31}" for name in columns)
+    print(head)
+    print(f"{'':<30}" + "".join(f" | {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'/floor':>7}"
+                                 for _ in columns))
+    for row in next(iter(columns.values())):
+        cells = []
+        for rows in columns.values():
+            floor = _percentiles(rows["floor (hover on whitespace)"])[0]
+            p50, p95 = _percentiles(rows[row])
+            cells.append(f" | {len(rows[row]):>4} {p50:>8.1f} {p95:>8.1f} {p50 / floor:>7.1f}")
+        print(f"{row:<30}" + "".join(cells))
+
+
 def main() -> None:
-    """Parse the options, run the server on a private copy of the content, print the rows."""
+    """Parse the options, run the server on a private copy of the content (and on a
+    synthetic folder), print the rows."""
+    from corpus import machine_line, page_ids, write_content
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--content", type=Path, default=ROOT / "content")
+    parser.add_argument("--pages", type=int, default=2000,
+                        help="pages of the synthetic folder (0: none)")
     args = parser.parse_args()
+    print(machine_line("jibunki lsp over stdio"))
+    columns: dict[str, dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "content"
+        copy = Path(tmp) / "bundled" / "content"
         shutil.copytree(args.content, copy)
-        rows = asyncio.run(run(copy, args.edits, args.requests))
-    floor = _percentiles(rows["floor (hover on whitespace)"])[0]
-    print(f"{'row':<30} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>10}")
-    for name, times in rows.items():
-        p50, p95 = _percentiles(times)
-        print(f"{name:<30} {len(times):>4} {p50:>8.1f} {p95:>8.1f} {p50 / floor:>10.1f}")
+        columns["bundled content"] = asyncio.run(run(copy, args.edits, args.requests))
+        if args.pages:
+            synthetic = write_content(Path(tmp) / "synthetic", args.pages, SYNTHETIC_FILES)
+            columns[f"{args.pages:,} pages"] = asyncio.run(run(
+                synthetic, args.edits, args.requests, SYNTHETIC_PAGE,
+                tuple(page_ids(args.pages)[:3])))
+    _table(columns)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from contract import vocabulary as vocab
 from contract.tables import Const, Filter, Names, Repeat, Sayou, Target
 from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
                     E040, E042, E046, E047, E050, E051, W004)
-from .names import did_you_mean, resolve, unknown
+from .names import guess, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
 from contract.vocabulary import W
 
@@ -321,9 +321,10 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
         elif option.kind == "origin":
             origins = ctx.symbols.origins
             if option.value.text not in origins:
+                found = guess(option.value.text, origins)
                 ctx.add(E011.at(option.value.span, f"出自「{option.value.text}」のページはありません",
-                                hint=did_you_mean(option.value.text, origins) or
-                                     "ページの 出自 に書かれている名前を使ってください"))
+                                hint=found.hint or "ページの 出自 に書かれている名前を使ってください",
+                                replacements=found.replacements))
                 return None
             filters["origin"] = option.value.text
         elif option.kind == "year":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import heapq
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 
 from dsl.ast import Name
@@ -79,11 +80,32 @@ class _PairsIndex:
 _pairs_index = lru_cache(maxsize=8)(_PairsIndex)
 
 
+@dataclass(frozen=True)
+class Guess:
+    """もしかして — the candidate closest to a word written wrong (``suggest``), or None."""
+
+    word: str | None
+
+    @property
+    def hint(self) -> str:
+        """The hint 「もしかして「…」？」, or "" when no candidate was close enough."""
+        return f"もしかして「{self.word}」？" if self.word else ""
+
+    @property
+    def replacements(self) -> tuple[str, ...]:
+        """The candidate as a diagnostic's replacement (an editor's quick fix)."""
+        return (self.word,) if self.word else ()
+
+
+def guess(word: str, candidates) -> Guess:
+    """The candidate closest to ``word``, as a hint and as a replacement."""
+    return Guess(suggest(word, candidates))
+
+
 def did_you_mean(word: str, candidates) -> str:
     """The hint 「もしかして「…」？」 naming the candidate closest to ``word`` (``suggest``),
     or "" when none is close enough to be a typo."""
-    best = suggest(word, candidates)
-    return f"もしかして「{best}」？" if best else ""
+    return guess(word, candidates).hint
 
 
 def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnostic:
@@ -93,14 +115,17 @@ def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnost
     spaced = unglued(name.text)  # 以降3プレイ: a keyword and a number run together
     if spaced is not None and spaced.split(" ")[-1] in candidates:
         hint = f"キーワードと数の間には空白が要ります: {spaced}"
+        replacements: tuple[str, ...] = (spaced,)
     else:
-        hint = did_you_mean(name.text, candidates)
+        found = guess(name.text, candidates)
+        hint, replacements = found.hint, found.replacements
     if not hint:
         listed = [c for c in candidates if not c.isascii()][:12]
         hint = f"使える{what}: {'、'.join(listed)}" if listed else ""
     if extra_hint:
         hint = f"{hint} {extra_hint}".strip()
-    return E010.at(name.span, f"「{name.text}」という{what}はありません", hint=hint)
+    return E010.at(name.span, f"「{name.text}」という{what}はありません", hint=hint,
+                   replacements=replacements)
 
 
 def resolve(table: str, name: Name, diags: list[Diagnostic], *, what: str | None = None):

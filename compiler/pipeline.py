@@ -68,6 +68,10 @@ class Compilation:
     #: "py" or "json": the files to emit; None: no files (lint).
     fmt: str | None = None
     oversized: set[int] = field(default_factory=set)  # ids of items E048 refused
+    #: The paths whose items are checked; None: every file's. An editor checks only the
+    #: document it shows (the other files still give their names, symbols): the model is
+    #: then partial, so nothing is lowered.
+    checked: set[str] | None = None
     symbols: Symbols = field(default_factory=Symbols)
     model: Model = field(default_factory=Model)
     tables: dict[str, dict] = field(default_factory=dict)  # literals, once lowered
@@ -128,12 +132,12 @@ def parse(c: Compilation) -> None:
     from dsl.parsecache import ParseCache
 
     from .limits import too_many_tokens
-    from .names import did_you_mean
+    from .names import suggest
 
     with ParseCache.open() as parse_cache:
         for source in c.sources:
-            if source.text is None:
-                continue
+            if source.text is None or source.parsed is not None:
+                continue  # unreadable, or parsed already (an editor's unchanged file)
             # The parse is the costly step (lark reads some 70,000 tokens a second): bound
             # it first.
             too_big = too_many_tokens(source.text, source.path)
@@ -141,7 +145,7 @@ def parse(c: Compilation) -> None:
                 c.diagnostics.append(too_big)
                 continue
             try:
-                source.parsed = parse_cache.parse(source.text, source.path, did_you_mean)
+                source.parsed = parse_cache.parse(source.text, source.path, suggest)
             except Exception as exc:  # parse never raises on content: a bug in jibunki
                 c.diagnostics.append(internal_error(exc, Span(source.path, 1, 1, 1, 2)))
                 continue
@@ -233,7 +237,7 @@ def check_items(c: Compilation) -> None:
     records = SourceRecords({s.path: s.text for s in c.sources if s.text is not None}, c.root)
     run = _ItemRun(c.symbols, c.model, records, default_deck_cap(Ctx([], c.symbols)))
     for source in c.sources:
-        if source.parsed is None:
+        if source.parsed is None or (c.checked is not None and source.path not in c.checked):
             continue
         for item in source.parsed.file.items:
             check = _ITEM_CHECKS.get(type(item))
@@ -272,7 +276,7 @@ def lower_tables(c: Compilation) -> None:
     """The checked model → the literal tables (content without errors, with a balance)."""
     from .lower import lower
 
-    if not c.failed and c.model.balance is not None:
+    if not c.failed and c.model.balance is not None and c.checked is None:
         c.tables = lower(c.model)
 
 

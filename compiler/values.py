@@ -25,7 +25,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef,
                              PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
 from .codes import E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
-from .names import did_you_mean, resolve, unknown
+from .names import guess, resolve, unknown
 from contract.vocabulary import W
 
 
@@ -101,9 +101,19 @@ class Word:
     code: str
 
 
+def with_scopes(counter: vocab.Counter, written: str) -> tuple[str, ...]:
+    """The counter as written, subscripted with each scope it may be read over: the ● core
+    ones first, then the ○ ones (a warning, W001), never a × one (E022)."""
+    scopes = vocab.tables()["scope"]
+    usable = [code for code in vocab.SCOPE_ORDER if counter.cell(code) != vocab.CELL_NONE]
+    usable.sort(key=lambda code: counter.cell(code) != vocab.CELL_CORE)
+    return tuple(f"{written}[{scopes.by_code(code).ja}]" for code in usable)
+
+
 def _counter_ref(counter, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None:
-        ctx.add(E021.at(ref.span, counter=counter.ja))
+        ctx.add(E021.at(ref.span, counter=counter.ja,
+                        replacements=with_scopes(counter, ref.name.text)))
         return None
     return check_scope(counter, ref.subscript, ctx)
 
@@ -267,8 +277,10 @@ def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
     pages = getattr(ctx.symbols, "pages", {})
     if name.text in pages:
         return name.text
-    hint = did_you_mean(name.text, pages) or "ページの id を書いてください"
-    ctx.add(E011.at(name.span, f"ページ「{name.text}」は定義されていません", hint=hint))
+    found = guess(name.text, pages)
+    ctx.add(E011.at(name.span, f"ページ「{name.text}」は定義されていません",
+                    hint=found.hint or "ページの id を書いてください",
+                    replacements=found.replacements))
     return None
 
 

@@ -29,18 +29,21 @@ class Code:
     hint: str = ""
 
     def at(self, span: Span, message: str | None = None, *, hint: str | None = None,
-           notes: "list[Note] | tuple[Note, ...] | None" = None, **fields) -> Diagnostic:
+           notes: "list[Note] | tuple[Note, ...] | None" = None,
+           replacements: "tuple[str, ...] | list[str]" = (), **fields) -> Diagnostic:
         """The diagnostic of this code at ``span``.
 
         ``message`` and ``hint``, when given, are used as written; otherwise the code's
-        templates are filled from ``fields``. A missing hint points at the explanation."""
+        templates are filled from ``fields``. A missing hint points at the explanation.
+        ``replacements``: what may be written instead of the span (Diagnostic)."""
         if message is None:
             if not self.message:
                 raise TypeError(f"{self.code} has no message template: pass the message")
             message = self.message.format(**fields)
         if hint is None:
             hint = self.hint.format(**fields)
-        return Diagnostic(self.code, self.severity, message, span, hint, tuple(notes or ()))
+        return Diagnostic(self.code, self.severity, message, span, hint, tuple(notes or ()),
+                          tuple(replacements))
 
 
 CODES: dict[str, Code] = {}

@@ -43,7 +43,11 @@ class Note:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """診断 — one finding of a pass: code, severity, message, place, and always a hint."""
+    """診断 — one finding of a pass: code, severity, message, place, and always a hint.
+
+    ``replacements`` are texts that may stand in place of the span, best first — what a
+    did-you-mean names, the reference with each scope it may take — kept as data so that
+    an editor's quick fix never reads them back out of the hint's words."""
 
     code: str
     severity: str
@@ -51,6 +55,7 @@ class Diagnostic:
     span: Span
     hint: str = ""
     notes: tuple[Note, ...] = field(default=())
+    replacements: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         # Every diagnostic carries a hint: when the pass had nothing specific to say, the
@@ -85,6 +90,7 @@ class Diagnostic:
                                             "col": n.span.col} if n.span else {})}
                 for n in self.notes
             ],
+            "replacements": list(self.replacements),
         }
 
 

@@ -165,8 +165,9 @@ def _write_cache(folder: int, name: str, key: bytes, parser) -> None:
 def parse(text: str, path: str, suggest=None) -> ParseResult:
     """Parse one file's text. Never raises on any input.
 
-    ``suggest(word, candidates) -> str`` (the compiler's did-you-mean, compiler.names)
-    adds a hint to a word written where a keyword belongs: 未来 → 「未来面」.
+    ``suggest(word, candidates) -> str | None`` (the closest candidate, compiler.names)
+    adds a hint and a replacement to a word written where a keyword belongs: 未来 →
+    「未来面」.
 
     A file with mistakes is cut into chunks at the lines that start an item (``ページ a
     …``), and each chunk is parsed on its own: a syntax error costs a re-parse of its item
@@ -656,10 +657,11 @@ def _mistake_hint(exc) -> str:
         return ""
 
 
-def _keyword_hint(token, expected, suggest) -> str:
-    """Did-you-mean for a name written where keywords were expected (a keyword typo)."""
+def _keyword_hint(token, expected, suggest) -> tuple[str, str | None]:
+    """Did-you-mean for a name written where keywords were expected (a keyword typo): the
+    hint, and the text meant in place of the token (None when nothing is guessed)."""
     if token.type != "NAME":
-        return ""
+        return "", None
     words = [term.pattern.value for term in get_parser().terminals
              if term.name in expected and term.pattern.type == "str"
              and term.pattern.value[:1].isalpha()]
@@ -669,13 +671,13 @@ def _keyword_hint(token, expected, suggest) -> str:
     spaced = unglued(str(token))
     if spaced is not None and spaced.split(" ")[0] in words:
         keyword, number = spaced.split(" ")[:2]
-        return f"「{keyword}」と「{number}」の間に空白が要ります: {spaced}。"
+        return f"「{keyword}」と「{number}」の間に空白が要ります: {spaced}。", spaced
     if not words:
-        return ""
-    kanji = misconverted(str(token), words)
-    if kanji is not None:
-        return f"もしかして「{kanji}」？"
-    return suggest(str(token), words) if suggest is not None else ""
+        return "", None
+    meant = misconverted(str(token), words)
+    if meant is None and suggest is not None:
+        meant = suggest(str(token), words)
+    return (f"もしかして「{meant}」？", meant) if meant else ("", None)
 
 
 def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
@@ -692,7 +694,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             half = WIDTH_FORMS[form][0]
             return E002.at(Span(path, line, col, line, col + len(form)),
                            f"全角の「{form}」は記号として使えません",
-                           hint=f"「{half}」のつもりなら半角で「{half}」と書きます")
+                           hint=f"「{half}」のつもりなら半角で「{half}」と書きます",
+                           replacements=(half,))
         if ch in _QUOTES:
             hint = f"文字列がこの行のうちに閉じていません。{_QUOTES[ch]} で閉じてください"
         elif ch in _LOOKALIKES:
@@ -703,7 +706,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         return E001.at(Span(path, line, col, line, col + 1), "ここで構文が途切れています", hint=f"ここに書けるのは: {_expected(getattr(exc, 'expected', ()))}")
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
-    typo = _keyword_hint(token, exc.expected, suggest)
+    typo, meant = _keyword_hint(token, exc.expected, suggest)
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
         hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
     elif _in_header(text, exc, pos):
@@ -719,4 +722,6 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         mistake = _mistake_hint(exc)
         if mistake:
             hint = f"{mistake}。{hint}"
-    return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません", hint=f"{typo} {hint}" if typo else hint)
+    return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
+                   hint=f"{typo} {hint}" if typo else hint,
+                   replacements=(meant,) if meant else ())

@@ -2,10 +2,12 @@
 
     folder.py    the content folder of a document: its files' texts, checked on each edit
     features.py  what the editor asks, answered from a check's result (pure functions)
-    server.py    the pygls server: LSP messages ↔ the two modules above
+    examples.py  the code lens over each 例: run it, its last outcome
+    server.py    the pygls server: LSP messages ↔ the modules above
 
-Diagnostics come from the same pipeline as ``jibunki lint`` (compiler.lint.check_text), with
-the other files of the content folder as context, so names resolve across files.
+Diagnostics come from the same pipeline as ``jibunki lint`` (compiler.pipeline), with the
+other files of the content folder as context, so names resolve across files; after the
+first check only the edited document's items are checked again (lsp.folder).
 """
 
 from __future__ import annotations

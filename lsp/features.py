@@ -19,8 +19,8 @@ from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
 
-__all__ = ["Symbol", "completions", "definition", "document_symbols", "hover", "references",
-           "word_at"]
+__all__ = ["Symbol", "completions", "definition", "document_symbols", "documentation", "hover",
+           "references", "word_at"]
 
 
 # ------------------------------------------------------------------ words
@@ -336,19 +336,32 @@ def _vocabulary_candidates() -> tuple[Candidate, ...]:
 
 def completions(result: Result | None, pages: dict, enemies: dict) -> list[Candidate]:
     """Every keyword, variable, cumulative quantity, timing and scope, then every page id
-    (detail: 銘 and name) and enemy id (detail: name) of the content folder."""
+    (detail: 銘 and name) and enemy id (detail: name) of the content folder. A page's or
+    an enemy's documentation is left for ``documentation`` (asked for one item at a time:
+    the rules text of thousands of pages costs more than the whole list)."""
     found = list(_vocabulary_candidates())
     symbols = result.symbols if result is not None else None
     for ident in (symbols.pages if symbols else pages):
         page = pages.get(ident)
         detail = (f"{_keyword('year')} {page.year} {page.name}" if page is not None
                   else symbols.pages[ident].title or "")
-        found.append(Candidate(ident, "page", detail, page_markdown(page) if page else ""))
+        found.append(Candidate(ident, "page", detail))
     for ident in (symbols.enemies if symbols else enemies):
         enemy = enemies.get(ident)
         detail = enemy.name if enemy is not None else symbols.enemies[ident].title or ""
-        found.append(Candidate(ident, "enemy", detail, enemy_markdown(enemy) if enemy else ""))
+        found.append(Candidate(ident, "enemy", detail))
     return found
+
+
+#: The documentation of a page or enemy candidate, by its kind.
+ITEM_DOCUMENTATION = {"page": page_markdown, "enemy": enemy_markdown}
+
+
+def documentation(kind: str, ident: str, pages: dict, enemies: dict) -> str:
+    """The documentation of the page or enemy candidate ``ident`` (its rules text), or ""
+    when it has none (an item with errors, another kind of candidate)."""
+    item = {"page": pages, "enemy": enemies}.get(kind, {}).get(ident)
+    return ITEM_DOCUMENTATION[kind](item) if item is not None else ""
 
 
 # ------------------------------------------------------------------ navigation

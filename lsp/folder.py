@@ -1,18 +1,25 @@
 """コンテンツフォルダ — the files a document's names resolve against, kept in memory.
 
 A folder's files are read from disk once; an open document's text replaces its file's
-(``check``), so what the editor shows is what is checked. Only the edited document is
-checked again: the others are context (their parses come from dsl.parsecache).
+(``check``), so what the editor shows is what is checked. The edited document is checked
+again; the other open documents only when the edit changed what it lends them
+(``interface``: the ids it defines, its pages' 出自 and 上限枚数) — otherwise they are
+context (their parses come from dsl.parsecache).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.lint import Result, check_text
-from compiler.read import MAX_FILE_BYTES
+from compiler.lint import Result, result_of
+from compiler.pipeline import Compilation, Source, run
+from compiler.read import MAX_FILE_BYTES, prepare
+from dsl import ast
+from scenario.stage import examples_of
 
-__all__ = ["EXTENSIONS", "Folder", "Folders", "content_root"]
+from .examples import Runs
+
+__all__ = ["EXTENSIONS", "Folder", "Folders", "content_root", "interface"]
 
 #: The kinds of content file the server checks.
 EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario")
@@ -31,6 +38,49 @@ def content_root(path: Path, workspace: Path | None) -> Path:
     return path.parent
 
 
+#: The item kinds whose ids other files name, and the page fields other files' checks read
+#: (a generation filter names a 出自; a deck's copies are bounded by 上限枚数).
+_ID_KINDS = {ast.Page: "page", ast.Enemy: "enemy", ast.Deck: "deck"}
+_LENT_FIELDS = ("origin", "deck_cap")
+
+
+def interface(result: Result | None, path: str) -> frozenset | None:
+    """What the file ``path`` lends the other files of its folder, as the check ``result``
+    read it (as the document or as context): its items' kinds and ids, its pages' lent
+    fields and its balance's settings as written. None when the check did not read the
+    file. Where things stand in the file is no part of it: an edit that only moves them
+    changes nothing for the others."""
+    if result is None or result.compilation is None:
+        return None
+    source = next((s for s in result.compilation.sources if s.path == path), None)
+    if source is None:
+        return None
+    if source.parsed is None:
+        return frozenset()
+    lines = (source.text or "").split("\n")
+    lent = set()
+    for index, item in enumerate(source.parsed.file.items):
+        kind = _ID_KINDS.get(type(item))
+        if kind is not None:
+            lent.add((kind, item.id.text))
+        if isinstance(item, ast.Page):
+            lent.update((f.key, item.id.text, _written(lines, f.span))
+                        for f in item.fields if f.key in _LENT_FIELDS)
+        if isinstance(item, ast.Balance):
+            lent.update(("balance", index, _written(lines, setting.span))
+                        for setting in item.settings)
+            lent.add(("balance", index, len(item.rewards)))
+    return frozenset(lent)
+
+
+def _written(lines: list[str], span) -> str:
+    """The text of a span as the file holds it."""
+    if span.line == span.end_line:
+        return lines[span.line - 1][span.col - 1:span.end_col - 1]
+    return "\n".join([lines[span.line - 1][span.col - 1:], *lines[span.line:span.end_line - 1],
+                      lines[span.end_line - 1][:span.end_col - 1]])
+
+
 class Folder:
     """One content folder: the text of each of its files (disk, or the open document),
     the last check of a document, and the last checked page and enemy of each id."""
@@ -47,20 +97,71 @@ class Folder:
         self.latest: Result | None = None  # the last check of any document here
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
         self.enemies: dict[str, object] = {}  # id → contract.tables.Enemy, likewise
+        self.runs = Runs()  # the last outcome of each example run from the editor
+        self._prepared: dict[str, tuple] = {}  # path → (text, prepared text, problems)
+        self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
 
     def check(self, path: str, text: str) -> Result:
-        """Check the document ``path`` as ``text``, with every other file as context."""
+        """Check the document ``path`` as ``text``, against the names of every file of the
+        folder. The folder's first check checks every file (the pages and enemies a hover
+        shows); the later ones check only the document's items — what the others define
+        is read from their parses, kept in memory while their text stays the same, so an
+        edit costs its own file, not the folder."""
         self.texts[path] = text
-        context = {other: body for other, body in self.texts.items() if other != path}
-        result = check_text(text, path, context)
+        result = self._run(path, partial=self.latest is not None)
         self.results[path] = result
         self.latest = result
         self.pages.update((p.id, p) for p in result.model.pages if p is not None)
         self.enemies.update((e.id, e) for e in result.model.enemies if e is not None)
         return result
 
+    def full(self, path: str) -> Result:
+        """The document ``path`` with every file of the folder checked, as ``jibunki lint``
+        checks them, and lowered into tables when none has an error (what an example is
+        played on)."""
+        return self._run(path, partial=False)
+
+    def _run(self, path: str, partial: bool) -> Result:
+        """compiler.lint.check_text of the document with the other files as context; when
+        ``partial``, only the document's items are checked and the unchanged files' parses
+        are reused (their diagnostics are not the document's, and nothing is lowered)."""
+        diagnostics: list = []
+        sources: list[Source] = []
+        shown: dict[str, str] = {}
+        order = [path, *(other for other in self.texts if other != path)]
+        for name in order:
+            prepared, problems = self._prepare(name)
+            report = name == path
+            if report:
+                diagnostics.extend(problems)
+            source = Source(name, None if problems else prepared, report=report)
+            kept = self._parsed.get(name)
+            if partial and not report and kept is not None and kept[0] is prepared:
+                source.parsed = kept[1]
+            sources.append(source)
+            shown[name] = prepared
+        compilation = run(Compilation(sources, diagnostics, {path},
+                                      checked={path} if partial else None))
+        # the examples checked (not played) as lint checks them: an unknown enemy, a
+        # quantity an expectation cannot read … (scenario.stage)
+        compilation.diagnostics.extend(examples_of(compilation)[1])
+        for source in compilation.sources:
+            if source.parsed is not None:
+                self._parsed[source.path] = (source.text, source.parsed)
+        return result_of(compilation, shown, 1)
+
+    def _prepare(self, name: str):
+        """compiler.read.prepare of a file's text, kept while the text stays the same."""
+        raw = self.texts[name]
+        kept = self._prepared.get(name)
+        if kept is None or kept[0] is not raw and kept[0] != raw:
+            kept = (raw, *prepare(raw, name))
+            self._prepared[name] = kept
+        return kept[1], kept[2]
+
     def closed(self, path: str) -> None:
         """The document was closed: its file's text is the one on disk again."""
+        self.results.pop(path, None)
         text = _read(Path(path))
         if text is None:
             self.texts.pop(path, None)

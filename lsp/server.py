@@ -1,7 +1,8 @@
 """The pygls server: LSP messages ↔ lsp.folder (what is checked) and lsp.features (answers).
 
-Diagnostics are published on didOpen and didChange for the edited document only; the
-other files of its content folder are context, in memory. Spans are 1-based with an
+Diagnostics are published on didOpen and didChange for the edited document, and for the
+other open documents of its content folder when the edit changed what names resolve to
+(lsp.folder.interface); the other files are context, in memory. Spans are 1-based with an
 exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
 unless the client chose another encoding), converted here with the file's own lines.
 """
@@ -18,8 +19,8 @@ from pygls.uris import from_fs_path, to_fs_path
 import compiler.codes
 from dsl.diagnostics import ERROR, Span
 
-from . import features
-from .folder import Folder, Folders
+from . import examples, features
+from .folder import Folder, Folders, interface
 
 __all__ = ["JibunkiServer", "main", "make_server"]
 
@@ -39,6 +40,13 @@ SYMBOL_KINDS = {
     "balance": types.SymbolKind.Namespace,
     "example": types.SymbolKind.Event,
 }
+#: The title of a quick fix that writes a diagnostic's replacement, by code (the others:
+#: DEFAULT_FIX_TITLE).
+FIX_TITLES = {
+    "E002": "半角の「{}」にする",
+    "E021": "スコープ添字を付けて「{}」にする",
+}
+DEFAULT_FIX_TITLE = "「{}」にする"
 #: Characters that open a completion by themselves: a scope subscript, a flag.
 TRIGGERS = ["[", "@"]
 #: The explanation pages of the codes (compiler.codes.explanation reads them).
@@ -100,9 +108,48 @@ class JibunkiServer(LanguageServer):
     # ------------------------------------------------------------ diagnostics
 
     def check(self, uri: str) -> None:
-        """Check the document again and publish its diagnostics."""
+        """Check the document again and publish its diagnostics; when the edit changed what
+        the document lends the others (lsp.folder.interface: an id renamed or removed …),
+        check the other open documents of its folder again too."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
+        before = interface(folder.latest, path)
+        self.publish(uri, path, folder)
+        if before is not None and interface(folder.latest, path) != before:
+            for other, other_path in self.others(path, folder):
+                self.publish(other, other_path, folder)
+
+    def closed(self, uri: str) -> None:
+        """The document was closed: its diagnostics are cleared and its file is read from
+        disk again — when what it lends the others differs there (an id renamed and not
+        saved), the other open documents of its folder are checked again."""
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        before = interface(folder.latest, path)
+        folder.closed(path)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[]))
+        others = self.others(path, folder)
+        if before is None or not others:
+            return
+        first, *rest = others
+        self.publish(*first, folder)
+        if interface(folder.latest, path) != before:
+            for other, other_path in rest:
+                self.publish(other, other_path, folder)
+
+    def others(self, path: str, folder: Folder) -> list[tuple[str, str]]:
+        """(URI, path) of every other open document of ``folder`` the server has checked."""
+        found = []
+        for other in list(self.workspace.text_documents):
+            other_path = _path(other)
+            if other_path != path and other_path in folder.results \
+                    and self.folders.of(Path(other_path)) is folder:
+                found.append((other, other_path))
+        return found
+
+    def publish(self, uri: str, path: str, folder: Folder) -> None:
+        """Check the open document ``uri`` and publish its diagnostics."""
         document = self.workspace.get_text_document(uri)
         result = folder.check(path, document.source)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
@@ -130,7 +177,8 @@ class JibunkiServer(LanguageServer):
                               else None),
             source="jibunki",
             related_information=related or None,
-            data={"code": diag.code, "explain": f"jibunki explain {diag.code}"},
+            data={"code": diag.code, "explain": f"jibunki explain {diag.code}",
+                  "replacements": list(diag.replacements)},
         )
 
 
@@ -157,10 +205,7 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JibunkiServer, params: types.DidCloseTextDocumentParams) -> None:
-        path = _path(params.text_document.uri)
-        ls.folders.of(Path(path)).closed(path)
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=params.text_document.uri, diagnostics=[]))
+        ls.closed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: JibunkiServer, params: types.HoverParams) -> types.Hover | None:
@@ -175,16 +220,29 @@ def make_server() -> JibunkiServer:
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
-        trigger_characters=TRIGGERS))
+        trigger_characters=TRIGGERS, resolve_provider=True))
     def completion(ls: JibunkiServer, params: types.CompletionParams) -> types.CompletionList:
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
         items = [types.CompletionItem(
             label=c.label, kind=COMPLETION_KINDS[c.kind], detail=c.detail,
             documentation=(types.MarkupContent(types.MarkupKind.Markdown, c.documentation)
-                           if c.documentation else None))
+                           if c.documentation else None),
+            data=None if c.documentation else {"kind": c.kind, "path": path})
             for c in features.completions(folder.latest, folder.pages, folder.enemies)]
         return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    def completion_resolve(ls: JibunkiServer, item: types.CompletionItem) -> types.CompletionItem:
+        """A page's or an enemy's candidate with its documentation: its rules text."""
+        data = item.data if isinstance(item.data, dict) else {}
+        if item.documentation is None and isinstance(data.get("path"), str):
+            folder = ls.folders.of(Path(data["path"]))
+            text = features.documentation(str(data.get("kind")), item.label, folder.pages,
+                                          folder.enemies)
+            if text:
+                item.documentation = types.MarkupContent(types.MarkupKind.Markdown, text)
+        return item
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: JibunkiServer, params: types.DefinitionParams) -> list[types.Location]:
@@ -226,29 +284,56 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix]))
     def code_action(ls: JibunkiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        """Quick fixes: a full-width slip (E002 on a form of dsl.parser.WIDTH_FORMS) becomes
-        the half-width symbol meant."""
-        from dsl.parser import WIDTH_FORMS
-
-        document = ls.workspace.get_text_document(params.text_document.uri)
+        """Quick fixes: each replacement a diagnostic carries (its data, from
+        dsl.diagnostics.Diagnostic.replacements) written over its range, the first one
+        preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
+        (E001, E010, E011, E057), the counter with each scope it may take (E021)."""
         actions = []
         for diag in params.context.diagnostics:
-            if diag.code != "E002" or diag.range.start.line != diag.range.end.line:
-                continue
-            start = document.position_from_client_units(diag.range.start)
-            end = document.position_from_client_units(diag.range.end)
-            lines = document.lines
-            text = lines[start.line][start.character:end.character] \
-                if start.line < len(lines) else ""
-            half, accepted = WIDTH_FORMS.get(text, (None, True))
-            if half is None or accepted:
-                continue
-            actions.append(types.CodeAction(
-                title=f"半角の「{half}」にする", kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diag], is_preferred=True,
-                edit=types.WorkspaceEdit(changes={params.text_document.uri: [
-                    types.TextEdit(diag.range, half)]})))
+            data = diag.data if isinstance(diag.data, dict) else {}
+            replacements = data.get("replacements") or []
+            title = FIX_TITLES.get(str(diag.code), DEFAULT_FIX_TITLE)
+            for rank, text in enumerate(r for r in replacements if isinstance(r, str)):
+                actions.append(types.CodeAction(
+                    title=title.format(text), kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diag], is_preferred=rank == 0,
+                    edit=types.WorkspaceEdit(changes={params.text_document.uri: [
+                        types.TextEdit(diag.range, text)]})))
         return actions
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: JibunkiServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        """A lens over each 例 of the document: run it (lsp.examples), titled with its last
+        outcome."""
+        uri = params.text_document.uri
+        path = _path(uri)
+        folder = ls.folders.of(Path(path))
+        result = folder.results.get(path)
+        if result is None:
+            return []
+        return [types.CodeLens(
+            range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
+            command=types.Command(lens.title, examples.COMMAND, arguments=[uri, lens.line]))
+            for lens in examples.lenses(result, path, folder.runs)]
+
+    @server.command(examples.COMMAND)
+    def run_example(ls: JibunkiServer, uri: str, line: int) -> dict | None:
+        """Play the example of ``uri`` starting on ``line`` (0-based), keep its outcome for
+        its lens and ask the client to draw the lenses again; the outcome as data."""
+        path = _path(uri)
+        folder = ls.folders.of(Path(path))
+        if path not in folder.results:
+            return None
+        # the whole folder checked and lowered: the example is played on its tables
+        outcome = examples.run_example(folder.full(path), path, line, folder.runs)
+        if outcome is None:
+            return None
+        workspace = ls.client_capabilities.workspace
+        lens = workspace.code_lens if workspace is not None else None
+        if lens is not None and lens.refresh_support:
+            ls.workspace_code_lens_refresh(None)
+        return {"state": outcome.state, "line": outcome.line, "message": outcome.message,
+                "failures": outcome.failures, "title": outcome.title()}
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:

@@ -12,8 +12,8 @@ from dsl.diagnostics import Diagnostic
 from compiler.codes import E011, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
-from compiler.names import did_you_mean
-from compiler.values import Ctx, check_page_ref, constant
+from compiler.names import guess
+from compiler.values import Ctx, check_page_ref, constant, with_scopes
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 from runtime.sayou import REGION_ZONES
 from contract.vocabulary import W
@@ -71,7 +71,9 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
     enemies = []
     for name in example.enemies:
         if name.text not in ctx.symbols.enemies:
-            ctx.add(E011.at(name.span, f"敵「{name.text}」は定義されていません", hint=did_you_mean(name.text, ctx.symbols.enemies) or "敵の id を書きます"))
+            found = guess(name.text, ctx.symbols.enemies)
+            ctx.add(E011.at(name.span, f"敵「{name.text}」は定義されていません",
+                            hint=found.hint or "敵の id を書きます", replacements=found.replacements))
         enemies.append(name.text)
     if not enemies:
         if default_enemy is None:
@@ -218,7 +220,10 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         if arg_kind == "event":
             kinds = _event_kinds()
             if key not in kinds:
-                ctx.add(E057.at(sub.span, f"{W.quantity.events}「{key}」はありません", hint=did_you_mean(key, kinds) or "runtime/events.py の KINDS を見てください"))
+                found = guess(key, kinds)
+                ctx.add(E057.at(sub.span, f"{W.quantity.events}「{key}」はありません",
+                                hint=found.hint or "runtime/events.py の KINDS を見てください",
+                                replacements=found.replacements))
                 return None
             return {**base, "quantity": code, "arg": key}
         page = check_page_ref(sub.name, ctx)
@@ -235,14 +240,19 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         scope = vocab.lookup("scope", sub.name.text) if sub is not None and sub.anchor is None \
             else None
         if scope is None:
-            ctx.add(E021.at(ref.span, f"累計量「{counter.ja}」にはスコープ添字が要ります", hint=f"例: {counter.ja}[{W.scope.turn}]"))
+            ctx.add(E021.at(ref.span, f"累計量「{counter.ja}」にはスコープ添字が要ります",
+                            hint=f"例: {counter.ja}[{W.scope.turn}]",
+                            replacements=with_scopes(counter, ref.name.text) if sub is None
+                            else ()))
             return None
         return {**base, "quantity": "counter", "arg": [counter.code, scope.code]}
     variable = vocab.lookup("variable", word)
     if variable is not None and variable.kind == "param":
         return {**base, "quantity": "param", "arg": variable.code}
     candidates = [w for words in QUANTITIES for w in words]
-    ctx.diags.append(E057.at(ref.name.span, f"例で確かめられる量に「{word}」はありません", hint=did_you_mean(word, candidates + vocab.tables()["region"].spellings())
+    found = guess(word, candidates + vocab.tables()["region"].spellings())
+    ctx.diags.append(E057.at(ref.name.span, f"例で確かめられる量に「{word}」はありません",
+                             replacements=found.replacements, hint=found.hint
                            or f"HP・{W.variable.steps}・{W.variable.age}・{W.variable.defense}・Intent・{W.variable.fray}・{W.variable.enemy_hp}・{W.variable.seat}・{W.quantity.won}・{W.quantity.lost}・{W.quantity.events}[種類]・"
                               f"{W.region.hand}・{W.face.future}[ページ] など"))
     return None

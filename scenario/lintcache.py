@@ -38,7 +38,7 @@ from pathlib import Path
 from dsl import diskcache
 from dsl.diagnostics import ERROR, WARNING, Diagnostic, Note, Span
 
-FORMAT = b"jibunki-lint-cache 1\n"
+FORMAT = b"jibunki-lint-cache 2\n"
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 _TEMP_PREFIX = ".lint-"
 _ROOT = Path(__file__).resolve().parent.parent
@@ -153,7 +153,7 @@ def _encode_span(span: Span) -> tuple:
 def _encode(diag: Diagnostic) -> tuple:
     return (diag.code, diag.severity, diag.message, _encode_span(diag.span), diag.hint,
             [(note.message, None if note.span is None else _encode_span(note.span))
-             for note in diag.notes])
+             for note in diag.notes], list(diag.replacements))
 
 
 def _paths_of(diags) -> set[str]:
@@ -197,15 +197,17 @@ def _span(value) -> Span:
 
 
 def _diagnostic(value) -> Diagnostic:
-    if not (type(value) is tuple and len(value) == 6 and all(_str(v) for v in value[:3])
-            and value[1] in (ERROR, WARNING) and _str(value[4]) and type(value[5]) is list):
+    if not (type(value) is tuple and len(value) == 7 and all(_str(v) for v in value[:3])
+            and value[1] in (ERROR, WARNING) and _str(value[4]) and type(value[5]) is list
+            and type(value[6]) is list and all(_str(v) for v in value[6])):
         raise ValueError("diagnostic")
     notes = []
     for note in value[5]:
         if not (type(note) is tuple and len(note) == 2 and _str(note[0])):
             raise ValueError("note")
         notes.append(Note(note[0], None if note[1] is None else _span(note[1])))
-    return Diagnostic(value[0], value[1], value[2], _span(value[3]), value[4], tuple(notes))
+    return Diagnostic(value[0], value[1], value[2], _span(value[3]), value[4], tuple(notes),
+                      tuple(value[6]))
 
 
 def _decode(payload: bytes) -> Summary | None:

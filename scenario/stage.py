@@ -25,7 +25,7 @@ from compiler.pipeline import Compilation, head, internal_error
 from compiler.values import Ctx
 from .check import check_example, run_diagnostics
 
-__all__ = ["compile_content", "examples_of", "lint", "lint_text", "run_examples"]
+__all__ = ["compile_content", "examples_of", "lint", "lint_text", "play", "run_examples"]
 
 
 def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]:
@@ -80,6 +80,14 @@ def run_examples(result: Result, cache_for=None) -> Result:
     return replace(result, diagnostics=compilation.shown(diagnostics), examples=played,
                    examples_blocked=sorted(blocked, key=Diagnostic.sort_key),
                    examples_wanted=len(wanted))
+
+
+def play(specs: list[dict], literal_tables: dict) -> tuple[list, list[Diagnostic]]:
+    """Each example of ``specs`` played on the literal tables, without the example cache
+    (an editor's run asks for the battle itself): their Results, and the internal errors of
+    those that a bug in jibunki stopped."""
+    diagnostics: list[Diagnostic] = []
+    return _play(specs, literal_tables, diagnostics, None), diagnostics
 
 
 def _play(wanted: list[dict], literal_tables: dict, diagnostics: list, cache_for) -> list:

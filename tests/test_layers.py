@@ -36,7 +36,7 @@ ALLOWED = {
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-                 "runtime.sides"}, {"jinja2", "markupsafe"}),
+                 "runtime.sides"}, {"jinja2", "markupsafe", "pygments"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),

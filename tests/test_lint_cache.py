@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from conftest import ROOT
 from compiler.lint import check, check_text
-from compiler.names import did_you_mean
+from compiler.names import suggest
 from dsl import ast, diskcache, parsecache
 from dsl import parser as dsl_parser
 from dsl.diagnostics import render
@@ -172,10 +172,10 @@ def test_a_file_with_syntax_errors_round_trips_with_the_same_diagnostics(
     warm = check_text(BROKEN, "broken.page")
     assert parses == []
     assert said(warm) == said(cold)
-    fresh = dsl_parser.parse(BROKEN, "broken.page", did_you_mean)
+    fresh = dsl_parser.parse(BROKEN, "broken.page", suggest)
     cached = parsecache.ParseCache.open()
     try:
-        assert repr(cached.parse(BROKEN, "broken.page", did_you_mean)) == repr(fresh)
+        assert repr(cached.parse(BROKEN, "broken.page", suggest)) == repr(fresh)
         assert cached.hits == 1
     finally:
         cached.close()
@@ -200,10 +200,10 @@ def test_a_path_keeps_one_entry_its_newest_parse(cache_home, parses):
 
 
 def test_another_suggest_function_is_another_key():
-    name, key = parsecache.entry_key("x", "a.page", did_you_mean)
+    name, key = parsecache.entry_key("x", "a.page", suggest)
     assert parsecache.entry_key("x", "a.page", None)[1] != key
     assert parsecache.entry_key("x", "a.page", lambda word, words: "") is None  # not cached
-    assert parsecache.entry_key("x", "a.page", did_you_mean) == (name, key)
+    assert parsecache.entry_key("x", "a.page", suggest) == (name, key)
 
 
 # ------------------------------------------------------------ what is kept is checked
@@ -211,7 +211,7 @@ def test_another_suggest_function_is_another_key():
 
 def write_entry(home: Path, text: str, path: str, payload: bytes, mode: int = 0o600) -> Path:
     """An entry under the right name, with the right key and digest, holding ``payload``."""
-    name, key = parsecache.entry_key(text, path, did_you_mean)
+    name, key = parsecache.entry_key(text, path, suggest)
     digest = hashlib.sha256(payload).hexdigest().encode("ascii")
     entry = folder_of(home) / name
     entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -223,7 +223,7 @@ def write_entry(home: Path, text: str, path: str, payload: bytes, mode: int = 0o
 
 
 def tree_of(text: str, path: str):
-    return parsecache.encode(dsl_parser.parse(text, path, did_you_mean))
+    return parsecache.encode(dsl_parser.parse(text, path, suggest))
 
 
 def replaced(tree, old, new):
@@ -328,7 +328,7 @@ class _Plant:
 def good_entry(home: Path, text: str, path: str) -> tuple[Path, bytes]:
     check_text(text, path)
     (entry,) = [e for e in entries(home)
-                if e.name == parsecache.entry_key(text, path, did_you_mean)[0]]
+                if e.name == parsecache.entry_key(text, path, suggest)[0]]
     return entry, entry.read_bytes()
 
 
@@ -421,7 +421,7 @@ def test_entries_are_bounded_in_number_the_least_recently_used_go(cache_home, pa
     past = time.time() - 1000
     for age, path in enumerate(paths[:4]):  # used long ago, f0 first, f3 last
         entry = folder_of(cache_home) / parsecache.entry_key(texts[path], path,
-                                                             did_you_mean)[0]
+                                                             suggest)[0]
         os.utime(entry, (past + age, past + age))
     parses.clear()
     check_text(texts["f0.page"], "f0.page")  # a use: now the most recently used entry
@@ -572,7 +572,7 @@ def test_the_bundled_content_and_fixtures_are_all_cacheable():
     assert len(paths) > 20
     for path in paths:
         shown = str(path.relative_to(ROOT))
-        result = dsl_parser.parse(path.read_text(encoding="utf-8"), shown, did_you_mean)
+        result = dsl_parser.parse(path.read_text(encoding="utf-8"), shown, suggest)
         assert_round_trips(result)
 
 
@@ -597,7 +597,7 @@ def _generated_pages():
 @given(st.one_of(_generated_pages(), _generated_pages().map(lambda t: t[: len(t) // 2])))
 def test_encode_then_decode_of_generated_pages_gives_equal_objects(text):
     # Whole programs from the grammar, and the same cut in half (syntax errors, damage).
-    assert_round_trips(dsl_parser.parse(text, "g.page", did_you_mean))
+    assert_round_trips(dsl_parser.parse(text, "g.page", suggest))
 
 
 def test_what_the_schema_refuses_is_parsed_not_saved(cache_home, parses, monkeypatch):
@@ -626,8 +626,8 @@ def test_a_parse_made_while_the_sources_changed_is_not_saved(cache_home, parses,
 
 
 def test_one_file_parsed_through_the_cache_as_an_editor_would(cache_home, parses):
-    fresh = dsl_parser.parse(BROKEN, "ed.page", did_you_mean)
-    first = parsecache.parse(BROKEN, "ed.page", did_you_mean)
-    second = parsecache.parse(BROKEN, "ed.page", did_you_mean)
+    fresh = dsl_parser.parse(BROKEN, "ed.page", suggest)
+    first = parsecache.parse(BROKEN, "ed.page", suggest)
+    second = parsecache.parse(BROKEN, "ed.page", suggest)
     assert repr(first) == repr(second) == repr(fresh)
     assert parses == ["ed.page", "ed.page"]  # the fresh one and the first: not the second

@@ -145,6 +145,11 @@ async def test_completion_offers_timings_and_page_ids(client: LanguageClient, co
                                     types.CompletionItemKind.Keyword)
     assert items["tabidachi"].detail == "銘 36 旅立ちの朝"
     assert "haguruma" in items
+    # a page's rules text is sent when the client asks for that one item
+    assert items["tabidachi"].documentation is None
+    resolved = await client.completion_item_resolve_async(items["tabidachi"])
+    page = compiled_tables(content).pages["tabidachi"]
+    assert all(line in resolved.documentation.value for line in body_lines(page.faces["future"]))
 
 
 async def test_definition_and_references_of_a_page_id_in_the_starter_deck(
@@ -238,3 +243,217 @@ async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
     (action,) = actions
     (edit,) = action.edit.changes[uri]
     assert action.title == "半角の「-=」にする" and edit.new_text == "-=" and edit.range == diag.range
+
+
+def _apply(text: str, edit: types.TextEdit) -> str:
+    """``text`` with one single-line edit applied (positions in the BMP: UTF-16 = code points)."""
+    lines = text.split("\n")
+    start, end = edit.range.start, edit.range.end
+    assert start.line == end.line
+    line = lines[start.line]
+    lines[start.line] = line[:start.character] + edit.new_text + line[end.character:]
+    return "\n".join(lines)
+
+
+async def _fixes(client: LanguageClient, uri: str, code: str):
+    (diag,) = [d for d in client.diagnostics[uri] if d.code == code]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), diag.range,
+        types.CodeActionContext(diagnostics=[diag])))
+    return diag, actions
+
+
+@pytest.mark.parametrize("right, wrong, code, title", [
+    ("銘 19", "名 19", "E001", "「銘」にする"),            # a keyword typo (an IME's kanji)
+    ("未来面 {\n    通貨", "未来 {\n    通貨", "E001", "「未来面」にする"),  # a keyword cut short
+    ("通貨 += 5", "通過 += 5", "E010", "「通貨」にする"),  # a vocabulary word
+])
+async def test_a_did_you_mean_has_a_quick_fix_that_writes_the_word_meant(
+        client: LanguageClient, content, right, wrong, code, title):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace(right, wrong, 1))
+    diag, actions = await _fixes(client, uri, code)
+    assert diag.data["replacements"] == [title[1:-4]]  # carried as data, not read from words
+    (action,) = actions
+    assert action.title == title and action.is_preferred
+    assert list(action.diagnostics) == [diag]
+    (edit,) = action.edit.changes[uri]
+    fixed = _apply(text.replace(right, wrong, 1), edit)
+    assert fixed == text
+    await _replace(client, uri, 3, fixed)
+    assert list(client.diagnostics[uri]) == []
+
+
+async def test_a_counter_without_its_scope_has_a_quick_fix_for_each_scope_it_may_take(
+        client: LanguageClient, content):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    written = "使用した歩[プレイ] × 0.7"
+    await _replace(client, uri, 2, text.replace(written, "使用した歩 × 0.7", 1))
+    diag, actions = await _fixes(client, uri, "E021")
+    # 使用した歩 is ●●○○ over プレイ・ターン・ステージ・ラン: the core scopes first
+    assert [a.title for a in actions] == [
+        f"スコープ添字を付けて「使用した歩[{scope}]」にする"
+        for scope in ("プレイ", "ターン", "ステージ", "ラン")]
+    assert [a.is_preferred for a in actions] == [True, False, False, False]
+    (edit,) = actions[0].edit.changes[uri]
+    assert edit.range == diag.range
+    assert _apply(text.replace(written, "使用した歩 × 0.7", 1), edit) == text
+
+
+async def test_a_counter_never_offers_a_meaningless_scope(client: LanguageClient, content):
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("使用した歩[プレイ] × 0.7", "プレイ枚数 × 0.7", 1))
+    _, actions = await _fixes(client, uri, "E021")
+    offered = [a.edit.changes[uri][0].new_text for a in actions]
+    assert offered == ["プレイ枚数[ターン]", "プレイ枚数[ステージ]", "プレイ枚数[ラン]"]  # × プレイ
+
+
+def _refreshes(client: LanguageClient):
+    """An event set when the server asks the client to draw its code lenses again."""
+    import asyncio
+
+    refreshed = asyncio.Event()
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh(params: None) -> None:
+        refreshed.set()
+
+    return refreshed
+
+
+async def _lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:
+    return await client.text_document_code_lens_async(types.CodeLensParams(
+        types.TextDocumentIdentifier(uri)))
+
+
+async def test_a_lens_on_each_example_runs_it_and_shows_its_last_result(
+        client: LanguageClient, content):
+    import asyncio
+
+    refreshed = _refreshes(client)
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    lenses = await _lenses(client, uri)
+    heads = [row for row, line in enumerate(text.split("\n")) if line.startswith("例 ")]
+    assert [lens.range.start.line for lens in lenses] == heads
+    assert {lens.command.title for lens in lenses} == {"▶ 例を実行"}
+    first = lenses[0].command
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        first.command, first.arguments))
+    assert outcome["state"] == "passed"
+    await asyncio.wait_for(refreshed.wait(), 10)
+    lenses = await _lenses(client, uri)
+    assert lenses[0].command.title == "PASS ▶ もう一度実行"
+    assert lenses[1].command.title == "▶ 例を実行"  # only the example asked for was run
+
+    wrong = text.replace("確認 刻 == 55, 歩 == 15", "確認 刻 == 54, 歩 == 15", 1)
+    assert wrong != text
+    await _replace(client, uri, 2, wrong)
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        first.command, first.arguments))
+    row = next(r for r, line in enumerate(wrong.split("\n")) if "刻 == 54" in line)
+    assert outcome["state"] == "failed" and outcome["line"] == row + 1
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith(f"FAIL {row + 1} 行: 期待 刻 == 54")
+    assert "実際 刻 = 55" in lens.command.title
+
+
+async def test_an_example_that_cannot_run_says_why_on_its_lens(client: LanguageClient, content):
+    _refreshes(client)
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("敵 haguruma", "敵 hagurumaa", 1))
+    (lens, *_) = await _lenses(client, uri)
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        lens.command.command, lens.command.arguments))
+    assert outcome["state"] == "blocked" and "hagurumaa" in outcome["message"]
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith("実行できません:")
+
+
+async def _round_trip(client: LanguageClient, uri: str) -> None:
+    """A request answered after every notification the server sent before it."""
+    await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(uri)))
+
+
+async def test_renaming_a_page_id_re_checks_the_other_open_documents(
+        client: LanguageClient, content):
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    [page_file] = [p for p in (content / "pages").glob("*.page")
+                   if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
+    page_uri = await _open(client, page_file)
+    text = page_file.read_text(encoding="utf-8")
+    assert list(client.diagnostics[deck_uri]) == []
+
+    await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
+    await _round_trip(client, page_uri)
+    (diag,) = client.diagnostics[deck_uri]
+    assert diag.code == "E011" and diag.data["replacements"] == ["hatsukoi2"]
+
+    await _replace(client, page_uri, 3, text)  # the id back: the deck is clean again
+    await _round_trip(client, page_uri)
+    assert list(client.diagnostics[deck_uri]) == []
+
+
+async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
+        client: LanguageClient, content):
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    [page_file] = [p for p in (content / "pages").glob("*.page")
+                   if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
+    page_uri = await _open(client, page_file)
+    text = page_file.read_text(encoding="utf-8")
+    await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
+    await _round_trip(client, page_uri)
+    assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        types.TextDocumentIdentifier(page_uri)))  # not saved: the file on disk holds hatsukoi
+    await _round_trip(client, deck_uri)
+    assert list(client.diagnostics[deck_uri]) == []
+    assert list(client.diagnostics[page_uri]) == []
+
+
+async def test_an_edit_that_changes_no_name_leaves_the_other_documents_alone(
+        client: LanguageClient, content):
+    published: list[str] = []
+
+    class Recording(dict):  # what the client's default handler stores into, in order
+        def __setitem__(self, uri, diagnostics):
+            published.append(uri)
+            super().__setitem__(uri, diagnostics)
+
+    client.diagnostics = Recording(client.diagnostics)
+
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    published.clear()
+    await _replace(client, uri, 2, "\n\n" + text.replace("通貨 += 5", "通貨 += 6", 1))
+    await _round_trip(client, uri)
+    assert published == [uri]  # moved and changed, but no name: the deck is not checked
+    await _replace(client, uri, 3, text.replace("ページ arubaito ", "ページ arubaito2 ", 1))
+    await _round_trip(client, uri)
+    assert published == [uri, uri, deck_uri]  # an id changed: the deck is checked again
+
+
+async def test_an_example_s_unknown_enemy_is_reported_with_its_quick_fix(
+        client: LanguageClient, content):
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("敵 haguruma", "敵 hagurumaa", 1))
+    diag, actions = await _fixes(client, uri, "E011")
+    assert "hagurumaa" in diag.message
+    assert [a.title for a in actions] == ["「haguruma」にする"]

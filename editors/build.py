@@ -1,0 +1,192 @@
+"""``python3 -m editors.build [--check]`` — the TextMate grammar of the VS Code extension,
+written from the language's own definitions, never kept by hand. (editors/ is a folder of
+the checkout, not an installed package: run it from the project's root.)
+
+* the keywords are the grammar's: every keyword terminal of the lark parser (its ``_kw_*``
+  rules, which dsl/keywords.py generates from ``contract.vocabulary.KEYWORDS``);
+* the terms are the vocabulary's: every spelling of every table that is one name, scoped
+  by its table, classified as the catalog's lexer does (catalog.lexer);
+* comments, strings, numbers, flags, names and operators are the parser's terminals,
+  their regular expressions as lark compiled them.
+
+``--check`` writes nothing and exits 1 when the committed grammar is not what this
+writes now (tests/test_editors.py runs it the same way).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+__all__ = ["GRAMMAR_PATH", "grammar", "grammar_text", "main"]
+
+GRAMMAR_PATH = Path(__file__).parent / "vscode" / "syntaxes" / "jibunki.tmLanguage.json"
+SCOPE_NAME = "source.jibunki"
+SUFFIX = "jibunki"
+
+#: The TextMate scope of a term, by the lexer's token for its table (catalog.lexer): the
+#: table's name is appended (``variable.language.counter.jibunki``).
+TERM_SCOPES = {"Token.Name.Builtin": "variable.language", "Token.Name.Constant": "support.constant"}
+ITEM_KEYWORD_SCOPE = "storage.type.item"
+KEYWORD_SCOPE = "keyword.other"
+
+#: The scope of each lexical terminal of the parser, in the order they are tried (a
+#: string before a comment: a # inside a string is the string's).
+TERMINAL_SCOPES = (
+    ("STRING", "string.quoted"),
+    ("COMMENT", "comment.line.number-sign"),
+    ("FLAG", "variable.other.flag"),
+)
+#: Operators, tried after the words and numbers, each its own scope.
+OPERATOR_SCOPES = (
+    ("ASSIGN_OP", "keyword.operator.assignment"),
+    ("CMP", "keyword.operator.comparison"),
+    ("ARROW", "keyword.operator.arrow"),
+    ("RANGE", "keyword.operator.range"),
+    ("PERCENT", "keyword.operator.percent"),
+    ("PLUS", "keyword.operator.arithmetic"),
+    ("MINUS", "keyword.operator.arithmetic"),
+    ("MUL", "keyword.operator.arithmetic"),
+)
+#: Brackets, by the parser's anonymous terminals.
+PUNCTUATION_SCOPES = (
+    (("LBRACE", "RBRACE"), "punctuation.section.braces"),
+    (("LSQB", "RSQB"), "punctuation.section.brackets"),
+    (("LPAR", "RPAR", "VBAR"), "punctuation.section.parens"),
+)
+#: The items whose keyword is followed by their id (the id is a name being defined).
+ID_ITEMS = ("page", "enemy", "deck")
+
+
+def _terminals() -> dict[str, str]:
+    """Each terminal of the parser → its regular expression."""
+    from dsl.parser import get_parser
+
+    return {t.name: t.pattern.to_regexp() for t in get_parser().terminals}
+
+
+def _keywords() -> dict[str, str]:
+    """Every keyword spelling of the parser → its rule in contract.vocabulary.KEYWORDS."""
+    from contract.vocabulary import KEYWORDS
+    from dsl.parser import get_parser
+
+    rules = {spelling: rule for rule, spellings in KEYWORDS.items() for spelling in spellings}
+    found = {}
+    for term in get_parser().terminals:
+        value = term.pattern.value
+        if term.pattern.type == "str" and value[:1].isalpha():
+            if value not in rules:
+                raise SystemExit(f"editors.build: the grammar's keyword {value!r} is not in "
+                                 "contract.vocabulary.KEYWORDS")
+            found[value] = rules[value]
+    return found
+
+
+def _alternatives(words) -> str:
+    """One alternation of ``words``, the longest first (ターン開始時 before ターン)."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
+
+
+def _name_rest(name: str) -> str:
+    r"""The class of a name's further characters, read from the parser's NAME terminal
+    (``[^\W\d][\w・（）]*``)."""
+    match = re.fullmatch(r"\[\^\\W\\d\](\[[^\]]*\])\*", name)
+    if match is None:
+        raise SystemExit(f"editors.build: the grammar's NAME {name!r} has a new shape")
+    return match.group(1)
+
+
+def _whole(name_rest: str, body: str) -> str:
+    """``body`` as a whole name: not inside a longer one, which a letter or a further
+    character of a name before it or after it would make (a number may come before it,
+    as in 1枚: a name never starts with a digit)."""
+    extra = name_rest[1:-1].replace("\\w", "")
+    return rf"(?<![^\W\d]|[{extra}@])(?:{body})(?!{name_rest})"
+
+
+def grammar() -> dict:
+    """The TextMate grammar, as data."""
+    from catalog.lexer import ITEM_KEYWORDS, TERM_TOKENS, OTHER_TERMS
+    from contract import vocabulary as vocab
+
+    terminals = _terminals()
+    name = terminals["NAME"]
+    name_rest = _name_rest(name)
+    keywords = _keywords()
+    patterns: list[dict] = []
+    repository: dict[str, dict] = {}
+
+    def add(key: str, rule: dict) -> None:
+        repository[key] = rule
+        patterns.append({"include": f"#{key}"})
+
+    for terminal, scope in TERMINAL_SCOPES[:2]:
+        add(terminal.lower(), {"match": terminals[terminal], "name": f"{scope}.{SUFFIX}"})
+    heads = [w for w, rule in keywords.items() if rule in ID_ITEMS]
+    add("item-head", {
+        "match": f"({_whole(name_rest, _alternatives(heads))})(?:{terminals['WS']})({name})",
+        "captures": {"1": {"name": f"{ITEM_KEYWORD_SCOPE}.{SUFFIX}"},
+                     "2": {"name": f"entity.name.type.{SUFFIX}"}}})
+    add("flag", {"match": terminals["FLAG"], "name": f"{TERMINAL_SCOPES[2][1]}.{SUFFIX}"})
+    items = [w for w, rule in keywords.items() if rule in ITEM_KEYWORDS]
+    add("item-keyword", {"match": _whole(name_rest, _alternatives(items)),
+                         "name": f"{ITEM_KEYWORD_SCOPE}.{SUFFIX}"})
+    others = [w for w, rule in keywords.items() if rule not in ITEM_KEYWORDS]
+    add("keyword", {"match": _whole(name_rest, _alternatives(others)),
+                    "name": f"{KEYWORD_SCOPE}.{SUFFIX}"})
+    whole_name = re.compile(name)
+    first_table: dict[str, str] = {}
+    for table, lookup in vocab.tables().items():
+        for spelling in lookup.spellings():
+            if spelling not in keywords and whole_name.fullmatch(spelling):
+                first_table.setdefault(spelling, table)
+    for table in vocab.tables():
+        words = [w for w, t in first_table.items() if t == table]
+        if not words:
+            continue
+        base = TERM_SCOPES[str(TERM_TOKENS.get(table, OTHER_TERMS))]
+        add(f"term-{table}", {"match": _whole(name_rest, _alternatives(words)),
+                              "name": f"{base}.{table}.{SUFFIX}"})
+    add("number", {"match": rf"(?<!{name_rest})(?:{terminals['NUMBER']})",
+                   "name": f"constant.numeric.{SUFFIX}"})
+    for terminal, scope in OPERATOR_SCOPES:
+        add(f"operator-{terminal.lower()}", {"match": terminals[terminal],
+                                            "name": f"{scope}.{SUFFIX}"})
+    for names, scope in PUNCTUATION_SCOPES:
+        add(scope.split(".")[-1], {"match": "|".join(terminals[n] for n in names),
+                                   "name": f"{scope}.{SUFFIX}"})
+    return {
+        "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
+        "name": "jibunki",
+        "scopeName": SCOPE_NAME,
+        "comment": "Generated by python3 -m editors.build from contract/vocabulary.py and "
+                   "dsl/jibunki.lark; do not edit by hand.",
+        "fileTypes": ["page", "enemy", "balance", "deck", "scenario"],
+        "patterns": patterns,
+        "repository": repository,
+    }
+
+
+def grammar_text() -> str:
+    """The grammar as the committed file holds it (stable key order, a final newline)."""
+    return json.dumps(grammar(), ensure_ascii=False, indent=2) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the grammar, or with ``--check`` say whether the committed one is current."""
+    args = sys.argv[1:] if argv is None else argv
+    text = grammar_text()
+    if "--check" in args:
+        current = GRAMMAR_PATH.exists() and GRAMMAR_PATH.read_text(encoding="utf-8") == text
+        if not current:
+            print(f"{GRAMMAR_PATH}: out of date; run python3 -m editors.build", file=sys.stderr)
+        return 0 if current else 1
+    GRAMMAR_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {GRAMMAR_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""例のレンズ — a code lens over each example (例) of a document: run it, see its last result.
+
+An example is played as ``jibunki test`` plays it (scenario.check → scenario.run), on the
+tables of the document's last check, which holds the other files of its content folder
+as context. Only the example asked for is played. Its result is kept by the example's
+place (file and title, or its line when it has none) until it is run again, so an edit
+elsewhere in the file keeps it on the lens; no LSP types here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.lint import Result
+from dsl import ast
+
+__all__ = ["COMMAND", "Lens", "Outcome", "Runs", "lenses", "run_example"]
+
+#: The command a lens runs (workspace/executeCommand), with the document's URI and the
+#: example's first line (0-based) as arguments.
+COMMAND = "jibunki.runExample"
+
+#: A lens's title: before any run, after a pass, after a failure (the first failure's
+#: line and message), when it could not run. PASS / FAIL as ``jibunki test`` says them.
+TITLES = {
+    "never": "▶ 例を実行",
+    "passed": "PASS ▶ もう一度実行",
+    "failed": "FAIL {line} 行: {message} ▶ もう一度実行",
+    "blocked": "実行できません: {message} ▶ もう一度実行",
+}
+#: A failure's message on a lens is cut at this many characters (a lens is one line).
+MAX_SHOWN = 80
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the last run of an example gave: passed, failed (first failure's 1-based line
+    and message, and how many failures) or blocked (why it could not run)."""
+
+    state: str  # "passed", "failed" or "blocked"
+    line: int = 0
+    message: str = ""
+    failures: int = 0
+
+    def title(self) -> str:
+        """The lens's title for this outcome."""
+        shown = self.message if len(self.message) <= MAX_SHOWN \
+            else self.message[:MAX_SHOWN - 1] + "…"
+        return TITLES[self.state].format(line=self.line, message=shown)
+
+
+@dataclass(frozen=True)
+class Lens:
+    """One lens: the example's first line (0-based), its title, and its key in Runs."""
+
+    line: int
+    title: str
+    key: tuple[str, str]
+
+
+class Runs:
+    """The last outcome of each example run from the editor, by (path, title or line)."""
+
+    def __init__(self):
+        self._last: dict[tuple[str, str], Outcome] = {}
+
+    def get(self, key: tuple[str, str]) -> Outcome | None:
+        """The last outcome of the example ``key``, or None when it never ran."""
+        return self._last.get(key)
+
+    def put(self, key: tuple[str, str], outcome: Outcome) -> None:
+        """Keep ``outcome`` as the last one of the example ``key``."""
+        self._last[key] = outcome
+
+
+def _examples(result: Result, path: str) -> list[ast.Example]:
+    if result.compilation is None:
+        return []
+    return [item for source in result.compilation.sources
+            if source.path == path and source.parsed is not None
+            for item in source.parsed.file.items if isinstance(item, ast.Example)]
+
+
+def _key(path: str, example: ast.Example) -> tuple[str, str]:
+    return path, example.title if example.title is not None else f"@{example.span.line}"
+
+
+def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
+    """A lens over each example of the document ``path``, titled with its last outcome."""
+    found = []
+    for example in _examples(result, path):
+        key = _key(path, example)
+        last = runs.get(key)
+        found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"],
+                          key))
+    return found
+
+
+def run_example(result: Result, path: str, line: int, runs: Runs) -> Outcome | None:
+    """Play the example of ``path`` whose first line is ``line`` (0-based) on the tables of
+    ``result`` and keep its outcome in ``runs``; None when no example starts there."""
+    from scenario.stage import examples_of
+
+    example = next((e for e in _examples(result, path) if e.span.line - 1 == line), None)
+    if example is None:
+        return None
+    specs, found = examples_of(result.compilation)
+    errors = sorted((d for d in result.compilation.diagnostics + found if d.is_error),
+                    key=lambda d: (d.span.path != path, d.sort_key()))
+    spec = next((s for s in specs if s["path"] == path and s["line"] == example.span.line),
+                None)
+    if errors:
+        first = errors[0]
+        outcome = Outcome("blocked", first.span.line,
+                          f"{first.span}: {first.message}" if first.span.path != path
+                          else f"{first.span.line} 行: {first.message}")
+    elif spec is None or not result.tables:
+        outcome = Outcome("blocked", example.span.line,
+                          "バランスがありません" if spec is not None else "例を読めません")
+    else:
+        outcome = _played(spec, result.tables)
+    runs.put(_key(path, example), outcome)
+    return outcome
+
+
+def _played(spec: dict, literal_tables: dict) -> Outcome:
+    from scenario.stage import play
+
+    played, bugs = play([spec], literal_tables)
+    if bugs or not played:  # a bug in jibunki: said on the lens, never a crashed server
+        return Outcome("blocked", spec["line"],
+                       bugs[0].message if bugs else "jibunki の内部エラー")
+    (outcome,) = played
+    if outcome.passed:
+        return Outcome("passed")
+    first = outcome.failures[0]
+    return Outcome("failed", first.line, first.message, len(outcome.failures))

@@ -1,0 +1,69 @@
+"""Diagnostic.replacements: what a did-you-mean names, the spaced form of a keyword and a
+number run together, the half-width symbol of a full-width slip, the counter with each
+scope it may take — kept as data beside the hint (an editor's quick fix writes it over the
+diagnostic's span), the same in lint's JSON and through the lint cache."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compiler.lint import check_text
+from dsl.diagnostics import to_json
+
+PAGE = "ページ t {{\n  銘 3\n  未来面 {{ {effect} }}\n  過去面 白紙\n}}\n"
+OTHER = {"o.page": "ページ other {\n  銘 4\n  出自 青年期\n  未来面 { 敵HP -= 1 }\n  過去面 白紙\n}\n",
+         "e.enemy": "敵 haguruma {\n  HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1]\n}\n"}
+
+
+def _found(text: str, code: str):
+    diags = [d for d in check_text(text, "t.page", OTHER).diagnostics if d.code == code]
+    assert len(diags) == 1, diags
+    return diags[0]
+
+
+def _written(text: str, diag) -> str:
+    line = text.split("\n")[diag.span.line - 1]
+    return line[diag.span.col - 1:diag.span.end_col - 1]
+
+
+@pytest.mark.parametrize("effect, code, wrong, meant", [
+    ("敵HP -= 使用した歩 × 0.5", "E021", "使用した歩",
+     ("使用した歩[プレイ]", "使用した歩[ターン]", "使用した歩[ステージ]", "使用した歩[ラン]")),
+    ("移動量 += 1", "E020", None, ()),  # no guess: no replacement
+    ("敵HQ -= 3", "E010", "敵HQ", ("敵HP",)),
+    ("攻撃力補正 += 3 範囲 以降3プレイ", "E010", "以降3プレイ", ("以降 3 プレイ",)),
+    ("敵HP ＋＝ 3", "E002", "＋＝", ("+=",)),
+    ("移動 1枚 手札 -> 山札 ページ指定 othre", "E011", "othre", ("other",)),
+    ("生成 出自 青年 銘 0..9 -> 手札", "E011", "青年", ("青年期",)),
+    ("敵HP -= 3 最大2回", "E001", "最大2回", ("最大 2 回",)),
+])
+def test_a_diagnostic_carries_what_may_be_written_in_place_of_its_span(effect, code, wrong,
+                                                                       meant):
+    text = PAGE.format(effect=effect)
+    diag = _found(text, code)
+    assert diag.replacements == meant
+    if wrong is not None:
+        assert _written(text, diag) == wrong
+
+
+def test_a_keyword_homophone_is_replaced_by_the_keyword():
+    text = "ページ t {\n  名 19\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n}\n"
+    diag = _found(text, "E001")
+    assert diag.replacements == ("銘",) and _written(text, diag) == "名"
+
+
+def test_an_example_enemy_and_quantity_typo_are_replaced_by_the_names_meant():
+    text = "例 {\n  敵 hagurma\n}\n例 {\n  敵 haguruma\n  確認 敵HQ == 5\n}\n"
+    from scenario.stage import lint_text
+
+    diags = lint_text(text, "t.scenario", OTHER).diagnostics
+    assert {(d.code, d.replacements) for d in diags} == {("E011", ("haguruma",)),
+                                                        ("E057", ("敵HP",))}
+
+
+def test_lint_json_lists_the_replacements():
+    result = check_text(PAGE.format(effect="敵HQ -= 3"), "t.page", OTHER)
+    (entry,) = json.loads(to_json(result.diagnostics))
+    assert entry["replacements"] == ["敵HP"]
