@@ -46,8 +46,8 @@ def vocabulary():
     ("敵HP -= 12", "敵HPに 12 のダメージ"),
     ("敵HP -= 使用した歩[プレイ] × 0.5", "敵HPに 使用した歩［このプレイ］×0.5 のダメージ"),
     ("敵HP -= 8 固定", "敵HPに 8 のダメージ（補正を受けない）"),
-    ("防御 += 5 毎 ターン開始時 範囲 ステージ", "ステージ中、毎ターン開始時に 防御+5（ターン終了まで）"),
-    ("防御 += 6 寿命 被弾1回", "防御+6（被弾1回まで）"),
+    ("防御 += 5 毎 ターン開始時 範囲 ステージ", "このステージ中、毎ターン開始時に 防御+5（ターン終了まで）"),
+    ("防御 += 6 寿命 被弾1回", "防御+6（1回被弾するまで）"),
     ("攻撃力補正 += 2 範囲 以降 2 プレイ", "以降 2 プレイの間、常に 攻撃力補正+2"),
     ("上限 破り回数上限 += 1 寿命 ステージ", "破り回数上限+1（ステージ終了まで）"),
     ("支払う HP 5", "HPを 5 支払う"),
@@ -285,3 +285,76 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
         render_module.write(tables, out, {"tabidachi": []})
     assert index.read_bytes() == before
     assert [p.name for p in out.iterdir()] == ["index.html"]
+
+
+# ------------------------------------------- the phrasing table, every combination
+
+
+def _every_firing():
+    """One 作用 (防御 += 5) under every timing, repeat range (each scope, anchored plays and
+    turns; no most-fires count, one, two), lifetime and telegraphing the vocabulary has."""
+    (base,) = lowered(["防御 += 5"])
+    ranges = [(s.code, None, None) for s in vocab.SCOPES]
+    ranges += [(vocab.ANCHORED, u.code, 2) for u in vocab.ANCHOR_UNITS]
+    for timing in vocab.TIMINGS:
+        for scope, unit, n in ranges:
+            for most in (None, 1, 2):
+                for lifetime in vocab.LIFETIMES:
+                    for telegraphed in (False, True):
+                        yield dataclasses.replace(
+                            base, timing=timing.code, lifetime=lifetime.code,
+                            telegraphed=telegraphed,
+                            repeat=dataclasses.replace(base.repeat, scope=scope, unit=unit,
+                                                       n=n, max=most))
+
+
+def test_every_timing_range_and_lifetime_has_a_phrasing_and_none_read_the_same():
+    effects = list(_every_firing())
+    for default in ("on_play", "on_tear"):  # a face's block and a 破却 block
+        texts: dict[str, tuple] = {}
+        for effect in effects:
+            said = phrase(effect, default_timing=default)
+            assert said and "None" not in said and "{" not in said, effect
+            key = (effect.timing, effect.repeat, effect.lifetime, effect.telegraphed)
+            assert texts.setdefault(said, key) == key, (said, texts[said], key)
+        assert len(texts) == len(effects)
+
+
+def test_no_phrase_prefixes_mai_to_a_timing_name():
+    # 「毎座を跨いだ時に」(issue 18): 毎 is the written form's word; rules text folds it into
+    # the timing's own phrase (座を跨ぐたびに, 毎ターン開始時に).
+    import re
+
+    for effect in _every_firing():
+        said = phrase(effect)
+        assert not re.search("毎(?!ターン)", said), said
+    (effect,) = lowered(["敵HP -= 5 毎 座を跨いだ時 範囲 ターン"])
+    assert phrase(effect) == "このターン中、座を跨ぐたびに 敵HPに 5 のダメージ"
+    (effect,) = lowered(["敵HP -= 6 毎 敵の行動前 範囲 ステージ 最大 3 回"])
+    assert phrase(effect) == "このステージ中に最大 3 回、毎ターンの敵の行動前に 敵HPに 6 のダメージ"
+    (effect,) = lowered(["敵HP -= 3 範囲 ステージ"])
+    assert phrase(effect) == "このステージ中、この後ページをプレイするたびに 敵HPに 3 のダメージ"
+
+
+def test_every_timing_and_scope_has_its_phrases():
+    for timing in vocab.TIMINGS:
+        assert timing.every and timing.once(), timing.code
+    assert len({t.every for t in vocab.TIMINGS}) == len(vocab.TIMINGS)
+    assert len({t.once() for t in vocab.TIMINGS}) == len(vocab.TIMINGS)
+    for scope in vocab.SCOPES:
+        assert scope.during and scope.within and scope.within != scope.during
+    assert set(phrasing.RANGE_TEXT) == set(phrasing.TIMING_TEXT) \
+        == {"as_written", "once", "every"}
+
+
+def test_phrase_pieces_join_to_the_phrase_and_link_only_vocabulary_entries():
+    from contract import reference
+
+    anchors = {row.anchor for row in reference.entries()}
+    tables = load()
+    for page in tables.pages.values():
+        for side in page.faces:
+            for body in (page.faces[side], page.pens[side]):
+                for line, pieces in zip(phrasing.body_lines(body), phrasing.body_pieces(body)):
+                    assert phrasing.text(pieces) == line
+                    assert {p.anchor for p in pieces if p.anchor} <= anchors, line
