@@ -182,9 +182,12 @@ def base_text(base, vocabulary=None) -> str:
 # (target, operation, base, landing), given the effect and its base already phrased.
 
 
-def _target(effect: Sayou) -> Piece:
-    # names.target is the target's display word (@name for a flag, 銘[p] for a page's)
-    return word("variable", effect.target.code, effect.names.target)
+def _target(effect: Sayou) -> Said:
+    # another page's variable reads as a reference to it does (「p」の銘); names.target is
+    # the display word of every other target (@name for a flag)
+    if effect.target.page is not None:
+        return said(f"「{effect.target.page}」の", _named("variable", effect.target.code))
+    return said(word("variable", effect.target.code, effect.names.target))
 
 
 def _verb(effect: Sayou, words: str) -> Piece:
@@ -197,14 +200,25 @@ def _signed(effect: Sayou, base: Said) -> Said:
     return said(_target(effect), _verb(effect, sign), base)
 
 
+def _damage(effect: Sayou, base: Said) -> Said:
+    return said(_target(effect), "に ", base, " ", _verb(effect, "のダメージ"))
+
+
+def _heal(effect: Sayou, base: Said) -> Said:
+    return said(_target(effect), "を ", base, " ", _verb(effect, "回復"))
+
+
+#: Adds that a card says in words, by (target, direction): 敵HP -= 12 is 12 damage, and
+#: an increase of 敵HP or of HP a heal (DESIGN §6); every other add reads 防御+5.
+ADD_TEXT: dict[tuple[str, str], Callable[[Sayou, Said], Said]] = {
+    ("enemy_hp", "decrease"): _damage,
+    ("enemy_hp", "increase"): _heal,
+    ("hp", "increase"): _heal,
+}
+
+
 def _add(effect: Sayou, base: Said) -> Said:
-    # 敵HP -= 12 is 12 damage, and an increase of 敵HP a heal (DESIGN §6)
-    if effect.target.code == "enemy_hp":
-        done = (said(_target(effect), "に ", base, " ", _verb(effect, "のダメージ"))
-                if effect.direction == "decrease"
-                else said(_target(effect), "を ", base, " ", _verb(effect, "回復")))
-    else:
-        done = _signed(effect, base)
+    done = ADD_TEXT.get((effect.target.code, effect.direction), _signed)(effect, base)
     # The landing is said only for an add: every other numeric operation has one landing.
     landing = term("landing", effect.landing).said() if effect.landing else ""
     return said(done, ("（", word("landing", effect.landing, landing), "）") if landing else ())
@@ -228,6 +242,16 @@ def _pick(effect: Sayou) -> str:
     return term("pick", effect.pick).said()
 
 
+def _taken_from(effect: Sayou) -> Said:
+    """Where a 移動 takes its pages, and how: 山札の上から, or 捨て札から … を選んで. A pick
+    from the top is a place in the source; every other pick is how the pages are chosen."""
+    if effect.pick == "top":
+        return said(_region(effect.source), f"の{_pick(effect)}", _filter(effect.filter),
+                    f"{effect.count}枚を")
+    return said(_region(effect.source), "から", _filter(effect.filter),
+                f"{effect.count}枚を{_pick(effect)}")
+
+
 def _op(effect: Sayou) -> vocab.Operation:
     return term("operation", effect.op)
 
@@ -242,15 +266,14 @@ OPERATION_TEXT: dict[str, Callable[[Sayou, Said], Said]] = {
     # shown in order and left so: the next draws take them as shown (spec 002)
     "reveal": lambda e, base: said(_region(e.source), f"の{_pick(e)} {e.count} 枚を",
                                    _verb(e, _op(e).ja), "する（その順に引く）"),
-    "move": lambda e, base: said(_region(e.source), "から", _filter(e.filter),
-                                 f"{e.count}枚を{_pick(e)}", _region(e.dest), "へ",
-                                 _verb(e, "移す")),
+    "move": lambda e, base: said(_taken_from(e), _region(e.dest), "へ", _verb(e, "移す")),
+    # the pages made join the destination (spec 002 差し込み先)
     "generate": lambda e, base: said(_filter(e.filter) or "いずれかの",
-                                     f"{vocab.PAGES.ja}を{e.count}枚、{_pick(e)}",
-                                     _verb(e, _op(e).ja), "して", _region(e.dest), "へ"),
+                                     f"{vocab.PAGES.ja}を{e.count}枚{_pick(e)}",
+                                     _verb(e, _op(e).ja), "し、", _region(e.dest), "へ加える"),
     "duplicate": lambda e, base: said(_region(e.source), "の", _filter(e.filter),
-                                      f"{e.count}枚を{_pick(e)}", _verb(e, _op(e).ja), "して",
-                                      _region(e.dest), "へ"),
+                                      f"{e.count}枚を{_pick(e)}", _verb(e, _op(e).ja), "し、",
+                                      _region(e.dest), "へ加える"),
 }
 
 #: Operations whose lifetime is that of the pages they make, not of a value.
@@ -265,13 +288,14 @@ PAGE_MAKING = frozenset({"generate", "duplicate"})
 def _mode(effect: Sayou, default_timing: str) -> str:
     """How the 作用 fires: "as_written" — once, at the moment of the block it is written
     in (プレイ時 on a face, 破った時 in 破却), which goes without saying; "once" — once,
-    at another moment; "every" — each time its timing comes, within its repeat range."""
+    at another moment; "first" — the first time its timing comes within its repeat range
+    (最大 1 回); "every" — each time its timing comes, within its repeat range. A
+    modifier (常時) is in force over its whole range, so its range is always said."""
     repeat = effect.repeat
-    if repeat.scope == "play" and repeat.max == 1 and repeat.n is None:
-        as_written = (effect.timing == default_timing
-                      and term("timing", effect.timing).family != "always")
-        return "as_written" if as_written else "once"
-    return "every"
+    modifier = term("timing", effect.timing).family == "always"
+    if repeat.scope == "play" and repeat.max == 1 and repeat.n is None and not modifier:
+        return "as_written" if effect.timing == default_timing else "once"
+    return "first" if repeat.max == 1 else "every"
 
 
 def _range(repeat: Repeat) -> Said:
@@ -292,14 +316,17 @@ def _range(repeat: Repeat) -> Said:
 RANGE_TEXT: dict[str, Callable[[Repeat], Said]] = {
     "as_written": lambda r: (),
     "once": lambda r: (),
+    "first": _range,
     "every": _range,
 }
 
-#: The timing by firing mode (the always family reads 常に in every mode).
+#: The timing by firing mode: its moment (被弾時に) when it fires once, its repeated
+#: moment (被弾するたびに) when it fires each time.
 TIMING_TEXT: dict[str, Callable[[vocab.Timing], Said]] = {
     "as_written": lambda t: (),
     "once": lambda t: said(word("timing", t.code, t.once()), " "),
-    "every": lambda t: said(word("timing", t.code, t.every), " "),
+    "first": lambda t: said(word("timing", t.code, t.once()), " "),
+    "every": lambda t: said(word("timing", t.code, t.every), " " if t.every else ""),
 }
 
 

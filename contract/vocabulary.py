@@ -124,9 +124,9 @@ class Timing(Term):
     every: str = ""
 
     def once(self) -> str:
-        """The moment, particle included, of a 作用 that fires once when it comes (被弾時に);
-        the always family is the same either way (常に)."""
-        return self.every if self.family == "always" else self.said() + "に"
+        """The moment, particle included, of a 作用 that fires once when it comes (被弾時に,
+        常に)."""
+        return self.said() if self.family == "always" else self.said() + "に"
 
 
 #: 発動タイミング (spec 002), in the order they happen within a turn.
@@ -174,7 +174,9 @@ TIMINGS = (
            every="綻び報酬を得るたびに",
            note="project decision: when a 綻び reward threshold is reached",
            meaning="累積綻びが綻び報酬間隔の区切りに達したとき"),
-    Timing("always", "常時", family="always", phrase="常に", every="常に",
+    # every="": 常時 is the timing of modifiers and of nothing else (E038), so the target
+    # says it and the range alone opens the sentence (以降 2 プレイの間、攻撃力補正+2)
+    Timing("always", "常時", family="always", phrase="常に", every="",
            meaning="補正のタイミング。場にある間ずっと効く"),
 )
 

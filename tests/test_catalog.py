@@ -48,12 +48,19 @@ def vocabulary():
     ("敵HP -= 8 固定", "敵HPに 8 のダメージ（補正を受けない）"),
     ("防御 += 5 毎 ターン開始時 範囲 ステージ", "このステージ中、毎ターン開始時に 防御+5（ターン終了まで）"),
     ("防御 += 6 寿命 被弾1回", "防御+6（1回被弾するまで）"),
-    ("攻撃力補正 += 2 範囲 以降 2 プレイ", "以降 2 プレイの間、常に 攻撃力補正+2"),
+    ("攻撃力補正 += 2 範囲 以降 2 プレイ", "以降 2 プレイの間、攻撃力補正+2"),
     ("上限 破り回数上限 += 1 寿命 ステージ", "破り回数上限+1（ステージ終了まで）"),
     ("支払う HP 5", "HPを 5 支払う"),
     ("抑制 刻", "刻を更新しない"),
     ("移動 1枚 捨て札 -> 手札 選択", "捨て札から1枚を選んで手札へ移す"),
     ("@覚醒 = 1", "@覚醒を 1 にする（ラン終了まで）"),
+    # issue 18 item 4: the forms a card would print
+    ("HP += 8", "HPを 8 回復"),
+    ("移動 2枚 山札 -> 手札 上から", "山札の上から2枚を手札へ移す"),
+    ("複製 手札 -> 山札 選択 寿命 ステージ", "手札の1枚を選んで複製し、山札へ加える（ステージ限り）"),
+    ("HP += 12 毎 敵のHPが0になった時 範囲 ラン 最大 1 回",
+     "このラン中に最大 1 回、敵のHPが0になった時に HPを 12 回復"),
+    ("防御 += 6 毎 被弾時 範囲 ターン", "このターン中、被弾するたびに 防御+6（ターン終了まで）"),
 ])
 def test_each_operation_has_a_phrasing_rule(line, text, vocabulary):
     (effect,) = lowered([line])
@@ -338,13 +345,14 @@ def test_no_phrase_prefixes_mai_to_a_timing_name():
 
 def test_every_timing_and_scope_has_its_phrases():
     for timing in vocab.TIMINGS:
-        assert timing.every and timing.once(), timing.code
+        # 常時 alone goes without saying when repeated: only modifiers have it (E038)
+        assert timing.once() and (timing.every or timing.code == "always"), timing.code
     assert len({t.every for t in vocab.TIMINGS}) == len(vocab.TIMINGS)
     assert len({t.once() for t in vocab.TIMINGS}) == len(vocab.TIMINGS)
     for scope in vocab.SCOPES:
         assert scope.during and scope.within and scope.within != scope.during
     assert set(phrasing.RANGE_TEXT) == set(phrasing.TIMING_TEXT) \
-        == {"as_written", "once", "every"}
+        == {"as_written", "once", "first", "every"}
 
 
 def test_phrase_pieces_join_to_the_phrase_and_link_only_vocabulary_entries():
@@ -358,3 +366,11 @@ def test_phrase_pieces_join_to_the_phrase_and_link_only_vocabulary_entries():
                 for line, pieces in zip(phrasing.body_lines(body), phrasing.body_pieces(body)):
                     assert phrasing.text(pieces) == line
                     assert {p.anchor for p in pieces if p.anchor} <= anchors, line
+
+
+def test_another_pages_variable_and_a_generation_read_like_a_card():
+    lines = {phrase(e) for page in load().pages.values() for side in page.faces
+             for e in page.faces[side].effects}
+    # 銘[nyuugaku] = 40 reads as a reference to another page's 銘 does
+    assert "「nyuugaku」の銘を 40 にする（ターン終了まで）" in lines
+    assert "出自「幼少期」・銘 0〜12のページを1枚ランダムに生成し、手札へ加える（ステージ限り）" in lines
