@@ -98,6 +98,14 @@ def test_two_sayou_differing_in_any_term_never_read_the_same(first, second, voca
 # ---------------------------------------------------------------- templates
 
 
+def _shown(html: str) -> str:
+    """The text a reader sees of an HTML fragment: tags dropped, entities read."""
+    import html as html_module
+    import re
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html))
+
+
 def test_histogram_counts_pages_per_band():
     hist = histogram([0, 5, 12, 95], top=80)
     counts = {b["label"]: b["count"] for b in hist["bars"]}
@@ -112,7 +120,7 @@ def test_catalog_lists_every_page_and_enemy_with_rules_text_and_anchor():
         assert f'id="page-{page_id}"' in html
     for enemy_id in tables.enemies:
         assert f'id="enemy-{enemy_id}"' in html
-    assert "敵HPに 使用した歩［このプレイ］×0.5 のダメージ" in html
+    assert "敵HPに 使用した歩［このプレイ］×0.5 のダメージ" in _shown(html)
     assert "<svg" in html and "出自別" in html and "量ごとの索引" in html
 
 
@@ -279,10 +287,12 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
 
     tables, out = load(), tmp_path / "catalog"
     index = render_module.write(tables, out)
-    before = index.read_bytes()
+    vocabulary = out / "vocabulary.html"
+    before, words = index.read_bytes(), vocabulary.read_bytes()
     umask = os.umask(0)
     os.umask(umask)
     assert index.stat().st_mode & 0o777 == 0o666 & ~umask  # an ordinary file of the user
+    assert vocabulary.stat().st_mode & 0o777 == 0o666 & ~umask
 
     def full_disk(fd):
         raise OSError(28, "No space left on device")
@@ -290,8 +300,8 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
     monkeypatch.setattr(render_module.os, "fsync", full_disk)
     with pytest.raises(OSError):
         render_module.write(tables, out, {"tabidachi": []})
-    assert index.read_bytes() == before
-    assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert index.read_bytes() == before and vocabulary.read_bytes() == words
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "vocabulary.html"]
 
 
 # ------------------------------------------- the phrasing table, every combination
