@@ -36,8 +36,10 @@ def _counter(term) -> str:
 
 
 def _timing(term) -> str:
-    return {"phase": f"{W.scope.turn}の段階", "outer": f"{W.scope.turn}の外",
-            "event": W.quantity.events, "always": W.timing.always}[term.family]
+    family = {"phase": f"{W.scope.turn}の段階", "outer": f"{W.scope.turn}の外",
+              "event": W.quantity.events, "always": W.timing.always}[term.family]
+    # the words rules text says it with: once, and each time it comes
+    return family + "（" + "／".join(dict.fromkeys(filter(None, (term.once(), term.every)))) + "）"
 
 
 def _region(term) -> str:
@@ -54,7 +56,7 @@ def _operation(term) -> str:
 
 
 def _scope(term) -> str:
-    return term.said()
+    return "／".join(filter(None, (term.said(), term.during)))
 
 
 def _landing(term) -> str:
