@@ -186,7 +186,6 @@ def _page_view(page, tables, starter: Counter) -> dict:
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
         "touched": touched, "touched_names": [names.get(t, t) for t in touched],
         "search": words.lower(), "in_starter": starter.get(page.id, 0),
-        "anchors": [piece.anchor for line in said for piece in line if piece.anchor],
         "source": page.source, "highlighted": highlight(page.source.text),
     }
 
@@ -283,11 +282,20 @@ def render(tables, examples: dict[str, list] | None = None,
     return environment().get_template("index.html.j2").render(**context)
 
 
+def _rules_pieces(page) -> list:
+    """Every line of a page's rules text as pieces: faces, pens, 破却 and 出現条件."""
+    lines = [line for side in page.faces for body in (page.faces[side], page.pens[side])
+             if body is not None for line in body_pieces(body)]
+    lines += [phrase_pieces(e, default_timing="on_tear") for e in page.tear or ()]
+    return lines + [condition_pieces(c) for c in page.appears]
+
+
 def render_vocabulary(tables) -> str:
     """The vocabulary page: every entry of the vocabulary reference with its meaning, and
     the pages whose rules text uses it (catalog.vocabulary_page)."""
-    starter = Counter(tables.starter())
-    pages = [_page_view(p, tables, starter)
+    pages = [{"id": p.id, "name": p.name,
+              "anchors": [piece.anchor for line in _rules_pieces(p) for piece in line
+                          if piece.anchor]}
              for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
     context = vocabulary_page.context(vocabulary_page.uses_of(pages))
     return environment().get_template("vocabulary.html.j2").render(**context)

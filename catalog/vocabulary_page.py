@@ -16,7 +16,8 @@ from .phrasing import term
 
 
 def uses_of(pages: list[dict]) -> dict[str, list[dict]]:
-    """Anchor → the pages (their views) whose rules text links to it, in page order."""
+    """Anchor → the pages (``id``, ``name``, ``anchors``: what their rules text links to)
+    that link to it, in page order."""
     found: dict[str, list[dict]] = {}
     for page in pages:
         for anchor in dict.fromkeys(page["anchors"]):

@@ -184,3 +184,16 @@ def test_the_catalog_folder_is_both_pages_and_deterministic(tmp_path, tables):
     assert sorted(first) == ["index.html", "vocabulary.html"]
     words = first["vocabulary.html"]
     assert b"http" not in words and b"<script" not in words  # nothing to fetch, nothing to run
+
+
+def test_each_entry_lists_exactly_the_pages_whose_card_links_to_it(index_html, vocabulary_html,
+                                                                   tables):
+    linked: dict[str, set] = {}
+    for page in tables.pages:
+        card = card_of(index_html, page)
+        for anchor in re.findall(r'<a class="w" href="vocabulary\.html#([^"]+)">', card):
+            linked.setdefault(anchor, set()).add(page)
+    for entry in reference.entries():
+        row = row_of(vocabulary_html, entry.anchor)
+        listed = set(re.findall(r'href="index\.html#page-([^"]+)"', row))
+        assert listed == linked.get(entry.anchor, set()), entry.anchor
