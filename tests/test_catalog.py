@@ -384,3 +384,28 @@ def test_another_pages_variable_and_a_generation_read_like_a_card():
     # 銘[nyuugaku] = 40 reads as a reference to another page's 銘 does
     assert "「nyuugaku」の銘を 40 にする（ターン終了まで）" in lines
     assert "出自「幼少期」・銘 0〜12のページを1枚ランダムに生成し、手札へ加える（ステージ限り）" in lines
+
+
+OPERATION_SAMPLES = ["敵HP -= 12", "敵HP += 4", "HP += 8", "防御 *= 2", "@旗 = 1",
+                     "上限 破り回数上限 += 1 寿命 ステージ", "支払う HP 5", "抑制 刻",
+                     "移動 1枚 捨て札 -> 手札 選択", "移動 2枚 山札 -> 手札 上から",
+                     "公開 3枚 山札", "複製 手札 -> 山札 選択 寿命 ステージ",
+                     "生成 2枚 -> 手札 寿命 ラン"]
+
+
+def test_every_operation_under_every_timing_and_range_reads_uniquely():
+    samples = [lowered([line]) for line in OPERATION_SAMPLES]
+    assert all(samples), OPERATION_SAMPLES
+    assert {e.op for (e,) in samples} == {o.code for o in vocab.OPERATIONS}
+    ranges = [(s.code, None, None) for s in vocab.SCOPES]
+    ranges += [(vocab.ANCHORED, u.code, 3) for u in vocab.ANCHOR_UNITS]
+    texts: dict[str, tuple] = {}
+    for (effect,) in samples:
+        for timing in vocab.TIMINGS:
+            for scope, unit, n in ranges:
+                for most in (None, 1, 4):
+                    repeat = dataclasses.replace(effect.repeat, scope=scope, unit=unit, n=n,
+                                                 max=most)
+                    said = phrase(dataclasses.replace(effect, timing=timing.code, repeat=repeat))
+                    key = (_terms(effect), timing.code, repeat)
+                    assert texts.setdefault(said, key) == key, said
