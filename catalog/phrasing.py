@@ -145,7 +145,7 @@ REF_TEXT: dict[type, Callable[..., Said]] = {
     PageCountRef: lambda r: said(_region(r.region), f"にある「{r.page}」の枚数"),
     PageAttrRef: lambda r: said(f"「{r.page}」の", _named("variable", r.variable)),
     DistanceRef: lambda r: said(word("variable", "distance", term("variable", "distance").said())),
-    TilesPassedRef: lambda r: said(f"{vocab.TILES_PASSED.ja}［{term('tile', r.tile).ja}］"),
+    TilesPassedRef: lambda r: said(f"{vocab.TILES_PASSED.ja}［", _named("tile", r.tile), "］"),
 }
 
 #: Base values and condition terms: a constant, or a reference (× a coefficient).
@@ -238,18 +238,18 @@ def _filter(flt: Filter | None) -> Said:
     return said(joined, "の") if parts else ()
 
 
-def _pick(effect: Sayou) -> str:
-    return term("pick", effect.pick).said()
+def _pick(effect: Sayou) -> Piece:
+    return word("pick", effect.pick, term("pick", effect.pick).said())
 
 
 def _taken_from(effect: Sayou) -> Said:
     """Where a 移動 takes its pages, and how: 山札の上から, or 捨て札から … を選んで. A pick
     from the top is a place in the source; every other pick is how the pages are chosen."""
     if effect.pick == "top":
-        return said(_region(effect.source), f"の{_pick(effect)}", _filter(effect.filter),
+        return said(_region(effect.source), "の", _pick(effect), _filter(effect.filter),
                     f"{effect.count}枚を")
-    return said(_region(effect.source), "から", _filter(effect.filter),
-                f"{effect.count}枚を{_pick(effect)}")
+    return said(_region(effect.source), "から", _filter(effect.filter), f"{effect.count}枚を",
+                _pick(effect))
 
 
 def _op(effect: Sayou) -> vocab.Operation:
@@ -264,15 +264,15 @@ OPERATION_TEXT: dict[str, Callable[[Sayou, Said], Said]] = {
     "pay": lambda e, base: said(_target(e), "を ", base, " ", _verb(e, _op(e).symbol)),
     "suppress": lambda e, base: said(_target(e), "を", _verb(e, "更新しない")),
     # shown in order and left so: the next draws take them as shown (spec 002)
-    "reveal": lambda e, base: said(_region(e.source), f"の{_pick(e)} {e.count} 枚を",
+    "reveal": lambda e, base: said(_region(e.source), "の", _pick(e), f" {e.count} 枚を",
                                    _verb(e, _op(e).ja), "する（その順に引く）"),
     "move": lambda e, base: said(_taken_from(e), _region(e.dest), "へ", _verb(e, "移す")),
     # the pages made join the destination (spec 002 差し込み先)
     "generate": lambda e, base: said(_filter(e.filter) or "いずれかの",
-                                     f"{vocab.PAGES.ja}を{e.count}枚{_pick(e)}",
+                                     f"{vocab.PAGES.ja}を{e.count}枚", _pick(e),
                                      _verb(e, _op(e).ja), "し、", _region(e.dest), "へ加える"),
     "duplicate": lambda e, base: said(_region(e.source), "の", _filter(e.filter),
-                                      f"{e.count}枚を{_pick(e)}", _verb(e, _op(e).ja), "し、",
+                                      f"{e.count}枚を", _pick(e), _verb(e, _op(e).ja), "し、",
                                       _region(e.dest), "へ加える"),
 }
 
@@ -376,8 +376,10 @@ def _chain(cond: Condition) -> Said:
 CONDITION_TEXT: dict[str, Callable[[Condition], Said]] = {
     "compare": _chain,
     "nonzero": lambda c: said(base_pieces(c.terms[0]), " が 0 でない"),
-    "crosses": lambda c: said(term("condition_word", "crosses").said()),
-    "not_crosses": lambda c: said(term("condition_word", "not_crosses").said()),
+    "crosses": lambda c: said(word("condition_word", "crosses",
+                                   term("condition_word", "crosses").said())),
+    "not_crosses": lambda c: said(word("condition_word", "not_crosses",
+                                       term("condition_word", "not_crosses").said())),
 }
 
 

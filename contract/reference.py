@@ -63,6 +63,18 @@ def _landing(term) -> str:
     return term.said() or W.landing.modified
 
 
+def _pick(term) -> str:
+    return f"{W.operation.move}・{W.operation.generate}・{W.operation.duplicate}の選び方"
+
+
+def _condition_word(term) -> str:
+    return term.said()
+
+
+def _tile(term) -> str:
+    return f"{vocab.TILES_PASSED.ja}［{term.ja}］で数える"
+
+
 #: section → (its heading, its terms, what a term says of itself without a note).
 SECTIONS = {
     "variable": ("変数", (*vocab.VARIABLES, vocab.FLAG), _variable),
@@ -73,6 +85,9 @@ SECTIONS = {
     "operation": ("演算", vocab.OPERATIONS, _operation),
     "scope": ("スコープ", (*vocab.SCOPES, vocab.ANCHORED_SCOPE), _scope),
     "landing": ("着地", vocab.LANDINGS, _landing),
+    "pick": ("選び方", vocab.PICKS, _pick),
+    "condition_word": ("条件の語", vocab.CONDITION_WORDS, _condition_word),
+    "tile": ("マスの種別", vocab.TILE_KINDS, _tile),
 }
 
 

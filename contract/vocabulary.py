@@ -210,9 +210,12 @@ DESTINATIONS = (
 
 #: 領域操作で1枚を選ぶ方法. ``choice`` is the player-choice family (デッキサーチ).
 PICKS = (
-    Term("random", "ランダム", note="seeded RNG of the battle", phrase="ランダムに"),
-    Term("top", "上から", note="from the top of the pile, in revealed order"),
-    Term("choice", "選択", note="the player chooses; atomic", phrase="選んで"),
+    Term("random", "ランダム", note="seeded RNG of the battle", phrase="ランダムに",
+         meaning="シード付き乱数で選ぶ"),
+    Term("top", "上から", note="from the top of the pile, in revealed order",
+         meaning="山の上から順に取る"),
+    Term("choice", "選択", note="the player chooses; atomic", phrase="選んで",
+         meaning="プレイヤーが選ぶ（デッキサーチ）。選択は途中で中断できない"),
 )
 
 #: 生成されたページの寿命 (spec 002 ページの生成と複製).
@@ -400,9 +403,10 @@ FLAG = Variable("flag", "内部フラグ", meaning="名前付きの整数（@名
 
 #: Conditions that are words, not comparisons: このプレイで座を跨ぐ・跨がない.
 CONDITION_WORDS = (
-    Term("crosses", "跨ぐ", note="this play crosses 座", phrase="このプレイで座を跨ぐ"),
+    Term("crosses", "跨ぐ", note="this play crosses 座", phrase="このプレイで座を跨ぐ",
+         meaning="このプレイで直前の刻と新しい刻が座を挟む（座の上に止まるのは跨がない）"),
     Term("not_crosses", "跨がない", note="this play does not cross 座",
-         phrase="このプレイで座を跨がない"),
+         phrase="このプレイで座を跨がない", meaning="このプレイで座を挟まない"),
 )
 
 #: How a condition is tested: a chain of comparisons, a flag that is not 0, or a word.
@@ -424,10 +428,10 @@ CONDITION_KINDS = (
 
 #: マスの種別 (glossary), read by 出現条件 as 通過したマス[種別].
 TILE_KINDS = (
-    Term("history", "歴史"),
-    Term("myth", "神話"),
-    Term("philosophy", "哲学"),
-    Term("antique", "古物商"),
+    Term("history", "歴史", meaning="通常難易度のバトルステージのマス"),
+    Term("myth", "神話", meaning="難易度の高いバトルステージのマス"),
+    Term("philosophy", "哲学", meaning="戦闘を伴わない、恒久アビリティかHP回復を選ぶマス"),
+    Term("antique", "古物商", meaning="戦闘を伴わない、通貨でページかHPを買うマス"),
 )
 TILES_PASSED = Term("tiles_passed", "通過したマス")
 

@@ -14,7 +14,8 @@ from contract import vocabulary as vocab
 TABLES = {"variable": (*vocab.VARIABLES, vocab.FLAG), "counter": vocab.COUNTERS,
           "timing": vocab.TIMINGS, "region": vocab.REGIONS, "lifetime": vocab.LIFETIMES,
           "operation": vocab.OPERATIONS, "scope": (*vocab.SCOPES, vocab.ANCHORED_SCOPE),
-          "landing": vocab.LANDINGS}
+          "landing": vocab.LANDINGS, "pick": vocab.PICKS,
+          "condition_word": vocab.CONDITION_WORDS, "tile": vocab.TILE_KINDS}
 
 
 def run(*args):
