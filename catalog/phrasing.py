@@ -325,7 +325,7 @@ RANGE_TEXT: dict[str, Callable[[Repeat], Said]] = {
 TIMING_TEXT: dict[str, Callable[[vocab.Timing], Said]] = {
     "as_written": lambda t: (),
     "once": lambda t: said(word("timing", t.code, t.once()), " "),
-    "first": lambda t: said(word("timing", t.code, t.once()), " "),
+    "first": lambda t: said(word("timing", t.code, t.first or t.once()), " "),
     "every": lambda t: said(word("timing", t.code, t.every), " " if t.every else ""),
 }
 

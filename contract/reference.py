@@ -39,7 +39,8 @@ def _timing(term) -> str:
     family = {"phase": f"{W.scope.turn}の段階", "outer": f"{W.scope.turn}の外",
               "event": W.quantity.events, "always": W.timing.always}[term.family]
     # the words rules text says it with: once, and each time it comes
-    return family + "（" + "／".join(dict.fromkeys(filter(None, (term.once(), term.every)))) + "）"
+    said = (term.once(), term.first, term.every)
+    return family + "（" + "／".join(dict.fromkeys(filter(None, said))) + "）"
 
 
 def _region(term) -> str:

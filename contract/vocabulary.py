@@ -122,6 +122,9 @@ class Timing(Term):
     #: continuing 作用 waiting for it never fires (W004, DESIGN §6.1).
     reachable: bool = True
     every: str = ""
+    #: The first time the moment comes within a range (最大 1 回), where that differs from
+    #: ``once()``: a play places a continuing 作用 after its own プレイ時 (runtime/board.py).
+    first: str = ""
 
     def once(self) -> str:
         """The moment, particle included, of a 作用 that fires once when it comes (被弾時に,
@@ -138,6 +141,7 @@ TIMINGS = (
     Timing("after_draw", "ドロー後", family="phase", every="毎ターンのドロー後に",
            meaning="ターンのはじめに固定枚数を引いた直後"),
     Timing("on_play", "プレイ時", family="phase", every="この後ページをプレイするたびに",
+           first="次にページをプレイした時に",
            meaning="ページをプレイした瞬間。作用の既定のタイミング"),
     Timing("on_end_declared", "ターン終了宣言時", family="phase",
            every="ターン終了を宣言するたびに", meaning="プレイヤーがターンの終了を宣言したとき"),

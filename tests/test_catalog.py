@@ -351,6 +351,8 @@ def test_no_phrase_prefixes_mai_to_a_timing_name():
     assert phrase(effect) == "このステージ中に最大 3 回、毎ターンの敵の行動前に 敵HPに 6 のダメージ"
     (effect,) = lowered(["敵HP -= 3 範囲 ステージ"])
     assert phrase(effect) == "このステージ中、この後ページをプレイするたびに 敵HPに 3 のダメージ"
+    (effect,) = lowered(["敵HP -= 3 範囲 ステージ 最大 1 回"])  # placed by this play: the next
+    assert phrase(effect) == "このステージ中に最大 1 回、次にページをプレイした時に 敵HPに 3 のダメージ"
 
 
 def test_every_timing_and_scope_has_its_phrases():
