@@ -256,9 +256,26 @@ def _op(effect: Sayou) -> vocab.Operation:
     return term("operation", effect.op)
 
 
+def _times(effect: Sayou, base: Said) -> Said:
+    return said(_target(effect), _verb(effect, "×"), base)
+
+
+#: A multiply by the kind of its target: a modifier is a factor and reads as one
+#: (攻撃倍率×1.5); a current value is scaled (防御を 2 倍にする).
+MUL_TEXT: dict[str, Callable[[Sayou, Said], Said]] = {
+    "modifier": _times,
+    "current": lambda e, base: said(_target(e), "を ", base, " ", _verb(e, "倍にする")),
+}
+
+
+def _mul(effect: Sayou, base: Said) -> Said:
+    kind = term("variable", effect.target.code).kind
+    return MUL_TEXT.get(kind, _times)(effect, base)
+
+
 OPERATION_TEXT: dict[str, Callable[[Sayou, Said], Said]] = {
     "add": _add,
-    "mul": lambda e, base: said(_target(e), _verb(e, "×"), base),
+    "mul": _mul,
     "assign": lambda e, base: said(_target(e), "を ", base, " ", _verb(e, "にする")),
     "cap": _signed,
     "pay": lambda e, base: said(_target(e), "を ", base, " ", _verb(e, _op(e).symbol)),

@@ -61,6 +61,8 @@ def vocabulary():
     ("HP += 12 毎 敵のHPが0になった時 範囲 ラン 最大 1 回",
      "このラン中に最大 1 回、敵のHPが0になった時に HPを 12 回復"),
     ("防御 += 6 毎 被弾時 範囲 ターン", "このターン中、被弾するたびに 防御+6（ターン終了まで）"),
+    ("防御 *= 2", "防御を 2 倍にする（ターン終了まで）"),
+    ("攻撃倍率 *= 1.5 範囲 プレイ", "このプレイ中、攻撃倍率×1.5"),
 ])
 def test_each_operation_has_a_phrasing_rule(line, text, vocabulary):
     (effect,) = lowered([line])
