@@ -47,13 +47,23 @@ def open_tab(browser, url: str | None = None, viewport=DESKTOP):
     return tab
 
 
+IN_VIEW = """(sel) => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  const bar = document.querySelector('header').getBoundingClientRect().bottom;
+  return box.height > 0 && box.top >= bar - 1 && box.top < window.innerHeight;
+}"""
+
+
 def in_view(tab, selector: str) -> bool:
-    """The element's top lies inside the viewport, below the sticky header."""
-    return tab.evaluate("""(sel) => {
-      const box = document.querySelector(sel).getBoundingClientRect();
-      const bar = document.querySelector('header').getBoundingClientRect().bottom;
-      return box.height > 0 && box.top >= bar - 1 && box.top < window.innerHeight;
-    }""", selector)
+    """The element's top comes inside the viewport, below the sticky header (a page
+    opened at an anchor scrolls there once laid out: waited for, up to 5 s)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        tab.wait_for_function(IN_VIEW, arg=selector, timeout=5000)
+    except Timeout:
+        return False
+    return True
 
 
 def test_clicking_a_term_of_a_rules_text_lands_on_its_vocabulary_entry(browser):
