@@ -1,7 +1,8 @@
 """カタログ — the HTML catalog of every page and enemy, rendered from the tables.
 
-One ``index.html`` that opens straight from disk: CSS and the filter script are inline,
-nothing is fetched. Jinja2 autoescapes everything (designer text is data, never markup),
+One ``index.html`` that opens straight from disk, and its ``vocabulary.html`` (the
+vocabulary page every term of the rules text links to): CSS and the filter script are
+inline, nothing is fetched. Jinja2 autoescapes everything (designer text is data, never markup),
 and undefined names are errors. The output is deterministic: same tables, same bytes.
 """
 
@@ -19,9 +20,10 @@ from pathlib import Path
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
 
-from . import compare, enemy_turns, lab, numberline
+from . import compare, enemy_turns, lab, numberline, vocabulary_page
 from .highlight import highlight
-from .phrasing import body_lines, condition_text, phrase, term
+from .pen_diff import pen_rows
+from .phrasing import body_pieces, condition_pieces, phrase, phrase_pieces, term, text
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -139,41 +141,51 @@ def _target_text(target, item: str) -> str | None:
     return vocab.MEASURE_OF[item].said_range(target.low, target.high)
 
 
+def _pen_view(face, pen) -> list[dict] | None:
+    """The pen of a face as rows marked against the face (catalog.pen_diff), or None."""
+    if pen is None:
+        return None
+    if not face.written:
+        return pen_rows([], body_pieces(pen))
+    # A pen on a written face replaces its 作用列 only: the face's own conditions still
+    # hold after it (DESIGN §6.1), so they are kept lines of the difference.
+    return pen_rows(body_pieces(face), body_pieces(Body(conditions=face.conditions,
+                                                        effects=pen.effects)))
+
+
 def _page_view(page, tables, starter: Counter) -> dict:
     faces = []
     for side in vocab.FACES:
         face, pen = page.faces[side.code], page.pens[side.code]
-        if pen and face.written:
-            # A pen on a written face replaces its 作用列 only: the face's own conditions
-            # still hold after it (DESIGN §6.1), so the "after" view shows them too.
-            pen = Body(conditions=face.conditions, effects=pen.effects)
         faces.append({
             "side": side.code, "word": side.ja, "written": face.written,
-            "lines": body_lines(face),
-            "pen": body_lines(pen) if pen else None,
+            "lines": body_pieces(face), "pen": _pen_view(face, pen),
         })
     blank_page = not any(f["written"] for f in faces)
     tear = None
     if page.tear:
-        tear = {"lines": [phrase(e, default_timing="on_tear") for e in page.tear],
+        tear = {"lines": [phrase_pieces(e, default_timing="on_tear") for e in page.tear],
                 "scale": _tear_scale(tables.balance.tear_scale), "blank": blank_page}
+    appears = [condition_pieces(c) for c in page.appears]
     reads, writes = _touches(page)
     names = _quantity_names()
     touched = sorted(reads | writes)
-    text = " ".join([page.id, page.name, page.flavor, page.origin or ""]
-                    + [line for f in faces for line in f["lines"] + (f["pen"] or [])]
-                    + (tear["lines"] if tear else []))
+    said = ([line for f in faces for line in f["lines"]]
+            + [row["pieces"] for f in faces for row in f["pen"] or ()]
+            + (tear["lines"] if tear else []) + appears)
+    words = " ".join([page.id, page.name, page.flavor, page.origin or ""]
+                     + [text(line) for line in said])
     return {
         "id": page.id, "name": page.name, "year": page.year,
         "beyond": page.year > tables.balance.lifespan_cap,
         "fray_mul": page.fray_mul, "origin": page.origin or "—",
         "after_play": term("destination", page.after_play).ja, "deck_cap": page.deck_cap,
-        "appears": [condition_text(c) for c in page.appears],
+        "appears": appears,
         "flavor": page.flavor, "faces": faces, "tear": tear,
         "target": _target_text(page.target, "page"),
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
         "touched": touched, "touched_names": [names.get(t, t) for t in touched],
-        "search": text.lower(), "in_starter": starter.get(page.id, 0),
+        "search": words.lower(), "in_starter": starter.get(page.id, 0),
         "source": page.source, "highlighted": highlight(page.source.text),
     }
 
@@ -325,6 +337,25 @@ def render(tables, examples: dict[str, list] | None = None,
     return environment().get_template("index.html.j2").render(**context)
 
 
+def _rules_pieces(page) -> list:
+    """Every line of a page's rules text as pieces: faces, pens, 破却 and 出現条件."""
+    lines = [line for side in page.faces for body in (page.faces[side], page.pens[side])
+             if body is not None for line in body_pieces(body)]
+    lines += [phrase_pieces(e, default_timing="on_tear") for e in page.tear or ()]
+    return lines + [condition_pieces(c) for c in page.appears]
+
+
+def render_vocabulary(tables) -> str:
+    """The vocabulary page: every entry of the vocabulary reference with its meaning, and
+    the pages whose rules text uses it (catalog.vocabulary_page)."""
+    pages = [{"id": p.id, "name": p.name,
+              "anchors": [piece.anchor for line in _rules_pieces(p) for piece in line
+                          if piece.anchor]}
+             for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
+    context = vocabulary_page.context(vocabulary_page.uses_of(pages))
+    return environment().get_template("vocabulary.html.j2").render(**context)
+
+
 def write(tables, out: Path, examples: dict[str, list] | None = None,
           sim_report: Path | None = None, lab_report: dict | None = None) -> Path:
     """Render into ``out`` (created if needed) atomically; returns the index path.
@@ -333,6 +364,8 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
     Errors are OSError (the caller says what went wrong)."""
     out.mkdir(parents=True, exist_ok=True)
+    # the vocabulary page first: the index never links to a page not written yet
+    write_atomically(out / "vocabulary.html", render_vocabulary(tables))
     index = out / "index.html"
     write_atomically(index, render(tables, examples, sim_links(sim_report, out),
                                    lab_report))

@@ -2,10 +2,11 @@
 
 Every row is read from the vocabulary's own tables (``contract.vocabulary``): nothing
 here names a term. Each section lists its terms with the Japanese name, the ASCII alias
-(the term's code, accepted in content), the other spellings and a one-line meaning —
-the term's note, else what its table says of it (a variable's kind, a timing's family,
-an operation's symbol, a region's parts). A counter also has its cell per scope
-(● allowed, ○ allowed with a note — W001, × not allowed — E022).
+(the term's code, accepted in content), the other spellings, a one-line meaning — the
+term's own ``meaning``, from the glossary — and a detail: what its table says of it (a
+variable's kind, a timing's family, an operation's symbol, a region's parts) and its
+note. A counter also has its cell per scope (● allowed, ○ allowed with a note — W001,
+× not allowed — E022). The catalog's vocabulary page shows the same rows.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ def _counter(term) -> str:
 
 
 def _timing(term) -> str:
-    return {"phase": f"{W.scope.turn}の段階", "outer": f"{W.scope.turn}の外",
-            "event": W.quantity.events, "always": W.timing.always}[term.family]
+    family = {"phase": f"{W.scope.turn}の段階", "outer": f"{W.scope.turn}の外",
+              "event": W.quantity.events, "always": W.timing.always}[term.family]
+    # the words rules text says it with: once, and each time it comes
+    said = (term.once(), term.first, term.every)
+    return family + "（" + "／".join(dict.fromkeys(filter(None, said))) + "）"
 
 
 def _region(term) -> str:
@@ -52,6 +56,26 @@ def _operation(term) -> str:
     return f"{term.symbol}（{term.family}）"
 
 
+def _scope(term) -> str:
+    return "／".join(filter(None, (term.said(), term.during)))
+
+
+def _landing(term) -> str:
+    return term.said() or W.landing.modified
+
+
+def _pick(term) -> str:
+    return f"{W.operation.move}・{W.operation.generate}・{W.operation.duplicate}の選び方"
+
+
+def _condition_word(term) -> str:
+    return term.said()
+
+
+def _tile(term) -> str:
+    return f"{vocab.TILES_PASSED.ja}［{term.ja}］で数える"
+
+
 #: section → (its heading, its terms, what a term says of itself without a note).
 SECTIONS = {
     "variable": ("変数", (*vocab.VARIABLES, vocab.FLAG), _variable),
@@ -60,6 +84,11 @@ SECTIONS = {
     "region": ("領域", vocab.REGIONS, _region),
     "lifetime": ("値の寿命", vocab.LIFETIMES, _lifetime),
     "operation": ("演算", vocab.OPERATIONS, _operation),
+    "scope": ("スコープ", (*vocab.SCOPES, vocab.ANCHORED_SCOPE), _scope),
+    "landing": ("着地", vocab.LANDINGS, _landing),
+    "pick": ("選び方", vocab.PICKS, _pick),
+    "condition_word": ("条件の語", vocab.CONDITION_WORDS, _condition_word),
+    "tile": ("マスの種別", vocab.TILE_KINDS, _tile),
 }
 
 
@@ -71,13 +100,20 @@ class Entry:
     code: str
     ja: str
     aliases: tuple[str, ...]
-    meaning: str
+    meaning: str  # the glossary's one line
+    detail: str = ""  # what the table says of the term, and its note
     cells: dict[str, str] | None = None  # scope code → ● ○ × (counters only)
+
+    @property
+    def anchor(self) -> str:
+        """The id of the row on the catalog's vocabulary page: section and code (a code
+        alone is not unique: プレイ is a scope and a lifetime)."""
+        return f"{self.section}-{self.code}"
 
     def as_json(self) -> dict:
         """The row as plain data for ``--format json``."""
         row = {"section": self.section, "code": self.code, "ja": self.ja,
-               "aliases": list(self.aliases), "meaning": self.meaning}
+               "aliases": list(self.aliases), "meaning": self.meaning, "detail": self.detail}
         if self.cells is not None:
             row["scopes"] = {scope: {"cell": cell, "meaning": CELL_MEANINGS[cell]}
                              for scope, cell in self.cells.items()}
@@ -91,8 +127,9 @@ def entries() -> list[Entry]:
         for term in terms:
             cells = ({scope: term.cell(scope) for scope in vocab.SCOPE_ORDER}
                      if isinstance(term, vocab.Counter) else None)
-            meaning = said(term) + (f" — {term.note}" if term.note else "")
-            rows.append(Entry(section, term.code, term.ja, term.aliases, meaning, cells))
+            detail = said(term) + (f" — {term.note}" if term.note else "")
+            rows.append(Entry(section, term.code, term.ja, term.aliases, term.meaning, detail,
+                              cells))
     return rows
 
 
@@ -136,7 +173,7 @@ def render(rows: list[Entry]) -> str:
             line = "  " + _pad(names[id(e)], name_w) + _pad(e.code, code_w)
             if e.cells is not None:
                 line += " ".join(_pad(e.cells[s], _width(w)) for s, w in zip(vocab.SCOPE_ORDER, scopes)) + "  "
-            out.append(line + e.meaning)
+            out.append(line + e.meaning + (f" — {e.detail}" if e.detail else ""))
     if any(e.cells is not None for e in rows):
         out += ["", "凡例: " + "  ".join(f"{cell} {said}" for cell, said in CELL_MEANINGS.items())]
     return "\n".join(line for line in out if line is not None)

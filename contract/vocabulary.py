@@ -32,6 +32,10 @@ class Term:
     #: How rules text (the catalog, the terminal) says the term in a sentence; None: by
     #: its name. Some phrases are templates (``{value}``) that the phrasing rule fills.
     phrase: str | None = None
+    #: 意味 — what the term means, in one line of Japanese taken from the glossary
+    #: (spec 001) or the spec that defines it; the vocabulary reference (``jibunki vocab``,
+    #: the catalog's vocabulary page) shows it.
+    meaning: str = ""
 
     def spellings(self) -> tuple[str, ...]:
         """Every spelling content may write for the term: its Japanese name, its code, its aliases."""
@@ -45,20 +49,31 @@ class Term:
 @dataclass(frozen=True)
 class Scope(Term):
     """A scope. ``phrase`` says it as a reference's subscript (使用した歩［このターン］),
-    ``during`` as the repeat range that opens a continuing 作用 (このターン中、…)."""
+    ``during`` as the repeat range that opens a continuing 作用 (このターン中、…), and
+    ``within`` as the range a most-fires count is counted in (このターン中に最大 2 回、…)."""
 
     during: str = ""
+    within: str = ""
 
 
 SCOPES = (
-    Scope("play", "プレイ", phrase="このプレイ", during="このプレイ中"),
-    Scope("turn", "ターン", phrase="このターン", during="このターン中"),
-    Scope("stage", "ステージ", phrase="このステージ", during="ステージ中"),
-    Scope("run", "ラン", phrase="このラン", during="ラン中ずっと"),
+    Scope("play", "プレイ", phrase="このプレイ", during="このプレイ中", within="このプレイ中に",
+          meaning="ページを1枚プレイする間。スコープのいちばん内側"),
+    Scope("turn", "ターン", phrase="このターン", during="このターン中", within="このターン中に",
+          meaning="ターン開始時からターン終了時まで"),
+    Scope("stage", "ステージ", phrase="このステージ", during="このステージ中",
+          within="このステージ中に", meaning="1つのバトルステージの始まりから終わりまで"),
+    Scope("run", "ラン", phrase="このラン", during="ラン中ずっと", within="このラン中に",
+          meaning="マップ生成からクリア／ゲームオーバーまでの一続きのプレイ"),
 )
 
 #: The scope code of an anchored range or reference (以降 n プレイ／ターン).
 ANCHORED = "anchored"
+#: アンカー付きスコープ — the scope whose start is the 作用 itself (spec 002 「3つの軸」): an
+#: entry of the vocabulary reference beside the four scopes, though not a scope one writes
+#: by name (it is written 以降 n プレイ／ターン).
+ANCHORED_SCOPE = Scope(ANCHORED, "アンカー付きスコープ", phrase="以降 n プレイ／ターン",
+                       meaning="起点が作用の側にある区間。作用が乗ってから n 回のプレイ（ターン）まで")
 
 #: アンカー付きスコープの単位 — 「以降 n プレイ」. Counted from the moment the 作用 lands.
 ANCHOR_UNITS = (
@@ -68,6 +83,11 @@ ANCHOR_UNITS = (
 #: How rules text says an anchored range, and the most fires of a repeat range.
 ANCHORED_PHRASE = "以降 {n} {unit}"
 MAX_FIRES_PHRASE = "最大 {max} 回"
+#: An anchored repeat range as it opens a continuing 作用 (以降 2 プレイの間、…) and as the
+#: range a most-fires count is counted in (以降 2 ターンの間に最大 1 回、…): Scope.during
+#: and Scope.within of the anchored scope.
+ANCHORED_DURING = "{range}の間"
+ANCHORED_WITHIN = "{range}の間に"
 
 # --------------------------------------------------------------------- lifetimes
 
@@ -75,12 +95,14 @@ MAX_FIRES_PHRASE = "最大 {max} 回"
 #: consumption order (spec 002 防御は多重集合である: 被弾1回 → ターン → ステージ → ラン).
 LIFETIMES = (
     # phrase "": rules text says nothing of a change that simply stays
-    Term("permanent", "永続", note="the change stays (damage, payments, 通貨)", phrase=""),
-    Term("on_hit", "被弾1回", note="gone after absorbing one Intent", phrase="被弾1回まで"),
-    Term("play", "プレイ", phrase="このプレイの間"),
-    Term("turn", "ターン", phrase="ターン終了まで"),
-    Term("stage", "ステージ", phrase="ステージ終了まで"),
-    Term("run", "ラン", phrase="ラン終了まで"),
+    Term("permanent", "永続", note="the change stays (damage, payments, 通貨)", phrase="",
+         meaning="生まれた値は消えない（ダメージ・支払い・通貨の増減）"),
+    Term("on_hit", "被弾1回", note="gone after absorbing one Intent", phrase="1回被弾するまで",
+         meaning="Intent を1個受けたら、残っていても消える"),
+    Term("play", "プレイ", phrase="このプレイの間", meaning="そのプレイが終わると消える"),
+    Term("turn", "ターン", phrase="ターン終了まで", meaning="ターン終了時に消える"),
+    Term("stage", "ステージ", phrase="ステージ終了まで", meaning="ステージ終了時に消える。ターンを跨いで残る"),
+    Term("run", "ラン", phrase="ラン終了まで", meaning="ランが終わるまで消えない"),
 )
 
 # ------------------------------------------------------------------------ timings
@@ -91,39 +113,75 @@ TIMING_FAMILIES = ("phase", "outer", "event", "always")
 @dataclass(frozen=True)
 class Timing(Term):
     """発動タイミング — a moment a 作用 can fire at; ``family`` is one of TIMING_FAMILIES
-    (phase of the turn, outer, event, always)."""
+    (phase of the turn, outer, event, always). ``every`` says it, particle included, as
+    the moment a continuing 作用 fires at each time it comes (座を跨ぐたびに): the 毎 of
+    the written form is folded into it, so no rule prefixes 毎 to a name (毎座を跨いだ時に)."""
 
     family: str = "phase"
     #: False: the moment is over before any 作用 of content can be on the board, so a
     #: continuing 作用 waiting for it never fires (W004, DESIGN §6.1).
     reachable: bool = True
+    every: str = ""
+    #: The first time the moment comes within a range (最大 1 回), where that differs from
+    #: ``once()``: a play places a continuing 作用 after its own プレイ時 (runtime/board.py).
+    first: str = ""
+
+    def once(self) -> str:
+        """The moment, particle included, of a 作用 that fires once when it comes (被弾時に,
+        常に)."""
+        return self.said() if self.family == "always" else self.said() + "に"
 
 
 #: 発動タイミング (spec 002), in the order they happen within a turn.
 TIMINGS = (
-    Timing("turn_start", "ターン開始時", family="phase"),
-    Timing("after_steps_refill", "歩の回復後", family="phase"),
-    Timing("after_draw", "ドロー後", family="phase"),
-    Timing("on_play", "プレイ時", family="phase"),
-    Timing("on_end_declared", "ターン終了宣言時", family="phase"),
-    Timing("after_defense", "防御獲得後", family="phase"),
-    Timing("before_enemy", "敵の行動前", family="phase"),
-    Timing("after_enemy", "敵の行動後", family="phase"),
-    Timing("turn_end", "ターン終了時", family="phase"),
-    Timing("stage_start", "ステージ開始時", family="outer"),
-    Timing("stage_end", "ステージ終了時", family="outer"),
-    Timing("run_start", "ラン開始時", family="outer", reachable=False,
-           note="the run has begun before any page is played or enemy met"),
-    Timing("run_end", "ラン終了時", family="outer"),
-    Timing("on_hit", "被弾時", family="event"),
-    Timing("on_cross", "座を跨いだ時", family="event"),
-    Timing("on_tear", "破った時", family="event"),
-    Timing("on_pen", "ペンを使った時", family="event"),
-    Timing("on_exile", "ページが除外された時", family="event"),
-    Timing("on_enemy_hp_zero", "敵のHPが0になった時", family="event"),
+    Timing("turn_start", "ターン開始時", family="phase", every="毎ターン開始時に",
+           meaning="ターンの最初。敵の予兆が示される"),
+    Timing("after_steps_refill", "歩の回復後", family="phase", every="毎ターンの歩の回復後に",
+           meaning="ターン開始時に歩が規定量まで回復した直後"),
+    Timing("after_draw", "ドロー後", family="phase", every="毎ターンのドロー後に",
+           meaning="ターンのはじめに固定枚数を引いた直後"),
+    Timing("on_play", "プレイ時", family="phase", every="この後ページをプレイするたびに",
+           first="次にページをプレイした時に",
+           meaning="ページをプレイした瞬間。作用の既定のタイミング"),
+    Timing("on_end_declared", "ターン終了宣言時", family="phase",
+           every="ターン終了を宣言するたびに", meaning="プレイヤーがターンの終了を宣言したとき"),
+    Timing("after_defense", "防御獲得後", family="phase", every="毎ターンの防御獲得後に",
+           meaning="ターン終了時に |刻 − 座| に比例した防御を得た直後"),
+    Timing("before_enemy", "敵の行動前", family="phase", every="毎ターンの敵の行動前に",
+           meaning="敵の Intent が実行される直前。ここで倒しきれば残った Intent は実行されない"),
+    Timing("after_enemy", "敵の行動後", family="phase", every="毎ターンの敵の行動後に",
+           meaning="敵の Intent が実行された直後"),
+    Timing("turn_end", "ターン終了時", family="phase", every="毎ターン終了時に",
+           meaning="ターンの最後。寿命 ターンの値が消える"),
+    Timing("stage_start", "ステージ開始時", family="outer", every="各ステージの開始時に",
+           meaning="バトルステージの始まり"),
+    Timing("stage_end", "ステージ終了時", family="outer", every="各ステージの終了時に",
+           meaning="バトルステージの終わり"),
+    Timing("run_start", "ラン開始時", family="outer", reachable=False, every="ランの開始時に",
+           note="the run has begun before any page is played or enemy met",
+           meaning="ランの始まり（ページも敵もまだ場にない）"),
+    Timing("run_end", "ラン終了時", family="outer", every="ランの終了時に",
+           meaning="クリアまたはゲームオーバーでランが終わるとき"),
+    Timing("on_hit", "被弾時", family="event", every="被弾するたびに",
+           meaning="敵の攻撃を受けたとき"),
+    Timing("on_cross", "座を跨いだ時", family="event", every="座を跨ぐたびに",
+           meaning="プレイで直前の刻と新しい刻が座を挟んだとき"),
+    Timing("on_tear", "破った時", family="event", every="ページを破るたびに",
+           meaning="手札のページを破ったとき。破却効果の既定のタイミング"),
+    Timing("on_pen", "ペンを使った時", family="event", every="ペンを使うたびに",
+           meaning="ページの面にペンで書き込んだとき"),
+    Timing("on_exile", "ページが除外された時", family="event", every="ページが除外されるたびに",
+           meaning="ページが除外（ステージ／ラン）へ送られたとき"),
+    Timing("on_enemy_hp_zero", "敵のHPが0になった時", family="event",
+           every="敵のHPが0になるたびに", meaning="敵HPが 0 になったとき"),
     Timing("on_reward", "綻び報酬時", family="event", phrase="綻び報酬の時",
-           note="project decision: when a 綻び reward threshold is reached"),
-    Timing("always", "常時", family="always", phrase="常に"),
+           every="綻び報酬を得るたびに",
+           note="project decision: when a 綻び reward threshold is reached",
+           meaning="累積綻びが綻び報酬間隔の区切りに達したとき"),
+    # every="": 常時 is the timing of modifiers and of nothing else (E038), so the target
+    # says it and the range alone opens the sentence (以降 2 プレイの間、攻撃力補正+2)
+    Timing("always", "常時", family="always", phrase="常に", every="",
+           meaning="補正のタイミング。場にある間ずっと効く"),
 )
 
 # ------------------------------------------------------------------------ regions
@@ -138,12 +196,13 @@ class Region(Term):
 
 #: 領域 and 合算 (spec 002). A combined region is written as its parts joined by ``+``.
 REGIONS = (
-    Region("hand", "手札", parts=("hand",)),
-    Region("draw", "山札", parts=("draw",)),
-    Region("discard", "捨て札", parts=("discard",)),
-    Region("exile", "除外", parts=("exile",)),
-    Region("deck", "山札+捨て札", parts=("draw", "discard")),
-    Region("all", "山札+捨て札+手札", parts=("draw", "discard", "hand")),
+    Region("hand", "手札", parts=("hand",), meaning="手に持っているページ。ターンをまたいで残る"),
+    Region("draw", "山札", parts=("draw",), meaning="これから引くページ。尽きたら捨て札をシャッフルして新しい山札とする"),
+    Region("discard", "捨て札", parts=("discard",), meaning="プレイされたページが送られる場所"),
+    Region("exile", "除外", parts=("exile",), meaning="除外されたページの置き場（ステージ限り、またはラン中ずっと戻らない）"),
+    Region("deck", "山札+捨て札", parts=("draw", "discard"), meaning="山札と捨て札の合算"),
+    Region("all", "山札+捨て札+手札", parts=("draw", "discard", "hand"),
+           meaning="山札・捨て札・手札の合算（除外を除くデッキ全体）"),
 )
 
 #: プレイ後の行き先 (spec 002).
@@ -155,9 +214,12 @@ DESTINATIONS = (
 
 #: 領域操作で1枚を選ぶ方法. ``choice`` is the player-choice family (デッキサーチ).
 PICKS = (
-    Term("random", "ランダム", note="seeded RNG of the battle", phrase="ランダムに"),
-    Term("top", "上から", note="from the top of the pile, in revealed order"),
-    Term("choice", "選択", note="the player chooses; atomic", phrase="選んで"),
+    Term("random", "ランダム", note="seeded RNG of the battle", phrase="ランダムに",
+         meaning="シード付き乱数で選ぶ"),
+    Term("top", "上から", note="from the top of the pile, in revealed order",
+         meaning="山の上から順に取る"),
+    Term("choice", "選択", note="the player chooses; atomic", phrase="選んで",
+         meaning="プレイヤーが選ぶ（デッキサーチ）。選択は途中で中断できない"),
 )
 
 #: 生成されたページの寿命 (spec 002 ページの生成と複製).
@@ -191,18 +253,28 @@ class Operation(Term):
 #: 演算 (spec 002). Families are the spec's: 数値・設定・パラメータ・制御・領域, plus
 #: payments (歩以外の代償) and player choice, which the spec names as their own kinds.
 OPERATIONS = (
-    Operation("add", "加算", family="numeric", symbol="+=", landings=("modified", "fixed")),
-    Operation("mul", "乗算", family="numeric", symbol="*=", landings=("fixed",)),
-    Operation("assign", "代入", family="setting", symbol="=", landings=()),
-    Operation("cap", "上限変更", family="parameter", symbol="上限", landings=()),
-    Operation("suppress", "抑制", family="control", symbol="抑制", landings=()),
-    Operation("move", "移動", family="region", symbol="移動", landings=()),
-    Operation("generate", "生成", family="region", symbol="生成", landings=()),
-    Operation("duplicate", "複製", family="region", symbol="複製", landings=()),
+    Operation("add", "加算", family="numeric", symbol="+=", landings=("modified", "fixed"),
+              meaning="対象に値を加える（-= は減らす。敵HP -= n は n のダメージ）"),
+    Operation("mul", "乗算", family="numeric", symbol="*=", landings=("fixed",),
+              meaning="対象の現在値そのものに基準値を掛ける。着地は常に固定"),
+    Operation("assign", "代入", family="setting", symbol="=", landings=(),
+              meaning="対象を値にする（他ページの銘・内部フラグのみ）。補正を受けない"),
+    Operation("cap", "上限変更", family="parameter", symbol="上限", landings=(),
+              meaning="恒久パラメータ（ルールの係数）を増減する。補正を受けない"),
+    Operation("suppress", "抑制", family="control", symbol="抑制", landings=(),
+              meaning="刻の更新を行わせない"),
+    Operation("move", "移動", family="region", symbol="移動", landings=(),
+              meaning="ページをある領域から別の領域へ移す"),
+    Operation("generate", "生成", family="region", symbol="生成", landings=(),
+              meaning="デッキに無いページを作って差し込む（ステージ限り／ラン永続）"),
+    Operation("duplicate", "複製", family="region", symbol="複製", landings=(),
+              meaning="手札のページを複製して差し込む（ステージ限り／ラン永続）"),
     # 公開: shows the top n pages of 山札 in order and leaves them so (spec 002
     # 山札を見せる作用は、見せた順序どおりに引けなければならない).
-    Operation("reveal", "公開", family="region", symbol="公開", landings=()),
-    Operation("pay", "支払い", family="payment", symbol="支払う", landings=("fixed",)),
+    Operation("reveal", "公開", family="region", symbol="公開", landings=(),
+              meaning="山札の上から n 枚を見せる。見せた順のまま引かれる"),
+    Operation("pay", "支払い", family="payment", symbol="支払う", landings=("fixed",),
+              meaning="歩以外の代償としてHPか通貨を払う（そのページだけが負う賭け）"),
 )
 
 OPERATION_FAMILIES = ("numeric", "setting", "parameter", "control", "region", "payment", "choice")
@@ -213,9 +285,10 @@ DIRECTIONS = ("increase", "decrease")
 
 LANDINGS = (
     # phrase "": the default landing goes without saying
-    Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing", phrase=""),
+    Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing", phrase="",
+         meaning="実効値 = (基準値 + Σ加算補正) × Π乗算補正 を発動の瞬間に計算して加える"),
     Term("fixed", "固定", note="the base as written, ignoring modifiers",
-         phrase="補正を受けない"),
+         phrase="補正を受けない", meaning="補正を無視して基準値をそのまま適用する"),
 )
 
 # ----------------------------------------------------------------------- variables
@@ -260,82 +333,84 @@ VARIABLES = (
     # 現在値 (current values)
     # 乗算 (*=, always 固定) on 敵HP, 通貨, 防御, 歩 and the multiply modifiers (DESIGN §6.1);
     # never on HP: the player's HP changes only by attacks, payments and rare heals.
-    Variable("enemy_hp", "敵HP", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
+    Variable("enemy_hp", "敵HP", meaning="敵の残りHP。0 になると敵は倒れる", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
              cond_kind="resource"),
-    Variable("hp", "HP", kind="current", page_ops=("add", "pay"), cond_kind="resource",
+    Variable("hp", "HP", meaning="残りの生。敵の攻撃で減り、0 で敗北。回復は報酬と希少なページ効果のみ", kind="current", page_ops=("add", "pay"), cond_kind="resource",
              note="player HP: heals are rare, payments are page-specific"),
-    Variable("steps", "歩", kind="current", page_ops=("add", "mul"), lifetimes=("turn",),
+    Variable("steps", "歩", meaning="1ターンに数直線上を移動できる年数の予算。プレイごとに |刻 − 銘| を消費する", kind="current", page_ops=("add", "mul"), lifetimes=("turn",),
              default_lifetime="turn", cond_kind="budget"),
-    Variable("defense", "防御", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
+    Variable("defense", "防御", meaning="被弾軽減値。値ごとに消滅契機を持つ集まりで、寿命の短いものから消費される", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
              lifetimes=("on_hit", "turn", "stage", "run"), default_lifetime="turn",
              cond_kind="resource"),
-    Variable("currency", "通貨", kind="current", page_ops=("add", "mul", "pay"),
+    Variable("currency", "通貨", meaning="古物商でページやHPを買うための通貨", kind="current", page_ops=("add", "mul", "pay"),
              cond_kind="resource"),
-    Variable("fray", "綻び", kind="current", cond_kind="resource",
+    Variable("fray", "綻び", meaning="ペンと破るで蓄積する値（単位は年）。ダメージ倍率・突破ライン・綻び報酬を決める", kind="current", cond_kind="resource",
              note="rises only by pen and tear"),
-    Variable("age", "刻", kind="current", page_ops=("suppress",), lifetimes=("play",),
+    Variable("age", "刻", meaning="数直線上のプレイヤーの現在位置（主人公の年齢）。プレイしたページの銘へ更新される", kind="current", page_ops=("suppress",), lifetimes=("play",),
              default_lifetime="play", cond_kind="position",
              note="moves only by play; suppress is the one control"),
-    Variable("seat", "座", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
+    Variable("seat", "座", meaning="数直線上の敵の位置。跨ぎの判定基準であり、防御量の基準点", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
              note="the enemy's seat: moved by enemy traits only"),
     # 恒久パラメータ (permanent parameters): pages change them by 上限変更 only
     *(
         Variable(code, year, kind="param", page_ops=("cap",), enemy_ops=("cap",),
-                 lifetimes=("stage", "run"), default_lifetime=None, cond_kind="resource")
-        for code, year in (
-            ("lifespan_cap", "寿命上限"),
-            ("hand_cap", "手札上限"),
-            ("draw_count", "ドロー枚数"),
-            ("steps_quota", "歩の規定量"),
-            ("pen_cap", "ペン回数上限"),
-            ("tear_cap", "破り回数上限"),
-            ("same_age_cap", "同刻上限"),
-            ("defense_coef", "防御係数"),
-            ("max_hp", "最大HP"),
+                 lifetimes=("stage", "run"), default_lifetime=None, cond_kind="resource",
+                 meaning=meaning)
+        for code, year, meaning in (
+            ("lifespan_cap", "寿命上限", "刻の上の壁。銘がこれを超えるページは持てるがプレイできない"),
+            ("hand_cap", "手札上限", "手札の上限枚数。達しているときは引かない"),
+            ("draw_count", "ドロー枚数", "毎ターン引く枚数"),
+            ("steps_quota", "歩の規定量", "ターン開始時に歩が回復する量"),
+            ("pen_cap", "ペン回数上限", "1ステージにペンを使える回数"),
+            ("tear_cap", "破り回数上限", "1ステージにページを破れる回数"),
+            ("same_age_cap", "同刻上限", "1ターンにプレイできる 銘 = 刻 のページの枚数"),
+            ("defense_coef", "防御係数", "ターン終了時の防御 = 係数 × |刻 − 座| の係数"),
+            ("max_hp", "最大HP", "HP の上限。超えたぶんは切り捨てる"),
         )
     ),
     # 歩の持ち越し (DESIGN §6.1): unspent 歩 carried over at cleanup. Unlike the other
     # parameters a page may raise it for the turn alone (寿命 ターン).
-    Variable("steps_carry", "歩の持ち越し", kind="param", page_ops=("cap",), enemy_ops=("cap",),
+    Variable("steps_carry", "歩の持ち越し", meaning="ターン終了時、使わなかった歩のうち次のターンへ持ち越せる量", kind="param", page_ops=("cap",), enemy_ops=("cap",),
              lifetimes=("turn", "stage", "run"), default_lifetime=None, cond_kind="resource"),
     # 補正 (modifiers): continuing effects with timing 常時
-    Variable("attack_add", "攻撃力補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
+    Variable("attack_add", "攻撃力補正", meaning="敵HPへの作用に加わる加算補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="add"),
-    Variable("attack_mul", "攻撃倍率", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
+    Variable("attack_mul", "攻撃倍率", meaning="敵HPへの作用に掛かる乗算補正（累積綻び由来など）", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="mul"),
-    Variable("brand", "烙印", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
+    Variable("brand", "烙印", meaning="敵HPへの作用に掛かる乗算補正（烙印）", kind="modifier", page_ops=("mul",), enemy_ops=("mul",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="mul"),
-    Variable("fray_mul", "綻び倍率", kind="modifier", page_ops=("mul",),
+    Variable("fray_mul", "綻び倍率", meaning="ページ固有の、破ったときの綻び上昇量に掛かる乗算補正", kind="modifier", page_ops=("mul",),
              lifetimes=(), default_lifetime=None, modifier_of="fray", modifier_kind="mul"),
-    Variable("defense_add", "防御補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
+    Variable("defense_add", "防御補正", meaning="防御への作用に加わる加算補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
              lifetimes=(), default_lifetime=None, modifier_of="defense", modifier_kind="add"),
-    Variable("payment_mul", "支払い倍率", kind="modifier", page_ops=("mul",),
+    Variable("payment_mul", "支払い倍率", meaning="歩の支払いに掛かる乗算補正", kind="modifier", page_ops=("mul",),
              lifetimes=(), default_lifetime=None, modifier_of="steps_payment", modifier_kind="mul"),
     # ページの変数 (another page's 銘) and 面の記入状態
-    Variable("year", "銘", kind="page_attr", page_ops=("assign",), enemy_ops=("assign",),
+    Variable("year", "銘", meaning="ページ固有の値。その場面が何歳のときのものか。刻との差が歩の消費量を、大小が発動する面を決める", kind="page_attr", page_ops=("assign",), enemy_ops=("assign",),
              lifetimes=("turn", "stage", "run"), default_lifetime="run", cond_kind="position"),
     # Face state changes only through the 白紙化 Intent and the pen (DESIGN §6.1): no 作用 of
     # a page or an enemy trait may assign it, so it has no operations on either side.
-    Variable("face_state", "記入状態", kind="face_state",
+    Variable("face_state", "記入状態", meaning="面が書かれているか白紙か。白紙化の Intent とペンだけが変える", kind="face_state",
              lifetimes=("permanent",), default_lifetime="permanent", readable=False),
     # 導出値: read by conditions and references, never targets
-    Variable("distance", "距離", kind="derived", cond_kind="position",
+    Variable("distance", "距離", meaning="このプレイの |銘 − 刻|（刻の更新前）", kind="derived", cond_kind="position",
              note="|銘 − 刻| of this play, before 刻 moves", phrase="|銘 − 刻|"),
-    Variable("pen_left", "残りペン回数", kind="derived", cond_kind="remaining"),
-    Variable("tear_left", "残り破り回数", kind="derived", cond_kind="remaining"),
-    Variable("stages_cleared", "クリアしたステージ数", kind="derived", cond_kind="appearance"),
+    Variable("pen_left", "残りペン回数", meaning="このステージで残っているペン回数", kind="derived", cond_kind="remaining"),
+    Variable("tear_left", "残り破り回数", meaning="このステージで残っている破り回数", kind="derived", cond_kind="remaining"),
+    Variable("stages_cleared", "クリアしたステージ数", meaning="このランでクリアしたステージ数（出現条件が読む）", kind="derived", cond_kind="appearance"),
 )
 
 #: 内部フラグ (``@name``): a named integer joining effects together; any name is valid.
-FLAG = Variable("flag", "内部フラグ", kind="flag", page_ops=("add", "assign"),
+FLAG = Variable("flag", "内部フラグ", meaning="名前付きの整数（@名前）。効果どうしを繋ぐための入れ物", kind="flag", page_ops=("add", "assign"),
                 enemy_ops=("add", "assign"), lifetimes=("play", "turn", "stage", "run"),
                 default_lifetime="run", cond_kind="flag", phrase="フラグ「{flag}」")
 
 #: Conditions that are words, not comparisons: このプレイで座を跨ぐ・跨がない.
 CONDITION_WORDS = (
-    Term("crosses", "跨ぐ", note="this play crosses 座", phrase="このプレイで座を跨ぐ"),
+    Term("crosses", "跨ぐ", note="this play crosses 座", phrase="このプレイで座を跨ぐ",
+         meaning="このプレイで直前の刻と新しい刻が座を挟む（座の上に止まるのは跨がない）"),
     Term("not_crosses", "跨がない", note="this play does not cross 座",
-         phrase="このプレイで座を跨がない"),
+         phrase="このプレイで座を跨がない", meaning="このプレイで座を挟まない"),
 )
 
 #: How a condition is tested: a chain of comparisons, a flag that is not 0, or a word.
@@ -357,10 +432,10 @@ CONDITION_KINDS = (
 
 #: マスの種別 (glossary), read by 出現条件 as 通過したマス[種別].
 TILE_KINDS = (
-    Term("history", "歴史"),
-    Term("myth", "神話"),
-    Term("philosophy", "哲学"),
-    Term("antique", "古物商"),
+    Term("history", "歴史", meaning="通常難易度のバトルステージのマス"),
+    Term("myth", "神話", meaning="難易度の高いバトルステージのマス"),
+    Term("philosophy", "哲学", meaning="戦闘を伴わない、恒久アビリティかHP回復を選ぶマス"),
+    Term("antique", "古物商", meaning="戦闘を伴わない、通貨でページかHPを買うマス"),
 )
 TILES_PASSED = Term("tiles_passed", "通過したマス")
 
@@ -388,20 +463,20 @@ class Counter(Term):
 COUNTERS = (
     # 使用した歩 and 総移動距離 agree unless 刻 is suppressed (spec 002): then the distance
     # still counts as 歩 used, but 刻 travelled nothing (DESIGN §6.1 movement counters).
-    Counter("steps_used", "使用した歩", aliases=("移動量",), log="change", cells="●●○○"),
-    Counter("distance_moved", "総移動距離", log="change", cells="●●○○"),
-    Counter("net_displacement", "正味変位", log="change", cells="●○○○"),
-    Counter("crossings", "跨いだ回数", log="operation", cells="●●○○"),
-    Counter("plays", "プレイ枚数", log="operation", cells="×●○○"),
-    Counter("damage_dealt", "与えたダメージ", log="change", cells="●○○○"),
-    Counter("intents_removed", "消したIntent個数", log="operation", cells="○●○○"),
-    Counter("hp_lost", "減ったHP", log="change", cells="●●●○"),
-    Counter("defense_gained", "得た防御", log="change", cells="○●○○"),
-    Counter("cards_drawn", "ドローした枚数", log="operation", cells="○●○○"),
-    Counter("fray_gained", "増えた綻び", log="change", cells="×○●●"),
-    Counter("tears", "破った回数", log="operation", cells="×○●●"),
-    Counter("pens", "使用したペン回数", aliases=("ペン回数",), log="operation", cells="×○●●"),
-    Counter("currency_spent", "使用した通貨", log="change", cells="●○○●"),
+    Counter("steps_used", "使用した歩", meaning="使った歩の合計（＝総移動距離。刻の更新が抑制されても数える）", aliases=("移動量",), log="change", cells="●●○○"),
+    Counter("distance_moved", "総移動距離", meaning="刻が動いた距離の合計（符号なし）", log="change", cells="●●○○"),
+    Counter("net_displacement", "正味変位", meaning="刻の動きの符号つきの合計（未来へ +、過去へ −）", log="change", cells="●○○○"),
+    Counter("crossings", "跨いだ回数", meaning="座を跨いだ回数（このプレイを含まない「既に跨いだ回数」）", log="operation", cells="●●○○"),
+    Counter("plays", "プレイ枚数", meaning="プレイしたページの枚数", log="operation", cells="×●○○"),
+    Counter("damage_dealt", "与えたダメージ", meaning="敵に与えたダメージの合計", log="change", cells="●○○○"),
+    Counter("intents_removed", "消したIntent個数", meaning="跨いで消した Intent の個数", log="operation", cells="○●○○"),
+    Counter("hp_lost", "減ったHP", meaning="減ったHPの合計", log="change", cells="●●●○"),
+    Counter("defense_gained", "得た防御", meaning="得た防御の合計", log="change", cells="○●○○"),
+    Counter("cards_drawn", "ドローした枚数", meaning="ドローした枚数", log="operation", cells="○●○○"),
+    Counter("fray_gained", "増えた綻び", meaning="増えた綻びの合計（［ラン］が累積綻び、［ステージ］が突破ラインに数える上昇量）", log="change", cells="×○●●"),
+    Counter("tears", "破った回数", meaning="ページを破った回数", log="operation", cells="×○●●"),
+    Counter("pens", "使用したペン回数", meaning="ペンを使った回数", aliases=("ペン回数",), log="operation", cells="×○●●"),
+    Counter("currency_spent", "使用した通貨", meaning="使った通貨の合計", log="change", cells="●○○●"),
 )
 
 #: Why each × cell is ×, from the spec's table; quoted in the diagnostic's hint.

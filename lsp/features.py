@@ -199,6 +199,8 @@ def _keywords() -> dict[str, tuple[str, str, str]]:
 def _term_markdown(table: str, entry) -> str:
     head = f"**{entry.ja}** — {TABLE_TITLES[table]} · `{entry.code}`"
     lines = [head]
+    if entry.meaning:  # the glossary's line, as jibunki vocab and the catalog show it
+        lines.append(entry.meaning)
     if entry.aliases:
         lines.append(f"also written: {'、'.join(entry.aliases)}")
     lines += TERM_LINES.get(type(entry), lambda _: [])(entry)

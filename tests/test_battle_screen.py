@@ -79,7 +79,7 @@ def test_the_board_lists_a_placed_effect_with_the_plays_it_has_left(tables):
     battle = new_battle(tables)
     battle.play(uid_of(battle, "sakamichi"))
     text = render(battle, 80, 24)
-    assert "坂道の自転車 [残り 2 プレイ]: 以降 2 プレイの間、常に 攻撃力補正+4" in text
+    assert "坂道の自転車 [残り 2 プレイ]: 以降 2 プレイの間、攻撃力補正+4" in text
     battle.play(uid_of(battle, "tabidachi"))
     assert "[残り 1 プレイ]" in render(battle, 80, 24)
 

@@ -46,14 +46,23 @@ def vocabulary():
     ("敵HP -= 12", "敵HPに 12 のダメージ"),
     ("敵HP -= 使用した歩[プレイ] × 0.5", "敵HPに 使用した歩［このプレイ］×0.5 のダメージ"),
     ("敵HP -= 8 固定", "敵HPに 8 のダメージ（補正を受けない）"),
-    ("防御 += 5 毎 ターン開始時 範囲 ステージ", "ステージ中、毎ターン開始時に 防御+5（ターン終了まで）"),
-    ("防御 += 6 寿命 被弾1回", "防御+6（被弾1回まで）"),
-    ("攻撃力補正 += 2 範囲 以降 2 プレイ", "以降 2 プレイの間、常に 攻撃力補正+2"),
+    ("防御 += 5 毎 ターン開始時 範囲 ステージ", "このステージ中、毎ターン開始時に 防御+5（ターン終了まで）"),
+    ("防御 += 6 寿命 被弾1回", "防御+6（1回被弾するまで）"),
+    ("攻撃力補正 += 2 範囲 以降 2 プレイ", "以降 2 プレイの間、攻撃力補正+2"),
     ("上限 破り回数上限 += 1 寿命 ステージ", "破り回数上限+1（ステージ終了まで）"),
     ("支払う HP 5", "HPを 5 支払う"),
     ("抑制 刻", "刻を更新しない"),
     ("移動 1枚 捨て札 -> 手札 選択", "捨て札から1枚を選んで手札へ移す"),
     ("@覚醒 = 1", "@覚醒を 1 にする（ラン終了まで）"),
+    # issue 18 item 4: the forms a card would print
+    ("HP += 8", "HPを 8 回復"),
+    ("移動 2枚 山札 -> 手札 上から", "山札の上から2枚を手札へ移す"),
+    ("複製 手札 -> 山札 選択 寿命 ステージ", "手札の1枚を選んで複製し、山札へ加える（ステージ限り）"),
+    ("HP += 12 毎 敵のHPが0になった時 範囲 ラン 最大 1 回",
+     "このラン中に最大 1 回、敵のHPが0になった時に HPを 12 回復"),
+    ("防御 += 6 毎 被弾時 範囲 ターン", "このターン中、被弾するたびに 防御+6（ターン終了まで）"),
+    ("防御 *= 2", "防御を 2 倍にする（ターン終了まで）"),
+    ("攻撃倍率 *= 1.5 範囲 プレイ", "このプレイ中、攻撃倍率×1.5"),
 ])
 def test_each_operation_has_a_phrasing_rule(line, text, vocabulary):
     (effect,) = lowered([line])
@@ -91,6 +100,14 @@ def test_two_sayou_differing_in_any_term_never_read_the_same(first, second, voca
 # ---------------------------------------------------------------- templates
 
 
+def _shown(html: str) -> str:
+    """The text a reader sees of an HTML fragment: tags dropped, entities read."""
+    import html as html_module
+    import re
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html))
+
+
 def test_histogram_counts_pages_per_band():
     hist = histogram([0, 5, 12, 95], top=80)
     counts = {b["label"]: b["count"] for b in hist["bars"]}
@@ -105,7 +122,7 @@ def test_catalog_lists_every_page_and_enemy_with_rules_text_and_anchor():
         assert f'id="page-{page_id}"' in html
     for enemy_id in tables.enemies:
         assert f'id="enemy-{enemy_id}"' in html
-    assert "敵HPに 使用した歩［このプレイ］×0.5 のダメージ" in html
+    assert "敵HPに 使用した歩［このプレイ］×0.5 のダメージ" in _shown(html)
     assert "<svg" in html and "出自別" in html and "量ごとの索引" in html
 
 
@@ -275,10 +292,12 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
 
     tables, out = load(), tmp_path / "catalog"
     index = render_module.write(tables, out)
-    before = index.read_bytes()
+    vocabulary = out / "vocabulary.html"
+    before, words = index.read_bytes(), vocabulary.read_bytes()
     umask = os.umask(0)
     os.umask(umask)
     assert index.stat().st_mode & 0o777 == 0o666 & ~umask  # an ordinary file of the user
+    assert vocabulary.stat().st_mode & 0o777 == 0o666 & ~umask
 
     def full_disk(fd):
         raise OSError(28, "No space left on device")
@@ -286,5 +305,114 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
     monkeypatch.setattr(render_module.os, "fsync", full_disk)
     with pytest.raises(OSError):
         render_module.write(tables, out, {"tabidachi": []})
-    assert index.read_bytes() == before
-    assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert index.read_bytes() == before and vocabulary.read_bytes() == words
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "vocabulary.html"]
+
+
+# ------------------------------------------- the phrasing table, every combination
+
+
+def _every_firing():
+    """One 作用 (防御 += 5) under every timing, repeat range (each scope, anchored plays and
+    turns; no most-fires count, one, two), lifetime and telegraphing the vocabulary has."""
+    (base,) = lowered(["防御 += 5"])
+    ranges = [(s.code, None, None) for s in vocab.SCOPES]
+    ranges += [(vocab.ANCHORED, u.code, 2) for u in vocab.ANCHOR_UNITS]
+    for timing in vocab.TIMINGS:
+        for scope, unit, n in ranges:
+            for most in (None, 1, 2):
+                for lifetime in vocab.LIFETIMES:
+                    for telegraphed in (False, True):
+                        yield dataclasses.replace(
+                            base, timing=timing.code, lifetime=lifetime.code,
+                            telegraphed=telegraphed,
+                            repeat=dataclasses.replace(base.repeat, scope=scope, unit=unit,
+                                                       n=n, max=most))
+
+
+def test_every_timing_range_and_lifetime_has_a_phrasing_and_none_read_the_same():
+    effects = list(_every_firing())
+    for default in ("on_play", "on_tear"):  # a face's block and a 破却 block
+        texts: dict[str, tuple] = {}
+        for effect in effects:
+            said = phrase(effect, default_timing=default)
+            assert said and "None" not in said and "{" not in said, effect
+            key = (effect.timing, effect.repeat, effect.lifetime, effect.telegraphed)
+            assert texts.setdefault(said, key) == key, (said, texts[said], key)
+        assert len(texts) == len(effects)
+
+
+def test_no_phrase_prefixes_mai_to_a_timing_name():
+    # 「毎座を跨いだ時に」(issue 18): 毎 is the written form's word; rules text folds it into
+    # the timing's own phrase (座を跨ぐたびに, 毎ターン開始時に).
+    import re
+
+    for effect in _every_firing():
+        said = phrase(effect)
+        assert not re.search("毎(?!ターン)", said), said
+    (effect,) = lowered(["敵HP -= 5 毎 座を跨いだ時 範囲 ターン"])
+    assert phrase(effect) == "このターン中、座を跨ぐたびに 敵HPに 5 のダメージ"
+    (effect,) = lowered(["敵HP -= 6 毎 敵の行動前 範囲 ステージ 最大 3 回"])
+    assert phrase(effect) == "このステージ中に最大 3 回、毎ターンの敵の行動前に 敵HPに 6 のダメージ"
+    (effect,) = lowered(["敵HP -= 3 範囲 ステージ"])
+    assert phrase(effect) == "このステージ中、この後ページをプレイするたびに 敵HPに 3 のダメージ"
+    (effect,) = lowered(["敵HP -= 3 範囲 ステージ 最大 1 回"])  # placed by this play: the next
+    assert phrase(effect) == "このステージ中に最大 1 回、次にページをプレイした時に 敵HPに 3 のダメージ"
+
+
+def test_every_timing_and_scope_has_its_phrases():
+    for timing in vocab.TIMINGS:
+        # 常時 alone goes without saying when repeated: only modifiers have it (E038)
+        assert timing.once() and (timing.every or timing.code == "always"), timing.code
+    assert len({t.every for t in vocab.TIMINGS}) == len(vocab.TIMINGS)
+    assert len({t.once() for t in vocab.TIMINGS}) == len(vocab.TIMINGS)
+    for scope in vocab.SCOPES:
+        assert scope.during and scope.within and scope.within != scope.during
+    assert set(phrasing.RANGE_TEXT) == set(phrasing.TIMING_TEXT) \
+        == {"as_written", "once", "first", "every"}
+
+
+def test_phrase_pieces_join_to_the_phrase_and_link_only_vocabulary_entries():
+    from contract import reference
+
+    anchors = {row.anchor for row in reference.entries()}
+    tables = load()
+    for page in tables.pages.values():
+        for side in page.faces:
+            for body in (page.faces[side], page.pens[side]):
+                for line, pieces in zip(phrasing.body_lines(body), phrasing.body_pieces(body)):
+                    assert phrasing.text(pieces) == line
+                    assert {p.anchor for p in pieces if p.anchor} <= anchors, line
+
+
+def test_another_pages_variable_and_a_generation_read_like_a_card():
+    lines = {phrase(e) for page in load().pages.values() for side in page.faces
+             for e in page.faces[side].effects}
+    # 銘[nyuugaku] = 40 reads as a reference to another page's 銘 does
+    assert "「nyuugaku」の銘を 40 にする（ターン終了まで）" in lines
+    assert "出自「幼少期」・銘 0〜12のページを1枚ランダムに生成し、手札へ加える（ステージ限り）" in lines
+
+
+OPERATION_SAMPLES = ["敵HP -= 12", "敵HP += 4", "HP += 8", "防御 *= 2", "@旗 = 1",
+                     "上限 破り回数上限 += 1 寿命 ステージ", "支払う HP 5", "抑制 刻",
+                     "移動 1枚 捨て札 -> 手札 選択", "移動 2枚 山札 -> 手札 上から",
+                     "公開 3枚 山札", "複製 手札 -> 山札 選択 寿命 ステージ",
+                     "生成 2枚 -> 手札 寿命 ラン"]
+
+
+def test_every_operation_under_every_timing_and_range_reads_uniquely():
+    samples = [lowered([line]) for line in OPERATION_SAMPLES]
+    assert all(samples), OPERATION_SAMPLES
+    assert {e.op for (e,) in samples} == {o.code for o in vocab.OPERATIONS}
+    ranges = [(s.code, None, None) for s in vocab.SCOPES]
+    ranges += [(vocab.ANCHORED, u.code, 3) for u in vocab.ANCHOR_UNITS]
+    texts: dict[str, tuple] = {}
+    for (effect,) in samples:
+        for timing in vocab.TIMINGS:
+            for scope, unit, n in ranges:
+                for most in (None, 1, 4):
+                    repeat = dataclasses.replace(effect.repeat, scope=scope, unit=unit, n=n,
+                                                 max=most)
+                    said = phrase(dataclasses.replace(effect, timing=timing.code, repeat=repeat))
+                    key = (_terms(effect), timing.code, repeat)
+                    assert texts.setdefault(said, key) == key, said

@@ -129,6 +129,9 @@ async def test_hover_on_keywords_and_terms_shows_their_meaning(client: LanguageC
     uri = await _open(client, enemy)
     timing = await _hover(client, uri, _where(enemy, "ターン開始時"))
     assert "timing" in timing and "turn_start" in timing and "phase of the turn" in timing
+    from contract import vocabulary as vocab  # the glossary's line (issue 16 item 1, 18 item 6)
+
+    assert vocab.tables()["timing"].by_code("turn_start").meaning in timing
     nothing = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri), types.Position(0, 0)))
     assert nothing is None or "#" not in nothing.contents.value[:1]

@@ -63,6 +63,7 @@ def test_pen_on_a_blank_face_writes_the_block_whole_with_its_conditions():
 
 def test_pen_on_a_written_face_lowers_no_conditions_and_the_catalog_shows_the_kept_ones(
         tmp_path):
+    from catalog.phrasing import text
     from catalog.render import _page_view
     from runtime.tables import from_dicts
 
@@ -77,8 +78,13 @@ def test_pen_on_a_written_face_lowers_no_conditions_and_the_catalog_shows_the_ke
     tables = from_dicts(compiled.tables)
     view = _page_view(tables.pages["penned"], tables, {})
     future, past = view["faces"]
-    assert future["pen"] == ["条件: このプレイで座を跨ぐ", "敵HPに 9 のダメージ"]
-    assert past["pen"] == ["条件: 歩 ≥ 10", "防御+5（ターン終了まで）"]
+
+    def rows(face):  # the pen as a difference from the face (issue 18 item 4)
+        return [(row["mark"], text(row["pieces"])) for row in face["pen"]]
+
+    assert rows(future) == [("kept", "条件: このプレイで座を跨ぐ"),
+                            ("removed", "敵HPに 6 のダメージ"), ("added", "敵HPに 9 のダメージ")]
+    assert rows(past) == [("added", "条件: 歩 ≥ 10"), ("added", "防御+5（ターン終了まで）")]
 
 
 # ================================================================ B. seat movement

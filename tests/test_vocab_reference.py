@@ -13,7 +13,9 @@ from contract import vocabulary as vocab
 
 TABLES = {"variable": (*vocab.VARIABLES, vocab.FLAG), "counter": vocab.COUNTERS,
           "timing": vocab.TIMINGS, "region": vocab.REGIONS, "lifetime": vocab.LIFETIMES,
-          "operation": vocab.OPERATIONS}
+          "operation": vocab.OPERATIONS, "scope": (*vocab.SCOPES, vocab.ANCHORED_SCOPE),
+          "landing": vocab.LANDINGS, "pick": vocab.PICKS,
+          "condition_word": vocab.CONDITION_WORDS, "tile": vocab.TILE_KINDS}
 
 
 def run(*args):
@@ -65,3 +67,24 @@ def test_the_reference_names_no_term_itself():
     for row in reference.entries():
         terms = TABLES[row.section]
         assert next(t for t in terms if t.code == row.code).ja == row.ja
+
+
+def test_every_entry_has_its_glossary_meaning_in_japanese():
+    """Issue 18 item 6: each term carries its one-line meaning, in Japanese, in the
+    vocabulary table; the reference shows it, not a description of its table."""
+    for section, terms in TABLES.items():
+        for term in terms:
+            assert term.meaning and not term.meaning.isascii(), (section, term.code)
+            assert "\n" not in term.meaning, (section, term.code)
+    rows = json.loads(run("--format", "json").output)
+    for row in rows:
+        term = next(t for t in TABLES[row["section"]] if t.code == row["code"])
+        assert row["meaning"] == term.meaning
+    shown = run().output
+    assert all(term.meaning in shown for terms in TABLES.values() for term in terms)
+
+
+def test_a_row_anchor_is_its_section_and_code():
+    anchors = [row.anchor for row in reference.entries()]
+    assert len(set(anchors)) == len(anchors)  # プレイ is a scope and a lifetime: two anchors
+    assert "scope-play" in anchors and "lifetime-play" in anchors

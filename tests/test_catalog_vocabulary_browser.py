@@ -1,0 +1,131 @@
+"""The vocabulary page and the pen difference as a designer sees them, in a real browser
+(Debian's chromium driven by Playwright, opened from disk with no network): a term of a
+rules text clicked lands on its entry of the vocabulary page; a pen on a written face
+shows what it removes and adds."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from catalog.render import write
+from contract import vocabulary as vocab
+from runtime.tables import load
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                "(.ci/run installs it)")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+CROSSING = next(t for t in vocab.TIMINGS if t.code == "on_cross")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    from playwright.sync_api import sync_playwright
+
+    out = tmp_path_factory.mktemp("catalog")
+    index = write(load(), out)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium.index = index
+        chromium.blocked = []
+        yield chromium
+        chromium.close()
+    assert chromium.blocked == []
+
+
+def open_tab(browser, url: str | None = None, viewport=DESKTOP):
+    tab = browser.new_page(viewport=viewport)
+    tab.route("http*://**", lambda route: (browser.blocked.append(route.request.url),
+                                          route.abort()))
+    tab.goto(url or browser.index.as_uri())
+    return tab
+
+
+IN_VIEW = """(sel) => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  const bar = document.querySelector('header').getBoundingClientRect().bottom;
+  return box.height > 0 && box.top >= bar - 1 && box.top < window.innerHeight;
+}"""
+
+
+def in_view(tab, selector: str) -> bool:
+    """The element's top comes inside the viewport, below the sticky header (a page
+    opened at an anchor scrolls there once laid out: waited for, up to 5 s)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        tab.wait_for_function(IN_VIEW, arg=selector, timeout=5000)
+    except Timeout:
+        return False
+    return True
+
+
+def test_clicking_a_term_of_a_rules_text_lands_on_its_vocabulary_entry(browser):
+    tab = open_tab(browser)
+    term = tab.locator("#page-surechigai .face a.w", has_text=CROSSING.every).first
+    assert term.is_visible()
+    term.click()
+    tab.wait_for_load_state()
+    assert tab.evaluate("location.pathname").endswith("/vocabulary.html")
+    assert tab.evaluate("location.hash") == "#timing-on_cross"
+    row = tab.locator("#timing-on_cross")
+    assert CROSSING.meaning in row.inner_text() and CROSSING.ja in row.inner_text()
+    assert in_view(tab, "#timing-on_cross")
+    # the entry landed on is marked (:target), and it leads back to the pages using it
+    marked = tab.evaluate("getComputedStyle(document.querySelector('#timing-on_cross'))"
+                          ".backgroundColor")
+    assert marked not in ("rgba(0, 0, 0, 0)", "transparent")
+    row.locator("a", has_text="すれ違い").click()
+    tab.wait_for_load_state()
+    assert tab.evaluate("location.hash") == "#page-surechigai"
+    tab.close()
+
+
+def test_the_index_links_to_the_vocabulary_page(browser):
+    tab = open_tab(browser)
+    tab.locator("header a.vocab").click()
+    tab.wait_for_load_state()
+    assert tab.title() == "自分紀 カタログ — 語彙の一覧"
+    for section in ("variable", "counter", "timing", "region", "lifetime", "operation"):
+        assert tab.locator(f"section#{section} tr.entry").count() > 0
+    assert tab.locator("tr.entry").count() == tab.locator("tr.entry .meaning").count()
+    tab.close()
+
+
+def test_a_pen_on_a_written_face_is_shown_as_a_marked_difference(browser):
+    tab = open_tab(browser)
+    pen = tab.locator("#page-sakamichi .pen")
+    pen.scroll_into_view_if_needed()
+    removed, added = pen.locator("li.removed del"), pen.locator("li.added ins")
+    assert removed.count() == 1 and added.count() == 1
+    assert removed.inner_text().endswith("攻撃力補正+4") and added.inner_text().endswith("攻撃力補正+6")
+    # what marks them is visible: a struck-through old line, a shaded new one, ＋ and －
+    assert "line-through" in removed.evaluate("e => getComputedStyle(e).textDecorationLine")
+    marks = pen.evaluate("""p => [...p.querySelectorAll('li')].map(
+        li => getComputedStyle(li, '::before').content)""")
+    assert marks == ['"－"', '"＋"']
+    assert tab.locator("#pages .legend ins").is_visible()
+    tab.close()
+
+
+def test_screenshots_at_desktop_and_phone_widths(browser):
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        tab = open_tab(browser, viewport=viewport)
+        tab.locator("#page-sakamichi .pen").scroll_into_view_if_needed()
+        tab.evaluate("window.scrollBy(0, -document.querySelector('header').offsetHeight - 60)")
+        pen_shot = Path(f"/tmp/catalog_pen_{name}.png")
+        tab.screenshot(path=str(pen_shot), full_page=False)
+        tab.locator("#page-surechigai .face a.w", has_text=CROSSING.every).first.click()
+        tab.wait_for_load_state()
+        assert in_view(tab, "#timing-on_cross")
+        vocab_shot = Path(f"/tmp/catalog_vocabulary_{name}.png")
+        tab.screenshot(path=str(vocab_shot), full_page=False)
+        assert pen_shot.stat().st_size > 10_000 and vocab_shot.stat().st_size > 10_000
+        tab.close()
+    assert browser.blocked == []
