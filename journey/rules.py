@@ -51,6 +51,7 @@ class Rules:
     suits: tuple[str, ...]        # suit index → suit code (赤 → "red")
     suit_effects: tuple[str, ...]  # suit index → its flag card's effect code
     flag_names: tuple[str, ...]   # suit index → the story's name
+    flag_texts: tuple[str, ...]   # suit index → the flag card's text (designer text)
     keys: tuple[str, ...]
     locations: tuple[str, ...]    # every location id; ``last_day`` is laid last
     location_names: dict
@@ -67,6 +68,7 @@ class Rules:
     optional_effects: bool
     next_open: bool
     letter_effects: dict          # letter effect code → its name
+    letter_texts: dict            # letter effect code → its text (designer text)
 
     @property
     def days(self) -> int:
@@ -124,7 +126,8 @@ def rules_of(table: JourneyTable, setup) -> Rules:
         number_of=tuple(e.number for e in events),
         key_of=tuple(key_index(e.key) for e in events),
         suits=suits, suit_effects=tuple(f.effect for f in flags),
-        flag_names=tuple(f.name for f in flags), keys=keys,
+        flag_names=tuple(f.name for f in flags), flag_texts=tuple(f.text for f in flags),
+        keys=keys,
         locations=tuple(setup.locations),
         location_names={i: l.name for i, l in table.locations.items()},
         slots={i: l.slots for i, l in table.locations.items()},
@@ -135,4 +138,5 @@ def rules_of(table: JourneyTable, setup) -> Rules:
         item_pool=tuple(setup.item_pool), carried=tuple(setup.carried), key_vp=setup.key_vp,
         hard=setup.hard, optional_effects=setup.optional_effects, next_open=setup.next_open,
         letter_effects={l.effect: l.name for l in table.letters.values()},
+        letter_texts={l.effect: l.text for l in table.letters.values()},
     )

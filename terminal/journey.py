@@ -46,7 +46,8 @@ HELP = """\
   resolve 赤 | end    物語を解決 ／ 手番を終える
   letter location 黒3 +1 | letter adventure 赤3      レター（ロケーション／アドベンチャーメモリー）
   item 地図 | item ランタン 赤 | item リュックサック 2 赤3
-  undo  一手戻す    actions  できる行動を全部    help  これ    quit  やめる"""
+  undo  一手戻す    actions  できる行動を全部    cards  フラグ・アイテム・レターの文
+  help  これ    quit  やめる"""
 
 
 @dataclass
@@ -73,6 +74,8 @@ class Game:
             return HELP.split("\n"), [], False
         if verb == "actions":
             return [f"  {lab}" for lab in labels(self.state)] or ["（できる行動はありません）"], [], False
+        if verb == "cards":
+            return card_texts(self.state), [], False
         if verb == "undo":
             if not self.history:
                 return ["× 戻せる手がありません"], [], False
@@ -133,6 +136,15 @@ def _screen(state: State) -> list[str]:
         shown = known[:SHOWN_ACTIONS]
         more = f" …ほか {len(known) - len(shown)}（actions）" if len(known) > len(shown) else ""
         out.append("できる行動: " + " / ".join(shown) + more)
+    return out
+
+
+def card_texts(state: State) -> list[str]:
+    """The flag cards', the carried items' and the letters' texts, as written."""
+    r = state.rules
+    out = [f"フラグ {r.suit_word(s)} {r.flag_names[s]}: {r.flag_texts[s]}" for s in range(len(r.suits))]
+    out += [f"アイテム {it.name}: {it.text}" for it in state.deal.carried]
+    out += [f"レター {r.letter_effects[code]}: {text}" for code, text in sorted(r.letter_texts.items())]
     return out
 
 

@@ -106,6 +106,13 @@ def test_a_short_form_plays_when_it_names_one_action_and_names_the_choices_when_
     assert said[0] == "緑3 をプレイ: 白いポーン 1 → 4 日目"
 
 
+def test_cards_prints_the_designer_texts_as_written():
+    out = journey("cards\n").output
+    assert "フラグ 黄 歯車塔の千年歌姫: 追加で山から１枚引いて手札に加え、手札から好きな１枚を山の下へ戻す" in out
+    assert "アイテム テント: ループの際、捨て札にせず山の一番下へ戻す。" in out
+    assert "レター アドベンチャーメモリー: 捨て札から好きな１枚を山の一番上に戻す" in out
+
+
 def test_help_lists_the_actions():
     out = journey("help\n").output
     assert "play 赤3 黒3" in out and "undo" in out and "letter location" in out
