@@ -9,7 +9,7 @@ every state of every game played with it.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contract import vocabulary as vocab
@@ -74,6 +74,23 @@ class Rules:
     def days(self) -> int:
         """How many days (locations) the journey has: 7 in the draft."""
         return len(self.locations)
+
+    def reduced(self, suits: int | None = None, numbers=None) -> "Rules":
+        """The same set-up with a smaller deck, for exhaustive checks: the first ``suits``
+        stories only (their flag cards too) and, of each, the cards whose number is in
+        ``numbers`` (None: all)."""
+        keep_suits = range(len(self.suits) if suits is None else suits)
+        cards = [c for c in range(len(self.card_ids)) if self.suit_of[c] in keep_suits
+                 and (numbers is None or self.number_of[c] in numbers)]
+        return replace(
+            self, card_ids=tuple(self.card_ids[c] for c in cards),
+            card_names=tuple(self.card_names[c] for c in cards),
+            suit_of=tuple(self.suit_of[c] for c in cards),
+            number_of=tuple(self.number_of[c] for c in cards),
+            key_of=tuple(self.key_of[c] for c in cards),
+            suits=self.suits[:len(keep_suits)], suit_effects=self.suit_effects[:len(keep_suits)],
+            flag_names=self.flag_names[:len(keep_suits)],
+            flag_texts=self.flag_texts[:len(keep_suits)])
 
     def suit_word(self, suit: int) -> str:
         """The suit's Japanese word (赤 …)."""

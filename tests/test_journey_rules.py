@@ -543,3 +543,15 @@ def test_illegal_action_is_refused():
         apply(state, ("resolve", RED))
     with pytest.raises(JourneyError):
         apply(state, ("play", c(DRAFT, "赤2"), ((0, 6),)))
+
+
+def test_a_reduced_deck_keeps_the_first_stories_and_the_numbers_asked_for():
+    small = DRAFT.reduced(suits=2, numbers=range(1, 4))
+    assert sorted(small.card_ids) == sorted(("赤1", "赤2", "赤3", "緑1", "緑2", "緑3"))
+    assert all(small.suits[small.suit_of[c]] == {"赤": "red", "緑": "green"}[name[0]]
+               for c, name in enumerate(small.card_ids))
+    assert small.suits == ("red", "green") and small.suit_effects == ("nudge_black", "stand_item")
+    state = deal_game(small, 0)[0]
+    assert state.cards() == 6 and len(state.hand) == 4
+    state = at(small, stacks={0: ("赤1",)}, resolved=0b11, white=LAST, blacks=(LAST, LAST))
+    assert state.all_resolved()
