@@ -520,6 +520,35 @@ def _draw(s: State, ev, why: str) -> int:
     return 1
 
 
+# ------------------------------------------------------------------ what the player sees
+
+
+def open_top(state: State) -> bool:
+    """Is the deck's top card face up (山札公開: the set-up's rule, or 問題点のラジオ)?"""
+    return state.rules.next_open or state.deal.has("next_open")
+
+
+def information(state: State) -> tuple:
+    """What the player knows of ``state``: its key with the deck's order hidden (the
+    deck as a set of cards, and its top card when it is face up). Two states with equal
+    information cannot be told apart at the table."""
+    key = list(state.key())
+    key[0] = (tuple(sorted(state.deck)), state.deck[0] if state.deck and open_top(state) else None)
+    return tuple(key)
+
+
+def resample(state: State, rng: random.Random) -> State:
+    """``state`` with the unseen part of the deck shuffled by ``rng`` (the face-up top
+    card stays on top): one guess of the order a player who does not see it can make."""
+    deck = list(state.deck)
+    keep = 1 if deck and open_top(state) else 0
+    rest = deck[keep:]
+    rng.shuffle(rest)
+    guessed = state.copy()
+    guessed.deck = tuple(deck[:keep] + rest)
+    return guessed
+
+
 # ------------------------------------------------------------------ the score
 
 

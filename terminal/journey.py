@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from contract import vocabulary as vocab
 from journey import JourneyError, apply
 from journey.notation import labels, parse
-from journey.play import deal_game, resolvable, score
+from journey.play import deal_game, open_top, resolvable, score
 from journey.state import State
 
 EXIT_WON, EXIT_LOST, EXIT_UNFINISHED = 0, 1, 3
@@ -109,7 +109,7 @@ def _screen(state: State) -> list[str]:
     r, deal = state.rules, state.deal
     out = [f"旅の準備 {r.setup_name}  ターン {state.turn}  山 {len(state.deck)}  "
            f"捨て札 {len(state.discard)}  レター {state.letters}"]
-    if r.next_open or deal.has("next_open"):
+    if open_top(state):
         out[0] += f"  山の上: {_card(state, state.deck[0]) if state.deck else '—'}"
     out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）")
     for day, loc in enumerate(deal.days):

@@ -195,3 +195,8 @@ def test_journey_in_a_real_terminal_reads_actions_at_the_prompt():
     assert "白2 をプレイ: 白いポーン 1 → 3 日目" in text and "一手戻しました" in text
     assert "結果: 途中（ターン 1）" in text
     assert status is not None and os.waitstatus_to_exitcode(status) == EXIT_UNFINISHED
+
+
+def test_a_face_up_top_card_is_shown_only_when_the_set_up_turns_it_up():
+    assert "山の上: " in journey("", "--setup", "手札二枚と公開").output
+    assert "山の上: " not in journey("").output

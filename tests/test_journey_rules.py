@@ -555,3 +555,17 @@ def test_a_reduced_deck_keeps_the_first_stories_and_the_numbers_asked_for():
     assert state.cards() == 6 and len(state.hand) == 4
     state = at(small, stacks={0: ("赤1",)}, resolved=0b11, white=LAST, blacks=(LAST, LAST))
     assert state.all_resolved()
+
+
+def test_the_player_sees_the_deck_as_a_set_and_a_guess_keeps_what_is_seen():
+    import random
+
+    from journey.play import information, resample
+
+    state = deal_game(DRAFT, 4)[0]
+    guess = resample(state, random.Random(1))
+    assert sorted(guess.deck) == sorted(state.deck) and guess.deck != state.deck
+    assert information(guess) == information(state) and guess.key() != state.key()
+    shown = deal_game(load_rules("手札二枚と公開"), 4)[0]  # 山札公開: the top card is seen
+    guess = resample(shown, random.Random(1))
+    assert guess.deck[0] == shown.deck[0] and information(guess) == information(shown)
