@@ -236,6 +236,15 @@ def test_suit_effects_apply_at_the_white_pawn_nearest_first_each_suit_once():
     assert after.phase == "effect" and after.pending == (RED, GREEN)  # 赤 next, then 緑
 
 
+def test_a_suit_effect_applies_once_however_many_of_its_events_lie_there():
+    # 大都会 (day 4): 白5 and 白6 already there, 白1 played on top: 白 calls once
+    state = at(deck=("黄5", "黄6"), hand=("白1",), white=2, stacks={3: ("白5", "白6")},
+               blacks=(3, 3), letters=1)
+    after, events = play(state, "白1")
+    assert [e["suit"] for e in events if e["event"] == "effect"] == ["white"]
+    assert after.phase == "resolve" and after.pending == ()
+
+
 def test_effect_with_one_way_happens_by_itself_and_several_are_the_players_choice():
     state = at(deck=("黄5",), hand=("白1",), white=2, blacks=(3, 3))
     after, _ = play(state, "白1")  # blacks: (2, 3); the one on day 3 is called to day 4
