@@ -200,3 +200,19 @@ def test_journey_in_a_real_terminal_reads_actions_at_the_prompt():
 def test_a_face_up_top_card_is_shown_only_when_the_set_up_turns_it_up():
     assert "山の上: " in journey("", "--setup", "手札二枚と公開").output
     assert "山の上: " not in journey("").output
+
+
+def test_a_folder_of_journey_files_alone_is_played(tmp_path):
+    (tmp_path / "d.journey").write_text(
+        (ROOT / "content" / "journey" / "草案17.journey").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    result = journey("", "--content", str(tmp_path))
+    assert result.exit_code == EXIT_UNFINISHED and "旅の準備 草案１７" in result.output
+
+
+def test_content_with_errors_is_reported_and_not_played(tmp_path):
+    (tmp_path / "bad.journey").write_text("ロケーション x { 枠 q }\n", encoding="utf-8")
+    result = journey("", "--content", str(tmp_path))
+    assert result.exit_code == 1
+    assert "bad.journey:1:14: error[E070]: 枠の値の形が違います（数 を書きます）" in result.output
+    assert "^" in result.output and "旅の準備" not in result.output.split("\n")[0]
