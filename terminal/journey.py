@@ -61,6 +61,7 @@ class Game:
 
     @classmethod
     def deal(cls, rules, seed: int, items=None) -> "Game":
+        """A new game of ``rules`` dealt for ``seed`` (journey.play.deal_game)."""
         state, events = deal_game(rules, seed, items)
         return cls(state, events)
 
