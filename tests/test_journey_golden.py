@@ -74,6 +74,28 @@ def test_golden_game_is_what_the_recording_policy_plays_today():
     assert _record(RECORDED) == kept
 
 
+#: A won game: the draft's rules on the first two stories (12 cards), seed 0, the line a
+#: depth-first search found (the 3 VP are three locations whose key icons match).
+WON_LINE = ["play 緑1 黒1", "end", "play 緑3 黒1", "end", "play 緑2 黒5", "end",
+            "play 赤3 黒3", "mill discard", "effect 黒7 +1", "end", "play 赤4 黒1", "end",
+            "play 赤2 黒4", "mill bottom", "effect 黒2 +1", "end", "play 赤6 黒7",
+            "mill bottom", "effect 黒1 +1", "resolve 赤", "play 緑5 黒3",
+            "letter adventure 緑2", "resolve 緑", "letter adventure 緑4", "play 緑2 黒2",
+            "mill bottom", "end", "play 赤5 黒5", "item 地図"]
+
+
+def test_a_two_story_game_is_won_by_the_line_a_search_found():
+    state, events = deal_game(load_rules("草案").reduced(suits=2), 0)
+    for typed in WON_LINE:
+        assert not state.over, typed
+        state, more = apply(state, parse(state, typed))
+        events += more
+    assert state.phase == "won"
+    assert events[-1] == {"event": "won", "turn": 10, "score": 3, "matching": 3,
+                          "parts": {"deck": 0, "letters": 0, "keys": 3, "cost": 0}}
+    assert [e["suit"] for e in events if e["event"] == "resolve"] == ["red", "green"]
+
+
 # ------------------------------------------------------------------ properties
 
 SETUPS = ("草案", "高難易度", "問題点", "手札三枚", "手札二枚と公開")
