@@ -216,3 +216,19 @@ def test_content_with_errors_is_reported_and_not_played(tmp_path):
     assert result.exit_code == 1
     assert "bad.journey:1:14: error[E070]: 枠の値の形が違います（数 を書きます）" in result.output
     assert "^" in result.output and "旅の準備" not in result.output.split("\n")[0]
+
+
+def test_a_script_that_wins_exits_zero_with_the_score(tmp_path):
+    from test_journey_golden import WON_LINE
+
+    text = (ROOT / "content" / "journey" / "草案17.journey").read_text(encoding="utf-8")
+    dropped = ("フラグ おしゃべり猫", "フラグ 歯車塔", "フラグ トンボロ", "イベント 青", "イベント 黄",
+               "イベント 白")
+    kept = [block for block in text.split("\n\n")
+            if not any(line.startswith(dropped) for line in block.split("\n"))]
+    (tmp_path / "two.journey").write_text("\n\n".join(kept), encoding="utf-8")
+    result = CliRunner().invoke(main, ["journey", "--seed", "0", "--content", str(tmp_path)],
+                                input="\n".join(WON_LINE) + "\n")
+    assert result.exit_code == EXIT_WON, result.output
+    assert "ゲームクリア！ スコア 3（山 0・レター 0・キーアイコン 3・費用 0）" in result.output
+    assert "結果: クリア（ターン 10、スコア 3）" in result.output
