@@ -112,7 +112,7 @@ def _screen(state: State) -> list[str]:
            f"捨て札 {len(state.discard)}  レター {state.letters}"]
     if open_top(state):
         out[0] += f"  山の上: {_card(state, state.deck[0]) if state.deck else '—'}"
-    out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）")
+    out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）  ○ 白 ● 黒")
     for day, loc in enumerate(deal.days):
         pawns = "○" * (state.white == day) + "●" * state.blacks.count(day)
         cap = deal.capacity[day]

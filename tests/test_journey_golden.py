@@ -160,3 +160,22 @@ def test_every_legal_action_has_a_label_that_parses_back_to_it(seed, picks):
             assert parse(state, typed) == action
         actions = legal_actions(state)
         state, _ = apply(state, actions[pick % len(actions)])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), picks=st.lists(st.integers(0, 10**6), max_size=80))
+def test_a_play_leaves_the_sum_of_the_pawns_days_unchanged_mod_the_days(seed, picks):
+    """White walks n and a black pawn 7 − n: their sum moves by 7. Only 赤, 白, the
+    ロケーションメモリー and the 地図 change it — and the win needs 6 + 6 + 6."""
+    state = deal_game(load_rules("草案"), seed)[0]
+    days = len(state.deal.days)
+    for pick in picks:
+        if state.over:
+            break
+        actions = legal_actions(state)
+        action = actions[pick % len(actions)]
+        after, events = apply(state, action)
+        if action[0] == "play":
+            if {e["why"] for e in events if e["event"] == "black"} == {"play"}:  # no 赤, 白
+                assert sum(after.pawns()) % days == sum(state.pawns()) % days
+        state = after
