@@ -578,3 +578,11 @@ def test_the_player_sees_the_deck_as_a_set_and_a_guess_keeps_what_is_seen():
     shown = deal_game(load_rules("手札二枚と公開"), 4)[0]  # 山札公開: the top card is seen
     guess = resample(shown, random.Random(1))
     assert guess.deck[0] == shown.deck[0] and information(guess) == information(shown)
+
+
+def test_every_effect_content_may_pick_has_its_row_in_the_runtime():
+    from contract.vocabulary import JOURNEY_EFFECTS
+    from journey.effects import ITEM_EFFECTS, SUIT_EFFECTS
+
+    assert {e.code for e in JOURNEY_EFFECTS if e.of == "flag"} == set(SUIT_EFFECTS)
+    assert {e.code for e in JOURNEY_EFFECTS if e.of == "item" and not e.passive} == set(ITEM_EFFECTS)
