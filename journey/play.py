@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import random
 
+from contract.vocabulary import W
+
 from .effects import ITEM_EFFECTS, SUIT_EFFECTS
 from .rules import JourneyError, Rules
 from .state import Deal, State
@@ -69,7 +71,7 @@ def deal_game(rules: Rules, seed: int = 0, items=None, cards=None) -> tuple[Stat
     rng.shuffle(deck)
     hand_size = rules.hand + sum(it.value for it in carried if it.effect == "extra_hand")
     if len(deck) <= hand_size:
-        raise JourneyError(f"山（{len(deck)} 枚）が手札（{hand_size} 枚）に足りません")
+        raise JourneyError(f"山（{len(deck)} 枚）が{W.region.hand}（{hand_size} 枚）に足りません")
     state = State(deal, tuple(deck[hand_size:]), tuple(sorted(deck[:hand_size])), (),
                   tuple(() for _ in days), 0, (0, 0), 0, 0, 0, -1, "refill", (), (), 1)
     events = [{"event": "deal", "seed": seed, "setup": rules.setup,

@@ -147,7 +147,7 @@ def test_unknown_or_wrong_number_of_items_is_a_usage_error():
 
 def test_another_set_up_and_items_are_played():
     out = journey("", "--setup", "問題点", "--items", "問題点のカメラ,問題点の地図").output
-    assert "旅の準備 問題点の提案" in out and "カメラ（常時）" in out
+    assert "旅の準備 問題点の提案" in out and "カメラ（常に有効）" in out
     assert "1  大都会" in out and "/2" in out  # 高難易度: 大都会 holds 4 − 2
 
 
