@@ -1,7 +1,7 @@
 """下ろし — the checked model → the tables, as plain literals.
 
 The checks already return the contract's objects with every term explicit and every
-default filled in (contract.tables); lowering only gathers them into the five tables,
+default filled in (contract.tables); lowering only gathers them into the six tables,
 sorted by id, and takes their literals. Nothing here can fail on checked content.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contract.codec import to_literal
 from contract.tables import (SCHEMA_VERSION, BalanceTable, DecksTable, EnemiesTable,
-                             PagesTable, vocabulary_table)
+                             JourneyTable, PagesTable, vocabulary_table)
 
 #: The deck a run starts with (DESIGN §6: defined in content, 10 pages).
 STARTING_DECK = "starter"
@@ -27,5 +27,6 @@ def lower(model: dict) -> dict[str, dict]:
         "balance": BalanceTable(SCHEMA_VERSION, model["balance"]),
         "decks": DecksTable(SCHEMA_VERSION, STARTING_DECK, _by_id(model["decks"])),
         "vocabulary": vocabulary_table(),
+        "journey": model["journey"] or JourneyTable(SCHEMA_VERSION, {}, {}, {}, {}, {}, {}),
     }
     return {name: to_literal(table) for name, table in tables.items()}

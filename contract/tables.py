@@ -14,6 +14,7 @@ from typing import Annotated, ClassVar, Union
 
 from . import vocabulary as vocab
 from .codec import Bound, Length, codes, from_literal, to_literal
+from .journey import Event as JourneyEvent, Flag, Item, Letter, Location, Setup
 from .vocabulary import W
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
@@ -417,6 +418,19 @@ class DecksTable:
     decks: dict[str, Deck]
 
 
+@dataclass(frozen=True, slots=True)
+class JourneyTable:
+    """generated/journey.py — draft 17's content (spec 004; contract.journey)."""
+
+    schema_version: Annotated[int, Bound(SCHEMA_VERSION, SCHEMA_VERSION)]
+    locations: dict[str, Location]
+    events: dict[str, JourneyEvent]
+    flags: dict[str, Flag]
+    items: dict[str, Item]
+    letters: dict[str, Letter]
+    setups: dict[str, Setup]
+
+
 # ------------------------------------------------------------ the vocabulary table
 # What a game client reads of the vocabulary: codes with their Japanese names.
 
@@ -511,7 +525,7 @@ def vocabulary_table() -> VocabularyTable:
 
 #: Table name → its class (the files of generated/, in writing order).
 TABLES = {"pages": PagesTable, "enemies": EnemiesTable, "balance": BalanceTable,
-          "decks": DecksTable, "vocabulary": VocabularyTable}
+          "decks": DecksTable, "vocabulary": VocabularyTable, "journey": JourneyTable}
 
 __all__ = ["SCHEMA_VERSION", "REFS", "TABLES", "Balance", "BalanceTarget", "Body", "Condition", "Const",
            "CounterRef", "Deck", "DistanceRef", "Enemy", "Escalation", "Face", "Filter",

@@ -22,7 +22,7 @@ from .examples import Runs
 __all__ = ["EXTENSIONS", "Folder", "Folders", "content_root", "interface"]
 
 #: The kinds of content file the server checks.
-EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario")
+EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
 #: The folder name that marks a content folder (the nearest such ancestor wins).
 CONTENT_NAME = "content"
 

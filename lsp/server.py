@@ -39,6 +39,10 @@ SYMBOL_KINDS = {
     "deck": types.SymbolKind.Array,
     "balance": types.SymbolKind.Namespace,
     "example": types.SymbolKind.Event,
+    # 旅 (spec 004)
+    "j_location": types.SymbolKind.Module, "j_event": types.SymbolKind.Event,
+    "j_flag": types.SymbolKind.Constant, "j_item": types.SymbolKind.Object,
+    "j_letter": types.SymbolKind.String, "j_setup": types.SymbolKind.Namespace,
 }
 #: The title of a quick fix that writes a diagnostic's replacement, by code (the others:
 #: DEFAULT_FIX_TITLE).

@@ -2,7 +2,7 @@
 
     contract/  (standard library only: the typed tables and the vocabulary)
        ^
-    dsl/ -> compiler/ -> generated/          runtime/ (contract/ and the standard library)
+    dsl/ -> compiler/ -> generated/          runtime/, journey/ (contract/ and the standard library)
                                                 ^
                      scenario/ (examples: run on the tables)    catalog/  terminal/
                                                 ^
@@ -26,19 +26,20 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks", "sim", "lsp"}
+               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
     "contract": ({"contract"}, set()),
     "runtime": ({"runtime", "contract"}, set()),
+    "journey": ({"journey", "contract"}, set()),  # draft 17's rules (spec 004)
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
                  "runtime.sides"}, {"jinja2", "markupsafe", "pygments"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
-    "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
+    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing"}, {"rich"}),
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
