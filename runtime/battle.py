@@ -19,7 +19,7 @@ from .board import Board
 from .defense import Defense
 from .dev import DEV_SETTINGS
 from .enemy import EnemyTurn
-from .events import BattleEvent
+from .events import KIND_OF, BattleEvent
 from .outcome import Outcome
 from .pen_tear import PenAndTear
 from .playing import Playing, page_facts
@@ -31,8 +31,8 @@ from .tables import Tables
 from .turn import Turn
 from .zones import Zones
 
-#: BattleEvent(kind, data) without the keyword-parsing constructor of a NamedTuple: a
-#: battle makes hundreds of events.
+#: A BattleEvent made as the plain tuple it is, without a call of its class: a battle
+#: makes hundreds of events.
 _new_event = tuple.__new__
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
@@ -82,7 +82,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 raise KeyError(f"ページ「{page}」は表にありません")
             state.new_page(page, "draw")
         battle._shuffle(state.zones["draw"])
-        battle.emit("run_started", seed=seed, stages=stages, deck=len(pages))
+        battle.emit("run_started", seed, stages, len(pages))
         for _ in range(balance.stage_start_hand):
             battle._draw_one()
         battle._begin(battle._opening_steps())
@@ -94,15 +94,17 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         yield from self._start_stage()
 
     # ============================================================== events
-    def emit(self, kind: str, **data) -> None:
-        """Record one event (or, for a battle made with ``record=False``, count it). Every
-        kind the runtime emits is one of events.KINDS (tests/test_event_corpus.py reads
-        them all from the code), so the kind is not looked up on each of a battle's
+    def emit(self, layout: str, *values) -> None:
+        """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
+        a kind's second shape) and its values in that layout's order — or, for a battle
+        made with ``record=False``, count it by kind. Every layout the runtime emits is
+        listed (tests/test_event_corpus.py reads them all from the code and checks the
+        number of values), so nothing is looked up or checked on each of a battle's
         hundreds of events."""
         if self.record:
-            self._out.append(_new_event(BattleEvent, (kind, data)))
+            self._out.append(_new_event(BattleEvent, (layout, values)))
         else:
-            self.counts[kind] += 1
+            self.counts[KIND_OF[layout]] += 1
 
     def _take(self) -> list[BattleEvent]:
         out, self._out = self._out, []
@@ -228,7 +230,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     self._choice["candidates"]):
                 raise Refused(f"候補から {wanted} 枚を選んでください")
             self._choice = None
-            self.emit("chosen", uids=list(uids))
+            self.emit("chosen", list(uids))
             self._resume(list(uids))
         return self._act(run)
 
@@ -254,8 +256,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     span = f"{low} 以上" if high is None else f"{low}〜{high} の範囲"
                     raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
-            self.emit("dev_set", what=key, value=list(value) if isinstance(
-                value, (tuple, list)) else value)
+            self.emit("dev_set", key, list(value) if isinstance(value, (tuple, list))
+                      else value)
         events = self._take()
         self.log.extend(events)
         return events
@@ -294,4 +296,4 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             self._pending = None
             return
         self._choice = request
-        self.emit("choice_requested", candidates=request["candidates"], count=request["count"])
+        self.emit("choice_requested", request["candidates"], request["count"])

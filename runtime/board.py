@@ -58,8 +58,8 @@ class Board:
                              "counters": dict(s.counters.get("run", {}))}}
         s.effects.append(placed)
         self._timings = None
-        self.emit("effect_placed", target=effect.names.target, timing=effect.timing,
-                  repeat=effect.names.repeat, origin=origin)
+        self.emit("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
+                  origin)
 
     def modifier_values(self, target: str) -> dict[str, float]:
         """Each modifier of ``target`` in force now, by its variable code (攻撃力補正,
@@ -113,8 +113,7 @@ class Board:
         if placed in self.state.effects:
             self.state.effects.remove(placed)
             self._timings = None
-            self.emit("effect_expired", target=placed["effect"].names.target,
-                      origin=placed["origin"])
+            self.emit("effect_expired", placed["effect"].names.target, placed["origin"])
 
     #: Timings that belong to the end of a stage or run: they fire although it is over.
     _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
@@ -160,8 +159,7 @@ class Board:
             limit = effect.repeat.max
             own.times = times if limit is None else min(times, limit - placed["fires"])
             yield from self._apply_steps(effect, own)
-            self.emit("sayou", op=effect.op, target=effect.names.target,
-                      line=effect.line, timing=timing)
+            self.emit("sayou", effect.op, effect.names.target, effect.line, timing)
             self.fired(placed, own.times)
 
     def _run_list(self, effects, frame: Frame, uid, *, scale: float = 1.0,
@@ -182,8 +180,7 @@ class Board:
                 own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
                             times=times)
                 yield from self._apply_steps(effect, own)
-                self.emit("sayou", op=effect.op, target=effect.names.target,
-                          line=effect.line)
+                self.emit("sayou", effect.op, effect.names.target, effect.line)
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
 

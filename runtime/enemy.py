@@ -54,18 +54,18 @@ class EnemyTurn:
                 s.enemy["intents"].append(intent)
                 rule["every"] = max(1, rule["every"] - acceleration)
                 rule["next"] = s.turn + rule["every"]
-                self.emit("escalated", intent=intent, count=len(s.enemy["intents"]))
+                self.emit("escalated", intent, len(s.enemy["intents"]))
         # An Intent is a literal no rule changes once made: the turn's list, the events
         # and the stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).
         s.enemy["turn_intents"] = list(s.enemy["intents"])
-        self.emit("intents_shown", intents=list(s.enemy["turn_intents"]))
+        self.emit("intents_shown", list(s.enemy["turn_intents"]))
         for placed in s.effects:
             effect = placed["effect"]
             if effect.telegraphed and effect.timing == "turn_start":
                 placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
-                self.emit("trait_telegraphed", target=effect.names.target,
-                          **placed["telegraph"])
+                self.emit("trait_telegraphed", effect.names.target,
+                          placed["telegraph"]["amount"], placed["telegraph"]["to"])
         return self._fire_board("turn_start")
 
     def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
@@ -86,7 +86,7 @@ class EnemyTurn:
         yield from self._fire_board("before_enemy")
         if self._stage_over():
             return  # defeated before acting: the remaining Intents never happen
-        self.emit("enemy_acts", intents=list(s.enemy["turn_intents"]))
+        self.emit("enemy_acts", list(s.enemy["turn_intents"]))
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
@@ -99,8 +99,7 @@ class EnemyTurn:
             effect = placed["effect"]
             if effect.telegraphed and placed in s.effects and "telegraph" in placed:
                 self.move_seat(placed.pop("telegraph")["amount"])
-                self.emit("sayou", op=effect.op, target=effect.names.target,
-                          line=effect.line, timing="turn_start")
+                self.emit("sayou", effect.op, effect.names.target, effect.line, "turn_start")
                 self.fired(placed)
         yield from self._fire_board("after_enemy")
 
@@ -115,11 +114,9 @@ class EnemyTurn:
             s.hp -= left
             s.count("turn", "hp_lost", left)
         if absorbed_by is None:
-            self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
-                      cause="intent")
+            self.emit("hit", amount, amount - left, left, s.hp, "intent")
         else:
-            self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
-                      cause="intent", absorbed_by=absorbed_by)
+            self.emit("hit", amount, amount - left, left, s.hp, "intent", absorbed_by)
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
         return self._fire_board("on_hit")
@@ -134,21 +131,21 @@ class EnemyTurn:
                 if self.face_body(uid, side) is not None:
                     candidates.append((uid, side))
         if not candidates:
-            self.emit("blank_missed", region=region)
+            self.emit("blank_missed", region)
             return
         uid, side = candidates[self.streams.enemy.randrange(len(candidates))]
         face = s.pages[uid]["faces"][side]
         face["blanked"], face["state"] = face["state"], "blank"
-        self.emit("blanked", uid=uid, page=s.pages[uid]["page"], side=side, region=region)
+        self.emit("blanked", uid, s.pages[uid]["page"], side, region)
 
     def move_seat(self, delta: int) -> None:
         """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
         if self.enemy_trait("immobile"):
-            self.emit("seat_moved", seat=s.enemy["seat"], delta=0, immobile=True)
+            self.emit("seat_moved", s.enemy["seat"], 0, True)
             return
         s.enemy["seat"] = max(0, s.enemy["seat"] + delta)
-        self.emit("seat_moved", seat=s.enemy["seat"], delta=delta, immobile=False)
+        self.emit("seat_moved", s.enemy["seat"], delta, False)
 
     def enemy_down(self) -> None:
         """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""

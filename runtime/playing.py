@@ -238,10 +238,10 @@ class Playing:
         s.steps -= info["cost"]
         if year == old:
             s.same_age_plays += 1
-        self.emit("played", uid=uid, page=s.pages[uid]["page"], year=year, age=old,
-                  cost=info["cost"], faces=info["firing"], crosses=info["crosses"])
+        self.emit("played", uid, s.pages[uid]["page"], year, old, info["cost"], info["firing"],
+                  info["crosses"])
         for side in info["firing"]:
-            self.emit("face_fired", uid=uid, side=side)
+            self.emit("face_fired", uid, side)
             yield from self._run_list(self.face_body(uid, side).effects, frame, uid)
             if self._stage_over():
                 break
@@ -265,10 +265,10 @@ class Playing:
                 bucket[name] = get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
-            self.emit("moved", age=old, to=old, suppressed=True)
+            self.emit("moved", old, old, True)
         else:
             s.age = year
-            self.emit("moved", age=old, to=year, suppressed=False)
+            self.emit("moved", old, year, False)
             if info["crosses"]:
                 yield from self._cross(uid, old, year)
         self._playing = False
@@ -284,13 +284,13 @@ class Playing:
         s = self.state
         intents = s.enemy["turn_intents"]
         removed = intents.pop(0) if intents else None
-        crossing = {"seat": s.enemy["seat"], "page": s.pages[uid]["page"], "age": old,
-                    "to": new, "crossing": s.counter("turn", "crossings")}
-        self.emit("crossed", intent=removed, left=len(intents), **crossing)
+        crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
+                    s.counter("turn", "crossings"))
+        self.emit("crossed", removed, len(intents), *crossing)
         if removed is not None:
             s.count("turn", "intents_removed", 1)
             s.counters.setdefault("play", {})["intents_removed"] = 1
-            self.emit("intent_removed", intent=removed, left=len(intents), **crossing)
+            self.emit("intent_removed", removed, len(intents), *crossing)
         return self._fire_board("on_cross")
 
     def _after_play(self, uid: int):
@@ -299,11 +299,10 @@ class Playing:
         destination = self.page_of(uid).after_play
         if destination == "discard":
             self.state.move(uid, "discard")
-            self.emit("page_discarded", uid=uid)
+            self.emit("page_discarded", uid)
             return ()
         self.state.move(uid, destination)
-        self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
-                  else "run")
+        self.emit("page_exiled", uid, "stage" if destination == "exile_stage" else "run")
         return self._fire_board("on_exile")
 
     def _end_of_play(self):
