@@ -18,7 +18,7 @@ from contract.vocabulary import W
 from .board import Board
 from .defense import Defense
 from .dev import DEV_SETTINGS
-from .enemy import EnemyTurn
+from .enemy import EnemyTurn, enemy_facts
 from .events import KIND_OF, BattleEvent
 from .outcome import Outcome
 from .pen_tear import PenAndTear
@@ -55,9 +55,12 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._choice: dict | None = None
         self._playing = False
-        #: The timings the board's effects fire at (Board._fire_board), None: to be made
-        #: again — the board changed.
-        self._timings: frozenset | None = None
+        #: The board's index (board.BoardIndex: the timings its effects fire at, the
+        #: modifiers of each target), None: to be made again — the board changed.
+        self._index = None
+        #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
+        #: first stage.
+        self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
 
     # ============================================================== creation
     @classmethod

@@ -6,6 +6,8 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from contract.tables import Sayou
 
 from .sayou import Frame, anchored_refs, apply, base_value, window_key
@@ -37,12 +39,37 @@ def effect_facts(tables, effect: Sayou) -> tuple:
 
 
 def board_timings(effects: list[dict]) -> frozenset:
-    """The timings some effect on the board fires at — the index ``_fire_board`` asks,
-    made again after each change of the board (``Battle._timings = None``). A telegraphed
-    trait (the seat move shown at 予兆) acts in the enemy phase, never at its timing: it
-    alone on the board for its timing fires nothing."""
+    """The timings some effect on the board fires at. A telegraphed trait (the seat move
+    shown at 予兆) acts in the enemy phase, never at its timing: it alone on the board
+    for its timing fires nothing."""
     return frozenset(placed["effect"].timing for placed in effects
                      if not placed["effect"].telegraphed)
+
+
+class BoardIndex(NamedTuple):
+    """What the board holds, by what asks for it: made again after each change of the
+    board (``Battle._index = None``), read at every timing and every modified value —
+    most of which find nothing on the board for them."""
+
+    #: The timings some effect fires at (``board_timings``): ``_fire_board`` asks.
+    timings: frozenset
+    #: Modified target (a modifier variable's ``modifier_of``: enemy_hp, steps_payment …)
+    #: → its modifiers in force (timing always), in board order, each as (placed, whether
+    #: it adds — else it multiplies): ``sayou.modifiers`` asks.
+    modifiers: dict
+
+
+def board_index(tables, effects: list[dict]) -> BoardIndex:
+    """The BoardIndex of the placed effects ``effects``."""
+    variables = tables.vocabulary.variables
+    modifiers: dict[str, list] = {}
+    for placed in effects:
+        effect = placed["effect"]
+        info = variables.get(effect.target.code)
+        if info is not None and info.modifier_of is not None and effect.timing == "always":
+            modifiers.setdefault(info.modifier_of, []).append(
+                (placed, info.modifier_kind == "add"))
+    return BoardIndex(board_timings(effects), modifiers)
 
 
 class Board:
@@ -57,7 +84,7 @@ class Board:
                   "placed": {"plays": s.plays_run, "turns": s.turns_run,
                              "counters": dict(s.counters.get("run", {}))}}
         s.effects.append(placed)
-        self._timings = None
+        self._index = None
         self.emit("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
                   origin)
 
@@ -112,7 +139,7 @@ class Board:
     def _remove(self, placed: dict) -> None:
         if placed in self.state.effects:
             self.state.effects.remove(placed)
-            self._timings = None
+            self._index = None
             self.emit("effect_expired", placed["effect"].names.target, placed["origin"])
 
     #: Timings that belong to the end of a stage or run: they fire although it is over.
@@ -129,12 +156,19 @@ class Board:
         board waits for this timing — most moments of most turns, so no generator is made
         for them. ``times``: the timing came that many times at once (綻び rewards crossed
         together); each effect fires as often, within its maximum."""
-        timings = self._timings
-        if timings is None:
-            timings = self._timings = board_timings(self.state.effects)
-        if timing in timings:
+        index = self._index
+        if index is None:
+            index = self.board_index()
+        if timing in index.timings:
             return self._firing(timing, frame, times)
         return ()
+
+    def board_index(self) -> BoardIndex:
+        """The board's index now (made again once the board changed)."""
+        index = self._index
+        if index is None:
+            index = self._index = board_index(self.tables, self.state.effects)
+        return index
 
     def _firing(self, timing: str, frame: Frame | None, times: int):
         s = self.state

@@ -6,6 +6,8 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from contract.codec import to_literal
 from contract.tables import Sayou
 
@@ -33,13 +35,42 @@ def trait_values(tables, enemy_id: str) -> dict:
     return tables.fact("trait_values", enemy_id, values)
 
 
+class EnemyFacts(NamedTuple):
+    """What a stage reads of its enemy at every turn, play and hit, worked out once per
+    tables and enemy (``enemy_facts``; the enemies are frozen). The battle keeps the
+    facts of the stage's enemy (``Battle.foe``), so that a rule asks an attribute rather
+    than the tables' memo with a function made for the question."""
+
+    id: str
+    #: 突破ライン: the stage's 綻び that wins it.
+    breakthrough: int
+    #: The traits by code → value (``trait_values``).
+    traits: dict
+    #: 封鎖: the trait, or None.
+    blockade: object
+
+
+def enemy_facts(tables, enemy_id: str) -> EnemyFacts:
+    """The EnemyFacts of ``enemy_id``, once per tables."""
+    memo = tables.memo.get("enemy_facts")
+    if memo is None:
+        memo = tables.memo["enemy_facts"] = {}
+    facts = memo.get(enemy_id)
+    if facts is None:
+        enemy = tables.enemies[enemy_id]
+        facts = memo[enemy_id] = EnemyFacts(
+            enemy_id, enemy.breakthrough, trait_values(tables, enemy_id),
+            next((t for t in enemy.traits if t.trait == "blockade"), None))
+    return facts
+
+
 class EnemyTurn:
     """敵 — the methods of Battle for it."""
 
     def enemy_trait(self, code: str):
         """The value of this stage's enemy trait ``code`` (True for one without a value),
         or None when the enemy does not have it."""
-        return trait_values(self.tables, self.state.enemy["id"]).get(code)
+        return self.foe.traits.get(code)
 
     def _phase_intents(self):
         """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits.

@@ -16,13 +16,13 @@ class Outcome:
         s = self.state
         enemy = s.enemy
         return s.outcome is not None or enemy["hp"] <= 0 or s.hp <= 0 or \
-            s.fray_stage >= self.tables.enemies[enemy["id"]].breakthrough
+            s.fray_stage >= self.foe.breakthrough
 
     def _stage_won_by(self) -> str | None:
         s = self.state
         if s.enemy["hp"] <= 0:
             return "hp"
-        if s.fray_stage >= self.tables.enemies[s.enemy["id"]].breakthrough:
+        if s.fray_stage >= self.foe.breakthrough:
             return "breakthrough"
         return None
 
@@ -62,7 +62,7 @@ class Outcome:
             scope = placed["effect"].repeat.scope
             if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
                 s.effects.remove(placed)
-                self._timings = None
+                self._index = None
         for page in s.pages:
             if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
                 s.move(page["uid"], "gone")

@@ -48,12 +48,6 @@ def page_facts(tables) -> dict[str, PageFacts]:
     return facts
 
 
-def _blockade(tables, enemy_id: str):
-    """The enemy's 封鎖 trait, or None (once per tables: an enemy's traits are frozen)."""
-    return tables.fact("blockade", enemy_id, lambda: next(
-        (t for t in tables.enemies[enemy_id].traits if t.trait == "blockade"), None))
-
-
 def _sides(year: int, age: int) -> tuple[str, ...]:
     """発動する面 of a page of 銘 ``year`` at 刻 ``age``: equal fires past, then future."""
     if year > age:
@@ -129,7 +123,7 @@ class Playing:
             return f"{W.region.hand}にないページです"
         if year > s.param("lifespan_cap"):
             return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {s.param('lifespan_cap')} の先です（生きない年）"
-        blockade = _blockade(self.tables, s.enemy["id"])
+        blockade = self.foe.blockade
         if blockade and blockade.low <= year <= blockade.high and year != s.age:
             return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
         if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
@@ -149,7 +143,7 @@ class Playing:
         age, steps = s.age, s.steps
         _, mul = modifiers(self, "steps_payment", consume=False)
         cap = s.param("lifespan_cap")
-        blockade = _blockade(self.tables, s.enemy["id"])
+        blockade = self.foe.blockade
         same_age_open = s.same_age_plays < s.param("same_age_cap")
         overrides = s.year_overrides() if s.mods else None
         instances = s.pages

@@ -220,25 +220,24 @@ def modifiers(battle, target: str, *, consume: bool = True,
 
     ``sources``: two lists (adds, multiplies) that get one ``modifier_source`` each, for
     the explanation of a recorded battle; None (simulations) builds nothing."""
-    if not battle.state.effects:  # an empty board (most of a battle): nothing modifies
+    index = battle._index
+    if index is None:
+        index = battle.board_index()
+    found = index.modifiers.get(target)
+    if not found:  # nothing on the board modifies it (most of a battle)
         return 0.0, 1.0
-    variables = battle.tables.vocabulary.variables
     add, mul = 0.0, 1.0
-    # A consumed modifier may leave the board (its maximum reached): walk a copy then.
-    for placed in list(battle.state.effects) if consume else battle.state.effects:
+    # The index's list stays as it is when a consumed modifier leaves the board.
+    for placed, adds in found:
         effect = placed["effect"]
-        info = variables.get(effect.target.code)
-        if info is None or info.modifier_of != target or effect.timing != "always":
-            continue
         value = base_value(battle, effect, battle.frame_of(placed))
-        if info.modifier_kind == "add":
+        if adds:
             value = -value if effect.direction == "decrease" else value
             add += value
         else:
             mul *= value
         if sources is not None:
-            sources[info.modifier_kind != "add"].append(
-                modifier_source(battle, placed, value))
+            sources[not adds].append(modifier_source(battle, placed, value))
         if consume:
             battle.fired(placed)
     return add, mul

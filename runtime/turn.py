@@ -9,7 +9,7 @@ from __future__ import annotations
 from contract import vocabulary as vocab
 
 from .defense import Defense
-from .enemy import EnemyTurn, intent_literals
+from .enemy import EnemyTurn, enemy_facts, intent_literals
 
 
 class Turn:
@@ -24,6 +24,7 @@ class Turn:
                    "turn_intents": [],
                    "escalations": [{"next": 1 + e.every, "every": e.every}
                                    for e in enemy.escalations]}
+        self.foe = enemy_facts(self.tables, enemy.id)
         s.turn = 0
         s.pens_used = s.tears_used = 0
         s.fray_stage = 0
