@@ -290,7 +290,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     def _then_settle(self, steps):
         yield from steps
-        yield from self._settle()
+        if self.state.outcome is None and self._stage_over():  # else nothing to settle
+            yield from self._settle()
 
     def _resume(self, answer) -> None:
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from contract.tables import Sayou
+from contract.vocabulary import ANCHORED
 
 from .sayou import Frame, anchored_refs, apply, base_value, window_key
 from .zones import REGION_OPS, REGION_STEPS
@@ -57,19 +58,31 @@ class BoardIndex(NamedTuple):
     #: → its modifiers in force (timing always), in board order, each as (placed, whether
     #: it adds — else it multiplies): ``sayou.modifiers`` asks.
     modifiers: dict
+    #: Unit (play, turn) → the effects whose 繰り返し ends with that unit (この〜 or 以降 n
+    #: 〜), in board order: the end of each play and turn asks.
+    ending: dict
+    #: The effects whose value reads an anchored counter (a window to close).
+    windows: tuple
 
 
 def board_index(tables, effects: list[dict]) -> BoardIndex:
     """The BoardIndex of the placed effects ``effects``."""
     variables = tables.vocabulary.variables
     modifiers: dict[str, list] = {}
+    ending: dict[str, list] = {}
     for placed in effects:
         effect = placed["effect"]
         info = variables.get(effect.target.code)
         if info is not None and info.modifier_of is not None and effect.timing == "always":
             modifiers.setdefault(info.modifier_of, []).append(
                 (placed, info.modifier_kind == "add"))
-    return BoardIndex(board_timings(effects), modifiers)
+        repeat = effect.repeat
+        unit = repeat.unit if repeat.scope == ANCHORED else repeat.scope
+        if unit in ("play", "turn"):
+            ending.setdefault(unit, []).append(placed)
+    windows = tuple(placed for placed in effects
+                    if effect_facts(tables, placed["effect"])[2])
+    return BoardIndex(board_timings(effects), modifiers, ending, windows)
 
 
 class Board:
@@ -120,9 +133,7 @@ class Board:
         """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
         turn after placement has ended: keep the run counters of that moment."""
         key = "plays" if unit == "play" else "turns"
-        for placed in self.state.effects:
-            if not effect_facts(self.tables, placed["effect"])[2]:
-                continue  # no anchored reference: no window to close
+        for placed in self.board_index().windows:
             for ref in anchored_refs(placed["effect"]):
                 name = window_key(ref)
                 if ref.unit == unit and done - placed["placed"][key] >= ref.n \

@@ -11,7 +11,8 @@ from contract.vocabulary import W
 
 from typing import NamedTuple
 
-from .sayou import Frame, check_condition, modifiers, payment_shortfall, truncate
+from .sayou import (Frame, check_condition, conditions_hold, modifiers, payment_shortfall,
+                    truncate)
 from .state import SIDE_WORDS, SIDES
 
 
@@ -31,6 +32,8 @@ class PageFacts(NamedTuple):
     unwritten: frozenset
     #: The sides a pen is written for (ペン can upgrade or write them).
     pens: frozenset
+    #: The sides whose face as dealt makes a payment on play (tested for its shortfall).
+    pays: frozenset
 
 
 def page_facts(tables) -> dict[str, PageFacts]:
@@ -43,7 +46,8 @@ def page_facts(tables) -> dict[str, PageFacts]:
                 frozenset(side for side, body in page.faces.items()
                           if body.written and not body.conditions and not _pays(body)),
                 frozenset(side for side, body in page.faces.items() if not body.written),
-                frozenset(side for side in SIDES if page.pens[side] is not None))
+                frozenset(side for side in SIDES if page.pens[side] is not None),
+                frozenset(side for side, body in page.faces.items() if _pays(body)))
             for page in tables.pages.values()}
     return facts
 
@@ -178,37 +182,41 @@ class Playing:
                         continue
                 testing = True
             else:
-                if not (testing and self._fires_any(uid, faces, sides, year, age)):
+                if not (testing and self._fires_any(uid, fact, faces, sides, year, age)):
                     continue
             found.append(uid)
             if first:
                 break
         return found
 
-    def _fires_any(self, uid: int, faces, sides, year: int, age: int) -> bool:
+    def _fires_any(self, uid: int, fact: PageFacts, faces, sides, year: int,
+                   age: int) -> bool:
         """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
-        A face with no condition and no payment fires as soon as it is written."""
+        A face with no condition and no payment fires as soon as it is written; a face as
+        dealt that gets here has a condition or a payment (``_playable`` settled the
+        others), and its PageFacts say whether it pays."""
         paying: dict[str, float] = {}
         frame = None
         page = self.page_of(uid)
         for side in sides:
-            state = faces[side]["state"]
-            if state == "base":  # the face as dealt (face_body's commonest case, inline)
-                body = page.faces[side]
-                if not body.written:
+            if faces[side]["state"] == "base":  # the face as dealt (face_body's commonest case)
+                if side in fact.unwritten:
                     continue
+                body = page.faces[side]
+                pays = side in fact.pays
             else:
                 body = self.face_body(uid, side)
                 if body is None:
                     continue
-            if not body.conditions and not _pays(body):
-                return True
+                pays = _pays(body)
+                if not body.conditions and not pays:
+                    return True
             if frame is None:
                 seat = self.state.enemy["seat"]
                 frame = Frame(page_uid=uid, distance=abs(year - age),
                               crosses=(age - seat) * (year - seat) < 0)
-            if all(check_condition(self, c, frame) for c in body.conditions) and \
-                    payment_shortfall(self, body.effects, frame, paying) is None:
+            if conditions_hold(self, body.conditions, frame) and (
+                    not pays or payment_shortfall(self, body.effects, frame, paying) is None):
                 return True
         return False
 
@@ -303,7 +311,7 @@ class Playing:
         s = self.state
         self._expire_mods("play")
         self._close_windows("play", s.plays_run)
-        for placed in list(s.effects):
+        for placed in self.board_index().ending.get("play", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
                 self._remove(placed)

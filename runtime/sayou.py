@@ -193,7 +193,11 @@ COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator
 
 
 def _compare(battle, cond: Condition, frame: Frame) -> bool:
-    values = [float(read_term(battle, t, frame)) for t in cond.terms]
+    terms = cond.terms
+    if len(terms) == 2:  # one comparison, the commonest condition: no lists made
+        return COMPARE[cond.ops[0]](float(read_term(battle, terms[0], frame)),
+                                    float(read_term(battle, terms[1], frame)))
+    values = [float(read_term(battle, t, frame)) for t in terms]
     return all(COMPARE[op](a, b) for op, a, b in zip(cond.ops, values, values[1:]))
 
 
@@ -209,6 +213,15 @@ TESTS = {
 def check_condition(battle, cond: Condition, frame: Frame) -> bool:
     """Whether a play condition holds now."""
     return TESTS[cond.test](battle, cond, frame)
+
+
+def conditions_hold(battle, conditions, frame: Frame) -> bool:
+    """Whether every one of a face's play conditions holds now (stopping at the first
+    that fails)."""
+    for cond in conditions:
+        if not TESTS[cond.test](battle, cond, frame):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ modifiers
