@@ -25,26 +25,46 @@ def is_one_shot(effect: Sayou) -> bool:
             and repeat.max == 1)
 
 
-def effect_facts(tables, effect: Sayou) -> tuple:
-    """(effect, lands once now, reads an anchored counter), worked out once per tables
-    object and kept by identity: a 作用 of the tables is frozen, and a frozen dataclass
-    would hash all its fields at every look-up. The entry holds the effect itself, so an
-    id is never mistaken for a freed object's."""
+class EffectFacts(NamedTuple):
+    """What a 作用 of the tables settles about its place on the board, worked out once
+    per tables object (``effect_facts``)."""
+
+    effect: Sayou  # the effect itself, so that an id is never mistaken for a freed object's
+    #: Lands once, now, rather than being placed on the board.
+    one_shot: bool
+    #: Reads an anchored counter (a window to close).
+    anchored: bool
+    #: The timing it fires at on the board; None for a telegraphed trait, which acts in
+    #: the enemy phase.
+    fires_at: str | None
+    #: The target it modifies (a modifier variable's ``modifier_of``) when it is a modifier
+    #: in force (timing always), else None; and whether it adds (else it multiplies).
+    modifies: str | None
+    adds: bool
+    #: The unit (play, turn) its 繰り返し ends with (この〜 or 以降 n 〜), else None.
+    ends_with: str | None
+
+
+def effect_facts(tables, effect: Sayou) -> EffectFacts:
+    """The EffectFacts of ``effect``, once per tables object and kept by identity: a 作用
+    of the tables is frozen, and a frozen dataclass would hash all its fields at every
+    look-up."""
     memo = tables.memo.get("effect_facts")
     if memo is None:
         memo = tables.memo["effect_facts"] = {}
     entry = memo.get(id(effect))
-    if entry is None or entry[0] is not effect:
-        entry = memo[id(effect)] = (effect, is_one_shot(effect), bool(anchored_refs(effect)))
+    if entry is None or entry.effect is not effect:
+        info = tables.vocabulary.variables.get(effect.target.code)
+        modifies = info.modifier_of if info is not None and effect.timing == "always" \
+            else None
+        repeat = effect.repeat
+        unit = repeat.unit if repeat.scope == ANCHORED else repeat.scope
+        entry = memo[id(effect)] = EffectFacts(
+            effect, is_one_shot(effect), bool(anchored_refs(effect)),
+            None if effect.telegraphed else effect.timing, modifies,
+            modifies is not None and info.modifier_kind == "add",
+            unit if unit in ("play", "turn") else None)
     return entry
-
-
-def board_timings(effects: list[dict]) -> frozenset:
-    """The timings some effect on the board fires at. A telegraphed trait (the seat move
-    shown at 予兆) acts in the enemy phase, never at its timing: it alone on the board
-    for its timing fires nothing."""
-    return frozenset(placed["effect"].timing for placed in effects
-                     if not placed["effect"].telegraphed)
 
 
 class BoardIndex(NamedTuple):
@@ -52,8 +72,10 @@ class BoardIndex(NamedTuple):
     board (``Battle._index = None``), read at every timing and every modified value —
     most of which find nothing on the board for them."""
 
-    #: The timings some effect fires at (``board_timings``): ``_fire_board`` asks.
-    timings: frozenset
+    #: The timings some effect fires at: ``_fire_board`` asks. A telegraphed trait (the
+    #: seat move shown at 予兆) acts in the enemy phase, never at its timing: it alone on
+    #: the board for its timing fires nothing.
+    timings: set
     #: Modified target (a modifier variable's ``modifier_of``: enemy_hp, steps_payment …)
     #: → its modifiers in force (timing always), in board order, each as (placed, whether
     #: it adds — else it multiplies): ``sayou.modifiers`` asks.
@@ -62,27 +84,26 @@ class BoardIndex(NamedTuple):
     #: 〜), in board order: the end of each play and turn asks.
     ending: dict
     #: The effects whose value reads an anchored counter (a window to close).
-    windows: tuple
+    windows: list
 
 
 def board_index(tables, effects: list[dict]) -> BoardIndex:
-    """The BoardIndex of the placed effects ``effects``."""
-    variables = tables.vocabulary.variables
+    """The BoardIndex of the placed effects ``effects`` (from each one's EffectFacts)."""
+    timings = set()
     modifiers: dict[str, list] = {}
     ending: dict[str, list] = {}
+    windows = []
     for placed in effects:
-        effect = placed["effect"]
-        info = variables.get(effect.target.code)
-        if info is not None and info.modifier_of is not None and effect.timing == "always":
-            modifiers.setdefault(info.modifier_of, []).append(
-                (placed, info.modifier_kind == "add"))
-        repeat = effect.repeat
-        unit = repeat.unit if repeat.scope == ANCHORED else repeat.scope
-        if unit in ("play", "turn"):
-            ending.setdefault(unit, []).append(placed)
-    windows = tuple(placed for placed in effects
-                    if effect_facts(tables, placed["effect"])[2])
-    return BoardIndex(board_timings(effects), modifiers, ending, windows)
+        facts = effect_facts(tables, placed["effect"])
+        if facts.fires_at is not None:
+            timings.add(facts.fires_at)
+        if facts.modifies is not None:
+            modifiers.setdefault(facts.modifies, []).append((placed, facts.adds))
+        if facts.ends_with is not None:
+            ending.setdefault(facts.ends_with, []).append(placed)
+        if facts.anchored:
+            windows.append(placed)
+    return BoardIndex(timings, modifiers, ending, windows)
 
 
 class Board:
@@ -217,11 +238,11 @@ class Board:
         for effect in effects:
             if not closing and self._stage_over():
                 return
-            _, one_shot, anchored = effect_facts(tables, effect)
-            if one_shot:
+            facts = effect_facts(tables, effect)
+            if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
-                anchor = dict(self.state.counters.get("run", {})) if anchored else None
+                anchor = dict(self.state.counters.get("run", {})) if facts.anchored else None
                 own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
                             times=times)
                 yield from self._apply_steps(effect, own)
