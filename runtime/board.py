@@ -116,7 +116,7 @@ class Board:
         placed = {"effect": effect, "origin": origin, "page_uid": page_uid, "scale": scale,
                   "fires": 0, "distance": frame.distance if frame else 0,
                   "placed": {"plays": s.plays_run, "turns": s.turns_run,
-                             "counters": dict(s.counters.get("run", {}))}}
+                             "counters": dict(s.counters)}}
         s.effects.append(placed)
         self._index = None
         self.emit("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
@@ -159,7 +159,7 @@ class Board:
                 name = window_key(ref)
                 if ref.unit == unit and done - placed["placed"][key] >= ref.n \
                         and name not in placed.setdefault("windows", {}):
-                    placed["windows"][name] = dict(self.state.counters.get("run", {}))
+                    placed["windows"][name] = dict(self.state.counters)
 
     def fired(self, placed: dict, times: int = 1) -> None:
         """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
@@ -242,7 +242,7 @@ class Board:
             if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
-                anchor = dict(self.state.counters.get("run", {})) if facts.anchored else None
+                anchor = dict(self.state.counters) if facts.anchored else None
                 own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
                             times=times)
                 yield from self._apply_steps(effect, own)

@@ -236,7 +236,7 @@ class Playing:
         move = {"steps_used": distance, "distance_moved": distance,
                 "net_displacement": year - old, "crossings": 1 if info["crosses"] else 0,
                 "plays": 1}
-        s.counters["play"] = dict(move)  # the play scope begins with its move
+        s.play_counters = dict(move)  # the play scope begins with its move
         s.steps -= info["cost"]
         if year == old:
             s.same_age_plays += 1
@@ -256,15 +256,12 @@ class Playing:
             # This play's references already read the move it would have made.
             for name in SUPPRESSED_MOVE:
                 move[name] = 0
-                s.counters.setdefault("play", {})[name] = 0
+                s.play_counters[name] = 0
+        # Into the run's counters, which the turn and the stage read from (State.count).
         counters = s.counters
-        for scope in ("turn", "stage", "run"):
-            bucket = counters.get(scope)
-            if bucket is None:
-                bucket = counters[scope] = {}
-            get = bucket.get
-            for name, amount in move.items():
-                bucket[name] = get(name, 0) + amount
+        get = counters.get
+        for name, amount in move.items():
+            counters[name] = get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
             self.emit("moved", old, old, True)
@@ -291,7 +288,7 @@ class Playing:
         self.emit("crossed", removed, len(intents), *crossing)
         if removed is not None:
             s.count("turn", "intents_removed", 1)
-            s.counters.setdefault("play", {})["intents_removed"] = 1
+            s.play_counters["intents_removed"] = 1
             self.emit("intent_removed", removed, len(intents), *crossing)
         return self._fire_board("on_cross")
 

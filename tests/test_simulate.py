@@ -75,9 +75,11 @@ def test_a_state_copy_is_independent_and_equal(tables):
     assert dataclasses.asdict(copied) == dataclasses.asdict(copy.deepcopy(battle.state))
     copied.pages[0]["faces"]["future"]["state"] = "changed"
     copied.zones["hand"].clear()
-    copied.counters["run"]["plays"] = 99
+    copied.counters["plays"] = 99
+    copied.marks["turn"]["plays"] = 99
     assert battle.state.pages[0]["faces"]["future"]["state"] == face_before
-    assert battle.state.zones["hand"] and battle.state.counters["run"]["plays"] == 1
+    assert battle.state.zones["hand"] and battle.state.counters["plays"] == 1
+    assert battle.state.marks["turn"].get("plays", 0) == 0
     assert all(a["effect"] is b["effect"] for a, b in zip(copied.effects, battle.state.effects))
 
 
