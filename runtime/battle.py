@@ -113,12 +113,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         out, self._out = self._out, []
         return out
 
-    def _act(self, run) -> list[BattleEvent]:
-        """Check and start one action; its resolution runs until it ends or a player
-        choice makes it wait (``run`` raises Refused before anything changes)."""
+    def _ready(self) -> None:
+        """Refuse an action when the run is over (before anything changes)."""
         if self.state.outcome is not None:
             raise Refused(f"この{W.scope.run}はもう終わっています")
-        run()
+
+    def _done(self) -> list[BattleEvent]:
+        """The events of the action just resolved (until it ended or a player choice
+        made it wait), now in the log."""
         events = self._take()
         self.log.extend(events)
         return events
@@ -192,50 +194,52 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
 
     # ============================================================== actions
+    # Each action checks everything it can refuse before anything changes (Refused), then
+    # resolves until it ends or a player choice makes it wait.
     def play(self, uid: int) -> list[BattleEvent]:
         """Play a hand page (by uid)."""
-        def run():
-            self._no_choice_pending()
-            info = self.play_info(uid)
-            if not info["playable"]:
-                raise Refused(info["reason"])
-            self._begin(self._resolve_play(uid, info))
-        return self._act(run)
+        self._ready()
+        self._no_choice_pending()
+        info = self.play_info(uid)
+        if not info["playable"]:
+            raise Refused(info["reason"])
+        self._begin(self._resolve_play(uid, info))
+        return self._done()
 
     def pen(self, uid: int, side: str) -> list[BattleEvent]:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
-        def run():
-            self._no_choice_pending()
-            self._pen(uid, side)
-        return self._act(run)
+        self._ready()
+        self._no_choice_pending()
+        self._pen(uid, side)
+        return self._done()
 
     def tear(self, uid: int) -> list[BattleEvent]:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
-        def run():
-            self._no_choice_pending()
-            self._tear(uid)
-        return self._act(run)
+        self._ready()
+        self._no_choice_pending()
+        self._tear(uid)
+        return self._done()
 
     def end_turn(self) -> list[BattleEvent]:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
-        def run():
-            self._no_choice_pending()
-            self._begin(self._end_turn())
-        return self._act(run)
+        self._ready()
+        self._no_choice_pending()
+        self._begin(self._end_turn())
+        return self._done()
 
     def choose(self, uids: list[int]) -> list[BattleEvent]:
         """Answer a pending player choice with the chosen page uids."""
-        def run():
-            if self._choice is None:
-                raise Refused("選ぶものはありません")
-            wanted = self._choice["count"]
-            if len(uids) != wanted or len(set(uids)) != len(uids) or not set(uids) <= set(
-                    self._choice["candidates"]):
-                raise Refused(f"候補から {wanted} 枚を選んでください")
-            self._choice = None
-            self.emit("chosen", list(uids))
-            self._resume(list(uids))
-        return self._act(run)
+        self._ready()
+        if self._choice is None:
+            raise Refused("選ぶものはありません")
+        wanted = self._choice["count"]
+        if len(uids) != wanted or len(set(uids)) != len(uids) or not set(uids) <= set(
+                self._choice["candidates"]):
+            raise Refused(f"候補から {wanted} 枚を選んでください")
+        self._choice = None
+        self.emit("chosen", list(uids))
+        self._resume(list(uids))
+        return self._done()
 
     def dev_set(self, **values) -> list[BattleEvent]:
         """開発者モード: set HP, 歩, 防御 (any lifetime), 綻び (run and stage), 刻, 座, 敵HP,
@@ -261,9 +265,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 setting.put(self, number, lifetime)
             self.emit("dev_set", key, list(value) if isinstance(value, (tuple, list))
                       else value)
-        events = self._take()
-        self.log.extend(events)
-        return events
+        return self._done()
 
     def _dev_hand(self, pages) -> None:
         s = self.state
