@@ -61,6 +61,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
         #: first stage.
         self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
+        #: Page id → its playing.PageFacts (the tables' own, made once per tables).
+        self.page_facts = page_facts(tables)
 
     # ============================================================== creation
     @classmethod
@@ -89,7 +91,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         for _ in range(balance.stage_start_hand):
             battle._draw_one()
         battle._begin(battle._opening_steps())
-        battle.log.extend(battle._take())
+        battle._done()
         return battle
 
     def _opening_steps(self):
@@ -109,10 +111,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         else:
             self.counts[KIND_OF[layout]] += 1
 
-    def _take(self) -> list[BattleEvent]:
-        out, self._out = self._out, []
-        return out
-
     def _ready(self) -> None:
         """Refuse an action when the run is over (before anything changes)."""
         if self.state.outcome is not None:
@@ -121,7 +119,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def _done(self) -> list[BattleEvent]:
         """The events of the action just resolved (until it ended or a player choice
         made it wait), now in the log."""
-        events = self._take()
+        events, self._out = self._out, []
         self.log.extend(events)
         return events
 
@@ -177,7 +175,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         actions: list[tuple] = [("play", uid) for uid in self._playable()]
         if s.pens_used < s.param("pen_cap"):
             instances = s.pages
-            facts = page_facts(self.tables)
+            facts = self.page_facts
             for uid in s.zones["hand"]:
                 instance = instances[uid]
                 pens = facts[instance["page"]].pens

@@ -154,7 +154,7 @@ class Board:
         """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
         turn after placement has ended: keep the run counters of that moment."""
         key = "plays" if unit == "play" else "turns"
-        for placed in self.board_index().windows:
+        for placed in (self._index or self.board_index()).windows:
             for ref in anchored_refs(placed["effect"]):
                 name = window_key(ref)
                 if ref.unit == unit and done - placed["placed"][key] >= ref.n \

@@ -94,7 +94,7 @@ class Playing:
         firing = []
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         instance = s.pages[uid]
-        free = page_facts(self.tables)[instance["page"]].free
+        free = self.page_facts[instance["page"]].free
         for side in sides:
             if side in free and instance["faces"][side]["state"] == "base":
                 firing.append(side)  # fires on its own: no condition, nothing to pay
@@ -151,7 +151,7 @@ class Playing:
         same_age_open = s.same_age_plays < s.param("same_age_cap")
         overrides = s.year_overrides() if s.mods else None
         instances = s.pages
-        facts = page_facts(self.tables)
+        facts = self.page_facts
         found = []
         for uid in s.zones["hand"]:
             instance = instances[uid]
@@ -308,7 +308,7 @@ class Playing:
         s = self.state
         self._expire_mods("play")
         self._close_windows("play", s.plays_run)
-        for placed in self.board_index().ending.get("play", ()):
+        for placed in (self._index or self.board_index()).ending.get("play", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
                 self._remove(placed)

@@ -129,7 +129,7 @@ class Turn:
             self.emit("defense_expired", sum(v for v, _ in expired), "turn")
         self._expire_mods("turn")
         self._close_windows("turn", s.turns_run)
-        for placed in self.board_index().ending.get("turn", ()):
+        for placed in (self._index or self.board_index()).ending.get("turn", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "turn" or (
                     repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
