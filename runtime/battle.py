@@ -111,10 +111,17 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         else:
             self.counts[KIND_OF[layout]] += 1
 
-    def _ready(self) -> None:
+    def _open(self) -> None:
         """Refuse an action when the run is over (before anything changes)."""
         if self.state.outcome is not None:
             raise Refused(f"この{W.scope.run}はもう終わっています")
+
+    def _ready(self) -> None:
+        """Refuse a player's move when the run is over or a choice is pending."""
+        if self.state.outcome is not None:
+            raise Refused(f"この{W.scope.run}はもう終わっています")
+        if self._choice is not None:
+            raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
 
     def _done(self) -> list[BattleEvent]:
         """The events of the action just resolved (until it ended or a player choice
@@ -197,7 +204,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def play(self, uid: int) -> list[BattleEvent]:
         """Play a hand page (by uid)."""
         self._ready()
-        self._no_choice_pending()
         info = self.play_info(uid)
         if not info["playable"]:
             raise Refused(info["reason"])
@@ -207,27 +213,24 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def pen(self, uid: int, side: str) -> list[BattleEvent]:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
         self._ready()
-        self._no_choice_pending()
         self._pen(uid, side)
         return self._done()
 
     def tear(self, uid: int) -> list[BattleEvent]:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
         self._ready()
-        self._no_choice_pending()
         self._tear(uid)
         return self._done()
 
     def end_turn(self) -> list[BattleEvent]:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
         self._ready()
-        self._no_choice_pending()
         self._begin(self._end_turn())
         return self._done()
 
     def choose(self, uids: list[int]) -> list[BattleEvent]:
         """Answer a pending player choice with the chosen page uids."""
-        self._ready()
+        self._open()
         if self._choice is None:
             raise Refused("選ぶものはありません")
         wanted = self._choice["count"]
@@ -274,10 +277,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             s.move(uid, "draw")
         for page in pages:
             s.new_page(page, "hand")
-
-    def _no_choice_pending(self):
-        if self._choice is not None:
-            raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
 
     # ======================================================= resumable steps
     def _begin(self, steps) -> None:

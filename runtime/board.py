@@ -235,6 +235,9 @@ class Board:
         (``closing``: a 綻び reward earned by the very 綻び that won the stage).
         ``times``: the list is granted that many times at once (綻び rewards)."""
         tables = self.tables
+        # Frames are only read: a 作用 that needs no anchor reads the list's own frame
+        # when scale and grants are the same (a page's face: no frame made per 作用).
+        shared = frame if frame.reads_as(scale, times) else None
         for effect in effects:
             if not closing and self._stage_over():
                 return
@@ -242,9 +245,14 @@ class Board:
             if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
-                anchor = dict(self.state.counters) if facts.anchored else None
-                own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
-                            times=times)
+                if facts.anchored:
+                    own = Frame(frame.page_uid, frame.distance, frame.crosses,
+                                dict(self.state.counters), scale, times=times)
+                elif shared is not None:
+                    own = shared
+                else:
+                    own = Frame(frame.page_uid, frame.distance, frame.crosses, None, scale,
+                                times=times)
                 yield from self._apply_steps(effect, own)
                 self.emit("sayou", effect.op, effect.names.target, effect.line)
             else:

@@ -56,6 +56,12 @@ class Frame:
         self.windows = _NOTHING if windows is None else windows
         self.times = times  # granted this many times at once (綻び rewards crossed together)
 
+    def reads_as(self, scale: float, times: int) -> bool:
+        """Whether a 作用 with no anchor of its own, given ``scale`` and ``times``, reads
+        exactly this frame (it has no anchor or closed window): it can share it."""
+        return self.anchor is _NOTHING and self.windows is _NOTHING and \
+            self.scale == scale and self.times == times
+
 
 #: The empty anchor and windows of a frame given none: read-only, so one for all frames.
 _NOTHING = MappingProxyType({})

@@ -137,6 +137,8 @@ class Turn:
                 self._remove(placed)
 
     def _expire_mods(self, lifetime: str) -> None:
+        if not self.state.mods:  # the usual case, at the end of every play and turn
+            return
         expired = self.state.expire_mods(lifetime)
         if not expired:
             return  # nothing lowered a parameter: nothing newly out of bounds
