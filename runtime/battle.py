@@ -18,8 +18,8 @@ from contract.vocabulary import W
 from .board import Board
 from .defense import Defense
 from .dev import DEV_SETTINGS
-from .enemy import EnemyTurn
-from .events import BattleEvent
+from .enemy import EnemyTurn, enemy_facts
+from .events import KIND_OF, BattleEvent
 from .outcome import Outcome
 from .pen_tear import PenAndTear
 from .playing import Playing, page_facts
@@ -31,8 +31,8 @@ from .tables import Tables
 from .turn import Turn
 from .zones import Zones
 
-#: BattleEvent(kind, data) without the keyword-parsing constructor of a NamedTuple: a
-#: battle makes hundreds of events.
+#: A BattleEvent made as the plain tuple it is, without a call of its class: a battle
+#: makes hundreds of events.
 _new_event = tuple.__new__
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
@@ -55,9 +55,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._choice: dict | None = None
         self._playing = False
-        #: The timings the board's effects fire at (Board._fire_board), None: to be made
-        #: again — the board changed.
-        self._timings: frozenset | None = None
+        #: The board's index (board.BoardIndex: the timings its effects fire at, the
+        #: modifiers of each target), None: to be made again — the board changed.
+        self._index = None
+        #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
+        #: first stage.
+        self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
+        #: Page id → its playing.PageFacts (the tables' own, made once per tables).
+        self.page_facts = page_facts(tables)
 
     # ============================================================== creation
     @classmethod
@@ -82,11 +87,11 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 raise KeyError(f"ページ「{page}」は表にありません")
             state.new_page(page, "draw")
         battle._shuffle(state.zones["draw"])
-        battle.emit("run_started", seed=seed, stages=stages, deck=len(pages))
+        battle.emit("run_started", seed, stages, len(pages))
         for _ in range(balance.stage_start_hand):
             battle._draw_one()
         battle._begin(battle._opening_steps())
-        battle.log.extend(battle._take())
+        battle._done()
         return battle
 
     def _opening_steps(self):
@@ -94,27 +99,34 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         yield from self._start_stage()
 
     # ============================================================== events
-    def emit(self, kind: str, **data) -> None:
-        """Record one event (or, for a battle made with ``record=False``, count it). Every
-        kind the runtime emits is one of events.KINDS (tests/test_event_corpus.py reads
-        them all from the code), so the kind is not looked up on each of a battle's
+    def emit(self, layout: str, *values) -> None:
+        """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
+        a kind's second shape) and its values in that layout's order — or, for a battle
+        made with ``record=False``, count it by kind. Every layout the runtime emits is
+        listed (tests/test_event_corpus.py reads them all from the code and checks the
+        number of values), so nothing is looked up or checked on each of a battle's
         hundreds of events."""
         if self.record:
-            self._out.append(_new_event(BattleEvent, (kind, data)))
+            self._out.append(_new_event(BattleEvent, (layout, values)))
         else:
-            self.counts[kind] += 1
+            self.counts[KIND_OF[layout]] += 1
 
-    def _take(self) -> list[BattleEvent]:
-        out, self._out = self._out, []
-        return out
-
-    def _act(self, run) -> list[BattleEvent]:
-        """Check and start one action; its resolution runs until it ends or a player
-        choice makes it wait (``run`` raises Refused before anything changes)."""
+    def _open(self) -> None:
+        """Refuse an action when the run is over (before anything changes)."""
         if self.state.outcome is not None:
             raise Refused(f"この{W.scope.run}はもう終わっています")
-        run()
-        events = self._take()
+
+    def _ready(self) -> None:
+        """Refuse a player's move when the run is over or a choice is pending."""
+        if self.state.outcome is not None:
+            raise Refused(f"この{W.scope.run}はもう終わっています")
+        if self._choice is not None:
+            raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
+
+    def _done(self) -> list[BattleEvent]:
+        """The events of the action just resolved (until it ended or a player choice
+        made it wait), now in the log."""
+        events, self._out = self._out, []
         self.log.extend(events)
         return events
 
@@ -170,7 +182,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         actions: list[tuple] = [("play", uid) for uid in self._playable()]
         if s.pens_used < s.param("pen_cap"):
             instances = s.pages
-            facts = page_facts(self.tables)
+            facts = self.page_facts
             for uid in s.zones["hand"]:
                 instance = instances[uid]
                 pens = facts[instance["page"]].pens
@@ -187,50 +199,48 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
 
     # ============================================================== actions
+    # Each action checks everything it can refuse before anything changes (Refused), then
+    # resolves until it ends or a player choice makes it wait.
     def play(self, uid: int) -> list[BattleEvent]:
         """Play a hand page (by uid)."""
-        def run():
-            self._no_choice_pending()
-            info = self.play_info(uid)
-            if not info["playable"]:
-                raise Refused(info["reason"])
-            self._begin(self._resolve_play(uid, info))
-        return self._act(run)
+        self._ready()
+        info = self.play_info(uid)
+        if not info["playable"]:
+            raise Refused(info["reason"])
+        self._begin(self._resolve_play(uid, info))
+        return self._done()
 
     def pen(self, uid: int, side: str) -> list[BattleEvent]:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
-        def run():
-            self._no_choice_pending()
-            self._pen(uid, side)
-        return self._act(run)
+        self._ready()
+        self._pen(uid, side)
+        return self._done()
 
     def tear(self, uid: int) -> list[BattleEvent]:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
-        def run():
-            self._no_choice_pending()
-            self._tear(uid)
-        return self._act(run)
+        self._ready()
+        self._tear(uid)
+        return self._done()
 
     def end_turn(self) -> list[BattleEvent]:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
-        def run():
-            self._no_choice_pending()
-            self._begin(self._end_turn())
-        return self._act(run)
+        self._ready()
+        self._begin(self._end_turn())
+        return self._done()
 
     def choose(self, uids: list[int]) -> list[BattleEvent]:
         """Answer a pending player choice with the chosen page uids."""
-        def run():
-            if self._choice is None:
-                raise Refused("選ぶものはありません")
-            wanted = self._choice["count"]
-            if len(uids) != wanted or len(set(uids)) != len(uids) or not set(uids) <= set(
-                    self._choice["candidates"]):
-                raise Refused(f"候補から {wanted} 枚を選んでください")
-            self._choice = None
-            self.emit("chosen", uids=list(uids))
-            self._resume(list(uids))
-        return self._act(run)
+        self._open()
+        if self._choice is None:
+            raise Refused("選ぶものはありません")
+        wanted = self._choice["count"]
+        if len(uids) != wanted or len(set(uids)) != len(uids) or not set(uids) <= set(
+                self._choice["candidates"]):
+            raise Refused(f"候補から {wanted} 枚を選んでください")
+        self._choice = None
+        self.emit("chosen", list(uids))
+        self._resume(list(uids))
+        return self._done()
 
     def dev_set(self, **values) -> list[BattleEvent]:
         """開発者モード: set HP, 歩, 防御 (any lifetime), 綻び (run and stage), 刻, 座, 敵HP,
@@ -254,11 +264,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     span = f"{low} 以上" if high is None else f"{low}〜{high} の範囲"
                     raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
-            self.emit("dev_set", what=key, value=list(value) if isinstance(
-                value, (tuple, list)) else value)
-        events = self._take()
-        self.log.extend(events)
-        return events
+            self.emit("dev_set", key, list(value) if isinstance(value, (tuple, list))
+                      else value)
+        return self._done()
 
     def _dev_hand(self, pages) -> None:
         s = self.state
@@ -269,10 +277,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             s.move(uid, "draw")
         for page in pages:
             s.new_page(page, "hand")
-
-    def _no_choice_pending(self):
-        if self._choice is not None:
-            raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
 
     # ======================================================= resumable steps
     def _begin(self, steps) -> None:
@@ -285,7 +289,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     def _then_settle(self, steps):
         yield from steps
-        yield from self._settle()
+        if self.state.outcome is None and self._stage_over():  # else nothing to settle
+            yield from self._settle()
 
     def _resume(self, answer) -> None:
         try:
@@ -294,4 +299,4 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             self._pending = None
             return
         self._choice = request
-        self.emit("choice_requested", candidates=request["candidates"], count=request["count"])
+        self.emit("choice_requested", request["candidates"], request["count"])

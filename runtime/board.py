@@ -6,7 +6,10 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from contract.tables import Sayou
+from contract.vocabulary import ANCHORED
 
 from .sayou import Frame, anchored_refs, apply, base_value, window_key
 from .zones import REGION_OPS, REGION_STEPS
@@ -22,27 +25,85 @@ def is_one_shot(effect: Sayou) -> bool:
             and repeat.max == 1)
 
 
-def effect_facts(tables, effect: Sayou) -> tuple:
-    """(effect, lands once now, reads an anchored counter), worked out once per tables
-    object and kept by identity: a 作用 of the tables is frozen, and a frozen dataclass
-    would hash all its fields at every look-up. The entry holds the effect itself, so an
-    id is never mistaken for a freed object's."""
+class EffectFacts(NamedTuple):
+    """What a 作用 of the tables settles about its place on the board, worked out once
+    per tables object (``effect_facts``)."""
+
+    effect: Sayou  # the effect itself, so that an id is never mistaken for a freed object's
+    #: Lands once, now, rather than being placed on the board.
+    one_shot: bool
+    #: Reads an anchored counter (a window to close).
+    anchored: bool
+    #: The timing it fires at on the board; None for a telegraphed trait, which acts in
+    #: the enemy phase.
+    fires_at: str | None
+    #: The target it modifies (a modifier variable's ``modifier_of``) when it is a modifier
+    #: in force (timing always), else None; and whether it adds (else it multiplies).
+    modifies: str | None
+    adds: bool
+    #: The unit (play, turn) its 繰り返し ends with (この〜 or 以降 n 〜), else None.
+    ends_with: str | None
+
+
+def effect_facts(tables, effect: Sayou) -> EffectFacts:
+    """The EffectFacts of ``effect``, once per tables object and kept by identity: a 作用
+    of the tables is frozen, and a frozen dataclass would hash all its fields at every
+    look-up."""
     memo = tables.memo.get("effect_facts")
     if memo is None:
         memo = tables.memo["effect_facts"] = {}
     entry = memo.get(id(effect))
-    if entry is None or entry[0] is not effect:
-        entry = memo[id(effect)] = (effect, is_one_shot(effect), bool(anchored_refs(effect)))
+    if entry is None or entry.effect is not effect:
+        info = tables.vocabulary.variables.get(effect.target.code)
+        modifies = info.modifier_of if info is not None and effect.timing == "always" \
+            else None
+        repeat = effect.repeat
+        unit = repeat.unit if repeat.scope == ANCHORED else repeat.scope
+        entry = memo[id(effect)] = EffectFacts(
+            effect, is_one_shot(effect), bool(anchored_refs(effect)),
+            None if effect.telegraphed else effect.timing, modifies,
+            modifies is not None and info.modifier_kind == "add",
+            unit if unit in ("play", "turn") else None)
     return entry
 
 
-def board_timings(effects: list[dict]) -> frozenset:
-    """The timings some effect on the board fires at — the index ``_fire_board`` asks,
-    made again after each change of the board (``Battle._timings = None``). A telegraphed
-    trait (the seat move shown at 予兆) acts in the enemy phase, never at its timing: it
-    alone on the board for its timing fires nothing."""
-    return frozenset(placed["effect"].timing for placed in effects
-                     if not placed["effect"].telegraphed)
+class BoardIndex(NamedTuple):
+    """What the board holds, by what asks for it: made again after each change of the
+    board (``Battle._index = None``), read at every timing and every modified value —
+    most of which find nothing on the board for them."""
+
+    #: The timings some effect fires at: ``_fire_board`` asks. A telegraphed trait (the
+    #: seat move shown at 予兆) acts in the enemy phase, never at its timing: it alone on
+    #: the board for its timing fires nothing.
+    timings: set
+    #: Modified target (a modifier variable's ``modifier_of``: enemy_hp, steps_payment …)
+    #: → its modifiers in force (timing always), in board order, each as (placed, whether
+    #: it adds — else it multiplies): ``sayou.modifiers`` asks.
+    modifiers: dict
+    #: Unit (play, turn) → the effects whose 繰り返し ends with that unit (この〜 or 以降 n
+    #: 〜), in board order: the end of each play and turn asks.
+    ending: dict
+    #: The effects whose value reads an anchored counter (a window to close).
+    windows: list
+
+
+def board_index(tables, effects: list[dict]) -> BoardIndex:
+    """The BoardIndex of the placed effects ``effects`` (from each one's EffectFacts)."""
+    timings = set()
+    modifiers: dict[str, list] = {}
+    ending: dict[str, list] = {}
+    windows = []
+    for placed in effects:
+        facts = effect_facts(tables, placed["effect"])
+        if facts.fires_at is not None:
+            timings.add(facts.fires_at)
+        if facts.modifies is not None:
+            modifiers.setdefault(facts.modifies, []).append((placed, facts.adds))
+        if facts.ends_with is not None:
+            ending.setdefault(facts.ends_with, []).append(placed)
+        if facts.anchored:
+            windows.append(placed)
+    return BoardIndex(timings, modifiers, ending, windows)
 
 
 class Board:
@@ -55,11 +116,11 @@ class Board:
         placed = {"effect": effect, "origin": origin, "page_uid": page_uid, "scale": scale,
                   "fires": 0, "distance": frame.distance if frame else 0,
                   "placed": {"plays": s.plays_run, "turns": s.turns_run,
-                             "counters": dict(s.counters.get("run", {}))}}
+                             "counters": dict(s.counters)}}
         s.effects.append(placed)
-        self._timings = None
-        self.emit("effect_placed", target=effect.names.target, timing=effect.timing,
-                  repeat=effect.names.repeat, origin=origin)
+        self._index = None
+        self.emit("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
+                  origin)
 
     def modifier_values(self, target: str) -> dict[str, float]:
         """Each modifier of ``target`` in force now, by its variable code (攻撃力補正,
@@ -93,14 +154,12 @@ class Board:
         """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
         turn after placement has ended: keep the run counters of that moment."""
         key = "plays" if unit == "play" else "turns"
-        for placed in self.state.effects:
-            if not effect_facts(self.tables, placed["effect"])[2]:
-                continue  # no anchored reference: no window to close
+        for placed in (self._index or self.board_index()).windows:
             for ref in anchored_refs(placed["effect"]):
                 name = window_key(ref)
                 if ref.unit == unit and done - placed["placed"][key] >= ref.n \
                         and name not in placed.setdefault("windows", {}):
-                    placed["windows"][name] = dict(self.state.counters.get("run", {}))
+                    placed["windows"][name] = dict(self.state.counters)
 
     def fired(self, placed: dict, times: int = 1) -> None:
         """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
@@ -112,9 +171,8 @@ class Board:
     def _remove(self, placed: dict) -> None:
         if placed in self.state.effects:
             self.state.effects.remove(placed)
-            self._timings = None
-            self.emit("effect_expired", target=placed["effect"].names.target,
-                      origin=placed["origin"])
+            self._index = None
+            self.emit("effect_expired", placed["effect"].names.target, placed["origin"])
 
     #: Timings that belong to the end of a stage or run: they fire although it is over.
     _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
@@ -130,12 +188,19 @@ class Board:
         board waits for this timing — most moments of most turns, so no generator is made
         for them. ``times``: the timing came that many times at once (綻び rewards crossed
         together); each effect fires as often, within its maximum."""
-        timings = self._timings
-        if timings is None:
-            timings = self._timings = board_timings(self.state.effects)
-        if timing in timings:
+        index = self._index
+        if index is None:
+            index = self.board_index()
+        if timing in index.timings:
             return self._firing(timing, frame, times)
         return ()
+
+    def board_index(self) -> BoardIndex:
+        """The board's index now (made again once the board changed)."""
+        index = self._index
+        if index is None:
+            index = self._index = board_index(self.tables, self.state.effects)
+        return index
 
     def _firing(self, timing: str, frame: Frame | None, times: int):
         s = self.state
@@ -160,8 +225,7 @@ class Board:
             limit = effect.repeat.max
             own.times = times if limit is None else min(times, limit - placed["fires"])
             yield from self._apply_steps(effect, own)
-            self.emit("sayou", op=effect.op, target=effect.names.target,
-                      line=effect.line, timing=timing)
+            self.emit("sayou", effect.op, effect.names.target, effect.line, timing)
             self.fired(placed, own.times)
 
     def _run_list(self, effects, frame: Frame, uid, *, scale: float = 1.0,
@@ -171,19 +235,26 @@ class Board:
         (``closing``: a 綻び reward earned by the very 綻び that won the stage).
         ``times``: the list is granted that many times at once (綻び rewards)."""
         tables = self.tables
+        # Frames are only read: a 作用 that needs no anchor reads the list's own frame
+        # when scale and grants are the same (a page's face: no frame made per 作用).
+        shared = frame if frame.reads_as(scale, times) else None
         for effect in effects:
             if not closing and self._stage_over():
                 return
-            _, one_shot, anchored = effect_facts(tables, effect)
-            if one_shot:
+            facts = effect_facts(tables, effect)
+            if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
-                anchor = dict(self.state.counters.get("run", {})) if anchored else None
-                own = Frame(frame.page_uid, frame.distance, frame.crosses, anchor, scale,
-                            times=times)
+                if facts.anchored:
+                    own = Frame(frame.page_uid, frame.distance, frame.crosses,
+                                dict(self.state.counters), scale, times=times)
+                elif shared is not None:
+                    own = shared
+                else:
+                    own = Frame(frame.page_uid, frame.distance, frame.crosses, None, scale,
+                                times=times)
                 yield from self._apply_steps(effect, own)
-                self.emit("sayou", op=effect.op, target=effect.names.target,
-                          line=effect.line)
+                self.emit("sayou", effect.op, effect.names.target, effect.line)
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
 

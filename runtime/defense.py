@@ -20,8 +20,7 @@ class Defense:
         if amount > 0:
             s.add_defense(amount, "turn")
             s.count("turn", "defense_gained", amount)
-        self.emit("defense_from_distance", amount=amount, age=s.age, seat=s.enemy["seat"],
-                  total=s.defense_total())
+        self.emit("defense_from_distance", amount, s.age, s.enemy["seat"], s.defense_total())
         return self._fire_board("after_defense")
 
     def consume_defense(self, amount: int, one_intent: bool = False,
@@ -51,9 +50,9 @@ class Defense:
             entry[0] = value - used
             if used:
                 if hit:
-                    self.emit("defense_consumed", amount=used, expiry=expiry, during="hit")
+                    self.emit("defense_consumed", used, expiry, "hit")
                 else:
-                    self.emit("defense_consumed", amount=used, expiry=expiry)
+                    self.emit("defense_consumed", used, expiry)
             if absorbed_by is not None and (used or on_hit):
                 vanished = entry[0] if on_hit else 0
                 if absorbed_by and absorbed_by[-1][0] == expiry:  # one row per lifetime

@@ -6,6 +6,8 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from contract.codec import to_literal
 from contract.tables import Sayou
 
@@ -34,13 +36,42 @@ def trait_values(tables, enemy_id: str) -> dict:
     return tables.fact("trait_values", enemy_id, values)
 
 
+class EnemyFacts(NamedTuple):
+    """What a stage reads of its enemy at every turn, play and hit, worked out once per
+    tables and enemy (``enemy_facts``; the enemies are frozen). The battle keeps the
+    facts of the stage's enemy (``Battle.foe``), so that a rule asks an attribute rather
+    than the tables' memo with a function made for the question."""
+
+    id: str
+    #: 突破ライン: the stage's 綻び that wins it.
+    breakthrough: int
+    #: The traits by code → value (``trait_values``).
+    traits: dict
+    #: 封鎖: the trait, or None.
+    blockade: object
+
+
+def enemy_facts(tables, enemy_id: str) -> EnemyFacts:
+    """The EnemyFacts of ``enemy_id``, once per tables."""
+    memo = tables.memo.get("enemy_facts")
+    if memo is None:
+        memo = tables.memo["enemy_facts"] = {}
+    facts = memo.get(enemy_id)
+    if facts is None:
+        enemy = tables.enemies[enemy_id]
+        facts = memo[enemy_id] = EnemyFacts(
+            enemy_id, enemy.breakthrough, trait_values(tables, enemy_id),
+            next((t for t in enemy.traits if t.trait == "blockade"), None))
+    return facts
+
+
 class EnemyTurn:
     """敵 — the methods of Battle for it."""
 
     def enemy_trait(self, code: str):
         """The value of this stage's enemy trait ``code`` (True for one without a value),
         or None when the enemy does not have it."""
-        return trait_values(self.tables, self.state.enemy["id"]).get(code)
+        return self.foe.traits.get(code)
 
     def _phase_intents(self):
         """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits.
@@ -52,18 +83,18 @@ class EnemyTurn:
         escalating = intent_literals(self.tables, enemy)[1]
         for index in escalation.due(s.enemy["escalations"], s.turn, acceleration):
             s.enemy["intents"].append(escalating[index])
-            self.emit("escalated", intent=escalating[index], count=len(s.enemy["intents"]))
+            self.emit("escalated", escalating[index], len(s.enemy["intents"]))
         # An Intent is a literal no rule changes once made: the turn's list, the events
         # and the stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).
         s.enemy["turn_intents"] = list(s.enemy["intents"])
-        self.emit("intents_shown", intents=list(s.enemy["turn_intents"]))
+        self.emit("intents_shown", list(s.enemy["turn_intents"]))
         for placed in s.effects:
             effect = placed["effect"]
             if effect.telegraphed and effect.timing == "turn_start":
                 placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
-                self.emit("trait_telegraphed", target=effect.names.target,
-                          **placed["telegraph"])
+                self.emit("trait_telegraphed", effect.names.target,
+                          placed["telegraph"]["amount"], placed["telegraph"]["to"])
         return self._fire_board("turn_start")
 
     def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
@@ -80,7 +111,7 @@ class EnemyTurn:
         yield from self._fire_board("before_enemy")
         if self._stage_over():
             return  # defeated before acting: the remaining Intents never happen
-        self.emit("enemy_acts", intents=list(s.enemy["turn_intents"]))
+        self.emit("enemy_acts", list(s.enemy["turn_intents"]))
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
@@ -93,8 +124,7 @@ class EnemyTurn:
             effect = placed["effect"]
             if effect.telegraphed and placed in s.effects and "telegraph" in placed:
                 self.move_seat(placed.pop("telegraph")["amount"])
-                self.emit("sayou", op=effect.op, target=effect.names.target,
-                          line=effect.line, timing="turn_start")
+                self.emit("sayou", effect.op, effect.names.target, effect.line, "turn_start")
                 self.fired(placed)
         yield from self._fire_board("after_enemy")
 
@@ -109,11 +139,9 @@ class EnemyTurn:
             s.hp -= left
             s.count("turn", "hp_lost", left)
         if absorbed_by is None:
-            self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
-                      cause="intent")
+            self.emit("hit", amount, amount - left, left, s.hp, "intent")
         else:
-            self.emit("hit", amount=amount, absorbed=amount - left, damage=left, hp=s.hp,
-                      cause="intent", absorbed_by=absorbed_by)
+            self.emit("hit", amount, amount - left, left, s.hp, "intent", absorbed_by)
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
         return self._fire_board("on_hit")
@@ -128,20 +156,19 @@ class EnemyTurn:
                 if self.face_body(uid, side) is not None:
                     candidates.append((uid, side))
         if not candidates:
-            self.emit("blank_missed", region=region)
+            self.emit("blank_missed", region)
             return
         uid, side = candidates[self.streams.enemy.randrange(len(candidates))]
         face = s.pages[uid]["faces"][side]
         face["blanked"], face["state"] = face["state"], "blank"
-        self.emit("blanked", uid=uid, page=s.pages[uid]["page"], side=side, region=region)
+        self.emit("blanked", uid, s.pages[uid]["page"], side, region)
 
     def move_seat(self, delta: int) -> None:
         """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
         immobile = bool(self.enemy_trait("immobile"))
         s.enemy["seat"] = seat_rule.moved(s.enemy["seat"], delta, immobile)
-        self.emit("seat_moved", seat=s.enemy["seat"], delta=0 if immobile else delta,
-                  immobile=immobile)
+        self.emit("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile)
 
     def enemy_down(self) -> None:
         """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""

@@ -16,13 +16,13 @@ class Outcome:
         s = self.state
         enemy = s.enemy
         return s.outcome is not None or enemy["hp"] <= 0 or s.hp <= 0 or \
-            s.fray_stage >= self.tables.enemies[enemy["id"]].breakthrough
+            s.fray_stage >= self.foe.breakthrough
 
     def _stage_won_by(self) -> str | None:
         s = self.state
         if s.enemy["hp"] <= 0:
             return "hp"
-        if s.fray_stage >= self.tables.enemies[s.enemy["id"]].breakthrough:
+        if s.fray_stage >= self.foe.breakthrough:
             return "breakthrough"
         return None
 
@@ -40,13 +40,13 @@ class Outcome:
 
     def _win_stage(self, how: str):
         s = self.state
-        self.emit("stage_won", stage=s.stage_index + 1, enemy=s.enemy["id"], by=how)
+        self.emit("stage_won", s.stage_index + 1, s.enemy["id"], how)
         yield from self._fire_board("stage_end")
         self._end_stage()
         if s.stage_index + 1 >= len(s.stages):
             yield from self._fire_board("run_end")
             s.outcome = "won"
-            self.emit("run_won", stages=len(s.stages))
+            self.emit("run_won", len(s.stages))
             return
         s.stage_index += 1
         yield from self._start_stage()
@@ -62,11 +62,11 @@ class Outcome:
             scope = placed["effect"].repeat.scope
             if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
                 s.effects.remove(placed)
-                self._timings = None
+                self._index = None
         for page in s.pages:
             if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
                 s.move(page["uid"], "gone")
-                self.emit("page_removed", uid=page["uid"], page=page["page"])
+                self.emit("page_removed", page["uid"], page["page"])
 
     def _lose(self, why: str) -> None:
         s = self.state
@@ -74,7 +74,7 @@ class Outcome:
         # run to the end with no choice (a region choice then picks nothing).
         self._drain(iter(self._fire_board("run_end")))
         s.outcome = "lost"
-        self.emit("run_lost", by=why, hp=s.hp)
+        self.emit("run_lost", why, s.hp)
 
     def _drain(self, steps) -> None:
         """Run steps whose choices can have no answer (the run is over): each request is

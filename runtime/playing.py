@@ -11,7 +11,8 @@ from typing import NamedTuple
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
-from .sayou import Frame, check_condition, modifiers, payment_shortfall, truncate
+from .sayou import (Frame, check_condition, conditions_hold, modifiers, payment_shortfall,
+                    truncate)
 from .sides import active_sides as _sides
 from .state import SIDE_WORDS, SIDES
 
@@ -32,6 +33,8 @@ class PageFacts(NamedTuple):
     unwritten: frozenset
     #: The sides a pen is written for (ペン can upgrade or write them).
     pens: frozenset
+    #: The sides whose face as dealt makes a payment on play (tested for its shortfall).
+    pays: frozenset
 
 
 def page_facts(tables) -> dict[str, PageFacts]:
@@ -44,15 +47,12 @@ def page_facts(tables) -> dict[str, PageFacts]:
                 frozenset(side for side, body in page.faces.items()
                           if body.written and not body.conditions and not _pays(body)),
                 frozenset(side for side, body in page.faces.items() if not body.written),
-                frozenset(side for side in SIDES if page.pens[side] is not None))
+                frozenset(side for side in SIDES if page.pens[side] is not None),
+                frozenset(side for side, body in page.faces.items() if _pays(body)))
             for page in tables.pages.values()}
     return facts
 
 
-def _blockade(tables, enemy_id: str):
-    """The enemy's 封鎖 trait, or None (once per tables: an enemy's traits are frozen)."""
-    return tables.fact("blockade", enemy_id, lambda: next(
-        (t for t in tables.enemies[enemy_id].traits if t.trait == "blockade"), None))
 
 
 class Playing:
@@ -88,7 +88,7 @@ class Playing:
         firing = []
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         instance = s.pages[uid]
-        free = page_facts(self.tables)[instance["page"]].free
+        free = self.page_facts[instance["page"]].free
         for side in sides:
             if side in free and instance["faces"][side]["state"] == "base":
                 firing.append(side)  # fires on its own: no condition, nothing to pay
@@ -121,7 +121,7 @@ class Playing:
             return f"{W.region.hand}にないページです"
         if year > s.param("lifespan_cap"):
             return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {s.param('lifespan_cap')} の先です（生きない年）"
-        blockade = _blockade(self.tables, s.enemy["id"])
+        blockade = self.foe.blockade
         if blockade and blockade.low <= year <= blockade.high and year != s.age:
             return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
         if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
@@ -141,11 +141,11 @@ class Playing:
         age, steps = s.age, s.steps
         _, mul = modifiers(self, "steps_payment", consume=False)
         cap = s.param("lifespan_cap")
-        blockade = _blockade(self.tables, s.enemy["id"])
+        blockade = self.foe.blockade
         same_age_open = s.same_age_plays < s.param("same_age_cap")
         overrides = s.year_overrides() if s.mods else None
         instances = s.pages
-        facts = page_facts(self.tables)
+        facts = self.page_facts
         found = []
         for uid in s.zones["hand"]:
             instance = instances[uid]
@@ -176,37 +176,41 @@ class Playing:
                         continue
                 testing = True
             else:
-                if not (testing and self._fires_any(uid, faces, sides, year, age)):
+                if not (testing and self._fires_any(uid, fact, faces, sides, year, age)):
                     continue
             found.append(uid)
             if first:
                 break
         return found
 
-    def _fires_any(self, uid: int, faces, sides, year: int, age: int) -> bool:
+    def _fires_any(self, uid: int, fact: PageFacts, faces, sides, year: int,
+                   age: int) -> bool:
         """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
-        A face with no condition and no payment fires as soon as it is written."""
+        A face with no condition and no payment fires as soon as it is written; a face as
+        dealt that gets here has a condition or a payment (``_playable`` settled the
+        others), and its PageFacts say whether it pays."""
         paying: dict[str, float] = {}
         frame = None
         page = self.page_of(uid)
         for side in sides:
-            state = faces[side]["state"]
-            if state == "base":  # the face as dealt (face_body's commonest case, inline)
-                body = page.faces[side]
-                if not body.written:
+            if faces[side]["state"] == "base":  # the face as dealt (face_body's commonest case)
+                if side in fact.unwritten:
                     continue
+                body = page.faces[side]
+                pays = side in fact.pays
             else:
                 body = self.face_body(uid, side)
                 if body is None:
                     continue
-            if not body.conditions and not _pays(body):
-                return True
+                pays = _pays(body)
+                if not body.conditions and not pays:
+                    return True
             if frame is None:
                 seat = self.state.enemy["seat"]
                 frame = Frame(page_uid=uid, distance=abs(year - age),
                               crosses=(age - seat) * (year - seat) < 0)
-            if all(check_condition(self, c, frame) for c in body.conditions) and \
-                    payment_shortfall(self, body.effects, frame, paying) is None:
+            if conditions_hold(self, body.conditions, frame) and (
+                    not pays or payment_shortfall(self, body.effects, frame, paying) is None):
                 return True
         return False
 
@@ -226,14 +230,14 @@ class Playing:
         move = {"steps_used": distance, "distance_moved": distance,
                 "net_displacement": year - old, "crossings": 1 if info["crosses"] else 0,
                 "plays": 1}
-        s.counters["play"] = dict(move)  # the play scope begins with its move
+        s.play_counters = dict(move)  # the play scope begins with its move
         s.steps -= info["cost"]
         if year == old:
             s.same_age_plays += 1
-        self.emit("played", uid=uid, page=s.pages[uid]["page"], year=year, age=old,
-                  cost=info["cost"], faces=info["firing"], crosses=info["crosses"])
+        self.emit("played", uid, s.pages[uid]["page"], year, old, info["cost"], info["firing"],
+                  info["crosses"])
         for side in info["firing"]:
-            self.emit("face_fired", uid=uid, side=side)
+            self.emit("face_fired", uid, side)
             yield from self._run_list(self.face_body(uid, side).effects, frame, uid)
             if self._stage_over():
                 break
@@ -246,21 +250,18 @@ class Playing:
             # This play's references already read the move it would have made.
             for name in SUPPRESSED_MOVE:
                 move[name] = 0
-                s.counters.setdefault("play", {})[name] = 0
+                s.play_counters[name] = 0
+        # Into the run's counters, which the turn and the stage read from (State.count).
         counters = s.counters
-        for scope in ("turn", "stage", "run"):
-            bucket = counters.get(scope)
-            if bucket is None:
-                bucket = counters[scope] = {}
-            get = bucket.get
-            for name, amount in move.items():
-                bucket[name] = get(name, 0) + amount
+        get = counters.get
+        for name, amount in move.items():
+            counters[name] = get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
-            self.emit("moved", age=old, to=old, suppressed=True)
+            self.emit("moved", old, old, True)
         else:
             s.age = year
-            self.emit("moved", age=old, to=year, suppressed=False)
+            self.emit("moved", old, year, False)
             if info["crosses"]:
                 yield from self._cross(uid, old, year)
         self._playing = False
@@ -276,13 +277,13 @@ class Playing:
         s = self.state
         intents = s.enemy["turn_intents"]
         removed = intents.pop(0) if intents else None
-        crossing = {"seat": s.enemy["seat"], "page": s.pages[uid]["page"], "age": old,
-                    "to": new, "crossing": s.counter("turn", "crossings")}
-        self.emit("crossed", intent=removed, left=len(intents), **crossing)
+        crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
+                    s.counter("turn", "crossings"))
+        self.emit("crossed", removed, len(intents), *crossing)
         if removed is not None:
             s.count("turn", "intents_removed", 1)
-            s.counters.setdefault("play", {})["intents_removed"] = 1
-            self.emit("intent_removed", intent=removed, left=len(intents), **crossing)
+            s.play_counters["intents_removed"] = 1
+            self.emit("intent_removed", removed, len(intents), *crossing)
         return self._fire_board("on_cross")
 
     def _after_play(self, uid: int):
@@ -291,18 +292,17 @@ class Playing:
         destination = self.page_of(uid).after_play
         if destination == "discard":
             self.state.move(uid, "discard")
-            self.emit("page_discarded", uid=uid)
+            self.emit("page_discarded", uid)
             return ()
         self.state.move(uid, destination)
-        self.emit("page_exiled", uid=uid, until="stage" if destination == "exile_stage"
-                  else "run")
+        self.emit("page_exiled", uid, "stage" if destination == "exile_stage" else "run")
         return self._fire_board("on_exile")
 
     def _end_of_play(self):
         s = self.state
         self._expire_mods("play")
         self._close_windows("play", s.plays_run)
-        for placed in list(s.effects):
+        for placed in (self._index or self.board_index()).ending.get("play", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
                 self._remove(placed)

@@ -23,14 +23,16 @@ from contract.codec import ContractError, from_literal, to_literal
 from contract.tables import Sayou
 
 from .battle import Battle, Refused
-from .state import EXPIRY_ORDER, EXPIRY_RANK, PARAMS, SCOPES, ZONES, State
+from .state import EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, State
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
 from contract.vocabulary import W
 
 #: 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps,
-#: fray …); 4: one random stream per source of chance (runtime.streams), by name.
-SAVE_VERSION = 4
+#: fray …); 4: one random stream per source of chance (runtime.streams), by name;
+#: 5: the counters as the run's, the marks of the turn and the stage, and the play's
+#: (State.counters, marks, play_counters) instead of one bucket per scope.
+SAVE_VERSION = 5
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
 #: Numbers in a save are counts and years: far below this (developer mode included).
@@ -226,7 +228,11 @@ class _State:
         if data["outcome"] is not None:
             _one_of(data["outcome"], "state.outcome", ("won", "lost"))
         self._defense(data["defense"])
-        self._counters(data["counters"])
+        self._run_counters(data["counters"], "state.counters")
+        self._run_counters(data["play_counters"], "state.play_counters")
+        _keys(data["marks"], "state.marks", set(), frozenset(MARKED))
+        for scope, mark in data["marks"].items():
+            self._run_counters(mark, f"state.marks.{scope}")
         self._params(data["params"])
         self._mods(data["mods"])
         self._pages(data["pages"], data["zones"])
@@ -248,15 +254,6 @@ class _State:
                 raise SaveError(f"state.defense.{i}", "[値, 消滅契機] ではありません")
             _int(entry[0], f"state.defense.{i}.value", 0)
             _one_of(entry[1], f"state.defense.{i}.expiry", EXPIRY_ORDER)
-
-    def _counters(self, counters) -> None:
-        _keys(counters, "state.counters", set(), frozenset(SCOPES))
-        for scope, bucket in counters.items():
-            if not isinstance(bucket, dict):
-                raise SaveError(f"state.counters.{scope}", "オブジェクトではありません")
-            for name, value in bucket.items():
-                _one_of(name, f"state.counters.{scope}", self.counters)
-                _number(value, f"state.counters.{scope}.{name}")
 
     def _params(self, params) -> None:
         _keys(params, "state.params", set(PARAMS))

@@ -56,6 +56,12 @@ class Frame:
         self.windows = _NOTHING if windows is None else windows
         self.times = times  # granted this many times at once (綻び rewards crossed together)
 
+    def reads_as(self, scale: float, times: int) -> bool:
+        """Whether a 作用 with no anchor of its own, given ``scale`` and ``times``, reads
+        exactly this frame (it has no anchor or closed window): it can share it."""
+        return self.anchor is _NOTHING and self.windows is _NOTHING and \
+            self.scale == scale and self.times == times
+
 
 #: The empty anchor and windows of a frame given none: read-only, so one for all frames.
 _NOTHING = MappingProxyType({})
@@ -193,7 +199,11 @@ COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator
 
 
 def _compare(battle, cond: Condition, frame: Frame) -> bool:
-    values = [float(read_term(battle, t, frame)) for t in cond.terms]
+    terms = cond.terms
+    if len(terms) == 2:  # one comparison, the commonest condition: no lists made
+        return COMPARE[cond.ops[0]](float(read_term(battle, terms[0], frame)),
+                                    float(read_term(battle, terms[1], frame)))
+    values = [float(read_term(battle, t, frame)) for t in terms]
     return all(COMPARE[op](a, b) for op, a, b in zip(cond.ops, values, values[1:]))
 
 
@@ -211,6 +221,15 @@ def check_condition(battle, cond: Condition, frame: Frame) -> bool:
     return TESTS[cond.test](battle, cond, frame)
 
 
+def conditions_hold(battle, conditions, frame: Frame) -> bool:
+    """Whether every one of a face's play conditions holds now (stopping at the first
+    that fails)."""
+    for cond in conditions:
+        if not TESTS[cond.test](battle, cond, frame):
+            return False
+    return True
+
+
 # ------------------------------------------------------------------ modifiers
 
 
@@ -220,25 +239,24 @@ def modifiers(battle, target: str, *, consume: bool = True,
 
     ``sources``: two lists (adds, multiplies) that get one ``modifier_source`` each, for
     the explanation of a recorded battle; None (simulations) builds nothing."""
-    if not battle.state.effects:  # an empty board (most of a battle): nothing modifies
+    index = battle._index
+    if index is None:
+        index = battle.board_index()
+    found = index.modifiers.get(target)
+    if not found:  # nothing on the board modifies it (most of a battle)
         return 0.0, 1.0
-    variables = battle.tables.vocabulary.variables
     add, mul = 0.0, 1.0
-    # A consumed modifier may leave the board (its maximum reached): walk a copy then.
-    for placed in list(battle.state.effects) if consume else battle.state.effects:
+    # The index's list stays as it is when a consumed modifier leaves the board.
+    for placed, adds in found:
         effect = placed["effect"]
-        info = variables.get(effect.target.code)
-        if info is None or info.modifier_of != target or effect.timing != "always":
-            continue
         value = base_value(battle, effect, battle.frame_of(placed))
-        if info.modifier_kind == "add":
+        if adds:
             value = -value if effect.direction == "decrease" else value
             add += value
         else:
             mul *= value
         if sources is not None:
-            sources[info.modifier_kind != "add"].append(
-                modifier_source(battle, placed, value))
+            sources[not adds].append(modifier_source(battle, placed, value))
         if consume:
             battle.fired(placed)
     return add, mul
@@ -324,10 +342,10 @@ def _ref_literal(battle, ref) -> dict:
     return entry[1]
 
 
-def explained(why: dict | None):
-    """The extra event data of an explained landing: ``{"why": why}``, or nothing (the
+def explained(why: dict | None) -> tuple:
+    """The last event value of an explained landing: ``(why,)``, or nothing (the
     commonest landings, damage and defense, test ``why`` themselves: no unpacking)."""
-    return _NOTHING if why is None else {"why": why}
+    return () if why is None else (why,)
 
 
 # ---------------------------------------------------------------- operations
@@ -362,7 +380,7 @@ def _mul(battle, effect, frame):
         gained = s.defense_total() - before
         if gained > 0:  # 得た防御 counts every gain, whatever the operation (DESIGN §6.1)
             s.count(battle.count_scope, "defense_gained", gained)
-        battle.emit("defense_gained", amount=gained, expiry="multiply")
+        battle.emit("defense_gained", gained, "multiply")
         return
     current = read_variable(battle, code, frame) if code != "flag" else s.flag(
         effect.target.flag)
@@ -375,11 +393,11 @@ def _assign(battle, effect, frame):
     if target.code == "flag":
         battle.state.mods.append({"kind": "flag", "key": target.flag, "op": "assign",
                                   "value": value, "lifetime": effect.lifetime})
-        battle.emit("flag_changed", flag=target.flag, value=battle.state.flag(target.flag))
+        battle.emit("flag_changed", target.flag, battle.state.flag(target.flag))
     elif target.code == "year":
         battle.state.mods.append({"kind": "year", "key": target.page, "op": "assign",
                                   "value": max(0, value), "lifetime": effect.lifetime})
-        battle.emit("year_changed", page=target.page, year=max(0, value))
+        battle.emit("year_changed", target.page, max(0, value))
     elif target.code == "seat":
         battle.move_seat(value - battle.state.enemy["seat"])
 
@@ -390,8 +408,7 @@ def _cap(battle, effect, frame):
     code = effect.target.code
     battle.state.mods.append({"kind": "param", "key": code, "op": "add", "value": sign * amount,
                               "lifetime": effect.lifetime})
-    battle.emit("param_changed", param=code, value=battle.state.param(code),
-                lifetime=effect.lifetime)
+    battle.emit("param_changed", code, battle.state.param(code), effect.lifetime)
     battle.clamp_to_params()
 
 
@@ -424,7 +441,7 @@ def _pay(battle, effect, frame):
     if amount > PAYABLE[code](s):
         # Only a payment outside a play can get here (a play checks first): it is not
         # made at all rather than made in part.
-        battle.emit("payment_skipped", what=code, amount=amount)
+        battle.emit("payment_skipped", code, amount)
         return
     if code == "hp":
         s.hp -= amount
@@ -432,7 +449,7 @@ def _pay(battle, effect, frame):
     else:
         s.currency -= amount
         s.count(battle.count_scope, "currency_spent", amount)
-    battle.emit("paid", what=code, amount=amount)
+    battle.emit("paid", code, amount)
 
 
 def _suppress(battle, effect, frame):
@@ -459,14 +476,14 @@ def _enemy_hp(battle, effect, delta, why=None):
         s.enemy["hp"] -= dealt
         s.count(battle.count_scope, "damage_dealt", dealt)
         if why is None:
-            battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"])
+            battle.emit("damage", -delta, dealt, s.enemy["hp"])
         else:
-            battle.emit("damage", amount=-delta, dealt=dealt, enemy_hp=s.enemy["hp"], why=why)
+            battle.emit("damage", -delta, dealt, s.enemy["hp"], why)
         if s.enemy["hp"] <= 0:
             battle.enemy_down()
     else:
         s.enemy["hp"] += delta
-        battle.emit("healed", who="enemy", amount=delta, hp=s.enemy["hp"], **explained(why))
+        battle.emit("healed", "enemy", delta, s.enemy["hp"], *explained(why))
 
 
 def _hp(battle, effect, delta, why=None):
@@ -474,17 +491,17 @@ def _hp(battle, effect, delta, why=None):
     if delta >= 0:
         healed = max(0, min(delta, s.param("max_hp") - s.hp))
         s.hp += healed
-        battle.emit("healed", who="player", amount=healed, hp=s.hp, **explained(why))
+        battle.emit("healed", "player", healed, s.hp, *explained(why))
     else:
         s.hp += delta
         s.count(battle.count_scope, "hp_lost", -delta)
-        battle.emit("hit", amount=-delta, hp=s.hp, cause="effect", **explained(why))
+        battle.emit("hit/effect", -delta, s.hp, "effect", *explained(why))
 
 
 def _steps(battle, effect, delta, why=None):
     s = battle.state
     s.steps = max(0, s.steps + delta)
-    battle.emit("steps_changed", delta=delta, steps=s.steps, **explained(why))
+    battle.emit("steps_changed", delta, s.steps, *explained(why))
 
 
 def _defense(battle, effect, delta, why=None):
@@ -494,9 +511,9 @@ def _defense(battle, effect, delta, why=None):
         s.add_defense(delta, expiry)
         s.count(battle.count_scope, "defense_gained", delta)
         if why is None:
-            battle.emit("defense_gained", amount=delta, expiry=expiry)
+            battle.emit("defense_gained", delta, expiry)
         else:
-            battle.emit("defense_gained", amount=delta, expiry=expiry, why=why)
+            battle.emit("defense_gained", delta, expiry, why)
     else:
         battle.consume_defense(-delta)
 
@@ -507,15 +524,14 @@ def _currency(battle, effect, delta, why=None):
     s.currency = max(0, s.currency + delta)
     if s.currency < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
         s.count(battle.count_scope, "currency_spent", before - s.currency)
-    battle.emit("currency_changed", delta=s.currency - before, currency=s.currency,
-                **explained(why))
+    battle.emit("currency_changed", s.currency - before, s.currency, *explained(why))
 
 
 def _flag(battle, effect, delta, why=None):
     name = effect.target.flag
     battle.state.mods.append({"kind": "flag", "key": name, "op": "add", "value": delta,
                               "lifetime": effect.lifetime or "run"})
-    battle.emit("flag_changed", flag=name, value=battle.state.flag(name))
+    battle.emit("flag_changed", name, battle.state.flag(name))
 
 
 def _seat(battle, effect, delta, why=None):

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from contract import vocabulary as vocab
 
 SCOPES = vocab.SCOPE_ORDER
-#: Each scope and the scopes wider than it, which a count in it also counts in.
-WIDER = {scope: SCOPES[i:] for i, scope in enumerate(SCOPES)}
+#: The scopes read as the run's counters less their value when the scope began (``marks``).
+MARKED = ("turn", "stage")
 #: 防御の消滅契機, shortest-lived first: the order defense is consumed in (spec 002) —
 #: the lifetimes 防御 may have, in the vocabulary's order of lifetimes.
 EXPIRY_ORDER = tuple(t.code for t in vocab.LIFETIMES
@@ -45,7 +45,13 @@ class State:
     fray_run: int = 0
     fray_stage: int = 0
     rewards_given: int = 0
-    counters: dict = field(default_factory=dict)  # scope → counter → number
+    #: 累計量 of the run: counter → number. A turn's or a stage's is this less its mark.
+    counters: dict = field(default_factory=dict)
+    #: The run's counters when the turn and the stage began: scope → counter → number.
+    marks: dict = field(default_factory=dict)
+    #: 累計量 of the play being resolved (or the last one): counter → number. A play's
+    #: counts are its own (it begins with its move), not the run's less a mark.
+    play_counters: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)  # balance values of the rule parameters
     mods: list[dict] = field(default_factory=list)  # lifetime-bound values: params, flags, 銘
     pages: list[dict] = field(default_factory=list)
@@ -100,21 +106,33 @@ class State:
 
     # ---------------------------------------------------------- counters
     def count(self, scope: str, counter: str, amount) -> None:
-        """Add ``amount`` to counter ``counter`` of ``scope`` and of every wider scope."""
+        """Add ``amount`` to counter ``counter`` of ``scope`` and of every wider scope:
+        to the run's (which the turn and the stage read from), and to the play's when
+        ``scope`` is the play."""
         counters = self.counters
-        for s in WIDER[scope]:
-            bucket = counters.get(s)
-            if bucket is None:
-                bucket = counters[s] = {}
-            bucket[counter] = bucket.get(counter, 0) + amount
+        counters[counter] = counters.get(counter, 0) + amount
+        if scope == "play":
+            play = self.play_counters
+            play[counter] = play.get(counter, 0) + amount
 
     def counter(self, scope: str, counter: str):
         """累計量 ``counter`` over ``scope`` so far."""
-        return self.counters.get(scope, {}).get(counter, 0)
+        if scope == "play":
+            return self.play_counters.get(counter, 0)
+        total = self.counters.get(counter, 0)
+        if scope == "run":
+            return total
+        return total - self.marks.get(scope, _NONE).get(counter, 0)
 
     def reset_scope(self, scope: str) -> None:
-        """A scope begins: its counters start from 0."""
-        self.counters[scope] = {}
+        """A scope begins: its counters start from 0 (the turn and the stage keep a mark
+        of the run's counters now, which reading them subtracts)."""
+        if scope == "play":
+            self.play_counters = {}
+        elif scope == "run":
+            self.counters, self.marks = {}, {}
+        else:
+            self.marks[scope] = dict(self.counters)
 
     # ----------------------------------------------------- lifetime values
     def param(self, code: str):
@@ -177,6 +195,10 @@ class State:
         return out
 
 
+#: The counters of a scope with no mark yet.
+_NONE: dict = {}
+
+
 def _plain_copy(value):
     """A deep copy of plain data (dicts, lists, numbers, strings); anything else is a
     frozen object of the tables and is shared."""
@@ -207,7 +229,9 @@ _COPIERS = {
     "enemy": _copy_enemy,
     "pages": _copy_pages,
     "zones": lambda zones: {zone: list(uids) for zone, uids in zones.items()},
-    "counters": lambda counters: {scope: dict(c) for scope, c in counters.items()},
+    "counters": dict,
+    "marks": lambda marks: {scope: dict(c) for scope, c in marks.items()},
+    "play_counters": dict,
     "defense": lambda defense: [list(entry) for entry in defense],
     "params": dict,
 }

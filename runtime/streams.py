@@ -53,23 +53,47 @@ class ShuffleStream:
 
 
 class Streams:
-    """乱数の流れ — one ``random.Random`` per source of chance (``NAMES``)."""
+    """乱数の流れ — one ``random.Random`` per source of chance (``NAMES``).
 
-    __slots__ = NAMES
+    The ``effects`` and ``enemy`` streams of a seeded run are made on their first draw,
+    from the same seed: seeding a Random from a string (sha512 and the Mersenne Twister's
+    init) costs more than a whole short battle's turn, and many battles (a deck that picks
+    nothing at random against an enemy without 白紙化) never draw from them."""
 
-    def __init__(self, shuffle: ShuffleStream, effects: random.Random, enemy: random.Random):
-        self.shuffle, self.effects, self.enemy = shuffle, effects, enemy
+    __slots__ = ("shuffle", "_seed", "_effects", "_enemy")
+
+    def __init__(self, shuffle: ShuffleStream, effects: random.Random | None,
+                 enemy: random.Random | None, *, seed=None):
+        self.shuffle, self._effects, self._enemy = shuffle, effects, enemy
+        #: What a stream not made yet is seeded from (``seeded``); None: both are given.
+        self._seed = seed
 
     @classmethod
     def seeded(cls, seed: int) -> "Streams":
         """The streams of a run of ``seed`` (a str seed is hashed by sha512: stable across
         processes and Python builds)."""
-        return cls(ShuffleStream(seed), random.Random(f"effects:{seed}"),
-                   random.Random(f"enemy:{seed}"))
+        return cls(ShuffleStream(seed), None, None, seed=seed)
+
+    @property
+    def effects(self) -> random.Random:
+        """What page effects pick at random (生成 without a choice, 移動・複製 at random)."""
+        if self._effects is None:
+            self._effects = random.Random(f"effects:{self._seed}")
+        return self._effects
+
+    @property
+    def enemy(self) -> random.Random:
+        """The enemy's random targets (白紙化)."""
+        if self._enemy is None:
+            self._enemy = random.Random(f"enemy:{self._seed}")
+        return self._enemy
 
     def copy(self) -> "Streams":
-        """Independent streams that continue exactly as these would."""
-        return Streams(self.shuffle.copy(), _copy(self.effects), _copy(self.enemy))
+        """Independent streams that continue exactly as these would (a stream not made
+        yet stays so: the copy makes it from the same seed)."""
+        return Streams(self.shuffle.copy(),
+                       None if self._effects is None else _copy(self._effects),
+                       None if self._enemy is None else _copy(self._enemy), seed=self._seed)
 
 
 def _copy(rng: random.Random) -> random.Random:

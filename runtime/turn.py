@@ -10,7 +10,7 @@ from contract import vocabulary as vocab
 
 from . import escalation
 from .defense import Defense
-from .enemy import EnemyTurn, intent_literals
+from .enemy import EnemyTurn, enemy_facts, intent_literals
 
 
 class Turn:
@@ -24,15 +24,16 @@ class Turn:
                    "intents": list(intent_literals(self.tables, enemy)[0]),
                    "turn_intents": [],
                    "escalations": escalation.stage_rules(enemy)}
+        self.foe = enemy_facts(self.tables, enemy.id)
         s.turn = 0
         s.pens_used = s.tears_used = 0
         s.fray_stage = 0
         s.reset_scope("stage")
         for uid in list(s.zones["exile_stage"]):
             s.move(uid, "discard")
-            self.emit("page_returned", uid=uid)
-        self.emit("stage_started", stage=s.stage_index + 1, enemy=enemy.id,
-                  hp=enemy.hp, seat=enemy.seat, breakthrough=enemy.breakthrough)
+            self.emit("page_returned", uid)
+        self.emit("stage_started", s.stage_index + 1, enemy.id, enemy.hp, enemy.seat,
+                  enemy.breakthrough)
         for effect in enemy.trait_effects:
             self.place(effect, origin=f"enemy:{enemy.id}")
         yield from self._fire_board("stage_start")
@@ -46,7 +47,7 @@ class Turn:
         s.reset_scope("turn")
         s.redraw_used = s.redraw_failed = False
         s.same_age_plays = 0
-        self.emit("turn_started", turn=s.turn, stage=s.stage_index + 1)
+        self.emit("turn_started", s.turn, s.stage_index + 1)
         for _, phase in TURN_START_PHASES:
             steps = phase(self)
             if steps:  # () — nothing fired, nothing that can end the stage (see below)
@@ -59,9 +60,9 @@ class Turn:
         s = self.state
         s.steps = s.param("steps_quota") + s.steps_carried
         if s.steps_carried:
-            self.emit("steps_carried", amount=s.steps_carried)
+            self.emit("steps_carried", s.steps_carried)
         s.steps_carried = 0
-        self.emit("steps_refilled", steps=s.steps)
+        self.emit("steps_refilled", s.steps)
         return self._fire_board("after_steps_refill")
 
     def _phase_draw(self):
@@ -69,7 +70,7 @@ class Turn:
         s = self.state
         for _ in range(s.param("draw_count")):
             if len(s.zones["hand"]) >= s.param("hand_cap"):
-                self.emit("draw_skipped", reason="hand_cap")
+                self.emit("draw_skipped", "hand_cap")
                 break
             if not self._draw_one():
                 break
@@ -82,7 +83,7 @@ class Turn:
             return ()
         s.redraw_used = True
         # Said before the draws it makes, so that they read as the redraw's.
-        self.emit("redraw_started", discarded=len(s.zones["hand"]))
+        self.emit("redraw_started", len(s.zones["hand"]))
         for uid in list(s.zones["hand"]):
             s.move(uid, "discard")
         self._reshuffle_if_empty()
@@ -91,7 +92,7 @@ class Turn:
             if len(s.zones["hand"]) >= s.param("hand_cap") or not self._draw_one():
                 break
             drawn += 1
-        self.emit("redrawn", drawn=drawn)
+        self.emit("redrawn", drawn)
         if not self.playable_any():
             s.redraw_failed = True
             self.emit("no_playable_page")
@@ -109,7 +110,7 @@ class Turn:
     def _phase_declare(self):
         """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
         s = self.state
-        self.emit("end_declared", age=s.age)
+        self.emit("end_declared", s.age)
         yield from self._fire_board("on_end_declared")
         if not self._stage_over() and s.redraw_failed and not self.playable_any():
             self._lose("no_playable_page")
@@ -125,10 +126,10 @@ class Turn:
         expired = [d for d in s.defense if d[1] == "turn"]
         s.defense = [d for d in s.defense if d[1] != "turn"]
         if expired:
-            self.emit("defense_expired", amount=sum(v for v, _ in expired), expiry="turn")
+            self.emit("defense_expired", sum(v for v, _ in expired), "turn")
         self._expire_mods("turn")
         self._close_windows("turn", s.turns_run)
-        for placed in list(s.effects):
+        for placed in (self._index or self.board_index()).ending.get("turn", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "turn" or (
                     repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
@@ -136,13 +137,14 @@ class Turn:
                 self._remove(placed)
 
     def _expire_mods(self, lifetime: str) -> None:
+        if not self.state.mods:  # the usual case, at the end of every play and turn
+            return
         expired = self.state.expire_mods(lifetime)
         if not expired:
             return  # nothing lowered a parameter: nothing newly out of bounds
         for mod in expired:
             if mod["kind"] == "param":
-                self.emit("param_changed", param=mod["key"], value=self.state.param(mod["key"]),
-                          lifetime=lifetime)
+                self.emit("param_changed", mod["key"], self.state.param(mod["key"]), lifetime)
         self.clamp_to_params()
 
     def clamp_to_params(self) -> None:
@@ -152,7 +154,7 @@ class Turn:
         s.hp = min(s.hp, s.param("max_hp"))
         cap = max(0, s.param("lifespan_cap"))
         if s.age > cap:
-            self.emit("moved", age=s.age, to=cap, suppressed=False)
+            self.emit("moved", s.age, cap, False)
             s.age = cap
 
     @property

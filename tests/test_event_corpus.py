@@ -70,17 +70,42 @@ def test_a_battle_that_only_counts_reaches_the_same_end(tables):
 
 
 def test_every_event_kind_the_runtime_emits_is_a_listed_kind():
-    """emit does not check kinds at run time; this reads every kind from the code."""
+    """emit does not check layouts at run time; this reads every layout from the code,
+    and the number of values each call gives (a starred argument may give any number)."""
     import ast as python_ast
 
-    from runtime.events import KINDS
+    from runtime.events import FIELDS, KIND_OF, KINDS, REQUIRED
 
     emitted = set()
     for path in sorted((event_corpus.HERE.parent / "runtime").glob("*.py")):
         for node in python_ast.walk(python_ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, python_ast.Call) and getattr(node.func, "attr", "") == "emit":
                 first = node.args[0] if node.args else None
-                assert isinstance(first, python_ast.Constant), f"{path.name}:{node.lineno}"
+                where = f"{path.name}:{node.lineno}"
+                assert isinstance(first, python_ast.Constant), where
+                assert first.value in FIELDS, where
+                assert not node.keywords, f"{where}: an event's values are positional"
+                values = node.args[1:]
+                plain = sum(not isinstance(v, python_ast.Starred) for v in values)
+                assert plain <= len(FIELDS[first.value]), where
+                if plain == len(values):
+                    assert plain >= REQUIRED[first.value], where
                 emitted.add(first.value)
-    assert emitted and emitted <= KINDS, emitted - KINDS
-    assert len(emitted) >= 50
+    assert {KIND_OF[layout] for layout in emitted} <= KINDS
+    assert len({KIND_OF[layout] for layout in emitted}) >= 50
+
+
+def test_every_recorded_event_has_the_values_its_layout_names(tables):
+    """An event is its layout and its values: each has at least the layout's required
+    values and no more than it names, and ``data`` names them in the layout's order."""
+    from runtime.events import FIELDS, REQUIRED
+
+    seen = set()
+    for entry in CORPUS[:30]:
+        for event in event_corpus.replay(tables, entry).log:
+            layout, values = event
+            assert REQUIRED[layout] <= len(values) <= len(FIELDS[layout]), event
+            assert list(event.data) == list(FIELDS[layout][:len(values)])
+            assert event.as_dict() == {"kind": event.kind, **event.data}
+            seen.add(layout)
+    assert len(seen) >= 30

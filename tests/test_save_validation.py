@@ -106,13 +106,13 @@ def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
     ("", "(file)"), ("{", "(file)"), ("[]" , "(top)"), ("NaN", "(file)"),
     ('{"save_version": 1, "state": {}, "rng": []}', "save_version"),
     ("[" * 100_000 + "]" * 100_000, "(file)"),
-    ('{"save_version": 4, "state": {}, "rng": {"shuffle": {"seed": 0, "count": 0},'
+    ('{"save_version": 5, "state": {}, "rng": {"shuffle": {"seed": 0, "count": 0},'
      ' "effects": [3, [' + "1," * 624 + '99999], null], "enemy": [3, [], null]}}',
      "rng.effects.state.624"),
-    ('{"save_version": 4, "state": {}, "rng": {"shuffle": {"seed": true, "count": 0},'
+    ('{"save_version": 5, "state": {}, "rng": {"shuffle": {"seed": true, "count": 0},'
      ' "effects": [3, [], null], "enemy": [3, [], null]}}', "rng.shuffle.seed"),
-    ('{"save_version": 4, "state": {}, "rng": [3, [' + "1," * 624 + '0], null]}', "rng"),
-    ('{"save_version": 4, "state": {}, "rng": {"shuffle": [3, [], null]}}', "rng"),
+    ('{"save_version": 5, "state": {}, "rng": [3, [' + "1," * 624 + '0], null]}', "rng"),
+    ('{"save_version": 5, "state": {}, "rng": {"shuffle": [3, [], null]}}', "rng"),
 ])
 def test_malformed_saves_name_the_place(text, where):
     with pytest.raises(save.SaveError) as err:
@@ -168,3 +168,31 @@ def test_an_unknown_page_or_a_page_in_two_zones_is_refused():
 def test_every_valid_save_loads_as_it_was():
     for text in SAVES:
         assert save.to_json(save.from_json(TABLES, text)) == text
+
+
+def test_counters_are_saved_as_the_runs_with_the_marks_of_turn_and_stage():
+    """SAVE_VERSION 5: the run's counters, a mark per turn and stage, the play's own."""
+    data = json.loads(SAVES[2])["state"]
+    assert set(data["marks"]) <= {"turn", "stage"}
+    battle = save.from_json(TABLES, SAVES[2])
+    s = battle.state
+    for name in data["counters"]:
+        assert s.counter("run", name) == data["counters"][name]
+        assert s.counter("turn", name) == data["counters"][name] - data["marks"].get(
+            "turn", {}).get(name, 0)
+
+
+def test_a_mark_of_a_scope_read_otherwise_is_refused():
+    data = json.loads(SAVES[2])
+    data["state"]["marks"]["play"] = {}
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where.startswith("state.marks")
+
+
+def test_a_save_of_the_previous_version_is_refused_by_name():
+    data = json.loads(SAVES[2])
+    data["save_version"] = save.SAVE_VERSION - 1
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where == "save_version" and "読めません" in str(err.value)

@@ -75,9 +75,11 @@ def test_a_state_copy_is_independent_and_equal(tables):
     assert dataclasses.asdict(copied) == dataclasses.asdict(copy.deepcopy(battle.state))
     copied.pages[0]["faces"]["future"]["state"] = "changed"
     copied.zones["hand"].clear()
-    copied.counters["run"]["plays"] = 99
+    copied.counters["plays"] = 99
+    copied.marks["turn"]["plays"] = 99
     assert battle.state.pages[0]["faces"]["future"]["state"] == face_before
-    assert battle.state.zones["hand"] and battle.state.counters["run"]["plays"] == 1
+    assert battle.state.zones["hand"] and battle.state.counters["plays"] == 1
+    assert battle.state.marks["turn"].get("plays", 0) == 0
     assert all(a["effect"] is b["effect"] for a, b in zip(copied.effects, battle.state.effects))
 
 
@@ -99,3 +101,20 @@ def test_a_state_copy_equals_a_generic_deep_copy_at_every_step(tables):
             slow = {name: _plain_copy(getattr(state, name)) for name in state.__dataclass_fields__}
             assert {name: getattr(fast, name) for name in slow} == slow
             act(battle, random_policy(battle, rng))
+
+
+def test_a_stream_made_on_its_first_draw_draws_as_one_seeded_at_once():
+    """Streams.seeded makes the effects and enemy streams on their first draw (seeding a
+    Random from a string is costly): the draws, and a copy's, are those of eager ones."""
+    import random
+
+    from runtime.streams import Streams
+
+    lazy = Streams.seeded(7)
+    twin = lazy.copy()  # copied before either stream was made
+    eager = [random.Random("effects:7"), random.Random("enemy:7")]
+    assert [lazy.effects.random() for _ in range(3)] == [eager[0].random() for _ in range(3)]
+    after = lazy.copy()  # copied once effects was made: continues from where it is
+    assert after.effects.random() == lazy.effects.random() == eager[0].random()
+    assert twin.enemy.randrange(100) == random.Random("enemy:7").randrange(100)
+    assert lazy.enemy.random() == eager[1].random()
