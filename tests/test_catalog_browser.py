@@ -3,18 +3,15 @@ Playwright, opened from disk with no network. .ci/run installs chromium and a CJ
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
+
+from chromium import launch, needs_chromium, open_tab
 
 from catalog.render import write
 from runtime.tables import load
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                                "(.ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -24,14 +21,12 @@ def page(tmp_path_factory):
     out = tmp_path_factory.mktemp("catalog")
     index = write(load(), out)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        tab = browser.new_page(viewport={"width": 1200, "height": 900})
-        blocked = []
-        tab.route("http*://**", lambda route: (blocked.append(route.request.url), route.abort()))
-        tab.goto(index.as_uri())
-        tab.blocked = blocked
+        browser = launch(p)
+        tab = open_tab(browser, index.as_uri(), viewport={"width": 1200, "height": 900})
+        tab.blocked = browser.blocked
         yield tab
         browser.close()
+    assert browser.errors == []
 
 
 def visible_pages(tab) -> int:

@@ -4,22 +4,17 @@ filter bar as you type, the filter in the URL, enemies and the overview followin
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+
+from chromium import DESKTOP, PHONE, launch, needs_chromium, open_tab as _open_tab
 
 from catalog.render import write
 from conftest import ROOT
 from runtime.tables import load
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                                "(.ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -29,20 +24,15 @@ def browser(tmp_path_factory):
     out = tmp_path_factory.mktemp("catalog")
     index = write(load(), out)
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = launch(p)
         chromium.index = index
-        chromium.blocked = []
         yield chromium
         chromium.close()
-    assert chromium.blocked == []
+    assert chromium.blocked == [] and chromium.errors == []
 
 
 def open_tab(browser, url: str | None = None, viewport=DESKTOP):
-    tab = browser.new_page(viewport=viewport)
-    tab.route("http*://**", lambda route: (browser.blocked.append(route.request.url),
-                                          route.abort()))
-    tab.goto(url or browser.index.as_uri())
-    return tab
+    return _open_tab(browser, url or browser.index.as_uri(), viewport)
 
 
 def shown_ids(tab, kind: str = "page") -> list[str]:

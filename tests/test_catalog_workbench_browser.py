@@ -5,23 +5,18 @@ marks following the filter, an enemy's turns and its own examples, lab figures."
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+
+from chromium import DESKTOP, PHONE, launch, needs_chromium, open_tab as _open_tab
 
 from catalog.render import example_views, write
 from conftest import ROOT
 from runtime.tables import load
 from test_sim_report_html import sample_report
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                                "(.ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -38,21 +33,15 @@ def browser(tmp_path_factory):
     report = sample_report()
     with_lab = write(tables, out / "lab" / "catalog", views, lab_report=report)
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = launch(p)
         chromium.index, chromium.with_lab, chromium.report = index, with_lab, report
-        chromium.blocked, chromium.errors = [], []
         yield chromium
         chromium.close()
     assert chromium.blocked == [] and chromium.errors == []
 
 
 def open_tab(browser, url: str | None = None, viewport=DESKTOP):
-    tab = browser.new_page(viewport=viewport)
-    tab.route("http*://**", lambda route: (browser.blocked.append(route.request.url),
-                                          route.abort()))
-    tab.on("pageerror", lambda error: browser.errors.append(str(error)))
-    tab.goto(url or browser.index.as_uri())
-    return tab
+    return _open_tab(browser, url or browser.index.as_uri(), viewport)
 
 
 def url(tab) -> str:

@@ -4,18 +4,15 @@ chromium and a CJK font."""
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
+
+from chromium import launch, needs_chromium
 
 from sim.report_html import write_report
 from test_sim_report_html import sample_report
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                                "(.ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = needs_chromium
 SCREENSHOT = "/tmp/sim_report.png"
 
 
@@ -30,7 +27,7 @@ def page(tmp_path_factory, report):
 
     index = write_report(report, tmp_path_factory.mktemp("sim"))
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         tab = browser.new_page(viewport={"width": 1200, "height": 900})
         tab.requests, tab.errors = [], []
         tab.on("request", lambda request: tab.requests.append(request.url))
