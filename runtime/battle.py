@@ -99,17 +99,19 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         yield from self._start_stage()
 
     # ============================================================== events
-    def emit(self, layout: str, *values) -> None:
+    def emit(self, *event) -> None:
         """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
-        a kind's second shape) and its values in that layout's order — or, for a battle
-        made with ``record=False``, count it by kind. Every layout the runtime emits is
-        listed (tests/test_event_corpus.py reads them all from the code and checks the
-        number of values), so nothing is looked up or checked on each of a battle's
-        hundreds of events."""
+        a kind's second shape), then its values in that layout's order
+        (``emit("drawn", uid, page)``) — or, for a battle made with ``record=False``,
+        count it by kind. The arguments are the record itself (BattleEvent: one flat
+        tuple, no tuple of values inside), made without a call of its class. Every
+        layout the runtime emits is listed (tests/test_event_corpus.py reads them all
+        from the code and checks the number of values), so nothing is looked up or
+        checked on each of a battle's hundreds of events."""
         if self.record:
-            self._out.append(_new_event(BattleEvent, (layout, values)))
+            self._out.append(_new_event(BattleEvent, event))
         else:
-            self.counts[KIND_OF[layout]] += 1
+            self.counts[KIND_OF[event[0]]] += 1
 
     def _open(self) -> None:
         """Refuse an action when the run is over (before anything changes)."""
@@ -204,10 +206,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def play(self, uid: int) -> list[BattleEvent]:
         """Play a hand page (by uid)."""
         self._ready()
-        info = self.play_info(uid)
-        if not info["playable"]:
-            raise Refused(info["reason"])
-        self._begin(self._resolve_play(uid, info))
+        plan = self._plan(uid)
+        if plan is None:  # play_info says why (the plan writes no reasons)
+            raise Refused(self.play_info(uid)["reason"])
+        self._begin(self._resolve_play(uid, plan))
         return self._done()
 
     def pen(self, uid: int, side: str) -> list[BattleEvent]:

@@ -108,9 +108,11 @@ class EnemyTurn:
         The moment the stage is decided (敵HP 0 by a 被弾時 counter, say) nothing more of
         the enemy runs (DESIGN §6.1)."""
         s = self.state
-        yield from self._fire_board("before_enemy")
-        if self._stage_over():
-            return  # defeated before acting: the remaining Intents never happen
+        steps = self._fire_board("before_enemy")
+        if steps:  # the stage can be over only if something fired (TURN_END_PHASES)
+            yield from steps
+            if self._stage_over():
+                return  # defeated before acting: the remaining Intents never happen
         self.emit("enemy_acts", list(s.enemy["turn_intents"]))
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)

@@ -5,8 +5,8 @@ printed as JSON lines, and replayed. The kinds and the names of their values are
 here once (``LAYOUTS``).
 
 A battle makes hundreds of events and a simulation millions, so an event is stored as a
-cheap record: the name of its layout and the tuple of its values, in the layout's order
-(``Battle.emit("drawn", uid, page)``). ``data`` names the values from the table when
+cheap record: one flat tuple of the name of its layout and its values, in the layout's
+order (``Battle.emit("drawn", uid, page)`` makes ``("drawn", uid, page)``). ``data`` names the values from the table when
 someone reads them — the terminal, a record, a test — and never while a battle runs.
 """
 
@@ -98,13 +98,17 @@ KINDS = frozenset(KIND_OF.values())
 
 class BattleEvent(tuple):
     """One thing that happened: its kind (one of KINDS) and its values — stored as
-    ``(layout, values)``, a plain tuple, so that a battle of thousands of events costs
-    little (issue 13); ``Battle.emit`` is the one place events are made."""
+    ``(layout, *values)``, one flat tuple, so that a battle of thousands of events
+    costs little (issue 13); ``Battle.emit`` is the one place events are made."""
 
     __slots__ = ()
 
     layout = property(itemgetter(0), doc="The name of the event's row of LAYOUTS.")
-    values = property(itemgetter(1), doc="The values, in the order of FIELDS[layout].")
+
+    @property
+    def values(self) -> tuple:
+        """The values, in the order of FIELDS[layout] (a new tuple at each reading)."""
+        return self[1:]
 
     @property
     def kind(self) -> str:
@@ -114,7 +118,7 @@ class BattleEvent(tuple):
     @property
     def data(self) -> dict:
         """The values by name, in the layout's order (a new dict at each reading)."""
-        return dict(zip(FIELDS[self[0]], self[1]))
+        return dict(zip(FIELDS[self[0]], self[1:]))
 
     def as_dict(self) -> dict:
         """The event as one flat dict (its kind under ``kind``), for JSON lines."""

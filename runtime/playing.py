@@ -55,6 +55,15 @@ def page_facts(tables) -> dict[str, PageFacts]:
 
 
 
+class PlayPlan(NamedTuple):
+    """A play as it will resolve: worked out when it is asked for (``Playing._plan``)."""
+
+    year: int  # 銘 of the page now
+    cost: int  # 歩 it costs
+    crosses: bool  # 跨ぐ: 刻 moves across 座
+    firing: list  # the sides whose face fires, in the order they fire
+
+
 class Playing:
     """プレイ — the methods of Battle for it."""
 
@@ -85,7 +94,26 @@ class Playing:
         info = {"uid": uid, "year": year, "cost": self._cost_of(year), "crosses": frame.crosses,
                 "sides": list(sides), "firing": [], "playable": False, "reason": ""}
         reason = self._blocked(uid, year)
+        firing, why = self._faces_firing(uid, sides, frame)
+        if not reason and len(sides) == 1:
+            reason = why
+        info["firing"] = firing
+        if not reason and not firing:
+            words = "・".join(SIDE_WORDS[x] for x in sides)
+            reason = f"発動する{words}が白紙です" if all(
+                self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
+        if not reason and info["cost"] > s.steps:
+            reason = f"{W.variable.steps}が足りない: 残り {s.steps}, 必要 {info['cost']}"
+        info["reason"] = reason
+        info["playable"] = not reason
+        return info
+
+    def _faces_firing(self, uid: int, sides, frame: Frame) -> tuple[list, str]:
+        """発動する面: the sides of ``sides`` whose face would fire now, in order, and why
+        the last written one that does not fire cannot ('' when none failed)."""
+        s = self.state
         firing = []
+        why = ""
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         instance = s.pages[uid]
         free = self.page_facts[instance["page"]].free
@@ -102,18 +130,29 @@ class Playing:
             short = None if failed else payment_shortfall(self, body.effects, frame, paying)
             if not failed and short is None:
                 firing.append(side)
-            elif not reason and len(sides) == 1:
-                reason = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
-        info["firing"] = firing
-        if not reason and not firing:
-            words = "・".join(SIDE_WORDS[x] for x in sides)
-            reason = f"発動する{words}が白紙です" if all(
-                self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
-        if not reason and info["cost"] > s.steps:
-            reason = f"{W.variable.steps}が足りない: 残り {s.steps}, 必要 {info['cost']}"
-        info["reason"] = reason
-        info["playable"] = not reason
-        return info
+            else:
+                why = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
+        return firing, why
+
+    def _plan(self, uid: int) -> PlayPlan | None:
+        """What playing ``uid`` does now (PlayPlan), or None when ``play_info`` would
+        refuse it: the same tests, with no reason written and no info dict made — the
+        play itself asks, once per play."""
+        s = self.state
+        year = self.year(uid)
+        if self._blocked(uid, year):
+            return None
+        cost = self._cost_of(year)
+        if cost > s.steps:
+            return None
+        age, seat = s.age, s.enemy["seat"]
+        crosses = (age - seat) * (year - seat) < 0
+        firing, _ = self._faces_firing(
+            uid, _sides(year, age),
+            Frame(page_uid=uid, distance=abs(year - age), crosses=crosses))
+        if not firing:
+            return None
+        return PlayPlan(year, cost, crosses, firing)
 
     def _blocked(self, uid: int, year: int) -> str:
         s = self.state
@@ -218,30 +257,30 @@ class Playing:
         """Whether any hand page can be played now (the redraw rule asks)."""
         return bool(self._playable(first=True))
 
-    def _resolve_play(self, uid: int, info: dict):
+    def _resolve_play(self, uid: int, plan: PlayPlan):
         s = self.state
-        old, year = s.age, info["year"]
+        old, year = s.age, plan.year
         distance = abs(year - old)
-        frame = Frame(page_uid=uid, distance=distance, crosses=info["crosses"])
+        frame = Frame(page_uid=uid, distance=distance, crosses=plan.crosses)
         s.plays_run += 1
         self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
         move = {"steps_used": distance, "distance_moved": distance,
-                "net_displacement": year - old, "crossings": 1 if info["crosses"] else 0,
+                "net_displacement": year - old, "crossings": 1 if plan.crosses else 0,
                 "plays": 1}
         s.play_counters = dict(move)  # the play scope begins with its move
-        s.steps -= info["cost"]
+        s.steps -= plan.cost
         if year == old:
             s.same_age_plays += 1
-        self.emit("played", uid, s.pages[uid]["page"], year, old, info["cost"], info["firing"],
-                  info["crosses"])
-        for side in info["firing"]:
+        self.emit("played", uid, s.pages[uid]["page"], year, old, plan.cost, plan.firing,
+                  plan.crosses)
+        for side in plan.firing:
             self.emit("face_fired", uid, side)
             yield from self._run_list(self.face_body(uid, side).effects, frame, uid)
             if self._stage_over():
                 break
-        if not self._stage_over():
+        else:  # a play fires at least one face: the stage was asked after the last
             yield from self._fire_board("on_play", frame)
         suppressed = s.suppress > 0
         if suppressed:
@@ -262,7 +301,7 @@ class Playing:
         else:
             s.age = year
             self.emit("moved", old, year, False)
-            if info["crosses"]:
+            if plan.crosses:
                 yield from self._cross(uid, old, year)
         self._playing = False
         if s.zone_of(uid) == "hand":

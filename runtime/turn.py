@@ -112,7 +112,7 @@ class Turn:
         s = self.state
         self.emit("end_declared", s.age)
         yield from self._fire_board("on_end_declared")
-        if not self._stage_over() and s.redraw_failed and not self.playable_any():
+        if s.redraw_failed and not self._stage_over() and not self.playable_any():
             self._lose("no_playable_page")
 
     def _phase_cleanup(self):

@@ -103,7 +103,7 @@ def test_every_recorded_event_has_the_values_its_layout_names(tables):
     seen = set()
     for entry in CORPUS[:30]:
         for event in event_corpus.replay(tables, entry).log:
-            layout, values = event
+            layout, values = event.layout, event.values
             assert REQUIRED[layout] <= len(values) <= len(FIELDS[layout]), event
             assert list(event.data) == list(FIELDS[layout][:len(values)])
             assert event.as_dict() == {"kind": event.kind, **event.data}
