@@ -53,6 +53,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self.log: list[BattleEvent] = []
         self._out: list[BattleEvent] = []
         self._pending = None  # a generator waiting for ``choose``; never saved
+        self._settled = True  # whether the pending resolution is the settling (_resume)
         self._choice: dict | None = None
         self._playing = False
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
@@ -286,19 +287,26 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         the stage. Every step that can fire the board is such a generator, so a 選択
         asked anywhere — a turn phase, a crossing, 被弾時, a stage start — waits for
         ``choose`` (DESIGN §6.1 player choice)."""
-        self._pending = self._then_settle(steps)
+        self._pending = steps
+        self._settled = False  # the stage is settled once the resolution has ended
         self._resume(None)
 
-    def _then_settle(self, steps):
-        yield from steps
-        if self.state.outcome is None and self._stage_over():  # else nothing to settle
-            yield from self._settle()
-
     def _resume(self, answer) -> None:
-        try:
-            request = self._pending.send(answer)
-        except StopIteration:
-            self._pending = None
+        """Carry the pending resolution on with ``answer`` until it asks the player or
+        ends; at its end, settle the stage when it is over (``_settle``: the steps
+        pending then, which may ask the player too) — one generator at a time, not the
+        resolution wrapped in one more for the settling (an action makes a few)."""
+        while True:
+            try:
+                request = self._pending.send(answer)
+            except StopIteration:
+                if not self._settled:
+                    self._settled = True
+                    if self.state.outcome is None and self._stage_over():
+                        self._pending, answer = self._settle(), None
+                        continue
+                self._pending = None
+                return
+            self._choice = request
+            self.emit("choice_requested", request["candidates"], request["count"])
             return
-        self._choice = request
-        self.emit("choice_requested", request["candidates"], request["count"])

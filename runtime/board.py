@@ -11,7 +11,7 @@ from typing import NamedTuple
 from contract.tables import Sayou
 from contract.vocabulary import ANCHORED
 
-from .sayou import Frame, anchored_refs, apply, base_value, window_key
+from .sayou import OPS, Frame, anchored_refs, base_value, window_key
 from .zones import REGION_OPS, REGION_STEPS
 
 
@@ -262,9 +262,10 @@ class Board:
         """One 作用 now, and what it sets off, as the steps to ``yield from``: a region
         operation may ask the player; an 敵HP that reached 0 fires 敵のHPが0になった時.
         Any other 作用 lands at once, and no generator is made unless the board fires."""
-        if effect.op in REGION_OPS:
+        op = effect.op
+        if op in REGION_OPS:
             return self._region_steps(effect, frame)
-        apply(self, effect, frame)
+        OPS[op](self, effect, frame)  # sayou.apply, without the call around it
         return self._after_landing()
 
     def _region_steps(self, effect: Sayou, frame: Frame):

@@ -184,6 +184,13 @@ def base_value(battle, effect: Sayou, frame: Frame) -> float:
     if base is None:
         return 0
     value = BASES[type(base)](battle, base, frame)
+    if frame.scale != 1.0 or frame.times != 1:
+        return _grown(effect, value, frame)
+    return value
+
+
+def _grown(effect: Sayou, value: float, frame: Frame) -> float:
+    """A base value grown by its frame: 破却's distance scale, then n grants at once."""
     if frame.scale != 1.0:
         # Tear effects grow with distance; a multiplier grows by its excess over 1.
         value = 1 + (value - 1) * frame.scale if effect.op == "mul" else value * frame.scale
@@ -304,7 +311,7 @@ def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> fl
     value = (base + add) * mul
     if target == "enemy_hp":
         fray = 1 + battle.tables.balance.fray_attack * battle.state.fray_run
-        reduction = battle.enemy_trait("per_hit_reduction") or 0
+        reduction = battle.foe.traits.get("per_hit_reduction") or 0
         value = value * fray - reduction
         if why is not None:
             why["fray"] = {"factor": fray, "fray": battle.state.fray_run,
@@ -320,12 +327,16 @@ def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
     a base read from a reference, ``ref`` (the reference as a contract literal),
     ``read`` (what it read) and ``coef``; ``scale`` (破却's distance scale) and
     ``times`` (grants at once) when they are not 1."""
-    why: dict = {"base": base_value(battle, effect, frame)}
     base = effect.base
-    if type(base) is Scaled:
-        why["ref"] = _ref_literal(battle, base.ref)
-        why["read"] = read_ref(battle, base.ref, frame)
-        why["coef"] = base.coef
+    if type(base) is Scaled:  # the reference read once, for the base and for ``read``
+        read = read_ref(battle, base.ref, frame)
+        value = read * base.coef
+        if frame.scale != 1.0 or frame.times != 1:
+            value = _grown(effect, value, frame)
+        why: dict = {"base": value, "ref": _ref_literal(battle, base.ref), "read": read,
+                     "coef": base.coef}
+    else:
+        why = {"base": base_value(battle, effect, frame)}
     if frame.scale != 1.0:
         why["scale"] = frame.scale
     if frame.times != 1:
