@@ -183,7 +183,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return [("choose",)]
         s = self.state
         actions: list[tuple] = [("play", uid) for uid in self._playable()]
-        if s.pens_used < s.param("pen_cap"):
+        limits = s.limits()
+        if s.pens_used < limits["pen_cap"]:
             instances = s.pages
             facts = self.page_facts
             for uid in s.zones["hand"]:
@@ -195,7 +196,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     restorable = face["state"] == "blank" and face["blanked"] is not None
                     if restorable or (side in pens and not face["penned"]):
                         actions.append(("pen", uid, side))
-        if s.tears_used < s.param("tear_cap"):
+        if s.tears_used < limits["tear_cap"]:
             actions += [("tear", uid) for uid in s.zones["hand"]]
         actions.append(("end_turn",))
         return actions

@@ -79,7 +79,7 @@ class EnemyTurn:
         done in step 8 (DESIGN §6.1 seat movement)."""
         s = self.state
         enemy = self.tables.enemies[s.enemy["id"]]
-        acceleration = self.enemy_trait("acceleration") or 0
+        acceleration = self.foe.traits.get("acceleration") or 0
         escalating = intent_literals(self.tables, enemy)[1]
         for index in escalation.due(s.enemy["escalations"], s.turn, acceleration):
             s.enemy["intents"].append(escalating[index])
@@ -168,7 +168,7 @@ class EnemyTurn:
     def move_seat(self, delta: int) -> None:
         """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
-        immobile = bool(self.enemy_trait("immobile"))
+        immobile = bool(self.foe.traits.get("immobile"))
         s.enemy["seat"] = seat_rule.moved(s.enemy["seat"], delta, immobile)
         self.emit("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile)
 

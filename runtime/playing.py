@@ -156,14 +156,15 @@ class Playing:
 
     def _blocked(self, uid: int, year: int) -> str:
         s = self.state
-        if s.zone_of(uid) != "hand":
+        if s.pages[uid]["zone"] != "hand":
             return f"{W.region.hand}にないページです"
-        if year > s.param("lifespan_cap"):
-            return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {s.param('lifespan_cap')} の先です（生きない年）"
+        limits = s.limits()
+        if year > limits["lifespan_cap"]:
+            return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {limits['lifespan_cap']} の先です（生きない年）"
         blockade = self.foe.blockade
         if blockade and blockade.low <= year <= blockade.high and year != s.age:
             return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
-        if year == s.age and s.same_age_plays >= s.param("same_age_cap"):
+        if year == s.age and s.same_age_plays >= limits["same_age_cap"]:
             return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
         return ""
 
@@ -179,9 +180,10 @@ class Playing:
         s = self.state
         age, steps = s.age, s.steps
         _, mul = modifiers(self, "steps_payment", consume=False)
-        cap = s.param("lifespan_cap")
+        limits = s.limits()
+        cap = limits["lifespan_cap"]
         blockade = self.foe.blockade
-        same_age_open = s.same_age_plays < s.param("same_age_cap")
+        same_age_open = s.same_age_plays < limits["same_age_cap"]
         overrides = s.year_overrides() if s.mods else None
         instances = s.pages
         facts = self.page_facts
@@ -304,7 +306,7 @@ class Playing:
             if plan.crosses:
                 yield from self._cross(uid, old, year)
         self._playing = False
-        if s.zone_of(uid) == "hand":
+        if s.pages[uid]["zone"] == "hand":
             yield from self._after_play(uid)
         self._end_of_play()
 

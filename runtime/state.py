@@ -145,6 +145,19 @@ class State:
                 value += mod["value"]
         return value
 
+    def limits(self) -> dict:
+        """Every rule parameter now, by code, as ``param`` reads each one: the balance's
+        own dict while no lifetime-bound value is in force (to be read, never written),
+        else a new one with the 上限変更 in force added — for a rule that reads several
+        parameters at once, as the turn and the playability of the hand do."""
+        if not self.mods:
+            return self.params
+        values = dict(self.params)
+        for mod in self.mods:
+            if mod["kind"] == "param":
+                values[mod["key"]] += mod["value"]
+        return values
+
     def flag(self, name: str) -> int:
         """内部フラグ ``name`` now: its adds and assignments in force, in order."""
         value = 0

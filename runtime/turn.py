@@ -68,8 +68,9 @@ class Turn:
     def _phase_draw(self):
         """3. ドロー: the draw count, none once the hand is at its cap."""
         s = self.state
-        for _ in range(s.param("draw_count")):
-            if len(s.zones["hand"]) >= s.param("hand_cap"):
+        limits = s.limits()
+        for _ in range(limits["draw_count"]):
+            if len(s.zones["hand"]) >= limits["hand_cap"]:
                 self.emit("draw_skipped", "hand_cap")
                 break
             if not self._draw_one():
