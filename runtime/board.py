@@ -146,9 +146,8 @@ class Board:
     def frame_of(self, placed: dict) -> Frame:
         """The frame a placed effect reads its values in: its page, the distance it was
         placed with, the run counters at its anchoring, its closed windows."""
-        return Frame(page_uid=placed["page_uid"], distance=placed["distance"],
-                     anchor=placed["placed"]["counters"], scale=placed["scale"],
-                     windows=placed.get("windows"))
+        return Frame(placed["page_uid"], placed["distance"], False,
+                     placed["placed"]["counters"], placed["scale"], placed.get("windows"))
 
     def _close_windows(self, unit: str, done: int) -> None:
         """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or

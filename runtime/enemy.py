@@ -136,7 +136,7 @@ class EnemyTurn:
         s = self.state
         # How much each lifetime of defense absorbed: data for a recorded battle only.
         absorbed_by = [] if self.record else None
-        left = self.consume_defense(amount, one_intent=True, absorbed_by=absorbed_by)
+        left = self.consume_defense(amount, True, absorbed_by)  # one Intent's hit
         if left > 0:
             s.hp -= left
             s.count("turn", "hp_lost", left)

@@ -88,8 +88,7 @@ class Playing:
         """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
         s = self.state
         year = self.year(uid)
-        frame = Frame(page_uid=uid, distance=abs(year - s.age),
-                      crosses=self.crosses(s.age, year))
+        frame = Frame(uid, abs(year - s.age), self.crosses(s.age, year))
         sides = _sides(year, s.age)
         info = {"uid": uid, "year": year, "cost": self._cost_of(year), "crosses": frame.crosses,
                 "sides": list(sides), "firing": [], "playable": False, "reason": ""}
@@ -149,7 +148,7 @@ class Playing:
         crosses = (age - seat) * (year - seat) < 0
         firing, _ = self._faces_firing(
             uid, _sides(year, age),
-            Frame(page_uid=uid, distance=abs(year - age), crosses=crosses))
+            Frame(uid, abs(year - age), crosses))
         if not firing:
             return None
         return PlayPlan(year, cost, crosses, firing)
@@ -248,8 +247,7 @@ class Playing:
                     return True
             if frame is None:
                 seat = self.state.enemy["seat"]
-                frame = Frame(page_uid=uid, distance=abs(year - age),
-                              crosses=(age - seat) * (year - seat) < 0)
+                frame = Frame(uid, abs(year - age), (age - seat) * (year - seat) < 0)
             if conditions_hold(self, body.conditions, frame) and (
                     not pays or payment_shortfall(self, body.effects, frame, paying) is None):
                 return True
@@ -263,7 +261,7 @@ class Playing:
         s = self.state
         old, year = s.age, plan.year
         distance = abs(year - old)
-        frame = Frame(page_uid=uid, distance=distance, crosses=plan.crosses)
+        frame = Frame(uid, distance, plan.crosses)
         s.plays_run += 1
         self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.

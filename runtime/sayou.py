@@ -34,7 +34,9 @@ DEST_ZONE = {"hand": "hand", "draw": "draw", "discard": "discard", "exile": "exi
 
 
 class Frame:
-    """What a 作用 reads besides the state: the play in progress and its own anchor.
+    """What a 作用 reads besides the state: the play in progress and its own anchor
+    (made with positional arguments where a battle makes most: page, distance, crosses,
+    anchor, scale, windows, times).
 
     A plain slotted class rather than a dataclass: a battle makes one for most 作用 it
     applies, and the two dicts are shared empty ones unless given (a frame's dicts are
