@@ -339,9 +339,12 @@ class Playing:
 
     def _end_of_play(self):
         s = self.state
-        self._expire_mods("play")
-        self._close_windows("play", s.plays_run)
-        for placed in (self._index or self.board_index()).ending.get("play", ()):
+        if s.mods:  # the end of a play asks only what the state and the board hold
+            self._expire_mods("play")
+        index = self._index or self.board_index()
+        if index.windows:
+            self._close_windows("play", s.plays_run)
+        for placed in index.ending.get("play", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
                 self._remove(placed)

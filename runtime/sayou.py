@@ -93,7 +93,8 @@ truncate = math.trunc
 
 def page_year(battle, page_id: str) -> int:
     """A page's 銘 now: the table's, unless a 作用 assigned it."""
-    override = battle.state.year_override(page_id)
+    # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
+    override = battle.state.year_override(page_id) if battle.state.mods else None
     return battle.tables.pages[page_id].year if override is None else override
 
 

@@ -124,13 +124,16 @@ class Turn:
         yield from self._fire_board("turn_end")
         s.steps_carried = max(0, min(s.steps, s.param("steps_carry")))
         s.steps = 0
-        expired = [d for d in s.defense if d[1] == "turn"]
-        s.defense = [d for d in s.defense if d[1] != "turn"]
-        if expired:
-            self.emit("defense_expired", sum(v for v, _ in expired), "turn")
-        self._expire_mods("turn")
-        self._close_windows("turn", s.turns_run)
-        for placed in (self._index or self.board_index()).ending.get("turn", ()):
+        kept = [d for d in s.defense if d[1] != "turn"]
+        if len(kept) < len(s.defense):
+            self.emit("defense_expired", sum(v for v, e in s.defense if e == "turn"), "turn")
+        s.defense = kept
+        if s.mods:
+            self._expire_mods("turn")
+        index = self._index or self.board_index()
+        if index.windows:
+            self._close_windows("turn", s.turns_run)
+        for placed in index.ending.get("turn", ()):
             repeat = placed["effect"].repeat
             if repeat.scope == "turn" or (
                     repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
