@@ -58,6 +58,28 @@ def test_the_fast_playability_agrees_with_play_info_at_every_step(tables):
     assert checked > 1000
 
 
+def test_a_play_resolves_the_plan_play_info_describes(tables):
+    """play asks its plan (Playing._plan, no reasons written); screens and refusals ask
+    play_info: at every step of the corpus both agree on every page of the hand —
+    whether it can be played, its 銘, cost, crossing and the faces that fire."""
+    from runtime.battle import Battle
+
+    checked = 0
+    for entry in CORPUS[:40]:
+        battle = Battle.new(tables, seed=entry["seed"], enemies=entry["stages"])
+        for action in entry["actions"]:
+            if battle.choice is None:
+                for uid in battle.hand:
+                    info, plan = battle.play_info(uid), battle._plan(uid)
+                    assert (plan is not None) == info["playable"], (entry["seed"], uid)
+                    if plan is not None:
+                        assert (plan.year, plan.cost, plan.crosses, plan.firing) == (
+                            info["year"], info["cost"], info["crosses"], info["firing"])
+                    checked += 1
+            event_corpus.apply_action(battle, action)
+    assert checked > 3000
+
+
 def test_a_battle_that_only_counts_reaches_the_same_end(tables):
     from runtime.battle import Battle
 
