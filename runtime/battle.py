@@ -19,7 +19,7 @@ from .board import Board
 from .defense import Defense
 from .dev import DEV_SETTINGS
 from .enemy import EnemyTurn, enemy_facts
-from .events import KIND_OF, BattleEvent
+from .events import KIND_OF, EventLog
 from .outcome import Outcome
 from .pen_tear import PenAndTear
 from .playing import Playing, page_facts
@@ -30,10 +30,6 @@ from .streams import Streams
 from .tables import Tables
 from .turn import Turn
 from .zones import Zones
-
-#: A BattleEvent made as the plain tuple it is, without a call of its class: a battle
-#: makes hundreds of events.
-_new_event = tuple.__new__
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
 
@@ -50,8 +46,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: outcomes, not prose; ``log`` and the actions' return values stay empty.
         self.record = record
         self.counts: Counter = Counter()
-        self.log: list[BattleEvent] = []
-        self._out: list[BattleEvent] = []
+        self._records: list[tuple] = []  # every event of the run: its plain record
+        self._start = 0  # where the events of the action being resolved begin
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._settled = True  # whether the pending resolution is the settling (_resume)
         self._choice: dict | None = None
@@ -104,13 +100,13 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
         a kind's second shape), then its values in that layout's order
         (``emit("drawn", uid, page)``) — or, for a battle made with ``record=False``,
-        count it by kind. The arguments are the record itself (BattleEvent: one flat
-        tuple, no tuple of values inside), made without a call of its class. Every
+        count it by kind. The arguments are the record itself (one flat tuple, no tuple
+        of values inside; the log reads it as a BattleEvent, events.EventLog). Every
         layout the runtime emits is listed (tests/test_event_corpus.py reads them all
         from the code and checks the number of values), so nothing is looked up or
         checked on each of a battle's hundreds of events."""
         if self.record:
-            self._out.append(_new_event(BattleEvent, event))
+            self._records.append(event)
         else:
             self.counts[KIND_OF[event[0]]] += 1
 
@@ -126,12 +122,16 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         if self._choice is not None:
             raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
 
-    def _done(self) -> list[BattleEvent]:
+    def _done(self) -> EventLog:
         """The events of the action just resolved (until it ended or a player choice
         made it wait), now in the log."""
-        events, self._out = self._out, []
-        self.log.extend(events)
-        return events
+        start, self._start = self._start, len(self._records)
+        return EventLog(self._records, start, self._start)
+
+    @property
+    def log(self) -> EventLog:
+        """Every event of the run so far, in order."""
+        return EventLog(self._records, 0, self._start)
 
     # ============================================================== queries
     @property
@@ -205,7 +205,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     # ============================================================== actions
     # Each action checks everything it can refuse before anything changes (Refused), then
     # resolves until it ends or a player choice makes it wait.
-    def play(self, uid: int) -> list[BattleEvent]:
+    def play(self, uid: int) -> EventLog:
         """Play a hand page (by uid)."""
         self._ready()
         plan = self._plan(uid)
@@ -214,25 +214,25 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._begin(self._resolve_play(uid, plan))
         return self._done()
 
-    def pen(self, uid: int, side: str) -> list[BattleEvent]:
+    def pen(self, uid: int, side: str) -> EventLog:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
         self._ready()
         self._pen(uid, side)
         return self._done()
 
-    def tear(self, uid: int) -> list[BattleEvent]:
+    def tear(self, uid: int) -> EventLog:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
         self._ready()
         self._tear(uid)
         return self._done()
 
-    def end_turn(self) -> list[BattleEvent]:
+    def end_turn(self) -> EventLog:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
         self._ready()
         self._begin(self._end_turn())
         return self._done()
 
-    def choose(self, uids: list[int]) -> list[BattleEvent]:
+    def choose(self, uids: list[int]) -> EventLog:
         """Answer a pending player choice with the chosen page uids."""
         self._open()
         if self._choice is None:
@@ -246,7 +246,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._resume(list(uids))
         return self._done()
 
-    def dev_set(self, **values) -> list[BattleEvent]:
+    def dev_set(self, **values) -> EventLog:
         """開発者モード: set HP, 歩, 防御 (any lifetime), 綻び (run and stage), 刻, 座, 敵HP,
         通貨 or the hand directly, bypassing the rules (spec 000 開発者フック). A value
         outside what the board can hold (刻 beyond its walls, negative 歩) is refused.
