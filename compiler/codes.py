@@ -108,6 +108,10 @@ E060 = _define("E060", ERROR, f"{W.target}の範囲が逆（下限が上限よ�
 E061 = _define("E061", ERROR, f"{W.target}がその量の取りうる値の外",
     hint=f"{W.measure.win_rate}は 0%〜100%、{W.measure.win_rate_delta}は{W.measure.win_rate}の変化"
          "（ポイント）なので -100%〜+100% です")
+# 旅 (spec 004, draft 17): the journey items
+E070 = _define("E070", ERROR, "旅の項目の値の形が違う")
+E071 = _define("E071", ERROR, "旅の内容が揃っていない")
+E072 = _define("E072", ERROR, "旅の内容にない名前の参照")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",

@@ -144,9 +144,15 @@ def _example(example: ast.Example):
     return lists
 
 
+def _journey(item: ast.JourneyItem):
+    return [("item_lines", item.fields)] + [
+        ("deck_entries", value.values) for f in item.fields for value in f.values
+        if isinstance(value, ast.ValueList)]
+
+
 #: The lists each kind of item holds, as (limit key, elements) pairs.
 _LISTS = {ast.Page: _page, ast.Enemy: _enemy, ast.Balance: _balance, ast.Deck: _deck,
-          ast.Example: _example}
+          ast.Example: _example, ast.JourneyItem: _journey}
 
 
 def _span_of(element) -> Span:

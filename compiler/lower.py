@@ -8,6 +8,7 @@ sorted by id, and takes their literals. Nothing here can fail on checked content
 from __future__ import annotations
 
 from contract.codec import to_literal
+from contract.journey import JOURNEY_SCHEMA_VERSION, JourneyTable
 from contract.tables import (SCHEMA_VERSION, BalanceTable, DecksTable, EnemiesTable,
                              PagesTable, vocabulary_table)
 
@@ -27,5 +28,6 @@ def lower(model: dict) -> dict[str, dict]:
         "balance": BalanceTable(SCHEMA_VERSION, model["balance"]),
         "decks": DecksTable(SCHEMA_VERSION, STARTING_DECK, _by_id(model["decks"])),
         "vocabulary": vocabulary_table(),
+        "journey": model["journey"] or JourneyTable(JOURNEY_SCHEMA_VERSION, {}, {}, {}, {}, {}, {}),
     }
     return {name: to_literal(table) for name, table in tables.items()}

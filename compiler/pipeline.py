@@ -1,6 +1,6 @@
 """パイプライン — the passes of the compiler, in order, over one compilation record.
 
-    parse → sizes → symbols → check → project → lower → validate → emit      (PASSES)
+    parse → sizes → symbols → check → journey → project → lower → validate → emit  (PASSES)
 
 Each pass reads and extends the ``Compilation``; lint and compile run the same tuple, so
 whatever compile refuses, lint reports. A pass after ``check`` runs only on content
@@ -19,6 +19,7 @@ from pathlib import Path
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 
+from contract.journey import JourneyTable
 from contract.tables import Balance, Deck, Enemy, Page
 from .codes import E000, E014, W003
 from .items import check_balance, check_deck, check_enemy, check_page, default_deck_cap
@@ -45,6 +46,8 @@ class Model:
     enemies: list[Enemy | None] = field(default_factory=list)
     decks: list[Deck | None] = field(default_factory=list)
     balance: Balance | None = None
+    #: 旅 (spec 004): the journey table, None when a journey item has an error.
+    journey: "JourneyTable | None" = None
 
     def __getitem__(self, key: str):
         """The same fields by name (``model["pages"]``), for callers that read it so."""
@@ -252,6 +255,20 @@ def check_items(c: Compilation) -> None:
                     c.model.balance = None
 
 
+@_collector_paused
+def check_journey(c: Compilation) -> None:
+    """The journey items (spec 004) → the journey table of the model (compiler.journey)."""
+    from .journey import check_journey as check
+
+    try:
+        c.model.journey = check(c.symbols, c.diagnostics)
+    except Exception as exc:  # a bug in jibunki, reported at the first journey item
+        first = next((item for items in c.symbols.journey.values() for item in items.values()),
+                     None)
+        if first is not None:
+            c.diagnostics.append(internal_error(exc, head(first.span)))
+
+
 def check_project(c: Compilation) -> None:
     """What only the whole content can lack: the balance and the starting deck."""
     from .lower import STARTING_DECK
@@ -295,8 +312,8 @@ def emit(c: Compilation) -> None:
 
 
 #: The passes, in order. lint and compile run them all.
-PASSES = (parse, check_sizes, collect_symbols, check_items, check_project, lower_tables,
-          validate_tables, emit)
+PASSES = (parse, check_sizes, collect_symbols, check_items, check_journey, check_project,
+          lower_tables, validate_tables, emit)
 
 
 # --------------------------------------------------------------------- helpers

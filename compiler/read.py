@@ -15,7 +15,7 @@ from dsl.diagnostics import Diagnostic, Span
 from .codes import E004
 
 #: The file kinds of the content folder.
-CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario")
+CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
 #: A file larger than this is not hand-written content.
 MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Nobody writes a 作用 this long; such a line is pasted data or garbage.

@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Note
 
+from contract.vocabulary import JOURNEY_KINDS, KEYWORDS
+
 from .codes import E012
 
-_KIND_WORDS = {"page": "ページ", "enemy": "敵", "deck": "デッキ"}
+_KIND_WORDS = {"page": "ページ", "enemy": "敵", "deck": "デッキ",
+               **{kind: KEYWORDS[f"j_{kind}"][0] for kind in JOURNEY_KINDS}}
 
 
 @dataclass
@@ -26,6 +29,9 @@ class Symbols:
     decks: dict[str, ast.Deck] = field(default_factory=dict)
     balances: list[ast.Balance] = field(default_factory=list)
     examples: list[ast.Example] = field(default_factory=list)
+    #: 旅 (spec 004): each kind of journey item (JOURNEY_KINDS) → its items by id.
+    journey: dict[str, dict[str, ast.JourneyItem]] = field(
+        default_factory=lambda: {kind: {} for kind in JOURNEY_KINDS})
     _origins: frozenset[str] | None = field(default=None, init=False, repr=False,
                                             compare=False)
 
@@ -63,7 +69,10 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
                 if not symbols.balances:
                     symbols.balances.append(item)
                 continue
-            kind, table = tables[type(item)]
+            if isinstance(item, ast.JourneyItem):
+                kind, table = item.kind, symbols.journey[item.kind]
+            else:
+                kind, table = tables[type(item)]
             definitions.setdefault((kind, item.id.text), []).append(item)
             table.setdefault(item.id.text, item)
     for (kind, ident), items in definitions.items():

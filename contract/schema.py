@@ -18,6 +18,7 @@ TITLES = {
     "balance": "自分紀 balance table (generated/balance.py)",
     "decks": "自分紀 decks table (generated/decks.py)",
     "vocabulary": "自分紀 vocabulary table (generated/vocabulary.py)",
+    "journey": "自分紀 journey table: draft 17 (generated/journey.py)",
 }
 
 

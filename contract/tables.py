@@ -14,6 +14,7 @@ from typing import Annotated, ClassVar, Union
 
 from . import vocabulary as vocab
 from .codec import Bound, Length, codes, from_literal, to_literal
+from .journey import JourneyTable
 from .vocabulary import W
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
@@ -511,7 +512,7 @@ def vocabulary_table() -> VocabularyTable:
 
 #: Table name → its class (the files of generated/, in writing order).
 TABLES = {"pages": PagesTable, "enemies": EnemiesTable, "balance": BalanceTable,
-          "decks": DecksTable, "vocabulary": VocabularyTable}
+          "decks": DecksTable, "vocabulary": VocabularyTable, "journey": JourneyTable}
 
 __all__ = ["SCHEMA_VERSION", "REFS", "TABLES", "Balance", "BalanceTarget", "Body", "Condition", "Const",
            "CounterRef", "Deck", "DistanceRef", "Enemy", "Escalation", "Face", "Filter",

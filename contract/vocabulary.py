@@ -562,6 +562,131 @@ FORMER_CODES = {
     "after_ho_refill": "after_steps_refill",
 }
 
+# ------------------------------------------------------------- 旅 (spec 004)
+# The second rule set: the tabletop draft 17 「明日、旅に出ます」. Its content is written
+# as items of the language (ロケーション, イベント, フラグ, アイテム, レター, 旅の準備) whose
+# fields are the JOURNEY_FIELDS; the journey runtime (journey/) implements each effect of
+# JOURNEY_EFFECTS, and nothing else: content picks among them, it cannot invent one.
+
+#: スート — the five stories of the event cards (赤 珍獣屋, 緑 ワタリガラス …).
+JOURNEY_SUITS = (
+    Term("red", "赤"), Term("green", "緑"), Term("blue", "青"), Term("yellow", "黄"),
+    Term("white", "白"),
+)
+
+
+@dataclass(frozen=True)
+class JourneyEffect(Term):
+    """An effect of the journey rule set: a suit's (its flag card), a letter's or an item's.
+    ``of`` says whose it is; ``passive``: always on, never tapped (the items of the draft's
+    問題点 summary, paid for in VP); ``value``: it reads the item's 値 (キーボーナス +2)."""
+
+    of: str = ""
+    passive: bool = False
+    value: bool = False
+
+
+JOURNEY_EFFECTS = (
+    # suits: what a flag card says (spec 004 イベントフェイズ)
+    JourneyEffect("nudge_black", "黒ポーン移動", of="flag",
+                  phrase="黒いポーン１個を前後どちらかへ１ロケーション動かす"),
+    JourneyEffect("swap_same_number", "同数字交換", of="flag",
+                  phrase="同じ数字のイベント２枚の位置を交換する（来たイベントの効果はこの手番に適用しない）"),
+    JourneyEffect("draw_return", "引いて戻す", of="flag",
+                  phrase="山から１枚引いて手札に加え、手札１枚を山の下へ戻す"),
+    JourneyEffect("stand_item", "アイテム復帰", of="flag",
+                  phrase="使用済みのアイテム１個を縦置きに戻す"),
+    JourneyEffect("call_black", "黒ポーン呼び寄せ", of="flag",
+                  phrase="黒いポーン１個を現在のロケーションへ動かす（既にいる方は選べない）"),
+    # letters (spec 004 ◎レター)
+    JourneyEffect("location_memory", "ロケーションメモリー", of="letter",
+                  phrase="黒いポーン１個を前後どちらかへ１ロケーション動かす"),
+    JourneyEffect("adventure_memory", "アドベンチャーメモリー", of="letter",
+                  phrase="捨て札から好きな１枚を山の一番上に戻す"),
+    # items as the set-up lists them: tapped when used, stood up again by a green event
+    JourneyEffect("unresolve", "未解決扱い", of="item",
+                  phrase="解決済みのスート１つを手番終了時まで未解決として扱い、イベント効果を適用できる"),
+    JourneyEffect("advance_white", "白ポーン前進", of="item",
+                  phrase="白いポーンを１ロケーション進める"),
+    JourneyEffect("cycle_three", "三枚入れ替え", of="item",
+                  phrase="山から３枚引いて手札に加え、手札３枚を好きな順番で山の下へ戻す"),
+    JourneyEffect("recall_extra", "追加回収", of="item",
+                  phrase="アドベンチャーメモリーを使用した際、追加で捨て札１枚を山の上へ戻す"),
+    JourneyEffect("swap_in", "差し替え", of="item",
+                  phrase="現在のロケーションのイベント１枚を捨て札にし、手札１枚を同じ位置に配置する"),
+    JourneyEffect("loop_to_bottom", "ループ回収", of="item",
+                  phrase="ループの際、引いたカードを見てから、捨て札にせず山の一番下へ戻す"),
+    # items as the 問題点 summary lists them: always on, each with a cost in VP
+    JourneyEffect("red_slots", "赤枠使用", of="item", passive=True,
+                  phrase="赤いカードアイコンにも配置できる"),
+    JourneyEffect("split_black", "黒ポーン分割移動", of="item", passive=True,
+                  phrase="黒いポーンの歩数を２個に分けて動かせる"),
+    JourneyEffect("next_open", "山札公開", of="item", passive=True,
+                  phrase="山の一番上のカードを表向きにする"),
+    JourneyEffect("key_bonus", "キーボーナス", of="item", passive=True, value=True,
+                  phrase="キーアイコンが揃ったロケーション１つにつき {value}ＶＰ追加"),
+    JourneyEffect("extra_hand", "手札追加", of="item", passive=True, value=True,
+                  phrase="手札の枚数＋{value}"),
+    JourneyEffect("loop_to_bottom_always", "常時ループ回収", of="item", passive=True,
+                  phrase="ループの際、捨て札にせず山の一番下へ戻す"),
+)
+
+
+@dataclass(frozen=True)
+class JourneyField(Term):
+    """A field of a journey item: the kinds of item that take it, the shape of its value
+    (each part one of "number", "name", "text", "names" — a [list] — and no part for a
+    field written alone, such as 高難易度), whether an item must write it and whether it
+    may be written more than once."""
+
+    kinds: tuple[str, ...] = ()
+    shape: tuple[str, ...] = ()
+    required: bool = False
+    repeat: bool = False
+
+
+#: The kinds of journey item, by the grammar's keyword rule (KEYWORDS["j_location"] …).
+JOURNEY_KINDS = ("location", "event", "flag", "item", "letter", "setup")
+
+JOURNEY_FIELDS = (
+    JourneyField("slots", "枠", kinds=("location",), shape=("number",), required=True,
+                 note="the card icons: how many events the location holds"),
+    JourneyField("red", "赤枠", kinds=("location",), shape=("number",),
+                 note="how many of them are red (the outer ones): absent in 高難易度"),
+    JourneyField("suit", "スート", kinds=("event", "flag"), shape=("name",), required=True),
+    JourneyField("number", "数字", kinds=("event",), shape=("number",), required=True),
+    JourneyField("key", "鍵", kinds=("event",), shape=("name",), required=True,
+                 note="the key icon"),
+    JourneyField("effect", "効果", kinds=("flag", "item", "letter"), shape=("name",),
+                 required=True),
+    JourneyField("value", "値", kinds=("item",), shape=("number",)),
+    JourneyField("cost", "費用", kinds=("item",), shape=("number",),
+                 note="VP taken from the score when the item is carried"),
+    JourneyField("text", "文", kinds=JOURNEY_KINDS, shape=("text",),
+                 note="designer text: shown as written, never interpreted"),
+    JourneyField("base", "元", kinds=("setup",), shape=("name",),
+                 note="the set-up this one changes (a variant)"),
+    JourneyField("last_day", "最終日", kinds=("setup",), shape=("name",),
+                 note="the location always laid last; the others are shuffled before it"),
+    JourneyField("hand", "初期手札", kinds=("setup",), shape=("number",),
+                 note="cards drawn at set-up (a turn chooses among one more)"),
+    JourneyField("items_chosen", "アイテム数", kinds=("setup",), shape=("number",)),
+    JourneyField("item_pool", "アイテム一覧", kinds=("setup",), shape=("names",)),
+    JourneyField("carried", "携帯", kinds=("setup",), shape=("names",),
+                 note="the items chosen when the player names none"),
+    JourneyField("keys", "鍵の種類", kinds=("setup",), shape=("names",)),
+    JourneyField("key_vp", "鍵ボーナス", kinds=("setup",), shape=("number",),
+                 note="VP per location whose key icons all match"),
+    JourneyField("merge_key", "鍵の置き換え", kinds=("setup",), shape=("name", "name"),
+                 repeat=True, note="the first key icon counts as the second"),
+    JourneyField("hard", "高難易度", kinds=("setup",), shape=(),
+                 note="red card icons are absent"),
+    JourneyField("optional_effects", "効果は任意", kinds=("setup",), shape=(),
+                 note="each suit effect may be skipped (問題点: メイにする)"),
+    JourneyField("next_open", "山札公開", kinds=("setup",), shape=(),
+                 note="the top card of the deck is face up"),
+)
+
 # ------------------------------------------------------------------------ keywords
 
 
@@ -582,6 +707,13 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "enemy": ("敵", "enemy"),
     "balance": ("バランス", "balance"),
     "deck": ("デッキ", "deck"),
+    # 旅 (spec 004, draft 17): its kinds of item; their fields are names (JOURNEY_FIELDS)
+    "j_location": ("ロケーション", "location"),
+    "j_event": ("イベント", "event"),
+    "j_flag": ("フラグ", "flag_card"),
+    "j_item": ("アイテム", "item"),
+    "j_letter": ("レター", "letter"),
+    "j_setup": ("旅の準備", "journey_setup"),
     # page fields
     "year": _words(VARIABLES, "year"),
     "fray_mul": _words(VARIABLES, "fray_mul"),
@@ -695,6 +827,9 @@ def tables() -> dict[str, Table]:
         "balance": _table("balance", BALANCE_KEYS),
         "quantity": _table("quantity", BATTLE_QUANTITIES),
         "measure": _table("measure", MEASURES),
+        "journey_suit": _table("journey_suit", JOURNEY_SUITS),
+        "journey_effect": _table("journey_effect", JOURNEY_EFFECTS),
+        "journey_field": _table("journey_field", JOURNEY_FIELDS),
     }
 
 
@@ -731,7 +866,9 @@ W = _Names({
         ("variable", (*VARIABLES, FLAG)), ("counter", COUNTERS),
         ("condition_word", CONDITION_WORDS), ("condition_kind", CONDITION_KINDS),
         ("tile", TILE_KINDS), ("intent", INTENT_KINDS), ("trait", TRAITS),
-        ("balance", BALANCE_KEYS), ("quantity", BATTLE_QUANTITIES), ("measure", MEASURES))},
+        ("balance", BALANCE_KEYS), ("quantity", BATTLE_QUANTITIES), ("measure", MEASURES),
+        ("journey_suit", JOURNEY_SUITS), ("journey_effect", JOURNEY_EFFECTS),
+        ("journey_field", JOURNEY_FIELDS))},
     #: the short word of each face a player types (pen 2 未来)
     "face_word": _Names({f.code: f.aliases[0] for f in FACES}),
     "pages": PAGES.ja,

@@ -338,7 +338,48 @@ class Deck:
     span: Span
 
 
-Item = Union[Page, Enemy, Balance, Deck]
+# ------------------------------------------------------------------ 旅 (spec 004)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A string written as a value (文 「…」): designer text, with its span."""
+
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ValueList:
+    """A bracketed list of values ([月, 星, 花])."""
+
+    values: tuple
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class JourneyField:
+    """One line of a journey item: the field's name as written, then its values in order
+    (Name, Number, Text or ValueList); the compiler resolves the name and checks the shape."""
+
+    key: Name
+    values: tuple
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class JourneyItem:
+    """A journey item (spec 004): ロケーション, イベント, フラグ, アイテム, レター or 旅の準備
+    (``kind`` is one of contract.vocabulary.JOURNEY_KINDS), its id, title and fields."""
+
+    kind: str
+    id: Name
+    title: str | None
+    fields: tuple[JourneyField, ...]
+    span: Span
+
+
+Item = Union[Page, Enemy, Balance, Deck, JourneyItem]
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,8 @@ def _classes() -> tuple[type, ...]:
             ast.Sayou, ast.Body, ast.Face, ast.Pen, ast.Tear, ast.Percent,
             ast.BalanceTarget, ast.Field, ast.Page,
             ast.Intent, ast.Escalation, ast.Trait, ast.Enemy, ast.Setting, ast.Balance,
-            ast.DeckEntry, ast.Deck, ast.SourceFile, ast.Step, ast.Example,
+            ast.DeckEntry, ast.Deck, ast.Text, ast.ValueList, ast.JourneyField,
+            ast.JourneyItem, ast.SourceFile, ast.Step, ast.Example,
             ast.ParseResult, Span, Note, Diagnostic)
 
 

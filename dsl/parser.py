@@ -34,7 +34,8 @@ MAX_OPERATORS = 100
 #: After this many syntax errors in one file the rest of it is not worth reading.
 MAX_ERRORS_PER_FILE = 50
 
-_TOP_LEVEL_WORDS = [w for key in ("page", "enemy", "balance", "deck", "example")
+_TOP_LEVEL_WORDS = [w for key in ("page", "enemy", "balance", "deck", "example", "j_location",
+                                  "j_event", "j_flag", "j_item", "j_letter", "j_setup")
                     for w in KEYWORDS[key]]
 _ITEM_START = re.compile(
     r"^[ \t\u3000]*(?:%s)(?=[\s\"「])" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)

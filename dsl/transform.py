@@ -395,6 +395,52 @@ class ToAst(Transformer):
                              self._number(count) if count is not None else None,
                              self._span(meta))
 
+    # ---------------------------------------------------------------- 旅 (spec 004)
+    @v_args(meta=True)
+    def journey(self, meta, children):
+        kind, ident, title, *fields = children
+        return ast.JourneyItem(kind, self._name(ident), title,
+                               tuple(f for f in fields if isinstance(f, ast.JourneyField)),
+                               self._span(meta))
+
+    def kind_location(self, _children):
+        return "location"
+
+    def kind_event(self, _children):
+        return "event"
+
+    def kind_flag(self, _children):
+        return "flag"
+
+    def kind_item(self, _children):
+        return "item"
+
+    def kind_letter(self, _children):
+        return "letter"
+
+    def kind_setup(self, _children):
+        return "setup"
+
+    @v_args(meta=True)
+    def jfield(self, meta, children):
+        key, *values = children
+        return ast.JourneyField(self._name(key), tuple(values), self._span(meta))
+
+    def jname(self, children):
+        return self._name(children[0])
+
+    def jnumber(self, children):
+        return self._number(children[0])
+
+    def jtext(self, children):
+        text = str(children[0])
+        return ast.Text(_unquote(text) if text.startswith('"') else text[1:-1],
+                        self._tok_span(children[0]))
+
+    @v_args(meta=True)
+    def jlist(self, meta, children):
+        return ast.ValueList(tuple(c for c in children if c is not None), self._span(meta))
+
     # ---------------------------------------------------------------- examples
     @v_args(meta=True)
     def example(self, meta, children):

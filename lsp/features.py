@@ -447,5 +447,7 @@ def _symbol(item) -> Symbol:
     if isinstance(item, (ast.Page, ast.Enemy, ast.Deck)):
         kind = {ast.Page: "page", ast.Enemy: "enemy", ast.Deck: "deck"}[type(item)]
         return Symbol(item.id.text, item.title or "", kind, item.span, item.id.span)
+    if isinstance(item, ast.JourneyItem):  # 旅 (spec 004): named by its kind's keyword
+        return Symbol(item.id.text, item.title or "", f"j_{item.kind}", item.span, item.id.span)
     kind = "balance" if isinstance(item, ast.Balance) else "example"
     return Symbol(item.title or _keyword(kind), _keyword(kind), kind, item.span, item.span)

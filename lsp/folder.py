@@ -15,7 +15,7 @@ from compiler.read import MAX_FILE_BYTES
 __all__ = ["EXTENSIONS", "Folder", "Folders", "content_root"]
 
 #: The kinds of content file the server checks.
-EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario")
+EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
 #: The folder name that marks a content folder (the nearest such ancestor wins).
 CONTENT_NAME = "content"
 

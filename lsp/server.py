@@ -38,6 +38,10 @@ SYMBOL_KINDS = {
     "deck": types.SymbolKind.Array,
     "balance": types.SymbolKind.Namespace,
     "example": types.SymbolKind.Event,
+    # 旅 (spec 004)
+    "j_location": types.SymbolKind.Module, "j_event": types.SymbolKind.Event,
+    "j_flag": types.SymbolKind.Constant, "j_item": types.SymbolKind.Object,
+    "j_letter": types.SymbolKind.String, "j_setup": types.SymbolKind.Namespace,
 }
 #: Characters that open a completion by themselves: a scope subscript, a flag.
 TRIGGERS = ["[", "@"]

@@ -2,7 +2,7 @@
 
     contract/  (standard library only: the typed tables and the vocabulary)
        ^
-    dsl/ -> compiler/ -> generated/          runtime/ (contract/ and the standard library)
+    dsl/ -> compiler/ -> generated/          runtime/, journey/ (contract/ and the standard library)
                                                 ^
                      scenario/ (examples: run on the tables)    catalog/  terminal/
                                                 ^
@@ -26,12 +26,13 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks", "sim", "lsp"}
+               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
     "contract": ({"contract"}, set()),
     "runtime": ({"runtime", "contract"}, set()),
+    "journey": ({"journey", "contract"}, set()),  # draft 17's rules (spec 004)
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),

@@ -1,0 +1,15 @@
+"""旅 — the rules runtime of the second rule set: the tabletop draft 17 「明日、旅に出ます」
+(spec 004), driven by generated/journey.py.
+
+A game is a ``State`` (cheap to copy, with a hashable ``key()`` for memoisation) and two
+pure functions: ``legal_actions(state)`` and ``apply(state, action) -> (state', events)``.
+``new_game(rules, seed)`` deals it, the same for the same seed. Standard library only,
+like runtime/: it never imports lark, dsl/ or compiler/. docs/journey.md says how each
+rule of the draft is read, and which of its contradictions the project decided how.
+"""
+
+from .rules import JourneyError, Rules, load_rules
+from .play import apply, legal_actions, new_game
+from .state import State
+
+__all__ = ["JourneyError", "Rules", "State", "apply", "legal_actions", "load_rules", "new_game"]

@@ -1,0 +1,108 @@
+"""旅の棋譜 — actions as the words a player types (and a script or a golden game keeps).
+
+Every legal action has one label (``label``): the verb, then cards by id (赤3), black
+pawns by the day they stand on (黒3), days and places 1-based (2-1: day 2, nearest
+event), directions +1 / -1. ``parse`` reads a line back: a label of a legal action, or a
+shorter form when it names one action only (``play 赤3`` when one black pawn can walk).
+
+    play 赤3 黒3            the card, and the black pawn on day 3 walks (7 − 3)
+    play 赤3 黒1+2 黒3+2    地図（問題点）: the steps shared between both
+    mill discard | mill bottom
+    effect 黒3 +1 | effect 黒3 | effect 2-1 4-1 | effect 地図 | effect | skip
+    return 赤3
+    resolve 赤 | end
+    letter location 黒3 -1 | letter adventure 赤3 [緑4]
+    item 地図 | item ランタン 赤 | item リュックサック 2 赤3
+"""
+
+from __future__ import annotations
+
+from .play import legal_actions
+from .rules import JourneyError
+from .state import State
+
+#: Japanese verbs accepted for the ASCII ones (the screen shows the ASCII form).
+VERBS = {"出す": "play", "効果": "effect", "見送る": "skip", "戻す": "return", "解決": "resolve",
+         "終了": "end", "レター": "letter", "アイテム": "item", "ループ": "mill"}
+LETTER_WORDS = {"location_memory": "location", "adventure_memory": "adventure"}
+
+
+def label(state: State, action: tuple) -> str:
+    """The words of ``action`` (full form: it names one action in any state)."""
+    r = state.rules
+    kind = action[0]
+    if kind == "play":
+        moves = action[2]
+        if len(moves) == 1:
+            return f"play {r.card_ids[action[1]]} 黒{moves[0][0] + 1}"
+        return "play " + r.card_ids[action[1]] + "".join(f" 黒{b + 1}+{n}" for b, n in moves)
+    if kind == "mill":
+        return f"mill {action[1]}"
+    if kind == "effect":
+        return " ".join(["effect", *_effect_words(state, action[1:])])
+    if kind in ("skip", "end"):
+        return kind
+    if kind == "return":
+        return f"return {r.card_ids[action[1]]}"
+    if kind == "resolve":
+        return f"resolve {r.suit_word(action[1])}"
+    if kind == "letter":
+        if action[1] == "location_memory":
+            return f"letter location 黒{action[2] + 1} {action[3]:+d}"
+        return " ".join(["letter adventure", *(r.card_ids[c] for c in action[2:])])
+    if kind == "item":
+        item = state.deal.carried[action[1]]
+        words = ["item", item.id]
+        if item.effect == "unresolve":
+            words.append(r.suit_word(action[2]))
+        elif item.effect == "swap_in":
+            words += [str(action[2] + 1), r.card_ids[action[3]]]
+        return " ".join(words)
+    raise JourneyError(f"知らない行動です: {action!r}")
+
+
+def _effect_words(state: State, args: tuple) -> list[str]:
+    effect = state.rules.suit_effects[state.pending[0]]
+    if effect == "nudge_black":
+        return [f"黒{args[0] + 1}", f"{args[1]:+d}"]
+    if effect == "call_black":
+        return [f"黒{args[0] + 1}"]
+    if effect == "swap_same_number":
+        return [f"{args[0] + 1}-{args[1] + 1}", f"{args[2] + 1}-{args[3] + 1}"]
+    if effect == "stand_item":
+        return [state.deal.carried[args[0]].id]
+    return []
+
+
+def labels(state: State) -> dict[str, tuple]:
+    """Every legal action by its label, in legal_actions' order."""
+    return {label(state, action): action for action in legal_actions(state)}
+
+
+def parse(state: State, text: str) -> tuple:
+    """The legal action ``text`` names (JourneyError, saying what can be typed, if none)."""
+    words = text.split()
+    if not words:
+        raise JourneyError("行動が空です")
+    words[0] = VERBS.get(words[0], words[0]).lower()
+    typed = " ".join(_normal(w) for w in words)
+    known = labels(state)
+    if typed in known:
+        return known[typed]
+    prefixed = [a for lab, a in known.items() if lab.startswith(typed + " ")]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    verbs = sorted({lab.split()[0] for lab in known})
+    if prefixed:
+        shown = [lab for lab in known if lab.startswith(typed + " ")][:6]
+        raise JourneyError(f"「{text.strip()}」だけでは決まりません。例えば: {' / '.join(shown)}")
+    same_verb = [lab for lab in known if lab.split()[0] == words[0]][:6]
+    if same_verb:
+        raise JourneyError(f"いまはできない行動です: 「{text.strip()}」。できるのは例えば: {' / '.join(same_verb)}")
+    raise JourneyError(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
+                       "（help で書き方を表示）")
+
+
+def _normal(word: str) -> str:
+    """One word as labels spell it: 全角 digits and signs as ASCII (黒３ → 黒3)."""
+    return word.translate(str.maketrans("０１２３４５６７８９＋－", "0123456789+-"))

@@ -1,0 +1,556 @@
+"""旅の進行 — the rules of draft 17 as two pure functions over ``State``:
+``legal_actions(state)`` and ``apply(state, action) -> (state', events)``.
+
+A turn is the draft's phases in order: 手札補充 (refill: draw one, lose on an empty deck),
+移動 (play a card: the white pawn walks its number, one black pawn 7 − it; a white pawn
+that passes 【７日目】 loops to 【１日目】 and mills the top card), 行動 (the card is
+placed at the white pawn's location, newest nearest, the farthest falling off; none on
+the last day), イベント (the suit effects there, nearest first, each suit once, resolved
+suits never), 解決 (one story whose suit lies under every pawn, as many cards as pawns
+stand there) and 終了 (won when every story is resolved and every pawn is on the last
+day; else the next turn, from the refill). Letters and items may be used at every
+decision point of the turn. The phases that need no choice run by themselves (``_run``).
+
+An action is a tuple (``legal_actions`` lists them all, in a fixed order):
+
+    ("play", card, ((black_day, steps), …))   the card, and the black pawn(s) that walk
+    ("mill", "discard") / ("mill", "bottom")  a loop's card: discard it, or テント
+    ("effect", …) / ("skip",)                  the pending suit effect's choice (or none)
+    ("return", card)                           a hand card under the deck (黄, ラジオ)
+    ("resolve", suit) / ("end",)               resolve a story, or end the turn
+    ("letter", effect, …)                      ロケーションメモリー (black_day, ±1) or
+                                               アドベンチャーメモリー (card[, camera's card])
+    ("item", index, …)                         a carried item (index into deal.carried)
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from .rules import JourneyError, Rules
+from .state import Deal, State
+
+#: The phases that wait for a choice; every other phase runs by itself.
+DECISIONS = ("play", "mill", "effect", "return", "resolve")
+#: Where letters and items may be used ("any time", as far as a turn has moments).
+FREE_USE = ("play", "effect", "resolve")
+
+
+# ------------------------------------------------------------------ the deal
+
+
+def new_game(rules: Rules, seed: int = 0, items=None, cards=None) -> State:
+    """A game dealt for ``seed`` (the state after the first refill; ``deal_game`` also
+    gives the events of the deal)."""
+    return deal_game(rules, seed, items, cards)[0]
+
+
+def deal_game(rules: Rules, seed: int = 0, items=None, cards=None) -> tuple[State, list]:
+    """(state, events) of a new game: the locations laid (the last day last, the others
+    shuffled), the deck shuffled, the hand drawn, then turn 1's refill. ``items``: the
+    carried item ids (None: the set-up's 携帯); ``cards``: the card indices of a reduced
+    deck (None: every event). The same seed deals the same game."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise JourneyError(f"シードは整数です（{seed!r}）")
+    rng = random.Random(seed)
+    others = [loc for loc in rules.locations if loc != rules.last_day]
+    rng.shuffle(others)
+    days = (*others, rules.last_day)
+    carried = _carried(rules, items)
+    passive = frozenset(it.effect for it in carried if it.passive)
+    capacity = tuple(0 if day == len(days) - 1 else
+                     rules.slots[loc] - (rules.red[loc] if rules.hard and "red_slots" not in passive else 0)
+                     for day, loc in enumerate(days))
+    deal = Deal(rules, days, capacity, carried, passive)
+    deck = list(range(len(rules.card_ids)) if cards is None else cards)
+    rng.shuffle(deck)
+    hand_size = rules.hand + sum(it.value for it in carried if it.effect == "extra_hand")
+    if len(deck) <= hand_size:
+        raise JourneyError(f"山（{len(deck)} 枚）が手札（{hand_size} 枚）に足りません")
+    state = State(deal, tuple(deck[hand_size:]), tuple(sorted(deck[:hand_size])), (),
+                  tuple(() for _ in days), 0, (0, 0), 0, 0, 0, -1, "refill", (), (), 1)
+    events = [{"event": "deal", "seed": seed, "setup": rules.setup,
+               "days": [rules.location_names[d] for d in days],
+               "capacity": list(capacity), "items": [it.id for it in carried],
+               "hand": _ids(state, state.hand)}]
+    _run(state, events)
+    return state, events
+
+
+def _carried(rules: Rules, items) -> tuple:
+    chosen = list(rules.carried if items is None else items)
+    by_name = {it.name: it.id for it in rules.items.values()}
+    ids = [name if name in rules.items else by_name.get(name, name) for name in chosen]
+    unknown = [name for name in ids if name not in rules.items]
+    if unknown:
+        raise JourneyError(f"アイテム「{'、'.join(unknown)}」はこの準備の一覧にありません"
+                           f"（一覧: {'、'.join(rules.items[i].name for i in rules.item_pool)}）")
+    if len(set(ids)) != len(ids):
+        raise JourneyError("同じアイテムを2回選んでいます")
+    if len(ids) != rules.items_chosen:
+        raise JourneyError(f"アイテムは {rules.items_chosen} 個選びます（{len(ids)} 個でした）")
+    return tuple(rules.items[i] for i in ids)
+
+
+# ------------------------------------------------------------------ legal actions
+
+
+def legal_actions(state: State) -> list[tuple]:
+    """Every action the player may take now, in a fixed order (empty when the game is over)."""
+    phase = state.phase
+    if phase not in DECISIONS:
+        return []
+    actions = _PHASE_ACTIONS[phase](state)
+    if phase in FREE_USE:
+        actions += _letter_actions(state) + _item_actions(state)
+    return actions
+
+
+def _play_actions(s: State) -> list[tuple]:
+    out = []
+    days = len(s.deal.days)
+    split = s.deal.has("split_black")
+    for card in sorted(set(s.hand)):
+        steps = days - s.rules.number_of[card]
+        for b in sorted(set(s.blacks)):
+            out.append(("play", card, ((b, steps),)))
+        if split:  # 地図（問題点）: the steps shared between both black pawns
+            low, high = s.blacks
+            for a in range(1, steps):
+                if low != high or a <= steps - a:
+                    out.append(("play", card, ((low, a), (high, steps - a))))
+    return out
+
+
+def _mill_actions(s: State) -> list[tuple]:
+    return [("mill", "discard"), ("mill", "bottom")]
+
+
+def _effect_actions(s: State) -> list[tuple]:
+    options = _effect_options(s, s.pending[0])
+    if s.rules.optional_effects or not options:
+        options.append(("skip",))
+    return options
+
+
+def _return_actions(s: State) -> list[tuple]:
+    return [("return", card) for card in sorted(set(s.hand))]
+
+
+def _resolve_actions(s: State) -> list[tuple]:
+    return [("resolve", suit) for suit in resolvable(s)] + [("end",)]
+
+
+_PHASE_ACTIONS = {"play": _play_actions, "mill": _mill_actions, "effect": _effect_actions,
+                  "return": _return_actions, "resolve": _resolve_actions}
+
+
+def _letter_actions(s: State) -> list[tuple]:
+    if not s.letters:
+        return []
+    out = [("letter", "location_memory", b, d) for b in sorted(set(s.blacks)) for d in (1, -1)]
+    camera = _ready_item(s, "recall_extra")
+    for card in s.discard:
+        out.append(("letter", "adventure_memory", card))
+    if camera is not None:
+        out += [("letter", "adventure_memory", a, b) for a in s.discard for b in s.discard if a != b]
+    return out
+
+
+def _item_actions(s: State) -> list[tuple]:
+    out = []
+    for index, item in enumerate(s.deal.carried):
+        if item.passive or not s.ready(index):
+            continue
+        effect = item.effect
+        if effect == "unresolve":
+            out += [("item", index, suit) for suit in range(len(s.rules.suits))
+                    if s.resolved >> suit & 1 and s.lantern != suit]
+        elif effect == "advance_white":
+            out.append(("item", index))
+        elif effect == "cycle_three" and s.deck:
+            out.append(("item", index))
+        elif effect == "swap_in":
+            out += [("item", index, pos, card) for pos in range(len(s.stacks[s.white]))
+                    for card in sorted(set(s.hand))]
+    return out
+
+
+def _ready_item(s: State, effect: str) -> int | None:
+    """The index of a standing carried item with ``effect`` (tapped ones are not), or None."""
+    return next((i for i, it in enumerate(s.deal.carried)
+                 if it.effect == effect and not it.passive and s.ready(i)), None)
+
+
+def _effect_options(s: State, suit: int) -> list[tuple]:
+    """The choices of a suit's effect now (empty: it does nothing)."""
+    effect = s.rules.suit_effects[suit]
+    if effect == "nudge_black":  # 赤
+        return [("effect", b, d) for b in sorted(set(s.blacks)) for d in (1, -1)]
+    if effect == "call_black":  # 白: a black pawn already here cannot be the one called
+        away = sorted({b for b in s.blacks if b != s.white})
+        return [("effect", b) for b in away]
+    if effect == "swap_same_number":  # 青
+        places = [(day, pos) for day, stack in enumerate(s.stacks) for pos in range(len(stack))]
+        number = s.rules.number_of
+        return [("effect", *p, *q) for p, q in combinations(places, 2)
+                if number[s.stacks[p[0]][p[1]]] == number[s.stacks[q[0]][q[1]]]]
+    if effect == "draw_return":  # 黄
+        return [("effect",)] if s.deck else []
+    if effect == "stand_item":  # 緑
+        return [("effect", i) for i, it in enumerate(s.deal.carried)
+                if not it.passive and not s.ready(i)]
+    raise JourneyError(f"効果 {effect} はフラグの効果ではありません")
+
+
+def resolvable(s: State) -> list[int]:
+    """The unresolved suits that lie under every pawn: at each pawn's location, at least as
+    many cards of the suit as pawns stand there (解決フェイズ)."""
+    standing: dict[int, int] = {}
+    for day in s.pawns():
+        standing[day] = standing.get(day, 0) + 1
+    suit_of = s.rules.suit_of
+    return [suit for suit in range(len(s.rules.suits)) if not s.resolved >> suit & 1 and all(
+        sum(1 for card in s.stacks[day] if suit_of[card] == suit) >= count
+        for day, count in standing.items())]
+
+
+# ------------------------------------------------------------------ apply
+
+
+def apply(state: State, action: tuple, check: bool = True) -> tuple[State, list[dict]]:
+    """(the state after ``action``, the events it caused). ``state`` is not changed.
+    ``check``: refuse an action that ``legal_actions`` does not list (JourneyError); a
+    caller that took the action from that list may pass False."""
+    if check and action not in legal_actions(state):
+        raise JourneyError(f"いまはできない行動です: {action!r}")
+    s = state.copy()
+    events: list[dict] = []
+    _ACTIONS[action[0]](s, action, events)
+    _run(s, events)
+    return s, events
+
+
+def _do_play(s: State, action, ev) -> None:
+    _, card, moves = action
+    number = s.rules.number_of[card]
+    s.hand = _without(s.hand, card)
+    start = s.white
+    looped = _walk_white(s, number)
+    ev.append({"event": "play", "card": s.rules.card_ids[card], "number": number,
+               "white": [start + 1, s.white + 1], "loop": looped})
+    for black, steps in moves:
+        _move_black(s, black, steps, ev, "play")
+    s.phase, s.pending = "place", (card,)
+    if looped:
+        _mill(s, ev, ("place", (card,)))
+
+
+def _walk_white(s: State, steps: int) -> bool:
+    """Walk the white pawn; True when it passed the last day (a loop)."""
+    days = len(s.deal.days)
+    s.white += steps
+    if s.white >= days:
+        s.white -= days
+        return True
+    return False
+
+
+def _move_black(s: State, black: int, steps: int, ev, why: str) -> None:
+    """Move the black pawn standing on day ``black`` by ``steps`` (negative: back), looping
+    both ways; a black pawn's loop mills nothing."""
+    days = len(s.deal.days)
+    low, high = s.blacks
+    to = (black + steps) % days
+    s.blacks = tuple(sorted((to, high) if low == black else (low, to)))
+    ev.append({"event": "black", "from": black + 1, "to": to + 1, "why": why})
+
+
+def _mill(s: State, ev, resume: tuple) -> None:
+    """The white pawn looped: draw the top card and discard it (テント: under the deck).
+    An empty deck loses the game."""
+    if not s.deck:
+        _lose(s, ev, "loop_empty")
+        return
+    card, s.deck = s.deck[0], s.deck[1:]
+    if s.deal.has("loop_to_bottom_always"):
+        s.deck += (card,)
+        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "bottom"})
+        s.phase, s.pending = resume
+    elif _ready_item(s, "loop_to_bottom") is not None:
+        s.phase, s.pending, s.resume = "mill", (card,), resume
+    else:
+        s.discard = _with(s.discard, card)
+        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "discard"})
+        s.phase, s.pending = resume
+
+
+def _do_mill(s: State, action, ev) -> None:
+    card = s.pending[0]
+    if action[1] == "bottom":
+        index = _ready_item(s, "loop_to_bottom")
+        s.tapped |= 1 << index
+        s.deck += (card,)
+        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "bottom",
+                   "item": s.deal.carried[index].id})
+    else:
+        s.discard = _with(s.discard, card)
+        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "discard"})
+    (s.phase, s.pending), s.resume = s.resume, ()
+
+
+def _do_effect(s: State, action, ev) -> None:
+    suit, rest = s.pending[0], s.pending[1:]
+    s.phase, s.pending = "effects", rest
+    _apply_effect(s, suit, action[1:], ev)
+
+
+def _do_skip(s: State, action, ev) -> None:
+    suit, rest = s.pending[0], s.pending[1:]
+    ev.append({"event": "effect", "suit": s.rules.suits[suit], "effect": "skipped"})
+    s.phase, s.pending = "effects", rest
+
+
+def _apply_effect(s: State, suit: int, args: tuple, ev) -> None:
+    effect = s.rules.suit_effects[suit]
+    record = {"event": "effect", "suit": s.rules.suits[suit], "effect": effect}
+    if effect == "nudge_black":
+        ev.append(record)
+        _move_black(s, args[0], args[1], ev, "effect")
+    elif effect == "call_black":
+        ev.append(record)
+        _move_black(s, args[0], s.white - args[0], ev, "effect")
+    elif effect == "swap_same_number":
+        (d1, p1, d2, p2) = args
+        stacks = [list(stack) for stack in s.stacks]
+        stacks[d1][p1], stacks[d2][p2] = stacks[d2][p2], stacks[d1][p1]
+        s.stacks = tuple(map(tuple, stacks))
+        ev.append({**record, "swap": [[d1 + 1, p1 + 1], [d2 + 1, p2 + 1]]})
+    elif effect == "draw_return":
+        ev.append(record)
+        _draw(s, ev, "effect")
+        s.resume = (s.phase, s.pending)
+        s.phase, s.pending = "return", (1,)
+    elif effect == "stand_item":
+        s.tapped &= ~(1 << args[0])
+        ev.append({**record, "item": s.deal.carried[args[0]].id})
+
+
+def _do_return(s: State, action, ev) -> None:
+    card = action[1]
+    s.hand = _without(s.hand, card)
+    s.deck += (card,)
+    ev.append({"event": "return", "card": s.rules.card_ids[card]})
+    left = s.pending[0] - 1
+    if left:
+        s.pending = (left,)
+    else:
+        (s.phase, s.pending), s.resume = s.resume, ()
+
+
+def _do_resolve(s: State, action, ev) -> None:
+    suit = action[1]
+    s.resolved |= 1 << suit
+    s.letters += 1
+    ev.append({"event": "resolve", "suit": s.rules.suits[suit], "story": s.rules.flag_names[suit]})
+    s.phase, s.pending = "end", ()
+
+
+def _do_end(s: State, action, ev) -> None:
+    s.phase, s.pending = "end", ()
+
+
+def _do_letter(s: State, action, ev) -> None:
+    s.letters -= 1
+    effect = action[1]
+    if effect == "location_memory":
+        ev.append({"event": "letter", "effect": effect})
+        _move_black(s, action[2], action[3], ev, "letter")
+        return
+    cards = action[2:]
+    for card in cards:  # the camera's card goes on top of the first
+        s.discard = _without(s.discard, card)
+        s.deck = (card, *s.deck)
+    record = {"event": "letter", "effect": effect, "cards": [s.rules.card_ids[c] for c in cards]}
+    if len(cards) > 1:
+        index = _ready_item(s, "recall_extra")
+        s.tapped |= 1 << index
+        record["item"] = s.deal.carried[index].id
+    ev.append(record)
+
+
+def _do_item(s: State, action, ev) -> None:
+    index = action[1]
+    item = s.deal.carried[index]
+    s.tapped |= 1 << index
+    record = {"event": "item", "item": item.id, "effect": item.effect}
+    if item.effect == "unresolve":
+        s.lantern = action[2]
+        ev.append({**record, "suit": s.rules.suits[action[2]]})
+    elif item.effect == "advance_white":
+        start = s.white
+        looped = _walk_white(s, 1)
+        ev.append({**record, "white": [start + 1, s.white + 1], "loop": looped})
+        if looped:
+            _mill(s, ev, (s.phase, s.pending))
+    elif item.effect == "cycle_three":
+        ev.append(record)
+        drawn = sum(_draw(s, ev, "item") for _ in range(min(3, len(s.deck))))
+        s.resume = (s.phase, s.pending)
+        s.phase, s.pending = "return", (drawn,)
+    elif item.effect == "swap_in":
+        _, _, pos, card = action
+        stack = list(s.stacks[s.white])
+        gone, stack[pos] = stack[pos], card
+        s.hand = _without(s.hand, card)
+        s.discard = _with(s.discard, gone)
+        s.stacks = _replaced(s.stacks, s.white, tuple(stack))
+        ev.append({**record, "out": s.rules.card_ids[gone], "in": s.rules.card_ids[card],
+                   "day": s.white + 1})
+
+
+_ACTIONS = {"play": _do_play, "mill": _do_mill, "effect": _do_effect, "skip": _do_skip,
+            "return": _do_return, "resolve": _do_resolve, "end": _do_end,
+            "letter": _do_letter, "item": _do_item}
+
+
+# ------------------------------------------------------------------ the phases that run by themselves
+
+
+def _run(s: State, ev) -> None:
+    """Run the phases that need no choice until one does (or the game is over). The
+    解決 point with nothing to resolve and nothing to use (no letter, no item) is no
+    choice either: the turn ends by itself."""
+    while not s.over:
+        if s.phase == "resolve" and legal_actions(s) == [("end",)]:
+            s.phase = "end"
+        if s.phase in DECISIONS:
+            return
+        _AUTOMATIC[s.phase](s, ev)
+
+
+def _refill(s: State, ev) -> None:
+    if not s.deck:
+        _lose(s, ev, "refill_empty")
+        return
+    _draw(s, ev, "refill")
+    s.phase = "play"
+
+
+def _place(s: State, ev) -> None:
+    card = s.pending[0]
+    day = s.white
+    capacity = s.deal.capacity[day]
+    if capacity == 0:  # 【７日目】: the card is discarded at once
+        s.discard = _with(s.discard, card)
+        ev.append({"event": "place", "card": s.rules.card_ids[card], "day": day + 1,
+                   "to": "discard"})
+    else:
+        stack = (card, *s.stacks[day])
+        ev.append({"event": "place", "card": s.rules.card_ids[card], "day": day + 1})
+        for gone in stack[capacity:]:
+            s.discard = _with(s.discard, gone)
+            ev.append({"event": "overflow", "card": s.rules.card_ids[gone], "day": day + 1})
+        s.stacks = _replaced(s.stacks, day, stack[:capacity])
+    s.phase, s.pending = "events", ()
+
+
+def _events(s: State, ev) -> None:
+    """The suits at the white pawn's location, nearest first, each once: fixed now, so a
+    card a blue swap brings here later has no effect this turn."""
+    queue: list[int] = []
+    for card in s.stacks[s.white]:
+        suit = s.rules.suit_of[card]
+        if suit not in queue:
+            queue.append(suit)
+    s.phase, s.pending = "effects", tuple(queue)
+
+
+def _effects(s: State, ev) -> None:
+    """The next suit of the queue: resolved ones have lost their effect (unless a ランタン
+    says otherwise); an effect with one way to happen happens; else the player chooses."""
+    if not s.pending:
+        s.phase = "resolve"
+        return
+    suit, rest = s.pending[0], s.pending[1:]
+    if s.resolved >> suit & 1 and s.lantern != suit:
+        s.pending = rest
+        return
+    options = _effect_options(s, suit)
+    if not options:
+        ev.append({"event": "effect", "suit": s.rules.suits[suit], "effect": "none"})
+        s.pending = rest
+    elif len(options) == 1 and not s.rules.optional_effects:
+        s.pending = rest
+        _apply_effect(s, suit, options[0][1:], ev)
+    else:
+        s.phase = "effect"
+
+
+def _end(s: State, ev) -> None:
+    if s.all_resolved() and all(day == s.deal.last for day in s.pawns()):
+        s.phase = "won"
+        ev.append({"event": "won", "turn": s.turn, **score(s)})
+        return
+    s.turn += 1
+    s.lantern = -1
+    ev.append({"event": "turn", "turn": s.turn})
+    s.phase = "refill"
+
+
+_AUTOMATIC = {"refill": _refill, "place": _place, "events": _events, "effects": _effects,
+              "end": _end}
+
+
+def _lose(s: State, ev, reason: str) -> None:
+    if s.phase == "place":  # the card played never reaches its location: the game ends
+        s.discard = _with(s.discard, s.pending[0])
+    s.phase, s.pending, s.resume, s.reason = "lost", (), (), reason
+    ev.append({"event": "lost", "turn": s.turn, "reason": reason})
+
+
+def _draw(s: State, ev, why: str) -> int:
+    """Draw the top card into the hand (1), or nothing from an empty deck (0)."""
+    if not s.deck:
+        return 0
+    card, s.deck = s.deck[0], s.deck[1:]
+    s.hand = _with(s.hand, card)
+    ev.append({"event": "draw", "card": s.rules.card_ids[card], "why": why})
+    return 1
+
+
+# ------------------------------------------------------------------ the score
+
+
+def score(s: State) -> dict:
+    """スコア: 1 VP per card left in the deck, per letter in hand, and 鍵ボーナス per
+    location whose events all bear one key icon (one event counts); the carried items'
+    キーボーナス adds to that, their 費用 is taken off."""
+    keys = s.rules.key_of
+    matching = sum(1 for stack in s.stacks if stack and len({keys[c] for c in stack}) == 1)
+    per_location = s.rules.key_vp + sum(it.value for it in s.deal.carried if it.effect == "key_bonus")
+    cost = sum(it.cost for it in s.deal.carried)
+    parts = {"deck": len(s.deck), "letters": s.letters, "keys": matching * per_location,
+             "cost": -cost}
+    return {"score": sum(parts.values()), "parts": parts, "matching": matching}
+
+
+# ------------------------------------------------------------------ tuples
+
+
+def _without(cards: tuple, card: int) -> tuple:
+    at = cards.index(card)
+    return cards[:at] + cards[at + 1:]
+
+
+def _with(cards: tuple, card: int) -> tuple:
+    return tuple(sorted((*cards, card)))
+
+
+def _replaced(stacks: tuple, day: int, stack: tuple) -> tuple:
+    return stacks[:day] + (stack,) + stacks[day + 1:]
+
+
+def _ids(s: State, cards) -> list[str]:
+    return [s.rules.card_ids[c] for c in cards]

@@ -1,0 +1,113 @@
+"""旅の状態 — one moment of a game of draft 17, as tuples: cheap to copy, and with a
+hashable ``key()`` that two states share exactly when the rest of the game is the same.
+
+The two black pawns are interchangeable, so they are kept sorted and actions name a black
+pawn by the day it stands on (the symmetry is gone from the state itself). The hand and
+the discard pile are sorted too: their order is nobody's choice. The deck is in draw
+order, top first. Days are 0-based here (day 0 is 【１日目】); the screen adds one.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from .rules import ItemCard, Rules
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What stays the same for a whole game: the rules, the order the locations were laid
+    in, how many events each day holds, and the items carried."""
+
+    rules: Rules
+    days: tuple[str, ...]           # location id of each day
+    capacity: tuple[int, ...]       # events each day holds (0 on the last day)
+    carried: tuple[ItemCard, ...]
+    passive: frozenset[str]         # the effects of the carried items that are always on
+
+    def has(self, effect: str) -> bool:
+        """Is a carried item's always-on effect ``effect`` in force?"""
+        return effect in self.passive
+
+    @property
+    def last(self) -> int:
+        """The index of the last day (【７日目】)."""
+        return len(self.days) - 1
+
+
+@dataclass(slots=True)
+class State:
+    """A game in progress (or over). ``phase`` says what the next action decides:
+
+    play     — which card to play and which black pawn walks (移動フェイズ)
+    mill     — a loop drew ``pending[0]``: discard it, or put it under the deck (テント)
+    effect   — the suit effect ``pending[0]`` wants its choice; ``pending[1:]`` the rest
+    return   — ``pending[0]`` more hand cards go under the deck (黄, ラジオ)
+    resolve  — resolve a story, or end the turn (解決フェイズ, 終了フェイズ)
+    won/lost — the game is over (``reason`` says why it was lost)
+
+    ``resume`` is the phase (and its pending) that a mill or a return interrupted."""
+
+    deal: Deal
+    deck: tuple[int, ...]
+    hand: tuple[int, ...]
+    discard: tuple[int, ...]
+    stacks: tuple[tuple[int, ...], ...]  # per day, nearest the location card first
+    white: int
+    blacks: tuple[int, int]
+    resolved: int          # bit per suit
+    letters: int           # letter cubes in hand (won by resolving, spent on memories)
+    tapped: int            # bit per carried item: used, not yet stood up again
+    lantern: int           # the suit a ランタン treats as unresolved this turn, or -1
+    phase: str
+    pending: tuple
+    resume: tuple
+    turn: int
+    reason: str = ""
+
+    def copy(self) -> "State":
+        """A shallow copy: every field is immutable, so this is a full copy."""
+        return copy.copy(self)
+
+    def key(self) -> tuple:
+        """Everything the rest of the game depends on (not the turn counter, not the deal,
+        which one game shares): equal keys, equal futures."""
+        return (self.deck, self.hand, self.discard, self.stacks, self.white, self.blacks,
+                self.resolved, self.letters, self.tapped, self.lantern, self.phase,
+                self.pending, self.resume)
+
+    @property
+    def over(self) -> bool:
+        """Won or lost."""
+        return self.phase in ("won", "lost")
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game's set-up."""
+        return self.deal.rules
+
+    def all_resolved(self) -> bool:
+        """Every story resolved (every flag card face down)."""
+        return self.resolved == (1 << len(self.rules.suits)) - 1
+
+    def ready(self, index: int) -> bool:
+        """Is carried item ``index`` standing (usable)?"""
+        return not self.tapped >> index & 1
+
+    def pawns(self) -> tuple[int, int, int]:
+        """The days of the three pawns: white first."""
+        return (self.white, *self.blacks)
+
+    def cards(self) -> int:
+        """How many event cards the state holds in all (always the whole deck: 30)."""
+        return (len(self.deck) + len(self.hand) + len(self.discard)
+                + sum(map(len, self.stacks)) + sum(1 for _ in self._in_flight()))
+
+    def _in_flight(self):
+        """A card drawn by a loop, not yet discarded or put under the deck (テント), and
+        the card played, while that loop's choice keeps it from its location."""
+        if self.phase == "mill":
+            yield self.pending[0]
+        if self.resume[:1] == ("place",):
+            yield self.resume[1][0]

@@ -1,0 +1,545 @@
+"""The rules of draft 17 「明日、旅に出ます」 (spec 004), one test per rule, named after it.
+
+Each test builds the moment its rule speaks of (``at``: a state with the cards, pawns and
+items it needs) on the bundled content's set-ups, takes an action and looks at what
+changed. docs/journey.md says how each rule is read; the tests of the decisions it
+records (the draft's contradictions and silences) say ``decision`` in their names.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from journey import JourneyError, apply, legal_actions, load_rules
+from journey.play import deal_game, resolvable, score
+from journey.state import Deal, State
+
+DRAFT = load_rules("草案")
+HARD = load_rules("高難易度")
+PROPOSAL = load_rules("問題点")
+RED, GREEN, BLUE, YELLOW, WHITE = range(5)
+#: The days of the hand-built games: six locations, then 千年樹 (capacities 3 2 3 4 2 3 0).
+DAYS = ("湾岸道路", "浜辺", "小さな町", "大都会", "無人駅", "廃坑", "千年樹")
+LAST = 6
+
+
+def c(rules, name: str) -> int:
+    return rules.card_ids.index(name)
+
+
+def cards(rules, *names) -> tuple:
+    return tuple(c(rules, n) for n in names)
+
+
+def deal(rules=DRAFT, carried=(), capacity=None) -> Deal:
+    items = tuple(rules.items[i] for i in carried)
+    passive = frozenset(it.effect for it in items if it.passive)
+    if capacity is None:
+        capacity = tuple(0 if d == LAST else rules.slots[loc] - (
+            rules.red[loc] if rules.hard and "red_slots" not in passive else 0)
+            for d, loc in enumerate(DAYS))
+    return Deal(rules, DAYS, capacity, items, passive)
+
+
+def at(rules=DRAFT, *, carried=(), deck=(), hand=(), discard=(), stacks=None, white=0,
+       blacks=(0, 0), resolved=0, letters=0, tapped=0, phase="play", pending=(),
+       capacity=None) -> State:
+    """A hand-built moment of a game (card names, 0-based days)."""
+    built = [()] * 7
+    for day, names in (stacks or {}).items():
+        built[day] = cards(rules, *names)
+    return State(deal(rules, carried, capacity), cards(rules, *deck),
+                 tuple(sorted(cards(rules, *hand))), tuple(sorted(cards(rules, *discard))),
+                 tuple(built), white, tuple(sorted(blacks)), resolved, letters, tapped, -1,
+                 phase, pending, (), 1)
+
+
+def play(state, name, black=None, rules=DRAFT):
+    card = c(rules, name)
+    black = state.blacks[0] if black is None else black
+    return apply(state, ("play", card, ((black, len(DAYS) - rules.number_of[card]),)))
+
+
+def names(rules, stack) -> list[str]:
+    return [rules.card_ids[i] for i in stack]
+
+
+def kinds(events) -> list[str]:
+    return [e["event"] for e in events]
+
+
+# ------------------------------------------------------------------ set-up
+
+
+def test_setup_draws_the_hand_then_the_first_refill_adds_one():
+    state, events = deal_game(DRAFT, 1)
+    assert len(state.hand) == DRAFT.hand + 1 == 4
+    assert kinds(events) == ["deal", "draw"] and events[1]["why"] == "refill"
+    assert len(state.deck) == 30 - 4 and state.phase == "play"
+
+
+def test_setup_lays_the_last_day_last_and_shuffles_the_other_six():
+    orders = {deal_game(DRAFT, seed)[0].deal.days for seed in range(20)}
+    assert all(order[-1] == "千年樹" for order in orders)
+    assert len(orders) > 1 and all(sorted(o[:-1]) == sorted(DAYS[:-1]) for o in orders)
+
+
+def test_setup_puts_every_pawn_on_day_one():
+    state = deal_game(DRAFT, 3)[0]
+    assert state.pawns() == (0, 0, 0)
+
+
+def test_same_seed_deals_the_same_game_and_another_seed_another():
+    a, b, other = (deal_game(DRAFT, s)[0] for s in (5, 5, 6))
+    assert a.key() == b.key() and a.deal.days == b.deal.days
+    assert a.key() != other.key()
+
+
+def test_setup_carries_the_chosen_items_and_refuses_a_wrong_choice():
+    state = deal_game(DRAFT, 0, items=["ランタン", "ラジオ"])[0]
+    assert [it.id for it in state.deal.carried] == ["ランタン", "ラジオ"]
+    with pytest.raises(JourneyError, match="2 個選びます"):
+        deal_game(DRAFT, 0, items=["ランタン"])
+    with pytest.raises(JourneyError, match="一覧にありません"):
+        deal_game(DRAFT, 0, items=["ランタン", "望遠鏡"])
+    with pytest.raises(JourneyError, match="2回"):
+        deal_game(DRAFT, 0, items=["ランタン", "ランタン"])
+
+
+def test_bad_seed_is_refused():
+    with pytest.raises(JourneyError, match="シード"):
+        deal_game(DRAFT, "x")
+
+
+# ------------------------------------------------------------------ 1 refill
+
+
+def test_refill_draws_one_card_at_the_start_of_each_turn():
+    state = at(deck=("赤1", "赤2", "赤3"), hand=("緑3",), phase="resolve")
+    after, events = apply(state, ("end",))
+    assert names(DRAFT, after.hand) == ["緑3", "赤1"] or set(names(DRAFT, after.hand)) == {"緑3", "赤1"}
+    assert kinds(events) == ["turn", "draw"] and after.turn == 2
+
+
+def test_refill_from_an_empty_deck_loses():
+    state = at(deck=(), hand=("緑3",), phase="resolve")
+    after, events = apply(state, ("end",))
+    assert after.phase == "lost" and after.reason == "refill_empty"
+    assert events[-1] == {"event": "lost", "turn": 2, "reason": "refill_empty"}
+
+
+def test_decision_a_turn_returns_to_the_refill_not_to_the_move():
+    """Step 6 says 「１：移動フェイズ」へ戻る, but 1 is the refill: the turn starts over at
+    the refill, so the hand keeps its size from turn to turn."""
+    state = deal_game(DRAFT, 2)[0]
+    sizes = []
+    for _ in range(4):
+        sizes.append(len(state.hand))
+        state = next(apply(state, a)[0] for a in legal_actions(state) if a[0] == "play")
+        while state.phase != "play" and not state.over:
+            choice = next(a for a in legal_actions(state) if a[0] in ("end", "effect", "skip", "return", "mill"))
+            state = apply(state, choice)[0]
+    assert sizes == [4, 4, 4, 4]
+
+
+# ------------------------------------------------------------------ 2 movement
+
+
+def test_white_pawn_walks_the_number_of_the_card_played():
+    after, events = play(at(deck=("赤1",) * 0 + ("赤2", "赤3"), hand=("緑3",), white=1), "緑3")
+    assert after.white == 4 and events[0]["white"] == [2, 5]
+
+
+def test_one_chosen_black_pawn_walks_seven_minus_the_number():
+    state = at(deck=("赤2", "赤3"), hand=("緑2",), blacks=(1, 3))
+    after, _ = play(state, "緑2", black=3)
+    assert after.blacks == (1, 1)  # 3 + 5 = 8: past day 7, to day 1 (index 1 is day 2)
+    after, _ = play(state, "緑2", black=1)
+    assert after.blacks == (3, 6)
+
+
+def test_the_two_black_pawns_are_one_choice_when_they_stand_together():
+    state = at(deck=("赤2",), hand=("緑2",), blacks=(2, 2))
+    assert [a for a in legal_actions(state) if a[0] == "play"] == [("play", c(DRAFT, "緑2"), ((2, 5),))]
+
+
+def test_white_pawn_past_day_seven_loops_to_day_one_and_mills_the_top_card():
+    state = at(deck=("赤2", "赤3"), hand=("緑4",), white=4, letters=1)  # a letter: the turn waits
+    after, events = play(state, "緑4")
+    assert after.white == 1  # day 5 + 4 = day 9 → day 2
+    assert {"event": "mill", "card": "赤2", "to": "discard"} in events
+    assert names(DRAFT, after.discard) == ["赤2"] and names(DRAFT, after.deck) == ["赤3"]
+
+
+def test_white_pawn_stopping_exactly_on_day_seven_does_not_mill():
+    state = at(deck=("赤2", "赤3"), hand=("緑3",), white=3, letters=1)
+    after, events = play(state, "緑3")
+    assert after.white == LAST and "mill" not in kinds(events)
+    assert len(after.deck) == 2
+
+
+def test_white_loop_with_an_empty_deck_loses():
+    state = at(deck=(), hand=("緑4",), white=4)
+    after, events = play(state, "緑4")
+    assert after.phase == "lost" and after.reason == "loop_empty"
+    assert after.cards() == 1  # the card played is discarded, not lost from the game
+
+
+def test_black_pawn_loop_mills_nothing():
+    state = at(deck=("赤2", "赤3"), hand=("緑1",), blacks=(3, 3))
+    after, events = play(state, "緑1")  # black: 4 + 6 = 10 → day 3
+    assert after.blacks == (2, 3) and "mill" not in kinds(events)
+
+
+# ------------------------------------------------------------------ 3 placement
+
+
+def test_played_card_is_placed_at_the_white_pawn_nearest_the_location():
+    state = at(deck=("赤2",), hand=("緑1",), stacks={1: ("赤3",)}, blacks=(5, 5))
+    after, events = play(state, "緑1")
+    assert names(DRAFT, after.stacks[1]) == ["緑1", "赤3"]
+    assert {"event": "place", "card": "緑1", "day": 2} in events
+
+
+def test_overflow_discards_the_event_farthest_from_the_location():
+    state = at(deck=("赤2",), hand=("緑1",), stacks={1: ("赤3", "赤4")}, blacks=(5, 5))
+    after, events = play(state, "緑1")  # 浜辺 holds 2
+    assert names(DRAFT, after.stacks[1]) == ["緑1", "赤3"]
+    assert names(DRAFT, after.discard) == ["赤4"]
+    assert {"event": "overflow", "card": "赤4", "day": 2} in events
+
+
+def test_no_event_is_placed_on_day_seven():
+    state = at(deck=("赤2",), hand=("緑3",), white=3)
+    after, events = play(state, "緑3")
+    assert after.stacks[LAST] == () and names(DRAFT, after.discard) == ["緑3"]
+    assert {"event": "place", "card": "緑3", "day": 7, "to": "discard"} in events
+
+
+def test_high_difficulty_treats_the_red_card_icons_as_absent():
+    easy, hard = deal(DRAFT), deal(HARD)
+    assert easy.capacity == (3, 2, 3, 4, 2, 3, 0)
+    assert hard.capacity == (2, 1, 2, 2, 1, 2, 0)
+
+
+# ------------------------------------------------------------------ 4 suit effects
+
+
+def test_suit_effects_apply_at_the_white_pawn_nearest_first_each_suit_once():
+    # 大都会 (day 4) holds 赤5 then 緑5; the 白1 played is placed nearest.
+    state = at(deck=("黄5", "黄6"), hand=("白1",), white=2, stacks={3: ("赤5", "緑5")},
+               blacks=(3, 3))
+    after, events = play(state, "白1")  # white → day 4; a black pawn walks 6 → day 3
+    effects = [e for e in events if e["event"] == "effect"]
+    # 白 first: calls the black pawn not already here (one choice: it happens by itself)
+    assert [e["suit"] for e in effects] == ["white"] and after.blacks == (3, 3)
+    assert after.phase == "effect" and after.pending == (RED, GREEN)  # 赤 next, then 緑
+
+
+def test_effect_with_one_way_happens_by_itself_and_several_are_the_players_choice():
+    state = at(deck=("黄5",), hand=("白1",), white=2, blacks=(3, 3))
+    after, _ = play(state, "白1")  # blacks: (2, 3); the one on day 3 is called to day 4
+    assert after.blacks == (3, 3) and after.phase == "play"
+    state = at(deck=("黄5",), hand=("白1",), white=2, blacks=(0, 5))
+    after, _ = play(state, "白1")  # blacks: (5, 6), neither on day 4: which one?
+    assert after.phase == "effect"
+    assert [a for a in legal_actions(after) if a[0] == "effect"] == [("effect", 5), ("effect", 6)]
+
+
+def test_effect_that_cannot_happen_does_nothing():
+    state = at(deck=("黄5",), hand=("緑1",), white=0, blacks=(5, 5))
+    after, events = play(state, "緑1")  # 緑: no used item to stand up
+    assert {"event": "effect", "suit": "green", "effect": "none"} in events
+    assert after.phase == "play" and after.turn == 2  # nothing to resolve: the turn ends
+
+
+def test_red_moves_a_black_pawn_one_location_either_way():
+    state = at(deck=("黄5",), hand=("赤1",), white=0, blacks=(3, 5))
+    after, _ = play(state, "赤1", black=5)  # blacks: (3, 4)
+    assert sorted(a for a in legal_actions(after) if a[0] == "effect") == [
+        ("effect", 3, -1), ("effect", 3, 1), ("effect", 4, -1), ("effect", 4, 1)]
+    moved, _ = apply(after, ("effect", 3, -1))
+    assert moved.blacks == (2, 4)
+
+
+def test_decision_red_and_location_memory_loop_backwards_from_day_one_to_day_seven():
+    state = at(deck=("黄5",), hand=("赤1",), white=0, blacks=(0, 0), letters=1, phase="resolve")
+    after, _ = apply(state, ("letter", "location_memory", 0, -1))
+    assert after.blacks == (0, LAST)
+
+
+def test_blue_swaps_two_events_of_the_same_number():
+    state = at(deck=("黄5",), hand=("青2",), white=0,
+               stacks={2: ("赤3",), 4: ("緑3",), 5: ("黄2",)}, blacks=(6, 6))
+    after, _ = play(state, "青2")  # day 3: 青2 placed on day 3 (white 1 → 3)
+    options = [a for a in legal_actions(after) if a[0] == "effect"]
+    # pairs of one number: 赤3/緑3, and 青2 (day 3, nearest) with 黄2
+    assert ("effect", 2, 1, 4, 0) in options and ("effect", 2, 0, 5, 0) in options
+    assert len(options) == 2
+    swapped, events = apply(after, ("effect", 2, 1, 4, 0))
+    assert names(DRAFT, swapped.stacks[2]) == ["青2", "緑3"]
+    assert names(DRAFT, swapped.stacks[4]) == ["赤3"]
+
+
+def test_blue_swapped_in_event_has_no_effect_this_turn():
+    state = at(deck=("黄5", "黄6"), hand=("青3",), white=0, stacks={4: ("赤3",)},
+               blacks=(1, 6))
+    swapped, events = play(state, "青3")  # white → day 4; 青3 and 赤3: the one pair
+    assert names(DRAFT, swapped.stacks[3]) == ["赤3"]
+    assert [e["suit"] for e in events if e["event"] == "effect"] == ["blue"]  # not 赤3's
+
+
+def test_yellow_draws_a_card_then_returns_one_from_the_hand_under_the_deck():
+    state = at(deck=("赤5", "赤6"), hand=("黄1", "緑2"), white=0, blacks=(6, 6), letters=1)
+    after, events = play(state, "黄1")
+    assert after.phase == "return" and set(names(DRAFT, after.hand)) == {"緑2", "赤5"}
+    returned, _ = apply(after, ("return", c(DRAFT, "緑2")))
+    assert names(DRAFT, returned.deck) == ["赤6", "緑2"] and names(DRAFT, returned.hand) == ["赤5"]
+
+
+def test_green_stands_a_used_item_up_again():
+    state = at(carried=("地図", "テント"), deck=("赤5",), hand=("緑1",), tapped=0b01,
+               blacks=(6, 6))
+    after, events = play(state, "緑1")
+    assert after.ready(0) and {"event": "effect", "suit": "green", "effect": "stand_item",
+                                "item": "地図"} in events
+
+
+def test_white_calls_a_black_pawn_here_but_not_one_already_here():
+    state = at(deck=("赤5",), hand=("白1",), white=0, blacks=(1, 4))
+    after, _ = play(state, "白1", black=4)  # white → day 2, where a black pawn stands
+    assert after.blacks == (1, 1)  # the other one (on day 4) was called, by itself
+    state = at(deck=("赤5",), hand=("白1",), white=0, blacks=(1, 2))
+    after, events = play(state, "白1", black=2)  # both black pawns now on day 2
+    assert after.blacks == (1, 1) and {"event": "effect", "suit": "white", "effect": "none"} in events
+
+
+def test_proposal_variant_lets_each_suit_effect_be_skipped():
+    state = at(PROPOSAL, deck=("赤5",), hand=("白1",), white=0, blacks=(4, 4))
+    after, _ = play(state, "白1", rules=PROPOSAL)  # blacks: (3, 4)
+    assert after.phase == "effect" and ("skip",) in legal_actions(after)
+    skipped, events = apply(after, ("skip",))
+    assert skipped.blacks == (3, 4) and events[0]["effect"] == "skipped"
+
+
+# ------------------------------------------------------------------ 5 resolution
+
+
+def test_resolution_needs_the_suit_at_every_pawn_location():
+    state = at(stacks={0: ("赤1",), 2: ("赤2", "緑2"), 3: ("赤3",)}, white=0, blacks=(2, 3),
+               phase="resolve")
+    assert resolvable(state) == [RED]
+    state = at(stacks={0: ("赤1",), 2: ("緑2",), 3: ("赤3",)}, white=0, blacks=(2, 3),
+               phase="resolve")
+    assert resolvable(state) == []
+
+
+def test_two_pawns_on_one_location_need_two_cards_of_the_suit():
+    one = at(stacks={0: ("赤1",), 3: ("赤3", "緑3")}, white=0, blacks=(3, 3), phase="resolve")
+    two = at(stacks={0: ("赤1",), 3: ("赤3", "赤4")}, white=0, blacks=(3, 3), phase="resolve")
+    assert resolvable(one) == [] and resolvable(two) == [RED]
+
+
+def test_no_story_resolves_with_a_pawn_on_day_seven():
+    state = at(stacks={0: ("赤1",), 3: ("赤3",)}, white=0, blacks=(3, LAST), phase="resolve")
+    assert resolvable(state) == []
+
+
+def test_only_one_story_resolves_per_turn():
+    state = at(deck=("黄1",), stacks={0: ("赤1", "緑1"), 1: ("赤2", "緑2"), 2: ("赤3", "緑3")},
+               white=0, blacks=(1, 2), phase="resolve")
+    assert [a for a in legal_actions(state) if a[0] == "resolve"] == [("resolve", RED), ("resolve", GREEN)]
+    after, events = apply(state, ("resolve", GREEN))
+    assert after.resolved == 1 << GREEN and after.phase == "play"  # next turn: no second
+    assert kinds(events)[:3] == ["resolve", "turn", "draw"]
+
+
+def test_resolving_a_story_wins_its_letter():
+    state = at(deck=("黄1",), stacks={0: ("赤1",), 1: ("赤2", "赤3")}, blacks=(1, 1),
+               phase="resolve")
+    after, events = apply(state, ("resolve", RED))
+    assert after.letters == 1 and events[0]["story"] == "珍獣屋のおじさん、現る"
+
+
+def test_decision_resolving_is_a_choice_the_turn_may_end_without_it():
+    state = at(deck=("黄1",), stacks={0: ("赤1",), 1: ("赤2", "赤3")}, blacks=(1, 1),
+               phase="resolve")
+    assert ("resolve", RED) in legal_actions(state)
+    after, _ = apply(state, ("end",))
+    assert after.resolved == 0
+
+
+def test_resolved_story_cannot_resolve_again():
+    state = at(stacks={0: ("赤1",)}, resolved=1 << RED, phase="resolve")
+    assert resolvable(state) == []
+
+
+def test_resolved_suit_loses_its_effect():
+    state = at(deck=("黄5",), hand=("赤1",), white=0, blacks=(3, 5), resolved=1 << RED)
+    after, events = play(state, "赤1")
+    assert after.turn == 2 and not [e for e in events if e["event"] == "effect"]
+
+
+# ------------------------------------------------------------------ letters
+
+
+def test_location_memory_moves_a_black_pawn_one_location_and_spends_the_letter():
+    state = at(deck=("黄5",), hand=("赤1",), blacks=(2, 4), letters=2)
+    after, events = apply(state, ("letter", "location_memory", 4, 1))
+    assert after.blacks == (2, 5) and after.letters == 1
+
+
+def test_adventure_memory_returns_a_discard_to_the_top_of_the_deck():
+    state = at(deck=("黄5",), hand=("赤1",), discard=("緑6", "青6"), letters=1)
+    after, _ = apply(state, ("letter", "adventure_memory", c(DRAFT, "青6")))
+    assert names(DRAFT, after.deck) == ["青6", "黄5"] and names(DRAFT, after.discard) == ["緑6"]
+    assert after.letters == 0 and not [a for a in legal_actions(after) if a[0] == "letter"]
+
+
+def test_letters_can_be_used_at_every_decision_point_of_a_turn():
+    for phase, pending in (("play", ()), ("resolve", ()), ("effect", (RED,))):
+        state = at(deck=("黄5",), hand=("赤1",), blacks=(2, 4), letters=1, phase=phase,
+                   pending=pending)
+        assert ("letter", "location_memory", 2, 1) in legal_actions(state), phase
+    state = at(deck=("黄5",), hand=("赤1",), letters=1, phase="return", pending=(1,))
+    assert not [a for a in legal_actions(state) if a[0] == "letter"]
+
+
+# ------------------------------------------------------------------ items
+
+
+def test_used_item_is_tapped_and_cannot_be_used_again_until_stood_up():
+    state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), blacks=(5, 5))
+    after, events = apply(state, ("item", 0))
+    assert not after.ready(0) and ("item", 0) not in legal_actions(after)
+    assert events[0] == {"event": "item", "item": "地図", "effect": "advance_white",
+                         "white": [1, 2], "loop": False}
+
+
+def test_map_moves_the_white_pawn_one_location_and_its_loop_mills():
+    state = at(carried=("地図", "ラジオ"), deck=("黄5", "黄6"), hand=("赤1",), white=LAST)
+    after, events = apply(state, ("item", 0))
+    assert after.white == 0 and names(DRAFT, after.discard) == ["黄5"]
+
+
+def test_lantern_lets_a_resolved_suit_apply_its_effect_this_turn_but_not_resolve():
+    state = at(carried=("ランタン", "テント"), deck=("黄5", "黄6"), hand=("赤1",), white=0,
+               blacks=(3, 5), resolved=1 << RED, stacks={1: ("赤2",)})
+    lit, _ = apply(state, ("item", 0, RED))
+    assert lit.lantern == RED
+    after, _ = play(lit, "赤1")  # white → day 2: 赤1 nearest, its effect applies
+    assert after.phase == "effect" and after.pending[0] == RED
+    assert resolvable(after) == []  # treated as unresolved, but not resolved again
+    moved, _ = apply(after, ("effect", 2, 1))
+    assert moved.turn == 2 and moved.lantern == -1  # until the end of the turn only
+
+
+def test_radio_draws_three_and_returns_three_under_the_deck_in_the_order_chosen():
+    state = at(carried=("ラジオ", "テント"), deck=("黄1", "黄2", "黄3", "黄4"), hand=("赤1",))
+    after, _ = apply(state, ("item", 0))
+    assert after.phase == "return" and len(after.hand) == 4
+    for name in ("赤1", "黄2", "黄1"):
+        after, _ = apply(after, ("return", c(DRAFT, name)))
+    assert names(DRAFT, after.deck) == ["黄4", "赤1", "黄2", "黄1"]
+    assert names(DRAFT, after.hand) == ["黄3"] and after.phase == "play"
+
+
+def test_camera_returns_a_second_discard_with_an_adventure_memory():
+    state = at(carried=("カメラ", "テント"), deck=("黄5",), hand=("赤1",),
+               discard=("緑6", "青6"), letters=1)
+    after, events = apply(state, ("letter", "adventure_memory", c(DRAFT, "緑6"), c(DRAFT, "青6")))
+    assert names(DRAFT, after.deck) == ["青6", "緑6", "黄5"] and not after.ready(0)
+
+
+def test_rucksack_swaps_an_event_here_for_a_hand_card_in_its_place():
+    state = at(carried=("リュックサック", "テント"), deck=("黄5",), hand=("赤1", "緑1"),
+               white=3, stacks={3: ("青4", "青5")})
+    after, events = apply(state, ("item", 0, 1, c(DRAFT, "緑1")))
+    assert names(DRAFT, after.stacks[3]) == ["青4", "緑1"]
+    assert names(DRAFT, after.discard) == ["青5"] and names(DRAFT, after.hand) == ["赤1"]
+
+
+def test_tent_puts_the_looped_card_under_the_deck_after_seeing_it():
+    state = at(carried=("地図", "テント"), deck=("黄5", "黄6"), hand=("赤4",), white=4)
+    after, events = play(state, "赤4")
+    assert after.phase == "mill" and names(DRAFT, after.pending) == ["黄5"]
+    kept, events = apply(after, ("mill", "bottom"))
+    assert names(DRAFT, kept.deck) == ["黄6", "黄5"] and not kept.ready(1)
+    assert kept.stacks[1] == (c(DRAFT, "赤4"),)  # the card played is placed after
+    thrown, _ = apply(after, ("mill", "discard"))
+    assert names(DRAFT, thrown.discard) == ["黄5"] and thrown.ready(1)
+
+
+# ------------------------------------------------------------------ 6 end, score
+
+
+def test_game_is_won_when_every_story_is_resolved_and_every_pawn_is_on_day_seven():
+    state = at(deck=("黄5", "黄6"), hand=("緑3",), white=3, blacks=(2, LAST),
+               resolved=0b11111, letters=2, stacks={0: ("赤1",)})
+    after, _ = play(state, "緑3", black=2)  # white 4 + 3, black 3 + 4: day 7
+    assert after.phase == "resolve"  # letters in hand: the turn ends when the player says so
+    after, events = apply(after, ("end",))
+    assert after.phase == "won"
+    assert events[-1]["event"] == "won" and events[-1]["score"] == 2 + 2 + 1
+
+
+def test_game_is_not_won_with_a_pawn_elsewhere_or_a_story_unresolved():
+    state = at(deck=("黄5", "黄6"), hand=("緑3",), white=3, blacks=(2, 5), resolved=0b11111)
+    assert play(state, "緑3", black=2)[0].phase == "play"
+    state = at(deck=("黄5", "黄6"), hand=("緑3",), white=3, blacks=(2, LAST), resolved=0b01111)
+    assert play(state, "緑3", black=2)[0].phase == "play"
+
+
+def test_score_is_the_deck_left_the_letters_kept_and_the_locations_whose_keys_all_match():
+    # keys: 赤1 星, 赤5 星 (match) | 緑1 花 alone (one event counts) | 赤2 花, 赤3 鳥 (no)
+    state = at(deck=("黄5", "黄6", "黄4"), letters=3,
+               stacks={0: ("赤1", "赤5"), 1: ("緑1",), 2: ("赤2", "赤3")})
+    assert score(state) == {"score": 3 + 3 + 2, "parts": {"deck": 3, "letters": 3, "keys": 2,
+                                                          "cost": 0}, "matching": 2}
+
+
+def test_proposal_counts_merged_key_icons_as_one_and_pays_four_per_location():
+    # 赤2 花 … 赤3 鳥 → 月, 赤4 月: 赤3 and 赤4 match once 鳥 counts as 月
+    state = at(PROPOSAL, carried=("問題点のランタン", "問題点のラジオ"),
+               stacks={0: ("赤3", "赤4")})
+    assert score(state)["parts"] == {"deck": 0, "letters": 0, "keys": 4, "cost": -4}
+
+
+def test_proposal_camera_adds_its_key_bonus_per_matching_location():
+    state = at(PROPOSAL, carried=("問題点のカメラ", "問題点のラジオ"), stacks={0: ("赤1",)})
+    assert score(state)["parts"]["keys"] == 4 + 2
+
+
+def test_proposal_rucksack_adds_one_card_to_the_hand():
+    state = deal_game(PROPOSAL, 0, items=["問題点のリュックサック", "問題点のラジオ"])[0]
+    assert len(state.hand) == PROPOSAL.hand + 1 + 1 == 4
+
+
+def test_proposal_tent_always_puts_the_looped_card_under_the_deck():
+    state = at(PROPOSAL, carried=("問題点のテント", "問題点のラジオ"), deck=("黄5", "黄6"),
+               hand=("緑4",), white=4, letters=1)
+    after, _ = play(state, "緑4", rules=PROPOSAL)
+    assert names(PROPOSAL, after.deck) == ["黄6", "黄5"] and after.phase != "mill"
+
+
+def test_proposal_map_splits_the_black_steps_between_both_pawns():
+    state = at(PROPOSAL, carried=("問題点の地図", "問題点のラジオ"), deck=("黄5",), hand=("緑4",),
+               blacks=(0, 2))
+    plays = [a for a in legal_actions(state) if a[0] == "play"]
+    assert ("play", c(PROPOSAL, "緑4"), ((0, 1), (2, 2))) in plays and len(plays) == 2 + 2
+    after, _ = apply(state, ("play", c(PROPOSAL, "緑4"), ((0, 1), (2, 2))))
+    assert after.blacks == (1, 4)
+
+
+def test_proposal_lantern_makes_the_red_card_icons_usable():
+    plain = deal_game(PROPOSAL, 0, items=["問題点の地図", "問題点のラジオ"])[0]
+    lit = deal_game(PROPOSAL, 0, items=["問題点のランタン", "問題点のラジオ"])[0]
+    assert sum(plain.deal.capacity) == 17 - 7 and sum(lit.deal.capacity) == 17
+
+
+def test_illegal_action_is_refused():
+    state = at(deck=("黄5",), hand=("赤1",))
+    with pytest.raises(JourneyError, match="できない"):
+        apply(state, ("resolve", RED))
+    with pytest.raises(JourneyError):
+        apply(state, ("play", c(DRAFT, "赤2"), ((0, 6),)))
