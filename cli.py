@@ -407,6 +407,50 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
 
 
 @main.command()
+@click.option("--setup", default=None, metavar="ID|NAME",
+              help="The 旅の準備 to play (default: 草案; 高難易度, 問題点, …).")
+@click.option("--items", default=None, metavar="A,B",
+              help="The items carried, comma-separated (default: the set-up's 携帯).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Play these actions (one per line, UTF-8) and print a transcript.")
+@click.option("--events", "as_events", is_flag=True,
+              help="Print the event stream as JSON lines.")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+def journey(setup, items, seed, script, as_events, content) -> None:
+    """Play draft 17 「明日、旅に出ます」 (spec 004) in the terminal (or from a script).
+
+    \b
+    Exit status: 0 the game was won, 1 it was lost, 2 a usage error,
+    3 the game was left unfinished (quit, or a script that ends first).
+    """
+    from contract.codec import ContractError, from_literal
+    from contract.tables import JourneyTable
+    from journey import JourneyError, load_rules
+    from terminal.journey import play
+
+    _, compiled = _fresh_tables(content)
+    try:
+        table = from_literal(JourneyTable, compiled.tables["journey"], "journey")
+    except (ContractError, KeyError) as exc:
+        raise click.ClickException(f"旅の表が契約に合いません: {exc}") from None
+    try:
+        rules = load_rules(setup, table)
+    except JourneyError as exc:
+        raise click.BadParameter(str(exc), param_hint="--setup") from None
+    chosen = None if items is None else [i.strip() for i in items.replace("、", ",").split(",")
+                                         if i.strip()]
+    interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
+    lines = None if interactive else _script_lines(script)
+    try:
+        status = play(rules, seed=seed, items=chosen, lines=lines, as_events=as_events)
+    except JourneyError as exc:
+        raise click.BadParameter(str(exc), param_hint="--items") from None
+    sys.exit(status)
+
+
+@main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               default=DEFAULT_GENERATED / "catalog", show_default=True)
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),

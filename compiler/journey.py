@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from contract import vocabulary as vocab
-from contract.journey import (JOURNEY_SCHEMA_VERSION, Event, Flag, Item, JourneyTable,
-                              Letter, Location, Setup)
+from contract.journey import Event, Flag, Item, Letter, Location, Setup
+from contract.tables import SCHEMA_VERSION, JourneyTable
 from contract.vocabulary import JOURNEY_KINDS, KEYWORDS, W
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Note
@@ -63,7 +63,7 @@ def check_journey(symbols, diags: list[Diagnostic]) -> JourneyTable | None:
     setups = {i: _setup(i, checked["setup"], checked, diags) for i in checked["setup"]}
     if sum(d.is_error for d in diags) > before:
         return None
-    return JourneyTable(JOURNEY_SCHEMA_VERSION, _sorted(locations), _sorted(events),
+    return JourneyTable(SCHEMA_VERSION, _sorted(locations), _sorted(events),
                         _sorted(flags), _sorted(items), _sorted(letters), _sorted(setups))
 
 

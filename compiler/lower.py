@@ -1,16 +1,15 @@
 """下ろし — the checked model → the tables, as plain literals.
 
 The checks already return the contract's objects with every term explicit and every
-default filled in (contract.tables); lowering only gathers them into the five tables,
+default filled in (contract.tables); lowering only gathers them into the six tables,
 sorted by id, and takes their literals. Nothing here can fail on checked content.
 """
 
 from __future__ import annotations
 
 from contract.codec import to_literal
-from contract.journey import JOURNEY_SCHEMA_VERSION, JourneyTable
 from contract.tables import (SCHEMA_VERSION, BalanceTable, DecksTable, EnemiesTable,
-                             PagesTable, vocabulary_table)
+                             JourneyTable, PagesTable, vocabulary_table)
 
 #: The deck a run starts with (DESIGN §6: defined in content, 10 pages).
 STARTING_DECK = "starter"
@@ -28,6 +27,6 @@ def lower(model: dict) -> dict[str, dict]:
         "balance": BalanceTable(SCHEMA_VERSION, model["balance"]),
         "decks": DecksTable(SCHEMA_VERSION, STARTING_DECK, _by_id(model["decks"])),
         "vocabulary": vocabulary_table(),
-        "journey": model["journey"] or JourneyTable(JOURNEY_SCHEMA_VERSION, {}, {}, {}, {}, {}, {}),
+        "journey": model["journey"] or JourneyTable(SCHEMA_VERSION, {}, {}, {}, {}, {}, {}),
     }
     return {name: to_literal(table) for name, table in tables.items()}

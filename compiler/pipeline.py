@@ -19,7 +19,7 @@ from pathlib import Path
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 
-from contract.journey import JourneyTable
+from contract.tables import JourneyTable
 from contract.tables import Balance, Deck, Enemy, Page
 from .codes import E000, E014, W003
 from .items import check_balance, check_deck, check_enemy, check_page, default_deck_cap

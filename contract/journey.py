@@ -1,6 +1,7 @@
 """旅の表の契約 — what generated/journey.py holds: the second rule set (spec 004, draft 17).
 
-Every item of the journey content, with each set-up flattened (a variant's 元 already
+The entries of the journey table (``contract.tables.JourneyTable``, which carries the
+tables' one SCHEMA_VERSION): every item of the journey content, with each set-up flattened (a variant's 元 already
 applied) so the runtime reads one complete set-up and never resolves inheritance. Codes
 come from contract.vocabulary (JOURNEY_SUITS, JOURNEY_EFFECTS).
 """
@@ -99,20 +100,3 @@ class Setup:
     optional_effects: bool
     next_open: bool
     text: str
-
-
-@dataclass(frozen=True, slots=True)
-class JourneyTable:
-    """generated/journey.py"""
-
-    schema_version: Annotated[int, Bound(1, 1)]
-    locations: dict[str, Location]
-    events: dict[str, Event]
-    flags: dict[str, Flag]
-    items: dict[str, Item]
-    letters: dict[str, Letter]
-    setups: dict[str, Setup]
-
-
-#: The journey table's own version (the battle tables' SCHEMA_VERSION is theirs).
-JOURNEY_SCHEMA_VERSION = 1

@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar, Union
 
 from . import vocabulary as vocab
 from .codec import Bound, Length, codes, from_literal, to_literal
-from .journey import JourneyTable
+from .journey import Event as JourneyEvent, Flag, Item, Letter, Location, Setup
 from .vocabulary import W
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
@@ -416,6 +416,19 @@ class DecksTable:
     schema_version: Annotated[int, Bound(SCHEMA_VERSION, SCHEMA_VERSION)]
     starting_deck: str
     decks: dict[str, Deck]
+
+
+@dataclass(frozen=True, slots=True)
+class JourneyTable:
+    """generated/journey.py — draft 17's content (spec 004; contract.journey)."""
+
+    schema_version: Annotated[int, Bound(SCHEMA_VERSION, SCHEMA_VERSION)]
+    locations: dict[str, Location]
+    events: dict[str, JourneyEvent]
+    flags: dict[str, Flag]
+    items: dict[str, Item]
+    letters: dict[str, Letter]
+    setups: dict[str, Setup]
 
 
 # ------------------------------------------------------------ the vocabulary table

@@ -68,7 +68,7 @@ TABLE = {
   '湾岸道路': {'id': '湾岸道路', 'name': '湾岸道路', 'red': 1, 'slots': 3, 'text': '海沿いの道。旅はここから始まる'},
   '無人駅': {'id': '無人駅', 'name': '無人駅', 'red': 1, 'slots': 2, 'text': '誰もいないホーム'}
  },
- 'schema_version': 1,
+ 'schema_version': 4,
  'setups': {
   '問題点': {'carried': ['問題点のランタン', '問題点のラジオ'], 'hand': 2, 'hard': True, 'id': '問題点', 'item_pool': ['問題点のランタン', '問題点の地図', '問題点のラジオ', '問題点のカメラ', '問題点のリュックサック', '問題点のテント'], 'items_chosen': 2, 'key_merge': {'鳥': '月'}, 'key_vp': 4, 'keys': ['月', '星', '花'], 'last_day': '千年樹', 'locations': ['千年樹', '大都会', '小さな町', '廃坑', '浜辺', '湾岸道路', '無人駅'], 'name': '問題点の提案', 'next_open': False, 'optional_effects': True, 'text': ''},
   '手札三枚': {'carried': ['地図', 'テント'], 'hand': 2, 'hard': False, 'id': '手札三枚', 'item_pool': ['ランタン', '地図', 'ラジオ', 'カメラ', 'リュックサック', 'テント'], 'items_chosen': 2, 'key_merge': {}, 'key_vp': 1, 'keys': ['月', '星', '花', '鳥'], 'last_day': '千年樹', 'locations': ['千年樹', '大都会', '小さな町', '廃坑', '浜辺', '湾岸道路', '無人駅'], 'name': '手札３枚', 'next_open': False, 'optional_effects': False, 'text': ''},

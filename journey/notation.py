@@ -93,6 +93,9 @@ def parse(state: State, text: str) -> tuple:
     if len(prefixed) == 1:
         return prefixed[0]
     verbs = sorted({lab.split()[0] for lab in known})
+    missing = _missing_card(state, words)
+    if missing:
+        raise JourneyError(missing)
     if prefixed:
         shown = [lab for lab in known if lab.startswith(typed + " ")][:6]
         raise JourneyError(f"「{text.strip()}」だけでは決まりません。例えば: {' / '.join(shown)}")
@@ -101,6 +104,19 @@ def parse(state: State, text: str) -> tuple:
         raise JourneyError(f"いまはできない行動です: 「{text.strip()}」。できるのは例えば: {' / '.join(same_verb)}")
     raise JourneyError(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
                        "（help で書き方を表示）")
+
+
+def _missing_card(state: State, words: list[str]) -> str:
+    """Why a card the line names cannot be meant: no such card, or (play, return) not in
+    the hand; "" when every card it names could be."""
+    ids = state.rules.card_ids
+    for word in words[1:]:
+        if word in ids:
+            if words[0] in ("play", "return") and ids.index(word) not in state.hand:
+                return f"{word} は手札にありません（手札: {' '.join(ids[c] for c in state.hand)}）"
+        elif words[0] in ("play", "return") and word == words[1]:
+            return f"「{word}」というカードはありません（カードは 赤1〜白6 のように書きます）"
+    return ""
 
 
 def _normal(word: str) -> str:

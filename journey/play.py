@@ -423,7 +423,7 @@ def _run(s: State, ev) -> None:
     解決 point with nothing to resolve and nothing to use (no letter, no item) is no
     choice either: the turn ends by itself."""
     while not s.over:
-        if s.phase == "resolve" and legal_actions(s) == [("end",)]:
+        if s.phase == "resolve" and not s.letters and not resolvable(s) and not _item_actions(s):
             s.phase = "end"
         if s.phase in DECISIONS:
             return

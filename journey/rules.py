@@ -14,7 +14,7 @@ from pathlib import Path
 
 from contract import vocabulary as vocab
 from contract.codec import ContractError, from_literal
-from contract.journey import JourneyTable
+from contract.tables import JourneyTable
 
 DEFAULT_TABLE = Path(__file__).resolve().parent.parent / "generated" / "journey.py"
 

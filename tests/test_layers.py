@@ -37,7 +37,7 @@ ALLOWED = {
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
-    "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing"}, {"rich"}),
+    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing"}, {"rich"}),
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),

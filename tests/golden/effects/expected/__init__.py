@@ -8,7 +8,7 @@ MANIFEST = {
  'balance.py': '7404393921e1e64b0895c56d7dba7c86c9e2e637ee48941dc1fc9843cc14a778',
  'decks.py': 'b3574c897754a6e08480795d9138bc291e1484880a6e7f770a459a4153bd4442',
  'enemies.py': '99ae3b1f45d186777665c5fb89b0d502116864ecb0ac168add43da5fd817fbf0',
- 'journey.py': 'd8eb662bf8b8a5b54dcad49ff34bacbf6d743fabd290e0c76cc86cd88a6878a2',
+ 'journey.py': 'eee251b438c79b4cf6199d43e62d96ae2c897a692d7966ed5715850aecb9d85e',
  'pages.py': '751247e9f7a1f5feb2746eca84616a0a1ef5fdd7c9a606bc8482f32d4bc245e4',
  'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }

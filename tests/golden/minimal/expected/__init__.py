@@ -8,7 +8,7 @@ MANIFEST = {
  'balance.py': '923a738a7b6c45f6c147bcfe2e997f9664b954308c67bfbcb0e793d26fda9acd',
  'decks.py': '8b5b9e9728e0b005433948c214374ac6b7172f04016d3bb179708da9f33eb33f',
  'enemies.py': '37abb176dbe534ddd6fda004f9682ec9586f7e17ec349eef173e463e20362034',
- 'journey.py': 'd8eb662bf8b8a5b54dcad49ff34bacbf6d743fabd290e0c76cc86cd88a6878a2',
+ 'journey.py': 'eee251b438c79b4cf6199d43e62d96ae2c897a692d7966ed5715850aecb9d85e',
  'pages.py': 'fab702c388167d12d8ec08255913b7afe8d141b35326d7865cf5c841c27f25f2',
  'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }

@@ -7,6 +7,6 @@ TABLE = {
  'items': {},
  'letters': {},
  'locations': {},
- 'schema_version': 1,
+ 'schema_version': 4,
  'setups': {}
 }

@@ -1,0 +1,307 @@
+"""旅の端末 — draft 17 played in the terminal: the screen, the narration, the loop.
+
+The screen is plain text (designer text printed as written, never as markup): the seven
+days with their pawns and events (nearest the location first, with their key icons),
+the hand, the items, the letters, the flag cards, and what the next action decides with
+the actions it allows. Commands are the action labels of journey.notation, plus undo
+(the draft invites rewinding: 「思考実験について」), actions, help and quit.
+
+Three modes, like ``jibunki battle``: at the keyboard; a script (every command echoed
+with what it did, then the final screen and the result — the same seed and script
+always print the same text); and ``--events``, the event stream as JSON lines. The exit
+status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINISHED.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+
+from contract import vocabulary as vocab
+from journey import JourneyError, apply
+from journey.notation import labels, parse
+from journey.play import deal_game, resolvable, score
+from journey.state import State
+
+EXIT_WON, EXIT_LOST, EXIT_UNFINISHED = 0, 1, 3
+#: How many of the legal actions the screen lists (all of them: ``actions``).
+SHOWN_ACTIONS = 12
+#: What the next action decides, by phase.
+PHASE_WORDS = {
+    "play": "手札から1枚プレイし、歩く黒いポーンを選ぶ（移動フェイズ）",
+    "mill": "ループで引いたカードを捨て札にするか、テントで山の下へ戻すか",
+    "effect": "イベント効果の選択（イベントフェイズ）",
+    "return": "山の下へ戻す手札を選ぶ",
+    "resolve": "物語を1つ解決するか、手番を終える（解決フェイズ）",
+    "won": "ゲームクリア", "lost": "敗北",
+}
+LOSS_WORDS = {"refill_empty": "手札補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
+HELP = """\
+行動（いまできるものは actions で全部表示）:
+  play 赤3 黒3        赤3 をプレイし、3日目の黒いポーンが 7−3 歩く（黒が1通りなら play 赤3）
+  mill discard | mill bottom          ループで引いたカード: 捨て札 / テントで山の下
+  effect …  | skip    イベント効果の選択（表示された形で）／ 任意の効果を使わない
+  return 赤3          手札を山の下へ
+  resolve 赤 | end    物語を解決 ／ 手番を終える
+  letter location 黒3 +1 | letter adventure 赤3      レター（ロケーション／アドベンチャーメモリー）
+  item 地図 | item ランタン 赤 | item リュックサック 2 赤3
+  undo  一手戻す    actions  できる行動を全部    help  これ    quit  やめる"""
+
+
+@dataclass
+class Game:
+    """One game in the terminal: the state, the states before each action (for undo),
+    and the events so far."""
+
+    state: State
+    opening: list[dict]
+    history: list[State] = field(default_factory=list)
+
+    @classmethod
+    def deal(cls, rules, seed: int, items=None) -> "Game":
+        state, events = deal_game(rules, seed, items)
+        return cls(state, events)
+
+    def run(self, line: str) -> tuple[list[str], list[dict], bool]:
+        """(lines to print, events, quit?) of one command line. Never raises on input."""
+        words = line.split()
+        verb = words[0].lower() if words else ""
+        if verb == "quit":
+            return [], [], True
+        if verb == "help":
+            return HELP.split("\n"), [], False
+        if verb == "actions":
+            return [f"  {lab}" for lab in labels(self.state)] or ["（できる行動はありません）"], [], False
+        if verb == "undo":
+            if not self.history:
+                return ["× 戻せる手がありません"], [], False
+            self.state = self.history.pop()
+            return ["一手戻しました"], [{"event": "undo"}], False
+        if self.state.over:
+            return ["× ゲームは終わっています（undo で戻れます）"], [], False
+        try:
+            action = parse(self.state, line)
+        except JourneyError as exc:
+            return [f"× {exc}"], [], False
+        self.history.append(self.state)
+        self.state, events = apply(self.state, action, check=False)
+        return narrate(self.history[-1], events), events, False
+
+
+def exit_status(state: State) -> int:
+    """0 won, 1 lost, 3 not finished."""
+    return {"won": EXIT_WON, "lost": EXIT_LOST}.get(state.phase, EXIT_UNFINISHED)
+
+
+# ------------------------------------------------------------------ the screen
+
+
+def screen(state: State) -> list[str]:
+    """The whole table as plain lines."""
+    return [line.rstrip() for line in _screen(state)]
+
+
+def _screen(state: State) -> list[str]:
+    r, deal = state.rules, state.deal
+    out = [f"旅の準備 {r.setup_name}  ターン {state.turn}  山 {len(state.deck)}  "
+           f"捨て札 {len(state.discard)}  レター {state.letters}"]
+    if r.next_open or deal.has("next_open"):
+        out[0] += f"  山の上: {_card(state, state.deck[0]) if state.deck else '—'}"
+    out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）")
+    for day, loc in enumerate(deal.days):
+        pawns = "○" * (state.white == day) + "●" * state.blacks.count(day)
+        cap = deal.capacity[day]
+        stack = " ".join(_card(state, c) for c in state.stacks[day])
+        slots = f"{len(state.stacks[day])}/{cap}" if cap else " —"
+        name = r.location_names[loc]
+        out.append(f"{day + 1}  {name}{'　' * max(0, 6 - len(name))} {slots:>4}  {pawns:<4}  {stack}")
+    out.append("手札: " + " ".join(_card(state, c) for c in state.hand))
+    if deal.carried:
+        out.append("アイテム: " + "  ".join(_item(state, i) for i in range(len(deal.carried))))
+    for suit in range(len(r.suits)):
+        done = "［解決済み］" if state.resolved >> suit & 1 else ""
+        effect = vocab.lookup("journey_effect", r.suit_effects[suit]).ja
+        out.append(f"フラグ {r.suit_word(suit)} {r.flag_names[suit]}（{effect}）{done}")
+    if state.lantern >= 0:
+        out.append(f"ランタン: {r.suit_word(state.lantern)}は手番終了まで未解決として扱う")
+    out.append(f"次: {PHASE_WORDS[state.phase]}" + _pending(state))
+    if state.phase == "lost":
+        out[-1] += f"（{LOSS_WORDS.get(state.reason, state.reason)}）"
+    known = list(labels(state))
+    if known:
+        shown = known[:SHOWN_ACTIONS]
+        more = f" …ほか {len(known) - len(shown)}（actions）" if len(known) > len(shown) else ""
+        out.append("できる行動: " + " / ".join(shown) + more)
+    return out
+
+
+def _card(state: State, card: int) -> str:
+    r = state.rules
+    return f"{r.card_ids[card]}({r.keys[r.key_of[card]]})"
+
+
+def _item(state: State, index: int) -> str:
+    item = state.deal.carried[index]
+    status = "常時" if item.passive else "使用可" if state.ready(index) else "使用済み"
+    return f"{item.name}（{status}）"
+
+
+def _pending(state: State) -> str:
+    if state.phase == "effect":
+        suit = state.pending[0]
+        return f" — {state.rules.suit_word(suit)}: {state.rules.flag_names[suit]}"
+    if state.phase == "return":
+        return f" — あと {state.pending[0]} 枚"
+    if state.phase == "mill":
+        return f" — 引いたカード: {_card(state, state.pending[0])}"
+    if state.phase == "resolve":
+        ready = resolvable(state)
+        return " — 解決できる物語: " + ("、".join(state.rules.suit_word(s) for s in ready) or "なし")
+    return ""
+
+
+# ------------------------------------------------------------------ narration
+
+
+def narrate(before: State, events: list[dict]) -> list[str]:
+    """The events of one action as lines (days 1-based, as the events say them)."""
+    r = before.rules
+    suit_word = {code: r.suit_word(i) for i, code in enumerate(r.suits)}
+    out = []
+    for e in events:
+        kind = e["event"]
+        if kind == "deal":
+            out.append(f"旅の準備 {e['setup']}、シード {e['seed']}: " + " → ".join(e["days"]))
+            out.append("  アイテム: " + ("、".join(e["items"]) or "なし")
+                       + "  手札: " + " ".join(e["hand"]))
+        elif kind == "play":
+            loop = "（ループ）" if e["loop"] else ""
+            out.append(f"{e['card']} をプレイ: 白いポーン {e['white'][0]} → {e['white'][1]} 日目{loop}")
+        elif kind == "black":
+            out.append(f"  黒いポーン {e['from']} → {e['to']} 日目")
+        elif kind == "mill":
+            where = "山の下へ" if e["to"] == "bottom" else "捨て札に"
+            out.append(f"  ループ: 山の上の {e['card']} を{where}")
+        elif kind == "place":
+            where = "（7日目: 捨て札）" if e.get("to") == "discard" else ""
+            out.append(f"  {e['card']} を {e['day']} 日目に配置{where}")
+        elif kind == "overflow":
+            out.append(f"  あふれた {e['card']} を捨て札に（{e['day']} 日目）")
+        elif kind == "effect":
+            out.append(f"  {suit_word[e['suit']]}の効果: " + {
+                "none": "何も起きない", "skipped": "使わない"}.get(e["effect"], _effect_words(e)))
+        elif kind == "draw":
+            out.append(f"  {e['card']} を引く")
+        elif kind == "return":
+            out.append(f"  {e['card']} を山の下へ")
+        elif kind == "resolve":
+            out.append(f"物語「{e['story']}」を解決: レターを1個得る")
+        elif kind == "letter":
+            cards = "、".join(e.get("cards", []))
+            out.append("レター: ロケーションメモリー" if e["effect"] == "location_memory"
+                       else f"レター: アドベンチャーメモリー（{cards} を山の上へ）")
+        elif kind == "item":
+            out.append(f"アイテム {e['item']} を使う")
+        elif kind == "turn":
+            out.append(f"── ターン {e['turn']} ──")
+        elif kind == "won":
+            parts = e["parts"]
+            out.append(f"ゲームクリア！ スコア {e['score']}（山 {parts['deck']}・レター {parts['letters']}"
+                       f"・キーアイコン {parts['keys']}・費用 {parts['cost']}）")
+        elif kind == "lost":
+            out.append(f"敗北: {LOSS_WORDS.get(e['reason'], e['reason'])}")
+    return out
+
+
+def _effect_words(e: dict) -> str:
+    if "swap" in e:
+        (d1, p1), (d2, p2) = e["swap"]
+        return f"{d1} 日目の {p1} 枚目と {d2} 日目の {p2} 枚目を交換"
+    if "item" in e:
+        return f"{e['item']} を縦置きに戻す"
+    return {"nudge_black": "黒いポーンを1つ動かす", "call_black": "黒いポーンを呼び寄せる",
+            "draw_return": "1枚引いて1枚を山の下へ"}.get(e["effect"], e["effect"])
+
+
+# ------------------------------------------------------------------ the modes
+
+
+def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
+         read=input, write=print) -> int:
+    """Play a game: at the keyboard when ``lines`` is None, else the script's lines
+    (``as_events``: JSON lines). The exit status."""
+    game = Game.deal(rules, seed, items)
+    if as_events:
+        return _events_mode(game, lines or ())
+    if lines is None:
+        return _keyboard(game, read, write)
+    for line in narrate(game.state, game.opening):
+        write(line)
+    for line in screen(game.state):
+        write(line)
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        write(f"> {line}")
+        said, _, quit_ = game.run(line)
+        for out in said:
+            write(out if not out.startswith("×") else f"{out}（{number} 行目）")
+        if quit_:
+            break
+    write("── 最後の盤面 ──")
+    for line in screen(game.state):
+        write(line)
+    write(_result(game.state))
+    return exit_status(game.state)
+
+
+def _keyboard(game: Game, read, write) -> int:
+    for line in narrate(game.state, game.opening):
+        write(line)
+    while True:
+        for line in screen(game.state):
+            write(line)
+        try:
+            line = read("> ")
+        except (EOFError, KeyboardInterrupt):
+            write("")
+            break
+        said, _, quit_ = game.run(line)
+        for out in said:
+            write(out)
+        if quit_:
+            break
+    write(_result(game.state))
+    return exit_status(game.state)
+
+
+def _events_mode(game: Game, lines) -> int:
+    def emit(obj):
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n")
+
+    for event in game.opening:
+        emit(event)
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        emit({"event": "command", "line": line})
+        said, events, quit_ = game.run(line)
+        if said and said[0].startswith("×"):
+            emit({"event": "refused", "line": number, "reason": said[0][2:]})
+        for event in events:
+            emit(event)
+        if quit_:
+            break
+    return exit_status(game.state)
+
+
+def _result(state: State) -> str:
+    if state.phase == "won":
+        return f"結果: クリア（ターン {state.turn}、スコア {score(state)['score']}）"
+    if state.phase == "lost":
+        return f"結果: 敗北（ターン {state.turn}、{LOSS_WORDS.get(state.reason, state.reason)}）"
+    return f"結果: 途中（ターン {state.turn}）"
+

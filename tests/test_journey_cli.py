@@ -1,0 +1,144 @@
+"""`jibunki journey`: draft 17 in the terminal, driven by script — the transcript, undo,
+the exit status of each ending, the JSON event stream, and a clear error (never a
+traceback) for a bad line, a bad seed, a set-up or an item that does not exist."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from conftest import ROOT
+from journey import load_rules
+from journey.state import Deal, State
+from terminal.journey import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
+
+GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed71.json"
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def journey(script: str, *args: str):
+    result = CliRunner().invoke(main, ["journey", "--seed", "3", *args], input=script)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_script_prints_the_days_the_hand_the_items_the_flags_and_what_each_action_did():
+    out = journey("play 白2\n").output
+    assert "旅の準備 草案、シード 3: 大都会 → 廃坑 → 浜辺 → 無人駅 → 湾岸道路 → 小さな町 → 千年樹" in out
+    assert "1  大都会" in out and "7  千年樹" in out and "○●●" in out
+    assert "手札: 白2(花) 白5(星) 緑4(星) 緑6(鳥)" in out
+    assert "アイテム: 地図（使用可）  テント（使用可）" in out
+    assert "フラグ 赤 珍獣屋のおじさん、現る（黒ポーン移動）" in out
+    assert "> play 白2\n白2 をプレイ: 白いポーン 1 → 3 日目" in out
+    assert "白2 を 3 日目に配置" in out
+
+
+def test_same_seed_and_script_print_the_same_transcript():
+    script = "play 白2\neffect 黒6\nplay 緑4\n"
+    assert journey(script).output == journey(script).output
+    assert journey(script, "--seed", "4").output != journey(script).output
+
+
+def test_undo_takes_back_the_last_action():
+    out = journey("play 白2\nundo\nactions\n").output
+    assert "一手戻しました" in out
+    final = out.split("── 最後の盤面 ──")[1]
+    assert "手札: 白2(花) 白5(星) 緑4(星) 緑6(鳥)" in final
+    assert "× 戻せる手がありません" in journey("undo\n").output
+
+
+def test_a_script_that_stops_before_the_end_leaves_the_game_unfinished():
+    result = journey("play 白2\n")
+    assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（ターン 1）" in result.output
+
+
+def test_a_lost_game_exits_one():
+    game = json.loads(GOLDEN_GAME.read_text(encoding="utf-8"))
+    result = CliRunner().invoke(main, ["journey", "--seed", str(game["seed"]), "--items",
+                                       ",".join(game["items"])], input="\n".join(game["actions"]))
+    assert result.exit_code == EXIT_LOST, result.output
+    assert "結果: 敗北" in result.output and "× " not in result.output
+
+
+def test_a_won_game_exits_zero():
+    game = _game(white=3, blacks=(2, 6), resolved=0b11111)
+    said, events, _ = game.run("play 緑3 黒3")
+    assert exit_status(game.state) == EXIT_WON
+    assert "ゲームクリア！ スコア 2（山 2・レター 0・キーアイコン 0・費用 0）" in said
+
+
+def test_bad_lines_are_refused_with_their_line_number_and_the_script_goes_on():
+    out = journey("bogus\nplay 白1\nplay 赤9\nplay 白2\n").output
+    assert "× 知らない行動です: 「bogus」。いまできるのは: item、play（help で書き方を表示）（1 行目）" in out
+    assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（2 行目）" in out
+    assert "× 「赤9」というカードはありません" in out
+    assert "白2 をプレイ" in out  # the line after them was played
+
+
+def _game(**fields) -> Game:
+    """A game at a hand-built moment (the days in a fixed order)."""
+    rules = load_rules()
+    days = ("湾岸道路", "浜辺", "小さな町", "大都会", "無人駅", "廃坑", "千年樹")
+    card = rules.card_ids.index
+    deal = Deal(rules, days, (3, 2, 3, 4, 2, 3, 0), (), frozenset())
+    values = dict(deck=("黄5", "黄6"), hand=("緑3",), white=0, blacks=(0, 0), resolved=0)
+    values.update(fields)
+    state = State(deal, tuple(map(card, values["deck"])), tuple(map(card, values["hand"])), (),
+                  ((),) * 7, values["white"], values["blacks"], values["resolved"], 0, 0, -1,
+                  "play", (), (), 9)
+    return Game(state, [])
+
+
+def test_a_short_form_plays_when_it_names_one_action_and_names_the_choices_when_not():
+    game = _game(blacks=(1, 4))
+    said, _, _ = game.run("play 緑3")
+    assert said == ["× 「play 緑3」だけでは決まりません。例えば: play 緑3 黒2 / play 緑3 黒5"]
+    game = _game(blacks=(4, 4))
+    said, _, _ = game.run("play 緑3")
+    assert said[0] == "緑3 をプレイ: 白いポーン 1 → 4 日目"
+
+
+def test_help_lists_the_actions():
+    out = journey("help\n").output
+    assert "play 赤3 黒3" in out and "undo" in out and "letter location" in out
+
+
+def test_events_are_json_lines_with_the_commands_and_the_refusals():
+    result = journey("play 白2\nbogus\n", "--events")
+    events = [json.loads(line) for line in result.output.splitlines()]
+    assert events[0]["event"] == "deal" and events[0]["seed"] == 3
+    assert {"event": "command", "line": "play 白2"} in events
+    assert any(e["event"] == "refused" and e["line"] == 2 for e in events)
+    assert result.exit_code == EXIT_UNFINISHED
+
+
+def test_bad_seed_is_a_usage_error():
+    result = CliRunner().invoke(main, ["journey", "--seed", "abc"], input="")
+    assert result.exit_code == 2 and "abc" in result.output and "Traceback" not in result.output
+
+
+def test_unknown_setup_is_a_usage_error_naming_the_set_ups():
+    result = journey("", "--setup", "草案18")
+    assert result.exit_code == 2 and "旅の準備「草案18」はありません" in result.output
+    assert "問題点" in result.output
+
+
+def test_unknown_or_wrong_number_of_items_is_a_usage_error():
+    result = journey("", "--items", "望遠鏡,地図")
+    assert result.exit_code == 2 and "望遠鏡" in result.output and "一覧" in result.output
+    result = journey("", "--items", "地図")
+    assert result.exit_code == 2 and "2 個選びます" in result.output
+
+
+def test_another_set_up_and_items_are_played():
+    out = journey("", "--setup", "問題点", "--items", "問題点のカメラ,問題点の地図").output
+    assert "旅の準備 問題点の提案" in out and "カメラ（常時）" in out
+    assert "1  大都会" in out and "/2" in out  # 高難易度: 大都会 holds 4 − 2
