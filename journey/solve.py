@@ -51,6 +51,10 @@ class Rules(Protocol):
     def bound(self, state) -> int | None:
         """An upper bound of the score of any win still reachable; None: no win is."""
 
+    def promise(self, state) -> int:
+        """Optional: how near a win the state looks (higher first); orders the search
+        and guides the probe (without it, neither)."""
+
 
 class Verdict:
     """The solver's answer about a deal: クリア可能, 不可能, or not decided within the budget."""
@@ -90,6 +94,7 @@ class _Search:
         self.best = LOST  # the best win reached so far, for an answer at the budget
         self.best_line: tuple = ()
         self.path: list = []
+        self.promise = getattr(rules, "promise", None)
 
     def value(self, state, floor: int) -> int:
         """The best score reachable from ``state`` if it is above ``floor``; otherwise some
@@ -115,20 +120,9 @@ class _Search:
         if bound <= floor:
             self.memo[key] = (bound, _UPPER)
             return bound
-        self.nodes += 1
-        if self.budget is not None and self.nodes > self.budget:
-            raise _Budget
+        self.spend()
         best = LOST
-        tried: set = set()
-        for action in rules.actions(state):
-            child = rules.apply(state, action)
-            over = rules.result(child)
-            # Children reaching the same position (the black pawns swapped, a choice
-            # without effect) are one child.
-            child_key = rules.key(child) if over is None else ("over", over)
-            if child_key in tried:
-                continue
-            tried.add(child_key)
+        for action, child in self.children(state):
             self.path.append(action)
             got = self.value(child, max(floor, best))
             self.path.pop()
@@ -139,13 +133,66 @@ class _Search:
         self.memo[key] = (best, _EXACT if best > floor else _UPPER)
         return best
 
+    def spend(self) -> None:
+        """Count one position expanded; past the budget, stop the search."""
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise _Budget
 
-def solve(rules: Rules, state, budget: int | None = None) -> Answer:
+    def children(self, state) -> list:
+        """(action, child) for each distinct child, the most promising first. Children
+        reaching the same position (a choice without effect) are one child."""
+        rules = self.rules
+        found: dict = {}
+        for action in rules.actions(state):
+            child = rules.apply(state, action)
+            over = rules.result(child)
+            found.setdefault(rules.key(child) if over is None else ("over", over),
+                             (action, child))
+        pairs = list(found.values())
+        if self.promise is not None:
+            # sort() is stable: equal promises keep the rules' order.
+            pairs.sort(key=lambda pair: -self.promise(pair[1]))
+        return pairs
+
+    def probe(self, state, width: int) -> None:
+        """A beam search of ``width`` from ``state`` to the end of every line it keeps,
+        noting each win (``best``, ``best_line``)."""
+        rules = self.rules
+        beam = [(state, ())]
+        while beam:
+            step: dict = {}
+            for position, line in beam:
+                self.spend()
+                for action, child in self.children(position):
+                    over = rules.result(child)
+                    if over is None:
+                        step.setdefault(rules.key(child), (child, line + (action,)))
+                    elif over[0] and over[1] > self.best:
+                        self.best, self.best_line = over[1], line + (action,)
+            beam = sorted(step.values(), key=lambda pair: -self.promise(pair[0]))[:width]
+
+
+#: The probe's beam widths, tried in turn until one finds a win.
+PROBE_WIDTHS = (4, 16, 64, 256)
+
+
+def solve(rules: Rules, state, budget: int | None = None, probe: bool = True) -> Answer:
     """The best score reachable from ``state`` with every card known, or LOST: won, lost or
-    unknown at ``budget`` positions expanded (None: no limit)."""
+    unknown at ``budget`` positions expanded (None: no limit). ``probe``: look for a win
+    by beam search first (a floor for the exhaustive search)."""
     search = _Search(rules, budget)
     try:
-        value = search.value(state, LOST)
+        if probe and search.promise is not None and rules.result(state) is None:
+            for width in PROBE_WIDTHS:
+                search.probe(state, width)
+                if search.best > LOST:
+                    break
+        # Only a better score than the probe's win is looked for: a fail-low proves it best.
+        floor = search.best
+        value = search.value(state, floor)
+        if value <= floor:
+            value = search.best
     except _Budget:
         found = search.best > LOST
         return Answer(Verdict.WON if found else Verdict.UNKNOWN,

@@ -38,7 +38,7 @@ ALLOWED = {
     "catalog": ({"catalog", "contract", "runtime.tables"}, {"jinja2", "markupsafe"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing"}, {"rich"}),
-    "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
+    "sim": ({"sim", "runtime", "journey", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
 }
