@@ -429,16 +429,18 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return  # jibunki journey report: the subcommand has options of its own
-    from contract.codec import ContractError, from_literal
-    from contract.tables import JourneyTable
+    from compiler.lint import check
     from journey import JourneyError, load_rules
     from terminal.journey import play
 
-    _, compiled = _fresh_tables(content)
-    try:
-        table = from_literal(JourneyTable, compiled.tables["journey"], "journey")
-    except (ContractError, KeyError) as exc:
-        raise click.ClickException(f"旅の表が契約に合いません: {exc}") from None
+    # The content is checked in memory (a folder of journey files alone will do: the
+    # battle's balance and starting deck are not needed to play the journey).
+    result = _rejecting_violations(lambda: check([content]))
+    if result.errors:
+        _print_diagnostics(result.diagnostics, result.sources, result.files)
+        click.echo("コンテンツにエラーがあるので始められません。", err=True)
+        sys.exit(EXIT_CONTENT)
+    table = result.model.journey
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:

@@ -206,8 +206,8 @@ def _item(c: _Checked, diags) -> Item | None:
     effect = _word(c, "effect", "journey_effect", "アイテムの効果", diags, of="item")
     value = _number(c, "value", 0, None, diags, default=0)
     if effect is not None and effect.value and c.get("value") is None:
-        diags.append(E014.at(c.item.id.span, f"{effect.ja}には 値 がありません",
-                             hint=f"例: 値 2（{effect.said().format(value='n')}）"))
+        diags.append(E014.at(c.item.id.span, f"{effect.ja}には {W.journey_field.value} がありません",
+                             hint=f"例: {W.journey_field.value} 2（{effect.said().format(value='n')}）"))
     cost = _number(c, "cost", 0, None, diags, default=0)
     return Item(c.item.id.text, _title(c), effect.code if effect else "advance_white",
                 value, cost, bool(effect and effect.passive), _text(c))

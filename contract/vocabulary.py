@@ -579,7 +579,7 @@ JOURNEY_SUITS = (
 class JourneyEffect(Term):
     """An effect of the journey rule set: a suit's (its flag card), a letter's or an item's.
     ``of`` says whose it is; ``passive``: always on, never tapped (the items of the draft's
-    問題点 summary, paid for in VP); ``value``: it reads the item's 値 (キーボーナス +2)."""
+    問題点 summary, paid for in VP); ``value``: it reads the item's 効果値 (キーボーナス +2)."""
 
     of: str = ""
     passive: bool = False
@@ -659,7 +659,7 @@ JOURNEY_FIELDS = (
                  note="the key icon"),
     JourneyField("effect", "効果", kinds=("flag", "item", "letter"), shape=("name",),
                  required=True),
-    JourneyField("value", "値", kinds=("item",), shape=("number",)),
+    JourneyField("value", "効果値", kinds=("item",), shape=("number",)),
     JourneyField("cost", "費用", kinds=("item",), shape=("number",),
                  note="VP taken from the score when the item is carried"),
     JourneyField("text", "文", kinds=JOURNEY_KINDS, shape=("text",),

@@ -353,7 +353,7 @@ class Text:
 class ValueList:
     """A bracketed list of values ([月, 星, 花])."""
 
-    values: tuple
+    values: tuple[Name | Number | Text | ValueList, ...]
     span: Span
 
 
@@ -363,7 +363,7 @@ class JourneyField:
     (Name, Number, Text or ValueList); the compiler resolves the name and checks the shape."""
 
     key: Name
-    values: tuple
+    values: tuple[Name | Number | Text | ValueList, ...]
     span: Span
 
 

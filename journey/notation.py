@@ -17,6 +17,8 @@ shorter form when it names one action only (``play 赤3`` when one black pawn ca
 
 from __future__ import annotations
 
+from contract.vocabulary import W
+
 from .play import legal_actions
 from .rules import JourneyError
 from .state import State
@@ -113,7 +115,8 @@ def _missing_card(state: State, words: list[str]) -> str:
     for word in words[1:]:
         if word in ids:
             if words[0] in ("play", "return") and ids.index(word) not in state.hand:
-                return f"{word} は手札にありません（手札: {' '.join(ids[c] for c in state.hand)}）"
+                hand = W.region.hand
+                return f"{word} は{hand}にありません（{hand}: {' '.join(ids[c] for c in state.hand)}）"
         elif words[0] in ("play", "return") and word == words[1]:
             return f"「{word}」というカードはありません（カードは 赤1〜白6 のように書きます）"
     return ""

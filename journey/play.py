@@ -26,10 +26,14 @@ An action is a tuple (``legal_actions`` lists them all, in a fixed order):
 from __future__ import annotations
 
 import random
-from itertools import combinations
 
+from contract.vocabulary import W
+
+from .effects import ITEM_EFFECTS, SUIT_EFFECTS
 from .rules import JourneyError, Rules
 from .state import Deal, State
+from .steps import (draw, lose, mill, move_black, ready_item, replaced, walk_white, with_card,
+                    without)
 
 #: The phases that wait for a choice; every other phase runs by itself.
 DECISIONS = ("play", "mill", "effect", "return", "resolve")
@@ -67,7 +71,7 @@ def deal_game(rules: Rules, seed: int = 0, items=None, cards=None) -> tuple[Stat
     rng.shuffle(deck)
     hand_size = rules.hand + sum(it.value for it in carried if it.effect == "extra_hand")
     if len(deck) <= hand_size:
-        raise JourneyError(f"山（{len(deck)} 枚）が手札（{hand_size} 枚）に足りません")
+        raise JourneyError(f"山（{len(deck)} 枚）が{W.region.hand}（{hand_size} 枚）に足りません")
     state = State(deal, tuple(deck[hand_size:]), tuple(sorted(deck[:hand_size])), (),
                   tuple(() for _ in days), 0, (0, 0), 0, 0, 0, -1, "refill", (), (), 1)
     events = [{"event": "deal", "seed": seed, "setup": rules.setup,
@@ -150,7 +154,7 @@ def _letter_actions(s: State) -> list[tuple]:
     if not s.letters:
         return []
     out = [("letter", "location_memory", b, d) for b in sorted(set(s.blacks)) for d in (1, -1)]
-    camera = _ready_item(s, "recall_extra")
+    camera = ready_item(s, "recall_extra")
     for card in s.discard:
         out.append(("letter", "adventure_memory", card))
     if camera is not None:
@@ -159,49 +163,14 @@ def _letter_actions(s: State) -> list[tuple]:
 
 
 def _item_actions(s: State) -> list[tuple]:
-    out = []
-    for index, item in enumerate(s.deal.carried):
-        if item.passive or not s.ready(index):
-            continue
-        effect = item.effect
-        if effect == "unresolve":
-            out += [("item", index, suit) for suit in range(len(s.rules.suits))
-                    if s.resolved >> suit & 1 and s.lantern != suit]
-        elif effect == "advance_white":
-            out.append(("item", index))
-        elif effect == "cycle_three" and s.deck:
-            out.append(("item", index))
-        elif effect == "swap_in":
-            out += [("item", index, pos, card) for pos in range(len(s.stacks[s.white]))
-                    for card in sorted(set(s.hand))]
-    return out
-
-
-def _ready_item(s: State, effect: str) -> int | None:
-    """The index of a standing carried item with ``effect`` (tapped ones are not), or None."""
-    return next((i for i, it in enumerate(s.deal.carried)
-                 if it.effect == effect and not it.passive and s.ready(i)), None)
+    return [("item", index, *args) for index, item in enumerate(s.deal.carried)
+            if not item.passive and s.ready(index)
+            for args in ITEM_EFFECTS[item.effect].options(s)]
 
 
 def _effect_options(s: State, suit: int) -> list[tuple]:
     """The choices of a suit's effect now (empty: it does nothing)."""
-    effect = s.rules.suit_effects[suit]
-    if effect == "nudge_black":  # 赤
-        return [("effect", b, d) for b in sorted(set(s.blacks)) for d in (1, -1)]
-    if effect == "call_black":  # 白: a black pawn already here cannot be the one called
-        away = sorted({b for b in s.blacks if b != s.white})
-        return [("effect", b) for b in away]
-    if effect == "swap_same_number":  # 青
-        places = [(day, pos) for day, stack in enumerate(s.stacks) for pos in range(len(stack))]
-        number = s.rules.number_of
-        return [("effect", *p, *q) for p, q in combinations(places, 2)
-                if number[s.stacks[p[0]][p[1]]] == number[s.stacks[q[0]][q[1]]]]
-    if effect == "draw_return":  # 黄
-        return [("effect",)] if s.deck else []
-    if effect == "stand_item":  # 緑
-        return [("effect", i) for i, it in enumerate(s.deal.carried)
-                if not it.passive and not s.ready(i)]
-    raise JourneyError(f"効果 {effect} はフラグの効果ではありません")
+    return [("effect", *args) for args in SUIT_EFFECTS[s.rules.suit_effects[suit]].options(s)]
 
 
 def resolvable(s: State) -> list[int]:
@@ -235,67 +204,28 @@ def apply(state: State, action: tuple, check: bool = True) -> tuple[State, list[
 def _do_play(s: State, action, ev) -> None:
     _, card, moves = action
     number = s.rules.number_of[card]
-    s.hand = _without(s.hand, card)
+    s.hand = without(s.hand, card)
     start = s.white
-    looped = _walk_white(s, number)
+    looped = walk_white(s, number)
     ev.append({"event": "play", "card": s.rules.card_ids[card], "number": number,
                "white": [start + 1, s.white + 1], "loop": looped})
     for black, steps in moves:
-        _move_black(s, black, steps, ev, "play")
+        move_black(s, black, steps, ev, "play")
     s.phase, s.pending = "place", (card,)
     if looped:
-        _mill(s, ev, ("place", (card,)))
-
-
-def _walk_white(s: State, steps: int) -> bool:
-    """Walk the white pawn; True when it passed the last day (a loop)."""
-    days = len(s.deal.days)
-    s.white += steps
-    if s.white >= days:
-        s.white -= days
-        return True
-    return False
-
-
-def _move_black(s: State, black: int, steps: int, ev, why: str) -> None:
-    """Move the black pawn standing on day ``black`` by ``steps`` (negative: back), looping
-    both ways; a black pawn's loop mills nothing."""
-    days = len(s.deal.days)
-    low, high = s.blacks
-    to = (black + steps) % days
-    s.blacks = tuple(sorted((to, high) if low == black else (low, to)))
-    ev.append({"event": "black", "from": black + 1, "to": to + 1, "why": why})
-
-
-def _mill(s: State, ev, resume: tuple) -> None:
-    """The white pawn looped: draw the top card and discard it (テント: under the deck).
-    An empty deck loses the game."""
-    if not s.deck:
-        _lose(s, ev, "loop_empty")
-        return
-    card, s.deck = s.deck[0], s.deck[1:]
-    if s.deal.has("loop_to_bottom_always"):
-        s.deck += (card,)
-        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "bottom"})
-        s.phase, s.pending = resume
-    elif _ready_item(s, "loop_to_bottom") is not None:
-        s.phase, s.pending, s.resume = "mill", (card,), resume
-    else:
-        s.discard = _with(s.discard, card)
-        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "discard"})
-        s.phase, s.pending = resume
+        mill(s, ev, ("place", (card,)))
 
 
 def _do_mill(s: State, action, ev) -> None:
     card = s.pending[0]
     if action[1] == "bottom":
-        index = _ready_item(s, "loop_to_bottom")
+        index = ready_item(s, "loop_to_bottom")
         s.tapped |= 1 << index
         s.deck += (card,)
         ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "bottom",
                    "item": s.deal.carried[index].id})
     else:
-        s.discard = _with(s.discard, card)
+        s.discard = with_card(s.discard, card)
         ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "discard"})
     (s.phase, s.pending), s.resume = s.resume, ()
 
@@ -315,31 +245,12 @@ def _do_skip(s: State, action, ev) -> None:
 def _apply_effect(s: State, suit: int, args: tuple, ev) -> None:
     effect = s.rules.suit_effects[suit]
     record = {"event": "effect", "suit": s.rules.suits[suit], "effect": effect}
-    if effect == "nudge_black":
-        ev.append(record)
-        _move_black(s, args[0], args[1], ev, "effect")
-    elif effect == "call_black":
-        ev.append(record)
-        _move_black(s, args[0], s.white - args[0], ev, "effect")
-    elif effect == "swap_same_number":
-        (d1, p1, d2, p2) = args
-        stacks = [list(stack) for stack in s.stacks]
-        stacks[d1][p1], stacks[d2][p2] = stacks[d2][p2], stacks[d1][p1]
-        s.stacks = tuple(map(tuple, stacks))
-        ev.append({**record, "swap": [[d1 + 1, p1 + 1], [d2 + 1, p2 + 1]]})
-    elif effect == "draw_return":
-        ev.append(record)
-        _draw(s, ev, "effect")
-        s.resume = (s.phase, s.pending)
-        s.phase, s.pending = "return", (1,)
-    elif effect == "stand_item":
-        s.tapped &= ~(1 << args[0])
-        ev.append({**record, "item": s.deal.carried[args[0]].id})
+    SUIT_EFFECTS[effect].apply(s, args, ev, record)
 
 
 def _do_return(s: State, action, ev) -> None:
     card = action[1]
-    s.hand = _without(s.hand, card)
+    s.hand = without(s.hand, card)
     s.deck += (card,)
     ev.append({"event": "return", "card": s.rules.card_ids[card]})
     left = s.pending[0] - 1
@@ -366,15 +277,15 @@ def _do_letter(s: State, action, ev) -> None:
     effect = action[1]
     if effect == "location_memory":
         ev.append({"event": "letter", "effect": effect})
-        _move_black(s, action[2], action[3], ev, "letter")
+        move_black(s, action[2], action[3], ev, "letter")
         return
     cards = action[2:]
     for card in cards:  # the camera's card goes on top of the first
-        s.discard = _without(s.discard, card)
+        s.discard = without(s.discard, card)
         s.deck = (card, *s.deck)
     record = {"event": "letter", "effect": effect, "cards": [s.rules.card_ids[c] for c in cards]}
     if len(cards) > 1:
-        index = _ready_item(s, "recall_extra")
+        index = ready_item(s, "recall_extra")
         s.tapped |= 1 << index
         record["item"] = s.deal.carried[index].id
     ev.append(record)
@@ -385,29 +296,7 @@ def _do_item(s: State, action, ev) -> None:
     item = s.deal.carried[index]
     s.tapped |= 1 << index
     record = {"event": "item", "item": item.id, "effect": item.effect}
-    if item.effect == "unresolve":
-        s.lantern = action[2]
-        ev.append({**record, "suit": s.rules.suits[action[2]]})
-    elif item.effect == "advance_white":
-        start = s.white
-        looped = _walk_white(s, 1)
-        ev.append({**record, "white": [start + 1, s.white + 1], "loop": looped})
-        if looped:
-            _mill(s, ev, (s.phase, s.pending))
-    elif item.effect == "cycle_three":
-        ev.append(record)
-        drawn = sum(_draw(s, ev, "item") for _ in range(min(3, len(s.deck))))
-        s.resume = (s.phase, s.pending)
-        s.phase, s.pending = "return", (drawn,)
-    elif item.effect == "swap_in":
-        _, _, pos, card = action
-        stack = list(s.stacks[s.white])
-        gone, stack[pos] = stack[pos], card
-        s.hand = _without(s.hand, card)
-        s.discard = _with(s.discard, gone)
-        s.stacks = _replaced(s.stacks, s.white, tuple(stack))
-        ev.append({**record, "out": s.rules.card_ids[gone], "in": s.rules.card_ids[card],
-                   "day": s.white + 1})
+    ITEM_EFFECTS[item.effect].apply(s, action[2:], ev, record)
 
 
 _ACTIONS = {"play": _do_play, "mill": _do_mill, "effect": _do_effect, "skip": _do_skip,
@@ -432,9 +321,9 @@ def _run(s: State, ev) -> None:
 
 def _refill(s: State, ev) -> None:
     if not s.deck:
-        _lose(s, ev, "refill_empty")
+        lose(s, ev, "refill_empty")
         return
-    _draw(s, ev, "refill")
+    draw(s, ev, "refill")
     s.phase = "play"
 
 
@@ -443,16 +332,16 @@ def _place(s: State, ev) -> None:
     day = s.white
     capacity = s.deal.capacity[day]
     if capacity == 0:  # 【７日目】: the card is discarded at once
-        s.discard = _with(s.discard, card)
+        s.discard = with_card(s.discard, card)
         ev.append({"event": "place", "card": s.rules.card_ids[card], "day": day + 1,
                    "to": "discard"})
     else:
         stack = (card, *s.stacks[day])
         ev.append({"event": "place", "card": s.rules.card_ids[card], "day": day + 1})
         for gone in stack[capacity:]:
-            s.discard = _with(s.discard, gone)
+            s.discard = with_card(s.discard, gone)
             ev.append({"event": "overflow", "card": s.rules.card_ids[gone], "day": day + 1})
-        s.stacks = _replaced(s.stacks, day, stack[:capacity])
+        s.stacks = replaced(s.stacks, day, stack[:capacity])
     s.phase, s.pending = "events", ()
 
 
@@ -503,21 +392,33 @@ _AUTOMATIC = {"refill": _refill, "place": _place, "events": _events, "effects": 
               "end": _end}
 
 
-def _lose(s: State, ev, reason: str) -> None:
-    if s.phase == "place":  # the card played never reaches its location: the game ends
-        s.discard = _with(s.discard, s.pending[0])
-    s.phase, s.pending, s.resume, s.reason = "lost", (), (), reason
-    ev.append({"event": "lost", "turn": s.turn, "reason": reason})
+# ------------------------------------------------------------------ what the player sees
 
 
-def _draw(s: State, ev, why: str) -> int:
-    """Draw the top card into the hand (1), or nothing from an empty deck (0)."""
-    if not s.deck:
-        return 0
-    card, s.deck = s.deck[0], s.deck[1:]
-    s.hand = _with(s.hand, card)
-    ev.append({"event": "draw", "card": s.rules.card_ids[card], "why": why})
-    return 1
+def open_top(state: State) -> bool:
+    """Is the deck's top card face up (山札公開: the set-up's rule, or 問題点のラジオ)?"""
+    return state.rules.next_open or state.deal.has("next_open")
+
+
+def information(state: State) -> tuple:
+    """What the player knows of ``state``: its key with the deck's order hidden (the
+    deck as a set of cards, and its top card when it is face up). Two states with equal
+    information cannot be told apart at the table."""
+    key = list(state.key())
+    key[0] = (tuple(sorted(state.deck)), state.deck[0] if state.deck and open_top(state) else None)
+    return tuple(key)
+
+
+def resample(state: State, rng: random.Random) -> State:
+    """``state`` with the unseen part of the deck shuffled by ``rng`` (the face-up top
+    card stays on top): one guess of the order a player who does not see it can make."""
+    deck = list(state.deck)
+    keep = 1 if deck and open_top(state) else 0
+    rest = deck[keep:]
+    rng.shuffle(rest)
+    guessed = state.copy()
+    guessed.deck = tuple(deck[:keep] + rest)
+    return guessed
 
 
 # ------------------------------------------------------------------ the score
@@ -534,22 +435,6 @@ def score(s: State) -> dict:
     parts = {"deck": len(s.deck), "letters": s.letters, "keys": matching * per_location,
              "cost": -cost}
     return {"score": sum(parts.values()), "parts": parts, "matching": matching}
-
-
-# ------------------------------------------------------------------ tuples
-
-
-def _without(cards: tuple, card: int) -> tuple:
-    at = cards.index(card)
-    return cards[:at] + cards[at + 1:]
-
-
-def _with(cards: tuple, card: int) -> tuple:
-    return tuple(sorted((*cards, card)))
-
-
-def _replaced(stacks: tuple, day: int, stack: tuple) -> tuple:
-    return stacks[:day] + (stack,) + stacks[day + 1:]
 
 
 def _ids(s: State, cards) -> list[str]:

@@ -9,7 +9,7 @@ every state of every game played with it.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contract import vocabulary as vocab
@@ -51,6 +51,7 @@ class Rules:
     suits: tuple[str, ...]        # suit index → suit code (赤 → "red")
     suit_effects: tuple[str, ...]  # suit index → its flag card's effect code
     flag_names: tuple[str, ...]   # suit index → the story's name
+    flag_texts: tuple[str, ...]   # suit index → the flag card's text (designer text)
     keys: tuple[str, ...]
     locations: tuple[str, ...]    # every location id; ``last_day`` is laid last
     location_names: dict
@@ -67,11 +68,29 @@ class Rules:
     optional_effects: bool
     next_open: bool
     letter_effects: dict          # letter effect code → its name
+    letter_texts: dict            # letter effect code → its text (designer text)
 
     @property
     def days(self) -> int:
         """How many days (locations) the journey has: 7 in the draft."""
         return len(self.locations)
+
+    def reduced(self, suits: int | None = None, numbers=None) -> "Rules":
+        """The same set-up with a smaller deck, for exhaustive checks: the first ``suits``
+        stories only (their flag cards too) and, of each, the cards whose number is in
+        ``numbers`` (None: all)."""
+        keep_suits = range(len(self.suits) if suits is None else suits)
+        cards = [c for c in range(len(self.card_ids)) if self.suit_of[c] in keep_suits
+                 and (numbers is None or self.number_of[c] in numbers)]
+        return replace(
+            self, card_ids=tuple(self.card_ids[c] for c in cards),
+            card_names=tuple(self.card_names[c] for c in cards),
+            suit_of=tuple(self.suit_of[c] for c in cards),
+            number_of=tuple(self.number_of[c] for c in cards),
+            key_of=tuple(self.key_of[c] for c in cards),
+            suits=self.suits[:len(keep_suits)], suit_effects=self.suit_effects[:len(keep_suits)],
+            flag_names=self.flag_names[:len(keep_suits)],
+            flag_texts=self.flag_texts[:len(keep_suits)])
 
     def suit_word(self, suit: int) -> str:
         """The suit's Japanese word (赤 …)."""
@@ -124,7 +143,8 @@ def rules_of(table: JourneyTable, setup) -> Rules:
         number_of=tuple(e.number for e in events),
         key_of=tuple(key_index(e.key) for e in events),
         suits=suits, suit_effects=tuple(f.effect for f in flags),
-        flag_names=tuple(f.name for f in flags), keys=keys,
+        flag_names=tuple(f.name for f in flags), flag_texts=tuple(f.text for f in flags),
+        keys=keys,
         locations=tuple(setup.locations),
         location_names={i: l.name for i, l in table.locations.items()},
         slots={i: l.slots for i, l in table.locations.items()},
@@ -135,4 +155,5 @@ def rules_of(table: JourneyTable, setup) -> Rules:
         item_pool=tuple(setup.item_pool), carried=tuple(setup.carried), key_vp=setup.key_vp,
         hard=setup.hard, optional_effects=setup.optional_effects, next_open=setup.next_open,
         letter_effects={l.effect: l.name for l in table.letters.values()},
+        letter_texts={l.effect: l.text for l in table.letters.values()},
     )

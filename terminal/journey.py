@@ -19,34 +19,39 @@ import sys
 from dataclasses import dataclass, field
 
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 from journey import JourneyError, apply
 from journey.notation import labels, parse
-from journey.play import deal_game, resolvable, score
+from journey.play import deal_game, open_top, resolvable, score
 from journey.state import State
 
 EXIT_WON, EXIT_LOST, EXIT_UNFINISHED = 0, 1, 3
+#: The words this screen shares with the battle's (the vocabulary's, written once there).
+HAND, DISCARD, TURN, PLAY, LOST = (W.region.hand, W.region.discard, W.scope.turn,
+                                   W.scope.play, W.quantity.lost)
 #: How many of the legal actions the screen lists (all of them: ``actions``).
 SHOWN_ACTIONS = 12
 #: What the next action decides, by phase.
 PHASE_WORDS = {
-    "play": "手札から1枚プレイし、歩く黒いポーンを選ぶ（移動フェイズ）",
-    "mill": "ループで引いたカードを捨て札にするか、テントで山の下へ戻すか",
-    "effect": "イベント効果の選択（イベントフェイズ）",
-    "return": "山の下へ戻す手札を選ぶ",
+    "play": f"{HAND}から1枚{PLAY}し、動く黒いポーンを選ぶ",
+    "mill": f"ループで引いたカードを{DISCARD}にするか、テントで山の下へ戻すか",
+    "effect": "イベント効果を選ぶ（イベントフェイズ）",
+    "return": f"山の下へ戻す{HAND}を選ぶ",
     "resolve": "物語を1つ解決するか、手番を終える（解決フェイズ）",
-    "won": "ゲームクリア", "lost": "敗北",
+    "won": "ゲームクリア", "lost": LOST,
 }
-LOSS_WORDS = {"refill_empty": "手札補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
-HELP = """\
+LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
+HELP = f"""\
 行動（いまできるものは actions で全部表示）:
-  play 赤3 黒3        赤3 をプレイし、3日目の黒いポーンが 7−3 歩く（黒が1通りなら play 赤3）
-  mill discard | mill bottom          ループで引いたカード: 捨て札 / テントで山の下
-  effect …  | skip    イベント効果の選択（表示された形で）／ 任意の効果を使わない
-  return 赤3          手札を山の下へ
+  play 赤3 黒3        赤3 を{PLAY}し、3日目の黒いポーンが 7−3 進む（黒が1通りなら play 赤3）
+  mill discard | mill bottom          ループで引いたカード: {DISCARD} / テントで山の下
+  effect …  | skip    イベント効果を選ぶ（表示された形で）／ 任意の効果を使わない
+  return 赤3          {HAND}を山の下へ
   resolve 赤 | end    物語を解決 ／ 手番を終える
   letter location 黒3 +1 | letter adventure 赤3      レター（ロケーション／アドベンチャーメモリー）
   item 地図 | item ランタン 赤 | item リュックサック 2 赤3
-  undo  一手戻す    actions  できる行動を全部    help  これ    quit  やめる"""
+  undo  一手戻す    actions  できる行動を全部    cards  フラグ・アイテム・レターの文
+  help  これ    quit  やめる"""
 
 
 @dataclass
@@ -60,6 +65,7 @@ class Game:
 
     @classmethod
     def deal(cls, rules, seed: int, items=None) -> "Game":
+        """A new game of ``rules`` dealt for ``seed`` (journey.play.deal_game)."""
         state, events = deal_game(rules, seed, items)
         return cls(state, events)
 
@@ -73,6 +79,8 @@ class Game:
             return HELP.split("\n"), [], False
         if verb == "actions":
             return [f"  {lab}" for lab in labels(self.state)] or ["（できる行動はありません）"], [], False
+        if verb == "cards":
+            return card_texts(self.state), [], False
         if verb == "undo":
             if not self.history:
                 return ["× 戻せる手がありません"], [], False
@@ -104,11 +112,11 @@ def screen(state: State) -> list[str]:
 
 def _screen(state: State) -> list[str]:
     r, deal = state.rules, state.deal
-    out = [f"旅の準備 {r.setup_name}  ターン {state.turn}  山 {len(state.deck)}  "
-           f"捨て札 {len(state.discard)}  レター {state.letters}"]
-    if r.next_open or deal.has("next_open"):
+    out = [f"旅の準備 {r.setup_name}  {TURN} {state.turn}  山 {len(state.deck)}  "
+           f"{DISCARD} {len(state.discard)}  レター {state.letters}"]
+    if open_top(state):
         out[0] += f"  山の上: {_card(state, state.deck[0]) if state.deck else '—'}"
-    out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）")
+    out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）  ○ 白 ● 黒")
     for day, loc in enumerate(deal.days):
         pawns = "○" * (state.white == day) + "●" * state.blacks.count(day)
         cap = deal.capacity[day]
@@ -116,7 +124,7 @@ def _screen(state: State) -> list[str]:
         slots = f"{len(state.stacks[day])}/{cap}" if cap else " —"
         name = r.location_names[loc]
         out.append(f"{day + 1}  {name}{'　' * max(0, 6 - len(name))} {slots:>4}  {pawns:<4}  {stack}")
-    out.append("手札: " + " ".join(_card(state, c) for c in state.hand))
+    out.append(f"{HAND}: " + " ".join(_card(state, c) for c in state.hand))
     if deal.carried:
         out.append("アイテム: " + "  ".join(_item(state, i) for i in range(len(deal.carried))))
     for suit in range(len(r.suits)):
@@ -136,6 +144,15 @@ def _screen(state: State) -> list[str]:
     return out
 
 
+def card_texts(state: State) -> list[str]:
+    """The flag cards', the carried items' and the letters' texts, as written."""
+    r = state.rules
+    out = [f"フラグ {r.suit_word(s)} {r.flag_names[s]}: {r.flag_texts[s]}" for s in range(len(r.suits))]
+    out += [f"アイテム {it.name}: {it.text}" for it in state.deal.carried]
+    out += [f"レター {r.letter_effects[code]}: {text}" for code, text in sorted(r.letter_texts.items())]
+    return out
+
+
 def _card(state: State, card: int) -> str:
     r = state.rules
     return f"{r.card_ids[card]}({r.keys[r.key_of[card]]})"
@@ -143,7 +160,7 @@ def _card(state: State, card: int) -> str:
 
 def _item(state: State, index: int) -> str:
     item = state.deal.carried[index]
-    status = "常時" if item.passive else "使用可" if state.ready(index) else "使用済み"
+    status = "常に有効" if item.passive else "使用可" if state.ready(index) else "使用済み"
     return f"{item.name}（{status}）"
 
 
@@ -174,20 +191,20 @@ def narrate(before: State, events: list[dict]) -> list[str]:
         if kind == "deal":
             out.append(f"旅の準備 {e['setup']}、シード {e['seed']}: " + " → ".join(e["days"]))
             out.append("  アイテム: " + ("、".join(e["items"]) or "なし")
-                       + "  手札: " + " ".join(e["hand"]))
+                       + f"  {HAND}: " + " ".join(e["hand"]))
         elif kind == "play":
             loop = "（ループ）" if e["loop"] else ""
-            out.append(f"{e['card']} をプレイ: 白いポーン {e['white'][0]} → {e['white'][1]} 日目{loop}")
+            out.append(f"{e['card']} を{PLAY}: 白いポーン {e['white'][0]} → {e['white'][1]} 日目{loop}")
         elif kind == "black":
             out.append(f"  黒いポーン {e['from']} → {e['to']} 日目")
         elif kind == "mill":
-            where = "山の下へ" if e["to"] == "bottom" else "捨て札に"
+            where = "山の下へ" if e["to"] == "bottom" else f"{DISCARD}に"
             out.append(f"  ループ: 山の上の {e['card']} を{where}")
         elif kind == "place":
-            where = "（7日目: 捨て札）" if e.get("to") == "discard" else ""
+            where = f"（7日目: {DISCARD}）" if e.get("to") == "discard" else ""
             out.append(f"  {e['card']} を {e['day']} 日目に配置{where}")
         elif kind == "overflow":
-            out.append(f"  あふれた {e['card']} を捨て札に（{e['day']} 日目）")
+            out.append(f"  あふれた {e['card']} を{DISCARD}に（{e['day']} 日目）")
         elif kind == "effect":
             out.append(f"  {suit_word[e['suit']]}の効果: " + {
                 "none": "何も起きない", "skipped": "使わない"}.get(e["effect"], _effect_words(e)))
@@ -204,13 +221,13 @@ def narrate(before: State, events: list[dict]) -> list[str]:
         elif kind == "item":
             out.append(f"アイテム {e['item']} を使う")
         elif kind == "turn":
-            out.append(f"── ターン {e['turn']} ──")
+            out.append(f"── {TURN} {e['turn']} ──")
         elif kind == "won":
             parts = e["parts"]
             out.append(f"ゲームクリア！ スコア {e['score']}（山 {parts['deck']}・レター {parts['letters']}"
                        f"・キーアイコン {parts['keys']}・費用 {parts['cost']}）")
         elif kind == "lost":
-            out.append(f"敗北: {LOSS_WORDS.get(e['reason'], e['reason'])}")
+            out.append(f"{LOST}: {LOSS_WORDS.get(e['reason'], e['reason'])}")
     return out
 
 
@@ -300,8 +317,8 @@ def _events_mode(game: Game, lines) -> int:
 
 def _result(state: State) -> str:
     if state.phase == "won":
-        return f"結果: クリア（ターン {state.turn}、スコア {score(state)['score']}）"
+        return f"結果: クリア（{TURN} {state.turn}、スコア {score(state)['score']}）"
     if state.phase == "lost":
-        return f"結果: 敗北（ターン {state.turn}、{LOSS_WORDS.get(state.reason, state.reason)}）"
-    return f"結果: 途中（ターン {state.turn}）"
+        return f"結果: {LOST}（{TURN} {state.turn}、{LOSS_WORDS.get(state.reason, state.reason)}）"
+    return f"結果: 途中（{TURN} {state.turn}）"
 

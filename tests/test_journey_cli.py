@@ -106,6 +106,13 @@ def test_a_short_form_plays_when_it_names_one_action_and_names_the_choices_when_
     assert said[0] == "緑3 をプレイ: 白いポーン 1 → 4 日目"
 
 
+def test_cards_prints_the_designer_texts_as_written():
+    out = journey("cards\n").output
+    assert "フラグ 黄 歯車塔の千年歌姫: 追加で山から１枚引いて手札に加え、手札から好きな１枚を山の下へ戻す" in out
+    assert "アイテム テント: ループの際、捨て札にせず山の一番下へ戻す。" in out
+    assert "レター アドベンチャーメモリー: 捨て札から好きな１枚を山の一番上に戻す" in out
+
+
 def test_help_lists_the_actions():
     out = journey("help\n").output
     assert "play 赤3 黒3" in out and "undo" in out and "letter location" in out
@@ -140,5 +147,88 @@ def test_unknown_or_wrong_number_of_items_is_a_usage_error():
 
 def test_another_set_up_and_items_are_played():
     out = journey("", "--setup", "問題点", "--items", "問題点のカメラ,問題点の地図").output
-    assert "旅の準備 問題点の提案" in out and "カメラ（常時）" in out
+    assert "旅の準備 問題点の提案" in out and "カメラ（常に有効）" in out
     assert "1  大都会" in out and "/2" in out  # 高難易度: 大都会 holds 4 − 2
+
+
+def test_journey_in_a_real_terminal_reads_actions_at_the_prompt():
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: jibunki journey at a real terminal
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "cli.py", "journey", "--seed", "3"])
+    screen, sent, deadline = b"", 0, time.monotonic() + 30
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+        if sent == 0 and b"> " in screen:
+            os.write(fd, "play 白2\r".encode())
+            sent = 1
+        elif sent == 1 and "配置".encode() in screen:
+            os.write(fd, b"undo\r")
+            sent = 2
+        elif sent == 2 and "一手戻しました".encode() in screen:
+            os.write(fd, b"quit\r")
+            sent = 3
+    for _ in range(50):  # never wait forever for a child that did not end
+        finished, status = os.waitpid(pid, os.WNOHANG)
+        if finished:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        status = None
+    text = screen.decode("utf-8", "replace")
+    assert "白2 をプレイ: 白いポーン 1 → 3 日目" in text and "一手戻しました" in text
+    assert "結果: 途中（ターン 1）" in text
+    assert status is not None and os.waitstatus_to_exitcode(status) == EXIT_UNFINISHED
+
+
+def test_a_face_up_top_card_is_shown_only_when_the_set_up_turns_it_up():
+    assert "山の上: " in journey("", "--setup", "手札二枚と公開").output
+    assert "山の上: " not in journey("").output
+
+
+def test_a_folder_of_journey_files_alone_is_played(tmp_path):
+    (tmp_path / "d.journey").write_text(
+        (ROOT / "content" / "journey" / "草案17.journey").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    result = journey("", "--content", str(tmp_path))
+    assert result.exit_code == EXIT_UNFINISHED and "旅の準備 草案１７" in result.output
+
+
+def test_content_with_errors_is_reported_and_not_played(tmp_path):
+    (tmp_path / "bad.journey").write_text("ロケーション x { 枠 q }\n", encoding="utf-8")
+    result = journey("", "--content", str(tmp_path))
+    assert result.exit_code == 1
+    assert "bad.journey:1:14: error[E070]: 枠の値の形が違います（数 を書きます）" in result.output
+    assert "^" in result.output and "旅の準備" not in result.output.split("\n")[0]
+
+
+def test_a_script_that_wins_exits_zero_with_the_score(tmp_path):
+    from test_journey_golden import WON_LINE
+
+    text = (ROOT / "content" / "journey" / "草案17.journey").read_text(encoding="utf-8")
+    dropped = ("フラグ おしゃべり猫", "フラグ 歯車塔", "フラグ トンボロ", "イベント 青", "イベント 黄",
+               "イベント 白")
+    kept = [block for block in text.split("\n\n")
+            if not any(line.startswith(dropped) for line in block.split("\n"))]
+    (tmp_path / "two.journey").write_text("\n\n".join(kept), encoding="utf-8")
+    result = CliRunner().invoke(main, ["journey", "--seed", "0", "--content", str(tmp_path)],
+                                input="\n".join(WON_LINE) + "\n")
+    assert result.exit_code == EXIT_WON, result.output
+    assert "ゲームクリア！ スコア 3（山 0・レター 0・キーアイコン 3・費用 0）" in result.output
+    assert "結果: クリア（ターン 10、スコア 3）" in result.output

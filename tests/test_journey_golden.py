@@ -74,6 +74,28 @@ def test_golden_game_is_what_the_recording_policy_plays_today():
     assert _record(RECORDED) == kept
 
 
+#: A won game: the draft's rules on the first two stories (12 cards), seed 0, the line a
+#: depth-first search found (the 3 VP are three locations whose key icons match).
+WON_LINE = ["play 緑1 黒1", "end", "play 緑3 黒1", "end", "play 緑2 黒5", "end",
+            "play 赤3 黒3", "mill discard", "effect 黒7 +1", "end", "play 赤4 黒1", "end",
+            "play 赤2 黒4", "mill bottom", "effect 黒2 +1", "end", "play 赤6 黒7",
+            "mill bottom", "effect 黒1 +1", "resolve 赤", "play 緑5 黒3",
+            "letter adventure 緑2", "resolve 緑", "letter adventure 緑4", "play 緑2 黒2",
+            "mill bottom", "end", "play 赤5 黒5", "item 地図"]
+
+
+def test_a_two_story_game_is_won_by_the_line_a_search_found():
+    state, events = deal_game(load_rules("草案").reduced(suits=2), 0)
+    for typed in WON_LINE:
+        assert not state.over, typed
+        state, more = apply(state, parse(state, typed))
+        events += more
+    assert state.phase == "won"
+    assert events[-1] == {"event": "won", "turn": 10, "score": 3, "matching": 3,
+                          "parts": {"deck": 0, "letters": 0, "keys": 3, "cost": 0}}
+    assert [e["suit"] for e in events if e["event"] == "resolve"] == ["red", "green"]
+
+
 # ------------------------------------------------------------------ properties
 
 SETUPS = ("草案", "高難易度", "問題点", "手札三枚", "手札二枚と公開")
@@ -138,3 +160,22 @@ def test_every_legal_action_has_a_label_that_parses_back_to_it(seed, picks):
             assert parse(state, typed) == action
         actions = legal_actions(state)
         state, _ = apply(state, actions[pick % len(actions)])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), picks=st.lists(st.integers(0, 10**6), max_size=80))
+def test_a_play_leaves_the_sum_of_the_pawns_days_unchanged_mod_the_days(seed, picks):
+    """White walks n and a black pawn 7 − n: their sum moves by 7. Only 赤, 白, the
+    ロケーションメモリー and the 地図 change it — and the win needs 6 + 6 + 6."""
+    state = deal_game(load_rules("草案"), seed)[0]
+    days = len(state.deal.days)
+    for pick in picks:
+        if state.over:
+            break
+        actions = legal_actions(state)
+        action = actions[pick % len(actions)]
+        after, events = apply(state, action)
+        if action[0] == "play":
+            if {e["why"] for e in events if e["event"] == "black"} == {"play"}:  # no 赤, 白
+                assert sum(after.pawns()) % days == sum(state.pawns()) % days
+        state = after

@@ -236,6 +236,15 @@ def test_suit_effects_apply_at_the_white_pawn_nearest_first_each_suit_once():
     assert after.phase == "effect" and after.pending == (RED, GREEN)  # 赤 next, then 緑
 
 
+def test_a_suit_effect_applies_once_however_many_of_its_events_lie_there():
+    # 大都会 (day 4): 白5 and 白6 already there, 白1 played on top: 白 calls once
+    state = at(deck=("黄5", "黄6"), hand=("白1",), white=2, stacks={3: ("白5", "白6")},
+               blacks=(3, 3), letters=1)
+    after, events = play(state, "白1")
+    assert [e["suit"] for e in events if e["event"] == "effect"] == ["white"]
+    assert after.phase == "resolve" and after.pending == ()
+
+
 def test_effect_with_one_way_happens_by_itself_and_several_are_the_players_choice():
     state = at(deck=("黄5",), hand=("白1",), white=2, blacks=(3, 3))
     after, _ = play(state, "白1")  # blacks: (2, 3); the one on day 3 is called to day 4
@@ -543,3 +552,37 @@ def test_illegal_action_is_refused():
         apply(state, ("resolve", RED))
     with pytest.raises(JourneyError):
         apply(state, ("play", c(DRAFT, "赤2"), ((0, 6),)))
+
+
+def test_a_reduced_deck_keeps_the_first_stories_and_the_numbers_asked_for():
+    small = DRAFT.reduced(suits=2, numbers=range(1, 4))
+    assert sorted(small.card_ids) == sorted(("赤1", "赤2", "赤3", "緑1", "緑2", "緑3"))
+    assert all(small.suits[small.suit_of[c]] == {"赤": "red", "緑": "green"}[name[0]]
+               for c, name in enumerate(small.card_ids))
+    assert small.suits == ("red", "green") and small.suit_effects == ("nudge_black", "stand_item")
+    state = deal_game(small, 0)[0]
+    assert state.cards() == 6 and len(state.hand) == 4
+    state = at(small, stacks={0: ("赤1",)}, resolved=0b11, white=LAST, blacks=(LAST, LAST))
+    assert state.all_resolved()
+
+
+def test_the_player_sees_the_deck_as_a_set_and_a_guess_keeps_what_is_seen():
+    import random
+
+    from journey.play import information, resample
+
+    state = deal_game(DRAFT, 4)[0]
+    guess = resample(state, random.Random(1))
+    assert sorted(guess.deck) == sorted(state.deck) and guess.deck != state.deck
+    assert information(guess) == information(state) and guess.key() != state.key()
+    shown = deal_game(load_rules("手札二枚と公開"), 4)[0]  # 山札公開: the top card is seen
+    guess = resample(shown, random.Random(1))
+    assert guess.deck[0] == shown.deck[0] and information(guess) == information(shown)
+
+
+def test_every_effect_content_may_pick_has_its_row_in_the_runtime():
+    from contract.vocabulary import JOURNEY_EFFECTS
+    from journey.effects import ITEM_EFFECTS, SUIT_EFFECTS
+
+    assert {e.code for e in JOURNEY_EFFECTS if e.of == "flag"} == set(SUIT_EFFECTS)
+    assert {e.code for e in JOURNEY_EFFECTS if e.of == "item" and not e.passive} == set(ITEM_EFFECTS)

@@ -1,0 +1,125 @@
+"""Draft 17's content (spec 004) in the content language: the bundled file compiles to
+the table the runtime reads, with each set-up flattened; and journey items are linted like
+pages — path:line:col, a code, the source line with a caret, a hint."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from cli import main
+from compiler.lint import check_text
+from conftest import ROOT
+from dsl.diagnostics import render
+from journey import load_rules
+from journey.rules import read_table
+
+CONTENT = ROOT / "content" / "journey" / "草案17.journey"
+
+
+def lint(text: str, path: str = "t.journey"):
+    result = check_text(text, path)
+    return result, [(d.code, d.span.line, d.span.col) for d in result.diagnostics]
+
+
+def test_bundled_draft_holds_seven_locations_thirty_events_five_flags_six_items_two_letters():
+    table = read_table()
+    assert len(table.locations) == 7 and len(table.events) == 30 and len(table.flags) == 5
+    assert {i for i, it in table.items.items() if not it.passive} == {
+        "ランタン", "地図", "ラジオ", "カメラ", "リュックサック", "テント"}
+    assert sorted(l.effect for l in table.letters.values()) == ["adventure_memory", "location_memory"]
+    numbers = sorted((e.suit, e.number) for e in table.events.values())
+    assert numbers == sorted((s, n) for s in ("red", "green", "blue", "yellow", "white")
+                             for n in range(1, 7))
+
+
+def test_variants_are_flattened_from_their_base():
+    table = read_table()
+    draft, hard, proposal = (table.setups[s] for s in ("草案", "高難易度", "問題点"))
+    assert (draft.hand, draft.items_chosen, draft.key_vp, draft.hard) == (3, 2, 1, False)
+    assert hard.hard and hard.hand == 3 and hard.item_pool == draft.item_pool
+    assert (proposal.hand, proposal.key_vp, proposal.keys) == (2, 4, ("月", "星", "花"))
+    assert proposal.key_merge == {"鳥": "月"} and proposal.hard and proposal.optional_effects
+    assert proposal.last_day == "千年樹" == draft.last_day
+    assert all(table.items[i].passive and table.items[i].cost > 0 for i in proposal.item_pool)
+
+
+def test_rules_of_a_set_up_are_found_by_id_or_by_name():
+    assert load_rules("問題点の提案").setup == "問題点" == load_rules("問題点").setup
+
+
+def test_lint_of_the_content_folder_includes_the_journey_file():
+    result = CliRunner().invoke(main, ["lint", "content", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    broken = CONTENT.read_text(encoding="utf-8").replace("数字 3\n", "数字 three\n", 1)
+    result = check_text(broken, "content/journey/草案17.journey")
+    assert [d.code for d in result.diagnostics] == ["E070"]
+
+
+def test_journey_diagnostic_looks_like_a_page_diagnostic():
+    text = "ロケーション 浜辺 {\n  枠 2\n  赤粋 1\n}\n"
+    result, found = lint(text)
+    assert found == [("E010", 3, 3)]
+    shown = render(result.diagnostics[0], result.sources)
+    assert shown.splitlines()[0] == "t.journey:3:3: error[E010]: 「赤粋」というロケーションの項目はありません"
+    assert "    3 |   赤粋 1" in shown and "      |   ^^" in shown
+    assert "hint: もしかして「赤枠」？" in shown
+
+
+def test_syntax_error_in_a_journey_item_is_reported_and_the_next_item_still_checked():
+    text = "ロケーション 浜辺 {\n  枠 2 }}\n}\nロケーション 駅 {\n  枠 x2y\n  色 1\n}\n"
+    result, found = lint(text)
+    assert found == [("E001", 2, 8), ("E001", 3, 1), ("E070", 5, 5), ("E010", 6, 3)]
+
+
+def test_field_of_another_kind_says_whose_it_is():
+    result, found = lint("イベント 赤1 { スート 赤; 数字 1; 鍵 月; 枠 3 }\n"
+                         "フラグ 珍獣屋 { スート 赤; 効果 黒ポーン移動 }\n")
+    assert found == [("E010", 1, 29)]
+    assert "枠はロケーションの項目です" in result.diagnostics[0].hint
+
+
+def test_field_written_twice_is_e013_and_a_missing_one_e014():
+    _, found = lint("ロケーション 浜辺 {\n  枠 2\n  枠 3\n}\nロケーション 駅 {\n  文 「x」\n}\n")
+    assert found == [("E013", 3, 3), ("E014", 5, 8)]
+
+
+def test_event_number_outside_one_to_six_is_e030():
+    _, found = lint("イベント 赤7 { スート 赤; 数字 7; 鍵 月 }\n"
+                    "フラグ 珍獣屋 { スート 赤; 効果 黒ポーン移動 }\n")
+    assert found == [("E030", 1, 21)]
+
+
+def test_effect_of_another_owner_is_refused_naming_the_owner():
+    result, found = lint("フラグ 珍獣屋 { スート 赤; 効果 白ポーン前進 }\n")
+    assert found == [("E010", 1, 21)] and "アイテムの効果です" in result.diagnostics[0].hint
+
+
+def test_two_events_of_one_suit_and_number_and_an_event_without_its_flag_are_e071():
+    _, found = lint("イベント a { スート 赤; 数字 1; 鍵 月 }\nイベント b { スート 赤; 数字 1; 鍵 月 }\n"
+                    "フラグ 珍獣屋 { スート 赤; 効果 黒ポーン移動 }\nイベント c { スート 緑; 数字 2; 鍵 月 }\n")
+    assert found == [("E071", 2, 20), ("E071", 4, 14)]
+
+
+SETUP_BASE = ("ロケーション 浜辺 { 枠 2 }\nロケーション 千年樹 { 枠 0 }\n"
+              "アイテム 地図 { 効果 白ポーン前進 }\nアイテム テント { 効果 ループ回収 }\n")
+
+
+def test_set_up_carrying_other_than_its_item_count_is_e071():
+    _, found = lint(SETUP_BASE + "旅の準備 a { 最終日 千年樹; 鍵の種類 [月]\n"
+                    "  アイテム一覧 [地図, テント]; 携帯 [地図] }\n")
+    assert found == [("E071", 6, 21)]
+
+
+def test_variant_whose_base_leads_back_to_itself_is_e072():
+    _, found = lint(SETUP_BASE + "旅の準備 a { 元 b; 最終日 千年樹; 鍵の種類 [月] }\n"
+                    "旅の準備 b { 元 a }\n")
+    assert ("E072", 5, 12) in found and ("E072", 6, 12) in found
+
+
+def test_event_key_icon_not_among_the_set_ups_icons_is_e072_unless_merged():
+    events = ("フラグ 珍獣屋 { スート 赤; 効果 黒ポーン移動 }\n"
+              "イベント 赤1 { スート 赤; 数字 1; 鍵 鳥 }\n")
+    _, found = lint(SETUP_BASE + events + "旅の準備 a { 最終日 千年樹; 鍵の種類 [月] }\n")
+    assert found == [("E072", 6, 26)]
+    _, found = lint(SETUP_BASE + events + "旅の準備 a { 最終日 千年樹; 鍵の種類 [月]; 鍵の置き換え 鳥 月 }\n")
+    assert found == []
