@@ -86,6 +86,8 @@ def _finish_turn(s: State) -> State:
     turn = s.turn
     while not s.over and s.turn == turn:
         actions = legal_actions(s)
+        if not actions:  # stuck (see play_game): as far as the turn goes
+            break
         s = max((apply(s, a, check=False)[0] for a in actions), key=promise)
     return s
 
@@ -115,6 +117,11 @@ def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
     decisions: list[Decision] = []
     while not s.over:
         actions = legal_actions(s)
+        if not actions:
+            # Not over, yet nothing is legal: the runtime can reach this (an empty hand
+            # at 移動フェイズ after リュックサック gave its last card). The game cannot go on,
+            # so it is not won; the solver counts such a line as lost too.
+            break
         if len(actions) == 1:
             action = actions[0]
         else:

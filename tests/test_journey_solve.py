@@ -157,3 +157,17 @@ def test_a_played_game_is_deterministic():
     assert (first.won, first.turns, first.score, first.decisions) == \
         (again.won, again.turns, again.score, again.decisions)
     assert first.decisions and all(d.options >= 2 for d in first.decisions)
+
+
+def test_a_game_with_no_legal_action_left_is_not_won():
+    """The runtime can leave a game in 移動フェイズ with an empty hand (リュックサック gave the
+    last card away): the player stops there and the game counts as not won, the solver
+    counts the line as lost."""
+    state = new_game(DRAFT, 0, ("ランタン", "リュックサック"))
+    stuck = state.copy()
+    stuck.hand = ()
+    assert legal_actions(stuck) == [] and not stuck.over
+    assert solve(JOURNEY, stuck).verdict == Verdict.LOST
+    from journey.player import _finish_turn
+
+    assert _finish_turn(stuck) is stuck
