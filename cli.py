@@ -552,7 +552,7 @@ def _run_journey(literal, settings, workers, backend, address, show: bool) -> di
 def _print_journey(report: dict) -> None:
     from rich.console import Console
 
-    from sim.journey_text import head_lines, load_table, outcome_table
+    from sim.journey_text import NOTES, head_lines, load_table, outcome_table
 
     console = Console(no_color=not _use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
@@ -560,6 +560,8 @@ def _print_journey(report: dict) -> None:
         console.print(line, markup=False)
     console.print(outcome_table(report))
     console.print(load_table(report))
+    for line in NOTES:
+        console.print(line, markup=False)
 
 
 @main.command()

@@ -29,6 +29,13 @@ def head_lines(report: dict) -> list[str]:
     return lines
 
 
+#: What the tables' words mean, printed under them.
+NOTES = ("クリア可能 %: 解き手が予算内に勝ち筋を見つけた配りの割合（未決は数えないので下限）。"
+         "可/否/未決: 勝ち筋あり／不可能と証明／予算切れ。",
+         "決定: 選択肢が 2 つ以上の場面。迷う選択肢: 打ち手の評価で最善から余裕以内の選択肢（最善を含む）。"
+         "差のつく決定: 余裕より悪い選択肢がある決定。")
+
+
 def label(row: dict) -> Text:
     """The variant as the tables name it: its set-up, and the items when they were swept."""
     if row["group"] == "アイテム":
