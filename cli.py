@@ -474,7 +474,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="The first seed.")
 @click.option("--budget", "budgets", default="1,4", show_default=True, callback=_budgets,
               metavar="N,N,…", help="The player's budgets: deck orders sampled per decision.")
-@click.option("--nodes", type=click.IntRange(1, 10_000_000), default=1500, show_default=True,
+@click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
               help="The solver's budget: positions searched per deal.")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="Also sweep every pair of the draft's items.")

@@ -3,10 +3,11 @@
 At each decision with more than one option it draws ``samples`` orders of the cards it
 has not seen (決定化, determinisation: the cards whose place in the deck it knows stay
 where they are, the others are shuffled among the other places), plays each option in
-each sampled order, finishes the turn greedily (each later choice of the turn the most
-promising, journey/search.py ``promise``, up to the next turn's refill, which the sampled
-order decides), and takes the option with the best mean promise; the same samples serve
-every option of a decision, so options are compared on the same draws. ``samples`` is
+each sampled order, plays on greedily to the end of the next turn (journey/search.py
+``play_on``: each later choice the most promising, letters and items left out; the
+refills, mills and draws on the way come from the sampled order), and takes the option
+with the best mean promise; the same samples serve every option of a decision, so
+options are compared on the same draws. ``samples`` is
 the player's search budget: 1, 4, 16 in the report.
 
 What it knows of the deck (``Knowledge``): which cards are in it (every card not in the
@@ -22,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 
 from .play import apply, legal_actions, new_game
-from .search import promise
+from .search import play_on, promise
 from .state import State
 
 __all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "play_game"]
@@ -48,7 +49,9 @@ class Knowledge:
         open_top = s.rules.next_open or s.deal.has("next_open")
         fixed = [i for i, card in enumerate(s.deck) if card in self.known
                  or (open_top and i == 0)]
-        loose = [card for i, card in enumerate(s.deck) if i not in fixed]
+        # Sorted before the shuffle: the sample depends on which cards are unseen, never
+        # on the order they really lie in.
+        loose = sorted(card for i, card in enumerate(s.deck) if i not in fixed)
         rng.shuffle(loose)
         it = iter(loose)
         deck = tuple(card if i in fixed else next(it) for i, card in enumerate(s.deck))
@@ -81,17 +84,6 @@ class Game:
     decisions: list[Decision] = field(default_factory=list)
 
 
-def _finish_turn(s: State) -> State:
-    """The rest of the turn played by the promise alone (one step each)."""
-    turn = s.turn
-    while not s.over and s.turn == turn:
-        actions = legal_actions(s)
-        if not actions:  # stuck (see play_game): as far as the turn goes
-            break
-        s = max((apply(s, a, check=False)[0] for a in actions), key=promise)
-    return s
-
-
 def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
            actions: list) -> tuple[tuple, Decision]:
     """The option with the best mean promise over ``samples`` sampled deck orders."""
@@ -100,7 +92,7 @@ def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
     for action in actions:
         total = 0
         for world in worlds:
-            total += promise(_finish_turn(apply(world, action, check=False)[0]))
+            total += promise(play_on(apply(world, action, check=False)[0]))
         totals.append(total / samples)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .play import apply, legal_actions, score
 from .state import State
 
-__all__ = ["JOURNEY", "JourneyRules", "bound", "promise"]
+__all__ = ["JOURNEY", "JourneyRules", "bound", "lookahead", "play_on", "promise"]
 
 #: The promise of a won game (plus its score) and of a lost one: beyond any position.
 WON, LOST = 10 ** 6, -(10 ** 6)
@@ -78,6 +78,32 @@ def promise(s: State) -> int:
     return value
 
 
+#: How far a look-ahead plays on: the rest of this turn and the next one.
+HORIZON = 2
+#: The actions a look-ahead does not use (one option per card of the discard or of the
+#: hand): they are weighed only as the options of a decision itself.
+LOOKAHEAD_SKIPS = ("letter", "item")
+
+
+def play_on(s: State, turns: int = HORIZON) -> State:
+    """``s`` played on by the promise alone, one step at a time (letters and items left
+    out), to the end of this turn and the next ``turns`` − 1; a game stuck with no legal
+    action (an empty hand at 移動フェイズ) is left where it stands."""
+    turn = s.turn
+    while not s.over and s.turn < turn + turns:
+        actions = legal_actions(s)
+        if not actions:
+            break
+        actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
+        s = max((apply(s, a, check=False)[0] for a in actions), key=promise)
+    return s
+
+
+def lookahead(s: State) -> int:
+    """The promise of ``s`` played on to the end of the next turn (``play_on``)."""
+    return promise(play_on(s))
+
+
 class JourneyRules:
     """The journey runtime as the solver's ``Rules``."""
 
@@ -100,6 +126,7 @@ class JourneyRules:
 
     bound = staticmethod(bound)
     promise = staticmethod(promise)
+    lookahead = staticmethod(lookahead)
 
 
 JOURNEY = JourneyRules()

@@ -5,10 +5,18 @@ whether the game can be won (クリア) and with what best score: a depth-first 
 positions of the game, each position searched once (memoised on the rules' canonical key,
 in which the two black pawns are one unordered pair: they are interchangeable, so the two
 orders of their places are one position), children that reach the same position from one
-node tried once, and a branch-and-bound on the score (``rules.bound``: an upper bound of
-any score still reachable, or None when the game can no longer be won). Equivalent orders
-of actions (two letters spent in either order, an item before or after a letter) reach the
-same key and so collapse through the memo.
+node tried once and the most promising first (``rules.promise``), and a branch-and-bound
+on the score (``rules.bound``: an upper bound of any score still reachable, or None when
+the game can no longer be won). Equivalent orders of actions (two letters spent in either
+order, an item before or after a letter) reach the same key and so collapse through the
+memo.
+
+Before that exhaustive search, a probe looks for a win fast: one dive (each step, the
+child whose ``rules.lookahead`` — its promise after a short greedy play-on — is best),
+then, if that line lost, a beam search (each step, the ``width`` most promising distinct
+positions) at widths 4, 16, 64, … while the budget lasts. A win the probe finds is a floor
+for the exhaustive search, which then looks only for better scores; the probe never
+decides a loss.
 
 The search counts the positions it expands (``nodes``); at ``budget`` it stops and answers
 ``unknown`` with the best win it found so far (a lower bound), or ``won`` with that score
@@ -17,7 +25,7 @@ unproven (``exact`` False) — never a guess.
 ``brute_force`` is the plain search the solver is checked against: no memo, no key, no
 bound, every child tried; it is only for small games.
 
-The search is written against ``Rules`` — five functions — so the rules themselves live in
+The search is written against ``Rules`` — five functions, and two optional ones — so the rules themselves live in
 one place (the journey runtime) and the solver never restates them.
 """
 
@@ -54,6 +62,10 @@ class Rules(Protocol):
     def promise(self, state) -> int:
         """Optional: how near a win the state looks (higher first); orders the search
         and guides the probe (without it, neither)."""
+
+    def lookahead(self, state) -> int:
+        """Optional: the promise of ``state`` after a short greedy play-on; guides the
+        probe's dive (without it, no dive)."""
 
 
 class Verdict:
@@ -155,6 +167,27 @@ class _Search:
             pairs.sort(key=lambda pair: -self.promise(pair[1]))
         return pairs
 
+    def dive(self, state) -> None:
+        """One line from ``state`` to its end: at each position the child whose
+        ``rules.lookahead`` (its promise after a short greedy play-on) is best, noting a
+        win. Each look-ahead counts as a position expanded."""
+        rules = self.rules
+        line: tuple = ()
+        while rules.result(state) is None:
+            self.spend()
+            children = self.children(state)
+            if not children:
+                return
+            values = []
+            for _, child in children:
+                self.spend()
+                values.append(rules.lookahead(child))
+            action, state = children[max(range(len(children)), key=lambda i: (values[i], -i))]
+            line += (action,)
+        won, score = rules.result(state)
+        if won and score > self.best:
+            self.best, self.best_line = score, line
+
     def probe(self, state, width: int) -> None:
         """A beam search of ``width`` from ``state`` to the end of every line it keeps,
         noting each win (``best``, ``best_line``)."""
@@ -180,11 +213,13 @@ PROBE_WIDTHS = (4, 16, 64, 256)
 def solve(rules: Rules, state, budget: int | None = None, probe: bool = True) -> Answer:
     """The best score reachable from ``state`` with every card known, or LOST: won, lost or
     unknown at ``budget`` positions expanded (None: no limit). ``probe``: look for a win
-    by beam search first (a floor for the exhaustive search)."""
+    by a dive and beam searches first (a floor for the exhaustive search)."""
     search = _Search(rules, budget)
     try:
         if probe and search.promise is not None and rules.result(state) is None:
-            for width in PROBE_WIDTHS:
+            if getattr(rules, "lookahead", None) is not None:
+                search.dive(state)
+            for width in PROBE_WIDTHS if search.best == LOST else ():
                 search.probe(state, width)
                 if search.best > LOST:
                     break

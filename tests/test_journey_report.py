@@ -115,3 +115,15 @@ def test_playing_is_unchanged_by_the_report_subcommand():
     """jibunki journey (no subcommand) still plays: a script that ends first is 3."""
     result = CliRunner().invoke(cli.main, ["journey", "--seed", "1", "--script", "/dev/null"])
     assert result.exit_code == 3, result.output
+
+
+def test_the_command_defaults_are_the_labs():
+    """The command's defaults are written beside its options (the CLI starts without
+    importing sim/); they are the lab's."""
+    from sim import journey_lab
+
+    command = cli.main.commands["journey"].commands["report"]
+    defaults = {p.name: p.default for p in command.params}
+    assert defaults["seeds"] == journey_lab.DEFAULT_SEEDS
+    assert defaults["nodes"] == journey_lab.DEFAULT_NODES
+    assert tuple(int(b) for b in defaults["budgets"].split(",")) == journey_lab.DEFAULT_BUDGETS

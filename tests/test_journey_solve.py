@@ -168,6 +168,6 @@ def test_a_game_with_no_legal_action_left_is_not_won():
     stuck.hand = ()
     assert legal_actions(stuck) == [] and not stuck.over
     assert solve(JOURNEY, stuck).verdict == Verdict.LOST
-    from journey.player import _finish_turn
+    from journey.search import play_on
 
-    assert _finish_turn(stuck) is stuck
+    assert play_on(stuck) is stuck
