@@ -127,3 +127,19 @@ def test_the_command_defaults_are_the_labs():
     assert defaults["seeds"] == journey_lab.DEFAULT_SEEDS
     assert defaults["nodes"] == journey_lab.DEFAULT_NODES
     assert tuple(int(b) for b in defaults["budgets"].split(",")) == journey_lab.DEFAULT_BUDGETS
+
+
+def test_the_page_is_the_same_bytes_for_the_same_report(one_worker):
+    from sim.journey_html import render_report
+
+    assert render_report(one_worker) == render_report(one_worker)
+
+
+def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("a file, not a folder", encoding="utf-8")
+    result = CliRunner().invoke(cli.main, ARGS + ["--html", str(taken)])
+    assert result.exit_code == 2 and "--html" in result.output  # a file, not a folder
+    result = CliRunner().invoke(cli.main, ARGS + ["--html", str(taken / "inside")])
+    assert result.exit_code == 1
+    assert "に報告を書けません" in result.output and "Traceback" not in result.output
