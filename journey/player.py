@@ -38,11 +38,17 @@ class Knowledge:
 
     known: frozenset = frozenset()
 
-    def after(self, before: State, now: State) -> "Knowledge":
-        """What is known in ``now``: what was known and is still in the deck, and every
-        card that came into the deck from where the player saw it."""
+    def after(self, before: State, now: State, events: list = ()) -> "Knowledge":
+        """What is known in ``now``: what was known and is still in the deck, every card
+        that came into the deck from where the player saw it, and a card the events showed
+        going under the deck on the way (常時ループ回収: a loop's card drawn face up and put
+        under the deck in one step)."""
         was = set(before.deck)
-        return Knowledge(frozenset(c for c in now.deck if c in self.known or c not in was))
+        ids = now.rules.card_ids
+        shown = {ids.index(e["card"]) for e in events
+                 if e.get("event") == "mill" and e.get("to") == "bottom"}
+        return Knowledge(frozenset(c for c in now.deck
+                                   if c in self.known or c not in was or c in shown))
 
     def sample(self, s: State, rng: random.Random) -> State:
         """``s`` with its deck in an order drawn from what the player does not know."""
@@ -119,8 +125,8 @@ def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
         else:
             action, decision = choose(s, knowledge, samples, rng, actions)
             decisions.append(decision)
-        after = apply(s, action, check=False)[0]
-        knowledge = knowledge.after(s, after)
+        after, events = apply(s, action, check=False)
+        knowledge = knowledge.after(s, after, events)
         s = after
     won = s.phase == "won"
     return Game(won, s.turn, score(s)["score"] if won else None,

@@ -171,3 +171,21 @@ def test_a_game_with_no_legal_action_left_is_not_won():
     from journey.search import play_on
 
     assert play_on(stuck) is stuck
+
+
+def test_the_player_knows_a_loop_card_it_saw_go_under_the_deck():
+    """常時ループ回収 (問題点のテント) draws the loop's card face up and puts it under the deck
+    in one step: the events show it, so the player knows where it lies."""
+    rules = load_rules("問題点")
+    state = new_game(rules, 1, ("問題点のテント", "問題点のランタン")).copy()
+    state.white = 5  # on day 6: any card but a 1 loops
+    for action in legal_actions(state):
+        after, events = apply(state, action)
+        if any(e["event"] == "mill" and e.get("to") == "bottom" for e in events):
+            break
+    else:
+        raise AssertionError("no play loops")
+    card = after.deck[-1]
+    assert card in state.deck  # it was in the deck before, unseen
+    assert card not in Knowledge().after(state, after).known
+    assert card in Knowledge().after(state, after, events).known
