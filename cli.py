@@ -406,7 +406,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
                   hint=did_you_mean))
 
 
-@main.command()
+@main.group(invoke_without_command=True)
 @click.option("--setup", default=None, metavar="ID|NAME",
               help="The 旅の準備 to play (default: 草案; 高難易度, 問題点, …).")
 @click.option("--items", default=None, metavar="A,B",
@@ -418,13 +418,17 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
               help="Print the event stream as JSON lines.")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True)
-def journey(setup, items, seed, script, as_events, content) -> None:
-    """Play draft 17 「明日、旅に出ます」 (spec 004) in the terminal (or from a script).
+@click.pass_context
+def journey(ctx, setup, items, seed, script, as_events, content) -> None:
+    """Play draft 17 「明日、旅に出ます」 (spec 004) in the terminal (or from a script);
+    ``jibunki journey report`` measures it.
 
     \b
     Exit status: 0 the game was won, 1 it was lost, 2 a usage error,
     3 the game was left unfinished (quit, or a script that ends first).
     """
+    if ctx.invoked_subcommand is not None:
+        return  # jibunki journey report: the subcommand has options of its own
     from compiler.lint import check
     from journey import JourneyError, load_rules
     from terminal.journey import play
@@ -450,6 +454,114 @@ def journey(setup, items, seed, script, as_events, content) -> None:
     except JourneyError as exc:
         raise click.BadParameter(str(exc), param_hint="--items") from None
     sys.exit(status)
+
+
+def _budgets(ctx, param, value: str) -> tuple[int, ...]:
+    """--budget 1,4,16: samples per decision, each 1..256, increasing."""
+    try:
+        budgets = tuple(int(part) for part in value.replace("、", ",").split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: 整数をコンマで並べてください（例: 1,4,16）") from None
+    if not budgets or any(not 1 <= b <= 256 for b in budgets) or list(budgets) != sorted(set(budgets)):
+        raise click.BadParameter(f"{value!r}: 1〜256 の整数を重ねずに小さい順に並べてください（例: 1,4,16）")
+    return budgets
+
+
+@journey.command("report")
+@click.option("--seeds", type=click.IntRange(1, 100_000), default=8, show_default=True,
+              help="Deals per variant (the same seeds for every variant).")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
+              help="The first seed.")
+@click.option("--budget", "budgets", default="1,4", show_default=True, callback=_budgets,
+              metavar="N,N,…", help="The player's budgets: deck orders sampled per decision.")
+@click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
+              help="The solver's budget: positions searched per deal.")
+@click.option("--pairs/--no-pairs", default=True, show_default=True,
+              help="Also sweep every pair of the draft's items.")
+@click.option("--workers", type=click.IntRange(1, 512), default=None,
+              help="Worker processes (default: every core).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="ray: run the deals on a Ray cluster.")
+@click.option("--address", default=None, help="The Ray cluster to join (default: a local one).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--html", "html", is_flag=False, flag_value="generated/journey", default=None,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Also write the report with plots (default folder: generated/journey).")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True)
+def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
+                   content) -> None:
+    """Measure draft 17 and its variants: winnable deals (solver, deck known), win rate
+    per player budget (deck unseen), decisions, options and 迷う選択肢 per decision, turns
+    and scores; swept over hand sizes, item pairs, 高難易度 and 問題点."""
+    from sim.backends import BackendError, default_workers
+    from sim.journey_lab import Settings, run
+
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address は --backend ray と一緒に指定します")
+    compiled = _compiled(content, refusal="コンテンツにエラーがあるので測れません。")
+    if "journey" not in compiled.tables:
+        raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
+    settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs)
+    if workers is None and backend == "local":
+        workers = default_workers()
+    try:
+        report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
+                              show=fmt == "text")
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
+    else:
+        _print_journey(report)
+    if html is not None:
+        from sim.journey_html import write_report
+
+        try:
+            index = write_report(report, html)
+        except OSError as exc:
+            raise click.ClickException(f"{html} に報告を書けません: {exc.strerror or exc}") from None
+        click.echo(f"報告: {index.resolve().as_uri()}", err=True)
+
+
+def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
+    """The journey report's run, with a progress bar on a terminal's stderr."""
+    from sim.journey_lab import run
+
+    if not (show and sys.stderr.isatty()):
+        return run(literal, settings, workers=workers, backend=backend, address=address)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("", total=None)
+        done = [0]
+
+        def heard(index, result) -> None:
+            done[0] += 1
+            bar.update(task, completed=done[0])
+
+        return run(literal, settings, workers=workers, backend=backend, address=address,
+                   on_done=heard)
+
+
+def _print_journey(report: dict) -> None:
+    from rich.console import Console
+
+    from sim.journey_text import NOTES, head_lines, load_table, outcome_table
+
+    console = Console(no_color=not _use_color(sys.stdout), highlight=False,
+                      width=None if sys.stdout.isatty() else 200)
+    for line in head_lines(report):
+        console.print(line, markup=False)
+    console.print(outcome_table(report))
+    console.print(load_table(report))
+    for line in NOTES:
+        console.print(line, markup=False)
 
 
 @main.command()

@@ -8,7 +8,7 @@ MANIFEST = {
  'balance.py': '6cb9884107ba42dceaa93a0ca0d75c1ede6e783e27dde9a1033afd410dd25ca4',
  'decks.py': '4354ce479cc768e96c39c851dd461710fbbddd4ee5915ac63aa80cc3353fc0f8',
  'enemies.py': '3934a30409b3b44369392cb4f3e7b9ccdbd635c7f87a2b774e0d839844267f51',
- 'journey.py': '4e13174d7430300120ba28912e1f9439a7860e62ed3816df0704e30c491475e4',
+ 'journey.py': 'dbe3ebdb94c6ace00eefb889c0b4bd4e46d8c5f7b36fa878a6231e76413510ce',
  'pages.py': '83c1ae4bb423ee7a1d5f14ab51be8c1eadd84a0b6df5acb8aa5d688f0646289f',
  'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }

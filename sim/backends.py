@@ -140,7 +140,7 @@ CONNECT_TIMEOUT = 5.0
 IN_FLIGHT = 2
 #: The first-party packages a worker on a cluster needs: the sim layer imports only these
 #: (tests/test_layers.py), so they are shipped and the cluster plays this checkout's code.
-SHIPPED = ("sim", "runtime", "contract")
+SHIPPED = ("sim", "runtime", "journey", "contract")
 
 
 def _import_ray():

@@ -1,0 +1,133 @@
+"""山を見ない打ち手 — a player of the journey that does not see the deck order.
+
+At each decision with more than one option it draws ``samples`` orders of the cards it
+has not seen (決定化, determinisation: the cards whose place in the deck it knows stay
+where they are, the others are shuffled among the other places), plays each option in
+each sampled order, plays on greedily to the end of the next turn (journey/search.py
+``play_on``: each later choice the most promising, letters and items left out; the
+refills, mills and draws on the way come from the sampled order), and takes the option
+with the best mean promise; the same samples serve every option of a decision, so
+options are compared on the same draws. ``samples`` is
+the player's search budget: 1, 4, 16 in the report.
+
+What it knows of the deck (``Knowledge``): which cards are in it (every card not in the
+hand, the discard, the stacks or in flight — all face up), and the places of the cards it
+put there itself (黄 and ラジオ returns, テント, アドベンチャーメモリー), followed by
+identity from one state to the next; with 山札公開 (the set-up's or an item's) the top card
+too. Deterministic: the same deal, samples and seed give the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .play import apply, legal_actions, new_game
+from .search import play_on, promise
+from .state import State
+
+__all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "play_game"]
+
+#: The budgets (samples per decision) the report plays at.
+BUDGETS = (1, 4, 16)
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """The deck cards whose place the player knows (by card)."""
+
+    known: frozenset = frozenset()
+
+    def after(self, before: State, now: State, events: list = ()) -> "Knowledge":
+        """What is known in ``now``: what was known and is still in the deck, every card
+        that came into the deck from where the player saw it, and a card the events showed
+        going under the deck on the way (常時ループ回収: a loop's card drawn face up and put
+        under the deck in one step)."""
+        was = set(before.deck)
+        ids = now.rules.card_ids
+        shown = {ids.index(e["card"]) for e in events
+                 if e.get("event") == "mill" and e.get("to") == "bottom"}
+        return Knowledge(frozenset(c for c in now.deck
+                                   if c in self.known or c not in was or c in shown))
+
+    def sample(self, s: State, rng: random.Random) -> State:
+        """``s`` with its deck in an order drawn from what the player does not know."""
+        open_top = s.rules.next_open or s.deal.has("next_open")
+        fixed = [i for i, card in enumerate(s.deck) if card in self.known
+                 or (open_top and i == 0)]
+        # Sorted before the shuffle: the sample depends on which cards are unseen, never
+        # on the order they really lie in.
+        loose = sorted(card for i, card in enumerate(s.deck) if i not in fixed)
+        rng.shuffle(loose)
+        it = iter(loose)
+        deck = tuple(card if i in fixed else next(it) for i, card in enumerate(s.deck))
+        out = s.copy()
+        out.deck = deck
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision: how many options, and the player's mean promise of each (sorted,
+    best first)."""
+
+    options: int
+    values: tuple[float, ...]
+
+    def contenders(self, margin: float) -> int:
+        """The options within ``margin`` of the best (the best included)."""
+        return sum(1 for v in self.values if v >= self.values[0] - margin)
+
+
+@dataclass
+class Game:
+    """A game played through: its end, turns, score (None when lost) and decisions."""
+
+    won: bool
+    turns: int
+    score: int | None
+    resolved: int
+    decisions: list[Decision] = field(default_factory=list)
+
+
+def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
+           actions: list) -> tuple[tuple, Decision]:
+    """The option with the best mean promise over ``samples`` sampled deck orders."""
+    worlds = [knowledge.sample(s, rng) for _ in range(samples)]
+    totals = []
+    for action in actions:
+        total = 0
+        for world in worlds:
+            total += promise(play_on(apply(world, action, check=False)[0]))
+        totals.append(total / samples)
+    best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+    return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))
+
+
+def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
+    """Deal ``seed`` and play it to the end with ``samples`` samples per decision; the
+    player's own random stream is seeded by the deal and the budget."""
+    from .play import score
+
+    rng = random.Random(f"journey-player:{seed}:{samples}")
+    s = new_game(rules, seed, items, cards)
+    knowledge = Knowledge()
+    decisions: list[Decision] = []
+    while not s.over:
+        actions = legal_actions(s)
+        if not actions:
+            # Not over, yet nothing is legal: the runtime can reach this (an empty hand
+            # at 移動フェイズ after リュックサック gave its last card). The game cannot go on,
+            # so it is not won; the solver counts such a line as lost too.
+            break
+        if len(actions) == 1:
+            action = actions[0]
+        else:
+            action, decision = choose(s, knowledge, samples, rng, actions)
+            decisions.append(decision)
+        after, events = apply(s, action, check=False)
+        knowledge = knowledge.after(s, after, events)
+        s = after
+    won = s.phase == "won"
+    return Game(won, s.turn, score(s)["score"] if won else None,
+                bin(s.resolved).count("1"), decisions)

@@ -1,0 +1,252 @@
+"""解く — the solver of a dealt journey with the deck order known (完全情報).
+
+``solve(rules, state, budget)`` searches every line of play from ``state`` and answers
+whether the game can be won (クリア) and with what best score: a depth-first search over the
+positions of the game, each position searched once (memoised on the rules' canonical key,
+in which the two black pawns are one unordered pair: they are interchangeable, so the two
+orders of their places are one position), children that reach the same position from one
+node tried once and the most promising first (``rules.promise``), and a branch-and-bound
+on the score (``rules.bound``: an upper bound of any score still reachable, or None when
+the game can no longer be won). Equivalent orders of actions (two letters spent in either
+order, an item before or after a letter) reach the same key and so collapse through the
+memo.
+
+Before that exhaustive search, a probe looks for a win fast: one dive (each step, the
+child whose ``rules.lookahead`` — its promise after a short greedy play-on — is best),
+then, if that line lost, a beam search (each step, the ``width`` most promising distinct
+positions) at widths 4, 16, 64, … while the budget lasts. A win the probe finds is a floor
+for the exhaustive search, which then looks only for better scores; the probe never
+decides a loss.
+
+The search counts the positions it expands (``nodes``); at ``budget`` it stops and answers
+``unknown`` with the best win it found so far (a lower bound), or ``won`` with that score
+unproven (``exact`` False) — never a guess.
+
+``brute_force`` is the plain search the solver is checked against: no memo, no key, no
+bound, every child tried; it is only for small games.
+
+The search is written against ``Rules`` — five functions, and two optional ones — so the rules themselves live in
+one place (the journey runtime) and the solver never restates them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable, Protocol, Sequence
+
+__all__ = ["LOST", "Answer", "Rules", "Verdict", "brute_force", "solve"]
+
+#: The value of a line that ends in defeat (or never ends in a win): below any score,
+#: including a negative one (items paid for in VP).
+LOST = -(10 ** 9)
+
+
+class Rules(Protocol):
+    """What the solver needs of a rule set; a state is never changed in place."""
+
+    def actions(self, state) -> Sequence:
+        """The legal actions, in a fixed order (empty once the game is over)."""
+
+    def apply(self, state, action):
+        """The state after ``action``: a new state; ``state`` is unchanged."""
+
+    def key(self, state) -> Hashable:
+        """The canonical key: equal for states whose futures are the same."""
+
+    def result(self, state) -> tuple[bool, int] | None:
+        """(won, score) once the game is over, None while it goes on."""
+
+    def bound(self, state) -> int | None:
+        """An upper bound of the score of any win still reachable; None: no win is."""
+
+    def promise(self, state) -> int:
+        """Optional: how near a win the state looks (higher first); orders the search
+        and guides the probe (without it, neither)."""
+
+    def lookahead(self, state) -> int:
+        """Optional: the promise of ``state`` after a short greedy play-on; guides the
+        probe's dive (without it, no dive)."""
+
+
+class Verdict:
+    """The solver's answer about a deal: クリア可能, 不可能, or not decided within the budget."""
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What ``solve`` found: the verdict, the best score (None without a win), whether that
+    score is proven best (``exact``), the positions expanded, and the best line's actions."""
+
+    verdict: str
+    score: int | None
+    exact: bool
+    nodes: int
+    line: tuple = ()
+
+
+class _Budget(Exception):
+    """The node budget ran out (caught by ``solve`` only)."""
+
+
+#: A memo entry's kind: the exact value, or only an upper bound of it (a fail-low below
+#: the floor the node was searched with).
+_EXACT, _UPPER = 0, 1
+
+
+class _Search:
+    def __init__(self, rules: Rules, budget: int | None):
+        self.rules = rules
+        self.budget = budget
+        self.nodes = 0
+        self.memo: dict = {}
+        self.best = LOST  # the best win reached so far, for an answer at the budget
+        self.best_line: tuple = ()
+        self.path: list = []
+        self.promise = getattr(rules, "promise", None)
+
+    def value(self, state, floor: int) -> int:
+        """The best score reachable from ``state`` if it is above ``floor``; otherwise some
+        value at most ``floor`` that bounds it from above (fail-low)."""
+        rules = self.rules
+        over = rules.result(state)
+        if over is not None:
+            won, score = over
+            value = score if won else LOST
+            if value > self.best:
+                self.best, self.best_line = value, tuple(self.path)
+            return value
+        key = rules.key(state)
+        seen = self.memo.get(key)
+        if seen is not None:
+            known, kind = seen
+            if kind == _EXACT or known <= floor:
+                return known
+        bound = rules.bound(state)
+        if bound is None:
+            self.memo[key] = (LOST, _EXACT)
+            return LOST
+        if bound <= floor:
+            self.memo[key] = (bound, _UPPER)
+            return bound
+        self.spend()
+        best = LOST
+        for action, child in self.children(state):
+            self.path.append(action)
+            got = self.value(child, max(floor, best))
+            self.path.pop()
+            if got > best:
+                best = got
+                if best >= bound:
+                    break  # nothing can beat the bound
+        self.memo[key] = (best, _EXACT if best > floor else _UPPER)
+        return best
+
+    def spend(self) -> None:
+        """Count one position expanded; past the budget, stop the search."""
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise _Budget
+
+    def children(self, state) -> list:
+        """(action, child) for each distinct child, the most promising first. Children
+        reaching the same position (a choice without effect) are one child."""
+        rules = self.rules
+        found: dict = {}
+        for action in rules.actions(state):
+            child = rules.apply(state, action)
+            over = rules.result(child)
+            found.setdefault(rules.key(child) if over is None else ("over", over),
+                             (action, child))
+        pairs = list(found.values())
+        if self.promise is not None:
+            # sort() is stable: equal promises keep the rules' order.
+            pairs.sort(key=lambda pair: -self.promise(pair[1]))
+        return pairs
+
+    def dive(self, state) -> None:
+        """One line from ``state`` to its end: at each position the child whose
+        ``rules.lookahead`` (its promise after a short greedy play-on) is best, noting a
+        win. Each look-ahead counts as a position expanded."""
+        rules = self.rules
+        line: tuple = ()
+        while rules.result(state) is None:
+            self.spend()
+            children = self.children(state)
+            if not children:
+                return
+            values = []
+            for _, child in children:
+                self.spend()
+                values.append(rules.lookahead(child))
+            action, state = children[max(range(len(children)), key=lambda i: (values[i], -i))]
+            line += (action,)
+        won, score = rules.result(state)
+        if won and score > self.best:
+            self.best, self.best_line = score, line
+
+    def probe(self, state, width: int) -> None:
+        """A beam search of ``width`` from ``state`` to the end of every line it keeps,
+        noting each win (``best``, ``best_line``)."""
+        rules = self.rules
+        beam = [(state, ())]
+        while beam:
+            step: dict = {}
+            for position, line in beam:
+                self.spend()
+                for action, child in self.children(position):
+                    over = rules.result(child)
+                    if over is None:
+                        step.setdefault(rules.key(child), (child, line + (action,)))
+                    elif over[0] and over[1] > self.best:
+                        self.best, self.best_line = over[1], line + (action,)
+            beam = sorted(step.values(), key=lambda pair: -self.promise(pair[0]))[:width]
+
+
+#: The probe's beam widths, tried in turn until one finds a win.
+PROBE_WIDTHS = (4, 16, 64, 256)
+
+
+def solve(rules: Rules, state, budget: int | None = None, probe: bool = True) -> Answer:
+    """The best score reachable from ``state`` with every card known, or LOST: won, lost or
+    unknown at ``budget`` positions expanded (None: no limit). ``probe``: look for a win
+    by a dive and beam searches first (a floor for the exhaustive search)."""
+    search = _Search(rules, budget)
+    try:
+        if probe and search.promise is not None and rules.result(state) is None:
+            if getattr(rules, "lookahead", None) is not None:
+                search.dive(state)
+            for width in PROBE_WIDTHS if search.best == LOST else ():
+                search.probe(state, width)
+                if search.best > LOST:
+                    break
+        # Only a better score than the probe's win is looked for: a fail-low proves it best.
+        floor = search.best
+        value = search.value(state, floor)
+        if value <= floor:
+            value = search.best
+    except _Budget:
+        found = search.best > LOST
+        return Answer(Verdict.WON if found else Verdict.UNKNOWN,
+                      search.best if found else None, False, search.nodes, search.best_line)
+    if value == LOST:
+        return Answer(Verdict.LOST, None, True, search.nodes)
+    return Answer(Verdict.WON, value, True, search.nodes, search.best_line)
+
+
+def brute_force(rules: Rules, state) -> tuple[int, int]:
+    """(best value, nodes): every line of play from ``state`` searched, nothing shared or
+    cut. LOST when no line wins."""
+    over = rules.result(state)
+    if over is not None:
+        won, score = over
+        return (score if won else LOST), 0
+    best, nodes = LOST, 1
+    for action in rules.actions(state):
+        value, below = brute_force(rules, rules.apply(state, action))
+        nodes += below
+        best = max(best, value)
+    return best, nodes

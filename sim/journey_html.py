@@ -1,0 +1,181 @@
+"""旅の測定の報告（HTML） — ``write_report``: the ``--html`` page of ``jibunki journey report``.
+
+The report is the plain dict sim/journey_lab.py makes (format ``jibunki-journey-report 1``);
+the page shows its settings, three plots — winnable deals and the player's win rate per
+variant with their intervals, the thinking load per variant (options and 迷う選択肢 per
+decision, decisions per game), and the distribution of the solver's best scores — and the
+tables of the numbers. One ``index.html`` that opens straight from disk: CSS inline, the
+plots inline SVG, nothing fetched.
+
+The plots and the page are made as the battle lab's are (sim/report_html.py: its
+matplotlib settings, SVG inlining with prefixed ids, autoescaping Jinja2 environment and
+atomic write): designer text (set-up and item names) is data, escaped by Jinja2 and by
+matplotlib. The same report gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .journey_lab import FORMAT
+from .report_html import RC, WIDTH, _quiet_fonts, _replace, _svg, environment, number
+from .report_html import percent_interval
+
+__all__ = ["FORMAT", "render_report", "write_report"]
+
+#: Colours of the plots: the solver, then the player's budgets from weakest to strongest.
+SOLVER_COLOUR = "#1c7ed6"
+BUDGET_COLOURS = ("#f08c00", "#e8590c", "#c92a2a", "#862e9c", "#5f3dc4")
+
+
+def _label(row: dict) -> str:
+    if row["group"] == "アイテム":
+        return f"アイテム {'+'.join(row['items'])}"
+    return f"{row['setup_name']}（{'+'.join(row['items'])}）"
+
+
+def _row_view(row: dict, index: int) -> dict:
+    solver = row["solver"]
+    players = row["players"]
+    top = players[-1] if players else None
+    scores = solver["scores"]
+    return {
+        "anchor": f"v{index}", "label": _label(row), "group": row["group"],
+        "winnable": percent_interval(solver["winnable"]),
+        "counts": f"{solver['won']}/{solver['lost']}/{solver['unknown']}",
+        "proven": solver["proven_best"],
+        "best": "—" if not scores else f"{scores[len(scores) // 2]} [{scores[0]}〜{scores[-1]}]",
+        "nodes": number(solver["nodes"], 0),
+        "rates": [percent_interval(p["win_rate"]) for p in players],
+        "turns": number(top and top["turns"]), "resolved": number(top and top["resolved"]),
+        "decisions": number(top and top["decisions_per_game"]),
+        "options": number(top and top["options_per_decision"]),
+        "contenders": number(top and top["contenders_per_decision"]),
+        "mattering": "—" if not top or top["mattering_share"] is None
+        else f"{top['mattering_share'] * 100:.0f}%",
+    }
+
+
+def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
+    """Per variant: the share of winnable deals and the win rate at each budget, each a
+    point with its 95% interval, the variants top to bottom."""
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    series = [("クリア可能（山を知る）", SOLVER_COLOUR, "o", lambda r: r["solver"]["winnable"])]
+    for i, budget in enumerate(budgets):
+        series.append((f"勝率 {budget}想定", BUDGET_COLOURS[i % len(BUDGET_COLOURS)], "s",
+                       lambda r, i=i: r["players"][i]["win_rate"]))
+    fig = Figure(figsize=(WIDTH, 1.2 + 0.32 * len(rows)), layout="constrained")
+    ax = fig.add_subplot()
+    spread = 0.6 / max(1, len(series))
+    for k, (name, colour, marker, get) in enumerate(series):
+        for y, row in enumerate(rows):
+            iv = get(row)
+            est, low, high = (iv[x] * 100 for x in ("estimate", "low", "high"))
+            yy = y - 0.3 + spread * (k + 0.5)
+            ax.errorbar([est], [yy], xerr=[[est - low], [high - est]], fmt=marker,
+                        color=colour, markersize=4, elinewidth=1.2, capsize=2)
+    ax.set_yticks(range(len(rows)), [_label(r) for r in rows])
+    for label, i in zip(ax.get_yticklabels(), range(len(rows))):
+        label.set_url(f"#v{i}")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(-2, 102)
+    ax.grid(axis="x", color="#e9ecef")
+    ax.set_axisbelow(True)
+    ax.set_xlabel("%（95% 区間）")
+    ax.legend(handles=[Line2D([], [], color=c, marker=m, linestyle="", label=n)
+                       for n, c, m, _ in series], loc="lower left", bbox_to_anchor=(0, 1.0),
+              ncols=len(series), frameon=False, fontsize=8)
+    return _svg(fig, "outcome")
+
+
+def load_plot(rows: list[dict]) -> str:
+    """Per variant (at the largest budget): options per decision, with the 迷う選択肢
+    among them, and decisions per game on a second panel."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(WIDTH, 1.2 + 0.32 * len(rows)), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True, width_ratios=(2, 1))
+    ys = range(len(rows))
+    tops = [r["players"][-1] for r in rows]
+    left.barh(ys, [t["options_per_decision"] or 0 for t in tops], color="#d0ebff",
+              edgecolor="#1864ab", label="選択肢/決定")
+    left.barh(ys, [t["contenders_per_decision"] or 0 for t in tops], height=0.45,
+              color="#e8590c", label="迷う選択肢/決定")
+    right.barh(ys, [t["decisions_per_game"] or 0 for t in tops], color="#b2f2bb",
+               edgecolor="#2b8a3e")
+    left.set_yticks(list(ys), [_label(r) for r in rows])
+    left.set_ylim(len(rows) - 0.5, -0.5)
+    left.set_xlabel("1 決定あたりの数")
+    right.set_xlabel("決定/局")
+    left.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, frameon=False, fontsize=8)
+    for ax in (left, right):
+        ax.grid(axis="x", color="#e9ecef")
+        ax.set_axisbelow(True)
+    return _svg(fig, "load")
+
+
+def score_plot(rows: list[dict]) -> str | None:
+    """The solver's best score of each winnable deal: one strip per variant."""
+    from matplotlib.figure import Figure
+
+    if not any(r["solver"]["scores"] for r in rows):
+        return None
+    fig = Figure(figsize=(WIDTH, 1.2 + 0.32 * len(rows)), layout="constrained")
+    ax = fig.add_subplot()
+    for y, row in enumerate(rows):
+        counts: dict[int, int] = {}
+        for s in row["solver"]["scores"]:
+            counts[s] = counts.get(s, 0) + 1
+        if counts:
+            xs = sorted(counts)
+            ax.scatter(xs, [y] * len(xs), s=[18 * counts[x] for x in xs], color=SOLVER_COLOUR,
+                       alpha=0.7)
+    ax.set_yticks(range(len(rows)), [_label(r) for r in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.grid(axis="x", color="#e9ecef")
+    ax.set_axisbelow(True)
+    ax.set_xlabel("解き手の最高点（VP; 点の大きさ = その点の配りの数）")
+    return _svg(fig, "scores")
+
+
+def _plots(report: dict) -> dict:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rows = report["variants"]
+    budgets = report["settings"]["budgets"]
+    with matplotlib.rc_context({**RC, "svg.hashsalt": "jibunki-journey"}), _quiet_fonts():
+        if not rows:
+            return {"outcome": None, "load": None, "scores": None}
+        return {"outcome": outcome_plot(rows, budgets),
+                "load": load_plot(rows) if budgets else None, "scores": score_plot(rows)}
+
+
+def render_report(report: dict) -> str:
+    """The report as one HTML document, plots inline. Raises ValueError for a report of
+    another format than ``FORMAT``."""
+    from markupsafe import Markup
+
+    if report.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT!r} report: format {report.get('format')!r}")
+    settings = report["settings"]
+    plots = {name: None if svg is None else Markup(svg)  # escaped by matplotlib
+             for name, svg in _plots(report).items()}
+    return environment().get_template("journey.html.j2").render(
+        settings=settings, budgets=settings["budgets"],
+        last_seed=settings["seed"] + settings["seeds"] - 1,
+        rows=[_row_view(r, i) for i, r in enumerate(report["variants"])],
+        missing=report["missing"], plots=plots)
+
+
+def write_report(report: dict, out_dir: Path) -> Path:
+    """Write the report's page as ``out_dir/index.html`` (``out_dir`` created if needed;
+    replaced atomically) and return its path. Same report, same bytes."""
+    text = render_report(report)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    index = out_dir / "index.html"
+    _replace(index, text)
+    return index

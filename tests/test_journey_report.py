@@ -1,0 +1,145 @@
+"""jibunki journey report (sim/journey_lab.py, sim/journey_text.py, sim/journey_html.py):
+the same figures for any number of workers and on Ray, the command's tables and page, and
+clear errors for bad options."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+from compiler.build import compile_content
+from conftest import ROOT
+from sim.journey_lab import Settings, run
+
+SMALL = Settings(seeds=2, budgets=(1,), nodes=60, pairs=False)
+
+
+@pytest.fixture(scope="module")
+def literal() -> dict:
+    return compile_content(ROOT / "content").tables["journey"]
+
+
+@pytest.fixture(scope="module")
+def one_worker(literal) -> dict:
+    return run(literal, SMALL, workers=1)
+
+
+def test_the_report_is_the_same_for_one_and_two_workers(literal, one_worker):
+    assert run(literal, SMALL, workers=2) == one_worker
+
+
+def test_the_report_measures_every_set_up_of_the_sweep(one_worker):
+    ids = [row["id"] for row in one_worker["variants"]]
+    assert ids == ["草案", "手札二枚", "手札三枚", "手札二枚と公開", "手札三枚と公開",
+                   "高難易度", "問題点"]
+    for row in one_worker["variants"]:
+        solver = row["solver"]
+        assert solver["won"] + solver["lost"] + solver["unknown"] == 2
+        assert [p["budget"] for p in row["players"]] == [1]
+        assert row["players"][0]["games"] == 2
+        assert row["players"][0]["options_per_decision"] >= 2
+
+
+def test_the_item_pairs_are_every_pair_of_the_draft(literal):
+    from contract.codec import from_literal
+    from contract.tables import JourneyTable
+    from sim.journey_lab import variants
+
+    found, _ = variants(from_literal(JourneyTable, literal, "journey"), Settings())
+    pairs = [v.items for v in found if v.group == "アイテム"]
+    assert len(pairs) == 15 and len(set(pairs)) == 15
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
+def test_the_report_on_ray_is_the_local_one(literal, one_worker):
+    import ray
+
+    assert not ray.is_initialized()
+    assert run(literal, SMALL, workers=2, backend="ray") == one_worker
+    assert not ray.is_initialized()
+
+
+ARGS = ["journey", "report", "--seeds", "1", "--budget", "1", "--nodes", "40", "--no-pairs",
+        "--workers", "1"]
+
+
+def test_the_report_command_prints_its_tables_and_writes_an_offline_page(tmp_path):
+    result = CliRunner().invoke(cli.main, ARGS + ["--html", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("旅の測定: シード 0〜0（変種ごとに 1 局）")
+    for head in ("クリア（山の順を知る解き手）と勝率（山を見ない打ち手）", "クリア可能 % [95%]",
+                 "勝率 1想定 % [95%]", "思考負荷（1想定の打ち手の局から）", "選択肢/決定",
+                 "迷う選択肢/決定", "草案１７（地図+テント）", "問題点の提案"):
+        assert head in out
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "<svg" in page and "迷う選択肢" in page
+    # Only the SVG namespaces name a URL; nothing is fetched.
+    urls = set(re.findall(r"https?://[^\s\"'<>)]+", page))
+    assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
+    assert not re.search(r"""(src|href)=["'](?!#)""", page)
+
+
+def test_the_report_is_json_on_request():
+    import json
+
+    result = CliRunner().invoke(cli.main, ARGS + ["--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["format"] == "jibunki-journey-report 1"
+    assert report["settings"]["margin"] == 5.0
+
+
+@pytest.mark.parametrize("bad, said", [
+    (["--budget", "0"], "1〜256"),
+    (["--budget", "4,1"], "小さい順"),
+    (["--budget", "a"], "整数"),
+    (["--seeds", "0"], "--seeds"),
+    (["--nodes", "-3"], "--nodes"),
+    (["--backend", "mars"], "--backend"),
+    (["--address", "127.0.0.1:1"], "--backend ray"),
+])
+def test_bad_options_are_a_clear_error_not_a_traceback(bad, said):
+    result = CliRunner().invoke(cli.main, ["journey", "report", *bad])
+    assert result.exit_code == 2
+    assert said in result.output
+    assert "Traceback" not in result.output and result.exception is None or \
+        isinstance(result.exception, SystemExit)
+
+
+def test_playing_is_unchanged_by_the_report_subcommand():
+    """jibunki journey (no subcommand) still plays: a script that ends first is 3."""
+    result = CliRunner().invoke(cli.main, ["journey", "--seed", "1", "--script", "/dev/null"])
+    assert result.exit_code == 3, result.output
+
+
+def test_the_command_defaults_are_the_labs():
+    """The command's defaults are written beside its options (the CLI starts without
+    importing sim/); they are the lab's."""
+    from sim import journey_lab
+
+    command = cli.main.commands["journey"].commands["report"]
+    defaults = {p.name: p.default for p in command.params}
+    assert defaults["seeds"] == journey_lab.DEFAULT_SEEDS
+    assert defaults["nodes"] == journey_lab.DEFAULT_NODES
+    assert tuple(int(b) for b in defaults["budgets"].split(",")) == journey_lab.DEFAULT_BUDGETS
+
+
+def test_the_page_is_the_same_bytes_for_the_same_report(one_worker):
+    from sim.journey_html import render_report
+
+    assert render_report(one_worker) == render_report(one_worker)
+
+
+def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("a file, not a folder", encoding="utf-8")
+    result = CliRunner().invoke(cli.main, ARGS + ["--html", str(taken)])
+    assert result.exit_code == 2 and "--html" in result.output  # a file, not a folder
+    result = CliRunner().invoke(cli.main, ARGS + ["--html", str(taken / "inside")])
+    assert result.exit_code == 1
+    assert "に報告を書けません" in result.output and "Traceback" not in result.output

@@ -1,0 +1,191 @@
+"""The solver (journey/solve.py through journey/search.py) and the player that does not see
+the deck (journey/player.py), on the journey runtime itself.
+
+The solver is checked against brute force (journey/solve.py ``brute_force``: every line,
+no memo, no bound, no probe) on reduced states: a few cards of the deck, one or two
+cards in hand, a dozen cards in play, every story but at most one resolved — small
+enough to search every line, and winnable often enough (the pawns' sum is biased toward
+the last day's) that both answers are compared.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from journey import apply, legal_actions, load_rules, new_game
+from journey.player import Knowledge, choose, play_game
+from journey.search import JOURNEY, bound
+from journey.solve import LOST, Verdict, brute_force, solve
+from journey.state import Deal, State
+
+DRAFT = load_rules("草案")
+OPEN = load_rules("手札二枚と公開")
+
+
+def small_state(seed: int, rules=DRAFT, carried=()) -> State:
+    """A reduced moment of a game (see the module's docstring), drawn from ``seed``."""
+    rng = random.Random(seed)
+    others = [loc for loc in rules.locations if loc != rules.last_day]
+    days = (*others, rules.last_day)
+    items = tuple(rules.items[i] for i in carried)
+    capacity = tuple(0 if d == len(days) - 1 else rules.slots[loc] for d, loc in enumerate(days))
+    deal = Deal(rules, days, capacity, items, frozenset(it.effect for it in items if it.passive))
+    cards = list(range(len(rules.card_ids)))
+    rng.shuffle(cards)
+    cards = cards[:12]
+    d, h = rng.randint(1, 3), rng.randint(1, 2)
+    deck, hand, rest = tuple(cards[:d]), tuple(sorted(cards[d:d + h])), cards[d + h:]
+    stacks = []
+    for cap in capacity:
+        k = rng.randint(0, cap)
+        stacks.append(tuple(rest[:k]))
+        rest = rest[k:]
+    resolved = (1 << len(rules.suits)) - 1
+    if rng.random() < 0.5:
+        resolved &= ~(1 << rng.randrange(len(rules.suits)))
+    white, black = rng.randrange(7), rng.randrange(7)
+    other = (4 - black - white) % 7 if rng.random() < 0.7 else rng.randrange(7)
+    return State(deal, deck, hand, tuple(sorted(rest)), tuple(stacks), white,
+                 tuple(sorted((black, other))), resolved, 0, 0, -1, "play", (), (), 1)
+
+
+def value_of(answer) -> int:
+    return answer.score if answer.verdict == Verdict.WON else LOST
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 32), st.booleans())
+def test_the_solver_agrees_with_brute_force_on_reduced_states(seed, items):
+    state = small_state(seed, carried=("地図", "テント") if items else ())
+    want, _ = brute_force(JOURNEY, state)
+    got = solve(JOURNEY, state)
+    assert got.exact and value_of(got) == want
+
+
+def test_the_reduced_states_are_won_and_lost_both():
+    """The comparison above is not only of lost games."""
+    values = [brute_force(JOURNEY, small_state(seed))[0] for seed in range(120)]
+    assert sum(v == LOST for v in values) > 10 and sum(v != LOST for v in values) > 5
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_the_score_bound_is_never_below_the_best_score(seed):
+    state = small_state(seed)
+    best, _ = brute_force(JOURNEY, state)
+    if best != LOST:
+        assert bound(state) >= best
+
+
+def test_the_best_line_replays_to_the_best_score():
+    for seed in range(1, 4):
+        state = new_game(DRAFT, seed)
+        answer = solve(JOURNEY, state, budget=1500)
+        if answer.verdict != Verdict.WON:
+            continue
+        for action in answer.line:
+            assert action in legal_actions(state)
+            state = apply(state, action)[0]
+        assert JOURNEY.result(state) == (True, answer.score)
+        return
+    raise AssertionError("no win found on seeds 1–3 at 1500 positions")
+
+
+def test_a_budget_too_small_is_unknown_never_lost():
+    answer = solve(JOURNEY, new_game(DRAFT, 0), budget=20)
+    assert answer.verdict in (Verdict.UNKNOWN, Verdict.WON) and not answer.exact
+    assert answer.nodes <= 21
+
+
+def test_solving_is_deterministic():
+    first = solve(JOURNEY, new_game(DRAFT, 5), budget=400)
+    assert solve(JOURNEY, new_game(DRAFT, 5), budget=400) == first
+
+
+# ------------------------------------------------------------------ the player
+
+
+def _reordered(state: State, rng: random.Random) -> State:
+    deck = list(state.deck)
+    rng.shuffle(deck)
+    out = state.copy()
+    out.deck = tuple(deck)
+    return out
+
+
+def test_the_player_does_not_see_the_deck_order():
+    """Two deals alike but for the order of the unseen deck get the same choice."""
+    state = new_game(DRAFT, 3)
+    other = _reordered(state, random.Random(1))
+    assert other.deck != state.deck
+    actions = legal_actions(state)
+    picks = [choose(s, Knowledge(), 4, random.Random(9), actions) for s in (state, other)]
+    assert picks[0] == picks[1]
+
+
+def test_the_player_knows_the_cards_it_put_under_the_deck():
+    state = new_game(DRAFT, 3)
+    card = state.hand[0]
+    put = state.copy()
+    put.hand, put.deck = state.hand[1:], state.deck + (card,)
+    knowledge = Knowledge().after(state, put)
+    assert knowledge.known == {card}
+    for seed in range(5):
+        assert knowledge.sample(put, random.Random(seed)).deck[-1] == card
+
+
+def test_with_the_next_card_open_the_player_sees_the_top_card():
+    state = new_game(OPEN, 2)
+    tops = {Knowledge().sample(state, random.Random(seed)).deck[0] for seed in range(8)}
+    assert tops == {state.deck[0]}
+    hidden = {Knowledge().sample(new_game(DRAFT, 2), random.Random(seed)).deck[0]
+              for seed in range(8)}
+    assert len(hidden) > 1
+
+
+def test_a_sample_deals_the_same_cards():
+    state = new_game(DRAFT, 4)
+    assert sorted(Knowledge().sample(state, random.Random(0)).deck) == sorted(state.deck)
+
+
+def test_a_played_game_is_deterministic():
+    first = play_game(DRAFT, 6, 1)
+    again = play_game(DRAFT, 6, 1)
+    assert (first.won, first.turns, first.score, first.decisions) == \
+        (again.won, again.turns, again.score, again.decisions)
+    assert first.decisions and all(d.options >= 2 for d in first.decisions)
+
+
+def test_a_game_with_no_legal_action_left_is_not_won():
+    """The runtime can leave a game in 移動フェイズ with an empty hand (リュックサック gave the
+    last card away): the player stops there and the game counts as not won, the solver
+    counts the line as lost."""
+    state = new_game(DRAFT, 0, ("ランタン", "リュックサック"))
+    stuck = state.copy()
+    stuck.hand = ()
+    assert legal_actions(stuck) == [] and not stuck.over
+    assert solve(JOURNEY, stuck).verdict == Verdict.LOST
+    from journey.search import play_on
+
+    assert play_on(stuck) is stuck
+
+
+def test_the_player_knows_a_loop_card_it_saw_go_under_the_deck():
+    """常時ループ回収 (問題点のテント) draws the loop's card face up and puts it under the deck
+    in one step: the events show it, so the player knows where it lies."""
+    rules = load_rules("問題点")
+    state = new_game(rules, 1, ("問題点のテント", "問題点のランタン")).copy()
+    state.white = 5  # on day 6: any card but a 1 loops
+    for action in legal_actions(state):
+        after, events = apply(state, action)
+        if any(e["event"] == "mill" and e.get("to") == "bottom" for e in events):
+            break
+    else:
+        raise AssertionError("no play loops")
+    card = after.deck[-1]
+    assert card in state.deck  # it was in the deck before, unseen
+    assert card not in Knowledge().after(state, after).known
+    assert card in Knowledge().after(state, after, events).known
