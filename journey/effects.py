@@ -124,6 +124,11 @@ def _cycle(s: State, args: tuple, ev, record: dict) -> None:
 
 
 def _swap_in_options(s: State) -> list[tuple]:  # リュックサック
+    """Each event of the white pawn's location, each hand card to put there — but not the
+    last card of the hand at 移動フェイズ, whose one action is to play a card from it
+    (docs/journey.md: リュックサック and the move phase)."""
+    if s.phase == "play" and len(s.hand) <= 1:
+        return []
     return [(pos, card) for pos in range(len(s.stacks[s.white])) for card in sorted(set(s.hand))]
 
 

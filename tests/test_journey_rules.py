@@ -468,6 +468,18 @@ def test_rucksack_swaps_an_event_here_for_a_hand_card_in_its_place():
     assert names(DRAFT, after.discard) == ["青5"] and names(DRAFT, after.hand) == ["赤1"]
 
 
+def test_decision_rucksack_cannot_give_away_the_last_card_at_the_move_phase():
+    # 移動フェイズ is playing a card from the hand: with one card left, リュックサック
+    # would leave a turn with no move at all (docs/journey.md, decision 14).
+    state = at(carried=("リュックサック", "テント"), deck=("黄5",), hand=("赤1",),
+               white=3, stacks={3: ("青4", "青5")})
+    assert state.phase == "play"
+    assert not [a for a in legal_actions(state) if a[0] == "item" and a[1] == 0]
+    two = at(carried=("リュックサック", "テント"), deck=("黄5",), hand=("赤1", "緑1"),
+             white=3, stacks={3: ("青4", "青5")})
+    assert [a for a in legal_actions(two) if a[0] == "item" and a[1] == 0]
+
+
 def test_tent_puts_the_looped_card_under_the_deck_after_seeing_it():
     state = at(carried=("地図", "テント"), deck=("黄5", "黄6"), hand=("赤4",), white=4)
     after, events = play(state, "赤4")
