@@ -108,16 +108,20 @@ class JourneyRules:
     """The journey runtime as the solver's ``Rules``."""
 
     def actions(self, s: State) -> list:
+        """Every action the rules allow in ``s``."""
         return legal_actions(s)
 
     def apply(self, s: State, action) -> State:
+        """The state after ``action`` (``s`` itself is left as it was)."""
         # The action comes from legal_actions: no second check.
         return apply(s, action, check=False)[0]
 
     def key(self, s: State):
+        """The memo key of ``s``: equal for states the rest of the game cannot tell apart."""
         return s.key()
 
     def result(self, s: State) -> tuple[bool, int] | None:
+        """(won, score) once the game is over, None while it goes on."""
         if s.phase == "won":
             return True, score(s)["score"]
         if s.phase == "lost":

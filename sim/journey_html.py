@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contract.vocabulary import W
+
 from .journey_lab import FORMAT
 from .report_html import RC, WIDTH, _quiet_fonts, _replace, _svg, environment, number
 from .report_html import percent_interval
@@ -64,7 +66,7 @@ def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
 
     series = [("クリア可能（山を知る）", SOLVER_COLOUR, "o", lambda r: r["solver"]["winnable"])]
     for i, budget in enumerate(budgets):
-        series.append((f"勝率 {budget}想定", BUDGET_COLOURS[i % len(BUDGET_COLOURS)], "s",
+        series.append((f"{W.measure.win_rate} {budget}想定", BUDGET_COLOURS[i % len(BUDGET_COLOURS)], "s",
                        lambda r, i=i: r["players"][i]["win_rate"]))
     fig = Figure(figsize=(WIDTH, 1.2 + 0.32 * len(rows)), layout="constrained")
     ax = fig.add_subplot()

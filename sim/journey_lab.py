@@ -29,6 +29,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from contract.vocabulary import W
+
 from . import stats
 
 FORMAT = "jibunki-journey-report 1"
@@ -42,12 +44,14 @@ DEFAULT_SEEDS = 8
 
 #: The set-ups measured, in the report's order: (group, set-up id). A set-up the content
 #: lacks is listed as not available instead.
+#: The hand-size set-ups are named after 手札 and 公開 (content/journey/手札の変種.journey).
+_HAND, _OPEN = W.region.hand, W.operation.reveal
 SETUPS = (
     ("草案", "草案"),
-    ("手札", "手札二枚"),
-    ("手札", "手札三枚"),
-    ("手札", "手札二枚と公開"),
-    ("手札", "手札三枚と公開"),
+    (_HAND, f"{_HAND}二枚"),
+    (_HAND, f"{_HAND}三枚"),
+    (_HAND, f"{_HAND}二枚と{_OPEN}"),
+    (_HAND, f"{_HAND}三枚と{_OPEN}"),
     ("高難易度", "高難易度"),
     ("問題点", "問題点"),
 )

@@ -13,6 +13,8 @@ import statistics
 from rich.table import Table
 from rich.text import Text
 
+from contract.vocabulary import W
+
 from .report_text import interval_text, number
 
 
@@ -51,12 +53,12 @@ def _scores(scores: list[int]) -> str:
 
 def outcome_table(report: dict) -> Table:
     """クリア可能な配り (solver) and the player's win rate per budget."""
-    table = Table(title="クリア（山の順を知る解き手）と勝率（山を見ない打ち手）",
+    table = Table(title=f"クリア（山の順を知る解き手）と{W.measure.win_rate}（山を見ない打ち手）",
                   title_justify="left")
     budgets = report["settings"]["budgets"]
     for header, justify in (("変種", "left"), ("クリア可能 % [95%]", "right"),
                             ("可/否/未決", "right"), ("最高点 中央 [範囲]", "right"),
-                            *((f"勝率 {b}想定 % [95%]", "right") for b in budgets),
+                            *((f"{W.measure.win_rate} {b}想定 % [95%]", "right") for b in budgets),
                             ("解決数", "right")):
         table.add_column(header, justify=justify, no_wrap=True)
     for row in report["variants"]:
