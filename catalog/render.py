@@ -23,7 +23,8 @@ from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, V
 from . import compare, enemy_turns, lab, numberline, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
-from .phrasing import body_pieces, condition_pieces, phrase, phrase_pieces, term, text
+from .phrasing import (Piece, body_pieces, condition_pieces, phrase, phrase_pieces, term,
+                       text)
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -206,6 +207,9 @@ def _enemy_view(enemy) -> dict:
                         for e in enemy.escalations],
         "traits": [_trait_text(t) for t in enemy.traits]
         + [phrase(e) for e in enemy.trait_effects],
+        # the same lines as pieces: a trait effect's terms link to the vocabulary page
+        "trait_lines": [(Piece(_trait_text(t)),) for t in enemy.traits]
+        + [phrase_pieces(e) for e in enemy.trait_effects],
         "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }
     view["search"] = " ".join([enemy.id, enemy.name, enemy.flavor or ""] + view["intents"]

@@ -197,3 +197,13 @@ def test_each_entry_lists_exactly_the_pages_whose_card_links_to_it(index_html, v
         row = row_of(vocabulary_html, entry.anchor)
         listed = set(re.findall(r'href="index\.html#page-([^"]+)"', row))
         assert listed == linked.get(entry.anchor, set()), entry.anchor
+
+
+def test_an_enemy_trait_effect_links_its_terms_to_the_vocabulary_page(tables, index_html):
+    # 特性 are rules text too: a trait's 作用 says its terms as links, like a page's faces.
+    enemy = next(e for e in tables.enemies.values() if e.trait_effects)
+    card = index_html[index_html.index(f'id="enemy-{enemy.id}"'):]
+    traits = card[card.index("特性: <ul>"):card.index("</ul>")]
+    code = enemy.trait_effects[0].target.code
+    assert f'href="vocabulary.html#variable-{code}"' in traits
+    assert f'href="vocabulary.html#timing-{enemy.trait_effects[0].timing}"' in traits
