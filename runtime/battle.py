@@ -10,7 +10,6 @@ then TURN_END_PHASES). All randomness goes through the run's seeded streams
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 from contract.tables import Body
 from contract.vocabulary import W
@@ -19,7 +18,7 @@ from .board import Board
 from .defense import Defense
 from .dev import DEV_SETTINGS
 from .enemy import EnemyTurn, enemy_facts
-from .events import KIND_OF, EventLog
+from .events import EventLog
 from .outcome import Outcome
 from .pen_tear import PenAndTear
 from .playing import Playing, page_facts
@@ -42,10 +41,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self.tables = tables
         self.state = state
         self.streams = streams
-        #: False: events are only counted by kind (``counts``), for simulations that need
+        #: False: events are only counted (``event_count``), for simulations that need
         #: outcomes, not prose; ``log`` and the actions' return values stay empty.
         self.record = record
-        self.counts: Counter = Counter()
+        self.event_count = 0  # the events of a battle made with record=False
         self._records: list[tuple] = []  # every event of the run: its plain record
         self._start = 0  # where the events of the action being resolved begin
         self._pending = None  # a generator waiting for ``choose``; never saved
@@ -100,7 +99,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
         a kind's second shape), then its values in that layout's order
         (``emit("drawn", uid, page)``) — or, for a battle made with ``record=False``,
-        count it by kind. The arguments are the record itself (one flat tuple, no tuple
+        count it. The arguments are the record itself (one flat tuple, no tuple
         of values inside; the log reads it as a BattleEvent, events.EventLog). Every
         layout the runtime emits is listed (tests/test_event_corpus.py reads them all
         from the code and checks the number of values), so nothing is looked up or
@@ -108,7 +107,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         if self.record:
             self._records.append(event)
         else:
-            self.counts[KIND_OF[event[0]]] += 1
+            self.event_count += 1
 
     def _open(self) -> None:
         """Refuse an action when the run is over (before anything changes)."""

@@ -94,5 +94,5 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         hp_lost=s.counter("run", "hp_lost"),
         stages_cleared=s.stage_index + (1 if result == "won" else 0),
         **{name: dict(sorted(c.items())) for name, c in tally.items()},
-        damage_total=s.counter("run", "damage_dealt"), events=sum(battle.counts.values()),
+        damage_total=s.counter("run", "damage_dealt"), events=battle.event_count,
         won_by=(None if result != "won" else "hp" if s.enemy["hp"] <= 0 else "breakthrough"))
