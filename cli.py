@@ -406,6 +406,31 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
                   hint=did_you_mean))
 
 
+def lab_options(runs: str, html_folder: str):
+    """The options of a command that runs on the lab's runner (``jibunki sim``, ``jibunki
+    journey report``): where its ``runs`` are played (--workers, --backend, --address),
+    and how the report is given (--format, --html, by default into ``html_folder``)."""
+    options = (
+        click.option("--workers", type=click.IntRange(1, 512), default=None,
+                     help="Worker processes (default: every core)."),
+        click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                     show_default=True, help=f"ray: run the {runs} on a Ray cluster."),
+        click.option("--address", default=None,
+                     help="The Ray cluster to join (default: a local one)."),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                     show_default=True),
+        click.option("--html", "html", is_flag=False, flag_value=html_folder, default=None,
+                     type=click.Path(file_okay=False, path_type=Path),
+                     help=f"Also write the report with plots (default folder: {html_folder})."),
+    )
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate
+
+
 @main.group(invoke_without_command=True)
 @click.option("--setup", default=None, metavar="ID|NAME",
               help="The 旅の準備 to play (default: 草案; 高難易度, 問題点, …).")
@@ -478,16 +503,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="The solver's budget: positions searched per deal.")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="Also sweep every pair of the draft's items.")
-@click.option("--workers", type=click.IntRange(1, 512), default=None,
-              help="Worker processes (default: every core).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
-              show_default=True, help="ray: run the deals on a Ray cluster.")
-@click.option("--address", default=None, help="The Ray cluster to join (default: a local one).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-@click.option("--html", "html", is_flag=False, flag_value="generated/journey", default=None,
-              type=click.Path(file_okay=False, path_type=Path),
-              help="Also write the report with plots (default folder: generated/journey).")
+@lab_options("deals", "generated/journey")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True)
 def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
@@ -496,7 +512,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
     per player budget (deck unseen), decisions, options and 迷う選択肢 per decision, turns
     and scores; swept over hand sizes, item pairs, 高難易度 and 問題点."""
     from sim.backends import BackendError, default_workers
-    from sim.journey_lab import Settings, run
+    from sim.journey_lab import Settings
 
     if address is not None and backend != "ray":
         raise click.UsageError("--address は --backend ray と一緒に指定します")
@@ -695,16 +711,7 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 @click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
               help="A battle still running after this many turns is a draw (not a win).")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 512), default=None,
-              help="Worker processes (default: every core).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
-              show_default=True, help="ray: run the battles on a Ray cluster.")
-@click.option("--address", default=None, help="The Ray cluster to join (default: a local one).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-@click.option("--html", "html", is_flag=False, flag_value="generated/sim", default=None,
-              type=click.Path(file_okay=False, path_type=Path),
-              help="Also write the report with plots (default folder: generated/sim).")
+@lab_options("battles", "generated/sim")
 @click.option("--check", is_flag=True,
               help="Exit 1 when a measured interval lies outside a 目標 of the content.")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
