@@ -59,20 +59,25 @@ READS = {
 }
 
 
-def _reads(obj, found: set) -> None:
-    """Every quantity a 作用, condition or face reads, found by walking the objects."""
-    read = READS.get(type(obj))
-    if read is not None:
-        found.add(read(obj))
+def _nodes(obj):
+    """Every object a 作用, condition or face is made of, itself first (a walk of the
+    frozen tables' dataclasses, tuples, lists and dicts)."""
+    yield obj
     if dataclasses.is_dataclass(obj):
         for item in dataclasses.fields(obj):
-            _reads(getattr(obj, item.name), found)
+            yield from _nodes(getattr(obj, item.name))
     elif isinstance(obj, (tuple, list)):
         for item in obj:
-            _reads(item, found)
+            yield from _nodes(item)
     elif isinstance(obj, dict):
         for item in obj.values():
-            _reads(item, found)
+            yield from _nodes(item)
+
+
+def _reads(node) -> str | None:
+    """The quantity a reference reads, or None."""
+    read = READS.get(type(node))
+    return read(node) if read is not None else None
 
 
 def _effects_of(page) -> list:
@@ -92,32 +97,25 @@ WORD_READS = {"crosses": "crossings", "not_crosses": "crossings"}
 TIMING_READS = {"on_cross": "crossings"}
 
 
-def _word_reads(obj, found: set) -> None:
-    """The quantities read by condition words and by event timings, found by walking."""
-    if isinstance(obj, Condition) and obj.test in WORD_READS:
-        found.add(WORD_READS[obj.test])
-    timing = getattr(obj, "timing", None) if dataclasses.is_dataclass(obj) else None
+def _word_reads(node) -> str | None:
+    """The quantity a condition word or an event timing reads, or None."""
+    if isinstance(node, Condition) and node.test in WORD_READS:
+        return WORD_READS[node.test]
+    timing = getattr(node, "timing", None) if dataclasses.is_dataclass(node) else None
     if isinstance(timing, str) and timing in TIMING_READS:
-        found.add(TIMING_READS[timing])
-    if dataclasses.is_dataclass(obj):
-        for item in dataclasses.fields(obj):
-            _word_reads(getattr(obj, item.name), found)
-    elif isinstance(obj, (tuple, list)):
-        for item in obj:
-            _word_reads(item, found)
-    elif isinstance(obj, dict):
-        for item in obj.values():
-            _word_reads(item, found)
+        return TIMING_READS[timing]
+    return None
 
 
 def _touches(page) -> tuple[set, set]:
     """What a page reads (references, condition words, event timings) and writes."""
     writes = {"@" + e.target.flag if e.target.code == vocab.FLAG.code else e.target.code
               for e in _effects_of(page)}
-    reads: set = set()
-    everything = [page.faces, page.pens, page.tear, page.appears]
-    _reads(everything, reads)
-    _word_reads(everything, reads)
+    reads = set()
+    for node in _nodes([page.faces, page.pens, page.tear, page.appears]):
+        for found in (_reads(node), _word_reads(node)):
+            if found is not None:
+                reads.add(found)
     return reads, writes
 
 
