@@ -37,3 +37,8 @@ def open_tab(browser, url: str, viewport=DESKTOP):
     tab.on("pageerror", lambda error: browser.errors.append(str(error)))
     tab.goto(url)
     return tab
+
+
+def open_catalog(browser, url: str | None = None, viewport=DESKTOP):
+    """A tab of ``catalog_browser`` at ``url`` (default: the catalog's index)."""
+    return open_tab(browser, url or browser.index.as_uri(), viewport)

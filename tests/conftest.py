@@ -50,3 +50,24 @@ def project(content, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def catalog_browser(tmp_path_factory):
+    """Chromium with the bundled catalog written to a folder of its own (``.index``);
+    at the end no request left the folder and no script failed."""
+    from playwright.sync_api import sync_playwright
+
+    import chromium
+
+    from catalog.render import write
+    from runtime.tables import load
+
+    index = write(load(), tmp_path_factory.mktemp("catalog"))
+    with sync_playwright() as p:
+        browser = chromium.launch(p)
+        browser.index = index
+        yield browser
+        browser.close()
+    assert browser.blocked == [] and browser.errors == []
+

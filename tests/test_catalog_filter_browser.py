@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from chromium import DESKTOP, PHONE, launch, needs_chromium, open_tab as _open_tab
+from chromium import DESKTOP, PHONE, needs_chromium, open_catalog
 
-from catalog.render import write
 from conftest import ROOT
 from runtime.tables import load
 
@@ -18,21 +17,11 @@ pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
-    out = tmp_path_factory.mktemp("catalog")
-    index = write(load(), out)
-    with sync_playwright() as p:
-        chromium = launch(p)
-        chromium.index = index
-        yield chromium
-        chromium.close()
-    assert chromium.blocked == [] and chromium.errors == []
+def browser(catalog_browser):
+    return catalog_browser
 
 
-def open_tab(browser, url: str | None = None, viewport=DESKTOP):
-    return _open_tab(browser, url or browser.index.as_uri(), viewport)
+open_tab = open_catalog
 
 
 def shown_ids(tab, kind: str = "page") -> list[str]:

@@ -9,32 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from chromium import DESKTOP, PHONE, launch, needs_chromium, open_tab as _open_tab
+from chromium import DESKTOP, PHONE, needs_chromium, open_catalog
 
-from catalog.render import write
 from contract import vocabulary as vocab
-from runtime.tables import load
 
 pytestmark = needs_chromium
 CROSSING = next(t for t in vocab.TIMINGS if t.code == "on_cross")
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
-    out = tmp_path_factory.mktemp("catalog")
-    index = write(load(), out)
-    with sync_playwright() as p:
-        chromium = launch(p)
-        chromium.index = index
-        yield chromium
-        chromium.close()
-    assert chromium.blocked == [] and chromium.errors == []
+def browser(catalog_browser):
+    return catalog_browser
 
 
-def open_tab(browser, url: str | None = None, viewport=DESKTOP):
-    return _open_tab(browser, url or browser.index.as_uri(), viewport)
+open_tab = open_catalog
 
 
 IN_VIEW = """(sel) => {
