@@ -85,6 +85,8 @@ class BoardIndex(NamedTuple):
     ending: dict
     #: The effects whose value reads an anchored counter (a window to close).
     windows: list
+    #: The telegraphed traits (shown at 予兆, done in the enemy phase), in board order.
+    telegraphed: list
 
 
 def board_index(tables, effects: list[dict]) -> BoardIndex:
@@ -93,8 +95,11 @@ def board_index(tables, effects: list[dict]) -> BoardIndex:
     modifiers: dict[str, list] = {}
     ending: dict[str, list] = {}
     windows = []
+    telegraphed = []
     for placed in effects:
         facts = effect_facts(tables, placed["effect"])
+        if placed["effect"].telegraphed:
+            telegraphed.append(placed)
         if facts.fires_at is not None:
             timings.add(facts.fires_at)
         if facts.modifies is not None:
@@ -103,7 +108,7 @@ def board_index(tables, effects: list[dict]) -> BoardIndex:
             ending.setdefault(facts.ends_with, []).append(placed)
         if facts.anchored:
             windows.append(placed)
-    return BoardIndex(timings, modifiers, ending, windows)
+    return BoardIndex(timings, modifiers, ending, windows, telegraphed)
 
 
 class Board:

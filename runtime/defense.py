@@ -34,36 +34,53 @@ class Defense:
         consumption order (a 被弾1回 value vanishes with what it did not absorb).
         """
         s = self.state
-        defense = s.defense  # kept in consumption order
+        defense = s.defense  # kept in consumption order: 被弾1回 values first
+        if not defense:
+            return amount
+        emit = self.emit
+        during = ("hit",) if one_intent else ()  # the hit's events say so
         left = amount
-        spent = []
-        hit = one_intent  # one_intent turns False once a 被弾1回 value is used
-        for i, entry in enumerate(defense):
+        kept = []  # what stays: untouched values, and values not drained
+        i, n = 0, len(defense)
+        while i < n:
+            entry = defense[i]
             value, expiry = entry
-            on_hit = expiry == "on_hit"
-            if left <= 0 and not (one_intent and on_hit):
-                break
-            if on_hit and not one_intent:
+            i += 1
+            if expiry == "on_hit":
+                if not one_intent:  # not an Intent's hit, or this hit used one already
+                    kept.append(entry)
+                    continue
+                one_intent = False  # one 被弾1回 value per Intent; it vanishes, used or not
+                used = value if value < left else left
+                left -= used
+                if used:
+                    emit("defense_consumed", used, expiry, *during)
+                if absorbed_by is not None:
+                    _absorbed(absorbed_by, expiry, used, value - used)
                 continue
+            if left <= 0:
+                i -= 1  # this value and the rest stay as they are
+                break
             used = value if value < left else left
             left -= used
-            entry[0] = value - used
             if used:
-                if hit:
-                    self.emit("defense_consumed", used, expiry, "hit")
-                else:
-                    self.emit("defense_consumed", used, expiry)
-            if absorbed_by is not None and (used or on_hit):
-                vanished = entry[0] if on_hit else 0
-                if absorbed_by and absorbed_by[-1][0] == expiry:  # one row per lifetime
-                    absorbed_by[-1][1] += used
-                    absorbed_by[-1][2] += vanished
-                else:
-                    absorbed_by.append([expiry, used, vanished])
-            if on_hit or entry[0] <= 0:
-                spent.append(i)
-            if on_hit:
-                one_intent = False  # one on-hit entry per Intent
-        if spent:
-            s.defense = [d for i, d in enumerate(defense) if i not in spent]
+                entry[0] = value - used
+                emit("defense_consumed", used, expiry, *during)
+                if absorbed_by is not None:
+                    _absorbed(absorbed_by, expiry, used, 0)
+            if entry[0] > 0:
+                kept.append(entry)
+        if i < n:
+            kept.extend(defense[i:])
+        s.defense = kept
         return left
+
+
+def _absorbed(rows: list, expiry: str, used: int, vanished: int) -> None:
+    """One lifetime's part of a hit into ``absorbed_by``: one row per lifetime, in
+    consumption order."""
+    if rows and rows[-1][0] == expiry:
+        rows[-1][1] += used
+        rows[-1][2] += vanished
+    else:
+        rows.append([expiry, used, vanished])

@@ -49,6 +49,8 @@ class EnemyFacts(NamedTuple):
     traits: dict
     #: 封鎖: the trait, or None.
     blockade: object
+    #: The literal of each escalation's Intent, in written order (``intent_literals``).
+    escalating: tuple
 
 
 def enemy_facts(tables, enemy_id: str) -> EnemyFacts:
@@ -61,7 +63,8 @@ def enemy_facts(tables, enemy_id: str) -> EnemyFacts:
         enemy = tables.enemies[enemy_id]
         facts = memo[enemy_id] = EnemyFacts(
             enemy_id, enemy.breakthrough, trait_values(tables, enemy_id),
-            next((t for t in enemy.traits if t.trait == "blockade"), None))
+            next((t for t in enemy.traits if t.trait == "blockade"), None),
+            intent_literals(tables, enemy)[1])
     return facts
 
 
@@ -78,9 +81,9 @@ class EnemyTurn:
         A telegraphed seat move is worked out here, once: the amount shown is the amount
         done in step 8 (DESIGN §6.1 seat movement)."""
         s = self.state
-        enemy = self.tables.enemies[s.enemy["id"]]
-        acceleration = self.foe.traits.get("acceleration") or 0
-        escalating = intent_literals(self.tables, enemy)[1]
+        foe = self.foe
+        acceleration = foe.traits.get("acceleration") or 0
+        escalating = foe.escalating
         for index in escalation.due(s.enemy["escalations"], s.turn, acceleration):
             s.enemy["intents"].append(escalating[index])
             self.emit("escalated", escalating[index], len(s.enemy["intents"]))
@@ -89,9 +92,9 @@ class EnemyTurn:
         # escalation copied them three times a turn).
         s.enemy["turn_intents"] = list(s.enemy["intents"])
         self.emit("intents_shown", list(s.enemy["turn_intents"]))
-        for placed in s.effects:
+        for placed in (self._index or self.board_index()).telegraphed:
             effect = placed["effect"]
-            if effect.telegraphed and effect.timing == "turn_start":
+            if effect.timing == "turn_start":
                 placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
                 self.emit("trait_telegraphed", effect.names.target,
                           placed["telegraph"]["amount"], placed["telegraph"]["to"])
@@ -117,14 +120,19 @@ class EnemyTurn:
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
-                yield from self._attacked(intent["amount"])
+                steps = self._attacked(intent["amount"])
+                if steps:
+                    yield from steps
+                elif s.hp > 0:
+                    continue  # a hit that set nothing off changed only HP and defense
             else:
                 self._blank_random(intent["region"])
             if self._stage_over():
                 return
-        for placed in list(s.effects):
-            effect = placed["effect"]
-            if effect.telegraphed and placed in s.effects and "telegraph" in placed:
+        for placed in (self._index or self.board_index()).telegraphed:
+            # Only a telegraphed trait's placement keeps a plan (_phase_intents).
+            if "telegraph" in placed and placed in s.effects:
+                effect = placed["effect"]
                 self.move_seat(placed.pop("telegraph")["amount"])
                 self.emit("sayou", effect.op, effect.names.target, effect.line, "turn_start")
                 self.fired(placed)

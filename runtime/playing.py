@@ -11,8 +11,8 @@ from typing import NamedTuple
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
-from .sayou import (Frame, check_condition, conditions_hold, modifiers, payment_shortfall,
-                    truncate)
+from .sayou import (Frame, check_condition, conditions_hold, modifiers, page_year,
+                    payment_shortfall, truncate)
 from .sides import active_sides as _sides
 from .state import SIDE_WORDS, SIDES
 
@@ -62,6 +62,7 @@ class PlayPlan(NamedTuple):
     cost: int  # 歩 it costs
     crosses: bool  # 跨ぐ: 刻 moves across 座
     firing: list  # the sides whose face fires, in the order they fire
+    bodies: list  # the face (its conditions and 作用 list) of each side of ``firing``
 
 
 class Playing:
@@ -93,7 +94,7 @@ class Playing:
         info = {"uid": uid, "year": year, "cost": self._cost_of(year), "crosses": frame.crosses,
                 "sides": list(sides), "firing": [], "playable": False, "reason": ""}
         reason = self._blocked(uid, year)
-        firing, why = self._faces_firing(uid, sides, frame)
+        firing, _, why = self._faces_firing(uid, sides, frame)
         if not reason and len(sides) == 1:
             reason = why
         info["firing"] = firing
@@ -107,11 +108,13 @@ class Playing:
         info["playable"] = not reason
         return info
 
-    def _faces_firing(self, uid: int, sides, frame: Frame) -> tuple[list, str]:
-        """発動する面: the sides of ``sides`` whose face would fire now, in order, and why
-        the last written one that does not fire cannot ('' when none failed)."""
+    def _faces_firing(self, uid: int, sides, frame: Frame) -> tuple[list, list, str]:
+        """発動する面: the sides of ``sides`` whose face would fire now, in order, their
+        faces (face_body), and why the last written one that does not fire cannot ('' when
+        none failed)."""
         s = self.state
         firing = []
+        bodies = []
         why = ""
         paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
         instance = s.pages[uid]
@@ -119,6 +122,7 @@ class Playing:
         for side in sides:
             if side in free and instance["faces"][side]["state"] == "base":
                 firing.append(side)  # fires on its own: no condition, nothing to pay
+                bodies.append(self.page_of(uid).faces[side])  # the face as dealt
                 continue
             body = self.face_body(uid, side)
             if body is None:
@@ -129,29 +133,35 @@ class Playing:
             short = None if failed else payment_shortfall(self, body.effects, frame, paying)
             if not failed and short is None:
                 firing.append(side)
+                bodies.append(body)
             else:
                 why = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
-        return firing, why
+        return firing, bodies, why
 
     def _plan(self, uid: int) -> PlayPlan | None:
         """What playing ``uid`` does now (PlayPlan), or None when ``play_info`` would
         refuse it: the same tests, with no reason written and no info dict made — the
         play itself asks, once per play."""
         s = self.state
-        year = self.year(uid)
+        page_id = s.pages[uid]["page"]
+        # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
+        year = page_year(self, page_id) if s.mods else self.page_facts[page_id].year
         if self._blocked(uid, year):
             return None
-        cost = self._cost_of(year)
+        age = s.age
+        index = self._index or self.board_index()
+        # No 支払い倍率 on the board (the usual case): the cost is the distance itself.
+        cost = self._cost_of(year) if "steps_payment" in index.modifiers else abs(year - age)
         if cost > s.steps:
             return None
-        age, seat = s.age, s.enemy["seat"]
+        seat = s.enemy["seat"]
         crosses = (age - seat) * (year - seat) < 0
-        firing, _ = self._faces_firing(
+        firing, bodies, _ = self._faces_firing(
             uid, _sides(year, age),
             Frame(uid, abs(year - age), crosses))
         if not firing:
             return None
-        return PlayPlan(year, cost, crosses, firing)
+        return PlayPlan(year, cost, crosses, firing, bodies)
 
     def _blocked(self, uid: int, year: int) -> str:
         s = self.state
@@ -178,7 +188,9 @@ class Playing:
         """The playable hand pages (``first``: stop at the first one found)."""
         s = self.state
         age, steps = s.age, s.steps
-        _, mul = modifiers(self, "steps_payment", consume=False)
+        index = self._index or self.board_index()
+        mul = modifiers(self, "steps_payment", consume=False)[1] \
+            if "steps_payment" in index.modifiers else 1.0
         limits = s.limits()
         cap = limits["lifespan_cap"]
         blockade = self.foe.blockade
@@ -275,9 +287,9 @@ class Playing:
             s.same_age_plays += 1
         self.emit("played", uid, s.pages[uid]["page"], year, old, plan.cost, plan.firing,
                   plan.crosses)
-        for side in plan.firing:
+        for side, body in zip(plan.firing, plan.bodies):
             self.emit("face_fired", uid, side)
-            yield from self._run_list(self.face_body(uid, side).effects, frame, uid)
+            yield from self._run_list(body.effects, frame, uid)
             if self._stage_over():
                 break
         else:  # a play fires at least one face: the stage was asked after the last

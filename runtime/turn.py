@@ -112,7 +112,14 @@ class Turn:
         """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
         s = self.state
         self.emit("end_declared", s.age)
-        yield from self._fire_board("on_end_declared")
+        steps = self._fire_board("on_end_declared")
+        if steps or s.redraw_failed:  # else nothing fired and no defeat is possible
+            return self._declared(steps)
+        return ()
+
+    def _declared(self, steps):
+        yield from steps
+        s = self.state
         if s.redraw_failed and not self._stage_over() and not self.playable_any():
             self._lose("no_playable_page")
 
@@ -120,16 +127,28 @@ class Turn:
         """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish —
         but up to 歩の持ち越し unspent 歩 carry into the next turn (spec 000: 歩 can be
         carried over by page effects)."""
+        steps = self._fire_board("turn_end")
+        if steps:
+            return self._cleanup_after(steps)
+        return self._cleanup()
+
+    def _cleanup_after(self, steps):
+        yield from steps
+        yield from self._cleanup()
+
+    def _cleanup(self):
+        """The cleanup itself, once 終了時 has fired: the steps that may have ended the
+        stage (a lowered parameter clamped HP), or ()."""
         s = self.state
-        yield from self._fire_board("turn_end")
         s.steps_carried = max(0, min(s.steps, s.param("steps_carry")))
         s.steps = 0
-        kept = [d for d in s.defense if d[1] != "turn"]
-        if len(kept) < len(s.defense):
-            self.emit("defense_expired", sum(v for v, e in s.defense if e == "turn"), "turn")
-        s.defense = kept
-        if s.mods:
-            self._expire_mods("turn")
+        if s.defense:
+            kept = [d for d in s.defense if d[1] != "turn"]
+            if len(kept) < len(s.defense):
+                self.emit("defense_expired", sum(v for v, e in s.defense if e == "turn"),
+                          "turn")
+            s.defense = kept
+        clamped = s.mods and self._expire_mods("turn")
         index = self._index or self.board_index()
         if index.windows:
             self._close_windows("turn", s.turns_run)
@@ -139,17 +158,23 @@ class Turn:
                     repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
                     and s.turns_run - placed["placed"]["turns"] >= repeat.n):
                 self._remove(placed)
+        # A clamp to a lowered parameter can end the stage (HP at a max of 0): the turn
+        # asks, after an iterator with nothing left to run.
+        return iter(()) if clamped else ()
 
-    def _expire_mods(self, lifetime: str) -> None:
+    def _expire_mods(self, lifetime: str) -> bool:
+        """Drop the lifetime-bound values of ``lifetime``; whether any was dropped (then
+        the values they bounded are clamped to the parameters now)."""
         if not self.state.mods:  # the usual case, at the end of every play and turn
-            return
+            return False
         expired = self.state.expire_mods(lifetime)
         if not expired:
-            return  # nothing lowered a parameter: nothing newly out of bounds
+            return False  # nothing lowered a parameter: nothing newly out of bounds
         for mod in expired:
             if mod["kind"] == "param":
                 self.emit("param_changed", mod["key"], self.state.param(mod["key"]), lifetime)
         self.clamp_to_params()
+        return True
 
     def clamp_to_params(self) -> None:
         """Values that a lowered parameter now bounds: HP at its max; 刻 at the wall of
@@ -171,9 +196,10 @@ class Turn:
 #: The phases before the player acts (spec 000 ターン構造 1–4). A phase returns the steps
 #: to ``yield from`` — a generator where the board may fire mid-phase and ask the player,
 #: else its work done and what the board then fires (often nothing: no generator made).
-#: A phase that can end the stage by itself (a loss, a hit, a cleanup's clamp) is a
-#: generator; one that returns () moved no HP, 綻び or outcome and fired nothing, so the
-#: turn asks whether the stage is over only after a phase that returned steps.
+#: A phase returns steps whenever it may have ended the stage (a loss, a hit, a cleanup's
+#: clamp: an empty iterator when nothing is left to run); one that returns () moved no
+#: HP, 綻び or outcome and fired nothing, so the turn asks whether the stage is over only
+#: after a phase that returned steps.
 TURN_START_PHASES = (
     ("intents", EnemyTurn._phase_intents),
     ("steps_refill", Turn._phase_refill),

@@ -130,11 +130,14 @@ class Zones:
         if not s.zones["draw"]:
             self.emit("draw_skipped", "empty")
             return False
-        uid = s.zones["draw"][0]
-        s.move(uid, "hand")
+        draw = s.zones["draw"]
+        uid = draw.pop(0)  # State.move from the top of the pile, without looking for it
+        s.zones["hand"].append(uid)
+        instance = s.pages[uid]
+        instance["zone"] = "hand"
         s.count("turn", "cards_drawn", 1)
-        self.emit("drawn", uid, s.pages[uid]["page"])
-        if not s.zones["draw"]:  # the pile is renewed the moment it is empty
+        self.emit("drawn", uid, instance["page"])
+        if not draw:  # the pile is renewed the moment it is empty
             self._reshuffle_if_empty()
         return True
 
