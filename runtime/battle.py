@@ -45,7 +45,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: outcomes, not prose; ``log`` and the actions' return values stay empty.
         self.record = record
         self.event_count = 0  # the events of a battle made with record=False
-        self._records: list[tuple] = []  # every event of the run: its plain record
+        #: Every event of the run, each its plain record — or, for a battle made with
+        #: record=False, the events of the action being resolved, counted and dropped
+        #: when it is done (``_done``).
+        self._records: list[tuple] = []
         self._start = 0  # where the events of the action being resolved begin
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._settled = True  # whether the pending resolution is the settling (_resume)
@@ -98,16 +101,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def emit(self, *event) -> None:
         """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
         a kind's second shape), then its values in that layout's order
-        (``emit("drawn", uid, page)``) — or, for a battle made with ``record=False``,
-        count it. The arguments are the record itself (one flat tuple, no tuple
-        of values inside; the log reads it as a BattleEvent, events.EventLog). Every
-        layout the runtime emits is listed (tests/test_event_corpus.py reads them all
-        from the code and checks the number of values), so nothing is looked up or
-        checked on each of a battle's hundreds of events."""
-        if self.record:
-            self._records.append(event)
-        else:
-            self.event_count += 1
+        (``emit("drawn", uid, page)``). The arguments are the record itself (one flat
+        tuple, no tuple of values inside; the log reads it as a BattleEvent,
+        events.EventLog). Every layout the runtime emits is listed
+        (tests/test_event_corpus.py reads them all from the code and checks the number
+        of values), so nothing is looked up or checked on each of a battle's hundreds of
+        events. A battle made with ``record=False`` counts them at the end of each
+        action (``_done``): an append costs less than a count."""
+        self._records.append(event)
 
     def _open(self) -> None:
         """Refuse an action when the run is over (before anything changes)."""
@@ -124,8 +125,13 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def _done(self) -> EventLog:
         """The events of the action just resolved (until it ended or a player choice
         made it wait), now in the log."""
-        start, self._start = self._start, len(self._records)
-        return EventLog(self._records, start, self._start)
+        records = self._records
+        if not self.record:  # counted, never kept
+            self.event_count += len(records)
+            records.clear()
+            return EventLog(records, 0, 0)
+        start, self._start = self._start, len(records)
+        return EventLog(records, start, self._start)
 
     @property
     def log(self) -> EventLog:
@@ -190,6 +196,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 instance = instances[uid]
                 pens = facts[instance["page"]].pens
                 faces = instance["faces"]
+                if not pens and faces["future"]["state"] != "blank" and \
+                        faces["past"]["state"] != "blank":
+                    continue  # no pen written for it, nothing to restore
                 for side in SIDES:
                     face = faces[side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
@@ -206,7 +215,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     # resolves until it ends or a player choice makes it wait.
     def play(self, uid: int) -> EventLog:
         """Play a hand page (by uid)."""
-        self._ready()
+        if self.state.outcome is not None or self._choice is not None:
+            self._ready()  # says why
         plan = self._plan(uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
             raise Refused(self.play_info(uid)["reason"])
@@ -227,7 +237,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     def end_turn(self) -> EventLog:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
-        self._ready()
+        if self.state.outcome is not None or self._choice is not None:
+            self._ready()  # says why
         self._begin(self._end_turn())
         return self._done()
 

@@ -246,6 +246,7 @@ class Board:
             if not closing and self._stage_over():
                 return
             facts = effect_facts(tables, effect)
+            op = effect.op
             if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
@@ -257,8 +258,13 @@ class Board:
                 else:
                     own = Frame(frame.page_uid, frame.distance, frame.crosses, None, scale,
                                 times=times)
-                yield from self._apply_steps(effect, own)
-                self.emit("sayou", effect.op, effect.names.target, effect.line)
+                if op in REGION_OPS:
+                    yield from self._region_steps(effect, own)
+                else:  # _apply_steps, without the call around it
+                    OPS[op](self, effect, own)
+                    if self.state.enemy.get("down") == "now":
+                        yield from self._after_landing()
+                self.emit("sayou", op, effect.names.target, effect.line)
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
 

@@ -13,7 +13,7 @@ from contract.vocabulary import W
 
 from .sayou import (Frame, check_condition, conditions_hold, modifiers, page_year,
                     payment_shortfall, truncate)
-from .sides import active_sides as _sides
+from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
 from .state import SIDE_WORDS, SIDES
 
 
@@ -35,21 +35,39 @@ class PageFacts(NamedTuple):
     pens: frozenset
     #: The sides whose face as dealt makes a payment on play (tested for its shortfall).
     pays: frozenset
+    #: Whether the page plays with its faces as dealt, when 発動する面 is the past face,
+    #: the future face, or both (銘 = 刻): True — a face fires on its own; False — no face
+    #: is written; None — a face's conditions or payment are to be tested (``dealt``).
+    past_only: bool | None
+    future_only: bool | None
+    both: bool | None
+
+
+def dealt(free: frozenset, unwritten: frozenset, sides) -> bool | None:
+    """Whether faces as dealt fire when ``sides`` are 発動する面: True when one fires on
+    its own, False when none is written, None when a test decides."""
+    if any(side in free for side in sides):
+        return True
+    if all(side in unwritten for side in sides):
+        return False
+    return None
 
 
 def page_facts(tables) -> dict[str, PageFacts]:
     """Page id → its PageFacts, once per tables."""
     facts = tables.memo.get("page_facts")
     if facts is None:
-        facts = tables.memo["page_facts"] = {
-            page.id: PageFacts(
-                page.year,
-                frozenset(side for side, body in page.faces.items()
-                          if body.written and not body.conditions and not _pays(body)),
-                frozenset(side for side, body in page.faces.items() if not body.written),
+        facts = tables.memo["page_facts"] = {}
+        for page in tables.pages.values():
+            free = frozenset(side for side, body in page.faces.items()
+                             if body.written and not body.conditions and not _pays(body))
+            unwritten = frozenset(side for side, body in page.faces.items() if not body.written)
+            facts[page.id] = PageFacts(
+                page.year, free, unwritten,
                 frozenset(side for side in SIDES if page.pens[side] is not None),
-                frozenset(side for side, body in page.faces.items() if _pays(body)))
-            for page in tables.pages.values()}
+                frozenset(side for side, body in page.faces.items() if _pays(body)),
+                dealt(free, unwritten, ("past",)), dealt(free, unwritten, ("future",)),
+                dealt(free, unwritten, ("past", "future")))
     return facts
 
 
@@ -204,36 +222,53 @@ class Playing:
             page_id = instance["page"]
             fact = facts[page_id]
             year = overrides.get(page_id, fact.year) if overrides else fact.year
-            distance = year - age if year >= age else age - year
-            # No 支払い倍率 on the board (the usual case): the cost is the distance itself.
-            if (distance if mul == 1.0 else truncate(distance * mul)) > steps or year > cap:
-                continue
-            if year == age:
-                if not same_age_open:
-                    continue
-                sides = ("past", "future")
-            else:
-                if blockade and blockade.low <= year <= blockade.high:
-                    continue
-                sides = ("future",) if year > age else ("past",)
             faces = instance["faces"]
-            # A face as dealt settles it without _fires_any's tests: it fires on its own,
-            # or, not written, it cannot fire. Only the other faces are tested.
-            testing = False
-            for side in sides:
-                if faces[side]["state"] == "base":
-                    if side in fact.free:
-                        break
-                    if side in fact.unwritten:
-                        continue
-                testing = True
-            else:
-                if not (testing and self._fires_any(uid, fact, faces, sides, year, age)):
+            # Faces as dealt (the usual case) are settled by the page's facts: a face
+            # fires on its own, or none is written. A pen, a blank or a test is decided by
+            # _fires_any, as play_info would.
+            if year > age:
+                if year - age > steps if mul == 1.0 else truncate((year - age) * mul) > steps:
                     continue
+                if year > cap or (blockade and blockade.low <= year <= blockade.high):
+                    continue
+                verdict = fact.future_only if faces["future"]["state"] == "base" else None
+                sides = FUTURE_ONLY
+            elif year < age:
+                if age - year > steps if mul == 1.0 else truncate((age - year) * mul) > steps:
+                    continue
+                if year > cap or (blockade and blockade.low <= year <= blockade.high):
+                    continue
+                verdict = fact.past_only if faces["past"]["state"] == "base" else None
+                sides = PAST_ONLY
+            else:
+                if not same_age_open or year > cap or steps < 0:
+                    continue
+                verdict = fact.both if faces["past"]["state"] == "base" and \
+                    faces["future"]["state"] == "base" else None
+                sides = BOTH
+            if verdict is None:
+                verdict = self._verdict(uid, fact, faces, sides, year, age)
+            if not verdict:
+                continue
             found.append(uid)
             if first:
                 break
         return found
+
+    def _verdict(self, uid: int, fact: PageFacts, faces, sides, year: int,
+                 age: int) -> bool:
+        """Whether a face of ``sides`` fires, one of them not as dealt or to be tested: a
+        face as dealt still settles itself (it fires on its own, or it is not written);
+        only the others are tested (``_fires_any``)."""
+        testing = False
+        for side in sides:
+            if faces[side]["state"] == "base":
+                if side in fact.free:
+                    return True
+                if side in fact.unwritten:
+                    continue
+            testing = True
+        return testing and self._fires_any(uid, fact, faces, sides, year, age)
 
     def _fires_any(self, uid: int, fact: PageFacts, faces, sides, year: int,
                    age: int) -> bool:

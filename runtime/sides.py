@@ -8,10 +8,14 @@ The battle (runtime/playing.py) plays by it and the catalog says it for typical 
 from __future__ import annotations
 
 
+#: The three answers: 銘 < 刻, 銘 > 刻, 銘 = 刻.
+PAST_ONLY, FUTURE_ONLY, BOTH = ("past",), ("future",), ("past", "future")
+
+
 def active_sides(year: int, age: int) -> tuple[str, ...]:
     """The sides a page of 銘 ``year`` fires at 刻 ``age``: equal fires past, then future."""
     if year > age:
-        return ("future",)
+        return FUTURE_ONLY
     if year < age:
-        return ("past",)
-    return ("past", "future")
+        return PAST_ONLY
+    return BOTH
