@@ -49,6 +49,17 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: record=False, the events of the action being resolved, counted and dropped
         #: when it is done (``_done``).
         self._records: list[tuple] = []
+        #: Record one event: ``emit((layout, *values))`` — its layout (events.LAYOUTS:
+        #: its kind, or ``kind/what`` for a kind's second shape), then its values in
+        #: that layout's order (``emit(("drawn", uid, page))``). The tuple is the record
+        #: itself (flat, no tuple of values inside; the log reads it as a BattleEvent,
+        #: events.EventLog), and ``emit`` is the log's own ``append``: a battle makes
+        #: hundreds of events and a simulation millions, so nothing is looked up or
+        #: checked per event — every layout the runtime emits is listed, and
+        #: tests/test_event_corpus.py reads them all from the code and checks the number
+        #: of values. A battle made with ``record=False`` counts them at the end of each
+        #: action (``_done``).
+        self.emit = self._records.append
         self._start = 0  # where the events of the action being resolved begin
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._settled = True  # whether the pending resolution is the settling (_resume)
@@ -86,7 +97,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 raise KeyError(f"ページ「{page}」は表にありません")
             state.new_page(page, "draw")
         battle._shuffle(state.zones["draw"])
-        battle.emit("run_started", seed, stages, len(pages))
+        battle.emit(("run_started", seed, stages, len(pages)))
         for _ in range(balance.stage_start_hand):
             battle._draw_one()
         battle._begin(battle._opening_steps())
@@ -98,18 +109,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         yield from self._start_stage()
 
     # ============================================================== events
-    def emit(self, *event) -> None:
-        """Record one event — its layout (events.LAYOUTS: its kind, or ``kind/what`` for
-        a kind's second shape), then its values in that layout's order
-        (``emit("drawn", uid, page)``). The arguments are the record itself (one flat
-        tuple, no tuple of values inside; the log reads it as a BattleEvent,
-        events.EventLog). Every layout the runtime emits is listed
-        (tests/test_event_corpus.py reads them all from the code and checks the number
-        of values), so nothing is looked up or checked on each of a battle's hundreds of
-        events. A battle made with ``record=False`` counts them at the end of each
-        action (``_done``): an append costs less than a count."""
-        self._records.append(event)
-
     def _open(self) -> None:
         """Refuse an action when the run is over (before anything changes)."""
         if self.state.outcome is not None:
@@ -252,7 +251,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 self._choice["candidates"]):
             raise Refused(f"候補から {wanted} 枚を選んでください")
         self._choice = None
-        self.emit("chosen", list(uids))
+        self.emit(("chosen", list(uids)))
         self._resume(list(uids))
         return self._done()
 
@@ -278,8 +277,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     span = f"{low} 以上" if high is None else f"{low}〜{high} の範囲"
                     raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
-            self.emit("dev_set", key, list(value) if isinstance(value, (tuple, list))
-                      else value)
+            self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
+                      else value))
         return self._done()
 
     def _dev_hand(self, pages) -> None:
@@ -308,9 +307,17 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         pending then, which may ask the player too) — one generator at a time, not the
         resolution wrapped in one more for the settling (an action makes a few)."""
         while True:
-            try:
-                request = self._pending.send(answer)
-            except StopIteration:
+            if answer is None:
+                # next() with a default: an ended generator raises no StopIteration
+                # (most actions never ask: raising and catching it doubled the cost of
+                # driving a resolution to its end).
+                request = next(self._pending, None)
+            else:
+                try:
+                    request = self._pending.send(answer)
+                except StopIteration:
+                    request = None
+            if request is None:  # the resolution has ended (a request is a dict)
                 if not self._settled:
                     self._settled = True
                     if self.state.outcome is None and self._stage_over():
@@ -319,5 +326,5 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 self._pending = None
                 return
             self._choice = request
-            self.emit("choice_requested", request["candidates"], request["count"])
+            self.emit(("choice_requested", request["candidates"], request["count"]))
             return

@@ -124,8 +124,8 @@ class Board:
                              "counters": dict(s.counters)}}
         s.effects.append(placed)
         self._index = None
-        self.emit("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
-                  origin)
+        self.emit(("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
+                  origin))
 
     def modifier_values(self, target: str) -> dict[str, float]:
         """Each modifier of ``target`` in force now, by its variable code (攻撃力補正,
@@ -176,7 +176,7 @@ class Board:
         if placed in self.state.effects:
             self.state.effects.remove(placed)
             self._index = None
-            self.emit("effect_expired", placed["effect"].names.target, placed["origin"])
+            self.emit(("effect_expired", placed["effect"].names.target, placed["origin"]))
 
     #: Timings that belong to the end of a stage or run: they fire although it is over.
     _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
@@ -229,7 +229,7 @@ class Board:
             limit = effect.repeat.max
             own.times = times if limit is None else min(times, limit - placed["fires"])
             yield from self._apply_steps(effect, own)
-            self.emit("sayou", effect.op, effect.names.target, effect.line, timing)
+            self.emit(("sayou", effect.op, effect.names.target, effect.line, timing))
             self.fired(placed, own.times)
 
     def _run_list(self, effects, frame: Frame, uid, *, scale: float = 1.0,
@@ -264,7 +264,7 @@ class Board:
                     OPS[op](self, effect, own)
                     if self.state.enemy.get("down") == "now":
                         yield from self._after_landing()
-                self.emit("sayou", op, effect.names.target, effect.line)
+                self.emit(("sayou", op, effect.names.target, effect.line))
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
 

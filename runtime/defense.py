@@ -20,7 +20,7 @@ class Defense:
         if amount > 0:
             s.add_defense(amount, "turn")
             s.count("turn", "defense_gained", amount)
-        self.emit("defense_from_distance", amount, s.age, s.enemy["seat"], s.defense_total())
+        self.emit(("defense_from_distance", amount, s.age, s.enemy["seat"], s.defense_total()))
         return self._fire_board("after_defense")
 
     def consume_defense(self, amount: int, one_intent: bool = False,
@@ -54,7 +54,7 @@ class Defense:
                 used = value if value < left else left
                 left -= used
                 if used:
-                    emit("defense_consumed", used, expiry, *during)
+                    emit(("defense_consumed", used, expiry, *during))
                 if absorbed_by is not None:
                     _absorbed(absorbed_by, expiry, used, value - used)
                 continue
@@ -65,7 +65,7 @@ class Defense:
             left -= used
             if used:
                 entry[0] = value - used
-                emit("defense_consumed", used, expiry, *during)
+                emit(("defense_consumed", used, expiry, *during))
                 if absorbed_by is not None:
                     _absorbed(absorbed_by, expiry, used, 0)
             if entry[0] > 0:

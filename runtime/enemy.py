@@ -86,18 +86,18 @@ class EnemyTurn:
         escalating = foe.escalating
         for index in escalation.due(s.enemy["escalations"], s.turn, acceleration):
             s.enemy["intents"].append(escalating[index])
-            self.emit("escalated", escalating[index], len(s.enemy["intents"]))
+            self.emit(("escalated", escalating[index], len(s.enemy["intents"])))
         # An Intent is a literal no rule changes once made: the turn's list, the events
         # and the stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).
         s.enemy["turn_intents"] = list(s.enemy["intents"])
-        self.emit("intents_shown", list(s.enemy["turn_intents"]))
+        self.emit(("intents_shown", list(s.enemy["turn_intents"])))
         for placed in (self._index or self.board_index()).telegraphed:
             effect = placed["effect"]
             if effect.timing == "turn_start":
                 placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
-                self.emit("trait_telegraphed", effect.names.target,
-                          placed["telegraph"]["amount"], placed["telegraph"]["to"])
+                self.emit(("trait_telegraphed", effect.names.target,
+                          placed["telegraph"]["amount"], placed["telegraph"]["to"]))
         return self._fire_board("turn_start")
 
     def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
@@ -116,7 +116,7 @@ class EnemyTurn:
             yield from steps
             if self._stage_over():
                 return  # defeated before acting: the remaining Intents never happen
-        self.emit("enemy_acts", list(s.enemy["turn_intents"]))
+        self.emit(("enemy_acts", list(s.enemy["turn_intents"])))
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
@@ -134,7 +134,7 @@ class EnemyTurn:
             if "telegraph" in placed and placed in s.effects:
                 effect = placed["effect"]
                 self.move_seat(placed.pop("telegraph")["amount"])
-                self.emit("sayou", effect.op, effect.names.target, effect.line, "turn_start")
+                self.emit(("sayou", effect.op, effect.names.target, effect.line, "turn_start"))
                 self.fired(placed)
         yield from self._fire_board("after_enemy")
 
@@ -149,11 +149,11 @@ class EnemyTurn:
             s.hp -= left
             s.count("turn", "hp_lost", left)
         if absorbed_by is None:
-            self.emit("hit", amount, amount - left, left, s.hp, "intent")
+            self.emit(("hit", amount, amount - left, left, s.hp, "intent"))
         else:
             # as tuples: a log of plain tuples costs the cycle collector nothing (EventLog)
-            self.emit("hit", amount, amount - left, left, s.hp, "intent",
-                      tuple(map(tuple, absorbed_by)))
+            self.emit(("hit", amount, amount - left, left, s.hp, "intent",
+                      tuple(map(tuple, absorbed_by))))
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
         return self._fire_board("on_hit")
@@ -168,19 +168,19 @@ class EnemyTurn:
                 if self.face_body(uid, side) is not None:
                     candidates.append((uid, side))
         if not candidates:
-            self.emit("blank_missed", region)
+            self.emit(("blank_missed", region))
             return
         uid, side = candidates[self.streams.enemy.randrange(len(candidates))]
         face = s.pages[uid]["faces"][side]
         face["blanked"], face["state"] = face["state"], "blank"
-        self.emit("blanked", uid, s.pages[uid]["page"], side, region)
+        self.emit(("blanked", uid, s.pages[uid]["page"], side, region))
 
     def move_seat(self, delta: int) -> None:
         """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
         immobile = bool(self.foe.traits.get("immobile"))
         s.enemy["seat"] = seat_rule.moved(s.enemy["seat"], delta, immobile)
-        self.emit("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile)
+        self.emit(("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile))
 
     def enemy_down(self) -> None:
         """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""

@@ -40,13 +40,13 @@ class Outcome:
 
     def _win_stage(self, how: str):
         s = self.state
-        self.emit("stage_won", s.stage_index + 1, s.enemy["id"], how)
+        self.emit(("stage_won", s.stage_index + 1, s.enemy["id"], how))
         yield from self._fire_board("stage_end")
         self._end_stage()
         if s.stage_index + 1 >= len(s.stages):
             yield from self._fire_board("run_end")
             s.outcome = "won"
-            self.emit("run_won", len(s.stages))
+            self.emit(("run_won", len(s.stages)))
             return
         s.stage_index += 1
         yield from self._start_stage()
@@ -66,7 +66,7 @@ class Outcome:
         for page in s.pages:
             if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
                 s.move(page["uid"], "gone")
-                self.emit("page_removed", page["uid"], page["page"])
+                self.emit(("page_removed", page["uid"], page["page"]))
 
     def _lose(self, why: str) -> None:
         s = self.state
@@ -74,7 +74,7 @@ class Outcome:
         # run to the end with no choice (a region choice then picks nothing).
         self._drain(iter(self._fire_board("run_end")))
         s.outcome = "lost"
-        self.emit("run_lost", why, s.hp)
+        self.emit(("run_lost", why, s.hp))
 
     def _drain(self, steps) -> None:
         """Run steps whose choices can have no answer (the run is over): each request is

@@ -38,7 +38,7 @@ class PenAndTear:
             result = "written" if not page.faces[side].written else "upgraded"
         s.pens_used += 1
         s.count("turn", "pens", 1)
-        self.emit("pen", uid, side, result)
+        self.emit(("pen", uid, side, result))
         self._begin(self._special_steps(self.tables.balance.pen_fray, "pen", "on_pen"))
 
     def tear_preview(self, uid: int) -> dict:
@@ -63,8 +63,8 @@ class PenAndTear:
         s.tears_used += 1
         s.move(uid, "torn")
         s.count("turn", "tears", 1)
-        self.emit("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
-                  preview["blank"])
+        self.emit(("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
+                  preview["blank"]))
         frame = Frame(page_uid=uid, distance=preview["distance"])
         effects = self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
                                  origin=f"tear:{s.pages[uid]['page']}")
@@ -84,14 +84,14 @@ class PenAndTear:
         s.fray_run += amount
         s.fray_stage += amount
         s.count("turn", "fray_gained", amount)
-        self.emit("fray_gained", amount, cause, s.fray_run, s.fray_stage)
+        self.emit(("fray_gained", amount, cause, s.fray_run, s.fray_stage))
         # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
         # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
         interval = self.tables.balance.reward_interval
         earned = s.fray_run // interval - s.rewards_given
         if earned > 0:
             s.rewards_given += earned
-            self.emit("reward", s.rewards_given * interval, earned)
+            self.emit(("reward", s.rewards_given * interval, earned))
             yield from self._run_list(self.tables.balance.reward, Frame(), None,
                                       origin="reward", closing=True, times=earned)
             yield from self._fire_board("on_reward", times=earned)

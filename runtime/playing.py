@@ -320,10 +320,10 @@ class Playing:
         s.steps -= plan.cost
         if year == old:
             s.same_age_plays += 1
-        self.emit("played", uid, s.pages[uid]["page"], year, old, plan.cost, plan.firing,
-                  plan.crosses)
+        self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost, plan.firing,
+                  plan.crosses))
         for side, body in zip(plan.firing, plan.bodies):
-            self.emit("face_fired", uid, side)
+            self.emit(("face_fired", uid, side))
             yield from self._run_list(body.effects, frame, uid)
             if self._stage_over():
                 break
@@ -344,10 +344,10 @@ class Playing:
             counters[name] = get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
-            self.emit("moved", old, old, True)
+            self.emit(("moved", old, old, True))
         else:
             s.age = year
-            self.emit("moved", old, year, False)
+            self.emit(("moved", old, year, False))
             if plan.crosses:
                 yield from self._cross(uid, old, year)
         self._playing = False
@@ -365,11 +365,11 @@ class Playing:
         removed = intents.pop(0) if intents else None
         crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
                     s.counter("turn", "crossings"))
-        self.emit("crossed", removed, len(intents), *crossing)
+        self.emit(("crossed", removed, len(intents), *crossing))
         if removed is not None:
             s.count("turn", "intents_removed", 1)
             s.play_counters["intents_removed"] = 1
-            self.emit("intent_removed", removed, len(intents), *crossing)
+            self.emit(("intent_removed", removed, len(intents), *crossing))
         return self._fire_board("on_cross")
 
     def _after_play(self, uid: int):
@@ -378,10 +378,10 @@ class Playing:
         destination = self.page_of(uid).after_play
         if destination == "discard":
             self.state.move(uid, "discard")
-            self.emit("page_discarded", uid)
+            self.emit(("page_discarded", uid))
             return ()
         self.state.move(uid, destination)
-        self.emit("page_exiled", uid, "stage" if destination == "exile_stage" else "run")
+        self.emit(("page_exiled", uid, "stage" if destination == "exile_stage" else "run"))
         return self._fire_board("on_exile")
 
     def _end_of_play(self):

@@ -394,7 +394,7 @@ def _mul(battle, effect, frame):
         gained = s.defense_total() - before
         if gained > 0:  # 得た防御 counts every gain, whatever the operation (DESIGN §6.1)
             s.count(battle.count_scope, "defense_gained", gained)
-        battle.emit("defense_gained", gained, "multiply")
+        battle.emit(("defense_gained", gained, "multiply"))
         return
     current = read_variable(battle, code, frame) if code != "flag" else s.flag(
         effect.target.flag)
@@ -407,11 +407,11 @@ def _assign(battle, effect, frame):
     if target.code == "flag":
         battle.state.mods.append({"kind": "flag", "key": target.flag, "op": "assign",
                                   "value": value, "lifetime": effect.lifetime})
-        battle.emit("flag_changed", target.flag, battle.state.flag(target.flag))
+        battle.emit(("flag_changed", target.flag, battle.state.flag(target.flag)))
     elif target.code == "year":
         battle.state.mods.append({"kind": "year", "key": target.page, "op": "assign",
                                   "value": max(0, value), "lifetime": effect.lifetime})
-        battle.emit("year_changed", target.page, max(0, value))
+        battle.emit(("year_changed", target.page, max(0, value)))
     elif target.code == "seat":
         battle.move_seat(value - battle.state.enemy["seat"])
 
@@ -422,7 +422,7 @@ def _cap(battle, effect, frame):
     code = effect.target.code
     battle.state.mods.append({"kind": "param", "key": code, "op": "add", "value": sign * amount,
                               "lifetime": effect.lifetime})
-    battle.emit("param_changed", code, battle.state.param(code), effect.lifetime)
+    battle.emit(("param_changed", code, battle.state.param(code), effect.lifetime))
     battle.clamp_to_params()
 
 
@@ -455,7 +455,7 @@ def _pay(battle, effect, frame):
     if amount > PAYABLE[code](s):
         # Only a payment outside a play can get here (a play checks first): it is not
         # made at all rather than made in part.
-        battle.emit("payment_skipped", code, amount)
+        battle.emit(("payment_skipped", code, amount))
         return
     if code == "hp":
         s.hp -= amount
@@ -463,12 +463,12 @@ def _pay(battle, effect, frame):
     else:
         s.currency -= amount
         s.count(battle.count_scope, "currency_spent", amount)
-    battle.emit("paid", code, amount)
+    battle.emit(("paid", code, amount))
 
 
 def _suppress(battle, effect, frame):
     battle.state.suppress = max(battle.state.suppress, 1)
-    battle.emit("suppressed")
+    battle.emit(("suppressed",))
 
 
 #: Operation code → how it lands. Region operations are not here: they may ask the
@@ -490,14 +490,14 @@ def _enemy_hp(battle, effect, delta, why=None):
         s.enemy["hp"] -= dealt
         s.count(battle.count_scope, "damage_dealt", dealt)
         if why is None:
-            battle.emit("damage", -delta, dealt, s.enemy["hp"])
+            battle.emit(("damage", -delta, dealt, s.enemy["hp"]))
         else:
-            battle.emit("damage", -delta, dealt, s.enemy["hp"], why)
+            battle.emit(("damage", -delta, dealt, s.enemy["hp"], why))
         if s.enemy["hp"] <= 0:
             battle.enemy_down()
     else:
         s.enemy["hp"] += delta
-        battle.emit("healed", "enemy", delta, s.enemy["hp"], *explained(why))
+        battle.emit(("healed", "enemy", delta, s.enemy["hp"], *explained(why)))
 
 
 def _hp(battle, effect, delta, why=None):
@@ -505,17 +505,17 @@ def _hp(battle, effect, delta, why=None):
     if delta >= 0:
         healed = max(0, min(delta, s.param("max_hp") - s.hp))
         s.hp += healed
-        battle.emit("healed", "player", healed, s.hp, *explained(why))
+        battle.emit(("healed", "player", healed, s.hp, *explained(why)))
     else:
         s.hp += delta
         s.count(battle.count_scope, "hp_lost", -delta)
-        battle.emit("hit/effect", -delta, s.hp, "effect", *explained(why))
+        battle.emit(("hit/effect", -delta, s.hp, "effect", *explained(why)))
 
 
 def _steps(battle, effect, delta, why=None):
     s = battle.state
     s.steps = max(0, s.steps + delta)
-    battle.emit("steps_changed", delta, s.steps, *explained(why))
+    battle.emit(("steps_changed", delta, s.steps, *explained(why)))
 
 
 def _defense(battle, effect, delta, why=None):
@@ -525,9 +525,9 @@ def _defense(battle, effect, delta, why=None):
         s.add_defense(delta, expiry)
         s.count(battle.count_scope, "defense_gained", delta)
         if why is None:
-            battle.emit("defense_gained", delta, expiry)
+            battle.emit(("defense_gained", delta, expiry))
         else:
-            battle.emit("defense_gained", delta, expiry, why)
+            battle.emit(("defense_gained", delta, expiry, why))
     else:
         battle.consume_defense(-delta)
 
@@ -538,14 +538,14 @@ def _currency(battle, effect, delta, why=None):
     s.currency = max(0, s.currency + delta)
     if s.currency < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
         s.count(battle.count_scope, "currency_spent", before - s.currency)
-    battle.emit("currency_changed", s.currency - before, s.currency, *explained(why))
+    battle.emit(("currency_changed", s.currency - before, s.currency, *explained(why)))
 
 
 def _flag(battle, effect, delta, why=None):
     name = effect.target.flag
     battle.state.mods.append({"kind": "flag", "key": name, "op": "add", "value": delta,
                               "lifetime": effect.lifetime or "run"})
-    battle.emit("flag_changed", name, battle.state.flag(name))
+    battle.emit(("flag_changed", name, battle.state.flag(name)))
 
 
 def _seat(battle, effect, delta, why=None):

@@ -31,9 +31,9 @@ class Turn:
         s.reset_scope("stage")
         for uid in list(s.zones["exile_stage"]):
             s.move(uid, "discard")
-            self.emit("page_returned", uid)
-        self.emit("stage_started", s.stage_index + 1, enemy.id, enemy.hp, enemy.seat,
-                  enemy.breakthrough)
+            self.emit(("page_returned", uid))
+        self.emit(("stage_started", s.stage_index + 1, enemy.id, enemy.hp, enemy.seat,
+                  enemy.breakthrough))
         for effect in enemy.trait_effects:
             self.place(effect, origin=f"enemy:{enemy.id}")
         yield from self._fire_board("stage_start")
@@ -47,7 +47,7 @@ class Turn:
         s.reset_scope("turn")
         s.redraw_used = s.redraw_failed = False
         s.same_age_plays = 0
-        self.emit("turn_started", s.turn, s.stage_index + 1)
+        self.emit(("turn_started", s.turn, s.stage_index + 1))
         for _, phase in TURN_START_PHASES:
             steps = phase(self)
             if steps:  # () — nothing fired, nothing that can end the stage (see below)
@@ -60,9 +60,9 @@ class Turn:
         s = self.state
         s.steps = s.param("steps_quota") + s.steps_carried
         if s.steps_carried:
-            self.emit("steps_carried", s.steps_carried)
+            self.emit(("steps_carried", s.steps_carried))
         s.steps_carried = 0
-        self.emit("steps_refilled", s.steps)
+        self.emit(("steps_refilled", s.steps))
         return self._fire_board("after_steps_refill")
 
     def _phase_draw(self):
@@ -71,7 +71,7 @@ class Turn:
         limits = s.limits()
         for _ in range(limits["draw_count"]):
             if len(s.zones["hand"]) >= limits["hand_cap"]:
-                self.emit("draw_skipped", "hand_cap")
+                self.emit(("draw_skipped", "hand_cap"))
                 break
             if not self._draw_one():
                 break
@@ -84,7 +84,7 @@ class Turn:
             return ()
         s.redraw_used = True
         # Said before the draws it makes, so that they read as the redraw's.
-        self.emit("redraw_started", len(s.zones["hand"]))
+        self.emit(("redraw_started", len(s.zones["hand"])))
         for uid in list(s.zones["hand"]):
             s.move(uid, "discard")
         self._reshuffle_if_empty()
@@ -93,10 +93,10 @@ class Turn:
             if len(s.zones["hand"]) >= s.param("hand_cap") or not self._draw_one():
                 break
             drawn += 1
-        self.emit("redrawn", drawn)
+        self.emit(("redrawn", drawn))
         if not self.playable_any():
             s.redraw_failed = True
-            self.emit("no_playable_page")
+            self.emit(("no_playable_page",))
         return ()
 
     def _end_turn(self):
@@ -111,7 +111,7 @@ class Turn:
     def _phase_declare(self):
         """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
         s = self.state
-        self.emit("end_declared", s.age)
+        self.emit(("end_declared", s.age))
         steps = self._fire_board("on_end_declared")
         if steps or s.redraw_failed:  # else nothing fired and no defeat is possible
             return self._declared(steps)
@@ -145,8 +145,8 @@ class Turn:
         if s.defense:
             kept = [d for d in s.defense if d[1] != "turn"]
             if len(kept) < len(s.defense):
-                self.emit("defense_expired", sum(v for v, e in s.defense if e == "turn"),
-                          "turn")
+                self.emit(("defense_expired", sum(v for v, e in s.defense if e == "turn"),
+                          "turn"))
             s.defense = kept
         clamped = s.mods and self._expire_mods("turn")
         index = self._index or self.board_index()
@@ -172,7 +172,7 @@ class Turn:
             return False  # nothing lowered a parameter: nothing newly out of bounds
         for mod in expired:
             if mod["kind"] == "param":
-                self.emit("param_changed", mod["key"], self.state.param(mod["key"]), lifetime)
+                self.emit(("param_changed", mod["key"], self.state.param(mod["key"]), lifetime))
         self.clamp_to_params()
         return True
 
@@ -183,7 +183,7 @@ class Turn:
         s.hp = min(s.hp, s.param("max_hp"))
         cap = max(0, s.param("lifespan_cap"))
         if s.age > cap:
-            self.emit("moved", s.age, cap, False)
+            self.emit(("moved", s.age, cap, False))
             s.age = cap
 
     @property

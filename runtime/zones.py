@@ -62,7 +62,7 @@ class Zones:
         so the next draws take them as shown (spec 002 山札を見せる作用)."""
         self._draw_pile_ready(REGION_ZONES[effect.source])
         top = self.state.zones["draw"][:effect.count or 1]
-        self.emit("revealed", list(top), [self.state.pages[uid]["page"] for uid in top])
+        self.emit(("revealed", list(top), [self.state.pages[uid]["page"] for uid in top]))
         return
         yield  # a generator like every region operation
 
@@ -95,9 +95,9 @@ class Zones:
         s = self.state
         if zone == "hand" and len(s.zones["hand"]) >= s.param("hand_cap"):
             zone = "discard"
-            self.emit("hand_full", uid)
+            self.emit(("hand_full", uid))
         s.move(uid, zone, top=True)
-        self.emit("page_moved", uid, s.pages[uid]["page"], zone)
+        self.emit(("page_moved", uid, s.pages[uid]["page"], zone))
         if zone == "exile_stage":
             yield from self._fire_board("on_exile")
 
@@ -109,16 +109,16 @@ class Zones:
         owned = sum(1 for p in s.pages if p["page"] == page_id and p["zone"] in
                     ("draw", "hand", "discard", "exile_stage"))
         if owned >= cap:
-            self.emit("generation_failed", page_id, cap)
+            self.emit(("generation_failed", page_id, cap))
             return
         zone = DEST_ZONE[dest]
         if zone == "hand" and len(s.zones["hand"]) >= s.param("hand_cap"):
             zone = "discard"
-            self.emit("hand_full/generated", page_id)
+            self.emit(("hand_full/generated", page_id))
         uid = s.new_page(page_id, zone, lifetime)
         if like is not None:
             s.pages[uid]["faces"] = copy.deepcopy(s.pages[like]["faces"])
-        self.emit("page_generated", uid, page_id, zone, lifetime)
+        self.emit(("page_generated", uid, page_id, zone, lifetime))
 
     def _shuffle(self, pile: list) -> None:
         self.streams.shuffle.shuffle(pile)
@@ -128,7 +128,7 @@ class Zones:
         if not s.zones["draw"]:
             self._reshuffle_if_empty()
         if not s.zones["draw"]:
-            self.emit("draw_skipped", "empty")
+            self.emit(("draw_skipped", "empty"))
             return False
         draw = s.zones["draw"]
         uid = draw.pop(0)  # State.move from the top of the pile, without looking for it
@@ -136,7 +136,7 @@ class Zones:
         instance = s.pages[uid]
         instance["zone"] = "hand"
         s.count("turn", "cards_drawn", 1)
-        self.emit("drawn", uid, instance["page"])
+        self.emit(("drawn", uid, instance["page"]))
         if not draw:  # the pile is renewed the moment it is empty
             self._reshuffle_if_empty()
         return True
@@ -150,7 +150,7 @@ class Zones:
         for uid in pile:
             s.move(uid, "draw")
         self._shuffle(s.zones["draw"])
-        self.emit("reshuffled", len(pile))
+        self.emit(("reshuffled", len(pile)))
 
 
 #: Operation code → the steps of a region operation (the region family: they may ask the

@@ -92,27 +92,39 @@ def test_a_battle_that_only_counts_reaches_the_same_end(tables):
 
 
 def test_every_event_kind_the_runtime_emits_is_a_listed_kind():
-    """emit does not check layouts at run time; this reads every layout from the code,
-    and the number of values each call gives (a starred argument may give any number)."""
+    """emit does not check layouts at run time; this reads every layout from the code —
+    each call ``emit((layout, *values))``, through the battle or a local name for its
+    emit — and the number of values each gives (a starred value may give any number)."""
     import ast as python_ast
 
     from runtime.events import FIELDS, KIND_OF, KINDS, REQUIRED
 
     emitted = set()
+    calls = 0
     for path in sorted((event_corpus.HERE.parent / "runtime").glob("*.py")):
         for node in python_ast.walk(python_ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, python_ast.Call) and getattr(node.func, "attr", "") == "emit":
-                first = node.args[0] if node.args else None
-                where = f"{path.name}:{node.lineno}"
-                assert isinstance(first, python_ast.Constant), where
-                assert first.value in FIELDS, where
-                assert not node.keywords, f"{where}: an event's values are positional"
-                values = node.args[1:]
-                plain = sum(not isinstance(v, python_ast.Starred) for v in values)
-                assert plain <= len(FIELDS[first.value]), where
-                if plain == len(values):
-                    assert plain >= REQUIRED[first.value], where
-                emitted.add(first.value)
+            if not isinstance(node, python_ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, python_ast.Attribute) else \
+                getattr(node.func, "id", "")
+            if name != "emit":
+                continue
+            calls += 1
+            where = f"{path.name}:{node.lineno}"
+            assert len(node.args) == 1 and not node.keywords, \
+                f"{where}: an event is one tuple, its values positional"
+            record = node.args[0]
+            assert isinstance(record, python_ast.Tuple) and record.elts, where
+            first = record.elts[0]
+            assert isinstance(first, python_ast.Constant), where
+            assert first.value in FIELDS, where
+            values = record.elts[1:]
+            plain = sum(not isinstance(v, python_ast.Starred) for v in values)
+            assert plain <= len(FIELDS[first.value]), where
+            if plain == len(values):
+                assert plain >= REQUIRED[first.value], where
+            emitted.add(first.value)
+    assert calls >= 75
     assert {KIND_OF[layout] for layout in emitted} <= KINDS
     assert len({KIND_OF[layout] for layout in emitted}) >= 50
 
