@@ -140,7 +140,7 @@ class Playing:
         for side in sides:
             if side in free and instance["faces"][side]["state"] == "base":
                 firing.append(side)  # fires on its own: no condition, nothing to pay
-                bodies.append(self.page_of(uid).faces[side])  # the face as dealt
+                bodies.append(self.tables.pages[instance["page"]].faces[side])  # as dealt
                 continue
             body = self.face_body(uid, side)
             if body is None:
@@ -313,10 +313,12 @@ class Playing:
         self._playing = True
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
-        move = {"steps_used": distance, "distance_moved": distance,
-                "net_displacement": year - old, "crossings": 1 if plan.crosses else 0,
-                "plays": 1}
-        s.play_counters = dict(move)  # the play scope begins with its move
+        crossings = 1 if plan.crosses else 0
+        # The play scope begins with its move: 使用した歩, 総移動距離, 正味変位, 跨いだ回数,
+        # プレイ数.
+        s.play_counters = {"steps_used": distance, "distance_moved": distance,
+                           "net_displacement": year - old, "crossings": crossings,
+                           "plays": 1}
         s.steps -= plan.cost
         if year == old:
             s.same_age_plays += 1
@@ -335,13 +337,21 @@ class Playing:
             # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
             # This play's references already read the move it would have made.
             for name in SUPPRESSED_MOVE:
-                move[name] = 0
                 s.play_counters[name] = 0
-        # Into the run's counters, which the turn and the stage read from (State.count).
+            moved = distance, 0, 0, 0, 1
+        else:
+            moved = distance, distance, year - old, crossings, 1
+        # Into the run's counters, which the turn and the stage read from (State.count):
+        # the five counters of the move, spelled out (a loop over them cost more than
+        # the adds).
         counters = s.counters
         get = counters.get
-        for name, amount in move.items():
-            counters[name] = get(name, 0) + amount
+        used, travelled, displaced, crossed, played = moved
+        counters["steps_used"] = get("steps_used", 0) + used
+        counters["distance_moved"] = get("distance_moved", 0) + travelled
+        counters["net_displacement"] = get("net_displacement", 0) + displaced
+        counters["crossings"] = get("crossings", 0) + crossed
+        counters["plays"] = get("plays", 0) + played
         if suppressed:
             s.suppress -= 1
             self.emit(("moved", old, old, True))

@@ -198,7 +198,10 @@ class State:
 
     def defense_total(self) -> int:
         """防御 now: the sum of the multiset."""
-        return sum(v for v, _ in self.defense)
+        total = 0
+        for value, _ in self.defense:  # a loop: a generator cost more than the sum
+            total += value
+        return total
 
     def defense_by_expiry(self) -> dict[str, int]:
         """防御 by its lifetime, in consumption order (for screens and saves)."""
