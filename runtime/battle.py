@@ -64,7 +64,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._settled = True  # whether the pending resolution is the settling (_resume)
         self._choice: dict | None = None
-        self._playing = False
+        #: Where a change-log counter starts: ``"play"`` while a play is resolved, else
+        #: ``"turn"`` (an effect that fires after the enemy acts belongs to no play) —
+        #: an attribute, not a property: every damage, heal and defense gain asks.
+        self.count_scope = "turn"
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
         #: modifiers of each target), None: to be made again — the board changed.
         self._index = None

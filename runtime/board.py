@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from contract.tables import Sayou
+from contract.tables import Const, Sayou
 from contract.vocabulary import ANCHORED
 
 from .sayou import OPS, Frame, anchored_refs, base_value, window_key
@@ -43,6 +43,8 @@ class EffectFacts(NamedTuple):
     adds: bool
     #: The unit (play, turn) its 繰り返し ends with (この〜 or 以降 n 〜), else None.
     ends_with: str | None
+    #: 基準値 when it is a constant (it reads nothing), else None.
+    const: float | None
 
 
 def effect_facts(tables, effect: Sayou) -> EffectFacts:
@@ -63,7 +65,8 @@ def effect_facts(tables, effect: Sayou) -> EffectFacts:
             effect, is_one_shot(effect), bool(anchored_refs(effect)),
             None if effect.telegraphed else effect.timing, modifies,
             modifies is not None and info.modifier_kind == "add",
-            unit if unit in ("play", "turn") else None)
+            unit if unit in ("play", "turn") else None,
+            effect.base.value if type(effect.base) is Const else None)
     return entry
 
 
@@ -78,7 +81,8 @@ class BoardIndex(NamedTuple):
     timings: set
     #: Modified target (a modifier variable's ``modifier_of``: enemy_hp, steps_payment …)
     #: → its modifiers in force (timing always), in board order, each as (placed, whether
-    #: it adds — else it multiplies): ``sayou.modifiers`` asks.
+    #: it adds — else it multiplies, its value when it reads nothing — a constant not
+    #: grown by a tear's scale — else None): ``sayou.modifiers`` asks.
     modifiers: dict
     #: Unit (play, turn) → the effects whose 繰り返し ends with that unit (この〜 or 以降 n
     #: 〜), in board order: the end of each play and turn asks.
@@ -103,7 +107,8 @@ def board_index(tables, effects: list[dict]) -> BoardIndex:
         if facts.fires_at is not None:
             timings.add(facts.fires_at)
         if facts.modifies is not None:
-            modifiers.setdefault(facts.modifies, []).append((placed, facts.adds))
+            const = facts.const if placed["scale"] == 1.0 else None
+            modifiers.setdefault(facts.modifies, []).append((placed, facts.adds, const))
         if facts.ends_with is not None:
             ending.setdefault(facts.ends_with, []).append(placed)
         if facts.anchored:

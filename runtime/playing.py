@@ -310,7 +310,7 @@ class Playing:
         distance = abs(year - old)
         frame = Frame(uid, distance, plan.crosses)
         s.plays_run += 1
-        self._playing = True
+        self.count_scope = "play"
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
         crossings = 1 if plan.crosses else 0
@@ -360,7 +360,7 @@ class Playing:
             self.emit(("moved", old, year, False))
             if plan.crosses:
                 yield from self._cross(uid, old, year)
-        self._playing = False
+        self.count_scope = "turn"
         if s.pages[uid]["zone"] == "hand":
             yield from self._after_play(uid)
         self._end_of_play()

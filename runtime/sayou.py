@@ -257,9 +257,9 @@ def modifiers(battle, target: str, *, consume: bool = True,
         return 0.0, 1.0
     add, mul = 0.0, 1.0
     # The index's list stays as it is when a consumed modifier leaves the board.
-    for placed, adds in found:
+    for placed, adds, const in found:
         effect = placed["effect"]
-        value = base_value(battle, effect, battle.frame_of(placed))
+        value = base_value(battle, effect, battle.frame_of(placed)) if const is None else const
         if adds:
             value = -value if effect.direction == "decrease" else value
             add += value

@@ -186,12 +186,6 @@ class Turn:
             self.emit(("moved", s.age, cap, False))
             s.age = cap
 
-    @property
-    def count_scope(self) -> str:
-        """Where a change-log counter starts: the play being resolved, or else the turn
-        (an effect that fires after the enemy acts belongs to no play)."""
-        return "play" if self._playing else "turn"
-
 
 #: The phases before the player acts (spec 000 ターン構造 1–4). A phase returns the steps
 #: to ``yield from`` — a generator where the board may fire mid-phase and ask the player,

@@ -40,7 +40,7 @@ class Zones:
         zones = [z for z in REGION_ZONES[effect.source] if z != "exile_run"]
         self._draw_pile_ready(zones)
         # The page being played is not yet anywhere but the hand: it never moves itself.
-        playing = frame.page_uid if self._playing else None
+        playing = frame.page_uid if self.count_scope == "play" else None
         pool = [uid for z in zones for uid in s.zones[z]
                 if self._matches(s.pages[uid]["page"], effect.filter)
                 and uid != playing]
