@@ -29,6 +29,9 @@ from .streams import Streams
 from .tables import Tables
 from .turn import Turn
 from .zones import Zones
+#: What the actions of a battle made with ``record=False`` return: no events.
+_NO_EVENTS = EventLog((), 0, 0)
+
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
 
@@ -131,7 +134,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         if not self.record:  # counted, never kept
             self.event_count += len(records)
             records.clear()
-            return EventLog(records, 0, 0)
+            return _NO_EVENTS
         start, self._start = self._start, len(records)
         return EventLog(records, start, self._start)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from contract.codec import to_literal
-from contract.tables import Sayou
 
 from . import escalation, seat as seat_rule
-from .sayou import Frame, REGION_ZONES, base_value, truncate
+from .board import effect_facts
+from .sayou import REGION_ZONES, base_value, truncate
 
 
 def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
@@ -95,15 +95,18 @@ class EnemyTurn:
         for placed in (self._index or self.board_index()).telegraphed:
             effect = placed["effect"]
             if effect.timing == "turn_start":
-                placed["telegraph"] = self._seat_plan(effect, self.frame_of(placed))
-                self.emit(("trait_telegraphed", effect.names.target,
-                          placed["telegraph"]["amount"], placed["telegraph"]["to"]))
+                plan = placed["telegraph"] = self._seat_plan(placed)
+                self.emit(("trait_telegraphed", effect.names.target, plan["amount"],
+                           plan["to"]))
         return self._fire_board("turn_start")
 
-    def _seat_plan(self, effect: Sayou, frame: Frame) -> dict:
-        """What a telegraphed seat move will do: ``amount`` is the signed move; ``to`` the
-        position it aims at (an assignment telegraphs its target position)."""
-        value = truncate(base_value(self, effect, frame))
+    def _seat_plan(self, placed: dict) -> dict:
+        """What a placed telegraphed seat move will do: ``amount`` is the signed move;
+        ``to`` the position it aims at (an assignment telegraphs its target position)."""
+        effect = placed["effect"]
+        const = effect_facts(self.tables, effect).const
+        value = truncate(const if const is not None and placed["scale"] == 1.0 else
+                         base_value(self, effect, self.frame_of(placed)))
         return seat_rule.planned(effect.op, effect.direction, value, self.state.enemy["seat"])
 
     def _phase_enemy(self):

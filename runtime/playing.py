@@ -81,6 +81,7 @@ class PlayPlan(NamedTuple):
     crosses: bool  # 跨ぐ: 刻 moves across 座
     firing: list  # the sides whose face fires, in the order they fire
     bodies: list  # the face (its conditions and 作用 list) of each side of ``firing``
+    frame: Frame  # what the faces' 作用 read of the play (its page, distance, crossing)
 
 
 class Playing:
@@ -174,12 +175,11 @@ class Playing:
             return None
         seat = s.enemy["seat"]
         crosses = (age - seat) * (year - seat) < 0
-        firing, bodies, _ = self._faces_firing(
-            uid, _sides(year, age),
-            Frame(uid, abs(year - age), crosses))
+        frame = Frame(uid, abs(year - age), crosses)
+        firing, bodies, _ = self._faces_firing(uid, _sides(year, age), frame)
         if not firing:
             return None
-        return PlayPlan(year, cost, crosses, firing, bodies)
+        return PlayPlan(year, cost, crosses, firing, bodies, frame)
 
     def _blocked(self, uid: int, year: int) -> str:
         s = self.state
@@ -307,8 +307,8 @@ class Playing:
     def _resolve_play(self, uid: int, plan: PlayPlan):
         s = self.state
         old, year = s.age, plan.year
-        distance = abs(year - old)
-        frame = Frame(uid, distance, plan.crosses)
+        frame = plan.frame  # read before 刻 moves (spec 002)
+        distance = frame.distance
         s.plays_run += 1
         self.count_scope = "play"
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
