@@ -144,13 +144,18 @@ class Zones:
     def _reshuffle_if_empty(self) -> None:
         """山札が0枚になった時点で、捨て札を全てシャッフルして新しい山札とする."""
         s = self.state
-        if s.zones["draw"] or not s.zones["discard"]:
+        draw, discard = s.zones["draw"], s.zones["discard"]
+        if draw or not discard:
             return
-        pile = list(s.zones["discard"])
-        for uid in pile:
-            s.move(uid, "draw")
-        self._shuffle(s.zones["draw"])
-        self.emit(("reshuffled", len(pile)))
+        # State.move of each page, in the discard pile's order, without looking for it:
+        # the whole pile goes.
+        draw.extend(discard)
+        discard.clear()
+        pages = s.pages
+        for uid in draw:
+            pages[uid]["zone"] = "draw"
+        self._shuffle(draw)
+        self.emit(("reshuffled", len(draw)))
 
 
 #: Operation code → the steps of a region operation (the region family: they may ask the
