@@ -6,7 +6,7 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from contract.tables import Const, Sayou
 from contract.vocabulary import ANCHORED
@@ -25,7 +25,8 @@ def is_one_shot(effect: Sayou) -> bool:
             and repeat.max == 1)
 
 
-class EffectFacts(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class EffectFacts:
     """What a 作用 of the tables settles about its place on the board, worked out once
     per tables object (``effect_facts``)."""
 
@@ -70,7 +71,8 @@ def effect_facts(tables, effect: Sayou) -> EffectFacts:
     return entry
 
 
-class BoardIndex(NamedTuple):
+@dataclass(slots=True)
+class BoardIndex:
     """What the board holds, by what asks for it: made again after each change of the
     board (``Battle._index = None``), read at every timing and every modified value —
     most of which find nothing on the board for them."""

@@ -6,7 +6,7 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from contract.codec import to_literal
 
@@ -36,7 +36,8 @@ def trait_values(tables, enemy_id: str) -> dict:
     return tables.fact("trait_values", enemy_id, values)
 
 
-class EnemyFacts(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class EnemyFacts:
     """What a stage reads of its enemy at every turn, play and hit, worked out once per
     tables and enemy (``enemy_facts``; the enemies are frozen). The battle keeps the
     facts of the stage's enemy (``Battle.foe``), so that a rule asks an attribute rather

@@ -6,7 +6,7 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
@@ -22,7 +22,8 @@ def _pays(body) -> bool:
     return any(e.op == "pay" and e.timing == "on_play" for e in body.effects)
 
 
-class PageFacts(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PageFacts:
     """What a page's faces settle without a test, worked out once per tables
     (``page_facts``): the pages are frozen, and a policy asks at every step."""
 
@@ -73,7 +74,8 @@ def page_facts(tables) -> dict[str, PageFacts]:
 
 
 
-class PlayPlan(NamedTuple):
+@dataclass(slots=True)
+class PlayPlan:
     """A play as it will resolve: worked out when it is asked for (``Playing._plan``)."""
 
     year: int  # 銘 of the page now
