@@ -92,7 +92,10 @@ class EnemyTurn:
         # and the stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).
         s.enemy["turn_intents"] = list(s.enemy["intents"])
-        self.emit(("intents_shown", list(s.enemy["turn_intents"])))
+        # Event values that are lists are recorded as tuples (read as lists: EventLog):
+        # a tuple of plain values leaves the cycle collector's lists, a list never does —
+        # a long battle's log of Intents made every full collection walk them all again.
+        self.emit(("intents_shown", tuple(s.enemy["turn_intents"])))
         for placed in (self._index or self.board_index()).telegraphed:
             effect = placed["effect"]
             if effect.timing == "turn_start":
@@ -120,7 +123,7 @@ class EnemyTurn:
             yield from steps
             if self._stage_over():
                 return  # defeated before acting: the remaining Intents never happen
-        self.emit(("enemy_acts", list(s.enemy["turn_intents"])))
+        self.emit(("enemy_acts", tuple(s.enemy["turn_intents"])))  # a tuple: see 予兆
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":

@@ -324,7 +324,7 @@ class Playing:
         s.steps -= plan.cost
         if year == old:
             s.same_age_plays += 1
-        self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost, plan.firing,
+        self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost, tuple(plan.firing),
                   plan.crosses))
         for side, body in zip(plan.firing, plan.bodies):
             self.emit(("face_fired", uid, side))
