@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
-from .sayou import (Frame, check_condition, conditions_hold, modifiers, page_year,
+from .sayou import (Frame, check_condition, condition_tests, holds, modifiers, page_year,
                     payment_shortfall, truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
 from .state import SIDE_WORDS, SIDES
@@ -42,6 +42,8 @@ class PageFacts:
     past_only: bool | None
     future_only: bool | None
     both: bool | None
+    #: Side → the play conditions of its face as dealt, compiled (sayou.condition_tests).
+    tests: dict
 
 
 def dealt(free: frozenset, unwritten: frozenset, sides) -> bool | None:
@@ -68,7 +70,9 @@ def page_facts(tables) -> dict[str, PageFacts]:
                 frozenset(side for side in SIDES if page.pens[side] is not None),
                 frozenset(side for side, body in page.faces.items() if _pays(body)),
                 dealt(free, unwritten, ("past",)), dealt(free, unwritten, ("future",)),
-                dealt(free, unwritten, ("past", "future")))
+                dealt(free, unwritten, ("past", "future")),
+                {side: condition_tests(tables, body.conditions)
+                 for side, body in page.faces.items()})
     return facts
 
 
@@ -287,6 +291,7 @@ class Playing:
                     continue
                 body = page.faces[side]
                 pays = side in fact.pays
+                tests = fact.tests[side]
             else:
                 body = self.face_body(uid, side)
                 if body is None:
@@ -294,10 +299,11 @@ class Playing:
                 pays = _pays(body)
                 if not body.conditions and not pays:
                     return True
+                tests = condition_tests(self.tables, body.conditions)
             if frame is None:
                 seat = self.state.enemy["seat"]
                 frame = Frame(uid, abs(year - age), (age - seat) * (year - seat) < 0)
-            if conditions_hold(self, body.conditions, frame) and (
+            if holds(self, tests, frame) and (
                     not pays or payment_shortfall(self, body.effects, frame, paying) is None):
                 return True
         return False

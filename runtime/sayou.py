@@ -168,11 +168,6 @@ def read_ref(battle, ref, frame: Frame):
     return READERS[type(ref)](battle, ref, frame)
 
 
-def read_term(battle, term, frame: Frame):
-    """A condition term: a constant or a reference."""
-    return term.value if type(term) is Const else read_ref(battle, term, frame)
-
-
 #: Base class → its value (battle, base, frame → number): 基準値 is a constant or a
 #: reference times its coefficient.
 BASES = {
@@ -208,34 +203,94 @@ COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator
            "==": operator.eq, "!=": operator.ne}
 
 
-def _compare(battle, cond: Condition, frame: Frame) -> bool:
-    terms = cond.terms
-    if len(terms) == 2:  # one comparison, the commonest condition: no lists made
-        return COMPARE[cond.ops[0]](float(read_term(battle, terms[0], frame)),
-                                    float(read_term(battle, terms[1], frame)))
-    values = [float(read_term(battle, t, frame)) for t in terms]
-    return all(COMPARE[op](a, b) for op, a, b in zip(cond.ops, values, values[1:]))
+# A play condition is compiled once per tables into a function of (battle, frame) →
+# whether it holds: playability asks the conditions of every conditional page in the
+# hand at every step of a policy, and the reading of a term is settled by the term.
 
 
-#: Condition test code → how it is decided (battle, condition, frame → bool).
+def _term_reader(term):
+    """A condition term as a function of (battle, frame) → its value now, as a float: a
+    constant is read once; a counter of a scope (not anchored) straight from the state;
+    any other reference through READERS."""
+    if type(term) is Const:
+        value = float(term.value)
+        return lambda battle, frame: value
+    if type(term) is CounterRef and term.scope != ANCHORED:
+        scope, counter = term.scope, term.counter
+        return lambda battle, frame: float(battle.state.counter(scope, counter))
+    reader = READERS[type(term)]
+    return lambda battle, frame: float(reader(battle, term, frame))
+
+
+def _compile_compare(cond: Condition):
+    readers = [_term_reader(term) for term in cond.terms]
+    tests = [COMPARE[op] for op in cond.ops]
+    if len(readers) == 2:  # one comparison, the commonest condition: no lists made
+        (left, right), (test,) = readers, tests
+        return lambda battle, frame: test(left(battle, frame), right(battle, frame))
+
+    def chain(battle, frame) -> bool:  # each neighbouring pair
+        values = [read(battle, frame) for read in readers]
+        return all(test(a, b) for test, a, b in zip(tests, values, values[1:]))
+    return chain
+
+
+def _compile_nonzero(cond: Condition):
+    read = _term_reader(cond.terms[0])
+    return lambda battle, frame: read(battle, frame) != 0
+
+
+def _crosses(battle, frame) -> bool:
+    return frame.crosses
+
+
+def _not_crosses(battle, frame) -> bool:
+    return not frame.crosses
+
+
+#: Condition test code → how a condition of it is compiled: into a function of
+#: (battle, frame) → whether it holds now.
 TESTS = {
-    "compare": _compare,
-    "nonzero": lambda b, cond, f: read_term(b, cond.terms[0], f) != 0,
-    "crosses": lambda b, cond, f: f.crosses,
-    "not_crosses": lambda b, cond, f: not f.crosses,
+    "compare": _compile_compare,
+    "nonzero": _compile_nonzero,
+    "crosses": lambda cond: _crosses,
+    "not_crosses": lambda cond: _not_crosses,
 }
+
+
+def _by_identity(tables, kind: str, obj, make):
+    """``make()`` for the frozen tables object ``obj``, once per tables: kept by
+    identity (a frozen dataclass would hash all its fields at every look-up)."""
+    memo = tables.memo.get(kind)
+    if memo is None:
+        memo = tables.memo[kind] = {}
+    entry = memo.get(id(obj))
+    if entry is None or entry[0] is not obj:
+        entry = memo[id(obj)] = (obj, make())
+    return entry[1]
+
+
+def condition_test(tables, cond: Condition):
+    """A play condition compiled (TESTS), once per tables and condition."""
+    return _by_identity(tables, "condition_test", cond, lambda: TESTS[cond.test](cond))
+
+
+def condition_tests(tables, conditions) -> tuple:
+    """A face's play conditions compiled, in order, once per tables and conditions."""
+    return _by_identity(tables, "condition_tests", conditions, lambda: tuple(
+        condition_test(tables, cond) for cond in conditions))
 
 
 def check_condition(battle, cond: Condition, frame: Frame) -> bool:
     """Whether a play condition holds now."""
-    return TESTS[cond.test](battle, cond, frame)
+    return condition_test(battle.tables, cond)(battle, frame)
 
 
-def conditions_hold(battle, conditions, frame: Frame) -> bool:
-    """Whether every one of a face's play conditions holds now (stopping at the first
-    that fails)."""
-    for cond in conditions:
-        if not TESTS[cond.test](battle, cond, frame):
+def holds(battle, tests, frame: Frame) -> bool:
+    """Whether every one of a face's compiled play conditions (``condition_tests``)
+    holds now, stopping at the first that fails."""
+    for test in tests:
+        if not test(battle, frame):
             return False
     return True
 

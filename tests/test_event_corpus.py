@@ -143,3 +143,45 @@ def test_every_recorded_event_has_the_values_its_layout_names(tables):
             assert event.as_dict() == {"kind": event.kind, **event.data}
             seen.add(layout)
     assert len(seen) >= 30
+
+
+def test_a_compiled_play_condition_decides_as_reading_its_terms(tables):
+    """Play conditions are compiled once per tables (sayou.TESTS): at every step of the
+    corpus, every condition of the content, for every hand page's play, decides exactly
+    as reading each term through READERS and comparing the floats would."""
+    from contract.tables import Const
+    from runtime.battle import Battle
+    from runtime.sayou import COMPARE, READERS, Frame, condition_test
+
+    def read(battle, term, frame):
+        return float(term.value if type(term) is Const else
+                     READERS[type(term)](battle, term, frame))
+
+    def decided(battle, cond, frame):
+        if cond.test == "crosses":
+            return frame.crosses
+        if cond.test == "not_crosses":
+            return not frame.crosses
+        values = [read(battle, term, frame) for term in cond.terms]
+        if cond.test == "nonzero":
+            return values[0] != 0
+        return all(COMPARE[op](a, b) for op, a, b in zip(cond.ops, values, values[1:]))
+
+    conditions = [cond for page in tables.pages.values() for body in
+                  (*page.faces.values(), *(p for p in page.pens.values() if p))
+                  for cond in body.conditions]
+    assert {cond.test for cond in conditions} >= {"compare", "not_crosses"}
+    checked = 0
+    for entry in CORPUS[:25]:
+        battle = Battle.new(tables, seed=entry["seed"], enemies=entry["stages"])
+        for action in entry["actions"]:
+            s = battle.state
+            for uid in battle.hand:
+                year, seat = battle.year(uid), s.enemy["seat"]
+                frame = Frame(uid, abs(year - s.age), (s.age - seat) * (year - seat) < 0)
+                for cond in conditions:
+                    assert condition_test(tables, cond)(battle, frame) == \
+                        decided(battle, cond, frame), (entry["seed"], cond)
+                    checked += 1
+            event_corpus.apply_action(battle, action)
+    assert checked > 10000
