@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 
-from contract.tables import Body
 from contract.vocabulary import W
 
 from .board import Board
@@ -177,12 +176,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return None
         base = page.faces[side]
         if face["state"] == "pen":
-            pen = page.pens[side]
-            if base.written:
-                # A pen on a written face replaces its 作用列 only: the play conditions
-                # are a face variable of their own and stay (spec 002, DESIGN §6.1).
-                return Body(base.conditions, pen.effects)
-            return pen
+            return self.page_facts[page.id].pen_bodies[side]  # playing.penned, made once
         return base if base.written else None
 
     def legal_actions(self) -> list[tuple]:

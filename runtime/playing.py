@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from contract import vocabulary as vocab
+from contract.tables import Body
 from contract.vocabulary import W
 
 from .sayou import (Frame, check_condition, condition_tests, holds, modifiers, page_year,
@@ -44,6 +45,19 @@ class PageFacts:
     both: bool | None
     #: Side → the play conditions of its face as dealt, compiled (sayou.condition_tests).
     tests: dict
+    #: Side → its face once a pen has written it (``penned``), for the sides with a pen;
+    #: the play conditions of that face, compiled; the sides where it pays on play.
+    pen_bodies: dict
+    pen_tests: dict
+    pen_pays: frozenset
+
+
+def penned(page, side: str) -> Body:
+    """A face once its pen is written: a pen on a written face replaces its 作用列 only —
+    the play conditions are a face variable of their own and stay (spec 002, DESIGN
+    §6.1); a pen on a blank face is the whole face."""
+    base, pen = page.faces[side], page.pens[side]
+    return Body(base.conditions, pen.effects) if base.written else pen
 
 
 def dealt(free: frozenset, unwritten: frozenset, sides) -> bool | None:
@@ -65,6 +79,8 @@ def page_facts(tables) -> dict[str, PageFacts]:
             free = frozenset(side for side, body in page.faces.items()
                              if body.written and not body.conditions and not _pays(body))
             unwritten = frozenset(side for side, body in page.faces.items() if not body.written)
+            pen_bodies = {side: penned(page, side) for side in SIDES
+                          if page.pens[side] is not None}
             facts[page.id] = PageFacts(
                 page.year, free, unwritten,
                 frozenset(side for side in SIDES if page.pens[side] is not None),
@@ -72,7 +88,11 @@ def page_facts(tables) -> dict[str, PageFacts]:
                 dealt(free, unwritten, ("past",)), dealt(free, unwritten, ("future",)),
                 dealt(free, unwritten, ("past", "future")),
                 {side: condition_tests(tables, body.conditions)
-                 for side, body in page.faces.items()})
+                 for side, body in page.faces.items()},
+                pen_bodies,
+                {side: condition_tests(tables, body.conditions)
+                 for side, body in pen_bodies.items()},
+                frozenset(side for side, body in pen_bodies.items() if _pays(body)))
     return facts
 
 
@@ -286,20 +306,21 @@ class Playing:
         frame = None
         page = self.page_of(uid)
         for side in sides:
-            if faces[side]["state"] == "base":  # the face as dealt (face_body's commonest case)
+            state = faces[side]["state"]
+            if state == "base":  # the face as dealt (face_body's commonest case)
                 if side in fact.unwritten:
                     continue
                 body = page.faces[side]
                 pays = side in fact.pays
                 tests = fact.tests[side]
-            else:
-                body = self.face_body(uid, side)
-                if body is None:
-                    continue
-                pays = _pays(body)
-                if not body.conditions and not pays:
+            elif state == "pen":
+                body = fact.pen_bodies[side]
+                pays = side in fact.pen_pays
+                tests = fact.pen_tests[side]
+                if not tests and not pays:
                     return True
-                tests = condition_tests(self.tables, body.conditions)
+            else:  # blank
+                continue
             if frame is None:
                 seat = self.state.enemy["seat"]
                 frame = Frame(uid, abs(year - age), (age - seat) * (year - seat) < 0)

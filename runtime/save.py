@@ -295,9 +295,11 @@ class _State:
                 if face["blanked"] is not None:
                     _one_of(face["blanked"], f"{fw}.blanked", ("base", "pen"))
                 _bool(face["penned"], f"{fw}.penned")
-                if face["state"] == "pen" and self.tables.pages[page["page"]].pens.get(
-                        side) is None:
+                no_pen = self.tables.pages[page["page"]].pens.get(side) is None
+                if face["state"] == "pen" and no_pen:
                     raise SaveError(f"{fw}.state", "このページのこの面にペン強化はありません")
+                if face["blanked"] == "pen" and no_pen:  # restoring it would write the pen
+                    raise SaveError(f"{fw}.blanked", "このページのこの面にペン強化はありません")
         _keys(zones, "state.zones", set(ZONES))
         seen: dict[int, str] = {}
         for zone in ZONES:

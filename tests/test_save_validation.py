@@ -196,3 +196,20 @@ def test_a_save_of_the_previous_version_is_refused_by_name():
     with pytest.raises(save.SaveError) as err:
         save.from_json(TABLES, json.dumps(data))
     assert err.value.where == "save_version" and "読めません" in str(err.value)
+
+
+def test_a_pen_written_or_to_be_restored_on_a_face_without_one_is_refused():
+    """A face's pen state, or the state a blank would restore, names a pen the page has:
+    a save that writes a pen the tables never had is refused where it says so."""
+    data = json.loads(SAVES[1])
+    no_pen = next((i, side) for i, page in enumerate(data["state"]["pages"])
+                  for side in ("future", "past")
+                  if TABLES.pages[page["page"]].pens[side] is None)
+    index, side = no_pen
+    for field, value in (("state", "pen"), ("blanked", "pen")):
+        broken = json.loads(SAVES[1])
+        face = broken["state"]["pages"][index]["faces"][side]
+        face.update({"state": "blank", "blanked": "base"} if field == "blanked" else {})
+        face[field] = value
+        with pytest.raises(save.SaveError, match=f"state.pages.{index}.faces.{side}.{field}"):
+            save.from_json(TABLES, json.dumps(broken))
