@@ -30,7 +30,7 @@ class Defense:
         An on-hit value absorbs one Intent and then vanishes, whatever is left of it.
         ``one_intent``: this is the hit of an Intent (its ``defense_consumed`` events say
         ``during="hit"``: they are part of the hit). ``absorbed_by`` gets one
-        ``[lifetime, absorbed, vanished]`` per lifetime of defense the hit touched, in
+        ``(lifetime, absorbed, vanished)`` per lifetime of defense the hit touched, in
         consumption order (a 被弾1回 value vanishes with what it did not absorb).
         """
         s = self.state
@@ -78,9 +78,9 @@ class Defense:
 
 def _absorbed(rows: list, expiry: str, used: int, vanished: int) -> None:
     """One lifetime's part of a hit into ``absorbed_by``: one row per lifetime, in
-    consumption order."""
+    consumption order — each a tuple, as the hit's event records it (EventLog)."""
     if rows and rows[-1][0] == expiry:
-        rows[-1][1] += used
-        rows[-1][2] += vanished
+        _, absorbed, gone = rows[-1]
+        rows[-1] = (expiry, absorbed + used, gone + vanished)
     else:
-        rows.append([expiry, used, vanished])
+        rows.append((expiry, used, vanished))

@@ -160,7 +160,7 @@ class EnemyTurn:
         else:
             # as tuples: a log of plain tuples costs the cycle collector nothing (EventLog)
             self.emit(("hit", amount, amount - left, left, s.hp, "intent",
-                      tuple(map(tuple, absorbed_by))))
+                       tuple(absorbed_by)))
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
         return self._fire_board("on_hit")

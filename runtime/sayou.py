@@ -404,11 +404,7 @@ def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
 
 def _ref_literal(battle, ref) -> dict:
     """A reference as plain data (its contract literal), once per reference object."""
-    memo = battle.tables.memo.setdefault("ref_literals", {})
-    entry = memo.get(id(ref))
-    if entry is None or entry[0] is not ref:
-        entry = memo[id(ref)] = (ref, to_literal(ref))
-    return entry[1]
+    return _by_identity(battle.tables, "ref_literals", ref, lambda: to_literal(ref))
 
 
 def explained(why: dict | None) -> tuple:
