@@ -91,7 +91,8 @@ class BoardIndex:
     ending: dict
     #: The effects whose value reads an anchored counter (a window to close).
     windows: list
-    #: The telegraphed traits (shown at 予兆, done in the enemy phase), in board order.
+    #: The telegraphed traits (shown at 予兆, done in the enemy phase), in board order,
+    #: each as (placed, its value when it reads nothing — as ``modifiers`` — else None).
     telegraphed: list
 
 
@@ -105,7 +106,7 @@ def board_index(tables, effects: list[dict]) -> BoardIndex:
     for placed in effects:
         facts = effect_facts(tables, placed["effect"])
         if placed["effect"].telegraphed:
-            telegraphed.append(placed)
+            telegraphed.append((placed, facts.const if placed["scale"] == 1.0 else None))
         if facts.fires_at is not None:
             timings.add(facts.fires_at)
         if facts.modifies is not None:

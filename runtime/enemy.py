@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from contract.codec import to_literal
 
 from . import escalation, seat as seat_rule
-from .board import effect_facts
 from .sayou import REGION_ZONES, base_value, truncate
 
 
@@ -96,20 +95,20 @@ class EnemyTurn:
         # a tuple of plain values leaves the cycle collector's lists, a list never does —
         # a long battle's log of Intents made every full collection walk them all again.
         self.emit(("intents_shown", tuple(s.enemy["turn_intents"])))
-        for placed in (self._index or self.board_index()).telegraphed:
+        for placed, const in (self._index or self.board_index()).telegraphed:
             effect = placed["effect"]
             if effect.timing == "turn_start":
-                plan = placed["telegraph"] = self._seat_plan(placed)
+                plan = placed["telegraph"] = self._seat_plan(placed, const)
                 self.emit(("trait_telegraphed", effect.names.target, plan["amount"],
                            plan["to"]))
         return self._fire_board("turn_start")
 
-    def _seat_plan(self, placed: dict) -> dict:
+    def _seat_plan(self, placed: dict, const: float | None) -> dict:
         """What a placed telegraphed seat move will do: ``amount`` is the signed move;
-        ``to`` the position it aims at (an assignment telegraphs its target position)."""
+        ``to`` the position it aims at (an assignment telegraphs its target position).
+        ``const``: its value when it reads nothing (BoardIndex.telegraphed)."""
         effect = placed["effect"]
-        const = effect_facts(self.tables, effect).const
-        value = truncate(const if const is not None and placed["scale"] == 1.0 else
+        value = truncate(const if const is not None else
                          base_value(self, effect, self.frame_of(placed)))
         return seat_rule.planned(effect.op, effect.direction, value, self.state.enemy["seat"])
 
@@ -136,7 +135,7 @@ class EnemyTurn:
                 self._blank_random(intent["region"])
             if self._stage_over():
                 return
-        for placed in (self._index or self.board_index()).telegraphed:
+        for placed, _ in (self._index or self.board_index()).telegraphed:
             # Only a telegraphed trait's placement keeps a plan (_phase_intents).
             if "telegraph" in placed and placed in s.effects:
                 effect = placed["effect"]
