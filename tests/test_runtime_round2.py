@@ -130,6 +130,22 @@ def test_steps_used_is_the_distance_not_the_steps_paid(tables):
     assert battle.state.steps == 100 - 6 - 17  # cheap itself was paid in full
 
 
+def test_a_payment_multiplier_makes_playable_what_the_steps_alone_would_not(tables):
+    """支払い倍率 prices each distance: a page farther than the 歩 left is playable when
+    its priced cost is not — for the policy's playable_uids as for play_info."""
+    battle = scene(tables, ["cheap", "far"], age=30, steps=100, enemy="quiet")
+    battle.play(find(battle, "cheap"))  # 支払い倍率 ×0.5 for the next play; 刻 36
+    far = find(battle, "far")  # 銘 70: distance 34, priced 17
+    for steps, playable in ((33, True), (17, True), (16, False)):
+        battle.dev_set(steps=steps)
+        assert (far in battle.playable_uids()) is playable, steps
+        assert battle.play_info(far)["playable"] is playable, steps
+        assert (("play", far) in battle.legal_actions()) is playable, steps
+    battle.dev_set(steps=17)
+    battle.play(far)
+    assert battle.state.steps == 0 and battle.state.age == 70
+
+
 def test_under_suppressed_age_steps_used_counts_but_distance_moved_is_zero(tables):
     battle = scene(tables, ["hold", "far"], age=30, steps=100, enemy="quiet")
     battle.play(find(battle, "hold"))  # 抑制 刻: this play's own move is suppressed
