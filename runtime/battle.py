@@ -28,11 +28,12 @@ from .streams import Streams
 from .tables import Tables
 from .turn import Turn
 from .zones import Zones
-#: What the actions of a battle made with ``record=False`` return: no events.
-_NO_EVENTS = EventLog((), 0, 0)
 
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
+
+#: What the actions of a battle made with ``record=False`` return: no events.
+_NO_EVENTS = EventLog((), 0, 0)
 
 
 class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcome):
@@ -214,8 +215,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     # resolves until it ends or a player choice makes it wait.
     def play(self, uid: int) -> EventLog:
         """Play a hand page (by uid)."""
-        if self.state.outcome is not None or self._choice is not None:
-            self._ready()  # says why
+        self._ready()
         plan = self._plan(uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
             raise Refused(self.play_info(uid)["reason"])
@@ -236,8 +236,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     def end_turn(self) -> EventLog:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
-        if self.state.outcome is not None or self._choice is not None:
-            self._ready()  # says why
+        self._ready()
         self._begin(self._end_turn())
         return self._done()
 
@@ -278,7 +277,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
             self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
-                      else value))
+                       else value))
         return self._done()
 
     def _dev_hand(self, pages) -> None:

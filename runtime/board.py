@@ -133,7 +133,7 @@ class Board:
         s.effects.append(placed)
         self._index = None
         self.emit(("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
-                  origin))
+                   origin))
 
     def modifier_values(self, target: str) -> dict[str, float]:
         """Each modifier of ``target`` in force now, by its variable code (攻撃力補正,

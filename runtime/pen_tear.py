@@ -64,7 +64,7 @@ class PenAndTear:
         s.move(uid, "torn")
         s.count("turn", "tears", 1)
         self.emit(("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
-                  preview["blank"]))
+                   preview["blank"]))
         frame = Frame(page_uid=uid, distance=preview["distance"])
         effects = self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
                                  origin=f"tear:{s.pages[uid]['page']}")

@@ -342,17 +342,15 @@ class Playing:
         self.count_scope = "play"
         # This play's move is known before 刻 moves; turn and wider scopes get it after.
         # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
-        crossings = 1 if plan.crosses else 0
-        # The play scope begins with its move: 使用した歩, 総移動距離, 正味変位, 跨いだ回数,
-        # プレイ数.
-        s.play_counters = {"steps_used": distance, "distance_moved": distance,
-                           "net_displacement": year - old, "crossings": crossings,
-                           "plays": 1}
+        move = {"steps_used": distance, "distance_moved": distance,
+                "net_displacement": year - old, "crossings": 1 if plan.crosses else 0,
+                "plays": 1}
+        s.play_counters = dict(move)  # the play scope begins with its move
         s.steps -= plan.cost
         if year == old:
             s.same_age_plays += 1
-        self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost, tuple(plan.firing),
-                  plan.crosses))
+        self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost,
+                   tuple(plan.firing), plan.crosses))
         for side, body in zip(plan.firing, plan.bodies):
             self.emit(("face_fired", uid, side))
             yield from self._run_list(body.effects, frame, uid)
@@ -366,21 +364,13 @@ class Playing:
             # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
             # This play's references already read the move it would have made.
             for name in SUPPRESSED_MOVE:
+                move[name] = 0
                 s.play_counters[name] = 0
-            moved = distance, 0, 0, 0, 1
-        else:
-            moved = distance, distance, year - old, crossings, 1
-        # Into the run's counters, which the turn and the stage read from (State.count):
-        # the five counters of the move, spelled out (a loop over them cost more than
-        # the adds).
+        # Into the run's counters, which the turn and the stage read from (State.count).
         counters = s.counters
         get = counters.get
-        used, travelled, displaced, crossed, played = moved
-        counters["steps_used"] = get("steps_used", 0) + used
-        counters["distance_moved"] = get("distance_moved", 0) + travelled
-        counters["net_displacement"] = get("net_displacement", 0) + displaced
-        counters["crossings"] = get("crossings", 0) + crossed
-        counters["plays"] = get("plays", 0) + played
+        for name, amount in move.items():
+            counters[name] = get(name, 0) + amount
         if suppressed:
             s.suppress -= 1
             self.emit(("moved", old, old, True))

@@ -33,7 +33,7 @@ class Turn:
             s.move(uid, "discard")
             self.emit(("page_returned", uid))
         self.emit(("stage_started", s.stage_index + 1, enemy.id, enemy.hp, enemy.seat,
-                  enemy.breakthrough))
+                   enemy.breakthrough))
         for effect in enemy.trait_effects:
             self.place(effect, origin=f"enemy:{enemy.id}")
         yield from self._fire_board("stage_start")
@@ -146,7 +146,7 @@ class Turn:
             kept = [d for d in s.defense if d[1] != "turn"]
             if len(kept) < len(s.defense):
                 self.emit(("defense_expired", sum(v for v, e in s.defense if e == "turn"),
-                          "turn"))
+                           "turn"))
             s.defense = kept
         clamped = s.mods and self._expire_mods("turn")
         index = self._index or self.board_index()
