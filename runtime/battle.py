@@ -67,6 +67,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._settled = True  # whether the pending resolution is the settling (_resume)
         self._choice: dict | None = None
+        #: (the stage's list of Intents, the record 予兆 last made of it) — shared by the
+        #: turns until the list changes (EnemyTurn._shown_intents); never saved.
+        self._shown = None
         #: Where a change-log counter starts: ``"play"`` while a play is resolved, else
         #: ``"turn"`` (an effect that fires after the enemy acts belongs to no play) —
         #: an attribute, not a property: every damage, heal and defense gain asks.

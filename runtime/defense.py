@@ -29,8 +29,8 @@ class Defense:
 
         An on-hit value absorbs one Intent and then vanishes, whatever is left of it.
         ``one_intent``: this is the hit of an Intent (its ``defense_consumed`` events say
-        ``during="hit"``: they are part of the hit). ``absorbed_by`` gets one
-        ``(lifetime, absorbed, vanished)`` per lifetime of defense the hit touched, in
+        ``during="hit"``: they are part of the hit). ``absorbed_by`` gets ``lifetime,
+        absorbed, vanished`` for each lifetime of defense the hit touched, in
         consumption order (a 被弾1回 value vanishes with what it did not absorb).
         """
         s = self.state
@@ -78,9 +78,10 @@ class Defense:
 
 def _absorbed(rows: list, expiry: str, used: int, vanished: int) -> None:
     """One lifetime's part of a hit into ``absorbed_by``: one row per lifetime, in
-    consumption order — each a tuple, as the hit's event records it (EventLog)."""
-    if rows and rows[-1][0] == expiry:
-        _, absorbed, gone = rows[-1]
-        rows[-1] = (expiry, absorbed + used, gone + vanished)
+    consumption order, each row three values one after another — packed, as the hit's
+    event records it (events.PACKED)."""
+    if rows and rows[-3] == expiry:
+        rows[-2] += used
+        rows[-1] += vanished
     else:
-        rows.append((expiry, used, vanished))
+        rows += (expiry, used, vanished)

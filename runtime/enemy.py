@@ -87,14 +87,14 @@ class EnemyTurn:
         for index in escalation.due(s.enemy["escalations"], s.turn, acceleration):
             s.enemy["intents"].append(escalating[index])
             self.emit(("escalated", escalating[index], len(s.enemy["intents"])))
-        # An Intent is a literal no rule changes once made: the turn's list, the events
-        # and the stage's list share them (an enemy with hundreds of Intents after long
+        # An Intent is a literal no rule changes once made: the turn's list and the
+        # stage's list share them (an enemy with hundreds of Intents after long
         # escalation copied them three times a turn).
         s.enemy["turn_intents"] = list(s.enemy["intents"])
-        # Event values that are lists are recorded as tuples (read as lists: EventLog):
-        # a tuple of plain values leaves the cycle collector's lists, a list never does —
-        # a long battle's log of Intents made every full collection walk them all again.
-        self.emit(("intents_shown", tuple(s.enemy["turn_intents"])))
+        # A counted battle's records are dropped unread at the end of the action: the
+        # turn's own list will do there.
+        self.emit(("intents_shown", self._shown_intents() if self.record
+                   else s.enemy["turn_intents"]))
         for placed, const in (self._index or self.board_index()).telegraphed:
             effect = placed["effect"]
             if effect.timing == "turn_start":
@@ -102,6 +102,30 @@ class EnemyTurn:
                 self.emit(("trait_telegraphed", effect.names.target, plan["amount"],
                            plan["to"]))
         return self._fire_board("turn_start")
+
+    # A record of Intents is a tuple of dicts, and the cycle collector never stops looking
+    # at one: the turns of a long stage share the record 予兆 made until the stage's list
+    # changes, rather than adding hundreds of Intents to the log each turn (issue 13).
+
+    def _shown_intents(self) -> tuple:
+        """The stage's Intents as 予兆 records them: a tuple made again only when the
+        stage's list changed (escalation appends to it, a stage makes a new one)."""
+        intents = self.state.enemy["intents"]
+        shown = self._shown
+        if shown is None or shown[0] is not intents or len(shown[1]) != len(intents):
+            shown = self._shown = (intents, tuple(intents))
+        return shown[1]
+
+    def _acting_intents(self) -> tuple:
+        """The turn's remaining Intents as the enemy's action records them: the end of
+        what 予兆 showed (crossings remove Intents from the front of the turn's list), or
+        the whole record when none was removed."""
+        s = self.state
+        remaining, intents = s.enemy["turn_intents"], s.enemy["intents"]
+        removed = len(intents) - len(remaining)
+        if removed >= 0 and remaining == intents[removed:]:
+            return self._shown_intents()[removed:]
+        return tuple(remaining)
 
     def _seat_plan(self, placed: dict, const: float | None) -> dict:
         """What a placed telegraphed seat move will do: ``amount`` is the signed move;
@@ -122,7 +146,8 @@ class EnemyTurn:
             yield from steps
             if self._stage_over():
                 return  # defeated before acting: the remaining Intents never happen
-        self.emit(("enemy_acts", tuple(s.enemy["turn_intents"])))  # a tuple: see 予兆
+        self.emit(("enemy_acts", self._acting_intents() if self.record
+                   else s.enemy["turn_intents"]))  # the list: as 予兆
         while s.enemy["turn_intents"]:
             intent = s.enemy["turn_intents"].pop(0)
             if intent["kind"] == "attack":
@@ -157,7 +182,7 @@ class EnemyTurn:
         if absorbed_by is None:
             self.emit(("hit", amount, amount - left, left, s.hp, "intent"))
         else:
-            # as tuples: a log of plain tuples costs the cycle collector nothing (EventLog)
+            # packed: a record of plain values costs the cycle collector nothing (events)
             self.emit(("hit", amount, amount - left, left, s.hp, "intent",
                        tuple(absorbed_by)))
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000

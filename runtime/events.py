@@ -6,8 +6,10 @@ here once (``LAYOUTS``).
 
 A battle makes hundreds of events and a simulation millions, so an event is stored as a
 cheap record: one flat tuple of the name of its layout and its values, in the layout's
-order (``Battle.emit("drawn", uid, page)`` makes ``("drawn", uid, page)``). ``data`` names the values from the table when
-someone reads them — the terminal, a record, a test — and never while a battle runs.
+order (``Battle.emit(("drawn", uid, page))`` records ``("drawn", uid, page)``). ``data``
+names the values from the table when someone reads them — the terminal, a record, a test
+— and never while a battle runs. A hit's rows of absorbed defense are recorded packed, as
+one flat tuple of plain values (``PACKED``), and read as the rows they stand for.
 """
 
 from __future__ import annotations
@@ -96,6 +98,22 @@ KIND_OF = {layout: layout.partition("/")[0] for layout in LAYOUTS}
 #: Every kind of event.
 KINDS = frozenset(KIND_OF.values())
 
+# A record that holds only plain values leaves the cycle collector's lists the first time
+# it is looked at; a record holding a tuple of tuples took it a pass per level, and the
+# records of a long battle's hits piled up in the oldest generation and set off full
+# collections, each walking the whole log again (issue 13). So a hit's absorbed rows are
+# recorded packed: one flat tuple of plain values.
+
+
+def _rows(packed: tuple) -> list[list]:
+    """A hit's absorbed rows (lifetime, absorbed, vanished), one after another."""
+    return [list(packed[i:i + 3]) for i in range(0, len(packed), 3)]
+
+
+#: Value name → how a value recorded packed reads (BattleEvent.data), in every layout
+#: that has a value of that name.
+PACKED = {"absorbed_by": _rows}
+
 
 class BattleEvent(tuple):
     """One thing that happened: its kind (one of KINDS) and its values — stored as
@@ -119,10 +137,11 @@ class BattleEvent(tuple):
     @property
     def data(self) -> dict:
         """The values by name, in the layout's order (a new dict at each reading). A
-        value recorded as a tuple (what a hit's defense absorbed, kept so that the log
-        stays plain tuples: EventLog) reads as the list it stands for — event values are
-        JSON data."""
-        return {name: _listed(value) for name, value in zip(FIELDS[self[0]], self[1:])}
+        value recorded packed (PACKED) reads as the lists and dicts it stands for, and
+        one recorded as a tuple (so that the log stays plain tuples: EventLog) as the
+        list — event values are JSON data."""
+        return {name: PACKED.get(name, _listed)(value)
+                for name, value in zip(FIELDS[self[0]], self[1:])}
 
     def as_dict(self) -> dict:
         """The event as one flat dict (its kind under ``kind``), for JSON lines."""
