@@ -272,8 +272,8 @@ class Playing:
                 verdict = fact.both if faces["past"]["state"] == "base" and \
                     faces["future"]["state"] == "base" else None
                 sides = BOTH
-            if verdict is None:
-                verdict = self._verdict(uid, fact, faces, sides, year, age)
+            if verdict is None:  # a face not as dealt, or one to be tested
+                verdict = self._fires_any(uid, fact, faces, sides, year, age)
             if not verdict:
                 continue
             found.append(uid)
@@ -281,40 +281,23 @@ class Playing:
                 break
         return found
 
-    def _verdict(self, uid: int, fact: PageFacts, faces, sides, year: int,
-                 age: int) -> bool:
-        """Whether a face of ``sides`` fires, one of them not as dealt or to be tested: a
-        face as dealt still settles itself (it fires on its own, or it is not written);
-        only the others are tested (``_fires_any``)."""
-        testing = False
+    def _fires_any(self, uid: int, fact: PageFacts, faces, sides, year: int,
+                   age: int) -> bool:
+        """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
+        A face with no condition and no payment fires as soon as it is written (as dealt,
+        its PageFacts say so); the others are tested, in the order of ``sides``."""
+        paying: dict[str, float] = {}  # what the faces tested so far will pay, by target
+        frame = None
         for side in sides:
-            if faces[side]["state"] == "base":
+            state = faces[side]["state"]
+            if state == "base":  # the face as dealt
                 if side in fact.free:
                     return True
                 if side in fact.unwritten:
                     continue
-            testing = True
-        return testing and self._fires_any(uid, fact, faces, sides, year, age)
-
-    def _fires_any(self, uid: int, fact: PageFacts, faces, sides, year: int,
-                   age: int) -> bool:
-        """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
-        A face with no condition and no payment fires as soon as it is written; a face as
-        dealt that gets here has a condition or a payment (``_playable`` settled the
-        others), and its PageFacts say whether it pays."""
-        paying: dict[str, float] = {}
-        frame = None
-        page = self.page_of(uid)
-        for side in sides:
-            state = faces[side]["state"]
-            if state == "base":  # the face as dealt (face_body's commonest case)
-                if side in fact.unwritten:
-                    continue
-                body = page.faces[side]
                 pays = side in fact.pays
                 tests = fact.tests[side]
             elif state == "pen":
-                body = fact.pen_bodies[side]
                 pays = side in fact.pen_pays
                 tests = fact.pen_tests[side]
                 if not tests and not pays:
@@ -324,8 +307,8 @@ class Playing:
             if frame is None:
                 seat = self.state.enemy["seat"]
                 frame = Frame(uid, abs(year - age), (age - seat) * (year - seat) < 0)
-            if holds(self, tests, frame) and (
-                    not pays or payment_shortfall(self, body.effects, frame, paying) is None):
+            if holds(self, tests, frame) and (not pays or payment_shortfall(
+                    self, self.face_body(uid, side).effects, frame, paying) is None):
                 return True
         return False
 
