@@ -171,7 +171,9 @@ class EventLog(Sequence):
     __slots__ = ("_records", "_start", "_stop")
 
     def __init__(self, records: list, start: int = 0, stop: int | None = None):
-        self._records, self._start, self._stop = records, start, stop
+        self._records = records
+        self._start = start
+        self._stop = stop
 
     def _span(self) -> range:
         return range(self._start, len(self._records) if self._stop is None else self._stop)
