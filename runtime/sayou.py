@@ -2,7 +2,8 @@
 its op code (``OPS``) and its target (``TARGETS``).
 
 What a value reads is dispatched on its contract class (``READERS`` for the references,
-``BASES`` for 基準値), a condition on its test (``TESTS``). References are read through a
+``BASES`` for 基準値); a play condition is compiled by its test (``TESTS``), once per
+tables, into a function of the battle and the frame. References are read through a
 ``Frame``: the values of the play being resolved, fixed before 刻 moves (spec 002
 参照式が読む値は、刻の更新前に確定する), and the anchor of a continuing effect. Numeric
 effects resolve ``(base + Σadd) × Πmul`` at the moment they fire, keep floats, and
