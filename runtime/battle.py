@@ -199,9 +199,13 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 instance = instances[uid]
                 pens = facts[instance["page"]].pens
                 faces = instance["faces"]
-                if not pens and faces["future"]["state"] != "blank" and \
-                        faces["past"]["state"] != "blank":
-                    continue  # no pen written for it, nothing to restore
+                if faces["future"]["state"] != "blank" and faces["past"]["state"] != "blank":
+                    # No blank face to restore (most pages): the sides a pen is written
+                    # for, not yet penned.
+                    for side in pens:
+                        if not faces[side]["penned"]:
+                            actions.append(("pen", uid, side))
+                    continue
                 for side in SIDES:
                     face = faces[side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None

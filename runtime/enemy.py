@@ -146,10 +146,10 @@ class EnemyTurn:
             yield from steps
             if self._stage_over():
                 return  # defeated before acting: the remaining Intents never happen
-        self.emit(("enemy_acts", self._acting_intents() if self.record
-                   else s.enemy["turn_intents"]))  # the list: as 予兆
-        while s.enemy["turn_intents"]:
-            intent = s.enemy["turn_intents"].pop(0)
+        turn = s.enemy["turn_intents"]  # the turn's list: only popped from here on
+        self.emit(("enemy_acts", self._acting_intents() if self.record else turn))  # as 予兆
+        while turn:
+            intent = turn.pop(0)
             if intent["kind"] == "attack":
                 steps = self._attacked(intent["amount"])
                 if steps:

@@ -33,8 +33,8 @@ class PageFacts:
     free: frozenset
     #: The sides whose face as dealt cannot fire: not written.
     unwritten: frozenset
-    #: The sides a pen is written for (ペン can upgrade or write them).
-    pens: frozenset
+    #: The sides a pen is written for (ペン can upgrade or write them), in SIDES order.
+    pens: tuple
     #: The sides whose face as dealt makes a payment on play (tested for its shortfall).
     pays: frozenset
     #: Whether the page plays with its faces as dealt, when 発動する面 is the past face,
@@ -83,7 +83,7 @@ def page_facts(tables) -> dict[str, PageFacts]:
                           if page.pens[side] is not None}
             facts[page.id] = PageFacts(
                 page.year, free, unwritten,
-                frozenset(side for side in SIDES if page.pens[side] is not None),
+                tuple(side for side in SIDES if page.pens[side] is not None),
                 frozenset(side for side, body in page.faces.items() if _pays(body)),
                 dealt(free, unwritten, ("past",)), dealt(free, unwritten, ("future",)),
                 dealt(free, unwritten, ("past", "future")),
