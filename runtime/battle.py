@@ -125,8 +125,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     def _ready(self) -> None:
         """Refuse a player's move when the run is over or a choice is pending."""
-        if self.state.outcome is not None:
-            raise Refused(f"この{W.scope.run}はもう終わっています")
+        self._open()
         if self._choice is not None:
             raise Refused(f"{W.pick.choice}の途中です。先に候補を選んでください")
 

@@ -30,7 +30,6 @@ class EffectFacts:
     """What a 作用 of the tables settles about its place on the board, worked out once
     per tables object (``effect_facts``)."""
 
-    effect: Sayou  # the effect itself, so that an id is never mistaken for a freed object's
     #: Lands once, now, rather than being placed on the board.
     one_shot: bool
     #: Reads an anchored counter (a window to close).
@@ -49,26 +48,27 @@ class EffectFacts:
 
 
 def effect_facts(tables, effect: Sayou) -> EffectFacts:
-    """The EffectFacts of ``effect``, once per tables object and kept by identity: a 作用
-    of the tables is frozen, and a frozen dataclass would hash all its fields at every
-    look-up."""
-    memo = tables.memo.get("effect_facts")
-    if memo is None:
-        memo = tables.memo["effect_facts"] = {}
-    entry = memo.get(id(effect))
-    if entry is None or entry.effect is not effect:
-        info = tables.vocabulary.variables.get(effect.target.code)
-        modifies = info.modifier_of if info is not None and effect.timing == "always" \
-            else None
-        repeat = effect.repeat
-        unit = repeat.unit if repeat.scope == ANCHORED else repeat.scope
-        entry = memo[id(effect)] = EffectFacts(
-            effect, is_one_shot(effect), bool(anchored_refs(effect)),
-            None if effect.telegraphed else effect.timing, modifies,
-            modifies is not None and info.modifier_kind == "add",
-            unit if unit in ("play", "turn") else None,
-            effect.base.value if type(effect.base) is Const else None)
-    return entry
+    """The EffectFacts of ``effect``, once per tables object (Tables.by_identity)."""
+    entry = tables.memo.get("effect_facts", _NO_FACTS).get(id(effect))
+    if entry is not None and entry[0] is effect:  # Tables.by_identity, without the call
+        return entry[1]
+    return tables.by_identity("effect_facts", effect, _effect_facts, tables, effect)
+
+
+_NO_FACTS: dict = {}
+
+
+def _effect_facts(tables, effect: Sayou) -> EffectFacts:
+    info = tables.vocabulary.variables.get(effect.target.code)
+    modifies = info.modifier_of if info is not None and effect.timing == "always" else None
+    repeat = effect.repeat
+    unit = repeat.unit if repeat.scope == ANCHORED else repeat.scope
+    return EffectFacts(
+        is_one_shot(effect), bool(anchored_refs(effect)),
+        None if effect.telegraphed else effect.timing, modifies,
+        modifies is not None and info.modifier_kind == "add",
+        unit if unit in ("play", "turn") else None,
+        effect.base.value if type(effect.base) is Const else None)
 
 
 @dataclass(slots=True)
@@ -105,12 +105,13 @@ def board_index(tables, effects: list[dict]) -> BoardIndex:
     telegraphed = []
     for placed in effects:
         facts = effect_facts(tables, placed["effect"])
+        # A constant value is read as it is unless a tear's scale grows it (frame_of).
+        const = facts.const if placed["scale"] == 1.0 else None
         if placed["effect"].telegraphed:
-            telegraphed.append((placed, facts.const if placed["scale"] == 1.0 else None))
+            telegraphed.append((placed, const))
         if facts.fires_at is not None:
             timings.add(facts.fires_at)
         if facts.modifies is not None:
-            const = facts.const if placed["scale"] == 1.0 else None
             modifiers.setdefault(facts.modifies, []).append((placed, facts.adds, const))
         if facts.ends_with is not None:
             ending.setdefault(facts.ends_with, []).append(placed)
@@ -254,7 +255,6 @@ class Board:
             if not closing and self._stage_over():
                 return
             facts = effect_facts(tables, effect)
-            op = effect.op
             if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
                 # counters for the others (most 作用).
@@ -266,13 +266,8 @@ class Board:
                 else:
                     own = Frame(frame.page_uid, frame.distance, frame.crosses, None, scale,
                                 times=times)
-                if op in REGION_OPS:
-                    yield from self._region_steps(effect, own)
-                else:  # _apply_steps, without the call around it
-                    OPS[op](self, effect, own)
-                    if self.state.enemy.get("down") == "now":
-                        yield from self._after_landing()
-                self.emit(("sayou", op, effect.names.target, effect.line))
+                yield from self._apply_steps(effect, own)
+                self.emit(("sayou", effect.op, effect.names.target, effect.line))
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
 
@@ -283,7 +278,7 @@ class Board:
         op = effect.op
         if op in REGION_OPS:
             return self._region_steps(effect, frame)
-        OPS[op](self, effect, frame)  # sayou.apply, without the call around it
+        OPS[op](self, effect, frame)
         return self._after_landing()
 
     def _region_steps(self, effect: Sayou, frame: Frame):

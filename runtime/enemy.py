@@ -55,17 +55,13 @@ class EnemyFacts:
 
 def enemy_facts(tables, enemy_id: str) -> EnemyFacts:
     """The EnemyFacts of ``enemy_id``, once per tables."""
-    memo = tables.memo.get("enemy_facts")
-    if memo is None:
-        memo = tables.memo["enemy_facts"] = {}
-    facts = memo.get(enemy_id)
-    if facts is None:
+    def facts() -> EnemyFacts:
         enemy = tables.enemies[enemy_id]
-        facts = memo[enemy_id] = EnemyFacts(
+        return EnemyFacts(
             enemy_id, enemy.breakthrough, trait_values(tables, enemy_id),
             next((t for t in enemy.traits if t.trait == "blockade"), None),
             intent_literals(tables, enemy)[1])
-    return facts
+    return tables.fact("enemy_facts", enemy_id, facts)
 
 
 class EnemyTurn:

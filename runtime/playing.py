@@ -12,8 +12,8 @@ from contract import vocabulary as vocab
 from contract.tables import Body
 from contract.vocabulary import W
 
-from .sayou import (Frame, check_condition, condition_tests, holds, modifiers, page_year,
-                    payment_shortfall, truncate)
+from .sayou import (Frame, condition_tests, holds, modifiers, page_year, payment_shortfall,
+                    truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
 from .state import SIDE_WORDS, SIDES
 
@@ -72,30 +72,30 @@ def dealt(free: frozenset, unwritten: frozenset, sides) -> bool | None:
 
 def page_facts(tables) -> dict[str, PageFacts]:
     """Page id → its PageFacts, once per tables."""
-    facts = tables.memo.get("page_facts")
-    if facts is None:
-        facts = tables.memo["page_facts"] = {}
-        for page in tables.pages.values():
-            free = frozenset(side for side, body in page.faces.items()
-                             if body.written and not body.conditions and not _pays(body))
-            unwritten = frozenset(side for side, body in page.faces.items() if not body.written)
-            pen_bodies = {side: penned(page, side) for side in SIDES
-                          if page.pens[side] is not None}
-            facts[page.id] = PageFacts(
-                page.year, free, unwritten,
-                tuple(side for side in SIDES if page.pens[side] is not None),
-                frozenset(side for side, body in page.faces.items() if _pays(body)),
-                dealt(free, unwritten, ("past",)), dealt(free, unwritten, ("future",)),
-                dealt(free, unwritten, ("past", "future")),
-                {side: condition_tests(tables, body.conditions)
-                 for side, body in page.faces.items()},
-                pen_bodies,
-                {side: condition_tests(tables, body.conditions)
-                 for side, body in pen_bodies.items()},
-                frozenset(side for side, body in pen_bodies.items() if _pays(body)))
+    return tables.fact("page_facts", None, lambda: _page_facts(tables))
+
+
+def _page_facts(tables) -> dict[str, PageFacts]:
+    facts = {}
+    for page in tables.pages.values():
+        free = frozenset(side for side, body in page.faces.items()
+                         if body.written and not body.conditions and not _pays(body))
+        unwritten = frozenset(side for side, body in page.faces.items() if not body.written)
+        pen_bodies = {side: penned(page, side) for side in SIDES
+                      if page.pens[side] is not None}
+        facts[page.id] = PageFacts(
+            page.year, free, unwritten,
+            tuple(pen_bodies),
+            frozenset(side for side, body in page.faces.items() if _pays(body)),
+            dealt(free, unwritten, ("past",)), dealt(free, unwritten, ("future",)),
+            dealt(free, unwritten, ("past", "future")),
+            {side: condition_tests(tables, body.conditions)
+             for side, body in page.faces.items()},
+            pen_bodies,
+            {side: condition_tests(tables, body.conditions)
+             for side, body in pen_bodies.items()},
+            frozenset(side for side, body in pen_bodies.items() if _pays(body)))
     return facts
-
-
 
 
 @dataclass(slots=True)
@@ -127,8 +127,17 @@ class Playing:
         return self._cost_of(self.year(uid))
 
     def _cost_of(self, year: int) -> int:
-        _, mul = modifiers(self, "steps_payment", consume=False)
-        return truncate(abs(year - self.state.age) * mul)
+        distance = abs(year - self.state.age)
+        mul = self._payment_multiplier()
+        return distance if mul == 1.0 else truncate(distance * mul)
+
+    def _payment_multiplier(self) -> float:
+        """支払い倍率 in force now: 1.0 with none on the board (the usual case: not even
+        the modifiers are asked)."""
+        index = self._index or self.board_index()
+        if "steps_payment" not in index.modifiers:
+            return 1.0
+        return modifiers(self, "steps_payment", consume=False)[1]
 
     def play_info(self, uid: int) -> dict:
         """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
@@ -172,11 +181,11 @@ class Playing:
             body = self.face_body(uid, side)
             if body is None:
                 continue
-            failed = [c for c in body.conditions if not check_condition(self, c, frame)]
+            met = holds(self, condition_tests(self.tables, body.conditions), frame)
             # A payment that cannot be made in full refuses the face like a failed
             # condition (DESIGN §6.1 payments); both faces of 銘 = 刻 pay together.
-            short = None if failed else payment_shortfall(self, body.effects, frame, paying)
-            if not failed and short is None:
+            short = payment_shortfall(self, body.effects, frame, paying) if met else None
+            if met and short is None:
                 firing.append(side)
                 bodies.append(body)
             else:
@@ -194,9 +203,7 @@ class Playing:
         if self._blocked(uid, year):
             return None
         age = s.age
-        index = self._index or self.board_index()
-        # No 支払い倍率 on the board (the usual case): the cost is the distance itself.
-        cost = self._cost_of(year) if "steps_payment" in index.modifiers else abs(year - age)
+        cost = self._cost_of(year)
         if cost > s.steps:
             return None
         seat = s.enemy["seat"]
@@ -233,6 +240,7 @@ class Playing:
         s = self.state
         age, steps = s.age, s.steps
         index = self._index or self.board_index()
+        # _payment_multiplier, without the call around it (a policy asks every step).
         mul = modifiers(self, "steps_payment", consume=False)[1] \
             if "steps_payment" in index.modifiers else 1.0
         limits = s.limits()

@@ -259,36 +259,19 @@ TESTS = {
 }
 
 
-def _by_identity(tables, kind: str, obj, make, *args):
-    """``make(*args)`` for the frozen tables object ``obj``, once per tables: kept by
-    identity (a frozen dataclass would hash all its fields at every look-up)."""
-    memo = tables.memo.get(kind)
-    if memo is None:
-        memo = tables.memo[kind] = {}
-    entry = memo.get(id(obj))
-    if entry is None or entry[0] is not obj:
-        entry = memo[id(obj)] = (obj, make(*args))
-    return entry[1]
-
-
 def condition_test(tables, cond: Condition):
     """A play condition compiled (TESTS), once per tables and condition."""
-    return _by_identity(tables, "condition_test", cond, TESTS[cond.test], cond)
+    return tables.by_identity("condition_test", cond, TESTS[cond.test], cond)
 
 
 def condition_tests(tables, conditions) -> tuple:
     """A face's play conditions compiled, in order, once per tables and conditions."""
-    return _by_identity(tables, "condition_tests", conditions, _compiled_all, tables,
-                        conditions)
+    return tables.by_identity("condition_tests", conditions, _compiled_all, tables,
+                              conditions)
 
 
 def _compiled_all(tables, conditions) -> tuple:
     return tuple(condition_test(tables, cond) for cond in conditions)
-
-
-def check_condition(battle, cond: Condition, frame: Frame) -> bool:
-    """Whether a play condition holds now."""
-    return condition_test(battle.tables, cond)(battle, frame)
 
 
 def holds(battle, tests, frame: Frame) -> bool:
@@ -409,7 +392,7 @@ def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
 
 def _ref_literal(battle, ref) -> dict:
     """A reference as plain data (its contract literal), once per reference object."""
-    return _by_identity(battle.tables, "ref_literals", ref, to_literal, ref)
+    return battle.tables.by_identity("ref_literals", ref, to_literal, ref)
 
 
 def explained(why: dict | None) -> tuple:
@@ -419,11 +402,6 @@ def explained(why: dict | None) -> tuple:
 
 
 # ---------------------------------------------------------------- operations
-
-
-def apply(battle, effect: Sayou, frame: Frame) -> None:
-    """Apply one 作用 now."""
-    OPS[effect.op](battle, effect, frame)
 
 
 def _add(battle, effect, frame):

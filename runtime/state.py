@@ -92,6 +92,23 @@ class State:
             self.zones[zone].append(uid)
         self.pages[uid]["zone"] = zone
 
+    def move_top(self, zone: str, to: str) -> int:
+        """Move the first page instance of ``zone`` (the top of a pile) to the end of
+        ``to``; returns its uid (``move``, without looking for it)."""
+        uid = self.zones[zone].pop(0)
+        self.zones[to].append(uid)
+        self.pages[uid]["zone"] = to
+        return uid
+
+    def move_all(self, zone: str, to: str) -> None:
+        """Move every page instance of ``zone`` to ``to``, in order (``move`` of each,
+        without looking for it: the whole zone goes)."""
+        pages, source = self.pages, self.zones[zone]
+        self.zones[to].extend(source)
+        for uid in source:
+            pages[uid]["zone"] = to
+        source.clear()
+
     def new_page(self, page_id: str, zone: str, lifetime: str | None = None) -> int:
         """A new page instance of ``page_id`` in ``zone``; ``lifetime``: stage or run for
         a generated page, None for the deck's own. Returns its uid."""
@@ -137,13 +154,9 @@ class State:
     # ----------------------------------------------------- lifetime values
     def param(self, code: str):
         """A rule parameter now: its balance value plus what 上限変更 in force add."""
-        value = self.params[code]
         if not self.mods:  # most of the time: asked a hundred times a battle
-            return value
-        for mod in self.mods:
-            if mod["kind"] == "param" and mod["key"] == code:
-                value += mod["value"]
-        return value
+            return self.params[code]
+        return self.limits()[code]
 
     def limits(self) -> dict:
         """Every rule parameter now, by code, as ``param`` reads each one: the balance's

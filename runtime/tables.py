@@ -72,6 +72,19 @@ class Tables:
             value = facts[key] = make()
             return value
 
+    def by_identity(self, kind: str, obj, make, *args):
+        """The fact ``kind`` of the frozen tables object ``obj`` (a 作用, a condition, a
+        reference …), ``make(*args)`` the first time it is asked for: kept by identity,
+        since a frozen dataclass would hash all its fields at every look-up. The entry
+        holds ``obj`` itself, so an id is never mistaken for a freed object's."""
+        facts = self.memo.get(kind)
+        if facts is None:
+            facts = self.memo[kind] = {}
+        entry = facts.get(id(obj))
+        if entry is None or entry[0] is not obj:
+            entry = facts[id(obj)] = (obj, make(*args))
+        return entry[1]
+
 
 def read_table(path: Path) -> dict:
     """The ``TABLE`` literal of one generated module, read without executing anything;

@@ -130,32 +130,21 @@ class Zones:
         if not s.zones["draw"]:
             self.emit(("draw_skipped", "empty"))
             return False
-        draw = s.zones["draw"]
-        uid = draw.pop(0)  # State.move from the top of the pile, without looking for it
-        s.zones["hand"].append(uid)
-        instance = s.pages[uid]
-        instance["zone"] = "hand"
+        uid = s.move_top("draw", "hand")
         s.count("turn", "cards_drawn", 1)
-        self.emit(("drawn", uid, instance["page"]))
-        if not draw:  # the pile is renewed the moment it is empty
+        self.emit(("drawn", uid, s.pages[uid]["page"]))
+        if not s.zones["draw"]:  # the pile is renewed the moment it is empty
             self._reshuffle_if_empty()
         return True
 
     def _reshuffle_if_empty(self) -> None:
         """山札が0枚になった時点で、捨て札を全てシャッフルして新しい山札とする."""
         s = self.state
-        draw, discard = s.zones["draw"], s.zones["discard"]
-        if draw or not discard:
+        if s.zones["draw"] or not s.zones["discard"]:
             return
-        # State.move of each page, in the discard pile's order, without looking for it:
-        # the whole pile goes.
-        draw.extend(discard)
-        discard.clear()
-        pages = s.pages
-        for uid in draw:
-            pages[uid]["zone"] = "draw"
-        self._shuffle(draw)
-        self.emit(("reshuffled", len(draw)))
+        s.move_all("discard", "draw")
+        self._shuffle(s.zones["draw"])
+        self.emit(("reshuffled", len(s.zones["draw"])))
 
 
 #: Operation code → the steps of a region operation (the region family: they may ask the
