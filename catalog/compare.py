@@ -4,8 +4,9 @@ its sortable table of the whole pool.
 Typical 刻 (``typical_ages``): 0, the run's 初期刻, and the quarters of the line up to
 寿命上限 (with the bundled balance: 0, 20, 40, 60, 80). At each, a page's play costs
 |銘 − 刻| 歩 and fires the face the battle's rule picks (runtime/sides.py); it cannot be
-played there when that face is blank or the cost is over 歩の規定量 (a whole turn's 歩,
-before any page raises it). Tearing it there gives |銘 − 刻| × 綻び倍率 年 of 綻び
+played at any 刻 when its 銘 is beyond 寿命上限 (a year the player does not live to, as the
+battle refuses it), nor there when that face is blank or the cost is over 歩の規定量 (a
+whole turn's 歩, before any page raises it). Tearing it there gives |銘 − 刻| × 綻び倍率 年 of 綻び
 (truncated, as the battle does) and its 破却効果 grown ×(1 + 破却係数 × 距離); a pen gives
 ペンの綻び whatever the 刻. Conditions and modifiers that only a battle knows are not
 applied: the figures are the page's own, at a bare board.
@@ -36,7 +37,10 @@ def play_at(page, age: int, balance) -> dict:
     sides = active_sides(page.year, age)
     firing = [s for s in sides if page.faces[s].written]
     why = None
-    if not firing:
+    cap = balance.lifespan_cap
+    if page.year > cap:  # the battle refuses it first, whatever the 刻 (playing._blocked)
+        why = f"{W.variable.year} {page.year} は{W.variable.lifespan_cap} {cap} の先（生きない年）"
+    elif not firing:
         why = f"{'・'.join(_SIDE_WORDS[s] for s in sides)}が{vocab.KEYWORDS['blank'][0]}"
     elif cost > balance.steps_quota:
         why = f"{W.variable.steps_quota} {balance.steps_quota} より遠い"

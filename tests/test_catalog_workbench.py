@@ -195,6 +195,19 @@ def test_a_play_costs_the_distance_and_fires_the_face_by_year_against_age(tables
     assert compare.play_at(both, both.year, tables.balance)["faces"] == "過去面→未来面"
 
 
+def test_a_page_beyond_the_lifespan_cap_is_not_playable_in_the_compare_table(tables):
+    # spec 000: a 銘 past 寿命上限 is a year the player does not live to; the battle refuses
+    # the play at every 刻, so the table must not show a cost one could pay
+    cap = tables.balance.lifespan_cap
+    genson = tables.pages["genson"]  # 銘 85 > 寿命上限 80
+    assert genson.year > cap
+    for age in compare.typical_ages(tables.balance):
+        why = compare.play_at(genson, age, tables.balance)["why"]
+        assert why and "生きない年" in why and str(cap) in why
+    at_cap = dataclasses.replace(genson, year=cap)  # the cap itself is lived
+    assert compare.play_at(at_cap, cap, tables.balance)["why"] is None
+
+
 def test_a_tear_gives_distance_times_fray_mul_truncated_and_scales_its_effect(tables):
     page = tables.pages["tabidachi"]  # 銘 36, 綻び倍率 1.0, a 破却効果
     at = compare.tear_at(page, 80, tables.balance)
