@@ -185,6 +185,8 @@ def _page_view(page, tables, starter: Counter) -> dict:
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
         "touched": touched, "touched_names": [names.get(t, t) for t in touched],
         "search": words.lower(), "in_starter": starter.get(page.id, 0),
+        # the terms its rules text links to, for the vocabulary page's lists of uses
+        "anchors": [piece.anchor for line in said for piece in line if piece.anchor],
         "source": page.source, "highlighted": highlight(page.source.text),
     }
 
@@ -203,15 +205,14 @@ def _enemy_view(enemy) -> dict:
         "escalations": [f"{e.every} {term('scope', 'turn').ja}ごとに "
                         f"{INTENT_TEXT[e.intent.kind](e.intent)} が加わる"
                         for e in enemy.escalations],
-        "traits": [_trait_text(t) for t in enemy.traits]
-        + [phrase(e) for e in enemy.trait_effects],
-        # the same lines as pieces: a trait effect's terms link to the vocabulary page
+        # a trait effect's terms link to the vocabulary page
         "trait_lines": [(Piece(_trait_text(t)),) for t in enemy.traits]
         + [phrase_pieces(e) for e in enemy.trait_effects],
         "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }
     view["search"] = " ".join([enemy.id, enemy.name, enemy.flavor or ""] + view["intents"]
-                              + view["escalations"] + view["traits"]).lower()
+                              + view["escalations"]
+                              + [text(line) for line in view["trait_lines"]]).lower()
     return view
 
 
@@ -289,20 +290,31 @@ def _turns_view(enemy) -> dict:
             "blockades": enemy_turns.blockades(enemy)}
 
 
+def _page_views(tables) -> list[dict]:
+    """Every page's view (``_page_view``), in the catalog's order: by 銘, then id."""
+    starter = Counter(tables.starter())
+    return [_page_view(p, tables, starter)
+            for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
+
+
 def render(tables, examples: dict[str, list] | None = None,
-           sim: dict[str, str] | None = None, lab_report: dict | None = None) -> str:
+           sim: dict[str, str] | None = None, lab_report: dict | None = None,
+           views: list[dict] | None = None) -> str:
     """The whole catalog as one HTML document; ``examples`` from ``example_views``,
     ``sim`` (page id → link to its row of the simulation report) from ``sim_links``,
     ``lab_report`` the simulation report itself (its figures in the compare table, the
-    pool table and on the enemy cards; catalog/lab.py)."""
+    pool table and on the enemy cards; catalog/lab.py); ``views`` the pages' views from
+    ``_page_views`` when the caller has them already (``write`` phrases each page once for
+    both documents)."""
     examples, sim = examples or {}, sim or {}
     figures = lab.figures(lab_report, tables)
     ages = compare.typical_ages(tables.balance)
     starter = Counter(tables.starter())
-    pages = [{**_page_view(p, tables, starter), "examples": examples.get(p.id, []),
-              "sim": sim.get(p.id), **_compare_view(p, tables.balance, ages),
-              "lab": figures["pages"].get(p.id)}
-             for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
+    pages = [{**view, "examples": examples.get(view["id"], []),
+              "sim": sim.get(view["id"]),
+              **_compare_view(tables.pages[view["id"]], tables.balance, ages),
+              "lab": figures["pages"].get(view["id"])}
+             for view in (views if views is not None else _page_views(tables))]
     ordered = sorted(tables.enemies.values(), key=lambda e: e.id)
     enemies = [{**_enemy_view(e), **_turns_view(e), "examples": examples.get(e.id, []),
                 "lab": figures["enemies"].get(e.id)}
@@ -339,21 +351,11 @@ def render(tables, examples: dict[str, list] | None = None,
     return environment().get_template("index.html.j2").render(**context)
 
 
-def _rules_pieces(page) -> list:
-    """Every line of a page's rules text as pieces: faces, pens, 破却 and 出現条件."""
-    lines = [line for side in page.faces for body in (page.faces[side], page.pens[side])
-             if body is not None for line in body_pieces(body)]
-    lines += [phrase_pieces(e, default_timing="on_tear") for e in page.tear or ()]
-    return lines + [condition_pieces(c) for c in page.appears]
-
-
-def render_vocabulary(tables) -> str:
+def render_vocabulary(tables, views: list[dict] | None = None) -> str:
     """The vocabulary page: every entry of the vocabulary reference with its meaning, and
-    the pages whose rules text uses it (catalog.vocabulary_page)."""
-    pages = [{"id": p.id, "name": p.name,
-              "anchors": [piece.anchor for line in _rules_pieces(p) for piece in line
-                          if piece.anchor]}
-             for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
+    the pages whose rules text uses it (catalog.vocabulary_page) — the anchors of the
+    lines each page's view phrased (``views`` as for ``render``)."""
+    pages = views if views is not None else _page_views(tables)
     context = vocabulary_page.context(vocabulary_page.uses_of(pages))
     return environment().get_template("vocabulary.html.j2").render(**context)
 
@@ -366,11 +368,12 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
     Errors are OSError (the caller says what went wrong)."""
     out.mkdir(parents=True, exist_ok=True)
+    views = _page_views(tables)  # each page phrased once, for both documents
     # the vocabulary page first: the index never links to a page not written yet
-    write_atomically(out / "vocabulary.html", render_vocabulary(tables))
+    write_atomically(out / "vocabulary.html", render_vocabulary(tables, views))
     index = out / "index.html"
     write_atomically(index, render(tables, examples, sim_links(sim_report, out),
-                                   lab_report))
+                                   lab_report, views))
     return index
 
 
