@@ -14,9 +14,6 @@ import difflib
 
 from .phrasing import Said, text
 
-#: The marks of a row, in the order a legend lists them.
-MARKS = ("added", "removed", "kept")
-
 
 def pen_rows(before: list[Said], after: list[Said]) -> list[dict]:
     """The face after the pen as rows ``{"mark", "pieces"}``, in order, with the removed

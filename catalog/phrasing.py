@@ -25,8 +25,8 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, Filter, 
                              TilesPassedRef, VariableRef)
 
 __all__ = ["Piece", "base_text", "body_lines", "body_pieces", "condition_pieces",
-           "condition_text", "number", "phrase", "phrase_pieces", "ref_text", "scope_text",
-           "term", "text"]
+           "condition_text", "number", "phrase", "phrase_pieces", "ref_text", "term",
+           "text"]
 
 
 @cache
@@ -121,11 +121,6 @@ def scope_pieces(scope: str, unit: str | None, n: int | None) -> Said:
 
 def _anchored(unit: str | None, n: int | None) -> str:
     return vocab.ANCHORED_PHRASE.format(n=n, unit=term("anchor_unit", unit).ja)
-
-
-def scope_text(scope: str, unit: str | None, n: int | None) -> str:
-    """A scope as a reference's subscript, as plain text."""
-    return text(scope_pieces(scope, unit, n))
 
 
 def _region(code: str) -> Piece:
