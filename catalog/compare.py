@@ -21,7 +21,10 @@ from contract.vocabulary import W
 
 from runtime.sides import active_sides
 
-_SIDE_WORDS = {side.code: side.ja for side in vocab.FACES}
+
+def _face(side: str) -> str:
+    """The name of a face by its code (未来面), as the vocabulary spells it."""
+    return getattr(W.face, side)
 
 
 def typical_ages(balance) -> tuple[int, ...]:
@@ -41,10 +44,10 @@ def play_at(page, age: int, balance) -> dict:
     if page.year > cap:  # the battle refuses it first, whatever the 刻 (playing._blocked)
         why = f"{W.variable.year} {page.year} は{W.variable.lifespan_cap} {cap} の先（生きない年）"
     elif not firing:
-        why = f"{'・'.join(_SIDE_WORDS[s] for s in sides)}が{vocab.KEYWORDS['blank'][0]}"
+        why = f"{'・'.join(_face(s) for s in sides)}が{vocab.KEYWORDS['blank'][0]}"
     elif cost > balance.steps_quota:
         why = f"{W.variable.steps_quota} {balance.steps_quota} より遠い"
-    return {"age": age, "cost": cost, "faces": "→".join(_SIDE_WORDS[s] for s in firing),
+    return {"age": age, "cost": cost, "faces": "→".join(_face(s) for s in firing),
             "why": why}
 
 
