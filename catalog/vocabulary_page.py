@@ -29,13 +29,14 @@ def context(uses: dict[str, list[dict]]) -> dict:
     """What ``vocabulary.html.j2`` renders: the sections in reference order, each with its
     rows; the scopes (the columns of a counter's cells) and the legend of the cells."""
     sections = []
+    entries = reference.entries()  # built anew by each call: once for every section
     for section, (heading, _, _) in reference.SECTIONS.items():
         rows = [{"anchor": e.anchor, "ja": e.ja, "code": e.code, "aliases": e.aliases,
                  "meaning": e.meaning, "detail": e.detail,
                  "cells": ([(e.cells[s], reference.CELL_MEANINGS[e.cells[s]])
                             for s in vocab.SCOPE_ORDER] if e.cells is not None else None),
                  "uses": uses.get(e.anchor, [])}
-                for e in reference.entries() if e.section == section]
+                for e in entries if e.section == section]
         sections.append({"id": section, "heading": heading, "rows": rows,
                          "cells": any(r["cells"] for r in rows)})
     return {"sections": sections,
