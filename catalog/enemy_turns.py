@@ -97,7 +97,8 @@ def _delta(effect, seat: int) -> int:
 
 def seat_path(enemy, horizon: int = HORIZON) -> dict:
     """座 at the player's phase of turns 1..``horizon`` (``seats``) under the knowable
-    moves, and whether a move still comes after the last of them (``continues``)."""
+    moves, whether a move still comes after the last of them (``continues``), and the
+    lowest and the highest 座 of those turns, its written 座 included (``low``, ``high``)."""
     known, _ = seat_moves(enemy)
     still = immobile(enemy)
     fires = [0] * len(known)
@@ -133,11 +134,12 @@ def seat_path(enemy, horizon: int = HORIZON) -> dict:
                 move(i, plans[i] if i in plans else _delta(known[i], seat))
     continues = not still and any(can_fire(i) and _delta(known[i], seat) != 0
                                   for i in turnly)
-    return {"seats": seats, "continues": continues}
+    return {"seats": seats, "continues": continues,
+            "low": min([enemy.seat, *seats]), "high": max([enemy.seat, *seats])}
 
 
 def seat_range(enemy, horizon: int = HORIZON) -> tuple[int, int]:
     """The lowest and the highest 座 of the enemy's first ``horizon`` turns (its written
-    座 included) under the knowable moves."""
-    seats = [enemy.seat, *seat_path(enemy, horizon)["seats"]]
-    return min(seats), max(seats)
+    座 included) under the knowable moves (``seat_path``'s)."""
+    path = seat_path(enemy, horizon)
+    return path["low"], path["high"]

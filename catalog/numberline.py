@@ -68,9 +68,8 @@ def number_line(pages: list[dict], enemies: list, tables,
     rows = []
     top = base + 34
     for i, enemy in enumerate(enemies):
-        low, high = enemy_turns.seat_range(enemy, horizon)
         path = enemy_turns.seat_path(enemy, horizon)
-        seats = path["seats"]
+        seats, low, high = path["seats"], path["low"], path["high"]
         rows.append({
             "id": enemy.id, "name": enemy.name, "y": top + i * ROW, "seat": enemy.seat,
             "x": round(x(enemy.seat) + half, 1),

@@ -283,8 +283,7 @@ def _turns_view(enemy) -> dict:
                      "intents": [{"text": INTENT_TEXT[i.kind](i), "kind": i.kind,
                                   "new": n >= kept}
                                  for n, i in enumerate(turn["intents"])]})
-    low, high = enemy_turns.seat_range(enemy)
-    return {"turns": rows, "seat_low": low, "seat_high": high,
+    return {"turns": rows, "seat_low": seats["low"], "seat_high": seats["high"],
             "seat_continues": seats["continues"], "horizon": enemy_turns.HORIZON,
             "seat_unknown": [phrase(e) for e in unknown],
             "blockades": enemy_turns.blockades(enemy)}
