@@ -98,6 +98,11 @@ def said(*parts) -> Said:
     return tuple(out)
 
 
+def _joined(parts, sep: str) -> list:
+    """Runs of pieces with the glue ``sep`` between each two (「・」, 「、」), for ``said``."""
+    return [piece for i, part in enumerate(parts) for piece in ((sep,) if i else ()) + part]
+
+
 def text(pieces: Said) -> str:
     """The plain text of pieces."""
     return "".join(p.text for p in pieces)
@@ -229,8 +234,7 @@ def _filter(flt: Filter | None) -> Said:
         parts.append(said(_named("variable", "year"), f" {flt.year[0]}〜{flt.year[1]}"))
     if flt.page is not None:
         parts.append(said(f"「{flt.page}」"))
-    joined = [piece for i, part in enumerate(parts) for piece in (("・",) if i else ()) + part]
-    return said(joined, "の") if parts else ()
+    return said(_joined(parts, "・"), "の") if parts else ()
 
 
 def _pick(effect: Sayou) -> Piece:
@@ -359,8 +363,7 @@ def phrase_pieces(effect: Sayou, *, default_timing: str = "on_play") -> Said:
     tail = [part for part in (_lifetime(effect),
                               said(keyword("telegraphed") + "あり") if effect.telegraphed else ())
             if part]
-    joined = [piece for i, part in enumerate(tail) for piece in (("、",) if i else ()) + part]
-    return said(head, done, ("（", joined, "）") if tail else ())
+    return said(head, done, ("（", _joined(tail, "、"), "）") if tail else ())
 
 
 def phrase(effect: Sayou, vocabulary=None, *, default_timing: str = "on_play") -> str:
@@ -412,8 +415,7 @@ def body_pieces(body, default_timing: str = "on_play") -> list[Said]:
         return [said(keyword("blank"))]
     lines = []
     if body.conditions:
-        conds = [piece for i, c in enumerate(body.conditions)
-                 for piece in (("、",) if i else ()) + condition_pieces(c)]
+        conds = _joined([condition_pieces(c) for c in body.conditions], "、")
         lines.append(said(keyword("cond") + ": ", conds))
     lines += [phrase_pieces(e, default_timing=default_timing) for e in body.effects]
     return lines
