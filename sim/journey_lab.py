@@ -200,6 +200,20 @@ def _mean(values) -> float | None:
     return round(statistics.fmean(values), 6) if values else None
 
 
+def median(scores: list[int]) -> float | None:
+    """The median of ``scores`` (the mean of the two middle ones for an even count; None
+    for none), computed here once so the terminal and the page show the same figure."""
+    return round(statistics.median(scores), 6) if scores else None
+
+
+def label(row: dict) -> str:
+    """The variant as the tables and plots name it: its set-up, and the items when they
+    were swept."""
+    if row["group"] == "アイテム":
+        return f"アイテム {'+'.join(row['items'])}"
+    return f"{row['setup_name']}（{'+'.join(row['items'])}）"
+
+
 def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
     setup = table.setups[variant.setup]
     items = variant.items if variant.items is not None else tuple(setup.carried)
@@ -230,7 +244,8 @@ def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
             "unknown": counts["unknown"],
             "winnable": stats.wilson(counts["won"], len(solved)).to_dict(),
             "proven_best": sum(1 for r in solved if r.verdict == "won" and r.exact),
-            "scores": sorted(wins), "nodes": _mean(r.nodes for r in solved),
+            "scores": sorted(wins), "median_score": median(wins),
+            "nodes": _mean(r.nodes for r in solved),
         },
         "players": players,
     }
