@@ -409,15 +409,20 @@ def information(state: State) -> tuple:
     return tuple(key)
 
 
-def resample(state: State, rng: random.Random) -> State:
-    """``state`` with the unseen part of the deck shuffled by ``rng`` (the face-up top
-    card stays on top): one guess of the order a player who does not see it can make."""
-    deck = list(state.deck)
-    keep = 1 if deck and open_top(state) else 0
-    rest = deck[keep:]
-    rng.shuffle(rest)
+def resample(state: State, rng: random.Random, known=frozenset()) -> State:
+    """``state`` with the unseen part of the deck shuffled by ``rng`` among its places:
+    one guess of the order a player who does not see it can make. The cards of ``known``
+    (whose places the player knows: journey/player.py ``Knowledge``) and the face-up top
+    card stay where they are."""
+    top = open_top(state)
+    fixed = {i for i, card in enumerate(state.deck) if card in known or (top and i == 0)}
+    # Sorted before the shuffle: the guess depends on which cards are unseen, never on
+    # the order they really lie in.
+    loose = sorted(card for i, card in enumerate(state.deck) if i not in fixed)
+    rng.shuffle(loose)
+    it = iter(loose)
     guessed = state.copy()
-    guessed.deck = tuple(deck[:keep] + rest)
+    guessed.deck = tuple(card if i in fixed else next(it) for i, card in enumerate(state.deck))
     return guessed
 
 
