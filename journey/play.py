@@ -168,6 +168,13 @@ def _item_actions(s: State) -> list[tuple]:
             for args in ITEM_EFFECTS[item.effect].options(s)]
 
 
+def _can_use_item(s: State) -> bool:
+    """Has some carried item an option now (``_item_actions`` not empty), asked item by
+    item without building the list."""
+    return any(not item.passive and s.ready(index) and ITEM_EFFECTS[item.effect].options(s)
+               for index, item in enumerate(s.deal.carried))
+
+
 def _effect_options(s: State, suit: int) -> list[tuple]:
     """The choices of a suit's effect now (empty: it does nothing)."""
     return [("effect", *args) for args in SUIT_EFFECTS[s.rules.suit_effects[suit]].options(s)]
@@ -312,7 +319,7 @@ def _run(s: State, ev) -> None:
     解決 point with nothing to resolve and nothing to use (no letter, no item) is no
     choice either: the turn ends by itself."""
     while not s.over:
-        if s.phase == "resolve" and not s.letters and not resolvable(s) and not _item_actions(s):
+        if s.phase == "resolve" and not s.letters and not resolvable(s) and not _can_use_item(s):
             s.phase = "end"
         if s.phase in DECISIONS:
             return
