@@ -61,6 +61,7 @@ def check_journey(symbols, diags: list[Diagnostic]) -> JourneyTable | None:
     letters = {i: _letter(c, diags) for i, c in checked["letter"].items()}
     _check_suits(checked["event"], checked["flag"], diags)
     setups = {i: _setup(i, checked["setup"], checked, diags) for i in checked["setup"]}
+    _check_locations(checked, diags)
     if sum(d.is_error for d in diags) > before:
         return None
     return JourneyTable(SCHEMA_VERSION, _sorted(locations), _sorted(events),
@@ -309,20 +310,32 @@ def _setup(ident: str, setups: dict[str, _Checked], checked: dict, diags) -> Set
         diags.append(E014.at(own.item.id.span, "最終日がありません",
                              hint="例: 最終日 千年樹（最後に並べるロケーション）"))
     locations = sorted(checked["location"])
-    if len(locations) < 2:
-        diags.append(E071.at(own.item.id.span, f"ロケーションが {len(locations)} 枚です",
-                             hint="ロケーションは最終日を含めて2枚以上（草案では7枚）要ります"))
-    for c in checked["event"].values():
-        n = c.get("number")
-        if n is not None and len(locations) >= 2 and isinstance(n.value, int) \
-                and len(locations) <= n.value <= MAX_NUMBER:
-            _once(diags, E030.at(n.span, f"数字 {n.text} はロケーションの数（{len(locations)}）以上です",
-                                 hint=f"黒いポーンは ロケーションの数 − 数字 だけ動くので、数字は {len(locations) - 1} までです"))
     return Setup(ident, _title(own), locations, last.text if last is not None else "",
                  max(1, number["hand"]), number["items_chosen"], pool, carried, keys or ["?"],
                  merge, number["key_vp"], values["hard"] is not False,
                  values["optional_effects"] is not False, values["next_open"] is not False,
                  values["text"].value if isinstance(values["text"], ast.Text) else "")
+
+
+def _check_locations(checked: dict, diags: list[Diagnostic]) -> None:
+    """What every set-up lays out the same, checked once (not at each set-up): all the
+    locations are the days (E071: at least two), and an event's number moves a black pawn
+    ロケーションの数 − 数字 days (E030: below the number of locations). Content without
+    set-ups lays nothing out, so neither is asked of it; E071 is reported at the first
+    set-up."""
+    if not checked["setup"]:
+        return
+    count = len(checked["location"])
+    if count < 2:
+        first = next(iter(checked["setup"].values()))
+        diags.append(E071.at(first.item.id.span, f"ロケーションが {count} 枚です",
+                             hint="ロケーションは最終日を含めて2枚以上（草案では7枚）要ります"))
+        return
+    for c in checked["event"].values():
+        n = c.get("number")
+        if n is not None and isinstance(n.value, int) and count <= n.value <= MAX_NUMBER:
+            diags.append(E030.at(n.span, f"数字 {n.text} はロケーションの数（{count}）以上です",
+                                 hint=f"黒いポーンは ロケーションの数 − 数字 だけ動くので、数字は {count - 1} までです"))
 
 
 def _once(diags: list[Diagnostic], diag: Diagnostic) -> None:

@@ -168,6 +168,13 @@ def _item_actions(s: State) -> list[tuple]:
             for args in ITEM_EFFECTS[item.effect].options(s)]
 
 
+def _can_use_item(s: State) -> bool:
+    """Has some carried item an option now (``_item_actions`` not empty), asked item by
+    item without building the list."""
+    return any(not item.passive and s.ready(index) and ITEM_EFFECTS[item.effect].options(s)
+               for index, item in enumerate(s.deal.carried))
+
+
 def _effect_options(s: State, suit: int) -> list[tuple]:
     """The choices of a suit's effect now (empty: it does nothing)."""
     return [("effect", *args) for args in SUIT_EFFECTS[s.rules.suit_effects[suit]].options(s)]
@@ -312,7 +319,7 @@ def _run(s: State, ev) -> None:
     解決 point with nothing to resolve and nothing to use (no letter, no item) is no
     choice either: the turn ends by itself."""
     while not s.over:
-        if s.phase == "resolve" and not s.letters and not resolvable(s) and not _item_actions(s):
+        if s.phase == "resolve" and not s.letters and not resolvable(s) and not _can_use_item(s):
             s.phase = "end"
         if s.phase in DECISIONS:
             return
@@ -409,15 +416,20 @@ def information(state: State) -> tuple:
     return tuple(key)
 
 
-def resample(state: State, rng: random.Random) -> State:
-    """``state`` with the unseen part of the deck shuffled by ``rng`` (the face-up top
-    card stays on top): one guess of the order a player who does not see it can make."""
-    deck = list(state.deck)
-    keep = 1 if deck and open_top(state) else 0
-    rest = deck[keep:]
-    rng.shuffle(rest)
+def resample(state: State, rng: random.Random, known=frozenset()) -> State:
+    """``state`` with the unseen part of the deck shuffled by ``rng`` among its places:
+    one guess of the order a player who does not see it can make. The cards of ``known``
+    (whose places the player knows: journey/player.py ``Knowledge``) and the face-up top
+    card stay where they are."""
+    top = open_top(state)
+    fixed = {i for i, card in enumerate(state.deck) if card in known or (top and i == 0)}
+    # Sorted before the shuffle: the guess depends on which cards are unseen, never on
+    # the order they really lie in.
+    loose = sorted(card for i, card in enumerate(state.deck) if i not in fixed)
+    rng.shuffle(loose)
+    it = iter(loose)
     guessed = state.copy()
-    guessed.deck = tuple(deck[:keep] + rest)
+    guessed.deck = tuple(card if i in fixed else next(it) for i, card in enumerate(state.deck))
     return guessed
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .play import apply, legal_actions, new_game
+from .play import apply, legal_actions, new_game, resample
 from .search import play_on, promise
 from .state import State
 
@@ -52,18 +52,7 @@ class Knowledge:
 
     def sample(self, s: State, rng: random.Random) -> State:
         """``s`` with its deck in an order drawn from what the player does not know."""
-        open_top = s.rules.next_open or s.deal.has("next_open")
-        fixed = [i for i, card in enumerate(s.deck) if card in self.known
-                 or (open_top and i == 0)]
-        # Sorted before the shuffle: the sample depends on which cards are unseen, never
-        # on the order they really lie in.
-        loose = sorted(card for i, card in enumerate(s.deck) if i not in fixed)
-        rng.shuffle(loose)
-        it = iter(loose)
-        deck = tuple(card if i in fixed else next(it) for i, card in enumerate(s.deck))
-        out = s.copy()
-        out.deck = deck
-        return out
+        return resample(s, rng, self.known)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ one place (the journey runtime) and the solver never restates them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable, Protocol, Sequence
+from typing import Any, Hashable, NamedTuple, Protocol, Sequence
 
 __all__ = ["LOST", "Answer", "Rules", "Verdict", "brute_force", "solve"]
 
@@ -88,6 +88,16 @@ class Answer:
     line: tuple = ()
 
 
+class _Child(NamedTuple):
+    """A child of a position, with what ``children`` already asked of it: its result
+    (None while the game goes on) and, while it goes on, its key — not asked again."""
+
+    action: Any
+    state: Any
+    over: tuple[bool, int] | None
+    key: Hashable | None
+
+
 class _Budget(Exception):
     """The node budget ran out (caught by ``solve`` only)."""
 
@@ -111,15 +121,18 @@ class _Search:
     def value(self, state, floor: int) -> int:
         """The best score reachable from ``state`` if it is above ``floor``; otherwise some
         value at most ``floor`` that bounds it from above (fail-low)."""
+        over = self.rules.result(state)
+        return self._value(state, floor, over, None if over is not None else self.rules.key(state))
+
+    def _value(self, state, floor: int, over, key) -> int:
+        """``value`` of a state whose result ``over`` and key (while it goes on) are known."""
         rules = self.rules
-        over = rules.result(state)
         if over is not None:
             won, score = over
             value = score if won else LOST
             if value > self.best:
                 self.best, self.best_line = value, tuple(self.path)
             return value
-        key = rules.key(state)
         seen = self.memo.get(key)
         if seen is not None:
             known, kind = seen
@@ -134,9 +147,9 @@ class _Search:
             return bound
         self.spend()
         best = LOST
-        for action, child in self.children(state):
-            self.path.append(action)
-            got = self.value(child, max(floor, best))
+        for child in self.children(state):
+            self.path.append(child.action)
+            got = self._value(child.state, max(floor, best), child.over, child.key)
             self.path.pop()
             if got > best:
                 best = got
@@ -151,21 +164,22 @@ class _Search:
         if self.budget is not None and self.nodes > self.budget:
             raise _Budget
 
-    def children(self, state) -> list:
-        """(action, child) for each distinct child, the most promising first. Children
-        reaching the same position (a choice without effect) are one child."""
+    def children(self, state) -> list[_Child]:
+        """Each distinct child, the most promising first. Children reaching the same
+        position (a choice without effect) are one child."""
         rules = self.rules
         found: dict = {}
         for action in rules.actions(state):
             child = rules.apply(state, action)
             over = rules.result(child)
-            found.setdefault(rules.key(child) if over is None else ("over", over),
-                             (action, child))
-        pairs = list(found.values())
+            key = rules.key(child) if over is None else None
+            found.setdefault(key if over is None else ("over", over),
+                             _Child(action, child, over, key))
+        kids = list(found.values())
         if self.promise is not None:
             # sort() is stable: equal promises keep the rules' order.
-            pairs.sort(key=lambda pair: -self.promise(pair[1]))
-        return pairs
+            kids.sort(key=lambda kid: -self.promise(kid.state))
+        return kids
 
     def dive(self, state) -> None:
         """One line from ``state`` to its end: at each position the child whose
@@ -179,11 +193,11 @@ class _Search:
             if not children:
                 return
             values = []
-            for _, child in children:
+            for child in children:
                 self.spend()
-                values.append(rules.lookahead(child))
-            action, state = children[max(range(len(children)), key=lambda i: (values[i], -i))]
-            line += (action,)
+                values.append(rules.lookahead(child.state))
+            chosen = children[max(range(len(children)), key=lambda i: (values[i], -i))]
+            state, line = chosen.state, line + (chosen.action,)
         won, score = rules.result(state)
         if won and score > self.best:
             self.best, self.best_line = score, line
@@ -191,18 +205,17 @@ class _Search:
     def probe(self, state, width: int) -> None:
         """A beam search of ``width`` from ``state`` to the end of every line it keeps,
         noting each win (``best``, ``best_line``)."""
-        rules = self.rules
         beam = [(state, ())]
         while beam:
             step: dict = {}
             for position, line in beam:
                 self.spend()
-                for action, child in self.children(position):
-                    over = rules.result(child)
+                for child in self.children(position):
+                    over = child.over
                     if over is None:
-                        step.setdefault(rules.key(child), (child, line + (action,)))
+                        step.setdefault(child.key, (child.state, line + (child.action,)))
                     elif over[0] and over[1] > self.best:
-                        self.best, self.best_line = over[1], line + (action,)
+                        self.best, self.best_line = over[1], line + (child.action,)
             beam = sorted(step.values(), key=lambda pair: -self.promise(pair[0]))[:width]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from contract.vocabulary import W
 
-from .journey_lab import FORMAT
+from .journey_lab import FORMAT, label
 from .report_html import RC, WIDTH, _quiet_fonts, _replace, _svg, environment, number
 from .report_html import percent_interval
 
@@ -30,23 +30,17 @@ SOLVER_COLOUR = "#1c7ed6"
 BUDGET_COLOURS = ("#f08c00", "#e8590c", "#c92a2a", "#862e9c", "#5f3dc4")
 
 
-def _label(row: dict) -> str:
-    if row["group"] == "アイテム":
-        return f"アイテム {'+'.join(row['items'])}"
-    return f"{row['setup_name']}（{'+'.join(row['items'])}）"
-
-
 def _row_view(row: dict, index: int) -> dict:
     solver = row["solver"]
     players = row["players"]
     top = players[-1] if players else None
     scores = solver["scores"]
     return {
-        "anchor": f"v{index}", "label": _label(row), "group": row["group"],
+        "anchor": f"v{index}", "label": label(row), "group": row["group"],
         "winnable": percent_interval(solver["winnable"]),
         "counts": f"{solver['won']}/{solver['lost']}/{solver['unknown']}",
         "proven": solver["proven_best"],
-        "best": "—" if not scores else f"{scores[len(scores) // 2]} [{scores[0]}〜{scores[-1]}]",
+        "best": "—" if not scores else f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]",
         "nodes": number(solver["nodes"], 0),
         "rates": [percent_interval(p["win_rate"]) for p in players],
         "turns": number(top and top["turns"]), "resolved": number(top and top["resolved"]),
@@ -78,9 +72,9 @@ def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
             yy = y - 0.3 + spread * (k + 0.5)
             ax.errorbar([est], [yy], xerr=[[est - low], [high - est]], fmt=marker,
                         color=colour, markersize=4, elinewidth=1.2, capsize=2)
-    ax.set_yticks(range(len(rows)), [_label(r) for r in rows])
-    for label, i in zip(ax.get_yticklabels(), range(len(rows))):
-        label.set_url(f"#v{i}")
+    ax.set_yticks(range(len(rows)), [label(r) for r in rows])
+    for tick, i in zip(ax.get_yticklabels(), range(len(rows))):
+        tick.set_url(f"#v{i}")
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlim(-2, 102)
     ax.grid(axis="x", color="#e9ecef")
@@ -107,7 +101,7 @@ def load_plot(rows: list[dict]) -> str:
               color="#e8590c", label="迷う選択肢/決定")
     right.barh(ys, [t["decisions_per_game"] or 0 for t in tops], color="#b2f2bb",
                edgecolor="#2b8a3e")
-    left.set_yticks(list(ys), [_label(r) for r in rows])
+    left.set_yticks(list(ys), [label(r) for r in rows])
     left.set_ylim(len(rows) - 0.5, -0.5)
     left.set_xlabel("1 決定あたりの数")
     right.set_xlabel("決定/局")
@@ -134,7 +128,7 @@ def score_plot(rows: list[dict]) -> str | None:
             xs = sorted(counts)
             ax.scatter(xs, [y] * len(xs), s=[18 * counts[x] for x in xs], color=SOLVER_COLOUR,
                        alpha=0.7)
-    ax.set_yticks(range(len(rows)), [_label(r) for r in rows])
+    ax.set_yticks(range(len(rows)), [label(r) for r in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.grid(axis="x", color="#e9ecef")
     ax.set_axisbelow(True)

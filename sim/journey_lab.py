@@ -195,9 +195,18 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
             "variants": rows, "missing": missing, "run": {"tasks": len(tasks)}}
 
 
-def _mean(values) -> float | None:
-    values = list(values)
-    return round(statistics.fmean(values), 6) if values else None
+def median(scores: list[int]) -> float | None:
+    """The median of ``scores`` (the mean of the two middle ones for an even count; None
+    for none), computed here once so the terminal and the page show the same figure."""
+    return round(statistics.median(scores), 6) if scores else None
+
+
+def label(row: dict) -> str:
+    """The variant as the tables and plots name it: its set-up, and the items when they
+    were swept."""
+    if row["group"] == "アイテム":
+        return f"アイテム {'+'.join(row['items'])}"
+    return f"{row['setup_name']}（{'+'.join(row['items'])}）"
 
 
 def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
@@ -214,13 +223,13 @@ def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
         players.append({
             "budget": budget, "games": len(games), "wins": won,
             "win_rate": stats.wilson(won, len(games)).to_dict(),
-            "turns": _mean(g.turns for g in games),
-            "resolved": _mean(g.resolved for g in games),
+            "turns": stats.mean(g.turns for g in games),
+            "resolved": stats.mean(g.resolved for g in games),
             "scores": sorted(g.score for g in games if g.score is not None),
-            "decisions_per_game": _mean(len(g.decisions) for g in games),
-            "options_per_decision": _mean(d[0] for d in decisions),
-            "contenders_per_decision": _mean(d[1] for d in decisions),
-            "mattering_share": _mean(d[2] for d in decisions),
+            "decisions_per_game": stats.mean(len(g.decisions) for g in games),
+            "options_per_decision": stats.mean(d[0] for d in decisions),
+            "contenders_per_decision": stats.mean(d[1] for d in decisions),
+            "mattering_share": stats.mean(d[2] for d in decisions),
         })
     return {
         "id": variant.id, "group": variant.group, "setup": variant.setup,
@@ -230,7 +239,8 @@ def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
             "unknown": counts["unknown"],
             "winnable": stats.wilson(counts["won"], len(solved)).to_dict(),
             "proven_best": sum(1 for r in solved if r.verdict == "won" and r.exact),
-            "scores": sorted(wins), "nodes": _mean(r.nodes for r in solved),
+            "scores": sorted(wins), "median_score": median(wins),
+            "nodes": stats.mean(r.nodes for r in solved),
         },
         "players": players,
     }

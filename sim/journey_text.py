@@ -8,13 +8,12 @@ rich's markup parser.
 
 from __future__ import annotations
 
-import statistics
-
 from rich.table import Table
 from rich.text import Text
 
 from contract.vocabulary import W
 
+from . import journey_lab
 from .report_text import interval_text, number
 
 
@@ -39,16 +38,15 @@ NOTES = ("クリア可能 %: 解き手が予算内に勝ち筋を見つけた配
 
 
 def label(row: dict) -> Text:
-    """The variant as the tables name it: its set-up, and the items when they were swept."""
-    if row["group"] == "アイテム":
-        return Text(f"アイテム {'+'.join(row['items'])}")
-    return Text(f"{row['setup_name']}（{'+'.join(row['items'])}）")
+    """The variant as the tables name it (journey_lab.label), as designer text."""
+    return Text(journey_lab.label(row))
 
 
-def _scores(scores: list[int]) -> str:
+def _scores(solver: dict) -> str:
+    scores = solver["scores"]
     if not scores:
         return "—"
-    return f"{statistics.median(scores):g} [{scores[0]}〜{scores[-1]}]"
+    return f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]"
 
 
 def outcome_table(report: dict) -> Table:
@@ -66,7 +64,7 @@ def outcome_table(report: dict) -> Table:
         top = row["players"][-1] if row["players"] else None
         table.add_row(
             label(row), interval_text(solver["winnable"], signed=False),
-            f"{solver['won']}/{solver['lost']}/{solver['unknown']}", _scores(solver["scores"]),
+            f"{solver['won']}/{solver['lost']}/{solver['unknown']}", _scores(solver),
             *(interval_text(p["win_rate"], signed=False) for p in row["players"]),
             number(top["resolved"], 1) if top else "—")
     return table

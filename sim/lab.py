@@ -348,10 +348,10 @@ class Lab:
             "id": entry.key,
             "name": "→".join(self.tables.enemies[i].name for i in ids),
             "battles": n, "win_rate": interval.to_dict(),
-            "turns_to_win": _mean([o.turns for o in wins]),
-            "hp_lost": _mean([o.hp_lost for o in outcomes]),
+            "turns_to_win": stats.mean([o.turns for o in wins]),
+            "hp_lost": stats.mean([o.hp_lost for o in outcomes]),
             "damage_taken_per_turn": _round(sum(o.hp_lost for o in outcomes) / turns) if turns else None,
-            "breakthrough_share": _mean([o.breakthrough for o in wins]),
+            "breakthrough_share": stats.mean([o.breakthrough for o in wins]),
             "damage_taken": [list(kv) for kv in sorted(Counter(o.hp_lost for o in outcomes).items())],
             "target": target,
             "target_met": None if target is None else stats.target_met(
@@ -384,11 +384,11 @@ class Lab:
             "mcnemar_z": None if paired.mcnemar_z is None else _round(paired.mcnemar_z),
             "win_rate": {"variant": _round(variant), "baseline": _round(base)},
             "play_rate": _round(plays / n) if n else None,
-            "played_share": _mean([int(o.plays > 0) for o in outcomes]),
+            "played_share": stats.mean([int(o.plays > 0) for o in outcomes]),
             "damage_per_play": _round(damage / plays) if plays else None,
             "damage_per_step": _round(damage / steps) if steps else None,
-            "tears_per_battle": _mean([o.tears for o in outcomes]),
-            "pens_per_battle": _mean([o.pens for o in outcomes]),
+            "tears_per_battle": stats.mean([o.tears for o in outcomes]),
+            "pens_per_battle": stats.mean([o.pens for o in outcomes]),
             "verdict": verdicts[s.policy],
             "verdicts_by_policy": verdicts,
             "policy_sensitive": len(decided) > 1,
@@ -407,10 +407,6 @@ def _target(item) -> dict | None:
 
 def _round(value: float) -> float:
     return round(value, 6)
-
-
-def _mean(values: list) -> float | None:
-    return _round(sum(values) / len(values)) if values else None
 
 
 def _median(values: list[int]) -> int:

@@ -11,7 +11,8 @@ proportions (2005: half a pair added to each of the four cells), which keeps its
 coverage with few discordant pairs where the plain Wald interval does not; McNemar's z is
 given beside it. A single win rate gets Wilson's score interval.
 
-Every function is pure arithmetic on counts: the same counts, the same figures.
+Every function is pure arithmetic on counts: the same counts, the same figures. ``mean``
+is the one average both labs' reports give (sim/lab.py, sim/journey_lab.py).
 """
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ class Interval:
         for byte; no figure needs more)."""
         return {"estimate": round(self.estimate, 6), "low": round(self.low, 6),
                 "high": round(self.high, 6)}
+
+
+def mean(values) -> float | None:
+    """The mean of ``values`` (any iterable of numbers), rounded to 6 places as the
+    reports' figures are; None for none."""
+    values = list(values)
+    return round(sum(values) / len(values), 6) if values else None
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> Interval:

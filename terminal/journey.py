@@ -14,8 +14,6 @@ status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINISHED.
 
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import dataclass, field
 
 from contract import vocabulary as vocab
@@ -25,7 +23,7 @@ from journey.notation import labels, parse
 from journey.play import deal_game, open_top, resolvable, score
 from journey.state import State
 
-EXIT_WON, EXIT_LOST, EXIT_UNFINISHED = 0, 1, 3
+from .script import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, commands, emit, exit_code  # noqa: F401
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
 HAND, DISCARD, TURN, PLAY, LOST = (W.region.hand, W.region.discard, W.scope.turn,
                                    W.scope.play, W.quantity.lost)
@@ -99,7 +97,7 @@ class Game:
 
 def exit_status(state: State) -> int:
     """0 won, 1 lost, 3 not finished."""
-    return {"won": EXIT_WON, "lost": EXIT_LOST}.get(state.phase, EXIT_UNFINISHED)
+    return exit_code(state.phase)
 
 
 # ------------------------------------------------------------------ the screen
@@ -257,10 +255,7 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
         write(line)
     for line in screen(game.state):
         write(line)
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for number, line in commands(lines):
         write(f"> {line}")
         said, _, quit_ = game.run(line)
         for out in said:
@@ -295,15 +290,9 @@ def _keyboard(game: Game, read, write) -> int:
 
 
 def _events_mode(game: Game, lines) -> int:
-    def emit(obj):
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n")
-
     for event in game.opening:
         emit(event)
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for number, line in commands(lines):
         emit({"event": "command", "line": line})
         said, events, quit_ = game.run(line)
         if said and said[0].startswith("×"):

@@ -16,21 +16,15 @@ battle left before its end (quit, or a script that runs out first).
 from __future__ import annotations
 
 import inspect
-import json
 import sys
 
 from .narrate import lines as narrate
 from .record import dev_line, summary
+# The exit codes are read from here too (tests, callers of play).
+from .script import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, commands, emit, exit_code  # noqa: F401
 from .session import Session
 from contract.vocabulary import W
 
-#: Exit status of a battle command: the run was won.
-EXIT_WON = 0
-#: The run was lost.
-EXIT_LOST = 1
-#: The battle was left before its end (quit, end of input, a script that stops first).
-#: (2 is click's: a usage error.)
-EXIT_UNFINISHED = 3
 #: Width of the screen when not on a terminal, so transcripts do not depend on it.
 PLAIN_WIDTH = 100
 #: Lines kept for the prompt below the screen and the narration.
@@ -54,7 +48,7 @@ def _console(interactive: bool):
 
 def exit_status(session: Session) -> int:
     """0 won, 1 lost, 3 not finished."""
-    return {"won": EXIT_WON, "lost": EXIT_LOST}.get(session.battle.state.outcome, EXIT_UNFINISHED)
+    return exit_code(session.battle.state.outcome)
 
 
 def screen_for(battle, *, width=None, height=None, ascii=False):
@@ -93,10 +87,7 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
     console = _console(False)
     _say(console, narration(session.opening, tables))
     console.print(screen_for(session.battle, ascii=ascii))
-    for raw in lines:
-        line = raw.rstrip("\n")
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
+    for _, line in commands(lines, strip=False):  # echoed as written
         console.print(f"> {line}", style="bold", markup=False)
         outcome = session.run(line)
         _say(console, _outcome_lines(session, outcome))
@@ -219,15 +210,9 @@ def _result(session: Session) -> str:
 
 
 def _json_mode(session: Session, lines) -> int:
-    def emit(obj):
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n")
-
     for event in session.opening:
         emit(event.as_dict())
-    for raw in lines or ():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for _, line in commands(lines or ()):
         outcome = session.run(line)
         emit({"kind": "command", "line": line})
         if outcome.refused:

@@ -123,3 +123,10 @@ def test_event_key_icon_not_among_the_set_ups_icons_is_e072_unless_merged():
     assert found == [("E072", 6, 26)]
     _, found = lint(SETUP_BASE + events + "旅の準備 a { 最終日 千年樹; 鍵の種類 [月]; 鍵の置き換え 鳥 月 }\n")
     assert found == []
+
+
+def test_too_few_locations_is_one_e071_however_many_set_ups():
+    """The locations are the same for every set-up: checked once, at the first one."""
+    _, found = lint("ロケーション 千年樹 { 枠 0 }\n"
+                    "旅の準備 a { 最終日 千年樹; 鍵の種類 [月] }\n旅の準備 b { 元 a }\n")
+    assert found == [("E071", 2, 6)]

@@ -143,3 +143,26 @@ def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(cli.main, ARGS + ["--html", str(taken / "inside")])
     assert result.exit_code == 1
     assert "に報告を書けません" in result.output and "Traceback" not in result.output
+
+
+def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_scores():
+    """The best scores' median is computed once, where the rows are made (journey_lab):
+    with two scores, 10 and 13, both reports say 11.5, not one of them 13."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from sim.journey_html import _row_view
+    from sim.journey_lab import Solved, Task, Variant, _row
+    from sim.journey_text import outcome_table
+
+    table = SimpleNamespace(setups={"草案": SimpleNamespace(name="草案", carried=())}, items={})
+    settings = Settings(seeds=2, budgets=(), nodes=1, pairs=False)
+    results = [(Task(0, "草案", None, seed, 0, 1), Solved("won", score, True, 1))
+               for seed, score in ((0, 13), (1, 10))]
+    row = _row(table, Variant("草案", "草案", "草案", None), results, settings)
+    assert row["solver"]["median_score"] == 11.5
+    assert _row_view(row, 0)["best"] == "11.5 [10〜13]"
+    console = Console(width=200, record=True)
+    console.print(outcome_table({"settings": {"budgets": []}, "variants": [row]}))
+    assert "11.5 [10〜13]" in console.export_text()

@@ -306,6 +306,15 @@ def test_yellow_draws_a_card_then_returns_one_from_the_hand_under_the_deck():
     assert names(DRAFT, returned.deck) == ["赤6", "緑2"] and names(DRAFT, returned.hand) == ["赤5"]
 
 
+def test_decision_yellow_with_an_empty_deck_does_nothing():
+    # 黄 draws one card: with none to draw it does nothing (decision 6), and asks for no
+    # card back.
+    state = at(deck=(), hand=("黄1", "緑2"), white=0, blacks=(6, 6), letters=1)
+    after, events = play(state, "黄1")
+    assert {"event": "effect", "suit": "yellow", "effect": "none"} in events
+    assert after.phase == "resolve" and names(DRAFT, after.hand) == ["緑2"] and after.deck == ()
+
+
 def test_green_stands_a_used_item_up_again():
     state = at(carried=("地図", "テント"), deck=("赤5",), hand=("緑1",), tapped=0b01,
                blacks=(6, 6))
@@ -417,6 +426,20 @@ def test_letters_can_be_used_at_every_decision_point_of_a_turn():
 # ------------------------------------------------------------------ items
 
 
+def test_items_can_be_used_at_every_decision_point_but_not_while_returning_or_milling():
+    # Like the letters (decision 9): before the play, during the event phase, at the
+    # resolution point — not in the middle of returning cards or of a loop's mill.
+    for phase, pending in (("play", ()), ("effect", (RED,)), ("resolve", ())):
+        state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), blacks=(2, 4),
+                   phase=phase, pending=pending)
+        assert ("item", 0) in legal_actions(state), phase
+    for phase, pending in (("return", (1,)), ("mill", (c(DRAFT, "黄6"),))):
+        state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), phase=phase,
+                   pending=pending)
+        assert legal_actions(state) and not [a for a in legal_actions(state)
+                                             if a[0] == "item"], phase
+
+
 def test_used_item_is_tapped_and_cannot_be_used_again_until_stood_up():
     state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), blacks=(5, 5))
     after, events = apply(state, ("item", 0))
@@ -451,6 +474,21 @@ def test_radio_draws_three_and_returns_three_under_the_deck_in_the_order_chosen(
         after, _ = apply(after, ("return", c(DRAFT, name)))
     assert names(DRAFT, after.deck) == ["黄4", "赤1", "黄2", "黄1"]
     assert names(DRAFT, after.hand) == ["黄3"] and after.phase == "play"
+
+
+def test_decision_radio_draws_only_what_the_deck_has_and_returns_as_many():
+    # ラジオ draws up to 3 and returns as many as it drew (decision 10); with an empty
+    # deck it is not offered.
+    state = at(carried=("ラジオ", "テント"), deck=("黄1", "黄2"), hand=("赤1",))
+    after, _ = apply(state, ("item", 0))
+    assert after.phase == "return" and names(DRAFT, after.hand) == ["赤1", "黄1", "黄2"]
+    assert after.deck == ()
+    for name in ("黄2", "赤1"):
+        after, _ = apply(after, ("return", c(DRAFT, name)))
+    assert after.phase == "play" and names(DRAFT, after.deck) == ["黄2", "赤1"]
+    assert names(DRAFT, after.hand) == ["黄1"]
+    empty = at(carried=("ラジオ", "テント"), deck=(), hand=("赤1",))
+    assert ("item", 0) not in legal_actions(empty)
 
 
 def test_camera_returns_a_second_discard_with_an_adventure_memory():
