@@ -24,7 +24,6 @@ of workers, and either backend, gives the same report. Nothing in it depends on 
 from __future__ import annotations
 
 import itertools
-import statistics
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -195,12 +194,6 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
             "variants": rows, "missing": missing, "run": {"tasks": len(tasks)}}
 
 
-def median(scores: list[int]) -> float | None:
-    """The median of ``scores`` (the mean of the two middle ones for an even count; None
-    for none), computed here once so the terminal and the page show the same figure."""
-    return round(statistics.median(scores), 6) if scores else None
-
-
 def label(row: dict) -> str:
     """The variant as the tables and plots name it: its set-up, and the items when they
     were swept."""
@@ -239,7 +232,7 @@ def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
             "unknown": counts["unknown"],
             "winnable": stats.wilson(counts["won"], len(solved)).to_dict(),
             "proven_best": sum(1 for r in solved if r.verdict == "won" and r.exact),
-            "scores": sorted(wins), "median_score": median(wins),
+            "scores": sorted(wins), "median_score": stats.median(wins),
             "nodes": stats.mean(r.nodes for r in solved),
         },
         "players": players,

@@ -22,7 +22,6 @@ import math
 import os
 import re
 import secrets
-import statistics
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,7 +228,7 @@ def _settings_view(report: dict) -> dict:
         "baseline_win_rate": percent_interval(baseline["win_rate"]),
         "battles": report["run"]["battles"], "pairs_estimate": report["run"]["pairs_estimate"],
         "gain": None if not gains else {
-            "median": f"{statistics.median(gains):.1f}",
+            "median": f"{stats.median(gains):.1f}",
             "low": f"{min(gains):.1f}", "high": f"{max(gains):.1f}"},
     }
 

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from contract.vocabulary import W
 
+from . import stats
 from .stats import TARGET_WORDS, VERDICTS
 
 VERDICT_STYLE = {"stronger": "green", "weaker": "red", "no_effect": "", "undecided": "yellow"}
@@ -105,7 +106,7 @@ def summary_lines(report: dict) -> list[Text]:
                       f"（{base['battles']} 戦）"))
     gains = sorted(r["pairing_gain"] for r in report["pages"] if r["pairing_gain"])
     if gains:
-        median = gains[len(gains) // 2]
+        median = stats.median(gains)
         lines.append(Text(f"対にした効果: 同じ精度を独立な試行で得るには中央値で ×{median:.1f} の"
                           f"戦数が要ります（ページごとに ×{gains[0]:.1f}〜×{gains[-1]:.1f}）"))
     counts = {v: sum(r["verdict"] == v for r in report["pages"]) for v in VERDICTS}

@@ -12,12 +12,13 @@ coverage with few discordant pairs where the plain Wald interval does not; McNem
 given beside it. A single win rate gets Wilson's score interval.
 
 Every function is pure arithmetic on counts: the same counts, the same figures. ``mean``
-is the one average both labs' reports give (sim/lab.py, sim/journey_lab.py).
+and ``median`` are the ones both labs' reports give (sim/lab.py, sim/journey_lab.py).
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 #: The normal quantile of a two-sided 95% interval.
@@ -49,6 +50,13 @@ def mean(values) -> float | None:
     reports' figures are; None for none."""
     values = list(values)
     return round(sum(values) / len(values), 6) if values else None
+
+
+def median(values) -> float | None:
+    """The median of ``values`` (the mean of the two middle ones for an even count),
+    rounded as ``mean``; None for none — one figure for the terminal and the page."""
+    values = list(values)
+    return round(statistics.median(values), 6) if values else None
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> Interval:

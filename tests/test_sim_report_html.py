@@ -357,3 +357,17 @@ def test_the_catalog_links_each_page_to_the_report_only_when_it_exists(tmp_path)
     assert links["sakamichi"] == "../sim/index.html#page-sakamichi"
     card = html[html.index('id="page-sakamichi"'):]
     assert card.index('href="../sim/index.html#page-sakamichi"') < card.index("</article>")
+
+
+def test_the_terminal_and_the_page_give_the_same_median_pairing_gain():
+    """The median of the pages' pairing gains is one figure (stats.median): for an even
+    number of pages it is the mean of the two middle gains, in the terminal as on the page."""
+    from sim import report_text
+    from sim.report_html import _settings_view
+
+    report = sample_report(pages=PAGES[:4])
+    for row, gain in zip(report["pages"], (1.2, 1.4, 2.0, 3.0)):
+        row["pairing_gain"] = gain
+    said = " ".join(t.plain for t in report_text.summary_lines(report))
+    assert "中央値で ×1.7 の" in said
+    assert _settings_view(report)["gain"]["median"] == "1.7"
