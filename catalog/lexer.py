@@ -23,9 +23,9 @@ from contract import vocabulary as vocab
 
 __all__ = ["ITEM_KEYWORDS", "JibunkiLexer", "TERM_TOKENS", "word_tokens"]
 
-#: The keywords that open an item of a file (by their rule in contract.vocabulary.KEYWORDS):
-#: declarations; the other keywords are plain keywords.
-ITEM_KEYWORDS = ("page", "enemy", "balance", "deck", "example")
+#: The keywords that open an item of a file (by their rule in contract.vocabulary.KEYWORDS,
+#: the parser's own list): declarations; the other keywords are plain keywords.
+ITEM_KEYWORDS = vocab.ITEM_KEYWORDS
 
 #: The token of a term by its vocabulary table: what holds a number (variables, counters,
 #: quantities, balance keys, measures) is a builtin name; the words that qualify one

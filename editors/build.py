@@ -56,8 +56,6 @@ PUNCTUATION_SCOPES = (
     (("LSQB", "RSQB"), "punctuation.section.brackets"),
     (("LPAR", "RPAR", "VBAR"), "punctuation.section.parens"),
 )
-#: The items whose keyword is followed by their id (the id is a name being defined).
-ID_ITEMS = ("page", "enemy", "deck")
 
 
 def _terminals() -> dict[str, str]:
@@ -124,7 +122,8 @@ def grammar() -> dict:
 
     for terminal, scope in TERMINAL_SCOPES[:2]:
         add(terminal.lower(), {"match": terminals[terminal], "name": f"{scope}.{SUFFIX}"})
-    heads = [w for w, rule in keywords.items() if rule in ID_ITEMS]
+    # the items whose keyword is followed by their id (the id is a name being defined)
+    heads = [w for w, rule in keywords.items() if rule in vocab.ID_KEYWORDS]
     add("item-head", {
         "match": f"({_whole(name_rest, _alternatives(heads))})(?:{terminals['WS']})({name})",
         "captures": {"1": {"name": f"{ITEM_KEYWORD_SCOPE}.{SUFFIX}"},

@@ -52,6 +52,15 @@ def test_every_keyword_of_the_grammar_is_a_keyword_of_the_textmate_grammar():
         assert keyword.fullmatch(word) or item.fullmatch(word), word
 
 
+def test_the_id_after_every_item_keyword_journey_items_included_is_a_name_being_defined():
+    head = re.compile(_repository()["item-head"]["match"])
+    for rule in vocab.ID_KEYWORDS:
+        for spelling in vocab.KEYWORDS[rule]:
+            found = head.match(f"{spelling} 草案 {{")
+            assert found and found.group(1, 2) == (spelling, "草案"), spelling
+    assert head.match("バランス 草案") is None  # a balance and an example have no id
+
+
 def test_every_term_that_is_one_name_is_scoped_by_its_table():
     repository = _repository()
     keywords = {w for pair in vocab.KEYWORDS.values() for w in pair}
