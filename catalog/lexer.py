@@ -75,11 +75,14 @@ def _word(lexer, match):
 
 
 class JibunkiLexer(RegexLexer):
-    """The content language of jibunki (*.page, *.enemy, *.balance, *.deck, *.scenario)."""
+    """The content language of jibunki (*.page, *.enemy, *.balance, *.deck, *.scenario,
+    *.journey)."""
 
     name = "jibunki"
     aliases = ["jibunki"]
-    filenames = ["*.page", "*.enemy", "*.balance", "*.deck", "*.scenario"]
+    # compiler.read.CONTENT_SUFFIXES, which the catalog may not import (tests/test_lexer.py
+    # holds the two together)
+    filenames = ["*.page", "*.enemy", "*.balance", "*.deck", "*.scenario", "*.journey"]
     mimetypes = ["text/x-jibunki"]
     flags = re.MULTILINE | re.UNICODE
 

@@ -13,16 +13,14 @@ from pathlib import Path
 
 from compiler.lint import Result, result_of
 from compiler.pipeline import Compilation, Source, run
-from compiler.read import MAX_FILE_BYTES, prepare
+from compiler.read import CONTENT_SUFFIXES, MAX_FILE_BYTES, prepare
 from dsl import ast
 from scenario.stage import examples_of
 
 from .examples import Runs
 
-__all__ = ["EXTENSIONS", "Folder", "Folders", "content_root", "interface"]
+__all__ = ["Folder", "Folders", "content_root", "interface"]
 
-#: The kinds of content file the server checks.
-EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
 #: The folder name that marks a content folder (the nearest such ancestor wins).
 CONTENT_NAME = "content"
 
@@ -89,7 +87,7 @@ class Folder:
         self.root = root
         self.texts: dict[str, str] = {}
         for path in sorted(root.rglob("*")):
-            if path.suffix in EXTENSIONS:
+            if path.suffix in CONTENT_SUFFIXES:  # the kinds of file the compiler reads
                 text = _read(path)
                 if text is not None:
                     self.texts[str(path)] = text

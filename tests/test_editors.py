@@ -76,11 +76,11 @@ def test_every_term_that_is_one_name_is_scoped_by_its_table():
 
 
 def test_the_extension_contributes_the_content_files_the_grammar_and_starts_jibunki_lsp():
-    from lsp.folder import EXTENSIONS
+    from compiler.read import CONTENT_SUFFIXES
 
     manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
     (language,) = manifest["contributes"]["languages"]
-    assert tuple(language["extensions"]) == EXTENSIONS
+    assert tuple(language["extensions"]) == CONTENT_SUFFIXES
     assert (VSCODE / language["configuration"]).is_file()
     (grammar,) = manifest["contributes"]["grammars"]
     assert (VSCODE / grammar["path"]).resolve() == build.GRAMMAR_PATH.resolve()
@@ -130,12 +130,12 @@ def test_the_readme_neovim_snippet_names_the_server_command_and_its_file_types()
     from click.testing import CliRunner
 
     import cli
-    from lsp.folder import EXTENSIONS
+    from compiler.read import CONTENT_SUFFIXES
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (snippet,) = re.findall(r"```lua\n(.*?)```", readme, re.S)
     extensions = re.search(r"extension = \{(.*?)\}", snippet, re.S).group(1)
-    assert {f".{e}" for e in re.findall(r"(\w+) = \"jibunki\"", extensions)} == set(EXTENSIONS)
+    assert {f".{e}" for e in re.findall(r"(\w+) = \"jibunki\"", extensions)} == set(CONTENT_SUFFIXES)
     command = re.search(r"cmd = \{(.*?)\}", snippet).group(1)
     assert re.findall(r'"([^"]+)"', command) == ["jibunki", "lsp"]
     assert 'filetypes = { "jibunki" }' in snippet and 'vim.lsp.enable("jibunki")' in snippet

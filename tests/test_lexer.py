@@ -77,6 +77,12 @@ def test_bundled_files_lex_back_to_their_text_with_no_error_token(path):
     assert not [t for _, token, t in found if token in Error]
 
 
+def test_the_lexer_reads_every_kind_of_content_file_the_compiler_reads():
+    from compiler.read import CONTENT_SUFFIXES
+
+    assert JibunkiLexer.filenames == [f"*{suffix}" for suffix in CONTENT_SUFFIXES]
+
+
 def test_the_lexer_is_registered_as_a_pygments_plugin(tmp_path, monkeypatch):
     # pyproject's entry point, as an installed distribution declares it (a dist-info of
     # its own: the editable install in use may predate the declaration), found by Pygments
