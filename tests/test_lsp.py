@@ -388,14 +388,20 @@ async def _round_trip(client: LanguageClient, uri: str) -> None:
         types.TextDocumentIdentifier(uri)))
 
 
-async def test_renaming_a_page_id_re_checks_the_other_open_documents(
-        client: LanguageClient, content):
-    deck = content / "starter.deck"
-    deck_uri = await _open(client, deck)
+async def _open_deck_and_hatsukoi(client: LanguageClient,
+                                  content: Path) -> tuple[str, str, str]:
+    """Open the starter deck, then the page file that defines hatsukoi (a page of the
+    deck): their URIs and the page file's text."""
+    deck_uri = await _open(client, content / "starter.deck")
     [page_file] = [p for p in (content / "pages").glob("*.page")
                    if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
     page_uri = await _open(client, page_file)
-    text = page_file.read_text(encoding="utf-8")
+    return deck_uri, page_uri, page_file.read_text(encoding="utf-8")
+
+
+async def test_renaming_a_page_id_re_checks_the_other_open_documents(
+        client: LanguageClient, content):
+    deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content)
     assert list(client.diagnostics[deck_uri]) == []
 
     await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
@@ -410,12 +416,7 @@ async def test_renaming_a_page_id_re_checks_the_other_open_documents(
 
 async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
         client: LanguageClient, content):
-    deck = content / "starter.deck"
-    deck_uri = await _open(client, deck)
-    [page_file] = [p for p in (content / "pages").glob("*.page")
-                   if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
-    page_uri = await _open(client, page_file)
-    text = page_file.read_text(encoding="utf-8")
+    deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content)
     await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
     await _round_trip(client, page_uri)
     assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
