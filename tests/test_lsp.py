@@ -388,11 +388,11 @@ async def _round_trip(client: LanguageClient, uri: str) -> None:
         types.TextDocumentIdentifier(uri)))
 
 
-async def _open_deck_and_hatsukoi(client: LanguageClient,
-                                  content: Path) -> tuple[str, str, str]:
+async def _open_deck_and_hatsukoi(client: LanguageClient, content: Path,
+                                  deck: str = "starter.deck") -> tuple[str, str, str]:
     """Open the starter deck, then the page file that defines hatsukoi (a page of the
     deck): their URIs and the page file's text."""
-    deck_uri = await _open(client, content / "starter.deck")
+    deck_uri = await _open(client, content / deck)
     [page_file] = [p for p in (content / "pages").glob("*.page")
                    if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
     page_uri = await _open(client, page_file)
@@ -412,6 +412,18 @@ async def test_renaming_a_page_id_re_checks_the_other_open_documents(
     await _replace(client, page_uri, 3, text)  # the id back: the deck is clean again
     await _round_trip(client, page_uri)
     assert list(client.diagnostics[deck_uri]) == []
+
+
+async def test_a_re_check_is_published_under_the_uri_the_client_opened_the_document_with(
+        client: LanguageClient, content):
+    # a file name out of ASCII: the client sends its URI quoted (%E3%81%AF…)
+    (content / "starter.deck").rename(content / "はじめの山.deck")
+    deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content, "はじめの山.deck")
+    assert "%" in deck_uri and list(client.diagnostics[deck_uri]) == []
+    await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
+    await _round_trip(client, page_uri)
+    assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
+    assert [uri for uri in client.diagnostics if "はじめ" in uri] == []
 
 
 async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
