@@ -3,8 +3,8 @@
 A folder's files are read from disk once; an open document's text replaces its file's
 (``check``), so what the editor shows is what is checked. The edited document is checked
 again; the other open documents only when the edit changed what it lends them
-(``interface``: the ids it defines, its pages' 出自 and 上限枚数) — otherwise they are
-context (their parses come from dsl.parsecache).
+(``interface``: the ids it defines, its pages' 出自 and 上限枚数, its journey items'
+fields) — otherwise they are context (their parses come from dsl.parsecache).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ _LENT_FIELDS = ("origin", "deck_cap")
 def interface(result: Result | None, path: str) -> frozenset | None:
     """What the file ``path`` lends the other files of its folder, as the check ``result``
     read it (as the document or as context): its items' kinds and ids, its pages' lent
-    fields and its balance's settings as written. None when the check did not read the
-    file. Where things stand in the file is no part of it: an edit that only moves them
+    fields, its journey items' fields and its balance's settings as written. None when
+    the check did not read the file. Where things stand in the file is no part of it: an edit that only moves them
     changes nothing for the others."""
     if result is None or result.compilation is None:
         return None
@@ -64,6 +64,11 @@ def interface(result: Result | None, path: str) -> frozenset | None:
         if isinstance(item, ast.Page):
             lent.update((f.key, item.id.text, _written(lines, f.span))
                         for f in item.fields if f.key in _LENT_FIELDS)
+        if isinstance(item, ast.JourneyItem):
+            # a journey item is read by the others whole: a variant's 元 names a set-up and
+            # inherits its fields, a set-up's 鍵の種類 checks every イベント's 鍵
+            lent.add(("journey", item.kind, item.id.text))
+            lent.update(("journey", item.id.text, _written(lines, f.span)) for f in item.fields)
         if isinstance(item, ast.Balance):
             lent.update(("balance", index, _written(lines, setting.span))
                         for setting in item.settings)

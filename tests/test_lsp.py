@@ -439,6 +439,23 @@ async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
     assert list(client.diagnostics[page_uri]) == []
 
 
+async def test_renaming_a_journey_set_up_re_checks_the_other_open_documents(
+        client: LanguageClient, content):
+    variants_uri = await _open(client, content / "journey" / "手札の変種.journey")  # 元 草案 ×2
+    draft = content / "journey" / "草案17.journey"
+    draft_uri = await _open(client, draft)
+    text = draft.read_text(encoding="utf-8")
+    assert list(client.diagnostics[variants_uri]) == []
+
+    await _replace(client, draft_uri, 2, text.replace("旅の準備 草案 ", "旅の準備 草案2 ", 1))
+    await _round_trip(client, draft_uri)
+    assert [d.code for d in client.diagnostics[variants_uri]] == ["E072", "E072"]
+
+    await _replace(client, draft_uri, 3, text)  # the id back: the variants are clean again
+    await _round_trip(client, draft_uri)
+    assert list(client.diagnostics[variants_uri]) == []
+
+
 async def test_an_edit_that_changes_no_name_leaves_the_other_documents_alone(
         client: LanguageClient, content):
     published: list[str] = []
