@@ -4,8 +4,9 @@ the checkout, not an installed package: run it from the project's root.)
 
 * the keywords are the grammar's: every keyword terminal of the lark parser (its ``_kw_*``
   rules, which dsl/keywords.py generates from ``contract.vocabulary.KEYWORDS``);
-* the terms are the vocabulary's: every spelling of every table that is one name, scoped
-  by its table, classified as the catalog's lexer does (catalog.lexer);
+* the terms are the vocabulary's: every spelling of every term that is one name, scoped
+  by its table (or loose term), as the catalog's lexer classifies it (catalog.lexer's
+  term_words, which both read);
 * comments, strings, numbers, flags, names and operators are the parser's terminals,
   their regular expressions as lark compiled them.
 
@@ -106,7 +107,7 @@ def _whole(name_rest: str, body: str) -> str:
 
 def grammar() -> dict:
     """The TextMate grammar, as data."""
-    from catalog.lexer import ITEM_KEYWORDS, TERM_TOKENS, OTHER_TERMS
+    from catalog.lexer import ITEM_KEYWORDS, term_words
     from compiler.read import CONTENT_SUFFIXES
     from contract import vocabulary as vocab
 
@@ -137,18 +138,15 @@ def grammar() -> dict:
     add("keyword", {"match": _whole(name_rest, _alternatives(others)),
                     "name": f"{KEYWORD_SCOPE}.{SUFFIX}"})
     whole_name = re.compile(name)
-    first_table: dict[str, str] = {}
-    for table, lookup in vocab.tables().items():
-        for spelling in lookup.spellings():
-            if spelling not in keywords and whole_name.fullmatch(spelling):
-                first_table.setdefault(spelling, table)
-    for table in vocab.tables():
-        words = [w for w, t in first_table.items() if t == table]
-        if not words:
-            continue
-        base = TERM_SCOPES[str(TERM_TOKENS.get(table, OTHER_TERMS))]
-        add(f"term-{table}", {"match": _whole(name_rest, _alternatives(words)),
-                              "name": f"{base}.{table}.{SUFFIX}"})
+    by_kind: dict[str, tuple[object, list[str]]] = {}  # kind → (token, its words), in order
+    for spelling, kind, token in term_words():
+        words = by_kind.setdefault(kind, (token, []))[1]
+        if spelling not in keywords and whole_name.fullmatch(spelling):
+            words.append(spelling)
+    for kind, (token, words) in by_kind.items():
+        if words:
+            add(f"term-{kind}", {"match": _whole(name_rest, _alternatives(words)),
+                                 "name": f"{TERM_SCOPES[str(token)]}.{kind}.{SUFFIX}"})
     add("number", {"match": rf"(?<!{name_rest})(?:{terminals['NUMBER']})",
                    "name": f"constant.numeric.{SUFFIX}"})
     for terminal, scope in OPERATOR_SCOPES:

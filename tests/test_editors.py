@@ -75,6 +75,23 @@ def test_every_term_that_is_one_name_is_scoped_by_its_table():
     assert repository["term-counter"]["name"] == "variable.language.counter.jibunki"
 
 
+def test_the_grammar_scopes_every_term_as_the_lexer_classifies_it_loose_terms_included():
+    from catalog.lexer import term_words
+
+    repository = _repository()
+    keywords = {w for pair in vocab.KEYWORDS.values() for w in pair}
+    name = re.compile(r"[^\W\d][\w・（）]*")
+    for spelling, kind, token in term_words():
+        if spelling in keywords or not name.fullmatch(spelling):
+            continue
+        rule = repository[f"term-{kind}"]
+        assert re.fullmatch(rule["match"], spelling), (kind, spelling)
+        assert rule["name"] == f"{build.TERM_SCOPES[str(token)]}.{kind}.jibunki", spelling
+    for spelling in ("通過したマス", "内部フラグ", "未来"):  # outside vocab.tables()
+        assert any(re.fullmatch(r["match"], spelling) for key, r in repository.items()
+                   if key.startswith("term-")), spelling
+
+
 def test_the_extension_contributes_the_content_files_the_grammar_and_starts_jibunki_lsp():
     from compiler.read import CONTENT_SUFFIXES
 
