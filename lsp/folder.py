@@ -111,23 +111,25 @@ class Folder:
         is read from their parses, kept in memory while their text stays the same, so an
         edit costs its own file, not the folder."""
         self.texts[path] = text
-        result = self._run(path, partial=self.latest is not None)
+        result, _ = self._run(path, partial=self.latest is not None)
         self.results[path] = result
         self.latest = result
         self.pages.update((p.id, p) for p in result.model.pages if p is not None)
         self.enemies.update((e.id, e) for e in result.model.enemies if e is not None)
         return result
 
-    def full(self, path: str) -> Result:
+    def full(self, path: str) -> tuple[Result, list[dict]]:
         """The document ``path`` with every file of the folder checked, as ``jibunki lint``
         checks them, and lowered into tables when none has an error (what an example is
-        played on)."""
+        played on); with the examples that check found, as the runner plays them
+        (scenario.stage.examples_of: checked once, their diagnostics in the result's)."""
         return self._run(path, partial=False)
 
-    def _run(self, path: str, partial: bool) -> Result:
-        """compiler.lint.check_text of the document with the other files as context; when
-        ``partial``, only the document's items are checked and the unchanged files' parses
-        are reused (their diagnostics are not the document's, and nothing is lowered)."""
+    def _run(self, path: str, partial: bool) -> tuple[Result, list[dict]]:
+        """compiler.lint.check_text of the document with the other files as context, and
+        the examples of the run; when ``partial``, only the document's items are checked
+        and the unchanged files' parses are reused (their diagnostics are not the
+        document's, and nothing is lowered)."""
         diagnostics: list = []
         sources: list[Source] = []
         shown: dict[str, str] = {}
@@ -147,11 +149,12 @@ class Folder:
                                       checked={path} if partial else None))
         # the examples checked (not played) as lint checks them: an unknown enemy, a
         # quantity an expectation cannot read … (scenario.stage)
-        compilation.diagnostics.extend(examples_of(compilation)[1])
+        specs, found = examples_of(compilation)
+        compilation.diagnostics.extend(found)
         for source in compilation.sources:
             if source.parsed is not None:
                 self._parsed[source.path] = (source.text, source.parsed)
-        return result_of(compilation, shown, 1)
+        return result_of(compilation, shown, 1), specs
 
     def _prepare(self, name: str):
         """compiler.read.prepare of a file's text, kept while the text stays the same."""

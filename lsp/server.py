@@ -332,7 +332,7 @@ def make_server() -> JibunkiServer:
         if path not in folder.results:
             return None
         # the whole folder checked and lowered: the example is played on its tables
-        outcome = examples.run_example(folder.full(path), path, line, folder.runs)
+        outcome = examples.run_example(*folder.full(path), path, line, folder.runs)
         if outcome is None:
             return None
         workspace = ls.client_capabilities.workspace
