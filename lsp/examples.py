@@ -51,11 +51,10 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Lens:
-    """One lens: the example's first line (0-based), its title, and its key in Runs."""
+    """One lens: the example's first line (0-based) and its title."""
 
     line: int
     title: str
-    key: tuple[str, str]
 
 
 class Runs:
@@ -89,10 +88,8 @@ def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
     """A lens over each example of the document ``path``, titled with its last outcome."""
     found = []
     for example in _examples(result, path):
-        key = _key(path, example)
-        last = runs.get(key)
-        found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"],
-                          key))
+        last = runs.get(_key(path, example))
+        found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"]))
     return found
 
 
