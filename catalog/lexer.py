@@ -21,11 +21,11 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
 
 from contract import vocabulary as vocab
 
-__all__ = ["ITEM_KEYWORDS", "JibunkiLexer", "TERM_TOKENS", "word_tokens"]
+__all__ = ["ITEM_KEYWORDS", "JibunkiLexer", "TERM_TOKENS", "term_words", "word_tokens"]
 
-#: The keywords that open an item of a file (by their rule in contract.vocabulary.KEYWORDS):
-#: declarations; the other keywords are plain keywords.
-ITEM_KEYWORDS = ("page", "enemy", "balance", "deck", "example")
+#: The keywords that open an item of a file (by their rule in contract.vocabulary.KEYWORDS,
+#: the parser's own list): declarations; the other keywords are plain keywords.
+ITEM_KEYWORDS = vocab.ITEM_KEYWORDS
 
 #: The token of a term by its vocabulary table: what holds a number (variables, counters,
 #: quantities, balance keys, measures) is a builtin name; the words that qualify one
@@ -41,20 +41,33 @@ LOOSE_TERMS = {"FLAG": Name.Builtin, "TILES_PASSED": Name.Builtin, "PAGES": Name
                "FACES": Name.Constant}
 
 
+def term_words():
+    """Every spelling of every term, once, with the kind it is classified by and its
+    token: ``(spelling, kind, token)``, the kind being its first table of
+    contract.vocabulary.tables() (a spelling in two tables is the first's), else the
+    lowercased name of its loose term (``tiles_passed``, ``flag`` …). Keywords are not set
+    apart here: the lexer's word_tokens and the editor grammar (editors/build.py) both
+    read this, so they classify a word alike."""
+    seen: set[str] = set()
+    kinds = [(table, TERM_TOKENS.get(table, OTHER_TERMS), lookup.spellings())
+             for table, lookup in vocab.tables().items()]
+    for name, token in LOOSE_TERMS.items():
+        found = getattr(vocab, name)
+        kinds.append((name.lower(), token, [spelling for entry in
+                                            (found if isinstance(found, tuple) else (found,))
+                                            for spelling in entry.spellings()]))
+    for kind, token, spellings in kinds:
+        for spelling in spellings:
+            if spelling not in seen:
+                seen.add(spelling)
+                yield spelling, kind, token
+
+
 @cache
 def word_tokens() -> dict[str, object]:
     """Every spelling of the vocabulary → its token. A keyword that is also a term (銘,
-    HP, 未来面 …) is a keyword; a spelling in two tables takes the first table's token."""
-    words: dict[str, object] = {}
-    for table, lookup in vocab.tables().items():
-        token = TERM_TOKENS.get(table, OTHER_TERMS)
-        for spelling in lookup.spellings():
-            words.setdefault(spelling, token)
-    for name, token in LOOSE_TERMS.items():
-        found = getattr(vocab, name)
-        for entry in found if isinstance(found, tuple) else (found,):
-            for spelling in entry.spellings():
-                words.setdefault(spelling, token)
+    HP, 未来面 …) is a keyword; a term's token is its term_words token."""
+    words: dict[str, object] = {spelling: token for spelling, _, token in term_words()}
     for rule, spellings in vocab.KEYWORDS.items():
         token = Keyword.Declaration if rule in ITEM_KEYWORDS else Keyword
         for spelling in spellings:
@@ -75,11 +88,14 @@ def _word(lexer, match):
 
 
 class JibunkiLexer(RegexLexer):
-    """The content language of jibunki (*.page, *.enemy, *.balance, *.deck, *.scenario)."""
+    """The content language of jibunki (*.page, *.enemy, *.balance, *.deck, *.scenario,
+    *.journey)."""
 
     name = "jibunki"
     aliases = ["jibunki"]
-    filenames = ["*.page", "*.enemy", "*.balance", "*.deck", "*.scenario"]
+    # compiler.read.CONTENT_SUFFIXES, which the catalog may not import (tests/test_lexer.py
+    # holds the two together)
+    filenames = ["*.page", "*.enemy", "*.balance", "*.deck", "*.scenario", "*.journey"]
     mimetypes = ["text/x-jibunki"]
     flags = re.MULTILINE | re.UNICODE
 

@@ -847,6 +847,14 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "refused": ("拒否", "refused"),
 }
 
+#: The keyword rules that open an item of a file (the parser splits a file into items at
+#: a line beginning with one; the lexer and the editor grammar mark them as declarations),
+#: ページ first. Written once here: the parser, catalog.lexer and editors/build.py read it.
+ITEM_KEYWORDS = ("page", "enemy", "balance", "deck", "example",
+                 *(f"j_{kind}" for kind in JOURNEY_KINDS))
+#: Of them, those followed by the id the item defines (バランス and 例 have none).
+ID_KEYWORDS = tuple(rule for rule in ITEM_KEYWORDS if rule not in ("balance", "example"))
+
 
 # ------------------------------------------------------------------------ lookups
 

@@ -25,7 +25,7 @@ from .diagnostics import Diagnostic, Note, Span
 from .keywords import KEYWORDS, canonical, grammar_rules, misconverted, unglued
 from . import ast
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
-from contract.vocabulary import W
+from contract.vocabulary import ITEM_KEYWORDS, W
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
 MAX_NESTING = 40
@@ -34,9 +34,7 @@ MAX_OPERATORS = 100
 #: After this many syntax errors in one file the rest of it is not worth reading.
 MAX_ERRORS_PER_FILE = 50
 
-_TOP_LEVEL_WORDS = [w for key in ("page", "enemy", "balance", "deck", "example", "j_location",
-                                  "j_event", "j_flag", "j_item", "j_letter", "j_setup")
-                    for w in KEYWORDS[key]]
+_TOP_LEVEL_WORDS = [w for key in ITEM_KEYWORDS for w in KEYWORDS[key]]
 _ITEM_START = re.compile(
     r"^[ \t\u3000]*(?:%s)(?=[\s\"「])" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)
 #: Strings and comments (skipped) and braces (counted) — see _item_starts.

@@ -51,11 +51,10 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Lens:
-    """One lens: the example's first line (0-based), its title, and its key in Runs."""
+    """One lens: the example's first line (0-based) and its title."""
 
     line: int
     title: str
-    key: tuple[str, str]
 
 
 class Runs:
@@ -89,23 +88,21 @@ def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
     """A lens over each example of the document ``path``, titled with its last outcome."""
     found = []
     for example in _examples(result, path):
-        key = _key(path, example)
-        last = runs.get(key)
-        found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"],
-                          key))
+        last = runs.get(_key(path, example))
+        found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"]))
     return found
 
 
-def run_example(result: Result, path: str, line: int, runs: Runs) -> Outcome | None:
+def run_example(result: Result, specs: list[dict], path: str, line: int,
+                runs: Runs) -> Outcome | None:
     """Play the example of ``path`` whose first line is ``line`` (0-based) on the tables of
-    ``result`` and keep its outcome in ``runs``; None when no example starts there."""
-    from scenario.stage import examples_of
-
+    ``result`` and keep its outcome in ``runs``; None when no example starts there.
+    ``specs`` are the examples the check of ``result`` found (lsp.folder.Folder.full:
+    their diagnostics are already the result's, so no example is checked twice)."""
     example = next((e for e in _examples(result, path) if e.span.line - 1 == line), None)
     if example is None:
         return None
-    specs, found = examples_of(result.compilation)
-    errors = sorted((d for d in result.compilation.diagnostics + found if d.is_error),
+    errors = sorted((d for d in result.compilation.diagnostics if d.is_error),
                     key=lambda d: (d.span.path != path, d.sort_key()))
     spec = next((s for s in specs if s["path"] == path and s["line"] == example.span.line),
                 None)

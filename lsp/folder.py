@@ -3,8 +3,8 @@
 A folder's files are read from disk once; an open document's text replaces its file's
 (``check``), so what the editor shows is what is checked. The edited document is checked
 again; the other open documents only when the edit changed what it lends them
-(``interface``: the ids it defines, its pages' 出自 and 上限枚数) — otherwise they are
-context (their parses come from dsl.parsecache).
+(``interface``: the ids it defines, its pages' 出自 and 上限枚数, its journey items'
+fields) — otherwise they are context (their parses come from dsl.parsecache).
 """
 
 from __future__ import annotations
@@ -13,16 +13,14 @@ from pathlib import Path
 
 from compiler.lint import Result, result_of
 from compiler.pipeline import Compilation, Source, run
-from compiler.read import MAX_FILE_BYTES, prepare
+from compiler.read import CONTENT_SUFFIXES, MAX_FILE_BYTES, prepare
 from dsl import ast
 from scenario.stage import examples_of
 
 from .examples import Runs
 
-__all__ = ["EXTENSIONS", "Folder", "Folders", "content_root", "interface"]
+__all__ = ["Folder", "Folders", "content_root", "interface"]
 
-#: The kinds of content file the server checks.
-EXTENSIONS = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
 #: The folder name that marks a content folder (the nearest such ancestor wins).
 CONTENT_NAME = "content"
 
@@ -47,8 +45,8 @@ _LENT_FIELDS = ("origin", "deck_cap")
 def interface(result: Result | None, path: str) -> frozenset | None:
     """What the file ``path`` lends the other files of its folder, as the check ``result``
     read it (as the document or as context): its items' kinds and ids, its pages' lent
-    fields and its balance's settings as written. None when the check did not read the
-    file. Where things stand in the file is no part of it: an edit that only moves them
+    fields, its journey items' fields and its balance's settings as written. None when
+    the check did not read the file. Where things stand in the file is no part of it: an edit that only moves them
     changes nothing for the others."""
     if result is None or result.compilation is None:
         return None
@@ -66,6 +64,11 @@ def interface(result: Result | None, path: str) -> frozenset | None:
         if isinstance(item, ast.Page):
             lent.update((f.key, item.id.text, _written(lines, f.span))
                         for f in item.fields if f.key in _LENT_FIELDS)
+        if isinstance(item, ast.JourneyItem):
+            # a journey item is read by the others whole: a variant's 元 names a set-up and
+            # inherits its fields, a set-up's 鍵の種類 checks every イベント's 鍵
+            lent.add(("journey", item.kind, item.id.text))
+            lent.update(("journey", item.id.text, _written(lines, f.span)) for f in item.fields)
         if isinstance(item, ast.Balance):
             lent.update(("balance", index, _written(lines, setting.span))
                         for setting in item.settings)
@@ -89,7 +92,7 @@ class Folder:
         self.root = root
         self.texts: dict[str, str] = {}
         for path in sorted(root.rglob("*")):
-            if path.suffix in EXTENSIONS:
+            if path.suffix in CONTENT_SUFFIXES:  # the kinds of file the compiler reads
                 text = _read(path)
                 if text is not None:
                     self.texts[str(path)] = text
@@ -108,23 +111,25 @@ class Folder:
         is read from their parses, kept in memory while their text stays the same, so an
         edit costs its own file, not the folder."""
         self.texts[path] = text
-        result = self._run(path, partial=self.latest is not None)
+        result, _ = self._run(path, partial=self.latest is not None)
         self.results[path] = result
         self.latest = result
         self.pages.update((p.id, p) for p in result.model.pages if p is not None)
         self.enemies.update((e.id, e) for e in result.model.enemies if e is not None)
         return result
 
-    def full(self, path: str) -> Result:
+    def full(self, path: str) -> tuple[Result, list[dict]]:
         """The document ``path`` with every file of the folder checked, as ``jibunki lint``
         checks them, and lowered into tables when none has an error (what an example is
-        played on)."""
+        played on); with the examples that check found, as the runner plays them
+        (scenario.stage.examples_of: checked once, their diagnostics in the result's)."""
         return self._run(path, partial=False)
 
-    def _run(self, path: str, partial: bool) -> Result:
-        """compiler.lint.check_text of the document with the other files as context; when
-        ``partial``, only the document's items are checked and the unchanged files' parses
-        are reused (their diagnostics are not the document's, and nothing is lowered)."""
+    def _run(self, path: str, partial: bool) -> tuple[Result, list[dict]]:
+        """compiler.lint.check_text of the document with the other files as context, and
+        the examples of the run; when ``partial``, only the document's items are checked
+        and the unchanged files' parses are reused (their diagnostics are not the
+        document's, and nothing is lowered)."""
         diagnostics: list = []
         sources: list[Source] = []
         shown: dict[str, str] = {}
@@ -144,11 +149,12 @@ class Folder:
                                       checked={path} if partial else None))
         # the examples checked (not played) as lint checks them: an unknown enemy, a
         # quantity an expectation cannot read … (scenario.stage)
-        compilation.diagnostics.extend(examples_of(compilation)[1])
+        specs, found = examples_of(compilation)
+        compilation.diagnostics.extend(found)
         for source in compilation.sources:
             if source.parsed is not None:
                 self._parsed[source.path] = (source.text, source.parsed)
-        return result_of(compilation, shown, 1)
+        return result_of(compilation, shown, 1), specs
 
     def _prepare(self, name: str):
         """compiler.read.prepare of a file's text, kept while the text stays the same."""

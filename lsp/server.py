@@ -143,13 +143,16 @@ class JibunkiServer(LanguageServer):
                 self.publish(other, other_path, folder)
 
     def others(self, path: str, folder: Folder) -> list[tuple[str, str]]:
-        """(URI, path) of every other open document of ``folder`` the server has checked."""
+        """(URI, path) of every other open document of ``folder`` the server has checked.
+        The URI is the one the client opened the document with: the workspace keys its
+        documents unquoted (手札の変種.journey, not %E6%89%8B…), and a client that keys
+        diagnostics by the URI it sent would keep the old ones under its own."""
         found = []
-        for other in list(self.workspace.text_documents):
-            other_path = _path(other)
+        for key, document in list(self.workspace.text_documents.items()):
+            other_path = _path(key)
             if other_path != path and other_path in folder.results \
                     and self.folders.of(Path(other_path)) is folder:
-                found.append((other, other_path))
+                found.append((document.uri, other_path))
         return found
 
     def publish(self, uri: str, path: str, folder: Folder) -> None:
@@ -329,7 +332,7 @@ def make_server() -> JibunkiServer:
         if path not in folder.results:
             return None
         # the whole folder checked and lowered: the example is played on its tables
-        outcome = examples.run_example(folder.full(path), path, line, folder.runs)
+        outcome = examples.run_example(*folder.full(path), path, line, folder.runs)
         if outcome is None:
             return None
         workspace = ls.client_capabilities.workspace

@@ -52,6 +52,15 @@ def test_every_keyword_of_the_grammar_is_a_keyword_of_the_textmate_grammar():
         assert keyword.fullmatch(word) or item.fullmatch(word), word
 
 
+def test_the_id_after_every_item_keyword_journey_items_included_is_a_name_being_defined():
+    head = re.compile(_repository()["item-head"]["match"])
+    for rule in vocab.ID_KEYWORDS:
+        for spelling in vocab.KEYWORDS[rule]:
+            found = head.match(f"{spelling} 草案 {{")
+            assert found and found.group(1, 2) == (spelling, "草案"), spelling
+    assert head.match("バランス 草案") is None  # a balance and an example have no id
+
+
 def test_every_term_that_is_one_name_is_scoped_by_its_table():
     repository = _repository()
     keywords = {w for pair in vocab.KEYWORDS.values() for w in pair}
@@ -66,12 +75,29 @@ def test_every_term_that_is_one_name_is_scoped_by_its_table():
     assert repository["term-counter"]["name"] == "variable.language.counter.jibunki"
 
 
+def test_the_grammar_scopes_every_term_as_the_lexer_classifies_it_loose_terms_included():
+    from catalog.lexer import term_words
+
+    repository = _repository()
+    keywords = {w for pair in vocab.KEYWORDS.values() for w in pair}
+    name = re.compile(r"[^\W\d][\w・（）]*")
+    for spelling, kind, token in term_words():
+        if spelling in keywords or not name.fullmatch(spelling):
+            continue
+        rule = repository[f"term-{kind}"]
+        assert re.fullmatch(rule["match"], spelling), (kind, spelling)
+        assert rule["name"] == f"{build.TERM_SCOPES[str(token)]}.{kind}.jibunki", spelling
+    for spelling in ("通過したマス", "内部フラグ", "未来"):  # outside vocab.tables()
+        assert any(re.fullmatch(r["match"], spelling) for key, r in repository.items()
+                   if key.startswith("term-")), spelling
+
+
 def test_the_extension_contributes_the_content_files_the_grammar_and_starts_jibunki_lsp():
-    from lsp.folder import EXTENSIONS
+    from compiler.read import CONTENT_SUFFIXES
 
     manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
     (language,) = manifest["contributes"]["languages"]
-    assert tuple(language["extensions"]) == EXTENSIONS
+    assert tuple(language["extensions"]) == CONTENT_SUFFIXES
     assert (VSCODE / language["configuration"]).is_file()
     (grammar,) = manifest["contributes"]["grammars"]
     assert (VSCODE / grammar["path"]).resolve() == build.GRAMMAR_PATH.resolve()
@@ -121,12 +147,12 @@ def test_the_readme_neovim_snippet_names_the_server_command_and_its_file_types()
     from click.testing import CliRunner
 
     import cli
-    from lsp.folder import EXTENSIONS
+    from compiler.read import CONTENT_SUFFIXES
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (snippet,) = re.findall(r"```lua\n(.*?)```", readme, re.S)
     extensions = re.search(r"extension = \{(.*?)\}", snippet, re.S).group(1)
-    assert {f".{e}" for e in re.findall(r"(\w+) = \"jibunki\"", extensions)} == set(EXTENSIONS)
+    assert {f".{e}" for e in re.findall(r"(\w+) = \"jibunki\"", extensions)} == set(CONTENT_SUFFIXES)
     command = re.search(r"cmd = \{(.*?)\}", snippet).group(1)
     assert re.findall(r'"([^"]+)"', command) == ["jibunki", "lsp"]
     assert 'filetypes = { "jibunki" }' in snippet and 'vim.lsp.enable("jibunki")' in snippet

@@ -21,6 +21,16 @@ def test_a_page_head_is_a_declaration_keyword_an_id_and_a_string():
         (Punctuation, "{")]
 
 
+@pytest.mark.parametrize("spelling", [w for rule in vocab.ITEM_KEYWORDS
+                                      for w in vocab.KEYWORDS[rule]])
+def test_every_item_keyword_journey_items_included_is_a_declaration_and_its_id_a_name(spelling):
+    # the parser's items (contract.vocabulary.ITEM_KEYWORDS): ロケーション and 旅の準備 as
+    # much as ページ; バランス and 例 are followed by a title, not an id
+    head = _tokens(f'{spelling} 草案 「題」 {{')
+    assert head[0] == (Keyword.Declaration, spelling)
+    assert head[1] == (Name, "草案")
+
+
 def test_an_effect_line_marks_its_variable_counter_scope_operator_and_number():
     assert _tokens("敵HP -= 使用した歩[プレイ] × 0.5  # 一撃") == [
         (Name.Builtin, "敵HP"), (Operator, "-="), (Name.Builtin, "使用した歩"),
@@ -65,6 +75,12 @@ def test_bundled_files_lex_back_to_their_text_with_no_error_token(path):
     found = list(JibunkiLexer().get_tokens_unprocessed(text))
     assert "".join(t for _, _, t in found) == text
     assert not [t for _, token, t in found if token in Error]
+
+
+def test_the_lexer_reads_every_kind_of_content_file_the_compiler_reads():
+    from compiler.read import CONTENT_SUFFIXES
+
+    assert JibunkiLexer.filenames == [f"*{suffix}" for suffix in CONTENT_SUFFIXES]
 
 
 def test_the_lexer_is_registered_as_a_pygments_plugin(tmp_path, monkeypatch):

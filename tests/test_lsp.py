@@ -388,14 +388,20 @@ async def _round_trip(client: LanguageClient, uri: str) -> None:
         types.TextDocumentIdentifier(uri)))
 
 
-async def test_renaming_a_page_id_re_checks_the_other_open_documents(
-        client: LanguageClient, content):
-    deck = content / "starter.deck"
-    deck_uri = await _open(client, deck)
+async def _open_deck_and_hatsukoi(client: LanguageClient, content: Path,
+                                  deck: str = "starter.deck") -> tuple[str, str, str]:
+    """Open the starter deck, then the page file that defines hatsukoi (a page of the
+    deck): their URIs and the page file's text."""
+    deck_uri = await _open(client, content / deck)
     [page_file] = [p for p in (content / "pages").glob("*.page")
                    if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
     page_uri = await _open(client, page_file)
-    text = page_file.read_text(encoding="utf-8")
+    return deck_uri, page_uri, page_file.read_text(encoding="utf-8")
+
+
+async def test_renaming_a_page_id_re_checks_the_other_open_documents(
+        client: LanguageClient, content):
+    deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content)
     assert list(client.diagnostics[deck_uri]) == []
 
     await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
@@ -408,14 +414,21 @@ async def test_renaming_a_page_id_re_checks_the_other_open_documents(
     assert list(client.diagnostics[deck_uri]) == []
 
 
+async def test_a_re_check_is_published_under_the_uri_the_client_opened_the_document_with(
+        client: LanguageClient, content):
+    # a file name out of ASCII: the client sends its URI quoted (%E3%81%AF…)
+    (content / "starter.deck").rename(content / "はじめの山.deck")
+    deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content, "はじめの山.deck")
+    assert "%" in deck_uri and list(client.diagnostics[deck_uri]) == []
+    await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
+    await _round_trip(client, page_uri)
+    assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
+    assert [uri for uri in client.diagnostics if "はじめ" in uri] == []
+
+
 async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
         client: LanguageClient, content):
-    deck = content / "starter.deck"
-    deck_uri = await _open(client, deck)
-    [page_file] = [p for p in (content / "pages").glob("*.page")
-                   if "ページ hatsukoi " in p.read_text(encoding="utf-8")]
-    page_uri = await _open(client, page_file)
-    text = page_file.read_text(encoding="utf-8")
+    deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content)
     await _replace(client, page_uri, 2, text.replace("ページ hatsukoi ", "ページ hatsukoi2 ", 1))
     await _round_trip(client, page_uri)
     assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
@@ -424,6 +437,23 @@ async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
     await _round_trip(client, deck_uri)
     assert list(client.diagnostics[deck_uri]) == []
     assert list(client.diagnostics[page_uri]) == []
+
+
+async def test_renaming_a_journey_set_up_re_checks_the_other_open_documents(
+        client: LanguageClient, content):
+    variants_uri = await _open(client, content / "journey" / "手札の変種.journey")  # 元 草案 ×2
+    draft = content / "journey" / "草案17.journey"
+    draft_uri = await _open(client, draft)
+    text = draft.read_text(encoding="utf-8")
+    assert list(client.diagnostics[variants_uri]) == []
+
+    await _replace(client, draft_uri, 2, text.replace("旅の準備 草案 ", "旅の準備 草案2 ", 1))
+    await _round_trip(client, draft_uri)
+    assert [d.code for d in client.diagnostics[variants_uri]] == ["E072", "E072"]
+
+    await _replace(client, draft_uri, 3, text)  # the id back: the variants are clean again
+    await _round_trip(client, draft_uri)
+    assert list(client.diagnostics[variants_uri]) == []
 
 
 async def test_an_edit_that_changes_no_name_leaves_the_other_documents_alone(

@@ -57,7 +57,7 @@ def test_a_partial_check_reuses_the_other_files_parses_and_lowers_nothing(folder
     others = {s.path: s.parsed for s in result.compilation.sources if s.path != path}
     assert all(again_source.parsed is others[again_source.path]
                for again_source in again.compilation.sources if again_source.path != path)
-    assert folder.full(path).tables  # what an example is played on
+    assert folder.full(path)[0].tables  # what an example is played on
 
 
 def test_the_interface_of_a_file_is_its_ids_not_where_they_stand(folder):
