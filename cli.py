@@ -431,6 +431,28 @@ def lab_options(runs: str, html_folder: str):
     return decorate
 
 
+def _lab_workers(workers: int | None, backend: str, address: str | None) -> int | None:
+    """The workers a lab command runs on (``lab_options``): as given; none given, every
+    core here, or (ray) every CPU of the cluster. --address goes with --backend ray."""
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address は --backend ray と一緒に指定します")
+    if workers is not None or backend == "ray":
+        return workers
+    from sim.backends import default_workers
+
+    return default_workers()
+
+
+def _show_report(report: dict, fmt: str, print_text) -> None:
+    """A lab's report on stdout: its JSON (--format json) or its text (``print_text``)."""
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
+    else:
+        print_text(report)
+
+
 @main.group(invoke_without_command=True)
 @click.option("--setup", default=None, metavar="ID|NAME",
               help="The 旅の準備 to play (default: 草案; 高難易度, 問題点, …).")
@@ -511,28 +533,20 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
     """Measure draft 17 and its variants: winnable deals (solver, deck known), win rate
     per player budget (deck unseen), decisions, options and 迷う選択肢 per decision, turns
     and scores; swept over hand sizes, item pairs, 高難易度 and 問題点."""
-    from sim.backends import BackendError, default_workers
+    from sim.backends import BackendError
     from sim.journey_lab import Settings
 
-    if address is not None and backend != "ray":
-        raise click.UsageError("--address は --backend ray と一緒に指定します")
+    workers = _lab_workers(workers, backend, address)
     compiled = _compiled(content, refusal="コンテンツにエラーがあるので測れません。")
     if "journey" not in compiled.tables:
         raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
     settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs)
-    if workers is None and backend == "local":
-        workers = default_workers()
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
                               show=fmt == "text")
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        import json
-
-        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
-    else:
-        _print_journey(report)
+    _show_report(report, fmt, _print_journey)
     if html is not None:
         from sim.journey_html import write_report
 
@@ -723,7 +737,6 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
     Paired simulations: the same seeds played by the starting deck and by the deck with
     the page, until the 95% interval of Δ win rate is as narrow as --precision."""
     from runtime.tables import from_dicts
-    from sim.backends import default_workers
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES
 
@@ -734,8 +747,7 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
     _known("方針", names, POLICIES)
     if not names or len(set(names)) != len(names):
         raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
-    if address is not None and backend != "ray":
-        raise click.UsageError("--address は --backend ray と一緒に指定します")
+    workers = _lab_workers(workers, backend, address)
     compiled = _compiled(content)
     tables = from_dicts(compiled.tables)
     _known("敵", enemies, tables.enemies)
@@ -753,18 +765,11 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
     from sim.backends import BackendError
 
     try:
-        # ray: no --workers means every CPU of the cluster; local: every core here.
-        report = _run_lab(compiled.tables, tables, settings,
-                          workers if workers or backend == "ray" else default_workers(),
-                          backend, address, show=fmt == "text")
+        report = _run_lab(compiled.tables, tables, settings, workers, backend, address,
+                          show=fmt == "text")
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        import json
-
-        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
-    else:
-        _print_sim(report)
+    _show_report(report, fmt, _print_sim)
     if html is not None:
         _write_sim_html(report, html, tables, compiled)
     if check:
