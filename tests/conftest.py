@@ -17,6 +17,26 @@ def codes(text: str, path: str = "t.page", context: dict | None = None) -> list[
     return [d.code for d in check_text(text, path, context).diagnostics]
 
 
+def invoke_cli(*args: str, input: str | None = None, env: dict | None = None):
+    """``jibunki ARGS`` through click's test runner, which must end without a traceback
+    (a SystemExit is how a command gives its exit status), whatever it prints."""
+    from click.testing import CliRunner
+
+    from cli import main
+
+    result = CliRunner().invoke(main, list(args), input=input, env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"traceback: {result.exception!r}\n{result.output}"
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+@pytest.fixture
+def at_root(monkeypatch):
+    """Run from the project's root, where content/ is the default content."""
+    monkeypatch.chdir(ROOT)
+
+
 @pytest.fixture
 def lint_text():
     return check_text

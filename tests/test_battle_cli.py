@@ -7,7 +7,6 @@ import json
 import os
 import pty
 import select
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,21 +15,16 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from conftest import ROOT
+from conftest import ROOT, invoke_cli
 
 GOLDEN = Path(__file__).parent / "golden_transcripts"
 
 
-@pytest.fixture(autouse=True)
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")
 
 
 def battle(script: str, *args: str):
-    result = CliRunner().invoke(main, ["battle", "--seed", "3", *args], input=script)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output
-    return result
+    return invoke_cli("battle", "--seed", "3", *args, input=script)
 
 
 def test_every_command_and_its_aliases_are_understood():

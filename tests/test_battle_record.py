@@ -8,18 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from conftest import ROOT
+from conftest import ROOT, invoke_cli
 
 
-@pytest.fixture(autouse=True)
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")
 
 
 def battle(script: str, *args: str):
-    result = CliRunner().invoke(main, ["battle", "--seed", "3", *args], input=script)
-    assert "Traceback" not in result.output, result.output
-    return result
+    return invoke_cli("battle", "--seed", "3", *args, input=script)
 
 
 def test_record_writes_a_scenario_that_jibunki_test_passes(tmp_path):

@@ -9,18 +9,11 @@ from pathlib import Path
 import pytest
 
 from terminal.play import EXIT_UNFINISHED
-from click.testing import CliRunner
 
-from cli import main
-from conftest import ROOT
+from conftest import ROOT, invoke_cli
 
 
-def invoke(*args, input=None, env=None):
-    result = CliRunner().invoke(main, list(args), input=input, env=env)
-    assert not (result.exception and not isinstance(result.exception, SystemExit)), \
-        f"traceback: {result.exception!r}\n{result.output}"
-    assert "Traceback" not in result.output
-    return result
+invoke = invoke_cli  # every command of this file ends without a traceback
 
 
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from conftest import ROOT
+from conftest import ROOT, invoke_cli
 from journey import load_rules
 from journey.state import Deal, State
 from terminal.journey import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
@@ -18,16 +18,11 @@ from terminal.journey import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_st
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed71.json"
 
 
-@pytest.fixture(autouse=True)
-def at_root(monkeypatch):
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")
 
 
 def journey(script: str, *args: str):
-    result = CliRunner().invoke(main, ["journey", "--seed", "3", *args], input=script)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output
-    return result
+    return invoke_cli("journey", "--seed", "3", *args, input=script)
 
 
 def test_script_prints_the_days_the_hand_the_items_the_flags_and_what_each_action_did():

@@ -14,12 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from cli import main
 from compiler.codes import CODES
 from compiler.lint import MAX_LINE_CHARS, check, check_text
-from conftest import ROOT
+from conftest import ROOT, invoke_cli
 from dsl.diagnostics import render
 from dsl.parser import MAX_NESTING, MAX_OPERATORS
 
@@ -50,11 +48,7 @@ def well_formed(result, path: str | None = None) -> None:
 
 
 def lint_cli(*args: str):
-    result = CliRunner().invoke(main, ["lint", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        result.exc_info
-    assert "Traceback" not in result.output
-    return result
+    return invoke_cli("lint", *args)
 
 
 @pytest.fixture
