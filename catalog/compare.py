@@ -42,7 +42,7 @@ def play_at(page, age: int, balance) -> dict:
     why = None
     cap = balance.lifespan_cap
     if page.year > cap:  # the battle refuses it first, whatever the 刻 (playing._blocked)
-        why = f"{W.variable.year} {page.year} は{W.variable.lifespan_cap} {cap} の先（生きない年）"
+        why = f"生きない年: {W.variable.year} {page.year} は{W.variable.lifespan_cap} {cap} の先"
     elif not firing:
         why = f"{'・'.join(_face(s) for s in sides)}が{vocab.KEYWORDS['blank'][0]}"
     elif cost > balance.steps_quota:
