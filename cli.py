@@ -7,6 +7,7 @@ Heavy modules (lark, the compiler) are imported inside the commands, so that
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -973,24 +974,54 @@ def watch(content: Path, debounce: int) -> None:
 
     first = True
     try:
-        # The first report comes from the first (empty) yield, once the watcher runs: a save
-        # made while it is being printed is then seen.
-        for changed in changes(content, watch_filter=content_file, debounce=debounce, step=50,
-                               raise_interrupt=True, yield_on_timeout=True, rust_timeout=200):
-            if not (changed or first):
-                continue
-            first = False
-            if not content.is_dir():
-                raise click.ClickException(f"{content}/ がなくなりました")
-            try:
-                report()
-            except KeyboardInterrupt:
-                # Ctrl-C in the middle of a report: leave the loop at the watcher's own
-                # pace (an interrupt raised through it would leave its cleanup half done).
-                break
-    except KeyboardInterrupt:
+        while True:
+            # The folder is watched as the inode it is now: a folder removed and copied
+            # back, or another renamed over it, is a new one, and a watch on the old one
+            # would never report again.
+            watched = _folder_identity(content)
+            if watched is None:
+                click.echo(f"{content}/ がなくなりました。戻るのを待ちます（Ctrl-C で終わります）")
+                while watched is None:
+                    time.sleep(0.2)
+                    watched = _folder_identity(content)
+                first = True
+            # The first report comes from the first (empty) yield, once the watcher runs: a
+            # save made while it is being printed is then seen.
+            for changed in changes(content, watch_filter=content_file, debounce=debounce,
+                                   step=50, raise_interrupt=True, yield_on_timeout=True,
+                                   rust_timeout=200):
+                now = _folder_identity(content)
+                if now != watched:
+                    if now is not None:
+                        click.echo(f"{content}/ が置き換わりました。新しいフォルダを監視します")
+                        first = True
+                    break
+                if not (changed or first):
+                    continue
+                first = False
+                try:
+                    report()
+                except KeyboardInterrupt:
+                    # Ctrl-C in the middle of a report: leave the loop at the watcher's own
+                    # pace (an interrupt raised through it would leave its cleanup half done).
+                    raise _Stop from None
+    except (KeyboardInterrupt, _Stop):
         pass
     click.echo("監視を終えました。")
+
+
+class _Stop(Exception):
+    """Ctrl-C seen inside a report of ``watch``: leave the watch loop."""
+
+
+def _folder_identity(folder: Path) -> tuple[int, int] | None:
+    """(device, inode) of a folder, None when it is not there: what tells ``watch`` that
+    its folder was replaced."""
+    try:
+        found = folder.stat()
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISDIR(found.st_mode) else None
 
 
 @main.command()

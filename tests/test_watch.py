@@ -106,3 +106,47 @@ def test_ctrl_c_in_the_middle_of_a_report_ends_it_cleanly(content, tmp_path):
         out = watched.stop()
         assert "Traceback" not in out and "監視を終えました" in out, out
         assert watched.proc.returncode == 0
+
+
+def test_watch_follows_its_folder_when_it_is_removed_and_copied_back(content, tmp_path):
+    """A checkout or a sync tool replaces content/ whole: the watcher must watch the new
+    folder (an inotify watch stays on the removed one and would report nothing again)."""
+    import shutil
+
+    backup = tmp_path / "backup"
+    shutil.copytree(content, backup)
+    watched = Watched(content, tmp_path / "cache")
+    try:
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        shutil.rmtree(content)
+        watched.until(lambda line: "なくなりました" in line, "the folder's removal")
+        shutil.copytree(backup, content)
+        watched.until(lambda line: "エラー 0 件" in line, "the report of the folder copied back")
+        page = content / "pages" / "熟年期.page"
+        page.write_text(page.read_text(encoding="utf-8") + BROKEN, encoding="utf-8")
+        watched.until(lambda line: "エラー 1 件" in line, "the report of an error saved afterwards")
+    finally:
+        out = watched.stop()
+    assert "Traceback" not in out and "監視を終えました" in out, out
+    assert watched.proc.returncode == 0
+
+
+def test_watch_follows_its_folder_when_it_is_replaced_in_one_step(content, tmp_path):
+    """A folder renamed over content/ (what an atomic sync does): the watch moves to it."""
+    import shutil
+
+    fresh = tmp_path / "fresh"
+    shutil.copytree(content, fresh)
+    watched = Watched(content, tmp_path / "cache")
+    try:
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        old = tmp_path / "old"
+        content.rename(old)
+        fresh.rename(content)
+        watched.until(lambda line: "置き換わりました" in line, "the folder's replacement")
+        page = content / "pages" / "熟年期.page"
+        page.write_text(page.read_text(encoding="utf-8") + BROKEN, encoding="utf-8")
+        watched.until(lambda line: "エラー 1 件" in line, "the report of an error saved afterwards")
+    finally:
+        out = watched.stop()
+    assert "Traceback" not in out and "監視を終えました" in out, out
