@@ -77,6 +77,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
         #: modifiers of each target), None: to be made again — the board changed.
         self._index = None
+        #: The board's firings resolving now, one inside another (board.Board._firing):
+        #: a firing made while this is not empty is a link of a chain.
+        self._chain: list[dict] = []
+        #: The links of chains made in this step, counted against board.CHAIN_BOUND, and
+        #: the placed 作用 that fired as links (by id, in firing order): ``_done`` clears
+        #: them at the end of each step.
+        self._links_made = 0
+        self._links: dict[int, dict] = {}
         #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
         #: first stage.
         self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
@@ -133,6 +141,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         """The events of the action just resolved (until it ended or a player choice
         made it wait), now in the log."""
         records = self._records
+        if self._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
+            self._links_made = 0
+            self._links = {}
         if not self.record:  # counted, never kept
             self.event_count += len(records)
             records.clear()
