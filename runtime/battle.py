@@ -288,9 +288,11 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                         not math.isfinite(number):
                     raise Refused(f"{setting.words[0]} には数を書きます: {number!r}")
                 number = int(number)
-                low, high = setting.bounds(self)
-                if number < low or (high is not None and number > high):
-                    span = f"{low} 以上" if high is None else f"{low}〜{high} の範囲"
+                low, high = setting.limits(self)
+                if number < low or number > high:
+                    # Below a bound the rules set alone: "n 以上"; else the whole range.
+                    span = f"{low} 以上" if number < low and setting.bounds(self)[1] is None \
+                        else f"{low}〜{high} の範囲"
                     raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
             self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from contract.tables import Const, Sayou
 from contract.vocabulary import ANCHORED
 
+from .bounds import bounded
 from .sayou import OPS, Frame, anchored_refs, base_value, window_key
 from .zones import REGION_OPS, REGION_STEPS
 
@@ -161,10 +162,10 @@ class Board:
             value = base_value(self, effect, self.frame_of(placed))
             code = effect.target.code
             if info.modifier_kind == "add":
-                out[code] = out.get(code, 0.0) + (-value if effect.direction == "decrease"
-                                                  else value)
+                out[code] = bounded(out.get(code, 0.0) + (
+                    -value if effect.direction == "decrease" else value))
             else:
-                out[code] = out.get(code, 1.0) * value
+                out[code] = bounded(out.get(code, 1.0) * value)
         return out
 
     def frame_of(self, placed: dict) -> Frame:
