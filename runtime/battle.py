@@ -81,8 +81,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: a firing made while this is not empty is a link of a chain.
         self._chain: list[dict] = []
         #: The links of chains made in this step, counted against board.CHAIN_BOUND, and
-        #: the placed 作用 that fired as links (by id, in firing order): ``_done`` clears
-        #: them at the end of each step.
+        #: the placed 作用 that fired as links (by id, in firing order): cleared when a
+        #: player action begins its resolution (``_begin``) — a choice answered on the
+        #: way continues the same step, so a chain that asks the player is bounded too.
         self._links_made = 0
         self._links: dict[int, dict] = {}
         #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
@@ -141,9 +142,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         """The events of the action just resolved (until it ended or a player choice
         made it wait), now in the log."""
         records = self._records
-        if self._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
-            self._links_made = 0
-            self._links = {}
         if not self.record:  # counted, never kept
             self.event_count += len(records)
             records.clear()
@@ -317,6 +315,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         ``choose`` (DESIGN §6.1 player choice)."""
         self._pending = steps
         self._settled = False  # the stage is settled once the resolution has ended
+        if self._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
+            self._links_made = 0
+            self._links = {}
         self._resume(None)
 
     def _resume(self, answer) -> None:

@@ -172,3 +172,29 @@ def test_the_bundled_content_sets_off_no_chain_near_the_bound(monkeypatch):
             else:
                 getattr(battle, action[0])(*action[1:])
     assert max(peak, default=0) < CHAIN_BOUND // 8
+
+
+def test_a_chain_that_asks_the_player_at_each_link_is_bounded_across_the_answers(content):
+    """The answers to a chain's own 選択 continue the same step: the bound holds across
+    them, so a bot that answers every choice is not kept answering for ever."""
+    from runtime.battle import Battle
+    from runtime.board import CHAIN_BOUND
+
+    asking = LOOP_PAGES.replace("手札 -> 除外 ランダム", "手札 -> 除外 選択")
+    with (content / "pages" / "熟年期.page").open("a", encoding="utf-8") as out:
+        out.write(asking)
+    tables = compiled_tables(content)
+    battle = Battle.new(tables, seed=2, enemies=["haguruma"])
+    battle.dev_set(hand=["kaeri", "wasure", "dansyari", "kenka", "shigoto", "hatsu_koe"],
+                   age=50, steps=200)
+    for page in ("kaeri", "wasure"):
+        battle.play(next(u for u in battle.hand if battle.state.pages[u]["page"] == page))
+    battle.dev_set(age=40)
+    events = list(battle.play(next(u for u in battle.hand
+                                   if battle.state.pages[u]["page"] == "dansyari")))
+    answers = 0
+    while battle.choice is not None and answers < 10 * CHAIN_BOUND:
+        events += battle.choose(battle.choice["candidates"][:battle.choice["count"]])
+        answers += 1
+    assert battle.choice is None and answers <= CHAIN_BOUND + 2
+    assert [e.data["links"][-1][1] for e in events if e.kind == "chain_stopped"] == ["wasure"]
