@@ -26,7 +26,7 @@ _COUNT = (0, MAX_MAGNITUDE)
 #: The loader checks a saved value against its row; the runtime clamps into it where
 #: the value lands.
 BOUNDS = {
-    "seed": _ANY,
+    "seed": (-2 ** 63, 2 ** 64 - 1),  # a run's seed: the shuffle stream mixes 64 bits
     "age": _COUNT,
     "hp": _ANY,
     "steps": _COUNT,

@@ -152,7 +152,7 @@ def _streams(value) -> Streams:
     """Each random stream of runtime.streams.NAMES, by name."""
     _keys(value, "rng", set(STREAM_NAMES))
     shuffle = _keys(value["shuffle"], "rng.shuffle", {"seed", "count"})
-    return Streams(ShuffleStream(_int(shuffle["seed"], "rng.shuffle.seed", -2**63, 2**64 - 1),
+    return Streams(ShuffleStream(_int(shuffle["seed"], "rng.shuffle.seed", *BOUNDS["seed"]),
                                  _int(shuffle["count"], "rng.shuffle.count", 0, 2**32)),
                    *(_rng(value[name], f"rng.{name}") for name in ("effects", "enemy")))
 

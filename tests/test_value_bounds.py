@@ -211,3 +211,19 @@ def test_developer_mode_refuses_a_value_no_save_could_hold():
         with pytest.raises(Refused, match="の範囲です"):
             battle.dev_set(**{key: MAX_MAGNITUDE + 1})
         battle.dev_set(**{key: MAX_MAGNITUDE})
+
+
+def test_a_run_of_any_seed_the_battle_command_takes_saves_and_loads(extreme_tables):
+    from conftest import invoke_cli
+    from runtime.battle import Battle
+    from runtime.bounds import BOUNDS
+
+    low, high = BOUNDS["seed"]
+    for seed in (low, -1, 0, 10 ** 18 + 1, high):
+        battle = Battle.new(extreme_tables, seed=seed, enemies=["haguruma"])
+        battle.end_turn()
+        loaded = _saved_and_loaded(extreme_tables, battle)
+        assert [e.as_dict() for e in battle.end_turn()] == \
+            [e.as_dict() for e in loaded.end_turn()]
+    for seed in (low - 1, high + 1):  # a seed no save could hold: a usage error
+        assert invoke_cli("battle", "--seed", str(seed)).exit_code == 2
