@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from runtime.bounds import BOUNDS
+
 #: Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors (click's own).
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 DEFAULT_CONTENT = Path("content")
@@ -21,6 +23,9 @@ DEFAULT_GENERATED = Path("generated")
 
 #: A battle script is a few hundred commands; far more is not a script (/dev/zero …).
 MAX_SCRIPT_BYTES = 1024 * 1024
+#: The seeds a battle can be saved with (runtime/bounds.py, a table of plain numbers:
+#: nothing heavy is imported for it).
+SEED_RANGE = BOUNDS["seed"]
 
 
 def _use_color(stream) -> bool:
@@ -369,7 +374,7 @@ class _Keyboard:
               help="A file with a デッキ to play with. Default: the starting deck.")
 @click.option("--with", "with_pages", multiple=True, metavar="PAGE",
               help="Put this page (id or name) straight into the opening hand (repeatable).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True)
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Play these commands (one per line, UTF-8) and print a transcript.")
 @click.option("--json", "as_json", is_flag=True, help="Print the event stream as JSON lines.")

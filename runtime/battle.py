@@ -77,6 +77,15 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
         #: modifiers of each target), None: to be made again — the board changed.
         self._index = None
+        #: The board's firings resolving now, one inside another (board.Board._firing):
+        #: a firing made while this is not empty is a link of a chain.
+        self._chain: list[dict] = []
+        #: The links of chains made in this step, counted against board.CHAIN_BOUND, and
+        #: the placed 作用 that fired as links (by id, in firing order): cleared when a
+        #: player action begins its resolution (``_begin``) — a choice answered on the
+        #: way continues the same step, so a chain that asks the player is bounded too.
+        self._links_made = 0
+        self._links: dict[int, dict] = {}
         #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
         #: first stage.
         self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
@@ -277,9 +286,11 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                         not math.isfinite(number):
                     raise Refused(f"{setting.words[0]} には数を書きます: {number!r}")
                 number = int(number)
-                low, high = setting.bounds(self)
-                if number < low or (high is not None and number > high):
-                    span = f"{low} 以上" if high is None else f"{low}〜{high} の範囲"
+                low, high = setting.limits(self)
+                if number < low or number > high:
+                    # Below a bound the rules set alone: "n 以上"; else the whole range.
+                    span = f"{low} 以上" if number < low and setting.bounds(self)[1] is None \
+                        else f"{low}〜{high} の範囲"
                     raise Refused(f"{setting.words[0]} は {span}です（{number}）")
                 setting.put(self, number, lifetime)
             self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
@@ -304,6 +315,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         ``choose`` (DESIGN §6.1 player choice)."""
         self._pending = steps
         self._settled = False  # the stage is settled once the resolution has ended
+        if self._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
+            self._links_made = 0
+            self._links = {}
         self._resume(None)
 
     def _resume(self, answer) -> None:

@@ -13,6 +13,7 @@ from typing import Callable
 
 from contract import vocabulary as vocab
 
+from .bounds import BOUNDS
 from .refusal import Refused
 from .state import EXPIRY_ORDER
 from contract.vocabulary import W
@@ -28,9 +29,18 @@ class DevSetting:
     """One settable value: its words (Japanese first), its bounds now, and how it lands."""
 
     words: tuple[str, ...]
-    bounds: Callable  # battle → (low, high or None)
+    bounds: Callable  # battle → (low, high or None): what the board holds now
     put: Callable  # (battle, value, lifetime or None) → None
     takes_lifetime: bool = False
+    #: The row of runtime/bounds.py BOUNDS the value lands in (a save holds no more),
+    #: within which ``bounds`` narrows (the hand, not a number, has none).
+    row: str = ""
+
+    def limits(self, battle) -> tuple[int, int]:
+        """(low, high) a value set now must lie within: ``bounds`` within its row's."""
+        low, high = self.bounds(battle)
+        row_low, row_high = BOUNDS[self.row]
+        return max(low, row_low), row_high if high is None else min(high, row_high)
 
 
 def _set(field: str):
@@ -73,18 +83,22 @@ def _no_bound(battle):
 
 
 DEV_SETTINGS: dict[str, DevSetting] = {
-    "hp": DevSetting(_spelled("variable", "hp"), lambda b: (0, b.state.param("max_hp")), _set("hp")),
-    "steps": DevSetting(_spelled("variable", "steps"), _no_bound, _set("steps")),
+    "hp": DevSetting(_spelled("variable", "hp"), lambda b: (0, b.state.param("max_hp")), _set("hp"),
+                     row="hp"),
+    "steps": DevSetting(_spelled("variable", "steps"), _no_bound, _set("steps"), row="steps"),
     "defense": DevSetting(_spelled("variable", "defense"), _no_bound, _defense,
-                          takes_lifetime=True),
-    "fray": DevSetting(_spelled("variable", "fray"), _no_bound, _fray_run),
+                          takes_lifetime=True, row="defense.value"),
+    "fray": DevSetting(_spelled("variable", "fray"), _no_bound, _fray_run, row="fray_run"),
     "fray_stage": DevSetting((f"{W.variable.fray}[{W.scope.stage}]", "fray_stage", "fray[stage]"), _no_bound,
-                                 _fray_stage),
+                                 _fray_stage, row="fray_stage"),
     "age": DevSetting(_spelled("variable", "age"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
-                       _set("age")),
-    "seat": DevSetting(_spelled("variable", "seat"), _no_bound, _set_enemy("seat")),
-    "enemy_hp": DevSetting(_spelled("variable", "enemy_hp"), _no_bound, _set_enemy("hp")),
-    "currency": DevSetting(_spelled("variable", "currency"), _no_bound, _set("currency")),
+                       _set("age"), row="age"),
+    "seat": DevSetting(_spelled("variable", "seat"), _no_bound, _set_enemy("seat"),
+                       row="enemy.seat"),
+    "enemy_hp": DevSetting(_spelled("variable", "enemy_hp"), _no_bound, _set_enemy("hp"),
+                           row="enemy.hp"),
+    "currency": DevSetting(_spelled("variable", "currency"), _no_bound, _set("currency"),
+                           row="currency"),
     "hand": DevSetting(_spelled("region", "hand"), _no_bound, None),
 }
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from contract.codec import to_literal
 
 from . import escalation, seat as seat_rule
+from .bounds import clamp
 from .sayou import REGION_ZONES, base_value, truncate
 
 
@@ -130,7 +131,9 @@ class EnemyTurn:
         effect = placed["effect"]
         value = truncate(const if const is not None else
                          base_value(self, effect, self.frame_of(placed)))
-        return seat_rule.planned(effect.op, effect.direction, value, self.state.enemy["seat"])
+        plan = seat_rule.planned(effect.op, effect.direction, value, self.state.enemy["seat"])
+        return {"amount": clamp("telegraph.amount", plan["amount"]),
+                "to": clamp("telegraph.to", plan["to"])}
 
     def _phase_enemy(self):
         """8. 敵の行動処理: remaining Intents in order, then the telegraphed seat moves.
@@ -173,7 +176,7 @@ class EnemyTurn:
         absorbed_by = [] if self.record else None
         left = self.consume_defense(amount, True, absorbed_by)  # one Intent's hit
         if left > 0:
-            s.hp -= left
+            s.hp = clamp("hp", s.hp - left)
             s.count("turn", "hp_lost", left)
         if absorbed_by is None:
             self.emit(("hit", amount, amount - left, left, s.hp, "intent"))
@@ -206,7 +209,7 @@ class EnemyTurn:
         """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
         s = self.state
         immobile = bool(self.foe.traits.get("immobile"))
-        s.enemy["seat"] = seat_rule.moved(s.enemy["seat"], delta, immobile)
+        s.enemy["seat"] = clamp("enemy.seat", seat_rule.moved(s.enemy["seat"], delta, immobile))
         self.emit(("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile))
 
     def enemy_down(self) -> None:

@@ -70,6 +70,9 @@ LAYOUTS = {
     "chosen": ("uids",),
     "effect_placed": ("target", "timing", "repeat", "origin"),
     "effect_expired": ("target", "origin"),
+    # a chain of firings past board.CHAIN_BOUND in one step, stopped: each link is
+    # (origin kind, page or enemy id, line, op, timing) — Board.chain_link
+    "chain_stopped": ("bound", "links"),
     "pen": ("uid", "side", "result"),
     "tear": ("uid", "page", "distance", "fray", "blank"),
     "fray_gained": ("amount", "cause", "run", "stage"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from contract.vocabulary import W
 
 from .refusal import Refused
+from .bounds import bounded, clamp
 from .sayou import Frame, modifiers, truncate
 from .state import SIDES, SIDE_WORDS
 
@@ -47,11 +48,12 @@ class PenAndTear:
         distance = abs(self.year(uid) - s.age)
         _, mul = modifiers(self, "fray", consume=False)
         page = self.page_of(uid)
-        fray = truncate(distance * page.fray_mul * mul)
+        fray = truncate(bounded(distance * page.fray_mul) * mul)
         blank = all(self.face_body(uid, side) is None for side in SIDES)
         effects = () if blank or not page.tear else page.tear
         return {"distance": distance, "fray": fray, "blank": blank,
-                "scale": 1 + self.tables.balance.tear_scale * distance, "effects": effects}
+                "scale": bounded(1 + self.tables.balance.tear_scale * distance),
+                "effects": effects}
 
     def _tear(self, uid: int) -> None:
         s = self.state
@@ -81,8 +83,8 @@ class PenAndTear:
     def _gain_fray_steps(self, amount: int, cause: str):
         s = self.state
         amount = max(0, truncate(amount))
-        s.fray_run += amount
-        s.fray_stage += amount
+        s.fray_run = clamp("fray_run", s.fray_run + amount)
+        s.fray_stage = clamp("fray_stage", s.fray_stage + amount)
         s.count("turn", "fray_gained", amount)
         self.emit(("fray_gained", amount, cause, s.fray_run, s.fray_stage))
         # 綻び rewards by arithmetic: however many intervals this gain crossed, they are

@@ -23,6 +23,7 @@ from contract.codec import ContractError, from_literal, to_literal
 from contract.tables import Sayou
 
 from .battle import Battle, Refused
+from .bounds import BOUNDS, MAX_MAGNITUDE
 from .state import EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, State
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
@@ -35,8 +36,6 @@ from contract.vocabulary import W
 SAVE_VERSION = 5
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
-#: Numbers in a save are counts and years: far below this (developer mode included).
-MAX_MAGNITUDE = 10 ** 18
 
 
 class SaveError(ValueError):
@@ -153,7 +152,7 @@ def _streams(value) -> Streams:
     """Each random stream of runtime.streams.NAMES, by name."""
     _keys(value, "rng", set(STREAM_NAMES))
     shuffle = _keys(value["shuffle"], "rng.shuffle", {"seed", "count"})
-    return Streams(ShuffleStream(_int(shuffle["seed"], "rng.shuffle.seed", -2**63, 2**64 - 1),
+    return Streams(ShuffleStream(_int(shuffle["seed"], "rng.shuffle.seed", *BOUNDS["seed"]),
                                  _int(shuffle["count"], "rng.shuffle.count", 0, 2**32)),
                    *(_rng(value[name], f"rng.{name}") for name in ("effects", "enemy")))
 
@@ -211,14 +210,12 @@ class _State:
             raise SaveError("state.stages", f"{W.scope.stage}がありません")
         for i, enemy in enumerate(stages):
             _one_of(enemy, f"state.stages.{i}", t.enemies)
-        _int(data["seed"], "state.seed")
         _int(data["stage_index"], "state.stage_index", 0, len(stages) - 1)
-        _int(data["age"], "state.age", 0)
-        for name in ("hp", "turn", "turns_run", "plays_run", "pens_used", "tears_used",
-                     "same_age_plays", "suppress", "steps", "steps_carried", "currency",
-                     "fray_run", "fray_stage", "rewards_given"):
-            low = -MAX_MAGNITUDE if name == "hp" else 0
-            _int(data[name], f"state.{name}", low)
+        # Every number the battle keeps within the one table of bounds (runtime/bounds.py).
+        for name in ("seed", "age", "hp", "turn", "turns_run", "plays_run", "pens_used",
+                     "tears_used", "same_age_plays", "suppress", "steps", "steps_carried",
+                     "currency", "fray_run", "fray_stage", "rewards_given"):
+            _int(data[name], f"state.{name}", *BOUNDS[name])
         if data["fray_stage"] > data["fray_run"]:
             raise SaveError("state.fray_stage", f"{W.scope.stage}の{W.variable.fray}が累積の{W.variable.fray}を超えています")
         if data["rewards_given"] > data["fray_run"] // t.balance.reward_interval:
@@ -252,7 +249,7 @@ class _State:
         for i, entry in enumerate(_list(defense, "state.defense")):
             if not isinstance(entry, list) or len(entry) != 2:
                 raise SaveError(f"state.defense.{i}", "[値, 消滅契機] ではありません")
-            _int(entry[0], f"state.defense.{i}.value", 0)
+            _int(entry[0], f"state.defense.{i}.value", *BOUNDS["defense.value"])
             _one_of(entry[1], f"state.defense.{i}.expiry", EXPIRY_ORDER)
 
     def _params(self, params) -> None:
@@ -260,7 +257,7 @@ class _State:
         for name, value in params.items():
             # A parameter keeps the type of its balance value (only 防御係数 is a float).
             check = _number if isinstance(getattr(self.tables.balance, name), float) else _int
-            check(value, f"state.params.{name}", 0)
+            check(value, f"state.params.{name}", *BOUNDS["params"])
 
     def _mods(self, mods) -> None:
         for i, mod in enumerate(_list(mods, "state.mods")):
@@ -274,7 +271,8 @@ class _State:
             elif not isinstance(mod["key"], str) or len(mod["key"]) > 200:
                 raise SaveError(f"{where}.key", "フラグの名前ではありません")
             _one_of(mod["op"], f"{where}.op", ("add", "assign"))
-            _int(mod["value"], f"{where}.value")  # every such value lands truncated
+            # every such value lands truncated
+            _int(mod["value"], f"{where}.value", *BOUNDS["mods.value"])
             _one_of(mod["lifetime"], f"{where}.lifetime", _MOD_LIFETIMES)
 
     def _pages(self, pages, zones) -> None:
@@ -324,12 +322,12 @@ class _State:
                 raise SaveError(f"{where}.origin", "文字列ではありません")
             if placed["page_uid"] is not None:
                 _int(placed["page_uid"], f"{where}.page_uid", 0, page_count - 1)
-            _number(placed["scale"], f"{where}.scale", 0, 10_000)
-            _int(placed["fires"], f"{where}.fires", 0)
-            _int(placed["distance"], f"{where}.distance", 0)
+            _number(placed["scale"], f"{where}.scale", *BOUNDS["effects.scale"])
+            _int(placed["fires"], f"{where}.fires", *BOUNDS["effects.fires"])
+            _int(placed["distance"], f"{where}.distance", *BOUNDS["effects.distance"])
             anchor = _keys(placed["placed"], f"{where}.placed", {"plays", "turns", "counters"})
-            _int(anchor["plays"], f"{where}.placed.plays", 0)
-            _int(anchor["turns"], f"{where}.placed.turns", 0)
+            _int(anchor["plays"], f"{where}.placed.plays", *BOUNDS["plays_run"])
+            _int(anchor["turns"], f"{where}.placed.turns", *BOUNDS["turns_run"])
             self._run_counters(anchor["counters"], f"{where}.placed.counters")
             windows = placed.get("windows", {})
             if not isinstance(windows, dict):
@@ -340,8 +338,8 @@ class _State:
                 self._run_counters(counters, f"{where}.windows.{name}")
             if "telegraph" in placed:
                 plan = _keys(placed["telegraph"], f"{where}.telegraph", {"amount", "to"})
-                _int(plan["amount"], f"{where}.telegraph.amount")
-                _int(plan["to"], f"{where}.telegraph.to", 0)
+                _int(plan["amount"], f"{where}.telegraph.amount", *BOUNDS["telegraph.amount"])
+                _int(plan["to"], f"{where}.telegraph.to", *BOUNDS["telegraph.to"])
 
     def _effect(self, literal, where: str) -> Sayou:
         """The table's 作用 a saved literal stands for: it must read as a 作用 and equal one
@@ -359,15 +357,15 @@ class _State:
             raise SaveError(where, "オブジェクトではありません")
         for name, value in counters.items():
             _one_of(name, where, self.counters)
-            _number(value, f"{where}.{name}")
+            _number(value, f"{where}.{name}", *BOUNDS["counters"])
 
     def _enemy(self, enemy, enemy_id: str) -> None:
         table = self.tables.enemies[enemy_id]
         _keys(enemy, "state.enemy", {"id", "hp", "seat", "intents", "turn_intents",
                                      "escalations"}, frozenset({"down"}))
         _one_of(enemy["id"], "state.enemy.id", (enemy_id,))
-        _int(enemy["hp"], "state.enemy.hp")
-        _int(enemy["seat"], "state.enemy.seat", 0)
+        _int(enemy["hp"], "state.enemy.hp", *BOUNDS["enemy.hp"])
+        _int(enemy["seat"], "state.enemy.seat", *BOUNDS["enemy.seat"])
         known = [_canonical(to_literal(i)) for i in table.intents] + [
             _canonical(to_literal(e.intent)) for e in table.escalations]
         for name in ("intents", "turn_intents"):

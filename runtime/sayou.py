@@ -12,7 +12,6 @@ truncate toward zero only when the value lands.
 
 from __future__ import annotations
 
-import math
 import operator
 from types import MappingProxyType
 
@@ -23,6 +22,8 @@ from contract import vocabulary as vocab
 from contract.codec import to_literal
 from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
+
+from .bounds import bounded, clamp, land, power
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
 PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
@@ -84,9 +85,10 @@ def anchored_refs(effect: Sayou) -> list[CounterRef]:
     return []
 
 
-#: Floor toward zero, applied only when a value lands (spec 002 計算式): math.trunc
-#: itself, not a function around it (a battle truncates a few hundred times).
-truncate = math.trunc
+#: Floor toward zero, applied only when a value lands (spec 002 計算式), within the
+#: bounds a save can hold (runtime/bounds.py): a rule that grows a value without end
+#: stops at the bound.
+truncate = land
 
 
 # ------------------------------------------------------------------ reading
@@ -182,7 +184,8 @@ def base_value(battle, effect: Sayou, frame: Frame) -> float:
     base = effect.base
     if base is None:
         return 0
-    value = BASES[type(base)](battle, base, frame)
+    # A product of a read value and a written coefficient: clamped as it is made.
+    value = bounded(BASES[type(base)](battle, base, frame))
     if frame.scale != 1.0 or frame.times != 1:
         return _grown(effect, value, frame)
     return value
@@ -192,10 +195,12 @@ def _grown(effect: Sayou, value: float, frame: Frame) -> float:
     """A base value grown by its frame: 破却's distance scale, then n grants at once."""
     if frame.scale != 1.0:
         # Tear effects grow with distance; a multiplier grows by its excess over 1.
-        value = 1 + (value - 1) * frame.scale if effect.op == "mul" else value * frame.scale
+        value = bounded(1 + (value - 1) * frame.scale if effect.op == "mul"
+                        else value * frame.scale)
     if frame.times != 1:
         # n grants at once: n additions add up, n multiplications compound.
-        value = value ** frame.times if effect.op == "mul" else value * frame.times
+        value = power(value, frame.times) if effect.op == "mul" else \
+            bounded(value * frame.times)
     return value
 
 
@@ -302,12 +307,13 @@ def modifiers(battle, target: str, *, consume: bool = True,
     # The index's list stays as it is when a consumed modifier leaves the board.
     for placed, adds, const in found:
         effect = placed["effect"]
-        value = base_value(battle, effect, battle.frame_of(placed)) if const is None else const
+        value = base_value(battle, effect, battle.frame_of(placed)) if const is None else \
+            bounded(const)
         if adds:
             value = -value if effect.direction == "decrease" else value
-            add += value
+            add = bounded(add + value)
         else:
-            mul *= value
+            mul = bounded(mul * value)  # many multipliers: clamped as the product grows
         if sources is not None:
             sources[not adds].append(modifier_source(battle, placed, value))
         if consume:
@@ -354,11 +360,11 @@ def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> fl
         why["modified"] = True
         why["add"], why["mul"] = sources = ([], [])
         add, mul = modifiers(battle, target, sources=sources)
-    value = (base + add) * mul
+    value = bounded((base + add) * mul)  # bounded factors: no overflow before the clamp
     if target == "enemy_hp":
-        fray = 1 + battle.tables.balance.fray_attack * battle.state.fray_run
+        fray = bounded(1 + battle.tables.balance.fray_attack * battle.state.fray_run)
         reduction = battle.foe.traits.get("per_hit_reduction") or 0
-        value = value * fray - reduction
+        value = bounded(value * fray) - reduction
         if why is not None:
             why["fray"] = {"factor": fray, "fray": battle.state.fray_run,
                            "coef": battle.tables.balance.fray_attack}
@@ -530,25 +536,27 @@ def _enemy_hp(battle, effect, delta, why=None):
         if s.enemy["hp"] <= 0:
             battle.enemy_down()
     else:
-        s.enemy["hp"] += delta
-        battle.emit(("healed", "enemy", delta, s.enemy["hp"], *explained(why)))
+        before = s.enemy["hp"]
+        s.enemy["hp"] = clamp("enemy.hp", before + delta)
+        battle.emit(("healed", "enemy", s.enemy["hp"] - before, s.enemy["hp"],
+                     *explained(why)))
 
 
 def _hp(battle, effect, delta, why=None):
     s = battle.state
     if delta >= 0:
         healed = max(0, min(delta, s.param("max_hp") - s.hp))
-        s.hp += healed
+        s.hp = clamp("hp", s.hp + healed)
         battle.emit(("healed", "player", healed, s.hp, *explained(why)))
     else:
-        s.hp += delta
+        s.hp = clamp("hp", s.hp + delta)
         s.count(battle.count_scope, "hp_lost", -delta)
         battle.emit(("hit/effect", -delta, s.hp, "effect", *explained(why)))
 
 
 def _steps(battle, effect, delta, why=None):
     s = battle.state
-    s.steps = max(0, s.steps + delta)
+    s.steps = clamp("steps", s.steps + delta)
     battle.emit(("steps_changed", delta, s.steps, *explained(why)))
 
 
@@ -569,7 +577,7 @@ def _defense(battle, effect, delta, why=None):
 def _currency(battle, effect, delta, why=None):
     s = battle.state
     before = s.currency
-    s.currency = max(0, s.currency + delta)
+    s.currency = clamp("currency", s.currency + delta)
     if s.currency < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
         s.count(battle.count_scope, "currency_spent", before - s.currency)
     battle.emit(("currency_changed", s.currency - before, s.currency, *explained(why)))
@@ -577,7 +585,8 @@ def _currency(battle, effect, delta, why=None):
 
 def _flag(battle, effect, delta, why=None):
     name = effect.target.flag
-    battle.state.mods.append({"kind": "flag", "key": name, "op": "add", "value": delta,
+    battle.state.mods.append({"kind": "flag", "key": name, "op": "add",
+                              "value": clamp("mods.value", delta),
                               "lifetime": effect.lifetime or "run"})
     battle.emit(("flag_changed", name, battle.state.flag(name)))
 

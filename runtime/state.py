@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from contract import vocabulary as vocab
 
+from .bounds import MAX_MAGNITUDE
+
 SCOPES = vocab.SCOPE_ORDER
 #: The scopes read as the run's counters less their value when the scope began (``marks``).
 MARKED = ("turn", "stage")
@@ -127,10 +129,14 @@ class State:
         to the run's (which the turn and the stage read from), and to the play's when
         ``scope`` is the play."""
         counters = self.counters
-        counters[counter] = counters.get(counter, 0) + amount
+        total = counters.get(counter, 0) + amount
+        # A 累計量 stops at the bound a save holds (runtime/bounds.py BOUNDS "counters"):
+        # amounts are never negative, so only the top can be passed.
+        counters[counter] = total if total <= MAX_MAGNITUDE else MAX_MAGNITUDE
         if scope == "play":
             play = self.play_counters
-            play[counter] = play.get(counter, 0) + amount
+            total = play.get(counter, 0) + amount
+            play[counter] = total if total <= MAX_MAGNITUDE else MAX_MAGNITUDE
 
     def counter(self, scope: str, counter: str):
         """累計量 ``counter`` over ``scope`` so far."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from contract import vocabulary as vocab
 
 from . import escalation
+from .bounds import clamp
 from .defense import Defense
 from .enemy import EnemyTurn, enemy_facts, intent_literals
 
@@ -58,7 +59,7 @@ class Turn:
     def _phase_refill(self):
         """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
         s = self.state
-        s.steps = s.param("steps_quota") + s.steps_carried
+        s.steps = clamp("steps", s.param("steps_quota") + s.steps_carried)
         if s.steps_carried:
             self.emit(("steps_carried", s.steps_carried))
         s.steps_carried = 0

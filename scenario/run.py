@@ -7,6 +7,7 @@ scenario: the result lists each failed expectation with its place and the number
 
 from __future__ import annotations
 
+from contract import vocabulary as vocab
 from runtime.battle import Battle, Refused
 from runtime.sayou import COMPARE  # an expectation compares as a play condition does
 from contract.vocabulary import W
@@ -102,6 +103,10 @@ def run(spec: dict, tables) -> Result:
         if step["refused"] is not None:
             result.failures.append(Failure(step["line"], step["col"],
                                            "拒否されるはずが、受け付けられました"))
+        for event in events:
+            if event.kind == "chain_stopped":  # the battle went on; the example fails
+                result.failures.append(Failure(step["line"], step["col"],
+                                               chain_message(event.data)))
         window.extend(events)
         result.events.extend(events)
     return result
@@ -147,6 +152,28 @@ def _act(battle: Battle, step: dict) -> list:
             events += battle.dev_set(**{key: value})
         return events
     raise ValueError(kind)
+
+
+#: Origin kind of a link of a chain (runtime Board.chain_link) → how a failure names it,
+#: by the ids a scenario writes.
+_LINK_OWNER = {
+    "page": lambda owner: owner,
+    "tear": lambda owner: f"{owner} の{vocab.KEYWORDS['tear'][0]}",
+    "enemy": lambda owner: f"{vocab.KEYWORDS['enemy'][0]} {owner}",
+    "reward": lambda owner: vocab.KEYWORDS["reward"][0],
+}
+
+
+def chain_message(data: dict) -> str:
+    """A stopped chain (event ``chain_stopped``) as a failure: the 作用 that set each
+    other off, by page id, line, operation and timing."""
+    operations, timings = vocab.tables()["operation"], vocab.tables()["timing"]
+    links = " → ".join(
+        f"{_LINK_OWNER[kind](owner)} {line} 行目の{operations.by_code(op).ja}"
+        f"（{timings.by_code(timing).ja}）"
+        for kind, owner, line, op, timing in data["links"])
+    return (f"作用の連鎖が止まりません: 1 手で {data['bound']} 回を超えたので止めました"
+            f"（{links}）")
 
 
 def _expect(battle: Battle, check: dict, window: list, result: Result) -> None:

@@ -167,6 +167,19 @@ def _intent_removed(d, n) -> str | None:
     return f"{INTENTS_WORD}「{intent_text(d['intent'])}」を取り除いた（残り {d['left']}）"
 
 
+def _link(link, n) -> str:
+    """One 作用 of a stopped chain: whose it is, its line, operation and timing."""
+    kind, owner, line, op, timing = link
+    whose = _ORIGIN[kind]({"id": owner}, n)
+    return (f"{whose} {line} 行目の{vocab.tables()['operation'].by_code(op).ja}"
+            f"（{vocab.tables()['timing'].by_code(timing).ja}）")
+
+
+def _chain_stopped(d, n) -> str:
+    links = " → ".join(_link(link, n) for link in d["links"])
+    return f"作用の連鎖を止めた（1 手で {d['bound']} 回を超えた）: {links}"
+
+
 #: event kind → function(data, names) → line. ``names`` maps a page id to its name.
 LINES = {
     "run_started": lambda d, n: f"{W.scope.run}開始（シード {d['seed']}、{len(d['stages'])} {W.scope.stage}）",
@@ -202,6 +215,7 @@ LINES = {
     "choice_requested": lambda d, n: f"{W.pick.choice}: 候補から {d['count']} 枚を選ぶ（choose 番号）",
     "effect_placed": lambda d, n: f"継続作用: {d['target']}（{d['repeat']}）",
     "effect_expired": lambda d, n: f"継続作用が尽きた: {d['target']}",
+    "chain_stopped": _chain_stopped,
     "pen": lambda d, n: f"ペン: {SIDE[d['side']]}を" + {"written": "書き込んだ", "upgraded": "強化した", "restored": "元に戻した"}[d["result"]],
     "tear": lambda d, n: f"{n.page(d['page'])} を破った（{W.variable.distance} {d['distance']}）" + ("：白紙ページなので破却効果はない" if d["blank"] else ""),
     "fray_gained": lambda d, n: f"{W.variable.fray} +{d['amount']}（{W.scope.stage} {d['stage']}・{W.scope.run} {d['run']}）",
