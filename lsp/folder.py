@@ -112,6 +112,7 @@ class Folder:
         #: The files that kept changing while they were read: their text is unknown.
         self.unsettled: set[str] = set()
         self._stamps: dict[str, tuple] = {}  # path → the stamp of the text read from disk
+        self._found: list[str] = []  # the files the last walk found, in order
         self.results: dict[str, Result] = {}  # path → its last check
         self.latest: Result | None = None  # the last check of any document here
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
@@ -121,17 +122,20 @@ class Folder:
         self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
         self.refresh()
 
-    def refresh(self) -> bool:
-        """Find the folder's files again (compiler.read.discover) and read again each one
-        whose stamp changed (modification time, size, inode), as compiler.read.read reads
-        it; the open documents keep the editor's text. True when a text changed, a file
-        came or went — then the next check checks every file (what a hover shows of the
-        pages and enemies is read again)."""
+    def refresh(self, walk: bool = True) -> bool:
+        """Read again each file of the folder whose stamp changed (modification time, size,
+        inode), as compiler.read.read reads it; when ``walk``, find the files again first
+        (compiler.read.discover: a walk of the folder, the costlier part) — else the files
+        found last, a file gone among them. The open documents keep the editor's text.
+        True when a text changed, a file came or went — then the next check checks every
+        file (what a hover shows of the pages and enemies is read again)."""
+        if walk:
+            self._found = [str(found) for found in discover([self.root])]
         texts: dict[str, str] = {}
         stamps: dict[str, tuple] = {}
         unsettled: set[str] = set()
-        for found in discover([self.root]):
-            name = str(found)
+        for name in self._found:
+            found = Path(name)
             if name in self.open:
                 texts[name] = self.texts[name]
                 continue
@@ -177,6 +181,7 @@ class Folder:
         checks them, and lowered into tables when none has an error (what an example is
         played on); with the examples that check found, as the runner plays them
         (scenario.stage.examples_of: checked once, their diagnostics in the result's)."""
+        self.refresh()  # as lint reads the folder now
         return self._run(path, partial=False)
 
     def _run(self, path: str, partial: bool) -> tuple[Result, list[dict]]:

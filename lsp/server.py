@@ -96,14 +96,17 @@ class JibunkiServer(LanguageServer):
         """A span as an LSP location (its file's URI and range)."""
         return types.Location(from_fs_path(span.path), self.range_of(span, folder))
 
-    def at(self, uri: str, position: types.Position):
+    def at(self, uri: str, position: types.Position, walk: bool = False):
         """The document at ``uri``: its folder, path, last check, the line under
-        ``position`` and the code-point column (None when it was never checked)."""
+        ``position`` and the code-point column (None when it was never checked). The
+        check is made again first when a file of the folder changed on disk (``walk``:
+        or came; lsp.folder.Folder.refresh) or an open document's change is not checked
+        yet: an answer is computed from the texts as they are."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
         if path not in folder.results:
             return None
-        moved = folder.refresh()
+        moved = folder.refresh(walk)
         if self.behind(folder) or moved:
             self.check(uri, moved)
         result = folder.results[path]
@@ -123,7 +126,7 @@ class JibunkiServer(LanguageServer):
         open documents of its folder again too."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
-        moved = folder.refresh() or moved
+        moved = folder.refresh(walk=False) or moved
         before = interface(folder.latest, path)
         self.publish(uri, path, folder)
         if moved or before is not None and interface(folder.latest, path) != before:
@@ -394,7 +397,7 @@ def make_server() -> JibunkiServer:
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         """Rename a page, enemy or deck id everywhere the content folder names it (its
         definition included); a new name that is not an id, or already taken, is refused."""
-        found = ls.at(params.text_document.uri, params.position)
+        found = ls.at(params.text_document.uri, params.position, walk=True)
         if found is None:
             return None
         folder, _, result, line, _, col = found
@@ -412,7 +415,7 @@ def make_server() -> JibunkiServer:
         for span in spans:
             changes.setdefault(from_fs_path(span.path), []).append(
                 types.TextEdit(ls.range_of(span, folder), params.new_name))
-        if folder.refresh():  # a file changed while the edits were computed from its text
+        if folder.refresh(walk=False):  # a file changed while the edits were computed
             raise ValueError("名前を変えている間にフォルダのファイルが変わりました。もう一度名前を変えてください")
         return types.WorkspaceEdit(changes=changes)
 

@@ -262,6 +262,73 @@ def test_a_file_changed_on_disk_is_read_again_before_the_next_check(content):
     deck = str(content.resolve() / "starter.deck")
     assert folder.refresh() is False  # nothing changed: nothing read again
     _rename_hatsukoi_on_disk(content)
-    assert folder.refresh() is True
+    assert folder.refresh(walk=False) is True  # its stamp told, without a walk
     result = folder.check(deck, folder.texts[deck])
     assert [d.code for d in result.diagnostics] == ["E011"]
+
+
+def _serve_in_process(content: Path, monkeypatch):
+    """The server in this process (its handlers called directly, what it would send
+    dropped), with the starter deck open: a test can then change what it reads from the
+    disk, at the moment it reads it. The rename handler and the deck's URI."""
+    from pytest_lsp import client_capabilities
+
+    from lsp.server import make_server
+
+    server = make_server()
+    monkeypatch.setattr(server.protocol, "notify", lambda method, params=None: None)
+    for _ in server.protocol.lsp_initialize(types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=content.parent.as_uri())):
+        pass
+    handlers = server.protocol.fm.features
+    deck = content / "starter.deck"
+    handlers[types.TEXT_DOCUMENT_DID_OPEN](types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        deck.as_uri(), "jibunki", 1, deck.read_text(encoding="utf-8"))))
+    rename = handlers[types.TEXT_DOCUMENT_RENAME]
+    where = _where(deck, "tabidachi")
+    return lambda: rename(types.RenameParams(types.TextDocumentIdentifier(deck.as_uri()),
+                                             where, "tabidachi2"))
+
+
+def test_a_rename_is_refused_while_a_file_it_would_edit_keeps_changing(content, monkeypatch):
+    import lsp.folder
+
+    rename = _serve_in_process(content, monkeypatch)
+    assert rename().changes  # settled: the rename is computed
+    stamp, ticks = lsp.folder._stamp, iter(range(10**6))
+    monkeypatch.setattr(lsp.folder, "_stamp", lambda path: (
+        (*stamp(path), next(ticks)) if path.name == "壮年期.page" else stamp(path)))
+    with pytest.raises(ValueError, match="壮年期.page が読むたびに変わっています"):
+        rename()
+
+
+def test_a_rename_is_refused_when_a_file_changed_while_its_edits_were_computed(
+        content, monkeypatch):
+    import lsp.features
+
+    rename = _serve_in_process(content, monkeypatch)
+    references = lsp.features.references
+
+    def meanwhile(*args, **kwargs):  # the page written while the edits are computed
+        found = references(*args, **kwargs)
+        page = content / "pages" / "壮年期.page"
+        page.write_text("\n\n" + page.read_text(encoding="utf-8"), encoding="utf-8")
+        return found
+
+    monkeypatch.setattr(lsp.features, "references", meanwhile)
+    with pytest.raises(ValueError, match="名前を変えている間に"):
+        rename()
+
+
+def test_a_file_that_changes_while_it_is_read_is_not_read_stale(content, monkeypatch):
+    import lsp.folder
+
+    folder = Folder(content.resolve())
+    deck = str(content.resolve() / "starter.deck")
+    assert deck in folder.texts and not folder.unsettled
+    stamp, ticks = lsp.folder._stamp, iter(range(10**6))
+    monkeypatch.setattr(lsp.folder, "_stamp", lambda path: (
+        (*stamp(path), next(ticks)) if path.name == "starter.deck" else stamp(path)))
+    assert folder.refresh(walk=False) is True
+    assert folder.unsettled == {deck} and deck not in folder.texts
