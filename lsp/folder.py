@@ -105,8 +105,9 @@ class Folder:
     files (disk, or the open document), the last check of a document, and the last
     checked page and enemy of each id."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, alone: bool = False):
         self.root = root
+        self.alone = alone  # ``root`` is one file, never walked (even a folder named so)
         self.texts: dict[str, str] = {}
         self.open: set[str] = set()  # the files whose text is the editor's
         #: The files that kept changing while they were read: their text is unknown.
@@ -130,7 +131,8 @@ class Folder:
         True when a text changed, a file came or went — then the next check checks every
         file (what a hover shows of the pages and enemies is read again)."""
         if walk:
-            self._found = [str(found) for found in discover([self.root])]
+            self._found = [str(self.root)] if self.alone else \
+                [str(found) for found in discover([self.root])]
         texts: dict[str, str] = {}
         stamps: dict[str, tuple] = {}
         unsettled: set[str] = set()
@@ -248,7 +250,7 @@ class Folders:
         """The folder of a document (read from disk the first time it is asked for)."""
         root = content_root(path, self.workspace)
         if root not in self._folders:
-            self._folders[root] = Folder(root)
+            self._folders[root] = Folder(root, alone=root == path)
         return self._folders[root]
 
     def all(self) -> list[Folder]:

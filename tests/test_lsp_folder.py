@@ -23,7 +23,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from compiler.lint import check_text
 from compiler.read import CONTENT_SUFFIXES
 from conftest import ROOT, invoke_cli
-from lsp.folder import Folder, content_root, interface
+from lsp.folder import Folder, Folders, content_root, interface
 from scenario.stage import examples_of
 from test_lsp import _open, _replace, _start, _where
 
@@ -255,6 +255,15 @@ def test_a_content_folder_is_one_named_content_or_the_workspace_s_and_nothing_el
     assert content_root(beside, None) == beside  # alone
     assert content_root(home / "a.page", home) == home / "a.page"  # the home folder: alone
     assert content_root(Path("/a.page"), None) == Path("/a.page")  # never the whole disk
+
+
+def test_a_path_outside_any_content_folder_is_never_walked(tmp_path):
+    shutil.copytree(ROOT / "content", tmp_path / "project" / "content")
+    folders = Folders()
+    assert folders.of(tmp_path).texts == {}  # a folder named as a document: read as a file
+    loose = tmp_path / "a.page"
+    loose.write_text("# 空\n", encoding="utf-8")
+    assert list(folders.of(loose).texts) == [str(loose)]
 
 
 def test_a_file_changed_on_disk_is_read_again_before_the_next_check(content):
