@@ -290,11 +290,12 @@ def _serve_in_process(content: Path, monkeypatch):
             capabilities=client_capabilities("visual-studio-code"),
             root_uri=content.parent.as_uri())):
         pass
-    handlers = server.protocol.fm.features
     deck = content / "starter.deck"
-    handlers[types.TEXT_DOCUMENT_DID_OPEN](types.DidOpenTextDocumentParams(types.TextDocumentItem(
-        deck.as_uri(), "jibunki", 1, deck.read_text(encoding="utf-8"))))
-    rename = handlers[types.TEXT_DOCUMENT_RENAME]
+    for handler, args, _ in server.protocol.lsp_text_document__did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(
+                deck.as_uri(), "jibunki", 1, deck.read_text(encoding="utf-8")))):
+        handler(*args)  # the document in the workspace, then checked
+    rename = server.protocol.fm.features[types.TEXT_DOCUMENT_RENAME]
     where = _where(deck, "tabidachi")
     return lambda: rename(types.RenameParams(types.TextDocumentIdentifier(deck.as_uri()),
                                              where, "tabidachi2"))
