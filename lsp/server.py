@@ -2,8 +2,10 @@
 
 Diagnostics are published on didOpen and didChange for the edited document, and for the
 other open documents of its content folder when the edit changed what names resolve to
-(lsp.folder.interface); the other files are context, in memory. Spans are 1-based with an
-exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
+(lsp.folder.interface); the other files are context, in memory, read again when they
+change on disk (stat-checked before each check and answer; didSave and the file watcher
+the server registers after initialized: every open document of the folder checked
+again). Spans are 1-based with an exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
 unless the client chose another encoding), converted here with the file's own lines.
 """
 
