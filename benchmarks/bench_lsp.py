@@ -69,6 +69,7 @@ async def run(content: Path, edits: int, requests: int, page_file: str = PAGE,
     starter deck and on keywords of the page file."""
     config = ClientServerConfig(server_command=[sys.executable, "-m", "lsp"])
     client = await config.start()
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)  # the file watcher
     await client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=content.parent.as_uri()))

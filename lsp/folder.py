@@ -1,19 +1,24 @@
 """コンテンツフォルダ — the files a document's names resolve against, kept in memory.
 
-A folder's files are read from disk once; an open document's text replaces its file's
-(``check``), so what the editor shows is what is checked. The edited document is checked
-again; the other open documents only when the edit changed what it lends them
-(``interface``: the ids it defines, its pages' 出自 and 上限枚数, its journey items'
-fields) — otherwise they are context (their parses come from dsl.parsecache).
+A folder's files are found and read as the command line finds and reads them
+(compiler.read: no symlink leading outside, no FIFO or device, the size limits) and read
+again whenever one changed on disk (``refresh``: its modification time, size and inode);
+an open document's text replaces its file's (``check``), so what the editor shows is what
+is checked. The edited document is checked again; the other open documents only when the
+edit changed what it lends them (``interface``: the ids it defines, its pages' 出自 and
+上限枚数, its journey items' fields) — otherwise they are context (their parses come from
+dsl.parsecache).
 """
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from compiler.lint import Result, result_of
 from compiler.pipeline import Compilation, Source, run
-from compiler.read import CONTENT_SUFFIXES, MAX_FILE_BYTES, prepare
+from compiler.read import discover, prepare, read
 from dsl import ast
 from scenario.stage import examples_of
 
@@ -21,19 +26,30 @@ from .examples import Runs
 
 __all__ = ["Folder", "Folders", "content_root", "interface"]
 
-#: The folder name that marks a content folder (the nearest such ancestor wins).
+#: The folder name that marks a content folder (the nearest such ancestor wins): the
+#: folder `jibunki lint` reads when run where it lies.
 CONTENT_NAME = "content"
+#: How many times a file that changes while it is read is read again before it counts as
+#: unsettled (its text unknown: no edit is computed over it).
+READ_TRIES = 3
+#: A file modified this recently (ns) may be written again within the same tick of its
+#: modification time, at the same size: its stamp is not trusted, it is read again.
+RECENT_NS = 2_000_000_000
 
 
 def content_root(path: Path, workspace: Path | None) -> Path:
-    """The content folder of ``path``: its nearest ancestor named ``content``, else the
-    workspace root when the file lies inside it, else the file's own folder."""
+    """What the file ``path`` is checked with, as `jibunki lint` run at the workspace's
+    root checks it: its nearest ancestor named ``content``; else, for a file of the
+    workspace, the workspace's own ``content`` folder when it has one; else the file
+    alone (``path`` itself) — never a folder that merely holds it (a scratch folder, the
+    home folder, the root of the disk)."""
     for folder in path.parents:
         if folder.name == CONTENT_NAME:
             return folder
-    if workspace is not None and workspace in path.parents:
-        return workspace
-    return path.parent
+    if workspace is not None and workspace in path.parents \
+            and (workspace / CONTENT_NAME).is_dir():
+        return workspace / CONTENT_NAME
+    return path
 
 
 #: The item kinds whose ids other files name, and the page fields other files' checks read
@@ -85,17 +101,19 @@ def _written(lines: list[str], span) -> str:
 
 
 class Folder:
-    """One content folder: the text of each of its files (disk, or the open document),
-    the last check of a document, and the last checked page and enemy of each id."""
+    """One content folder (or one loose file, checked alone): the text of each of its
+    files (disk, or the open document), the last check of a document, and the last
+    checked page and enemy of each id."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, alone: bool = False):
         self.root = root
+        self.alone = alone  # ``root`` is one file, never walked (even a folder named so)
         self.texts: dict[str, str] = {}
-        for path in sorted(root.rglob("*")):
-            if path.suffix in CONTENT_SUFFIXES:  # the kinds of file the compiler reads
-                text = _read(path)
-                if text is not None:
-                    self.texts[str(path)] = text
+        self.open: set[str] = set()  # the files whose text is the editor's
+        #: The files that kept changing while they were read: their text is unknown.
+        self.unsettled: set[str] = set()
+        self._stamps: dict[str, tuple] = {}  # path → the stamp of the text read from disk
+        self._found: list[str] = []  # the files the last walk found, in order
         self.results: dict[str, Result] = {}  # path → its last check
         self.latest: Result | None = None  # the last check of any document here
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
@@ -103,6 +121,47 @@ class Folder:
         self.runs = Runs()  # the last outcome of each example run from the editor
         self._prepared: dict[str, tuple] = {}  # path → (text, prepared text, problems)
         self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
+        self.refresh()
+
+    def refresh(self, walk: bool = True) -> bool:
+        """Read again each file of the folder whose stamp changed (modification time, size,
+        inode), as compiler.read.read reads it; when ``walk``, find the files again first
+        (compiler.read.discover: a walk of the folder, the costlier part) — else the files
+        found last, a file gone among them. The open documents keep the editor's text.
+        True when a text changed, a file came or went — then the next check checks every
+        file (what a hover shows of the pages and enemies is read again)."""
+        if walk:
+            self._found = [str(self.root)] if self.alone else \
+                [str(found) for found in discover([self.root])]
+        texts: dict[str, str] = {}
+        stamps: dict[str, tuple] = {}
+        unsettled: set[str] = set()
+        for name in self._found:
+            found = Path(name)
+            if name in self.open:
+                texts[name] = self.texts[name]
+                continue
+            stamp = _stamp(found)
+            if stamp is None:  # gone since it was found
+                continue
+            if stamp != self._stamps.get(name):
+                text, stamp = _settled(found)
+                if stamp is None:
+                    unsettled.add(name)
+                    continue
+            else:  # unchanged: its text as read (none when it is no content)
+                text = self.texts.get(name)
+            if time.time_ns() - stamp[0] > RECENT_NS:
+                stamps[name] = stamp
+            if text is not None:
+                texts[name] = text
+        # an open document that is no file of the folder (a deck kept beside content/)
+        texts.update((name, self.texts[name]) for name in self.open if name not in texts)
+        changed = texts != self.texts or list(texts) != list(self.texts)
+        self.texts, self._stamps, self.unsettled = texts, stamps, unsettled
+        if changed:
+            self.latest = None
+        return changed
 
     def check(self, path: str, text: str) -> Result:
         """Check the document ``path`` as ``text``, against the names of every file of the
@@ -111,6 +170,7 @@ class Folder:
         is read from their parses, kept in memory while their text stays the same, so an
         edit costs its own file, not the folder."""
         self.texts[path] = text
+        self.open.add(path)
         result, _ = self._run(path, partial=self.latest is not None)
         self.results[path] = result
         self.latest = result
@@ -123,6 +183,7 @@ class Folder:
         checks them, and lowered into tables when none has an error (what an example is
         played on); with the examples that check found, as the runner plays them
         (scenario.stage.examples_of: checked once, their diagnostics in the result's)."""
+        self.refresh()  # as lint reads the folder now
         return self._run(path, partial=False)
 
     def _run(self, path: str, partial: bool) -> tuple[Result, list[dict]]:
@@ -165,14 +226,13 @@ class Folder:
             self._prepared[name] = kept
         return kept[1], kept[2]
 
-    def closed(self, path: str) -> None:
-        """The document was closed: its file's text is the one on disk again."""
+    def closed(self, path: str) -> bool:
+        """The document was closed: its file's text is the one on disk again (none when
+        it is no file of the folder). True when a text changed (``refresh``)."""
         self.results.pop(path, None)
-        text = _read(Path(path))
-        if text is None:
-            self.texts.pop(path, None)
-        else:
-            self.texts[path] = text
+        self.open.discard(path)
+        self._stamps.pop(path, None)
+        return self.refresh()
 
     def lines(self, path: str) -> list[str]:
         """The lines of a file of the folder as last seen (empty when unknown)."""
@@ -190,14 +250,31 @@ class Folders:
         """The folder of a document (read from disk the first time it is asked for)."""
         root = content_root(path, self.workspace)
         if root not in self._folders:
-            self._folders[root] = Folder(root)
+            self._folders[root] = Folder(root, alone=root == path)
         return self._folders[root]
 
+    def all(self) -> list[Folder]:
+        """Every folder read so far."""
+        return list(self._folders.values())
 
-def _read(path: Path) -> str | None:
+
+def _stamp(path: Path) -> tuple | None:
+    """What tells a file's text changed without reading it: its modification time (ns),
+    size and inode; None when it is gone."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        info = os.stat(path)
+    except OSError:
         return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
+def _settled(path: Path) -> tuple[str | None, tuple | None]:
+    """The text of a file (compiler.read.read: None when it cannot be read or is not
+    content) with its stamp, from a read during which the stamp stayed the same; no stamp
+    when it changed during every try."""
+    for _ in range(READ_TRIES):
+        before = _stamp(path)
+        text, _problems = read(path, str(path))
+        if before is not None and _stamp(path) == before:
+            return text, before
+    return None, None

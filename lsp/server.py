@@ -2,8 +2,10 @@
 
 Diagnostics are published on didOpen and didChange for the edited document, and for the
 other open documents of its content folder when the edit changed what names resolve to
-(lsp.folder.interface); the other files are context, in memory. Spans are 1-based with an
-exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
+(lsp.folder.interface); the other files are context, in memory, read again when they
+change on disk (stat-checked before each check and answer; didSave and the file watcher
+the server registers after initialized: every open document of the folder checked
+again). Spans are 1-based with an exclusive end in code points; LSP positions are 0-based in the client's units (UTF-16
 unless the client chose another encoding), converted here with the file's own lines.
 """
 
@@ -17,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 import compiler.codes
+from compiler.read import CONTENT_SUFFIXES
 from dsl.diagnostics import ERROR, Span
 
 from . import examples, features
@@ -95,14 +98,20 @@ class JibunkiServer(LanguageServer):
         """A span as an LSP location (its file's URI and range)."""
         return types.Location(from_fs_path(span.path), self.range_of(span, folder))
 
-    def at(self, uri: str, position: types.Position):
+    def at(self, uri: str, position: types.Position, walk: bool = False):
         """The document at ``uri``: its folder, path, last check, the line under
-        ``position`` and the code-point column (None when it was never checked)."""
+        ``position`` and the code-point column (None when it was never checked). The
+        check is made again first when a file of the folder changed on disk (``walk``:
+        or came; lsp.folder.Folder.refresh) or an open document's change is not checked
+        yet: an answer is computed from the texts as they are."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
-        result = folder.results.get(path)
-        if result is None:
+        if path not in folder.results:
             return None
+        moved = folder.refresh(walk)
+        if self.behind(folder) or moved:
+            self.check(uri, moved)
+        result = folder.results[path]
         document = self.workspace.get_text_document(uri)
         where = document.position_from_client_units(position)
         lines = document.lines
@@ -111,48 +120,82 @@ class JibunkiServer(LanguageServer):
 
     # ------------------------------------------------------------ diagnostics
 
-    def check(self, uri: str) -> None:
-        """Check the document again and publish its diagnostics; when the edit changed what
-        the document lends the others (lsp.folder.interface: an id renamed or removed …),
-        check the other open documents of its folder again too."""
+    def check(self, uri: str, moved: bool = False) -> None:
+        """Check the document again and publish its diagnostics, its folder's other files
+        as they are on disk now (lsp.folder.Folder.refresh); when one of them changed
+        there (``moved``: or before this call), or the edit changed what the document lends
+        the others (lsp.folder.interface: an id renamed or removed …), check the other
+        open documents of its folder again too."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
+        moved = folder.refresh(walk=False) or moved
         before = interface(folder.latest, path)
         self.publish(uri, path, folder)
-        if before is not None and interface(folder.latest, path) != before:
+        if moved or before is not None and interface(folder.latest, path) != before:
             for other, other_path in self.others(path, folder):
                 self.publish(other, other_path, folder)
 
+    def behind(self, folder: Folder) -> bool:
+        """Give ``folder`` the editor's text of each of its open documents (one whose
+        change is not checked yet); True when one differed."""
+        behind = False
+        for uri, path in self.opened(folder):
+            text = self.workspace.get_text_document(uri).source
+            if folder.texts.get(path) != text:
+                folder.texts[path] = text
+                behind = True
+        return behind
+
+    def reread(self) -> None:
+        """Files changed on disk (the client's file watcher, a save): each folder of an open
+        document reads them again, and where one changed, its open documents are checked
+        again (what `jibunki lint` would say now)."""
+        for folder in self.folders.all():
+            if folder.results and folder.refresh():
+                for uri, path in self.opened(folder):
+                    self.publish(uri, path, folder)
+
+    def watch(self) -> None:
+        """Ask the client to report changes of content files on disk
+        (workspace/didChangeWatchedFiles), when it lets a server register for them."""
+        workspace = self.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        self.client_register_capability(types.RegistrationParams(registrations=[
+            types.Registration(
+                id="jibunki-content-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                    types.FileSystemWatcher(glob_pattern=f"**/*{suffix}")
+                    for suffix in CONTENT_SUFFIXES]))]))
+
     def closed(self, uri: str) -> None:
         """The document was closed: its diagnostics are cleared and its file is read from
-        disk again — when what it lends the others differs there (an id renamed and not
-        saved), the other open documents of its folder are checked again."""
+        disk again — when a text of the folder differs there (an id renamed and not saved,
+        a file changed on disk), the other open documents of its folder are checked again."""
         path = _path(uri)
         folder = self.folders.of(Path(path))
-        before = interface(folder.latest, path)
-        folder.closed(path)
+        moved = folder.closed(path)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, diagnostics=[]))
-        others = self.others(path, folder)
-        if before is None or not others:
-            return
-        first, *rest = others
-        self.publish(*first, folder)
-        if interface(folder.latest, path) != before:
-            for other, other_path in rest:
+        if moved:
+            for other, other_path in self.others(path, folder):
                 self.publish(other, other_path, folder)
 
     def others(self, path: str, folder: Folder) -> list[tuple[str, str]]:
-        """(URI, path) of every other open document of ``folder`` the server has checked.
-        The URI is the one the client opened the document with: the workspace keys its
-        documents unquoted (手札の変種.journey, not %E6%89%8B…), and a client that keys
-        diagnostics by the URI it sent would keep the old ones under its own."""
+        """(URI, path) of every other open document of ``folder`` the server has checked."""
+        return [(uri, other) for uri, other in self.opened(folder) if other != path]
+
+    def opened(self, folder: Folder) -> list[tuple[str, str]]:
+        """(URI, path) of every open document of ``folder`` the server has checked. The URI
+        is the one the client opened the document with: the workspace keys its documents
+        unquoted (手札の変種.journey, not %E6%89%8B…), and a client that keys diagnostics by
+        the URI it sent would keep the old ones under its own."""
         found = []
         for key, document in list(self.workspace.text_documents.items()):
-            other_path = _path(key)
-            if other_path != path and other_path in folder.results \
-                    and self.folders.of(Path(other_path)) is folder:
-                found.append((document.uri, other_path))
+            path = _path(key)
+            if path in folder.results and self.folders.of(Path(path)) is folder:
+                found.append((document.uri, path))
         return found
 
     def publish(self, uri: str, path: str, folder: Folder) -> None:
@@ -201,6 +244,16 @@ def make_server() -> JibunkiServer:
     def initialized(ls: JibunkiServer, params: types.InitializedParams) -> None:
         root = ls.workspace.root_path
         ls.folders.workspace = Path(root).resolve() if root else None
+        ls.watch()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: JibunkiServer,
+                                 params: types.DidChangeWatchedFilesParams) -> None:
+        ls.reread()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: JibunkiServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.reread()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: JibunkiServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -346,10 +399,13 @@ def make_server() -> JibunkiServer:
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         """Rename a page, enemy or deck id everywhere the content folder names it (its
         definition included); a new name that is not an id, or already taken, is refused."""
-        found = ls.at(params.text_document.uri, params.position)
+        found = ls.at(params.text_document.uri, params.position, walk=True)
         if found is None:
             return None
         folder, _, result, line, _, col = found
+        if folder.unsettled:  # their text is unknown: an edit there could land anywhere
+            raise ValueError(f"{'、'.join(sorted(Path(p).name for p in folder.unsettled))} "
+                             "が読むたびに変わっています。書き終わってから、もう一度名前を変えてください")
         latest = folder.latest or result
         spans = features.references(line, col, latest, include_declaration=True)
         if not spans:
@@ -361,6 +417,8 @@ def make_server() -> JibunkiServer:
         for span in spans:
             changes.setdefault(from_fs_path(span.path), []).append(
                 types.TextEdit(ls.range_of(span, folder), params.new_name))
+        if folder.refresh(walk=False):  # a file changed while the edits were computed
+            raise ValueError("名前を変えている間にフォルダのファイルが変わりました。もう一度名前を変えてください")
         return types.WorkspaceEdit(changes=changes)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -22,6 +22,12 @@ PAGE = "pages/青年期.page"
 
 
 async def _start(client: LanguageClient, content: Path) -> None:
+    client.registrations = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:  # as an editor does
+        client.registrations.extend(params.registrations)
+
     await client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=content.parent.as_uri(),
