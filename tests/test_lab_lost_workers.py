@@ -183,7 +183,10 @@ def main_killed(command: str, backend: str) -> dict[int, str]:
     time.sleep(0.2)
     started_by_it = {pid: started(pid) for pid in descendants(proc.pid)}
     kill(proc.pid)
-    proc.communicate(timeout=PATIENCE)
+    # Not communicate(): an orphan still holding the pipes would keep it waiting.
+    proc.wait(timeout=PATIENCE)
+    proc.stdout.close()
+    proc.stderr.close()
     return {pid: when for pid, when in started_by_it.items() if when is not None}
 
 
