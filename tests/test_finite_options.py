@@ -12,13 +12,14 @@ import cli
 from conftest import invoke_cli
 
 NON_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "-Infinity"]
+FLOATS = click.types.FloatParamType  # click.FLOAT and every FloatRange
 
 
 def float_options(group: click.Group = cli.main, path: tuple[str, ...] = ()):
     """(command path, option name) of every float option of the command line."""
     for name, command in sorted(group.commands.items()):
         for param in command.params:
-            if isinstance(param, click.Option) and isinstance(param.type, click.types.FloatParamType):
+            if isinstance(param, click.Option) and isinstance(param.type, FLOATS):
                 yield (*path, name), max(param.opts, key=len)
         if isinstance(command, click.Group):
             yield from float_options(command, (*path, name))
