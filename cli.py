@@ -28,6 +28,20 @@ MAX_SCRIPT_BYTES = 1024 * 1024
 SEED_RANGE = BOUNDS["seed"]
 
 
+class FiniteFloatRange(click.FloatRange):
+    """The type of every float option: a number within the range, never nan or ±inf
+    (FloatRange alone lets nan through: each comparison with nan is false)."""
+
+    def convert(self, value, param, ctx):
+        """The number typed, or a usage error (exit 2) for nan, ±inf or one out of range."""
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value}: 有限の数を書いてください（nan や ±inf は使えません）", param, ctx)
+        return super().convert(number, param, ctx)
+
+
 def _use_color(stream) -> bool:
     return stream.isatty() and "NO_COLOR" not in os.environ
 
@@ -724,7 +738,7 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 @click.option("--ladder", default=None, metavar="A,B,…",
               help="Policies from weakest to strongest; the last is the report's "
                    "(default: random,greedy). Pages whose verdict changes are flagged.")
-@click.option("--precision", type=click.FloatRange(0.001, 0.5), default=0.03, show_default=True,
+@click.option("--precision", type=FiniteFloatRange(0.001, 0.5), default=0.03, show_default=True,
               help="Half-width of the 95% intervals to reach (0.03: ±3 points).")
 @click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
               help="At most this many pairs per page (battles per enemy).")

@@ -9,7 +9,13 @@ backend never change a figure; ``on_done(index, result)`` hears of each as it fi
 a progress bar only).
 
 Ray is imported only when its backend is opened; a backend that cannot be opened (Ray not
-installed, a cluster that does not answer) raises ``BackendError``, one line for the user."""
+installed, a cluster that does not answer) raises ``BackendError``, one line for the user.
+
+A worker lost on the way (killed, out of memory) costs nothing the first time: its tasks are
+played again on a fresh worker, and since a result depends on the task's seeds alone the
+report does not change. A second loss (``RETRIES``) ends the run with ``WorkerLost``, one line
+and no partial report. Workers also end with the process that started them: a lab whose main
+process is killed leaves no worker behind."""
 
 from __future__ import annotations
 
@@ -19,6 +25,20 @@ from typing import Callable
 Prepare = Callable[[object], object]
 Work = Callable[[object, object], object]
 OnDone = Callable[[int, object], None]
+
+
+class BackendError(RuntimeError):
+    """A 実行先 that cannot be opened (Ray not installed, a cluster not reachable): the
+    message is one line meant for the user, in Japanese."""
+
+
+class WorkerLost(BackendError):
+    """A worker process ended while it held tasks (killed, out of memory, a crash), once
+    more than RETRIES allows: the run stops without a report."""
+
+    def __init__(self, losses: int):
+        super().__init__(f"作業プロセスが {losses} 回失われたので中止しました"
+                         f"（強制終了やメモリ不足。1 回目はやり直しました）。報告は作っていません")
 
 
 def default_workers() -> int:
@@ -73,12 +93,42 @@ class InProcess(Runner):
 
 # ----------------------------------------------------------- local processes
 
+#: Worker losses a runner survives: the lost worker's tasks are played once more on fresh
+#: workers; the loss after that is ``WorkerLost``.
+RETRIES = 1
+#: Seconds between a worker's looks at its parent: how long a worker may outlive a killed
+#: main process.
+PARENT_POLL = 0.5
+
 _context = None
 
 
-def _initialise(prepare: Prepare, shared) -> None:
+def _initialise(prepare: Prepare, shared, parent: int) -> None:
+    _follow_parent(parent)
     global _context
     _context = prepare(shared)
+
+
+def _follow_parent(parent: int) -> None:
+    """End this worker as soon as ``parent`` (the pid of the process that opened the pool)
+    is no longer its parent: a kill -9 of the main process runs none of its clean-up, and
+    an idle worker would wait on the task queue for good.
+
+    A thread polling ``os.getppid()`` rather than prctl(PR_SET_PDEATHSIG): that is Linux
+    only (through ctypes) and fires when the *thread* that forked the worker ends — and the
+    pool may start workers from its own manager thread. Polling works on every POSIX
+    system, for a worker busy in a task as for an idle one; a pipe's EOF would not do with
+    fork, where every sibling worker holds the pipe's other end too. The pid of the opener
+    is passed in, not read here, so a parent already gone before this runs is seen too."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="jibunki-parent-watch", daemon=True).start()
 
 
 def _play(work: Work, task):
@@ -86,32 +136,59 @@ def _play(work: Work, task):
 
 
 class LocalPool(Runner):
-    """The local cores: a process pool that lives for the whole lab run."""
+    """The local cores: a process pool that lives for the whole lab run (a fresh one, once,
+    when a worker is lost: RETRIES)."""
 
     def __init__(self, prepare: Prepare, shared, workers: int):
+        self.opening = (prepare, shared, workers)
+        self.losses = 0
+        self.pool = self._open()
+
+    def _open(self):
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        prepare, shared, workers = self.opening
         # fork: the workers start with the modules loaded (no re-import per worker); the
         # shared data still goes through the initializer, as under spawn.
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_initialise,
-                                        initargs=(prepare, shared))
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_initialise,
+                                   initargs=(prepare, shared, os.getpid()))
 
     def run(self, work, tasks, on_done=None):
-        """Every task's result, in task order, played on the pool's processes."""
+        """Every task's result, in task order, played on the pool's processes; the tasks of
+        a lost worker are played again (RETRIES)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        results: dict[int, object] = {}
+        while True:
+            try:
+                self._play_all(work, tasks, results, on_done)
+                return [results[index] for index in range(len(tasks))]
+            except BrokenProcessPool:
+                # The pool cannot tell which worker held which task: every task without a
+                # result yet is played again, on a fresh pool.
+                self._replace()
+
+    def _play_all(self, work, tasks, results: dict, on_done) -> None:
         from concurrent.futures import as_completed
 
-        results: list = [None] * len(tasks)
         futures = {self.pool.submit(_play, work, task): index
-                   for index, task in enumerate(tasks)}
+                   for index, task in enumerate(tasks) if index not in results}
         for future in as_completed(futures):
             index = futures[future]
             results[index] = future.result()
             if on_done:
                 on_done(index, results[index])
-        return results
+
+    def _replace(self) -> None:
+        """A fresh pool for a broken one, or WorkerLost when no retry is left."""
+        self.pool.shutdown(cancel_futures=True)
+        self.losses += 1
+        if self.losses > RETRIES:
+            raise WorkerLost(self.losses)
+        self.pool = self._open()
 
     def close(self) -> None:
         """Stop the pool's processes (tasks not yet started are dropped)."""
@@ -127,17 +204,14 @@ def _local(prepare, shared, workers, address) -> Runner:
 # ----------------------------------------------------------- a Ray cluster
 
 
-class BackendError(RuntimeError):
-    """A 実行先 that cannot be opened (Ray not installed, a cluster not reachable): the
-    message is one line meant for the user, in Japanese."""
-
-
 #: Seconds to wait for a cluster's address to answer before saying it cannot be reached:
 #: ray.init itself retries an address that refuses for many minutes.
 CONNECT_TIMEOUT = 5.0
 #: Tasks queued on each actor: the next is already there when one finishes, so an actor
 #: never waits for the driver's round trip.
 IN_FLIGHT = 2
+#: Seconds close() gives the reaper (sim/reaper.py) to clean up after a local Ray.
+REAPER_WAIT = 5.0
 #: The first-party packages a worker on a cluster needs: the sim layer imports only these
 #: (tests/test_layers.py), so they are shipped and the cluster plays this checkout's code.
 SHIPPED = ("sim", "runtime", "journey", "contract")
@@ -215,11 +289,16 @@ class RayRunner(Runner):
                  address: str | None = None):
         ray = self.ray = _import_ray()
         self.actors: list = []
+        self.losses = 0
+        self.opening: tuple | None = None  # (actor class, prepare, shared data's ref)
+        self.reaper = None  # the local Ray's 後始末 (sim/reaper.py), when this runner starts one
+        self.saved_print = None  # Ray's own printer of published errors, while hushed
         # Disconnect (and, for a local Ray, stop it) on close only if this runner connected.
         self.owned = not ray.is_initialized()
         try:
             if self.owned:
                 self._connect(workers, address)
+                self._hush_published_errors()
             nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
             # Several nodes: a CPU reserved per actor spreads them (unreserved, Ray would
             # pack them onto one node). One node: the OS shares its cores anyway, and an
@@ -236,8 +315,9 @@ class RayRunner(Runner):
             self.workers = max(1, workers)
             shared_ref = ray.put(shared)  # once, however many actors read it
             actor = ray.remote(num_cpus=1 if reserve else 0)(_Worker)
+            self.opening = (actor, prepare, shared_ref)
             self.actors = [actor.remote(prepare, shared_ref) for _ in range(self.workers)]
-            ray.get([a.ready.remote() for a in self.actors])
+            self._await_ready()
         except BaseException:
             self.close()
             raise
@@ -248,6 +328,9 @@ class RayRunner(Runner):
         if address is None:
             import logging
 
+            from .reaper import MARK
+
+            os.environ[MARK] = self._start_reaper()  # inherited by every process Ray starts
             # Ray turns on token authentication for a local cluster and warns that it did
             # (to stderr, once per start): the default is kept, the notice is not shown.
             notice = logging.getLogger("ray._private.authentication.authentication_token_setup")
@@ -260,6 +343,7 @@ class RayRunner(Runner):
                          include_dashboard=False, **quiet)
             finally:
                 notice.setLevel(level)
+                del os.environ[MARK]  # nothing else this process starts is Ray's
             return
         _probe(address)
         import importlib
@@ -273,18 +357,69 @@ class RayRunner(Runner):
             raise BackendError(f"Ray の実行先 {address} に参加できません: {_one_line(error)}") \
                 from error
 
+    def _hush_published_errors(self, undo: bool = False) -> None:
+        """Keep Ray's published errors off this process's stdout while the runner is open
+        (``undo``: as they were). A driver's listener thread prints every error the cluster
+        publishes for the job — a worker that died is several lines, on stdout, in the
+        middle of a JSON report — while the runner already answers for a lost actor
+        (RETRIES, WorkerLost) and a task's error reaches the caller as an exception. Ray
+        offers no option for it; its listener calls the module's ``print_to_stdstream``
+        by name, so that name is pointed at Ray's debug log for the time."""
+        import logging
+
+        from ray._private import worker as driver
+
+        if undo:
+            saved, self.saved_print = self.saved_print, None
+            if saved is not None:
+                driver.print_to_stdstream = saved
+            return
+        if not hasattr(driver, "print_to_stdstream"):
+            return  # another Ray: its own way of printing, left as it is
+        log = logging.getLogger("ray")
+        self.saved_print = driver.print_to_stdstream
+
+        def to_debug_log(data, ignore_prefix=False) -> None:
+            for line in data.get("lines", ()):
+                log.debug("%s: %s", data.get("pid"), line)
+
+        driver.print_to_stdstream = to_debug_log
+
+    def _start_reaper(self) -> str:
+        """Start sim/reaper.py beside the local Ray about to be started; the token that
+        marks that Ray's processes. The reaper kills them when its pipe from this process
+        closes: at close(), or when this process dies, even by kill -9."""
+        import secrets
+        import subprocess
+        import sys
+
+        from . import reaper
+
+        token = secrets.token_hex(8)
+        # Its own session: a Ctrl-C at the terminal must not end it before it cleans up. No
+        # stdout or stderr of ours: a caller reading ours to its end must not wait for it.
+        try:
+            self.reaper = subprocess.Popen(
+                [sys.executable, "-I", reaper.__file__, token], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as error:
+            raise BackendError(f"Ray の後始末をするプロセスを始められません: "
+                               f"{error.strerror or error}") from error
+        return token
+
     def run(self, work, tasks, on_done=None):
         """Every task's result, in task order: tasks are dealt to the actors as they free
-        up (IN_FLIGHT queued on each) and ``on_done`` hears of each as it arrives."""
+        up (IN_FLIGHT queued on each) and ``on_done`` hears of each as it arrives. The
+        tasks of an actor that dies are dealt again to a fresh one (RETRIES)."""
         ray = self.ray
         results: list = [None] * len(tasks)
-        queue = iter(enumerate(tasks))
-        pending: dict = {}  # object ref → (task index, its actor)
+        queue = list(enumerate(tasks))[::-1]  # dealt from the end
+        pending: dict = {}  # object ref → (task index, the task, its actor)
 
         def deal(actor) -> None:
-            item = next(queue, None)
-            if item is not None:
-                pending[actor.play.remote(work, item[1])] = (item[0], actor)
+            if queue:
+                index, task = queue.pop()
+                pending[actor.play.remote(work, task)] = (index, task, actor)
 
         for actor in self.actors:
             for _ in range(IN_FLIGHT):
@@ -292,31 +427,85 @@ class RayRunner(Runner):
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
-                index, actor = pending.pop(ref)
-                # A task that raised raises here (RayTaskError, also an instance of the
-                # original exception's class); close() then ends the actors.
-                results[index] = ray.get(ref)
+                if ref not in pending:
+                    continue  # held by an actor found dead meanwhile: dealt again already
+                index, task, actor = pending.pop(ref)
+                try:
+                    # A task that raised raises here (RayTaskError, also an instance of the
+                    # original exception's class); close() then ends the actors.
+                    results[index] = ray.get(ref)
+                except ray.exceptions.RayActorError as error:
+                    if error.actor_init_failed:
+                        raise  # its prepare raised: no fresh actor would do better
+                    held = [(index, task)]
+                    for other in [r for r, (_, _, a) in pending.items() if a is actor]:
+                        held.append(pending.pop(other)[:2])
+                    queue.extend(sorted(held, reverse=True))
+                    actor = self._replace(actor)
+                    for _ in range(IN_FLIGHT):
+                        deal(actor)
+                    continue
                 deal(actor)
                 if on_done:
                     on_done(index, results[index])
         return results
 
+    def _await_ready(self) -> None:
+        """Wait until every actor is prepared (a failing prepare raises here, at open); an
+        actor lost meanwhile is replaced (RETRIES)."""
+        ray = self.ray
+        waiting = {actor.ready.remote(): actor for actor in self.actors}
+        while waiting:
+            ready, _ = ray.wait(list(waiting), num_returns=1)
+            actor = waiting.pop(ready[0])
+            try:
+                ray.get(ready[0])
+            except ray.exceptions.RayActorError as error:
+                if error.actor_init_failed:
+                    raise
+                fresh = self._replace(actor)
+                waiting[fresh.ready.remote()] = fresh
+
+    def _replace(self, lost):
+        """A fresh actor in place of ``lost`` (dead), or WorkerLost when no retry is left."""
+        self.losses += 1
+        if self.losses > RETRIES:
+            raise WorkerLost(self.losses)
+        actor, prepare, shared_ref = self.opening
+        fresh = actor.remote(prepare, shared_ref)
+        self.actors[self.actors.index(lost)] = fresh
+        return fresh
+
     def close(self) -> None:
         """End the actors; stop the local Ray this runner started, or disconnect from the
         cluster it joined (which keeps running). Safe to call twice."""
         ray, actors, self.actors = self.ray, self.actors, []
-        if not ray.is_initialized():
+        if ray.is_initialized():
+            for actor in actors:
+                # On a cluster left running, the actors' CPUs are given back now. An actor
+                # already gone is no reason to hide the error that brought us here.
+                try:
+                    ray.kill(actor)
+                except Exception:
+                    pass
+            if self.owned:
+                self.owned = False
+                ray.shutdown()
+        self._hush_published_errors(undo=True)
+        self._stop_reaper()
+
+    def _stop_reaper(self) -> None:
+        """Let the reaper clean up what ray.shutdown left (it waits for nothing else)."""
+        reaper, self.reaper = self.reaper, None
+        if reaper is None:
             return
-        for actor in actors:
-            # On a cluster left running, the actors' CPUs are given back now. An actor
-            # already gone is no reason to hide the error that brought us here.
-            try:
-                ray.kill(actor)
-            except Exception:
-                pass
-        if self.owned:
-            self.owned = False
-            ray.shutdown()
+        import subprocess
+
+        reaper.stdin.close()
+        try:
+            reaper.wait(timeout=REAPER_WAIT)
+        except subprocess.TimeoutExpired:
+            pass  # it finishes on its own; a lab never waits longer than this for it
 
 
 def _ray(prepare, shared, workers, address) -> Runner:
