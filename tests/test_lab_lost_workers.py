@@ -5,8 +5,9 @@ of the local Ray it started) behind.
 
 Each case runs ``jibunki sim`` or ``jibunki journey report`` as a process of its own, on a
 workload of a few seconds, and kills what it finds under it in /proc (Linux). The Ray cases
-start and stop their own local Ray through the command; they take a minute or more on two
-cores, so they run with ``-m slow`` only.
+start and stop their own local Ray through the command; they take half a minute or more
+on two cores, so they are marked slow: the whole suite runs them, the fast loop
+(``-m "not slow"``) leaves them out.
 """
 
 from __future__ import annotations
