@@ -376,15 +376,21 @@ class _Keyboard:
               help="ASCII for the screen's symbols of ambiguous width.")
 @click.option("--yes", "-y", is_flag=True,
               help="At the keyboard, pen and tear without asking (the preview is shown).")
+@click.option("--force", is_flag=True,
+              help="save and record replace an existing file (default: a script stops, "
+                   "the keyboard asks).")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True)
-def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes,
+def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes, force,
            content) -> None:
     """Play a battle in the terminal (or from a script) to try a page.
 
+    save and record write only regular files inside the working folder.
+
     \b
-    Exit status: 0 the run was won, 1 it was lost, 2 a usage error,
-    3 the battle was left unfinished (quit, or a script that ends first).
+    Exit status: 0 the run was won, 1 it was lost, 2 a usage error (or a
+    script stopped at a save or record it could not write), 3 the battle
+    was left unfinished (quit, or a script that ends first).
     """
     from compiler.names import did_you_mean
     from terminal.play import play
@@ -403,7 +409,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     keyboard = _Keyboard() if interactive else None
     sys.exit(play(tables, seed=seed, enemies=stage_list, deck=pages, with_pages=with_pages,
                   lines=lines, as_json=as_json, keyboard=keyboard, ascii=ascii_, yes=yes,
-                  hint=did_you_mean))
+                  hint=did_you_mean, force=force))
 
 
 def lab_options(runs: str, html_folder: str):
