@@ -34,9 +34,16 @@ def _write(out: Path, files: dict[str, str | bytes], what: str = "表") -> list[
     try:
         return write_atomically(out, files)
     except OSError as exc:
-        raise click.ClickException(
-            f"{out} に{what}を書けません: {exc.strerror or exc}（前の{what}はそのままです）") \
+        raise click.ClickException(f"{out} に{what}を書けません: {_why(exc)}（前の{what}はそのままです）") \
             from None
+
+
+def _why(exc: OSError) -> str:
+    """Why a file could not be written or read, in Japanese: the file and the reason for a
+    refusal of contract.disk, the reason alone for any other OSError."""
+    from contract.disk import DiskError, reason
+
+    return str(exc) if isinstance(exc, DiskError) else reason(exc)
 
 
 def _script_lines(path: Path | None) -> list[str]:
@@ -51,7 +58,7 @@ def _script_lines(path: Path | None) -> list[str]:
         else:
             data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
     except OSError as exc:
-        raise click.BadParameter(f"{where} を読めません: {exc.strerror or exc}",
+        raise click.BadParameter(f"{where} を読めません: {_why(exc)}",
                                  param_hint="--script") from None
     if len(data) > MAX_SCRIPT_BYTES:
         raise click.BadParameter(f"{where} は大きすぎます（{MAX_SCRIPT_BYTES // 1024} KiB まで）",
@@ -236,7 +243,7 @@ def _fresh_tables(content: Path):
             write_atomically(DEFAULT_GENERATED, compiled.file_bytes)
         except OSError as exc:
             # A read-only checkout can still be played: the fresh tables are in memory.
-            click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{exc.strerror or exc}）。"
+            click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{_why(exc)}）。"
                        "コンパイルした表をメモリ上で使います。", err=True)
             return from_dicts(compiled.tables), compiled
         click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
@@ -559,7 +566,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
         try:
             index = write_report(report, html)
         except OSError as exc:
-            raise click.ClickException(f"{html} に報告を書けません: {exc.strerror or exc}") from None
+            raise click.ClickException(f"{html} に報告を書けません: {_why(exc)}") from None
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
 
 
@@ -616,8 +623,7 @@ def catalog(out: Path, content: Path) -> None:
                       sim_report=out.parent / "sim" / "index.html",
                       lab_report=_lab_report(out.parent / "sim"))
     except OSError as exc:
-        raise click.ClickException(f"{out} にカタログを書けません: {exc.strerror or exc}") \
-            from None
+        raise click.ClickException(f"{out} にカタログを書けません: {_why(exc)}") from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -662,7 +668,7 @@ def build(content: Path) -> None:
                       lab_report=_lab_report(DEFAULT_GENERATED / "sim"))
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
-                                   f"{exc.strerror or exc}") from None
+                                   f"{_why(exc)}") from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -864,7 +870,7 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
             write(tables, catalog, example_views(compiled.examples, compiled.sources),
                   sim_report=index, lab_report=report)
     except OSError as exc:
-        raise click.ClickException(f"{out} に報告を書けません: {exc.strerror or exc}") from None
+        raise click.ClickException(f"{out} に報告を書けません: {_why(exc)}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)
 
 
@@ -882,20 +888,33 @@ def lsp() -> None:
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: print what would change.")
 @click.option("--keep-aliases", is_flag=True, help="Keep ASCII keyword aliases as written.")
 def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool) -> None:
-    """Lay content files or folders (default: content/) out canonically (dsl/formatter.py)."""
+    """Lay content files or folders (default: content/) out canonically (dsl/formatter.py).
+
+    Only files lint finds no error in are laid out; the others are reported, never
+    rewritten."""
     import difflib
 
-    from compiler.read import discover, display_path, read
+    from compiler.read import MAX_FILE_BYTES, discover, display_path, read
+    from contract import disk
     from dsl.diagnostics import render
-    from dsl.formatter import FormatterBug, format_text, write_atomically
+    from dsl.formatter import FormatterBug, format_text
 
     problems: list = []
     files = discover(list(paths) or [DEFAULT_CONTENT], problems)
     changed, failed = [], bool(problems)
     for diag in problems:
         click.echo(render(diag, {}), err=True)
+    linted = _lint_for_fmt(paths)
+    color = _use_color(sys.stderr)
     for path in files:
         shown = display_path(path)
+        errors = [d for d in linted.diagnostics if d.is_error and d.span.path == shown]
+        if errors:
+            for diag in errors:
+                click.echo(render(diag, linted.sources, color=color), err=True)
+            click.echo(f"{shown}: エラーがあるので整形しませんでした", err=True)
+            failed = True
+            continue
         text, diags = read(path, shown)
         try:
             result = format_text(text, shown, keep_aliases) if text is not None and not diags else None
@@ -905,24 +924,38 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             continue
         if result is None or not result.ok:
             for diag in diags or result.diagnostics:
-                click.echo(render(diag, {shown: text or ""}, color=_use_color(sys.stderr)), err=True)
+                click.echo(render(diag, {shown: text or ""}, color=color), err=True)
             failed = True
             continue
-        written = path.read_bytes().decode("utf-8")
-        if result.text == written:
+        try:
+            written = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
+            if result.text == written:
+                continue
+            changed.append(shown)
+            if not check:
+                # Only the file itself, replaced whole; never a link, a device or a FIFO.
+                disk.write(path, result.text, inside=path.parent, replace=True)
+        except (OSError, UnicodeDecodeError) as exc:
+            why = _why(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
+            click.echo(f"{shown}: 書き換えられません: {why}", err=True)
+            failed = True
             continue
-        changed.append(shown)
         if check:
             click.echo(f"{shown}: 整形されていません")
             if show_diff:
                 click.echo("".join(difflib.unified_diff(
                     written.splitlines(True), result.text.splitlines(True), shown, shown)), nl=False)
         else:
-            write_atomically(path, result.text)
             click.echo(f"{shown}: 整形しました")
     if not changed and not failed:
         click.echo(f"{len(files)} 個のファイルはすべて整形済みです")
     sys.exit(EXIT_CONTENT if failed or (check and changed) else EXIT_OK)
+
+
+def _lint_for_fmt(paths):
+    """What lint finds in the files fmt is given (names resolve against content/ as lint
+    resolves them), so that a file with an error is never rewritten."""
+    return _check_named(paths, None, "整形するファイルかフォルダ", whole_result=True)
 
 
 @main.command()

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from contract import disk
 from dsl.diagnostics import Diagnostic
 
 from .emit import (MANIFEST_JSON, MANIFEST_NAMES, MANIFEST_PY, TABLES, manifest_of,
@@ -156,13 +157,18 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
 
     Temporaries left by an earlier run that was killed are removed first. Writers of one
     folder take turns (an exclusive lock on it), so a temporary present while we hold the
-    lock belongs to no live run. Errors are OSError (the caller says what went wrong).
+    lock belongs to no live run. A symlink, a device, a FIFO or a folder in place of a
+    file is refused before anything is written (contract.disk.check_target: never written
+    through, never replaced). Errors are OSError (the caller says what went wrong; a
+    contract.disk.DiskError names the file in Japanese).
     """
     out.mkdir(parents=True, exist_ok=True)
     mode = 0o666 & ~_umask()  # mkstemp makes 0600 files; tables are ordinary files
     order = sorted(files, key=lambda name: name in MANIFEST_NAMES)  # stable: manifest last
     with _folder_lock(out) as folder:
         _remove_stray_temps(out, files)
+        for name in order:
+            disk.check_target(out / name)
         staged: list[tuple[str, Path]] = []
         previous: dict[str, bytes | None] = {}
         changed: list[str] = []
