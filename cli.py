@@ -936,7 +936,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
                 # Only the file itself, replaced whole; never a link, a device or a FIFO.
                 disk.write(path, result.text, inside=path.parent, replace=True)
         except (OSError, UnicodeDecodeError) as exc:
-            why = _why(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
+            why = disk.reason(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
             click.echo(f"{shown}: 書き換えられません: {why}", err=True)
             failed = True
             continue
