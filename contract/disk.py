@@ -23,8 +23,8 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["DiskError", "Exists", "NotRegular", "TooLarge", "check_target", "reason",
-           "read_bounded", "write"]
+__all__ = ["HELD_SIGNALS", "DiskError", "Exists", "NotRegular", "TooLarge", "check_target",
+           "reason", "read_bounded", "signals_held", "write"]
 
 #: errno → the words a designer reads (the system's own text is English).
 REASONS = {
@@ -58,7 +58,7 @@ KINDS = {
 
 #: Signals that end (or stop) the process: held while a temporary file exists, so that
 #: Ctrl-C or a kill takes effect once it is renamed or removed.
-_HELD_SIGNALS = tuple(getattr(signal, name) for name in
+HELD_SIGNALS = tuple(getattr(signal, name) for name in
                       ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGTSTP")
                       if hasattr(signal, name))
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -225,7 +225,7 @@ def _opened(folder: Path, path: Path):
 
 def _write_new(name: str, at: int | None, data: bytes, info, replace: bool) -> None:
     """The temporary beside ``name``, written and synced, then renamed or linked in place."""
-    with _signals_held():
+    with signals_held():
         fd, tname = _temp(name, at)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -284,12 +284,14 @@ def _temp(name: str, at: int | None) -> tuple[int, str]:
 
 
 @contextmanager
-def _signals_held():
-    """Hold the terminating signals (this thread) and deliver them on leaving."""
-    if not _HELD_SIGNALS or not hasattr(signal, "pthread_sigmask"):
+def signals_held():
+    """Hold the terminating signals (HELD_SIGNALS, this thread) and deliver them on
+    leaving: a step that must not be cut in two (a temporary renamed or removed, a set of
+    tables renamed) runs whole, and Ctrl-C or a kill takes effect after it."""
+    if not HELD_SIGNALS or not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
     try:
         yield
     finally:
