@@ -26,11 +26,16 @@ from contract import disk
 CONTENT = str(ROOT / "content")
 
 
+class Hung(BaseException):
+    """A deadline passed (a BaseException: the code under test, which catches OSError and
+    so TimeoutError, cannot swallow it)."""
+
+
 @contextmanager
 def deadline(seconds: int = 20):
     """Fail, rather than hang the run, when the block takes longer than ``seconds``."""
     def hung(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
+        raise Hung(f"still running after {seconds} s")
 
     before = signal.signal(signal.SIGALRM, hung)
     signal.alarm(seconds)
@@ -267,6 +272,29 @@ def test_fmt_of_a_fifo_is_refused_at_once(tmp_path, monkeypatch):
     os.mkfifo(tmp_path / "t.page")
     result = fmt(str(tmp_path / "t.page"))
     assert result.exit_code == 1 and "通常のファイルではありません（名前付きパイプ）" in result.output
+
+
+@pytest.mark.parametrize("command", ["lint", "fmt"])
+@pytest.mark.parametrize("odd", ["fifo", "zero"])
+def test_lint_and_fmt_of_a_fifo_or_a_device_answer_at_once_with_the_cache_on(project, command,
+                                                                            odd):
+    """The lint cache's key reads every named file: bounded and non-blocking, like the
+    lint itself (E004). Run apart, with its memory bounded: reading /dev/zero without a
+    limit must fail the test, not the machine."""
+    import resource
+
+    path = project / "odd.page"
+    os.mkfifo(path) if odd == "fifo" else path.symlink_to("/dev/zero")
+
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), command, str(path)],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=60,
+                          preexec_fn=bounded)
+    assert done.returncode == 1 and "error[E004]: 通常のファイルではありません" in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_fmt_into_an_unwritable_folder_is_one_line(tmp_path, monkeypatch):
