@@ -46,6 +46,7 @@ HELP = f"""\
   undo          最後の操作を取り消す（u, 戻す）
   save FILE     この局面をファイルに保存（セーブ）／ load FILE  保存した局面から続ける（ロード）
   record FILE   ここまでを例（.scenario）に書く。jibunki test FILE で確かめられる（記録）
+                save・record は作業フォルダの中にだけ書く（上書きは --force）
   where N       N 番のページを定義しているファイルと行（どこ）
   set 項目 値   開発者モード: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
                 {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…（設定）
