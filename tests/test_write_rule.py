@@ -81,6 +81,10 @@ def test_a_script_record_never_overwrites_an_existing_file(hostile, monkeypatch)
     assert "× notes.txt はもうあります。上書きしません（上書きするなら jibunki battle --force）" \
         in result.output
     assert result.exit_code == 2 and "> play 1" not in result.output  # the script stops there
+    as_json = battle_in(hostile, monkeypatch, "record notes.txt\nplay 1\n", "--json")
+    assert as_json.exit_code == 2 and '"kind": "refused"' in as_json.output
+    assert '"line": "play 1"' not in as_json.output
+    assert (hostile / "notes.txt").read_text(encoding="utf-8") == "precious\n"
 
 
 def test_a_script_save_never_overwrites_an_existing_file_without_force(hostile, monkeypatch):
