@@ -293,12 +293,23 @@ def test_lint_and_fmt_of_a_fifo_or_a_device_answer_at_once_with_the_cache_on(pro
     def bounded():
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
+    # the child says how much memory it held at most (KiB), as its last line
+    measured = ("import resource, runpy, sys\n"
+                "sys.argv = sys.argv[1:]\n"
+                "try:\n"
+                "    runpy.run_path(sys.argv[0], run_name='__main__')\n"
+                "finally:\n"
+                "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), command, str(path)],
-                          cwd=project, env=env, capture_output=True, text=True, timeout=60,
-                          preexec_fn=bounded)
-    assert done.returncode == 1 and "error[E004]: 通常のファイルではありません" in done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "-c", measured, str(ROOT / "cli.py"), command,
+                           str(path)], cwd=project, env=env, capture_output=True, text=True,
+                          timeout=60, preexec_fn=bounded)
+    *said, held = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and "error[E004]: 通常のファイルではありません" in done.stdout + "".join(said)
     assert "Traceback" not in done.stderr
+    # at most the limit plus one byte was read: far below the 2 GiB a read to the end
+    # of /dev/zero reaches before its MemoryError (which the cache swallows)
+    assert int(held) < 1024 * 1024
 
 
 def test_fmt_into_an_unwritable_folder_is_one_line(tmp_path, monkeypatch):
