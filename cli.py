@@ -54,9 +54,16 @@ def _write(out: Path, files: dict[str, str | bytes], what: str = "表") -> list[
     try:
         return write_atomically(out, files)
     except OSError as exc:
-        raise click.ClickException(
-            f"{out} に{what}を書けません: {exc.strerror or exc}（前の{what}はそのままです）") \
+        raise click.ClickException(f"{out} に{what}を書けません: {_why(exc)}（前の{what}はそのままです）") \
             from None
+
+
+def _why(exc: OSError) -> str:
+    """Why a file could not be written or read, in Japanese: the file and the reason for a
+    refusal of contract.disk, the reason alone for any other OSError."""
+    from contract.disk import DiskError, reason
+
+    return str(exc) if isinstance(exc, DiskError) else reason(exc)
 
 
 def _script_lines(path: Path | None) -> list[str]:
@@ -71,7 +78,7 @@ def _script_lines(path: Path | None) -> list[str]:
         else:
             data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
     except OSError as exc:
-        raise click.BadParameter(f"{where} を読めません: {exc.strerror or exc}",
+        raise click.BadParameter(f"{where} を読めません: {_why(exc)}",
                                  param_hint="--script") from None
     if len(data) > MAX_SCRIPT_BYTES:
         raise click.BadParameter(f"{where} は大きすぎます（{MAX_SCRIPT_BYTES // 1024} KiB まで）",
@@ -256,7 +263,7 @@ def _fresh_tables(content: Path):
             write_atomically(DEFAULT_GENERATED, compiled.file_bytes)
         except OSError as exc:
             # A read-only checkout can still be played: the fresh tables are in memory.
-            click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{exc.strerror or exc}）。"
+            click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{_why(exc)}）。"
                        "コンパイルした表をメモリ上で使います。", err=True)
             return from_dicts(compiled.tables), compiled
         click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
@@ -396,15 +403,21 @@ class _Keyboard:
               help="ASCII for the screen's symbols of ambiguous width.")
 @click.option("--yes", "-y", is_flag=True,
               help="At the keyboard, pen and tear without asking (the preview is shown).")
+@click.option("--force", is_flag=True,
+              help="save and record replace an existing file (default: a script stops, "
+                   "the keyboard asks).")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True)
-def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes,
+def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes, force,
            content) -> None:
     """Play a battle in the terminal (or from a script) to try a page.
 
+    save and record write only regular files inside the working folder.
+
     \b
-    Exit status: 0 the run was won, 1 it was lost, 2 a usage error,
-    3 the battle was left unfinished (quit, or a script that ends first).
+    Exit status: 0 the run was won, 1 it was lost, 2 a usage error (or a
+    script stopped at a save or record it could not write), 3 the battle
+    was left unfinished (quit, or a script that ends first).
     """
     from compiler.names import did_you_mean
     from terminal.play import play
@@ -423,7 +436,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     keyboard = _Keyboard() if interactive else None
     sys.exit(play(tables, seed=seed, enemies=stage_list, deck=pages, with_pages=with_pages,
                   lines=lines, as_json=as_json, keyboard=keyboard, ascii=ascii_, yes=yes,
-                  hint=did_you_mean))
+                  hint=did_you_mean, force=force))
 
 
 def lab_options(runs: str, html_folder: str):
@@ -573,7 +586,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
         try:
             index = write_report(report, html)
         except OSError as exc:
-            raise click.ClickException(f"{html} に報告を書けません: {exc.strerror or exc}") from None
+            raise click.ClickException(f"{html} に報告を書けません: {_why(exc)}") from None
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
 
 
@@ -630,8 +643,7 @@ def catalog(out: Path, content: Path) -> None:
                       sim_report=out.parent / "sim" / "index.html",
                       lab_report=_lab_report(out.parent / "sim"))
     except OSError as exc:
-        raise click.ClickException(f"{out} にカタログを書けません: {exc.strerror or exc}") \
-            from None
+        raise click.ClickException(f"{out} にカタログを書けません: {_why(exc)}") from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -676,7 +688,7 @@ def build(content: Path) -> None:
                       lab_report=_lab_report(DEFAULT_GENERATED / "sim"))
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
-                                   f"{exc.strerror or exc}") from None
+                                   f"{_why(exc)}") from None
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
@@ -878,7 +890,7 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
             write(tables, catalog, example_views(compiled.examples, compiled.sources),
                   sim_report=index, lab_report=report)
     except OSError as exc:
-        raise click.ClickException(f"{out} に報告を書けません: {exc.strerror or exc}") from None
+        raise click.ClickException(f"{out} に報告を書けません: {_why(exc)}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)
 
 
@@ -896,20 +908,33 @@ def lsp() -> None:
 @click.option("--diff", "show_diff", is_flag=True, help="With --check: print what would change.")
 @click.option("--keep-aliases", is_flag=True, help="Keep ASCII keyword aliases as written.")
 def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool) -> None:
-    """Lay content files or folders (default: content/) out canonically (dsl/formatter.py)."""
+    """Lay content files or folders (default: content/) out canonically (dsl/formatter.py).
+
+    Only files lint finds no error in are laid out; the others are reported, never
+    rewritten."""
     import difflib
 
-    from compiler.read import discover, display_path, read
+    from compiler.read import MAX_FILE_BYTES, discover, display_path, read
+    from contract import disk
     from dsl.diagnostics import render
-    from dsl.formatter import FormatterBug, format_text, write_atomically
+    from dsl.formatter import FormatterBug, format_text
 
     problems: list = []
     files = discover(list(paths) or [DEFAULT_CONTENT], problems)
     changed, failed = [], bool(problems)
     for diag in problems:
         click.echo(render(diag, {}), err=True)
+    linted = _lint_for_fmt(paths)
+    color = _use_color(sys.stderr)
     for path in files:
         shown = display_path(path)
+        errors = [d for d in linted.diagnostics if d.is_error and d.span.path == shown]
+        if errors:
+            for diag in errors:
+                click.echo(render(diag, linted.sources, color=color), err=True)
+            click.echo(f"{shown}: エラーがあるので整形しませんでした", err=True)
+            failed = True
+            continue
         text, diags = read(path, shown)
         try:
             result = format_text(text, shown, keep_aliases) if text is not None and not diags else None
@@ -919,24 +944,38 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             continue
         if result is None or not result.ok:
             for diag in diags or result.diagnostics:
-                click.echo(render(diag, {shown: text or ""}, color=_use_color(sys.stderr)), err=True)
+                click.echo(render(diag, {shown: text or ""}, color=color), err=True)
             failed = True
             continue
-        written = path.read_bytes().decode("utf-8")
-        if result.text == written:
+        try:
+            written = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
+            if result.text == written:
+                continue
+            changed.append(shown)
+            if not check:
+                # Only the file itself, replaced whole; never a link, a device or a FIFO.
+                disk.write(path, result.text, inside=path.parent, replace=True)
+        except (OSError, UnicodeDecodeError) as exc:
+            why = disk.reason(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
+            click.echo(f"{shown}: 書き換えられません: {why}", err=True)
+            failed = True
             continue
-        changed.append(shown)
         if check:
             click.echo(f"{shown}: 整形されていません")
             if show_diff:
                 click.echo("".join(difflib.unified_diff(
                     written.splitlines(True), result.text.splitlines(True), shown, shown)), nl=False)
         else:
-            write_atomically(path, result.text)
             click.echo(f"{shown}: 整形しました")
     if not changed and not failed:
         click.echo(f"{len(files)} 個のファイルはすべて整形済みです")
     sys.exit(EXIT_CONTENT if failed or (check and changed) else EXIT_OK)
+
+
+def _lint_for_fmt(paths):
+    """What lint finds in the files fmt is given (names resolve against content/ as lint
+    resolves them), so that a file with an error is never rewritten."""
+    return _check_named(paths, None, "整形するファイルかフォルダ", whole_result=True)
 
 
 @main.command()

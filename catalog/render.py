@@ -12,11 +12,11 @@ import dataclasses
 import html
 import os
 import re
-import secrets
 from collections import Counter
 from functools import cache
 from pathlib import Path
 
+from contract import disk
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
 
@@ -361,7 +361,9 @@ def render_vocabulary(tables, views: list[dict] | None = None) -> str:
 
 def write(tables, out: Path, examples: dict[str, list] | None = None,
           sim_report: Path | None = None, lab_report: dict | None = None) -> Path:
-    """Render into ``out`` (created if needed) atomically; returns the index path.
+    """Render into ``out`` (created if needed); returns the index path. Each file is
+    replaced whole (contract.disk.write: a link, a device or a FIFO in its place is
+    refused, never written through).
     ``sim_report``: the ``index.html`` of a ``jibunki sim --html`` report (usually
     ``generated/sim/index.html``); each page it has links to its row, when it exists now.
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
@@ -369,11 +371,16 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     out.mkdir(parents=True, exist_ok=True)
     views = _page_views(tables)  # each page phrased once, for both documents
     # the vocabulary page first: the index never links to a page not written yet
-    write_atomically(out / "vocabulary.html", render_vocabulary(tables, views))
+    disk.write(out / "vocabulary.html", render_vocabulary(tables, views), inside=out,
+               replace=True)
     index = out / "index.html"
-    write_atomically(index, render(tables, examples, sim_links(sim_report, out),
-                                   lab_report, views))
+    disk.write(index, render(tables, examples, sim_links(sim_report, out), lab_report, views),
+               inside=out, replace=True)
     return index
+
+
+#: The simulation report's page the catalog links into: a few megabytes at most.
+MAX_REPORT_BYTES = 256 * 1024 * 1024
 
 
 def sim_links(report: Path | None, out: Path) -> dict[str, str]:
@@ -381,50 +388,10 @@ def sim_links(report: Path | None, out: Path) -> dict[str, str]:
     simulation report ``report``: only for the pages the report has anchors for, and none
     when there is no report — the catalog never links to nothing."""
     try:
-        text = report.read_text(encoding="utf-8") if report is not None else ""
+        text = disk.read_bounded(report, MAX_REPORT_BYTES).decode("utf-8") \
+            if report is not None else ""
         href = Path(os.path.relpath(report, out)).as_posix() if text else ""
     except (OSError, UnicodeDecodeError, ValueError):  # ValueError: another drive
         return {}
     return {ident: f"{href}#page-{ident}"
             for ident in map(html.unescape, re.findall(r'id="page-([^"]+)"', text))}
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` so that a reader sees the old file or the new one,
-    never half of either, and a failed write leaves the old one: a temporary in the same
-    folder, flushed to disk, renamed over it."""
-    for _ in range(8):
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            # 0o666: the process umask applies, as for any file the user makes
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_CLOEXEC", 0), 0o666)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise FileExistsError(f"{path.parent}: no free temporary name")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable; best effort (not every platform opens folders)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -13,7 +13,6 @@ import functools
 import json
 import os
 import re
-import signal
 import stat
 import tempfile
 import time
@@ -21,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from contract import disk
 from dsl.diagnostics import Diagnostic
 
 from .emit import (MANIFEST_JSON, MANIFEST_NAMES, MANIFEST_PY, TABLES, manifest_of,
@@ -131,11 +131,6 @@ def schema_errors(name: str, table: dict) -> list[str]:
 _TEMP_NAME = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.(?:tmp|old)")
 #: A writer waits this long for another writer of the same folder, then gives up.
 LOCK_WAIT_SECONDS = 30.0
-#: Signals that end (or stop) the process and that a terminal or a supervisor sends:
-#: held while the files are renamed, so that they take effect on a whole set.
-_HELD_SIGNALS = tuple(getattr(signal, name) for name in
-                      ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGTSTP")
-                      if hasattr(signal, name))
 
 
 def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
@@ -146,7 +141,8 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
 
     - every temporary is written and flushed to disk before any is renamed, so an error
       or a signal while writing leaves the previous files whole;
-    - the renames run with SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGTSTP held: such a
+    - the renames run with SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGTSTP held
+      (contract.disk.signals_held): such a
       signal takes effect after the last rename (Ctrl-C then raises KeyboardInterrupt
       over a complete new set), and an error among the renames puts back the files
       already replaced;
@@ -156,13 +152,18 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
 
     Temporaries left by an earlier run that was killed are removed first. Writers of one
     folder take turns (an exclusive lock on it), so a temporary present while we hold the
-    lock belongs to no live run. Errors are OSError (the caller says what went wrong).
+    lock belongs to no live run. A symlink, a device, a FIFO or a folder in place of a
+    file is refused before anything is written (contract.disk.check_target: never written
+    through, never replaced). Errors are OSError (the caller says what went wrong; a
+    contract.disk.DiskError names the file in Japanese).
     """
     out.mkdir(parents=True, exist_ok=True)
     mode = 0o666 & ~_umask()  # mkstemp makes 0600 files; tables are ordinary files
     order = sorted(files, key=lambda name: name in MANIFEST_NAMES)  # stable: manifest last
     with _folder_lock(out) as folder:
         _remove_stray_temps(out, files)
+        for name in order:
+            disk.check_target(out / name)
         staged: list[tuple[str, Path]] = []
         previous: dict[str, bytes | None] = {}
         changed: list[str] = []
@@ -179,7 +180,7 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
                     handle.flush()
                     os.fsync(handle.fileno())
                 os.chmod(tmp, mode)
-            with _signals_held():
+            with disk.signals_held():
                 try:
                     for name, tmp in staged:
                         if name in MANIFEST_NAMES:
@@ -195,19 +196,6 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
                 if tmp.exists():
                     tmp.unlink()
     return changed
-
-
-@contextmanager
-def _signals_held():
-    """Hold the terminating signals (this thread) and deliver them on leaving."""
-    if not _HELD_SIGNALS or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 @contextmanager

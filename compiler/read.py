@@ -10,6 +10,7 @@ import os
 import re
 from pathlib import Path
 
+from contract import disk
 from dsl.diagnostics import Diagnostic, Span
 
 from .codes import E004
@@ -68,16 +69,17 @@ def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
     large). Text with E004 (binary, over-long lines) is for showing, not parsing."""
     head = Span(shown, 1, 1, 1, 2)
     try:
-        if not path.is_file():  # a FIFO or a device would block the run or never end
-            return None, [E004.at(head, "通常のファイルではありません",
-                                  hint="コンテンツのファイルかフォルダを指定してください")]
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, [E004.at(head, f"ファイルを読めません: {exc.strerror or exc}",
-                              hint="ファイルがあるか、読む権限があるかを確かめてください")]
-    if len(data) > MAX_FILE_BYTES:
-        return None, [E004.at(head, f"ファイルが大きすぎます（{len(data)} バイト）",
+        # Not blocking on a FIFO, never more than the limit of a device that never ends.
+        data = disk.read_bounded(path, MAX_FILE_BYTES)
+    except disk.TooLarge:
+        return None, [E004.at(head, f"ファイルが大きすぎます（{MAX_FILE_BYTES + 1} バイト以上）",
                               hint=f"コンテンツのファイルは {MAX_FILE_BYTES // 1024} KiB までです")]
+    except disk.NotRegular as exc:
+        return None, [E004.at(head, exc.strerror,
+                              hint="コンテンツのファイルかフォルダを指定してください")]
+    except disk.DiskError as exc:
+        return None, [E004.at(head, f"ファイルを読めません: {exc.strerror}",
+                              hint="ファイルがあるか、読む権限があるかを確かめてください")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -29,14 +29,18 @@ SAFE_OPENS = (hasattr(os, "O_NOFOLLOW") and os.open in os.supports_dir_fd
 
 def cache_folder() -> Path | None:
     """``$XDG_CACHE_HOME/jibunki``, else ``$HOME/.cache/jibunki``; None when the cache is
-    off or neither variable holds an absolute path. The password database is not asked:
-    a uid without an entry is common in containers, and no cache is the safe answer."""
+    off, neither variable holds an absolute path, or HOME names no folder (a home that
+    does not exist is never made: a mistyped HOME must not leave folders behind). The
+    password database is not asked: a uid without an entry is common in containers, and
+    no cache is the safe answer."""
     if os.environ.get("JIBUNKI_NO_CACHE"):
         return None
     # The XDG spec: a relative path in XDG_CACHE_HOME is invalid and must be ignored.
     for base, tail in ((os.environ.get("XDG_CACHE_HOME"), ()),
                        (os.environ.get("HOME"), (".cache",))):
         if base and os.path.isabs(base):
+            if tail and not os.path.isdir(base):
+                return None
             return Path(base, *tail, "jibunki")
     return None
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from .diagnostics import ERROR, Diagnostic, display_width
 from .keywords import KEYWORDS
 
-__all__ = ["Formatted", "FormatterBug", "INDENT", "format_text", "write_atomically"]
+__all__ = ["Formatted", "FormatterBug", "INDENT", "format_text"]
 
 INDENT = "  "
 #: A trailing comment starts at least this many spaces after its code.
@@ -393,32 +393,3 @@ class _Printer:
                 out.append(INDENT * line.depth + (line.comment or ""))
             i += 1
         return "\n".join(out) + "\n" if out else ""
-
-
-# ------------------------------------------------------------------ files
-
-def write_atomically(path, text: str) -> None:
-    """Replace the file at ``path`` with ``text``: written to a temporary file in the
-    same folder, with the file's permissions, then renamed over it, so that the file is
-    never half-written. A file named through a symlink is written where the link leads."""
-    import os
-    import stat
-    import tempfile
-    from pathlib import Path
-
-    target = Path(path).resolve()
-    mode = stat.S_IMODE(target.stat().st_mode)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".fmt")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(text.encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise

@@ -113,7 +113,8 @@ def code_digest() -> bytes:
 
 def _key(named, context, project) -> bytes | None:
     """The entry's key (hex), or None when something of the input cannot be read."""
-    from compiler.read import discover, display_path
+    from compiler.read import MAX_FILE_BYTES, discover, display_path
+    from contract.disk import read_bounded
 
     try:
         hasher = hashlib.sha256(code_digest())
@@ -126,7 +127,9 @@ def _key(named, context, project) -> bytes | None:
             diskcache.part(hasher, str(len(files)).encode("ascii"))
             for path in files:
                 diskcache.part(hasher, display_path(path).encode("utf-8", "surrogatepass"))
-                diskcache.part(hasher, path.read_bytes())
+                # Never blocking on a FIFO nor reading a device without end: such a file
+                # raises, and the lint (which says E004 of it) runs uncached.
+                diskcache.part(hasher, read_bounded(path, MAX_FILE_BYTES))
         return hasher.hexdigest().encode("ascii")
     except Exception:  # unreadable, vanished, a library not installed …: no cache
         return None

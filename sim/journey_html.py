@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contract import disk
 from contract.vocabulary import W
 
 from .journey_lab import FORMAT, label
-from .report_html import RC, WIDTH, _quiet_fonts, _replace, _svg, environment, number
+from .report_html import RC, WIDTH, _quiet_fonts, _svg, environment, number
 from .report_html import percent_interval
 
 __all__ = ["FORMAT", "render_report", "write_report"]
@@ -168,10 +169,10 @@ def render_report(report: dict) -> str:
 
 def write_report(report: dict, out_dir: Path) -> Path:
     """Write the report's page as ``out_dir/index.html`` (``out_dir`` created if needed;
-    replaced atomically) and return its path. Same report, same bytes."""
+    replaced whole by contract.disk.write) and return its path. Same report, same bytes."""
     text = render_report(report)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     index = out_dir / "index.html"
-    _replace(index, text)
+    disk.write(index, text, inside=out_dir, replace=True)
     return index

@@ -19,13 +19,12 @@ import contextlib
 import io
 import logging
 import math
-import os
 import re
-import secrets
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from contract import disk
 from contract.vocabulary import W
 
 from . import stats
@@ -451,21 +450,25 @@ def render_report(report: dict) -> str:
 
 #: The report itself beside its page, for the catalog's lab figures (read_report).
 REPORT_JSON = "report.json"
+#: A report of 10,000 pages is a few megabytes; a far larger file is not one.
+MAX_REPORT_BYTES = 256 * 1024 * 1024
 
 
 def write_report(report: dict, out_dir: Path) -> Path:
     """Write the report's page as ``out_dir/index.html`` and the report itself as
-    ``out_dir/report.json`` (``out_dir`` created if needed; each file replaced
-    atomically) and return the page's path. Same report, same bytes.
+    ``out_dir/report.json`` (``out_dir`` created if needed; each file replaced whole by
+    contract.disk.write, which refuses a link, a device or a FIFO in its place) and
+    return the page's path. Same report, same bytes.
     Errors: ValueError for a report of another format, OSError from the file system."""
     import json
 
     text = render_report(report)
     out_dir.mkdir(parents=True, exist_ok=True)
     index = out_dir / "index.html"
-    _replace(out_dir / REPORT_JSON,
-             json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
-    _replace(index, text)
+    disk.write(out_dir / REPORT_JSON,
+               json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+               inside=out_dir, replace=True)
+    disk.write(index, text, inside=out_dir, replace=True)
     return index
 
 
@@ -476,23 +479,7 @@ def read_report(out_dir: Path) -> dict | None:
     import json
 
     try:
-        report = json.loads((out_dir / REPORT_JSON).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        report = json.loads(disk.read_bounded(out_dir / REPORT_JSON, MAX_REPORT_BYTES))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     return report if isinstance(report, dict) and report.get("format") == FORMAT else None
-
-
-def _replace(path: Path, text: str) -> None:
-    """A temporary file in the same folder renamed over ``path``: a reader sees the old
-    page or the new one, never half."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    # 0o666: the umask applies, as for any file the user makes
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
-                 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

@@ -10,7 +10,9 @@ seed and script always print the same text. ``--json`` prints the event stream a
 lines instead.
 
 The exit status says how the battle ended: EXIT_WON, EXIT_LOST, or EXIT_UNFINISHED for a
-battle left before its end (quit, or a script that runs out first).
+battle left before its end (quit, or a script that runs out first); EXIT_STOPPED for a
+script stopped at a ``save`` or ``record`` that could not write its file (an existing
+file is replaced only with ``force``, or at the keyboard when the player says yes).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import sys
 from .narrate import lines as narrate
 from .record import dev_line, summary
 # The exit codes are read from here too (tests, callers of play).
-from .script import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, commands, emit, exit_code  # noqa: F401
+from .script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
+                     commands, emit, exit_code)
 from .session import Session
 from contract.vocabulary import W
 
@@ -72,13 +75,16 @@ def narration(events, tables) -> list[str]:
 
 
 def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=None,
-         ascii=False, yes=False, hint=None) -> int:
+         ascii=False, yes=False, hint=None, force=False) -> int:
     """Play a battle in the terminal: at the keyboard when ``lines`` is None (``keyboard``
     reads lines: ``read()``, ``ask(question)``, ``bind(session)``; without one, rich's
     input), else the commands of ``lines`` with a transcript (``as_json``: JSON lines).
-    The exit status (EXIT_WON, EXIT_LOST, EXIT_UNFINISHED)."""
+    ``force``: ``save``/``record`` replace an existing file without asking.
+    The exit status (EXIT_WON, EXIT_LOST, EXIT_UNFINISHED, EXIT_STOPPED)."""
     session = Session(tables, seed=seed, enemies=enemies, deck=deck, with_pages=with_pages,
                       hint=hint)
+    if force:
+        session.overwrite = lambda path: True
     if as_json:
         return _json_mode(session, lines)
     if lines is None:
@@ -87,15 +93,19 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
     console = _console(False)
     _say(console, narration(session.opening, tables))
     console.print(screen_for(session.battle, ascii=ascii))
+    stopped = False
     for _, line in commands(lines, strip=False):  # echoed as written
         console.print(f"> {line}", style="bold", markup=False)
         outcome = session.run(line)
         _say(console, _outcome_lines(session, outcome))
-        if outcome.quit or session.battle.over:
+        if outcome.stop:
+            stopped = True
+            _say(console, ["スクリプトをここで止めました（ファイルを書けなかったので）"])
+        if stopped or outcome.quit or session.battle.over:
             break
     console.print(screen_for(session.battle, ascii=ascii))
     _say(console, ["── まとめ ──", _result(session), *summary(session)])
-    return exit_status(session)
+    return EXIT_STOPPED if stopped else exit_status(session)
 
 
 def _outcome_lines(session: Session, outcome) -> list[str]:
@@ -128,14 +138,12 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
 
     def confirm(preview: list[str]) -> bool:
         _say(console, preview)
-        try:
-            answer = keyboard.ask("実行しますか？ [y/N] ")
-        except (EOFError, KeyboardInterrupt):
-            return False
-        return answer.strip().lower() in YES
+        return _ask_yes(keyboard, "実行しますか？ [y/N] ")
 
     if not yes:
         session.confirm = confirm
+    if session.overwrite is None:
+        session.overwrite = lambda path: _ask_yes(keyboard, f"{path} はもうあります。上書きしますか？ [y/N] ")
     told = narration(session.opening, tables)[-MIN_NARRATION:] + ["help でコマンド一覧。"]
     _draw(console, session, told, ascii=ascii)
     while not session.battle.over:
@@ -155,6 +163,15 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
             _draw(console, session, told, ascii=ascii)
     _say(console, ["── まとめ ──", _result(session), *summary(session)])
     return exit_status(session)
+
+
+def _ask_yes(keyboard, question: str) -> bool:
+    """The player's answer to a y/n question; no answer (Ctrl-D, Ctrl-C) is no."""
+    try:
+        answer = keyboard.ask(question)
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in YES
 
 
 def _room(console) -> int:
@@ -219,6 +236,8 @@ def _json_mode(session: Session, lines) -> int:
             emit({"kind": "refused", "reason": outcome.refused})
         for event in outcome.events:
             emit(event.as_dict())
+        if outcome.stop:
+            return EXIT_STOPPED
         if outcome.quit or session.battle.over:
             break
     return exit_status(session)

@@ -16,8 +16,11 @@ from typing import Iterable, Iterator
 EXIT_WON = 0
 #: The run was lost.
 EXIT_LOST = 1
+#: A script stopped at a command it must not go past: a ``save`` or ``record`` whose
+#: file was not written (it exists, or lies outside the working folder). The same status
+#: as click's usage error.
+EXIT_STOPPED = 2
 #: The run was left before its end (quit, end of input, a script that stops first).
-#: (2 is click's: a usage error.)
 EXIT_UNFINISHED = 3
 
 

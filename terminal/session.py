@@ -8,20 +8,26 @@ At the keyboard, ``confirm(preview lines) → bool`` is asked before a pen or a 
 script has none: it shows the preview and acts). ``save``/``load`` write and read a
 position (runtime.save); ``record`` writes the session as a 例 (terminal.record);
 ``where`` names the file and line that define a hand page.
+
+Files go through contract.disk: ``save``/``record`` write only regular files inside the
+working folder, never through a link or over a device or a FIFO, and over an existing
+file only when ``overwrite(path) → bool`` says so (``--force``; a question at the
+keyboard; a script has none: the write is refused and the script stops). ``load`` reads
+a regular file of at most the save's own size limit, without blocking.
 """
 
 from __future__ import annotations
 
-import os
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from contract import disk
 from contract import vocabulary as vocab
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
-from runtime.save import SaveError, from_json, to_json
+from runtime.save import MAX_SAVE_CHARS, SaveError, from_json, to_json
 from contract.vocabulary import W
 
 from . import lookup, record
@@ -40,6 +46,7 @@ HELP = f"""\
   undo          最後の操作を取り消す（u, 戻す）
   save FILE     この局面をファイルに保存（セーブ）／ load FILE  保存した局面から続ける（ロード）
   record FILE   ここまでを例（.scenario）に書く。jibunki test FILE で確かめられる（記録）
+                save・record は作業フォルダの中にだけ書く（上書きは --force）
   where N       N 番のページを定義しているファイルと行（どこ）
   set 項目 値   開発者モード: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
                 {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…（設定）
@@ -62,6 +69,7 @@ class Outcome:
     quit: bool = False
     show: bool = True  # redraw the screen
     below: bool = False  # printed whole under the screen, however long (log, help)
+    stop: bool = False  # a script must not go on (a file it meant to write is not written)
 
 
 class Session:
@@ -74,6 +82,8 @@ class Session:
         self.setup = {"seed": seed, "enemies": enemies, "deck": deck,
                       "with": list(with_pages)}
         self.confirm = confirm  # preview lines → go ahead? (None: always)
+        #: an existing file at a save's or record's path → replace it? (None: never)
+        self.overwrite = None
         self.hint = hint or (lambda word, candidates: "")  # did-you-mean for names
         self.origin: str | None = None  # the save the session continues from (load)
         self.history: list[tuple] = []
@@ -234,27 +244,18 @@ class Session:
     def cmd_save(self, args):
         """save FILE: the position as a save (runtime.save JSON) in the user's own file."""
         path = _path(args, "save")
-        text = to_json(self.battle)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            temp.write_text(text, encoding="utf-8")
-            os.replace(temp, path)
-        except OSError as exc:
-            try:
-                temp.unlink()
-            except OSError:
-                pass
-            raise UsageError(f"{path} に保存できません: {exc.strerror or exc}") from None
-        return Outcome(notes=[f"保存しました: {path}"], show=False)
+        return self._write(path, to_json(self.battle), [f"保存しました: {path}"],
+                           "に保存できません")
 
     def cmd_load(self, args):
         """load FILE: continue from a saved position (undo goes back to it, not further)."""
         path = _path(args, "load")
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"{path} を読めません: {getattr(exc, 'strerror', None) or exc}") \
-                from None
+            text = disk.read_bounded(path, MAX_SAVE_CHARS).decode("utf-8")
+        except disk.DiskError as exc:
+            raise UsageError(f"{path} を読めません: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{path} を読めません: UTF-8 のテキストではありません") from None
         try:
             from_json(self.tables, text)
         except SaveError as exc:
@@ -270,13 +271,28 @@ class Session:
         if self.origin is not None:
             raise UsageError("load した局面からは例を書けません（例は最初から再生します）")
         text, same = record.scenario_text(self, _apply)
-        try:
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"{path} に書けません: {exc.strerror or exc}") from None
         notes = [f"例を書きました: {path}（jibunki test {path} で確かめられます）"]
         if not same:
             notes.append("注: 例の再生はセッションと数が違います（ファイルの注を見てください）")
+        return self._write(path, text, notes, "に書けません")
+
+    def _write(self, path: Path, text: str, notes: list[str], failed: str) -> Outcome:
+        """``text`` as the file ``path`` inside the working folder (contract.disk.write);
+        an existing file is replaced only when ``overwrite`` says so. A write that does not
+        happen is refused and stops a script."""
+        try:
+            try:
+                disk.write(path, text, inside=Path.cwd(), replace=False)
+            except disk.Exists:
+                if self.overwrite is None:
+                    return Outcome(refused=f"{path} はもうあります。上書きしません"
+                                           "（上書きするなら jibunki battle --force）",
+                                   show=False, stop=True)
+                if not self.overwrite(path):
+                    return Outcome(notes=[f"やめました（{path} はそのままです）"], show=False)
+                disk.write(path, text, inside=Path.cwd(), replace=True)
+        except OSError as exc:
+            return Outcome(refused=f"{path} {failed}: {disk.reason(exc)}", show=False, stop=True)
         return Outcome(notes=notes, show=False)
 
     def cmd_where(self, args):

@@ -4,6 +4,8 @@ exit status says how the battle ended."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from click.testing import CliRunner
 
@@ -18,44 +20,54 @@ def battle(script: str, *args: str):
     return invoke_cli("battle", "--seed", "3", *args, input=script)
 
 
-def test_record_writes_a_scenario_that_jibunki_test_passes(tmp_path):
+def in_folder(folder, monkeypatch, script: str, *args: str):
+    """A battle of the bundled content played with ``folder`` as the working folder (where
+    save and record may write)."""
+    monkeypatch.chdir(folder)
+    return battle(script, "--content", str(ROOT / "content"), *args)
+
+
+def test_record_writes_a_scenario_that_jibunki_test_passes(tmp_path, monkeypatch):
     path = tmp_path / "kept.scenario"
-    out = battle(f"play 1\nset 歩 30\nend\nplay 2\nrecord {path}\n").output
+    out = in_folder(tmp_path, monkeypatch, "play 1\nset 歩 30\nend\nplay 2\nrecord kept.scenario\n").output
     assert "例を書きました" in out and "注:" not in out
     text = path.read_text(encoding="utf-8")
     assert "敵 haguruma" in text and "シード 3" in text and "出す sakamichi" in text
     assert "開始 歩 30" in text and "終了" in text and "確認 刻 ==" in text
-    result = CliRunner().invoke(main, ["test", str(path)])
+    result = CliRunner().invoke(main, ["test", str(path), "--content", str(ROOT / "content")])
     assert result.exit_code == 0, result.output
     assert "1 passed, 0 failed" in result.output
 
 
-def test_record_with_a_page_in_the_opening_hand_still_passes(tmp_path):
+def test_record_with_a_page_in_the_opening_hand_still_passes(tmp_path, monkeypatch):
     path = tmp_path / "with.scenario"
-    battle(f"play 1\nend\nrecord {path}\n", "--with", "旅立ちの朝")
+    in_folder(tmp_path, monkeypatch, "play 1\nend\nrecord with.scenario\n", "--with", "旅立ちの朝")
     assert "開始 手札 [tabidachi" in path.read_text(encoding="utf-8")
-    result = CliRunner().invoke(main, ["test", str(path)])
+    result = CliRunner().invoke(main, ["test", str(path), "--content", str(ROOT / "content")])
     assert result.exit_code == 0, result.output
 
 
-def test_save_and_load_continue_identically(tmp_path):
-    save = tmp_path / "pos.json"
+def test_save_and_load_continue_identically(tmp_path, monkeypatch):
     straight = battle("play 1\nend\nplay 2\nend\n").output
-    resumed = battle(f"play 1\nend\nsave {save}\nplay 3\nload {save}\nplay 2\nend\n").output
+    resumed = in_folder(tmp_path, monkeypatch,
+                        "play 1\nend\nsave pos.json\nplay 3\nload pos.json\nplay 2\nend\n").output
     assert "保存しました" in resumed and "読み込みました" in resumed
     assert straight.split("── まとめ ──")[1] == resumed.split("── まとめ ──")[1]
     tail = lambda out: out[out.rindex("> end"):]  # noqa: E731
     assert tail(straight) == tail(resumed)
 
 
-def test_a_bad_save_or_an_unwritable_folder_is_a_message(tmp_path):
+def test_a_bad_save_or_an_unwritable_folder_is_a_message(tmp_path, monkeypatch):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
-    out = battle(f"load {bad}\nload {tmp_path / 'missing.json'}\nsave /proc/nowhere/x.json\n"
-                 f"record /proc/nowhere/x.scenario\n").output
-    assert "セーブを読めません" in out and "を読めません" in out
-    assert "× /proc/nowhere/x.json に保存できません" in out
-    assert "× /proc/nowhere/x.scenario に書けません" in out
+    (tmp_path / "locked").mkdir(mode=0o500)
+    out = in_folder(tmp_path, monkeypatch, "load bad.json\nload missing.json\n"
+                    "save nowhere/x.json\n").output
+    assert "セーブを読めません" in out and "missing.json を読めません: ファイルかフォルダがありません" in out
+    assert "× nowhere/x.json に保存できません: ファイルかフォルダがありません" in out
+    if os.geteuid() != 0:  # root writes anywhere
+        out = in_folder(tmp_path, monkeypatch, "record locked/x.scenario\n").output
+        assert "× locked/x.scenario に書けません: 権限がありません" in out
 
 
 def test_where_names_the_file_and_line_of_a_hand_page():

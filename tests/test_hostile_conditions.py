@@ -144,7 +144,7 @@ def test_a_full_disk_leaves_the_old_tables_whole(tmp_path, monkeypatch):
 
     monkeypatch.setattr(build.os, "fsync", full)
     result = invoke("compile", "--out", str(out))
-    assert result.exit_code == 1 and "No space left" in result.output
+    assert result.exit_code == 1 and "ディスクがいっぱいです" in result.output
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no temp file either
 
 

@@ -1,0 +1,298 @@
+"""ファイルの読み書き — the one way every command reads a file the user named and writes
+one where the user meant.
+
+``read_bounded`` opens without blocking (a FIFO never hangs the open), requires a regular
+file and reads at most its limit plus one byte (a link to /dev/zero never fills memory).
+``write`` writes only a regular file inside the folder it is given, never through or over
+a symlink, a device, a FIFO or a folder, never over an existing file unless asked to
+(``Exists`` then, so a terminal can ask), through a temporary file in the same folder
+that is always removed — the terminating signals are held while it exists.
+
+Every failure is a ``DiskError``: an OSError whose ``strerror`` is one Japanese line
+(``reason`` turns any OSError into those words; the system's English never reaches the
+designer). Standard library only: every layer uses it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import signal
+import stat
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["HELD_SIGNALS", "DiskError", "Exists", "NotRegular", "TooLarge", "check_target",
+           "reason", "read_bounded", "signals_held", "write"]
+
+#: errno → the words a designer reads (the system's own text is English).
+REASONS = {
+    errno.ENOENT: "ファイルかフォルダがありません",
+    errno.EACCES: "権限がありません",
+    errno.EPERM: "権限がありません",
+    errno.ENOSPC: "ディスクがいっぱいです",
+    errno.EDQUOT: "ディスクの割り当てを超えました",
+    errno.EROFS: "読み取り専用のファイルシステムです",
+    errno.EISDIR: "フォルダです",
+    errno.ENOTDIR: "途中の名前がフォルダではありません",
+    errno.ELOOP: "シンボリックリンクです（またはリンクが循環しています）",
+    errno.EEXIST: "すでにあります",
+    errno.EBUSY: "使用中です",
+    errno.ENAMETOOLONG: "名前が長すぎます",
+    errno.EIO: "入出力エラーです",
+    errno.EFBIG: "ファイルが大きすぎます",
+    errno.ENXIO: "相手のいないデバイスかパイプです",
+    errno.EINVAL: "この名前は使えません",
+}
+
+#: What a file that is not a regular file is called, by its type (stat.S_IFMT).
+KINDS = {
+    stat.S_IFDIR: "フォルダ",
+    stat.S_IFIFO: "名前付きパイプ",
+    stat.S_IFCHR: "デバイス",
+    stat.S_IFBLK: "デバイス",
+    stat.S_IFSOCK: "ソケット",
+    stat.S_IFLNK: "シンボリックリンク",
+}
+
+#: Signals that end (or stop) the process: held while a temporary file exists, so that
+#: Ctrl-C or a kill takes effect once it is renamed or removed.
+HELD_SIGNALS = tuple(getattr(signal, name) for name in
+                      ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGTSTP")
+                      if hasattr(signal, name))
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+#: Names relative to an open folder (openat, renameat, linkat): the folder checked is the
+#: folder written, whatever is renamed meanwhile. Elsewhere (Windows): full paths.
+_AT = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd \
+    and os.link in os.supports_dir_fd and os.unlink in os.supports_dir_fd
+
+
+class DiskError(OSError):
+    """A file that cannot be read or written, with ``strerror`` one Japanese line (why);
+    ``str()`` is ``path: why``."""
+
+    def __init__(self, path, why: str, code: int = 0):
+        super().__init__(code, why, str(path))
+        self.path = str(path)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.strerror}"
+
+
+class Exists(DiskError):
+    """The target is an existing regular file and replacing it was not asked for."""
+
+
+class NotRegular(DiskError):
+    """A FIFO, a device, a folder, a socket or a link where a regular file must be."""
+
+
+class TooLarge(DiskError):
+    """A file larger than the reader's limit."""
+
+
+def reason(exc: OSError) -> str:
+    """The Japanese words for ``exc`` (its own for a DiskError; by errno for any other)."""
+    if isinstance(exc, DiskError):
+        return exc.strerror
+    if exc.errno in REASONS:
+        return REASONS[exc.errno]
+    return f"OS のエラーです（{errno.errorcode.get(exc.errno, exc.errno or '?')}）"
+
+
+def _error(path, exc: OSError) -> DiskError:
+    return exc if isinstance(exc, DiskError) else DiskError(path, reason(exc), exc.errno or 0)
+
+
+def _size(limit: int) -> str:
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit >= size and limit % size == 0:
+            return f"{limit // size} {unit}"
+    return f"{limit} バイト"
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode is refused (its kind), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return f"通常のファイルではありません（{KINDS.get(stat.S_IFMT(mode), '特殊なファイル')}）"
+
+
+def read_bounded(path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path`` (a link to one is followed), at most
+    ``limit`` of them; DiskError for anything else — a FIFO, a device, a folder, a file
+    larger than ``limit`` — at once: the open never blocks and at most ``limit + 1``
+    bytes are read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
+                     | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise _error(path, exc) from None
+    try:
+        why = _not_regular(os.fstat(fd).st_mode)
+        if why:
+            raise NotRegular(path, why)
+        chunks, left = [], limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except DiskError:
+        raise
+    except OSError as exc:
+        raise _error(path, exc) from None
+    finally:
+        os.close(fd)
+    if left <= 0:
+        raise TooLarge(path, f"大きすぎます（上限 {_size(limit)}）", errno.EFBIG)
+    return b"".join(chunks)
+
+
+def check_target(path, *, dir_fd: int | None = None) -> os.stat_result | None:
+    """The target of a write as it stands (``path`` relative to the folder ``dir_fd``
+    when given): None when there is none, its stat when it is a regular file; DiskError
+    for a symlink, a device, a FIFO, a folder — never written through or replaced."""
+    try:
+        info = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _error(path, exc) from None
+    why = _not_regular(info.st_mode)
+    if why:
+        raise NotRegular(path, f"{why}。書き込みません", errno.EEXIST)
+    return info
+
+
+def write(path, data: str | bytes, *, inside, replace: bool) -> None:
+    """Write ``data`` (text as UTF-8) as the regular file ``path``, which must lie in the
+    folder ``inside`` (or a folder below it; both resolved, so ``..`` and links to
+    elsewhere are outside). An existing regular file is replaced only when ``replace``
+    (else ``Exists``), keeping its permissions; a symlink, device, FIFO or folder there
+    is refused. The file appears whole or not at all: a temporary in the same folder,
+    flushed, then renamed (``replace``) or linked (never clobbering a file that appeared
+    meanwhile), and removed on any failure or signal. Errors are DiskError."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if path.name in ("", ".", ".."):
+        raise DiskError(path, "ファイル名がありません", errno.EISDIR)
+    try:
+        folder = path.parent.resolve(strict=True)
+        root = Path(inside).resolve()
+    except OSError as exc:
+        raise _error(path, exc) from None
+    except RuntimeError:  # a loop of links (Python < 3.13)
+        raise DiskError(path, REASONS[errno.ELOOP], errno.ELOOP) from None
+    if not folder.is_relative_to(root):
+        raise DiskError(path, f"{root} の外には書きません", errno.EACCES)
+    with _opened(folder, path) as at:
+        name = path.name if at is not None else str(folder / path.name)
+        try:
+            info = check_target(name, dir_fd=at)
+        except DiskError as exc:
+            raise type(exc)(path, exc.strerror, exc.errno) from None
+        if info is not None and not replace:
+            raise Exists(path, "すでにあります（上書きしません）", errno.EEXIST)
+        try:
+            _write_new(name, at, data, info, replace)
+        except DiskError as exc:
+            raise type(exc)(path, exc.strerror, exc.errno) from None
+        except OSError as exc:
+            raise _error(path, exc) from None
+
+
+@contextmanager
+def _opened(folder: Path, path: Path):
+    """A descriptor of ``folder`` (names are then relative to it), or None without *at
+    calls. A folder that cannot be opened is a DiskError."""
+    if not _AT:
+        yield None
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
+    except OSError as exc:
+        raise _error(path, exc) from None
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _write_new(name: str, at: int | None, data: bytes, info, replace: bool) -> None:
+    """The temporary beside ``name``, written and synced, then renamed or linked in place."""
+    with signals_held():
+        fd, tname = _temp(name, at)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                if info is not None and hasattr(os, "fchmod"):  # a replaced file keeps its mode
+                    os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if replace:
+                os.replace(tname, name, src_dir_fd=at, dst_dir_fd=at)
+            else:
+                _link(tname, name, at)
+        finally:
+            try:
+                os.unlink(tname, dir_fd=at)
+            except FileNotFoundError:
+                pass
+        if at is not None:
+            try:
+                os.fsync(at)  # the rename reaches the disk too
+            except OSError:
+                pass  # some file systems refuse fsync of a folder
+
+
+def _link(tname: str, name: str, at: int | None) -> None:
+    """Put the temporary at ``name`` only if nothing is there (link fails on EEXIST).
+    File systems without hard links: rename after looking, the best they allow."""
+    try:
+        os.link(tname, name, src_dir_fd=at, dst_dir_fd=at, follow_symlinks=False)
+    except FileExistsError:
+        raise Exists(name, "すでにあります（上書きしません）", errno.EEXIST) from None
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK,
+                             errno.ENOSYS):
+            raise
+        try:
+            os.stat(name, dir_fd=at, follow_symlinks=False)
+        except FileNotFoundError:
+            os.replace(tname, name, src_dir_fd=at, dst_dir_fd=at)
+            return
+        raise Exists(name, "すでにあります（上書きしません）", errno.EEXIST) from None
+
+
+def _temp(name: str, at: int | None) -> tuple[int, str]:
+    """A new temporary file beside ``name`` (O_EXCL: ours alone): its descriptor and name."""
+    head, tail = os.path.split(name)
+    for _ in range(16):
+        temp = os.path.join(head, f".{tail}.{secrets.token_hex(4)}.tmp")
+        try:
+            # 0o666: the umask applies, as for any file the user makes
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,
+                           0o666, dir_fd=at), temp
+        except FileExistsError:
+            continue
+    raise DiskError(name, "一時ファイルの名前が空いていません", errno.EEXIST)
+
+
+@contextmanager
+def signals_held():
+    """Hold the terminating signals (HELD_SIGNALS, this thread) and deliver them on
+    leaving: a step that must not be cut in two (a temporary renamed or removed, a set of
+    tables renamed) runs whole, and Ctrl-C or a kill takes effect after it."""
+    if not HELD_SIGNALS or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -1,0 +1,416 @@
+"""Writes go only where the user meant, reads are bounded (issue 32, items 1, 13, 17).
+
+Every command that writes — a battle's ``save`` and ``record``, ``compile --out``,
+``catalog --out``, ``sim --html``, ``fmt`` — goes through contract.disk: a symlink, a
+FIFO or a device in place of its file is refused (the link's target untouched, no hang),
+a battle writes only inside the working folder and never over a file without --force,
+and no temporary file is left. ``load`` reads a regular file of bounded size without
+blocking.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, invoke_cli
+from contract import disk
+
+CONTENT = str(ROOT / "content")
+
+
+class Hung(BaseException):
+    """A deadline passed (a BaseException: the code under test, which catches OSError and
+    so TimeoutError, cannot swallow it)."""
+
+
+@contextmanager
+def deadline(seconds: int = 20):
+    """Fail, rather than hang the run, when the block takes longer than ``seconds``."""
+    def hung(signum, frame):
+        raise Hung(f"still running after {seconds} s")
+
+    before = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob(".*") if p.suffix in (".tmp", ".fmt"))
+
+
+def battle_in(folder: Path, monkeypatch, script: str, *args: str):
+    """``jibunki battle`` of the bundled content with ``folder`` as the working folder."""
+    monkeypatch.chdir(folder)
+    with deadline():
+        return invoke_cli("battle", "--seed", "3", "--content", CONTENT, *args, input=script)
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """A working folder holding what a write must never go through or over: a precious
+    file, a link to a file outside, a FIFO; and a file outside the folder."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "notes.txt").write_text("precious\n", encoding="utf-8")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("outside\n", encoding="utf-8")
+    (work / "link.json").symlink_to(outside)
+    os.mkfifo(work / "pipe.json")
+    return work
+
+
+# --------------------------------------------------------------- the battle
+
+
+def test_a_script_record_never_overwrites_an_existing_file(hostile, monkeypatch):
+    """The issue's reproduction: ``record notes.txt`` in a script leaves the notes."""
+    result = battle_in(hostile, monkeypatch, "record notes.txt\nplay 1\n")
+    assert (hostile / "notes.txt").read_text(encoding="utf-8") == "precious\n"
+    assert "× notes.txt はもうあります。上書きしません（上書きするなら jibunki battle --force）" \
+        in result.output
+    assert result.exit_code == 2 and "> play 1" not in result.output  # the script stops there
+    as_json = battle_in(hostile, monkeypatch, "record notes.txt\nplay 1\n", "--json")
+    assert as_json.exit_code == 2 and '"kind": "refused"' in as_json.output
+    assert '"line": "play 1"' not in as_json.output
+    assert (hostile / "notes.txt").read_text(encoding="utf-8") == "precious\n"
+
+
+def test_a_script_save_never_overwrites_an_existing_file_without_force(hostile, monkeypatch):
+    refused = battle_in(hostile, monkeypatch, "save notes.txt\n")
+    assert refused.exit_code == 2 and "はもうあります" in refused.output
+    assert (hostile / "notes.txt").read_text(encoding="utf-8") == "precious\n"
+    forced = battle_in(hostile, monkeypatch, "save notes.txt\n", "--force")
+    assert "保存しました: notes.txt" in forced.output and forced.exit_code == 3
+    assert (hostile / "notes.txt").read_text(encoding="utf-8").startswith('{"rng"')
+
+
+@pytest.mark.parametrize("command", ["save", "record"])
+@pytest.mark.parametrize("target, says", [
+    ("link.json", "通常のファイルではありません（シンボリックリンク）"),
+    ("pipe.json", "通常のファイルではありません（名前付きパイプ）"),
+    ("../escape.json", "の外には書きません"),
+    ("{outside}/elsewhere.json", "の外には書きません"),  # an absolute path outside
+    ("missing/x.json", "ファイルかフォルダがありません"),
+    (".", "ファイル名がありません"),
+])
+def test_save_and_record_write_only_regular_files_inside_the_working_folder(
+        hostile, monkeypatch, command, target, says):
+    before = sorted(os.listdir(hostile.parent)), sorted(os.listdir(hostile))
+    target = target.format(outside=hostile.parent)
+    result = battle_in(hostile, monkeypatch, f"{command} {target}\n", "--force")
+    assert says in result.output and result.exit_code == 2, result.output
+    assert (hostile.parent / "outside.txt").read_text(encoding="utf-8") == "outside\n"
+    assert (hostile / "link.json").is_symlink() and (hostile / "pipe.json").is_fifo()
+    assert (sorted(os.listdir(hostile.parent)), sorted(os.listdir(hostile))) == before
+
+
+def test_a_save_replaced_with_force_keeps_no_temporary(hostile, monkeypatch):
+    battle_in(hostile, monkeypatch, "save a.json\nsave a.json\nrecord b.scenario\n", "--force")
+    assert (hostile / "a.json").is_file() and (hostile / "b.scenario").is_file()
+    assert temporaries(hostile) == []
+
+
+@pytest.mark.parametrize("answer, replaced", [("n", False), ("y", True), (None, False)])
+def test_at_the_keyboard_an_existing_file_is_replaced_only_on_yes(hostile, monkeypatch,
+                                                                   answer, replaced):
+    """The keyboard asks y/n (no answer — Ctrl-D — is no)."""
+    from conftest import compiled_tables
+    from terminal.play import play
+
+    asked: list[str] = []
+
+    class Keys:
+        lines = iter(["save notes.txt", "quit"])
+
+        def bind(self, session):
+            pass
+
+        def read(self):
+            return next(self.lines)
+
+        def ask(self, question):
+            asked.append(question)
+            if answer is None:
+                raise EOFError
+            return answer
+
+    monkeypatch.chdir(hostile)
+    play(compiled_tables(ROOT / "content"), seed=3, enemies=["haguruma"], deck=None,
+         with_pages=[], lines=None, as_json=False, keyboard=Keys(), yes=True)
+    assert asked == ["notes.txt はもうあります。上書きしますか？ [y/N] "]
+    text = (hostile / "notes.txt").read_text(encoding="utf-8")
+    assert (text != "precious\n") is replaced
+
+
+# ------------------------------------------------------------- bounded reads
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda f: os.mkfifo(f), "通常のファイルではありません（名前付きパイプ）"),
+    (lambda f: f.symlink_to("/dev/zero"), "通常のファイルではありません（デバイス）"),
+    (lambda f: f.write_bytes(b" " * 4096), "大きすぎます（上限 1 KiB）"),
+])
+def test_load_of_a_fifo_a_device_or_an_oversized_file_is_one_line_at_once(
+        tmp_path, monkeypatch, make, says):
+    monkeypatch.setattr("terminal.session.MAX_SAVE_CHARS", 1024)
+    make(tmp_path / "odd.json")
+    result = battle_in(tmp_path, monkeypatch, "load odd.json\nplay 1\n")
+    assert f"× odd.json を読めません: {says}" in result.output
+    assert "> play 1" in result.output  # a refused load is a refusal: the script goes on
+
+
+def test_read_bounded_reads_at_most_its_limit_plus_one_byte(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 10)
+    assert disk.read_bounded(path, 10) == b"x" * 10
+    with pytest.raises(disk.TooLarge):
+        disk.read_bounded(path, 9)
+    with deadline(5), pytest.raises(disk.NotRegular):
+        disk.read_bounded("/dev/zero", 1 << 30)
+
+
+# ------------------------------------------------- the other writing commands
+
+
+@pytest.mark.parametrize("odd", ["link", "fifo"])
+def test_compile_refuses_a_link_or_a_fifo_in_place_of_a_table(tmp_path, monkeypatch, odd):
+    out = tmp_path / "tables"
+    out.mkdir()
+    outside = tmp_path / "outside.py"
+    outside.write_text("# mine\n", encoding="utf-8")
+    if odd == "link":
+        (out / "pages.py").symlink_to(outside)
+    else:
+        os.mkfifo(out / "pages.py")
+    monkeypatch.chdir(ROOT)
+    with deadline():
+        result = invoke_cli("compile", "--out", str(out))
+    assert result.exit_code == 1 and "pages.py: 通常のファイルではありません" in result.output
+    assert outside.read_text(encoding="utf-8") == "# mine\n"
+    assert (out / "pages.py").is_symlink() if odd == "link" else (out / "pages.py").is_fifo()
+    assert temporaries(out) == [] and not (out / "__init__.py").exists()  # nothing written
+
+
+@pytest.mark.parametrize("odd", ["link", "fifo"])
+def test_catalog_refuses_a_link_or_a_fifo_in_place_of_its_page(tmp_path, monkeypatch, odd):
+    out = tmp_path / "catalog"
+    out.mkdir()
+    outside = tmp_path / "outside.html"
+    outside.write_text("mine\n", encoding="utf-8")
+    if odd == "link":
+        (out / "index.html").symlink_to(outside)
+    else:
+        os.mkfifo(out / "index.html")
+    monkeypatch.chdir(ROOT)
+    with deadline(60):
+        result = invoke_cli("catalog", "--out", str(out))
+    assert result.exit_code == 1 and "index.html: 通常のファイルではありません" in result.output
+    assert outside.read_text(encoding="utf-8") == "mine\n" and temporaries(out) == []
+
+
+def test_sim_html_refuses_a_link_in_place_of_its_report(tmp_path, monkeypatch):
+    out = tmp_path / "sim"
+    out.mkdir()
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}\n", encoding="utf-8")
+    (out / "report.json").symlink_to(outside)
+    monkeypatch.chdir(ROOT)
+    with deadline(120):
+        result = invoke_cli("sim", "--page", "tabidachi", "--enemy", "haguruma", "--max-pairs",
+                            "20", "--workers", "1", "--precision", "0.5", "--policy", "random",
+                            "--html", str(out))
+    assert result.exit_code == 1 and "report.json: 通常のファイルではありません" in result.output
+    assert outside.read_text(encoding="utf-8") == "{}\n" and temporaries(out) == []
+
+
+# -------------------------------------------------------------------- fmt
+
+MESSY = "ページ  tameshi \"t\" {\n銘 0\n  未来面 白紙\n  過去面 白紙\n}\n"
+
+
+def fmt(*args: str):
+    with deadline(60):
+        return invoke_cli("fmt", *args)
+
+
+@pytest.mark.parametrize("wrong, code", [("銘 0", "銘 300"), ("過去面 白紙", "過去面 { 敵HQ -= 3 }")])
+def test_fmt_never_rewrites_a_file_lint_finds_errors_in(tmp_path, monkeypatch, wrong, code):
+    monkeypatch.chdir(ROOT)
+    path = tmp_path / "t.page"
+    path.write_text(MESSY.replace(wrong, code), encoding="utf-8")
+    result = fmt(str(path))
+    assert result.exit_code == 1 and "エラーがあるので整形しませんでした" in result.output
+    assert "error[E0" in result.output and "整形しました" not in result.output
+    assert path.read_text(encoding="utf-8") == MESSY.replace(wrong, code)
+    path.write_text(MESSY, encoding="utf-8")  # the same layout without the error: laid out
+    assert fmt(str(path)).exit_code == 0 and path.read_text(encoding="utf-8") != MESSY
+
+
+def test_fmt_refuses_a_symlinked_file_and_leaves_its_target(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (tmp_path / "real.page").write_text(MESSY, encoding="utf-8")
+    (folder / "t.page").symlink_to(tmp_path / "real.page")
+    result = fmt(str(folder / "t.page"))
+    assert result.exit_code == 1
+    assert "t.page: 書き換えられません" in result.output and "シンボリックリンク" in result.output
+    assert (tmp_path / "real.page").read_text(encoding="utf-8") == MESSY
+    assert (folder / "t.page").is_symlink()
+
+
+def test_fmt_of_a_fifo_is_refused_at_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    os.mkfifo(tmp_path / "t.page")
+    result = fmt(str(tmp_path / "t.page"))
+    assert result.exit_code == 1 and "通常のファイルではありません（名前付きパイプ）" in result.output
+
+
+@pytest.mark.parametrize("command", ["lint", "fmt"])
+@pytest.mark.parametrize("odd", ["fifo", "zero"])
+def test_lint_and_fmt_of_a_fifo_or_a_device_answer_at_once_with_the_cache_on(project, command,
+                                                                            odd):
+    """The lint cache's key reads every named file: bounded and non-blocking, like the
+    lint itself (E004). Run apart, with its memory bounded: reading /dev/zero without a
+    limit must fail the test, not the machine."""
+    import resource
+
+    path = project / "odd.page"
+    os.mkfifo(path) if odd == "fifo" else path.symlink_to("/dev/zero")
+
+    def bounded():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    # the child says how much memory it held at most (KiB), as its last line
+    measured = ("import resource, runpy, sys\n"
+                "sys.argv = sys.argv[1:]\n"
+                "try:\n"
+                "    runpy.run_path(sys.argv[0], run_name='__main__')\n"
+                "finally:\n"
+                "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", measured, str(ROOT / "cli.py"), command,
+                           str(path)], cwd=project, env=env, capture_output=True, text=True,
+                          timeout=60, preexec_fn=bounded)
+    *said, held = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and "error[E004]: 通常のファイルではありません" in done.stdout + "".join(said)
+    assert "Traceback" not in done.stderr
+    # at most the limit plus one byte was read: far below the 2 GiB a read to the end
+    # of /dev/zero reaches before its MemoryError (which the cache swallows)
+    assert int(held) < 1024 * 1024
+
+
+def test_fmt_into_an_unwritable_folder_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    path = tmp_path / "t.page"
+    path.write_text(MESSY, encoding="utf-8")
+    if os.geteuid() == 0:  # root writes anywhere: the folder refuses as a read-only one would
+        def refused(*args, **kwargs):
+            raise PermissionError(13, "Permission denied")
+        monkeypatch.setattr(disk, "_temp", refused)
+    else:
+        tmp_path.chmod(0o500)
+    try:
+        result = fmt(str(path))
+    finally:
+        tmp_path.chmod(0o700)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [f"{path}: 書き換えられません: 権限がありません"]
+    assert path.read_text(encoding="utf-8") == MESSY
+
+
+def test_a_fmt_killed_while_writing_leaves_no_temporary_file(tmp_path):
+    """SIGTERM (or Ctrl-C) in the middle of writing a file takes effect once the file is
+    replaced and its temporary gone: the terminating signals are held while it exists."""
+    path = tmp_path / "t.page"
+    path.write_text(MESSY, encoding="utf-8")
+    probe = textwrap.dedent("""
+        import os, signal, sys
+        real = os.fsync
+        def killed(fd):
+            os.kill(os.getpid(), signal.SIGTERM)  # as a supervisor would, mid-write
+            real(fd)
+        os.fsync = killed
+        from cli import main
+        main(["fmt", sys.argv[1]])
+    """)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JIBUNKI_NO_CACHE": "1"}
+    done = subprocess.run([sys.executable, "-c", probe, str(path)], cwd=ROOT, env=env,
+                          capture_output=True, timeout=120)
+    assert done.returncode == -signal.SIGTERM, done.stderr
+    assert temporaries(tmp_path) == []
+    assert path.read_text(encoding="utf-8") in (MESSY, MESSY.replace("\n銘 0", "\n  銘 0")
+                                                .replace("ページ  ", "ページ "))
+
+
+# ------------------------------------------------------------------- HOME
+
+
+@pytest.mark.parametrize("home", ["missing", None])
+def test_a_home_that_does_not_exist_is_never_made(tmp_path, home):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("HOME", "XDG_CACHE_HOME", "JIBUNKI_NO_CACHE")}
+    if home is not None:
+        env["HOME"] = str(tmp_path / home / "user")
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "cli.py", "lint", "content/pages"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------ the helper
+
+
+def test_a_failed_or_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path,
+                                                                           monkeypatch):
+    path = tmp_path / "a.txt"
+    path.write_text("old\n", encoding="utf-8")
+    for failure in (OSError(28, "No space left on device"), KeyboardInterrupt()):
+        def broken(fd, failure=failure):
+            raise failure
+        monkeypatch.setattr(disk.os, "fsync", broken)
+        with pytest.raises(type(failure)) as caught:
+            disk.write(path, "new\n", inside=tmp_path, replace=True)
+        if isinstance(failure, OSError):
+            assert str(caught.value) == f"{path}: ディスクがいっぱいです"
+        assert path.read_text(encoding="utf-8") == "old\n" and temporaries(tmp_path) == []
+
+
+def test_a_new_file_never_clobbers_one_that_appeared_meanwhile(tmp_path, monkeypatch):
+    """No-clobber creation is a link of the finished temporary: a file made between the
+    check and the write is kept, not replaced."""
+    path = tmp_path / "a.txt"
+    real = disk.os.fsync
+
+    def racing(fd):
+        real(fd)
+        path.write_text("theirs\n", encoding="utf-8")
+
+    monkeypatch.setattr(disk.os, "fsync", racing)
+    with pytest.raises(disk.Exists):
+        disk.write(path, "mine\n", inside=tmp_path, replace=False)
+    assert path.read_text(encoding="utf-8") == "theirs\n" and temporaries(tmp_path) == []
+
+
+def test_every_errno_the_designer_may_meet_has_japanese_words():
+    import errno
+
+    for code in (errno.ENOENT, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EROFS,
+                 errno.EISDIR, errno.ENOTDIR, errno.ELOOP, errno.EEXIST):
+        words = disk.reason(OSError(code, os.strerror(code)))
+        assert words and all(not ch.isascii() or not ch.isalpha() for ch in words), words
+    assert disk.reason(OSError(errno.EXDEV, "Invalid cross-device link")) == \
+        "OS のエラーです（EXDEV）"
