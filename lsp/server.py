@@ -9,6 +9,7 @@ unless the client chose another encoding), converted here with the file's own li
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -21,8 +22,12 @@ from dsl.diagnostics import ERROR, Span
 
 from . import examples, features
 from .folder import Folder, Folders, interface
+from .pending import Pending
+from .protocol import JibunkiProtocol
 
 __all__ = ["JibunkiServer", "main", "make_server"]
+
+logger = logging.getLogger(__name__)
 
 #: The LSP kind of each completion candidate and document symbol (lsp.features).
 COMPLETION_KINDS = {
@@ -65,8 +70,27 @@ class JibunkiServer(LanguageServer):
             release = version("jibunki")
         except PackageNotFoundError:
             release = "0"
-        super().__init__("jibunki", release)
+        super().__init__("jibunki", release, protocol_cls=JibunkiProtocol)
         self.folders = Folders()
+        self.pending = Pending(self.check_if_open)  # didChange's checks, after a pause
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """A failure outside a request's answer (a notification's handler, a message that
+        could not be sent) goes to the log — stderr and window/logMessage — never to a
+        popup: it is the server's bug, not something the designer can act on."""
+        logger.error("%s: %s", getattr(source, "__name__", source), error)
+        self.window_log_message(types.LogMessageParams(
+            types.MessageType.Error, f"jibunki の言語サーバーの内部エラー: {error}"))
+
+    def is_open(self, uri: str) -> bool:
+        """Whether the client opened ``uri``: only open documents are read or checked (a
+        forged URI — a device, a folder, a file never opened — is answered with nothing)."""
+        return self.protocol.is_open(uri)
+
+    def check_if_open(self, uri: str) -> None:
+        """``check``, unless the document was closed while its check waited."""
+        if self.is_open(uri):
+            self.check(uri)
 
     # ------------------------------------------------------------ positions
 
@@ -98,6 +122,9 @@ class JibunkiServer(LanguageServer):
     def at(self, uri: str, position: types.Position):
         """The document at ``uri``: its folder, path, last check, the line under
         ``position`` and the code-point column (None when it was never checked)."""
+        if not self.is_open(uri):
+            return None
+        self.pending.flush(uri)  # answer from the text the position is in
         path = _path(uri)
         folder = self.folders.of(Path(path))
         result = folder.results.get(path)
@@ -208,10 +235,11 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: JibunkiServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.check(params.text_document.uri)
+        ls.pending.later(params.text_document.uri)  # lsp.pending: checked after a pause
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JibunkiServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.pending.cancel(params.text_document.uri)
         ls.closed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -380,5 +408,9 @@ def make_server() -> JibunkiServer:
 
 
 def main() -> None:
-    """Serve over stdio until the client says exit."""
-    make_server().start_io()
+    """Serve over stdio until the client says exit; exit 0 after a shutdown, else 1."""
+    import sys
+
+    from .protocol import FileDescriptor, run
+
+    sys.exit(run(make_server(), FileDescriptor(sys.stdin.fileno()), sys.stdout.buffer))
