@@ -43,9 +43,10 @@ __all__ = ["FileDescriptor", "Frame", "JibunkiProtocol", "MAX_MESSAGE_BYTES", "r
 
 logger = logging.getLogger(__name__)
 
-#: The largest body read: a whole document of the largest size lint reads, written as
-#: JSON (escapes can double it), with room for the rest of the message.
-MAX_MESSAGE_BYTES = 4 * MAX_FILE_BYTES
+#: The largest body read: room for a whole document several times the largest size lint
+#: reads (written as JSON, escapes can double it), so that such a document is opened and
+#: refused by size in a diagnostic (lsp.server) rather than lost with its frame.
+MAX_MESSAGE_BYTES = 16 * MAX_FILE_BYTES
 #: A header line is read at most this many bytes at a time (a longer one is garbage).
 MAX_HEADER_LINE = 8 * 1024
 #: How much is asked of the stream at a time.

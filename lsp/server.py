@@ -18,6 +18,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 import compiler.codes
+from dsl import size
 from dsl.diagnostics import ERROR, Span
 
 from . import examples, features
@@ -56,6 +57,10 @@ FIX_TITLES = {
     "E021": "スコープ添字を付けて「{}」にする",
 }
 DEFAULT_FIX_TITLE = "「{}」にする"
+#: What a code action reads of the client's data, at most: the diagnostics of the request
+#: and the replacements of each (the server's own carry a handful; more is forged).
+MAX_FIX_DIAGNOSTICS = 200
+MAX_FIXES = 10
 #: Characters that open a completion by themselves: a scope subscript, a flag.
 TRIGGERS = ["[", "@"]
 #: The explanation pages of the codes (compiler.codes.explanation reads them).
@@ -86,6 +91,10 @@ class JibunkiServer(LanguageServer):
         """Whether the client opened ``uri``: only open documents are read or checked (a
         forged URI — a device, a folder, a file never opened — is answered with nothing)."""
         return self.protocol.is_open(uri)
+
+    def open_paths(self) -> set[str]:
+        """The paths of the open documents."""
+        return {_path(document.uri) for document in self.workspace.text_documents.values()}
 
     def check_if_open(self, uri: str) -> None:
         """``check``, unless the document was closed while its check waited."""
@@ -183,12 +192,15 @@ class JibunkiServer(LanguageServer):
         return found
 
     def publish(self, uri: str, path: str, folder: Folder) -> None:
-        """Check the open document ``uri`` and publish its diagnostics."""
+        """Check the open document ``uri`` and publish its diagnostics. A document larger
+        than lint reads (dsl.size) is not checked: its one diagnostic says so."""
         document = self.workspace.get_text_document(uri)
-        result = folder.check(path, document.source)
+        too_large = size.too_many_bytes(len(document.source.encode("utf-8", "surrogatepass")),
+                                        path)
+        found = [too_large] if too_large else folder.check(path, document.source).diagnostics
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
-            diagnostics=[self.diagnostic(d, folder) for d in result.diagnostics]))
+            diagnostics=[self.diagnostic(d, folder) for d in found]))
 
     def diagnostic(self, diag, folder: Folder) -> types.Diagnostic:
         """A compiler diagnostic as an LSP one: code, severity, message and hint, range,
@@ -257,6 +269,8 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
         trigger_characters=TRIGGERS, resolve_provider=True))
     def completion(ls: JibunkiServer, params: types.CompletionParams) -> types.CompletionList:
+        if not ls.is_open(params.text_document.uri):
+            return types.CompletionList(is_incomplete=False, items=[])
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
         items = [types.CompletionItem(
@@ -269,9 +283,12 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def completion_resolve(ls: JibunkiServer, item: types.CompletionItem) -> types.CompletionItem:
-        """A page's or an enemy's candidate with its documentation: its rules text."""
+        """A page's or an enemy's candidate with its documentation: its rules text. The
+        path in its data must be an open document's (the one ``completion`` put there):
+        any other is forged, and no folder is read for it."""
         data = item.data if isinstance(item.data, dict) else {}
-        if item.documentation is None and isinstance(data.get("path"), str):
+        if item.documentation is None and isinstance(data.get("path"), str) \
+                and data["path"] in ls.open_paths():
             folder = ls.folders.of(Path(data["path"]))
             text = features.documentation(str(data.get("kind")), item.label, folder.pages,
                                           folder.enemies)
@@ -302,9 +319,13 @@ def make_server() -> JibunkiServer:
     def formatting(ls: JibunkiServer,
                    params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         """jibunki fmt's layout of the document (dsl.formatter), as one edit of the whole
-        text; nothing for a document with errors (the formatter leaves it alone)."""
+        text; nothing for a document with errors (the formatter leaves it alone) or too
+        large to format (the formatter refuses what lint refuses by size), nor for a URI
+        that is not an open document (a device, a file never opened: nothing is read)."""
         from dsl.formatter import FormatterBug, format_text
 
+        if not ls.is_open(params.text_document.uri):
+            return None
         document = ls.workspace.get_text_document(params.text_document.uri)
         try:
             formatted = format_text(document.source, _path(params.text_document.uri))
@@ -324,11 +345,15 @@ def make_server() -> JibunkiServer:
         preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
         (E001, E010, E011, E057), the counter with each scope it may take (E021)."""
         actions = []
-        for diag in params.context.diagnostics:
+        for diag in params.context.diagnostics[:MAX_FIX_DIAGNOSTICS]:
             data = diag.data if isinstance(diag.data, dict) else {}
-            replacements = data.get("replacements") or []
+            replacements = data.get("replacements")
+            if not isinstance(replacements, list):
+                continue
             title = FIX_TITLES.get(str(diag.code), DEFAULT_FIX_TITLE)
-            for rank, text in enumerate(r for r in replacements if isinstance(r, str)):
+            fixes = [r for r in replacements[:MAX_FIXES] if isinstance(r, str)]
+            diag.data = {**data, "replacements": fixes}  # echoed with each action: bounded
+            for rank, text in enumerate(fixes):
                 actions.append(types.CodeAction(
                     title=title.format(text), kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diag], is_preferred=rank == 0,
@@ -341,6 +366,8 @@ def make_server() -> JibunkiServer:
         """A lens over each 例 of the document: run it (lsp.examples), titled with its last
         outcome."""
         uri = params.text_document.uri
+        if not ls.is_open(uri):
+            return []
         path = _path(uri)
         folder = ls.folders.of(Path(path))
         result = folder.results.get(path)
@@ -355,6 +382,8 @@ def make_server() -> JibunkiServer:
     def run_example(ls: JibunkiServer, uri: str, line: int) -> dict | None:
         """Play the example of ``uri`` starting on ``line`` (0-based), keep its outcome for
         its lens and ask the client to draw the lenses again; the outcome as data."""
+        if not ls.is_open(uri):
+            return None
         path = _path(uri)
         folder = ls.folders.of(Path(path))
         if path not in folder.results:
@@ -394,6 +423,8 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: JibunkiServer,
                         params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        if not ls.is_open(params.text_document.uri):
+            return []
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
         result = folder.results.get(path)

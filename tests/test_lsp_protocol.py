@@ -285,26 +285,27 @@ def test_after_any_hostile_frame_the_server_answers_and_every_request_gets_its_e
 # ------------------------------------------------------------------ framing, one by one
 
 
-@pytest.mark.parametrize("header", [b"content-length: %d", b"CONTENT-LENGTH:%d",
-                                    b"Content-Type: x\r\ncontent-Length:  %d"])
-def test_a_lowercase_or_unspaced_content_length_header_is_accepted(tmp_path, header):
+def test_a_lowercase_or_unspaced_content_length_header_is_accepted(tmp_path):
     page = _project(tmp_path)
     with Wire(tmp_path) as wire:
         wire.initialize(tmp_path)
         uri = _open(wire, page)
-        body = json.dumps(request(5, "textDocument/documentSymbol",
-                                  {"textDocument": {"uri": uri}})).encode()
-        wire.send(frame(body, header=(header % len(body)) + b"\r\n"))
-        answer = wire.answer(5)
-        assert answer is not None and "result" in answer
+        for msg_id, header in enumerate([b"content-length: %d", b"CONTENT-LENGTH:%d",
+                                         b"Content-Type: x\r\ncontent-Length:  %d"]):
+            body = json.dumps(request(msg_id, "textDocument/documentSymbol",
+                                      {"textDocument": {"uri": uri}})).encode()
+            wire.send(frame(body, header=(header % len(body)) + b"\r\n"))
+            answer = wire.answer(msg_id)
+            assert answer is not None and "result" in answer, header
 
 
-@pytest.mark.parametrize("header", BROKEN_HEADERS)
-def test_an_unreadable_header_is_skipped_and_the_next_frame_is_read(tmp_path, header):
+def test_an_unreadable_header_is_skipped_and_the_next_frame_is_read(tmp_path):
     with Wire(tmp_path) as wire:
         wire.initialize(tmp_path)
-        wire.send(frame(request(1, "textDocument/hover"), header=header + b"\r\n"))
-        assert wire.call(2, "jibunki/unknown") is not None
+        for msg_id, header in enumerate(BROKEN_HEADERS):
+            wire.send(frame(request(f"lost{msg_id}", "textDocument/hover"),
+                            header=header + b"\r\n"))
+            assert wire.call(msg_id, "jibunki/unknown") is not None, header
 
 
 def test_a_huge_length_is_refused_without_reading_it_and_the_server_lives(tmp_path):
@@ -373,3 +374,144 @@ def test_did_change_of_an_unopened_document_is_logged_never_shown_as_a_popup(tmp
         assert shown == []
         logged = wire.wait_for(lambda m: m.get("method") == "window/logMessage", 2)
         assert logged is not None and "KeyError" not in logged["params"]["message"]
+
+
+# ------------------------------------------------------------------ typing (item 10)
+
+
+def _publishes(wire: Wire, uri: str) -> list[dict]:
+    return [m["params"] for m in wire.received
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+
+
+def test_a_burst_of_changes_is_checked_once_on_its_last_version(tmp_path):
+    page = _project(tmp_path)
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page)
+        assert wire.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        before = len(_publishes(wire, uri))
+        last = 31
+        for version in range(2, last + 1):  # a key each: the last one breaks 銘
+            text = PAGE.replace("銘 3", "銘 = 3" if version == last else f"銘 {version}")
+            wire.send_message(notification("textDocument/didChange", {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": text}]}))
+        final = wire.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                              and m["params"].get("version") == last)
+        assert final is not None
+        assert [d["code"] for d in final["params"]["diagnostics"]] == ["E001"]
+        wire.call("after", "jibunki/unknown")  # anything still queued has been handled
+        time.sleep(1)
+        wire.call("later", "jibunki/unknown")
+        assert [p["version"] for p in _publishes(wire, uri)[before:]] == [last]
+
+
+def test_a_hover_after_a_change_answers_from_the_changed_text(tmp_path):
+    """The pending check runs before a request that reads a position (lsp.pending.flush)."""
+    page = _project(tmp_path)
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page)
+        changed = PAGE.replace("tabidachi", "arata")
+        wire.send_message(notification("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": changed}]}))
+        answer = wire.call(1, "textDocument/hover", {
+            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 6}})
+        assert "arata" in answer["result"]["contents"]["value"]
+
+
+# ------------------------------------------------------------------ sizes (item 8)
+
+
+def _pages(size: int) -> str:
+    """Distinct well-formed pages, ``size`` bytes or a little less."""
+    one = PAGE.replace("tabidachi", "p_NUMBER")
+    count = size // (len(one.encode("utf-8")) + 4)
+    return "".join(one.replace("NUMBER", str(n)) for n in range(count))
+
+
+def test_a_5_MB_document_gets_a_size_diagnostic_and_no_formatting_edit_at_once(tmp_path):
+    page = _project(tmp_path)
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page, _pages(5_000_000))
+        published = wire.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        assert [d["code"] for d in published["params"]["diagnostics"]] == ["E004"]
+        start = time.monotonic()
+        answer = wire.call(1, "textDocument/formatting", {
+            "textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}})
+        assert answer is not None and answer.get("result") in ([], None)
+        assert time.monotonic() - start < 5
+
+
+def test_fmt_check_refuses_a_2_MB_file_by_its_size_at_once(tmp_path):
+    from conftest import invoke_cli
+
+    path = tmp_path / "big.page"
+    path.write_text(_pages(2_000_000), encoding="utf-8")
+    start = time.monotonic()
+    result = invoke_cli("fmt", "--check", str(path))
+    assert time.monotonic() - start < 10
+    assert result.exit_code == 1 and "E048" in result.output
+
+
+# ------------------------------------------------------------------ forged data (item 11)
+
+
+def test_a_code_action_with_100000_replacements_is_answered_with_a_few(tmp_path):
+    page = _project(tmp_path)
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page)
+        spot = {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 3}}
+        forged = {"range": spot, "message": "x", "code": "E010",
+                  "data": {"replacements": [f"r{n}" for n in range(100_000)]}}
+        answer = wire.call(1, "textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": spot,
+            "context": {"diagnostics": [forged]}}, timeout=20)
+        assert answer is not None and 0 < len(answer["result"]) <= 10
+        assert all(len(a["diagnostics"][0]["data"]["replacements"]) <= 10
+                   for a in answer["result"])
+
+
+def _fifo_folder(tmp_path: Path) -> Path:
+    """A content folder whose one file is a FIFO nobody writes to: reading it never ends."""
+    import os
+
+    folder = tmp_path / "other" / "content"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "trap.page")
+    return folder
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+def test_a_resolve_whose_data_names_an_unopened_folder_reads_nothing(tmp_path):
+    folder = _fifo_folder(tmp_path)
+    page = _project(tmp_path)
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        _open(wire, page)
+        answer = wire.call(1, "completionItem/resolve", {
+            "label": "tabidachi", "data": {"kind": "page", "path": str(folder / "a.page")}},
+            timeout=5)
+        assert answer is not None and answer["result"].get("documentation") is None
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("method, params", [
+    ("textDocument/formatting", {"options": {"tabSize": 2, "insertSpaces": True}}),
+    ("textDocument/documentSymbol", {}),
+    ("textDocument/codeLens", {}),
+    ("textDocument/completion", {"position": {"line": 0, "character": 0}}),
+    ("textDocument/hover", {"position": {"line": 0, "character": 0}}),
+])
+def test_a_request_on_a_uri_that_is_not_open_reads_nothing(tmp_path, method, params):
+    """A device, a FIFO, a file never opened: answered at once, nothing read."""
+    trap = _fifo_folder(tmp_path) / "trap.page"
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        answer = wire.call(1, method, {"textDocument": {"uri": trap.as_uri()}, **params},
+                           timeout=5)
+        assert answer is not None and "error" not in answer
+        assert answer["result"] in (None, [], {"isIncomplete": False, "items": []})
