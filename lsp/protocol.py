@@ -118,6 +118,7 @@ class FileDescriptor:
         self.fd = fd
 
     def read(self, count: int) -> bytes:
+        """Up to ``count`` bytes, as soon as any are there (b"" at the end)."""
         return os.read(self.fd, count)
 
 
