@@ -204,8 +204,9 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
         if frame.body is None:
             logger.warning("skipped a frame: %s", frame.problem)
             continue
+        # timers (lsp.pending's checks) run when no frame waits: a check never runs on a
+        # text that a change already read from the client has made obsolete
         protocol.receive(frame.body)
-        await asyncio.sleep(0)  # let timers (lsp.server's debounced checks) run
 
 
 #: JSON-RPC and LSP error codes of what this module refuses, and their messages.
