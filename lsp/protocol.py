@@ -30,6 +30,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass
+from urllib.parse import unquote
 from typing import Iterator
 
 from lsprotocol import types
@@ -224,23 +225,28 @@ def _valid_id(value) -> bool:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
+def _response(data: dict) -> bool:
+    return "id" in data and ("result" in data or "error" in data)
+
+
+#: The rules of a JSON-RPC message, in the order they are checked: what is wrong when the
+#: test finds it (the first one found is the answer's −32600 message).
+MESSAGE_RULES = (
+    ("not an object", lambda data: not isinstance(data, dict)),
+    ("jsonrpc is not 2.0", lambda data: data.get("jsonrpc") != "2.0"),
+    ("id is neither a number nor a string",
+     lambda data: "id" in data and not _valid_id(data["id"])),
+    ("method is not a string",
+     lambda data: "method" in data and not isinstance(data["method"], str)),
+    ("params is neither an object nor an array",
+     lambda data: data.get("params") is not None and not isinstance(data["params"], (dict, list))),
+    ("neither a method nor a response", lambda data: "method" not in data and not _response(data)),
+)
+
+
 def _flaw(data) -> str | None:
     """What makes ``data`` no valid JSON-RPC message (None: it is one)."""
-    if not isinstance(data, dict):
-        return "not an object"
-    if data.get("jsonrpc") != "2.0":
-        return "jsonrpc is not 2.0"
-    if "id" in data and not _valid_id(data["id"]):
-        return "id is neither a number nor a string"
-    if "method" in data:
-        if not isinstance(data["method"], str):
-            return "method is not a string"
-        if data.get("params") is not None and not isinstance(data["params"], (dict, list)):
-            return "params is neither an object nor an array"
-        return None
-    if "id" in data and ("result" in data or "error" in data):
-        return None  # a response to one of the server's requests
-    return "no method"
+    return next((flaw for flaw, broken in MESSAGE_RULES if broken(data)), None)
 
 
 class JibunkiProtocol(LanguageServerProtocol):
@@ -340,8 +346,6 @@ class JibunkiProtocol(LanguageServerProtocol):
 
     def is_open(self, uri: str) -> bool:
         """Whether the client opened ``uri`` (and has not closed it)."""
-        from urllib.parse import unquote
-
         return unquote(uri) in self.workspace.text_documents
 
 
