@@ -308,6 +308,39 @@ def test_an_unreadable_header_is_skipped_and_the_next_frame_is_read(tmp_path):
             assert wire.call(msg_id, "jibunki/unknown") is not None, header
 
 
+class _Trickle:
+    """A stream that gives a few bytes at a time, as a pipe may."""
+
+    def __init__(self, data: bytes, step: int):
+        self.data, self.at, self.step = data, 0, step
+
+    def read(self, count: int) -> bytes:
+        part = self.data[self.at:self.at + min(count, self.step)]
+        self.at += len(part)
+        return part
+
+
+#: Pieces of garbage that look like the base protocol: headers, blank lines, a body's tail.
+_PIECES = [b"\r\n", b"\n", b"\r", b"X-Foo: 1\r\n", b"Content-Type: x\r\n", b"abc: ",
+           b'{"jsonrpc": "2.0"}', b"Content-Len", b"content-lengt", b"\x00", b" " * 9000]
+_GARBAGE = st.one_of(
+    st.binary(max_size=20_000),
+    st.lists(st.one_of(st.binary(max_size=40), st.sampled_from(_PIECES)), max_size=12)
+    .map(b"".join)).filter(lambda b: b"content-length" not in b.lower())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_GARBAGE, st.binary(min_size=1, max_size=300)), min_size=1,
+                max_size=5), st.integers(1, 70_000))
+def test_every_well_formed_frame_is_read_whatever_garbage_comes_before_it(pairs, step):
+    """lsp.protocol.read_frames resynchronises on the next header, wherever it starts."""
+    from lsp.protocol import read_frames
+
+    stream = b"".join(garbage + frame(body) for garbage, body in pairs)
+    bodies = [f.body for f in read_frames(_Trickle(stream, step)) if f.body is not None]
+    assert bodies == [body for _, body in pairs]
+
+
 def test_a_huge_length_is_refused_without_reading_it_and_the_server_lives(tmp_path):
     with Wire(tmp_path) as wire:
         wire.initialize(tmp_path)
