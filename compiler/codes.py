@@ -17,9 +17,11 @@ from pathlib import Path
 
 from dsl.codes import CODES, ERROR, WARNING, Code, define as _define
 from dsl.codes import E000, E001, E002, E003, E004, E005  # defined with the parser
+from dsl.codes import E048  # defined with the file bounds (dsl.size)
 from contract.vocabulary import W
 
-__all__ = ["Code", "CODES", "explanation", "E000", "E001", "E002", "E003", "E004", "E005"]
+__all__ = ["Code", "CODES", "explanation", "E000", "E001", "E002", "E003", "E004", "E005",
+           "E048"]
 
 
 
@@ -82,8 +84,6 @@ E047 = _define("E047", ERROR, f"破却効果の繰り返し範囲は{W.scope.run
     message=f"破却効果の繰り返し範囲は {W.scope.run} だけです",
     hint=f"破却効果は{W.scope.run}中ずっと続く継続作用です。範囲 を消すか 範囲 {W.scope.run} にしてください"
          "（回数を限るなら 最大 n 回）")
-E048 = _define("E048", ERROR, "上限を超えた大きさ",
-    message="{what}が上限を超えています（{count:,}{unit}。上限は {bound:,}{unit}）")
 # split out of E037 (issue 12, item 5): each situation it covered has a code of its own
 E050 = _define("E050", ERROR, "その変数には使えない演算")
 E051 = _define("E051", ERROR, "着地を書けない作用に着地がある")

@@ -14,11 +14,11 @@ most ~1,200 tokens, a block at most 5 作用), small next to what would hurt.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from dsl import ast
+from dsl import ast, size
 from dsl.diagnostics import Diagnostic, Span
+from dsl.size import TOKEN as _TOKEN, too_many_tokens  # noqa: F401 (compiler.pipeline, tests)
 
 from contract import vocabulary as vocab
 
@@ -42,8 +42,7 @@ class Limit:
 DECK_CAP_BOUND = int(vocab.tables()["balance"].by_code("deck_cap_default").high)
 
 LIMITS: dict[str, Limit] = {
-    "file_tokens": Limit("1ファイルの語と記号", 50_000, "個",
-                         "手で書くコンテンツの大きさではありません。定義をいくつかのファイルに分けてください"),
+    "file_tokens": Limit(size.TOKENS_WHAT, size.MAX_FILE_TOKENS, "個", size.TOKENS_HINT),
     "file_items": Limit("1ファイルの定義（ページ・敵・デッキ・例）", 1_000, "個",
                         "定義をいくつかのファイルに分けてください"),
     "item_lines": Limit("1つの定義の項目", 100, "行",
@@ -78,29 +77,8 @@ def over(key: str, count: int, span: Span, what: str | None = None) -> Diagnosti
 
 # ------------------------------------------------------------------ tokens
 
-#: What the lexer reads as one token, closely enough to bound its work: a string and a
-#: comment are one each, names and numbers one each, any other visible character one.
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|「[^」\n]*」|#[^\n]*|@?[^\W\d][\w・（）]*'
-                    r"|\d+(?:\.\d+)?(?:[eE][+\-]?\d+)?|[^\s\w]")
-
-
-def too_many_tokens(text: str, path: str) -> Diagnostic | None:
-    """E048 at the first token past the file bound, or None. Linear in the text, and
-    free for any file shorter than the bound (a token is at least one character)."""
-    bound = LIMITS["file_tokens"].bound
-    if len(text) <= bound:
-        return None
-    for count, match in enumerate(_TOKEN.finditer(text), 1):
-        if count > bound:
-            # The count is an estimate of the lexer's: point at the line it ends in,
-            # where its first word starts, not inside a token ("+=" counts as two here).
-            offset = match.start()
-            line = text.count("\n", 0, offset) + 1
-            start = text.rfind("\n", 0, offset) + 1
-            col = len(text[start:offset]) - len(text[start:offset].lstrip(" \t\u3000")) + 1
-            total = count + sum(1 for _ in _TOKEN.finditer(text, match.end()))
-            return over("file_tokens", total, Span(path, line, col, line, col + 1))
-    return None
+# The bound on a file's tokens (too_many_tokens) is dsl.size's: the formatter and the
+# editor check it too.
 
 
 # ------------------------------------------------------------------ lists

@@ -12,15 +12,13 @@ from pathlib import Path
 
 from contract import disk
 from dsl.diagnostics import Diagnostic, Span
+# The bounds of a file are dsl.size's (the formatter checks them too); lint reads them here.
+from dsl.size import MAX_FILE_BYTES, MAX_LINE_CHARS, too_long_line, too_many_bytes  # noqa: F401
 
 from .codes import E004
 
 #: The file kinds of the content folder.
 CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
-#: A file larger than this is not hand-written content.
-MAX_FILE_BYTES = 2 * 1024 * 1024
-#: Nobody writes a 作用 this long; such a line is pasted data or garbage.
-MAX_LINE_CHARS = 10_000
 
 
 def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> list[Path]:
@@ -72,6 +70,7 @@ def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
         # Not blocking on a FIFO, never more than the limit of a device that never ends.
         data = disk.read_bounded(path, MAX_FILE_BYTES)
     except disk.TooLarge:
+        # only what was read is known: the file may still be growing
         return None, [E004.at(head, f"ファイルが大きすぎます（{MAX_FILE_BYTES + 1} バイト以上）",
                               hint=f"コンテンツのファイルは {MAX_FILE_BYTES // 1024} KiB までです")]
     except disk.NotRegular as exc:
@@ -114,10 +113,5 @@ def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
         col = offset - (text.rfind("\n", 0, offset) + 1) + 1
         return text, [E004.at(Span(shown, line, col, line, col + 1), "バイナリファイルのようです（NUL 文字があります）",
                               hint="テキストのコンテンツだけを置いてください")]
-    for number, line_text in enumerate(text.split("\n"), 1):
-        if len(line_text) > MAX_LINE_CHARS:
-            where = Span(shown, number, MAX_LINE_CHARS + 1, number, MAX_LINE_CHARS + 2)
-            return text, [E004.at(where, f"{number} 行目が長すぎます（{len(line_text)} 文字）",
-                                  hint=f"1行は {MAX_LINE_CHARS} 文字までです。"
-                                       "作用や予兆を複数の行に分けてください")]
-    return text, []
+    too_long = too_long_line(text, shown)
+    return text, [too_long] if too_long is not None else []

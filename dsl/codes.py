@@ -1,5 +1,5 @@
 """診断コードの記述子 — the descriptor every diagnostic code is, and the codes of syntax and
-files that the parser reports (E000–E005).
+files that the parser reports (E000–E005), and of a file over a size bound (E048, dsl.size).
 
 The compiler defines the rest of the codes (``compiler/codes.py``) in the same registry,
 so that each code is defined once, with its severity, title and templates, whichever
@@ -65,3 +65,6 @@ E002 = define("E002", ERROR, "使えない文字がある")
 E003 = define("E003", ERROR, "定義が閉じていない")
 E004 = define("E004", ERROR, "ファイルを読めない（UTF-8 ではない・バイナリ・大きすぎる）")
 E005 = define("E005", ERROR, "括弧の入れ子が深すぎる")
+# a file over a bound of its size (dsl.size; compiler.limits reports the other bounds)
+E048 = define("E048", ERROR, "上限を超えた大きさ",
+              message="{what}が上限を超えています（{count:,}{unit}。上限は {bound:,}{unit}）")

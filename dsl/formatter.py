@@ -77,9 +77,15 @@ class Formatted:
 def format_text(text: str, path: str = "<text>", keep_aliases: bool = False) -> Formatted:
     """The canonical layout of one file's text (see the module's docstring). A file with
     an error (``dsl.parser.parse``'s diagnostics) is not formatted: its diagnostics come
-    back instead. Raises ``FormatterBug`` if the result would parse differently."""
+    back instead; so does a file over a bound of dsl.size (what lint refuses by size is
+    never parsed, nor formatted). Raises ``FormatterBug`` if the result would parse
+    differently."""
     from .parser import parse
+    from .size import refusal
 
+    too_large = refusal(text, path)
+    if too_large is not None:
+        return Formatted(None, (too_large,))
     errors = tuple(d for d in parse(text, path).diagnostics if d.severity == ERROR)
     if errors:
         return Formatted(None, errors)

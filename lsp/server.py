@@ -11,6 +11,7 @@ unless the client chose another encoding), converted here with the file's own li
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -20,12 +21,17 @@ from pygls.uris import from_fs_path, to_fs_path
 
 import compiler.codes
 from compiler.read import CONTENT_SUFFIXES
+from dsl import size
 from dsl.diagnostics import ERROR, Span
 
 from . import examples, features
 from .folder import Folder, Folders, interface
+from .pending import Pending
+from .protocol import JibunkiProtocol
 
 __all__ = ["JibunkiServer", "main", "make_server"]
+
+logger = logging.getLogger(__name__)
 
 #: The LSP kind of each completion candidate and document symbol (lsp.features).
 COMPLETION_KINDS = {
@@ -54,6 +60,10 @@ FIX_TITLES = {
     "E021": "スコープ添字を付けて「{}」にする",
 }
 DEFAULT_FIX_TITLE = "「{}」にする"
+#: What a code action reads of the client's data, at most: the diagnostics of the request
+#: and the replacements of each (the server's own carry a handful; more is forged).
+MAX_FIX_DIAGNOSTICS = 200
+MAX_FIXES = 10
 #: Characters that open a completion by themselves: a scope subscript, a flag.
 TRIGGERS = ["[", "@"]
 #: The explanation pages of the codes (compiler.codes.explanation reads them).
@@ -68,8 +78,31 @@ class JibunkiServer(LanguageServer):
             release = version("jibunki")
         except PackageNotFoundError:
             release = "0"
-        super().__init__("jibunki", release)
+        super().__init__("jibunki", release, protocol_cls=JibunkiProtocol)
         self.folders = Folders()
+        self.pending = Pending(self.check_if_open)  # didChange's checks, after a pause
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """A failure outside a request's answer (a notification's handler, a message that
+        could not be sent) goes to the log — stderr and window/logMessage — never to a
+        popup: it is the server's bug, not something the designer can act on."""
+        logger.error("%s: %s", getattr(source, "__name__", source), error)
+        self.window_log_message(types.LogMessageParams(
+            types.MessageType.Error, f"jibunki の言語サーバーの内部エラー: {error}"))
+
+    def is_open(self, uri: str) -> bool:
+        """Whether the client opened ``uri``: only open documents are read or checked (a
+        forged URI — a device, a folder, a file never opened — is answered with nothing)."""
+        return self.protocol.is_open(uri)
+
+    def open_paths(self) -> set[str]:
+        """The paths of the open documents."""
+        return {_path(document.uri) for document in self.workspace.text_documents.values()}
+
+    def check_if_open(self, uri: str) -> None:
+        """``check``, unless the document was closed while its check waited."""
+        if self.is_open(uri):
+            self.check(uri)
 
     # ------------------------------------------------------------ positions
 
@@ -100,10 +133,14 @@ class JibunkiServer(LanguageServer):
 
     def at(self, uri: str, position: types.Position, walk: bool = False):
         """The document at ``uri``: its folder, path, last check, the line under
-        ``position`` and the code-point column (None when it was never checked). The
-        check is made again first when a file of the folder changed on disk (``walk``:
-        or came; lsp.folder.Folder.refresh) or an open document's change is not checked
-        yet: an answer is computed from the texts as they are."""
+        ``position`` and the code-point column (None when it is not open or was never
+        checked). A pending check of the document runs first (lsp.pending), and the check
+        is made again when a file of the folder changed on disk (``walk``: or came;
+        lsp.folder.Folder.refresh) or an open document's change is not checked yet: an
+        answer is computed from the texts as they are."""
+        if not self.is_open(uri):
+            return None
+        self.pending.flush(uri)
         path = _path(uri)
         folder = self.folders.of(Path(path))
         if path not in folder.results:
@@ -199,12 +236,15 @@ class JibunkiServer(LanguageServer):
         return found
 
     def publish(self, uri: str, path: str, folder: Folder) -> None:
-        """Check the open document ``uri`` and publish its diagnostics."""
+        """Check the open document ``uri`` and publish its diagnostics. A document larger
+        than lint reads (dsl.size) is not checked: its one diagnostic says so."""
         document = self.workspace.get_text_document(uri)
-        result = folder.check(path, document.source)
+        too_large = size.too_many_bytes(len(document.source.encode("utf-8", "surrogatepass")),
+                                        path)
+        found = [too_large] if too_large else folder.check(path, document.source).diagnostics
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
-            diagnostics=[self.diagnostic(d, folder) for d in result.diagnostics]))
+            diagnostics=[self.diagnostic(d, folder) for d in found]))
 
     def diagnostic(self, diag, folder: Folder) -> types.Diagnostic:
         """A compiler diagnostic as an LSP one: code, severity, message and hint, range,
@@ -261,10 +301,11 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: JibunkiServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.check(params.text_document.uri)
+        ls.pending.later(params.text_document.uri)  # lsp.pending: checked after a pause
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JibunkiServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.pending.cancel(params.text_document.uri)
         ls.closed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -282,6 +323,8 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
         trigger_characters=TRIGGERS, resolve_provider=True))
     def completion(ls: JibunkiServer, params: types.CompletionParams) -> types.CompletionList:
+        if not ls.is_open(params.text_document.uri):
+            return types.CompletionList(is_incomplete=False, items=[])
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
         items = [types.CompletionItem(
@@ -294,9 +337,12 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def completion_resolve(ls: JibunkiServer, item: types.CompletionItem) -> types.CompletionItem:
-        """A page's or an enemy's candidate with its documentation: its rules text."""
+        """A page's or an enemy's candidate with its documentation: its rules text. The
+        path in its data must be an open document's (the one ``completion`` put there):
+        any other is forged, and no folder is read for it."""
         data = item.data if isinstance(item.data, dict) else {}
-        if item.documentation is None and isinstance(data.get("path"), str):
+        if item.documentation is None and isinstance(data.get("path"), str) \
+                and data["path"] in ls.open_paths():
             folder = ls.folders.of(Path(data["path"]))
             text = features.documentation(str(data.get("kind")), item.label, folder.pages,
                                           folder.enemies)
@@ -327,9 +373,13 @@ def make_server() -> JibunkiServer:
     def formatting(ls: JibunkiServer,
                    params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         """jibunki fmt's layout of the document (dsl.formatter), as one edit of the whole
-        text; nothing for a document with errors (the formatter leaves it alone)."""
+        text; nothing for a document with errors (the formatter leaves it alone) or too
+        large to format (the formatter refuses what lint refuses by size), nor for a URI
+        that is not an open document (a device, a file never opened: nothing is read)."""
         from dsl.formatter import FormatterBug, format_text
 
+        if not ls.is_open(params.text_document.uri):
+            return None
         document = ls.workspace.get_text_document(params.text_document.uri)
         try:
             formatted = format_text(document.source, _path(params.text_document.uri))
@@ -349,11 +399,15 @@ def make_server() -> JibunkiServer:
         preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
         (E001, E010, E011, E057), the counter with each scope it may take (E021)."""
         actions = []
-        for diag in params.context.diagnostics:
+        for diag in params.context.diagnostics[:MAX_FIX_DIAGNOSTICS]:
             data = diag.data if isinstance(diag.data, dict) else {}
-            replacements = data.get("replacements") or []
+            replacements = data.get("replacements")
+            if not isinstance(replacements, list):
+                continue
             title = FIX_TITLES.get(str(diag.code), DEFAULT_FIX_TITLE)
-            for rank, text in enumerate(r for r in replacements if isinstance(r, str)):
+            fixes = [r for r in replacements[:MAX_FIXES] if isinstance(r, str)]
+            diag.data = {**data, "replacements": fixes}  # echoed with each action: bounded
+            for rank, text in enumerate(fixes):
                 actions.append(types.CodeAction(
                     title=title.format(text), kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diag], is_preferred=rank == 0,
@@ -366,6 +420,8 @@ def make_server() -> JibunkiServer:
         """A lens over each 例 of the document: run it (lsp.examples), titled with its last
         outcome."""
         uri = params.text_document.uri
+        if not ls.is_open(uri):
+            return []
         path = _path(uri)
         folder = ls.folders.of(Path(path))
         result = folder.results.get(path)
@@ -380,6 +436,8 @@ def make_server() -> JibunkiServer:
     def run_example(ls: JibunkiServer, uri: str, line: int) -> dict | None:
         """Play the example of ``uri`` starting on ``line`` (0-based), keep its outcome for
         its lens and ask the client to draw the lenses again; the outcome as data."""
+        if not ls.is_open(uri):
+            return None
         path = _path(uri)
         folder = ls.folders.of(Path(path))
         if path not in folder.results:
@@ -424,6 +482,8 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: JibunkiServer,
                         params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        if not ls.is_open(params.text_document.uri):
+            return []
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
         result = folder.results.get(path)
@@ -438,5 +498,9 @@ def make_server() -> JibunkiServer:
 
 
 def main() -> None:
-    """Serve over stdio until the client says exit."""
-    make_server().start_io()
+    """Serve over stdio until the client says exit; exit 0 after a shutdown, else 1."""
+    import sys
+
+    from .protocol import FileDescriptor, run
+
+    sys.exit(run(make_server(), FileDescriptor(sys.stdin.fileno()), sys.stdout.buffer))

@@ -1,0 +1,364 @@
+"""プロトコル — LSP's base protocol and JSON-RPC as written, under pygls.
+
+pygls 2.1 reads a frame only when its header is exactly ``Content-Length: n\\r\\n``: one
+header it cannot read (``abc``, ``-5``, the lowercase ``content-length`` the spec
+allows) leaves it deaf for good, and it reads whatever length it is told into memory. A
+message it cannot structure is logged and never answered, a request after ``shutdown``
+is dropped, and ``exit`` ends the process with 0 whatever came before. Here:
+
+- ``read_frames`` reads frames from a byte stream: header names in any case, the length
+  bounded (MAX_MESSAGE_BYTES), and after a frame it cannot read it resynchronises on the
+  next ``Content-Length`` header — at the start of a line or inside the garbage the
+  unread body left — reading at most MAX_HEADER_LINE bytes at a time;
+- ``serve`` runs that reader on a thread of its own (so ``exit`` never waits on a
+  blocked read) and hands each body to the protocol on the event loop;
+- ``JibunkiProtocol.receive`` answers each JSON-RPC error the way the specifications
+  name it (REFUSALS): −32700 for a body that is no JSON, −32600 for no valid Request (id
+  null when the id cannot be read), −32602 for params that do not fit the method,
+  −32002 before ``initialize``, −32600 after ``shutdown``; ``exit`` sets the exit status
+  (0 after ``shutdown``, else 1).
+
+Every request with a readable id gets exactly one response; nothing here raises on input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import threading
+from dataclasses import dataclass
+from urllib.parse import unquote
+from typing import Iterator
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCRequestMessage, JsonRPCNotification
+
+from compiler.read import MAX_FILE_BYTES
+
+__all__ = ["FileDescriptor", "Frame", "JibunkiProtocol", "MAX_MESSAGE_BYTES", "read_frames", "run",
+           "serve"]
+
+logger = logging.getLogger(__name__)
+
+#: The largest body read: room for a whole document several times the largest size lint
+#: reads (written as JSON, escapes can double it), so that such a document is opened and
+#: refused by size in a diagnostic (lsp.server) rather than lost with its frame.
+MAX_MESSAGE_BYTES = 16 * MAX_FILE_BYTES
+#: A header line is read at most this many bytes at a time (a longer one is garbage).
+MAX_HEADER_LINE = 8 * 1024
+#: How much is asked of the stream at a time.
+READ_CHUNK = 64 * 1024
+#: How many read bodies may wait for the event loop (the reader stops reading beyond).
+QUEUED_FRAMES = 64
+
+_CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+#: ``name: value`` with an RFC 7230 token as the name (a JSON body is never one).
+_HEADER = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:[ \t]*(.*?)[ \t]*\r?\n\Z", re.DOTALL)
+_LENGTH = re.compile(rb"[0-9]{1,12}\Z")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One message read from the stream: its body, or why none could be read."""
+
+    body: bytes | None
+    problem: str = ""
+
+
+class _Lines:
+    """Lines of a byte stream, at most MAX_HEADER_LINE bytes each, with push-back. The
+    stream's ``read(n)`` may return fewer bytes than asked (``os.read`` of a pipe): this
+    class does its own buffering, so no lock of Python's buffered reader is held while the
+    reading thread waits (a daemon thread blocked in ``sys.stdin.buffer`` aborts the
+    interpreter at exit)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.back = b""
+        self.ended = False
+
+    def _fill(self) -> bool:
+        more = b"" if self.ended else self.stream.read(READ_CHUNK)
+        self.ended = not more
+        self.back += more
+        return bool(more)
+
+    def line(self) -> bytes:
+        while b"\n" not in self.back[:MAX_HEADER_LINE] and len(self.back) < MAX_HEADER_LINE:
+            if not self._fill():
+                break
+        cut = self.back.find(b"\n", 0, MAX_HEADER_LINE) + 1 or MAX_HEADER_LINE
+        line, self.back = self.back[:cut], self.back[cut:]
+        return line
+
+    def push(self, data: bytes) -> None:
+        self.back = data + self.back
+
+    def read(self, count: int) -> bytes:
+        """Exactly ``count`` bytes (fewer only at the end of the stream)."""
+        parts, size = [self.back[:count]], len(self.back[:count])
+        self.back = self.back[count:]
+        while size < count:
+            more = b"" if self.ended else self.stream.read(min(count - size, READ_CHUNK))
+            if not more:
+                self.ended = True
+                break
+            parts.append(more)
+            size += len(more)
+        return b"".join(parts)
+
+
+class FileDescriptor:
+    """A file descriptor read with ``os.read``: what is there, without Python's buffer."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def read(self, count: int) -> bytes:
+        """Up to ``count`` bytes, as soon as any are there (b"" at the end)."""
+        return os.read(self.fd, count)
+
+
+def _resync(lines: _Lines, text: bytes, after_garbage: bool = False) -> bool:
+    """When ``text`` holds a Content-Length header after other bytes (the tail of a body
+    that was not read; ``after_garbage``: the text starts with such bytes), push the header
+    back and say so."""
+    found = _CONTENT_LENGTH.search(text)
+    if found is None or found.start() == 0 and not after_garbage:
+        return False
+    lines.push(text[found.start():])
+    return True
+
+
+def read_frames(stream) -> Iterator[Frame]:
+    """Every frame of ``stream`` until it ends: a body, or a problem (the frame was
+    skipped, and reading went on at the next Content-Length header)."""
+    lines = _Lines(stream)
+    carry = b""  # the end of a garbage chunk: a header may straddle two chunks
+    while True:
+        line = lines.line()
+        if not line:
+            return
+        if carry or _HEADER.match(line) is None:  # garbage, or a chunk of a long line
+            text, carry = carry + line, b""
+            if _resync(lines, text, after_garbage=len(text) > len(line)):
+                continue
+            if not line.endswith(b"\n"):
+                carry = text[-len(b"content-length:"):]
+            elif line.strip():
+                yield Frame(None, f"not a header: {line[:40]!r}")
+            continue
+        carry = b""
+        headers, problem = {}, ""
+        while line.strip():
+            match = _HEADER.match(line)
+            if _resync(lines, line) or match is None:
+                problem = f"not a header: {line[:40]!r}"
+                break
+            headers[match.group(1).lower()] = match.group(2)
+            line = lines.line()
+            if not line:
+                return
+        length = headers.get(b"content-length")
+        if not problem and (length is None or _LENGTH.match(length) is None):
+            problem = f"unreadable Content-Length: {length!r}"
+        elif not problem and int(length) > MAX_MESSAGE_BYTES:
+            # never read: the bytes that follow are scanned for the next header instead
+            problem = f"Content-Length {int(length)} over {MAX_MESSAGE_BYTES}"
+        if problem:
+            yield Frame(None, problem)
+            continue
+        body = lines.read(int(length))
+        if len(body) < int(length):
+            return
+        yield Frame(body)
+
+
+async def serve(protocol: JibunkiProtocol, stream) -> None:
+    """Read frames from ``stream`` on a thread and give them to ``protocol`` until the
+    stream ends or the client says exit."""
+    loop = asyncio.get_running_loop()
+    frames: asyncio.Queue = asyncio.Queue(QUEUED_FRAMES)
+
+    def pump() -> None:
+        try:
+            for frame in read_frames(stream):
+                asyncio.run_coroutine_threadsafe(frames.put(frame), loop).result()
+        except Exception:  # the loop is closed (exit), or the stream broke
+            logger.exception("reading the client's messages stopped")
+        finally:
+            try:
+                asyncio.run_coroutine_threadsafe(frames.put(None), loop)
+            except RuntimeError:
+                pass
+
+    threading.Thread(target=pump, name="lsp-reader", daemon=True).start()
+    while protocol.exit_code is None:
+        frame = await frames.get()
+        if frame is None:
+            protocol.exit_code = 0 if protocol.shut_down else 1
+            break
+        if frame.body is None:
+            logger.warning("skipped a frame: %s", frame.problem)
+            continue
+        # timers (lsp.pending's checks) run when no frame waits: a check never runs on a
+        # text that a change already read from the client has made obsolete
+        protocol.receive(frame.body)
+
+
+#: JSON-RPC and LSP error codes of what this module refuses, and their messages.
+REFUSALS = {
+    "parse": (-32700, "Parse error: the body is not JSON"),
+    "request": (-32600, "Invalid Request"),
+    "params": (-32602, "Invalid params"),
+    "uninitialized": (-32002, "Server not initialized"),
+    "shut down": (-32600, "Invalid Request: the server is shutting down"),
+    "initialized": (-32600, "Invalid Request: initialize may be sent only once"),
+}
+
+
+def _valid_id(value) -> bool:
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+def _response(data: dict) -> bool:
+    return "id" in data and ("result" in data or "error" in data)
+
+
+#: The rules of a JSON-RPC message, in the order they are checked: what is wrong when the
+#: test finds it (the first one found is the answer's −32600 message).
+MESSAGE_RULES = (
+    ("not an object", lambda data: not isinstance(data, dict)),
+    ("jsonrpc is not 2.0", lambda data: data.get("jsonrpc") != "2.0"),
+    ("id is neither a number nor a string",
+     lambda data: "id" in data and not _valid_id(data["id"])),
+    ("method is not a string",
+     lambda data: "method" in data and not isinstance(data["method"], str)),
+    ("params is neither an object nor an array",
+     lambda data: data.get("params") is not None and not isinstance(data["params"], (dict, list))),
+    ("neither a method nor a response", lambda data: "method" not in data and not _response(data)),
+)
+
+
+def _flaw(data) -> str | None:
+    """What makes ``data`` no valid JSON-RPC message (None: it is one)."""
+    return next((flaw for flaw, broken in MESSAGE_RULES if broken(data)), None)
+
+
+class JibunkiProtocol(LanguageServerProtocol):
+    """pygls's LSP protocol with the message handling of this module's docstring."""
+
+    def __init__(self, server, converter):
+        super().__init__(server, converter)
+        self.initialized = False
+        self.shut_down = False
+        self.exit_code: int | None = None
+
+    def refuse(self, msg_id, reason: str, detail: str = "") -> None:
+        """Answer ``msg_id`` (None: id null) with the error of REFUSALS[reason]."""
+        code, message = REFUSALS[reason]
+        logger.warning("refused a message (%s): %s", message, detail)
+        self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {
+            "code": code, "message": f"{message}: {detail}" if detail else message}})
+
+    def receive(self, body: bytes) -> None:
+        """Handle one frame's body: refused as REFUSALS say, or handed to pygls."""
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as exc:
+            return self.refuse(None, "parse", str(exc)[:200])
+        flaw = _flaw(data)
+        msg_id = data.get("id") if isinstance(data, dict) else None
+        is_request = isinstance(data, dict) and "method" in data and _valid_id(msg_id)
+        if flaw is not None:
+            return self.refuse(msg_id if _valid_id(msg_id) else None, "request", flaw)
+        method = data.get("method")
+        if method is not None:
+            state = self._state(method)
+            if state is not None:
+                if is_request:
+                    self.refuse(msg_id, state, method)
+                else:
+                    logger.warning("dropped the notification %r (%s)", method, state)
+                return
+            if method == types.EXIT:
+                self.exit_code = 0 if self.shut_down else 1
+                return
+        try:
+            message = self._structure(data, method, is_request)
+        except Exception as exc:
+            if is_request:
+                return self.refuse(msg_id, "params", f"{method}: {exc}"[:500])
+            logger.warning("dropped the message %r: its params do not fit (%s)", method, exc)
+            return
+        if method == types.INITIALIZE:
+            self.initialized = True
+        if method == types.SHUTDOWN:
+            self.shut_down = True  # requests from now on are refused, the answer still goes
+        self.handle_message(message)
+
+    def _state(self, method: str) -> str | None:
+        """Why the life cycle refuses ``method`` now (a key of REFUSALS), or None."""
+        if method == types.EXIT:
+            return None
+        if not self.initialized:
+            return None if method == types.INITIALIZE else "uninitialized"
+        if self.shut_down:
+            return "shut down"
+        if method == types.INITIALIZE:
+            return "initialized"
+        return None
+
+    def _structure(self, data: dict, method: str | None, is_request: bool):
+        """The message as pygls's typed object (lsprotocol's type of the method)."""
+        if method is None:
+            return self.structure_message(data)  # a response: pygls knows its type
+        fallback = JsonRPCRequestMessage if is_request else JsonRPCNotification
+        data.setdefault("params", None)
+        return self._converter.structure(data, self.get_message_type(method) or fallback)
+
+    def handle_message(self, message) -> None:
+        """pygls's dispatch, without its own drop of everything after shutdown (the life
+        cycle is ``receive``'s)."""
+        shut_down, self._shutdown = self._shutdown, False
+        try:
+            super().handle_message(message)
+        finally:
+            self._shutdown = shut_down or self.shut_down
+
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        """A change of a document that is not open is logged and ignored (pygls would
+        raise a KeyError)."""
+        if not self.is_open(params.text_document.uri):
+            logger.warning("didChange of a document that is not open: %s",
+                           params.text_document.uri)
+            self._server.window_log_message(types.LogMessageParams(
+                types.MessageType.Warning,
+                f"開かれていない文書の変更を無視しました: {params.text_document.uri}"))
+            return None
+        return (yield from super().lsp_text_document__did_change(params))
+
+    lsp_text_document__did_change.method_name = types.TEXT_DOCUMENT_DID_CHANGE
+
+    def is_open(self, uri: str) -> bool:
+        """Whether the client opened ``uri`` (and has not closed it)."""
+        return unquote(uri) in self.workspace.text_documents
+
+
+def run(server, stdin, stdout) -> int:
+    """Serve ``server`` (built with JibunkiProtocol) over the two streams until the client
+    says exit or the input ends; the exit status (0 after ``shutdown``, else 1). ``stdin``
+    has ``read(n)`` returning what is there (FileDescriptor); ``stdout`` is binary."""
+    from pygls.io_ import StdoutWriter
+
+    protocol = server.protocol
+    protocol.set_writer(StdoutWriter(stdout))
+    try:
+        asyncio.run(serve(protocol, stdin))
+    except (BrokenPipeError, KeyboardInterrupt):
+        logger.error("the connection to the client is lost")
+    return protocol.exit_code if protocol.exit_code is not None else 1
