@@ -34,6 +34,9 @@ class Symbols:
         default_factory=lambda: {kind: {} for kind in JOURNEY_KINDS})
     _origins: frozenset[str] | None = field(default=None, init=False, repr=False,
                                             compare=False)
+    #: Whether a 生成 filter leaves an empty pool, by the filter's (出自, 銘 range, page):
+    #: filled by the effect check (W005), once per distinct filter of the run.
+    empty_pools: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def origins(self) -> frozenset[str]:
