@@ -237,6 +237,10 @@ FACES = (
     Term("past", "過去面", aliases=("過去",)),
 )
 
+#: What a written face with no pen upgrade shows, and why a pen on it is refused (DESIGN
+#: §6.2: a written face may have no pen upgrade; the catalog and the battle screen say so).
+NO_PEN_UPGRADE = "ペン強化なし"
+
 # --------------------------------------------------------------------- operations
 
 
