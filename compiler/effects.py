@@ -10,7 +10,7 @@ leaves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dsl import ast
 
@@ -479,30 +479,8 @@ def _region_op(op: str):
 def _pool_is_empty(filter_: Filter, ctx: Ctx) -> bool:
     """Whether no page of the run's content fits a 生成 filter (DESIGN §6.1: a warning,
     W005): the runtime draws from the pages table, which holds exactly these pages."""
-    key = (filter_.origin, filter_.year, filter_.page)
-    pools = ctx.symbols.empty_pools
-    if key not in pools:
-        quiet = replace(ctx, diags=[])
-        pools[key] = not any(_fits(page, filter_, quiet) for page in ctx.symbols.pages.values())
-    return pools[key]
-
-
-def _fits(page: ast.Page, filter_: Filter, quiet: Ctx) -> bool:
-    """Whether ``page`` fits the filter, its fields read as their own checks read them
-    (a page whose 銘 is wrong fits no 銘 range: its own check says why)."""
-    if filter_.page is not None and page.id.text != filter_.page:
-        return False
-    fields = {f.key: f for f in reversed(page.fields)}  # the first of a field written twice
-    if filter_.origin is not None:
-        origin = fields.get("origin")
-        if origin is None or not isinstance(origin.value, ast.Name) \
-                or origin.value.text != filter_.origin:
-            return False
-    if filter_.year is not None:
-        year = constant(fields["year"].value, quiet, W.variable.year) if "year" in fields else None
-        if not isinstance(year, int) or not filter_.year[0] <= year <= filter_.year[1]:
-            return False
-    return True
+    year = None if filter_.year is None else tuple(filter_.year)
+    return not ctx.symbols.facts.fits_any(filter_.origin, year, filter_.page)
 
 
 def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
