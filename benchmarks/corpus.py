@@ -49,7 +49,7 @@ EFFECTS = (
     "防御補正 += {k} 範囲 ステージ",
     "移動 1枚 捨て札 -> 手札 選択",
     "移動 2枚 山札 -> 手札 上から",
-    "生成 出自 {origin} 銘 0..{n} -> 手札 寿命 ステージ",
+    "生成 出自 {origin} 銘 0..200 -> 手札 寿命 ステージ",  # never an empty pool (W005) by 銘
     "複製 手札 -> 山札 寿命 ラン",
     "支払う HP {k}",
     "通貨 += {k}",
@@ -107,6 +107,10 @@ def page(i: int, rng: random.Random, ids: list[str]) -> str:
         out.append(f"  ペン {rng.choice(sides)} {_face(rng, ids, conditions=False, own=f'p{i}')}")
     if rng.random() < 0.3:
         out.append(f"  破却 {{ {_fill(rng.choice(TEARS), rng, ids, f'p{i}')} }}")
+    # every blank face says what the pen writes (E066); drawn from the page number, not
+    # the generator, so the pages after this one stay what they were
+    out += [f"  ペン {side} {{ 防御 += {3 + i % 5} }}" for side in ("未来面", "過去面")
+            if side not in sides]
     return "\n".join(out) + "\n}\n"
 
 

@@ -82,12 +82,14 @@ SEAT_STEP = 4  # 座 += 4 毎 ターン開始時 予告
 # ------------------------------------------------------------------ the deck
 # uid: page        銘  綻び倍率  未来面                     過去面                       ペン / 破却
 # 0 hatsu_koe       0   2.0  blank (pen: 歩 += 8)       防御 += 10 (stage)            破却: 防御 += 3 each turn start (turn)
-# 1 sakamichi       8   2.0  blank                      攻撃力補正 += 4, next 2 plays  pen past: += 6
-# 2 himitsu_kichi  12   1.0  blank                      if not crossing: 2 × 防御 12 (on hit); exiled for the stage
+# 1 sakamichi       8   2.0  blank (pen: 歩 += 6)       攻撃力補正 += 4, next 2 plays  pen past: += 6
+# 2 himitsu_kichi  12   1.0  blank (pen: if not crossing: 防御 10 on hit)
+#                                                       if not crossing: 2 × 防御 12 (on hit); exiled for the stage
 # 3,4 nyuugaku     22   1.0  敵HP -= distance × 0.7     top of the draw pile → hand   破却: (a stage-start effect; one stage: never fires)
 # 5 tabidachi      36   1.0  敵HP -= distance × 0.8     blank (pen: 歩 += 5)          pen future: × 1.2; 破却: 攻撃力補正 += 2 (run)
-# 6 hatsukoi       17   1.5  if crossed this turn: 敵HP -= 8, 敵HP -= 8    blank
-# 7 shigoto        44   1.0  敵HP -= 10, then 攻撃力補正 += 3, next 2 plays blank
+# 6 hatsukoi       17   1.5  if crossed this turn: 敵HP -= 8, 敵HP -= 8    blank (pen: 敵HP -= 6, 敵HP -= 6)
+# 7 shigoto        44   1.0  敵HP -= 10, then 攻撃力補正 += 3, next 2 plays
+#                                                       blank (pen: 攻撃力補正 += 3, next 2 plays; 歩 += 4)
 # 8 kekkon         55   0.8  敵HP -= distance × 0.8     blank (pen: 防御 15 on hit)   破却: 攻撃倍率 *= 1.2 (run)
 # 9 tenshoku       48   1.2  blank (pen: 敵HP -= 20)    blank (pen: 敵HP -= distance × 0.5)
 DECK = ("hatsu_koe", "sakamichi", "himitsu_kichi", "nyuugaku", "nyuugaku", "tabidachi",
@@ -100,7 +102,8 @@ FRAY_MUL = (2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.5, 1.0, 0.8, 1.2)
 FUTURE_WRITTEN = frozenset((NYUUGAKU_1, NYUUGAKU_2, TABIDACHI, HATSUKOI, SHIGOTO, KEKKON))
 PAST_WRITTEN = frozenset((HATSU_KOE, SAKAMICHI, HIMITSU_KICHI, NYUUGAKU_1, NYUUGAKU_2))
 #: The faces a pen can write, in the interpreter's order of sides (future, then past).
-PEN_SIDES = {HATSU_KOE: ("future",), SAKAMICHI: ("past",), TABIDACHI: ("future", "past"),
+PEN_SIDES = {HATSU_KOE: ("future",), SAKAMICHI: ("future", "past"), HIMITSU_KICHI: ("future",),
+             TABIDACHI: ("future", "past"), HATSUKOI: ("past",), SHIGOTO: ("past",),
              KEKKON: ("past",), TENSHOKU: ("future", "past")}
 
 DEFAULT_MAX_ACTIONS = 400
@@ -216,7 +219,7 @@ class HandwrittenBattle:
             return False
         if uid == HIMITSU_KICHI:  # 条件 跨がない
             return (self.age - self.seat) * (year - self.seat) >= 0
-        if uid == HATSUKOI:  # 条件 跨いだ回数[ターン] >= 1
+        if uid == HATSUKOI and side == "future":  # 条件 跨いだ回数[ターン] >= 1
             return self.crossings_turn >= 1
         return True
 
@@ -300,13 +303,15 @@ class HandwrittenBattle:
             else:
                 self._gain_steps(8)
         elif uid == SAKAMICHI:
-            self._place_attack_add(6 if penned else 4)
+            if side == "past":
+                self._place_attack_add(6 if penned else 4)
+            else:
+                self._gain_steps(6)
         elif uid == HIMITSU_KICHI:
-            self.on_hit.append(12)
-            self.on_hit.append(12)
-            if log is not None:
-                log.append(("defense_gained", 12, "on_hit"))
-                log.append(("defense_gained", 12, "on_hit"))
+            for value in ((12, 12) if side == "past" else (10,)):
+                self.on_hit.append(value)
+                if log is not None:
+                    log.append(("defense_gained", value, "on_hit"))
         elif uid == NYUUGAKU_1 or uid == NYUUGAKU_2:
             if side == "future":
                 self._hit_enemy(distance * 0.7)
@@ -318,13 +323,18 @@ class HandwrittenBattle:
             else:
                 self._gain_steps(5)
         elif uid == HATSUKOI:
-            self._hit_enemy(8)
+            hit = 8 if side == "future" else 6
+            self._hit_enemy(hit)
             if self.enemy_hp > 0:
-                self._hit_enemy(8)
+                self._hit_enemy(hit)
         elif uid == SHIGOTO:
-            self._hit_enemy(10)
-            if self.enemy_hp > 0:
+            if side == "future":
+                self._hit_enemy(10)
+                if self.enemy_hp > 0:
+                    self._place_attack_add(3)
+            else:
                 self._place_attack_add(3)
+                self._gain_steps(4)
         elif uid == KEKKON:
             if side == "future":
                 self._hit_enemy(distance * 0.8)

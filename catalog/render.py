@@ -159,6 +159,8 @@ def _page_view(page, tables, starter: Counter) -> dict:
         faces.append({
             "side": side.code, "word": side.ja, "written": face.written,
             "lines": body_pieces(face), "pen": _pen_view(face, pen),
+            # a written face may have no pen upgrade: then the pen is refused, and says so
+            "no_pen": vocab.NO_PEN_UPGRADE if face.written and pen is None else None,
         })
     blank_page = not any(f["written"] for f in faces)
     tear = None

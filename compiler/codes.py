@@ -108,6 +108,25 @@ E060 = _define("E060", ERROR, f"{W.target}の範囲が逆（下限が上限よ�
 E061 = _define("E061", ERROR, f"{W.target}がその量の取りうる値の外",
     hint=f"{W.measure.win_rate}は 0%〜100%、{W.measure.win_rate_delta}は{W.measure.win_rate}の変化"
          "（ポイント）なので -100%〜+100% です")
+# rules fidelity round 3 (DESIGN §6.2)
+E062 = _define("E062", ERROR, f"HP を減らせるのは{W.intent.attack}と{W.operation.pay}だけ")
+E063 = _define("E063", ERROR, f"{W.variable.defense}が減るのは被弾と寿命だけ")
+E064 = _define("E064", ERROR, f"敵の特性・{W.variable.fray}報酬が与える{W.variable.defense}の寿命は {W.scope.turn} だけ",
+    message=f"{{where}}が与える{W.variable.defense}の寿命は {W.lifetime.turn} だけです（「{{lifetime}}」）",
+    hint=f"長く残る{W.variable.defense}（{W.lifetime.on_hit}・{W.lifetime.stage}・{W.lifetime.run}）を与えられるのはページの作用だけです。"
+         f"寿命 {W.lifetime.turn} にするか、寿命 を消してください")
+E065 = _define("E065", ERROR, f"{W.variable.fray}報酬で HP は上がらない",
+    message=f"{W.variable.fray}報酬で HP は上げられません",
+    hint=f"HP の回復はマップの報酬（{W.tile.philosophy}・{W.tile.antique}）とまれなページ効果だけです（spec 000）。"
+         f"{W.variable.fray}報酬には恒久パラメータの{W.operation.cap}などを書いてください")
+E066 = _define("E066", ERROR, "白紙の面にペンで書く内容がない",
+    message="{side}は白紙ですが、ペンで書き込む内容（ペン {side} {{ … }}）がありません",
+    hint="白紙の面にペンで何が書かれるかはページごとに決まっていて、見えている必要があります（spec 000）。"
+         "ペン {side} {{ … }} を書くか、{side} {{ … }} に作用を書いてください")
+E067 = _define("E067", ERROR, f"整数の恒久パラメータに小数の{W.operation.cap}")
+E068 = _define("E068", ERROR, "予兆が空",
+    message="予兆（Intent 列）が空です",
+    hint=f"敵は毎{W.scope.turn}少なくとも1つの Intent を持ちます。例: 予兆 [ {W.intent.attack} 16 ]")
 # 旅 (spec 004, draft 17): the journey items
 E070 = _define("E070", ERROR, "旅の項目の値の形が違う")
 E071 = _define("E071", ERROR, "旅の内容が揃っていない")
@@ -117,13 +136,18 @@ W001 = _define("W001", WARNING, "定義されるが現在は参照されない�
     message="{label} は定義されていますが、現在は参照しない設計です（○）",
     hint="● のスコープで足りるか確かめてください")
 W002 = _define("W002", WARNING, "白紙ページの破却効果は得られない",
-    message="白紙ページ（両面とも白紙）を破っても破却効果は得られません",
-    hint=f"白紙ページを破ると{W.variable.fray}だけが上がります（spec 000 白紙ページ）")
+    message="白紙ページ（両面とも白紙）は、ペンで書き込む前に破ると破却効果が得られません",
+    hint=f"白紙のまま破ると{W.variable.fray}だけが上がります（spec 000 白紙ページ）。"
+         "破却効果はペンで面を書いてから破ったときだけ働きます")
 W003 = _define("W003", WARNING, "空のファイル",
     message="空のファイルです（定義がありません）",
     hint="ページや敵の定義を書くか、ファイルを消してください")
 W004 = _define("W004", WARNING, "書かれた場所では一度も発動しない作用",
     message="この作用は書かれた場所では一度も発動しません")
+W005 = _define("W005", WARNING, f"{W.operation.generate}の候補が1枚もない",
+    message=f"この絞り込みに合うページが1枚もないので、{W.operation.generate}しても何も起きません",
+    hint=f"{W.operation.generate}は絞り込み（出自・{W.variable.year}の範囲・ページ指定）に合うページから選びます。"
+         "範囲を広げるか、合うページを書いてください")
 
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")

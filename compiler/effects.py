@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from dsl import ast
 
 from contract import vocabulary as vocab
-from contract.tables import Const, Filter, Names, Repeat, Sayou, Target
+from contract.tables import Const, Filter, Names, Repeat, Sayou, Scaled, Target
 from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
-                    E040, E042, E046, E047, E050, E051, W004)
+                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004,
+                    W005)
 from .names import guess, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
 from contract.vocabulary import W
@@ -64,6 +65,61 @@ _REFUSED_OP_HINTS = {
     ("hp", "mul"): f"HP が変わるのは{W.intent.attack}・{W.operation.pay}・まれな回復だけです。掛け算で増減させることは"
                    "できません（回復なら HP += n、代償なら 支払う HP n）",
 }
+
+
+@dataclass(frozen=True)
+class OneWay:
+    """A current value that no 作用 may lower (DESIGN §6.2): the code that refuses it, what
+    lowers it instead, and the hint by the side that wrote the 作用 (page, enemy)."""
+
+    code: object
+    falls_by: str
+    hints: dict
+
+
+#: The payment as content writes it (支払う HP n).
+_PAY = vocab.KEYWORDS["pay"][0]
+#: The values that fall only by the rules, never by a 作用 that lowers them.
+_ONE_WAY = {
+    "hp": OneWay(E062, f"{W.intent.attack}（Intent）と「{_PAY} HP n」", {
+        "page": f"代償として HP を払うなら {_PAY} HP 5 と書きます（払えるときだけ{W.scope.play}でき、"
+                f"{W.operation.pay}で負けることはありません）",
+        "enemy": f"敵が HP を削るのは Intent です: 予兆 [ {W.intent.attack} 16 ]",
+    }),
+    "defense": OneWay(E063, f"被弾（Intent を受ける）と値の寿命", {
+        "page": f"{W.variable.defense}はそれぞれの寿命（{W.lifetime.on_hit}・{W.lifetime.turn}・{W.lifetime.stage}・{W.lifetime.run}）"
+                f"で消えます。増やすなら {W.variable.defense} += n、倍にするなら {W.variable.defense} *= 1.5 のように 1 以上を掛けます",
+        "enemy": f"敵が{W.variable.defense}を削るのは Intent の{W.intent.attack}です: 予兆 [ {W.intent.attack} 16 ]",
+    }),
+}
+
+
+def _lowers(op: str, direction: str | None, base) -> str:
+    """How this numeric 作用 would lower its target, or "" when it never does: ``base``
+    None is not checked yet (only the written direction is known)."""
+    if op == "add" and direction == "decrease":
+        return "-="
+    if base is None:
+        return ""
+    if op == "add" and number_of(base) < 0:
+        return "+= に負の値"
+    if op == "mul" and isinstance(base, Scaled):
+        return "*= に参照（0 になりうる）"
+    if op == "mul" and base.value < 1:
+        return "*= に 1 未満の値"
+    return ""
+
+
+def _refuse_fall(variable, op: str, direction, base, span, ctx: Ctx) -> bool:
+    """Report a 作用 that lowers a one-way value (_ONE_WAY); True when it did."""
+    rule = _ONE_WAY.get(variable.code)
+    how = "" if rule is None else _lowers(op, direction, base)
+    if not how:
+        return False
+    ctx.add(rule.code.at(span, f"「{variable.ja}」を減らす作用は書けません（{how}）。"
+                               f"減らすのは{rule.falls_by}だけです",
+                         hint=rule.hints["enemy" if ctx.side == "enemy" else "page"]))
+    return True
 
 
 def check_sayou(s: ast.Sayou, ctx: Ctx) -> Sayou | None:
@@ -176,6 +232,10 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     op, direction = _NUMERIC_OPS[s.op]
     if op == "mul" and _landing(op, tails, ctx) is False:
         return None  # E023 first: a modified multiply exists for no target at all
+    # Before the operations of the side: `HP -= n` in an enemy trait is told what lowers HP
+    # (an Intent), not only that HP is no target of a trait.
+    if _refuse_fall(variable, op, direction, None, s.span, ctx):
+        return None
     if op not in _allowed_ops(variable, ctx):
         _refuse_op(variable, op, s.span, ctx)
         return None
@@ -183,7 +243,11 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     if landing is False:
         return None
     base = check_base(s.value, ctx)
-    if base is None:
+    if base is None or _refuse_fall(variable, op, direction, base, s.span, ctx):
+        return None
+    if ctx.where == "reward" and variable.code == "hp":
+        # Heals come from map rewards and rare page effects (spec 000), not from 綻び.
+        ctx.add(E065.at(s.span))
         return None
     if op == "assign" and variable.kind == "page_attr":
         if ctx.owner is not None and target.page == ctx.owner:
@@ -220,8 +284,21 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     base = check_base(s.value, ctx)
     if base is None:
         return None
+    if variable.param_kind == "integer" and not _whole(number_of(base)):
+        # An integer parameter counts pages, draws, years …: a fraction of one would be
+        # truncated away where it lands (DESIGN §6.2). A coefficient keeps it.
+        kind = vocab.PARAMETER_KINDS["integer"]
+        ctx.add(E067.at(s.value.span, f"「{variable.ja}」は{kind}の恒久パラメータなので、"
+                                      f"{W.operation.cap}は整数で書きます（{number_of(base):g}）",
+                        hint=f"例: {W.operation.cap} {variable.ja} += 1 寿命 {W.scope.run}。"
+                             f"小数が使えるのは係数（{W.variable.defense_coef} など）だけです"))
+        return None
     return _sayou(s, tails, ctx, variable, op="cap", target=target,
                   direction=_NUMERIC_OPS[s.op][1], base=base)
+
+
+def _whole(number) -> bool:
+    return isinstance(number, int) or float(number).is_integer()
 
 
 def _pay(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
@@ -387,6 +464,8 @@ def _region_op(op: str):
             ctx.add(E037.at(s.span, "移動元と移動先が同じです"))
             return None
         chosen, filter_ = options
+        if op == "generate" and _pool_is_empty(filter_, ctx):
+            ctx.add(W005.at(s.span))
         pick = chosen or ("top" if source is not None and source.code == "draw" else "random")
         if pick == "top" and (source is None or source.code != "draw"):
             ctx.add(E037.at(s.span, f"「{W.pick.top}」選べるのは{W.region.draw}からだけです"))
@@ -395,6 +474,13 @@ def _region_op(op: str):
                       source=source.code if source else None, dest=dest.code, count=count,
                       pick=pick, filter=filter_)
     return check
+
+
+def _pool_is_empty(filter_: Filter, ctx: Ctx) -> bool:
+    """Whether no page of the run's content fits a 生成 filter (DESIGN §6.1: a warning,
+    W005): the runtime draws from the pages table, which holds exactly these pages."""
+    year = None if filter_.year is None else tuple(filter_.year)
+    return not ctx.symbols.facts.fits_any(filter_.origin, year, filter_.page)
 
 
 def _reveal(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
@@ -445,6 +531,11 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
     timing = _timing(variable, s, tails, ctx, context)
     if lifetime is False or timing is False:
         return None
+    if target.code in _SHORT_LIVED and ctx.where in _NOT_A_PAGE and lifetime not in _SHORT_LIVED[target.code]:
+        ctx.add(E064.at(tails["life"].span if "life" in tails else s.span,
+                        where=context.words,
+                        lifetime=vocab.tables()["lifetime"].by_code(lifetime).ja))
+        return None
     repeat = _repeat(op, variable, s, tails, ctx, context, timing)
     if repeat is None:
         return None
@@ -480,6 +571,14 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
                  filter=filter, line=s.span.line, names=names_of(target, repeat))
 
 
+#: Blocks that are not a page's: only a page's effects give long-lived defense (DESIGN
+#: §6.2), so what these give lasts the turn.
+_NOT_A_PAGE = {"trait", "reward"}
+#: The lifetimes a value given by such a block may have, by target (a 被弾1回 value
+#: outlives turns and stages: it vanishes only by taking a hit).
+_SHORT_LIVED = {"defense": {"turn"}}
+
+
 def names_of(target: Target, repeat: Repeat) -> Names:
     """The display words of a 作用's target and repeat range (events, the terminal)."""
     if target.code == "flag":
@@ -500,6 +599,9 @@ def names_of(target: Target, repeat: Repeat) -> Names:
     return Names(shown, span)
 
 
+#: Timings that come only after 敵HP reached 0, when no enemy trait runs any more (DESIGN
+#: §6.2): a trait waiting for one never fires. The player's own effects still do.
+_AFTER_THE_ENEMY_FELL = {"on_enemy_hp_zero", "stage_end"}
 #: Timings that are already past when a play places a continuing 作用, by the scope that
 #: ends its repeat range: before the range ends they do not come again (the play is in
 #: the player's part of the turn, after the turn's own start, refill and draw).
@@ -515,6 +617,10 @@ def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
     """Why a continuing 作用 with this timing and range never fires where it is written,
     or "" when it may (DESIGN §6.1 timings that never fire)."""
     entry = vocab.tables()["timing"].by_code(timing)
+    if where == "trait" and timing in _AFTER_THE_ENEMY_FELL:
+        return (f"敵の特性が動くのは敵が場にいる間だけです。{entry.ja} には敵はもう倒れているか"
+                f"{W.scope.stage}が終わっていて、特性は発動しません（DESIGN §6.2）。"
+                f"{W.timing.before_enemy} や {W.timing.turn_end} にしてください")
     if not entry.reachable:
         return (f"{entry.ja} は{W.scope.run}の始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"
                 f"発動しません。{W.timing.stage_start} か、タイミングを書かない一度きりの作用にしてください")

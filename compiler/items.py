@@ -17,7 +17,8 @@ from dsl.diagnostics import Note
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
-from .codes import E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, W002
+from .codes import (E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, E066, E068,
+                    W002)
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .names import resolve
@@ -106,6 +107,9 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
             continue
         pens[pen.side] = (pen, _pen(pen, ctx.at("pen"), _written(faces, pen.side), damaged))
 
+    if not damaged:  # recovery may have dropped a pen block: its error says so
+        _blank_faces_have_pens(page, faces, pens, ctx)
+
     tear = None
     if len(page.tears) > 1:
         ctx.add(E013.at(page.tears[1].span, "破却を2回書いています",
@@ -116,8 +120,9 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
     elif page.tears:
         tear = _body(page.tears[0].body, ctx.at("tear"))
         written = [f for f, lowered in faces.values() if f.body is not None]
-        # A pen writes a blank face before the tear, and then the page is no 白紙ページ.
-        if not written and not page.pens:
+        # Every blank face has its pen (E066), so the 破却 is had only by a page the pen
+        # has written first: torn while blank it gives 綻び only (spec 000 白紙ページ).
+        if not written:
             ctx.add(W002.at(page.tears[0].span))
 
     if any(d.is_error for d in ctx.diags[before:]):
@@ -134,6 +139,16 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
         appears=tuple(appears), flavor=fields["flavor"].value if "flavor" in fields else "",
         faces=checked_faces, pens=checked_pens,
         tear=None if tear is None else tear.effects, source=source, target=target)
+
+
+def _blank_faces_have_pens(page: ast.Page, faces: dict, pens: dict, ctx: Ctx) -> None:
+    """E066 for each blank face — 白紙, or not written at all — that no ペン block writes:
+    what the pen writes is fixed per page and visible (spec 000, DESIGN §6.2)."""
+    for side in SIDES:
+        if _written(faces, side) or side in pens:
+            continue
+        where = faces[side][0].span if side in faces else page.id.span
+        ctx.add(E066.at(where, side=_SIDE_WORDS[side]))
 
 
 def _deck_cap(fields, ctx: Ctx) -> int | None:
@@ -239,6 +254,8 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
     if not enemy.intents and not damaged:
         ctx.add(E014.at(enemy.id.span, "予兆（Intent 列）がありません",
                         hint=f"例: 予兆 [ {W.intent.attack} 16, {W.intent.attack} 16, {W.intent.blank} {W.region.hand} ]"))
+    if enemy.intents and not enemy.intents[0]:
+        ctx.add(E068.at(enemy.intents_spans[0]))
     if len(enemy.intents) > 1:
         ctx.add(E013.at(enemy.intents_spans[1], "予兆を2回書いています"))
     intents = [_intent(i, ctx) for i in (enemy.intents[0] if enemy.intents else ())]

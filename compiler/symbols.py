@@ -6,6 +6,7 @@ Duplicate ids are reported here, pointing at both definitions.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from dsl import ast
@@ -32,21 +33,74 @@ class Symbols:
     #: 旅 (spec 004): each kind of journey item (JOURNEY_KINDS) → its items by id.
     journey: dict[str, dict[str, ast.JourneyItem]] = field(
         default_factory=lambda: {kind: {} for kind in JOURNEY_KINDS})
-    _origins: frozenset[str] | None = field(default=None, init=False, repr=False,
-                                            compare=False)
+    _facts: "PageFacts | None" = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def origins(self) -> frozenset[str]:
-        """Every 出自 written by some page (the values a generation filter may name).
+        """Every 出自 written by some page (the values a generation filter may name)."""
+        return frozenset(origin for origin in self.facts.counts if origin is not None)
 
-        Gathered once, on first use: every 出自 filter of every page reads it, and a walk
-        of all pages per filter made lint grow with the square of the content. The table
-        of pages is complete before any item is checked (``collect``)."""
-        if self._origins is None:
-            self._origins = frozenset(
-                f.value.text for page in self.pages.values() for f in page.fields
-                if f.key == "origin" and isinstance(f.value, ast.Name))
-        return self._origins
+    @property
+    def facts(self) -> "PageFacts":
+        """What a generation filter reads of every page (PageFacts).
+
+        Gathered once, on first use: every 出自 filter and every 生成 pool (W005) of every
+        page reads it, and a walk of all pages per filter made lint grow with the square
+        of the content. The table of pages is complete before any item is checked
+        (``collect``)."""
+        if self._facts is None:
+            self._facts = PageFacts.of(self)
+        return self._facts
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """The 出自 and 銘 of every page, as a 生成 filter reads them: by 出自 (None: every page)
+    how many pages have it and their 銘 in order; by page id its (出自, 銘). A 銘 that its
+    own check refuses is None (the page fits no 銘 range; that check says why)."""
+
+    counts: dict
+    years: dict
+    pages: dict
+
+    @classmethod
+    def of(cls, symbols: Symbols) -> "PageFacts":
+        """The facts of every page of ``symbols``, in one walk."""
+        from .values import Ctx, constant
+
+        quiet = Ctx([], symbols)
+        counts: dict = {}
+        years: dict = {}
+        pages: dict = {}
+        for page in symbols.pages.values():
+            fields: dict = {}
+            for f in page.fields:  # the first of a field written twice, as its check reads it
+                fields.setdefault(f.key, f)
+            origin = fields.get("origin")
+            origin = origin.value.text if origin and isinstance(origin.value, ast.Name) else None
+            year = constant(fields["year"].value, quiet, "") if "year" in fields else None
+            year = year if isinstance(year, int) else None
+            pages[page.id.text] = (origin, year)
+            for key in {None, origin}:
+                counts[key] = counts.get(key, 0) + 1
+                if year is not None:
+                    years.setdefault(key, []).append(year)
+        return cls(counts, {key: sorted(found) for key, found in years.items()}, pages)
+
+    def fits_any(self, origin: str | None, years: tuple[int, int] | None,
+                 page: str | None) -> bool:
+        """Whether some page fits a filter of 出自, 銘 range and page (None: any)."""
+        if page is not None:
+            if page not in self.pages:
+                return True  # an unknown page is E011's to report
+            own_origin, own_year = self.pages[page]
+            return ((origin is None or own_origin == origin) and
+                    (years is None or own_year is not None and years[0] <= own_year <= years[1]))
+        if years is None:
+            return self.counts.get(origin, 0) > 0
+        found = self.years.get(origin, [])
+        at = bisect_left(found, years[0])
+        return at < len(found) and found[at] <= years[1]
 
 
 def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:

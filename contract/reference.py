@@ -28,7 +28,10 @@ CELL_MEANINGS = {
 
 
 def _variable(term) -> str:
-    return vocab.VARIABLE_KINDS[term.kind]
+    kind = vocab.VARIABLE_KINDS[term.kind]
+    if term.param_kind is None:
+        return kind
+    return f"{kind}（{vocab.PARAMETER_KINDS[term.param_kind]}）"
 
 
 def _counter(term) -> str:

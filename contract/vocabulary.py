@@ -237,6 +237,10 @@ FACES = (
     Term("past", "過去面", aliases=("過去",)),
 )
 
+#: What a written face with no pen upgrade shows, and why a pen on it is refused (DESIGN
+#: §6.2: a written face may have no pen upgrade; the catalog and the battle screen say so).
+NO_PEN_UPGRADE = "ペン強化なし"
+
 # --------------------------------------------------------------------- operations
 
 
@@ -306,6 +310,13 @@ VARIABLE_KINDS = {
 }
 
 
+#: 恒久パラメータの型 (DESIGN §6.2): what a cap change of each kind of parameter may be.
+PARAMETER_KINDS = {
+    "integer": "整数",      # a count or an amount: a cap change is a whole number
+    "coefficient": "係数",  # a factor of a rule: a cap change keeps its fraction
+}
+
+
 @dataclass(frozen=True)
 class Variable(Term):
     """A state variable: what a 作用 may target or a reference may read.
@@ -327,6 +338,10 @@ class Variable(Term):
     modifier_kind: str | None = None  # "add" | "mul"
     cond_kind: str | None = None
     readable: bool = True
+    #: 恒久パラメータの型 (DESIGN §6.2): "integer" (a count: 手札上限, ドロー枚数 …) or
+    #: "coefficient" (防御係数): a cap change of an integer parameter is a whole number, one of
+    #: a coefficient keeps its fraction. None for every variable that is no parameter.
+    param_kind: str | None = None
 
 
 VARIABLES = (
@@ -351,27 +366,29 @@ VARIABLES = (
              note="moves only by play; suppress is the one control"),
     Variable("seat", "座", meaning="数直線上の敵の位置。跨ぎの判定基準であり、防御量の基準点", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
              note="the enemy's seat: moved by enemy traits only"),
-    # 恒久パラメータ (permanent parameters): pages change them by 上限変更 only
+    # 恒久パラメータ (permanent parameters): pages change them by 上限変更 only. Each is an
+    # integer or a coefficient (PARAMETER_KINDS, DESIGN §6.2).
     *(
         Variable(code, year, kind="param", page_ops=("cap",), enemy_ops=("cap",),
                  lifetimes=("stage", "run"), default_lifetime=None, cond_kind="resource",
-                 meaning=meaning)
-        for code, year, meaning in (
-            ("lifespan_cap", "寿命上限", "刻の上の壁。銘がこれを超えるページは持てるがプレイできない"),
-            ("hand_cap", "手札上限", "手札の上限枚数。達しているときは引かない"),
-            ("draw_count", "ドロー枚数", "毎ターン引く枚数"),
-            ("steps_quota", "歩の規定量", "ターン開始時に歩が回復する量"),
-            ("pen_cap", "ペン回数上限", "1ステージにペンを使える回数"),
-            ("tear_cap", "破り回数上限", "1ステージにページを破れる回数"),
-            ("same_age_cap", "同刻上限", "1ターンにプレイできる 銘 = 刻 のページの枚数"),
-            ("defense_coef", "防御係数", "ターン終了時の防御 = 係数 × |刻 − 座| の係数"),
-            ("max_hp", "最大HP", "HP の上限。超えたぶんは切り捨てる"),
+                 meaning=meaning, param_kind=param_kind)
+        for code, year, param_kind, meaning in (
+            ("lifespan_cap", "寿命上限", "integer", "刻の上の壁。銘がこれを超えるページは持てるがプレイできない"),
+            ("hand_cap", "手札上限", "integer", "手札の上限枚数。達しているときは引かない"),
+            ("draw_count", "ドロー枚数", "integer", "毎ターン引く枚数"),
+            ("steps_quota", "歩の規定量", "integer", "ターン開始時に歩が回復する量"),
+            ("pen_cap", "ペン回数上限", "integer", "1ステージにペンを使える回数"),
+            ("tear_cap", "破り回数上限", "integer", "1ステージにページを破れる回数"),
+            ("same_age_cap", "同刻上限", "integer", "1ターンにプレイできる 銘 = 刻 のページの枚数"),
+            ("defense_coef", "防御係数", "coefficient", "ターン終了時の防御 = 係数 × |刻 − 座| の係数"),
+            ("max_hp", "最大HP", "integer", "HP の上限。超えたぶんは切り捨てる"),
         )
     ),
     # 歩の持ち越し (DESIGN §6.1): unspent 歩 carried over at cleanup. Unlike the other
     # parameters a page may raise it for the turn alone (寿命 ターン).
     Variable("steps_carry", "歩の持ち越し", meaning="ターン終了時、使わなかった歩のうち次のターンへ持ち越せる量", kind="param", page_ops=("cap",), enemy_ops=("cap",),
-             lifetimes=("turn", "stage", "run"), default_lifetime=None, cond_kind="resource"),
+             lifetimes=("turn", "stage", "run"), default_lifetime=None, cond_kind="resource",
+             param_kind="integer"),
     # 補正 (modifiers): continuing effects with timing 常時
     Variable("attack_add", "攻撃力補正", meaning="敵HPへの作用に加わる加算補正", kind="modifier", page_ops=("add",), enemy_ops=("add",),
              lifetimes=(), default_lifetime=None, modifier_of="enemy_hp", modifier_kind="add"),
@@ -611,7 +628,8 @@ BALANCE_KEYS = (
     BalanceKey("fray_attack", "綻び攻撃係数", type="float", low=0, high=10,
                note="攻撃倍率 = 1 + 係数 × 累積綻び"),
     BalanceKey("tear_scale", "破却係数", type="float", low=0, high=10,
-               note="破却効果の基準値 × (1 + 係数 × 距離)"),
+               note="破却効果の基準値 × (1 + 係数 × 距離)。乗算は 1 を超える分が伸びる: "
+                    "攻撃倍率 *= 1.2 は ×(1 + 0.2 × (1 + 係数 × 距離))"),
     BalanceKey("reward_interval", "綻び報酬間隔", type="int", low=1,
                note="累積綻びがこの年数に達するたびに綻び報酬"),
     BalanceKey("deck_cap_default", "デッキ内上限枚数", type="int", low=1, high=99,

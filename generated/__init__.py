@@ -9,6 +9,6 @@ MANIFEST = {
  'decks.py': '4354ce479cc768e96c39c851dd461710fbbddd4ee5915ac63aa80cc3353fc0f8',
  'enemies.py': '3934a30409b3b44369392cb4f3e7b9ccdbd635c7f87a2b774e0d839844267f51',
  'journey.py': 'dbe3ebdb94c6ace00eefb889c0b4bd4e46d8c5f7b36fa878a6231e76413510ce',
- 'pages.py': '83c1ae4bb423ee7a1d5f14ab51be8c1eadd84a0b6df5acb8aa5d688f0646289f',
+ 'pages.py': '5bdf080c3c70a60b5d0a7606864b1d367910c96d57db3432688926c892ac5608',
  'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }

@@ -6,7 +6,7 @@ events; the class exists so that this concept can be read on its own.
 
 from __future__ import annotations
 
-from contract.vocabulary import W
+from contract.vocabulary import NO_PEN_UPGRADE, W
 
 from .refusal import Refused
 from .bounds import bounded, clamp
@@ -33,7 +33,7 @@ class PenAndTear:
         elif face["penned"]:
             raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
         elif page.pens[side] is None:
-            raise Refused(f"このページの{SIDE_WORDS[side]}にはペンで書けるものが定義されていません")
+            raise Refused(f"{SIDE_WORDS[side]}は{NO_PEN_UPGRADE}です（このページのこの面にペンで書けるものはありません）")
         else:
             face["state"], face["penned"] = "pen", True
             result = "written" if not page.faces[side].written else "upgraded"

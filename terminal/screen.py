@@ -386,7 +386,16 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
     face = battle.state.pages[uid]["faces"][side]
     if face["state"] == "blank" and face["blanked"] is not None:
         return [f"{W.intent.blank}された面を元に戻す"]
+    if page.pens[side] is None:
+        return [vocab.NO_PEN_UPGRADE]
     return body_lines(page.pens[side], battle.tables.vocabulary)
+
+
+def _without_pen(battle, uid: int, side: str) -> bool:
+    """A written face with no pen upgrade, not blanked: the hand says so (DESIGN §6.2)."""
+    face = battle.state.pages[uid]["faces"][side]
+    return (battle.page_of(uid).pens[side] is None and face["blanked"] is None
+            and battle.page_of(uid).faces[side].written)
 
 
 def tear_preview(battle, uid: int) -> list[str]:
@@ -420,7 +429,7 @@ def _hand_facts(battle) -> list[dict]:
         out.append({"index": index, "uid": uid, "info": info, "name": battle.page_of(uid).name,
                     "sides": sides, "rules": rules, "damage": preview,
                     "pens": [(side, pen_preview(battle, uid, side)) for side in SIDES
-                             if (uid, side) in pens]})
+                             if (uid, side) in pens or _without_pen(battle, uid, side)]})
     return out
 
 

@@ -5,8 +5,11 @@ seed, its stages, the actions a seeded random policy took, and the sha256 of the
 stream they produced. Recorded once before the runtime was rebuilt for speed; the rebuilt
 runtime must replay every action list to the same events. Re-record only for a change of
 the rules that is meant to change events, and say so in the commit (re-recorded so far:
-for the reshuffle before 移動・公開 from an empty draw pile, and for the separate random
-streams of runtime/streams.py, issue 14):
+for the reshuffle before 移動・公開 from an empty draw pile, for the separate random
+streams of runtime/streams.py, issue 14, and for the pens every blank face now has,
+issue 25: the old actions replayed to the same events on the new content, but the random
+policy is offered the new pens, so 113 of the 120 games took another turn at a step that
+offered one):
 
     python tests/event_corpus.py record
 """

@@ -39,7 +39,7 @@ def enemy_with(*lines: str) -> str:
 def page_with(*lines: str) -> str:
     """A page whose fields start with ``lines``: the first is line 3, column 3."""
     return "\n".join(["ページ p {", "  銘 30", *(f"  {line}" for line in lines),
-                      "  未来面 { 敵HP -= 3 }", "}"]) + "\n"
+                      "  未来面 { 敵HP -= 3 }", "  ペン 過去面 { 防御 += 3 }", "}"]) + "\n"
 
 
 def target_of(text: str, kind: str = "enemies") -> BalanceTarget | None:

@@ -41,7 +41,7 @@ def test_every_command_and_its_aliases_are_understood():
     ("play", "手札の番号を書いてください"),
     ("play 3", "発動する過去面が白紙です"),
     ("set 刻 0\nplay 3", "未来面の条件を満たしていません"),  # 初恋: 跨いでいないターン
-    ("pen 1 未来", "ペンで書けるものが定義されていません"),
+    ("pen 2 過去", "過去面はペン強化なしです"),  # 産声: a written face with no pen upgrade
     ("pen 2 横", "面を 未来 か 過去 で書いてください"),
     ("choose 1", "いま選ぶものはありません"),
     ("undo", "取り消す操作がありません"),
@@ -146,3 +146,11 @@ def test_developer_mode_sets_every_value_and_explains_refusals():
         assert line in out
     assert "× 刻 は 0〜80 の範囲です（81）" in out and "× 歩 は 0 以上です（-1）" in out
     assert "× 防御の寿命は" in out
+
+
+def test_a_written_face_without_a_pen_upgrade_says_so_on_the_battle_screen():
+    """DESIGN §6.2: the hand says 「ペン強化なし」 where a written face has none (産声's past
+    face), and shows what the pen writes on a blank face (産声's future face)."""
+    out = battle("q\n").output
+    row = out[out.index("2 産声"):out.index("3 大きな仕事")]
+    assert "ペン 過去面: ペン強化なし" in row and "ペン 未来面: 歩+8" in row

@@ -28,7 +28,7 @@ def lowered(lines: list[str]):
     """Check 作用 lines on one face; their 作用 as the tables hold them (None when
     invalid)."""
     body = "\n".join(lines)
-    result = check_text(f"ページ t {{\n 銘 30\n 未来面 {{\n{body}\n }}\n}}\n")
+    result = check_text(f"ページ t {{\n 銘 30\n 未来面 {{\n{body}\n }}\n ペン 過去面 {{ 歩 += 5 }}\n}}\n")
     if result.errors:
         return None
     return list(result.model["pages"][0].faces["future"].effects)
@@ -138,7 +138,7 @@ def test_hostile_names_appear_escaped(tmp_path):
     hostile = '<script>alert(1)</script> & "quote" \\\' {{ 7*7 }}'
     escaped = hostile.replace("\\", "\\\\").replace('"', '\\"')
     (content / "x.page").write_text(
-        f'ページ x "{escaped}" {{\n 銘 3\n フレーバー "{escaped}"\n 未来面 {{ 敵HP -= 1 }}\n}}\n'
+        f'ページ x "{escaped}" {{\n 銘 3\n フレーバー "{escaped}"\n 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }}\n}}\n'
         'デッキ starter { x }\n敵 e "<img src=x onerror=alert(1)>" { HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1] }\n',
         encoding="utf-8")
     compiled = compile_content(content)

@@ -156,7 +156,7 @@ def test_a_pen_difference_marks_kept_removed_and_added_lines():
 
 def test_a_pen_on_a_written_face_shows_what_it_changes_and_keeps_the_conditions(tmp_path):
     tables = compiled(tmp_path, 'ページ x {\n 銘 3\n 未来面 { 条件 歩 >= 10; 敵HP -= 12; 防御 += 5 }\n'
-                                ' ペン 未来面 { 敵HP -= 20; 防御 += 5 }\n}\n')
+                                ' ペン 未来面 { 敵HP -= 20; 防御 += 5 }\n ペン 過去面 { 歩 += 5 }\n}\n')
     card = card_of(render(tables), "x")
     pen = card[card.index('<div class="pen">'):]
     pen = pen[:pen.index("</div>")]
@@ -168,11 +168,22 @@ def test_a_pen_on_a_written_face_shows_what_it_changes_and_keeps_the_conditions(
 
 
 def test_a_pen_on_a_blank_face_is_all_added(tmp_path):
-    tables = compiled(tmp_path, 'ページ x {\n 銘 3\n 未来面 白紙\n ペン 未来面 { 敵HP -= 9 }\n}\n')
+    tables = compiled(tmp_path, 'ページ x {\n 銘 3\n 未来面 白紙\n ペン 未来面 { 敵HP -= 9 }\n'
+                                ' ペン 過去面 { 歩 += 5 }\n}\n')
     card = card_of(render(tables), "x")
     pen = card[card.index('<div class="pen">'):]
     pen = pen[:pen.index("</div>")]
     assert "<del>" not in pen and pen.count("<ins>") == 1 and "白紙の面に書き込む" in pen
+
+
+def test_a_written_face_without_a_pen_upgrade_says_so(tmp_path):
+    """DESIGN §6.2: a written face may have no pen upgrade, and the catalog says 「ペン強化なし」."""
+    tables = compiled(tmp_path, 'ページ x {\n 銘 3\n 未来面 { 敵HP -= 9 }\n 過去面 { 防御 += 4 }\n'
+                                ' ペン 過去面 { 防御 += 8 }\n}\n')
+    card = card_of(render(tables), "x")
+    future, past = card.split('class="face past')
+    assert '<div class="pen none">ペン強化なし</div>' in future
+    assert "ペン強化なし" not in past and "白紙の面に書き込む" not in past
 
 
 def test_the_catalog_folder_is_both_pages_and_deterministic(tmp_path, tables):

@@ -59,9 +59,9 @@ def write_content(folder: Path, strings: dict[str, str]) -> Path:
         f"ページ hostile_a {s['page_name']} {{\n"
         f"  銘 10\n"
         f"  フレーバー {s['page_flavor']}\n"
-        f"  未来面 {{ 敵HP -= 3 }}\n"
+        f"  未来面 {{ 敵HP -= 3 }}; ペン 過去面 {{ 歩 += 5 }}\n"
         f"}}\n"
-        f"ページ hostile_b {s['other_name']} {{ 銘 20; 過去面 {{ 防御 += 2 }} }}\n",
+        f"ページ hostile_b {s['other_name']} {{ 銘 20; 過去面 {{ 防御 += 2 }}; ペン 未来面 {{ 歩 += 5 }} }}\n",
         encoding="utf-8")
     (content / "hostile.enemy").write_text(
         f"敵 hostile_e {s['enemy_name']} {{\n"

@@ -24,7 +24,7 @@ invoke = invoke_cli  # every command of this file ends without a traceback
 MARKUP_PAGE = '''ページ markup "[/]" {
   銘 36
   フレーバー "[bold red]x[/]"
-  未来面 { 敵HP -= 1 }
+  未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 }
 }
 '''
 
@@ -88,7 +88,7 @@ def test_files_outside_content_resolve_names_against_the_project_content(tmp_pat
 
 def test_another_content_folder_is_named_with_content(content, tmp_path, monkeypatch):
     (content / "pages" / "extra.page").write_text(
-        'ページ only_here { 銘 40\n  未来面 { 敵HP -= 1 } }\n', encoding="utf-8")
+        'ページ only_here { 銘 40\n  未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n', encoding="utf-8")
     scenario = tmp_path / "y.scenario"
     scenario.write_text('例 {\n  敵 haguruma\n  開始 刻 30, 手札 [only_here]\n  出す only_here\n'
                         '  確認 刻 == 40\n}\n', encoding="utf-8")
@@ -154,7 +154,7 @@ def test_a_stale_unwritable_generated_folder_still_plays(content, monkeypatch):
     shutil.copytree(ROOT / "generated", content.parent / "generated",
                     ignore=shutil.ignore_patterns("catalog", "json"))
     spoil_free = content / "pages" / "extra.page"  # a change: generated/ is now stale
-    spoil_free.write_text('ページ extra { 銘 40\n  未来面 { 敵HP -= 1 } }\n', encoding="utf-8")
+    spoil_free.write_text('ページ extra { 銘 40\n  未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n', encoding="utf-8")
     monkeypatch.chdir(content.parent)
 
     def readonly(out, files):

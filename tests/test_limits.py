@@ -19,7 +19,7 @@ from compiler.limits import DECK_CAP_BOUND, LIMITS
 from conftest import ROOT
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
-PAGE = "ページ p { 銘 1; 未来面 { 敵HP -= 1 } }\n"  # line 1: a page the decks below name
+PAGE = "ページ p { 銘 1; 未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n"  # line 1: a page the decks below name
 
 
 def bound(key: str) -> int:
@@ -61,13 +61,13 @@ def test_the_deck_cap_applies_without_a_balance():
     # No balance in scope: the page's own 上限枚数, else the bound of デッキ内上限枚数.
     text = PAGE + lines("デッキ d {", "  p × 60", "  p × 60", "}")
     assert found(text, "t.deck") == [("E055", 4, 3)]
-    own = "ページ p { 銘 1; 上限枚数 2; 未来面 { 敵HP -= 1 } }\n"
+    own = "ページ p { 銘 1; 上限枚数 2; 未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n"
     assert found(own + lines("デッキ d {", "  p × 3", "}"), "t.deck") == [("E055", 3, 3)]
 
 
 @pytest.mark.parametrize("written", ["1", "0+1", "2-1", "(1)"])
 def test_the_deck_cap_is_the_checked_deck_cap_of_the_page(written):
-    text = f"ページ p {{ 銘 1; 上限枚数 {written}; 未来面 {{ 敵HP -= 1 }} }}\n" + lines(
+    text = f"ページ p {{ 銘 1; 上限枚数 {written}; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }} }}\n" + lines(
         "デッキ d {", "  p × 2", "}")
     assert found(text, "t.deck") == [("E055", 3, 3)]
 
@@ -83,7 +83,7 @@ def test_the_deck_cap_is_the_checked_default_of_the_balance(written):
 
 
 def test_a_page_deck_cap_is_at_most_the_deck_cap_bound():
-    text = f"ページ p {{ 銘 1; 上限枚数 {DECK_CAP_BOUND + 1}; 未来面 {{ 敵HP -= 1 }} }}\n"
+    text = f"ページ p {{ 銘 1; 上限枚数 {DECK_CAP_BOUND + 1}; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }} }}\n"
     assert found(text) == [("E030", *col_of(text, str(DECK_CAP_BOUND + 1), 0))]
 
 
@@ -91,14 +91,14 @@ def test_a_page_deck_cap_is_at_most_the_deck_cap_bound():
 
 
 def test_the_cards_one_effect_moves_are_bounded():
-    text = lines("ページ t {", "  銘 30", "  未来面 {", "    生成 100枚 -> 手札 寿命 ステージ", "  }", "}")
+    text = lines("ページ t {", "  銘 30", "  未来面 {", "    生成 100枚 -> 手札 寿命 ステージ", "  }", "  ペン 過去面 { 歩 += 5 }", "}")
     assert found(text) == [("E048", 4, 8)]
 
 
 def test_a_count_of_times_is_bounded():
     over = bound("times") + 1
     text = lines("ページ t {", "  銘 30", "  未来面 {",
-                 f"    防御 += 1 毎 ターン開始時 範囲 ステージ 最大 {over} 回", "  }", "}")
+                 f"    防御 += 1 毎 ターン開始時 範囲 ステージ 最大 {over} 回", "  }", "  ペン 過去面 { 歩 += 5 }", "}")
     assert found(text) == [("E048", *col_of(text, str(over), 0))]
 
 
@@ -106,7 +106,7 @@ def test_a_count_of_times_is_bounded():
 
 
 def _face_of(line: str, n: int, then: tuple[str, ...] = ("    防御 += 1",)) -> str:
-    return lines("ページ t {", "  銘 30", "  未来面 {", *[f"    {line}"] * n, *then, "  }", "}")
+    return lines("ページ t {", "  銘 30", "  未来面 {", *[f"    {line}"] * n, *then, "  }", "  ペン 過去面 { 歩 += 5 }", "}")
 
 
 def _enemy(*body: str) -> str:
@@ -126,10 +126,10 @@ LISTS = {
                          lambda _: (4 + bound("block_conditions"), 8)),
     "appears": (lambda n: lines("ページ t {", "  銘 30",
                                 "  出現条件 " + ", ".join(["クリアしたステージ数 >= 1"] * n),
-                                "  未来面 { 防御 += 1 }", "}"), "t.page",
+                                "  未来面 { 防御 += 1 }; ペン 過去面 { 歩 += 5 }", "}"), "t.page",
                 _nth("クリア", "block_conditions")),
-    "item_lines": (lambda n: lines("ページ t {", *["  フレーバー \"x\""] * (n - 2), "  銘 30",
-                                   "  未来面 { 防御 += 1 }", "}"), "t.page",
+    "item_lines": (lambda n: lines("ページ t {", *["  フレーバー \"x\""] * (n - 3), "  銘 30",
+                                   "  未来面 { 防御 += 1 }", "  ペン 過去面 { 歩 += 5 }", "}"), "t.page",
                    lambda _: (2 + bound("item_lines"), 3)),
     "intents": (lambda n: _enemy("  予兆 [", *["    攻撃 1"] * n, "  ]"), "t.enemy",
                 lambda _: (6 + bound("intents"), 5)),
@@ -174,7 +174,7 @@ def test_a_file_over_the_token_bound_is_E048_before_it_is_parsed(monkeypatch):
     # 7 tokens before the face's first line (ページ t { 銘 30 未来面 {), then 2 a line
     # (抑制 刻): the token past the bound is on line 4 + (bound - 7) // 2.
     count = bound("file_tokens")
-    text = lines("ページ t {", "  銘 30", "  未来面 {", *["    抑制 刻"] * (count // 2), "  }", "}")
+    text = lines("ページ t {", "  銘 30", "  未来面 {", *["    抑制 刻"] * (count // 2), "  }", "  ペン 過去面 { 歩 += 5 }", "}")
     assert found(text) == [("E048", 4 + (count - 7) // 2, 5)]
 
 
@@ -201,7 +201,7 @@ def _bombs():
         "page-12000-effects": lines("ページ bomb {", "  銘 1", "  未来面 {",
                                     *["防御+=1"] * 12_000, "}", "}"),
         "generate-a-billion": lines("ページ t {", "  銘 30", "  未来面 {",
-                                    "    生成 1000000000枚 -> 手札 寿命 ステージ", "  }", "}"),
+                                    "    生成 1000000000枚 -> 手札 寿命 ステージ", "  }", "  ペン 過去面 { 歩 += 5 }", "}"),
     }
 
 

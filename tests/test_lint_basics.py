@@ -16,13 +16,13 @@ def test_bundled_content_is_clean(monkeypatch):
 
 
 def test_ascii_aliases_mean_the_same_as_japanese():
-    ja = "ページ t {\n 銘 30\n 未来面 { 防御 += 6 寿命 被弾1回 }\n 過去面 白紙\n}\n"
-    en = "page t {\n year 30\n future { defense += 6 life on_hit }\n past blank\n}\n"
+    ja = "ページ t {\n 銘 30\n 未来面 { 防御 += 6 寿命 被弾1回 }\n 過去面 白紙\n ペン 過去面 { 歩 += 5 }\n}\n"
+    en = "page t {\n year 30\n future { defense += 6 life on_hit }\n past blank\n pen past { steps += 5 }\n}\n"
     assert codes(ja) == codes(en) == []
 
 
 def test_one_line_effect_is_complete():
-    assert codes("ページ t { 銘 1; 未来面 { 敵HP -= 12 } }") == []
+    assert codes("ページ t { 銘 1; 未来面 { 敵HP -= 12 }; ペン 過去面 { 歩 += 5 } }") == []
 
 
 # ------------------------------------------------- lint and compile: one pipeline
@@ -121,6 +121,6 @@ def test_codes_follow_one_convention_and_former_romanised_codes_point_to_the_eng
     assert not [c for c in every if former & set(c.split("_"))]
     for old, new in vocab.FORMER_CODES.items():
         assert new in every, new
-    text = "page t {\n  year 30\n  future { bougyo += 6 life on_hit }\n  past blank\n}\n"
+    text = "page t {\n  year 30\n  future { bougyo += 6 life on_hit }\n  past blank; pen past { steps += 5 }\n}\n"
     [found] = lint_text(text, "t.page").diagnostics
     assert (found.code, found.hint) == ("E010", "もしかして「defense」？")

@@ -509,7 +509,7 @@ def test_a_read_only_cache_folder_lints_correctly_and_leaves_nothing(cache_home,
 @pytest.mark.parametrize("home", ["unset", "a file", "relative"])
 def test_a_missing_or_unusable_home_lints_correctly(tmp_path, home):
     page = tmp_path / "kiyoi.page"
-    page.write_text("ページ kiyoi {\n  銘 10\n  未来面 { 敵HP -= 3 }\n}\n", encoding="utf-8")
+    page.write_text("ページ kiyoi {\n  銘 10\n  未来面 { 敵HP -= 3 }; ペン 過去面 { 歩 += 5 }\n}\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items()
            if k not in ("JIBUNKI_NO_CACHE", "XDG_CACHE_HOME", "HOME")}
     if home == "a file":

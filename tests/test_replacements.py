@@ -12,8 +12,8 @@ import pytest
 from compiler.lint import check_text
 from dsl.diagnostics import to_json
 
-PAGE = "ページ t {{\n  銘 3\n  未来面 {{ {effect} }}\n  過去面 白紙\n}}\n"
-OTHER = {"o.page": "ページ other {\n  銘 4\n  出自 青年期\n  未来面 { 敵HP -= 1 }\n  過去面 白紙\n}\n",
+PAGE = "ページ t {{\n  銘 3\n  未来面 {{ {effect} }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
+OTHER = {"o.page": "ページ other {\n  銘 4\n  出自 青年期\n  未来面 { 敵HP -= 1 }\n  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n",
          "e.enemy": "敵 haguruma {\n  HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1]\n}\n"}
 
 

@@ -85,7 +85,7 @@ def everywhere(write, content: str | bytes):
     return by_file, cli
 
 
-PAGE = "ページ {id} {{\n  銘 {year}\n  未来面 {{ 敵HP -= {dmg} }}\n}}\n"
+PAGE = "ページ {id} {{\n  銘 {year}\n  未来面 {{ 敵HP -= {dmg} }}; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
 
 # ------------------------------------------------------------------ files that are not content
 
@@ -195,9 +195,9 @@ def test_stray_closing_brace_is_reported_alone(write):
 
 
 def test_brace_closing_a_page_early_says_so(write):
-    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= 1 } }\n  過去面 白紙\n}\n"
+    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n  過去面 白紙\n}\n"
     result, _ = everywhere(write, text)
-    assert found(result) == [("E001", *at(text, "過去面")), ("E001", 5, 1)]
+    assert found(result) == [("E001", *at(text, "過去面 白紙")), ("E001", 5, 1)]
     assert "手前の } が多すぎ" in result.diagnostics[0].hint
 
 
@@ -293,7 +293,7 @@ def test_absurdly_long_expressions_are_E005_not_a_crash(write, expression):
 
 
 def test_long_but_reasonable_expression_is_still_read():
-    text = "ページ a { 銘 1; 未来面 { 敵HP -= " + "1 + " * (MAX_OPERATORS // 2 - 1) + "1 } }"
+    text = "ページ a { 銘 1; 未来面 { 敵HP -= " + "1 + " * (MAX_OPERATORS // 2 - 1) + "1 }; ペン 過去面 { 歩 += 5 } }"
     assert [d.code for d in check_text(text, "t.page").diagnostics] == []
 
 
@@ -301,7 +301,7 @@ def test_long_but_reasonable_expression_is_still_read():
                                     "9" * 9000, "1e99999999999999999"],
                          ids=["10**5000", "1e999", "long-decimal", "9000-nines", "huge-exponent"])
 def test_huge_numbers_are_E033(write, number):
-    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= " + number + " }\n}\n"
+    text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= " + number + " }; ペン 過去面 { 歩 += 5 }\n}\n"
     result, _ = everywhere(write, text)
     assert found(result) == [("E033", *at(text, number[:10]))]
 
@@ -342,24 +342,24 @@ def test_arithmetic_that_overflows_is_an_error_not_a_crash(expression):
 FIVE_MISTAKES = """\
 ページ a {
   銘 3
-  未来面 { 敵HP -= }
+  未来面 { 敵HP -= }; ペン 過去面 { 歩 += 5 }
 }
 ページ b {
   銘 3
-  未来面 { 防御 += 未知変数 }
+  未来面 { 防御 += 未知変数 }; ペン 過去面 { 歩 += 5 }
 }
 ページ c {
   銘 3
-  未来面 { 使用した歩[ターン] += 2 }
+  未来面 { 使用した歩[ターン] += 2 }; ペン 過去面 { 歩 += 5 }
 }
 ページ d {
   銘 3
-  未来面 { 敵HP -= プレイ枚数[プレイ] × 2 }
+  未来面 { 敵HP -= プレイ枚数[プレイ] × 2 }; ペン 過去面 { 歩 += 5 }
 }
 ページ e {
   銘 3
   綻び倍率 -1.5
-  未来面 { 敵HP -= 1 }
+  未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 }
 }
 """
 
@@ -412,13 +412,13 @@ def test_odd_fragments(write, text):
 
 
 def test_lone_carriage_returns_end_lines():
-    text = "ページ a {\r銘 1\r未来面 { 敵HP -= 未知 }\r}\r"
+    text = "ページ a {\r銘 1\r未来面 { 敵HP -= 未知 }; ペン 過去面 { 歩 += 5 }\r}\r"
     result = check_text(text, "t.page")
     assert found(result) == [("E010", 3, 14)]
 
 
 def test_line_separators_do_not_shift_the_shown_line():
-    text = "# 注\u2028記\nページ a {\n  銘 1\n  未来面 { 敵HP -= 未知 }\n}\n"
+    text = "# 注\u2028記\nページ a {\n  銘 1\n  未来面 { 敵HP -= 未知 }; ペン 過去面 { 歩 += 5 }\n}\n"
     result = check_text(text, "t.page")
     (diag,) = result.diagnostics
     assert (diag.span.line, diag.span.col) == at(text, "未知")

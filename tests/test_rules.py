@@ -16,10 +16,24 @@ from conftest import ROOT, codes
 PATH = "t.page"
 
 
+#: The other face of a page, by the face ``face`` writes.
+_OTHER_SIDE = {"未来面": "過去面", "過去面": "未来面"}
+#: What the pen writes on the other, blank face when a test says nothing of it (every
+#: blank face says what the pen writes: E066, DESIGN §6.2).
+PEN = "歩 += 5"
+#: Pens for both faces of a page that writes neither, on one line (no line moves).
+BOTH_PENS = f"; ペン 未来面 {{ {PEN} }}; ペン 過去面 {{ {PEN} }}"
+
+
 def face(*effects: str, side: str = "未来面", fields: tuple[str, ...] = (),
          after: tuple[str, ...] = (), head: str = "ページ t {") -> str:
     """A page whose face holds ``effects``: line 1 head, line 2 銘, then ``fields``; with no
-    fields the face opens on line 3 and its first line is line 4, column 5."""
+    fields the face opens on line 3 and its first line is line 4, column 5. The other face
+    is blank with a pen (``PEN``) after ``after``, unless ``after`` writes that face or its
+    pen itself."""
+    other = _OTHER_SIDE[side]
+    if not any(other in a for a in after):
+        after = (*after, f"ペン {other} {{ {PEN} }}")
     lines = [head, "  銘 30", *(f"  {f}" for f in fields), f"  {side} {{",
              *(f"    {e}" for e in effects), "  }", *(f"  {a}" for a in after), "}"]
     return "\n".join(lines) + "\n"
@@ -33,7 +47,8 @@ def enemy(*traits: str, name: str = "e") -> str:
 
 
 #: A second page that references may name (line numbers of the first part do not move).
-OTHER = '\nページ tabidachi "旅立ちの朝" {\n  銘 36\n  出自 青年期\n  未来面 { 敵HP -= 12 }\n}\n'
+OTHER = ('\nページ tabidachi "旅立ちの朝" {\n  銘 36\n  出自 青年期\n  未来面 { 敵HP -= 12 }\n'
+         f'  ペン 過去面 {{ {PEN} }}\n}}\n')
 
 
 def diagnostics(text: str, context: dict | None = None):
@@ -111,7 +126,7 @@ def rejects_all(text: str, expected: list[tuple[str, int, int]], context: dict |
 
 def test_duplicate_page_id_points_at_both_definitions():
     # E012 at every definition (issue 10 E), each pointing at the other
-    text = "ページ t {\n  銘 1\n}\n\nページ t {\n  銘 2\n}\n"
+    text = f"ページ t {{\n  銘 1{BOTH_PENS}\n}}\n\nページ t {{\n  銘 2{BOTH_PENS}\n}}\n"
     first, second = rejects_all(text, [("E012", 1, 5), ("E012", 5, 5)])
     assert [(n.message, n.span.line, n.span.col) for n in first.notes] == [("別の定義", 5, 5)]
     assert [(n.message, n.span.line, n.span.col) for n in second.notes] == [("最初の定義", 1, 5)]
@@ -149,12 +164,12 @@ def test_term_written_twice_in_one_effect_is_rejected():
 
 def test_face_written_twice_is_rejected():
     rejects(face("敵HP -= 12", after=("未来面 白紙",)), "E013", 6, 3)
-    accepts(face("敵HP -= 12", after=("過去面 白紙",)))
+    accepts(face("敵HP -= 12", after=("過去面 白紙", f"ペン 過去面 {{ {PEN} }}")))
 
 
 def test_page_without_year_is_rejected():
-    rejects("ページ t {\n  未来面 { 敵HP -= 12 }\n}\n", "E014", 1, 5)
-    accepts("ページ t {\n  銘 0\n  未来面 { 敵HP -= 12 }\n}\n")
+    rejects(f"ページ t {{\n  未来面 {{ 敵HP -= 12 }}; ペン 過去面 {{ {PEN} }}\n}}\n", "E014", 1, 5)
+    accepts(f"ページ t {{\n  銘 0\n  未来面 {{ 敵HP -= 12 }}; ペン 過去面 {{ {PEN} }}\n}}\n")
 
 
 def test_enemy_without_intents_is_rejected():
@@ -307,7 +322,7 @@ def test_written_face_with_empty_list_is_rejected():
     rejects(face(), "E029", 3, 3)
     rejects(face("条件 跨ぐ"), "E029", 3, 3)  # conditions alone are no effect
     rejects(face("敵HP -= 6", after=("ペン 過去面 { }",)), "E029", 6, 3)
-    accepts("ページ t {\n  銘 30\n  未来面 白紙\n}\n")
+    accepts(f"ページ t {{\n  銘 30\n  未来面 白紙{BOTH_PENS}\n}}\n")
     accepts(face("条件 跨ぐ", "敵HP -= 6"))
 
 
@@ -318,12 +333,12 @@ def test_broken_line_does_not_make_its_face_look_empty():
 
 @pytest.mark.parametrize("year, col", [("201", 5), ("-1", 5), ("1.5", 5), ("1000", 5)])
 def test_year_out_of_range_is_rejected(year, col):
-    rejects(f"ページ t {{\n  銘 {year}\n}}\n", "E030", 2, col)
+    rejects(f"ページ t {{\n  銘 {year}{BOTH_PENS}\n}}\n", "E030", 2, col)
 
 
 @pytest.mark.parametrize("year", ["0", "200", "95"])
 def test_year_at_the_bounds_is_accepted(year):
-    accepts(f"ページ t {{\n  銘 {year}\n}}\n")
+    accepts(f"ページ t {{\n  銘 {year}{BOTH_PENS}\n}}\n")
 
 
 def test_assigned_year_out_of_range_is_rejected():
@@ -377,7 +392,7 @@ def test_non_finite_numbers_are_rejected(value):
 
 
 def test_non_finite_field_is_rejected():
-    rejects("ページ t {\n  銘 " + " × ".join([_HUGE] * 12) + "\n}\n", "E033", 2, 5)
+    rejects("ページ t {\n  銘 " + " × ".join([_HUGE] * 12) + BOTH_PENS + "\n}\n", "E033", 2, 5)
     accepts(face("敵HP -= 1e3 × 0.5"))
 
 
@@ -565,16 +580,11 @@ def test_anchored_scope_reads_the_next_column_up():
 
 
 def test_tear_on_blank_page_is_a_warning():
-    text = "ページ t {\n  銘 30\n  未来面 白紙\n  破却 { 攻撃力補正 += 2 }\n}\n"
+    text = f"ページ t {{\n  銘 30\n  未来面 白紙{BOTH_PENS}\n  破却 {{ 攻撃力補正 += 2 }}\n}}\n"
     found = rejects(text, "W002", 4, 3)
     assert found.severity == "warning"
-    accepts(text.replace("未来面 白紙", "未来面 { 敵HP -= 6 }"))
-
-
-def test_tear_on_blank_page_with_a_pen_is_not_warned():
-    """Pen the blank face first, then tear: the page is no 白紙ページ any more."""
-    accepts("ページ t {\n  銘 30\n  未来面 白紙\n  ペン 未来面 { 敵HP -= 6 }\n"
-            "  破却 { 攻撃力補正 += 2 }\n}\n")
+    assert "ペンで面を書いてから" in found.hint
+    accepts(text.replace("未来面 白紙; ペン 未来面 { 歩 += 5 }", "未来面 { 敵HP -= 6 }"))
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "  \n\t\n"])
@@ -611,7 +621,7 @@ def test_unreadable_file_is_rejected(tmp_path, monkeypatch):
     (tmp_path / "t.page").write_bytes(b"page t {\n  year \xff\n}\n")
     found = check([tmp_path / "t.page"]).diagnostics
     assert [(d.code, d.span.line, d.span.col) for d in found] == [("E004", 2, 8)]
-    (tmp_path / "t.page").write_bytes("page t {\n  year 1\n}\n".encode())
+    (tmp_path / "t.page").write_bytes("page t {\n  year 1; pen future { 歩 += 5 }; pen past { 歩 += 5 }\n}\n".encode())
     assert check([tmp_path / "t.page"]).diagnostics == []
 
 
@@ -623,7 +633,7 @@ def test_nesting_too_deep_is_rejected():
 
 def test_deck_respects_the_balance_default_deck_cap():
     balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
-    source = "ページ p { 銘 1; 未来面 { 敵HP -= 1 } }\nデッキ starter { p × 4 }\n"
+    source = f"ページ p {{ 銘 1; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ {PEN} }} }}\nデッキ starter {{ p × 4 }}\n"
     assert codes(source, context={"b.balance": balance}) == ["E055"]
     assert codes(source.replace("× 4", "× 3"), context={"b.balance": balance}) == []
 
@@ -636,17 +646,17 @@ def test_telegraph_is_only_for_seat_movement_at_turn_start():
 
 
 def test_a_payment_is_never_negative():
-    page = "ページ t {{ 銘 3; 未来面 {{ 支払う HP {} }} }}"
+    page = "ページ t {{ 銘 3; 未来面 {{ 支払う HP {} }}; ペン 過去面 {{ 歩 += 5 }} }}"
     assert codes(page.format("-5")) == ["E030"]
     assert codes(page.format("5")) == []
 
 
 def test_an_empty_tear_block_is_rejected_like_an_empty_face():
-    page = "ページ t {{ 銘 3; 未来面 {{ 敵HP -= 1 }}; 破却 {{ {} }} }}"
+    page = "ページ t {{ 銘 3; 未来面 {{ 敵HP -= 1 }}; 破却 {{ {} }}; ペン 過去面 {{ 歩 += 5 }} }}"
     assert codes(page.format("")) == ["E029"]
     assert codes(page.format("攻撃力補正 += 1")) == []
 
 
 def test_a_file_of_only_comments_is_an_empty_file():
     assert codes("# まだ何も書いていない\n\n# あとで\n") == ["W003"]
-    assert codes("# 一枚だけ\nページ t { 銘 3; 未来面 { 敵HP -= 1 } }\n") == []
+    assert codes("# 一枚だけ\nページ t { 銘 3; 未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n") == []

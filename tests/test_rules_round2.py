@@ -20,7 +20,7 @@ from compiler.build import compile_content
 from compiler.lint import check_text
 from contract.codec import to_literal
 from conftest import ROOT
-from test_rules import OTHER, accepts, enemy, face, rejects
+from test_rules import OTHER, PEN, accepts, enemy, face, rejects
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
 
@@ -43,7 +43,7 @@ def pen_page(face_line: str, pen_body: str) -> str:
     """Line 1 head, 2 銘, 3 the future face, 4 past blank, 5 the pen head, 6 its first line."""
     return "\n".join(["ページ t {", "  銘 30", f"  未来面 {face_line}", "  過去面 白紙",
                       "  ペン 未来面 {", *(f"    {b}" for b in pen_body.split("; ")), "  }",
-                      "}"]) + "\n"
+                      f"  ペン 過去面 {{ {PEN} }}", "}"]) + "\n"
 
 
 # ============================================================ A. pen on a written face
@@ -58,7 +58,8 @@ def test_pen_on_a_written_face_may_not_hold_conditions():
 def test_pen_on_a_blank_face_writes_the_block_whole_with_its_conditions():
     accepts(pen_page("白紙", "条件 跨がない; 敵HP -= 9"))
     # a face not mentioned at all is blank too
-    accepts("ページ t {\n  銘 30\n  ペン 過去面 { 条件 歩 >= 10; 防御 += 5 }\n}\n")
+    accepts("ページ t {\n  銘 30\n  ペン 過去面 { 条件 歩 >= 10; 防御 += 5 }\n"
+            "  ペン 未来面 { 条件 跨ぐ; 敵HP -= 9 }\n}\n")
 
 
 def test_pen_on_a_written_face_lowers_no_conditions_and_the_catalog_shows_the_kept_ones(
@@ -247,7 +248,8 @@ def test_enemy_trait_may_not_assign_face_state():
 
 def test_tear_repeat_range_is_the_run():
     def torn(line: str) -> str:  # the tear effect on line 4, column 8
-        return f"ページ t {{\n  銘 30\n  未来面 {{ 敵HP -= 1 }}\n  破却 {{ {line} }}\n}}\n"
+        return (f"ページ t {{\n  銘 30\n  未来面 {{ 敵HP -= 1 }}\n  破却 {{ {line} }}\n"
+                f"  ペン 過去面 {{ {PEN} }}\n}}\n")
 
     found = rejects(torn("防御 += 3 毎 ターン開始時 範囲 ステージ"), "E047", 4, 25)
     assert "最大" in found.hint
@@ -272,8 +274,8 @@ def test_timing_that_never_fires_where_it_is_written_is_a_warning(line, col):
 
 def test_timing_that_never_fires_in_an_enemy_trait_or_a_tear_is_a_warning():
     rejects(enemy("@x += 1 毎 ラン開始時"), "W004", 7, 13)
-    rejects("ページ t {\n  銘 30\n  未来面 { 敵HP -= 1 }\n  破却 { @x += 1 毎 ラン開始時 }\n}\n",
-            "W004", 4, 16)
+    rejects("ページ t {\n  銘 30\n  未来面 { 敵HP -= 1 }\n  破却 { @x += 1 毎 ラン開始時 }\n"
+            f"  ペン 過去面 {{ {PEN} }}\n}}\n", "W004", 4, 16)
 
 
 @pytest.mark.parametrize("line", ["@x += 1 毎 プレイ時 範囲 ターン", "@x += 1 毎 プレイ時 範囲 以降 2 プレイ",
@@ -299,10 +301,10 @@ def test_bundled_content_uses_no_timing_that_never_fires():
 def _two_files(tmp_path):
     folder = tmp_path / "content"
     folder.mkdir()
-    (folder / "a.page").write_text("# a\nページ tabidachi {\n  銘 36\n  未来面 { 敵HP -= 12 }\n}\n",
-                                   encoding="utf-8")
-    (folder / "b.page").write_text("ページ tabidachi {\n  銘 40\n  未来面 { 敵HP -= 3 }\n}\n",
-                                   encoding="utf-8")
+    (folder / "a.page").write_text("# a\nページ tabidachi {\n  銘 36\n  未来面 { 敵HP -= 12 }\n"
+                                   f"  ペン 過去面 {{ {PEN} }}\n}}\n", encoding="utf-8")
+    (folder / "b.page").write_text("ページ tabidachi {\n  銘 40\n  未来面 { 敵HP -= 3 }\n"
+                                   f"  ペン 過去面 {{ {PEN} }}\n}}\n", encoding="utf-8")
     return folder
 
 

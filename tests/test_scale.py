@@ -21,7 +21,8 @@ def _pages(count: int) -> str:
     """``count`` pages, each with an 出自 and a 生成 filtered by one."""
     return "".join(
         f"ページ p{i} {{\n  銘 {i % 100}\n  出自 {ORIGINS[i % 3]}\n  未来面 {{\n"
-        f"    生成 出自 {ORIGINS[(i + 1) % 3]} -> 手札 寿命 ステージ\n  }}\n}}\n"
+        f"    生成 出自 {ORIGINS[(i + 1) % 3]} -> 手札 寿命 ステージ\n  }}\n"
+        f"  ペン 過去面 {{ 歩 += 5 }}\n}}\n"
         for i in range(count))
 
 
@@ -46,14 +47,15 @@ def test_the_origins_of_all_pages_are_gathered_once_per_run(monkeypatch):
     result = check_text(_pages(60))
     assert result.diagnostics == []
     assert sum(1 for p in result.model["pages"] if p is not None) == 60
-    # 60 出自 filters, one walk over the pages (it was one walk per filter: N²)
+    # 60 出自 filters and their 生成 pools (W005), one walk over the pages (it was one
+    # walk per filter: N²)
     assert _CountingPages.walks == 1
 
 
 def test_context_files_are_matched_to_named_files_once_each(tmp_path, monkeypatch):
     files = 40
     for i in range(files):
-        (tmp_path / f"f{i:02d}.page").write_text(f"ページ p{i} {{ 銘 1; 未来面 {{ 敵HP -= 1 }} }}\n",
+        (tmp_path / f"f{i:02d}.page").write_text(f"ページ p{i} {{ 銘 1; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }} }}\n",
                                                  encoding="utf-8")
     calls = 0
     resolve = pathlib.Path.resolve
@@ -106,9 +108,9 @@ def test_did_you_mean_in_a_big_project_compares_few_names_and_still_finds_the_ty
 
     monkeypatch.setattr(compiler.names.difflib, "get_close_matches", counting)
     pages = compiler.names.LARGE * 2
-    project = "".join(f"ページ page_{i}_name {{ 銘 1; 未来面 {{ 敵HP -= 1 }} }}\n"
+    project = "".join(f"ページ page_{i}_name {{ 銘 1; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }} }}\n"
                       for i in range(pages))
-    text = "ページ t {\n  銘 2\n  未来面 { 条件 手札[page_42_nmae] >= 1; 敵HP -= 1 }\n}\n"
+    text = "ページ t {\n  銘 2\n  未来面 { 条件 手札[page_42_nmae] >= 1; 敵HP -= 1 }\n  ペン 過去面 { 歩 += 5 }\n}\n"
     (diag,) = check_text(text, "t.page", {"project.page": project}).diagnostics
     assert (diag.code, diag.span.line, diag.span.col) == ("E011", 3, 15)
     assert "page_42_name" in diag.hint

@@ -9,7 +9,7 @@ from compiler.lint import check_text
 from dsl.diagnostics import render
 from dsl.parser import WIDTH_FORMS
 
-PAGE = "ページ t {{\n  銘 3\n  未来面 {{ {effect} }}\n  過去面 白紙\n}}\n"
+PAGE = "ページ t {{\n  銘 3\n  未来面 {{ {effect} }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
 
 
 def diagnostics(text: str):
@@ -79,7 +79,7 @@ def test_a_full_width_hash_is_not_a_comment():
 
 @pytest.mark.parametrize("compare, form", [("＞＝", "＞＝"), ("≧", "≧")])
 def test_a_full_width_comparison_names_the_half_width_one(compare, form):
-    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {compare} 3\n    敵HP -= 3\n  }}\n  過去面 白紙\n}}\n"
+    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {compare} 3\n    敵HP -= 3\n  }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
     diag, _ = only(text, "E002", 4, 10)
     assert "「>=」" in diag.hint and diag.span.end_col - diag.span.col == len(form)
 
@@ -93,7 +93,7 @@ def test_every_symbol_form_the_table_accepts_is_read_and_every_other_is_reported
         if ok and accepted[form] and accepted[form] != "条件":
             assert diagnostics(PAGE.format(effect=accepted[form]))[0] == [], form
         if ok and accepted[form] == "条件":
-            text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {form} 3\n    敵HP -= 3\n  }}\n  過去面 白紙\n}}\n"
+            text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {form} 3\n    敵HP -= 3\n  }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
             assert diagnostics(text)[0] == [], form
         if not ok:
             found, _ = diagnostics(PAGE.format(effect=f"敵HP {form} 3"))
@@ -114,7 +114,7 @@ def test_an_unclosed_inner_brace_is_reported_at_the_brace():
 
 def test_an_unclosed_inner_brace_over_several_lines_keeps_the_next_item():
     text = ("ページ t {\n  銘 1\n  未来面 {\n    敵HP -= 3\n  過去面 白紙\n}\n"
-            "ページ u {\n  銘 2\n  未来面 白紙\n  過去面 白紙\n}\n")
+            "ページ u {\n  銘 2\n  未来面 白紙; ペン 未来面 { 歩 += 5 }\n  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n")
     only(text, "E003", 3, 7)
 
 
@@ -137,7 +137,7 @@ def test_max_times_without_spaces_shows_the_spaced_form():
 
 
 def test_year_without_a_space_is_read_as_year_and_number():
-    assert diagnostics("ページ t {\n  銘19\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n}\n")[0] == []
+    assert diagnostics("ページ t {\n  銘19\n  未来面 { 敵HP -= 3 }\n  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n")[0] == []
 
 
 def test_every_syntax_error_has_a_place_a_caret_and_a_hint():

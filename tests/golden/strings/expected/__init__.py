@@ -9,6 +9,6 @@ MANIFEST = {
  'decks.py': 'a02afefd1bd2a15ab8cf6daca44192ea59a488bdf6cdb2bb1c5b3e60872ef8e4',
  'enemies.py': '7c46c1f9afc8b01c73b9abe229ab0f8bf667a329eb054dd8b28c1143a947ceb7',
  'journey.py': 'eee251b438c79b4cf6199d43e62d96ae2c897a692d7966ed5715850aecb9d85e',
- 'pages.py': 'ed0d5eee983954f9439ccf7f9d7d37558967776fee14ac3069cb1367053c2c83',
+ 'pages.py': 'e726fef19551a324bab20aa17a55b8a9f9b0b5b407fbca7fa3ae37a543f9d6f1',
  'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
 }
