@@ -611,7 +611,7 @@ BALANCE_KEYS = (
     BalanceKey("fray_attack", "綻び攻撃係数", type="float", low=0, high=10,
                note="攻撃倍率 = 1 + 係数 × 累積綻び"),
     BalanceKey("tear_scale", "破却係数", type="float", low=0, high=10,
-               note="破却効果の基準値 × (1 + 係数 × 距離)"),
+               note="破却効果の基準値 × (1 + 係数 × 距離)。乗算（攻撃倍率 *= 1.2 など）は 1 を超えた分がこの割合で伸びる"),
     BalanceKey("reward_interval", "綻び報酬間隔", type="int", low=1,
                note="累積綻びがこの年数に達するたびに綻び報酬"),
     BalanceKey("deck_cap_default", "デッキ内上限枚数", type="int", low=1, high=99,

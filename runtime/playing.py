@@ -214,7 +214,7 @@ class Playing:
             return f"{W.region.hand}にないページです"
         if s.redraw_failed:
             return (f"引き直しても出せるページがなかったので、この{W.scope.turn}は"
-                    "ページをプレイできません")
+                    f"ページを{W.scope.play}できません")
         limits = s.limits()
         if year > limits["lifespan_cap"]:
             return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {limits['lifespan_cap']} の先です（生きない年）"
