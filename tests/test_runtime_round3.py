@@ -312,6 +312,17 @@ def test_the_draw_pile_is_renewed_as_soon_as_a_play_fills_an_empty_piles_discard
     assert s.zones["draw"] == [uid] and not s.zones["discard"]
 
 
+def test_the_draw_pile_is_renewed_as_soon_as_a_generated_page_fills_the_discard(tables):
+    deck = ["f20", "f25", "p36", "go50", "go60", "hit10", "spawn"]  # all drawn at once
+    battle = Battle.new(tables, seed=1, enemies=["quiet"], deck=deck)
+    s = battle.state
+    uid = find(battle, "spawn")
+    battle.play(uid)  # 生成 f20 -> 捨て札, then the page itself to the discard
+    (generated,) = [p["uid"] for p in s.pages if p["uid"] >= len(deck)]
+    assert s.zones["draw"] == [generated]  # renewed before the played page came
+    assert s.zones["discard"] == [uid]
+
+
 def test_the_draw_stops_when_the_hand_reaches_its_cap(tables):
     battle = scene(tables, ["f20"] * 7)  # cap 8, draw 2
     events = battle.end_turn()
