@@ -143,6 +143,14 @@ def test_what_a_crossing_sets_off_reads_the_values_from_before_age_moves(tables)
     assert battle.state.age == 50 and battle.state.counter("turn", "crossings") == 1
 
 
+def test_what_a_play_sets_off_on_the_board_reads_the_values_from_before_age_moves(tables):
+    battle = scene(tables, ["onplay", "leap"])
+    battle.play(find(battle, "onplay"))  # 30 → 36: places the 毎 プレイ時 readers
+    battle.play(find(battle, "leap"))  # 36 → 50 crosses 42
+    flag = battle.state.flag
+    assert (flag("pa"), flag("pc"), flag("pp")) == (36, 0, 1)
+
+
 def test_under_suppress_written_earlier_in_the_face_the_plays_movement_reads_zero(tables):
     battle = scene(tables, ["holdread"])
     battle.play(find(battle, "holdread"))  # 抑制 刻; then reads the play's movement
