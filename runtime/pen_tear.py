@@ -14,6 +14,11 @@ from .sayou import Frame, modified, truncate
 from .state import SIDES, SIDE_WORDS
 
 
+#: What the battle says of a written face that has no pen upgrade (the pen's refusal,
+#: the battle screen).
+NO_PEN = "ペン強化なし"
+
+
 class PenAndTear:
     """ペンと破る — the methods of Battle for it."""
 
@@ -32,6 +37,9 @@ class PenAndTear:
             result = "restored"
         elif face["penned"]:
             raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
+        elif page.pens[side] is None and page.faces[side].written:
+            # A written face may have no pen upgrade (DESIGN §6.2 a blank face).
+            raise Refused(f"このページの{SIDE_WORDS[side]}は{NO_PEN}です")
         elif page.pens[side] is None:
             raise Refused(f"このページの{SIDE_WORDS[side]}にはペンで書けるものが定義されていません")
         else:

@@ -28,6 +28,7 @@ from catalog.phrasing import body_lines, phrase, term
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 from runtime.battle import SIDES, Battle, Refused
+from runtime.pen_tear import NO_PEN
 
 from .narrate import EXPIRY, SIDE, VARIABLE, intent_text
 
@@ -417,10 +418,14 @@ def _hand_facts(battle) -> list[dict]:
         for side in sides:
             rules += body_lines(battle.face_body(uid, side), vocabulary)
         preview = damage_preview(battle, uid) if info["playable"] else None
-        out.append({"index": index, "uid": uid, "info": info, "name": battle.page_of(uid).name,
+        page = battle.page_of(uid)
+        out.append({"index": index, "uid": uid, "info": info, "name": page.name,
                     "sides": sides, "rules": rules, "damage": preview,
                     "pens": [(side, pen_preview(battle, uid, side)) for side in SIDES
-                             if (uid, side) in pens]})
+                             if (uid, side) in pens],
+                    # written faces a pen cannot upgrade: the screen says so
+                    "no_pen": [side for side in SIDES if (uid, side) not in pens
+                               and page.faces[side].written and page.pens[side] is None]})
     return out
 
 
@@ -464,13 +469,16 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
             chose_any |= chose and bool(dealt)
         reason = "" if info["playable"] else f"{paint.mark('no')} {info['reason']}"
         pens = [f"{SIDE[side]}: " + " ／ ".join(lines) for side, lines in fact["pens"]]
+        no_pen = [f"{SIDE[side]}: {NO_PEN}" for side in fact["no_pen"]]
         # A blank face says 白紙 and its refusal says so again: the refusal is enough.
         rules = [] if reason and fact["rules"] == [vocab.KEYWORDS["blank"][0]] else fact["rules"]
         if detail == "full":
-            cell = rules + ([reason] if reason else []) + [f"ペン {pen}" for pen in pens]
+            cell = rules + ([reason] if reason else []) + [f"ペン {pen}" for pen in pens] + \
+                no_pen
         elif detail == "lines":
             cell = ([" ／ ".join(rules)] if rules else []) + ([reason] if reason else []) + \
-                   (["ペン " + "　".join(pens)] if pens else [])
+                   (["ペン " + "　".join(pens)] if pens else []) + \
+                   (["　".join(no_pen)] if no_pen else [])
         else:
             cell = [reason or " ／ ".join(fact["rules"])]
         # Designer text is plain text, never console markup: every cell is a Text.

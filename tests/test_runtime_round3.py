@@ -347,6 +347,28 @@ def test_a_play_onto_a_blockaded_year_is_refused_even_when_year_equals_age(table
     assert uid not in battle.playable_uids()
 
 
+# ================================================ a written face with no pen upgrade
+
+
+def test_a_pen_on_a_written_face_with_no_pen_upgrade_is_refused_saying_so(tables):
+    battle = scene(tables, ["hit10"])  # both faces written, no ペン block
+    assert "ペン強化なし" in refused(battle, "pen", find(battle, "hit10"), "future")
+    assert battle.state.pens_used == 0
+
+
+def test_the_battle_screen_says_which_written_faces_have_no_pen_upgrade(tables):
+    from terminal.screen import hand_table
+    from rich.console import Console
+
+    battle = scene(tables, ["hit10", "blankpen"])
+    console = Console(width=120, record=True)
+    console.print(hand_table(battle))
+    text = console.export_text()
+    row = text[text.index("hit10"):text.index("blankpen")]
+    assert "未来面: ペン強化なし" in row and "過去面: ペン強化なし" in row
+    assert "ペン強化なし" not in text[text.index("blankpen"):]  # its blank faces have pens
+
+
 # ================================================ developer mode
 
 
