@@ -305,8 +305,12 @@ def modifiers(battle, target: str, *, consume: bool = True,
     if not found:  # nothing on the board modifies it (most of a battle)
         return 0.0, 1.0
     add, mul = 0.0, 1.0
+    # A beaten enemy's traits run no more (DESIGN §6.2): its modifiers neither.
+    down = battle.state.enemy.get("hp", 1) <= 0
     # The index's list stays as it is when a consumed modifier leaves the board.
     for placed, adds, const in found:
+        if down and placed["origin"].startswith("enemy:"):
+            continue
         effect = placed["effect"]
         value = base_value(battle, effect, battle.frame_of(placed)) if const is None else \
             bounded(const)

@@ -110,6 +110,12 @@ def test_after_the_enemy_hp_reaches_zero_its_stage_end_trait_does_not_run_but_th
     assert (battle.state.flag("down"), battle.state.flag("end")) == (1, 1)
 
 
+def test_after_the_enemy_hp_reaches_zero_its_modifiers_no_longer_apply(tables):
+    battle = scene(tables, ["killrest"], enemies=["sapper", "quiet"])  # 防御補正 −5
+    events = battle.play(find(battle, "killrest"))  # kills, then 防御 += 7
+    assert [d["amount"] for d in of(events, "defense_gained")] == [7]
+
+
 # ================================================ a hit reaction and defeat
 
 
