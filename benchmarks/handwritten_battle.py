@@ -22,8 +22,9 @@ What it hard-codes (from content/ and the rules as runtime/ implements them):
 * the ten pages (uids 0–9 in deck order, shuffled by the run's shuffle stream), each face, pen and
   tear effect as compiled in generated/pages.py — see the table below and ``_fire_face``;
 * the turn of spec 000 as runtime/ runs it: intents (escalation first), refill, draw,
-  redraw (once, when nothing is playable: the hand is discarded and 5 drawn; lost at the
-  end declaration if still nothing is playable), the player phase, the end declaration,
+  redraw (once, when nothing is playable: the hand is discarded and 5 drawn; if still
+  nothing is playable, no page is played that turn and the run is lost at the end
+  declaration unless a pen made a face playable), the player phase, the end declaration,
   defense from distance, the attacks (on-hit defense first, one entry per Intent, then
   turn, stage, run defense), the seat move, the cleanup;
 * 跨ぐ: the old and new 刻 strictly on opposite sides of 座; it removes the first Intent
@@ -35,8 +36,8 @@ The run's shuffles are the interpreter's (runtime/streams.py: each shuffle order
 pile by a splitmix64 key of the seed, the shuffle's number and each uid, written out here
 as the interpreter computes it): this
 matchup draws on it only to shuffle the deck at the start and the discard pile whenever
-the draw pile runs out (入学式's past face takes the *top* page: no random pick; the
-enemy has no 白紙化). The legal actions are offered in ``Battle.legal_actions()``'s order,
+the draw pile is empty and the discard is not — after a draw and after a play (入学式's
+past face takes the *top* page: no random pick; the enemy has no 白紙化). The legal actions are offered in ``Battle.legal_actions()``'s order,
 so the same policy makes the same choices. No page of this deck asks the player to
 choose, so ``choice`` is always None.
 
@@ -223,7 +224,9 @@ class HandwrittenBattle:
             return self.crossings_turn >= 1
         return True
 
-    def _playable(self, uid: int) -> bool:
+    def _playable(self, uid: int, despite_failed_redraw: bool = False) -> bool:
+        if self.redraw_failed and not despite_failed_redraw:
+            return False  # no page may be played for the rest of that turn
         year, age = YEAR[uid], self.age
         if year == age:
             return self.same_age_plays < SAME_AGE_CAP and (
@@ -258,9 +261,8 @@ class HandwrittenBattle:
         for side in sides:
             if log is not None:
                 log.append(("face_fired", uid, side))
+            # The face runs to its end though the enemy falls (its hits then do nothing).
             self._fire_face(uid, side, distance)
-            if self.enemy_hp <= 0:
-                break
         if crosses:
             self.crossings_turn += 1
         self.age = year
@@ -282,6 +284,7 @@ class HandwrittenBattle:
             self.discard.append(uid)
             if log is not None:
                 log.append(("page_discarded", uid))
+            self._reshuffle_if_empty()  # the pile is renewed the moment it can be
         # 以降 2 プレイ: a modifier placed in play k lasts through play k + 2
         if self.attack_adds:
             kept = [a for a in self.attack_adds if a[1] is None or self.plays_run - a[1] < 2]
@@ -330,8 +333,7 @@ class HandwrittenBattle:
         elif uid == SHIGOTO:
             if side == "future":
                 self._hit_enemy(10)
-                if self.enemy_hp > 0:
-                    self._place_attack_add(3)
+                self._place_attack_add(3)  # the face runs on after a kill (DESIGN §6.2)
             else:
                 self._place_attack_add(3)
                 self._gain_steps(4)
@@ -346,7 +348,10 @@ class HandwrittenBattle:
             self._hit_enemy(20 if side == "future" else distance * 0.5)
 
     def _hit_enemy(self, base) -> None:
-        """敵HP -= base, modified: (base + Σ攻撃力補正) × 攻撃倍率 × (1 + 0.01 × 綻び)."""
+        """敵HP -= base, modified: (base + Σ攻撃力補正) × 攻撃倍率 × (1 + 0.01 × 綻び);
+        nothing once the enemy is down."""
+        if self.enemy_hp <= 0:
+            return
         add = 0.0
         for value, _ in self.attack_adds:
             add += value
@@ -448,7 +453,7 @@ class HandwrittenBattle:
         # 6. declaration
         if log is not None:
             log.append(("end_declared", self.age))
-        if self.redraw_failed and not self._playable_any():
+        if self.redraw_failed and not any(self._playable(uid, True) for uid in self.hand):
             self._lose("no_playable_page")
             return
         # 7. defense from the distance to 座
@@ -504,9 +509,10 @@ class HandwrittenBattle:
             left -= used
             if log is not None:
                 log.append(("defense_consumed", used, "run"))
-        if left > 0:
-            self.hp -= left
-            self.hp_lost += left
+        lost = min(left, max(0, self.hp))  # HP never goes below 0
+        if lost > 0:
+            self.hp -= lost
+            self.hp_lost += lost
         if log is not None:
             log.append(("hit", amount, left, self.hp))
 

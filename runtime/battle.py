@@ -306,6 +306,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             s.move(uid, "draw")
         for page in pages:
             s.new_page(page, "hand")
+        # The hand a failed redraw left is gone: the scene set here plays as a turn does
+        # (its ban on plays belongs to that hand, DESIGN §6.2 failed redraw).
+        s.redraw_failed = False
 
     # ======================================================= resumable steps
     def _begin(self, steps) -> None:

@@ -235,6 +235,9 @@ class Board:
             effect = placed["effect"]
             if effect.timing != timing or effect.telegraphed or placed not in s.effects:
                 continue  # telegraphed traits act in the enemy phase
+            if closing and placed["origin"].startswith("enemy:") and \
+                    self._stage_won_by() is not None:
+                continue  # a beaten enemy's traits run no more (DESIGN §6.2)
             # Asked before each effect that would fire (an earlier one may have ended it).
             if with_the_hit:
                 if s.outcome is not None or self._stage_won_by() is not None:
@@ -286,7 +289,8 @@ class Board:
                   origin: str = "page", closing: bool = False, times: int = 1):
         """Apply a face's 作用 list in written order; continuing ones are placed.
         The list stops when the stage is over, unless it belongs to that ending
-        (``closing``: a 綻び reward earned by the very 綻び that won the stage).
+        (``closing``: a 綻び reward earned by the very 綻び that won the stage, or the
+        playing face, which runs to its end after 敵HP reached 0 — DESIGN §6.2).
         ``times``: the list is granted that many times at once (綻び rewards)."""
         tables = self.tables
         # Frames are only read: a 作用 that needs no anchor reads the list's own frame
@@ -319,6 +323,8 @@ class Board:
         op = effect.op
         if op in REGION_OPS:
             return self._region_steps(effect, frame)
+        if self.state.enemy.get("hp", 1) <= 0 and effect.target.code == "enemy_hp":
+            return ()  # 敵HP stays 0: a 作用 on it does nothing (DESIGN §6.2)
         OPS[op](self, effect, frame)
         return self._after_landing()
 

@@ -28,7 +28,7 @@ _COUNT = (0, MAX_MAGNITUDE)
 BOUNDS = {
     "seed": (-2 ** 63, 2 ** 64 - 1),  # a run's seed: the shuffle stream mixes 64 bits
     "age": _COUNT,
-    "hp": _ANY,
+    "hp": _COUNT,  # the player's HP never goes below 0 (DESIGN §6.2)
     "steps": _COUNT,
     "steps_carried": _COUNT,
     "currency": _COUNT,

@@ -15,7 +15,7 @@ from contract import vocabulary as vocab
 
 from .bounds import BOUNDS
 from .refusal import Refused
-from .state import EXPIRY_ORDER
+from .state import EXPIRY_ORDER, MARKED
 from contract.vocabulary import W
 
 
@@ -70,12 +70,27 @@ def _fray_run(battle, value, lifetime):
     s = battle.state
     s.fray_run = value
     s.fray_stage = min(s.fray_stage, value)  # this stage's rise is part of the total
+    _fray_gained_follows(s)
 
 
 def _fray_stage(battle, value, lifetime):
     s = battle.state
     s.fray_stage = value
     s.fray_run = max(s.fray_run, value)
+    _fray_gained_follows(s)
+
+
+def _fray_gained_follows(s) -> None:
+    """増えた綻び[ラン] is the run's 綻び (one quantity in normal play, DESIGN §6.2): set
+    with it. The turn and the stage read their part from marks of the run's counter,
+    which move with it, so what they read does not change."""
+    delta = s.fray_run - s.counters.get("fray_gained", 0)
+    if not delta:
+        return
+    s.counters["fray_gained"] = s.fray_run
+    for scope in MARKED:
+        if scope in s.marks:
+            s.marks[scope]["fray_gained"] = s.marks[scope].get("fray_gained", 0) + delta
 
 
 def _no_bound(battle):

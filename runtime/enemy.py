@@ -175,11 +175,17 @@ class EnemyTurn:
         # How much each lifetime of defense absorbed: data for a recorded battle only.
         absorbed_by = [] if self.record else None
         left = self.consume_defense(amount, True, absorbed_by)  # one Intent's hit
-        if left > 0:
-            s.hp = clamp("hp", s.hp - left)
-            s.count("turn", "hp_lost", left)
+        # HP never goes below 0: what the hit would take beyond it is its surplus
+        # (超過), recorded in its event (DESIGN §6.2 the player's HP).
+        lost = left if left <= s.hp else max(0, s.hp)
+        if lost > 0:
+            s.hp = clamp("hp", s.hp - lost)
+            s.count("turn", "hp_lost", lost)
         if absorbed_by is None:
             self.emit(("hit", amount, amount - left, left, s.hp, "intent"))
+        elif left > lost:
+            self.emit(("hit", amount, amount - left, left, s.hp, "intent",
+                       tuple(absorbed_by), left - lost))
         else:
             # packed: a record of plain values costs the cycle collector nothing (events)
             self.emit(("hit", amount, amount - left, left, s.hp, "intent",

@@ -80,7 +80,8 @@ LAYOUTS = {
     "end_declared": ("age",),
     "defense_from_distance": ("amount", "age", "seat", "total"),
     "enemy_acts": ("intents",),
-    "hit": ("amount", "absorbed", "damage", "hp", "cause", "absorbed_by?"),
+    # surplus: what the hit would have taken beyond the HP left (HP stays at 0)
+    "hit": ("amount", "absorbed", "damage", "hp", "cause", "absorbed_by?", "surplus?"),
     "hit/effect": ("amount", "hp", "cause", "why?"),  # a 作用 took HP, not an Intent
     "blanked": ("uid", "page", "side", "region"),
     "blank_missed": ("region",),

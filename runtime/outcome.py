@@ -55,7 +55,9 @@ class Outcome:
         """What resets between stages (spec 000 ステージ間で引き継がれるもの)."""
         s = self.state
         s.steps = s.steps_carried = 0
-        s.defense = [d for d in s.defense if d[1] == "run"]
+        # ターン and ステージ lifetimes end here; 被弾1回 vanishes only by taking a hit
+        # (DESIGN §6.2), ラン at the end of the run.
+        s.defense = [d for d in s.defense if d[1] in ("run", "on_hit")]
         for lifetime in ("play", "turn", "stage"):
             self._expire_mods(lifetime)
         for placed in list(s.effects):

@@ -10,7 +10,7 @@ from contract.vocabulary import NO_PEN_UPGRADE, W
 
 from .refusal import Refused
 from .bounds import bounded, clamp
-from .sayou import Frame, modifiers, truncate
+from .sayou import Frame, modified, truncate
 from .state import SIDES, SIDE_WORDS
 
 
@@ -42,13 +42,15 @@ class PenAndTear:
         self.emit(("pen", uid, side, result))
         self._begin(self._special_steps(self.tables.balance.pen_fray, "pen", "on_pen"))
 
-    def tear_preview(self, uid: int) -> dict:
-        """The 綻び and the tear effect's scale tearing ``uid`` would give now."""
+    def tear_preview(self, uid: int, *, consume: bool = False) -> dict:
+        """The 綻び and the tear effect's scale tearing ``uid`` would give now.
+        ``consume``: the tear is made — a use of each 綻び倍率 (its 最大 n 回 counts it,
+        DESIGN §6.2 modifiers with a count)."""
         s = self.state
         distance = abs(self.year(uid) - s.age)
-        _, mul = modifiers(self, "fray", consume=False)
         page = self.page_of(uid)
-        fray = truncate(bounded(distance * page.fray_mul) * mul)
+        fray = max(0, truncate(modified(self, "fray", bounded(distance * page.fray_mul),
+                                        consume=consume)))
         blank = all(self.face_body(uid, side) is None for side in SIDES)
         effects = () if blank or not page.tear else page.tear
         return {"distance": distance, "fray": fray, "blank": blank,
@@ -61,7 +63,7 @@ class PenAndTear:
             raise Refused(f"破れるのは{W.region.hand}のページだけです")
         if s.tears_used >= s.param("tear_cap"):
             raise Refused(f"この{W.scope.stage}はもう破れません（{s.param('tear_cap')} 回）")
-        preview = self.tear_preview(uid)
+        preview = self.tear_preview(uid, consume=True)
         s.tears_used += 1
         s.move(uid, "torn")
         s.count("turn", "tears", 1)

@@ -12,7 +12,7 @@ from contract import vocabulary as vocab
 from contract.tables import Body
 from contract.vocabulary import W
 
-from .sayou import (Frame, condition_tests, holds, modifiers, page_year, payment_shortfall,
+from .sayou import (Frame, condition_tests, holds, modified, page_year, payment_shortfall,
                     truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
 from .state import SIDE_WORDS, SIDES
@@ -128,16 +128,10 @@ class Playing:
 
     def _cost_of(self, year: int) -> int:
         distance = abs(year - self.state.age)
-        mul = self._payment_multiplier()
-        return distance if mul == 1.0 else truncate(distance * mul)
-
-    def _payment_multiplier(self) -> float:
-        """支払い倍率 in force now: 1.0 with none on the board (the usual case: not even
-        the modifiers are asked)."""
         index = self._index or self.board_index()
-        if "steps_payment" not in index.modifiers:
-            return 1.0
-        return modifiers(self, "steps_payment", consume=False)[1]
+        if "steps_payment" not in index.modifiers:  # the usual case: nothing asked
+            return distance
+        return max(0, truncate(modified(self, "steps_payment", distance, consume=False)))
 
     def play_info(self, uid: int) -> dict:
         """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
@@ -218,11 +212,14 @@ class Playing:
         s = self.state
         if s.pages[uid]["zone"] != "hand":
             return f"{W.region.hand}にないページです"
+        if s.redraw_failed:
+            return (f"引き直しても出せるページがなかったので、この{W.scope.turn}は"
+                    f"ページを{W.scope.play}できません")
         limits = s.limits()
         if year > limits["lifespan_cap"]:
             return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {limits['lifespan_cap']} の先です（生きない年）"
         blockade = self.foe.blockade
-        if blockade and blockade.low <= year <= blockade.high and year != s.age:
+        if blockade and blockade.low <= year <= blockade.high:  # 銘 = 刻 lands there too
             return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
         if year == s.age and s.same_age_plays >= limits["same_age_cap"]:
             return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
@@ -235,13 +232,17 @@ class Playing:
         the question a policy asks at every step (issue 13)."""
         return self._playable()
 
-    def _playable(self, first: bool = False) -> list[int]:
-        """The playable hand pages (``first``: stop at the first one found)."""
+    def _playable(self, first: bool = False, despite_failed_redraw: bool = False) -> list[int]:
+        """The playable hand pages (``first``: stop at the first one found). After a
+        failed redraw no page may be played that turn; ``despite_failed_redraw`` asks
+        which could be, as the end declaration does (DESIGN §6.2 failed redraw)."""
         s = self.state
+        if s.redraw_failed and not despite_failed_redraw:
+            return []
         age, steps = s.age, s.steps
         index = self._index or self.board_index()
-        # _payment_multiplier, without the call around it (a policy asks every step).
-        mul = modifiers(self, "steps_payment", consume=False)[1] \
+        # The payment multipliers (_cost_of), read once: a policy asks every step.
+        mul = modified(self, "steps_payment", 1.0, consume=False) \
             if "steps_payment" in index.modifiers else 1.0
         limits = s.limits()
         cap = limits["lifespan_cap"]
@@ -275,7 +276,8 @@ class Playing:
                 verdict = fact.past_only if faces["past"]["state"] == "base" else None
                 sides = PAST_ONLY
             else:
-                if not same_age_open or year > cap or steps < 0:
+                if not same_age_open or year > cap or steps < 0 or (
+                        blockade and blockade.low <= year <= blockade.high):
                     continue
                 verdict = fact.both if faces["past"]["state"] == "base" and \
                     faces["future"]["state"] == "base" else None
@@ -337,43 +339,63 @@ class Playing:
                 "net_displacement": year - old, "crossings": 1 if plan.crosses else 0,
                 "plays": 1}
         s.play_counters = dict(move)  # the play scope begins with its move
-        s.steps -= plan.cost
+        if s.suppress:  # 抑制 刻 already in force: this play moves nothing
+            self.suppress_move()
+        self._pay_steps(plan, distance)
         if year == old:
             s.same_age_plays += 1
         self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost,
                    tuple(plan.firing), plan.crosses))
         for side, body in zip(plan.firing, plan.bodies):
             self.emit(("face_fired", uid, side))
-            yield from self._run_list(body.effects, frame, uid)
-            if self._stage_over():
-                break
-        else:  # a play fires at least one face: the stage was asked after the last
-            yield from self._fire_board("on_play", frame)
+            # The playing face runs to its end, both faces of 銘 = 刻 too, though 敵HP
+            # reached 0 on the way (then only its 作用 on 敵HP do nothing: DESIGN §6.2).
+            yield from self._run_list(body.effects, frame, uid, closing=True)
+        yield from self._fire_board("on_play", frame)  # nothing once the stage is over
         suppressed = s.suppress > 0
         if suppressed:
             # 刻 does not move: nothing is crossed, displaced or travelled; the distance
             # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
-            # This play's references already read the move it would have made.
+            self.suppress_move()
             for name in SUPPRESSED_MOVE:
                 move[name] = 0
-                s.play_counters[name] = 0
+            s.suppress -= 1
+            self.emit(("moved", old, old, True))
+        else:
+            self.emit(("moved", old, year, False))
+            if plan.crosses:
+                # What 座を跨いだ時 sets off is part of the play: it reads the values from
+                # before 刻 moves (the old 刻; 跨いだ回数[ターン] without this play).
+                yield from self._cross(uid, old, year)
+            s.age = year
+            if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
+                self.clamp_to_params()
         # Into the run's counters, which the turn and the stage read from (State.count).
         counters = s.counters
         get = counters.get
         for name, amount in move.items():
             counters[name] = get(name, 0) + amount
-        if suppressed:
-            s.suppress -= 1
-            self.emit(("moved", old, old, True))
-        else:
-            s.age = year
-            self.emit(("moved", old, year, False))
-            if plan.crosses:
-                yield from self._cross(uid, old, year)
         self.count_scope = "turn"
         if s.pages[uid]["zone"] == "hand":
             yield from self._after_play(uid)
         self._end_of_play()
+
+    def suppress_move(self) -> None:
+        """抑制 刻 in this play: its own move counters (総移動距離, 正味変位, 跨いだ回数
+        [プレイ]) read 0 from now on — 刻 will not move (DESIGN §6.2)."""
+        counters = self.state.play_counters
+        for name in SUPPRESSED_MOVE:
+            counters[name] = 0
+
+    def _pay_steps(self, plan: PlayPlan, distance: int) -> None:
+        """The play pays its 歩: the cost worked out with the payment multipliers in
+        force, which are used once by it (a 支払い倍率 of 最大 n 回 counts each paying
+        play: DESIGN §6.2 modifiers with a count)."""
+        s = self.state
+        index = self._index or self.board_index()
+        if distance and "steps_payment" in index.modifiers:
+            modified(self, "steps_payment", distance)  # a use of each, as planned
+        s.steps -= plan.cost
 
     def _cross(self, uid: int, old: int, new: int):
         """跨ぐ: the first Intent of the turn is removed; the steps of what 跨いだ時 fires.
@@ -383,8 +405,9 @@ class Playing:
         s = self.state
         intents = s.enemy["turn_intents"]
         removed = intents.pop(0) if intents else None
+        # This play's crossing is not yet in the turn's counters (it reads them first).
         crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
-                    s.counter("turn", "crossings"))
+                    s.counter("turn", "crossings") + 1)
         self.emit(("crossed", removed, len(intents), *crossing))
         if removed is not None:
             s.count("turn", "intents_removed", 1)
@@ -397,8 +420,11 @@ class Playing:
         discarded page: no generator made for most plays)."""
         destination = self.page_of(uid).after_play
         if destination == "discard":
-            self.state.move(uid, "discard")
+            s = self.state
+            s.move(uid, "discard")
             self.emit(("page_discarded", uid))
+            if not s.zones["draw"]:  # the pile is renewed the moment it can be
+                self._reshuffle_if_empty()
             return ()
         self.state.move(uid, destination)
         self.emit(("page_exiled", uid, "stage" if destination == "exile_stage" else "run"))

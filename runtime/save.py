@@ -24,7 +24,7 @@ from contract.tables import Sayou
 
 from .battle import Battle, Refused
 from .bounds import BOUNDS, MAX_MAGNITUDE
-from .state import EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, State
+from .state import COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, State
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
 from contract.vocabulary import W
@@ -271,8 +271,10 @@ class _State:
             elif not isinstance(mod["key"], str) or len(mod["key"]) > 200:
                 raise SaveError(f"{where}.key", "フラグの名前ではありません")
             _one_of(mod["op"], f"{where}.op", ("add", "assign"))
-            # every such value lands truncated
-            _int(mod["value"], f"{where}.value", *BOUNDS["mods.value"])
+            # every such value lands truncated, but a change of a coefficient (防御係数)
+            # keeps its fractions
+            check = _number if kind == "param" and mod["key"] in COEFFICIENTS else _int
+            check(mod["value"], f"{where}.value", *BOUNDS["mods.value"])
             _one_of(mod["lifetime"], f"{where}.lifetime", _MOD_LIFETIMES)
 
     def _pages(self, pages, zones) -> None:

@@ -24,6 +24,7 @@ from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
 
 from .bounds import bounded, clamp, land, power
+from .state import COEFFICIENTS
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
 PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
@@ -304,8 +305,12 @@ def modifiers(battle, target: str, *, consume: bool = True,
     if not found:  # nothing on the board modifies it (most of a battle)
         return 0.0, 1.0
     add, mul = 0.0, 1.0
+    # A beaten enemy's traits run no more (DESIGN §6.2): its modifiers neither.
+    down = battle.state.enemy.get("hp", 1) <= 0
     # The index's list stays as it is when a consumed modifier leaves the board.
     for placed, adds, const in found:
+        if down and placed["origin"].startswith("enemy:"):
+            continue
         effect = placed["effect"]
         value = base_value(battle, effect, battle.frame_of(placed)) if const is None else \
             bounded(const)
@@ -340,35 +345,82 @@ def modifier_source(battle, placed: dict, value: float) -> dict:
 MODIFIED_DIRECTION = {"enemy_hp": "decrease", "defense": "increase"}
 
 
-def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> float:
-    """The magnitude of a numeric add when it fires: (base + Σadd) × Πmul, never below 0
-    (a modified gain is never negative: 防御補正 −5 on 防御 += 3 gains 0).
+# Every modifier of a value is one row of MODIFIER_SOURCES, applied in order: the board's
+# continuing effects (攻撃力補正, 攻撃倍率, 烙印, 防御補正, 支払い倍率, 綻び倍率 — each
+# counted by its 最大 n 回 when ``consume``), the 綻び multiplier of damage, an enemy's
+# per-hit 軽減. One mechanism for all of them (spec 002 「別の機構を持たない」): no
+# modifier is a special case of the code that applies them. Each row is a function of
+# (battle, target, value, why, consume) → the value it makes; ``why`` (a recorded battle's
+# explanation, or None) gets the row's terms.
 
-    ``why`` (a recorded battle's explanation, see ``explain``) gets the terms: ``add``
-    and ``mul`` (each modifier's source), ``fray`` (the 綻び multiplier of damage, with
-    the 綻び it was made from), ``reduction`` (per-hit 軽減) and ``value`` (before the
-    floor at 0); ``modified`` says whether modifiers applied at all."""
+
+def _board_source(battle, target: str, value: float, why: dict | None,
+                  consume: bool) -> float:
+    """(value + Σ加算補正) × Π乗算補正 of the continuing effects on the board."""
+    if why is None:
+        add, mul = modifiers(battle, target, consume=consume)
+    else:
+        why["add"], why["mul"] = sources = ([], [])
+        add, mul = modifiers(battle, target, consume=consume, sources=sources)
+    return bounded((value + add) * mul)  # bounded factors: no overflow before the clamp
+
+
+def _fray_source(battle, target: str, value: float, why: dict | None,
+                 consume: bool) -> float:
+    """The 綻び multiplier of damage: × (1 + 綻び攻撃係数 × 累積綻び)."""
+    coef = battle.tables.balance.fray_attack
+    fray = bounded(1 + coef * battle.state.fray_run)
+    if why is not None:
+        why["fray"] = {"factor": fray, "fray": battle.state.fray_run, "coef": coef}
+    return bounded(value * fray)
+
+
+def _reduction_source(battle, target: str, value: float, why: dict | None,
+                      consume: bool) -> float:
+    """An enemy's 1発ごとの軽減: taken from each hit."""
+    reduction = battle.foe.traits.get("per_hit_reduction") or 0
+    if why is not None:
+        why["reduction"] = reduction
+    return value - reduction
+
+
+#: Modified target → its modifier sources, in the order they apply. A target not listed
+#: takes the board's modifiers alone.
+MODIFIER_SOURCES = {
+    "enemy_hp": (_board_source, _fray_source, _reduction_source),
+}
+_BOARD_ONLY = (_board_source,)
+
+
+def modified(battle, target: str, value: float, *, consume: bool = True,
+             why: dict | None = None) -> float:
+    """``value`` through every modifier source of ``target`` (MODIFIER_SOURCES), in
+    order, unclamped below: the 歩 a play pays (支払い倍率), the 綻び a tear raises
+    (綻び倍率), a numeric add as it fires (``effective``). ``consume``: this is a use of
+    the modifiers (each one's 最大 n 回 counts it); False reads them for a preview."""
+    for source in MODIFIER_SOURCES.get(target, _BOARD_ONLY):
+        value = source(battle, target, value, why, consume)
+    return value
+
+
+def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> float:
+    """The magnitude of a numeric add when it fires: ``base`` through the modifiers of
+    its target (``modified``), never below 0 (a modified gain is never negative:
+    防御補正 −5 on 防御 += 3 gains 0).
+
+    ``why`` (a recorded battle's explanation, see ``explain``) gets each source's terms
+    — ``add`` and ``mul`` (each modifier's source), ``fray`` (the 綻び multiplier of
+    damage, with the 綻び it was made from), ``reduction`` (per-hit 軽減) — and ``value``
+    (before the floor at 0); ``modified`` says whether modifiers applied at all."""
     target = effect.target.code
     if effect.landing != "modified" or (
             MODIFIED_DIRECTION.get(target, effect.direction) != effect.direction):
         if why is not None:  # fixed, or e.g. an enemy heal: lands unmodified
             why["modified"], why["value"] = False, base
         return base
-    if why is None:
-        add, mul = modifiers(battle, target)
-    else:
+    if why is not None:
         why["modified"] = True
-        why["add"], why["mul"] = sources = ([], [])
-        add, mul = modifiers(battle, target, sources=sources)
-    value = bounded((base + add) * mul)  # bounded factors: no overflow before the clamp
-    if target == "enemy_hp":
-        fray = bounded(1 + battle.tables.balance.fray_attack * battle.state.fray_run)
-        reduction = battle.foe.traits.get("per_hit_reduction") or 0
-        value = bounded(value * fray) - reduction
-        if why is not None:
-            why["fray"] = {"factor": fray, "fray": battle.state.fray_run,
-                           "coef": battle.tables.balance.fray_attack}
-            why["reduction"] = reduction
+    value = modified(battle, target, base, why=why)
     if why is not None:
         why["value"] = value
     return max(0.0, value)
@@ -457,11 +509,17 @@ def _assign(battle, effect, frame):
 
 
 def _cap(battle, effect, frame):
-    amount = truncate(base_value(battle, effect, frame))
-    sign = -1 if effect.direction == "decrease" else 1
     code = effect.target.code
-    battle.state.mods.append({"kind": "param", "key": code, "op": "add", "value": sign * amount,
-                              "lifetime": effect.lifetime})
+    value = base_value(battle, effect, frame)
+    # A coefficient (防御係数) keeps its fractions; an integer parameter lands truncated.
+    amount = bounded(value) if code in COEFFICIENTS else truncate(value)
+    sign = -1 if effect.direction == "decrease" else 1
+    s = battle.state
+    change = sign * amount
+    if code == "lifespan_cap" and s.param(code) + change < s.age:
+        change = min(0, s.age - s.param(code))  # 寿命上限 stops at 刻 (DESIGN §6.2)
+    s.mods.append({"kind": "param", "key": code, "op": "add", "value": change,
+                   "lifetime": effect.lifetime})
     battle.emit(("param_changed", code, battle.state.param(code), effect.lifetime))
     battle.clamp_to_params()
 
@@ -508,6 +566,8 @@ def _pay(battle, effect, frame):
 
 def _suppress(battle, effect, frame):
     battle.state.suppress = max(battle.state.suppress, 1)
+    if battle.count_scope == "play":
+        battle.suppress_move()  # the play's own move counters read 0 from now on
     battle.emit(("suppressed",))
 
 
@@ -545,12 +605,16 @@ def _enemy_hp(battle, effect, delta, why=None):
 def _hp(battle, effect, delta, why=None):
     s = battle.state
     if delta >= 0:
-        healed = max(0, min(delta, s.param("max_hp") - s.hp))
+        # HP that reached 0 stays 0: a heal (a 被弾時 reaction, say) does not bring the
+        # player back (DESIGN §6.2 a hit reaction and defeat).
+        healed = max(0, min(delta, s.param("max_hp") - s.hp)) if s.hp > 0 else 0
         s.hp = clamp("hp", s.hp + healed)
         battle.emit(("healed", "player", healed, s.hp, *explained(why)))
     else:
-        s.hp = clamp("hp", s.hp + delta)
-        s.count(battle.count_scope, "hp_lost", -delta)
+        # Never below 0 (DESIGN §6.2): a hand-built table may still take HP by a 作用.
+        lost = min(-delta, max(0, s.hp))
+        s.hp = clamp("hp", s.hp - lost)
+        s.count(battle.count_scope, "hp_lost", lost)
         battle.emit(("hit/effect", -delta, s.hp, "effect", *explained(why)))
 
 

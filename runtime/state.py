@@ -29,6 +29,10 @@ SIDES = tuple(face.code for face in vocab.FACES)
 SIDE_WORDS = {face.code: face.ja for face in vocab.FACES}
 #: The rule parameters a 上限変更 may move; each starts from the balance key of its code.
 PARAMS = tuple(v.code for v in vocab.VARIABLES if v.kind == "param")
+#: The parameters that are coefficients (a float balance key, 防御係数): a 上限変更 keeps
+#: their fractions; every other parameter is an integer and lands truncated (DESIGN §6.2).
+COEFFICIENTS = frozenset(key.code for key in vocab.BALANCE_KEYS
+                         if key.type == "float" and key.code in PARAMS)
 
 
 @dataclass(slots=True)

@@ -33,6 +33,7 @@ class Turn:
         for uid in list(s.zones["exile_stage"]):
             s.move(uid, "discard")
             self.emit(("page_returned", uid))
+        self._reshuffle_if_empty()  # returned pages into an empty draw pile's discard
         self.emit(("stage_started", s.stage_index + 1, enemy.id, enemy.hp, enemy.seat,
                    enemy.breakthrough))
         for effect in enemy.trait_effects:
@@ -121,7 +122,10 @@ class Turn:
     def _declared(self, steps):
         yield from steps
         s = self.state
-        if s.redraw_failed and not self._stage_over() and not self.playable_any():
+        # No page could be played since the redraw; a face the pen made playable (the
+        # page still in hand) saves the run here (DESIGN §6.2 failed redraw).
+        if s.redraw_failed and not self._stage_over() and not self._playable(
+                first=True, despite_failed_redraw=True):
             self._lose("no_playable_page")
 
     def _phase_cleanup(self):
@@ -178,14 +182,16 @@ class Turn:
         return True
 
     def clamp_to_params(self) -> None:
-        """Values that a lowered parameter now bounds: HP at its max; 刻 at the wall of
-        寿命上限 (spec 000: the ends of the line are absolute walls)."""
+        """Values that a lowered parameter now bounds: HP at its max. 寿命上限 never drops
+        below the current 刻 (DESIGN §6.2): when a raise of it ends under 刻, the decrease
+        stops at 刻 — the difference stays for the run."""
         s = self.state
         s.hp = min(s.hp, s.param("max_hp"))
-        cap = max(0, s.param("lifespan_cap"))
+        cap = s.param("lifespan_cap")
         if s.age > cap:
-            self.emit(("moved", s.age, cap, False))
-            s.age = cap
+            s.mods.append({"kind": "param", "key": "lifespan_cap", "op": "add",
+                           "value": s.age - cap, "lifetime": "run"})
+            self.emit(("param_changed", "lifespan_cap", s.age, "run"))
 
 
 #: The phases before the player acts (spec 000 ターン構造 1–4). A phase returns the steps

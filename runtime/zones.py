@@ -30,6 +30,7 @@ class Zones:
                 if pool else []
         for page in chosen:
             self._add_page(page, effect.dest, effect.lifetime)
+        self._reshuffle_if_empty()  # a page sent to the discard renews an empty pile
 
     def _pick_steps(self, effect: Sayou, frame: Frame):
         """移動 and 複製: pages picked from the source region, moved or copied to the
@@ -138,7 +139,10 @@ class Zones:
         return True
 
     def _reshuffle_if_empty(self) -> None:
-        """山札が0枚になった時点で、捨て札を全てシャッフルして新しい山札とする."""
+        """山札が0枚になった時点で、捨て札を全てシャッフルして新しい山札とする — asked
+        after each draw and after whatever fills the discard (a play, a redraw, a region
+        operation, the pages a stage returns): whenever the draw pile is empty and the
+        discard is not, it is renewed at once (DESIGN §6.2 the draw pile at 0)."""
         s = self.state
         if s.zones["draw"] or not s.zones["discard"]:
             return

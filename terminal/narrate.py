@@ -149,9 +149,13 @@ def _absorbed(d) -> str:
 def _hit(d, n) -> str:
     if d["cause"] != "intent":
         return f"HP −{d['amount']}（{d['hp']}）" + explanation(d.get("why"), n)
+    surplus = d.get("surplus", 0)
+    # HP stops at 0: the line says what it lost, and what the hit had beyond that.
+    lost = f"HP −{d['damage'] - surplus}（{d['hp']}）" + (
+        f"、超過 {surplus}（HP は 0 より下がらない）" if surplus else "")
     if not d["absorbed"] and not d.get("absorbed_by"):
-        return f"被弾 {d['amount']}: HP −{d['damage']}（{d['hp']}）"
-    return f"被弾 {d['amount']}: {_absorbed(d)}→ HP −{d['damage']}（{d['hp']}）"
+        return f"被弾 {d['amount']}: {lost}"
+    return f"被弾 {d['amount']}: {_absorbed(d)}→ {lost}"
 
 
 def _crossed(d, n) -> str:

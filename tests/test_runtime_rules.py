@@ -920,16 +920,18 @@ def test_stage_carry_over(tables):
 # ------------------------------------------------------ walls, exile, counters
 
 
-def test_a_lowered_lifespan_cap_pushes_age_back_to_the_wall(tables):
+def test_an_ending_raise_of_the_lifespan_cap_stops_at_the_current_age(tables):
+    # DESIGN §6.2 (overrules the older "刻 is pushed back to the wall"): 寿命上限 never
+    # drops below the current 刻 — the decrease stops there, and 刻 stays where it is.
     battle = scene(tables, ["nuke", "lifestage", "beyond95"], age=10, steps=300,
                    enemies=["weak", "quiet"])
     battle.play(find(battle, "nuke"))  # the enemy falls before it acts, at the turn's end
     battle.play(find(battle, "lifestage"))  # 寿命上限 100 for this stage
     battle.play(find(battle, "beyond95"))
     assert battle.state.age == 95
-    battle.end_turn()  # stage won: the raise ends with the stage, the wall is back at 80
+    battle.end_turn()  # stage won: the raise of 20 ends with the stage, but 刻 is 95
     assert battle.state.stage_index == 1
-    assert battle.state.param("lifespan_cap") == 80 and battle.state.age == 80
+    assert battle.state.param("lifespan_cap") == 95 and battle.state.age == 95
 
 
 def test_pages_exiled_for_the_run_never_come_back_by_a_region_move(tables):
