@@ -9,7 +9,10 @@ for the reshuffle before 移動・公開 from an empty draw pile, for the separa
 streams of runtime/streams.py, issue 14, and for the pens every blank face now has,
 issue 25: the old actions replayed to the same events on the new content, but the random
 policy is offered the new pens, so 113 of the 120 games took another turn at a step that
-offered one):
+offered one; and, in the same issue, for the battle rows of DESIGN §6.2 — the reshuffle as
+soon as a play fills an empty pile's discard, HP that stops at 0 with the hit's surplus, a
+face that runs on after the kill — checked first against the old corpus, where 94 of the
+120 battles differed, each first at an event one of those three rows explains):
 
     python tests/event_corpus.py record
 """
