@@ -49,7 +49,7 @@ def small_state(seed: int, rules=DRAFT, carried=()) -> State:
     white, black = rng.randrange(7), rng.randrange(7)
     other = (4 - black - white) % 7 if rng.random() < 0.7 else rng.randrange(7)
     return State(deal, deck, hand, tuple(sorted(rest)), tuple(stacks), white,
-                 tuple(sorted((black, other))), resolved, 0, 0, -1, "play", (), (), 1)
+                 tuple(sorted((black, other))), resolved, 0, 0, 0, "play", (), (), 1)
 
 
 def value_of(answer) -> int:
