@@ -59,8 +59,12 @@ def _swap_options(s: State) -> list[tuple]:  # 青: two events anywhere of one n
 def _swap(s: State, args: tuple, ev, record: dict) -> None:
     d1, p1, d2, p2 = args
     stacks = [list(stack) for stack in s.stacks]
-    stacks[d1][p1], stacks[d2][p2] = stacks[d2][p2], stacks[d1][p1]
+    moved = stacks[d1][p1], stacks[d2][p2]
+    stacks[d1][p1], stacks[d2][p2] = moved[1], moved[0]
     s.stacks = tuple(map(tuple, stacks))
+    # A card the swap moves has no effect this turn, wherever it went (DESIGN §6.2); one
+    # that arrives was never in the queue, one that leaves or moves within leaves it.
+    s.queue = tuple(card for card in s.queue if card not in moved)
     ev.append({**record, "swap": [[d1 + 1, p1 + 1], [d2 + 1, p2 + 1]]})
 
 
@@ -95,13 +99,12 @@ SUIT_EFFECTS = {
 # ------------------------------------------------------------------ the tapped items
 
 
-def _unresolve_options(s: State) -> list[tuple]:  # ランタン
-    return [(suit,) for suit in range(len(s.rules.suits))
-            if s.resolved >> suit & 1 and s.lantern != suit]
+def _unresolve_options(s: State) -> list[tuple]:  # ランタン: each use names one more suit
+    return [(suit,) for suit in range(len(s.rules.suits)) if not s.in_effect(suit)]
 
 
 def _unresolve(s: State, args: tuple, ev, record: dict) -> None:
-    s.lantern = args[0]
+    s.lantern |= 1 << args[0]
     ev.append({**record, "suit": s.rules.suits[args[0]]})
 
 
@@ -139,6 +142,7 @@ def _swap_in(s: State, args: tuple, ev, record: dict) -> None:
     s.hand = without(s.hand, card)
     s.discard = with_card(s.discard, gone)
     s.stacks = replaced(s.stacks, s.white, tuple(stack))
+    s.queue = tuple(c for c in s.queue if c != gone)  # gone from the location: no effect
     ev.append({**record, "out": s.rules.card_ids[gone], "in": s.rules.card_ids[card],
                "day": s.white + 1})
 

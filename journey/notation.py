@@ -8,6 +8,7 @@ shorter form when it names one action only (``play 赤3`` when one black pawn ca
     play 赤3 黒3            the card, and the black pawn on day 3 walks (7 − 3)
     play 赤3 黒1+2 黒3+2    地図（問題点）: the steps shared between both
     mill discard | mill bottom
+    next                    go on from a moment (letters and items may be used there)
     effect 黒3 +1 | effect 黒3 | effect 2-1 4-1 | effect 地図 | effect | skip
     return 赤3
     resolve 赤 | end
@@ -25,7 +26,7 @@ from .state import State
 
 #: Japanese verbs accepted for the ASCII ones (the screen shows the ASCII form).
 VERBS = {"出す": "play", "効果": "effect", "見送る": "skip", "戻す": "return", "解決": "resolve",
-         "終了": "end", "レター": "letter", "アイテム": "item", "ループ": "mill"}
+         "終了": "end", "進む": "next", "レター": "letter", "アイテム": "item", "ループ": "mill"}
 LETTER_WORDS = {"location_memory": "location", "adventure_memory": "adventure"}
 
 
@@ -42,7 +43,7 @@ def label(state: State, action: tuple) -> str:
         return f"mill {action[1]}"
     if kind == "effect":
         return " ".join(["effect", *_effect_words(state, action[1:])])
-    if kind in ("skip", "end"):
+    if kind in ("skip", "end", "next"):
         return kind
     if kind == "return":
         return f"return {r.card_ids[action[1]]}"

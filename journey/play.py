@@ -2,19 +2,27 @@
 ``legal_actions(state)`` and ``apply(state, action) -> (state', events)``.
 
 A turn is the draft's phases in order: 手札補充 (refill: draw one, lose on an empty deck),
-移動 (play a card: the white pawn walks its number, one black pawn 7 − it; a white pawn
-that passes 【７日目】 loops to 【１日目】 and mills the top card), 行動 (the card is
-placed at the white pawn's location, newest nearest, the farthest falling off; none on
-the last day), イベント (the suit effects there, nearest first, each suit once, resolved
-suits never), 解決 (one story whose suit lies under every pawn, as many cards as pawns
-stand there) and 終了 (won when every story is resolved and every pawn is on the last
-day; else the next turn, from the refill). Letters and items may be used at every
-decision point of the turn. The phases that need no choice run by themselves (``_run``).
+移動 (play a card: the white pawn walks its number — a white pawn that passes 【７日目】
+loops to 【１日目】 and mills the top card — then one black pawn 7 − it), 行動 (the card
+is placed at the white pawn's location, newest nearest, the farthest falling off; none
+on the last day), イベント (the effects of the cards there, nearest first, each suit
+once, resolved suits never), 解決 (one story whose suit lies under every pawn, as many
+cards as pawns stand there) and 終了 (won when every story is resolved and every pawn is
+on the last day; else the next turn, from the refill). The phases that need no choice
+run by themselves (``_run``).
+
+Letters and items may be used 「いつでも」: at every moment between two steps of a turn
+(DESIGN §6.2) — ``FREE_USE`` lists the phases that are such moments: before the play,
+the resolution point, and the ``moment`` phase, which ``_pause`` opens between placing
+the card and the event phase, between two event effects, after a resolution (before the
+end check) and before the refill's draw. Never inside a step (a mill, a return, a suit
+effect's choice). A moment at which nothing can be used is no choice: it passes.
 
 An action is a tuple (``legal_actions`` lists them all, in a fixed order):
 
     ("play", card, ((black_day, steps), …))   the card, and the black pawn(s) that walk
     ("mill", "discard") / ("mill", "bottom")  a loop's card: discard it, or テント
+    ("next",)                                  go on from a moment to the next step
     ("effect", …) / ("skip",)                  the pending suit effect's choice (or none)
     ("return", card)                           a hand card under the deck (黄, ラジオ)
     ("resolve", suit) / ("end",)               resolve a story, or end the turn
@@ -36,9 +44,9 @@ from .steps import (draw, lose, mill, move_black, ready_item, replaced, walk_whi
                     without)
 
 #: The phases that wait for a choice; every other phase runs by itself.
-DECISIONS = ("play", "mill", "effect", "return", "resolve")
-#: Where letters and items may be used ("any time", as far as a turn has moments).
-FREE_USE = ("play", "effect", "resolve")
+DECISIONS = ("play", "mill", "moment", "effect", "return", "resolve")
+#: The moments between two steps, where letters and items may be used (「いつでも」).
+FREE_USE = ("play", "moment", "resolve")
 
 
 # ------------------------------------------------------------------ the deal
@@ -73,7 +81,7 @@ def deal_game(rules: Rules, seed: int = 0, items=None, cards=None) -> tuple[Stat
     if len(deck) <= hand_size:
         raise JourneyError(f"山（{len(deck)} 枚）が{W.region.hand}（{hand_size} 枚）に足りません")
     state = State(deal, tuple(deck[hand_size:]), tuple(sorted(deck[:hand_size])), (),
-                  tuple(() for _ in days), 0, (0, 0), 0, 0, 0, -1, "refill", (), (), 1)
+                  tuple(() for _ in days), 0, (0, 0), 0, 0, 0, 0, "refill", (), (), 1)
     events = [{"event": "deal", "seed": seed, "setup": rules.setup,
                "days": [rules.location_names[d] for d in days],
                "capacity": list(capacity), "items": [it.id for it in carried],
@@ -131,6 +139,10 @@ def _mill_actions(s: State) -> list[tuple]:
     return [("mill", "discard"), ("mill", "bottom")]
 
 
+def _moment_actions(s: State) -> list[tuple]:
+    return [("next",)]
+
+
 def _effect_actions(s: State) -> list[tuple]:
     options = _effect_options(s, s.pending[0])
     if s.rules.optional_effects or not options:
@@ -146,8 +158,9 @@ def _resolve_actions(s: State) -> list[tuple]:
     return [("resolve", suit) for suit in resolvable(s)] + [("end",)]
 
 
-_PHASE_ACTIONS = {"play": _play_actions, "mill": _mill_actions, "effect": _effect_actions,
-                  "return": _return_actions, "resolve": _resolve_actions}
+_PHASE_ACTIONS = {"play": _play_actions, "mill": _mill_actions, "moment": _moment_actions,
+                  "effect": _effect_actions, "return": _return_actions,
+                  "resolve": _resolve_actions}
 
 
 def _letter_actions(s: State) -> list[tuple]:
@@ -173,6 +186,11 @@ def _can_use_item(s: State) -> bool:
     item without building the list."""
     return any(not item.passive and s.ready(index) and ITEM_EFFECTS[item.effect].options(s)
                for index, item in enumerate(s.deal.carried))
+
+
+def _can_use_any(s: State) -> bool:
+    """Can a letter or an item be used now (a moment with nothing to use is no choice)?"""
+    return bool(s.letters) or _can_use_item(s)
 
 
 def _effect_options(s: State, suit: int) -> list[tuple]:
@@ -216,11 +234,10 @@ def _do_play(s: State, action, ev) -> None:
     looped = walk_white(s, number)
     ev.append({"event": "play", "card": s.rules.card_ids[card], "number": number,
                "white": [start + 1, s.white + 1], "loop": looped})
-    for black, steps in moves:
-        move_black(s, black, steps, ev, "play")
-    s.phase, s.pending = "place", (card,)
+    # The white pawn's loop mills before the black pawn moves (DESIGN §6.2).
+    s.phase, s.pending = "blacks", (card, moves)
     if looped:
-        mill(s, ev, ("place", (card,)))
+        mill(s, ev, ("blacks", (card, moves)))
 
 
 def _do_mill(s: State, action, ev) -> None:
@@ -238,15 +255,14 @@ def _do_mill(s: State, action, ev) -> None:
 
 
 def _do_effect(s: State, action, ev) -> None:
-    suit, rest = s.pending[0], s.pending[1:]
-    s.phase, s.pending = "effects", rest
+    suit = s.pending[0]
+    s.phase, s.pending = "effected", ()
     _apply_effect(s, suit, action[1:], ev)
 
 
 def _do_skip(s: State, action, ev) -> None:
-    suit, rest = s.pending[0], s.pending[1:]
-    ev.append({"event": "effect", "suit": s.rules.suits[suit], "effect": "skipped"})
-    s.phase, s.pending = "effects", rest
+    ev.append({"event": "effect", "suit": s.rules.suits[s.pending[0]], "effect": "skipped"})
+    s.phase, s.pending = "effected", ()
 
 
 def _apply_effect(s: State, suit: int, args: tuple, ev) -> None:
@@ -272,11 +288,15 @@ def _do_resolve(s: State, action, ev) -> None:
     s.resolved |= 1 << suit
     s.letters += 1
     ev.append({"event": "resolve", "suit": s.rules.suits[suit], "story": s.rules.flag_names[suit]})
-    s.phase, s.pending = "end", ()
+    _pause(s, "end")
 
 
 def _do_end(s: State, action, ev) -> None:
     s.phase, s.pending = "end", ()
+
+
+def _do_next(s: State, action, ev) -> None:
+    s.phase, s.pending = s.pending[0], ()
 
 
 def _do_letter(s: State, action, ev) -> None:
@@ -307,7 +327,7 @@ def _do_item(s: State, action, ev) -> None:
 
 
 _ACTIONS = {"play": _do_play, "mill": _do_mill, "effect": _do_effect, "skip": _do_skip,
-            "return": _do_return, "resolve": _do_resolve, "end": _do_end,
+            "return": _do_return, "resolve": _do_resolve, "end": _do_end, "next": _do_next,
             "letter": _do_letter, "item": _do_item}
 
 
@@ -315,15 +335,33 @@ _ACTIONS = {"play": _do_play, "mill": _do_mill, "effect": _do_effect, "skip": _d
 
 
 def _run(s: State, ev) -> None:
-    """Run the phases that need no choice until one does (or the game is over). The
-    解決 point with nothing to resolve and nothing to use (no letter, no item) is no
-    choice either: the turn ends by itself."""
+    """Run the phases that need no choice until one does (or the game is over). A moment
+    with nothing to use (no letter, no item) is no choice, and neither is the 解決 point
+    with nothing to resolve and nothing to use: the game goes on by itself."""
     while not s.over:
-        if s.phase == "resolve" and not s.letters and not resolvable(s) and not _can_use_item(s):
-            s.phase = "end"
+        if s.phase in _PASSES and not _can_use_any(s):
+            _PASSES[s.phase](s)
         if s.phase in DECISIONS:
             return
         _AUTOMATIC[s.phase](s, ev)
+
+
+def _pause(s: State, then: str) -> None:
+    """Open a moment of 「いつでも」 before the step ``then``."""
+    s.phase, s.pending = "moment", (then,)
+
+
+def _pass_moment(s: State) -> None:
+    s.phase, s.pending = s.pending[0], ()
+
+
+def _pass_resolution(s: State) -> None:
+    if not resolvable(s):
+        s.phase = "end"
+
+
+#: The decisions that are no choice when nothing can be used, and how each goes on.
+_PASSES = {"moment": _pass_moment, "resolve": _pass_resolution}
 
 
 def _refill(s: State, ev) -> None:
@@ -332,6 +370,13 @@ def _refill(s: State, ev) -> None:
         return
     draw(s, ev, "refill")
     s.phase = "play"
+
+
+def _blacks(s: State, ev) -> None:
+    card, moves = s.pending
+    for black, steps in moves:
+        move_black(s, black, steps, ev, "play")
+    s.phase, s.pending = "place", (card,)
 
 
 def _place(s: State, ev) -> None:
@@ -349,39 +394,46 @@ def _place(s: State, ev) -> None:
             s.discard = with_card(s.discard, gone)
             ev.append({"event": "overflow", "card": s.rules.card_ids[gone], "day": day + 1})
         s.stacks = replaced(s.stacks, day, stack[:capacity])
-    s.phase, s.pending = "events", ()
+    _pause(s, "events")
 
 
 def _events(s: State, ev) -> None:
-    """The suits at the white pawn's location, nearest first, each once: fixed now, so a
-    card a blue swap brings here later has no effect this turn."""
-    queue: list[int] = []
-    for card in s.stacks[s.white]:
-        suit = s.rules.suit_of[card]
-        if suit not in queue:
-            queue.append(suit)
-    s.phase, s.pending = "effects", tuple(queue)
+    """The cards at the white pawn's location, nearest first: fixed now, so a card that
+    arrives later (a blue swap, a リュックサック) has no effect this turn."""
+    s.queue = s.stacks[s.white]
+    s.phase = "effects"
 
 
 def _effects(s: State, ev) -> None:
-    """The next suit of the queue: resolved ones have lost their effect (unless a ランタン
-    says otherwise); an effect with one way to happen happens; else the player chooses."""
-    if not s.pending:
-        s.phase = "resolve"
+    """The next card of the queue: a resolved suit has lost its effect (unless a ランタン
+    says otherwise); the first card of a suit with its effect applies it, and the suit's
+    other cards then have none (each suit once). An effect with one way to happen
+    happens; with none it does nothing; else the player chooses."""
+    suit_of = s.rules.suit_of
+    while s.queue:
+        card, s.queue = s.queue[0], s.queue[1:]
+        suit = suit_of[card]
+        if not s.in_effect(suit):
+            continue
+        s.queue = tuple(c for c in s.queue if suit_of[c] != suit)
+        s.phase = "effected"
+        options = _effect_options(s, suit)
+        if not options:
+            ev.append({"event": "effect", "suit": s.rules.suits[suit], "effect": "none"})
+        elif len(options) == 1 and not s.rules.optional_effects:
+            _apply_effect(s, suit, options[0][1:], ev)
+        else:
+            s.phase, s.pending = "effect", (suit,)
         return
-    suit, rest = s.pending[0], s.pending[1:]
-    if s.resolved >> suit & 1 and s.lantern != suit:
-        s.pending = rest
-        return
-    options = _effect_options(s, suit)
-    if not options:
-        ev.append({"event": "effect", "suit": s.rules.suits[suit], "effect": "none"})
-        s.pending = rest
-    elif len(options) == 1 and not s.rules.optional_effects:
-        s.pending = rest
-        _apply_effect(s, suit, options[0][1:], ev)
+    s.phase = "resolve"
+
+
+def _effected(s: State, ev) -> None:
+    """An effect is over: a moment before the next one, or the resolution point."""
+    if s.queue:
+        _pause(s, "effects")
     else:
-        s.phase = "effect"
+        s.phase = "resolve"
 
 
 def _end(s: State, ev) -> None:
@@ -390,13 +442,13 @@ def _end(s: State, ev) -> None:
         ev.append({"event": "won", "turn": s.turn, **score(s)})
         return
     s.turn += 1
-    s.lantern = -1
+    s.lantern = 0
     ev.append({"event": "turn", "turn": s.turn})
-    s.phase = "refill"
+    _pause(s, "refill")
 
 
-_AUTOMATIC = {"refill": _refill, "place": _place, "events": _events, "effects": _effects,
-              "end": _end}
+_AUTOMATIC = {"refill": _refill, "blacks": _blacks, "place": _place, "events": _events,
+              "effects": _effects, "effected": _effected, "end": _end}
 
 
 # ------------------------------------------------------------------ what the player sees

@@ -28,10 +28,12 @@ def bound(s: State) -> int | None:
     """An upper bound of the score of any win still reachable from ``s`` (None: none is).
 
     Deck + letters: a refill takes 1, a resolution gives 1 letter, an アドベンチャーメモリー
-    moves 1 from the letters to the deck (カメラ: 2 for 1), nothing else adds; the story
-    resolved last cannot be on the winning turn (a pawn on 【７日目】 stands where no event
-    lies), so ``u`` unresolved stories need ``u`` more refills. Key bonus: every day that
-    holds events, at the set-up's bonus with the carried items' extra."""
+    moves 1 from the letters to the deck (カメラ: 2 for 1), nothing else adds. ``u``
+    unresolved stories need ``u`` more refills, or ``u`` − 1 when the last one is resolved
+    on the winning turn; but then both black pawns stood where events lie (not on
+    【７日目】) and reach it in the moment after the resolution by a ロケーションメモリー each:
+    two letters, which cost more than the refill saved. Key bonus: every day that holds
+    events, at the set-up's bonus with the carried items' extra."""
     if s.over:
         return score(s)["score"] if s.phase == "won" else None
     rules, deal = s.rules, s.deal

@@ -41,12 +41,16 @@ class State:
 
     play     — which card to play and which black pawn walks (移動フェイズ)
     mill     — a loop drew ``pending[0]``: discard it, or put it under the deck (テント)
-    effect   — the suit effect ``pending[0]`` wants its choice; ``pending[1:]`` the rest
+    moment   — a moment of 「いつでも」 between two steps: use letters and items, or go
+               on to the step ``pending[0]``
+    effect   — the suit effect of suit ``pending[0]`` wants its choice
     return   — ``pending[0]`` more hand cards go under the deck (黄, ラジオ)
     resolve  — resolve a story, or end the turn (解決フェイズ, 終了フェイズ)
     won/lost — the game is over (``reason`` says why it was lost)
 
-    ``resume`` is the phase (and its pending) that a mill or a return interrupted."""
+    ``resume`` is the phase (and its pending) that a mill or a return interrupted.
+    ``queue`` is the event phase's cards whose effects are still to come, nearest first
+    (a card the blue swap or a リュックサック takes from there leaves it)."""
 
     deal: Deal
     deck: tuple[int, ...]
@@ -58,11 +62,12 @@ class State:
     resolved: int          # bit per suit
     letters: int           # letter cubes in hand (won by resolving, spent on memories)
     tapped: int            # bit per carried item: used, not yet stood up again
-    lantern: int           # the suit a ランタン treats as unresolved this turn, or -1
+    lantern: int           # bit per suit a ランタン treats as unresolved this turn
     phase: str
     pending: tuple
     resume: tuple
     turn: int
+    queue: tuple[int, ...] = ()
     reason: str = ""
 
     def copy(self) -> "State":
@@ -71,14 +76,14 @@ class State:
         state per node)."""
         return State(self.deal, self.deck, self.hand, self.discard, self.stacks, self.white,
                      self.blacks, self.resolved, self.letters, self.tapped, self.lantern,
-                     self.phase, self.pending, self.resume, self.turn, self.reason)
+                     self.phase, self.pending, self.resume, self.turn, self.queue, self.reason)
 
     def key(self) -> tuple:
         """Everything the rest of the game depends on (not the turn counter, not the deal,
         which one game shares): equal keys, equal futures."""
         return (self.deck, self.hand, self.discard, self.stacks, self.white, self.blacks,
                 self.resolved, self.letters, self.tapped, self.lantern, self.phase,
-                self.pending, self.resume)
+                self.pending, self.resume, self.queue)
 
     @property
     def over(self) -> bool:
@@ -93,6 +98,10 @@ class State:
     def all_resolved(self) -> bool:
         """Every story resolved (every flag card face down)."""
         return self.resolved == (1 << len(self.rules.suits)) - 1
+
+    def in_effect(self, suit: int) -> bool:
+        """Has suit ``suit`` its effect: unresolved, or treated so by a ランタン this turn."""
+        return not (self.resolved & ~self.lantern) >> suit & 1
 
     def ready(self, index: int) -> bool:
         """Is carried item ``index`` standing (usable)?"""
@@ -112,5 +121,5 @@ class State:
         the card played, while that loop's choice keeps it from its location."""
         if self.phase == "mill":
             yield self.pending[0]
-        if self.resume[:1] == ("place",):
+        if self.resume[:1] == ("blacks",):
             yield self.resume[1][0]

@@ -61,7 +61,7 @@ def draw(s: State, ev, why: str) -> int:
 
 def lose(s: State, ev, reason: str) -> None:
     """The game is lost (``reason``: refill_empty, loop_empty)."""
-    if s.phase == "place":  # the card played never reaches its location: the game ends
+    if s.phase == "blacks":  # the card played never reaches its location: the game ends
         s.discard = with_card(s.discard, s.pending[0])
     s.phase, s.pending, s.resume, s.reason = "lost", (), (), reason
     ev.append({"event": "lost", "turn": s.turn, "reason": reason})

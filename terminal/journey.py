@@ -33,11 +33,15 @@ SHOWN_ACTIONS = 12
 PHASE_WORDS = {
     "play": f"{HAND}から1枚{PLAY}し、動く黒いポーンを選ぶ",
     "mill": f"ループで引いたカードを{DISCARD}にするか、テントで山の下へ戻すか",
+    "moment": "レターやアイテムを使うか、次へ進む（next）",
     "effect": "イベント効果を選ぶ（イベントフェイズ）",
     "return": f"山の下へ戻す{HAND}を選ぶ",
     "resolve": "物語を1つ解決するか、手番を終える（解決フェイズ）",
     "won": "ゲームクリア", "lost": LOST,
 }
+#: What a moment comes before, by the step it opens on.
+MOMENT_WORDS = {"refill": f"{HAND}補充の前", "events": "イベントフェイズの前",
+                "effects": "次のイベント効果の前", "end": "終了フェイズの前"}
 LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
 HELP = f"""\
 行動（いまできるものは actions で全部表示）:
@@ -45,6 +49,7 @@ HELP = f"""\
   mill discard | mill bottom          ループで引いたカード: {DISCARD} / テントで山の下
   effect …  | skip    イベント効果を選ぶ（表示された形で）／ 任意の効果を使わない
   return 赤3          {HAND}を山の下へ
+  next                レターやアイテムを使える合間から次へ進む
   resolve 赤 | end    物語を解決 ／ 手番を終える
   letter location 黒3 +1 | letter adventure 赤3      レター（ロケーション／アドベンチャーメモリー）
   item 地図 | item ランタン 赤 | item リュックサック 2 赤3
@@ -129,8 +134,9 @@ def _screen(state: State) -> list[str]:
         done = "［解決済み］" if state.resolved >> suit & 1 else ""
         effect = vocab.lookup("journey_effect", r.suit_effects[suit]).ja
         out.append(f"フラグ {r.suit_word(suit)} {r.flag_names[suit]}（{effect}）{done}")
-    if state.lantern >= 0:
-        out.append(f"ランタン: {r.suit_word(state.lantern)}は手番終了まで未解決として扱う")
+    if state.lantern:
+        lit = "・".join(r.suit_word(s) for s in range(len(r.suits)) if state.lantern >> s & 1)
+        out.append(f"ランタン: {lit}は手番終了まで未解決として扱う")
     out.append(f"次: {PHASE_WORDS[state.phase]}" + _pending(state))
     if state.phase == "lost":
         out[-1] += f"（{LOSS_WORDS.get(state.reason, state.reason)}）"
@@ -166,6 +172,8 @@ def _pending(state: State) -> str:
     if state.phase == "effect":
         suit = state.pending[0]
         return f" — {state.rules.suit_word(suit)}: {state.rules.flag_names[suit]}"
+    if state.phase == "moment":
+        return f" — {MOMENT_WORDS[state.pending[0]]}"
     if state.phase == "return":
         return f" — あと {state.pending[0]} 枚"
     if state.phase == "mill":

@@ -15,7 +15,7 @@ from journey import load_rules
 from journey.state import Deal, State
 from terminal.journey import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
 
-GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed71.json"
+GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
 
 
 pytestmark = pytest.mark.usefixtures("at_root")
@@ -87,7 +87,7 @@ def _game(**fields) -> Game:
     values = dict(deck=("黄5", "黄6"), hand=("緑3",), white=0, blacks=(0, 0), resolved=0)
     values.update(fields)
     state = State(deal, tuple(map(card, values["deck"])), tuple(map(card, values["hand"])), (),
-                  ((),) * 7, values["white"], values["blacks"], values["resolved"], 0, 0, -1,
+                  ((),) * 7, values["white"], values["blacks"], values["resolved"], 0, 0, 0,
                   "play", (), (), 9)
     return Game(state, [])
 

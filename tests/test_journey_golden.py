@@ -24,8 +24,9 @@ from journey.play import deal_game
 GOLDEN = ROOT / "tests" / "golden" / "journey"
 UPDATE = os.environ.get("JIBUNKI_UPDATE_GOLDEN") == "1"
 #: The recorded game: a seed whose random line meets most kinds of event (items, both
-#: letters, every suit effect, a loop, an overflow, resolutions) before it is lost.
-RECORDED = {"name": "draft-seed71", "setup": "草案", "seed": 71, "items": ["ラジオ", "テント"]}
+#: letters, every suit effect, a loop, an overflow, resolutions, letters and items used at
+#: each kind of moment between two steps) before it is lost.
+RECORDED = {"name": "draft-seed12", "setup": "草案", "seed": 12, "items": ["ラジオ", "テント"]}
 
 
 def _record(game: dict) -> dict:
@@ -75,13 +76,16 @@ def test_golden_game_is_what_the_recording_policy_plays_today():
 
 
 #: A won game: the draft's rules on the first two stories (12 cards), seed 0, the line a
-#: depth-first search found (the 3 VP are three locations whose key icons match).
-WON_LINE = ["play 緑1 黒1", "end", "play 緑3 黒1", "end", "play 緑2 黒5", "end",
-            "play 赤3 黒3", "mill discard", "effect 黒7 +1", "end", "play 赤4 黒1", "end",
-            "play 赤2 黒4", "mill bottom", "effect 黒2 +1", "end", "play 赤6 黒7",
-            "mill bottom", "effect 黒1 +1", "resolve 赤", "play 緑5 黒3",
-            "letter adventure 緑2", "resolve 緑", "letter adventure 緑4", "play 緑2 黒2",
-            "mill bottom", "end", "play 赤5 黒5", "item 地図"]
+#: depth-first search found (the 3 VP are three locations whose key icons match). With 地図
+#: standing, every moment between two steps is a choice (「いつでも」): ``next`` goes on.
+WON_LINE = ["play 緑1 黒1", "next", "end", "next", "play 緑3 黒1", "next", "end", "next",
+            "play 緑2 黒5", "next", "end", "next", "play 赤3 黒3", "mill discard", "next",
+            "effect 黒7 +1", "end", "next", "play 赤4 黒1", "next", "end", "next",
+            "play 赤2 黒4", "mill bottom", "next", "effect 黒2 +1", "next", "end", "next",
+            "play 赤6 黒7", "mill bottom", "next", "effect 黒1 +1", "resolve 赤", "next", "next",
+            "play 緑5 黒3", "next", "letter adventure 緑2", "resolve 緑", "next", "next",
+            "letter adventure 緑4", "play 緑2 黒2", "mill bottom", "next", "end", "next",
+            "play 赤5 黒5", "next", "item 地図"]
 
 
 def test_a_two_story_game_is_won_by_the_line_a_search_found():

@@ -42,7 +42,7 @@ def deal(rules=DRAFT, carried=(), capacity=None) -> Deal:
 
 
 def at(rules=DRAFT, *, carried=(), deck=(), hand=(), discard=(), stacks=None, white=0,
-       blacks=(0, 0), resolved=0, letters=0, tapped=0, phase="play", pending=(),
+       blacks=(0, 0), resolved=0, letters=0, tapped=0, lantern=0, phase="play", pending=(),
        capacity=None) -> State:
     """A hand-built moment of a game (card names, 0-based days)."""
     built = [()] * 7
@@ -50,7 +50,7 @@ def at(rules=DRAFT, *, carried=(), deck=(), hand=(), discard=(), stacks=None, wh
         built[day] = cards(rules, *names)
     return State(deal(rules, carried, capacity), cards(rules, *deck),
                  tuple(sorted(cards(rules, *hand))), tuple(sorted(cards(rules, *discard))),
-                 tuple(built), white, tuple(sorted(blacks)), resolved, letters, tapped, -1,
+                 tuple(built), white, tuple(sorted(blacks)), resolved, letters, tapped, lantern,
                  phase, pending, (), 1)
 
 
@@ -137,7 +137,8 @@ def test_decision_a_turn_returns_to_the_refill_not_to_the_move():
         sizes.append(len(state.hand))
         state = next(apply(state, a)[0] for a in legal_actions(state) if a[0] == "play")
         while state.phase != "play" and not state.over:
-            choice = next(a for a in legal_actions(state) if a[0] in ("end", "effect", "skip", "return", "mill"))
+            choice = next(a for a in legal_actions(state)
+                          if a[0] in ("next", "end", "effect", "skip", "return", "mill"))
             state = apply(state, choice)[0]
     assert sizes == [4, 4, 4, 4]
 
@@ -183,6 +184,20 @@ def test_white_loop_with_an_empty_deck_loses():
     after, events = play(state, "緑4")
     assert after.phase == "lost" and after.reason == "loop_empty"
     assert after.cards() == 1  # the card played is discarded, not lost from the game
+
+
+def test_the_white_pawns_loop_mills_before_the_black_pawn_moves():
+    """DESIGN §6.2: the mill belongs to the white pawn's move; the black pawn walks after
+    it — so a loop with an empty deck loses before any black pawn has moved."""
+    state = at(deck=("赤2", "赤3"), hand=("緑4",), white=4, blacks=(1, 1), letters=1)
+    after, events = play(state, "緑4")
+    assert kinds(events)[:3] == ["play", "mill", "black"]
+    lost, _ = play(at(deck=(), hand=("緑4",), white=4, blacks=(1, 1)), "緑4")
+    assert lost.reason == "loop_empty" and lost.blacks == (1, 1)
+    waiting, _ = play(at(carried=("地図", "テント"), deck=("赤2",), hand=("緑4",), white=4,
+                         blacks=(1, 1)), "緑4")
+    assert waiting.phase == "mill" and waiting.blacks == (1, 1)  # the テント's choice first
+    assert apply(waiting, ("mill", "bottom"))[0].blacks == (1, 4)
 
 
 def test_black_pawn_loop_mills_nothing():
@@ -233,14 +248,16 @@ def test_suit_effects_apply_at_the_white_pawn_nearest_first_each_suit_once():
     effects = [e for e in events if e["event"] == "effect"]
     # 白 first: calls the black pawn not already here (one choice: it happens by itself)
     assert [e["suit"] for e in effects] == ["white"] and after.blacks == (3, 3)
-    assert after.phase == "effect" and after.pending == (RED, GREEN)  # 赤 next, then 緑
+    assert after.phase == "effect" and after.pending == (RED,)  # 赤 next, then 緑
+    assert [DRAFT.suit_of[card] for card in after.queue] == [GREEN]
 
 
 def test_a_suit_effect_applies_once_however_many_of_its_events_lie_there():
     # 大都会 (day 4): 白5 and 白6 already there, 白1 played on top: 白 calls once
     state = at(deck=("黄5", "黄6"), hand=("白1",), white=2, stacks={3: ("白5", "白6")},
                blacks=(3, 3), letters=1)
-    after, events = play(state, "白1")
+    placed, _ = play(state, "白1")
+    after, events = apply(placed, ("next",))  # the letter: a moment before the events
     assert [e["suit"] for e in events if e["event"] == "effect"] == ["white"]
     assert after.phase == "resolve" and after.pending == ()
 
@@ -298,9 +315,38 @@ def test_blue_swapped_in_event_has_no_effect_this_turn():
     assert [e["suit"] for e in events if e["event"] == "effect"] == ["blue"]  # not 赤3's
 
 
+def test_a_card_the_blue_swap_takes_out_of_the_location_has_no_effect_this_turn():
+    # 大都会 (day 4): 青3 played on 赤5 緑2; 赤5 and 黄5 (day 6) are the one pair.
+    state = at(deck=("黄1", "黄6"), hand=("青3",), white=0, stacks={3: ("赤5", "緑2"), 5: ("黄5",)},
+               blacks=(1, 6))
+    after, events = play(state, "青3")
+    assert names(DRAFT, after.stacks[3]) == ["青3", "黄5", "緑2"]
+    assert [e["suit"] for e in events if e["event"] == "effect"] == ["blue", "green"]
+    assert after.turn == 2  # 赤5 left: no red effect to choose
+
+
+def test_cards_the_blue_swap_moves_within_the_location_have_no_effect_this_turn():
+    # 大都会 (day 4): 青3 played on 赤5 緑5, the one pair: they change places, no effect.
+    state = at(deck=("黄1", "黄6"), hand=("青3",), white=0, stacks={3: ("赤5", "緑5")},
+               blacks=(1, 6))
+    after, events = play(state, "青3")
+    assert names(DRAFT, after.stacks[3]) == ["青3", "緑5", "赤5"]
+    assert [e["suit"] for e in events if e["event"] == "effect"] == ["blue"]
+    assert after.turn == 2
+
+
+def test_after_a_blue_swap_the_other_cards_at_the_location_keep_their_order():
+    # 青3 on 赤5 緑2 赤6; 赤5 swapped away with 黄5: 緑2 then 赤6 — red comes after green.
+    state = at(deck=("黄1", "黄6"), hand=("青3",), white=0,
+               stacks={3: ("赤5", "緑2", "赤6"), 5: ("黄5",)}, blacks=(1, 6))
+    after, events = play(state, "青3")
+    assert [e["suit"] for e in events if e["event"] == "effect"] == ["blue", "green"]
+    assert after.phase == "effect" and after.pending == (RED,)  # 赤6's
+
+
 def test_yellow_draws_a_card_then_returns_one_from_the_hand_under_the_deck():
     state = at(deck=("赤5", "赤6"), hand=("黄1", "緑2"), white=0, blacks=(6, 6), letters=1)
-    after, events = play(state, "黄1")
+    after, events = apply(play(state, "黄1")[0], ("next",))
     assert after.phase == "return" and set(names(DRAFT, after.hand)) == {"緑2", "赤5"}
     returned, _ = apply(after, ("return", c(DRAFT, "緑2")))
     assert names(DRAFT, returned.deck) == ["赤6", "緑2"] and names(DRAFT, returned.hand) == ["赤5"]
@@ -310,7 +356,7 @@ def test_decision_yellow_with_an_empty_deck_does_nothing():
     # 黄 draws one card: with none to draw it does nothing (decision 6), and asks for no
     # card back.
     state = at(deck=(), hand=("黄1", "緑2"), white=0, blacks=(6, 6), letters=1)
-    after, events = play(state, "黄1")
+    after, events = apply(play(state, "黄1")[0], ("next",))
     assert {"event": "effect", "suit": "yellow", "effect": "none"} in events
     assert after.phase == "resolve" and names(DRAFT, after.hand) == ["緑2"] and after.deck == ()
 
@@ -368,8 +414,12 @@ def test_only_one_story_resolves_per_turn():
                white=0, blacks=(1, 2), phase="resolve")
     assert [a for a in legal_actions(state) if a[0] == "resolve"] == [("resolve", RED), ("resolve", GREEN)]
     after, events = apply(state, ("resolve", GREEN))
-    assert after.resolved == 1 << GREEN and after.phase == "play"  # next turn: no second
-    assert kinds(events)[:3] == ["resolve", "turn", "draw"]
+    assert after.resolved == 1 << GREEN and after.phase == "moment"  # the letter won
+    assert not [a for a in legal_actions(after) if a[0] == "resolve"]  # no second
+    for _ in range(2):  # before the end check, before the refill's draw
+        after, more = apply(after, ("next",))
+        events += more
+    assert after.phase == "play" and kinds(events) == ["resolve", "turn", "draw"]
 
 
 def test_resolving_a_story_wins_its_letter():
@@ -414,30 +464,67 @@ def test_adventure_memory_returns_a_discard_to_the_top_of_the_deck():
     assert after.letters == 0 and not [a for a in legal_actions(after) if a[0] == "letter"]
 
 
-def test_letters_can_be_used_at_every_decision_point_of_a_turn():
-    for phase, pending in (("play", ()), ("resolve", ()), ("effect", (RED,))):
-        state = at(deck=("黄5",), hand=("赤1",), blacks=(2, 4), letters=1, phase=phase,
-                   pending=pending)
-        assert ("letter", "location_memory", 2, 1) in legal_actions(state), phase
-    state = at(deck=("黄5",), hand=("赤1",), letters=1, phase="return", pending=(1,))
-    assert not [a for a in legal_actions(state) if a[0] == "letter"]
+def test_letters_can_be_used_at_every_moment_between_two_steps_of_a_turn():
+    """「いつでも」 (DESIGN §6.2): before the play, between placing the card and the event
+    phase, between two event effects, at the resolution point, after a resolution and
+    before the end check, and before the refill's draw — not inside a step (a return)."""
+    # 緑1 goes to day 4 (white 3 → 4; a black pawn 5 + 6 → 4): 緑1 黄2 緑3 there, 緑4 on
+    # day 5. 緑 does nothing (no item), 黄 draws and asks for a card back, then 緑 resolves.
+    state = at(deck=("赤5", "赤4", "赤3"), hand=("緑1", "赤6"), white=2, blacks=(4, 4),
+               letters=1, stacks={3: ("黄2", "緑3"), 4: ("緑4",)})
+    choices = {"play": ("play", c(DRAFT, "緑1"), ((4, 6),)), "moment": ("next",),
+               "return": ("return", c(DRAFT, "赤6")), "resolve": ("resolve", GREEN)}
+    seen = []
+    while state.turn == 1 or state.phase != "play":
+        offered = any(a[0] == "letter" for a in legal_actions(state))
+        seen.append((state.phase, *state.pending, offered))
+        state = apply(state, choices[state.phase])[0]
+    assert seen == [("play", True), ("moment", "events", True), ("moment", "effects", True),
+                    ("return", 1, False), ("resolve", True), ("moment", "end", True),
+                    ("moment", "refill", True)]
+    assert state.resolved == 1 << GREEN and state.letters == 2
+
+
+def test_a_letter_won_by_a_resolution_can_save_the_refill_from_an_empty_deck():
+    """After a resolution and before the end check (and before the refill's draw) the new
+    letter's アドベンチャーメモリー puts a discard on top: the refill draws it."""
+    state = at(deck=(), hand=("赤1",), discard=("青6",), stacks={0: ("赤2",), 1: ("赤3", "赤4")},
+               blacks=(1, 1), phase="resolve")
+    after, _ = apply(state, ("resolve", RED))
+    assert after.phase == "moment" and after.letters == 1
+    # No letter left: nothing to use, so the moments pass by themselves.
+    saved, _ = apply(after, ("letter", "adventure_memory", c(DRAFT, "青6")))
+    assert saved.phase == "play" and names(DRAFT, saved.hand) == ["赤1", "青6"]
+    assert apply(apply(after, ("next",))[0], ("next",))[0].reason == "refill_empty"
+
+
+def test_letters_and_items_cannot_be_used_inside_a_step():
+    """Not while a suit effect's choice is pending, while cards are being returned or a
+    loop's card waits for the テント."""
+    for phase, pending in (("effect", (RED,)), ("return", (1,)), ("mill", (c(DRAFT, "黄6"),))):
+        state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), blacks=(2, 4),
+                   letters=1, phase=phase, pending=pending)
+        actions = legal_actions(state)
+        assert actions and not [a for a in actions if a[0] in ("letter", "item")], phase
+
+
+def test_items_can_be_used_at_every_moment_between_two_steps():
+    for phase, pending in (("play", ()), ("moment", ("events",)), ("moment", ("effects",)),
+                           ("resolve", ()), ("moment", ("end",)), ("moment", ("refill",))):
+        state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), blacks=(2, 4),
+                   phase=phase, pending=pending)
+        assert ("item", 0) in legal_actions(state), (phase, pending)
+
+
+def test_a_moment_with_nothing_to_use_is_no_choice():
+    # No letter and no item: the card is placed, the events run, the turn ends by itself.
+    state = at(deck=("黄5", "黄6"), hand=("緑1",), white=0, blacks=(5, 5))
+    after, events = play(state, "緑1")
+    assert after.phase == "play" and after.turn == 2
+    assert kinds(events)[-2:] == ["turn", "draw"]
 
 
 # ------------------------------------------------------------------ items
-
-
-def test_items_can_be_used_at_every_decision_point_but_not_while_returning_or_milling():
-    # Like the letters (decision 9): before the play, during the event phase, at the
-    # resolution point — not in the middle of returning cards or of a loop's mill.
-    for phase, pending in (("play", ()), ("effect", (RED,)), ("resolve", ())):
-        state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), blacks=(2, 4),
-                   phase=phase, pending=pending)
-        assert ("item", 0) in legal_actions(state), phase
-    for phase, pending in (("return", (1,)), ("mill", (c(DRAFT, "黄6"),))):
-        state = at(carried=("地図", "テント"), deck=("黄5",), hand=("赤1",), phase=phase,
-                   pending=pending)
-        assert legal_actions(state) and not [a for a in legal_actions(state)
-                                             if a[0] == "item"], phase
 
 
 def test_used_item_is_tapped_and_cannot_be_used_again_until_stood_up():
@@ -458,12 +545,28 @@ def test_lantern_lets_a_resolved_suit_apply_its_effect_this_turn_but_not_resolve
     state = at(carried=("ランタン", "テント"), deck=("黄5", "黄6"), hand=("赤1",), white=0,
                blacks=(3, 5), resolved=1 << RED, stacks={1: ("赤2",)})
     lit, _ = apply(state, ("item", 0, RED))
-    assert lit.lantern == RED
+    assert lit.lantern == 1 << RED
     after, _ = play(lit, "赤1")  # white → day 2: 赤1 nearest, its effect applies
     assert after.phase == "effect" and after.pending[0] == RED
     assert resolvable(after) == []  # treated as unresolved, but not resolved again
     moved, _ = apply(after, ("effect", 2, 1))
-    assert moved.turn == 2 and moved.lantern == -1  # until the end of the turn only
+    assert moved.turn == 2 and moved.lantern == 0  # until the end of the turn only
+
+
+def test_a_second_lantern_in_one_turn_adds_its_suit_and_keeps_the_first():
+    # 赤 is lit and the ランタン used; 緑1 (on 白2 赤3, 大都会) stands it up, and at the
+    # moment after 緑 it lights 白 too: 白 and then 赤 apply.
+    state = at(carried=("ランタン", "テント"), deck=("黄5", "黄6"), hand=("緑1",), white=2,
+               blacks=(5, 5), resolved=1 << RED | 1 << WHITE, lantern=1 << RED, tapped=0b01,
+               stacks={3: ("白2", "赤3")})
+    stood, _ = play(state, "緑1")
+    assert stood.phase == "moment" and stood.ready(0)
+    assert [a for a in legal_actions(stood) if a[0] == "item"] == [("item", 0, WHITE)]
+    lit, _ = apply(stood, ("item", 0, WHITE))
+    assert lit.lantern == 1 << RED | 1 << WHITE
+    assert lit.phase == "effect" and lit.pending == (WHITE,)
+    called, _ = apply(lit, ("effect", 4))
+    assert called.phase == "effect" and called.pending == (RED,)  # the first suit still lit
 
 
 def test_radio_draws_three_and_returns_three_under_the_deck_in_the_order_chosen():
@@ -489,6 +592,19 @@ def test_decision_radio_draws_only_what_the_deck_has_and_returns_as_many():
     assert names(DRAFT, after.hand) == ["黄1"]
     empty = at(carried=("ラジオ", "テント"), deck=(), hand=("赤1",))
     assert ("item", 0) not in legal_actions(empty)
+
+
+def test_an_empty_deck_loses_only_at_the_refill_or_a_loop():
+    """黄 and ラジオ draw what the deck has; an empty deck ends the game only where the
+    draft says so: the refill, and the white pawn's loop (both tested above)."""
+    state = at(deck=(), hand=("黄1", "緑2"), white=0, blacks=(6, 6))
+    after, events = play(state, "黄1")  # 黄 at day 2 with nothing to draw
+    assert {"event": "effect", "suit": "yellow", "effect": "none"} in events
+    assert after.phase == "lost" and after.reason == "refill_empty"  # the refill's, not 黄's
+    state = at(carried=("ラジオ", "テント"), deck=("黄1",), hand=("赤1",))
+    after, _ = apply(state, ("item", 0))
+    after, _ = apply(after, ("return", c(DRAFT, "黄1")))
+    assert after.phase == "play" and names(DRAFT, after.deck) == ["黄1"]
 
 
 def test_camera_returns_a_second_discard_with_an_adventure_memory():
@@ -536,6 +652,7 @@ def test_game_is_won_when_every_story_is_resolved_and_every_pawn_is_on_day_seven
     state = at(deck=("黄5", "黄6"), hand=("緑3",), white=3, blacks=(2, LAST),
                resolved=0b11111, letters=2, stacks={0: ("赤1",)})
     after, _ = play(state, "緑3", black=2)  # white 4 + 3, black 3 + 4: day 7
+    after, _ = apply(after, ("next",))  # letters in hand: a moment before the events
     assert after.phase == "resolve"  # letters in hand: the turn ends when the player says so
     after, events = apply(after, ("end",))
     assert after.phase == "won"

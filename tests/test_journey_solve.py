@@ -49,7 +49,7 @@ def small_state(seed: int, rules=DRAFT, carried=()) -> State:
     white, black = rng.randrange(7), rng.randrange(7)
     other = (4 - black - white) % 7 if rng.random() < 0.7 else rng.randrange(7)
     return State(deal, deck, hand, tuple(sorted(rest)), tuple(stacks), white,
-                 tuple(sorted((black, other))), resolved, 0, 0, -1, "play", (), (), 1)
+                 tuple(sorted((black, other))), resolved, 0, 0, 0, "play", (), (), 1)
 
 
 def value_of(answer) -> int:
@@ -189,3 +189,24 @@ def test_the_player_knows_a_loop_card_it_saw_go_under_the_deck():
     assert card in state.deck  # it was in the deck before, unseen
     assert card not in Knowledge().after(state, after).known
     assert card in Knowledge().after(state, after, events).known
+
+
+def test_the_moments_of_itsudemo_save_a_deal_that_was_lost_without_them():
+    """A reduced deal with ランタン and カメラ and a letter in hand: proven lost when letters
+    could not be used after a resolution or before the refill's draw, proven won (4) now
+    that they can at every moment between two steps (DESIGN §6.2)."""
+    state = small_state(11, carried=("ランタン", "カメラ")).copy()
+    state.letters = 1
+    answer = solve(JOURNEY, state)
+    assert answer.exact and answer.verdict == Verdict.WON and answer.score == 4
+    line = state
+    for action in answer.line:
+        line = apply(line, action)[0]
+    assert JOURNEY.result(line) == (True, 4)
+    assert any(a[0] in ("letter", "item") and s == "moment" for a, s in _phases(state, answer.line))
+
+
+def _phases(state, line):
+    for action in line:
+        yield action, state.phase
+        state = apply(state, action)[0]
