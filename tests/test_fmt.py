@@ -105,7 +105,8 @@ page  tameshi_a "産声"
   tear_effect { 防御 += 3 at ターン開始時 }
 }  page tameshi_b "b" { year 1
   未来面 { move 2 cards 山札->手札 上から ; 条件 | 銘 - 刻 | >= -5 }
- past blank }
+ past blank
+ pen past { 歩 += 1 } }
 """
 
 CANONICAL = """\
@@ -137,6 +138,7 @@ CANONICAL = """\
     条件 |銘 - 刻| >= -5
   }
   過去面 白紙
+  ペン 過去面 { 歩 += 1 }
 }
 """
 

@@ -236,7 +236,7 @@ async def test_a_loose_file_is_checked_alone_as_lint_checks_it(scratch_client, t
     client = scratch_client
     scratch = tmp_path / "scratch"
     loose = scratch / "a.page"  # the id of a page of the project below
-    loose.write_text('ページ tabidachi "旅" {\n  銘 3\n  未来面 { 敵HP -= 1 }\n  過去面 白紙\n}\n',
+    loose.write_text('ページ tabidachi "旅" {\n  銘 3\n  未来面 { 敵HP -= 1 }\n  過去面 白紙\n  ペン 過去面 { 歩 += 1 }\n}\n',
                      encoding="utf-8")
     uri = await _open(client, loose)
     monkeypatch.chdir(scratch)

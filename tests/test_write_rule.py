@@ -237,7 +237,8 @@ def test_sim_html_refuses_a_link_in_place_of_its_report(tmp_path, monkeypatch):
 
 # -------------------------------------------------------------------- fmt
 
-MESSY = "ページ  tameshi \"t\" {\n銘 0\n  未来面 白紙\n  過去面 白紙\n}\n"
+MESSY = ("ページ  tameshi \"t\" {\n銘 0\n  未来面 白紙\n  過去面 白紙\n"
+         "  ペン 未来面 { 歩 += 1 }\n  ペン 過去面 { 歩 += 2 }\n}\n")
 
 
 def fmt(*args: str):
