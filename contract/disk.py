@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["HELD_SIGNALS", "DiskError", "Exists", "NotRegular", "TooLarge", "check_target",
-           "reason", "read_bounded", "signals_held", "write"]
+           "reason", "read_bounded", "read_up_to", "signals_held", "write"]
 
 #: errno → the words a designer reads (the system's own text is English).
 REASONS = {
@@ -134,21 +134,27 @@ def read_bounded(path, limit: int) -> bytes:
         why = _not_regular(os.fstat(fd).st_mode)
         if why:
             raise NotRegular(path, why)
-        chunks, left = [], limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        data = read_up_to(fd, limit + 1)
     except DiskError:
         raise
     except OSError as exc:
         raise _error(path, exc) from None
     finally:
         os.close(fd)
-    if left <= 0:
+    if len(data) > limit:
         raise TooLarge(path, f"大きすぎます（上限 {_size(limit)}）", errno.EFBIG)
+    return data
+
+
+def read_up_to(fd: int, size: int) -> bytes:
+    """At most ``size`` bytes from the open file ``fd``: fewer only at its end."""
+    chunks, left = [], size
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
     return b"".join(chunks)
 
 

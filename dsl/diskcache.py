@@ -19,6 +19,8 @@ import pickle
 import stat
 from pathlib import Path
 
+from contract.disk import read_up_to
+
 #: A temporary cache file this old belongs to no running process (one that was killed).
 STALE_TEMP_SECONDS = 600
 
@@ -105,18 +107,6 @@ def _header(magic: bytes, key: bytes) -> bytes:
     return magic + key + b"\n"
 
 
-def _read_up_to(fd: int, size: int) -> bytes:
-    """At most ``size`` bytes from ``fd``: fewer only at the end of the file."""
-    chunks, left = [], size
-    while left > 0:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
 def read_entry(folder: int, name: str, key: bytes, magic: bytes, max_bytes: int,
                touch: bool = False) -> bytes | None:
     """The payload of entry ``name`` of the folder, or None for a missing, foreign, odd,
@@ -144,10 +134,10 @@ def read_entry(folder: int, name: str, key: bytes, magic: bytes, max_bytes: int,
         # The header first: an entry of another key (the file's text changed) is refused
         # after a few dozen bytes, not after reading and hashing all of it.
         header = _header(magic, key)
-        head = _read_up_to(fd, len(header) + 65)
+        head = read_up_to(fd, len(header) + 65)
         if not head.startswith(header) or len(head) != len(header) + 65 or head[-1:] != b"\n":
             return None
-        payload = _read_up_to(fd, max_bytes + 1 - len(head))  # never more than the bound,
+        payload = read_up_to(fd, max_bytes + 1 - len(head))  # never more than the bound,
         if len(head) + len(payload) > max_bytes:              # even from a file that grows
             return None
         if hashlib.sha256(payload).hexdigest().encode("ascii") != head[len(header):-1]:
