@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"), pytest.mark.slow]
 
 SIZES = [(80, 24), (120, 40)]
 ENEMY = "歯車塔の番人"

@@ -87,6 +87,7 @@ def _terms(effect: Sayou) -> Sayou:
     return dataclasses.replace(effect, line=1, names=None)
 
 
+@pytest.mark.slow  # 300 pairs phrased: half a minute
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(first=line, second=line)
 def test_two_sayou_differing_in_any_term_never_read_the_same(first, second, vocabulary):

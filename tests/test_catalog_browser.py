@@ -11,7 +11,7 @@ from chromium import launch, needs_chromium, open_tab
 from catalog.render import write
 from runtime.tables import load
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from chromium import DESKTOP, PHONE, needs_chromium, open_catalog
 from conftest import ROOT
 from runtime.tables import load
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from chromium import DESKTOP, PHONE, needs_chromium, open_catalog
 
 from contract import vocabulary as vocab
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 CROSSING = next(t for t in vocab.TIMINGS if t.code == "on_cross")
 
 

@@ -16,7 +16,7 @@ from conftest import ROOT
 from runtime.tables import load
 from test_sim_report_html import sample_report
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

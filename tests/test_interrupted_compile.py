@@ -31,6 +31,9 @@ from conftest import ROOT
 from runtime.battle import Battle
 from runtime.tables import TABLE_NAMES, TableError, from_dicts, load
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 GOLDEN = ROOT / "tests" / "golden"
 SIGNALS = (signal.SIGTERM, signal.SIGKILL, signal.SIGHUP, signal.SIGINT)
 #: The file operations counted (tempfile.mkstemp opens with os.open too).

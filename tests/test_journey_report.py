@@ -15,6 +15,9 @@ from compiler.build import compile_content
 from conftest import ROOT
 from sim.journey_lab import Settings, run
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 SMALL = Settings(seeds=2, budgets=(1,), nodes=60, pairs=False)
 
 

@@ -14,12 +14,16 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from journey import apply, legal_actions, load_rules, new_game
 from journey.player import Knowledge, choose, play_game
 from journey.search import JOURNEY, bound
 from journey.solve import LOST, Verdict, brute_force, solve
 from journey.state import Deal, State
+
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
 
 DRAFT = load_rules("草案")
 OPEN = load_rules("手札二枚と公開")

@@ -10,8 +10,12 @@ from dataclasses import dataclass
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from journey.solve import LOST, Verdict, brute_force, solve
+
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
 
 DAYS = 7
 

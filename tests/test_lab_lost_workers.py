@@ -24,6 +24,9 @@ import pytest
 
 from conftest import ROOT
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 if not Path("/proc/self/task").is_dir():
     pytest.skip("finds the workers through /proc (Linux)", allow_module_level=True)
 

@@ -29,6 +29,9 @@ from dsl import ast, diskcache, parsecache
 from dsl import parser as dsl_parser
 from dsl.diagnostics import render
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 #: Mistakes of several kinds: a stray character (E002), a keyword typo (a did-you-mean),
 #: a known mistake's hint, an item left open (E003), and a good page between them.
 BROKEN = """ページ ok1 {

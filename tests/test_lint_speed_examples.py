@@ -21,6 +21,9 @@ import scenario.run
 from dsl import diskcache
 from scenario import excache
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 FAILING = """例 "わざと失敗する例" {
   敵 haguruma
   開始 刻 30, HP 200, 歩 40, 手札 [sakamichi, nyuugaku, tabidachi, shigoto, kekkon]

@@ -16,7 +16,7 @@ from catalog.phrasing import body_lines
 from compiler.codes import explanation
 from conftest import ROOT, compiled_tables
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 PAGE = "pages/青年期.page"
 

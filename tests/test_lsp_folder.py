@@ -27,6 +27,9 @@ from lsp.folder import Folder, Folders, content_root, interface
 from scenario.stage import examples_of
 from test_lsp import _open, _replace, _start, _where
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 CONTENT = ROOT / "content"
 FILES = sorted(str(p) for p in CONTENT.rglob("*") if p.is_file())
 

@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 
 from lsp_wire import Wire, frame, notification, request
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 PAGE = ('ページ tabidachi "旅立ちの朝" {\n  銘 3\n  未来面 { 敵HP -= 12 }\n'
         '  過去面 白紙\n  ペン 過去面 { 歩 += 5 }\n}\n')
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, NOT_INITIALIZED = -32700, -32600, -32602, -32002

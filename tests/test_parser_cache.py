@@ -26,6 +26,9 @@ from dsl.diskcache import cache_folder as _cache_folder
 from dsl.parser import (_CACHE_MAGIC, MAX_CACHE_BYTES, PARSER_OPTIONS, _cache_name,
                         build_parser, get_parser, grammar_text)
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 CLEAN_PAGE = "ページ kiyoi {\n  銘 10\n  未来面 { 敵HP -= 3 }; ペン 過去面 { 歩 += 5 }\n}\n"
 OTHER_UID = 12345
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="chown to another uid needs root")

@@ -26,6 +26,10 @@ from dsl.keywords import KEYWORDS
 from functools import cache
 
 from dsl.parser import build_parser
+import pytest
+
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
 
 
 @cache

@@ -10,9 +10,14 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 import compiler.symbols
 from compiler.lint import check, check_text
 from conftest import ROOT
+
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
 
 ORIGINS = ("幼少期", "青年期", "老年期")
 

@@ -18,6 +18,9 @@ import pytest
 
 from conftest import ROOT
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 if importlib.util.find_spec("ray") is None:
     pytest.skip("ray is not installed (pip install 'jibunki[ray]', or the test extra)",
                 allow_module_level=True)

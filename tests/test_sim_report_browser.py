@@ -12,7 +12,7 @@ from chromium import launch, needs_chromium
 from sim.report_html import write_report
 from test_sim_report_html import sample_report
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 SCREENSHOT = "/tmp/sim_report.png"
 
 

@@ -14,6 +14,9 @@ import pytest
 from sim import report_html
 from sim.report_html import FORMAT, points, write_report
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 HOSTILE = "<script>alert(1)</script>"
 
 

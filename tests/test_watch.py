@@ -15,7 +15,12 @@ import sys
 import threading
 import time
 
+import pytest
+
 from conftest import ROOT
+
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
 
 BROKEN = """
 ページ mihari "見張り" {

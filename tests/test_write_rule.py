@@ -23,6 +23,9 @@ import pytest
 from conftest import ROOT, invoke_cli
 from contract import disk
 
+#: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 CONTENT = str(ROOT / "content")
 
 
