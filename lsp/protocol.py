@@ -212,12 +212,14 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
 
 #: JSON-RPC and LSP error codes of what this module refuses, and their messages.
 REFUSALS = {
-    "parse": (-32700, "Parse error: the body is not JSON"),
-    "request": (-32600, "Invalid Request"),
-    "params": (-32602, "Invalid params"),
-    "uninitialized": (-32002, "Server not initialized"),
-    "shut down": (-32600, "Invalid Request: the server is shutting down"),
-    "initialized": (-32600, "Invalid Request: initialize may be sent only once"),
+    # the protocol's own name first (what a client matches on), then what it means in
+    # the designer's words (an editor may show an error answer as it is)
+    "parse": (-32700, "Parse error: 本文が JSON として読めません"),
+    "request": (-32600, "Invalid Request: JSON-RPC の要求の形ではありません"),
+    "params": (-32602, "Invalid params: 引数がこの要求の形に合いません"),
+    "uninitialized": (-32002, "Server not initialized: initialize の前には答えられません"),
+    "shut down": (-32600, "Invalid Request: サーバーは終了するところです（shutdown の後）"),
+    "initialized": (-32600, "Invalid Request: initialize は1回だけ送れます"),
 }
 
 
