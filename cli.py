@@ -283,14 +283,56 @@ def _known(kind: str, wanted, known) -> None:
 
 
 def _deck_from_file(path: Path, content: Path) -> list[str]:
+    """The pages of the one デッキ that ``path`` defines (--deck). A file that defines no
+    deck, or more than one, is a usage error saying what it holds: the battle never falls
+    back on a deck of the content folder."""
+    from dsl import ast
+
     result = _check_named([path], content, "デッキのファイル")
+    named = next(s for s in result.compilation.sources if s.report)
+    items = named.parsed.file.items if named.parsed else ()  # unreadable: said below
+    decks = [item for item in items if isinstance(item, ast.Deck)]
+    # A file that did not parse may hold a deck written wrong: its errors say more.
+    if named.parsed and not decks and not any(d.is_error for d in named.parsed.diagnostics):
+        raise click.UsageError(f"{path} にデッキ（デッキ 名前 {{ … }}）がありません。"
+                               f"{_what_file_holds(items, named.text)}")
+    if len(decks) > 1:
+        raise click.UsageError(
+            f"{path} にデッキが {len(decks)} つあります（"
+            f"{'、'.join(d.id.text for d in decks)}）。どれで戦うか決められません: "
+            "デッキを 1 つだけ書いたファイルを指定してください")
     if result.errors:
         _print_diagnostics(result.diagnostics, result.sources, result.files)
         sys.exit(EXIT_CONTENT)
-    decks = [d for d in result.model.decks if d]
-    if not decks:
-        raise click.UsageError(f"{path} にデッキ（デッキ 名前 {{ … }}）がありません")
-    return list(decks[0].pages)
+    wanted = decks[0].id.text
+    return list(next(d for d in result.model.decks if d and d.id == wanted).pages)
+
+
+#: How many of a file's items a message names before 「ほか n 件」.
+HOLDINGS_SHOWN = 4
+
+
+def _what_file_holds(items, text: str) -> str:
+    """What a file defines, as the designer wrote it (「あるのは バランス「初期バランス」です」),
+    or that it is empty or only comments."""
+    from contract.vocabulary import KEYWORDS
+    from dsl import ast
+
+    if not items:
+        return "空のファイルです" if not text.strip() else "コメントと空行だけです"
+    keyword = {ast.Page: "page", ast.Enemy: "enemy", ast.Balance: "balance",
+               ast.Deck: "deck", ast.Example: "example"}
+
+    def named(item) -> str:
+        kind = f"j_{item.kind}" if isinstance(item, ast.JourneyItem) else keyword[type(item)]
+        ident = getattr(item, "id", None)
+        title = getattr(item, "title", None)
+        label = f" {ident.text}" if ident is not None else f"「{title}」" if title else ""
+        return KEYWORDS[kind][0] + label
+
+    shown = "、".join(named(item) for item in items[:HOLDINGS_SHOWN])
+    rest = len(items) - HOLDINGS_SHOWN
+    return f"あるのは {shown}{f' ほか {rest} 件' if rest > 0 else ''}です"
 
 
 def _battle_names(kind: str, words, table) -> list[str]:

@@ -100,6 +100,43 @@ def test_unknown_enemy_or_page_is_a_usage_error_with_a_suggestion():
     assert result.exit_code == 2 and "もしかして「haguruma」" in result.output
 
 
+#: Files given to --deck that name no one deck: (file name, its text, what the usage
+#: error says the file holds). None: a copy of content/balance.balance.
+NOT_ONE_DECK = [
+    ("b.balance", None, "あるのは バランス「"),
+    ("comment.deck", "# デッキはあとで書く\n", "コメントと空行だけです"),
+    ("empty.deck", "", "空のファイルです"),
+    ("p.page", "ページ only_here { 銘 40\n  未来面 { 敵HP -= 1 } }\n", "あるのは ページ only_here"),
+    ("two.deck", "デッキ a { tabidachi }\nデッキ b { kekkon }\n", "デッキが 2 つあります（a、b）"),
+]
+
+
+@pytest.mark.parametrize("name, text, holds", NOT_ONE_DECK, ids=[n for n, *_ in NOT_ONE_DECK])
+def test_a_deck_file_that_defines_no_one_deck_is_a_usage_error_saying_what_it_holds(
+        tmp_path, name, text, holds):
+    path = tmp_path / name
+    path.write_text((ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+                    if text is None else text, encoding="utf-8")
+    result = invoke_cli("battle", "--deck", str(path), "--script", "/dev/null")
+    assert result.exit_code == 2, result.output
+    assert f"{path} に" in result.output and holds in result.output, result.output
+    assert "ドロー" not in result.output  # no battle with another deck
+
+
+def test_the_content_folders_own_balance_is_not_taken_for_a_deck():
+    result = invoke_cli("battle", "--deck", "content/balance.balance", "--script", "/dev/null")
+    assert result.exit_code == 2 and "content/balance.balance にデッキ" in result.output, \
+        result.output
+
+
+def test_a_deck_file_plays_its_own_deck(tmp_path):
+    deck = tmp_path / "mine.deck"
+    deck.write_text("# 2 枚だけ\nデッキ mine { tabidachi × 2 }\n", encoding="utf-8")
+    result = invoke_cli("battle", "--deck", str(deck), "--script", "/dev/null")
+    draws = {line for line in result.output.splitlines() if line.startswith("ドロー")}
+    assert result.exit_code == 3 and draws == {"ドロー: 旅立ちの朝"}, result.output
+
+
 def test_battle_in_a_real_terminal_shows_the_screen():
     pid, fd = pty.fork()
     if pid == 0:  # the child: jibunki battle at a real terminal
