@@ -8,6 +8,11 @@ markup parser: a name with ``[red]`` in it is printed as written.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
+from rich.console import Console, ConsoleOptions
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -48,54 +53,134 @@ def target_text(row: dict, signed: bool) -> Text:
                 f"{TARGET_WORDS[met]}", style=style)
 
 
-def enemies_table(report: dict) -> Table:
-    """One row per enemy (or per stage sequence)."""
-    table = Table(title="敵（はじめの自分紀で）", title_justify="left")
-    for header, justify in (("敵", "left"), ("戦数", "right"), (f"{W.measure.win_rate} % [95%]", "right"),
-                            ("勝つまで", "right"), ("失HP", "right"), ("被ダメ/T", "right"),
-                            ("突破勝ち", "right"), ("目標 %", "left")):
-        table.add_column(header, justify=justify, no_wrap=True)
-    for row in report["enemies"]:
-        table.add_row(Text(f"{row['name']} {row['id']}"), str(row["battles"]),
-                      interval_text(row["win_rate"], signed=False),
-                      "—" if row["turns_to_win"] is None else f"{row['turns_to_win']:.1f} T",
-                      number(row["hp_lost"], 1), number(row["damage_taken_per_turn"], 1),
-                      "—" if row["breakthrough_share"] is None
-                      else f"{row['breakthrough_share'] * 100:.0f}%",
-                      target_text(row, signed=False))
-    return table
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a report table: its header, how it aligns, its cell for a row (given
+    the report's settings), and when it gives way to a narrow terminal (``gives_way``: 0
+    never; the others are taken smallest first, while they fit). ``wraps``: a long cell
+    wraps at its spaces rather than being cut."""
+
+    header: str
+    justify: str
+    cell: Callable[[dict, dict], Text | str]
+    gives_way: int = 0
+    wraps: bool = False
 
 
-def pages_table(report: dict) -> Table:
-    """One row per page, the strongest first. A verdict that another policy of the
-    ladder does not share is marked ⚑ with the others' verdicts."""
+@dataclass(frozen=True, slots=True)
+class FittedTable:
+    """A table drawn to the width it is given (a terminal of 80 columns too): of the
+    columns that give way, the most needed are taken while the table fits whole; the
+    caption names those left out. The columns that never give way (name, interval,
+    verdict) are always shown and never cut: a name or a verdict too long wraps."""
+
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[dict, ...]
+    settings: dict
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions):
+        width = options.max_width
+        shown = [c for c in self.columns if not c.gives_way]
+        # The most needed first: each column that still fits is taken, in the table's order.
+        for column in sorted((c for c in self.columns if c.gives_way), key=lambda c: c.gives_way):
+            wider = [c for c in self.columns if c in shown or c is column]
+            if _natural_width(console, options, self.table(wider)) <= width:
+                shown = wider
+        yield self.table(shown)
+
+    def table(self, columns: list[Column]) -> Table:
+        """The rich table of these columns, its caption naming the columns left out."""
+        left_out = [c.header for c in self.columns if c not in columns]
+        caption = None
+        if left_out:
+            caption = Text(f"幅が足りず省いた列：{'、'.join(left_out)}"
+                           "（端末を広げるか --html で全部見られます）")
+        table = Table(title=Text(self.title), title_justify="left", caption=caption,
+                      caption_justify="left")
+        for column in columns:
+            table.add_column(column.header, justify=column.justify, no_wrap=not column.wraps,
+                             overflow="fold" if column.wraps else "ellipsis")
+        for row in self.rows:
+            table.add_row(*(column.cell(row, self.settings) for column in columns))
+        return table
+
+
+#: A width no terminal has: what a table measures at when nothing limits it.
+UNLIMITED = 100_000
+
+
+def _natural_width(console: Console, options: ConsoleOptions, table: Table) -> int:
+    """How wide ``table`` is drawn when nothing limits it."""
+    return Measurement.get(console, options.update_width(UNLIMITED), table).maximum
+
+
+def _name(row: dict, settings: dict) -> Text:
+    return Text(f"{row['name']} {row['id']}")
+
+
+def _page_verdict(row: dict, settings: dict) -> Text:
+    """The verdict; a verdict another policy of the ladder does not share is marked ⚑
+    with the others' verdicts."""
+    verdict = Text(VERDICTS[row["verdict"]], style=VERDICT_STYLE[row["verdict"]])
+    if row["policy_sensitive"]:
+        others = " ".join(f"{p}:{VERDICTS[v]}" for p, v in row["verdicts_by_policy"].items()
+                          if p != settings["policy"])
+        verdict.append(f" ⚑ {others}", style="magenta")
+    return verdict
+
+
+#: 敵の表: one row per enemy (or per stage sequence).
+ENEMY_COLUMNS = (
+    Column("敵", "left", _name, wraps=True),
+    Column("戦数", "right", lambda row, _: str(row["battles"]), gives_way=5),
+    Column(f"{W.measure.win_rate} % [95%]", "right",
+           lambda row, _: interval_text(row["win_rate"], signed=False)),
+    Column("勝つまで", "right", lambda row, _: "—" if row["turns_to_win"] is None
+           else f"{row['turns_to_win']:.1f} T", gives_way=2),
+    Column("失HP", "right", lambda row, _: number(row["hp_lost"], 1), gives_way=3),
+    Column("被ダメ/T", "right", lambda row, _: number(row["damage_taken_per_turn"], 1),
+           gives_way=4),
+    Column("突破勝ち", "right", lambda row, _: "—" if row["breakthrough_share"] is None
+           else f"{row['breakthrough_share'] * 100:.0f}%", gives_way=6),
+    Column("目標 %", "left", lambda row, _: target_text(row, signed=False), gives_way=1),
+)
+
+#: ページの表: one row per page. What a designer reads first stays (name, Δ win rate
+#: with its interval, verdict), then the target and the year; the counts give way first.
+PAGE_COLUMNS = (
+    Column("ページ", "left", _name, wraps=True),
+    Column(W.variable.year, "right", lambda row, _: str(row["year"]), gives_way=2),
+    Column("組", "right", lambda row, _: str(row["pairs"]), gives_way=5),
+    Column(f"Δ{W.measure.win_rate} pt [95%]", "right", lambda row, _: interval_text(row["delta"])),
+    Column("勝ち+/−", "right", lambda row, _: f"+{row['discordant']['variant_only']}"
+           f"/−{row['discordant']['baseline_only']}", gives_way=9),
+    Column("出した/戦", "right", lambda row, _: number(row["play_rate"]), gives_way=3),
+    Column("ダメ/回", "right", lambda row, _: number(row["damage_per_play"], 1), gives_way=4),
+    Column(f"ダメ/{W.variable.steps}", "right", lambda row, _: number(row["damage_per_step"]),
+           gives_way=6),
+    Column("破る/戦", "right", lambda row, _: number(row["tears_per_battle"]), gives_way=7),
+    Column("ペン/戦", "right", lambda row, _: number(row["pens_per_battle"]), gives_way=8),
+    Column("判定", "left", _page_verdict, wraps=True),
+    Column("目標 pt", "left", lambda row, _: target_text(row, signed=True), gives_way=1),
+)
+
+
+def enemies_table(report: dict) -> FittedTable:
+    """One row per enemy (or per stage sequence), fitted to the terminal."""
+    return FittedTable("敵（はじめの自分紀で）", ENEMY_COLUMNS, tuple(report["enemies"]),
+                       report["settings"])
+
+
+def pages_table(report: dict) -> FittedTable:
+    """One row per page, the strongest first, fitted to the terminal."""
     settings = report["settings"]
     how = ("1 枚足したとき" if settings["baseline_page"] is None
            else f"{settings['baseline_page']} と入れ替えたとき")
-    table = Table(title=f"ページ（はじめの自分紀に{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",
-                  title_justify="left")
-    for header, justify in (("ページ", "left"), (W.variable.year, "right"), ("組", "right"),
-                            (f"Δ{W.measure.win_rate} pt [95%]", "right"), ("勝ち+/−", "right"),
-                            ("出した/戦", "right"), ("ダメ/回", "right"), (f"ダメ/{W.variable.steps}", "right"),
-                            ("破る/戦", "right"), ("ペン/戦", "right"), ("判定", "left"),
-                            ("目標 pt", "left")):
-        table.add_column(header, justify=justify, no_wrap=True)
     rows = sorted(report["pages"], key=lambda r: (-r["delta"]["estimate"], r["id"]))
-    main = settings["policy"]
-    for row in rows:
-        verdict = Text(VERDICTS[row["verdict"]], style=VERDICT_STYLE[row["verdict"]])
-        if row["policy_sensitive"]:
-            others = " ".join(f"{p}:{VERDICTS[v]}" for p, v in row["verdicts_by_policy"].items()
-                              if p != main)
-            verdict.append(f" ⚑ {others}", style="magenta")
-        table.add_row(
-            Text(f"{row['name']} {row['id']}"), str(row["year"]), str(row["pairs"]),
-            interval_text(row["delta"]),
-            f"+{row['discordant']['variant_only']}/−{row['discordant']['baseline_only']}",
-            number(row["play_rate"]), number(row["damage_per_play"], 1),
-            number(row["damage_per_step"]), number(row["tears_per_battle"]),
-            number(row["pens_per_battle"]), verdict, target_text(row, signed=True))
-    return table
+    return FittedTable(
+        f"ページ（はじめの自分紀に{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",
+        PAGE_COLUMNS, tuple(rows), settings)
 
 
 def summary_lines(report: dict) -> list[Text]:

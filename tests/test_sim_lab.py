@@ -10,12 +10,14 @@ battle), and ``ippatsu``, which fells any enemy at once (added, it can only win 
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.cells import cell_len
 
 import cli
 from compiler.build import compile_content
@@ -255,3 +257,29 @@ def test_sim_check_fails_when_an_interval_lies_outside_its_target(
                  "--workers", "1")
     assert result.exit_code == code, result.output
     assert words in result.output
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_the_page_table_reads_whole_in_a_terminal_of_80_to_120_columns(width):
+    """Each page's row shows its name, its Δ win rate with the whole interval and its
+    verdict (with the other policies' when they differ), none of them cut; no line is
+    wider than the terminal; the columns left out are named."""
+    from rich.console import Console
+
+    from sim.report_text import interval_text, pages_table
+    from test_sim_report_html import sample_report
+
+    report = sample_report()  # every page of the bundled content, the longest names too
+    console = Console(width=width, record=True, no_color=True, file=open(os.devnull, "w"))
+    console.print(pages_table(report))
+    lines = console.export_text().splitlines()
+    assert max(map(cell_len, lines)) <= width
+    assert not any("…" in line for line in lines), "\n".join(lines)
+    for row in report["pages"]:
+        verdict = stats.VERDICTS[row["verdict"]]
+        if row["policy_sensitive"]:
+            verdict += " ⚑ random:" + stats.VERDICTS[row["verdicts_by_policy"]["random"]]
+        (line,) = [line for line in lines if f"{row['name']} {row['id']} " in line]
+        assert f" {interval_text(row['delta'])} " in line and f" {verdict} " in line, line
+    if width == 80:  # the counts give way, and the caption says so
+        assert "幅が足りず省いた列：" in lines[-2] + lines[-1] and "組" not in lines[2]
