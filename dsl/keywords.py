@@ -10,12 +10,13 @@ table when the parser is built, so the Japanese form and its alias can never dri
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from contract.vocabulary import KEYWORDS
 
-__all__ = ["KEYWORDS", "MISCONVERSIONS", "canonical", "grammar_rules", "misconverted",
-           "spellings", "unglued"]
+__all__ = ["KEYWORDS", "MISCONVERSIONS", "VARIANT_FORMS", "canonical", "grammar_rules",
+           "misconverted", "spellings", "unglued", "variant_of"]
 
 #: 変換ミス — kanji an IME offers for the reading of a one-character keyword, by the
 #: keyword's rule: difflib cannot see 名 as close to 銘 (no character in common), the
@@ -27,6 +28,26 @@ MISCONVERSIONS: dict[str, str] = {
     "times": "会改解階界",   # かい
     "example": "令礼冷零",   # れい
 }
+
+
+#: 異体字 — old and variant forms of the kanji the keywords are written with (來 for 来,
+#: 卻 for 却), and a kanji an IME offers for the same reading (麺 for 面), by the form
+#: the keyword uses. A word two of them away from a keyword (未來麵) is too far for
+#: difflib, and each is one the eye does not catch.
+VARIANT_FORMS: dict[str, str] = {
+    "来": "來徠", "面": "麵麪麺", "却": "卻", "条": "條", "寿": "壽", "囲": "圍",
+    "予": "豫", "払": "拂", "回": "囘", "毎": "每", "準": "凖",
+}
+_TO_KEYWORD_FORM = str.maketrans({old: new for new, olds in VARIANT_FORMS.items()
+                                  for old in olds})
+
+
+def variant_of(word: str, expected) -> str | None:
+    """The keyword among ``expected`` spellings that ``word`` is, once written with the
+    keywords' own forms — the kanji of VARIANT_FORMS, and half- or full-width letters
+    (ﾍﾟﾝ, ｐｅｎ) as NFKC reads them — or None: 未來面 is the future face's keyword."""
+    meant = unicodedata.normalize("NFKC", word).translate(_TO_KEYWORD_FORM)
+    return meant if meant != word and meant in expected else None
 
 
 def grammar_rules() -> str:

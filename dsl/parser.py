@@ -6,8 +6,9 @@ the keyword rules of :mod:`dsl.keywords`, or read from the user's private cache 
 without any globals, so a planted file can neither run code nor hang the run).
 
 Error recovery is textual, so positions stay exact: after a syntax error the offending
-line (or, when it holds braces, the whole item) is overwritten with spaces and the item
-is parsed again. Each pass removes text, so the loop ends; every error is reported.
+line (or, when it opens a block, the line and its block; failing that, the whole item)
+is overwritten with spaces and the item is parsed again. Each pass removes text, so the
+loop ends; every error is reported.
 Items are parsed one by one (``_chunks``), so an error costs a re-parse of its own item.
 """
 
@@ -22,7 +23,8 @@ from pathlib import Path
 from . import diskcache
 from .codes import E000, E001, E002, E003, E005
 from .diagnostics import Diagnostic, Note, Span
-from .keywords import KEYWORDS, canonical, grammar_rules, misconverted, unglued
+from .keywords import (KEYWORDS, canonical, grammar_rules, misconverted, unglued,
+                       variant_of)
 from . import ast
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
 from contract.vocabulary import ITEM_KEYWORDS, W
@@ -280,6 +282,8 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
             else:
                 _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_line(work, pos)
+                if work == before:  # the line opens a block (未來面 {): drop the block
+                    work, lines = _blank_block(work, pos)
                 if work == before:
                     work, lines = _blank_item(work, pos)
             if work == before:
@@ -333,14 +337,20 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + middle + text[end:]
 
 
+def _statement_start(text: str, pos: int) -> int:
+    """Start of the line holding ``pos`` (``pos < len(text)``); an error at a newline
+    belongs to the statement that the newline ends."""
+    start = text.rfind("\n", 0, pos) + 1
+    if text[pos] == "\n" and pos == start and start > 0:
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
+
+
 def _blank_line(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     """Blank the line holding ``pos`` if that leaves the brackets balanced."""
     if pos >= len(text):
         return text, (0, 0)
-    start = text.rfind("\n", 0, pos) + 1
-    # An error at a newline belongs to the statement that the newline ends.
-    if text[pos] == "\n" and pos == start and start > 0:
-        start = text.rfind("\n", 0, start - 1) + 1
+    start = _statement_start(text, pos)
     end = text.find("\n", pos)
     end = len(text) if end < 0 else end
     segment = _strip_strings(text[start:end])
@@ -350,6 +360,35 @@ def _blank_line(text: str, pos: int) -> tuple[str, tuple[int, int]]:
         return text, (0, 0)
     line = text.count("\n", 0, start) + 1
     return _blank(text, start, end), (line, line)
+
+
+def _blank_block(text: str, pos: int) -> tuple[str, tuple[int, int]]:
+    """Blank the line holding ``pos`` and the block its brackets open, through the line
+    that closes them (``未來面 {`` … ``}``), so that a bad line opening a block costs
+    that block, not its whole item. Unchanged when the line starts an item, or when its
+    brackets do not close, inside the item, in the order they were opened."""
+    if pos >= len(text):
+        return text, (0, 0)
+    start = _statement_start(text, pos)
+    if start in _item_starts(text):
+        return text, (0, 0)
+    stripped = _STRING.sub(lambda m: " " * len(m.group()), text)
+    stack: list[str] = []
+    for match in _BRACKET.finditer(stripped, start):
+        bracket = match.group()
+        if bracket in _CLOSERS:
+            if not stack or stack.pop() != _CLOSERS[bracket]:
+                return text, (0, 0)  # the item's own "}", or brackets crossed
+            if stack:
+                continue
+            end = stripped.find("\n", match.end())
+            end = len(text) if end < 0 else end
+            rest = stripped[match.end():end]
+            if _BRACKET.search(rest) is None:
+                return _blank_range(text, start, end)
+            return text, (0, 0)  # "} 過去面 {": the closing line goes on with another block
+        stack.append(bracket)
+    return text, (0, 0)
 
 
 def _blank_range(text: str, start: int, end: int) -> tuple[str, tuple[int, int]]:
@@ -673,7 +712,7 @@ def _keyword_hint(token, expected, suggest) -> tuple[str, str | None]:
         return f"「{keyword}」と「{number}」の間に空白が要ります: {spaced}。", spaced
     if not words:
         return "", None
-    meant = misconverted(str(token), words)
+    meant = misconverted(str(token), words) or variant_of(str(token), words)
     if meant is None and suggest is not None:
         meant = suggest(str(token), words)
     return (f"もしかして「{meant}」？", meant) if meant else ("", None)

@@ -146,3 +146,49 @@ def test_every_syntax_error_has_a_place_a_caret_and_a_hint():
         for diag, shown in zip(*diagnostics(text)):
             assert shown.startswith(f"t.page:{diag.span.line}:{diag.span.col}: error[{diag.code}]")
             assert "^" in shown and "= hint: " in shown
+
+
+# ------------------------------------------- a misspelled block keyword costs its block
+
+#: A page whose block at line 7 opens with {typo}, and with another error at 10:7.
+TYPO_PAGE = ('ページ t "試し" {{\n  銘 3\n  未来面 {{\n    敵HP -= 3\n  }}\n  過去面 白紙\n'
+             '  {typo} {{\n    歩 += 5\n  }}\n  行き先 どこか\n}}\n')
+DECK_NAMING_T = "デッキ d {\n  t\n}\n"
+
+
+def assert_typo_costs_its_block_only(text: str, line: int, col: int, meant: str):
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [
+        ("E001", line, col), ("E010", 10, 7)], shown  # the page's other error is reported
+    assert found[0].hint.startswith(f"もしかして「{meant}」？"), shown
+    assert found[0].replacements == (meant,)  # the editor's quick fix
+    deck = check_text(DECK_NAMING_T, "d.deck", context={"t.page": text})
+    assert [d.code for d in deck.diagnostics] == []  # the page is defined: no E011
+
+
+def test_an_old_kanji_in_a_face_keyword_keeps_the_page_and_its_other_errors():
+    text = ('ページ t "試し" {\n  銘 3\n  未來面 {\n    敵HP -= 3\n  }\n  過去面 白紙\n'
+            '  ペン 過去面 { 歩 += 5 }\n  # …\n  # …\n  行き先 どこか\n}\n')
+    assert_typo_costs_its_block_only(text, 3, 3, "未来面")
+
+
+@pytest.mark.parametrize("typo, col, meant", [
+    ("過去麺 {", 3, "過去面"),          # the noodle 麺 an IME offers for めん
+    ("ペン 未來面 {", 6, "未来面"),
+    ("ペン 過去麺 {", 6, "過去面"),
+    ("破脚 {", 3, "破却"),
+    ("破卻 {", 3, "破却"),
+    ("未來麵 {", 3, "未来面"),          # two variant forms: too far for difflib alone
+    ("ﾍﾟﾝ 過去面 {", 3, "ペン"),        # half-width katakana
+])
+def test_a_misspelled_block_keyword_costs_its_block_not_its_page(typo, col, meant):
+    assert_typo_costs_its_block_only(TYPO_PAGE.format(typo=typo.removesuffix(" {")), 7, col,
+                                     meant)
+
+
+def test_a_misspelled_list_keyword_costs_its_list_not_its_enemy():
+    text = "敵 e {\n  HP 30\n  座 2\n  予調 [\n    攻撃 3\n    防御 2\n  ]\n  突破ライン 謎\n}\n"
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [
+        ("E001", 4, 3), ("E010", 8, 9)], shown
+    assert found[0].replacements == ("予兆",)
