@@ -4,10 +4,14 @@ written, the closing summary, and developer-mode lines in the designer's words.
 ``scenario_text`` writes the session so far as a scenario (spec: dsl/jibunki.lark
 ``example``): the start (敵, シード, デッキ, the opening hand when ``--with`` changed it),
 every action in order with pages named by id, and 確認 lines of the numbers after each
-end of turn and at the end. The numbers are read from a replay that plays the steps the
-way the scenario runner does (the first hand page with the id), so the file passes
-``jibunki test``; when the replay's numbers differ from the session's (``--with`` takes
-pages from the deck, the opening 手札 of a scenario adds new ones), the file says so.
+end of turn and at the end. Before anything is written the scenario is replayed the way
+the scenario runner plays it (scenario.run: the same start, the first hand page with the
+id) beside the session's own battle, and compared after every action: the events' kinds,
+the numbers a 確認 reads, the pages of every zone but the draw pile (what it holds shows in
+what is drawn), the pending 選択 and the result. When any of these differ the example
+would not be this session (``--with`` takes a page out of the deck, while a scenario's
+opening 手札 makes new copies and puts the old hand into the deck), so there is no text,
+only the reason — a recording replays exactly or is not written.
 """
 
 from __future__ import annotations
@@ -136,10 +140,34 @@ def _expect(battle: Battle) -> str:
     return f"{K['expect']} " + ", ".join(f"{word} == {value}" for word, value in numbers(battle))
 
 
-def scenario_text(session, apply) -> tuple[str, bool]:
-    """The session so far as a 例 (text of a .scenario file), and whether the replay of
-    that scenario reached the session's numbers at every 確認. ``apply(battle, action)``
-    carries out one action of the history."""
+def _trace(battle: Battle, events: list) -> tuple:
+    """What an action did, by page ids rather than uids (a replay's uids may differ):
+    the compared shape of one step of the replay and of the session. A zone is compared
+    as the pages it holds, each with its faces and lifetime, not in their order: a
+    scenario names the first copy of a page in the hand, the session may have played a
+    later one — the same page, so what the example checks is the same."""
+    s = battle.state
+    name = (lambda c: c if isinstance(c, str) else s.pages[c]["page"])
+    copy = (lambda uid: repr((s.pages[uid]["page"], s.pages[uid]["lifetime"], s.pages[uid]["faces"])))
+    zones = tuple((z, tuple(sorted(copy(uid) for uid in uids))) for z, uids in s.zones.items()
+                  if z != "draw")
+    choice = battle.choice
+    picks = tuple(sorted(name(c) for c in choice["candidates"])) if choice else None
+    return tuple(e.kind for e in events), tuple(numbers(battle)), zones, picks, s.outcome
+
+
+#: Why a recording is refused, by what the replay met (the message a designer reads).
+UNLIKE = {
+    "refused": "この手を例の再生では打てません",
+    "differs": "例の再生でこの手の結果がセッションと違います",
+}
+
+
+def scenario_text(session, apply) -> tuple[str | None, str]:
+    """The session so far as a 例 (text of a .scenario file) and "", or None and why not
+    when the scenario would not replay the session exactly (see the module docstring).
+    ``apply(battle, action)`` carries out one action of the history and returns its
+    events."""
     tables, setup = session.tables, session.setup
     names = "・".join(_enemy_name(tables, e) for e in setup["enemies"])
     title = f"記録: {names}、シード {setup['seed']}、{len(session.history)} 手"
@@ -153,35 +181,46 @@ def scenario_text(session, apply) -> tuple[str, bool]:
         hand = list(session.opening_hand_ids)
         body.append(f"{K['setup']} {_setting('hand', hand)}")
         replay.dev_set(hand=hand)
-    # the session's own battle, replayed alongside to compare numbers at each 確認
+    # the session's own battle, replayed alongside to compare every step
     mirror = session.fresh_battle()
-    same = True
-    for action in session.history:
-        body.append(_step(tables, mirror, action))
+    later_copy = False  # the session used a copy of a page that is not the hand's first
+    for number, action in enumerate(session.history, 1):
+        step = _step(tables, mirror, action)
+        body.append(step)
+        later_copy = later_copy or (action[0] in ("play", "pen", "tear") and action[1] != _first_in_hand(
+            mirror, mirror.state.pages[action[1]]["page"]))
         try:
-            apply(replay, _replayed(replay, action, mirror))
+            replayed = apply(replay, _replayed(replay, action, mirror))
         except (Refused, StopIteration, KeyError, TypeError):
-            same = False
-            body.append(f"# 注: この手は例の再生では打てませんでした（{W.region.hand}の並びが違います）")
-            break
-        apply(mirror, action)
+            return None, _unlike("refused", number, step, setup, later_copy)
+        if _trace(replay, replayed) != _trace(mirror, apply(mirror, action)):
+            return None, _unlike("differs", number, step, setup, later_copy)
         if action[0] == "end":
             body.append(_expect(replay))
-            same = same and numbers(replay) == numbers(mirror)
-    else:
-        if not body[-1].startswith(K["expect"]):
-            body.append(_expect(replay))
-            same = same and numbers(replay) == numbers(mirror)
-        if replay.state.outcome:
-            word = W.quantity.won if replay.state.outcome == "won" else W.quantity.lost
-            body.append(f"{K['expect']} {word} == 1")
+    if not body[-1].startswith(K["expect"]):
+        body.append(_expect(replay))
+    if replay.state.outcome:
+        word = W.quantity.won if replay.state.outcome == "won" else W.quantity.lost
+        body.append(f"{K['expect']} {word} == 1")
     head = ["# jibunki battle の record で書いた例。jibunki test でそのまま確かめられます。"]
-    if not same:
-        head.append("# 注: 例の再生はセッションと同じ数になりませんでした"
-                    f"（--with は{W.region.draw}から{W.region.hand}へ移しますが、例の 開始 {W.region.hand} は新しく作ります）。"
-                    "確認は例の再生の数です。")
     text = "\n".join([*head, f'{K["example"]} "{title}" {{', *(f"  {line}" for line in body), "}", ""])
-    return text, same
+    return text, ""
+
+
+def _unlike(what: str, number: int, step: str, setup: dict, later_copy: bool) -> str:
+    """Why the session cannot be kept as an example: the first step the replay does not
+    reproduce, and what in the set-up or the session makes the difference."""
+    hand, draw = W.region.hand, W.region.draw
+    if setup["with"]:
+        cause = (f"--with は{draw}のページを{hand}へ移しますが、例の 開始 {hand} は新しいページを作り、"
+                 f"元の{hand}を{draw}へ戻します（例に残すなら --with を使わず、最初に set {hand} … で"
+                 f"{hand}を作ってください）")
+    elif later_copy:
+        cause = (f"例はページを id で書くので、{hand}に同じページが何枚かあると先頭の1枚を使いますが、"
+                 "このセッションは別の1枚を使いました")
+    else:
+        cause = "例の再生がこのセッションと同じ手順になりません"
+    return f"{number} 手目（{step}）: {UNLIKE[what]}。{cause}"
 
 
 def _enemy_name(tables, enemy_id: str) -> str:

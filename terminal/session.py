@@ -266,15 +266,17 @@ class Session:
 
     def cmd_record(self, args):
         """record FILE: the session so far as a 例 (a .scenario file) that jibunki test
-        checks."""
+        checks — written only when the example replays this session exactly
+        (terminal.record); otherwise nothing is written and the reason is said."""
         path = _path(args, "record")
         if self.origin is not None:
             raise UsageError("load した局面からは例を書けません（例は最初から再生します）")
-        text, same = record.scenario_text(self, _apply)
-        notes = [f"例を書きました: {path}（jibunki test {path} で確かめられます）"]
-        if not same:
-            notes.append("注: 例の再生はセッションと数が違います（ファイルの注を見てください）")
-        return self._write(path, text, notes, "に書けません")
+        text, why = record.scenario_text(self, _apply)
+        if text is None:
+            return Outcome(refused=f"{path} に例を書きませんでした（そのまま再生できる例になりません）: {why}",
+                           show=False, stop=True)
+        return self._write(path, text, [f"例を書きました: {path}（jibunki test {path} で確かめられます）"],
+                           "に書けません")
 
     def _write(self, path: Path, text: str, notes: list[str], failed: str) -> Outcome:
         """``text`` as the file ``path`` inside the working folder (contract.disk.write);

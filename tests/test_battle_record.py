@@ -5,6 +5,7 @@ exit status says how the battle ended."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -39,9 +40,23 @@ def test_record_writes_a_scenario_that_jibunki_test_passes(tmp_path, monkeypatch
     assert "1 passed, 0 failed" in result.output
 
 
-def test_record_with_a_page_in_the_opening_hand_still_passes(tmp_path, monkeypatch):
+def test_a_with_session_the_example_cannot_replay_is_refused_and_nothing_is_written(tmp_path, monkeypatch):
+    """The trial of issue 26: ``--with`` takes the page out of the deck, an example's
+    opening 手札 makes a new copy, so the turns after the first draw differ — the record
+    is refused with the step and the reason, instead of a file that fails ``jibunki test``."""
+    result = in_folder(tmp_path, monkeypatch, "tear 3\nend\nrecord with.scenario\nplay 1\n", "--seed", "93",
+                       "--enemy", "isogashisa", "--with", "tabidachi", "--with", "hatsu_koe")
+    out = "".join(result.output.split())  # the screen wraps the long line, at any space
+    assert not (tmp_path / "with.scenario").exists()
+    for said in ("× with.scenario に例を書きませんでした（そのまま再生できる例になりません）: 2 手目（終了）",
+                 "--with は山札のページを手札へ移しますが", "set 手札 … で手札を作ってください"):
+        assert "".join(said.split()) in out
+    assert "> play 1" not in result.output  # a script stops where a file it meant to write is not
+
+
+def test_a_with_session_recorded_before_its_first_draw_passes(tmp_path, monkeypatch):
     path = tmp_path / "with.scenario"
-    in_folder(tmp_path, monkeypatch, "play 1\nend\nrecord with.scenario\n", "--with", "旅立ちの朝")
+    in_folder(tmp_path, monkeypatch, "play 1\nrecord with.scenario\n", "--with", "旅立ちの朝")
     assert "開始 手札 [tabidachi" in path.read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["test", str(path), "--content", str(ROOT / "content")])
     assert result.exit_code == 0, result.output
@@ -112,3 +127,60 @@ def test_the_summary_names_pages_by_their_display_names():
     summary = out.split("── まとめ ──")[1]
     assert "与えたダメージ:" in summary and "失った HP:" in summary and "得た綻び:" in summary
     assert "旅立ちの朝" in summary and "tabidachi" not in summary
+
+
+def _random_session(tables, rng):
+    """A session of the bundled content with a random set-up (``--with`` pages, a
+    ``--deck``, ``set 手札`` first, or none; any seed and enemy) and 10–30 random legal
+    actions."""
+    from terminal.session import Session
+
+    pages, kind = sorted(tables.pages), rng.choice(("with", "deck", "plain", "set hand"))
+    session = Session(tables, seed=rng.randrange(1000), enemies=[rng.choice(sorted(tables.enemies))],
+                      deck=[rng.choice(pages) for _ in range(rng.randint(6, 14))] if kind == "deck" else None,
+                      with_pages=rng.sample(pages, rng.randint(1, 2)) if kind == "with" else ())
+    if kind == "set hand":  # what the refusal of a --with session advises instead
+        session.run("set 手札 " + " ".join(rng.sample(pages, 5)))
+    wanted, tries = rng.randint(10, 30), 0
+    while len(session.history) < wanted and not session.battle.over and tries < 400:
+        tries += 1
+        choice, hand = session.battle.choice, len(session.battle.hand)
+        if choice is not None:
+            picks = rng.sample(range(1, len(choice["candidates"]) + 1),
+                               min(choice["count"], len(choice["candidates"])))
+            line = "choose " + " ".join(map(str, picks))
+        else:
+            n = rng.randint(1, max(hand, 1))
+            line = rng.choice((f"play {n}", f"play {n}", f"pen {n} 未来", f"pen {n} 過去",
+                               f"tear {n}", "end", "set 歩 20"))
+        session.run(line)
+    return kind, session
+
+
+def test_a_recording_replays_exactly_under_jibunki_test_or_is_refused(tmp_path, monkeypatch):
+    """Sessions of every kind of set-up (``--with``, ``--deck``, ``set 手札``, plain) are recorded; each
+    file written passes ``jibunki test`` (event for event the session), and a session the
+    example format cannot reproduce is refused with the reason and leaves no file."""
+    import random
+
+    from conftest import compiled_tables
+
+    tables = compiled_tables(ROOT / "content")
+    monkeypatch.chdir(tmp_path)
+    written, refused = Counter(), Counter()
+    for number in range(30):
+        kind, session = _random_session(tables, random.Random(number))
+        outcome = session.run(f"record s{number}.scenario")
+        if outcome.refused:
+            assert not (tmp_path / f"s{number}.scenario").exists()
+            assert "例を書きませんでした" in outcome.refused and "手目" in outcome.refused
+            assert ("--with は" in outcome.refused) == (kind == "with")
+            refused[kind] += 1
+        else:
+            assert (tmp_path / f"s{number}.scenario").exists(), outcome
+            written[kind] += 1
+    # the loop would hold nothing if it refused everything
+    assert written["deck"] and written["plain"] and written["set hand"], (written, refused)
+    result = CliRunner().invoke(main, ["test", str(tmp_path), "--content", str(ROOT / "content")])
+    assert result.exit_code == 0, result.output
+    assert f"{sum(written.values())} passed, 0 failed" in result.output
