@@ -20,7 +20,7 @@ from conftest import ROOT, invoke_cli
 GOLDEN = Path(__file__).parent / "golden_transcripts"
 
 
-pytestmark = pytest.mark.usefixtures("at_root")
+pytestmark = [pytest.mark.usefixtures("at_root"), pytest.mark.slow]
 
 
 def battle(script: str, *args: str):

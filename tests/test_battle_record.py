@@ -14,7 +14,7 @@ from cli import main
 from conftest import ROOT, invoke_cli
 
 
-pytestmark = pytest.mark.usefixtures("at_root")
+pytestmark = [pytest.mark.usefixtures("at_root"), pytest.mark.slow]
 
 
 def battle(script: str, *args: str):

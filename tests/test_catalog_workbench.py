@@ -18,6 +18,9 @@ from contract.tables import Const, Scaled, VariableRef
 from runtime.tables import load
 from test_sim_report_html import sample_report
 
+#: Commands run whole (the CLI, subprocesses, files on disk): left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def tables():

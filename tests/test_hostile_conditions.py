@@ -12,6 +12,9 @@ from terminal.play import EXIT_UNFINISHED
 
 from conftest import ROOT, invoke_cli
 
+#: Commands run whole (the CLI, subprocesses, files on disk): left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 
 invoke = invoke_cli  # every command of this file ends without a traceback
 

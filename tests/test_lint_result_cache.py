@@ -20,6 +20,9 @@ import scenario.stage
 from dsl import diskcache
 from scenario import lintcache
 
+#: Commands run whole (the CLI, subprocesses, files on disk): left out of the fast loop.
+pytestmark = pytest.mark.slow
+
 BROKEN_PAGE = """
 ページ kowareta "壊れた" {
   銘 = 30
