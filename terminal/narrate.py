@@ -184,6 +184,10 @@ def _chain_stopped(d, n) -> str:
     return f"作用の連鎖を止めた（1 手で {d['bound']} 回を超えた）: {links}"
 
 
+#: What raised 綻び → how its line names it (a pen's is the fixed ペンの綻び of the
+#: balance; the line of the tear names its own 綻び).
+FRAY_CAUSE = {"pen": W.balance.pen_fray}
+
 #: event kind → function(data, names) → line. ``names`` maps a page id to its name.
 LINES = {
     "run_started": lambda d, n: f"{W.scope.run}開始（シード {d['seed']}、{len(d['stages'])} {W.scope.stage}）",
@@ -222,7 +226,7 @@ LINES = {
     "chain_stopped": _chain_stopped,
     "pen": lambda d, n: f"ペン: {SIDE[d['side']]}を" + {"written": "書き込んだ", "upgraded": "強化した", "restored": "元に戻した"}[d["result"]],
     "tear": lambda d, n: f"{n.page(d['page'])} を破った（{W.variable.distance} {d['distance']}）" + ("：白紙ページなので破却効果はない" if d["blank"] else ""),
-    "fray_gained": lambda d, n: f"{W.variable.fray} +{d['amount']}（{W.scope.stage} {d['stage']}・{W.scope.run} {d['run']}）",
+    "fray_gained": lambda d, n: f"{FRAY_CAUSE.get(d['cause'], W.variable.fray)} +{d['amount']}（{W.scope.stage} {d['stage']}・{W.scope.run} {d['run']}）",
     "reward": lambda d, n: f"{W.variable.fray}報酬（累積 {d['threshold']} 年）" + (f" × {d['count']}" if d.get("count", 1) > 1 else ""),
     "revealed": lambda d, n: f"{W.region.draw}の{W.pick.top}{W.operation.reveal}: " + ("・".join(n.page(p) for p in d["pages"]) or f"（{W.region.draw}は空）") + "（この順に引く）",
     "steps_carried": lambda d, n: f"{W.variable.steps_carry}: 前の{W.scope.turn}の {d['amount']} を足す",
@@ -238,6 +242,19 @@ LINES = {
     "run_lost": lambda d, n: f"{W.quantity.lost}（HP 0）" if d["by"] == "hp" else f"{W.quantity.lost}（出せるページが尽きた）",
     "dev_set": lambda d, n: f"[開発者] {d['what']} = {d['value']}",
 }
+
+
+#: Kinds whose line says what an action dealt — its damage, and the stage that damage
+#: won: a narration shortened to fit the screen folds other lines, never these
+#: (terminal.play).
+KEPT_KINDS = frozenset({"damage", "stage_won"})
+
+
+class Kept(str):
+    """A line of narration that a shortened narration always shows (KEPT_KINDS): what
+    the action dealt. A plain ``str`` everywhere else."""
+
+    __slots__ = ()
 
 
 class Names:
@@ -260,12 +277,14 @@ class Names:
 def lines(events, tables) -> list[str]:
     """The narration of ``events``: a line each for the kinds LINES narrates (and under
     it, indented, how its number came about); other kinds, and events a format leaves to
-    another event's line (None), are silent."""
+    another event's line (None), are silent. The line of a kind in KEPT_KINDS is Kept."""
     names = Names(tables)
     out = []
     for event in events:
         fmt = LINES.get(event.kind)
         said = None if fmt is None else fmt(event.data, names)
         if said is not None:
-            out.extend(said.split("\n"))  # an explanation adds lines under the event's
+            first, *explained = said.split("\n")  # an explanation adds lines under it
+            out.append(Kept(first) if event.kind in KEPT_KINDS else first)
+            out.extend(explained)
     return out

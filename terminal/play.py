@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import sys
 
-from .narrate import lines as narrate
+from .narrate import Kept, lines as narrate
 from .record import dev_line, summary
 # The exit codes are read from here too (tests, callers of play).
 from .script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
@@ -183,13 +183,13 @@ def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
     """Clear the terminal, draw the screen to fit it, and the narration under it (its last
     lines when it is longer than the room left)."""
     width, height = console.size
-    want = min(len([line for line in told if not line.startswith("  ")]) + 1, MIN_NARRATION)
+    want = min(len([line for line in told if not _explains(line)]) + 1, MIN_NARRATION)
     with console.capture() as captured:
         console.print(screen_for(session.battle, width=width,
                                  height=height - PROMPT_LINES - want, ascii=ascii))
     drawn = captured.get().rstrip("\n").split("\n")
     budget = max(want, height - PROMPT_LINES - len(drawn))
-    shown = _fit(told, budget)
+    shown = fit_narration(told, budget)
     room = height - PROMPT_LINES - len(shown)
     if len(drawn) > room:  # the screen alone does not fit: keep its top (the enemy)
         drawn = drawn[:max(1, room - 1)] + ["…（端末が小さいので画面の続きは省略）"]
@@ -199,16 +199,39 @@ def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
     _say(console, shown)
 
 
-def _fit(told: list[str], budget: int) -> list[str]:
+def fit_narration(told: list[str], budget: int) -> list[str]:
     """The narration in ``budget`` lines: first without the indented lines that say how a
-    number came about (``log`` shows them), then its first and last lines around a cut."""
+    number came about (``log`` shows them); then the lines of what was dealt (Kept), the
+    first two lines and as many of the last as fit, and one line in place of the others
+    that says how many they are. What was dealt is never folded, even when its lines
+    alone pass the budget."""
     if len(told) <= budget:
         return told
-    plain = [line for line in told if not line.startswith("  ")]
+    plain = [at for at, line in enumerate(told) if not _explains(line)]
     if len(plain) < budget:
-        return [*plain, f"（数の出どころ {len(told) - len(plain)} 行は log で）"]
-    return [*plain[:2], f"…（ほか {len(told) - budget + 1} 行: log で全部）",
-            *plain[len(plain) - budget + 3:]]
+        return [told[at] for at in plain] + [f"（数の出どころ {len(told) - len(plain)} 行は log で）"]
+    shown = {at for at in plain if isinstance(told[at], Kept)}
+    for at in (*plain[:2], *reversed(plain[2:])):  # the command and its first line, the end
+        if at not in shown and len(_folded(told, shown | {at})) > budget:
+            break
+        shown.add(at)
+    return _folded(told, shown)
+
+
+def _explains(line: str) -> bool:
+    """An indented line: how the number of the line above came about."""
+    return line.startswith("  ")
+
+
+def _folded(told: list[str], shown: set[int]) -> list[str]:
+    """The lines of ``told`` at ``shown``, in order, with one line that counts the others
+    where the last plain line left out was (so the end of the narration stays last)."""
+    left_out = [at for at, line in enumerate(told) if at not in shown and not _explains(line)]
+    out = [line for at, line in enumerate(told) if at in shown]
+    if left_out:
+        before = sum(at < left_out[-1] for at in shown)
+        out.insert(before, f"…（ほか {len(told) - len(shown)} 行: log で全部）")
+    return out
 
 
 def _say(console, lines) -> None:

@@ -6,7 +6,8 @@ and the damage multiplier now; the player (HP, 歩 and its next refill, 防御 b
 hand's numbers at their 銘; the board (場: every continuing 作用 and lifetime-bound value in
 force, where it came from and what remains of it); the hand, each page with the face that
 would fire, its cost, whether it crosses 座, the damage it would deal if played now (played
-out on a copy of the battle), why it cannot be played, and what a pen would write.
+out on a copy of the battle; marked ``!`` when the enemy's HP left stops it short), why it
+cannot be played, and what a pen would write with the 綻び it adds.
 
 ``screen(battle, width, height, ascii)`` fits the screen to the terminal: below 100
 columns the layout is compact, and with a height the hand gives up detail, then rows
@@ -18,6 +19,7 @@ rich measures East Asian widths, so Japanese columns align.
 from __future__ import annotations
 
 import unicodedata
+from typing import NamedTuple
 
 from rich.console import Group
 from rich.segment import Segment
@@ -33,7 +35,8 @@ from .narrate import EXPIRY, SIDE, VARIABLE, intent_text
 
 __all__ = ["screen", "number_line", "enemy_panel", "player_panel", "pile_counts", "board_panel",
            "hand_table",
-           "choice_table", "pen_preview", "tear_preview", "damage_preview"]
+           "choice_table", "pen_preview", "pen_fray", "pen_fray_text", "tear_preview",
+           "damage_preview", "DamagePreview"]
 
 #: Below this many columns the screen is laid out compact.
 COMPACT_BELOW = 100
@@ -359,24 +362,39 @@ def board_panel(battle, paint: _Paint = _DRAWN, limit: int | None = None) -> Tex
 
 # ------------------------------------------------------------------ previews
 
-def damage_preview(battle, uid: int) -> tuple[int, bool] | None:
+class DamagePreview(NamedTuple):
+    """What playing a page would deal now (``damage_preview``)."""
+
+    dealt: int  # what the enemy's HP would lose
+    amount: int  # what the damage came to: more than ``dealt`` when the enemy's HP stops it
+    chose: bool  # a player choice was answered on the way (with the first candidates)
+
+    @property
+    def capped(self) -> bool:
+        """The enemy's HP left stops the damage short of what the page would deal."""
+        return self.amount > self.dealt
+
+
+def damage_preview(battle, uid: int) -> DamagePreview | None:
     """The damage playing ``uid`` would deal now, played out on a copy of the battle
-    (the same random streams, so the same draws and picks): (damage, whether a player
-    choice was answered on the way — with the first candidates). None when it cannot
-    be played."""
-    copy = Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=False)
-    before = copy.state.counter("run", "damage_dealt")
+    (the same random streams, so the same draws and picks), read from the copy's damage
+    events: what lands, what the damage came to before the enemy's HP stopped it, and
+    whether a player choice was answered on the way. None when it cannot be played."""
+    copy = Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=True)
+    events = []
     chose = False
     try:
-        copy.play(uid)
+        events += copy.play(uid)
         for _ in range(32):  # a choice can lead to another; a copy never waits for long
             if copy.choice is None:
                 break
             chose = True
-            copy.choose(list(copy.choice["candidates"][:copy.choice["count"]]))
+            events += copy.choose(list(copy.choice["candidates"][:copy.choice["count"]]))
     except Refused:
         return None
-    return int(copy.state.counter("run", "damage_dealt") - before), chose
+    hits = [event.data for event in events if event.kind == "damage"]
+    return DamagePreview(sum(hit["dealt"] for hit in hits), sum(hit["amount"] for hit in hits),
+                         chose)
 
 
 def pen_preview(battle, uid: int, side: str) -> list[str]:
@@ -389,6 +407,22 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
     if page.pens[side] is None:
         return [vocab.NO_PEN_UPGRADE]
     return body_lines(page.pens[side], battle.tables.vocabulary)
+
+
+def pen_fray(battle) -> int:
+    """The 綻び a pen adds: the balance's fixed ペンの綻び, whatever the page (DESIGN §6.2:
+    綻び倍率 does not scale it)."""
+    return battle.tables.balance.pen_fray
+
+
+def pen_fray_text(battle) -> str:
+    """ペンの綻び +10（綻び[ステージ] 0 → 10/130）: what a pen adds, and where it takes the
+    stage's 綻び against the 突破ライン (reaching it wins the stage)."""
+    s = battle.state
+    amount = pen_fray(battle)
+    line = battle.tables.enemies[s.enemy["id"]].breakthrough
+    return (f"{W.balance.pen_fray} +{amount}（{W.variable.fray}[{W.scope.stage}] "
+            f"{s.fray_stage} → {s.fray_stage + amount}/{line}）")
 
 
 def _without_pen(battle, uid: int, side: str) -> bool:
@@ -428,10 +462,18 @@ def _hand_facts(battle) -> list[dict]:
         preview = damage_preview(battle, uid) if info["playable"] else None
         out.append({"index": index, "uid": uid, "info": info, "name": battle.page_of(uid).name,
                     "sides": sides, "rules": rules, "damage": preview,
-                    "pens": [(side, pen_preview(battle, uid, side)) for side in SIDES
+                    # (face, what the pen writes, the 綻び it adds — None: refused)
+                    "pens": [(side, pen_preview(battle, uid, side),
+                              pen_fray(battle) if (uid, side) in pens else None)
+                             for side in SIDES
                              if (uid, side) in pens or _without_pen(battle, uid, side)]})
     return out
 
+
+#: The mark after a damage the enemy's HP left stops short (the page would deal more),
+#: and what the hand's note says of it.
+CAPPED = "!"
+CAPPED_NOTE = f"{W.variable.enemy_hp}で頭打ち（残りの{W.variable.enemy_hp}までしか通らない）"
 
 #: How much of each page the hand table shows, most first: every line; one line each
 #: for the rules, the refusal and the pens; one line per page.
@@ -461,18 +503,21 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
                          max_width=12 if compact and name == "ページ" else None,
                          overflow="ellipsis")
     table.add_column("ルール", justify="left", overflow="ellipsis", ratio=1)
-    chose_any = False
+    chose_any = capped_any = False
     shown = facts if rows is None else facts[:rows]
     for fact, detail in zip(shown, details):
         info = fact["info"]
         face_words = [getattr(W.face_word, x) if compact else SIDE[x] for x in fact["sides"]]
         damage = ""
-        if fact["damage"] is not None:
-            dealt, chose = fact["damage"]
-            damage = (str(dealt) if dealt else "") + ("*" if chose and dealt else "")
-            chose_any |= chose and bool(dealt)
+        preview = fact["damage"]
+        if preview is not None and preview.dealt:
+            damage = str(preview.dealt) + ("*" if preview.chose else "") + \
+                (CAPPED if preview.capped else "")
+            chose_any |= preview.chose
+            capped_any |= preview.capped
         reason = "" if info["playable"] else f"{paint.mark('no')} {info['reason']}"
-        pens = [f"{SIDE[side]}: " + " ／ ".join(lines) for side, lines in fact["pens"]]
+        pens = [SIDE[side] + ("" if fray is None else f"（{W.variable.fray}+{fray}）") + ": "
+                + " ／ ".join(lines) for side, lines, fray in fact["pens"]]
         # A blank face says 白紙 and its refusal says so again: the refusal is enough.
         rules = [] if reason and fact["rules"] == [vocab.KEYWORDS["blank"][0]] else fact["rules"]
         if detail == "full":
@@ -488,6 +533,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         body = Text(paint.s("\n".join(cell)))
         if detail != "full":
             body.no_wrap, body.overflow = True, "ellipsis"
+        else:  # every line whole: folded, never cut (rich's ellipsis also eats a word
+            body.overflow = "fold"  # that ends a line exactly at the column's edge)
         table.add_row(*(Text(paint.s(c)) for c in cells), body,
                       style=None if info["playable"] else "dim")
     notes = []
@@ -495,6 +542,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚")
     if chose_any:
         notes.append(f"* {W.pick.choice}は候補の先頭で計算")
+    if capped_any:
+        notes.append(f"{CAPPED} {CAPPED_NOTE}")
     if notes:
         table.caption = paint.s("   ".join(notes))
         table.caption_justify = "left"

@@ -2,7 +2,8 @@
 
 The battle is deterministic, so ``undo`` replays every action but the last from the
 start. Commands are a table of words (Japanese and ASCII) → handlers; a refusal is a
-message, never a traceback. Pages are named by their hand number, id or display name.
+message (naming the page, for a play, a pen or a tear), never a traceback. Pages are
+named by their hand number, id or display name.
 
 At the keyboard, ``confirm(preview lines) → bool`` is asked before a pen or a tear (a
 script has none: it shows the preview and acts). ``save``/``load`` write and read a
@@ -146,6 +147,16 @@ class Session:
         return hand[index - 1]
 
     def _do(self, action: tuple) -> list:
+        try:
+            return self._act(action)
+        except Refused as exc:
+            said = REFUSED.get(action[0])
+            if said is None:
+                raise
+            # A refusal of a page's action names the page: the hand has many rows.
+            raise Refused(said(self.battle, *action[1:]) + ": " + exc.reason) from None
+
+    def _act(self, action: tuple) -> list:
         s = self.battle.state
         page = s.pages[action[1]]["page"] if action[0] in ("play", "pen", "tear") else None
         before = s.counter("run", "damage_dealt")
@@ -168,8 +179,9 @@ class Session:
         if len(args) < 2 or args[1] not in SIDE_WORDS:
             raise UsageError(f"面を {W.face_word.future} か {W.face_word.past} で書いてください（例: pen 2 {W.face_word.future}）")
         side = SIDE_WORDS[args[1]]
-        from .screen import pen_preview
-        notes = ["ペンで書き込まれる内容: " + " ／ ".join(pen_preview(self.battle, uid, side))] \
+        from .screen import pen_fray_text, pen_preview
+        notes = ["ペンで書き込まれる内容: " + " ／ ".join(pen_preview(self.battle, uid, side)),
+                 pen_fray_text(self.battle)] \
             if self.battle.page_of(uid).pens[side] or \
             self.battle.state.pages[uid]["faces"][side]["blanked"] else []
         if self.confirm is not None and notes:
@@ -351,6 +363,18 @@ ACTIONS = {
 
 def _apply(battle: Battle, action: tuple) -> list:
     return ACTIONS[action[0]](battle, *action[1:])
+
+
+def _name(battle: Battle, uid: int) -> str:
+    return battle.page_of(uid).name
+
+
+#: Action kind on one page → how its refusal begins (the page named, then the reason).
+REFUSED = {
+    "play": lambda battle, uid: f"「{_name(battle, uid)}」は{W.scope.play}できません",
+    "pen": lambda battle, uid, side: f"「{_name(battle, uid)}」にペンを入れられません",
+    "tear": lambda battle, uid: f"「{_name(battle, uid)}」は破れません",
+}
 
 
 #: command word → handler. Every command has its ASCII and Japanese spellings.

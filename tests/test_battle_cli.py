@@ -65,6 +65,23 @@ def test_pen_and_tear_show_what_they_will_do_first():
     assert out.index("破ると: 綻び +") < out.index("を破った")
 
 
+def test_a_refused_play_pen_or_tear_names_the_page():
+    # With 大きな仕事 first in the hand: 1 大きな仕事, 2 坂道の自転車, 3 産声.
+    out = battle("set 歩 4\nplay 1\npen 3 過去\ntear 2\ntear 2\n", "--with", "shigoto").output
+    out = out.replace("\n", "")  # a transcript is 100 columns wide
+    assert "× 「大きな仕事」はプレイできません: 歩が足りない: 残り 4, 必要 24" in out
+    assert "× 「産声」にペンを入れられません: 過去面はペン強化なしです" in out
+    assert "× 「産声」は破れません: このステージはもう破れません（1 回）" in out
+
+
+def test_a_pen_says_the_fray_it_adds_before_and_names_it_after():
+    out = battle("pen 6 過去\n").output  # 6: 旅立ちの朝 in the opening hand of seed 3
+    said = out.splitlines()
+    at = said.index("ペンで書き込まれる内容: 歩+5（ターン終了まで）")
+    assert said[at + 1:at + 4] == ["ペンの綻び +10（綻び[ステージ] 0 → 10/130）",
+                                   "ペン: 過去面を書き込んだ", "ペンの綻び +10（ステージ 10・ラン 10）"]
+
+
 def test_a_battle_can_be_won_and_lost_from_the_keyboard():
     lost = battle("set hp 1\nend\n")
     assert "敗北（HP 0）" in lost.output and "結果: 敗北" in lost.output
@@ -190,4 +207,4 @@ def test_a_written_face_without_a_pen_upgrade_says_so_on_the_battle_screen():
     face), and shows what the pen writes on a blank face (産声's future face)."""
     out = battle("q\n").output
     row = out[out.index("2 産声"):out.index("3 大きな仕事")]
-    assert "ペン 過去面: ペン強化なし" in row and "ペン 未来面: 歩+8" in row
+    assert "ペン 過去面: ペン強化なし" in row and "ペン 未来面（綻び+10）: 歩+8" in row

@@ -253,3 +253,63 @@ def test_the_battle_command_shows_the_worked_case_end_to_end(monkeypatch):
     said = result.output.splitlines()
     at = said.index("敵に 31 ダメージ（敵HP 79）")
     assert said[at + 1:at + 3] == WORKED_CASE
+
+
+# ------------------------------------------------------------------ pen and tear 綻び
+
+
+def test_the_narration_after_a_pen_names_the_pens_fray_with_its_amount(tables):
+    b = battle(tables, "tabidachi")
+    fray = tables.balance.pen_fray
+    said = lines(b.pen(b.hand[0], "past"), tables)
+    assert f"ペンの綻び +{fray}（ステージ {fray}・ラン {fray}）" in said
+
+
+def test_the_narration_after_a_tear_says_its_fray_without_calling_it_the_pens(tables):
+    b = battle(tables, "tabidachi", age=0)  # 銘 36 from 刻 0: 36 years of 綻び
+    said = lines(b.tear(b.hand[0]), tables)
+    assert "綻び +36（ステージ 36・ラン 36）" in said
+    assert not any("ペンの綻び" in line for line in said)
+
+
+# ------------------------------------------------------------------ a narration that does not fit
+
+
+def session_narration(tables, *commands: str) -> list[str]:
+    """What the keyboard shows under the screen after the last of ``commands`` (seed 3,
+    two stages, 旅立ちの朝 first in the hand)."""
+    from terminal.play import narration
+    from terminal.session import Session
+
+    session = Session(tables, seed=3, enemies=["haguruma", "wasure"], deck=None,
+                      with_pages=["tabidachi"])
+    for command in commands:
+        outcome = session.run(command)
+    return [f"> {commands[-1]}", *narration(outcome.events, tables)]
+
+
+def test_a_narration_folded_to_fit_never_folds_what_the_play_dealt(tables):
+    from terminal.play import fit_narration
+
+    # The play wins the stage: the next stage, its turn and its draws follow the damage.
+    told = session_narration(tables, "set 敵HP 5", "play 1")
+    dealt = "敵に 12 ダメージ（通ったのは 5、敵HP 0）"
+    won = "勝利！ ステージ 1（敵HP 0）"
+    assert told.index(dealt) == 2 and len(told) > 8
+    plain = [line for line in told if not line.startswith("  ")]
+    for budget in range(3, len(plain)):  # more room: only the explanation is left out
+        shown = fit_narration(told, budget)
+        assert dealt in shown and won in shown, (budget, shown)
+        assert len(shown) <= budget
+        folded = [line for line in shown if line.startswith("…（ほか")]
+        assert folded == [f"…（ほか {len(told) - len(shown) + 1} 行: log で全部）"]
+    assert fit_narration(told, 5)[:4] == ["> play 1", told[1], dealt, won]
+
+
+def test_a_folded_narration_without_damage_keeps_its_first_and_last_lines(tables):
+    from terminal.play import fit_narration
+
+    told = session_narration(tables, "end")
+    assert not any(line.startswith("敵に ") for line in told) and len(told) > 6
+    shown = fit_narration(told, 5)
+    assert shown == [*told[:2], f"…（ほか {len(told) - 4} 行: log で全部）", *told[-2:]]

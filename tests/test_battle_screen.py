@@ -124,20 +124,57 @@ def test_the_damage_preview_is_what_playing_the_page_then_does(tables):
     battle.dev_set(steps=200)
     for page, name in (("tabidachi", "旅立ちの朝"), ("shigoto", "大きな仕事")):
         uid = uid_of(battle, page)
-        preview, chose = damage_preview(battle, uid)
-        assert preview > 0 and not chose
-        assert re.search(rf" {preview} 敵HP", row_of(render(battle, 120, 40), name))
+        preview = damage_preview(battle, uid)
+        assert preview.dealt > 0 and not preview.chose and not preview.capped
+        assert re.search(rf" {preview.dealt} 敵HP", row_of(render(battle, 120, 40), name))
         before = battle.state.enemy["hp"]
         battle.play(uid)
-        assert before - battle.state.enemy["hp"] == preview
+        assert before - battle.state.enemy["hp"] == preview.dealt
 
 
-def test_the_pen_preview_of_each_face_is_shown(tables):
+@pytest.mark.parametrize("width, height", SIZES)
+def test_a_damage_the_enemys_hp_stops_short_is_marked_and_the_hand_says_why(
+        tables, width, height):
+    battle = new_battle(tables)
+    battle.dev_set(hand=["tabidachi", "shigoto"], enemy_hp=11)
+    capped = damage_preview(battle, uid_of(battle, "tabidachi"))  # 16 歩 × 0.8 = 12 > 11
+    assert (capped.dealt, capped.amount, capped.capped) == (11, 12, True)
+    full = damage_preview(battle, uid_of(battle, "shigoto"))  # 10: the 11 left take it all
+    assert full.dealt == full.amount == 10 and not full.capped
+    text = render(battle, width, height)
+    assert re.search(r" 11! ", row_of(text, "旅立ちの朝"))
+    assert re.search(r" 10 ", row_of(text, "大きな仕事")) and "10!" not in text
+    assert "! 敵HPで頭打ち（残りの敵HPまでしか通らない）" in text
+
+
+def test_a_hand_none_of_whose_damage_is_capped_has_no_cap_note(tables):
+    text = render(new_battle(tables), 120, 40)
+    assert "頭打ち" not in text and not re.search(r"\d! ", text)
+
+
+def test_the_pen_preview_of_each_face_is_shown_with_the_fray_the_pen_adds(tables):
     battle = new_battle(tables)
     text = render(battle, 120, 40)
     uid = uid_of(battle, "tabidachi")
+    fray = tables.balance.pen_fray
+    assert fray > 0
     for side, word in (("future", vocab.W.face.future), ("past", vocab.W.face.past)):
-        assert f"ペン {word}: " + " ／ ".join(pen_preview(battle, uid, side)) in text
+        assert f"ペン {word}（綻び+{fray}）: " + " ／ ".join(pen_preview(battle, uid, side)) in text
+
+
+def test_a_face_the_pen_cannot_write_shows_no_fray(tables):
+    battle = new_battle(tables)
+    text = render(battle, 120, 40)
+    assert f"ペン {vocab.W.face.past}: {vocab.NO_PEN_UPGRADE}" in row_and_below(text, "産声")
+
+
+def row_and_below(text: str, name: str) -> str:
+    """The hand row of ``name`` and the lines under it, up to the next page's row."""
+    lines = text.splitlines()
+    start = lines.index(row_of(text, name))
+    end = next((at for at in range(start + 1, len(lines))
+                if re.match(r"\s*\d+ \S", lines[at])), len(lines))
+    return "\n".join(lines[start:end])
 
 
 def test_pages_of_one_year_are_all_on_the_number_line(tables):
