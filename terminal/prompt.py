@@ -95,7 +95,9 @@ class Keyboard:
         self.bound = bound
 
     def read(self) -> str:
+        """One line typed at the "> " prompt (EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C)."""
         return self.prompt.prompt("> ")
 
     def ask(self, question: str) -> str:
+        """The answer to a question (y/n), read without history or completion."""
         return self.question.prompt(question)
