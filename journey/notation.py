@@ -4,6 +4,8 @@ Every legal action has one label (``label``): the verb, then cards by id (赤3),
 pawns by the day they stand on (黒3), days and places 1-based (2-1: day 2, nearest
 event), directions +1 / -1. ``parse`` reads a line back: a label of a legal action, or a
 shorter form when it names one action only (``play 赤3`` when one black pawn can walk).
+Each verb has Japanese spellings (``出す 赤3``), and so have the fixed words of mill and
+letter (``ループ 捨て札``): VERB_ALIASES and WORD_ALIASES.
 
     play 赤3 黒3            the card, and the black pawn on day 3 walks (7 − 3)
     play 赤3 黒1+2 黒3+2    地図（問題点）: the steps shared between both
