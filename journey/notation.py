@@ -28,7 +28,7 @@ from .state import State
 
 #: The Japanese words accepted for each ASCII verb (the screen shows the ASCII form; a
 #: script, the terminal and its Tab completion read these).
-VERB_ALIASES = {"play": ("出す", "プレイ"), "mill": ("ループ",), "effect": ("効果",),
+VERB_ALIASES = {"play": ("出す", W.scope.play), "mill": ("ループ",), "effect": ("効果",),
                 "skip": ("見送る",), "return": ("戻す",), "next": ("進む",),
                 "resolve": ("解決",), "end": ("終了",), "letter": ("レター",),
                 "item": ("アイテム",)}
