@@ -347,86 +347,6 @@ def _battle_names(kind: str, words, table) -> list[str]:
         raise click.UsageError(str(exc)) from None
 
 
-#: Where the battle prompt keeps its history between sessions (in the cache folder).
-BATTLE_HISTORY = "battle_history"
-
-
-def _history():
-    """The prompt's history: a file in the user's private cache folder when one can be
-    made and is ours alone, else in memory. Nothing here fails: a history that cannot be
-    written is simply not kept."""
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-    from dsl.diskcache import cache_folder, private
-
-    class _Quiet(FileHistory):
-        def store_string(self, string: str) -> None:
-            try:
-                super().store_string(string)
-            except OSError:
-                pass
-
-        def load_history_strings(self):
-            try:
-                yield from super().load_history_strings()
-            except (OSError, UnicodeDecodeError):
-                return
-
-    folder = cache_folder()
-    if folder is None:
-        return InMemoryHistory()
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = os.lstat(folder)
-        path = folder / BATTLE_HISTORY
-        if not (folder.is_dir() and not folder.is_symlink() and private(info)):
-            return InMemoryHistory()
-        if path.exists() or path.is_symlink():
-            if path.is_symlink() or not path.is_file() or not private(os.lstat(path)):
-                return InMemoryHistory()
-        else:
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600))
-        return _Quiet(str(path))
-    except OSError:
-        return InMemoryHistory()
-
-
-class _Keyboard:
-    """The battle prompt at a terminal: prompt_toolkit's line editor (arrow keys, history
-    recall, Tab completion of terminal.complete's candidates)."""
-
-    def __init__(self):
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.completion import Completer, Completion
-
-        keyboard = self
-
-        class _Commands(Completer):
-            def get_completions(self, document, complete_event):
-                from terminal.complete import candidates
-
-                if keyboard.session is None:
-                    return
-                before = document.text_before_cursor
-                last = before.split()[-1] if before and not before[-1].isspace() else ""
-                for c in candidates(keyboard.session, before):
-                    yield Completion(c.text, start_position=-len(last), display_meta=c.meta)
-
-        self.session = None
-        self.prompt = PromptSession(history=_history(), completer=_Commands(),
-                                    complete_while_typing=False)
-        self.question = PromptSession()
-
-    def bind(self, session) -> None:
-        self.session = session
-
-    def read(self) -> str:
-        return self.prompt.prompt("> ")
-
-    def ask(self, question: str) -> str:
-        return self.question.prompt(question)
-
-
 @main.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
               help="The enemy to fight, by id or name (repeat for several stages). "
@@ -475,7 +395,12 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     stage_list = [order[i % len(order)] for i in range(count)]
     interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_json
     lines = None if interactive else _script_lines(script)
-    keyboard = _Keyboard() if interactive else None
+    keyboard = None
+    if interactive:
+        from terminal.complete import candidates
+        from terminal.prompt import Keyboard
+
+        keyboard = Keyboard("battle", candidates)
     sys.exit(play(tables, seed=seed, enemies=stage_list, deck=pages, with_pages=with_pages,
                   lines=lines, as_json=as_json, keyboard=keyboard, ascii=ascii_, yes=yes,
                   hint=did_you_mean, force=force))
@@ -571,8 +496,15 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
                                          if i.strip()]
     interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
     lines = None if interactive else _script_lines(script)
+    keyboard = None
+    if interactive:
+        from terminal.journey_complete import candidates
+        from terminal.prompt import Keyboard
+
+        keyboard = Keyboard("journey", lambda game, text: candidates(game.state, text))
     try:
-        status = play(rules, seed=seed, items=chosen, lines=lines, as_events=as_events)
+        status = play(rules, seed=seed, items=chosen, lines=lines, as_events=as_events,
+                      keyboard=keyboard)
     except JourneyError as exc:
         raise click.BadParameter(str(exc), param_hint="--items") from None
     sys.exit(status)

@@ -4,6 +4,8 @@ Every legal action has one label (``label``): the verb, then cards by id (赤3),
 pawns by the day they stand on (黒3), days and places 1-based (2-1: day 2, nearest
 event), directions +1 / -1. ``parse`` reads a line back: a label of a legal action, or a
 shorter form when it names one action only (``play 赤3`` when one black pawn can walk).
+Each verb has Japanese spellings (``出す 赤3``), and so have the fixed words of mill and
+letter (``ループ 捨て札``): VERB_ALIASES and WORD_ALIASES.
 
     play 赤3 黒3            the card, and the black pawn on day 3 walks (7 − 3)
     play 赤3 黒1+2 黒3+2    地図（問題点）: the steps shared between both
@@ -24,9 +26,18 @@ from .play import legal_actions
 from .rules import JourneyError
 from .state import State
 
-#: Japanese verbs accepted for the ASCII ones (the screen shows the ASCII form).
-VERBS = {"出す": "play", "効果": "effect", "見送る": "skip", "戻す": "return", "解決": "resolve",
-         "終了": "end", "進む": "next", "レター": "letter", "アイテム": "item", "ループ": "mill"}
+#: The Japanese words accepted for each ASCII verb (the screen shows the ASCII form; a
+#: script, the terminal and its Tab completion read these).
+VERB_ALIASES = {"play": ("出す", W.scope.play), "mill": ("ループ",), "effect": ("効果",),
+                "skip": ("見送る",), "return": ("戻す",), "next": ("進む",),
+                "resolve": ("解決",), "end": ("終了",), "letter": ("レター",),
+                "item": ("アイテム",)}
+#: The Japanese words accepted for a verb's fixed second word, by verb.
+WORD_ALIASES = {"mill": {"discard": (W.region.discard,), "bottom": ("山の下",)},
+                "letter": {"location": ("ロケーション",), "adventure": ("アドベンチャー",)}}
+VERBS = {alias: verb for verb, aliases in VERB_ALIASES.items() for alias in aliases}
+_WORDS = {verb: {alias: word for word, aliases in table.items() for alias in aliases}
+          for verb, table in WORD_ALIASES.items()}
 LETTER_WORDS = {"location_memory": "location", "adventure_memory": "adventure"}
 
 
@@ -84,11 +95,10 @@ def labels(state: State) -> dict[str, tuple]:
 
 def parse(state: State, text: str) -> tuple:
     """The legal action ``text`` names (JourneyError, saying what can be typed, if none)."""
-    words = text.split()
+    words = normal_words(text.split())
     if not words:
         raise JourneyError("行動が空です")
-    words[0] = VERBS.get(words[0], words[0]).lower()
-    typed = " ".join(_normal(w) for w in words)
+    typed = " ".join(words)
     known = labels(state)
     if typed in known:
         return known[typed]
@@ -121,6 +131,16 @@ def _missing_card(state: State, words: list[str]) -> str:
         elif words[0] in ("play", "return") and word == words[1]:
             return f"「{word}」というカードはありません（カードは 赤1〜白6 のように書きます）"
     return ""
+
+
+def normal_words(words: list[str]) -> list[str]:
+    """Typed words as labels spell them: the verb in ASCII lower case, a verb's fixed word
+    in ASCII (mill 捨て札 → mill discard), 全角 digits and signs as ASCII."""
+    if not words:
+        return []
+    verb = VERBS.get(words[0], words[0]).lower()
+    fixed = _WORDS.get(verb, {})
+    return [verb, *(fixed.get(w, _normal(w)) for w in words[1:])]
 
 
 def _normal(word: str) -> str:

@@ -3,30 +3,21 @@
 ``candidates(session, text)`` reads the line typed so far and returns what may complete
 its last word: a command word (every spelling, English and Japanese), a hand page (its
 number, with the page's name beside it, or its display name), a face, a developer-mode
-item, or a page name for ``set 手札``. The CLI wraps it for prompt_toolkit.
+item, or a page name for ``set 手札``. terminal.prompt wraps it for prompt_toolkit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from contract import vocabulary as vocab
 from runtime.dev import DEV_SETTINGS, DEV_WORDS
 
+from .prompt import Candidate
 from .session import COMMANDS, Session
 
 __all__ = ["Candidate", "candidates"]
 
 #: Commands whose first argument is a hand page.
 _HAND_ARG = {Session.cmd_play, Session.cmd_pen, Session.cmd_tear, Session.cmd_where}
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One completion: the text replacing the last word, and what it shows beside it."""
-
-    text: str
-    meta: str = ""
 
 
 def candidates(session: Session, text: str) -> list[Candidate]:

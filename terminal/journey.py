@@ -4,9 +4,12 @@ The screen is plain text (designer text printed as written, never as markup): th
 days with their pawns and events (nearest the location first, with their key icons),
 the hand, the items, the letters, the flag cards, and what the next action decides with
 the actions it allows. Commands are the action labels of journey.notation, plus undo
-(the draft invites rewinding: 「思考実験について」), actions, help and quit.
+(the draft invites rewinding: 「思考実験について」), actions, cards, help and quit, each
+with Japanese aliases (terminal.journey_commands).
 
-Three modes, like ``jibunki battle``: at the keyboard; a script (every command echoed
+Three modes, like ``jibunki battle``: at the keyboard (the screen redrawn in place after
+every action, what it did under it; the line editor of terminal.prompt, with the commands
+of terminal.journey_commands and Tab completion from terminal.journey_complete); a script (every command echoed
 with what it did, then the final screen and the result — the same seed and script
 always print the same text); and ``--events``, the event stream as JSON lines. The exit
 status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINISHED.
@@ -23,6 +26,7 @@ from journey.notation import labels, parse
 from journey.play import deal_game, open_top, resolvable, score
 from journey.state import State
 
+from .journey_commands import command_word, help_lines
 from .script import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, commands, emit, exit_code  # noqa: F401
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
 HAND, DISCARD, TURN, PLAY, LOST = (W.region.hand, W.region.discard, W.scope.turn,
@@ -43,20 +47,6 @@ PHASE_WORDS = {
 MOMENT_WORDS = {"refill": f"{HAND}補充の前", "events": "イベントフェイズの前",
                 "effects": "次のイベント効果の前", "end": "終了フェイズの前"}
 LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
-HELP = f"""\
-行動（いまできるものは actions で全部表示）:
-  play 赤3 黒3        赤3 を{PLAY}し、3日目の黒いポーンが 7−3 進む（黒が1通りなら play 赤3）
-  mill discard | mill bottom          ループで引いたカード: {DISCARD} / テントで山の下
-  effect …  | skip    イベント効果を選ぶ（表示された形で）／ 任意の効果を使わない
-  return 赤3          {HAND}を山の下へ
-  next                レターやアイテムを使える合間から次へ進む
-  resolve 赤 | end    物語を解決 ／ 手番を終える
-  letter location 黒3 +1 | letter adventure 赤3      レター（ロケーション／アドベンチャーメモリー）
-  item 地図 | item ランタン 赤 | item リュックサック 2 赤3
-  undo  一手戻す    actions  できる行動を全部    cards  フラグ・アイテム・レターの文
-  help  これ    quit  やめる"""
-
-
 @dataclass
 class Game:
     """One game in the terminal: the state, the states before each action (for undo),
@@ -73,22 +63,13 @@ class Game:
         return cls(state, events)
 
     def run(self, line: str) -> tuple[list[str], list[dict], bool]:
-        """(lines to print, events, quit?) of one command line. Never raises on input."""
+        """(lines to print, events, quit?) of one command line: one of the terminal's own
+        commands (journey_commands.TERMINAL, any spelling), else an action. Never raises
+        on input."""
         words = line.split()
-        verb = words[0].lower() if words else ""
-        if verb == "quit":
-            return [], [], True
-        if verb == "help":
-            return HELP.split("\n"), [], False
-        if verb == "actions":
-            return [f"  {lab}" for lab in labels(self.state)] or ["（できる行動はありません）"], [], False
-        if verb == "cards":
-            return card_texts(self.state), [], False
-        if verb == "undo":
-            if not self.history:
-                return ["× 戻せる手がありません"], [], False
-            self.state = self.history.pop()
-            return ["一手戻しました"], [{"event": "undo"}], False
+        own = _OWN.get(command_word(words[0])) if words else None
+        if own is not None:
+            return own(self)
         if self.state.over:
             return ["× ゲームは終わっています（undo で戻れます）"], [], False
         try:
@@ -100,6 +81,30 @@ class Game:
         return narrate(self.history[-1], events), events, False
 
 
+    def _quit(self):
+        return [], [], True
+
+    def _help(self):
+        return help_lines(), [], False
+
+    def _actions(self):
+        return [f"  {lab}" for lab in labels(self.state)] or ["（できる行動はありません）"], [], False
+
+    def _cards(self):
+        return card_texts(self.state), [], False
+
+    def _undo(self):
+        if not self.history:
+            return ["× 戻せる手がありません"], [], False
+        self.state = self.history.pop()
+        return ["一手戻しました"], [{"event": "undo"}], False
+
+
+#: The terminal's own commands, by their ASCII word (journey_commands.TERMINAL).
+_OWN = {"quit": Game._quit, "help": Game._help, "actions": Game._actions,
+        "cards": Game._cards, "undo": Game._undo}
+
+
 def exit_status(state: State) -> int:
     """0 won, 1 lost, 3 not finished."""
     return exit_code(state.phase)
@@ -108,12 +113,13 @@ def exit_status(state: State) -> int:
 # ------------------------------------------------------------------ the screen
 
 
-def screen(state: State) -> list[str]:
-    """The whole table as plain lines."""
-    return [line.rstrip() for line in _screen(state)]
+def screen(state: State, *, compact: bool = False) -> list[str]:
+    """The whole table as plain lines (``compact``: the flag cards on one line, for a
+    terminal too short for them and what the last action did)."""
+    return [line.rstrip() for line in _screen(state, compact)]
 
 
-def _screen(state: State) -> list[str]:
+def _screen(state: State, compact: bool = False) -> list[str]:
     r, deal = state.rules, state.deal
     out = [f"旅の準備 {r.setup_name}  {TURN} {state.turn}  山 {len(state.deck)}  "
            f"{DISCARD} {len(state.discard)}  レター {state.letters}"]
@@ -130,10 +136,13 @@ def _screen(state: State) -> list[str]:
     out.append(f"{HAND}: " + " ".join(_card(state, c) for c in state.hand))
     if deal.carried:
         out.append("アイテム: " + "  ".join(_item(state, i) for i in range(len(deal.carried))))
+    flags = []
     for suit in range(len(r.suits)):
         done = "［解決済み］" if state.resolved >> suit & 1 else ""
         effect = vocab.lookup("journey_effect", r.suit_effects[suit]).ja
-        out.append(f"フラグ {r.suit_word(suit)} {r.flag_names[suit]}（{effect}）{done}")
+        flags.append(f"{r.suit_word(suit)} {effect}{done}" if compact
+                     else f"フラグ {r.suit_word(suit)} {r.flag_names[suit]}（{effect}）{done}")
+    out += ["フラグ: " + " / ".join(flags)] if compact else flags
     if state.lantern:
         lit = "・".join(r.suit_word(s) for s in range(len(r.suits)) if state.lantern >> s & 1)
         out.append(f"ランタン: {lit}は手番終了まで未解決として扱う")
@@ -251,14 +260,15 @@ def _effect_words(e: dict) -> str:
 
 
 def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
-         read=input, write=print) -> int:
-    """Play a game: at the keyboard when ``lines`` is None, else the script's lines
+         keyboard=None, write=print) -> int:
+    """Play a game: at the keyboard when ``lines`` is None (``keyboard`` reads lines:
+    ``read()``, ``bind(game)``; without one, ``input``), else the script's lines
     (``as_events``: JSON lines). The exit status."""
     game = Game.deal(rules, seed, items)
     if as_events:
         return _events_mode(game, lines or ())
     if lines is None:
-        return _keyboard(game, read, write)
+        return _keyboard(game, keyboard or _InputKeyboard())
     for line in narrate(game.state, game.opening):
         write(line)
     for line in screen(game.state):
@@ -277,24 +287,83 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
     return exit_status(game.state)
 
 
-def _keyboard(game: Game, read, write) -> int:
-    for line in narrate(game.state, game.opening):
-        write(line)
+# ------------------------------------------------------------------ at the keyboard
+
+#: Lines kept for the prompt below the screen.
+PROMPT_LINES = 1
+#: Told after the deal, under the first screen.
+FIRST_WORDS = "help でコマンド一覧（Tab で補完、↑ で前の行）"
+
+
+def frame(state: State, told: list[str], width: int, height: int) -> list[str] | None:
+    """What the terminal shows after an action: the screen and, under it, what was typed
+    and what it did — the flag cards on one line when the whole does not fit
+    ``width`` × ``height`` with the prompt; None when it does not fit even so."""
+    from rich.cells import cell_len
+
+    def rows(lines: list[str]) -> int:  # wide characters take two cells; long lines wrap
+        return sum(max(1, -(-cell_len(line) // max(1, width))) for line in lines)
+
+    for compact in (False, True):
+        drawn = screen(state, compact=compact) + told
+        if rows(drawn) + PROMPT_LINES <= height:
+            return drawn
+    return None
+
+
+class _InputKeyboard:
+    """Lines read by ``input`` (no history, no completion)."""
+
+    def bind(self, game) -> None:
+        pass
+
+    def read(self) -> str:
+        return input("> ")
+
+
+def _keyboard(game: Game, keyboard) -> int:
+    """The game at a terminal: the screen redrawn in place after every action, what the
+    action did under it; what does not fit under the screen (help, cards) is printed
+    below it and the next action redraws."""
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    keyboard.bind(game)
+    _draw(console, game.state, [*narrate(game.state, game.opening), FIRST_WORDS], acted=True)
     while True:
-        for line in screen(game.state):
-            write(line)
         try:
-            line = read("> ")
+            line = keyboard.read()
         except (EOFError, KeyboardInterrupt):
-            write("")
             break
+        if not line.strip():
+            continue  # an empty line does nothing
+        before = game.state
         said, _, quit_ = game.run(line)
-        for out in said:
-            write(out)
         if quit_:
             break
-    write(_result(game.state))
+        _draw(console, game.state, [f"> {line.strip()}", *said], acted=game.state is not before)
+    _say(console, [_result(game.state)])
     return exit_status(game.state)
+
+
+def _draw(console, state: State, told: list[str], *, acted: bool) -> None:
+    """Clear the terminal and draw the screen with ``told`` under it. When they do not fit
+    together, the terminal scrolls: after an action (``acted``), the new screen is drawn
+    and ``told`` under it whole; else (help, cards) ``told`` is printed below what is
+    shown, which is still the game as it stands."""
+    width, height = console.size
+    drawn = frame(state, told, width, height)
+    if drawn is None and not acted:
+        _say(console, told)
+        return
+    console.clear()
+    _say(console, drawn or screen(state, compact=True) + told)
+
+
+def _say(console, lines: list[str]) -> None:
+    """Plain lines: designer text is printed as written, never read as markup."""
+    console.file.write("".join(line + "\n" for line in lines))
+    console.file.flush()
 
 
 def _events_mode(game: Game, lines) -> int:

@@ -146,52 +146,6 @@ def test_another_set_up_and_items_are_played():
     assert "1  大都会" in out and "/2" in out  # 高難易度: 大都会 holds 4 − 2
 
 
-def test_journey_in_a_real_terminal_reads_actions_at_the_prompt():
-    import os
-    import pty
-    import select
-    import sys
-    import time
-
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: jibunki journey at a real terminal
-        os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "cli.py", "journey", "--seed", "3"])
-    screen, sent, deadline = b"", 0, time.monotonic() + 30
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            screen += chunk
-        if sent == 0 and b"> " in screen:
-            os.write(fd, "play 白2\r".encode())
-            sent = 1
-        elif sent == 1 and "配置".encode() in screen:
-            os.write(fd, b"undo\r")
-            sent = 2
-        elif sent == 2 and "一手戻しました".encode() in screen:
-            os.write(fd, b"quit\r")
-            sent = 3
-    for _ in range(50):  # never wait forever for a child that did not end
-        finished, status = os.waitpid(pid, os.WNOHANG)
-        if finished:
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
-        status = None
-    text = screen.decode("utf-8", "replace")
-    assert "白2 をプレイ: 白いポーン 1 → 3 日目" in text and "一手戻しました" in text
-    assert "結果: 途中（ターン 1）" in text
-    assert status is not None and os.waitstatus_to_exitcode(status) == EXIT_UNFINISHED
-
-
 def test_a_face_up_top_card_is_shown_only_when_the_set_up_turns_it_up():
     assert "山の上: " in journey("", "--setup", "手札二枚と公開").output
     assert "山の上: " not in journey("").output

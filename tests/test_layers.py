@@ -39,7 +39,9 @@ ALLOWED = {
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
                  "runtime.sides"}, {"jinja2", "markupsafe", "pygments"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
-    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing"}, {"rich"}),
+    # dsl.diskcache: where the prompt's history lives (the user's private cache folder)
+    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing", "dsl.diskcache"},
+                 {"rich", "prompt_toolkit"}),
     "sim": ({"sim", "runtime", "journey", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
