@@ -12,12 +12,26 @@ import re
 import pytest
 
 from catalog import pool_csv
-from catalog.render import POOL_CSV, write
+from catalog.render import POOL_CSV, context, write
 from compiler.build import compile_content
 from conftest import ROOT
 from runtime.tables import from_dicts, load
 
 BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The bundled content's catalog, written once: its folder."""
+    out = tmp_path_factory.mktemp("catalog")
+    write(load(), out)
+    return out
+
+
+def csv_of(tables, **kwargs) -> bytes:
+    """The pool table's CSV computed afresh, without writing the catalog."""
+    table = context(tables, **kwargs)["csv"]
+    return pool_csv.document(table["header"], list(table["rows"].values()))
 
 
 def parsed(data: bytes) -> list[list[str]]:
@@ -52,10 +66,9 @@ def test_the_file_has_a_bom_one_header_and_crlf_after_every_record():
     assert data == "\ufeff銘,名前\r\n1,x\r\n2,y\r\n".encode("utf-8")
 
 
-def test_the_catalog_writes_pool_csv_with_every_page_in_the_table_order(tmp_path):
+def test_the_catalog_writes_pool_csv_with_every_page_in_the_table_order(written):
     tables = load()
-    write(tables, tmp_path / "a")
-    data = (tmp_path / "a" / POOL_CSV).read_bytes()
+    data = (written / POOL_CSV).read_bytes()
     records = parsed(data)
     header, rows = records[0], records[1:]
     assert header[:7] == ["銘", "id", "名前", "綻び倍率", "出自", "書かれた面", "初期デッキの枚数"]
@@ -67,30 +80,26 @@ def test_the_catalog_writes_pool_csv_with_every_page_in_the_table_order(tmp_path
     assert sakamichi["名前"] == "坂道の自転車" and sakamichi["銘"] == "8"
     assert sakamichi["刻 0 から出す歩"] == pool_csv.CANNOT_PLAY  # the table's ×
     assert sakamichi["刻 20 から出す歩"] == "12"
-    write(tables, tmp_path / "b")
-    assert (tmp_path / "b" / POOL_CSV).read_bytes() == data  # the same bytes every time
+    assert csv_of(tables) == data  # the same bytes every time
 
 
-def test_lab_figures_are_numbers_a_spreadsheet_can_sort(tmp_path):
+def test_lab_figures_are_numbers_a_spreadsheet_can_sort():
     from test_sim_report_html import sample_report
 
-    tables = load()
-    write(tables, tmp_path, lab_report=sample_report())
-    records = parsed((tmp_path / POOL_CSV).read_bytes())
+    records = parsed(csv_of(load(), lab_report=sample_report()))
     header = records[0]
     assert header[-5:] == [name for name, *_ in pool_csv.LAB_COLUMNS]
     deltas = [r[header.index("Δ 勝率（pt）")] for r in records[1:]]
     assert any(deltas) and all(re.fullmatch(r"-?[0-9]+\.[0-9]", d) for d in deltas if d)
 
 
-def test_the_page_holds_the_records_of_the_file(tmp_path):
-    index = write(load(), tmp_path)
-    page = index.read_text(encoding="utf-8")
+def test_the_page_holds_the_records_of_the_file(written):
+    page = (written / "index.html").read_text(encoding="utf-8")
     header = html.unescape(re.search(r'<table class="pool" id="pool-table" data-csv="([^"]*)"',
                                      page).group(1))
     rows = [html.unescape(r) for r in re.findall(r'<tr data-page="[^"]*" data-csv="([^"]*)"', page)]
     # what the button joins when every row is shown, in the table's first order
-    assert pool_csv.document(header, rows) == (tmp_path / POOL_CSV).read_bytes()
+    assert pool_csv.document(header, rows) == (written / POOL_CSV).read_bytes()
     assert 'href="pool.csv"' in page and "CSVで保存" in page
 
 
@@ -114,3 +123,30 @@ def test_a_designer_name_like_a_formula_is_neutralised_in_the_file_and_escaped_i
     assert rows["y"][2] == "'@SUM(1, 2)"
     page = index.read_text(encoding="utf-8")
     assert "<b>押す</b>" not in page and "&lt;b&gt;押す&lt;/b&gt;" in page
+
+
+@pytest.mark.slow  # the whole CLI: compiles the content
+def test_jibunki_catalog_says_where_the_csv_is(tmp_path, monkeypatch):
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "catalog"
+    result = invoke_cli("catalog", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"一覧の CSV: {(out / POOL_CSV).resolve().as_uri()}" in result.output.splitlines()
+    assert (out / POOL_CSV).read_bytes().startswith(pool_csv.BOM.encode("utf-8"))
+
+
+@pytest.mark.slow
+def test_a_link_in_place_of_pool_csv_is_refused_in_japanese(tmp_path, monkeypatch):
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "catalog"
+    out.mkdir()
+    outside = tmp_path / "mine.csv"
+    outside.write_text("mine\n", encoding="utf-8")
+    (out / POOL_CSV).symlink_to(outside)
+    result = invoke_cli("catalog", "--out", str(out))
+    assert result.exit_code == 1 and "pool.csv: 通常のファイルではありません" in result.output
+    assert outside.read_text(encoding="utf-8") == "mine\n"
