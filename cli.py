@@ -618,7 +618,15 @@ def catalog(out: Path, content: Path) -> None:
                       lab_report=_lab_report(out.parent / "sim"))
     except OSError as exc:
         raise click.ClickException(f"{out} にカタログを書けません: {_why(exc)}") from None
+    _say_catalog(index)
+
+
+def _say_catalog(index: Path) -> None:
+    """Where the catalog and its pool table's CSV (for a spreadsheet) were written."""
+    from catalog.render import POOL_CSV
+
     click.echo(f"カタログ: {index.resolve().as_uri()}")
+    click.echo(f"一覧の CSV: {(index.parent / POOL_CSV).resolve().as_uri()}")
 
 
 def _lab_report(folder: Path) -> dict | None:
@@ -663,7 +671,7 @@ def build(content: Path) -> None:
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
                                    f"{_why(exc)}") from None
-    click.echo(f"カタログ: {index.resolve().as_uri()}")
+    _say_catalog(index)
 
 
 DEFAULT_TESTS = DEFAULT_CONTENT / "tests"

@@ -60,6 +60,8 @@ def page_figures(row: dict) -> dict:
     play, per_step = _number(row.get("play_rate")), _number(row.get("damage_per_step"))
     return {"delta": _points(delta) if delta else NONE,
             "delta_v": delta["estimate"] if delta else None,
+            "delta_low_v": delta["low"] if delta else None,
+            "delta_high_v": delta["high"] if delta else None,
             "play_rate": _shown(play, 2), "play_rate_v": play,
             "per_step": _shown(per_step, 2), "per_step_v": per_step}
 

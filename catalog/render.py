@@ -1,8 +1,9 @@
 """カタログ — the HTML catalog of every page and enemy, rendered from the tables.
 
-One ``index.html`` that opens straight from disk, and its ``vocabulary.html`` (the
-vocabulary page every term of the rules text links to): CSS and the filter script are
-inline, nothing is fetched. Jinja2 autoescapes everything (designer text is data, never markup),
+One ``index.html`` that opens straight from disk, its ``vocabulary.html`` (the
+vocabulary page every term of the rules text links to) and ``pool.csv`` (the pool table
+for a spreadsheet, catalog/pool_csv.py): CSS and the filter script are inline, nothing is
+fetched. Jinja2 autoescapes everything (designer text is data, never markup),
 and undefined names are errors. The output is deterministic: same tables, same bytes.
 """
 
@@ -20,13 +21,15 @@ from contract import disk
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
 
-from . import compare, enemy_turns, lab, numberline, vocabulary_page
+from . import compare, enemy_turns, lab, numberline, pool_csv, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
 from .phrasing import (Piece, body_pieces, condition_pieces, phrase, phrase_pieces, term,
                        text)
 
 TEMPLATES = Path(__file__).with_name("templates")
+#: The pool table as a CSV file, beside the index (catalog/pool_csv.py).
+POOL_CSV = "pool.csv"
 
 #: One row per Intent kind of contract.vocabulary.INTENT_KINDS.
 INTENT_TEXT = {
@@ -307,6 +310,19 @@ def render(tables, examples: dict[str, list] | None = None,
     pool table and on the enemy cards; catalog/lab.py); ``views`` the pages' views from
     ``_page_views`` when the caller has them already (``write`` phrases each page once for
     both documents)."""
+    return _document(context(tables, examples, sim, lab_report, views))
+
+
+def _document(shown: dict) -> str:
+    """The index from its ``context``."""
+    return environment().get_template("index.html.j2").render(**shown)
+
+
+def context(tables, examples: dict[str, list] | None = None,
+            sim: dict[str, str] | None = None, lab_report: dict | None = None,
+            views: list[dict] | None = None) -> dict:
+    """What the catalog's index shows (``render``'s arguments), its pool table's CSV
+    records (catalog/pool_csv.py) included."""
     examples, sim = examples or {}, sim or {}
     figures = lab.figures(lab_report, tables)
     ages = compare.typical_ages(tables.balance)
@@ -328,12 +344,13 @@ def render(tables, examples: dict[str, list] | None = None,
         for code, name in zip(page["touched"], page["touched_names"]):
             entry = index.setdefault(code, {"name": name, "pages": []})
             entry["pages"].append(page)
+    has_lab = bool(figures["pages"] or figures["enemies"])
     cap = tables.balance.lifespan_cap
     line = numberline.number_line(pages, ordered, tables)
     # the histograms drawn on the number line's axis: the same years, the same cells
     shared = {"last": line["last"], "width": numberline.WIDTH, "left": numberline.LEFT,
               "right": numberline.RIGHT}
-    context = {
+    return {
         # origins in the order of life: by the youngest 銘 among their pages
         "pages": pages, "enemies": enemies,
         "by_origin": sorted(by_origin.items(), key=lambda kv: (min(p["year"] for p in kv[1]),
@@ -343,13 +360,12 @@ def render(tables, examples: dict[str, list] | None = None,
         "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap,
                                   **shared),
         "line": line, "ages": ages, "lab_about": figures["about"],
-        "has_lab": bool(figures["pages"] or figures["enemies"]),
+        "has_lab": has_lab, "csv": pool_csv.table(pages, ages, has_lab),
         "cap": cap, "starter_count": sum(starter.values()),
         "variables": sorted({(c, n) for p in pages for c, n in zip(p["touched"],
                                                                     p["touched_names"])},
                             key=lambda cn: cn[1]),
     }
-    return environment().get_template("index.html.j2").render(**context)
 
 
 def render_vocabulary(tables, views: list[dict] | None = None) -> str:
@@ -375,9 +391,13 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     # the vocabulary page first: the index never links to a page not written yet
     disk.write(out / "vocabulary.html", render_vocabulary(tables, views), inside=out,
                replace=True)
-    index = out / "index.html"
-    disk.write(index, render(tables, examples, sim_links(sim_report, out), lab_report, views),
+    shown = context(tables, examples, sim_links(sim_report, out), lab_report, views)
+    # the pool table's CSV before the index too: its 「CSVで保存」 links to it
+    disk.write(out / POOL_CSV, pool_csv.document(shown["csv"]["header"],
+                                                 list(shown["csv"]["rows"].values())),
                inside=out, replace=True)
+    index = out / "index.html"
+    disk.write(index, _document(shown), inside=out, replace=True)
     return index
 
 

@@ -307,7 +307,7 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
     with pytest.raises(OSError):
         render_module.write(tables, out, {"tabidachi": []})
     assert index.read_bytes() == before and vocabulary.read_bytes() == words
-    assert sorted(p.name for p in out.iterdir()) == ["index.html", "vocabulary.html"]
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "pool.csv", "vocabulary.html"]
 
 
 # ------------------------------------------- the phrasing table, every combination

@@ -1,0 +1,152 @@
+"""The pool table as CSV (catalog/pool_csv.py): RFC 4180 quoting, the BOM, a designer's
+text that begins like a formula kept as text, the same bytes every time, and the page
+holding the very records the file has (its 「CSVで保存」 joins them)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+
+import pytest
+
+from catalog import pool_csv
+from catalog.render import POOL_CSV, context, write
+from compiler.build import compile_content
+from conftest import ROOT
+from runtime.tables import from_dicts, load
+
+BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The bundled content's catalog, written once: its folder."""
+    out = tmp_path_factory.mktemp("catalog")
+    write(load(), out)
+    return out
+
+
+def csv_of(tables, **kwargs) -> bytes:
+    """The pool table's CSV computed afresh, without writing the catalog."""
+    table = context(tables, **kwargs)["csv"]
+    return pool_csv.document(table["header"], list(table["rows"].values()))
+
+
+def parsed(data: bytes) -> list[list[str]]:
+    """The records of a CSV file as a spreadsheet reads them (BOM dropped)."""
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+@pytest.mark.parametrize("field", ["=HYPERLINK(\"http://x\",\"押す\")", "+1+2", "-2+3", "@SUM(A1)",
+                                   "\tTAB", "\rCR", "＝１＋１", "＋１", "－１", "＠x", "-", "+"])
+def test_a_field_that_begins_like_a_formula_is_kept_as_text(field):
+    shown = pool_csv.neutralise(field)
+    assert shown.startswith("'") and shown[1:] == field.replace("\r", "\n")
+
+
+@pytest.mark.parametrize("field", ["-1.5", "+3", "0", "12", "-0.25", "産声", "a=b", "1-2"])
+def test_a_plain_number_or_a_text_not_starting_with_a_sign_is_unchanged(field):
+    assert pool_csv.neutralise(field) == field
+
+
+def test_fields_with_comma_quote_or_line_break_are_quoted_as_rfc_4180_says():
+    fields = ["a,b", 'say "hi"', "two\nlines", "cr\r\nlf", "plain", ""]
+    line = pool_csv.record(fields)
+    assert line == '"a,b","say ""hi""","two\nlines","cr\nlf",plain,'
+    assert parsed(pool_csv.document(line, [])) == [
+        ["a,b", 'say "hi"', "two\nlines", "cr\nlf", "plain", ""]]
+
+
+def test_the_file_has_a_bom_one_header_and_crlf_after_every_record():
+    data = pool_csv.document(pool_csv.record(["銘", "名前"]), [pool_csv.record(["1", "x"]),
+                                                                pool_csv.record(["2", "y"])])
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert data == "\ufeff銘,名前\r\n1,x\r\n2,y\r\n".encode("utf-8")
+
+
+def test_the_catalog_writes_pool_csv_with_every_page_in_the_table_order(written):
+    tables = load()
+    data = (written / POOL_CSV).read_bytes()
+    records = parsed(data)
+    header, rows = records[0], records[1:]
+    assert header[:7] == ["銘", "id", "名前", "綻び倍率", "出自", "書かれた面", "初期デッキの枚数"]
+    assert "刻 0 から出す歩" in header and "刻 80 で破る綻び" in header
+    ordered = sorted(tables.pages.values(), key=lambda p: (p.year, p.id))
+    assert [r[1] for r in rows] == [p.id for p in ordered]
+    assert all(len(r) == len(header) for r in rows)
+    sakamichi = dict(zip(header, next(r for r in rows if r[1] == "sakamichi")))
+    assert sakamichi["名前"] == "坂道の自転車" and sakamichi["銘"] == "8"
+    assert sakamichi["刻 0 から出す歩"] == pool_csv.CANNOT_PLAY  # the table's ×
+    assert sakamichi["刻 20 から出す歩"] == "12"
+    assert csv_of(tables) == data  # the same bytes every time
+
+
+def test_lab_figures_are_numbers_a_spreadsheet_can_sort():
+    from test_sim_report_html import sample_report
+
+    records = parsed(csv_of(load(), lab_report=sample_report()))
+    header = records[0]
+    assert header[-5:] == [name for name, *_ in pool_csv.LAB_COLUMNS]
+    deltas = [r[header.index("Δ 勝率（pt）")] for r in records[1:]]
+    assert any(deltas) and all(re.fullmatch(r"-?[0-9]+\.[0-9]", d) for d in deltas if d)
+
+
+def test_the_page_holds_the_records_of_the_file(written):
+    page = (written / "index.html").read_text(encoding="utf-8")
+    header = html.unescape(re.search(r'<table class="pool" id="pool-table" data-csv="([^"]*)"',
+                                     page).group(1))
+    rows = [html.unescape(r) for r in re.findall(r'<tr data-page="[^"]*" data-csv="([^"]*)"', page)]
+    # what the button joins when every row is shown, in the table's first order
+    assert pool_csv.document(header, rows) == (written / POOL_CSV).read_bytes()
+    assert 'href="pool.csv"' in page and "CSVで保存" in page
+
+
+def test_a_designer_name_like_a_formula_is_neutralised_in_the_file_and_escaped_in_the_page(
+        tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "b.balance").write_text(BALANCE, encoding="utf-8")
+    name = '=HYPERLINK(\\"http://evil\\",\\"<b>押す</b>\\")'
+    (content / "x.page").write_text(
+        f'ページ x "{name}" {{\n 銘 3\n 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }}\n}}\n'
+        f'ページ y "@SUM(1, 2)" {{\n 銘 5\n 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }}\n}}\n'
+        'デッキ starter { x }\n敵 e "e" { HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1] }\n',
+        encoding="utf-8")
+    compiled = compile_content(content)
+    assert compiled.ok, [d.message for d in compiled.diagnostics]
+    out = tmp_path / "catalog"
+    index = write(from_dicts(compiled.tables), out)
+    rows = {r[1]: r for r in parsed((out / POOL_CSV).read_bytes())[1:]}
+    assert rows["x"][2] == "'=HYPERLINK(\"http://evil\",\"<b>押す</b>\")"
+    assert rows["y"][2] == "'@SUM(1, 2)"
+    page = index.read_text(encoding="utf-8")
+    assert "<b>押す</b>" not in page and "&lt;b&gt;押す&lt;/b&gt;" in page
+
+
+@pytest.mark.slow  # the whole CLI: compiles the content
+def test_jibunki_catalog_says_where_the_csv_is(tmp_path, monkeypatch):
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "catalog"
+    result = invoke_cli("catalog", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"一覧の CSV: {(out / POOL_CSV).resolve().as_uri()}" in result.output.splitlines()
+    assert (out / POOL_CSV).read_bytes().startswith(pool_csv.BOM.encode("utf-8"))
+
+
+@pytest.mark.slow
+def test_a_link_in_place_of_pool_csv_is_refused_in_japanese(tmp_path, monkeypatch):
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "catalog"
+    out.mkdir()
+    outside = tmp_path / "mine.csv"
+    outside.write_text("mine\n", encoding="utf-8")
+    (out / POOL_CSV).symlink_to(outside)
+    result = invoke_cli("catalog", "--out", str(out))
+    assert result.exit_code == 1 and "pool.csv: 通常のファイルではありません" in result.output
+    assert outside.read_text(encoding="utf-8") == "mine\n"
