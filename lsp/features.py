@@ -16,6 +16,7 @@ from functools import cache
 from catalog.phrasing import body_lines, condition_text, phrase
 from compiler.codes import explanation
 from compiler.lint import Result
+from contract import reference
 from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
@@ -92,7 +93,8 @@ def _variable_lines(entry) -> list[str]:
 def _counter_lines(entry) -> list[str]:
     scopes = vocab.tables()["scope"]
     cells = "  ".join(f"{scopes.by_code(s).ja} {entry.cell(s)}" for s in vocab.SCOPE_ORDER)
-    return [f"スコープごと: {cells}  （● 中心、○ 設計上使わない、× 意味を持たない）"]
+    legend = "、".join(f"{cell} {said}" for cell, said in reference.CELL_MEANINGS.items())
+    return [f"スコープごと: {cells}  （{legend}）"]  # the legend of jibunki vocab
 
 
 def _operation_lines(entry) -> list[str]:
