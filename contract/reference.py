@@ -56,7 +56,7 @@ def _lifetime(term) -> str:
 
 
 def _operation(term) -> str:
-    return f"{term.symbol}（{term.family}）"
+    return f"{term.symbol}（{vocab.OPERATION_FAMILY_NAMES[term.family]}族）"
 
 
 def _scope(term) -> str:

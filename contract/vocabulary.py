@@ -28,6 +28,8 @@ class Term:
     code: str
     ja: str
     aliases: tuple[str, ...] = ()
+    #: A further remark in Japanese (a rule the term obeys, a project decision), shown after
+    #: its table's detail by ``jibunki vocab``, the catalog and the editor's hover.
     note: str = ""
     #: How rules text (the catalog, the terminal) says the term in a sentence; None: by
     #: its name. Some phrases are templates (``{value}``) that the phrasing rule fills.
@@ -95,9 +97,9 @@ ANCHORED_WITHIN = "{range}の間に"
 #: consumption order (spec 002 防御は多重集合である: 被弾1回 → ターン → ステージ → ラン).
 LIFETIMES = (
     # phrase "": rules text says nothing of a change that simply stays
-    Term("permanent", "永続", note="the change stays (damage, payments, 通貨)", phrase="",
+    Term("permanent", "永続", note="変化はそのまま残る（ダメージ・支払い・通貨）", phrase="",
          meaning="生まれた値は消えない（ダメージ・支払い・通貨の増減）"),
-    Term("on_hit", "被弾1回", note="gone after absorbing one Intent", phrase="1回被弾するまで",
+    Term("on_hit", "被弾1回", note="Intent を1個受け止めたら消える", phrase="1回被弾するまで",
          meaning="Intent を1個受けたら、残っていても消える"),
     Term("play", "プレイ", phrase="このプレイの間", meaning="そのプレイが終わると消える"),
     Term("turn", "ターン", phrase="ターン終了まで", meaning="ターン終了時に消える"),
@@ -158,7 +160,7 @@ TIMINGS = (
     Timing("stage_end", "ステージ終了時", family="outer", every="各ステージの終了時に",
            meaning="バトルステージの終わり"),
     Timing("run_start", "ラン開始時", family="outer", reachable=False, every="ランの開始時に",
-           note="the run has begun before any page is played or enemy met",
+           note="ページがプレイされる前、敵に出会う前に、ランはもう始まっている",
            meaning="ランの始まり（ページも敵もまだ場にない）"),
     Timing("run_end", "ラン終了時", family="outer", every="ランの終了時に",
            meaning="クリアまたはゲームオーバーでランが終わるとき"),
@@ -176,7 +178,7 @@ TIMINGS = (
            every="敵のHPが0になるたびに", meaning="敵HPが 0 になったとき"),
     Timing("on_reward", "綻び報酬時", family="event", phrase="綻び報酬の時",
            every="綻び報酬を得るたびに",
-           note="project decision: when a 綻び reward threshold is reached",
+           note="プロジェクトの決定: 綻び報酬の区切りに達したとき",
            meaning="累積綻びが綻び報酬間隔の区切りに達したとき"),
     # every="": 常時 is the timing of modifiers and of nothing else (E038), so the target
     # says it and the range alone opens the sentence (以降 2 プレイの間、攻撃力補正+2)
@@ -214,11 +216,11 @@ DESTINATIONS = (
 
 #: 領域操作で1枚を選ぶ方法. ``choice`` is the player-choice family (デッキサーチ).
 PICKS = (
-    Term("random", "ランダム", note="seeded RNG of the battle", phrase="ランダムに",
+    Term("random", "ランダム", note="バトルのシード付き乱数", phrase="ランダムに",
          meaning="シード付き乱数で選ぶ"),
-    Term("top", "上から", note="from the top of the pile, in revealed order",
+    Term("top", "上から", note="山の上から、公開された順に",
          meaning="山の上から順に取る"),
-    Term("choice", "選択", note="the player chooses; atomic", phrase="選んで",
+    Term("choice", "選択", note="プレイヤーが選ぶ。選び終えるまでが分けられない1つの操作", phrase="選んで",
          meaning="プレイヤーが選ぶ（デッキサーチ）。選択は途中で中断できない"),
 )
 
@@ -281,7 +283,13 @@ OPERATIONS = (
               meaning="歩以外の代償としてHPか通貨を払う（そのページだけが負う賭け）"),
 )
 
-OPERATION_FAMILIES = ("numeric", "setting", "parameter", "control", "region", "payment", "choice")
+#: 演算の族 (spec 002 演算の表: 数値・設定・パラメータ・制御, plus 領域, 支払い and 選択) by code,
+#: with the Japanese name the vocabulary reference and the editor's hover say it by.
+OPERATION_FAMILY_NAMES = {
+    "numeric": "数値", "setting": "設定", "parameter": "パラメータ", "control": "制御",
+    "region": "領域", "payment": "支払い", "choice": "選択",
+}
+OPERATION_FAMILIES = tuple(OPERATION_FAMILY_NAMES)
 
 #: The written direction of an add or a cap change: += is an increase, -= a decrease
 #: (DESIGN §6: 敵HP -= 12 is 12 damage).
@@ -289,9 +297,9 @@ DIRECTIONS = ("increase", "decrease")
 
 LANDINGS = (
     # phrase "": the default landing goes without saying
-    Term("modified", "補正あり", note="(base + Σadd) × Πmul at firing", phrase="",
+    Term("modified", "補正あり", note="発動の瞬間に (基準値 + Σ加算補正) × Π乗算補正", phrase="",
          meaning="実効値 = (基準値 + Σ加算補正) × Π乗算補正 を発動の瞬間に計算して加える"),
-    Term("fixed", "固定", note="the base as written, ignoring modifiers",
+    Term("fixed", "固定", note="書かれた基準値のまま。補正を無視する",
          phrase="補正を受けない", meaning="補正を無視して基準値をそのまま適用する"),
 )
 
@@ -351,7 +359,7 @@ VARIABLES = (
     Variable("enemy_hp", "敵HP", meaning="敵の残りHP。0 になると敵は倒れる", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
              cond_kind="resource"),
     Variable("hp", "HP", meaning="残りの生。敵の攻撃で減り、0 で敗北。回復は報酬と希少なページ効果のみ", kind="current", page_ops=("add", "pay"), cond_kind="resource",
-             note="player HP: heals are rare, payments are page-specific"),
+             note="プレイヤーのHP。回復は希少。支払いはそれを書いたページだけが負う"),
     Variable("steps", "歩", meaning="1ターンに数直線上を移動できる年数の予算。プレイごとに |刻 − 銘| を消費する", kind="current", page_ops=("add", "mul"), lifetimes=("turn",),
              default_lifetime="turn", cond_kind="budget"),
     Variable("defense", "防御", meaning="被弾軽減値。値ごとに消滅契機を持つ集まりで、寿命の短いものから消費される", kind="current", page_ops=("add", "mul"), enemy_ops=("add",),
@@ -360,12 +368,12 @@ VARIABLES = (
     Variable("currency", "通貨", meaning="古物商でページやHPを買うための通貨", kind="current", page_ops=("add", "mul", "pay"),
              cond_kind="resource"),
     Variable("fray", "綻び", meaning="ペンと破るで蓄積する値（単位は年）。ダメージ倍率・突破ライン・綻び報酬を決める", kind="current", cond_kind="resource",
-             note="rises only by pen and tear"),
+             note="ペンと破るでのみ増える"),
     Variable("age", "刻", meaning="数直線上のプレイヤーの現在位置（主人公の年齢）。プレイしたページの銘へ更新される", kind="current", page_ops=("suppress",), lifetimes=("play",),
              default_lifetime="play", cond_kind="position",
-             note="moves only by play; suppress is the one control"),
+             note="プレイでのみ動く。制御できるのは抑制だけ"),
     Variable("seat", "座", meaning="数直線上の敵の位置。跨ぎの判定基準であり、防御量の基準点", kind="current", enemy_ops=("add", "assign"), cond_kind="position",
-             note="the enemy's seat: moved by enemy traits only"),
+             note="敵の座。動かせるのは敵の特性だけ"),
     # 恒久パラメータ (permanent parameters): pages change them by 上限変更 only. Each is an
     # integer or a coefficient (PARAMETER_KINDS, DESIGN §6.2).
     *(
@@ -411,7 +419,7 @@ VARIABLES = (
              lifetimes=("permanent",), default_lifetime="permanent", readable=False),
     # 導出値: read by conditions and references, never targets
     Variable("distance", "距離", meaning="このプレイの |銘 − 刻|（刻の更新前）", kind="derived", cond_kind="position",
-             note="|銘 − 刻| of this play, before 刻 moves", phrase="|銘 − 刻|"),
+             note="このプレイの |銘 − 刻|（刻が動く前）", phrase="|銘 − 刻|"),
     Variable("pen_left", "残りペン回数", meaning="このステージで残っているペン回数", kind="derived", cond_kind="remaining"),
     Variable("tear_left", "残り破り回数", meaning="このステージで残っている破り回数", kind="derived", cond_kind="remaining"),
     Variable("stages_cleared", "クリアしたステージ数", meaning="このランでクリアしたステージ数（出現条件が読む）", kind="derived", cond_kind="appearance"),
@@ -424,9 +432,9 @@ FLAG = Variable("flag", "内部フラグ", meaning="名前付きの整数（@名
 
 #: Conditions that are words, not comparisons: このプレイで座を跨ぐ・跨がない.
 CONDITION_WORDS = (
-    Term("crosses", "跨ぐ", note="this play crosses 座", phrase="このプレイで座を跨ぐ",
+    Term("crosses", "跨ぐ", note="このプレイが座を跨ぐ", phrase="このプレイで座を跨ぐ",
          meaning="このプレイで直前の刻と新しい刻が座を挟む（座の上に止まるのは跨がない）"),
-    Term("not_crosses", "跨がない", note="this play does not cross 座",
+    Term("not_crosses", "跨がない", note="このプレイが座を跨がない",
          phrase="このプレイで座を跨がない", meaning="このプレイで座を挟まない"),
 )
 
@@ -508,8 +516,8 @@ CELL_NONE_REASONS = {
 
 #: Intent の種類 (glossary: 攻撃と白紙化の2種類).
 INTENT_KINDS = (
-    Term("attack", "攻撃", note="one hit of n"),
-    Term("blank", "白紙化", note="blanks the active face of a random page of a region"),
+    Term("attack", "攻撃", note="n の攻撃1発"),
+    Term("blank", "白紙化", note="領域のランダムな1枚の発動面を白紙にする"),
 )
 
 
@@ -524,15 +532,15 @@ class Trait(Term):
 
 #: 特性 that are not a plain 作用 line (DESIGN §6). Seat movement is written as a 作用 on 座.
 TRAITS = (
-    Trait("immobile", "不動", arg="none", note="座 never moves; seat-moving effects do nothing",
+    Trait("immobile", "不動", arg="none", note="座は動かない。座を動かす作用は何もしない",
           phrase="不動（座は動かない）"),
     Trait("acceleration", "加速", arg="int",
-          note="each escalation shortens the escalation interval by n turns (minimum 1)",
+          note="エスカレーションのたびに、エスカレーションの間隔が n ターン縮む（最小 1）",
           phrase="加速 {value}（エスカレーションのたびに間隔が {value} ターン縮む）"),
     Trait("per_hit_reduction", "軽減", arg="int",
-          note="1発ごとの軽減: every hit on 敵HP is reduced by n",
+          note="1発ごとの軽減: 敵HPへの1発ごとに n 減る",
           phrase="1発ごとの軽減 {value}（敵HPへの1発ごとに {value} 減る）"),
-    Trait("blockade", "封鎖", arg="range", note="the player may not land on this 刻 range",
+    Trait("blockade", "封鎖", arg="range", note="プレイヤーはこの刻の範囲に止まれない",
           phrase="封鎖 {low}〜{high}（この刻には止まれない）"),
 )
 
@@ -541,17 +549,17 @@ TRAITS = (
 #: 戦闘の量 — what an example's 確認 reads about a battle besides its variables and faces
 #: (DESIGN §6 例): the Intents left, the outcome, and how often an event happened.
 BATTLE_QUANTITIES = (
-    Term("intents", "Intent", aliases=("予兆の残り",), note="the Intents left this turn"),
-    Term("won", "勝利", note="1 once the run is won, else 0"),
-    Term("lost", "敗北", note="1 once the run is lost, else 0"),
-    Term("events", "出来事", note="how many events of the kind in the subscript happened"),
+    Term("intents", "Intent", aliases=("予兆の残り",), note="このターンに残っている Intent"),
+    Term("won", "勝利", note="ランに勝っていれば 1、そうでなければ 0"),
+    Term("lost", "敗北", note="ランに負けていれば 1、そうでなければ 0"),
+    Term("events", "出来事", note="添字の種類の出来事が起きた回数"),
 )
 
 # ------------------------------------------------------------------ balance targets
 
 #: 目標 — the balance a designer intends an item to have, written on the item and checked
 #: by the balance lab (``jibunki sim --check``) against what it measures.
-TARGET = Term("target", "目標", note="the intended range of a measured balance figure")
+TARGET = Term("target", "目標", note="測るバランスの値が収まってほしい範囲")
 #: How rules text (the catalog) says a 目標: 「目標 勝率 40%〜70%」.
 TARGET_PHRASE = "{target} {measure} {low}〜{high}"
 
@@ -583,9 +591,9 @@ class Measure(Term):
 #: page makes to it (in percentage points) in −1..1.
 MEASURES = (
     Measure("win_rate", "勝率", item="enemy", low=0.0, high=1.0,
-            note="the starting deck's win rate against this enemy alone"),
+            note="この敵だけを相手にした初期デッキの勝率"),
     Measure("win_rate_delta", "勝率差", item="page", low=-1.0, high=1.0, signed=True,
-            note="the change of the starting deck's win rate from one more copy of the page"),
+            note="このページを1枚足したときの、初期デッキの勝率の変化"),
 )
 #: The measure of each kind of item's 目標, by the item ("enemy" / "page").
 MEASURE_OF = {measure.item: measure for measure in MEASURES}
@@ -743,41 +751,41 @@ JOURNEY_KINDS = ("location", "event", "flag", "item", "letter", "setup")
 
 JOURNEY_FIELDS = (
     JourneyField("slots", "枠", kinds=("location",), shape=("number",), required=True,
-                 note="the card icons: how many events the location holds"),
+                 note="カードアイコンの数: ロケーションに置けるイベントの枚数"),
     JourneyField("red", "赤枠", kinds=("location",), shape=("number",),
-                 note="how many of them are red (the outer ones): absent in 高難易度"),
+                 note="そのうち赤いもの（外側）の数。高難易度では無いものとして扱う"),
     JourneyField("suit", "スート", kinds=("event", "flag"), shape=("name",), required=True),
     JourneyField("number", "数字", kinds=("event",), shape=("number",), required=True),
     JourneyField("key", "鍵", kinds=("event",), shape=("name",), required=True,
-                 note="the key icon"),
+                 note="キーアイコン"),
     JourneyField("effect", "効果", kinds=("flag", "item", "letter"), shape=("name",),
                  required=True),
     JourneyField("value", "効果値", kinds=("item",), shape=("number",)),
     JourneyField("cost", "費用", kinds=("item",), shape=("number",),
-                 note="VP taken from the score when the item is carried"),
+                 note="アイテムを携帯したとき得点から引かれるVP"),
     JourneyField("text", "文", kinds=JOURNEY_KINDS, shape=("text",),
-                 note="designer text: shown as written, never interpreted"),
+                 note="デザイナーの文。書いたとおりに表示し、解釈しない"),
     JourneyField("base", "元", kinds=("setup",), shape=("name",),
-                 note="the set-up this one changes (a variant)"),
+                 note="この準備が変更する元の準備（変種）"),
     JourneyField("last_day", "最終日", kinds=("setup",), shape=("name",),
-                 note="the location always laid last; the others are shuffled before it"),
+                 note="いつも最後に置くロケーション。ほかはその前にシャッフルして置く"),
     JourneyField("hand", "初期手札", kinds=("setup",), shape=("number",),
-                 note="cards drawn at set-up (a turn chooses among one more)"),
+                 note="準備で引く枚数（手番ではこれより1枚多い中から選ぶ）"),
     JourneyField("items_chosen", "アイテム数", kinds=("setup",), shape=("number",)),
     JourneyField("item_pool", "アイテム一覧", kinds=("setup",), shape=("names",)),
     JourneyField("carried", "携帯", kinds=("setup",), shape=("names",),
-                 note="the items chosen when the player names none"),
+                 note="プレイヤーが何も選ばないときに携帯するアイテム"),
     JourneyField("keys", "鍵の種類", kinds=("setup",), shape=("names",)),
     JourneyField("key_vp", "鍵ボーナス", kinds=("setup",), shape=("number",),
-                 note="VP per location whose key icons all match"),
+                 note="キーアイコンがすべて揃ったロケーション1つにつきのVP"),
     JourneyField("merge_key", "鍵の置き換え", kinds=("setup",), shape=("name", "name"),
-                 repeat=True, note="the first key icon counts as the second"),
+                 repeat=True, note="1つ目のキーアイコンを2つ目として数える"),
     JourneyField("hard", "高難易度", kinds=("setup",), shape=(),
-                 note="red card icons are absent"),
+                 note="赤いカードアイコンは無いものとして扱う"),
     JourneyField("optional_effects", "効果は任意", kinds=("setup",), shape=(),
-                 note="each suit effect may be skipped (問題点: メイにする)"),
+                 note="スートの効果はどれも適用しなくてよい（問題点:「メイにする」）"),
     JourneyField("next_open", "山札公開", kinds=("setup",), shape=(),
-                 note="the top card of the deck is face up"),
+                 note="山の一番上のカードを表向きにする"),
 )
 
 # ------------------------------------------------------------------------ keywords
@@ -865,6 +873,72 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "refused": ("拒否", "refused"),
 }
 
+#: What each keyword of KEYWORDS does, by its rule: the editor's hover and completion
+#: say it.
+KEYWORD_MEANINGS = {
+    "page": "ページを始める: id、題名（書かなくてもよい）、続く { } の中に項目と面",
+    "enemy": "敵を始める: id、題名（書かなくてもよい）、HP・座・予兆・特性",
+    "balance": "バランスのブロック: ルールが読むすべての数値",
+    "deck": "名前を付けたページ id の並び（× n で同じページを n 枚）",
+    "year": "ページの銘（0〜200）。銘が刻より大きいとき未来面が発動する",
+    "fray_mul": "このページを破ったときの綻びの上昇量に掛かる倍率（ペンの綻びには掛からない）",
+    "origin": "ページが来た人生の時期（生成の絞り込みで名指しできる）",
+    "dest": "プレイした後にページが行く先",
+    "deck_cap": "デッキに入れられるこのページの枚数",
+    "appears": "ランの中でこのページが出現する条件",
+    "future": "ページの銘が刻より大きいときに発動する面",
+    "past": "ページの銘が刻より小さいときに発動する面",
+    "blank": "何も書かれていない面（ペンで書き込める）",
+    "pen": "ペンが面に書き込むもの: 置き換わる作用",
+    "tear": "ページを破ったときの効果（破却効果）",
+    "flavor": "ページに表示するフレーバーテキスト",
+    "target": "デザイナーが意図するバランス。jibunki sim --check が確かめる",
+    "cond": "面のプレイ条件",
+    "life": "作用の結果の値の寿命",
+    "at": "継続作用が発動するタイミング",
+    "until": "継続作用の繰り返し範囲",
+    "max": "継続作用が発動する最大の回数",
+    "times": "最大 の後に書く、回数の語",
+    "fixed": "補正を無視する着地",
+    "modified": "既定の着地: 補正が掛かる",
+    "telegraphed": "敵がその行動を起こる前に予告する",
+    "next": "アンカー付きの範囲: 以降 n プレイ、または以降 n ターン",
+    "cap": "恒久パラメータを変える",
+    "suppress": "制御: このプレイで変数を動かさない",
+    "move": "ページを領域から領域へ移す",
+    "generate": "出自と銘の範囲からページを作る",
+    "duplicate": "ページを複製する",
+    "reveal": "山札の上のページを順に見せる",
+    "pay": "歩以外の支払い",
+    "cards": "ページを数える語",
+    "filter_page": "ページを id で指定する",
+    "hp": "敵またはプレイヤーのHP",
+    "seat": "数直線上の敵の座",
+    "breakthrough": "突破ライン: そのステージ中の綻びの上昇量がここに達すると敵に勝つ",
+    "intents": "敵の Intent の列（順番どおり）",
+    "escalation": "n ターンごとに Intent が1個加わる",
+    "per_turns": "エスカレーションの単位",
+    "traits": "敵の特性と特性の作用",
+    "reward": "綻び報酬の区切りに達したときに得るもの",
+    "example": "例のバトル（シナリオ）: 敵、シード、デッキ、手順",
+    "seed": "例のバトルのシード",
+    "setup": "例の始めに開発者モードで設定する値",
+    "play": "ページをプレイする",
+    "rip": "ページを破る",
+    "end": "ターンの終了を宣言する",
+    "choose": "プレイヤーの選択に答える",
+    "expect": "手順の後の値を確かめる",
+    "refused": "その手順が拒否されることを確かめる（理由の語を添えてもよい）",
+    # 旅 (spec 004)
+    "j_location": "旅のロケーションを始める: 名前、枠、赤枠",
+    "j_event": "旅のイベントカードを始める: スート、数字、鍵",
+    "j_flag": "旅のフラグカードを始める: スートとその効果",
+    "j_item": "旅のアイテムを始める: 効果、効果値、費用",
+    "j_letter": "旅のレターを始める: その効果",
+    "j_setup": "旅の準備を始める: 初期手札、アイテム、鍵のボーナスなど",
+}
+
+
 #: The keyword rules that open an item of a file (the parser splits a file into items at
 #: a line beginning with one; the lexer and the editor grammar mark them as declarations),
 #: ページ first. Written once here: the parser, catalog.lexer and editors/build.py read it.
@@ -873,6 +947,32 @@ ITEM_KEYWORDS = ("page", "enemy", "balance", "deck", "example",
 #: Of them, those followed by the id the item defines (バランス and 例 have none).
 ID_KEYWORDS = tuple(rule for rule in ITEM_KEYWORDS if rule not in ("balance", "example"))
 
+
+# --------------------------------------------------------------- the editor's words
+
+#: What each table is called where a term is shown with its table (the editor's hover).
+TABLE_NAMES = {
+    "scope": "スコープ", "anchor_unit": "アンカー付き範囲の単位", "lifetime": "値の寿命",
+    "timing": "発動タイミング", "region": "領域", "destination": "プレイ後の行き先",
+    "pick": "1枚の選び方", "operation": "演算", "landing": "着地",
+    "variable": "変数", "counter": "累計量（名前[スコープ] で読む）",
+    "condition_word": "条件の語", "tile": "マスの種別", "intent": "Intent の種類",
+    "trait": "敵の特性", "balance": "バランスの項目", "quantity": "戦闘の量（例で確かめる）",
+    "measure": "目標の量（測るバランスの値）",
+    "journey_suit": "旅のスート", "journey_effect": "旅の効果", "journey_field": "旅の項目",
+}
+
+#: TIMING_FAMILIES explained, as the editor's hover says a timing's family.
+TIMING_FAMILY_TEXT = {
+    "phase": "ターンの段階（ターンの中の順に来る）",
+    "outer": "ステージかランの始まり、または終わり",
+    "event": "出来事（起きるたびに来る）",
+    "always": "常時: 範囲が続くあいだ効いている補正",
+}
+
+#: A balance key's number type and a trait's argument (Trait.arg), as the hover says them.
+NUMBER_TYPES = {"int": "整数", "float": "小数"}
+TRAIT_ARGUMENTS = {"none": "なし", "int": "整数", "range": "範囲（下限〜上限）"}
 
 # ------------------------------------------------------------------------ lookups
 

@@ -2,7 +2,8 @@
 
 Positions here are 0-based lines and code-point columns; server.py converts them to and
 from the client's units. Every word shown comes from contract.vocabulary (names, phrases,
-keywords) or catalog.phrasing (rules text); what is written here is English glue.
+keywords) or catalog.phrasing (rules text); the glue written here (headings, labels, what
+a keyword does) is Japanese too: the designer reads it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import cache
 from catalog.phrasing import body_lines, condition_text, phrase
 from compiler.codes import explanation
 from compiler.lint import Result
+from contract import reference
 from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
@@ -48,24 +50,12 @@ def word_at(line: str, col: int) -> tuple[str, int, int] | None:
 
 # ------------------------------------------------------------------ glossary
 
-#: What each vocabulary table is, in the hover's heading.
-TABLE_TITLES = {
-    "scope": "scope", "anchor_unit": "unit of an anchored range", "lifetime": "value lifetime",
-    "timing": "timing", "region": "region", "destination": "where a page goes after play",
-    "pick": "how one page is picked", "operation": "operation", "landing": "landing",
-    "variable": "variable", "counter": "cumulative quantity, read as name[scope]",
-    "condition_word": "condition word", "tile": "tile kind", "intent": "Intent kind",
-    "trait": "enemy trait", "balance": "balance key", "quantity": "battle quantity (examples)",
-    "measure": "measured balance figure (target)",
-}
-
-#: The families of timings (contract.vocabulary.TIMING_FAMILIES), explained.
-TIMING_FAMILY_TEXT = {
-    "phase": "a phase of the turn, in turn order",
-    "outer": "the start or end of a stage or of the run",
-    "event": "an event, whenever it happens",
-    "always": "always on: a modifier in force while its range lasts",
-}
+#: What each vocabulary table is, in the hover's heading; the timing families and the
+#: number types explained (words of the vocabulary: contract.vocabulary writes them).
+TABLE_TITLES = vocab.TABLE_NAMES
+TIMING_FAMILY_TEXT = vocab.TIMING_FAMILY_TEXT
+NUMBER_TYPES = vocab.NUMBER_TYPES
+TRAIT_ARGUMENTS = vocab.TRAIT_ARGUMENTS
 
 
 def _words(table: str, codes) -> str:
@@ -74,47 +64,49 @@ def _words(table: str, codes) -> str:
 
 
 def _scope_lines(entry) -> list[str]:
-    return [f"subscript: {entry.said()} · range: {entry.during}",
-            f"order: {' ⊂ '.join(vocab.tables()['scope'].by_code(c).ja for c in vocab.SCOPE_ORDER)}"]
+    return [f"添字: {entry.said()} · 範囲: {entry.during}",
+            f"順序: {' ⊂ '.join(vocab.tables()['scope'].by_code(c).ja for c in vocab.SCOPE_ORDER)}"]
 
 
 def _timing_lines(entry) -> list[str]:
-    lines = [f"family: {TIMING_FAMILY_TEXT[entry.family]}"]
+    lines = [f"種類: {TIMING_FAMILY_TEXT[entry.family]}"]
     if not entry.reachable:
-        lines.append("never reached by a continuing effect of content (W004)")
+        lines.append("コンテンツの継続作用がこのタイミングで発動することはない（W004）")
     return lines
 
 
 def _variable_lines(entry) -> list[str]:
-    lines = [f"kind: {vocab.VARIABLE_KINDS[entry.kind]}"]
+    lines = [f"型: {vocab.VARIABLE_KINDS[entry.kind]}"]
     if entry.page_ops:
-        lines.append(f"pages may: {_words('operation', entry.page_ops)}")
+        lines.append(f"ページの演算: {_words('operation', entry.page_ops)}")
     if entry.enemy_ops:
-        lines.append(f"enemies may: {_words('operation', entry.enemy_ops)}")
+        lines.append(f"敵の演算: {_words('operation', entry.enemy_ops)}")
     if entry.lifetimes:
-        lines.append(f"lifetimes: {_words('lifetime', entry.lifetimes)}")
+        lines.append(f"値の寿命: {_words('lifetime', entry.lifetimes)}")
     if entry.modifier_of:
         target = vocab.tables()["variable"].by_code(entry.modifier_of)
-        lines.append(f"modifies: {target.ja if target else entry.modifier_of} ({entry.modifier_kind})")
+        lines.append(f"補正する対象: {target.ja if target else entry.modifier_of}"
+                     f"（{_words('operation', (entry.modifier_kind,))}）")
     return lines
 
 
 def _counter_lines(entry) -> list[str]:
     scopes = vocab.tables()["scope"]
     cells = "  ".join(f"{scopes.by_code(s).ja} {entry.cell(s)}" for s in vocab.SCOPE_ORDER)
-    return [f"by scope: {cells}  (● core, ○ unused by design, × meaningless)"]
+    legend = "、".join(f"{cell} {said}" for cell, said in reference.CELL_MEANINGS.items())
+    return [f"スコープごと: {cells}  （{legend}）"]  # the legend of jibunki vocab
 
 
 def _operation_lines(entry) -> list[str]:
-    lines = [f"written: {entry.symbol} · family: {entry.family}"]
+    lines = [f"書き方: {entry.symbol} · 族: {vocab.OPERATION_FAMILY_NAMES[entry.family]}"]
     if entry.landings:
-        lines.append(f"landings: {_words('landing', entry.landings)}")
+        lines.append(f"着地: {_words('landing', entry.landings)}")
     return lines
 
 
 def _balance_lines(entry) -> list[str]:
-    default = "required" if entry.default is None else f"default {entry.default:g}"
-    return [f"{entry.type} in {entry.low:g}..{entry.high:g}, {default}"]
+    default = "必須" if entry.default is None else f"既定 {entry.default:g}"
+    return [f"{NUMBER_TYPES[entry.type]}（{entry.low:g}〜{entry.high:g}）、{default}"]
 
 
 #: Further lines of a term's hover, one row per class of the vocabulary.
@@ -125,65 +117,11 @@ TERM_LINES = {
     vocab.Counter: _counter_lines,
     vocab.Operation: _operation_lines,
     vocab.BalanceKey: _balance_lines,
-    vocab.Trait: lambda entry: [f"argument: {entry.arg}"],
+    vocab.Trait: lambda entry: [f"引数: {TRAIT_ARGUMENTS[entry.arg]}"],
 }
 
 #: What each structural keyword of the language does (contract.vocabulary.KEYWORDS).
-KEYWORD_TEXT = {
-    "page": "starts a page: id, optional title, then its fields and faces in braces",
-    "enemy": "starts an enemy: id, optional title, HP, seat, Intents, traits",
-    "balance": "the balance file's block: every number the rules read",
-    "deck": "a named list of page ids (× n for copies)",
-    "year": "the page's year (0..200): the future face fires when it is ahead of the age",
-    "fray_mul": "how much fray a pen or tear on this page adds (a multiplier)",
-    "origin": "the life stage the page comes from (a generation filter may name it)",
-    "dest": "where the page goes after it is played",
-    "deck_cap": "how many copies a deck may hold",
-    "appears": "conditions for the page to appear in a run",
-    "future": "the face that fires when the page's year is ahead of the age",
-    "past": "the face that fires when the page's year is behind the age",
-    "blank": "a face with nothing written (a pen can write it)",
-    "pen": "what a pen writes on a face: its replacement effects",
-    "tear": "the effects of tearing the page",
-    "flavor": "the flavor text shown on the page",
-    "target": "the balance the designer intends, checked by jibunki sim --check",
-    "cond": "play conditions of the face",
-    "life": "the value lifetime of an effect's result",
-    "at": "the timing a continuing effect fires at",
-    "until": "the repeat range of a continuing effect",
-    "max": "the most times a continuing effect fires",
-    "times": "the count word after max",
-    "fixed": "the landing that ignores modifiers",
-    "modified": "the default landing: modifiers apply",
-    "telegraphed": "the enemy shows the move before it happens",
-    "next": "an anchored range: the next n plays or turns",
-    "cap": "changes a permanent parameter",
-    "suppress": "control: stops a variable moving this play",
-    "move": "moves pages between regions",
-    "generate": "creates pages of an origin and year range",
-    "duplicate": "copies pages",
-    "reveal": "shows the top pages of the draw pile, in order",
-    "pay": "a payment besides steps",
-    "cards": "the count word of pages",
-    "filter_page": "selects pages by id",
-    "hp": "the enemy's or the player's hit points",
-    "seat": "the enemy's seat on the number line",
-    "breakthrough": "the fray at which the enemy breaks",
-    "intents": "the enemy's Intents, in order",
-    "escalation": "every n turns an Intent joins",
-    "per_turns": "the unit of an escalation",
-    "traits": "the enemy's traits and trait effects",
-    "reward": "what a fray reward threshold gives",
-    "example": "an example battle (scenario): enemies, seed, deck, steps",
-    "seed": "the seed of the example's battle",
-    "setup": "developer-mode settings at the start of the example",
-    "play": "plays a page",
-    "rip": "tears a page",
-    "end": "declares the end of the turn",
-    "choose": "answers a player choice",
-    "expect": "checks values after a step",
-    "refused": "the step must be refused (optionally with words of the reason)",
-}
+KEYWORD_TEXT = vocab.KEYWORD_MEANINGS
 
 
 @cache
@@ -202,13 +140,13 @@ def _term_markdown(table: str, entry) -> str:
     if entry.meaning:  # the glossary's line, as jibunki vocab and the catalog show it
         lines.append(entry.meaning)
     if entry.aliases:
-        lines.append(f"also written: {'、'.join(entry.aliases)}")
+        lines.append(f"別の書き方: {'、'.join(entry.aliases)}")
     lines += TERM_LINES.get(type(entry), lambda _: [])(entry)
     if entry.note:
         lines.append(entry.note)
     said = entry.said()
     if said and said != entry.ja and "{" not in said:
-        lines.append(f"rules text says: {said}")
+        lines.append(f"ルール文では: {said}")
     return "  \n".join(lines)
 
 
@@ -218,7 +156,7 @@ def glossary(word: str) -> list[str]:
     rule = _keywords().get(word)
     if rule is not None:
         rule_name, ja, ascii_ = rule
-        found.append(f"**{ja}** — keyword · ASCII `{ascii_}`  \n"
+        found.append(f"**{ja}** — キーワード · ASCII `{ascii_}`  \n"
                      f"{KEYWORD_TEXT.get(rule_name, rule_name)}")
     for table, lookup in vocab.tables().items():
         entry = lookup.get(word)
@@ -274,15 +212,15 @@ def _item_markdown(word: str, result: Result, pages: dict, enemies: dict) -> lis
     if word in symbols.pages:
         checked = pages.get(word)
         found.append(page_markdown(checked) if checked is not None else
-                     f"**{symbols.pages[word].title or word}** `{word}` (has errors)")
+                     f"**{symbols.pages[word].title or word}** `{word}`（エラーあり）")
     if word in symbols.enemies:
         checked = enemies.get(word)
         found.append(enemy_markdown(checked) if checked is not None else
-                     f"**{symbols.enemies[word].title or word}** `{word}` (has errors)")
+                     f"**{symbols.enemies[word].title or word}** `{word}`（エラーあり）")
     if word in symbols.decks:
         deck = symbols.decks[word]
         count = sum(e.count.value if e.count else 1 for e in deck.entries)
-        found.append(f"**{deck.title or word}** `{word}` — {_keyword('deck')}, {count}")
+        found.append(f"**{deck.title or word}** `{word}` — {_keyword('deck')}、{count} 枚")
     return found
 
 
@@ -323,7 +261,7 @@ class Candidate:
 
 @cache
 def _vocabulary_candidates() -> tuple[Candidate, ...]:
-    found = [Candidate(ja, "keyword", f"keyword · {ascii_}", KEYWORD_TEXT.get(rule, ""))
+    found = [Candidate(ja, "keyword", f"キーワード · {ascii_}", KEYWORD_TEXT.get(rule, ""))
              for rule, (ja, ascii_) in vocab.KEYWORDS.items()]
     for table, kind in (("variable", "variable"), ("counter", "variable"),
                         ("timing", "timing"), ("scope", "scope")):

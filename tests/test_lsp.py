@@ -130,11 +130,11 @@ async def test_hover_on_keywords_and_terms_shows_their_meaning(client: LanguageC
     path = content / PAGE
     uri = await _open(client, path)
     year = await _hover(client, uri, _where(path, "銘 19"))
-    assert "keyword" in year and "year" in year and "ページの変数" in year
+    assert "キーワード" in year and "year" in year and "ページの変数" in year
     enemy = content / "enemies" / "日々.enemy"
     uri = await _open(client, enemy)
     timing = await _hover(client, uri, _where(enemy, "ターン開始時"))
-    assert "timing" in timing and "turn_start" in timing and "phase of the turn" in timing
+    assert "発動タイミング" in timing and "turn_start" in timing and "ターンの段階" in timing
     from contract import vocabulary as vocab  # the glossary's line (issue 16 item 1, 18 item 6)
 
     assert vocab.tables()["timing"].by_code("turn_start").meaning in timing
