@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 from dsl.position import Place, place_at
 
 __all__ = ["Candidate", "Folder", "NAMES", "candidates", "completions"]
@@ -34,7 +35,7 @@ class Candidate:
 TABLE_WORDS = {
     "variable": "変数", "counter": "累計量", "timing": "発動タイミング", "scope": "スコープ",
     "lifetime": "値の寿命", "region": "領域", "pick": "選び方",
-    "destination": "プレイ後の行き先", "anchor_unit": "アンカー付きスコープの単位",
+    "destination": f"{W.scope.play}後の行き先", "anchor_unit": "アンカー付きスコープの単位",
     "intent": "Intent の種類", "trait": "敵の特性", "balance": "バランスの設定",
     "measure": "目標にできる測定値", "quantity": "戦闘の量", "condition_word": "条件の語",
     "tile": "マスの種別", "journey_field": "旅の項目の欄",
@@ -45,8 +46,7 @@ TABLE_KINDS = {"variable": "variable", "counter": "variable", "timing": "timing"
 #: The operations written at an effect's start (target, operator, value), and how each
 #: is written.
 NUMERIC_OPS = ("add", "mul", "assign")
-OP_WORDS = {"add": "+= -=", "mul": "*=", "assign": "=", "cap": "上限", "suppress": "抑制",
-            "pay": "支払う"}
+OP_WORDS = {**{op.code: op.symbol for op in vocab.OPERATIONS}, "add": "+= -="}
 #: The operations each kind of target position takes (its keyword written before it).
 TARGET_OPS = {"page_target": NUMERIC_OPS, "enemy_line": NUMERIC_OPS,
               "cap_target": ("cap",), "suppress_target": ("suppress",), "pay_target": ("pay",)}
@@ -90,6 +90,7 @@ class Folder:
 
     @cached_property
     def page_ids(self) -> dict[str, str]:
+        """Every page id → its 銘 and name."""
         year = vocab.KEYWORDS["year"][0]
         found = {}
         for ident in (self.symbols.pages if self.symbols else self.pages):
@@ -100,6 +101,7 @@ class Folder:
 
     @cached_property
     def enemy_ids(self) -> dict[str, str]:
+        """Every enemy id → its name."""
         found = {}
         for ident in (self.symbols.enemies if self.symbols else self.enemies):
             enemy = self.enemies.get(ident)
@@ -109,6 +111,7 @@ class Folder:
 
     @cached_property
     def origins(self) -> list[str]:
+        """Every 出自 a page of the folder writes, sorted."""
         if self.symbols is not None:
             return sorted(self.symbols.origins)
         return sorted({page.origin for page in self.pages.values() if page.origin})
@@ -169,8 +172,9 @@ def _tiles_passed(place: Place, folder: Folder) -> list[Candidate]:
 
 
 #: The families of timings (contract.vocabulary.TIMING_FAMILIES), in a timing's detail.
-TIMING_FAMILY_WORDS = {"phase": "ターンの段階", "outer": "ステージ・ランの始まりと終わり",
-                       "event": "出来事", "always": "常時（補正）"}
+TIMING_FAMILY_WORDS = {"phase": f"{W.scope.turn}の段階",
+                       "outer": f"{W.scope.stage}・{W.scope.run}の始まりと終わり",
+                       "event": "起きるたび", "always": f"{W.timing.always}（補正）"}
 
 
 def _timings(place: Place, folder: Folder) -> list[Candidate]:
