@@ -210,6 +210,22 @@ def _chunks(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(bounds, bounds[1:] + [len(text)]) if a < b or not text]
 
 
+def item_start(text: str, offset: int) -> int:
+    """Offset of the line that starts the item holding ``offset`` (0 before the first
+    item): where a parse of that item alone begins (the editor's completion, dsl.position)."""
+    return max((s for s in _item_starts(text[:offset]) if s <= offset), default=0)
+
+
+def drop_statement(text: str, pos: int) -> str:
+    """``text`` with the statement holding ``pos`` blanked as recovery does after a syntax
+    error there — its line, or failing that the block its line opens; unchanged when
+    neither can go without unbalancing the item's brackets."""
+    work, _ = _blank_line(text, pos)
+    if work == text:
+        work, _ = _blank_block(text, pos)
+    return work
+
+
 def _shift_diag(diag: Diagnostic, lines: int) -> Diagnostic:
     if not lines:
         return diag

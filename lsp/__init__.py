@@ -2,6 +2,7 @@
 
     folder.py    the content folder of a document: its files' texts, checked on each edit
     features.py  what the editor asks, answered from a check's result (pure functions)
+    completion.py  the candidates of a position: what dsl.position says may stand there
     examples.py  the code lens over each 例: run it, its last outcome
     pending.py   the checks that wait for a pause in typing (one per document, the last edit)
     protocol.py  the base protocol and JSON-RPC as written: frames, error codes, life cycle

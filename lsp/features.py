@@ -21,7 +21,7 @@ from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
 
-__all__ = ["Symbol", "completions", "definition", "document_symbols", "documentation", "hover",
+__all__ = ["Symbol", "definition", "document_symbols", "documentation", "hover",
            "references", "word_at"]
 
 
@@ -248,49 +248,7 @@ def _inside(span: Span, line_no: int, col: int) -> bool:
 # ------------------------------------------------------------------ completion
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One completion: the text, its kind (keyword, variable, timing, scope, page, enemy),
-    a one-line detail and a longer documentation."""
-
-    label: str
-    kind: str
-    detail: str
-    documentation: str = ""
-
-
-@cache
-def _vocabulary_candidates() -> tuple[Candidate, ...]:
-    found = [Candidate(ja, "keyword", f"キーワード · {ascii_}", KEYWORD_TEXT.get(rule, ""))
-             for rule, (ja, ascii_) in vocab.KEYWORDS.items()]
-    for table, kind in (("variable", "variable"), ("counter", "variable"),
-                        ("timing", "timing"), ("scope", "scope")):
-        for entry in vocab.tables()[table].entries:
-            found.append(Candidate(entry.ja, kind, f"{TABLE_TITLES[table]} · {entry.code}",
-                                   _term_markdown(table, entry)))
-    first: dict[str, Candidate] = {}
-    for candidate in found:
-        first.setdefault(candidate.label, candidate)  # 銘 is a keyword and a variable
-    return tuple(first.values())
-
-
-def completions(result: Result | None, pages: dict, enemies: dict) -> list[Candidate]:
-    """Every keyword, variable, cumulative quantity, timing and scope, then every page id
-    (detail: 銘 and name) and enemy id (detail: name) of the content folder. A page's or
-    an enemy's documentation is left for ``documentation`` (asked for one item at a time:
-    the rules text of thousands of pages costs more than the whole list)."""
-    found = list(_vocabulary_candidates())
-    symbols = result.symbols if result is not None else None
-    for ident in (symbols.pages if symbols else pages):
-        page = pages.get(ident)
-        detail = (f"{_keyword('year')} {page.year} {page.name}" if page is not None
-                  else symbols.pages[ident].title or "")
-        found.append(Candidate(ident, "page", detail))
-    for ident in (symbols.enemies if symbols else enemies):
-        enemy = enemies.get(ident)
-        detail = enemy.name if enemy is not None else symbols.enemies[ident].title or ""
-        found.append(Candidate(ident, "enemy", detail))
-    return found
+# The candidates of a position are lsp.completion's (what the grammar lets stand there).
 
 
 #: The documentation of a page or enemy candidate, by its kind.

@@ -25,6 +25,7 @@ from dsl import size
 from dsl.diagnostics import ERROR, Span
 
 from . import examples, features
+from .completion import completions
 from .folder import Folder, Folders, interface
 from .pending import Pending
 from .protocol import JibunkiProtocol
@@ -39,6 +40,8 @@ COMPLETION_KINDS = {
     "variable": types.CompletionItemKind.Variable,
     "timing": types.CompletionItemKind.Event,
     "scope": types.CompletionItemKind.EnumMember,
+    "term": types.CompletionItemKind.EnumMember,
+    "field": types.CompletionItemKind.Field,
     "page": types.CompletionItemKind.Reference,
     "enemy": types.CompletionItemKind.Class,
 }
@@ -272,6 +275,15 @@ class JibunkiServer(LanguageServer):
         )
 
 
+def _offset(document, position: types.Position) -> int:
+    """The code-point offset in ``document`` of an LSP ``position`` (client units)."""
+    where = document.position_from_client_units(position)
+    lines = document.lines
+    before = sum(len(line) for line in lines[:where.line])
+    line = lines[where.line] if where.line < len(lines) else ""
+    return before + min(where.character, len(line.rstrip("\r\n")))
+
+
 def _path(uri: str) -> str:
     return str(Path(to_fs_path(uri) or uri).resolve())
 
@@ -327,12 +339,16 @@ def make_server() -> JibunkiServer:
             return types.CompletionList(is_incomplete=False, items=[])
         path = _path(params.text_document.uri)
         folder = ls.folders.of(Path(path))
+        # the position in the editor's text as it is now, not as it was last checked
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        offset = _offset(document, params.position)
         items = [types.CompletionItem(
             label=c.label, kind=COMPLETION_KINDS[c.kind], detail=c.detail,
             documentation=(types.MarkupContent(types.MarkupKind.Markdown, c.documentation)
                            if c.documentation else None),
             data=None if c.documentation else {"kind": c.kind, "path": path})
-            for c in features.completions(folder.latest, folder.pages, folder.enemies)]
+            for c in completions(document.source, offset, folder.latest, folder.pages,
+                                 folder.enemies)]
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)

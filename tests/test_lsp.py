@@ -143,17 +143,31 @@ async def test_hover_on_keywords_and_terms_shows_their_meaning(client: LanguageC
     assert nothing is None or "#" not in nothing.contents.value[:1]
 
 
-async def test_completion_offers_timings_and_page_ids(client: LanguageClient, content):
+async def test_completion_offers_what_may_stand_at_the_position(client: LanguageClient,
+                                                                content):
     path = content / PAGE
     uri = await _open(client, path)
+
+    async def labels(where: types.Position) -> dict:
+        found = await client.text_document_completion_async(types.CompletionParams(
+            types.TextDocumentIdentifier(uri), where))
+        return {item.label: item for item in found.items}
+
+    start = await labels(_where(path, "敵HP"))  # the start of an effect line
+    assert start["敵HP"].kind == types.CompletionItemKind.Variable
+    assert start["移動"].kind == types.CompletionItemKind.Keyword
+    assert "ターン開始時" not in start and "tabidachi" not in start
+    timing = _where(path, "毎 ステージ開始時")
+    after_at = await labels(types.Position(timing.line, timing.character + 2))
+    assert after_at["ステージ開始時"].kind == types.CompletionItemKind.Event
+    assert "敵HP" not in after_at
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
     found = await client.text_document_completion_async(types.CompletionParams(
-        types.TextDocumentIdentifier(uri), _where(path, "敵HP")))
+        types.TextDocumentIdentifier(deck_uri), _where(deck, "tabidachi")))
     items = {item.label: item for item in found.items}
-    assert items["ターン開始時"].kind == types.CompletionItemKind.Event
-    assert items["プレイ"].kind in (types.CompletionItemKind.EnumMember,
-                                    types.CompletionItemKind.Keyword)
     assert items["tabidachi"].detail == "銘 36 旅立ちの朝"
-    assert "haguruma" in items
+    assert items["tabidachi"].kind == types.CompletionItemKind.Reference
     # a page's rules text is sent when the client asks for that one item
     assert items["tabidachi"].documentation is None
     resolved = await client.completion_item_resolve_async(items["tabidachi"])

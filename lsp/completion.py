@@ -1,0 +1,277 @@
+"""補完 — the candidates of a position: what the grammar lets stand there (dsl.position),
+in the words of the vocabulary and of the content folder.
+
+Pure functions, no LSP types. A position's keywords are offered as they are; what a name
+there is (``Place.name``) picks a row of NAMES below: the value terms after an assignment
+operator, the targets at the start of an effect, the page ids in a デッキ … Each
+candidate's detail is Japanese: what it is, and for a target the operators it takes, for
+a cumulative quantity whether its scope may be read (the ●/○ cell of spec 002's table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+from contract import vocabulary as vocab
+from contract.vocabulary import W
+from dsl.position import Place, place_at
+
+__all__ = ["Candidate", "Folder", "NAMES", "candidates", "completions"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One completion: the text, its kind (keyword, variable, timing, scope, term, field,
+    page, enemy), a one-line detail and a longer documentation."""
+
+    label: str
+    kind: str
+    detail: str
+    documentation: str = ""
+
+
+#: What each vocabulary table is, in a candidate's detail.
+TABLE_WORDS = {
+    "variable": "変数", "counter": "累計量", "timing": "発動タイミング", "scope": "スコープ",
+    "lifetime": "値の寿命", "region": "領域", "pick": "選び方",
+    "destination": f"{W.scope.play}後の行き先", "anchor_unit": "アンカー付きスコープの単位",
+    "intent": "Intent の種類", "trait": "敵の特性", "balance": "バランスの設定",
+    "measure": "目標にできる測定値", "quantity": "戦闘の量", "condition_word": "条件の語",
+    "tile": "マスの種別", "journey_field": "旅の項目の欄",
+}
+#: The candidate kind of each table's terms (server.py maps kinds to the LSP's).
+TABLE_KINDS = {"variable": "variable", "counter": "variable", "timing": "timing",
+               "scope": "scope", "balance": "field", "journey_field": "field"}
+#: The operations written at an effect's start (target, operator, value), and how each
+#: is written.
+NUMERIC_OPS = ("add", "mul", "assign")
+OP_WORDS = {**{op.code: op.symbol for op in vocab.OPERATIONS}, "add": "+= -="}
+#: The operations each kind of target position takes (its keyword written before it).
+TARGET_OPS = {"page_target": NUMERIC_OPS, "enemy_line": NUMERIC_OPS,
+              "cap_target": ("cap",), "suppress_target": ("suppress",), "pay_target": ("pay",)}
+#: The condition families a play condition reads (spec 002 プレイ条件), and an appearance
+#: condition.
+PLAY_CONDITION_KINDS = frozenset(kind.code for kind in vocab.CONDITION_KINDS)
+APPEARS_CONDITION_KINDS = frozenset({"appearance"})
+#: A scope's cell of a cumulative quantity (spec 002's ●/○ table; × is never offered).
+CELL_WORDS = {vocab.CELL_CORE: "● 使える", vocab.CELL_UNUSED: "○ 警告 W001（設計上は読まない）"}
+
+
+def _docs(table: str, entry) -> str:
+    from .features import _term_markdown  # the hover's text of the term
+
+    return _term_markdown(table, entry)
+
+
+def _term(table: str, entry, detail: str = "", label: str = "") -> Candidate:
+    words = TABLE_WORDS[table] + (f" · {detail}" if detail else "")
+    return Candidate(label or entry.ja, TABLE_KINDS.get(table, "term"), words,
+                     _docs(table, entry))
+
+
+def _table(name: str, keep=lambda entry: True):
+    def found(place: Place, folder: Folder) -> list[Candidate]:
+        return [_term(name, e) for e in vocab.tables()[name].entries if keep(e)]
+    return found
+
+
+# ------------------------------------------------------------------ rows
+
+
+class Folder:
+    """What the content folder offers, worked out when a position asks: its page ids (id
+    → detail: 銘 and name, or the title of a page with errors), its enemy ids (→ name),
+    and the origins its pages use."""
+
+    def __init__(self, result, pages: dict, enemies: dict):
+        self.symbols = result.symbols if result is not None else None
+        self.pages, self.enemies = pages, enemies
+
+    @cached_property
+    def page_ids(self) -> dict[str, str]:
+        """Every page id → its 銘 and name."""
+        year = vocab.KEYWORDS["year"][0]
+        found = {}
+        for ident in (self.symbols.pages if self.symbols else self.pages):
+            page = self.pages.get(ident)
+            found[ident] = (f"{year} {page.year} {page.name}" if page is not None
+                            else self.symbols.pages[ident].title or "")
+        return found
+
+    @cached_property
+    def enemy_ids(self) -> dict[str, str]:
+        """Every enemy id → its name."""
+        found = {}
+        for ident in (self.symbols.enemies if self.symbols else self.enemies):
+            enemy = self.enemies.get(ident)
+            found[ident] = (enemy.name if enemy is not None
+                            else self.symbols.enemies[ident].title or "")
+        return found
+
+    @cached_property
+    def origins(self) -> list[str]:
+        """Every 出自 a page of the folder writes, sorted."""
+        if self.symbols is not None:
+            return sorted(self.symbols.origins)
+        return sorted({page.origin for page in self.pages.values() if page.origin})
+
+
+def _ops_of(entry, side: str) -> tuple[str, ...]:
+    return entry.enemy_ops if side == "enemy" else entry.page_ops
+
+
+def _targets(place: Place, folder: Folder) -> list[Candidate]:
+    wanted = TARGET_OPS[place.name]
+    found = []
+    for entry in vocab.VARIABLES:
+        ops = [op for op in _ops_of(entry, place.side) if op in wanted]
+        if ops:
+            kind = vocab.VARIABLE_KINDS[entry.kind]
+            found.append(_term("variable", entry, f"{kind} · {' '.join(OP_WORDS[o] for o in ops)}"))
+    if place.name == "enemy_line":
+        found += [_term("trait", entry) for entry in vocab.TRAITS]
+    return found
+
+
+def _counters(place: Place, folder: Folder) -> list[Candidate]:
+    """Each cumulative quantity with each scope it may be read over (● then ○, never ×:
+    the compiler's own list, compiler.values.with_scopes)."""
+    from compiler.values import with_scopes
+
+    scopes = vocab.tables()["scope"]
+    found = []
+    for entry in vocab.COUNTERS:
+        for label in with_scopes(entry, entry.ja):
+            scope = scopes.get(label[len(entry.ja) + 1:-1])
+            cell = entry.cell(scope.code)
+            found.append(_term("counter", entry, f"{scope.ja}: {CELL_WORDS[cell]}", label))
+    return found
+
+
+def _variables(keep):
+    def found(place: Place, folder: Folder) -> list[Candidate]:
+        return [_term("variable", e, vocab.VARIABLE_KINDS[e.kind]) for e in vocab.VARIABLES
+                if e.readable and keep(e)]
+    return found
+
+
+def _regions(place: Place, folder: Folder) -> list[Candidate]:
+    return [_term("region", e, "その領域のページの枚数") for e in vocab.REGIONS]
+
+
+def _joined(*rows):
+    def found(place: Place, folder: Folder) -> list[Candidate]:
+        return [c for row in rows for c in row(place, folder)]
+    return found
+
+
+def _tiles_passed(place: Place, folder: Folder) -> list[Candidate]:
+    return [_term("tile", e, "通過した数", f"{vocab.TILES_PASSED.ja}[{e.ja}]")
+            for e in vocab.TILE_KINDS]
+
+
+#: The families of timings (contract.vocabulary.TIMING_FAMILIES), in a timing's detail.
+TIMING_FAMILY_WORDS = {"phase": f"{W.scope.turn}の段階",
+                       "outer": f"{W.scope.stage}・{W.scope.run}の始まりと終わり",
+                       "event": "起きるたび", "always": f"{W.timing.always}（補正）"}
+
+
+def _timings(place: Place, folder: Folder) -> list[Candidate]:
+    """Every timing with its family; one a continuing effect never reaches says so (W004)."""
+    return [_term("timing", e, TIMING_FAMILY_WORDS[e.family]
+                  + ("" if e.reachable else " · 届かない（W004）")) for e in vocab.TIMINGS]
+
+
+def _pages(place: Place, folder: Folder) -> list[Candidate]:
+    return [Candidate(ident, "page", detail) for ident, detail in folder.page_ids.items()]
+
+
+def _enemies(place: Place, folder: Folder) -> list[Candidate]:
+    return [Candidate(ident, "enemy", detail) for ident, detail in folder.enemy_ids.items()]
+
+
+def _origins(place: Place, folder: Folder) -> list[Candidate]:
+    return [Candidate(origin, "term", "出自（内容フォルダのページが使っているもの）")
+            for origin in folder.origins]
+
+
+def _measures(place: Place, folder: Folder) -> list[Candidate]:
+    return [_term("measure", e) for e in vocab.MEASURES if e.item == place.block]
+
+
+def _journey_fields(place: Place, folder: Folder) -> list[Candidate]:
+    kind = (place.block or "").partition(":")[2]
+    return [_term("journey_field", e) for e in vocab.JOURNEY_FIELDS if kind in e.kinds]
+
+
+def _subscript(place: Place, folder: Folder) -> list[Candidate]:
+    """What a "[" after a name takes: the scopes a cumulative quantity may be read over,
+    a page id after a region or 銘, a kind of tile after 通過したマス."""
+    counter = vocab.lookup("counter", place.before)
+    if counter is not None:
+        return [_term("scope", vocab.tables()["scope"].by_code(code),
+                      f"{counter.ja}: {CELL_WORDS[counter.cell(code)]}")
+                for code in vocab.SCOPE_ORDER if counter.cell(code) != vocab.CELL_NONE]
+    if place.before in vocab.TILES_PASSED.spellings():
+        return _table("tile")(place, folder)
+    if vocab.lookup("region", place.before) or place.before in vocab.lookup(
+            "variable", "year").spellings():
+        return _pages(place, folder)
+    return _table("scope")(place, folder)
+
+
+_values = _joined(_counters, _variables(lambda e: True), _regions)
+
+#: What a name at a position is (dsl.position.Place.name) → its candidates.
+NAMES = {
+    "value": _values,
+    "condition": _joined(_counters, _variables(
+        lambda e: e.cond_kind in PLAY_CONDITION_KINDS), _regions, _table("condition_word")),
+    "appears": _joined(_variables(lambda e: e.cond_kind in APPEARS_CONDITION_KINDS),
+                       _tiles_passed),
+    "expect": _joined(_table("quantity"), _values),
+    "setting": _variables(lambda e: True),
+    "constant": lambda place, folder: [],
+    **{role: _targets for role in TARGET_OPS},
+    "lifetime": _table("lifetime"),
+    "timing": _timings,
+    "scope": _table("scope"),
+    "anchor_unit": _table("anchor_unit"),
+    "region": _table("region"),
+    "pick": _table("pick"),
+    "destination": _table("destination"),
+    "intent": _table("intent"),
+    "balance_key": _table("balance"),
+    "measure": _measures,
+    "journey_field": _journey_fields,
+    "origin": _origins,
+    "page_id": _pages,
+    "enemy_id": _enemies,
+    "subscript": _subscript,
+}
+
+
+@cache
+def _keyword(rule: str) -> Candidate:
+    from .features import KEYWORD_TEXT
+
+    ja, ascii_ = vocab.KEYWORDS[rule]
+    return Candidate(ja, "keyword", f"キーワード · {ascii_}", KEYWORD_TEXT.get(rule, ""))
+
+
+def candidates(place: Place | None, folder: Folder) -> list[Candidate]:
+    """The candidates of ``place``: its keywords, then what a name there may be; nothing
+    where nothing is known (a comment, a string, a line with a syntax error)."""
+    if place is None:
+        return []
+    found = [_keyword(rule) for rule in place.keywords]
+    if place.name is not None:
+        found += NAMES[place.name](place, folder)
+    seen: set[str] = set()
+    return [c for c in found if not (c.label in seen or seen.add(c.label))]
+
+
+def completions(text: str, offset: int, result, pages: dict, enemies: dict) -> list[Candidate]:
+    """The candidates at ``offset`` (code points) of the document ``text``."""
+    return candidates(place_at(text, offset), Folder(result, pages, enemies))

@@ -1,0 +1,193 @@
+"""Completion by position (issue 26): what the editor offers is what the grammar lets stand
+at the cursor — value terms after an assignment operator, targets and verbs at the start
+of an effect, page ids in a デッキ, item keywords at the top level, a page's or an enemy's
+field keywords in its block. The pure functions (dsl.position, lsp.completion) in the fast
+loop; the real server over stdio (pytest-lsp) in the slow one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from conftest import compiled_tables
+from contract import vocabulary as vocab
+from dsl.position import place_at
+from lsp.completion import Folder, candidates, completions
+
+PAGE_OPEN = "ページ a {\n  銘 3\n  未来面 {\n    "
+ITEM_WORDS = {vocab.KEYWORDS[rule][0] for rule in vocab.ITEM_KEYWORDS}
+PAGE_FIELD_WORDS = {vocab.KEYWORDS[rule][0] for rule in (
+    "year", "fray_mul", "origin", "dest", "deck_cap", "appears", "future", "past", "pen",
+    "tear", "flavor", "target")}
+ENEMY_FIELD_WORDS = {vocab.KEYWORDS[rule][0] for rule in (
+    "hp", "seat", "breakthrough", "intents", "escalation", "traits", "flavor", "target")}
+PAGES = {"tabidachi": SimpleNamespace(year=36, name="旅立ちの朝", origin="青年期"),
+         "kekkon": SimpleNamespace(year=44, name="結婚", origin="壮年期")}
+
+
+def _at_end(text: str, pages=None) -> dict:
+    """The candidates at the end of ``text``, by label."""
+    found = completions(text, len(text), None, pages or {}, {})
+    return {c.label: c for c in found}
+
+
+def _keywords(found: dict) -> set[str]:
+    return {label for label, c in found.items() if c.kind == "keyword"}
+
+
+# ------------------------------------------------------------------ fast: pure functions
+
+
+@pytest.mark.parametrize("line", ["敵HP -= ", "攻撃倍率 *= ", "防御 += ", "敵HP -="])
+def test_after_an_assignment_operator_the_value_terms_stand_and_no_keyword(line):
+    found = _at_end(PAGE_OPEN + line)
+    assert _keywords(found) == set()
+    assert {"使用した歩[プレイ]", "跨いだ回数[ターン]", "防御", "刻", "距離", "手札"} <= set(found)
+    assert "プレイ枚数[プレイ]" not in found  # a × cell of spec 002's table: never offered
+    assert "使用した歩" not in found  # a cumulative quantity is read with its scope
+    assert "W001" in found["使用した歩[ラン]"].detail  # ○: offered with its warning
+    assert "ターン開始時" not in found and not ITEM_WORDS & set(found)
+
+
+def test_at_the_start_of_an_effect_line_the_targets_and_verbs_stand():
+    found = _at_end(PAGE_OPEN)
+    assert {"敵HP", "防御", "歩", "攻撃倍率"} <= set(found)
+    assert {vocab.KEYWORDS[rule][0] for rule in ("pay", "move", "cap", "cond")} <= _keywords(found)
+    assert "使用した歩[プレイ]" not in found and "距離" not in found  # read, never targets
+    assert not (ITEM_WORDS | PAGE_FIELD_WORDS) & _keywords(found)
+    assert "+= -= *=" in found["敵HP"].detail
+
+
+def test_in_a_deck_block_the_page_ids_of_the_folder_stand_and_nothing_else():
+    for text in ("デッキ starter {\n  ", "デッキ starter {\n  tabidachi\n  ",
+                 "デッキ starter {\n  tabidachi × 2, "):
+        found = _at_end(text, PAGES)
+        assert set(found) == set(PAGES)
+        assert found["tabidachi"].detail == "銘 36 旅立ちの朝"
+
+
+def test_at_the_top_level_the_item_keywords_stand():
+    for text in ("", "ページ a {\n  銘 3\n}\n\n", "# 注釈\n"):
+        assert set(_at_end(text)) == ITEM_WORDS
+
+
+def test_inside_a_page_its_field_keywords_stand():
+    for text in ("ページ a {\n  ", "ページ a {\n  銘 3\n  未来面 { 敵HP -= 3 }\n  "):
+        assert set(_at_end(text)) == PAGE_FIELD_WORDS
+
+
+def test_inside_an_enemy_its_field_keywords_stand():
+    found = _at_end('敵 haguruma "歯車" {\n  HP 60\n  ')
+    assert set(found) == ENEMY_FIELD_WORDS
+
+
+def test_in_an_enemy_trait_block_its_targets_and_traits_stand():
+    found = _at_end("敵 a {\n  特性 {\n    ")
+    assert {"座", "不動", "封鎖"} <= set(found)
+    assert "歩" not in found  # no enemy operation moves the player's 歩
+
+
+def test_after_a_term_keyword_its_table_stands():
+    lifetimes = _at_end(PAGE_OPEN + "防御 += 3 寿命 ")
+    assert set(lifetimes) == {t.ja for t in vocab.LIFETIMES}
+    timings = _at_end(PAGE_OPEN + "防御 += 3 毎 ")
+    assert set(timings) == {t.ja for t in vocab.TIMINGS}
+    tails = _keywords(_at_end(PAGE_OPEN + "防御 += 3 "))
+    assert {"寿命", "毎", "範囲", "最大", "固定"} <= tails and not tails & PAGE_FIELD_WORDS
+
+
+def test_a_subscript_offers_the_scopes_its_quantity_may_be_read_over():
+    found = _at_end(PAGE_OPEN + "敵HP -= プレイ枚数[")
+    assert {"ターン", "ステージ", "ラン"} <= set(found)
+    assert "プレイ" not in found  # プレイ枚数[プレイ] is × (always 1)
+
+
+def test_nothing_is_offered_in_a_comment_or_a_string_or_after_an_error_on_the_line():
+    for text in (PAGE_OPEN + "# 敵HP -= ", 'ページ a "旅', PAGE_OPEN + "敵HP -= = "):
+        assert place_at(text, len(text)) is None
+        assert _at_end(text) == {}
+
+
+def test_an_error_on_an_earlier_line_does_not_hide_the_position():
+    text = "ページ a {\n  銘 = 3\n  未来面 {\n    敵HP -= "
+    assert _at_end(text).keys() >= {"使用した歩[プレイ]", "防御"}
+
+
+def test_the_position_is_read_from_the_text_before_the_cursor_only():
+    text = PAGE_OPEN + "敵HP -= 3\n  }\n}\n"
+    at = text.index("-= ") + 3
+    found = {c.label for c in candidates(place_at(text, at), Folder(None, {}, {}))}
+    assert "使用した歩[プレイ]" in found and not ITEM_WORDS & found
+
+
+# ------------------------------------------------------------------ slow: over the wire
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+async def client(lsp_client: LanguageClient, content):
+    lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=content.parent.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="jibunki", version=1,
+        text=path.read_text(encoding="utf-8") if text is None else text)))
+    await client.wait_for_notification("textDocument/publishDiagnostics")
+    return uri
+
+
+async def _labels(client: LanguageClient, uri: str, line: int, character: int) -> dict:
+    found = await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri), types.Position(line, character)))
+    return {item.label: item for item in found.items}
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_the_server_offers_value_terms_after_an_operator_and_ids_in_a_deck(
+        client: LanguageClient, content):
+    pages = set(compiled_tables(content).pages) | {"atarashii"}
+    page = content / "pages" / "新しい.page"
+    text = 'ページ atarashii "新しい" {\n  銘 30\n  未来面 {\n    敵HP -= \n  }\n  過去面 白紙\n}\n'
+    page.write_text(text, encoding="utf-8")
+    uri = await _open(client, page)
+    after = await _labels(client, uri, 3, len("    敵HP -= "))
+    assert {"使用した歩[プレイ]", "防御"} <= set(after)
+    assert not ITEM_WORDS & set(after)
+    assert all(item.kind != types.CompletionItemKind.Keyword for item in after.values())
+    assert after["使用した歩[プレイ]"].kind == types.CompletionItemKind.Variable
+    inside = await _labels(client, uri, 5, 2)
+    assert set(inside) == PAGE_FIELD_WORDS
+    top = await _labels(client, uri, 7, 0)
+    assert set(top) == ITEM_WORDS
+
+    deck = content / "starter.deck"
+    deck_uri = await _open(client, deck)
+    row = deck.read_text(encoding="utf-8").split("\n").index("  tabidachi")
+    in_deck = await _labels(client, deck_uri, row, 2)
+    assert set(in_deck) == pages
+    assert all(item.kind == types.CompletionItemKind.Reference for item in in_deck.values())
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_the_server_offers_enemy_fields_in_an_enemy_block(client: LanguageClient, content):
+    enemy = content / "enemies" / "日々.enemy"
+    text = enemy.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("敵 ")) + 1
+    uri = await _open(client, enemy)
+    found = await _labels(client, uri, row, 0)
+    assert set(found) == ENEMY_FIELD_WORDS
