@@ -31,15 +31,8 @@ class Candidate:
     documentation: str = ""
 
 
-#: What each vocabulary table is, in a candidate's detail.
-TABLE_WORDS = {
-    "variable": "変数", "counter": "累計量", "timing": "発動タイミング", "scope": "スコープ",
-    "lifetime": "値の寿命", "region": "領域", "pick": "選び方",
-    "destination": f"{W.scope.play}後の行き先", "anchor_unit": "アンカー付きスコープの単位",
-    "intent": "Intent の種類", "trait": "敵の特性", "balance": "バランスの設定",
-    "measure": "目標にできる測定値", "quantity": "戦闘の量", "condition_word": "条件の語",
-    "tile": "マスの種別", "journey_field": "旅の項目の欄",
-}
+#: What each vocabulary table is, in a candidate's detail (the vocabulary's own names).
+TABLE_WORDS = vocab.TABLE_NAMES
 #: The candidate kind of each table's terms (server.py maps kinds to the LSP's).
 TABLE_KINDS = {"variable": "variable", "counter": "variable", "timing": "timing",
                "scope": "scope", "balance": "field", "journey_field": "field"}
@@ -171,10 +164,8 @@ def _tiles_passed(place: Place, folder: Folder) -> list[Candidate]:
             for e in vocab.TILE_KINDS]
 
 
-#: The families of timings (contract.vocabulary.TIMING_FAMILIES), in a timing's detail.
-TIMING_FAMILY_WORDS = {"phase": f"{W.scope.turn}の段階",
-                       "outer": f"{W.scope.stage}・{W.scope.run}の始まりと終わり",
-                       "event": "起きるたび", "always": f"{W.timing.always}（補正）"}
+#: The families of timings, in a timing's detail (the vocabulary's own words).
+TIMING_FAMILY_WORDS = vocab.TIMING_FAMILY_TEXT
 
 
 def _timings(place: Place, folder: Folder) -> list[Candidate]:

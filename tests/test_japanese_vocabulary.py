@@ -20,7 +20,7 @@ from conftest import compiled_tables, invoke_cli
 from contract import reference
 from contract import vocabulary as vocab
 from english import english_sentences
-from lsp import features
+from lsp import completion, features
 
 #: Hiragana, katakana and the CJK ideographs: a text the designer reads says something in
 #: Japanese (a one-word English note such as "atomic" has no sentence, but no kana either).
@@ -135,12 +135,26 @@ def test_a_journey_word_has_a_hover():
     assert "カードアイコン" in field
 
 
+#: Positions in a page, an enemy and a deck, each with the cursor at its end: between
+#: them they reach every kind of candidate the server offers.
+_POSITIONS = ("", "ページ p {\n", "ページ p {\n 未来面 {\n  ", "ページ p {\n 未来面 {\n  敵HP -= ",
+              "ページ p {\n 未来面 {\n  防御 += 3 寿命 ", "ページ p {\n 未来面 {\n  防御 += 3 毎 ",
+              "ページ p {\n 未来面 {\n  敵HP -= 使用した歩[", "敵 e {\n", "敵 e {\n 特性 {\n  ",
+              "デッキ d {\n  ")
+
+
+def _every_candidate() -> list:
+    return [c for text in _POSITIONS
+            for c in completion.completions(text, len(text), None, {}, {})]
+
+
 def test_every_keyword_s_completion_detail_and_documentation_is_japanese():
     """A keyword's completion says what the keyword does (the same text as its hover)."""
     keywords = {ja for ja, _ in vocab.KEYWORDS.values()}
-    found = [c for c in features.completions(None, {}, {}) if c.label in keywords]
+    offered = _every_candidate()
+    found = [c for c in offered if c.label in keywords]
     assert found
-    for candidate in features.completions(None, {}, {}):
+    for candidate in offered:
         _clean(f"completion {candidate.label} detail", candidate.detail)
         _clean(f"completion {candidate.label} documentation", candidate.documentation)
         assert _JAPANESE.search(candidate.detail), candidate
