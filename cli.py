@@ -710,9 +710,9 @@ def build(content: Path) -> None:
         click.echo(f"例: {result.examples_wanted} 件を実行できませんでした"
                    "（コンテンツのエラーを直してください）")
     else:
-        ran = len(result.examples)
-        failed = sum(not r.passed for r in result.examples)
-        click.echo(f"例: {ran - failed} passed, {failed} failed")
+        from scenario.tally import closing_line
+
+        click.echo(f"例: {closing_line(result.examples)}")
     if result.errors:
         click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
@@ -734,17 +734,17 @@ def build(content: Path) -> None:
     click.echo(f"カタログ: {index.resolve().as_uri()}")
 
 
-DEFAULT_TESTS = DEFAULT_CONTENT / "tests"
-
-
 @main.command("test")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="The content folder names resolve against (default: content/).")
 def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
-    """Run scenario files (例 blocks; default: content/tests/) like a test runner."""
-    tests = (content / "tests") if content else DEFAULT_TESTS
-    result = _check_named(paths, content, "シナリオのファイルかフォルダ", default=tests)
+    """Run the examples (例 blocks) like a test runner: every example of the content by
+    default — content/tests/ and those under pages and enemies — or those of the files
+    and folders named."""
+    from scenario.tally import closing_line, nothing_to_run
+
+    result = _check_named(paths, content, "例のあるファイルかフォルダ")
     broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
     # Errors anywhere in the content stop the examples: show them all (context files too).
     broken += [d for d in result.examples_blocked if d not in broken]
@@ -756,17 +756,15 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
         sys.exit(EXIT_CONTENT)
     if not result.examples:
         # A runner that ran nothing is not green.
-        click.echo("0 passed, 0 failed")
-        click.echo("実行する例（例 { … }）が1つもありません。", err=True)
+        click.echo(closing_line([]))
+        click.echo(nothing_to_run(list(paths) or [content or DEFAULT_CONTENT], result.files),
+                   err=True)
         sys.exit(EXIT_CONTENT)
-    passed = failed = 0
     for run in result.examples:
         where = f"{run.path}:{run.line}"
         if run.passed:
-            passed += 1
             click.echo(f"PASS  {run.name}  ({where})")
             continue
-        failed += 1
         click.secho(f"FAIL  {run.name}  ({where})", fg="red")
         for failure in run.failures:
             click.echo(f"  {run.path}:{failure.line}:{failure.col}")
@@ -775,8 +773,8 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
                 click.echo(f"    + 実際: {failure.actual}")
             else:
                 click.echo(f"    {failure.message}")
-    click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(EXIT_CONTENT if failed else EXIT_OK)
+    click.echo(closing_line(result.examples))
+    sys.exit(EXIT_CONTENT if any(not run.passed for run in result.examples) else EXIT_OK)
 
 
 @main.command()
