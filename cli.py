@@ -634,24 +634,18 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
 
 def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
     """The journey report's run, with a progress bar on a terminal's stderr."""
+    from rich.console import Console
+
     from sim.journey_lab import run
 
-    if not (show and sys.stderr.isatty()):
+    console = Console(stderr=True)
+    if not (show and console.is_terminal):
         return run(literal, settings, workers=workers, backend=backend, address=address)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from sim.progress import RunBar
 
-    with Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("", total=None)
-        done = [0]
-
-        def heard(index, result) -> None:
-            done[0] += 1
-            bar.update(task, completed=done[0])
-
+    with RunBar(console, unit="対局", label="旅の測定") as bar:
         return run(literal, settings, workers=workers, backend=backend, address=address,
-                   on_done=heard)
+                   progress=bar.show)
 
 
 def _print_journey(report: dict) -> None:
@@ -854,14 +848,17 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
 
 
 def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -> dict:
-    """The lab run, with a progress bar on a terminal's stderr."""
+    """The lab run, with a progress bar on a terminal's stderr (the whole run's time left)."""
+    from rich.console import Console
+
     from sim.lab import Lab
 
-    if not (show and sys.stderr.isatty()):
+    console = Console(stderr=True)
+    lab: Lab | None = None
+    if not (show and console.is_terminal):
         said: list = []
-        lab: Lab | None = None
 
-        def say_estimate(what: str, done: int, total: int) -> None:
+        def say_estimate(step) -> None:
             # Once, when the pilot round has told how many pairs the precision needs.
             if lab is not None and lab.estimate and not said:
                 said.append(lab.estimate)
@@ -873,29 +870,16 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
                   address=address, progress=say_estimate)
         return lab.run()
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from sim.progress import RunBar, lab_details
 
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("戦"), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as bar:
-        task = bar.add_task("", total=None)
-        lab: Lab | None = None
-
-        def progress(what: str, done: int, total: int) -> None:
-            extra = ""
-            if lab is not None and lab.widest is not None:
-                extra += f"  最大半幅 ±{lab.widest * 100:.1f} pt（目標 ±{settings.precision * 100:g}）"
-            if lab is not None and lab.estimate:
-                extra += f"  見込み 約 {lab.estimate} 組/ページ"
-            bar.update(task, description=f"{what}{extra}", completed=done, total=total)
+    with RunBar(console, unit="戦") as bar:
+        def progress(step) -> None:
+            bar.show(step.done, step.planned, step.basis, label=step.phase,
+                     details=lab_details(lab, settings.precision))
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
                   address=address, progress=progress)
-        report = lab.run()
-    return report
+        return lab.run()
 
 
 def _print_sim(report: dict) -> None:
