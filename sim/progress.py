@@ -1,8 +1,8 @@
 """進み具合 — the progress bar of a long run (``jibunki sim``, ``jibunki journey report``):
 what is counted, how much of the whole run is done, and the time the whole run has left.
 
-The time left is the whole run's, never one round's: the time spent so far, over the work
-done so far, times the work still planned (``time_left``). The lab plays in rounds whose
+The time left is the whole run's, never one round's: the work still planned in the whole
+run at the pace of the work done so far (``time_left``, ``pace``). The lab plays in rounds whose
 later sizes depend on what the earlier ones measured, so its plan is said for what it is
 (``basis``, sim/lab.py ``Step``): "exact" (a fixed list of tasks, the journey's), "estimate"
 (the entries' measured needs) or "floor" (before the pilot has measured anything, the
@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn
 from rich.text import Text
 
-__all__ = ["RunBar", "count_text", "duration", "lab_details", "time_left"]
+__all__ = ["RunBar", "count_text", "duration", "lab_details", "pace", "time_left"]
 
 #: basis → how a planned total is written after the count done: exactly, about, at least.
 _TOTAL = {"exact": "{planned:,}", "estimate": "約 {planned:,}", "floor": "{planned:,} 以上"}
@@ -43,19 +43,30 @@ def count_text(unit: str, done: int, planned: int | None, basis: str = "exact") 
     return f"{unit} {done:,}/{_TOTAL[basis].format(planned=planned)}"
 
 
-def time_left(elapsed: float | None, done: float, planned: float | None,
+def time_left(pace: float | None, done: float, planned: float | None,
               basis: str = "exact") -> str:
-    """The whole run's time left, from its pace so far: ``elapsed`` seconds for ``done``
-    of ``planned`` units. 「残り約 1分20秒（全体）」; on a floor plan 「残り 40秒以上（全体・
-    見積もり中）」; before anything is done there is no pace yet: 「残り 計算中（全体）」."""
-    if not elapsed or not done or planned is None:
+    """The whole run's time left: the work still planned (``planned`` − ``done`` units) at
+    ``pace`` units a second. 「残り約 1分20秒（全体）」; on a floor plan 「残り 40秒以上（全体・
+    見積もり中）」; with no pace yet (nothing done): 「残り 計算中（全体）」."""
+    if not pace or planned is None:
         return "残り 計算中（全体）"
-    left = elapsed * max(planned - done, 0) / done
+    left = max(planned - done, 0) / pace
     if left < 1:
         return "残り 1秒未満（全体）"
     if basis == "floor":
         return f"残り {duration(left)}以上（全体・見積もり中）"
     return f"残り約 {duration(left)}（全体）"
+
+
+def pace(task: Task) -> float | None:
+    """Units a second: rich's speed over its last half minute, so that a phase of cheaper
+    battles (a weaker policy of the ladder) is soon read at its own pace; before there are
+    two samples, the whole run's average."""
+    if task.speed:
+        return task.speed
+    if task.elapsed and task.completed:
+        return task.completed / task.elapsed
+    return None
 
 
 def lab_details(lab, precision: float) -> str:
@@ -77,7 +88,7 @@ class _Count(ProgressColumn):
 
 class _Left(ProgressColumn):
     def render(self, task: Task) -> Text:
-        return Text(time_left(task.elapsed, task.completed, _total(task), task.fields["basis"]))
+        return Text(time_left(pace(task), task.completed, _total(task), task.fields["basis"]))
 
 
 def _total(task: Task) -> int | None:

@@ -34,17 +34,17 @@ def test_the_count_says_what_is_counted_and_how_sure_its_total_is():
     assert count_text("戦", 0, None) == "戦 0"
 
 
-def test_the_time_left_is_the_pace_so_far_over_the_work_still_planned():
-    # 100 of 500 done in 20 s: 400 more at 5 a second.
-    assert time_left(20.0, 100, 500) == "残り約 1分20秒（全体）"
-    assert time_left(20.0, 100, 500, "estimate") == "残り約 1分20秒（全体）"
+def test_the_time_left_is_the_work_still_planned_at_the_pace_so_far():
+    # 100 of 500 done at 5 a second: 400 more take 80 s.
+    assert time_left(5.0, 100, 500) == "残り約 1分20秒（全体）"
+    assert time_left(5.0, 100, 500, "estimate") == "残り約 1分20秒（全体）"
     # Before the pilot has measured, the plan is a floor: so is the time.
-    assert time_left(20.0, 100, 500, "floor") == "残り 1分20秒以上（全体・見積もり中）"
+    assert time_left(5.0, 100, 500, "floor") == "残り 1分20秒以上（全体・見積もり中）"
 
 
-def test_the_time_left_is_not_guessed_before_anything_is_done():
+def test_the_time_left_is_not_guessed_before_there_is_a_pace():
     assert time_left(None, 0, 500) == "残り 計算中（全体）"
-    assert time_left(3.0, 0, 500) == "残り 計算中（全体）"
+    assert time_left(0.0, 0, 500) == "残り 計算中（全体）"
     assert time_left(3.0, 10, None) == "残り 計算中（全体）"
     assert time_left(3.0, 500, 500) == "残り 1秒未満（全体）"
 
@@ -69,10 +69,13 @@ def test_the_bar_shows_its_label_count_and_whole_run_time_left_on_a_fake_clock()
     bar.show(0, 400)
     assert "旅の測定" in rendered(bar) and "対局 0/400" in rendered(bar)
     assert "残り 計算中（全体）" in rendered(bar)
-    clock.now += 30.0  # 100 of 400 in 30 s
+    clock.now += 30.0  # 100 of 400 in 30 s: the average pace, 10 s a game
     bar.show(100, 400)
     text = rendered(bar)
     assert "対局 100/400" in text and "残り約 1分30秒（全体）" in text
+    clock.now += 10.0  # then 100 more in 10 s: the recent pace, 10 games a second
+    bar.show(200, 400)
+    assert "対局 200/400" in rendered(bar) and "残り約 20秒（全体）" in rendered(bar)
 
 
 def test_the_labs_bar_names_its_phase_and_the_basis_of_its_total():
@@ -156,11 +159,10 @@ def test_the_plan_is_a_floor_until_the_main_policys_pilot_then_an_estimate(monke
 
 def test_the_time_left_at_the_end_of_a_round_counts_the_rounds_still_to_come(monkeypatch):
     lab, steps = fake_lab(monkeypatch)
-    # A fake clock that plays one battle a second: the time left is the battles left.
+    # At one battle a second, the time left is the battles left.
     last_enemy = [s for s in steps if s.phase == "敵"][-1]  # the enemy's last battle …
     ahead = last_enemy.planned - last_enemy.done
-    left = time_left(float(last_enemy.done), last_enemy.done, last_enemy.planned,
-                     last_enemy.basis)
+    left = time_left(1.0, last_enemy.done, last_enemy.planned, last_enemy.basis)
     # … and the pages under both policies are still ahead, each at least its pilot round.
     assert ahead >= 2 * (1 + 3) * 40
     assert left == f"残り {duration(ahead)}以上（全体・見積もり中）"
