@@ -118,22 +118,26 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
 
 
-def _check_named(paths, content: Path | None, what: str, default: Path | None = None,
-                 whole_result: bool = False):
-    """Check the named paths (or ``default``, else the content folder) and play their
-    examples. Names in them resolve against the whole content folder (``--content``,
+def _check_named(paths, content: Path | None, what: str, whole_result: bool = False):
+    """Check the named paths (none: the content folder) and play their examples. Names in them resolve against the whole content folder (``--content``,
     default content/) wherever the named files are: a scenario or deck kept outside sees
     the bundled pages. Checking the content folder itself is checking the project: it
     must hold what compile needs (the balance, the starting deck). ``whole_result``: the
     findings may come from the lint cache (scenario.lintcache), with no tables or events."""
     folder = content or DEFAULT_CONTENT
-    fallback = default or folder
-    named = list(paths) or [fallback]
-    if not paths and not fallback.is_dir():
-        raise click.UsageError(f"{fallback}/ がありません。{what}を指定してください")
-    context = [folder] if folder.is_dir() else []
-    whole = folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]
-    return _lint(named, context, folder if whole else None, whole_result)
+    named = list(paths) or [folder]
+    if not paths and not folder.is_dir():
+        raise click.UsageError(f"{folder}/ がありません。{what}を指定してください")
+    if folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]:
+        return _content(folder, whole_result)
+    return _lint(named, [folder] if folder.is_dir() else [], None, whole_result)
+
+
+def _content(folder: Path, whole_result: bool = False):
+    """The whole content folder checked and every example of it played: what ``lint`` and
+    ``test`` with no argument, ``build`` and ``watch`` all report (one way of naming it,
+    so they share their caches)."""
+    return _lint([folder], [], folder, whole_result)
 
 
 def _lint(named, context, project, whole_result: bool = False):
@@ -698,7 +702,7 @@ def build(content: Path) -> None:
     from catalog.render import example_views, write
     from runtime.tables import TableError, load
 
-    result = _lint([content], [], content)
+    result = _content(content)
     _print_diagnostics(result.diagnostics, result.sources, result.files)
     if result.examples_blocked or (result.errors and not result.examples):
         click.echo(f"例: {result.examples_wanted} 件を実行できませんでした"
@@ -1046,7 +1050,7 @@ def watch(content: Path, debounce: int) -> None:
         if sys.stdout.isatty():
             click.clear()
         click.echo(f"── {time.strftime('%H:%M:%S')} {content}/ ──")
-        result = _lint([content], [], content, whole_result=True)
+        result = _content(content, whole_result=True)
         _print_diagnostics(result.diagnostics, result.sources, result.files)
         _say_blocked(result)
         click.echo(f"（{time.perf_counter() - started:.2f} 秒。保存するたびに検査します。Ctrl-C で終わります）")

@@ -191,3 +191,13 @@ def test_a_run_that_finds_no_example_fails_and_says_where_it_looked(tmp_path):
     result = run_test_command("--content", content, content / "y.page")
     assert result.exit_code == 1
     assert f"{content / 'y.page'} の 1 ファイルに例" in result.output
+
+
+def test_build_plays_the_same_examples_as_jibunki_test(tmp_path, monkeypatch):
+    content = content_with_examples(tmp_path)
+    monkeypatch.chdir(tmp_path)  # build writes generated/ here
+    tested = run_test_command("--content", content).output.splitlines()[-1]
+    built = CliRunner().invoke(main, ["build", "--content", str(content)])
+    assert built.exit_code == 0, built.output
+    assert f"例: {tested}" in built.output.splitlines()
+    assert tested == "2 passed, 0 failed（2 ファイルの例 2 件）"
