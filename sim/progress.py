@@ -51,10 +51,10 @@ def time_left(pace: float | None, done: float, planned: float | None,
     if not pace or planned is None:
         return "残り 計算中（全体）"
     left = max(planned - done, 0) / pace
+    if basis == "floor":  # at least this much: "at least nothing" would say nothing
+        return f"残り {duration(left)}以上（全体・見積もり中）" if left >= 1 else "残り 見積もり中（全体）"
     if left < 1:
         return "残り 1秒未満（全体）"
-    if basis == "floor":
-        return f"残り {duration(left)}以上（全体・見積もり中）"
     return f"残り約 {duration(left)}（全体）"
 
 

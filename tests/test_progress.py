@@ -47,6 +47,7 @@ def test_the_time_left_is_not_guessed_before_there_is_a_pace():
     assert time_left(0.0, 0, 500) == "残り 計算中（全体）"
     assert time_left(3.0, 10, None) == "残り 計算中（全体）"
     assert time_left(3.0, 500, 500) == "残り 1秒未満（全体）"
+    assert time_left(3.0, 500, 500, "floor") == "残り 見積もり中（全体）"
 
 
 class FakeClock:
