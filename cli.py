@@ -118,22 +118,26 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
 
 
-def _check_named(paths, content: Path | None, what: str, default: Path | None = None,
-                 whole_result: bool = False):
-    """Check the named paths (or ``default``, else the content folder) and play their
-    examples. Names in them resolve against the whole content folder (``--content``,
+def _check_named(paths, content: Path | None, what: str, whole_result: bool = False):
+    """Check the named paths (none: the content folder) and play their examples. Names in them resolve against the whole content folder (``--content``,
     default content/) wherever the named files are: a scenario or deck kept outside sees
     the bundled pages. Checking the content folder itself is checking the project: it
     must hold what compile needs (the balance, the starting deck). ``whole_result``: the
     findings may come from the lint cache (scenario.lintcache), with no tables or events."""
     folder = content or DEFAULT_CONTENT
-    fallback = default or folder
-    named = list(paths) or [fallback]
-    if not paths and not fallback.is_dir():
-        raise click.UsageError(f"{fallback}/ がありません。{what}を指定してください")
-    context = [folder] if folder.is_dir() else []
-    whole = folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]
-    return _lint(named, context, folder if whole else None, whole_result)
+    named = list(paths) or [folder]
+    if not paths and not folder.is_dir():
+        raise click.UsageError(f"{folder}/ がありません。{what}を指定してください")
+    if folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]:
+        return _content(folder, whole_result)
+    return _lint(named, [folder] if folder.is_dir() else [], None, whole_result)
+
+
+def _content(folder: Path, whole_result: bool = False):
+    """The whole content folder checked and every example of it played: what ``lint`` and
+    ``test`` with no argument, ``build`` and ``watch`` all report (one way of naming it,
+    so they share their caches)."""
+    return _lint([folder], [], folder, whole_result)
 
 
 def _lint(named, context, project, whole_result: bool = False):
@@ -566,24 +570,18 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
 
 def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
     """The journey report's run, with a progress bar on a terminal's stderr."""
+    from rich.console import Console
+
     from sim.journey_lab import run
 
-    if not (show and sys.stderr.isatty()):
+    console = Console(stderr=True)
+    if not (show and console.is_terminal):
         return run(literal, settings, workers=workers, backend=backend, address=address)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from sim.progress import RunBar
 
-    with Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("", total=None)
-        done = [0]
-
-        def heard(index, result) -> None:
-            done[0] += 1
-            bar.update(task, completed=done[0])
-
+    with RunBar(console, unit="対局", label="旅の測定") as bar:
         return run(literal, settings, workers=workers, backend=backend, address=address,
-                   on_done=heard)
+                   progress=bar.show)
 
 
 def _print_journey(report: dict) -> None:
@@ -644,15 +642,15 @@ def build(content: Path) -> None:
     from catalog.render import example_views, write
     from runtime.tables import TableError, load
 
-    result = _lint([content], [], content)
+    result = _content(content)
     _print_diagnostics(result.diagnostics, result.sources, result.files)
     if result.examples_blocked or (result.errors and not result.examples):
         click.echo(f"例: {result.examples_wanted} 件を実行できませんでした"
                    "（コンテンツのエラーを直してください）")
     else:
-        ran = len(result.examples)
-        failed = sum(not r.passed for r in result.examples)
-        click.echo(f"例: {ran - failed} passed, {failed} failed")
+        from scenario.tally import closing_line
+
+        click.echo(f"例: {closing_line(result.examples)}")
     if result.errors:
         click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
@@ -674,17 +672,17 @@ def build(content: Path) -> None:
     _say_catalog(index)
 
 
-DEFAULT_TESTS = DEFAULT_CONTENT / "tests"
-
-
 @main.command("test")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="The content folder names resolve against (default: content/).")
 def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
-    """Run scenario files (例 blocks; default: content/tests/) like a test runner."""
-    tests = (content / "tests") if content else DEFAULT_TESTS
-    result = _check_named(paths, content, "シナリオのファイルかフォルダ", default=tests)
+    """Run the examples (例 blocks) like a test runner: every example of the content by
+    default — content/tests/ and those under pages and enemies — or those of the files
+    and folders named."""
+    from scenario.tally import closing_line, nothing_to_run
+
+    result = _check_named(paths, content, "例のあるファイルかフォルダ")
     broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
     # Errors anywhere in the content stop the examples: show them all (context files too).
     broken += [d for d in result.examples_blocked if d not in broken]
@@ -696,17 +694,15 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
         sys.exit(EXIT_CONTENT)
     if not result.examples:
         # A runner that ran nothing is not green.
-        click.echo("0 passed, 0 failed")
-        click.echo("実行する例（例 { … }）が1つもありません。", err=True)
+        click.echo(closing_line([]))
+        click.echo(nothing_to_run(list(paths) or [content or DEFAULT_CONTENT], result.files),
+                   err=True)
         sys.exit(EXIT_CONTENT)
-    passed = failed = 0
     for run in result.examples:
         where = f"{run.path}:{run.line}"
         if run.passed:
-            passed += 1
             click.echo(f"PASS  {run.name}  ({where})")
             continue
-        failed += 1
         click.secho(f"FAIL  {run.name}  ({where})", fg="red")
         for failure in run.failures:
             click.echo(f"  {run.path}:{failure.line}:{failure.col}")
@@ -715,8 +711,8 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
                 click.echo(f"    + 実際: {failure.actual}")
             else:
                 click.echo(f"    {failure.message}")
-    click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(EXIT_CONTENT if failed else EXIT_OK)
+    click.echo(closing_line(result.examples))
+    sys.exit(EXIT_CONTENT if any(not run.passed for run in result.examples) else EXIT_OK)
 
 
 @main.command()
@@ -796,14 +792,17 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
 
 
 def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -> dict:
-    """The lab run, with a progress bar on a terminal's stderr."""
+    """The lab run, with a progress bar on a terminal's stderr (the whole run's time left)."""
+    from rich.console import Console
+
     from sim.lab import Lab
 
-    if not (show and sys.stderr.isatty()):
+    console = Console(stderr=True)
+    lab: Lab | None = None
+    if not (show and console.is_terminal):
         said: list = []
-        lab: Lab | None = None
 
-        def say_estimate(what: str, done: int, total: int) -> None:
+        def say_estimate(step) -> None:
             # Once, when the pilot round has told how many pairs the precision needs.
             if lab is not None and lab.estimate and not said:
                 said.append(lab.estimate)
@@ -815,29 +814,16 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
                   address=address, progress=say_estimate)
         return lab.run()
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from sim.progress import RunBar, lab_details
 
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("戦"), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as bar:
-        task = bar.add_task("", total=None)
-        lab: Lab | None = None
-
-        def progress(what: str, done: int, total: int) -> None:
-            extra = ""
-            if lab is not None and lab.widest is not None:
-                extra += f"  最大半幅 ±{lab.widest * 100:.1f} pt（目標 ±{settings.precision * 100:g}）"
-            if lab is not None and lab.estimate:
-                extra += f"  見込み 約 {lab.estimate} 組/ページ"
-            bar.update(task, description=f"{what}{extra}", completed=done, total=total)
+    with RunBar(console, unit="戦") as bar:
+        def progress(step) -> None:
+            bar.show(step.done, step.planned, step.basis, label=step.phase,
+                     details=lab_details(lab, settings.precision))
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
                   address=address, progress=progress)
-        report = lab.run()
-    return report
+        return lab.run()
 
 
 def _print_sim(report: dict) -> None:
@@ -1004,7 +990,7 @@ def watch(content: Path, debounce: int) -> None:
         if sys.stdout.isatty():
             click.clear()
         click.echo(f"── {time.strftime('%H:%M:%S')} {content}/ ──")
-        result = _lint([content], [], content, whole_result=True)
+        result = _content(content, whole_result=True)
         _print_diagnostics(result.diagnostics, result.sources, result.files)
         _say_blocked(result)
         click.echo(f"（{time.perf_counter() - started:.2f} 秒。保存するたびに検査します。Ctrl-C で終わります）")

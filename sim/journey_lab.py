@@ -170,8 +170,10 @@ def tasks_of(found: list[Variant], settings: Settings) -> list[Task]:
 
 
 def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str = "local",
-        address: str | None = None, on_done=None) -> dict:
-    """The report (format FORMAT) of every variant over ``settings.seeds`` seeds."""
+        address: str | None = None, progress=None) -> dict:
+    """The report (format FORMAT) of every variant over ``settings.seeds`` seeds.
+    ``progress(done, total)``: told the count of tasks (deals solved or played) before the
+    first starts and as each finishes."""
     from contract.codec import from_literal
     from contract.tables import JourneyTable
 
@@ -180,9 +182,18 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
     table = from_literal(JourneyTable, table_literal, "journey")
     found, missing = variants(table, settings)
     tasks = tasks_of(found, settings)
+    heard = None
+    if progress is not None:
+        finished = [0]
+
+        def heard(index, result) -> None:
+            finished[0] += 1
+            progress(finished[0], len(tasks))
+
+        progress(0, len(tasks))
     with open_runner(prepare, table_literal, workers=workers, backend=backend,
                      address=address) as runner:
-        results = runner.run(work, tasks, on_done)
+        results = runner.run(work, tasks, heard)
     rows = []
     for index, variant in enumerate(found):
         mine = [(t, r) for t, r in zip(tasks, results) if t.variant == index]

@@ -134,7 +134,21 @@ def work(tables, task: Task) -> list[Outcome]:
 # -------------------------------------------------------------- the run
 
 
-Progress = Callable[[str, int, int], None]  # (what, battles done, battles in the round)
+class Step(NamedTuple):
+    """Where a run stands, for a progress display: the phase being played (敵,
+    ページ（greedy）…), the battles played so far in the whole run, and the battles the
+    whole run is planned to play, those done included (``Lab.plan``). ``basis`` says what
+    ``planned`` is: "floor" until the main policy's pilot has measured how many pairs a page
+    needs (every phase still to come counted at its pilot round: the run plays at least
+    that), "estimate" after (each entry at what its measured variance says it needs)."""
+
+    phase: str
+    done: int
+    planned: int
+    basis: str
+
+
+Progress = Callable[[Step], None]
 
 
 @dataclass
@@ -157,7 +171,7 @@ class Lab:
                  progress: Progress | None = None):
         self.literal, self.tables, self.settings = tables_literal, tables, settings
         self.workers, self.backend, self.address = workers, backend, address
-        self.progress = progress or (lambda what, done, total: None)
+        self.progress = progress or (lambda step: None)
         self.battles = 0
         self.estimate: int | None = None  # pairs per page the pilot says are needed
         #: The widest half-width among the entries still running after the last round
@@ -165,6 +179,9 @@ class Lab:
         self.widest: float | None = None
         #: Every task played, in order (benchmarks/bench_sim.py replays them bare).
         self.tasks: list[Task] = []
+        #: phase ("enemies" or a policy) → entry → the battles (pairs) it is expected to
+        #: play in all: what ``plan`` adds up. A phase not begun is not here.
+        self._finals: dict[str, dict[str, int]] = {}
 
     # ------------------------------------------------------------ decks and seeds
     def baseline_deck(self) -> tuple[str, ...]:
@@ -205,12 +222,13 @@ class Lab:
         self.tasks += tasks
         total = sum(len(t.battles) for t in tasks)
         finished = [0]
+        planned, basis = self.plan()  # the plan changes between rounds, never within one
 
         def on_done(index, result):
             finished[0] += len(result)
-            self.progress(what, finished[0], total)
+            self.progress(Step(what, self.battles + finished[0], planned, basis))
 
-        self.progress(what, 0, total)
+        self.progress(Step(what, self.battles, planned, basis))
         results = self._runner.run(work, tasks, on_done)
         for entry, result in zip(owners, results):
             entry.outcomes.extend(result)
@@ -231,7 +249,9 @@ class Lab:
         entries = {"→".join(g): _Entry("→".join(g), self.baseline_deck(), None) for g in groups}
         stages = {"→".join(g): g for g in groups}
         size = {key: min(s.batch, s.max_pairs) for key in entries}
+        need: dict[str, int] = {}
         while True:
+            self._finals["enemies"] = _finals(entries.values(), size, need)
             wanted = [(e, s.policy, [(s.seed + i, stages[e.key])
                                      for i in range(len(e.outcomes), size[e.key])])
                       for e in entries.values() if not e.done]
@@ -248,8 +268,9 @@ class Lab:
                 if interval.half_width <= s.precision or n >= s.max_pairs:
                     e.done = True
                 else:
-                    size[e.key] = self._next_size(
-                        n, stats.battles_needed(interval.estimate, s.precision))
+                    needed = stats.battles_needed(interval.estimate, s.precision)
+                    need[e.key] = min(s.max_pairs, needed)
+                    size[e.key] = self._next_size(n, needed)
             self.widest = max(widths)
         return list(entries.values())
 
@@ -261,8 +282,10 @@ class Lab:
         baseline = _Entry("baseline", self.baseline_deck(), None)
         pages = {p: _Entry(p, self.variant_deck(p), p) for p in self.pool()}
         size = {p: min(s.batch, s.max_pairs) for p in pages}
+        need: dict[str, int] = {}
         first = True
         while True:
+            self._finals[policy] = _finals(pages.values(), size, need)
             active = [e for e in pages.values() if not e.done]
             if not active:
                 break
@@ -284,11 +307,35 @@ class Lab:
                 discordance = (paired.variant_only + paired.baseline_only) / paired.n
                 needed = stats.pairs_needed(discordance, paired.delta, precision)
                 needs.append(needed)
+                need[e.key] = min(s.max_pairs, needed)
                 size[e.key] = self._next_size(paired.n, needed)
             if first and policy == s.policy:
                 self.estimate = _median(needs) if needs else s.batch
                 first = False
         return baseline, pages
+
+    # ------------------------------------------------------------ the plan
+    def plan(self) -> tuple[int, str]:
+        """(battles the whole run is planned to play, its basis: see ``Step``). A phase
+        begun counts each entry at what it played (finished) or at the larger of its
+        current round and what its variance says it needs; a phase not begun counts its
+        pilot round — or, once the main policy's pilot has spoken, for a lower rung of the
+        ladder that estimate scaled to the rung's looser precision. The pages of a phase
+        share the baseline's battles: it plays as many pairs as the longest page."""
+        s = self.settings
+        pilot = min(s.batch, s.max_pairs)
+        groups = 1 if s.mode == "stages" else len(s.enemies)
+        planned = sum(self._finals.get("enemies", {}).values()) or groups * pilot
+        for policy in s.ladder:
+            finals = self._finals.get(policy)
+            if finals is None:
+                guess = pilot
+                if self.estimate is not None:
+                    scaled = self.estimate * (s.precision / s.precision_of(policy)) ** 2
+                    guess = min(s.max_pairs, max(pilot, math.ceil(scaled)))
+                finals = dict.fromkeys(self.pool(), guess)
+            planned += max(finals.values(), default=0) + sum(finals.values())
+        return planned, "floor" if self.estimate is None else "estimate"
 
     def _pairs(self, start: int, stop: int) -> list[tuple[int, tuple[str, ...]]]:
         return [(self.settings.seed + i, self.stages_of_pair(i)) for i in range(start, stop)]
@@ -397,6 +444,13 @@ class Lab:
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
         }
+
+
+def _finals(entries, size: dict[str, int], need: dict[str, int]) -> dict[str, int]:
+    """Each entry's battles (pairs) in all, as far as is known: what it played when
+    finished, else the larger of its current round's size and its measured need."""
+    return {e.key: len(e.outcomes) if e.done else max(size[e.key], need.get(e.key, 0))
+            for e in entries}
 
 
 def _target(item) -> dict | None:

@@ -75,7 +75,7 @@ def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path)
     assert any(line.startswith("PASS  通る") for line in lines)
     assert any(line.startswith("FAIL  落ちる") for line in lines)
     assert "    - 期待: 敵HP == 44" in lines and "    + 実際: 敵HP = 45" in lines
-    assert lines[-1] == "1 passed, 1 failed"
+    assert lines[-1] == "1 passed, 1 failed（1 ファイルの例 2 件）"
 
 
 def test_region_sums_and_currency_can_be_checked_and_set():
@@ -120,3 +120,84 @@ def test_an_example_with_no_enemy_is_E043():
                         {"b.balance": BALANCE, "e.enemy": '敵 e "的" { HP 50; 座 40; 突破ライン 30; '
                                                          '予兆 [攻撃 5] }\n'})
     assert [d.code for d in result.diagnostics] == ["E043"]
+
+
+# ------------------------------------------------------------ which examples run
+
+UNDER_PAGE = '例 "ページの下" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 敵HP == 45\n}\n'
+IN_TESTS = '例 "テストの中" {\n 敵 e\n 開始 刻 20, 手札 [q]\n 出す q\n 確認 刻 == 10\n}\n'
+
+
+def content_with_examples(tmp_path, under_page: str = UNDER_PAGE):
+    """A content folder with one example under the pages of x.page (its line 6) and one in
+    tests/ (line 1 of a.scenario)."""
+    content = tmp_path / "content"
+    (content / "tests").mkdir(parents=True)
+    (content / "b.balance").write_text(BALANCE, encoding="utf-8")
+    (content / "x.page").write_text(CONTENT + under_page, encoding="utf-8")
+    (content / "tests" / "a.scenario").write_text(IN_TESTS, encoding="utf-8")
+    return content
+
+
+def run_test_command(*args):
+    return CliRunner().invoke(main, ["test", *map(str, args)])
+
+
+def test_jibunki_test_runs_every_example_of_the_content_by_default(tmp_path):
+    content = content_with_examples(tmp_path)
+    result = run_test_command("--content", content)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # in the order of their paths: content/tests/a.scenario, content/x.page
+    assert [line.split("  ")[1] for line in lines if line.startswith("PASS")] == \
+        ["テストの中", "ページの下"]
+    assert lines[-1] == "2 passed, 0 failed（2 ファイルの例 2 件）"
+
+
+def test_jibunki_test_with_a_file_runs_only_that_files_examples(tmp_path):
+    content = content_with_examples(tmp_path)
+    for named, title, line in ((content / "x.page", "ページの下", 8),
+                               (content / "tests" / "a.scenario", "テストの中", 1)):
+        result = run_test_command("--content", content, named)
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines() == [f"PASS  {title}  ({named}:{line})",
+                                              "1 passed, 0 failed（1 ファイルの例 1 件）"]
+
+
+def test_jibunki_test_with_a_folder_runs_the_examples_under_it(tmp_path):
+    content = content_with_examples(tmp_path)
+    result = run_test_command("--content", content, content / "tests")
+    assert result.exit_code == 0 and "テストの中" in result.output
+    assert "ページの下" not in result.output
+
+
+def test_a_failing_example_under_a_page_or_enemy_fails_jibunki_test(tmp_path):
+    content = content_with_examples(tmp_path, UNDER_PAGE.replace("敵HP == 45", "敵HP == 44"))
+    result = run_test_command("--content", content)
+    assert result.exit_code == 1
+    assert "FAIL  ページの下" in result.output and "PASS  テストの中" in result.output
+    assert result.output.splitlines()[-1] == "1 passed, 1 failed（2 ファイルの例 2 件）"
+
+
+def test_a_run_that_finds_no_example_fails_and_says_where_it_looked(tmp_path):
+    content = content_with_examples(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run_test_command("--content", content, empty)
+    assert result.exit_code == 1
+    assert f"{empty} にはコンテンツのファイル" in result.output and "passed" in result.output
+    (content / "y.page").write_text("ページ y { 銘 3; 過去面 { 防御 += 4 }; ペン 未来面 { 敵HP -= 3 } }\n",
+                                    encoding="utf-8")
+    result = run_test_command("--content", content, content / "y.page")
+    assert result.exit_code == 1
+    assert f"{content / 'y.page'} の 1 ファイルに例" in result.output
+
+
+def test_build_plays_the_same_examples_as_jibunki_test(tmp_path, monkeypatch):
+    content = content_with_examples(tmp_path)
+    monkeypatch.chdir(tmp_path)  # build writes generated/ here
+    tested = run_test_command("--content", content).output.splitlines()[-1]
+    built = CliRunner().invoke(main, ["build", "--content", str(content)])
+    assert built.exit_code == 0, built.output
+    assert f"例: {tested}" in built.output.splitlines()
+    assert tested == "2 passed, 0 failed（2 ファイルの例 2 件）"

@@ -1,0 +1,35 @@
+"""例の集計 — what a run of the examples says at its end: how many passed and failed, from
+how many files, and why a run that found nothing to play is not a success.
+
+``jibunki test`` and ``jibunki build`` close with the same line (``closing_line``), so a
+designer reads one count whichever of them ran the examples.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.read import CONTENT_SUFFIXES
+
+__all__ = ["closing_line", "nothing_to_run"]
+
+
+def closing_line(examples) -> str:
+    """``12 passed, 1 failed（3 ファイルの例 13 件）``: the outcomes of ``examples``
+    (scenario.outcome.Result, each with its ``path``) counted, and the files they are
+    written in."""
+    failed = sum(not run.passed for run in examples)
+    files = len({run.path for run in examples})
+    return (f"{len(examples) - failed} passed, {failed} failed"
+            f"（{files} ファイルの例 {len(examples)} 件）")
+
+
+def nothing_to_run(named: list[Path], files: int) -> str:
+    """Why a run found no example, naming where it looked: no content file at all under
+    ``named``, or ``files`` content files without a single 例 block."""
+    where = "、".join(str(path) for path in named)
+    if files == 0:
+        kinds = " ".join(CONTENT_SUFFIXES)
+        return f"{where} にはコンテンツのファイル（{kinds}）がありません。実行する例がないので失敗とします。"
+    return (f"{where} の {files} ファイルに例（例 \"名前\" {{ … }}）が1つもありません。"
+            "実行する例がないので失敗とします（例はページや敵の下か .scenario ファイルに書きます）。")
