@@ -39,7 +39,9 @@ ALLOWED = {
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
                  "runtime.sides"}, {"jinja2", "markupsafe", "pygments"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
-    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing"}, {"rich"}),
+    # click: terminal.click_ja gives the command line's own messages in Japanese
+    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing"},
+                 {"rich", "click"}),
     "sim": ({"sim", "runtime", "journey", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
