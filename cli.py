@@ -444,14 +444,14 @@ class _Keyboard:
 
 @main.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
-              help="戦う敵（ID か名前）。重ねて指定すると、その順にステージを戦います。"
+              help="戦う敵（ID か名前）。重ねて指定すると、その順に続けて戦います。"
                    "既定: 最初の敵。")
 @click.option("--stage", "stages", type=click.IntRange(1, 99), default=None,
-              help="続けて戦うステージの数（敵は指定した敵を、なければすべての敵を順に回ります）。")
+              help="続けて戦う戦闘の数（敵は指定した敵を、なければすべての敵を順に回ります）。")
 @click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルのデッキ（1 つだけ書いたもの）で戦います。既定: はじめのデッキ。")
 @click.option("--with", "with_pages", multiple=True, metavar="PAGE",
-              help="このページ（ID か名前）を最初の手札に入れます（重ねて指定できます）。")
+              help="このページ（ID か名前）を初めから手に持って始めます（重ねて指定できます）。")
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ戦闘になります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -810,7 +810,7 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 
 @main.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID",
-              help="敵。重ねて指定すると 1 回のランのステージを順に戦います（既定: 敵ごとに "
+              help="敵。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
                    "1 体だけ、プール）。")
 @click.option("--page", "pages", multiple=True, metavar="ID",
               help="このページだけを測ります（既定: すべてのページ）。")
@@ -826,7 +826,7 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 @click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
               help="ページごとの対の数の上限（敵ごとの戦闘の数の上限）。")
 @click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
-              help="このターン数を過ぎても続く戦闘は引き分けです（勝ちではありません）。")
+              help="この数の手番を過ぎても続く戦闘は引き分けです（勝ちではありません）。")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
 @lab_options("戦闘", "generated/sim")

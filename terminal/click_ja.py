@@ -174,10 +174,12 @@ class Japanese(gettext.NullTranslations):
     which click also passes through ``_``) as it is."""
 
     def gettext(self, message):
+        """The Japanese of one of click's messages, else ``message`` itself."""
         found = MESSAGES.get(message)
         return message if found is None else _Template(found)
 
     def ngettext(self, msgid1, msgid2, n):
+        """The Japanese for ``n`` of one of click's plural messages, else click's English."""
         found = PLURALS.get((msgid1, msgid2))
         if found is None:
             return msgid1 if n == 1 else msgid2
@@ -303,6 +305,7 @@ class Help(click.HelpFormatter):
     Japanese between characters."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        """「使い方: jibunki lint [OPTIONS] [PATHS]...」, its arguments wrapped under themselves."""
         if prefix is None:
             prefix = f"{JAPANESE.gettext('Usage:')} "
         lead = f"{prefix:>{self.current_indent}}{prog} "
@@ -317,9 +320,12 @@ class Help(click.HelpFormatter):
         self.write("\n".join(lines) + "\n")
 
     def write_text(self, text: str) -> None:
+        """A command's help, paragraph by paragraph, at the current indent."""
         self.write("\n".join(paragraphs(text, self.width, " " * self.current_indent)) + "\n")
 
     def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:
+        """Options or commands beside what they do, the second column wrapped by columns and
+        click's "[既定: …]" kept whole."""
         rows = list(rows)
         first_col = min(max((columns(first) for first, _ in rows), default=0),
                         col_max) + col_spacing
