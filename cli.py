@@ -14,6 +14,11 @@ from pathlib import Path
 import click
 
 from runtime.bounds import BOUNDS
+from terminal import click_ja
+
+# click's own messages and help layout in Japanese, before any option is declared (an
+# option's default help text is taken when it is declared).
+click_ja.install()
 
 #: Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors (click's own).
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
@@ -94,19 +99,25 @@ def _script_lines(path: Path | None) -> list[str]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="jibunki", message="jibunki %(version)s")
+@click.version_option(package_name="jibunki", message="jibunki %(version)s",
+                      help="バージョンを表示して終わります。")
 def main() -> None:
-    """自分紀 (jibunki): lint, compile and play the pages and enemies of one life."""
+    """自分紀 (jibunki): 一生のページと敵を検査し、コンパイルし、遊んで確かめます。
+
+    コマンドごとの使い方は jibunki コマンド --help で見られます。"""
 
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="json: machine-readable diagnostics for editors and CI.")
+              show_default=True, help="json: エディタや CI が読む形で診断を出します。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, help="The content folder names resolve against (default: content/).")
+              default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
 def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
-    """Check content files or folders (default: content/) and report every problem."""
+    """コンテンツを検査し、問題をすべて報告します。
+
+    PATHS（ファイルかフォルダ）を省くと content/ を検査します。例（例 { … }）も実行します。
+    終了コード: 0 エラーなし（警告はあってもよい）、1 エラーあり、2 使い方の誤り。"""
     from dsl.diagnostics import to_json
 
     result = _check_named(paths, content, "リントするファイルかフォルダ", whole_result=True)
@@ -214,15 +225,19 @@ def _say_violation(exc) -> None:
 
 @main.command("compile")
 @click.option("--check", is_flag=True,
-              help="Compile in memory; exit 1 naming the files of generated/ that are stale.")
+              help="メモリ上でコンパイルして比べるだけで、何も書きません。generated/ と schemas/ "
+                   "に古いファイルがあれば名前を挙げて終了コード 1。")
 @click.option("--format", "fmt", type=click.Choice(["py", "json"]), default="py",
-              show_default=True, help="json: the same tables for a game client.")
+              show_default=True, help="json: 同じ表をゲームクライアント向けに JSON で書きます。")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to write (default: generated/, or generated/json for json).")
+              help="書き出すフォルダ（既定: generated/、json なら generated/json）。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True, help="The content folder.")
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
-    """Compile content/ into the runtime tables (generated/*.py), validated by schemas/."""
+    """コンテンツを実行時の表（generated/*.py）にコンパイルします。
+
+    表は schemas/ のスキーマで検証してから書きます。schemas/ も contract/ に合わせて
+    書き直します。"""
     from compiler.build import stale_files, stale_schemas, write_schemas
 
     if check and fmt != "py":
@@ -353,37 +368,39 @@ def _battle_names(kind: str, words, table) -> list[str]:
 
 @main.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
-              help="The enemy to fight, by id or name (repeat for several stages). "
-                   "Default: the first.")
+              help="戦う敵（ID か名前）。重ねて指定すると、その順に続けて戦います。"
+                   "既定: 最初の敵。")
 @click.option("--stage", "stages", type=click.IntRange(1, 99), default=None,
-              help="How many stages in a row (enemies cycle through the given or all ones).")
+              help="続けて戦う戦闘の数（敵は指定した敵を、なければすべての敵を順に回ります）。")
 @click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="A file with a デッキ to play with. Default: the starting deck.")
+              help="このファイルのデッキ（1 つだけ書いたもの）で戦います。既定: はじめのデッキ。")
 @click.option("--with", "with_pages", multiple=True, metavar="PAGE",
-              help="Put this page (id or name) straight into the opening hand (repeatable).")
-@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True)
+              help="このページ（ID か名前）を初めから手に持って始めます（重ねて指定できます）。")
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
+              help="乱数のシード（同じシードなら同じ戦闘になります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Play these commands (one per line, UTF-8) and print a transcript.")
-@click.option("--json", "as_json", is_flag=True, help="Print the event stream as JSON lines.")
+              help="このファイルのコマンド（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
+@click.option("--json", "as_json", is_flag=True, help="イベントの流れを JSON Lines で出します。")
 @click.option("--ascii", "ascii_", is_flag=True,
-              help="ASCII for the screen's symbols of ambiguous width.")
+              help="画面の記号のうち幅があいまいなものを ASCII で表示します。")
 @click.option("--yes", "-y", is_flag=True,
-              help="At the keyboard, pen and tear without asking (the preview is shown).")
+              help="キーボードで遊ぶとき、ペンと破りを確かめずに実行します（予告は表示します）。")
 @click.option("--force", is_flag=True,
-              help="save and record replace an existing file (default: a script stops, "
-                   "the keyboard asks).")
+              help="save と record で既存のファイルを上書きします（既定: スクリプトは止まり、"
+                   "キーボードでは確かめます）。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes, force,
            content) -> None:
-    """Play a battle in the terminal (or from a script) to try a page.
+    """ターミナルで戦闘を遊び、ページを試します。
 
-    save and record write only regular files inside the working folder.
+    キーボードで遊ぶほか、--script のコマンドを流すこともできます。save と record は
+    作業フォルダの中の通常のファイルにだけ書きます。
 
     \b
-    Exit status: 0 the run was won, 1 it was lost, 2 a usage error (or a
-    script stopped at a save or record it could not write), 3 the battle
-    was left unfinished (quit, or a script that ends first).
+    終了コード: 0 勝利、1 敗北、2 使い方の誤り（またはスクリプトが
+    書けない save・record で止まった）、3 未決着（quit、または
+    スクリプトが先に終わった）。
     """
     from compiler.names import did_you_mean
     from terminal.play import play
@@ -416,16 +433,16 @@ def lab_options(runs: str, html_folder: str):
     and how the report is given (--format, --html, by default into ``html_folder``)."""
     options = (
         click.option("--workers", type=click.IntRange(1, 512), default=None,
-                     help="Worker processes (default: every core)."),
+                     help="作業プロセスの数（既定: すべてのコア）。"),
         click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
-                     show_default=True, help=f"ray: run the {runs} on a Ray cluster."),
+                     show_default=True, help=f"ray: {runs}を Ray クラスタで実行します。"),
         click.option("--address", default=None,
-                     help="The Ray cluster to join (default: a local one)."),
+                     help="加わる Ray クラスタ（既定: ここで立てるローカルのクラスタ）。"),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                     show_default=True),
+                     show_default=True, help="json: 報告を JSON で出します。"),
         click.option("--html", "html", is_flag=False, flag_value=html_folder, default=None,
                      type=click.Path(file_okay=False, path_type=Path),
-                     help=f"Also write the report with plots (default folder: {html_folder})."),
+                     help=f"グラフ付きの報告も書きます（フォルダを省くと {html_folder}）。"),
     )
 
     def decorate(command):
@@ -459,24 +476,27 @@ def _show_report(report: dict, fmt: str, print_text) -> None:
 
 @main.group(invoke_without_command=True)
 @click.option("--setup", default=None, metavar="ID|NAME",
-              help="The 旅の準備 to play (default: 草案; 高難易度, 問題点, …).")
+              help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")
 @click.option("--items", default=None, metavar="A,B",
-              help="The items carried, comma-separated (default: the set-up's 携帯).")
-@click.option("--seed", type=int, default=0, show_default=True)
+              help="持っていくアイテム（コンマ区切り。既定: 旅の準備の 携帯）。")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="乱数のシード（同じシードなら同じ配りになります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Play these actions (one per line, UTF-8) and print a transcript.")
+              help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
 @click.option("--events", "as_events", is_flag=True,
-              help="Print the event stream as JSON lines.")
+              help="イベントの流れを JSON Lines で出します。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.pass_context
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
-    """Play draft 17 「明日、旅に出ます」 (spec 004) in the terminal (or from a script);
-    ``jibunki journey report`` measures it.
+    """ドラフト 17「明日、旅に出ます」をターミナルで遊びます。
+
+    spec 004 のゲームです。キーボードで遊ぶほか、--script の行動を流すこともできます。
+    下の report コマンドで測ります。
 
     \b
-    Exit status: 0 the game was won, 1 it was lost, 2 a usage error,
-    3 the game was left unfinished (quit, or a script that ends first).
+    終了コード: 0 クリア、1 敗北、2 使い方の誤り、3 未決着
+    （quit、またはスクリプトが先に終わった）。
     """
     if ctx.invoked_subcommand is not None:
         return  # jibunki journey report: the subcommand has options of its own
@@ -527,23 +547,25 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 
 @journey.command("report")
 @click.option("--seeds", type=click.IntRange(1, 100_000), default=8, show_default=True,
-              help="Deals per variant (the same seeds for every variant).")
+              help="変種ごとの配りの数（どの変種も同じシードで配ります）。")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
-              help="The first seed.")
+              help="最初のシード。")
 @click.option("--budget", "budgets", default="1,4", show_default=True, callback=_budgets,
-              metavar="N,N,…", help="The player's budgets: deck orders sampled per decision.")
+              metavar="N,N,…", help="プレイヤーの予算: 判断ごとに試す山の順の数（小さい順に）。")
 @click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
-              help="The solver's budget: positions searched per deal.")
+              help="ソルバーの予算: 配りごとに探す局面の数。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
-              help="Also sweep every pair of the draft's items.")
-@lab_options("deals", "generated/journey")
+              help="ドラフトのアイテムの組もすべて試します。")
+@lab_options("配り", "generated/journey")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
                    content) -> None:
-    """Measure draft 17 and its variants: winnable deals (solver, deck known), win rate
-    per player budget (deck unseen), decisions, options and 迷う選択肢 per decision, turns
-    and scores; swept over hand sizes, item pairs, 高難易度 and 問題点."""
+    """ドラフト 17 とその変種を測ります。
+
+    勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
+    見ずに）、判断の数、判断ごとの選択肢と迷う選択肢、ターン数とスコアを数えます。
+    手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。"""
     from sim.backends import BackendError
     from sim.journey_lab import Settings
 
@@ -601,11 +623,14 @@ def _print_journey(report: dict) -> None:
 
 @main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              default=DEFAULT_GENERATED / "catalog", show_default=True)
+              default=DEFAULT_GENERATED / "catalog", show_default=True,
+              help="書き出すフォルダ。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def catalog(out: Path, content: Path) -> None:
-    """Render the HTML catalog of every page and enemy (opens from disk)."""
+    """すべてのページと敵の HTML カタログを作ります。
+
+    サーバーはいりません: 書き出した index.html をブラウザで開きます。"""
     from catalog.render import example_views, write
 
     tables, compiled = _fresh_tables(content)
@@ -636,9 +661,11 @@ def _lab_report(folder: Path) -> dict | None:
 
 @main.command()
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def build(content: Path) -> None:
-    """The whole main job: lint, compile, run the examples, render the catalog."""
+    """検査、コンパイル、例の実行、カタログ作りを一度に行います。
+
+    エラーがあれば表もカタログも作りません。"""
     from catalog.render import example_views, write
     from runtime.tables import TableError, load
 
@@ -675,11 +702,12 @@ def build(content: Path) -> None:
 @main.command("test")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, help="The content folder names resolve against (default: content/).")
+              default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
 def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
-    """Run the examples (例 blocks) like a test runner: every example of the content by
-    default — content/tests/ and those under pages and enemies — or those of the files
-    and folders named."""
+    """例（例 ブロック）をテストのように実行します。
+
+    PATHS（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
+    （content/tests/ のほか、ページや敵の下に書いたものも）。"""
     from scenario.tally import closing_line, nothing_to_run
 
     result = _check_named(paths, content, "例のあるファイルかフォルダ")
@@ -717,35 +745,37 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 
 @main.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID",
-              help="An enemy; repeated: the stages of one run in order (default: each "
-                   "enemy alone, the pool).")
+              help="敵。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
+                   "1 体だけ、プール）。")
 @click.option("--page", "pages", multiple=True, metavar="ID",
-              help="Only these pages (default: every page).")
+              help="このページだけを測ります（既定: すべてのページ）。")
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
-              help="Swap one copy of PAGE of the starting deck for each page (default: add one).")
+              help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
 @click.option("--policy", default=None, metavar="NAME",
-              help="One policy only (random, greedy, search).")
+              help="この方針だけで遊びます（random、greedy、search）。")
 @click.option("--ladder", default=None, metavar="A,B,…",
-              help="Policies from weakest to strongest; the last is the report's "
-                   "(default: random,greedy). Pages whose verdict changes are flagged.")
+              help="弱い順に並べた方針。報告は最後の方針のものです（既定: random,greedy）。"
+                   "方針によって判定の変わるページには印を付けます。")
 @click.option("--precision", type=FiniteFloatRange(0.001, 0.5), default=0.03, show_default=True,
-              help="Half-width of the 95% intervals to reach (0.03: ±3 points).")
+              help="目指す 95% 区間の半幅（0.03 なら ±3 ポイント）。")
 @click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
-              help="At most this many pairs per page (battles per enemy).")
+              help="ページごとの対の数の上限（敵ごとの戦闘の数の上限）。")
 @click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
-              help="A battle still running after this many turns is a draw (not a win).")
-@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True)
-@lab_options("battles", "generated/sim")
+              help="この数の手番を過ぎても続く戦闘は引き分けです（勝ちではありません）。")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
+              help="最初のシード。")
+@lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,
-              help="Exit 1 when a measured interval lies outside a 目標 of the content.")
+              help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, turn_cap, seed,
         workers, backend, address, fmt, html, check, content) -> None:
-    """The balance lab: is each page too strong, too weak or dead, and is each enemy fair?
+    """バランス実験室: ページと敵の強さを測ります。
 
-    Paired simulations: the same seeds played by the starting deck and by the deck with
-    the page, until the 95% interval of Δ win rate is as narrow as --precision."""
+    ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
+    同じシードをはじめのデッキとそのページを入れたデッキで遊び、勝率の差 Δ の 95% 区間が
+    --precision の幅に収まるまで続けます。"""
     from runtime.tables import from_dicts
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES
@@ -864,7 +894,9 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
 
 @main.command()
 def lsp() -> None:
-    """Serve the language server over stdio (diagnostics, hover, completion, definitions)."""
+    """エディタ向けの言語サーバーを標準入出力で動かします。
+
+    診断、ホバー、補完、定義への移動を提供します。"""
     from lsp import main as serve
 
     serve()
@@ -872,14 +904,16 @@ def lsp() -> None:
 
 @main.command("fmt")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--check", is_flag=True, help="Rewrite nothing; exit 1 naming the files that would change.")
-@click.option("--diff", "show_diff", is_flag=True, help="With --check: print what would change.")
-@click.option("--keep-aliases", is_flag=True, help="Keep ASCII keyword aliases as written.")
+@click.option("--check", is_flag=True,
+              help="何も書き換えず、整形されていないファイルがあれば名前を挙げて終了コード 1。")
+@click.option("--diff", "show_diff", is_flag=True, help="--check と一緒に: 変わる所を表示します。")
+@click.option("--keep-aliases", is_flag=True,
+              help="ASCII で書いたキーワードの別名を書いたままにします。")
 def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool) -> None:
-    """Lay content files or folders (default: content/) out canonically (dsl/formatter.py).
+    """コンテンツを決まった書き方に整形します。
 
-    Only files lint finds no error in are laid out; the others are reported, never
-    rewritten."""
+    PATHS（ファイルかフォルダ）を省くと content/ を整形します（dsl/formatter.py）。
+    lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。"""
     import difflib
 
     from compiler.read import MAX_FILE_BYTES, discover, display_path, read
@@ -949,10 +983,12 @@ def _lint_for_fmt(paths):
 @main.command()
 @click.argument("term", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+              show_default=True, help="json: 機械が読む形で出します。")
 def vocab(term: str | None, fmt: str) -> None:
-    """The vocabulary: variables, counters (●/○/× per scope), timings, regions, lifetimes,
-    operations — or one TERM, by its Japanese or ASCII spelling."""
+    """語彙（変数、カウンタ、タイミング、領域、寿命、操作）を表示します。
+
+    カウンタはスコープごとに ●/○/× で示します。TERM を指定するとその語だけを、日本語でも
+    ASCII の綴りでも探します。"""
     import json
 
     from contract import reference
@@ -971,14 +1007,14 @@ def vocab(term: str | None, fmt: str) -> None:
 
 @main.command()
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True)
+              default=DEFAULT_CONTENT, show_default=True, help="見張るコンテンツのフォルダ。")
 @click.option("--debounce", type=click.IntRange(10, 10_000), default=150, show_default=True,
-              help="Milliseconds to wait for a burst of saves to settle.")
+              help="続けざまの保存が落ち着くまで待つミリ秒。")
 def watch(content: Path, debounce: int) -> None:
-    """Lint and play the examples again on every save, one report per change (Ctrl-C stops).
+    """保存のたびに検査と例の実行をやり直します（Ctrl-C で終わります）。
 
-    Each report starts with the time and ends with the summary line; diagnostics keep the
-    `path:line:col: error[CODE]: message` form an editor's problem matcher reads."""
+    変更ごとに報告を 1 つ出します。報告は時刻で始まり、まとめの行で終わります。診断は
+    エディタの問題マッチャーが読む「ファイル:行:列: error[コード]: 説明」の形です。"""
     import time
 
     from watchfiles import watch as changes
@@ -1053,7 +1089,7 @@ def _folder_identity(folder: Path) -> tuple[int, int] | None:
 @main.command()
 @click.argument("code")
 def explain(code: str) -> None:
-    """Explain a diagnostic code (E020, W001 …) with a bad and a good example."""
+    """診断コード（E020、W001 …）を悪い例と良い例で説明します。"""
     from compiler.codes import CODES, explanation
 
     text = explanation(code)
@@ -1064,4 +1100,4 @@ def explain(code: str) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(prog_name="jibunki")  # python -m cli: the usage lines name the program, not cli.py

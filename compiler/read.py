@@ -34,7 +34,7 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                 if problems is not None:
                     where = display_path(Path(exc.filename)) if exc.filename else str(path)
                     problems.append(E004.at(Span(where, 1, 1, 1, 2),
-                                            f"フォルダを読めません: {exc.strerror or exc}",
+                                            f"フォルダを読めません: {disk.reason(exc)}",
                                             hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
 
             for folder, dirs, files in os.walk(path, onerror=unreadable):

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["HELD_SIGNALS", "DiskError", "Exists", "NotRegular", "TooLarge", "check_target",
-           "reason", "read_bounded", "read_up_to", "signals_held", "write"]
+           "reason", "read_bounded", "read_up_to", "signals_held", "text_reason", "write"]
 
 #: errno → the words a designer reads (the system's own text is English).
 REASONS = {
@@ -44,6 +44,25 @@ REASONS = {
     errno.EFBIG: "ファイルが大きすぎます",
     errno.ENXIO: "相手のいないデバイスかパイプです",
     errno.EINVAL: "この名前は使えません",
+    errno.EMFILE: "開いているファイルが多すぎます",
+    errno.ENFILE: "システム全体で開いているファイルが多すぎます",
+    errno.ENOMEM: "メモリが足りません",
+    errno.EXDEV: "別のファイルシステムへは移せません",
+    errno.ENOTEMPTY: "フォルダが空ではありません",
+    errno.ETXTBSY: "実行中のファイルです",
+    errno.EAGAIN: "いまは使えません（もう一度試してください）",
+    errno.EINTR: "割り込まれました",
+    errno.EPIPE: "読み手がいなくなりました",
+    errno.ECONNREFUSED: "接続を拒まれました",
+    errno.ECONNRESET: "接続が切れました",
+    errno.ETIMEDOUT: "時間切れです",
+    errno.EHOSTUNREACH: "相手のホストに届きません",
+    errno.ENETUNREACH: "ネットワークに届きません",
+    errno.EADDRINUSE: "アドレスが使用中です",
+    errno.EADDRNOTAVAIL: "このアドレスは使えません",
+    errno.ENOTSUP: "この操作はできません",
+    errno.ENODEV: "デバイスがありません",
+    errno.ESPIPE: "位置を移せないファイルです（パイプかデバイス）",
 }
 
 #: What a file that is not a regular file is called, by its type (stat.S_IFMT).
@@ -97,9 +116,30 @@ def reason(exc: OSError) -> str:
     """The Japanese words for ``exc`` (its own for a DiskError; by errno for any other)."""
     if isinstance(exc, DiskError):
         return exc.strerror
+    if isinstance(exc, TimeoutError) and exc.errno is None:  # a socket's timeout
+        return REASONS[errno.ETIMEDOUT]
     if exc.errno in REASONS:
         return REASONS[exc.errno]
     return f"OS のエラーです（{errno.errorcode.get(exc.errno, exc.errno or '?')}）"
+
+
+def text_reason(exc: Exception) -> str:
+    """Why a file's text — a generated table, a Python literal — could not be read or taken
+    apart, in Japanese: an OSError by ``reason``, text that is not UTF-8, Python that does
+    not parse (with its line), a value that is no literal. The standard library's own
+    messages are English."""
+    if isinstance(exc, OSError):
+        return reason(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return "UTF-8 のテキストではありません"
+    if isinstance(exc, SyntaxError):
+        return f"Python として読めません（{exc.lineno} 行目）" if exc.lineno else \
+            "Python として読めません"
+    if isinstance(exc, ValueError) and "null" in str(exc):
+        return "ヌル文字が入っています"
+    if isinstance(exc, ValueError):
+        return "Python のリテラルとして読めません"
+    return f"読めない形です（{type(exc).__name__}）"
 
 
 def _error(path, exc: OSError) -> DiskError:

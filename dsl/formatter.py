@@ -117,14 +117,17 @@ def _check_same(before: str, after: str, tokens, tree) -> None:
     try:
         new_tokens, new_tree = _tokens(after)
     except Exception as exc:  # the output does not parse at all
-        raise FormatterBug(f"the formatted text does not parse: {exc}") from exc
+        # lark's own message is English: the place and the kind of error are enough.
+        where = f"{getattr(exc, 'line', '?')} 行 {getattr(exc, 'column', '?')} 列"
+        raise FormatterBug(f"整形した文が構文として読めません（{where}、"
+                           f"{type(exc).__name__}）") from exc
 
     def words(seq):
         return [(t.type if t.type in _NAMED else "keyword", _spelled(t, False))
                 for t in seq if t.type != "_SEP"]
 
     if new_tree != tree or words(new_tokens) != words(tokens):
-        raise FormatterBug("the formatted text parses differently")
+        raise FormatterBug("整形した文が元と違う構文木になります")
 
 
 # ------------------------------------------------------------------ token roles

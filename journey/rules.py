@@ -14,6 +14,7 @@ from pathlib import Path
 
 from contract import vocabulary as vocab
 from contract.codec import ContractError, from_literal
+from contract.disk import text_reason
 from contract.tables import JourneyTable
 
 DEFAULT_TABLE = Path(__file__).resolve().parent.parent / "generated" / "journey.py"
@@ -106,8 +107,13 @@ def read_table(path: Path | str = DEFAULT_TABLE) -> JourneyTable:
                        if isinstance(node, ast.Assign)
                        and any(isinstance(t, ast.Name) and t.id == "TABLE" for t in node.targets))
         return from_literal(JourneyTable, literal, "journey")
-    except (OSError, SyntaxError, ValueError, StopIteration, ContractError) as exc:
-        raise JourneyError(f"旅の表 {path} を読めません（{exc}）。jibunki compile で作り直してください") from None
+    except ContractError as exc:
+        why = str(exc)  # the contract's own words (Japanese)
+    except StopIteration:
+        why = "TABLE がありません"
+    except (OSError, SyntaxError, ValueError) as exc:
+        why = text_reason(exc)
+    raise JourneyError(f"旅の表 {path} を読めません（{why}）。jibunki compile で作り直してください")
 
 
 def load_rules(setup: str | None = None, table: JourneyTable | None = None) -> Rules:

@@ -82,7 +82,12 @@ def from_json(tables: Tables, text: str) -> Battle:
         raise SaveError("(file)", f"大きすぎます（{len(text)} 文字）")
     try:
         data = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:  # its own message is English: say where instead
+        raise SaveError("(file)", f"JSON ではありません（{exc.lineno} 行 {exc.colno} 列）") \
+            from None
+    except RecursionError:
+        raise SaveError("(file)", "JSON ではありません（入れ子が深すぎます）") from None
+    except ValueError as exc:  # _no_constant: NaN, Infinity
         raise SaveError("(file)", f"JSON ではありません（{exc}）") from None
     _keys(data, "(top)", {"save_version", "state", "rng"})
     if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):

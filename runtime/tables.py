@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 
 from contract.codec import ContractError, from_literal
+from contract.disk import reason, text_reason
 from contract.tables import SCHEMA_VERSION, TABLES, Balance, Deck, Enemy, Page, VocabularyTable
 
 TABLE_NAMES = tuple(TABLES)
@@ -92,7 +93,7 @@ def read_table(path: Path) -> dict:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, ValueError) as exc:
-        raise TableError(f"{path}: 読めません ({exc})") from exc
+        raise TableError(f"{path}: 読めません（{text_reason(exc)}）") from exc
     return _parse_table(text, path)
 
 
@@ -118,7 +119,7 @@ def _parse_table(text: str, path: Path) -> dict:
     try:
         module = ast.parse(text, str(path))
     except (SyntaxError, ValueError) as exc:
-        raise TableError(f"{path}: 読めません ({exc})") from exc
+        raise TableError(f"{path}: 読めません（{text_reason(exc)}）") from exc
     table = _assigned_literal(module, "TABLE")
     if table is _MISSING:
         raise TableError(f"{path}: TABLE がありません")
@@ -140,7 +141,7 @@ def read_manifest(directory: Path) -> dict[str, str]:
     except FileNotFoundError:
         raise TableError(f"{path}: ありません（表の目録）。{_REMEDY}") from None
     except (OSError, SyntaxError, ValueError) as exc:
-        raise TableError(f"{path}: 読めません ({exc})。{_REMEDY}") from exc
+        raise TableError(f"{path}: 読めません（{text_reason(exc)}）。{_REMEDY}") from exc
     manifest = _assigned_literal(module, "MANIFEST")
     if manifest is _MISSING:
         raise TableError(f"{path}: 表の目録 MANIFEST がありません（古いコンパイルの表です）。{_REMEDY}")
@@ -179,8 +180,7 @@ def load(directory: Path | str = DEFAULT_DIR) -> Tables:
             try:
                 data = path.read_bytes()
             except OSError as exc:
-                raise TableError(f"{path}: 読めません ({exc.strerror or exc})。{_REMEDY}") \
-                    from exc
+                raise TableError(f"{path}: 読めません（{reason(exc)}）。{_REMEDY}") from exc
             # The bytes checked are the bytes parsed: no second read that could differ.
             if manifest.get(file) != hashlib.sha256(data).hexdigest():
                 mismatched.append(file)

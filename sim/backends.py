@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 from typing import Callable
 
+from contract.disk import reason
+
 Prepare = Callable[[object], object]
 Work = Callable[[object, object], object]
 OnDone = Callable[[int, object], None]
@@ -241,8 +243,9 @@ def _probe(address: str) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
     except OSError as error:
-        raise BackendError(f"Ray の実行先 {address} に接続できません"
-                           f"（{error.strerror or error}）") from error
+        # A name that does not resolve has no errno of the system, only its English.
+        why = "ホスト名が見つかりません" if isinstance(error, socket.gaierror) else reason(error)
+        raise BackendError(f"Ray の実行先 {address} に接続できません（{why}）") from error
 
 
 def _one_line(error: BaseException) -> str:
@@ -404,7 +407,7 @@ class RayRunner(Runner):
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         except OSError as error:
             raise BackendError(f"Ray の後始末をするプロセスを始められません: "
-                               f"{error.strerror or error}") from error
+                               f"{reason(error)}") from error
         return token
 
     def run(self, work, tasks, on_done=None):

@@ -33,6 +33,11 @@ from contract.vocabulary import W
 
 from . import lookup, record
 
+#: shlex's complaints about a command line (English) → what the player reads.
+QUOTING = {
+    "No closing quotation": "引用符が閉じていません",
+    "No escaped character": "行末の \\ の後に文字がありません",
+}
 #: What a player may type for a face: its spellings (未来面, 未来, future), or the
 #: initial of its code (f, p) — the terminal's shorthand.
 SIDE_WORDS = {word: face.code for face in vocab.FACES
@@ -116,7 +121,8 @@ class Session:
         try:
             words = shlex.split(line, comments=True)
         except ValueError as exc:
-            return Outcome(refused=f"コマンドを読めません: {exc}", show=False)
+            why = QUOTING.get(str(exc), "引用符か \\ の使い方が違います")
+            return Outcome(refused=f"コマンドを読めません: {why}", show=False)
         if not words:
             return Outcome(show=False)
         verb, args = words[0], words[1:]

@@ -5,6 +5,10 @@ The designer reads Japanese (README, "Japanese for the designer"); ASCII aliases
 upper-case metavars (``PATH``, ``INTEGER``) stay. What may not appear is English
 prose: three or more plain words in a row, or click's own framing words
 (``Usage:``, ``Error:``, ``Try '… --help' for help``).
+
+A command line (``jibunki journey report [OPTIONS]``, ``'jibunki journey report --help'``)
+is what the designer types, not prose: the program's name and its command words are left
+out when an option, a metavar or a closing quote follows them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ import re
 _WORD = r"(?<![\w\-./@%])[A-Za-z]*[a-z][A-Za-z]*'?[a-z]*(?![\w\-./@%])"
 # Three plain words separated only by spaces or light punctuation make a sentence.
 _SENTENCE = re.compile(rf"{_WORD}(?:[ ,;:]+{_WORD}){{2,}}")
+# A command line: the program and its command words, before an option, a metavar or a
+# closing quote (prose goes on with words or a full stop).
+_COMMAND_LINE = re.compile(r"\bjibunki(?: [a-z][a-z-]*)+(?= --| \[| [A-Z]{2,}|')")
 # click's framing, which is English even when a single word.
 _FRAMING = re.compile(
     r"\b(?:Usage|Options|Commands|Arguments|Error|Warning|Aborted)\s*[:!]"
@@ -32,5 +39,6 @@ def english_sentences(text: str, allow: tuple[str, ...] = ()) -> list[str]:
     for phrase in allow:
         text = text.replace(phrase, " ")
     found = [m.group(0) for m in _FRAMING.finditer(text)]
+    text = _COMMAND_LINE.sub(" ", text)
     found += [m.group(0) for m in _SENTENCE.finditer(text)]
     return found

@@ -45,7 +45,7 @@ RAY = ["--workers", "2", "--backend", "ray"]
 GRACE = 5.0
 #: Seconds to wait for workers to show up or a command to end (a loaded machine is slow).
 PATIENCE = 180.0
-LOST_TWICE = "Error: 作業プロセスが 2 回失われたので中止しました"
+LOST_TWICE = "エラー: 作業プロセスが 2 回失われたので中止しました"
 
 
 def jibunki(args: list[str]) -> subprocess.Popen:

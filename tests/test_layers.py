@@ -39,9 +39,10 @@ ALLOWED = {
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
                  "runtime.sides"}, {"jinja2", "markupsafe", "pygments"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
-    # dsl.diskcache: where the prompt's history lives (the user's private cache folder)
+    # dsl.diskcache: where the prompt's history lives (the user's private cache folder);
+    # click: terminal.click_ja gives the command line's own messages in Japanese
     "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing", "dsl.diskcache"},
-                 {"rich", "prompt_toolkit"}),
+                 {"rich", "prompt_toolkit", "click"}),
     "sim": ({"sim", "runtime", "journey", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),

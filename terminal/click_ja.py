@@ -1,0 +1,352 @@
+"""click in Japanese: its own messages, and help laid out by the columns a kanji takes.
+
+click 8 asks ``gettext`` for every message it can show ("Usage:", "Error: …", "Missing
+argument", "'x' is not a valid integer.") through the names its modules bound when they
+were loaded (``from gettext import gettext as _``). Those follow the process locale, and
+no locale ships a Japanese catalog of click: under LANG=C, or any LANG, a designer would
+read English. ``install()`` binds those names in click's modules to ``Japanese``, a
+translation read from the tables below, whatever the locale. A message missing from the
+tables falls back to English; tests/test_japanese_cli.py walks click's source for every
+message, so a click that adds one fails a test rather than speaking English.
+
+click wraps help by characters; a kanji takes two columns of a terminal, and a Japanese
+sentence has no spaces to break at. ``Help`` lays help out by columns, breaking between
+characters of Japanese text (not before 。、） nor after （「) and keeping an ASCII word, an
+option or a path whole.
+
+Standard library and click only, nothing heavy: it is loaded on every start.
+"""
+
+from __future__ import annotations
+
+import gettext
+import importlib
+import re
+
+import click
+
+#: click's messages (its ``_("…")`` calls) → what the designer reads. The placeholders
+#: are click's; a ``!r`` keeps the quotes (and escapes) of a value the user typed.
+MESSAGES = {
+    # help
+    "Usage:": "使い方:",
+    "Options": "オプション",
+    "Commands": "コマンド",
+    "Show this message and exit.": "このヘルプを表示して終わります。",
+    "Show the version and exit.": "バージョンを表示して終わります。",
+    "%(prog)s, version %(version)s": "%(prog)s バージョン %(version)s",
+    "default: {default}": "既定: {default}",
+    "required": "必須",
+    "env var: {var}": "環境変数: {var}",
+    "(dynamic)": "（実行時に決まります）",
+    "deprecated": "非推奨",
+    "Do you want to continue?": "続けますか？",
+    "Confirm the action without prompting.": "確かめずに実行します。",
+    # usage errors
+    "Error: {message}": "エラー: {message}",
+    "Try '{command} {option}' for help.": "使い方は '{command} {option}' で見られます。",
+    "Invalid value for {param_hint}: {message}": "{param_hint} の値が正しくありません: {message}",
+    "Invalid value: {message}": "値が正しくありません: {message}",
+    "Missing argument": "次の引数が足りません:",
+    "Missing option": "次のオプションが足りません:",
+    "Missing parameter": "次のパラメーターが足りません:",
+    "Missing {param_type}": "次の{param_type}が足りません:",
+    "Missing parameter: {param_name}": "パラメーターが足りません: {param_name}",
+    "Missing command.": "コマンドを指定してください。",
+    "No such option {name!r}.": "オプション {name!r} はありません。",
+    "No such command {name!r}.": "コマンド {name!r} はありません。",
+    "Option {name!r} does not take a value.": "オプション {name!r} は値をとりません。",
+    "Argument {name!r} takes {nargs} values.": "引数 {name!r} は値を {nargs} 個とります。",
+    "Invalid start character for option ({option})":
+        "オプションの先頭の文字が正しくありません（{option}）",
+    "Value must be an iterable.": "値は値の並びでなければなりません。",
+    "Choose from:\n\t{choices}": "次から選んでください:\n\t{choices}",
+    "Choice({choices})": "選択肢（{choices}）",
+    # values
+    "{value!r} is not a valid {number_type}.": "{value!r} は{number_type}ではありません。",
+    "{value} is not in the range {range}.": "{value} は範囲 {range} の外です。",
+    "{value!r} is not a valid boolean. Recognized values: {states}":
+        "{value!r} は真偽値ではありません。使える値: {states}",
+    "{value!r} is not a valid UUID.": "{value!r} は UUID ではありません。",
+    # paths (click.Path); {name} is one of the three words below
+    "file": "ファイル",
+    "directory": "フォルダ",
+    "path": "パス",
+    "{name} {filename!r} does not exist.": "{name} {filename!r} がありません。",
+    "{name} {filename!r} is a file.": "{name} {filename!r} はファイルです（フォルダを指定してください）。",
+    "{name} {filename!r} is a directory.":
+        "{name} {filename!r} はフォルダです（ファイルを指定してください）。",
+    "{name} {filename!r} is not readable.": "{name} {filename!r} を読む権限がありません。",
+    "{name} {filename!r} is not writable.": "{name} {filename!r} に書く権限がありません。",
+    "{name} {filename!r} is not executable.": "{name} {filename!r} を実行する権限がありません。",
+    "Could not open file {filename!r}: {message}": "ファイル {filename!r} を開けません: {message}",
+    "unknown error": "原因のわからないエラーです",
+    # the terminal
+    "Aborted!": "中断しました。",
+    "Repeat for confirmation": "確認のためもう一度入力してください",
+    "Error: The two entered values do not match.": "エラー: 2 回の入力が一致しません。",
+    "Error: invalid input": "エラー: 入力が正しくありません",
+    "Press any key to continue...": "何かキーを押すと続きます…",
+    "Unknown color {colour!r}": "色 {colour!r} はありません",
+    "Unknown standard stream '{name}'": "標準ストリーム '{name}' はありません",
+    "{editor}: Editing failed": "{editor}: 編集できませんでした",
+    "{editor}: Editing failed: {e}": "{editor}: 編集できませんでした: {e}",
+    "d": "日",
+    "Windows error: {error}": "Windows のエラーです: {error}",
+    "Couldn't detect Bash version, shell completion is not supported.":
+        "Bash のバージョンがわからないので、シェルの補完は使えません。",
+    "Shell completion is not supported for Bash versions older than 4.4.":
+        "Bash 4.4 より古い Bash ではシェルの補完は使えません。",
+    # mistakes in a program's declarations (a developer's, shown all the same)
+    "DeprecationWarning: The command {name!r} is deprecated.{extra_message}":
+        "非推奨: コマンド {name!r} は非推奨です。{extra_message}",
+    "DeprecationWarning: The {param_type} {name!r} is deprecated.{extra_message}":
+        "非推奨: {param_type} {name!r} は非推奨です。{extra_message}",
+    "Name '{name}' defined twice": "名前 '{name}' が二度定義されています",
+    "Boolean option {decl!r} cannot use the same flag for true/false.":
+        "真偽のオプション {decl!r} は真と偽に同じフラグを使えません。",
+    "Could not determine name for option with declarations {decls!r}":
+        "宣言 {decls!r} のオプションの名前を決められません",
+    "No options defined but a name was passed ({name}). Did you mean to declare an argument"
+    " instead? Did you mean to pass '--{name}'?":
+        "オプションの宣言がないのに名前（{name}）が渡されました。引数として宣言するつもり"
+        "でしたか？ それとも '--{name}' と書くつもりでしたか？",
+    "Arguments take exactly one parameter declaration, got {length}: {decls}.":
+        "引数の宣言はちょうど 1 つです（{length} 個あります: {decls}）。",
+}
+
+#: click's ``ngettext`` messages: (one, many) → (Japanese for one, for many). Both forms
+#: are given every placeholder, so either may use any of them.
+PLURALS = {
+    ("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"):
+        ("余分な引数があります（{args}）", "余分な引数があります（{args}）"),
+    ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"):
+        ("もしかして {possibility}？", "（もしかして {possibilities} のどれか？）"),
+    ("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."):
+        ("オプション {name!r} には値が必要です。", "オプション {name!r} には値が {nargs} 個必要です。"),
+    ("Takes {nargs} values but 1 was given.", "Takes {nargs} values but {len} were given."):
+        ("値を {nargs} 個とりますが、1 個です。", "値を {nargs} 個とりますが、{len} 個です。"),
+    ("{value!r} is not {choice}.", "{value!r} is not one of {choices}."):
+        ("{value!r} は {choice} ではありません。", "{value!r} は {choices} のどれでもありません。"),
+    ("{value!r} does not match the format {format}.",
+     "{value!r} does not match the formats {formats}."):
+        ("{value!r} は書式 {format} に合いません。", "{value!r} は書式 {formats} のどれにも合いません。"),
+    ("{len_type} values are required, but {len_value} was given.",
+     "{len_type} values are required, but {len_value} were given."):
+        ("値が {len_type} 個必要ですが、{len_value} 個です。",
+         "値が {len_type} 個必要ですが、{len_value} 個です。"),
+}
+
+#: click's own English words that reach a message through a placeholder rather than
+#: through ``_`` (a number type's name, a parameter's kind): placeholder → word → Japanese.
+WORDS = {
+    "number_type": {"integer": "整数", "integer range": "整数", "float": "数",
+                    "float range": "数"},
+    "param_type": {"argument": "引数", "option": "オプション", "parameter": "パラメーター"},
+}
+
+#: click's modules that show messages (each binds ``_`` and maybe ``ngettext``); those not
+#: loaded by ``import click`` are loaded here so that they are bound before first use.
+#: ``_winconsole`` exists to be loaded on Windows only.
+CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui",
+                 "types", "utils", "_termui_impl", "shell_completion")
+WINDOWS_MODULES = ("_winconsole",)
+
+
+class _Template(str):
+    """A Japanese message that click fills in with ``.format``: click's English words in
+    its placeholders (WORDS) become Japanese, and an OSError its Japanese reason
+    (contract.disk), never the system's English."""
+
+    def format(self, *args, **kwargs):  # noqa: A003 - str.format's own name
+        for key, value in kwargs.items():
+            if isinstance(value, OSError):
+                from contract.disk import reason
+
+                kwargs[key] = reason(value)
+            elif key in WORDS and isinstance(value, str):
+                kwargs[key] = WORDS[key].get(value, value)
+        return str.format(self, *args, **kwargs)
+
+
+class Japanese(gettext.NullTranslations):
+    """click's messages from MESSAGES and PLURALS; any other text (a command's own help,
+    which click also passes through ``_``) as it is."""
+
+    def gettext(self, message):
+        """The Japanese of one of click's messages, else ``message`` itself."""
+        found = MESSAGES.get(message)
+        return message if found is None else _Template(found)
+
+    def ngettext(self, msgid1, msgid2, n):
+        """The Japanese for ``n`` of one of click's plural messages, else click's English."""
+        found = PLURALS.get((msgid1, msgid2))
+        if found is None:
+            return msgid1 if n == 1 else msgid2
+        return _Template(found[0] if n == 1 else found[1])
+
+
+JAPANESE = Japanese()
+
+
+def install() -> None:
+    """Make click speak Japanese in this process: its modules' ``_`` and ``ngettext`` read
+    the tables, and help is laid out by ``Help``. Idempotent."""
+    import sys
+
+    names = CLICK_MODULES + (WINDOWS_MODULES if sys.platform == "win32" else ())
+    for name in names:
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = JAPANESE.gettext
+        if hasattr(module, "ngettext"):
+            module.ngettext = JAPANESE.ngettext
+    click.Context.formatter_class = Help
+
+
+# ----------------------------------------------------------------- laying out help
+
+#: ANSI escapes take no column.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+#: A run of spaces, a run of printable ASCII (a word, an option, a path: never broken),
+#: or one other character (Japanese breaks between any two).
+_TOKEN = re.compile(r"\s+|[!-~]+|.", re.DOTALL)
+#: What may not begin a line (it hangs at the end of the line before) …
+_NO_START = frozenset("、。，．・：；？！）」』】〕〉》ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
+#: The closing marks among them: after one, a line break of the source is no space.
+_CLOSING = frozenset("、。，．：；？！）」』】〕〉》")
+#: … and what may not end one (it moves to the next), click's "[" of "[既定: 0]" too.
+_NO_END = frozenset("（「『【〔〈《([{")
+
+
+def columns(text: str) -> int:
+    """The terminal columns ``text`` takes: two for a wide (East Asian) character, none
+    for a combining mark or an ANSI escape, one for any other."""
+    from unicodedata import combining, east_asian_width
+
+    return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1
+               for c in _ANSI.sub("", text))
+
+
+def _wide(char: str) -> bool:
+    from unicodedata import east_asian_width
+
+    return east_asian_width(char) in "WF"
+
+
+def join_lines(lines) -> str:
+    """The lines of one paragraph as one line: a line break after a Japanese character
+    and before another, or after a Japanese mark (。、）), is nothing — Japanese has no
+    spaces; any other is one space."""
+    text = ""
+    for line in (line.strip() for line in lines):
+        if text and line and not (_wide(text[-1]) and (_wide(line[0]) or text[-1] in _CLOSING)):
+            text += " "
+        text += line
+    return text
+
+
+def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list[str]:
+    """``text`` (one paragraph) as lines of at most ``width`` columns, the first led by
+    ``initial``, the others by ``subsequent``. Japanese breaks between any two
+    characters, except before a closing mark or after an opening one (the character
+    before goes to the next line with it); an ASCII word longer than a line stays whole."""
+    lines: list[str] = []
+    lead, parts, used = initial, [], columns(initial)
+    for token in _TOKEN.findall(text):
+        if token.isspace():
+            if parts and parts[-1] != " ":
+                parts.append(" ")
+                used += 1
+            continue
+        size = columns(token)
+        if parts and used + size > width:
+            carried, head = [], token
+            while parts and parts[-1] != " " and (head[0] in _NO_START
+                                                   or parts[-1][-1] in _NO_END):
+                head = parts.pop()
+                carried.insert(0, head)
+            if parts:
+                lines.append((lead + "".join(parts)).rstrip())
+                lead, parts = subsequent, carried
+                used = columns(lead) + sum(map(columns, parts))
+            else:  # no place to break at: the line runs over
+                parts = carried
+        parts.append(token)
+        used += size
+    lines.append((lead + "".join(parts)).rstrip())
+    return lines
+
+
+def paragraphs(text: str, width: int, indent: str = "") -> list[str]:
+    """Help text laid out as click lays it (paragraphs between blank lines, each keeping
+    its own indent; a paragraph opened by a line of ``\\b`` as it is written), by columns."""
+    out: list[str] = []
+    for block in re.split(r"\n[ \t]*\n", text.expandtabs().strip("\n")):
+        lines = block.splitlines()
+        if not lines:
+            continue
+        if out:
+            out.append("")
+        if lines[0].strip() == "\b":
+            out += [f"{indent}{line}".rstrip() for line in lines[1:]]
+            continue
+        own = indent + " " * (len(lines[0]) - len(lines[0].lstrip()))
+        out += wrap(join_lines(lines), width, own, own)
+    return out
+
+
+#: An option's help as click writes it: its text, two spaces, then "[default; range]".
+_EXTRA = re.compile(r"(.*\S)  (\[[^\[\]\n]*\])", re.DOTALL)
+
+
+class Help(click.HelpFormatter):
+    """click's help formatter, measuring by terminal columns (``columns``) and breaking
+    Japanese between characters."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        """「使い方: jibunki lint [OPTIONS] [PATHS]...」, its arguments wrapped under themselves."""
+        if prefix is None:
+            prefix = f"{JAPANESE.gettext('Usage:')} "
+        lead = f"{prefix:>{self.current_indent}}{prog} "
+        if not args:
+            self.write(f"{lead.rstrip()}\n")
+            return
+        if self.width - self.current_indent >= columns(lead) + 20:
+            lines = wrap(args, self.width - self.current_indent, lead, " " * columns(lead))
+        else:
+            indent = " " * (max(self.current_indent, columns(prefix)) + 4)
+            lines = [lead.rstrip()] + wrap(args, self.width - self.current_indent, indent, indent)
+        self.write("\n".join(lines) + "\n")
+
+    def write_text(self, text: str) -> None:
+        """A command's help, paragraph by paragraph, at the current indent."""
+        self.write("\n".join(paragraphs(text, self.width, " " * self.current_indent)) + "\n")
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:
+        """Options or commands beside what they do, the second column wrapped by columns and
+        click's "[既定: …]" kept whole."""
+        rows = list(rows)
+        first_col = min(max((columns(first) for first, _ in rows), default=0),
+                        col_max) + col_spacing
+        for first, second in rows:
+            self.write(f"{'':>{self.current_indent}}{first}")
+            if not second:
+                self.write("\n")
+                continue
+            if columns(first) <= first_col - col_spacing:
+                self.write(" " * (first_col - columns(first)))
+            else:
+                self.write("\n" + " " * (first_col + self.current_indent))
+            width = max(self.width - first_col - 2, 10)
+            said = _EXTRA.fullmatch(second)
+            text, extra = (said.group(1), said.group(2)) if said else (second, "")
+            lines = paragraphs(text, width)
+            if extra:  # click's "  [既定: 0; 1<=x<=9]": whole, on the last line or below it
+                if lines and columns(lines[-1]) + 2 + columns(extra) <= width:
+                    lines[-1] += f"  {extra}"
+                else:
+                    lines += wrap(extra, width)
+            pad = " " * (first_col + self.current_indent)
+            self.write("\n".join([lines[0] if lines else ""]
+                                 + [f"{pad}{line}" if line else "" for line in lines[1:]]) + "\n")
