@@ -708,7 +708,7 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
 
     PATHS（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
     （content/tests/ のほか、ページや敵の下に書いたものも）。"""
-    from scenario.tally import closing_line, nothing_to_run
+    from scenario.tally import FAILED, PASSED, closing_line, nothing_to_run
 
     result = _check_named(paths, content, "例のあるファイルかフォルダ")
     broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
@@ -729,9 +729,9 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
     for run in result.examples:
         where = f"{run.path}:{run.line}"
         if run.passed:
-            click.echo(f"PASS  {run.name}  ({where})")
+            click.echo(f"{PASSED}  {run.name}  ({where})")
             continue
-        click.secho(f"FAIL  {run.name}  ({where})", fg="red")
+        click.secho(f"{FAILED}  {run.name}  ({where})", fg="red")
         for failure in run.failures:
             click.echo(f"  {run.path}:{failure.line}:{failure.col}")
             if failure.expected is not None:
@@ -1014,7 +1014,7 @@ def watch(content: Path, debounce: int) -> None:
     """保存のたびに検査と例の実行をやり直します（Ctrl-C で終わります）。
 
     変更ごとに報告を 1 つ出します。報告は時刻で始まり、まとめの行で終わります。診断は
-    エディタの問題マッチャーが読む「ファイル:行:列: error[コード]: 説明」の形です。"""
+    エディタの問題マッチャーが読む「ファイル:行:列: エラー[コード]: 説明」の形です。"""
     import time
 
     from watchfiles import watch as changes

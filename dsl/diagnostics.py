@@ -123,14 +123,23 @@ def _printable(text: str) -> str:
     return "".join(ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in text)
 
 
+#: How a rendered diagnostic names its severity, its hint and a note: the designer's
+#: words. ``Diagnostic.severity`` itself stays ``error`` / ``warning`` (the JSON and the
+#: language server read it).
+SEVERITY_WORDS = {"error": "エラー", "warning": "警告"}
+HINT_WORD = "ヒント"
+NOTE_WORD = "補足"
+
+
 def render(diag: Diagnostic, sources: dict[str, str], color: bool = False) -> str:
-    """Render one diagnostic with its source line and caret."""
+    """Render one diagnostic with its source line and caret:
+    ``path:line:col: エラー[E020]: message``, the line, the caret, ``= ヒント: …``."""
     def paint(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
     sev_color = "1;31" if diag.is_error else "1;33"
     head = (f"{paint(str(diag.span), '1')}: "
-            f"{paint(f'{diag.severity}[{diag.code}]', sev_color)}: {diag.message}")
+            f"{paint(f'{SEVERITY_WORDS[diag.severity]}[{diag.code}]', sev_color)}: {diag.message}")
     out = [head]
     text = sources.get(diag.span.path)
     if text is not None:
@@ -148,10 +157,10 @@ def render(diag: Diagnostic, sources: dict[str, str], color: bool = False) -> st
             out.append(gutter + shown)
             out.append(" " * (len(gutter) - 2) + "| " + " " * pad + paint("^" * mark, sev_color))
     if diag.hint:
-        out.append(f"      = {paint('hint', '1;36')}: {diag.hint}")
+        out.append(f"      = {paint(HINT_WORD, '1;36')}: {diag.hint}")
     for note in diag.notes:
         where = f" ({note.span})" if note.span else ""
-        out.append(f"      = note: {note.message}{where}")
+        out.append(f"      = {NOTE_WORD}: {note.message}{where}")
     return "\n".join(out)
 
 

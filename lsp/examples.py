@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from compiler.lint import Result
 from dsl import ast
+from scenario.tally import FAILED, PASSED
 
 __all__ = ["COMMAND", "Lens", "Outcome", "Runs", "lenses", "run_example"]
 
@@ -21,11 +22,11 @@ __all__ = ["COMMAND", "Lens", "Outcome", "Runs", "lenses", "run_example"]
 COMMAND = "jibunki.runExample"
 
 #: A lens's title: before any run, after a pass, after a failure (the first failure's
-#: line and message), when it could not run. PASS / FAIL as ``jibunki test`` says them.
+#: line and message), when it could not run: 成功 / 失敗 as ``jibunki test`` says them.
 TITLES = {
     "never": "▶ 例を実行",
-    "passed": "PASS ▶ もう一度実行",
-    "failed": "FAIL {line} 行: {message} ▶ もう一度実行",
+    "passed": f"{PASSED} ▶ もう一度実行",
+    "failed": FAILED + " {line} 行: {message} ▶ もう一度実行",
     "blocked": "実行できません: {message} ▶ もう一度実行",
 }
 #: A failure's message on a lens is cut at this many characters (a lens is one line).

@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path, to_fs_path
 import compiler.codes
 from compiler.read import CONTENT_SUFFIXES
 from dsl import size
-from dsl.diagnostics import ERROR, Span
+from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from . import examples, features
 from .completion import completions
@@ -262,7 +262,7 @@ class JibunkiServer(LanguageServer):
         page = EXPLAIN_DIR / f"{diag.code}.md"
         return types.Diagnostic(
             range=self.range_of(diag.span, folder),
-            message="\n".join([diag.message, f"hint: {diag.hint}", *remarks]),
+            message="\n".join([diag.message, f"{HINT_WORD}: {diag.hint}", *remarks]),
             severity=(types.DiagnosticSeverity.Error if diag.severity == ERROR
                       else types.DiagnosticSeverity.Warning),
             code=diag.code,

@@ -11,16 +11,21 @@ from pathlib import Path
 
 from compiler.read import CONTENT_SUFFIXES
 
-__all__ = ["closing_line", "nothing_to_run"]
+__all__ = ["PASSED", "FAILED", "closing_line", "nothing_to_run"]
+
+#: How an example's outcome is said — on each example's line of ``jibunki test``, in its
+#: closing count and on the language server's lens above the example.
+PASSED = "成功"
+FAILED = "失敗"
 
 
 def closing_line(examples) -> str:
-    """``12 passed, 1 failed（3 ファイルの例 13 件）``: the outcomes of ``examples``
+    """``成功 12、失敗 1（3 ファイルの例 13 件）``: the outcomes of ``examples``
     (scenario.outcome.Result, each with its ``path``) counted, and the files they are
     written in."""
     failed = sum(not run.passed for run in examples)
     files = len({run.path for run in examples})
-    return (f"{len(examples) - failed} passed, {failed} failed"
+    return (f"{PASSED} {len(examples) - failed}、{FAILED} {failed}"
             f"（{files} ファイルの例 {len(examples)} 件）")
 
 

@@ -56,10 +56,10 @@ def caret(text: str, code: str, line: int, col: int, width: int):
     character takes two), and a hint."""
     found = rejects(text, code, line, col)
     shown = render(found, {"t.page": text})
-    assert shown.startswith(f"t.page:{line}:{col}: error[{code}]: "), shown
+    assert shown.startswith(f"t.page:{line}:{col}: エラー[{code}]: "), shown
     pad = _columns(text.split("\n")[line - 1][:col - 1])
     assert f"| {' ' * pad}{'^' * width}\n" in shown, shown
-    assert "= hint: " in shown
+    assert "= ヒント: " in shown
     return found
 
 

@@ -37,7 +37,7 @@ def test_record_writes_a_scenario_that_jibunki_test_passes(tmp_path, monkeypatch
     assert "開始 歩 30" in text and "終了" in text and "確認 刻 ==" in text
     result = CliRunner().invoke(main, ["test", str(path), "--content", str(ROOT / "content")])
     assert result.exit_code == 0, result.output
-    assert "1 passed, 0 failed" in result.output
+    assert "成功 1、失敗 0" in result.output
 
 
 def test_a_with_session_the_example_cannot_replay_is_refused_and_nothing_is_written(tmp_path, monkeypatch):
@@ -183,4 +183,4 @@ def test_a_recording_replays_exactly_under_jibunki_test_or_is_refused(tmp_path, 
     assert written["deck"] and written["plain"] and written["set hand"], (written, refused)
     result = CliRunner().invoke(main, ["test", str(tmp_path), "--content", str(ROOT / "content")])
     assert result.exit_code == 0, result.output
-    assert f"{sum(written.values())} passed, 0 failed" in result.output
+    assert f"成功 {sum(written.values())}、失敗 0" in result.output

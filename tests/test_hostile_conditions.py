@@ -55,7 +55,7 @@ def test_a_test_run_that_could_not_play_its_examples_is_never_green(content, mon
     result = invoke("test", "content/tests/青年期.scenario")
     assert result.exit_code == 1
     assert "青年期.page:" in result.output and "E010" in result.output  # the error elsewhere
-    assert "シナリオを実行できません" in result.output and "passed" not in result.output
+    assert "シナリオを実行できません" in result.output and "成功" not in result.output
 
 
 def test_build_says_the_examples_did_not_run_when_content_has_errors(content, monkeypatch):
@@ -63,7 +63,7 @@ def test_build_says_the_examples_did_not_run_when_content_has_errors(content, mo
     monkeypatch.chdir(content.parent)
     result = invoke("build")
     assert result.exit_code == 1
-    assert "例: 0 passed" not in result.output and "件を実行できませんでした" in result.output
+    assert "例: 成功 0" not in result.output and "件を実行できませんでした" in result.output
 
 
 def test_a_test_runner_that_finds_no_example_fails(tmp_path, monkeypatch):
@@ -83,7 +83,7 @@ def test_files_outside_content_resolve_names_against_the_project_content(tmp_pat
                         '  出す tabidachi\n  確認 刻 == 36\n}\n', encoding="utf-8")
     assert invoke("lint", str(deck)).exit_code == 0
     result = invoke("test", str(scenario))
-    assert result.exit_code == 0 and "1 passed, 0 failed" in result.output
+    assert result.exit_code == 0 and "成功 1、失敗 0" in result.output
     result = invoke("battle", "--deck", str(deck), "--script", "/dev/null")
     assert result.exit_code == EXIT_UNFINISHED and "ドロー: 旅立ちの朝" in result.output, \
         result.output
@@ -98,7 +98,7 @@ def test_another_content_folder_is_named_with_content(content, tmp_path, monkeyp
     monkeypatch.chdir(ROOT)
     assert invoke("test", str(scenario)).exit_code == 1  # the bundled content has no only_here
     result = invoke("test", "--content", str(content), str(scenario))
-    assert result.exit_code == 0 and "1 passed" in result.output
+    assert result.exit_code == 0 and "成功 1、" in result.output
 
 
 def test_an_unreadable_sub_folder_is_reported_not_skipped(content, monkeypatch):

@@ -163,7 +163,7 @@ def test_content_with_errors_is_reported_and_not_played(tmp_path):
     (tmp_path / "bad.journey").write_text("ロケーション x { 枠 q }\n", encoding="utf-8")
     result = journey("", "--content", str(tmp_path))
     assert result.exit_code == 1
-    assert "bad.journey:1:14: error[E070]: 枠の値の形が違います（数 を書きます）" in result.output
+    assert "bad.journey:1:14: エラー[E070]: 枠の値の形が違います（数 を書きます）" in result.output
     assert "^" in result.output and "旅の準備" not in result.output.split("\n")[0]
 
 

@@ -60,9 +60,9 @@ def test_journey_diagnostic_looks_like_a_page_diagnostic():
     result, found = lint(text)
     assert found == [("E010", 3, 3)]
     shown = render(result.diagnostics[0], result.sources)
-    assert shown.splitlines()[0] == "t.journey:3:3: error[E010]: 「赤粋」というロケーションの項目はありません"
+    assert shown.splitlines()[0] == "t.journey:3:3: エラー[E010]: 「赤粋」というロケーションの項目はありません"
     assert "    3 |   赤粋 1" in shown and "      |   ^^" in shown
-    assert "hint: もしかして「赤枠」？" in shown
+    assert "ヒント: もしかして「赤枠」？" in shown
 
 
 def test_syntax_error_in_a_journey_item_is_reported_and_the_next_item_still_checked():

@@ -214,6 +214,6 @@ def test_each_bomb_ends_reports_E048_and_exits_1(name, tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), "lint", str(path)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "error[E048]" in proc.stdout
+    assert "エラー[E048]" in proc.stdout
     assert "E000" not in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr

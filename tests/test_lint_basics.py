@@ -55,7 +55,7 @@ def test_lint_of_the_project_reports_what_compile_refuses(tmp_path):
     named = runner.invoke(main, ["lint", str(content), "--content", str(content)])
     for result in (compiled, linted, named):
         assert result.exit_code == 1, result.output
-        assert "error[E014]" in result.output and "初期デッキ「starter」がありません" in result.output
+        assert "エラー[E014]" in result.output and "初期デッキ「starter」がありません" in result.output
     # One file of the project is not the project: it lints clean on its own.
     page = next((content / "pages").glob("*.page"))
     one = runner.invoke(main, ["lint", str(page), "--content", str(content)])

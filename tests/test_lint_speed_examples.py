@@ -89,7 +89,7 @@ def test_cached_outcome_is_what_playing_gives(project, plays, monkeypatch):
     warm = run_tests()
     monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
     none = run_tests()
-    assert cold == warm == none and "117 passed, 0 failed" in cold[1]
+    assert cold == warm == none and "成功 117、失敗 0" in cold[1]
 
 
 def test_changed_page_replays_every_example(project, plays):
@@ -121,7 +121,7 @@ def test_failing_example_fails_every_time(project, plays):
     played = len(plays)
     assert lint() == first and len(plays) == played  # kept, and failing from the cache
     ran = run_tests()
-    assert ran[0] == 1 and "1 failed" in ran[1] and "期待: 座 == 41" in ran[1]
+    assert ran[0] == 1 and "失敗 1" in ran[1] and "期待: 座 == 41" in ran[1]
     assert run_tests() == ran
 
 

@@ -93,7 +93,7 @@ async def test_a_bundled_file_has_no_diagnostics_an_error_has_its_code_and_range
     assert diag.severity == types.DiagnosticSeverity.Error
     start = types.Position(where.line, where.character + 2)  # the "=" after 銘 and a space
     assert diag.range == types.Range(start, types.Position(start.line, start.character + 1))
-    assert "hint:" in diag.message
+    assert "ヒント:" in diag.message
     assert diag.data["explain"] == "jibunki explain E001"
     assert diag.code_description.href.endswith("E001.md")
     hover = await _hover(client, uri, start)
@@ -373,7 +373,7 @@ async def test_a_lens_on_each_example_runs_it_and_shows_its_last_result(
     assert outcome["state"] == "passed"
     await asyncio.wait_for(refreshed.wait(), 10)
     lenses = await _lenses(client, uri)
-    assert lenses[0].command.title == "PASS ▶ もう一度実行"
+    assert lenses[0].command.title == "成功 ▶ もう一度実行"
     assert lenses[1].command.title == "▶ 例を実行"  # only the example asked for was run
 
     wrong = text.replace("確認 刻 == 55, 歩 == 15", "確認 刻 == 54, 歩 == 15", 1)
@@ -384,7 +384,7 @@ async def test_a_lens_on_each_example_runs_it_and_shows_its_last_result(
     row = next(r for r, line in enumerate(wrong.split("\n")) if "刻 == 54" in line)
     assert outcome["state"] == "failed" and outcome["line"] == row + 1
     (lens, *_) = await _lenses(client, uri)
-    assert lens.command.title.startswith(f"FAIL {row + 1} 行: 期待 刻 == 54")
+    assert lens.command.title.startswith(f"失敗 {row + 1} 行: 期待 刻 == 54")
     assert "実際 刻 = 55" in lens.command.title
 
 

@@ -320,8 +320,8 @@ def test_duplicate_id_is_reported_at_every_definition_in_full_and_one_file_lint(
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["lint", *args])
     assert result.exit_code == 1, result.output
-    found = [line.split(": error[")[0] for line in result.output.splitlines()
-             if "error[E012]" in line]
+    found = [line.split(": エラー[")[0] for line in result.output.splitlines()
+             if "エラー[E012]" in line]
     assert found == expected, result.output
 
 

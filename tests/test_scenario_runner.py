@@ -72,10 +72,10 @@ def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path)
     result = CliRunner().invoke(main, ["test", "--content", str(content)])
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
-    assert any(line.startswith("PASS  通る") for line in lines)
-    assert any(line.startswith("FAIL  落ちる") for line in lines)
+    assert any(line.startswith("成功  通る") for line in lines)
+    assert any(line.startswith("失敗  落ちる") for line in lines)
     assert "    - 期待: 敵HP == 44" in lines and "    + 実際: 敵HP = 45" in lines
-    assert lines[-1] == "1 passed, 1 failed（1 ファイルの例 2 件）"
+    assert lines[-1] == "成功 1、失敗 1（1 ファイルの例 2 件）"
 
 
 def test_region_sums_and_currency_can_be_checked_and_set():
@@ -149,9 +149,9 @@ def test_jibunki_test_runs_every_example_of_the_content_by_default(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     # in the order of their paths: content/tests/a.scenario, content/x.page
-    assert [line.split("  ")[1] for line in lines if line.startswith("PASS")] == \
+    assert [line.split("  ")[1] for line in lines if line.startswith("成功  ")] == \
         ["テストの中", "ページの下"]
-    assert lines[-1] == "2 passed, 0 failed（2 ファイルの例 2 件）"
+    assert lines[-1] == "成功 2、失敗 0（2 ファイルの例 2 件）"
 
 
 def test_jibunki_test_with_a_file_runs_only_that_files_examples(tmp_path):
@@ -160,8 +160,8 @@ def test_jibunki_test_with_a_file_runs_only_that_files_examples(tmp_path):
                                (content / "tests" / "a.scenario", "テストの中", 1)):
         result = run_test_command("--content", content, named)
         assert result.exit_code == 0, result.output
-        assert result.output.splitlines() == [f"PASS  {title}  ({named}:{line})",
-                                              "1 passed, 0 failed（1 ファイルの例 1 件）"]
+        assert result.output.splitlines() == [f"成功  {title}  ({named}:{line})",
+                                              "成功 1、失敗 0（1 ファイルの例 1 件）"]
 
 
 def test_jibunki_test_with_a_folder_runs_the_examples_under_it(tmp_path):
@@ -175,8 +175,8 @@ def test_a_failing_example_under_a_page_or_enemy_fails_jibunki_test(tmp_path):
     content = content_with_examples(tmp_path, UNDER_PAGE.replace("敵HP == 45", "敵HP == 44"))
     result = run_test_command("--content", content)
     assert result.exit_code == 1
-    assert "FAIL  ページの下" in result.output and "PASS  テストの中" in result.output
-    assert result.output.splitlines()[-1] == "1 passed, 1 failed（2 ファイルの例 2 件）"
+    assert "失敗  ページの下" in result.output and "成功  テストの中" in result.output
+    assert result.output.splitlines()[-1] == "成功 1、失敗 1（2 ファイルの例 2 件）"
 
 
 def test_a_run_that_finds_no_example_fails_and_says_where_it_looked(tmp_path):
@@ -185,7 +185,7 @@ def test_a_run_that_finds_no_example_fails_and_says_where_it_looked(tmp_path):
     empty.mkdir()
     result = run_test_command("--content", content, empty)
     assert result.exit_code == 1
-    assert f"{empty} にはコンテンツのファイル" in result.output and "passed" in result.output
+    assert f"{empty} にはコンテンツのファイル" in result.output and "成功 0、失敗 0" in result.output
     (content / "y.page").write_text("ページ y { 銘 3; 過去面 { 防御 += 4 }; ペン 未来面 { 敵HP -= 3 } }\n",
                                     encoding="utf-8")
     result = run_test_command("--content", content, content / "y.page")
@@ -200,4 +200,4 @@ def test_build_plays_the_same_examples_as_jibunki_test(tmp_path, monkeypatch):
     built = CliRunner().invoke(main, ["build", "--content", str(content)])
     assert built.exit_code == 0, built.output
     assert f"例: {tested}" in built.output.splitlines()
-    assert tested == "2 passed, 0 failed（2 ファイルの例 2 件）"
+    assert tested == "成功 2、失敗 0（2 ファイルの例 2 件）"

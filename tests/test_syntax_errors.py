@@ -144,8 +144,8 @@ def test_every_syntax_error_has_a_place_a_caret_and_a_hint():
     for text in ("ページ t {\n  名 19\n}\n", PAGE.format(effect="敵HP ＋＝ 3"),
                  "ページ t {\n  銘 3\n  未来面 { 敵HP -= 3\n  過去面 白紙\n}\n"):
         for diag, shown in zip(*diagnostics(text)):
-            assert shown.startswith(f"t.page:{diag.span.line}:{diag.span.col}: error[{diag.code}]")
-            assert "^" in shown and "= hint: " in shown
+            assert shown.startswith(f"t.page:{diag.span.line}:{diag.span.col}: エラー[{diag.code}]")
+            assert "^" in shown and "= ヒント: " in shown
 
 
 # ------------------------------------------- a misspelled block keyword costs its block

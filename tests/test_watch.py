@@ -91,7 +91,7 @@ def test_each_save_gives_a_new_report_with_the_error_and_then_without(content, t
         original = page.read_text(encoding="utf-8")
         page.write_text(original + BROKEN, encoding="utf-8")
         report = watched.until(lambda line: "エラー 1 件" in line, "the report of the error")
-        error = next(line for line in report if "error[E" in line)
+        error = next(line for line in report if "エラー[E" in line)
         assert error.startswith("content/pages/熟年期.page:") or "熟年期.page:" in error
         page.write_text(original, encoding="utf-8")
         watched.until(lambda line: "エラー 0 件" in line, "the report of the fix")
