@@ -69,13 +69,8 @@ def play_on(battle: Battle, seed: int, steps: int = 30) -> None:
     for _ in range(steps):
         if battle.over:
             return
-        action = policy.choice(battle.legal_actions())
         try:
-            if action[0] == "choose":
-                request = battle.choice
-                battle.choose(policy.sample(list(request["candidates"]), request["count"]))
-            else:
-                getattr(battle, action[0])(*action[1:])
+            battle.apply(policy.choice(battle.actions()))
         except Refused:
             pass
 

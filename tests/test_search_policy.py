@@ -3,6 +3,7 @@ pure reader of the battle, and at least as strong as the greedy player."""
 
 from __future__ import annotations
 
+from contract.game import Choose
 import pickle
 import random
 
@@ -26,13 +27,13 @@ def tables():
     return event_corpus.tables()
 
 
-def _legal(battle: Battle, action: tuple) -> bool:
-    if battle.choice is not None:
-        request = battle.choice
-        uids = action[1] if action[0] == "choose" else None
-        return (uids is not None and len(uids) == request["count"]
-                and len(set(uids)) == len(uids) and set(uids) <= set(request["candidates"]))
-    return action in battle.legal_actions()
+def _legal(battle: Battle, action) -> bool:
+    if battle.pending is not None:
+        request = battle.pending
+        uids = action.uids if isinstance(action, Choose) else None
+        return (uids is not None and len(uids) == request.count
+                and len(set(uids)) == len(uids) and set(uids) <= set(request.candidates))
+    return action in battle.actions()
 
 
 def _decision_points(tables, enemy: str, seeds, per_battle: int) -> list[Battle]:
@@ -144,10 +145,10 @@ def test_it_does_not_change_the_battle_it_looks_at(tables):
         if battle.choice is None:
             continue
         state, streams = battle.state.copy(), pickle.dumps(battle.streams)
-        pending, choice = battle._pending, dict(battle.choice)
+        history, choice = list(battle.history), battle.pending
         action = search_policy(battle, random.Random(1))
         assert battle.state == state and pickle.dumps(battle.streams) == streams
-        assert battle._pending is pending and battle.choice == choice
+        assert battle.history == history and battle.pending == choice
         act(battle, action)  # and the waiting resolution still takes the answer
         return
     pytest.fail("no seed reached a choice")

@@ -166,11 +166,7 @@ def test_the_bundled_content_sets_off_no_chain_near_the_bound(monkeypatch):
         for _ in range(150):
             if battle.over:
                 break
-            action = policy.choice(battle.legal_actions())
-            if action[0] == "choose":
-                battle.choose(battle.choice["candidates"][:battle.choice["count"]])
-            else:
-                getattr(battle, action[0])(*action[1:])
+            battle.apply(policy.choice(battle.actions()))
     assert max(peak, default=0) < CHAIN_BOUND // 8
 
 
