@@ -311,10 +311,18 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         """開発者モード: ``apply(DevSet.of(**values))`` (see ``_on_dev_set``)."""
         return self.apply(DevSet(tuple(values.items())))
 
+    def _known_uid(self, uid) -> int:
+        """``uid`` when it names a page instance; else Refused (the page actions' first
+        check: a uid of no page is refused here, one of a page elsewhere by the action)."""
+        if isinstance(uid, bool) or not isinstance(uid, int) or \
+                not 0 <= uid < len(self.state.pages):
+            raise Refused(f"そのページはありません: {uid!r}")
+        return uid
+
     def _on_play(self, action: Play) -> EventLog:
         """Play a hand page (by uid)."""
         self._ready()
-        uid = action.uid
+        uid = self._known_uid(action.uid)
         plan = self._plan(uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
             raise Refused(self.play_info(uid)["reason"])
@@ -324,13 +332,13 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def _on_pen(self, action: Pen) -> EventLog:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
         self._ready()
-        self._pen(action.uid, action.side)
+        self._pen(self._known_uid(action.uid), action.side)
         return self._done()
 
     def _on_tear(self, action: Tear) -> EventLog:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
         self._ready()
-        self._tear(action.uid)
+        self._tear(self._known_uid(action.uid))
         return self._done()
 
     def _on_end_turn(self, action: EndTurn) -> EventLog:
