@@ -167,18 +167,25 @@ def _frozen(value):
 class Game(Protocol):
     """What a game offers its players (see the module docstring)."""
 
-    def actions(self) -> list: ...
+    def actions(self) -> list:
+        """Every action the rules allow now, as values (empty when the game is over)."""
 
-    def apply(self, action) -> list: ...
-
-    @property
-    def pending(self) -> Pending | None: ...
-
-    def copy(self) -> "Game": ...
-
-    def view(self) -> dict: ...
-
-    def information(self) -> dict: ...
+    def apply(self, action) -> list:
+        """Carry out ``action``; the events it caused (refused in Japanese if illegal)."""
 
     @property
-    def result(self) -> dict | None: ...
+    def pending(self) -> Pending | None:
+        """The choice the game waits for inside a step, or None."""
+
+    def copy(self) -> "Game":
+        """An independent game in the same position."""
+
+    def view(self) -> dict:
+        """What the player sees now, as plain data."""
+
+    def information(self) -> dict:
+        """What the player may know now, as plain data (no hidden order of a pile)."""
+
+    @property
+    def result(self) -> dict | None:
+        """None while playing; else plain data with ``outcome`` "won" or "lost"."""

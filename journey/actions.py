@@ -3,7 +3,8 @@ kind of action that ``journey.play.legal_actions`` lists as a tuple.
 
 The rules and the solver keep the tuples (a search makes millions of them, and they
 hash and compare as fast as anything); ``Journey`` (journey/game.py) offers these values
-to its players, and turns each back into its tuple (``as_tuple``) for the rules. The end
+to its players, and turns each back into its tuple (``as_tuple``) for the rules —
+``from_tuple`` and ``as_tuple`` are the two tables between them. The end
 of a turn is the battle's own ``EndTurn``: one word for it in both games.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from contract.game import Action, EndTurn
 
 __all__ = ["Effect", "EndTurn", "JOURNEY_KINDS", "Letter", "Mill", "Next", "PlayCard",
-           "Resolve", "Return", "Skip", "UseItem", "from_tuple"]
+           "Resolve", "Return", "Skip", "UseItem", "as_tuple", "from_tuple"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +27,6 @@ class PlayCard(Action):
     moves: tuple
     KIND = "play"
 
-    def as_tuple(self) -> tuple:
-        return ("play", self.card, self.moves)
-
 
 @dataclass(frozen=True, slots=True)
 class Mill(Action):
@@ -37,18 +35,12 @@ class Mill(Action):
     to: str
     KIND = "mill"
 
-    def as_tuple(self) -> tuple:
-        return ("mill", self.to)
-
 
 @dataclass(frozen=True, slots=True)
 class Next(Action):
     """Go on from a moment of 「いつでも」 to the next step."""
 
     KIND = "next"
-
-    def as_tuple(self) -> tuple:
-        return ("next",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +50,12 @@ class Effect(Action):
     args: tuple
     KIND = "effect"
 
-    def as_tuple(self) -> tuple:
-        return ("effect", *self.args)
-
 
 @dataclass(frozen=True, slots=True)
 class Skip(Action):
     """Let the pending suit effect do nothing (when the set-up allows it)."""
 
     KIND = "skip"
-
-    def as_tuple(self) -> tuple:
-        return ("skip",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +65,6 @@ class Return(Action):
     card: int
     KIND = "return"
 
-    def as_tuple(self) -> tuple:
-        return ("return", self.card)
-
 
 @dataclass(frozen=True, slots=True)
 class Resolve(Action):
@@ -89,9 +72,6 @@ class Resolve(Action):
 
     suit: int
     KIND = "resolve"
-
-    def as_tuple(self) -> tuple:
-        return ("resolve", self.suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +83,6 @@ class Letter(Action):
     args: tuple
     KIND = "letter"
 
-    def as_tuple(self) -> tuple:
-        return ("letter", self.effect, *self.args)
-
 
 @dataclass(frozen=True, slots=True)
 class UseItem(Action):
@@ -114,13 +91,6 @@ class UseItem(Action):
     index: int
     args: tuple
     KIND = "item"
-
-    def as_tuple(self) -> tuple:
-        return ("item", self.index, *self.args)
-
-
-def _end_tuple(self) -> tuple:
-    return ("end",)
 
 
 #: The rules' tuple kind → how its value is made from the tuple.
@@ -147,9 +117,22 @@ def from_tuple(action: tuple) -> Action:
     return _FROM_TUPLE[action[0]](action)
 
 
-def as_tuple(action: Action) -> tuple | None:
+#: Action class → its rules tuple.
+_TO_TUPLE = {
+    PlayCard: lambda a: ("play", a.card, a.moves),
+    Mill: lambda a: ("mill", a.to),
+    Next: lambda a: ("next",),
+    Effect: lambda a: ("effect", *a.args),
+    Skip: lambda a: ("skip",),
+    Return: lambda a: ("return", a.card),
+    Resolve: lambda a: ("resolve", a.suit),
+    EndTurn: lambda a: ("end",),
+    Letter: lambda a: ("letter", a.effect, *a.args),
+    UseItem: lambda a: ("item", a.index, *a.args),
+}
+
+
+def as_tuple(action) -> tuple | None:
     """The rules tuple of an action value; None when it is no action of the journey."""
-    if type(action) is EndTurn:
-        return ("end",)
-    to_tuple = getattr(action, "as_tuple", None)
-    return to_tuple() if to_tuple is not None and type(action).KIND in JOURNEY_KINDS else None
+    to_tuple = _TO_TUPLE.get(type(action))
+    return None if to_tuple is None else to_tuple(action)
