@@ -187,13 +187,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         return self._choice
 
     @property
-    def choice(self) -> dict | None:
-        """``pending`` as the dict the tests read (candidates as a list, count, kind)."""
-        p = self._choice
-        return None if p is None else {"candidates": list(p.candidates), "count": p.count,
-                                       "kind": p.kind}
-
-    @property
     def result(self) -> dict | None:
         """None while the run goes on; else its outcome ("won" or "lost"), stage, turn
         and HP, as plain data."""

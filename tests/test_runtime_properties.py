@@ -128,7 +128,7 @@ def test_random_legal_actions_keep_the_invariants(data, seed, stages):
         watch.saw(events)
         watch.check(battle)
         # an action the rules refuse changes nothing and says nothing
-        if not battle.over and battle.choice is None:
+        if not battle.over and battle.pending is None:
             unplayable = [u for u in battle.hand if not battle.play_info(u)["playable"]]
             if unplayable:
                 before, logged = snapshot(battle), len(battle.log)
@@ -164,7 +164,7 @@ def test_save_load_and_continue_gives_the_same_events(seed, policy_seed, stages,
     points = [0]
     for i, action in enumerate(script):
         perform(battle, action)
-        if battle.choice is None and not battle.over:
+        if battle.pending is None and not battle.over:
             points.append(i + 1)
     cut = points[int(where * (len(points) - 1))]
     battle = Battle.new(TABLES, seed=seed, enemies=stages)

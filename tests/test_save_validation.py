@@ -24,8 +24,8 @@ def a_save(seed: int, steps: int) -> str:
     """A real save after ``steps`` random legal actions (no choice pending)."""
     battle = Battle.new(TABLES, seed=seed, enemies=ENEMIES[:2])
     play_out(battle, random_policy, random.Random(seed), steps)
-    while battle.choice is not None and not battle.over:
-        battle.choose(list(battle.choice["candidates"][:battle.choice["count"]]))
+    while battle.pending is not None and not battle.over:
+        battle.choose(list(battle.pending.candidates[:battle.pending.count]))
     return save.to_json(battle)
 
 

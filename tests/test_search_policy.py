@@ -45,7 +45,7 @@ def _decision_points(tables, enemy: str, seeds, per_battle: int) -> list[Battle]
         rng = random.Random(seed)
         taken = 0
         while not battle.over and taken < per_battle:
-            if battle.choice is None and len(battle.state.zones["draw"]) >= 2:
+            if battle.pending is None and len(battle.state.zones["draw"]) >= 2:
                 points.append(clone(battle))
                 taken += 1
             act(battle, greedy_policy(battle, rng))
@@ -86,7 +86,7 @@ def test_it_plays_only_legal_actions_over_whole_battles(tables):
         battle = Battle.new(tables, seed=seed, enemies=enemies, deck=deck, record=False)
         rng = random.Random(seed)
         while not battle.over and battle.state.turns_run <= 60:
-            choices += battle.choice is not None
+            choices += battle.pending is not None
             action = search_policy(battle, rng)
             assert _legal(battle, action), (seed, action)
             act(battle, action)
@@ -140,9 +140,9 @@ def test_it_does_not_change_the_battle_it_looks_at(tables):
     for seed in range(6):
         battle = Battle.new(tables, seed=seed, enemies=["kodoku"], deck=deck, record=False)
         rng = random.Random(seed)
-        while not battle.over and battle.choice is None:
+        while not battle.over and battle.pending is None:
             act(battle, greedy_policy(battle, rng))
-        if battle.choice is None:
+        if battle.pending is None:
             continue
         state, streams = battle.state.copy(), pickle.dumps(battle.streams)
         history, choice = list(battle.history), battle.pending

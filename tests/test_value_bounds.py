@@ -147,7 +147,7 @@ def test_battles_that_grow_values_without_end_always_save_load_and_replay(
         if battle.over:
             return
         _act(battle, policy)
-    while battle.choice is not None:  # a save is taken between actions
+    while battle.pending is not None:  # a save is taken between actions
         _act(battle, policy)
     loaded = _saved_and_loaded(extreme_tables, battle)
     twin = random.Random()
