@@ -236,9 +236,11 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return [Choose(answer) for answer in
                     itertools.combinations(choice.candidates, choice.count)]
         s = self.state
-        actions: list = [_play_action(uid) for uid in self._playable()]
+        plays = _PLAYS
+        actions: list = [plays.get(uid) or _play_action(uid) for uid in self._playable()]
         limits = s.limits()
         if s.pens_used < limits["pen_cap"]:
+            made = _PENS
             instances = s.pages
             facts = self.page_facts
             for uid in s.zones["hand"]:
@@ -250,15 +252,16 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     # for, not yet penned.
                     for side in pens:
                         if not faces[side]["penned"]:
-                            actions.append(_pen_action(uid, side))
+                            actions.append(made.get((uid, side)) or _pen_action(uid, side))
                     continue
                 for side in SIDES:
                     face = faces[side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
                     if restorable or (side in pens and not face["penned"]):
-                        actions.append(_pen_action(uid, side))
+                        actions.append(made.get((uid, side)) or _pen_action(uid, side))
         if s.tears_used < limits["tear_cap"]:
-            actions += [_tear_action(uid) for uid in s.zones["hand"]]
+            tears = _TEARS
+            actions += [tears.get(uid) or _tear_action(uid) for uid in s.zones["hand"]]
         actions.append(_END_TURN)
         return actions
 
@@ -315,7 +318,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def _on_play(self, action: Play) -> EventLog:
         """Play a hand page (by uid)."""
         self._ready()
-        uid = self._known_uid(action.uid)
+        uid = action.uid
+        if type(uid) is not int or not 0 <= uid < len(self.state.pages):
+            uid = self._known_uid(uid)  # refused: no page of that uid
         plan = self._plan(uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
             raise Refused(self.play_info(uid)["reason"])

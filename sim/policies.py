@@ -39,8 +39,9 @@ def play_out(battle, policy, rng: random.Random, max_actions: int) -> int:
     """Let ``policy`` play ``battle`` (anything with the Battle's action API) until it
     is over or ``max_actions`` actions were taken; returns the number of actions."""
     actions = 0
+    apply = battle.apply
     while not battle.over and actions < max_actions:
-        act(battle, policy(battle, rng))
+        apply(policy(battle, rng))
         actions += 1
     return actions
 
