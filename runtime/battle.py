@@ -277,9 +277,19 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise Refused(f"対戦の行動ではありません: {action!r}")
-        events = handler(self, action)
-        self.history.append(action)
-        return events
+        history = self.history
+        history.append(action)
+        try:
+            return handler(self, action)
+        except Refused:
+            # A refusal changes nothing (every check comes first) — except a DevSet
+            # refused at a later value, whose earlier values are set and emitted: that
+            # one stays in the history, so a replay sets them too (and is refused alike).
+            if len(self._records) == self._start:
+                history.pop()
+            else:
+                self._done()  # its events are in the log, as the action's own
+            raise
 
     # The methods of the actions by name, for the tests and tools that call them so:
     # each only makes the action value and applies it.
@@ -417,7 +427,10 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         twin = self.origin()
         twin.record = record  # the replay's own events are of no use to the copy
         for action in self.history:
-            twin.apply(action)
+            try:
+                twin.apply(action)
+            except Refused:  # a DevSet refused part-way here was refused there too
+                pass
         twin._records.clear()
         twin._start = twin.event_count = 0
         if streams is not None:

@@ -49,7 +49,10 @@ def view(battle) -> dict:
                   for placed in s.effects],
         "pending": None if pending is None else {
             "kind": pending.kind, "candidates": list(pending.candidates),
-            "count": pending.count},
+            "count": pending.count,
+            # the region operation that asks: its operation and the line that writes it
+            "source": None if pending.source is None else {
+                "op": pending.source.op, "line": pending.source.line}},
         "result": result(battle),
     }
 

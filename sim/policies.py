@@ -89,11 +89,6 @@ def _first_answer(pending) -> Choose:
     return Choose(pending.candidates[:pending.count])
 
 
-def clone(battle: Battle, streams: Streams | None = None) -> Battle:
-    """An independent copy for looking ahead (``Battle.copy``: events only counted)."""
-    return battle.copy(streams=streams)
-
-
 def _answer_choices(battle: Battle) -> None:
     while battle.pending is not None and not battle.over:
         battle.apply(_first_answer(battle.pending))
@@ -106,7 +101,7 @@ def _attacks_left(battle: Battle) -> int:
 def _score_play(battle: Battle, uid: int) -> float:
     s = battle.state
     stage = s.stage_index
-    trial = clone(battle)
+    trial = battle.copy()
     try:
         trial.apply(Play(uid))
         _answer_choices(trial)
@@ -254,7 +249,7 @@ def _determinized(battle: Battle, world: random.Random) -> Battle:
     """A copy the player could imagine: the draw pile in an order drawn from ``world``
     (from the sorted pile, so that the real order cannot show through) and streams
     seeded from ``world``. Hand, discard and everything else visible stay as they are."""
-    trial = clone(battle, Streams.seeded(world.getrandbits(64)))
+    trial = battle.copy(streams=Streams.seeded(world.getrandbits(64)))
     pile = trial.state.zones["draw"]
     pile.sort()
     world.shuffle(pile)

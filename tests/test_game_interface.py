@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import event_corpus
-from contract.game import (ACTION_KINDS, Choose, EndTurn, Game, Pending, Play,
+from contract.game import (ACTION_KINDS, Choose, DevSet, EndTurn, Game, Pending, Play,
                            action_from_data, action_to_data)
 from journey import Journey, JourneyError, load_rules
 from journey.actions import JOURNEY_KINDS, as_tuple, from_tuple
@@ -272,3 +272,20 @@ def test_a_battle_with_choices_replays_to_the_same_events(seed, policy):
         taken.append(action)
     fresh = make()
     assert [_events(fresh.apply(a)) for a in taken] == events
+
+
+def test_a_copy_by_replay_keeps_a_developer_setting_refused_part_way():
+    """A DevSet refused at its second value has set its first: the replay of a copy
+    taken while a choice waits sets it too."""
+    for seed in range(20):
+        battle = _choosing_battle(seed)
+        if battle.pending is not None:
+            break
+    with pytest.raises(Refused):
+        battle.apply(DevSet((("hp", 50), ("age", -5))))
+    assert battle.state.hp == 50
+    twin = battle.copy()
+    assert twin.state.hp == 50 and twin.information() == battle.information()
+    with pytest.raises(Refused):  # refused with nothing set: not kept
+        battle.apply(Play(10_000))
+    assert battle.history[-1] == DevSet((("hp", 50), ("age", -5)))

@@ -15,7 +15,7 @@ from runtime.save import to_json
 from runtime.streams import Streams
 from sim import POLICIES, simulate
 from sim import policies
-from sim.policies import act, clone, greedy_policy, search_policy
+from sim.policies import act, greedy_policy, search_policy
 
 #: The starting deck with every page that asks the player to choose (山札・捨て札 → 手札,
 #: 手札 → 除外, 複製 手札 → 山札), so that the search's answers are played too.
@@ -46,7 +46,7 @@ def _decision_points(tables, enemy: str, seeds, per_battle: int) -> list[Battle]
         taken = 0
         while not battle.over and taken < per_battle:
             if battle.pending is None and len(battle.state.zones["draw"]) >= 2:
-                points.append(clone(battle))
+                points.append(battle.copy())
                 taken += 1
             act(battle, greedy_policy(battle, rng))
     return points
@@ -58,7 +58,7 @@ VARIANTS = (("reversed", None), ("shuffled", None), (None, 12345), ("shuffled", 
 
 
 def _variant(battle: Battle, order, streams) -> Battle:
-    other = clone(battle, None if streams is None else Streams.seeded(streams))
+    other = battle.copy(streams=None if streams is None else Streams.seeded(streams))
     pile = other.state.zones["draw"]
     if order == "reversed":
         pile.reverse()
@@ -103,15 +103,15 @@ def test_it_does_not_read_the_draw_order_or_the_streams(tables, monkeypatch):
     # The test has teeth: the same positions, searched with a leak in the
     # determinization, do get other decisions.
     def unshuffled(battle, world):  # the real pile order
-        return clone(battle, Streams.seeded(world.getrandbits(64)))
+        return battle.copy(streams=Streams.seeded(world.getrandbits(64)))
 
     def unsorted(battle, world):  # shuffled, but from the real order
-        trial = clone(battle, Streams.seeded(world.getrandbits(64)))
+        trial = battle.copy(streams=Streams.seeded(world.getrandbits(64)))
         world.shuffle(trial.state.zones["draw"])
         return trial
 
     def unseeded(battle, world):  # the real streams
-        trial = clone(battle)
+        trial = battle.copy()
         trial.state.zones["draw"].sort()
         world.shuffle(trial.state.zones["draw"])
         return trial
