@@ -37,9 +37,9 @@ pile by a splitmix64 key of the seed, the shuffle's number and each uid, written
 as the interpreter computes it): this
 matchup draws on it only to shuffle the deck at the start and the discard pile whenever
 the draw pile is empty and the discard is not — after a draw and after a play (入学式's
-past face takes the *top* page: no random pick; the enemy has no 白紙化). The legal actions are offered in ``Battle.legal_actions()``'s order,
+past face takes the *top* page: no random pick; the enemy has no 白紙化). The legal actions are offered in ``Battle.actions()``'s order,
 so the same policy makes the same choices. No page of this deck asks the player to
-choose, so ``choice`` is always None.
+choose, so ``pending`` is always None.
 
 Two modes: ``HandwrittenBattle(seed, log=True)`` appends a small tuple per thing that
 happened (about one per event the interpreter emits; the defense is kept as one total per
@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 import random
 
+from contract.game import EndTurn, Pen, Play, Tear
 from sim.policies import play_out, random_policy
 
 # ------------------------------------------------------------------ the balance
@@ -191,23 +192,28 @@ class HandwrittenBattle:
         return self.outcome is not None
 
     @property
-    def choice(self):
+    def pending(self):
         """No page of this matchup asks the player to choose."""
         return None
 
-    def legal_actions(self) -> list[tuple]:
-        """``Battle.legal_actions()`` for this matchup, in its order: plays, pens, tears,
-        the end of the turn."""
+    def actions(self) -> list:
+        """``Battle.actions()`` for this matchup, in its order: plays, pens, tears, the
+        end of the turn — the same values (contract.game), made once each as the
+        interpreter makes them."""
         hand = self.hand
-        actions = [("play", uid) for uid in hand if self._playable(uid)]
+        actions = [PLAYS[uid] for uid in hand if self._playable(uid)]
         if self.pens_used < PEN_CAP:
             for uid in hand:
                 for side in PEN_SIDES.get(uid, ()):
-                    actions.append(("pen", uid, side))
+                    actions.append(PENS[uid, side])
         if self.tears_used < TEAR_CAP:
-            actions += [("tear", uid) for uid in hand]
-        actions.append(("end_turn",))
+            actions += [TEARS[uid] for uid in hand]
+        actions.append(END_TURN)
         return actions
+
+    def apply(self, action) -> None:
+        """Carry out an action value (``APPLY``: its class → the method)."""
+        APPLY[type(action)](self, action)
 
     def _written(self, uid: int, side: str) -> bool:
         if self.pen_face == (uid, side):
@@ -636,3 +642,12 @@ class HandwrittenBattle:
                 setattr(self, f"{lifetime}_defense", value)
         if self.log is not None:
             self.log.append(("dev_set", hp, enemy_hp, defense))
+
+
+PLAYS = [Play(uid) for uid in range(len(DECK))]
+TEARS = [Tear(uid) for uid in range(len(DECK))]
+PENS = {(uid, side): Pen(uid, side) for uid, sides in PEN_SIDES.items() for side in sides}
+END_TURN = EndTurn()
+#: Action class → how the hand-written battle carries it out.
+APPLY = {Play: lambda b, a: b.play(a.uid), Pen: lambda b, a: b.pen(a.uid, a.side),
+         Tear: lambda b, a: b.tear(a.uid), EndTurn: lambda b, a: b.end_turn()}

@@ -55,11 +55,7 @@ def play_battle(tables, enemy: str, seed: int, max_turns: int) -> dict:
     battle = Battle.new(tables, seed=seed, enemies=[enemy])
     rng = policy_rng(seed)
     while not battle.over and battle.state.turn <= max_turns:
-        action = greedy_policy(battle, rng)
-        if action[0] == "choose":
-            battle.choose(list(action[1]))
-        else:
-            getattr(battle, action[0])(*action[1:])
+        battle.apply(greedy_policy(battle, rng))
     s = battle.state
     won = s.outcome == "won"
     how = next((e.data["by"] for e in battle.log if e.kind in ("stage_won", "run_lost")),

@@ -6,10 +6,14 @@ pure functions: ``legal_actions(state)`` and ``apply(state, action) -> (state', 
 ``new_game(rules, seed)`` deals it, the same for the same seed. Standard library only,
 like runtime/: it never imports lark, dsl/ or compiler/. docs/journey.md says how each
 rule of the draft is read, and which of its contradictions the project decided how.
+``Journey`` (journey/game.py) offers the same game through the interface the battle
+offers too (contract.game.Game), with its actions as values (journey/actions.py).
 """
 
 from .rules import JourneyError, Rules, load_rules
 from .play import apply, legal_actions, new_game
 from .state import State
+from .game import Journey
 
-__all__ = ["JourneyError", "Rules", "State", "apply", "legal_actions", "load_rules", "new_game"]
+__all__ = ["Journey", "JourneyError", "Rules", "State", "apply", "legal_actions", "load_rules",
+           "new_game"]

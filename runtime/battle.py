@@ -1,16 +1,20 @@
 """戦闘 — a run of battles played from the tables, one player action at a time.
 
-The only way in is an action (``play``, ``pen``, ``tear``, ``end_turn``, ``choose``);
-the only way out is the stream of ``BattleEvent`` each action returns. A turn is the
-sequence of phases of spec 000 ターン構造 (TURN_START_PHASES, then the player phase,
-then TURN_END_PHASES). All randomness goes through the run's seeded streams
-(runtime/streams.py: the shuffles, the effects' random picks, the enemy).
+The battle is a ``contract.game.Game``: the only way in is an action value (``Play``,
+``Pen``, ``Tear``, ``EndTurn``, ``Choose``, ``DevSet``) given to ``apply`` — the one
+dispatcher, a table from action class to handler (``HANDLERS``); the only way out is the
+stream of ``BattleEvent`` each action returns. A turn is the sequence of phases of spec
+000 ターン構造 (TURN_START_PHASES, then the player phase, then TURN_END_PHASES). All
+randomness goes through the run's seeded streams (runtime/streams.py: the shuffles, the
+effects' random picks, the enemy).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
+from contract.game import Choose, DevSet, EndTurn, Pen, Pending, Play, Tear
 from contract.vocabulary import W
 
 from .board import Board
@@ -27,6 +31,7 @@ from .state import PARAMS, SIDES, State
 from .streams import Streams
 from .tables import Tables
 from .turn import Turn
+from .view import information, result, view
 from .zones import Zones
 
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
@@ -66,7 +71,15 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._start = 0  # where the events of the action being resolved begin
         self._pending = None  # a generator waiting for ``choose``; never saved
         self._settled = True  # whether the pending resolution is the settling (_resume)
-        self._choice: dict | None = None
+        self._choice: Pending | None = None
+        #: The actions applied since ``origin`` made this battle, in order: what a copy
+        #: taken while a choice is pending replays (``copy``).
+        self.history: list = []
+        #: How to make this battle as it was before ``history`` (a function of nothing),
+        #: or None when it cannot be made again — the state was changed by hand, or a
+        #: copy draws from other streams. ``Battle.new`` and ``runtime.save.from_json``
+        #: set it.
+        self.origin = None
         #: (the stage's list of Intents, the record 予兆 last made of it) — shared by the
         #: turns until the list changes (EnemyTurn._shown_intents); never saved.
         self._shown = None
@@ -120,6 +133,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             battle._draw_one()
         battle._begin(battle._opening_steps())
         battle._done()
+        battle.origin = lambda: cls.new(tables, seed=seed, enemies=stages, deck=pages,
+                                        record=record)
         return battle
 
     def _opening_steps(self):
@@ -166,9 +181,25 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         return self.state.outcome is not None
 
     @property
-    def choice(self) -> dict | None:
-        """The pending player choice (candidates by uid, how many to pick), if any."""
+    def pending(self) -> Pending | None:
+        """The player choice the battle waits for (``contract.game.Pending``: candidates
+        by uid or page id, how many to pick, the region operation that asks), if any."""
         return self._choice
+
+    @property
+    def result(self) -> dict | None:
+        """None while the run goes on; else its outcome ("won" or "lost"), stage, turn
+        and HP, as plain data."""
+        return result(self)
+
+    def view(self) -> dict:
+        """What the player sees now, as plain data (runtime/view.py)."""
+        return view(self)
+
+    def information(self) -> dict:
+        """What the player may know now, as plain data: the view and what each pile
+        holds, never the order of the draw pile (runtime/view.py)."""
+        return information(self)
 
     def page_of(self, uid: int):
         """The table's Page of a page instance."""
@@ -191,16 +222,25 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return self.page_facts[page.id].pen_bodies[side]  # playing.penned, made once
         return base if base.written else None
 
-    def legal_actions(self) -> list[tuple]:
-        """Every action the rules allow now, as ``("play", uid)``, ``("pen", uid, side)``,
-        ``("tear", uid)``, ``("end_turn",)`` — or only ``("choose",)`` while a choice is
-        pending. For policies, tests and tools; the actions themselves still check."""
-        if self._choice is not None:
-            return [("choose",)]
+    def actions(self) -> list:
+        """Every action the rules allow now, as values: ``Play`` of each playable page,
+        ``Pen`` of each face a pen may write, ``Tear`` of each hand page, ``EndTurn`` —
+        or, while a choice is pending, the ``Choose`` of every answer (each set of
+        ``count`` candidates, in the candidates' order). Empty when the run is over.
+        The values are made once per uid (``_PLAYS`` …): a simulation asks at every
+        step, and making a frozen value costs more than finding it."""
+        if self.state.outcome is not None:
+            return []
+        choice = self._choice
+        if choice is not None:
+            return [Choose(answer) for answer in
+                    itertools.combinations(choice.candidates, choice.count)]
         s = self.state
-        actions: list[tuple] = [("play", uid) for uid in self._playable()]
+        plays = _PLAYS
+        actions: list = [plays.get(uid) or _play_action(uid) for uid in self._playable()]
         limits = s.limits()
         if s.pens_used < limits["pen_cap"]:
+            made = _PENS
             instances = s.pages
             facts = self.page_facts
             for uid in s.zones["hand"]:
@@ -212,69 +252,130 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     # for, not yet penned.
                     for side in pens:
                         if not faces[side]["penned"]:
-                            actions.append(("pen", uid, side))
+                            actions.append(made.get((uid, side)) or _pen_action(uid, side))
                     continue
                 for side in SIDES:
                     face = faces[side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
                     if restorable or (side in pens and not face["penned"]):
-                        actions.append(("pen", uid, side))
+                        actions.append(made.get((uid, side)) or _pen_action(uid, side))
         if s.tears_used < limits["tear_cap"]:
-            actions += [("tear", uid) for uid in s.zones["hand"]]
-        actions.append(("end_turn",))
+            tears = _TEARS
+            actions += [tears.get(uid) or _tear_action(uid) for uid in s.zones["hand"]]
+        actions.append(_END_TURN)
         return actions
 
 
     # ============================================================== actions
-    # Each action checks everything it can refuse before anything changes (Refused), then
-    # resolves until it ends or a player choice makes it wait.
+    # ``apply`` is the one way in: it hands the action to its handler (HANDLERS, by the
+    # action's class) and keeps it in ``history``. Each handler checks everything it can
+    # refuse before anything changes (Refused), then resolves until the action ends or a
+    # player choice makes it wait.
+    def apply(self, action) -> EventLog:
+        """Carry out ``action`` (a ``contract.game`` action value); the events it caused.
+        Refused — with the reason, in Japanese — when the rules do not allow it now."""
+        handler = HANDLERS.get(type(action))
+        if handler is None:
+            raise Refused(f"対戦の行動ではありません: {action!r}")
+        history = self.history
+        history.append(action)
+        try:
+            return handler(self, action)
+        except Refused:
+            # A refusal changes nothing (every check comes first) — except a DevSet
+            # refused at a later value, whose earlier values are set and emitted: that
+            # one stays in the history, so a replay sets them too (and is refused alike).
+            if len(self._records) == self._start:
+                history.pop()
+            else:
+                self._done()  # its events are in the log, as the action's own
+            raise
+
+    # The methods of the actions by name, for the tests and tools that call them so:
+    # each only makes the action value and applies it.
     def play(self, uid: int) -> EventLog:
+        """Play a hand page (by uid): ``apply(Play(uid))``."""
+        return self.apply(Play(uid))
+
+    def pen(self, uid: int, side: str) -> EventLog:
+        """ペンで書き込む: ``apply(Pen(uid, side))``."""
+        return self.apply(Pen(uid, side))
+
+    def tear(self, uid: int) -> EventLog:
+        """破る: ``apply(Tear(uid))``."""
+        return self.apply(Tear(uid))
+
+    def end_turn(self) -> EventLog:
+        """ターン終了の宣言: ``apply(EndTurn())``."""
+        return self.apply(_END_TURN)
+
+    def choose(self, uids) -> EventLog:
+        """Answer a pending player choice: ``apply(Choose(uids))``."""
+        return self.apply(Choose(tuple(uids)))
+
+    def dev_set(self, **values) -> EventLog:
+        """開発者モード: ``apply(DevSet.of(**values))`` (see ``_on_dev_set``)."""
+        return self.apply(DevSet(tuple(values.items())))
+
+    def _known_uid(self, uid) -> int:
+        """``uid`` when it names a page instance; else Refused (the page actions' first
+        check: a uid of no page is refused here, one of a page elsewhere by the action)."""
+        if isinstance(uid, bool) or not isinstance(uid, int) or \
+                not 0 <= uid < len(self.state.pages):
+            raise Refused(f"そのページはありません: {uid!r}")
+        return uid
+
+    def _on_play(self, action: Play) -> EventLog:
         """Play a hand page (by uid)."""
         self._ready()
+        uid = action.uid
+        if type(uid) is not int or not 0 <= uid < len(self.state.pages):
+            uid = self._known_uid(uid)  # refused: no page of that uid
         plan = self._plan(uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
             raise Refused(self.play_info(uid)["reason"])
         self._begin(self._resolve_play(uid, plan))
         return self._done()
 
-    def pen(self, uid: int, side: str) -> EventLog:
+    def _on_pen(self, action: Pen) -> EventLog:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
         self._ready()
-        self._pen(uid, side)
+        self._pen(self._known_uid(action.uid), action.side)
         return self._done()
 
-    def tear(self, uid: int) -> EventLog:
+    def _on_tear(self, action: Tear) -> EventLog:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
         self._ready()
-        self._tear(uid)
+        self._tear(self._known_uid(action.uid))
         return self._done()
 
-    def end_turn(self) -> EventLog:
+    def _on_end_turn(self, action: EndTurn) -> EventLog:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
         self._ready()
         self._begin(self._end_turn())
         return self._done()
 
-    def choose(self, uids: list[int]) -> EventLog:
-        """Answer a pending player choice with the chosen page uids."""
+    def _on_choose(self, action: Choose) -> EventLog:
+        """Answer a pending player choice with the chosen page uids (page ids for 生成)."""
         self._open()
         if self._choice is None:
             raise Refused("選ぶものはありません")
-        wanted = self._choice["count"]
+        uids = list(action.uids)
+        wanted = self._choice.count
         if len(uids) != wanted or len(set(uids)) != len(uids) or not set(uids) <= set(
-                self._choice["candidates"]):
+                self._choice.candidates):
             raise Refused(f"候補から {wanted} 枚を選んでください")
         self._choice = None
         self.emit(("chosen", list(uids)))
         self._resume(list(uids))
         return self._done()
 
-    def dev_set(self, **values) -> EventLog:
+    def _on_dev_set(self, action: DevSet) -> EventLog:
         """開発者モード: set HP, 歩, 防御 (any lifetime), 綻び (run and stage), 刻, 座, 敵HP,
         通貨 or the hand directly, bypassing the rules (spec 000 開発者フック). A value
         outside what the board can hold (刻 beyond its walls, negative 歩) is refused.
         Keys are the codes of DEV_SETTINGS; ``defense`` takes n or (n, lifetime)."""
-        for key, value in values.items():
+        for key, value in action.values:
             setting = DEV_SETTINGS.get(key)
             if setting is None:
                 raise Refused(f"開発者モードで設定できない値です: {key}")
@@ -296,6 +397,45 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
                        else value))
         return self._done()
+
+    # ============================================================== copies
+    def copy(self, *, streams: Streams | None = None, record: bool = False) -> "Battle":
+        """An independent battle in the same position (an action applied to it leaves
+        this one as it was). Events are only counted unless ``record``; the copy's log
+        starts empty. The tables and the placed 作用, frozen objects, are shared.
+
+        With nothing pending, the state and the streams are copied — or, given
+        ``streams``, the copy draws from those instead (a search's guesses: copying the
+        real streams only to replace them would cost more than the copy of the state).
+
+        While a choice is pending the battle waits inside a resolution (a suspended
+        generator), which cannot be copied; so the copy is made by replaying the run:
+        ``origin`` makes the battle as it began and ``history`` is applied to it. The
+        battle is deterministic (same seed, same actions, same events), so the replay
+        stands exactly where this battle stands, waiting in the same choice — at the
+        cost of the whole run's actions once more. A battle whose ``origin`` is None
+        (changed by hand, or a copy with other streams) refuses such a copy."""
+        if self._choice is None:
+            twin = Battle(self.tables, self.state.copy(),
+                          self.streams.copy() if streams is None else streams, record=record)
+            if streams is None and self.origin is not None:
+                twin.origin, twin.history = self.origin, list(self.history)
+            return twin
+        if self.origin is None:
+            raise Refused(f"{W.pick.choice}の途中のこの対戦は写せません"
+                          "（開始から再生できない対戦です: 手で変えた局面か、別の乱数で写したもの）")
+        twin = self.origin()
+        twin.record = record  # the replay's own events are of no use to the copy
+        for action in self.history:
+            try:
+                twin.apply(action)
+            except Refused:  # a DevSet refused part-way here was refused there too
+                pass
+        twin._records.clear()
+        twin._start = twin.event_count = 0
+        if streams is not None:
+            twin.streams, twin.origin = streams, None
+        return twin
 
     def _dev_hand(self, pages) -> None:
         s = self.state
@@ -339,7 +479,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     request = self._pending.send(answer)
                 except StopIteration:
                     request = None
-            if request is None:  # the resolution has ended (a request is a dict)
+            if request is None:  # the resolution has ended (a request is a Pending)
                 if not self._settled:
                     self._settled = True
                     if self.state.outcome is None and self._stage_over():
@@ -348,5 +488,38 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                 self._pending = None
                 return
             self._choice = request
-            self.emit(("choice_requested", request["candidates"], request["count"]))
+            self.emit(("choice_requested", list(request.candidates), request.count))
             return
+
+
+#: Action class → its handler: the one dispatcher of the battle's actions (``apply``).
+HANDLERS = {Play: Battle._on_play, Pen: Battle._on_pen, Tear: Battle._on_tear,
+            EndTurn: Battle._on_end_turn, Choose: Battle._on_choose,
+            DevSet: Battle._on_dev_set}
+
+_END_TURN = EndTurn()
+#: The action values of the pages, made once per uid (``Battle.actions``).
+_PLAYS: dict[int, Play] = {}
+_TEARS: dict[int, Tear] = {}
+_PENS: dict[tuple[int, str], Pen] = {}
+
+
+def _play_action(uid: int) -> Play:
+    found = _PLAYS.get(uid)
+    if found is None:
+        found = _PLAYS[uid] = Play(uid)
+    return found
+
+
+def _tear_action(uid: int) -> Tear:
+    found = _TEARS.get(uid)
+    if found is None:
+        found = _TEARS[uid] = Tear(uid)
+    return found
+
+
+def _pen_action(uid: int, side: str) -> Pen:
+    found = _PENS.get((uid, side))
+    if found is None:
+        found = _PENS[uid, side] = Pen(uid, side)
+    return found

@@ -50,7 +50,7 @@ class SaveError(ValueError):
 def to_json(battle: Battle) -> str:
     """The run as a save (JSON): its state and the RNG's state. Refused while a player
     choice is pending, which is not saved."""
-    if battle.choice is not None:
+    if battle.pending is not None:
         raise Refused(f"{W.pick.choice}の途中はセーブできません（選択待ちはセーブ対象外）")
     streams = battle.streams
     data = {"save_version": SAVE_VERSION, "state": _state_literal(battle.state),
@@ -95,7 +95,10 @@ def from_json(tables: Tables, text: str) -> Battle:
                         f"（このランタイムは {SAVE_VERSION}）")
     streams = _streams(data["rng"])
     state = _State(tables).check(data["state"])
-    return Battle(tables, state, streams)
+    battle = Battle(tables, state, streams)
+    # A copy taken while a choice is pending replays the run from here (Battle.copy).
+    battle.origin = lambda: from_json(tables, text)
+    return battle
 
 
 def _no_constant(name: str):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from contract.game import Pending
 from contract.tables import Sayou
 
 from .sayou import DEST_ZONE, Frame, REGION_ZONES
@@ -17,13 +18,15 @@ class Zones:
     """領域 — the methods of Battle for it."""
 
     # A region operation is resumable steps (a generator), one method per operation
-    # (REGION_STEPS): it may ask the player to choose.
+    # (REGION_STEPS): it may ask the player to choose — it yields a Pending whose source
+    # is the operation itself, so a player (a policy) knows what its answer will do
+    # without looking into the suspended resolution.
     def _generate_steps(self, effect: Sayou, frame: Frame):
         """生成: new pages of the pages table matching the filter."""
         count = effect.count or 1
         pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect.filter)]
         if effect.pick == "choice" and len(pool) > count:
-            chosen = yield {"candidates": pool, "count": count, "kind": "page_ids"}
+            chosen = yield Pending("page_ids", tuple(pool), count, effect)
         else:
             # Each generated page is drawn from the whole pool: with replacement.
             chosen = [pool[self.streams.effects.randrange(len(pool))] for _ in range(count)] \
@@ -48,7 +51,7 @@ class Zones:
         if effect.pick == "top":
             chosen = pool[:count]
         elif effect.pick == "choice" and len(pool) > count:
-            chosen = yield {"candidates": pool, "count": count, "kind": "uids"}
+            chosen = yield Pending("uids", tuple(pool), count, effect)
         else:
             chosen = self._pick_ids(pool, count)
         for uid in chosen:

@@ -12,6 +12,7 @@ from dsl.diagnostics import Diagnostic
 from compiler.codes import E011, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
+from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from compiler.names import guess
 from compiler.values import Ctx, check_page_ref, constant, with_scopes
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
@@ -110,16 +111,28 @@ def _step(step: ast.Step, ctx: Ctx) -> dict | None:
         settings = [_setting(s, ctx) for s in step.settings]
         if None in settings:
             return None
-        # one dev_set per setting keeps the order the designer wrote
-        return {**base, "kind": "set_many", "settings": settings}
+        # the settings in the order the designer wrote
+        return {**base, "kind": "set_many", "settings": settings,
+                "action": DevSet(tuple(settings))}
     pages = [check_page_ref(name, ctx) for name in step.pages]
     if None in pages:
         return None
+    action = _ACTIONS[step.kind](pages, step.side)
     if step.kind == "choose":
-        return {**base, "pages": pages}
+        return {**base, "pages": pages, "action": action}
     if step.kind == "end":
-        return base
-    return {**base, "page": pages[0], "side": step.side}
+        return {**base, "action": action}
+    return {**base, "page": pages[0], "side": step.side, "action": action}
+
+
+#: A step's keyword → its action, named by page ids (runtime.named): what the runner plays.
+_ACTIONS = {
+    "play": lambda pages, side: Play(pages[0]),
+    "pen": lambda pages, side: Pen(pages[0], side),
+    "tear": lambda pages, side: Tear(pages[0]),
+    "end": lambda pages, side: EndTurn(),
+    "choose": lambda pages, side: Choose(tuple(pages)),
+}
 
 
 def _setting(setting: ast.Setting, ctx: Ctx):

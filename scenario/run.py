@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from contract import vocabulary as vocab
 from runtime.battle import Battle, Refused
+from runtime.named import Unnamed, resolve
 from runtime.sayou import COMPARE  # an expectation compares as a play condition does
 from contract.vocabulary import W
 
@@ -86,7 +87,9 @@ def run(spec: dict, tables) -> Result:
                                            f"{W.scope.run}はもう終わっています（この手は打てません）"))
             break
         try:
-            events = _act(battle, step)
+            # A step is an action naming pages by id (scenario.check): the battle's own
+            # action is the first hand page (or candidate) of that id.
+            events = battle.apply(resolve(battle, step["action"]))
         except Refused as exc:
             if step["refused"] is None:
                 result.failures.append(Failure(step["line"], step["col"],
@@ -97,8 +100,8 @@ def run(spec: dict, tables) -> Result:
                     step["line"], step["col"],
                     f"拒否の理由が違います: 期待「{step['refused']}」、実際「{exc.reason}」"))
             continue
-        except _Missing as exc:
-            result.failures.append(Failure(step["line"], step["col"], str(exc)))
+        except Unnamed as exc:
+            result.failures.append(Failure(step["line"], step["col"], exc.reason))
             break
         if step["refused"] is not None:
             result.failures.append(Failure(step["line"], step["col"],
@@ -110,48 +113,6 @@ def run(spec: dict, tables) -> Result:
         window.extend(events)
         result.events.extend(events)
     return result
-
-
-class _Missing(Exception):
-    pass
-
-
-def _hand_uid(battle: Battle, page: str) -> int:
-    for uid in battle.hand:
-        if battle.state.pages[uid]["page"] == page:
-            return uid
-    raise _Missing(f"{W.region.hand}に「{page}」がありません")
-
-
-def _act(battle: Battle, step: dict) -> list:
-    kind = step["kind"]
-    if kind == "play":
-        return battle.play(_hand_uid(battle, step["page"]))
-    if kind == "pen":
-        return battle.pen(_hand_uid(battle, step["page"]), step["side"])
-    if kind == "tear":
-        return battle.tear(_hand_uid(battle, step["page"]))
-    if kind == "end":
-        return battle.end_turn()
-    if kind == "choose":
-        choice = battle.choice
-        if choice is None:
-            raise _Missing("いま選ぶものはありません")
-        picked, pool = [], list(choice["candidates"])
-        for page in step["pages"]:
-            match = next((c for c in pool if (c if isinstance(c, str)
-                                               else battle.state.pages[c]["page"]) == page), None)
-            if match is None:
-                raise _Missing(f"候補に「{page}」がありません")
-            pool.remove(match)
-            picked.append(match)
-        return battle.choose(picked)
-    if kind == "set_many":
-        events = []
-        for key, value in step["settings"]:
-            events += battle.dev_set(**{key: value})
-        return events
-    raise ValueError(kind)
 
 
 #: Origin kind of a link of a chain (runtime Board.chain_link) → how a failure names it,

@@ -1,9 +1,12 @@
 """方針 — the players a simulation uses: ``policy(battle, rng) -> action``.
 
-An action is what ``Battle.legal_actions`` lists — ``("play", uid)``, ``("pen", uid,
-side)``, ``("tear", uid)``, ``("end_turn",)`` — or, while a choice is pending,
-``("choose", uids)``. A policy draws its randomness from ``rng`` only (the simulation's
-policy stream, separate from the battle's), so that the same seed gives the same game.
+An action is a value of ``contract.game`` — one of what ``Battle.actions()`` lists:
+``Play(uid)``, ``Pen(uid, side)``, ``Tear(uid)``, ``EndTurn()``, or, while a choice is
+pending, ``Choose(uids)`` — and the battle's ``apply`` carries it out. A policy asks
+only the battle's public interface (``pending`` says what a choice is for; ``copy`` looks
+ahead, a pending choice included). A policy draws its randomness from ``rng`` only (the
+simulation's policy stream, separate from the battle's), so that the same seed gives the
+same game.
 
 The players are a ladder of skill: ``random_policy`` < ``greedy_policy`` (one action
 ahead) < ``search_policy`` (探索: every action played out a turn and more ahead, on
@@ -15,35 +18,30 @@ from __future__ import annotations
 import itertools
 import random
 
+from contract.game import Choose, EndTurn, Pen, Play, Tear
 from runtime.battle import SIDES, Battle, Refused
-from runtime.sayou import DEST_ZONE
 from runtime.streams import Streams
 
-
-def random_policy(battle: Battle, rng: random.Random) -> tuple:
-    """Uniformly among the legal actions; a choice takes a uniform sample of candidates."""
-    action = rng.choice(battle.legal_actions())
-    if action[0] == "choose":
-        request = battle.choice
-        return ("choose", rng.sample(list(request["candidates"]), request["count"]))
-    return action
+END_TURN = EndTurn()
 
 
-def act(battle, action: tuple) -> None:
-    """Carry out one action a policy chose (``("choose", uids)`` answers a choice)."""
-    name, *args = action
-    if name == "choose":
-        battle.choose(list(args[0]))
-    else:
-        getattr(battle, name)(*args)
+def random_policy(battle: Battle, rng: random.Random):
+    """Uniformly among the legal actions (a pending choice: among its answers)."""
+    return rng.choice(battle.actions())
+
+
+def act(battle, action) -> None:
+    """Carry out one action a policy chose: ``battle.apply(action)``."""
+    battle.apply(action)
 
 
 def play_out(battle, policy, rng: random.Random, max_actions: int) -> int:
     """Let ``policy`` play ``battle`` (anything with the Battle's action API) until it
     is over or ``max_actions`` actions were taken; returns the number of actions."""
     actions = 0
+    apply = battle.apply
     while not battle.over and actions < max_actions:
-        act(battle, policy(battle, rng))
+        apply(policy(battle, rng))
         actions += 1
     return actions
 
@@ -59,7 +57,7 @@ CYCLE, CROSS, DEFENSE, DISTANCE = 1.0, 14.0, 0.5, 0.25
 PEN_TURN = 4
 
 
-def greedy_policy(battle: Battle, rng: random.Random) -> tuple:
+def greedy_policy(battle: Battle, rng: random.Random):
     """One action ahead, by trying each on a copy of the battle:
 
     - 破る when tearing a hand page reaches the enemy's 突破ライン now (a pen first if its
@@ -70,8 +68,8 @@ def greedy_policy(battle: Battle, rng: random.Random) -> tuple:
       any case when nothing was played yet this turn;
     - otherwise end the turn. A choice takes the first candidates.
     """
-    if battle.choice is not None:
-        return ("choose", list(battle.choice["candidates"][:battle.choice["count"]]))
+    if battle.pending is not None:
+        return _first_answer(battle.pending)
     tear = _breakthrough(battle)
     if tear is not None:
         return tear
@@ -82,23 +80,18 @@ def greedy_policy(battle: Battle, rng: random.Random) -> tuple:
     if options:
         score, best = max((_score_play(battle, uid), uid) for uid in options)
         if score > 0 or not battle.state.counter("turn", "plays"):
-            return ("play", best)
-    return ("end_turn",)
+            return Play(best)
+    return END_TURN
 
 
-def clone(battle: Battle, streams: Streams | None = None) -> Battle:
-    """An independent copy for looking ahead (the tables and the placed 作用, frozen
-    objects of the tables, are shared; events are only counted). The random streams
-    continue identically — or, given ``streams``, the copy draws from those instead (the
-    search's determinized copies: copying the real streams only to replace them would
-    cost more than the copy of the state)."""
-    return Battle(battle.tables, battle.state.copy(),
-                  battle.streams.copy() if streams is None else streams, record=False)
+def _first_answer(pending) -> Choose:
+    """The answer of the first candidates."""
+    return Choose(pending.candidates[:pending.count])
 
 
 def _answer_choices(battle: Battle) -> None:
-    while battle.choice is not None and not battle.over:
-        battle.choose(list(battle.choice["candidates"][:battle.choice["count"]]))
+    while battle.pending is not None and not battle.over:
+        battle.apply(_first_answer(battle.pending))
 
 
 def _attacks_left(battle: Battle) -> int:
@@ -108,9 +101,9 @@ def _attacks_left(battle: Battle) -> int:
 def _score_play(battle: Battle, uid: int) -> float:
     s = battle.state
     stage = s.stage_index
-    trial = clone(battle)
+    trial = battle.copy()
     try:
-        trial.play(uid)
+        trial.apply(Play(uid))
         _answer_choices(trial)
     except Refused:
         return float("-inf")
@@ -146,7 +139,7 @@ def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
     return found
 
 
-def _breakthrough(battle: Battle) -> tuple | None:
+def _breakthrough(battle: Battle):
     s = battle.state
     if s.tears_used >= s.param("tear_cap") or not battle.hand:
         return None
@@ -154,28 +147,28 @@ def _breakthrough(battle: Battle) -> tuple | None:
     best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
     gain = battle.tear_preview(best)["fray"]
     if s.fray_stage + gain >= line:
-        return ("tear", best)
+        return Tear(best)
     others = [p for p in _pens(battle) if p[0] != best]
     if others and s.fray_stage + battle.tables.balance.pen_fray + gain >= line:
-        return ("pen", others[0][0], others[0][1])
+        return Pen(others[0][0], others[0][1])
     return None
 
 
-def _pen(battle: Battle) -> tuple | None:
+def _pen(battle: Battle):
     s = battle.state
     if s.counter("turn", "pens"):
         return None  # once a turn
     options = _pens(battle)
     fills = [o for o in options if o[2]]
     if not battle.playable_any():
-        return ("pen", fills[0][0], fills[0][1]) if fills else None
+        return Pen(fills[0][0], fills[0][1]) if fills else None
     if s.turn < PEN_TURN:
         return None
     playable = set(battle.playable_uids())
     upgrades = [o for o in options if not o[2] and battle.face_body(o[0], o[1]) is not None
                 and o[0] in playable]
     chosen = (fills or upgrades)[:1]
-    return ("pen", chosen[0][0], chosen[0][1]) if chosen else None
+    return Pen(chosen[0][0], chosen[0][1]) if chosen else None
 
 
 # ---------------------------------------------------------------- the searching player
@@ -217,7 +210,7 @@ ENEMY, FRAY, LASTING, FACE, PEN_LEFT = 1.5, 0.5, 0.5, 8.0, 5.0
 TEAR_KEPT, OPEN = 0.7, 100.0
 
 
-def search_policy(battle: Battle, rng: random.Random) -> tuple:
+def search_policy(battle: Battle, rng: random.Random):
     """探索 — each candidate action played out on determinized copies, the best on average.
 
     The candidates are the legal actions (pages alike in id and faces tried once, the
@@ -226,10 +219,10 @@ def search_policy(battle: Battle, rng: random.Random) -> tuple:
     drawn from ``rng`` — never the real ones, which the player does not know — then the
     greedy player finishes the turn and HORIZON more, the enemy acting at each end, and
     ``_evaluation`` scores the copy after each of those turns (see WIN). Ties go to the earlier
-    candidate, in ``legal_actions`` order. The real battle is only read; the same rng
+    candidate, in ``actions()`` order. The real battle is only read; the same rng
     state gives the same action.
     """
-    if battle.choice is not None:
+    if battle.pending is not None:
         return _search_choice(battle, rng)
     candidates = _candidates(battle)
     if len(candidates) == 1:
@@ -256,7 +249,7 @@ def _determinized(battle: Battle, world: random.Random) -> Battle:
     """A copy the player could imagine: the draw pile in an order drawn from ``world``
     (from the sorted pile, so that the real order cannot show through) and streams
     seeded from ``world``. Hand, discard and everything else visible stay as they are."""
-    trial = clone(battle, Streams.seeded(world.getrandbits(64)))
+    trial = battle.copy(streams=Streams.seeded(world.getrandbits(64)))
     pile = trial.state.zones["draw"]
     pile.sort()
     world.shuffle(pile)
@@ -270,21 +263,26 @@ def _page_key(battle: Battle, uid: int) -> tuple:
                                for side, face in sorted(page["faces"].items()))
 
 
-def _candidates(battle: Battle) -> list[tuple]:
+#: Of each action on one page, what besides the page makes two alike (a pen: its side).
+_ON_A_PAGE = {Play: lambda a: (), Pen: lambda a: (a.side,), Tear: lambda a: ()}
+
+
+def _candidates(battle: Battle) -> list:
     """The legal actions worth a rollout: one of each kind of action on pages alike (two
     入学式 of the same faces play the same), the TEAR_CANDIDATES tears of most 綻び."""
     seen, found, tears = set(), [], []
-    for action in battle.legal_actions():
-        if action[0] in ("play", "pen", "tear"):
-            key = (action[0], _page_key(battle, action[1]), action[2:])
+    for action in battle.actions():
+        rest = _ON_A_PAGE.get(type(action))
+        if rest is not None:
+            key = (type(action), _page_key(battle, action.uid), rest(action))
             if key in seen:
                 continue
             seen.add(key)
-            if action[0] == "tear":
+            if type(action) is Tear:
                 tears.append(action)
                 continue
         found.append(action)
-    tears.sort(key=lambda a: -battle.tear_preview(a[1])["fray"])  # stable: hand order next
+    tears.sort(key=lambda a: -battle.tear_preview(a.uid)["fray"])  # stable: hand order next
     return found + tears[:TEAR_CANDIDATES]
 
 
@@ -365,18 +363,16 @@ def _tear_potential(battle: Battle) -> float:
                 for uid, year in zip(uids, years)), default=0)
 
 
-# A pending choice cannot be carried into a copy (the battle waits inside a resolution,
-# a generator, which is not copied). So an answer is tried by doing on a copy what the
-# waiting region operation (移動・複製・生成) would do with it, read from the suspended
-# resolution; the rest of that resolution is the same for every answer and is left out.
+# A pending choice is tried like any action: on copies (``Battle.copy`` replays the run
+# to the same choice), each answered and played out as ``search_policy`` plays an action.
 
-def _search_choice(battle: Battle, rng: random.Random) -> tuple:
+def _search_choice(battle: Battle, rng: random.Random) -> Choose:
     """A pending choice: up to CHOICE_CANDIDATES answers (pages alike tried once),
     each played out as ``search_policy`` plays an action. The candidates are read in
     uid order: a choice from 山札 lists them in the pile's order, which is hidden."""
-    request = battle.choice
-    pool, count = sorted(request["candidates"]), request["count"]
-    if request.get("kind") == "uids":
+    request = battle.pending
+    pool, count = sorted(request.candidates), request.count
+    if request.kind == "uids":
         distinct, seen = [], set()
         for uid in pool:
             key = _page_key(battle, uid)
@@ -385,55 +381,14 @@ def _search_choice(battle: Battle, rng: random.Random) -> tuple:
                 distinct.append(uid)
     else:
         distinct = pool
-    answers = [list(a) for a in itertools.islice(
-        itertools.combinations(distinct, count), CHOICE_SCAN)] or [pool[:count]]
-    operation = _waiting_operation(battle)
-    if operation is None or len(answers) == 1:
-        return ("choose", answers[0])
+    answers = [Choose(a) for a in itertools.islice(
+        itertools.combinations(distinct, count), CHOICE_SCAN)] or [Choose(pool[:count])]
+    if len(answers) == 1 or battle.origin is None:  # nothing to weigh, or no copy to try on
+        return answers[0]
     if len(answers) > CHOICE_CANDIDATES:
         # A sample, not the first few: the first would always be the lowest uids.
         answers = rng.sample(answers, CHOICE_CANDIDATES)
-    return ("choose", _best(battle, rng, answers,
-                            lambda trial, answer: _answer(trial, operation, answer)))
-
-
-def _waiting_operation(battle: Battle):
-    """The region operation (its Sayou) a pending choice belongs to, or None when it
-    cannot be found in the suspended resolution."""
-    steps = getattr(battle, "_pending", None)
-    while steps is not None:
-        code = getattr(steps, "gi_code", None)
-        if code is not None and code.co_name in ("_pick_steps", "_generate_steps"):
-            frame = steps.gi_frame
-            return frame.f_locals.get("effect") if frame is not None else None
-        steps = getattr(steps, "gi_yieldfrom", None)
-    return None
-
-
-def _answer(trial: Battle, effect, answer: list) -> None:
-    """What the region operation ``effect`` does with ``answer``, done on the copy."""
-    if effect.op == "generate":
-        for page in answer:
-            trial._add_page(page, effect.dest, effect.lifetime)
-    elif effect.op == "duplicate":
-        for uid in answer:
-            trial._add_page(trial.state.pages[uid]["page"], effect.dest, effect.lifetime,
-                            like=uid)
-    else:
-        for uid in answer:
-            _run_steps(trial._move_page(uid, DEST_ZONE[effect.dest]))
-        trial._reshuffle_if_empty()
-
-
-def _run_steps(steps) -> None:
-    """Run resolution steps on a copy, a choice on the way taking its first candidates."""
-    answer = None
-    try:
-        while True:
-            request = steps.send(answer)
-            answer = list(request["candidates"][:request["count"]])
-    except StopIteration:
-        pass
+    return _best(battle, rng, answers, act)
 
 
 #: Policy name → policy, for the command line and reports.

@@ -15,10 +15,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from contract.game import Pen, Play, Tear
 from runtime.battle import Battle
 from runtime.tables import Tables
-
-from .policies import act
 
 #: A battle still running after this many turns is a draw.
 TURN_CAP = 60
@@ -57,6 +56,10 @@ class BattleResult:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
+#: The actions on a page a result counts, by page: action class → its tally.
+TALLIED = {Play: "plays", Pen: "pens", Tear: "tears"}
+
+
 def policy_rng(seed: int) -> random.Random:
     """The policy's own stream for a seed (the battle's are ``Streams.seeded(seed)``)."""
     return random.Random(seed * 7919 + 1)
@@ -79,13 +82,13 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
     actions = 0
     while not battle.over and s.turns_run <= turn_cap and actions < ACTION_CAP:
         action = policy(battle, rng)
-        name = action[0]
-        page = s.pages[action[1]]["page"] if name in ("play", "pen", "tear") else None
+        tallied = TALLIED.get(type(action))
+        page = s.pages[action.uid]["page"] if tallied is not None else None
         dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
-        act(battle, action)
+        battle.apply(action)
         actions += 1
         if page is not None:
-            tally[{"play": "plays", "pen": "pens", "tear": "tears"}[name]][page] += 1
+            tally[tallied][page] += 1
             tally["damage"][page] += s.counter("run", "damage_dealt") - dealt
             tally["steps"][page] += s.counter("run", "steps_used") - used
     result = s.outcome or "draw"

@@ -4,9 +4,12 @@ written, the closing summary, and developer-mode lines in the designer's words.
 ``scenario_text`` writes the session so far as a scenario (spec: dsl/jibunki.lark
 ``example``): the start (敵, シード, デッキ, the opening hand when ``--with`` changed it),
 every action in order with pages named by id, and 確認 lines of the numbers after each
-end of turn and at the end. Before anything is written the scenario is replayed the way
-the scenario runner plays it (scenario.run: the same start, the first hand page with the
-id) beside the session's own battle, and compared after every action: the events' kinds,
+end of turn and at the end. A line is the session's action named (runtime.named: its
+uids as page ids) — the very value the scenario runner plays for that line — written by
+one table (``STEP_TEXT``, by action class). Before anything is written that named action
+is replayed the way the scenario runner plays it (``runtime.named.resolve``: the same
+start, the first hand page with the id) beside the session's own battle, and compared
+after every action: the events' kinds,
 the numbers a 確認 reads, the pages of every zone but the draw pile (what it holds shows in
 what is drawn), the pending 選択 and the result. When any of these differ the example
 would not be this session (``--with`` takes a page out of the deck, while a scenario's
@@ -17,9 +20,11 @@ only the reason — a recording replays exactly or is not written.
 from __future__ import annotations
 
 from contract import vocabulary as vocab
+from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from contract.vocabulary import KEYWORDS, W
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, LIFETIME_WORDS
+from runtime.named import Unnamed, named, resolve
 
 __all__ = ["EXPECTED", "dev_line", "numbers", "scenario_text", "summary", "where"]
 
@@ -86,23 +91,15 @@ def summary(session) -> list[str]:
 
 # ----------------------------------------------------------------- scenario
 
-def _step(tables, battle: Battle, action: tuple) -> str:
-    """One action of the history as a scenario line (the page by its id)."""
-    kind = action[0]
-    page = (lambda uid: battle.state.pages[uid]["page"])
-    if kind == "play":
-        return f"{K['play']} {page(action[1])}"
-    if kind == "pen":
-        return f"{K['pen']} {page(action[1])} {SIDE_WORD[action[2]]}"
-    if kind == "tear":
-        return f"{K['rip']} {page(action[1])}"
-    if kind == "end":
-        return K["end"]
-    if kind == "choose":
-        return f"{K['choose']} " + " ".join(c if isinstance(c, str) else page(c) for c in action[1])
-    if kind == "set":
-        return f"{K['setup']} {_setting(action[1], action[2])}"
-    raise ValueError(kind)
+#: Action class → its scenario line, the action named by page ids (runtime.named).
+STEP_TEXT = {
+    Play: lambda a: f"{K['play']} {a.uid}",
+    Pen: lambda a: f"{K['pen']} {a.uid} {SIDE_WORD[a.side]}",
+    Tear: lambda a: f"{K['rip']} {a.uid}",
+    EndTurn: lambda a: K["end"],
+    Choose: lambda a: f"{K['choose']} " + " ".join(a.uids),
+    DevSet: lambda a: f"{K['setup']} " + ", ".join(_setting(k, v) for k, v in a.values),
+}
 
 
 def _setting(key: str, value) -> str:
@@ -116,24 +113,6 @@ def _setting(key: str, value) -> str:
 
 def _first_in_hand(battle: Battle, page_id: str) -> int:
     return next(uid for uid in battle.hand if battle.state.pages[uid]["page"] == page_id)
-
-
-def _replayed(battle: Battle, action: tuple, session_battle: Battle) -> tuple:
-    """``action`` of the session (uids of its battle) as the same action on the replay,
-    naming pages the way a scenario does: the first hand page with the id."""
-    kind = action[0]
-    if kind in ("play", "pen", "tear"):
-        uid = _first_in_hand(battle, session_battle.state.pages[action[1]]["page"])
-        return (kind, uid, *action[2:])
-    if kind == "choose":
-        pool, picked = list(battle.choice["candidates"]), []
-        for c in action[1]:
-            want = c if isinstance(c, str) else session_battle.state.pages[c]["page"]
-            match = next(x for x in pool if (x if isinstance(x, str) else battle.state.pages[x]["page"]) == want)
-            pool.remove(match)
-            picked.append(match)
-        return ("choose", picked)
-    return action
 
 
 def _expect(battle: Battle) -> str:
@@ -151,8 +130,8 @@ def _trace(battle: Battle, events: list) -> tuple:
     copy = (lambda uid: repr((s.pages[uid]["page"], s.pages[uid]["lifetime"], s.pages[uid]["faces"])))
     zones = tuple((z, tuple(sorted(copy(uid) for uid in uids))) for z, uids in s.zones.items()
                   if z != "draw")
-    choice = battle.choice
-    picks = tuple(sorted(name(c) for c in choice["candidates"])) if choice else None
+    choice = battle.pending
+    picks = tuple(sorted(name(c) for c in choice.candidates)) if choice else None
     return tuple(e.kind for e in events), tuple(numbers(battle)), zones, picks, s.outcome
 
 
@@ -163,11 +142,9 @@ UNLIKE = {
 }
 
 
-def scenario_text(session, apply) -> tuple[str | None, str]:
+def scenario_text(session) -> tuple[str | None, str]:
     """The session so far as a 例 (text of a .scenario file) and "", or None and why not
-    when the scenario would not replay the session exactly (see the module docstring).
-    ``apply(battle, action)`` carries out one action of the history and returns its
-    events."""
+    when the scenario would not replay the session exactly (see the module docstring)."""
     tables, setup = session.tables, session.setup
     names = "・".join(_enemy_name(tables, e) for e in setup["enemies"])
     title = f"記録: {names}、シード {setup['seed']}、{len(session.history)} 手"
@@ -180,22 +157,23 @@ def scenario_text(session, apply) -> tuple[str | None, str]:
     if setup["with"]:
         hand = list(session.opening_hand_ids)
         body.append(f"{K['setup']} {_setting('hand', hand)}")
-        replay.dev_set(hand=hand)
+        replay.apply(DevSet((("hand", tuple(hand)),)))
     # the session's own battle, replayed alongside to compare every step
     mirror = session.fresh_battle()
     later_copy = False  # the session used a copy of a page that is not the hand's first
     for number, action in enumerate(session.history, 1):
-        step = _step(tables, mirror, action)
+        written = named(mirror, action)  # the step as the example holds it
+        step = STEP_TEXT[type(action)](written)
         body.append(step)
-        later_copy = later_copy or (action[0] in ("play", "pen", "tear") and action[1] != _first_in_hand(
-            mirror, mirror.state.pages[action[1]]["page"]))
+        later_copy = later_copy or (isinstance(action, (Play, Pen, Tear)) and action.uid != _first_in_hand(
+            mirror, written.uid))
         try:
-            replayed = apply(replay, _replayed(replay, action, mirror))
-        except (Refused, StopIteration, KeyError, TypeError):
+            replayed = replay.apply(resolve(replay, written))
+        except (Refused, Unnamed):
             return None, _unlike("refused", number, step, setup, later_copy)
-        if _trace(replay, replayed) != _trace(mirror, apply(mirror, action)):
+        if _trace(replay, replayed) != _trace(mirror, mirror.apply(action)):
             return None, _unlike("differs", number, step, setup, later_copy)
-        if action[0] == "end":
+        if type(action) is EndTurn:
             body.append(_expect(replay))
     if not body[-1].startswith(K["expect"]):
         body.append(_expect(replay))

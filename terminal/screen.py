@@ -29,6 +29,7 @@ from rich.text import Text
 from catalog.phrasing import body_lines, phrase, term
 from contract import vocabulary as vocab
 from contract.vocabulary import W
+from contract.game import Choose, Pen, Play
 from runtime.battle import SIDES, Battle, Refused
 
 from .narrate import EXPIRY, SIDE, VARIABLE, intent_text
@@ -380,16 +381,19 @@ def damage_preview(battle, uid: int) -> DamagePreview | None:
     (the same random streams, so the same draws and picks), read from the copy's damage
     events: what lands, what the damage came to before the enemy's HP stopped it, and
     whether a player choice was answered on the way. None when it cannot be played."""
+    # The state and streams as they stand, without a pending choice (Battle.copy would
+    # replay the run to wait in it): what the play would do once the choice is made.
     copy = Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=True)
     events = []
     chose = False
     try:
-        events += copy.play(uid)
+        events += copy.apply(Play(uid))
         for _ in range(32):  # a choice can lead to another; a copy never waits for long
-            if copy.choice is None:
+            pending = copy.pending
+            if pending is None:
                 break
             chose = True
-            events += copy.choose(list(copy.choice["candidates"][:copy.choice["count"]]))
+            events += copy.apply(Choose(pending.candidates[:pending.count]))
     except Refused:
         return None
     hits = [event.data for event in events if event.kind == "damage"]
@@ -451,7 +455,7 @@ def tear_preview(battle, uid: int) -> list[str]:
 def _hand_facts(battle) -> list[dict]:
     """Everything the hand table shows of each hand page, worked out once per screen."""
     vocabulary = battle.tables.vocabulary
-    pens = {(a[1], a[2]) for a in battle.legal_actions() if a[0] == "pen"}
+    pens = {(a.uid, a.side) for a in battle.actions() if type(a) is Pen}
     out = []
     for index, uid in enumerate(battle.hand, 1):
         info = battle.play_info(uid)
@@ -554,14 +558,14 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
 def choice_table(battle, paint: _Paint = _DRAWN) -> Table | None:
     """The candidates of the pending player choice (選択), numbered for ``choose``; None
     when nothing is to be chosen."""
-    choice = battle.choice
+    choice = battle.pending
     if choice is None:
         return None
-    table = Table(title=f"{W.pick.choice}: {choice['count']} 枚を選ぶ（choose 番号…）", box=None,
+    table = Table(title=f"{W.pick.choice}: {choice.count} 枚を選ぶ（choose 番号…）", box=None,
                   min_width=40, title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("ページ")
-    for index, candidate in enumerate(choice["candidates"], 1):
+    for index, candidate in enumerate(choice.candidates, 1):
         page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
         table.add_row(Text(str(index)), Text(paint.s(battle.tables.pages[page_id].name)))
     return table

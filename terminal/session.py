@@ -1,7 +1,10 @@
 """対戦セッション — commands typed by a designer, turned into player actions.
 
 The battle is deterministic, so ``undo`` replays every action but the last from the
-start. Commands are a table of words (Japanese and ASCII) → handlers; a refusal is a
+start. Each command that acts makes one action value (contract.game: ``end`` makes
+``EndTurn()``) and hands it to the battle's one dispatcher, ``Battle.apply``; the
+session's history is those values. Commands are a table of words (Japanese and ASCII) →
+handlers; a refusal is a
 message (naming the page, for a play, a pen or a tear), never a traceback. Pages are
 named by their hand number, id or display name.
 
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from contract import disk
 from contract import vocabulary as vocab
+from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 from runtime.save import MAX_SAVE_CHARS, SaveError, from_json, to_json
@@ -92,7 +96,7 @@ class Session:
         self.overwrite = None
         self.hint = hint or (lambda word, candidates: "")  # did-you-mean for names
         self.origin: str | None = None  # the save the session continues from (load)
-        self.history: list[tuple] = []
+        self.history: list = []  # the action values applied, in order
         self.battle = self._fresh()
         self.opening = list(self.battle.log)
         self.last_events = list(self.opening)  # what the last action did, for ``log``
@@ -106,6 +110,9 @@ class Session:
                             deck=self.setup["deck"])
         for page in self.setup["with"]:
             _into_hand(battle, page)
+        if self.setup["with"]:
+            # Changed by hand, not by an action: made again by this, not by Battle.new.
+            battle.origin = self.fresh_battle
         return battle
 
     def _fresh(self) -> Battle:
@@ -152,21 +159,21 @@ class Session:
             raise UsageError(f"{W.region.hand}は 1〜{len(hand)} 番です" if hand else f"{W.region.hand}がありません")
         return hand[index - 1]
 
-    def _do(self, action: tuple) -> list:
+    def _do(self, action) -> list:
         try:
             return self._act(action)
         except Refused as exc:
-            said = REFUSED.get(action[0])
+            said = REFUSED.get(type(action))
             if said is None:
                 raise
             # A refusal of a page's action names the page: the hand has many rows.
-            raise Refused(said(self.battle, *action[1:]) + ": " + exc.reason) from None
+            raise Refused(said(self.battle, action) + ": " + exc.reason) from None
 
-    def _act(self, action: tuple) -> list:
+    def _act(self, action) -> list:
         s = self.battle.state
-        page = s.pages[action[1]]["page"] if action[0] in ("play", "pen", "tear") else None
+        page = s.pages[action.uid]["page"] if type(action) in REFUSED else None
         before = s.counter("run", "damage_dealt")
-        events = _apply(self.battle, action)
+        events = self.battle.apply(action)
         self.last_events = list(events)
         self.history.append(action)
         self.dealt[page] += self.battle.state.counter("run", "damage_dealt") - before
@@ -176,7 +183,7 @@ class Session:
     def cmd_play(self, args):
         """play N: play the page at N in the hand."""
         uid = self._hand_uid(args, "play")
-        return Outcome(events=self._do(("play", uid)))
+        return Outcome(events=self._do(Play(uid)))
 
     def cmd_pen(self, args):
         """pen N 未来面|過去面: put the pen to a face of the hand's page N, first showing what
@@ -194,7 +201,7 @@ class Session:
             if not self.confirm(notes):
                 return Outcome(notes=["やめました"], show=False)
             notes = []  # shown with the question
-        return Outcome(events=self._do(("pen", uid, side)), notes=notes)
+        return Outcome(events=self._do(Pen(uid, side)), notes=notes)
 
     def cmd_tear(self, args):
         """tear N: tear the hand's page N (破る), first showing the 綻び and tear effects."""
@@ -205,23 +212,23 @@ class Session:
             if not self.confirm(notes):
                 return Outcome(notes=["やめました"], show=False)
             notes = []
-        return Outcome(events=self._do(("tear", uid)), notes=notes)
+        return Outcome(events=self._do(Tear(uid)), notes=notes)
 
     def cmd_end(self, args):
         """end: declare the end of the turn (ターン終了宣言)."""
-        return Outcome(events=self._do(("end",)))
+        return Outcome(events=self._do(EndTurn()))
 
     def cmd_choose(self, args):
         """choose N…: answer the pending choice (選択) with the candidates of those numbers."""
-        choice = self.battle.choice
+        choice = self.battle.pending
         if choice is None:
             raise UsageError("いま選ぶものはありません")
         try:
-            picks = [choice["candidates"][int(a) - 1] for a in args]
+            picks = [choice.candidates[int(a) - 1] for a in args]
         except (ValueError, IndexError):
-            raise UsageError(f"候補の番号（1〜{len(choice['candidates'])}）を書いてください") \
+            raise UsageError(f"候補の番号（1〜{len(choice.candidates)}）を書いてください") \
                 from None
-        return Outcome(events=self._do(("choose", picks)))
+        return Outcome(events=self._do(Choose(tuple(picks))))
 
     def cmd_undo(self, args):
         """undo: take back the last action by replaying the others on a fresh battle (the
@@ -257,7 +264,7 @@ class Session:
                 if args[2] not in LIFETIME_WORDS:
                     raise UsageError(f"{W.variable.defense}の寿命は " + " / ".join(LIFETIME_WORDS) + " です")
                 value = (value, LIFETIME_WORDS[args[2]])
-        return Outcome(events=self._do(("set", key, value)))
+        return Outcome(events=self._do(DevSet(((key, value),))))
 
     def cmd_save(self, args):
         """save FILE: the position as a save (runtime.save JSON) in the user's own file."""
@@ -289,7 +296,7 @@ class Session:
         path = _path(args, "record")
         if self.origin is not None:
             raise UsageError("load した局面からは例を書けません（例は最初から再生します）")
-        text, why = record.scenario_text(self, _apply)
+        text, why = record.scenario_text(self)
         if text is None:
             return Outcome(refused=f"{path} に例を書きませんでした（そのまま再生できる例になりません）: {why}",
                            show=False, stop=True)
@@ -356,30 +363,15 @@ def _into_hand(battle: Battle, page: str) -> None:
         state.move(state.zones["hand"][-1], "draw", top=True)
 
 
-#: Action kind → how the battle takes it (the history of a session is these tuples).
-ACTIONS = {
-    "play": lambda battle, uid: battle.play(uid),
-    "pen": lambda battle, uid, side: battle.pen(uid, side),
-    "tear": lambda battle, uid: battle.tear(uid),
-    "end": lambda battle: battle.end_turn(),
-    "choose": lambda battle, uids: battle.choose(uids),
-    "set": lambda battle, key, value: battle.dev_set(**{key: value}),
-}
-
-
-def _apply(battle: Battle, action: tuple) -> list:
-    return ACTIONS[action[0]](battle, *action[1:])
-
-
 def _name(battle: Battle, uid: int) -> str:
     return battle.page_of(uid).name
 
 
-#: Action kind on one page → how its refusal begins (the page named, then the reason).
+#: Action class on one page → how its refusal begins (the page named, then the reason).
 REFUSED = {
-    "play": lambda battle, uid: f"「{_name(battle, uid)}」は{W.scope.play}できません",
-    "pen": lambda battle, uid, side: f"「{_name(battle, uid)}」にペンを入れられません",
-    "tear": lambda battle, uid: f"「{_name(battle, uid)}」は破れません",
+    Play: lambda battle, a: f"「{_name(battle, a.uid)}」は{W.scope.play}できません",
+    Pen: lambda battle, a: f"「{_name(battle, a.uid)}」にペンを入れられません",
+    Tear: lambda battle, a: f"「{_name(battle, a.uid)}」は破れません",
 }
 
 

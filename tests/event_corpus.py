@@ -26,6 +26,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from contract.game import action_from_data, action_to_data  # noqa: E402
 CONTENT = HERE / "fixtures" / "event_corpus" / "content"
 CORPUS = HERE / "fixtures" / "event_corpus" / "corpus.json"
 BATTLES = 120
@@ -61,24 +64,18 @@ def record_one(tables, index: int) -> dict:
     battle = Battle.new(tables, seed=index, enemies=stages_of(tables, index))
     actions = []
     while not battle.over and len(actions) < MAX_ACTIONS:
-        action = policy.choice(battle.legal_actions())
-        if action[0] == "choose":
-            request = battle.choice
-            action = ("choose", sorted(policy.sample(list(request["candidates"]),
-                                                      request["count"])))
-        actions.append(list(action))
-        apply_action(battle, action)
+        action = policy.choice(battle.actions())
+        actions.append(action_to_data(action))
+        battle.apply(action)
     return {"seed": index, "stages": stages_of(tables, index), "actions": actions,
             "events": len(battle.log), "outcome": battle.state.outcome,
             "sha256": digest(battle.log)}
 
 
 def apply_action(battle, action) -> None:
-    name, *args = action
-    if name == "choose":
-        battle.choose(list(args[0]))
-    else:
-        getattr(battle, name)(*args)
+    """A recorded action (a list: ``["play", 3]``, ``["end_turn"]`` …) through the
+    battle's one dispatcher."""
+    battle.apply(action_from_data(action))
 
 
 def replay(tables, entry: dict):
@@ -92,7 +89,6 @@ def replay(tables, entry: dict):
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["record"]:
-    sys.path.insert(0, str(HERE.parent))
     t = tables()
     corpus = [record_one(t, i) for i in range(BATTLES)]
     CORPUS.write_text(json.dumps(corpus, ensure_ascii=False, separators=(",", ":")) + "\n")

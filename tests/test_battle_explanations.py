@@ -188,12 +188,7 @@ def random_battle(tables, seed: int, enemies: list[str]) -> Battle:
     for _ in range(300):
         if b.over:
             break
-        action = policy.choice(b.legal_actions())
-        if action[0] == "choose":
-            request = b.choice
-            b.choose(policy.sample(list(request["candidates"]), request["count"]))
-        else:
-            getattr(b, action[0])(*action[1:])
+        b.apply(policy.choice(b.actions()))
     return b
 
 

@@ -144,10 +144,10 @@ def _random_session(tables, rng):
     wanted, tries = rng.randint(10, 30), 0
     while len(session.history) < wanted and not session.battle.over and tries < 400:
         tries += 1
-        choice, hand = session.battle.choice, len(session.battle.hand)
+        choice, hand = session.battle.pending, len(session.battle.hand)
         if choice is not None:
-            picks = rng.sample(range(1, len(choice["candidates"]) + 1),
-                               min(choice["count"], len(choice["candidates"])))
+            picks = rng.sample(range(1, len(choice.candidates) + 1),
+                               min(choice.count, len(choice.candidates)))
             line = "choose " + " ".join(map(str, picks))
         else:
             n = rng.randint(1, max(hand, 1))

@@ -50,7 +50,7 @@ def test_the_fast_playability_agrees_with_play_info_at_every_step(tables):
     for entry in CORPUS[:40]:
         battle = Battle.new(tables, seed=entry["seed"], enemies=entry["stages"])
         for action in entry["actions"]:
-            if battle.choice is None:
+            if battle.pending is None:
                 slow = [uid for uid in battle.hand if battle.play_info(uid)["playable"]]
                 assert battle.playable_uids() == slow, (entry["seed"], action)
                 checked += 1
@@ -68,7 +68,7 @@ def test_a_play_resolves_the_plan_play_info_describes(tables):
     for entry in CORPUS[:40]:
         battle = Battle.new(tables, seed=entry["seed"], enemies=entry["stages"])
         for action in entry["actions"]:
-            if battle.choice is None:
+            if battle.pending is None:
                 for uid in battle.hand:
                     info, plan = battle.play_info(uid), battle._plan(uid)
                     assert (plan is not None) == info["playable"], (entry["seed"], uid)

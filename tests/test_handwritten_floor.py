@@ -87,13 +87,13 @@ def test_the_same_legal_actions_at_every_step(tables):
         policy = random.Random(seed * 7919 + 1)
         while not battle.over:
             s = battle.state
-            assert hand_written.legal_actions() == battle.legal_actions(), seed
+            assert hand_written.actions() == battle.actions(), seed
             assert (hand_written.age, hand_written.hp, hand_written.enemy_hp,
                     hand_written.seat, hand_written.steps, hand_written.hand) == \
                 (s.age, s.hp, s.enemy["hp"], s.enemy["seat"], s.steps, s.zones["hand"])
-            action = policy.choice(battle.legal_actions())
-            getattr(battle, action[0])(*action[1:])
-            getattr(hand_written, action[0])(*action[1:])
+            action = policy.choice(battle.actions())
+            battle.apply(action)
+            hand_written.apply(action)
         assert hand_written.outcome == s.outcome
 
 

@@ -10,6 +10,7 @@ events of the uninterrupted battle.
 
 from __future__ import annotations
 
+from contract.game import action_from_data, action_to_data
 import dataclasses
 import random
 
@@ -30,19 +31,19 @@ SETTINGS = settings(max_examples=50, deadline=None,
 # ------------------------------------------------------------------ actions
 
 
-def perform(battle: Battle, action: tuple) -> list:
-    kind, *args = action
-    return getattr(battle, kind)(*args)
+def perform(battle: Battle, action) -> list:
+    """An action written as data (``["play", uid]`` …) through the one dispatcher."""
+    return battle.apply(action_from_data(action))
 
 
 def pick(battle: Battle, choose_index, choose_answer) -> tuple:
     """A legal action (with its answer when it is a choice), picked by the callbacks."""
-    actions = battle.legal_actions()
+    if battle.pending is not None:
+        request = battle.pending
+        return ("choose", choose_answer(list(request.candidates), request.count))
+    actions = battle.actions()
     action = actions[choose_index(len(actions))]
-    if action[0] == "choose":
-        request = battle.choice
-        return ("choose", choose_answer(list(request["candidates"]), request["count"]))
-    return action
+    return action_to_data(action)
 
 
 def random_script(seed: int, policy_seed: int, stages: list[str]):
@@ -127,7 +128,7 @@ def test_random_legal_actions_keep_the_invariants(data, seed, stages):
         watch.saw(events)
         watch.check(battle)
         # an action the rules refuse changes nothing and says nothing
-        if not battle.over and battle.choice is None:
+        if not battle.over and battle.pending is None:
             unplayable = [u for u in battle.hand if not battle.play_info(u)["playable"]]
             if unplayable:
                 before, logged = snapshot(battle), len(battle.log)
@@ -163,7 +164,7 @@ def test_save_load_and_continue_gives_the_same_events(seed, policy_seed, stages,
     points = [0]
     for i, action in enumerate(script):
         perform(battle, action)
-        if battle.choice is None and not battle.over:
+        if battle.pending is None and not battle.over:
             points.append(i + 1)
     cut = points[int(where * (len(points) - 1))]
     battle = Battle.new(TABLES, seed=seed, enemies=stages)

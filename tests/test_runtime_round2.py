@@ -7,6 +7,7 @@ on the runtime before the fix. The pages and enemies are in tests/fixtures/round
 
 from __future__ import annotations
 
+from contract.game import Play
 import time
 from pathlib import Path
 
@@ -140,7 +141,7 @@ def test_a_payment_multiplier_makes_playable_what_the_steps_alone_would_not(tabl
         battle.dev_set(steps=steps)
         assert (far in battle.playable_uids()) is playable, steps
         assert battle.play_info(far)["playable"] is playable, steps
-        assert (("play", far) in battle.legal_actions()) is playable, steps
+        assert (Play(far) in battle.actions()) is playable, steps
     battle.dev_set(steps=17)
     battle.play(far)
     assert battle.state.steps == 0 and battle.state.age == 70
@@ -181,14 +182,14 @@ def test_a_choice_outside_a_play_waits_for_the_player(tables):
     battle.play(find(battle, "p60"))
     events = battle.end_turn()
     assert "choice_requested" in kinds(events)
-    request = battle.choice
-    assert request is not None and len(request["candidates"]) == 3
+    request = battle.pending
+    assert request is not None and len(request.candidates) == 3
     assert "選択" in refused(battle, "end_turn")  # the battle waits in the choice
-    pick = next(u for u in request["candidates"] if battle.state.pages[u]["page"] == "p60")
+    pick = next(u for u in request.candidates if battle.state.pages[u]["page"] == "p60")
     events = battle.choose([pick])
     assert battle.state.zone_of(pick) == "hand"
     assert "drawn" in kinds(events)  # the turn then goes on: refill, draw, …
-    assert battle.choice is None
+    assert battle.pending is None
 
 
 def test_the_same_choice_is_the_same_battle_event_for_event(tables):
@@ -197,7 +198,7 @@ def test_the_same_choice_is_the_same_battle_event_for_event(tables):
         for page in ("recall", "p36", "p60"):
             battle.play(find(battle, page))
         battle.end_turn()
-        battle.choose([battle.choice["candidates"][0]])
+        battle.choose([battle.pending.candidates[0]])
         battle.end_turn()
         return [e.as_dict() for e in battle.log]
     assert run() == run()

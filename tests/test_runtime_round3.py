@@ -9,6 +9,7 @@ tests/fixtures/round3/content: 座 is 42 everywhere, ``quiet`` attacks for 0, ``
 
 from __future__ import annotations
 
+from contract.game import Play
 from pathlib import Path
 
 import pytest
@@ -300,7 +301,7 @@ def test_after_a_failed_redraw_no_page_may_be_played_that_turn(tables):
     uid = battle.hand[0]
     battle.pen(uid, "future")  # the pen stays open: the face is now written
     assert "プレイできません" in refused(battle, "play", uid)
-    assert ("play", uid) not in battle.legal_actions()
+    assert Play(uid) not in battle.actions()
     battle.end_turn()  # the face the pen made playable saves the run
     assert battle.state.outcome is None and uid in battle.hand
     assert battle.play_info(uid)["playable"]  # the next turn plays again

@@ -564,7 +564,7 @@ def test_player_choice_is_atomic(tables):
     battle.play(find(battle, "p44"))
     events = battle.play(find(battle, "search"))  # 移動 1枚 捨て札 -> 手札 選択
     request = events[first(events, "choice_requested")].data
-    assert battle.choice is not None and sorted(request["candidates"]) == sorted(
+    assert battle.pending is not None and sorted(request["candidates"]) == sorted(
         battle.state.zones["discard"])
     assert battle.state.flag("after_choice") == 0  # the list waits for the answer
     for action, args in (("play", (find(battle, "f20"),)), ("pen", (find(battle, "penup"),
@@ -576,7 +576,7 @@ def test_player_choice_is_atomic(tables):
     chosen = request["candidates"][0]
     battle.choose([chosen])
     assert battle.state.zone_of(chosen) == "hand" and battle.state.flag("after_choice") == 1
-    assert battle.choice is None
+    assert battle.pending is None
 
 
 # ================================================================ defense

@@ -24,8 +24,8 @@ def a_save(seed: int, steps: int) -> str:
     """A real save after ``steps`` random legal actions (no choice pending)."""
     battle = Battle.new(TABLES, seed=seed, enemies=ENEMIES[:2])
     play_out(battle, random_policy, random.Random(seed), steps)
-    while battle.choice is not None and not battle.over:
-        battle.choose(list(battle.choice["candidates"][:battle.choice["count"]]))
+    while battle.pending is not None and not battle.over:
+        battle.choose(list(battle.pending.candidates[:battle.pending.count]))
     return save.to_json(battle)
 
 
@@ -69,13 +69,8 @@ def play_on(battle: Battle, seed: int, steps: int = 30) -> None:
     for _ in range(steps):
         if battle.over:
             return
-        action = policy.choice(battle.legal_actions())
         try:
-            if action[0] == "choose":
-                request = battle.choice
-                battle.choose(policy.sample(list(request["candidates"]), request["count"]))
-            else:
-                getattr(battle, action[0])(*action[1:])
+            battle.apply(policy.choice(battle.actions()))
         except Refused:
             pass
 

@@ -3,6 +3,7 @@ pure reader of the battle, and at least as strong as the greedy player."""
 
 from __future__ import annotations
 
+from contract.game import Choose
 import pickle
 import random
 
@@ -14,7 +15,7 @@ from runtime.save import to_json
 from runtime.streams import Streams
 from sim import POLICIES, simulate
 from sim import policies
-from sim.policies import act, clone, greedy_policy, search_policy
+from sim.policies import act, greedy_policy, search_policy
 
 #: The starting deck with every page that asks the player to choose (山札・捨て札 → 手札,
 #: 手札 → 除外, 複製 手札 → 山札), so that the search's answers are played too.
@@ -26,13 +27,13 @@ def tables():
     return event_corpus.tables()
 
 
-def _legal(battle: Battle, action: tuple) -> bool:
-    if battle.choice is not None:
-        request = battle.choice
-        uids = action[1] if action[0] == "choose" else None
-        return (uids is not None and len(uids) == request["count"]
-                and len(set(uids)) == len(uids) and set(uids) <= set(request["candidates"]))
-    return action in battle.legal_actions()
+def _legal(battle: Battle, action) -> bool:
+    if battle.pending is not None:
+        request = battle.pending
+        uids = action.uids if isinstance(action, Choose) else None
+        return (uids is not None and len(uids) == request.count
+                and len(set(uids)) == len(uids) and set(uids) <= set(request.candidates))
+    return action in battle.actions()
 
 
 def _decision_points(tables, enemy: str, seeds, per_battle: int) -> list[Battle]:
@@ -44,8 +45,8 @@ def _decision_points(tables, enemy: str, seeds, per_battle: int) -> list[Battle]
         rng = random.Random(seed)
         taken = 0
         while not battle.over and taken < per_battle:
-            if battle.choice is None and len(battle.state.zones["draw"]) >= 2:
-                points.append(clone(battle))
+            if battle.pending is None and len(battle.state.zones["draw"]) >= 2:
+                points.append(battle.copy())
                 taken += 1
             act(battle, greedy_policy(battle, rng))
     return points
@@ -57,7 +58,7 @@ VARIANTS = (("reversed", None), ("shuffled", None), (None, 12345), ("shuffled", 
 
 
 def _variant(battle: Battle, order, streams) -> Battle:
-    other = clone(battle, None if streams is None else Streams.seeded(streams))
+    other = battle.copy(streams=None if streams is None else Streams.seeded(streams))
     pile = other.state.zones["draw"]
     if order == "reversed":
         pile.reverse()
@@ -85,7 +86,7 @@ def test_it_plays_only_legal_actions_over_whole_battles(tables):
         battle = Battle.new(tables, seed=seed, enemies=enemies, deck=deck, record=False)
         rng = random.Random(seed)
         while not battle.over and battle.state.turns_run <= 60:
-            choices += battle.choice is not None
+            choices += battle.pending is not None
             action = search_policy(battle, rng)
             assert _legal(battle, action), (seed, action)
             act(battle, action)
@@ -102,15 +103,15 @@ def test_it_does_not_read_the_draw_order_or_the_streams(tables, monkeypatch):
     # The test has teeth: the same positions, searched with a leak in the
     # determinization, do get other decisions.
     def unshuffled(battle, world):  # the real pile order
-        return clone(battle, Streams.seeded(world.getrandbits(64)))
+        return battle.copy(streams=Streams.seeded(world.getrandbits(64)))
 
     def unsorted(battle, world):  # shuffled, but from the real order
-        trial = clone(battle, Streams.seeded(world.getrandbits(64)))
+        trial = battle.copy(streams=Streams.seeded(world.getrandbits(64)))
         world.shuffle(trial.state.zones["draw"])
         return trial
 
     def unseeded(battle, world):  # the real streams
-        trial = clone(battle)
+        trial = battle.copy()
         trial.state.zones["draw"].sort()
         world.shuffle(trial.state.zones["draw"])
         return trial
@@ -139,15 +140,15 @@ def test_it_does_not_change_the_battle_it_looks_at(tables):
     for seed in range(6):
         battle = Battle.new(tables, seed=seed, enemies=["kodoku"], deck=deck, record=False)
         rng = random.Random(seed)
-        while not battle.over and battle.choice is None:
+        while not battle.over and battle.pending is None:
             act(battle, greedy_policy(battle, rng))
-        if battle.choice is None:
+        if battle.pending is None:
             continue
         state, streams = battle.state.copy(), pickle.dumps(battle.streams)
-        pending, choice = battle._pending, dict(battle.choice)
+        history, choice = list(battle.history), battle.pending
         action = search_policy(battle, random.Random(1))
         assert battle.state == state and pickle.dumps(battle.streams) == streams
-        assert battle._pending is pending and battle.choice == choice
+        assert battle.history == history and battle.pending == choice
         act(battle, action)  # and the waiting resolution still takes the answer
         return
     pytest.fail("no seed reached a choice")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contract.game import EndTurn
 import json
 
 import pytest
@@ -40,7 +41,7 @@ def test_results_depend_on_the_seed_alone_not_on_the_order_or_company(tables, po
 
 
 def test_a_battle_past_the_turn_cap_is_a_draw(tables):
-    results = simulate(tables, None, ["haguruma"], lambda b, rng: ("end_turn",), range(3),
+    results = simulate(tables, None, ["haguruma"], lambda b, rng: EndTurn(), range(3),
                        turn_cap=2)
     assert all(r.result in ("draw", "lost") for r in results)
     assert any(r.result == "draw" for r in results)

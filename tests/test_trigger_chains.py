@@ -80,7 +80,7 @@ def test_a_chain_of_exiles_is_stopped_past_the_bound_and_names_its_effects(loopi
 
     tables = compiled_tables(looping)
     battle = _loop_battle(tables)
-    kenka = next(u for u in battle.choice["candidates"]
+    kenka = next(u for u in battle.pending.candidates
                  if battle.state.pages[u]["page"] == "kenka")
     events = battle.choose([kenka])  # the exile that sets the loop off: no RecursionError
     stopped = [e for e in events if e.kind == "chain_stopped"]
@@ -100,8 +100,8 @@ def test_after_a_stopped_chain_the_battle_goes_on_and_saves(looping):
 
     tables = compiled_tables(looping)
     battle = _loop_battle(tables)
-    battle.choose([battle.choice["candidates"][0]])
-    assert not battle.over and battle.choice is None
+    battle.choose([battle.pending.candidates[0]])
+    assert not battle.over and battle.pending is None
     s = battle.state
     assert sorted(u for zone in s.zones.values() for u in zone) == list(range(len(s.pages)))
     loaded = from_json(tables, to_json(battle))
@@ -166,11 +166,7 @@ def test_the_bundled_content_sets_off_no_chain_near_the_bound(monkeypatch):
         for _ in range(150):
             if battle.over:
                 break
-            action = policy.choice(battle.legal_actions())
-            if action[0] == "choose":
-                battle.choose(battle.choice["candidates"][:battle.choice["count"]])
-            else:
-                getattr(battle, action[0])(*action[1:])
+            battle.apply(policy.choice(battle.actions()))
     assert max(peak, default=0) < CHAIN_BOUND // 8
 
 
@@ -193,8 +189,8 @@ def test_a_chain_that_asks_the_player_at_each_link_is_bounded_across_the_answers
     events = list(battle.play(next(u for u in battle.hand
                                    if battle.state.pages[u]["page"] == "dansyari")))
     answers = 0
-    while battle.choice is not None and answers < 10 * CHAIN_BOUND:
-        events += battle.choose(battle.choice["candidates"][:battle.choice["count"]])
+    while battle.pending is not None and answers < 10 * CHAIN_BOUND:
+        events += battle.choose(battle.pending.candidates[:battle.pending.count])
         answers += 1
-    assert battle.choice is None and answers <= CHAIN_BOUND + 2
+    assert battle.pending is None and answers <= CHAIN_BOUND + 2
     assert [e.data["links"][-1][1] for e in events if e.kind == "chain_stopped"] == ["wasure"]

@@ -123,12 +123,7 @@ def test_a_value_multiplied_every_turn_stops_at_the_bound_and_the_save_loads(ext
 def _act(battle, policy: random.Random) -> list[dict]:
     """One action a seeded random policy picks (a choice answered at random): its
     events."""
-    action = policy.choice(battle.legal_actions())
-    if action[0] == "choose":
-        request = battle.choice
-        events = battle.choose(policy.sample(request["candidates"], request["count"]))
-    else:
-        events = getattr(battle, action[0])(*action[1:])
+    events = battle.apply(policy.choice(battle.actions()))
     return [e.as_dict() for e in events]
 
 
@@ -152,7 +147,7 @@ def test_battles_that_grow_values_without_end_always_save_load_and_replay(
         if battle.over:
             return
         _act(battle, policy)
-    while battle.choice is not None:  # a save is taken between actions
+    while battle.pending is not None:  # a save is taken between actions
         _act(battle, policy)
     loaded = _saved_and_loaded(extreme_tables, battle)
     twin = random.Random()
