@@ -912,14 +912,19 @@ class VocabularyTable:
     #: Content spells its terms: a name written in a file resolves against it
     #: (``tables()``). Faces and condition kinds are named by ``W`` only.
     spelled: bool = True
-    #: Terms ``W`` names besides the entries (内部フラグ is no entry of a lookup).
+    #: Terms ``W`` names besides the entries (内部フラグ, the anchored scope: no entries of
+    #: a lookup, written in their own forms, @名前 and 以降 n プレイ).
     also: tuple = ()
+    #: Its names are the glossary's terms (DESIGN §3): Python writes them only in this
+    #: module and names them through ``W`` (tests/test_vocabulary_once.py). The journey's
+    #: words and the spec's headings of condition kinds are not.
+    glossary: bool = True
 
 
 #: 語彙表 — every table of the vocabulary, in order: ``tables()``, ``W`` and every reader
 #: that walks the tables read this tuple; no other module lists them.
 VOCABULARY_TABLES: tuple[VocabularyTable, ...] = (
-    VocabularyTable("scope", SCOPES, "スコープ"),
+    VocabularyTable("scope", SCOPES, "スコープ", also=(ANCHORED_SCOPE,)),
     VocabularyTable("anchor_unit", ANCHOR_UNITS, "アンカーの単位"),
     VocabularyTable("lifetime", LIFETIMES, "値の寿命"),
     VocabularyTable("timing", TIMINGS, "発動タイミング"),
@@ -932,16 +937,16 @@ VOCABULARY_TABLES: tuple[VocabularyTable, ...] = (
     VocabularyTable("variable", VARIABLES, "変数", also=(FLAG,)),
     VocabularyTable("counter", COUNTERS, "累計量"),
     VocabularyTable("condition_word", CONDITION_WORDS, "条件"),
-    VocabularyTable("condition_kind", CONDITION_KINDS, spelled=False),
+    VocabularyTable("condition_kind", CONDITION_KINDS, spelled=False, glossary=False),
     VocabularyTable("tile", TILE_KINDS, "マスの種別"),
     VocabularyTable("intent", INTENT_KINDS, "Intent の種類"),
     VocabularyTable("trait", TRAITS, "特性"),
     VocabularyTable("balance", BALANCE_KEYS, "バランスの項目"),
     VocabularyTable("quantity", BATTLE_QUANTITIES),
     VocabularyTable("measure", MEASURES, f"{TARGET.ja}の量"),
-    VocabularyTable("journey_suit", JOURNEY_SUITS),
-    VocabularyTable("journey_effect", JOURNEY_EFFECTS),
-    VocabularyTable("journey_field", JOURNEY_FIELDS),
+    VocabularyTable("journey_suit", JOURNEY_SUITS, glossary=False),
+    VocabularyTable("journey_effect", JOURNEY_EFFECTS, glossary=False),
+    VocabularyTable("journey_field", JOURNEY_FIELDS, glossary=False),
 )
 
 
