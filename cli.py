@@ -334,20 +334,16 @@ HOLDINGS_SHOWN = 4
 def _what_file_holds(items, text: str) -> str:
     """What a file defines, as the designer wrote it (「あるのは バランス「初期バランス」です」),
     or that it is empty or only comments."""
-    from contract.vocabulary import KEYWORDS
-    from dsl import ast
+    from contract import kinds
 
     if not items:
         return "空のファイルです" if not text.strip() else "コメントと空行だけです"
-    keyword = {ast.Page: "page", ast.Enemy: "enemy", ast.Balance: "balance",
-               ast.Deck: "deck", ast.Example: "example"}
 
     def named(item) -> str:
-        kind = f"j_{item.kind}" if isinstance(item, ast.JourneyItem) else keyword[type(item)]
         ident = getattr(item, "id", None)
         title = getattr(item, "title", None)
         label = f" {ident.text}" if ident is not None else f"「{title}」" if title else ""
-        return KEYWORDS[kind][0] + label
+        return kinds.word(kinds.of(item)) + label
 
     shown = "、".join(named(item) for item in items[:HOLDINGS_SHOWN])
     rest = len(items) - HOLDINGS_SHOWN

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from contract import vocabulary as vocab
 from contract.journey import Event, Flag, Item, Letter, Location, Setup
 from contract.tables import SCHEMA_VERSION, JourneyTable
-from contract.vocabulary import JOURNEY_KINDS, KEYWORDS, W
+from contract import kinds
+from contract.vocabulary import W
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Note
 
@@ -24,7 +25,7 @@ from .codes import E013, E014, E030, E070, E071, E072
 from .names import unknown
 
 #: The Japanese word of each kind of journey item (ロケーション, イベント …).
-KIND_WORDS = {kind: KEYWORDS[f"j_{kind}"][0] for kind in JOURNEY_KINDS}
+KIND_WORDS = {kind: kinds.word(kinds.by_code(kind)) for kind in kinds.JOURNEY_KINDS}
 #: The words of each shape of value, as messages say them.
 SHAPE_WORDS = {"number": "数", "name": "名前", "text": "文字列（「…」）", "names": "名前の [リスト]"}
 #: The highest number of an event card (spec 004: 1〜6).

@@ -20,6 +20,7 @@ from dsl import ast, size
 from dsl.diagnostics import Diagnostic, Span
 from dsl.size import TOKEN as _TOKEN, too_many_tokens  # noqa: F401 (compiler.pipeline, tests)
 
+from contract import kinds
 from contract import vocabulary as vocab
 
 from .codes import E048
@@ -43,7 +44,7 @@ DECK_CAP_BOUND = int(vocab.tables()["balance"].by_code("deck_cap_default").high)
 
 LIMITS: dict[str, Limit] = {
     "file_tokens": Limit(size.TOKENS_WHAT, size.MAX_FILE_TOKENS, "個", size.TOKENS_HINT),
-    "file_items": Limit("1ファイルの定義（ページ・敵・デッキ・例）", 1_000, "個",
+    "file_items": Limit("1ファイルの定義", 1_000, "個",
                         "定義をいくつかのファイルに分けてください"),
     "item_lines": Limit("1つの定義の項目", 100, "行",
                         "同じ項目を何度も書いていないか確かめてください"),
@@ -128,9 +129,9 @@ def _journey(item: ast.JourneyItem):
         if isinstance(value, ast.ValueList)]
 
 
-#: The lists each kind of item holds, as (limit key, elements) pairs.
-_LISTS = {ast.Page: _page, ast.Enemy: _enemy, ast.Balance: _balance, ast.Deck: _deck,
-          ast.Example: _example, ast.JourneyItem: _journey}
+#: The lists each kind of item holds, as (limit key, elements) pairs: ``_<limits>`` of
+#: the kind's row (contract.kinds).
+_LISTS = {kind.code: globals()[f"_{kind.limits}"] for kind in kinds.ITEM_KINDS}
 
 
 def _span_of(element) -> Span:
@@ -141,7 +142,7 @@ def oversized(item) -> list[Diagnostic]:
     """E048 for each list of ``item`` longer than its bound (at its first element past
     the bound); empty when every list fits. Costs one look at each list's length."""
     found = []
-    for key, elements in _LISTS[type(item)](item):
+    for key, elements in _LISTS[kinds.of(item).code](item):
         bound = LIMITS[key].bound
         if len(elements) > bound:
             found.append(over(key, len(elements), _span_of(elements[bound])))
@@ -149,7 +150,7 @@ def oversized(item) -> list[Diagnostic]:
 
 
 def too_many_items(items, path: str) -> Diagnostic | None:
-    """E048 when a file holds more items (ページ・敵・デッキ・例) than LIMITS allow, at the
+    """E048 when a file holds more items (of any kind) than LIMITS allow, at the
     first item past the bound; None when they fit."""
     bound = LIMITS["file_items"].bound
     if len(items) <= bound:

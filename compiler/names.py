@@ -15,26 +15,9 @@ from dsl.keywords import unglued
 from contract import vocabulary as vocab
 
 from .codes import E010
-from contract.vocabulary import W
 
-#: What each table is called in messages.
-TABLE_WORDS = {
-    "scope": "スコープ",
-    "anchor_unit": "アンカーの単位",
-    "lifetime": "値の寿命",
-    "timing": "発動タイミング",
-    "region": "領域",
-    "destination": f"{W.scope.play}後の行き先",
-    "pick": "選び方",
-    "variable": "変数",
-    "counter": "累計量",
-    "condition_word": "条件",
-    "tile": "マスの種別",
-    "intent": "Intent の種類",
-    "trait": "特性",
-    "balance": "バランスの項目",
-    "measure": f"{W.target}の量",
-}
+#: What each table is called in messages (the vocabulary table's title).
+TABLE_WORDS = {t.name: t.title for t in vocab.VOCABULARY_TABLES if t.title}
 
 
 #: Above this many candidates (page ids, in a big project) difflib is first given only the

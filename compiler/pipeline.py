@@ -16,9 +16,9 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 
+from contract import kinds
 from contract.tables import JourneyTable
 from contract.tables import Balance, Deck, Enemy, Page
 from .codes import E000, E014, W003
@@ -226,12 +226,21 @@ def _check_balance(item, ctx, damaged, run: _ItemRun):
         run.model.balance = None if damaged else check_balance(item, ctx)
 
 
-#: How each kind of item is checked; the first definition of an id is the one checked
-#: (E012 reported the others). Examples (例) are the stage above's (scenario/stage.py).
-_ITEM_CHECKS = {ast.Page: _check_page, ast.Enemy: _check_enemy, ast.Deck: _check_deck,
-                ast.Balance: _check_balance}
-#: Where the item of a failed check is counted as having errors.
-_FAILED = {ast.Page: "pages", ast.Enemy: "enemies", ast.Deck: "decks"}
+#: How an item is checked, by its kind's ``check`` (contract.kinds): ``_check_<check>``.
+#: The first definition of an id is the one checked (E012 reported the others). Kinds
+#: without one are checked elsewhere: the journey's by check_journey, examples (例) by
+#: the stage above (scenario/stage.py).
+_ITEM_CHECKS = {kind.code: globals()[f"_check_{kind.check}"]
+                for kind in kinds.ITEM_KINDS if kind.check is not None}
+
+
+def _mark_failed(model: Model, kind: kinds.ItemKind) -> None:
+    """Count an item whose check failed as having errors, in its kind's ``model`` field."""
+    held = getattr(model, kind.model)
+    if isinstance(held, list):
+        held.append(None)
+    else:
+        setattr(model, kind.model, None)
 
 
 @_collector_paused
@@ -243,20 +252,19 @@ def check_items(c: Compilation) -> None:
         if source.parsed is None or (c.checked is not None and source.path not in c.checked):
             continue
         for item in source.parsed.file.items:
-            check = _ITEM_CHECKS.get(type(item))
+            kind = kinds.of(item)
+            check = _ITEM_CHECKS.get(kind.code)
             if check is None or id(item) in c.oversized:  # E048 said why: work refused
                 continue
             damaged = any(_overlaps(item.span, lines) for lines in source.parsed.damaged)
-            ctx = Ctx(c.diagnostics, c.symbols, "enemy" if isinstance(item, ast.Enemy) else "page",
-                      owner=item.id.text if isinstance(item, ast.Page) else None)
+            # a page's own 銘 is no target of its effects: the owner is the page
+            ctx = Ctx(c.diagnostics, c.symbols, kind.side,
+                      owner=item.id.text if kind.code == "page" else None)
             try:
                 check(item, ctx, damaged, run)
             except Exception as exc:  # a bug in jibunki, reported where it struck
                 c.diagnostics.append(internal_error(exc, head(item.span)))
-                if type(item) in _FAILED:
-                    getattr(c.model, _FAILED[type(item)]).append(None)
-                else:
-                    c.model.balance = None
+                _mark_failed(c.model, kind)
 
 
 @_collector_paused

@@ -12,12 +12,10 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Note
 
-from contract.vocabulary import JOURNEY_KINDS, KEYWORDS
+from contract import kinds
+from contract.kinds import JOURNEY_KINDS
 
 from .codes import E012
-
-_KIND_WORDS = {"page": "ページ", "enemy": "敵", "deck": "デッキ",
-               **{kind: KEYWORDS[f"j_{kind}"][0] for kind in JOURNEY_KINDS}}
 
 
 @dataclass
@@ -34,6 +32,13 @@ class Symbols:
     journey: dict[str, dict[str, ast.JourneyItem]] = field(
         default_factory=lambda: {kind: {} for kind in JOURNEY_KINDS})
     _facts: "PageFacts | None" = field(default=None, init=False, repr=False, compare=False)
+
+    def slot(self, kind: kinds.ItemKind):
+        """Where the items of ``kind`` are kept (its row's ``slot``): a dict by id, or a
+        list for a kind without ids."""
+        attribute, _, key = kind.slot.partition(".")
+        table = getattr(self, attribute)
+        return table[key] if key else table
 
     @property
     def origins(self) -> frozenset[str]:
@@ -110,38 +115,35 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
     file checks it against the rest of content/ without reporting theirs, so an error
     only at the later definition would go unseen when the earlier file is the one named."""
     symbols = Symbols()
-    tables = {ast.Page: ("page", symbols.pages), ast.Enemy: ("enemy", symbols.enemies),
-              ast.Deck: ("deck", symbols.decks)}
     definitions: dict[tuple[str, str], list] = {}  # (kind, id) → items, in reading order
     for source in files:
         for item in source.items:
-            if isinstance(item, ast.Example):
-                symbols.examples.append(item)
-                continue
-            if isinstance(item, ast.Balance):
-                definitions.setdefault(("balance", ""), []).append(item)
-                if not symbols.balances:
-                    symbols.balances.append(item)
-                continue
-            if isinstance(item, ast.JourneyItem):
-                kind, table = item.kind, symbols.journey[item.kind]
+            kind = kinds.of(item)
+            table = symbols.slot(kind)
+            if kind.named:
+                definitions.setdefault((kind.code, item.id.text), []).append(item)
+                table.setdefault(item.id.text, item)
+            elif kind.only_one:
+                definitions.setdefault((kind.code, ""), []).append(item)
+                if not table:
+                    table.append(item)
             else:
-                kind, table = tables[type(item)]
-            definitions.setdefault((kind, item.id.text), []).append(item)
-            table.setdefault(item.id.text, item)
-    for (kind, ident), items in definitions.items():
+                table.append(item)
+    for (code, ident), items in definitions.items():
         if len(items) < 2:
             continue
+        kind = kinds.by_code(code)
+        word = kinds.word(kind)
         for item in items:
             others = [other for other in items if other is not item]
-            if kind == "balance":
+            if not kind.named:
                 diags.append(E012.at(
-                    item.span, "バランスの定義が2つあります",
-                    hint="バランスはコンテンツ全体で1つだけ書きます",
+                    item.span, f"{word}の定義が2つあります",
+                    hint=f"{word}はコンテンツ全体で1つだけ書きます",
                     notes=[Note(_note(item, other, items), other.span) for other in others]))
             else:
                 diags.append(E012.at(
-                    item.id.span, f"{_KIND_WORDS[kind]}「{ident}」の定義が2つあります",
+                    item.id.span, f"{word}「{ident}」の定義が2つあります",
                     hint="id はコンテンツ全体で一意にしてください",
                     notes=[Note(_note(item, other, items), other.id.span) for other in others]))
     return symbols

@@ -79,19 +79,27 @@ def _tile(term) -> str:
     return f"{vocab.TILES_PASSED.ja}［{term.ja}］で数える"
 
 
-#: section → (its heading, its terms, what a term says of itself without a note).
+def _terms(table: str) -> tuple:
+    """The terms of the vocabulary table ``table`` as W names them (its entries and the
+    terms beside them: 内部フラグ among the variables, the anchored scope among scopes)."""
+    row = next(t for t in vocab.VOCABULARY_TABLES if t.name == table)
+    return (*row.entries, *row.also)
+
+
+#: section (a vocabulary table's name) → (its heading, its terms, what a term says of
+#: itself without a note).
 SECTIONS = {
-    "variable": ("変数", (*vocab.VARIABLES, vocab.FLAG), _variable),
-    "counter": ("累計量", vocab.COUNTERS, _counter),
-    "timing": ("発動タイミング", vocab.TIMINGS, _timing),
-    "region": ("領域", vocab.REGIONS, _region),
-    "lifetime": ("値の寿命", vocab.LIFETIMES, _lifetime),
-    "operation": ("演算", vocab.OPERATIONS, _operation),
-    "scope": ("スコープ", (*vocab.SCOPES, vocab.ANCHORED_SCOPE), _scope),
-    "landing": ("着地", vocab.LANDINGS, _landing),
-    "pick": ("選び方", vocab.PICKS, _pick),
-    "condition_word": ("条件の語", vocab.CONDITION_WORDS, _condition_word),
-    "tile": ("マスの種別", vocab.TILE_KINDS, _tile),
+    "variable": ("変数", _terms("variable"), _variable),
+    "counter": ("累計量", _terms("counter"), _counter),
+    "timing": ("発動タイミング", _terms("timing"), _timing),
+    "region": ("領域", _terms("region"), _region),
+    "lifetime": ("値の寿命", _terms("lifetime"), _lifetime),
+    "operation": ("演算", _terms("operation"), _operation),
+    "scope": ("スコープ", _terms("scope"), _scope),
+    "landing": ("着地", _terms("landing"), _landing),
+    "pick": ("選び方", _terms("pick"), _pick),
+    "condition_word": ("条件の語", _terms("condition_word"), _condition_word),
+    "tile": ("マスの種別", _terms("tile"), _tile),
 }
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from .kinds import ID_KEYWORDS, ITEM_KEYWORDS, JOURNEY_KINDS  # noqa: F401 (read from here too)
+
 # --------------------------------------------------------------------------- scopes
 
 #: スコープ — プレイ ⊂ ターン ⊂ ステージ ⊂ ラン, in that order (spec 002 「3つの軸」).
@@ -746,8 +748,6 @@ class JourneyField(Term):
     repeat: bool = False
 
 
-#: The kinds of journey item, by the grammar's keyword rule (KEYWORDS["j_location"] …).
-JOURNEY_KINDS = ("location", "event", "flag", "item", "letter", "setup")
 
 JOURNEY_FIELDS = (
     JourneyField("slots", "枠", kinds=("location",), shape=("number",), required=True,
@@ -939,13 +939,8 @@ KEYWORD_MEANINGS = {
 }
 
 
-#: The keyword rules that open an item of a file (the parser splits a file into items at
-#: a line beginning with one; the lexer and the editor grammar mark them as declarations),
-#: ページ first. Written once here: the parser, catalog.lexer and editors/build.py read it.
-ITEM_KEYWORDS = ("page", "enemy", "balance", "deck", "example",
-                 *(f"j_{kind}" for kind in JOURNEY_KINDS))
-#: Of them, those followed by the id the item defines (バランス and 例 have none).
-ID_KEYWORDS = tuple(rule for rule in ITEM_KEYWORDS if rule not in ("balance", "example"))
+# The keyword rules that open an item of a file (ITEM_KEYWORDS, ページ first) and those
+# followed by an id (ID_KEYWORDS) are the item kinds' (contract.kinds), imported above.
 
 
 # --------------------------------------------------------------- the editor's words
@@ -1006,32 +1001,59 @@ def _table(name: str, entries) -> Table:
     return Table(name, tuple(entries), index)
 
 
+@dataclass(frozen=True)
+class VocabularyTable:
+    """One table of the vocabulary: its name (the key of ``tables()`` and of ``W``), its
+    terms, and what a message calls it (compiler.names: 「領域「x」はありません」)."""
+
+    name: str
+    entries: tuple
+    title: str = ""
+    #: Content spells its terms: a name written in a file resolves against it
+    #: (``tables()``). Faces and condition kinds are named by ``W`` only.
+    spelled: bool = True
+    #: Terms ``W`` names besides the entries (内部フラグ, the anchored scope: no entries of
+    #: a lookup, written in their own forms, @名前 and 以降 n プレイ).
+    also: tuple = ()
+    #: Its names are the glossary's terms (DESIGN §3): Python writes them only in this
+    #: module and names them through ``W`` (tests/test_vocabulary_once.py). The journey's
+    #: words and the spec's headings of condition kinds are not.
+    glossary: bool = True
+
+
+#: 語彙表 — every table of the vocabulary, in order: ``tables()``, ``W`` and every reader
+#: that walks the tables read this tuple; no other module lists them.
+VOCABULARY_TABLES: tuple[VocabularyTable, ...] = (
+    VocabularyTable("scope", SCOPES, "スコープ", also=(ANCHORED_SCOPE,)),
+    VocabularyTable("anchor_unit", ANCHOR_UNITS, "アンカーの単位"),
+    VocabularyTable("lifetime", LIFETIMES, "値の寿命"),
+    VocabularyTable("timing", TIMINGS, "発動タイミング"),
+    VocabularyTable("region", REGIONS, "領域"),
+    VocabularyTable("destination", DESTINATIONS, f"{_words(SCOPES, 'play')[0]}後の行き先"),
+    VocabularyTable("pick", PICKS, "選び方"),
+    VocabularyTable("face", FACES, spelled=False),
+    VocabularyTable("operation", OPERATIONS),
+    VocabularyTable("landing", LANDINGS),
+    VocabularyTable("variable", VARIABLES, "変数", also=(FLAG,)),
+    VocabularyTable("counter", COUNTERS, "累計量"),
+    VocabularyTable("condition_word", CONDITION_WORDS, "条件"),
+    VocabularyTable("condition_kind", CONDITION_KINDS, spelled=False, glossary=False),
+    VocabularyTable("tile", TILE_KINDS, "マスの種別"),
+    VocabularyTable("intent", INTENT_KINDS, "Intent の種類"),
+    VocabularyTable("trait", TRAITS, "特性"),
+    VocabularyTable("balance", BALANCE_KEYS, "バランスの項目"),
+    VocabularyTable("quantity", BATTLE_QUANTITIES),
+    VocabularyTable("measure", MEASURES, f"{TARGET.ja}の量"),
+    VocabularyTable("journey_suit", JOURNEY_SUITS, glossary=False),
+    VocabularyTable("journey_effect", JOURNEY_EFFECTS, glossary=False),
+    VocabularyTable("journey_field", JOURNEY_FIELDS, glossary=False),
+)
+
+
 @cache
 def tables() -> dict[str, Table]:
-    """All lookup tables by name; built once."""
-    return {
-        "scope": _table("scope", SCOPES),
-        "anchor_unit": _table("anchor_unit", ANCHOR_UNITS),
-        "lifetime": _table("lifetime", LIFETIMES),
-        "timing": _table("timing", TIMINGS),
-        "region": _table("region", REGIONS),
-        "destination": _table("destination", DESTINATIONS),
-        "pick": _table("pick", PICKS),
-        "operation": _table("operation", OPERATIONS),
-        "landing": _table("landing", LANDINGS),
-        "variable": _table("variable", VARIABLES),
-        "counter": _table("counter", COUNTERS),
-        "condition_word": _table("condition_word", CONDITION_WORDS),
-        "tile": _table("tile", TILE_KINDS),
-        "intent": _table("intent", INTENT_KINDS),
-        "trait": _table("trait", TRAITS),
-        "balance": _table("balance", BALANCE_KEYS),
-        "quantity": _table("quantity", BATTLE_QUANTITIES),
-        "measure": _table("measure", MEASURES),
-        "journey_suit": _table("journey_suit", JOURNEY_SUITS),
-        "journey_effect": _table("journey_effect", JOURNEY_EFFECTS),
-        "journey_field": _table("journey_field", JOURNEY_FIELDS),
-    }
+    """All lookup tables by name (the spelled ones of VOCABULARY_TABLES); built once."""
+    return {t.name: _table(t.name, t.entries) for t in VOCABULARY_TABLES if t.spelled}
 
 
 def lookup(table: str, spelling: str):
@@ -1060,16 +1082,7 @@ class _Names:
 #: so that each word of the vocabulary is written once, in this module, and a renamed
 #: term is renamed everywhere.
 W = _Names({
-    **{name: _Names({e.code: e.ja for e in entries}) for name, entries in (
-        ("scope", SCOPES), ("anchor_unit", ANCHOR_UNITS), ("lifetime", LIFETIMES),
-        ("timing", TIMINGS), ("region", REGIONS), ("destination", DESTINATIONS),
-        ("pick", PICKS), ("face", FACES), ("operation", OPERATIONS), ("landing", LANDINGS),
-        ("variable", (*VARIABLES, FLAG)), ("counter", COUNTERS),
-        ("condition_word", CONDITION_WORDS), ("condition_kind", CONDITION_KINDS),
-        ("tile", TILE_KINDS), ("intent", INTENT_KINDS), ("trait", TRAITS),
-        ("balance", BALANCE_KEYS), ("quantity", BATTLE_QUANTITIES), ("measure", MEASURES),
-        ("journey_suit", JOURNEY_SUITS), ("journey_effect", JOURNEY_EFFECTS),
-        ("journey_field", JOURNEY_FIELDS))},
+    **{t.name: _Names({e.code: e.ja for e in (*t.entries, *t.also)}) for t in VOCABULARY_TABLES},
     #: the short word of each face a player types (pen 2 未来)
     "face_word": _Names({f.code: f.aliases[0] for f in FACES}),
     "pages": PAGES.ja,

@@ -56,18 +56,26 @@ class Refused(Exception):
 
 
 def _classes() -> tuple[type, ...]:
-    """The allow-list: the only classes an entry can build."""
-    from . import ast
-    from .diagnostics import Diagnostic, Note, Span
+    """The allow-list: the only classes an entry can build — every dataclass of the AST
+    module (dsl/ast.py) and of dsl/diagnostics.py, in the order they are defined, less
+    the item nodes the parse cache may not hold (``_refused``). A new node is allowed by
+    being written there; ``_Schema`` still checks each field's annotation."""
+    from . import ast, diagnostics
 
-    return (ast.Name, ast.Number, ast.Scope, ast.Ref, ast.BinOp, ast.Neg, ast.Abs,
-            ast.Compare, ast.Range, ast.Tail, ast.Target, ast.RegionExpr, ast.MoveOption,
-            ast.Sayou, ast.Body, ast.Face, ast.Pen, ast.Tear, ast.Percent,
-            ast.BalanceTarget, ast.Field, ast.Page,
-            ast.Intent, ast.Escalation, ast.Trait, ast.Enemy, ast.Setting, ast.Balance,
-            ast.DeckEntry, ast.Deck, ast.Text, ast.ValueList, ast.JourneyField,
-            ast.JourneyItem, ast.SourceFile, ast.Step, ast.Example,
-            ast.ParseResult, Span, Note, Diagnostic)
+    refused = _refused()
+    return tuple(cls for module in (ast, diagnostics) for cls in vars(module).values()
+                 if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+                 and cls.__module__ == module.__name__ and cls not in refused)
+
+
+def _refused() -> frozenset[type]:
+    """The AST classes of the item kinds the parse cache may not hold (contract.kinds:
+    ``cached``): a parse holding one is not saved, and no entry can build one."""
+    from contract import kinds
+
+    from . import ast
+
+    return frozenset(getattr(ast, k.node) for k in kinds.ITEM_KINDS if not k.cached)
 
 
 _PRIMITIVES = (str, int, float, bool, type(None))
@@ -106,7 +114,8 @@ class _Schema:
     one function per class, written from the annotations alone — nothing of an entry is
     ever part of it: ``_class_source``. Unions and tuples are decoded by closures."""
 
-    def __init__(self, classes):
+    def __init__(self, classes, refused: frozenset = frozenset()):
+        self.refused = refused  # classes a union may name that are never encoded nor built
         self.fields: dict[type, list[tuple[str, object]]] = {}
         for cls in classes:
             if not dataclasses.is_dataclass(cls) or not cls.__name__.isidentifier() \
@@ -225,6 +234,8 @@ class _Schema:
                 primitives.add(member)
             elif member in self.fields:
                 by_tag[member.__name__] = member
+            elif member in self.refused:
+                continue  # encoding one is Refused; so is an entry's node of its name
             elif sequence is None and typing.get_origin(member) is tuple:
                 sequence = member
             else:
@@ -301,7 +312,7 @@ def _primitive(kinds: set):
 
 @cache
 def _schema() -> _Schema:
-    return _Schema(_classes())
+    return _Schema(_classes(), _refused())
 
 
 def encode(result) -> tuple:
@@ -330,11 +341,11 @@ _SOURCES = {"ast.py", "codes.py", "diagnostics.py", "diskcache.py", "jibunki.lar
 
 def _implementation() -> bytes | None:
     """What a parse depends on besides its input: the source of every module and the
-    grammar of dsl/, the vocabulary, lark's version (its __init__, which names it) and
+    grammar of dsl/, the vocabulary and the item kinds, lark's version (its __init__, which names it) and
     Python's. None (no cache) when any of it cannot be read."""
     import importlib.util
 
-    from contract import vocabulary
+    from contract import kinds, vocabulary
 
     try:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -343,7 +354,7 @@ def _implementation() -> bytes | None:
             return None
         lark = importlib.util.find_spec("lark")
         return diskcache.sources_digest(FORMAT, [os.path.join(here, n) for n in names]
-                                        + [vocabulary.__file__, lark.origin])
+                                        + [vocabulary.__file__, kinds.__file__, lark.origin])
     except Exception:
         return None
 

@@ -27,7 +27,9 @@ from .keywords import (KEYWORDS, canonical, grammar_rules, misconverted, unglued
                        variant_of)
 from . import ast
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
-from contract.vocabulary import ITEM_KEYWORDS, W
+from contract import kinds
+from contract.kinds import ITEM_KEYWORDS
+from contract.vocabulary import W
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
 MAX_NESTING = 40
@@ -770,8 +772,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         hint = f"対応する「{opener}」のない「{text[pos]}」です。余分なら消してください"
     elif _TOP_LEVEL_WORDS[0] in exc.expected and any(
             start < pos for start in _item_starts(text)):
-        hint = ("ここは定義（ページ・敵・バランス・デッキ）の外です。定義の中に書くつもりなら、"
-                "手前の } が多すぎて定義が先に閉じていないか確かめてください")
+        hint = (f"ここは定義（{'・'.join(kinds.word(kind) for kind in kinds.ITEM_KINDS)}）の外です。"
+                "定義の中に書くつもりなら、手前の } が多すぎて定義が先に閉じていないか確かめてください")
     elif not typo:  # a keyword written wrong: the known mistakes would guess at another
         mistake = _mistake_hint(exc)
         if mistake:

@@ -16,7 +16,7 @@ from functools import cache
 from catalog.phrasing import body_lines, condition_text, phrase
 from compiler.codes import explanation
 from compiler.lint import Result
-from contract import reference
+from contract import kinds, reference
 from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
@@ -355,10 +355,9 @@ def document_symbols(result: Result, path: str) -> list[Symbol]:
 
 
 def _symbol(item) -> Symbol:
-    if isinstance(item, (ast.Page, ast.Enemy, ast.Deck)):
-        kind = {ast.Page: "page", ast.Enemy: "enemy", ast.Deck: "deck"}[type(item)]
-        return Symbol(item.id.text, item.title or "", kind, item.span, item.id.span)
-    if isinstance(item, ast.JourneyItem):  # 旅 (spec 004): named by its kind's keyword
-        return Symbol(item.id.text, item.title or "", f"j_{item.kind}", item.span, item.id.span)
-    kind = "balance" if isinstance(item, ast.Balance) else "example"
-    return Symbol(item.title or _keyword(kind), _keyword(kind), kind, item.span, item.span)
+    """An item as the outline shows it, its ``kind`` the keyword rule of its kind (contract.kinds)."""
+    kind = kinds.of(item)
+    if kind.named:
+        return Symbol(item.id.text, item.title or "", kind.keyword, item.span, item.id.span)
+    word = _keyword(kind.keyword)
+    return Symbol(item.title or word, word, kind.keyword, item.span, item.span)

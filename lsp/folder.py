@@ -20,6 +20,8 @@ from compiler.lint import Result, result_of
 from compiler.pipeline import Compilation, Source, run
 from compiler.read import discover, prepare, read
 from dsl import ast
+
+from contract import kinds
 from scenario.stage import examples_of
 
 from .examples import Runs
@@ -52,9 +54,9 @@ def content_root(path: Path, workspace: Path | None) -> Path:
     return path
 
 
-#: The item kinds whose ids other files name, and the page fields other files' checks read
-#: (a generation filter names a 出自; a deck's copies are bounded by 上限枚数).
-_ID_KINDS = {ast.Page: "page", ast.Enemy: "enemy", ast.Deck: "deck"}
+#: The page fields other files' checks read (a generation filter names a 出自; a deck's
+#: copies are bounded by 上限枚数). The kinds whose ids other files name are ``lent``
+#: (contract.kinds).
 _LENT_FIELDS = ("origin", "deck_cap")
 
 
@@ -74,9 +76,9 @@ def interface(result: Result | None, path: str) -> frozenset | None:
     lines = (source.text or "").split("\n")
     lent = set()
     for index, item in enumerate(source.parsed.file.items):
-        kind = _ID_KINDS.get(type(item))
-        if kind is not None:
-            lent.add((kind, item.id.text))
+        kind = kinds.of(item)
+        if kind.lent:
+            lent.add((kind.code, item.id.text))
         if isinstance(item, ast.Page):
             lent.update((f.key, item.id.text, _written(lines, f.span))
                         for f in item.fields if f.key in _LENT_FIELDS)

@@ -24,6 +24,8 @@ from compiler.read import CONTENT_SUFFIXES
 from dsl import size
 from dsl.diagnostics import ERROR, HINT_WORD, Span
 
+from contract import kinds
+
 from . import examples, features
 from .completion import completions
 from .folder import Folder, Folders, interface
@@ -34,7 +36,8 @@ __all__ = ["JibunkiServer", "main", "make_server"]
 
 logger = logging.getLogger(__name__)
 
-#: The LSP kind of each completion candidate and document symbol (lsp.features).
+#: The LSP kind of each completion candidate (lsp.features); a document symbol's is its item
+#: kind's (contract.kinds).
 COMPLETION_KINDS = {
     "keyword": types.CompletionItemKind.Keyword,
     "variable": types.CompletionItemKind.Variable,
@@ -44,17 +47,6 @@ COMPLETION_KINDS = {
     "field": types.CompletionItemKind.Field,
     "page": types.CompletionItemKind.Reference,
     "enemy": types.CompletionItemKind.Class,
-}
-SYMBOL_KINDS = {
-    "page": types.SymbolKind.Class,
-    "enemy": types.SymbolKind.Struct,
-    "deck": types.SymbolKind.Array,
-    "balance": types.SymbolKind.Namespace,
-    "example": types.SymbolKind.Event,
-    # 旅 (spec 004)
-    "j_location": types.SymbolKind.Module, "j_event": types.SymbolKind.Event,
-    "j_flag": types.SymbolKind.Constant, "j_item": types.SymbolKind.Object,
-    "j_letter": types.SymbolKind.String, "j_setup": types.SymbolKind.Namespace,
 }
 #: The title of a quick fix that writes a diagnostic's replacement, by code (the others:
 #: DEFAULT_FIX_TITLE).
@@ -506,7 +498,7 @@ def make_server() -> JibunkiServer:
         if result is None:
             return []
         return [types.DocumentSymbol(
-            name=s.name, detail=s.detail or None, kind=SYMBOL_KINDS[s.kind],
+            name=s.name, detail=s.detail or None, kind=types.SymbolKind(kinds.by_keyword(s.kind).symbol),
             range=ls.range_of(s.span, folder), selection_range=ls.range_of(s.name_span, folder))
             for s in features.document_symbols(result, path)]
 

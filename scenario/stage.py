@@ -19,6 +19,7 @@ from pathlib import Path
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 from compiler.codes import E014
+from contract import kinds
 
 from compiler.lint import Result, check, check_text
 from compiler.pipeline import Compilation, head, internal_error
@@ -39,7 +40,8 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
             continue
         subject = None  # the page or enemy an example stands under
         for item in source.parsed.file.items:
-            if isinstance(item, (ast.Page, ast.Enemy)):
+            kind = kinds.of(item)
+            if kind.subject:  # contract.kinds: the items an example stands under
                 subject = item
             if not isinstance(item, ast.Example) or id(item) in compilation.oversized:
                 continue  # E048 said why an example over its bounds is not checked

@@ -16,15 +16,16 @@ from conftest import ROOT
 
 from contract import vocabulary as vocab
 
-#: Tables whose names are glossary terms (DESIGN §3); condition kinds are the spec's
-#: headings and ページ is the structural keyword, neither a name designers write.
-CHECKED = ("quantity", "scope", "anchor_unit", "lifetime", "timing", "region", "destination", "pick",
-           "face", "operation", "landing", "variable", "counter", "condition_word", "tile",
-           "intent", "trait", "balance", "measure")
+#: Tables whose names are glossary terms (DESIGN §3): the vocabulary says which
+#: (``glossary``); condition kinds are the spec's headings and ページ is the structural
+#: keyword, neither a name designers write.
+CHECKED = tuple(t.name for t in vocab.VOCABULARY_TABLES if t.glossary)
 #: Where the same name is in several tables, the table whose code a message names.
 PREFERENCE = ("variable", "counter", "timing", "region", "destination", "face", "trait",
               "intent", "operation", "landing", "scope", "lifetime", "anchor_unit", "pick",
               "condition_word", "tile", "balance", "quantity", "measure")
+#: The terms of each table, by its name (faces too, which content does not spell).
+ENTRIES = {t.name: t.entries for t in vocab.VOCABULARY_TABLES}
 EXEMPT = ("tests/", "generated/", "benchmarks/corpus.py", "contract/vocabulary.py")
 
 KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff"  # not ・ (U+30FB), which separates words
@@ -34,11 +35,8 @@ KANJI = "\u4e00-\u9fff\u3005"
 def names() -> dict[str, tuple[str, str]]:
     """Every non-ASCII spelling of a checked term → (table, code), by preference."""
     found: dict[str, tuple[str, str]] = {}
-    tables = vocab.tables()
-    extra = {"face": vocab.FACES}
     for table in PREFERENCE:
-        entries = extra[table] if table in extra else tables[table].entries
-        for entry in entries:
+        for entry in ENTRIES[table]:
             for spelling in (entry.ja, *entry.aliases):
                 if not spelling.isascii():
                     found.setdefault(spelling, (table, entry.code))
@@ -102,8 +100,12 @@ def test_the_checker_sees_a_term_in_a_message_and_not_inside_a_longer_word(tmp_p
     assert pattern.findall("防御補正が") == ["防御補正"]  # the longest term wins
 
 
+def test_the_preference_orders_every_checked_table():
+    """A new table of glossary terms is checked once it has its place in PREFERENCE."""
+    assert sorted(PREFERENCE) == sorted(CHECKED)
+
+
 def test_w_names_every_term_by_its_code():
     for table, code in names().values():
-        entries = vocab.FACES if table == "face" else vocab.tables()[table].entries
-        entry = next(e for e in entries if e.code == code)
+        entry = next(e for e in ENTRIES[table] if e.code == code)
         assert getattr(getattr(vocab.W, table), code) == entry.ja
