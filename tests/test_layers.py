@@ -2,7 +2,7 @@
 
     contract/  (standard library only: the typed tables and the vocabulary)
        ^
-    dsl/ -> compiler/ -> generated/          runtime/, journey/'s rules (contract/ and the standard library)
+    dsl/ -> compiler/ -> generated/      runtime/, journey/'s rules (contract/, standard library)
                                                 ^
                      scenario/ (examples: run on the tables)    catalog/  terminal/  sim/
                                                 ^                          ^         ^

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
-from terminal.script import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, commands, emit, exit_code  # noqa: F401
+from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
+                             commands, emit, exit_code)
 
 from .. import JourneyError, apply
 from ..notation import labels, parse
