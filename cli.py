@@ -498,7 +498,7 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
         return  # jibunki journey report: the subcommand has options of its own
     from compiler.lint import check
     from journey import JourneyError, load_rules
-    from terminal.journey import play
+    from journey.screen.terminal import play
 
     # The content is checked in memory (a folder of journey files alone will do: the
     # battle's balance and starting deck are not needed to play the journey).
@@ -518,7 +518,7 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     lines = None if interactive else _script_lines(script)
     keyboard = None
     if interactive:
-        from terminal.journey_complete import candidates
+        from journey.screen.complete import candidates
         from terminal.prompt import Keyboard
 
         keyboard = Keyboard("journey", lambda game, text: candidates(game.state, text))
@@ -563,7 +563,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
     見ずに）、判断の数、判断ごとの選択肢と迷う選択肢、ターン数とスコアを数えます。
     手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。"""
     from sim.backends import BackendError
-    from sim.journey_lab import Settings
+    from journey.lab.measure import Settings
 
     workers = _lab_workers(workers, backend, address)
     compiled = _compiled(content, refusal="コンテンツにエラーがあるので測れません。")
@@ -577,7 +577,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
         raise click.ClickException(str(exc)) from None
     _show_report(report, fmt, _print_journey)
     if html is not None:
-        from sim.journey_html import write_report
+        from journey.lab.html import write_report
 
         try:
             index = write_report(report, html)
@@ -590,7 +590,7 @@ def _run_journey(literal, settings, workers, backend, address, show: bool) -> di
     """The journey report's run, with a progress bar on a terminal's stderr."""
     from rich.console import Console
 
-    from sim.journey_lab import run
+    from journey.lab.measure import run
 
     console = Console(stderr=True)
     if not (show and console.is_terminal):
@@ -605,7 +605,7 @@ def _run_journey(literal, settings, workers, backend, address, show: bool) -> di
 def _print_journey(report: dict) -> None:
     from rich.console import Console
 
-    from sim.journey_text import NOTES, head_lines, load_table, outcome_table
+    from journey.lab.text import NOTES, head_lines, load_table, outcome_table
 
     console = Console(no_color=not _use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)

@@ -214,8 +214,9 @@ CONNECT_TIMEOUT = 5.0
 IN_FLIGHT = 2
 #: Seconds close() gives the reaper (sim/reaper.py) to clean up after a local Ray.
 REAPER_WAIT = 5.0
-#: The first-party packages a worker on a cluster needs: the sim layer imports only these
-#: (tests/test_layers.py), so they are shipped and the cluster plays this checkout's code.
+#: The first-party packages a worker on a cluster needs: the sim layer and the journey's lab
+#: (journey/lab/) import only these (tests/test_layers.py), so they are shipped and the
+#: cluster plays this checkout's code.
 SHIPPED = ("sim", "runtime", "journey", "contract")
 
 

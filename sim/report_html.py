@@ -415,12 +415,12 @@ def _plots(report: dict) -> dict:
 # ----------------------------------------------------------------------- render
 
 
-def environment():
-    """The Jinja2 environment of the report's templates: autoescaping on, undefined
-    names an error (as the catalog's)."""
+def environment(templates: Path = TEMPLATES):
+    """The Jinja2 environment of the report's templates (or of another lab's, in
+    ``templates``): autoescaping on, undefined names an error (as the catalog's)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-    return Environment(loader=FileSystemLoader(TEMPLATES),
+    return Environment(loader=FileSystemLoader(templates),
                        autoescape=select_autoescape(["html", "j2"], default=True),
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                        keep_trailing_newline=True)

@@ -12,7 +12,7 @@ coverage with few discordant pairs where the plain Wald interval does not; McNem
 given beside it. A single win rate gets Wilson's score interval.
 
 Every function is pure arithmetic on counts: the same counts, the same figures. ``mean``
-and ``median`` are the ones both labs' reports give (sim/lab.py, sim/journey_lab.py).
+and ``median`` are the ones both labs' reports give (sim/lab.py, journey/lab/measure.py).
 """
 
 from __future__ import annotations

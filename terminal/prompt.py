@@ -3,7 +3,7 @@
 
 What Tab offers is the caller's: a pure function ``candidates(bound, text)`` of the game
 it is bound to and the line before the cursor (terminal.complete for the battle,
-terminal.journey_complete for the journey), so completion is tested without a terminal.
+journey.screen.complete for the journey), so completion is tested without a terminal.
 prompt_toolkit is imported only when a prompt is made: a script never loads it.
 """
 

@@ -2,7 +2,7 @@
 status of the command, the lines of a script that are commands, and the JSON lines of the
 event stream.
 
-Standard library only, and nothing of either game: terminal/journey.py imports it without
+Standard library only, and nothing of either game: journey/screen/terminal.py imports it without
 pulling in the battle's runtime that terminal/play.py needs.
 """
 

@@ -13,7 +13,7 @@ from cli import main
 from conftest import ROOT, invoke_cli
 from journey import load_rules
 from journey.state import Deal, State
-from terminal.journey import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
+from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
 

@@ -1,6 +1,6 @@
 """`jibunki journey` at the keyboard, without a terminal: Tab completion computed from the
-legal actions (terminal.journey_complete), the Japanese aliases of every command (one
-table, terminal.journey_commands, shown in the help and accepted), what the redrawn
+legal actions (journey.screen.complete), the Japanese aliases of every command (one
+table, journey.screen.commands, shown in the help and accepted), what the redrawn
 screen holds at a given terminal size, and where the prompt keeps its history."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from conftest import ROOT
 from journey import apply, load_rules
 from journey.notation import VERB_ALIASES, WORD_ALIASES, labels, parse
 from journey.play import deal_game
-from terminal.journey import Game, frame, screen
-from terminal.journey_commands import COMMANDS, SPELLINGS, TERMINAL, help_lines
-from terminal.journey_complete import candidates
+from journey.screen.terminal import Game, frame, screen
+from journey.screen.commands import COMMANDS, SPELLINGS, TERMINAL, help_lines
+from journey.screen.complete import candidates
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
 

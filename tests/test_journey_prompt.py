@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from terminal.journey import EXIT_UNFINISHED
+from journey.screen.terminal import EXIT_UNFINISHED
 from tmux import Terminal, needs_tmux
 
 pytestmark = [needs_tmux, pytest.mark.slow]

@@ -1,4 +1,4 @@
-"""jibunki journey report (sim/journey_lab.py, sim/journey_text.py, sim/journey_html.py):
+"""jibunki journey report (journey/lab/: measure.py, text.py, html.py):
 the same figures for any number of workers and on Ray, the command's tables and page, and
 clear errors for bad options."""
 
@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import cli
 from compiler.build import compile_content
 from conftest import ROOT
-from sim.journey_lab import Settings, run
+from journey.lab.measure import Settings, run
 
 #: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
 pytestmark = pytest.mark.slow
@@ -50,7 +50,7 @@ def test_the_report_measures_every_set_up_of_the_sweep(one_worker):
 def test_the_item_pairs_are_every_pair_of_the_draft(literal):
     from contract.codec import from_literal
     from contract.tables import JourneyTable
-    from sim.journey_lab import variants
+    from journey.lab.measure import variants
 
     found, _ = variants(from_literal(JourneyTable, literal, "journey"), Settings())
     pairs = [v.items for v in found if v.group == "アイテム"]
@@ -123,17 +123,17 @@ def test_playing_is_unchanged_by_the_report_subcommand():
 def test_the_command_defaults_are_the_labs():
     """The command's defaults are written beside its options (the CLI starts without
     importing sim/); they are the lab's."""
-    from sim import journey_lab
+    from journey.lab import measure
 
     command = cli.main.commands["journey"].commands["report"]
     defaults = {p.name: p.default for p in command.params}
-    assert defaults["seeds"] == journey_lab.DEFAULT_SEEDS
-    assert defaults["nodes"] == journey_lab.DEFAULT_NODES
-    assert tuple(int(b) for b in defaults["budgets"].split(",")) == journey_lab.DEFAULT_BUDGETS
+    assert defaults["seeds"] == measure.DEFAULT_SEEDS
+    assert defaults["nodes"] == measure.DEFAULT_NODES
+    assert tuple(int(b) for b in defaults["budgets"].split(",")) == measure.DEFAULT_BUDGETS
 
 
 def test_the_page_is_the_same_bytes_for_the_same_report(one_worker):
-    from sim.journey_html import render_report
+    from journey.lab.html import render_report
 
     assert render_report(one_worker) == render_report(one_worker)
 
@@ -149,15 +149,15 @@ def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
 
 
 def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_scores():
-    """The best scores' median is computed once, where the rows are made (journey_lab):
+    """The best scores' median is computed once, where the rows are made (journey.lab.measure):
     with two scores, 10 and 13, both reports say 11.5, not one of them 13."""
     from types import SimpleNamespace
 
     from rich.console import Console
 
-    from sim.journey_html import _row_view
-    from sim.journey_lab import Solved, Task, Variant, _row
-    from sim.journey_text import outcome_table
+    from journey.lab.html import _row_view
+    from journey.lab.measure import Solved, Task, Variant, _row
+    from journey.lab.text import outcome_table
 
     table = SimpleNamespace(setups={"草案": SimpleNamespace(name="草案", carried=())}, items={})
     settings = Settings(seeds=2, budgets=(), nodes=1, pairs=False)

@@ -2,17 +2,23 @@
 
     contract/  (standard library only: the typed tables and the vocabulary)
        ^
-    dsl/ -> compiler/ -> generated/          runtime/, journey/ (contract/ and the standard library)
+    dsl/ -> compiler/ -> generated/      runtime/, journey/'s rules (contract/, standard library)
                                                 ^
-                     scenario/ (examples: run on the tables)    catalog/  terminal/
-                                                ^
+                     scenario/ (examples: run on the tables)    catalog/  terminal/  sim/
+                                                ^                          ^         ^
+                                                |                 journey/screen/  journey/lab/
                                              cli.py
 
 Every import of every module is read from its syntax tree — the whole tree, so an import
 inside a function counts as much as one at the top — and each layer may import only the
 first-party packages of its row in ALLOWED (a prefix: ``runtime.tables`` allows that
 module and no other of runtime/), besides the standard library and the third-party
-packages of its row.
+packages of its row. A folder inside a room may have a row of its own (``journey/screen``):
+its modules are read against that row, not the room's.
+
+The solitaire of draft 17 is one package, journey/, layered within (JOURNEY_LAYERS): the
+rules at the bottom, the solver and the player above them, and on top, side by side, its
+screen and its lab — the only parts that reach the terminal, the lab and their libraries.
 """
 
 from __future__ import annotations
@@ -32,7 +38,14 @@ FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "ru
 ALLOWED = {
     "contract": ({"contract"}, set()),
     "runtime": ({"runtime", "contract"}, set()),
-    "journey": ({"journey", "contract"}, set()),  # draft 17's rules (spec 004)
+    # draft 17 (spec 004): its rules, solver and player; its screen and lab have rows of their own
+    "journey": ({"journey", "contract"}, set()),
+    # the journey at a terminal, on the terminal's shared parts (the exit codes, the line editor)
+    "journey/screen": ({"journey", "contract", "terminal.script", "terminal.prompt"},
+                       {"rich", "prompt_toolkit"}),
+    # the journey's report, on the lab's backends, statistics and report parts
+    "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.report_html",
+                     "sim.report_text"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
@@ -41,27 +54,75 @@ ALLOWED = {
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
     # dsl.diskcache: where the prompt's history lives (the user's private cache folder);
     # click: terminal.click_ja gives the command line's own messages in Japanese
-    "terminal": ({"terminal", "runtime", "journey", "contract", "catalog.phrasing", "dsl.diskcache"},
+    # (the journey's screen is journey/screen/, above the terminal: the terminal imports none of it)
+    "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing", "dsl.diskcache"},
                  {"rich", "prompt_toolkit", "click"}),
-    "sim": ({"sim", "runtime", "journey", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
+    # (the journey's lab is journey/lab/, above the sim layer: sim/ imports none of it)
+    "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
 }
 
 
+#: journey/'s own layers, bottom first: the modules of each (a prefix; the longest that
+#: fits a name decides, so a module not listed is of the rules) and the layers it may import.
+#: The screen and the lab stand side by side: neither imports the other.
+JOURNEY_MODULES = {"journey": "rules", "journey.solve": "solver", "journey.search": "solver",
+                   "journey.player": "solver", "journey.screen": "screen", "journey.lab": "lab"}
+JOURNEY_LAYERS = {"rules": {"rules"}, "solver": {"rules", "solver"},
+                  "screen": {"rules", "solver", "screen"}, "lab": {"rules", "solver", "lab"}}
+
+
+def _package(path, root) -> list[str]:
+    """The dotted package a module's relative imports start from."""
+    return list(path.relative_to(root).parent.parts)
+
+
 def imports(layer: str, root=ROOT) -> dict[str, set[str]]:
     """module file → every dotted name it imports (``from a import b`` reads as ``a.b``;
-    a relative import is of its own package)."""
+    a relative import is resolved from the module's own package). A folder of ``layer``
+    that has a row of its own in ALLOWED is left to that row."""
+    own_rows = [key for key in ALLOWED if key.startswith(layer + "/")]
     found: dict[str, set[str]] = {}
     for path in sorted((root / layer).rglob("*.py")):
-        names = found.setdefault(path.relative_to(root).as_posix(), set())
+        where = path.relative_to(root).as_posix()
+        if any(where.startswith(row + "/") for row in own_rows):
+            continue
+        names = found.setdefault(where, set())
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
-                module = layer if node.level else node.module
+                module = node.module
+                if node.level:
+                    package = _package(path, root)
+                    package = package[:len(package) - node.level + 1]
+                    module = ".".join(package + ([node.module] if node.module else []))
                 names.update(f"{module}.{alias.name}" for alias in node.names)
     return found
+
+
+def journey_layer(name: str) -> str:
+    """The layer of journey/ a dotted name (a module, or a name in one) belongs to."""
+    fits = [prefix for prefix in JOURNEY_MODULES
+            if name == prefix or name.startswith(prefix + ".")]
+    return JOURNEY_MODULES[max(fits, key=len)]
+
+
+def journey_wrong(root=ROOT) -> dict[str, list[str]]:
+    """module file of journey/ → the names of journey/ it imports from a layer it may not."""
+    found: dict[str, set[str]] = {}
+    for row in ALLOWED:
+        if row.split("/")[0] == "journey" and (root / row).is_dir():
+            found.update(imports(row, root))
+    wrong = {}
+    for where, names in found.items():
+        module = where.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        bad = sorted(n for n in names if n.split(".")[0] == "journey"
+                     and journey_layer(n) not in JOURNEY_LAYERS[journey_layer(module)])
+        if bad:
+            wrong[where] = bad
+    return wrong
 
 
 def _allowed(name: str, layer: str) -> bool:
@@ -101,3 +162,35 @@ def test_imports_inside_functions_are_seen(tmp_path):
     assert not _allowed("scenario.run.run", "compiler")
     assert not _allowed("dsl.keywords", "catalog")
     assert _allowed("runtime.tables.load", "catalog") and not _allowed("runtime.battle", "catalog")
+
+
+def test_the_journey_package_is_layered():
+    """Within journey/ arrows point down too: the rules import neither the solver nor the
+    screen or the lab, the solver neither of those, and the screen and the lab not each
+    other — so the rules ship alone, and the game plays without rich or a terminal."""
+    assert journey_wrong() == {}
+
+
+def test_an_upward_import_inside_the_journey_is_caught(tmp_path):
+    """A rule importing the screen, the solver importing the lab (a relative import two
+    levels up counts), or the lab importing the screen, is named; the layers below stay
+    free to be imported."""
+    (tmp_path / "journey" / "screen").mkdir(parents=True)
+    (tmp_path / "journey" / "lab").mkdir()
+    (tmp_path / "journey" / "play.py").write_text(
+        "def f():\n    from journey.screen.terminal import play\n", encoding="utf-8")
+    (tmp_path / "journey" / "player.py").write_text(
+        "from .lab.measure import run\nfrom .play import apply\n", encoding="utf-8")
+    (tmp_path / "journey" / "lab" / "text.py").write_text(
+        "from ..screen import commands\nfrom ..search import JOURNEY\nfrom . import measure\n",
+        encoding="utf-8")
+    (tmp_path / "journey" / "screen" / "complete.py").write_text(
+        "from .. import State\nfrom ..notation import labels\n", encoding="utf-8")
+    assert journey_wrong(tmp_path) == {
+        "journey/lab/text.py": ["journey.screen.commands"],
+        "journey/play.py": ["journey.screen.terminal.play"],
+        "journey/player.py": ["journey.lab.measure.run"],
+    }
+    assert not _allowed("terminal.screen", "journey/screen")
+    assert _allowed("sim.stats", "journey/lab") and not _allowed("sim.lab", "journey/lab")
+    assert not _allowed("rich.table", "journey") and _allowed("rich.table", "journey/lab")

@@ -12,11 +12,11 @@ they do).
 
 from __future__ import annotations
 
-from journey.notation import WORD_ALIASES, labels, normal_words
-from journey.state import State
+from terminal.prompt import Candidate
 
-from .journey_commands import COMMANDS, TERMINAL
-from .prompt import Candidate
+from ..notation import WORD_ALIASES, labels, normal_words
+from ..state import State
+from .commands import COMMANDS, TERMINAL
 
 __all__ = ["candidates"]
 

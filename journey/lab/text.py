@@ -12,9 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from contract.vocabulary import W
+from sim.report_text import interval_text, number
 
-from . import journey_lab
-from .report_text import interval_text, number
+from . import measure
 
 
 def head_lines(report: dict) -> list[str]:
@@ -38,8 +38,8 @@ NOTES = ("クリア可能 %: 解き手が予算内に勝ち筋を見つけた配
 
 
 def label(row: dict) -> Text:
-    """The variant as the tables name it (journey_lab.label), as designer text."""
-    return Text(journey_lab.label(row))
+    """The variant as the tables name it (measure.label), as designer text."""
+    return Text(measure.label(row))
 
 
 def _scores(solver: dict) -> str:

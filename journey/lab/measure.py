@@ -29,8 +29,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from contract.vocabulary import W
-
-from . import stats
+from sim import stats
 
 FORMAT = "jibunki-journey-report 1"
 #: 迷う選択肢: options whose evaluation is within this of the best one, in the player's
@@ -109,7 +108,7 @@ def prepare(table_literal: dict):
 
 
 def _rules(context: dict, setup: str):
-    from journey import load_rules
+    from .. import load_rules
 
     if setup not in context["rules"]:
         context["rules"][setup] = load_rules(setup, context["table"])
@@ -118,10 +117,10 @@ def _rules(context: dict, setup: str):
 
 def work(context: dict, task: Task):
     """Solve or play one deal (the public APIs of journey/)."""
-    from journey import new_game
-    from journey.player import play_game
-    from journey.search import JOURNEY
-    from journey.solve import solve
+    from .. import new_game
+    from ..player import play_game
+    from ..search import JOURNEY
+    from ..solve import solve
 
     rules = _rules(context, task.setup)
     if task.samples == 0:
@@ -177,7 +176,7 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
     from contract.codec import from_literal
     from contract.tables import JourneyTable
 
-    from .backends import open_runner
+    from sim.backends import open_runner
 
     table = from_literal(JourneyTable, table_literal, "journey")
     found, missing = variants(table, settings)

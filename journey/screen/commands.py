@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from contract.vocabulary import W
-from journey.notation import VERB_ALIASES, WORD_ALIASES
+from ..notation import VERB_ALIASES, WORD_ALIASES
 
 __all__ = ["Command", "COMMANDS", "SPELLINGS", "TERMINAL", "help_lines", "command_word"]
 

@@ -5,14 +5,14 @@ days with their pawns and events (nearest the location first, with their key ico
 the hand, the items, the letters, the flag cards, and what the next action decides with
 the actions it allows. Commands are the action labels of journey.notation, plus undo
 (the draft invites rewinding: 「思考実験について」), actions, cards, help and quit, each
-with Japanese aliases (terminal.journey_commands).
+with Japanese aliases (journey.screen.commands).
 
 Three modes, like ``jibunki battle``: at the keyboard (the screen redrawn in place after
 every action, what it did under it; the line editor of terminal.prompt, with the commands
-of terminal.journey_commands and Tab completion from terminal.journey_complete); a script (every command echoed
-with what it did, then the final screen and the result — the same seed and script
-always print the same text); and ``--events``, the event stream as JSON lines. The exit
-status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINISHED.
+of journey.screen.commands and Tab completion from journey.screen.complete); a script
+(every command echoed with what it did, then the final screen and the result — the same
+seed and script always print the same text); and ``--events``, the event stream as JSON
+lines. The exit status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINISHED.
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
-from journey import JourneyError, apply
-from journey.notation import labels, parse
-from journey.play import deal_game, open_top, resolvable, score
-from journey.state import State
+from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
+                             commands, emit, exit_code)
 
-from .journey_commands import command_word, help_lines
-from .script import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, commands, emit, exit_code  # noqa: F401
+from .. import JourneyError, apply
+from ..notation import labels, parse
+from ..play import deal_game, open_top, resolvable, score
+from ..state import State
+from .commands import command_word, help_lines
+
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
 HAND, DISCARD, TURN, PLAY, LOST = (W.region.hand, W.region.discard, W.scope.turn,
                                    W.scope.play, W.quantity.lost)
@@ -64,7 +66,7 @@ class Game:
 
     def run(self, line: str) -> tuple[list[str], list[dict], bool]:
         """(lines to print, events, quit?) of one command line: one of the terminal's own
-        commands (journey_commands.TERMINAL, any spelling), else an action. Never raises
+        commands (screen.commands.TERMINAL, any spelling), else an action. Never raises
         on input."""
         words = line.split()
         own = _OWN.get(command_word(words[0])) if words else None
@@ -100,7 +102,7 @@ class Game:
         return ["一手戻しました"], [{"event": "undo"}], False
 
 
-#: The terminal's own commands, by their ASCII word (journey_commands.TERMINAL).
+#: The terminal's own commands, by their ASCII word (screen.commands.TERMINAL).
 _OWN = {"quit": Game._quit, "help": Game._help, "actions": Game._actions,
         "cards": Game._cards, "undo": Game._undo}
 

@@ -1,6 +1,6 @@
 """旅の測定の報告（HTML） — ``write_report``: the ``--html`` page of ``jibunki journey report``.
 
-The report is the plain dict sim/journey_lab.py makes (format ``jibunki-journey-report 1``);
+The report is the plain dict journey/lab/measure.py makes (format ``jibunki-journey-report 1``);
 the page shows its settings, three plots — winnable deals and the player's win rate per
 variant with their intervals, the thinking load per variant (options and 迷う選択肢 per
 decision, decisions per game), and the distribution of the solver's best scores — and the
@@ -20,11 +20,15 @@ from pathlib import Path
 from contract import disk
 from contract.vocabulary import W
 
-from .journey_lab import FORMAT, label
-from .report_html import RC, WIDTH, _quiet_fonts, _svg, environment, number
-from .report_html import percent_interval
+from sim.report_html import RC, WIDTH, _quiet_fonts, _svg, environment, number
+from sim.report_html import percent_interval
+
+from .measure import FORMAT, label
 
 __all__ = ["FORMAT", "render_report", "write_report"]
+
+#: The page's template ships beside this module (pyproject's package-data).
+TEMPLATES = Path(__file__).with_name("templates")
 
 #: Colours of the plots: the solver, then the player's budgets from weakest to strongest.
 SOLVER_COLOUR = "#1c7ed6"
@@ -160,7 +164,7 @@ def render_report(report: dict) -> str:
     settings = report["settings"]
     plots = {name: None if svg is None else Markup(svg)  # escaped by matplotlib
              for name, svg in _plots(report).items()}
-    return environment().get_template("journey.html.j2").render(
+    return environment(TEMPLATES).get_template("journey.html.j2").render(
         settings=settings, budgets=settings["budgets"],
         last_seed=settings["seed"] + settings["seeds"] - 1,
         rows=[_row_view(r, i) for i, r in enumerate(report["variants"])],
