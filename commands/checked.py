@@ -52,6 +52,8 @@ def _lint(named, context, project, whole_result: bool = False):
 
 
 def rejecting_violations(run):
+    """What ``run()`` returns; a table the contract rejects (a compiler bug) is said and
+    exits 1."""
     try:
         return run()
     except Exception as exc:
@@ -77,6 +79,7 @@ def _places(diags) -> str:
 
 
 def print_diagnostics(diags, sources, files: int) -> None:
+    """Each diagnostic with its source line (in colour on a terminal), then the summary."""
     from dsl.diagnostics import render, summary
 
     color = use_color(sys.stdout)

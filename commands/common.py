@@ -37,6 +37,7 @@ class FiniteFloatRange(click.FloatRange):
 
 
 def use_color(stream) -> bool:
+    """Colour on a terminal, unless NO_COLOR is set (https://no-color.org)."""
     return stream.isatty() and "NO_COLOR" not in os.environ
 
 
