@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # for corpus.py beside
 from corpus import figure_rows, interleaved, machine_line  # noqa: E402
 
 #: The project's packages, byte-compiled before timing.
-PACKAGES = ("catalog", "compiler", "contract", "dsl", "runtime", "scenario", "sim", "terminal")
+PACKAGES = ("catalog", "commands", "compiler", "contract", "dsl", "runtime", "scenario", "sim", "terminal")
 TARGET = 2.0  # a warm lint ≤ 2× the bare `python -c "import click, lark"`
 FLOOR, STARTUP, WARM, EDIT = "floor", "start-up (--help)", "lint warm", "lint one edit"
 

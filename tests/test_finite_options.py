@@ -9,6 +9,7 @@ import click
 import pytest
 
 import cli
+from commands.common import FiniteFloatRange
 from conftest import invoke_cli
 
 NON_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "-Infinity"]
@@ -38,6 +39,6 @@ def test_every_float_option_refuses_non_finite_numbers(path, option, value):
 
 
 def test_a_finite_number_out_of_range_is_still_refused_and_one_inside_taken():
-    assert cli.FiniteFloatRange(0.001, 0.5).convert("0.25", None, None) == 0.25
+    assert FiniteFloatRange(0.001, 0.5).convert("0.25", None, None) == 0.25
     with pytest.raises(click.BadParameter):
-        cli.FiniteFloatRange(0.001, 0.5).convert("0.6", None, None)
+        FiniteFloatRange(0.001, 0.5).convert("0.6", None, None)

@@ -4,10 +4,12 @@
        ^
     dsl/ -> compiler/ -> generated/      runtime/, journey/'s rules (contract/, standard library)
                                                 ^
-                     scenario/ (examples: run on the tables)    catalog/  terminal/  sim/
+                     scenario/ (examples: run on the tables)    catalog/  terminal/  sim/  lsp/
                                                 ^                          ^         ^
                                                 |                 journey/screen/  journey/lab/
-                                             cli.py
+                                 commands/ (one module per group of commands)
+                                                ^
+                                             cli.py (the entry point: gathers them)
 
 Every import of every module is read from its syntax tree — the whole tree, so an import
 inside a function counts as much as one at the top — and each layer may import only the
@@ -32,7 +34,7 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey"}
+               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey", "commands"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
@@ -61,6 +63,9 @@ ALLOWED = {
     "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
+    # the top room: each command calls on the rooms below it (inside its function, most)
+    "commands": ({"commands", "compiler", "dsl", "contract", "runtime", "journey", "scenario",
+                  "catalog", "terminal", "sim", "lsp"}, {"click", "rich", "watchfiles"}),
 }
 
 
@@ -138,6 +143,17 @@ def test_each_layer_imports_only_what_lies_below_it(layer):
     wrong = {module: sorted(n for n in names if not _allowed(n, layer))
              for module, names in imports(layer).items()}
     assert {module: names for module, names in wrong.items() if names} == {}
+
+
+def test_the_entry_point_imports_only_the_commands():
+    """cli.py gathers the commands of commands/ under one group: no command or helper of
+    its own, so nothing but click and commands/."""
+    tree = ast.parse((ROOT / "cli.py").read_text(encoding="utf-8"))
+    tops = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+            for alias in node.names}
+    tops |= {node.module.split(".")[0] for node in ast.walk(tree)
+             if isinstance(node, ast.ImportFrom)}
+    assert tops - {"__future__"} == {"click", "commands"}
 
 
 def test_the_runtime_and_the_contract_need_nothing_but_the_standard_library():

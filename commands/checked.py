@@ -1,0 +1,149 @@
+"""The content checked and compiled for a command: lint's findings and the examples
+played, the tables compiled in memory (or generated/ made fresh), and their errors
+printed with the exit code that goes with them.
+
+The compiler and the scenario runner are imported inside the functions: this module is
+loaded on every start.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from commands.common import DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, use_color, why
+
+
+def check_named(paths, content: Path | None, what: str, whole_result: bool = False):
+    """Check the named paths (none: the content folder) and play their examples. Names in them resolve against the whole content folder (``--content``,
+    default content/) wherever the named files are: a scenario or deck kept outside sees
+    the bundled pages. Checking the content folder itself is checking the project: it
+    must hold what compile needs (the balance, the starting deck). ``whole_result``: the
+    findings may come from the lint cache (scenario.lintcache), with no tables or events."""
+    folder = content or DEFAULT_CONTENT
+    named = list(paths) or [folder]
+    if not paths and not folder.is_dir():
+        raise click.UsageError(f"{folder}/ がありません。{what}を指定してください")
+    if folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]:
+        return check_content(folder, whole_result)
+    return _lint(named, [folder] if folder.is_dir() else [], None, whole_result)
+
+
+def check_content(folder: Path, whole_result: bool = False):
+    """The whole content folder checked and every example of it played: what ``lint`` and
+    ``test`` with no argument, ``build`` and ``watch`` all report (one way of naming it,
+    so they share their caches)."""
+    return _lint([folder], [], folder, whole_result)
+
+
+def _lint(named, context, project, whole_result: bool = False):
+    """The compiler's checks and the examples played (scenario.stage; ``whole_result``:
+    or their findings from the lint cache); a table the contract rejects (a compiler bug)
+    is a message and exit 1, never a traceback."""
+    if whole_result:
+        from scenario.lintcache import lint as cached_lint
+
+        return rejecting_violations(lambda: cached_lint(named, context, project))
+    from scenario.stage import lint
+
+    return rejecting_violations(lambda: lint(named, context, project=project, cache=True))
+
+
+def rejecting_violations(run):
+    """What ``run()`` returns; a table the contract rejects (a compiler bug) is said and
+    exits 1."""
+    try:
+        return run()
+    except Exception as exc:
+        # compiler.validate is imported only here: a lint from the cache never loads it.
+        from compiler.validate import SchemaViolation  # not compiler.build: lint writes nothing
+
+        if isinstance(exc, SchemaViolation):
+            _say_violation(exc)
+        raise
+
+
+def say_blocked(result) -> None:
+    """Examples that could not run are said to have not run, never counted as passing."""
+    if result.examples_blocked:
+        click.echo(f"例 {result.examples_wanted} 件は実行できませんでした: コンテンツに"
+                   f"エラーが {len(result.examples_blocked)} 件あります"
+                   f"（{_places(result.examples_blocked)}）。", err=True)
+
+
+def _places(diags) -> str:
+    return "、".join(dict.fromkeys(f"{d.span.path}:{d.span.line}" for d in diags[:5])) + (
+        " ほか" if len(diags) > 5 else "")
+
+
+def print_diagnostics(diags, sources, files: int) -> None:
+    """Each diagnostic with its source line (in colour on a terminal), then the summary."""
+    from dsl.diagnostics import render, summary
+
+    color = use_color(sys.stdout)
+    for diag in diags:
+        click.echo(render(diag, sources, color=color))
+        click.echo()
+    click.echo(summary(diags, files))
+
+
+def compiled_content(content: Path, fmt: str = "py",
+                     refusal: str = "エラーがあるので表を書きませんでした。"):
+    """Compile in memory; on content errors print them and exit 1, on a schema
+    violation (a compiler bug) say so and exit 1. Nothing is written here."""
+    from compiler.build import SchemaViolation
+    from scenario.stage import compile_content
+
+    try:
+        compiled = compile_content(content, fmt)
+    except SchemaViolation as exc:
+        _say_violation(exc)
+    if not compiled.ok:
+        print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
+        click.echo(refusal, err=True)
+        sys.exit(EXIT_CONTENT)
+    return compiled
+
+
+def _say_violation(exc) -> None:
+    click.echo("内部エラー（jibunki のバグ）: 書き出そうとした表が schemas/ のスキーマに合いません。"
+               "何も書きませんでした。", err=True)
+    click.echo(str(exc), err=True)
+    sys.exit(EXIT_CONTENT)
+
+
+def fresh_tables(content: Path):
+    """Compile first when generated/ is stale, so editing a page and playing is one step.
+    Another content folder (--content) is compiled in memory: generated/ stays the
+    bundled content's."""
+    from compiler.build import stale_files, write_atomically
+    from runtime.tables import TableError, from_dicts, load
+
+    compiled = compiled_content(content, refusal="コンテンツにエラーがあるので始められません。")
+    if content.resolve() != DEFAULT_CONTENT.resolve():
+        return from_dicts(compiled.tables), compiled
+    if stale_files(DEFAULT_GENERATED, compiled.file_bytes):
+        try:
+            write_atomically(DEFAULT_GENERATED, compiled.file_bytes)
+        except OSError as exc:
+            # A read-only checkout can still be played: the fresh tables are in memory.
+            click.echo(f"{DEFAULT_GENERATED}/ を作り直せません（{why(exc)}）。"
+                       "コンパイルした表をメモリ上で使います。", err=True)
+            return from_dicts(compiled.tables), compiled
+        click.echo("generated/ をコンテンツに合わせて作り直しました。", err=True)
+    try:
+        return load(DEFAULT_GENERATED), compiled
+    except TableError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def known(kind: str, wanted, names) -> None:
+    """Each of ``wanted`` is one of ``names``, else a usage error with a did-you-mean."""
+    from compiler.names import did_you_mean
+
+    for item in wanted:
+        if item not in names:
+            hint = did_you_mean(item, names) or f"あるのは: {', '.join(sorted(names)[:12])}"
+            raise click.UsageError(f"{kind}「{item}」はありません。{hint}")

@@ -1,0 +1,88 @@
+"""What every command shares: the exit codes, the default folders, the float option's
+type, and reading and writing files with a Japanese message instead of a traceback.
+
+Standard library and click only: it is loaded on every start.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+#: Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors (click's own).
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+DEFAULT_CONTENT = Path("content")
+DEFAULT_GENERATED = Path("generated")
+
+
+#: A battle script is a few hundred commands; far more is not a script (/dev/zero …).
+MAX_SCRIPT_BYTES = 1024 * 1024
+
+
+class FiniteFloatRange(click.FloatRange):
+    """The type of every float option: a number within the range, never nan or ±inf
+    (FloatRange alone lets nan through: each comparison with nan is false)."""
+
+    def convert(self, value, param, ctx):
+        """The number typed, or a usage error (exit 2) for nan, ±inf or one out of range."""
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value}: 有限の数を書いてください（nan や ±inf は使えません）", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+def use_color(stream) -> bool:
+    """Colour on a terminal, unless NO_COLOR is set (https://no-color.org)."""
+    return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def write_files(out: Path, files: dict[str, str | bytes], what: str = "表") -> list[str]:
+    """Write through write_atomically; a folder that cannot be written (not a folder, no
+    permission, a full disk) is a one-line message and exit 1 — the old files stay whole."""
+    from compiler.build import write_atomically
+
+    try:
+        return write_atomically(out, files)
+    except OSError as exc:
+        raise click.ClickException(f"{out} に{what}を書けません: {why(exc)}（前の{what}はそのままです）") \
+            from None
+
+
+def why(exc: OSError) -> str:
+    """Why a file could not be written or read, in Japanese: the file and the reason for a
+    refusal of contract.disk, the reason alone for any other OSError."""
+    from contract.disk import DiskError, reason
+
+    return str(exc) if isinstance(exc, DiskError) else reason(exc)
+
+
+def script_lines(path: Path | None) -> list[str]:
+    """The lines of a battle script (a file, or standard input when ``path`` is None):
+    UTF-8 text of at most MAX_SCRIPT_BYTES, else a usage error."""
+    where = str(path) if path is not None else "標準入力"
+    try:
+        if path is not None:
+            # A device or a pipe may be a script too (/dev/null); only its size is bounded.
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_SCRIPT_BYTES + 1)
+        else:
+            data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
+    except OSError as exc:
+        raise click.BadParameter(f"{where} を読めません: {why(exc)}",
+                                 param_hint="--script") from None
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise click.BadParameter(f"{where} は大きすぎます（{MAX_SCRIPT_BYTES // 1024} KiB まで）",
+                                 param_hint="--script")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise click.BadParameter(f"{where}:{line}: UTF-8 として読めないバイト "
+                                 f"0x{data[exc.start]:02x} があります", param_hint="--script") \
+            from None
+    return text.splitlines(keepends=True)

@@ -1,0 +1,134 @@
+"""Making the tables and the catalog: ``compile``, ``catalog``, and ``build`` (both at
+once, after the checks and the examples)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import check_content, compiled_content, fresh_tables, print_diagnostics
+from commands.common import DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, why, write_files
+
+
+@click.command("compile")
+@click.option("--check", is_flag=True,
+              help="メモリ上でコンパイルして比べるだけで、何も書きません。generated/ と schemas/ "
+                   "に古いファイルがあれば名前を挙げて終了コード 1。")
+@click.option("--format", "fmt", type=click.Choice(["py", "json"]), default="py",
+              show_default=True, help="json: 同じ表をゲームクライアント向けに JSON で書きます。")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="書き出すフォルダ（既定: generated/、json なら generated/json）。")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
+    """コンテンツを実行時の表（generated/*.py）にコンパイルします。
+
+    表は schemas/ のスキーマで検証してから書きます。schemas/ も contract/ に合わせて
+    書き直します。"""
+    from compiler.build import stale_files, stale_schemas, write_schemas
+
+    if check and fmt != "py":
+        raise click.UsageError("--check は Python の表（--format py）だけを比べます")
+    out = out or (DEFAULT_GENERATED if fmt == "py" else DEFAULT_GENERATED / "json")
+    compiled = compiled_content(content, fmt)
+    if check:
+        # Every stale file is named (tables and schemas alike) before the one exit.
+        stale = [out / name for name in stale_files(out, compiled.file_bytes)]
+        stale += [Path("schemas") / name for name in stale_schemas()]
+        for path in stale:
+            click.echo(f"古い: {path}")
+        if stale:
+            click.echo(f"{len(stale)} 個のファイルがコンテンツ（表）か contract/（スキーマ）と"
+                       "合いません。jibunki compile で作り直してください。")
+            sys.exit(EXIT_CONTENT)
+        click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.file_bytes)} ファイル）。")
+        return
+    changed = write_files(out, compiled.file_bytes)
+    for name in changed:
+        click.echo(f"書きました: {out / name}")
+    try:
+        for name in write_schemas():
+            click.echo(f"書きました: schemas/{name}")
+    except OSError:
+        pass  # an installed copy's schemas/ is not ours to write; --check still compares
+    click.echo(f"{out}/: {len(compiled.file_bytes)} ファイル、うち {len(changed)} 個を更新しました。")
+
+
+@click.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              default=DEFAULT_GENERATED / "catalog", show_default=True,
+              help="書き出すフォルダ。")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+def catalog(out: Path, content: Path) -> None:
+    """すべてのページと敵の HTML カタログを作ります。
+
+    サーバーはいりません: 書き出した index.html をブラウザで開きます。"""
+    from catalog.render import example_views, write
+
+    tables, compiled = fresh_tables(content)
+    try:
+        # The simulation report beside the catalog (jibunki sim --html): pages link to it.
+        index = write(tables, out, example_views(compiled.examples, compiled.sources),
+                      sim_report=out.parent / "sim" / "index.html",
+                      lab_report=_lab_report(out.parent / "sim"))
+    except OSError as exc:
+        raise click.ClickException(f"{out} にカタログを書けません: {why(exc)}") from None
+    _say_catalog(index)
+
+
+def _say_catalog(index: Path) -> None:
+    """Where the catalog and its pool table's CSV (for a spreadsheet) were written."""
+    from catalog.render import POOL_CSV
+
+    click.echo(f"カタログ: {index.resolve().as_uri()}")
+    click.echo(f"一覧の CSV: {(index.parent / POOL_CSV).resolve().as_uri()}")
+
+
+def _lab_report(folder: Path) -> dict | None:
+    """The balance lab report ``jibunki sim --html`` left in ``folder``, or None."""
+    from sim.report_html import read_report
+
+    return read_report(folder)
+
+
+@click.command()
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+def build(content: Path) -> None:
+    """検査、コンパイル、例の実行、カタログ作りを一度に行います。
+
+    エラーがあれば表もカタログも作りません。"""
+    from catalog.render import example_views, write
+    from runtime.tables import TableError, load
+
+    result = check_content(content)
+    print_diagnostics(result.diagnostics, result.sources, result.files)
+    if result.examples_blocked or (result.errors and not result.examples):
+        click.echo(f"例: {result.examples_wanted} 件を実行できませんでした"
+                   "（コンテンツのエラーを直してください）")
+    else:
+        from scenario.tally import closing_line
+
+        click.echo(f"例: {closing_line(result.examples)}")
+    if result.errors:
+        click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
+        sys.exit(EXIT_CONTENT)
+    compiled = compiled_content(content)
+    changed = write_files(DEFAULT_GENERATED, compiled.file_bytes)
+    click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
+    try:
+        tables = load(DEFAULT_GENERATED)
+    except TableError as exc:  # another writer changed generated/ meanwhile
+        raise click.ClickException(str(exc)) from None
+    try:
+        index = write(tables, DEFAULT_GENERATED / "catalog",
+                      example_views(compiled.examples, compiled.sources),
+                      sim_report=DEFAULT_GENERATED / "sim" / "index.html",
+                      lab_report=_lab_report(DEFAULT_GENERATED / "sim"))
+    except OSError as exc:
+        raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
+                                   f"{why(exc)}") from None
+    _say_catalog(index)

@@ -1,0 +1,160 @@
+"""``jibunki journey``: draft 17 played in the terminal, and ``journey report`` that
+measures it and its variants."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import compiled_content, print_diagnostics, rejecting_violations
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines, use_color, why
+from commands.lab import lab_options, lab_workers, show_report
+
+
+@click.group(invoke_without_command=True)
+@click.option("--setup", default=None, metavar="ID|NAME",
+              help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")
+@click.option("--items", default=None, metavar="A,B",
+              help="持っていくアイテム（コンマ区切り。既定: 旅の準備の 携帯）。")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="乱数のシード（同じシードなら同じ配りになります）。")
+@click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
+@click.option("--events", "as_events", is_flag=True,
+              help="イベントの流れを JSON Lines で出します。")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+@click.pass_context
+def journey(ctx, setup, items, seed, script, as_events, content) -> None:
+    """ドラフト 17「明日、旅に出ます」をターミナルで遊びます。
+
+    spec 004 のゲームです。キーボードで遊ぶほか、--script の行動を流すこともできます。
+    下の report コマンドで測ります。
+
+    \b
+    終了コード: 0 クリア、1 敗北、2 使い方の誤り、3 未決着
+    （quit、またはスクリプトが先に終わった）。
+    """
+    if ctx.invoked_subcommand is not None:
+        return  # jibunki journey report: the subcommand has options of its own
+    from compiler.lint import check
+    from journey import JourneyError, load_rules
+    from journey.screen.terminal import play
+
+    # The content is checked in memory (a folder of journey files alone will do: the
+    # battle's balance and starting deck are not needed to play the journey).
+    result = rejecting_violations(lambda: check([content]))
+    if result.errors:
+        print_diagnostics(result.diagnostics, result.sources, result.files)
+        click.echo("コンテンツにエラーがあるので始められません。", err=True)
+        sys.exit(EXIT_CONTENT)
+    table = result.model.journey
+    try:
+        rules = load_rules(setup, table)
+    except JourneyError as exc:
+        raise click.BadParameter(str(exc), param_hint="--setup") from None
+    chosen = None if items is None else [i.strip() for i in items.replace("、", ",").split(",")
+                                         if i.strip()]
+    interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
+    lines = None if interactive else script_lines(script)
+    keyboard = None
+    if interactive:
+        from journey.screen.complete import candidates
+        from terminal.prompt import Keyboard
+
+        keyboard = Keyboard("journey", lambda game, text: candidates(game.state, text))
+    try:
+        status = play(rules, seed=seed, items=chosen, lines=lines, as_events=as_events,
+                      keyboard=keyboard)
+    except JourneyError as exc:
+        raise click.BadParameter(str(exc), param_hint="--items") from None
+    sys.exit(status)
+
+
+def _budgets(ctx, param, value: str) -> tuple[int, ...]:
+    """--budget 1,4,16: samples per decision, each 1..256, increasing."""
+    try:
+        budgets = tuple(int(part) for part in value.replace("、", ",").split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: 整数をコンマで並べてください（例: 1,4,16）") from None
+    if not budgets or any(not 1 <= b <= 256 for b in budgets) or list(budgets) != sorted(set(budgets)):
+        raise click.BadParameter(f"{value!r}: 1〜256 の整数を重ねずに小さい順に並べてください（例: 1,4,16）")
+    return budgets
+
+
+@journey.command("report")
+@click.option("--seeds", type=click.IntRange(1, 100_000), default=8, show_default=True,
+              help="変種ごとの配りの数（どの変種も同じシードで配ります）。")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
+              help="最初のシード。")
+@click.option("--budget", "budgets", default="1,4", show_default=True, callback=_budgets,
+              metavar="N,N,…", help="プレイヤーの予算: 判断ごとに試す山の順の数（小さい順に）。")
+@click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
+              help="ソルバーの予算: 配りごとに探す局面の数。")
+@click.option("--pairs/--no-pairs", default=True, show_default=True,
+              help="ドラフトのアイテムの組もすべて試します。")
+@lab_options("配り", "generated/journey")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
+                   content) -> None:
+    """ドラフト 17 とその変種を測ります。
+
+    勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
+    見ずに）、判断の数、判断ごとの選択肢と迷う選択肢、ターン数とスコアを数えます。
+    手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。"""
+    from sim.backends import BackendError
+    from journey.lab.measure import Settings
+
+    workers = lab_workers(workers, backend, address)
+    compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
+    if "journey" not in compiled.tables:
+        raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
+    settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs)
+    try:
+        report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
+                              show=fmt == "text")
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
+    show_report(report, fmt, _print_journey)
+    if html is not None:
+        from journey.lab.html import write_report
+
+        try:
+            index = write_report(report, html)
+        except OSError as exc:
+            raise click.ClickException(f"{html} に報告を書けません: {why(exc)}") from None
+        click.echo(f"報告: {index.resolve().as_uri()}", err=True)
+
+
+def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
+    """The journey report's run, with a progress bar on a terminal's stderr."""
+    from rich.console import Console
+
+    from journey.lab.measure import run
+
+    console = Console(stderr=True)
+    if not (show and console.is_terminal):
+        return run(literal, settings, workers=workers, backend=backend, address=address)
+    from sim.progress import RunBar
+
+    with RunBar(console, unit="対局", label="旅の測定") as bar:
+        return run(literal, settings, workers=workers, backend=backend, address=address,
+                   progress=bar.show)
+
+
+def _print_journey(report: dict) -> None:
+    from rich.console import Console
+
+    from journey.lab.text import NOTES, head_lines, load_table, outcome_table
+
+    console = Console(no_color=not use_color(sys.stdout), highlight=False,
+                      width=None if sys.stdout.isatty() else 200)
+    for line in head_lines(report):
+        console.print(line, markup=False)
+    console.print(outcome_table(report))
+    console.print(load_table(report))
+    for line in NOTES:
+        console.print(line, markup=False)

@@ -1,0 +1,55 @@
+"""What the commands that run on the lab's runner share (``jibunki sim``, ``jibunki
+journey report``): their options, their workers, and their report on stdout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def lab_options(runs: str, html_folder: str):
+    """The options of a command that runs on the lab's runner (``jibunki sim``, ``jibunki
+    journey report``): where its ``runs`` are played (--workers, --backend, --address),
+    and how the report is given (--format, --html, by default into ``html_folder``)."""
+    options = (
+        click.option("--workers", type=click.IntRange(1, 512), default=None,
+                     help="作業プロセスの数（既定: すべてのコア）。"),
+        click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                     show_default=True, help=f"ray: {runs}を Ray クラスタで実行します。"),
+        click.option("--address", default=None,
+                     help="加わる Ray クラスタ（既定: ここで立てるローカルのクラスタ）。"),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                     show_default=True, help="json: 報告を JSON で出します。"),
+        click.option("--html", "html", is_flag=False, flag_value=html_folder, default=None,
+                     type=click.Path(file_okay=False, path_type=Path),
+                     help=f"グラフ付きの報告も書きます（フォルダを省くと {html_folder}）。"),
+    )
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate
+
+
+def lab_workers(workers: int | None, backend: str, address: str | None) -> int | None:
+    """The workers a lab command runs on (``lab_options``): as given; none given, every
+    core here, or (ray) every CPU of the cluster. --address goes with --backend ray."""
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address は --backend ray と一緒に指定します")
+    if workers is not None or backend == "ray":
+        return workers
+    from sim.backends import default_workers
+
+    return default_workers()
+
+
+def show_report(report: dict, fmt: str, print_text) -> None:
+    """A lab's report on stdout: its JSON (--format json) or its text (``print_text``)."""
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
+    else:
+        print_text(report)

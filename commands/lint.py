@@ -1,0 +1,150 @@
+"""Reading the content: ``lint`` (check it), ``fmt`` (lay it out), ``explain`` (a
+diagnostic code) and ``vocab`` (the words it is written in)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import check_named, print_diagnostics, say_blocked
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, use_color
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: エディタや CI が読む形で診断を出します。")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
+def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
+    """コンテンツを検査し、問題をすべて報告します。
+
+    PATHS（ファイルかフォルダ）を省くと content/ を検査します。例（例 { … }）も実行します。
+    終了コード: 0 エラーなし（警告はあってもよい）、1 エラーあり、2 使い方の誤り。"""
+    from dsl.diagnostics import to_json
+
+    result = check_named(paths, content, "リントするファイルかフォルダ", whole_result=True)
+    if fmt == "json":
+        click.echo(to_json(result.diagnostics))
+    else:
+        print_diagnostics(result.diagnostics, result.sources, result.files)
+        say_blocked(result)
+    sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
+
+
+@click.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--check", is_flag=True,
+              help="何も書き換えず、整形されていないファイルがあれば名前を挙げて終了コード 1。")
+@click.option("--diff", "show_diff", is_flag=True, help="--check と一緒に: 変わる所を表示します。")
+@click.option("--keep-aliases", is_flag=True,
+              help="ASCII で書いたキーワードの別名を書いたままにします。")
+def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool) -> None:
+    """コンテンツを決まった書き方に整形します。
+
+    PATHS（ファイルかフォルダ）を省くと content/ を整形します（dsl/formatter.py）。
+    lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。"""
+    import difflib
+
+    from compiler.read import MAX_FILE_BYTES, discover, display_path, read
+    from contract import disk
+    from dsl.diagnostics import render
+    from dsl.formatter import FormatterBug, format_text
+
+    problems: list = []
+    files = discover(list(paths) or [DEFAULT_CONTENT], problems)
+    changed, failed = [], bool(problems)
+    for diag in problems:
+        click.echo(render(diag, {}), err=True)
+    linted = _lint_for_fmt(paths)
+    color = use_color(sys.stderr)
+    for path in files:
+        shown = display_path(path)
+        errors = [d for d in linted.diagnostics if d.is_error and d.span.path == shown]
+        if errors:
+            for diag in errors:
+                click.echo(render(diag, linted.sources, color=color), err=True)
+            click.echo(f"{shown}: エラーがあるので整形しませんでした", err=True)
+            failed = True
+            continue
+        text, diags = read(path, shown)
+        try:
+            result = format_text(text, shown, keep_aliases) if text is not None and not diags else None
+        except FormatterBug as exc:
+            click.echo(f"{shown}: 整形できませんでした（jibunki のバグです: {exc}）", err=True)
+            failed = True
+            continue
+        if result is None or not result.ok:
+            for diag in diags or result.diagnostics:
+                click.echo(render(diag, {shown: text or ""}, color=color), err=True)
+            failed = True
+            continue
+        try:
+            written = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
+            if result.text == written:
+                continue
+            changed.append(shown)
+            if not check:
+                # Only the file itself, replaced whole; never a link, a device or a FIFO.
+                disk.write(path, result.text, inside=path.parent, replace=True)
+        except (OSError, UnicodeDecodeError) as exc:
+            why = disk.reason(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
+            click.echo(f"{shown}: 書き換えられません: {why}", err=True)
+            failed = True
+            continue
+        if check:
+            click.echo(f"{shown}: 整形されていません")
+            if show_diff:
+                click.echo("".join(difflib.unified_diff(
+                    written.splitlines(True), result.text.splitlines(True), shown, shown)), nl=False)
+        else:
+            click.echo(f"{shown}: 整形しました")
+    if not changed and not failed:
+        click.echo(f"{len(files)} 個のファイルはすべて整形済みです")
+    sys.exit(EXIT_CONTENT if failed or (check and changed) else EXIT_OK)
+
+
+def _lint_for_fmt(paths):
+    """What lint finds in the files fmt is given (names resolve against content/ as lint
+    resolves them), so that a file with an error is never rewritten."""
+    return check_named(paths, None, "整形するファイルかフォルダ", whole_result=True)
+
+
+@click.command()
+@click.argument("term", required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: 機械が読む形で出します。")
+def vocab(term: str | None, fmt: str) -> None:
+    """語彙（変数、カウンタ、タイミング、領域、寿命、操作）を表示します。
+
+    カウンタはスコープごとに ●/○/× で示します。TERM を指定するとその語だけを、日本語でも
+    ASCII の綴りでも探します。"""
+    import json
+
+    from contract import reference
+
+    rows = reference.entries() if term is None else reference.find(term)
+    if not rows:
+        from compiler.names import did_you_mean
+
+        hint = did_you_mean(term, reference.spellings())
+        raise click.UsageError(f"「{term}」という語は語彙にありません。{hint}".rstrip())
+    if fmt == "json":
+        click.echo(json.dumps([row.as_json() for row in rows], ensure_ascii=False, indent=2))
+    else:
+        click.echo(reference.render(rows))
+
+
+@click.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """診断コード（E020、W001 …）を悪い例と良い例で説明します。"""
+    from compiler.codes import CODES, explanation
+
+    text = explanation(code)
+    if text is None:
+        known = ", ".join(sorted(CODES))
+        raise click.UsageError(f"{code} という診断コードはありません。あるのは: {known}")
+    click.echo(text.rstrip())

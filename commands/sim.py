@@ -1,0 +1,161 @@
+"""``jibunki sim``: the balance lab, measuring pages and enemies."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import compiled_content, known
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
+from commands.lab import lab_options, lab_workers, show_report
+
+
+@click.command()
+@click.option("--enemy", "enemies", multiple=True, metavar="ID",
+              help="敵。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
+                   "1 体だけ、プール）。")
+@click.option("--page", "pages", multiple=True, metavar="ID",
+              help="このページだけを測ります（既定: すべてのページ）。")
+@click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
+              help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
+@click.option("--policy", default=None, metavar="NAME",
+              help="この方針だけで遊びます（random、greedy、search）。")
+@click.option("--ladder", default=None, metavar="A,B,…",
+              help="弱い順に並べた方針。報告は最後の方針のものです（既定: random,greedy）。"
+                   "方針によって判定の変わるページには印を付けます。")
+@click.option("--precision", type=FiniteFloatRange(0.001, 0.5), default=0.03, show_default=True,
+              help="目指す 95% 区間の半幅（0.03 なら ±3 ポイント）。")
+@click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
+              help="ページごとの対の数の上限（敵ごとの戦闘の数の上限）。")
+@click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
+              help="この数の手番を過ぎても続く戦闘は引き分けです（勝ちではありません）。")
+@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
+              help="最初のシード。")
+@lab_options("戦闘", "generated/sim")
+@click.option("--check", is_flag=True,
+              help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, turn_cap, seed,
+        workers, backend, address, fmt, html, check, content) -> None:
+    """バランス実験室: ページと敵の強さを測ります。
+
+    ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
+    同じシードをはじめのデッキとそのページを入れたデッキで遊び、勝率の差 Δ の 95% 区間が
+    --precision の幅に収まるまで続けます。"""
+    from runtime.tables import from_dicts
+    from sim.lab import DEFAULT_LADDER, Settings
+    from sim.policies import POLICIES
+
+    if policy is not None and ladder is not None:
+        raise click.UsageError("--policy と --ladder はどちらか一方だけを指定してください")
+    names = ((policy,) if policy else tuple(n.strip() for n in ladder.split(",") if n.strip())
+             if ladder else DEFAULT_LADDER)
+    known("方針", names, POLICIES)
+    if not names or len(set(names)) != len(names):
+        raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
+    workers = lab_workers(workers, backend, address)
+    compiled = compiled_content(content)
+    tables = from_dicts(compiled.tables)
+    known("敵", enemies, tables.enemies)
+    known("ページ", pages, tables.pages)
+    if baseline_page is not None:
+        known("ページ", [baseline_page], tables.pages)
+        if baseline_page not in tables.starter():
+            raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
+                                   f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    settings = Settings(
+        enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
+        mode="stages" if len(enemies) > 1 else "pool", ladder=names,
+        pages=tuple(dict.fromkeys(pages)) or None, baseline_page=baseline_page,
+        precision=precision, max_pairs=max_pairs, turn_cap=turn_cap, seed=seed)
+    from sim.backends import BackendError
+
+    try:
+        report = _run_lab(compiled.tables, tables, settings, workers, backend, address,
+                          show=fmt == "text")
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
+    show_report(report, fmt, _print_sim)
+    if html is not None:
+        _write_sim_html(report, html, tables, compiled)
+    if check:
+        missed = [r["id"] for r in report["enemies"] + report["pages"] if r["target_met"] is False]
+        if missed:
+            click.echo(f"目標から外れています: {', '.join(missed)}", err=True)
+            sys.exit(EXIT_CONTENT)
+        targets = sum(r["target"] is not None for r in report["enemies"] + report["pages"])
+        click.echo(f"目標 {targets} 件: 外れたものはありません。", err=True)
+
+
+def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -> dict:
+    """The lab run, with a progress bar on a terminal's stderr (the whole run's time left)."""
+    from rich.console import Console
+
+    from sim.lab import Lab
+
+    console = Console(stderr=True)
+    lab: Lab | None = None
+    if not (show and console.is_terminal):
+        said: list = []
+
+        def say_estimate(step) -> None:
+            # Once, when the pilot round has told how many pairs the precision needs.
+            if lab is not None and lab.estimate and not said:
+                said.append(lab.estimate)
+                # The baseline's battle of a pair is shared by every page.
+                battles = lab.estimate * (len(lab.pool()) + 1)
+                click.echo(f"見込み: 精度 ±{settings.precision * 100:g} pt にはページあたり約 "
+                           f"{lab.estimate} 組（{settings.policy} で約 {battles:,} 戦）", err=True)
+
+        lab = Lab(literal, tables, settings, workers=workers, backend=backend,
+                  address=address, progress=say_estimate)
+        return lab.run()
+    from sim.progress import RunBar, lab_details
+
+    with RunBar(console, unit="戦") as bar:
+        def progress(step) -> None:
+            bar.show(step.done, step.planned, step.basis, label=step.phase,
+                     details=lab_details(lab, settings.precision))
+
+        lab = Lab(literal, tables, settings, workers=workers, backend=backend,
+                  address=address, progress=progress)
+        return lab.run()
+
+
+def _print_sim(report: dict) -> None:
+    from rich.console import Console
+
+    from contract.vocabulary import W
+    from sim.report_text import enemies_table, pages_table, summary_lines
+
+    # Piped into a file or a pager, the tables keep their width rather than 80 columns.
+    console = Console(no_color=not use_color(sys.stdout), highlight=False,
+                      width=None if sys.stdout.isatty() else 200)
+    settings = report["settings"]
+    console.print(f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
+                  f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
+                  f"見込み 約 {report['run']['pairs_estimate']} 組/ページ", markup=False)
+    console.print(enemies_table(report))
+    console.print(pages_table(report))
+    for line in summary_lines(report):
+        console.print(line)
+
+
+def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
+    """The report with plots; a catalog beside it (generated/catalog for generated/sim) is
+    rendered again so that its pages link to their rows."""
+    from catalog.render import example_views, write
+    from sim.report_html import write_report
+
+    try:
+        index = write_report(report, out)
+        catalog = out.parent / "catalog"
+        if (catalog / "index.html").is_file():
+            write(tables, catalog, example_views(compiled.examples, compiled.sources),
+                  sim_report=index, lab_report=report)
+    except OSError as exc:
+        raise click.ClickException(f"{out} に報告を書けません: {why(exc)}") from None
+    click.echo(f"報告: {index.resolve().as_uri()}", err=True)

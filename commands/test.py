@@ -1,0 +1,55 @@
+"""``jibunki test``: the examples (例 blocks) run as tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import check_named, print_diagnostics
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK
+
+
+@click.command("test")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
+def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
+    """例（例 ブロック）をテストのように実行します。
+
+    PATHS（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
+    （content/tests/ のほか、ページや敵の下に書いたものも）。"""
+    from scenario.tally import FAILED, PASSED, closing_line, nothing_to_run
+
+    result = check_named(paths, content, "例のあるファイルかフォルダ")
+    broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
+    # Errors anywhere in the content stop the examples: show them all (context files too).
+    broken += [d for d in result.examples_blocked if d not in broken]
+    if broken:
+        broken.sort(key=lambda d: d.sort_key())
+        print_diagnostics(broken, result.sources, len(result.sources))
+        click.echo(f"コンテンツにエラーがあるのでシナリオを実行できません（例 "
+                   f"{result.examples_wanted} 件は未実行）。", err=True)
+        sys.exit(EXIT_CONTENT)
+    if not result.examples:
+        # A runner that ran nothing is not green.
+        click.echo(closing_line([]))
+        click.echo(nothing_to_run(list(paths) or [content or DEFAULT_CONTENT], result.files),
+                   err=True)
+        sys.exit(EXIT_CONTENT)
+    for run in result.examples:
+        where = f"{run.path}:{run.line}"
+        if run.passed:
+            click.echo(f"{PASSED}  {run.name}  ({where})")
+            continue
+        click.secho(f"{FAILED}  {run.name}  ({where})", fg="red")
+        for failure in run.failures:
+            click.echo(f"  {run.path}:{failure.line}:{failure.col}")
+            if failure.expected is not None:
+                click.echo(f"    - 期待: {failure.expected}")
+                click.echo(f"    + 実際: {failure.actual}")
+            else:
+                click.echo(f"    {failure.message}")
+    click.echo(closing_line(result.examples))
+    sys.exit(EXIT_CONTENT if any(not run.passed for run in result.examples) else EXIT_OK)

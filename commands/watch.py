@@ -1,0 +1,93 @@
+"""``jibunki watch``: the checks and the examples again at every save."""
+
+from __future__ import annotations
+
+import stat
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import check_content, print_diagnostics, say_blocked
+from commands.common import DEFAULT_CONTENT
+
+
+@click.command()
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=DEFAULT_CONTENT, show_default=True, help="見張るコンテンツのフォルダ。")
+@click.option("--debounce", type=click.IntRange(10, 10_000), default=150, show_default=True,
+              help="続けざまの保存が落ち着くまで待つミリ秒。")
+def watch(content: Path, debounce: int) -> None:
+    """保存のたびに検査と例の実行をやり直します（Ctrl-C で終わります）。
+
+    変更ごとに報告を 1 つ出します。報告は時刻で始まり、まとめの行で終わります。診断は
+    エディタの問題マッチャーが読む「ファイル:行:列: エラー[コード]: 説明」の形です。"""
+    import time
+
+    from watchfiles import watch as changes
+
+    from compiler.read import CONTENT_SUFFIXES
+
+    def report() -> None:
+        started = time.perf_counter()
+        if sys.stdout.isatty():
+            click.clear()
+        click.echo(f"── {time.strftime('%H:%M:%S')} {content}/ ──")
+        result = check_content(content, whole_result=True)
+        print_diagnostics(result.diagnostics, result.sources, result.files)
+        say_blocked(result)
+        click.echo(f"（{time.perf_counter() - started:.2f} 秒。保存するたびに検査します。Ctrl-C で終わります）")
+
+    def content_file(change, path: str) -> bool:
+        return path.endswith(CONTENT_SUFFIXES)
+
+    first = True
+    try:
+        while True:
+            # The folder is watched as the inode it is now: a folder removed and copied
+            # back, or another renamed over it, is a new one, and a watch on the old one
+            # would never report again.
+            watched = _folder_identity(content)
+            if watched is None:
+                click.echo(f"{content}/ がなくなりました。戻るのを待ちます（Ctrl-C で終わります）")
+                while watched is None:
+                    time.sleep(0.2)
+                    watched = _folder_identity(content)
+                first = True
+            # The first report comes from the first (empty) yield, once the watcher runs: a
+            # save made while it is being printed is then seen.
+            for changed in changes(content, watch_filter=content_file, debounce=debounce,
+                                   step=50, raise_interrupt=True, yield_on_timeout=True,
+                                   rust_timeout=200):
+                now = _folder_identity(content)
+                if now != watched:
+                    if now is not None:
+                        click.echo(f"{content}/ が置き換わりました。新しいフォルダを監視します")
+                        first = True
+                    break
+                if not (changed or first):
+                    continue
+                first = False
+                try:
+                    report()
+                except KeyboardInterrupt:
+                    # Ctrl-C in the middle of a report: leave the loop at the watcher's own
+                    # pace (an interrupt raised through it would leave its cleanup half done).
+                    raise _Stop from None
+    except (KeyboardInterrupt, _Stop):
+        pass
+    click.echo("監視を終えました。")
+
+
+class _Stop(Exception):
+    """Ctrl-C seen inside a report of ``watch``: leave the watch loop."""
+
+
+def _folder_identity(folder: Path) -> tuple[int, int] | None:
+    """(device, inode) of a folder, None when it is not there: what tells ``watch`` that
+    its folder was replaced."""
+    try:
+        found = folder.stat()
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISDIR(found.st_mode) else None
