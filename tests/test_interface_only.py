@@ -17,12 +17,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The consumers: single modules and packages (a package missing here is skipped).
-SCANNED = ("cli.py", "commands", "terminal", "scenario", "sim", "lsp", "catalog", "benchmarks")
+#: The rule sets themselves (they read their own state) and what is not the product.
+NOT_CONSUMERS = {"runtime", "journey", "tests", "build", "dist", "node_modules"}
 EXEMPT = {"benchmarks/handwritten_battle.py"}
 #: The containers of runtime.state.State: the rules' own dicts and lists.
 STATE_CONTAINERS = {"pages", "zones", "enemy", "effects", "mods", "counters", "marks",
                     "play_counters", "params", "defense"}
+#: The methods of State that change it (or copy it whole): a consumer changes the battle
+#: by ``apply`` (or a query that says it changes it), and copies it by ``copy``/``probe``.
+STATE_CHANGES = {"copy", "move", "move_top", "move_all", "new_page", "count", "reset_scope",
+                 "expire_mods", "add_defense"}
 #: Names public despite their underscore (documented APIs of the standard library).
 PUBLIC_UNDERSCORED = {"_exit", "_replace", "_asdict", "_fields", "_make"}
 
@@ -32,11 +36,17 @@ def _private(name: str) -> bool:
 
 
 def _modules() -> list[Path]:
+    """Every module of the project outside runtime/ and journey/ (and the tests): cli.py,
+    commands/, terminal/, scenario/, sim/, lsp/, catalog/, benchmarks/, the compiler…"""
     found = []
-    for entry in SCANNED:
-        path = ROOT / entry
-        files = [path] if path.is_file() else sorted(path.rglob("*.py")) if path.is_dir() else []
-        found += [f for f in files if f.relative_to(ROOT).as_posix() not in EXEMPT]
+    for entry in sorted(ROOT.iterdir()):
+        if entry.name in NOT_CONSUMERS or entry.name.startswith("."):
+            continue
+        files = [entry] if entry.suffix == ".py" else \
+            sorted(entry.rglob("*.py")) if entry.is_dir() else []
+        found += [f for f in files if f.relative_to(ROOT).as_posix() not in EXEMPT
+                  and not any(part.startswith(".") or part in NOT_CONSUMERS
+                              for part in f.relative_to(ROOT).parts)]
     return found
 
 
@@ -92,6 +102,10 @@ class _Scan(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in STATE_CONTAINERS and self._is_state(node.value):
             self.found.append((node.lineno, f"{ast.unparse(node)} (the state's own container)"))
+        elif node.attr in STATE_CHANGES and self._is_state(node.value):
+            self.found.append((node.lineno, f"{ast.unparse(node)} (changes or copies the state)"))
+        elif isinstance(node.ctx, ast.Store) and self._is_state(node.value):
+            self.found.append((node.lineno, f"{ast.unparse(node)} (set in the state)"))
         elif (_private(node.attr) and node.attr not in self.own
               and node.attr not in PUBLIC_UNDERSCORED
               and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
@@ -140,6 +154,9 @@ def _scan_text(source: str, name: str = "terminal/x.py") -> list[str]:
     'battle._choice',
     'session.battle._records.clear()',
     'from runtime.playing import _blocked',
+    'battle.state.move(uid, "hand")',
+    'Battle(tables, battle.state.copy(), streams)',
+    'session.battle.state.hp = 3',
 ])
 def test_the_scan_flags_a_read_past_the_interface(source):
     assert _scan_text(source)
@@ -147,7 +164,8 @@ def test_the_scan_flags_a_read_past_the_interface(source):
 
 @pytest.mark.parametrize("source", [
     'battle.page_id(uid)',
-    'battle.state.hp + battle.state.counter("run", "plays")',
+    'battle.state.hp + battle.state.counter("run", "plays") + battle.state.param("pen_cap")',
+    'outcome.state',
     'self._cache = {}\nself._cache.clear()',
     'class A:\n    def _x(self): pass\ndef f(a): return a._x()',
     'os._exit(1)',
