@@ -12,6 +12,7 @@ timed against, reads its own state by design).
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -195,13 +196,19 @@ def test_consumers_read_the_battle_through_its_public_interface():
 
 # ------------------------------------------------------------------ the queries
 
+@functools.cache
+def _tables():
+    from runtime.tables import load
+
+    return load()
+
+
 def _battle_in_play():
     import random
 
     from runtime.battle import Battle
-    from runtime.tables import load
 
-    battle = Battle.new(load(), seed=3, enemies=["haguruma"])
+    battle = Battle.new(_tables(), seed=3, enemies=["haguruma"])
     rng = random.Random(3)
     for _ in range(12):  # a few actions in: pages on the discard, Intents spent
         if battle.over:
