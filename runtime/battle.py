@@ -25,6 +25,7 @@ from .events import EventLog
 from .outcome import Outcome
 from .pen_tear import PenAndTear
 from .playing import Playing, page_facts
+from .queries import Queries
 from .refusal import Refused
 from .sayou import year_of
 from .state import PARAMS, SIDES, State
@@ -41,7 +42,7 @@ __all__ = ["Battle", "Refused", "SIDES"]
 _NO_EVENTS = EventLog((), 0, 0)
 
 
-class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcome):
+class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcome, Queries):
     """A run: stages against the given enemies, from a deck of page ids."""
 
     def __init__(self, tables: Tables, state: State, streams: Streams, *,

@@ -12,16 +12,8 @@ apart by a player.
 
 from __future__ import annotations
 
-from .state import SIDES
-
 #: The piles shown as counts in the view (the hand is shown page by page).
 PILES = ("draw", "discard", "exile_stage", "exile_run")
-
-
-def _page(battle, uid: int) -> dict:
-    instance = battle.state.pages[uid]
-    return {"page": instance["page"], "lifetime": instance["lifetime"],
-            "faces": {side: dict(instance["faces"][side]) for side in SIDES}}
 
 
 def view(battle) -> dict:
@@ -29,7 +21,7 @@ def view(battle) -> dict:
     s = battle.state
     playable = set(battle.playable_uids()) if battle.pending is None and \
         s.outcome is None else set()
-    hand = [{"uid": uid, **_page(battle, uid), "year": battle.year(uid),
+    hand = [{"uid": uid, **battle.instance(uid), "year": battle.year(uid),
              "playable": uid in playable} for uid in s.zones["hand"]]
     enemy = s.enemy
     pending = battle.pending
@@ -63,7 +55,7 @@ def information(battle) -> dict:
     candidates in the pile's order, so they are sorted too."""
     s = battle.state
     known = view(battle)
-    known["piles"] = {zone: [_page(battle, uid) for uid in s.zones[zone]] for zone in PILES}
+    known["piles"] = {zone: [battle.instance(uid) for uid in s.zones[zone]] for zone in PILES}
     known["piles"]["draw"].sort(key=repr)
     if known["pending"] is not None:
         known["pending"]["candidates"].sort(key=repr)

@@ -19,12 +19,7 @@ from .outcome import Failure, Result  # noqa: F401  (here before; the cache buil
 #: quantity code → reader(battle, argument, window events). Scenario words map to these
 #: codes in ``scenario.check.QUANTITIES``.
 def _first(battle: Battle, page: str) -> int | None:
-    s = battle.state
-    for zone in ("hand", "draw", "discard", "exile_stage", "exile_run"):
-        for uid in s.zones[zone]:
-            if s.pages[uid]["page"] == page:
-                return uid
-    return None
+    return battle.first_of(page, ("hand", "draw", "discard", "exile_stage", "exile_run"))
 
 
 def _face_written(side):
@@ -40,21 +35,21 @@ READERS = {
     "age": lambda b, arg, w: b.state.age,
     "defense": lambda b, arg, w: (b.state.defense_by_expiry()[arg] if arg
                                   else b.state.defense_total()),
-    "intents": lambda b, arg, w: len(b.state.enemy["turn_intents"]),
+    "intents": lambda b, arg, w: b.intent_count(),
     "fray": lambda b, arg, w: b.state.fray_stage if arg == "stage"
     else b.state.fray_run,
-    "enemy_hp": lambda b, arg, w: b.state.enemy["hp"],
+    "enemy_hp": lambda b, arg, w: b.enemy_hp,
     "currency": lambda b, arg, w: b.state.currency,
-    "seat": lambda b, arg, w: b.state.enemy["seat"],
+    "seat": lambda b, arg, w: b.seat,
     "stage": lambda b, arg, w: b.state.stage_index + 1,
     "turn": lambda b, arg, w: b.state.turn,
     "won": lambda b, arg, w: 1 if b.state.outcome == "won" or any(
         e.kind == "stage_won" for e in w) else 0,
     "lost": lambda b, arg, w: 1 if b.state.outcome == "lost" else 0,
     "events": lambda b, arg, w: sum(1 for e in w if e.kind == arg),
-    "zone": lambda b, arg, w: sum(len(b.state.zones[z]) for z in arg),
-    "page_in": lambda b, arg, w: sum(1 for z in arg[0] for uid in b.state.zones[z]
-                                     if b.state.pages[uid]["page"] == arg[1]),
+    "zone": lambda b, arg, w: sum(b.zone_size(z) for z in arg),
+    "page_in": lambda b, arg, w: sum(1 for z in arg[0] for uid in b.zone(z)
+                                     if b.page_id(uid) == arg[1]),
     "future": _face_written("future"),
     "past": _face_written("past"),
     "counter": lambda b, arg, w: b.state.counter(arg[1], arg[0]),

@@ -95,7 +95,7 @@ def _answer_choices(battle: Battle) -> None:
 
 
 def _attacks_left(battle: Battle) -> int:
-    return sum(1 for i in battle.state.enemy["turn_intents"] if i["kind"] == "attack")
+    return battle.intent_count("attack")
 
 
 def _score_play(battle: Battle, uid: int) -> float:
@@ -112,12 +112,13 @@ def _score_play(battle: Battle, uid: int) -> float:
         return 10_000.0
     if t.outcome == "lost":
         return float("-inf")
-    score = s.enemy["hp"] - t.enemy["hp"] + CYCLE
-    if s.enemy["turn_intents"]:
-        score += CROSS * (len(s.enemy["turn_intents"]) - len(t.enemy["turn_intents"]))
+    score = battle.enemy_hp - trial.enemy_hp + CYCLE
+    intents = battle.intent_count()
+    if intents:
+        score += CROSS * (intents - trial.intent_count())
     score += DEFENSE * (t.defense_total() - s.defense_total())
     if _attacks_left(trial):
-        score += DISTANCE * (abs(t.age - t.enemy["seat"]) - abs(s.age - s.enemy["seat"]))
+        score += DISTANCE * (abs(t.age - trial.seat) - abs(s.age - battle.seat))
     return score - (s.hp - t.hp)
 
 
@@ -131,7 +132,7 @@ def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
         page = battle.page_of(uid)
         firing = battle.sides_for(uid)
         for side in SIDES:
-            face = s.pages[uid]["faces"][side]
+            face = battle.face(uid, side)
             restorable = face["state"] == "blank" and face["blanked"] is not None
             if not restorable and (face["penned"] or page.pens[side] is None):
                 continue
@@ -143,7 +144,7 @@ def _breakthrough(battle: Battle):
     s = battle.state
     if s.tears_used >= s.param("tear_cap") or not battle.hand:
         return None
-    line = battle.tables.enemies[s.enemy["id"]].breakthrough
+    line = battle.tables.enemies[battle.enemy_id].breakthrough
     best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
     gain = battle.tear_preview(best)["fray"]
     if s.fray_stage + gain >= line:
@@ -250,15 +251,13 @@ def _determinized(battle: Battle, world: random.Random) -> Battle:
     (from the sorted pile, so that the real order cannot show through) and streams
     seeded from ``world``. Hand, discard and everything else visible stay as they are."""
     trial = battle.copy(streams=Streams.seeded(world.getrandbits(64)))
-    pile = trial.state.zones["draw"]
-    pile.sort()
-    world.shuffle(pile)
+    trial.shuffle_draw(world)
     return trial
 
 
 def _page_key(battle: Battle, uid: int) -> tuple:
     """What makes two page instances play alike: the page and its faces' states."""
-    page = battle.state.pages[uid]
+    page = battle.instance(uid)
     return page["page"], tuple((side, face["state"], face["blanked"], face["penned"])
                                for side, face in sorted(page["faces"].items()))
 
@@ -320,7 +319,7 @@ def _evaluation(root: Battle):
     # spent the potential no longer counts.
     best_tear = _tear_potential(root)
     potential = FRAY * TEAR_KEPT * best_tear
-    line = root.tables.enemies[s.enemy["id"]].breakthrough
+    line = root.tables.enemies[root.enemy_id].breakthrough
     pen_fray = root.tables.balance.pen_fray
 
     def value(trial: Battle) -> float:
@@ -329,12 +328,12 @@ def _evaluation(root: Battle):
             return LOSS
         if t.outcome == "won" or t.stage_index > stage:
             return WIN + t.hp  # a stage won: the more HP kept, the better
-        lasting = sum(v for v, expiry in t.defense if expiry != "turn")
+        lasting = trial.lasting_defense()
         tears = t.tears_used < t.param("tear_cap")
         pens = t.pens_used < t.param("pen_cap")
         # 突破 still open: the 綻び so far, the pen's and the best tear's reach the line.
         reach = t.fray_stage + pens * pen_fray + tears * best_tear >= line
-        return (t.hp - ENEMY * t.enemy["hp"] + FRAY * t.fray_stage + LASTING * lasting
+        return (t.hp - ENEMY * trial.enemy_hp + FRAY * t.fray_stage + LASTING * lasting
                 + potential * tears + PEN_LEFT * pens + OPEN * reach
                 + FACE * _written_faces(trial))
     return value
@@ -342,9 +341,8 @@ def _evaluation(root: Battle):
 
 def _written_faces(battle: Battle) -> int:
     """The written faces of the deck's pages (白紙化 takes them away one by one)."""
-    zones = battle.state.zones
     return sum(battle.face_body(uid, side) is not None
-               for zone in ("hand", "draw", "discard", "exile_stage") for uid in zones[zone]
+               for zone in ("hand", "draw", "discard", "exile_stage") for uid in battle.zone(zone)
                for side in SIDES)
 
 
@@ -354,7 +352,7 @@ def _tear_potential(battle: Battle) -> float:
     moves 刻 to the page's 銘)."""
     s = battle.state
     uids = [uid for zone in ("hand", "draw", "discard", "exile_stage")
-            for uid in s.zones[zone]]
+            for uid in battle.zone(zone)]
     cap = s.param("lifespan_cap")
     years = [battle.year(uid) for uid in uids]
     reachable = [y for y in years if 0 <= y <= cap] + [s.age]

@@ -83,7 +83,7 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
     while not battle.over and s.turns_run <= turn_cap and actions < ACTION_CAP:
         action = policy(battle, rng)
         tallied = TALLIED.get(type(action))
-        page = s.pages[action.uid]["page"] if tallied is not None else None
+        page = battle.page_id(action.uid) if tallied is not None else None
         dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
         battle.apply(action)
         actions += 1
@@ -98,4 +98,4 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         stages_cleared=s.stage_index + (1 if result == "won" else 0),
         **{name: dict(sorted(c.items())) for name, c in tally.items()},
         damage_total=s.counter("run", "damage_dealt"), events=battle.event_count,
-        won_by=(None if result != "won" else "hp" if s.enemy["hp"] <= 0 else "breakthrough"))
+        won_by=(None if result != "won" else "hp" if battle.enemy_hp <= 0 else "breakthrough"))

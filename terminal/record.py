@@ -25,15 +25,16 @@ from contract.vocabulary import KEYWORDS, W
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, LIFETIME_WORDS
 from runtime.named import Unnamed, named, resolve
+from runtime.state import ZONES
 
 __all__ = ["EXPECTED", "dev_line", "numbers", "scenario_text", "summary", "where"]
 
 #: The quantities a recorded 確認 checks, in order: (the word a scenario reads, reader).
 EXPECTED = (
     (W.variable.age, lambda b: b.state.age),
-    (W.variable.seat, lambda b: b.state.enemy["seat"]),
+    (W.variable.seat, lambda b: b.seat),
     (W.variable.hp, lambda b: b.state.hp),
-    (W.variable.enemy_hp, lambda b: b.state.enemy["hp"]),
+    (W.variable.enemy_hp, lambda b: b.enemy_hp),
     (W.variable.steps, lambda b: b.state.steps),
     (W.variable.defense, lambda b: b.state.defense_total()),
     (W.variable.fray, lambda b: b.state.fray_run),
@@ -112,7 +113,7 @@ def _setting(key: str, value) -> str:
 
 
 def _first_in_hand(battle: Battle, page_id: str) -> int:
-    return next(uid for uid in battle.hand if battle.state.pages[uid]["page"] == page_id)
+    return next(uid for uid in battle.hand if battle.page_id(uid) == page_id)
 
 
 def _expect(battle: Battle) -> str:
@@ -125,14 +126,14 @@ def _trace(battle: Battle, events: list) -> tuple:
     as the pages it holds, each with its faces and lifetime, not in their order: a
     scenario names the first copy of a page in the hand, the session may have played a
     later one — the same page, so what the example checks is the same."""
-    s = battle.state
-    name = (lambda c: c if isinstance(c, str) else s.pages[c]["page"])
-    copy = (lambda uid: repr((s.pages[uid]["page"], s.pages[uid]["lifetime"], s.pages[uid]["faces"])))
-    zones = tuple((z, tuple(sorted(copy(uid) for uid in uids))) for z, uids in s.zones.items()
+    name = (lambda c: c if isinstance(c, str) else battle.page_id(c))
+    copy = (lambda uid: repr(tuple(battle.instance(uid).values())))
+    zones = tuple((z, tuple(sorted(copy(uid) for uid in battle.zone(z)))) for z in ZONES
                   if z != "draw")
     choice = battle.pending
     picks = tuple(sorted(name(c) for c in choice.candidates)) if choice else None
-    return tuple(e.kind for e in events), tuple(numbers(battle)), zones, picks, s.outcome
+    return (tuple(e.kind for e in events), tuple(numbers(battle)), zones, picks,
+            battle.state.outcome)
 
 
 #: Why a recording is refused, by what the replay met (the message a designer reads).

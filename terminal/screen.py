@@ -30,7 +30,7 @@ from catalog.phrasing import body_lines, phrase, term
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 from contract.game import Choose, Pen, Play
-from runtime.battle import SIDES, Battle, Refused
+from runtime.battle import SIDES, Refused
 
 from .narrate import EXPIRY, SIDE, VARIABLE, intent_text
 
@@ -117,7 +117,7 @@ def number_line(battle, width: int = 76, paint: _Paint = _DRAWN) -> Text:
             row = [" "] * line_width
             rows.append(row)
         row[start:start + len(label)] = label
-    age, seat = s.age, s.enemy["seat"]
+    age, seat = s.age, battle.seat
     axis = [paint.mark("axis")] * line_width
     axis[col(seat)] = paint.mark("seat")
     axis[col(age)] = paint.mark("both") if col(age) == col(seat) else paint.mark("age")
@@ -147,16 +147,16 @@ def enemy_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
     moves, the traits that are not continuing 作用 (those are on the board panel); then
     綻び of the stage against the 突破ライン, of the run, and the damage multiplier."""
     s = battle.state
-    enemy = battle.tables.enemies[s.enemy["id"]]
+    enemy = battle.tables.enemies[battle.enemy_id]
     head = Text(f"{W.scope.stage} {s.stage_index + 1}/{len(s.stages)}  {W.scope.turn} {s.turn}",
                 style="bold")
     name = Text(paint.s(enemy.name), style="bold red")
-    first = [head, name, Text(f"HP {s.enemy['hp']}/{enemy.hp}"),
-             Text(f"{W.variable.seat} {s.enemy['seat']}"), Text(f"突破ライン {enemy.breakthrough}")]
+    first = [head, name, Text(f"HP {battle.enemy_hp}/{enemy.hp}"),
+             Text(f"{W.variable.seat} {battle.seat}"), Text(f"突破ライン {enemy.breakthrough}")]
     arrow = f" {paint.mark('arrow')} "
-    intents = arrow.join(intent_text(i) for i in s.enemy["turn_intents"]) or "なし"
+    intents = arrow.join(intent_text(i) for i in battle.intents()) or "なし"
     second = [paint.t(f"予兆: {intents}")]
-    moves = [placed["telegraph"] for placed in s.effects if "telegraph" in placed]
+    moves = [placed["telegraph"] for placed in battle.placed() if "telegraph" in placed]
     if moves:  # the amount shown is the amount done after the Intents (DESIGN §6.1)
         second.append(paint.t("予告: " + "、".join(
             f"{W.variable.seat}{arrow}{m['to']}（{m['amount']:+}）" for m in moves)))
@@ -213,7 +213,7 @@ def fray_pieces(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> lis
     """綻び[ステージ] against the 突破ライン (a gauge), 綻び[ラン], the damage multiplier and
     the modifiers of damage in force."""
     s = battle.state
-    enemy = battle.tables.enemies[s.enemy["id"]]
+    enemy = battle.tables.enemies[battle.enemy_id]
     line = max(1, enemy.breakthrough)
     size = 8 if compact else 10
     filled = min(size, s.fray_stage * size // line)
@@ -265,8 +265,7 @@ def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
 def pile_counts(battle) -> dict[str, int]:
     """How many pages each pile holds, by zone code (draw, discard, exile_stage,
     exile_run, torn)."""
-    zones = battle.state.zones
-    return {zone: len(zones[zone]) for zone in ("draw", "discard", "exile_stage", "exile_run",
+    return {zone: battle.zone_size(zone) for zone in ("draw", "discard", "exile_stage", "exile_run",
                                                 "torn")}
 
 
@@ -315,7 +314,7 @@ def board_lines(battle, paint: _Paint = _DRAWN) -> list[Text]:
     """One line per continuing 作用 on the board (its origin, its rules text, what
     remains, its scale when a tear scaled it) and per lifetime-bound value in force."""
     lines = []
-    for placed in battle.state.effects:
+    for placed in battle.placed():
         line = Text()
         line.append(paint.s(_origin(battle, placed)), style="bold")
         left = remaining(battle, placed)
@@ -325,7 +324,7 @@ def board_lines(battle, paint: _Paint = _DRAWN) -> list[Text]:
             line.append(f" [{left}]", style="yellow")
         line.append(": " + paint.s(phrase(placed["effect"], battle.tables.vocabulary)))
         lines.append(line)
-    for mod in battle.state.mods:
+    for mod in battle.mods():
         lines.append(paint.t(_mod_text(mod)))
     return lines
 
@@ -383,7 +382,7 @@ def damage_preview(battle, uid: int) -> DamagePreview | None:
     whether a player choice was answered on the way. None when it cannot be played."""
     # The state and streams as they stand, without a pending choice (Battle.copy would
     # replay the run to wait in it): what the play would do once the choice is made.
-    copy = Battle(battle.tables, battle.state.copy(), battle.streams.copy(), record=True)
+    copy = battle.probe()
     events = []
     chose = False
     try:
@@ -405,7 +404,7 @@ def pen_preview(battle, uid: int, side: str) -> list[str]:
     """What a pen on face ``side`` of page ``uid`` would write, as rules text (restoring a
     blanked face says so instead)."""
     page = battle.page_of(uid)
-    face = battle.state.pages[uid]["faces"][side]
+    face = battle.face(uid, side)
     if face["state"] == "blank" and face["blanked"] is not None:
         return [f"{W.intent.blank}された面を元に戻す"]
     if page.pens[side] is None:
@@ -424,14 +423,14 @@ def pen_fray_text(battle) -> str:
     stage's 綻び against the 突破ライン (reaching it wins the stage)."""
     s = battle.state
     amount = pen_fray(battle)
-    line = battle.tables.enemies[s.enemy["id"]].breakthrough
+    line = battle.tables.enemies[battle.enemy_id].breakthrough
     return (f"{W.balance.pen_fray} +{amount}（{W.variable.fray}[{W.scope.stage}] "
             f"{s.fray_stage} → {s.fray_stage + amount}/{line}）")
 
 
 def _without_pen(battle, uid: int, side: str) -> bool:
     """A written face with no pen upgrade, not blanked: the hand says so (DESIGN §6.2)."""
-    face = battle.state.pages[uid]["faces"][side]
+    face = battle.face(uid, side)
     return (battle.page_of(uid).pens[side] is None and face["blanked"] is None
             and battle.page_of(uid).faces[side].written)
 
@@ -566,7 +565,7 @@ def choice_table(battle, paint: _Paint = _DRAWN) -> Table | None:
     table.add_column("#", justify="right")
     table.add_column("ページ")
     for index, candidate in enumerate(choice.candidates, 1):
-        page_id = candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
+        page_id = candidate if isinstance(candidate, str) else battle.page_id(candidate)
         table.add_row(Text(str(index)), Text(paint.s(battle.tables.pages[page_id].name)))
     return table
 

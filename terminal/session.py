@@ -100,7 +100,7 @@ class Session:
         self.battle = self._fresh()
         self.opening = list(self.battle.log)
         self.last_events = list(self.opening)  # what the last action did, for ``log``
-        self.opening_hand_ids = [self.battle.state.pages[uid]["page"] for uid in self.battle.hand]
+        self.opening_hand_ids = [self.battle.page_id(uid) for uid in self.battle.hand]
 
     def fresh_battle(self) -> Battle:
         """The battle as the session started it (or as loaded), before any action."""
@@ -109,7 +109,7 @@ class Session:
         battle = Battle.new(self.tables, seed=self.setup["seed"], enemies=self.setup["enemies"],
                             deck=self.setup["deck"])
         for page in self.setup["with"]:
-            _into_hand(battle, page)
+            battle.dev_into_hand(page)
         if self.setup["with"]:
             # Changed by hand, not by an action: made again by this, not by Battle.new.
             battle.origin = self.fresh_battle
@@ -151,7 +151,7 @@ class Session:
             index = int(args[0])
         except ValueError:
             named = [uid for uid in hand if args[0] in (
-                self.battle.state.pages[uid]["page"], self.battle.page_of(uid).name)]
+                self.battle.page_id(uid), self.battle.page_of(uid).name)]
             if named:
                 return named[0]
             raise UsageError(f"番号は数字で書きます（または{W.region.hand}のページ名）: {args[0]}") from None
@@ -171,7 +171,7 @@ class Session:
 
     def _act(self, action) -> list:
         s = self.battle.state
-        page = s.pages[action.uid]["page"] if type(action) in REFUSED else None
+        page = self.battle.page_id(action.uid) if type(action) in REFUSED else None
         before = s.counter("run", "damage_dealt")
         events = self.battle.apply(action)
         self.last_events = list(events)
@@ -196,7 +196,7 @@ class Session:
         notes = ["ペンで書き込まれる内容: " + " ／ ".join(pen_preview(self.battle, uid, side)),
                  pen_fray_text(self.battle)] \
             if self.battle.page_of(uid).pens[side] or \
-            self.battle.state.pages[uid]["faces"][side]["blanked"] else []
+            self.battle.face(uid, side)["blanked"] else []
         if self.confirm is not None and notes:
             if not self.confirm(notes):
                 return Outcome(notes=["やめました"], show=False)
@@ -325,7 +325,7 @@ class Session:
     def cmd_where(self, args):
         """where N: the file and line that define hand page N."""
         uid = self._hand_uid(args, "where")
-        page = self.battle.state.pages[uid]["page"]
+        page = self.battle.page_id(uid)
         return Outcome(notes=[f"{self.battle.page_of(uid).name}（{page}）: "
                               f"{record.where(self.tables, page)}"], show=False)
 
@@ -347,20 +347,6 @@ def _path(args: list[str], what: str) -> Path:
     if not args:
         raise UsageError(f"ファイルを書いてください（例: {what} battle.{'scenario' if what == 'record' else 'json'}）")
     return Path(args[0]).expanduser()
-
-
-def _into_hand(battle: Battle, page: str) -> None:
-    """Developer mode: a page straight into the opening hand (from the deck if it is
-    there, else a new copy); the hand keeps its size by returning its last page."""
-    state = battle.state
-    found = next((uid for zone in ("draw", "discard") for uid in state.zones[zone]
-                  if state.pages[uid]["page"] == page), None)
-    if found is None:
-        found = state.new_page(page, "draw")
-    state.move(found, "hand")
-    state.zones["hand"].insert(0, state.zones["hand"].pop())
-    if len(state.zones["hand"]) > state.param("hand_cap"):
-        state.move(state.zones["hand"][-1], "draw", top=True)
 
 
 def _name(battle: Battle, uid: int) -> str:
