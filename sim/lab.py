@@ -221,15 +221,10 @@ class Lab:
                 owners.append(entry)
         self.tasks += tasks
         total = sum(len(t.battles) for t in tasks)
-        finished = [0]
         planned, basis = self.plan()  # the plan changes between rounds, never within one
-
-        def on_done(index, result):
-            finished[0] += len(result)
-            self.progress(Step(what, self.battles + finished[0], planned, basis))
-
-        self.progress(Step(what, self.battles, planned, basis))
-        results = self._runner.run(work, tasks, on_done)
+        results = self._runner.run_counted(
+            work, tasks, lambda done: self.progress(Step(what, done, planned, basis)),
+            done=self.battles, size=len)
         for entry, result in zip(owners, results):
             entry.outcomes.extend(result)
         self.battles += total
