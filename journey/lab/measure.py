@@ -204,6 +204,15 @@ def label(row: dict) -> str:
     return f"{row['setup_name']}（{'+'.join(row['items'])}）"
 
 
+def best_scores(solver: dict) -> str:
+    """The solver's best scores as both reports show them: the median and the range, or a
+    dash when no deal was won."""
+    scores = solver["scores"]
+    if not scores:
+        return "—"
+    return f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]"
+
+
 def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
     setup = table.setups[variant.setup]
     items = variant.items if variant.items is not None else tuple(setup.carried)

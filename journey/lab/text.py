@@ -42,14 +42,6 @@ def label(row: dict, settings: dict | None = None) -> Text:
     return Text(measure.label(row))
 
 
-def _scores(row: dict, settings: dict) -> str:
-    solver = row["solver"]
-    scores = solver["scores"]
-    if not scores:
-        return "—"
-    return f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]"
-
-
 def _top(row: dict) -> dict | None:
     """The games of the largest budget: the thinking-load figures are read from them."""
     return row["players"][-1] if row["players"] else None
@@ -68,7 +60,8 @@ def outcome_columns(budgets: list[int]) -> tuple[Column, ...]:
                lambda row, _: interval_text(row["solver"]["winnable"], signed=False)),
         Column("可/否/未決", "right", lambda row, _: "/".join(
             str(row["solver"][k]) for k in ("won", "lost", "unknown")), gives_way=3),
-        Column("最高点 中央 [範囲]", "right", _scores, gives_way=2),
+        Column("最高点 中央 [範囲]", "right", lambda row, _: measure.best_scores(row["solver"]),
+               gives_way=2),
         *(Column(f"{W.measure.win_rate} {b}想定 % [95%]", "right", _rate(i))
           for i, b in enumerate(budgets)),
         Column("解決数", "right", lambda row, _: number(_top(row) and _top(row)["resolved"], 1),
