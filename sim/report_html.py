@@ -107,43 +107,6 @@ def _word(code: str | None) -> str:
     return VERDICTS[code].word if code in VERDICTS else code
 
 
-def _page_row(page: dict, policies: list[str]) -> dict:
-    by_policy = page.get("verdicts_by_policy") or {}
-    return {
-        "id": page["id"], "name": page["name"], "year": page["year"], "pairs": page["pairs"],
-        "delta": points(page["delta"]),
-        "variant_only": page["discordant"]["variant_only"],
-        "baseline_only": page["discordant"]["baseline_only"],
-        "with": _points_of(page["win_rate"].get("variant")),
-        "without": _points_of(page["win_rate"].get("baseline")),
-        "play_rate": number(page.get("play_rate"), 2),
-        "played_share": percent(page.get("played_share")),
-        "damage_per_play": number(page.get("damage_per_play")),
-        "damage_per_step": number(page.get("damage_per_step"), 2),
-        "tears": number(page.get("tears_per_battle"), 2),
-        "pens": number(page.get("pens_per_battle"), 2),
-        "verdict": _word(page["verdict"]),
-        "verdict_class": page["verdict"] if page["verdict"] in VERDICTS else "unknown",
-        "by_policy": " → ".join(_word(by_policy.get(p)) for p in policies),
-        "policy_sensitive": bool(page.get("policy_sensitive")),
-        "pairing_gain": NONE if page.get("pairing_gain") is None
-        else f"×{page['pairing_gain']:.1f}",
-        "target": _target(page, _signed),
-    }
-
-
-def _enemy_row(enemy: dict) -> dict:
-    return {
-        "id": enemy["id"], "name": enemy["name"], "battles": enemy["battles"],
-        "win_rate": percent_interval(enemy["win_rate"]),
-        "turns_to_win": number(enemy.get("turns_to_win")),
-        "hp_lost": number(enemy.get("hp_lost")),
-        "damage_per_turn": number(enemy.get("damage_taken_per_turn")),
-        "breakthrough_share": percent(enemy.get("breakthrough_share")),
-        "target": _target(enemy, lambda v: f"{v * 100:.1f}%"),
-    }
-
-
 def _deck(ids: list[str], names: dict[str, str]) -> list[str]:
     counts: dict[str, int] = {}
     for ident in ids:
@@ -329,54 +292,75 @@ def _name_cell(row: dict):
     return _markup('{}<span class="id">#{}</span>', row["name"], row["id"])
 
 
-def _target_cell(row: dict):
-    target = row["target"]
-    if not target:
-        return NONE
-    return _markup('{} <span class="{}">{}</span>', target["range"], target["class"],
-                   target["met"])
+def _target_cell(shown):
+    """The cell of a row's target: its range (``shown``) and whether it is met, or a dash."""
+    def cell(row: dict):
+        target = _target(row, shown)
+        if not target:
+            return NONE
+        return _markup('{} <span class="{}">{}</span>', target["range"], target["class"],
+                       target["met"])
+    return cell
 
 
-def _column(header: str, key: str, **kw) -> HtmlColumn:
+def _figure(header: str, key: str, shown=number) -> HtmlColumn:
+    """A column of one figure of the row (``shown``: how it is written, ``—`` for none)."""
     return HtmlColumn(_markup(header) if "<br>" in header else header,
-                      lambda row: row[key], **kw)
+                      lambda row: shown(row.get(key)))
 
 
-def page_columns(policies: str, any_target: bool) -> list[HtmlColumn]:
-    """The page table's columns (rows: ``_page_row``)."""
+def _two(value):
+    return number(value, 2)
+
+
+def _by_policy(policies: list[str]):
+    def cell(page: dict):
+        by_policy = page.get("verdicts_by_policy") or {}
+        sensitive = _markup(' <span class="sensitive" title="方策によって判定が変わる">＊</span>')
+        return _markup("{}{}", " → ".join(_word(by_policy.get(p)) for p in policies),
+                       sensitive if page.get("policy_sensitive") else "")
+    return cell
+
+
+def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
+    """The page table's columns, one row a page of the report."""
+    shown = " → ".join(policies)
     columns = [
         HtmlColumn("ページ", _name_cell, "name"),
-        _column("銘", "year"), _column("ペア", "pairs"), _column("Δ勝率", "delta"),
-        HtmlColumn("不一致", lambda r: f"{r['variant_only']} / {r['baseline_only']}",
+        _figure("銘", "year", str), _figure("ペア", "pairs", str),
+        HtmlColumn("Δ勝率", lambda p: points(p["delta"])),
+        HtmlColumn("不一致", lambda p: "{variant_only} / {baseline_only}".format(**p["discordant"]),
                    title="入れた方だけ勝った / 基準だけ勝った"),
-        HtmlColumn(_markup("勝率 %<br>（入り / 基準）"), lambda r: f"{r['with']} / {r['without']}"),
-        _column("プレイ<br>/戦", "play_rate"), _column("使われた<br>戦", "played_share"),
-        _column("ダメージ<br>/プレイ", "damage_per_play"),
-        _column("ダメージ<br>/歩", "damage_per_step"),
-        _column("破り<br>/戦", "tears"), _column("ペン<br>/戦", "pens"),
-        _column("判定", "verdict", css=lambda r: f"verdict {r['verdict_class']}"),
-        HtmlColumn(_markup("方策ごと<br>（{}）", policies) if policies else "方策ごと",
-                   lambda r: _markup('{}{}', r["by_policy"], _markup(
-                       ' <span class="sensitive" title="方策によって判定が変わる">＊</span>')
-                       if r["policy_sensitive"] else ""), "policies"),
-        _column("ペアの<br>効果", "pairing_gain"),
+        HtmlColumn(_markup("勝率 %<br>（入り / 基準）"), lambda p: " / ".join(
+            _points_of(p["win_rate"].get(k)) for k in ("variant", "baseline"))),
+        _figure("プレイ<br>/戦", "play_rate", _two),
+        _figure("使われた<br>戦", "played_share", percent),
+        _figure("ダメージ<br>/プレイ", "damage_per_play"),
+        _figure("ダメージ<br>/歩", "damage_per_step", _two),
+        _figure("破り<br>/戦", "tears_per_battle", _two),
+        _figure("ペン<br>/戦", "pens_per_battle", _two),
+        HtmlColumn("判定", lambda p: _word(p["verdict"]), lambda p: "verdict " + (
+            p["verdict"] if p["verdict"] in VERDICTS else "unknown")),
+        HtmlColumn(_markup("方策ごと<br>（{}）", shown) if shown else "方策ごと",
+                   _by_policy(policies), "policies"),
+        _figure("ペアの<br>効果", "pairing_gain",
+                lambda gain: NONE if gain is None else f"×{gain:.1f}"),
     ]
     if any_target:
-        columns.append(HtmlColumn(_markup("目標<br>（Δ pt）"), _target_cell))
+        columns.append(HtmlColumn(_markup("目標<br>（Δ pt）"), _target_cell(_signed)))
     return columns
 
 
-def enemy_columns(any_target: bool) -> list[HtmlColumn]:
-    """The enemy table's columns (rows: ``_enemy_row``)."""
-    columns = [
-        HtmlColumn("敵", _name_cell, "name"), _column("戦闘", "battles"),
-        _column("勝率", "win_rate"), _column("勝利までの<br>ターン", "turns_to_win"),
-        _column("失ったHP", "hp_lost"), _column("被ダメージ<br>/ターン", "damage_per_turn"),
-        _column("突破の<br>割合", "breakthrough_share"),
-    ]
-    if any_target:
-        columns.append(HtmlColumn("目標", _target_cell))
-    return columns
+#: The enemy table's columns, one row an enemy (or a stage run) of the report; the target
+#: column is added when some enemy has one.
+ENEMY_COLUMNS = (
+    HtmlColumn("敵", _name_cell, "name"), _figure("戦闘", "battles", str),
+    HtmlColumn("勝率", lambda e: percent_interval(e["win_rate"])),
+    _figure("勝利までの<br>ターン", "turns_to_win"), _figure("失ったHP", "hp_lost"),
+    _figure("被ダメージ<br>/ターン", "damage_taken_per_turn"),
+    _figure("突破の<br>割合", "breakthrough_share", percent),
+)
+ENEMY_TARGET = HtmlColumn("目標", _target_cell(lambda v: f"{v * 100:.1f}%"))
 
 
 # ----------------------------------------------------------------------- render
@@ -395,12 +379,11 @@ def render_report(report: dict) -> str:
         settings=_settings_view(report), verdicts=_verdict_counts(report["pages"]),
         any_enemy_target=any_enemy_target,
         page_table=numbers_table(
-            page_columns(" → ".join(policies), any(p.get("target") for p in report["pages"])),
-            [_page_row(p, policies) for p in pages], lambda _, r: f"page-{r['id']}",
-            "page-table"),
+            page_columns(policies, any(p.get("target") for p in pages)), pages,
+            lambda _, p: f"page-{p['id']}", "page-table"),
         enemy_table=numbers_table(
-            enemy_columns(any_enemy_target), [_enemy_row(e) for e in report["enemies"]],
-            lambda _, r: f"enemy-{r['id']}", "enemy-table"),
+            ENEMY_COLUMNS + ((ENEMY_TARGET,) if any_enemy_target else ()), report["enemies"],
+            lambda _, e: f"enemy-{e['id']}", "enemy-table"),
     )
 
 
