@@ -327,16 +327,16 @@ def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
     shown = " → ".join(policies)
     columns = [
         HtmlColumn("ページ", _name_cell, "name"),
-        _figure("銘", "year", str), _figure("ペア", "pairs", str),
-        HtmlColumn("Δ勝率", lambda p: points(p["delta"])),
+        _figure(f"{W.variable.year}", "year", str), _figure("ペア", "pairs", str),
+        HtmlColumn(f"Δ{W.measure.win_rate}", lambda p: points(p["delta"])),
         HtmlColumn("不一致", lambda p: "{variant_only} / {baseline_only}".format(**p["discordant"]),
                    title="入れた方だけ勝った / 基準だけ勝った"),
-        HtmlColumn(_markup("勝率 %<br>（入り / 基準）"), lambda p: " / ".join(
+        HtmlColumn(_markup(f"{W.measure.win_rate} %<br>（入り / 基準）"), lambda p: " / ".join(
             _points_of(p["win_rate"].get(k)) for k in ("variant", "baseline"))),
-        _figure("プレイ<br>/戦", "play_rate", _two),
+        _figure(f"{W.scope.play}<br>/戦", "play_rate", _two),
         _figure("使われた<br>戦", "played_share", percent),
-        _figure("ダメージ<br>/プレイ", "damage_per_play"),
-        _figure("ダメージ<br>/歩", "damage_per_step", _two),
+        _figure(f"ダメージ<br>/{W.scope.play}", "damage_per_play"),
+        _figure(f"ダメージ<br>/{W.variable.steps}", "damage_per_step", _two),
         _figure("破り<br>/戦", "tears_per_battle", _two),
         _figure("ペン<br>/戦", "pens_per_battle", _two),
         HtmlColumn("判定", lambda p: _word(p["verdict"]), lambda p: "verdict " + (
@@ -355,9 +355,9 @@ def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
 #: column is added when some enemy has one.
 ENEMY_COLUMNS = (
     HtmlColumn("敵", _name_cell, "name"), _figure("戦闘", "battles", str),
-    HtmlColumn("勝率", lambda e: percent_interval(e["win_rate"])),
-    _figure("勝利までの<br>ターン", "turns_to_win"), _figure("失ったHP", "hp_lost"),
-    _figure("被ダメージ<br>/ターン", "damage_taken_per_turn"),
+    HtmlColumn(f"{W.measure.win_rate}", lambda e: percent_interval(e["win_rate"])),
+    _figure(f"{W.quantity.won}までの<br>{W.scope.turn}", "turns_to_win"), _figure("失ったHP", "hp_lost"),
+    _figure(f"被ダメージ<br>/{W.scope.turn}", "damage_taken_per_turn"),
     _figure("突破の<br>割合", "breakthrough_share", percent),
 )
 ENEMY_TARGET = HtmlColumn("目標", _target_cell(lambda v: f"{v * 100:.1f}%"))

@@ -60,7 +60,7 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
         HtmlColumn("最高点 中央 [範囲]", lambda r: best_scores(r["solver"])),
         HtmlColumn("最善と証明", lambda r: r["solver"]["proven_best"]),
         HtmlColumn("局面/局", lambda r: number(r["solver"]["nodes"], 0)),
-        *(HtmlColumn(f"勝率 {b}想定 [95%]", _rate(i)) for i, b in enumerate(budgets)),
+        *(HtmlColumn(f"{W.measure.win_rate} {b}想定 [95%]", _rate(i)) for i, b in enumerate(budgets)),
         HtmlColumn("手番", lambda r: _top(r, "turns")),
         HtmlColumn("解決数", lambda r: _top(r, "resolved")),
         HtmlColumn("決定/局", lambda r: _top(r, "decisions_per_game")),
@@ -172,7 +172,7 @@ def render_report(report: dict) -> str:
     rows = report["variants"]
     return render_page(
         "journey.html.j2", TEMPLATES, _plots(report),
-        nav=[("outcome", "クリアと勝率"), ("load", "思考負荷"), ("scores", "スコア"),
+        nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("scores", "スコア"),
              ("numbers", "数表")],
         settings=settings, budgets=settings["budgets"], variants=len(rows),
         last_seed=settings["seed"] + settings["seeds"] - 1, missing=report["missing"],
