@@ -59,6 +59,23 @@ class Runner:
         """Every task's result, in task order."""
         raise NotImplementedError
 
+    def run_counted(self, work: Work, tasks: list, tell: Callable[[int], None] | None, *,
+                    done: int = 0, size: Callable[[object], int] = lambda result: 1) -> list:
+        """Every task's result in task order, as ``run``; ``tell(units)`` hears the units of
+        work done so far (for a progress bar): ``done`` before the first task starts, then
+        ``size(result)`` more as each task finishes (a game each, or the battles a task
+        played). Both labs count their progress here."""
+        if tell is None:
+            return self.run(work, tasks)
+        finished = [done]
+
+        def on_done(index: int, result) -> None:
+            finished[0] += size(result)
+            tell(finished[0])
+
+        tell(done)
+        return self.run(work, tasks, on_done)
+
     def close(self) -> None:
         """Stop the workers."""
 

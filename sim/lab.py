@@ -221,15 +221,10 @@ class Lab:
                 owners.append(entry)
         self.tasks += tasks
         total = sum(len(t.battles) for t in tasks)
-        finished = [0]
         planned, basis = self.plan()  # the plan changes between rounds, never within one
-
-        def on_done(index, result):
-            finished[0] += len(result)
-            self.progress(Step(what, self.battles + finished[0], planned, basis))
-
-        self.progress(Step(what, self.battles, planned, basis))
-        results = self._runner.run(work, tasks, on_done)
+        results = self._runner.run_counted(
+            work, tasks, lambda done: self.progress(Step(what, done, planned, basis)),
+            done=self.battles, size=len)
         for entry, result in zip(owners, results):
             entry.outcomes.extend(result)
         self.battles += total
@@ -310,7 +305,7 @@ class Lab:
                 need[e.key] = min(s.max_pairs, needed)
                 size[e.key] = self._next_size(paired.n, needed)
             if first and policy == s.policy:
-                self.estimate = _median(needs) if needs else s.batch
+                self.estimate = stats.middle(needs) if needs else s.batch
                 first = False
         return baseline, pages
 
@@ -397,7 +392,7 @@ class Lab:
             "battles": n, "win_rate": interval.to_dict(),
             "turns_to_win": stats.mean([o.turns for o in wins]),
             "hp_lost": stats.mean([o.hp_lost for o in outcomes]),
-            "damage_taken_per_turn": _round(sum(o.hp_lost for o in outcomes) / turns) if turns else None,
+            "damage_taken_per_turn": stats.ratio(sum(o.hp_lost for o in outcomes), turns),
             "breakthrough_share": stats.mean([o.breakthrough for o in wins]),
             "damage_taken": [list(kv) for kv in sorted(Counter(o.hp_lost for o in outcomes).items())],
             "target": target,
@@ -428,18 +423,19 @@ class Lab:
             "delta": interval.to_dict(),
             "discordant": {"variant_only": paired.variant_only,
                            "baseline_only": paired.baseline_only},
-            "mcnemar_z": None if paired.mcnemar_z is None else _round(paired.mcnemar_z),
-            "win_rate": {"variant": _round(variant), "baseline": _round(base)},
-            "play_rate": _round(plays / n) if n else None,
+            "mcnemar_z": None if paired.mcnemar_z is None else stats.rounded(paired.mcnemar_z),
+            "win_rate": {"variant": stats.rounded(variant), "baseline": stats.rounded(base)},
+            "play_rate": stats.ratio(plays, n),
             "played_share": stats.mean([int(o.plays > 0) for o in outcomes]),
-            "damage_per_play": _round(damage / plays) if plays else None,
-            "damage_per_step": _round(damage / steps) if steps else None,
+            "damage_per_play": stats.ratio(damage, plays),
+            "damage_per_step": stats.ratio(damage, steps),
             "tears_per_battle": stats.mean([o.tears for o in outcomes]),
             "pens_per_battle": stats.mean([o.pens for o in outcomes]),
             "verdict": verdicts[s.policy],
             "verdicts_by_policy": verdicts,
             "policy_sensitive": len(decided) > 1,
-            "pairing_gain": None if paired.pairing_gain is None else _round(paired.pairing_gain),
+            "pairing_gain": None if paired.pairing_gain is None
+            else stats.rounded(paired.pairing_gain),
             "target": target,
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
@@ -457,12 +453,3 @@ def _target(item) -> dict | None:
     """An item's 目標 (contract Target, fractions) as plain data, or None."""
     target = getattr(item, "target", None)
     return None if target is None else {"low": target.low, "high": target.high}
-
-
-def _round(value: float) -> float:
-    return round(value, 6)
-
-
-def _median(values: list[int]) -> int:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]

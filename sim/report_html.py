@@ -5,22 +5,16 @@ page shows its settings, a forest plot of every page's Δ win rate, each enemy's
 and the HP lost per battle against it, and the tables of the numbers. One ``index.html``
 that opens straight from disk: CSS inline, the plots inline SVG, nothing fetched.
 
-Designer text is data: Jinja2 autoescapes the page, matplotlib escapes the SVG it writes
-(and reads no mathtext in it). Plot text stays text (``svg.fonttype: none``) in a CJK
-font family, so the browser draws the Japanese with the system's font. The output is
-deterministic: the same report gives the same bytes (fixed SVG hash salt, no date).
-jinja2 and matplotlib are imported only when a report is written, so ``jibunki`` starts
-fast.
+This module is the page's data — its settings, plots and the columns of its two tables;
+the labs' shared renderer (sim/render_html.py: one Jinja2 environment, the shared layout and
+numbers table, the plots' settings and the atomic write) draws it. Designer text is data,
+escaped by Jinja2, by ``Markup.format`` and by matplotlib. The same report gives the same
+bytes. jinja2 and matplotlib are imported only when a report is written.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import logging
 import math
-import re
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +23,12 @@ from contract.vocabulary import W
 
 from . import stats
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
+from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, _svg, check_format,
+                          number, numbers_table, percent, percent_interval, plotting,
+                          points, render_page, write_page)
 
-__all__ = ["FORMAT", "VERDICTS", "read_report", "render_report", "write_report"]
+__all__ = ["FORMAT", "RC", "VERDICTS", "read_report", "render_report",
+           "write_report"]
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -66,58 +64,7 @@ TARGET_STATES = {
 #: mode → how the settings line says it.
 MODES = {"pool": "敵プール（1戦に1体）", "stages": f"連戦（敵を順に{W.scope.stage}として）"}
 
-#: Font families of plot text, in order; the browser picks the first it has. matplotlib
-#: measures the text with the first one installed (DejaVu Sans when none is).
-FONTS = ["Noto Sans CJK JP", "Hiragino Sans", "Yu Gothic", "IPAexGothic", "DejaVu Sans"]
-
-#: matplotlib settings of every plot.
-RC = {
-    "svg.fonttype": "none",           # text stays text, drawn by the browser
-    "svg.hashsalt": "jibunki-sim",    # clip-path and marker ids the same every run
-    "font.family": ["sans-serif"],
-    "font.sans-serif": FONTS,
-    "font.size": 9,
-    "text.parse_math": False,         # a "$" in a page name is a dollar sign
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.unicode_minus": True,
-}
-#: Width of every plot in inches (the page's main column at 96 px per inch).
-WIDTH = 11.5
-NO_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
-
-MINUS = "\N{MINUS SIGN}"
-NONE = "—"
-
-
 # --------------------------------------------------------------------- numbers
-
-
-def _signed(value: float) -> str:
-    shown = round(value * 100, 1) + 0.0  # + 0.0: no "-0.0"
-    return f"{shown:+.1f}".replace("-", MINUS)
-
-
-def points(interval: dict) -> str:
-    """A difference of rates in points with its interval: ``+2.1 pt [−0.4, +4.6]``."""
-    return (f"{_signed(interval['estimate'])} pt "
-            f"[{_signed(interval['low'])}, {_signed(interval['high'])}]")
-
-
-def percent(value: float | None) -> str:
-    """A rate as a percentage with one decimal (``61.0%``); ``—`` for none."""
-    return NONE if value is None else f"{value * 100:.1f}%"
-
-
-def percent_interval(interval: dict) -> str:
-    """A rate with its interval: ``61.0% [58.0, 64.0]``."""
-    return (f"{interval['estimate'] * 100:.1f}% "
-            f"[{interval['low'] * 100:.1f}, {interval['high'] * 100:.1f}]")
-
-
-def number(value: float | None, digits: int = 1) -> str:
-    """A number with ``digits`` decimals; ``—`` for none."""
-    return NONE if value is None else f"{value:.{digits}f}".replace("-", MINUS)
 
 
 def _points_of(rate: float | None) -> str:
@@ -158,43 +105,6 @@ def _word(code: str | None) -> str:
     if code is None:
         return NONE
     return VERDICTS[code].word if code in VERDICTS else code
-
-
-def _page_row(page: dict, policies: list[str]) -> dict:
-    by_policy = page.get("verdicts_by_policy") or {}
-    return {
-        "id": page["id"], "name": page["name"], "year": page["year"], "pairs": page["pairs"],
-        "delta": points(page["delta"]),
-        "variant_only": page["discordant"]["variant_only"],
-        "baseline_only": page["discordant"]["baseline_only"],
-        "with": _points_of(page["win_rate"].get("variant")),
-        "without": _points_of(page["win_rate"].get("baseline")),
-        "play_rate": number(page.get("play_rate"), 2),
-        "played_share": percent(page.get("played_share")),
-        "damage_per_play": number(page.get("damage_per_play")),
-        "damage_per_step": number(page.get("damage_per_step"), 2),
-        "tears": number(page.get("tears_per_battle"), 2),
-        "pens": number(page.get("pens_per_battle"), 2),
-        "verdict": _word(page["verdict"]),
-        "verdict_class": page["verdict"] if page["verdict"] in VERDICTS else "unknown",
-        "by_policy": " → ".join(_word(by_policy.get(p)) for p in policies),
-        "policy_sensitive": bool(page.get("policy_sensitive")),
-        "pairing_gain": NONE if page.get("pairing_gain") is None
-        else f"×{page['pairing_gain']:.1f}",
-        "target": _target(page, _signed),
-    }
-
-
-def _enemy_row(enemy: dict) -> dict:
-    return {
-        "id": enemy["id"], "name": enemy["name"], "battles": enemy["battles"],
-        "win_rate": percent_interval(enemy["win_rate"]),
-        "turns_to_win": number(enemy.get("turns_to_win")),
-        "hp_lost": number(enemy.get("hp_lost")),
-        "damage_per_turn": number(enemy.get("damage_taken_per_turn")),
-        "breakthrough_share": percent(enemy.get("breakthrough_share")),
-        "target": _target(enemy, lambda v: f"{v * 100:.1f}%"),
-    }
 
 
 def _deck(ids: list[str], names: dict[str, str]) -> list[str]:
@@ -241,46 +151,6 @@ def _verdict_counts(pages: list[dict]) -> list[tuple[str, str, int]]:
 
 
 # ------------------------------------------------------------------------ plots
-
-
-@contextlib.contextmanager
-def _quiet_fonts():
-    """No warnings about fonts this machine lacks (the browser draws the text anyway):
-    findfont's log lines and matplotlib's "Glyph missing" warnings."""
-    log = logging.getLogger("matplotlib.font_manager")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=r"(?s).*[Gg]lyph .*missing")
-            warnings.filterwarnings("ignore", message=r"(?s).*findfont")
-            yield
-    finally:
-        log.setLevel(level)
-
-
-def _svg(fig, prefix: str) -> str:
-    """The figure as an SVG element for inlining: no XML prolog, and every id (and each
-    reference to one) prefixed, so that three plots in one page never share an id; links
-    to the page's own anchors open in the same tab."""
-    out = io.StringIO()
-    fig.savefig(out, format="svg", metadata=NO_METADATA)
-    text = out.getvalue()
-    text = text[text.index("<svg"):]
-    # matplotlib escapes <, > and quotes in text and attribute values, so every "<…>" is
-    # a tag, and ids are changed in tags only, never in designer text.
-    tag = re.compile(r"<[^<>]*>")
-    ids = {m for t in tag.findall(text) for m in re.findall(r'\sid="([^"]*)"', t)}
-
-    def rename(match: re.Match) -> str:
-        t = re.sub(r'(\sid=")([^"]*)"', lambda m: f'{m[1]}{prefix}-{m[2]}"', match[0])
-        t = re.sub(r'url\(#([^)]*)\)',
-                   lambda m: f"url(#{prefix}-{m[1]})" if m[1] in ids else m[0], t)
-        t = re.sub(r'(href=")#([^"]*)"',
-                   lambda m: f'{m[1]}#{prefix}-{m[2]}"' if m[2] in ids else m[0], t)
-        return t.replace(' target="_blank"', "")
-
-    return tag.sub(rename, text).rstrip("\n")
 
 
 def _interval_rows(ax, rows: list[dict], scale: float) -> None:
@@ -399,10 +269,7 @@ def damage_plot(enemies: list[dict]) -> str:
 
 
 def _plots(report: dict) -> dict:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    with matplotlib.rc_context(RC), _quiet_fonts():
+    with plotting("jibunki-sim"):
         pages, enemies = report["pages"], report["enemies"]
         return {
             "forest": forest_plot(pages) if pages else None,
@@ -412,39 +279,111 @@ def _plots(report: dict) -> dict:
         }
 
 
+# ------------------------------------------------------------------------ tables
+
+
+def _markup(template: str, *values):
+    from markupsafe import Markup
+
+    return Markup(template).format(*values)  # each value escaped
+
+
+def _name_cell(row: dict):
+    return _markup('{}<span class="id">#{}</span>', row["name"], row["id"])
+
+
+def _target_cell(shown):
+    """The cell of a row's target: its range (``shown``) and whether it is met, or a dash."""
+    def cell(row: dict):
+        target = _target(row, shown)
+        if not target:
+            return NONE
+        return _markup('{} <span class="{}">{}</span>', target["range"], target["class"],
+                       target["met"])
+    return cell
+
+
+def _figure(header: str, key: str, shown=number) -> HtmlColumn:
+    """A column of one figure of the row (``shown``: how it is written, ``—`` for none)."""
+    return HtmlColumn(_markup(header) if "<br>" in header else header,
+                      lambda row: shown(row.get(key)))
+
+
+def _two(value):
+    return number(value, 2)
+
+
+def _by_policy(policies: list[str]):
+    def cell(page: dict):
+        by_policy = page.get("verdicts_by_policy") or {}
+        sensitive = _markup(' <span class="sensitive" title="方策によって判定が変わる">＊</span>')
+        return _markup("{}{}", " → ".join(_word(by_policy.get(p)) for p in policies),
+                       sensitive if page.get("policy_sensitive") else "")
+    return cell
+
+
+def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
+    """The page table's columns, one row a page of the report."""
+    shown = " → ".join(policies)
+    columns = [
+        HtmlColumn("ページ", _name_cell, "name"),
+        _figure(f"{W.variable.year}", "year", str), _figure("ペア", "pairs", str),
+        HtmlColumn(f"Δ{W.measure.win_rate}", lambda p: points(p["delta"])),
+        HtmlColumn("不一致", lambda p: "{variant_only} / {baseline_only}".format(**p["discordant"]),
+                   title="入れた方だけ勝った / 基準だけ勝った"),
+        HtmlColumn(_markup(f"{W.measure.win_rate} %<br>（入り / 基準）"), lambda p: " / ".join(
+            _points_of(p["win_rate"].get(k)) for k in ("variant", "baseline"))),
+        _figure(f"{W.scope.play}<br>/戦", "play_rate", _two),
+        _figure("使われた<br>戦", "played_share", percent),
+        _figure(f"ダメージ<br>/{W.scope.play}", "damage_per_play"),
+        _figure(f"ダメージ<br>/{W.variable.steps}", "damage_per_step", _two),
+        _figure("破り<br>/戦", "tears_per_battle", _two),
+        _figure("ペン<br>/戦", "pens_per_battle", _two),
+        HtmlColumn("判定", lambda p: _word(p["verdict"]), lambda p: "verdict " + (
+            p["verdict"] if p["verdict"] in VERDICTS else "unknown")),
+        HtmlColumn(_markup("方策ごと<br>（{}）", shown) if shown else "方策ごと",
+                   _by_policy(policies), "policies"),
+        _figure("ペアの<br>効果", "pairing_gain",
+                lambda gain: NONE if gain is None else f"×{gain:.1f}"),
+    ]
+    if any_target:
+        columns.append(HtmlColumn(_markup("目標<br>（Δ pt）"), _target_cell(_signed)))
+    return columns
+
+
+#: The enemy table's columns, one row an enemy (or a stage run) of the report; the target
+#: column is added when some enemy has one.
+ENEMY_COLUMNS = (
+    HtmlColumn("敵", _name_cell, "name"), _figure("戦闘", "battles", str),
+    HtmlColumn(f"{W.measure.win_rate}", lambda e: percent_interval(e["win_rate"])),
+    _figure(f"{W.quantity.won}までの<br>{W.scope.turn}", "turns_to_win"), _figure("失ったHP", "hp_lost"),
+    _figure(f"被ダメージ<br>/{W.scope.turn}", "damage_taken_per_turn"),
+    _figure("突破の<br>割合", "breakthrough_share", percent),
+)
+ENEMY_TARGET = HtmlColumn("目標", _target_cell(lambda v: f"{v * 100:.1f}%"))
+
+
 # ----------------------------------------------------------------------- render
-
-
-def environment(templates: Path = TEMPLATES):
-    """The Jinja2 environment of the report's templates (or of another lab's, in
-    ``templates``): autoescaping on, undefined names an error (as the catalog's)."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
-    return Environment(loader=FileSystemLoader(templates),
-                       autoescape=select_autoescape(["html", "j2"], default=True),
-                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                       keep_trailing_newline=True)
 
 
 def render_report(report: dict) -> str:
     """The report as one HTML document, plots inline. Raises ValueError for a report of
     another format than ``FORMAT``."""
-    from markupsafe import Markup
-
-    if report.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT!r} report: format {report.get('format')!r}")
+    check_format(report, FORMAT)
     pages = sorted(report["pages"], key=lambda p: (-p["delta"]["estimate"], p["id"]))
     policies = _policies(pages, report["settings"].get("ladder") or [])
-    plots = {name: None if svg is None else Markup(svg)  # escaped by matplotlib
-             for name, svg in _plots(report).items()}
-    return environment().get_template("report.html.j2").render(
-        settings=_settings_view(report),
-        pages=[_page_row(p, policies) for p in pages], policies=" → ".join(policies),
-        enemies=[_enemy_row(e) for e in report["enemies"]],
-        verdicts=_verdict_counts(report["pages"]),
-        any_page_target=any(p.get("target") for p in report["pages"]),
-        any_enemy_target=any(e.get("target") for e in report["enemies"]),
-        plots=plots,
+    any_enemy_target = any(e.get("target") for e in report["enemies"])
+    return render_page(
+        "report.html.j2", TEMPLATES, _plots(report),
+        nav=[("pages", "ページ"), ("enemies", "敵")],
+        settings=_settings_view(report), verdicts=_verdict_counts(report["pages"]),
+        any_enemy_target=any_enemy_target,
+        page_table=numbers_table(
+            page_columns(policies, any(p.get("target") for p in pages)), pages,
+            lambda _, p: f"page-{p['id']}", "page-table"),
+        enemy_table=numbers_table(
+            ENEMY_COLUMNS + ((ENEMY_TARGET,) if any_enemy_target else ()), report["enemies"],
+            lambda _, e: f"enemy-{e['id']}", "enemy-table"),
     )
 
 
@@ -456,20 +395,14 @@ MAX_REPORT_BYTES = 256 * 1024 * 1024
 
 def write_report(report: dict, out_dir: Path) -> Path:
     """Write the report's page as ``out_dir/index.html`` and the report itself as
-    ``out_dir/report.json`` (``out_dir`` created if needed; each file replaced whole by
-    contract.disk.write, which refuses a link, a device or a FIFO in its place) and
-    return the page's path. Same report, same bytes.
+    ``out_dir/report.json`` (render_html.write_page) and return the page's path. Same
+    report, same bytes.
     Errors: ValueError for a report of another format, OSError from the file system."""
     import json
 
     text = render_report(report)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    index = out_dir / "index.html"
-    disk.write(out_dir / REPORT_JSON,
-               json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
-               inside=out_dir, replace=True)
-    disk.write(index, text, inside=out_dir, replace=True)
-    return index
+    return write_page(out_dir, text, {REPORT_JSON: json.dumps(
+        report, ensure_ascii=False, sort_keys=True, indent=1) + "\n"})
 
 
 def read_report(out_dir: Path) -> dict | None:

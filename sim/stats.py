@@ -11,8 +11,9 @@ proportions (2005: half a pair added to each of the four cells), which keeps its
 coverage with few discordant pairs where the plain Wald interval does not; McNemar's z is
 given beside it. A single win rate gets Wilson's score interval.
 
-Every function is pure arithmetic on counts: the same counts, the same figures. ``mean``
-and ``median`` are the ones both labs' reports give (sim/lab.py, journey/lab/measure.py).
+Every function is pure arithmetic on counts: the same counts, the same figures. The
+rounding (``rounded``, ``ratio``), ``mean`` and ``median`` are the ones both labs' reports
+give (sim/lab.py, journey/lab/measure.py): one statistics module for every game.
 """
 
 from __future__ import annotations
@@ -41,22 +42,45 @@ class Interval:
     def to_dict(self) -> dict:
         """Plain values for the report, rounded to 6 places (the report is compared byte
         for byte; no figure needs more)."""
-        return {"estimate": round(self.estimate, 6), "low": round(self.low, 6),
-                "high": round(self.high, 6)}
+        return {"estimate": rounded(self.estimate), "low": rounded(self.low),
+                "high": rounded(self.high)}
+
+
+#: The places every figure of a report is rounded to (the reports are compared byte for
+#: byte; no figure needs more).
+PLACES = 6
+
+
+def rounded(value: float) -> float:
+    """A figure as the reports give it: rounded to PLACES."""
+    return round(value, PLACES)
+
+
+def ratio(part: float, whole: float) -> float | None:
+    """``part`` per ``whole`` (damage per play, HP lost per turn …), rounded; None when
+    ``whole`` is 0."""
+    return rounded(part / whole) if whole else None
 
 
 def mean(values) -> float | None:
     """The mean of ``values`` (any iterable of numbers), rounded to 6 places as the
     reports' figures are; None for none."""
     values = list(values)
-    return round(sum(values) / len(values), 6) if values else None
+    return ratio(sum(values), len(values))
 
 
 def median(values) -> float | None:
     """The median of ``values`` (the mean of the two middle ones for an even count),
     rounded as ``mean``; None for none — one figure for the terminal and the page."""
     values = list(values)
-    return round(statistics.median(values), 6) if values else None
+    return rounded(statistics.median(values)) if values else None
+
+
+def middle(values: list[int]) -> int:
+    """The upper middle of a non-empty list of counts: a median that is one of them (the
+    pairs a page is planned to need)."""
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> Interval:

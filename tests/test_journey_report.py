@@ -155,7 +155,7 @@ def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_sco
 
     from rich.console import Console
 
-    from journey.lab.html import _row_view
+    from journey.lab.html import columns
     from journey.lab.measure import Solved, Task, Variant, _row
     from journey.lab.text import outcome_table
 
@@ -165,7 +165,8 @@ def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_sco
                for seed, score in ((0, 13), (1, 10))]
     row = _row(table, Variant("草案", "草案", "草案", None), results, settings)
     assert row["solver"]["median_score"] == 11.5
-    assert _row_view(row, 0)["best"] == "11.5 [10〜13]"
+    best = next(c for c in columns([]) if c.header == "最高点 中央 [範囲]")
+    assert best.cell(row) == "11.5 [10〜13]"
     console = Console(width=200, record=True)
     console.print(outcome_table({"settings": {"budgets": []}, "variants": [row]}))
     assert "11.5 [10〜13]" in console.export_text()

@@ -45,9 +45,10 @@ ALLOWED = {
     # the journey at a terminal, on the terminal's shared parts (the exit codes, the line editor)
     "journey/screen": ({"journey", "contract", "terminal.script", "terminal.prompt"},
                        {"rich", "prompt_toolkit"}),
-    # the journey's report, on the lab's backends, statistics and report parts
-    "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.report_html",
-                     "sim.report_text"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
+    # the journey's report, on the labs' shared runner, statistics and renderers (its
+    # tables are data drawn by sim.render_text and sim.render_html, never the battle's report)
+    "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.render_text",
+                     "sim.render_html"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)

@@ -2,6 +2,7 @@
 terminal shows it (text.py) and as a page (html.py, templates/journey.html.j2).
 
 The top layer of journey/, beside journey/screen/: it reads the rules and the solver and
-player below it, and the battle lab's shared parts (sim.stats, sim.backends, sim.report_*);
+player below it, and the labs' shared parts (sim.backends: the runner; sim.stats; the
+renderers sim.render_text and sim.render_html, given the journey's columns as data);
 nothing below imports it (tests/test_layers.py).
 """

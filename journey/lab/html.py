@@ -7,23 +7,24 @@ decision, decisions per game), and the distribution of the solver's best scores 
 tables of the numbers. One ``index.html`` that opens straight from disk: CSS inline, the
 plots inline SVG, nothing fetched.
 
-The plots and the page are made as the battle lab's are (sim/report_html.py: its
-matplotlib settings, SVG inlining with prefixed ids, autoescaping Jinja2 environment and
-atomic write): designer text (set-up and item names) is data, escaped by Jinja2 and by
-matplotlib. The same report gives the same bytes.
+This module is the page's data — its settings, plots and the numbers table's columns; the
+labs' shared renderer (sim/render_html.py: its matplotlib settings, SVG inlining with
+prefixed ids, one autoescaping Jinja2 environment with the shared layout and numbers table,
+and the atomic write) draws it, as it draws the battle lab's. Designer text (set-up and
+item names) is data, escaped by Jinja2 and by matplotlib. The same report gives the same
+bytes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from contract import disk
 from contract.vocabulary import W
 
-from sim.report_html import RC, WIDTH, _quiet_fonts, _svg, environment, number
-from sim.report_html import percent_interval
+from sim.render_html import (WIDTH, HtmlColumn, _svg, check_format, number, numbers_table,
+                             percent_interval, plotting, render_page, write_page)
 
-from .measure import FORMAT, label
+from .measure import FORMAT, best_scores, label
 
 __all__ = ["FORMAT", "render_report", "write_report"]
 
@@ -35,26 +36,38 @@ SOLVER_COLOUR = "#1c7ed6"
 BUDGET_COLOURS = ("#f08c00", "#e8590c", "#c92a2a", "#862e9c", "#5f3dc4")
 
 
-def _row_view(row: dict, index: int) -> dict:
-    solver = row["solver"]
-    players = row["players"]
-    top = players[-1] if players else None
-    scores = solver["scores"]
-    return {
-        "anchor": f"v{index}", "label": label(row), "group": row["group"],
-        "winnable": percent_interval(solver["winnable"]),
-        "counts": f"{solver['won']}/{solver['lost']}/{solver['unknown']}",
-        "proven": solver["proven_best"],
-        "best": "—" if not scores else f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]",
-        "nodes": number(solver["nodes"], 0),
-        "rates": [percent_interval(p["win_rate"]) for p in players],
-        "turns": number(top and top["turns"]), "resolved": number(top and top["resolved"]),
-        "decisions": number(top and top["decisions_per_game"]),
-        "options": number(top and top["options_per_decision"]),
-        "contenders": number(top and top["contenders_per_decision"]),
-        "mattering": "—" if not top or top["mattering_share"] is None
-        else f"{top['mattering_share'] * 100:.0f}%",
-    }
+def _top(row: dict, key: str, digits: int = 1) -> str:
+    """A figure of the largest budget's games (the thinking-load figures), or a dash."""
+    return number(row["players"][-1][key] if row["players"] else None, digits)
+
+
+def _mattering(row: dict) -> str:
+    share = row["players"][-1]["mattering_share"] if row["players"] else None
+    return "—" if share is None else f"{share * 100:.0f}%"
+
+
+def _rate(index: int):
+    return lambda row: percent_interval(row["players"][index]["win_rate"])
+
+
+def columns(budgets: list[int]) -> list[HtmlColumn]:
+    """The numbers table's columns, one row a variant of the report."""
+    return [
+        HtmlColumn("変種", label, "name"),
+        HtmlColumn("クリア可能 [95%]", lambda r: percent_interval(r["solver"]["winnable"])),
+        HtmlColumn("可/否/未決", lambda r: "/".join(
+            str(r["solver"][k]) for k in ("won", "lost", "unknown"))),
+        HtmlColumn("最高点 中央 [範囲]", lambda r: best_scores(r["solver"])),
+        HtmlColumn("最善と証明", lambda r: r["solver"]["proven_best"]),
+        HtmlColumn("局面/局", lambda r: number(r["solver"]["nodes"], 0)),
+        *(HtmlColumn(f"{W.measure.win_rate} {b}想定 [95%]", _rate(i)) for i, b in enumerate(budgets)),
+        HtmlColumn("手番", lambda r: _top(r, "turns")),
+        HtmlColumn("解決数", lambda r: _top(r, "resolved")),
+        HtmlColumn("決定/局", lambda r: _top(r, "decisions_per_game")),
+        HtmlColumn("選択肢/決定", lambda r: _top(r, "options_per_decision")),
+        HtmlColumn("迷う選択肢/決定", lambda r: _top(r, "contenders_per_decision")),
+        HtmlColumn("差のつく決定", _mattering),
+    ]
 
 
 def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
@@ -142,14 +155,11 @@ def score_plot(rows: list[dict]) -> str | None:
 
 
 def _plots(report: dict) -> dict:
-    import matplotlib
-
-    matplotlib.use("Agg")
     rows = report["variants"]
     budgets = report["settings"]["budgets"]
-    with matplotlib.rc_context({**RC, "svg.hashsalt": "jibunki-journey"}), _quiet_fonts():
-        if not rows:
-            return {"outcome": None, "load": None, "scores": None}
+    if not rows:
+        return {"outcome": None, "load": None, "scores": None}
+    with plotting("jibunki-journey"):
         return {"outcome": outcome_plot(rows, budgets),
                 "load": load_plot(rows) if budgets else None, "scores": score_plot(rows)}
 
@@ -157,26 +167,20 @@ def _plots(report: dict) -> dict:
 def render_report(report: dict) -> str:
     """The report as one HTML document, plots inline. Raises ValueError for a report of
     another format than ``FORMAT``."""
-    from markupsafe import Markup
-
-    if report.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT!r} report: format {report.get('format')!r}")
+    check_format(report, FORMAT)
     settings = report["settings"]
-    plots = {name: None if svg is None else Markup(svg)  # escaped by matplotlib
-             for name, svg in _plots(report).items()}
-    return environment(TEMPLATES).get_template("journey.html.j2").render(
-        settings=settings, budgets=settings["budgets"],
-        last_seed=settings["seed"] + settings["seeds"] - 1,
-        rows=[_row_view(r, i) for i, r in enumerate(report["variants"])],
-        missing=report["missing"], plots=plots)
+    rows = report["variants"]
+    return render_page(
+        "journey.html.j2", TEMPLATES, _plots(report),
+        nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("scores", "スコア"),
+             ("numbers", "数表")],
+        settings=settings, budgets=settings["budgets"], variants=len(rows),
+        last_seed=settings["seed"] + settings["seeds"] - 1, missing=report["missing"],
+        table=numbers_table(columns(settings["budgets"]), rows,
+                            lambda index, _: f"v{index}"))
 
 
 def write_report(report: dict, out_dir: Path) -> Path:
     """Write the report's page as ``out_dir/index.html`` (``out_dir`` created if needed;
     replaced whole by contract.disk.write) and return its path. Same report, same bytes."""
-    text = render_report(report)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    index = out_dir / "index.html"
-    disk.write(index, text, inside=out_dir, replace=True)
-    return index
+    return write_page(Path(out_dir), render_report(report))

@@ -181,18 +181,10 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
     table = from_literal(JourneyTable, table_literal, "journey")
     found, missing = variants(table, settings)
     tasks = tasks_of(found, settings)
-    heard = None
-    if progress is not None:
-        finished = [0]
-
-        def heard(index, result) -> None:
-            finished[0] += 1
-            progress(finished[0], len(tasks))
-
-        progress(0, len(tasks))
+    tell = None if progress is None else lambda done: progress(done, len(tasks))
     with open_runner(prepare, table_literal, workers=workers, backend=backend,
                      address=address) as runner:
-        results = runner.run(work, tasks, heard)
+        results = runner.run_counted(work, tasks, tell)
     rows = []
     for index, variant in enumerate(found):
         mine = [(t, r) for t, r in zip(tasks, results) if t.variant == index]
@@ -210,6 +202,15 @@ def label(row: dict) -> str:
     if row["group"] == "アイテム":
         return f"アイテム {'+'.join(row['items'])}"
     return f"{row['setup_name']}（{'+'.join(row['items'])}）"
+
+
+def best_scores(solver: dict) -> str:
+    """The solver's best scores as both reports show them: the median and the range, or a
+    dash when no deal was won."""
+    scores = solver["scores"]
+    if not scores:
+        return "—"
+    return f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]"
 
 
 def _row(table, variant: Variant, results: list, settings: Settings) -> dict:

@@ -1,6 +1,7 @@
 """旅の測定の報告（端末） — ``jibunki journey report`` as the terminal shows it: a head line
 saying what was measured, then one table of how winnable each variant is and how often
-the player wins at each budget, and one of its thinking load.
+the player wins at each budget, and one of its thinking load. The tables are data — their
+columns — drawn to the terminal's width by the labs' shared sim/render_text.py.
 
 Designer text (set-up and item names) goes into rich ``Text`` objects, never through
 rich's markup parser.
@@ -8,11 +9,10 @@ rich's markup parser.
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 
 from contract.vocabulary import W
-from sim.report_text import interval_text, number
+from sim.render_text import Column, FittedTable, interval_text, number
 
 from . import measure
 
@@ -37,53 +37,70 @@ NOTES = ("クリア可能 %: 解き手が予算内に勝ち筋を見つけた配
          "差のつく決定: 余裕より悪い選択肢がある決定。")
 
 
-def label(row: dict) -> Text:
+def label(row: dict, settings: dict | None = None) -> Text:
     """The variant as the tables name it (measure.label), as designer text."""
     return Text(measure.label(row))
 
 
-def _scores(solver: dict) -> str:
-    scores = solver["scores"]
-    if not scores:
-        return "—"
-    return f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]"
+def _top(row: dict) -> dict | None:
+    """The games of the largest budget: the thinking-load figures are read from them."""
+    return row["players"][-1] if row["players"] else None
 
 
-def outcome_table(report: dict) -> Table:
-    """クリア可能な配り (solver) and the player's win rate per budget."""
-    table = Table(title=f"クリア（山の順を知る解き手）と{W.measure.win_rate}（山を見ない打ち手）",
-                  title_justify="left")
+def _rate(index: int):
+    return lambda row, _: interval_text(row["players"][index]["win_rate"], signed=False)
+
+
+def outcome_columns(budgets: list[int]) -> tuple[Column, ...]:
+    """クリア可能な配り (solver) and the player's win rate per budget. On a narrow terminal
+    the counts, the scores and the stories resolved give way, in that order."""
+    return (
+        Column("変種", "left", label, wraps=True),
+        Column("クリア可能 % [95%]", "right",
+               lambda row, _: interval_text(row["solver"]["winnable"], signed=False)),
+        Column("可/否/未決", "right", lambda row, _: "/".join(
+            str(row["solver"][k]) for k in ("won", "lost", "unknown")), gives_way=3),
+        Column("最高点 中央 [範囲]", "right", lambda row, _: measure.best_scores(row["solver"]),
+               gives_way=2),
+        *(Column(f"{W.measure.win_rate} {b}想定 % [95%]", "right", _rate(i))
+          for i, b in enumerate(budgets)),
+        Column("解決数", "right", lambda row, _: number(_top(row) and _top(row)["resolved"], 1),
+               gives_way=1),
+    )
+
+
+def _share(row: dict, _) -> str:
+    share = row["players"][-1]["mattering_share"]
+    return "—" if share is None else f"{share * 100:.0f}"
+
+
+def _load(key: str):
+    return lambda row, _: number(row["players"][-1][key], 1)
+
+
+#: 思考負荷: decisions, options, contenders, and turns, of the largest budget's games. On a
+#: narrow terminal the turns, then the decisions per game give way.
+LOAD_COLUMNS = (
+    Column("変種", "left", label, wraps=True),
+    Column("手番", "right", _load("turns"), gives_way=2),
+    Column("決定/局", "right", _load("decisions_per_game"), gives_way=1),
+    Column("選択肢/決定", "right", _load("options_per_decision")),
+    Column("迷う選択肢/決定", "right", _load("contenders_per_decision")),
+    Column("差のつく決定 %", "right", _share, gives_way=3),
+)
+
+
+def outcome_table(report: dict) -> FittedTable:
+    """クリア可能な配り (solver) and the player's win rate per budget, one row a variant."""
+    settings = report["settings"]
+    return FittedTable(f"クリア（山の順を知る解き手）と{W.measure.win_rate}（山を見ない打ち手）",
+                       outcome_columns(settings["budgets"]), tuple(report["variants"]),
+                       settings)
+
+
+def load_table(report: dict) -> FittedTable:
+    """思考負荷 of each variant played at the largest budget."""
     budgets = report["settings"]["budgets"]
-    for header, justify in (("変種", "left"), ("クリア可能 % [95%]", "right"),
-                            ("可/否/未決", "right"), ("最高点 中央 [範囲]", "right"),
-                            *((f"{W.measure.win_rate} {b}想定 % [95%]", "right") for b in budgets),
-                            ("解決数", "right")):
-        table.add_column(header, justify=justify, no_wrap=True)
-    for row in report["variants"]:
-        solver = row["solver"]
-        top = row["players"][-1] if row["players"] else None
-        table.add_row(
-            label(row), interval_text(solver["winnable"], signed=False),
-            f"{solver['won']}/{solver['lost']}/{solver['unknown']}", _scores(solver),
-            *(interval_text(p["win_rate"], signed=False) for p in row["players"]),
-            number(top["resolved"], 1) if top else "—")
-    return table
-
-
-def load_table(report: dict) -> Table:
-    """思考負荷: decisions, options, contenders, and turns, of the largest budget's games."""
-    budgets = report["settings"]["budgets"]
-    table = Table(title=f"思考負荷（{budgets[-1]}想定の打ち手の局から）" if budgets else "思考負荷",
-                  title_justify="left")
-    for header in ("変種", "手番", "決定/局", "選択肢/決定", "迷う選択肢/決定", "差のつく決定 %"):
-        table.add_column(header, justify="left" if header == "変種" else "right", no_wrap=True)
-    for row in report["variants"]:
-        if not row["players"]:
-            continue
-        top = row["players"][-1]
-        share = top["mattering_share"]
-        table.add_row(label(row), number(top["turns"], 1), number(top["decisions_per_game"], 1),
-                      number(top["options_per_decision"], 1),
-                      number(top["contenders_per_decision"], 1),
-                      "—" if share is None else f"{share * 100:.0f}")
-    return table
+    return FittedTable(f"思考負荷（{budgets[-1]}想定の打ち手の局から）" if budgets else "思考負荷",
+                       LOAD_COLUMNS, tuple(r for r in report["variants"] if r["players"]),
+                       report["settings"])
