@@ -9,6 +9,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# pytest keeps each test file's assert-rewritten bytecode only while bytecode may be
+# written: with PYTHONDONTWRITEBYTECODE set, every run and every worker rewrote the 220
+# test modules afresh (10 s of the fast loop's minute). The suite's bytecode goes to
+# __pycache__ folders, which git ignores and nothing of the suite reads as content.
+sys.dont_write_bytecode = False
 
 from compiler.lint import check_text  # noqa: E402
 

@@ -62,6 +62,18 @@ def style(tab, selector: str, prop: str, pseudo: str | None = None) -> str:
                         ".getPropertyValue(p)", [selector, prop, pseudo])
 
 
+def settled(tab, selector: str, prop: str, pseudo: str | None, value: str) -> str:
+    """The computed ``prop`` once it reads ``value`` (a fade's transition takes its time:
+    a fixed pause raced it on a loaded machine); what it reads after 5 s otherwise."""
+    try:
+        tab.wait_for_function("([s, p, x, v]) => getComputedStyle(document.querySelector(s), x)"
+                              ".getPropertyValue(p) === v", arg=[selector, prop, pseudo, value],
+                              timeout=5000)
+    except Exception:  # a timeout: the assertion that follows shows what it reads
+        pass
+    return style(tab, selector, prop, pseudo)
+
+
 # ---------------------------------------------------------------------- CSV
 
 
@@ -149,14 +161,13 @@ def test_the_number_line_says_it_scrolls_on_a_phone(browser):
     assert tab.evaluate("document.querySelector('.axis-group').scrollWidth >"
                         " document.querySelector('.axis-group').clientWidth")
     frame = f"{group} .hscroll-frame"
-    assert style(tab, frame, "opacity", "::after") == "1"   # more to the right
-    assert style(tab, frame, "opacity", "::before") == "0"  # nothing to the left yet
+    assert settled(tab, frame, "opacity", "::after", "1") == "1"   # more to the right
+    assert settled(tab, frame, "opacity", "::before", "0") == "0"  # nothing to the left yet
     tab.evaluate("document.querySelector('.axis-group').scrollLeft = 100000")
     tab.wait_for_function("document.querySelector('.hscroll:has(.axis-group)')"
                           ".classList.contains('at-end')")
-    tab.wait_for_timeout(300)  # the fades' transition
-    assert style(tab, frame, "opacity", "::after") == "0"
-    assert style(tab, frame, "opacity", "::before") == "1"
+    assert settled(tab, frame, "opacity", "::after", "0") == "0"
+    assert settled(tab, frame, "opacity", "::before", "1") == "1"
     # the hint and the caption stay in view while the line scrolls
     assert hint.is_visible() and 0 <= hint.bounding_box()["x"] < PHONE["width"]
     caption = tab.locator("#numberline figcaption").bounding_box()
@@ -167,7 +178,8 @@ def test_the_number_line_says_it_scrolls_on_a_phone(browser):
 def test_the_hint_is_gone_where_the_line_fits(browser):
     tab = open_tab(browser)
     assert tab.locator("#numberline .scroll-hint").is_hidden()
-    assert style(tab, ".hscroll:has(.axis-group) .hscroll-frame", "opacity", "::after") == "0"
+    assert settled(tab, ".hscroll:has(.axis-group) .hscroll-frame", "opacity", "::after",
+                   "0") == "0"
     # and it comes when the window narrows, and goes when it widens again
     tab.set_viewport_size(PHONE)
     tab.wait_for_function("!document.querySelector('#numberline .scroll-hint').hidden")

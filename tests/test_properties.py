@@ -98,7 +98,9 @@ def _explicit(start: str = "start") -> dict:
 
 
 def _programs(start: str):
-    return from_lark(get_parser(), start=start, explicit=_explicit(start))
+    # Deferred: the grammar's strategy is built at the first draw, not when pytest imports
+    # this file to collect it (building the parser and the strategy took 3 s per worker).
+    return st.deferred(lambda: from_lark(get_parser(), start=start, explicit=_explicit(start)))
 
 
 GRAMMAR_PROGRAMS = _programs("start")
