@@ -297,6 +297,13 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 # A stray } ] ): dropping it alone keeps everything around it.
                 _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_range(work, pos, pos + 1)
+            elif (meant := _item_keyword_meant(work, exc, pos, suggest)) is not None:
+                # A misspelt item keyword (ぺージ p {): reported with its did-you-mean,
+                # and the item read as spelt right, so its other lines are checked too.
+                _add(diags, _describe(exc, work, pos, path, suggest))
+                work = work[:pos] + meant + work[pos + len(meant):]
+                line = work.count("\n", 0, pos) + 1
+                lines = (line, line)
             else:
                 _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_line(work, pos)
@@ -444,6 +451,21 @@ def _unmatched_closer(text: str, pos: int) -> bool:
     opener, closer = _CLOSERS[text[pos]], text[pos]
     before = _strip_strings(text[:pos + 1])
     return before.count(closer) > before.count(opener)
+
+
+def _item_keyword_meant(text: str, exc, pos: int, suggest) -> str | None:
+    """The item keyword a misspelt word opening a top-level line means, padded to the
+    word's length (so every column after it stays where it was), or None: not at the
+    top level, no keyword guessed, or a keyword longer than the word."""
+    token = getattr(exc, "token", None)
+    if token is None or _TOP_LEVEL_WORDS[0] not in getattr(exc, "expected", ()):
+        return None
+    if text[text.rfind("\n", 0, pos) + 1:pos].strip():
+        return None  # not the first word of its line
+    _, meant = _keyword_hint(token, exc.expected, suggest)
+    if meant not in _TOP_LEVEL_WORDS or len(meant) > len(str(token)):
+        return None
+    return meant.ljust(len(str(token)))
 
 
 def _in_header(text: str, exc, pos: int) -> bool:

@@ -192,3 +192,22 @@ def test_a_misspelled_list_keyword_costs_its_list_not_its_enemy():
     assert [(d.code, d.span.line, d.span.col) for d in found] == [
         ("E001", 4, 3), ("E010", 8, 9)], shown
     assert found[0].replacements == ("予兆",)
+
+
+@pytest.mark.parametrize("typo, meant", [
+    ("ぺージ", "ページ"),   # hiragana ぺ for katakana ペ
+    ("ﾍﾟｰｼﾞ", "ページ"),   # half-width katakana: the keyword is shorter, padded
+    ("ペーシ", "ページ"),   # a dropped dakuten
+])
+def test_a_misspelled_item_keyword_keeps_the_item_and_its_other_errors(typo, meant):
+    """A typo in the word that opens an item costs nothing but its own E001: the item is
+    read as spelt right, so its other errors are reported and a deck naming it finds it."""
+    text = (f'{typo} t "試し" {{\n  銘 3\n  未来面 {{\n    敵HP -= 3\n  }}\n  過去面 白紙\n'
+            '  ペン 過去面 { 歩 += 5 }\n  # …\n  # …\n  行き先 どこか\n}\n')
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [
+        ("E001", 1, 1), ("E010", 10, 7)], shown  # the page's other error, at its column
+    assert found[0].hint.startswith(f"もしかして「{meant}」？"), shown
+    assert found[0].replacements == (meant,)
+    deck = check_text(DECK_NAMING_T, "d.deck", context={"t.page": text})
+    assert [d.code for d in deck.diagnostics] == []  # the page is defined: no E011
