@@ -7,6 +7,11 @@ shorter form when it names one action only (``play 赤3`` when one black pawn ca
 Each verb has Japanese spellings (``出す 赤3``), and so have the fixed words of mill and
 letter (``ループ 捨て札``): VERB_ALIASES and WORD_ALIASES.
 
+The words are written once, for the rules' tuples (``label``, ``labels``, ``parse``: what a
+golden game of the rules replays); a player of a ``Journey`` reads and writes its action
+values through the same words with ``action_label``, ``action_labels`` and ``read`` —
+the two conversion tables of journey/actions.py between them, nothing spelt twice.
+
     play 赤3 黒3            the card, and the black pawn on day 3 walks (7 − 3)
     play 赤3 黒1+2 黒3+2    地図（問題点）: the steps shared between both
     mill discard | mill bottom
@@ -22,6 +27,10 @@ from __future__ import annotations
 
 from contract.vocabulary import W
 
+from contract.game import Action
+
+from .actions import as_tuple, from_tuple
+from .game import Journey
 from .play import legal_actions
 from .rules import JourneyError
 from .state import State
@@ -117,6 +126,26 @@ def parse(state: State, text: str) -> tuple:
         raise JourneyError(f"いまはできない行動です: 「{text.strip()}」。できるのは例えば: {' / '.join(same_verb)}")
     raise JourneyError(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
                        "（help で書き方を表示）")
+
+
+def action_label(journey: Journey, action: Action) -> str:
+    """The words of the action value ``action`` in ``journey`` (as ``label`` spells its
+    tuple)."""
+    rule = as_tuple(action)
+    if rule is None:
+        raise JourneyError(f"知らない行動です: {action!r}")
+    return label(journey.state, rule)
+
+
+def action_labels(journey: Journey) -> dict[str, Action]:
+    """Every action ``journey`` allows now (``Journey.actions``), by its label, in that
+    order."""
+    return {action_label(journey, action): action for action in journey.actions()}
+
+
+def read(journey: Journey, text: str) -> Action:
+    """The action value ``text`` names in ``journey`` (``parse``'s words and refusals)."""
+    return from_tuple(parse(journey.state, text))
 
 
 def _missing_card(state: State, words: list[str]) -> str:

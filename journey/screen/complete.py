@@ -1,7 +1,8 @@
 """旅の補完 — what the journey prompt offers on Tab, as plain data (no line editor here).
 
 ``candidates(state, text)`` reads the line typed so far and returns what may complete its
-last word, from the legal actions' labels (journey.notation): the first word, the verbs
+last word, from the labels of the actions the game allows (``Journey.actions``,
+spelt by journey.notation): the first word, the verbs
 of the actions allowed now and the terminal's commands (every spelling, English and
 Japanese); a later word, the next word of every label the line so far begins (a card, a
 black pawn, a day, a suit, an item, a direction, discard/bottom … and, once one of its
@@ -14,7 +15,8 @@ from __future__ import annotations
 
 from terminal.prompt import Candidate
 
-from ..notation import WORD_ALIASES, labels, normal_words
+from ..game import Journey
+from ..notation import WORD_ALIASES, action_labels, normal_words
 from ..state import State
 from .commands import COMMANDS, TERMINAL
 
@@ -27,7 +29,7 @@ def candidates(state: State, text: str) -> list[Candidate]:
     if not text or text[-1].isspace():
         words.append("")
     last, before = words[-1], words[:-1]
-    known = [label.split() for label in labels(state)]
+    known = [label.split() for label in action_labels(Journey(state))]
     if not before:
         return _first_words(known, last)
     typed = normal_words(before)

@@ -17,16 +17,14 @@ lines. The exit status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINI
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                              commands, emit, exit_code)
 
-from .. import JourneyError, apply
-from ..notation import labels, parse
-from ..play import deal_game, open_top, resolvable, score
+from .. import Journey, JourneyError
+from ..notation import action_labels, read
+from ..play import open_top, resolvable, score
 from ..state import State
 from .commands import command_word, help_lines
 
@@ -49,20 +47,26 @@ PHASE_WORDS = {
 MOMENT_WORDS = {"refill": f"{HAND}補充の前", "events": "イベントフェイズの前",
                 "effects": "次のイベント効果の前", "end": "終了フェイズの前"}
 LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
-@dataclass
 class Game:
-    """One game in the terminal: the state, the states before each action (for undo),
-    and the events so far."""
+    """One game in the terminal: the ``Journey`` played (contract.game.Game: actions as
+    values, applied by the game itself), the games before each action (for undo), and
+    the events of the deal."""
 
-    state: State
-    opening: list[dict]
-    history: list[State] = field(default_factory=list)
+    def __init__(self, state: State, opening: list[dict]):
+        self.journey = Journey(state, opening)
+        self.opening = list(opening)
+        self.history: list[Journey] = []
+
+    @property
+    def state(self) -> State:
+        """The position reached (what the screen draws)."""
+        return self.journey.state
 
     @classmethod
     def deal(cls, rules, seed: int, items=None) -> "Game":
-        """A new game of ``rules`` dealt for ``seed`` (journey.play.deal_game)."""
-        state, events = deal_game(rules, seed, items)
-        return cls(state, events)
+        """A new game of ``rules`` dealt for ``seed`` (``Journey.new``)."""
+        journey = Journey.new(rules, seed, items)
+        return cls(journey.state, journey.opening)
 
     def run(self, line: str) -> tuple[list[str], list[dict], bool]:
         """(lines to print, events, quit?) of one command line: one of the terminal's own
@@ -72,16 +76,16 @@ class Game:
         own = _OWN.get(command_word(words[0])) if words else None
         if own is not None:
             return own(self)
-        if self.state.over:
+        if self.journey.result is not None:
             return ["× ゲームは終わっています（undo で戻れます）"], [], False
         try:
-            action = parse(self.state, line)
+            action = read(self.journey, line)
         except JourneyError as exc:
             return [f"× {exc}"], [], False
-        self.history.append(self.state)
-        self.state, events = apply(self.state, action, check=False)
-        return narrate(self.history[-1], events), events, False
-
+        before = self.journey.copy()
+        events = self.journey.apply(action)
+        self.history.append(before)
+        return narrate(before.state, events), events, False
 
     def _quit(self):
         return [], [], True
@@ -90,7 +94,7 @@ class Game:
         return help_lines(), [], False
 
     def _actions(self):
-        return [f"  {lab}" for lab in labels(self.state)] or ["（できる行動はありません）"], [], False
+        return [f"  {lab}" for lab in action_labels(self.journey)] or ["（できる行動はありません）"], [], False
 
     def _cards(self):
         return card_texts(self.state), [], False
@@ -98,7 +102,7 @@ class Game:
     def _undo(self):
         if not self.history:
             return ["× 戻せる手がありません"], [], False
-        self.state = self.history.pop()
+        self.journey = self.history.pop()
         return ["一手戻しました"], [{"event": "undo"}], False
 
 
@@ -151,7 +155,7 @@ def _screen(state: State, compact: bool = False) -> list[str]:
     out.append(f"次: {PHASE_WORDS[state.phase]}" + _pending(state))
     if state.phase == "lost":
         out[-1] += f"（{LOSS_WORDS.get(state.reason, state.reason)}）"
-    known = list(labels(state))
+    known = list(action_labels(Journey(state)))
     if known:
         shown = known[:SHOWN_ACTIONS]
         more = f" …ほか {len(known) - len(shown)}（actions）" if len(known) > len(shown) else ""
