@@ -22,7 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .play import apply, legal_actions, new_game, resample
+from .actions import as_tuple
+from .game import Journey
+from .play import apply, resample
 from .search import play_on, promise
 from .state import State
 
@@ -80,14 +82,17 @@ class Game:
 
 
 def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
-           actions: list) -> tuple[tuple, Decision]:
-    """The option with the best mean promise over ``samples`` sampled deck orders."""
+           actions: list) -> tuple:
+    """The option (an action value) with the best mean promise over ``samples`` sampled
+    deck orders. The sampled worlds are searched on the rules' tuples, as the solver
+    searches (journey/search.py): the hot loop."""
     worlds = [knowledge.sample(s, rng) for _ in range(samples)]
     totals = []
     for action in actions:
+        rule = as_tuple(action)
         total = 0
         for world in worlds:
-            total += promise(play_on(apply(world, action, check=False)[0]))
+            total += promise(play_on(apply(world, rule, check=False)[0]))
         totals.append(total / samples)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))
@@ -96,14 +101,12 @@ def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
 def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
     """Deal ``seed`` and play it to the end with ``samples`` samples per decision; the
     player's own random stream is seeded by the deal and the budget."""
-    from .play import score
-
     rng = random.Random(f"journey-player:{seed}:{samples}")
-    s = new_game(rules, seed, items, cards)
+    game = Journey.new(rules, seed, items, cards)
     knowledge = Knowledge()
     decisions: list[Decision] = []
-    while not s.over:
-        actions = legal_actions(s)
+    while game.result is None:
+        actions = game.actions()
         if not actions:
             # Not over, yet nothing is legal: the runtime can reach this (an empty hand
             # at 移動フェイズ after リュックサック gave its last card). The game cannot go on,
@@ -112,11 +115,12 @@ def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
         if len(actions) == 1:
             action = actions[0]
         else:
-            action, decision = choose(s, knowledge, samples, rng, actions)
+            action, decision = choose(game.state, knowledge, samples, rng, actions)
             decisions.append(decision)
-        after, events = apply(s, action, check=False)
-        knowledge = knowledge.after(s, after, events)
-        s = after
-    won = s.phase == "won"
-    return Game(won, s.turn, score(s)["score"] if won else None,
-                bin(s.resolved).count("1"), decisions)
+        before = game.state
+        events = game.apply(action)
+        knowledge = knowledge.after(before, game.state, events)
+    result = game.result or {}
+    won = result.get("outcome") == "won"
+    return Game(won, game.state.turn, result["score"] if won else None,
+                bin(game.state.resolved).count("1"), decisions)
