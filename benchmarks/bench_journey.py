@@ -9,7 +9,10 @@ ones); every repeat then times, interleaved, on those same actions:
 * floor: ``State.copy()`` and ``State.key()`` once per action — what a memoised search
   cannot avoid;
 * play: ``legal_actions`` then ``apply(check=False)`` per action — a search's step;
-* play checked: ``apply`` with its legality check, as the terminal calls it.
+* play checked: ``apply`` with its legality check, as the terminal calls it;
+* journey: ``Journey.actions()`` then ``Journey.apply(action)`` — the same step on action
+  values through the game interface, as the terminal and the player now take it (what the
+  solver's search would pay if it left the rules' tuples).
 
 Printed: min and median of each, per action, and the ratio to the floor. No timing is
 asserted.
@@ -36,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setup", default="草案")
     args = parser.parse_args(argv)
 
-    from journey import apply, legal_actions, load_rules
+    from journey import Journey, apply, legal_actions, load_rules
     from journey.play import deal_game
 
     rules = load_rules(args.setup)
@@ -64,8 +67,14 @@ def main(argv: list[str] | None = None) -> int:
             for pick in picks:
                 state = apply(state, legal_actions(state)[pick], check=check)[0]
 
+    def journey():
+        for start, picks in games:
+            game = Journey(start)
+            for pick in picks:
+                game.apply(game.actions()[pick])
+
     times = interleaved({"floor": floor, "play": lambda: play(False),
-                         "play checked": lambda: play(True)}, args.repeats)
+                         "play checked": lambda: play(True), "journey": journey}, args.repeats)
     print(machine_line(f"bench_journey: {args.games} random games of {args.setup}, {count} actions"))
     for line in figure_rows(times, "floor", count, unit="action"):
         print(line)
