@@ -24,7 +24,8 @@ from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
 
 from .. import Journey, JourneyError
 from ..notation import action_labels, read
-from ..play import open_top, resolvable, score
+from ..actions import Resolve
+from ..play import open_top
 from ..state import State
 from .commands import command_word, help_lines
 
@@ -194,7 +195,7 @@ def _pending(state: State) -> str:
     if state.phase == "mill":
         return f" — 引いたカード: {_card(state, state.pending[0])}"
     if state.phase == "resolve":
-        ready = resolvable(state)
+        ready = [a.suit for a in Journey(state).actions() if isinstance(a, Resolve)]
         return " — 解決できる物語: " + ("、".join(state.rules.suit_word(s) for s in ready) or "なし")
     return ""
 
@@ -289,7 +290,7 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
     write("── 最後の盤面 ──")
     for line in screen(game.state):
         write(line)
-    write(_result(game.state))
+    write(_result(game.journey))
     return exit_status(game.state)
 
 
@@ -348,7 +349,7 @@ def _keyboard(game: Game, keyboard) -> int:
         if quit_:
             break
         _draw(console, game.state, [f"> {line.strip()}", *said], acted=game.state is not before)
-    _say(console, [_result(game.state)])
+    _say(console, [_result(game.journey)])
     return exit_status(game.state)
 
 
@@ -387,10 +388,11 @@ def _events_mode(game: Game, lines) -> int:
     return exit_status(game.state)
 
 
-def _result(state: State) -> str:
-    if state.phase == "won":
-        return f"結果: クリア（{TURN} {state.turn}、スコア {score(state)['score']}）"
-    if state.phase == "lost":
-        return f"結果: {LOST}（{TURN} {state.turn}、{LOSS_WORDS.get(state.reason, state.reason)}）"
-    return f"結果: 途中（{TURN} {state.turn}）"
+def _result(journey: Journey) -> str:
+    result = journey.result
+    if result is None:
+        return f"結果: 途中（{TURN} {journey.state.turn}）"
+    if result["outcome"] == "won":
+        return f"結果: クリア（{TURN} {result['turn']}、スコア {result['score']}）"
+    return f"結果: {LOST}（{TURN} {result['turn']}、{LOSS_WORDS.get(result['reason'], result['reason'])}）"
 
