@@ -23,8 +23,8 @@ from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                              commands, emit, exit_code)
 
 from .. import Journey, JourneyError
-from ..notation import action_labels, read
 from ..actions import Resolve
+from ..notation import action_labels, read
 from ..play import open_top
 from ..state import State
 from .commands import command_word, help_lines
