@@ -2,7 +2,7 @@
 draft-17 solitaire (journey/).
 
 A game is played only through ``apply(action)``; an action is a small frozen value (the
-battle's are below, the journey's in contract/journey_actions.py). A game says:
+battle's are below, the journey's in journey/actions.py). A game says:
 
 - ``actions()``: every action the rules allow now, as values (empty when it is over);
 - ``apply(action)``: the events the action caused — an action the rules do not allow is

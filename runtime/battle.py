@@ -11,6 +11,7 @@ effects' random picks, the enemy).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -228,8 +229,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         ``Pen`` of each face a pen may write, ``Tear`` of each hand page, ``EndTurn`` —
         or, while a choice is pending, the ``Choose`` of every answer (each set of
         ``count`` candidates, in the candidates' order). Empty when the run is over.
-        The values are made once per uid (``_PLAYS`` …): a simulation asks at every
-        step, and making a frozen value costs more than finding it."""
+        The values are made once per uid (``_play`` …, cached): a simulation asks at
+        every step, and making a frozen value costs more than finding it."""
         if self.state.outcome is not None:
             return []
         choice = self._choice
@@ -237,11 +238,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return [Choose(answer) for answer in
                     itertools.combinations(choice.candidates, choice.count)]
         s = self.state
-        plays = _PLAYS
-        actions: list = [plays.get(uid) or _play_action(uid) for uid in self._playable()]
+        actions: list = [_play(uid) for uid in self._playable()]
         limits = s.limits()
         if s.pens_used < limits["pen_cap"]:
-            made = _PENS
             instances = s.pages
             facts = self.page_facts
             for uid in s.zones["hand"]:
@@ -253,16 +252,15 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
                     # for, not yet penned.
                     for side in pens:
                         if not faces[side]["penned"]:
-                            actions.append(made.get((uid, side)) or _pen_action(uid, side))
+                            actions.append(_pen(uid, side))
                     continue
                 for side in SIDES:
                     face = faces[side]
                     restorable = face["state"] == "blank" and face["blanked"] is not None
                     if restorable or (side in pens and not face["penned"]):
-                        actions.append(made.get((uid, side)) or _pen_action(uid, side))
+                        actions.append(_pen(uid, side))
         if s.tears_used < limits["tear_cap"]:
-            tears = _TEARS
-            actions += [tears.get(uid) or _tear_action(uid) for uid in s.zones["hand"]]
+            actions += [_tear(uid) for uid in s.zones["hand"]]
         actions.append(_END_TURN)
         return actions
 
@@ -316,7 +314,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     def dev_set(self, **values) -> EventLog:
         """開発者モード: ``apply(DevSet.of(**values))`` (see ``_on_dev_set``)."""
-        return self.apply(DevSet(tuple(values.items())))
+        return self.apply(DevSet.of(**values))
 
     def _known_uid(self, uid) -> int:
         """``uid`` when it names a page instance; else Refused (the page actions' first
@@ -500,27 +498,6 @@ HANDLERS = {Play: Battle._on_play, Pen: Battle._on_pen, Tear: Battle._on_tear,
 
 _END_TURN = EndTurn()
 #: The action values of the pages, made once per uid (``Battle.actions``).
-_PLAYS: dict[int, Play] = {}
-_TEARS: dict[int, Tear] = {}
-_PENS: dict[tuple[int, str], Pen] = {}
-
-
-def _play_action(uid: int) -> Play:
-    found = _PLAYS.get(uid)
-    if found is None:
-        found = _PLAYS[uid] = Play(uid)
-    return found
-
-
-def _tear_action(uid: int) -> Tear:
-    found = _TEARS.get(uid)
-    if found is None:
-        found = _TEARS[uid] = Tear(uid)
-    return found
-
-
-def _pen_action(uid: int, side: str) -> Pen:
-    found = _PENS.get((uid, side))
-    if found is None:
-        found = _PENS[uid, side] = Pen(uid, side)
-    return found
+_play = functools.cache(Play)
+_tear = functools.cache(Tear)
+_pen = functools.cache(Pen)

@@ -58,13 +58,16 @@ def _chosen(battle, action: Choose) -> Choose:
 
 #: Action class → the action with its page ids made uids (absent: it names no page).
 _RESOLVE = {Play: _in_hand, Pen: _in_hand, Tear: _in_hand, Choose: _chosen}
+def _named_uid(battle, action):
+    return replace(action, uid=_page_id(battle, action.uid))
+
+
+def _named_uids(battle, action: Choose) -> Choose:
+    return Choose(tuple(_page_id(battle, c) for c in action.uids))
+
+
 #: Action class → the action with its uids named by page id.
-_NAME = {
-    Play: lambda battle, a: replace(a, uid=_page_id(battle, a.uid)),
-    Pen: lambda battle, a: replace(a, uid=_page_id(battle, a.uid)),
-    Tear: lambda battle, a: replace(a, uid=_page_id(battle, a.uid)),
-    Choose: lambda battle, a: Choose(tuple(_page_id(battle, c) for c in a.uids)),
-}
+_NAME = {Play: _named_uid, Pen: _named_uid, Tear: _named_uid, Choose: _named_uids}
 
 
 def resolve(battle, action):
