@@ -1,7 +1,7 @@
 """診断 — source spans and diagnostics, shared by every pass, and their rendering.
 
 A diagnostic never raises: passes return them as values, the CLI prints them all.
-Rendering follows compilers: ``path:line:col: error[E020]: message``, the source line, a
+Rendering follows compilers: ``path:line:col: エラー[E020]: message``, the source line, a
 caret under the span (aligned by East Asian display width), then hint and notes.
 """
 
