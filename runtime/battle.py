@@ -71,17 +71,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: action (``_done``).
         self.emit = self._records.append
         self._start = 0  # where the events of the action being resolved begin
-        self._pending = None  # a generator waiting for ``choose``; never saved
-        self._settled = True  # whether the pending resolution is the settling (_resume)
+        #: The resolution: what is left to resolve of the action being resolved, as data
+        #: — a stack of steps (``function, arguments``), the next one last. A step is a
+        #: function of the battle and its arguments; it does its work and pushes what
+        #: follows (``resolution.py`` says how). Empty between actions; while a choice
+        #: is pending, its top is the step that takes the answer. Copied by ``copy``,
+        #: never saved (spec 002: 選択待ち状態はセーブ対象に含めない).
+        self._stack: list[tuple] = []
         self._choice: Pending | None = None
-        #: The actions applied since ``origin`` made this battle, in order: what a copy
-        #: taken while a choice is pending replays (``copy``).
-        self.history: list = []
-        #: How to make this battle as it was before ``history`` (a function of nothing),
-        #: or None when it cannot be made again — the state was changed by hand, or a
-        #: copy draws from other streams. ``Battle.new`` and ``runtime.save.from_json``
-        #: set it.
-        self.origin = None
         #: (the stage's list of Intents, the record 予兆 last made of it) — shared by the
         #: turns until the list changes (EnemyTurn._shown_intents); never saved.
         self._shown = None
@@ -133,15 +130,14 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         battle.emit(("run_started", seed, stages, len(pages)))
         for _ in range(balance.stage_start_hand):
             battle._draw_one()
-        battle._begin(battle._opening_steps())
+        battle._begin((Battle._opening, ()))
         battle._done()
-        battle.origin = lambda: cls.new(tables, seed=seed, enemies=stages, deck=pages,
-                                        record=record)
         return battle
 
-    def _opening_steps(self):
-        yield from self._fire_board("run_start")
-        yield from self._start_stage()
+    def _opening(self) -> None:
+        """The run begins: ラン開始時 fires, then the first stage starts."""
+        self._stack.append((Battle._start_stage, ()))
+        self._fire("run_start")
 
     # ============================================================== events
     def _open(self) -> None:
@@ -267,27 +263,23 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
 
     # ============================================================== actions
     # ``apply`` is the one way in: it hands the action to its handler (HANDLERS, by the
-    # action's class) and keeps it in ``history``. Each handler checks everything it can
-    # refuse before anything changes (Refused), then resolves until the action ends or a
-    # player choice makes it wait.
+    # action's class). Each handler checks everything it can refuse before anything
+    # changes (Refused), then resolves until the action ends or a player choice makes it
+    # wait.
     def apply(self, action) -> EventLog:
         """Carry out ``action`` (a ``contract.game`` action value); the events it caused.
         Refused — with the reason, in Japanese — when the rules do not allow it now."""
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise Refused(f"対戦の行動ではありません: {action!r}")
-        history = self.history
-        history.append(action)
         try:
             return handler(self, action)
         except Refused:
             # A refusal changes nothing (every check comes first) — except a DevSet
-            # refused at a later value, whose earlier values are set and emitted: that
-            # one stays in the history, so a replay sets them too (and is refused alike).
-            if len(self._records) == self._start:
-                history.pop()
-            else:
-                self._done()  # its events are in the log, as the action's own
+            # refused at a later value, whose earlier values are set and emitted: those
+            # events are in the log, as the action's own.
+            if len(self._records) != self._start:
+                self._done()
             raise
 
     # The methods of the actions by name, for the tests and tools that call them so:
@@ -333,7 +325,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         plan = self._plan(uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
             raise Refused(self.play_info(uid)["reason"])
-        self._begin(self._resolve_play(uid, plan))
+        self._begin((Battle._resolve_play, (uid, plan)))
         return self._done()
 
     def _on_pen(self, action: Pen) -> EventLog:
@@ -351,7 +343,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     def _on_end_turn(self, action: EndTurn) -> EventLog:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
         self._ready()
-        self._begin(self._end_turn())
+        self._begin((Battle._end_turn, ()))
         return self._done()
 
     def _on_choose(self, action: Choose) -> EventLog:
@@ -366,7 +358,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             raise Refused(f"候補から {wanted} 枚を選んでください")
         self._choice = None
         self.emit(("chosen", list(uids)))
-        self._resume(list(uids))
+        self._answer(list(uids))
+        self._resolve()
         return self._done()
 
     def _on_dev_set(self, action: DevSet) -> EventLog:
@@ -400,40 +393,25 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
     # ============================================================== copies
     def copy(self, *, streams: Streams | None = None, record: bool = False) -> "Battle":
         """An independent battle in the same position (an action applied to it leaves
-        this one as it was). Events are only counted unless ``record``; the copy's log
-        starts empty. The tables and the placed 作用, frozen objects, are shared.
+        this one as it was), a pending choice too. Events are only counted unless
+        ``record``; the copy's log starts empty. The tables and the placed 作用, frozen
+        objects, are shared. Given ``streams``, the copy draws from those instead (a
+        search's guesses: copying the real streams only to replace them would cost more
+        than the copy of the state).
 
-        With nothing pending, the state and the streams are copied — or, given
-        ``streams``, the copy draws from those instead (a search's guesses: copying the
-        real streams only to replace them would cost more than the copy of the state).
-
-        While a choice is pending the battle waits inside a resolution (a suspended
-        generator), which cannot be copied; so the copy is made by replaying the run:
-        ``origin`` makes the battle as it began and ``history`` is applied to it. The
-        battle is deterministic (same seed, same actions, same events), so the replay
-        stands exactly where this battle stands, waiting in the same choice — at the
-        cost of the whole run's actions once more. A battle whose ``origin`` is None
-        (changed by hand, or a copy with other streams) refuses such a copy."""
-        if self._choice is None:
-            twin = Battle(self.tables, self.state.copy(),
-                          self.streams.copy() if streams is None else streams, record=record)
-            if streams is None and self.origin is not None:
-                twin.origin, twin.history = self.origin, list(self.history)
-            return twin
-        if self.origin is None:
-            raise Refused(f"{W.pick.choice}の途中のこの対戦は写せません"
-                          "（開始から再生できない対戦です: 手で変えた局面か、別の乱数で写したもの）")
-        twin = self.origin()
-        twin.record = record  # the replay's own events are of no use to the copy
-        for action in self.history:
-            try:
-                twin.apply(action)
-            except Refused:  # a DevSet refused part-way here was refused there too
-                pass
-        twin._records.clear()
-        twin._start = twin.event_count = 0
-        if streams is not None:
-            twin.streams, twin.origin = streams, None
+        The resolution under way is data (``_stack``): its steps are copied, each
+        placed effect they name taken as the copy's own (the state's copy holds new
+        ones, in the same order)."""
+        twin = Battle(self.tables, self.state.copy(),
+                      self.streams.copy() if streams is None else streams, record=record)
+        twin.count_scope = self.count_scope
+        if self._stack or self._chain or self._links_made:
+            own = dict(zip(map(id, self.state.effects), twin.state.effects))
+            twin._stack = [(step, _remapped(args, own)) for step, args in self._stack]
+            twin._chain = _remapped(self._chain, own)
+            twin._links = {id(p): p for p in _remapped(list(self._links.values()), own)}
+            twin._links_made = self._links_made
+        twin._choice = self._choice
         return twin
 
     def _dev_hand(self, pages) -> None:
@@ -449,47 +427,60 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         # (its ban on plays belongs to that hand, DESIGN §6.2 failed redraw).
         s.redraw_failed = False
 
-    # ======================================================= resumable steps
-    def _begin(self, steps) -> None:
-        """Run a resolution that may stop for a player choice (a generator), then settle
-        the stage. Every step that can fire the board is such a generator, so a 選択
-        asked anywhere — a turn phase, a crossing, 被弾時, a stage start — waits for
-        ``choose`` (DESIGN §6.1 player choice)."""
-        self._pending = steps
-        self._settled = False  # the stage is settled once the resolution has ended
+    # ============================================================ resolution
+    # The resolution is data: ``_stack`` holds the steps left, the next one last. A step
+    # does its work and, when something must follow it, pushes that — what follows
+    # first, then what it sets off on top (a firing of the board, an effect list), so
+    # that the pushed work resolves first and the step's own rest after it. A step that
+    # calls another inline and finds the stack grown puts its rest beneath what was
+    # pushed (``list.insert`` at the height it began at): the usual case — nothing fired
+    # — pushes nothing and costs no step. A step that needs the player returns a
+    # ``Pending`` with the step that takes the answer on top (``_ask``); everything else
+    # returns None.
+    def _begin(self, *steps) -> None:
+        """Resolve a player action's steps (the last given first), then settle the stage
+        when it is over (``_settle``, which may ask the player too)."""
         if self._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
             self._links_made = 0
             self._links = {}
-        self._resume(None)
+        self._stack = [(Battle._settle, ()), *steps]
+        self._resolve()
 
-    def _resume(self, answer) -> None:
-        """Carry the pending resolution on with ``answer`` until it asks the player or
-        ends; at its end, settle the stage when it is over (``_settle``: the steps
-        pending then, which may ask the player too) — one generator at a time, not the
-        resolution wrapped in one more for the settling (an action makes a few)."""
-        while True:
-            if answer is None:
-                # next() with a default: an ended generator raises no StopIteration
-                # (most actions never ask: raising and catching it doubled the cost of
-                # driving a resolution to its end).
-                request = next(self._pending, None)
-            else:
-                try:
-                    request = self._pending.send(answer)
-                except StopIteration:
-                    request = None
-            if request is None:  # the resolution has ended (a request is a Pending)
-                if not self._settled:
-                    self._settled = True
-                    if self.state.outcome is None and self._stage_over():
-                        self._pending, answer = self._settle(), None
-                        continue
-                self._pending = None
+    def _resolve(self) -> None:
+        """Run steps until the stack is empty or a step asks the player (``_choice``)."""
+        stack = self._stack
+        pop = stack.pop
+        while stack:
+            step, args = pop()
+            request = step(self, *args)
+            if request is not None:
+                self._choice = request
+                self.emit(("choice_requested", list(request.candidates), request.count))
                 return
-            self._choice = request
-            self.emit(("choice_requested", list(request.candidates), request.count))
-            return
 
+    def _ask(self, request: Pending, step, args: tuple) -> Pending:
+        """Wait for the player: ``step`` takes the answer after ``args`` when it comes."""
+        self._stack.append((step, args))
+        return request
+
+    def _answer(self, answer) -> None:
+        """Give the pending step its answer (the step on top of the stack, ``_ask``)."""
+        stack = self._stack
+        step, args = stack.pop()
+        stack.append((step, (*args, answer)))
+
+    def _drain(self, timing: str) -> None:
+        """Fire ``timing`` to its end where no choice can have an answer (the run is
+        over): each request is answered with no pages, the resolution that was under
+        way left as it was."""
+        outer, self._stack = self._stack, []
+        stack = self._stack
+        if self._fire(timing):
+            while stack:
+                step, args = stack.pop()
+                if step(self, *args) is not None:
+                    self._answer([])
+        self._stack = outer
 
 #: Action class → its handler: the one dispatcher of the battle's actions (``apply``).
 HANDLERS = {Play: Battle._on_play, Pen: Battle._on_pen, Tear: Battle._on_tear,
@@ -497,6 +488,19 @@ HANDLERS = {Play: Battle._on_play, Pen: Battle._on_pen, Tear: Battle._on_tear,
             DevSet: Battle._on_dev_set}
 
 _END_TURN = EndTurn()
+
+
+def _remapped(value, own: dict):
+    """A step's arguments with each placed effect of the state (a dict the state's
+    ``effects`` holds: ``own`` maps its id to the copy's) taken as the copy's; a list
+    (a firing's effects) made anew. Every other value is shared: no step changes its
+    arguments once pushed."""
+    kind = type(value)
+    if kind is dict:
+        return own.get(id(value), value)
+    if kind is list or kind is tuple:
+        return kind(_remapped(item, own) for item in value)
+    return value
 #: The action values of the pages, made once per uid (``Battle.actions``).
 _play = functools.cache(Play)
 _tear = functools.cache(Tear)

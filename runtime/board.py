@@ -22,10 +22,9 @@ _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
 #: set off from inside other firings — a 作用 fired at its timing whose landing sets off
 #: its own timing or another's (ページが除外された時 answering an exile with an exile)
 #: — before the chain is stopped (``chain_stopped``). The bundled content's chains are a
-#: link or two deep (a hit's reaction that fells the enemy); no rule of play needs dozens.
-#: Each link nests five or so generator frames, so 64 links stay far below Python's
-#: recursion limit (1,000 frames) wherever a battle is driven from (a language server, a
-#: scenario inside lint), while a loop is cut in a fraction of a millisecond.
+#: link or two deep (a hit's reaction that fells the enemy); no rule of play needs dozens,
+#: and a loop is cut in a fraction of a millisecond. (A link is a few steps on the
+#: battle's stack, not nested Python calls: no bound of Python's is near.)
 CHAIN_BOUND = 64
 
 
@@ -88,7 +87,7 @@ class BoardIndex:
     board (``Battle._index = None``), read at every timing and every modified value —
     most of which find nothing on the board for them."""
 
-    #: The timings some effect fires at: ``_fire_board`` asks. A telegraphed trait (the
+    #: The timings some effect fires at: ``_fire`` asks. A telegraphed trait (the
     #: seat move shown at 予兆) acts in the enemy phase, never at its timing: it alone on
     #: the board for its timing fires nothing.
     timings: set
@@ -206,18 +205,23 @@ class Board:
     #: loss is a win, DESIGN §6.1). Once the enemy is down, nothing fires.
     _WITH_THE_HIT = ("on_hit",)
 
-    def _fire_board(self, timing: str, frame: Frame | None = None, times: int = 1):
-        """Fire every continuing effect placed for ``timing``: the steps to ``yield from``
-        (a 選択 on the way waits for the player), or nothing at all when no effect on the
-        board waits for this timing — most moments of most turns, so no generator is made
-        for them. ``times``: the timing came that many times at once (綻び rewards crossed
+    def _fire(self, timing: str, frame: Frame | None = None, times: int = 1) -> bool:
+        """Fire every continuing effect placed for ``timing``: push the firing (a 選択 on
+        the way waits for the player) and say True — or push nothing and say False when
+        no effect on the board waits for this timing, most moments of most turns.
+        ``times``: the timing came that many times at once (綻び rewards crossed
         together); each effect fires as often, within its maximum."""
         index = self._index
         if index is None:
             index = self.board_index()
         if timing in index.timings:
-            return self._firing(timing, frame, times)
-        return ()
+            self._stack.append((Board._firing, (timing, frame, times, None, 0)))
+            return True
+        return False
+
+    def _fire_step(self, timing: str, frame: Frame | None = None, times: int = 1):
+        """``_fire`` as a step: the board is asked when the step comes, not when pushed."""
+        self._fire(timing, frame, times)
 
     def board_index(self) -> BoardIndex:
         """The board's index now (made again once the board changed)."""
@@ -226,12 +230,20 @@ class Board:
             index = self._index = board_index(self.tables, self.state.effects)
         return index
 
-    def _firing(self, timing: str, frame: Frame | None, times: int):
+    def _firing(self, timing: str, frame: Frame | None, times: int, placed_now, i: int):
+        """The effects placed for ``timing`` from the ``i``-th of ``placed_now`` (the
+        board when the firing began; None: it begins now), each applied in turn."""
         s = self.state
+        if placed_now is None:
+            placed_now = list(s.effects)
         chain = self._chain
+        stack = self._stack
         with_the_hit = timing in self._WITH_THE_HIT
         closing = timing in self._CLOSING_TIMINGS
-        for placed in list(s.effects):
+        n = len(placed_now)
+        while i < n:
+            placed = placed_now[i]
+            i += 1
             effect = placed["effect"]
             if effect.timing != timing or effect.telegraphed or placed not in s.effects:
                 continue  # telegraphed traits act in the enemy phase
@@ -253,12 +265,23 @@ class Board:
             limit = effect.repeat.max
             own.times = times if limit is None else min(times, limit - placed["fires"])
             if chain and not self._link(placed):
-                return  # the chain is stopped: this step sets off nothing more
+                return None  # the chain is stopped: this step sets off nothing more
             chain.append(placed)
-            yield from self._apply_steps(effect, own)
-            chain.pop()
-            self.emit(("sayou", effect.op, effect.names.target, effect.line, timing))
-            self.fired(placed, own.times)
+            height = len(stack)
+            request = self._apply(effect, own)
+            if len(stack) > height:  # it set something off: the rest after that
+                stack.insert(height, (Board._firing, (timing, frame, times, placed_now, i)))
+                stack.insert(height + 1, (Board._fired_one, (placed, own, timing)))
+                return request
+            self._fired_one(placed, own, timing)
+        return None
+
+    def _fired_one(self, placed: dict, own: Frame, timing: str):
+        """One effect of a firing has resolved: it leaves the chain, is said, is counted."""
+        self._chain.pop()
+        effect = placed["effect"]
+        self.emit(("sayou", effect.op, effect.names.target, effect.line, timing))
+        self.fired(placed, own.times)
 
     def _link(self, placed: dict) -> bool:
         """A firing set off while another one resolves — a link of a chain: counted
@@ -285,20 +308,25 @@ class Board:
             owner = self.state.pages[uid]["page"]
         return (kind, owner or None, effect.line, effect.op, effect.timing)
 
-    def _run_list(self, effects, frame: Frame, uid, *, scale: float = 1.0,
-                  origin: str = "page", closing: bool = False, times: int = 1):
+    def _run_list(self, effects, frame: Frame, uid, scale: float = 1.0,
+                  origin: str = "page", closing: bool = False, times: int = 1, i: int = 0):
         """Apply a face's 作用 list in written order; continuing ones are placed.
         The list stops when the stage is over, unless it belongs to that ending
         (``closing``: a 綻び reward earned by the very 綻び that won the stage, or the
         playing face, which runs to its end after 敵HP reached 0 — DESIGN §6.2).
-        ``times``: the list is granted that many times at once (綻び rewards)."""
+        ``times``: the list is granted that many times at once (綻び rewards). ``i``: the
+        list goes on from its ``i``-th 作用 (what the one before set off has resolved)."""
         tables = self.tables
+        stack = self._stack
         # Frames are only read: a 作用 that needs no anchor reads the list's own frame
         # when scale and grants are the same (a page's face: no frame made per 作用).
         shared = frame if frame.reads_as(scale, times) else None
-        for effect in effects:
+        n = len(effects)
+        while i < n:
+            effect = effects[i]
+            i += 1
             if not closing and self._stage_over():
-                return
+                return None
             facts = effect_facts(tables, effect)
             if facts.one_shot:
                 # Only an anchored reference reads the anchor: no copy of the run
@@ -311,29 +339,39 @@ class Board:
                 else:
                     own = Frame(frame.page_uid, frame.distance, frame.crosses, None, scale,
                                 times=times)
-                yield from self._apply_steps(effect, own)
+                height = len(stack)
+                request = self._apply(effect, own)
+                if len(stack) > height:  # it set something off: the rest after that
+                    stack.insert(height, (Board._run_list, (
+                        effects, frame, uid, scale, origin, closing, times, i)))
+                    stack.insert(height + 1, (Board._said, (effect,)))
+                    return request
                 self.emit(("sayou", effect.op, effect.names.target, effect.line))
             else:
                 self.place(effect, origin=origin, page_uid=uid, scale=scale, frame=frame)
+        return None
 
-    def _apply_steps(self, effect: Sayou, frame: Frame):
-        """One 作用 now, and what it sets off, as the steps to ``yield from``: a region
-        operation may ask the player; an 敵HP that reached 0 fires 敵のHPが0になった時.
-        Any other 作用 lands at once, and no generator is made unless the board fires."""
+    def _said(self, effect: Sayou):
+        """A 作用 of a list has resolved, with what it set off: it is said."""
+        self.emit(("sayou", effect.op, effect.names.target, effect.line))
+
+    def _apply(self, effect: Sayou, frame: Frame):
+        """One 作用 now, and what it sets off: a region operation may ask the player
+        (its Pending is returned); an 敵HP that reached 0 fires 敵のHPが0になった時. Any
+        other 作用 lands at once, and nothing is pushed unless the board fires."""
         op = effect.op
         if op in REGION_OPS:
-            return self._region_steps(effect, frame)
+            self._stack.append((Board._after_landing, ()))
+            return REGION_STEPS[op](self, effect, frame)
         if self.state.enemy.get("hp", 1) <= 0 and effect.target.code == "enemy_hp":
-            return ()  # 敵HP stays 0: a 作用 on it does nothing (DESIGN §6.2)
+            return None  # 敵HP stays 0: a 作用 on it does nothing (DESIGN §6.2)
         OPS[op](self, effect, frame)
-        return self._after_landing()
-
-    def _region_steps(self, effect: Sayou, frame: Frame):
-        yield from REGION_STEPS[effect.op](self, effect, frame)
-        yield from self._after_landing()
+        if self.state.enemy.get("down") == "now":
+            self._after_landing()
+        return None
 
     def _after_landing(self):
+        """敵HP reached 0 by the 作用 just landed: 敵のHPが0になった時 fires."""
         if self.state.enemy.get("down") == "now":
             self.state.enemy["down"] = True
-            return self._fire_board("on_enemy_hp_zero")
-        return ()
+            self._fire("on_enemy_hp_zero")

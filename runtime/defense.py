@@ -9,7 +9,6 @@ from __future__ import annotations
 from .sayou import truncate
 
 
-
 class Defense:
     """防御 — the methods of Battle for it."""
 
@@ -21,7 +20,7 @@ class Defense:
             s.add_defense(amount, "turn")
             s.count("turn", "defense_gained", amount)
         self.emit(("defense_from_distance", amount, s.age, s.enemy["seat"], s.defense_total()))
-        return self._fire_board("after_defense")
+        return self._fire("after_defense")
 
     def consume_defense(self, amount: int, one_intent: bool = False,
                         absorbed_by: list | None = None) -> int:

@@ -98,7 +98,7 @@ class EnemyTurn:
                 plan = placed["telegraph"] = self._seat_plan(placed, const)
                 self.emit(("trait_telegraphed", effect.names.target, plan["amount"],
                            plan["to"]))
-        return self._fire_board("turn_start")
+        return self._fire("turn_start")
 
     # A record of Intents is a tuple of dicts, and the cycle collector never stops looking
     # at one: the turns of a long stage share the record 予兆 made until the stage's list
@@ -139,26 +139,58 @@ class EnemyTurn:
         """8. 敵の行動処理: remaining Intents in order, then the telegraphed seat moves.
         The moment the stage is decided (敵HP 0 by a 被弾時 counter, say) nothing more of
         the enemy runs (DESIGN §6.1)."""
+        stack = self._stack
+        height = len(stack)
+        if self._fire("before_enemy"):
+            # The stage can be over only if something fired (TURN_END_PHASES).
+            stack.insert(height, (EnemyTurn._enemy_ready, ()))
+        else:
+            self._enemy_acts()
+        return True
+
+    def _enemy_ready(self):
+        """What 敵の行動前 set off has resolved: the enemy acts, unless it is defeated
+        (then the remaining Intents never happen)."""
+        if self._stage_over():
+            return None
+        return self._enemy_acts()
+
+    def _enemy_acts(self):
         s = self.state
-        steps = self._fire_board("before_enemy")
-        if steps:  # the stage can be over only if something fired (TURN_END_PHASES)
-            yield from steps
-            if self._stage_over():
-                return  # defeated before acting: the remaining Intents never happen
-        turn = s.enemy["turn_intents"]  # the turn's list: only popped from here on
+        turn = s.enemy["turn_intents"]
         self.emit(("enemy_acts", self._acting_intents() if self.record else turn))  # as 予兆
+        return self._intents_left()
+
+    def _intents_left(self):
+        """The turn's remaining Intents in order (the turn's list: only popped from here
+        on); a hit that sets 被弾時 off goes on once that has resolved (``_hit_over``)."""
+        s = self.state
+        turn = s.enemy["turn_intents"]
+        stack = self._stack
         while turn:
             intent = turn.pop(0)
             if intent["kind"] == "attack":
-                steps = self._attacked(intent["amount"])
-                if steps:
-                    yield from steps
-                elif s.hp > 0:
+                height = len(stack)
+                if self._attacked(intent["amount"]):
+                    stack.insert(height, (EnemyTurn._hit_over, ()))
+                    return None
+                if s.hp > 0:
                     continue  # a hit that set nothing off changed only HP and defense
             else:
                 self._blank_random(intent["region"])
             if self._stage_over():
-                return
+                return None
+        return self._telegraphed_moves()
+
+    def _hit_over(self):
+        """What a hit set off has resolved: the next Intent, unless the stage is over."""
+        if self._stage_over():
+            return None
+        return self._intents_left()
+
+    def _telegraphed_moves(self):
+        """The Intents are done: the telegraphed seat moves, then 敵の行動後."""
+        s = self.state
         for placed, _ in (self._index or self.board_index()).telegraphed:
             # Only a telegraphed trait's placement keeps a plan (_phase_intents).
             if "telegraph" in placed and placed in s.effects:
@@ -166,11 +198,12 @@ class EnemyTurn:
                 self.move_seat(placed.pop("telegraph")["amount"])
                 self.emit(("sayou", effect.op, effect.names.target, effect.line, "turn_start"))
                 self.fired(placed)
-        yield from self._fire_board("after_enemy")
+        self._fire("after_enemy")
+        return None
 
-    def _attacked(self, amount: int):
-        """被弾: the hit lands now; what it sets off on the board (被弾時) is returned as the
-        steps to ``yield from`` (none, most hits: no generator made per hit)."""
+    def _attacked(self, amount: int) -> bool:
+        """被弾: the hit lands now; what it sets off on the board (被弾時) is pushed —
+        whether anything was (nothing, most hits)."""
         s = self.state
         # How much each lifetime of defense absorbed: data for a recorded battle only.
         absorbed_by = [] if self.record else None
@@ -192,7 +225,7 @@ class EnemyTurn:
                        tuple(absorbed_by)))
         # 被弾: receiving an attack Intent, whether defense absorbs it or not (spec 000
         # 被弾処理の順序は 防御で吸収 → 残りをHPから減算; 防御 is 被弾時に消費).
-        return self._fire_board("on_hit")
+        return self._fire("on_hit")
 
     def _blank_random(self, region: str) -> None:
         """白紙化: a random page of the region whose active face is written loses it."""

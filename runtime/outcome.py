@@ -7,8 +7,6 @@ events; the class exists so that this concept can be read on its own.
 from __future__ import annotations
 
 
-
-
 class Outcome:
     """勝敗 — the methods of Battle for it."""
 
@@ -30,26 +28,38 @@ class Outcome:
         """Win or lose when the state says so (spec 000 勝敗条件). A win found at the same
         moment as a loss is a win: the win is checked first (DESIGN §6.1)."""
         s = self.state
+        if s.outcome is not None or not self._stage_over():
+            return None
+        how = self._stage_won_by()
+        if how is None:
+            self._lose("hp")
+            return None
         # A new stage can end at once (a turn-start effect), so settle until stable.
-        while s.outcome is None and self._stage_over():
-            how = self._stage_won_by()
-            if how is None:
-                self._lose("hp")
-                return
-            yield from self._win_stage(how)
+        self._stack.append((Outcome._settle, ()))
+        return self._win_stage(how)
 
     def _win_stage(self, how: str):
         s = self.state
         self.emit(("stage_won", s.stage_index + 1, s.enemy["id"], how))
-        yield from self._fire_board("stage_end")
+        self._stack.append((Outcome._stage_ended, ()))
+        self._fire("stage_end")
+        return None
+
+    def _stage_ended(self):
+        """What ステージ終了時 set off has resolved: the next stage, or the run is won."""
+        s = self.state
         self._end_stage()
         if s.stage_index + 1 >= len(s.stages):
-            yield from self._fire_board("run_end")
-            s.outcome = "won"
-            self.emit(("run_won", len(s.stages)))
-            return
+            self._stack.append((Outcome._run_won, ()))
+            self._fire("run_end")
+            return None
         s.stage_index += 1
-        yield from self._start_stage()
+        return self._start_stage()
+
+    def _run_won(self):
+        s = self.state
+        s.outcome = "won"
+        self.emit(("run_won", len(s.stages)))
 
     def _end_stage(self) -> None:
         """What resets between stages (spec 000 ステージ間で引き継がれるもの)."""
@@ -74,16 +84,6 @@ class Outcome:
         s = self.state
         # ラン終了時 effects may not ask the player anything: the run is over. They are
         # run to the end with no choice (a region choice then picks nothing).
-        self._drain(iter(self._fire_board("run_end")))
+        self._drain("run_end")
         s.outcome = "lost"
         self.emit(("run_lost", why, s.hp))
-
-    def _drain(self, steps) -> None:
-        """Run steps whose choices can have no answer (the run is over): each request is
-        answered with no pages."""
-        try:
-            next(steps)
-            while True:
-                steps.send([])
-        except StopIteration:
-            pass

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from contract.vocabulary import NO_PEN_UPGRADE, W
 
-from .refusal import Refused
+from .board import Board
 from .bounds import bounded, clamp
+from .refusal import Refused
 from .sayou import Frame, modified, truncate
 from .state import SIDES, SIDE_WORDS
 
@@ -40,7 +41,7 @@ class PenAndTear:
         s.pens_used += 1
         s.count("turn", "pens", 1)
         self.emit(("pen", uid, side, result))
-        self._begin(self._special_steps(self.tables.balance.pen_fray, "pen", "on_pen"))
+        self._begin((PenAndTear._special, (self.tables.balance.pen_fray, "pen", "on_pen")))
 
     def tear_preview(self, uid: int, *, consume: bool = False) -> dict:
         """The 綻び and the tear effect's scale tearing ``uid`` would give now.
@@ -70,19 +71,18 @@ class PenAndTear:
         self.emit(("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
                    preview["blank"]))
         frame = Frame(page_uid=uid, distance=preview["distance"])
-        effects = self._run_list(preview["effects"], frame, uid, scale=preview["scale"],
-                                 origin=f"tear:{s.pages[uid]['page']}")
-        self._begin(self._special_steps(preview["fray"], "tear", "on_tear", effects))
+        self._begin((PenAndTear._special, (preview["fray"], "tear", "on_tear")),
+                    (Board._run_list, (preview["effects"], frame, uid, preview["scale"],
+                                            f"tear:{s.pages[uid]['page']}")))
 
-    def _special_steps(self, fray: int, cause: str, timing: str, first=None):
-        """What follows a pen or a tear: its effects, its 綻び (and rewards), its timing.
-        A player choice asked on the way waits for ``choose`` like one asked in a play."""
-        if first is not None:
-            yield from first
-        yield from self._gain_fray_steps(fray, cause)
-        yield from self._fire_board(timing)
+    def _special(self, fray: int, cause: str, timing: str):
+        """What follows a pen or a tear (after a tear's effects): its 綻び (and rewards),
+        then its timing. A player choice asked on the way waits for ``choose`` like one
+        asked in a play."""
+        self._stack.append((Board._fire_step, (timing,)))
+        return self._gain_fray(fray, cause)
 
-    def _gain_fray_steps(self, amount: int, cause: str):
+    def _gain_fray(self, amount: int, cause: str):
         s = self.state
         amount = max(0, truncate(amount))
         s.fray_run = clamp("fray_run", s.fray_run + amount)
@@ -96,6 +96,7 @@ class PenAndTear:
         if earned > 0:
             s.rewards_given += earned
             self.emit(("reward", s.rewards_given * interval, earned))
-            yield from self._run_list(self.tables.balance.reward, Frame(), None,
-                                      origin="reward", closing=True, times=earned)
-            yield from self._fire_board("on_reward", times=earned)
+            self._stack.append((Board._fire_step, ("on_reward", None, earned)))
+            return self._run_list(self.tables.balance.reward, Frame(), None, 1.0, "reward",
+                                  True, earned)
+        return None

@@ -346,12 +346,33 @@ class Playing:
             s.same_age_plays += 1
         self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost,
                    tuple(plan.firing), plan.crosses))
-        for side, body in zip(plan.firing, plan.bodies):
+        self._stack.append((Playing._play_moves, (uid, plan, old, move)))
+        return self._play_faces(uid, plan, 0)
+
+    def _play_faces(self, uid: int, plan: PlayPlan, i: int):
+        """The play's firing faces from the ``i``-th, then プレイ時 on the board."""
+        stack = self._stack
+        frame = plan.frame
+        n = len(plan.firing)
+        while i < n:
+            side, body = plan.firing[i], plan.bodies[i]
+            i += 1
             self.emit(("face_fired", uid, side))
             # The playing face runs to its end, both faces of 銘 = 刻 too, though 敵HP
             # reached 0 on the way (then only its 作用 on 敵HP do nothing: DESIGN §6.2).
-            yield from self._run_list(body.effects, frame, uid, closing=True)
-        yield from self._fire_board("on_play", frame)  # nothing once the stage is over
+            height = len(stack)
+            request = self._run_list(body.effects, frame, uid, 1.0, "page", True)
+            if len(stack) > height:
+                stack.insert(height, (Playing._play_faces, (uid, plan, i)))
+                return request
+        self._fire("on_play", frame)  # nothing once the stage is over
+        return None
+
+    def _play_moves(self, uid: int, plan: PlayPlan, old: int, move: dict):
+        """The faces and プレイ時 have resolved: 刻 moves from ``old`` (or is suppressed),
+        crossing 座."""
+        s = self.state
+        year = plan.year
         suppressed = s.suppress > 0
         if suppressed:
             # 刻 does not move: nothing is crossed, displaced or travelled; the distance
@@ -361,15 +382,27 @@ class Playing:
                 move[name] = 0
             s.suppress -= 1
             self.emit(("moved", old, old, True))
-        else:
-            self.emit(("moved", old, year, False))
-            if plan.crosses:
-                # What 座を跨いだ時 sets off is part of the play: it reads the values from
-                # before 刻 moves (the old 刻; 跨いだ回数[ターン] without this play).
-                yield from self._cross(uid, old, year)
-            s.age = year
-            if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
-                self.clamp_to_params()
+            return self._play_counted(uid, move)
+        self.emit(("moved", old, year, False))
+        if plan.crosses:
+            # What 座を跨いだ時 sets off is part of the play: it reads the values from
+            # before 刻 moves (the old 刻; 跨いだ回数[ターン] without this play).
+            self._stack.append((Playing._play_arrived, (uid, year, move)))
+            self._cross(uid, old, year)
+            return None
+        return self._play_arrived(uid, year, move)
+
+    def _play_arrived(self, uid: int, year: int, move: dict):
+        """刻 reaches the played page's 銘."""
+        s = self.state
+        s.age = year
+        if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
+            self.clamp_to_params()
+        return self._play_counted(uid, move)
+
+    def _play_counted(self, uid: int, move: dict):
+        """The play's move into the run's counters; the page to its destination."""
+        s = self.state
         # Into the run's counters, which the turn and the stage read from (State.count).
         counters = s.counters
         get = counters.get
@@ -377,8 +410,10 @@ class Playing:
             counters[name] = get(name, 0) + amount
         self.count_scope = "turn"
         if s.pages[uid]["zone"] == "hand":
-            yield from self._after_play(uid)
-        self._end_of_play()
+            self._stack.append((Playing._end_of_play, ()))
+            self._after_play(uid)
+            return None
+        return self._end_of_play()
 
     def suppress_move(self) -> None:
         """抑制 刻 in this play: its own move counters (総移動距離, 正味変位, 跨いだ回数
@@ -398,7 +433,7 @@ class Playing:
         s.steps -= plan.cost
 
     def _cross(self, uid: int, old: int, new: int):
-        """跨ぐ: the first Intent of the turn is removed; the steps of what 跨いだ時 fires.
+        """跨ぐ: the first Intent of the turn is removed; what 跨いだ時 fires is pushed.
         Both events say which crossing it was: the page played, 刻 from ``age`` to
         ``to``, 座, and the how-manieth crossing of the turn (``crossing``); ``crossed``
         names the Intent the crossing removes (None: none was left) and how many are left."""
@@ -413,11 +448,11 @@ class Playing:
             s.count("turn", "intents_removed", 1)
             s.play_counters["intents_removed"] = 1
             self.emit(("intent_removed", removed, len(intents), *crossing))
-        return self._fire_board("on_cross")
+        self._fire("on_cross")
 
     def _after_play(self, uid: int):
-        """The played page to its destination; the steps of what 除外時 fires (none for a
-        discarded page: no generator made for most plays)."""
+        """The played page to its destination; what 除外時 fires is pushed (nothing for a
+        discarded page, most plays)."""
         destination = self.page_of(uid).after_play
         if destination == "discard":
             s = self.state
@@ -425,10 +460,10 @@ class Playing:
             self.emit(("page_discarded", uid))
             if not s.zones["draw"]:  # the pile is renewed the moment it can be
                 self._reshuffle_if_empty()
-            return ()
+            return
         self.state.move(uid, destination)
         self.emit(("page_exiled", uid, "stage" if destination == "exile_stage" else "run"))
-        return self._fire_board("on_exile")
+        self._fire("on_exile")
 
     def _end_of_play(self):
         s = self.state

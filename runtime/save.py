@@ -3,8 +3,9 @@
 The state is plain data but for the continuing effects on the board, which hold the
 tables' own 作用 (contract ``Sayou``): each is saved as its literal (``to_literal``) and
 loaded back as an object that must equal one the tables hold. The random streams' states go
-beside it, so a loaded run continues exactly as the saved one would have. A pending player choice is not saved
-(セーブ／開発者モード): saving in the middle of one is refused.
+beside it, so a loaded run continues exactly as the saved one would have. A pending player
+choice is not saved (spec 002: 選択待ち状態はセーブ対象に含めない): saving in the middle of
+one is refused.
 
 Nothing read from a save is trusted: ``from_json`` checks every value — its type, its
 range, that every id exists in the tables and every continuing effect is one the tables
@@ -95,10 +96,7 @@ def from_json(tables: Tables, text: str) -> Battle:
                         f"（このランタイムは {SAVE_VERSION}）")
     streams = _streams(data["rng"])
     state = _State(tables).check(data["state"])
-    battle = Battle(tables, state, streams)
-    # A copy taken while a choice is pending replays the run from here (Battle.copy).
-    battle.origin = lambda: from_json(tables, text)
-    return battle
+    return Battle(tables, state, streams)
 
 
 def _no_constant(name: str):

@@ -38,9 +38,14 @@ class Turn:
                    enemy.breakthrough))
         for effect in enemy.trait_effects:
             self.place(effect, origin=f"enemy:{enemy.id}")
-        yield from self._fire_board("stage_start")
+        self._stack.append((Turn._stage_opened, ()))
+        self._fire("stage_start")
+
+    def _stage_opened(self):
+        """What ステージ開始時 set off has resolved: the first turn, unless it ended the stage."""
         if not self._stage_over():
-            yield from self._start_turn()
+            return self._start_turn()
+        return None
 
     def _start_turn(self):
         s = self.state
@@ -50,12 +55,34 @@ class Turn:
         s.redraw_used = s.redraw_failed = False
         s.same_age_plays = 0
         self.emit(("turn_started", s.turn, s.stage_index + 1))
-        for _, phase in TURN_START_PHASES:
-            steps = phase(self)
-            if steps:  # () — nothing fired, nothing that can end the stage (see below)
-                yield from steps
+        return self._phases(TURN_START_PHASES, 0, None)
+
+    def _phases(self, phases: tuple, i: int, then):
+        """The turn's phases from the ``i``-th, then the step ``then`` (None: nothing).
+        A phase returns True when it may have ended the stage (it fired the board, or
+        landed a hit or a clamp): the phases stop there once the stage is over, and
+        settling decides what follows; one that returns False moved no HP, 綻び or
+        outcome and fired nothing. A phase that pushed steps is asked about once they
+        have resolved (``_phases_after``, beneath them)."""
+        stack = self._stack
+        n = len(phases)
+        while i < n:
+            phase = phases[i][1]
+            i += 1
+            height = len(stack)
+            if phase(self):
+                if len(stack) > height:
+                    stack.insert(height, (Turn._phases_after, (phases, i, then)))
+                    return None
                 if self._stage_over():
-                    return
+                    return None
+        return None if then is None else then(self)
+
+    def _phases_after(self, phases: tuple, i: int, then):
+        """A phase's steps have resolved: the next phases, unless the stage is over."""
+        if self._stage_over():
+            return None
+        return self._phases(phases, i, then)
 
     def _phase_refill(self):
         """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
@@ -65,7 +92,7 @@ class Turn:
             self.emit(("steps_carried", s.steps_carried))
         s.steps_carried = 0
         self.emit(("steps_refilled", s.steps))
-        return self._fire_board("after_steps_refill")
+        return self._fire("after_steps_refill")
 
     def _phase_draw(self):
         """3. ドロー: the draw count, none once the hand is at its cap."""
@@ -77,13 +104,13 @@ class Turn:
                 break
             if not self._draw_one():
                 break
-        return self._fire_board("after_draw")
+        return self._fire("after_draw")
 
     def _phase_redraw(self):
         """4. 引き直しの判定: no playable page → discard the hand, draw the stage-start count."""
         s = self.state
         if s.redraw_used or self.playable_any():
-            return ()
+            return False
         s.redraw_used = True
         # Said before the draws it makes, so that they read as the redraw's.
         self.emit(("redraw_started", len(s.zones["hand"])))
@@ -99,51 +126,55 @@ class Turn:
         if not self.playable_any():
             s.redraw_failed = True
             self.emit(("no_playable_page",))
-        return ()
+        return False
 
     def _end_turn(self):
-        for _, phase in TURN_END_PHASES:
-            steps = phase(self)
-            if steps:  # () — nothing fired, nothing that can end the stage (see below)
-                yield from steps
-                if self._stage_over():
-                    return  # settling decides what follows
-        yield from self._start_turn()
+        """ターン終了の宣言 and what follows it (TURN_END_PHASES), then the next turn."""
+        return self._phases(TURN_END_PHASES, 0, Turn._start_turn)
 
     def _phase_declare(self):
         """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
         s = self.state
         self.emit(("end_declared", s.age))
-        steps = self._fire_board("on_end_declared")
-        if steps or s.redraw_failed:  # else nothing fired and no defeat is possible
-            return self._declared(steps)
-        return ()
+        stack = self._stack
+        height = len(stack)
+        if self._fire("on_end_declared"):
+            stack.insert(height, (Turn._declared, ()))
+            return True
+        if s.redraw_failed:
+            self._declared()
+            return True
+        return False  # nothing fired and no defeat is possible
 
-    def _declared(self, steps):
-        yield from steps
+    def _declared(self):
+        """What ターン終了宣言時 set off has resolved: defeat when the failed redraw left
+        nothing playable."""
         s = self.state
         # No page could be played since the redraw; a face the pen made playable (the
         # page still in hand) saves the run here (DESIGN §6.2 failed redraw).
         if s.redraw_failed and not self._stage_over() and not self._playable(
                 first=True, despite_failed_redraw=True):
             self._lose("no_playable_page")
+        return None
 
     def _phase_cleanup(self):
         """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish —
         but up to 歩の持ち越し unspent 歩 carry into the next turn (spec 000: 歩 can be
         carried over by page effects)."""
-        steps = self._fire_board("turn_end")
-        if steps:
-            return self._cleanup_after(steps)
+        stack = self._stack
+        height = len(stack)
+        if self._fire("turn_end"):
+            stack.insert(height, (Turn._cleanup_step, ()))
+            return True
         return self._cleanup()
 
-    def _cleanup_after(self, steps):
-        yield from steps
-        yield from self._cleanup()
+    def _cleanup_step(self):
+        """The cleanup, once ターン終了時 has resolved (a step: it returns nothing)."""
+        self._cleanup()
 
-    def _cleanup(self):
-        """The cleanup itself, once 終了時 has fired: the steps that may have ended the
-        stage (a lowered parameter clamped HP), or ()."""
+    def _cleanup(self) -> bool:
+        """The cleanup itself, once 終了時 has fired: whether it may have ended the stage
+        (a lowered parameter clamped HP)."""
         s = self.state
         s.steps_carried = max(0, min(s.steps, s.param("steps_carry")))
         s.steps = 0
@@ -164,8 +195,8 @@ class Turn:
                     and s.turns_run - placed["placed"]["turns"] >= repeat.n):
                 self._remove(placed)
         # A clamp to a lowered parameter can end the stage (HP at a max of 0): the turn
-        # asks, after an iterator with nothing left to run.
-        return iter(()) if clamped else ()
+        # asks.
+        return bool(clamped)
 
     def _expire_mods(self, lifetime: str) -> bool:
         """Drop the lifetime-bound values of ``lifetime``; whether any was dropped (then
@@ -194,13 +225,10 @@ class Turn:
             self.emit(("param_changed", "lifespan_cap", s.age, "run"))
 
 
-#: The phases before the player acts (spec 000 ターン構造 1–4). A phase returns the steps
-#: to ``yield from`` — a generator where the board may fire mid-phase and ask the player,
-#: else its work done and what the board then fires (often nothing: no generator made).
-#: A phase returns steps whenever it may have ended the stage (a loss, a hit, a cleanup's
-#: clamp: an empty iterator when nothing is left to run); one that returns () moved no
-#: HP, 綻び or outcome and fired nothing, so the turn asks whether the stage is over only
-#: after a phase that returned steps.
+#: The phases before the player acts (spec 000 ターン構造 1–4). A phase does its work
+#: and pushes what the board fires (often nothing); it returns True whenever it may have
+#: ended the stage (it pushed steps, or landed a loss, a hit, a cleanup's clamp) — the
+#: turn asks whether the stage is over only then (``Turn._phases``).
 TURN_START_PHASES = (
     ("intents", EnemyTurn._phase_intents),
     ("steps_refill", Turn._phase_refill),

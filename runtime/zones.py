@@ -17,23 +17,28 @@ from .sayou import DEST_ZONE, Frame, REGION_ZONES
 class Zones:
     """領域 — the methods of Battle for it."""
 
-    # A region operation is resumable steps (a generator), one method per operation
-    # (REGION_STEPS): it may ask the player to choose — it yields a Pending whose source
-    # is the operation itself, so a player (a policy) knows what its answer will do
-    # without looking into the suspended resolution.
+    # A region operation is a step, one method per operation (REGION_STEPS): it may ask
+    # the player to choose — it returns a Pending whose source is the operation itself,
+    # so a player (a policy) knows what its answer will do without looking into the
+    # resolution, and the step that takes the answer on top of the stack (``_ask``).
     def _generate_steps(self, effect: Sayou, frame: Frame):
         """生成: new pages of the pages table matching the filter."""
         count = effect.count or 1
         pool = [p for p in sorted(self.tables.pages) if self._matches(p, effect.filter)]
         if effect.pick == "choice" and len(pool) > count:
-            chosen = yield Pending("page_ids", tuple(pool), count, effect)
-        else:
-            # Each generated page is drawn from the whole pool: with replacement.
-            chosen = [pool[self.streams.effects.randrange(len(pool))] for _ in range(count)] \
-                if pool else []
+            return self._ask(Pending("page_ids", tuple(pool), count, effect),
+                             Zones._generated, (effect,))
+        # Each generated page is drawn from the whole pool: with replacement.
+        chosen = [pool[self.streams.effects.randrange(len(pool))] for _ in range(count)] \
+            if pool else []
+        return self._generated(effect, chosen)
+
+    def _generated(self, effect: Sayou, chosen: list):
+        """生成, its pages chosen (by the player or by chance)."""
         for page in chosen:
             self._add_page(page, effect.dest, effect.lifetime)
         self._reshuffle_if_empty()  # a page sent to the discard renews an empty pile
+        return None
 
     def _pick_steps(self, effect: Sayou, frame: Frame):
         """移動 and 複製: pages picked from the source region, moved or copied to the
@@ -51,15 +56,31 @@ class Zones:
         if effect.pick == "top":
             chosen = pool[:count]
         elif effect.pick == "choice" and len(pool) > count:
-            chosen = yield Pending("uids", tuple(pool), count, effect)
+            return self._ask(Pending("uids", tuple(pool), count, effect),
+                             Zones._picked, (effect,))
         else:
             chosen = self._pick_ids(pool, count)
-        for uid in chosen:
+        return self._picked(effect, chosen)
+
+    def _picked(self, effect: Sayou, chosen: list, i: int = 0):
+        """移動 and 複製, the pages picked: from the ``i``-th on (a page moved to 除外
+        sets ページが除外された時 off, which resolves before the next one moves)."""
+        s = self.state
+        stack = self._stack
+        n = len(chosen)
+        while i < n:
+            uid = chosen[i]
+            i += 1
             if effect.op == "duplicate":
                 self._add_page(s.pages[uid]["page"], effect.dest, effect.lifetime, like=uid)
-            else:
-                yield from self._move_page(uid, DEST_ZONE[effect.dest])
+                continue
+            height = len(stack)
+            self._move_page(uid, DEST_ZONE[effect.dest])
+            if len(stack) > height:
+                stack.insert(height, (Zones._picked, (effect, chosen, i)))
+                return None
         self._reshuffle_if_empty()
+        return None
 
     def _reveal_steps(self, effect: Sayou, frame: Frame):
         """公開: the top n pages of the draw pile, shown in order and left in that order,
@@ -67,8 +88,7 @@ class Zones:
         self._draw_pile_ready(REGION_ZONES[effect.source])
         top = self.state.zones["draw"][:effect.count or 1]
         self.emit(("revealed", list(top), [self.state.pages[uid]["page"] for uid in top]))
-        return
-        yield  # a generator like every region operation
+        return None
 
     def _draw_pile_ready(self, zones) -> None:
         """Taking from 山札 alone when it is empty takes from the discard reshuffled, as a
@@ -103,7 +123,7 @@ class Zones:
         s.move(uid, zone, top=True)
         self.emit(("page_moved", uid, s.pages[uid]["page"], zone))
         if zone == "exile_stage":
-            yield from self._fire_board("on_exile")
+            self._fire("on_exile")
 
     def _add_page(self, page_id: str, dest: str, lifetime: str, like: int | None = None):
         """A new page instance; ``like``: a 複製 carries that page's current faces (pen

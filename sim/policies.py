@@ -361,8 +361,9 @@ def _tear_potential(battle: Battle) -> float:
                 for uid, year in zip(uids, years)), default=0)
 
 
-# A pending choice is tried like any action: on copies (``Battle.copy`` replays the run
-# to the same choice), each answered and played out as ``search_policy`` plays an action.
+# A pending choice is tried like any action: on copies (``Battle.copy`` copies the
+# resolution waiting in it), each answered and played out as ``search_policy`` plays an
+# action.
 
 def _search_choice(battle: Battle, rng: random.Random) -> Choose:
     """A pending choice: up to CHOICE_CANDIDATES answers (pages alike tried once),
@@ -381,7 +382,7 @@ def _search_choice(battle: Battle, rng: random.Random) -> Choose:
         distinct = pool
     answers = [Choose(a) for a in itertools.islice(
         itertools.combinations(distinct, count), CHOICE_SCAN)] or [Choose(pool[:count])]
-    if len(answers) == 1 or battle.origin is None:  # nothing to weigh, or no copy to try on
+    if len(answers) == 1:  # nothing to weigh
         return answers[0]
     if len(answers) > CHOICE_CANDIDATES:
         # A sample, not the first few: the first would always be the lowest uids.

@@ -110,9 +110,6 @@ class Session:
                             deck=self.setup["deck"])
         for page in self.setup["with"]:
             battle.dev_into_hand(page)
-        if self.setup["with"]:
-            # Changed by hand, not by an action: made again by this, not by Battle.new.
-            battle.origin = self.fresh_battle
         return battle
 
     def _fresh(self) -> Battle:

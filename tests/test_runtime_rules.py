@@ -579,6 +579,34 @@ def test_player_choice_is_atomic(tables):
     assert battle.pending is None
 
 
+def test_player_choice_waiting_mid_firing_is_copied_with_its_resolution(tables):
+    """選択は原子的な操作 (spec 002) — and what waits in it is data: a copy taken while a
+    continuing effect's 選択 waits in the middle of a firing (被弾時, the firing's second
+    effect still to come) waits in the same choice. Answered alike, the copy and the
+    original make the same events and reach the same state; a copy answered otherwise,
+    or played on, leaves the original as it was, its placed effects' fires included."""
+    battle = scene(tables, ["p36", "p44", "recall"], age=30)
+    for page in ("p36", "p44", "recall"):
+        battle.play(find(battle, page))
+    battle.end_turn()
+    pending = battle.pending
+    assert pending is not None and pending.source.timing == "on_hit"
+    assert battle.state.flag("after_recall") == 0  # the firing waits before its second
+    waiting, fires = battle.information(), [p["fires"] for p in battle.state.effects]
+    stray = battle.copy(record=True)
+    stray.choose([pending.candidates[1]])
+    assert stray.state.flag("after_recall") == 1
+    assert battle.pending == pending and battle.information() == waiting
+    assert [p["fires"] for p in battle.state.effects] == fires
+    twin = battle.copy(record=True)
+    while battle.pending is not None:  # every hit of the turn asks
+        answer = [battle.pending.candidates[0]]
+        assert [e.as_dict() for e in twin.choose(answer)] == \
+            [e.as_dict() for e in battle.choose(answer)]
+    assert twin.state == battle.state and battle.state.flag("after_recall") >= 1
+    assert [e.as_dict() for e in twin.end_turn()] == [e.as_dict() for e in battle.end_turn()]
+
+
 # ================================================================ defense
 
 
