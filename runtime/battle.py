@@ -18,23 +18,19 @@ import math
 from contract.game import Choose, DevSet, EndTurn, Pen, Pending, Play, Tear
 from contract.vocabulary import W
 
-from .board import Board
-from .defense import Defense
+from contract.tables import Sayou
+
+from . import board, defense, enemy, pen_tear, playing, queries, resolution, turn, zones
 from .dev import DEV_SETTINGS
-from .enemy import EnemyTurn, enemy_facts
+from .enemy import enemy_facts
 from .events import EventLog
-from .outcome import Outcome
-from .pen_tear import PenAndTear
-from .playing import Playing, page_facts
-from .queries import Queries
+from .playing import page_facts
 from .refusal import Refused
-from .sayou import year_of
+from .sayou import Frame, year_of
 from .state import PARAMS, SIDES, State
 from .streams import Streams
 from .tables import Tables
-from .turn import Turn
 from .view import information, result, view
-from .zones import Zones
 
 #: Re-exported for the tools that name them with the battle (the terminal, the benchmarks).
 __all__ = ["Battle", "Refused", "SIDES"]
@@ -43,8 +39,10 @@ __all__ = ["Battle", "Refused", "SIDES"]
 _NO_EVENTS = EventLog((), 0, 0)
 
 
-class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcome, Queries):
-    """A run: stages against the given enemies, from a deck of page ids."""
+class Battle:
+    """A run: stages against the given enemies, from a deck of page ids — the state, the
+    streams and the resolution under way, and the one face the rules' functions show
+    the world (the rooms' modules hold the rules; see "the rooms" below)."""
 
     def __init__(self, tables: Tables, state: State, streams: Streams, *,
                  record: bool = True):
@@ -74,7 +72,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         #: The resolution: what is left to resolve of the action being resolved, as data
         #: — a stack of steps (``function, arguments``), the next one last. A step is a
         #: function of the battle and its arguments; it does its work and pushes what
-        #: follows (``resolution.py`` says how). Empty between actions; while a choice
+        #: follows (runtime/resolution.py says how). Empty between actions; while a choice
         #: is pending, its top is the step that takes the answer. Copied by ``copy``,
         #: never saved (spec 002: 選択待ち状態はセーブ対象に含めない).
         self._stack: list[tuple] = []
@@ -94,7 +92,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         self._chain: list[dict] = []
         #: The links of chains made in this step, counted against board.CHAIN_BOUND, and
         #: the placed 作用 that fired as links (by id, in firing order): cleared when a
-        #: player action begins its resolution (``_begin``) — a choice answered on the
+        #: player action begins its resolution (``resolution.begin``) — a choice answered on the
         #: way continues the same step, so a chain that asks the player is bounded too.
         self._links_made = 0
         self._links: dict[int, dict] = {}
@@ -114,9 +112,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         ``record=False``: events are only counted (simulations)."""
         balance = tables.balance
         stages = list(enemies or sorted(tables.enemies)[:1])
-        for enemy in stages:
-            if enemy not in tables.enemies:
-                raise KeyError(f"敵「{enemy}」は表にありません")
+        for name in stages:
+            if name not in tables.enemies:
+                raise KeyError(f"敵「{name}」は表にありません")
         state = State(seed=seed, stages=stages, age=balance.start_age,
                       hp=balance.start_hp,
                       params={p: getattr(balance, p) for p in PARAMS})
@@ -126,18 +124,13 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             if page not in tables.pages:
                 raise KeyError(f"ページ「{page}」は表にありません")
             state.new_page(page, "draw")
-        battle._shuffle(state.zones["draw"])
+        zones.shuffle(battle, state.zones["draw"])
         battle.emit(("run_started", seed, stages, len(pages)))
         for _ in range(balance.stage_start_hand):
-            battle._draw_one()
-        battle._begin((Battle._opening, ()))
+            zones.draw_one(battle)
+        resolution.begin(battle, (turn.open_run, ()))
         battle._done()
         return battle
-
-    def _opening(self) -> None:
-        """The run begins: ラン開始時 fires, then the first stage starts."""
-        self._stack.append((Battle._start_stage, ()))
-        self._fire("run_start")
 
     # ============================================================== events
     def _open(self) -> None:
@@ -220,6 +213,187 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return self.page_facts[page.id].pen_bodies[side]  # playing.penned, made once
         return base if base.written else None
 
+    # ============================================================== the rooms
+    # The rules are functions of the battle in the rooms' modules (playing, pen_tear,
+    # board, zones, defense, enemy, turn, outcome, queries), which call one another
+    # directly. What a tool, a test or a 作用 asks of the battle is here, each one line
+    # handing the question to its room.
+    # --- playing.py (プレイ)
+    def sides_for(self, uid: int) -> tuple[str, ...]:
+        """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
+        return playing.sides_for(self, uid)
+
+    def crosses(self, old: int, new: int) -> bool:
+        """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
+        return playing.crosses(self, old, new)
+
+    def cost(self, uid: int) -> int:
+        """歩 that playing ``uid`` costs now: |銘 − 刻| × 支払い倍率, truncated."""
+        return playing.cost(self, uid)
+
+    def play_info(self, uid: int) -> dict:
+        """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
+        return playing.play_info(self, uid)
+
+    def playable_uids(self) -> list[int]:
+        """The hand pages that can be played now, in hand order: exactly the pages whose
+        ``play_info`` says playable, with what is the same for every page (the payment
+        multiplier, the walls, the blockade) worked out once and no reasons written — the
+        question a policy asks at every step (issue 13)."""
+        return playing.playable_uids(self)
+
+    def playable_any(self) -> bool:
+        """Whether any hand page can be played now (the redraw rule asks)."""
+        return playing.playable_any(self)
+
+    def suppress_move(self) -> None:
+        """抑制 刻 in this play: its own move counters read 0 from now on."""
+        return playing.suppress_move(self)
+
+    # --- pen_tear.py (ペンと破る)
+    def tear_preview(self, uid: int, *, consume: bool = False) -> dict:
+        """The 綻び and the tear effect's scale tearing ``uid`` would give now
+        (``consume``: the tear is made, a use of each 綻び倍率)."""
+        return pen_tear.tear_preview(self, uid, consume=consume)
+
+    # --- board.py (場)
+    def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
+              frame: Frame | None = None) -> None:
+        """A continuing 作用 onto the board, anchored now (the tables' own object)."""
+        return board.place(self, effect, origin=origin, page_uid=page_uid, scale=scale,
+                           frame=frame)
+
+    def modifier_values(self, target: str) -> dict[str, float]:
+        """Each modifier of ``target`` in force now, by its variable code, read without
+        consuming a fire (for screens)."""
+        return board.modifier_values(self, target)
+
+    def frame_of(self, placed: dict) -> Frame:
+        """The frame a placed effect reads its values in: its page, the distance it was
+        placed with, the run counters at its anchoring, its closed windows."""
+        return board.frame_of(self, placed)
+
+    def fired(self, placed: dict, times: int = 1) -> None:
+        """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
+        return board.fired(self, placed, times)
+
+    def board_index(self) -> board.BoardIndex:
+        """The board's index now (made again once the board changed)."""
+        return board.board_index_now(self)
+
+    def chain_link(self, placed: dict) -> tuple:
+        """A placed 作用 as a link of a chain, in ids and numbers: the kind of its origin
+        (page, tear, enemy, reward), the page or enemy id it belongs to (None for a
+        reward), the line it is written on, its operation and its timing."""
+        return board.chain_link(self, placed)
+
+    # --- defense.py (防御)
+    def consume_defense(self, amount: int, one_intent: bool = False,
+                        absorbed_by: list | None = None) -> int:
+        """Absorb ``amount`` with defense, shortest-lived first; returns what is left."""
+        return defense.consume_defense(self, amount, one_intent, absorbed_by)
+
+    # --- enemy.py (敵)
+    def enemy_trait(self, code: str):
+        """The value of this stage's enemy trait ``code`` (True for one without a value),
+        or None when the enemy does not have it."""
+        return enemy.enemy_trait(self, code)
+
+    def move_seat(self, delta: int) -> None:
+        """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
+        return enemy.move_seat(self, delta)
+
+    def enemy_down(self) -> None:
+        """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""
+        return enemy.enemy_down(self)
+
+    # --- turn.py (ターン)
+    def clamp_to_params(self) -> None:
+        """Values that a lowered parameter now bounds: HP at its max."""
+        return turn.clamp_to_params(self)
+
+    # --- queries.py (what a player or tool may read and set)
+    def page_id(self, uid: int) -> str:
+        """The page id of page instance ``uid``."""
+        return queries.page_id(self, uid)
+
+    def face(self, uid: int, side: str) -> dict:
+        """Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt,
+        pen, blank), ``blanked`` (what a 白紙化 took, or None), ``penned``."""
+        return queries.face(self, uid, side)
+
+    def instance(self, uid: int) -> dict:
+        """Page instance ``uid`` as data: its page id, lifetime and both faces (copies)."""
+        return queries.instance(self, uid)
+
+    def zone(self, zone: str) -> list[int]:
+        """The uids zone ``zone`` holds, in its order (a copy)."""
+        return queries.zone(self, zone)
+
+    def zone_size(self, zone: str) -> int:
+        """How many pages zone ``zone`` holds."""
+        return queries.zone_size(self, zone)
+
+    def first_of(self, page_id: str, zones) -> int | None:
+        """The first instance of page ``page_id`` in ``zones`` (searched in that order,
+        each front to back), or None."""
+        return queries.first_of(self, page_id, zones)
+
+    @property
+    def enemy_id(self) -> str:
+        """The id of the enemy of this stage."""
+        return queries.enemy_id(self)
+
+    @property
+    def enemy_hp(self) -> int:
+        """The enemy's HP now."""
+        return queries.enemy_hp(self)
+
+    @property
+    def seat(self) -> int:
+        """座: where the enemy sits on the number line."""
+        return queries.seat(self)
+
+    def intents(self) -> list[dict]:
+        """This turn's Intents (予兆) still to come, in order (copies)."""
+        return queries.intents(self)
+
+    def intent_count(self, kind: str | None = None) -> int:
+        """How many of this turn's Intents are still to come (of ``kind`` only, if given)."""
+        return queries.intent_count(self, kind)
+
+    def placed(self) -> list[dict]:
+        """The 作用 placed on the board, in order, each a copy of its record: ``effect`` (the
+        contract Sayou), ``origin``, ``page_uid``, ``scale``, ``fires``, ``placed`` (the
+        plays and turns when it was placed) and a ``telegraph`` when it has one."""
+        return queries.placed(self)
+
+    def mods(self) -> list[dict]:
+        """The lifetime-bound values in force (a parameter raised, a flag, an assigned 銘),
+        each a copy: ``kind``, ``key``, ``value``, ``lifetime``."""
+        return queries.mods(self)
+
+    def lasting_defense(self) -> int:
+        """防御 that outlives this turn (every lifetime but the turn's)."""
+        return queries.lasting_defense(self)
+
+    def probe(self) -> "Battle":
+        """A recording copy of the state and streams as they stand, without the
+        resolution under way (a pending choice is dropped)."""
+        return queries.probe(self)
+
+    def shuffle_draw(self, rng) -> None:
+        """Changes this battle: its draw pile sorted, then shuffled by ``rng`` — a search's
+        copy, holding a pile the player could imagine rather than the real order."""
+        return queries.shuffle_draw(self, rng)
+
+    def dev_into_hand(self, page_id: str) -> None:
+        """Changes this battle (developer mode): page ``page_id`` straight to the front of
+        the hand — from the draw pile or the discard if it is there, else a new copy; the
+        hand keeps its cap by returning its last page to the top of the draw pile."""
+        return queries.dev_into_hand(self, page_id)
+
+
     def actions(self) -> list:
         """Every action the rules allow now, as values: ``Play`` of each playable page,
         ``Pen`` of each face a pen may write, ``Tear`` of each hand page, ``EndTurn`` —
@@ -234,7 +408,7 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             return [Choose(answer) for answer in
                     itertools.combinations(choice.candidates, choice.count)]
         s = self.state
-        actions: list = [_play(uid) for uid in self._playable()]
+        actions: list = [_play(uid) for uid in playing.playable(self)]
         limits = s.limits()
         if s.pens_used < limits["pen_cap"]:
             instances = s.pages
@@ -322,28 +496,28 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         uid = action.uid
         if type(uid) is not int or not 0 <= uid < len(self.state.pages):
             uid = self._known_uid(uid)  # refused: no page of that uid
-        plan = self._plan(uid)
+        plan = playing.plan(self, uid)
         if plan is None:  # play_info says why (the plan writes no reasons)
-            raise Refused(self.play_info(uid)["reason"])
-        self._begin((Battle._resolve_play, (uid, plan)))
+            raise Refused(playing.play_info(self, uid)["reason"])
+        resolution.begin(self, (playing.resolve_play, (uid, plan)))
         return self._done()
 
     def _on_pen(self, action: Pen) -> EventLog:
         """ペンで書き込む: write (blank face) or upgrade (written face) one face."""
         self._ready()
-        self._pen(self._known_uid(action.uid), action.side)
+        pen_tear.pen(self, self._known_uid(action.uid), action.side)
         return self._done()
 
     def _on_tear(self, action: Tear) -> EventLog:
         """破る: remove a hand page for the run, for 綻び and its tear effect."""
         self._ready()
-        self._tear(self._known_uid(action.uid))
+        pen_tear.tear(self, self._known_uid(action.uid))
         return self._done()
 
     def _on_end_turn(self, action: EndTurn) -> EventLog:
         """ターン終了の宣言: defense, the enemy's action, cleanup, and the next turn."""
         self._ready()
-        self._begin((Battle._end_turn, ()))
+        resolution.begin(self, (turn.end_turn, ()))
         return self._done()
 
     def _on_choose(self, action: Choose) -> EventLog:
@@ -358,8 +532,8 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
             raise Refused(f"候補から {wanted} 枚を選んでください")
         self._choice = None
         self.emit(("chosen", list(uids)))
-        self._answer(list(uids))
-        self._resolve()
+        resolution.answer(self, list(uids))
+        resolution.resolve(self)
         return self._done()
 
     def _on_dev_set(self, action: DevSet) -> EventLog:
@@ -407,9 +581,9 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         twin.count_scope = self.count_scope
         if self._stack or self._chain or self._links_made:
             own = dict(zip(map(id, self.state.effects), twin.state.effects))
-            twin._stack = [(step, _remapped(args, own)) for step, args in self._stack]
-            twin._chain = _remapped(self._chain, own)
-            twin._links = {id(p): p for p in _remapped(list(self._links.values()), own)}
+            twin._stack = [(step, resolution.remapped(args, own)) for step, args in self._stack]
+            twin._chain = resolution.remapped(self._chain, own)
+            twin._links = {id(p): p for p in resolution.remapped(list(self._links.values()), own)}
             twin._links_made = self._links_made
         twin._choice = self._choice
         return twin
@@ -427,60 +601,6 @@ class Battle(Turn, Playing, PenAndTear, Board, Zones, Defense, EnemyTurn, Outcom
         # (its ban on plays belongs to that hand, DESIGN §6.2 failed redraw).
         s.redraw_failed = False
 
-    # ============================================================ resolution
-    # The resolution is data: ``_stack`` holds the steps left, the next one last. A step
-    # does its work and, when something must follow it, pushes that — what follows
-    # first, then what it sets off on top (a firing of the board, an effect list), so
-    # that the pushed work resolves first and the step's own rest after it. A step that
-    # calls another inline and finds the stack grown puts its rest beneath what was
-    # pushed (``list.insert`` at the height it began at): the usual case — nothing fired
-    # — pushes nothing and costs no step. A step that needs the player returns a
-    # ``Pending`` with the step that takes the answer on top (``_ask``); everything else
-    # returns None.
-    def _begin(self, *steps) -> None:
-        """Resolve a player action's steps (the last given first), then settle the stage
-        when it is over (``_settle``, which may ask the player too)."""
-        if self._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
-            self._links_made = 0
-            self._links = {}
-        self._stack = [(Battle._settle, ()), *steps]
-        self._resolve()
-
-    def _resolve(self) -> None:
-        """Run steps until the stack is empty or a step asks the player (``_choice``)."""
-        stack = self._stack
-        pop = stack.pop
-        while stack:
-            step, args = pop()
-            request = step(self, *args)
-            if request is not None:
-                self._choice = request
-                self.emit(("choice_requested", list(request.candidates), request.count))
-                return
-
-    def _ask(self, request: Pending, step, args: tuple) -> Pending:
-        """Wait for the player: ``step`` takes the answer after ``args`` when it comes."""
-        self._stack.append((step, args))
-        return request
-
-    def _answer(self, answer) -> None:
-        """Give the pending step its answer (the step on top of the stack, ``_ask``)."""
-        stack = self._stack
-        step, args = stack.pop()
-        stack.append((step, (*args, answer)))
-
-    def _drain(self, timing: str) -> None:
-        """Fire ``timing`` to its end where no choice can have an answer (the run is
-        over): each request is answered with no pages, the resolution that was under
-        way left as it was."""
-        outer, self._stack = self._stack, []
-        stack = self._stack
-        if self._fire(timing):
-            while stack:
-                step, args = stack.pop()
-                if step(self, *args) is not None:
-                    self._answer([])
-        self._stack = outer
 
 #: Action class → its handler: the one dispatcher of the battle's actions (``apply``).
 HANDLERS = {Play: Battle._on_play, Pen: Battle._on_pen, Tear: Battle._on_tear,
@@ -490,17 +610,6 @@ HANDLERS = {Play: Battle._on_play, Pen: Battle._on_pen, Tear: Battle._on_tear,
 _END_TURN = EndTurn()
 
 
-def _remapped(value, own: dict):
-    """A step's arguments with each placed effect of the state (a dict the state's
-    ``effects`` holds: ``own`` maps its id to the copy's) taken as the copy's; a list
-    (a firing's effects) made anew. Every other value is shared: no step changes its
-    arguments once pushed."""
-    kind = type(value)
-    if kind is dict:
-        return own.get(id(value), value)
-    if kind is list or kind is tuple:
-        return kind(_remapped(item, own) for item in value)
-    return value
 #: The action values of the pages, made once per uid (``Battle.actions``).
 _play = functools.cache(Play)
 _tear = functools.cache(Tear)

@@ -1,102 +1,108 @@
 """ペンと破る — the two uses of a page besides playing it, and the 綻び they raise (with its rewards).
 
-A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
-events; the class exists so that this concept can be read on its own.
+A room of the battle: functions of the battle (its state, streams, events and the
+resolution's stack), which the other rooms call directly and ``Battle``
+(runtime/battle.py) shows the world as its methods.
 """
 
 from __future__ import annotations
 
 from contract.vocabulary import NO_PEN_UPGRADE, W
 
-from .board import Board
+from . import board, resolution
 from .bounds import bounded, clamp
 from .refusal import Refused
 from .sayou import Frame, modified, truncate
 from .state import SIDES, SIDE_WORDS
 
 
-class PenAndTear:
-    """ペンと破る — the methods of Battle for it."""
+def pen(battle, uid: int, side: str) -> None:
+    """ペンで書き込む: checked (Refused, nothing changed), then the face written, upgraded
+    or restored; its 綻び and ペン使用時 follow."""
+    s = battle.state
+    if side not in SIDES:
+        raise Refused(f"面は {W.face_word.future} か {W.face_word.past} です")
+    if s.zone_of(uid) != "hand":
+        raise Refused(f"ペンは{W.region.hand}のページにだけ使えます")
+    if s.pens_used >= s.param("pen_cap"):
+        raise Refused(f"この{W.scope.stage}のペンは使い切りました（{s.param('pen_cap')} 回）")
+    face = s.pages[uid]["faces"][side]
+    page = battle.page_of(uid)
+    if face["state"] == "blank" and face["blanked"] is not None:
+        face["state"], face["blanked"] = face["blanked"], None  # 白紙化から元に戻る
+        result = "restored"
+    elif face["penned"]:
+        raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
+    elif page.pens[side] is None:
+        raise Refused(f"{SIDE_WORDS[side]}は{NO_PEN_UPGRADE}です（このページのこの面にペンで書けるものはありません）")
+    else:
+        face["state"], face["penned"] = "pen", True
+        result = "written" if not page.faces[side].written else "upgraded"
+    s.pens_used += 1
+    s.count("turn", "pens", 1)
+    battle.emit(("pen", uid, side, result))
+    resolution.begin(battle, (_special, (battle.tables.balance.pen_fray, "pen", "on_pen")))
 
-    def _pen(self, uid: int, side: str) -> None:
-        s = self.state
-        if side not in SIDES:
-            raise Refused(f"面は {W.face_word.future} か {W.face_word.past} です")
-        if s.zone_of(uid) != "hand":
-            raise Refused(f"ペンは{W.region.hand}のページにだけ使えます")
-        if s.pens_used >= s.param("pen_cap"):
-            raise Refused(f"この{W.scope.stage}のペンは使い切りました（{s.param('pen_cap')} 回）")
-        face = s.pages[uid]["faces"][side]
-        page = self.page_of(uid)
-        if face["state"] == "blank" and face["blanked"] is not None:
-            face["state"], face["blanked"] = face["blanked"], None  # 白紙化から元に戻る
-            result = "restored"
-        elif face["penned"]:
-            raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
-        elif page.pens[side] is None:
-            raise Refused(f"{SIDE_WORDS[side]}は{NO_PEN_UPGRADE}です（このページのこの面にペンで書けるものはありません）")
-        else:
-            face["state"], face["penned"] = "pen", True
-            result = "written" if not page.faces[side].written else "upgraded"
-        s.pens_used += 1
-        s.count("turn", "pens", 1)
-        self.emit(("pen", uid, side, result))
-        self._begin((PenAndTear._special, (self.tables.balance.pen_fray, "pen", "on_pen")))
 
-    def tear_preview(self, uid: int, *, consume: bool = False) -> dict:
-        """The 綻び and the tear effect's scale tearing ``uid`` would give now.
-        ``consume``: the tear is made — a use of each 綻び倍率 (its 最大 n 回 counts it,
-        DESIGN §6.2 modifiers with a count)."""
-        s = self.state
-        distance = abs(self.year(uid) - s.age)
-        page = self.page_of(uid)
-        fray = max(0, truncate(modified(self, "fray", bounded(distance * page.fray_mul),
-                                        consume=consume)))
-        blank = all(self.face_body(uid, side) is None for side in SIDES)
-        effects = () if blank or not page.tear else page.tear
-        return {"distance": distance, "fray": fray, "blank": blank,
-                "scale": bounded(1 + self.tables.balance.tear_scale * distance),
-                "effects": effects}
+def tear_preview(battle, uid: int, *, consume: bool = False) -> dict:
+    """The 綻び and the tear effect's scale tearing ``uid`` would give now.
+    ``consume``: the tear is made — a use of each 綻び倍率 (its 最大 n 回 counts it,
+    DESIGN §6.2 modifiers with a count)."""
+    s = battle.state
+    distance = abs(battle.year(uid) - s.age)
+    page = battle.page_of(uid)
+    fray = max(0, truncate(modified(battle, "fray", bounded(distance * page.fray_mul),
+                                    consume=consume)))
+    blank = all(battle.face_body(uid, side) is None for side in SIDES)
+    effects = () if blank or not page.tear else page.tear
+    return {"distance": distance, "fray": fray, "blank": blank,
+            "scale": bounded(1 + battle.tables.balance.tear_scale * distance),
+            "effects": effects}
 
-    def _tear(self, uid: int) -> None:
-        s = self.state
-        if s.zone_of(uid) != "hand":
-            raise Refused(f"破れるのは{W.region.hand}のページだけです")
-        if s.tears_used >= s.param("tear_cap"):
-            raise Refused(f"この{W.scope.stage}はもう破れません（{s.param('tear_cap')} 回）")
-        preview = self.tear_preview(uid, consume=True)
-        s.tears_used += 1
-        s.move(uid, "torn")
-        s.count("turn", "tears", 1)
-        self.emit(("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
-                   preview["blank"]))
-        frame = Frame(page_uid=uid, distance=preview["distance"])
-        self._begin((PenAndTear._special, (preview["fray"], "tear", "on_tear")),
-                    (Board._run_list, (preview["effects"], frame, uid, preview["scale"],
-                                            f"tear:{s.pages[uid]['page']}")))
 
-    def _special(self, fray: int, cause: str, timing: str):
-        """What follows a pen or a tear (after a tear's effects): its 綻び (and rewards),
-        then its timing. A player choice asked on the way waits for ``choose`` like one
-        asked in a play."""
-        self._stack.append((Board._fire_step, (timing,)))
-        return self._gain_fray(fray, cause)
+def tear(battle, uid: int) -> None:
+    """破る: checked (Refused, nothing changed), then the page torn for the run; its
+    tear effect, 綻び and 破却時 follow."""
+    s = battle.state
+    if s.zone_of(uid) != "hand":
+        raise Refused(f"破れるのは{W.region.hand}のページだけです")
+    if s.tears_used >= s.param("tear_cap"):
+        raise Refused(f"この{W.scope.stage}はもう破れません（{s.param('tear_cap')} 回）")
+    preview = tear_preview(battle, uid, consume=True)
+    s.tears_used += 1
+    s.move(uid, "torn")
+    s.count("turn", "tears", 1)
+    battle.emit(("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
+                 preview["blank"]))
+    frame = Frame(page_uid=uid, distance=preview["distance"])
+    resolution.begin(battle, (_special, (preview["fray"], "tear", "on_tear")),
+                  (board.run_list, (preview["effects"], frame, uid, preview["scale"],
+                                    f"tear:{s.pages[uid]['page']}")))
 
-    def _gain_fray(self, amount: int, cause: str):
-        s = self.state
-        amount = max(0, truncate(amount))
-        s.fray_run = clamp("fray_run", s.fray_run + amount)
-        s.fray_stage = clamp("fray_stage", s.fray_stage + amount)
-        s.count("turn", "fray_gained", amount)
-        self.emit(("fray_gained", amount, cause, s.fray_run, s.fray_stage))
-        # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
-        # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
-        interval = self.tables.balance.reward_interval
-        earned = s.fray_run // interval - s.rewards_given
-        if earned > 0:
-            s.rewards_given += earned
-            self.emit(("reward", s.rewards_given * interval, earned))
-            self._stack.append((Board._fire_step, ("on_reward", None, earned)))
-            return self._run_list(self.tables.balance.reward, Frame(), None, 1.0, "reward",
-                                  True, earned)
-        return None
+
+def _special(battle, fray: int, cause: str, timing: str):
+    """What follows a pen or a tear (after a tear's effects): its 綻び (and rewards),
+    then its timing. A player choice asked on the way waits for ``choose`` like one
+    asked in a play."""
+    battle._stack.append((board.fire_step, (timing,)))
+    return _gain_fray(battle, fray, cause)
+
+
+def _gain_fray(battle, amount: int, cause: str):
+    s = battle.state
+    amount = max(0, truncate(amount))
+    s.fray_run = clamp("fray_run", s.fray_run + amount)
+    s.fray_stage = clamp("fray_stage", s.fray_stage + amount)
+    s.count("turn", "fray_gained", amount)
+    battle.emit(("fray_gained", amount, cause, s.fray_run, s.fray_stage))
+    # 綻び rewards by arithmetic: however many intervals this gain crossed, they are
+    # granted at once (a jump of 10^12 years is instant; DESIGN §6.1).
+    interval = battle.tables.balance.reward_interval
+    earned = s.fray_run // interval - s.rewards_given
+    if earned > 0:
+        s.rewards_given += earned
+        battle.emit(("reward", s.rewards_given * interval, earned))
+        battle._stack.append((board.fire_step, ("on_reward", None, earned)))
+        return board.run_list(battle, battle.tables.balance.reward, Frame(), None, 1.0, "reward",
+                              True, earned)
+    return None

@@ -1,7 +1,8 @@
 """プレイ — playing a page: which face fires, its cost, whether it crosses 座, why it cannot be played, and the resolution of a play.
 
-A part of ``Battle`` (runtime/battle.py): its methods share the battle's state and
-events; the class exists so that this concept can be read on its own.
+A room of the battle: functions of the battle (its state, streams, events and the
+resolution's stack), which the other rooms call directly and ``Battle``
+(runtime/battle.py) shows the world as its methods.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from contract import vocabulary as vocab
 from contract.tables import Body
 from contract.vocabulary import W
 
+from . import board, turn, zones
 from .sayou import (Frame, condition_tests, holds, modified, page_year, payment_shortfall,
                     truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
@@ -110,375 +112,394 @@ class PlayPlan:
     frame: Frame  # what the faces' 作用 read of the play (its page, distance, crossing)
 
 
-class Playing:
-    """プレイ — the methods of Battle for it."""
+def sides_for(battle, uid: int) -> tuple[str, ...]:
+    """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
+    return _sides(battle.year(uid), battle.state.age)
 
-    def sides_for(self, uid: int) -> tuple[str, ...]:
-        """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
-        return _sides(self.year(uid), self.state.age)
 
-    def crosses(self, old: int, new: int) -> bool:
-        """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
-        seat = self.state.enemy["seat"]
-        return (old - seat) * (new - seat) < 0
+def crosses(battle, old: int, new: int) -> bool:
+    """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
+    seat = battle.state.enemy["seat"]
+    return (old - seat) * (new - seat) < 0
 
-    def cost(self, uid: int) -> int:
-        """歩 that playing ``uid`` costs now: |銘 − 刻| × 支払い倍率, truncated."""
-        return self._cost_of(self.year(uid))
 
-    def _cost_of(self, year: int) -> int:
-        distance = abs(year - self.state.age)
-        index = self._index or self.board_index()
-        if "steps_payment" not in index.modifiers:  # the usual case: nothing asked
-            return distance
-        return max(0, truncate(modified(self, "steps_payment", distance, consume=False)))
+def cost(battle, uid: int) -> int:
+    """歩 that playing ``uid`` costs now: |銘 − 刻| × 支払い倍率, truncated."""
+    return _cost_of(battle, battle.year(uid))
 
-    def play_info(self, uid: int) -> dict:
-        """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
-        s = self.state
-        year = self.year(uid)
-        frame = Frame(uid, abs(year - s.age), self.crosses(s.age, year))
-        sides = _sides(year, s.age)
-        info = {"uid": uid, "year": year, "cost": self._cost_of(year), "crosses": frame.crosses,
-                "sides": list(sides), "firing": [], "playable": False, "reason": ""}
-        reason = self._blocked(uid, year)
-        firing, _, why = self._faces_firing(uid, sides, frame)
-        if not reason and len(sides) == 1:
-            reason = why
-        info["firing"] = firing
-        if not reason and not firing:
-            words = "・".join(SIDE_WORDS[x] for x in sides)
-            reason = f"発動する{words}が白紙です" if all(
-                self.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
-        if not reason and info["cost"] > s.steps:
-            reason = f"{W.variable.steps}が足りない: 残り {s.steps}, 必要 {info['cost']}"
-        info["reason"] = reason
-        info["playable"] = not reason
-        return info
 
-    def _faces_firing(self, uid: int, sides, frame: Frame) -> tuple[list, list, str]:
-        """発動する面: the sides of ``sides`` whose face would fire now, in order, their
-        faces (face_body), and why the last written one that does not fire cannot ('' when
-        none failed)."""
-        s = self.state
-        firing = []
-        bodies = []
-        why = ""
-        paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
-        instance = s.pages[uid]
-        free = self.page_facts[instance["page"]].free
-        for side in sides:
-            if side in free and instance["faces"][side]["state"] == "base":
-                firing.append(side)  # fires on its own: no condition, nothing to pay
-                bodies.append(self.tables.pages[instance["page"]].faces[side])  # as dealt
-                continue
-            body = self.face_body(uid, side)
-            if body is None:
-                continue
-            met = holds(self, condition_tests(self.tables, body.conditions), frame)
-            # A payment that cannot be made in full refuses the face like a failed
-            # condition (DESIGN §6.1 payments); both faces of 銘 = 刻 pay together.
-            short = payment_shortfall(self, body.effects, frame, paying) if met else None
-            if met and short is None:
-                firing.append(side)
-                bodies.append(body)
-            else:
-                why = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
-        return firing, bodies, why
+def _cost_of(battle, year: int) -> int:
+    distance = abs(year - battle.state.age)
+    index = battle._index or board.board_index_now(battle)
+    if "steps_payment" not in index.modifiers:  # the usual case: nothing asked
+        return distance
+    return max(0, truncate(modified(battle, "steps_payment", distance, consume=False)))
 
-    def _plan(self, uid: int) -> PlayPlan | None:
-        """What playing ``uid`` does now (PlayPlan), or None when ``play_info`` would
-        refuse it: the same tests, with no reason written and no info dict made — the
-        play itself asks, once per play."""
-        s = self.state
-        page_id = s.pages[uid]["page"]
-        # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
-        year = page_year(self, page_id) if s.mods else self.page_facts[page_id].year
-        if self._blocked(uid, year):
-            return None
-        age = s.age
-        cost = self._cost_of(year)
-        if cost > s.steps:
-            return None
-        seat = s.enemy["seat"]
-        crosses = (age - seat) * (year - seat) < 0
-        frame = Frame(uid, abs(year - age), crosses)
-        firing, bodies, _ = self._faces_firing(uid, _sides(year, age), frame)
-        if not firing:
-            return None
-        return PlayPlan(year, cost, crosses, firing, bodies, frame)
 
-    def _blocked(self, uid: int, year: int) -> str:
-        s = self.state
-        if s.pages[uid]["zone"] != "hand":
-            return f"{W.region.hand}にないページです"
-        if s.redraw_failed:
-            return (f"引き直しても出せるページがなかったので、この{W.scope.turn}は"
-                    f"ページを{W.scope.play}できません")
-        limits = s.limits()
-        if year > limits["lifespan_cap"]:
-            return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {limits['lifespan_cap']} の先です（生きない年）"
-        blockade = self.foe.blockade
-        if blockade and blockade.low <= year <= blockade.high:  # 銘 = 刻 lands there too
-            return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
-        if year == s.age and s.same_age_plays >= limits["same_age_cap"]:
-            return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
-        return ""
+def play_info(battle, uid: int) -> dict:
+    """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
+    s = battle.state
+    year = battle.year(uid)
+    frame = Frame(uid, abs(year - s.age), crosses(battle, s.age, year))
+    sides = _sides(year, s.age)
+    info = {"uid": uid, "year": year, "cost": _cost_of(battle, year), "crosses": frame.crosses,
+            "sides": list(sides), "firing": [], "playable": False, "reason": ""}
+    reason = _blocked(battle, uid, year)
+    firing, _, why = _faces_firing(battle, uid, sides, frame)
+    if not reason and len(sides) == 1:
+        reason = why
+    info["firing"] = firing
+    if not reason and not firing:
+        words = "・".join(SIDE_WORDS[x] for x in sides)
+        reason = f"発動する{words}が白紙です" if all(
+            battle.face_body(uid, x) is None for x in sides) else "条件を満たす面がありません"
+    if not reason and info["cost"] > s.steps:
+        reason = f"{W.variable.steps}が足りない: 残り {s.steps}, 必要 {info['cost']}"
+    info["reason"] = reason
+    info["playable"] = not reason
+    return info
 
-    def playable_uids(self) -> list[int]:
-        """The hand pages that can be played now, in hand order: exactly the pages whose
-        ``play_info`` says playable, with what is the same for every page (the payment
-        multiplier, the walls, the blockade) worked out once and no reasons written —
-        the question a policy asks at every step (issue 13)."""
-        return self._playable()
 
-    def _playable(self, first: bool = False, despite_failed_redraw: bool = False) -> list[int]:
-        """The playable hand pages (``first``: stop at the first one found). After a
-        failed redraw no page may be played that turn; ``despite_failed_redraw`` asks
-        which could be, as the end declaration does (DESIGN §6.2 failed redraw)."""
-        s = self.state
-        if s.redraw_failed and not despite_failed_redraw:
-            return []
-        age, steps = s.age, s.steps
-        index = self._index or self.board_index()
-        # The payment multipliers (_cost_of), read once: a policy asks every step.
-        mul = modified(self, "steps_payment", 1.0, consume=False) \
-            if "steps_payment" in index.modifiers else 1.0
-        limits = s.limits()
-        cap = limits["lifespan_cap"]
-        blockade = self.foe.blockade
-        same_age_open = s.same_age_plays < limits["same_age_cap"]
-        overrides = s.year_overrides() if s.mods else None
-        instances = s.pages
-        facts = self.page_facts
-        found = []
-        for uid in s.zones["hand"]:
-            instance = instances[uid]
-            page_id = instance["page"]
-            fact = facts[page_id]
-            year = overrides.get(page_id, fact.year) if overrides else fact.year
-            faces = instance["faces"]
-            # Faces as dealt (the usual case) are settled by the page's facts: a face
-            # fires on its own, or none is written. A pen, a blank or a test is decided by
-            # _fires_any, as play_info would.
-            if year > age:
-                if year - age > steps if mul == 1.0 else truncate((year - age) * mul) > steps:
-                    continue
-                if year > cap or (blockade and blockade.low <= year <= blockade.high):
-                    continue
-                verdict = fact.future_only if faces["future"]["state"] == "base" else None
-                sides = FUTURE_ONLY
-            elif year < age:
-                if age - year > steps if mul == 1.0 else truncate((age - year) * mul) > steps:
-                    continue
-                if year > cap or (blockade and blockade.low <= year <= blockade.high):
-                    continue
-                verdict = fact.past_only if faces["past"]["state"] == "base" else None
-                sides = PAST_ONLY
-            else:
-                if not same_age_open or year > cap or steps < 0 or (
-                        blockade and blockade.low <= year <= blockade.high):
-                    continue
-                verdict = fact.both if faces["past"]["state"] == "base" and \
-                    faces["future"]["state"] == "base" else None
-                sides = BOTH
-            if verdict is None:  # a face not as dealt, or one to be tested
-                verdict = self._fires_any(uid, fact, faces, sides, year, age)
-            if not verdict:
-                continue
-            found.append(uid)
-            if first:
-                break
-        return found
+def _faces_firing(battle, uid: int, sides, frame: Frame) -> tuple[list, list, str]:
+    """発動する面: the sides of ``sides`` whose face would fire now, in order, their
+    faces (face_body), and why the last written one that does not fire cannot ('' when
+    none failed)."""
+    s = battle.state
+    firing = []
+    bodies = []
+    why = ""
+    paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
+    instance = s.pages[uid]
+    free = battle.page_facts[instance["page"]].free
+    for side in sides:
+        if side in free and instance["faces"][side]["state"] == "base":
+            firing.append(side)  # fires on its own: no condition, nothing to pay
+            bodies.append(battle.tables.pages[instance["page"]].faces[side])  # as dealt
+            continue
+        body = battle.face_body(uid, side)
+        if body is None:
+            continue
+        met = holds(battle, condition_tests(battle.tables, body.conditions), frame)
+        # A payment that cannot be made in full refuses the face like a failed
+        # condition (DESIGN §6.1 payments); both faces of 銘 = 刻 pay together.
+        short = payment_shortfall(battle, body.effects, frame, paying) if met else None
+        if met and short is None:
+            firing.append(side)
+            bodies.append(body)
+        else:
+            why = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
+    return firing, bodies, why
 
-    def _fires_any(self, uid: int, fact: PageFacts, faces, sides, year: int,
-                   age: int) -> bool:
-        """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
-        A face with no condition and no payment fires as soon as it is written (as dealt,
-        its PageFacts say so); the others are tested, in the order of ``sides``."""
-        paying: dict[str, float] = {}  # what the faces tested so far will pay, by target
-        frame = None
-        for side in sides:
-            state = faces[side]["state"]
-            if state == "base":  # the face as dealt
-                if side in fact.free:
-                    return True
-                if side in fact.unwritten:
-                    continue
-                pays = side in fact.pays
-                tests = fact.tests[side]
-            elif state == "pen":
-                pays = side in fact.pen_pays
-                tests = fact.pen_tests[side]
-                if not tests and not pays:
-                    return True
-            else:  # blank
-                continue
-            if frame is None:
-                seat = self.state.enemy["seat"]
-                frame = Frame(uid, abs(year - age), (age - seat) * (year - seat) < 0)
-            if holds(self, tests, frame) and (not pays or payment_shortfall(
-                    self, self.face_body(uid, side).effects, frame, paying) is None):
-                return True
-        return False
 
-    def playable_any(self) -> bool:
-        """Whether any hand page can be played now (the redraw rule asks)."""
-        return bool(self._playable(first=True))
-
-    def _resolve_play(self, uid: int, plan: PlayPlan):
-        s = self.state
-        old, year = s.age, plan.year
-        frame = plan.frame  # read before 刻 moves (spec 002)
-        distance = frame.distance
-        s.plays_run += 1
-        self.count_scope = "play"
-        # This play's move is known before 刻 moves; turn and wider scopes get it after.
-        # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
-        move = {"steps_used": distance, "distance_moved": distance,
-                "net_displacement": year - old, "crossings": 1 if plan.crosses else 0,
-                "plays": 1}
-        s.play_counters = dict(move)  # the play scope begins with its move
-        if s.suppress:  # 抑制 刻 already in force: this play moves nothing
-            self.suppress_move()
-        self._pay_steps(plan, distance)
-        if year == old:
-            s.same_age_plays += 1
-        self.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost,
-                   tuple(plan.firing), plan.crosses))
-        self._stack.append((Playing._play_moves, (uid, plan, old, move)))
-        return self._play_faces(uid, plan, 0)
-
-    def _play_faces(self, uid: int, plan: PlayPlan, i: int):
-        """The play's firing faces from the ``i``-th, then プレイ時 on the board."""
-        stack = self._stack
-        frame = plan.frame
-        n = len(plan.firing)
-        while i < n:
-            side, body = plan.firing[i], plan.bodies[i]
-            i += 1
-            self.emit(("face_fired", uid, side))
-            # The playing face runs to its end, both faces of 銘 = 刻 too, though 敵HP
-            # reached 0 on the way (then only its 作用 on 敵HP do nothing: DESIGN §6.2).
-            height = len(stack)
-            request = self._run_list(body.effects, frame, uid, 1.0, "page", True)
-            if len(stack) > height:
-                stack.insert(height, (Playing._play_faces, (uid, plan, i)))
-                return request
-        self._fire("on_play", frame)  # nothing once the stage is over
+def plan(battle, uid: int) -> PlayPlan | None:
+    """What playing ``uid`` does now (PlayPlan), or None when ``play_info`` would
+    refuse it: the same tests, with no reason written and no info dict made — the
+    play itself asks, once per play."""
+    s = battle.state
+    page_id = s.pages[uid]["page"]
+    # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
+    year = page_year(battle, page_id) if s.mods else battle.page_facts[page_id].year
+    if _blocked(battle, uid, year):
         return None
+    age = s.age
+    cost = _cost_of(battle, year)
+    if cost > s.steps:
+        return None
+    seat = s.enemy["seat"]
+    crosses = (age - seat) * (year - seat) < 0
+    frame = Frame(uid, abs(year - age), crosses)
+    firing, bodies, _ = _faces_firing(battle, uid, _sides(year, age), frame)
+    if not firing:
+        return None
+    return PlayPlan(year, cost, crosses, firing, bodies, frame)
 
-    def _play_moves(self, uid: int, plan: PlayPlan, old: int, move: dict):
-        """The faces and プレイ時 have resolved: 刻 moves from ``old`` (or is suppressed),
-        crossing 座."""
-        s = self.state
-        year = plan.year
-        suppressed = s.suppress > 0
-        if suppressed:
-            # 刻 does not move: nothing is crossed, displaced or travelled; the distance
-            # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
-            self.suppress_move()
-            for name in SUPPRESSED_MOVE:
-                move[name] = 0
-            s.suppress -= 1
-            self.emit(("moved", old, old, True))
-            return self._play_counted(uid, move)
-        self.emit(("moved", old, year, False))
-        if plan.crosses:
-            # What 座を跨いだ時 sets off is part of the play: it reads the values from
-            # before 刻 moves (the old 刻; 跨いだ回数[ターン] without this play).
-            self._stack.append((Playing._play_arrived, (uid, year, move)))
-            self._cross(uid, old, year)
-            return None
-        return self._play_arrived(uid, year, move)
 
-    def _play_arrived(self, uid: int, year: int, move: dict):
-        """刻 reaches the played page's 銘."""
-        s = self.state
-        s.age = year
-        if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
-            self.clamp_to_params()
-        return self._play_counted(uid, move)
+def _blocked(battle, uid: int, year: int) -> str:
+    s = battle.state
+    if s.pages[uid]["zone"] != "hand":
+        return f"{W.region.hand}にないページです"
+    if s.redraw_failed:
+        return (f"引き直しても出せるページがなかったので、この{W.scope.turn}は"
+                f"ページを{W.scope.play}できません")
+    limits = s.limits()
+    if year > limits["lifespan_cap"]:
+        return f"{W.variable.year} {year} は{W.variable.lifespan_cap} {limits['lifespan_cap']} の先です（生きない年）"
+    blockade = battle.foe.blockade
+    if blockade and blockade.low <= year <= blockade.high:  # 銘 = 刻 lands there too
+        return f"{W.variable.age} {blockade.low}〜{blockade.high} は{W.trait.blockade}されています"
+    if year == s.age and s.same_age_plays >= limits["same_age_cap"]:
+        return f"{W.variable.year} = {W.variable.age} のページはこの{W.scope.turn}もう出せません"
+    return ""
 
-    def _play_counted(self, uid: int, move: dict):
-        """The play's move into the run's counters; the page to its destination."""
-        s = self.state
-        # Into the run's counters, which the turn and the stage read from (State.count).
-        counters = s.counters
-        get = counters.get
-        for name, amount in move.items():
-            counters[name] = get(name, 0) + amount
-        self.count_scope = "turn"
-        if s.pages[uid]["zone"] == "hand":
-            self._stack.append((Playing._end_of_play, ()))
-            self._after_play(uid)
-            return None
-        return self._end_of_play()
 
-    def suppress_move(self) -> None:
-        """抑制 刻 in this play: its own move counters (総移動距離, 正味変位, 跨いだ回数
-        [プレイ]) read 0 from now on — 刻 will not move (DESIGN §6.2)."""
-        counters = self.state.play_counters
+def playable_uids(battle) -> list[int]:
+    """The hand pages that can be played now, in hand order: exactly the pages whose
+    ``play_info`` says playable, with what is the same for every page (the payment
+    multiplier, the walls, the blockade) worked out once and no reasons written —
+    the question a policy asks at every step (issue 13)."""
+    return playable(battle)
+
+
+def playable(battle, first: bool = False, despite_failed_redraw: bool = False) -> list[int]:
+    """The playable hand pages (``first``: stop at the first one found). After a
+    failed redraw no page may be played that turn; ``despite_failed_redraw`` asks
+    which could be, as the end declaration does (DESIGN §6.2 failed redraw)."""
+    s = battle.state
+    if s.redraw_failed and not despite_failed_redraw:
+        return []
+    age, steps = s.age, s.steps
+    index = battle._index or board.board_index_now(battle)
+    # The payment multipliers (_cost_of), read once: a policy asks every step.
+    mul = modified(battle, "steps_payment", 1.0, consume=False) \
+        if "steps_payment" in index.modifiers else 1.0
+    limits = s.limits()
+    cap = limits["lifespan_cap"]
+    blockade = battle.foe.blockade
+    same_age_open = s.same_age_plays < limits["same_age_cap"]
+    overrides = s.year_overrides() if s.mods else None
+    instances = s.pages
+    facts = battle.page_facts
+    found = []
+    for uid in s.zones["hand"]:
+        instance = instances[uid]
+        page_id = instance["page"]
+        fact = facts[page_id]
+        year = overrides.get(page_id, fact.year) if overrides else fact.year
+        faces = instance["faces"]
+        # Faces as dealt (the usual case) are settled by the page's facts: a face
+        # fires on its own, or none is written. A pen, a blank or a test is decided by
+        # _fires_any, as play_info would.
+        if year > age:
+            if year - age > steps if mul == 1.0 else truncate((year - age) * mul) > steps:
+                continue
+            if year > cap or (blockade and blockade.low <= year <= blockade.high):
+                continue
+            verdict = fact.future_only if faces["future"]["state"] == "base" else None
+            sides = FUTURE_ONLY
+        elif year < age:
+            if age - year > steps if mul == 1.0 else truncate((age - year) * mul) > steps:
+                continue
+            if year > cap or (blockade and blockade.low <= year <= blockade.high):
+                continue
+            verdict = fact.past_only if faces["past"]["state"] == "base" else None
+            sides = PAST_ONLY
+        else:
+            if not same_age_open or year > cap or steps < 0 or (
+                    blockade and blockade.low <= year <= blockade.high):
+                continue
+            verdict = fact.both if faces["past"]["state"] == "base" and \
+                faces["future"]["state"] == "base" else None
+            sides = BOTH
+        if verdict is None:  # a face not as dealt, or one to be tested
+            verdict = _fires_any(battle, uid, fact, faces, sides, year, age)
+        if not verdict:
+            continue
+        found.append(uid)
+        if first:
+            break
+    return found
+
+
+def _fires_any(battle, uid: int, fact: PageFacts, faces, sides, year: int,
+               age: int) -> bool:
+    """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
+    A face with no condition and no payment fires as soon as it is written (as dealt,
+    its PageFacts say so); the others are tested, in the order of ``sides``."""
+    paying: dict[str, float] = {}  # what the faces tested so far will pay, by target
+    frame = None
+    for side in sides:
+        state = faces[side]["state"]
+        if state == "base":  # the face as dealt
+            if side in fact.free:
+                return True
+            if side in fact.unwritten:
+                continue
+            pays = side in fact.pays
+            tests = fact.tests[side]
+        elif state == "pen":
+            pays = side in fact.pen_pays
+            tests = fact.pen_tests[side]
+            if not tests and not pays:
+                return True
+        else:  # blank
+            continue
+        if frame is None:
+            seat = battle.state.enemy["seat"]
+            frame = Frame(uid, abs(year - age), (age - seat) * (year - seat) < 0)
+        if holds(battle, tests, frame) and (not pays or payment_shortfall(
+                battle, battle.face_body(uid, side).effects, frame, paying) is None):
+            return True
+    return False
+
+
+def playable_any(battle) -> bool:
+    """Whether any hand page can be played now (the redraw rule asks)."""
+    return bool(playable(battle, first=True))
+
+
+def resolve_play(battle, uid: int, plan: PlayPlan):
+    """A play resolves: 歩 paid, its faces fire, プレイ時, then 刻 moves."""
+    s = battle.state
+    old, year = s.age, plan.year
+    frame = plan.frame  # read before 刻 moves (spec 002)
+    distance = frame.distance
+    s.plays_run += 1
+    battle.count_scope = "play"
+    # This play's move is known before 刻 moves; turn and wider scopes get it after.
+    # 使用した歩 is the distance, not the 歩 paid after 支払い倍率 (DESIGN §6.1).
+    move = {"steps_used": distance, "distance_moved": distance,
+            "net_displacement": year - old, "crossings": 1 if plan.crosses else 0,
+            "plays": 1}
+    s.play_counters = dict(move)  # the play scope begins with its move
+    if s.suppress:  # 抑制 刻 already in force: this play moves nothing
+        suppress_move(battle)
+    _pay_steps(battle, plan, distance)
+    if year == old:
+        s.same_age_plays += 1
+    battle.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost,
+                 tuple(plan.firing), plan.crosses))
+    battle._stack.append((_play_moves, (uid, plan, old, move)))
+    return _play_faces(battle, uid, plan, 0)
+
+
+def _play_faces(battle, uid: int, plan: PlayPlan, i: int):
+    """The play's firing faces from the ``i``-th, then プレイ時 on the board."""
+    stack = battle._stack
+    frame = plan.frame
+    n = len(plan.firing)
+    while i < n:
+        side, body = plan.firing[i], plan.bodies[i]
+        i += 1
+        battle.emit(("face_fired", uid, side))
+        # The playing face runs to its end, both faces of 銘 = 刻 too, though 敵HP
+        # reached 0 on the way (then only its 作用 on 敵HP do nothing: DESIGN §6.2).
+        height = len(stack)
+        request = board.run_list(battle, body.effects, frame, uid, 1.0, "page", True)
+        if len(stack) > height:
+            stack.insert(height, (_play_faces, (uid, plan, i)))
+            return request
+    board.fire(battle, "on_play", frame)  # nothing once the stage is over
+    return None
+
+
+def _play_moves(battle, uid: int, plan: PlayPlan, old: int, move: dict):
+    """The faces and プレイ時 have resolved: 刻 moves from ``old`` (or is suppressed),
+    crossing 座."""
+    s = battle.state
+    year = plan.year
+    suppressed = s.suppress > 0
+    if suppressed:
+        # 刻 does not move: nothing is crossed, displaced or travelled; the distance
+        # still counts as 使用した歩 (spec 002: the two agree unless 刻 is suppressed).
+        suppress_move(battle)
         for name in SUPPRESSED_MOVE:
-            counters[name] = 0
+            move[name] = 0
+        s.suppress -= 1
+        battle.emit(("moved", old, old, True))
+        return _play_counted(battle, uid, move)
+    battle.emit(("moved", old, year, False))
+    if plan.crosses:
+        # What 座を跨いだ時 sets off is part of the play: it reads the values from
+        # before 刻 moves (the old 刻; 跨いだ回数[ターン] without this play).
+        battle._stack.append((_play_arrived, (uid, year, move)))
+        _cross(battle, uid, old, year)
+        return None
+    return _play_arrived(battle, uid, year, move)
 
-    def _pay_steps(self, plan: PlayPlan, distance: int) -> None:
-        """The play pays its 歩: the cost worked out with the payment multipliers in
-        force, which are used once by it (a 支払い倍率 of 最大 n 回 counts each paying
-        play: DESIGN §6.2 modifiers with a count)."""
-        s = self.state
-        index = self._index or self.board_index()
-        if distance and "steps_payment" in index.modifiers:
-            modified(self, "steps_payment", distance)  # a use of each, as planned
-        s.steps -= plan.cost
 
-    def _cross(self, uid: int, old: int, new: int):
-        """跨ぐ: the first Intent of the turn is removed; what 跨いだ時 fires is pushed.
-        Both events say which crossing it was: the page played, 刻 from ``age`` to
-        ``to``, 座, and the how-manieth crossing of the turn (``crossing``); ``crossed``
-        names the Intent the crossing removes (None: none was left) and how many are left."""
-        s = self.state
-        intents = s.enemy["turn_intents"]
-        removed = intents.pop(0) if intents else None
-        # This play's crossing is not yet in the turn's counters (it reads them first).
-        crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
-                    s.counter("turn", "crossings") + 1)
-        self.emit(("crossed", removed, len(intents), *crossing))
-        if removed is not None:
-            s.count("turn", "intents_removed", 1)
-            s.play_counters["intents_removed"] = 1
-            self.emit(("intent_removed", removed, len(intents), *crossing))
-        self._fire("on_cross")
+def _play_arrived(battle, uid: int, year: int, move: dict):
+    """刻 reaches the played page's 銘."""
+    s = battle.state
+    s.age = year
+    if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
+        turn.clamp_to_params(battle)
+    return _play_counted(battle, uid, move)
 
-    def _after_play(self, uid: int):
-        """The played page to its destination; what 除外時 fires is pushed (nothing for a
-        discarded page, most plays)."""
-        destination = self.page_of(uid).after_play
-        if destination == "discard":
-            s = self.state
-            s.move(uid, "discard")
-            self.emit(("page_discarded", uid))
-            if not s.zones["draw"]:  # the pile is renewed the moment it can be
-                self._reshuffle_if_empty()
-            return
-        self.state.move(uid, destination)
-        self.emit(("page_exiled", uid, "stage" if destination == "exile_stage" else "run"))
-        self._fire("on_exile")
 
-    def _end_of_play(self):
-        s = self.state
-        if s.mods:  # the end of a play asks only what the state and the board hold
-            self._expire_mods("play")
-        index = self._index or self.board_index()
-        if index.windows:
-            self._close_windows("play", s.plays_run)
-        for placed in index.ending.get("play", ()):
-            repeat = placed["effect"].repeat
-            if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
-                self._remove(placed)
-            elif repeat.scope == vocab.ANCHORED and repeat.unit == "play" and (
-                    s.plays_run - placed["placed"]["plays"] >= repeat.n):
-                self._remove(placed)
+def _play_counted(battle, uid: int, move: dict):
+    """The play's move into the run's counters; the page to its destination."""
+    s = battle.state
+    # Into the run's counters, which the turn and the stage read from (State.count).
+    counters = s.counters
+    get = counters.get
+    for name, amount in move.items():
+        counters[name] = get(name, 0) + amount
+    battle.count_scope = "turn"
+    if s.pages[uid]["zone"] == "hand":
+        battle._stack.append((_end_of_play, ()))
+        _after_play(battle, uid)
+        return None
+    return _end_of_play(battle)
+
+
+def suppress_move(battle) -> None:
+    """抑制 刻 in this play: its own move counters (総移動距離, 正味変位, 跨いだ回数
+    [プレイ]) read 0 from now on — 刻 will not move (DESIGN §6.2)."""
+    counters = battle.state.play_counters
+    for name in SUPPRESSED_MOVE:
+        counters[name] = 0
+
+
+def _pay_steps(battle, plan: PlayPlan, distance: int) -> None:
+    """The play pays its 歩: the cost worked out with the payment multipliers in
+    force, which are used once by it (a 支払い倍率 of 最大 n 回 counts each paying
+    play: DESIGN §6.2 modifiers with a count)."""
+    s = battle.state
+    index = battle._index or board.board_index_now(battle)
+    if distance and "steps_payment" in index.modifiers:
+        modified(battle, "steps_payment", distance)  # a use of each, as planned
+    s.steps -= plan.cost
+
+
+def _cross(battle, uid: int, old: int, new: int):
+    """跨ぐ: the first Intent of the turn is removed; what 跨いだ時 fires is pushed.
+    Both events say which crossing it was: the page played, 刻 from ``age`` to
+    ``to``, 座, and the how-manieth crossing of the turn (``crossing``); ``crossed``
+    names the Intent the crossing removes (None: none was left) and how many are left."""
+    s = battle.state
+    intents = s.enemy["turn_intents"]
+    removed = intents.pop(0) if intents else None
+    # This play's crossing is not yet in the turn's counters (it reads them first).
+    crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
+                s.counter("turn", "crossings") + 1)
+    battle.emit(("crossed", removed, len(intents), *crossing))
+    if removed is not None:
+        s.count("turn", "intents_removed", 1)
+        s.play_counters["intents_removed"] = 1
+        battle.emit(("intent_removed", removed, len(intents), *crossing))
+    board.fire(battle, "on_cross")
+
+
+def _after_play(battle, uid: int):
+    """The played page to its destination; what 除外時 fires is pushed (nothing for a
+    discarded page, most plays)."""
+    destination = battle.page_of(uid).after_play
+    if destination == "discard":
+        s = battle.state
+        s.move(uid, "discard")
+        battle.emit(("page_discarded", uid))
+        if not s.zones["draw"]:  # the pile is renewed the moment it can be
+            zones.reshuffle_if_empty(battle)
+        return
+    battle.state.move(uid, destination)
+    battle.emit(("page_exiled", uid, "stage" if destination == "exile_stage" else "run"))
+    board.fire(battle, "on_exile")
+
+
+def _end_of_play(battle):
+    s = battle.state
+    if s.mods:  # the end of a play asks only what the state and the board hold
+        turn.expire_mods(battle, "play")
+    index = battle._index or board.board_index_now(battle)
+    if index.windows:
+        board.close_windows(battle, "play", s.plays_run)
+    for placed in index.ending.get("play", ()):
+        repeat = placed["effect"].repeat
+        if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
+            board.remove(battle, placed)
+        elif repeat.scope == vocab.ANCHORED and repeat.unit == "play" and (
+                s.plays_run - placed["placed"]["plays"] >= repeat.n):
+            board.remove(battle, placed)
 
 
 #: Counters a suppressed 刻 does not move (総移動距離, 正味変位, 跨いだ回数).

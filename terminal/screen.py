@@ -381,7 +381,7 @@ def damage_preview(battle, uid: int) -> DamagePreview | None:
     events: what lands, what the damage came to before the enemy's HP stopped it, and
     whether a player choice was answered on the way. None when it cannot be played."""
     # The state and streams as they stand, without a pending choice (Battle.copy would
-    # replay the run to wait in it): what the play would do once the choice is made.
+    # wait in it and refuse the play): what the play would do once the choice is made.
     copy = battle.probe()
     events = []
     chose = False

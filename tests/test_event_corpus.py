@@ -62,6 +62,7 @@ def test_a_play_resolves_the_plan_play_info_describes(tables):
     """play asks its plan (Playing._plan, no reasons written); screens and refusals ask
     play_info: at every step of the corpus both agree on every page of the hand —
     whether it can be played, its 銘, cost, crossing and the faces that fire."""
+    from runtime import playing
     from runtime.battle import Battle
 
     checked = 0
@@ -70,7 +71,7 @@ def test_a_play_resolves_the_plan_play_info_describes(tables):
         for action in entry["actions"]:
             if battle.pending is None:
                 for uid in battle.hand:
-                    info, plan = battle.play_info(uid), battle._plan(uid)
+                    info, plan = battle.play_info(uid), playing.plan(battle, uid)
                     assert (plan is not None) == info["playable"], (entry["seed"], uid)
                     if plan is not None:
                         assert (plan.year, plan.cost, plan.crosses, plan.firing) == (

@@ -146,18 +146,19 @@ def test_the_bundled_content_sets_off_no_chain_near_the_bound(monkeypatch):
     play, pens and tears included) chain at most a link or two in a step."""
     import random
 
+    from runtime import board
     from runtime.battle import Battle
-    from runtime.board import CHAIN_BOUND, Board
+    from runtime.board import CHAIN_BOUND
     from runtime.tables import load
 
     peak = []
-    made = Board._link
+    made = board._link
 
-    def counted(self, placed):
-        peak.append(self._links_made + 1)
-        return made(self, placed)
+    def counted(battle, placed):
+        peak.append(battle._links_made + 1)
+        return made(battle, placed)
 
-    monkeypatch.setattr(Board, "_link", counted)
+    monkeypatch.setattr(board, "_link", counted)
     tables = load()
     for seed in range(30):
         policy = random.Random(seed)

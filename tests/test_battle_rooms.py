@@ -1,0 +1,99 @@
+"""The battle as rooms of functions behind one facade, and its resolution as data
+(issue 27, one game interface: "the resolution as data — a stack of what is being
+resolved, not generators; Battle a facade of functions over the state, not mixins")."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import random
+
+import runtime
+from contract.tables import Sayou
+from runtime.battle import Battle
+from runtime.playing import PlayPlan
+from runtime.sayou import Frame
+from runtime.tables import load
+
+TABLES = load()
+#: The bundled pages that ask the player to choose (移動・複製・生成 with 選択).
+CHOOSING = ("mayoigo", "sotsugyou", "shuushoku", "circle", "nikki", "dansyari")
+#: Generators of the runtime that are not a resolution: iterating a log's events, and
+#: the tables' 作用 a save may name.
+NOT_RESOLUTION = {"runtime.events.EventLog.__iter__", "runtime.save._table_effects"}
+#: What a step's arguments may hold: plain values, the tables' frozen objects, frames,
+#: plans — and the state's placed effects (dicts), which a copy takes as its own.
+PLAIN = (int, float, str, bool, type(None), Sayou, Frame, PlayPlan, dict)
+
+
+def _modules():
+    for info in pkgutil.iter_modules(runtime.__path__):
+        yield importlib.import_module(f"runtime.{info.name}")
+
+
+def test_the_battle_is_one_class_not_a_stack_of_mixins():
+    assert Battle.__mro__ == (Battle, object)
+
+
+def test_no_resolution_of_the_runtime_is_a_suspended_generator():
+    found = []
+    for module in _modules():
+        for name, value in vars(module).items():
+            functions = [value] if inspect.isfunction(value) else [
+                f for f in vars(value).values() if inspect.isfunction(f)] \
+                if inspect.isclass(value) and value.__module__ == module.__name__ else []
+            for function in functions:
+                qualified = f"{module.__name__}.{function.__qualname__}"
+                if inspect.isgeneratorfunction(function) and qualified not in NOT_RESOLUTION:
+                    found.append(qualified)
+    assert not found
+
+
+def _plain(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_plain(item) for item in value)
+    return isinstance(value, PLAIN)
+
+
+def _waiting_battles(count: int):
+    deck = TABLES.starter() + list(CHOOSING)
+    for seed in range(200):
+        battle = Battle.new(TABLES, seed=seed, enemies=["kodoku", "wasure"], deck=deck)
+        rng = random.Random(seed)
+        while battle.result is None and battle.pending is None:
+            battle.apply(rng.choice(battle.actions()))
+        if battle.pending is not None:
+            yield battle
+            count -= 1
+            if not count:
+                return
+
+
+def test_a_pending_choice_waits_on_a_stack_of_plain_steps():
+    """While a choice waits, the resolution is a list of (function of a room, arguments)
+    — every function a module-level function of the runtime, every argument plain data
+    — with the step that takes the answer on top: a copy copies it, and nothing in it is
+    a suspended frame of Python."""
+    battles = list(_waiting_battles(5))
+    assert battles, "no battle reached a choice"
+    for battle in battles:
+        stack = battle._stack
+        assert stack, "a pending choice waits in a resolution"
+        for step, args in stack:
+            assert inspect.isfunction(step) and step.__module__.startswith("runtime.")
+            assert step.__qualname__ == step.__name__  # a module's function, no method
+            assert isinstance(args, tuple) and _plain(args), (step.__name__, args)
+        top = stack[-1][0]
+        assert top.__name__ in ("_picked", "_generated")  # the region step takes the answer
+
+
+def test_a_copy_waits_on_its_own_stack():
+    """A copy's resolution is its own list, of the same steps (the placed effects the
+    steps name are the copy's: tests/test_runtime_rules.py, a choice mid-firing)."""
+    for battle in _waiting_battles(3):
+        twin = battle.copy(record=True)
+        assert twin._stack is not battle._stack
+        assert [step for step, _ in twin._stack] == [step for step, _ in battle._stack]
+        twin.apply(twin.actions()[0])
+        assert battle._stack and battle.pending is not None
