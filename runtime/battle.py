@@ -27,7 +27,7 @@ from .events import EventLog
 from .playing import page_facts
 from .refusal import Refused
 from .sayou import Frame, year_of
-from .state import PARAMS, SIDES, State
+from .state import PARAMS, SIDES, Placed, State
 from .streams import Streams
 from .tables import Tables
 from .view import information, result, view
@@ -89,7 +89,7 @@ class Battle:
         self._index = None
         #: The board's firings resolving now, one inside another (board.Board._firing):
         #: a firing made while this is not empty is a link of a chain.
-        self._chain: list[dict] = []
+        self._chain: list[Placed] = []
         #: The links of chains made in this step, counted against board.CHAIN_BOUND, and
         #: the placed 作用 that fired as links (by id, in firing order): cleared when a
         #: player action begins its resolution (``resolution.begin``) — a choice answered on the
@@ -194,7 +194,7 @@ class Battle:
 
     def page_of(self, uid: int):
         """The table's Page of a page instance."""
-        return self.tables.pages[self.state.pages[uid]["page"]]
+        return self.tables.pages[self.state.pages[uid].page]
 
     def year(self, uid: int) -> int:
         """銘 of a page instance now (the table's, or an assigned one)."""
@@ -204,12 +204,12 @@ class Battle:
     def face_body(self, uid: int, side: str):
         """The face's current ``.conditions`` and ``.effects`` (the Face as dealt, its pen
         Body, or a Body of both), or None when it is blank."""
-        face = self.state.pages[uid]["faces"][side]
+        face = self.state.pages[uid].faces[side]
         page = self.page_of(uid)
-        if face["state"] == "blank":
+        if face.state == "blank":
             return None
         base = page.faces[side]
-        if face["state"] == "pen":
+        if face.state == "pen":
             return self.page_facts[page.id].pen_bodies[side]  # playing.penned, made once
         return base if base.written else None
 
@@ -268,12 +268,12 @@ class Battle:
         consuming a fire (for screens)."""
         return board.modifier_values(self, target)
 
-    def frame_of(self, placed: dict) -> Frame:
+    def frame_of(self, placed: Placed) -> Frame:
         """The frame a placed effect reads its values in: its page, the distance it was
         placed with, the run counters at its anchoring, its closed windows."""
         return board.frame_of(self, placed)
 
-    def fired(self, placed: dict, times: int = 1) -> None:
+    def fired(self, placed: Placed, times: int = 1) -> None:
         """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
         return board.fired(self, placed, times)
 
@@ -281,7 +281,7 @@ class Battle:
         """The board's index now (made again once the board changed)."""
         return board.board_index_now(self)
 
-    def chain_link(self, placed: dict) -> tuple:
+    def chain_link(self, placed: Placed) -> tuple:
         """A placed 作用 as a link of a chain, in ids and numbers: the kind of its origin
         (page, tear, enemy, reward), the page or enemy id it belongs to (None for a
         reward), the line it is written on, its operation and its timing."""
@@ -415,19 +415,19 @@ class Battle:
             facts = self.page_facts
             for uid in s.zones["hand"]:
                 instance = instances[uid]
-                pens = facts[instance["page"]].pens
-                faces = instance["faces"]
-                if faces["future"]["state"] != "blank" and faces["past"]["state"] != "blank":
+                pens = facts[instance.page].pens
+                faces = instance.faces
+                if faces["future"].state != "blank" and faces["past"].state != "blank":
                     # No blank face to restore (most pages): the sides a pen is written
                     # for, not yet penned.
                     for side in pens:
-                        if not faces[side]["penned"]:
+                        if not faces[side].penned:
                             actions.append(_pen(uid, side))
                     continue
                 for side in SIDES:
                     face = faces[side]
-                    restorable = face["state"] == "blank" and face["blanked"] is not None
-                    if restorable or (side in pens and not face["penned"]):
+                    restorable = face.state == "blank" and face.blanked is not None
+                    if restorable or (side in pens and not face.penned):
                         actions.append(_pen(uid, side))
         if s.tears_used < limits["tear_cap"]:
             actions += [_tear(uid) for uid in s.zones["hand"]]

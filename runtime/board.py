@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from contract.tables import Const, Sayou
 from contract.vocabulary import ANCHORED
 
+from . import outcome, zones
 from .bounds import bounded
 from .sayou import OPS, Frame, anchored_refs, base_value, window_key
-from . import outcome, zones
+from .state import Placed
 
 
 _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
@@ -107,7 +108,7 @@ class BoardIndex:
     telegraphed: list
 
 
-def board_index(tables, effects: list[dict]) -> BoardIndex:
+def board_index(tables, effects: list[Placed]) -> BoardIndex:
     """The BoardIndex of the placed effects ``effects`` (from each one's EffectFacts)."""
     timings = set()
     modifiers: dict[str, list] = {}
@@ -115,10 +116,10 @@ def board_index(tables, effects: list[dict]) -> BoardIndex:
     windows = []
     telegraphed = []
     for placed in effects:
-        facts = effect_facts(tables, placed["effect"])
+        facts = effect_facts(tables, placed.effect)
         # A constant value is read as it is unless a tear's scale grows it (frame_of).
-        const = facts.const if placed["scale"] == 1.0 else None
-        if placed["effect"].telegraphed:
+        const = facts.const if placed.scale == 1.0 else None
+        if placed.effect.telegraphed:
             telegraphed.append((placed, const))
         if facts.fires_at is not None:
             timings.add(facts.fires_at)
@@ -135,10 +136,9 @@ def place(battle, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1
           frame: Frame | None = None) -> None:
     """A continuing 作用 onto the board, anchored now (the tables' own object)."""
     s = battle.state
-    placed = {"effect": effect, "origin": origin, "page_uid": page_uid, "scale": scale,
-              "fires": 0, "distance": frame.distance if frame else 0,
-              "placed": {"plays": s.plays_run, "turns": s.turns_run,
-                         "counters": dict(s.counters)}}
+    placed = Placed(effect, origin, page_uid, scale, 0, frame.distance if frame else 0,
+                    {"plays": s.plays_run, "turns": s.turns_run,
+                     "counters": dict(s.counters)})
     s.effects.append(placed)
     battle._index = None
     battle.emit(("effect_placed", effect.names.target, effect.timing, effect.names.repeat,
@@ -153,7 +153,7 @@ def modifier_values(battle, target: str) -> dict[str, float]:
     variables = battle.tables.vocabulary.variables
     out: dict[str, float] = {}
     for placed in battle.state.effects:
-        effect = placed["effect"]
+        effect = placed.effect
         info = variables.get(effect.target.code)
         if info is None or info.modifier_of != target or effect.timing != "always":
             continue
@@ -167,11 +167,11 @@ def modifier_values(battle, target: str) -> dict[str, float]:
     return out
 
 
-def frame_of(battle, placed: dict) -> Frame:
+def frame_of(battle, placed: Placed) -> Frame:
     """The frame a placed effect reads its values in: its page, the distance it was
     placed with, the run counters at its anchoring, its closed windows."""
-    return Frame(placed["page_uid"], placed["distance"], False,
-                 placed["placed"]["counters"], placed["scale"], placed.get("windows"))
+    return Frame(placed.page_uid, placed.distance, False,
+                 placed.placed["counters"], placed.scale, placed.windows)
 
 
 def close_windows(battle, unit: str, done: int) -> None:
@@ -179,27 +179,29 @@ def close_windows(battle, unit: str, done: int) -> None:
     turn after placement has ended: keep the run counters of that moment."""
     key = "plays" if unit == "play" else "turns"
     for placed in (battle._index or board_index_now(battle)).windows:
-        for ref in anchored_refs(placed["effect"]):
+        for ref in anchored_refs(placed.effect):
             name = window_key(ref)
-            if ref.unit == unit and done - placed["placed"][key] >= ref.n \
-                    and name not in placed.setdefault("windows", {}):
-                placed["windows"][name] = dict(battle.state.counters)
+            if ref.unit == unit and done - placed.placed[key] >= ref.n and (
+                    placed.windows is None or name not in placed.windows):
+                if placed.windows is None:
+                    placed.windows = {}
+                placed.windows[name] = dict(battle.state.counters)
 
 
-def fired(battle, placed: dict, times: int = 1) -> None:
+def fired(battle, placed: Placed, times: int = 1) -> None:
     """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
-    placed["fires"] += times
-    limit = placed["effect"].repeat.max
-    if limit is not None and placed["fires"] >= limit:
+    placed.fires += times
+    limit = placed.effect.repeat.max
+    if limit is not None and placed.fires >= limit:
         remove(battle, placed)
 
 
-def remove(battle, placed: dict) -> None:
+def remove(battle, placed: Placed) -> None:
     """Take a placed effect off the board (said once: ``effect_expired``)."""
     if placed in battle.state.effects:
         battle.state.effects.remove(placed)
         battle._index = None
-        battle.emit(("effect_expired", placed["effect"].names.target, placed["origin"]))
+        battle.emit(("effect_expired", placed.effect.names.target, placed.origin))
 
 
 #: Timings that belong to the end of a stage or run: they fire although it is over.
@@ -254,10 +256,10 @@ def firing(battle, timing: str, frame: Frame | None, times: int, placed_now, i: 
     while i < n:
         placed = placed_now[i]
         i += 1
-        effect = placed["effect"]
+        effect = placed.effect
         if effect.timing != timing or effect.telegraphed or placed not in s.effects:
             continue  # telegraphed traits act in the enemy phase
-        if closing and placed["origin"].startswith("enemy:") and \
+        if closing and placed.origin.startswith("enemy:") and \
                 outcome.stage_won_by(battle) is not None:
             continue  # a beaten enemy's traits run no more (DESIGN §6.2)
         # Asked before each effect that would fire (an earlier one may have ended it).
@@ -266,14 +268,14 @@ def firing(battle, timing: str, frame: Frame | None, times: int, placed_now, i: 
                 return
         elif not closing and outcome.stage_over(battle):
             return
-        if timing == "on_play" and placed["placed"]["plays"] >= s.plays_run:
+        if timing == "on_play" and placed.placed["plays"] >= s.plays_run:
             continue  # placed by this very play: it fires from the next one
         own = frame_of(battle, placed)
         if frame is not None:
             own = Frame(own.page_uid, frame.distance, frame.crosses, own.anchor, own.scale,
                         own.windows)
         limit = effect.repeat.max
-        own.times = times if limit is None else min(times, limit - placed["fires"])
+        own.times = times if limit is None else min(times, limit - placed.fires)
         if chain and not _link(battle, placed):
             return None  # the chain is stopped: this step sets off nothing more
         chain.append(placed)
@@ -287,15 +289,15 @@ def firing(battle, timing: str, frame: Frame | None, times: int, placed_now, i: 
     return None
 
 
-def _fired_one(battle, placed: dict, own: Frame, timing: str):
+def _fired_one(battle, placed: Placed, own: Frame, timing: str):
     """One effect of a firing has resolved: it leaves the chain, is said, is counted."""
     battle._chain.pop()
-    effect = placed["effect"]
+    effect = placed.effect
     battle.emit(("sayou", effect.op, effect.names.target, effect.line, timing))
     fired(battle, placed, own.times)
 
 
-def _link(battle, placed: dict) -> bool:
+def _link(battle, placed: Placed) -> bool:
     """A firing set off while another one resolves — a link of a chain: counted
     against CHAIN_BOUND for this step. Past the bound it is not made: the first one
     refused says so (``chain_stopped``, naming the 作用 that fired as links of this
@@ -310,15 +312,15 @@ def _link(battle, placed: dict) -> bool:
     return False
 
 
-def chain_link(battle, placed: dict) -> tuple:
+def chain_link(battle, placed: Placed) -> tuple:
     """A placed 作用 as a link of a chain, in ids and numbers: the kind of its origin
     (page, tear, enemy, reward), the page or enemy id it belongs to (None for a
     reward), the line it is written on, its operation and its timing."""
-    effect = placed["effect"]
-    kind, _, owner = placed["origin"].partition(":")
-    uid = placed["page_uid"]
+    effect = placed.effect
+    kind, _, owner = placed.origin.partition(":")
+    uid = placed.page_uid
     if kind == "page" and uid is not None:
-        owner = battle.state.pages[uid]["page"]
+        owner = battle.state.pages[uid].page
     return (kind, owner or None, effect.line, effect.op, effect.timing)
 
 

@@ -14,6 +14,7 @@ from contract.codec import to_literal
 from . import board, defense, escalation, outcome, playing, seat as seat_rule
 from .bounds import clamp
 from .sayou import REGION_ZONES, base_value, truncate
+from .state import Placed
 
 
 def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
@@ -92,9 +93,9 @@ def phase_intents(battle):
     battle.emit(("intents_shown", shown_intents(battle) if battle.record
                  else s.enemy["turn_intents"]))
     for placed, const in (battle._index or board.board_index_now(battle)).telegraphed:
-        effect = placed["effect"]
+        effect = placed.effect
         if effect.timing == "turn_start":
-            plan = placed["telegraph"] = _seat_plan(battle, placed, const)
+            plan = placed.telegraph = _seat_plan(battle, placed, const)
             battle.emit(("trait_telegraphed", effect.names.target, plan["amount"],
                          plan["to"]))
     return board.fire(battle, "turn_start")
@@ -122,11 +123,11 @@ def _acting_intents(battle) -> tuple:
     return tuple(remaining)
 
 
-def _seat_plan(battle, placed: dict, const: float | None) -> dict:
+def _seat_plan(battle, placed: Placed, const: float | None) -> dict:
     """What a placed telegraphed seat move will do: ``amount`` is the signed move;
     ``to`` the position it aims at (an assignment telegraphs its target position).
     ``const``: its value when it reads nothing (BoardIndex.telegraphed)."""
-    effect = placed["effect"]
+    effect = placed.effect
     value = truncate(const if const is not None else
                      base_value(battle, effect, board.frame_of(battle, placed)))
     plan = seat_rule.planned(effect.op, effect.direction, value, battle.state.enemy["seat"])
@@ -197,9 +198,10 @@ def _telegraphed_moves(battle):
     s = battle.state
     for placed, _ in (battle._index or board.board_index_now(battle)).telegraphed:
         # Only a telegraphed trait's placement keeps a plan (_phase_intents).
-        if "telegraph" in placed and placed in s.effects:
-            effect = placed["effect"]
-            move_seat(battle, placed.pop("telegraph")["amount"])
+        if placed.telegraph is not None and placed in s.effects:
+            effect = placed.effect
+            plan, placed.telegraph = placed.telegraph, None
+            move_seat(battle, plan["amount"])
             battle.emit(("sayou", effect.op, effect.names.target, effect.line, "turn_start"))
             board.fired(battle, placed)
     board.fire(battle, "after_enemy")
@@ -246,9 +248,9 @@ def _blank_random(battle, region: str) -> None:
         battle.emit(("blank_missed", region))
         return
     uid, side = candidates[battle.streams.enemy.randrange(len(candidates))]
-    face = s.pages[uid]["faces"][side]
-    face["blanked"], face["state"] = face["state"], "blank"
-    battle.emit(("blanked", uid, s.pages[uid]["page"], side, region))
+    face = s.pages[uid].faces[side]
+    face.blanked, face.state = face.state, "blank"
+    battle.emit(("blanked", uid, s.pages[uid].page, side, region))
 
 
 def move_seat(battle, delta: int) -> None:

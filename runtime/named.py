@@ -32,12 +32,12 @@ class Unnamed(LookupError):
 
 
 def _page_id(battle, candidate) -> str:
-    return candidate if isinstance(candidate, str) else battle.state.pages[candidate]["page"]
+    return candidate if isinstance(candidate, str) else battle.state.pages[candidate].page
 
 
 def _in_hand(battle, action):
     for uid in battle.state.zones["hand"]:
-        if battle.state.pages[uid]["page"] == action.uid:
+        if battle.state.pages[uid].page == action.uid:
             return replace(action, uid=uid)
     raise Unnamed(f"{W.region.hand}に「{action.uid}」がありません")
 

@@ -80,14 +80,14 @@ def _end_stage(battle) -> None:
     for lifetime in ("play", "turn", "stage"):
         turn.expire_mods(battle, lifetime)
     for placed in list(s.effects):
-        scope = placed["effect"].repeat.scope
-        if scope in ("play", "turn", "stage") or placed["origin"].startswith("enemy:"):
+        scope = placed.effect.repeat.scope
+        if scope in ("play", "turn", "stage") or placed.origin.startswith("enemy:"):
             s.effects.remove(placed)
             battle._index = None
     for page in s.pages:
-        if page["lifetime"] == "stage" and page["zone"] not in ("gone", "torn"):
-            s.move(page["uid"], "gone")
-            battle.emit(("page_removed", page["uid"], page["page"]))
+        if page.lifetime == "stage" and page.zone not in ("gone", "torn"):
+            s.move(page.uid, "gone")
+            battle.emit(("page_removed", page.uid, page.page))
 
 
 def lose(battle, why: str) -> None:

@@ -26,17 +26,17 @@ def pen(battle, uid: int, side: str) -> None:
         raise Refused(f"ペンは{W.region.hand}のページにだけ使えます")
     if s.pens_used >= s.param("pen_cap"):
         raise Refused(f"この{W.scope.stage}のペンは使い切りました（{s.param('pen_cap')} 回）")
-    face = s.pages[uid]["faces"][side]
+    face = s.pages[uid].faces[side]
     page = battle.page_of(uid)
-    if face["state"] == "blank" and face["blanked"] is not None:
-        face["state"], face["blanked"] = face["blanked"], None  # 白紙化から元に戻る
+    if face.state == "blank" and face.blanked is not None:
+        face.state, face.blanked = face.blanked, None  # 白紙化から元に戻る
         result = "restored"
-    elif face["penned"]:
+    elif face.penned:
         raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
     elif page.pens[side] is None:
         raise Refused(f"{SIDE_WORDS[side]}は{NO_PEN_UPGRADE}です（このページのこの面にペンで書けるものはありません）")
     else:
-        face["state"], face["penned"] = "pen", True
+        face.state, face.penned = "pen", True
         result = "written" if not page.faces[side].written else "upgraded"
     s.pens_used += 1
     s.count("turn", "pens", 1)
@@ -72,12 +72,12 @@ def tear(battle, uid: int) -> None:
     s.tears_used += 1
     s.move(uid, "torn")
     s.count("turn", "tears", 1)
-    battle.emit(("tear", uid, s.pages[uid]["page"], preview["distance"], preview["fray"],
+    battle.emit(("tear", uid, s.pages[uid].page, preview["distance"], preview["fray"],
                  preview["blank"]))
     frame = Frame(page_uid=uid, distance=preview["distance"])
     resolution.begin(battle, (_special, (preview["fray"], "tear", "on_tear")),
                   (board.run_list, (preview["effects"], frame, uid, preview["scale"],
-                                    f"tear:{s.pages[uid]['page']}")))
+                                    f"tear:{s.pages[uid].page}")))
 
 
 def _special(battle, fray: int, cause: str, timing: str):

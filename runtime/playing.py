@@ -170,11 +170,11 @@ def _faces_firing(battle, uid: int, sides, frame: Frame) -> tuple[list, list, st
     why = ""
     paying: dict[str, float] = {}  # what the faces fired so far will pay, by target
     instance = s.pages[uid]
-    free = battle.page_facts[instance["page"]].free
+    free = battle.page_facts[instance.page].free
     for side in sides:
-        if side in free and instance["faces"][side]["state"] == "base":
+        if side in free and instance.faces[side].state == "base":
             firing.append(side)  # fires on its own: no condition, nothing to pay
-            bodies.append(battle.tables.pages[instance["page"]].faces[side])  # as dealt
+            bodies.append(battle.tables.pages[instance.page].faces[side])  # as dealt
             continue
         body = battle.face_body(uid, side)
         if body is None:
@@ -196,7 +196,7 @@ def plan(battle, uid: int) -> PlayPlan | None:
     refuse it: the same tests, with no reason written and no info dict made — the
     play itself asks, once per play."""
     s = battle.state
-    page_id = s.pages[uid]["page"]
+    page_id = s.pages[uid].page
     # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
     year = page_year(battle, page_id) if s.mods else battle.page_facts[page_id].year
     if _blocked(battle, uid, year):
@@ -216,7 +216,7 @@ def plan(battle, uid: int) -> PlayPlan | None:
 
 def _blocked(battle, uid: int, year: int) -> str:
     s = battle.state
-    if s.pages[uid]["zone"] != "hand":
+    if s.pages[uid].zone != "hand":
         return f"{W.region.hand}にないページです"
     if s.redraw_failed:
         return (f"引き直しても出せるページがなかったので、この{W.scope.turn}は"
@@ -262,10 +262,10 @@ def playable(battle, first: bool = False, despite_failed_redraw: bool = False) -
     found = []
     for uid in s.zones["hand"]:
         instance = instances[uid]
-        page_id = instance["page"]
+        page_id = instance.page
         fact = facts[page_id]
         year = overrides.get(page_id, fact.year) if overrides else fact.year
-        faces = instance["faces"]
+        faces = instance.faces
         # Faces as dealt (the usual case) are settled by the page's facts: a face
         # fires on its own, or none is written. A pen, a blank or a test is decided by
         # _fires_any, as play_info would.
@@ -274,21 +274,21 @@ def playable(battle, first: bool = False, despite_failed_redraw: bool = False) -
                 continue
             if year > cap or (blockade and blockade.low <= year <= blockade.high):
                 continue
-            verdict = fact.future_only if faces["future"]["state"] == "base" else None
+            verdict = fact.future_only if faces["future"].state == "base" else None
             sides = FUTURE_ONLY
         elif year < age:
             if age - year > steps if mul == 1.0 else truncate((age - year) * mul) > steps:
                 continue
             if year > cap or (blockade and blockade.low <= year <= blockade.high):
                 continue
-            verdict = fact.past_only if faces["past"]["state"] == "base" else None
+            verdict = fact.past_only if faces["past"].state == "base" else None
             sides = PAST_ONLY
         else:
             if not same_age_open or year > cap or steps < 0 or (
                     blockade and blockade.low <= year <= blockade.high):
                 continue
-            verdict = fact.both if faces["past"]["state"] == "base" and \
-                faces["future"]["state"] == "base" else None
+            verdict = fact.both if faces["past"].state == "base" and \
+                faces["future"].state == "base" else None
             sides = BOTH
         if verdict is None:  # a face not as dealt, or one to be tested
             verdict = _fires_any(battle, uid, fact, faces, sides, year, age)
@@ -308,7 +308,7 @@ def _fires_any(battle, uid: int, fact: PageFacts, faces, sides, year: int,
     paying: dict[str, float] = {}  # what the faces tested so far will pay, by target
     frame = None
     for side in sides:
-        state = faces[side]["state"]
+        state = faces[side].state
         if state == "base":  # the face as dealt
             if side in fact.free:
                 return True
@@ -356,7 +356,7 @@ def resolve_play(battle, uid: int, plan: PlayPlan):
     _pay_steps(battle, plan, distance)
     if year == old:
         s.same_age_plays += 1
-    battle.emit(("played", uid, s.pages[uid]["page"], year, old, plan.cost,
+    battle.emit(("played", uid, s.pages[uid].page, year, old, plan.cost,
                  tuple(plan.firing), plan.crosses))
     battle._stack.append((_play_moves, (uid, plan, old, move)))
     return _play_faces(battle, uid, plan, 0)
@@ -425,7 +425,7 @@ def _play_counted(battle, uid: int, move: dict):
     for name, amount in move.items():
         counters[name] = get(name, 0) + amount
     battle.count_scope = "turn"
-    if s.pages[uid]["zone"] == "hand":
+    if s.pages[uid].zone == "hand":
         battle._stack.append((_end_of_play, ()))
         _after_play(battle, uid)
         return None
@@ -460,7 +460,7 @@ def _cross(battle, uid: int, old: int, new: int):
     intents = s.enemy["turn_intents"]
     removed = intents.pop(0) if intents else None
     # This play's crossing is not yet in the turn's counters (it reads them first).
-    crossing = (s.enemy["seat"], s.pages[uid]["page"], old, new,
+    crossing = (s.enemy["seat"], s.pages[uid].page, old, new,
                 s.counter("turn", "crossings") + 1)
     battle.emit(("crossed", removed, len(intents), *crossing))
     if removed is not None:
@@ -494,11 +494,11 @@ def _end_of_play(battle):
     if index.windows:
         board.close_windows(battle, "play", s.plays_run)
     for placed in index.ending.get("play", ()):
-        repeat = placed["effect"].repeat
-        if repeat.scope == "play" and placed["placed"]["plays"] < s.plays_run + 1:
+        repeat = placed.effect.repeat
+        if repeat.scope == "play" and placed.placed["plays"] < s.plays_run + 1:
             board.remove(battle, placed)
         elif repeat.scope == vocab.ANCHORED and repeat.unit == "play" and (
-                s.plays_run - placed["placed"]["plays"] >= repeat.n):
+                s.plays_run - placed.placed["plays"] >= repeat.n):
             board.remove(battle, placed)
 
 

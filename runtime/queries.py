@@ -17,20 +17,20 @@ from .state import SIDES
 # ------------------------------------------------------------ page instances
 def page_id(battle, uid: int) -> str:
     """The page id of page instance ``uid``."""
-    return battle.state.pages[uid]["page"]
+    return battle.state.pages[uid].page
 
 
 def face(battle, uid: int, side: str) -> dict:
     """Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt,
     pen, blank), ``blanked`` (what a 白紙化 took, or None), ``penned``."""
-    return dict(battle.state.pages[uid]["faces"][side])
+    return battle.state.pages[uid].faces[side].literal()
 
 
 def instance(battle, uid: int) -> dict:
     """Page instance ``uid`` as data: its page id, lifetime and both faces (copies)."""
     instance = battle.state.pages[uid]
-    return {"page": instance["page"], "lifetime": instance["lifetime"],
-            "faces": {side: dict(instance["faces"][side]) for side in SIDES}}
+    return {"page": instance.page, "lifetime": instance.lifetime,
+            "faces": {side: instance.faces[side].literal() for side in SIDES}}
 
 
 # ------------------------------------------------------------------- zones
@@ -50,7 +50,7 @@ def first_of(battle, page_id: str, zones) -> int | None:
     s = battle.state
     for zone in zones:
         for uid in s.zones[zone]:
-            if s.pages[uid]["page"] == page_id:
+            if s.pages[uid].page == page_id:
                 return uid
     return None
 
@@ -89,7 +89,12 @@ def placed(battle) -> list[dict]:
     """The 作用 placed on the board, in order, each a copy of its record: ``effect``
     (the contract Sayou), ``origin``, ``page_uid``, ``scale``, ``fires``, ``placed``
     (the plays and turns when it was placed) and a ``telegraph`` when it has one."""
-    return [dict(placed) for placed in battle.state.effects]
+    return [placed.literal(_same) for placed in battle.state.effects]
+
+
+def _same(effect):
+    """The 作用 itself (a frozen object of the tables: shared, not copied)."""
+    return effect
 
 
 def mods(battle) -> list[dict]:

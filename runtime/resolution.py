@@ -19,6 +19,7 @@ from __future__ import annotations
 from contract.game import Pending
 
 from . import board, outcome
+from .state import Placed
 
 
 def begin(battle, *steps) -> None:
@@ -77,7 +78,7 @@ def remapped(value, own: dict):
     tuples made anew; every other value is shared — no step changes its arguments once
     pushed."""
     kind = type(value)
-    if kind is dict:
+    if kind is Placed:
         return own.get(id(value), value)
     if kind is list or kind is tuple:
         return kind(remapped(item, own) for item in value)

@@ -25,7 +25,8 @@ from contract.tables import Sayou
 
 from .battle import Battle, Refused
 from .bounds import BOUNDS, MAX_MAGNITUDE
-from .state import COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, State
+from .state import (COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, Face,
+                    PageInstance, Placed, State)
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
 from contract.vocabulary import W
@@ -67,11 +68,12 @@ def _rng_literal(rng) -> list:
 
 def _state_literal(state: State) -> dict:
     """The state as JSON-ready data: every field as it is (plain data, which json.dumps
-    writes whole), but each placed effect's 作用 as its literal. Not dataclasses.asdict:
-    it would turn a Sayou into a dict without the kind tags its references need."""
+    writes whole), the records as their literals, each placed effect's 作用 as its
+    contract literal. Not dataclasses.asdict: it would turn a Sayou into a dict without
+    the kind tags its references need."""
     data = {f.name: getattr(state, f.name) for f in dataclasses.fields(State)}
-    data["effects"] = [{**placed, "effect": to_literal(placed["effect"])}
-                       for placed in state.effects]
+    data["pages"] = [page.literal() for page in state.pages]
+    data["effects"] = [placed.literal(to_literal) for placed in state.effects]
     return data
 
 
@@ -97,6 +99,12 @@ def from_json(tables: Tables, text: str) -> Battle:
     streams = _streams(data["rng"])
     state = _State(tables).check(data["state"])
     return Battle(tables, state, streams)
+
+
+def _page(page: dict) -> PageInstance:
+    """A checked page instance's data as its record."""
+    return PageInstance(page["uid"], page["page"], page["zone"], page["lifetime"],
+                        {side: Face(**face) for side, face in page["faces"].items()})
 
 
 def _no_constant(name: str):
@@ -241,7 +249,8 @@ class _State:
         self._pages(data["pages"], data["zones"])
         self._effects(data["effects"], len(data["pages"]))
         self._enemy(data["enemy"], stages[data["stage_index"]])
-        state = State(**data)
+        state = State(**{**data, "pages": [_page(page) for page in data["pages"]],
+                          "effects": [Placed(**placed) for placed in data["effects"]]})
         state.defense.sort(key=lambda entry: EXPIRY_RANK[entry[1]])  # consumption order
         # The walls and clamps the rules keep at every step (spec 000 盤面, spec 002 クランプ).
         lifespan = max(0, state.param("lifespan_cap"))

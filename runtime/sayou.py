@@ -24,7 +24,7 @@ from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
 
 from .bounds import bounded, clamp, land, power
-from .state import COEFFICIENTS
+from .state import COEFFICIENTS, Placed
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
 PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
@@ -104,7 +104,7 @@ def page_year(battle, page_id: str) -> int:
 
 def year_of(battle, uid: int) -> int:
     """銘 of a page instance now."""
-    return page_year(battle, battle.state.pages[uid]["page"])
+    return page_year(battle, battle.state.pages[uid].page)
 
 
 #: Variable code → its value now (battle, frame → number). A rule parameter not listed
@@ -149,7 +149,7 @@ def _read_counter(battle, ref: CounterRef, frame: Frame):
 def _read_page_count(battle, ref: PageCountRef, frame: Frame):
     s = battle.state
     return sum(1 for z in REGION_ZONES[ref.region] for uid in s.zones[z]
-               if s.pages[uid]["page"] == ref.page)
+               if s.pages[uid].page == ref.page)
 
 
 #: Reference class → how it reads (battle, reference, frame → number): one row per kind
@@ -309,9 +309,9 @@ def modifiers(battle, target: str, *, consume: bool = True,
     down = battle.state.enemy.get("hp", 1) <= 0
     # The index's list stays as it is when a consumed modifier leaves the board.
     for placed, adds, const in found:
-        if down and placed["origin"].startswith("enemy:"):
+        if down and placed.origin.startswith("enemy:"):
             continue
-        effect = placed["effect"]
+        effect = placed.effect
         value = base_value(battle, effect, battle.frame_of(placed)) if const is None else \
             bounded(const)
         if adds:
@@ -326,15 +326,15 @@ def modifiers(battle, target: str, *, consume: bool = True,
     return add, mul
 
 
-def modifier_source(battle, placed: dict, value: float) -> dict:
+def modifier_source(battle, placed: Placed, value: float) -> dict:
     """Where one modifier came from, as plain data: the modifier variable's code, its
     signed value, the kind of origin (``page``, ``enemy``, ``tear``, ``reward``) and the
     page or enemy id it belongs to (None for a reward), and the line it is written on."""
-    effect = placed["effect"]
-    kind, _, owner = placed["origin"].partition(":")
-    uid = placed["page_uid"]
+    effect = placed.effect
+    kind, _, owner = placed.origin.partition(":")
+    uid = placed.page_uid
     if kind == "page" and uid is not None:
-        owner = battle.state.pages[uid]["page"]
+        owner = battle.state.pages[uid].page
     return {"modifier": effect.target.code, "value": value, "origin": kind,
             "id": owner or None, "line": effect.line}
 

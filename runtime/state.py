@@ -1,5 +1,8 @@
-"""戦闘の状態 — the whole state of a run, as plain data: only the continuing effects on
-the board hold objects, the tables' own 作用 (``runtime.save`` writes their literals).
+"""戦闘の状態 — the whole state of a run, as slotted records of plain data: the page
+instances (``PageInstance``, each with its two ``Face``), the continuing effects on the
+board (``Placed``, holding the tables' own 作用 — ``runtime.save`` writes their literals)
+and the run's values. The records' dicts and lists are the runtime's own: a consumer reads
+copies through the battle's queries (runtime/queries.py, view.py).
 
 Nothing here knows the rules: it holds values and answers simple questions (where is a
 page, what is a parameter now). The rules live in ``battle.py`` and ``sayou.py``.
@@ -36,8 +39,89 @@ COEFFICIENTS = frozenset(key.code for key in vocab.BALANCE_KEYS
 
 
 @dataclass(slots=True)
+class Face:
+    """面 — one face of a page instance: ``state`` (``base``: as dealt, ``pen``, ``blank``),
+    what a 白紙化 took (``blanked``: the state it had, None when none was taken) and
+    whether a pen wrote it (``penned``)."""
+
+    state: str = "base"
+    blanked: str | None = None
+    penned: bool = False
+
+    def copy(self) -> "Face":
+        """An independent copy."""
+        return Face(self.state, self.blanked, self.penned)
+
+    def literal(self) -> dict:
+        """As plain data (a save, a query's answer)."""
+        return {"state": self.state, "blanked": self.blanked, "penned": self.penned}
+
+
+@dataclass(slots=True)
+class PageInstance:
+    """ページの実体 — one page of the run: its page id, where it is, its lifetime (None for
+    the deck's own; ``stage`` or ``run`` for a generated page) and its faces by side."""
+
+    uid: int
+    page: str
+    zone: str | None
+    lifetime: str | None
+    faces: dict  # side code → Face
+
+    def copy(self) -> "PageInstance":
+        """An independent copy (its faces copied)."""
+        return PageInstance(self.uid, self.page, self.zone, self.lifetime,
+                            {side: face.copy() for side, face in self.faces.items()})
+
+    def literal(self) -> dict:
+        """As plain data (a save, a query's answer)."""
+        return {"uid": self.uid, "page": self.page, "zone": self.zone,
+                "lifetime": self.lifetime,
+                "faces": {side: face.literal() for side, face in self.faces.items()}}
+
+
+@dataclass(slots=True)
+class Placed:
+    """場の作用 — a continuing 作用 on the board: the tables' own ``effect``, where it came
+    from (``origin``: ``page``, ``tear:<id>``, ``enemy:<id>``, ``reward``), the page it
+    belongs to, the tear's ``scale``, how often it has fired, the distance it was placed
+    with, its anchor (``placed``: the plays, turns and run counters when it was placed),
+    the anchored windows closed so far (``windows``: name → run counters) and a
+    telegraphed seat move's plan (``telegraph``: amount, to) while one is shown."""
+
+    effect: object  # contract.tables.Sayou
+    origin: str
+    page_uid: int | None
+    scale: float
+    fires: int
+    distance: int
+    placed: dict
+    windows: dict | None = None
+    telegraph: dict | None = None
+
+    def copy(self) -> "Placed":
+        """An independent copy: the anchor and a telegraph's plan are never changed once
+        made (shared); the windows are added to (copied)."""
+        return Placed(self.effect, self.origin, self.page_uid, self.scale, self.fires,
+                      self.distance, self.placed,
+                      None if self.windows is None else dict(self.windows), self.telegraph)
+
+    def literal(self, effect_literal) -> dict:
+        """As plain data, its 作用 as ``effect_literal`` makes it (a save); the windows and
+        the telegraph only when there are any."""
+        data = {"effect": effect_literal(self.effect), "origin": self.origin,
+                "page_uid": self.page_uid, "scale": self.scale, "fires": self.fires,
+                "distance": self.distance, "placed": self.placed}
+        if self.windows is not None:
+            data["windows"] = self.windows
+        if self.telegraph is not None:
+            data["telegraph"] = self.telegraph
+        return data
+
+
+@dataclass(slots=True)
 class State:
-    """Every value of a run. Page instances are dicts in ``pages`` (index = uid)."""
+    """Every value of a run. Page instances are records in ``pages`` (index = uid)."""
 
     seed: int
     stages: list[str]  # enemy id of each stage
@@ -60,9 +144,9 @@ class State:
     play_counters: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)  # balance values of the rule parameters
     mods: list[dict] = field(default_factory=list)  # lifetime-bound values: params, flags, 銘
-    pages: list[dict] = field(default_factory=list)
+    pages: list[PageInstance] = field(default_factory=list)
     zones: dict = field(default_factory=lambda: {z: [] for z in ZONES})
-    effects: list[dict] = field(default_factory=list)  # placed 作用 (contract Sayou) on the board
+    effects: list[Placed] = field(default_factory=list)  # continuing 作用 on the board
     enemy: dict = field(default_factory=dict)
     turn: int = 0  # turn number within the stage
     turns_run: int = 0
@@ -85,25 +169,26 @@ class State:
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
         """The zone a page instance is in."""
-        return self.pages[uid]["zone"]
+        return self.pages[uid].zone
 
     def move(self, uid: int, zone: str, *, top: bool = False) -> None:
         """Move a page instance to ``zone`` (``top``: onto the top of the draw pile)."""
-        old = self.pages[uid]["zone"]
+        page = self.pages[uid]
+        old = page.zone
         if old is not None:
             self.zones[old].remove(uid)
         if top and zone == "draw":
             self.zones[zone].insert(0, uid)
         else:
             self.zones[zone].append(uid)
-        self.pages[uid]["zone"] = zone
+        page.zone = zone
 
     def move_top(self, zone: str, to: str) -> int:
         """Move the first page instance of ``zone`` (the top of a pile) to the end of
         ``to``; returns its uid (``move``, without looking for it)."""
         uid = self.zones[zone].pop(0)
         self.zones[to].append(uid)
-        self.pages[uid]["zone"] = to
+        self.pages[uid].zone = to
         return uid
 
     def move_all(self, zone: str, to: str) -> None:
@@ -112,18 +197,15 @@ class State:
         pages, source = self.pages, self.zones[zone]
         self.zones[to].extend(source)
         for uid in source:
-            pages[uid]["zone"] = to
+            pages[uid].zone = to
         source.clear()
 
     def new_page(self, page_id: str, zone: str, lifetime: str | None = None) -> int:
         """A new page instance of ``page_id`` in ``zone``; ``lifetime``: stage or run for
         a generated page, None for the deck's own. Returns its uid."""
         uid = len(self.pages)
-        self.pages.append({"uid": uid, "page": page_id, "zone": zone, "lifetime": lifetime,
-                           "faces": {"future": {"state": "base", "blanked": None,
-                                                "penned": False},
-                                     "past": {"state": "base", "blanked": None,
-                                              "penned": False}}})
+        self.pages.append(PageInstance(uid, page_id, zone, lifetime,
+                                       {side: Face() for side in SIDES}))
         self.zones[zone].append(uid)  # as ``move`` from nowhere puts it
         return uid
 
@@ -248,12 +330,6 @@ def _plain_copy(value):
     return value
 
 
-def _copy_pages(pages: list[dict]) -> list[dict]:
-    """Page instances: flat dicts but for ``faces``, a dict of flat dicts (State.new_page)
-    — copied by their shape, the bulk of a state (a look-ahead policy copies it at every
-    decision)."""
-    return [{**page, "faces": {side: dict(face) for side, face in page["faces"].items()}}
-            for page in pages]
 
 
 def _copy_enemy(enemy: dict) -> dict:
@@ -266,7 +342,8 @@ def _copy_enemy(enemy: dict) -> dict:
 #: Fields copied by their known shape; every other field by ``_plain_copy``.
 _COPIERS = {
     "enemy": _copy_enemy,
-    "pages": _copy_pages,
+    "pages": lambda pages: [page.copy() for page in pages],
+    "effects": lambda effects: [placed.copy() for placed in effects],
     "zones": lambda zones: {zone: list(uids) for zone, uids in zones.items()},
     "counters": dict,
     "marks": lambda marks: {scope: dict(c) for scope, c in marks.items()},

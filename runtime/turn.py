@@ -205,10 +205,10 @@ def _cleanup(battle) -> bool:
     if index.windows:
         board.close_windows(battle, "turn", s.turns_run)
     for placed in index.ending.get("turn", ()):
-        repeat = placed["effect"].repeat
+        repeat = placed.effect.repeat
         if repeat.scope == "turn" or (
                 repeat.scope == vocab.ANCHORED and repeat.unit == "turn"
-                and s.turns_run - placed["placed"]["turns"] >= repeat.n):
+                and s.turns_run - placed.placed["turns"] >= repeat.n):
             board.remove(battle, placed)
     # A clamp to a lowered parameter can end the stage (HP at a max of 0): the turn
     # asks.

@@ -35,9 +35,9 @@ def view(battle) -> dict:
         "enemy": None if not enemy else {
             "id": enemy["id"], "hp": enemy["hp"], "seat": enemy["seat"],
             "intents": [dict(i) for i in enemy["turn_intents"]]},
-        "board": [{"origin": placed["origin"], "op": placed["effect"].op,
-                   "target": placed["effect"].target.code, "line": placed["effect"].line,
-                   "timing": placed["effect"].timing, "fires": placed["fires"]}
+        "board": [{"origin": placed.origin, "op": placed.effect.op,
+                   "target": placed.effect.target.code, "line": placed.effect.line,
+                   "timing": placed.effect.timing, "fires": placed.fires}
                   for placed in s.effects],
         "pending": None if pending is None else {
             "kind": pending.kind, "candidates": list(pending.candidates),

@@ -52,7 +52,7 @@ def _pick_steps(battle, effect: Sayou, frame: Frame):
     # The page being played is not yet anywhere but the hand: it never moves itself.
     playing = frame.page_uid if battle.count_scope == "play" else None
     pool = [uid for z in zones for uid in s.zones[z]
-            if _matches(battle, s.pages[uid]["page"], effect.filter)
+            if _matches(battle, s.pages[uid].page, effect.filter)
             and uid != playing]
     if effect.pick == "top":
         chosen = pool[:count]
@@ -74,7 +74,7 @@ def _picked(battle, effect: Sayou, chosen: list, i: int = 0):
         uid = chosen[i]
         i += 1
         if effect.op == "duplicate":
-            _add_page(battle, s.pages[uid]["page"], effect.dest, effect.lifetime, like=uid)
+            _add_page(battle, s.pages[uid].page, effect.dest, effect.lifetime, like=uid)
             continue
         height = len(stack)
         _move_page(battle, uid, DEST_ZONE[effect.dest])
@@ -90,7 +90,7 @@ def _reveal_steps(battle, effect: Sayou, frame: Frame):
     so the next draws take them as shown (spec 002 山札を見せる作用)."""
     _draw_pile_ready(battle, REGION_ZONES[effect.source])
     top = battle.state.zones["draw"][:effect.count or 1]
-    battle.emit(("revealed", list(top), [battle.state.pages[uid]["page"] for uid in top]))
+    battle.emit(("revealed", list(top), [battle.state.pages[uid].page for uid in top]))
     return None
 
 
@@ -128,7 +128,7 @@ def _move_page(battle, uid: int, zone: str):
         zone = "discard"
         battle.emit(("hand_full", uid))
     s.move(uid, zone, top=True)
-    battle.emit(("page_moved", uid, s.pages[uid]["page"], zone))
+    battle.emit(("page_moved", uid, s.pages[uid].page, zone))
     if zone == "exile_stage":
         board.fire(battle, "on_exile")
 
@@ -138,7 +138,7 @@ def _add_page(battle, page_id: str, dest: str, lifetime: str, like: int | None =
     upgrades and blanked faces, DESIGN §6.1)."""
     s = battle.state
     cap = battle.tables.pages[page_id].deck_cap
-    owned = sum(1 for p in s.pages if p["page"] == page_id and p["zone"] in
+    owned = sum(1 for p in s.pages if p.page == page_id and p.zone in
                 ("draw", "hand", "discard", "exile_stage"))
     if owned >= cap:
         battle.emit(("generation_failed", page_id, cap))
@@ -149,7 +149,7 @@ def _add_page(battle, page_id: str, dest: str, lifetime: str, like: int | None =
         battle.emit(("hand_full/generated", page_id))
     uid = s.new_page(page_id, zone, lifetime)
     if like is not None:
-        s.pages[uid]["faces"] = copy.deepcopy(s.pages[like]["faces"])
+        s.pages[uid].faces = copy.deepcopy(s.pages[like].faces)
     battle.emit(("page_generated", uid, page_id, zone, lifetime))
 
 
@@ -169,7 +169,7 @@ def draw_one(battle) -> bool:
         return False
     uid = s.move_top("draw", "hand")
     s.count("turn", "cards_drawn", 1)
-    battle.emit(("drawn", uid, s.pages[uid]["page"]))
+    battle.emit(("drawn", uid, s.pages[uid].page))
     if not s.zones["draw"]:  # the pile is renewed the moment it is empty
         reshuffle_if_empty(battle)
     return True

@@ -34,7 +34,7 @@ def render(battle, width=80, height=24, ascii=False) -> str:
 
 
 def uid_of(battle, page_id: str) -> int:
-    return next(uid for uid in battle.hand if battle.state.pages[uid]["page"] == page_id)
+    return next(uid for uid in battle.hand if battle.state.pages[uid].page == page_id)
 
 
 def row_of(text: str, name: str) -> str:

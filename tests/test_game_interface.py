@@ -112,7 +112,7 @@ def test_information_hides_the_order_of_the_hidden_pile(name):
     other = game.copy()
     if name == "battle":
         pile = other.state.zones["draw"]
-        assert len(set(other.state.pages[u]["page"] for u in pile)) > 1
+        assert len(set(other.state.pages[u].page for u in pile)) > 1
         pile.reverse()
     else:
         deck = other.state.deck

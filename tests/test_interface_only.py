@@ -1,6 +1,6 @@
 """Every consumer of the battle reads it through its public interface (issue 27, one game
 interface): ``view()``, ``information()`` and Battle's public queries (runtime/queries.py)
-— never the state's own containers (``battle.state.pages[uid]["faces"]``,
+— never the state's own containers (``battle.state.pages[uid].faces``,
 ``state.zones["hand"]``, ``state.enemy[...]``), and never a private name of an object the
 module did not define.
 
@@ -147,7 +147,7 @@ def _scan_text(source: str, name: str = "terminal/x.py") -> list[str]:
 # ------------------------------------------------------------------ the scan itself
 
 @pytest.mark.parametrize("source", [
-    'battle.state.pages[uid]["faces"][side]',
+    'battle.state.pages[uid].faces[side]',
     's = battle.state\nfor uid in s.zones["hand"]: pass',
     'def f(b):\n    t = b.state\n    return t.enemy["hp"]',
     'lambda b: b.state.enemy["seat"]',

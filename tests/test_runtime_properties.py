@@ -98,7 +98,7 @@ class Watch:
         # pages and only tears (and the end of stage-lifetime pages) take them out of play
         placed = [uid for zone in ZONES for uid in s.zones[zone]]
         assert sorted(placed) == list(range(len(s.pages)))
-        assert all(s.pages[uid]["zone"] == zone for zone in ZONES for uid in s.zones[zone])
+        assert all(s.pages[uid].zone == zone for zone in ZONES for uid in s.zones[zone])
         assert len(s.pages) == self.start_pages + self.generated
         assert len(s.zones["torn"]) == self.torn and len(s.zones["gone"]) == self.removed
 

@@ -31,7 +31,7 @@ def scene(tables, hand=(), *, age=30, steps=40, hp=200, enemy="dummy", seed=1) -
 
 
 def find(battle, page: str, nth: int = 0) -> int:
-    return [uid for uid in battle.hand if battle.state.pages[uid]["page"] == page][nth]
+    return [uid for uid in battle.hand if battle.state.pages[uid].page == page][nth]
 
 
 def kinds(events) -> list[str]:
@@ -185,7 +185,7 @@ def test_a_choice_outside_a_play_waits_for_the_player(tables):
     request = battle.pending
     assert request is not None and len(request.candidates) == 3
     assert "選択" in refused(battle, "end_turn")  # the battle waits in the choice
-    pick = next(u for u in request.candidates if battle.state.pages[u]["page"] == "p60")
+    pick = next(u for u in request.candidates if battle.state.pages[u].page == "p60")
     events = battle.choose([pick])
     assert battle.state.zone_of(pick) == "hand"
     assert "drawn" in kinds(events)  # the turn then goes on: refill, draw, …
@@ -325,20 +325,20 @@ def test_a_copy_into_the_hand_carries_pen_upgrades_and_blanked_faces(tables):
     battle = scene(tables, ["twin", "guarded", "p36"], enemy="quiet")
     guarded = find(battle, "guarded")
     battle.pen(guarded, "future")
-    battle.state.pages[find(battle, "p36")]["faces"]["past"]["state"] = "blank"  # as 白紙化
+    battle.state.pages[find(battle, "p36")].faces["past"].state = "blank"  # as 白紙化
     battle.play(find(battle, "twin"))  # 複製 1枚 手札 -> 手札 選択
     battle.choose([guarded])
-    copies = [u for u in battle.hand if battle.state.pages[u]["page"] == "guarded"]
+    copies = [u for u in battle.hand if battle.state.pages[u].page == "guarded"]
     assert len(copies) == 2
-    assert battle.state.pages[copies[1]]["faces"] == battle.state.pages[guarded]["faces"]
-    assert battle.state.pages[copies[1]]["faces"]["future"]["state"] == "pen"
+    assert battle.state.pages[copies[1]].faces == battle.state.pages[guarded].faces
+    assert battle.state.pages[copies[1]].faces["future"].state == "pen"
 
 
 def test_generate_n_makes_n_pages(tables):
     battle = scene(tables, ["make2"], enemy="quiet")
     events = battle.play(find(battle, "make2"))  # 生成 2枚 ページ指定 target -> 手札
     assert [e["page"] for e in of(events, "page_generated")] == ["target", "target"]
-    assert sum(1 for u in battle.hand if battle.state.pages[u]["page"] == "target") == 2
+    assert sum(1 for u in battle.hand if battle.state.pages[u].page == "target") == 2
 
 
 def test_revealed_pages_are_drawn_in_the_order_shown(tables):

@@ -34,7 +34,7 @@ def scene(tables, hand=(), *, age=30, steps=40, hp=200, enemies=("dummy",), seed
 
 
 def find(battle, page: str, nth: int = 0) -> int:
-    return [uid for uid in battle.hand if battle.state.pages[uid]["page"] == page][nth]
+    return [uid for uid in battle.hand if battle.state.pages[uid].page == page][nth]
 
 
 def of(events, kind: str) -> list[dict]:
@@ -229,12 +229,12 @@ def test_the_lifespan_cap_never_drops_below_the_current_age(tables):
 def test_a_torn_multiplier_grows_by_its_excess_over_one(tables):
     battle = scene(tables, ["tearmul", "hit10"])
     battle.tear(find(battle, "tearmul"))  # distance 20: scale 1 + 0.05 × 20 = 2
-    (placed,) = [p for p in battle.state.effects if p["origin"] == "tear:tearmul"]
+    (placed,) = [p for p in battle.state.effects if p.origin == "tear:tearmul"]
     assert battle.modifier_values("enemy_hp") == {"attack_mul": pytest.approx(1.4)}
     events = battle.play(find(battle, "hit10"))
     # 10 × (1 + 0.2 × 2) × the 綻び multiplier (1 + 0.01 × 20) = 16.8 → 16
     assert of(events, "damage")[0]["dealt"] == 16
-    assert placed["scale"] == 2.0
+    assert placed.scale == 2.0
 
 
 # ================================================ 歩 under 支払い倍率
@@ -333,7 +333,7 @@ def test_the_draw_pile_is_renewed_as_soon_as_a_generated_page_fills_the_discard(
     s = battle.state
     uid = find(battle, "spawn")
     battle.play(uid)  # 生成 f20 -> 捨て札, then the page itself to the discard
-    (generated,) = [p["uid"] for p in s.pages if p["uid"] >= len(deck)]
+    (generated,) = [p.uid for p in s.pages if p.uid >= len(deck)]
     assert s.zones["draw"] == [generated]  # renewed before the played page came
     assert s.zones["discard"] == [uid]
 

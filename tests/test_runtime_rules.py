@@ -40,7 +40,7 @@ def scene(tables, hand=(), *, age=30, steps=40, hp=200, enemy="dummy", enemies=N
 
 def find(battle, page: str, nth: int = 0) -> int:
     """The uid of the ``nth`` hand page with this page id."""
-    return [uid for uid in battle.hand if battle.state.pages[uid]["page"] == page][nth]
+    return [uid for uid in battle.hand if battle.state.pages[uid].page == page][nth]
 
 
 def kinds(events) -> list[str]:
@@ -387,7 +387,7 @@ def test_continuing_effect_fires_until_its_max_count_with_current_modifiers(tabl
     assert battle.state.enemy["hp"] == 986
     battle.end_turn()
     assert battle.state.enemy["hp"] == 986
-    assert not any(p["effect"].timing == "after_enemy" for p in battle.state.effects)
+    assert not any(p.effect.timing == "after_enemy" for p in battle.state.effects)
 
 
 def test_anchored_repeat_range_counts_plays_from_placement(tables):
@@ -426,7 +426,7 @@ def test_value_lifetime_is_independent_of_repeat_range(tables):
         assert battle.state.defense_by_expiry()["turn"] == 5  # came back this turn start
         assert battle.state.defense_total() == 5  # last turn's 5 is gone: not 10
     assert any(e.kind == "defense_expired" for e in events)
-    assert any(p["effect"].target.code == "defense" for p in battle.state.effects)
+    assert any(p.effect.target.code == "defense" for p in battle.state.effects)
 
 
 # ================================================================ timings
@@ -592,12 +592,12 @@ def test_player_choice_waiting_mid_firing_is_copied_with_its_resolution(tables):
     pending = battle.pending
     assert pending is not None and pending.source.timing == "on_hit"
     assert battle.state.flag("after_recall") == 0  # the firing waits before its second
-    waiting, fires = battle.information(), [p["fires"] for p in battle.state.effects]
+    waiting, fires = battle.information(), [p.fires for p in battle.state.effects]
     stray = battle.copy(record=True)
     stray.choose([pending.candidates[1]])
     assert stray.state.flag("after_recall") == 1
     assert battle.pending == pending and battle.information() == waiting
-    assert [p["fires"] for p in battle.state.effects] == fires
+    assert [p.fires for p in battle.state.effects] == fires
     twin = battle.copy(record=True)
     while battle.pending is not None:  # every hit of the turn asks
         answer = [battle.pending.candidates[0]]
@@ -704,8 +704,8 @@ def test_tear_effect_is_run_long_and_scaled_by_distance(tables):
     battle.tear(find(battle, "tearme"))  # 攻撃力補正 +2 × (1 + 0.05 × 20) = +4, 綻び 30
     events = battle.play(find(battle, "hit10"))
     assert damage(events) == [int((10 + 4) * (1 + 0.01 * 30))]
-    placed = [p for p in battle.state.effects if p["origin"] == "tear:tearme"]
-    assert len(placed) == 1 and placed[0]["effect"].repeat.scope == "run"
+    placed = [p for p in battle.state.effects if p.origin == "tear:tearme"]
+    assert len(placed) == 1 and placed[0].effect.repeat.scope == "run"
 
 
 def test_player_choice_in_a_tear_effect_waits_for_the_player(tables):
@@ -935,9 +935,9 @@ def test_stage_carry_over(tables):
     assert (s.hp, s.age, s.fray_run) == (170, 30, 25)
     assert kept <= set(battle.hand)
     assert set(s.zones["draw"]) | set(s.zones["discard"]) | set(battle.hand) == deck | {exs}
-    assert s.pages[penup]["faces"]["future"]["state"] == "pen"
-    adds = [p["effect"].repeat.scope for p in s.effects
-            if p["effect"].target.code == "attack_add"]
+    assert s.pages[penup].faces["future"].state == "pen"
+    adds = [p.effect.repeat.scope for p in s.effects
+            if p.effect.target.code == "attack_add"]
     assert sorted(adds) == ["run", "run"]  # +100 and the tear effect; +1 (stage) is gone
     assert s.defense_by_expiry() == {"on_hit": 0, "turn": 0, "stage": 0, "run": 5}
     # reset: 歩, stage 綻び, pen and tear uses, stage counters
@@ -969,9 +969,9 @@ def test_pages_exiled_for_the_run_never_come_back_by_a_region_move(tables):
     battle.play(find(battle, "exs"))
     battle.dev_set(age=30)
     battle.play(find(battle, "fromexile"))
-    pages = [battle.state.pages[uid]["page"] for uid in battle.hand]
+    pages = [battle.state.pages[uid].page for uid in battle.hand]
     assert "exs" in pages and "exr" not in pages
-    assert [battle.state.pages[u]["page"] for u in battle.state.zones["exile_run"]] == ["exr"]
+    assert [battle.state.pages[u].page for u in battle.state.zones["exile_run"]] == ["exr"]
 
 
 def test_damage_outside_a_play_counts_from_the_turn_not_the_last_play(tables):
@@ -1001,7 +1001,7 @@ def test_a_generated_page_sent_to_a_full_hand_goes_to_the_discard(tables):
     events = battle.play(find(battle, "gen2solo"))
     generated = events[first(events, "page_generated")].data
     assert "hand_full" in kinds(events) and generated["to"] == "discard"
-    assert battle.state.pages[generated["uid"]]["zone"] == "discard"
+    assert battle.state.pages[generated["uid"]].zone == "discard"
 
 
 def test_taking_from_an_empty_draw_pile_reshuffles_the_discard_first(tables):

@@ -145,7 +145,7 @@ def test_a_loaded_effect_is_the_tables_own_object():
     held = list(save._table_effects(TABLES))
     for text in SAVES:
         for placed in save.from_json(TABLES, text).state.effects:
-            assert any(placed["effect"] is effect for effect in held)
+            assert any(placed.effect is effect for effect in held)
 
 
 def test_an_unknown_page_or_a_page_in_two_zones_is_refused():

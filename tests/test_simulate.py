@@ -72,16 +72,16 @@ def test_a_state_copy_is_independent_and_equal(tables):
     battle = Battle.new(tables, seed=4, enemies=["haguruma"])
     battle.play(battle.playable_uids()[0])
     copied = battle.state.copy()
-    face_before = battle.state.pages[0]["faces"]["future"]["state"]
+    face_before = battle.state.pages[0].faces["future"].state
     assert dataclasses.asdict(copied) == dataclasses.asdict(copy.deepcopy(battle.state))
-    copied.pages[0]["faces"]["future"]["state"] = "changed"
+    copied.pages[0].faces["future"].state = "changed"
     copied.zones["hand"].clear()
     copied.counters["plays"] = 99
     copied.marks["turn"]["plays"] = 99
-    assert battle.state.pages[0]["faces"]["future"]["state"] == face_before
+    assert battle.state.pages[0].faces["future"].state == face_before
     assert battle.state.zones["hand"] and battle.state.counters["plays"] == 1
     assert battle.state.marks["turn"].get("plays", 0) == 0
-    assert all(a["effect"] is b["effect"] for a, b in zip(copied.effects, battle.state.effects))
+    assert all(a.effect is b.effect for a, b in zip(copied.effects, battle.state.effects))
 
 
 def test_a_state_copy_equals_a_generic_deep_copy_at_every_step(tables):

@@ -69,9 +69,9 @@ def _loop_battle(tables):
     battle.dev_set(hand=["kaeri", "wasure", "dansyari", "kenka", "shigoto"], age=50,
                    steps=200)
     for page in ("kaeri", "wasure"):
-        battle.play(next(u for u in battle.hand if battle.state.pages[u]["page"] == page))
+        battle.play(next(u for u in battle.hand if battle.state.pages[u].page == page))
     battle.dev_set(age=40)
-    battle.play(next(u for u in battle.hand if battle.state.pages[u]["page"] == "dansyari"))
+    battle.play(next(u for u in battle.hand if battle.state.pages[u].page == "dansyari"))
     return battle
 
 
@@ -81,7 +81,7 @@ def test_a_chain_of_exiles_is_stopped_past_the_bound_and_names_its_effects(loopi
     tables = compiled_tables(looping)
     battle = _loop_battle(tables)
     kenka = next(u for u in battle.pending.candidates
-                 if battle.state.pages[u]["page"] == "kenka")
+                 if battle.state.pages[u].page == "kenka")
     events = battle.choose([kenka])  # the exile that sets the loop off: no RecursionError
     stopped = [e for e in events if e.kind == "chain_stopped"]
     assert len(stopped) == 1
@@ -185,10 +185,10 @@ def test_a_chain_that_asks_the_player_at_each_link_is_bounded_across_the_answers
     battle.dev_set(hand=["kaeri", "wasure", "dansyari", "kenka", "shigoto", "hatsu_koe"],
                    age=50, steps=200)
     for page in ("kaeri", "wasure"):
-        battle.play(next(u for u in battle.hand if battle.state.pages[u]["page"] == page))
+        battle.play(next(u for u in battle.hand if battle.state.pages[u].page == page))
     battle.dev_set(age=40)
     events = list(battle.play(next(u for u in battle.hand
-                                   if battle.state.pages[u]["page"] == "dansyari")))
+                                   if battle.state.pages[u].page == "dansyari")))
     answers = 0
     while battle.pending is not None and answers < 10 * CHAIN_BOUND:
         events += battle.choose(battle.pending.candidates[:battle.pending.count])
