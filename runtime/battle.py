@@ -78,7 +78,7 @@ class Battle:
         self._stack: list[tuple] = []
         self._choice: Pending | None = None
         #: (the stage's list of Intents, the record 予兆 last made of it) — shared by the
-        #: turns until the list changes (EnemyTurn._shown_intents); never saved.
+        #: turns until the list changes (enemy._shown_intents); never saved.
         self._shown = None
         #: Where a change-log counter starts: ``"play"`` while a play is resolved, else
         #: ``"turn"`` (an effect that fires after the enemy acts belongs to no play) —
@@ -87,7 +87,7 @@ class Battle:
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
         #: modifiers of each target), None: to be made again — the board changed.
         self._index = None
-        #: The board's firings resolving now, one inside another (board.Board._firing):
+        #: The board's firings resolving now, one inside another (board._firing):
         #: a firing made while this is not empty is a link of a chain.
         self._chain: list[Placed] = []
         #: The links of chains made in this step, counted against board.CHAIN_BOUND, and

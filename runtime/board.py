@@ -86,7 +86,7 @@ def _effect_facts(tables, effect: Sayou) -> EffectFacts:
 @dataclass(slots=True)
 class BoardIndex:
     """What the board holds, by what asks for it: made again after each change of the
-    board (``Battle._index = None``), read at every timing and every modified value —
+    board (``battle._index = None``), read at every timing and every modified value —
     most of which find nothing on the board for them."""
 
     #: The timings some effect fires at: ``_fire`` asks. A telegraphed trait (the

@@ -102,7 +102,7 @@ def _page_facts(tables) -> dict[str, PageFacts]:
 
 @dataclass(slots=True)
 class PlayPlan:
-    """A play as it will resolve: worked out when it is asked for (``Playing._plan``)."""
+    """A play as it will resolve: worked out when it is asked for (``plan``)."""
 
     year: int  # 銘 of the page now
     cost: int  # 歩 it costs

@@ -264,7 +264,7 @@ def clamp_to_params(battle) -> None:
 #: The phases before the player acts (spec 000 ターン構造 1–4). A phase does its work
 #: and pushes what the board fires (often nothing); it returns True whenever it may have
 #: ended the stage (it pushed steps, or landed a loss, a hit, a cleanup's clamp) — the
-#: turn asks whether the stage is over only then (``Turn._phases``).
+#: turn asks whether the stage is over only then (``_phases``).
 TURN_START_PHASES = (
     ("intents", _phase_intents),
     ("steps_refill", _phase_refill),

@@ -59,7 +59,7 @@ def test_the_fast_playability_agrees_with_play_info_at_every_step(tables):
 
 
 def test_a_play_resolves_the_plan_play_info_describes(tables):
-    """play asks its plan (Playing._plan, no reasons written); screens and refusals ask
+    """play asks its plan (playing.plan, no reasons written); screens and refusals ask
     play_info: at every step of the corpus both agree on every page of the hand —
     whether it can be played, its 銘, cost, crossing and the faces that fire."""
     from runtime import playing
