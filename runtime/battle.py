@@ -78,7 +78,7 @@ class Battle:
         self._stack: list[tuple] = []
         self._choice: Pending | None = None
         #: (the stage's list of Intents, the record 予兆 last made of it) — shared by the
-        #: turns until the list changes (enemy._shown_intents); never saved.
+        #: turns until the list changes (enemy.shown_intents); never saved.
         self._shown = None
         #: Where a change-log counter starts: ``"play"`` while a play is resolved, else
         #: ``"turn"`` (an effect that fires after the enemy acts belongs to no play) —
