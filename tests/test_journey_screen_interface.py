@@ -137,4 +137,5 @@ def test_the_view_lists_the_suits_a_lit_lantern_treats_as_unresolved():
     assert lit is not None, "no random game could use its ランタン"
     suit = rules.suits[lantern[0].args[0]]
     assert lit.view()["lantern"] == [suit] and suit in lit.view()["resolved"]
-    assert f"ランタン: {rules.suit_word(lantern[0].args[0])}は手番終了まで未解決として扱う" in screen(lit)
+    word = rules.suit_word(lantern[0].args[0])
+    assert f"ランタン: {word}は手番終了まで未解決として扱う" in screen(lit)

@@ -161,7 +161,8 @@ def card_texts(journey: Journey) -> list[str]:
     """The flag cards', the carried items' and the letters' texts, as written."""
     r = journey.rules
     out = [f"フラグ {r.suit_word(s)} {r.flag_names[s]}: {r.flag_texts[s]}" for s in range(len(r.suits))]
-    out += [f"アイテム {it.name}: {it.text}" for it in (r.items[i["id"]] for i in journey.view()["items"])]
+    carried = [r.items[item["id"]] for item in journey.view()["items"]]
+    out += [f"アイテム {it.name}: {it.text}" for it in carried]
     out += [f"レター {r.letter_effects[code]}: {text}" for code, text in sorted(r.letter_texts.items())]
     return out
 
