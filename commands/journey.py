@@ -64,7 +64,7 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
         from journey.screen.complete import candidates
         from terminal.prompt import Keyboard
 
-        keyboard = Keyboard("journey", lambda game, text: candidates(game.state, text))
+        keyboard = Keyboard("journey", lambda game, text: candidates(game.journey, text))
     try:
         status = play(rules, seed=seed, items=chosen, lines=lines, as_events=as_events,
                       keyboard=keyboard)

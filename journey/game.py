@@ -68,28 +68,40 @@ class Journey:
         """An independent game in the same position (the state's fields are immutable)."""
         return Journey(self.state.copy())
 
+    @property
+    def rules(self) -> Rules:
+        """The set-up's rules: static tables (names of locations, suits, cards, items),
+        the same for every position of the game."""
+        return self.state.rules
+
     def view(self) -> dict:
-        """What the player sees, as plain data: the days, the pawns, the hand, the
-        events at each location, the discard, the deck as a count (its top card when it
-        lies face up), the stories resolved, letters, items, the phase."""
+        """What the player sees, as plain data: the days with the events each holds, the
+        pawns, the hand, the events at each location, the discard, the deck as a count
+        (its top card when it lies face up: ``open_top``), the stories resolved and those
+        a ランタン treats as unresolved this turn, letters, items, the phase, and the step
+        a moment of 「いつでも」 comes before (``moment``)."""
         s = self.state
         r = s.rules
         ids = r.card_ids
         return {
             "turn": s.turn, "phase": s.phase, "reason": s.reason,
             "days": [r.location_names[d] for d in s.deal.days],
+            "capacity": list(s.deal.capacity),
             "white": s.white + 1, "blacks": [b + 1 for b in s.blacks],
             "hand": [ids[c] for c in s.hand],
             "stacks": [[ids[c] for c in stack] for stack in s.stacks],
             "discard": [ids[c] for c in s.discard],
             "deck": len(s.deck),
             "top": ids[s.deck[0]] if s.deck and open_top(s) else None,
+            "open_top": open_top(s),
             "resolved": [suit for i, suit in enumerate(r.suits) if s.resolved >> i & 1],
+            "lantern": [suit for i, suit in enumerate(r.suits) if s.lantern >> i & 1],
             "letters": s.letters,
             "items": [{"id": item.id, "ready": s.ready(i)}
                       for i, item in enumerate(s.deal.carried)],
             "pending": None if s.phase not in _CHOICES else {
                 "kind": s.phase, "source": _CHOICES[s.phase](s)},
+            "moment": s.pending[0] if s.phase == "moment" else None,
             "result": self.result,
         }
 

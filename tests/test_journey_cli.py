@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from cli import main
 from conftest import ROOT, invoke_cli
-from journey import load_rules
+from journey import Journey, load_rules
 from journey.state import Deal, State
 from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
 
@@ -66,7 +66,7 @@ def test_a_lost_game_exits_one():
 def test_a_won_game_exits_zero():
     game = _game(white=3, blacks=(2, 6), resolved=0b11111)
     said, events, _ = game.run("play 緑3 黒3")
-    assert exit_status(game.state) == EXIT_WON
+    assert exit_status(game.journey) == EXIT_WON
     assert "ゲームクリア！ スコア 2（山 2・レター 0・キーアイコン 0・費用 0）" in said
 
 
@@ -89,7 +89,7 @@ def _game(**fields) -> Game:
     state = State(deal, tuple(map(card, values["deck"])), tuple(map(card, values["hand"])), (),
                   ((),) * 7, values["white"], values["blacks"], values["resolved"], 0, 0, 0,
                   "play", (), (), 9)
-    return Game(state, [])
+    return Game(Journey(state))
 
 
 def test_a_short_form_plays_when_it_names_one_action_and_names_the_choices_when_not():

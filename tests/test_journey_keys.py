@@ -12,7 +12,7 @@ import random
 import pytest
 
 from conftest import ROOT
-from journey import apply, load_rules
+from journey import Journey, apply, load_rules
 from journey.notation import VERB_ALIASES, WORD_ALIASES, labels, parse
 from journey.play import deal_game
 from journey.screen.terminal import Game, frame, screen
@@ -28,7 +28,7 @@ def _state(seed=3):
 
 
 def _texts(state, typed: str) -> list[str]:
-    return [c.text for c in candidates(state, typed)]
+    return [c.text for c in candidates(Journey(state), typed)]
 
 
 def _states():
@@ -80,7 +80,7 @@ def test_the_first_word_offers_the_verbs_allowed_now_and_the_terminal_commands()
 
 def test_card_completion_lists_the_playable_cards_with_the_action_each_leads_to():
     state = _state()  # hand: 白2 白5 緑4 緑6, one black pawn
-    found = candidates(state, "play 白")
+    found = candidates(Journey(state), "play 白")
     assert [(c.text, c.meta) for c in found] == [("白2", "play 白2 黒1"), ("白5", "play 白5 黒1")]
     assert _texts(state, "出す 緑") == ["緑4", "緑6"]  # a Japanese verb completes the same
     assert _texts(state, "play 白2 ") == ["黒1"]
@@ -90,7 +90,7 @@ def test_card_completion_lists_the_playable_cards_with_the_action_each_leads_to(
 def test_a_choice_with_several_actions_says_how_many_it_leads_to():
     state = _first_state("effect")
     typed = " ".join(next(iter(labels(state))).split()[:1]) + " "
-    counts = {c.meta for c in candidates(state, typed)}
+    counts = {c.meta for c in candidates(Journey(state), typed)}
     leads = [lab for lab in labels(state) if lab.startswith(typed)]
     assert all(m.endswith(" 通り") or m in leads for m in counts)
 
@@ -140,19 +140,19 @@ def test_the_help_shows_every_alias():
 @pytest.mark.parametrize("alias, word", [(a, c.word) for c in COMMANDS for a in c.aliases
                                          if c.word in TERMINAL])
 def test_a_terminal_command_is_accepted_by_any_of_its_spellings(alias, word):
-    by_alias, by_word = Game(_state(), []), Game(_state(), [])
+    by_alias, by_word = Game(Journey(_state())), Game(Journey(_state()))
     for game in (by_alias, by_word):
         game.run("play 白2")
     said = by_alias.run(alias)
     assert said == by_word.run(word)
-    assert by_alias.state.phase == by_word.state.phase  # undo: both back at the play
+    assert by_alias.journey.view()["phase"] == by_word.journey.view()["phase"]  # undo: both back at the play
     assert said[0] or said[2]  # it printed something, or it quit
     assert not said[0] or not said[0][0].startswith("×")
 
 
 def test_the_japanese_verbs_play_the_same_action_as_the_ascii_ones():
     for japanese in ("出す 白2", "プレイ 白2", "play 白2"):
-        game = Game(_state(), [])
+        game = Game(Journey(_state()))
         said, _, _ = game.run(japanese)
         assert said[0] == "白2 をプレイ: 白いポーン 1 → 3 日目", japanese
     mill = _first_state("mill")
@@ -161,7 +161,7 @@ def test_the_japanese_verbs_play_the_same_action_as_the_ascii_ones():
 
 
 def test_help_is_printed_for_help_and_its_aliases():
-    game = Game(_state(), [])
+    game = Game(Journey(_state()))
     for typed in ("help", "?", "ヘルプ", "h"):
         said, events, quit_ = game.run(typed)
         assert said == help_lines() and not events and not quit_
@@ -171,13 +171,13 @@ def test_help_is_printed_for_help_and_its_aliases():
 
 
 def test_the_screen_and_what_the_action_did_are_drawn_whole_when_they_fit():
-    state = _state()
+    state = Journey(_state())
     told = ["> play 白2", "白2 をプレイ: 白いポーン 1 → 3 日目"]
     assert frame(state, told, 120, 40) == screen(state) + told
 
 
 def test_a_short_terminal_gets_the_flag_cards_on_one_line():
-    state = _state()
+    state = Journey(_state())
     told = ["> play 白2", "白2 をプレイ: 白いポーン 1 → 3 日目", "  黒いポーン 1 → 6 日目"]
     drawn = frame(state, told, 120, len(screen(state)) + len(told) - 2)
     assert drawn == screen(state, compact=True) + told
@@ -186,7 +186,7 @@ def test_a_short_terminal_gets_the_flag_cards_on_one_line():
 
 
 def test_wide_characters_and_wrapped_lines_are_counted_as_the_terminal_shows_them():
-    state = _state()
+    state = Journey(_state())
     full, compact = screen(state), screen(state, compact=True)
     rows = len(full) + 1 + 1  # the screen, one line of what was done, the prompt
     # 60 characters of two cells each: 120 cells, two rows of a 100-column terminal

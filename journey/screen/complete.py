@@ -1,6 +1,6 @@
 """旅の補完 — what the journey prompt offers on Tab, as plain data (no line editor here).
 
-``candidates(state, text)`` reads the line typed so far and returns what may complete its
+``candidates(journey, text)`` reads the line typed so far and returns what may complete its
 last word, from the labels of the actions the game allows (``Journey.actions``,
 spelt by journey.notation): the first word, the verbs
 of the actions allowed now and the terminal's commands (every spelling, English and
@@ -17,19 +17,18 @@ from terminal.prompt import Candidate
 
 from ..game import Journey
 from ..notation import WORD_ALIASES, action_labels, normal_words
-from ..state import State
 from .commands import COMMANDS, TERMINAL
 
 __all__ = ["candidates"]
 
 
-def candidates(state: State, text: str) -> list[Candidate]:
+def candidates(journey: Journey, text: str) -> list[Candidate]:
     """Completions of the last word of ``text`` (the line before the cursor)."""
     words = text.split()
     if not text or text[-1].isspace():
         words.append("")
     last, before = words[-1], words[:-1]
-    known = [label.split() for label in action_labels(Journey(state))]
+    known = [label.split() for label in action_labels(journey)]
     if not before:
         return _first_words(known, last)
     typed = normal_words(before)

@@ -25,8 +25,7 @@ from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
 from .. import Journey, JourneyError
 from ..actions import Resolve
 from ..notation import action_labels, read
-from ..play import open_top
-from ..state import State
+from ..rules import Rules
 from .commands import command_word, help_lines
 
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
@@ -51,23 +50,18 @@ LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_emp
 class Game:
     """One game in the terminal: the ``Journey`` played (contract.game.Game: actions as
     values, applied by the game itself), the games before each action (for undo), and
-    the events of the deal."""
+    the events of the deal. The screen reads the journey through that interface only
+    (its view, pending, actions and result, and the rules' static tables)."""
 
-    def __init__(self, state: State, opening: list[dict]):
-        self.journey = Journey(state, opening)
-        self.opening = list(opening)
+    def __init__(self, journey: Journey):
+        self.journey = journey
+        self.opening = list(journey.opening)
         self.history: list[Journey] = []
-
-    @property
-    def state(self) -> State:
-        """The position reached (what the screen draws)."""
-        return self.journey.state
 
     @classmethod
     def deal(cls, rules, seed: int, items=None) -> "Game":
         """A new game of ``rules`` dealt for ``seed`` (``Journey.new``)."""
-        journey = Journey.new(rules, seed, items)
-        return cls(journey.state, journey.opening)
+        return cls(Journey.new(rules, seed, items))
 
     def run(self, line: str) -> tuple[list[str], list[dict], bool]:
         """(lines to print, events, quit?) of one command line: one of the terminal's own
@@ -86,7 +80,7 @@ class Game:
         before = self.journey.copy()
         events = self.journey.apply(action)
         self.history.append(before)
-        return narrate(before.state, events), events, False
+        return narrate(before, events), events, False
 
     def _quit(self):
         return [], [], True
@@ -98,7 +92,7 @@ class Game:
         return [f"  {lab}" for lab in action_labels(self.journey)] or ["（できる行動はありません）"], [], False
 
     def _cards(self):
-        return card_texts(self.state), [], False
+        return card_texts(self.journey), [], False
 
     def _undo(self):
         if not self.history:
@@ -112,51 +106,50 @@ _OWN = {"quit": Game._quit, "help": Game._help, "actions": Game._actions,
         "cards": Game._cards, "undo": Game._undo}
 
 
-def exit_status(state: State) -> int:
+def exit_status(journey: Journey) -> int:
     """0 won, 1 lost, 3 not finished."""
-    return exit_code(state.phase)
+    return exit_code(journey.view()["phase"])
 
 
 # ------------------------------------------------------------------ the screen
 
 
-def screen(state: State, *, compact: bool = False) -> list[str]:
+def screen(journey: Journey, *, compact: bool = False) -> list[str]:
     """The whole table as plain lines (``compact``: the flag cards on one line, for a
     terminal too short for them and what the last action did)."""
-    return [line.rstrip() for line in _screen(state, compact)]
+    return [line.rstrip() for line in _screen(journey, compact)]
 
 
-def _screen(state: State, compact: bool = False) -> list[str]:
-    r, deal = state.rules, state.deal
-    out = [f"旅の準備 {r.setup_name}  {TURN} {state.turn}  山 {len(state.deck)}  "
-           f"{DISCARD} {len(state.discard)}  レター {state.letters}"]
-    if open_top(state):
-        out[0] += f"  山の上: {_card(state, state.deck[0]) if state.deck else '—'}"
+def _screen(journey: Journey, compact: bool = False) -> list[str]:
+    r, v = journey.rules, journey.view()
+    out = [f"旅の準備 {r.setup_name}  {TURN} {v['turn']}  山 {v['deck']}  "
+           f"{DISCARD} {len(v['discard'])}  レター {v['letters']}"]
+    if v["open_top"]:
+        out[0] += f"  山の上: {_card(r, v['top']) if v['top'] is not None else '—'}"
     out.append("日 ロケーション   枠  ポーン  イベント（ロケーションに近い順）  ○ 白 ● 黒")
-    for day, loc in enumerate(deal.days):
-        pawns = "○" * (state.white == day) + "●" * state.blacks.count(day)
-        cap = deal.capacity[day]
-        stack = " ".join(_card(state, c) for c in state.stacks[day])
-        slots = f"{len(state.stacks[day])}/{cap}" if cap else " —"
-        name = r.location_names[loc]
-        out.append(f"{day + 1}  {name}{'　' * max(0, 6 - len(name))} {slots:>4}  {pawns:<4}  {stack}")
-    out.append(f"{HAND}: " + " ".join(_card(state, c) for c in state.hand))
-    if deal.carried:
-        out.append("アイテム: " + "  ".join(_item(state, i) for i in range(len(deal.carried))))
+    for day, name in enumerate(v["days"], 1):  # the view's days are 1-based
+        pawns = "○" * (v["white"] == day) + "●" * v["blacks"].count(day)
+        cap, events = v["capacity"][day - 1], v["stacks"][day - 1]
+        stack = " ".join(_card(r, c) for c in events)
+        slots = f"{len(events)}/{cap}" if cap else " —"
+        out.append(f"{day}  {name}{'　' * max(0, 6 - len(name))} {slots:>4}  {pawns:<4}  {stack}")
+    out.append(f"{HAND}: " + " ".join(_card(r, c) for c in v["hand"]))
+    if v["items"]:
+        out.append("アイテム: " + "  ".join(_item(r, item) for item in v["items"]))
     flags = []
-    for suit in range(len(r.suits)):
-        done = "［解決済み］" if state.resolved >> suit & 1 else ""
+    for suit, code in enumerate(r.suits):
+        done = "［解決済み］" if code in v["resolved"] else ""
         effect = vocab.lookup("journey_effect", r.suit_effects[suit]).ja
         flags.append(f"{r.suit_word(suit)} {effect}{done}" if compact
                      else f"フラグ {r.suit_word(suit)} {r.flag_names[suit]}（{effect}）{done}")
     out += ["フラグ: " + " / ".join(flags)] if compact else flags
-    if state.lantern:
-        lit = "・".join(r.suit_word(s) for s in range(len(r.suits)) if state.lantern >> s & 1)
+    if v["lantern"]:
+        lit = "・".join(r.suit_word(s) for s, code in enumerate(r.suits) if code in v["lantern"])
         out.append(f"ランタン: {lit}は手番終了まで未解決として扱う")
-    out.append(f"次: {PHASE_WORDS[state.phase]}" + _pending(state))
-    if state.phase == "lost":
-        out[-1] += f"（{LOSS_WORDS.get(state.reason, state.reason)}）"
-    known = list(action_labels(Journey(state)))
+    out.append(f"次: {PHASE_WORDS[v['phase']]}" + _pending(journey, v))
+    if v["phase"] == "lost":
+        out[-1] += f"（{LOSS_WORDS.get(v['reason'], v['reason'])}）"
+    known = list(action_labels(journey))
     if known:
         shown = known[:SHOWN_ACTIONS]
         more = f" …ほか {len(known) - len(shown)}（actions）" if len(known) > len(shown) else ""
@@ -164,47 +157,53 @@ def _screen(state: State, compact: bool = False) -> list[str]:
     return out
 
 
-def card_texts(state: State) -> list[str]:
+def card_texts(journey: Journey) -> list[str]:
     """The flag cards', the carried items' and the letters' texts, as written."""
-    r = state.rules
+    r = journey.rules
     out = [f"フラグ {r.suit_word(s)} {r.flag_names[s]}: {r.flag_texts[s]}" for s in range(len(r.suits))]
-    out += [f"アイテム {it.name}: {it.text}" for it in state.deal.carried]
+    carried = [r.items[item["id"]] for item in journey.view()["items"]]
+    out += [f"アイテム {it.name}: {it.text}" for it in carried]
     out += [f"レター {r.letter_effects[code]}: {text}" for code, text in sorted(r.letter_texts.items())]
     return out
 
 
-def _card(state: State, card: int) -> str:
-    r = state.rules
-    return f"{r.card_ids[card]}({r.keys[r.key_of[card]]})"
+def _card(r: Rules, card: str) -> str:
+    """An event card by its id, with its key icon (白2(花))."""
+    return f"{card}({r.keys[r.key_of[r.card_ids.index(card)]]})"
 
 
-def _item(state: State, index: int) -> str:
-    item = state.deal.carried[index]
-    status = "常に有効" if item.passive else "使用可" if state.ready(index) else "使用済み"
-    return f"{item.name}（{status}）"
+def _item(r: Rules, item: dict) -> str:
+    """A carried item of the view, with whether it can be used."""
+    card = r.items[item["id"]]
+    status = "常に有効" if card.passive else "使用可" if item["ready"] else "使用済み"
+    return f"{card.name}（{status}）"
 
 
-def _pending(state: State) -> str:
-    if state.phase == "effect":
-        suit = state.pending[0]
-        return f" — {state.rules.suit_word(suit)}: {state.rules.flag_names[suit]}"
-    if state.phase == "moment":
-        return f" — {MOMENT_WORDS[state.pending[0]]}"
-    if state.phase == "return":
-        return f" — あと {state.pending[0]} 枚"
-    if state.phase == "mill":
-        return f" — 引いたカード: {_card(state, state.pending[0])}"
-    if state.phase == "resolve":
-        ready = [a.suit for a in Journey(state).actions() if isinstance(a, Resolve)]
-        return " — 解決できる物語: " + ("、".join(state.rules.suit_word(s) for s in ready) or "なし")
+def _pending(journey: Journey, v: dict) -> str:
+    """What the choice the game waits for is about (the view's pending or moment)."""
+    r, phase = journey.rules, v["phase"]
+    source = v["pending"]["source"] if v["pending"] else None
+    if phase == "effect":
+        suit = r.suits.index(source)
+        return f" — {r.suit_word(suit)}: {r.flag_names[suit]}"
+    if phase == "moment":
+        return f" — {MOMENT_WORDS[v['moment']]}"
+    if phase == "return":
+        return f" — あと {source} 枚"
+    if phase == "mill":
+        return f" — 引いたカード: {_card(r, source)}"
+    if phase == "resolve":
+        ready = [a.suit for a in journey.actions() if isinstance(a, Resolve)]
+        return " — 解決できる物語: " + ("、".join(r.suit_word(s) for s in ready) or "なし")
     return ""
 
 
 # ------------------------------------------------------------------ narration
 
 
-def narrate(before: State, events: list[dict]) -> list[str]:
-    """The events of one action as lines (days 1-based, as the events say them)."""
+def narrate(before: Journey, events: list[dict]) -> list[str]:
+    """The events of one action as lines (days 1-based, as the events say them), told
+    in the words of the game ``before`` it (its rules' names)."""
     r = before.rules
     suit_word = {code: r.suit_word(i) for i, code in enumerate(r.suits)}
     out = []
@@ -276,9 +275,9 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
         return _events_mode(game, lines or ())
     if lines is None:
         return _keyboard(game, keyboard or _InputKeyboard())
-    for line in narrate(game.state, game.opening):
+    for line in narrate(game.journey, game.opening):
         write(line)
-    for line in screen(game.state):
+    for line in screen(game.journey):
         write(line)
     for number, line in commands(lines):
         write(f"> {line}")
@@ -288,10 +287,10 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
         if quit_:
             break
     write("── 最後の盤面 ──")
-    for line in screen(game.state):
+    for line in screen(game.journey):
         write(line)
     write(_result(game.journey))
-    return exit_status(game.state)
+    return exit_status(game.journey)
 
 
 # ------------------------------------------------------------------ at the keyboard
@@ -302,7 +301,7 @@ PROMPT_LINES = 1
 FIRST_WORDS = "help でコマンド一覧（Tab で補完、↑ で前の行）"
 
 
-def frame(state: State, told: list[str], width: int, height: int) -> list[str] | None:
+def frame(journey: Journey, told: list[str], width: int, height: int) -> list[str] | None:
     """What the terminal shows after an action: the screen and, under it, what was typed
     and what it did — the flag cards on one line when the whole does not fit
     ``width`` × ``height`` with the prompt; None when it does not fit even so."""
@@ -312,7 +311,7 @@ def frame(state: State, told: list[str], width: int, height: int) -> list[str] |
         return sum(max(1, -(-cell_len(line) // max(1, width))) for line in lines)
 
     for compact in (False, True):
-        drawn = screen(state, compact=compact) + told
+        drawn = screen(journey, compact=compact) + told
         if rows(drawn) + PROMPT_LINES <= height:
             return drawn
     return None
@@ -336,7 +335,7 @@ def _keyboard(game: Game, keyboard) -> int:
 
     console = Console(highlight=False)
     keyboard.bind(game)
-    _draw(console, game.state, [*narrate(game.state, game.opening), FIRST_WORDS], acted=True)
+    _draw(console, game.journey, [*narrate(game.journey, game.opening), FIRST_WORDS], acted=True)
     while True:
         try:
             line = keyboard.read()
@@ -344,27 +343,27 @@ def _keyboard(game: Game, keyboard) -> int:
             break
         if not line.strip():
             continue  # an empty line does nothing
-        before = game.state
+        moves = len(game.history)  # an action adds a game before it, undo takes one back
         said, _, quit_ = game.run(line)
         if quit_:
             break
-        _draw(console, game.state, [f"> {line.strip()}", *said], acted=game.state is not before)
+        _draw(console, game.journey, [f"> {line.strip()}", *said], acted=len(game.history) != moves)
     _say(console, [_result(game.journey)])
-    return exit_status(game.state)
+    return exit_status(game.journey)
 
 
-def _draw(console, state: State, told: list[str], *, acted: bool) -> None:
+def _draw(console, journey: Journey, told: list[str], *, acted: bool) -> None:
     """Clear the terminal and draw the screen with ``told`` under it. When they do not fit
     together, the terminal scrolls: after an action (``acted``), the new screen is drawn
     and ``told`` under it whole; else (help, cards) ``told`` is printed below what is
     shown, which is still the game as it stands."""
     width, height = console.size
-    drawn = frame(state, told, width, height)
+    drawn = frame(journey, told, width, height)
     if drawn is None and not acted:
         _say(console, told)
         return
     console.clear()
-    _say(console, drawn or screen(state, compact=True) + told)
+    _say(console, drawn or screen(journey, compact=True) + told)
 
 
 def _say(console, lines: list[str]) -> None:
@@ -385,13 +384,13 @@ def _events_mode(game: Game, lines) -> int:
             emit(event)
         if quit_:
             break
-    return exit_status(game.state)
+    return exit_status(game.journey)
 
 
 def _result(journey: Journey) -> str:
     result = journey.result
     if result is None:
-        return f"結果: 途中（{TURN} {journey.state.turn}）"
+        return f"結果: 途中（{TURN} {journey.view()['turn']}）"
     if result["outcome"] == "won":
         return f"結果: クリア（{TURN} {result['turn']}、スコア {result['score']}）"
     return f"結果: {LOST}（{TURN} {result['turn']}、{LOSS_WORDS.get(result['reason'], result['reason'])}）"
