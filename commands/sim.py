@@ -38,8 +38,11 @@ from commands.lab import lab_options, lab_workers, show_report
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="前の実行の戦闘結果を使わず、すべての戦闘を遊び直します（結果は同じです。"
+                   "既定では、読むページ・敵・表・コードの変わらない戦闘はキャッシュから読みます）。")
 def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, turn_cap, seed,
-        workers, backend, address, fmt, html, check, content) -> None:
+        workers, backend, address, fmt, html, check, content, no_cache) -> None:
     """バランス実験室: ページと敵の強さを測ります。
 
     ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
@@ -75,7 +78,7 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
 
     try:
         report = _run_lab(compiled.tables, tables, settings, workers, backend, address,
-                          show=fmt == "text")
+                          show=fmt == "text", cache=not no_cache)
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
     show_report(report, fmt, _print_sim)
@@ -90,7 +93,23 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
         click.echo(f"目標 {targets} 件: 外れたものはありません。", err=True)
 
 
-def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -> dict:
+def _run_lab(literal, tables, settings, workers, backend, address, show: bool,
+             cache: bool = True) -> dict:
+    """The lab run with the results cache (sim/cache.py) unless ``cache`` is False."""
+    from sim.cache import ResultCache
+    from sim.lab import Outcome
+
+    results = (ResultCache.open if cache else ResultCache)(literal, Outcome._make,
+                                                           Outcome._fields)
+    try:
+        return _run_with_progress(literal, tables, settings, workers, backend, address, show,
+                                  results)
+    finally:
+        results.close()
+
+
+def _run_with_progress(literal, tables, settings, workers, backend, address, show: bool,
+                       results) -> dict:
     """The lab run, with a progress bar on a terminal's stderr (the whole run's time left)."""
     from rich.console import Console
 
@@ -111,7 +130,7 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
                            f"{lab.estimate} 組（{settings.policy} で約 {battles:,} 戦）", err=True)
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
-                  address=address, progress=say_estimate)
+                  address=address, progress=say_estimate, cache=results)
         return lab.run()
     from sim.progress import RunBar, lab_details
 
@@ -121,7 +140,7 @@ def _run_lab(literal, tables, settings, workers, backend, address, show: bool) -
                      details=lab_details(lab, settings.precision))
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
-                  address=address, progress=progress)
+                  address=address, progress=progress, cache=results)
         return lab.run()
 
 

@@ -168,11 +168,18 @@ class Lab:
 
     def __init__(self, tables_literal: dict, tables, settings: Settings, *, workers: int = 1,
                  backend: str = "local", address: str | None = None,
-                 progress: Progress | None = None):
+                 progress: Progress | None = None, cache=None):
+        from .cache import ResultCache
+
         self.literal, self.tables, self.settings = tables_literal, tables, settings
         self.workers, self.backend, self.address = workers, backend, address
         self.progress = progress or (lambda step: None)
-        self.battles = 0
+        #: Outcomes already known (sim/cache.py): on disk when the caller opened one, else
+        #: in memory for this run (a battle two entries share is played once).
+        self.cache = cache if cache is not None else ResultCache(
+            tables_literal, Outcome._make, Outcome._fields)
+        self.battles = 0  # battles the run's figures rest on, played or from the cache
+        self.played = 0  # of those, the battles played by this run
         self.estimate: int | None = None  # pairs per page the pilot says are needed
         #: The widest half-width among the entries still running after the last round
         #: (None before the first): what the progress bar shows.
@@ -212,22 +219,38 @@ class Lab:
     # ------------------------------------------------------------ playing
     def _play(self, what: str, wanted: list[tuple[_Entry, str, list]]) -> None:
         """Play, for each (entry, policy, [(seed, stages) …]), its battles, appending the
-        outcomes to the entry in seed order."""
-        tasks, owners = [], []
+        outcomes to the entry in seed order. A battle the cache knows is not played, and a
+        battle wanted twice in a round is played once: an outcome depends on its inputs
+        alone, so the figures are the same either way."""
+        cap, cache = self.settings.turn_cap, self.cache
+        tasks, missing = [], {}
         for entry, policy, battles in wanted:
+            for seed, stages in battles:
+                ident = (entry.deck, policy, entry.focus, stages)
+                if cache.lookup(entry.deck, policy, cap, entry.focus, seed, stages) is None:
+                    missing.setdefault(ident, {})[seed] = None
+        for (deck, policy, focus, stages), seeds in missing.items():
+            battles = [(seed, stages) for seed in seeds]
             for start in range(0, len(battles), CHUNK):
-                tasks.append(Task(entry.deck, policy, self.settings.turn_cap, entry.focus,
-                                  tuple(battles[start:start + CHUNK])))
-                owners.append(entry)
+                tasks.append(Task(deck, policy, cap, focus, tuple(battles[start:start + CHUNK])))
         self.tasks += tasks
-        total = sum(len(t.battles) for t in tasks)
+        total = sum(len(battles) for _, _, battles in wanted)
+        played = sum(len(t.battles) for t in tasks)
+        self.battles += total - played
         planned, basis = self.plan()  # the plan changes between rounds, never within one
         results = self._runner.run_counted(
             work, tasks, lambda done: self.progress(Step(what, done, planned, basis)),
-            done=self.battles, size=len)
-        for entry, result in zip(owners, results):
-            entry.outcomes.extend(result)
-        self.battles += total
+            done=self.battles, size=len) if tasks else []
+        for task, result in zip(tasks, results):
+            for (seed, stages), outcome in zip(task.battles, result):
+                cache.store(task.deck, task.policy, cap, task.focus, seed, stages, outcome)
+        for entry, policy, battles in wanted:
+            entry.outcomes.extend(cache.lookup(entry.deck, policy, cap, entry.focus, seed,
+                                               stages, count=False)
+                                  for seed, stages in battles)
+        self.battles += played
+        self.played += played
+        cache.flush()
 
     def _next_size(self, done: int, needed: int) -> int:
         """The size of an entry's next round: what it still needs, at least ``batch`` more,
@@ -345,16 +368,28 @@ class Lab:
     # ------------------------------------------------------------ the report
     def run(self) -> dict:
         """Both phases, and the report (plain data, the same for the same input)."""
-        from .backends import open_runner
+        from contextlib import ExitStack
 
-        with open_runner(prepare, self.literal, workers=self.workers, backend=self.backend,
-                         address=self.address) as self._runner:
+        with ExitStack() as self._stack:
+            self._opened = None
             enemies = self.run_enemies()
             # The main policy first: its pilot says how long the run will take.
             ladder = self.settings.ladder
             played = {policy: self.run_pages(policy) for policy in (ladder[-1], *ladder[:-1])}
             by_policy = {policy: played[policy] for policy in ladder}
         return self.report(enemies, by_policy)
+
+    @property
+    def _runner(self):
+        """The workers, started when the first battle is to be played: a run the cache
+        answers whole starts none."""
+        if self._opened is None:
+            from .backends import open_runner
+
+            self._opened = self._stack.enter_context(open_runner(
+                prepare, self.literal, workers=self.workers, backend=self.backend,
+                address=self.address))
+        return self._opened
 
     def report(self, enemies: list[_Entry], by_policy: dict) -> dict:
         """The report of finished phases (the schema is sim/report_html.py's)."""

@@ -1,0 +1,281 @@
+"""戦闘の記録 — the lab's battle outcomes kept on disk, so that a run plays only the battles
+whose inputs changed since a run played them.
+
+A battle's outcome is a function of what it reads: the deck, the pages the deck can reach,
+the enemies of its stages, the balance and the other tables, the policy, the turn cap, the
+seed, the page whose plays are counted (``focus``) and the code that plays it. So the
+battles are kept in *series*: one per (deck, policy, turn cap, focus, stages), each a map
+seed → outcome, stored as one entry whose key (``series_key``) is the sha256 of
+
+* the code: every module of runtime/ and contract/, sim/policies.py, sim/simulate.py and
+  sim/lab.py (``work`` and ``Outcome``), and Python's version;
+* the literals of every page the deck can reach (``reach``): the deck's own pages and,
+  transitively, every page id any of their literals or the stages' enemies names; a
+  生成 (``generate``) anywhere among them can bring in any page, so then the whole pages
+  table;
+* the literals of the stages' enemies, and every table but pages and enemies (balance,
+  decks, vocabulary, journey) whole;
+* the deck, the policy, the turn cap, the focus, the stages, and Outcome's fields.
+
+An edit to a page therefore replays the series of the decks that can reach it, and only
+those. The seed is not in the key: a series holds every seed any run played, so a run with
+more pairs or another first seed reads what it shares with the runs before it.
+
+The folder and its entries are dsl/diskcache.py's: ``$XDG_CACHE_HOME/jibunki`` or
+``~/.cache/jibunki``, private, entries checked (owner, mode, size, key, sha256) before a byte
+is used, and the payload plain data unpickled without globals; every outcome is then checked
+for its shape (``_decode``) — anything else is no entry. ``JIBUNKI_NO_CACHE=1``, no HOME,
+an unwritable folder or any doubt: the battles are played, never an error. Without a folder
+the cache still shares battles within one run (an enemy row's battle that is also a
+baseline battle of the pages is played once).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from pathlib import Path
+
+from dsl import diskcache
+
+FORMAT = b"jibunki-sim-cache 1\n"
+#: A series holds at most max_pairs outcomes of ~10 small ints: far below this.
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+_TEMP_PREFIX = ".sim-"
+#: Series kept: a full report on the bundled content writes a few hundred; the rest are
+#: older versions of the content, evicted least recently used first.
+MAX_ENTRIES = 4000
+_ROOT = Path(__file__).resolve().parent.parent
+#: The code a battle's outcome depends on.
+_CODE = (("runtime", "*.py"), ("contract", "*.py"), ("sim", "policies.py"),
+         ("sim", "simulate.py"), ("sim", "lab.py"))
+
+_code_digest: bytes | None = None
+
+
+def code_digest() -> bytes:
+    """The sha256 of the code that plays a battle and of Python (once per process)."""
+    global _code_digest
+    if _code_digest is None:
+        paths = [path for folder, pattern in _CODE
+                 for path in sorted((_ROOT / folder).glob(pattern))]
+        _code_digest = diskcache.sources_digest(FORMAT, paths)
+    return _code_digest
+
+
+def _canonical(value) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      default=repr).encode("utf-8", "surrogatepass")
+
+
+def _walk(value, found: set[str], names) -> bool:
+    """Collect into ``found`` the strings of ``value`` that are page ids (``names``);
+    True when a 生成 is met (any page may come in)."""
+    generates = False
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("op") == "generate":
+                generates = True
+            stack.extend(item.values())
+            stack.extend(k for k in item if isinstance(k, str))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, str) and item in names:
+            found.add(item)
+    return generates
+
+
+class Keys:
+    """The series keys of one set of tables (their literal), with the parts that many
+    series share computed once."""
+
+    def __init__(self, literal: dict):
+        self.literal = literal
+        self.pages = literal["pages"]["pages"]
+        self.enemies = literal["enemies"]["enemies"]
+        hasher = hashlib.sha256(code_digest())
+        for name in sorted(literal):
+            if name not in ("pages", "enemies"):
+                diskcache.part(hasher, name.encode("utf-8"))
+                diskcache.part(hasher, _canonical(literal[name]))
+        for name in ("pages", "enemies"):
+            rest = {k: v for k, v in literal[name].items() if k != name}
+            diskcache.part(hasher, _canonical(rest))
+        self._base = hasher.digest()
+        self._page_digest: dict[str, bytes] = {}
+
+    def reach(self, deck, stages) -> list[str]:
+        """The page ids a battle of ``deck`` against ``stages`` can read, sorted."""
+        names = self.pages
+        found: set[str] = set()
+        generates = _walk([self.enemies.get(e) for e in stages], found, names)
+        generates |= _walk(self.literal.get("balance"), found, names)
+        todo = [p for p in deck if p in names] + sorted(found)
+        seen: set[str] = set()
+        while todo and not generates:
+            page = todo.pop()
+            if page in seen:
+                continue
+            seen.add(page)
+            more: set[str] = set()
+            generates = _walk(names[page], more, names)
+            todo.extend(more - seen)
+        return sorted(names) if generates else sorted(seen)
+
+    def _page(self, page: str) -> bytes:
+        digest = self._page_digest.get(page)
+        if digest is None:
+            digest = hashlib.sha256(_canonical(self.pages[page])).digest()
+            self._page_digest[page] = digest
+        return digest
+
+    def series(self, deck, policy: str, turn_cap: int, focus, stages, fields) -> str:
+        """The key (hex) of a series: see the module's docstring."""
+        hasher = hashlib.sha256(self._base)
+        diskcache.part(hasher, _canonical([list(deck), policy, turn_cap, focus,
+                                           list(stages), list(fields)]))
+        for page in self.reach(deck, stages):
+            diskcache.part(hasher, page.encode("utf-8", "surrogatepass"))
+            diskcache.part(hasher, self._page(page))
+        for enemy in stages:
+            diskcache.part(hasher, _canonical(self.enemies.get(enemy)))
+        return hasher.hexdigest()
+
+
+class ResultCache:
+    """Outcomes by series and seed: in memory for a run, and on disk when ``folder`` is a
+    descriptor of the cache folder (``open``). ``make(values)`` rebuilds an outcome from
+    its tuple of ints (sim.lab.Outcome)."""
+
+    def __init__(self, literal: dict, make, fields, folder: int | None = None):
+        self.keys = Keys(literal)
+        self.make, self.fields = make, tuple(fields)
+        self._folder = folder
+        self._series: dict[tuple, tuple[str, dict]] = {}
+        self._dirty: set[tuple] = set()
+        self.hits = 0  # battles answered by the cache (memory or disk)
+
+    @classmethod
+    def open(cls, literal: dict, make, fields) -> ResultCache:
+        """A cache on the user's cache folder, or in memory only when there is none."""
+        folder = None
+        try:
+            folder = diskcache.open_folder()
+            return cls(literal, make, fields, folder)
+        except Exception:
+            if folder is not None:
+                os.close(folder)
+            return cls(literal, make, fields, None)
+
+    def _get(self, deck, policy, turn_cap, focus, stages) -> tuple[str, dict]:
+        ident = (tuple(deck), policy, turn_cap, focus, tuple(stages))
+        found = self._series.get(ident)
+        if found is None:
+            key = self.keys.series(deck, policy, turn_cap, focus, stages, self.fields)
+            found = (key, self._read(key))
+            self._series[ident] = found
+        return found
+
+    def lookup(self, deck, policy, turn_cap, focus, seed: int, stages, count: bool = True):
+        """The outcome kept for this battle, or None (``count``: a hit to count)."""
+        _, outcomes = self._get(deck, policy, turn_cap, focus, stages)
+        found = outcomes.get(seed)
+        if found is not None and count:
+            self.hits += 1
+        return found
+
+    def store(self, deck, policy, turn_cap, focus, seed: int, stages, outcome) -> None:
+        """Keep a battle just played (written by ``flush``)."""
+        _, outcomes = self._get(deck, policy, turn_cap, focus, stages)
+        outcomes[seed] = outcome
+        self._dirty.add((tuple(deck), policy, turn_cap, focus, tuple(stages)))
+
+    # ------------------------------------------------------------ disk
+    def _read(self, key: str) -> dict:
+        if self._folder is None:
+            return {}
+        try:
+            payload = diskcache.read_entry(self._folder, _name(key), key.encode("ascii"),
+                                           FORMAT, MAX_ENTRY_BYTES, touch=True)
+            return {} if payload is None else self._decode(payload)
+        except Exception:  # any doubt: no entry
+            return {}
+
+    def _decode(self, payload: bytes) -> dict:
+        """The outcomes an entry holds, or none when anything in it is not the shape
+        ``flush`` writes: a list of (seed, ints of Outcome's length)."""
+        data = diskcache.loads_literal(payload)
+        width = len(self.fields)
+        if type(data) is not list:
+            return {}
+        out = {}
+        for item in data:
+            if not (type(item) is tuple and len(item) == 2 and type(item[0]) is int
+                    and type(item[1]) is tuple and len(item[1]) == width
+                    and all(type(v) is int for v in item[1])):
+                return {}
+            out[item[0]] = self.make(item[1])
+        return out
+
+    def flush(self) -> None:
+        """Write the series that gained outcomes (nothing when there is no folder; a
+        write that fails is no error)."""
+        dirty, self._dirty = self._dirty, set()
+        if self._folder is None:
+            return
+        for ident in sorted(dirty, key=repr):
+            key, outcomes = self._series[ident]
+            try:
+                data = [(seed, tuple(int(v) for v in outcomes[seed])) for seed in sorted(outcomes)]
+                payload = pickle.dumps(data, protocol=5)
+                diskcache.write_entry(self._folder, _name(key), key.encode("ascii"), payload,
+                                      FORMAT, MAX_ENTRY_BYTES, _TEMP_PREFIX)
+            except Exception:  # a full disk, a read-only folder …: simply not kept
+                pass
+
+    def close(self) -> None:
+        """Write what is left, remove stale temporaries and close the folder."""
+        try:
+            self.flush()
+            if self._folder is not None:
+                _evict(self._folder)
+        except Exception:
+            pass
+        finally:
+            if self._folder is not None:
+                os.close(self._folder)
+                self._folder = None
+
+
+def _evict(folder: int) -> None:
+    """Temporaries of killed runs, then the least recently used series beyond
+    MAX_ENTRIES (down to three quarters, so that this is not done on every run)."""
+    import stat
+
+    names = os.listdir(folder)
+    diskcache.remove_stale_temps(folder, _TEMP_PREFIX, names)
+    entries = [n for n in names if n.startswith("sim-") and n.endswith(".cache")]
+    if len(entries) <= MAX_ENTRIES:
+        return
+    found = []
+    for name in entries:
+        try:
+            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            found.append((info.st_mtime, name))
+    found.sort(reverse=True)
+    for _, name in found[MAX_ENTRIES * 3 // 4:]:
+        try:
+            os.unlink(name, dir_fd=folder)
+        except OSError:
+            pass
+
+
+def _name(key: str) -> str:
+    return f"sim-{key[:40]}.cache"
