@@ -1,0 +1,176 @@
+"""The lab's results cache (sim/cache.py): a re-run plays nothing, an edit replays exactly the
+battles that read what changed, the report is the same byte for byte cached or not and for
+any number of workers, and a damaged, foreign or unusable cache is no cache, never an error.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+
+import pytest
+
+from compiler.build import compile_content
+from runtime.tables import from_dicts
+from sim.cache import Keys, ResultCache
+from sim.lab import Lab, Outcome, Settings
+
+SMALL = {"enemies": ("haguruma", "wasure"), "ladder": ("random",), "precision": 0.1,
+         "max_pairs": 200, "batch": 100}
+
+
+@pytest.fixture(scope="module")
+def literal():
+    from conftest import ROOT
+
+    compiled = compile_content(ROOT / "content")
+    assert compiled.ok
+    return compiled.tables
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    return tmp_path / "cache" / "jibunki"
+
+
+def run(literal, *, cache: bool = True, workers: int = 1, **settings) -> tuple[str, Lab]:
+    results = (ResultCache.open if cache else ResultCache)(literal, Outcome._make,
+                                                           Outcome._fields)
+    try:
+        lab = Lab(literal, from_dicts(literal), Settings(**{**SMALL, **settings}),
+                  workers=workers, cache=results)
+        return json.dumps(lab.run(), sort_keys=True, ensure_ascii=False), lab
+    finally:
+        results.close()
+
+
+def edited(literal, page: str) -> dict:
+    """The tables with one number of ``page`` changed (its year: what a battle reads)."""
+    changed = copy.deepcopy(literal)
+    changed["pages"]["pages"][page]["year"] += 1
+    return changed
+
+
+def test_a_rerun_plays_no_battle_and_gives_the_same_report(literal, cache_home):
+    first, cold = run(literal, pages=("sakamichi", "byouin"))
+    assert 0 < cold.played <= cold.battles  # an enemy row's battle that is a baseline one: once
+    assert any(name.startswith("sim-") for name in os.listdir(cache_home))
+    again, warm = run(literal, pages=("sakamichi", "byouin"))
+    assert again == first
+    assert warm.played == 0 and warm.battles == cold.battles and warm.tasks == []
+
+
+def test_cached_or_not_and_for_any_worker_count_the_report_is_the_same(literal, cache_home):
+    pages = ("sakamichi", "byouin", "kodomo")
+    bare, _ = run(literal, cache=False, workers=1, pages=pages)
+    cold, _ = run(literal, workers=2, pages=pages)
+    warm, lab = run(literal, workers=2, pages=pages)
+    assert bare == cold == warm and lab.played == 0
+
+
+def test_an_edit_replays_exactly_the_pairs_of_the_page_edited(literal, cache_home):
+    """byouin is read by no battle of the starting deck (no page of it names byouin, none
+    generates): its edit replays byouin's pairs and nothing else — the enemy rows, the
+    baseline and sakamichi's pairs come from the cache."""
+    _, before = run(literal, pages=("sakamichi", "byouin"))
+    report, after = run(edited(literal, "byouin"), pages=("sakamichi", "byouin"))
+    byouin = next(r for r in json.loads(report)["pages"] if r["id"] == "byouin")
+    assert after.played == byouin["pairs"]
+    assert {t.focus for t in after.tasks} == {"byouin"}
+    _, other = run(edited(literal, "byouin"), pages=("sakamichi",))
+    assert other.played == 0
+
+
+def test_an_edit_to_a_page_of_the_starting_deck_replays_everything(literal, cache_home):
+    _, before = run(literal, pages=("byouin",))
+    _, after = run(edited(literal, "sakamichi"), pages=("byouin",))
+    assert after.played == before.played
+
+
+def test_the_pages_a_deck_reaches_follow_names_and_a_generate_reaches_all(literal):
+    keys = Keys(literal)
+    pages = literal["pages"]["pages"]
+    assert "nyuugaku" in keys.reach(["doukai"], ["haguruma"])  # 同窓会 names 入学式
+    assert "byouin" not in keys.reach(["sakamichi"], ["haguruma"])
+    assert keys.reach(["kodomo"], ["haguruma"]) == sorted(pages)  # 生成: any page
+
+
+def test_a_damaged_or_foreign_entry_is_no_entry(literal, cache_home):
+    first, cold = run(literal, pages=("sakamichi",))
+    names = [n for n in os.listdir(cache_home) if n.startswith("sim-")]
+    for name in names:  # torn files: the header survives, the payload does not
+        path = cache_home / name
+        path.write_bytes(path.read_bytes()[:-7])
+    again, lab = run(literal, pages=("sakamichi",))
+    assert again == first and lab.played == cold.played
+    for name in names:  # writable by others: refused before a byte is read
+        os.chmod(cache_home / name, 0o666)
+    again, lab = run(literal, pages=("sakamichi",))
+    assert again == first and lab.played == cold.played
+
+
+def test_an_entry_of_the_wrong_shape_is_no_entry(literal, cache_home):
+    """A well-formed entry (right key, right checksum) holding outcomes of another shape —
+    a build whose Outcome had other fields — is not used."""
+    import pickle
+
+    from dsl import diskcache
+    from sim import cache
+
+    first, cold = run(literal, pages=("sakamichi",))
+    folder = diskcache.open_folder()
+    try:
+        for name in [n for n in os.listdir(cache_home) if n.startswith("sim-")]:
+            payload = diskcache.read_entry(folder, name, b"", cache.FORMAT, 1 << 30)
+            assert payload is None  # the key is in the header: none matches the empty one
+        results = ResultCache(literal, Outcome._make, Outcome._fields, folder)
+        key = results.keys.series(("x",), "random", 60, None, ("haguruma",), Outcome._fields)
+        bad = pickle.dumps([(0, (1, 2, 3))], protocol=5)
+        assert diskcache.write_entry(folder, cache._name(key), key.encode(), bad, cache.FORMAT,
+                                     cache.MAX_ENTRY_BYTES, ".sim-")
+        assert results.lookup(("x",), "random", 60, None, 0, ("haguruma",)) is None
+    finally:
+        os.close(folder)
+
+
+@pytest.mark.parametrize("how", ["off", "no home", "writable by others"])
+def test_no_usable_folder_plays_everything_without_an_error(literal, tmp_path, monkeypatch,
+                                                             how):
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    if how == "off":
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    elif how == "no home":
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        monkeypatch.delenv("HOME", raising=False)
+    else:
+        (tmp_path / "cache" / "jibunki").mkdir(parents=True)
+        os.chmod(tmp_path / "cache" / "jibunki", 0o777)  # anyone could plant entries
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first, cold = run(literal, pages=("sakamichi",))
+    again, warm = run(literal, pages=("sakamichi",))
+    assert first == again and warm.played == cold.played > 0
+    if how == "off":
+        assert not (tmp_path / "cache" / "jibunki").exists() or not any(
+            n.startswith("sim-") for n in os.listdir(tmp_path / "cache" / "jibunki"))
+
+
+def test_sim_no_cache_plays_again_and_reports_the_same(cache_home):
+    from click.testing import CliRunner
+
+    import cli
+
+    args = ["sim", "--format", "json", "--enemy", "haguruma", "--page", "sakamichi",
+            "--policy", "random", "--precision", "0.1", "--max-pairs", "100", "--workers", "1"]
+    first = CliRunner().invoke(cli.main, args)
+    assert first.exit_code == 0, first.output
+    assert any(n.startswith("sim-") for n in os.listdir(cache_home))
+    for name in os.listdir(cache_home):
+        if name.startswith("sim-"):
+            os.unlink(cache_home / name)
+    bare = CliRunner().invoke(cli.main, [*args, "--no-cache"])
+    assert bare.exit_code == 0 and bare.output == first.output
+    assert not any(n.startswith("sim-") for n in os.listdir(cache_home))
