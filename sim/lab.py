@@ -160,6 +160,10 @@ class _Entry:
     focus: str | None
     outcomes: list = field(default_factory=list)
     done: bool = False
+    #: The quantile of the entry's interval: Z95, or the stricter one of the look at
+    #: which it stopped early (stats.look_z).
+    z: float = stats.Z95
+    looks: int = 0  # rounds whose results it has been judged on
 
 
 class Lab:
@@ -256,8 +260,7 @@ class Lab:
         """The size of an entry's next round: what it still needs, at least ``batch`` more,
         at most four times what it has."""
         s = self.settings
-        grow = min(max(needed, done + s.batch), 4 * done)
-        return min(s.max_pairs, math.ceil(grow / CHUNK) * CHUNK)
+        return stats.round_size(done, needed, s.batch, s.max_pairs, CHUNK)
 
     # ------------------------------------------------------------ phase 1
     def run_enemies(self) -> list[_Entry]:
@@ -317,16 +320,16 @@ class Lab:
             self.widest = 0.0
             for e in active:
                 paired = self.paired(baseline, e)
-                interval = paired.interval()
-                self.widest = max(self.widest, interval.half_width)
-                if interval.half_width <= precision or paired.n >= s.max_pairs:
-                    e.done = True
+                e.looks += 1
+                judged = stats.judge(paired, e.looks, precision, s.max_pairs,
+                                     _target(self.tables.pages[e.key]))
+                if judged.done:
+                    e.done, e.z = True, judged.z
                     continue
-                discordance = (paired.variant_only + paired.baseline_only) / paired.n
-                needed = stats.pairs_needed(discordance, paired.delta, precision)
-                needs.append(needed)
-                need[e.key] = min(s.max_pairs, needed)
-                size[e.key] = self._next_size(paired.n, needed)
+                self.widest = max(self.widest, paired.interval().half_width)
+                needs.append(judged.needed)
+                need[e.key] = min(s.max_pairs, judged.needed)
+                size[e.key] = self._next_size(paired.n, judged.needed)
             if first and policy == s.policy:
                 self.estimate = stats.middle(needs) if needs else s.batch
                 first = False
@@ -363,7 +366,7 @@ class Lab:
         """The four cells of a page's pairs (its battles against the baseline's of the same
         seeds)."""
         cells = Counter((v.won, b.won) for v, b in zip(variant.outcomes, baseline.outcomes))
-        return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0])
+        return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0], variant.z)
 
     # ------------------------------------------------------------ the report
     def run(self) -> dict:

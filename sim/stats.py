@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -103,6 +104,9 @@ class Paired:
     variant_only: int
     baseline_only: int
     neither: int
+    #: The normal quantile of the interval: Z95, or a look's stricter one when the page
+    #: stopped early (``look_z``).
+    z: float = Z95
 
     @property
     def n(self) -> int:
@@ -114,8 +118,10 @@ class Paired:
         """Δ win rate, variant minus baseline."""
         return (self.variant_only - self.baseline_only) / self.n if self.n else 0.0
 
-    def interval(self, z: float = Z95) -> Interval:
-        """Δ with Agresti–Min's adjusted Wald interval, clipped to [−1, 1]."""
+    def interval(self, z: float | None = None) -> Interval:
+        """Δ with Agresti–Min's adjusted Wald interval, clipped to [−1, 1] (``z``: the
+        pairs' own when not given)."""
+        z = self.z if z is None else z
         b, c, n = self.variant_only + 0.5, self.baseline_only + 0.5, self.n + 2
         adjusted = (b - c) / n
         variance = max(0.0, ((b + c) - (b - c) ** 2 / n) / (n * n))
@@ -159,6 +165,17 @@ def pairs_needed(discordance: float, delta: float, precision: float, z: float = 
     return max(1, math.ceil(z * z * variance / (precision * precision)))
 
 
+def pairs_to_settle(discordance: float, delta: float, z: float) -> int:
+    """Roughly how many pairs put 0 outside an interval of quantile ``z`` when the
+    difference is ``delta`` (the next look's, ``look_z``), with a quarter more for the
+    estimate's own error: a page whose Δ is far from 0 is planned to where its verdict
+    settles rather than to the full precision. Huge (never the smaller plan) when Δ is 0."""
+    if delta == 0:
+        return 10 ** 9
+    variance = max(discordance - delta * delta, 1e-6)
+    return max(1, math.ceil(1.25 * z * z * variance / (delta * delta)))
+
+
 def battles_needed(rate: float, precision: float, z: float = Z95) -> int:
     """Roughly how many battles give a win-rate interval of half-width ``precision``."""
     return max(1, math.ceil(z * z * max(rate * (1 - rate), 1e-6) / (precision * precision)))
@@ -190,3 +207,75 @@ def target_met(interval: Interval, low: float, high: float) -> bool | None:
     if interval.high < low or interval.low > high:
         return False
     return None
+
+
+# ------------------------------------------------------------------ stopping early
+
+#: The error a lab run may spend on stopping pages early: look k (1, 2, …) of a page
+#: spends EARLY_ALPHA / 2**k, so all its looks together spend at most EARLY_ALPHA.
+EARLY_ALPHA = 0.02
+
+
+def look_z(look: int) -> float:
+    """The normal quantile a page's ``look``-th round (1, 2, …) must clear to stop early.
+
+    Why: a page whose verdict is clear long before its interval is as narrow as asked
+    (Δ = 0.15 needs ~200 pairs to exclude 0, ~1,000 to reach ±3 pt) need not play on —
+    but looking at an interval after every round and stopping when it excludes 0 is
+    optional stopping, which inflates the error. So each look stops on a stricter
+    interval, at level EARLY_ALPHA / 2**look (a Bonferroni spending: the looks' levels sum
+    to EARLY_ALPHA whatever the number of rounds), and a page that stops early reports
+    that stricter interval. Every early stop's interval then covers Δ, for all looks at
+    once, with probability ≥ 1 − EARLY_ALPHA, and a page that plays on to the asked
+    precision reports its 95% interval as before: the report's intervals stay valid
+    (tests/test_sim_stats.py measures their coverage on pairs of a known Δ)."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - EARLY_ALPHA / 2 ** look / 2)
+
+
+def settled(interval: Interval, target: dict | None = None) -> bool:
+    """Neither the verdict nor the 目標 status can change with more pairs: the interval
+    excludes 0 (stronger or weaker), and it lies inside or wholly outside the target,
+    touching neither of its bounds (an interval that touches 0 or a bound plays on to
+    the precision asked)."""
+    if interval.low <= 0 <= interval.high:
+        return False
+    return target is None or target_met(interval, target["low"], target["high"]) is not None
+
+
+class Judged(NamedTuple):
+    """What a page's pairs say after a round: ``done`` (precise, out of pairs, or
+    settled early), the quantile ``z`` of the interval to report, and the pairs it
+    still ``needed`` in all when not done."""
+
+    done: bool
+    z: float
+    needed: int
+
+
+def judge(paired: Paired, look: int, precision: float, max_pairs: int,
+          target: dict | None = None) -> Judged:
+    """A page's state after its ``look``-th round (1, 2, …): done at the precision asked
+    or at ``max_pairs`` (its 95% interval), done early when ``settled`` on the look's
+    stricter interval (``look_z``, reported), else the pairs it needs — to the precision,
+    or fewer when Δ is far enough from 0 for the next look to settle it."""
+    interval = paired.interval(Z95)
+    if interval.half_width <= precision or paired.n >= max_pairs:
+        return Judged(True, Z95, paired.n)
+    strict = look_z(look)
+    if settled(paired.interval(strict), target):
+        return Judged(True, strict, paired.n)
+    discordance = (paired.variant_only + paired.baseline_only) / paired.n
+    needed = pairs_needed(discordance, paired.delta, precision)
+    if target is None:  # a target's bounds settle on their own terms: to the precision
+        needed = min(needed, pairs_to_settle(discordance, paired.delta, look_z(look + 1)))
+    return Judged(False, Z95, needed)
+
+
+def round_size(done: int, needed: int, batch: int, most: int, chunk: int) -> int:
+    """The size of an entry's next round: what it still needs, at least ``batch`` more,
+    at most four times what it has (an estimate from few pairs may be far off), at most
+    ``most``, in whole chunks."""
+    grow = min(max(needed, done + batch), 4 * done)
+    return min(most, math.ceil(grow / chunk) * chunk)

@@ -166,7 +166,8 @@ def test_each_page_runs_until_precise_or_out_of_pairs(lab_tables):
                      max_pairs=600)
     for row in report["pages"]:
         half = (row["delta"]["high"] - row["delta"]["low"]) / 2
-        assert half <= 0.05 or row["pairs"] == 600
+        settled = row["delta"]["low"] > 0 or row["delta"]["high"] < 0  # stopped early
+        assert half <= 0.05 or row["pairs"] == 600 or settled
     ippatsu = next(r for r in report["pages"] if r["id"] == "ippatsu")
     sakamichi = next(r for r in report["pages"] if r["id"] == "sakamichi")
     assert ippatsu["pairs"] <= sakamichi["pairs"]  # a clear answer stops early

@@ -1,0 +1,86 @@
+"""The lab's stopping rules (sim/stats.py ``judge``, ``round_size``) on pairs drawn with a
+known Δ, no battles: the intervals a run reports cover Δ at their stated rate however the
+pages stop, a page whose Δ is far from 0 stops long before the precision asked, and one
+whose Δ is 0 plays on to it. Seeded: the same figures on every run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import stats
+
+PILOT, BATCH, CHUNK, PRECISION, MOST = 200, 200, 20, 0.03, 3000
+
+
+def cells_of(delta: float, discordance: float = 0.24, both: float = 0.5) -> list[float]:
+    """P(both won), P(variant only), P(baseline only), P(neither) for a true Δ."""
+    b, c = (discordance + delta) / 2, (discordance - delta) / 2
+    return [both, b, c, 1 - both - b - c]
+
+
+def run_page(rng, cells, target=None) -> tuple[stats.Paired, float]:
+    """One page played as the lab plays it (sim/lab.py run_pages): a pilot, then rounds
+    of ``round_size`` until ``judge`` says done. Returns the pairs and the quantile of
+    the interval reported."""
+    counts = np.zeros(4, dtype=np.int64)
+    size, look = PILOT, 0
+    while True:
+        counts += rng.multinomial(size - int(counts.sum()), cells)
+        paired = stats.Paired(*map(int, counts))
+        look += 1
+        judged = stats.judge(paired, look, PRECISION, MOST, target)
+        if judged.done:
+            return paired, judged.z
+        size = stats.round_size(paired.n, judged.needed, BATCH, MOST, CHUNK)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.02, 0.05, 0.1, 0.2])
+def test_the_intervals_a_run_reports_cover_the_truth_at_their_rate(delta):
+    rng = np.random.default_rng(20261202)
+    cells = cells_of(delta)
+    runs = [run_page(rng, cells) for _ in range(600)]
+    covered = [p.interval(z).low <= delta <= p.interval(z).high for p, z in runs]
+    assert np.mean(covered) >= 0.935, np.mean(covered)
+    wrong = [p.interval(z).low > 0 if delta <= 0 else p.interval(z).high < 0
+             for p, z in runs]
+    assert np.mean(wrong) <= 0.035
+
+
+def test_a_clear_verdict_stops_early_and_a_null_one_plays_to_the_precision():
+    rng = np.random.default_rng(7)
+    clear = [run_page(rng, cells_of(0.15))[0].n for _ in range(200)]
+    null = [run_page(rng, cells_of(0.0)) for _ in range(200)]
+    # ±3 pt with 24% discordant pairs takes ~1,000 pairs; Δ = 0.15 settles in a few hundred.
+    assert np.median(clear) <= 400
+    assert all(p.interval(z).half_width <= PRECISION for p, z in null
+               if p.interval(z).low <= 0 <= p.interval(z).high)
+    assert np.median([p.n for p, _ in null]) >= 900
+
+
+def test_a_target_bound_inside_the_interval_keeps_a_page_playing():
+    """Δ = 0.1 clear of 0, but the 目標 [−0.1, 0.1] bound is at the truth: the page plays
+    on to the precision (or the cap) rather than stopping on its verdict alone."""
+    rng = np.random.default_rng(11)
+    target = {"low": -0.1, "high": 0.1}
+    for _ in range(20):
+        paired, z = run_page(rng, cells_of(0.1), target)
+        interval = paired.interval(z)
+        assert (interval.half_width <= PRECISION or paired.n == MOST
+                or stats.target_met(interval, -0.1, 0.1) is not None)
+
+
+def test_each_look_is_stricter_and_all_looks_together_spend_at_most_the_early_alpha():
+    zs = [stats.look_z(k) for k in range(1, 30)]
+    assert zs == sorted(zs) and zs[0] > stats.Z95
+    from statistics import NormalDist
+
+    spent = sum(2 * (1 - NormalDist().cdf(z)) for z in zs)
+    assert spent <= stats.EARLY_ALPHA + 1e-9
+
+
+def test_settled_needs_zero_and_the_target_bounds_outside_the_interval():
+    assert stats.settled(stats.Interval(0.1, 0.05, 0.15))
+    assert not stats.settled(stats.Interval(0.02, -0.01, 0.05))
+    assert not stats.settled(stats.Interval(0.1, 0.05, 0.15), {"low": -0.1, "high": 0.12})
+    assert stats.settled(stats.Interval(0.1, 0.05, 0.15), {"low": -0.1, "high": 0.2})
