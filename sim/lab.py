@@ -44,6 +44,9 @@ FORMAT = "jibunki-sim-report 1"
 #: Battles per task sent to a worker: big enough to hide the hand-over, small enough to
 #: keep both cores busy to the end of a round.
 CHUNK = 20
+#: How far the baseline is played beyond the longest page of a round: its battles serve
+#: every page (the regression adjustment, stats.control), so they are cheap precision.
+BASELINE_AHEAD = 2
 #: The ladder played when none is named, weakest first; the last is the main policy.
 DEFAULT_LADDER = ("random", "greedy")
 
@@ -310,7 +313,9 @@ class Lab:
             active = [e for e in pages.values() if not e.done]
             if not active:
                 break
-            reach = max(size[e.key] for e in active)
+            # The baseline plays ahead of the pages (BASELINE_AHEAD): one deck for all of
+            # them, its further battles narrow every page's interval (stats.control).
+            reach = min(s.max_pairs, BASELINE_AHEAD * max(size[e.key] for e in active))
             wanted = []
             if reach > len(baseline.outcomes):
                 wanted.append((baseline, policy, self._pairs(len(baseline.outcomes), reach)))
@@ -342,7 +347,7 @@ class Lab:
         current round and what its variance says it needs; a phase not begun counts its
         pilot round — or, once the main policy's pilot has spoken, for a lower rung of the
         ladder that estimate scaled to the rung's looser precision. The pages of a phase
-        share the baseline's battles: it plays as many pairs as the longest page."""
+        share the baseline's battles: it plays BASELINE_AHEAD times the longest page."""
         s = self.settings
         pilot = min(s.batch, s.max_pairs)
         groups = 1 if s.mode == "stages" else len(s.enemies)
@@ -355,18 +360,42 @@ class Lab:
                     scaled = self.estimate * (s.precision / s.precision_of(policy)) ** 2
                     guess = min(s.max_pairs, max(pilot, math.ceil(scaled)))
                 finals = dict.fromkeys(self.pool(), guess)
-            planned += max(finals.values(), default=0) + sum(finals.values())
+            planned += min(s.max_pairs, BASELINE_AHEAD * max(finals.values(), default=0)) \
+                + sum(finals.values())
         return planned, "floor" if self.estimate is None else "estimate"
 
     def _pairs(self, start: int, stop: int) -> list[tuple[int, tuple[str, ...]]]:
         return [(self.settings.seed + i, self.stages_of_pair(i)) for i in range(start, stop)]
 
-    @staticmethod
-    def paired(baseline: _Entry, variant: _Entry) -> stats.Paired:
+    def paired(self, baseline: _Entry, variant: _Entry) -> stats.Paired:
         """The four cells of a page's pairs (its battles against the baseline's of the same
-        seeds)."""
+        seeds), with the regression adjustment on the baseline's battles played beyond
+        them (stats.control)."""
         cells = Counter((v.won, b.won) for v, b in zip(variant.outcomes, baseline.outcomes))
-        return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0], variant.z)
+        n = len(variant.outcomes)
+        adjustment = None
+        if len(baseline.outcomes) > n:
+            base = baseline.outcomes
+            adjustment = stats.control([v.won - b.won for v, b in zip(variant.outcomes, base)],
+                                       [_covariates(b) for b in base[:n]],
+                                       self._outside(base, n), len(base))
+        return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0], variant.z,
+                            adjustment)
+
+    def _outside(self, base: list, n: int) -> tuple:
+        """The means of the covariates over all the baseline's battles, each enemy (or
+        stage sequence) weighted as in the first ``n`` pairs: x̄_N of stats.control, with
+        the same expectation as the pairs' own mean whatever n and N."""
+        strata: dict = {}
+        for i, outcome in enumerate(base):
+            group = strata.setdefault(self.stages_of_pair(i), [0, [], 0])
+            group[1].append(_covariates(outcome))
+            if i < n:
+                group[2] += 1
+        width = len(_covariates(base[0]))
+        return tuple(sum(weight / n * sum(x[j] for x in xs) / len(xs)
+                         for _, xs, weight in strata.values() if weight)
+                     for j in range(width))
 
     # ------------------------------------------------------------ the report
     def run(self) -> dict:
@@ -478,6 +507,12 @@ class Lab:
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
         }
+
+
+def _covariates(outcome: Outcome) -> tuple[int, int, int]:
+    """What a baseline battle did that its pair's Δ is regressed on (stats.control): won,
+    HP lost, turns."""
+    return outcome.won, outcome.hp_lost, outcome.turns
 
 
 def _finals(entries, size: dict[str, int], need: dict[str, int]) -> dict[str, int]:

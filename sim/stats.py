@@ -96,6 +96,15 @@ def wilson(wins: int, n: int, z: float = Z95) -> Interval:
 
 
 @dataclass(frozen=True)
+class Adjustment:
+    """A regression adjustment of a paired Δ (``control``): ``shift`` is subtracted from
+    Δ, ``shrink`` multiplies its variance."""
+
+    shift: float
+    shrink: float
+
+
+@dataclass(frozen=True)
 class Paired:
     """The four cells of paired outcomes: both won, only the variant, only the baseline,
     neither."""
@@ -107,6 +116,9 @@ class Paired:
     #: The normal quantile of the interval: Z95, or a look's stricter one when the page
     #: stopped early (``look_z``).
     z: float = Z95
+    #: The regression adjustment on the baseline battles (``control``): subtracted from
+    #: Δ, and the factor on its variance. None: no adjustment.
+    adjustment: Adjustment | None = None
 
     @property
     def n(self) -> int:
@@ -115,8 +127,9 @@ class Paired:
 
     @property
     def delta(self) -> float:
-        """Δ win rate, variant minus baseline."""
-        return (self.variant_only - self.baseline_only) / self.n if self.n else 0.0
+        """Δ win rate, variant minus baseline (regression-adjusted when ``adjustment``)."""
+        shift = self.adjustment.shift if self.adjustment else 0.0
+        return (self.variant_only - self.baseline_only) / self.n - shift if self.n else 0.0
 
     def interval(self, z: float | None = None) -> Interval:
         """Δ with Agresti–Min's adjusted Wald interval, clipped to [−1, 1] (``z``: the
@@ -125,6 +138,9 @@ class Paired:
         b, c, n = self.variant_only + 0.5, self.baseline_only + 0.5, self.n + 2
         adjusted = (b - c) / n
         variance = max(0.0, ((b + c) - (b - c) ** 2 / n) / (n * n))
+        if self.adjustment is not None:
+            adjusted -= self.adjustment.shift
+            variance *= self.adjustment.shrink
         spread = z * math.sqrt(variance)
         return Interval(self.delta, max(-1.0, adjusted - spread), min(1.0, adjusted + spread))
 
@@ -279,3 +295,62 @@ def round_size(done: int, needed: int, batch: int, most: int, chunk: int) -> int
     ``most``, in whole chunks."""
     grow = min(max(needed, done + batch), 4 * done)
     return min(most, math.ceil(grow / chunk) * chunk)
+
+
+# ------------------------------------------------------------------ control variates
+
+
+def control(deltas: list[float], covariates: list[tuple], outside: tuple, total: int
+            ) -> Adjustment | None:
+    """The regression adjustment (control variates) of a page's paired Δ on what its
+    pairs' baseline battles did — won, HP lost, turns …: ``covariates[i]`` of pair i,
+    whose Δ is ``deltas[i]``; ``outside``: the covariates' means over all ``total``
+    baseline battles of the phase (the pairs' n of them and the ones played beyond).
+
+    Why: the baseline is one deck shared by every page, so playing it further than the
+    pages costs little, and whether the baseline won a seed tells much of that seed's Δ
+    (a seed it won can only be lost by the variant, and the other way round). Δ̂ −
+    β·(x̄ₙ − x̄_N) estimates the same Δ (x̄ₙ and x̄_N have the same mean: the pairs' seeds
+    are the first n of the baseline's N, the enemies in the same proportions — the caller
+    gives x̄_N stratified by enemy), with β the least-squares slope of Δ on x over the
+    pairs, and its variance is Var(Δ̂)·(1 − (1 − n/N)·R²), R² the share of Δ's variance
+    the covariates explain. With N = n it is Δ̂ itself (None). The interval keeps its
+    coverage (tests/test_sim_stats.py, on pairs of a known Δ)."""
+    n = len(deltas)
+    if n < 20 or total <= n:
+        return None
+    k = len(outside)
+    mean_d = sum(deltas) / n
+    means = [sum(x[j] for x in covariates) / n for j in range(k)]
+    keep = [j for j in range(k)
+            if any(x[j] != covariates[0][j] for x in covariates)]  # constant: no slope
+    if not keep:
+        return None
+    cov = [[sum((x[a] - means[a]) * (x[b] - means[b]) for x in covariates) / (n - 1)
+            for b in keep] for a in keep]
+    cross = [sum((x[a] - means[a]) * (d - mean_d) for x, d in zip(covariates, deltas))
+             / (n - 1) for a in keep]
+    var_d = sum((d - mean_d) ** 2 for d in deltas) / (n - 1)
+    beta = _solve(cov, cross)
+    if beta is None or var_d <= 0:
+        return None
+    explained = min(max(sum(b * c for b, c in zip(beta, cross)) / var_d, 0.0), 0.99)
+    shift = sum(b * (means[j] - outside[j]) for b, j in zip(beta, keep))
+    return Adjustment(shift, 1 - (1 - n / total) * explained)
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None:
+    """The solution of a small symmetric system (Gaussian elimination with partial
+    pivoting), or None when it is singular."""
+    size = len(vector)
+    rows = [row[:] + [v] for row, v in zip(matrix, vector)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
+        if abs(rows[pivot][col]) < 1e-12:
+            return None
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(size):
+            if r != col:
+                factor = rows[r][col] / rows[col][col]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
+    return [rows[i][size] / rows[i][i] for i in range(size)]

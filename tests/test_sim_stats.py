@@ -84,3 +84,52 @@ def test_settled_needs_zero_and_the_target_bounds_outside_the_interval():
     assert not stats.settled(stats.Interval(0.02, -0.01, 0.05))
     assert not stats.settled(stats.Interval(0.1, 0.05, 0.15), {"low": -0.1, "high": 0.12})
     assert stats.settled(stats.Interval(0.1, 0.05, 0.15), {"low": -0.1, "high": 0.2})
+
+
+def draw_pairs(rng, n: int, total: int, delta_if_lost: float = 0.3,
+               delta_if_won: float = 0.1):
+    """Pairs whose baseline battle's covariates (won, HP lost, turns) tell much of Δ, and
+    ``total`` baseline battles in all (the pairs' first n of them). The truth:
+    Δ = P(variant won) − P(baseline won) = 0.4·0.3 − 0.6·0.1 = 0.06."""
+    won = rng.random(total) < 0.6
+    hp = np.where(won, rng.integers(0, 120, total), rng.integers(100, 200, total))
+    turns = np.where(won, rng.integers(5, 15, total), rng.integers(8, 30, total))
+    flip = rng.random(n) < np.where(won[:n], delta_if_won, delta_if_lost)
+    variant = np.where(won[:n], ~flip, flip)
+    xs = [(int(w), int(h), int(t)) for w, h, t in zip(won, hp, turns)]
+    return variant.astype(int), xs
+
+
+def adjusted_pairs(variant, xs, total):
+    n = len(variant)
+    base = [x[0] for x in xs[:n]]
+    cells = [0, 0, 0, 0]
+    for v, b in zip(variant, base):
+        cells[{(1, 1): 0, (1, 0): 1, (0, 1): 2, (0, 0): 3}[(int(v), b)]] += 1
+    outside = tuple(sum(x[j] for x in xs[:total]) / total for j in range(3))
+    adjustment = stats.control([int(v) - b for v, b in zip(variant, base)], xs[:n], outside,
+                               total)
+    return stats.Paired(*cells), stats.Paired(*cells, adjustment=adjustment)
+
+
+@pytest.mark.slow  # 800 experiments: ~8 s
+def test_the_regression_adjustment_keeps_coverage_and_narrows_the_interval():
+    truth = 0.4 * 0.3 - 0.6 * 0.1
+    rng = np.random.default_rng(3)
+    covered, plain_widths, widths = 0, [], []
+    for _ in range(800):
+        variant, xs = draw_pairs(rng, 200, 800)
+        plain, adjusted = adjusted_pairs(variant, xs, 800)
+        interval = adjusted.interval()
+        covered += interval.low <= truth <= interval.high
+        plain_widths.append(plain.interval().half_width)
+        widths.append(interval.half_width)
+    assert covered / 800 >= 0.935, covered / 800
+    assert np.mean(widths) <= 0.95 * np.mean(plain_widths)
+
+
+def test_no_baseline_beyond_the_pairs_is_no_adjustment():
+    rng = np.random.default_rng(5)
+    variant, xs = draw_pairs(rng, 200, 200)
+    plain, adjusted = adjusted_pairs(variant, xs, 200)
+    assert adjusted.adjustment is None and adjusted.interval() == plain.interval()

@@ -1,0 +1,53 @@
+"""Compare the verdicts of two ``jibunki sim --format json`` reports (a faster lab against
+the one before it, on the same settings).
+
+    python benchmarks/sim_verdicts.py OLD.json NEW.json
+
+Printed: the battles of each run and their ratio; for every page, its verdict in each
+(the main policy's and every rung's); the pages whose interval is clear of 0 in OLD and
+whose verdict differs in NEW (the ones that must agree); the pages that differ otherwise
+(an interval touching 0 may fall either way on other pairs). Exit 1 when a page clear of
+0 in OLD changed its verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def clear(row: dict) -> bool:
+    return row["delta"]["low"] > 0 or row["delta"]["high"] < 0
+
+
+def main(argv: list[str]) -> int:
+    old, new = (json.loads(open(path, encoding="utf-8").read()) for path in argv[:2])
+    ob, nb = old["run"]["battles"], new["run"]["battles"]
+    print(f"battles: {ob:,} → {nb:,} ({nb / ob:.2f}×)")
+    rows = {r["id"]: r for r in new["pages"]}
+    must, may = [], []
+    for row in old["pages"]:
+        other = rows.get(row["id"])
+        if other is None:
+            must.append((row["id"], row["verdict"], "missing"))
+            continue
+        if row["verdict"] != other["verdict"]:
+            (must if clear(row) else may).append((row["id"], row["verdict"], other["verdict"]))
+        for policy, verdict in row["verdicts_by_policy"].items():
+            if policy != old["settings"]["policy"] and \
+                    other["verdicts_by_policy"].get(policy) != verdict:
+                may.append((f"{row['id']} ({policy})", verdict,
+                            other["verdicts_by_policy"].get(policy)))
+    pages = len(old["pages"])
+    print(f"pages: {pages}; clear of 0 in the old report: {sum(map(clear, old['pages']))}")
+    print(f"verdicts changed where the old interval was clear of 0: {len(must)}")
+    for item in must:
+        print("  ", *item)
+    print(f"other changes (interval touching 0, or a lower rung): {len(may)}")
+    for item in may:
+        print("  ", *item)
+    return 1 if must else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
