@@ -182,3 +182,26 @@ def test_without_ray_the_backend_says_how_to_install_it():
     """)
     assert done.returncode == 0, done.stderr
     assert "pip install 'jibunki[ray]'" in done.stdout and "\n" not in done.stdout.strip()
+
+
+def test_a_lab_run_on_ray_with_a_warm_cache_is_the_local_one_without(ray_runner, literal,
+                                                                     tmp_path, monkeypatch):
+    """Ray filling the results cache, then a local run reading it whole: the same report
+    as a local run with no cache."""
+    from sim.cache import ResultCache
+    from sim.lab import Outcome
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    tables = from_dicts(literal)
+    reports = []
+    for backend, workers in (("ray", 2), ("local", 1)):
+        results = ResultCache.open(literal, Outcome._make, Outcome._fields)
+        try:
+            lab = Lab(literal, tables, SMALL, workers=workers, backend=backend, cache=results)
+            reports.append(json.dumps(lab.run(), sort_keys=True))
+        finally:
+            results.close()
+    assert lab.played == 0
+    bare = Lab(literal, tables, SMALL, workers=1).run()
+    assert reports[0] == reports[1] == json.dumps(bare, sort_keys=True)
