@@ -27,6 +27,14 @@ times what it has, at least ``batch``), so an entry whose answer is clear stops 
 Rounds are decided from complete results only, so the report is the same for any number
 of workers and either backend (sim/backends.py). Nothing in the report depends on time.
 
+Fewer battles for the same verdicts (sim/stats.py says why each is valid): a page stops
+as soon as its verdict and 目標 status are settled on its look's stricter interval
+(``stats.judge``, ``stats.look_z``), which the report then gives; the baseline is played
+``BASELINE_AHEAD`` times as far as the longest page, and each page's Δ is adjusted on its
+pairs' baseline battles (``stats.control``). A battle already played — by this run for
+another entry, or by an earlier run (sim/cache.py) — is not played again: its outcome
+depends on its inputs alone, so the report is the same byte for byte.
+
 A target (目標) written on a page or an enemy is compared with the interval: met (inside),
 missed (wholly outside: ``--check`` fails) or not yet decidable (straddling an end).
 """
