@@ -7,8 +7,9 @@ seed, the page whose plays are counted (``focus``) and the code that plays it. S
 battles are kept in *series*: one per (deck, policy, turn cap, focus, stages), each a map
 seed → outcome, stored as one entry whose key (``series_key``) is the sha256 of
 
-* the code: every module of runtime/ and contract/, sim/policies.py, sim/simulate.py and
-  sim/lab.py (``work`` and ``Outcome``), and Python's version;
+* the code: every module of runtime/ and contract/, sim/policies.py, sim/simulate.py,
+  the source of sim/lab.py's ``prepare``, ``work``, ``Outcome`` and ``Task``, and
+  Python's version;
 * the literals of every page the deck can reach (``reach``): the deck's own pages and,
   transitively, every page id any of their literals or the stages' enemies names; a
   生成 (``generate``) anywhere among them can bring in any page, so then the whole pages
@@ -48,9 +49,11 @@ _TEMP_PREFIX = ".sim-"
 #: older versions of the content, evicted least recently used first.
 MAX_ENTRIES = 4000
 _ROOT = Path(__file__).resolve().parent.parent
-#: The code a battle's outcome depends on.
+#: The code a battle's outcome depends on: these files whole, and of sim/lab.py only what
+#: plays a task and what it keeps (a change to the lab's rounds or report replays nothing).
 _CODE = (("runtime", "*.py"), ("contract", "*.py"), ("sim", "policies.py"),
-         ("sim", "simulate.py"), ("sim", "lab.py"))
+         ("sim", "simulate.py"))
+_LAB_CODE = ("prepare", "work", "Outcome", "Task")
 
 _code_digest: bytes | None = None
 
@@ -59,9 +62,16 @@ def code_digest() -> bytes:
     """The sha256 of the code that plays a battle and of Python (once per process)."""
     global _code_digest
     if _code_digest is None:
+        import inspect
+
+        from . import lab
+
         paths = [path for folder, pattern in _CODE
                  for path in sorted((_ROOT / folder).glob(pattern))]
-        _code_digest = diskcache.sources_digest(FORMAT, paths)
+        hasher = hashlib.sha256(diskcache.sources_digest(FORMAT, paths))
+        for name in _LAB_CODE:
+            diskcache.part(hasher, inspect.getsource(getattr(lab, name)).encode("utf-8"))
+        _code_digest = hasher.digest()
     return _code_digest
 
 

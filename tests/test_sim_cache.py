@@ -174,3 +174,18 @@ def test_sim_no_cache_plays_again_and_reports_the_same(cache_home):
     bare = CliRunner().invoke(cli.main, [*args, "--no-cache"])
     assert bare.exit_code == 0 and bare.output == first.output
     assert not any(n.startswith("sim-") for n in os.listdir(cache_home))
+
+
+def test_other_code_replays_everything(literal, cache_home, monkeypatch):
+    """The key holds the digest of the code that plays a battle: another runtime, player or
+    ``work`` (here: another digest) reads nothing the first one kept."""
+    from sim import cache
+
+    _, cold = run(literal, pages=("sakamichi",))
+    digest = cache.code_digest()
+    monkeypatch.setattr(cache, "_code_digest", bytes(32))
+    _, other = run(literal, pages=("sakamichi",))
+    assert other.played == cold.played
+    monkeypatch.setattr(cache, "_code_digest", digest)
+    _, same = run(literal, pages=("sakamichi",))
+    assert same.played == 0
