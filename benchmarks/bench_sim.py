@@ -14,7 +14,10 @@ policy, precision 0.05 — is planned once; every repeat then times, interleaved
 
 Printed: min and median battles/s of each; the lab's rate over the raw rate (target
 ≥ 80% with 1 worker); the speed-up from 1 to 2 workers. The reports of the two lab runs
-are compared byte for byte. No timing is asserted.
+are compared byte for byte. Then the results cache (sim/cache.py, in a temporary folder):
+the run cold, warm, and after an edit to the first page, each in seconds next to the raw
+floor and with the battles it played; their reports must be the bare run's. No timing is
+asserted.
 """
 
 from __future__ import annotations
@@ -79,7 +82,50 @@ def main(argv: list[str] | None = None) -> int:
     print(f"speed-up from 1 to 2 workers: ×{speedup:.2f} (median over median)")
     same = json.dumps(reports[1], sort_keys=True) == json.dumps(reports[2], sort_keys=True)
     print(f"reports of 1 and 2 workers byte-identical: {same}")
-    return 0 if same else 1
+    cached = bench_cache(literal, settings, statistics.median(times["raw"]), reports[1])
+    return 0 if same and cached else 1
+
+
+def bench_cache(literal, settings, floor: float, bare: dict) -> bool:
+    """The results cache (sim/cache.py), in a folder of its own: the same run cold (1
+    worker, filling the cache), warm (reading it whole) and after an edit to one page of
+    the pool (its pairs alone played again), next to the floor (the raw replay of the
+    run's battles, measured above). The reports must be the bare run's."""
+    import copy
+    import os
+    import tempfile
+
+    from runtime.tables import from_dicts
+    from sim.cache import ResultCache
+    from sim.lab import Lab, Outcome
+
+    def timed(lit, sets):
+        results = ResultCache.open(lit, Outcome._make, Outcome._fields)
+        start = time.perf_counter()
+        try:
+            lab = Lab(lit, from_dicts(lit), sets, workers=1, cache=results)
+            report = lab.run()
+        finally:
+            results.close()
+        return time.perf_counter() - start, lab, report
+
+    edited = copy.deepcopy(literal)
+    page = settings.pages[0]
+    edited["pages"]["pages"][page]["year"] += 1
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["XDG_CACHE_HOME"] = home
+        os.environ.pop("JIBUNKI_NO_CACHE", None)
+        cold, lab_cold, report_cold = timed(literal, settings)
+        warm, lab_warm, report_warm = timed(literal, settings)
+        edit, lab_edit, _ = timed(edited, settings)
+    print(f"results cache (1 worker; floor: the raw replay, {floor:.2f} s):")
+    for name, seconds, lab in (("cold", cold, lab_cold), ("warm", warm, lab_warm),
+                               (f"{page} edited", edit, lab_edit)):
+        print(f"  {name:<22} {seconds:7.2f} s  {seconds / floor:6.0%} of the floor   "
+              f"{lab.played:,} of {lab.battles:,} battles played")
+    same = report_cold == report_warm == bare
+    print(f"reports cold, warm and without cache identical: {same}")
+    return same
 
 
 if __name__ == "__main__":
