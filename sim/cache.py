@@ -105,15 +105,15 @@ class Keys:
 
     def __init__(self, literal: dict):
         self.literal = literal
-        self.pages = literal["pages"]["pages"]
-        self.enemies = literal["enemies"]["enemies"]
+        self.pages = literal.get("pages", {}).get("pages", {})
+        self.enemies = literal.get("enemies", {}).get("enemies", {})
         hasher = hashlib.sha256(code_digest())
         for name in sorted(literal):
             if name not in ("pages", "enemies"):
                 diskcache.part(hasher, name.encode("utf-8"))
                 diskcache.part(hasher, _canonical(literal[name]))
         for name in ("pages", "enemies"):
-            rest = {k: v for k, v in literal[name].items() if k != name}
+            rest = {k: v for k, v in literal.get(name, {}).items() if k != name}
             diskcache.part(hasher, _canonical(rest))
         self._base = hasher.digest()
         self._page_digest: dict[str, bytes] = {}

@@ -61,7 +61,8 @@ ALLOWED = {
     "terminal": ({"terminal", "runtime", "contract", "catalog.phrasing", "dsl.diskcache"},
                  {"rich", "prompt_toolkit", "click"}),
     # (the journey's lab is journey/lab/, above the sim layer: sim/ imports none of it)
-    "sim": ({"sim", "runtime", "contract"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
+    # dsl.diskcache: where the lab's battle outcomes are kept (sim/cache.py)
+    "sim": ({"sim", "runtime", "contract", "dsl.diskcache"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
             {"pygls", "lsprotocol"}),
     # the top room: each command calls on the rooms below it (inside its function, most)

@@ -144,8 +144,10 @@ def test_the_labs_steps_count_the_whole_run_never_more_than_planned(monkeypatch)
     assert done == sorted(done) and done[-1] == lab.battles
     assert all(s.done <= s.planned for s in steps)
     # Before anything is measured: every phase at its pilot round — the enemy alone, and
-    # under each of the two policies the baseline and three pages.
-    assert steps[0] == lab_module.Step("敵", 0, (1 + 2 * (1 + 3)) * 40, "floor")
+    # under each of the two policies the baseline (played BASELINE_AHEAD times as far as the
+    # pages) and three pages.
+    ahead = lab_module.BASELINE_AHEAD
+    assert steps[0] == lab_module.Step("敵", 0, (1 + 2 * (ahead + 3)) * 40, "floor")
 
 
 def test_the_plan_is_a_floor_until_the_main_policys_pilot_then_an_estimate(monkeypatch):
