@@ -175,6 +175,9 @@ class _Entry:
     #: which it stopped early (stats.look_z).
     z: float = stats.Z95
     looks: int = 0  # rounds whose results it has been judged on
+    #: The baseline's battles when it was judged done: its adjustment (stats.control)
+    #: stays the one its verdict was judged on, however far the baseline is played after.
+    base_n: int | None = None
 
 
 class Lab:
@@ -337,7 +340,7 @@ class Lab:
                 judged = stats.judge(paired, e.looks, precision, s.max_pairs,
                                      _target(self.tables.pages[e.key]))
                 if judged.done:
-                    e.done, e.z = True, judged.z
+                    e.done, e.z, e.base_n = True, judged.z, len(baseline.outcomes)
                     continue
                 self.widest = max(self.widest, paired.interval().half_width)
                 needs.append(judged.needed)
@@ -382,8 +385,8 @@ class Lab:
         cells = Counter((v.won, b.won) for v, b in zip(variant.outcomes, baseline.outcomes))
         n = len(variant.outcomes)
         adjustment = None
-        if len(baseline.outcomes) > n:
-            base = baseline.outcomes
+        base = baseline.outcomes[:variant.base_n]  # all of them while it plays on
+        if len(base) > n:
             adjustment = stats.control([v.won - b.won for v, b in zip(variant.outcomes, base)],
                                        [_covariates(b) for b in base[:n]],
                                        self._outside(base, n), len(base))

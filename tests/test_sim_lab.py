@@ -284,3 +284,15 @@ def test_the_page_table_reads_whole_in_a_terminal_of_80_to_120_columns(width):
         assert f" {interval_text(row['delta'])} " in line and f" {verdict} " in line, line
     if width == 80:  # the counts give way, and the caption says so
         assert "幅が足りず省いた列：" in lines[-2] + lines[-1] and "組" not in lines[2]
+
+
+def test_a_verdict_is_undecided_only_at_max_pairs_and_a_settled_one_stays(lab_tables):
+    """A page that stops early keeps the interval its verdict was judged on (its
+    adjustment on the baseline as it was then), however far the baseline plays after:
+    no verdict reads 未決 short of max_pairs, and an interval clear of 0 names its side."""
+    report = run_lab(lab_tables, pages=("ippatsu", "sakamichi", "byouin", "kodomo", "teinen"),
+                     precision=0.05, max_pairs=600)
+    for row in report["pages"]:
+        assert row["verdict"] != "undecided" or row["pairs"] == 600, row
+        if row["delta"]["low"] > 0 or row["delta"]["high"] < 0:
+            assert row["verdict"] in ("stronger", "weaker"), row
