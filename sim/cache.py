@@ -10,7 +10,8 @@ seed → outcome, stored as one entry whose key (``series_key``) is the sha256 o
 * the code: every module of runtime/ and contract/, sim/policies.py, sim/simulate.py,
   the source of sim/lab.py's ``prepare``, ``work``, ``Outcome`` and ``Task``, and
   Python's version;
-* the literals of every page the deck can reach (``reach``): the deck's own pages and,
+* the literals (less the file and text they were written in, which no battle reads) of
+  every page the deck can reach (``reach``): the deck's own pages and,
   transitively, every page id any of their literals or the stages' enemies names; a
   生成 (``generate``) anywhere among them can bring in any page, so then the whole pages
   table;
@@ -99,6 +100,15 @@ def _walk(value, found: set[str], names) -> bool:
     return generates
 
 
+def _unsourced(item):
+    """A page's or an enemy's literal without its ``source`` (the file, lines and text it
+    was written in, for the catalog and the diagnostics: no battle reads it), so that a
+    content folder of another name or path keys the same."""
+    if isinstance(item, dict) and isinstance(item.get("source"), dict):
+        return {k: v for k, v in item.items() if k != "source"}
+    return item
+
+
 class Keys:
     """The series keys of one set of tables (their literal), with the parts that many
     series share computed once."""
@@ -139,7 +149,7 @@ class Keys:
     def _page(self, page: str) -> bytes:
         digest = self._page_digest.get(page)
         if digest is None:
-            digest = hashlib.sha256(_canonical(self.pages[page])).digest()
+            digest = hashlib.sha256(_canonical(_unsourced(self.pages[page]))).digest()
             self._page_digest[page] = digest
         return digest
 
@@ -152,7 +162,7 @@ class Keys:
             diskcache.part(hasher, page.encode("utf-8", "surrogatepass"))
             diskcache.part(hasher, self._page(page))
         for enemy in stages:
-            diskcache.part(hasher, _canonical(self.enemies.get(enemy)))
+            diskcache.part(hasher, _canonical(_unsourced(self.enemies.get(enemy))))
         return hasher.hexdigest()
 
 

@@ -189,3 +189,17 @@ def test_other_code_replays_everything(literal, cache_home, monkeypatch):
     monkeypatch.setattr(cache, "_code_digest", digest)
     _, same = run(literal, pages=("sakamichi",))
     assert same.played == 0
+
+
+def test_the_folder_a_page_was_written_in_is_not_in_the_key(literal):
+    """The page's ``source`` (file, lines, text: for the catalog, read by no battle) is left
+    out; any field a battle reads is in."""
+    moved = copy.deepcopy(literal)
+    for page in moved["pages"]["pages"].values():
+        page["source"]["path"] = "elsewhere/" + page["source"]["path"]
+    key = Keys(literal).series(("sakamichi",), "greedy", 60, None, ("haguruma",), ("won",))
+    assert Keys(moved).series(("sakamichi",), "greedy", 60, None, ("haguruma",),
+                              ("won",)) == key
+    edited_tables = edited(literal, "sakamichi")
+    assert Keys(edited_tables).series(("sakamichi",), "greedy", 60, None, ("haguruma",),
+                                      ("won",)) != key
