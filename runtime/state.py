@@ -38,19 +38,23 @@ COEFFICIENTS = frozenset(key.code for key in vocab.BALANCE_KEYS
                          if key.type == "float" and key.code in PARAMS)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """面 — one face of a page instance: ``state`` (``base``: as dealt, ``pen``, ``blank``),
     what a 白紙化 took (``blanked``: the state it had, None when none was taken) and
-    whether a pen wrote it (``penned``)."""
+    whether a pen wrote it (``penned``).
+
+    Frozen: a face is changed by putting a new one in its page (``State.set_face``), so
+    that a state and its copies share faces safely (a look-ahead copies a state per
+    option; copying every face made most of its cost) — a write in place raises."""
 
     state: str = "base"
     blanked: str | None = None
     penned: bool = False
 
     def copy(self) -> "Face":
-        """An independent copy."""
-        return Face(self.state, self.blanked, self.penned)
+        """The face itself: it never changes."""
+        return self
 
     def literal(self) -> dict:
         """As plain data (a save, a query's answer)."""
@@ -69,9 +73,8 @@ class PageInstance:
     faces: dict  # side code → Face
 
     def copy(self) -> "PageInstance":
-        """An independent copy (its faces copied)."""
-        return PageInstance(self.uid, self.page, self.zone, self.lifetime,
-                            {side: face.copy() for side, face in self.faces.items()})
+        """An independent copy: its own dict of faces, the faces (frozen) shared."""
+        return PageInstance(self.uid, self.page, self.zone, self.lifetime, self.faces.copy())
 
     def literal(self) -> dict:
         """As plain data (a save, a query's answer)."""
@@ -162,9 +165,29 @@ class State:
     # ------------------------------------------------------------- copies
     def copy(self) -> "State":
         """An independent copy, for looking ahead: every list and dict copied, the
-        tables' frozen objects (placed 作用) shared."""
-        return State(**{name: _COPIERS.get(name, _plain_copy)(getattr(self, name))
-                        for name in self.__dataclass_fields__})
+        tables' frozen objects (placed 作用) and the frozen faces shared.
+
+        Field by field, each by its known shape: a look-ahead makes a copy per option
+        at every decision, and a generic walk of the fields cost twice as much.
+        tests/test_simulate.py checks it against a generic deep copy at every step."""
+        return State(
+            seed=self.seed, stages=list(self.stages), stage_index=self.stage_index,
+            age=self.age, hp=self.hp, steps=self.steps, steps_carried=self.steps_carried,
+            currency=self.currency, defense=[list(entry) for entry in self.defense],
+            fray_run=self.fray_run, fray_stage=self.fray_stage,
+            rewards_given=self.rewards_given, counters=self.counters.copy(),
+            marks={scope: c.copy() for scope, c in self.marks.items()},
+            play_counters=self.play_counters.copy(), params=self.params.copy(),
+            mods=_plain_copy(self.mods) if self.mods else [],
+            pages=[PageInstance(p.uid, p.page, p.zone, p.lifetime, p.faces.copy())
+                   for p in self.pages],
+            zones={zone: uids.copy() for zone, uids in self.zones.items()},
+            effects=[placed.copy() for placed in self.effects],
+            enemy=_copy_enemy(self.enemy), turn=self.turn, turns_run=self.turns_run,
+            plays_run=self.plays_run, pens_used=self.pens_used,
+            tears_used=self.tears_used, redraw_used=self.redraw_used,
+            redraw_failed=self.redraw_failed, same_age_plays=self.same_age_plays,
+            suppress=self.suppress, outcome=self.outcome)
 
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
@@ -208,6 +231,11 @@ class State:
                                        {side: Face() for side in SIDES}))
         self.zones[zone].append(uid)  # as ``move`` from nowhere puts it
         return uid
+
+    def set_face(self, uid: int, side: str, face: Face) -> None:
+        """Face ``side`` of a page instance becomes ``face`` (faces are frozen: the one
+        way a face changes)."""
+        self.pages[uid].faces[side] = face
 
     # ---------------------------------------------------------- counters
     def count(self, scope: str, counter: str, amount) -> None:
@@ -337,17 +365,3 @@ def _copy_enemy(enemy: dict) -> dict:
     the stage's list, the turn's and the events), so only the lists are copied."""
     return {key: list(value) if key in ("intents", "turn_intents") else _plain_copy(value)
             for key, value in enemy.items()}
-
-
-#: Fields copied by their known shape; every other field by ``_plain_copy``.
-_COPIERS = {
-    "enemy": _copy_enemy,
-    "pages": lambda pages: [page.copy() for page in pages],
-    "effects": lambda effects: [placed.copy() for placed in effects],
-    "zones": lambda zones: {zone: list(uids) for zone, uids in zones.items()},
-    "counters": dict,
-    "marks": lambda marks: {scope: dict(c) for scope, c in marks.items()},
-    "play_counters": dict,
-    "defense": lambda defense: [list(entry) for entry in defense],
-    "params": dict,
-}

@@ -145,6 +145,8 @@ def _breakthrough(battle: Battle):
     if s.tears_used >= s.param("tear_cap") or not battle.hand:
         return None
     line = battle.tables.enemies[battle.enemy_id].breakthrough
+    if _no_tear_reaches(battle, line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
+        return None
     best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
     gain = battle.tear_preview(best)["fray"]
     if s.fray_stage + gain >= line:
@@ -153,6 +155,21 @@ def _breakthrough(battle: Battle):
     if others and s.fray_stage + battle.tables.balance.pen_fray + gain >= line:
         return Pen(others[0][0], others[0][1])
     return None
+
+
+def _no_tear_reaches(battle: Battle, need) -> bool:
+    """Whether no hand page's tear can give ``need`` 綻び, told without a tear preview
+    per page (a tear reaches the line about never, and the greedy player asks at every
+    decision): with no 綻び倍率 on the board, a tear's 綻び is at most distance × the
+    page's 綻び倍率 (``pen_tear.tear_preview``: that, clamped and truncated). False when
+    it cannot tell (modifiers, or a need of 0 or less): the previews decide."""
+    if need <= 0 or battle.board_index().modifiers.get("fray"):
+        return False
+    age = battle.state.age
+    for uid in battle.hand:
+        if not abs(battle.year(uid) - age) * battle.page_of(uid).fray_mul < need:
+            return False
+    return True
 
 
 def _pen(battle: Battle):
