@@ -78,7 +78,7 @@ def greedy_policy(battle: Battle, rng: random.Random):
         return pen
     options = battle.playable_uids()
     if options:
-        score, best = max((_score_play(battle, uid), uid) for uid in options)
+        score, best = max(zip(_scores(battle, options), options))
         if score > 0 or not battle.state.counter("turn", "plays"):
             return Play(best)
     return END_TURN
@@ -98,9 +98,17 @@ def _attacks_left(battle: Battle) -> int:
     return battle.intent_count("attack")
 
 
-def _score_play(battle: Battle, uid: int) -> float:
+def _scores(battle: Battle, uids: list[int]) -> list[float]:
+    """The greedy score of playing each of ``uids``, each tried on a copy (see CYCLE)."""
     s = battle.state
-    stage = s.stage_index
+    # What the position is before any play, read once for all the pages tried.
+    before = (s.stage_index, battle.enemy_hp, battle.intent_count(), s.defense_total(),
+              abs(s.age - battle.seat), s.hp)
+    return [_score_play(battle, uid, before) for uid in uids]
+
+
+def _score_play(battle: Battle, uid: int, before: tuple) -> float:
+    stage, enemy_hp, intents, defense, distance, hp = before
     trial = battle.copy()
     try:
         trial.apply(Play(uid))
@@ -112,14 +120,13 @@ def _score_play(battle: Battle, uid: int) -> float:
         return 10_000.0
     if t.outcome == "lost":
         return float("-inf")
-    score = battle.enemy_hp - trial.enemy_hp + CYCLE
-    intents = battle.intent_count()
+    score = enemy_hp - trial.enemy_hp + CYCLE
     if intents:
         score += CROSS * (intents - trial.intent_count())
-    score += DEFENSE * (t.defense_total() - s.defense_total())
+    score += DEFENSE * (t.defense_total() - defense)
     if _attacks_left(trial):
-        score += DISTANCE * (abs(t.age - trial.seat) - abs(s.age - battle.seat))
-    return score - (s.hp - t.hp)
+        score += DISTANCE * (abs(t.age - trial.seat) - distance)
+    return score - (hp - t.hp)
 
 
 def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
@@ -176,12 +183,13 @@ def _pen(battle: Battle):
     s = battle.state
     if s.counter("turn", "pens"):
         return None  # once a turn
+    playable_any = battle.playable_any()
+    if playable_any and s.turn < PEN_TURN:
+        return None  # no rescue needed, and too early for an upgrade
     options = _pens(battle)
     fills = [o for o in options if o[2]]
-    if not battle.playable_any():
+    if not playable_any:
         return Pen(fills[0][0], fills[0][1]) if fills else None
-    if s.turn < PEN_TURN:
-        return None
     playable = set(battle.playable_uids())
     upgrades = [o for o in options if not o[2] and battle.face_body(o[0], o[1]) is not None
                 and o[0] in playable]
