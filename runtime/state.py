@@ -61,20 +61,48 @@ class Face:
         return {"state": self.state, "blanked": self.blanked, "penned": self.penned}
 
 
-@dataclass(slots=True)
+class Faces(dict):
+    """The faces of a page instance by side: a dict that refuses every write (a face
+    changes by a new Faces in a new PageInstance, ``State.set_face``), so that the states
+    sharing it never see one another's changes."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a page's faces are replaced (State.set_face), never written")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self):
+        return (Faces, (dict(self),))
+
+    def __copy__(self) -> "Faces":
+        return self
+
+    def __deepcopy__(self, memo) -> "Faces":
+        return self
+
+
+@dataclass(frozen=True, slots=True)
 class PageInstance:
     """ページの実体 — one page of the run: its page id, where it is, its lifetime (None for
-    the deck's own; ``stage`` or ``run`` for a generated page) and its faces by side."""
+    the deck's own; ``stage`` or ``run`` for a generated page) and its faces by side.
+
+    Frozen, its faces too (``Faces``): a state and its copies share the records, and a
+    write puts a new record in the state's list (``State.move``, ``State.set_face``, …) —
+    a look-ahead copies the state per option tried, and copying every page made most of
+    the copy's cost. A write in place raises."""
 
     uid: int
     page: str
     zone: str | None
     lifetime: str | None
-    faces: dict  # side code → Face
+    faces: Faces  # side code → Face
 
     def copy(self) -> "PageInstance":
-        """An independent copy: its own dict of faces, the faces (frozen) shared."""
-        return PageInstance(self.uid, self.page, self.zone, self.lifetime, self.faces.copy())
+        """The record itself: it never changes."""
+        return self
 
     def literal(self) -> dict:
         """As plain data (a save, a query's answer)."""
@@ -179,8 +207,7 @@ class State:
             marks={scope: c.copy() for scope, c in self.marks.items()},
             play_counters=self.play_counters.copy(), params=self.params.copy(),
             mods=_plain_copy(self.mods) if self.mods else [],
-            pages=[PageInstance(p.uid, p.page, p.zone, p.lifetime, p.faces.copy())
-                   for p in self.pages],
+            pages=self.pages.copy(),  # the records are frozen: shared
             zones={zone: uids.copy() for zone, uids in self.zones.items()},
             effects=[placed.copy() for placed in self.effects],
             enemy=_copy_enemy(self.enemy), turn=self.turn, turns_run=self.turns_run,
@@ -204,14 +231,15 @@ class State:
             self.zones[zone].insert(0, uid)
         else:
             self.zones[zone].append(uid)
-        page.zone = zone
+        self.pages[uid] = PageInstance(uid, page.page, zone, page.lifetime, page.faces)
 
     def move_top(self, zone: str, to: str) -> int:
         """Move the first page instance of ``zone`` (the top of a pile) to the end of
         ``to``; returns its uid (``move``, without looking for it)."""
         uid = self.zones[zone].pop(0)
         self.zones[to].append(uid)
-        self.pages[uid].zone = to
+        page = self.pages[uid]
+        self.pages[uid] = PageInstance(uid, page.page, to, page.lifetime, page.faces)
         return uid
 
     def move_all(self, zone: str, to: str) -> None:
@@ -220,22 +248,25 @@ class State:
         pages, source = self.pages, self.zones[zone]
         self.zones[to].extend(source)
         for uid in source:
-            pages[uid].zone = to
+            page = pages[uid]
+            pages[uid] = PageInstance(uid, page.page, to, page.lifetime, page.faces)
         source.clear()
 
     def new_page(self, page_id: str, zone: str, lifetime: str | None = None) -> int:
         """A new page instance of ``page_id`` in ``zone``; ``lifetime``: stage or run for
         a generated page, None for the deck's own. Returns its uid."""
         uid = len(self.pages)
-        self.pages.append(PageInstance(uid, page_id, zone, lifetime,
-                                       {side: Face() for side in SIDES}))
+        self.pages.append(PageInstance(uid, page_id, zone, lifetime, _BLANK_SLATE))
         self.zones[zone].append(uid)  # as ``move`` from nowhere puts it
         return uid
 
     def set_face(self, uid: int, side: str, face: Face) -> None:
-        """Face ``side`` of a page instance becomes ``face`` (faces are frozen: the one
-        way a face changes)."""
-        self.pages[uid].faces[side] = face
+        """Face ``side`` of a page instance becomes ``face`` (the one way a face changes:
+        a new record, its other face kept)."""
+        page = self.pages[uid]
+        faces = dict(page.faces)
+        faces[side] = face
+        self.pages[uid] = PageInstance(uid, page.page, page.zone, page.lifetime, Faces(faces))
 
     # ---------------------------------------------------------- counters
     def count(self, scope: str, counter: str, amount) -> None:
@@ -343,6 +374,9 @@ class State:
             out[expiry] += value
         return out
 
+
+#: The faces of a new page instance, as dealt (frozen: every new page shares them).
+_BLANK_SLATE = Faces({side: Face() for side in SIDES})
 
 #: The counters of a scope with no mark yet.
 _NONE: dict = {}
