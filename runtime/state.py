@@ -198,23 +198,28 @@ class State:
         Field by field, each by its known shape: a look-ahead makes a copy per option
         at every decision, and a generic walk of the fields cost twice as much.
         tests/test_simulate.py checks it against a generic deep copy at every step."""
-        return State(
-            seed=self.seed, stages=list(self.stages), stage_index=self.stage_index,
-            age=self.age, hp=self.hp, steps=self.steps, steps_carried=self.steps_carried,
-            currency=self.currency, defense=[list(entry) for entry in self.defense],
-            fray_run=self.fray_run, fray_stage=self.fray_stage,
-            rewards_given=self.rewards_given, counters=self.counters.copy(),
-            marks={scope: c.copy() for scope, c in self.marks.items()},
-            play_counters=self.play_counters.copy(), params=self.params.copy(),
-            mods=_plain_copy(self.mods) if self.mods else [],
-            pages=self.pages.copy(),  # the records are frozen: shared
-            zones={zone: uids.copy() for zone, uids in self.zones.items()},
-            effects=[placed.copy() for placed in self.effects],
-            enemy=_copy_enemy(self.enemy), turn=self.turn, turns_run=self.turns_run,
-            plays_run=self.plays_run, pens_used=self.pens_used,
-            tears_used=self.tears_used, redraw_used=self.redraw_used,
-            redraw_failed=self.redraw_failed, same_age_plays=self.same_age_plays,
-            suppress=self.suppress, outcome=self.outcome)
+        # Slot by slot on a bare instance: the dataclass's __init__, given 31 keywords,
+        # cost as much as all the copying.
+        twin = _bare(State)
+        twin.seed, twin.stages, twin.stage_index = self.seed, list(self.stages), self.stage_index
+        twin.age, twin.hp, twin.steps = self.age, self.hp, self.steps
+        twin.steps_carried, twin.currency = self.steps_carried, self.currency
+        twin.defense = [list(entry) for entry in self.defense]
+        twin.fray_run, twin.fray_stage = self.fray_run, self.fray_stage
+        twin.rewards_given, twin.counters = self.rewards_given, self.counters.copy()
+        twin.marks = {scope: c.copy() for scope, c in self.marks.items()}
+        twin.play_counters, twin.params = self.play_counters.copy(), self.params.copy()
+        twin.mods = _plain_copy(self.mods) if self.mods else []
+        twin.pages = self.pages.copy()  # the records are frozen: shared
+        twin.zones = {zone: uids.copy() for zone, uids in self.zones.items()}
+        twin.effects = [placed.copy() for placed in self.effects]
+        twin.enemy = _copy_enemy(self.enemy)
+        twin.turn, twin.turns_run, twin.plays_run = self.turn, self.turns_run, self.plays_run
+        twin.pens_used, twin.tears_used = self.pens_used, self.tears_used
+        twin.redraw_used, twin.redraw_failed = self.redraw_used, self.redraw_failed
+        twin.same_age_plays, twin.suppress = self.same_age_plays, self.suppress
+        twin.outcome = self.outcome
+        return twin
 
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
@@ -374,6 +379,9 @@ class State:
             out[expiry] += value
         return out
 
+
+#: An instance whose slots are yet to be set (``State.copy`` sets every one).
+_bare = object.__new__
 
 #: The faces of a new page instance, as dealt (frozen: every new page shares them).
 _BLANK_SLATE = Faces({side: Face() for side in SIDES})

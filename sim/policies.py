@@ -78,8 +78,11 @@ def greedy_policy(battle: Battle, rng: random.Random):
         return pen
     options = battle.playable_uids()
     if options:
+        first = not battle.state.counter("turn", "plays")
+        if first and len(options) == 1:
+            return Play(options[0])  # played whatever it scores: no trial needed
         score, best = max(zip(_scores(battle, options), options))
-        if score > 0 or not battle.state.counter("turn", "plays"):
+        if score > 0 or first:
             return Play(best)
     return END_TURN
 

@@ -73,3 +73,15 @@ def test_a_copy_and_its_original_never_see_each_others_changes(data, seed, stage
                 actions.append(action)
     assert dataclasses.asdict(original.state) == _replayed(seed, stages, mine)
     assert dataclasses.asdict(copied.state) == _replayed(seed, stages, theirs)
+
+
+def test_a_state_copy_sets_every_field_to_an_equal_value():
+    """State.copy fills a bare instance slot by slot: none may be left out."""
+    battle = _new(3, ["haguruma"])
+    for _ in range(12):
+        if not battle.over:
+            battle.apply(action_from_data(pick(battle, lambda n: 0, lambda c, n: c[:n])))
+    state = battle.state
+    copied = state.copy()
+    for field in dataclasses.fields(state):
+        assert getattr(copied, field.name) == getattr(state, field.name), field.name
