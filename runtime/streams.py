@@ -97,7 +97,9 @@ class Streams:
 
 
 def _copy(rng: random.Random) -> random.Random:
-    # Random(0), not Random(): seeding from the OS's entropy costs more than the copy.
-    out = random.Random(0)
+    # Seeded with 0, not from the OS's entropy, and without Random.__init__ (which seeds
+    # once more, in Python): setstate replaces the whole state, and a look-ahead copies
+    # the streams with every state it tries.
+    out = random.Random.__new__(random.Random, 0)
     out.setstate(rng.getstate())
     return out
