@@ -73,10 +73,10 @@ def greedy_policy(battle: Battle, rng: random.Random):
     tear = _breakthrough(battle)
     if tear is not None:
         return tear
-    pen = _pen(battle)
+    options = battle.playable_uids()
+    pen = _pen(battle, options)
     if pen is not None:
         return pen
-    options = battle.playable_uids()
     if options:
         first = not battle.state.counter("turn", "plays")
         if first and len(options) == 1:
@@ -182,18 +182,18 @@ def _no_tear_reaches(battle: Battle, need) -> bool:
     return True
 
 
-def _pen(battle: Battle):
+def _pen(battle: Battle, playable: list[int]):
+    """``playable``: the playable hand pages (``battle.playable_uids()``)."""
     s = battle.state
     if s.counter("turn", "pens"):
         return None  # once a turn
-    playable_any = battle.playable_any()
+    playable_any = bool(playable)
     if playable_any and s.turn < PEN_TURN:
         return None  # no rescue needed, and too early for an upgrade
     options = _pens(battle)
     fills = [o for o in options if o[2]]
     if not playable_any:
         return Pen(fills[0][0], fills[0][1]) if fills else None
-    playable = set(battle.playable_uids())
     upgrades = [o for o in options if not o[2] and battle.face_body(o[0], o[1]) is not None
                 and o[0] in playable]
     chosen = (fills or upgrades)[:1]
