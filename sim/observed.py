@@ -28,11 +28,32 @@ MIN_GROUP = 30
 #: two groups plainly are different kinds of battle.
 LONG_GAME_RATIO = 1.25
 
-#: Flag code → its words in the reports (the question it warns about).
+#: Flag code → its words in the reports, and what it warns about (FLAG_NOTES).
 FLAGS = {
-    "long_games": "長い試合で引かれがち（引いた時の勝率は試合の長さを映す）",
-    "rarely_drawn": "引いた試合が少ない（引いた時の数字はあてにならない）",
-    "rarely_not_drawn": "引かなかった試合が少ない（差はあてにならない）",
+    "long_games": "長い試合で引かれがち",
+    "rarely_drawn": "引いた試合が少ない",
+    "rarely_not_drawn": "引かなかった試合が少ない",
+}
+FLAG_NOTES = {
+    "long_games": f"引いた試合は引かなかった試合より平均で {LONG_GAME_RATIO:g} 倍以上長い: "
+                  "引いた試合の勝率は試合の長さを映しています",
+    "rarely_drawn": f"引いた試合が {MIN_GROUP} 戦未満: 引いた試合の数字はあてになりません",
+    "rarely_not_drawn": f"引かなかった試合が {MIN_GROUP} 戦未満: 引いた時の差はあてになりません",
+}
+
+#: The words of the figures, each saying which question it answers (terminal and page).
+LABELS = {
+    "drawn": "引いた試合の勝率",
+    "opening": "初手にあった試合",
+    "later": "後から引いた試合",
+    "not_drawn": "引かなかった試合",
+    "improvement": "引いた時の差（観測）",
+    "delta": "加えた時の勝率差（因果: 取るか見送るか）",
+    "swap_delta": "入れ替えた時の勝率差（因果: 枚数そのまま）",
+    "play_rate": "出した回数/戦",
+    "held_unplayable": "出せずに手札にあったターン",
+    "damage_per_step": "歩あたりダメージ",
+    "flags": "注意",
 }
 
 
