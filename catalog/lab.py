@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 
 MINUS = "\N{MINUS SIGN}"
 #: The report's mode → how the note says it (pool: each enemy alone; stages: one run).
@@ -24,9 +25,9 @@ NONE = "—"
 #: (sim/observed.py's LABELS and FLAGS: the catalog does not import the lab; a test holds
 #: the two the same).
 LABELS = {
-    "delta": "加えた時の勝率差（因果: 取るか見送るか）",
-    "swap_delta": "入れ替えた時の勝率差（因果: 枚数そのまま）",
-    "drawn": "引いた試合の勝率",
+    "delta": f"加えた時の{W.measure.win_rate_delta}（因果: 取るか見送るか）",
+    "swap_delta": f"入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）",
+    "drawn": f"引いた試合の{W.measure.win_rate}",
     "improvement": "引いた時の差（観測）",
     "flags": "注意",
 }

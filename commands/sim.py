@@ -10,6 +10,7 @@ import click
 from commands.checked import compiled_content, known
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
+from contract.vocabulary import W
 
 
 @click.command()
@@ -21,7 +22,7 @@ from commands.lab import lab_options, lab_workers, show_report
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
               help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
 @click.option("--reference", "reference", metavar="PAGE", default=None,
-              help="はじめのデッキの PAGE 1 枚を各ページと入れ替えた時の勝率の差も測ります"
+              help=f"はじめのデッキの PAGE 1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
                    "（枚数そのまま、最後の方針で）。既定: 測りません。")
 @click.option("--policy", default=None, metavar="NAME",
               help="この方針だけで遊びます（random、greedy、search）。")

@@ -17,6 +17,8 @@ battles, the same figures.
 
 from __future__ import annotations
 
+from contract.vocabulary import W
+
 from . import stats
 
 #: Fewer battles than this on either side of "drawn / not drawn" and the difference says
@@ -36,23 +38,23 @@ FLAGS = {
 }
 FLAG_NOTES = {
     "long_games": f"引いた試合は引かなかった試合より平均で {LONG_GAME_RATIO:g} 倍以上長い: "
-                  "引いた試合の勝率は試合の長さを映しています",
+                  f"引いた試合の{W.measure.win_rate}は試合の長さを映しています",
     "rarely_drawn": f"引いた試合が {MIN_GROUP} 戦未満: 引いた試合の数字はあてになりません",
     "rarely_not_drawn": f"引かなかった試合が {MIN_GROUP} 戦未満: 引いた時の差はあてになりません",
 }
 
 #: The words of the figures, each saying which question it answers (terminal and page).
 LABELS = {
-    "drawn": "引いた試合の勝率",
+    "drawn": f"引いた試合の{W.measure.win_rate}",
     "opening": "初手にあった試合",
     "later": "後から引いた試合",
     "not_drawn": "引かなかった試合",
     "improvement": "引いた時の差（観測）",
-    "delta": "加えた時の勝率差（因果: 取るか見送るか）",
-    "swap_delta": "入れ替えた時の勝率差（因果: 枚数そのまま）",
+    "delta": f"加えた時の{W.measure.win_rate_delta}（因果: 取るか見送るか）",
+    "swap_delta": f"入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）",
     "play_rate": "出した回数/戦",
-    "held_unplayable": "出せずに手札にあったターン",
-    "damage_per_step": "歩あたりダメージ",
+    "held_unplayable": f"出せずに{W.region.hand}にあった{W.scope.turn}",
+    "damage_per_step": f"{W.variable.steps}あたりダメージ",
     "flags": "注意",
 }
 

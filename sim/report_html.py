@@ -389,13 +389,13 @@ def observed_columns(reference: bool) -> list[HtmlColumn]:
     columns += [
         HtmlColumn(L["drawn"], _observed("drawn", _group)),
         HtmlColumn(L["improvement"], _observed("improvement", points),
-                   title="引いた試合の勝率 − 引かなかった試合の勝率（Newcombe の区間）"),
+                   title=f"引いた試合の{W.measure.win_rate} − 引かなかった試合の{W.measure.win_rate}（Newcombe の区間）"),
         HtmlColumn(L["opening"], _observed("opening", _group)),
         HtmlColumn(L["later"], _observed("later", _group)),
         HtmlColumn(L["not_drawn"], _observed("not_drawn", _group)),
         HtmlColumn(L["play_rate"], _observed("play_rate", _mean)),
         HtmlColumn(L["held_unplayable"], _observed("held_unplayable", _mean),
-                   title="引いた試合で、ターンの始めに手札にあって出せなかったターン数の平均"),
+                   title=f"引いた試合で、{W.scope.turn}の始めに{W.region.hand}にあって出せなかった{W.scope.turn}数の平均"),
         HtmlColumn(L["damage_per_step"], _observed("damage_per_step", _mean)),
         HtmlColumn(L["flags"], _flag_cell),
     ]

@@ -165,16 +165,16 @@ def _swap(row: dict, _) -> str:
 #: The observed table's headers: each figure's words (sim.observed.LABELS) broken into
 #: short lines, so the table fits a terminal; joined again they are the words.
 HEADS = {
-    "delta": "加えた時の\n勝率差（因果:\n取るか見送るか）",
-    "swap_delta": "入れ替えた時の\n勝率差（因果:\n枚数そのまま）",
-    "drawn": "引いた試合\nの勝率",
+    "delta": f"加えた時の\n{W.measure.win_rate_delta}（因果:\n取るか見送るか）",
+    "swap_delta": f"入れ替えた時の\n{W.measure.win_rate_delta}（因果:\n枚数そのまま）",
+    "drawn": f"引いた試合\nの{W.measure.win_rate}",
     "improvement": "引いた時の差\n（観測）",
     "opening": "初手にあった\n試合",
     "later": "後から引いた\n試合",
     "not_drawn": "引かなかった\n試合",
     "play_rate": "出した\n回数/戦",
-    "held_unplayable": "出せずに手札に\nあったターン",
-    "damage_per_step": "歩あたり\nダメージ",
+    "held_unplayable": f"出せずに{W.region.hand}に\nあった{W.scope.turn}",
+    "damage_per_step": f"{W.variable.steps}あたり\nダメージ",
 }
 
 
