@@ -10,6 +10,7 @@ import click
 from commands.checked import compiled_content, known
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
+from contract.vocabulary import W
 
 
 @click.command()
@@ -20,6 +21,9 @@ from commands.lab import lab_options, lab_workers, show_report
               help="このページだけを測ります（既定: すべてのページ）。")
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
               help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
+@click.option("--reference", "reference", metavar="PAGE", default=None,
+              help=f"はじめのデッキの PAGE 1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
+                   "（枚数そのまま、最後の方針で）。既定: 測りません。")
 @click.option("--policy", default=None, metavar="NAME",
               help="この方針だけで遊びます（random、greedy、search）。")
 @click.option("--ladder", default=None, metavar="A,B,…",
@@ -38,7 +42,7 @@ from commands.lab import lab_options, lab_workers, show_report
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
-def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, turn_cap, seed,
+def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max_pairs, turn_cap, seed,
         workers, backend, address, fmt, html, check, content) -> None:
     """バランス実験室: ページと敵の強さを測ります。
 
@@ -66,10 +70,19 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
         if baseline_page not in tables.starter():
             raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    if reference is not None:
+        if baseline_page is not None:
+            raise click.UsageError("--baseline と --reference はどちらか一方だけを指定してください"
+                                   "（--baseline は Δ そのものを入れ替えで測ります）")
+        known("ページ", [reference], tables.pages)
+        if reference not in tables.starter():
+            raise click.UsageError(f"--reference {reference} ははじめのデッキにありません"
+                                   f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
     settings = Settings(
         enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
         mode="stages" if len(enemies) > 1 else "pool", ladder=names,
         pages=tuple(dict.fromkeys(pages)) or None, baseline_page=baseline_page,
+        reference=reference,
         precision=precision, max_pairs=max_pairs, turn_cap=turn_cap, seed=seed)
     from sim.backends import BackendError
 
@@ -129,7 +142,8 @@ def _print_sim(report: dict) -> None:
     from rich.console import Console
 
     from contract.vocabulary import W
-    from sim.report_text import enemies_table, pages_table, summary_lines
+    from sim.report_text import (enemies_table, observed_lines, observed_table, pages_table,
+                                 summary_lines)
 
     # Piped into a file or a pager, the tables keep their width rather than 80 columns.
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
@@ -140,7 +154,8 @@ def _print_sim(report: dict) -> None:
                   f"見込み 約 {report['run']['pairs_estimate']} 組/ページ", markup=False)
     console.print(enemies_table(report))
     console.print(pages_table(report))
-    for line in summary_lines(report):
+    console.print(observed_table(report))
+    for line in observed_lines(report) + summary_lines(report):
         console.print(line)
 
 
