@@ -18,11 +18,12 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     with ``apply_edit``, write the confirmed edits. Exit 1 when an item could not be
     brought inside its 目標."""
     from contract import disk
+    from commands import tune_source
     from sim import tune
     from sim.backends import BackendError
 
     try:
-        source = tune.Content(content)
+        source = tune_source.Content(content)
         subjects = []
         for item in ids:
             kind = "page" if item in tables.pages else "enemy"
@@ -34,8 +35,8 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                          for item in sorted(table)
                          if table[item].target is not None and item not in named]
             if not subjects:
-                raise tune.TuneError("目標 を書いたページも敵もありません（例: ページに "
-                                     "「目標 勝率差 -5%〜+5%」）")
+                example = tune.band(tune.Subject("page", "", "", -0.05, 0.05))
+                raise tune.TuneError(f"目標 を書いたページも敵もありません（例: ページに「{example}」）")
     except tune.TuneError as exc:
         raise click.UsageError(str(exc)) from None
     missed = False
@@ -45,7 +46,9 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                                         backend=backend, address=address)
         with runner:
             for subject in subjects:
-                outcome = tune.tune(source, meter, subject, pairs)
+                path, item = source.item_source(subject.kind, subject.id)
+                cands = tune_source.candidates(item, source.texts[path], path)
+                outcome = tune.tune(source, meter, subject, cands, pairs)
                 if every and outcome.already:
                     continue
                 unit = "組" if subject.kind == "page" else "戦"
@@ -55,7 +58,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                     cand, value = outcome.chosen.candidate, outcome.chosen.found.value
                     if apply_edit:
                         try:
-                            written = tune.apply(source, cand, value)
+                            written = tune_source.apply(source, cand, value)
                         except (tune.TuneError, disk.DiskError) as exc:
                             click.echo(f"  書き込めませんでした: {exc}", err=True)
                             missed = True

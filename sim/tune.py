@@ -1,7 +1,7 @@
 """調整 — ``jibunki sim --tune``: the smallest one-number edit that puts a page's Δ win rate
 (or an enemy's win rate) inside its 目標.
 
-1. **The numbers.** The item's source is parsed again (dsl.parser) and every number literal
+1. **The numbers.** (commands/tune_source.py) The item's source is parsed again (dsl.parser) and every number literal
    its effect reads is a candidate, with its place (path:line:col) and its text: for a page
    its 綻び倍率 and every number of its faces', pens' and tear's 作用 (constants,
    coefficients, payments, counts); for an enemy its HP, 突破ライン and Intent amounts.
@@ -64,14 +64,17 @@ class Candidate:
 
     @property
     def where(self) -> str:
+        """path:line:col."""
         return f"{self.path}:{self.line}:{self.col}"
 
     @property
     def decimals(self) -> int:
+        """Digits after the point, as written."""
         return len(self.text.split(".")[1]) if "." in self.text else 0
 
     @property
     def step(self) -> float:
+        """The literal's last digit: the search's grid."""
         return 10.0 ** -self.decimals if self.decimals else 1
 
     def spell(self, value: float) -> str:
@@ -85,6 +88,7 @@ class Candidate:
         return int(round(value / self.step))
 
     def at(self, index: int) -> int | float:
+        """The value of grid index ``index``."""
         return index if not self.decimals else round(index * self.step, self.decimals)
 
     def edited_line(self, value: float) -> str:
@@ -93,130 +97,11 @@ class Candidate:
                 + self.source_line[self.end_col - 1:])
 
     def relative_change(self, value: float) -> float:
+        """|value − written| / |written| (a written 0: in steps)."""
         return abs(value - self.value) / max(abs(self.value), self.step)
 
 
-def _numbers(node) -> list:
-    """Every dsl.ast.Number under ``node`` (a dataclass tree), in source order."""
-    from dataclasses import fields, is_dataclass
-
-    from dsl.ast import Number
-
-    if isinstance(node, Number):
-        return [node]
-    if isinstance(node, (tuple, list)):
-        return [n for child in node for n in _numbers(child)]
-    if is_dataclass(node):
-        return [n for f in fields(node) for n in _numbers(getattr(node, f.name))]
-    return []
-
-
-#: Fields whose number is a candidate: rule name → designer word.
-PAGE_FIELDS = {"fray_mul": "綻び倍率"}
-ENEMY_FIELDS = {"hp": "HP", "breakthrough": "突破ライン"}
-
-
-def candidates(item_ast, text: str, path: str) -> list[Candidate]:
-    """The numbers of a parsed page or enemy (dsl.ast) the measure depends on."""
-    from dsl.ast import Enemy
-
-    lines = text.split("\n")
-    found: list[tuple[object, str]] = []
-    wanted = ENEMY_FIELDS if isinstance(item_ast, Enemy) else PAGE_FIELDS
-    for f in item_ast.fields:
-        if f.key in wanted:
-            found += [(n, wanted[f.key]) for n in _numbers(f.value)]
-    if isinstance(item_ast, Enemy):
-        for line in item_ast.intents:
-            found += [(n, "予兆") for intent in line for n in _numbers(intent.amount)]
-        found += [(n, "エスカレーション") for e in item_ast.escalations
-                  for n in _numbers(e.intent.amount)]
-    else:
-        bodies = [(face.body, "面") for face in item_ast.faces if face.body is not None]
-        bodies += [(pen.body, "ペン") for pen in item_ast.pens]
-        bodies += [(tear.body, "破却") for tear in item_ast.tears]
-        for body, role in bodies:
-            found += [(n, role) for sayou in body.sayou for n in _numbers(sayou)]
-    out = []
-    for number, role in found:
-        span = number.span
-        if span.line != span.end_line:
-            continue
-        out.append(Candidate(path, span.line, span.col, span.end_col, number.text,
-                             number.value, role, lines[span.line - 1]))
-    return out
-
-
-# ------------------------------------------------------------------ the content
-
-
-class Content:
-    """The content folder's texts, compiled in memory as written or with one number
-    edited (each edit compiled once)."""
-
-    def __init__(self, folder: Path):
-        from compiler.read import discover, display_path, read
-
-        self.folder = folder
-        self.texts: dict[str, str] = {}
-        for path in discover([folder]):
-            shown = display_path(path)
-            text, problems = read(path, shown)
-            if text is None or problems:
-                raise TuneError(f"{shown} を読めません")
-            self.texts[shown] = text
-        self._compiled: dict[tuple, dict | None] = {}
-        base = self.compile({})
-        if base is None:
-            first = next((d for d in self.diagnostics if d.is_error), None)
-            where = f": {first.span} {first.message}" if first is not None else ""
-            raise TuneError(f"コンテンツにエラーがあります{where}（jibunki lint で確かめてください）")
-        self.literal = base
-
-    def compile(self, overrides: dict[str, str]) -> dict | None:
-        """The tables' literals of the content with ``overrides`` (path → text), or None
-        when that content does not compile."""
-        from compiler.pipeline import Compilation, Source, run
-
-        sources = [Source(p, overrides.get(p, t)) for p, t in self.texts.items()]
-        c = Compilation(sources, [], set(self.texts), project=str(self.folder),
-                        root=self.folder.resolve().parent)
-        c.reported.add(str(self.folder))
-        run(c)
-        self.diagnostics = c.diagnostics
-        return None if c.failed or not c.tables else c.tables
-
-    def edited(self, cand: Candidate, value: float) -> dict | None:
-        """The literals with ``cand`` written as ``value`` (None: not valid content)."""
-        key = (cand.where, cand.spell(value))
-        if key not in self._compiled:
-            self._compiled[key] = self.compile({cand.path: self.splice(cand, value)})
-        return self._compiled[key]
-
-    def splice(self, cand: Candidate, value: float) -> str:
-        """The file's text (as the parser reads it) with the number replaced."""
-        lines = self.texts[cand.path].split("\n")
-        lines[cand.line - 1] = cand.edited_line(value)
-        return "\n".join(lines)
-
-    def item_source(self, kind: str, item_id: str):
-        """(path, dsl.ast item) of the page or enemy ``item_id``."""
-        from dsl.ast import Enemy, Page
-        from dsl.parser import parse
-
-        cls = Page if kind == "page" else Enemy
-        table = self.literal["pages" if kind == "page" else "enemies"]
-        source = _find(table, item_id)["source"]
-        root = self.folder.resolve().parent
-        for shown, text in self.texts.items():
-            if Path(shown).resolve() == (root / source["path"]).resolve():
-                for item in parse(text, shown).file.items:
-                    if isinstance(item, cls) and item.id.text == item_id:
-                        return shown, item
-        raise TuneError(f"「{item_id}」のソースが見つかりません")
-
-
-def _find(table: dict, item_id: str) -> dict:
+def find_item(table: dict, item_id: str) -> dict:
     """An item's literal in a pages/enemies table."""
     for value in table.values():
         if isinstance(value, list):
@@ -272,6 +157,7 @@ class Context:
         self.tables: dict[str, object] = {}
 
     def of(self, patch):
+        """The tables of an edit (built once)."""
         from runtime.tables import from_dicts
 
         key = repr(patch)
@@ -283,6 +169,7 @@ class Context:
 
 
 def prepare(literal: dict) -> Context:
+    """A worker's context (sim.backends ``prepare``)."""
     return Context(literal)
 
 
@@ -315,6 +202,7 @@ class Measure:
     n: int
 
     def inside(self, s: Subject) -> bool:
+        """Whether the interval lies wholly inside the 目標."""
         return stats.target_met(self.interval, s.low, s.high) is True
 
 
@@ -428,6 +316,8 @@ def _paired(variant: list, baseline: list) -> stats.Paired:
 
 @dataclass
 class Trial:
+    """A value tried and its measure on the search's seeds."""
+
     value: float
     measure: Measure
 
@@ -447,6 +337,7 @@ class Reach:
 
     @property
     def change(self) -> float:
+        """The relative change of the value found (or the closest)."""
         best = self.found or self.closest
         return math.inf if best is None else self.candidate.relative_change(best.value)
 
@@ -466,6 +357,7 @@ class Outcome:
 
     @property
     def already(self) -> bool:
+        """Whether it was inside its 目標 as written."""
         return self.before.inside(self.subject)
 
 
@@ -477,22 +369,21 @@ def distance(m: Measure, s: Subject) -> float:
 def span_of(cand: Candidate) -> tuple[int, int]:
     """The candidate's range, in grid steps: from 0 to three times the written value (at
     least ten steps above it); a 綻び倍率 stays under the contract's bound."""
-    from contract.vocabulary import FRAY_MUL_BOUND
+    from contract.vocabulary import FRAY_MUL_BOUND, W
 
     here = cand.grid(cand.value)
     top = max(3 * here, here + 10)
-    if cand.role == "綻び倍率":
+    if cand.role == W.variable.fray_mul:
         top = min(top, cand.grid(FRAY_MUL_BOUND))
     return 0, top
 
 
-def tune(content: Content, meter: Meter, subject: Subject, pairs: int = SEARCH_PAIRS) -> Outcome:
+def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
+         pairs: int = SEARCH_PAIRS) -> Outcome:
     """Search every candidate of ``subject``, then confirm the least change on fresh
-    seeds."""
+    seeds. ``content`` compiles an edit (``edited(candidate, value)``: the literals, or None)
+    and holds the unedited ``literal`` (commands/tune_source.py ``Content``)."""
     start_battles = meter.battles
-    kind = subject.kind
-    path, item = content.item_source(kind, subject.id)
-    cands = candidates(item, content.texts[path], path)
     patch_of: dict[tuple, object] = {}
 
     def patch(cand: Candidate, index: int):
@@ -619,42 +510,11 @@ def _settle(r: Reach, end: Trial, s: Subject) -> None:
                                                 r.candidate.relative_change(t.value)))
 
 
-# ------------------------------------------------------------------ applying
-
-
-def apply(content: Content, cand: Candidate, value: float) -> Path:
-    """Write the edit into the source file: the number alone changes (through the
-    formatter when the file was laid out canonically), the content must still compile,
-    and the file is replaced whole, inside the content folder."""
-    from compiler.read import MAX_FILE_BYTES
-    from contract import disk
-    from dsl.formatter import format_text
-
-    path = Path(cand.path)
-    raw = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
-    bom = "\ufeff" if raw.startswith("\ufeff") else ""
-    lines = raw[len(bom):].split("\n")
-    old = lines[cand.line - 1]
-    if old.rstrip("\r") != cand.source_line:
-        raise TuneError(f"{cand.path}:{cand.line} が測ったあとに変わりました。もう一度測ってください")
-    lines[cand.line - 1] = cand.edited_line(value) + old[len(old.rstrip("\r")):]
-    text = bom + "\n".join(lines)
-    before = format_text(content.texts[cand.path], cand.path)
-    after = format_text(content.splice(cand, value), cand.path)
-    if not after.ok:
-        raise TuneError(f"{cand.path}: 書き換えた結果が読めません")
-    if before.ok and before.text == content.texts[cand.path] and not bom and "\r" not in raw:
-        text = after.text
-    if content.compile({cand.path: text.removeprefix("\ufeff").replace("\r\n", "\n")}) is None:
-        raise TuneError(f"{cand.path}: 書き換えるとコンパイルできなくなるので書きませんでした")
-    disk.write(path, text, inside=content.folder, replace=True)
-    return path
-
-
 # ------------------------------------------------------------------ the report
 
 
 def pt(x: float) -> str:
+    """A fraction as signed points."""
     return f"{x * 100:+.1f}"
 
 
@@ -663,16 +523,20 @@ def shown(m: Measure, s: Subject) -> str:
     i = m.interval
     if s.kind == "page":
         return f"Δ {pt(i.estimate)} [{pt(i.low)}, {pt(i.high)}] pt"
-    return f"勝率 {i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
+    from contract.vocabulary import MEASURE_OF
+
+    return f"{MEASURE_OF['enemy'].ja} {i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
 
 
 def band(s: Subject) -> str:
-    if s.kind == "page":
-        return f"目標 勝率差 {s.low * 100:+g}%〜{s.high * 100:+g}%"
-    return f"目標 勝率 {s.low * 100:g}%〜{s.high * 100:g}%"
+    """The 目標 as rules text says it."""
+    from contract.vocabulary import MEASURE_OF
+
+    return MEASURE_OF[s.kind].said_range(s.low, s.high)
 
 
 def where_is(m: Measure, s: Subject) -> str:
+    """Inside, outside (which side) or on an end of the 目標."""
     met = stats.target_met(m.interval, s.low, s.high)
     if met is True:
         return "目標の内側"
@@ -750,10 +614,11 @@ def _diff(c: Candidate, value: float) -> list[str]:
 def subject_of(literal: dict, kind: str, item_id: str) -> Subject:
     """The page or enemy ``item_id`` with its 目標; TuneError when it states none."""
     table = literal["pages" if kind == "page" else "enemies"]
-    row = _find(table, item_id)
+    row = find_item(table, item_id)
     target = row.get("target")
     if target is None:
-        example = "目標 勝率差 -5%〜+5%" if kind == "page" else "目標 勝率 40%〜70%"
+        example = (band(Subject(kind, item_id, "", -0.05, 0.05)) if kind == "page"
+                   else band(Subject(kind, item_id, "", 0.4, 0.7)))
         what = "ページ" if kind == "page" else "敵"
         raise TuneError(f"{what}「{item_id}」には 目標 がありません。調整するには "
                         f"{row['source']['path']}:{row['source']['line']} の{what}に "
@@ -761,7 +626,7 @@ def subject_of(literal: dict, kind: str, item_id: str) -> Subject:
     return Subject(kind, item_id, row["name"], target["low"], target["high"])
 
 
-def open_meter(content: Content, settings: Settings, tables, *, workers: int = 1,
+def open_meter(content, settings: Settings, tables, *, workers: int = 1,
                backend: str = "local", address: str | None = None):
     """A runner whose workers hold the content's literals, and a Meter on it (a context
     manager: the runner)."""

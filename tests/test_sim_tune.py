@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import cli
 from runtime.tables import from_dicts
+from commands import tune_source
 from sim import tune
 from sim.lab import Settings
 
@@ -51,7 +52,7 @@ def sim(*args):
 
 
 def meter_on(folder):
-    content = tune.Content(folder)
+    content = tune_source.Content(folder)
     tables = from_dicts(content.literal)
     settings = Settings(enemies=("haguruma",), ladder=("random",), precision=0.08,
                         max_pairs=400, batch=100)
@@ -61,9 +62,9 @@ def meter_on(folder):
 
 def test_the_numbers_of_a_page_are_found_with_their_places(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
-    content = tune.Content(folder)
+    content = tune_source.Content(folder)
     path, item = content.item_source("page", "ichigeki")
-    found = tune.candidates(item, content.texts[path], path)
+    found = tune_source.candidates(item, content.texts[path], path)
     assert [(c.line, c.col, c.text, c.role) for c in found] == [(6, 16, "10", "面"),
                                                                 (7, 14, "1", "面")]
     assert found[0].edited_line(17) == "  未来面 { 敵HP -= 17 }                 # 当たれば削る"
@@ -72,14 +73,14 @@ def test_the_numbers_of_a_page_are_found_with_their_places(tmp_path):
     from dsl.parser import parse
 
     item = [i for i in parse(text, path).file.items if i.id.text == "ichigeki"][0]
-    assert [(c.role, c.text, c.step) for c in tune.candidates(item, text, path)] == [
+    assert [(c.role, c.text, c.step) for c in tune_source.candidates(item, text, path)] == [
         ("綻び倍率", "1.5", 0.1), ("面", "10", 1), ("面", "1", 1)]
 
 
 def test_an_edit_reaches_the_workers_as_the_leaves_that_changed(tmp_path):
-    content = tune.Content(folder_with(tmp_path, "+0%〜+40%"))
+    content = tune_source.Content(folder_with(tmp_path, "+0%〜+40%"))
     path, item = content.item_source("page", "ichigeki")
-    cand = tune.candidates(item, content.texts[path], path)[0]
+    cand = tune_source.candidates(item, content.texts[path], path)[0]
     edited = content.edited(cand, 23)
     patch = tune.diff(content.literal, edited)
     assert 23 in [value for _, value in patch]  # (and the page's source text)
@@ -93,7 +94,9 @@ def test_the_proposed_number_lands_in_the_band_and_is_the_least_change(tmp_path)
     content, runner, meter = meter_on(folder)
     with runner:
         subject = tune.subject_of(content.literal, "page", "ichigeki")
-        outcome = tune.tune(content, meter, subject, pairs=200)
+        path, item = content.item_source("page", "ichigeki")
+        cands = tune_source.candidates(item, content.texts[path], path)
+        outcome = tune.tune(content, meter, subject, cands, pairs=200)
         assert not outcome.before.inside(subject)
         assert outcome.chosen is not None and outcome.confirmed.inside(subject)
         found = outcome.chosen.searched
