@@ -40,10 +40,20 @@ from contract.vocabulary import W
 @lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
+@click.option("--tune", "tune_ids", multiple=True, metavar="ID",
+              help="ページか敵 ID の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
+                   "探します（重ねて指定できます）。")
+@click.option("--tune-all", is_flag=True,
+              help="目標 を書いたページと敵のうち、測った区間が目標の内側にないものをすべて調整します。")
+@click.option("--tune-pairs", type=click.IntRange(20, 100_000), default=400, show_default=True,
+              help="調整の探索で 1 回の試しに遊ぶ対（敵なら戦闘）の数。確認は --precision まで遊びます。")
+@click.option("--apply", "apply_edit", is_flag=True,
+              help="--tune と一緒に: 確認できた書き換えをソースファイルに書き込みます。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
-def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max_pairs, turn_cap, seed,
-        workers, backend, address, fmt, html, check, content) -> None:
+def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max_pairs, turn_cap,
+        seed, workers, backend, address, fmt, html, check, tune_ids, tune_all, tune_pairs,
+        apply_edit, content) -> None:
     """バランス実験室: ページと敵の強さを測ります。
 
     ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
@@ -78,6 +88,20 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if reference not in tables.starter():
             raise click.UsageError(f"--reference {reference} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    if apply_edit and not (tune_ids or tune_all):
+        raise click.UsageError("--apply は --tune か --tune-all と一緒に指定してください")
+    if tune_ids or tune_all:
+        from commands.tune import run_tune
+
+        for item in tune_ids:
+            if item not in tables.pages and item not in tables.enemies:
+                known("ページか敵", [item], {**tables.pages, **tables.enemies})
+        run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
+            enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
+            mode="stages" if len(enemies) > 1 else "pool", ladder=names[-1:],
+            baseline_page=baseline_page, precision=precision, max_pairs=max_pairs,
+            turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend, address)
+        return
     settings = Settings(
         enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
         mode="stages" if len(enemies) > 1 else "pool", ladder=names,
