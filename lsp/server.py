@@ -476,7 +476,8 @@ def make_server() -> JibunkiServer:
         dsl.diagnostics.Diagnostic.replacements) written over its range, the first one
         preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
         (E001, E010, E011, E057), the counter with each scope it may take (E021). Inside a
-        page's definition: 「この ページで実験」 (lsp.lab_lens)."""
+        page's definition, where the client names no diagnostic: 「この ページで実験」
+        (lsp.lab_lens)."""
         actions = []
         for diag in params.context.diagnostics[:MAX_FIX_DIAGNOSTICS]:
             data = diag.data if isinstance(diag.data, dict) else {}
@@ -492,8 +493,9 @@ def make_server() -> JibunkiServer:
                     diagnostics=[diag], is_preferred=rank == 0,
                     edit=types.WorkspaceEdit(changes={params.text_document.uri: [
                         types.TextEdit(diag.range, text)]})))
+        # a place with a problem gets its fixes only: the lab refuses content with errors
         only = params.context.only
-        if not only or types.CodeActionKind.Empty in only:
+        if not params.context.diagnostics and (not only or types.CodeActionKind.Empty in only):
             actions += ls.lab_action(params.text_document.uri, params.range.start)
         return actions
 
