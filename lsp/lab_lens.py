@@ -28,6 +28,7 @@ from pathlib import Path
 
 from compiler.lint import Result
 from contract import disk
+from contract.vocabulary import W
 from dsl import ast
 
 __all__ = ["COMMAND", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
@@ -149,7 +150,7 @@ def summary(row: dict) -> str | None:
     if None in (estimate, low, high) or not low <= high \
             or not isinstance(verdict, str) or verdict not in VERDICTS:
         return None
-    text = (f"勝率差 {_percent(estimate)}（±{_percent((high - low) / 2, signed=False)}）"
+    text = (f"{W.measure.win_rate_delta} {_percent(estimate)}（±{_percent((high - low) / 2, signed=False)}）"
             f"{VERDICTS[verdict]}")
     target = row.get("target")
     if target is None:
