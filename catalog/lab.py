@@ -15,11 +15,27 @@ from __future__ import annotations
 import math
 
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 
 MINUS = "\N{MINUS SIGN}"
 #: The report's mode → how the note says it (pool: each enemy alone; stages: one run).
 MODES = {"pool": "敵プール", "stages": "連戦"}
 NONE = "—"
+#: The words of the lab's figures and flags, as the lab's own reports say them
+#: (sim/observed.py's LABELS and FLAGS: the catalog does not import the lab; a test holds
+#: the two the same).
+LABELS = {
+    "delta": f"加えた時の{W.measure.win_rate_delta}（因果: 取るか見送るか）",
+    "swap_delta": f"入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）",
+    "drawn": f"引いた試合の{W.measure.win_rate}",
+    "improvement": "引いた時の差（観測）",
+    "flags": "注意",
+}
+FLAGS = {
+    "long_games": "長い試合で引かれがち",
+    "rarely_drawn": "引いた試合が少ない",
+    "rarely_not_drawn": "引かなかった試合が少ない",
+}
 
 
 def _number(value) -> float | None:
@@ -58,7 +74,17 @@ def page_figures(row: dict) -> dict:
     """A page's row of the report → its figures as text and as sort values (None: none)."""
     delta = _interval(row.get("delta"))
     play, per_step = _number(row.get("play_rate")), _number(row.get("damage_per_step"))
+    seen = row.get("observed") if isinstance(row.get("observed"), dict) else {}
+    drawn = seen.get("drawn") if isinstance(seen.get("drawn"), dict) else {}
+    drawn_rate, improvement = _interval(drawn.get("win_rate")), _interval(seen.get("improvement"))
+    swap = row.get("swap_delta") if isinstance(row.get("swap_delta"), dict) else {}
+    swap_delta = _interval(swap.get("delta"))
+    flags = [FLAGS[c] for c in seen.get("flags") or [] if isinstance(c, str) and c in FLAGS]
     return {"delta": _points(delta) if delta else NONE,
+            "drawn": _percent(drawn_rate) if drawn_rate else NONE,
+            "improvement": _points(improvement) if improvement else NONE,
+            "swap_delta": _points(swap_delta) if swap_delta else NONE,
+            "flags": "、".join(flags) or NONE,
             "delta_v": delta["estimate"] if delta else None,
             "delta_low_v": delta["low"] if delta else None,
             "delta_high_v": delta["high"] if delta else None,

@@ -10,6 +10,7 @@ import click
 from commands.checked import compiled_content, known
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
+from contract.vocabulary import W
 
 
 @click.command()
@@ -20,6 +21,9 @@ from commands.lab import lab_options, lab_workers, show_report
               help="このページだけを測ります（既定: すべてのページ）。")
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
               help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
+@click.option("--reference", "reference", metavar="PAGE", default=None,
+              help=f"はじめのデッキの PAGE 1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
+                   "（枚数そのまま、最後の方針で）。既定: 測りません。")
 @click.option("--policy", default=None, metavar="NAME",
               help="この方針だけで遊びます（random、greedy、search）。")
 @click.option("--ladder", default=None, metavar="A,B,…",
@@ -36,13 +40,23 @@ from commands.lab import lab_options, lab_workers, show_report
 @lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
+@click.option("--tune", "tune_ids", multiple=True, metavar="ID",
+              help="ページか敵 ID の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
+                   "探します（重ねて指定できます）。")
+@click.option("--tune-all", is_flag=True,
+              help="目標 を書いたページと敵のうち、測った区間が目標の内側にないものをすべて調整します。")
+@click.option("--tune-pairs", type=click.IntRange(20, 100_000), default=400, show_default=True,
+              help="調整の探索で 1 回の試しに遊ぶ対（敵なら戦闘）の数。確認は --precision まで遊びます。")
+@click.option("--apply", "apply_edit", is_flag=True,
+              help="--tune と一緒に: 確認できた書き換えをソースファイルに書き込みます。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の戦闘結果を使わず、すべての戦闘を遊び直します（結果は同じです。"
                    "既定では、読むページ・敵・表・コードの変わらない戦闘はキャッシュから読みます）。")
-def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, turn_cap, seed,
-        workers, backend, address, fmt, html, check, content, no_cache) -> None:
+def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max_pairs, turn_cap,
+        seed, workers, backend, address, fmt, html, check, tune_ids, tune_all, tune_pairs,
+        apply_edit, content, no_cache) -> None:
     """バランス実験室: ページと敵の強さを測ります。
 
     ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
@@ -69,10 +83,33 @@ def sim(enemies, pages, baseline_page, policy, ladder, precision, max_pairs, tur
         if baseline_page not in tables.starter():
             raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    if reference is not None:
+        if baseline_page is not None:
+            raise click.UsageError("--baseline と --reference はどちらか一方だけを指定してください"
+                                   "（--baseline は Δ そのものを入れ替えで測ります）")
+        known("ページ", [reference], tables.pages)
+        if reference not in tables.starter():
+            raise click.UsageError(f"--reference {reference} ははじめのデッキにありません"
+                                   f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    if apply_edit and not (tune_ids or tune_all):
+        raise click.UsageError("--apply は --tune か --tune-all と一緒に指定してください")
+    if tune_ids or tune_all:
+        from commands.tune import run_tune
+
+        for item in tune_ids:
+            if item not in tables.pages and item not in tables.enemies:
+                known("ページか敵", [item], {**tables.pages, **tables.enemies})
+        run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
+            enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
+            mode="stages" if len(enemies) > 1 else "pool", ladder=names[-1:],
+            baseline_page=baseline_page, precision=precision, max_pairs=max_pairs,
+            turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend, address)
+        return
     settings = Settings(
         enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
         mode="stages" if len(enemies) > 1 else "pool", ladder=names,
         pages=tuple(dict.fromkeys(pages)) or None, baseline_page=baseline_page,
+        reference=reference,
         precision=precision, max_pairs=max_pairs, turn_cap=turn_cap, seed=seed)
     from sim.backends import BackendError
 
@@ -148,7 +185,8 @@ def _print_sim(report: dict) -> None:
     from rich.console import Console
 
     from contract.vocabulary import W
-    from sim.report_text import enemies_table, pages_table, summary_lines
+    from sim.report_text import (enemies_table, observed_lines, observed_table, pages_table,
+                                 summary_lines)
 
     # Piped into a file or a pager, the tables keep their width rather than 80 columns.
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
@@ -159,7 +197,8 @@ def _print_sim(report: dict) -> None:
                   f"見込み 約 {report['run']['pairs_estimate']} 組/ページ", markup=False)
     console.print(enemies_table(report))
     console.print(pages_table(report))
-    for line in summary_lines(report):
+    console.print(observed_table(report))
+    for line in observed_lines(report) + summary_lines(report):
         console.print(line)
 
 

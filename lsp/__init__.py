@@ -4,6 +4,7 @@
     features.py  what the editor asks, answered from a check's result (pure functions)
     completion.py  the candidates of a position: what dsl.position says may stand there
     examples.py  the code lens over each 例: run it, its last outcome
+    lab_lens.py  the code lens over each page: its last lab verdict; 「この ページで実験」
     pending.py   the checks that wait for a pause in typing (one per document, the last edit)
     protocol.py  the base protocol and JSON-RPC as written: frames, error codes, life cycle
     server.py    the pygls server: LSP messages ↔ the modules above

@@ -26,7 +26,7 @@ from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
 
-from . import examples, features
+from . import examples, features, lab_lens
 from .completion import completions
 from .folder import Folder, Folders, interface
 from .pending import Pending
@@ -76,6 +76,7 @@ class JibunkiServer(LanguageServer):
         super().__init__("jibunki", release, protocol_cls=JibunkiProtocol)
         self.folders = Folders()
         self.pending = Pending(self.check_if_open)  # didChange's checks, after a pause
+        self.lab_runs = lab_lens.Runs()  # the pages' verdicts: editor runs, reports read
 
     def report_server_error(self, error: Exception, source) -> None:
         """A failure outside a request's answer (a notification's handler, a message that
@@ -93,6 +94,13 @@ class JibunkiServer(LanguageServer):
     def open_paths(self) -> set[str]:
         """The paths of the open documents."""
         return {_path(document.uri) for document in self.workspace.text_documents.values()}
+
+    def refresh_lenses(self) -> None:
+        """Ask the client to draw its code lenses again, when it can be asked."""
+        workspace = self.client_capabilities.workspace
+        lens = workspace.code_lens if workspace is not None else None
+        if lens is not None and lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
 
     def check_if_open(self, uri: str) -> None:
         """``check``, unless the document was closed while its check waited."""
@@ -149,6 +157,67 @@ class JibunkiServer(LanguageServer):
         lines = document.lines
         line = lines[where.line].rstrip("\r\n") if where.line < len(lines) else ""
         return folder, path, result, line, where.line, where.character
+
+    # ------------------------------------------------------------ the lab
+
+    def lab_action(self, uri: str, position: types.Position) -> list[types.Command]:
+        """「この ページで実験」 for the page whose definition holds ``position``: a bare
+        command (a code action may be one), which every client reads as such."""
+        if not self.is_open(uri):
+            return []
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        result = folder.results.get(path)
+        document = self.workspace.get_text_document(uri)
+        line = document.position_from_client_units(position).line
+        page = lab_lens.page_at(result, path, line) if result is not None else None
+        if page is None:
+            return []
+        return [types.Command(lab_lens.RUN_TITLE, lab_lens.COMMAND,
+                              arguments=[uri, page.id.text])]
+
+    async def run_page_lab(self, uri: str, page: str) -> dict | None:
+        """See ``make_server``'s ``run_page_lab``."""
+        if not self.is_open(uri) or not isinstance(page, str):
+            return None
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        if path not in folder.results:
+            return None
+        key = (str(folder.root), page)
+        last = self.lab_runs.last.get(key)
+        if last is not None and last.state == "running":
+            return {"state": "running", "message": "この ページはいま実験中です"}
+        result, _ = folder.full(path)  # every file checked and lowered: the lab's tables
+        item = lab_lens.page_named(result, path, page)
+        if item is None:
+            return None
+        digest = lab_lens.digest(folder.lines(path), item)
+        errors = [d for d in result.compilation.diagnostics if d.is_error]
+        if errors or not result.tables:
+            first = min(errors, key=lambda d: d.sort_key()) if errors else None
+            why = f"{first.span}: {first.message}" if first else "バランスがありません"
+            run = lab_lens.Run("blocked", digest,
+                               message=f"コンテンツにエラーがあります（{why}）")
+        else:
+            self.lab_runs.last[key] = lab_lens.Run("running", digest)
+            self.refresh_lenses()
+            try:
+                row, why = await lab_lens.run_page(result.tables, page)
+            except Exception as exc:  # a bug of the server's side: said, never a traceback
+                logger.exception("the lab of %s failed", page)
+                row, why = None, f"jibunki の内部エラー: {exc}"
+            run = lab_lens.Run("done", digest, row=row) if row is not None \
+                else lab_lens.Run("blocked", digest, message=why)
+        self.lab_runs.last[key] = run
+        self.refresh_lenses()
+        if run.state == "blocked":
+            said = lab_lens.BLOCKED.format(message=run.message)
+            self.window_show_message(types.ShowMessageParams(
+                types.MessageType.Warning, f"{page}: {said}"))
+            return {"state": "blocked", "page": page, "message": run.message}
+        return {"state": "done", "page": page, "summary": lab_lens.summary(run.row),
+                "row": run.row}
 
     # ------------------------------------------------------------ diagnostics
 
@@ -401,11 +470,14 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix]))
-    def code_action(ls: JibunkiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    def code_action(ls: JibunkiServer,
+                    params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
         """Quick fixes: each replacement a diagnostic carries (its data, from
         dsl.diagnostics.Diagnostic.replacements) written over its range, the first one
         preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
-        (E001, E010, E011, E057), the counter with each scope it may take (E021)."""
+        (E001, E010, E011, E057), the counter with each scope it may take (E021). Inside a
+        page's definition, where the client names no diagnostic: 「この ページで実験」
+        (lsp.lab_lens)."""
         actions = []
         for diag in params.context.diagnostics[:MAX_FIX_DIAGNOSTICS]:
             data = diag.data if isinstance(diag.data, dict) else {}
@@ -421,12 +493,16 @@ def make_server() -> JibunkiServer:
                     diagnostics=[diag], is_preferred=rank == 0,
                     edit=types.WorkspaceEdit(changes={params.text_document.uri: [
                         types.TextEdit(diag.range, text)]})))
+        # a place with a problem gets its fixes only: the lab refuses content with errors
+        only = params.context.only
+        if not params.context.diagnostics and (not only or types.CodeActionKind.Empty in only):
+            actions += ls.lab_action(params.text_document.uri, params.range.start)
         return actions
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     def code_lens(ls: JibunkiServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         """A lens over each 例 of the document: run it (lsp.examples), titled with its last
-        outcome."""
+        outcome; and over each page with a verdict, that verdict (lsp.lab_lens)."""
         uri = params.text_document.uri
         if not ls.is_open(uri):
             return []
@@ -435,10 +511,17 @@ def make_server() -> JibunkiServer:
         result = folder.results.get(path)
         if result is None:
             return []
-        return [types.CodeLens(
+        found = [types.CodeLens(
             range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
             command=types.Command(lens.title, examples.COMMAND, arguments=[uri, lens.line]))
             for lens in examples.lenses(result, path, folder.runs)]
+        # the pages' last verdicts (lsp.lab_lens): none for a page never measured
+        found += [types.CodeLens(
+            range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
+            command=types.Command(lens.title, lab_lens.COMMAND, arguments=[uri, lens.page]))
+            for lens in lab_lens.lenses(result, path, folder.lines(path), folder.root,
+                                        folder.alone, ls.lab_runs)]
+        return found
 
     @server.command(examples.COMMAND)
     def run_example(ls: JibunkiServer, uri: str, line: int) -> dict | None:
@@ -454,12 +537,17 @@ def make_server() -> JibunkiServer:
         outcome = examples.run_example(*folder.full(path), path, line, folder.runs)
         if outcome is None:
             return None
-        workspace = ls.client_capabilities.workspace
-        lens = workspace.code_lens if workspace is not None else None
-        if lens is not None and lens.refresh_support:
-            ls.workspace_code_lens_refresh(None)
+        ls.refresh_lenses()
         return {"state": outcome.state, "line": outcome.line, "message": outcome.message,
                 "failures": outcome.failures, "title": outcome.title()}
+
+    @server.command(lab_lens.COMMAND)
+    async def run_page_lab(ls: JibunkiServer, uri: str, page: str) -> dict | None:
+        """Measure the page ``page`` of ``uri`` with the lab (lsp.lab_lens.run_page: a
+        process of its own, awaited — the server answers meanwhile), on the tables of the
+        folder as the editor has it; its lens says 実験中… until the verdict replaces it.
+        The outcome as data; nothing for a document not open or a page it does not define."""
+        return await ls.run_page_lab(uri, page)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:

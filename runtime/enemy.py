@@ -14,7 +14,7 @@ from contract.codec import to_literal
 from . import board, defense, escalation, outcome, playing, seat as seat_rule
 from .bounds import clamp
 from .sayou import REGION_ZONES, base_value, truncate
-from .state import Placed
+from .state import Face, Placed
 
 
 def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
@@ -249,7 +249,7 @@ def _blank_random(battle, region: str) -> None:
         return
     uid, side = candidates[battle.streams.enemy.randrange(len(candidates))]
     face = s.pages[uid].faces[side]
-    face.blanked, face.state = face.state, "blank"
+    s.set_face(uid, side, Face("blank", face.state, face.penned))
     battle.emit(("blanked", uid, s.pages[uid].page, side, region))
 
 

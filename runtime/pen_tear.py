@@ -13,7 +13,7 @@ from . import board, resolution
 from .bounds import bounded, clamp
 from .refusal import Refused
 from .sayou import Frame, modified, truncate
-from .state import SIDES, SIDE_WORDS
+from .state import SIDES, SIDE_WORDS, Face
 
 
 def pen(battle, uid: int, side: str) -> None:
@@ -29,14 +29,14 @@ def pen(battle, uid: int, side: str) -> None:
     face = s.pages[uid].faces[side]
     page = battle.page_of(uid)
     if face.state == "blank" and face.blanked is not None:
-        face.state, face.blanked = face.blanked, None  # 白紙化から元に戻る
+        s.set_face(uid, side, Face(face.blanked, None, face.penned))  # 白紙化から元に戻る
         result = "restored"
     elif face.penned:
         raise Refused(f"{SIDE_WORDS[side]}にはもうペンを入れています（各面1回まで）")
     elif page.pens[side] is None:
         raise Refused(f"{SIDE_WORDS[side]}は{NO_PEN_UPGRADE}です（このページのこの面にペンで書けるものはありません）")
     else:
-        face.state, face.penned = "pen", True
+        s.set_face(uid, side, Face("pen", face.blanked, True))
         result = "written" if not page.faces[side].written else "upgraded"
     s.pens_used += 1
     s.count("turn", "pens", 1)

@@ -26,7 +26,7 @@ from contract.tables import Sayou
 from .battle import Battle, Refused
 from .bounds import BOUNDS, MAX_MAGNITUDE
 from .state import (COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZONES, Face,
-                    PageInstance, Placed, State)
+                    Faces, PageInstance, Placed, State)
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
 from contract.vocabulary import W
@@ -104,7 +104,7 @@ def from_json(tables: Tables, text: str) -> Battle:
 def _page(page: dict) -> PageInstance:
     """A checked page instance's data as its record."""
     return PageInstance(page["uid"], page["page"], page["zone"], page["lifetime"],
-                        {side: Face(**face) for side, face in page["faces"].items()})
+                        Faces({side: Face(**face) for side, face in page["faces"].items()}))
 
 
 def _no_constant(name: str):

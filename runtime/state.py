@@ -38,40 +38,71 @@ COEFFICIENTS = frozenset(key.code for key in vocab.BALANCE_KEYS
                          if key.type == "float" and key.code in PARAMS)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """面 — one face of a page instance: ``state`` (``base``: as dealt, ``pen``, ``blank``),
     what a 白紙化 took (``blanked``: the state it had, None when none was taken) and
-    whether a pen wrote it (``penned``)."""
+    whether a pen wrote it (``penned``).
+
+    Frozen: a face is changed by putting a new one in its page (``State.set_face``), so
+    that a state and its copies share faces safely (a look-ahead copies a state per
+    option; copying every face made most of its cost) — a write in place raises."""
 
     state: str = "base"
     blanked: str | None = None
     penned: bool = False
 
     def copy(self) -> "Face":
-        """An independent copy."""
-        return Face(self.state, self.blanked, self.penned)
+        """The face itself: it never changes."""
+        return self
 
     def literal(self) -> dict:
         """As plain data (a save, a query's answer)."""
         return {"state": self.state, "blanked": self.blanked, "penned": self.penned}
 
 
-@dataclass(slots=True)
+class Faces(dict):
+    """The faces of a page instance by side: a dict that refuses every write (a face
+    changes by a new Faces in a new PageInstance, ``State.set_face``), so that the states
+    sharing it never see one another's changes."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a page's faces are replaced (State.set_face), never written")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self):
+        return (Faces, (dict(self),))
+
+    def __copy__(self) -> "Faces":
+        return self
+
+    def __deepcopy__(self, memo) -> "Faces":
+        return self
+
+
+@dataclass(frozen=True, slots=True)
 class PageInstance:
     """ページの実体 — one page of the run: its page id, where it is, its lifetime (None for
-    the deck's own; ``stage`` or ``run`` for a generated page) and its faces by side."""
+    the deck's own; ``stage`` or ``run`` for a generated page) and its faces by side.
+
+    Frozen, its faces too (``Faces``): a state and its copies share the records, and a
+    write puts a new record in the state's list (``State.move``, ``State.set_face``, …) —
+    a look-ahead copies the state per option tried, and copying every page made most of
+    the copy's cost. A write in place raises."""
 
     uid: int
     page: str
     zone: str | None
     lifetime: str | None
-    faces: dict  # side code → Face
+    faces: Faces  # side code → Face
 
     def copy(self) -> "PageInstance":
-        """An independent copy (its faces copied)."""
-        return PageInstance(self.uid, self.page, self.zone, self.lifetime,
-                            {side: face.copy() for side, face in self.faces.items()})
+        """The record itself: it never changes."""
+        return self
 
     def literal(self) -> dict:
         """As plain data (a save, a query's answer)."""
@@ -162,9 +193,33 @@ class State:
     # ------------------------------------------------------------- copies
     def copy(self) -> "State":
         """An independent copy, for looking ahead: every list and dict copied, the
-        tables' frozen objects (placed 作用) shared."""
-        return State(**{name: _COPIERS.get(name, _plain_copy)(getattr(self, name))
-                        for name in self.__dataclass_fields__})
+        tables' frozen objects (placed 作用) and the frozen faces shared.
+
+        Field by field, each by its known shape: a look-ahead makes a copy per option
+        at every decision, and a generic walk of the fields cost twice as much.
+        tests/test_simulate.py checks it against a generic deep copy at every step."""
+        # Slot by slot on a bare instance: the dataclass's __init__, given 31 keywords,
+        # cost as much as all the copying.
+        twin = _bare(State)
+        twin.seed, twin.stages, twin.stage_index = self.seed, list(self.stages), self.stage_index
+        twin.age, twin.hp, twin.steps = self.age, self.hp, self.steps
+        twin.steps_carried, twin.currency = self.steps_carried, self.currency
+        twin.defense = [list(entry) for entry in self.defense]
+        twin.fray_run, twin.fray_stage = self.fray_run, self.fray_stage
+        twin.rewards_given, twin.counters = self.rewards_given, self.counters.copy()
+        twin.marks = {scope: c.copy() for scope, c in self.marks.items()}
+        twin.play_counters, twin.params = self.play_counters.copy(), self.params.copy()
+        twin.mods = _plain_copy(self.mods) if self.mods else []
+        twin.pages = self.pages.copy()  # the records are frozen: shared
+        twin.zones = {zone: uids.copy() for zone, uids in self.zones.items()}
+        twin.effects = [placed.copy() for placed in self.effects]
+        twin.enemy = _copy_enemy(self.enemy)
+        twin.turn, twin.turns_run, twin.plays_run = self.turn, self.turns_run, self.plays_run
+        twin.pens_used, twin.tears_used = self.pens_used, self.tears_used
+        twin.redraw_used, twin.redraw_failed = self.redraw_used, self.redraw_failed
+        twin.same_age_plays, twin.suppress = self.same_age_plays, self.suppress
+        twin.outcome = self.outcome
+        return twin
 
     # ------------------------------------------------------------- zones
     def zone_of(self, uid: int) -> str:
@@ -181,14 +236,15 @@ class State:
             self.zones[zone].insert(0, uid)
         else:
             self.zones[zone].append(uid)
-        page.zone = zone
+        self.pages[uid] = PageInstance(uid, page.page, zone, page.lifetime, page.faces)
 
     def move_top(self, zone: str, to: str) -> int:
         """Move the first page instance of ``zone`` (the top of a pile) to the end of
         ``to``; returns its uid (``move``, without looking for it)."""
         uid = self.zones[zone].pop(0)
         self.zones[to].append(uid)
-        self.pages[uid].zone = to
+        page = self.pages[uid]
+        self.pages[uid] = PageInstance(uid, page.page, to, page.lifetime, page.faces)
         return uid
 
     def move_all(self, zone: str, to: str) -> None:
@@ -197,17 +253,25 @@ class State:
         pages, source = self.pages, self.zones[zone]
         self.zones[to].extend(source)
         for uid in source:
-            pages[uid].zone = to
+            page = pages[uid]
+            pages[uid] = PageInstance(uid, page.page, to, page.lifetime, page.faces)
         source.clear()
 
     def new_page(self, page_id: str, zone: str, lifetime: str | None = None) -> int:
         """A new page instance of ``page_id`` in ``zone``; ``lifetime``: stage or run for
         a generated page, None for the deck's own. Returns its uid."""
         uid = len(self.pages)
-        self.pages.append(PageInstance(uid, page_id, zone, lifetime,
-                                       {side: Face() for side in SIDES}))
+        self.pages.append(PageInstance(uid, page_id, zone, lifetime, _BLANK_SLATE))
         self.zones[zone].append(uid)  # as ``move`` from nowhere puts it
         return uid
+
+    def set_face(self, uid: int, side: str, face: Face) -> None:
+        """Face ``side`` of a page instance becomes ``face`` (the one way a face changes:
+        a new record, its other face kept)."""
+        page = self.pages[uid]
+        faces = dict(page.faces)
+        faces[side] = face
+        self.pages[uid] = PageInstance(uid, page.page, page.zone, page.lifetime, Faces(faces))
 
     # ---------------------------------------------------------- counters
     def count(self, scope: str, counter: str, amount) -> None:
@@ -316,6 +380,12 @@ class State:
         return out
 
 
+#: An instance whose slots are yet to be set (``State.copy`` sets every one).
+_bare = object.__new__
+
+#: The faces of a new page instance, as dealt (frozen: every new page shares them).
+_BLANK_SLATE = Faces({side: Face() for side in SIDES})
+
 #: The counters of a scope with no mark yet.
 _NONE: dict = {}
 
@@ -334,20 +404,14 @@ def _plain_copy(value):
 
 def _copy_enemy(enemy: dict) -> dict:
     """The stage's enemy: its Intents are literals no rule changes once made (shared by
-    the stage's list, the turn's and the events), so only the lists are copied."""
-    return {key: list(value) if key in ("intents", "turn_intents") else _plain_copy(value)
-            for key, value in enemy.items()}
-
-
-#: Fields copied by their known shape; every other field by ``_plain_copy``.
-_COPIERS = {
-    "enemy": _copy_enemy,
-    "pages": lambda pages: [page.copy() for page in pages],
-    "effects": lambda effects: [placed.copy() for placed in effects],
-    "zones": lambda zones: {zone: list(uids) for zone, uids in zones.items()},
-    "counters": dict,
-    "marks": lambda marks: {scope: dict(c) for scope, c in marks.items()},
-    "play_counters": dict,
-    "defense": lambda defense: [list(entry) for entry in defense],
-    "params": dict,
-}
+    the stage's list, the turn's and the events), so only the lists are copied; its
+    escalation rules are flat dicts moved on as they fire (copied); its other values —
+    id, HP, 座, down (the keys a save allows, runtime/save.py) — are plain scalars."""
+    out = enemy.copy()
+    for key in ("intents", "turn_intents"):
+        if key in out:
+            out[key] = out[key].copy()
+    rules = out.get("escalations")
+    if rules is not None:
+        out["escalations"] = [rule.copy() for rule in rules]
+    return out

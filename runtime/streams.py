@@ -58,12 +58,20 @@ class Streams:
     The ``effects`` and ``enemy`` streams of a seeded run are made on their first draw,
     from the same seed: seeding a Random from a string (sha512 and the Mersenne Twister's
     init) costs more than a whole short battle's turn, and many battles (a deck that picks
-    nothing at random against an enemy without 白紙化) never draw from them."""
+    nothing at random against an enemy without 白紙化) never draw from them.
+
+    A stream is held as its ``random.Random``, or as a snapshot of one (its state, as
+    ``getstate`` gives it) until it is drawn from again: a copy takes the snapshot once
+    and the original and every copy share it (an immutable tuple), each making its own
+    Random only when it draws — a look-ahead copies the battle per option tried and the
+    copies almost never draw, and reading the Twister's 625 words cost as much as
+    copying the rest of the battle. Nothing outside keeps a stream's Random across a
+    copy: the rules ask ``streams.effects`` at each draw."""
 
     __slots__ = ("shuffle", "_seed", "_effects", "_enemy")
 
-    def __init__(self, shuffle: ShuffleStream, effects: random.Random | None,
-                 enemy: random.Random | None, *, seed=None):
+    def __init__(self, shuffle: ShuffleStream, effects: random.Random | tuple | None,
+                 enemy: random.Random | tuple | None, *, seed=None):
         self.shuffle, self._effects, self._enemy = shuffle, effects, enemy
         #: What a stream not made yet is seeded from (``seeded``); None: both are given.
         self._seed = seed
@@ -77,27 +85,38 @@ class Streams:
     @property
     def effects(self) -> random.Random:
         """What page effects pick at random (生成 without a choice, 移動・複製 at random)."""
-        if self._effects is None:
-            self._effects = random.Random(f"effects:{self._seed}")
-        return self._effects
+        rng = self._effects
+        if not isinstance(rng, random.Random):
+            rng = self._effects = _made(rng, f"effects:{self._seed}")
+        return rng
 
     @property
     def enemy(self) -> random.Random:
         """The enemy's random targets (白紙化)."""
-        if self._enemy is None:
-            self._enemy = random.Random(f"enemy:{self._seed}")
-        return self._enemy
+        rng = self._enemy
+        if not isinstance(rng, random.Random):
+            rng = self._enemy = _made(rng, f"enemy:{self._seed}")
+        return rng
 
     def copy(self) -> "Streams":
         """Independent streams that continue exactly as these would (a stream not made
-        yet stays so: the copy makes it from the same seed)."""
-        return Streams(self.shuffle.copy(),
-                       None if self._effects is None else _copy(self._effects),
-                       None if self._enemy is None else _copy(self._enemy), seed=self._seed)
+        yet stays so: the copy makes it from the same seed; a stream made is shared as
+        a snapshot, by these streams too)."""
+        self._effects, self._enemy = _snapshot(self._effects), _snapshot(self._enemy)
+        return Streams(self.shuffle.copy(), self._effects, self._enemy, seed=self._seed)
 
 
-def _copy(rng: random.Random) -> random.Random:
-    # Random(0), not Random(): seeding from the OS's entropy costs more than the copy.
-    out = random.Random(0)
-    out.setstate(rng.getstate())
+def _snapshot(rng):
+    """A stream as a snapshot: a Random's state; a snapshot or None as it is."""
+    return rng.getstate() if isinstance(rng, random.Random) else rng
+
+
+def _made(snapshot: tuple | None, seed: str) -> random.Random:
+    """The Random of a snapshot, or (None) a new one seeded from ``seed``."""
+    if snapshot is None:
+        return random.Random(seed)
+    # Seeded with 0, not from the OS's entropy, and without Random.__init__ (which seeds
+    # once more, in Python): setstate replaces the whole state.
+    out = random.Random.__new__(random.Random, 0)
+    out.setstate(snapshot)
     return out

@@ -7,7 +7,6 @@ resolution's stack), which the other rooms call directly and ``Battle``
 
 from __future__ import annotations
 
-import copy
 
 from contract.game import Pending
 from contract.tables import Sayou
@@ -149,7 +148,8 @@ def _add_page(battle, page_id: str, dest: str, lifetime: str, like: int | None =
         battle.emit(("hand_full/generated", page_id))
     uid = s.new_page(page_id, zone, lifetime)
     if like is not None:
-        s.pages[uid].faces = copy.deepcopy(s.pages[like].faces)
+        for side, face in s.pages[like].faces.items():  # frozen faces: shared
+            s.set_face(uid, side, face)
     battle.emit(("page_generated", uid, page_id, zone, lifetime))
 
 

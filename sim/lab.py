@@ -46,9 +46,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from . import stats
+from . import observed, stats
 
 FORMAT = "jibunki-sim-report 1"
+#: The key of the swap phase's plan (``Settings.reference``).
+SWAP_PHASE = "swap"
 #: Battles per task sent to a worker: big enough to hide the hand-over, small enough to
 #: keep both cores busy to the end of a round.
 CHUNK = 20
@@ -68,6 +70,10 @@ class Settings:
     ladder: tuple[str, ...] = DEFAULT_LADDER
     pages: tuple[str, ...] | None = None  # None: every page of the tables
     baseline_page: str | None = None
+    #: The reference page (a page of the starting deck): each page is also measured
+    #: swapped for one copy of it, deck size held, under the main policy (``swap_deck``).
+    #: None: no swap Δ.
+    reference: str | None = None
     precision: float = 0.03
     #: The lower rungs of the ladder only say whether a verdict changes with skill: they
     #: are played to this many times the precision (a verdict's sign needs far fewer
@@ -105,7 +111,9 @@ class Task:
 
 class Outcome(NamedTuple):
     """What is kept of a battle: won (0/1), turns, HP lost, won by 突破ライン (0/1), and
-    the focus page's plays, damage, 歩, tears and pens (a tuple: cheap to send back)."""
+    the focus page's plays, damage, 歩, tears and pens, the turn it was first drawn (0:
+    in the opening hand, NOT_DRAWN: never; sim.simulate.HandWatch) and the turns it sat
+    in the hand unplayable (a tuple: cheap to send back)."""
 
     won: int
     turns: int
@@ -116,6 +124,12 @@ class Outcome(NamedTuple):
     steps: int
     tears: int
     pens: int
+    drawn: int = -1
+    held_unplayable: int = 0
+
+
+#: ``Outcome.drawn`` of a battle in which the focus page was never seen in the hand.
+NOT_DRAWN = -1
 
 
 def prepare(tables_literal: dict):
@@ -138,7 +152,9 @@ def work(tables, task: Task) -> list[Outcome]:
         out.append(Outcome(int(r.result == "won"), r.turns, r.hp_lost,
                            int(r.won_by == "breakthrough"), r.plays.get(focus, 0),
                            r.damage.get(focus, 0), r.steps.get(focus, 0),
-                           r.tears.get(focus, 0), r.pens.get(focus, 0)))
+                           r.tears.get(focus, 0), r.pens.get(focus, 0),
+                           r.first_drawn.get(focus, NOT_DRAWN),
+                           r.held_unplayable.get(focus, 0)))
     return out
 
 
@@ -221,6 +237,17 @@ class Lab:
             return (*deck, page)
         deck[deck.index(self.settings.baseline_page)] = page
         return tuple(deck)
+
+    def swap_deck(self, page: str) -> tuple[str, ...]:
+        """The starting deck with one copy of the reference page replaced by ``page``."""
+        deck = list(self.baseline_deck())
+        deck[deck.index(self.settings.reference)] = page
+        return tuple(deck)
+
+    def swap_pool(self) -> list[str]:
+        """The pages measured swapped for the reference page (none without one)."""
+        reference = self.settings.reference
+        return [] if reference is None else [p for p in self.pool() if p != reference]
 
     def pool(self) -> list[str]:
         """The pages examined (the baseline page itself is not compared with itself)."""
@@ -310,17 +337,20 @@ class Lab:
         return list(entries.values())
 
     # ------------------------------------------------------------ phase 2
-    def run_pages(self, policy: str) -> tuple[_Entry, dict[str, _Entry]]:
-        """The baseline's and every page's paired battles under ``policy``, to precision."""
+    def run_pages(self, policy: str, *, swap: bool = False) -> tuple[_Entry, dict[str, _Entry]]:
+        """The baseline's and every page's paired battles under ``policy``, to precision;
+        ``swap``: each page swapped for the reference page (``swap_deck``) instead."""
         s = self.settings
         precision = s.precision_of(policy)
         baseline = _Entry("baseline", self.baseline_deck(), None)
-        pages = {p: _Entry(p, self.variant_deck(p), p) for p in self.pool()}
+        pages = ({p: _Entry(p, self.swap_deck(p), p) for p in self.swap_pool()} if swap
+                 else {p: _Entry(p, self.variant_deck(p), p) for p in self.pool()})
+        phase = SWAP_PHASE if swap else policy
         size = {p: min(s.batch, s.max_pairs) for p in pages}
         need: dict[str, int] = {}
         first = True
         while True:
-            self._finals[policy] = _finals(pages.values(), size, need)
+            self._finals[phase] = _finals(pages.values(), size, need)
             active = [e for e in pages.values() if not e.done]
             if not active:
                 break
@@ -331,7 +361,7 @@ class Lab:
             if reach > len(baseline.outcomes):
                 wanted.append((baseline, policy, self._pairs(len(baseline.outcomes), reach)))
             wanted += [(e, policy, self._pairs(len(e.outcomes), size[e.key])) for e in active]
-            self._play(f"ページ（{policy}）", wanted)
+            self._play(f"入れ替え（{policy}）" if swap else f"ページ（{policy}）", wanted)
             needs = []
             self.widest = 0.0
             for e in active:
@@ -346,7 +376,7 @@ class Lab:
                 needs.append(judged.needed)
                 need[e.key] = min(s.max_pairs, judged.needed)
                 size[e.key] = self._next_size(paired.n, judged.needed)
-            if first and policy == s.policy:
+            if first and policy == s.policy and not swap:
                 self.estimate = stats.middle(needs) if needs else s.batch
                 first = False
         return baseline, pages
@@ -371,6 +401,11 @@ class Lab:
                     scaled = self.estimate * (s.precision / s.precision_of(policy)) ** 2
                     guess = min(s.max_pairs, max(pilot, math.ceil(scaled)))
                 finals = dict.fromkeys(self.pool(), guess)
+            planned += min(s.max_pairs, BASELINE_AHEAD * max(finals.values(), default=0)) \
+                + sum(finals.values())
+        if s.reference is not None:  # the swap phase, under the main policy
+            finals = self._finals.get(SWAP_PHASE) or dict.fromkeys(
+                self.swap_pool(), self.estimate or pilot)
             planned += min(s.max_pairs, BASELINE_AHEAD * max(finals.values(), default=0)) \
                 + sum(finals.values())
         return planned, "floor" if self.estimate is None else "estimate"
@@ -420,7 +455,9 @@ class Lab:
             ladder = self.settings.ladder
             played = {policy: self.run_pages(policy) for policy in (ladder[-1], *ladder[:-1])}
             by_policy = {policy: played[policy] for policy in ladder}
-        return self.report(enemies, by_policy)
+            swapped = self.run_pages(self.settings.policy, swap=True) \
+                if self.settings.reference is not None else None
+        return self.report(enemies, by_policy, swapped)
 
     @property
     def _runner(self):
@@ -434,8 +471,9 @@ class Lab:
                 address=self.address))
         return self._opened
 
-    def report(self, enemies: list[_Entry], by_policy: dict) -> dict:
-        """The report of finished phases (the schema is sim/report_html.py's)."""
+    def report(self, enemies: list[_Entry], by_policy: dict, swapped=None) -> dict:
+        """The report of finished phases (the schema is sim/report_html.py's); ``swapped``:
+        the swap phase's (baseline, pages), when a reference page was named."""
         s = self.settings
         baseline, pages = by_policy[s.policy]
         base_wins = sum(o.won for o in baseline.outcomes)
@@ -445,14 +483,16 @@ class Lab:
                          "enemies": list(s.enemies), "baseline_deck": list(self.baseline_deck()),
                          "page_names": {p: self.tables.pages[p].name
                                         for p in sorted(set(self.baseline_deck()))},
-                         "baseline_page": s.baseline_page, "precision": s.precision,
+                         "baseline_page": s.baseline_page, "reference": s.reference,
+                         "precision": s.precision,
                          "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
                          "confidence": 0.95},
             "baseline": {"battles": len(baseline.outcomes),
                          "win_rate": stats.wilson(base_wins, len(baseline.outcomes)).to_dict()},
             "enemies": [self._enemy_row(e) for e in enemies],
-            "pages": [self._page_row(key, by_policy) for key in sorted(pages)],
+            "pages": [{**self._page_row(key, by_policy),
+                       "swap_delta": self._swap_delta(swapped, key)} for key in sorted(pages)],
             "run": {"battles": self.battles, "pairs_estimate": self.estimate},
         }
 
@@ -517,7 +557,16 @@ class Lab:
             "target": target,
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
+            "observed": observed.figures(outcomes),
         }
+
+    def _swap_delta(self, swapped, key: str) -> dict | None:
+        """The page's Δ swapped for the reference page (its pairs and interval), or None
+        without a reference (or for the reference itself)."""
+        if swapped is None or key not in swapped[1]:
+            return None
+        paired = self.paired(swapped[0], swapped[1][key])
+        return {"pairs": paired.n, "delta": paired.interval().to_dict()}
 
 
 def _covariates(outcome: Outcome) -> tuple[int, int, int]:

@@ -73,13 +73,16 @@ def greedy_policy(battle: Battle, rng: random.Random):
     tear = _breakthrough(battle)
     if tear is not None:
         return tear
-    pen = _pen(battle)
+    options = battle.playable_uids()
+    pen = _pen(battle, options)
     if pen is not None:
         return pen
-    options = battle.playable_uids()
     if options:
-        score, best = max((_score_play(battle, uid), uid) for uid in options)
-        if score > 0 or not battle.state.counter("turn", "plays"):
+        first = not battle.state.counter("turn", "plays")
+        if first and len(options) == 1:
+            return Play(options[0])  # played whatever it scores: no trial needed
+        score, best = max(zip(_scores(battle, options), options))
+        if score > 0 or first:
             return Play(best)
     return END_TURN
 
@@ -98,9 +101,17 @@ def _attacks_left(battle: Battle) -> int:
     return battle.intent_count("attack")
 
 
-def _score_play(battle: Battle, uid: int) -> float:
+def _scores(battle: Battle, uids: list[int]) -> list[float]:
+    """The greedy score of playing each of ``uids``, each tried on a copy (see CYCLE)."""
     s = battle.state
-    stage = s.stage_index
+    # What the position is before any play, read once for all the pages tried.
+    before = (s.stage_index, battle.enemy_hp, battle.intent_count(), s.defense_total(),
+              abs(s.age - battle.seat), s.hp)
+    return [_score_play(battle, uid, before) for uid in uids]
+
+
+def _score_play(battle: Battle, uid: int, before: tuple) -> float:
+    stage, enemy_hp, intents, defense, distance, hp = before
     trial = battle.copy()
     try:
         trial.apply(Play(uid))
@@ -112,14 +123,13 @@ def _score_play(battle: Battle, uid: int) -> float:
         return 10_000.0
     if t.outcome == "lost":
         return float("-inf")
-    score = battle.enemy_hp - trial.enemy_hp + CYCLE
-    intents = battle.intent_count()
+    score = enemy_hp - trial.enemy_hp + CYCLE
     if intents:
         score += CROSS * (intents - trial.intent_count())
-    score += DEFENSE * (t.defense_total() - s.defense_total())
+    score += DEFENSE * (t.defense_total() - defense)
     if _attacks_left(trial):
-        score += DISTANCE * (abs(t.age - trial.seat) - abs(s.age - battle.seat))
-    return score - (s.hp - t.hp)
+        score += DISTANCE * (abs(t.age - trial.seat) - distance)
+    return score - (hp - t.hp)
 
 
 def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
@@ -145,6 +155,8 @@ def _breakthrough(battle: Battle):
     if s.tears_used >= s.param("tear_cap") or not battle.hand:
         return None
     line = battle.tables.enemies[battle.enemy_id].breakthrough
+    if _no_tear_reaches(battle, line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
+        return None
     best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
     gain = battle.tear_preview(best)["fray"]
     if s.fray_stage + gain >= line:
@@ -155,17 +167,33 @@ def _breakthrough(battle: Battle):
     return None
 
 
-def _pen(battle: Battle):
+def _no_tear_reaches(battle: Battle, need) -> bool:
+    """Whether no hand page's tear can give ``need`` 綻び, told without a tear preview
+    per page (a tear reaches the line about never, and the greedy player asks at every
+    decision): with no 綻び倍率 on the board, a tear's 綻び is at most distance × the
+    page's 綻び倍率 (``pen_tear.tear_preview``: that, clamped and truncated). False when
+    it cannot tell (modifiers, or a need of 0 or less): the previews decide."""
+    if need <= 0 or battle.board_index().modifiers.get("fray"):
+        return False
+    age = battle.state.age
+    for uid in battle.hand:
+        if not abs(battle.year(uid) - age) * battle.page_of(uid).fray_mul < need:
+            return False
+    return True
+
+
+def _pen(battle: Battle, playable: list[int]):
+    """``playable``: the playable hand pages (``battle.playable_uids()``)."""
     s = battle.state
     if s.counter("turn", "pens"):
         return None  # once a turn
+    playable_any = bool(playable)
+    if playable_any and s.turn < PEN_TURN:
+        return None  # no rescue needed, and too early for an upgrade
     options = _pens(battle)
     fills = [o for o in options if o[2]]
-    if not battle.playable_any():
+    if not playable_any:
         return Pen(fills[0][0], fills[0][1]) if fills else None
-    if s.turn < PEN_TURN:
-        return None
-    playable = set(battle.playable_uids())
     upgrades = [o for o in options if not o[2] and battle.face_body(o[0], o[1]) is not None
                 and o[0] in playable]
     chosen = (fills or upgrades)[:1]

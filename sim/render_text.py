@@ -74,7 +74,8 @@ class FittedTable:
 
     def table(self, columns: list[Column]) -> Table:
         """The rich table of these columns, its caption naming the columns left out."""
-        left_out = [c.header for c in self.columns if c not in columns]
+        # a header broken into lines is named on one
+        left_out = [c.header.replace("\n", "") for c in self.columns if c not in columns]
         caption = None
         if left_out:
             caption = Text(f"幅が足りず省いた列：{'、'.join(left_out)}"

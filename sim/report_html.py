@@ -21,7 +21,7 @@ from pathlib import Path
 from contract import disk
 from contract.vocabulary import W
 
-from . import stats
+from . import observed, stats
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
 from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, _svg, check_format,
                           number, numbers_table, percent, percent_interval, plotting,
@@ -351,6 +351,57 @@ def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
     return columns
 
 
+def _observed(key: str, shown):
+    """A cell of the row's observed figures (``shown``: how it is written)."""
+    def cell(page: dict):
+        value = (page.get("observed") or {}).get(key)
+        return NONE if value is None else shown(value)
+    return cell
+
+
+def _group(group: dict) -> str:
+    rate = group.get("win_rate")
+    return (NONE if rate is None else percent_interval(rate)) + f"（{group.get('battles', 0)} 戦）"
+
+
+def _mean(interval: dict) -> str:
+    return f"{interval['estimate']:.2f} [{interval['low']:.2f}, {interval['high']:.2f}]"
+
+
+def _flag_cell(page: dict):
+    codes = (page.get("observed") or {}).get("flags") or []
+    if not codes:
+        return NONE
+    return _markup(" ".join(['<span class="flag" title="{}">{}</span>'] * len(codes)),
+                   *[part for c in codes for part in (observed.FLAG_NOTES.get(c, c),
+                                                       observed.FLAGS.get(c, c))])
+
+
+def observed_columns(reference: bool) -> list[HtmlColumn]:
+    """The observed table's columns: the causal Δ (and the swap Δ with a reference page)
+    beside what was seen in the variant deck's battles."""
+    L = observed.LABELS
+    columns = [HtmlColumn("ページ", _name_cell, "name"),
+               HtmlColumn(L["delta"], lambda p: points(p["delta"]))]
+    if reference:
+        columns.append(HtmlColumn(L["swap_delta"], lambda p: NONE if p.get("swap_delta") is None
+                                  else points(p["swap_delta"]["delta"])))
+    columns += [
+        HtmlColumn(L["drawn"], _observed("drawn", _group)),
+        HtmlColumn(L["improvement"], _observed("improvement", points),
+                   title=f"引いた試合の{W.measure.win_rate} − 引かなかった試合の{W.measure.win_rate}（Newcombe の区間）"),
+        HtmlColumn(L["opening"], _observed("opening", _group)),
+        HtmlColumn(L["later"], _observed("later", _group)),
+        HtmlColumn(L["not_drawn"], _observed("not_drawn", _group)),
+        HtmlColumn(L["play_rate"], _observed("play_rate", _mean)),
+        HtmlColumn(L["held_unplayable"], _observed("held_unplayable", _mean),
+                   title=f"引いた試合で、{W.scope.turn}の始めに{W.region.hand}にあって出せなかった{W.scope.turn}数の平均"),
+        HtmlColumn(L["damage_per_step"], _observed("damage_per_step", _mean)),
+        HtmlColumn(L["flags"], _flag_cell),
+    ]
+    return columns
+
+
 #: The enemy table's columns, one row an enemy (or a stage run) of the report; the target
 #: column is added when some enemy has one.
 ENEMY_COLUMNS = (
@@ -375,12 +426,21 @@ def render_report(report: dict) -> str:
     any_enemy_target = any(e.get("target") for e in report["enemies"])
     return render_page(
         "report.html.j2", TEMPLATES, _plots(report),
-        nav=[("pages", "ページ"), ("enemies", "敵")],
+        nav=[("pages", "ページ"), ("observed", "観測"), ("enemies", "敵")],
         settings=_settings_view(report), verdicts=_verdict_counts(report["pages"]),
         any_enemy_target=any_enemy_target,
         page_table=numbers_table(
             page_columns(policies, any(p.get("target") for p in pages)), pages,
             lambda _, p: f"page-{p['id']}", "page-table"),
+        observed={"delta_label": observed.LABELS["delta"],
+                  "swap_label": observed.LABELS["swap_delta"],
+                  "reference": report["settings"].get("reference"),
+                  "notes": [(observed.FLAGS[c], observed.FLAG_NOTES[c]) for c in observed.FLAGS
+                            if any(c in ((p.get("observed") or {}).get("flags") or [])
+                                   for p in pages)]},
+        observed_table=numbers_table(
+            observed_columns(report["settings"].get("reference") is not None), pages,
+            lambda _, p: f"observed-{p['id']}", "observed-table"),
         enemy_table=numbers_table(
             ENEMY_COLUMNS + ((ENEMY_TARGET,) if any_enemy_target else ()), report["enemies"],
             lambda _, e: f"enemy-{e['id']}", "enemy-table"),

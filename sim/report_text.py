@@ -12,7 +12,7 @@ from rich.text import Text
 
 from contract.vocabulary import W
 
-from . import stats
+from . import observed, stats
 from .render_text import Column, FittedTable, interval_text, number, points
 from .stats import TARGET_WORDS, VERDICTS
 
@@ -124,4 +124,111 @@ def summary_lines(report: dict) -> list[Text]:
         lines.append(Text(f"精度が足りず目標を判定できないもの: {', '.join(undecided)}",
                           style="yellow"))
     lines.append(Text(f"戦闘 {report['run']['battles']:,} 回"))
+    return lines
+
+
+# ------------------------------------------------------------ observed figures
+
+
+def _rate_cell(key: str):
+    """A group's win rate with its interval and how many battles it is over."""
+    def cell(row: dict, _) -> str:
+        group = (row.get("observed") or {}).get(key) or {}
+        if group.get("win_rate") is None:
+            return "—（0）"
+        return f"{interval_text(group['win_rate'], signed=False)}（{group['battles']}）"
+    return cell
+
+
+def _observed_interval(key: str, shown=lambda i: interval_text(i)):
+    def cell(row: dict, _) -> str:
+        value = (row.get("observed") or {}).get(key)
+        return "—" if value is None else shown(value)
+    return cell
+
+
+def _mean_text(interval: dict) -> str:
+    return (f"{interval['estimate']:.2f} "
+            f"[{interval['low']:.2f}, {interval['high']:.2f}]")
+
+
+def _flags(row: dict, _) -> Text:
+    codes = (row.get("observed") or {}).get("flags") or []
+    return Text("、".join(observed.FLAGS.get(c, c) for c in codes), style="yellow")
+
+
+def _swap(row: dict, _) -> str:
+    swap = row.get("swap_delta")
+    return "—" if swap is None else interval_text(swap["delta"])
+
+
+#: The observed table's headers: each figure's words (sim.observed.LABELS) broken into
+#: short lines, so the table fits a terminal; joined again they are the words.
+HEADS = {
+    "delta": f"加えた時の\n{W.measure.win_rate_delta}（因果:\n取るか見送るか）",
+    "swap_delta": f"入れ替えた時の\n{W.measure.win_rate_delta}（因果:\n枚数そのまま）",
+    "drawn": f"引いた試合\nの{W.measure.win_rate}",
+    "improvement": "引いた時の差\n（観測）",
+    "opening": "初手にあった\n試合",
+    "later": "後から引いた\n試合",
+    "not_drawn": "引かなかった\n試合",
+    "play_rate": "出した\n回数/戦",
+    "held_unplayable": f"出せずに{W.region.hand}に\nあった{W.scope.turn}",
+    "damage_per_step": f"{W.variable.steps}あたり\nダメージ",
+}
+
+
+def _head(key: str, unit: str) -> str:
+    return f"{HEADS[key]}\n{unit}"
+
+
+def observed_columns(settings: dict) -> tuple[Column, ...]:
+    """The observed table's columns: the causal Δ first, then what was seen; the swap Δ
+    only when a reference page was named."""
+    columns = [
+        Column("ページ", "left", _name, wraps=True),
+        Column(_head("delta", "pt [95%]"), "right", lambda row, _: interval_text(row["delta"])),
+    ]
+    if settings.get("reference") is not None:
+        columns.append(Column(_head("swap_delta", "pt [95%]"), "right", _swap, gives_way=2))
+    columns += [
+        Column(_head("drawn", "% [95%]（戦数）"), "right", _rate_cell("drawn")),
+        Column(_head("improvement", "pt [95%]"), "right", _observed_interval("improvement"),
+               gives_way=1),
+        Column(_head("opening", "% [95%]（戦数）"), "right", _rate_cell("opening"), gives_way=4),
+        Column(_head("later", "% [95%]（戦数）"), "right", _rate_cell("later"), gives_way=5),
+        Column(_head("not_drawn", "% [95%]（戦数）"), "right", _rate_cell("not_drawn"),
+               gives_way=3),
+        Column(_head("play_rate", "[95%]"), "right",
+               _observed_interval("play_rate", _mean_text), gives_way=6),
+        Column(_head("held_unplayable", "[95%]"), "right",
+               _observed_interval("held_unplayable", _mean_text), gives_way=7),
+        Column(_head("damage_per_step", "[95%]"), "right",
+               _observed_interval("damage_per_step", _mean_text), gives_way=8),
+        Column(observed.LABELS["flags"], "left", _flags, wraps=True, gives_way=2),
+    ]
+    return tuple(columns)
+
+
+def observed_table(report: dict) -> FittedTable:
+    """One row per page (the order of the Δ table): the figures designers read first,
+    beside the causal Δ."""
+    settings = report["settings"]
+    rows = sorted(report["pages"], key=lambda r: (-r["delta"]["estimate"], r["id"]))
+    return FittedTable(
+        f"ページの観測した数字（そのページを入れたデッキの戦闘で見たもの。原因ではありません。"
+        f"方針 {settings['policy']}）", observed_columns(settings), tuple(rows), settings)
+
+
+def observed_lines(report: dict) -> list[Text]:
+    """What the observed table's flags mean, and how to get the swap Δ."""
+    lines = []
+    seen = {c for r in report["pages"] for c in (r.get("observed") or {}).get("flags") or []}
+    for code in observed.FLAGS:
+        if code in seen:
+            lines.append(Text(f"{observed.FLAGS[code]}: {observed.FLAG_NOTES[code]}",
+                              style="yellow"))
+    if report["settings"].get("reference") is None and report["pages"]:
+        lines.append(Text(f"{observed.LABELS['swap_delta']}は --reference PAGE "
+                          "（はじめのデッキのページ）で測れます。"))
     return lines

@@ -29,7 +29,9 @@ ACTION_CAP = 5_000
 @dataclass(frozen=True)
 class BattleResult:
     """What came of one simulated battle. Per page id: ``plays``, the ``damage`` its
-    actions dealt, the 歩 its plays used (``steps``), and its ``pens`` and ``tears``.
+    actions dealt, the 歩 its plays used (``steps``), and its ``pens`` and ``tears``;
+    ``first_drawn``, when a copy of it was first seen in the hand (``hand_seen``) and
+    ``held_unplayable``, the turns it sat in the hand unplayable (``HandWatch``).
     ``hp_lost`` is 減ったHP[ラン]; ``turns`` the turns played over all stages."""
 
     seed: int
@@ -50,6 +52,11 @@ class BattleResult:
     #: how the last stage was won: "hp" (敵HP 0) or "breakthrough" (突破ライン); None
     #: unless won
     won_by: str | None = None
+    #: page id → 0 when a copy was in the opening hand, else the turn one was first seen
+    #: in the hand; a page never seen there is absent
+    first_drawn: dict = field(default_factory=dict)
+    #: page id → the turns at whose start a copy was in the hand and none was playable
+    held_unplayable: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """Plain values, for JSON reports."""
@@ -58,6 +65,38 @@ class BattleResult:
 
 #: The actions on a page a result counts, by page: action class → its tally.
 TALLIED = {Play: "plays", Pen: "pens", Tear: "tears"}
+
+
+class HandWatch:
+    """What the hand held, seen through the battle's public interface at each decision
+    (before each action): when each page was first seen there, and at each turn's first
+    decision, which pages sat there with no copy playable.
+
+    A page is "drawn" when it is seen in the hand at a decision: one drawn and gone
+    within a single action (drawn and discarded by the same effect, or drawn by the
+    battle's last action) is not seen. The opening hand is the hand at the first
+    decision (turn 1, before any action), recorded as turn 0."""
+
+    def __init__(self) -> None:
+        self.first_drawn: dict[str, int] = {}
+        self.held_unplayable: Counter = Counter()
+        self._seen: set[int] = set()
+        self._turn: int | None = None
+
+    def look(self, battle: Battle) -> None:
+        """Note the hand now (call before each action)."""
+        turn = battle.state.turns_run
+        opening = self._turn is None
+        hand = battle.hand
+        for uid in hand:
+            if uid not in self._seen:
+                self._seen.add(uid)
+                self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
+        if turn != self._turn:  # a turn's first decision
+            self._turn = turn
+            playable = {battle.page_id(uid) for uid in battle.playable_uids()}
+            for page in {battle.page_id(uid) for uid in hand} - playable:
+                self.held_unplayable[page] += 1
 
 
 def policy_rng(seed: int) -> random.Random:
@@ -80,7 +119,9 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
     s = battle.state
     tally = {name: Counter() for name in ("plays", "damage", "steps", "pens", "tears")}
     actions = 0
+    watch = HandWatch()
     while not battle.over and s.turns_run <= turn_cap and actions < ACTION_CAP:
+        watch.look(battle)
         action = policy(battle, rng)
         tallied = TALLIED.get(type(action))
         page = battle.page_id(action.uid) if tallied is not None else None
@@ -98,4 +139,6 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         stages_cleared=s.stage_index + (1 if result == "won" else 0),
         **{name: dict(sorted(c.items())) for name, c in tally.items()},
         damage_total=s.counter("run", "damage_dealt"), events=battle.event_count,
-        won_by=(None if result != "won" else "hp" if battle.enemy_hp <= 0 else "breakthrough"))
+        won_by=(None if result != "won" else "hp" if battle.enemy_hp <= 0 else "breakthrough"),
+        first_drawn=dict(sorted(watch.first_drawn.items())),
+        held_unplayable=dict(sorted(watch.held_unplayable.items())))

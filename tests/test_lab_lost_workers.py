@@ -34,7 +34,8 @@ if not Path("/proc/self/task").is_dir():
 #: worker while it holds tasks, and to see its replacement before the end.
 COMMANDS = {
     "sim": ["sim", "--enemy", "haguruma", "--page", "sakamichi", "--policy", "random",
-            "--precision", "0.001", "--max-pairs", "800", "--format", "json"],
+            "--precision", "0.001", "--max-pairs", "800", "--format", "json",
+            "--no-cache"],  # battles kept by an earlier run would leave no worker to kill
     "journey report": ["journey", "report", "--seeds", "1", "--budget", "1", "--nodes",
                        "1500", "--no-pairs", "--format", "json"],
 }

@@ -106,7 +106,7 @@ def test_both_labs_pages_are_drawn_from_the_one_layout():
     for page in (sim_page, journey_page):
         assert page.startswith("<!DOCTYPE html>") and style.splitlines()[1] in page
         assert '<dl id="settings">' in page and "<main>" in page
-    assert '<nav><a href="#pages">ページ</a><a href="#enemies">敵</a></nav>' in sim_page
+    assert '<nav><a href="#pages">ページ</a><a href="#observed">観測</a><a href="#enemies">敵</a></nav>' in sim_page
     assert '<a href="#numbers">数表</a></nav>' in journey_page
 
 

@@ -63,8 +63,10 @@ ALLOWED = {
     # (the journey's lab is journey/lab/, above the sim layer: sim/ imports none of it)
     # dsl.diskcache: where the lab's battle outcomes are kept (sim/cache.py)
     "sim": ({"sim", "runtime", "contract", "dsl.diskcache"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
-    "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario"},
-            {"pygls", "lsprotocol"}),
+    # the lab's report format and verdict words, for the pages' lenses (the lab itself is
+    # run as a process of its own: python -m sim.one_page)
+    "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario", "sim.lab",
+             "sim.stats"}, {"pygls", "lsprotocol"}),
     # the top room: each command calls on the rooms below it (inside its function, most)
     "commands": ({"commands", "compiler", "dsl", "contract", "runtime", "journey", "scenario",
                   "catalog", "terminal", "sim", "lsp"}, {"click", "rich", "watchfiles"}),

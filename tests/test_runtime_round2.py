@@ -15,6 +15,7 @@ import pytest
 
 from conftest import compiled_tables
 from runtime.battle import Battle, Refused
+from runtime.state import Face
 
 CONTENT = Path(__file__).parent / "fixtures" / "round2" / "content"
 
@@ -325,7 +326,7 @@ def test_a_copy_into_the_hand_carries_pen_upgrades_and_blanked_faces(tables):
     battle = scene(tables, ["twin", "guarded", "p36"], enemy="quiet")
     guarded = find(battle, "guarded")
     battle.pen(guarded, "future")
-    battle.state.pages[find(battle, "p36")].faces["past"].state = "blank"  # as 白紙化
+    battle.state.set_face(find(battle, "p36"), "past", Face("blank"))  # as 白紙化
     battle.play(find(battle, "twin"))  # 複製 1枚 手札 -> 手札 選択
     battle.choose([guarded])
     copies = [u for u in battle.hand if battle.state.pages[u].page == "guarded"]

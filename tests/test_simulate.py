@@ -68,13 +68,14 @@ def test_a_state_copy_is_independent_and_equal(tables):
     import dataclasses
 
     from runtime.battle import Battle
+    from runtime.state import Face
 
     battle = Battle.new(tables, seed=4, enemies=["haguruma"])
     battle.play(battle.playable_uids()[0])
     copied = battle.state.copy()
     face_before = battle.state.pages[0].faces["future"].state
     assert dataclasses.asdict(copied) == dataclasses.asdict(copy.deepcopy(battle.state))
-    copied.pages[0].faces["future"].state = "changed"
+    copied.set_face(0, "future", Face("changed"))
     copied.zones["hand"].clear()
     copied.counters["plays"] = 99
     copied.marks["turn"]["plays"] = 99
@@ -85,7 +86,7 @@ def test_a_state_copy_is_independent_and_equal(tables):
 
 
 def test_a_state_copy_equals_a_generic_deep_copy_at_every_step(tables):
-    """State.copy copies the big fields by their shape (runtime/state.py _COPIERS): at
+    """State.copy copies the big fields by their shape (runtime/state.py State.copy): at
     every step of whole battles it gives what copying every list and dict gives."""
     import random
 

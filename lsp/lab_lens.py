@@ -1,0 +1,288 @@
+"""実験のレンズ — over each page definition, its last balance lab verdict and 目標 status,
+and the command 「この ページで実験」 that measures that page again.
+
+Where a verdict comes from, newest first: a run from the editor (``run_page``: the lab for
+that page alone, sim/one_page.py, in a process of its own on the tables of the last check
+— the text in the editor, saved or not), else the JSON report ``jibunki sim --html`` left
+beside the content folder (``generated/sim/report.json``, found as the catalog finds it).
+The report is data from disk, read as untrusted: another format, a broken file, a row
+whose figures are not numbers — the page simply has no lens, never an error.
+
+A verdict older than the page's text says so: for an editor run, the page's text hashed
+when it ran differs from its text now; for the report (it keeps no hash), the page's file
+was modified after the report was written, or the editor holds unsaved changes to the page.
+No LSP types here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import math
+import os
+import pickle
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.lint import Result
+from contract import disk
+from contract.vocabulary import W
+from dsl import ast
+
+__all__ = ["COMMAND", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
+
+#: The command a lens or a code action runs (workspace/executeCommand), with the
+#: document's URI and the page's id as arguments.
+COMMAND = "jibunki.runPageLab"
+#: What the command is called where the designer picks it (a code action, the lens).
+RUN_TITLE = "この ページで実験"
+#: Where ``jibunki sim --html`` leaves its report, from the folder that holds content/.
+REPORT = Path("generated") / "sim" / "report.json"
+#: A report larger than this is no report of ours (the full one is a few hundred KB).
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+#: A page file larger than this is not read back to compare (lint refuses it anyway).
+MAX_PAGE_FILE_BYTES = 4 * 1024 * 1024
+#: Seconds an editor run may take before it is stopped (it takes a few).
+RUN_TIMEOUT = 120.0
+STALE = "前回の結果（この後ページを変更）"
+RUNNING = "実験中…"
+BLOCKED = "実験できません: {message}"
+#: A target's status by ``target_met`` (None: the interval straddles an end of it).
+TARGET_STATUS = {True: "内", False: "外", None: "未決"}
+#: Which side of the target a missed one lies on, by the sign of the interval.
+MISSED_SIDE = {True: "強い", False: "弱い"}
+
+
+@dataclass(frozen=True)
+class Lens:
+    """One lens: the page's first line (0-based), its id and the title."""
+
+    line: int
+    page: str
+    title: str
+
+
+@dataclass
+class Run:
+    """A run from the editor: ``running``, ``done`` (``row``) or ``blocked`` (``message``),
+    and the hash of the page's text it was started on."""
+
+    state: str
+    digest: str
+    row: dict | None = None
+    message: str = ""
+
+
+class Runs:
+    """The last editor run of each page, by (content folder, page id), and the rows of the
+    report last read, by the report's path (read again when its stamp changes)."""
+
+    def __init__(self):
+        self.last: dict[tuple[str, str], Run] = {}
+        self._reports: dict[str, tuple[tuple, dict[str, dict]]] = {}
+
+    def report_rows(self, path: Path | None) -> tuple[dict[str, dict], int | None]:
+        """The page rows of the report at ``path`` by id, and the report's modification
+        time (ns); nothing when there is no readable report of the lab's format."""
+        if path is None:
+            return {}, None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return {}, None
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        kept = self._reports.get(str(path))
+        if kept is None or kept[0] != stamp:
+            kept = (stamp, _read_rows(path))
+            self._reports[str(path)] = kept
+        return kept[1], stamp[0]
+
+
+def report_path(root: Path, alone: bool) -> Path | None:
+    """The report of the content folder ``root`` (none for a file checked alone)."""
+    return None if alone else root.parent / REPORT
+
+
+def _read_rows(path: Path) -> dict[str, dict]:
+    from sim.lab import FORMAT
+
+    try:
+        report = json.loads(disk.read_bounded(path, MAX_REPORT_BYTES))
+    except (disk.DiskError, OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    if not isinstance(report, dict) or report.get("format") != FORMAT:
+        return {}
+    rows = report.get("pages")
+    found: dict[str, dict] = {}
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("id"), str) \
+                and summary(row) is not None:
+            found.setdefault(row["id"], row)
+    return found
+
+
+# ------------------------------------------------------------------ the title
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _percent(value: float, signed: bool = True) -> str:
+    shown = round(value * 100, 1) + 0.0  # + 0.0: no "-0"
+    return f"{shown:+g}%" if signed and shown else f"{shown:g}%"
+
+
+def summary(row: dict) -> str | None:
+    """A report row's verdict as the lens says it — 「勝率差 +4.1%（±2.9%）強い ・ 目標
+    -15%〜+10% 内」 — or None when the row lacks what it needs (a broken report)."""
+    from sim.stats import VERDICTS
+
+    delta = row.get("delta")
+    if not isinstance(delta, dict):
+        return None
+    estimate, low, high = (_number(delta.get(k)) for k in ("estimate", "low", "high"))
+    verdict = row.get("verdict")
+    if None in (estimate, low, high) or not low <= high \
+            or not isinstance(verdict, str) or verdict not in VERDICTS:
+        return None
+    text = (f"{W.measure.win_rate_delta} {_percent(estimate)}（±{_percent((high - low) / 2, signed=False)}）"
+            f"{VERDICTS[verdict]}")
+    target = row.get("target")
+    if target is None:
+        return text
+    if not isinstance(target, dict):
+        return None
+    t_low, t_high = _number(target.get("low")), _number(target.get("high"))
+    met = row.get("target_met")
+    if t_low is None or t_high is None or met not in TARGET_STATUS:
+        return None
+    status = TARGET_STATUS[met]
+    if met is False:
+        status += f"（{MISSED_SIDE[low > t_high]}）"
+    return f"{text} ・ 目標 {_percent(t_low)}〜{_percent(t_high)} {status}"
+
+
+# ------------------------------------------------------------------ the pages
+
+
+def _pages(result: Result, path: str) -> list[ast.Page]:
+    if result.compilation is None:
+        return []
+    return [item for source in result.compilation.sources
+            if source.path == path and source.parsed is not None
+            for item in source.parsed.file.items if isinstance(item, ast.Page)]
+
+
+def _text(lines: list[str], page: ast.Page) -> str:
+    """The lines the page's definition spans, as the editor has them."""
+    return "\n".join(line.rstrip("\r") for line in lines[page.span.line - 1:page.span.end_line])
+
+
+def digest(lines: list[str], page: ast.Page) -> str:
+    """The hash of the page's text: what tells an editor run's text from the page's now."""
+    return hashlib.sha256(_text(lines, page).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def page_at(result: Result, path: str, line: int) -> ast.Page | None:
+    """The page of the document whose definition holds ``line`` (0-based), if any."""
+    return next((p for p in _pages(result, path)
+                 if p.span.line - 1 <= line <= p.span.end_line - 1), None)
+
+
+def page_named(result: Result, path: str, page: str) -> ast.Page | None:
+    """The page of the document whose id is ``page``, if any."""
+    return next((p for p in _pages(result, path) if p.id.text == page), None)
+
+
+def _changed_since(path: str, lines: list[str], page: ast.Page, written_ns: int) -> bool:
+    """Whether the page's text may be newer than a report written at ``written_ns``: its
+    file was modified after, or the editor's text of the page is not in the file (unsaved
+    changes)."""
+    try:
+        if os.stat(path).st_mtime_ns > written_ns:
+            return True
+        saved = disk.read_bounded(path, MAX_PAGE_FILE_BYTES).decode("utf-8", "replace")
+    except (disk.DiskError, OSError):
+        return True  # no file to compare with: the report cannot be of this text
+    return _text(lines, page) not in saved.replace("\r\n", "\n")
+
+
+def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
+           runs: Runs) -> list[Lens]:
+    """A lens over each page of the document ``path`` (``lines``: its text in the editor)
+    that has a verdict: from an editor run, else from the folder's report."""
+    pages = _pages(result, path)
+    if not pages:
+        return []
+    rows, written = runs.report_rows(report_path(root, alone))
+    found = []
+    for page in pages:
+        name = page.id.text
+        run = runs.last.get((str(root), name))
+        if run is not None and run.state == "running":
+            title = RUNNING
+        elif run is not None and run.state == "blocked":
+            title = f"{BLOCKED.format(message=run.message)} ▶ {RUN_TITLE}"
+        elif run is not None:
+            title = summary(run.row) or ""
+            if run.digest != digest(lines, page):
+                title += f" ・ {STALE}"
+            title += f" ▶ {RUN_TITLE}"
+        elif name in rows:
+            title = summary(rows[name])
+            if _changed_since(path, lines, page, written):
+                title += f" ・ {STALE}"
+            title += f" ▶ {RUN_TITLE}"
+        else:
+            continue
+        found.append(Lens(page.span.line - 1, name, title))
+    return found
+
+
+# ------------------------------------------------------------------ the run
+
+
+async def run_page(tables_literal: dict, page: str, settings: dict | None = None,
+                   timeout: float = RUN_TIMEOUT) -> tuple[dict | None, str]:
+    """(the page's row, "") from the lab for ``page`` alone (sim/one_page.py) in a process
+    of its own, awaited without blocking the loop; (None, why) in Japanese when it could
+    not run."""
+    try:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "sim.one_page", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            cwd=str(Path(__file__).resolve().parent.parent))
+    except OSError as exc:
+        return None, f"実験のプロセスを始められません（{exc.strerror or exc}）"
+    sent = pickle.dumps((tables_literal, page, settings or {}))
+    try:
+        out, _ = await asyncio.wait_for(child.communicate(sent), timeout)
+    except asyncio.TimeoutError:
+        child.kill()
+        await child.wait()
+        return None, f"{timeout:g} 秒たっても終わらないので止めました"
+    except OSError as exc:  # the pipe broke: the process ended before it read the tables
+        if child.returncode is None:
+            child.kill()
+        await child.wait()
+        return None, f"実験のプロセスが途中で終わりました（{exc.strerror or exc}）"
+    except asyncio.CancelledError:  # the server is ending: no process left behind
+        if child.returncode is None:
+            child.kill()
+        raise
+    try:
+        answer = json.loads(out.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        answer = None
+    if not isinstance(answer, dict):
+        return None, f"実験のプロセスが途中で終わりました（終了コード {child.returncode}）"
+    if "error" in answer:
+        return None, str(answer["error"])
+    if summary(answer) is None:
+        return None, "実験の結果を読めません"
+    return answer, ""

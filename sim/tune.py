@@ -1,0 +1,637 @@
+"""調整 — ``jibunki sim --tune``: the smallest one-number edit that puts a page's Δ win rate
+(or an enemy's win rate) inside its 目標.
+
+1. **The numbers.** (commands/tune_source.py) The item's source is parsed again (dsl.parser) and every number literal
+   its effect reads is a candidate, with its place (path:line:col) and its text: for a page
+   its 綻び倍率 and every number of its faces', pens' and tear's 作用 (constants,
+   coefficients, payments, counts); for an enemy its HP, 突破ライン and Intent amounts.
+2. **The tables of an edit.** The content is compiled in memory with the number's text
+   replaced (compiler.pipeline, so a number means whatever the compiler makes of it); the
+   workers receive only the leaves of the literal that changed (``diff``) and build those
+   tables once each (``Context``).
+3. **The search.** Every candidate is measured on the same seeds (paired with the same
+   baseline battles, played once): first at both ends of its range, which says in which
+   direction the measure moves and whether the band can be reached; then by bisection
+   towards the value nearest the written one whose interval lies inside the band. The
+   candidates of one step are played in one round, so both cores stay busy.
+4. **The confirmation.** The least relative change is measured again on fresh seeds (an
+   offset range), to the lab's precision; if it misses, the next candidate is tried.
+
+The battles are the lab's (sim.lab ``Task`` and ``work``, decks and stages from a ``Lab``),
+the intervals sim.stats's; nothing depends on time or on the number of workers.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import stats
+from .lab import CHUNK, Lab, Settings, Task, work
+
+#: The confirmation's seeds start this far past the search's: a different range.
+CONFIRM_OFFSET = 1_000_000
+#: Pairs (battles, for an enemy) each trial of the search plays.
+SEARCH_PAIRS = 400
+#: Candidates confirmed at most, in order of least change, before giving up.
+CONFIRM_TRIES = 2
+#: Steps a confirmed edit may take past the searched one when fresh seeds find it short.
+WALK = 3
+
+
+class TuneError(Exception):
+    """A request that cannot be tuned (no 目標, a file that cannot be read): the message is
+    Japanese, for the designer."""
+
+
+# ------------------------------------------------------------------ the numbers
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A number literal of the source that the item's measure depends on."""
+
+    path: str  # as the compiler shows it (relative to the working folder)
+    line: int
+    col: int  # 1-based, in characters
+    end_col: int
+    text: str
+    value: int | float
+    role: str  # what the number is, in designer words (HP, 綻び倍率, 作用 …)
+    source_line: str  # the whole line as written
+
+    @property
+    def where(self) -> str:
+        """path:line:col."""
+        return f"{self.path}:{self.line}:{self.col}"
+
+    @property
+    def decimals(self) -> int:
+        """Digits after the point, as written."""
+        return len(self.text.split(".")[1]) if "." in self.text else 0
+
+    @property
+    def step(self) -> float:
+        """The literal's last digit: the search's grid."""
+        return 10.0 ** -self.decimals if self.decimals else 1
+
+    def spell(self, value: float) -> str:
+        """``value`` written as the literal was (its decimals)."""
+        if not self.decimals:
+            return str(int(round(value)))
+        return f"{value:.{self.decimals}f}"
+
+    def grid(self, value: float) -> int:
+        """``value`` in steps of the literal's last digit."""
+        return int(round(value / self.step))
+
+    def at(self, index: int) -> int | float:
+        """The value of grid index ``index``."""
+        return index if not self.decimals else round(index * self.step, self.decimals)
+
+    def edited_line(self, value: float) -> str:
+        """The source line with the number written as ``value``."""
+        return (self.source_line[:self.col - 1] + self.spell(value)
+                + self.source_line[self.end_col - 1:])
+
+    def relative_change(self, value: float) -> float:
+        """|value − written| / |written| (a written 0: in steps)."""
+        return abs(value - self.value) / max(abs(self.value), self.step)
+
+
+def find_item(table: dict, item_id: str) -> dict:
+    """An item's literal in a pages/enemies table."""
+    for value in table.values():
+        if isinstance(value, list):
+            for row in value:
+                if isinstance(row, dict) and row.get("id") == item_id:
+                    return row
+        if isinstance(value, dict) and item_id in value and isinstance(value[item_id], dict):
+            return value[item_id]
+    raise TuneError(f"「{item_id}」が表にありません")
+
+
+# ------------------------------------------------------------------ patches, workers
+
+
+def diff(old, new, path=()) -> list:
+    """The leaves (or whole subtrees, where the shape changed) of ``new`` that differ from
+    ``old``, as (path, value)."""
+    if type(old) is not type(new):
+        return [(path, new)]
+    if isinstance(old, dict):
+        if old.keys() != new.keys():
+            return [(path, new)]
+        return [d for k in old for d in diff(old[k], new[k], (*path, k))]
+    if isinstance(old, list):
+        if len(old) != len(new):
+            return [(path, new)]
+        return [d for i, (a, b) in enumerate(zip(old, new)) for d in diff(a, b, (*path, i))]
+    return [] if old == new else [(path, new)]
+
+
+def patched(literal: dict, patch) -> dict:
+    """``literal`` with a ``diff``'s changes made (a copy)."""
+    if not patch:
+        return literal
+    out = copy.deepcopy(literal)
+    for path, value in patch:
+        if not path:
+            return copy.deepcopy(value)
+        node = out
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return out
+
+
+class Context:
+    """What a worker keeps: the base literals, and the tables of the edits it has seen."""
+
+    KEEP = 24
+
+    def __init__(self, literal: dict):
+        self.literal = literal
+        self.tables: dict[str, object] = {}
+
+    def of(self, patch):
+        """The tables of an edit (built once)."""
+        from runtime.tables import from_dicts
+
+        key = repr(patch)
+        if key not in self.tables:
+            if len(self.tables) >= self.KEEP:
+                self.tables.pop(next(iter(self.tables)))
+            self.tables[key] = from_dicts(patched(self.literal, patch))
+        return self.tables[key]
+
+
+def prepare(literal: dict) -> Context:
+    """A worker's context (sim.backends ``prepare``)."""
+    return Context(literal)
+
+
+def play(context: Context, job) -> list:
+    """A lab task played on the tables of an edit: ``job`` is (patch, sim.lab.Task)."""
+    patch, task = job
+    return work(context.of(patch), task)
+
+
+# ------------------------------------------------------------------ measuring
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What is tuned: a page (its Δ win rate) or an enemy (the starting deck's win rate
+    against it alone), with its 目標 as fractions."""
+
+    kind: str  # "page" | "enemy"
+    id: str
+    name: str
+    low: float
+    high: float
+
+
+@dataclass
+class Measure:
+    """One measurement: the interval, and how many pairs (battles) it rests on."""
+
+    interval: stats.Interval
+    n: int
+
+    def inside(self, s: Subject) -> bool:
+        """Whether the interval lies wholly inside the 目標."""
+        return stats.target_met(self.interval, s.low, s.high) is True
+
+
+class Meter:
+    """Plays a subject's battles under edits: the search's seeds are shared by every
+    trial (and a page's baseline battles, which no edit of the page changes unless the
+    page is in the starting deck, are played once)."""
+
+    def __init__(self, runner, base_literal: dict, settings: Settings, tables):
+        self.runner, self.literal, self.settings = runner, base_literal, settings
+        self.lab = Lab(base_literal, tables, settings)
+        self.baselines: dict[tuple, list] = {}
+        self.battles = 0
+
+    def measure(self, subject: Subject, patches: list, start: int, n: int) -> list[Measure]:
+        """Each patch's measure on pairs ``start`` .. ``start + n`` (one round)."""
+        lab, s = self.lab, self.settings
+        seeds = [(s.seed + i, lab.stages_of_pair(i)) for i in range(start, start + n)]
+        if subject.kind == "enemy":
+            seeds = [(s.seed + i, (subject.id,)) for i in range(start, start + n)]
+        jobs, owners = [], []
+
+        def want(owner, deck, focus, patch) -> None:
+            for at in range(0, len(seeds), CHUNK):
+                jobs.append((patch, Task(deck, s.policy, s.turn_cap, focus,
+                                         tuple(seeds[at:at + CHUNK]))))
+                owners.append(owner)
+
+        # A page in the starting deck changes its baseline too.
+        shared = subject.kind == "page" and subject.id not in lab.baseline_deck()
+        base_keys = []
+        for k, patch in enumerate(patches):
+            if subject.kind == "enemy":
+                want(("v", k), lab.baseline_deck(), None, patch)
+                continue
+            want(("v", k), lab.variant_deck(subject.id), subject.id, patch)
+            key = (start, n, () if shared else repr(patch))
+            base_keys.append(key)
+            if key not in self.baselines and ("b", key) not in owners:
+                want(("b", key), lab.baseline_deck(), None, () if shared else patch)
+        results = self.runner.run(play, jobs)
+        self.battles += sum(len(t.battles) for _, t in jobs)
+        got: dict = {}
+        for owner, result in zip(owners, results):
+            got.setdefault(owner, []).extend(result)
+        for owner, outcomes in got.items():
+            if owner[0] == "b":
+                self.baselines[owner[1]] = outcomes
+        out = []
+        for k in range(len(patches)):
+            variant = got[("v", k)]
+            if subject.kind == "enemy":
+                interval = stats.wilson(sum(o.won for o in variant), len(variant))
+            else:
+                base = self.baselines[base_keys[k]]
+                interval = _paired(variant, base).interval()
+            out.append(Measure(interval, len(variant)))
+        return out
+
+    def to_precision(self, subject: Subject, patch, start: int) -> Measure:
+        """A measure on pairs from ``start``, played in rounds until its half-width is the
+        settings' precision (or ``max_pairs``), as the lab plays an entry."""
+        s = self.settings
+        n = min(s.batch, s.max_pairs)
+        variant, base = [], []
+        while True:
+            more = n - len(variant)
+            if more > 0:
+                variant += self._outcomes(subject, patch, start + len(variant), more, "v")
+                if subject.kind == "page":
+                    base += self._outcomes(subject, patch, start + len(base), more, "b")
+            if subject.kind == "enemy":
+                interval = stats.wilson(sum(o.won for o in variant), len(variant))
+                needed = stats.battles_needed(interval.estimate, s.precision)
+            else:
+                paired = _paired(variant, base)
+                interval = paired.interval()
+                discordance = (paired.variant_only + paired.baseline_only) / paired.n
+                needed = stats.pairs_needed(discordance, paired.delta, s.precision)
+            if interval.half_width <= s.precision or len(variant) >= s.max_pairs:
+                return Measure(interval, len(variant))
+            grow = min(max(needed, len(variant) + s.batch), 4 * len(variant))
+            n = min(s.max_pairs, math.ceil(grow / CHUNK) * CHUNK)
+
+    def _outcomes(self, subject: Subject, patch, start: int, n: int, which: str) -> list:
+        lab, s = self.lab, self.settings
+        if subject.kind == "enemy":
+            seeds = [(s.seed + i, (subject.id,)) for i in range(start, start + n)]
+            deck, focus = lab.baseline_deck(), None
+        else:
+            seeds = [(s.seed + i, lab.stages_of_pair(i)) for i in range(start, start + n)]
+            deck, focus = ((lab.variant_deck(subject.id), subject.id) if which == "v"
+                           else (lab.baseline_deck(), None))
+            if which == "b" and subject.id not in lab.baseline_deck():
+                patch = ()
+        jobs = [(patch, Task(deck, s.policy, s.turn_cap, focus, tuple(seeds[at:at + CHUNK])))
+                for at in range(0, len(seeds), CHUNK)]
+        self.battles += len(seeds)
+        return [o for result in self.runner.run(play, jobs) for o in result]
+
+
+def _paired(variant: list, baseline: list) -> stats.Paired:
+    cells = {(1, 1): 0, (1, 0): 0, (0, 1): 0, (0, 0): 0}
+    for v, b in zip(variant, baseline):
+        cells[v.won, b.won] += 1
+    return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0])
+
+
+# ------------------------------------------------------------------ the search
+
+
+@dataclass
+class Trial:
+    """A value tried and its measure on the search's seeds."""
+
+    value: float
+    measure: Measure
+
+
+@dataclass
+class Reach:
+    """What one candidate can do: the value nearest the written one whose interval is
+    inside the band (``found``), or, when none is, the closest it came (``closest``)."""
+
+    candidate: Candidate
+    found: Trial | None = None
+    #: What the bisection found on the search's seeds (``found`` may lie a few steps past
+    #: it when fresh seeds found it short).
+    searched: Trial | None = None
+    closest: Trial | None = None
+    trials: list[Trial] = field(default_factory=list)
+
+    @property
+    def change(self) -> float:
+        """The relative change of the value found (or the closest)."""
+        best = self.found or self.closest
+        return math.inf if best is None else self.candidate.relative_change(best.value)
+
+
+@dataclass
+class Outcome:
+    """The whole answer for one subject."""
+
+    subject: Subject
+    before: Measure
+    reaches: list[Reach]
+    chosen: Reach | None = None
+    confirmed: Measure | None = None
+    confirm_seed: int = 0
+    tried: list[tuple[Reach, Measure]] = field(default_factory=list)
+    battles: int = 0
+
+    @property
+    def already(self) -> bool:
+        """Whether it was inside its 目標 as written."""
+        return self.before.inside(self.subject)
+
+
+def distance(m: Measure, s: Subject) -> float:
+    """How far an interval lies outside the band (0: inside), in fractions."""
+    return max(0.0, m.interval.high - s.high) + max(0.0, s.low - m.interval.low)
+
+
+def span_of(cand: Candidate) -> tuple[int, int]:
+    """The candidate's range, in grid steps: from 0 to three times the written value (at
+    least ten steps above it); a 綻び倍率 stays under the contract's bound."""
+    from contract.vocabulary import FRAY_MUL_BOUND, W
+
+    here = cand.grid(cand.value)
+    top = max(3 * here, here + 10)
+    if cand.role == W.variable.fray_mul:
+        top = min(top, cand.grid(FRAY_MUL_BOUND))
+    return 0, top
+
+
+def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
+         pairs: int = SEARCH_PAIRS) -> Outcome:
+    """Search every candidate of ``subject``, then confirm the least change on fresh
+    seeds. ``content`` compiles an edit (``edited(candidate, value)``: the literals, or None)
+    and holds the unedited ``literal`` (commands/tune_source.py ``Content``)."""
+    start_battles = meter.battles
+    patch_of: dict[tuple, object] = {}
+
+    def patch(cand: Candidate, index: int):
+        key = (cand.where, index)
+        if key not in patch_of:
+            literal = content.edited(cand, cand.at(index))
+            patch_of[key] = None if literal is None else tuple(diff(content.literal, literal))
+        return patch_of[key]
+
+    def round_of(points: list[tuple[Reach, int]]) -> list[Trial | None]:
+        """Measure each (reach, grid index) in one round; None: the edit does not compile."""
+        valid = [(r, i, patch(r.candidate, i)) for r, i in points]
+        todo = [(r, i, p) for r, i, p in valid if p is not None]
+        measures = meter.measure(subject, [p for _, _, p in todo], 0, pairs) if todo else []
+        by = {(id(r), i): Trial(r.candidate.at(i), m) for (r, i, _), m in zip(todo, measures)}
+        out = []
+        for r, i, _ in valid:
+            trial = by.get((id(r), i))
+            if trial is not None:
+                r.trials.append(trial)
+            out.append(trial)
+        return out
+
+    before = meter.measure(subject, [()], 0, pairs)[0]
+    outcome = Outcome(subject, before, [Reach(c) for c in cands])
+    if outcome.already or not cands:
+        outcome.battles = meter.battles - start_battles
+        return outcome
+    too_high = before.interval.high > subject.high
+    # Both ends of every range, in one round; an end that does not compile moves halfway in.
+    ends: dict[int, list[int]] = {}
+    for r in outcome.reaches:
+        here = r.candidate.grid(r.candidate.value)
+        lo, hi = span_of(r.candidate)
+        ends[id(r)] = [lo, hi, here]
+    trials = round_of([(r, e) for r in outcome.reaches for e in ends[id(r)][:2]])
+    for _ in range(3):
+        retry = []
+        for k, r in enumerate(outcome.reaches):
+            for side in (0, 1):
+                if trials[2 * k + side] is None:
+                    e, here = ends[id(r)][side], ends[id(r)][2]
+                    ends[id(r)][side] = (e + here) // 2 if side == 0 else -(-(e + here) // 2)
+                    retry.append((k, side))
+        if not retry:
+            break
+        again = round_of([(outcome.reaches[k], ends[id(outcome.reaches[k])][side])
+                          for k, side in retry])
+        for (k, side), t in zip(retry, again):
+            trials[2 * k + side] = t
+    # Bisection towards the value nearest the written one that is inside the band.
+    brackets = {}
+    for k, r in enumerate(outcome.reaches):
+        here = ends[id(r)][2]
+        pair = [(ends[id(r)][side], trials[2 * k + side]) for side in (0, 1)]
+        pair = [(i, t) for i, t in pair if t is not None and i != here]
+        if not pair:
+            continue
+        # The end that moves the measure the right way.
+        index, end = (min if too_high else max)(pair, key=lambda it: it[1].measure.interval.estimate)
+        if not _past(end.measure, subject, too_high):
+            r.closest = min(r.trials, key=lambda t: (distance(t.measure, subject),
+                                                    r.candidate.relative_change(t.value)))
+            continue
+        brackets[id(r)] = (r, here, index, end)
+    while brackets:
+        points = []
+        for key, (r, near, far, end) in list(brackets.items()):
+            if abs(far - near) <= 1:
+                _settle(r, end, subject)
+                del brackets[key]
+                continue
+            points.append((r, (near + far) // 2 if far > near else -(-(near + far) // 2)))
+        if not points:
+            break
+        for (r, mid), t in zip(points, round_of(points)):
+            _, near, far, end = brackets[id(r)]
+            if t is not None and _past(t.measure, subject, too_high):
+                brackets[id(r)] = (r, near, mid, t)
+            else:
+                brackets[id(r)] = (r, mid, far, end)
+    ranked = sorted(outcome.reaches, key=lambda r: (r.found is None, r.change if r.found
+                                                    else distance(r.closest.measure, subject)
+                                                    if r.closest else math.inf))
+    outcome.reaches = ranked
+    outcome.confirm_seed = meter.settings.seed + CONFIRM_OFFSET
+    for r in [r for r in ranked if r.found][:CONFIRM_TRIES]:
+        index = r.candidate.grid(r.found.value)
+        way = 1 if index > r.candidate.grid(r.candidate.value) else -1
+        lo, hi = span_of(r.candidate)
+        for walk in range(WALK + 1):
+            m = meter.to_precision(subject, patch(r.candidate, index), CONFIRM_OFFSET)
+            if m.inside(subject) or not _short(m, subject, too_high) or walk == WALK \
+                    or not lo <= index + way <= hi or patch(r.candidate, index + way) is None:
+                break
+            # The edit found barely inside on the search's seeds fell short on fresh ones:
+            # one step further, measured on the search's seeds too (what is shown).
+            index += way
+            r.found = round_of([(r, index)])[0]
+        outcome.tried.append((r, m))
+        if m.inside(subject):
+            outcome.chosen, outcome.confirmed = r, m
+            break
+    outcome.battles = meter.battles - start_battles
+    return outcome
+
+
+def _past(m: Measure, s: Subject, too_high: bool) -> bool:
+    """Whether the interval has come back across the band's violated end."""
+    return m.interval.high <= s.high if too_high else m.interval.low >= s.low
+
+
+def _short(m: Measure, s: Subject, too_high: bool) -> bool:
+    """Whether the interval still crosses the violated end of the band (not overshot)."""
+    return m.interval.high > s.high if too_high else m.interval.low < s.low
+
+
+def _settle(r: Reach, end: Trial, s: Subject) -> None:
+    """The bracket has closed at ``end``: inside the band, or past it (overshoot)."""
+    if end.measure.inside(s):
+        r.found = r.searched = end
+    else:
+        r.closest = min(r.trials, key=lambda t: (distance(t.measure, s),
+                                                r.candidate.relative_change(t.value)))
+
+
+# ------------------------------------------------------------------ the report
+
+
+def pt(x: float) -> str:
+    """A fraction as signed points."""
+    return f"{x * 100:+.1f}"
+
+
+def shown(m: Measure, s: Subject) -> str:
+    """An interval as the lab prints it: Δ in points for a page, % for an enemy."""
+    i = m.interval
+    if s.kind == "page":
+        return f"Δ {pt(i.estimate)} [{pt(i.low)}, {pt(i.high)}] pt"
+    from contract.vocabulary import MEASURE_OF
+
+    return f"{MEASURE_OF['enemy'].ja} {i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
+
+
+def band(s: Subject) -> str:
+    """The 目標 as rules text says it."""
+    from contract.vocabulary import MEASURE_OF
+
+    return MEASURE_OF[s.kind].said_range(s.low, s.high)
+
+
+def where_is(m: Measure, s: Subject) -> str:
+    """Inside, outside (which side) or on an end of the 目標."""
+    met = stats.target_met(m.interval, s.low, s.high)
+    if met is True:
+        return "目標の内側"
+    side = "上" if m.interval.estimate > s.high else "下" if m.interval.estimate < s.low else ""
+    if met is None:
+        return f"目標の端にかかる{f'（{side}寄り）' if side else ''}"
+    return f"目標の外（{side}）"
+
+
+def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
+    """The designer's report of one subject (Japanese)."""
+    s = o.subject
+    what = "ページ" if s.kind == "page" else "敵"
+    out = [f"調整: {what} {s.name} {s.id}（{band(s)}）",
+           f"  いま: {shown(o.before, s)}（{o.before.n} {unit}）— {where_is(o.before, s)}"]
+    if o.already:
+        out.append("  目標の内側なので変える数はありません。")
+        return out
+    if not o.reaches:
+        out.append("  効果に数が書かれていないので、1 つの数では調整できません。")
+        return out
+    out.append(f"  調べた数（{len(o.reaches)} 個、各 {pairs} {unit}の同じシードで）:")
+    for r in o.reaches:
+        c = r.candidate
+        head = f"    {c.where}  {c.role} {c.text}"
+        if r.found:
+            out.append(f"{head} → {c.spell(r.found.value)}（{_percent(c, r.found.value)}）"
+                       f"  {shown(r.found.measure, s)}")
+        elif r.closest:
+            out.append(f"{head}: 届きません（最も近いのは {c.spell(r.closest.value)}: "
+                       f"{shown(r.closest.measure, s)}）")
+        else:
+            out.append(f"{head}: 測れません（書き換えるとコンパイルできません）")
+    for r, m in o.tried:
+        if r is not o.chosen:
+            out.append(f"  確認で外れました: {r.candidate.where} {r.candidate.text} → "
+                       f"{r.candidate.spell(r.found.value)}: {shown(m, s)}")
+    if o.chosen is None:
+        best = o.reaches[0]
+        if best.found is None and best.closest is not None:
+            out.append("  1 つの数を変えるだけでは目標に届きません。最も近いのは:")
+            out += _diff(best.candidate, best.closest.value)
+            out.append(f"  前: {shown(o.before, s)} → 後: {shown(best.closest.measure, s)}")
+        else:
+            out.append("  確認で目標に入る変更は見つかりませんでした。")
+        return out
+    r, c = o.chosen, o.chosen.candidate
+    out.append("  提案（変える割合の最も小さいもの）:")
+    out += _diff(c, r.found.value)
+    out.append(f"  前: {shown(o.before, s)} → 後: {shown(r.found.measure, s)}（探索 {pairs} {unit}）")
+    out.append(f"  確認（新しいシード {o.confirm_seed}〜、{o.confirmed.n} {unit}）: "
+               f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
+    return out
+
+
+def _percent(c: Candidate, value: float) -> str:
+    if c.value == 0:
+        return f"{value - c.value:+g}"
+    return f"{(value - c.value) / abs(c.value) * 100:+.0f}%"
+
+
+def _diff(c: Candidate, value: float) -> list[str]:
+    def bare(line: str) -> str:
+        code = line.split("#", 1)[0] if "#" in line[c.end_col - 1:] else line
+        return code.strip()
+
+    return [f"    {c.path}:{c.line}",
+            f"    - {bare(c.source_line)}",
+            f"    + {bare(c.edited_line(value))}"]
+
+
+# ------------------------------------------------------------------ the run
+
+
+def subject_of(literal: dict, kind: str, item_id: str) -> Subject:
+    """The page or enemy ``item_id`` with its 目標; TuneError when it states none."""
+    table = literal["pages" if kind == "page" else "enemies"]
+    row = find_item(table, item_id)
+    target = row.get("target")
+    if target is None:
+        example = (band(Subject(kind, item_id, "", -0.05, 0.05)) if kind == "page"
+                   else band(Subject(kind, item_id, "", 0.4, 0.7)))
+        what = "ページ" if kind == "page" else "敵"
+        raise TuneError(f"{what}「{item_id}」には 目標 がありません。調整するには "
+                        f"{row['source']['path']}:{row['source']['line']} の{what}に "
+                        f"「{example}」のように書いてください")
+    return Subject(kind, item_id, row["name"], target["low"], target["high"])
+
+
+def open_meter(content, settings: Settings, tables, *, workers: int = 1,
+               backend: str = "local", address: str | None = None):
+    """A runner whose workers hold the content's literals, and a Meter on it (a context
+    manager: the runner)."""
+    from .backends import open_runner
+
+    runner = open_runner(prepare, content.literal, workers=workers, backend=backend,
+                         address=address)
+    return runner, Meter(runner, content.literal, settings, tables)

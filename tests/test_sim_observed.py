@@ -1,0 +1,139 @@
+"""The observed figures of the balance lab (sim/observed.py, sim/stats.py's newcombe,
+t_quantile, mean_interval; sim/simulate.py's HandWatch): on cases worked out by hand,
+against published examples, and in every renderer with their Japanese words."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from sim import observed, stats
+from sim.lab import NOT_DRAWN, Outcome
+from sim.policies import POLICIES
+from sim.simulate import play_one
+
+from test_sim_lab import lab_tables  # noqa: F401  (the fixture: content with ippatsu)
+from test_sim_report_html import sample_report
+
+
+def test_newcombe_matches_the_published_examples():
+    # Newcombe (1998), Statistics in Medicine 17:873-890, Table II, method 10
+    for (a, m, b, n), (low, high) in [((56, 70, 48, 80), (0.0524, 0.3339)),
+                                      ((9, 10, 3, 10), (0.1705, 0.8090)),
+                                      ((5, 56, 0, 29), (-0.0381, 0.1926))]:
+        interval = stats.newcombe(a, m, b, n)
+        assert interval.estimate == pytest.approx(a / m - b / n)
+        assert (interval.low, interval.high) == pytest.approx((low, high), abs=1e-4)
+
+
+def test_t_quantile_and_the_mean_interval_match_the_tables():
+    for df, t in [(1, 12.706), (2, 4.303), (5, 2.571), (10, 2.228), (30, 2.042)]:
+        assert stats.t_quantile(df) == pytest.approx(t, abs=1e-3)
+    interval = stats.mean_interval([1, 2, 3, 4, 5])  # mean 3, s = √2.5, t(4) = 2.776
+    assert interval.estimate == 3
+    assert interval.high - 3 == pytest.approx(2.776 * (2.5 ** 0.5) / 5 ** 0.5, abs=2e-3)
+    assert stats.mean_interval([]) is None
+
+
+def _battle(won, turns, drawn, held=0, plays=0):
+    return Outcome(won, turns, 0, 0, plays, 0, 0, 0, 0, drawn, held)
+
+
+def test_the_figures_split_the_battles_by_when_the_page_was_drawn():
+    # 40 in the opening hand (30 won, 4 turns, held 1), 20 drawn on turn 3 (10 won,
+    # 8 turns, held 2), 40 never drawn (20 won, 4 turns)
+    battles = ([_battle(int(i < 30), 4, 0, 1, 2) for i in range(40)]
+               + [_battle(int(i < 10), 8, 3, 2, 1) for i in range(20)]
+               + [_battle(int(i < 20), 4, NOT_DRAWN) for i in range(40)])
+    got = observed.figures(battles)
+    assert got["drawn"]["battles"] == 60 and got["drawn"]["win_rate"]["estimate"] == pytest.approx(40 / 60, abs=1e-6)
+    assert got["opening"]["win_rate"]["estimate"] == 0.75
+    assert got["later"]["win_rate"]["estimate"] == 0.5
+    assert got["not_drawn"]["win_rate"]["estimate"] == 0.5
+    assert got["improvement"] == stats.newcombe(40, 60, 20, 40).to_dict()
+    assert got["held_unplayable"]["estimate"] == pytest.approx(80 / 60, abs=1e-6)
+    assert got["play_rate"]["estimate"] == pytest.approx(100 / 100)
+    assert got["turns"] == {"drawn": pytest.approx(16 / 3, abs=1e-6), "not_drawn": 4}
+    assert got["flags"] == ["long_games"]  # 5.33 turns ≥ 1.25 × 4
+
+
+def test_the_flags_on_constructed_cases():
+    same = [_battle(1, 5, 0)] * 40 + [_battle(0, 5, NOT_DRAWN)] * 40
+    assert observed.flags(same[:40], same[40:]) == []
+    assert observed.flags([_battle(1, 5, 0)] * 29, [_battle(0, 5, NOT_DRAWN)] * 40) \
+        == ["rarely_drawn"]
+    assert observed.flags([_battle(1, 5, 0)] * 40, []) == ["rarely_not_drawn"]
+    # 6 turns against 5: longer, not markedly (under ×1.25)
+    assert observed.flags([_battle(1, 6, 0)] * 40, [_battle(1, 5, -1)] * 40) == []
+    got = observed.figures([_battle(1, 5, 0)] * 40)
+    assert got["not_drawn"]["win_rate"] is None and got["improvement"] is None
+
+
+def test_a_deck_of_one_page_always_has_it_in_the_opening_hand(lab_tables):  # noqa: F811
+    _, tables = lab_tables
+    for seed in range(5):
+        r = play_one(tables, ["sakamichi"] * 11, ["haguruma"], POLICIES["random"], seed, 60)
+        assert r.first_drawn == {"sakamichi": 0}
+
+
+def test_a_page_left_in_the_draw_pile_of_a_one_turn_battle_is_never_drawn(lab_tables):  # noqa: F811
+    """Greedy fells the enemy with a 一発 on turn 1: a 坂道 not in the opening hand (7 of the
+    8 pages) is never drawn, none is drawn later, and no turn's start found a page
+    held unplayable but the first."""
+    _, tables = lab_tables
+    never = 0
+    for seed in range(24):
+        r = play_one(tables, ["ippatsu"] * 7 + ["sakamichi"], ["haguruma"],
+                     POLICIES["greedy"], seed, 60)
+        assert r.result == "won" and r.turns == 1
+        assert r.first_drawn["ippatsu"] == 0 and r.first_drawn.get("sakamichi", 0) == 0
+        never += "sakamichi" not in r.first_drawn
+        assert all(turns <= 1 for turns in r.held_unplayable.values())
+    assert never > 0
+
+
+def _text(renderable, width=400) -> str:
+    console = Console(width=width, record=True, no_color=True)
+    console.print(renderable)
+    return console.export_text()
+
+
+def _with_observed(report: dict, reference: str | None) -> dict:
+    battles = ([_battle(1, 4, 0)] * 40 + [_battle(0, 12, 3)] * 10
+               + [_battle(0, 4, NOT_DRAWN)] * 10)
+    for row in report["pages"]:
+        row["observed"] = observed.figures(battles)
+        row["swap_delta"] = None if reference is None else {"pairs": 100, "delta": row["delta"]}
+    report["settings"]["reference"] = reference
+    return report
+
+
+@pytest.mark.parametrize("reference", [None, "sakamichi"])
+def test_the_renderers_name_each_figure_by_its_question(reference):
+    from catalog.lab import FLAGS, LABELS, page_figures
+    from sim.report_html import render_report
+    from sim.report_text import HEADS, observed_lines, observed_table
+
+    report = _with_observed(sample_report(pages=[("kekkon", "銀婚式", 55)], enemies=[]),
+                            reference)
+    text = _text(observed_table(report))
+    words = [observed.LABELS[k] for k in ("drawn", "opening", "later", "not_drawn",
+                                          "improvement", "delta")]
+    swap = observed.LABELS["swap_delta"]
+    for key, head in HEADS.items():
+        assert "".join(head.split()) == "".join(observed.LABELS[key].split())
+    keys = ("drawn", "opening", "later", "not_drawn", "improvement", "delta")
+    assert all(line in text for k in keys for line in HEADS[k].split("\n"))
+    assert all(line in text for line in HEADS["swap_delta"].split("\n")) \
+        == (reference is not None)
+    assert "長い試合で引かれがち" in text and "引かなかった試合が少ない" in text
+    lines = "".join(str(line) for line in observed_lines(report))
+    assert ("--reference PAGE" in lines) == (reference is None)
+    page = render_report(report)
+    assert all(w in page for w in words) and swap in page
+    assert 'id="observed-table"' in page and "長い試合で引かれがち" in page
+    figures = page_figures(report["pages"][0])
+    assert figures["flags"] == "長い試合で引かれがち、引かなかった試合が少ない"
+    assert figures["drawn"].startswith("80.0%")
+    # the catalog's words are the lab's own
+    assert LABELS == {k: observed.LABELS[k] for k in LABELS} and FLAGS == observed.FLAGS
