@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 
 from . import stats
 from .lab import CHUNK, Lab, Settings, Task, work
