@@ -90,7 +90,10 @@ def page(i: int, rng: random.Random, ids: list[str]) -> str:
     out = [f'ページ p{i} "ページ{i}" {{', f"  銘 {rng.randint(0, 120)}"]
     if rng.random() < 0.6:
         out.append(f"  綻び倍率 {rng.choice(['0.5', '0.8', '1.0', '1.2', '1.5', '2.0'])}")
-    out.append(f"  出自 {rng.choice(ORIGINS)}")
+    # The first pages take each origin in turn, so that an origin a 生成 filter names is
+    # one some page has (E011); the draw is made anyway, so the pages after stay as they were.
+    drawn = rng.choice(ORIGINS)
+    out.append(f"  出自 {ORIGINS[i] if i < len(ORIGINS) else drawn}")
     if rng.random() < 0.3:
         out.append(f"  行き先 {rng.choice(DESTINATIONS)}")
     if rng.random() < 0.2:
