@@ -63,6 +63,7 @@ def test_a_rerun_plays_no_battle_and_gives_the_same_report(literal, cache_home):
     assert warm.played == 0 and warm.battles == cold.battles and warm.tasks == []
 
 
+@pytest.mark.slow
 def test_cached_or_not_and_for_any_worker_count_the_report_is_the_same(literal, cache_home):
     pages = ("sakamichi", "byouin", "kodomo")
     bare, _ = run(literal, cache=False, workers=1, pages=pages)
@@ -84,6 +85,7 @@ def test_an_edit_replays_exactly_the_pairs_of_the_page_edited(literal, cache_hom
     assert other.played == 0
 
 
+@pytest.mark.slow
 def test_an_edit_to_a_page_of_the_starting_deck_replays_everything(literal, cache_home):
     _, before = run(literal, pages=("byouin",))
     _, after = run(edited(literal, "sakamichi"), pages=("byouin",))
@@ -98,6 +100,7 @@ def test_the_pages_a_deck_reaches_follow_names_and_a_generate_reaches_all(litera
     assert keys.reach(["kodomo"], ["haguruma"]) == sorted(pages)  # 生成: any page
 
 
+@pytest.mark.slow
 def test_a_damaged_or_foreign_entry_is_no_entry(literal, cache_home):
     first, cold = run(literal, pages=("sakamichi",))
     names = [n for n in os.listdir(cache_home) if n.startswith("sim-")]
@@ -136,6 +139,7 @@ def test_an_entry_of_the_wrong_shape_is_no_entry(literal, cache_home):
         os.close(folder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["off", "no home", "writable by others"])
 def test_no_usable_folder_plays_everything_without_an_error(literal, tmp_path, monkeypatch,
                                                              how):
@@ -158,6 +162,7 @@ def test_no_usable_folder_plays_everything_without_an_error(literal, tmp_path, m
             n.startswith("sim-") for n in os.listdir(tmp_path / "cache" / "jibunki"))
 
 
+@pytest.mark.slow
 def test_sim_no_cache_plays_again_and_reports_the_same(cache_home):
     from click.testing import CliRunner
 
@@ -176,6 +181,7 @@ def test_sim_no_cache_plays_again_and_reports_the_same(cache_home):
     assert not any(n.startswith("sim-") for n in os.listdir(cache_home))
 
 
+@pytest.mark.slow
 def test_other_code_replays_everything(literal, cache_home, monkeypatch):
     """The key holds the digest of the code that plays a battle: another runtime, player or
     ``work`` (here: another digest) reads nothing the first one kept."""

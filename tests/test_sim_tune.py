@@ -109,6 +109,7 @@ def test_the_proposed_number_lands_in_the_band_and_is_the_least_change(tmp_path)
         assert not meter.measure(subject, [tuple(nearer)], 0, 200)[0].inside(subject)
 
 
+@pytest.mark.slow
 def test_an_unreachable_band_is_said_with_the_closest_edit(tmp_path):
     folder = folder_with(tmp_path, "+60%〜+90%")
     result = sim("--tune", "ichigeki", "--content", str(folder), *FAST)
