@@ -70,6 +70,19 @@ def _shown(value: float | None, digits: int) -> str:
     return NONE if value is None else f"{value:.{digits}f}"
 
 
+def _ends(key: str, interval: dict | None) -> dict:
+    """Sort values of an interval: ``key_v`` (its estimate), ``key_low_v``, ``key_high_v``."""
+    return {f"{key}{end}_v": interval[part] if interval else None
+            for end, part in (("", "estimate"), ("_low", "low"), ("_high", "high"))}
+
+
+def has_figure(pages: dict, key: str) -> bool:
+    """Whether any page's figures (``figures``' ``pages``) has the interval ``key``: the
+    pool table shows the column of a figure only when the report has it (an older report,
+    or one without ``--reference``, keeps the table as it was)."""
+    return any(f.get(f"{key}_v") is not None for f in pages.values())
+
+
 def page_figures(row: dict) -> dict:
     """A page's row of the report → its figures as text and as sort values (None: none)."""
     delta = _interval(row.get("delta"))
@@ -85,6 +98,8 @@ def page_figures(row: dict) -> dict:
             "improvement": _points(improvement) if improvement else NONE,
             "swap_delta": _points(swap_delta) if swap_delta else NONE,
             "flags": "、".join(flags) or NONE,
+            **_ends("drawn", drawn_rate), **_ends("improvement", improvement),
+            **_ends("swap_delta", swap_delta),
             "delta_v": delta["estimate"] if delta else None,
             "delta_low_v": delta["low"] if delta else None,
             "delta_high_v": delta["high"] if delta else None,

@@ -25,6 +25,8 @@ import re
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
+from .lab import LABELS
+
 #: The BOM at the file's head: Excel then reads the file as UTF-8, not as Shift_JIS.
 BOM = "\ufeff"
 #: The end of every record (RFC 4180).
@@ -45,6 +47,25 @@ LAB_COLUMNS = ((f"Δ {W.measure.win_rate}（pt）", "delta_v", 100, 1),
                (f"Δ {W.measure.win_rate} 95% 区間の上端（pt）", "delta_high_v", 100, 1),
                (f"{W.anchor_unit.play}率", "play_rate_v", 1, 2),
                (f"{W.variable.steps}あたりダメージ", "per_step_v", 1, 2))
+#: The lab's observed figures and the swapped Δ, in the order the pool table shows them
+#: (each only when the report has it: ``OBSERVED``' keys): the lab's own words, then the
+#: unit; each as its estimate and its interval's ends, like Δ above.
+OBSERVED = ("drawn", "improvement", "swap_delta")
+_UNITS = {"drawn": "%", "improvement": "pt", "swap_delta": "pt"}
+
+
+def observed_columns(key: str) -> tuple:
+    """The columns of the figure ``key`` of ``OBSERVED``, as ``LAB_COLUMNS``."""
+    words, unit = LABELS[key], _UNITS[key]
+    return ((f"{words}（{unit}）", f"{key}_v", 100, 1),
+            (f"{words} 95% 区間の下端（{unit}）", f"{key}_low_v", 100, 1),
+            (f"{words} 95% 区間の上端（{unit}）", f"{key}_high_v", 100, 1))
+
+
+def _lab_columns(has_lab: bool, observed: tuple[str, ...]) -> tuple:
+    if not has_lab:
+        return ()
+    return LAB_COLUMNS + tuple(c for key in observed for c in observed_columns(key))
 
 
 def neutralise(field: str) -> str:
@@ -73,17 +94,18 @@ def _number(value: float | None, scale: int, digits: int) -> str:
     return f"{shown:.{digits}f}"
 
 
-def header(ages: tuple[int, ...], has_lab: bool) -> list[str]:
-    """The header row: the pool table's columns, each age's columns named by the age."""
+def header(ages: tuple[int, ...], has_lab: bool, observed: tuple[str, ...] = ()) -> list[str]:
+    """The header row: the pool table's columns, each age's columns named by the age;
+    ``observed`` the keys of ``OBSERVED`` the report has."""
     word = {key: ja for key, (ja, _) in vocab.KEYWORDS.items()}
     return ([W.variable.year, "id", "名前", W.variable.fray_mul, word["origin"], "書かれた面",
              f"初期{word['deck']}の枚数"]
             + [f"{W.variable.age} {age} から{word['play']}{W.variable.steps}" for age in ages]
             + [f"{W.variable.age} {age} で{word['rip']}{W.variable.fray}" for age in ages]
-            + ([name for name, *_ in LAB_COLUMNS] if has_lab else []))
+            + [name for name, *_ in _lab_columns(has_lab, observed)])
 
 
-def row(page: dict, has_lab: bool) -> list[str]:
+def row(page: dict, has_lab: bool, observed: tuple[str, ...] = ()) -> list[str]:
     """A page's fields (the catalog's page view with its compare cells and lab figures)."""
     faces = ("・".join(f["word"] for f in page["faces"] if f["written"])
              or vocab.KEYWORDS["blank"][0])
@@ -91,17 +113,17 @@ def row(page: dict, has_lab: bool) -> list[str]:
               page["origin"], faces, str(page["in_starter"])]
     fields += [CANNOT_PLAY if c["why"] else str(c["cost"]) for c in page["plays"]]
     fields += [str(t["fray"]) for t in page["tears"]]
-    if has_lab:
-        figures = page["lab"] or {}
-        fields += [_number(figures.get(key), scale, digits)
-                   for _, key, scale, digits in LAB_COLUMNS]
+    figures = page["lab"] or {}
+    fields += [_number(figures.get(key), scale, digits)
+               for _, key, scale, digits in _lab_columns(has_lab, observed)]
     return fields
 
 
-def table(pages: list[dict], ages: tuple[int, ...], has_lab: bool) -> dict:
+def table(pages: list[dict], ages: tuple[int, ...], has_lab: bool,
+          observed: tuple[str, ...] = ()) -> dict:
     """``{"header": record, "rows": page id → record}`` for the page and the file."""
-    return {"header": record(header(ages, has_lab)),
-            "rows": {p["id"]: record(row(p, has_lab)) for p in pages}}
+    return {"header": record(header(ages, has_lab, observed)),
+            "rows": {p["id"]: record(row(p, has_lab, observed)) for p in pages}}
 
 
 def document(header_record: str, records: list[str]) -> bytes:

@@ -345,6 +345,7 @@ def context(tables, examples: dict[str, list] | None = None,
             entry = index.setdefault(code, {"name": name, "pages": []})
             entry["pages"].append(page)
     has_lab = bool(figures["pages"] or figures["enemies"])
+    observed = tuple(k for k in pool_csv.OBSERVED if lab.has_figure(figures["pages"], k))
     cap = tables.balance.lifespan_cap
     line = numberline.number_line(pages, ordered, tables)
     # the histograms drawn on the number line's axis: the same years, the same cells
@@ -360,7 +361,8 @@ def context(tables, examples: dict[str, list] | None = None,
         "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap,
                                   **shared),
         "line": line, "ages": ages, "lab_about": figures["about"], "lab_labels": lab.LABELS,
-        "has_lab": has_lab, "csv": pool_csv.table(pages, ages, has_lab),
+        "has_lab": has_lab, "lab_observed": observed,
+        "csv": pool_csv.table(pages, ages, has_lab, observed),
         "cap": cap, "starter_count": sum(starter.values()),
         "variables": sorted({(c, n) for p in pages for c, n in zip(p["touched"],
                                                                     p["touched_names"])},

@@ -150,3 +150,74 @@ def test_a_link_in_place_of_pool_csv_is_refused_in_japanese(tmp_path, monkeypatc
     result = invoke_cli("catalog", "--out", str(out))
     assert result.exit_code == 1 and "pool.csv: 通常のファイルではありません" in result.output
     assert outside.read_text(encoding="utf-8") == "mine\n"
+
+
+def _with_observed(report: dict, *, swapped: bool) -> dict:
+    """``report`` with the lab's observed figures on its first two pages (known numbers)
+    and, when ``swapped``, the swapped Δ on the first: the rest have none."""
+    first, second = report["pages"][:2]
+    first["observed"] = {"drawn": {"win_rate": {"estimate": 0.8, "low": 0.7, "high": 0.875}},
+                         "improvement": {"estimate": 0.25, "low": 0.05, "high": 0.4},
+                         "flags": ["long_games"]}
+    second["observed"] = {"drawn": {"win_rate": None}, "improvement": None, "flags": []}
+    if swapped:
+        first["swap_delta"] = {"pairs": 100,
+                               "delta": {"estimate": -0.031, "low": -0.06, "high": 0.002}}
+    return report
+
+
+def _pool_cells(page: str, ident: str) -> dict:
+    """The pool table's header buttons → the cells of the row of page ``ident``."""
+    pool = page[page.index('id="pool-table"'):page.index("</table>", page.index('id="pool-table"'))]
+    heads = re.findall(r'<button type="button"(?: title="[^"]*")?>([^<]*)</button>', pool)
+    row = re.search(rf'<tr data-page="{ident}".*?</tr>', pool, re.S).group(0)
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+    return dict(zip(["比べる", *heads], cells))
+
+
+@pytest.mark.parametrize("swapped", [False, True])
+def test_the_pool_table_and_csv_show_the_lab_observed_figures_in_its_words(swapped):
+    from test_sim_report_html import PAGES, sample_report
+
+    from catalog.render import render
+    from sim.observed import LABELS
+
+    tables = load()
+    ident, other, bare = PAGES[0][0], PAGES[1][0], PAGES[2][0]
+    report = _with_observed(sample_report(pages=PAGES[:3], enemies=[]), swapped=swapped)
+    records = parsed(csv_of(tables, lab_report=report))
+    header, rows = records[0], {r[1]: dict(zip(records[0], r)) for r in records[1:]}
+    drawn, better, swap = LABELS["drawn"], LABELS["improvement"], LABELS["swap_delta"]
+    assert drawn == "引いた試合の勝率" and better == "引いた時の差（観測）"
+    assert swap.startswith("入れ替えた時の勝率差")
+    assert rows[ident][f"{drawn}（%）"] == "80.0"
+    assert rows[ident][f"{drawn} 95% 区間の下端（%）"] == "70.0"
+    assert rows[ident][f"{better}（pt）"] == "25.0"
+    assert rows[ident][f"{better} 95% 区間の上端（pt）"] == "40.0"
+    # a page the lab drew no figure for, and one not in the report: empty cells
+    assert rows[other][f"{drawn}（%）"] == rows[bare][f"{better}（pt）"] == ""
+    assert (f"{swap}（pt）" in header) == swapped
+    if swapped:
+        assert rows[ident][f"{swap}（pt）"] == "-3.1" and rows[other][f"{swap}（pt）"] == ""
+    assert all(len(r) == len(header) for r in records)
+
+    cells = _pool_cells(render(tables, lab_report=report), ident)
+    assert cells[drawn] == "80.0% [70.0, 87.5]"
+    assert cells[better] == "+25.0 pt [+5.0, +40.0]"
+    assert (swap in cells) == swapped
+    if swapped:
+        assert cells[swap] == "−3.1 pt [−6.0, +0.2]"
+
+
+def test_without_observed_figures_the_pool_table_and_csv_are_as_before():
+    from test_sim_report_html import PAGES, sample_report
+
+    from catalog.render import render
+
+    tables = load()
+    report = sample_report(pages=PAGES[:3], enemies=[])
+    header = parsed(csv_of(tables, lab_report=report))[0]
+    assert header[-5:] == [name for name, *_ in pool_csv.LAB_COLUMNS]
+    cells = _pool_cells(render(tables, lab_report=report), PAGES[0][0])
+    assert list(cells)[-3:] == ["Δ 勝率", "プレイ率", "歩あたりダメージ"]
+    assert not {"引いた試合の勝率", "引いた時の差（観測）"} & set(cells)
