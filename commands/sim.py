@@ -103,7 +103,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
             mode="stages" if len(enemies) > 1 else "pool", ladder=names[-1:],
             baseline_page=baseline_page, precision=precision, max_pairs=max_pairs,
-            turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend, address)
+            turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend, address, fmt)
         return
     settings = Settings(
         enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),

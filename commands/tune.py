@@ -13,10 +13,11 @@ from commands.common import EXIT_CONTENT
 
 
 def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings, pairs: int,
-             workers: int, backend: str, address) -> None:
-    """Tune the named items (or, with ``every``, each with a 目標), print each answer and,
-    with ``apply_edit``, write the confirmed edits. Exit 1 when an item could not be
-    brought inside its 目標."""
+             workers: int, backend: str, address, fmt: str = "text") -> None:
+    """Tune the named items (or, with ``every``, each with a 目標), print each answer (with
+    ``fmt`` "json": one JSON document, sim/tune.py ``to_dict`` per item) and, with
+    ``apply_edit``, write the confirmed edits. Exit 1 when an item could not be brought
+    inside its 目標."""
     from contract import disk
     from commands import tune_source
     from sim import tune
@@ -40,6 +41,9 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     except tune.TuneError as exc:
         raise click.UsageError(str(exc)) from None
     missed = False
+    answers = []
+    # the JSON document is the whole of stdout: the text's lines are not printed
+    say = click.echo if fmt == "text" else (lambda *_: None)
     started = time.monotonic()
     try:
         runner, meter = tune.open_meter(source, settings, tables, workers=workers,
@@ -53,7 +57,8 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                     continue
                 unit = "組" if subject.kind == "page" else "戦"
                 for line in tune.lines_of(outcome, pairs, unit):
-                    click.echo(line)
+                    say(line)
+                answers.append(answer := tune.to_dict(outcome, pairs))
                 if outcome.chosen is not None:
                     cand, value = outcome.chosen.candidate, outcome.chosen.found.value
                     if apply_edit:
@@ -61,18 +66,25 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                             written = tune_source.apply(source, cand, value)
                         except (tune.TuneError, disk.DiskError) as exc:
                             click.echo(f"  書き込めませんでした: {exc}", err=True)
+                            answer["write_error"] = str(exc)
                             missed = True
                         else:
                             # The next items are still measured on the content as it
                             # was read: each edit is measured alone.
-                            click.echo(f"  {written}:{cand.line} に書き込みました。")
+                            say(f"  {written}:{cand.line} に書き込みました。")
+                            answer["written"] = str(written)
                     else:
-                        click.echo("  --apply を付けると書き込みます。")
+                        say("  --apply を付けると書き込みます。")
                 elif not outcome.already:
                     missed = True
-                click.echo()
+                say()
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps({"format": tune.FORMAT, "subjects": answers,
+                               "battles": meter.battles}, ensure_ascii=False, indent=2))
     click.echo(f"調整: {len(subjects)} 件、{meter.battles:,} 戦、"
                f"{time.monotonic() - started:.0f} 秒", err=True)
     if missed:

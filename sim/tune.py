@@ -591,6 +591,61 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     return out
 
 
+#: The format of ``--tune --format json`` (one document: a subject per item tuned).
+FORMAT = "jibunki-sim-tune 1"
+
+
+def _measure(m: Measure | None) -> dict | None:
+    return None if m is None else {**m.interval.to_dict(), "n": m.n}
+
+
+def _trial(c: Candidate, t: Trial | None) -> dict | None:
+    return None if t is None else {"value": t.value, "text": c.spell(t.value),
+                                   "measure": _measure(t.measure)}
+
+
+def _edit(c: Candidate, value: float) -> dict:
+    """A one-number edit: where, the old and new text, and the source line before/after."""
+    return {"path": c.path, "line": c.line, "col": c.col, "role": c.role,
+            "old": c.text, "new": c.spell(value), "old_line": c.source_line,
+            "new_line": c.edited_line(value), "change": stats.rounded(c.relative_change(value))}
+
+
+def to_dict(o: Outcome, pairs: int) -> dict:
+    """One subject's answer as plain values (what ``lines_of`` says, for a program): the
+    intervals before, after (on the search's seeds) and confirmed (on fresh ones), whether
+    the proposal reached the band, every candidate tried, and the proposal or, when none
+    reached the band, the closest edit."""
+    s = o.subject
+    proposal = closest = None
+    if o.chosen is not None:
+        r = o.chosen
+        proposal = {**_edit(r.candidate, r.found.value), "after": _measure(r.found.measure),
+                    "confirmed": _measure(o.confirmed), "confirm_seed": o.confirm_seed}
+    elif o.reaches and o.reaches[0].found is None and o.reaches[0].closest is not None:
+        best = o.reaches[0]
+        closest = {**_edit(best.candidate, best.closest.value),
+                   "after": _measure(best.closest.measure)}
+    return {
+        "kind": s.kind, "id": s.id, "name": s.name,
+        "target": {"low": s.low, "high": s.high},
+        "pairs": pairs, "before": _measure(o.before),
+        "already_inside": o.already,
+        "reached": o.already or (o.confirmed is not None and o.confirmed.inside(s)),
+        "proposal": proposal, "closest": closest,
+        "candidates": [{"path": r.candidate.path, "line": r.candidate.line,
+                        "col": r.candidate.col, "role": r.candidate.role,
+                        "text": r.candidate.text,
+                        "found": _trial(r.candidate, r.found),
+                        "closest": _trial(r.candidate, r.closest),
+                        "trials": [_trial(r.candidate, t) for t in r.trials]}
+                       for r in o.reaches],
+        "rejected": [{**_edit(r.candidate, r.found.value), "confirmed": _measure(m)}
+                     for r, m in o.tried if r is not o.chosen],
+        "battles": o.battles,
+    }
+
+
 def _percent(c: Candidate, value: float) -> str:
     if c.value == 0:
         return f"{value - c.value:+g}"

@@ -160,3 +160,50 @@ def test_an_unknown_id_is_refused_with_a_suggestion():
 def test_apply_alone_is_a_usage_error():
     result = sim("--apply", *FAST)
     assert result.exit_code == 2 and "--tune" in result.output
+
+
+def _json_of(result) -> dict:
+    import json
+
+    document = json.loads(result.stdout)  # the whole of stdout: no text lines around it
+    assert document["format"] == tune.FORMAT and document["battles"] > 0
+    return document
+
+
+@pytest.mark.slow
+def test_format_json_gives_the_proposal_with_its_place_and_intervals(tmp_path):
+    folder = folder_with(tmp_path, "+0%〜+40%")
+    result = sim("--tune", "ichigeki", "--format", "json", "--content", str(folder), *FAST)
+    assert result.exit_code == 0, result.output
+    [answer] = _json_of(result)["subjects"]
+    assert (answer["kind"], answer["id"], answer["name"]) == ("page", "ichigeki", "一撃")
+    assert answer["target"] == {"low": 0.0, "high": 0.4}
+    before = answer["before"]
+    assert before["n"] == 200 and not 0.0 <= before["low"] <= before["high"] <= 0.4
+    proposal = answer["proposal"]
+    assert proposal["path"].endswith("試験.page")
+    assert (proposal["line"], proposal["col"], proposal["old"]) == (6, 16, "10")
+    assert int(proposal["new"]) > 10
+    assert proposal["new_line"] == f"  未来面 {{ 敵HP -= {proposal['new']} }}                 # 当たれば削る"
+    assert proposal["old_line"] == "  未来面 { 敵HP -= 10 }                 # 当たれば削る"
+    for key in ("after", "confirmed"):
+        assert 0.0 <= proposal[key]["low"] <= proposal[key]["high"] <= 0.4
+    assert proposal["confirm_seed"] == tune.CONFIRM_OFFSET
+    assert answer["reached"] is True and answer["closest"] is None
+    assert [(c["line"], c["col"], c["text"]) for c in answer["candidates"]] == [
+        (6, 16, "10"), (7, 14, "1")]
+    chosen = answer["candidates"][0]
+    assert chosen["found"]["text"] == proposal["new"] and chosen["trials"]
+    # nothing was written without --apply
+    assert "敵HP -= 10 }" in (folder / "pages" / "試験.page").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_format_json_says_an_unreachable_band_with_the_closest_edit(tmp_path):
+    folder = folder_with(tmp_path, "+60%〜+90%")
+    result = sim("--tune", "ichigeki", "--format", "json", "--content", str(folder), *FAST)
+    assert result.exit_code == 1, result.output
+    [answer] = _json_of(result)["subjects"]
+    assert answer["reached"] is False and answer["proposal"] is None
+    assert (answer["closest"]["old"], answer["closest"]["new"]) == ("10", "30")
+    assert answer["closest"]["after"]["high"] < 0.6
