@@ -207,3 +207,34 @@ def test_format_json_says_an_unreachable_band_with_the_closest_edit(tmp_path):
     assert answer["reached"] is False and answer["proposal"] is None
     assert (answer["closest"]["old"], answer["closest"]["new"]) == ("10", "30")
     assert answer["closest"]["after"]["high"] < 0.6
+
+
+ENEMY = """敵 tameshi "試しの壁" {
+  HP 400
+  座 42
+  突破ライン 130
+  フレーバー "試験用。"
+  目標 勝率 40%〜95%
+  予兆 [ 攻撃 16 ]
+}
+"""
+
+
+@pytest.mark.slow  # about 20 s: the battles against a wall of HP are long
+def test_an_enemy_whose_hp_decides_the_battle_is_tuned_by_its_hp(tmp_path):
+    # The starting deck always beats this wall at 400 HP (above the band); a harder wall
+    # is what the 目標 asks, and its HP is the least change that gives it.
+    from conftest import ROOT
+
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    (folder / "enemies" / "試験.enemy").write_text(ENEMY, encoding="utf-8")
+    result = sim("--tune", "tameshi", "--format", "json", "--content", str(folder), *FAST)
+    assert result.exit_code == 0, result.output
+    [answer] = _json_of(result)["subjects"]
+    assert answer["kind"] == "enemy" and answer["before"]["low"] > 0.95
+    proposal = answer["proposal"]
+    assert (proposal["role"], proposal["line"], proposal["old"]) == ("HP", 2, "400")
+    assert int(proposal["new"]) > 400 and proposal["new_line"] == f"  HP {proposal['new']}"
+    assert answer["reached"] is True
+    assert 0.40 <= proposal["confirmed"]["low"] <= proposal["confirmed"]["high"] <= 0.95
