@@ -216,6 +216,30 @@ def remove_stale_temps(folder: int, temp_prefix: str, names: list[str] | None = 
             pass
 
 
+def entries_by_use(folder: int, names: list[str]) -> list[tuple[float, str, int]]:
+    """The regular files ``names`` of ``folder`` as (last used, name, size), the most
+    recently used first — what a cache evicts from the end of (a name gone or turned
+    into something else meanwhile is left out)."""
+    found = []
+    for name in names:
+        try:
+            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            found.append((info.st_mtime, name, info.st_size))
+    found.sort(reverse=True)
+    return found
+
+
+def unlink_quietly(folder: int, name: str) -> None:
+    """Remove an entry another run may have removed first."""
+    try:
+        os.unlink(name, dir_fd=folder)
+    except OSError:
+        pass
+
+
 # ------------------------------------------------------------------ keys
 
 

@@ -504,31 +504,18 @@ def _evict(folder: int, saved: int) -> None:
     """Temporaries of killed runs, then the least recently used entries beyond
     MAX_ENTRIES or MAX_TOTAL_BYTES (down to three quarters of the count, so that this
     is not done again on every run)."""
-    import stat
-
     names = os.listdir(folder)
     diskcache.remove_stale_temps(folder, _TEMP_PREFIX, names)
     entries = [n for n in names if n.startswith(_ENTRY_PREFIX) and n.endswith(_ENTRY_SUFFIX)]
     if len(entries) <= MAX_ENTRIES and saved < _SCAN_AFTER_BYTES:
         return
-    found = []
-    for name in entries:
-        try:
-            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode):
-            found.append((info.st_mtime, name, info.st_size))
-    found.sort(reverse=True)  # the most recently used first
+    found = diskcache.entries_by_use(folder, entries)  # the most recently used first
     keep = MAX_ENTRIES if len(found) <= MAX_ENTRIES else MAX_ENTRIES * 3 // 4
     total = 0
     for count, (_, name, size) in enumerate(found):
         total += size
         if count >= keep or total > MAX_TOTAL_BYTES:
-            try:
-                os.unlink(name, dir_fd=folder)
-            except OSError:
-                pass
+            diskcache.unlink_quietly(folder, name)
 
 
 def parse(text: str, path: str, suggest=None):

@@ -274,27 +274,13 @@ class ResultCache:
 def _evict(folder: int) -> None:
     """Temporaries of killed runs, then the least recently used series beyond
     MAX_ENTRIES (down to three quarters, so that this is not done on every run)."""
-    import stat
-
     names = os.listdir(folder)
     diskcache.remove_stale_temps(folder, _TEMP_PREFIX, names)
     entries = [n for n in names if n.startswith("sim-") and n.endswith(".cache")]
     if len(entries) <= MAX_ENTRIES:
         return
-    found = []
-    for name in entries:
-        try:
-            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode):
-            found.append((info.st_mtime, name))
-    found.sort(reverse=True)
-    for _, name in found[MAX_ENTRIES * 3 // 4:]:
-        try:
-            os.unlink(name, dir_fd=folder)
-        except OSError:
-            pass
+    for _, name, _ in diskcache.entries_by_use(folder, entries)[MAX_ENTRIES * 3 // 4:]:
+        diskcache.unlink_quietly(folder, name)
 
 
 def _name(key: str) -> str:
