@@ -5,7 +5,8 @@ asked (``Settings.precision``, the half-width of a 95% interval) or ``max_pairs`
 reached:
 
 1. **Enemies.** The starting deck against each enemy alone (or against the stage sequence
-   named with ``--enemy a --enemy b``) under the main policy: win rate with Wilson's
+   named with ``--enemy a --enemy b``) under the main policy — the very battles the
+   baseline plays in the pages' pairs that meet that enemy: win rate with Wilson's
    interval, turns to win, HP lost, damage taken per turn, the share of wins by 突破ライン,
    and the distribution of HP lost per battle.
 2. **Pages.** For every page of the pool, the starting deck plus one copy of it (or, with
@@ -30,8 +31,9 @@ of workers and either backend (sim/backends.py). Nothing in the report depends o
 Fewer battles for the same verdicts (sim/stats.py says why each is valid): a page stops
 as soon as its verdict and 目標 status are settled on its look's stricter interval
 (``stats.judge``, ``stats.look_z``), which the report then gives; the baseline is played
-``BASELINE_AHEAD`` times as far as the longest page, and each page's Δ is adjusted on its
-pairs' baseline battles (``stats.control``). A battle already played — by this run for
+``BASELINE_AHEAD`` times as far as the longest page — under the main policy at least as far
+as the enemy phase has played it already — and each page's Δ is adjusted on its pairs'
+baseline battles (``stats.control``). A battle already played — by this run for
 another entry, or by an earlier run (sim/cache.py) — is not played again: its outcome
 depends on its inputs alone, so the report is the same byte for byte.
 
@@ -223,6 +225,9 @@ class Lab:
         #: phase ("enemies" or a policy) → entry → the battles (pairs) it is expected to
         #: play in all: what ``plan`` adds up. A phase not begun is not here.
         self._finals: dict[str, dict[str, int]] = {}
+        #: How many of the main policy's pairs have their baseline battle in the enemy
+        #: phase (``enemy_battles``, ``_reach``): 0 until that phase has run.
+        self._covered = 0
 
     # ------------------------------------------------------------ decks and seeds
     def baseline_deck(self) -> tuple[str, ...]:
@@ -260,6 +265,16 @@ class Lab:
         if self.settings.mode == "stages":
             return enemies
         return (enemies[index % len(enemies)],)
+
+    def enemy_battles(self, group: int, start: int, stop: int) -> list[tuple[int, tuple]]:
+        """Battles ``start`` .. ``stop`` of the enemy row ``group`` (the pool's enemy of that
+        index; 0 for the stage sequence): the baseline's own battles of the pairs that
+        play that enemy — the *k*-th is pair ``group + k·J`` of the pool's J enemies — so
+        the enemy phase has already played the baseline of every page phase under the
+        main policy (``_covered``)."""
+        j = 1 if self.settings.mode == "stages" else len(self.settings.enemies)
+        return [(self.settings.seed + group + k * j, self.stages_of_pair(group + k * j))
+                for k in range(start, stop)]
 
     # ------------------------------------------------------------ playing
     def _play(self, what: str, wanted: list[tuple[_Entry, str, list]]) -> None:
@@ -309,13 +324,13 @@ class Lab:
         s = self.settings
         groups = [s.enemies] if s.mode == "stages" else [(e,) for e in s.enemies]
         entries = {"→".join(g): _Entry("→".join(g), self.baseline_deck(), None) for g in groups}
-        stages = {"→".join(g): g for g in groups}
+        index = {key: i for i, key in enumerate(entries)}
         size = {key: min(s.batch, s.max_pairs) for key in entries}
         need: dict[str, int] = {}
         while True:
             self._finals["enemies"] = _finals(entries.values(), size, need)
-            wanted = [(e, s.policy, [(s.seed + i, stages[e.key])
-                                     for i in range(len(e.outcomes), size[e.key])])
+            wanted = [(e, s.policy, self.enemy_battles(index[e.key], len(e.outcomes),
+                                                       size[e.key]))
                       for e in entries.values() if not e.done]
             if not wanted:
                 break
@@ -334,6 +349,8 @@ class Lab:
                     need[e.key] = min(s.max_pairs, needed)
                     size[e.key] = self._next_size(n, needed)
             self.widest = max(widths)
+        j = len(entries)
+        self._covered = min(len(e.outcomes) * j + index[e.key] for e in entries.values())
         return list(entries.values())
 
     # ------------------------------------------------------------ phase 2
@@ -356,7 +373,7 @@ class Lab:
                 break
             # The baseline plays ahead of the pages (BASELINE_AHEAD): one deck for all of
             # them, its further battles narrow every page's interval (stats.control).
-            reach = min(s.max_pairs, BASELINE_AHEAD * max(size[e.key] for e in active))
+            reach = self._reach(policy, max(size[e.key] for e in active))
             wanted = []
             if reach > len(baseline.outcomes):
                 wanted.append((baseline, policy, self._pairs(len(baseline.outcomes), reach)))
@@ -381,6 +398,15 @@ class Lab:
                 first = False
         return baseline, pages
 
+    def _reach(self, policy: str, longest: int) -> int:
+        """How far a phase's baseline plays when its longest page plays ``longest`` pairs:
+        BASELINE_AHEAD times as far, or — under the main policy — as far as the enemy
+        phase already played it (``enemy_battles``: those battles are the baseline's own,
+        played once), up to ``max_pairs``. Decided by the run's own figures, never by what
+        a cache happens to hold: the report is the same cached or not."""
+        covered = self._covered if policy == self.settings.policy else 0
+        return min(self.settings.max_pairs, max(BASELINE_AHEAD * longest, covered))
+
     # ------------------------------------------------------------ the plan
     def plan(self) -> tuple[int, str]:
         """(battles the whole run is planned to play, its basis: see ``Step``). A phase
@@ -401,12 +427,12 @@ class Lab:
                     scaled = self.estimate * (s.precision / s.precision_of(policy)) ** 2
                     guess = min(s.max_pairs, max(pilot, math.ceil(scaled)))
                 finals = dict.fromkeys(self.pool(), guess)
-            planned += min(s.max_pairs, BASELINE_AHEAD * max(finals.values(), default=0)) \
+            planned += self._reach(policy, max(finals.values(), default=0)) \
                 + sum(finals.values())
         if s.reference is not None:  # the swap phase, under the main policy
             finals = self._finals.get(SWAP_PHASE) or dict.fromkeys(
                 self.swap_pool(), self.estimate or pilot)
-            planned += min(s.max_pairs, BASELINE_AHEAD * max(finals.values(), default=0)) \
+            planned += self._reach(s.policy, max(finals.values(), default=0)) \
                 + sum(finals.values())
         return planned, "floor" if self.estimate is None else "estimate"
 

@@ -221,7 +221,7 @@ class Meter:
         lab, s = self.lab, self.settings
         seeds = [(s.seed + i, lab.stages_of_pair(i)) for i in range(start, start + n)]
         if subject.kind == "enemy":
-            seeds = [(s.seed + i, (subject.id,)) for i in range(start, start + n)]
+            seeds = _enemy_seeds(lab, subject.id, start, n)
         jobs, owners = [], []
 
         def want(owner, deck, focus, patch) -> None:
@@ -289,7 +289,7 @@ class Meter:
     def _outcomes(self, subject: Subject, patch, start: int, n: int, which: str) -> list:
         lab, s = self.lab, self.settings
         if subject.kind == "enemy":
-            seeds = [(s.seed + i, (subject.id,)) for i in range(start, start + n)]
+            seeds = _enemy_seeds(lab, subject.id, start, n)
             deck, focus = lab.baseline_deck(), None
         else:
             seeds = [(s.seed + i, lab.stages_of_pair(i)) for i in range(start, start + n)]
@@ -689,3 +689,13 @@ def open_meter(content, settings: Settings, tables, *, workers: int = 1,
     runner = open_runner(prepare, content.literal, workers=workers, backend=backend,
                          address=address)
     return runner, Meter(runner, content.literal, settings, tables)
+
+
+def _enemy_seeds(lab: Lab, enemy: str, start: int, n: int) -> list[tuple[int, tuple]]:
+    """Battles ``start`` .. ``start + n`` of ``enemy`` alone: the lab's enemy row's own
+    (``Lab.enemy_battles``) when the enemy is one of the pool's, so a tune's "before"
+    is the report's row."""
+    s = lab.settings
+    if s.mode == "pool" and enemy in s.enemies:
+        return lab.enemy_battles(s.enemies.index(enemy), start, start + n)
+    return [(s.seed + i, (enemy,)) for i in range(start, start + n)]

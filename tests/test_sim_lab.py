@@ -23,6 +23,7 @@ import cli
 from compiler.build import compile_content
 from runtime.tables import from_dicts
 from sim import stats
+from sim import lab as lab_module
 from sim.lab import Lab, Settings
 
 MADE_UP = """
@@ -199,6 +200,32 @@ def test_enemy_rows_and_the_ladder_verdicts(lab_tables):
     (row,) = report["pages"]
     assert set(row["verdicts_by_policy"]) == {"random", "greedy"}
     assert report["settings"]["policy"] == "greedy"
+
+
+def test_the_enemy_rows_are_the_baselines_battles_played_once(lab_tables, monkeypatch):
+    """The enemy phase plays, against each enemy of the pool, exactly the baseline
+    battles of the pairs that meet that enemy (``Lab.enemy_battles``); the main policy's
+    baseline then plays on from them as far as they reach, none of them again."""
+    literal, tables = lab_tables
+    settings = Settings(enemies=("haguruma", "kizuato"), ladder=("greedy",), pages=("ippatsu",),
+                        precision=0.08, max_pairs=400, batch=100)
+    lab = Lab(literal, tables, settings)
+    pair_seeds = {seed for seed, _ in lab._pairs(0, 6)}
+    rows = [lab.enemy_battles(j, 0, 3) for j in range(2)]
+    assert [seed for seed, _ in rows[0]] == [0, 2, 4] and [seed for seed, _ in rows[1]] == [1, 3, 5]
+    assert all(lab.stages_of_pair(seed) == stages for row in rows for seed, stages in row)
+    assert {seed for row in rows for seed, _ in row} == pair_seeds
+
+    played: list = []
+    work = lab_module.work
+    monkeypatch.setattr(lab_module, "work",
+                        lambda tables, task: (played.append(task), work(tables, task))[1])
+    report = lab.run()
+    enemy_battles = sum(row["battles"] for row in report["enemies"])
+    assert report["baseline"]["battles"] >= enemy_battles - 1  # as far as the rows reach
+    baseline = [b for task in played if task.focus is None for b in task.battles]
+    assert len(baseline) == len(set(baseline))  # none played twice
+    assert len(baseline) == max(enemy_battles, report["baseline"]["battles"])
 
 
 # ------------------------------------------------------------------ the command
