@@ -174,21 +174,25 @@ class Paired:
         return unpaired / paired
 
 
-def pairs_needed(discordance: float, delta: float, precision: float, z: float = Z95) -> int:
+def pairs_needed(discordance: float, delta: float, precision: float, z: float = Z95,
+                 shrink: float = 1.0) -> int:
     """Roughly how many pairs give an interval of half-width ``precision`` when a fraction
-    ``discordance`` of pairs disagree and the difference is ``delta``."""
-    variance = max(discordance - delta * delta, 1e-6)
+    ``discordance`` of pairs disagree and the difference is ``delta``; ``shrink``: the
+    regression adjustment's factor on the variance (``Adjustment.shrink``), which the
+    interval will have too."""
+    variance = max(discordance - delta * delta, 1e-6) * shrink
     return max(1, math.ceil(z * z * variance / (precision * precision)))
 
 
-def pairs_to_settle(discordance: float, delta: float, z: float) -> int:
+def pairs_to_settle(discordance: float, delta: float, z: float, shrink: float = 1.0) -> int:
     """Roughly how many pairs put 0 outside an interval of quantile ``z`` when the
     difference is ``delta`` (the next look's, ``look_z``), with a quarter more for the
     estimate's own error: a page whose Δ is far from 0 is planned to where its verdict
-    settles rather than to the full precision. Huge (never the smaller plan) when Δ is 0."""
+    settles rather than to the full precision. Huge (never the smaller plan) when Δ is 0.
+    ``shrink`` as in ``pairs_needed``."""
     if delta == 0:
         return 10 ** 9
-    variance = max(discordance - delta * delta, 1e-6)
+    variance = max(discordance - delta * delta, 1e-6) * shrink
     return max(1, math.ceil(1.25 * z * z * variance / (delta * delta)))
 
 
@@ -283,9 +287,13 @@ def judge(paired: Paired, look: int, precision: float, max_pairs: int,
     if settled(paired.interval(strict), target):
         return Judged(True, strict, paired.n)
     discordance = (paired.variant_only + paired.baseline_only) / paired.n
-    needed = pairs_needed(discordance, paired.delta, precision)
+    # The interval's variance is the pairs' times the adjustment's shrink: plan on it, or
+    # a page plays a round further than its interval needs.
+    shrink = paired.adjustment.shrink if paired.adjustment is not None else 1.0
+    needed = pairs_needed(discordance, paired.delta, precision, shrink=shrink)
     if target is None:  # a target's bounds settle on their own terms: to the precision
-        needed = min(needed, pairs_to_settle(discordance, paired.delta, look_z(look + 1)))
+        needed = min(needed, pairs_to_settle(discordance, paired.delta, look_z(look + 1),
+                                             shrink))
     return Judged(False, Z95, needed)
 
 

@@ -133,3 +133,18 @@ def test_no_baseline_beyond_the_pairs_is_no_adjustment():
     variant, xs = draw_pairs(rng, 200, 200)
     plain, adjusted = adjusted_pairs(variant, xs, 200)
     assert adjusted.adjustment is None and adjusted.interval() == plain.interval()
+
+
+def test_a_page_adjusted_on_the_baseline_is_planned_on_its_adjusted_variance():
+    """judge plans the pairs a page still needs on the variance its interval will have:
+    the pairs' times the regression adjustment's shrink (stats.control), not the bare
+    pairs' — else a page plays a round further than its interval needs."""
+    bare = stats.Paired(190, 30, 30, 50)
+    adjusted = stats.Paired(190, 30, 30, 50, adjustment=stats.Adjustment(0.0, 0.7))
+    plain = stats.judge(bare, 2, PRECISION, MOST)
+    shrunk = stats.judge(adjusted, 2, PRECISION, MOST)
+    assert not plain.done and not shrunk.done
+    assert shrunk.needed == pytest.approx(0.7 * plain.needed, abs=2)
+    # and the plan is what the interval then reaches: the precision, not less
+    half = lambda n, shrink: stats.Z95 * (0.2 * shrink / n) ** 0.5  # noqa: E731
+    assert half(shrunk.needed, 0.7) <= PRECISION < half(shrunk.needed - 20, 0.7)
