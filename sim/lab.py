@@ -448,26 +448,31 @@ class Lab:
         adjustment = None
         base = baseline.outcomes[:variant.base_n]  # all of them while it plays on
         if len(base) > n:
+            xs = self._centred(base, n)
             adjustment = stats.control([v.won - b.won for v, b in zip(variant.outcomes, base)],
-                                       [_covariates(b) for b in base[:n]],
-                                       self._outside(base, n), len(base))
+                                       xs, (0.0,) * len(xs[0]), len(base))
         return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0], variant.z,
                             adjustment)
 
-    def _outside(self, base: list, n: int) -> tuple:
-        """The means of the covariates over all the baseline's battles, each enemy (or
-        stage sequence) weighted as in the first ``n`` pairs: x̄_N of stats.control, with
-        the same expectation as the pairs' own mean whatever n and N."""
+    def _centred(self, base: list, n: int) -> list[tuple]:
+        """The covariates of the first ``n`` baseline battles, each less its enemy's (or
+        stage sequence's) mean over all the baseline's battles: x − x̄_N of stats.control
+        taken within each enemy, so the pairs' x̄ₙ − x̄_N is their enemies' own
+        differences, weighted as the pairs meet them, and x̄_N is 0.
+
+        Why within each enemy: how a pair's Δ follows its baseline battle depends on the
+        enemy — a win against an enemy the deck nearly always beats says little, one
+        against the hardest says the variant may well lose it. Centred by enemy, the same
+        three covariates explain about 0.40–0.45 of Δ's variance on the bundled content
+        against 0.31–0.37 raw, at no more parameters (a slope per enemy would overfit
+        the pilot's 20 pairs an enemy)."""
         strata: dict = {}
         for i, outcome in enumerate(base):
-            group = strata.setdefault(self.stages_of_pair(i), [0, [], 0])
-            group[1].append(_covariates(outcome))
-            if i < n:
-                group[2] += 1
-        width = len(_covariates(base[0]))
-        return tuple(sum(weight / n * sum(x[j] for x in xs) / len(xs)
-                         for _, xs, weight in strata.values() if weight)
-                     for j in range(width))
+            strata.setdefault(self.stages_of_pair(i), []).append(_covariates(outcome))
+        means = {key: tuple(sum(column) / len(xs) for column in zip(*xs))
+                 for key, xs in strata.items()}
+        return [tuple(x - m for x, m in zip(_covariates(outcome), means[self.stages_of_pair(i)]))
+                for i, outcome in enumerate(base[:n])]
 
     # ------------------------------------------------------------ the report
     def run(self) -> dict:

@@ -323,3 +323,55 @@ def test_a_verdict_is_undecided_only_at_max_pairs_and_a_settled_one_stays(lab_ta
         assert row["verdict"] != "undecided" or row["pairs"] == 600, row
         if row["delta"]["low"] > 0 or row["delta"]["high"] < 0:
             assert row["verdict"] in ("stronger", "weaker"), row
+
+
+def _stratified_pairs(rng, n: int, total: int, rates=(0.95, 0.4), reroll: float = 0.3):
+    """Baseline battles against two enemies in turn (won at ``rates``), and a variant that
+    replays its pair's battle except that with probability ``reroll`` it is played afresh
+    at the same rate: the true Δ is 0, and a pair's Δ follows its baseline battle the more
+    the likelier that battle was to go the other way."""
+    from sim.lab import Outcome, _Entry
+
+    def battle(rate):
+        won = int(rng.random() < rate)
+        return Outcome(won, 5 + rng.randrange(3), rng.randrange(20 if won else 60), 0, 0, 0, 0, 0, 0)
+
+    base = [battle(rates[i % 2]) for i in range(total)]
+    variant = [battle(rates[i % 2]) if rng.random() < reroll else b for i, b in enumerate(base[:n])]
+    baseline, page = _Entry("baseline", (), None), _Entry("p", (), "p")
+    baseline.outcomes, page.outcomes = base, variant
+    return baseline, page
+
+
+def test_the_adjustment_is_taken_within_each_enemy_and_keeps_its_coverage(lab_tables):
+    """Lab.paired regresses a pair's Δ on its baseline battle's covariates less that
+    enemy's mean: against an enemy the deck nearly always beats a baseline win says little,
+    against a hard one much — centred by enemy, the covariates explain more of Δ than raw
+    (a smaller shrink), and the interval still covers the true Δ at its rate."""
+    literal, tables = lab_tables
+    lab = Lab(literal, tables, Settings(enemies=("haguruma", "kizuato")))
+    rng = random.Random(20261202)
+    shrinks, covered = [], 0
+    runs = 400
+    for _ in range(runs):
+        baseline, page = _stratified_pairs(rng, 200, 1000)
+        paired = lab.paired(baseline, page)
+        shrinks.append(paired.adjustment.shrink)
+        interval = paired.interval()
+        covered += interval.low <= 0 <= interval.high
+        raw = stats.control([v.won - b.won for v, b in zip(page.outcomes, baseline.outcomes)],
+                            [lab_module._covariates(b) for b in baseline.outcomes[:200]],
+                            _raw_means(lab, baseline.outcomes, 200), 1000)
+        shrinks[-1] = (shrinks[-1], raw.shrink)
+    assert sum(c < r for c, r in shrinks) >= 0.9 * runs
+    assert covered / runs >= 0.935 - 3 * (0.05 * 0.95 / runs) ** 0.5
+
+
+def _raw_means(lab, base, n):
+    """x̄_N of the raw covariates, each enemy weighted as in the first n pairs."""
+    groups: dict = {}
+    for i, outcome in enumerate(base):
+        groups.setdefault(lab.stages_of_pair(i), []).append(lab_module._covariates(outcome))
+    weights = {key: sum(1 for i in range(n) if lab.stages_of_pair(i) == key) for key in groups}
+    return tuple(sum(weights[k] / n * sum(x[j] for x in xs) / len(xs) for k, xs in groups.items())
+                 for j in range(3))
