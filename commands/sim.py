@@ -48,7 +48,8 @@ from contract.vocabulary import W
 @click.option("--tune-pairs", type=click.IntRange(20, 100_000), default=400, show_default=True,
               help="調整の探索で 1 回の試しに遊ぶ対（敵なら戦闘）の数。確認は --precision まで遊びます。")
 @click.option("--apply", "apply_edit", is_flag=True,
-              help="--tune と一緒に: 確認できた書き換えをソースファイルに書き込みます。")
+              help="--tune と一緒に: 確認できた書き換えをソースファイルに書き込みます。2 つ以上"
+                   "書き込んだときは、書き込んだあとのコンテンツで全部をまとめて測り直します。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.option("--no-cache", "no_cache", is_flag=True,

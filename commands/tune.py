@@ -16,8 +16,9 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
              workers: int, backend: str, address, fmt: str = "text") -> None:
     """Tune the named items (or, with ``every``, each with a 目標), print each answer (with
     ``fmt`` "json": one JSON document, sim/tune.py ``to_dict`` per item) and, with
-    ``apply_edit``, write the confirmed edits. Exit 1 when an item could not be brought
-    inside its 目標."""
+    ``apply_edit``, write the confirmed edits; when more than one was written, measure
+    them again together on the content as written (``remeasure``). Exit 1 when an item
+    could not be brought inside its 目標, or fell out of it once the edits were together."""
     from contract import disk
     from commands import tune_source
     from sim import tune
@@ -26,7 +27,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     try:
         source = tune_source.Content(content)
         subjects = []
-        for item in ids:
+        for item in dict.fromkeys(ids):
             kind = "page" if item in tables.pages else "enemy"
             subjects.append(tune.subject_of(source.literal, kind, item))
         if every:
@@ -42,6 +43,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
         raise click.UsageError(str(exc)) from None
     missed = False
     answers = []
+    written_subjects = []
     # the JSON document is the whole of stdout: the text's lines are not printed
     say = click.echo if fmt == "text" else (lambda *_: None)
     started = time.monotonic()
@@ -70,22 +72,63 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                             missed = True
                         else:
                             # The next items are still measured on the content as it
-                            # was read: each edit is measured alone.
+                            # was read: each edit is searched alone, and the edits
+                            # written are measured together at the end (remeasure).
                             say(f"  {written}:{cand.line} に書き込みました。")
                             answer["written"] = str(written)
+                            written_subjects.append(subject)
                     else:
                         say("  --apply を付けると書き込みます。")
                 elif not outcome.already:
                     missed = True
                 say()
+        document = {"format": tune.FORMAT, "subjects": answers}
+        battles = meter.battles
+        if len(written_subjects) > 1:
+            document["together"] = together = remeasure(
+                content, written_subjects, settings, workers, backend, address, say, fmt)
+            battles += together.get("battles", 0)
+            missed = missed or "error" in together or bool(together["interact"])
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
     if fmt == "json":
         import json
 
-        click.echo(json.dumps({"format": tune.FORMAT, "subjects": answers,
-                               "battles": meter.battles}, ensure_ascii=False, indent=2))
-    click.echo(f"調整: {len(subjects)} 件、{meter.battles:,} 戦、"
+        click.echo(json.dumps({**document, "battles": battles}, ensure_ascii=False, indent=2))
+    click.echo(f"調整: {len(subjects)} 件、{battles:,} 戦、"
                f"{time.monotonic() - started:.0f} 秒", err=True)
     if missed:
         sys.exit(EXIT_CONTENT)
+
+
+def remeasure(content: Path, subjects: list, settings, workers: int, backend: str, address,
+              say, fmt: str) -> dict:
+    """まとめて測り直し: the content read and compiled again with every edit written, each
+    written item confirmed on it (sim/tune.py ``together``) and said; the JSON part of it
+    (``together_dict``), or {"error": message} when the content as written cannot be
+    measured (it was compiled before each write, so this should not happen)."""
+    from commands import tune_source
+    from contract import disk
+    from runtime.tables import from_dicts
+    from sim import tune
+
+    try:
+        source = tune_source.Content(content)
+        again = [tune.subject_of(source.literal, s.kind, s.id) for s in subjects]
+    except (tune.TuneError, disk.DiskError) as exc:
+        message = (f"まとめて測り直せませんでした: 書き込んだあとのコンテンツを読めません"
+                   f"（{exc}）。jibunki lint {content} で確かめてください")
+        click.echo(message, err=True)
+        return {"error": message}
+    runner, meter = tune.open_meter(source, settings, from_dicts(source.literal),
+                                    workers=workers, backend=backend, address=address)
+    with runner:
+        together = tune.together(meter, again)
+    lines = tune.lines_together(together)
+    for line in lines:
+        say(line)
+    if fmt != "text" and together.fallen:
+        # stdout is the JSON document alone: the reason for the exit code goes to stderr
+        for line in lines[-2:]:
+            click.echo(line.strip(), err=True)
+    return tune.together_dict(together)

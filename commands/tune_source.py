@@ -80,6 +80,9 @@ class Content:
                 raise TuneError(f"{shown} を読めません")
             self.texts[shown] = text
         self._compiled: dict[tuple, dict | None] = {}
+        #: The texts (as the parser reads them) of the files this run has written, so a
+        #: second edit of a file keeps the first, and each write is compiled with all of them.
+        self.written: dict[str, str] = {}
         base = self.compile({})
         if base is None:
             first = next((d for d in self.diagnostics if d.is_error), None)
@@ -107,9 +110,10 @@ class Content:
             self._compiled[key] = self.compile({cand.path: self.splice(cand, value)})
         return self._compiled[key]
 
-    def splice(self, cand: Candidate, value: float) -> str:
-        """The file's text (as the parser reads it) with the number replaced."""
-        lines = self.texts[cand.path].split("\n")
+    def splice(self, cand: Candidate, value: float, text: str | None = None) -> str:
+        """The file's text (as the parser reads it; ``text``: another version of it) with
+        the number replaced."""
+        lines = (self.texts[cand.path] if text is None else text).split("\n")
         lines[cand.line - 1] = cand.edited_line(value)
         return "\n".join(lines)
 
@@ -149,15 +153,20 @@ def apply(content: Content, cand: Candidate, value: float) -> Path:
         raise TuneError(f"{cand.path}:{cand.line} が測ったあとに変わりました。もう一度測ってください")
     lines[cand.line - 1] = cand.edited_line(value) + old[len(old.rstrip("\r")):]
     text = bom + "\n".join(lines)
-    before = format_text(content.texts[cand.path], cand.path)
-    after = format_text(content.splice(cand, value), cand.path)
+    # The file as this run left it: an earlier edit of the same file is kept.
+    current = content.written.get(cand.path, content.texts[cand.path])
+    before = format_text(current, cand.path)
+    after = format_text(content.splice(cand, value, current), cand.path)
     if not after.ok:
         raise TuneError(f"{cand.path}: 書き換えた結果が読めません")
-    if before.ok and before.text == content.texts[cand.path] and not bom and "\r" not in raw:
+    if before.ok and before.text == current and not bom and "\r" not in raw:
         text = after.text
-    if content.compile({cand.path: text.removeprefix("\ufeff").replace("\r\n", "\n")}) is None:
+    plain = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    # Compiled with every edit written so far: the edits together must still compile.
+    if content.compile({**content.written, cand.path: plain}) is None:
         raise TuneError(f"{cand.path}: 書き換えるとコンパイルできなくなるので書きませんでした")
     disk.write(path, text, inside=content.folder, replace=True)
+    content.written[cand.path] = plain
     return path
 
 

@@ -16,6 +16,11 @@
    candidates of one step are played in one round, so both cores stay busy.
 4. **The confirmation.** The least relative change is measured again on fresh seeds (an
    offset range), to the lab's precision; if it misses, the next candidate is tried.
+5. **Together.** Each item is searched on the content as it was read, so edits written
+   in one run may interact (an enemy's HP moves every page's Δ measured against it; a page
+   of the starting deck moves every baseline). When more than one was written, the
+   content as written is compiled again and every written item is confirmed once more on
+   it, on fresh seeds (``together``): the same measure as the confirmation.
 
 The battles are the lab's (sim.lab ``Task`` and ``work``, decks and stages from a ``Lab``),
 the intervals sim.stats's; nothing depends on time or on the number of workers.
@@ -32,6 +37,9 @@ from .lab import CHUNK, Lab, Settings, Task, work
 
 #: The confirmation's seeds start this far past the search's: a different range.
 CONFIRM_OFFSET = 1_000_000
+#: The seeds of the re-measure of several edits written together (``together``): past the
+#: confirmation's, fresh for every item.
+TOGETHER_OFFSET = 2_000_000
 #: Pairs (battles, for an enemy) each trial of the search plays.
 SEARCH_PAIRS = 400
 #: Candidates confirmed at most, in order of least change, before giving up.
@@ -474,7 +482,7 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
         way = 1 if index > r.candidate.grid(r.candidate.value) else -1
         lo, hi = span_of(r.candidate)
         for walk in range(WALK + 1):
-            m = meter.to_precision(subject, patch(r.candidate, index), CONFIRM_OFFSET)
+            m = confirm(meter, subject, patch(r.candidate, index))
             if m.inside(subject) or not _short(m, subject, too_high) or walk == WALK \
                     or not lo <= index + way <= hi or patch(r.candidate, index + way) is None:
                 break
@@ -488,6 +496,35 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
             break
     outcome.battles = meter.battles - start_battles
     return outcome
+
+
+def confirm(meter: Meter, subject: Subject, patch=(), offset: int = CONFIRM_OFFSET) -> Measure:
+    """確認 — ``subject`` measured under ``patch`` on fresh seeds (from ``offset``) to the
+    settings' precision, paired for a page; ``Measure.inside`` is its verdict."""
+    return meter.to_precision(subject, patch, offset)
+
+
+@dataclass
+class Together:
+    """まとめて測り直し — the items whose edits were written, each confirmed again on the
+    content with every edit written (``Meter`` on that content), on seeds from ``seed``."""
+
+    seed: int
+    rows: list[tuple[Subject, Measure]]
+    battles: int = 0
+
+    @property
+    def fallen(self) -> list[Subject]:
+        """The items no longer inside their 目標: their edit interacts with another."""
+        return [s for s, m in self.rows if not m.inside(s)]
+
+
+def together(meter: Meter, subjects: list[Subject]) -> Together:
+    """Confirm every subject again on ``meter``'s content (the edits written), on fresh
+    seeds (TOGETHER_OFFSET): the confirmation's measure, item by item."""
+    start = meter.battles
+    rows = [(s, confirm(meter, s, (), TOGETHER_OFFSET)) for s in subjects]
+    return Together(meter.settings.seed + TOGETHER_OFFSET, rows, meter.battles - start)
 
 
 def _past(m: Measure, s: Subject, too_high: bool) -> bool:
@@ -589,6 +626,40 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     out.append(f"  確認（新しいシード {o.confirm_seed}〜、{o.confirmed.n} {unit}）: "
                f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
     return out
+
+
+def lines_together(t: Together) -> list[str]:
+    """The designer's report of the re-measure of the edits written together (Japanese):
+    each item inside its 目標 or not, and which to tune again."""
+    out = [f"まとめて測り直し: 書き込んだ {len(t.rows)} 件を、書き換えたあとのコンテンツで"
+           f"新しいシード {t.seed}〜 で測りました"]
+    for s, m in t.rows:
+        what = "ページ" if s.kind == "page" else "敵"
+        unit = "組" if s.kind == "page" else "戦"
+        out.append(f"  {what} {s.name} {s.id}（{band(s)}）: {shown(m, s)}（{m.n} {unit}）"
+                   f"— {where_is(m, s)}")
+    fallen = t.fallen
+    if not fallen:
+        out.append("  どれも目標の内側のままです。")
+        return out
+    out.append("  書き換えが互いに影響しています: "
+               + "、".join(f"{s.name} {s.id}" for s in fallen)
+               + " が目標の内側にありません。")
+    out.append("  書き込んだあとのコンテンツで、もう一度調整してください: "
+               + " ".join(f"--tune {s.id}" for s in fallen))
+    return out
+
+
+def together_dict(t: Together) -> dict:
+    """``lines_together`` as plain values: each item's interval and whether it is still
+    inside, and the ids that fell out."""
+    return {"seed": t.seed, "battles": t.battles,
+            "subjects": [{"kind": s.kind, "id": s.id, "name": s.name,
+                          "target": {"low": s.low, "high": s.high},
+                          "measure": _measure(m), "inside": m.inside(s),
+                          "target_met": stats.target_met(m.interval, s.low, s.high)}
+                         for s, m in t.rows],
+            "interact": [s.id for s in t.fallen]}
 
 
 #: The format of ``--tune --format json`` (one document: a subject per item tuned).

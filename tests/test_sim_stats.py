@@ -1,7 +1,9 @@
 """The lab's stopping rules (sim/stats.py ``judge``, ``round_size``) on pairs drawn with a
 known Δ, no battles: the intervals a run reports cover Δ at their stated rate however the
 pages stop, a page whose Δ is far from 0 stops long before the precision asked, and one
-whose Δ is 0 plays on to it. Seeded: the same figures on every run."""
+whose Δ is 0 plays on to it — also with the regression adjustment in force as the lab
+plays it (the baseline ahead of the pages, the adjustment frozen when a page stops), the
+bounds' margins computed from the binomial. Seeded: the same figures on every run."""
 
 from __future__ import annotations
 
@@ -148,3 +150,101 @@ def test_a_page_adjusted_on_the_baseline_is_planned_on_its_adjusted_variance():
     # and the plan is what the interval then reaches: the precision, not less
     half = lambda n, shrink: stats.Z95 * (0.2 * shrink / n) ** 0.5  # noqa: E731
     assert half(shrunk.needed, 0.7) <= PRECISION < half(shrunk.needed - 20, 0.7)
+
+
+# ------------------------------------------------------- stopping early and adjusting together
+
+#: Runs of the sequential procedure per case, and the chance a correct procedure is allowed
+#: to fail a bound by bad luck alone (the margins below are computed from it).
+RUNS, RISK = 300, 0.001
+
+
+def binomial_floor(runs: int, rate: float, risk: float = RISK) -> int:
+    """The fewest successes of ``runs`` that a true ``rate`` gives with probability at
+    least 1 − ``risk``: the largest k with P(X < k) ≤ risk, X ~ Binomial(runs, rate)."""
+    from math import comb
+
+    below, k = 0.0, 0
+    while True:
+        chance = comb(runs, k) * rate ** k * (1 - rate) ** (runs - k)
+        if below + chance > risk:
+            return k
+        below, k = below + chance, k + 1
+
+
+def binomial_ceiling(runs: int, rate: float, risk: float = RISK) -> int:
+    """The most successes of ``runs`` that a true ``rate`` exceeds with probability at
+    most ``risk``: the smallest k with P(X > k) ≤ risk."""
+    return runs - binomial_floor(runs, 1 - rate, risk)
+
+
+def run_adjusted_page(rng, delta_if_lost: float, delta_if_won: float, target=None):
+    """One page played as sim/lab.py run_pages plays it, early stopping and regression
+    adjustment together, on ``draw_pairs``'s pairs (revealed round by round): each round
+    the baseline is played BASELINE_AHEAD times as far as the page's round (``_reach``, up
+    to MOST), the page's Δ is adjusted on its pairs' baseline battles (``stats.control``
+    over all the baseline played) and judged (``stats.judge``: done at the precision, or
+    early on the look's stricter interval); rounds are sized by ``stats.round_size``. When
+    the page stops, the baseline plays on for the other pages, but the page's report keeps
+    the adjustment it was judged on (``base_n``). Returns (the Paired reported, its look)."""
+    from dataclasses import replace
+
+    from sim.lab import BASELINE_AHEAD
+
+    variant, xs = draw_pairs(rng, MOST, MOST, delta_if_lost, delta_if_won)
+    size, look = PILOT, 0
+    while True:
+        reach = min(MOST, BASELINE_AHEAD * size)
+        _, paired = adjusted_pairs(variant[:size], xs, reach)
+        look += 1
+        judged = stats.judge(paired, look, PRECISION, MOST, target)
+        if judged.done:
+            # The report keeps this adjustment (base_n = reach): the baseline's later
+            # battles, played for other pages, are not used.
+            return replace(paired, z=judged.z), look
+        size = stats.round_size(size, judged.needed, BATCH, MOST, CHUNK)
+
+
+#: (P(variant won | baseline lost), P(variant lost | baseline won)) of draw_pairs, and the
+#: true Δ = 0.4·the first − 0.6·the second.
+CASES = {0.0: (0.15, 0.1), 0.06: (0.3, 0.1), 0.2: (0.65, 0.1), -0.1: (0.05, 0.2)}
+
+
+@pytest.mark.slow  # 1,200 sequential runs: ~6 s
+@pytest.mark.parametrize("delta", sorted(CASES))
+def test_stopping_early_on_adjusted_pairs_keeps_the_intervals_coverage(delta):
+    """Every reported interval states at least 95%; an early stop's interval is the look's
+    stricter one, and all looks' early stops together miss Δ with probability at most
+    EARLY_ALPHA (look_z's Bonferroni spending), the adjustment notwithstanding."""
+    rng = np.random.default_rng(20261202)
+    runs = [run_adjusted_page(rng, *CASES[delta]) for _ in range(RUNS)]
+    covers = [p.interval().low <= delta <= p.interval().high for p, _ in runs]
+    assert sum(covers) >= binomial_floor(RUNS, 0.95), sum(covers) / RUNS
+    early = [(p, look) for p, look in runs if p.z > stats.Z95]
+    for paired, look in early:
+        assert paired.z == stats.look_z(look)
+        strict, plain = paired.interval(), paired.interval(stats.Z95)
+        assert strict.low < plain.low and plain.high < strict.high
+        assert stats.settled(strict)  # what it stopped on is what it reports
+    missed_early = sum(not p.interval().low <= delta <= p.interval().high for p, _ in early)
+    assert missed_early <= binomial_ceiling(RUNS, stats.EARLY_ALPHA), missed_early / RUNS
+    # the adjustment was in force wherever the baseline had played beyond the pairs
+    assert all(p.adjustment is not None for p, _ in runs if p.n < MOST)
+    if abs(delta) >= 0.1:  # a clear Δ stops early, as it would unadjusted
+        assert len(early) >= RUNS // 2
+
+
+def test_a_page_of_no_effect_rarely_stops_early_on_adjusted_pairs():
+    """Δ = 0: an early stop needs the strict interval to exclude 0 — the truth — so the
+    share of runs stopped early is at most EARLY_ALPHA (up to chance)."""
+    rng = np.random.default_rng(4)
+    runs = [run_adjusted_page(rng, *CASES[0.0]) for _ in range(RUNS)]
+    stopped = sum(p.z > stats.Z95 for p, _ in runs)
+    assert stopped <= binomial_ceiling(RUNS, stats.EARLY_ALPHA), stopped / RUNS
+    assert all(p.interval().half_width <= PRECISION for p, _ in runs if p.z == stats.Z95)
+
+
+def test_the_binomial_margins_are_the_tails_they_say():
+    assert binomial_floor(300, 0.95) == 272  # P(X < 272) ≈ 0.0006, P(X < 273) ≈ 0.0013
+    assert binomial_ceiling(300, 0.02) == 15  # P(X > 15) ≈ 0.0004, P(X > 14) ≈ 0.0012
+    assert binomial_floor(100, 1.0) == 100 and binomial_ceiling(100, 0.0) == 0
