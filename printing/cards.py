@@ -1,0 +1,56 @@
+"""札 — a printable card as plain data: what every later pass (the sheets, the manifest, the
+Tabletop Simulator deck) reads, whatever the game the card comes from (a page, an enemy,
+a card of the draft 17 solitaire).
+
+A card holds words only, never markup: the templates escape it (designer text never
+becomes markup). Its ``key`` is stable across prints, so the manifest can tell a card
+that changed from one that is new.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The kinds of card, in the order a print lays them out, with the word on their backs.
+KINDS = {
+    "page": "ページ",
+    "enemy": "敵",
+    "event": "イベント",
+    "location": "ロケーション",
+    "flag": "フラグ",
+    "item": "アイテム",
+    "summary": "早見表",
+}
+
+
+@dataclass(frozen=True)
+class Section:
+    """One block of a card's rules text: a heading (未来面, 過去面, ペン, 破却, 1ターン目 …;
+    "" for none) and its lines, each exactly as the catalog says it."""
+
+    heading: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One printable card.
+
+    ``key``: unique in a print and stable across prints ("page/hatsu_koe", "enemy/kodoku",
+    "event/白1", "summary"); ``kind``: one of ``KINDS``; ``badges``: small (label, value)
+    facts shown by the title (銘 12, 綻び倍率 2.0, 出自 幼少期, 座 30, HP 120 …);
+    ``mark``: a page's 銘, drawn as its place on a small number line (None: no line);
+    ``flavour``: the card's flavour text ("" for none)."""
+
+    key: str
+    kind: str
+    title: str
+    badges: tuple[tuple[str, str], ...] = ()
+    sections: tuple[Section, ...] = ()
+    flavour: str = ""
+    mark: int | None = None
+
+    @property
+    def back(self) -> str:
+        """The word on the card's back: its kind's."""
+        return KINDS[self.kind]
