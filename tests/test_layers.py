@@ -34,7 +34,8 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey", "commands"}
+               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey", "commands",
+               "printing"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
@@ -49,6 +50,8 @@ ALLOWED = {
     # tables are data drawn by sim.render_text and sim.render_html, never the battle's report)
     "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.render_text",
                      "sim.render_html"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
+    # print and play: cards from the compiled tables (the journey's through its rules)
+    "printing": ({"printing", "contract", "journey.rules"}, set()),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
@@ -69,7 +72,7 @@ ALLOWED = {
              "sim.stats"}, {"pygls", "lsprotocol"}),
     # the top room: each command calls on the rooms below it (inside its function, most)
     "commands": ({"commands", "compiler", "dsl", "contract", "runtime", "journey", "scenario",
-                  "catalog", "terminal", "sim", "lsp"}, {"click", "rich", "watchfiles"}),
+                  "catalog", "terminal", "sim", "lsp", "printing"}, {"click", "rich", "watchfiles"}),
 }
 
 

@@ -1,0 +1,159 @@
+"""Draft 17 as print-and-play cards (printing.journey_cards, issue 29 ``print --journey``):
+the set the draft's コンポーネント lists, every designer text as the table holds it, the
+早見表 written from the set-up's rules, and the content's errors on the journey's path."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generated.journey import TABLE
+from journey.rules import JourneyError
+from printing.cards import KINDS
+from printing.journey_cards import journey_cards
+
+SUITS = "赤緑青黄白"  # the vocabulary's order of the journey's suits
+
+
+@pytest.fixture
+def table():
+    """A copy of the compiled journey table's literal, free to change."""
+    return copy.deepcopy(TABLE)
+
+
+def _by_key(cards):
+    return {card.key: card for card in cards}
+
+
+def _summary(cards):
+    return "\n".join(line for section in cards[-1].sections for line in section.lines)
+
+
+def test_the_set_is_the_drafts_components_30_events_7_locations_5_flags_6_items_1_summary(table):
+    cards = journey_cards(table)
+    kinds = [card.kind for card in cards]
+    assert {kind: kinds.count(kind) for kind in set(kinds)} == {
+        "event": 30, "location": 7, "flag": 5, "item": 6, "summary": 1}
+    assert set(kinds) <= set(KINDS)
+
+
+def test_the_print_order_is_events_by_suit_then_number_then_locations_flags_items_summary(table):
+    cards = journey_cards(table)
+    kinds = [card.kind for card in cards]
+    assert kinds == sorted(kinds, key=["event", "location", "flag", "item", "summary"].index)
+    assert [c.key for c in cards if c.kind == "event"] == [
+        f"event/{suit}{n}" for suit in SUITS for n in range(1, 7)]
+    locations = [c.key for c in cards if c.kind == "location"]
+    assert locations[-1] == "location/千年樹"  # the last day is laid last
+    assert [c.key for c in cards if c.kind == "flag"] == [
+        "flag/珍獣屋", "flag/ワタリガラス", "flag/おしゃべり猫", "flag/歯車塔", "flag/トンボロ"]
+    assert cards[-1].key == "summary"
+
+
+def test_keys_are_unique_and_stable_whatever_the_tables_order(table):
+    keys = [card.key for card in journey_cards(table)]
+    assert len(keys) == len(set(keys))
+    shuffled = copy.deepcopy(table)
+    rng = random.Random(17)
+    for name in ("events", "locations", "flags", "items", "letters", "setups"):
+        entries = list(shuffled[name].items())
+        rng.shuffle(entries)
+        shuffled[name] = dict(entries)
+    assert [card.key for card in journey_cards(shuffled)] == keys
+    assert journey_cards(shuffled) == journey_cards(table)
+
+
+def test_the_default_set_is_the_draft_setups_six_items_not_the_proposals(table):
+    """草案 (load_rules' default) carries its アイテム一覧: the draft's six, tapped when used;
+    the 問題点 items are that variant's (always on, with a 費用)."""
+    items = [c for c in journey_cards(table) if c.kind == "item"]
+    assert [c.key for c in items] == [f"item/{i}" for i in table["setups"]["草案"]["item_pool"]]
+    assert all(dict(c.badges) == {"使用": "使うと横倒し"} for c in items)
+    proposals = [c for c in journey_cards(table, "問題点") if c.kind == "item"]
+    assert [c.key for c in proposals][0] == "item/問題点のランタン"
+    assert dict(proposals[0].badges) == {"使用": "常に有効", "費用": "3VP"}
+
+
+def test_every_designer_text_is_the_tables_text_exactly(table):
+    for number, event in enumerate(table["events"].values()):
+        event["text"] = f"フレーバー {number}：「そのまま」"
+    cards = _by_key(journey_cards(table))
+    for i, event in table["events"].items():
+        card = cards[f"event/{i}"]
+        assert (card.title, card.flavour) == (event["name"], event["text"])
+    for i, flag in table["flags"].items():
+        card = cards[f"flag/{i}"]
+        assert (card.title, [line for s in card.sections for line in s.lines]) == (
+            flag["name"], [flag["text"]])
+    for i in table["setups"]["草案"]["item_pool"]:
+        card, item = cards[f"item/{i}"], table["items"][i]
+        assert (card.title, [line for s in card.sections for line in s.lines]) == (
+            item["name"], [item["text"]])
+    for i, place in table["locations"].items():
+        assert (cards[f"location/{i}"].title, cards[f"location/{i}"].flavour) == (
+            place["name"], place["text"])
+    for letter in table["letters"].values():
+        assert f"{letter['name']}: {letter['text']}" in _summary(list(cards.values()))
+
+
+def test_badges_use_the_journeys_words(table):
+    cards = _by_key(journey_cards(table))
+    assert cards["event/白1"].badges == (("スート", "白"), ("数字", "1"), ("キーアイコン", "星"))
+    assert cards["location/大都会"].badges == (("枠", "4"), ("赤枠", "2"))
+    assert cards["location/千年樹"].badges == (("枠", "0"), ("最終日", "7日目"))
+    assert cards["flag/歯車塔"].badges == (("スート", "黄"), ("効果", "引いて戻す"))
+
+
+def test_the_summary_states_the_turn_and_the_score_from_the_rules(table):
+    text = _summary(journey_cards(table))
+    for phase in ("1 手札補充", "2 移動", "3 行動", "4 イベント", "5 解決", "6 終了"):
+        assert phase in text
+    assert "黒いポーン1個を7−数字の分進める" in text
+    assert "全てのポーンが7日目（千年樹）にいればクリア" in text
+    assert "山から3枚引いて手札にする" in text
+    assert "キーアイコン（月・星・花・鳥）が全て同じロケーション1つにつき1VP" in text
+    assert "赤いカードアイコン" not in text and "費用" not in text  # 草案 has neither rule
+
+
+def test_a_rule_number_changed_in_the_table_changes_the_summary(table):
+    before = _summary(journey_cards(table))
+    draft = table["setups"]["草案"]
+    draft["key_vp"], draft["hand"] = 5, 4
+    table["locations"]["千年樹"]["name"] = "最後の樹"
+    after = _summary(journey_cards(table))
+    assert after != before
+    assert "ロケーション1つにつき5VP" in after and "ロケーション1つにつき1VP" not in after
+    assert "山から4枚引いて手札にする" in after
+    assert "全てのポーンが7日目（最後の樹）にいればクリア" in after
+
+
+def test_a_variants_rules_appear_on_its_summary(table):
+    text = _summary(journey_cards(table, "問題点"))
+    assert "赤いカードアイコン（赤枠）は無いものとして扱う" in text  # 高難易度
+    assert "どの効果も適用しなくてよい" in text  # 効果は任意
+    assert "キーアイコンの鳥は月として数える" in text  # 鍵の置き換え
+    assert "携帯したアイテムの費用を引く" in text
+    assert "ロケーション1つにつき4VP" in text
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(min_size=1, max_size=20).filter(lambda t: t.strip() == t and t))
+def test_designer_text_stays_plain_text_never_markup(words):
+    table = copy.deepcopy(TABLE)
+    table["events"]["白1"]["name"] = f"<b>{words}</b>"
+    table["flags"]["トンボロ"]["text"] = f"<i>{words}</i> & {{x}}"
+    cards = _by_key(journey_cards(table))
+    assert cards["event/白1"].title == f"<b>{words}</b>"
+    assert cards["flag/トンボロ"].sections[0].lines == (f"<i>{words}</i> & {{x}}",)
+
+
+def test_a_table_the_contract_refuses_or_a_missing_setup_is_a_japanese_error(table):
+    del table["events"]["白1"]["number"]
+    with pytest.raises(JourneyError, match="旅の表を読めません"):
+        journey_cards(table)
+    with pytest.raises(JourneyError, match="旅の準備「無い」はありません"):
+        journey_cards(copy.deepcopy(TABLE), "無い")
