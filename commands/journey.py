@@ -39,18 +39,10 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return  # jibunki journey report: the subcommand has options of its own
-    from compiler.lint import check
     from journey import JourneyError, load_rules
     from journey.screen.terminal import play
 
-    # The content is checked in memory (a folder of journey files alone will do: the
-    # battle's balance and starting deck are not needed to play the journey).
-    result = rejecting_violations(lambda: check([content]))
-    if result.errors:
-        print_diagnostics(result.diagnostics, result.sources, result.files)
-        click.echo("コンテンツにエラーがあるので始められません。", err=True)
-        sys.exit(EXIT_CONTENT)
-    table = result.model.journey
+    table = journey_table(content, "コンテンツにエラーがあるので始められません。")
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:
@@ -71,6 +63,37 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     except JourneyError as exc:
         raise click.BadParameter(str(exc), param_hint="--items") from None
     sys.exit(status)
+
+
+def journey_table(content: Path, refusal: str):
+    """The journey table of the folder ``content``, checked in memory (a folder of journey
+    files alone will do: the battle's balance and starting deck are not needed for the
+    journey). Content errors are printed with ``refusal`` and exit EXIT_CONTENT."""
+    from compiler.lint import check
+
+    result = rejecting_violations(lambda: check([content]))
+    if result.errors:
+        print_diagnostics(result.diagnostics, result.sources, result.files)
+        click.echo(refusal, err=True)
+        sys.exit(EXIT_CONTENT)
+    return result.model.journey
+
+
+def journey_print_cards(source, setup: str | None = None) -> list:
+    """The draft 17 set as print-and-play cards (``jibunki print --journey``;
+    printing.journey_cards): ``source`` is a content folder (checked as ``jibunki journey``
+    checks it: errors printed, exit EXIT_CONTENT) or a compiled journey table (a
+    ``JourneyTable`` or its literal). A content without the journey, or a set-up it lacks,
+    is a ClickException in Japanese."""
+    from journey import JourneyError
+    from printing.journey_cards import journey_cards
+
+    if isinstance(source, (str, Path)):
+        source = journey_table(Path(source), "コンテンツにエラーがあるので印刷できません。")
+    try:
+        return journey_cards(source, setup)
+    except JourneyError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _budgets(ctx, param, value: str) -> tuple[int, ...]:

@@ -7,10 +7,13 @@ from __future__ import annotations
 import copy
 import random
 
+import click
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from commands.common import EXIT_CONTENT
+from commands.journey import journey_print_cards
 from generated.journey import TABLE
 from journey.rules import JourneyError
 from printing.cards import KINDS
@@ -157,3 +160,24 @@ def test_a_table_the_contract_refuses_or_a_missing_setup_is_a_japanese_error(tab
         journey_cards(table)
     with pytest.raises(JourneyError, match="旅の準備「無い」はありません"):
         journey_cards(copy.deepcopy(TABLE), "無い")
+
+
+def test_the_entry_point_reads_a_content_folder_or_a_compiled_table():
+    from_folder = journey_print_cards("content/journey")
+    assert from_folder == journey_print_cards(TABLE)
+    assert len(from_folder) == 49
+
+
+def test_content_errors_take_the_journeys_content_error_path(tmp_path, capsys):
+    (tmp_path / "a.journey").write_text("イベント 赤1 {\n  スート 赤\n}\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        journey_print_cards(tmp_path)
+    assert stop.value.code == EXIT_CONTENT
+    out = capsys.readouterr()
+    assert "E014" in out.out and "印刷できません" in out.err
+
+
+def test_a_content_without_the_journey_is_a_clear_refusal(tmp_path):
+    (tmp_path / "empty.journey").write_text("", encoding="utf-8")
+    with pytest.raises(click.ClickException, match="旅の準備がありません"):
+        journey_print_cards(tmp_path)
