@@ -31,7 +31,7 @@ from contract.tables import JourneyTable
 from contract.vocabulary import W
 from journey.rules import JourneyError, Rules, load_rules
 
-from .cards import Card, Section
+from .cards import KINDS, Card, Section
 
 #: The words the draft 17 screens share with the battle's (the vocabulary's, written once).
 HAND, DISCARD, PLAY = W.region.hand, W.region.discard, W.scope.play
@@ -159,7 +159,7 @@ def _summary(table: JourneyTable, rules: Rules) -> Card:
     letters = sorted(table.letters.values(), key=lambda letter: letter.id)
     sections.append(Section("レター（いつでも1個を取り除いて）",
                             tuple(f"{letter.name}: {letter.text}" for letter in letters)))
-    return Card(key="summary", kind="summary", title="早見表",
+    return Card(key="summary", kind="summary", title=KINDS["summary"],
                 badges=((vocab.KEYWORDS["j_setup"][0], rules.setup_name),),
                 sections=tuple(sections))
 
