@@ -34,7 +34,8 @@ from journey.rules import JourneyError, Rules, load_rules
 from .cards import KINDS, Card, Section
 
 #: The words the draft 17 screens share with the battle's (the vocabulary's, written once).
-HAND, DISCARD, PLAY = W.region.hand, W.region.discard, W.scope.play
+HAND, DISCARD, PLAY, LOST, MOVE = (W.region.hand, W.region.discard, W.scope.play,
+                                   W.quantity.lost, W.operation.move)
 #: キーアイコン: the spec's and the journey screen's word for an event's 鍵 (the field's note).
 KEY_ICON = "キーアイコン"
 #: The badge label of how an item is used, and its two values (the screen's 常に有効; the
@@ -52,9 +53,9 @@ SUMMARY = (
         ("next_open", "山の一番上のカードは表向きにしておく"),
     )),
     ("手番", (
-        ("", "1 {hand}補充: 山から1枚引く。引けなければ敗北"),
-        ("", "2 移動: {hand}1枚を{play}し、白いポーンを数字の分、黒いポーン1個を{days}−数字の分進める"),
-        ("", "　{days}日目を越えたら1日目へ（ループ）。白いポーンのループは山から1枚を{discard}に（引けなければ敗北）"),
+        ("", "1 {hand}補充: 山から1枚引く。引けなければ{lost}"),
+        ("", "2 {move}: {hand}1枚を{play}し、白いポーンを数字の分、黒いポーン1個を{days}−数字の分進める"),
+        ("", "　{days}日目を越えたら1日目へ（ループ）。白いポーンのループは山から1枚を{discard}に（引けなければ{lost}）"),
         ("", "3 行動: {play}したカードを白いポーンのロケーションの直下に配置。{slots}を越えたら外側を{discard}に。"
              "{days}日目には配置せず{discard}に"),
         ("hard", "　赤いカードアイコン（{red}）は無いものとして扱う"),
@@ -169,7 +170,8 @@ def _facts(rules: Rules, key_merge: Mapping[str, str]) -> dict:
     鍵の置き換え, which the rules keep folded into the cards' icons)."""
     merged = "、".join(f"{KEY_ICON}の{a}は{b}として数える" for a, b in sorted(key_merge.items()))
     return {
-        "hand": HAND, "discard": DISCARD, "play": PLAY, "cost": W.journey_field.cost,
+        "hand": HAND, "discard": DISCARD, "play": PLAY, "lost": LOST, "move": MOVE,
+        "cost": W.journey_field.cost,
         "slots": W.journey_field.slots, "red": W.journey_field.red,
         "days": rules.days, "others": rules.days - 1,
         "last": rules.location_names[rules.last_day],
