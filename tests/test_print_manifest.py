@@ -142,6 +142,7 @@ def test_exactly_the_cards_whose_words_differ_are_changed(cards, data):
     """Any print against its own manifest has no change; editing some cards' flavour
     marks exactly those, whatever the rest of the cards hold."""
     before = m.build(cards, date="2026-12-01", content_hash="")
+    assert m._check(json.loads(m.dumps(before))) == ""  # what we write, we read back
     assert m.compare(before, cards) == m.Changes((), (), (), "2026-12-01")
     edited = data.draw(st.sets(st.sampled_from([c.key for c in cards]))) if cards else set()
     after = [_edit(c, flavour=c.flavour + "！") if c.key in edited else c for c in cards]
@@ -189,6 +190,23 @@ def test_a_bad_previous_manifest_is_a_japanese_warning_and_a_first_print(tmp_pat
         assert words in previous.warning
     assert "Traceback" not in previous.warning and "Error" not in previous.warning
     assert m.compare(previous.manifest, CARDS).added == tuple((c.key, c.title) for c in CARDS)
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.fixed_dictionaries({}, optional={"format": st.just(m.FORMAT) | _json,
+                                           "version": st.just(m.VERSION) | _json,
+                                           "date": _json, "content_hash": _json,
+                                           "cards": _json, "extra": _json}) | _json)
+def test_any_json_read_as_a_manifest_is_a_manifest_or_a_warning(tmp_path_factory, data):
+    path = _written(tmp_path_factory.mktemp("any"), json.dumps(data))
+    previous = m.read_previous(path)
+    assert (previous.manifest is None) != (previous.warning == "")
+    assert m.compare(previous.manifest, CARDS) is not None
 
 
 def test_an_oversized_manifest_is_refused_before_it_is_read(tmp_path, monkeypatch):
