@@ -24,12 +24,13 @@ def test_every_package_folder_is_declared_in_pyproject():
 
 
 #: The files beside the modules that the program reads at run time.
-DATA = ("*.lark", "*.j2", "*.md")
+DATA = ("*.lark", "*.j2", "*.md", "*.schema.json")
 
 
 def test_every_data_file_of_a_package_ships_as_its_package_data():
-    """A grammar, a template (the journey report's, in journey/lab/templates/) or an
-    explanation left out of package-data would be missing from an installed jibunki."""
+    """A grammar, a template (the journey report's, in journey/lab/templates/), an
+    explanation or a schema a module reads (the print manifest's) left out of
+    package-data would be missing from an installed jibunki."""
     package_data = _project()["tool"]["setuptools"]["package-data"]
     packages = _packages()
     missing = []
