@@ -50,8 +50,9 @@ ALLOWED = {
     # tables are data drawn by sim.render_text and sim.render_html, never the battle's report)
     "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.render_text",
                      "sim.render_html"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
-    # print and play: cards from the compiled tables (the journey's through its rules)
-    "printing": ({"printing", "contract", "journey.rules"}, set()),
+    # print and play: cards from the compiled tables (the journey's through its rules), the
+    # manifest checked by its schema, the Tabletop Simulator sheets drawn with Pillow
+    "printing": ({"printing", "contract", "journey.rules"}, {"jsonschema", "PIL"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
