@@ -24,10 +24,6 @@ def watch(content: Path, debounce: int) -> None:
     エディタの問題マッチャーが読む「ファイル:行:列: エラー[コード]: 説明」の形です。"""
     import time
 
-    from watchfiles import watch as changes
-
-    from compiler.read import CONTENT_SUFFIXES
-
     def report() -> None:
         started = time.perf_counter()
         if sys.stdout.isatty():
@@ -37,6 +33,20 @@ def watch(content: Path, debounce: int) -> None:
         print_diagnostics(result.diagnostics, result.sources, result.files)
         say_blocked(result)
         click.echo(f"（{time.perf_counter() - started:.2f} 秒。保存するたびに検査します。Ctrl-C で終わります）")
+
+    watch_loop(content, debounce, report)
+
+
+def watch_loop(content: Path, debounce: int, report) -> None:
+    """Call ``report()`` once the watcher runs, then after each save of a content file in
+    ``content`` (saves in a row settle for ``debounce`` ms), until Ctrl-C: the one watcher
+    of ``jibunki watch`` and ``jibunki print --watch``. The folder may vanish and come
+    back, or be replaced: the loop follows it."""
+    import time
+
+    from watchfiles import watch as changes
+
+    from compiler.read import CONTENT_SUFFIXES
 
     def content_file(change, path: str) -> bool:
         return path.endswith(CONTENT_SUFFIXES)
