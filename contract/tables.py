@@ -371,7 +371,8 @@ def _balance_class():
                          slots=True, namespace={"__module__": __name__,
                                                 "OMIT_NONE": tuple(p[0] for p in pages)})
     cls.__doc__ = (f"バランス: every number the rules read, the {W.variable.fray} reward's 作用, "
-                   "and the page the balance lab swaps each page for (基準ページ, or None).")
+                   "and the page the balance lab swaps each page for "
+                   f"({W.balance.reference}, or None).")
     return cls
 
 
