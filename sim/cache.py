@@ -40,6 +40,7 @@ import os
 import pickle
 from pathlib import Path
 
+from contract import vocabulary as vocab
 from dsl import diskcache
 
 FORMAT = b"jibunki-sim-cache 1\n"
@@ -109,13 +110,17 @@ def _unsourced(item):
     return item
 
 
+#: The balance keys no battle reads: the pages the lab reads (基準ページ).
+_LAB_ONLY = frozenset(key.code for key in vocab.BALANCE_KEYS if key.type == "page")
+
+
 def _battle_balance(table):
-    """The balance table's literal without what no battle reads (the lab's 基準ページ,
-    ``reference``), so that naming another reference page replays nothing."""
+    """The balance table's literal without what no battle reads (_LAB_ONLY), so that
+    naming another reference page replays nothing."""
     balance = table.get("balance") if isinstance(table, dict) else None
-    if not isinstance(balance, dict) or "reference" not in balance:
+    if not isinstance(balance, dict) or not _LAB_ONLY & balance.keys():
         return table
-    return {**table, "balance": {k: v for k, v in balance.items() if k != "reference"}}
+    return {**table, "balance": {k: v for k, v in balance.items() if k not in _LAB_ONLY}}
 
 
 class Keys:
