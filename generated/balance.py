@@ -12,7 +12,7 @@ TABLE = {
   'max_hp': 200,
   'pen_cap': 1,
   'pen_fray': 10,
-  'reference': 'sakamichi',
+  'reference': 'himitsu_kichi',
   'reward': [{'base': {'kind': 'const', 'value': 5}, 'count': None, 'dest': None, 'direction': 'increase', 'filter': None, 'landing': None, 'lifetime': 'run', 'line': 40, 'names': {'repeat': 'プレイ 最大 1 回', 'target': '歩の規定量'}, 'op': 'cap', 'pick': None, 'repeat': {'max': 1, 'n': None, 'scope': 'play', 'unit': None}, 'source': None, 'target': {'code': 'steps_quota'}, 'telegraphed': False, 'timing': 'on_reward'}],
   'reward_interval': 50,
   'same_age_cap': 1,

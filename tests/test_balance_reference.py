@@ -132,8 +132,8 @@ def copied_content(tmp_path_factory):
 def test_the_reference_is_compiled_into_the_balance_and_read_back(copied_content):
     compiled = compile_content(copied_content)
     assert compiled.ok, compiled.diagnostics[:3]
-    assert compiled.tables["balance"]["balance"]["reference"] == "sakamichi"
-    assert from_dicts(compiled.tables).balance.reference == "sakamichi"
+    assert compiled.tables["balance"]["balance"]["reference"] == "himitsu_kichi"
+    assert from_dicts(compiled.tables).balance.reference == "himitsu_kichi"
 
 
 def test_a_balance_without_reference_leaves_it_out_of_the_literal(tmp_path):
@@ -191,7 +191,7 @@ def sim(*args) -> dict:
 
 def test_sim_swaps_for_the_balances_reference_by_default():
     report = sim()
-    assert report["settings"]["reference"] == load().balance.reference == "sakamichi"
+    assert report["settings"]["reference"] == load().balance.reference == "himitsu_kichi"
     assert report["pages"][0]["swap_delta"]["pairs"] > 0
 
 
