@@ -19,6 +19,7 @@ import gc
 import os
 import platform
 import random
+import re
 import statistics
 import time
 from pathlib import Path
@@ -157,9 +158,12 @@ def write_content(folder: Path, pages: int, files: int, seed: int = 2024) -> Pat
     (content / "pages").mkdir(parents=True)
     (content / "enemies").mkdir()
     write_corpus(content / "pages", pages, files, seed)
+    first = page_ids(pages)[:10]
     balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    # The balance lab's 基準ページ names a page of the starting deck: here, the corpus's.
+    balance = re.sub(r"(?m)^([ \t]*基準ページ[ \t]+)\S+", rf"\g<1>{first[0]}", balance)
     (content / "balance.balance").write_text(balance, encoding="utf-8")
-    starter = "".join(f"  {ident}\n" for ident in page_ids(pages)[:10])
+    starter = "".join(f"  {ident}\n" for ident in first)
     (content / "starter.deck").write_text(f'デッキ starter "合成" {{\n{starter}}}\n',
                                           encoding="utf-8")
     (content / "enemies" / "synth.enemy").write_text(_enemies(random.Random(seed)),

@@ -13,6 +13,10 @@ from commands.lab import lab_options, lab_workers, show_report
 from contract.vocabulary import W
 
 
+#: --reference's value that measures no swap, whatever the balance's 基準ページ says.
+NO_REFERENCE = "なし"
+
+
 @click.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID",
               help="敵。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
@@ -23,7 +27,8 @@ from contract.vocabulary import W
               help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
 @click.option("--reference", "reference", metavar="PAGE", default=None,
               help=f"はじめのデッキの PAGE 1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
-                   "（枚数そのまま、最後の方針で）。既定: 測りません。")
+                   f"（枚数そのまま、最後の方針で）。既定: バランスの {W.balance.reference}（書かれて"
+                   f"いなければ測りません）。{NO_REFERENCE}: 測りません。")
 @click.option("--policy", default=None, metavar="NAME",
               help="この方針だけで遊びます（random、greedy、search）。")
 @click.option("--ladder", default=None, metavar="A,B,…",
@@ -84,6 +89,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if baseline_page not in tables.starter():
             raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    reference = _reference(reference, baseline_page, tables)
     if reference is not None:
         if baseline_page is not None:
             raise click.UsageError("--baseline と --reference はどちらか一方だけを指定してください"
@@ -129,6 +135,17 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             sys.exit(EXIT_CONTENT)
         targets = sum(r["target"] is not None for r in report["enemies"] + report["pages"])
         click.echo(f"目標 {targets} 件: 外れたものはありません。", err=True)
+
+
+def _reference(given: str | None, baseline_page: str | None, tables) -> str | None:
+    """The page each page is swapped for: --reference as given, none for なし (unless a
+    page has that id), else the balance's 基準ページ — but not beside --baseline, which
+    measures the whole report swapped already."""
+    if given == NO_REFERENCE and given not in tables.pages:
+        return None
+    if given is None and baseline_page is None:
+        return tables.balance.reference
+    return given
 
 
 def _run_lab(literal, tables, settings, workers, backend, address, show: bool,

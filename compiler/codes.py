@@ -131,6 +131,11 @@ E068 = _define("E068", ERROR, "予兆が空",
 E070 = _define("E070", ERROR, "旅の項目の値の形が違う")
 E071 = _define("E071", ERROR, "旅の内容が揃っていない")
 E072 = _define("E072", ERROR, "旅の内容にない名前の参照")
+# the balance lab's reference page (issue 28): a page of the starting deck
+E073 = _define("E073", ERROR, f"{W.balance.reference}がはじめのデッキにない",
+    message="ページ「{page}」ははじめのデッキ（{deck}）にありません",
+    hint=f"{W.balance.reference}は、はじめのデッキの1枚を各ページと入れ替えて測るためのページです。"
+         "はじめのデッキのページを書いてください: {pages}")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",

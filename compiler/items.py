@@ -17,10 +17,11 @@ from dsl.diagnostics import Note
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
-from .codes import (E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, E066, E068,
-                    W002)
+from .codes import (E011, E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, E066,
+                    E068, E073, W002)
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
+from .lower import STARTING_DECK
 from .names import resolve
 from .targets import check_target
 from .values import Ctx, check_condition, check_count, check_page_ref, constant
@@ -355,13 +356,14 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
                             notes=[Note("最初の記述", seen[key.code].span)]))
             continue
         seen[key.code] = setting
-        value = _setting_value(key, setting, ctx)
+        check = _page_setting if key.type == "page" else _setting_value
+        value = check(key, setting, ctx)
         if value is not None:
             values[key.code] = value
     for key in vocab.BALANCE_KEYS:
         if key.default is not None and key.code not in seen:
             values[key.code] = float(key.default) if key.type == "float" else key.default
-    missing = [k.ja for k in vocab.BALANCE_KEYS if k.code not in seen and k.default is None]
+    missing = [k.ja for k in vocab.BALANCE_KEYS if k.code not in seen and k.required]
     if missing:
         ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",
                         hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）"))
@@ -390,6 +392,32 @@ def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
                         hint=key.note))
         return None
     return float(value) if key.type == "float" else value
+
+
+def _page_setting(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx) -> str | None:
+    """The page a page key (基準ページ) names — a page of the starting deck — or None after
+    its diagnostic: E011 (not a page id, or no page has it), E073 (not in the starting deck)."""
+    value, starter = setting.value, _starter_pages(ctx)
+    if not (isinstance(value, ast.Ref) and value.subscript is None and not value.is_flag):
+        ctx.add(E011.at(value.span, f"{key.ja}にはページの id を1つ書きます",
+                        hint=f"はじめのデッキのページ: {'、'.join(starter)}" if starter else None))
+        return None
+    page = check_page_ref(value.name, ctx)
+    if page is None:
+        return None
+    if starter is not None and page not in starter:
+        ctx.add(E073.at(value.name.span, page=page, deck=STARTING_DECK, pages="、".join(starter)))
+        return None
+    return page
+
+
+def _starter_pages(ctx: Ctx) -> list[str] | None:
+    """The page ids the starting deck writes, each once, in order; None without the deck
+    (check_project reports that it is missing)."""
+    deck = getattr(ctx.symbols, "decks", {}).get(STARTING_DECK)
+    if deck is None:
+        return None
+    return list(dict.fromkeys(entry.page.text for entry in deck.entries))
 
 
 def _head(span):

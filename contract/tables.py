@@ -9,7 +9,7 @@ game clients (``jibunki compile --check`` fails when they are stale). A 作用 i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, make_dataclass
+from dataclasses import dataclass, field, make_dataclass
 from typing import Annotated, ClassVar, Union
 
 from . import vocabulary as vocab
@@ -362,11 +362,17 @@ class Enemy:
 
 
 def _balance_class():
-    """バランス: one field per balance key of the vocabulary, plus the 綻び reward."""
-    fields = [(key.code, float if key.type == "float" else int) for key in vocab.BALANCE_KEYS]
-    cls = make_dataclass("Balance", [*fields, ("reward", list[Sayou])], frozen=True,
-                         slots=True, namespace={"__module__": __name__})
-    cls.__doc__ = f"バランス: every number the rules read, and the {W.variable.fray} reward's 作用."
+    """バランス: one field per balance number of the vocabulary, the 綻び reward, and each
+    page key (基準ページ: a page id, None — left out of the literal — when not named)."""
+    numbers = [(key.code, float if key.type == "float" else int) for key in vocab.NUMBER_KEYS]
+    pages = [(key.code, str | None, field(default=None))
+             for key in vocab.BALANCE_KEYS if key.type == "page"]
+    cls = make_dataclass("Balance", [*numbers, ("reward", list[Sayou]), *pages], frozen=True,
+                         slots=True, namespace={"__module__": __name__,
+                                                "OMIT_NONE": tuple(p[0] for p in pages)})
+    cls.__doc__ = (f"バランス: every number the rules read, the {W.variable.fray} reward's 作用, "
+                   "and the page the balance lab swaps each page for "
+                   f"({W.balance.reference}, or None).")
     return cls
 
 

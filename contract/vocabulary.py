@@ -605,19 +605,29 @@ MEASURE_OF = {measure.item: measure for measure in MEASURES}
 
 @dataclass(frozen=True)
 class BalanceKey(Term):
-    """A number the rules read from the バランス file: whether an int or a float, its allowed
-    range, and the default used when the file leaves it out (None: it must be given)."""
+    """A setting of the バランス file: a number the rules read (whether an int or a float,
+    its allowed range, and the default used when the file leaves it out; None: it must be
+    given), or — ``type`` "page" — a page id the balance lab reads (基準ページ)."""
 
-    type: str = "int"  # "int" | "float"
+    type: str = "int"  # "int" | "float" | "page" (a page id of the starting deck)
     low: float = 0
     high: float = 10_000
     #: None: the balance file must give it. Otherwise the value used when it does not, so
     #: that a key added later leaves every existing balance file valid.
     default: float | None = None
+    #: True: the file may leave it out and the table then leaves it out too (it has no
+    #: default: nothing is named). Only a key no battle reads may be optional.
+    optional: bool = False
+
+    @property
+    def required(self) -> bool:
+        """Whether every balance file must write this key once."""
+        return self.default is None and not self.optional
 
 
-#: Every number the rules read (DESIGN §6). The balance file gives each at most once, and
-#: every key without a ``default`` exactly once; the compiled table always holds them all.
+#: Every number the rules read (DESIGN §6), and the page the balance lab swaps each page
+#: for (基準ページ). The balance file gives each at most once, and every ``required`` key
+#: exactly once; the compiled table holds every number, and the page when one is named.
 BALANCE_KEYS = (
     BalanceKey("start_age", "初期刻", type="int", low=0, high=200, note="ラン開始時の刻"),
     BalanceKey("lifespan_cap", "寿命上限", type="int", low=1, high=200, note="刻の上の壁"),
@@ -646,7 +656,12 @@ BALANCE_KEYS = (
                note="ページが上限枚数を書かないときの既定"),
     BalanceKey("steps_carry", "歩の持ち越し", type="int", low=0, high=10_000, default=0,
                note="ターン終了時、使わなかった歩のうちこの量までを次のターンへ持ち越す"),
+    BalanceKey("reference", "基準ページ", type="page", optional=True,
+               note="jibunki sim が各ページと1枚入れ替えて「入れ替えた時の勝率差」を測る、"
+                    "はじめのデッキのページ（--reference の既定。戦闘は読まない）。書かなければ測らない"),
 )
+#: The balance keys that are numbers the rules read (every key but the page ones).
+NUMBER_KEYS = tuple(key for key in BALANCE_KEYS if key.type in ("int", "float"))
 
 #: 銘 must lie in 0..YEAR_BOUND. Pages beyond 寿命上限 are allowed (years never lived),
 #: but nobody lives 200 years even with every 哲学 tile.

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from contract.vocabulary import KEYWORDS
+from contract.vocabulary import KEYWORDS, lookup
 
 from .parser import drop_statement, get_parser, item_start
 
@@ -236,4 +236,12 @@ def place_at(text: str, offset: int) -> Place | None:
         name = _value_owner(symbols) if "LPAR" in accepted else _name_role(symbols, block)
         if name == "subscript":
             before = str(stack[-2])
+        elif block == "balance" and symbols[-1:] == ["NAME"] and _names_page(str(stack[-1])):
+            name = "page_id"  # the value of 基準ページ: a page, not a number
     return Place(keywords, name, block, before)
+
+
+def _names_page(key: str) -> bool:
+    """Whether the balance key spelled ``key`` takes a page id (基準ページ)."""
+    entry = lookup("balance", key)
+    return entry is not None and entry.type == "page"

@@ -5,7 +5,7 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': '6cb9884107ba42dceaa93a0ca0d75c1ede6e783e27dde9a1033afd410dd25ca4',
+ 'balance.py': 'f6b9b93e4b937145cbfffab63a7aed8e56c5a87da85d8d47d3e0da3855c9a535',
  'decks.py': '4354ce479cc768e96c39c851dd461710fbbddd4ee5915ac63aa80cc3353fc0f8',
  'enemies.py': '3934a30409b3b44369392cb4f3e7b9ccdbd635c7f87a2b774e0d839844267f51',
  'journey.py': 'dbe3ebdb94c6ace00eefb889c0b4bd4e46d8c5f7b36fa878a6231e76413510ce',

@@ -105,6 +105,8 @@ def _operation_lines(entry) -> list[str]:
 
 
 def _balance_lines(entry) -> list[str]:
+    if entry.type == "page":  # 基準ページ: a page id, left out when not written
+        return ["はじめのデッキのページ id、省略可（書かなければなし）"]
     default = "必須" if entry.default is None else f"既定 {entry.default:g}"
     return [f"{NUMBER_TYPES[entry.type]}（{entry.low:g}〜{entry.high:g}）、{default}"]
 

@@ -16,7 +16,7 @@ seed → outcome, stored as one entry whose key (``series_key``) is the sha256 o
   生成 (``generate``) anywhere among them can bring in any page, so then the whole pages
   table;
 * the literals of the stages' enemies, and every table but pages and enemies (balance,
-  decks, vocabulary, journey) whole;
+  decks, vocabulary, journey) whole — less the balance's 基準ページ, which no battle reads;
 * the deck, the policy, the turn cap, the focus, the stages, and Outcome's fields.
 
 An edit to a page therefore replays the series of the decks that can reach it, and only
@@ -40,6 +40,7 @@ import os
 import pickle
 from pathlib import Path
 
+from contract import vocabulary as vocab
 from dsl import diskcache
 
 FORMAT = b"jibunki-sim-cache 1\n"
@@ -109,11 +110,26 @@ def _unsourced(item):
     return item
 
 
+#: The balance keys no battle reads: the pages the lab reads (基準ページ).
+_LAB_ONLY = frozenset(key.code for key in vocab.BALANCE_KEYS if key.type == "page")
+
+
+def _battle_balance(table):
+    """The balance table's literal without what no battle reads (_LAB_ONLY), so that
+    naming another reference page replays nothing."""
+    balance = table.get("balance") if isinstance(table, dict) else None
+    if not isinstance(balance, dict) or not _LAB_ONLY & balance.keys():
+        return table
+    return {**table, "balance": {k: v for k, v in balance.items() if k not in _LAB_ONLY}}
+
+
 class Keys:
     """The series keys of one set of tables (their literal), with the parts that many
     series share computed once."""
 
     def __init__(self, literal: dict):
+        if "balance" in literal:
+            literal = {**literal, "balance": _battle_balance(literal["balance"])}
         self.literal = literal
         self.pages = literal.get("pages", {}).get("pages", {})
         self.enemies = literal.get("enemies", {}).get("enemies", {})

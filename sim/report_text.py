@@ -230,5 +230,5 @@ def observed_lines(report: dict) -> list[Text]:
                               style="yellow"))
     if report["settings"].get("reference") is None and report["pages"]:
         lines.append(Text(f"{observed.LABELS['swap_delta']}は --reference PAGE "
-                          "（はじめのデッキのページ）で測れます。"))
+                          f"（はじめのデッキのページ）か、バランスの {W.balance.reference} で測れます。"))
     return lines

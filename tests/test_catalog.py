@@ -14,14 +14,14 @@ from catalog.phrasing import phrase
 from catalog.render import histogram, render
 from compiler.build import compile_content
 from compiler.lint import check_text
-from conftest import ROOT
+from conftest import ROOT, bundled_balance
 from contract import vocabulary as vocab
 from contract.tables import (REFS, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
                              VariableRef)
 from runtime.tables import from_dicts, load
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 
 
 def lowered(lines: list[str]):

@@ -14,10 +14,10 @@ import pytest
 from catalog import pool_csv
 from catalog.render import POOL_CSV, context, write
 from compiler.build import compile_content
-from conftest import ROOT
+from conftest import ROOT, bundled_balance
 from runtime.tables import from_dicts, load
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ from catalog.pen_diff import pen_rows
 from catalog.phrasing import Piece, body_pieces, text
 from catalog.render import render, render_vocabulary
 from compiler.build import compile_content
-from conftest import ROOT
+from conftest import bundled_balance
 from contract import reference
 from contract import vocabulary as vocab
 from runtime.tables import from_dicts, load
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 
 
 @pytest.fixture(scope="module")

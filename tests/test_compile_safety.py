@@ -24,7 +24,7 @@ from unittest import mock
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from compiler.build import TABLES, compile_content, render_json, write_atomically
-from conftest import ROOT
+from conftest import bundled_balance
 
 HOSTILE = [
     '"', "\\", "\n", "#", '"""', "'''", "'", "__import__('os').system('x')", "\u2028",
@@ -37,7 +37,7 @@ designer_text = st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(_CHARS, min
                                                                       max_size=4)),
                          max_size=12).map("".join)
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 EVERYTHING = "".join(HOSTILE)
 
 

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from cli import main
 from compiler.codes import CODES
 from scenario.stage import lint_text as _check_text
-from conftest import ROOT
+from conftest import bundled_balance
 
 #: Examples (例) run only with a balance to build the tables from: E044 needs one.
-_BALANCE = {"balance.balance": (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")}
+_BALANCE = {"balance.balance": bundled_balance()}
 
 
 def check_text(text: str, path: str):

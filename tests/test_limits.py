@@ -16,9 +16,9 @@ import pytest
 import dsl.parser
 from compiler.lint import check_text
 from compiler.limits import DECK_CAP_BOUND, LIMITS
-from conftest import ROOT
+from conftest import ROOT, bundled_balance
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 PAGE = "ページ p { 銘 1; 未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n"  # line 1: a page the decks below name
 
 

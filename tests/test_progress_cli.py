@@ -16,8 +16,11 @@ from conftest import ROOT
 pytestmark = pytest.mark.slow
 
 TERMINAL = {"FORCE_COLOR": "1", "COLUMNS": "200", "NO_COLOR": None}
+#: ``--reference なし``: no swap phase for the balance's 基準ページ, so the bar's last frame is
+#: the page phase's.
 SIM = ["sim", "--content", str(ROOT / "content"), "--enemy", "haguruma", "--page", "sakamichi",
-       "--policy", "random", "--precision", "0.2", "--max-pairs", "40", "--workers", "1"]
+       "--policy", "random", "--precision", "0.2", "--max-pairs", "40", "--workers", "1",
+       "--reference", "なし"]
 JOURNEY = ["journey", "--content", str(ROOT / "content"), "report", "--content",
            str(ROOT / "content"), "--seeds", "1", "--budget", "1", "--nodes", "40",
            "--no-pairs", "--workers", "1"]

@@ -11,7 +11,7 @@ import pytest
 
 from contract import vocabulary as vocab
 from compiler.lint import check, check_text
-from conftest import ROOT, codes
+from conftest import bundled_balance, codes
 
 PATH = "t.page"
 
@@ -141,9 +141,7 @@ def test_duplicate_enemy_id_points_at_both_definitions():
 
 
 def test_second_balance_is_rejected():
-    from conftest import ROOT
-
-    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    balance = bundled_balance()
     lines = balance.count("\n")
     first, second = rejects_all(balance + balance, [("E012", 2, 1), ("E012", lines + 2, 1)])
     assert second.notes[0].span.line == 2 and first.notes[0].span.line == lines + 2
@@ -486,9 +484,7 @@ def test_play_conditions_belong_to_faces(where):
 
 
 def test_condition_in_reward_is_rejected():
-    from conftest import ROOT
-
-    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    balance = bundled_balance()
     bad = balance.replace("綻び報酬 { ", "綻び報酬 { 条件 HP >= 1; ")
     line = bad[: bad.index("条件 HP")].count("\n") + 1
     rejects(bad, "E053", line, bad.split("\n")[line - 1].index("HP >= 1") + 1)
@@ -632,7 +628,7 @@ def test_nesting_too_deep_is_rejected():
 
 
 def test_deck_respects_the_balance_default_deck_cap():
-    balance = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+    balance = bundled_balance()
     source = f"ページ p {{ 銘 1; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ {PEN} }} }}\nデッキ starter {{ p × 4 }}\n"
     assert codes(source, context={"b.balance": balance}) == ["E055"]
     assert codes(source.replace("× 4", "× 3"), context={"b.balance": balance}) == []

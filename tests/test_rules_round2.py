@@ -19,10 +19,10 @@ from contract import vocabulary as vocab
 from compiler.build import compile_content
 from compiler.lint import check_text
 from contract.codec import to_literal
-from conftest import ROOT
+from conftest import ROOT, bundled_balance
 from test_rules import OTHER, PEN, accepts, enemy, face, rejects
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 
 
 def checked_face(text: str, side: str = "future", context: dict | None = None):

@@ -12,10 +12,10 @@ import pytest
 
 from compiler.lint import check_text
 from contract import vocabulary as vocab
-from conftest import ROOT, codes
+from conftest import ROOT, bundled_balance, codes
 from test_rules import PEN, accepts, enemy, face, rejects
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 #: The reward line of the bundled balance, which the reward tests replace.
 REWARD = "綻び報酬 { 上限 歩の規定量 += 5 寿命 ラン }"
 

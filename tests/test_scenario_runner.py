@@ -7,9 +7,9 @@ from click.testing import CliRunner
 
 from cli import main
 from scenario.stage import lint_text as check_text
-from conftest import ROOT
+from conftest import bundled_balance
 
-BALANCE = (ROOT / "content" / "balance.balance").read_text(encoding="utf-8")
+BALANCE = bundled_balance()
 CONTENT = """\
 ページ p "一撃" {
   銘 30

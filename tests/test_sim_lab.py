@@ -242,7 +242,7 @@ def test_sim_json_is_the_report(monkeypatch):
                  "--policy", "random", "--precision", "0.1", "--max-pairs", "100",
                  "--workers", "1")
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)  # the report; notes such as 見込み go to stderr
     assert report["format"] == "jibunki-sim-report 1"
     assert [p["id"] for p in report["pages"]] == ["sakamichi"]
 
