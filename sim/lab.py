@@ -387,8 +387,10 @@ class Lab:
             for e in active:
                 paired = self.paired(baseline, e)
                 e.looks += 1
-                judged = stats.judge(paired, e.looks, precision, s.max_pairs,
-                                     _target(self.tables.pages[e.key]))
+                # A page's 目標 bounds its Δ when added: the swap Δ plays to its own
+                # verdict alone, not to bounds written for another number.
+                target = None if swap else _target(self.tables.pages[e.key])
+                judged = stats.judge(paired, e.looks, precision, s.max_pairs, target)
                 if judged.done:
                     e.done, e.z, e.base_n = True, judged.z, len(baseline.outcomes)
                     continue

@@ -228,6 +228,26 @@ def test_the_enemy_rows_are_the_baselines_battles_played_once(lab_tables, monkey
     assert len(baseline) == max(enemy_battles, report["baseline"]["battles"])
 
 
+def test_a_pages_target_bounds_its_added_delta_not_its_swapped_one(lab_tables, monkeypatch):
+    """A page's 目標 is written for its Δ when added: the add phase plays to its bounds,
+    the swap phase (each page for the reference page) to its own verdict only."""
+    seen: list = []
+    judge = stats.judge
+
+    def recording(paired, look, precision, most, target=None):
+        seen.append(target)
+        return judge(paired, look, precision, most, target)
+
+    monkeypatch.setattr(stats, "judge", recording)
+    report = run_lab(lab_tables, pages=("zangyou",), ladder=("random",), reference="sakamichi",
+                     max_pairs=100)
+    (row,) = report["pages"]
+    assert row["target"] is not None and row["swap_delta"] is not None
+    added = [t for t in seen if t is not None]
+    assert added and all(t == row["target"] for t in added)
+    assert None in seen  # the swap phase's looks
+
+
 # ------------------------------------------------------------------ the command
 
 
