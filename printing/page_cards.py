@@ -1,15 +1,13 @@
 """ページと敵の札 — the pages and the enemies of the compiled tables as printable cards.
 
 The words are the catalog's, never rephrased here: each card is made from the catalog's
-own view of the page (``catalog.render._page_view``: the faces' rules text, the pen's
-difference, 破却) and of the enemy (``_enemy_view``, ``_turns_view``: its Intents turn by
+own view of the page (``catalog.render.page_view``: the faces' rules text, the pen's
+difference, 破却) and of the enemy (``enemy_view``: its Intents turn by
 turn), joined into plain lines with ``catalog.phrasing.text``. A page's 銘 is its card's
 ``mark`` (drawn on a number line up to 寿命上限); an enemy has none.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 from .cards import Card, Section
 
@@ -23,12 +21,11 @@ PEN_MARKS = {"added": "＋", "removed": "－", "kept": "＝"}
 
 def page_cards(tables) -> list[Card]:
     """One card per page, in the catalog's order (by 銘, then id)."""
-    from catalog.render import _page_view
+    from catalog.render import page_view
 
-    starter = Counter(tables.starter())
     cap = tables.balance.lifespan_cap
     pages = sorted(tables.pages.values(), key=lambda p: (p.year, p.id))
-    return [_page_card(_page_view(page, tables, starter), cap) for page in pages]
+    return [_page_card(page_view(page, tables), cap) for page in pages]
 
 
 def _page_card(view: dict, cap: int) -> Card:
@@ -60,9 +57,9 @@ def _page_card(view: dict, cap: int) -> Card:
 
 def enemy_cards(tables) -> list[Card]:
     """One card per enemy, in the catalog's order (by id)."""
-    from catalog.render import _enemy_view, _turns_view
+    from catalog.render import enemy_view
 
-    return [_enemy_card({**_enemy_view(e), **_turns_view(e)})
+    return [_enemy_card(enemy_view(e))
             for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
 
 

@@ -34,7 +34,8 @@ from conftest import ROOT
 
 #: The project's own top-level packages and modules.
 FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
-               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey", "commands"}
+               "scenario", "terminal", "benchmarks", "sim", "lsp", "journey", "commands",
+               "printing"}
 
 #: layer → (first-party prefixes it may import, third-party packages it may import).
 ALLOWED = {
@@ -67,9 +68,13 @@ ALLOWED = {
     # run as a process of its own: python -m sim.one_page)
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario", "sim.lab",
              "sim.stats"}, {"pygls", "lsprotocol"}),
+    # print and play: the catalog's words on cards, laid out and rendered to PDF (pypdfium2
+    # reads PDFs back: the Tabletop Simulator's faces)
+    "printing": ({"printing", "catalog", "contract", "runtime.tables"},
+                 {"jinja2", "markupsafe", "weasyprint", "pypdfium2", "PIL"}),
     # the top room: each command calls on the rooms below it (inside its function, most)
     "commands": ({"commands", "compiler", "dsl", "contract", "runtime", "journey", "scenario",
-                  "catalog", "terminal", "sim", "lsp"}, {"click", "rich", "watchfiles"}),
+                  "catalog", "terminal", "sim", "lsp", "printing"}, {"click", "rich", "watchfiles"}),
 }
 
 
