@@ -275,3 +275,19 @@ def test_a_page_too_long_to_print_fails_naming_it(content, tmp_path):
     assert result.exit_code == 1, result.output
     assert "page/nagasugi" in result.output and "長すぎる札" in result.output
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_cards_are_set_in_noto_sans_cjk_jp(printed):
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    textpage = printed["pdf"][0].get_textpage()
+    names = set()
+    for index in range(0, textpage.count_chars(), 7):
+        buffer = ctypes.create_string_buffer(256)
+        raw.FPDFText_GetFontInfo(textpage.raw, index, buffer, 256, ctypes.byref(ctypes.c_int()))
+        names.add(buffer.value.decode("ascii").split("+")[-1])
+    names.discard("")  # a line break pdfium adds has no font
+    assert names and all(name.startswith("Noto-Sans-CJK-JP") for name in names), names
