@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, compiled_tables, invoke_cli
 from printing.cards import Card, Section
-from printing.layout import PAPERS, Geometry, place
+from printing.layout import MARK_WIDTH, PAPERS, Geometry, place
 
 DATE = "2026-12-01"
 #: Raster scale (pixels per PDF point) and what one millimetre is in pixels at it.
@@ -291,3 +293,40 @@ def test_cards_are_set_in_noto_sans_cjk_jp(printed):
         names.add(buffer.value.decode("ascii").split("+")[-1])
     names.discard("")  # a line break pdfium adds has no font
     assert names and all(name.startswith("Noto-Sans-CJK-JP") for name in names), names
+
+
+@settings(max_examples=60, deadline=None)
+@given(paper=st.sampled_from(sorted(PAPERS)), crop=st.floats(0, 20),
+       bleed=st.floats(0, 4), width=st.floats(40, 66), height=st.floats(60, 89))
+def test_cards_stay_on_the_paper_and_never_overlap_their_trims(paper, crop, bleed, width, height):
+    geometry = Geometry(paper=PAPERS[paper], card=(width, height), bleed=bleed, crop=crop)
+    xs, ys = geometry.trim_lines()
+    assert xs[0] - bleed >= 0.999 and xs[-1] + bleed <= geometry.paper[0] - 0.999
+    assert ys[0] - bleed >= 0.999 and ys[-1] + bleed <= geometry.paper[1] - 0.999
+    # the next card's trim starts where the last one's ends or after (shared cut lines)
+    lefts = [geometry.trim(0, c)[0] for c in range(geometry.cols)]
+    tops = [geometry.trim(r, 0)[1] for r in range(geometry.rows)]
+    assert all(b - a >= width - 1e-9 for a, b in zip(lefts, lefts[1:]))
+    assert all(b - a >= height - 1e-9 for a, b in zip(tops, tops[1:]))
+    for x, y, w, h in geometry.crop_marks():
+        assert 0 <= x and x + w <= geometry.paper[0] + 1e-9 and 0 <= y \
+            and y + h <= geometry.paper[1] + 1e-9 and min(w, h) <= MARK_WIDTH + 1e-9 \
+            and (h if w == MARK_WIDTH else w) <= crop + 1e-9
+        # a mark stands in the margin, never on a card's bleed
+        assert x + w <= xs[0] - bleed or x >= xs[-1] + bleed \
+            or y + h <= ys[0] - bleed or y >= ys[-1] + bleed
+
+
+@given(index=st.integers(0, 8))
+def test_a_back_mirrored_twice_is_its_face(index):
+    geometry = Geometry()
+    row, col = place(index, geometry, back=True)
+    assert place(row * geometry.cols + col, geometry, back=True) == place(index, geometry)
+
+
+def test_the_stamped_date_is_the_option_else_source_date_epoch(monkeypatch):
+    from commands.print_pdf import _date
+
+    assert _date("2026-12-01") == "2026-12-01"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    assert _date(None) == "1970-01-01"
