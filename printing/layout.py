@@ -2,11 +2,13 @@
 backs' mirrored places (all in millimetres, plain arithmetic: no rendering here).
 
 A card is ``card`` (trim, 63×88 mm: poker size) with ``bleed`` all around. The cards of
-a sheet stand in a centred grid, their bleeds side by side (a gutter of twice the bleed)
-where the paper allows; where it does not (three rows of poker cards with bleed are
-taller than Letter), the gutter narrows so the grid keeps a margin of MIN_MARGIN, and a
-card's bleed then lies under its neighbour's. Crop marks stand in the sheet's margins on
-every trim line, as long as asked and as the margin allows.
+a sheet stand in a centred grid. What the paper cannot all give is given in this order:
+each card's trim size; the grid's outer bleed; the margins, wide enough for the crop
+marks (``crop`` + MARK_GAP, at least MIN_MARGIN); and the gutters between the cards,
+twice the bleed at most. Where a gutter is narrower (A4's width, Letter's height), the
+two cards beside it share it half and half (a card's bleed never covers its neighbour;
+with no gutter they share their cut line). Crop marks stand in the margins on every
+trim line, as long as asked and as the margin allows.
 """
 
 from __future__ import annotations
@@ -42,10 +44,24 @@ class Geometry:
 
     def _axis(self, n: int, paper: float, card: float) -> tuple[float, float]:
         """(first trim edge, step from one card's trim edge to the next) along an axis."""
-        room = paper - 2 * MIN_MARGIN - n * card - 2 * self.bleed
+        margin = max(MIN_MARGIN, self.crop + MARK_GAP)
+        room = paper - 2 * margin - n * card - 2 * self.bleed
         gutter = 2 * self.bleed if n < 2 else max(0.0, min(2 * self.bleed, room / (n - 1)))
         span = n * card + (n - 1) * gutter
         return (paper - span) / 2, card + gutter
+
+    def gutters(self) -> tuple[float, float]:
+        """The gutters between columns and between rows, mm."""
+        return (self._axis(self.cols, self.paper[0], self.card[0])[1] - self.card[0],
+                self._axis(self.rows, self.paper[1], self.card[1])[1] - self.card[1])
+
+    def bleeds(self, row: int, col: int) -> tuple[float, float, float, float]:
+        """The bleed the card at (row, col) shows on its left, top, right and bottom: the
+        whole bleed on the grid's outside, half the gutter (at most the bleed) inside."""
+        across, down = (min(self.bleed, g / 2) for g in self.gutters())
+        return (self.bleed if col == 0 else across, self.bleed if row == 0 else down,
+                self.bleed if col == self.cols - 1 else across,
+                self.bleed if row == self.rows - 1 else down)
 
     def trim(self, row: int, col: int) -> tuple[float, float]:
         """The top-left corner of the trim of the card at (row, col), in mm."""

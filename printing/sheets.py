@@ -77,16 +77,18 @@ def html(cards: list[Card], options: PrintOptions, sizes: dict[int, float] | Non
             for n, (index, card) in enumerate(chunk):
                 row, col = place(n, geometry, back)
                 x, y = geometry.trim(row, col)
+                left, top, right, bottom = geometry.bleeds(row, col)
                 slots.append({"card": card, "index": index, "changed": card.key in options.changed,
                               "size": sizes.get(index, SIZES[0]),
-                              "x": round(x - geometry.bleed, 3), "y": round(y - geometry.bleed, 3)})
+                              "x": round(x - left, 3), "y": round(y - top, 3),
+                              "w": round(left + geometry.card[0] + right, 3),
+                              "h": round(top + geometry.card[1] + bottom, 3),
+                              "tx": round(left, 3), "ty": round(top, 3)})
             sheets.append({"back": back, "slots": slots})
     stamp = " ".join(part for part in ("自分紀", options.version, options.date) if part)
     return environment().get_template("sheets.html.j2").render(
         sheets=sheets, marks=[tuple(round(v, 3) for v in m) for m in geometry.crop_marks()],
-        paper=geometry.paper, card=geometry.card, bleed=geometry.bleed,
-        cell=(geometry.card[0] + 2 * geometry.bleed, geometry.card[1] + 2 * geometry.bleed),
-        stamp=stamp, date=options.date, extra=options.extra if extra else ())
+        paper=geometry.paper, card=geometry.card, stamp=stamp, date=options.date, extra=options.extra if extra else ())
 
 
 def _document(text: str):

@@ -92,12 +92,13 @@ def test_crop_marks_stand_on_the_trim_lines_of_poker_cards_with_3mm_bleed(printe
     xs = [x / PX_MM for x in _dark_runs(gray[round(4.5 * PX_MM)] < 100)]
     assert len(xs) == 6
     gaps = [b - a for a, b in zip(xs, xs[1:])]
-    assert all(abs(g - w) < 0.2 for g, w in zip(gaps, [63, 6, 63, 6, 63])), gaps
+    across, down = Geometry().gutters()  # A4: 2 mm between columns, 6 between rows
+    assert all(abs(g - w) < 0.2 for g, w in zip(gaps, [63, across, 63, across, 63])), gaps
     # left margin: the horizontal marks on every y trim line
     ys = [y / PX_MM for y in _dark_runs(gray[:, round(0.5 * PX_MM)] < 100)]
     assert len(ys) == 6
     gaps = [b - a for a, b in zip(ys, ys[1:])]
-    assert all(abs(g - h) < 0.2 for g, h in zip(gaps, [88, 6, 88, 6, 88])), gaps
+    assert all(abs(g - h) < 0.2 for g, h in zip(gaps, [88, down, 88, down, 88])), gaps
     # the bleed: the card's colour starts 3 mm outside its trim
     row = gray[round((ys[0] + 40) * PX_MM)]
     left = next(i for i, v in enumerate(row) if v < 250) / PX_MM
@@ -180,11 +181,24 @@ def test_the_back_places_mirror_each_row():
         [(0, 2), (0, 1), (0, 0), (1, 2), (1, 1), (1, 0), (2, 2), (2, 1), (2, 0)]
 
 
+def test_a_narrow_gutter_is_shared_half_and_half():
+    geometry = Geometry()  # A4: three cards with their bleeds and marks are wider than it
+    across, down = geometry.gutters()
+    assert 0 < across < 2 * geometry.bleed and down == 2 * geometry.bleed
+    assert geometry.bleeds(0, 0) == (3.0, 3.0, across / 2, 3.0)
+    assert geometry.bleeds(1, 1) == (across / 2, 3.0, across / 2, 3.0)
+    # the margins keep room for the whole crop marks
+    assert all(max(w, h) >= geometry.crop - 1e-9 for _, _, w, h in geometry.crop_marks())
+
+
 def test_letter_keeps_the_trim_size_and_fits_the_paper():
     geometry = Geometry(paper=PAPERS["Letter"])
     xs, ys = geometry.trim_lines()
+    tops = [geometry.trim(r, 0)[1] for r in range(3)]
+    # Letter is too short for gutters between the rows: they share their cut lines
+    assert geometry.gutters()[1] == 0 and len(ys) == 4
+    assert [round(b - a, 3) for a, b in zip(tops, tops[1:])] == [88, 88]
     assert [round(b - a, 3) for a, b in zip(xs, xs[1:])][::2] == [63, 63, 63]
-    assert [round(b - a, 3) for a, b in zip(ys, ys[1:])][::2] == [88, 88, 88]
     assert ys[0] - geometry.bleed >= 1.0 and ys[-1] + geometry.bleed <= 279.4 - 1.0
 
 
