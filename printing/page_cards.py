@@ -52,7 +52,7 @@ def _page_card(view: dict, cap: int) -> Card:
               ("出自", view["origin"]))
     return Card(key=f"page/{view['id']}", kind="page", title=view["name"], badges=badges,
                 sections=tuple(sections), flavour=view["flavor"] or "", mark=view["year"],
-                mark_top=max(cap, view["year"]))
+                mark_top=cap)
 
 
 def enemy_cards(tables) -> list[Card]:

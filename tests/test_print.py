@@ -344,3 +344,13 @@ def test_the_stamped_date_is_the_option_else_source_date_epoch(monkeypatch):
     assert _date("2026-12-01") == "2026-12-01"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     assert _date(None) == "1970-01-01"
+
+
+def test_content_with_errors_prints_them_and_writes_nothing(content, tmp_path):
+    page = content / "pages" / "壊れ.page"
+    page.write_text('ページ koware "壊れ" {\n  銘 30\n  未来面 {\n    HP -= 5\n  }\n}\n',
+                    encoding="utf-8")
+    out = tmp_path / "x.pdf"
+    result = invoke_cli("print", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 1 and "PDF を書きませんでした" in result.output
+    assert "壊れ.page" in result.output and not out.exists()
