@@ -109,29 +109,40 @@ def test_crop_marks_stand_on_the_trim_lines_of_poker_cards_with_3mm_bleed(printe
     assert abs((ys[0] - top) - 3) < 0.2
 
 
+def _faces_text(printed) -> str:
+    """The words of every sheet of faces (with backs, every other page), squeezed."""
+    pdf = printed["pdf"]
+    return "".join(_squeezed(_page_text(pdf, i)) for i in range(0, len(pdf), 2))
+
+
 @pytest.mark.slow
 def test_cards_say_the_catalogs_words(printed, tables):
-    from catalog.phrasing import body_lines
+    from catalog.phrasing import body_lines, phrase
 
-    text = _squeezed(_page_text(printed["pdf"], 0))
-    first = sorted(tables.pages.values(), key=lambda p: (p.year, p.id))[:9]
-    for page in first:
-        assert _squeezed(page.name) in text
+    text = _faces_text(printed)
+    for page in tables.pages.values():
+        assert _squeezed(page.name) in text and _squeezed(page.flavor) in text
         for face in page.faces.values():
             for line in body_lines(face) if face.written else ():
                 assert _squeezed(line) in text, (page.id, line)
         for pen in page.pens.values():
             for line in body_lines(pen) if pen else ():
                 assert _squeezed(line) in text, (page.id, line)
+        for effect in page.tear or ():
+            assert _squeezed(phrase(effect, default_timing="on_tear")) in text, page.id
     assert "自分紀" in text and DATE in text
 
 
 @pytest.mark.slow
 def test_enemy_cards_say_hp_seat_and_intents(printed, tables):
-    text = "".join(_squeezed(_page_text(printed["pdf"], i)) for i in range(len(printed["pdf"])))
+    from catalog.render import INTENT_TEXT
+
+    text = _faces_text(printed)
     for enemy in tables.enemies.values():
         assert _squeezed(enemy.name) in text
-        assert f"HP{enemy.hp}" in text and f"突破ライン{enemy.breakthrough}" in text
+        assert f"座{enemy.seat}HP{enemy.hp}突破ライン{enemy.breakthrough}" in text
+        intents = "→".join(_squeezed(INTENT_TEXT[i.kind](i)) for i in enemy.intents)
+        assert f"予兆{intents}" in text, enemy.id
 
 
 @pytest.mark.slow
