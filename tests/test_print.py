@@ -365,3 +365,14 @@ def test_content_with_errors_prints_them_and_writes_nothing(content, tmp_path):
     result = invoke_cli("print", "--content", str(content), "--out", str(out))
     assert result.exit_code == 1 and "PDF を書きませんでした" in result.output
     assert "壊れ.page" in result.output and not out.exists()
+
+
+def test_the_command_line_starts_without_the_renderer():
+    import subprocess
+    import sys
+
+    code = ("import sys, cli; print(sorted(m for m in ('weasyprint', 'pypdfium2', 'jinja2', "
+            "'printing.sheets') if m in sys.modules))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout
+    assert shown.strip() == "[]"
