@@ -15,6 +15,7 @@ from commands.compile import build, catalog, compile_cmd
 from commands.journey import journey
 from commands.lint import explain, fmt_cmd, lint, vocab
 from commands.lsp import lsp
+from commands.print_pdf import print_cmd
 from commands.sim import sim
 from commands.test import test_cmd
 from commands.watch import watch
@@ -30,7 +31,7 @@ def main() -> None:
 
 
 for command in (lint, compile_cmd, battle, journey, catalog, build, test_cmd, sim, lsp, fmt_cmd,
-                vocab, watch, explain):
+                vocab, watch, explain, print_cmd):
     main.add_command(command)
 
 

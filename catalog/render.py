@@ -294,6 +294,17 @@ def _turns_view(enemy) -> dict:
             "blockades": enemy_turns.blockades(enemy)}
 
 
+def page_view(page, tables) -> dict:
+    """What the catalog shows of one page (its faces' rules text, pens, 破却 …): the words
+    other renderings of a page (print and play) reuse rather than rephrase."""
+    return _page_view(page, tables, Counter(tables.starter()))
+
+
+def enemy_view(enemy) -> dict:
+    """What the catalog shows of one enemy, its first turns included (``_turns_view``)."""
+    return {**_enemy_view(enemy), **_turns_view(enemy)}
+
+
 def _page_views(tables) -> list[dict]:
     """Every page's view (``_page_view``), in the catalog's order: by 銘, then id."""
     starter = Counter(tables.starter())

@@ -40,7 +40,9 @@ class Card:
     "event/白1", "summary"); ``kind``: one of ``KINDS``; ``badges``: small (label, value)
     facts shown by the title (銘 12, 綻び倍率 2.0, 出自 幼少期, 座 30, HP 120 …);
     ``mark``: a page's 銘, drawn as its place on a small number line (None: no line);
-    ``flavour``: the card's flavour text ("" for none)."""
+    ``flavour``: the card's flavour text ("" for none); ``mark_top``: the top of the mark's
+    number line (寿命上限; a 銘 beyond it draws the line on to the 銘, with a tick at it;
+    None: the line ends at the mark)."""
 
     key: str
     kind: str
@@ -49,6 +51,7 @@ class Card:
     sections: tuple[Section, ...] = ()
     flavour: str = ""
     mark: int | None = None
+    mark_top: int | None = None
 
     @property
     def back(self) -> str:

@@ -29,7 +29,9 @@ STATE_CONTAINERS = {"pages", "zones", "enemy", "effects", "mods", "counters", "m
 STATE_CHANGES = {"copy", "move", "move_top", "move_all", "new_page", "count", "reset_scope",
                  "expire_mods", "add_defense"}
 #: Names public despite their underscore (documented APIs of the standard library).
-PUBLIC_UNDERSCORED = {"_exit", "_replace", "_asdict", "_fields", "_make"}
+#: ``_page_box``: WeasyPrint's laid-out page, its only way to tell where a card's words
+#: ended (printing/fitting.py reads it to fit them; a third party's, not the battle's).
+PUBLIC_UNDERSCORED = {"_exit", "_replace", "_asdict", "_fields", "_make", "_page_box"}
 
 
 def _private(name: str) -> bool:

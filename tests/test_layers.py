@@ -50,9 +50,6 @@ ALLOWED = {
     # tables are data drawn by sim.render_text and sim.render_html, never the battle's report)
     "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.render_text",
                      "sim.render_html"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
-    # print and play: cards from the compiled tables (the journey's through its rules), the
-    # manifest checked by its schema, the Tabletop Simulator sheets drawn with Pillow
-    "printing": ({"printing", "contract", "journey.rules"}, {"jsonschema", "PIL"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
@@ -71,6 +68,11 @@ ALLOWED = {
     # run as a process of its own: python -m sim.one_page)
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario", "sim.lab",
              "sim.stats"}, {"pygls", "lsprotocol"}),
+    # print and play: the catalog's words on cards (the journey's through its rules), laid out
+    # and rendered to PDF (pypdfium2 reads PDFs back: the Tabletop Simulator's faces), the
+    # manifest checked by its schema
+    "printing": ({"printing", "catalog", "contract", "runtime.tables", "journey.rules"},
+                 {"jinja2", "markupsafe", "weasyprint", "pypdfium2", "PIL", "jsonschema"}),
     # the top room: each command calls on the rooms below it (inside its function, most)
     "commands": ({"commands", "compiler", "dsl", "contract", "runtime", "journey", "scenario",
                   "catalog", "terminal", "sim", "lsp", "printing"}, {"click", "rich", "watchfiles"}),

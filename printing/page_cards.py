@@ -1,0 +1,82 @@
+"""ページと敵の札 — the pages and the enemies of the compiled tables as printable cards.
+
+The words are the catalog's, never rephrased here: each card is made from the catalog's
+own view of the page (``catalog.render.page_view``: the faces' rules text, the pen's
+difference, 破却) and of the enemy (``enemy_view``: its Intents turn by
+turn), joined into plain lines with ``catalog.phrasing.text``. A page's 銘 is its card's
+``mark`` (drawn on a number line up to 寿命上限); an enemy has none.
+"""
+
+from __future__ import annotations
+
+from .cards import Card, Section
+
+#: How many of an enemy's first turns its card shows (the catalog shows HORIZON of them,
+#: a card has room for fewer).
+TURNS_SHOWN = 4
+
+#: The catalog's legend of a pen's difference with its face (index.html.j2's ＋ － ＝).
+PEN_MARKS = {"added": "＋", "removed": "－", "kept": "＝"}
+
+
+def page_cards(tables) -> list[Card]:
+    """One card per page, in the catalog's order (by 銘, then id)."""
+    from catalog.render import page_view
+
+    cap = tables.balance.lifespan_cap
+    pages = sorted(tables.pages.values(), key=lambda p: (p.year, p.id))
+    return [_page_card(page_view(page, tables), cap) for page in pages]
+
+
+def _page_card(view: dict, cap: int) -> Card:
+    from catalog.phrasing import text
+
+    sections = []
+    for face in view["faces"]:
+        lines = [text(line) for line in face["lines"]] if face["written"] else []
+        if face["pen"]:
+            # the catalog's words for the pen (index.html.j2), each row with its diff mark
+            lines.append("ペン（作用列を差し替える・条件は残る）:" if face["written"]
+                         else "ペン（白紙の面に書き込む）:")
+            lines += [PEN_MARKS[row["mark"]] + text(row["pieces"]) for row in face["pen"]]
+        if face["no_pen"]:
+            lines.append(face["no_pen"])
+        heading = face["word"] + ("" if face["written"] else "（白紙）")
+        sections.append(Section(heading, tuple(lines)))
+    tear = view["tear"]
+    if tear:
+        heading = "破却効果" + ("（白紙ページなので得られない）" if tear["blank"] else "")
+        sections.append(Section(heading, (" ／ ".join(text(line) for line in tear["lines"]),
+                                           f"距離で強化: {tear['scale']}")))
+    badges = (("銘", str(view["year"])), ("綻び倍率", str(view["fray_mul"])),
+              ("出自", view["origin"]))
+    return Card(key=f"page/{view['id']}", kind="page", title=view["name"], badges=badges,
+                sections=tuple(sections), flavour=view["flavor"] or "", mark=view["year"],
+                mark_top=cap)
+
+
+def enemy_cards(tables) -> list[Card]:
+    """One card per enemy, in the catalog's order (by id)."""
+    from catalog.render import enemy_view
+
+    return [_enemy_card(enemy_view(e))
+            for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
+
+
+def _enemy_card(view: dict) -> Card:
+    from catalog.phrasing import text
+
+    sections = [Section("予兆", (" → ".join(view["intents"]),)
+                        + tuple(f"エスカレーション: {line}" for line in view["escalations"]))]
+    # the catalog's timeline (_enemy_turns.html.j2), a line a turn: ＋ marks an added Intent
+    turns = tuple(
+        f"{t['turn']}: " + "・".join(("＋" if i["new"] else "") + i["text"] for i in t["intents"])
+        + f"（攻撃の合計 {t['attack']}、座 {t['seat']}）"
+        for t in view["turns"][:TURNS_SHOWN])
+    sections.append(Section("ターン", turns))
+    if view["trait_lines"]:
+        sections.append(Section("特性", tuple(text(line) for line in view["trait_lines"])))
+    badges = (("座", str(view["seat"])), ("HP", str(view["hp"])),
+              ("突破ライン", str(view["breakthrough"])))
+    return Card(key=f"enemy/{view['id']}", kind="enemy", title=view["name"], badges=badges,
+                sections=tuple(sections), flavour=view["flavor"] or "")
