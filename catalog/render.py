@@ -314,14 +314,15 @@ def _page_views(tables) -> list[dict]:
 
 def render(tables, examples: dict[str, list] | None = None,
            sim: dict[str, str] | None = None, lab_report: dict | None = None,
-           views: list[dict] | None = None) -> str:
+           views: list[dict] | None = None, printed: dict[str, str] | None = None) -> str:
     """The whole catalog as one HTML document; ``examples`` from ``example_views``,
     ``sim`` (page id → link to its row of the simulation report) from ``sim_links``,
     ``lab_report`` the simulation report itself (its figures in the compare table, the
     pool table and on the enemy cards; catalog/lab.py); ``views`` the pages' views from
     ``_page_views`` when the caller has them already (``write`` phrases each page once for
-    both documents)."""
-    return _document(context(tables, examples, sim, lab_report, views))
+    both documents), ``printed`` (card key → link to its printable face, the last print's:
+    printing/links.py)."""
+    return _document(context(tables, examples, sim, lab_report, views, printed))
 
 
 def _document(shown: dict) -> str:
@@ -331,21 +332,21 @@ def _document(shown: dict) -> str:
 
 def context(tables, examples: dict[str, list] | None = None,
             sim: dict[str, str] | None = None, lab_report: dict | None = None,
-            views: list[dict] | None = None) -> dict:
+            views: list[dict] | None = None, printed: dict[str, str] | None = None) -> dict:
     """What the catalog's index shows (``render``'s arguments), its pool table's CSV
     records (catalog/pool_csv.py) included."""
-    examples, sim = examples or {}, sim or {}
+    examples, sim, printed = examples or {}, sim or {}, printed or {}
     figures = lab.figures(lab_report, tables)
     ages = compare.typical_ages(tables.balance)
     starter = Counter(tables.starter())
     pages = [{**view, "examples": examples.get(view["id"], []),
-              "sim": sim.get(view["id"]),
+              "sim": sim.get(view["id"]), "printed": printed.get(f"page/{view['id']}"),
               **_compare_view(tables.pages[view["id"]], tables.balance, ages),
               "lab": figures["pages"].get(view["id"])}
              for view in (views if views is not None else _page_views(tables))]
     ordered = sorted(tables.enemies.values(), key=lambda e: e.id)
     enemies = [{**_enemy_view(e), **_turns_view(e), "examples": examples.get(e.id, []),
-                "lab": figures["enemies"].get(e.id)}
+                "lab": figures["enemies"].get(e.id), "printed": printed.get(f"enemy/{e.id}")}
                for e in ordered]
     by_origin: dict[str, list] = {}
     for page in pages:
@@ -391,20 +392,22 @@ def render_vocabulary(tables, views: list[dict] | None = None) -> str:
 
 
 def write(tables, out: Path, examples: dict[str, list] | None = None,
-          sim_report: Path | None = None, lab_report: dict | None = None) -> Path:
+          sim_report: Path | None = None, lab_report: dict | None = None,
+          printed: dict[str, str] | None = None) -> Path:
     """Render into ``out`` (created if needed); returns the index path. Each file is
     replaced whole (contract.disk.write: a link, a device or a FIFO in its place is
     refused, never written through).
     ``sim_report``: the ``index.html`` of a ``jibunki sim --html`` report (usually
     ``generated/sim/index.html``); each page it has links to its row, when it exists now.
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
+    ``printed``: card key → link to its printable face (printing/links.py).
     Errors are OSError (the caller says what went wrong)."""
     out.mkdir(parents=True, exist_ok=True)
     views = _page_views(tables)  # each page phrased once, for both documents
     # the vocabulary page first: the index never links to a page not written yet
     disk.write(out / "vocabulary.html", render_vocabulary(tables, views), inside=out,
                replace=True)
-    shown = context(tables, examples, sim_links(sim_report, out), lab_report, views)
+    shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed)
     # the pool table's CSV before the index too: its 「CSVで保存」 links to it
     disk.write(out / POOL_CSV, pool_csv.document(shown["csv"]["header"],
                                                  list(shown["csv"]["rows"].values())),

@@ -66,17 +66,26 @@ def catalog(out: Path, content: Path) -> None:
     """すべてのページと敵の HTML カタログを作ります。
 
     サーバーはいりません: 書き出した index.html をブラウザで開きます。"""
-    from catalog.render import example_views, write
-
     tables, compiled = fresh_tables(content)
     try:
-        # The simulation report beside the catalog (jibunki sim --html): pages link to it.
-        index = write(tables, out, example_views(compiled.examples, compiled.sources),
-                      sim_report=out.parent / "sim" / "index.html",
-                      lab_report=_lab_report(out.parent / "sim"))
+        index = write_catalog(tables, compiled, out)
     except OSError as exc:
         raise click.ClickException(f"{out} にカタログを書けません: {why(exc)}") from None
     _say_catalog(index)
+
+
+def write_catalog(tables, compiled, out: Path) -> Path:
+    """The catalog into ``out``, its pages linked to what lies beside it: the simulation
+    report (``jibunki sim --html``: generated/sim) and the last print (``jibunki print``:
+    generated/print/自分紀.pdf, each card to its page). Errors are OSError."""
+    from catalog.render import example_views, write
+    from commands.print_pdf import DEFAULT_NAME
+    from printing.links import face_links
+
+    return write(tables, out, example_views(compiled.examples, compiled.sources),
+                 sim_report=out.parent / "sim" / "index.html",
+                 lab_report=_lab_report(out.parent / "sim"),
+                 printed=face_links(out.parent / "print" / DEFAULT_NAME, out))
 
 
 def _say_catalog(index: Path) -> None:
@@ -101,7 +110,6 @@ def build(content: Path) -> None:
     """検査、コンパイル、例の実行、カタログ作りを一度に行います。
 
     エラーがあれば表もカタログも作りません。"""
-    from catalog.render import example_views, write
     from runtime.tables import TableError, load
 
     result = check_content(content)
@@ -124,10 +132,7 @@ def build(content: Path) -> None:
     except TableError as exc:  # another writer changed generated/ meanwhile
         raise click.ClickException(str(exc)) from None
     try:
-        index = write(tables, DEFAULT_GENERATED / "catalog",
-                      example_views(compiled.examples, compiled.sources),
-                      sim_report=DEFAULT_GENERATED / "sim" / "index.html",
-                      lab_report=_lab_report(DEFAULT_GENERATED / "sim"))
+        index = write_catalog(tables, compiled, DEFAULT_GENERATED / "catalog")
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
                                    f"{why(exc)}") from None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -10,7 +12,10 @@ import click
 from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
                              FiniteFloatRange, why)
 
-DEFAULT_PDF = DEFAULT_GENERATED / "print" / "自分紀.pdf"
+#: The print's file name: the catalog beside generated/print links its cards into it.
+DEFAULT_NAME = "自分紀.pdf"
+DEFAULT_PDF = DEFAULT_GENERATED / "print" / DEFAULT_NAME
+DEFAULT_JOURNEY_PDF = DEFAULT_GENERATED / "print" / "草案17.pdf"
 
 
 def _date(value: str | None) -> str:
@@ -51,8 +56,13 @@ def content_digest(file_bytes: dict) -> str:
 @click.command("print")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PDF,
-              show_default=True, help="書き出す PDF（フォルダがなければ作ります）。")
+@click.option("--journey", is_flag=True,
+              help="草案17 の札（イベント 30・ロケーション 7・フラグ 5・アイテム 6・早見表）を"
+                   "印刷します（既定の出力は generated/print/草案17.pdf）。")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="書き出す PDF（フォルダがなければ作ります。既定: generated/print/自分紀.pdf）。"
+                   "そばに印刷の控え（.manifest.json）を置き、次の印刷で変わった札に「変更」の"
+                   "印を付け、変更一覧のページを加えます。")
 @click.option("--paper", type=click.Choice(["A4", "Letter"]), default="A4", show_default=True,
               help="用紙の大きさ（縦置き、1 枚に 3×3 枚の札）。")
 @click.option("--crop-mark", "crop", type=FiniteFloatRange(0, 20), default=5.0, metavar="MM",
@@ -62,44 +72,133 @@ def content_digest(file_bytes: dict) -> str:
                    "表と重なるよう左右を反転した裏面のシートが入ります）。")
 @click.option("--date", "date", default=None, metavar="YYYY-MM-DD",
               help="札に刷る日付（既定: 環境変数 SOURCE_DATE_EPOCH の日付、なければ今日）。")
-def print_cmd(content: Path, out: Path, paper: str, crop: float, no_backs: bool,
-              date: str | None) -> None:
+@click.option("--watch", is_flag=True,
+              help="保存のたびに印刷し直します（jibunki watch と同じ見張り。Ctrl-C で終わります）。")
+def print_cmd(content: Path, journey: bool, out: Path | None, paper: str, crop: float,
+              no_backs: bool, date: str | None, watch: bool) -> None:
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
     札はポーカーサイズ（63×88 mm）で、塗り足し 3 mm とトンボ付き。文はカタログと同じで、
     収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
-    入ります。"""
-    from contract import disk
-    from printing.page_cards import enemy_cards, page_cards
-    from printing.sheets import CardOverflow, PrintOptions, render_pdf, sheet_count
-    from runtime.tables import from_dicts
+    入ります。前の印刷の控えがあれば、変わった札に「変更」の印を付け、変更一覧を加えます。"""
+    out = out if out is not None else DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
+    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date))
+    if not watch:
+        job.run()
+        return
+    from commands.watch import watch_loop
 
-    day = _date(date)
-    try:  # a place that cannot take the PDF is said before the long rendering, not after
-        out.parent.mkdir(parents=True, exist_ok=True)
-        disk.check_target(out)
-    except OSError as exc:
-        raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
-    compiled = _compiled(content)
-    tables = from_dicts(compiled.tables)
-    cards = page_cards(tables) + enemy_cards(tables)
-    options = PrintOptions(paper=paper, crop=crop, backs=not no_backs,
-                           version=content_digest(compiled.file_bytes), date=day)
-    try:
-        pdf = render_pdf(cards, options)
-    except CardOverflow as exc:
-        click.echo(f"エラー: {exc}", err=True)
-        click.echo("PDF を書きませんでした。", err=True)
-        sys.exit(EXIT_CONTENT)
-    try:
-        disk.write(out, pdf, inside=out.parent, replace=True)
-    except OSError as exc:
-        raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
-    sheets = sheet_count(len(cards), options)
-    click.echo(f"印刷用 PDF: {out}")
-    click.echo(f"札 {len(cards)} 枚（ページ {len(tables.pages)}、敵 {len(tables.enemies)}）、"
-               f"{paper} {sheets} ページ" + ("（表と裏）" if options.backs else "（表のみ）")
-               + f"、版 {options.version}、日付 {day}。")
+    def report() -> None:
+        import time
+
+        click.echo(f"── {time.strftime('%H:%M:%S')} {content}/ ──")
+        try:
+            job.run()
+        except click.ClickException as exc:
+            exc.show()
+        except SystemExit:
+            pass  # the content's errors are printed: the next save tries again
+        click.echo("（保存するたびに印刷し直します。Ctrl-C で終わります）")
+
+    watch_loop(content, 150, report)
+
+
+@dataclass(frozen=True)
+class _Print:
+    """One print of a content's cards (the pages and enemies, or the draft 17 set) to
+    ``out``, with its manifest beside it: what ``jibunki print`` does, once or at every
+    save."""
+
+    content: Path
+    journey: bool
+    out: Path
+    paper: str
+    crop: float
+    backs: bool
+    date: str
+
+    def cards(self, compiled) -> tuple[list, str]:
+        """The cards to print and what they are, in words."""
+        if self.journey:
+            from commands.journey import journey_print_cards
+
+            cards = journey_print_cards(self.content)
+            kinds = Counter(card.back for card in cards)
+            return cards, "、".join(f"{kind} {n}" for kind, n in kinds.items())
+        from printing.page_cards import enemy_cards, page_cards
+        from runtime.tables import from_dicts
+
+        tables = from_dicts(compiled.tables)
+        return (page_cards(tables) + enemy_cards(tables),
+                f"ページ {len(tables.pages)}、敵 {len(tables.enemies)}")
+
+    def run(self) -> None:
+        from contract import disk
+        from printing import manifest
+        from printing.sheets import (CardOverflow, PrintOptions, face_pages, render_pdf,
+                                     sheet_count)
+
+        out = self.out
+        try:  # a place that cannot take the PDF is said before the long rendering, not after
+            out.parent.mkdir(parents=True, exist_ok=True)
+            disk.check_target(out)
+        except OSError as exc:
+            raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+        compiled = _compiled(self.content)
+        cards, what = self.cards(compiled)
+        kept = manifest.beside(out)
+        previous = manifest.read_previous(kept)
+        if previous.warning:
+            click.echo(previous.warning, err=True)
+        changes = manifest.compare(previous.manifest, cards) if previous.manifest else None
+        # the first print marks nothing: every card would be "new"
+        marked = frozenset() if changes is None else frozenset(
+            [c.key for c in changes.changed] + [key for key, _ in changes.added])
+        listed = () if changes is None or not (marked or changes.removed) else (
+            "変更一覧\n\n" + "\n".join(manifest.change_list(changes)),)
+        version = content_digest(compiled.file_bytes)
+        options = PrintOptions(paper=self.paper, crop=self.crop, backs=self.backs,
+                               version=version, date=self.date, changed=marked, extra=listed)
+        try:
+            pdf = render_pdf(cards, options)
+        except CardOverflow as exc:
+            for line in str(exc).splitlines():
+                click.echo(f"エラー: {line}", err=True)
+            click.echo("PDF を書きませんでした。", err=True)
+            sys.exit(EXIT_CONTENT)
+        try:
+            disk.write(out, pdf, inside=out.parent, replace=True)
+            manifest.write_manifest(kept, manifest.build(
+                cards, date=self.date, content_hash=version,
+                pages=face_pages(len(cards), options)), inside=out.parent, previous=previous)
+        except OSError as exc:
+            raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+        except manifest.ManifestError as exc:
+            raise click.ClickException(str(exc)) from None
+        sheets = sheet_count(len(cards), options)
+        click.echo(f"印刷用 PDF: {out}")
+        click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {sheets} ページ"
+                   + ("（表と裏）" if options.backs else "（表のみ）")
+                   + f"、版 {version}、日付 {self.date}。")
+        if changes is not None:
+            click.echo(manifest.change_list(changes)[0]
+                       + ("（変わった札に「変更」の印、最後のページに変更一覧）" if listed else ""))
+        self.link_catalog(compiled)
+
+    def link_catalog(self, compiled) -> None:
+        """The catalog beside the print (generated/catalog for generated/print/自分紀.pdf),
+        when there is one, rendered again so each card links to its printable face."""
+        catalog = self.out.parent.parent / "catalog"
+        if self.journey or self.out.name != DEFAULT_NAME or not (catalog / "index.html").is_file():
+            return
+        from commands.compile import write_catalog
+        from runtime.tables import from_dicts
+
+        try:
+            write_catalog(from_dicts(compiled.tables), compiled, catalog)
+        except OSError as exc:
+            raise click.ClickException(f"{catalog} のカタログを書き直せません: {why(exc)}") from None
+        click.echo(f"カタログ {catalog / 'index.html'} の札から印刷用の面へリンクしました。")
 
 
 def _compiled(content: Path):

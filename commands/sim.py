@@ -230,8 +230,12 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
         index = write_report(report, out)
         catalog = out.parent / "catalog"
         if (catalog / "index.html").is_file():
+            from commands.print_pdf import DEFAULT_NAME
+            from printing.links import face_links
+
             write(tables, catalog, example_views(compiled.examples, compiled.sources),
-                  sim_report=index, lab_report=report)
+                  sim_report=index, lab_report=report,
+                  printed=face_links(out.parent / "print" / DEFAULT_NAME, catalog))
     except OSError as exc:
         raise click.ClickException(f"{out} に報告を書けません: {why(exc)}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)

@@ -42,6 +42,8 @@ KEY_ICON = "キーアイコン"
 #: draft's 「使用したらカードを横倒しにし」 for the others).
 ITEM_USE, PASSIVE, TAPPED = "使用", "常に有効", "使うと横倒し"
 
+#: The heading of the summary's letters (their texts are the table's).
+LETTERS_HEADING = "レター（いつでも1個を取り除いて）"
 #: 早見表 — the summary card's sections: (heading, rows); a row is (condition, template),
 #: the condition a fact that must be true for the row to be printed ("" for always), the
 #: template filled from ``_facts``. The draft's phases keep its numbers (１ 手札補充 …).
@@ -89,21 +91,26 @@ def journey_cards(table: JourneyTable | Mapping, setup: str | None = None) -> li
             raise JourneyError(f"旅の表を読めません（{exc}）") from None
     rules = load_rules(setup, table)
     return [*_events(table, rules), *_locations(table, rules), *_flags(table, rules),
-            *_items(rules), _summary(table, rules)]
+            *_items(rules), *_summary(table, rules)]
 
 
 def _events(table: JourneyTable, rules: Rules) -> list[Card]:
     """イベントカード: the set-up's deck, by suit (the flags' order) then number; the 文
-    is the card's flavour (the draft: タイトル、数字、特殊効果＋フレーバー)."""
+    is the card's flavour (the draft: タイトル、数字、特殊効果＋フレーバー). Its effect is its
+    suit's, written on the flag card (「フラグカード参照」): printed here too, under the
+    flag's name, so a playtester reads it where the card lies."""
     order = sorted(range(len(rules.card_ids)), key=lambda c: (rules.suit_of[c], rules.number_of[c]))
+    flags = {f.suit: f for f in table.flags.values()}
     cards = []
     for c in order:
         event = table.events[rules.card_ids[c]]
+        flag = flags[rules.suits[rules.suit_of[c]]]
         cards.append(Card(
             key=f"event/{event.id}", kind="event", title=event.name,
             badges=((W.journey_field.suit, rules.suit_word(rules.suit_of[c])),
                     (W.journey_field.number, str(event.number)),
                     (KEY_ICON, event.key)),
+            sections=(Section(f"{W.journey_field.effect}（{flag.name}）", (flag.text,)),),
             flavour=event.text))
     return cards
 
@@ -151,18 +158,28 @@ def _items(rules: Rules) -> list[Card]:
     return cards
 
 
-def _summary(table: JourneyTable, rules: Rules) -> Card:
-    """サマリーカード（早見表）: ``SUMMARY`` filled from the rules, then the letters."""
+#: The summary's sections on its two cards (a reference card's two sides): the turn, which
+#: a player reads every turn, alone on the first; the set-up, the score and the letters on
+#: the second. One poker card cannot hold them all at the smallest print size.
+SUMMARY_CARDS = (("手番",), ("準備", "スコア（クリアしたとき）", LETTERS_HEADING))
+
+
+def _summary(table: JourneyTable, rules: Rules) -> list[Card]:
+    """サマリーカード（早見表）: ``SUMMARY`` filled from the rules, then the letters, on the
+    cards of ``SUMMARY_CARDS`` ("summary/1", "summary/2")."""
     facts = _facts(rules, table.setups[rules.setup].key_merge)
-    sections = [Section(heading, tuple(template.format(**facts) for when, template in rows
-                                       if not when or facts[when]))
-                for heading, rows in SUMMARY]
+    sections = {heading: Section(heading, tuple(template.format(**facts)
+                                                for when, template in rows
+                                                if not when or facts[when]))
+                for heading, rows in SUMMARY}
     letters = sorted(table.letters.values(), key=lambda letter: letter.id)
-    sections.append(Section("レター（いつでも1個を取り除いて）",
-                            tuple(f"{letter.name}: {letter.text}" for letter in letters)))
-    return Card(key="summary", kind="summary", title=KINDS["summary"],
-                badges=((vocab.KEYWORDS["j_setup"][0], rules.setup_name),),
-                sections=tuple(sections))
+    sections[LETTERS_HEADING] = Section(LETTERS_HEADING, tuple(
+        f"{letter.name}: {letter.text}" for letter in letters))
+    count = len(SUMMARY_CARDS)
+    return [Card(key=f"summary/{n}", kind="summary", title=f"{KINDS['summary']} {n}/{count}",
+                 badges=((vocab.KEYWORDS["j_setup"][0], rules.setup_name),),
+                 sections=tuple(sections[heading] for heading in headings))
+            for n, headings in enumerate(SUMMARY_CARDS, 1)]
 
 
 def _facts(rules: Rules, key_merge: Mapping[str, str]) -> dict:

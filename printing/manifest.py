@@ -131,13 +131,16 @@ def parts(card: Card) -> dict:
             "flavour": _hash(card.flavour), "mark": _hash(card.mark)}
 
 
-def build(cards, *, date: str, content_hash: str) -> dict:
+def build(cards, *, date: str, content_hash: str, pages: list[int] | None = None) -> dict:
     """The manifest of a print of ``cards`` (in print order) on ``date`` (YYYY-MM-DD) of
-    the content whose hash is ``content_hash`` (lowercase hex)."""
+    the content whose hash is ``content_hash`` (lowercase hex); ``pages``: each card's
+    page of the PDF (1-based: where the catalog links a card to its printable face)."""
+    entries = [{"key": c.key, "title": c.title, "digest": digest(c), "parts": parts(c)}
+               for c in cards]
+    for entry, page in zip(entries, pages or ()):
+        entry["page"] = page
     return {"format": FORMAT, "version": VERSION, "date": str(date),
-            "content_hash": content_hash,
-            "cards": [{"key": c.key, "title": c.title, "digest": digest(c), "parts": parts(c)}
-                      for c in cards]}
+            "content_hash": content_hash, "cards": entries}
 
 
 def dumps(manifest: dict) -> str:

@@ -24,12 +24,14 @@ SIZES = (8.5, 8.0, 7.5, 7.0, 6.5)
 
 
 class CardOverflow(Exception):
-    """A card whose words do not fit its box even at the smallest size."""
+    """The cards whose words do not fit their box even at the smallest size: every one of
+    them named, one line each (every error of a run is reported)."""
 
-    def __init__(self, card: Card):
-        super().__init__(f"札 {card.key}「{card.title}」の文字が、最小の大きさ {SIZES[-1]} pt "
-                         "でも枠に収まりません。文を短くしてください。")
-        self.card = card
+    def __init__(self, cards: list[Card]):
+        super().__init__("\n".join(
+            f"札 {card.key}「{card.title}」の文字が、最小の大きさ {SIZES[-1]} pt でも枠に"
+            "収まりません。文を短くしてください。" for card in cards))
+        self.cards = cards
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ def fitted_sizes(cards: list[Card], options: PrintOptions) -> dict[int, float]:
         trying = [trying[n] for n in sorted(over)]
         if not trying:
             return sizes
-    raise CardOverflow(cards[trying[0]])
+    raise CardOverflow([cards[i] for i in trying])
 
 
 def render_pdf(cards: list[Card], options: PrintOptions) -> bytes:
@@ -124,6 +126,12 @@ def render_pdf(cards: list[Card], options: PrintOptions) -> bytes:
     text = html(cards, options, sizes)
     identifier = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32].encode("ascii")
     return _document(text).write_pdf(pdf_identifier=identifier)
+
+
+def face_pages(cards: int, options: PrintOptions) -> list[int]:
+    """The PDF page (1-based) of each card's face: its sheet's, the backs counted."""
+    per = options.geometry.per_sheet
+    return [i // per * (2 if options.backs else 1) + 1 for i in range(cards)]
 
 
 def sheet_count(cards: int, options: PrintOptions) -> int:

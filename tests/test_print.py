@@ -238,13 +238,17 @@ def test_long_text_is_made_smaller_until_it_fits_and_stays_in_its_box():
     assert overflowing(_document(html(cards, options))) == {0}
 
 
-def test_a_card_that_cannot_fit_fails_naming_it():
+def test_every_card_that_cannot_fit_fails_naming_it():
     from printing.sheets import CardOverflow, PrintOptions, render_pdf
 
     absurd = ["とても長いルール文がここに続きます。" * 4] * 40
     with pytest.raises(CardOverflow) as caught:
-        render_pdf([_card("page/absurd", "終わらない札", absurd)], PrintOptions())
-    assert "page/absurd" in str(caught.value) and "終わらない札" in str(caught.value)
+        render_pdf([_card("page/absurd", "終わらない札", absurd), _card("page/fine", "短い札"),
+                    _card("page/again", "これも長い札", absurd)], PrintOptions())
+    said = str(caught.value).splitlines()
+    assert len(said) == 2
+    assert "page/absurd" in said[0] and "終わらない札" in said[0]
+    assert "page/again" in said[1] and "これも長い札" in said[1]
 
 
 def test_changed_cards_carry_the_mark_and_extra_pages_follow():

@@ -33,14 +33,15 @@ def _by_key(cards):
 
 
 def _summary(cards):
-    return "\n".join(line for section in cards[-1].sections for line in section.lines)
+    return "\n".join(line for card in cards if card.kind == "summary"
+                     for section in card.sections for line in section.lines)
 
 
-def test_the_set_is_the_drafts_components_30_events_7_locations_5_flags_6_items_1_summary(table):
+def test_the_set_is_the_drafts_components_30_events_7_locations_5_flags_6_items_a_summary(table):
     cards = journey_cards(table)
     kinds = [card.kind for card in cards]
     assert {kind: kinds.count(kind) for kind in set(kinds)} == {
-        "event": 30, "location": 7, "flag": 5, "item": 6, "summary": 1}
+        "event": 30, "location": 7, "flag": 5, "item": 6, "summary": 2}  # its two sides
     assert set(kinds) <= set(KINDS)
 
 
@@ -54,7 +55,7 @@ def test_the_print_order_is_events_by_suit_then_number_then_locations_flags_item
     assert locations[-1] == "location/千年樹"  # the last day is laid last
     assert [c.key for c in cards if c.kind == "flag"] == [
         "flag/珍獣屋", "flag/ワタリガラス", "flag/おしゃべり猫", "flag/歯車塔", "flag/トンボロ"]
-    assert cards[-1].key == "summary"
+    assert [c.key for c in cards[-2:]] == ["summary/1", "summary/2"]
 
 
 def test_keys_are_unique_and_stable_whatever_the_tables_order(table):
@@ -165,7 +166,7 @@ def test_a_table_the_contract_refuses_or_a_missing_setup_is_a_japanese_error(tab
 def test_the_entry_point_reads_a_content_folder_or_a_compiled_table():
     from_folder = journey_print_cards("content/journey")
     assert from_folder == journey_print_cards(TABLE)
-    assert len(from_folder) == 49
+    assert len(from_folder) == 50
 
 
 def test_content_errors_take_the_journeys_content_error_path(tmp_path, capsys):
@@ -181,3 +182,13 @@ def test_a_content_without_the_journey_is_a_clear_refusal(tmp_path):
     (tmp_path / "empty.journey").write_text("", encoding="utf-8")
     with pytest.raises(click.ClickException, match="旅の準備がありません"):
         journey_print_cards(tmp_path)
+
+
+def test_an_event_card_says_its_suits_effect_as_the_flag_card_does(table):
+    cards = _by_key(journey_cards(table))
+    flags = {c.title: c for c in cards.values() if c.kind == "flag"}
+    for card in (c for c in cards.values() if c.kind == "event"):
+        (section,) = card.sections
+        flag = next(f for name, f in flags.items() if name in section.heading)
+        assert section.lines == flag.sections[0].lines
+        assert dict(card.badges)["スート"] == dict(flag.badges)["スート"]

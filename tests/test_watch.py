@@ -31,9 +31,10 @@ BROKEN = """
 
 
 class Watched:
-    """A running `jibunki watch`, its output lines in a queue."""
+    """A running `jibunki watch` (or the command of ``args``: ``jibunki print --watch``),
+    its output lines in a queue."""
 
-    def __init__(self, content, cache):
+    def __init__(self, content, cache, args=None):
         env = {**os.environ, "XDG_CACHE_HOME": str(cache), "NO_COLOR": "1"}
         env.pop("JIBUNKI_NO_CACHE", None)
         self.proc = subprocess.Popen(
@@ -42,8 +43,9 @@ class Watched:
             # Ctrl-C compile test's).
             [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, "
              "signal.default_int_handler); signal.pthread_sigmask(signal.SIG_UNBLOCK, "
-             "{signal.SIGINT}); from cli import main; main()", "watch", "--content",
-             str(content), "--debounce", "50"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+             "{signal.SIGINT}); from cli import main; main()",
+             *(args or ("watch", "--content", str(content), "--debounce", "50"))],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, encoding="utf-8")
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []

@@ -1,0 +1,31 @@
+"""札へのリンク — where the catalog links each card to its printable face: the page of the
+last print's PDF that holds it, read from the print's manifest (printing/manifest.py).
+
+Only a print that is there now is linked — the PDF and its manifest, the manifest checked
+as any file read back is (``manifest.read_previous``) — and only the cards it holds: the
+catalog never links to nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from . import manifest
+
+
+def face_links(pdf: Path, out: Path) -> dict[str, str]:
+    """Card key ("page/<id>", "enemy/<id>") → the link from a document in the folder
+    ``out`` to that card's page of ``pdf`` (``…/自分紀.pdf#page=N``); {} when there is no
+    such print, or its manifest cannot be read."""
+    if not pdf.is_file():
+        return {}
+    kept = manifest.read_previous(manifest.beside(pdf)).manifest
+    if kept is None:
+        return {}
+    try:
+        href = Path(os.path.relpath(pdf, out)).as_posix()
+    except ValueError:  # another drive
+        return {}
+    return {card["key"]: f"{href}#page={card['page']}" for card in kept["cards"]
+            if "page" in card}

@@ -1,0 +1,144 @@
+"""``jibunki print`` as a designer uses it between playtests (issue 29): the draft 17 set
+(``--journey``), the 「変更」 mark on exactly the cards that changed since the last print
+with the change list on its last page, a rebuild at every save (``--watch``), and the
+catalog's link from each card to its printable face.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import ROOT, invoke_cli
+from test_watch import Watched
+
+SCALE = 2
+
+
+def _texts(pdf) -> list[str]:
+    return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+
+
+def _cell_of(pdf, page: int, needle: str, geometry) -> tuple[int, int] | None:
+    """The (row, col) of the card cell of ``page`` holding ``needle``'s first character."""
+    text = pdf[page].get_textpage()
+    found = text.search(needle)
+    hit = found.get_next()
+    if hit is None:
+        return None
+    left, bottom, right, top = text.get_charbox(hit[0])
+    height = pdf[page].get_height()
+    x_mm, y_mm = left * 25.4 / 72, (height - top) * 25.4 / 72
+    for row in range(geometry.rows):
+        for col in range(geometry.cols):
+            x, y = geometry.trim(row, col)
+            if x <= x_mm <= x + geometry.card[0] and y <= y_mm <= y + geometry.card[1]:
+                return row, col
+    return None
+
+
+@pytest.mark.slow
+def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(content, tmp_path):
+    import pypdfium2
+
+    from printing.sheets import PrintOptions
+
+    out = tmp_path / "print" / "札.pdf"
+    first = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
+                       "2026-12-01")
+    assert first.exit_code == 0, first.output
+    assert "変更" not in "".join(_texts(pypdfium2.PdfDocument(out.read_bytes())))
+    kept = json.loads(out.with_name("札.manifest.json").read_text(encoding="utf-8"))
+    assert kept["date"] == "2026-12-01" and len(kept["cards"]) == 71
+
+    page = content / "pages" / "壮年期.page"
+    text = page.read_text(encoding="utf-8")
+    edited = text.replace("敵HP -= 使用した歩[プレイ] × 0.8", "敵HP -= 使用した歩[プレイ] × 0.9", 1)
+    assert edited != text  # 旅立ちの朝 (tabidachi): one number of its 未来面
+    page.write_text(edited, encoding="utf-8")
+    second = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
+                        "2026-12-02")
+    assert second.exit_code == 0, second.output
+    assert "変更 1 枚・追加 0 枚・削除 0 枚" in second.output
+    pdf = pypdfium2.PdfDocument(out.read_bytes())
+    texts = _texts(pdf)
+    marked = [i for i, t in enumerate(texts[:-1]) if "変更" in t]
+    assert len(marked) == 1 and texts[marked[0]].count("変更") == 1
+    geometry = PrintOptions().geometry
+    cards = json.loads(out.with_name("札.manifest.json").read_text(encoding="utf-8"))["cards"]
+    on_sheet = [c for c in cards if c["page"] == marked[0] + 1]
+    cell = _cell_of(pdf, marked[0], "変更", geometry)
+    assert cell is not None
+    [holder] = [c for c in on_sheet if _cell_of(pdf, marked[0], c["title"], geometry) == cell]
+    assert holder["key"] == "page/tabidachi"
+    assert texts[-1].startswith("変更一覧")
+    assert "旅立ちの朝（page/tabidachi）" in texts[-1]
+
+
+@pytest.mark.slow
+def test_journey_prints_the_draft_17_set(tmp_path):
+    import pypdfium2
+
+    out = tmp_path / "草案17.pdf"
+    result = invoke_cli("print", "--journey", "--content", str(ROOT / "content"), "--out",
+                        str(out), "--date", "2026-12-01", "--no-backs")
+    assert result.exit_code == 0, result.output
+    assert "札 50 枚" in result.output and "イベント 30" in result.output
+    text = "".join(_texts(pypdfium2.PdfDocument(out.read_bytes())))
+    for name in ("彼方へ至るトンボロ 1", "歯車塔の千年歌姫 6", "早見表", "ランタン"):
+        assert name in text.replace("\r\n", "")
+
+
+@pytest.mark.slow
+def test_watch_prints_again_at_each_save(content, tmp_path):
+    out = tmp_path / "print" / "札.pdf"
+    watched = Watched(content, tmp_path / "cache",
+                      args=("print", "--watch", "--content", str(content), "--out", str(out),
+                            "--date", "2026-12-01", "--no-backs"))
+    try:
+        watched.until(lambda line: line.startswith("印刷用 PDF"), "the first print", 120)
+        page = content / "pages" / "壮年期.page"
+        page.write_text(page.read_text(encoding="utf-8").replace(
+            "× 0.8", "× 0.9", 1), encoding="utf-8")
+        watched.until(lambda line: "変更 1 枚" in line, "the print after the save", 120)
+    finally:
+        said = watched.stop()
+    assert "Traceback" not in said and "監視を終えました" in said, said
+
+
+def test_the_catalog_links_each_printed_card_to_its_page(tmp_path):
+    from printing import manifest
+    from printing.cards import Card
+    from printing.links import face_links
+
+    pdf = tmp_path / "print" / "自分紀.pdf"
+    catalog = tmp_path / "catalog"
+    pdf.parent.mkdir()
+    catalog.mkdir()
+    assert face_links(pdf, catalog) == {}  # nothing printed: no link
+    cards = [Card(f"page/p{i}", "page", f"札{i}") for i in range(11)]
+    kept = manifest.build(cards, date="2026-12-01", content_hash="ab",
+                          pages=[1] * 9 + [3, 3])
+    pdf.write_bytes(b"%PDF-1.7\n")
+    (tmp_path / "print" / "自分紀.manifest.json").write_text(manifest.dumps(kept),
+                                                           encoding="utf-8")
+    links = face_links(pdf, catalog)
+    assert links["page/p0"] == "../print/自分紀.pdf#page=1"
+    assert links["page/p10"] == "../print/自分紀.pdf#page=3"
+    (tmp_path / "print" / "自分紀.manifest.json").write_text("{", encoding="utf-8")
+    assert face_links(pdf, catalog) == {}  # a manifest that does not read: no link
+
+
+def test_the_catalog_shows_the_printable_face_link(tmp_path):
+    from catalog.render import render
+    from conftest import compiled_tables
+
+    tables = compiled_tables(ROOT / "content")
+    page = sorted(tables.pages)[0]
+    enemy = sorted(tables.enemies)[0]
+    html = render(tables, printed={f"page/{page}": "../print/自分紀.pdf#page=5",
+                                   f"enemy/{enemy}": "../print/自分紀.pdf#page=15"})
+    assert html.count("印刷用の面") == 2
+    assert 'href="../print/自分紀.pdf#page=5"' in html
+    assert "印刷用の面" not in render(tables)
