@@ -62,8 +62,13 @@ def content_digest(file_bytes: dict) -> str:
                    "表と重なるよう左右を反転した裏面のシートが入ります）。")
 @click.option("--date", "date", default=None, metavar="YYYY-MM-DD",
               help="札に刷る日付（既定: 環境変数 SOURCE_DATE_EPOCH の日付、なければ今日）。")
+@click.option("--tts", "tts", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR",
+              help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
+                   "（なければ作ります）。札の種類ごとに、表の画像シート（1 枚に 10×7 まで）、"
+                   "裏の画像と、デッキとして読み込む保存オブジェクトの JSON。")
 def print_cmd(content: Path, out: Path, paper: str, crop: float, no_backs: bool,
-              date: str | None) -> None:
+              date: str | None, tts: Path | None) -> None:
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
     札はポーカーサイズ（63×88 mm）で、塗り足し 3 mm とトンボ付き。文はカタログと同じで、
@@ -100,6 +105,10 @@ def print_cmd(content: Path, out: Path, paper: str, crop: float, no_backs: bool,
     click.echo(f"札 {len(cards)} 枚（ページ {len(tables.pages)}、敵 {len(tables.enemies)}）、"
                f"{paper} {sheets} ページ" + ("（表と裏）" if options.backs else "（表のみ）")
                + f"、版 {options.version}、日付 {day}。")
+    if tts is not None:
+        from commands.print_tts import print_tts
+
+        print_tts(tts, cards, options)
 
 
 def _compiled(content: Path):
