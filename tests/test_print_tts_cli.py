@@ -18,7 +18,8 @@ from PIL import Image, ImageChops
 from conftest import ROOT, compiled_tables, invoke_cli
 from printing.faces import FACE_WIDTH, back_images, face_images
 from printing.page_cards import enemy_cards, page_cards
-from printing.sheets import PrintOptions
+from printing.cards import Card, Section
+from printing.sheets import SIZES, PrintOptions, fitted_sizes
 
 DATE = "2026-12-01"
 
@@ -112,7 +113,7 @@ def test_ten_pages_take_a_10_by_2_sheet_and_one_enemy_a_2_by_1(printed):
     assert grids == {"page": [(10, 2)], "enemy": [(2, 1)]}
 
 
-def test_a_face_cut_from_the_sheet_is_the_card_rendered_alone_as_on_paper(printed):
+def test_a_face_cut_from_the_sheet_is_the_card_rendered_alone(printed):
     cards = printed["cards"]["page"]
     faces = face_images(cards, printed["options"])
     sheet = Image.open(printed["deck"] / "jibunki-page-1.png").convert("RGB")
@@ -173,3 +174,27 @@ def test_the_faces_and_backs_are_the_same_bytes_every_time(printed):
     first = face_images(cards, printed["options"])[0]
     second = face_images(cards, printed["options"])[0]
     assert first.tobytes() == second.tobytes()
+
+
+def _long_card(lines: int) -> Card:
+    return Card(key="page/long", kind="page", title="長い年",
+                sections=(Section("未来面", ("攻撃+3（ターン終了まで）、防御+2",) * lines),))
+
+
+@pytest.mark.parametrize("lines", [12, 20, 22])
+def test_a_face_alone_fits_its_words_at_the_size_the_sheet_does(lines):
+    sheet = fitted_sizes([_long_card(lines)], PrintOptions())
+    alone = fitted_sizes([_long_card(lines)], PrintOptions(single=True))
+    assert alone == sheet
+    if lines == 20:
+        assert alone[0] < SIZES[0]  # the case is one the fitting had to shrink
+
+
+def test_a_face_alone_is_the_trim_only_without_bleed_marks_or_paper(printed):
+    face = face_images(printed["cards"]["page"][:1], printed["options"])[0]
+    assert face.width == FACE_WIDTH
+    assert abs(face.height - FACE_WIDTH * 88 / 63) < 1  # 63 × 88 mm, rounded up by pdfium
+    page_colour = (0xe9, 0xdc, 0xc0)  # .kind-page in sheets.css.j2, right to the edge
+    for corner in [(0, 0), (face.width - 1, 0), (0, face.height - 1),
+                   (face.width - 1, face.height - 1)]:
+        assert all(abs(a - b) <= 2 for a, b in zip(face.getpixel(corner), page_colour)), corner
