@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -74,15 +74,20 @@ def content_digest(file_bytes: dict) -> str:
               help="札に刷る日付（既定: 環境変数 SOURCE_DATE_EPOCH の日付、なければ今日）。")
 @click.option("--watch", is_flag=True,
               help="保存のたびに印刷し直します（jibunki watch と同じ見張り。Ctrl-C で終わります）。")
+@click.option("--tts", "tts", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR",
+              help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
+                   "（なければ作ります）。札の種類ごとに、表の画像シート（1 枚に 10×7 まで）、"
+                   "裏の画像と、デッキとして読み込む保存オブジェクトの JSON。")
 def print_cmd(content: Path, journey: bool, out: Path | None, paper: str, crop: float,
-              no_backs: bool, date: str | None, watch: bool) -> None:
+              no_backs: bool, date: str | None, watch: bool, tts: Path | None) -> None:
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
     札はポーカーサイズ（63×88 mm）で、塗り足し 3 mm とトンボ付き。文はカタログと同じで、
     収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
     入ります。前の印刷の控えがあれば、変わった札に「変更」の印を付け、変更一覧を加えます。"""
     out = out if out is not None else DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
-    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date))
+    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts)
     if not watch:
         job.run()
         return
@@ -116,6 +121,7 @@ class _Print:
     crop: float
     backs: bool
     date: str
+    tts: Path | None = None  # a folder for the Tabletop Simulator decks, too
 
     def cards(self, compiled) -> tuple[list, str]:
         """The cards to print and what they are, in words."""
@@ -184,6 +190,12 @@ class _Print:
             click.echo(manifest.change_list(changes)[0]
                        + ("（変わった札に「変更」の印、最後のページに変更一覧）" if listed else ""))
         self.link_catalog(compiled)
+        if self.tts is not None:
+            from commands.print_tts import print_tts
+
+            # the cards as printed, without the marks of this print's changes
+            print_tts(self.tts, cards, replace(options, changed=frozenset(), extra=()),
+                      "draft17" if self.journey else "jibunki")
 
     def link_catalog(self, compiled) -> None:
         """The catalog beside the print (generated/catalog for generated/print/自分紀.pdf),

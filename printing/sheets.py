@@ -21,6 +21,9 @@ from .layout import PAPERS, Geometry, place
 TEMPLATES = Path(__file__).with_name("templates")
 #: The body's font sizes (pt) tried in turn; the last is the floor (readable at 6.5 pt).
 SIZES = (8.5, 8.0, 7.5, 7.0, 6.5)
+#: One card a page, the page its trim: the same card box as on a sheet, so the same words
+#: fit at the same sizes (layout.Geometry puts no mark and no bleed where both are 0).
+SINGLE = Geometry(paper=Geometry.card, bleed=0.0, crop=0.0, cols=1, rows=1)
 
 
 class CardOverflow(Exception):
@@ -40,7 +43,9 @@ class PrintOptions:
     ``backs`` (a mirrored sheet of backs after each sheet of faces, for duplex),
     ``version`` (the content's short digest) and ``date`` (YYYY-MM-DD) stamped on every
     card, ``changed`` (keys of the cards marked 「変更」), ``extra`` (plain-text pages
-    appended: a change list)."""
+    appended: a change list), ``single`` (each card alone on a page its trim size: no
+    bleed, no crop marks, ``paper`` and ``crop`` unread — the faces of a screen, the TTS
+    deck's)."""
 
     paper: str = "A4"
     crop: float = 5.0
@@ -49,10 +54,13 @@ class PrintOptions:
     date: str = ""
     changed: frozenset[str] = field(default_factory=frozenset)
     extra: tuple[str, ...] = ()
+    single: bool = False
 
     @property
     def geometry(self) -> Geometry:
         """The sheet's layout for these options."""
+        if self.single:
+            return SINGLE
         return Geometry(paper=PAPERS[self.paper], crop=self.crop)
 
 
