@@ -364,7 +364,7 @@ class Enemy:
 def _balance_class():
     """バランス: one field per balance number of the vocabulary, the 綻び reward, and each
     page key (基準ページ: a page id, None — left out of the literal — when not named)."""
-    numbers = [(key.code, float if key.type == "float" else int) for key in vocab.NUMBER_KEYS]
+    numbers = [(key.code, float if key.type == "float" else int) for key in vocab.number_keys()]
     pages = [(key.code, str | None, field(default=None))
              for key in vocab.BALANCE_KEYS if key.type == "page"]
     cls = make_dataclass("Balance", [*numbers, ("reward", list[Sayou]), *pages], frozen=True,

@@ -660,8 +660,10 @@ BALANCE_KEYS = (
                note="jibunki sim が各ページと1枚入れ替えて「入れ替えた時の勝率差」を測る、"
                     "はじめのデッキのページ（--reference の既定。戦闘は読まない）。書かなければ測らない"),
 )
-#: The balance keys that are numbers the rules read (every key but the page ones).
-NUMBER_KEYS = tuple(key for key in BALANCE_KEYS if key.type in ("int", "float"))
+def number_keys() -> tuple[BalanceKey, ...]:
+    """The balance keys that are numbers the rules read (every key but the page ones): a
+    view of BALANCE_KEYS, not a table of its own."""
+    return tuple(key for key in BALANCE_KEYS if key.type in ("int", "float"))
 
 #: 銘 must lie in 0..YEAR_BOUND. Pages beyond 寿命上限 are allowed (years never lived),
 #: but nobody lives 200 years even with every 哲学 tile.

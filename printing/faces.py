@@ -40,10 +40,12 @@ class Written:
 
     @property
     def cards(self) -> int:
+        """How many cards the decks hold."""
         return sum(count for _, count, _ in self.decks)
 
     @property
     def sheets(self) -> int:
+        """How many card sheets (images of faces) were written."""
         return sum(len(deck.sheets) for _, _, deck in self.decks)
 
 

@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 
 from contract import disk
+from contract.vocabulary import W
 
 from .cards import Card
 
@@ -49,7 +50,7 @@ SCHEMA_FILE = Path(__file__).with_name("manifest.schema.json")
 
 #: The part names of a card, in the order a change line names them, and their words.
 PART_WORDS = {"title": "タイトル", "kind": "種類（裏面）", "badges": "バッジ",
-              "sections": "文", "flavour": "フレーバー", "mark": "銘の目盛り"}
+              "sections": "文", "flavour": "フレーバー", "mark": f"{W.variable.year}の目盛り"}
 #: A section without heading, in a change line.
 NO_HEADING = "本文"
 #: Why a JSON Schema check failed, by its keyword (jsonschema's own words are English).

@@ -9,6 +9,8 @@ turn), joined into plain lines with ``catalog.phrasing.text``. A page's 銘 is i
 
 from __future__ import annotations
 
+from contract.vocabulary import W
+
 from .cards import Card, Section
 
 #: How many of an enemy's first turns its card shows (the catalog shows HORIZON of them,
@@ -47,8 +49,8 @@ def _page_card(view: dict, cap: int) -> Card:
     if tear:
         heading = "破却効果" + ("（白紙ページなので得られない）" if tear["blank"] else "")
         sections.append(Section(heading, (" ／ ".join(text(line) for line in tear["lines"]),
-                                           f"距離で強化: {tear['scale']}")))
-    badges = (("銘", str(view["year"])), ("綻び倍率", str(view["fray_mul"])),
+                                           f"{W.variable.distance}で強化: {tear['scale']}")))
+    badges = ((W.variable.year, str(view["year"])), (W.variable.fray_mul, str(view["fray_mul"])),
               ("出自", view["origin"]))
     return Card(key=f"page/{view['id']}", kind="page", title=view["name"], badges=badges,
                 sections=tuple(sections), flavour=view["flavor"] or "", mark=view["year"],
@@ -71,12 +73,12 @@ def _enemy_card(view: dict) -> Card:
     # the catalog's timeline (_enemy_turns.html.j2), a line a turn: ＋ marks an added Intent
     turns = tuple(
         f"{t['turn']}: " + "・".join(("＋" if i["new"] else "") + i["text"] for i in t["intents"])
-        + f"（攻撃の合計 {t['attack']}、座 {t['seat']}）"
+        + f"（{W.intent.attack}の合計 {t['attack']}、{W.variable.seat} {t['seat']}）"
         for t in view["turns"][:TURNS_SHOWN])
-    sections.append(Section("ターン", turns))
+    sections.append(Section(W.scope.turn, turns))
     if view["trait_lines"]:
         sections.append(Section("特性", tuple(text(line) for line in view["trait_lines"])))
-    badges = (("座", str(view["seat"])), ("HP", str(view["hp"])),
+    badges = ((W.variable.seat, str(view["seat"])), ("HP", str(view["hp"])),
               ("突破ライン", str(view["breakthrough"])))
     return Card(key=f"enemy/{view['id']}", kind="enemy", title=view["name"], badges=badges,
                 sections=tuple(sections), flavour=view["flavor"] or "")
