@@ -161,6 +161,7 @@ def _card(key: str, title: str, lines=("敵HPに 5 のダメージ",), kind="pag
                 sections=(Section("未来面", tuple(lines)),), mark=12, mark_top=80)
 
 
+@pytest.mark.slow
 def test_backs_are_mirrored_row_by_row():
     import pypdfium2
 
@@ -213,6 +214,7 @@ def test_letter_keeps_the_trim_size_and_fits_the_paper():
     assert ys[0] - geometry.bleed >= 1.0 and ys[-1] + geometry.bleed <= 279.4 - 1.0
 
 
+@pytest.mark.slow
 def test_letter_pages_are_letter_sized():
     import pypdfium2
 
@@ -224,6 +226,7 @@ def test_letter_pages_are_letter_sized():
     assert abs(width / 72 * 25.4 - 215.9) < 0.2 and abs(height / 72 * 25.4 - 279.4) < 0.2
 
 
+@pytest.mark.slow
 def test_long_text_is_made_smaller_until_it_fits_and_stays_in_its_box():
     from printing.fitting import overflowing
     from printing.sheets import SIZES, PrintOptions, _document, fitted_sizes, html
@@ -271,6 +274,7 @@ def test_designer_text_is_never_markup():
     assert "<b>太字" not in page and "&lt;b&gt;太字" in page
 
 
+@pytest.mark.slow
 def test_small_prints_are_deterministic():
     from printing.sheets import PrintOptions, render_pdf
 

@@ -39,6 +39,10 @@ ENEMY = """敵 kiri "霧" {
 }
 """
 
+#: The command renders and rasterises cards: the full suite's (tests/test_print_tts.py
+#: checks the deck itself in the fast loop).
+pytestmark = pytest.mark.slow
+
 
 def _small_content(folder):
     """The bundled balance, 幼少期's ten pages, a five-page starter deck and one enemy."""

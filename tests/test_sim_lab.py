@@ -363,6 +363,7 @@ def _stratified_pairs(rng, n: int, total: int, rates=(0.95, 0.4), reroll: float 
     return baseline, page
 
 
+@pytest.mark.slow
 def test_the_adjustment_is_taken_within_each_enemy_and_keeps_its_coverage(lab_tables):
     """Lab.paired regresses a pair's Δ on its baseline battle's covariates less that
     enemy's mean: against an enemy the deck nearly always beats a baseline win says little,
