@@ -30,6 +30,22 @@ def codes(text: str, path: str = "t.page", context: dict | None = None) -> list[
     return [d.code for d in check_text(text, path, context).diagnostics]
 
 
+def loaded_by(statement: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` (top-level names or dotted) a fresh interpreter has loaded after
+    running ``statement`` in the project: what a lazy import keeps out of start-up."""
+    import subprocess
+    import sys
+
+    import json
+
+    code = (f"import json, sys; {statement}; "
+            f"print(json.dumps(sorted(m for m in {list(modules)!r} if m in sys.modules "
+            f"or any(k.startswith(m + '.') for k in sys.modules))))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout
+    return json.loads(shown)
+
+
 def invoke_cli(*args: str, input: str | None = None, env: dict | None = None):
     """``jibunki ARGS`` through click's test runner, which must end without a traceback
     (a SystemExit is how a command gives its exit status), whatever it prints."""

@@ -376,11 +376,6 @@ def test_content_with_errors_prints_them_and_writes_nothing(content, tmp_path):
 
 
 def test_the_command_line_starts_without_the_renderer():
-    import subprocess
-    import sys
+    from conftest import loaded_by
 
-    code = ("import sys, cli; print(sorted(m for m in ('weasyprint', 'pypdfium2', 'jinja2', "
-            "'printing.sheets') if m in sys.modules))")
-    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout
-    assert shown.strip() == "[]"
+    assert loaded_by("import cli", ("weasyprint", "pypdfium2", "jinja2", "printing.sheets")) == []
