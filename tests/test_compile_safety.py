@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
+import pytest
+
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from compiler.build import TABLES, compile_content, render_json, write_atomically
@@ -99,6 +101,7 @@ KEYS = ("deck", "page_name", "page_flavor", "other_name", "enemy_name", "enemy_f
         "comment")
 
 
+@pytest.mark.slow  # a longer property search / lab run: the full suite's
 @settings(max_examples=30, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.fixed_dictionaries({key: designer_text for key in KEYS}))

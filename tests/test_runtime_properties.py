@@ -14,6 +14,7 @@ from contract.game import action_from_data, action_to_data
 import dataclasses
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -110,6 +111,7 @@ def snapshot(battle: Battle) -> dict:
 # ------------------------------------------------------------------ properties
 
 
+@pytest.mark.slow  # a longer property search / lab run: the full suite's
 @SETTINGS
 @given(data=st.data(), seed=st.integers(0, 2**20),
        stages=st.lists(st.sampled_from(ENEMIES), min_size=1, max_size=3))

@@ -78,6 +78,7 @@ def play_on(battle: Battle, seed: int, steps: int = 30) -> None:
 SAVES = [a_save(seed, steps) for seed, steps in ((1, 0), (2, 8), (3, 25), (4, 60))]
 
 
+@pytest.mark.slow  # a longer property search / lab run: the full suite's
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, len(SAVES) - 1), pick=st.integers(0, 10**6),
        how=st.sampled_from(["replace", "replace", "delete", "add"]), value=HOSTILE,

@@ -156,6 +156,7 @@ def test_a_page_that_wins_outright_gives_a_positive_interval(lab_tables):
     assert row["damage_per_play"] >= 0.5 * lab_tables[1].enemies["haguruma"].hp
 
 
+@pytest.mark.slow  # a longer property search / lab run: the full suite's
 def test_the_report_is_the_same_for_any_number_of_workers(lab_tables):
     one = run_lab(lab_tables, workers=1, pages=("sakamichi", "ippatsu", "byouin"))
     two = run_lab(lab_tables, workers=2, pages=("sakamichi", "ippatsu", "byouin"))
@@ -333,6 +334,7 @@ def test_the_page_table_reads_whole_in_a_terminal_of_80_to_120_columns(width):
         assert "幅が足りず省いた列：" in lines[-2] + lines[-1] and "組" not in lines[2]
 
 
+@pytest.mark.slow  # a longer property search / lab run: the full suite's
 def test_a_verdict_is_undecided_only_at_max_pairs_and_a_settled_one_stays(lab_tables):
     """A page that stops early keeps the interval its verdict was judged on (its
     adjustment on the baseline as it was then), however far the baseline plays after:
