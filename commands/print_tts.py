@@ -26,7 +26,8 @@ def print_tts(folder: Path, cards: list, options, name: str = "jibunki") -> None
     except OSError as exc:
         raise click.ClickException(f"{folder} に TTS のデッキを書けません: {why(exc)}") from None
     except CardOverflow as exc:
-        click.echo(f"エラー: {exc}", err=True)
+        for line in str(exc).splitlines():  # every card that cannot fit, one line each
+            click.echo(f"エラー: {line}", err=True)
         click.echo("TTS のデッキを書きませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
     click.echo(f"TTS のデッキ: {folder}（{len(written.decks)} 組、札 {written.cards} 枚、"
