@@ -30,6 +30,38 @@ def codes(text: str, path: str = "t.page", context: dict | None = None) -> list[
     return [d.code for d in check_text(text, path, context).diagnostics]
 
 
+#: small_content's starting deck and enemy.
+SMALL_STARTER = """デッキ starter "はじめの自分紀" {
+  hatsu_koe
+  sakamichi
+  himitsu_kichi
+  ehon
+  kenka
+}
+"""
+SMALL_ENEMY = """敵 kiri "霧" {
+  HP 80
+  座 30
+  突破ライン 140
+  予兆 [ 攻撃 10 ]
+}
+"""
+
+
+def small_content(folder: Path) -> Path:
+    """A small content in ``folder``: the bundled balance, 幼少期's ten pages, a five-page
+    starter deck and one enemy — what the print tests render in seconds."""
+    import shutil
+
+    (folder / "pages").mkdir(parents=True)
+    (folder / "enemies").mkdir()
+    shutil.copy(ROOT / "content" / "balance.balance", folder)
+    shutil.copy(ROOT / "content" / "pages" / "幼少期.page", folder / "pages")
+    (folder / "starter.deck").write_text(SMALL_STARTER, encoding="utf-8")
+    (folder / "enemies" / "霧.enemy").write_text(SMALL_ENEMY, encoding="utf-8")
+    return folder
+
+
 def loaded_by(statement: str, modules: tuple[str, ...]) -> list[str]:
     """Which of ``modules`` (top-level names or dotted) a fresh interpreter has loaded after
     running ``statement`` in the project: what a lazy import keeps out of start-up."""

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, invoke_cli
+from conftest import ROOT, invoke_cli, small_content
 from test_watch import Watched
 
 SCALE = 2
@@ -39,23 +39,24 @@ def _cell_of(pdf, page: int, needle: str, geometry) -> tuple[int, int] | None:
 
 
 @pytest.mark.slow
-def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(content, tmp_path):
+def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(tmp_path):
     import pypdfium2
 
     from printing.sheets import PrintOptions
 
+    content = small_content(tmp_path / "content")
     out = tmp_path / "print" / "札.pdf"
     first = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
                        "2026-12-01")
     assert first.exit_code == 0, first.output
     assert "変更" not in "".join(_texts(pypdfium2.PdfDocument(out.read_bytes())))
     kept = json.loads(out.with_name("札.manifest.json").read_text(encoding="utf-8"))
-    assert kept["date"] == "2026-12-01" and len(kept["cards"]) == 71
+    assert kept["date"] == "2026-12-01" and len(kept["cards"]) == 11
 
-    page = content / "pages" / "壮年期.page"
+    page = content / "pages" / "幼少期.page"
     text = page.read_text(encoding="utf-8")
-    edited = text.replace("敵HP -= 使用した歩[プレイ] × 0.8", "敵HP -= 使用した歩[プレイ] × 0.9", 1)
-    assert edited != text  # 旅立ちの朝 (tabidachi): one number of its 未来面
+    edited = text.replace("ペン 未来面 { 歩 += 8 }", "ペン 未来面 { 歩 += 9 }", 1)
+    assert edited != text  # 産声 (hatsu_koe): one number of the pen of its 未来面
     page.write_text(edited, encoding="utf-8")
     second = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
                         "2026-12-02")
@@ -71,9 +72,9 @@ def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(co
     cell = _cell_of(pdf, marked[0], "変更", geometry)
     assert cell is not None
     [holder] = [c for c in on_sheet if _cell_of(pdf, marked[0], c["title"], geometry) == cell]
-    assert holder["key"] == "page/tabidachi"
+    assert holder["key"] == "page/hatsu_koe"
     assert texts[-1].startswith("変更一覧")
-    assert "旅立ちの朝（page/tabidachi）" in texts[-1]
+    assert "産声（page/hatsu_koe）" in texts[-1]
 
 
 @pytest.mark.slow
@@ -91,16 +92,17 @@ def test_journey_prints_the_draft_17_set(tmp_path):
 
 
 @pytest.mark.slow
-def test_watch_prints_again_at_each_save(content, tmp_path):
+def test_watch_prints_again_at_each_save(tmp_path):
+    content = small_content(tmp_path / "content")
     out = tmp_path / "print" / "札.pdf"
     watched = Watched(content, tmp_path / "cache",
                       args=("print", "--watch", "--content", str(content), "--out", str(out),
                             "--date", "2026-12-01", "--no-backs"))
     try:
         watched.until(lambda line: line.startswith("印刷用 PDF"), "the first print", 120)
-        page = content / "pages" / "壮年期.page"
+        page = content / "pages" / "幼少期.page"
         page.write_text(page.read_text(encoding="utf-8").replace(
-            "× 0.8", "× 0.9", 1), encoding="utf-8")
+            "歩 += 8 }", "歩 += 9 }", 1), encoding="utf-8")
         watched.until(lambda line: "変更 1 枚" in line, "the print after the save", 120)
     finally:
         said = watched.stop()

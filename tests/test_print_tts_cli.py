@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from PIL import Image, ImageChops
 
-from conftest import ROOT, compiled_tables, invoke_cli
+from conftest import compiled_tables, invoke_cli, small_content
 from printing.faces import FACE_WIDTH, back_images, face_images
 from printing.page_cards import enemy_cards, page_cards
 from printing.cards import Card, Section
@@ -23,36 +22,9 @@ from printing.sheets import SIZES, PrintOptions, fitted_sizes
 
 DATE = "2026-12-01"
 
-STARTER = """デッキ starter "はじめの自分紀" {
-  hatsu_koe
-  sakamichi
-  himitsu_kichi
-  ehon
-  kenka
-}
-"""
-ENEMY = """敵 kiri "霧" {
-  HP 80
-  座 30
-  突破ライン 140
-  予兆 [ 攻撃 10 ]
-}
-"""
-
 #: The command renders and rasterises cards: the full suite's (tests/test_print_tts.py
 #: checks the deck itself in the fast loop).
 pytestmark = pytest.mark.slow
-
-
-def _small_content(folder):
-    """The bundled balance, 幼少期's ten pages, a five-page starter deck and one enemy."""
-    (folder / "pages").mkdir(parents=True)
-    (folder / "enemies").mkdir()
-    shutil.copy(ROOT / "content" / "balance.balance", folder)
-    shutil.copy(ROOT / "content" / "pages" / "幼少期.page", folder / "pages")
-    (folder / "starter.deck").write_text(STARTER, encoding="utf-8")
-    (folder / "enemies" / "霧.enemy").write_text(ENEMY, encoding="utf-8")
-    return folder
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +32,7 @@ def printed(tmp_path_factory):
     """The small content printed with ``--tts`` into a folder that does not exist yet,
     with its cards and the options the print stamped them with."""
     root = tmp_path_factory.mktemp("tts")
-    content = _small_content(root / "content")
+    content = small_content(root / "content")
     deck = root / "table" / "デッキ"
     result = invoke_cli("print", "--content", str(content), "--out", str(root / "札.pdf"),
                         "--date", DATE, "--tts", str(deck))
@@ -151,7 +123,7 @@ def test_printing_again_replaces_the_deck_with_the_same_bytes(printed):
 
 
 def test_tts_on_a_file_is_refused_in_japanese_before_printing(tmp_path):
-    content = _small_content(tmp_path / "content")
+    content = small_content(tmp_path / "content")
     target = tmp_path / "deck.json"
     target.write_text("{}", encoding="utf-8")
     result = invoke_cli("print", "--content", str(content), "--out", str(tmp_path / "a.pdf"),
@@ -163,7 +135,7 @@ def test_tts_on_a_file_is_refused_in_japanese_before_printing(tmp_path):
 
 
 def test_a_folder_that_cannot_be_made_is_a_japanese_error_without_a_traceback(tmp_path):
-    content = _small_content(tmp_path / "content")
+    content = small_content(tmp_path / "content")
     (tmp_path / "file").write_text("", encoding="utf-8")
     result = invoke_cli("print", "--content", str(content), "--out", str(tmp_path / "a.pdf"),
                         "--date", DATE, "--tts", str(tmp_path / "file" / "deck"))
