@@ -45,6 +45,15 @@ class Result:
         """How many of the diagnostics are errors (warnings not counted)."""
         return sum(d.is_error for d in self.diagnostics)
 
+    def items_of(self, path: str, kind: type) -> list:
+        """The items of type ``kind`` (an ``ast`` node class: pages, examples …) the file
+        ``path`` holds as this check parsed it, in order; none when it was not parsed."""
+        if self.compilation is None:
+            return []
+        return [item for source in self.compilation.sources
+                if source.path == path and source.parsed is not None
+                for item in source.parsed.file.items if isinstance(item, kind)]
+
 
 def result_of(compilation: Compilation, texts: dict[str, str], named: int) -> Result:
     """The Result of a run of the pipeline."""

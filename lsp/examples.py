@@ -73,14 +73,6 @@ class Runs:
         self._last[key] = outcome
 
 
-def _examples(result: Result, path: str) -> list[ast.Example]:
-    if result.compilation is None:
-        return []
-    return [item for source in result.compilation.sources
-            if source.path == path and source.parsed is not None
-            for item in source.parsed.file.items if isinstance(item, ast.Example)]
-
-
 def _key(path: str, example: ast.Example) -> tuple[str, str]:
     return path, example.title if example.title is not None else f"@{example.span.line}"
 
@@ -88,7 +80,7 @@ def _key(path: str, example: ast.Example) -> tuple[str, str]:
 def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
     """A lens over each example of the document ``path``, titled with its last outcome."""
     found = []
-    for example in _examples(result, path):
+    for example in result.items_of(path, ast.Example):
         last = runs.get(_key(path, example))
         found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"]))
     return found
@@ -100,7 +92,8 @@ def run_example(result: Result, specs: list[dict], path: str, line: int,
     ``result`` and keep its outcome in ``runs``; None when no example starts there.
     ``specs`` are the examples the check of ``result`` found (lsp.folder.Folder.full:
     their diagnostics are already the result's, so no example is checked twice)."""
-    example = next((e for e in _examples(result, path) if e.span.line - 1 == line), None)
+    example = next((e for e in result.items_of(path, ast.Example)
+                    if e.span.line - 1 == line), None)
     if example is None:
         return None
     errors = sorted((d for d in result.compilation.diagnostics if d.is_error),

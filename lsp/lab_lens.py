@@ -170,14 +170,6 @@ def summary(row: dict) -> str | None:
 # ------------------------------------------------------------------ the pages
 
 
-def _pages(result: Result, path: str) -> list[ast.Page]:
-    if result.compilation is None:
-        return []
-    return [item for source in result.compilation.sources
-            if source.path == path and source.parsed is not None
-            for item in source.parsed.file.items if isinstance(item, ast.Page)]
-
-
 def _text(lines: list[str], page: ast.Page) -> str:
     """The lines the page's definition spans, as the editor has them."""
     return "\n".join(line.rstrip("\r") for line in lines[page.span.line - 1:page.span.end_line])
@@ -190,13 +182,13 @@ def digest(lines: list[str], page: ast.Page) -> str:
 
 def page_at(result: Result, path: str, line: int) -> ast.Page | None:
     """The page of the document whose definition holds ``line`` (0-based), if any."""
-    return next((p for p in _pages(result, path)
+    return next((p for p in result.items_of(path, ast.Page)
                  if p.span.line - 1 <= line <= p.span.end_line - 1), None)
 
 
 def page_named(result: Result, path: str, page: str) -> ast.Page | None:
     """The page of the document whose id is ``page``, if any."""
-    return next((p for p in _pages(result, path) if p.id.text == page), None)
+    return next((p for p in result.items_of(path, ast.Page) if p.id.text == page), None)
 
 
 def _changed_since(path: str, lines: list[str], page: ast.Page, written_ns: int) -> bool:
@@ -216,7 +208,7 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
            runs: Runs) -> list[Lens]:
     """A lens over each page of the document ``path`` (``lines``: its text in the editor)
     that has a verdict: from an editor run, else from the folder's report."""
-    pages = _pages(result, path)
+    pages = result.items_of(path, ast.Page)
     if not pages:
         return []
     rows, written = runs.report_rows(report_path(root, alone))
