@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .cards import KINDS, Card
-from .sheets import PrintOptions, _document, html, render_pdf
+from .sheets import PrintOptions, html, laid_out, render_pdf
 
 #: A face's width in pixels: a tenth of TTS's 4096 px sheet, rounded down.
 FACE_WIDTH = 409
@@ -79,7 +79,7 @@ def back_images(kinds, options: PrintOptions) -> dict:
     kinds = list(dict.fromkeys(kinds))
     stand_ins = [Card(key=f"back/{kind}", kind=kind, title="") for kind in kinds]
     # the sheets of one card each: its face, then its back (the back's words are the kind's)
-    pdf = _document(html(stand_ins, single)).write_pdf()
+    pdf = laid_out(html(stand_ins, single)).write_pdf()
     images = _rasters(pdf, range(1, 2 * len(kinds), 2), _scale(single))
     return dict(zip(kinds, images))
 

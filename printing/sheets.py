@@ -101,7 +101,9 @@ def html(cards: list[Card], options: PrintOptions, sizes: dict[int, float] | Non
         paper=geometry.paper, card=geometry.card, stamp=stamp, date=options.date, extra=options.extra if extra else ())
 
 
-def _document(text: str):
+def laid_out(text: str):
+    """The sheets' HTML laid out by WeasyPrint (a ``weasyprint.Document``): what the fitting
+    measures and what is written as PDF, the faces' and the backs' too."""
     from weasyprint import HTML
 
     return HTML(string=text, base_url=str(TEMPLATES)).render()
@@ -119,7 +121,7 @@ def fitted_sizes(cards: list[Card], options: PrintOptions) -> dict[int, float]:
         for i in trying:
             sizes[i] = size
         subset = [cards[i] for i in trying]
-        over = overflowing(_document(html(subset, options, {n: size for n in range(len(subset))},
+        over = overflowing(laid_out(html(subset, options, {n: size for n in range(len(subset))},
                                           backs=False, extra=False)))
         trying = [trying[n] for n in sorted(over)]
         if not trying:
@@ -133,7 +135,7 @@ def render_pdf(cards: list[Card], options: PrintOptions) -> bytes:
     sizes = fitted_sizes(cards, options)
     text = html(cards, options, sizes)
     identifier = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    return _document(text).write_pdf(pdf_identifier=identifier)
+    return laid_out(text).write_pdf(pdf_identifier=identifier)
 
 
 def face_pages(cards: int, options: PrintOptions) -> list[int]:

@@ -229,16 +229,16 @@ def test_letter_pages_are_letter_sized():
 @pytest.mark.slow
 def test_long_text_is_made_smaller_until_it_fits_and_stays_in_its_box():
     from printing.fitting import overflowing
-    from printing.sheets import SIZES, PrintOptions, _document, fitted_sizes, html
+    from printing.sheets import SIZES, PrintOptions, fitted_sizes, html, laid_out
 
     long = [f"{n}: このステージ中、毎ターン開始時に 防御+3（ターン終了まで）" for n in range(9)]
     cards = [_card("page/long", "長い札", long), _card("page/short", "短い札")]
     options = PrintOptions(backs=False)
     sizes = fitted_sizes(cards, options)
     assert SIZES[-1] <= sizes[0] < SIZES[0] and sizes[1] == SIZES[0]
-    assert overflowing(_document(html(cards, options, sizes))) == set()
+    assert overflowing(laid_out(html(cards, options, sizes))) == set()
     # at the first size, it did overflow: the fitting is what keeps it in
-    assert overflowing(_document(html(cards, options))) == {0}
+    assert overflowing(laid_out(html(cards, options))) == {0}
 
 
 def test_every_card_that_cannot_fit_fails_naming_it():

@@ -171,12 +171,19 @@ def _json_of(result) -> dict:
     return document
 
 
+def _tuned_json(tmp_path, band: str, code: int):
+    """``--tune ichigeki --format json`` on a folder whose page has the 目標 ``band``: the
+    folder and the page's answer, the command having exited with ``code``."""
+    folder = folder_with(tmp_path, band)
+    result = sim("--tune", "ichigeki", "--format", "json", "--content", str(folder), *FAST)
+    assert result.exit_code == code, result.output
+    [answer] = _json_of(result)["subjects"]
+    return folder, answer
+
+
 @pytest.mark.slow
 def test_format_json_gives_the_proposal_with_its_place_and_intervals(tmp_path):
-    folder = folder_with(tmp_path, "+0%〜+40%")
-    result = sim("--tune", "ichigeki", "--format", "json", "--content", str(folder), *FAST)
-    assert result.exit_code == 0, result.output
-    [answer] = _json_of(result)["subjects"]
+    folder, answer = _tuned_json(tmp_path, "+0%〜+40%", 0)
     assert (answer["kind"], answer["id"], answer["name"]) == ("page", "ichigeki", "一撃")
     assert answer["target"] == {"low": 0.0, "high": 0.4}
     before = answer["before"]
@@ -201,10 +208,7 @@ def test_format_json_gives_the_proposal_with_its_place_and_intervals(tmp_path):
 
 @pytest.mark.slow
 def test_format_json_says_an_unreachable_band_with_the_closest_edit(tmp_path):
-    folder = folder_with(tmp_path, "+60%〜+90%")
-    result = sim("--tune", "ichigeki", "--format", "json", "--content", str(folder), *FAST)
-    assert result.exit_code == 1, result.output
-    [answer] = _json_of(result)["subjects"]
+    _, answer = _tuned_json(tmp_path, "+60%〜+90%", 1)
     assert answer["reached"] is False and answer["proposal"] is None
     assert (answer["closest"]["old"], answer["closest"]["new"]) == ("10", "30")
     assert answer["closest"]["after"]["high"] < 0.6
