@@ -128,7 +128,8 @@ class _Print:
         if self.journey:
             from commands.journey import journey_print_cards
 
-            cards = journey_print_cards(self.content)
+            # the journey's table is one of the compiled tables: the content is checked once
+            cards = journey_print_cards(compiled.tables.get("journey", {}))
             kinds = Counter(card.back for card in cards)
             return cards, "、".join(f"{kind} {n}" for kind, n in kinds.items())
         from printing.page_cards import enemy_cards, page_cards
