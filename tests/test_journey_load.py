@@ -202,6 +202,7 @@ def test_the_figures_of_a_variant():
 
 def test_a_variant_with_no_rated_game_has_no_load():
     assert load_of({"load": summary([], PLAIN)}) is None
+    assert load_of({"load": summary([game(10, 4, (1, None))], PLAIN)}) is None
     assert load_of({"load": None}) is None
 
 
@@ -248,3 +249,91 @@ def test_the_journey_ladder_agrees_with_brute_force_on_reduced_states():
                 checked += 1
             s = JOURNEY.apply(s, action)
     assert checked > 20
+
+
+# ------------------------------------------------------------------ the report
+
+
+@pytest.fixture(scope="module")
+def literal() -> dict:
+    from compiler.build import compile_content
+    from conftest import ROOT
+
+    return compile_content(ROOT / "content").tables["journey"]
+
+
+#: Seed 1 is won by the solver in several set-ups at 3000 positions.
+CLIMBED = dict(seeds=1, seed=1, budgets=(1,), nodes=3000, pairs=False, ladder=4,
+               ladder_nodes=300)
+
+
+@pytest.fixture(scope="module")
+def climbed(literal) -> dict:
+    from journey.lab.measure import Settings, run
+
+    return run(literal, Settings(**CLIMBED), workers=1)
+
+
+@pytest.mark.slow
+def test_the_ladder_of_a_report_is_the_same_for_one_and_two_workers(literal, climbed):
+    """The won deals' lines are climbed on the workers, and the figures do not depend on
+    how many there are."""
+    from journey.lab.measure import Settings, run
+
+    one = climbed
+    assert run(literal, Settings(**CLIMBED), workers=2) == one
+    assert one["run"]["climbs"] == sum(row["solver"]["won"] for row in one["variants"]) > 0
+    for row in one["variants"]:
+        figures = row["load"]
+        assert [r["name"] for r in figures["rungs"]] == [
+            "無作為", "貪欲", "一手先読み", "山を見ない探索 1想定", "解き手"]
+        assert figures["games"] == row["solver"]["won"]
+        assert figures["rated"] == figures["decided"] + figures["undecided"]
+        assert sum(r["decisions"] for r in figures["rungs"]) == figures["decided"]
+        halves = figures["halves"].values()
+        assert sum(h["rated"] for h in halves) == figures["rated"]
+    assert one["settings"]["ladder"]["decisions"] == 4
+
+
+ARGS = ["journey", "report", "--seeds", "1", "--budget", "1", "--nodes", "40", "--no-pairs",
+        "--workers", "1"]
+
+
+@pytest.mark.slow
+def test_the_report_command_shows_the_ladder_and_leaves_it_out_on_request():
+    import json
+
+    from click.testing import CliRunner
+
+    import cli
+
+    result = CliRunner().invoke(cli.main, ARGS)
+    assert result.exit_code == 0, result.output
+    for word in ("思考の段（解き手の筋から 1 局 8 決定まで）", "一手先読み", "山を見ない探索 1想定",
+                 "先読み超/局", "未決"):
+        assert word in result.stdout
+    result = CliRunner().invoke(cli.main, ARGS + ["--ladder", "0", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert all(row["load"] is None for row in report["variants"])
+    result = CliRunner().invoke(cli.main, ARGS + ["--ladder", "0"])
+    assert "思考の段（" not in result.stdout
+    result = CliRunner().invoke(cli.main, ARGS + ["--ladder", "-1"])
+    assert result.exit_code == 2 and "--ladder" in result.output
+
+
+def test_the_command_default_is_the_ladders():
+    import cli
+    from journey.lab import load
+
+    command = cli.main.commands["journey"].commands["report"]
+    assert {p.name: p.default for p in command.params}["ladder"] == load.DEFAULT_DECISIONS
+
+
+@pytest.mark.slow
+def test_the_page_shows_the_ladder(climbed):
+    from journey.lab.html import render_report
+
+    page = render_report(climbed)
+    assert 'id="ladder"' in page and "思考の段" in page and "先読み超/局" in page
+    assert page.count("<svg") == 4

@@ -49,8 +49,9 @@ from typing import Callable, NamedTuple, Sequence
 
 from sim import stats
 
-__all__ = ["KINDS", "LOOKAHEAD", "Kind", "Rated", "Rung", "Rating", "UNDECIDED", "load_of",
-           "rate_deal", "rate_line", "rungs_of", "summary"]
+__all__ = ["KINDS", "LOOKAHEAD", "NOTES", "Kind", "Rated", "Rung", "Rating", "UNDECIDED",
+           "beyond_cell", "halves_cell", "load_of", "rate_deal", "rate_line", "rung_cell",
+           "rungs_of", "summary", "undecided_cell"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,13 @@ class Kind:
 
 #: 思考の段 — the rungs' kinds, cheapest first.
 KINDS = (
-    Kind("random", "無作為", "どれを選んでも最善（選び方が問われない）"),
-    Kind("greedy", "貪欲", "選んだ直後の見込みが最も高い選択肢が最善"),
+    Kind("random", "無作為", "どれかを選ぶ（どれを選んでも最善のときだけ最善手になる）"),
+    Kind("greedy", "貪欲", "選んだ直後の見込みが最も高い選択肢を選ぶ"),
     Kind("lookahead", "一手先読み",
-         "選んだ後を次の手番の終わりまで見込みで進め、その見込みが最も高い選択肢が最善"),
-    Kind("blind", "山を見ない探索", "山を見ない打ち手が N 通りの山を想定して選ぶ選択肢が最善"),
-    Kind("solver", "解き手", "山の順を知って全探索する解き手にだけ最善が分かる"),
+         "選んだ後を次の手番の終わりまで見込みで進め、見込みが最も高い選択肢を選ぶ（山の順は配りのまま）"),
+    Kind("blind", "山を見ない探索",
+         "山を見ない打ち手: N 通りの山の順を想定し、同じ先読みの平均で選ぶ（N想定）"),
+    Kind("solver", "解き手", "山の順を知って全探索する（定義により必ず最善）"),
 )
 _KIND = {kind.id: kind for kind in KINDS}
 #: The rung whose successors are "more than a look-ahead" (the load figure, ``load_of``).
@@ -387,7 +389,8 @@ def summary(ratings: Sequence[Rating], rungs: Sequence[Rung]) -> dict:
                 half["beyond"] += r.rung >= beyond
     decided = sum(counts)
     rated = sum(len(r.rated) for r in ratings)
-    interval = stats.mean_interval(per_game)
+    # With no decision decided there is no evidence at all: no figure, not a zero.
+    interval = stats.mean_interval(per_game) if decided else None
     return {
         "games": len(ratings),
         "decisions_per_game": stats.mean(r.decisions for r in ratings),
@@ -399,6 +402,59 @@ def summary(ratings: Sequence[Rating], rungs: Sequence[Rung]) -> dict:
         "halves": halves,
         "nodes": stats.mean(r.nodes for r in ratings),
     }
+
+
+# ------------------------------------------------------------------ the cells
+
+
+#: What the ladder's figures mean, as both reports print them under the numbers.
+NOTES = (
+    "思考の段: 解き手の最善の筋の決定ごとに、最善手を選べる最も安い段（同点の選択肢はすべて選ぶ"
+    "とみなし、そのすべてが最善のときだけ選べたとする）。"
+    + "。".join(f"{kind.name}: {kind.meaning}" for kind in KINDS) + "。",
+    "最善: 山の順を知って到達できる最高点が局面の最高点に等しい選択肢（解き手の探索で証明）。"
+    "予算内に証明できない決定は未決（推測しない）。",
+    "先読み超/局: 一手先読みより上の段が要る決定の 1 局あたりの数（測った決定から局の全決定へ"
+    "換算。未決は数えないので下限）。前半・後半: 局の手番数の半分までとその後の、先読み超/判定済みの決定。",
+)
+
+
+def _load(row: dict) -> dict | None:
+    load = row.get("load")
+    return load if load and load["rated"] else None
+
+
+def rung_cell(row: dict, index: int) -> str:
+    """The share of the decided decisions at rung ``index``, with their count."""
+    load = _load(row)
+    if load is None or not load["decided"]:
+        return "—"
+    rung = load["rungs"][index]
+    return f"{rung['share'] * 100:.0f}% ({rung['decisions']})"
+
+
+def undecided_cell(row: dict) -> str:
+    """未決 of the rated decisions: ``7/8``."""
+    load = _load(row)
+    return "—" if load is None else f"{load['undecided']}/{load['rated']}"
+
+
+def beyond_cell(row: dict) -> str:
+    """Decisions per game needing more than a look-ahead, with the interval."""
+    load = _load(row)
+    figure = load and load["beyond_lookahead_per_game"]
+    if not figure:
+        return "—"
+    return f"{figure['estimate']:.1f} [{figure['low']:.1f}〜{figure['high']:.1f}]"
+
+
+def halves_cell(row: dict) -> str:
+    """Where they fall: ``1/5・3/9`` — more than a look-ahead of the decided, in the
+    first and the second half of the games."""
+    load = _load(row)
+    if load is None:
+        return "—"
+    return "・".join(f"{h['beyond']}/{h['decided']}" for h in load["halves"].values())
 
 
 def load_of(row: dict) -> float | None:
