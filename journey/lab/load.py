@@ -129,6 +129,7 @@ class _Decision(NamedTuple):
     actions: tuple      # one action per distinct child, in the rules' order
     children: tuple     # the child states
     over: tuple         # each child's result (None while the game goes on)
+    keys: tuple         # each child's key (("over", result) once the game is over)
     taken: int          # the child the line takes
 
 
@@ -160,14 +161,19 @@ class _Budget:
 
 class _Values:
     """What is proven of each child's value: a lower and an upper bound, tightened by
-    solving the child (once, when a verdict needs it, at most ``CHILD_NODES`` positions
-    from what the game's budget has left)."""
+    solving the child, or the decision's position itself (each once, when a verdict needs
+    it, at most ``CHILD_NODES`` positions from what the game's budget has left).
+
+    Solving the position is the cheap way to the position's value (its children share
+    one memo, and a child need only be shown no better than the best found, not valued):
+    a proven value caps every child, and the child its best line starts with reaches it."""
 
     def __init__(self, rules, d: _Decision, line_score: int, proven: bool, budget: _Budget):
         from journey.solve import LOST, solve
 
         self.rules, self.d, self.budget, self.solve, self.lost = rules, d, budget, solve, LOST
         self.solved = [False] * len(d.children)
+        self.position_solved = False
         self.lo, self.hi = [], []
         for i, (child, over) in enumerate(zip(d.children, d.over)):
             if over is not None:
@@ -190,21 +196,45 @@ class _Values:
     def not_best(self, i: int) -> bool:
         return self.hi[i] < max(self.lo)
 
-    def settle(self, i: int) -> None:
-        """Solve child ``i`` (once): a proven value pins both bounds, a win found raises
-        the lower one."""
-        self.solved[i] = True
+    def _answer(self, state, key):
+        """The solver's answer for ``state`` (kept by key), or None: the budget is spent."""
         budget = self.budget
-        key = self.rules.key(self.d.children[i])
         answer = budget.answers.get(key)
         if answer is None:
             nodes = min(budget.per_child, budget.left)
             if nodes <= 0:
-                return
-            answer = self.solve(self.rules, self.d.children[i], budget=nodes)
+                return None
+            answer = self.solve(self.rules, state, budget=nodes)
             budget.left -= answer.nodes
             budget.spent += answer.nodes
             budget.answers[key] = answer
+        return answer
+
+    def settle_position(self) -> None:
+        """Solve the decision's position (once): a proven value caps every child; the
+        child its best line starts with reaches the best score it found."""
+        self.position_solved = True
+        d = self.d
+        answer = self._answer(d.state, self.rules.key(d.state))
+        if answer is None:
+            return
+        if answer.score is not None and answer.line:
+            child = self.rules.apply(d.state, answer.line[0])
+            over = self.rules.result(child)
+            first = d.keys.index(("over", over) if over is not None else self.rules.key(child))
+            self.lo[first] = max(self.lo[first], answer.score)
+            self.hi[first] = max(self.hi[first], self.lo[first])
+        if answer.exact:
+            value = self.lost if answer.score is None else answer.score
+            self.hi = [max(lo, min(hi, value)) for lo, hi in zip(self.lo, self.hi)]
+
+    def settle(self, i: int) -> None:
+        """Solve child ``i`` (once): a proven value pins both bounds, a win found raises
+        the lower one."""
+        self.solved[i] = True
+        answer = self._answer(self.d.children[i], self.d.keys[i])
+        if answer is None:
+            return
         if answer.exact:
             self.lo[i] = self.hi[i] = self.lost if answer.score is None else answer.score
         elif answer.score is not None:
@@ -218,9 +248,13 @@ class _Values:
         then the others, the highest first (they bound what best means)."""
         rest = sorted((i for i in range(len(self.lo)) if i not in chosen),
                       key=lambda i: (-self.hi[i], i))
-        order = sorted(chosen, key=lambda i: (self.hi[i], i)) + rest
+        order = sorted(chosen, key=lambda i: (self.hi[i], i)) + [_POSITION] + rest
         for i in [None] + order:
-            if i is not None:
+            if i is _POSITION:
+                if self.position_solved:
+                    continue
+                self.settle_position()
+            elif i is not None:
                 if self.solved[i]:
                     continue
                 self.settle(i)
@@ -229,6 +263,10 @@ class _Values:
             if all(self.best(c) for c in chosen):
                 return True
         return None
+
+
+#: In the order of what to solve: the decision's position, not a child.
+_POSITION = "position"
 
 
 def _rate(rules, d: _Decision, rungs, values: _Values, ask) -> int | None:
@@ -287,7 +325,8 @@ def _decisions(rules, start, line) -> tuple[list[_Decision], list]:
             keys = list(kids)
             found.append(_Decision(step, state, tuple(k[0] for k in kids.values()),
                                    tuple(k[1] for k in kids.values()),
-                                   tuple(k[2] for k in kids.values()), keys.index(taken_key)))
+                                   tuple(k[2] for k in kids.values()), tuple(keys),
+                                   keys.index(taken_key)))
         state = rules.apply(state, action)
         states.append(state)
     return found, states
@@ -333,15 +372,18 @@ def rate_deal(state, line: Sequence, score: int, proven: bool, budgets: Sequence
     the blind player's guesses: the same deal, the same rating). The blind player knows
     of the deck what it would know having played the line itself (``Knowledge``)."""
     from journey.actions import as_tuple, from_tuple
-    from journey.play import apply
+    from journey.game import Journey
     from journey.player import Knowledge, choose
     from journey.search import JOURNEY
 
-    known, knowledge, s = [], Knowledge(), state
+    # What the player knows follows the events of each step (a loop's card seen going
+    # under the deck), as it follows them in play_game.
+    known, knowledge, game = [], Knowledge(), Journey(state)
     for action in line:
         known.append(knowledge)
-        after, events = apply(s, action, check=False)
-        knowledge, s = knowledge.after(s, after, events), after
+        before = game.state
+        events = game.apply(from_tuple(action))
+        knowledge = knowledge.after(before, game.state, events)
 
     def ask(d: _Decision, samples: int) -> int:
         rng = random.Random(f"journey-load:{seed}:{d.step}:{samples}")
