@@ -21,24 +21,25 @@ names one option.
 The decisions rated are those of the solver's best line of each deal it won (a line found,
 proven best or not): each position on the line with two or more distinct options (children
 with distinct keys, as the solver counts them). The **best** options are the children
-whose value (the best score reachable with the deck known) is the position's value. The
-values come from the solver (``solve`` of a child at ``nodes`` positions) and are bounded
-without search where the rules allow: a child from which no win is reachable
+whose value (the best score reachable with the deck known) is the position's value.
+Values are proven, never guessed. Without search: a child from which no win is reachable
 (``rules.bound`` None) is lost, every child is at most ``rules.bound`` of it, the line's
-own child reaches the line's score, and when the line is proven best every child of a
-position on it is at most that score. A child is *certainly best* when its proven lower
-value reaches every child's upper value, *certainly not best* when its upper value is
-below some child's lower value. A rung's verdict needs only the children it chose; a
-child is solved only when a verdict needs it. A decision where some rung's verdict stays
-open after every child was solved within the budget is **未決**: counted apart, never
-guessed.
+own child reaches the line's score, and when the line is proven best no child of a
+position on it is worth more. With the solver (``solve``): the decision's position — its
+proven value caps every child, and the child its best line starts with reaches the score
+it found — and the children a verdict needs. A child is *certainly best* when its lower
+bound reaches every child's upper bound, *certainly not best* when its upper bound is
+below some child's lower bound. A rung's verdict is settled as soon as it can be: the
+children it chose are solved first, then the position, then the others. A decision where
+a rung's verdict stays open within the budget is **未決**: counted apart.
 
-Cost: at most ``limit`` decisions of a game are rated, evenly spread over its decisions;
-each child is solved at most once, at ``nodes`` positions; the blind rungs are asked only
-when the cheaper rungs are shown to miss. ``rate_line`` is written against the solver's
-``Rules`` protocol (plus ``promise`` and ``lookahead``), so it is tested on hand-built
-games; ``rate_deal`` is the journey's: it follows what the blind player knows of the deck
-along the line.
+Cost: at most ``limit`` decisions of a game are rated, evenly spread over its decisions,
+the latest first (a search near the end is small); each position is solved at most once,
+at most ``CHILD_NODES`` positions and ``nodes`` in all for the game; 一手先読み is asked
+only when 貪欲 is shown to miss, the blind rungs only when 一手先読み is. ``rate_line`` is
+written against the solver's ``Rules`` protocol (plus ``promise`` and ``lookahead``), so it
+is tested on hand-built games; ``rate_deal`` is the journey's: it follows what the blind
+player knows of the deck along the line.
 """
 
 from __future__ import annotations
@@ -150,8 +151,8 @@ CHOOSERS: dict[str, Callable] = {
 
 
 class _Budget:
-    """The positions the child solves of one game may still expand, and what each child
-    solved answered (by key: a child met again is not solved again)."""
+    """The positions the solves of one game may still expand, and what each position
+    solved answered (by key: a position met again is not solved again)."""
 
     def __init__(self, nodes: int, per_child: int):
         self.left, self.per_child = nodes, per_child
