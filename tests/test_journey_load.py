@@ -170,7 +170,8 @@ def test_the_decisions_are_the_positions_with_two_distinct_options():
 def test_at_most_the_limit_of_decisions_is_rated_evenly_spread():
     assert spread(10, None) == list(range(10))
     assert spread(3, 8) == [0, 1, 2]
-    assert spread(10, 2) == [2, 7]
+    assert spread(10, 2) == [4, 9]
+    assert spread(10, 5) == [1, 3, 5, 7, 9]
     assert spread(97, 8) == sorted(set(spread(97, 8))) and len(spread(97, 8)) == 8
 
 

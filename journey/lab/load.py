@@ -33,13 +33,13 @@ below some child's lower bound. A rung's verdict is settled as soon as it can be
 children it chose are solved first, then the position, then the others. A decision where
 a rung's verdict stays open within the budget is **未決**: counted apart.
 
-Cost: at most ``limit`` decisions of a game are rated, evenly spread over its decisions,
-the latest first (a search near the end is small); each position is solved at most once,
-at most ``CHILD_NODES`` positions and ``nodes`` in all for the game; 一手先読み is asked
-only when 貪欲 is shown to miss, the blind rungs only when 一手先読み is. ``rate_line`` is
-written against the solver's ``Rules`` protocol (plus ``promise`` and ``lookahead``), so it
-is tested on hand-built games; ``rate_deal`` is the journey's: it follows what the blind
-player knows of the deck along the line.
+Cost: at most ``limit`` decisions of a game are rated, evenly spread over its decisions
+(its last one among them), the latest first (a search near the end is small); each
+position is solved at most once, at most ``CHILD_NODES`` positions and ``nodes`` in all
+for the game; 一手先読み is asked only when 貪欲 is shown to miss, the blind rungs only
+when 一手先読み is. ``rate_line`` is written against the solver's ``Rules`` protocol (plus
+``promise`` and ``lookahead``), so it is tested on hand-built games; ``rate_deal`` is the
+journey's: it follows what the blind player knows of the deck along the line.
 """
 
 from __future__ import annotations
@@ -335,10 +335,11 @@ def _decisions(rules, start, line) -> tuple[list[_Decision], list]:
 
 def spread(count: int, limit: int | None) -> list[int]:
     """``limit`` indices of ``count`` decisions, evenly spread (all of them when ``limit``
-    is None or not below ``count``): the middle of each of ``limit`` equal parts."""
+    is None or not below ``count``): the last of each of ``limit`` equal parts — so the
+    game's last decision, the one a search settles most cheaply, is always among them."""
     if limit is None or limit >= count:
         return list(range(count))
-    return [(2 * k + 1) * count // (2 * limit) for k in range(limit)]
+    return [(k + 1) * count // limit - 1 for k in range(limit)]
 
 
 def rate_line(rules, start, line: Sequence, score: int, proven: bool, rungs: Sequence[Rung],
