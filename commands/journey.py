@@ -120,11 +120,14 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="ドラフトのアイテムの組もすべて試します。")
 @click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
               help="思考の段: 解き手が勝った配りの最善の筋から測る決定の数（0: 測らない）。")
+@click.option("--ladder-nodes", type=click.IntRange(1, 10_000_000), default=500,
+              show_default=True,
+              help="思考の段の予算: 最善の証明に 1 局で探す局面の数（多いほど未決が減ります）。")
 @lab_options("配り", "generated/journey")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
-def journey_report(seeds, seed, budgets, nodes, pairs, ladder, workers, backend, address, fmt,
-                   html, content) -> None:
+def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
+                   address, fmt, html, content) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -138,7 +141,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, ladder, workers, backend,
     if "journey" not in compiled.tables:
         raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
     settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs,
-                        ladder=ladder)
+                        ladder=ladder, ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
                               show=fmt == "text")

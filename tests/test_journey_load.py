@@ -319,8 +319,9 @@ def test_the_report_command_shows_the_ladder_and_leaves_it_out_on_request():
     assert all(row["load"] is None for row in report["variants"])
     result = CliRunner().invoke(cli.main, ARGS + ["--ladder", "0"])
     assert "思考の段（" not in result.stdout
-    result = CliRunner().invoke(cli.main, ARGS + ["--ladder", "-1"])
-    assert result.exit_code == 2 and "--ladder" in result.output
+    for bad in (["--ladder", "-1"], ["--ladder-nodes", "0"]):
+        result = CliRunner().invoke(cli.main, ARGS + bad)
+        assert result.exit_code == 2 and bad[0] in result.output
 
 
 def test_the_command_default_is_the_ladders():
@@ -328,7 +329,9 @@ def test_the_command_default_is_the_ladders():
     from journey.lab import load
 
     command = cli.main.commands["journey"].commands["report"]
-    assert {p.name: p.default for p in command.params}["ladder"] == load.DEFAULT_DECISIONS
+    defaults = {p.name: p.default for p in command.params}
+    assert defaults["ladder"] == load.DEFAULT_DECISIONS
+    assert defaults["ladder_nodes"] == load.DEFAULT_NODES
 
 
 @pytest.mark.slow
