@@ -98,15 +98,16 @@ LOAD_COLUMNS = (
 def ladder_columns(budgets: list[int]) -> tuple[Column, ...]:
     """思考の段: the share of the decided decisions at each rung, 未決, the decisions per
     game that need more than a look-ahead, and where those fall. On a narrow terminal the
-    blind player's rungs give way first, then 未決 and the halves."""
+    blind player's rungs give way first, then the halves, then 未決 (without which the
+    shares cannot be read)."""
     rungs = load.rungs_of(budgets)
     return (
         Column("変種", "left", label, wraps=True),
         *(Column(rung.name, "right", lambda row, _, i=i: load.rung_cell(row, i),
                  gives_way=1 if rung.kind == "blind" else 0) for i, rung in enumerate(rungs)),
-        Column("未決", "right", lambda row, _: load.undecided_cell(row), gives_way=2),
+        Column("未決", "right", lambda row, _: load.undecided_cell(row), gives_way=3),
         Column("先読み超/局 [95%]", "right", lambda row, _: load.beyond_cell(row)),
-        Column("前半・後半", "right", lambda row, _: load.halves_cell(row), gives_way=3),
+        Column("前半・後半", "right", lambda row, _: load.halves_cell(row), gives_way=2),
     )
 
 
