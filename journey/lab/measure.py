@@ -8,21 +8,22 @@ same seeds are dealt, and each deal is
    クリア可能 (won), 不可能 (lost) or 未決 (unknown at the budget), and its best score;
 2. **played** by the player that does not see the deck (journey/player.py) at each budget
    of ``budgets`` (samples per decision): won or not, turns, score, and at every decision
-   the number of options and the player's evaluation of each.
+   the number of options and the player's evaluation of each;
+3. **climbed**, when the solver won it: the decisions of its best line rated on the ladder
+   of thinking (journey/lab/load.py: 思考の段) — the cheapest of random, greedy,
+   look-ahead, the blind player at each budget and the solver whose choice is proven best.
 
 From those: winnable deals (Wilson's interval; the unknown ones counted apart), win rate
 per budget (Wilson), decisions per game (a decision: two or more options), options per
 decision, 迷う選択肢 — the options whose evaluation is within ``MARGIN`` of the best one (the
 choices a person must really weigh), and the share of decisions where some option falls
 outside it (差のつく決定: where the choice matters) — turns and the score distribution. The
-thinking-load figures are read from the player at the largest budget.
+thinking-load figures are read from the player at the largest budget; the ladder's, per
+decision, from the climbs (journey/lab/load.py ``summary``).
 
-3. **climbed**: the decisions of each won deal's best line rated on the ladder of
-   thinking (journey/lab/load.py: 思考の段) — the cheapest of random, greedy, look-ahead,
-   the blind player at each budget and the solver whose choice is proven best.
-
-Every deal is a task for sim/backends.py: results come back in task order, so any number
-of workers, and either backend, gives the same report. Nothing in it depends on time.
+Every deal is a task for sim/backends.py, and every climb one of a second round on the
+same workers (it needs the line the solve found): results come back in task order, so any
+number of workers, and either backend, gives the same report. Nothing in it depends on time.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ class Solved(NamedTuple):
 class Climb:
     """One won deal's best line, to be rated on the ladder (journey/lab/load.py) with the
     blind player's ``budgets``, at most ``decisions`` of its decisions and ``nodes``
-    positions of child solves."""
+    positions of solves."""
 
     variant: int
     setup: str
@@ -185,8 +186,8 @@ class Settings:
     budgets: tuple[int, ...] = DEFAULT_BUDGETS
     nodes: int = DEFAULT_NODES
     pairs: bool = True
-    #: Decisions per won deal rated on the ladder (0: no ladder), and the positions the
-    #: child solves of one deal may expand.
+    #: Decisions per won deal rated on the ladder (0: no ladder), and the positions its
+    #: solves may expand for one deal.
     ladder: int = load.DEFAULT_DECISIONS
     ladder_nodes: int = load.DEFAULT_NODES
 
