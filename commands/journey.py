@@ -118,11 +118,16 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="ソルバーの予算: 配りごとに探す局面の数。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="ドラフトのアイテムの組もすべて試します。")
+@click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
+              help="思考の段: 解き手が勝った配りの最善の筋から測る決定の数（0: 測らない）。")
+@click.option("--ladder-nodes", type=click.IntRange(1, 10_000_000), default=500,
+              show_default=True,
+              help="思考の段の予算: 最善の証明に 1 局で探す局面の数（多いほど未決が減ります）。")
 @lab_options("配り", "generated/journey")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
-def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
-                   content) -> None:
+def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
+                   address, fmt, html, content) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -135,7 +140,8 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     if "journey" not in compiled.tables:
         raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
-    settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs)
+    settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs,
+                        ladder=ladder, ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
                               show=fmt == "text")
@@ -171,7 +177,8 @@ def _run_journey(literal, settings, workers, backend, address, show: bool) -> di
 def _print_journey(report: dict) -> None:
     from rich.console import Console
 
-    from journey.lab.text import NOTES, head_lines, load_table, outcome_table
+    from journey.lab.load import NOTES as LADDER_NOTES
+    from journey.lab.text import NOTES, head_lines, ladder_table, load_table, outcome_table
 
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
@@ -179,5 +186,8 @@ def _print_journey(report: dict) -> None:
         console.print(line, markup=False)
     console.print(outcome_table(report))
     console.print(load_table(report))
-    for line in NOTES:
+    ladder = ladder_table(report)
+    if ladder is not None:
+        console.print(ladder)
+    for line in NOTES + (LADDER_NOTES if ladder is not None else ()):
         console.print(line, markup=False)

@@ -24,6 +24,7 @@ from contract.vocabulary import W
 from sim.render_html import (WIDTH, HtmlColumn, _svg, check_format, number, numbers_table,
                              percent_interval, plotting, render_page, write_page)
 
+from . import load
 from .measure import FORMAT, best_scores, label
 
 __all__ = ["FORMAT", "render_report", "write_report"]
@@ -34,6 +35,12 @@ TEMPLATES = Path(__file__).with_name("templates")
 #: Colours of the plots: the solver, then the player's budgets from weakest to strongest.
 SOLVER_COLOUR = "#1c7ed6"
 BUDGET_COLOURS = ("#f08c00", "#e8590c", "#c92a2a", "#862e9c", "#5f3dc4")
+#: The ladder's rungs, cheapest (light) to dearest (dark); the blind player's budgets
+#: share one hue, and 未決 is grey.
+RUNG_COLOURS = {"random": "#d3f9d8", "greedy": "#8ce99a", "lookahead": "#37b24d",
+                "blind": ("#ffd8a8", "#ffa94d", "#f76707", "#d9480f", "#a61e4d"),
+                "solver": "#1c7ed6"}
+UNDECIDED_COLOUR = "#ced4da"
 
 
 def _top(row: dict, key: str, digits: int = 1) -> str:
@@ -67,6 +74,9 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
         HtmlColumn("選択肢/決定", lambda r: _top(r, "options_per_decision")),
         HtmlColumn("迷う選択肢/決定", lambda r: _top(r, "contenders_per_decision")),
         HtmlColumn("差のつく決定", _mattering),
+        HtmlColumn("先読み超/局 [95%]", load.beyond_cell),
+        HtmlColumn("前半・後半", load.halves_cell),
+        HtmlColumn("未決", load.undecided_cell),
     ]
 
 
@@ -130,6 +140,46 @@ def load_plot(rows: list[dict]) -> str:
     return _svg(fig, "load")
 
 
+def _rung_colour(rung: dict, blind_index: int) -> str:
+    colour = RUNG_COLOURS[rung["kind"]]
+    return colour[blind_index % len(colour)] if isinstance(colour, tuple) else colour
+
+
+def ladder_plot(rows: list[dict]) -> str | None:
+    """Per variant: its rated decisions split by rung, cheapest first, and the 未決 ones
+    last, as shares of the rated decisions; None when no variant was climbed."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    climbed = [(y, r["load"]) for y, r in enumerate(rows) if r.get("load") and r["load"]["rated"]]
+    if not climbed:
+        return None
+    rungs = climbed[0][1]["rungs"]
+    fig = Figure(figsize=(WIDTH, 1.4 + 0.32 * len(rows)), layout="constrained")
+    ax = fig.add_subplot()
+    colours = []
+    blind = 0
+    for rung in rungs:
+        colours.append(_rung_colour(rung, blind))
+        blind += rung["kind"] == "blind"
+    for y, figures in climbed:
+        left = 0.0
+        parts = [r["decisions"] for r in figures["rungs"]] + [figures["undecided"]]
+        for part, colour in zip(parts, colours + [UNDECIDED_COLOUR]):
+            width = 100 * part / figures["rated"]
+            ax.barh([y], [width], left=left, color=colour, edgecolor="white", linewidth=0.5)
+            left += width
+    ax.set_yticks(range(len(rows)), [label(r) for r in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("測った決定の %")
+    names = [r["name"] for r in rungs] + ["未決"]
+    ax.legend(handles=[Patch(color=c, label=n) for n, c in zip(names, colours + [UNDECIDED_COLOUR])],
+              loc="lower left", bbox_to_anchor=(0, 1.0), ncols=min(4, len(names)), frameon=False,
+              fontsize=8)
+    return _svg(fig, "ladder")
+
+
 def score_plot(rows: list[dict]) -> str | None:
     """The solver's best score of each winnable deal: one strip per variant."""
     from matplotlib.figure import Figure
@@ -158,10 +208,11 @@ def _plots(report: dict) -> dict:
     rows = report["variants"]
     budgets = report["settings"]["budgets"]
     if not rows:
-        return {"outcome": None, "load": None, "scores": None}
+        return {"outcome": None, "load": None, "ladder": None, "scores": None}
     with plotting("jibunki-journey"):
         return {"outcome": outcome_plot(rows, budgets),
-                "load": load_plot(rows) if budgets else None, "scores": score_plot(rows)}
+                "load": load_plot(rows) if budgets else None, "ladder": ladder_plot(rows),
+                "scores": score_plot(rows)}
 
 
 def render_report(report: dict) -> str:
@@ -172,9 +223,9 @@ def render_report(report: dict) -> str:
     rows = report["variants"]
     return render_page(
         "journey.html.j2", TEMPLATES, _plots(report),
-        nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("scores", "スコア"),
-             ("numbers", "数表")],
-        settings=settings, budgets=settings["budgets"], variants=len(rows),
+        nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("ladder", "思考の段"),
+             ("scores", "スコア"), ("numbers", "数表")],
+        settings=settings, ladder_notes=load.NOTES, budgets=settings["budgets"], variants=len(rows),
         last_seed=settings["seed"] + settings["seeds"] - 1, missing=report["missing"],
         table=numbers_table(columns(settings["budgets"]), rows,
                             lambda index, _: f"v{index}"))

@@ -8,17 +8,22 @@ same seeds are dealt, and each deal is
    クリア可能 (won), 不可能 (lost) or 未決 (unknown at the budget), and its best score;
 2. **played** by the player that does not see the deck (journey/player.py) at each budget
    of ``budgets`` (samples per decision): won or not, turns, score, and at every decision
-   the number of options and the player's evaluation of each.
+   the number of options and the player's evaluation of each;
+3. **climbed**, when the solver won it: the decisions of its best line rated on the ladder
+   of thinking (journey/lab/load.py: 思考の段) — the cheapest of random, greedy,
+   look-ahead, the blind player at each budget and the solver whose choice is proven best.
 
 From those: winnable deals (Wilson's interval; the unknown ones counted apart), win rate
 per budget (Wilson), decisions per game (a decision: two or more options), options per
 decision, 迷う選択肢 — the options whose evaluation is within ``MARGIN`` of the best one (the
 choices a person must really weigh), and the share of decisions where some option falls
 outside it (差のつく決定: where the choice matters) — turns and the score distribution. The
-thinking-load figures are read from the player at the largest budget.
+thinking-load figures are read from the player at the largest budget; the ladder's, per
+decision, from the climbs (journey/lab/load.py ``summary``).
 
-Every deal is a task for sim/backends.py: results come back in task order, so any number
-of workers, and either backend, gives the same report. Nothing in it depends on time.
+Every deal is a task for sim/backends.py, and every climb one of a second round on the
+same workers (it needs the line the solve found): results come back in task order, so any
+number of workers, and either backend, gives the same report. Nothing in it depends on time.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from typing import NamedTuple
 
 from contract.vocabulary import W
 from sim import stats
+
+from . import load
 
 FORMAT = "jibunki-journey-report 1"
 #: 迷う選択肢: options whose evaluation is within this of the best one, in the player's
@@ -80,11 +87,30 @@ class Task:
 
 
 class Solved(NamedTuple):
-    """What is kept of a solved deal."""
+    """What is kept of a solved deal (and its best line, which the ladder climbs)."""
 
     verdict: str
     score: int | None
     exact: bool
+    nodes: int
+    line: tuple = ()
+
+
+@dataclass(frozen=True)
+class Climb:
+    """One won deal's best line, to be rated on the ladder (journey/lab/load.py) with the
+    blind player's ``budgets``, at most ``decisions`` of its decisions and ``nodes``
+    positions of solves."""
+
+    variant: int
+    setup: str
+    items: tuple[str, ...] | None
+    seed: int
+    line: tuple
+    score: int
+    proven: bool
+    budgets: tuple[int, ...]
+    decisions: int
     nodes: int
 
 
@@ -115,8 +141,20 @@ def _rules(context: dict, setup: str):
     return context["rules"][setup]
 
 
-def work(context: dict, task: Task):
-    """Solve or play one deal (the public APIs of journey/)."""
+def work(context: dict, task):
+    """Solve, play or climb one deal (the public APIs of journey/), by the task's kind."""
+    return _WORK[type(task)](context, task)
+
+
+def _climb(context: dict, task: Climb) -> load.Rating:
+    from .. import new_game
+
+    state = new_game(_rules(context, task.setup), task.seed, task.items)
+    return load.rate_deal(state, task.line, task.score, task.proven, task.budgets, task.nodes,
+                          task.decisions, task.seed)
+
+
+def _deal(context: dict, task: Task):
     from .. import new_game
     from ..player import play_game
     from ..search import JOURNEY
@@ -125,11 +163,15 @@ def work(context: dict, task: Task):
     rules = _rules(context, task.setup)
     if task.samples == 0:
         answer = solve(JOURNEY, new_game(rules, task.seed, task.items), budget=task.nodes)
-        return Solved(answer.verdict, answer.score, answer.exact, answer.nodes)
+        return Solved(answer.verdict, answer.score, answer.exact, answer.nodes, answer.line)
     game = play_game(rules, task.seed, task.samples, task.items)
     return Played(int(game.won), game.turns, game.score, game.resolved,
                   tuple((d.options, d.contenders(MARGIN),
                          int(d.values[-1] < d.values[0] - MARGIN)) for d in game.decisions))
+
+
+#: What each kind of task does.
+_WORK = {Task: _deal, Climb: _climb}
 
 
 # ------------------------------------------------------------------ the sweep
@@ -144,6 +186,10 @@ class Settings:
     budgets: tuple[int, ...] = DEFAULT_BUDGETS
     nodes: int = DEFAULT_NODES
     pairs: bool = True
+    #: Decisions per won deal rated on the ladder (0: no ladder), and the positions its
+    #: solves may expand for one deal.
+    ladder: int = load.DEFAULT_DECISIONS
+    ladder_nodes: int = load.DEFAULT_NODES
 
 
 def variants(table, settings: Settings) -> tuple[list[Variant], list[str]]:
@@ -168,11 +214,21 @@ def tasks_of(found: list[Variant], settings: Settings) -> list[Task]:
             for samples in (0, *settings.budgets)]
 
 
+def climbs_of(tasks: list[Task], results: list, settings: Settings) -> list[Climb]:
+    """A ladder task for each deal the solver won (none when ``settings.ladder`` is 0)."""
+    if not settings.ladder:
+        return []
+    return [Climb(t.variant, t.setup, t.items, t.seed, r.line, r.score, r.exact,
+                  settings.budgets, settings.ladder, settings.ladder_nodes)
+            for t, r in zip(tasks, results) if t.samples == 0 and r.verdict == "won" and r.line]
+
+
 def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str = "local",
         address: str | None = None, progress=None) -> dict:
     """The report (format FORMAT) of every variant over ``settings.seeds`` seeds.
-    ``progress(done, total)``: told the count of tasks (deals solved or played) before the
-    first starts and as each finishes."""
+    ``progress(done, total)``: told the count of tasks (deals solved or played, then won
+    deals climbed) before the first starts and as each finishes; the climbs are counted
+    in the total once the deals are solved."""
     from contract.codec import from_literal
     from contract.tables import JourneyTable
 
@@ -185,15 +241,24 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
     with open_runner(prepare, table_literal, workers=workers, backend=backend,
                      address=address) as runner:
         results = runner.run_counted(work, tasks, tell)
+        # The ladder climbs the lines the solver found: a second round on the same workers.
+        climbs = climbs_of(tasks, results, settings)
+        total = len(tasks) + len(climbs)
+        tell = None if progress is None else lambda done: progress(done, total)
+        ratings = runner.run_counted(work, climbs, tell, done=len(tasks))
     rows = []
     for index, variant in enumerate(found):
         mine = [(t, r) for t, r in zip(tasks, results) if t.variant == index]
-        rows.append(_row(table, variant, mine, settings))
+        climbed = [r for c, r in zip(climbs, ratings) if c.variant == index]
+        rows.append(_row(table, variant, mine, settings, climbed))
     return {"format": FORMAT,
             "settings": {"seeds": settings.seeds, "seed": settings.seed,
                          "budgets": list(settings.budgets), "nodes": settings.nodes,
-                         "margin": MARGIN, "pairs": settings.pairs},
-            "variants": rows, "missing": missing, "run": {"tasks": len(tasks)}}
+                         "margin": MARGIN, "pairs": settings.pairs,
+                         "ladder": {"decisions": settings.ladder, "nodes": settings.ladder_nodes,
+                                    "child_nodes": load.CHILD_NODES}},
+            "variants": rows, "missing": missing,
+            "run": {"tasks": len(tasks), "climbs": len(climbs)}}
 
 
 def label(row: dict) -> str:
@@ -213,7 +278,8 @@ def best_scores(solver: dict) -> str:
     return f"{solver['median_score']:g} [{scores[0]}〜{scores[-1]}]"
 
 
-def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
+def _row(table, variant: Variant, results: list, settings: Settings,
+         climbed: list | None = None) -> dict:
     setup = table.setups[variant.setup]
     items = variant.items if variant.items is not None else tuple(setup.carried)
     solved = [r for t, r in results if t.samples == 0]
@@ -247,4 +313,6 @@ def _row(table, variant: Variant, results: list, settings: Settings) -> dict:
             "nodes": stats.mean(r.nodes for r in solved),
         },
         "players": players,
+        "load": (load.summary(climbed or [], load.rungs_of(settings.budgets))
+                 if settings.ladder else None),
     }

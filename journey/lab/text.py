@@ -14,7 +14,7 @@ from rich.text import Text
 from contract.vocabulary import W
 from sim.render_text import Column, FittedTable, interval_text, number
 
-from . import measure
+from . import load, measure
 
 
 def head_lines(report: dict) -> list[str]:
@@ -25,6 +25,11 @@ def head_lines(report: dict) -> list[str]:
              f"解く: 山の順を知って {s['nodes']:,} 局面まで、"
              f"山を見ない打ち手: 決定ごとに {'・'.join(map(str, s['budgets']))} 通りの山を想定、"
              f"迷う選択肢 = 最善の評価から {s['margin']:g} 点以内"]
+    ladder = s.get("ladder") or {}
+    if ladder.get("decisions"):
+        lines.append(f"思考の段: 解き手が勝った配りの最善の筋から 1 局 {ladder['decisions']} 決定まで、"
+                     f"最善の証明に子の局面を 1 つ {ladder['child_nodes']:,}・1 局 "
+                     f"{ladder['nodes']:,} 局面まで探す")
     if report["missing"]:
         lines.append(f"内容にない準備（測っていません）: {'、'.join(report['missing'])}")
     return lines
@@ -88,6 +93,33 @@ LOAD_COLUMNS = (
     Column("迷う選択肢/決定", "right", _load("contenders_per_decision")),
     Column("差のつく決定 %", "right", _share, gives_way=3),
 )
+
+
+def ladder_columns(budgets: list[int]) -> tuple[Column, ...]:
+    """思考の段: the share of the decided decisions at each rung, 未決, the decisions per
+    game that need more than a look-ahead, and where those fall. On a narrow terminal the
+    blind player's rungs give way first, then the halves, then 未決 (without which the
+    shares cannot be read)."""
+    rungs = load.rungs_of(budgets)
+    return (
+        Column("変種", "left", label, wraps=True),
+        *(Column(rung.name, "right", lambda row, _, i=i: load.rung_cell(row, i),
+                 gives_way=1 if rung.kind == "blind" else 0) for i, rung in enumerate(rungs)),
+        Column("未決", "right", lambda row, _: load.undecided_cell(row), gives_way=3),
+        Column("先読み超/局 [95%]", "right", lambda row, _: load.beyond_cell(row)),
+        Column("前半・後半", "right", lambda row, _: load.halves_cell(row), gives_way=2),
+    )
+
+
+def ladder_table(report: dict) -> FittedTable | None:
+    """思考の段 of each variant whose won deals were climbed; None when the report has no
+    ladder (``--ladder 0``)."""
+    rows = tuple(r for r in report["variants"] if r.get("load") is not None)
+    if not rows:
+        return None
+    settings = report["settings"]
+    return FittedTable(f"思考の段（解き手の筋から 1 局 {settings['ladder']['decisions']} 決定まで）",
+                       ladder_columns(settings["budgets"]), rows, settings)
 
 
 def outcome_table(report: dict) -> FittedTable:
