@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 from .actions import as_tuple
 from .game import Journey
-from .play import apply, resample
-from .search import play_on, promise
+from .play import apply, legal_actions, resample
+from .search import bound, play_on, promise
+from .solve import LOST
 from .state import State
 
 __all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "play_game"]
@@ -81,19 +82,85 @@ class Game:
     decisions: list[Decision] = field(default_factory=list)
 
 
-def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
+#: The actions a line of the search leaves out after its first choice (one option per
+#: card of the discard or of the hand), as journey/search.py ``play_on`` leaves them out.
+SKIPS = ("letter", "item")
+
+
+class _Search:
+    """The lines of one decision's turn in the sampled worlds, memoised on the state's key
+    (which holds the deck order: the worlds share the memo and never mix)."""
+
+    def __init__(self, turn: int, lines: int):
+        self.turn, self.lines = turn, lines
+        self.leaves: dict = {}    # position → the ends of its lines (keys, found first first)
+        self.ends: dict = {}      # an end's key → the state
+        self.shallow: dict = {}   # an end's key → its promise
+        self.deep: dict = {}      # an end's key → its value, played on through the next turn
+
+    def ends_of(self, s: State) -> tuple:
+        """The ends of every line of the player's own choices from ``s`` to the end of
+        this turn (letters and items left out, as ``play_on`` leaves them out)."""
+        key = s.key()
+        found = self.leaves.get(key)
+        if found is not None:
+            return found
+        actions = None if s.over or s.turn > self.turn else legal_actions(s)
+        if not actions:
+            self.ends[key] = s
+            found = (key,)
+        else:
+            actions = [a for a in actions if a[0] not in SKIPS] or actions
+            seen: dict = {}
+            for action in actions:
+                seen.update(dict.fromkeys(self.ends_of(apply(s, action, check=False)[0])))
+            found = tuple(seen)
+        self.leaves[key] = found
+        return found
+
+    def value(self, s: State) -> float:
+        """The best of the ``lines`` most promising ends of ``s``'s turn, each played on
+        greedily through the next turn; LOST where the solver's bound finds no win."""
+        ends = self.ends_of(s)
+        if len(ends) > self.lines:
+            ends = sorted(ends, key=self._shallow, reverse=True)[:self.lines]
+        return max(map(self._deep, ends))
+
+    def _shallow(self, key) -> int:
+        got = self.shallow.get(key)
+        if got is None:
+            got = self.shallow[key] = promise(self.ends[key])
+        return got
+
+    def _deep(self, key) -> int:
+        got = self.deep.get(key)
+        if got is None:
+            s = self.ends[key]
+            if bound(s) is not None:
+                s = play_on(s, 1)
+            got = self.deep[key] = LOST if s.phase == "lost" or bound(s) is None else promise(s)
+        return got
+
+
+def effort(budget: int) -> tuple[int, int]:
+    """(worlds, lines): the sampled orders of a decision, and the lines of each option
+    played on in each world, at ``budget``."""
+    return budget, 2 * budget
+
+
+def choose(s: State, knowledge: Knowledge, budget: int, rng: random.Random,
            actions: list) -> tuple:
-    """The option (an action value) with the best mean promise over ``samples`` sampled
-    deck orders. The sampled worlds are searched on the rules' tuples, as the solver
-    searches (journey/search.py): the hot loop."""
-    worlds = [knowledge.sample(s, rng) for _ in range(samples)]
+    """The option (an action value) with the best mean value over the sampled worlds, and
+    the decision. Searched on the rules' tuples, as the solver searches (journey/search.py):
+    the hot loop."""
+    worlds, lines = effort(budget)
+    sampled = [knowledge.sample(s, rng) for _ in range(worlds)]
+    search = _Search(s.turn, lines)
     totals = []
     for action in actions:
         rule = as_tuple(action)
-        total = 0
-        for world in worlds:
-            total += promise(play_on(apply(world, rule, check=False)[0]))
-        totals.append(total / samples)
+        totals.append(sum(search.value(apply(world, rule, check=False)[0])
+                          for world in sampled) / worlds)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))
 
