@@ -1,20 +1,36 @@
 """山を見ない打ち手 — a player of the journey that does not see the deck order.
 
-At each decision with more than one option it draws ``samples`` orders of the cards it
-has not seen (決定化, determinisation: the cards whose place in the deck it knows stay
-where they are, the others are shuffled among the other places), plays each option in
-each sampled order, plays on greedily to the end of the next turn (journey/search.py
-``play_on``: each later choice the most promising, letters and items left out; the
-refills, mills and draws on the way come from the sampled order), and takes the option
-with the best mean promise; the same samples serve every option of a decision, so
-options are compared on the same draws. ``samples`` is
-the player's search budget: 1, 4, 16 in the report.
+An information-set search by determinisation (決定化, the known weakness of which — the
+strategy fusion of Perfect Information Monte Carlo — it accepts): at each decision with
+more than one option it draws orders of the cards it has not seen (``Knowledge.sample``:
+the cards whose place in the deck it knows stay where they are, the others are shuffled
+among the other places), searches each option in each sampled order as if that order were
+the deck, and takes the option with the best mean value over the orders. The same orders
+serve every option of a decision, so options are compared on the same draws.
+
+In one sampled order, an option's value is found by a search of the rest of the turn:
+every line of the player's own choices from the option to the end of the turn (the
+refills, mills and draws on the way come from the sampled order; letters and items left
+out after the option itself, as ``journey.search.play_on`` leaves them out, which keeps
+the lines few), each line's end memoised on the state's key; the most promising ends
+(``promise``) are each played on greedily through the next turn (``play_on``) and the best
+of them is the value — a promise, in the promise's points (a letter 5, a card left in the
+deck 1, a resolved story 100), or the solver's LOST (journey/solve.py) where the line is
+lost or the solver's ``bound`` says no win is left. The exhaustive turn matters: a single
+greedy line per option (the player before this one) wins fewer deals with more orders
+than with one, because its value mistook a poor continuation for a poor option.
+
+The budget (``samples`` of ``play_game``, ``--budget`` of the report) is both the breadth
+and the depth of the search: at budget ``b`` a decision draws ``b`` orders and plays on
+the ``2b`` most promising ends of each option in each (``effort``). One unit costs about
+0.3 s of CPU per game of 草案 on the machine it was measured on; the cost grows a little
+less than linearly with the budget (the lines ends share).
 
 What it knows of the deck (``Knowledge``): which cards are in it (every card not in the
 hand, the discard, the stacks or in flight — all face up), and the places of the cards it
 put there itself (黄 and ラジオ returns, テント, アドベンチャーメモリー), followed by
 identity from one state to the next; with 山札公開 (the set-up's or an item's) the top card
-too. Deterministic: the same deal, samples and seed give the same game.
+too. Deterministic: the same deal, budget and seed give the same game.
 """
 
 from __future__ import annotations
@@ -29,10 +45,11 @@ from .search import bound, play_on, promise
 from .solve import LOST
 from .state import State
 
-__all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "play_game"]
+__all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "choose", "effort", "play_game"]
 
-#: The budgets (samples per decision) the report plays at.
-BUDGETS = (1, 4, 16)
+#: The budgets the player is measured at (``effort``: 1, 2, 4 sampled orders a decision);
+#: the report's default is the first two (journey/lab/measure.py DEFAULT_BUDGETS).
+BUDGETS = (1, 2, 4)
 
 
 @dataclass(frozen=True)
