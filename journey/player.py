@@ -77,8 +77,8 @@ class Knowledge:
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision: how many options, and the player's mean promise of each (sorted,
-    best first)."""
+    """One decision: how many options, and the player's value of each (sorted, best
+    first): a mean over the sampled orders, in the promise's points (a letter 5)."""
 
     options: int
     values: tuple[float, ...]
@@ -155,7 +155,8 @@ class _Search:
             s = self.ends[key]
             if bound(s) is not None:
                 s = play_on(s, 1)
-            got = self.deep[key] = LOST if s.phase == "lost" or bound(s) is None else promise(s)
+            # bound is None for a lost game, and wherever the solver's bound sees no win
+            got = self.deep[key] = LOST if bound(s) is None else promise(s)
         return got
 
 

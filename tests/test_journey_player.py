@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import pytest
 
 from journey import Journey, load_rules, new_game
@@ -108,6 +110,39 @@ def test_the_player_decides_the_same_whatever_the_order_it_cannot_see(rules, see
     picks = [choose(s, knowledge, 1, random.Random(9), actions) for s in (state, other)]
     assert picks[0] == picks[1]
     assert picks[0][1].options == len(actions) >= 2
+
+
+def _midgame(rules, seed: int, moves: int) -> tuple[State, Knowledge]:
+    """The state a seeded random player reaches after ``moves`` actions (or the last one
+    with a choice before the end), with what it knows of the deck on the way."""
+    rng = random.Random(seed)
+    game, knowledge = Journey.new(rules, seed), Knowledge()
+    reached = (game.state, knowledge)
+    for _ in range(moves):
+        actions = game.actions()
+        if game.result is not None or not actions:
+            break
+        if len(actions) >= 2:
+            reached = (game.state, knowledge)
+        before = game.state
+        events = game.apply(rng.choice(actions))
+        knowledge = knowledge.after(before, game.state, events)
+    return reached
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["草案", "問題点", "手札三枚と公開"]), st.integers(0, 10 ** 6),
+       st.integers(1, 60))
+def test_mid_game_too_the_order_it_cannot_see_changes_nothing(setup, seed, moves):
+    """Anywhere in a game, with the cards it placed itself known: two orders of the rest
+    of the deck, the same decision."""
+    state, knowledge = _midgame(load_rules(setup), seed, moves)
+    other = _unseen_reordered(state, knowledge, random.Random(seed))
+    assert information(other) == information(state)
+    actions = Journey(state).actions()
+    assert len(actions) >= 2
+    picks = [choose(s, knowledge, 1, random.Random(seed), actions) for s in (state, other)]
+    assert picks[0] == picks[1]
 
 
 def test_a_decisions_values_are_in_promise_points_best_first():
