@@ -22,9 +22,9 @@ than with one, because its value mistook a poor continuation for a poor option.
 
 The budget (``samples`` of ``play_game``, ``--budget`` of the report) is both the breadth
 and the depth of the search: at budget ``b`` a decision draws ``b`` orders and plays on
-the ``2b`` most promising ends of each option in each (``effort``). One unit costs about
-0.3 s of CPU per game of 草案 on the machine it was measured on; the cost grows a little
-less than linearly with the budget (the lines ends share).
+the ``2b`` most promising ends of each option in each (``effort``). One unit costs about 0.3 s of CPU per game of 草案 on the
+shared machine it was measured on, and the cost grows about linearly with the budget
+(docs/journey-report.md).
 
 What it knows of the deck (``Knowledge``): which cards are in it (every card not in the
 hand, the discard, the stacks or in flight — all face up), and the places of the cards it
