@@ -16,15 +16,16 @@ the lines few), each line's end memoised on the state's key; the most promising 
 (``promise``) are each played on greedily through the next turn (``play_on``) and the best
 of them is the value — a promise, in the promise's points (a letter 5, a card left in the
 deck 1, a resolved story 100), or the solver's LOST (journey/solve.py) where the line is
-lost or the solver's ``bound`` says no win is left. The exhaustive turn matters: a single
-greedy line per option (the player before this one) wins fewer deals with more orders
-than with one, because its value mistook a poor continuation for a poor option.
+lost or the solver's ``bound`` says no win is left. The exhaustive turn matters:
+a single line per option, chosen step by step (the player before this one), judged an
+option by a poor continuation of it; this one wins more deals at one order than that one
+did at four.
 
 The budget (``samples`` of ``play_game``, ``--budget`` of the report) is both the breadth
 and the depth of the search: at budget ``b`` a decision draws ``b`` orders and plays on
-the ``2b`` most promising ends of each option in each (``effort``). One unit costs about 0.3 s of CPU per game of 草案 on the
-shared machine it was measured on, and the cost grows about linearly with the budget
-(docs/journey-report.md).
+the ``2b`` most promising ends of each option in each (``effort``). One unit costs about
+0.3 s of CPU per game of 草案 on the shared machine it was measured on, and the cost grows
+about linearly with the budget (docs/journey-report.md).
 
 What it knows of the deck (``Knowledge``): which cards are in it (every card not in the
 hand, the discard, the stacks or in flight — all face up), and the places of the cards it
