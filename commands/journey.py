@@ -112,7 +112,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="変種ごとの配りの数（どの変種も同じシードで配ります）。")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
-@click.option("--budget", "budgets", default="1,4", show_default=True, callback=_budgets,
+@click.option("--budget", "budgets", default="1,2", show_default=True, callback=_budgets,
               metavar="N,N,…", help="プレイヤーの予算: 判断ごとに試す山の順の数（小さい順に）。")
 @click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
               help="ソルバーの予算: 配りごとに探す局面の数。")

@@ -1,20 +1,37 @@
 """山を見ない打ち手 — a player of the journey that does not see the deck order.
 
-At each decision with more than one option it draws ``samples`` orders of the cards it
-has not seen (決定化, determinisation: the cards whose place in the deck it knows stay
-where they are, the others are shuffled among the other places), plays each option in
-each sampled order, plays on greedily to the end of the next turn (journey/search.py
-``play_on``: each later choice the most promising, letters and items left out; the
-refills, mills and draws on the way come from the sampled order), and takes the option
-with the best mean promise; the same samples serve every option of a decision, so
-options are compared on the same draws. ``samples`` is
-the player's search budget: 1, 4, 16 in the report.
+An information-set search by determinisation (決定化, the known weakness of which — the
+strategy fusion of Perfect Information Monte Carlo — it accepts): at each decision with
+more than one option it draws orders of the cards it has not seen (``Knowledge.sample``:
+the cards whose place in the deck it knows stay where they are, the others are shuffled
+among the other places), searches each option in each sampled order as if that order were
+the deck, and takes the option with the best mean value over the orders. The same orders
+serve every option of a decision, so options are compared on the same draws.
+
+In one sampled order, an option's value is found by a search of the rest of the turn:
+every line of the player's own choices from the option to the end of the turn (the
+refills, mills and draws on the way come from the sampled order; letters and items left
+out after the option itself, as ``journey.search.play_on`` leaves them out, which keeps
+the lines few), each line's end memoised on the state's key; the most promising ends
+(``promise``) are each played on greedily through the next turn (``play_on``) and the best
+of them is the value — a promise, in the promise's points (a letter 5, a card left in the
+deck 1, a resolved story 100), or the solver's LOST (journey/solve.py) where the line is
+lost or the solver's ``bound`` says no win is left. The exhaustive turn matters:
+a single line per option, chosen step by step (the player before this one), judged an
+option by a poor continuation of it; this one wins more deals at one order than that one
+did at four.
+
+The budget (``samples`` of ``play_game``, ``--budget`` of the report) is both the breadth
+and the depth of the search: at budget ``b`` a decision draws ``b`` orders and plays on
+the ``2b`` most promising ends of each option in each (``effort``). One unit costs about
+0.3 s of CPU per game of 草案 on the shared machine it was measured on, and the cost grows
+about linearly with the budget (docs/journey-report.md).
 
 What it knows of the deck (``Knowledge``): which cards are in it (every card not in the
 hand, the discard, the stacks or in flight — all face up), and the places of the cards it
 put there itself (黄 and ラジオ returns, テント, アドベンチャーメモリー), followed by
 identity from one state to the next; with 山札公開 (the set-up's or an item's) the top card
-too. Deterministic: the same deal, samples and seed give the same game.
+too. Deterministic: the same deal, budget and seed give the same game.
 """
 
 from __future__ import annotations
@@ -24,14 +41,16 @@ from dataclasses import dataclass, field
 
 from .actions import as_tuple
 from .game import Journey
-from .play import apply, resample
-from .search import play_on, promise
+from .play import apply, legal_actions, resample
+from .search import bound, play_on, promise
+from .solve import LOST
 from .state import State
 
-__all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "play_game"]
+__all__ = ["BUDGETS", "Decision", "Game", "Knowledge", "choose", "effort", "play_game"]
 
-#: The budgets (samples per decision) the report plays at.
-BUDGETS = (1, 4, 16)
+#: The budgets the player is measured at (``effort``: 1, 2, 4 sampled orders a decision);
+#: the report's default is the first two (journey/lab/measure.py DEFAULT_BUDGETS).
+BUDGETS = (1, 2, 4)
 
 
 @dataclass(frozen=True)
@@ -59,8 +78,8 @@ class Knowledge:
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision: how many options, and the player's mean promise of each (sorted,
-    best first)."""
+    """One decision: how many options, and the player's value of each (sorted, best
+    first): a mean over the sampled orders, in the promise's points (a letter 5)."""
 
     options: int
     values: tuple[float, ...]
@@ -81,19 +100,86 @@ class Game:
     decisions: list[Decision] = field(default_factory=list)
 
 
-def choose(s: State, knowledge: Knowledge, samples: int, rng: random.Random,
+#: The actions a line of the search leaves out after its first choice (one option per
+#: card of the discard or of the hand), as journey/search.py ``play_on`` leaves them out.
+SKIPS = ("letter", "item")
+
+
+class _Search:
+    """The lines of one decision's turn in the sampled worlds, memoised on the state's key
+    (which holds the deck order: the worlds share the memo and never mix)."""
+
+    def __init__(self, turn: int, lines: int):
+        self.turn, self.lines = turn, lines
+        self.leaves: dict = {}    # position → the ends of its lines (keys, found first first)
+        self.ends: dict = {}      # an end's key → the state
+        self.shallow: dict = {}   # an end's key → its promise
+        self.deep: dict = {}      # an end's key → its value, played on through the next turn
+
+    def ends_of(self, s: State) -> tuple:
+        """The ends of every line of the player's own choices from ``s`` to the end of
+        this turn (letters and items left out, as ``play_on`` leaves them out)."""
+        key = s.key()
+        found = self.leaves.get(key)
+        if found is not None:
+            return found
+        actions = None if s.over or s.turn > self.turn else legal_actions(s)
+        if not actions:
+            self.ends[key] = s
+            found = (key,)
+        else:
+            actions = [a for a in actions if a[0] not in SKIPS] or actions
+            seen: dict = {}
+            for action in actions:
+                seen.update(dict.fromkeys(self.ends_of(apply(s, action, check=False)[0])))
+            found = tuple(seen)
+        self.leaves[key] = found
+        return found
+
+    def value(self, s: State) -> float:
+        """The best of the ``lines`` most promising ends of ``s``'s turn, each played on
+        greedily through the next turn; LOST where the solver's bound finds no win."""
+        ends = self.ends_of(s)
+        if len(ends) > self.lines:
+            ends = sorted(ends, key=self._shallow, reverse=True)[:self.lines]
+        return max(map(self._deep, ends))
+
+    def _shallow(self, key) -> int:
+        got = self.shallow.get(key)
+        if got is None:
+            got = self.shallow[key] = promise(self.ends[key])
+        return got
+
+    def _deep(self, key) -> int:
+        got = self.deep.get(key)
+        if got is None:
+            s = self.ends[key]
+            if bound(s) is not None:
+                s = play_on(s, 1)
+            # bound is None for a lost game, and wherever the solver's bound sees no win
+            got = self.deep[key] = LOST if bound(s) is None else promise(s)
+        return got
+
+
+def effort(budget: int) -> tuple[int, int]:
+    """(worlds, lines): the sampled orders of a decision, and the lines of each option
+    played on in each world, at ``budget``."""
+    return budget, 2 * budget
+
+
+def choose(s: State, knowledge: Knowledge, budget: int, rng: random.Random,
            actions: list) -> tuple:
-    """The option (an action value) with the best mean promise over ``samples`` sampled
-    deck orders. The sampled worlds are searched on the rules' tuples, as the solver
-    searches (journey/search.py): the hot loop."""
-    worlds = [knowledge.sample(s, rng) for _ in range(samples)]
+    """The option (an action value) with the best mean value over the sampled worlds, and
+    the decision. Searched on the rules' tuples, as the solver searches (journey/search.py):
+    the hot loop."""
+    worlds, lines = effort(budget)
+    sampled = [knowledge.sample(s, rng) for _ in range(worlds)]
+    search = _Search(s.turn, lines)
     totals = []
     for action in actions:
         rule = as_tuple(action)
-        total = 0
-        for world in worlds:
-            total += promise(play_on(apply(world, rule, check=False)[0]))
-        totals.append(total / samples)
+        totals.append(sum(search.value(apply(world, rule, check=False)[0])
+                          for world in sampled) / worlds)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))
 

@@ -43,7 +43,9 @@ FORMAT = "jibunki-journey-report 1"
 #: promise points (journey/search.py: a letter is 5, a card left in the deck 1, a resolved
 #: story 100) — a letter's worth.
 MARGIN = 5.0
-DEFAULT_BUDGETS = (1, 4)
+#: The player's budgets (journey/player.py ``effort``: b sampled orders a decision, 2b lines
+#: of each option played on in each): the two the full report affords (docs/journey-report.md).
+DEFAULT_BUDGETS = (1, 2)
 DEFAULT_NODES = 3000
 DEFAULT_SEEDS = 8
 
