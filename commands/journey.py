@@ -121,8 +121,12 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @lab_options("配り", "generated/journey")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
+                   "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
+                   "キャッシュから読みます）。")
 def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
-                   content) -> None:
+                   content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -138,7 +142,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
     settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
-                              show=fmt == "text")
+                              show=fmt == "text", cache=not no_cache)
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
     show_report(report, fmt, _print_journey)
@@ -152,26 +156,34 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
 
 
-def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
-    """The journey report's run, with a progress bar on a terminal's stderr."""
+def _run_journey(literal, settings, workers, backend, address, show: bool,
+                 cache: bool = True) -> dict:
+    """The journey report's run, with the results cache (journey/lab/cache.py) unless
+    ``cache`` is False, and a progress bar on a terminal's stderr."""
     from rich.console import Console
 
+    from journey.lab.cache import DealCache
     from journey.lab.measure import run
 
+    kept = (DealCache.open if cache else DealCache)(literal)
     console = Console(stderr=True)
-    if not (show and console.is_terminal):
-        return run(literal, settings, workers=workers, backend=backend, address=address)
-    from sim.progress import RunBar
+    try:
+        if not (show and console.is_terminal):
+            return run(literal, settings, workers=workers, backend=backend, address=address,
+                       cache=kept)
+        from sim.progress import RunBar
 
-    with RunBar(console, unit="対局", label="旅の測定") as bar:
-        return run(literal, settings, workers=workers, backend=backend, address=address,
-                   progress=bar.show)
+        with RunBar(console, unit="対局", label="旅の測定") as bar:
+            return run(literal, settings, workers=workers, backend=backend, address=address,
+                       progress=bar.show, cache=kept)
+    finally:
+        kept.close()
 
 
 def _print_journey(report: dict) -> None:
     from rich.console import Console
 
-    from journey.lab.text import NOTES, head_lines, load_table, outcome_table
+    from journey.lab.text import NOTES, head_lines, load_table, outcome_table, run_line
 
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
@@ -181,3 +193,4 @@ def _print_journey(report: dict) -> None:
     console.print(load_table(report))
     for line in NOTES:
         console.print(line, markup=False)
+    console.print(run_line(report), markup=False)

@@ -174,16 +174,16 @@ class Keys:
         return hasher.hexdigest()
 
 
-class ResultCache:
-    """Outcomes by series and seed (sim/store.py's Store): in memory for a run, and on disk
-    when ``folder`` is a descriptor of the cache folder (``open``). ``make(values)``
-    rebuilds an outcome from its tuple of ints (sim.lab.Outcome)."""
+class ResultCache(store.Store):
+    """Outcomes by series and seed: in memory for a run, and on disk when ``folder`` is a
+    descriptor of the cache folder (``open``). ``make(values)`` rebuilds an outcome from
+    its tuple of ints (sim.lab.Outcome)."""
 
     def __init__(self, literal: dict, make, fields, folder: int | None = None):
+        super().__init__(FORMAT, _PREFIX, folder, MAX_ENTRIES)
         self.keys = Keys(literal)
         self.make, self.fields = make, tuple(fields)
-        self.entries = store.Store(FORMAT, _PREFIX, _encode, self._decode, folder, MAX_ENTRIES)
-        self._series: dict[tuple, str] = {}
+        self._keys: dict[tuple, str] = {}
         self.hits = 0  # battles answered by the cache (memory or disk)
 
     @classmethod
@@ -193,41 +193,33 @@ class ResultCache:
 
     def _key(self, deck, policy, turn_cap, focus, stages) -> str:
         ident = (tuple(deck), policy, turn_cap, focus, tuple(stages))
-        key = self._series.get(ident)
+        key = self._keys.get(ident)
         if key is None:
-            key = self._series[ident] = self.keys.series(deck, policy, turn_cap, focus,
-                                                         stages, self.fields)
+            key = self._keys[ident] = self.keys.series(deck, policy, turn_cap, focus,
+                                                       stages, self.fields)
         return key
 
     def lookup(self, deck, policy, turn_cap, focus, seed: int, stages, count: bool = True):
         """The outcome kept for this battle, or None (``count``: a hit to count)."""
-        found = self.entries.series(self._key(deck, policy, turn_cap, focus, stages)).get(seed)
+        found = self.series(self._key(deck, policy, turn_cap, focus, stages)).get(seed)
         if found is not None and count:
             self.hits += 1
         return found
 
     def store(self, deck, policy, turn_cap, focus, seed: int, stages, outcome) -> None:
         """Keep a battle just played (written by ``flush``)."""
-        self.entries.put(self._key(deck, policy, turn_cap, focus, stages), seed, outcome)
+        self.put(self._key(deck, policy, turn_cap, focus, stages), seed, outcome)
 
-    def _decode(self, values):
+    def encode(self, outcome) -> tuple:
+        """An outcome as its tuple of ints."""
+        return tuple(int(v) for v in outcome)
+
+    def decode(self, values):
         """An outcome from its ints, or None for anything not of Outcome's length."""
         if not (type(values) is tuple and len(values) == len(self.fields)
                 and all(type(v) is int for v in values)):
             return None
         return self.make(values)
-
-    def flush(self) -> None:
-        """Write the series that gained outcomes (see Store.flush)."""
-        self.entries.flush()
-
-    def close(self) -> None:
-        """Write what is left, evict, and close the folder (see Store.close)."""
-        self.entries.close()
-
-
-def _encode(outcome) -> tuple:
-    return tuple(int(v) for v in outcome)
 
 
 def _name(key: str) -> str:

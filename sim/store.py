@@ -4,7 +4,8 @@
 share.
 
 * ``Store``: results in *series* — one entry per key, each a map seed → result — read from
-  disk the first time a key is asked and written back (``flush``) when it gained results.
+  disk the first time a key is asked and written back (``flush``) when it gained results;
+  each lab's cache is one, saying how a result is kept (``encode``, ``decode``).
   The folder and its entries are dsl/diskcache.py's: ``$XDG_CACHE_HOME/jibunki`` or
   ``~/.cache/jibunki``, private, every entry checked (owner, mode, size, key, sha256) before
   a byte is used and unpickled without globals; then each result is checked by the lab's
@@ -95,24 +96,32 @@ def opened(make: Callable[[int | None], object]):
 
 
 class Store:
-    """Results by key and seed. ``encode(result)`` is the plain data kept of a result (None:
-    not kept); ``decode(data)`` the result again, or None for data it does not trust.
-    Entries are named ``prefix`` + key, their temporaries ``.`` + ``prefix``."""
+    """Results by key and seed. A lab's cache is a Store that says what is kept of a result
+    (``encode``: plain data, or None for not kept) and what is rebuilt from it (``decode``:
+    the result, or None for data it does not trust). Entries are named ``prefix`` + key,
+    their temporaries ``.`` + ``prefix``."""
 
-    def __init__(self, magic: bytes, prefix: str, encode: Callable, decode: Callable,
-                 folder: int | None = None, max_entries: int = 4000):
+    def __init__(self, magic: bytes, prefix: str, folder: int | None = None,
+                 max_entries: int = 4000):
         self.magic, self.prefix = magic, prefix
-        self.encode, self.decode = encode, decode
         self.max_entries = max_entries
         self._folder = folder
-        self._series: dict[str, dict[int, object]] = {}
+        self._entries: dict[str, dict[int, object]] = {}
         self._dirty: set[str] = set()
+
+    def encode(self, result):
+        """The plain data kept of ``result`` (None: not kept)."""
+        raise NotImplementedError
+
+    def decode(self, data):
+        """The result ``data`` was kept of, or None when it is not what ``encode`` gives."""
+        raise NotImplementedError
 
     def series(self, key: str) -> dict[int, object]:
         """The results kept under ``key`` (hex), seed → result (read once, then shared)."""
-        found = self._series.get(key)
+        found = self._entries.get(key)
         if found is None:
-            found = self._series[key] = self._read(key)
+            found = self._entries[key] = self._read(key)
         return found
 
     def put(self, key: str, seed: int, result) -> None:
@@ -126,11 +135,11 @@ class Store:
         try:
             payload = diskcache.read_entry(self._folder, self._name(key), key.encode("ascii"),
                                            self.magic, MAX_ENTRY_BYTES, touch=True)
-            return {} if payload is None else self._decode(payload)
+            return {} if payload is None else self._results_of(payload)
         except Exception:  # any doubt: no entry
             return {}
 
-    def _decode(self, payload: bytes) -> dict:
+    def _results_of(self, payload: bytes) -> dict:
         """The results an entry holds, or none when anything in it is not the shape
         ``flush`` writes — a list of (seed, data) — or data ``decode`` refuses."""
         data = diskcache.loads_literal(payload)
@@ -155,7 +164,7 @@ class Store:
         for key in sorted(dirty):
             try:
                 kept = ((seed, self.encode(result))
-                        for seed, result in sorted(self._series[key].items()))
+                        for seed, result in sorted(self._entries[key].items()))
                 payload = pickle.dumps([item for item in kept if item[1] is not None],
                                        protocol=5)
                 diskcache.write_entry(self._folder, self._name(key), key.encode("ascii"),

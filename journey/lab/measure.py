@@ -169,22 +169,32 @@ def tasks_of(found: list[Variant], settings: Settings) -> list[Task]:
 
 
 def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str = "local",
-        address: str | None = None, progress=None) -> dict:
+        address: str | None = None, progress=None, cache=None) -> dict:
     """The report (format FORMAT) of every variant over ``settings.seeds`` seeds.
-    ``progress(done, total)``: told the count of tasks (deals solved or played) before the
-    first starts and as each finishes."""
+    ``progress(done, total)``: told the count of tasks (deals solved or played, those from
+    the cache done at once) before the first starts and as each finishes. ``cache``: the
+    results kept by earlier runs (journey/lab/cache.py's ``DealCache.open``); None: every
+    task is played."""
     from contract.codec import from_literal
     from contract.tables import JourneyTable
 
     from sim.backends import open_runner
 
+    from .cache import DealCache
+
     table = from_literal(JourneyTable, table_literal, "journey")
     found, missing = variants(table, settings)
     tasks = tasks_of(found, settings)
     tell = None if progress is None else lambda done: progress(done, len(tasks))
-    with open_runner(prepare, table_literal, workers=workers, backend=backend,
-                     address=address) as runner:
-        results = runner.run_counted(work, tasks, tell)
+
+    def play(fresh: list, done: int) -> list:
+        with open_runner(prepare, table_literal, workers=workers, backend=backend,
+                         address=address) as runner:
+            return runner.run_counted(work, fresh, tell, done=done)
+
+    results, played = (cache or DealCache(table_literal)).results(tasks, play)
+    if tell is not None and not played:
+        tell(len(tasks))  # every deal from the cache: no worker was started
     rows = []
     for index, variant in enumerate(found):
         mine = [(t, r) for t, r in zip(tasks, results) if t.variant == index]
@@ -193,7 +203,8 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
             "settings": {"seeds": settings.seeds, "seed": settings.seed,
                          "budgets": list(settings.budgets), "nodes": settings.nodes,
                          "margin": MARGIN, "pairs": settings.pairs},
-            "variants": rows, "missing": missing, "run": {"tasks": len(tasks)}}
+            "variants": rows, "missing": missing,
+            "run": {"tasks": len(tasks), "played": played, "cached": len(tasks) - played}}
 
 
 def label(row: dict) -> str:

@@ -104,3 +104,11 @@ def load_table(report: dict) -> FittedTable:
     return FittedTable(f"思考負荷（{budgets[-1]}想定の打ち手の局から）" if budgets else "思考負荷",
                        LOAD_COLUMNS, tuple(r for r in report["variants"] if r["players"]),
                        report["settings"])
+
+
+def run_line(report: dict) -> str:
+    """How the run went: its deals solved or played, those played now and those read from
+    the results cache (journey/lab/cache.py)."""
+    run = report["run"]
+    return (f"対局 {run['tasks']:,} 回（今回 {run['played']:,}、"
+            f"キャッシュから {run['cached']:,}）")
