@@ -36,7 +36,6 @@ baseline battle of the pages is played once).
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from contract import vocabulary as vocab
 from dsl import diskcache
@@ -51,7 +50,6 @@ _PREFIX = "sim-"
 #: Series kept: a full report on the bundled content writes a few hundred; the rest are
 #: older versions of the content, evicted least recently used first.
 MAX_ENTRIES = 4000
-_ROOT = Path(__file__).resolve().parent.parent
 #: The code a battle's outcome depends on: these files whole, and of sim/lab.py only what
 #: ``work`` and ``prepare`` reach and what a task and an outcome are (a change to the
 #: lab's rounds or report replays nothing).
@@ -65,12 +63,7 @@ _code_digest: bytes | None = None
 def code_digest() -> bytes:
     """The sha256 of the code that plays a battle and of Python (once per process)."""
     global _code_digest
-    if _code_digest is None:
-        from . import lab
-
-        paths = [path for folder, pattern in _CODE
-                 for path in sorted((_ROOT / folder).glob(pattern))]
-        _code_digest = store.code_digest(FORMAT, paths, lab, _LAB_CODE)
+    _code_digest = _code_digest or store.code_digest(FORMAT, _CODE, "sim.lab", _LAB_CODE)
     return _code_digest
 
 

@@ -28,10 +28,12 @@ import inspect
 import json
 import os
 import pickle
+from pathlib import Path
 from typing import Callable
 
 from dsl import diskcache
 
+_ROOT = Path(__file__).resolve().parent.parent
 #: A series holds at most a few thousand small results: far below this.
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
@@ -70,10 +72,15 @@ def reached(module, roots) -> dict[str, object]:
     return found
 
 
-def code_digest(magic: bytes, paths, module, roots) -> bytes:
-    """The sha256 of Python's version and ``paths`` (diskcache.sources_digest) and of the
-    source (or, for a constant, the repr) of each definition of ``module`` that ``roots``
-    reach. Raises OSError when a file cannot be read: the caller keeps no cache then."""
+def code_digest(magic: bytes, files, module_name: str, roots) -> bytes:
+    """The sha256 of Python's version and the project's ``files`` — (folder, glob pattern)
+    pairs — (diskcache.sources_digest), and of the source (or, for a constant, the repr)
+    of each definition of the module ``module_name`` that ``roots`` reach. Raises OSError
+    when a file cannot be read: the caller keeps no cache then."""
+    import importlib
+
+    module = importlib.import_module(module_name)
+    paths = [path for folder, pattern in files for path in sorted((_ROOT / folder).glob(pattern))]
     hasher = hashlib.sha256(diskcache.sources_digest(magic, paths))
     for name, value in sorted(reached(module, roots).items()):
         diskcache.part(hasher, name.encode("utf-8"))

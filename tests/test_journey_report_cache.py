@@ -14,27 +14,19 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from compiler.build import compile_content
-from conftest import ROOT
 from journey.lab import cache, measure
 from journey.lab.cache import DealCache, fits
-from journey.lab.measure import Settings, run
+from journey.lab.measure import run
+import test_journey_report as uncached
+from test_journey_report import SMALL
 
-SMALL = Settings(seeds=2, budgets=(1,), nodes=60, pairs=False)
+#: The fixtures of the bundled journey table, and of SMALL's report played whole without a
+#: cache (one worker).
+literal, bare = uncached.literal, uncached.one_worker
+
 #: SMALL's tasks: 7 set-ups × 2 seeds × (solved + played at 1).
 TASKS = 28
 PER_VARIANT = 4
-
-
-@pytest.fixture(scope="module")
-def literal() -> dict:
-    return compile_content(ROOT / "content").tables["journey"]
-
-
-@pytest.fixture(scope="module")
-def bare(literal) -> dict:
-    """The report played whole, without a cache."""
-    return run(literal, SMALL, workers=1)
 
 
 @pytest.fixture

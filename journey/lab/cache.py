@@ -29,7 +29,6 @@ import hashlib
 import importlib
 import types
 import typing
-from pathlib import Path
 
 from sim import store
 
@@ -38,7 +37,6 @@ _PREFIX = "journey-"
 #: Series kept: a default report writes 66 (22 variants, 3 kinds); the rest are older
 #: versions of the content, evicted least recently used first.
 MAX_ENTRIES = 2000
-_ROOT = Path(__file__).resolve().parent.parent.parent
 _CODE = (("journey", "*.py"), ("contract", "*.py"))
 #: The module whose ``work`` computes a task, and where the walk of its code starts.
 _WORK = "journey.lab.measure"
@@ -53,11 +51,7 @@ _code_digest: bytes | None = None
 def code_digest() -> bytes:
     """The sha256 of the code that computes a task and of Python (once per process)."""
     global _code_digest
-    if _code_digest is None:
-        paths = [path for folder, pattern in _CODE
-                 for path in sorted((_ROOT / folder).glob(pattern))]
-        _code_digest = store.code_digest(FORMAT, paths, importlib.import_module(_WORK),
-                                         _ROOTS)
+    _code_digest = _code_digest or store.code_digest(FORMAT, _CODE, _WORK, _ROOTS)
     return _code_digest
 
 
