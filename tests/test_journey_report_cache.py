@@ -6,6 +6,7 @@ any number of workers. Every test keeps its cache in a folder of its own (XDG_CA
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import os
 import pickle
@@ -227,3 +228,20 @@ def test_the_command_reads_the_cache_and_no_cache_plays_everything(cache_home, m
 def test_the_report_command_explains_no_cache_in_japanese():
     result = CliRunner().invoke(cli.main, ["journey", "report", "--help"])
     assert "--no-cache" in result.output and "キャッシュ" in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
+def test_ray_fills_the_cache_a_local_run_reads(literal, bare, cache_home):
+    import ray
+
+    assert not ray.is_initialized()
+    kept = DealCache.open(literal)
+    try:
+        on_ray = run(literal, SMALL, workers=2, backend="ray", cache=kept)
+    finally:
+        kept.close()
+    assert not ray.is_initialized()
+    local = measured(literal)
+    assert on_ray["run"]["played"] == TASKS and local["run"]["played"] == 0
+    assert figures(on_ray) == figures(local) == figures(bare)
