@@ -126,8 +126,12 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @lab_options("配り", "generated/journey")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
+                   "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
+                   "キャッシュから読みます）。")
 def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
-                   address, fmt, html, content) -> None:
+                   address, fmt, html, content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -144,7 +148,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, wor
                         ladder=ladder, ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
-                              show=fmt == "text")
+                              show=fmt == "text", cache=not no_cache)
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
     show_report(report, fmt, _print_journey)
@@ -158,27 +162,36 @@ def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, wor
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
 
 
-def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
-    """The journey report's run, with a progress bar on a terminal's stderr."""
+def _run_journey(literal, settings, workers, backend, address, show: bool,
+                 cache: bool = True) -> dict:
+    """The journey report's run, with the results cache (journey/lab/cache.py) unless
+    ``cache`` is False, and a progress bar on a terminal's stderr."""
     from rich.console import Console
 
+    from journey.lab.cache import DealCache
     from journey.lab.measure import run
 
+    kept = (DealCache.open if cache else DealCache)(literal)
     console = Console(stderr=True)
-    if not (show and console.is_terminal):
-        return run(literal, settings, workers=workers, backend=backend, address=address)
-    from sim.progress import RunBar
+    try:
+        if not (show and console.is_terminal):
+            return run(literal, settings, workers=workers, backend=backend, address=address,
+                       cache=kept)
+        from sim.progress import RunBar
 
-    with RunBar(console, unit="対局", label="旅の測定") as bar:
-        return run(literal, settings, workers=workers, backend=backend, address=address,
-                   progress=bar.show)
+        with RunBar(console, unit="対局", label="旅の測定") as bar:
+            return run(literal, settings, workers=workers, backend=backend, address=address,
+                       progress=bar.show, cache=kept)
+    finally:
+        kept.close()
 
 
 def _print_journey(report: dict) -> None:
     from rich.console import Console
 
     from journey.lab.load import NOTES as LADDER_NOTES
-    from journey.lab.text import NOTES, head_lines, ladder_table, load_table, outcome_table
+    from journey.lab.text import (NOTES, head_lines, ladder_table, load_table, outcome_table,
+                                  run_line)
 
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
@@ -191,3 +204,4 @@ def _print_journey(report: dict) -> None:
         console.print(ladder)
     for line in NOTES + (LADDER_NOTES if ladder is not None else ()):
         console.print(line, markup=False)
+    console.print(run_line(report), markup=False)

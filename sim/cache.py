@@ -8,8 +8,8 @@ battles are kept in *series*: one per (deck, policy, turn cap, focus, stages), e
 seed → outcome, stored as one entry whose key (``series_key``) is the sha256 of
 
 * the code: every module of runtime/ and contract/, sim/policies.py, sim/simulate.py,
-  the source of sim/lab.py's ``prepare``, ``work``, ``Outcome`` and ``Task``, and
-  Python's version;
+  the source of sim/lab.py's ``prepare``, ``work``, ``Outcome`` and ``Task`` and of every
+  definition of sim/lab.py they name (sim.store.code_digest), and Python's version;
 * the literals (less the file and text they were written in, which no battle reads) of
   every page the deck can reach (``reach``): the deck's own pages and,
   transitively, every page id any of their literals or the stages' enemies names; a
@@ -23,10 +23,11 @@ An edit to a page therefore replays the series of the decks that can reach it, a
 those. The seed is not in the key: a series holds every seed any run played, so a run with
 more pairs or another first seed reads what it shares with the runs before it.
 
-The folder and its entries are dsl/diskcache.py's: ``$XDG_CACHE_HOME/jibunki`` or
-``~/.cache/jibunki``, private, entries checked (owner, mode, size, key, sha256) before a byte
-is used, and the payload plain data unpickled without globals; every outcome is then checked
-for its shape (``_decode``) — anything else is no entry. ``JIBUNKI_NO_CACHE=1``, no HOME,
+The series are kept by sim/store.py, as the journey report's deals are: the folder and its
+entries are dsl/diskcache.py's — ``$XDG_CACHE_HOME/jibunki`` or ``~/.cache/jibunki``,
+private, entries checked (owner, mode, size, key, sha256) before a byte is used, and the
+payload plain data unpickled without globals; every outcome is then checked for its shape
+(``_decode``) — anything else is no entry. ``JIBUNKI_NO_CACHE=1``, no HOME,
 an unwritable folder or any doubt: the battles are played, never an error. Without a folder
 the cache still shares battles within one run (an enemy row's battle that is also a
 baseline battle of the pages is played once).
@@ -35,24 +36,23 @@ baseline battle of the pages is played once).
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import pickle
-from pathlib import Path
 
 from contract import vocabulary as vocab
 from dsl import diskcache
 
+from . import store
+from .store import MAX_ENTRY_BYTES, canonical as _canonical
+
+__all__ = ["FORMAT", "MAX_ENTRY_BYTES", "Keys", "ResultCache", "code_digest"]
+
 FORMAT = b"jibunki-sim-cache 1\n"
-#: A series holds at most max_pairs outcomes of ~10 small ints: far below this.
-MAX_ENTRY_BYTES = 16 * 1024 * 1024
-_TEMP_PREFIX = ".sim-"
+_PREFIX = "sim-"
 #: Series kept: a full report on the bundled content writes a few hundred; the rest are
 #: older versions of the content, evicted least recently used first.
 MAX_ENTRIES = 4000
-_ROOT = Path(__file__).resolve().parent.parent
 #: The code a battle's outcome depends on: these files whole, and of sim/lab.py only what
-#: plays a task and what it keeps (a change to the lab's rounds or report replays nothing).
+#: ``work`` and ``prepare`` reach and what a task and an outcome are (a change to the
+#: lab's rounds or report replays nothing).
 _CODE = (("runtime", "*.py"), ("contract", "*.py"), ("sim", "policies.py"),
          ("sim", "simulate.py"))
 _LAB_CODE = ("prepare", "work", "Outcome", "Task")
@@ -63,23 +63,8 @@ _code_digest: bytes | None = None
 def code_digest() -> bytes:
     """The sha256 of the code that plays a battle and of Python (once per process)."""
     global _code_digest
-    if _code_digest is None:
-        import inspect
-
-        from . import lab
-
-        paths = [path for folder, pattern in _CODE
-                 for path in sorted((_ROOT / folder).glob(pattern))]
-        hasher = hashlib.sha256(diskcache.sources_digest(FORMAT, paths))
-        for name in _LAB_CODE:
-            diskcache.part(hasher, inspect.getsource(getattr(lab, name)).encode("utf-8"))
-        _code_digest = hasher.digest()
+    _code_digest = _code_digest or store.code_digest(FORMAT, _CODE, "sim.lab", _LAB_CODE)
     return _code_digest
-
-
-def _canonical(value) -> bytes:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-                      default=repr).encode("utf-8", "surrogatepass")
 
 
 def _walk(value, found: set[str], names) -> bool:
@@ -182,122 +167,53 @@ class Keys:
         return hasher.hexdigest()
 
 
-class ResultCache:
+class ResultCache(store.Store):
     """Outcomes by series and seed: in memory for a run, and on disk when ``folder`` is a
     descriptor of the cache folder (``open``). ``make(values)`` rebuilds an outcome from
     its tuple of ints (sim.lab.Outcome)."""
 
     def __init__(self, literal: dict, make, fields, folder: int | None = None):
+        super().__init__(FORMAT, _PREFIX, folder, MAX_ENTRIES)
         self.keys = Keys(literal)
         self.make, self.fields = make, tuple(fields)
-        self._folder = folder
-        self._series: dict[tuple, tuple[str, dict]] = {}
-        self._dirty: set[tuple] = set()
+        self._keys: dict[tuple, str] = {}
         self.hits = 0  # battles answered by the cache (memory or disk)
 
     @classmethod
     def open(cls, literal: dict, make, fields) -> ResultCache:
         """A cache on the user's cache folder, or in memory only when there is none."""
-        folder = None
-        try:
-            folder = diskcache.open_folder()
-            return cls(literal, make, fields, folder)
-        except Exception:
-            if folder is not None:
-                os.close(folder)
-            return cls(literal, make, fields, None)
+        return store.opened(lambda folder: cls(literal, make, fields, folder))
 
-    def _get(self, deck, policy, turn_cap, focus, stages) -> tuple[str, dict]:
+    def _key(self, deck, policy, turn_cap, focus, stages) -> str:
         ident = (tuple(deck), policy, turn_cap, focus, tuple(stages))
-        found = self._series.get(ident)
-        if found is None:
-            key = self.keys.series(deck, policy, turn_cap, focus, stages, self.fields)
-            found = (key, self._read(key))
-            self._series[ident] = found
-        return found
+        key = self._keys.get(ident)
+        if key is None:
+            key = self._keys[ident] = self.keys.series(deck, policy, turn_cap, focus,
+                                                       stages, self.fields)
+        return key
 
     def lookup(self, deck, policy, turn_cap, focus, seed: int, stages, count: bool = True):
         """The outcome kept for this battle, or None (``count``: a hit to count)."""
-        _, outcomes = self._get(deck, policy, turn_cap, focus, stages)
-        found = outcomes.get(seed)
+        found = self.series(self._key(deck, policy, turn_cap, focus, stages)).get(seed)
         if found is not None and count:
             self.hits += 1
         return found
 
     def store(self, deck, policy, turn_cap, focus, seed: int, stages, outcome) -> None:
         """Keep a battle just played (written by ``flush``)."""
-        _, outcomes = self._get(deck, policy, turn_cap, focus, stages)
-        outcomes[seed] = outcome
-        self._dirty.add((tuple(deck), policy, turn_cap, focus, tuple(stages)))
+        self.put(self._key(deck, policy, turn_cap, focus, stages), seed, outcome)
 
-    # ------------------------------------------------------------ disk
-    def _read(self, key: str) -> dict:
-        if self._folder is None:
-            return {}
-        try:
-            payload = diskcache.read_entry(self._folder, _name(key), key.encode("ascii"),
-                                           FORMAT, MAX_ENTRY_BYTES, touch=True)
-            return {} if payload is None else self._decode(payload)
-        except Exception:  # any doubt: no entry
-            return {}
+    def encode(self, outcome) -> tuple:
+        """An outcome as its tuple of ints."""
+        return tuple(int(v) for v in outcome)
 
-    def _decode(self, payload: bytes) -> dict:
-        """The outcomes an entry holds, or none when anything in it is not the shape
-        ``flush`` writes: a list of (seed, ints of Outcome's length)."""
-        data = diskcache.loads_literal(payload)
-        width = len(self.fields)
-        if type(data) is not list:
-            return {}
-        out = {}
-        for item in data:
-            if not (type(item) is tuple and len(item) == 2 and type(item[0]) is int
-                    and type(item[1]) is tuple and len(item[1]) == width
-                    and all(type(v) is int for v in item[1])):
-                return {}
-            out[item[0]] = self.make(item[1])
-        return out
-
-    def flush(self) -> None:
-        """Write the series that gained outcomes (nothing when there is no folder; a
-        write that fails is no error)."""
-        dirty, self._dirty = self._dirty, set()
-        if self._folder is None:
-            return
-        for ident in sorted(dirty, key=repr):
-            key, outcomes = self._series[ident]
-            try:
-                data = [(seed, tuple(int(v) for v in outcomes[seed])) for seed in sorted(outcomes)]
-                payload = pickle.dumps(data, protocol=5)
-                diskcache.write_entry(self._folder, _name(key), key.encode("ascii"), payload,
-                                      FORMAT, MAX_ENTRY_BYTES, _TEMP_PREFIX)
-            except Exception:  # a full disk, a read-only folder …: simply not kept
-                pass
-
-    def close(self) -> None:
-        """Write what is left, remove stale temporaries and close the folder."""
-        try:
-            self.flush()
-            if self._folder is not None:
-                _evict(self._folder)
-        except Exception:
-            pass
-        finally:
-            if self._folder is not None:
-                os.close(self._folder)
-                self._folder = None
-
-
-def _evict(folder: int) -> None:
-    """Temporaries of killed runs, then the least recently used series beyond
-    MAX_ENTRIES (down to three quarters, so that this is not done on every run)."""
-    names = os.listdir(folder)
-    diskcache.remove_stale_temps(folder, _TEMP_PREFIX, names)
-    entries = [n for n in names if n.startswith("sim-") and n.endswith(".cache")]
-    if len(entries) <= MAX_ENTRIES:
-        return
-    for _, name, _ in diskcache.entries_by_use(folder, entries)[MAX_ENTRIES * 3 // 4:]:
-        diskcache.unlink_quietly(folder, name)
+    def decode(self, values):
+        """An outcome from its ints, or None for anything not of Outcome's length."""
+        if not (type(values) is tuple and len(values) == len(self.fields)
+                and all(type(v) is int for v in values)):
+            return None
+        return self.make(values)
 
 
 def _name(key: str) -> str:
-    return f"sim-{key[:40]}.cache"
+    return store.entry_name(_PREFIX, key)

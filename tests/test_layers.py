@@ -47,9 +47,11 @@ ALLOWED = {
     "journey/screen": ({"journey", "contract", "terminal.script", "terminal.prompt"},
                        {"rich", "prompt_toolkit"}),
     # the journey's report, on the labs' shared runner, statistics and renderers (its
-    # tables are data drawn by sim.render_text and sim.render_html, never the battle's report)
+    # tables are data drawn by sim.render_text and sim.render_html, never the battle's report;
+    # its results kept as the battles are, by sim.store)
     "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.render_text",
-                     "sim.render_html"}, {"rich", "jinja2", "markupsafe", "matplotlib"}),
+                     "sim.render_html", "sim.store"},
+                    {"rich", "jinja2", "markupsafe", "matplotlib"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)

@@ -29,6 +29,7 @@ number of workers, and either backend, gives the same report. Nothing in it depe
 from __future__ import annotations
 
 import itertools
+from contextlib import ExitStack
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -174,6 +175,8 @@ def _deal(context: dict, task: Task):
 
 #: What each kind of task does.
 _WORK = {Task: _deal, Climb: _climb}
+#: The kinds of result ``work`` gives: what journey/lab/cache.py keeps (and checks on load).
+RESULTS = (Solved, Played, load.Rating)
 
 
 # ------------------------------------------------------------------ the sweep
@@ -226,33 +229,49 @@ def climbs_of(tasks: list[Task], results: list, settings: Settings) -> list[Clim
 
 
 def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str = "local",
-        address: str | None = None, progress=None) -> dict:
+        address: str | None = None, progress=None, cache=None) -> dict:
     """The report (format FORMAT) of every variant over ``settings.seeds`` seeds.
     ``progress(done, total)``: told the count of tasks (deals solved or played, then won
-    deals climbed) before the first starts and as each finishes; the climbs are counted
-    in the total once the deals are solved."""
+    deals climbed; those from the cache done at once) before the first starts and as each
+    finishes; the climbs are counted in the total once the deals are solved. ``cache``:
+    the results kept by earlier runs (journey/lab/cache.py's ``DealCache.open``); None:
+    every task is played."""
     from contract.codec import from_literal
     from contract.tables import JourneyTable
 
     from sim.backends import open_runner
 
+    from .cache import DealCache
+
     table = from_literal(JourneyTable, table_literal, "journey")
     found, missing = variants(table, settings)
     tasks = tasks_of(found, settings)
-    tell = None if progress is None else lambda done: progress(done, len(tasks))
-    with open_runner(prepare, table_literal, workers=workers, backend=backend,
-                     address=address) as runner:
-        results = runner.run_counted(work, tasks, tell)
+    deals = cache or DealCache(table_literal)
+    with ExitStack() as stack:
+        opened: list = []
+
+        def play(fresh: list, done: int, total: int) -> list:
+            """Play the tasks the cache lacks, on workers started at the first need."""
+            if not opened:
+                opened.append(stack.enter_context(open_runner(
+                    prepare, table_literal, workers=workers, backend=backend,
+                    address=address)))
+            told = None if progress is None else lambda units: progress(units, total)
+            return opened[0].run_counted(work, fresh, told, done=done)
+
+        results, played = deals.results(tasks, lambda fresh, done: play(fresh, done, len(tasks)))
         # The ladder climbs the lines the solver found: a second round on the same workers.
         climbs = climbs_of(tasks, results, settings)
         total = len(tasks) + len(climbs)
-        tell = None if progress is None else lambda done: progress(done, total)
-        ratings = runner.run_counted(work, climbs, tell, done=len(tasks))
+        ratings, climbed = deals.results(
+            climbs, lambda fresh, done: play(fresh, len(tasks) + done, total))
+    if progress is not None and not climbed:
+        progress(total, total)  # the climbs came from the cache (or there were none)
     rows = []
     for index, variant in enumerate(found):
         mine = [(t, r) for t, r in zip(tasks, results) if t.variant == index]
-        climbed = [r for c, r in zip(climbs, ratings) if c.variant == index]
-        rows.append(_row(table, variant, mine, settings, climbed))
+        rated = [r for c, r in zip(climbs, ratings) if c.variant == index]
+        rows.append(_row(table, variant, mine, settings, rated))
     return {"format": FORMAT,
             "settings": {"seeds": settings.seeds, "seed": settings.seed,
                          "budgets": list(settings.budgets), "nodes": settings.nodes,
@@ -260,7 +279,8 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
                          "ladder": {"decisions": settings.ladder, "nodes": settings.ladder_nodes,
                                     "child_nodes": load.CHILD_NODES}},
             "variants": rows, "missing": missing,
-            "run": {"tasks": len(tasks), "climbs": len(climbs)}}
+            "run": {"tasks": len(tasks), "climbs": len(climbs), "played": played + climbed,
+                    "cached": len(tasks) + len(climbs) - played - climbed}}
 
 
 def label(row: dict) -> str:

@@ -136,3 +136,12 @@ def load_table(report: dict) -> FittedTable:
     return FittedTable(f"思考負荷（{budgets[-1]}想定の打ち手の局から）" if budgets else "思考負荷",
                        LOAD_COLUMNS, tuple(r for r in report["variants"] if r["players"]),
                        report["settings"])
+
+
+def run_line(report: dict) -> str:
+    """How the run went: its deals solved or played and its won lines climbed, those done
+    now and those read from the results cache (journey/lab/cache.py)."""
+    run = report["run"]
+    climbs = f"と段の評価 {run['climbs']:,} 件" if run.get("climbs") else ""
+    return (f"配り {run['tasks']:,} 件{climbs}（今回 {run['played']:,}、"
+            f"キャッシュから {run['cached']:,}）")
