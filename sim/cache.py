@@ -16,7 +16,8 @@ seed → outcome, stored as one entry whose key (``series_key``) is the sha256 o
   生成 (``generate``) anywhere among them can bring in any page, so then the whole pages
   table;
 * the literals of the stages' enemies, and every table but pages and enemies (balance,
-  decks, vocabulary, journey) whole — less the balance's 基準ページ, which no battle reads;
+  decks, vocabulary) whole — less the balance's 基準ページ, and the journey's table
+  (draft 17's rules, ``UNREAD``), which no battle reads;
 * the deck, the policy, the turn cap, the focus, the stages, and Outcome's fields.
 
 An edit to a page therefore replays the series of the decks that can reach it, and only
@@ -108,6 +109,10 @@ def _battle_balance(table):
     return {**table, "balance": {k: v for k, v in balance.items() if k not in _LAB_ONLY}}
 
 
+#: The tables no battle reads: an edit to them replays nothing.
+UNREAD = ("journey",)
+
+
 class Keys:
     """The series keys of one set of tables (their literal), with the parts that many
     series share computed once."""
@@ -120,7 +125,7 @@ class Keys:
         self.enemies = literal.get("enemies", {}).get("enemies", {})
         hasher = hashlib.sha256(code_digest())
         for name in sorted(literal):
-            if name not in ("pages", "enemies"):
+            if name not in ("pages", "enemies", *UNREAD):
                 diskcache.part(hasher, name.encode("utf-8"))
                 diskcache.part(hasher, _canonical(literal[name]))
         for name in ("pages", "enemies"):

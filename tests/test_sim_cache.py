@@ -209,3 +209,18 @@ def test_the_folder_a_page_was_written_in_is_not_in_the_key(literal):
     edited_tables = edited(literal, "sakamichi")
     assert Keys(edited_tables).series(("sakamichi",), "greedy", 60, None, ("haguruma",),
                                       ("won",)) != key
+
+
+def test_an_edit_to_the_journey_replays_no_battle(literal):
+    """Draft 17's table (content/journey/) is read by no battle: editing it keeps every
+    series key; editing the balance, which battles read, changes them."""
+    key = Keys(literal).series(("sakamichi",), "greedy", 60, None, ("haguruma",), ("won",))
+    journey = copy.deepcopy(literal)
+    journey["journey"]["setups"]["草案"]["key_vp"] += 1
+    assert Keys(journey).series(("sakamichi",), "greedy", 60, None, ("haguruma",),
+                                ("won",)) == key
+    assert "journey" in literal and "balance" in literal
+    balance = copy.deepcopy(literal)
+    balance["balance"]["balance"]["max_hp"] += 10
+    assert Keys(balance).series(("sakamichi",), "greedy", 60, None, ("haguruma",),
+                                ("won",)) != key
