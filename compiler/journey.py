@@ -118,8 +118,8 @@ def _target(checked: _Checked, diags: list[Diagnostic]) -> None:
     if not checked.item.targets:
         return
     first, *again = checked.item.targets
-    for field in again:
-        diags.append(E013.at(field.span, f"{W.target}を2回書いています",
+    for written in again:
+        diags.append(E013.at(written.span, f"{W.target}を2回書いています",
                              notes=[Note("最初の記述", first.span)]))
     target = check_target(first, checked.item.kind, Ctx(diags, None))
     if target is not None:
