@@ -119,10 +119,13 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="ドラフトのアイテムの組もすべて試します。")
 @lab_options("配り", "generated/journey")
+@click.option("--check", is_flag=True,
+              help="山を見ない打ち手（いちばん多い想定）の勝率の区間が、旅の準備の 目標 から"
+                   "まったく外れている変種があれば終了コード 1。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address, fmt, html,
-                   content) -> None:
+                   check, content) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -150,6 +153,31 @@ def journey_report(seeds, seed, budgets, nodes, pairs, workers, backend, address
         except OSError as exc:
             raise click.ClickException(f"{html} に報告を書けません: {why(exc)}") from None
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
+    if check:
+        _check_targets(report)
+
+
+def _check_targets(report: dict) -> None:
+    """--check: exit 1 naming each variant whose interval lies wholly outside its 目標
+    (one line each, on stderr); else say how many were judged (as ``sim --check``)."""
+    from journey.lab.text import against_target
+    from journey.lab.measure import STATUS_WORDS, judged_by, label
+
+    rows = {row["id"]: row for row in report["variants"]}
+    budgets = report["settings"]["budgets"]
+    missed = [e["id"] for e in report["ranking"] if e["status"] == "missed"]
+    for ident in missed:
+        click.echo(f"目標から外れています: {label(rows[ident])}（{ident}）"
+                   f" {against_target(rows[ident], budgets)}", err=True)
+    if missed:
+        sys.exit(EXIT_CONTENT)
+    if not report["ranking"]:
+        click.echo("目標を書いた旅の準備がありません: 確かめるものはありません。", err=True)
+        return
+    undecided = sum(e["status"] == "undecided" for e in report["ranking"])
+    click.echo(f"目標 {len(report['ranking'])} 件（{judged_by(report)}で判定）: 外れたものはありません"
+               + (f"（{STATUS_WORDS['undecided']} {undecided} 件）。" if undecided else "。"),
+               err=True)
 
 
 def _run_journey(literal, settings, workers, backend, address, show: bool) -> dict:
@@ -171,7 +199,7 @@ def _run_journey(literal, settings, workers, backend, address, show: bool) -> di
 def _print_journey(report: dict) -> None:
     from rich.console import Console
 
-    from journey.lab.text import NOTES, head_lines, load_table, outcome_table
+    from journey.lab.text import NOTES, head_lines, load_table, outcome_table, ranking_lines
 
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
@@ -179,5 +207,7 @@ def _print_journey(report: dict) -> None:
         console.print(line, markup=False)
     console.print(outcome_table(report))
     console.print(load_table(report))
+    for line in ranking_lines(report):
+        console.print(line)
     for line in NOTES:
         console.print(line, markup=False)
