@@ -92,6 +92,22 @@ def test_equal_loads_keep_the_report_s_order_and_an_unknown_load_comes_last():
     assert [e["id"] for e in ranking(rows)] == ["y", "z", "x"]
 
 
+def test_an_undecided_target_says_how_many_games_would_decide_it():
+    from journey.lab.measure import seeds_to_decide
+    from sim import stats
+
+    # 1 of 2 (50%): the first count of games whose interval at 50% fits 30%〜70%
+    assert seeds_to_decide(row("a", 1, 2, 3.0)) == 22
+    assert stats.target_met(stats.wilson(11, 22), 0.3, 0.7) is True
+    assert stats.target_met(stats.wilson(10, 21), 0.3, 0.7) is None
+    # decided already, or a rate on a bound (it never decides), or no target: none
+    assert seeds_to_decide(row("a", 50, 100, 3.0)) is None
+    assert seeds_to_decide(row("a", 10, 100, 3.0)) is None
+    assert seeds_to_decide(row("a", 30, 100, 3.0)) is None
+    assert seeds_to_decide(row("a", 1, 2, 3.0, target=None)) is None
+    assert [e["seeds_to_decide"] for e in ranking([row("a", 1, 2, 3.0)])] == [22]
+
+
 def test_no_target_no_ranking():
     assert ranking([row("a", 50, 100, 3.0, target=None)]) == []
 
@@ -113,7 +129,15 @@ def test_the_text_report_lists_the_ranking_in_japanese():
     assert lines[3].startswith("  2. 準備middle") and lines[4].startswith("  3. 準備heavy")
     assert lines[5] == "未決（区間が目標の端にかかる、1 件）: 準備edge（地図+テント）"
     assert lines[6].startswith("未達（区間がまったく目標の外）: 準備low（地図+テント）（勝率 4想定 10.0 [")
-    assert len(lines) == 7
+    assert len(lines) == 7  # edge's 30% lies on a bound: no count of games decides it
+
+
+def test_the_text_report_says_how_many_seeds_would_decide_the_undecided():
+    from journey.lab.text import ranking_lines
+
+    lines = [line.plain for line in ranking_lines(_report([row("a", 1, 2, 3.0), row("b", 0, 2, 1.0)]))]
+    assert lines[-2] == "未決（区間が目標の端にかかる、2 件）: 準備a（地図+テント）、準備b（地図+テント）"
+    assert lines[-1] == "  今の勝率のままなら、変種ごとに 9〜22 局（--seeds）で判定できます。"
 
 
 def test_the_text_report_says_when_no_set_up_states_a_target():

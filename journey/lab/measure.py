@@ -304,17 +304,39 @@ def target_status(row: dict) -> str | None:
     return STATUS[stats.target_met(interval, target["low"], target["high"])]
 
 
+#: The most games per variant ``seeds_to_decide`` looks at.
+DECIDE_CAP = 10_000
+
+
+def seeds_to_decide(row: dict) -> int | None:
+    """How many games of the largest budget would decide an undecided 目標 if the win rate
+    stayed what it is now: the fewest from the games played on whose Wilson interval lies
+    wholly inside or wholly outside the 目標 (None: decided already, no 目標, or not within
+    DECIDE_CAP — a rate on a bound never decides)."""
+    if target_status(row) != "undecided" or not row["players"]:
+        return None
+    top, target = row["players"][-1], row["target"]
+    rate = top["win_rate"]["estimate"] if top["games"] else 0.5
+    for games in range(top["games"] + 1, DECIDE_CAP + 1):
+        interval = stats.wilson(round(rate * games), games)
+        if stats.target_met(interval, target["low"], target["high"]) is not None:
+            return games
+    return None
+
+
 def ranking(rows: list[dict]) -> list[dict]:
     """Every variant with a 目標, met ones first, ranked by ``load_of`` (lightest first,
     ties and unknown loads in the report's order, unknown last) with their rank (1, 2 …);
     then the undecided and the missed ones, unranked (``rank`` None), each in the report's
-    order. Variants without a 目標 are left out."""
+    order; an undecided one says how many games would decide it (``seeds_to_decide``).
+    Variants without a 目標 are left out."""
     judged = [(row, target_status(row)) for row in rows]
     met = sorted((row for row, status in judged if status == "met"),
                  key=lambda row: (load_of(row) is None, load_of(row) or 0.0))
-    out = [{"id": row["id"], "rank": rank, "status": "met", "load": load_of(row)}
-           for rank, row in enumerate(met, 1)]
+    out = [{"id": row["id"], "rank": rank, "status": "met", "load": load_of(row),
+            "seeds_to_decide": None} for rank, row in enumerate(met, 1)]
     for status in ("undecided", "missed"):
-        out += [{"id": row["id"], "rank": None, "status": status, "load": load_of(row)}
+        out += [{"id": row["id"], "rank": None, "status": status, "load": load_of(row),
+                 "seeds_to_decide": seeds_to_decide(row)}
                 for row, s in judged if s == status]
     return out

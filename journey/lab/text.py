@@ -155,6 +155,12 @@ def ranking_lines(report: dict) -> list[Text]:
                     f"{len(undecided)} 件）: ", style=STATUS_STYLE["undecided"])
         line.append("、".join(measure.label(row) for row in undecided))
         lines.append(line)
+        needed = [e["seeds_to_decide"] for e in entries if e["status"] == "undecided"]
+        known = [n for n in needed if n is not None]
+        if known:
+            left_out = "（判定できる数が見込めないものを除く）" if len(known) < len(needed) else ""
+            lines.append(Text(f"  今の{W.measure.win_rate}のままなら、変種ごとに {min(known):,}〜"
+                              f"{max(known):,} 局（--seeds）で判定できます{left_out}。"))
     for entry in (e for e in entries if e["status"] == "missed"):
         line = Text(f"{measure.STATUS_WORDS['missed']}（区間がまったく{W.target}の外）: ",
                     style=STATUS_STYLE["missed"])
