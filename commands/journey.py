@@ -120,7 +120,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="ドラフトのアイテムの組もすべて試します。")
 @lab_options("配り", "generated/journey")
 @click.option("--check", is_flag=True,
-              help="山を見ない打ち手（いちばん多い想定）の勝率の区間が、旅の準備の 目標 から"
+              help="山を見ない打ち手（いちばん多い想定）の勝ちの割合の区間が、旅の準備の 目標 から"
                    "まったく外れている変種があれば終了コード 1。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")

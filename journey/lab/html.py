@@ -75,7 +75,7 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
 def ranking_table(report: dict) -> dict | None:
     """The variants with a 目標 (measure.ranking): the ones that meet it by load, lightest
     first, then the undecided and the missed ones; None when no set-up states a 目標."""
-    if not report["ranking"]:
+    if not report.get("ranking"):  # no set-up states a 目標
         return None
     rows = {row["id"]: row for row in report["variants"]}
     budgets = report["settings"]["budgets"]
