@@ -124,6 +124,9 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               show_default=True,
               help="思考の段の予算: 最善の証明に 1 局で探す局面の数（多いほど未決が減ります）。")
 @lab_options("配り", "generated/journey")
+@click.option("--check", is_flag=True,
+              help="山を見ない打ち手（いちばん多い想定）の勝ちの割合の区間が、旅の準備の 目標 から"
+                   "まったく外れている変種があれば終了コード 1。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.option("--no-cache", "no_cache", is_flag=True,
@@ -131,7 +134,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
 def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
-                   address, fmt, html, content, no_cache) -> None:
+                   address, fmt, html, check, content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -160,6 +163,31 @@ def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, wor
         except OSError as exc:
             raise click.ClickException(f"{html} に報告を書けません: {why(exc)}") from None
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
+    if check:
+        _check_targets(report)
+
+
+def _check_targets(report: dict) -> None:
+    """--check: exit 1 naming each variant whose interval lies wholly outside its 目標
+    (one line each, on stderr); else say how many were judged (as ``sim --check``)."""
+    from journey.lab.text import against_target
+    from journey.lab.measure import STATUS_WORDS, judged_by, label
+
+    rows = {row["id"]: row for row in report["variants"]}
+    budgets = report["settings"]["budgets"]
+    missed = [e["id"] for e in report["ranking"] if e["status"] == "missed"]
+    for ident in missed:
+        click.echo(f"目標から外れています: {label(rows[ident])}（{ident}）"
+                   f" {against_target(rows[ident], budgets)}", err=True)
+    if missed:
+        sys.exit(EXIT_CONTENT)
+    if not report["ranking"]:
+        click.echo("目標を書いた旅の準備がありません: 確かめるものはありません。", err=True)
+        return
+    undecided = sum(e["status"] == "undecided" for e in report["ranking"])
+    click.echo(f"目標 {len(report['ranking'])} 件（{judged_by(report)}で判定）: 外れたものはありません"
+               + (f"（{STATUS_WORDS['undecided']} {undecided} 件）。" if undecided else "。"),
+               err=True)
 
 
 def _run_journey(literal, settings, workers, backend, address, show: bool,
@@ -191,7 +219,7 @@ def _print_journey(report: dict) -> None:
 
     from journey.lab.load import NOTES as LADDER_NOTES
     from journey.lab.text import (NOTES, head_lines, ladder_table, load_table, outcome_table,
-                                  run_line)
+                                  ranking_lines, run_line)
 
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
@@ -202,6 +230,8 @@ def _print_journey(report: dict) -> None:
     ladder = ladder_table(report)
     if ladder is not None:
         console.print(ladder)
+    for line in ranking_lines(report):
+        console.print(line)
     for line in NOTES + (LADDER_NOTES if ladder is not None else ()):
         console.print(line, markup=False)
     console.print(run_line(report), markup=False)

@@ -23,6 +23,8 @@ from dsl.diagnostics import Diagnostic, Note
 
 from .codes import E013, E014, E030, E070, E071, E072
 from .names import unknown
+from .targets import check_target
+from .values import Ctx
 
 #: The Japanese word of each kind of journey item (ロケーション, イベント …).
 KIND_WORDS = {kind: kinds.word(kinds.by_code(kind)) for kind in kinds.JOURNEY_KINDS}
@@ -106,7 +108,22 @@ def _fields(item: ast.JourneyItem, diags: list[Diagnostic]) -> _Checked:
         if entry.required and entry.code not in checked.values and not _failed(item, entry):
             diags.append(E014.at(item.id.span, f"{entry.ja}がありません",
                                  hint=f"{kind_word}には {entry.ja} を書きます"))
+    _target(checked, diags)
     return checked
+
+
+def _target(checked: _Checked, diags: list[Diagnostic]) -> None:
+    """The item's 目標, checked as a page's or an enemy's is (compiler.targets: E058 on an
+    item that takes none, E059–E061, E013 written twice), kept as ``values["target"]``."""
+    if not checked.item.targets:
+        return
+    first, *again = checked.item.targets
+    for written in again:
+        diags.append(E013.at(written.span, f"{W.target}を2回書いています",
+                             notes=[Note("最初の記述", first.span)]))
+    target = check_target(first, checked.item.kind, Ctx(diags, None))
+    if target is not None:
+        checked.values["target"] = target
 
 
 def _failed(item: ast.JourneyItem, entry) -> bool:
@@ -311,11 +328,14 @@ def _setup(ident: str, setups: dict[str, _Checked], checked: dict, diags) -> Set
         diags.append(E014.at(own.item.id.span, "最終日がありません",
                              hint="例: 最終日 千年樹（最後に並べるロケーション）"))
     locations = sorted(checked["location"])
+    # 目標 is inherited like the other fields: a variant is judged by its 元's intended win
+    # rate unless it states its own (docs/journey.md)
+    target = next((c.values["target"] for c in reversed(chain) if "target" in c.values), None)
     return Setup(ident, _title(own), locations, last.text if last is not None else "",
                  max(1, number["hand"]), number["items_chosen"], pool, carried, keys or ["?"],
                  merge, number["key_vp"], values["hard"] is not False,
                  values["optional_effects"] is not False, values["next_open"] is not False,
-                 values["text"].value if isinstance(values["text"], ast.Text) else "")
+                 values["text"].value if isinstance(values["text"], ast.Text) else "", target)
 
 
 def _check_locations(checked: dict, diags: list[Diagnostic]) -> None:

@@ -1,9 +1,11 @@
-"""目標の検査 — the balance a designer states on a page or an enemy (``目標 勝率 40%〜70%``).
+"""目標の検査 — the balance a designer states on a page, an enemy or a 旅の準備
+(``目標 勝率 40%〜70%``).
 
-The measure must be the one of its kind of item (``vocabulary.MEASURES``: 勝率 on an
-enemy, 勝率差 on a page), each bound a percentage that measure can take, and the range
-written low to high. The result is the contract's ``BalanceTarget`` in fractions (40% →
-0.4), which the balance lab compares with what it measures (``jibunki sim --check``).
+The measure must be the one of its kind of item (``vocabulary.MEASURE_OF``: 勝率 on an
+enemy and on a 旅の準備, 勝率差 on a page), each bound a percentage that measure can take,
+and the range written low to high. The result is the contract's ``BalanceTarget`` in
+fractions (40% → 0.4), which the labs compare with what they measure (``jibunki sim
+--check``, ``jibunki journey report --check``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import math
 from dsl import ast
 from dsl.diagnostics import Span
 
+from contract import kinds
 from contract import vocabulary as vocab
 from contract.tables import BalanceTarget
 from contract.vocabulary import W
@@ -24,15 +27,21 @@ __all__ = ["check_target", "example"]
 
 MEASURE_OF = vocab.MEASURE_OF
 #: What each kind of item is called in messages: its keyword.
-_ITEM_WORDS = {item: vocab.KEYWORDS[item][0] for item in MEASURE_OF}
+_ITEM_WORDS = {item: kinds.word(kinds.by_code(item)) for item in MEASURE_OF}
 #: A generous example of each measure's 目標, for hints (a designer adjusts it after measuring).
 _EXAMPLES = {"win_rate": (0.4, 0.7), "win_rate_delta": (-0.05, 0.05)}
 
 
 def check_target(field: ast.Field | None, item: str, ctx: Ctx) -> BalanceTarget | None:
-    """The checked 目標 of an ``item`` ("enemy" or "page"); None when none is written, or
-    after the diagnostics of a wrong one."""
+    """The checked 目標 of an ``item`` (a kind of MEASURE_OF: "enemy", "page", "setup");
+    None when none is written, or after the diagnostics of a wrong one."""
     if field is None:
+        return None
+    if item not in MEASURE_OF:  # a journey item other than 旅の準備: the grammar takes it
+        ctx.add(E058.at(field.span, f"{kinds.word(kinds.by_code(item))}に{W.target}は書けません",
+                        hint=f"{W.target}を書けるのは " + "、".join(
+                            f"{word}（{MEASURE_OF[i].ja}）" for i, word in _ITEM_WORDS.items())
+                        + " です"))
         return None
     target: ast.BalanceTarget = field.value
     measure = resolve("measure", target.measure, ctx.diags)

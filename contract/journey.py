@@ -9,10 +9,11 @@ come from contract.vocabulary (JOURNEY_SUITS, JOURNEY_EFFECTS).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from . import vocabulary as vocab
 from .codec import Bound, Length, codes
+from .target import BalanceTarget
 
 Id = Annotated[str, Length(1)]
 NonNegative = Annotated[int, Bound(0)]
@@ -83,7 +84,12 @@ class Letter:
 class Setup:
     """旅の準備, flattened: the locations (``last_day`` laid last, the others shuffled
     before it), the hand dealt, the item pool and how many are carried, the key icons
-    (``key_merge``: an icon that counts as another), and the variant rules."""
+    (``key_merge``: an icon that counts as another), and the variant rules.
+
+    ``target`` is its 目標 (勝率 of the player that does not see the deck), its own or
+    else its 元's; None when neither states one (then the literal leaves it out)."""
+
+    OMIT_NONE: ClassVar[tuple] = ("target",)
 
     id: Id
     name: str
@@ -100,3 +106,4 @@ class Setup:
     optional_effects: bool
     next_open: bool
     text: str
+    target: BalanceTarget | None = None

@@ -15,19 +15,18 @@ from typing import Annotated, ClassVar, Union
 from . import vocabulary as vocab
 from .codec import Bound, Length, codes, from_literal, to_literal
 from .journey import Event as JourneyEvent, Flag, Item, Letter, Location, Setup
+from .target import BalanceTarget
 from .vocabulary import W
 
 #: Bump when the shape of a table changes; the runtime refuses other versions.
 #: 3: one convention for codes, English (age, year, seat, steps, fray …); 4: 目標 (``target``)
-#: on pages and enemies.
-SCHEMA_VERSION = 4
+#: on pages and enemies; 5: 目標 on 旅の準備 (``Setup.target``).
+SCHEMA_VERSION = 5
 
 Count = Annotated[int, Bound(1)]
 NonNegative = Annotated[int, Bound(0)]
 Year = Annotated[int, Bound(0, vocab.YEAR_BOUND)]
 Id = Annotated[str, Length(1)]
-#: A share as a fraction (40% → 0.4), or a change of one (−5 points → −0.05).
-Fraction = Annotated[float, Bound(-1, 1)]
 
 Variable = codes("variable", lambda: tuple(v.code for v in vocab.VARIABLES))
 Counter = codes("counter", lambda: tuple(c.code for c in vocab.COUNTERS))
@@ -266,18 +265,6 @@ class Source:
     line: Count
     end_line: Count
     text: str
-
-
-@dataclass(frozen=True, slots=True)
-class BalanceTarget:
-    """目標: the range, as fractions, that a measured balance figure is meant to lie in.
-
-    On an enemy, its 勝率: the starting deck's win rate against it alone (0.4..0.7 is
-    40%〜70%). On a page, its 勝率差: the change of that win rate from one more copy of the
-    page (−0.05..0.05 is −5〜+5 points). ``low`` ≤ ``high``; the compiler bounds each."""
-
-    low: Fraction
-    high: Fraction
 
 
 @dataclass(frozen=True, slots=True)

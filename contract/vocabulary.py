@@ -568,11 +568,12 @@ TARGET_PHRASE = "{target} {measure} {low}〜{high}"
 
 @dataclass(frozen=True)
 class Measure(Term):
-    """目標の量 — a figure the balance lab measures and a 目標 states the range of: the kind
-    of item it is written on (``item``), every value it can take, as fractions
-    (``low``..``high``), and whether it is a change (``signed``: shown with its sign)."""
+    """目標の量 — a figure a lab measures and a 目標 states the range of: the kinds of item
+    it is written on (``items``, codes of contract.kinds), every value it can take, as
+    fractions (``low``..``high``), and whether it is a change (``signed``: shown with its
+    sign)."""
 
-    item: str = "enemy"  # "enemy" | "page": the item whose 目標 it is
+    items: tuple[str, ...] = ("enemy",)  # the items whose 目標 it is
     low: float = 0.0
     high: float = 1.0
     signed: bool = False
@@ -589,16 +590,19 @@ class Measure(Term):
                                     low=self.percent(low), high=self.percent(high))
 
 
-#: 目標の量 — one per kind of item that can state a 目標. A win rate lies in 0..1; the change a
-#: page makes to it (in percentage points) in −1..1.
+#: 目標の量 — each kind of item that can state a 目標 has one. A win rate lies in 0..1; the
+#: change a page makes to it (in percentage points) in −1..1. A 旅の準備's 勝率 is the
+#: journey report's: the player that does not see the deck, at the report's largest budget.
 MEASURES = (
-    Measure("win_rate", "勝率", item="enemy", low=0.0, high=1.0,
-            note="この敵だけを相手にした初期デッキの勝率"),
-    Measure("win_rate_delta", "勝率差", item="page", low=-1.0, high=1.0, signed=True,
+    Measure("win_rate", "勝率", items=("enemy", "setup"), low=0.0, high=1.0,
+            note="敵: この敵だけを相手にした初期デッキの勝率。"
+                 "旅の準備: 旅の測定でいちばん多く山を想定する、山を見ない打ち手の勝率"),
+    Measure("win_rate_delta", "勝率差", items=("page",), low=-1.0, high=1.0, signed=True,
             note="このページを1枚足したときの、初期デッキの勝率の変化"),
 )
-#: The measure of each kind of item's 目標, by the item ("enemy" / "page").
-MEASURE_OF = {measure.item: measure for measure in MEASURES}
+#: The measure of each kind of item's 目標, by the item (its contract.kinds code: "enemy",
+#: "page", "setup").
+MEASURE_OF = {item: measure for measure in MEASURES for item in measure.items}
 
 # ------------------------------------------------------------------------- balance
 
@@ -845,7 +849,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "pen": ("ペン", "pen"),
     "tear": ("破却", "tear_effect"),
     "flavor": ("フレーバー", "flavor"),
-    "target": (TARGET.ja, TARGET.code),  # on pages and enemies
+    "target": (TARGET.ja, TARGET.code),  # on pages, enemies and 旅の準備
     # inside faces
     "cond": ("条件", "if"),
     # the six terms
@@ -909,7 +913,7 @@ KEYWORD_MEANINGS = {
     "pen": "ペンが面に書き込むもの: 置き換わる作用",
     "tear": "ページを破ったときの効果（破却効果）",
     "flavor": "ページに表示するフレーバーテキスト",
-    "target": "デザイナーが意図するバランス。jibunki sim --check が確かめる",
+    "target": "デザイナーが意図するバランス。jibunki sim --check（旅の準備は jibunki journey report --check）が確かめる",
     "cond": "面のプレイ条件",
     "life": "作用の結果の値の寿命",
     "at": "継続作用が発動するタイミング",

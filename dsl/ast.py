@@ -370,13 +370,16 @@ class JourneyField:
 @dataclass(frozen=True, slots=True)
 class JourneyItem:
     """A journey item (spec 004): ロケーション, イベント, フラグ, アイテム, レター or 旅の準備
-    (``kind`` is one of contract.vocabulary.JOURNEY_KINDS), its id, title and fields."""
+    (``kind`` is one of contract.vocabulary.JOURNEY_KINDS), its id, title and fields, and
+    the 目標 lines written in it (``Field("target", BalanceTarget)``, as on a page; the
+    compiler takes one, on a 旅の準備)."""
 
     kind: str
     id: Name
     title: str | None
     fields: tuple[JourneyField, ...]
     span: Span
+    targets: tuple[Field, ...] = ()
 
 
 Item = Union[Page, Enemy, Balance, Deck, JourneyItem]

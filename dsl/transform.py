@@ -401,7 +401,8 @@ class ToAst(Transformer):
         kind, ident, title, *fields = children
         return ast.JourneyItem(kind, self._name(ident), title,
                                tuple(f for f in fields if isinstance(f, ast.JourneyField)),
-                               self._span(meta))
+                               self._span(meta),
+                               tuple(f for f in fields if isinstance(f, ast.Field)))
 
     def kind_location(self, _children):
         return "location"

@@ -5,10 +5,10 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': 'f6b9b93e4b937145cbfffab63a7aed8e56c5a87da85d8d47d3e0da3855c9a535',
- 'decks.py': '4354ce479cc768e96c39c851dd461710fbbddd4ee5915ac63aa80cc3353fc0f8',
- 'enemies.py': '3934a30409b3b44369392cb4f3e7b9ccdbd635c7f87a2b774e0d839844267f51',
- 'journey.py': 'dbe3ebdb94c6ace00eefb889c0b4bd4e46d8c5f7b36fa878a6231e76413510ce',
- 'pages.py': '5bdf080c3c70a60b5d0a7606864b1d367910c96d57db3432688926c892ac5608',
- 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
+ 'balance.py': '7f6ba9358a56768dd3cb77059cfb06ade010fe4ce4afc4852675694b13b266b1',
+ 'decks.py': '41b9d83e2e51cc895af3d8c826177ade10aaae1c0f6d0a2c252b64650f1d8cb1',
+ 'enemies.py': '8246c88915717464bb2885d3500c79673bf135645d83c2cabd4074841d339873',
+ 'journey.py': 'cb3df4aab892c69bebd19da755f4af664e2d3a64558dc89d9c57748d5faa9573',
+ 'pages.py': '28458992419bc4e45218da79b8271c6dde747ee8eb85cadfbdb2545e5ea1eddd',
+ 'vocabulary.py': 'e4c099c4aa119e99695c7a165838708960d34347267c6de8ec7fd165cca3eb86'
 }

@@ -5,6 +5,6 @@ TABLE = {
  'decks': {
   'starter': {'id': 'starter', 'name': 'はじめの自分紀', 'pages': ['hatsu_koe', 'sakamichi', 'himitsu_kichi', 'nyuugaku', 'nyuugaku', 'tabidachi', 'hatsukoi', 'shigoto', 'kekkon', 'tenshoku']}
  },
- 'schema_version': 4,
+ 'schema_version': 5,
  'starting_deck': 'starter'
 }

@@ -187,8 +187,14 @@ def _origins(place: Place, folder: Folder) -> list[Candidate]:
             for origin in folder.origins]
 
 
+def _item_of(place: Place) -> str | None:
+    """The kind of item the position is in: a journey item's block is "journey:<kind>", a
+    page's or an enemy's the kind itself."""
+    return (place.block or "").partition(":")[2] or place.block
+
+
 def _measures(place: Place, folder: Folder) -> list[Candidate]:
-    return [_term("measure", e) for e in vocab.MEASURES if e.item == place.block]
+    return [_term("measure", e) for e in vocab.MEASURES if _item_of(place) in e.items]
 
 
 def _journey_fields(place: Place, folder: Folder) -> list[Candidate]:
@@ -256,7 +262,9 @@ def candidates(place: Place | None, folder: Folder) -> list[Candidate]:
     where nothing is known (a comment, a string, a line with a syntax error)."""
     if place is None:
         return []
-    found = [_keyword(rule) for rule in place.keywords]
+    # every journey item parses a 目標 line; only those with a measure take one (E058)
+    found = [_keyword(rule) for rule in place.keywords
+             if rule != "target" or _item_of(place) in vocab.MEASURE_OF]
     if place.name is not None:
         found += NAMES[place.name](place, folder)
     seen: set[str] = set()

@@ -159,7 +159,8 @@ def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_sco
     from journey.lab.measure import Solved, Task, Variant, _row
     from journey.lab.text import outcome_table
 
-    table = SimpleNamespace(setups={"草案": SimpleNamespace(name="草案", carried=())}, items={})
+    table = SimpleNamespace(setups={"草案": SimpleNamespace(name="草案", carried=(), target=None)},
+                            items={})
     settings = Settings(seeds=2, budgets=(), nodes=1, pairs=False)
     results = [(Task(0, "草案", None, seed, 0, 1), Solved("won", score, True, 1))
                for seed, score in ((0, 13), (1, 10))]

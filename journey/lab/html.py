@@ -3,8 +3,8 @@
 The report is the plain dict journey/lab/measure.py makes (format ``jibunki-journey-report 1``);
 the page shows its settings, three plots — winnable deals and the player's win rate per
 variant with their intervals, the thinking load per variant (options and 迷う選択肢 per
-decision, decisions per game), and the distribution of the solver's best scores — and the
-tables of the numbers. One ``index.html`` that opens straight from disk: CSS inline, the
+decision, decisions per game), and the distribution of the solver's best scores — the
+ranking by load of the variants that meet their 目標, and the tables of the numbers. One ``index.html`` that opens straight from disk: CSS inline, the
 plots inline SVG, nothing fetched.
 
 This module is the page's data — its settings, plots and the numbers table's columns; the
@@ -19,13 +19,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contract import vocabulary as vocab
 from contract.vocabulary import W
 
 from sim.render_html import (WIDTH, HtmlColumn, _svg, check_format, number, numbers_table,
                              percent_interval, plotting, render_page, write_page)
 
 from . import load
-from .measure import FORMAT, best_scores, label
+from .measure import (FORMAT, LOAD_LABEL, LOAD_NOTE, STATUS_WORDS, best_scores, judged_by,
+                      label)
 
 __all__ = ["FORMAT", "render_report", "write_report"]
 
@@ -78,6 +80,33 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
         HtmlColumn("前半・後半", load.halves_cell),
         HtmlColumn("未決", load.undecided_cell),
     ]
+
+
+def ranking_table(report: dict) -> dict | None:
+    """The variants with a 目標 (measure.ranking): the ones that meet it by load, lightest
+    first, then the undecided and the missed ones; None when no set-up states a 目標."""
+    if not report.get("ranking"):  # no set-up states a 目標
+        return None
+    rows = {row["id"]: row for row in report["variants"]}
+    budgets = report["settings"]["budgets"]
+    entries = [{**entry, "row": rows[entry["id"]]} for entry in report["ranking"]]
+    said = vocab.MEASURE_OF["setup"]
+    return numbers_table([
+        HtmlColumn("順位", lambda e: e["rank"] or "—"),
+        HtmlColumn("変種", lambda e: label(e["row"]), "name"),
+        HtmlColumn(LOAD_LABEL, lambda e: number(e["load"])),
+        HtmlColumn(f"{W.target}の判定", lambda e: STATUS_WORDS[e["status"]],
+                   lambda e: e["status"]),
+        HtmlColumn(f"{W.measure.win_rate} {budgets[-1] if budgets else ''}想定 [95%]",
+                   lambda e: percent_interval(e["row"]["players"][-1]["win_rate"])
+                   if e["row"]["players"] else "—"),
+        HtmlColumn(W.target, lambda e: said.said_range(e["row"]["target"]["low"],
+                                                       e["row"]["target"]["high"])),
+        HtmlColumn("判定に要る局", lambda e: "—" if e["seeds_to_decide"] is None
+                   else f"{e['seeds_to_decide']:,}",
+                   title=f"{STATUS_WORDS['undecided']}の変種: 今の{W.measure.win_rate}のままなら"
+                         "判定できる局の数（--seeds）"),
+    ], entries, lambda index, _: f"r{index}", "ranking-table")
 
 
 def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
@@ -224,8 +253,10 @@ def render_report(report: dict) -> str:
     return render_page(
         "journey.html.j2", TEMPLATES, _plots(report),
         nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("ladder", "思考の段"),
-             ("scores", "スコア"), ("numbers", "数表")],
-        settings=settings, ladder_notes=load.NOTES, budgets=settings["budgets"], variants=len(rows),
+             ("ranking", f"{W.target}と順位"), ("scores", "スコア"), ("numbers", "数表")],
+        settings=settings, ladder_notes=load.NOTES, budgets=settings["budgets"],
+        variants=len(rows), ranking=ranking_table(report), judged_by=judged_by(report),
+        load_label=LOAD_LABEL, load_note=LOAD_NOTE, status_words=STATUS_WORDS,
         last_seed=settings["seed"] + settings["seeds"] - 1, missing=report["missing"],
         table=numbers_table(columns(settings["budgets"]), rows,
                             lambda index, _: f"v{index}"))

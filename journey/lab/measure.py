@@ -21,6 +21,10 @@ outside it (差のつく決定: where the choice matters) — turns and the scor
 thinking-load figures are read from the player at the largest budget; the ladder's, per
 decision, from the climbs (journey/lab/load.py ``summary``).
 
+A set-up's 目標 (``目標 勝率 30%〜70%``, its own or its 元's) is judged on that same player's
+win rate (``target_status``: met, missed, undecided), and the variants that meet theirs
+are ranked by thinking load (``ranking``, by ``load_of``).
+
 Every deal is a task for sim/backends.py, and every climb one of a second round on the
 same workers (it needs the line the solve found): results come back in task order, so any
 number of workers, and either backend, gives the same report. Nothing in it depends on time.
@@ -278,7 +282,7 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
                          "margin": MARGIN, "pairs": settings.pairs,
                          "ladder": {"decisions": settings.ladder, "nodes": settings.ladder_nodes,
                                     "child_nodes": load.CHILD_NODES}},
-            "variants": rows, "missing": missing,
+            "variants": rows, "ranking": ranking(rows), "missing": missing,
             "run": {"tasks": len(tasks), "climbs": len(climbs), "played": played + climbed,
                     "cached": len(tasks) + len(climbs) - played - climbed}}
 
@@ -321,11 +325,15 @@ def _row(table, variant: Variant, results: list, settings: Settings,
             "decisions_per_game": stats.mean(len(g.decisions) for g in games),
             "options_per_decision": stats.mean(d[0] for d in decisions),
             "contenders_per_decision": stats.mean(d[1] for d in decisions),
+            # 迷う選択肢 beyond the best one, per game: what load_of ranks by
+            "rivals_per_game": stats.mean(sum(d[1] - 1 for d in g.decisions) for g in games),
             "mattering_share": stats.mean(d[2] for d in decisions),
         })
     return {
         "id": variant.id, "group": variant.group, "setup": variant.setup,
         "setup_name": setup.name, "items": [table.items[i].name for i in items],
+        "target": None if setup.target is None else {"low": setup.target.low,
+                                                     "high": setup.target.high},
         "solver": {
             "deals": len(solved), "won": counts["won"], "lost": counts["lost"],
             "unknown": counts["unknown"],
@@ -338,3 +346,86 @@ def _row(table, variant: Variant, results: list, settings: Settings,
         "load": (load.summary(climbed or [], load.rungs_of(settings.budgets))
                  if settings.ladder else None),
     }
+
+
+# ------------------------------------------------------------------ 目標 and the ranking
+# The author's question: which variant thinks lightest among those that play as hard as
+# intended? A set-up's 目標 (its 勝率, inherited through 元) is judged on the win rate of
+# the player that does not see the deck at the report's largest budget — the report's
+# stand-in for a person — and the variants that meet it are ranked by thinking load.
+
+#: 目標の判定 — a variant's status, as the JSON says it: met (the interval inside the
+#: target), missed (wholly outside: ``--check`` fails), undecided (straddling an end).
+STATUS = {True: "met", False: "missed", None: "undecided"}
+#: Each status in the reports' words (the battle lab's: 達成, 未達, 未決).
+STATUS_WORDS = {STATUS[met]: word for met, word in stats.TARGET_WORDS.items()}
+#: What the load figure of ``load_of`` is called in the reports, and what it counts.
+LOAD_LABEL = "迷う選択肢/局"
+LOAD_NOTE = "1 局の決定ごとの、最善を除く迷う選択肢の数の合計"
+
+
+def judged_by(report: dict) -> str:
+    """Whose win rate a 目標 is judged on, in the reports' words."""
+    budgets = report["settings"]["budgets"]
+    return (f"山を見ない打ち手（{budgets[-1]}想定: 人の代わり）の{W.measure.win_rate}"
+            if budgets else f"山を見ない打ち手の{W.measure.win_rate}")
+
+
+def load_of(row: dict) -> float | None:
+    """思考負荷 — the thinking load of a variant, lower is lighter: the 迷う選択肢 per game
+    beyond the best option (at each decision, the options within MARGIN of the best one,
+    less the best itself; summed over a game, averaged over the games) of the largest
+    budget's player. None without games. The one place that says what "load"
+    is for the ranking (a finer ladder may replace it)."""
+    return row["players"][-1]["rivals_per_game"] if row["players"] else None
+
+
+def target_status(row: dict) -> str | None:
+    """A variant's 目標 status (STATUS) on its largest budget's win rate; None without a
+    目標 (not judged). A 目標 with no games to judge it on is undecided."""
+    target = row.get("target")
+    if target is None:
+        return None
+    if not row["players"]:
+        return STATUS[None]
+    rate = row["players"][-1]["win_rate"]
+    interval = stats.Interval(rate["estimate"], rate["low"], rate["high"])
+    return STATUS[stats.target_met(interval, target["low"], target["high"])]
+
+
+#: The most games per variant ``seeds_to_decide`` looks at.
+DECIDE_CAP = 10_000
+
+
+def seeds_to_decide(row: dict) -> int | None:
+    """How many games of the largest budget would decide an undecided 目標 if the win rate
+    stayed what it is now: the fewest from the games played on whose Wilson interval lies
+    wholly inside or wholly outside the 目標 (None: decided already, no 目標, or not within
+    DECIDE_CAP — a rate on a bound never decides)."""
+    if target_status(row) != "undecided" or not row["players"]:
+        return None
+    top, target = row["players"][-1], row["target"]
+    rate = top["win_rate"]["estimate"] if top["games"] else 0.5
+    for games in range(top["games"] + 1, DECIDE_CAP + 1):
+        interval = stats.wilson(round(rate * games), games)
+        if stats.target_met(interval, target["low"], target["high"]) is not None:
+            return games
+    return None
+
+
+def ranking(rows: list[dict]) -> list[dict]:
+    """Every variant with a 目標, met ones first, ranked by ``load_of`` (lightest first,
+    ties and unknown loads in the report's order, unknown last) with their rank (1, 2 …);
+    then the undecided and the missed ones, unranked (``rank`` None), each in the report's
+    order; an undecided one says how many games would decide it (``seeds_to_decide``).
+    Variants without a 目標 are left out."""
+    judged = [(row, target_status(row)) for row in rows]
+    met = sorted((row for row, status in judged if status == "met"),
+                 key=lambda row: (load_of(row) is None, load_of(row) or 0.0))
+    out = [{"id": row["id"], "rank": rank, "status": "met", "load": load_of(row),
+            "seeds_to_decide": None} for rank, row in enumerate(met, 1)]
+    for status in ("undecided", "missed"):
+        out += [{"id": row["id"], "rank": None, "status": status, "load": load_of(row),
+                 "seeds_to_decide": seeds_to_decide(row)}
+                for row, s in judged if s == status]
+    return out

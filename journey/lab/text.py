@@ -1,7 +1,8 @@
 """旅の測定の報告（端末） — ``jibunki journey report`` as the terminal shows it: a head line
 saying what was measured, then one table of how winnable each variant is and how often
-the player wins at each budget, and one of its thinking load. The tables are data — their
-columns — drawn to the terminal's width by the labs' shared sim/render_text.py.
+the player wins at each budget, one of its thinking load, and the ranking by load of the
+variants that meet their 目標. The tables are data — their columns — drawn to the
+terminal's width by the labs' shared sim/render_text.py.
 
 Designer text (set-up and item names) goes into rich ``Text`` objects, never through
 rich's markup parser.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from contract import vocabulary as vocab
 from contract.vocabulary import W
 from sim.render_text import Column, FittedTable, interval_text, number
 
@@ -145,3 +147,65 @@ def run_line(report: dict) -> str:
     climbs = f"と段の評価 {run['climbs']:,} 件" if run.get("climbs") else ""
     return (f"配り {run['tasks']:,} 件{climbs}（今回 {run['played']:,}、"
             f"キャッシュから {run['cached']:,}）")
+
+
+# ------------------------------------------------------------------ 目標 and the ranking
+
+#: The styles of the statuses in the terminal (the battle lab's).
+STATUS_STYLE = {"met": "green", "missed": "bold red", "undecided": "yellow"}
+
+
+def against_target(row: dict, budgets: list[int]) -> str:
+    """A variant's win rate against its 目標: 「勝率 4想定 37.5 [13.7, 69.4] % ／ 目標 勝率
+    30%〜70%」."""
+    said = vocab.MEASURE_OF["setup"].said_range(row["target"]["low"], row["target"]["high"])
+    if not row["players"]:
+        return said
+    rate = interval_text(row["players"][-1]["win_rate"], signed=False)
+    return f"{W.measure.win_rate} {budgets[-1]}想定 {rate} % ／ {said}"
+
+
+def ranking_lines(report: dict) -> list[Text]:
+    """The ranking under the tables: the variants that meet their 目標, lightest first
+    (measure.load_of), then those not yet decided and those that missed. One line when no
+    set-up states a 目標."""
+    entries = report.get("ranking", [])
+    if not entries:
+        return [Text(f"{W.target}: {W.target}を書いた旅の準備がないので、順位はつけていません。")]
+    rows = {row["id"]: row for row in report["variants"]}
+    budgets = report["settings"]["budgets"]
+    lines = [Text(f"{W.target}の判定: {measure.judged_by(report)}の 95% 区間が{W.target}の内側なら"
+                  f"{measure.STATUS_WORDS['met']}、まったく外なら{measure.STATUS_WORDS['missed']}、"
+                  f"端にかかれば{measure.STATUS_WORDS['undecided']}。")]
+    met = [e for e in entries if e["status"] == "met"]
+    if met:
+        lines.append(Text(f"{W.target}を満たす変種（思考負荷の軽い順。"
+                          f"{measure.LOAD_LABEL}: {measure.LOAD_NOTE}）:"))
+        width = max(len(str(len(met))), 1)
+        for entry in met:
+            row = rows[entry["id"]]
+            line = Text(f"  {entry['rank']:>{width}}. ")
+            line.append(measure.label(row), style="bold")
+            line.append(f" — {number(entry['load'], 1)}（{against_target(row, budgets)}）")
+            lines.append(line)
+    else:
+        lines.append(Text(f"{W.target}を満たす変種はまだありません。", style="yellow"))
+    undecided = [rows[e["id"]] for e in entries if e["status"] == "undecided"]
+    if undecided:  # many with few seeds: one line, the names only
+        line = Text(f"{measure.STATUS_WORDS['undecided']}（区間が{W.target}の端にかかる、"
+                    f"{len(undecided)} 件）: ", style=STATUS_STYLE["undecided"])
+        line.append("、".join(measure.label(row) for row in undecided))
+        lines.append(line)
+        needed = [e["seeds_to_decide"] for e in entries if e["status"] == "undecided"]
+        known = [n for n in needed if n is not None]
+        if known:
+            left_out = "（判定できる数が見込めないものを除く）" if len(known) < len(needed) else ""
+            lines.append(Text(f"  今の{W.measure.win_rate}のままなら、変種ごとに {min(known):,}〜"
+                              f"{max(known):,} 局（--seeds）で判定できます{left_out}。"))
+    for entry in (e for e in entries if e["status"] == "missed"):
+        line = Text(f"{measure.STATUS_WORDS['missed']}（区間がまったく{W.target}の外）: ",
+                    style=STATUS_STYLE["missed"])
+        line.append(measure.label(rows[entry["id"]]))
+        line.append(f"（{against_target(rows[entry['id']], budgets)}）")
+        lines.append(line)
+    return lines

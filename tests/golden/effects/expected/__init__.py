@@ -5,10 +5,10 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': '7404393921e1e64b0895c56d7dba7c86c9e2e637ee48941dc1fc9843cc14a778',
- 'decks.py': 'b3574c897754a6e08480795d9138bc291e1484880a6e7f770a459a4153bd4442',
- 'enemies.py': '99ae3b1f45d186777665c5fb89b0d502116864ecb0ac168add43da5fd817fbf0',
- 'journey.py': 'eee251b438c79b4cf6199d43e62d96ae2c897a692d7966ed5715850aecb9d85e',
- 'pages.py': '6422e243d8db81b292307dcf3fa4817c36956feb60707c0a0afdeaad329a5b03',
- 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
+ 'balance.py': '31b7ba930a3b0b875dd4ca8b89c3b3f3ae4acb586c1992c93feba4a691801763',
+ 'decks.py': 'e3d616d99b7a8bd8bca1bbb21b581091bd0c42517f7aaae4cb7ec6fa96fe3f52',
+ 'enemies.py': '9de681c7cb6992aabe0958f8085b35b12e38c2358f1e765c2231d323e168229f',
+ 'journey.py': '0750d0e82d6a7c7e8762be21b212574faf62b42847a8d883b2adce9e71f74e11',
+ 'pages.py': 'c9f83f4cfdfceb2f722574b730e2e1466e008a865e9bc5a67e820b78654c371f',
+ 'vocabulary.py': 'e4c099c4aa119e99695c7a165838708960d34347267c6de8ec7fd165cca3eb86'
 }

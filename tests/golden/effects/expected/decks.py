@@ -6,6 +6,6 @@ TABLE = {
   'extra': {'id': 'extra', 'name': 'extra', 'pages': ['gamma', 'gamma']},
   'starter': {'id': 'starter', 'name': '全部の作用', 'pages': ['alpha', 'alpha', 'beta', 'gamma', 'delta', 'ascii_page']}
  },
- 'schema_version': 4,
+ 'schema_version': 5,
  'starting_deck': 'starter'
 }

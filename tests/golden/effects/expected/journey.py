@@ -7,6 +7,6 @@ TABLE = {
  'items': {},
  'letters': {},
  'locations': {},
- 'schema_version': 4,
+ 'schema_version': 5,
  'setups': {}
 }

@@ -5,10 +5,10 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': '923a738a7b6c45f6c147bcfe2e997f9664b954308c67bfbcb0e793d26fda9acd',
- 'decks.py': '8b5b9e9728e0b005433948c214374ac6b7172f04016d3bb179708da9f33eb33f',
- 'enemies.py': '37abb176dbe534ddd6fda004f9682ec9586f7e17ec349eef173e463e20362034',
- 'journey.py': 'eee251b438c79b4cf6199d43e62d96ae2c897a692d7966ed5715850aecb9d85e',
- 'pages.py': 'a4c627029ad24248ead55b4ba3ba215cfb7e04fbc2cc87ec244810595b193481',
- 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
+ 'balance.py': '7f40a100a08fca3cf560c4a859e318189380be34e79e92caa4f589c1874f5c5c',
+ 'decks.py': 'ebc0ef8fbca38b3522e90c5e15a98f6487d67d3cc0b7850c468c381acccafa53',
+ 'enemies.py': '44d46c429b4b1d7a022350ae305f5dbe05e101d9db5fdc358febc31364b7f6b6',
+ 'journey.py': '0750d0e82d6a7c7e8762be21b212574faf62b42847a8d883b2adce9e71f74e11',
+ 'pages.py': '717cf1b9bb0cefa0645de688ee5ff21d605f59a3fe9c58857c876915be55f4d4',
+ 'vocabulary.py': 'e4c099c4aa119e99695c7a165838708960d34347267c6de8ec7fd165cca3eb86'
 }

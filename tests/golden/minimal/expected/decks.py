@@ -5,6 +5,6 @@ TABLE = {
  'decks': {
   'starter': {'id': 'starter', 'name': '最小の自分紀', 'pages': ['koe', 'koe', 'koe', 'koe', 'ashioto', 'tobira']}
  },
- 'schema_version': 4,
+ 'schema_version': 5,
  'starting_deck': 'starter'
 }

@@ -5,5 +5,5 @@ TABLE = {
  'enemies': {
   'kage': {'breakthrough': 50, 'escalations': [], 'flavor': '', 'hp': 60, 'id': 'kage', 'intents': [{'amount': 8, 'kind': 'attack', 'region': None}, {'amount': 12, 'kind': 'attack', 'region': None}], 'name': '影', 'seat': 35, 'source': {'end_line': 6, 'line': 1, 'path': 'content/enemies/kage.enemy', 'text': '敵 kage "影" {\n  HP 60\n  座 35\n  突破ライン 50\n  予兆 [ 攻撃 8, 攻撃 12 ]\n}'}, 'trait_effects': [], 'traits': []}
  },
- 'schema_version': 4
+ 'schema_version': 5
 }

@@ -5,10 +5,10 @@
 # and runtime.tables.load() refuses them.
 
 MANIFEST = {
- 'balance.py': 'c58d7c41ff5542c08a1f5b75b220228de9a1c7d0b866fe2641f68fe9ec2283b3',
- 'decks.py': 'a02afefd1bd2a15ab8cf6daca44192ea59a488bdf6cdb2bb1c5b3e60872ef8e4',
- 'enemies.py': '7c46c1f9afc8b01c73b9abe229ab0f8bf667a329eb054dd8b28c1143a947ceb7',
- 'journey.py': 'eee251b438c79b4cf6199d43e62d96ae2c897a692d7966ed5715850aecb9d85e',
- 'pages.py': 'e726fef19551a324bab20aa17a55b8a9f9b0b5b407fbca7fa3ae37a543f9d6f1',
- 'vocabulary.py': '09a739e4cf97dd4bdba780dbbe3b6c6ee26ae21dcfdbf9e9494609b4a0d6248d'
+ 'balance.py': 'ba5e4b2ae377ad0b29d735ebef51178206ddaad3ec210ae911ca330a6f362e67',
+ 'decks.py': 'cb8428381bcda1f2243423db3e1d2edf6f430efd3440097d65713415c46a1142',
+ 'enemies.py': 'fb9ab6a9b052229ee3ae297b12b072a380954fd521033a210ec26fac97d2e2f6',
+ 'journey.py': '0750d0e82d6a7c7e8762be21b212574faf62b42847a8d883b2adce9e71f74e11',
+ 'pages.py': '73ef0867300de7e01841ad107ec25ced809ae54d5e2717523d6c2c51a1e29a53',
+ 'vocabulary.py': 'e4c099c4aa119e99695c7a165838708960d34347267c6de8ec7fd165cca3eb86'
 }

@@ -23,5 +23,5 @@ TABLE = {
   'tear_cap': 1,
   'tear_scale': 0.05
  },
- 'schema_version': 4
+ 'schema_version': 5
 }

@@ -5,6 +5,6 @@ TABLE = {
  'decks': {
   'starter': {'id': 'starter', 'name': 'デッキ "引用" \\ と 「括弧」', 'pages': ['quote', 'quote', 'inject', 'lines', 'bare']}
  },
- 'schema_version': 4,
+ 'schema_version': 5,
  'starting_deck': 'starter'
 }

@@ -53,7 +53,7 @@ TABLE = {
   'exile': {'name': '除外', 'parts': ['exile']},
   'hand': {'name': '手札', 'parts': ['hand']}
  },
- 'schema_version': 4,
+ 'schema_version': 5,
  'scopes': ['play', 'turn', 'stage', 'run'],
  'timings': {
   'after_defense': {'family': 'phase', 'name': '防御獲得後', 'order': 5},
