@@ -1,6 +1,6 @@
 """The author's question answered (issue 30): each variant's 目標 judged on the win rate of
 the player that does not see the deck at the report's largest budget (met, missed,
-undecided), the variants that meet theirs ranked by thinking load (``load_of``, lightest
+undecided), the variants that meet theirs ranked by thinking load (``rivals_of``, lightest
 first) in the text, the JSON and the page, and ``journey report --check``.
 
 The judging and the ranking are checked on constructed rows (fast); the command's exit
@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import cli
 from conftest import ROOT
 from journey.lab import measure
-from journey.lab.measure import load_of, ranking, target_status
+from journey.lab.measure import rivals_of, ranking, target_status
 
 
 def rate(wins: int, games: int) -> dict:
@@ -64,8 +64,8 @@ def test_a_variant_without_a_target_is_not_judged():
 
 
 def test_the_load_is_the_largest_budget_s_rivals_per_game():
-    assert load_of(row("a", 50, 100, 12.5)) == 12.5
-    assert load_of({**row("a", 50, 100, 1.0), "players": []}) is None
+    assert rivals_of(row("a", 50, 100, 12.5)) == 12.5
+    assert rivals_of({**row("a", 50, 100, 1.0), "players": []}) is None
 
 
 # ================================================================== the ranking

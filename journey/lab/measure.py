@@ -23,7 +23,7 @@ decision, from the climbs (journey/lab/load.py ``summary``).
 
 A set-up's 目標 (``目標 勝率 30%〜70%``, its own or its 元's) is judged on that same player's
 win rate (``target_status``: met, missed, undecided), and the variants that meet theirs
-are ranked by thinking load (``ranking``, by ``load_of``).
+are ranked by thinking load (``ranking``, by ``rivals_of``).
 
 Every deal is a task for sim/backends.py, and every climb one of a second round on the
 same workers (it needs the line the solve found): results come back in task order, so any
@@ -325,7 +325,7 @@ def _row(table, variant: Variant, results: list, settings: Settings,
             "decisions_per_game": stats.mean(len(g.decisions) for g in games),
             "options_per_decision": stats.mean(d[0] for d in decisions),
             "contenders_per_decision": stats.mean(d[1] for d in decisions),
-            # 迷う選択肢 beyond the best one, per game: what load_of ranks by
+            # 迷う選択肢 beyond the best one, per game: what rivals_of ranks by
             "rivals_per_game": stats.mean(sum(d[1] - 1 for d in g.decisions) for g in games),
             "mattering_share": stats.mean(d[2] for d in decisions),
         })
@@ -359,7 +359,7 @@ def _row(table, variant: Variant, results: list, settings: Settings,
 STATUS = {True: "met", False: "missed", None: "undecided"}
 #: Each status in the reports' words (the battle lab's: 達成, 未達, 未決).
 STATUS_WORDS = {STATUS[met]: word for met, word in stats.TARGET_WORDS.items()}
-#: What the load figure of ``load_of`` is called in the reports, and what it counts.
+#: What the load figure of ``rivals_of`` is called in the reports, and what it counts.
 LOAD_LABEL = "迷う選択肢/局"
 LOAD_NOTE = "1 局の決定ごとの、最善を除く迷う選択肢の数の合計"
 
@@ -371,12 +371,14 @@ def judged_by(report: dict) -> str:
             if budgets else f"山を見ない打ち手の{W.measure.win_rate}")
 
 
-def load_of(row: dict) -> float | None:
+def rivals_of(row: dict) -> float | None:
     """思考負荷 — the thinking load of a variant, lower is lighter: the 迷う選択肢 per game
     beyond the best option (at each decision, the options within MARGIN of the best one,
     less the best itself; summed over a game, averaged over the games) of the largest
-    budget's player. None without games. The one place that says what "load"
-    is for the ranking (a finer ladder may replace it)."""
+    budget's player. None without games. The one place that says what "load" is for the
+    ranking. Not the ladder's figure (journey/lab/load.py ``load_of``: decisions per game
+    past a look-ahead), which would be the truer measure, because at the report's solver
+    budget the ladder settles too few decisions to tell variants apart (docs/journey-report.md)."""
     return row["players"][-1]["rivals_per_game"] if row["players"] else None
 
 
@@ -414,18 +416,18 @@ def seeds_to_decide(row: dict) -> int | None:
 
 
 def ranking(rows: list[dict]) -> list[dict]:
-    """Every variant with a 目標, met ones first, ranked by ``load_of`` (lightest first,
+    """Every variant with a 目標, met ones first, ranked by ``rivals_of`` (lightest first,
     ties and unknown loads in the report's order, unknown last) with their rank (1, 2 …);
     then the undecided and the missed ones, unranked (``rank`` None), each in the report's
     order; an undecided one says how many games would decide it (``seeds_to_decide``).
     Variants without a 目標 are left out."""
     judged = [(row, target_status(row)) for row in rows]
     met = sorted((row for row, status in judged if status == "met"),
-                 key=lambda row: (load_of(row) is None, load_of(row) or 0.0))
-    out = [{"id": row["id"], "rank": rank, "status": "met", "load": load_of(row),
+                 key=lambda row: (rivals_of(row) is None, rivals_of(row) or 0.0))
+    out = [{"id": row["id"], "rank": rank, "status": "met", "load": rivals_of(row),
             "seeds_to_decide": None} for rank, row in enumerate(met, 1)]
     for status in ("undecided", "missed"):
-        out += [{"id": row["id"], "rank": None, "status": status, "load": load_of(row),
+        out += [{"id": row["id"], "rank": None, "status": status, "load": rivals_of(row),
                  "seeds_to_decide": seeds_to_decide(row)}
                 for row, s in judged if s == status]
     return out

@@ -167,7 +167,7 @@ def against_target(row: dict, budgets: list[int]) -> str:
 
 def ranking_lines(report: dict) -> list[Text]:
     """The ranking under the tables: the variants that meet their 目標, lightest first
-    (measure.load_of), then those not yet decided and those that missed. One line when no
+    (measure.rivals_of), then those not yet decided and those that missed. One line when no
     set-up states a 目標."""
     entries = report.get("ranking", [])
     if not entries:
