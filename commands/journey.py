@@ -108,8 +108,11 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 
 
 @journey.command("report")
-@click.option("--seeds", type=click.IntRange(1, 100_000), default=8, show_default=True,
-              help="変種ごとの配りの数（どの変種も同じシードで配ります）。")
+@click.option("--deals", "--seeds", "seeds", type=click.IntRange(1, 100_000), default=200,
+              show_default=True,
+              help="変種ごとの配りの数（どの変種も同じシードから配ります。--seeds でも同じ）。")
+@click.option("--pair-deals", "pair_seeds", type=click.IntRange(1, 100_000), default=50,
+              show_default=True, help="アイテムの組ごとの配りの数（組は 15 あります）。")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
 @click.option("--budget", "budgets", default="1,2", show_default=True, callback=_budgets,
@@ -133,7 +136,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
-def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
+def journey_report(seeds, pair_seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
                    address, fmt, html, check, content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
@@ -147,7 +150,7 @@ def journey_report(seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, wor
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     if "journey" not in compiled.tables:
         raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
-    settings = Settings(seeds=seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs,
+    settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs,
                         ladder=ladder, ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,

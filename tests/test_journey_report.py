@@ -128,6 +128,7 @@ def test_the_command_defaults_are_the_labs():
     command = cli.main.commands["journey"].commands["report"]
     defaults = {p.name: p.default for p in command.params}
     assert defaults["seeds"] == measure.DEFAULT_SEEDS
+    assert defaults["pair_seeds"] == measure.DEFAULT_PAIR_SEEDS
     assert defaults["nodes"] == measure.DEFAULT_NODES
     assert tuple(int(b) for b in defaults["budgets"].split(",")) == measure.DEFAULT_BUDGETS
 
@@ -171,3 +172,20 @@ def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_sco
     console = Console(width=200, record=True)
     console.print(outcome_table({"settings": {"budgets": []}, "variants": [row]}))
     assert "11.5 [10〜13]" in console.export_text()
+
+
+def test_the_item_pairs_are_dealt_their_own_number_of_deals(literal):
+    """The 7 set-ups at ``seeds`` deals each, the 15 item pairs at ``pair_seeds``
+    (issue 30's default report: 200 and 50)."""
+    from contract.codec import from_literal
+    from contract.tables import JourneyTable
+    from journey.lab.measure import tasks_of, variants
+
+    settings = Settings(seeds=3, pair_seeds=2, budgets=(1,))
+    found, _ = variants(from_literal(JourneyTable, literal, "journey"), settings)
+    tasks = tasks_of(found, settings)
+    per = {v.id: sum(1 for t in tasks if t.variant == i and t.samples == 0)
+           for i, v in enumerate(found)}
+    assert [n for v, n in per.items() if ":" not in v] == [3] * 7
+    assert [n for v, n in per.items() if ":" in v] == [2] * 15
+    assert (Settings().seeds, Settings().pair_seeds) == (200, 50)

@@ -23,7 +23,8 @@ def head_lines(report: dict) -> list[str]:
     """What the report measured, in a line or two."""
     s = report["settings"]
     last = s["seed"] + s["seeds"] - 1
-    lines = [f"旅の測定: シード {s['seed']}〜{last}（変種ごとに {s['seeds']} 局）、"
+    pairs = f"、アイテムの組は {s['pair_seeds']} 局" if s.get("pairs") and "pair_seeds" in s else ""
+    lines = [f"旅の測定: シード {s['seed']}〜{last}（変種ごとに {s['seeds']} 局{pairs}）、"
              f"解く: 山の順を知って {s['nodes']:,} 局面まで、"
              f"山を見ない打ち手: 決定ごとに {'・'.join(map(str, s['budgets']))} 通りの山を想定、"
              f"迷う選択肢 = 最善の評価から {s['margin']:g} 点以内"]
