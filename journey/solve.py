@@ -31,6 +31,7 @@ one place (the journey runtime) and the solver never restates them.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Hashable, NamedTuple, Protocol, Sequence
 
@@ -107,12 +108,20 @@ class _Budget(Exception):
 _EXACT, _UPPER = 0, 1
 
 
+#: The transposition table's capacity (positions): past it, the oldest quarter of its
+#: entries is dropped — a dropped position is searched again, never answered wrongly. About
+#: 350 bytes an entry on the journey: some 200 MB at most per search.
+MEMO_CAP = 600_000
+TOP_DOWN = False
+
+
 class _Search:
-    def __init__(self, rules: Rules, budget: int | None):
+    def __init__(self, rules: Rules, budget: int | None, cap: int = MEMO_CAP):
         self.rules = rules
         self.budget = budget
         self.nodes = 0
         self.memo: dict = {}
+        self.cap = cap
         self.best = LOST  # the best win reached so far, for an answer at the budget
         self.best_line: tuple = ()
         self.path: list = []
@@ -140,10 +149,10 @@ class _Search:
                 return known
         bound = rules.bound(state)
         if bound is None:
-            self.memo[key] = (LOST, _EXACT)
+            self.store(key, LOST, _EXACT)
             return LOST
         if bound <= floor:
-            self.memo[key] = (bound, _UPPER)
+            self.store(key, bound, _UPPER)
             return bound
         self.spend()
         best = LOST
@@ -155,8 +164,40 @@ class _Search:
                 best = got
                 if best >= bound:
                     break  # nothing can beat the bound
-        self.memo[key] = (best, _EXACT if best > floor else _UPPER)
+        self.store(key, best, _EXACT if best > floor else _UPPER)
         return best
+
+    def store(self, key, value: int, kind: int) -> None:
+        """Note a position's value in the bounded transposition table."""
+        memo = self.memo
+        if len(memo) >= self.cap and key not in memo:
+            # dicts keep insertion order: the oldest entries go first
+            for old in list(itertools.islice(memo, self.cap // 4)):
+                del memo[old]
+        memo[key] = (value, kind)
+
+    def deepen(self, state, floor: int) -> int:
+        """The best score from ``state`` (LOST: none), known to be at least ``floor`` (the
+        probe's win, or LOST): iterative deepening on the score, from the bound down. Each
+        round asks "is any win worth ``k`` or more?" (a search with the floor k − 1); a
+        no answers with a smaller upper bound, the next ``k``, and the memo's upper
+        bounds carry over; a yes is the best score. A round that would only confirm
+        ``floor`` is not needed: an upper bound at or below it proves it best."""
+        over = self.rules.result(state)
+        if over is not None:
+            return self.value(state, floor)
+        top = self.rules.bound(state)
+        if top is None:
+            return LOST
+        if not TOP_DOWN:
+            got = self.value(state, floor)
+            return got if got > floor else floor
+        while top > floor:
+            got = self.value(state, top - 1)
+            if got >= top:
+                return got
+            top = got
+        return floor
 
     def spend(self) -> None:
         """Count one position expanded; past the budget, stop the search."""
@@ -223,11 +264,15 @@ class _Search:
 PROBE_WIDTHS = (4, 16, 64, 256)
 
 
-def solve(rules: Rules, state, budget: int | None = None, probe: bool = True) -> Answer:
+def solve(rules: Rules, state, budget: int | None = None, probe: bool = True,
+          memo_cap: int = MEMO_CAP) -> Answer:
     """The best score reachable from ``state`` with every card known, or LOST: won, lost or
     unknown at ``budget`` positions expanded (None: no limit). ``probe``: look for a win
-    by a dive and beam searches first (a floor for the exhaustive search)."""
-    search = _Search(rules, budget)
+    by a dive and beam searches first (a floor for the exhaustive search). ``memo_cap``:
+    the transposition table's capacity in positions (its memory bound)."""
+    search = _Search(rules, budget, memo_cap)
+    if rules.result(state) is None and rules.bound(state) is None:
+        return Answer(Verdict.LOST, None, True, 0)  # no win left: no probe needed
     try:
         if probe and search.promise is not None and rules.result(state) is None:
             if getattr(rules, "lookahead", None) is not None:
@@ -236,11 +281,7 @@ def solve(rules: Rules, state, budget: int | None = None, probe: bool = True) ->
                 search.probe(state, width)
                 if search.best > LOST:
                     break
-        # Only a better score than the probe's win is looked for: a fail-low proves it best.
-        floor = search.best
-        value = search.value(state, floor)
-        if value <= floor:
-            value = search.best
+        value = search.deepen(state, search.best)
     except _Budget:
         found = search.best > LOST
         return Answer(Verdict.WON if found else Verdict.UNKNOWN,
