@@ -308,27 +308,44 @@ def promise(s: State) -> int:
     red and white effects change it, and every resolved story takes its effect away."""
     if s.over:
         return WON + score(s)["score"] if s.phase == "won" else LOST
-    rules = s.rules
+    deal = s.deal
+    rules = deal.rules
     suits = len(rules.suits)
-    resolved = bin(s.resolved).count("1")
-    standing: dict[int, int] = {}
-    for day in s.pawns():
-        standing[day] = standing.get(day, 0) + 1
-    suit_of = rules.suit_of
+    done = s.resolved
+    resolved = bin(done).count("1")
+    white = s.white
+    low, high = s.blacks
+    letters = s.letters
     under = 0
-    for suit in range(suits):
-        if not s.resolved >> suit & 1:
-            under = max(under, sum(min(need, sum(1 for card in s.stacks[day]
-                                                 if suit_of[card] == suit))
-                                   for day, need in standing.items()))
-    days = len(s.deal.days)
-    last = s.deal.last
-    off = (3 * last - sum(s.pawns())) % days
+    if resolved < suits:
+        # Per pawn's day, the cards of each suit there, capped at the pawns standing on
+        # it (written for speed: the search asks this of every child it orders).
+        suit_of, stacks = rules.suit_of, s.stacks
+        held = [0] * suits
+        if low == high:
+            standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
+        elif white == low or white == high:
+            standing = ((white, 2), (high if white == low else low, 1))
+        else:
+            standing = ((white, 1), (low, 1), (high, 1))
+        for day, need in standing:
+            count: dict = {}
+            for card in stacks[day]:
+                suit = suit_of[card]
+                count[suit] = count.get(suit, 0) + 1
+            for suit, n in count.items():
+                held[suit] += n if n < need else need
+        for suit in range(suits):
+            if held[suit] > under and not done >> suit & 1:
+                under = held[suit]
+    days = len(deal.days)
+    last = days - 1
+    off = (3 * last - white - low - high) % days
     off = min(off, days - off)
-    value = (RESOLVED * resolved + UNDER_PAWNS * under + LETTER * s.letters + len(s.deck)
-             - MISALIGNED * max(0, off - s.letters))
+    value = (RESOLVED * resolved + UNDER_PAWNS * under + LETTER * letters + len(s.deck)
+             - MISALIGNED * max(0, off - letters))
     if resolved == suits:
-        value += ARRIVED * sum(1 for day in s.pawns() if day == last) - UNDER_PAWNS * off
+        value += ARRIVED * ((white == last) + (low == last) + (high == last)) - UNDER_PAWNS * off
     return value
 
 
