@@ -144,8 +144,6 @@ def bound(s: State) -> int | None:
         if not f.tent:
             walk = least_walk + max(0, plays - needed) if not f.rucksack else 0
             mills = (s.white + walk) // days
-        if deck + letters_ever < refills + mills + letters_spent:
-            continue
         extra = 0
         while True:
             t = turns + extra
@@ -163,10 +161,11 @@ def bound(s: State) -> int | None:
                     break
                 fixes -= cost
                 key_days += 1
-            left = deck + letters_ever - refills - extra - mills - memories
+            # カメラ: each アドベンチャーメモリー may bring one more card to the deck
+            camera = (letters_ever - memories) if f.camera else 0
+            left = deck + letters_ever + camera - refills - extra - mills - memories
             if left >= 0 and memories <= letters_ever:
-                camera = (letters_ever - memories) if f.camera else 0
-                value = left + camera + f.per_day * key_days - f.cost
+                value = left + f.per_day * key_days - f.cost
                 if best is None or value > best:
                     best = value
             if (memories <= letters_spent and key_days == f.key_days) or extra > 16:
