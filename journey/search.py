@@ -92,13 +92,16 @@ def bound(s: State) -> int | None:
         short = 3 - on_board[suit]
         if short <= 0:
             continue
-        if off_board is None:
-            off_board = _off_board(s, f)
-        numbers = off_board[suit]
-        if len(numbers) < short:
+        if f.suit_total[suit] < 3:
             return None  # the story can never lie under three pawns
         needed += short
-        least_walk += sum(numbers[:short])
+        if not f.tent:  # the white pawn's walk matters only where loops mill for good
+            if off_board is None:
+                off_board = _off_board(s, f)
+            numbers = off_board[suit]
+            if len(numbers) < short:
+                return None
+            least_walk += sum(numbers[:short])
     if f.rucksack:
         # plays and a リュックサック each put a card; it stands again at most once a turn
         ready = 0 if s.tapped >> f.rucksack_index & 1 else 1
@@ -171,6 +174,11 @@ def bound(s: State) -> int | None:
             if (memories <= letters_spent and key_days == f.key_days) or extra > 16:
                 break
             extra += 1
+            # the most any later turn could still give: every day's keys, no letter spent
+            most = (deck + letters_ever * (2 if f.camera else 1) - refills - extra - mills
+                    - letters_spent + f.per_day * f.key_days - f.cost)
+            if best is not None and most <= best:
+                break
     return best
 
 
@@ -199,6 +207,7 @@ class _Facts:
         self.deal = deal
         self.suits = len(rules.suits)
         self.suit_of, self.number_of, self.key_of = rules.suit_of, rules.number_of, rules.key_of
+        self.suit_total = [rules.suit_of.count(suit) for suit in range(self.suits)]
         self.days = len(deal.days)
         self.target = (3 * deal.last) % self.days
         self.capacity = deal.capacity
