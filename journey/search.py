@@ -75,13 +75,18 @@ def bound(s: State) -> int | None:
     for stack in s.stacks:
         for card in stack:
             on_board[suit_of[card]] += 1
-    pawn_sum = s.white + s.blacks[0] + s.blacks[1]
+    blacks = s.blacks
     inflight = 0
-    if phase == "blacks":
+    if phase == "blacks":  # the card played is in the air, its black pawn yet to walk
         card, moves = pending
         on_board[suit_of[card]] += 1
-        pawn_sum += sum(steps for _, steps in moves)
+        low, high = blacks
+        for black, steps in moves:  # as journey.steps.move_black walks them, in turn
+            to = (black + steps) % f.days
+            low, high = sorted((to, high) if low == black else (low, to))
+        blacks = (low, high)
         inflight = 1
+    pawn_sum = s.white + blacks[0] + blacks[1]
     # Cards to put on the board, and the least the white pawn walks playing them.
     needed = 0
     least_walk = 0
@@ -124,7 +129,7 @@ def bound(s: State) -> int | None:
     else:
         paths = []
         for turns in range(3):
-            home = _home_letters(s, f, p_now + turns, red or called)
+            home = _home_letters(s.white, blacks, f, p_now + turns, red or called)
             if home is not None:
                 paths.append((turns, home))
     # The day-sum: the shift still missing, and whether 白's call can still make any.
@@ -242,21 +247,22 @@ def _facts(deal) -> _Facts:
     return found
 
 
-def _home_letters(s: State, f: _Facts, plays: int, moved: bool) -> int | None:
+def _home_letters(white: int, blacks: tuple, f: _Facts, plays: int,
+                  moved: bool) -> int | None:
     """Every story resolved: the fewest ロケーションメモリー that bring the pawns to
     【７日目】 with ``plays`` plays left (None: they cannot get there). A play walks one
     black pawn (both with 地図（問題点）); a letter moves one a day. ``moved``: 赤 or 白
     can still move a black pawn (no letter is then counted)."""
     last, days = f.last, f.days
     if plays == 0:
-        if s.white != last and not (f.map is not None and s.white == last - 1):
+        if white != last and not (f.map is not None and white == last - 1):
             return None
         if moved:
             return 0
-        return sum(min((last - b) % days, (b - last) % days) for b in s.blacks)
+        return sum(min((last - b) % days, (b - last) % days) for b in blacks)
     if plays >= 2 or moved or f.split:
         return 0
-    return min(min((last - b) % days, (b - last) % days) for b in s.blacks)
+    return min(min((last - b) % days, (b - last) % days) for b in blacks)
 
 
 def _key_costs(s: State, f: _Facts, blue: bool) -> list[int]:
