@@ -16,6 +16,15 @@ ones); every repeat then times, interleaved, on those same actions:
 
 Printed: min and median of each, per action, and the ratio to the floor. No timing is
 asserted.
+
+Then the solver (journey/solve.py through journey/search.py) on ``--solve`` deals of each
+set-up of ``--solve-setups`` at ``--nodes`` positions (journey/lab/measure.py
+``DEFAULT_NODES`` unless given): positions expanded per CPU second beside the floor's
+copy+key per second, CPU per deal, the answers (decided = won or proven lost; proven =
+the best score proven), the transposition table's largest size in entries and its
+bound (solve.MEMO_CAP), and the process's peak memory. Measured on this 2-core machine
+(2026-12-02, seeds 0–9 of 草案, 3000 positions, CPU time): before issue 30 the search
+expanded 5,700 positions/s; ``--solve-before N`` prints that figure beside today's.
 """
 
 from __future__ import annotations
@@ -37,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--setup", default="草案")
+    parser.add_argument("--solve", type=int, default=10, help="deals solved per set-up (0: none)")
+    parser.add_argument("--solve-setups", default="草案,手札二枚,手札三枚,高難易度,問題点")
+    parser.add_argument("--nodes", type=int, default=None)
+    parser.add_argument("--solve-before", type=float, default=5700.0,
+                        help="positions/s of the solver before issue 30 (measured, see above)")
     args = parser.parse_args(argv)
 
     from journey import Journey, apply, legal_actions, load_rules
@@ -78,7 +92,56 @@ def main(argv: list[str] | None = None) -> int:
     print(machine_line(f"bench_journey: {args.games} random games of {args.setup}, {count} actions"))
     for line in figure_rows(times, "floor", count, unit="action"):
         print(line)
+    if args.solve:
+        floor_per_second = count / min(times["floor"])
+        solve_figures(args, floor_per_second)
     return 0
+
+
+def solve_figures(args, floor_per_second: float) -> None:
+    """The solver on the first ``args.solve`` seeds of each set-up: positions per CPU
+    second, CPU per deal, the answers, the transposition table and peak memory."""
+    import resource
+    import time
+
+    from journey import load_rules, new_game
+    from journey.solve import MEMO_CAP, solve
+    from journey.lab.measure import DEFAULT_NODES
+    from journey.search import JOURNEY
+
+    nodes = args.nodes or DEFAULT_NODES
+    largest = 0
+    print(f"solve: {args.solve} deals per set-up at {nodes} positions; the floor copies+keys "
+          f"{floor_per_second:,.0f} states/s")
+    all_nodes = all_cpu = 0.0
+    for setup in args.solve_setups.split(","):
+        rules = load_rules(setup)
+        verdicts = {"won": 0, "lost": 0, "unknown": 0}
+        proven = expanded = 0
+        cpu = 0.0
+        for seed in range(args.solve):
+            state = new_game(rules, seed)
+            start = time.process_time()
+            answer = solve(JOURNEY, state, budget=nodes)
+            cpu += time.process_time() - start
+            expanded += answer.nodes
+            largest = max(largest, answer.table)
+            verdicts[answer.verdict] += 1
+            proven += answer.exact
+        decided = verdicts["won"] + verdicts["lost"]
+        all_nodes += expanded
+        all_cpu += cpu
+        print(f"  {setup:<8} decided {decided}/{args.solve} (won {verdicts['won']}, lost "
+              f"{verdicts['lost']}, unknown {verdicts['unknown']}), proven best/lost "
+              f"{proven}/{args.solve}, {cpu / args.solve:.3f} s CPU/deal, "
+              f"{expanded / cpu:,.0f} positions/s")
+    rate = all_nodes / all_cpu
+    print(f"  positions/s {rate:,.0f} (before issue 30: {args.solve_before:,.0f}, "
+          f"×{rate / args.solve_before:.2f}); a position costs "
+          f"×{floor_per_second / rate:.0f} a copy+key")
+    print(f"  transposition table: at most {largest:,} entries (bound "
+          f"{MEMO_CAP:,}); peak memory of the process "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
 
 
 if __name__ == "__main__":

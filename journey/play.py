@@ -205,9 +205,20 @@ def resolvable(s: State) -> list[int]:
     for day in s.pawns():
         standing[day] = standing.get(day, 0) + 1
     suit_of = s.rules.suit_of
-    return [suit for suit in range(len(s.rules.suits)) if not s.resolved >> suit & 1 and all(
-        sum(1 for card in s.stacks[day] if suit_of[card] == suit) >= count
-        for day, count in standing.items())]
+    # A suit qualifies when every pawn's day holds enough of it: intersect day by day
+    # (a search asks this at every resolution point, so it is written for speed).
+    candidates = None
+    for day, count in standing.items():
+        held: dict = {}
+        for card in s.stacks[day]:
+            suit = suit_of[card]
+            held[suit] = held.get(suit, 0) + 1
+        here = {suit for suit, n in held.items() if n >= count}
+        candidates = here if candidates is None else candidates & here
+        if not candidates:
+            return []
+    resolved = s.resolved
+    return sorted(suit for suit in candidates if not resolved >> suit & 1)
 
 
 # ------------------------------------------------------------------ apply

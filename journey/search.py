@@ -15,7 +15,8 @@ from __future__ import annotations
 from .play import apply, legal_actions, score
 from .state import State
 
-__all__ = ["JOURNEY", "JourneyRules", "bound", "lookahead", "play_on", "promise"]
+__all__ = ["EVERY_LINE", "JOURNEY", "JourneyRules", "bound", "deferred", "lookahead", "play_on",
+           "promise"]
 
 #: The promise of a won game (plus its score) and of a lost one: beyond any position.
 WON, LOST = 10 ** 6, -(10 ** 6)
@@ -27,25 +28,288 @@ RESOLVED, UNDER_PAWNS, LETTER, MISALIGNED, ARRIVED = 100, 20, 5, 15, 30
 
 
 def bound(s: State) -> int | None:
-    """An upper bound of the score of any win still reachable from ``s`` (None: none is).
+    """An upper bound of the score of any win still reachable from ``s`` (None: none is):
+    admissible — never below the best win (tests/test_journey_solve_bound.py checks it
+    against brute force) — and as tight as the deck as a clock makes it.
 
-    Deck + letters: a refill takes 1, a resolution gives 1 letter, an アドベンチャーメモリー
-    moves 1 from the letters to the deck (カメラ: 2 for 1), nothing else adds. ``u``
-    unresolved stories need ``u`` more refills, or ``u`` − 1 when the last one is resolved
-    on the winning turn; but then both black pawns stood where events lie (not on
-    【７日目】) and reach it in the moment after the resolution by a ロケーションメモリー each:
-    two letters, which cost more than the refill saved. Key bonus: every day that holds
-    events, at the set-up's bonus with the carried items' extra."""
+    The score is deck + letters + keys − costs. Deck + letters changes only by: a refill
+    (−1), a loop's mill to the discard (−1; none with a テント), a resolution (+1), a
+    ロケーションメモリー (−1) and カメラ's extra card (+1); an アドベンチャーメモリー moves one
+    from the letters to the deck. So the bound is what is here now, plus the letters still
+    to win, minus the fewest refills, mills and ロケーションメモリー any win needs:
+
+    * **refills** — a story resolves when its suit lies under the three pawns: 3 of its
+      cards on the board. Only a play (one a turn, after the refill) or a リュックサック
+      puts a card there, and one story resolves a turn; the last one resolves on a day
+      that holds events, so the pawns reach 【７日目】 a turn later — or in the same turn
+      by 地図 and two ロケーションメモリー (both paths are weighed);
+    * **mills** — without a テント, every loop of the white pawn mills a card: the white
+      pawn must walk at least the smallest numbers of the cards still to be played;
+    * **ロケーションメモリー** — a play leaves the pawns' day-sum unchanged modulo the days
+      (white +n, a black 7 − n); the win needs it at 3 × 【７日目】. Once 白's call can no
+      longer happen, the shift still missing is made by 赤 (±1 a turn), 地図 (+1 a use)
+      or a letter each;
+    * **keys** — a day not bearing one key icon now needs a card put there (a play, a
+      リュックサック) or a 青 swap; weighed against the refills each further turn costs.
+
+    A deal whose deck + letters cannot pay for the refills and mills it still needs is
+    lost: None."""
     if s.over:
         return score(s)["score"] if s.phase == "won" else None
-    rules, deal = s.rules, s.deal
-    unresolved = len(rules.suits) - bin(s.resolved).count("1")
+    f = _facts(s.deal)
+    phase, pending = s.phase, s.pending
+    deck = len(s.deck)
+    if phase == "mill":       # a loop's card in the air, which a テント puts under the deck
+        deck += 1
+    elif phase == "return":   # cards drawn (黄, ラジオ) that go back under the deck
+        deck += pending[0]
+    if phase in ("mill", "return"):
+        phase, pending = s.resume
+    p_now, r_now, t0 = _TURN_LEFT.get(phase, (0, 1, 0)) if phase != "moment" else \
+        _MOMENT_LEFT[pending[0]]
+    resolved = s.resolved
+    unresolved = f.suits - bin(resolved).count("1")
+    # The board: cards of each suit, and the card played whose black pawn has yet to walk.
+    suit_of = f.suit_of
+    on_board = [0] * f.suits
+    for stack in s.stacks:
+        for card in stack:
+            on_board[suit_of[card]] += 1
+    blacks = s.blacks
+    inflight = 0
+    if phase == "blacks":  # the card played is in the air, its black pawn yet to walk
+        card, moves = pending
+        on_board[suit_of[card]] += 1
+        low, high = blacks
+        for black, steps in moves:  # as journey.steps.move_black walks them, in turn
+            to = (black + steps) % f.days
+            low, high = sorted((to, high) if low == black else (low, to))
+        blacks = (low, high)
+        inflight = 1
+    pawn_sum = s.white + blacks[0] + blacks[1]
+    # Cards to put on the board, and the least the white pawn walks playing them.
+    needed = 0
+    least_walk = 0
+    off_board = None
+    for suit in range(f.suits):
+        if resolved >> suit & 1:
+            continue
+        short = 3 - on_board[suit]
+        if short <= 0:
+            continue
+        if f.suit_total[suit] < 3:
+            return None  # the story can never lie under three pawns
+        needed += short
+        if not f.tent:  # the white pawn's walk matters only where loops mill for good
+            if off_board is None:
+                off_board = _off_board(s, f)
+            numbers = off_board[suit]
+            if len(numbers) < short:
+                return None
+            least_walk += sum(numbers[:short])
+    if f.rucksack:
+        # plays and a リュックサック each put a card; it stands again at most once a turn
+        ready = 0 if s.tapped >> f.rucksack_index & 1 else 1
+        last_put = -(-(needed - p_now - ready - 1) // 2) if needed else -1
+    else:
+        last_put = needed - p_now if needed else -1
+    called = f.white is not None and (not resolved >> f.white & 1 or f.lantern
+                                      or s.lantern >> f.white & 1)
+    red = f.red is not None and (not resolved >> f.red & 1 or f.lantern
+                                 or s.lantern >> f.red & 1)
+    if unresolved:
+        # The last story resolves with every pawn on a day that holds events; the pawns
+        # then reach 【７日目】 with no event on the way (that day holds none): by 地図 and
+        # a ロケーションメモリー for each black pawn at once, after one more play (which
+        # walks one black pawn: the other needs a letter), or after two.
+        last_resolution = max(unresolved - r_now, last_put)
+        paths = [(last_resolution + 2, 0), (last_resolution + 1, 0 if f.split else 1)]
+        if f.map is not None:
+            paths.append((last_resolution, 2))
+    else:
+        paths = []
+        for turns in range(3):
+            home = _home_letters(s.white, blacks, f, p_now + turns, red or called)
+            if home is not None:
+                paths.append((turns, home))
+    # The day-sum: the shift still missing, and whether 白's call can still make any.
+    days = f.days
+    shift = (f.target - pawn_sum) % days
+    shift = min(shift, days - shift)
+    green = f.green is not None and (not resolved >> f.green & 1 or f.lantern
+                                     or s.lantern >> f.green & 1)
+    blue = f.blue is not None and (not resolved >> f.blue & 1 or f.lantern
+                                   or s.lantern >> f.blue & 1)
+    map_ready = f.map is not None and not s.tapped >> f.map & 1
+    # Keys: what each day needs to bear one key icon (cheapest first).
+    costs = _key_costs(s, f, blue)
     letters_ever = s.letters + unresolved
-    camera = any(it.effect == "recall_extra" and not it.passive for it in deal.carried)
-    deck = len(s.deck) + letters_ever + (letters_ever if camera else 0) - unresolved
-    per_day = rules.key_vp + sum(it.value for it in deal.carried if it.effect == "key_bonus")
-    days = sum(1 for capacity in deal.capacity if capacity)
-    return deck + per_day * days - sum(it.cost for it in deal.carried)
+    best = None
+    for turns, letters_spent in paths:
+        plays = p_now + turns
+        refills = turns + t0
+        mills = 0
+        if not f.tent:
+            walk = least_walk + max(0, plays - needed) if not f.rucksack else 0
+            mills = (s.white + walk) // days
+        extra = 0
+        while True:
+            t = turns + extra
+            if called:
+                memories = letters_spent
+            else:
+                nudges = (t + 1) if red else 0
+                steps = ((0 if not map_ready else 1) + (t + 1 if green else 0)) if f.map is not None else 0
+                memories = max(letters_spent, shift - nudges - steps)
+            fixes = plays + extra + inflight + ((t + 1) if blue else 0) + \
+                ((t + 2) if f.rucksack else 0)
+            key_days = 0
+            for cost in costs:
+                if cost > fixes:
+                    break
+                fixes -= cost
+                key_days += 1
+            # カメラ: each アドベンチャーメモリー may bring one more card to the deck
+            camera = (letters_ever - memories) if f.camera else 0
+            left = deck + letters_ever + camera - refills - extra - mills - memories
+            if left >= 0 and memories <= letters_ever:
+                value = left + f.per_day * key_days - f.cost
+                if best is None or value > best:
+                    best = value
+            if (memories <= letters_spent and key_days == f.key_days) or extra > 16:
+                break
+            extra += 1
+            # the most any later turn could still give: every day's keys, no letter spent
+            most = (deck + letters_ever * (2 if f.camera else 1) - refills - extra - mills
+                    - letters_spent + f.per_day * f.key_days - f.cost)
+            if best is not None and most <= best:
+                break
+    return best
+
+
+#: What is left of the current turn, by its phase: (a play still to come, its resolution
+#: point still to come, its refill still to come).
+_TURN_LEFT = {"play": (1, 1, 0), "refill": (1, 1, 1), "end": (0, 0, 0)}
+_MOMENT_LEFT = {"events": (0, 1, 0), "effects": (0, 1, 0), "end": (0, 0, 0),
+                "refill": (1, 1, 1)}
+
+
+class _Facts:
+    """What the bound reads of a deal, worked out once per deal."""
+
+    def __init__(self, deal):
+        rules = deal.rules
+        carried = deal.carried
+        effects = rules.suit_effects
+
+        def suit(effect):
+            return effects.index(effect) if effect in effects else None
+
+        def item(effect):
+            return next((i for i, it in enumerate(carried)
+                         if it.effect == effect and not it.passive), None)
+
+        self.deal = deal
+        self.suits = len(rules.suits)
+        self.suit_of, self.number_of, self.key_of = rules.suit_of, rules.number_of, rules.key_of
+        self.suit_total = [rules.suit_of.count(suit) for suit in range(self.suits)]
+        self.days = len(deal.days)
+        self.target = (3 * deal.last) % self.days
+        self.capacity = deal.capacity
+        self.key_days = sum(1 for c in deal.capacity if c)
+        self.per_day = rules.key_vp + sum(it.value for it in carried if it.effect == "key_bonus")
+        self.cost = sum(it.cost for it in carried)
+        self.red, self.white = suit("nudge_black"), suit("call_black")
+        self.green, self.blue = suit("stand_item"), suit("swap_same_number")
+        self.lantern_index = item("unresolve")
+        self.lantern = self.lantern_index is not None
+        self.yellow = suit("draw_return")
+        self.radio = item("cycle_three")
+        self.map = item("advance_white")
+        self.camera_index = item("recall_extra")
+        self.camera = self.camera_index is not None
+        self.rucksack_index = item("swap_in")
+        self.rucksack = self.rucksack_index is not None
+        self.last = deal.last
+        self.split = deal.has("split_black")
+        self.tent = item("loop_to_bottom") is not None or deal.has("loop_to_bottom_always")
+
+
+_FACTS: dict = {}
+
+
+def _facts(deal) -> _Facts:
+    found = _FACTS.get(id(deal))
+    if found is None or found.deal is not deal:
+        if len(_FACTS) > 4096:
+            _FACTS.clear()
+        found = _FACTS[id(deal)] = _Facts(deal)
+    return found
+
+
+def _home_letters(white: int, blacks: tuple, f: _Facts, plays: int,
+                  moved: bool) -> int | None:
+    """Every story resolved: the fewest ロケーションメモリー that bring the pawns to
+    【７日目】 with ``plays`` plays left (None: they cannot get there). A play walks one
+    black pawn (both with 地図（問題点）); a letter moves one a day. ``moved``: 赤 or 白
+    can still move a black pawn (no letter is then counted)."""
+    last, days = f.last, f.days
+    if plays == 0:
+        if white != last and not (f.map is not None and white == last - 1):
+            return None
+        if moved:
+            return 0
+        return sum(min((last - b) % days, (b - last) % days) for b in blacks)
+    if plays >= 2 or moved or f.split:
+        return 0
+    return min(min((last - b) % days, (b - last) % days) for b in blacks)
+
+
+def _key_costs(s: State, f: _Facts, blue: bool) -> list[int]:
+    """Per day that holds events, the fewest cards put there (or 青 swaps) before all its
+    events bear one key icon, cheapest first. A card put on a day pushes the farthest
+    off, so without a swap the day needs as many plays as the cards beyond its nearest
+    run of one key; a swap (one a turn) replaces one card anywhere in it."""
+    keys = f.key_of
+    out = []
+    for day, stack in enumerate(s.stacks):
+        room = f.capacity[day]
+        if not room:
+            continue
+        if not stack:
+            out.append(1)
+            continue
+        first = keys[stack[0]]
+        run = 1
+        while run < len(stack) and keys[stack[run]] == first:
+            run += 1
+        if run == len(stack):
+            out.append(0)
+            continue
+        cost = room - run
+        if blue:
+            counts: dict = {}
+            for card in stack:
+                counts[keys[card]] = counts.get(keys[card], 0) + 1
+            cost = min(cost, len(stack) - max(counts.values()))
+        out.append(cost)
+    out.sort()
+    return out
+
+
+def _off_board(s: State, f: _Facts) -> list[list[int]]:
+    """Per suit, the numbers (smallest first) of its cards not on the board: the hand,
+    the deck, the discard (an アドベンチャーメモリー can bring one back) and a loop's card."""
+    out: list[list[int]] = [[] for _ in range(f.suits)]
+    suit_of, number_of = f.suit_of, f.number_of
+    cards = s.hand + s.deck + s.discard
+    if s.phase == "mill":
+        cards += (s.pending[0],)
+    for card in cards:
+        out[suit_of[card]].append(number_of[card])
+    for numbers in out:
+        numbers.sort()
+    return out
 
 
 def promise(s: State) -> int:
@@ -58,27 +322,44 @@ def promise(s: State) -> int:
     red and white effects change it, and every resolved story takes its effect away."""
     if s.over:
         return WON + score(s)["score"] if s.phase == "won" else LOST
-    rules = s.rules
+    deal = s.deal
+    rules = deal.rules
     suits = len(rules.suits)
-    resolved = bin(s.resolved).count("1")
-    standing: dict[int, int] = {}
-    for day in s.pawns():
-        standing[day] = standing.get(day, 0) + 1
-    suit_of = rules.suit_of
+    done = s.resolved
+    resolved = bin(done).count("1")
+    white = s.white
+    low, high = s.blacks
+    letters = s.letters
     under = 0
-    for suit in range(suits):
-        if not s.resolved >> suit & 1:
-            under = max(under, sum(min(need, sum(1 for card in s.stacks[day]
-                                                 if suit_of[card] == suit))
-                                   for day, need in standing.items()))
-    days = len(s.deal.days)
-    last = s.deal.last
-    off = (3 * last - sum(s.pawns())) % days
+    if resolved < suits:
+        # Per pawn's day, the cards of each suit there, capped at the pawns standing on
+        # it (written for speed: the search asks this of every child it orders).
+        suit_of, stacks = rules.suit_of, s.stacks
+        held = [0] * suits
+        if low == high:
+            standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
+        elif white == low or white == high:
+            standing = ((white, 2), (high if white == low else low, 1))
+        else:
+            standing = ((white, 1), (low, 1), (high, 1))
+        for day, need in standing:
+            count: dict = {}
+            for card in stacks[day]:
+                suit = suit_of[card]
+                count[suit] = count.get(suit, 0) + 1
+            for suit, n in count.items():
+                held[suit] += n if n < need else need
+        for suit in range(suits):
+            if held[suit] > under and not done >> suit & 1:
+                under = held[suit]
+    days = len(deal.days)
+    last = days - 1
+    off = (3 * last - white - low - high) % days
     off = min(off, days - off)
-    value = (RESOLVED * resolved + UNDER_PAWNS * under + LETTER * s.letters + len(s.deck)
-             - MISALIGNED * max(0, off - s.letters))
+    value = (RESOLVED * resolved + UNDER_PAWNS * under + LETTER * letters + len(s.deck)
+             - MISALIGNED * max(0, off - letters))
     if resolved == suits:
-        value += ARRIVED * sum(1 for day in s.pawns() if day == last) - UNDER_PAWNS * off
+        value += ARRIVED * ((white == last) + (low == last) + (high == last)) - UNDER_PAWNS * off
     return value
 
 
@@ -109,11 +390,21 @@ def lookahead(s: State) -> int:
 
 
 class JourneyRules:
-    """The journey runtime as the solver's ``Rules``."""
+    """The journey runtime as the solver's ``Rules``. ``defer``: leave out the letters
+    whose use can wait to a later moment of 「いつでも」 with the same outcome (``deferred``);
+    False: every legal action (what brute force checks the reduction against)."""
+
+    def __init__(self, defer: bool = True):
+        self.defer = defer
 
     def actions(self, s: State) -> list:
-        """Every action the rules allow in ``s``."""
-        return legal_actions(s)
+        """Every action the rules allow in ``s`` (less the deferred letters)."""
+        actions = legal_actions(s)
+        if self.defer and s.letters and s.phase in ("play", "moment"):
+            wait = deferred(s)
+            if wait:
+                actions = [a for a in actions if a[0] != "letter" or a[1] not in wait]
+        return actions
 
     def apply(self, s: State, action) -> State:
         """The state after ``action`` (``s`` itself is left as it was)."""
@@ -138,3 +429,53 @@ class JourneyRules:
 
 
 JOURNEY = JourneyRules()
+#: Every legal action, nothing deferred: the reference the reductions are tested against.
+EVERY_LINE = JourneyRules(defer=False)
+
+
+def deferred(s: State) -> tuple[str, ...]:
+    """The letter effects whose use now can wait, with the same outcome, for a later
+    moment of this turn or the next (a dominance reduction of the search, not a rule).
+
+    A ロケーションメモリー moves a black pawn one day; moves of the pawns add up in any order
+    (a play, 赤 and another letter name a black pawn by its day, the sum is the same), and
+    only the resolution, the end check and 白's call read where the black pawns stand. So
+    before the play and before the refill it waits for the moment after the card is placed;
+    in the event phase, it waits for the resolution point unless a 白 card (or a ランタン
+    that could give it its effect) is still to come. An アドベンチャーメモリー puts a card on
+    the deck: only a draw (the refill, 黄, ラジオ), a mill (a loop: a play, 地図 from the
+    last day) and the score read the deck; in the event phase it waits for the resolution
+    point unless 黄 is still to come, ラジオ or 地図 could draw or mill now, or a カメラ
+    used now could be stood up again by a 緑 still to come."""
+    if s.phase == "play":
+        return _LOCATION
+    if s.phase != "moment":
+        return ()
+    step = s.pending[0]
+    if step == "refill":
+        return _LOCATION
+    if step not in ("events", "effects"):
+        return ()
+    f = _facts(s.deal)
+    cards = s.stacks[s.white] if step == "events" else s.queue
+    lantern = f.lantern and _ready(s, f.lantern_index)
+    suit_of = f.suit_of
+    ahead = {suit_of[c] for c in cards}
+    wait = []
+    if f.white not in ahead or not (lantern or s.in_effect(f.white)):
+        wait.append("location_memory")
+    draws = (f.yellow in ahead and (lantern or s.in_effect(f.yellow))) or \
+        (f.radio is not None and _ready(s, f.radio)) or \
+        (f.map is not None and _ready(s, f.map) and s.white == f.last) or \
+        (f.camera and _ready(s, f.camera_index) and f.green in ahead
+         and (lantern or s.in_effect(f.green)))
+    if not draws:
+        wait.append("adventure_memory")
+    return tuple(wait)
+
+
+_LOCATION = ("location_memory",)
+
+
+def _ready(s: State, index: int) -> bool:
+    return not s.tapped >> index & 1

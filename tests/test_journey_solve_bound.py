@@ -1,0 +1,146 @@
+"""The solver's bound and reductions (journey/search.py ``bound``, ``deferred``) and its
+bounded transposition table (journey/solve.py), on the journey runtime.
+
+The reference is an exhaustive search of every legal action (``EVERY_LINE``: no letter
+deferred) with a memo on the state's key and nothing cut: the exact best score. The
+reduced states (tests/test_journey_solve.py ``small_state``) get letters, items and
+more unresolved stories here, so that the day-sum, the deck clock and the deferral of
+letters all come into play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import pytest
+
+from journey import apply, legal_actions, load_rules, new_game
+from journey.search import EVERY_LINE, JOURNEY, bound, deferred
+from journey.solve import LOST, Verdict, solve
+from journey.state import State
+
+from test_journey_solve import small_state
+
+DRAFT = load_rules("草案")
+CARRIED = ((), ("地図", "テント"), ("ランタン", "カメラ"), ("ラジオ", "リュックサック"),
+           ("ランタン", "地図"), ("カメラ", "テント"))
+
+
+def exact(state, memo=None) -> int:
+    """The best score from ``state`` over every legal line (LOST: none wins)."""
+    memo = {} if memo is None else memo
+    over = EVERY_LINE.result(state)
+    if over is not None:
+        return over[1] if over[0] else LOST
+    key = state.key()
+    if key not in memo:
+        memo[key] = max((exact(EVERY_LINE.apply(state, a), memo) for a in legal_actions(state)),
+                        default=LOST)
+    return memo[key]
+
+
+def varied_state(seed: int) -> State:
+    """A reduced state with letters in hand, items carried and up to two stories open."""
+    rng = random.Random(seed)
+    state = small_state(seed, carried=CARRIED[seed % len(CARRIED)]).copy()
+    state.letters = rng.randint(0, 2)
+    if rng.random() < 0.5:
+        state.resolved &= ~(1 << rng.randrange(len(DRAFT.suits)))
+    return state
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_the_bound_is_never_below_the_best_score_with_letters_and_items(seed):
+    state = varied_state(seed)
+    best = exact(state)
+    if best != LOST:
+        assert bound(state) is not None and bound(state) >= best
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_deferring_letters_never_changes_the_best_score(seed):
+    """The solver searches without the letters ``deferred`` says can wait, and with the
+    bound: its proven answer is the best over every legal line."""
+    state = varied_state(seed)
+    got = solve(JOURNEY, state)
+    assert got.exact
+    assert (got.score if got.verdict == Verdict.WON else LOST) == exact(state)
+
+
+@pytest.mark.slow
+def test_the_bound_holds_late_in_real_deals():
+    """States from the last turns of winning lines of full deals (and one or two random
+    steps off them): the bound is at least the best score there."""
+    checked = 0
+    for seed in (1, 3, 4, 5, 7, 9):
+        state = new_game(DRAFT, seed)
+        answer = solve(JOURNEY, state, budget=3000)
+        rng = random.Random(seed)
+        for action in answer.line:
+            if len(state.deck) <= 1 and state.phase == "play":
+                off = state
+                for _ in range(rng.randint(0, 2)):
+                    if legal_actions(off):
+                        off = apply(off, rng.choice(legal_actions(off)))[0]
+                best = exact(off)
+                if best != LOST:
+                    assert bound(off) >= best
+                checked += 1
+            state = apply(state, action)[0]
+    assert checked >= 3
+
+
+def test_the_deck_is_a_clock_at_the_deal():
+    """Five stories need three cards each under the pawns: 15 plays, so at least 14 more
+    refills after the deal's; the bound counts them (it used to count one per story)."""
+    for seed in range(5):
+        state = new_game(DRAFT, seed)
+        keys = DRAFT.key_vp * sum(1 for c in state.deal.capacity if c)
+        assert bound(state) <= len(state.deck) + len(DRAFT.suits) - 14 + keys
+
+
+def test_a_deck_too_short_for_the_stories_left_is_proven_lost_at_once():
+    state = small_state(5).copy()
+    state.resolved = 0b00011  # three stories open, each needing three cards on the board
+    state.deck = state.deck[:1]
+    assert bound(state) is None
+    answer = solve(JOURNEY, state)
+    assert answer.verdict == Verdict.LOST and answer.exact and answer.nodes == 0
+    assert exact(state) == LOST
+
+
+def test_the_day_sum_costs_a_letter_per_day_once_red_and_white_are_resolved():
+    """All stories resolved, the pawns' day-sum one off the last day's and no play left
+    to walk a black pawn: the missing day costs a ロケーションメモリー (a letter's point)."""
+    state = small_state(2).copy()
+    last = state.deal.last
+    state.resolved = (1 << len(DRAFT.suits)) - 1
+    state.letters = 1
+    state.white, state.blacks = last, (last - 1, last)
+    state.phase, state.pending = "resolve", ()
+    with_letter = bound(state)
+    state.blacks = (last, last)
+    assert with_letter is not None and with_letter == bound(state) - 1
+
+
+def test_letters_wait_for_the_moment_they_matter():
+    state = new_game(DRAFT, 0).copy()
+    state.letters = 1
+    assert "location_memory" in deferred(state)  # before the play: after the card is placed
+    assert not any(a[:2] == ("letter", "location_memory") for a in JOURNEY.actions(state))
+    assert any(a[:2] == ("letter", "location_memory") for a in EVERY_LINE.actions(state))
+    state.phase, state.pending = "resolve", ()
+    assert deferred(state) == ()
+
+
+def test_a_bounded_transposition_table_gives_the_same_answer():
+    state = varied_state(11)
+    full = solve(JOURNEY, state)
+    small = solve(JOURNEY, state, memo_cap=8)
+    assert (small.verdict, small.score, small.exact) == (full.verdict, full.score, full.exact)
