@@ -138,7 +138,7 @@ def test_the_text_report_says_how_many_seeds_would_decide_the_undecided():
 
     lines = [line.plain for line in ranking_lines(_report([row("a", 1, 2, 3.0), row("b", 0, 2, 1.0)]))]
     assert lines[-2] == "未決（区間が目標の端にかかる、2 件）: 準備a（地図+テント）、準備b（地図+テント）"
-    assert lines[-1] == "  今の勝率のままなら、変種ごとに 9〜22 局（--seeds）で判定できます。"
+    assert lines[-1] == "  今の勝率のままなら、変種ごとに 9〜22 局（--deals）で判定できます。"
 
 
 def test_the_text_report_says_when_no_set_up_states_a_target():

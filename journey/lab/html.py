@@ -105,7 +105,7 @@ def ranking_table(report: dict) -> dict | None:
         HtmlColumn("判定に要る局", lambda e: "—" if e["seeds_to_decide"] is None
                    else f"{e['seeds_to_decide']:,}",
                    title=f"{STATUS_WORDS['undecided']}の変種: 今の{W.measure.win_rate}のままなら"
-                         "判定できる局の数（--seeds）"),
+                         "判定できる局の数（--deals）"),
     ], entries, lambda index, _: f"r{index}", "ranking-table")
 
 

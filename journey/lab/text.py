@@ -202,7 +202,7 @@ def ranking_lines(report: dict) -> list[Text]:
         if known:
             left_out = "（判定できる数が見込めないものを除く）" if len(known) < len(needed) else ""
             lines.append(Text(f"  今の{W.measure.win_rate}のままなら、変種ごとに {min(known):,}〜"
-                              f"{max(known):,} 局（--seeds）で判定できます{left_out}。"))
+                              f"{max(known):,} 局（--deals）で判定できます{left_out}。"))
     for entry in (e for e in entries if e["status"] == "missed"):
         line = Text(f"{measure.STATUS_WORDS['missed']}（区間がまったく{W.target}の外）: ",
                     style=STATUS_STYLE["missed"])
