@@ -52,7 +52,7 @@ def varied_state(seed: int) -> State:
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2 ** 32))
 def test_the_bound_is_never_below_the_best_score_with_letters_and_items(seed):
     state = varied_state(seed)
@@ -62,7 +62,7 @@ def test_the_bound_is_never_below_the_best_score_with_letters_and_items(seed):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2 ** 32))
 def test_deferring_letters_never_changes_the_best_score(seed):
     """The solver searches without the letters ``deferred`` says can wait, and with the
