@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 import pytest
 
@@ -28,9 +28,22 @@ CARRIED = ((), ("地図", "テント"), ("ランタン", "カメラ"), ("ラジ�
            ("ランタン", "地図"), ("カメラ", "テント"))
 
 
+#: The most positions the exhaustive reference searches: a reduced state with letters and
+#: items open can still hold millions (one took 7 minutes), which a test cannot afford;
+#: such a state is rejected (hypothesis draws another).
+EXACT_CAP = 20_000
+
+
+class _TooBig(Exception):
+    """The exhaustive reference passed EXACT_CAP positions."""
+
+
 def exact(state, memo=None) -> int:
-    """The best score from ``state`` over every legal line (LOST: none wins)."""
+    """The best score from ``state`` over every legal line (LOST: none wins); _TooBig past
+    EXACT_CAP positions."""
     memo = {} if memo is None else memo
+    if len(memo) > EXACT_CAP:
+        raise _TooBig
     over = EVERY_LINE.result(state)
     if over is not None:
         return over[1] if over[0] else LOST
@@ -56,7 +69,10 @@ def varied_state(seed: int) -> State:
 @given(st.integers(0, 2 ** 32))
 def test_the_bound_is_never_below_the_best_score_with_letters_and_items(seed):
     state = varied_state(seed)
-    best = exact(state)
+    try:
+        best = exact(state)
+    except _TooBig:
+        reject()
     if best != LOST:
         assert bound(state) is not None and bound(state) >= best
 
@@ -68,9 +84,13 @@ def test_deferring_letters_never_changes_the_best_score(seed):
     """The solver searches without the letters ``deferred`` says can wait, and with the
     bound: its proven answer is the best over every legal line."""
     state = varied_state(seed)
+    try:
+        best = exact(state)
+    except _TooBig:
+        reject()
     got = solve(JOURNEY, state)
     assert got.exact
-    assert (got.score if got.verdict == Verdict.WON else LOST) == exact(state)
+    assert (got.score if got.verdict == Verdict.WON else LOST) == best
 
 
 @pytest.mark.slow
