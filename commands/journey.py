@@ -136,8 +136,8 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
-def journey_report(seeds, pair_seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes, workers, backend,
-                   address, fmt, html, check, content, no_cache) -> None:
+def journey_report(seeds, pair_seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes,
+                   workers, backend, address, fmt, html, check, content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -150,8 +150,8 @@ def journey_report(seeds, pair_seeds, seed, budgets, nodes, pairs, ladder, ladde
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     if "journey" not in compiled.tables:
         raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
-    settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets, nodes=nodes, pairs=pairs,
-                        ladder=ladder, ladder_nodes=ladder_nodes)
+    settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets,
+                        nodes=nodes, pairs=pairs, ladder=ladder, ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
                               show=fmt == "text", cache=not no_cache)

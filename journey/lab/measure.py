@@ -263,7 +263,7 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
     table = from_literal(JourneyTable, table_literal, "journey")
     found, missing = variants(table, settings)
     tasks = tasks_of(found, settings)
-    deals = cache or DealCache(table_literal)
+    deals = cache if cache is not None else DealCache(table_literal)
     with ExitStack() as stack:
         opened: list = []
 
