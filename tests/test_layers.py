@@ -33,7 +33,7 @@ import pytest
 from conftest import ROOT
 
 #: The project's own top-level packages and modules.
-FIRST_PARTY = {"catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
+FIRST_PARTY = {"analysis", "catalog", "cli", "compiler", "contract", "dsl", "generated", "runtime",
                "scenario", "terminal", "benchmarks", "sim", "lsp", "journey", "commands",
                "printing"}
 
@@ -53,11 +53,15 @@ ALLOWED = {
                      "sim.render_html", "sim.store"},
                     {"rich", "jinja2", "markupsafe", "matplotlib"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
-    "compiler": ({"compiler", "dsl", "contract"}, {"lark", "jsonschema", "referencing"}),
+    # what a page can set off, from the effect lists alone (issue 31): lint, the catalog,
+    # the language server and jibunki analyze read the same findings
+    "analysis": ({"analysis", "contract"}, {"networkx"}),
+    "compiler": ({"compiler", "dsl", "contract", "analysis"},
+                 {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-                 "runtime.sides"}, {"jinja2", "markupsafe", "pygments"}),
-    "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime"}, set()),
+                 "runtime.sides", "analysis"}, {"jinja2", "markupsafe", "pygments"}),
+    "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime", "analysis"}, set()),
     # dsl.diskcache: where the prompt's history lives (the user's private cache folder);
     # click: terminal.click_ja gives the command line's own messages in Japanese
     # (the journey's screen is journey/screen/, above the terminal: the terminal imports none of it)
@@ -69,7 +73,7 @@ ALLOWED = {
     # the lab's report format and verdict words, for the pages' lenses (the lab itself is
     # run as a process of its own: python -m sim.one_page)
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario", "sim.lab",
-             "sim.stats"}, {"pygls", "lsprotocol"}),
+             "sim.stats", "analysis"}, {"pygls", "lsprotocol"}),
     # print and play: the catalog's words on cards (the journey's through its rules), laid out
     # and rendered to PDF (pypdfium2 reads PDFs back: the Tabletop Simulator's faces), the
     # manifest checked by its schema
@@ -77,7 +81,8 @@ ALLOWED = {
                  {"jinja2", "markupsafe", "weasyprint", "pypdfium2", "PIL", "jsonschema"}),
     # the top room: each command calls on the rooms below it (inside its function, most)
     "commands": ({"commands", "compiler", "dsl", "contract", "runtime", "journey", "scenario",
-                  "catalog", "terminal", "sim", "lsp", "printing"}, {"click", "rich", "watchfiles"}),
+                  "catalog", "terminal", "sim", "lsp", "printing", "analysis"},
+                 {"click", "rich", "watchfiles"}),
 }
 
 

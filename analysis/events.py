@@ -1,0 +1,136 @@
+"""出来事 — the vocabulary of the trigger graph: the events a 作用 (or the rules) can
+produce, and the timing that listens to each.
+
+Three tables, data before code:
+
+- ``EVENTS``: every event, its Japanese name, the timing a continuing 作用 waits for it
+  with (None: nothing listens to it directly), and whether it can come again and again
+  within one step of the battle (``repeats``: what a loop of triggers needs — 敵HP 0
+  comes once a stage, a turn's phases once a turn, so no loop runs through them);
+- ``PRODUCES``: what a 作用 produces, by its operation, target and direction (or its
+  destination, for the region operations);
+- ``RULES``: what the rules themselves produce — the player's actions, the enemy's, the
+  turn's phases — and which events set off which by the rules alone (a tear raises 綻び,
+  綻び past its interval earns a 綻び報酬, 敵HP 0 ends the stage).
+
+The runtime is the reference for every row (runtime/board.py ``fire`` and its callers:
+playing.py, zones.py, pen_tear.py, enemy.py, outcome.py, turn.py); tests/test_analysis_events.py
+checks each row against a battle that plays it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from contract.tables import Sayou
+
+
+class Event(NamedTuple):
+    """出来事: ``code``, its Japanese name ``ja``, the timing that listens to it (None:
+    no timing does) and whether it can repeat within one step (a loop can run through it)."""
+
+    code: str
+    ja: str
+    timing: str | None
+    repeats: bool
+
+
+EVENTS = (
+    Event("play", "ページのプレイ", "on_play", False),
+    Event("cross", "座を跨ぐ", "on_cross", False),
+    Event("tear", "ページを破る", "on_tear", False),
+    Event("pen", "ペンで書く", "on_pen", False),
+    Event("hit", "被弾", "on_hit", False),
+    Event("exile", "ページの除外", "on_exile", True),
+    Event("leave", "ページが領域を出る", None, True),
+    Event("damage", "敵HPへの1発", None, True),
+    Event("enemy_hp_zero", "敵HPが0になる", "on_enemy_hp_zero", False),
+    Event("fray", "綻びが増える", None, True),
+    Event("reward", "綻び報酬", "on_reward", True),
+    Event("flag", "フラグが立つ", None, True),
+    Event("turn_start", "ターン開始", "turn_start", False),
+    Event("after_steps_refill", "歩の回復", "after_steps_refill", False),
+    Event("after_draw", "ドロー", "after_draw", False),
+    Event("on_end_declared", "ターン終了宣言", "on_end_declared", False),
+    Event("after_defense", "防御獲得", "after_defense", False),
+    Event("before_enemy", "敵の行動前", "before_enemy", False),
+    Event("after_enemy", "敵の行動後", "after_enemy", False),
+    Event("turn_end", "ターン終了", "turn_end", False),
+    Event("stage_start", "ステージ開始", "stage_start", False),
+    Event("stage_end", "ステージ終了", "stage_end", False),
+    Event("run_start", "ラン開始", "run_start", False),
+    Event("run_end", "ラン終了", "run_end", False),
+)
+
+BY_CODE = {e.code: e for e in EVENTS}
+#: timing → the event it waits for (常時 waits for nothing: a modifier is read, not fired).
+BY_TIMING = {e.timing: e for e in EVENTS if e.timing is not None}
+
+#: What a 作用 produces: (operation, target code, direction or "*") → events. The region
+#: operations are read by their destination in ``DESTINATION_EVENTS``. (綻び rises by the
+#: pen and the tear only: no 作用 writes it.)
+PRODUCES = {
+    ("add", "enemy_hp", "decrease"): ("damage", "enemy_hp_zero"),
+    ("mul", "enemy_hp", "*"): ("enemy_hp_zero",),
+    ("assign", "flag", "*"): ("flag",),
+    ("add", "flag", "increase"): ("flag",),
+}
+#: What a page sent to a region sets off (a region operation: 移動; 生成 and 複製 make a
+#: page where it lands, which leaves nothing).
+DESTINATION_EVENTS = {"exile": ("exile",)}
+#: Region operations that take a page out of its region (``leave``).
+LEAVING_OPS = ("move",)
+
+
+def produced(effect: Sayou) -> tuple[str, ...]:
+    """The events ``effect`` can produce when it lands (a flag's event is ``flag:<name>``)."""
+    found: list[str] = []
+    code = effect.target.code
+    for key in ((effect.op, code, effect.direction or "*"), (effect.op, code, "*")):
+        found.extend(PRODUCES.get(key, ()))
+    if effect.op in LEAVING_OPS:
+        found.append("leave")
+        found.extend(DESTINATION_EVENTS.get(effect.dest, ()))
+    named = [f"flag:{effect.target.flag}" if e == "flag" else e for e in found]
+    return tuple(dict.fromkeys(named))
+
+
+class Rule(NamedTuple):
+    """A source the rules hold (the player, the enemy, the turn) or a rule that turns one
+    event into another; ``ja`` says it for the designer."""
+
+    source: str
+    ja: str
+    events: tuple[str, ...]
+
+
+#: The rules' own sources of events: (source, its name, the events it produces).
+SOURCES = (
+    Rule("player", "プレイヤーの行動", ("play", "cross", "tear", "pen")),
+    Rule("enemy", "敵の行動", ("hit",)),
+    Rule("turn", "ターンの進行", ("turn_start", "after_steps_refill", "after_draw",
+                               "on_end_declared", "after_defense", "before_enemy",
+                               "after_enemy", "turn_end", "stage_start", "stage_end",
+                               "run_end")),
+)
+#: Events that set off others by the rules alone: event → (events, why).
+CHAINS = {
+    "tear": (("fray", "leave"), "破ったページは手札を出て、綻びが増える"),
+    "pen": (("fray",), "ペンで書くと綻びが増える"),
+    "fray": (("reward",), "綻びが区切りを越えると綻び報酬"),
+    "enemy_hp_zero": (("stage_end",), "敵HPが0になるとステージが終わる"),
+}
+#: A page whose destination after play is 除外 produces these with its play.
+EXILED_AFTER_PLAY = ("exile",)
+
+
+def event_ja(code: str) -> str:
+    """An event's Japanese name (``flag:x`` → フラグ @x が立つ)."""
+    if code.startswith("flag:"):
+        return f"フラグ @{code[5:]} が立つ"
+    return BY_CODE[code].ja
+
+
+def repeats(code: str) -> bool:
+    """Whether the event can come again and again within one step."""
+    return BY_CODE["flag" if code.startswith("flag:") else code].repeats

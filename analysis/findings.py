@@ -1,0 +1,44 @@
+"""所見 — what the analysis finds: one ``Finding`` each, and every check run in order.
+
+A finding names the item it is on and the source line (of the 作用, the face or the item)
+that the compiler turns into a coded diagnostic with its caret (compiler/pipeline.py
+``analyze``); ``data`` holds the figures a report shows (JSON-ready values only)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import NamedTuple
+
+from .content import Content
+
+
+class Finding(NamedTuple):
+    """One finding: its code (W006…), the item ("page" / "enemy" / "balance", id), the
+    source line it is reported at (None: the item's first line), the message and the hint
+    (Japanese, for the designer), and its figures."""
+
+    code: str
+    kind: str
+    item: str
+    line: int | None
+    message: str
+    hint: str
+    data: dict
+
+
+#: The checks, in order: each module's ``findings(content) -> list[Finding]``.
+CHECKS = ("cycles", "growth", "faces", "listeners", "dominance")
+
+
+def findings(content: Content) -> list[Finding]:
+    """Every finding of every check present, in CHECKS order, each check's in its order."""
+    found: list[Finding] = []
+    for name in CHECKS:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.{name}":
+                raise
+            continue
+        found.extend(module.findings(content))
+    return found
