@@ -198,7 +198,7 @@ def build(content: Content) -> TriggerGraph:
                    line=effect.line, text=written(source, effect.line), timing=effect.timing,
                    continuing=continuing(effect), max=effect.repeat.max, op=effect.op,
                    target=effect.target.code, source_region=effect.source,
-                   dest=effect.dest)
+                   dest=effect.dest, pick=effect.pick)
         for code in ev.produced(effect):
             g.add_node(event_node(code), kind="event")
             g.add_edge(node, event_node(code), relation="produces")

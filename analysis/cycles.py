@@ -1,0 +1,158 @@
+"""終わりのない作用の連鎖 (W006) — loops of the trigger graph that can repeat without a
+bound within one step of the battle, each with a witness 例 that sets it off
+(analysis/witness.py).
+
+A loop of continuing 作用 and the events they produce is bounded when
+
+- a 作用 on it has ``最大 n 回`` (it leaves the board when it is used up),
+- an event on it cannot come again within one step (events.repeats: 敵HP 0, a play…),
+- or a resource runs out: a region move on it takes pages from a region that no move,
+  generation or duplication on the loop refills (``山札 -> 除外`` alone drains the pile).
+
+Only continuing 作用 fire again: a one-shot fires with its own play and leaves. The
+runtime stops such a loop past board.CHAIN_BOUND links (``chain_stopped``); this check
+says so before any battle, at the loop's first 作用.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from contract import vocabulary as vocab
+
+from . import events as ev
+from . import witness
+from .content import Content
+from .findings import Finding
+from .graph import TriggerGraph, build
+
+#: Region → its parts (山札+捨て札 is two piles).
+PARTS = {r.code: r.parts for r in vocab.REGIONS}
+#: A pile taken from is refilled by a page landing in any of these (山札: the discard
+#: pile is shuffled into it when it runs out).
+REFILLED_BY = {"draw": ("draw", "discard"), "discard": ("discard",), "hand": ("hand",),
+               "exile": ("exile",)}
+#: Operations that put a page into their destination (and so refill it).
+FILLING_OPS = ("move", "generate", "duplicate")
+#: Operations that take pages out of their source (a loop of them can run dry).
+TAKING_OPS = ev.LEAVING_OPS
+#: At most this many loops are listed (the enumeration of loops can grow fast with the
+#: content; past this, the first ones are reported and the rest said to exist).
+MAX_CYCLES = 50
+
+
+def findings(content: Content, graph: TriggerGraph | None = None) -> list[Finding]:
+    """W006 for every loop of triggers nothing bounds, at its first 作用 (graph order)."""
+    tg = graph if graph is not None else build(content)
+    found = []
+    position = {n: i for i, n in enumerate(tg.graph.nodes)}
+    for loop in unbounded_cycles(tg):
+        first = tg.graph.nodes[min(loop.nodes, key=position.__getitem__)]
+        events = _events_of(tg, loop.chain)
+        data = {"chain": loop.chain, "feeders": loop.feeders, "events": events}
+        # the pages that refill go on the board first: they answer the event before the loop
+        data.update(witness.of_cycle(content, tg, loop.feeders + loop.chain, events,
+                                     first["item"]))
+        message = ("作用が互いを際限なく呼び出します: "
+                   + " → ".join(tg.label(n) for n in loop.chain) + " → （最初に戻る）")
+        if loop.feeders:
+            message += "。連鎖が取る領域を補い続ける作用: " + "、".join(
+                tg.label(n) for n in loop.feeders)
+        found.append(Finding(
+            "W006", first["item_kind"], first["item"], first["line"], message,
+            "連鎖のどれかの作用に 最大 n 回 を付けるか（例: 最大 3 回）、"
+            "連鎖の中で補われない領域（山札など）から移動して、いつか尽きるようにしてください",
+            data))
+    return found
+
+
+def unbounded_cycles(tg: TriggerGraph) -> list["Loop"]:
+    """Each loop nothing bounds (its 作用 in order from the first in graph order), in
+    graph order."""
+    import networkx as nx
+
+    g = tg.graph
+    keep = [n for n, a in g.nodes(data=True) if _may_repeat(n, a)]
+    sub = nx.DiGraph()
+    sub.add_nodes_from(keep)
+    sub.add_edges_from((u, v) for u, v, a in g.subgraph(keep).edges(data=True)
+                       if not a.get("own"))
+    position = {n: i for i, n in enumerate(g.nodes)}
+    loops = []
+    for cycle in nx.simple_cycles(sub):
+        effects = [n for n in cycle if g.nodes[n]["kind"] == "effect"]
+        if not effects:
+            continue
+        fed = [n for n in _reached(sub, cycle) if g.nodes[n]["kind"] == "effect"]
+        feeders = _drains(g, effects, fed)
+        if feeders is None:
+            continue
+        start = min(effects, key=position.__getitem__)
+        turn = effects.index(start)
+        loops.append(Loop(effects[turn:] + effects[:turn],
+                          sorted(feeders, key=position.__getitem__)))
+        if len(loops) >= MAX_CYCLES:
+            break
+    return sorted(loops, key=lambda loop: sorted(position[n] for n in loop.nodes))
+
+
+class Loop(NamedTuple):
+    """A loop of triggers: its 作用 in the order they set each other off (``chain``), and
+    the 作用 its events also set off that refill what the loop takes (``feeders``)."""
+
+    chain: list[str]
+    feeders: list[str]
+
+    @property
+    def nodes(self) -> list[str]:
+        return self.chain + self.feeders
+
+
+def _reached(sub, cycle: list[str]) -> list[str]:
+    """The nodes the loop's runs reach in ``sub`` (the loop's own included), in order."""
+    import networkx as nx
+
+    seen: dict[str, None] = {}
+    for node in cycle:
+        seen.setdefault(node)
+        for other in nx.descendants(sub, node):
+            seen.setdefault(other)
+    return list(seen)
+
+
+def _may_repeat(node: str, attrs: dict) -> bool:
+    """A node a loop without bound can run through: a continuing 作用 without 最大 n 回,
+    or an event that can come again within one step."""
+    if attrs["kind"] == "effect":
+        return attrs["continuing"] and attrs["max"] is None
+    if attrs["kind"] == "event":
+        return ev.repeats(node[len("event:"):])
+    return False
+
+
+def _drains(g, effects: list[str], fed: list[str]) -> list[str] | None:
+    """None when a region move of the loop takes from a pile that nothing the loop sets
+    off refills (it runs dry); else the 作用 off the loop that refill its piles."""
+    feeders: dict[str, None] = {}
+    for n in effects:
+        a = g.nodes[n]
+        if a["op"] not in TAKING_OPS or not a["source_region"]:
+            continue
+        refills = {r for part in PARTS[a["source_region"]] for r in REFILLED_BY[part]}
+        filling = [m for m in fed if g.nodes[m]["op"] in FILLING_OPS and g.nodes[m]["dest"]
+                   and refills & set(PARTS[g.nodes[m]["dest"]])]
+        if not filling:
+            return None
+        feeders.update((m, None) for m in filling if m not in effects)
+    return list(feeders)
+
+
+def _events_of(tg: TriggerGraph, chain: list[str]) -> list[str]:
+    """The events that link each 作用 of the loop to the next (their codes)."""
+    out = []
+    for here, after in zip(chain, chain[1:] + chain[:1]):
+        for event, listeners in tg.sets_off(here):
+            if after in listeners:
+                out.append(event[len("event:"):])
+                break
+    return out

@@ -1,0 +1,61 @@
+"""何も起こさないタイミング (W009) — a continuing 作用 waiting for an event that nothing in
+the content, nor the rules, ever produces: ``毎 ページが除外された時`` when no 作用 moves a
+page to 除外 and no page is exiled after its play. It stays on the board and never fires.
+
+常時 waits for nothing (a modifier is read), a one-shot fires with its own play or tear:
+neither is a listener. A timing W004 already reports where it is written (compiler/
+effects.py: ラン開始時 anywhere; an enemy trait waiting for what comes after the enemy
+fell) is not reported again here.
+"""
+
+from __future__ import annotations
+
+from contract import vocabulary as vocab
+
+from . import events as ev
+from .content import Content
+from .findings import Finding
+from .graph import TIMING_JA, TriggerGraph, build, event_node
+
+#: Timings W004 reports wherever they are written (they come before any 作用 is placed).
+W004_ANYWHERE = frozenset(t.code for t in vocab.TIMINGS if not t.reachable)
+#: Timings W004 reports on an enemy trait (they come once the enemy fell), by item kind.
+W004_BY_KIND = {"enemy": frozenset({"on_enemy_hp_zero", "stage_end"})}
+
+
+def findings(content: Content, graph: TriggerGraph | None = None) -> list[Finding]:
+    """W009 for each continuing 作用 whose timing's event nothing produces."""
+    tg = graph if graph is not None else build(content)
+    produced = tg.produced()
+    found = []
+    for node in tg.effects():
+        a = tg.graph.nodes[node]
+        event = ev.BY_TIMING.get(a["timing"])
+        if not a["continuing"] or event is None or _w004(a):
+            continue
+        if event_node(event.code) in produced:
+            continue
+        timing = TIMING_JA.get(a["timing"], a["timing"])
+        found.append(Finding(
+            "W009", a["item_kind"], a["item"], a["line"],
+            f"「{timing}」を起こすもの（{event.ja}）がコンテンツにもルールにもないので、"
+            f"この作用は場に残っても一度も発動しません: {tg.label(node)}",
+            f"{event.ja}を起こす作用（例: {_example(event.code)}）を書くか、"
+            "ほかのタイミングにしてください",
+            {"effect": node, "timing": a["timing"], "event": event.code}))
+    return found
+
+
+#: A 作用 that produces each event a listener may wait for in vain (for the hint).
+EXAMPLES = {"exile": "移動 1枚 手札 -> 除外 選択", "reward": "ペンや破却で綻びを増やす",
+            "enemy_hp_zero": "敵HP -= 10"}
+
+
+def _example(code: str) -> str:
+    return EXAMPLES.get(code, ev.BY_CODE[code].ja)
+
+
+def _w004(attrs: dict) -> bool:
+    """Whether W004 already reports this 作用's timing where it is written."""
+    return (attrs["timing"] in W004_ANYWHERE
+            or attrs["timing"] in W004_BY_KIND.get(attrs["item_kind"], ()))
