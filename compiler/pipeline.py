@@ -1,6 +1,7 @@
 """パイプライン — the passes of the compiler, in order, over one compilation record.
 
-    parse → sizes → symbols → check → journey → project → lower → validate → emit  (PASSES)
+    parse → sizes → symbols → check → journey → project → lower → validate → analyze → emit
+                                                                                (PASSES)
 
 Each pass reads and extends the ``Compilation``; lint and compile run the same tuple, so
 whatever compile refuses, lint reports. A pass after ``check`` runs only on content
@@ -16,6 +17,7 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 
 from contract import kinds
@@ -314,6 +316,62 @@ def validate_tables(c: Compilation) -> None:
         validate(c.tables)
 
 
+def analyze(c: Compilation) -> None:
+    """The interaction analysis of the whole content (analysis/: W006 loops, W009 timings
+    nothing sets off, …), each finding a warning at the 作用 it is about. It reads every
+    page and enemy together, so it runs on a whole run without errors only — never on an
+    editor's partial model (the language server runs it itself: lsp/analysis.py)."""
+    if c.failed or c.checked is not None or not any(p is not None for p in c.model.pages):
+        return
+    from analysis.content import Content
+    from analysis.findings import findings
+
+    from .codes import CODES
+
+    try:
+        found = findings(Content.of_model(c.model))
+    except Exception as exc:  # a bug in jibunki: said once, where the content begins
+        first = next(iter(c.symbols.pages.values()))
+        c.diagnostics.append(internal_error(exc, head(first.span)))
+        return
+    for finding in found:
+        span = finding_span(c.symbols, finding.kind, finding.item, finding.line)
+        if span is not None:
+            c.diagnostics.append(CODES[finding.code].at(span, finding.message,
+                                                        hint=finding.hint))
+
+
+def finding_span(symbols: Symbols, kind: str, item: str, line: int | None) -> Span | None:
+    """Where a finding on (item kind, id, source line) is shown: the first node of the
+    item's AST that starts at that line (a 作用 before the block it is written in), else the item's
+    head; None when the item is not among the symbols."""
+    node = {"page": symbols.pages.get(item), "enemy": symbols.enemies.get(item),
+            "balance": symbols.balances[0] if symbols.balances else None}.get(kind)
+    if node is None:
+        return None
+    if line is not None:
+        at_line = [found for found in _nodes(node) if found.span.line == line]
+        for found in sorted(at_line, key=lambda n: not isinstance(n, ast.Sayou)):
+            return found.span
+    return head(node.span)
+
+
+def _nodes(node):
+    """The AST nodes under ``node`` (itself first), depth first, in field order."""
+    from dataclasses import fields, is_dataclass
+
+    todo = [node]
+    while todo:
+        here = todo.pop()
+        if isinstance(here, (tuple, list)):
+            todo.extend(reversed(here))
+            continue
+        if not is_dataclass(here) or not hasattr(here, "span"):
+            continue
+        yield here
+        todo.extend(reversed([getattr(here, f.name) for f in fields(here)]))
+
+
 @_collector_paused
 def emit(c: Compilation) -> None:
     """The tables as files of generated/ (in memory; cli.py writes them)."""
@@ -325,7 +383,7 @@ def emit(c: Compilation) -> None:
 
 #: The passes, in order. lint and compile run them all.
 PASSES = (parse, check_sizes, collect_symbols, check_items, check_journey, check_project,
-          lower_tables, validate_tables, emit)
+          lower_tables, validate_tables, analyze, emit)
 
 
 # --------------------------------------------------------------------- helpers

@@ -7,8 +7,9 @@ folder), the code that checks them and plays their examples, the grammar, the sc
 lark's and jsonschema's versions and Python's. So:
 
 * The entry's key (``_key``) is the sha256 of all of that: the source of every module of
-  dsl/, compiler/, contract/, scenario/ and runtime/, the grammar, schemas/, the
-  ``__init__`` of lark and of jsonschema (which name their versions), Python's version,
+  dsl/, compiler/, contract/, scenario/, runtime/ and analysis/ (the interaction findings
+  read the whole content: every file read is in the key below), the grammar, schemas/, the
+  ``__init__`` of lark, jsonschema and networkx (which name their versions), Python's version,
   the working folder, the paths as named and resolved, and every content file the run
   would read (``compiler.read.discover``, as the check itself finds them): its path as
   shown and its exact bytes. An edit, a new or a removed file changes the key. A file or
@@ -44,8 +45,9 @@ _TEMP_PREFIX = ".lint-"
 _ROOT = Path(__file__).resolve().parent.parent
 #: The code a lint's findings depend on, and the data files it reads.
 _CODE = (("dsl", "*.py"), ("dsl", "*.lark"), ("compiler", "*.py"), ("contract", "*.py"),
-         ("scenario", "*.py"), ("runtime", "*.py"), ("schemas", "*.json"))
-_LIBRARIES = ("lark", "jsonschema")
+         ("scenario", "*.py"), ("runtime", "*.py"), ("analysis", "*.py"), ("schemas", "*.json"))
+#: Libraries whose version names the result: the parser, the schemas, the trigger graph's.
+_LIBRARIES = ("lark", "jsonschema", "networkx")
 #: The code of a diagnostic that is jibunki's own failure: never kept.
 _INTERNAL = "E000"
 
@@ -100,15 +102,16 @@ def code_digest() -> bytes:
     jsonschema's ``__init__`` and of Python (once per process)."""
     global _code_digest
     if _code_digest is None:
-        import importlib.util
-
-        paths = [path for folder, pattern in _CODE
-                 for path in sorted((_ROOT / folder).glob(pattern))]
-        for library in _LIBRARIES:
-            spec = importlib.util.find_spec(library)
-            paths.append(Path(spec.origin))
-        _code_digest = diskcache.sources_digest(FORMAT, paths)
+        _code_digest = diskcache.sources_digest(FORMAT, code_paths())
     return _code_digest
+
+
+def code_paths() -> list[Path]:
+    """The files of ``code_digest``: jibunki's code (``_CODE``) and the libraries' ``__init__``."""
+    import importlib.util
+
+    paths = [path for folder, pattern in _CODE for path in sorted((_ROOT / folder).glob(pattern))]
+    return paths + [Path(importlib.util.find_spec(library).origin) for library in _LIBRARIES]
 
 
 def _key(named, context, project) -> bytes | None:
