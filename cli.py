@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 # commands/ puts click in Japanese (terminal.click_ja) before any option is declared.
+from commands.analyze import analyze
 from commands.battle import battle
 from commands.compile import build, catalog, compile_cmd
 from commands.journey import journey
@@ -31,7 +32,7 @@ def main() -> None:
 
 
 for command in (lint, compile_cmd, battle, journey, catalog, build, test_cmd, sim, lsp, fmt_cmd,
-                vocab, watch, explain, print_cmd):
+                vocab, watch, explain, print_cmd, analyze):
     main.add_command(command)
 
 

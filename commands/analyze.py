@@ -1,0 +1,144 @@
+"""``jibunki analyze`` — what each page can set off, before any battle (analysis/): each
+作用 as written, the events it produces with the 作用 that listen to them, what sets it
+off; then the findings (W006 …) with their codes. ``--witness DIR`` writes the example
+that sets each loop off (W006), one file per item.
+
+The compiler and the analysis are imported inside the command: this module is loaded on
+every start.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from commands.checked import known, print_diagnostics
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, why
+
+#: The suffix of a witness file (a 例 of jibunki test).
+WITNESS_SUFFIX = ".witness.scenario"
+
+
+@click.command()
+@click.argument("ids", nargs=-1)
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="解析するコンテンツのフォルダ（既定: content/）。")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: 誘発グラフ・項目ごとの一覧・所見を JSON で出します。")
+@click.option("--witness", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="終わりのない連鎖（W006）を起こす例を、項目ごとに "
+                   f"<id>{WITNESS_SUFFIX} としてこのフォルダに書きます（なければ作ります）。")
+def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
+            witness: Path | None) -> None:
+    """ページが何を起こし、何に起こされるかを、バトルの前に作用の文面から解析します。
+
+    IDS（ページか敵の id）を省くとコンテンツ全体を解析します。作用ごとに、起こす出来事と
+    それを待つ作用、その作用を起こすものを示し、最後に所見（W006 終わりのない作用の連鎖、
+    W009 何も起こさないタイミング など）をコード付きで挙げます。
+    終了コード: 0 解析できた（所見はあってもよい）、1 コンテンツにエラー、2 使い方の誤り。"""
+    from analysis.content import Content
+    from analysis.findings import findings
+    from analysis.graph import build
+    from compiler.lint import check
+
+    folder = content or DEFAULT_CONTENT
+    if not folder.is_dir():
+        raise click.UsageError(f"{folder}/ がありません。--content でコンテンツのフォルダを指定してください")
+    result = check([folder], project=folder)
+    if any(d.is_error for d in result.diagnostics):
+        print_diagnostics(result.diagnostics, result.sources, result.files)
+        click.echo("コンテンツにエラーがあるので解析しませんでした。", err=True)
+        sys.exit(EXIT_CONTENT)
+    analysed = Content.of_model(result.model)
+    known("ページ・敵", ids, set(analysed.pages) | set(analysed.enemies))
+    graph = build(analysed)
+    found = findings(analysed)
+    items = _items(analysed, ids)
+    if fmt == "json":
+        click.echo(json.dumps({"graph": graph.to_dict(),
+                               "items": [_item_view(graph, kind, item) for kind, item in items],
+                               "findings": [f._asdict() for f in _shown(found, ids)]},
+                              ensure_ascii=False, indent=2))
+    else:
+        for kind, item in items:
+            _say_item(graph, analysed, kind, item)
+        _say_findings(_shown(found, ids), analysed)
+    if witness is not None:
+        _write_witnesses(witness, _shown(found, ids))
+    sys.exit(EXIT_OK)
+
+
+def _items(content, ids) -> list[tuple[str, str]]:
+    """The items shown: the named ones in order, else every page then every enemy."""
+    if ids:
+        return [("page" if i in content.pages else "enemy", i) for i in dict.fromkeys(ids)]
+    return [("page", i) for i in content.pages] + [("enemy", i) for i in content.enemies]
+
+
+def _shown(found, ids):
+    return [f for f in found if not ids or f.item in ids]
+
+
+def _item_view(graph, kind: str, item: str) -> dict:
+    """One item's 作用, each with what it sets off and what sets it off (JSON)."""
+    return {"kind": kind, "id": item, "effects": [
+        {"node": node, "label": graph.label(node),
+         "sets_off": [{"event": e, "listeners": ls} for e, ls in graph.sets_off(node)],
+         "set_off_by": [{"event": e, "producers": ps} for e, ps in graph.set_off_by(node)]}
+        for node in graph.effects(kind, item)]}
+
+
+def _say_item(graph, content, kind: str, item: str) -> None:
+    thing = content.pages[item] if kind == "page" else content.enemies[item]
+    click.echo(f"{'ページ' if kind == 'page' else '敵'} {item}「{thing.name}」")
+    nodes = graph.effects(kind, item)
+    if not nodes:
+        click.echo("  作用なし")
+    for node in nodes:
+        click.echo(f"  {graph.label(node).split(' ', 1)[1]}")
+        for event, listeners in graph.sets_off(node):
+            heard = "、".join(graph.label(n) for n in listeners) or "待つ作用なし"
+            click.echo(f"    起こす: {graph.label(event)} → {heard}")
+        for event, producers in graph.set_off_by(node):
+            by = "、".join(graph.label(n) for n in producers) or "起こすものなし"
+            click.echo(f"    起こされる: {graph.label(event)} ← {by}")
+    click.echo()
+
+
+def _say_findings(found, content) -> None:
+    click.echo(f"所見 {len(found)} 件")
+    for f in found:
+        thing = (content.pages.get(f.item) if f.kind == "page" else content.enemies.get(f.item)
+                 if f.kind == "enemy" else None)
+        where = f"{thing.source.path}:{f.line}" if thing is not None and f.line else f.item
+        click.echo(f"  {f.code} {where} {f.item}: {f.message}")
+        click.echo(f"    ヒント: {f.hint}")
+        if f.code == "W006" and f.data.get("witness") is None and f.data.get("no_witness"):
+            click.echo(f"    証拠の例なし: {f.data['no_witness']}")
+
+
+def _write_witnesses(folder: Path, found) -> None:
+    """Each W006's witness, gathered by item, as ``<item>.witness.scenario`` in ``folder``
+    (made when missing; a file is written whole, never outside the folder)."""
+    from contract import disk
+
+    by_item: dict[str, list[str]] = {}
+    for f in found:
+        if f.code == "W006" and f.data.get("witness"):
+            by_item.setdefault(f.item, []).append(f.data["witness"])
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.ClickException(f"{folder}/ を作れません（{why(exc)}）") from None
+    for item, texts in by_item.items():
+        path = folder / f"{item}{WITNESS_SUFFIX}"
+        try:
+            disk.write(path, "\n".join(texts), inside=folder, replace=True)
+        except OSError as exc:
+            raise click.ClickException(f"{path} を書けません（{why(exc)}）") from None
+        click.echo(f"証拠の例を書きました: {path}", err=True)
+    if not by_item:
+        click.echo("書く証拠の例はありません（終わりのない連鎖は見つかりませんでした）。", err=True)
