@@ -1,0 +1,85 @@
+"""``jibunki analyze``: each 作用 of the named pages with what it sets off and what sets it
+off, the findings with their codes, the graph as JSON, a Japanese usage error for an
+unknown id, content errors reported as lint does, and the witnesses written only inside
+the folder named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import invoke_cli
+from test_trigger_chains import LOOP_PAGES
+
+
+@pytest.fixture
+def looping(content):
+    with (content / "pages" / "熟年期.page").open("a", encoding="utf-8") as out:
+        out.write(LOOP_PAGES)
+    return content
+
+
+def test_a_page_shows_what_it_sets_off_and_what_sets_it_off(content):
+    result = invoke_cli("analyze", "dansyari", "omoide_bako", "--content", str(content))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.index("ページ dansyari「断捨離」") < out.index("ページ omoide_bako")
+    assert "起こす: ページの除外 → omoide_bako 未来面 24行" in out
+    assert "起こされる: ページの除外 ← " in out and "dansyari 未来面 9行" in out
+    assert "所見 0 件" in out
+
+
+def test_the_whole_content_lists_every_item_and_the_loop_with_its_code(looping):
+    result = invoke_cli("analyze", "--content", str(looping))
+    assert result.exit_code == 0, result.output
+    assert "ページ kaeri「帰り道」" in result.output and "敵 haguruma" in result.output
+    (line,) = [line for line in result.output.splitlines() if line.strip().startswith("W006")]
+    assert "熟年期.page:" in line and "kaeri" in line and "wasure" in line
+
+
+def test_json_holds_the_graph_the_items_and_the_findings(looping):
+    result = invoke_cli("analyze", "kaeri", "--content", str(looping), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"nodes", "edges"} <= set(data["graph"])
+    (item,) = data["items"]
+    assert item["id"] == "kaeri" and item["effects"][0]["node"] == "page:kaeri:future:0"
+    assert item["effects"][0]["set_off_by"][0]["event"] == "event:exile"
+    (finding,) = data["findings"]
+    assert finding["code"] == "W006" and finding["item"] == "kaeri"
+    assert finding["data"]["witness"].startswith("例 ")
+
+
+def test_an_unknown_id_is_a_usage_error_with_a_suggestion(content):
+    result = invoke_cli("analyze", "omoide_bakx", "--content", str(content))
+    assert result.exit_code == 2
+    assert "「omoide_bakx」はありません" in result.output and "omoide_bako" in result.output
+
+
+def test_content_with_errors_is_reported_and_not_analysed(content):
+    with (content / "pages" / "熟年期.page").open("a", encoding="utf-8") as out:
+        out.write('\nページ kowareta "壊れた" {\n  銘 = 30\n}\n')
+    result = invoke_cli("analyze", "--content", str(content))
+    assert result.exit_code == 1
+    assert "エラー" in result.output and "所見" not in result.output
+
+
+def test_witnesses_are_written_one_file_per_item_into_a_new_folder(looping, tmp_path):
+    out = tmp_path / "made" / "here"
+    result = invoke_cli("analyze", "--content", str(looping), "--witness", str(out))
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in out.iterdir()] == ["kaeri.witness.scenario"]
+    assert (out / "kaeri.witness.scenario").read_text(encoding="utf-8").startswith('例 "kaeri')
+
+
+def test_a_witness_is_never_written_through_a_link_out_of_the_folder(looping, tmp_path):
+    out = tmp_path / "witness"
+    out.mkdir()
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("keep", encoding="utf-8")
+    (out / "kaeri.witness.scenario").symlink_to(elsewhere)
+    result = invoke_cli("analyze", "--content", str(looping), "--witness", str(out))
+    assert result.exit_code == 1
+    assert "kaeri.witness.scenario" in result.output and "書けません" in result.output
+    assert elsewhere.read_text(encoding="utf-8") == "keep"
