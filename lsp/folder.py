@@ -120,6 +120,7 @@ class Folder:
         self.latest: Result | None = None  # the last check of any document here
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
         self.enemies: dict[str, object] = {}  # id → contract.tables.Enemy, likewise
+        self.balance = None  # contract.tables.Balance, last without errors
         self.runs = Runs()  # the last outcome of each example run from the editor
         self._prepared: dict[str, tuple] = {}  # path → (text, prepared text, problems)
         self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
@@ -178,6 +179,7 @@ class Folder:
         self.latest = result
         self.pages.update((p.id, p) for p in result.model.pages if p is not None)
         self.enemies.update((e.id, e) for e in result.model.enemies if e is not None)
+        self.balance = result.model.balance or self.balance
         return result
 
     def full(self, path: str) -> tuple[Result, list[dict]]:

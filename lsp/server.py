@@ -26,7 +26,7 @@ from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
 
-from . import examples, features, lab_lens
+from . import analysis, examples, features, lab_lens
 from .completion import completions
 from .folder import Folder, Folders, interface
 from .pending import Pending
@@ -305,7 +305,13 @@ class JibunkiServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         too_large = size.too_many_bytes(len(document.source.encode("utf-8", "surrogatepass")),
                                         path)
-        found = [too_large] if too_large else folder.check(path, document.source).diagnostics
+        if too_large:
+            found = [too_large]
+        else:
+            result = folder.check(path, document.source)
+            # an edit checks the document's items only: the analysis of the whole content
+            # (W006, W009 …) is added here (lsp/analysis.py)
+            found = result.diagnostics + analysis.diagnostics(folder, path, result)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
             diagnostics=[self.diagnostic(d, folder) for d in found]))
