@@ -119,3 +119,17 @@ def test_jibunki_test_plays_the_witness_and_names_the_stopped_chain(content, mon
     # the one expectation fails because the chain was stopped, and for nothing else
     assert "出来事[chain_stopped] = 1" in result.output
     assert "拒否されました" not in result.output
+
+
+def test_jibunki_lint_shows_the_loop_with_place_code_caret_and_hint(content, monkeypatch):
+    monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    page = content / "pages" / "熟年期.page"
+    before = page.read_text(encoding="utf-8")
+    page.write_text(before + LOOP_PAGES, encoding="utf-8")
+    line = line_of(before + LOOP_PAGES, "除外 -> 手札 ランダム")
+    result = invoke_cli("lint", str(content), "--content", str(content))
+    assert result.exit_code == 0, result.output  # a warning: lint passes
+    out = result.output.splitlines()
+    at = next(i for i, text in enumerate(out) if "[W006]" in text)
+    assert out[at].split(": ")[0].endswith(f"熟年期.page:{line}:5")
+    assert "^^^" in out[at + 2] and "ヒント" in out[at + 3] and "最大 n 回" in out[at + 3]

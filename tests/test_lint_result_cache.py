@@ -101,6 +101,26 @@ def test_other_code_or_other_names_check_again(project, checks, monkeypatch):
     assert len(entries(project)) == 2
 
 
+def test_a_finding_on_the_whole_content_follows_an_edit_of_another_file(project, checks):
+    """W006 on one file depends on the others (the loop's other half is there): the cache's
+    key reads every content file and the code of analysis/, so an edit elsewhere is
+    checked again."""
+    from pathlib import Path
+
+    from test_trigger_chains import LOOP_PAGES
+
+    assert Path(lintcache._ROOT, "analysis", "cycles.py") in lintcache.code_paths()
+    kaeri, wasure = LOOP_PAGES.split("\nページ wasure")
+    pages = project / "content" / "pages"
+    (pages / "帰り道.page").write_text(kaeri, encoding="utf-8")
+    (pages / "忘れ物.page").write_text("ページ wasure" + wasure, encoding="utf-8")
+    looping = lint("content/pages/帰り道.page")
+    assert looping[0] == 0 and "[W006]" in looping[1] and len(checks) == 1
+    bounded = "ページ wasure" + wasure.replace("範囲 ラン", "範囲 ラン 最大 3 回")
+    (pages / "忘れ物.page").write_text(bounded, encoding="utf-8")
+    assert "[W006]" not in lint("content/pages/帰り道.page")[1] and len(checks) == 2
+
+
 @pytest.mark.parametrize("damage", ["bytes", "shape", "bool-for-int", "not-a-file"])
 def test_damaged_entry_is_ignored(project, checks, damage):
     spoil(project)
