@@ -5,8 +5,6 @@ bound within one step is found from the text alone, at its first 作用, naming 
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import check_text, invoke_cli
 from test_trigger_chains import LOOP_PAGES
 

@@ -4,14 +4,24 @@ on each edit after it, which checks only the document's items."""
 
 from __future__ import annotations
 
-import pytest
-from lsprotocol import types
-from pytest_lsp import LanguageClient
+import sys
 
-from test_lsp import _open, _replace, client  # noqa: F401 (the server fixture)
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from test_lsp import _open, _replace, _start
 from test_trigger_chains import LOOP_PAGES
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+async def client(lsp_client: LanguageClient, content):
+    await _start(lsp_client, content)
+    yield
+    await lsp_client.shutdown_session()
 
 
 def _w006(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
