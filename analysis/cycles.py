@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 
 from . import events as ev
 from . import witness
@@ -61,7 +62,8 @@ def findings(content: Content, graph: TriggerGraph | None = None) -> list[Findin
         found.append(Finding(
             "W006", first["item_kind"], first["item"], first["line"], message,
             "連鎖のどれかの作用に 最大 n 回 を付けるか（例: 最大 3 回）、"
-            "連鎖の中で補われない領域（山札など）から移動して、いつか尽きるようにしてください",
+            f"連鎖の中で補われない領域（{W.region.draw}など）から{W.operation.move}して、"
+            "いつか尽きるようにしてください",
             data))
     return found
 
@@ -105,6 +107,7 @@ class Loop(NamedTuple):
 
     @property
     def nodes(self) -> list[str]:
+        """Every 作用 of the loop: its chain, then its feeders."""
         return self.chain + self.feeders
 
 

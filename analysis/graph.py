@@ -43,6 +43,7 @@ def effect_node(kind: str, item: str, place: str, index: int) -> str:
 
 
 def event_node(code: str) -> str:
+    """The node of an event (``event:exile``, ``event:flag:<name>``)."""
     return f"event:{code}"
 
 

@@ -11,6 +11,7 @@ fell) is not reported again here.
 from __future__ import annotations
 
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 
 from . import events as ev
 from .content import Content
@@ -47,8 +48,9 @@ def findings(content: Content, graph: TriggerGraph | None = None) -> list[Findin
 
 
 #: A 作用 that produces each event a listener may wait for in vain (for the hint).
-EXAMPLES = {"exile": "移動 1枚 手札 -> 除外 選択", "reward": "ペンや破却で綻びを増やす",
-            "enemy_hp_zero": "敵HP -= 10"}
+EXAMPLES = {"exile": f"{W.operation.move} 1枚 {W.region.hand} -> {W.region.exile} {W.pick.choice}",
+            "reward": f"ペンや破却で{W.variable.fray}を増やす",
+            "enemy_hp_zero": f"{W.variable.enemy_hp} -= 10"}
 
 
 def _example(code: str) -> str:

@@ -13,6 +13,9 @@ that only an enemy, the 綻び報酬 or a choice at each link keeps going, gets 
 
 from __future__ import annotations
 
+from contract import vocabulary as vocab
+from contract.vocabulary import W
+
 from . import events as ev
 from .content import Content
 
@@ -22,8 +25,18 @@ STEPS = 200
 FILLERS = 2
 #: How a 作用's place is put on the board: (the step before the play, the face played).
 PLACING = {"future": (None, "future"), "past": (None, "past"),
-           "pen:future": ("ペン {id} 未来面", "future"), "pen:past": ("ペン {id} 過去面", "past"),
-           "tear": ("破る {id}", None)}
+           "pen:future": (("pen", "future"), "future"), "pen:past": (("pen", "past"), "past"),
+           "tear": (("rip", None), None)}
+
+
+def _word(keyword: str) -> str:
+    """A keyword of the language as a scenario writes it (contract.vocabulary.KEYWORDS)."""
+    return vocab.KEYWORDS[keyword][0]
+
+
+def _step(keyword: str, *terms) -> str:
+    """One line of the example: a keyword and its terms."""
+    return "  " + " ".join([_word(keyword), *map(str, terms)])
 
 
 def of_cycle(content: Content, tg, chain: list[str], events: list[str], title: str) -> dict:
@@ -33,18 +46,18 @@ def of_cycle(content: Content, tg, chain: list[str], events: list[str], title: s
     g = tg.graph
     enemies = {g.nodes[n]["item"] for n in chain if g.nodes[n]["item_kind"] == "enemy"}
     if any(g.nodes[n]["item_kind"] == "balance" for n in chain):
-        return _none("綻び報酬を通る連鎖は、例では起こせません")
+        return _none(f"{_word('reward')}を通る連鎖は、{_word('example')}では起こせません")
     if len(enemies) > 1:
-        return _none("別々の敵の特性を通る連鎖は、1 つのステージでは起こりません")
+        return _none(f"別々の敵の特性を通る連鎖は、1 つの{W.scope.stage}では起こりません")
     if any(g.nodes[n].get("pick") == "choice" for n in chain):
-        return _none("連鎖のたびにプレイヤーが選ぶので、例では連鎖を回し続けられません")
+        return _none(f"連鎖のたびにプレイヤーが選ぶので、{_word('example')}では連鎖を回し続けられません")
     enemy = next(iter(enemies), None) or next(iter(content.enemies), None)
     if enemy is None:
         return _none("敵が 1 体もないので、例を始められません")
     producer = _producer(content, tg, chain, events)
     if producer is None:
         named = "・".join(dict.fromkeys(ev.event_ja(e) for e in events))
-        return _none(f"連鎖のきっかけ（{named}）をプレイで起こすページがありません")
+        return _none(f"連鎖のきっかけ（{named}）を{W.scope.play}で起こすページがありません")
     return {"witness": _text(content, tg, chain, enemy, producer, title)}
 
 
@@ -104,20 +117,21 @@ def _text(content: Content, tg, chain: list[str], enemy: str, producer, title: s
     fillers = [p for p in content.pages if p not in used][:FILLERS]
     fillers += [page] * (FILLERS - len(fillers))
     hand = [p for p, _ in played] + [page] + fillers
-    lines = [f'例 "{title} から始まる終わりのない連鎖（W006 の証拠）" {{',
-             f"  敵 {enemy}",
-             f"  開始 歩 {STEPS}, 手札 [{', '.join(hand)}]"]
+    lines = [f'{_word("example")} "{title} から始まる終わりのない連鎖（W006 の証拠）" {{',
+             _step("enemy", enemy),
+             _step("setup", f"{W.variable.steps} {STEPS}, {W.region.hand} [{', '.join(hand)}]")]
     for item, place in played:
         before, face = PLACING[place]
         if before is not None:
-            lines.append("  " + before.format(id=item))
+            keyword, side = before
+            lines.append(_step(keyword, item, *([getattr(W.face, side)] if side else [])))
         if face is not None:
-            lines.append(f"  開始 刻 {_age_for(content, item, face)}")
-            lines.append(f"  出す {item}")
-    lines.append(f"  開始 刻 {_age_for(content, page, side)}")
-    lines.append(f"  出す {page}")
+            lines.append(_step("setup", W.variable.age, _age_for(content, item, face)))
+            lines.append(_step("play", item))
+    lines.append(_step("setup", W.variable.age, _age_for(content, page, side)))
+    lines.append(_step("play", page))
     if pick == "choice":
-        lines.append(f"  選ぶ {fillers[0]}")
-    lines.append("  確認 出来事[chain_stopped] == 0")
+        lines.append(_step("choose", fillers[0]))
+    lines.append(_step("expect", f"{W.quantity.events}[chain_stopped] == 0"))
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -158,11 +158,11 @@ W005 = _define("W005", WARNING, f"{W.operation.generate}の候補が1枚もな�
 # interaction analysis (analysis/: the trigger graph of the whole content)
 W006 = _define("W006", WARNING, "終わりのない作用の連鎖",
     message="作用が互いを際限なく呼び出します: {chain}",
-    hint="連鎖のどれかの作用に 最大 n 回 を付けるか、連鎖の中で補われない領域から移動して、"
+    hint=f"連鎖のどれかの作用に 最大 n 回 を付けるか、連鎖の中で補われない領域から{W.operation.move}して、"
          "いつか尽きるようにしてください")
 W009 = _define("W009", WARNING, "何も起こさないタイミング",
-    message="この作用が待つ出来事を起こすものがコンテンツにもルールにもないので、一度も発動しません",
-    hint="その出来事を起こす作用を書くか、ほかのタイミングにしてください")
+    message=f"この作用が待つ{W.quantity.events}を起こすものがコンテンツにもルールにもないので、一度も発動しません",
+    hint=f"その{W.quantity.events}を起こす作用を書くか、ほかのタイミングにしてください")
 
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")

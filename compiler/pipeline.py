@@ -343,10 +343,11 @@ def analyze(c: Compilation) -> None:
 
 def finding_span(symbols: Symbols, kind: str, item: str, line: int | None) -> Span | None:
     """Where a finding on (item kind, id, source line) is shown: the first node of the
-    item's AST that starts at that line (a 作用 before the block it is written in), else the item's
-    head; None when the item is not among the symbols."""
-    node = {"page": symbols.pages.get(item), "enemy": symbols.enemies.get(item),
-            "balance": symbols.balances[0] if symbols.balances else None}.get(kind)
+    item's AST that starts at that line (a 作用 before the block it is written in), else
+    the item's head; None when the item is not among the symbols. An item of a kind without
+    ids (the balance) is its kind's first."""
+    table = symbols.slot(kinds.by_code(kind))
+    node = table.get(item) if isinstance(table, dict) else next(iter(table), None)
     if node is None:
         return None
     if line is not None:

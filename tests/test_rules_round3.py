@@ -218,7 +218,8 @@ def test_an_enemy_trait_after_the_enemy_fell_never_fires(timing, col):
 
 
 def test_the_players_effects_may_wait_for_the_enemy_to_fall():
-    accepts(face("HP += 12 毎 敵のHPが0になった時 範囲 ラン 最大 1 回"))
+    # (a page that deals damage: in content where nothing does, 敵HP never reaches 0 — W009)
+    accepts(face("敵HP -= 5", "HP += 12 毎 敵のHPが0になった時 範囲 ラン 最大 1 回"))
     accepts(face("@終 += 1 毎 ステージ終了時 範囲 ラン"))
 
 
