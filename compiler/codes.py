@@ -155,6 +155,17 @@ W005 = _define("W005", WARNING, f"{W.operation.generate}の候補が1枚もな�
     hint=f"{W.operation.generate}は絞り込み（出自・{W.variable.year}の範囲・ページ指定）に合うページから選びます。"
          "範囲を広げるか、合うページを書いてください")
 
+W007 = _define("W007", WARNING, "際限なく育つ値",
+    message="この作用は繰り返し発動するたびに値を育て、ランの終わりまで止まりません",
+    hint="最大 n 回 か、終わる範囲（ターン・以降 n プレイ）で止めてください")
+W008 = _define("W008", WARNING, "出せない（ほとんど出せない）面",
+    message="この面の条件は、発動する面の向き（銘 と 刻）と数直線の壁のもとで同時には成り立ちません",
+    hint="条件の数値か、ページの銘を見直してください")
+
+W010 = _define("W010", WARNING, "ほかのページに劣るページ",
+    message="同じ銘・同じ形のほかのページに、どの数値でも劣っています",
+    hint="手で確かめてください")
+
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 
