@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from contract import vocabulary as vocab
 from contract.tables import Const, Scaled
+from contract.vocabulary import W
 
 from . import quantities as q
 from .content import Content
@@ -66,7 +67,7 @@ def findings(content: Content) -> list[Finding]:
                 said = "、".join(worse)
                 found.append(Finding(
                     "W010", "page", pid, page.source.line,
-                    f"同じ銘 {page.year}・同じ形の {better.id}「{better.name}」に比べて、どの数値も"
+                    f"同じ{W.variable.year} {page.year}・同じ形の {better.id}「{better.name}」に比べて、どの数値も"
                     f"上回らず、{said}で劣ります", HINT, {"by": other, "worse": worse}))
                 break
     return found

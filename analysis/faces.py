@@ -34,6 +34,8 @@ import re
 from typing import NamedTuple
 
 from contract import vocabulary as vocab
+from contract.conditions import DISTANCE
+from contract.vocabulary import W
 from contract.tables import Const
 
 from . import quantities as q
@@ -43,7 +45,8 @@ from .graph import placed_effects
 
 INF = math.inf
 SIDE_NAMES = {f.code: f.ja for f in vocab.FACES}
-HINT = "条件の数値か、ページの銘を見直してください"
+HINT = f"条件の数値か、ページの{W.variable.year}を見直してください"
+YEAR, AGE, STEPS = W.variable.year, W.variable.age, W.variable.steps
 
 #: ref OP c → the whole-number interval it allows.
 BOUNDS = {
@@ -97,16 +100,18 @@ class Walls:
         return getattr(self.balance, code)
 
     def age(self) -> Bound:
+        """刻's wall: 0 … 寿命上限 (or 初期刻), 200 when unknown or raised."""
         if self.balance is None or "lifespan_cap" in self.raised:
-            return Bound(0, vocab.YEAR_BOUND, f"刻は 0〜{vocab.YEAR_BOUND}（銘の上限）")
+            return Bound(0, vocab.YEAR_BOUND, f"{AGE}は 0〜{vocab.YEAR_BOUND}（{YEAR}の上限）")
         cap = max(self.balance.lifespan_cap, self.balance.start_age)
-        return Bound(0, cap, f"刻は 0〜{cap}（寿命上限）")
+        return Bound(0, cap, f"{AGE}は 0〜{cap}（{W.variable.lifespan_cap}）")
 
     def steps(self) -> Bound:
+        """歩's wall: 0 … 歩の規定量 + 歩の持ち越し, unbounded when unknown or raised."""
         if self.balance is None or {"steps", "steps_quota", "steps_carry"} & self.raised:
-            return Bound(0, INF, "歩は 0 以上")
+            return Bound(0, INF, f"{STEPS}は 0 以上")
         most = self.balance.steps_quota + self.balance.steps_carry
-        return Bound(0, most, f"歩は 0〜{most}（歩の規定量と持ち越し）")
+        return Bound(0, most, f"{STEPS}は 0〜{most}（{W.variable.steps_quota}と{W.variable.steps_carry}）")
 
     def of(self, key: tuple) -> Bound | None:
         """The wall of a quantity other than 刻, 歩 and |銘 − 刻| (None: none known)."""
@@ -120,11 +125,11 @@ class Walls:
             parts = next(r.parts for r in vocab.REGIONS if r.code == key[1])
             if kind == "region" and parts == ("hand",):
                 cap = self.param("hand_cap")
-                return Bound(1, cap, "手札はこのページを含めて 1 以上" + (
-                    f"、手札上限 {cap:g} 以下" if cap < INF else ""))
+                return Bound(1, cap, f"{W.region.hand}はこのページを含めて 1 以上" + (
+                    f"、{W.variable.hand_cap} {cap:g} 以下" if cap < INF else ""))
             return Bound(0, INF, "枚数は 0 以上")
         if kind == "attr":
-            return Bound(0, vocab.YEAR_BOUND, f"銘は 0〜{vocab.YEAR_BOUND}")
+            return Bound(0, vocab.YEAR_BOUND, f"{YEAR}は 0〜{vocab.YEAR_BOUND}")
         if kind == "variable" and key[1] in VARIABLE_WALLS:
             cap_key, low = VARIABLE_WALLS[key[1]]
             cap = self.param(cap_key) if cap_key else INF
@@ -166,7 +171,9 @@ def _impossible(page, side: str, conditions, walls: Walls):
     labels: dict[tuple, str] = {}
     words = {cond.test for cond in conditions}
     if {"crosses", "not_crosses"} <= words:
-        return "条件「跨ぐ」と「跨がない」は同時には成り立ちません", {"conditions": ["跨ぐ", "跨がない"]}
+        words_said = [W.condition_word.crosses, W.condition_word.not_crosses]
+        return ("条件「{}」と「{}」は同時には成り立ちません".format(*words_said),
+                {"conditions": words_said})
     for cond in conditions:
         if cond.test == "compare":
             for (a, op, b) in zip(cond.terms, cond.ops, cond.terms[1:]):
@@ -178,27 +185,27 @@ def _impossible(page, side: str, conditions, walls: Walls):
                 low, high = BOUNDS[op](c.value)
                 bounds.setdefault(k, []).append(Bound(low, high, f"条件「{q.said(cond)}」"))
     age, distance, steps = ("variable", "age"), ("variable", "distance"), ("variable", "steps")
-    labels.update({age: q.VARIABLES["age"], distance: "|銘 − 刻|", steps: q.VARIABLES["steps"]})
+    labels.update({age: AGE, distance: DISTANCE, steps: STEPS})
     # 刻: its wall, the side, the conditions.
     found = bounds.setdefault(age, [])
     found.append(walls.age())
     if page.id not in walls.assigned:
         year = page.year
-        found.append(Bound(-INF, year, f"{SIDE_NAMES[side]}が発動するのは 刻 ≤ 銘 {year} のとき")
+        found.append(Bound(-INF, year, f"{SIDE_NAMES[side]}が発動するのは {AGE} ≤ {YEAR} {year} のとき")
                      if side == "future" else
-                     Bound(year, INF, f"{SIDE_NAMES[side]}が発動するのは 刻 ≥ 銘 {year} のとき"))
+                     Bound(year, INF, f"{SIDE_NAMES[side]}が発動するのは {AGE} ≥ {YEAR} {year} のとき"))
     clash = _clash(labels[age], found)
     if clash:
         return clash
     # |銘 − 刻| follows from 刻 (when the 銘 is the page's own).
-    found = bounds.setdefault(distance, [Bound(0, INF, "|銘 − 刻| は 0 以上")])
+    found = bounds.setdefault(distance, [Bound(0, INF, f"{DISTANCE} は 0 以上")])
     if page.id not in walls.assigned:
         low, high = _meet(bounds[age])
         d = sorted(abs(page.year - a) for a in (low, high))
         near = 0 if low <= page.year <= high else d[0]
-        found.append(Bound(near, d[1], f"刻が {low:g}〜{high:g} なら |銘 − 刻| は {near:g}〜{d[1]:g}"))
+        found.append(Bound(near, d[1], f"{AGE}が {low:g}〜{high:g} なら {DISTANCE} は {near:g}〜{d[1]:g}"))
     if "crosses" in words:
-        found.append(Bound(2, INF, "条件「跨ぐ」は |銘 − 刻| ≥ 2 を求める（座を挟む）"))
+        found.append(Bound(2, INF, f"条件「{W.condition_word.crosses}」は {DISTANCE} ≥ 2 を求める（{W.variable.seat}を挟む）"))
     clash = _clash(labels[distance], found)
     if clash:
         return clash
@@ -207,7 +214,7 @@ def _impossible(page, side: str, conditions, walls: Walls):
     found.append(walls.steps())
     if "payment_mul" not in walls.raised:
         low = _meet(bounds[distance])[0]
-        found.append(Bound(low, INF, f"このプレイの |銘 − 刻| ≥ {low:g} を払う歩"))
+        found.append(Bound(low, INF, f"この{W.scope.play}の {DISTANCE} ≥ {low:g} を払う{STEPS}"))
     clash = _clash(labels[steps], found)
     if clash:
         return clash
@@ -249,7 +256,7 @@ def _line(page, place: str) -> int | None:
     if not source.text:
         return None
     side = place.split(":")[-1]
-    words = {"future": "(未来面|future)", "past": "(過去面|past)"}[side]
+    words = f"({SIDE_NAMES[side]}|{side})"
     head = rf"^\s*(ペン|pen)\s+{words}" if place.startswith("pen:") else rf"^\s*{words}\b"
     lines = source.text.splitlines()
     start = next((i for i, text in enumerate(lines) if re.search(head, text)), None)

@@ -32,7 +32,10 @@ come only as 綻び is paid for with pens and tears).
 
 from __future__ import annotations
 
+import math
+
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 from contract.tables import Const, CounterRef, FlagRef, Scaled, VariableRef
 
 from .content import Content
@@ -51,9 +54,10 @@ CADENCE = {"phase": "turn", "event": "play", "on_play": "play", "stage_start": "
 #: firings of it.
 OPEN_RANGES = {"turn": ("stage", "run"), "play": ("stage", "run"), "stage": ("run",)}
 #: The cadence → how the message says "each firing" and "by the 20th".
-EACH = {"turn": ("毎ターン", f"{FIRINGS} ターン目には"),
+EACH = {"turn": (f"毎{W.scope.turn}", f"{FIRINGS} {W.scope.turn}目には"),
         "play": ("発動のたびに", f"{FIRINGS} 回目の発動で"),
-        "stage": ("ステージごとに", f"{FIRINGS} ステージ目には")}
+        "stage": (f"{W.scope.stage}ごとに", f"{FIRINGS} {W.scope.stage}目には")}
+HINT = (f"最大 n 回 か、終わる範囲（{W.scope.turn}・以降 n {W.scope.play}）で止めてください")
 
 #: The current values a multiply grows, and how long what it grew lives (None: the 作用's
 #: own lifetime; "defense": the longest 防御 lifetime the content gives).
@@ -68,7 +72,7 @@ FEEDS = {
     "enemy_hp": (lambda r: isinstance(r, CounterRef) and r.counter == "damage_dealt"),
 }
 #: A parameter → (the bound past which its range ends, what the message calls it).
-WALLS = {"lifespan_cap": (vocab.YEAR_BOUND, "銘の上限"),
+WALLS = {"lifespan_cap": (vocab.YEAR_BOUND, f"{W.variable.year}の上限"),
          **{key.code: (key.high, "バランスが書ける範囲の上限")
             for key in vocab.number_keys() if key.code != "lifespan_cap"}}
 NAMES = {v.code: v.ja for v in vocab.VARIABLES}
@@ -88,7 +92,7 @@ def findings(content: Content) -> list[Finding]:
         if growth is not None:
             message, data = growth
             found.append(Finding("W007", kind, item, effect.line, message,
-                                 "最大 n 回 か、終わる範囲（ターン・以降 n プレイ）で止めてください",
+                                 HINT,
                                  {"cadence": cadence, "firings": FIRINGS, **data}))
     return found
 
@@ -118,9 +122,9 @@ def _growth(effect, content: Content, cadence: str, defense_life: str):
         if not _lives(life, cadence):
             return None
         factor = effect.base.value
-        reached = factor ** FIRINGS
-        return (f"{_name(effect)} は{each} ×{factor:g} され、止まりません: {by} ×{reached:.2f}",
-                {"factor": factor, "reached": round(reached, 4)})
+        reached, said = _power(factor)
+        return (f"{_name(effect)} は{each} ×{factor:g} され、止まりません: {by} {said}",
+                {"factor": factor, "reached": reached})
     if effect.op == "cap" and effect.direction == "increase" and isinstance(effect.base, Const):
         if not _lives(effect.lifetime, cadence) or effect.base.value <= 0:
             return None
@@ -150,11 +154,20 @@ def _growth(effect, content: Content, cadence: str, defense_life: str):
                 or effect.base.coef <= 0:
             return None
         factor = 1 + effect.base.coef
-        reached = factor ** FIRINGS
+        reached, said = _power(factor)
         return (f"{_name(effect)} は自分が増やした量に比例して増え、{each} ×{factor:g} で"
-                f"育ちます: {by} ×{reached:.2f}",
-                {"factor": factor, "reached": round(reached, 4)})
+                f"育ちます: {by} {said}", {"factor": factor, "reached": reached})
     return None
+
+
+def _power(factor: float) -> tuple[float | None, str]:
+    """factor ** FIRINGS (None past a float's range) and how the message says it: ×6.73,
+    ×1.05e+40, ×10^400."""
+    exponent = FIRINGS * math.log10(factor)
+    if exponent > 300:
+        return None, f"×10^{exponent:.0f}"
+    reached = factor ** FIRINGS
+    return round(reached, 4), (f"×{reached:.2f}" if reached < 1e6 else f"×{reached:.3g}")
 
 
 def _name(effect) -> str:

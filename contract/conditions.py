@@ -16,6 +16,8 @@ SCOPES = {s.code: s.ja for s in vocab.SCOPES}
 UNITS = {u.code: u.ja for u in vocab.ANCHOR_UNITS}
 WORDS = {w.code: w.ja for w in vocab.CONDITION_WORDS}
 TILES = {t.code: t.ja for t in vocab.TILE_KINDS}
+#: |銘 − 刻|, as messages write it.
+DISTANCE = f"|{vocab.W.variable.year} − {vocab.W.variable.age}|"
 
 
 def _scope(ref: CounterRef) -> str:
@@ -27,7 +29,7 @@ def _scope(ref: CounterRef) -> str:
 #: Reference class → how the language writes it.
 LABELS = {
     VariableRef: lambda r: VARIABLES[r.variable],
-    DistanceRef: lambda r: "|銘 − 刻|",
+    DistanceRef: lambda r: DISTANCE,
     CounterRef: lambda r: f"{COUNTERS[r.counter]}[{_scope(r)}]",
     RegionCountRef: lambda r: REGIONS[r.region],
     PageCountRef: lambda r: f"{REGIONS[r.region]}[{r.page}]",

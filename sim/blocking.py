@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from contract.conditions import said
 from contract.game import Play
+from contract.vocabulary import W
 from runtime.battle import Battle
 from runtime.sayou import Frame, condition_test
 from runtime.state import SIDE_WORDS
@@ -51,6 +52,7 @@ class Blocking:
 
     @property
     def plays_per_battle(self) -> float:
+        """How many times the page was played, per battle."""
         return self.plays / self.battles if self.battles else 0.0
 
     @property
@@ -72,6 +74,7 @@ class Blocking:
         return text, count / blocked
 
     def to_dict(self) -> dict:
+        """The figures as plain data (JSON-ready), the shares rounded to 4 places."""
         top = self.top_blocker()
         return {"page": self.page, "battles": self.battles, "plays": self.plays,
                 "plays_per_battle": round(self.plays_per_battle, 4),
@@ -147,7 +150,7 @@ def _failed(battle, uid: int, info: dict, found: Blocking, noted: set) -> list[s
     for side in info["sides"]:
         body = battle.face_body(uid, side)
         if body is None:
-            failed.append(f"{SIDE_WORDS[side]}が白紙（刻 {relation} 銘 {year}）")
+            failed.append(f"{SIDE_WORDS[side]}が白紙（{W.variable.age} {relation} {W.variable.year} {year}）")
             continue
         bad = [cond for cond in body.conditions
                if not condition_test(battle.tables, cond)(battle, frame)]
