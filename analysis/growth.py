@@ -7,7 +7,8 @@ A 作用 counts when all three hold:
    ``攻撃倍率 *= 1.2 範囲 ラン`` placed once is a constant ×1.2, not growth); a cap change
    upward (``上限 X += n``), which adds n each time; or an add that compounds — ``+=`` whose
    base reads a quantity that very add feeds (``FEEDS``: ``通貨 += 通貨 × 0.1``,
-   ``防御 += 得た防御[ラン] × 0.5``, ``@x += @x × 1``), ×(1 + coefficient) a firing.
+   ``防御 += 得た防御[ラン] × 0.5``, ``敵HP -= 与えたダメージ[ステージ] × 0.5``,
+   ``@x += @x × 1``), ×(1 + coefficient) a firing.
 2. **It fires again and again** (``CADENCE``, ``OPEN_RANGES``): its timing comes back (each
    turn's phases, each play, each event, each stage — not 常時 and not the run's own start
    or end), it has no ``最大 n 回``, and its 繰り返し範囲 holds an unbounded number of those
@@ -18,7 +19,9 @@ A 作用 counts when all three hold:
    holds as many firings as the range does — 敵HP lives a stage (each stage's enemy is
    new), 通貨 the run, 歩 a turn (refilled each turn: ``歩 *= 2`` each turn does not
    compound), 防御 as long as the longest-lived 防御 the content gives (only 防御 that
-   outlives a turn can be multiplied twice), a cap change or a flag as long as its 寿命.
+   outlives a turn can be multiplied twice), a cap change or a flag as long as its 寿命;
+   for an add that compounds, what it reads must keep what it added: a counter for its
+   scope (得た防御[ターン] starts again each turn), a value for the add's own 寿命.
 
 The message gives the value reached at the 20th firing (each turn for a phase timing:
 ``×1.1`` each turn → ×6.73 by turn 20). A cap change adds to the balance's value when the
@@ -36,6 +39,7 @@ import math
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
+from contract.conditions import VARIABLES as NAMES, label
 from contract.tables import Const, CounterRef, FlagRef, Scaled, VariableRef
 
 from .content import Content
@@ -66,16 +70,15 @@ KEEPS = {"enemy_hp": "stage", "currency": "run", "steps": "turn", "defense": "de
 #: A target → the references that read what an add to it feeds (an add of one of them
 #: to it compounds).
 FEEDS = {
-    "currency": (lambda r: isinstance(r, VariableRef) and r.variable == "currency"),
-    "defense": (lambda r: (isinstance(r, VariableRef) and r.variable == "defense")
-                or (isinstance(r, CounterRef) and r.counter == "defense_gained")),
-    "enemy_hp": (lambda r: isinstance(r, CounterRef) and r.counter == "damage_dealt"),
+    ("currency", "increase"): lambda r: isinstance(r, VariableRef) and r.variable == "currency",
+    ("defense", "increase"): lambda r: (isinstance(r, VariableRef) and r.variable == "defense")
+    or (isinstance(r, CounterRef) and r.counter == "defense_gained"),
+    ("enemy_hp", "decrease"): lambda r: isinstance(r, CounterRef) and r.counter == "damage_dealt",
 }
 #: A parameter → (the bound past which its range ends, what the message calls it).
 WALLS = {"lifespan_cap": (vocab.YEAR_BOUND, f"{W.variable.year}の上限"),
          **{key.code: (key.high, "バランスが書ける範囲の上限")
             for key in vocab.number_keys() if key.code != "lifespan_cap"}}
-NAMES = {v.code: v.ja for v in vocab.VARIABLES}
 
 
 def findings(content: Content) -> list[Finding]:
@@ -114,6 +117,7 @@ def _lives(lifetime: str | None, cadence: str) -> bool:
 
 
 def _growth(effect, content: Content, cadence: str, defense_life: str):
+    """(message, data) when the 作用 grows what it lands on, firing at ``cadence``."""
     each, by = EACH[cadence]
     code = effect.target.code
     if effect.op == "mul" and isinstance(effect.base, Const) and effect.base.value > 1:
@@ -141,22 +145,19 @@ def _growth(effect, content: Content, cadence: str, defense_life: str):
         return (f"{_name(effect)} は{each} +{step:g} され、止まりません: {by} {said}"
                 + (f"（{wall_name} {wall:g} を超える）" if past else ""),
                 {"step": step, "reached": reached, "wall": wall})
-    if effect.op == "add" and effect.direction == "increase" and isinstance(effect.base, Scaled):
-        feeds = FEEDS.get(code)
-        own_flag = code == "flag" and isinstance(effect.base.ref, FlagRef) \
-            and effect.base.ref.flag == effect.target.flag
-        if not (own_flag or (feeds is not None and feeds(effect.base.ref))):
-            return None
-        life = effect.lifetime if code == "flag" else KEEPS.get(code)
-        life = defense_life if life == "defense" else life
-        ref_scope = getattr(effect.base.ref, "scope", "run")
-        if not _lives(life, cadence) or ref_scope not in OPEN_RANGES[cadence] \
-                or effect.base.coef <= 0:
+    if effect.op == "add" and isinstance(effect.base, Scaled) and _feeds(effect):
+        # What is read must still hold what the earlier firings added: a counter for its
+        # scope (whatever becomes of the value), a value for its own lifetime.
+        ref = effect.base.ref
+        life = ref.scope if isinstance(ref, CounterRef) else \
+            effect.lifetime if code in ("flag", "defense") else KEEPS.get(code)
+        if not _lives(life, cadence) or effect.base.coef <= 0:
             return None
         factor = 1 + effect.base.coef
         reached, said = _power(factor)
-        return (f"{_name(effect)} は自分が増やした量に比例して増え、{each} ×{factor:g} で"
-                f"育ちます: {by} {said}", {"factor": factor, "reached": reached})
+        return (f"{_name(effect)} への作用は {label(ref)} を読み、それを自分で増やすので、"
+                f"{each} ×{factor:g} で育ちます: {by} {said}",
+                {"factor": factor, "reached": reached})
     return None
 
 
@@ -168,6 +169,15 @@ def _power(factor: float) -> tuple[float | None, str]:
         return None, f"×10^{exponent:.0f}"
     reached = factor ** FIRINGS
     return round(reached, 4), (f"×{reached:.2f}" if reached < 1e6 else f"×{reached:.3g}")
+
+
+def _feeds(effect) -> bool:
+    """Whether an add reads what it feeds: FEEDS, or a flag added a multiple of itself."""
+    ref = effect.base.ref
+    if effect.target.code == "flag" and effect.direction == "increase":
+        return isinstance(ref, FlagRef) and ref.flag == effect.target.flag
+    feeds = FEEDS.get((effect.target.code, effect.direction))
+    return feeds is not None and feeds(ref)
 
 
 def _name(effect) -> str:

@@ -50,6 +50,11 @@ def test_a_cap_change_each_turn_that_lasts_adds_up_from_the_balance_value():
     assert "8 → 28" in found.message
 
 
+def test_a_cap_change_past_its_wall_says_so():
+    (found,) = growth.findings(_content("上限 寿命上限 += 10 寿命 ラン 毎 ターン開始時 範囲 ラン"))
+    assert "80 → 280" in found.message and "200 を超える" in found.message
+
+
 def test_a_cap_change_that_lasts_a_turn_does_not_add_up():
     assert growth.findings(_content(
         "上限 歩の持ち越し += 5 寿命 ターン 毎 ターン開始時 範囲 ラン")) == []
@@ -64,3 +69,9 @@ def test_the_bundled_content_grows_nothing_without_bound():
     import runtime.tables
 
     assert growth.findings(Content.of_tables(runtime.tables.load())) == []
+
+
+def test_damage_that_reads_the_damage_dealt_compounds_each_play():
+    (found,) = growth.findings(_content("敵HP -= 与えたダメージ[ステージ] × 0.5 範囲 ラン"))
+    assert "与えたダメージ[ステージ]" in found.message and "×1.5" in found.message
+    assert found.data["cadence"] == "play"
