@@ -160,9 +160,19 @@ W006 = _define("W006", WARNING, "終わりのない作用の連鎖",
     message="作用が互いを際限なく呼び出します: {chain}",
     hint=f"連鎖のどれかの作用に 最大 n 回 を付けるか、連鎖の中で補われない領域から{W.operation.move}して、"
          "いつか尽きるようにしてください")
+W007 = _define("W007", WARNING, "際限なく育つ値",
+    message=f"この作用は繰り返し発動するたびに値を育て、{W.scope.run}の終わりまで止まりません",
+    hint=f"最大 n 回 か、終わる範囲（{W.scope.turn}・以降 n {W.scope.play}）で止めてください")
+W008 = _define("W008", WARNING, "出せない（ほとんど出せない）面",
+    message=f"この面の条件は、発動する面の向き（{W.variable.year} と {W.variable.age}）と数直線の壁のもとで同時には成り立ちません",
+    hint=f"条件の数値か、ページの{W.variable.year}を見直してください")
+
 W009 = _define("W009", WARNING, "何も起こさないタイミング",
     message=f"この作用が待つ{W.quantity.events}を起こすものがコンテンツにもルールにもないので、一度も発動しません",
     hint=f"その{W.quantity.events}を起こす作用を書くか、ほかのタイミングにしてください")
+W010 = _define("W010", WARNING, "ほかのページに劣るページ",
+    message=f"同じ{W.variable.year}・同じ形のほかのページに、どの数値でも劣っています",
+    hint="手で確かめてください")
 
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")

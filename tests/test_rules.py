@@ -545,7 +545,8 @@ def test_condition_must_compare_one_quantity(bad, col):
                                   "条件 @覚醒", "条件 山札+捨て札 >= 10", "条件 跨がない",
                                   "条件 残りペン回数 >= 1, HP >= 50"])
 def test_conditions_of_the_spec_table_are_accepted(good):
-    accepts(face(good, "敵HP -= 6"))
+    # The face sets the flag it reads: a flag nothing sets stays 0 (W008).
+    accepts(face(good, "敵HP -= 6", "@覚醒 += 1"))
 
 
 def test_appearance_condition_reads_only_appearance_quantities():

@@ -1,0 +1,144 @@
+"""ほかのページに劣るページ (W010) — two pages alike in everything but their numbers, one
+no better anywhere and worse somewhere.
+
+Two pages are compared when they have the same 銘, the same 行き先 and 綻び倍率, and the
+same shape: each face written or blank alike, each pen and the 破却 present alike, and
+every 作用 and condition alike but for its numbers (the same operation, direction,
+target, landing, lifetime, timing, range, regions, pick and filter; a condition of the
+same kind comparing the same quantities the same way). Every number of the two is then
+compared in the direction that is better for the player (``SIGN``):
+
+- a 作用's base value (or coefficient): a target's ``TARGET_SIGN`` (+1: more is better —
+  防御, 歩, 通貨, 攻撃力補正, a raised parameter …; −1: more is worse — 敵HP, 支払い倍率),
+  times −1 for a decrease (``敵HP -= 12``: more damage is better); a payment is worse the
+  more it takes; a region operation's counts and anything else must be equal (0);
+- its ``最大 n 回`` and ``以降 n``: as its base value (more firings of a good 作用);
+- a condition's constant: a lower bound (``刻 >= 30``) is worse the higher it is, an upper
+  bound better; an ``==`` must be equal.
+
+The page that is no better in any number and worse in one is reported on its head line,
+naming the page that dominates it: a table of numbers cannot see every interaction (a
+weaker page can be the better one in a deck), so the hint asks to check by hand.
+"""
+
+from __future__ import annotations
+
+from contract import vocabulary as vocab
+from contract.tables import Const, Scaled
+from contract.vocabulary import W
+
+from . import quantities as q
+from .content import Content
+from .findings import Finding
+
+HINT = "手で確かめてください"
+
+#: Target code → +1 when more of it is better for the player, −1 when worse (absent: 0).
+TARGET_SIGN = {
+    "enemy_hp": -1, "defense": 1, "steps": 1, "currency": 1, "hp": 1, "attack_add": 1,
+    "attack_mul": 1, "brand": 1, "defense_add": 1, "payment_mul": -1,
+    **{v.code: 1 for v in vocab.VARIABLES if v.kind == "param"},
+}
+#: Operation → the sign of its base value, from the target's sign and the direction.
+SIGN = {
+    "add": lambda e: TARGET_SIGN.get(e.target.code, 0) * (-1 if e.direction == "decrease" else 1),
+    "cap": lambda e: TARGET_SIGN.get(e.target.code, 0) * (-1 if e.direction == "decrease" else 1),
+    "mul": lambda e: TARGET_SIGN.get(e.target.code, 0),
+    "pay": lambda e: -1,
+}
+#: A condition constant's neighbouring comparison → its sign: (constant on the right of
+#: the operator, constant on its left).
+BOUND_SIGN = {">=": (-1, 1), ">": (-1, 1), "<=": (1, -1), "<": (1, -1), "==": (0, 0),
+              "!=": (0, 0)}
+
+
+def findings(content: Content) -> list[Finding]:
+    """Every page another page dominates (W010), in page order."""
+    profiles = {pid: _profile(page) for pid, page in content.pages.items()}
+    found = []
+    for pid, page in content.pages.items():
+        shape, numbers = profiles[pid]
+        for other, (other_shape, other_numbers) in profiles.items():
+            if other == pid or other_shape != shape:
+                continue
+            worse = _worse(numbers, other_numbers)
+            if worse:
+                better = content.pages[other]
+                said = "、".join(worse)
+                found.append(Finding(
+                    "W010", "page", pid, page.source.line,
+                    f"同じ{W.variable.year} {page.year}・同じ形の {better.id}「{better.name}」に比べて、どの数値も"
+                    f"上回らず、{said}で劣ります", HINT, {"by": other, "worse": worse}))
+                break
+    return found
+
+
+def _worse(mine: list, theirs: list) -> list[str]:
+    """The numbers where ``mine`` is worse, when none is better and every unsigned one is
+    equal; else []."""
+    worse = []
+    for (sign, a, what), (_, b, _) in zip(mine, theirs):
+        if sign == 0:
+            if a != b:
+                return []
+        elif sign * (a - b) > 0:
+            return []
+        elif a != b:
+            worse.append(f"{what} {a:g}（相手は {b:g}）")
+    return worse
+
+
+def _profile(page) -> tuple[tuple, list]:
+    """The page's shape (hashable) and its numbers: (sign, value, what it is) each."""
+    numbers: list = []
+    shape = [page.year, page.after_play, ("fray_mul", page.fray_mul)]
+    for side, face in page.faces.items():
+        shape.append((side, face.written, _body(face.conditions, face.effects, numbers)))
+    for side, pen in page.pens.items():
+        shape.append(("pen", side, None if pen is None else
+                      _body(pen.conditions, pen.effects, numbers)))
+    shape.append(("tear", None if page.tear is None else _body([], page.tear, numbers)))
+    return tuple(shape), numbers
+
+
+def _body(conditions, effects, numbers: list) -> tuple:
+    return (tuple(_condition(c, numbers) for c in conditions),
+            tuple(_effect(e, numbers) for e in effects))
+
+
+def _condition(cond, numbers: list) -> tuple:
+    shape = []
+    for i, term in enumerate(cond.terms):
+        if isinstance(term, Const):
+            right = BOUND_SIGN[cond.ops[i - 1]][0] if i > 0 else 0
+            left = BOUND_SIGN[cond.ops[i]][1] if i < len(cond.ops) else 0
+            sign = right or left if not (right and left and right != left) else 0
+            numbers.append((sign, term.value, f"条件「{q.said(cond)}」の閾値"))
+            shape.append("const")
+        else:
+            shape.append(q.key(term))
+    return (cond.kind, cond.test, tuple(cond.ops), tuple(shape))
+
+
+def _effect(effect, numbers: list) -> tuple:
+    sign = SIGN.get(effect.op, lambda e: 0)(effect)
+    what = effect.names.target
+    base = effect.base
+    if isinstance(base, Const):
+        numbers.append((sign, base.value, what))
+        base_shape = "const"
+    elif isinstance(base, Scaled):
+        numbers.append((sign, base.coef, f"{what} の係数"))
+        base_shape = ("ref", q.key(base.ref))
+    else:
+        base_shape = None
+    repeat = effect.repeat
+    for value, said in ((repeat.max, "最大回数"), (repeat.n, "以降の数")):
+        if value is not None:
+            numbers.append((sign, value, f"{what} の{said}"))
+    if effect.count is not None:
+        numbers.append((0, effect.count, f"{what} の枚数"))
+    return (effect.op, effect.direction, effect.landing, effect.target, effect.lifetime,
+            effect.timing, repeat.scope, repeat.unit, repeat.max is None, repeat.n is None,
+            effect.telegraphed, effect.source, effect.dest, effect.count is None, effect.pick,
+            effect.filter, base_shape)

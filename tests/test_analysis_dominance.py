@@ -1,0 +1,56 @@
+"""W010 ほかのページに劣るページ: same 銘 and shape, every number no better, one worse."""
+
+from __future__ import annotations
+
+from analysis import dominance
+from analysis.content import Content
+from compiler.lint import check_text
+
+
+def _page(pid: str, year: int, damage: int, need: int, defense: int = 8) -> str:
+    return f"""ページ {pid} "{pid}" {{
+  銘 {year}
+  未来面 {{
+    条件 歩 >= {need}
+    敵HP -= {damage}
+  }}
+  ペン 過去面 {{ 防御 += {defense} }}
+}}
+"""
+
+
+def _findings(*pages: str):
+    result = check_text("".join(pages), "t.page")
+    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    return dominance.findings(Content.of_model(result.compilation.model))
+
+
+def test_a_page_worse_in_one_number_and_equal_in_the_rest_is_dominated():
+    (found,) = _findings(_page("tsuyoi", 30, 12, 5), _page("yowai", 30, 8, 5))
+    assert (found.code, found.item, found.line) == ("W010", "yowai", 9)
+    assert found.data["by"] == "tsuyoi" and found.hint == "手で確かめてください"
+    assert "8（相手は 12）" in found.message
+
+
+def test_a_harder_condition_is_worse():
+    (found,) = _findings(_page("yasui", 30, 12, 5), _page("takai", 30, 12, 9))
+    assert found.item == "takai"
+
+
+def test_a_page_better_in_one_number_and_worse_in_another_is_not_dominated():
+    assert _findings(_page("a", 30, 12, 9), _page("b", 30, 8, 5)) == []
+
+
+def test_pages_of_different_years_are_not_compared():
+    assert _findings(_page("a", 30, 12, 5), _page("b", 31, 8, 5)) == []
+
+
+def test_pages_of_different_shapes_are_not_compared():
+    other = _page("b", 30, 8, 5).replace("敵HP -= 8", "敵HP -= 8 固定")
+    assert _findings(_page("a", 30, 12, 5), other) == []
+
+
+def test_the_bundled_content_has_no_dominated_page():
+    import runtime.tables
+
+    assert dominance.findings(Content.of_tables(runtime.tables.load())) == []
