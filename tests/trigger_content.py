@@ -13,7 +13,7 @@ PRODUCER, LISTENER = "sutero", "hako"
 #: The producer's name: designer text that looks like markup.
 PRODUCER_NAME = "<script>alert(1)</script>捨てる"
 #: The lines (1-based) of the producer's and the listener's 作用 in TRIGGER_PAGES.
-PRODUCER_LINE, LISTENER_LINE = 6, 15
+PRODUCER_LINE, LISTENER_LINE = 6, 16
 
 TRIGGER_PAGES = f"""# 誘発の組
 ページ {PRODUCER} "{PRODUCER_NAME}" {{
