@@ -19,22 +19,28 @@ from collections import Counter
 
 from analysis import graph as trig
 from analysis.content import Content
+from contract import kinds
 
 from .phrasing import term
 
 #: Where an item's card is, by its kind (the balance has none).
 CARD = {"page": "page-{}", "enemy": "enemy-{}"}
-#: The picture's SVG hash salt, its width and the height of one row (inches), its boxes'
-#: colours by kind.
+#: The picture's SVG hash salt, its width and the height of one row (inches).
 SALT = "jibunki-triggers"
 WIDTH, ROW = 11.5, 0.3
-STYLE = {
-    "page": {"color": "#dfe3ec", "text": "#222222"},
-    "enemy": {"color": "#f6d5d6", "text": "#222222"},
-    "balance": {"color": "#dde8cf", "text": "#222222"},
-    "event": {"color": "#ffffff", "text": "#222222"},
-    "source": {"color": "#2b2d42", "text": "#ffffff"},
-}
+#: The boxes' colours (fill, text): the items', one per kind of item with 作用 in
+#: contract.kinds order; the events' and the rules' sources'.
+ITEM_PALETTE = (("#dfe3ec", "#222222"), ("#f6d5d6", "#222222"), ("#dde8cf", "#222222"),
+                ("#fde2c0", "#222222"))
+NODE_STYLE = {"event": ("#ffffff", "#222222"), "source": ("#2b2d42", "#ffffff")}
+
+
+def styles(graph: trig.TriggerGraph) -> dict[str, tuple[str, str]]:
+    """The box colours (fill, text) of each kind of node the picture of ``graph`` can
+    draw: each kind of item that writes 作用 in it, the events, the rules' sources."""
+    written = {a["item_kind"] for _, a in graph.graph.nodes(data=True) if a["kind"] == "effect"}
+    codes = [k.code for k in kinds.ITEM_KINDS if k.code in written]
+    return {**dict(zip(codes, ITEM_PALETTE)), **NODE_STYLE}
 
 
 def graph_of(tables) -> trig.TriggerGraph:
@@ -175,12 +181,13 @@ def picture(graph: trig.TriggerGraph) -> str:
     the content triggers anything."""
     import matplotlib.pyplot as plt
 
-    from sim.render_html import _svg, plotting
+    from sim.render_html import plotting, svg_element
 
     shown = picture_graph(graph)
     if not shown:
         return ""
     pos = layout(shown)
+    style = styles(graph)
     rows = max(Counter(x for x, _ in pos.values()).values())
     with plotting(SALT):
         fig, ax = plt.subplots(figsize=(WIDTH, max(3.0, ROW * rows)))
@@ -189,9 +196,9 @@ def picture(graph: trig.TriggerGraph) -> str:
         for n in shown:
             a = shown.nodes[n]
             boxes[n] = ax.text(*pos[n], a["label"], ha="center", va="center", fontsize=8,
-                               color=STYLE[a["kind"]]["text"], zorder=2,
+                               color=style[a["kind"]][1], zorder=2,
                                bbox={"boxstyle": "round,pad=0.3", "linewidth": 0.6,
-                                     "facecolor": STYLE[a["kind"]]["color"],
+                                     "facecolor": style[a["kind"]][0],
                                      "edgecolor": "#555555"})
             card = CARD.get(a["kind"])
             if card:
@@ -207,15 +214,20 @@ def picture(graph: trig.TriggerGraph) -> str:
         ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
         ax.set_ylim(-rows / 2 - 0.2, rows / 2 + 0.2)
         fig.subplots_adjust(left=0.01, right=0.99, top=0.99, bottom=0.01)
-        svg = _svg(fig, "triggers")
+        svg = svg_element(fig, "triggers")
         plt.close(fig)
     return svg
 
 
 def context(graph: trig.TriggerGraph) -> dict:
-    """What ``triggers.html`` shows: the picture and its boxes' colours by kind."""
+    """What ``triggers.html`` shows: the picture, and its legend — the items' colours
+    with the word of their kind (ページ, 敵 …; the template names the events' and the
+    sources' boxes)."""
     from markupsafe import Markup
 
+    style = styles(graph)
     # matplotlib escapes the text it writes (designer text stays text)
     return {"svg": Markup(picture(graph)),
-            "colors": {kind: style["color"] for kind, style in STYLE.items()}}
+            "items": [(kinds.word(kinds.by_code(code)), fill) for code, (fill, _) in style.items()
+                      if code not in NODE_STYLE],
+            "event_fill": NODE_STYLE["event"][0], "source_fill": NODE_STYLE["source"][0]}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from analysis import graph as trig
 from analysis.content import Content
-from dsl import ast
+from contract import kinds
 
 __all__ = ["Triggers", "markdown", "written_in"]
 
@@ -40,15 +40,15 @@ def _same(key: tuple, kept: tuple) -> bool:
             and all(a is b for a, b in zip(enemies, old_enemies)))
 
 
-#: The items a document can hold that have 作用: (AST class, item kind of the graph).
-ITEM_KINDS = ((ast.Page, "page"), (ast.Enemy, "enemy"), (ast.Balance, "balance"))
-
-
 def written_in(result, path: str) -> set[tuple[str, str]]:
     """The items (kind, id) the document ``path`` holds, as its check ``result`` parsed it
-    (the balance's id is ``balance``, as the graph names it)."""
-    return {(kind, getattr(item, "id", None) and item.id.text or kind)
-            for cls, kind in ITEM_KINDS for item in result.items_of(path, cls)}
+    (an item without an id — the balance — by its kind's code, as the graph names it)."""
+    found = set()
+    for item in result.items_of(path, object):
+        kind = kinds.of(item)
+        if kind is not None:
+            found.add((kind.code, item.id.text if kind.named else kind.code))
+    return found
 
 
 def _effects_at(graph: trig.TriggerGraph, written: set, line: int) -> list[str]:
@@ -68,16 +68,26 @@ def _sets_off(graph: trig.TriggerGraph, node: str) -> list[str]:
             for event, listeners in graph.sets_off(node) if listeners]
 
 
+#: What the hover says of an event every stage brings (its producers are not listed).
+EVERY_BATTLE = "（どの戦いでも必ず起こる）"
+
+
+def _rules_naming(graph: trig.TriggerGraph, pages: list[str]) -> list[str]:
+    """The rules that name these pages as producers, as the graph says them (プレイ後に
+    除外されるページ: …)."""
+    return [a["why"] for _, _, a in graph.graph.edges(data=True)
+            if set(a.get("pages", ())) & set(pages)]
+
+
 def _set_off_by(graph: trig.TriggerGraph, node: str) -> list[str]:
     """Each event a continuing 作用 waits for, with what produces it."""
     rows = []
     for cause in graph.triggered_by(node):
         parts = [f"`{graph.label(m)}`" for m in cause.effects]
-        if cause.pages:
-            parts.append("プレイ後に除外されるページ: " + "、".join(cause.pages))
+        parts += _rules_naming(graph, cause.pages)
         parts += [graph.label(m) for m in cause.sources]
         if cause.event[len("event:"):] in trig.EVERY_STAGE:
-            parts.append("（毎ステージ起こる）")
+            parts.append(EVERY_BATTLE)
         rows.append(f"- {graph.label(cause.event)} ← {'、'.join(parts) or 'なし'}")
     return rows
 
