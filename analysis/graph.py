@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from contract import vocabulary as vocab
 from contract.tables import Sayou
@@ -84,6 +85,27 @@ def written(source, line: int) -> str:
     return lines[index].split("#", 1)[0].strip()
 
 
+#: Events every stage brings whatever its deck holds: the turn's phases (ターンの進行) and
+#: the enemy's defeat that ends it. A 作用 producing one sets off nothing the stage would
+#: not set off anyway, and listing every producer of one says nothing.
+EVERY_STAGE = frozenset({"enemy_hp_zero"}.union(*(r.events for r in ev.SOURCES
+                                                   if r.source == "turn")))
+
+
+def _code(event: str) -> str:
+    return event[len("event:"):]
+
+
+class Cause(NamedTuple):
+    """What sets a continuing 作用 off (``TriggerGraph.triggered_by``): the event node, the
+    作用 nodes producing it, the ids of pages a rule names, the rules' source nodes."""
+
+    event: str
+    effects: list[str]
+    pages: list[str]
+    sources: list[str]
+
+
 @dataclass
 class TriggerGraph:
     """The trigger graph of one content (``build``), and the questions asked of it."""
@@ -114,6 +136,48 @@ class TriggerGraph:
             producers = sorted(self._producers(event), key=self._order)
             out.append((event, producers))
         return out
+
+    def triggers(self, node: str) -> list[tuple[str, list[str]]]:
+        """誘発する — what a page card lists of a 作用: ``sets_off`` less the events no
+        other 作用 listens to and those every stage brings anyway (``EVERY_STAGE``: any
+        damage ends a stage, so a heal 毎 敵のHPが0になった時 is no news of one page)."""
+        return [(event, listeners) for event, listeners in self.sets_off(node)
+                if listeners and _code(event) not in EVERY_STAGE]
+
+    def triggered_by(self, node: str) -> list["Cause"]:
+        """誘発される — what a page card lists of a continuing 作用 (a one-shot waits for
+        its own page's play or tear: nothing to list): each event it waits for, the 作用
+        that produce it (none listed for an event every stage brings: every damage would
+        be), the pages a rule names on the way (プレイ後に除外されるページ) and the rules'
+        sources (プレイヤーの行動 …)."""
+        if not self.graph.nodes[node]["continuing"]:
+            return []
+        causes = []
+        for event in self.graph.predecessors(node):
+            found = self._producers(event)
+            effects = sorted((m for m in found if self.graph.nodes[m]["kind"] == "effect"),
+                             key=self._order)
+            sources = sorted((m for m in found if self.graph.nodes[m]["kind"] == "source"),
+                             key=self._order)
+            if _code(event) in EVERY_STAGE:
+                effects = []
+            causes.append(Cause(event, effects, self._named_pages(event), sources))
+        return causes
+
+    def _named_pages(self, event: str) -> list[str]:
+        """The pages named by the rules' edges into ``event``, directly or through the rules
+        (a page exiled after its play produces ページの除外 with its play)."""
+        found, todo, seen = {}, [event], set()
+        while todo:
+            e = todo.pop()
+            if e in seen:
+                continue
+            seen.add(e)
+            for m in self.graph.predecessors(e):
+                if self.graph.nodes[m]["kind"] == "event":
+                    found.update(dict.fromkeys(self.graph.edges[m, e].get("pages", ())))
+                    todo.append(m)
+        return sorted(found)
 
     def _events_reached(self, node: str) -> list[str]:
         """The events ``node`` produces and those the rules turn them into (in order)."""
@@ -192,7 +256,7 @@ def build(content: Content) -> TriggerGraph:
     exiled = [p.id for p in content.pages.values() if p.after_play.startswith("exile")]
     if exiled:
         g.add_edge(event_node("play"), event_node("exile"), relation="rule",
-                   why="プレイ後に除外されるページ: " + ", ".join(exiled))
+                   why="プレイ後に除外されるページ: " + ", ".join(exiled), pages=tuple(exiled))
     for kind, item, place, index, effect, source in placed_effects(content):
         node = effect_node(kind, item, place, index)
         g.add_node(node, kind="effect", item_kind=kind, item=item, place=place, index=index,

@@ -1,7 +1,8 @@
 """カタログ — the HTML catalog of every page and enemy, rendered from the tables.
 
 One ``index.html`` that opens straight from disk, its ``vocabulary.html`` (the
-vocabulary page every term of the rules text links to) and ``pool.csv`` (the pool table
+vocabulary page every term of the rules text links to), ``triggers.html`` (the picture of
+the trigger graph: catalog/triggers.py) and ``pool.csv`` (the pool table
 for a spreadsheet, catalog/pool_csv.py): CSS and the filter script are inline, nothing is
 fetched. Jinja2 autoescapes everything (designer text is data, never markup),
 and undefined names are errors. The output is deterministic: same tables, same bytes.
@@ -21,7 +22,7 @@ from contract import disk
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
 
-from . import compare, enemy_turns, lab, numberline, pool_csv, vocabulary_page
+from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
 from .phrasing import (Piece, body_pieces, condition_pieces, phrase, phrase_pieces, term,
@@ -30,6 +31,8 @@ from .phrasing import (Piece, body_pieces, condition_pieces, phrase, phrase_piec
 TEMPLATES = Path(__file__).with_name("templates")
 #: The pool table as a CSV file, beside the index (catalog/pool_csv.py).
 POOL_CSV = "pool.csv"
+#: The picture of the trigger graph, beside the index (catalog/triggers.py).
+TRIGGERS = "triggers.html"
 
 #: One row per Intent kind of contract.vocabulary.INTENT_KINDS.
 INTENT_TEXT = {
@@ -294,6 +297,10 @@ def _turns_view(enemy) -> dict:
             "blockades": enemy_turns.blockades(enemy)}
 
 
+#: A card with nothing that triggers or is triggered (catalog/triggers.py).
+NO_LINKS = {"triggers": [], "triggered_by": []}
+
+
 def page_view(page, tables) -> dict:
     """What the catalog shows of one page (its faces' rules text, pens, 破却 …): the words
     other renderings of a page (print and play) reuse rather than rephrase."""
@@ -332,21 +339,26 @@ def _document(shown: dict) -> str:
 
 def context(tables, examples: dict[str, list] | None = None,
             sim: dict[str, str] | None = None, lab_report: dict | None = None,
-            views: list[dict] | None = None, printed: dict[str, str] | None = None) -> dict:
+            views: list[dict] | None = None, printed: dict[str, str] | None = None,
+            graph=None) -> dict:
     """What the catalog's index shows (``render``'s arguments), its pool table's CSV
-    records (catalog/pool_csv.py) included."""
+    records (catalog/pool_csv.py) and each card's trigger links (catalog/triggers.py,
+    from ``graph``, the content's trigger graph: built here when not given) included."""
     examples, sim, printed = examples or {}, sim or {}, printed or {}
+    links = triggers.card_links(graph or triggers.graph_of(tables), tables)
     figures = lab.figures(lab_report, tables)
     ages = compare.typical_ages(tables.balance)
     starter = Counter(tables.starter())
     pages = [{**view, "examples": examples.get(view["id"], []),
               "sim": sim.get(view["id"]), "printed": printed.get(f"page/{view['id']}"),
               **_compare_view(tables.pages[view["id"]], tables.balance, ages),
-              "lab": figures["pages"].get(view["id"])}
+              "lab": figures["pages"].get(view["id"]),
+              "links": links.get(("page", view["id"]), NO_LINKS)}
              for view in (views if views is not None else _page_views(tables))]
     ordered = sorted(tables.enemies.values(), key=lambda e: e.id)
     enemies = [{**_enemy_view(e), **_turns_view(e), "examples": examples.get(e.id, []),
-                "lab": figures["enemies"].get(e.id), "printed": printed.get(f"enemy/{e.id}")}
+                "lab": figures["enemies"].get(e.id), "printed": printed.get(f"enemy/{e.id}"),
+                "links": links.get(("enemy", e.id), NO_LINKS)}
                for e in ordered]
     by_origin: dict[str, list] = {}
     for page in pages:
@@ -382,6 +394,12 @@ def context(tables, examples: dict[str, list] | None = None,
     }
 
 
+def render_triggers(graph) -> str:
+    """The page of the trigger graph's picture (catalog/triggers.py) from the content's
+    trigger graph (``triggers.graph_of``)."""
+    return environment().get_template("triggers.html.j2").render(**triggers.context(graph))
+
+
 def render_vocabulary(tables, views: list[dict] | None = None) -> str:
     """The vocabulary page: every entry of the vocabulary reference with its meaning, and
     the pages whose rules text uses it (catalog.vocabulary_page) — the anchors of the
@@ -404,10 +422,13 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     Errors are OSError (the caller says what went wrong)."""
     out.mkdir(parents=True, exist_ok=True)
     views = _page_views(tables)  # each page phrased once, for both documents
+    graph = triggers.graph_of(tables)  # built once, for the cards and the picture
     # the vocabulary page first: the index never links to a page not written yet
     disk.write(out / "vocabulary.html", render_vocabulary(tables, views), inside=out,
                replace=True)
-    shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed)
+    disk.write(out / TRIGGERS, render_triggers(graph), inside=out, replace=True)
+    shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed,
+                    graph)
     # the pool table's CSV before the index too: its 「CSVで保存」 links to it
     disk.write(out / POOL_CSV, pool_csv.document(shown["csv"]["header"],
                                                  list(shown["csv"]["rows"].values())),

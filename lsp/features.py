@@ -227,13 +227,17 @@ def _item_markdown(word: str, result: Result, pages: dict, enemies: dict) -> lis
 
 
 def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemies: dict,
-          diagnostics=()) -> str | None:
+          diagnostics=(), triggers: str | None = None) -> str | None:
     """The hover text at ``col`` of ``line`` (line ``line_no``, 0-based): an item id's page
-    or enemy, a word's glossary meaning, and the explanation of every diagnostic there."""
+    or enemy, a word's glossary meaning, what the 作用 of the line sets off and what sets
+    it off (``triggers``: lsp.triggers.markdown), and the explanation of every diagnostic
+    there."""
     sections = []
     word = word_at(line, col)
     if word is not None:
         sections += _item_markdown(word[0], result, pages, enemies) or glossary(word[0])
+    if triggers:
+        sections.append(triggers)
     for diag in diagnostics:
         if _inside(diag.span, line_no, col):
             text = explanation(diag.code)

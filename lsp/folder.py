@@ -25,6 +25,7 @@ from contract import kinds
 from scenario.stage import examples_of
 
 from .examples import Runs
+from .triggers import Triggers
 
 __all__ = ["Folder", "Folders", "content_root", "interface"]
 
@@ -121,6 +122,7 @@ class Folder:
         self.pages: dict[str, object] = {}  # id → contract.tables.Page, last without errors
         self.enemies: dict[str, object] = {}  # id → contract.tables.Enemy, likewise
         self.balance = None  # contract.tables.Balance, last without errors
+        self.triggers = Triggers()  # the trigger graph of the pages, enemies and balance
         self.runs = Runs()  # the last outcome of each example run from the editor
         self._prepared: dict[str, tuple] = {}  # path → (text, prepared text, problems)
         self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
@@ -181,6 +183,11 @@ class Folder:
         self.enemies.update((e.id, e) for e in result.model.enemies if e is not None)
         self.balance = result.model.balance or self.balance
         return result
+
+    def trigger_graph(self):
+        """The trigger graph (analysis.graph) of the last checked pages, enemies and
+        balance: built again only when one of them changed since the last one asked."""
+        return self.triggers.graph(self.pages, self.enemies, self.balance)
 
     def full(self, path: str) -> tuple[Result, list[dict]]:
         """The document ``path`` with every file of the folder checked, as ``jibunki lint``

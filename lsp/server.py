@@ -26,7 +26,7 @@ from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
 
-from . import analysis, examples, features, lab_lens
+from . import analysis, examples, features, lab_lens, triggers
 from .completion import completions
 from .folder import Folder, Folders, interface
 from .pending import Pending
@@ -393,8 +393,9 @@ def make_server() -> JibunkiServer:
         if found is None:
             return None
         folder, path, result, line, row, col = found
+        said = triggers.markdown(folder.trigger_graph(), triggers.written_in(result, path), row)
         text = features.hover(line, row, col, folder.latest or result, folder.pages,
-                              folder.enemies, result.diagnostics)
+                              folder.enemies, result.diagnostics, said)
         if text is None:
             return None
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))

@@ -129,6 +129,12 @@ def _svg(fig, prefix: str) -> str:
     return tag.sub(rename, text).rstrip("\n")
 
 
+def svg_element(fig, prefix: str) -> str:
+    """The figure as an SVG element to inline in a page of another room (the catalog's
+    trigger graph): ``_svg``'s, its ids prefixed with ``prefix``."""
+    return _svg(fig, prefix)
+
+
 @contextlib.contextmanager
 def plotting(salt: str):
     """Where a page's plots are drawn: matplotlib off-screen, with RC (``salt``: the SVG

@@ -273,9 +273,12 @@ def test_the_catalog_imports_only_the_contract_the_table_loader_and_jinja2():
     # (pygments: the lexer of its code view, catalog.lexer).
     import sys
 
-    # and the runtime's pure rules it draws with (escalation, seat moves, active faces)
+    # and the runtime's pure rules it draws with (escalation, seat moves, active faces);
+    # the trigger graph (analysis) and its picture (networkx, matplotlib, the labs' plot
+    # settings: sim.render_html; markupsafe: the picture inlined as markup)
     allowed = {"contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-               "runtime.sides", "jinja2", "catalog", "pygments"}
+               "runtime.sides", "jinja2", "catalog", "pygments", "analysis", "networkx",
+               "matplotlib", "markupsafe", "sim.render_html"}
     found = set()
     for path in (ROOT / "catalog").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):  # local ones too
@@ -307,7 +310,8 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
     with pytest.raises(OSError):
         render_module.write(tables, out, {"tabidachi": []})
     assert index.read_bytes() == before and vocabulary.read_bytes() == words
-    assert sorted(p.name for p in out.iterdir()) == ["index.html", "pool.csv", "vocabulary.html"]
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "pool.csv", "triggers.html",
+                                                   "vocabulary.html"]
 
 
 # ------------------------------------------- the phrasing table, every combination

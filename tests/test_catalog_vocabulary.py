@@ -192,7 +192,7 @@ def test_the_catalog_folder_is_both_pages_and_deterministic(tmp_path, tables):
     first = {p.name: p.read_bytes() for p in out.iterdir()}
     render_module.write(tables, out)
     assert first == {p.name: p.read_bytes() for p in out.iterdir()}
-    assert sorted(first) == ["index.html", "pool.csv", "vocabulary.html"]
+    assert sorted(first) == ["index.html", "pool.csv", "triggers.html", "vocabulary.html"]
     words = first["vocabulary.html"]
     assert b"http" not in words and b"<script" not in words  # nothing to fetch, nothing to run
 

@@ -59,8 +59,10 @@ ALLOWED = {
     "compiler": ({"compiler", "dsl", "contract", "analysis"},
                  {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
+    # (sim.render_html: the plots' settings and SVG inlining, for the trigger graph's picture)
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-                 "runtime.sides", "analysis"}, {"jinja2", "markupsafe", "pygments"}),
+                 "runtime.sides", "analysis", "sim.render_html"},
+                {"jinja2", "markupsafe", "pygments", "networkx", "matplotlib"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime", "analysis"}, set()),
     # dsl.diskcache: where the prompt's history lives (the user's private cache folder);
     # click: terminal.click_ja gives the command line's own messages in Japanese
