@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from contract.tables import Sayou
+from contract.vocabulary import W
 
 
 class Event(NamedTuple):
@@ -36,30 +37,23 @@ class Event(NamedTuple):
 
 
 EVENTS = (
-    Event("play", "ページのプレイ", "on_play", False),
-    Event("cross", "座を跨ぐ", "on_cross", False),
+    Event("play", f"ページの{W.scope.play}", "on_play", False),
+    Event("cross", f"{W.variable.seat}を{W.condition_word.crosses}", "on_cross", False),
     Event("tear", "ページを破る", "on_tear", False),
     Event("pen", "ペンで書く", "on_pen", False),
     Event("hit", "被弾", "on_hit", False),
-    Event("exile", "ページの除外", "on_exile", True),
+    Event("exile", f"ページの{W.region.exile}", "on_exile", True),
     Event("leave", "ページが領域を出る", None, True),
-    Event("damage", "敵HPへの1発", None, True),
-    Event("enemy_hp_zero", "敵HPが0になる", "on_enemy_hp_zero", False),
-    Event("fray", "綻びが増える", None, True),
-    Event("reward", "綻び報酬", "on_reward", True),
+    Event("damage", f"{W.variable.enemy_hp}への1発", None, True),
+    Event("enemy_hp_zero", f"{W.variable.enemy_hp}が0になる", "on_enemy_hp_zero", False),
+    Event("fray", f"{W.variable.fray}が増える", None, True),
+    Event("reward", W.timing.on_reward.removesuffix("時"), "on_reward", True),
     Event("flag", "フラグが立つ", None, True),
-    Event("turn_start", "ターン開始", "turn_start", False),
-    Event("after_steps_refill", "歩の回復", "after_steps_refill", False),
-    Event("after_draw", "ドロー", "after_draw", False),
-    Event("on_end_declared", "ターン終了宣言", "on_end_declared", False),
-    Event("after_defense", "防御獲得", "after_defense", False),
-    Event("before_enemy", "敵の行動前", "before_enemy", False),
-    Event("after_enemy", "敵の行動後", "after_enemy", False),
-    Event("turn_end", "ターン終了", "turn_end", False),
-    Event("stage_start", "ステージ開始", "stage_start", False),
-    Event("stage_end", "ステージ終了", "stage_end", False),
-    Event("run_start", "ラン開始", "run_start", False),
-    Event("run_end", "ラン終了", "run_end", False),
+    # the turn's and the stage's moments: named as their timings are
+    *(Event(code, getattr(W.timing, code), code, False)
+      for code in ("turn_start", "after_steps_refill", "after_draw", "on_end_declared",
+                   "after_defense", "before_enemy", "after_enemy", "turn_end", "stage_start",
+                   "stage_end", "run_start", "run_end")),
 )
 
 BY_CODE = {e.code: e for e in EVENTS}
@@ -108,17 +102,17 @@ class Rule(NamedTuple):
 SOURCES = (
     Rule("player", "プレイヤーの行動", ("play", "cross", "tear", "pen")),
     Rule("enemy", "敵の行動", ("hit",)),
-    Rule("turn", "ターンの進行", ("turn_start", "after_steps_refill", "after_draw",
+    Rule("turn", f"{W.scope.turn}の進行", ("turn_start", "after_steps_refill", "after_draw",
                                "on_end_declared", "after_defense", "before_enemy",
                                "after_enemy", "turn_end", "stage_start", "stage_end",
                                "run_end")),
 )
 #: Events that set off others by the rules alone: event → (events, why).
 CHAINS = {
-    "tear": (("fray", "leave"), "破ったページは手札を出て、綻びが増える"),
-    "pen": (("fray",), "ペンで書くと綻びが増える"),
-    "fray": (("reward",), "綻びが区切りを越えると綻び報酬"),
-    "enemy_hp_zero": (("stage_end",), "敵HPが0になるとステージが終わる"),
+    "tear": (("fray", "leave"), f"破ったページは{W.region.hand}を出て、{W.variable.fray}が増える"),
+    "pen": (("fray",), f"ペンで書くと{W.variable.fray}が増える"),
+    "fray": (("reward",), f"{W.variable.fray}が区切りを越えると{W.timing.on_reward.removesuffix('時')}"),
+    "enemy_hp_zero": (("stage_end",), f"{W.variable.enemy_hp}が0になると{W.scope.stage}が終わる"),
 }
 #: A page whose destination after play is 除外 produces these with its play.
 EXILED_AFTER_PLAY = ("exile",)

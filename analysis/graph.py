@@ -31,8 +31,10 @@ from . import events as ev
 from .content import Content
 
 #: Where a 作用 is written, in its item: the Japanese name of each place.
-PLACES = {"future": "未来面", "past": "過去面", "pen:future": "ペン 未来面",
-          "pen:past": "ペン 過去面", "tear": "破却", "trait": "特性", "reward": "綻び報酬"}
+PLACES = {"future": vocab.W.face.future, "past": vocab.W.face.past,
+          "pen:future": f"ペン {vocab.W.face.future}", "pen:past": f"ペン {vocab.W.face.past}",
+          "tear": "破却", "trait": "特性",
+          "reward": vocab.W.timing.on_reward.removesuffix("時")}
 #: The timing a 作用 of each place waits for when it is a one-shot (its item's own act).
 OWN_EVENT = {"future": "play", "past": "play", "pen:future": "play", "pen:past": "play",
              "tear": "tear"}
@@ -256,7 +258,7 @@ def build(content: Content) -> TriggerGraph:
     exiled = [p.id for p in content.pages.values() if p.after_play.startswith("exile")]
     if exiled:
         g.add_edge(event_node("play"), event_node("exile"), relation="rule",
-                   why="プレイ後に除外されるページ: " + ", ".join(exiled), pages=tuple(exiled))
+                   why=f"{vocab.W.scope.play}後に{vocab.W.region.exile}されるページ: " + ", ".join(exiled), pages=tuple(exiled))
     for kind, item, place, index, effect, source in placed_effects(content):
         node = effect_node(kind, item, place, index)
         g.add_node(node, kind="effect", item_kind=kind, item=item, place=place, index=index,
