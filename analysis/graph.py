@@ -163,10 +163,10 @@ class TriggerGraph:
                              key=self._order)
             if _code(event) in EVERY_STAGE:
                 effects = []
-            causes.append(Cause(event, effects, self._named_pages(event), sources))
+            causes.append(Cause(event, effects, self.named_pages(event), sources))
         return causes
 
-    def _named_pages(self, event: str) -> list[str]:
+    def named_pages(self, event: str) -> list[str]:
         """The pages named by the rules' edges into ``event``, directly or through the rules
         (a page exiled after its play produces ページの除外 with its play)."""
         found, todo, seen = {}, [event], set()

@@ -31,14 +31,20 @@ WITNESS_SUFFIX = ".witness.scenario"
 @click.option("--witness", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="終わりのない連鎖（W006）を起こす例を、項目ごとに "
                    f"<id>{WITNESS_SUFFIX} としてこのフォルダに書きます（なければ作ります）。")
+@click.option("--play", "battles", type=click.IntRange(0, 100_000), default=0,
+              metavar="N", help="名前を挙げたページごとに N 戦（無作為の打ち手、はじめのデッキ＋1 枚）"
+                               "して、手札にあるときに出せた割合と、出せなかったときにいちばん多く"
+                               "止めた条件を測ります（0: 測らない）。")
 def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
-            witness: Path | None) -> None:
+            witness: Path | None, battles: int) -> None:
     """ページが何を起こすかを解析します。
 
     バトルの前に、作用の文面だけから、ページが何を起こし、何に起こされるかを示します。
     IDS（ページか敵の id）を省くとコンテンツ全体を解析します。作用ごとに、起こす出来事と
     それを待つ作用、その作用を起こすものを示し、最後に所見（W006 終わりのない作用の連鎖、
-    W009 何も起こさないタイミング など）をコード付きで挙げます。
+    W009 何も起こさないタイミング など）をコード付きで挙げます。ページには、
+    jibunki sim --html の報告があればその出した回数/戦を、--play N なら N 戦で測った
+    出せる割合と止めた条件を添えます。
     終了コード: 0 解析できた（所見はあってもよい）、1 コンテンツにエラー、2 使い方の誤り。"""
     from analysis.content import Content
     from analysis.findings import findings
@@ -58,14 +64,23 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     graph = build(analysed)
     found = findings(analysed)
     items = _items(analysed, ids)
+    if battles and not ids:
+        raise click.UsageError("--play は測るページの id と一緒に指定してください"
+                               "（例: jibunki analyze hatsukoi --play 200）")
+    measured = _measured(result, [i for kind, i in items if kind == "page"], battles)
+    lab = _lab_play_rates()
     if fmt == "json":
-        click.echo(json.dumps({"graph": graph.to_dict(),
-                               "items": [_item_view(graph, kind, item) for kind, item in items],
+        views = [{**_item_view(graph, kind, item),
+                  **({"measured": measured[item]} if item in measured else {}),
+                  **({"lab_play_rate": lab[item]} if kind == "page" and item in lab else {})}
+                 for kind, item in items]
+        click.echo(json.dumps({"graph": graph.to_dict(), "items": views,
                                "findings": [f._asdict() for f in _shown(found, ids)]},
                               ensure_ascii=False, indent=2))
     else:
         for kind, item in items:
-            _say_item(graph, analysed, kind, item)
+            _say_item(graph, analysed, kind, item, measured.get(item),
+                      lab.get(item) if kind == "page" else None)
         _say_findings(_shown(found, ids), analysed)
     if witness is not None:
         _write_witnesses(witness, _shown(found, ids))
@@ -88,13 +103,63 @@ def _item_view(graph, kind: str, item: str) -> dict:
     return {"kind": kind, "id": item, "effects": [
         {"node": node, "label": graph.label(node),
          "sets_off": [{"event": e, "listeners": ls} for e, ls in graph.sets_off(node)],
-         "set_off_by": [{"event": e, "producers": ps} for e, ps in graph.set_off_by(node)]}
+         "set_off_by": [{"event": e, "producers": ps, "pages": graph.named_pages(e)}
+                        for e, ps in graph.set_off_by(node)]}
         for node in graph.effects(kind, item)]}
 
 
-def _say_item(graph, content, kind: str, item: str) -> None:
+def _measured(result, pages: list[str], battles: int) -> dict[str, dict]:
+    """Each page's playability over ``battles`` seeded battles (sim/blocking.py), as plain
+    data; none when ``battles`` is 0."""
+    if not battles or not pages:
+        return {}
+    from runtime.tables import from_dicts
+    from sim.blocking import measure
+
+    tables = from_dicts(result.tables)
+    return {page: measure(tables, page, seeds=range(battles)).to_dict() for page in pages}
+
+
+def _lab_play_rates() -> dict[str, dict]:
+    """page id → its plays per battle and policy in the balance lab's last report
+    (``jibunki sim --html`` leaves it in generated/sim/), when there is one."""
+    from commands.common import DEFAULT_GENERATED
+    from sim.report_html import read_report
+
+    report = read_report(DEFAULT_GENERATED / "sim")
+    if report is None:
+        return {}
+    policy = report.get("settings", {}).get("policy")
+    return {row["id"]: {"play_rate": row.get("play_rate"), "policy": policy,
+                        "pairs": row.get("pairs")}
+            for row in report.get("pages", []) if isinstance(row, dict) and "id" in row}
+
+
+def _say_measured(measured: dict | None, lab: dict | None) -> None:
+    """The page's play rate in the lab's last report and as measured here (--play)."""
+    if lab is not None and lab.get("play_rate") is not None:
+        click.echo(f"  実験室の報告（{lab['policy']}、{lab['pairs']} 組）: "
+                   f"出した {lab['play_rate']:.2f} 回/戦")
+    if measured is None:
+        return
+    click.echo(f"  測定（無作為の打ち手、{measured['battles']} 戦、はじめのデッキ＋1 枚）: "
+               f"出した {measured['plays_per_battle']:.2f} 回/戦、手札にあった判断 "
+               f"{measured['decisions']} 回のうち出せたのは {measured['playable_share']:.1%}")
+    top = measured["top_blocker"]
+    if top is not None:
+        click.echo(f"    いちばん多く止めたもの: {top['blocker']}（出せなかった判断の {top['share']:.1%}）")
+    from contract.vocabulary import W
+
+    for side, held in measured["sides"].items():
+        click.echo(f"    {getattr(W.face, side)}: 発動する面だった判断 {held['decisions']} 回、条件が揃ったのは "
+                   f"{held['share']:.1%}")
+
+
+def _say_item(graph, content, kind: str, item: str, measured: dict | None = None,
+              lab: dict | None = None) -> None:
     thing = content.pages[item] if kind == "page" else content.enemies[item]
     click.echo(f"{'ページ' if kind == 'page' else '敵'} {item}「{thing.name}」")
+    _say_measured(measured, lab)
     nodes = graph.effects(kind, item)
     if not nodes:
         click.echo("  作用なし")
@@ -104,7 +169,10 @@ def _say_item(graph, content, kind: str, item: str) -> None:
             heard = "、".join(graph.label(n) for n in listeners) or "待つ作用なし"
             click.echo(f"    起こす: {graph.label(event)} → {heard}")
         for event, producers in graph.set_off_by(node):
-            by = "、".join(graph.label(n) for n in producers) or "起こすものなし"
+            pages = graph.named_pages(event)  # the rules name them (exiled after its play)
+            named = f"（{', '.join(pages)} のプレイ）" if pages else ""
+            by = "、".join(graph.label(n) + (named if n == "rules:player" else "")
+                          for n in producers) or "起こすものなし"
             click.echo(f"    起こされる: {graph.label(event)} ← {by}")
     click.echo()
 

@@ -83,3 +83,58 @@ def test_a_witness_is_never_written_through_a_link_out_of_the_folder(looping, tm
     assert result.exit_code == 1
     assert "kaeri.witness.scenario" in result.output and "書けません" in result.output
     assert elsewhere.read_text(encoding="utf-8") == "keep"
+
+
+#: A page whose faces need 9 pages in the hand (a hand holds 5 after the draw).
+CROWDED = """
+ページ mitsudo "密度" {
+  銘 30
+  出自 青年期
+  未来面 {
+    条件 手札 >= 9
+    敵HP -= 5
+  }
+  過去面 {
+    条件 手札 >= 9
+    敵HP -= 5
+  }
+}
+"""
+
+
+def test_play_measures_how_often_a_page_in_the_hand_can_be_played_and_what_stops_it(content):
+    with (content / "pages" / "青年期.page").open("a", encoding="utf-8") as out:
+        out.write(CROWDED)
+    result = invoke_cli("analyze", "mitsudo", "--play", "30", "--content", str(content))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "測定（無作為の打ち手、30 戦、はじめのデッキ＋1 枚）" in out
+    (top,) = [line for line in out.splitlines() if "いちばん多く止めたもの" in line]
+    assert "手札 >= 9" in top
+    data = json.loads(invoke_cli("analyze", "mitsudo", "--play", "30", "--content", str(content),
+                                 "--format", "json").output)
+    (item,) = data["items"]
+    measured = item["measured"]
+    assert measured["battles"] == 30 and measured["decisions"] > 0
+    assert 0 <= measured["playable_share"] < 1
+    assert "手札 >= 9" in measured["top_blocker"]["blocker"]
+
+
+def test_play_without_a_page_is_a_usage_error_in_japanese(content):
+    result = invoke_cli("analyze", "--play", "10", "--content", str(content))
+    assert result.exit_code == 2
+    assert "--play は測るページの id と一緒に指定してください" in result.output
+
+
+def test_a_page_shows_its_play_rate_from_the_labs_last_report(content, tmp_path, monkeypatch):
+    from sim.lab import FORMAT
+
+    folder = tmp_path / "generated" / "sim"
+    folder.mkdir(parents=True)
+    report = {"format": FORMAT, "settings": {"policy": "greedy"},
+              "pages": [{"id": "hatsukoi", "play_rate": 0.25, "pairs": 400}]}
+    (folder / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli("analyze", "hatsukoi", "--content", str(content))
+    assert result.exit_code == 0, result.output
+    assert "実験室の報告（greedy、400 組）: 出した 0.25 回/戦" in result.output
