@@ -169,17 +169,20 @@ class TriggerGraph:
     def named_pages(self, event: str) -> list[str]:
         """The pages named by the rules' edges into ``event``, directly or through the rules
         (a page exiled after its play produces ページの除外 with its play)."""
-        found, todo, seen = {}, [event], set()
+        return sorted({page for e in self._events_upstream(event)
+                       for m in self.graph.predecessors(e)
+                       if self.graph.nodes[m]["kind"] == "event"
+                       for page in self.graph.edges[m, e].get("pages", ())})
+
+    def _events_upstream(self, event: str) -> list[str]:
+        """``event`` and every event the rules turn into it, nearest first."""
+        seen, todo = {event: None}, [event]
         while todo:
-            e = todo.pop()
-            if e in seen:
-                continue
-            seen.add(e)
-            for m in self.graph.predecessors(e):
-                if self.graph.nodes[m]["kind"] == "event":
-                    found.update(dict.fromkeys(self.graph.edges[m, e].get("pages", ())))
+            for m in self.graph.predecessors(todo.pop(0)):
+                if self.graph.nodes[m]["kind"] == "event" and m not in seen:
+                    seen[m] = None
                     todo.append(m)
-        return sorted(found)
+        return list(seen)
 
     def _events_reached(self, node: str) -> list[str]:
         """The events ``node`` produces and those the rules turn them into (in order)."""
@@ -196,19 +199,8 @@ class TriggerGraph:
 
     def _producers(self, event: str) -> set[str]:
         """The 作用 and sources that produce ``event``, directly or through the rules."""
-        found, todo, seen = set(), [event], set()
-        while todo:
-            e = todo.pop()
-            if e in seen:
-                continue
-            seen.add(e)
-            for m in self.graph.predecessors(e):
-                kind = self.graph.nodes[m]["kind"]
-                if kind == "event":
-                    todo.append(m)
-                else:
-                    found.add(m)
-        return found
+        return {m for e in self._events_upstream(event) for m in self.graph.predecessors(e)
+                if self.graph.nodes[m]["kind"] != "event"}
 
     @cached_property
     def _position(self) -> dict[str, int]:
