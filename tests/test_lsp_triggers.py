@@ -31,6 +31,7 @@ def _at(line: int) -> types.Position:
     text = TRIGGER_PAGES.split("\n")[line - 1]
     return types.Position(line - 1, len(text) - len(text.lstrip()))
 
+
 @pytest.mark.asyncio
 @pytest.mark.slow
 async def test_hover_on_a_producer_names_the_listener_it_sets_off(client, content):
@@ -38,6 +39,7 @@ async def test_hover_on_a_producer_names_the_listener_it_sets_off(client, conten
     text = await _hover(client, uri, _at(PRODUCER_LINE))
     assert "この作用が誘発するもの" in text
     assert f"ページの除外 → `{LISTENER} 未来面 {LISTENER_LINE}行:" in text
+
 
 @pytest.mark.asyncio
 @pytest.mark.slow
@@ -50,6 +52,7 @@ async def test_hover_on_a_listener_names_what_sets_it_off(client, content):
     assert "プレイ後に除外されるページ: himitsu_kichi" in text
     # and the term's own glossary is still there, above
     assert text.index("この作用を誘発するもの") > 0
+
 
 @pytest.mark.asyncio
 @pytest.mark.slow
