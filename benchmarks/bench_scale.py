@@ -113,6 +113,12 @@ def _parse_each(parser, texts: list[str]) -> None:
         parser.parse(text)
 
 
+#: Warnings a random corpus may rightly get: two random pages of the same 銘 and shape
+#: where one is no better in any number (W010, "check by hand") — a few in 10,000 pages;
+#: the lint does the same work with them as without.
+CORPUS_FINDINGS = ("W010",)
+
+
 def measure(pages: int, repeats: int, floor_parser, folder: Path,
             seed: int) -> dict[str, list[float]]:
     """Seconds of each measure, ``repeats`` rounds, interleaved; raises SystemExit when
@@ -126,7 +132,7 @@ def measure(pages: int, repeats: int, floor_parser, folder: Path,
     }
 
     def look(name: str, value) -> None:
-        problems = getattr(value, "diagnostics", [])
+        problems = [d for d in getattr(value, "diagnostics", []) if d.code not in CORPUS_FINDINGS]
         if problems:
             for diag in problems[:10]:
                 print(f"  {diag.span}: {diag.code} {diag.message}", file=sys.stderr)

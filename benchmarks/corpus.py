@@ -77,18 +77,36 @@ def _fill(template: str, rng: random.Random, ids: list[str], own: str | None = N
                            origin=rng.choice(ORIGINS), other=other)
 
 
+#: Conditions a face may not ask, by side, given its page's 銘 (the corpus is clean
+#: content: no face whose conditions cannot hold, W008 — the 未来面 fires only while
+#: 刻 ≤ 銘, the 過去面 only while 刻 ≥ 銘; 20..40 is kept 5 away from 銘, which a face may
+#: also ask |銘 - 刻| >= 5 of).
+UNFIT = {"未来面": lambda year: {"刻 >= {n}"} | ({"20 <= 刻 <= 40"} if year < 25 else set()),
+         "過去面": lambda year: {"20 <= 刻 <= 40"} if year > 35 else set()}
+#: Conditions that cannot hold together: never drawn for one face.
+EXCLUSIVE = {frozenset({"跨ぐ", "跨がない"}), frozenset({"刻 >= {n}", "20 <= 刻 <= 40"})}
+
+
 def _face(rng: random.Random, ids: list[str], indent: str = "    ",
-          conditions: bool = True, own: str | None = None) -> str:
+          conditions: bool = True, own: str | None = None, side: str = "未来面",
+          year: int = 0) -> str:
     lines = []
     if conditions and rng.random() < 0.5:
-        conds = rng.sample(CONDITIONS, rng.randint(1, 2))
-        lines.append("条件 " + ", ".join(_fill(c, rng, ids, own) for c in conds))
+        unfit = UNFIT[side](year)
+        conds = [c for c in rng.sample(CONDITIONS, rng.randint(1, 2)) if c not in unfit]
+        if frozenset(conds) in EXCLUSIVE:
+            conds = conds[:1]
+        if conds:
+            lines.append("条件 " + ", ".join(_fill(c, rng, ids, own) for c in conds))
     lines += [_fill(e, rng, ids, own) for e in rng.sample(EFFECTS, rng.randint(1, 3))]
     return "{\n" + "".join(f"{indent}{line}\n" for line in lines) + "  }"
 
 
 def page(i: int, rng: random.Random, ids: list[str]) -> str:
-    out = [f'ページ p{i} "ページ{i}" {{', f"  銘 {rng.randint(0, 120)}"]
+    # 銘 at least 5 inside the line's walls (0 and the balance's 寿命上限 80): a face asks
+    # |銘 - 刻| up to 5 on its own side of 銘 (W008 nearer a wall)
+    year = rng.randint(5, 75)
+    out = [f'ページ p{i} "ページ{i}" {{', f"  銘 {year}"]
     if rng.random() < 0.6:
         out.append(f"  綻び倍率 {rng.choice(['0.5', '0.8', '1.0', '1.2', '1.5', '2.0'])}")
     # The first pages take each origin in turn, so that an origin a 生成 filter names is
@@ -105,7 +123,8 @@ def page(i: int, rng: random.Random, ids: list[str]) -> str:
         out.append(f'  フレーバー "{i} 年目の、ありふれた一日。"')
     sides = rng.choice([("未来面",), ("過去面",), ("未来面", "過去面")])
     for side in ("未来面", "過去面"):
-        out.append(f"  {side} {_face(rng, ids, own=f'p{i}')}" if side in sides else f"  {side} 白紙")
+        out.append(f"  {side} {_face(rng, ids, own=f'p{i}', side=side, year=year)}"
+                   if side in sides else f"  {side} 白紙")
     if rng.random() < 0.3:
         # a pen on a written face keeps that face's conditions: it may not write its own (E045)
         out.append(f"  ペン {rng.choice(sides)} {_face(rng, ids, conditions=False, own=f'p{i}')}")

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from commands.checked import known, print_diagnostics
+from contract.vocabulary import W
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, why
 
 #: The suffix of a witness file (a 例 of jibunki test).
@@ -33,8 +34,8 @@ WITNESS_SUFFIX = ".witness.scenario"
                    f"<id>{WITNESS_SUFFIX} としてこのフォルダに書きます（なければ作ります）。")
 @click.option("--play", "battles", type=click.IntRange(0, 100_000), default=0,
               metavar="N", help="名前を挙げたページごとに N 戦（無作為の打ち手、はじめのデッキ＋1 枚）"
-                               "して、手札にあるときに出せた割合と、出せなかったときにいちばん多く"
-                               "止めた条件を測ります（0: 測らない）。")
+                               f"して、{W.region.hand}にあるときに出せた割合と、出せなかったときに"
+                               "いちばん多く止めた条件を測ります（0: 測らない）。")
 def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
             witness: Path | None, battles: int) -> None:
     """ページが何を起こすかを解析します。
@@ -143,13 +144,11 @@ def _say_measured(measured: dict | None, lab: dict | None) -> None:
     if measured is None:
         return
     click.echo(f"  測定（無作為の打ち手、{measured['battles']} 戦、はじめのデッキ＋1 枚）: "
-               f"出した {measured['plays_per_battle']:.2f} 回/戦、手札にあった判断 "
+               f"出した {measured['plays_per_battle']:.2f} 回/戦、{W.region.hand}にあった判断 "
                f"{measured['decisions']} 回のうち出せたのは {measured['playable_share']:.1%}")
     top = measured["top_blocker"]
     if top is not None:
         click.echo(f"    いちばん多く止めたもの: {top['blocker']}（出せなかった判断の {top['share']:.1%}）")
-    from contract.vocabulary import W
-
     for side, held in measured["sides"].items():
         click.echo(f"    {getattr(W.face, side)}: 発動する面だった判断 {held['decisions']} 回、条件が揃ったのは "
                    f"{held['share']:.1%}")
@@ -170,7 +169,7 @@ def _say_item(graph, content, kind: str, item: str, measured: dict | None = None
             click.echo(f"    起こす: {graph.label(event)} → {heard}")
         for event, producers in graph.set_off_by(node):
             pages = graph.named_pages(event)  # the rules name them (exiled after its play)
-            named = f"（{', '.join(pages)} のプレイ）" if pages else ""
+            named = f"（{', '.join(pages)} の{W.scope.play}）" if pages else ""
             by = "、".join(graph.label(n) + (named if n == "rules:player" else "")
                           for n in producers) or "起こすものなし"
             click.echo(f"    起こされる: {graph.label(event)} ← {by}")
