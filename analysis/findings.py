@@ -26,13 +26,20 @@ class Finding(NamedTuple):
     data: dict
 
 
-#: The checks, in order: each module's ``findings(content) -> list[Finding]``.
+#: The checks, in order: each module's ``findings(content) -> list[Finding]``; those of
+#: GRAPH_CHECKS also take the trigger graph (analysis/graph.py), built once for them all.
 CHECKS = ("cycles", "growth", "faces", "listeners", "dominance")
+GRAPH_CHECKS = ("cycles", "listeners")
 
 
-def findings(content: Content) -> list[Finding]:
-    """Every finding of every check, in CHECKS order, each check's in its own order."""
+def findings(content: Content, graph=None) -> list[Finding]:
+    """Every finding of every check, in CHECKS order, each check's in its own order;
+    ``graph``: the content's trigger graph when the caller has built it already."""
+    from .graph import build
+
+    graph = graph if graph is not None else build(content)
     found: list[Finding] = []
     for name in CHECKS:
-        found.extend(importlib.import_module(f"{__package__}.{name}").findings(content))
+        check = importlib.import_module(f"{__package__}.{name}").findings
+        found.extend(check(content, graph) if name in GRAPH_CHECKS else check(content))
     return found

@@ -63,7 +63,7 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     analysed = Content.of_model(result.model)
     known("ページ・敵", ids, set(analysed.pages) | set(analysed.enemies))
     graph = build(analysed)
-    found = findings(analysed)
+    found = findings(analysed, graph)
     items = _items(analysed, ids)
     if battles and not ids:
         raise click.UsageError("--play は測るページの id と一緒に指定してください"

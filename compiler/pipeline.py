@@ -326,19 +326,26 @@ def analyze(c: Compilation) -> None:
     from analysis.content import Content
     from analysis.findings import findings
 
-    from .codes import CODES
-
     try:
         found = findings(Content.of_model(c.model))
     except Exception as exc:  # a bug in jibunki: said once, where the content begins
         first = next(iter(c.symbols.pages.values()))
         c.diagnostics.append(internal_error(exc, head(first.span)))
         return
+    c.diagnostics.extend(finding_diagnostics(c.symbols, found))
+
+
+def finding_diagnostics(symbols: Symbols, found, path: str | None = None) -> list[Diagnostic]:
+    """The analysis' findings as coded warnings at their 作用 (``finding_span``); of the
+    file ``path`` only, when named."""
+    from .codes import CODES
+
+    out = []
     for finding in found:
-        span = finding_span(c.symbols, finding.kind, finding.item, finding.line)
-        if span is not None:
-            c.diagnostics.append(CODES[finding.code].at(span, finding.message,
-                                                        hint=finding.hint))
+        span = finding_span(symbols, finding.kind, finding.item, finding.line)
+        if span is not None and (path is None or span.path == path):
+            out.append(CODES[finding.code].at(span, finding.message, hint=finding.hint))
+    return out
 
 
 def finding_span(symbols: Symbols, kind: str, item: str, line: int | None) -> Span | None:

@@ -13,7 +13,7 @@ diagnostics, each at the 作用 it is about, as lint shows them.
 from __future__ import annotations
 
 from compiler.lint import Result
-from compiler.pipeline import finding_span
+from compiler.pipeline import finding_diagnostics
 
 
 def diagnostics(folder, path: str, result: Result) -> list:
@@ -30,14 +30,7 @@ def diagnostics(folder, path: str, result: Result) -> list:
         return []
     from analysis.findings import findings
 
-    from compiler.codes import CODES
-
-    found = []
-    for finding in findings(content):
-        span = finding_span(result.symbols, finding.kind, finding.item, finding.line)
-        if span is not None and span.path == path:
-            found.append(CODES[finding.code].at(span, finding.message, hint=finding.hint))
-    return found
+    return finding_diagnostics(result.symbols, findings(content), path)
 
 
 def _content(folder, path: str, result: Result):
