@@ -105,7 +105,7 @@ def _quiet_fonts():
         log.setLevel(level)
 
 
-def _svg(fig, prefix: str) -> str:
+def svg_element(fig, prefix: str) -> str:
     """The figure as an SVG element for inlining: no XML prolog, and every id (and each
     reference to one) prefixed, so that three plots in one page never share an id; links
     to the page's own anchors open in the same tab."""
@@ -127,12 +127,6 @@ def _svg(fig, prefix: str) -> str:
         return t.replace(' target="_blank"', "")
 
     return tag.sub(rename, text).rstrip("\n")
-
-
-def svg_element(fig, prefix: str) -> str:
-    """The figure as an SVG element to inline in a page of another room (the catalog's
-    trigger graph): ``_svg``'s, its ids prefixed with ``prefix``."""
-    return _svg(fig, prefix)
 
 
 @contextlib.contextmanager

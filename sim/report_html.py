@@ -23,7 +23,7 @@ from contract.vocabulary import W
 
 from . import observed, stats
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
-from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, _svg, check_format,
+from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, svg_element, check_format,
                           number, numbers_table, percent, percent_interval, plotting,
                           points, render_page, write_page)
 
@@ -205,7 +205,7 @@ def forest_plot(pages: list[dict]) -> str:
     _legend(ax, [(f"{v.word}（{counts[code]}）", v.colour, v.marker)
                  for code, v in VERDICTS.items()],
             target=any(p.get("target") for p in rows))
-    return _svg(fig, "forest")
+    return svg_element(fig, "forest")
 
 
 def win_rate_plot(enemies: list[dict], baseline: dict) -> str:
@@ -229,7 +229,7 @@ def win_rate_plot(enemies: list[dict], baseline: dict) -> str:
     _legend(ax, [(("目標" + look.word) if state != "none" else look.word, look.colour,
                   look.marker) for state, look in TARGET_STATES.items() if state in present],
             target=any(e.get("target") for e in enemies))
-    return _svg(fig, "winrate")
+    return svg_element(fig, "winrate")
 
 
 def damage_plot(enemies: list[dict]) -> str:
@@ -265,7 +265,7 @@ def damage_plot(enemies: list[dict]) -> str:
         ax.set_ylabel("%", fontsize=7, rotation=0, labelpad=8)
     axes[0].set_xlim(0, edges[-1])
     fig.supxlabel("1戦で失ったHP（縦軸: その敵との戦闘に占める割合 %、赤線: 平均）", fontsize=9)
-    return _svg(fig, "damage")
+    return svg_element(fig, "damage")
 
 
 def _plots(report: dict) -> dict:

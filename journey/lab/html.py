@@ -22,7 +22,7 @@ from pathlib import Path
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
-from sim.render_html import (WIDTH, HtmlColumn, _svg, check_format, number, numbers_table,
+from sim.render_html import (WIDTH, HtmlColumn, svg_element, check_format, number, numbers_table,
                              percent_interval, plotting, render_page, write_page)
 
 from . import load
@@ -140,7 +140,7 @@ def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
     ax.legend(handles=[Line2D([], [], color=c, marker=m, linestyle="", label=n)
                        for n, c, m, _ in series], loc="lower left", bbox_to_anchor=(0, 1.0),
               ncols=len(series), frameon=False, fontsize=8)
-    return _svg(fig, "outcome")
+    return svg_element(fig, "outcome")
 
 
 def load_plot(rows: list[dict]) -> str:
@@ -166,7 +166,7 @@ def load_plot(rows: list[dict]) -> str:
     for ax in (left, right):
         ax.grid(axis="x", color="#e9ecef")
         ax.set_axisbelow(True)
-    return _svg(fig, "load")
+    return svg_element(fig, "load")
 
 
 def _rung_colour(rung: dict, blind_index: int) -> str:
@@ -206,7 +206,7 @@ def ladder_plot(rows: list[dict]) -> str | None:
     ax.legend(handles=[Patch(color=c, label=n) for n, c in zip(names, colours + [UNDECIDED_COLOUR])],
               loc="lower left", bbox_to_anchor=(0, 1.0), ncols=min(4, len(names)), frameon=False,
               fontsize=8)
-    return _svg(fig, "ladder")
+    return svg_element(fig, "ladder")
 
 
 def score_plot(rows: list[dict]) -> str | None:
@@ -230,7 +230,7 @@ def score_plot(rows: list[dict]) -> str | None:
     ax.grid(axis="x", color="#e9ecef")
     ax.set_axisbelow(True)
     ax.set_xlabel("解き手の最高点（VP; 点の大きさ = その点の配りの数）")
-    return _svg(fig, "scores")
+    return svg_element(fig, "scores")
 
 
 def _plots(report: dict) -> dict:
