@@ -45,7 +45,7 @@ class Battle:
     the world (the rooms' modules hold the rules; see "the rooms" below)."""
 
     def __init__(self, tables: Tables, state: State, streams: Streams, *,
-                 record: bool = True):
+                 record: bool = True, facts: tuple | None = None):
         self.tables = tables
         self.state = state
         self.streams = streams
@@ -96,11 +96,14 @@ class Battle:
         #: way continues the same step, so a chain that asks the player is bounded too.
         self._links_made = 0
         self._links: dict[int, dict] = {}
+        if facts is None:
+            facts = (enemy_facts(tables, state.enemy["id"]) if state.enemy else None,
+                     page_facts(tables))
         #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
-        #: first stage.
-        self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
-        #: Page id → its playing.PageFacts (the tables' own, made once per tables).
-        self.page_facts = page_facts(tables)
+        #: first stage; page id → its playing.PageFacts (the tables' own, made once per
+        #: tables). ``facts`` gives both: a copy takes its original's rather than
+        #: looking them up again (a look-ahead copies the battle per option tried).
+        self.foe, self.page_facts = facts
 
     # ============================================================== creation
     @classmethod
@@ -577,10 +580,20 @@ class Battle:
         placed effect they name taken as the copy's own (the state's copy holds new
         ones, in the same order)."""
         twin = Battle(self.tables, self.state.copy(),
-                      self.streams.copy() if streams is None else streams, record=record)
+                      self.streams.copy() if streams is None else streams, record=record,
+                      facts=(self.foe, self.page_facts))
         twin.count_scope = self.count_scope
+        effects = self.state.effects
+        own = None
+        if self._index is not None:
+            # The copy's board is this one's (copies of its placed 作用, in the same
+            # order): its index too, rather than made again at the copy's first timing.
+            if effects:
+                own = dict(zip(map(id, effects), twin.state.effects))
+            twin._index = board.copied_index(self._index, own)
         if self._stack or self._chain or self._links_made:
-            own = dict(zip(map(id, self.state.effects), twin.state.effects))
+            if own is None:
+                own = dict(zip(map(id, effects), twin.state.effects))
             twin._stack = [(step, resolution.remapped(args, own)) for step, args in self._stack]
             twin._chain = resolution.remapped(self._chain, own)
             twin._links = {id(p): p for p in resolution.remapped(list(self._links.values()), own)}
