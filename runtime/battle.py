@@ -259,6 +259,10 @@ class Battle:
         (``consume``: the tear is made, a use of each 綻び倍率)."""
         return pen_tear.tear_preview(self, uid, consume=consume)
 
+    def tear_fray(self, uid: int) -> int:
+        """The 綻び tearing ``uid`` would give now (``tear_preview``'s ``fray`` alone)."""
+        return pen_tear.tear_fray(self, uid)
+
     # --- board.py (場)
     def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
               frame: Frame | None = None) -> None:

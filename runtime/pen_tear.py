@@ -48,16 +48,28 @@ def tear_preview(battle, uid: int, *, consume: bool = False) -> dict:
     """The 綻び and the tear effect's scale tearing ``uid`` would give now.
     ``consume``: the tear is made — a use of each 綻び倍率 (its 最大 n 回 counts it,
     DESIGN §6.2 modifiers with a count)."""
-    s = battle.state
-    distance = abs(battle.year(uid) - s.age)
+    distance = abs(battle.year(uid) - battle.state.age)
     page = battle.page_of(uid)
-    fray = max(0, truncate(modified(battle, "fray", bounded(distance * page.fray_mul),
-                                    consume=consume)))
+    fray = _tear_fray(battle, distance, page.fray_mul, consume)
     blank = all(battle.face_body(uid, side) is None for side in SIDES)
     effects = () if blank or not page.tear else page.tear
     return {"distance": distance, "fray": fray, "blank": blank,
             "scale": bounded(1 + battle.tables.balance.tear_scale * distance),
             "effects": effects}
+
+
+def tear_fray(battle, uid: int) -> int:
+    """The 綻び tearing ``uid`` would give now: ``tear_preview``'s ``fray`` alone, with
+    no preview made — a player weighing the tear of every hand page asks at each
+    decision."""
+    return _tear_fray(battle, abs(battle.year(uid) - battle.state.age),
+                      battle.page_of(uid).fray_mul, False)
+
+
+def _tear_fray(battle, distance: int, fray_mul: float, consume: bool) -> int:
+    """distance × 綻び倍率 of the page, through the 綻び倍率 in force, truncated."""
+    return max(0, truncate(modified(battle, "fray", bounded(distance * fray_mul),
+                                    consume=consume)))
 
 
 def tear(battle, uid: int) -> None:

@@ -152,13 +152,16 @@ def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
 
 def _breakthrough(battle: Battle):
     s = battle.state
-    if s.tears_used >= s.param("tear_cap") or not battle.hand:
+    hand = battle.hand
+    if s.tears_used >= s.param("tear_cap") or not hand:
         return None
     line = battle.tables.enemies[battle.enemy_id].breakthrough
-    if _no_tear_reaches(battle, line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
+    if _no_tear_reaches(battle, hand,
+                        line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
         return None
-    best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
-    gain = battle.tear_preview(best)["fray"]
+    frays = [battle.tear_fray(uid) for uid in hand]
+    gain = max(frays)
+    best = hand[frays.index(gain)]  # the first of most 綻び
     if s.fray_stage + gain >= line:
         return Tear(best)
     others = [p for p in _pens(battle) if p[0] != best]
@@ -167,17 +170,18 @@ def _breakthrough(battle: Battle):
     return None
 
 
-def _no_tear_reaches(battle: Battle, need) -> bool:
-    """Whether no hand page's tear can give ``need`` 綻び, told without a tear preview
-    per page (a tear reaches the line about never, and the greedy player asks at every
-    decision): with no 綻び倍率 on the board, a tear's 綻び is at most distance × the
-    page's 綻び倍率 (``pen_tear.tear_preview``: that, clamped and truncated). False when
-    it cannot tell (modifiers, or a need of 0 or less): the previews decide."""
+def _no_tear_reaches(battle: Battle, hand: list[int], need) -> bool:
+    """Whether no tear of a ``hand`` page can give ``need`` 綻び, told without asking
+    each page's (a tear reaches the line about never, and the greedy player asks at
+    every decision): with no 綻び倍率 on the board, a tear's 綻び is at most distance ×
+    the page's 綻び倍率 (``pen_tear.tear_fray``: that, clamped and truncated). False
+    when it cannot tell (modifiers, or a need of 0 or less): ``tear_fray`` decides."""
     if need <= 0 or battle.board_index().modifiers.get("fray"):
         return False
     age = battle.state.age
-    for uid in battle.hand:
-        if not abs(battle.year(uid) - age) * battle.page_of(uid).fray_mul < need:
+    year, page_of = battle.year, battle.page_of
+    for uid in hand:
+        if not abs(year(uid) - age) * page_of(uid).fray_mul < need:
             return False
     return True
 
@@ -309,7 +313,7 @@ def _candidates(battle: Battle) -> list:
                 tears.append(action)
                 continue
         found.append(action)
-    tears.sort(key=lambda a: -battle.tear_preview(a.uid)["fray"])  # stable: hand order next
+    tears.sort(key=lambda a: -battle.tear_fray(a.uid))  # stable: hand order next
     return found + tears[:TEAR_CANDIDATES]
 
 
