@@ -499,7 +499,8 @@ class Battle:
 
     def _on_play(self, action: Play) -> EventLog:
         """Play a hand page (by uid)."""
-        self._ready()
+        if self.state.outcome is not None or self._choice is not None:
+            self._ready()  # refused, saying why (a look-ahead plays here per option tried)
         uid = action.uid
         if type(uid) is not int or not 0 <= uid < len(self.state.pages):
             uid = self._known_uid(uid)  # refused: no page of that uid

@@ -358,6 +358,11 @@ def _board_source(battle, target: str, value: float, why: dict | None,
                   consume: bool) -> float:
     """(value + Σ加算補正) × Π乗算補正 of the continuing effects on the board."""
     if why is None:
+        index = battle._index
+        if index is None:
+            index = battle.board_index()
+        if not index.modifiers.get(target):  # nothing modifies it (most of a battle)
+            return bounded((value + 0.0) * 1.0)  # as ``modifiers`` found (0, 1)
         add, mul = modifiers(battle, target, consume=consume)
     else:
         why["add"], why["mul"] = sources = ([], [])

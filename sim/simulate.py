@@ -88,10 +88,12 @@ class HandWatch:
         turn = battle.state.turns_run
         opening = self._turn is None
         hand = battle.hand
-        for uid in hand:
-            if uid not in self._seen:
-                self._seen.add(uid)
-                self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
+        seen = self._seen
+        if not seen.issuperset(hand):  # most decisions: a hand seen before
+            for uid in hand:
+                if uid not in seen:
+                    seen.add(uid)
+                    self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
         if turn != self._turn:  # a turn's first decision
             self._turn = turn
             playable = {battle.page_id(uid) for uid in battle.playable_uids()}
