@@ -588,17 +588,13 @@ class Battle:
                       self.streams.copy() if streams is None else streams, record=record,
                       facts=(self.foe, self.page_facts))
         twin.count_scope = self.count_scope
-        effects = self.state.effects
-        own = None
-        if self._index is not None:
-            # The copy's board is this one's (copies of its placed 作用, in the same
-            # order): its index too, rather than made again at the copy's first timing.
-            if effects:
-                own = dict(zip(map(id, effects), twin.state.effects))
-            twin._index = board.copied_index(self._index, own)
+        if not self.state.effects:
+            # The index of an empty board holds no placed 作用 and is only read: the
+            # copy shares it rather than making it again (a board with effects is
+            # indexed anew as cheaply as its index could be remapped to the copy's).
+            twin._index = self._index
         if self._stack or self._chain or self._links_made:
-            if own is None:
-                own = dict(zip(map(id, effects), twin.state.effects))
+            own = dict(zip(map(id, self.state.effects), twin.state.effects))
             twin._stack = [(step, resolution.remapped(args, own)) for step, args in self._stack]
             twin._chain = resolution.remapped(self._chain, own)
             twin._links = {id(p): p for p in resolution.remapped(list(self._links.values()), own)}

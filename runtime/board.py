@@ -132,21 +132,6 @@ def board_index(tables, effects: list[Placed]) -> BoardIndex:
     return BoardIndex(timings, modifiers, ending, windows, telegraphed)
 
 
-def copied_index(index: BoardIndex, own: dict | None) -> BoardIndex:
-    """The BoardIndex of a copied board: ``index`` with each placed effect taken as the
-    copy's (``own``: the id of each placed effect → its copy; None: the board is empty,
-    and so is every list of the index, which is then shared — an index is only read)."""
-    if own is None:
-        return index
-    return BoardIndex(
-        index.timings,
-        {target: [(own[id(placed)], adds, const) for placed, adds, const in found]
-         for target, found in index.modifiers.items()},
-        {unit: [own[id(placed)] for placed in found] for unit, found in index.ending.items()},
-        [own[id(placed)] for placed in index.windows],
-        [(own[id(placed)], const) for placed, const in index.telegraphed])
-
-
 def place(battle, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
           frame: Frame | None = None) -> None:
     """A continuing 作用 onto the board, anchored now (the tables' own object)."""
