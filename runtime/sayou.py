@@ -104,7 +104,12 @@ def page_year(battle, page_id: str) -> int:
 
 def year_of(battle, uid: int) -> int:
     """銘 of a page instance now."""
-    return page_year(battle, battle.state.pages[uid].page)
+    s = battle.state
+    if s.mods:
+        return page_year(battle, s.pages[uid].page)
+    # No lifetime-bound value in force (most of a battle): the table's 銘, read here
+    # rather than through page_year (the greedy player asks of its hand every decision).
+    return battle.tables.pages[s.pages[uid].page].year
 
 
 #: Variable code → its value now (battle, frame → number). A rule parameter not listed
