@@ -15,6 +15,7 @@ copies that know no more than the player does).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -23,6 +24,9 @@ from runtime.battle import SIDES, Battle, Refused
 from runtime.streams import Streams
 
 END_TURN = EndTurn()
+#: The Play of each uid, made once (a frozen value costs more to make than to find):
+#: the greedy player tries every playable page at every decision.
+_PLAY = functools.cache(Play)
 
 
 def random_policy(battle: Battle, rng: random.Random):
@@ -114,7 +118,7 @@ def _score_play(battle: Battle, uid: int, before: tuple) -> float:
     stage, enemy_hp, intents, defense, distance, hp = before
     trial = battle.copy()
     try:
-        trial.apply(Play(uid))
+        trial.apply(_PLAY(uid))
         _answer_choices(trial)
     except Refused:
         return float("-inf")

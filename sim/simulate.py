@@ -126,14 +126,17 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         watch.look(battle)
         action = policy(battle, rng)
         tallied = TALLIED.get(type(action))
-        page = battle.page_id(action.uid) if tallied is not None else None
+        if tallied is None:  # an end of turn, a choice: nothing of a page to count
+            battle.apply(action)
+            actions += 1
+            continue
+        page = battle.page_id(action.uid)
         dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
         battle.apply(action)
         actions += 1
-        if page is not None:
-            tally[tallied][page] += 1
-            tally["damage"][page] += s.counter("run", "damage_dealt") - dealt
-            tally["steps"][page] += s.counter("run", "steps_used") - used
+        tally[tallied][page] += 1
+        tally["damage"][page] += s.counter("run", "damage_dealt") - dealt
+        tally["steps"][page] += s.counter("run", "steps_used") - used
     result = s.outcome or "draw"
     return BattleResult(
         seed=seed, result=result, turns=s.turns_run, actions=actions,
