@@ -263,6 +263,11 @@ class Battle:
         """The 綻び tearing ``uid`` would give now (``tear_preview``'s ``fray`` alone)."""
         return pen_tear.tear_fray(self, uid)
 
+    def tear_reach(self) -> float:
+        """The most distance × 綻び倍率 of a hand page (a tear's 綻び before the board's
+        綻び倍率, clamping and truncation)."""
+        return pen_tear.tear_reach(self)
+
     # --- board.py (場)
     def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
               frame: Frame | None = None) -> None:

@@ -12,7 +12,7 @@ from contract.vocabulary import NO_PEN_UPGRADE, W
 from . import board, resolution
 from .bounds import bounded, clamp
 from .refusal import Refused
-from .sayou import Frame, modified, truncate
+from .sayou import Frame, modified, truncate, year_of
 from .state import SIDES, SIDE_WORDS, Face
 
 
@@ -64,6 +64,25 @@ def tear_fray(battle, uid: int) -> int:
     decision."""
     return _tear_fray(battle, abs(battle.year(uid) - battle.state.age),
                       battle.page_of(uid).fray_mul, False)
+
+
+def tear_reach(battle) -> float:
+    """The most distance × 綻び倍率 of a hand page: the 綻び its tear would give before
+    the board's 綻び倍率, the clamp and the truncation (0 for an empty hand) — what a
+    player asks first at each decision, since a tear reaches the 突破ライン about
+    never."""
+    s = battle.state
+    age = s.age
+    pages, instances = battle.tables.pages, s.pages
+    reach = 0
+    for uid in s.zones["hand"]:
+        page = pages[instances[uid].page]
+        # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
+        year = year_of(battle, uid) if s.mods else page.year
+        value = abs(year - age) * page.fray_mul
+        if value > reach:
+            reach = value
+    return reach
 
 
 def _tear_fray(battle, distance: int, fray_mul: float, consume: bool) -> int:

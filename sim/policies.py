@@ -160,8 +160,7 @@ def _breakthrough(battle: Battle):
     if s.tears_used >= s.param("tear_cap") or not hand:
         return None
     line = battle.tables.enemies[battle.enemy_id].breakthrough
-    if _no_tear_reaches(battle, hand,
-                        line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
+    if _no_tear_reaches(battle, line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
         return None
     frays = [battle.tear_fray(uid) for uid in hand]
     gain = max(frays)
@@ -174,20 +173,16 @@ def _breakthrough(battle: Battle):
     return None
 
 
-def _no_tear_reaches(battle: Battle, hand: list[int], need) -> bool:
-    """Whether no tear of a ``hand`` page can give ``need`` 綻び, told without asking
-    each page's (a tear reaches the line about never, and the greedy player asks at
-    every decision): with no 綻び倍率 on the board, a tear's 綻び is at most distance ×
-    the page's 綻び倍率 (``pen_tear.tear_fray``: that, clamped and truncated). False
-    when it cannot tell (modifiers, or a need of 0 or less): ``tear_fray`` decides."""
+def _no_tear_reaches(battle: Battle, need) -> bool:
+    """Whether no hand page's tear can give ``need`` 綻び, told without asking each
+    page's (a tear reaches the line about never, and the greedy player asks at every
+    decision): with no 綻び倍率 on the board, a tear's 綻び is at most its distance × the
+    page's 綻び倍率 (``tear_reach``; ``pen_tear.tear_fray``: that, clamped and
+    truncated). False when it cannot tell (modifiers, or a need of 0 or less):
+    ``tear_fray`` decides."""
     if need <= 0 or battle.board_index().modifiers.get("fray"):
         return False
-    age = battle.state.age
-    year, page_of = battle.year, battle.page_of
-    for uid in hand:
-        if not abs(year(uid) - age) * page_of(uid).fray_mul < need:
-            return False
-    return True
+    return battle.tear_reach() < need
 
 
 def _pen(battle: Battle, playable: list[int]):
