@@ -144,12 +144,14 @@ def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
     found = []
     for uid in battle.hand:
         page = battle.page_of(uid)
-        firing = battle.sides_for(uid)
+        firing = None  # asked only of a page a pen can write (the greedy player asks often)
         for side in SIDES:
             face = battle.face(uid, side)
             restorable = face["state"] == "blank" and face["blanked"] is not None
             if not restorable and (face["penned"] or page.pens[side] is None):
                 continue
+            if firing is None:
+                firing = battle.sides_for(uid)
             found.append((uid, side, side in firing and battle.face_body(uid, side) is None))
     return found
 

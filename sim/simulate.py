@@ -96,8 +96,9 @@ class HandWatch:
                     self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
         if turn != self._turn:  # a turn's first decision
             self._turn = turn
-            playable = {battle.page_id(uid) for uid in battle.playable_uids()}
-            for page in {battle.page_id(uid) for uid in hand} - playable:
+            page_id = battle.page_id
+            playable = set(map(page_id, battle.playable_uids()))
+            for page in set(map(page_id, hand)) - playable:
                 self.held_unplayable[page] += 1
 
 
