@@ -190,8 +190,10 @@ def base_value(battle, effect: Sayou, frame: Frame) -> float:
     base = effect.base
     if base is None:
         return 0
-    # A product of a read value and a written coefficient: clamped as it is made.
-    value = bounded(BASES[type(base)](battle, base, frame))
+    # A product of a read value and a written coefficient: clamped as it is made. A
+    # constant (most 作用) is read here, not through BASES: a battle reads thousands.
+    value = bounded(base.value if type(base) is Const else
+                    BASES[type(base)](battle, base, frame))
     if frame.scale != 1.0 or frame.times != 1:
         return _grown(effect, value, frame)
     return value
@@ -428,11 +430,10 @@ def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> fl
         if why is not None:  # fixed, or e.g. an enemy heal: lands unmodified
             why["modified"], why["value"] = False, base
         return base
-    if why is not None:
-        why["modified"] = True
-    value = modified(battle, target, base, why=why)
-    if why is not None:
-        why["value"] = value
+    if why is None:  # a simulation (record=False): nothing explained
+        return max(0.0, modified(battle, target, base))
+    why["modified"] = True
+    value = why["value"] = modified(battle, target, base, why=why)
     return max(0.0, value)
 
 
