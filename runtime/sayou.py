@@ -23,7 +23,7 @@ from contract.codec import to_literal
 from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
 
-from .bounds import bounded, clamp, land, power
+from .bounds import MAX_MAGNITUDE, bounded, clamp, land, power
 from .state import COEFFICIENTS, Placed
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
@@ -192,8 +192,9 @@ def base_value(battle, effect: Sayou, frame: Frame) -> float:
         return 0
     # A product of a read value and a written coefficient: clamped as it is made. A
     # constant (most 作用) is read here, not through BASES: a battle reads thousands.
-    value = bounded(base.value if type(base) is Const else
-                    BASES[type(base)](battle, base, frame))
+    value = base.value if type(base) is Const else BASES[type(base)](battle, base, frame)
+    if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:  # ``bounded``, asked inline (a
+        value = bounded(value)  # battle reads thousands of values; most are in bounds)
     if frame.scale != 1.0 or frame.times != 1:
         return _grown(effect, value, frame)
     return value
@@ -369,7 +370,8 @@ def _board_source(battle, target: str, value: float, why: dict | None,
         if index is None:
             index = battle.board_index()
         if not index.modifiers.get(target):  # nothing modifies it (most of a battle)
-            return bounded((value + 0.0) * 1.0)  # as ``modifiers`` found (0, 1)
+            value = (value + 0.0) * 1.0  # as ``modifiers`` found (0, 1); bounded, inline
+            return value if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE else bounded(value)
         add, mul = modifiers(battle, target, consume=consume)
     else:
         why["add"], why["mul"] = sources = ([], [])
@@ -381,10 +383,14 @@ def _fray_source(battle, target: str, value: float, why: dict | None,
                  consume: bool) -> float:
     """The 綻び multiplier of damage: × (1 + 綻び攻撃係数 × 累積綻び)."""
     coef = battle.tables.balance.fray_attack
-    fray = bounded(1 + coef * battle.state.fray_run)
+    # ``bounded``, asked inline: every hit of a battle comes here.
+    fray = 1 + coef * battle.state.fray_run
+    if not -MAX_MAGNITUDE <= fray <= MAX_MAGNITUDE:
+        fray = bounded(fray)
     if why is not None:
         why["fray"] = {"factor": fray, "fray": battle.state.fray_run, "coef": coef}
-    return bounded(value * fray)
+    value = value * fray
+    return value if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE else bounded(value)
 
 
 def _reduction_source(battle, target: str, value: float, why: dict | None,
