@@ -410,14 +410,12 @@ def _plain_copy(value):
 
 def _copy_enemy(enemy: dict) -> dict:
     """The stage's enemy: its Intents are literals no rule changes once made (shared by
-    the stage's list, the turn's and the events), so only the lists are copied; its
-    escalation rules are flat dicts moved on as they fire (copied); its other values —
-    id, HP, 座, down (the keys a save allows, runtime/save.py) — are plain scalars."""
+    the stage's list, the turn's and the events), and its escalation rules flat dicts
+    replaced, never written, as they fire (escalation.due), so only the lists are
+    copied; its other values — id, HP, 座, down (the keys a save allows,
+    runtime/save.py) — are plain scalars."""
     out = enemy.copy()
-    for key in ("intents", "turn_intents"):
+    for key in ("intents", "turn_intents", "escalations"):
         if key in out:
             out[key] = out[key].copy()
-    rules = out.get("escalations")
-    if rules is not None:
-        out["escalations"] = [rule.copy() for rule in rules] if rules else []
     return out
