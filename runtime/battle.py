@@ -199,9 +199,11 @@ class Battle:
         """The table's Page of a page instance."""
         return self.tables.pages[self.state.pages[uid].page]
 
-    def year(self, uid: int) -> int:
-        """銘 of a page instance now (the table's, or an assigned one)."""
-        return year_of(self, uid)
+    #: 銘 of a page instance now (the table's, or an assigned one): ``year(uid)``. The
+    #: room's function itself is the method, here and for the other reads a look-ahead
+    #: makes of every option it tries (``page_id``, ``enemy_hp``, ``intent_count`` …):
+    #: no call of the battle's own before the room's.
+    year = year_of
 
 
     def face_body(self, uid: int, side: str):
@@ -242,8 +244,8 @@ class Battle:
         """The hand pages that can be played now, in hand order: exactly the pages whose
         ``play_info`` says playable, with what is the same for every page (the payment
         multiplier, the walls, the blockade) worked out once and no reasons written — the
-        question a policy asks at every step (issue 13)."""
-        return playing.playable_uids(self)
+        question a policy asks at every step (issue 13): ``playing.playable`` at once."""
+        return playing.playable(self)
 
     def playable_any(self) -> bool:
         """Whether any hand page can be played now (the redraw rule asks)."""
@@ -259,14 +261,12 @@ class Battle:
         (``consume``: the tear is made, a use of each 綻び倍率)."""
         return pen_tear.tear_preview(self, uid, consume=consume)
 
-    def tear_fray(self, uid: int) -> int:
-        """The 綻び tearing ``uid`` would give now (``tear_preview``'s ``fray`` alone)."""
-        return pen_tear.tear_fray(self, uid)
-
-    def tear_reach(self) -> float:
-        """The most distance × 綻び倍率 of a hand page (a tear's 綻び before the board's
-        綻び倍率, clamping and truncation)."""
-        return pen_tear.tear_reach(self)
+    #: The 綻び tearing ``uid`` would give now (``tear_preview``'s ``fray`` alone):
+    #: ``tear_fray(uid)``.
+    tear_fray = pen_tear.tear_fray
+    #: The most distance × 綻び倍率 of a hand page (a tear's 綻び before the board's
+    #: 綻び倍率, clamping and truncation): ``tear_reach()``.
+    tear_reach = pen_tear.tear_reach
 
     # --- board.py (場)
     def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
@@ -289,9 +289,8 @@ class Battle:
         """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
         return board.fired(self, placed, times)
 
-    def board_index(self) -> board.BoardIndex:
-        """The board's index now (made again once the board changed)."""
-        return board.board_index_now(self)
+    #: The board's index now (made again once the board changed): ``board_index()``.
+    board_index = board.board_index_now
 
     def chain_link(self, placed: Placed) -> tuple:
         """A placed 作用 as a link of a chain, in ids and numbers: the kind of its origin
@@ -325,9 +324,8 @@ class Battle:
         return turn.clamp_to_params(self)
 
     # --- queries.py (what a player or tool may read and set)
-    def page_id(self, uid: int) -> str:
-        """The page id of page instance ``uid``."""
-        return queries.page_id(self, uid)
+    #: The page id of page instance ``uid``: ``page_id(uid)``.
+    page_id = queries.page_id
 
     def face(self, uid: int, side: str) -> dict:
         """Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt,
@@ -351,28 +349,20 @@ class Battle:
         each front to back), or None."""
         return queries.first_of(self, page_id, zones)
 
-    @property
-    def enemy_id(self) -> str:
-        """The id of the enemy of this stage."""
-        return queries.enemy_id(self)
-
-    @property
-    def enemy_hp(self) -> int:
-        """The enemy's HP now."""
-        return queries.enemy_hp(self)
-
-    @property
-    def seat(self) -> int:
-        """座: where the enemy sits on the number line."""
-        return queries.seat(self)
+    #: The id of the enemy of this stage.
+    enemy_id = property(queries.enemy_id)
+    #: The enemy's HP now.
+    enemy_hp = property(queries.enemy_hp)
+    #: 座: where the enemy sits on the number line.
+    seat = property(queries.seat)
 
     def intents(self) -> list[dict]:
         """This turn's Intents (予兆) still to come, in order (copies)."""
         return queries.intents(self)
 
-    def intent_count(self, kind: str | None = None) -> int:
-        """How many of this turn's Intents are still to come (of ``kind`` only, if given)."""
-        return queries.intent_count(self, kind)
+    #: How many of this turn's Intents are still to come (of ``kind`` only, if given):
+    #: ``intent_count(kind=None)``.
+    intent_count = queries.intent_count
 
     def placed(self) -> list[dict]:
         """The 作用 placed on the board, in order, each a copy of its record: ``effect`` (the
