@@ -199,10 +199,7 @@ class Battle:
         """The table's Page of a page instance."""
         return self.tables.pages[self.state.pages[uid].page]
 
-    #: 銘 of a page instance now (the table's, or an assigned one): ``year(uid)``. The
-    #: room's function itself is the method, here and for the other reads a look-ahead
-    #: makes of every option it tries (``page_id``, ``enemy_hp``, ``intent_count`` …):
-    #: no call of the battle's own before the room's.
+    #: 銘 of a page instance now (the table's, or an assigned one): ``year(uid)``.
     year = year_of
 
 
@@ -222,11 +219,13 @@ class Battle:
     # The rules are functions of the battle in the rooms' modules (playing, pen_tear,
     # board, zones, defense, enemy, turn, outcome, queries), which call one another
     # directly. What a tool, a test or a 作用 asks of the battle is here, each one line
-    # handing the question to its room.
+    # handing the question to its room — or, where the room's function takes the same
+    # arguments, that function itself as the method (``sides_for = playing.sides_for``):
+    # a look-ahead asks thousands of times a battle, and the battle's own call cost as
+    # much as many of the answers.
     # --- playing.py (プレイ)
-    def sides_for(self, uid: int) -> tuple[str, ...]:
-        """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
-        return playing.sides_for(self, uid)
+    #: 発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future: ``sides_for(uid)``.
+    sides_for = playing.sides_for
 
     def crosses(self, old: int, new: int) -> bool:
         """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
@@ -280,14 +279,13 @@ class Battle:
         consuming a fire (for screens)."""
         return board.modifier_values(self, target)
 
-    def frame_of(self, placed: Placed) -> Frame:
-        """The frame a placed effect reads its values in: its page, the distance it was
-        placed with, the run counters at its anchoring, its closed windows."""
-        return board.frame_of(self, placed)
+    #: The frame a placed effect reads its values in: its page, the distance it was placed
+    #: with, the run counters at its anchoring, its closed windows: ``frame_of(placed)``.
+    frame_of = board.frame_of
 
-    def fired(self, placed: Placed, times: int = 1) -> None:
-        """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
-        return board.fired(self, placed, times)
+    #: Count ``times`` fires of a placed effect; it leaves the board at its maximum:
+    #: ``fired(placed, times=1)``.
+    fired = board.fired
 
     #: The board's index now (made again once the board changed): ``board_index()``.
     board_index = board.board_index_now
@@ -299,10 +297,9 @@ class Battle:
         return board.chain_link(self, placed)
 
     # --- defense.py (防御)
-    def consume_defense(self, amount: int, one_intent: bool = False,
-                        absorbed_by: list | None = None) -> int:
-        """Absorb ``amount`` with defense, shortest-lived first; returns what is left."""
-        return defense.consume_defense(self, amount, one_intent, absorbed_by)
+    #: Absorb ``amount`` with defense, shortest-lived first; returns what is left:
+    #: ``consume_defense(amount, one_intent=False, absorbed_by=None)``.
+    consume_defense = defense.consume_defense
 
     # --- enemy.py (敵)
     def enemy_trait(self, code: str):
@@ -310,13 +307,12 @@ class Battle:
         or None when the enemy does not have it."""
         return enemy.enemy_trait(self, code)
 
-    def move_seat(self, delta: int) -> None:
-        """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
-        return enemy.move_seat(self, delta)
+    #: 座 moves by ``delta`` (never below 0) — unless the enemy is 不動:
+    #: ``move_seat(delta)``.
+    move_seat = enemy.move_seat
 
-    def enemy_down(self) -> None:
-        """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""
-        return enemy.enemy_down(self)
+    #: 敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it: ``enemy_down()``.
+    enemy_down = enemy.enemy_down
 
     # --- turn.py (ターン)
     def clamp_to_params(self) -> None:
@@ -327,10 +323,9 @@ class Battle:
     #: The page id of page instance ``uid``: ``page_id(uid)``.
     page_id = queries.page_id
 
-    def face(self, uid: int, side: str) -> dict:
-        """Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt,
-        pen, blank), ``blanked`` (what a 白紙化 took, or None), ``penned``."""
-        return queries.face(self, uid, side)
+    #: Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt, pen,
+    #: blank), ``blanked`` (what a 白紙化 took, or None), ``penned``: ``face(uid, side)``.
+    face = queries.face
 
     def instance(self, uid: int) -> dict:
         """Page instance ``uid`` as data: its page id, lifetime and both faces (copies)."""
