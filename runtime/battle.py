@@ -263,9 +263,9 @@ class Battle:
     #: The 綻び tearing ``uid`` would give now (``tear_preview``'s ``fray`` alone):
     #: ``tear_fray(uid)``.
     tear_fray = pen_tear.tear_fray
-    #: The most distance × 綻び倍率 of a hand page (a tear's 綻び before the board's
-    #: 綻び倍率, clamping and truncation): ``tear_reach()``.
-    tear_reach = pen_tear.tear_reach
+    #: Distance × 綻び倍率 of each hand page, in hand order (a tear's 綻び before the
+    #: board's 綻び倍率, clamping and truncation): ``tear_reaches()``.
+    tear_reaches = pen_tear.tear_reaches
 
     # --- board.py (場)
     def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,

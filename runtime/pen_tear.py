@@ -66,23 +66,21 @@ def tear_fray(battle, uid: int) -> int:
                       battle.page_of(uid).fray_mul, False)
 
 
-def tear_reach(battle) -> float:
-    """The most distance × 綻び倍率 of a hand page: the 綻び its tear would give before
-    the board's 綻び倍率, the clamp and the truncation (0 for an empty hand) — what a
-    player asks first at each decision, since a tear reaches the 突破ライン about
-    never."""
+def tear_reaches(battle) -> list[float]:
+    """Distance × 綻び倍率 of each hand page, in hand order: the 綻び its tear would give
+    before the board's 綻び倍率, the clamp and the truncation (``tear_fray``) — read in
+    one loop: a player asks at each decision whether any tear could reach the 突破ライン,
+    which about none ever does."""
     s = battle.state
     age = s.age
     pages, instances = battle.tables.pages, s.pages
-    reach = 0
+    reaches = []
     for uid in s.zones["hand"]:
         page = pages[instances[uid].page]
         # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
         year = year_of(battle, uid) if s.mods else page.year
-        value = abs(year - age) * page.fray_mul
-        if value > reach:
-            reach = value
-    return reach
+        reaches.append(abs(year - age) * page.fray_mul)
+    return reaches
 
 
 def _tear_fray(battle, distance: int, fray_mul: float, consume: bool) -> int:

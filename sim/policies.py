@@ -162,9 +162,10 @@ def _breakthrough(battle: Battle):
     if s.tears_used >= s.param("tear_cap") or not hand:
         return None
     line = battle.tables.enemies[battle.enemy_id].breakthrough
-    if _no_tear_reaches(battle, line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
+    frays = _tear_frays(battle, hand,
+                        line - s.fray_stage - max(0, battle.tables.balance.pen_fray))
+    if frays is None:
         return None
-    frays = [battle.tear_fray(uid) for uid in hand]
     gain = max(frays)
     best = hand[frays.index(gain)]  # the first of most 綻び
     if s.fray_stage + gain >= line:
@@ -175,16 +176,23 @@ def _breakthrough(battle: Battle):
     return None
 
 
-def _no_tear_reaches(battle: Battle, need) -> bool:
-    """Whether no hand page's tear can give ``need`` 綻び, told without asking each
-    page's (a tear reaches the line about never, and the greedy player asks at every
-    decision): with no 綻び倍率 on the board, a tear's 綻び is at most its distance × the
-    page's 綻び倍率 (``tear_reach``; ``pen_tear.tear_fray``: that, clamped and
-    truncated). False when it cannot tell (modifiers, or a need of 0 or less):
-    ``tear_fray`` decides."""
+def _tear_frays(battle: Battle, hand: list[int], need) -> list | None:
+    """The 綻び of each ``hand`` page's tear (``tear_fray``) as far as a breakthrough
+    needs it — the tear or a pen is chosen only when some tear gives ``need`` 綻び — or
+    None when none can. Told without asking every page (a tear reaches the line about
+    never, and the greedy player asks at every decision): with no 綻び倍率 on the
+    board, a tear's 綻び is at most its distance × the page's 綻び倍率
+    (``tear_reaches``; ``tear_fray``: that, clamped and truncated). A page short of
+    ``need`` is not asked: it counts -1, which changes neither whether a tear or pen is
+    chosen nor which (its own 綻び is below ``need`` too). Every page is asked when that
+    cannot tell (modifiers, or a need of 0 or less)."""
     if need <= 0 or battle.board_index().modifiers.get("fray"):
-        return False
-    return battle.tear_reach() < need
+        return [battle.tear_fray(uid) for uid in hand]
+    reaches = battle.tear_reaches()
+    if max(reaches) < need:
+        return None
+    return [battle.tear_fray(uid) if reach >= need else -1
+            for uid, reach in zip(hand, reaches)]
 
 
 def _pen(battle: Battle, playable: list[int]):
