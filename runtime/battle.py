@@ -45,7 +45,7 @@ class Battle:
     the world (the rooms' modules hold the rules; see "the rooms" below)."""
 
     def __init__(self, tables: Tables, state: State, streams: Streams, *,
-                 record: bool = True):
+                 record: bool = True, facts: tuple | None = None):
         self.tables = tables
         self.state = state
         self.streams = streams
@@ -96,11 +96,14 @@ class Battle:
         #: way continues the same step, so a chain that asks the player is bounded too.
         self._links_made = 0
         self._links: dict[int, dict] = {}
+        if facts is None:
+            facts = (enemy_facts(tables, state.enemy["id"]) if state.enemy else None,
+                     page_facts(tables))
         #: What the rules read of the stage's enemy (enemy.EnemyFacts), None before the
-        #: first stage.
-        self.foe = enemy_facts(tables, state.enemy["id"]) if state.enemy else None
-        #: Page id → its playing.PageFacts (the tables' own, made once per tables).
-        self.page_facts = page_facts(tables)
+        #: first stage; page id → its playing.PageFacts (the tables' own, made once per
+        #: tables). ``facts`` gives both: a copy takes its original's rather than
+        #: looking them up again (a look-ahead copies the battle per option tried).
+        self.foe, self.page_facts = facts
 
     # ============================================================== creation
     @classmethod
@@ -196,9 +199,8 @@ class Battle:
         """The table's Page of a page instance."""
         return self.tables.pages[self.state.pages[uid].page]
 
-    def year(self, uid: int) -> int:
-        """銘 of a page instance now (the table's, or an assigned one)."""
-        return year_of(self, uid)
+    #: 銘 of a page instance now (the table's, or an assigned one): ``year(uid)``.
+    year = year_of
 
 
     def face_body(self, uid: int, side: str):
@@ -217,11 +219,13 @@ class Battle:
     # The rules are functions of the battle in the rooms' modules (playing, pen_tear,
     # board, zones, defense, enemy, turn, outcome, queries), which call one another
     # directly. What a tool, a test or a 作用 asks of the battle is here, each one line
-    # handing the question to its room.
+    # handing the question to its room — or, where the room's function takes the same
+    # arguments, that function itself as the method (``sides_for = playing.sides_for``):
+    # a look-ahead asks thousands of times a battle, and the battle's own call cost as
+    # much as many of the answers.
     # --- playing.py (プレイ)
-    def sides_for(self, uid: int) -> tuple[str, ...]:
-        """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
-        return playing.sides_for(self, uid)
+    #: 発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future: ``sides_for(uid)``.
+    sides_for = playing.sides_for
 
     def crosses(self, old: int, new: int) -> bool:
         """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
@@ -239,8 +243,8 @@ class Battle:
         """The hand pages that can be played now, in hand order: exactly the pages whose
         ``play_info`` says playable, with what is the same for every page (the payment
         multiplier, the walls, the blockade) worked out once and no reasons written — the
-        question a policy asks at every step (issue 13)."""
-        return playing.playable_uids(self)
+        question a policy asks at every step (issue 13): ``playing.playable`` at once."""
+        return playing.playable(self)
 
     def playable_any(self) -> bool:
         """Whether any hand page can be played now (the redraw rule asks)."""
@@ -256,6 +260,13 @@ class Battle:
         (``consume``: the tear is made, a use of each 綻び倍率)."""
         return pen_tear.tear_preview(self, uid, consume=consume)
 
+    #: The 綻び tearing ``uid`` would give now (``tear_preview``'s ``fray`` alone):
+    #: ``tear_fray(uid)``.
+    tear_fray = pen_tear.tear_fray
+    #: Distance × 綻び倍率 of each hand page, in hand order (a tear's 綻び before the
+    #: board's 綻び倍率, clamping and truncation): ``tear_reaches()``.
+    tear_reaches = pen_tear.tear_reaches
+
     # --- board.py (場)
     def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
               frame: Frame | None = None) -> None:
@@ -268,18 +279,16 @@ class Battle:
         consuming a fire (for screens)."""
         return board.modifier_values(self, target)
 
-    def frame_of(self, placed: Placed) -> Frame:
-        """The frame a placed effect reads its values in: its page, the distance it was
-        placed with, the run counters at its anchoring, its closed windows."""
-        return board.frame_of(self, placed)
+    #: The frame a placed effect reads its values in: its page, the distance it was placed
+    #: with, the run counters at its anchoring, its closed windows: ``frame_of(placed)``.
+    frame_of = board.frame_of
 
-    def fired(self, placed: Placed, times: int = 1) -> None:
-        """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
-        return board.fired(self, placed, times)
+    #: Count ``times`` fires of a placed effect; it leaves the board at its maximum:
+    #: ``fired(placed, times=1)``.
+    fired = board.fired
 
-    def board_index(self) -> board.BoardIndex:
-        """The board's index now (made again once the board changed)."""
-        return board.board_index_now(self)
+    #: The board's index now (made again once the board changed): ``board_index()``.
+    board_index = board.board_index_now
 
     def chain_link(self, placed: Placed) -> tuple:
         """A placed 作用 as a link of a chain, in ids and numbers: the kind of its origin
@@ -288,10 +297,9 @@ class Battle:
         return board.chain_link(self, placed)
 
     # --- defense.py (防御)
-    def consume_defense(self, amount: int, one_intent: bool = False,
-                        absorbed_by: list | None = None) -> int:
-        """Absorb ``amount`` with defense, shortest-lived first; returns what is left."""
-        return defense.consume_defense(self, amount, one_intent, absorbed_by)
+    #: Absorb ``amount`` with defense, shortest-lived first; returns what is left:
+    #: ``consume_defense(amount, one_intent=False, absorbed_by=None)``.
+    consume_defense = defense.consume_defense
 
     # --- enemy.py (敵)
     def enemy_trait(self, code: str):
@@ -299,13 +307,12 @@ class Battle:
         or None when the enemy does not have it."""
         return enemy.enemy_trait(self, code)
 
-    def move_seat(self, delta: int) -> None:
-        """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
-        return enemy.move_seat(self, delta)
+    #: 座 moves by ``delta`` (never below 0) — unless the enemy is 不動:
+    #: ``move_seat(delta)``.
+    move_seat = enemy.move_seat
 
-    def enemy_down(self) -> None:
-        """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""
-        return enemy.enemy_down(self)
+    #: 敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it: ``enemy_down()``.
+    enemy_down = enemy.enemy_down
 
     # --- turn.py (ターン)
     def clamp_to_params(self) -> None:
@@ -313,14 +320,12 @@ class Battle:
         return turn.clamp_to_params(self)
 
     # --- queries.py (what a player or tool may read and set)
-    def page_id(self, uid: int) -> str:
-        """The page id of page instance ``uid``."""
-        return queries.page_id(self, uid)
+    #: The page id of page instance ``uid``: ``page_id(uid)``.
+    page_id = queries.page_id
 
-    def face(self, uid: int, side: str) -> dict:
-        """Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt,
-        pen, blank), ``blanked`` (what a 白紙化 took, or None), ``penned``."""
-        return queries.face(self, uid, side)
+    #: Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt, pen,
+    #: blank), ``blanked`` (what a 白紙化 took, or None), ``penned``: ``face(uid, side)``.
+    face = queries.face
 
     def instance(self, uid: int) -> dict:
         """Page instance ``uid`` as data: its page id, lifetime and both faces (copies)."""
@@ -339,28 +344,20 @@ class Battle:
         each front to back), or None."""
         return queries.first_of(self, page_id, zones)
 
-    @property
-    def enemy_id(self) -> str:
-        """The id of the enemy of this stage."""
-        return queries.enemy_id(self)
-
-    @property
-    def enemy_hp(self) -> int:
-        """The enemy's HP now."""
-        return queries.enemy_hp(self)
-
-    @property
-    def seat(self) -> int:
-        """座: where the enemy sits on the number line."""
-        return queries.seat(self)
+    #: The id of the enemy of this stage.
+    enemy_id = property(queries.enemy_id)
+    #: The enemy's HP now.
+    enemy_hp = property(queries.enemy_hp)
+    #: 座: where the enemy sits on the number line.
+    seat = property(queries.seat)
 
     def intents(self) -> list[dict]:
         """This turn's Intents (予兆) still to come, in order (copies)."""
         return queries.intents(self)
 
-    def intent_count(self, kind: str | None = None) -> int:
-        """How many of this turn's Intents are still to come (of ``kind`` only, if given)."""
-        return queries.intent_count(self, kind)
+    #: How many of this turn's Intents are still to come (of ``kind`` only, if given):
+    #: ``intent_count(kind=None)``.
+    intent_count = queries.intent_count
 
     def placed(self) -> list[dict]:
         """The 作用 placed on the board, in order, each a copy of its record: ``effect`` (the
@@ -492,7 +489,8 @@ class Battle:
 
     def _on_play(self, action: Play) -> EventLog:
         """Play a hand page (by uid)."""
-        self._ready()
+        if self.state.outcome is not None or self._choice is not None:
+            self._ready()  # refused, saying why (a look-ahead plays here per option tried)
         uid = action.uid
         if type(uid) is not int or not 0 <= uid < len(self.state.pages):
             uid = self._known_uid(uid)  # refused: no page of that uid
@@ -577,8 +575,14 @@ class Battle:
         placed effect they name taken as the copy's own (the state's copy holds new
         ones, in the same order)."""
         twin = Battle(self.tables, self.state.copy(),
-                      self.streams.copy() if streams is None else streams, record=record)
+                      self.streams.copy() if streams is None else streams, record=record,
+                      facts=(self.foe, self.page_facts))
         twin.count_scope = self.count_scope
+        if not self.state.effects:
+            # The index of an empty board holds no placed 作用 and is only read: the
+            # copy shares it rather than making it again (a board with effects is
+            # indexed anew as cheaply as its index could be remapped to the copy's).
+            twin._index = self._index
         if self._stack or self._chain or self._links_made:
             own = dict(zip(map(id, self.state.effects), twin.state.effects))
             twin._stack = [(step, resolution.remapped(args, own)) for step, args in self._stack]

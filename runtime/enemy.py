@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from contract.codec import to_literal
 
-from . import board, defense, escalation, outcome, playing, seat as seat_rule
+from . import board, defense, escalation, outcome, seat as seat_rule
 from .bounds import clamp
-from .sayou import REGION_ZONES, base_value, truncate
+from .sayou import REGION_ZONES, base_value, truncate, year_of
+from .sides import active_sides
 from .state import Face, Placed
 
 
@@ -238,11 +239,14 @@ def _attacked(battle, amount: int) -> bool:
 def _blank_random(battle, region: str) -> None:
     """白紙化: a random page of the region whose active face is written loses it."""
     s = battle.state
+    age = s.age
+    face_body = battle.face_body
     candidates = []
     for zone in REGION_ZONES[region]:
         for uid in s.zones[zone]:
-            side = playing.sides_for(battle, uid)[0]  # 銘 = 刻: the past face
-            if battle.face_body(uid, side) is not None:
+            # playing.sides_for, asked of every page of the region: 銘 = 刻 fires the past face.
+            side = active_sides(year_of(battle, uid), age)[0]
+            if face_body(uid, side) is not None:
                 candidates.append((uid, side))
     if not candidates:
         battle.emit(("blank_missed", region))

@@ -18,11 +18,13 @@ def stage_rules(enemy) -> list[dict]:
 
 def due(rules: list[dict], turn: int, acceleration: int) -> list[int]:
     """The indexes of the rules that add their Intent at ``turn``, in written order; each
-    of them is moved on to its next turn, its interval shortened by ``acceleration``."""
+    of them is moved on to its next turn, its interval shortened by ``acceleration`` — a
+    new dict in its place: a rule is never written in place, so that copies of a battle
+    share the rules' dicts (runtime/state.py ``_copy_enemy``)."""
     fired = []
     for index, rule in enumerate(rules):
         if turn == rule["next"]:
-            rule["every"] = max(1, rule["every"] - acceleration)
-            rule["next"] = turn + rule["every"]
+            every = max(1, rule["every"] - acceleration)
+            rules[index] = {"next": turn + every, "every": every}
             fired.append(index)
     return fired

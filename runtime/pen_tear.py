@@ -12,7 +12,7 @@ from contract.vocabulary import NO_PEN_UPGRADE, W
 from . import board, resolution
 from .bounds import bounded, clamp
 from .refusal import Refused
-from .sayou import Frame, modified, truncate
+from .sayou import Frame, modified, truncate, year_of
 from .state import SIDES, SIDE_WORDS, Face
 
 
@@ -48,16 +48,45 @@ def tear_preview(battle, uid: int, *, consume: bool = False) -> dict:
     """The 綻び and the tear effect's scale tearing ``uid`` would give now.
     ``consume``: the tear is made — a use of each 綻び倍率 (its 最大 n 回 counts it,
     DESIGN §6.2 modifiers with a count)."""
-    s = battle.state
-    distance = abs(battle.year(uid) - s.age)
+    distance = abs(battle.year(uid) - battle.state.age)
     page = battle.page_of(uid)
-    fray = max(0, truncate(modified(battle, "fray", bounded(distance * page.fray_mul),
-                                    consume=consume)))
+    fray = _tear_fray(battle, distance, page.fray_mul, consume)
     blank = all(battle.face_body(uid, side) is None for side in SIDES)
     effects = () if blank or not page.tear else page.tear
     return {"distance": distance, "fray": fray, "blank": blank,
             "scale": bounded(1 + battle.tables.balance.tear_scale * distance),
             "effects": effects}
+
+
+def tear_fray(battle, uid: int) -> int:
+    """The 綻び tearing ``uid`` would give now: ``tear_preview``'s ``fray`` alone, with
+    no preview made — a player weighing the tear of every hand page asks at each
+    decision."""
+    return _tear_fray(battle, abs(battle.year(uid) - battle.state.age),
+                      battle.page_of(uid).fray_mul, False)
+
+
+def tear_reaches(battle) -> list[float]:
+    """Distance × 綻び倍率 of each hand page, in hand order: the 綻び its tear would give
+    before the board's 綻び倍率, the clamp and the truncation (``tear_fray``) — read in
+    one loop: a player asks at each decision whether any tear could reach the 突破ライン,
+    which about none ever does."""
+    s = battle.state
+    age = s.age
+    pages, instances = battle.tables.pages, s.pages
+    reaches = []
+    for uid in s.zones["hand"]:
+        page = pages[instances[uid].page]
+        # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
+        year = year_of(battle, uid) if s.mods else page.year
+        reaches.append(abs(year - age) * page.fray_mul)
+    return reaches
+
+
+def _tear_fray(battle, distance: int, fray_mul: float, consume: bool) -> int:
+    """distance × 綻び倍率 of the page, through the 綻び倍率 in force, truncated."""
+    return max(0, truncate(modified(battle, "fray", bounded(distance * fray_mul),
+                                    consume=consume)))
 
 
 def tear(battle, uid: int) -> None:

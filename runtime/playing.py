@@ -202,12 +202,15 @@ def plan(battle, uid: int) -> PlayPlan | None:
     if _blocked(battle, uid, year):
         return None
     age = s.age
-    cost = _cost_of(battle, year)
+    distance = abs(year - age)
+    index = battle._index or board.board_index_now(battle)
+    # _cost_of, its usual case read here: no 支払い倍率 on the board, the cost is the distance.
+    cost = distance if "steps_payment" not in index.modifiers else _cost_of(battle, year)
     if cost > s.steps:
         return None
     seat = s.enemy["seat"]
     crosses = (age - seat) * (year - seat) < 0
-    frame = Frame(uid, abs(year - age), crosses)
+    frame = Frame(uid, distance, crosses)
     firing, bodies, _ = _faces_firing(battle, uid, _sides(year, age), frame)
     if not firing:
         return None

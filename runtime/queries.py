@@ -81,7 +81,11 @@ def intent_count(battle, kind: str | None = None) -> int:
     intents = battle.state.enemy["turn_intents"]
     if kind is None:
         return len(intents)
-    return sum(1 for intent in intents if intent["kind"] == kind)
+    count = 0
+    for intent in intents:  # a loop: the greedy player asks of every page it tries
+        if intent["kind"] == kind:
+            count += 1
+    return count
 
 
 # ------------------------------------------------------------------- board

@@ -23,7 +23,7 @@ from contract.codec import to_literal
 from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
 
-from .bounds import bounded, clamp, land, power
+from .bounds import MAX_MAGNITUDE, bounded, clamp, land, power
 from .state import COEFFICIENTS, Placed
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
@@ -104,7 +104,12 @@ def page_year(battle, page_id: str) -> int:
 
 def year_of(battle, uid: int) -> int:
     """銘 of a page instance now."""
-    return page_year(battle, battle.state.pages[uid].page)
+    s = battle.state
+    if s.mods:
+        return page_year(battle, s.pages[uid].page)
+    # No lifetime-bound value in force (most of a battle): the table's 銘, read here
+    # rather than through page_year (the greedy player asks of its hand every decision).
+    return battle.tables.pages[s.pages[uid].page].year
 
 
 #: Variable code → its value now (battle, frame → number). A rule parameter not listed
@@ -185,8 +190,11 @@ def base_value(battle, effect: Sayou, frame: Frame) -> float:
     base = effect.base
     if base is None:
         return 0
-    # A product of a read value and a written coefficient: clamped as it is made.
-    value = bounded(BASES[type(base)](battle, base, frame))
+    # A product of a read value and a written coefficient: clamped as it is made. A
+    # constant (most 作用) is read here, not through BASES: a battle reads thousands.
+    value = base.value if type(base) is Const else BASES[type(base)](battle, base, frame)
+    if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:  # ``bounded``, asked inline (a
+        value = bounded(value)  # battle reads thousands of values; most are in bounds)
     if frame.scale != 1.0 or frame.times != 1:
         return _grown(effect, value, frame)
     return value
@@ -358,6 +366,12 @@ def _board_source(battle, target: str, value: float, why: dict | None,
                   consume: bool) -> float:
     """(value + Σ加算補正) × Π乗算補正 of the continuing effects on the board."""
     if why is None:
+        index = battle._index
+        if index is None:
+            index = battle.board_index()
+        if not index.modifiers.get(target):  # nothing modifies it (most of a battle)
+            value = (value + 0.0) * 1.0  # as ``modifiers`` found (0, 1); bounded, inline
+            return value if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE else bounded(value)
         add, mul = modifiers(battle, target, consume=consume)
     else:
         why["add"], why["mul"] = sources = ([], [])
@@ -369,10 +383,14 @@ def _fray_source(battle, target: str, value: float, why: dict | None,
                  consume: bool) -> float:
     """The 綻び multiplier of damage: × (1 + 綻び攻撃係数 × 累積綻び)."""
     coef = battle.tables.balance.fray_attack
-    fray = bounded(1 + coef * battle.state.fray_run)
+    # ``bounded``, asked inline: every hit of a battle comes here.
+    fray = 1 + coef * battle.state.fray_run
+    if not -MAX_MAGNITUDE <= fray <= MAX_MAGNITUDE:
+        fray = bounded(fray)
     if why is not None:
         why["fray"] = {"factor": fray, "fray": battle.state.fray_run, "coef": coef}
-    return bounded(value * fray)
+    value = value * fray
+    return value if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE else bounded(value)
 
 
 def _reduction_source(battle, target: str, value: float, why: dict | None,
@@ -418,11 +436,10 @@ def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> fl
         if why is not None:  # fixed, or e.g. an enemy heal: lands unmodified
             why["modified"], why["value"] = False, base
         return base
-    if why is not None:
-        why["modified"] = True
-    value = modified(battle, target, base, why=why)
-    if why is not None:
-        why["value"] = value
+    if why is None:  # a simulation (record=False): nothing explained
+        return max(0.0, modified(battle, target, base))
+    why["modified"] = True
+    value = why["value"] = modified(battle, target, base, why=why)
     return max(0.0, value)
 
 

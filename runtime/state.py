@@ -204,15 +204,21 @@ class State:
         twin.seed, twin.stages, twin.stage_index = self.seed, list(self.stages), self.stage_index
         twin.age, twin.hp, twin.steps = self.age, self.hp, self.steps
         twin.steps_carried, twin.currency = self.steps_carried, self.currency
-        twin.defense = [list(entry) for entry in self.defense]
+        twin.defense = [list(entry) for entry in self.defense] if self.defense else []
         twin.fray_run, twin.fray_stage = self.fray_run, self.fray_stage
         twin.rewards_given, twin.counters = self.rewards_given, self.counters.copy()
-        twin.marks = {scope: c.copy() for scope, c in self.marks.items()}
+        # Loops, not comprehensions: a comprehension is a call of its own, and each
+        # call costs about what copying a small dict does.
+        twin.marks = marks = {}
+        for scope, counters in self.marks.items():
+            marks[scope] = counters.copy()
         twin.play_counters, twin.params = self.play_counters.copy(), self.params.copy()
         twin.mods = _plain_copy(self.mods) if self.mods else []
         twin.pages = self.pages.copy()  # the records are frozen: shared
-        twin.zones = {zone: uids.copy() for zone, uids in self.zones.items()}
-        twin.effects = [placed.copy() for placed in self.effects]
+        twin.zones = zones = {}
+        for zone, uids in self.zones.items():
+            zones[zone] = uids.copy()
+        twin.effects = [placed.copy() for placed in self.effects] if self.effects else []
         twin.enemy = _copy_enemy(self.enemy)
         twin.turn, twin.turns_run, twin.plays_run = self.turn, self.turns_run, self.plays_run
         twin.pens_used, twin.tears_used = self.pens_used, self.tears_used
@@ -404,14 +410,12 @@ def _plain_copy(value):
 
 def _copy_enemy(enemy: dict) -> dict:
     """The stage's enemy: its Intents are literals no rule changes once made (shared by
-    the stage's list, the turn's and the events), so only the lists are copied; its
-    escalation rules are flat dicts moved on as they fire (copied); its other values —
-    id, HP, 座, down (the keys a save allows, runtime/save.py) — are plain scalars."""
+    the stage's list, the turn's and the events), and its escalation rules flat dicts
+    replaced, never written, as they fire (escalation.due), so only the lists are
+    copied; its other values — id, HP, 座, down (the keys a save allows,
+    runtime/save.py) — are plain scalars."""
     out = enemy.copy()
-    for key in ("intents", "turn_intents"):
+    for key in ("intents", "turn_intents", "escalations"):
         if key in out:
             out[key] = out[key].copy()
-    rules = out.get("escalations")
-    if rules is not None:
-        out["escalations"] = [rule.copy() for rule in rules]
     return out

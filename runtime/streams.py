@@ -102,8 +102,11 @@ class Streams:
         """Independent streams that continue exactly as these would (a stream not made
         yet stays so: the copy makes it from the same seed; a stream made is shared as
         a snapshot, by these streams too)."""
-        self._effects, self._enemy = _snapshot(self._effects), _snapshot(self._enemy)
-        return Streams(self.shuffle.copy(), self._effects, self._enemy, seed=self._seed)
+        effects, enemy = self._effects, self._enemy
+        # Tested here rather than in _snapshot: most copies find neither stream made.
+        if effects is not None or enemy is not None:
+            self._effects, self._enemy = effects, enemy = _snapshot(effects), _snapshot(enemy)
+        return Streams(self.shuffle.copy(), effects, enemy, seed=self._seed)
 
 
 def _snapshot(rng):

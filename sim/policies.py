@@ -15,6 +15,7 @@ copies that know no more than the player does).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -23,6 +24,9 @@ from runtime.battle import SIDES, Battle, Refused
 from runtime.streams import Streams
 
 END_TURN = EndTurn()
+#: The Play of each uid, made once (a frozen value costs more to make than to find):
+#: the greedy player tries every playable page at every decision.
+_PLAY = functools.cache(Play)
 
 
 def random_policy(battle: Battle, rng: random.Random):
@@ -114,7 +118,7 @@ def _score_play(battle: Battle, uid: int, before: tuple) -> float:
     stage, enemy_hp, intents, defense, distance, hp = before
     trial = battle.copy()
     try:
-        trial.apply(Play(uid))
+        trial.apply(_PLAY(uid))
         _answer_choices(trial)
     except Refused:
         return float("-inf")
@@ -140,25 +144,30 @@ def _pens(battle: Battle) -> list[tuple[int, str, bool]]:
     found = []
     for uid in battle.hand:
         page = battle.page_of(uid)
-        firing = battle.sides_for(uid)
+        firing = None  # asked only of a page a pen can write (the greedy player asks often)
         for side in SIDES:
             face = battle.face(uid, side)
             restorable = face["state"] == "blank" and face["blanked"] is not None
             if not restorable and (face["penned"] or page.pens[side] is None):
                 continue
+            if firing is None:
+                firing = battle.sides_for(uid)
             found.append((uid, side, side in firing and battle.face_body(uid, side) is None))
     return found
 
 
 def _breakthrough(battle: Battle):
     s = battle.state
-    if s.tears_used >= s.param("tear_cap") or not battle.hand:
+    hand = battle.hand
+    if s.tears_used >= s.param("tear_cap") or not hand:
         return None
     line = battle.tables.enemies[battle.enemy_id].breakthrough
-    if _no_tear_reaches(battle, line - s.fray_stage - max(0, battle.tables.balance.pen_fray)):
+    frays = _tear_frays(battle, hand,
+                        line - s.fray_stage - max(0, battle.tables.balance.pen_fray))
+    if frays is None:
         return None
-    best = max(battle.hand, key=lambda uid: battle.tear_preview(uid)["fray"])
-    gain = battle.tear_preview(best)["fray"]
+    gain = max(frays)
+    best = hand[frays.index(gain)]  # the first of most 綻び
     if s.fray_stage + gain >= line:
         return Tear(best)
     others = [p for p in _pens(battle) if p[0] != best]
@@ -167,19 +176,23 @@ def _breakthrough(battle: Battle):
     return None
 
 
-def _no_tear_reaches(battle: Battle, need) -> bool:
-    """Whether no hand page's tear can give ``need`` 綻び, told without a tear preview
-    per page (a tear reaches the line about never, and the greedy player asks at every
-    decision): with no 綻び倍率 on the board, a tear's 綻び is at most distance × the
-    page's 綻び倍率 (``pen_tear.tear_preview``: that, clamped and truncated). False when
-    it cannot tell (modifiers, or a need of 0 or less): the previews decide."""
+def _tear_frays(battle: Battle, hand: list[int], need) -> list | None:
+    """The 綻び of each ``hand`` page's tear (``tear_fray``) as far as a breakthrough
+    needs it — the tear or a pen is chosen only when some tear gives ``need`` 綻び — or
+    None when none can. Told without asking every page (a tear reaches the line about
+    never, and the greedy player asks at every decision): with no 綻び倍率 on the
+    board, a tear's 綻び is at most its distance × the page's 綻び倍率
+    (``tear_reaches``; ``tear_fray``: that, clamped and truncated). A page short of
+    ``need`` is not asked: it counts -1, which changes neither whether a tear or pen is
+    chosen nor which (its own 綻び is below ``need`` too). Every page is asked when that
+    cannot tell (modifiers, or a need of 0 or less)."""
     if need <= 0 or battle.board_index().modifiers.get("fray"):
-        return False
-    age = battle.state.age
-    for uid in battle.hand:
-        if not abs(battle.year(uid) - age) * battle.page_of(uid).fray_mul < need:
-            return False
-    return True
+        return [battle.tear_fray(uid) for uid in hand]
+    reaches = battle.tear_reaches()
+    if max(reaches) < need:
+        return None
+    return [battle.tear_fray(uid) if reach >= need else -1
+            for uid, reach in zip(hand, reaches)]
 
 
 def _pen(battle: Battle, playable: list[int]):
@@ -309,7 +322,7 @@ def _candidates(battle: Battle) -> list:
                 tears.append(action)
                 continue
         found.append(action)
-    tears.sort(key=lambda a: -battle.tear_preview(a.uid)["fray"])  # stable: hand order next
+    tears.sort(key=lambda a: -battle.tear_fray(a.uid))  # stable: hand order next
     return found + tears[:TEAR_CANDIDATES]
 
 

@@ -88,14 +88,17 @@ class HandWatch:
         turn = battle.state.turns_run
         opening = self._turn is None
         hand = battle.hand
-        for uid in hand:
-            if uid not in self._seen:
-                self._seen.add(uid)
-                self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
+        seen = self._seen
+        if not seen.issuperset(hand):  # most decisions: a hand seen before
+            for uid in hand:
+                if uid not in seen:
+                    seen.add(uid)
+                    self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
         if turn != self._turn:  # a turn's first decision
             self._turn = turn
-            playable = {battle.page_id(uid) for uid in battle.playable_uids()}
-            for page in {battle.page_id(uid) for uid in hand} - playable:
+            page_id = battle.page_id
+            playable = set(map(page_id, battle.playable_uids()))
+            for page in set(map(page_id, hand)) - playable:
                 self.held_unplayable[page] += 1
 
 
@@ -124,14 +127,17 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) ->
         watch.look(battle)
         action = policy(battle, rng)
         tallied = TALLIED.get(type(action))
-        page = battle.page_id(action.uid) if tallied is not None else None
+        if tallied is None:  # an end of turn, a choice: nothing of a page to count
+            battle.apply(action)
+            actions += 1
+            continue
+        page = battle.page_id(action.uid)
         dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
         battle.apply(action)
         actions += 1
-        if page is not None:
-            tally[tallied][page] += 1
-            tally["damage"][page] += s.counter("run", "damage_dealt") - dealt
-            tally["steps"][page] += s.counter("run", "steps_used") - used
+        tally[tallied][page] += 1
+        tally["damage"][page] += s.counter("run", "damage_dealt") - dealt
+        tally["steps"][page] += s.counter("run", "steps_used") - used
     result = s.outcome or "draw"
     return BattleResult(
         seed=seed, result=result, turns=s.turns_run, actions=actions,
