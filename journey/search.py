@@ -68,18 +68,18 @@ def bound(s: State) -> int | None:
     p_now, r_now, t0 = _TURN_LEFT.get(phase, (0, 1, 0)) if phase != "moment" else \
         _MOMENT_LEFT[pending[0]]
     resolved = s.resolved
-    unresolved = f.suits - bin(resolved).count("1")
+    unresolved = f.suits - resolved.bit_count()
     # The board: cards of each suit, and the card played whose black pawn has yet to walk.
-    suit_of = f.suit_of
-    on_board = [0] * f.suits
-    for stack in s.stacks:
-        for card in stack:
-            on_board[suit_of[card]] += 1
+    board = f.boards.get(s.stacks)
+    if board is None:
+        board = f.read_board(s.stacks)
+    on_board, plain_costs, blue_costs = board
     blacks = s.blacks
     inflight = 0
     if phase == "blacks":  # the card played is in the air, its black pawn yet to walk
         card, moves = pending
-        on_board[suit_of[card]] += 1
+        on_board = list(on_board)
+        on_board[f.suit_of[card]] += 1
         low, high = blacks
         for black, steps in moves:  # as journey.steps.move_black walks them, in turn
             to = (black + steps) % f.days
@@ -142,7 +142,7 @@ def bound(s: State) -> int | None:
                                    or s.lantern >> f.blue & 1)
     map_ready = f.map is not None and not s.tapped >> f.map & 1
     # Keys: what each day needs to bear one key icon (cheapest first).
-    costs = _key_costs(s, f, blue)
+    costs = blue_costs if blue else plain_costs
     letters_ever = s.letters + unresolved
     best = None
     for turns, letters_spent in paths:
@@ -233,9 +233,41 @@ class _Facts:
         self.last = deal.last
         self.split = deal.has("split_black")
         self.tent = item("loop_to_bottom") is not None or deal.has("loop_to_bottom_always")
+        #: stack → ((suit, cards of it), …): what ``promise`` reads of a pawn's day, worked
+        #: out once per stack (a stack is shared by every position until a card lands there)
+        self.suit_counts: dict = {}
+        #: stacks → what ``bound`` reads of the board (``read_board``), likewise
+        self.boards: dict = {}
+
+    def count_suits(self, stack: tuple) -> tuple:
+        """The cards of each suit in ``stack``, as (suit, count) pairs (and noted)."""
+        count: dict = {}
+        for card in stack:
+            suit = self.suit_of[card]
+            count[suit] = count.get(suit, 0) + 1
+        if len(self.suit_counts) > STACK_CACHE:
+            self.suit_counts.clear()
+        found = self.suit_counts[stack] = tuple(count.items())
+        return found
+
+    def read_board(self, stacks: tuple) -> tuple:
+        """(cards of each suit on the board, each day's key cost without 青, with 青): what
+        ``bound`` reads of the stacks (and noted)."""
+        on_board = [0] * self.suits
+        suit_of = self.suit_of
+        for stack in stacks:
+            for card in stack:
+                on_board[suit_of[card]] += 1
+        if len(self.boards) > STACK_CACHE:
+            self.boards.clear()
+        found = self.boards[stacks] = (tuple(on_board), _key_costs(stacks, self, False),
+                                       _key_costs(stacks, self, True))
+        return found
 
 
 _FACTS: dict = {}
+#: The most stacks whose reading a deal's facts keep (then they start afresh): a few MB.
+STACK_CACHE = 50_000
 
 
 def _facts(deal) -> _Facts:
@@ -265,14 +297,14 @@ def _home_letters(white: int, blacks: tuple, f: _Facts, plays: int,
     return min(min((last - b) % days, (b - last) % days) for b in blacks)
 
 
-def _key_costs(s: State, f: _Facts, blue: bool) -> list[int]:
+def _key_costs(stacks: tuple, f: _Facts, blue: bool) -> list[int]:
     """Per day that holds events, the fewest cards put there (or 青 swaps) before all its
     events bear one key icon, cheapest first. A card put on a day pushes the farthest
     off, so without a swap the day needs as many plays as the cards beyond its nearest
     run of one key; a swap (one a turn) replaces one card anywhere in it."""
     keys = f.key_of
     out = []
-    for day, stack in enumerate(s.stacks):
+    for day, stack in enumerate(stacks):
         room = f.capacity[day]
         if not room:
             continue
@@ -320,21 +352,23 @@ def promise(s: State) -> int:
     The pawns' sum matters because a play moves white +n and a black pawn 7 − n, which
     leaves the sum of the three places unchanged modulo the days: only the letters and the
     red and white effects change it, and every resolved story takes its effect away."""
-    if s.over:
-        return WON + score(s)["score"] if s.phase == "won" else LOST
-    deal = s.deal
-    rules = deal.rules
-    suits = len(rules.suits)
+    phase = s.phase
+    if phase == "won":
+        return WON + score(s)["score"]
+    if phase == "lost":
+        return LOST
+    # Written for speed: the search asks this of every child it orders.
+    f = _facts(s.deal)
+    suits = f.suits
     done = s.resolved
-    resolved = bin(done).count("1")
+    resolved = done.bit_count()
     white = s.white
     low, high = s.blacks
     letters = s.letters
     under = 0
     if resolved < suits:
-        # Per pawn's day, the cards of each suit there, capped at the pawns standing on
-        # it (written for speed: the search asks this of every child it orders).
-        suit_of, stacks = rules.suit_of, s.stacks
+        # Per pawn's day, the cards of each suit there, capped at the pawns standing on it.
+        stacks = s.stacks
         held = [0] * suits
         if low == high:
             standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
@@ -342,20 +376,22 @@ def promise(s: State) -> int:
             standing = ((white, 2), (high if white == low else low, 1))
         else:
             standing = ((white, 1), (low, 1), (high, 1))
+        counts = f.suit_counts
         for day, need in standing:
-            count: dict = {}
-            for card in stacks[day]:
-                suit = suit_of[card]
-                count[suit] = count.get(suit, 0) + 1
-            for suit, n in count.items():
+            stack = stacks[day]
+            count = counts.get(stack)
+            if count is None:
+                count = f.count_suits(stack)
+            for suit, n in count:
                 held[suit] += n if n < need else need
         for suit in range(suits):
             if held[suit] > under and not done >> suit & 1:
                 under = held[suit]
-    days = len(deal.days)
+    days = f.days
     last = days - 1
     off = (3 * last - white - low - high) % days
-    off = min(off, days - off)
+    if off > days - off:
+        off = days - off
     value = (RESOLVED * resolved + UNDER_PAWNS * under + LETTER * letters + len(s.deck)
              - MISALIGNED * max(0, off - letters))
     if resolved == suits:
