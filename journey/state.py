@@ -10,6 +10,7 @@ order, top first. Days are 0-based here (day 0 is 【１日目】); the screen a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .rules import ItemCard, Rules
 
@@ -28,6 +29,12 @@ class Deal:
     def has(self, effect: str) -> bool:
         """Is a carried item's always-on effect ``effect`` in force?"""
         return effect in self.passive
+
+    @cached_property
+    def tappable(self) -> tuple[int, ...]:
+        """The indices of the carried items that are used by tapping them (not always on):
+        the rules ask at every moment which of them can be used."""
+        return tuple(i for i, item in enumerate(self.carried) if not item.passive)
 
     @property
     def last(self) -> int:
