@@ -191,11 +191,6 @@ def _can_use_item(s: State) -> bool:
     return False
 
 
-def _can_use_any(s: State) -> bool:
-    """Can a letter or an item be used now (a moment with nothing to use is no choice)?"""
-    return bool(s.letters) or _can_use_item(s)
-
-
 def _effect_options(s: State, suit: int) -> list[tuple]:
     """The choices of a suit's effect now (empty: it does nothing)."""
     return [("effect", *args) for args in SUIT_EFFECTS[s.rules.suit_effects[suit]].options(s)]

@@ -12,6 +12,9 @@ as values, its legality check) costs about a quarter more (benchmarks/bench_jour
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+
 from .play import apply, legal_actions, score
 from .state import State
 
@@ -73,7 +76,7 @@ def bound(s: State) -> int | None:
     board = f.boards.get(s.stacks)
     if board is None:
         board = f.read_board(s.stacks)
-    on_board, plain_costs, blue_costs = board
+    on_board, plain_spent, blue_spent = board
     blacks = s.blacks
     inflight = 0
     if phase == "blacks":  # the card played is in the air, its black pawn yet to walk
@@ -141,16 +144,22 @@ def bound(s: State) -> int | None:
     blue = f.blue is not None and (not resolved >> f.blue & 1 or f.lantern
                                    or s.lantern >> f.blue & 1)
     map_ready = f.map is not None and not s.tapped >> f.map & 1
-    # Keys: what each day needs to bear one key icon (cheapest first).
-    costs = blue_costs if blue else plain_costs
+    # Keys: what each day needs to bear one key icon, as the running total of the
+    # cheapest first — the days a number of fixes pays for is a bisection.
+    spent = blue_spent if blue else plain_spent
     letters_ever = s.letters + unresolved
+    # The deal's constants, read once (the loop below runs some four times a call).
+    has_camera, rucksack, per_day, cost, key_days_all = (f.camera, f.rucksack, f.per_day,
+                                                          f.cost, f.key_days)
+    stepped = f.map is not None
+    map_step = 1 if map_ready else 0
     best = None
     for turns, letters_spent in paths:
         plays = p_now + turns
         refills = turns + t0
         mills = 0
         if not f.tent:
-            walk = least_walk + max(0, plays - needed) if not f.rucksack else 0
+            walk = least_walk + max(0, plays - needed) if not rucksack else 0
             mills = (s.white + walk) // days
         extra = 0
         while True:
@@ -159,29 +168,24 @@ def bound(s: State) -> int | None:
                 memories = letters_spent
             else:
                 nudges = (t + 1) if red else 0
-                steps = ((0 if not map_ready else 1) + (t + 1 if green else 0)) if f.map is not None else 0
+                steps = (map_step + (t + 1 if green else 0)) if stepped else 0
                 memories = max(letters_spent, shift - nudges - steps)
             fixes = plays + extra + inflight + ((t + 1) if blue else 0) + \
-                ((t + 2) if f.rucksack else 0)
-            key_days = 0
-            for cost in costs:
-                if cost > fixes:
-                    break
-                fixes -= cost
-                key_days += 1
+                ((t + 2) if rucksack else 0)
+            key_days = bisect_right(spent, fixes)
             # カメラ: each アドベンチャーメモリー may bring one more card to the deck
-            camera = (letters_ever - memories) if f.camera else 0
+            camera = (letters_ever - memories) if has_camera else 0
             left = deck + letters_ever + camera - refills - extra - mills - memories
             if left >= 0 and memories <= letters_ever:
-                value = left + f.per_day * key_days - f.cost
+                value = left + per_day * key_days - cost
                 if best is None or value > best:
                     best = value
-            if (memories <= letters_spent and key_days == f.key_days) or extra > 16:
+            if (memories <= letters_spent and key_days == key_days_all) or extra > 16:
                 break
             extra += 1
             # the most any later turn could still give: every day's keys, no letter spent
-            most = (deck + letters_ever * (2 if f.camera else 1) - refills - extra - mills
-                    - letters_spent + f.per_day * f.key_days - f.cost)
+            most = (deck + letters_ever * (2 if has_camera else 1) - refills - extra - mills
+                    - letters_spent + per_day * key_days_all - cost)
             if best is not None and most <= best:
                 break
     return best
@@ -251,8 +255,9 @@ class _Facts:
         return found
 
     def read_board(self, stacks: tuple) -> tuple:
-        """(cards of each suit on the board, each day's key cost without 青, with 青): what
-        ``bound`` reads of the stacks (and noted)."""
+        """(cards of each suit on the board, the running totals of the days' key costs
+        cheapest first, without 青 and with 青): what ``bound`` reads of the stacks (and
+        noted)."""
         on_board = [0] * self.suits
         suit_of = self.suit_of
         for stack in stacks:
@@ -260,8 +265,9 @@ class _Facts:
                 on_board[suit_of[card]] += 1
         if len(self.boards) > STACK_CACHE:
             self.boards.clear()
-        found = self.boards[stacks] = (tuple(on_board), _key_costs(stacks, self, False),
-                                       _key_costs(stacks, self, True))
+        found = self.boards[stacks] = (tuple(on_board),
+                                       tuple(accumulate(_key_costs(stacks, self, False))),
+                                       tuple(accumulate(_key_costs(stacks, self, True))))
         return found
 
 
