@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 
-from .play import apply, legal_actions, score
+from .play import advance, legal_actions, score
 from .state import State
 
 __all__ = ["EVERY_LINE", "JOURNEY", "JourneyRules", "bound", "deferred", "lookahead", "play_on",
@@ -422,7 +422,7 @@ def play_on(s: State, turns: int = HORIZON) -> State:
         if not actions:
             break
         actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
-        s = max((apply(s, a, check=False)[0] for a in actions), key=promise)
+        s = max((advance(s, a) for a in actions), key=promise)
     return s
 
 
@@ -450,8 +450,8 @@ class JourneyRules:
 
     def apply(self, s: State, action) -> State:
         """The state after ``action`` (``s`` itself is left as it was)."""
-        # The action comes from legal_actions: no second check.
-        return apply(s, action, check=False)[0]
+        # The action comes from legal_actions: no second check, and no events.
+        return advance(s, action)
 
     def key(self, s: State):
         """The memo key of ``s``: equal for states the rest of the game cannot tell apart."""
