@@ -242,6 +242,8 @@ class _Facts:
         self.suit_counts: dict = {}
         #: stacks → what ``bound`` reads of the board (``read_board``), likewise
         self.boards: dict = {}
+        #: (stacks, white, blacks, resolved) → ``under_pawns``, likewise
+        self.unders: dict = {}
 
     def count_suits(self, stack: tuple) -> tuple:
         """The cards of each suit in ``stack``, as (suit, count) pairs (and noted)."""
@@ -253,6 +255,35 @@ class _Facts:
             self.suit_counts.clear()
         found = self.suit_counts[stack] = tuple(count.items())
         return found
+
+    def under_pawns(self, board: tuple) -> int:
+        """The most cards of one unresolved suit that lie under the pawns, at most as many
+        on a day as pawns stand there (``promise``'s UNDER_PAWNS), of ``board`` = (stacks,
+        white, blacks, resolved) (and noted)."""
+        stacks, white, (low, high), done = board
+        held = [0] * self.suits
+        if low == high:
+            standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
+        elif white == low or white == high:
+            standing = ((white, 2), (high if white == low else low, 1))
+        else:
+            standing = ((white, 1), (low, 1), (high, 1))
+        counts = self.suit_counts
+        for day, need in standing:
+            stack = stacks[day]
+            count = counts.get(stack)
+            if count is None:
+                count = self.count_suits(stack)
+            for suit, n in count:
+                held[suit] += n if n < need else need
+        under = 0
+        for suit in range(self.suits):
+            if held[suit] > under and not done >> suit & 1:
+                under = held[suit]
+        if len(self.unders) > STACK_CACHE:
+            self.unders.clear()
+        self.unders[board] = under
+        return under
 
     def read_board(self, stacks: tuple) -> tuple:
         """(cards of each suit on the board, the running totals of the days' key costs
@@ -272,14 +303,18 @@ class _Facts:
 
 
 _FACTS: dict = {}
-#: The most stacks whose reading a deal's facts keep (then they start afresh): a few MB.
-STACK_CACHE = 50_000
+#: The most entries each of a deal's notes (``_Facts.suit_counts``, ``boards``, ``unders``)
+#: keeps before it starts afresh — a few MB; a solve at 3000 positions notes some 6,000.
+STACK_CACHE = 20_000
+#: The most deals whose facts are kept (then all start afresh): a search reads one deal
+#: at a time, and each keeps its notes.
+FACTS_KEPT = 8
 
 
 def _facts(deal) -> _Facts:
     found = _FACTS.get(id(deal))
     if found is None or found.deal is not deal:
-        if len(_FACTS) > 4096:
+        if len(_FACTS) >= FACTS_KEPT:
             _FACTS.clear()
         found = _FACTS[id(deal)] = _Facts(deal)
     return found
@@ -373,26 +408,12 @@ def promise(s: State) -> int:
     letters = s.letters
     under = 0
     if resolved < suits:
-        # Per pawn's day, the cards of each suit there, capped at the pawns standing on it.
-        stacks = s.stacks
-        held = [0] * suits
-        if low == high:
-            standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
-        elif white == low or white == high:
-            standing = ((white, 2), (high if white == low else low, 1))
-        else:
-            standing = ((white, 1), (low, 1), (high, 1))
-        counts = f.suit_counts
-        for day, need in standing:
-            stack = stacks[day]
-            count = counts.get(stack)
-            if count is None:
-                count = f.count_suits(stack)
-            for suit, n in count:
-                held[suit] += n if n < need else need
-        for suit in range(suits):
-            if held[suit] > under and not done >> suit & 1:
-                under = held[suit]
+        # A search meets the same board and pawns again and again (three times in four
+        # in a look-ahead): what lies under them is noted.
+        board = (s.stacks, white, s.blacks, done)
+        under = f.unders.get(board)
+        if under is None:
+            under = f.under_pawns(board)
     days = f.days
     last = days - 1
     off = (3 * last - white - low - high) % days
