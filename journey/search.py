@@ -116,10 +116,11 @@ def bound(s: State) -> int | None:
         last_put = -(-(needed - p_now - ready - 1) // 2) if needed else -1
     else:
         last_put = needed - p_now if needed else -1
-    called = f.white is not None and (not resolved >> f.white & 1 or f.lantern
-                                      or s.lantern >> f.white & 1)
-    red = f.red is not None and (not resolved >> f.red & 1 or f.lantern
-                                 or s.lantern >> f.red & 1)
+    # The suits whose effect can still happen: unresolved, or given back by a ランタン
+    # this turn (any of them, later, when one is carried).
+    live = -1 if f.lantern else ~resolved | s.lantern
+    called = bool(live & f.white_bit)
+    red = bool(live & f.red_bit)
     if unresolved:
         # The last story resolves with every pawn on a day that holds events; the pawns
         # then reach 【７日目】 with no event on the way (that day holds none): by 地図 and
@@ -139,10 +140,8 @@ def bound(s: State) -> int | None:
     days = f.days
     shift = (f.target - pawn_sum) % days
     shift = min(shift, days - shift)
-    green = f.green is not None and (not resolved >> f.green & 1 or f.lantern
-                                     or s.lantern >> f.green & 1)
-    blue = f.blue is not None and (not resolved >> f.blue & 1 or f.lantern
-                                   or s.lantern >> f.blue & 1)
+    green = bool(live & f.green_bit)
+    blue = bool(live & f.blue_bit)
     map_ready = f.map is not None and not s.tapped >> f.map & 1
     # Keys: what each day needs to bear one key icon, as the running total of the
     # cheapest first — the days a number of fixes pays for is a bisection.
@@ -225,6 +224,10 @@ class _Facts:
         self.cost = sum(it.cost for it in carried)
         self.red, self.white = suit("nudge_black"), suit("call_black")
         self.green, self.blue = suit("stand_item"), suit("swap_same_number")
+        # each as a mask of the suits (0: no such suit)
+        self.red_bit, self.white_bit, self.green_bit, self.blue_bit = (
+            0 if index is None else 1 << index
+            for index in (self.red, self.white, self.green, self.blue))
         self.lantern_index = item("unresolve")
         self.lantern = self.lantern_index is not None
         self.yellow = suit("draw_return")
@@ -443,7 +446,10 @@ def play_on(s: State, turns: int = HORIZON) -> State:
         if not actions:
             break
         actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
-        s = max((advance(s, a) for a in actions), key=promise)
+        if len(actions) == 1:  # no choice (most often a moment's "next"): nothing to weigh
+            s = advance(s, actions[0])
+        else:
+            s = max((advance(s, a) for a in actions), key=promise)
     return s
 
 
