@@ -40,7 +40,7 @@ from contract.vocabulary import W
 
 from .effects import ITEM_EFFECTS, SUIT_EFFECTS
 from .rules import JourneyError, Rules
-from .state import Deal, State
+from .state import Deal, State, standing
 from .steps import (draw, lose, mill, move_black, ready_item, replaced, walk_white, with_card,
                     without)
 
@@ -200,16 +200,17 @@ def _effect_options(s: State, suit: int) -> list[tuple]:
 def resolvable(s: State) -> list[int]:
     """The unresolved suits that lie under every pawn: at each pawn's location, at least as
     many cards of the suit as pawns stand there (解決フェイズ)."""
-    standing: dict[int, int] = {}
-    for day in s.pawns():
-        standing[day] = standing.get(day, 0) + 1
-    suit_of = s.rules.suit_of
+    suit_of = s.deal.rules.suit_of
+    stacks = s.stacks
     # A suit qualifies when every pawn's day holds enough of it: intersect day by day
     # (a search asks this at every resolution point, so it is written for speed).
     candidates = None
-    for day, count in standing.items():
+    for day, count in standing(s.white, s.blacks):
+        stack = stacks[day]
+        if len(stack) < count:
+            return []
         held: dict = {}
-        for card in s.stacks[day]:
+        for card in stack:
             suit = suit_of[card]
             held[suit] = held.get(suit, 0) + 1
         here = {suit for suit, n in held.items() if n >= count}

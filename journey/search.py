@@ -16,7 +16,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from .play import advance, legal_actions, score
-from .state import State
+from .state import State, standing
 
 __all__ = ["EVERY_LINE", "JOURNEY", "JourneyRules", "bound", "deferred", "lookahead", "play_on",
            "promise"]
@@ -263,16 +263,10 @@ class _Facts:
         """The most cards of one unresolved suit that lie under the pawns, at most as many
         on a day as pawns stand there (``promise``'s UNDER_PAWNS), of ``board`` = (stacks,
         white, blacks, resolved) (and noted)."""
-        stacks, white, (low, high), done = board
+        stacks, white, blacks, done = board
         held = [0] * self.suits
-        if low == high:
-            standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
-        elif white == low or white == high:
-            standing = ((white, 2), (high if white == low else low, 1))
-        else:
-            standing = ((white, 1), (low, 1), (high, 1))
         counts = self.suit_counts
-        for day, need in standing:
+        for day, need in standing(white, blacks):
             stack = stacks[day]
             count = counts.get(stack)
             if count is None:

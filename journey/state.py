@@ -15,6 +15,17 @@ from functools import cached_property
 from .rules import ItemCard, Rules
 
 
+def standing(white: int, blacks: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """(day, how many pawns stand there) for each day a pawn stands on, the white pawn's
+    first: what a story's resolution reads (and the search's promise)."""
+    low, high = blacks
+    if low == high:
+        return ((white, 3),) if white == low else ((white, 1), (low, 2))
+    if white == low or white == high:
+        return ((white, 2), (high if white == low else low, 1))
+    return ((white, 1), (low, 1), (high, 1))
+
+
 @dataclass(frozen=True)
 class Deal:
     """What stays the same for a whole game: the rules, the order the locations were laid

@@ -74,9 +74,13 @@ def lose(s: State, ev, reason: str) -> None:
 
 
 def ready_item(s: State, effect: str) -> int | None:
-    """The index of a standing carried item with ``effect`` (tapped ones are not), or None."""
-    return next((i for i, it in enumerate(s.deal.carried)
-                 if it.effect == effect and not it.passive and s.ready(i)), None)
+    """The index of a standing carried item with ``effect`` (tapped ones are not), or None
+    (every loop asks for a テント: written for speed)."""
+    carried, tapped = s.deal.carried, s.tapped
+    for index in s.deal.tappable:
+        if carried[index].effect == effect and not tapped >> index & 1:
+            return index
+    return None
 
 
 def interrupt(s: State, phase: str, pending: tuple) -> None:
