@@ -52,10 +52,16 @@ def _call(s: State, args: tuple, ev, record: dict) -> None:
 
 
 def _swap_options(s: State) -> list[tuple]:  # 青: two events anywhere of one number
-    places = [(day, pos) for day, stack in enumerate(s.stacks) for pos in range(len(stack))]
+    """Every pair of places whose events have one number, in the order of the places
+    (day, then position): the pairs of each number, then sorted — pairing every place
+    with every other, as a search asks at every 青 effect, costs far more."""
     number = s.rules.number_of
-    return [(*p, *q) for p, q in combinations(places, 2)
-            if number[s.stacks[p[0]][p[1]]] == number[s.stacks[q[0]][q[1]]]]
+    by_number: dict = {}
+    for day, stack in enumerate(s.stacks):
+        for pos, card in enumerate(stack):
+            by_number.setdefault(number[card], []).append((day, pos))
+    return sorted((*p, *q) for places in by_number.values()
+                  for p, q in combinations(places, 2))
 
 
 def _swap(s: State, args: tuple, ev, record: dict) -> None:
