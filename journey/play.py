@@ -445,7 +445,8 @@ def _effects(s: State, ev) -> None:
     says otherwise); the first card of a suit with its effect applies it, and the suit's
     other cards then have none (each suit once). An effect with one way to happen
     happens; with none it does nothing; else the player chooses."""
-    suit_of = s.rules.suit_of
+    rules = s.rules
+    suit_of = rules.suit_of
     while s.queue:
         card, s.queue = s.queue[0], s.queue[1:]
         suit = suit_of[card]
@@ -453,12 +454,13 @@ def _effects(s: State, ev) -> None:
             continue
         s.queue = tuple(c for c in s.queue if suit_of[c] != suit)
         s.phase = "effected"
-        options = _effect_options(s, suit)
+        # the effect's own options (``_effect_options`` less the action's wrapping)
+        options = SUIT_EFFECTS[rules.suit_effects[suit]].options(s)
         if not options:
             if ev is not None:
-                ev.append({"event": "effect", "suit": s.rules.suits[suit], "effect": "none"})
-        elif len(options) == 1 and not s.rules.optional_effects:
-            _apply_effect(s, suit, options[0][1:], ev)
+                ev.append({"event": "effect", "suit": rules.suits[suit], "effect": "none"})
+        elif len(options) == 1 and not rules.optional_effects:
+            _apply_effect(s, suit, options[0], ev)
         else:
             s.phase, s.pending = "effect", (suit,)
         return
