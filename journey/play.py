@@ -209,11 +209,14 @@ def resolvable(s: State) -> list[int]:
         stack = stacks[day]
         if len(stack) < count:
             return []
-        held: dict = {}
-        for card in stack:
-            suit = suit_of[card]
-            held[suit] = held.get(suit, 0) + 1
-        here = {suit for suit, n in held.items() if n >= count}
+        if count == 1:  # one pawn there (the most common case): any card of the suit
+            here = {suit_of[card] for card in stack}
+        else:
+            held: dict = {}
+            for card in stack:
+                suit = suit_of[card]
+                held[suit] = held.get(suit, 0) + 1
+            here = {suit for suit, n in held.items() if n >= count}
         candidates = here if candidates is None else candidates & here
         if not candidates:
             return []
