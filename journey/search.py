@@ -57,10 +57,12 @@ def bound(s: State) -> int | None:
 
     A deal whose deck + letters cannot pay for the refills and mills it still needs is
     lost: None."""
-    if s.over:
-        return score(s)["score"] if s.phase == "won" else None
-    f = _facts(s.deal)
     phase, pending = s.phase, s.pending
+    if phase == "won":
+        return score(s)["score"]
+    if phase == "lost":
+        return None
+    f = _facts(s.deal)
     deck = len(s.deck)
     if phase == "mill":       # a loop's card in the air, which a テント puts under the deck
         deck += 1
@@ -94,16 +96,17 @@ def bound(s: State) -> int | None:
     needed = 0
     least_walk = 0
     off_board = None
+    tent, suit_total = f.tent, f.suit_total
     for suit in range(f.suits):
         if resolved >> suit & 1:
             continue
         short = 3 - on_board[suit]
         if short <= 0:
             continue
-        if f.suit_total[suit] < 3:
+        if suit_total[suit] < 3:
             return None  # the story can never lie under three pawns
         needed += short
-        if not f.tent:  # the white pawn's walk matters only where loops mill for good
+        if not tent:  # the white pawn's walk matters only where loops mill for good
             if off_board is None:
                 off_board = _off_board(s, f)
             numbers = off_board[suit]
