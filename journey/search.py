@@ -250,6 +250,8 @@ class _Facts:
         self.boards: dict = {}
         #: (stacks, white, blacks, resolved) → ``under_pawns``, likewise
         self.unders: dict = {}
+        #: (a position's key, turns left) → its ``lookahead``, likewise
+        self.lookaheads: dict = {}
 
     def count_suits(self, stack: tuple) -> tuple:
         """The cards of each suit in ``stack``, as (suit, count) pairs (and noted)."""
@@ -257,7 +259,7 @@ class _Facts:
         for card in stack:
             suit = self.suit_of[card]
             count[suit] = count.get(suit, 0) + 1
-        if len(self.suit_counts) > STACK_CACHE:
+        if len(self.suit_counts) > NOTES_CAP:
             self.suit_counts.clear()
         found = self.suit_counts[stack] = tuple(count.items())
         return found
@@ -280,7 +282,7 @@ class _Facts:
         for suit in range(self.suits):
             if held[suit] > under and not done >> suit & 1:
                 under = held[suit]
-        if len(self.unders) > STACK_CACHE:
+        if len(self.unders) > NOTES_CAP:
             self.unders.clear()
         self.unders[board] = under
         return under
@@ -294,7 +296,7 @@ class _Facts:
         for stack in stacks:
             for card in stack:
                 on_board[suit_of[card]] += 1
-        if len(self.boards) > STACK_CACHE:
+        if len(self.boards) > NOTES_CAP:
             self.boards.clear()
         found = self.boards[stacks] = (tuple(on_board),
                                        tuple(accumulate(_key_costs(stacks, self, False))),
@@ -303,9 +305,10 @@ class _Facts:
 
 
 _FACTS: dict = {}
-#: The most entries each of a deal's notes (``_Facts.suit_counts``, ``boards``, ``unders``)
-#: keeps before it starts afresh — a few MB; a solve at 3000 positions notes some 6,000.
-STACK_CACHE = 20_000
+#: The most entries each of a deal's notes (``_Facts.suit_counts``, ``boards``, ``unders``,
+#: ``lookaheads``) keeps before it starts afresh — a few MB; a solve at 3000 positions
+#: notes some 6,000 positions' readings.
+NOTES_CAP = 20_000
 #: The most deals whose facts are kept (then all start afresh): a search reads one deal
 #: at a time, and each keeps its notes.
 FACTS_KEPT = 8
@@ -439,20 +442,51 @@ def play_on(s: State, turns: int = HORIZON) -> State:
     action (an empty hand at 移動フェイズ) is left where it stands."""
     turn = s.turn
     while not s.over and s.turn < turn + turns:
-        actions = legal_actions(s)
-        if not actions:
+        step = _greedy_step(s)
+        if step is None:
             break
-        actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
-        if len(actions) == 1:  # no choice (most often a moment's "next"): nothing to weigh
-            s = advance(s, actions[0])
-        else:
-            s = max((advance(s, a) for a in actions), key=promise)
+        s = step
     return s
 
 
+def _greedy_step(s: State) -> State | None:
+    """The state ``play_on`` steps to from ``s``: its child of best promise, letters and
+    items left out (None: no legal action)."""
+    actions = legal_actions(s)
+    if not actions:
+        return None
+    actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
+    if len(actions) == 1:  # no choice (most often a moment's "next"): nothing to weigh
+        return advance(s, actions[0])
+    return max((advance(s, a) for a in actions), key=promise)
+
+
 def lookahead(s: State) -> int:
-    """The promise of ``s`` played on to the end of the next turn (``play_on``)."""
-    return promise(play_on(s))
+    """The promise of ``s`` played on to the end of the next turn (``play_on``).
+
+    The line played on depends only on the position and the turns left (not on the turn
+    counter), so every position it passes is noted with the promise it ends on: the
+    probe's dive next asks of the child that line went through, and lines that meet
+    share their end."""
+    seen = _facts(s.deal).lookaheads
+    end = s.turn + HORIZON
+    walked = []
+    while True:
+        here = (s.key(), end - s.turn)
+        value = seen.get(here)
+        if value is not None:
+            break
+        walked.append(here)
+        step = None if s.over or s.turn >= end else _greedy_step(s)
+        if step is None:
+            value = promise(s)
+            break
+        s = step
+    if len(seen) > NOTES_CAP:
+        seen.clear()
+    for here in walked:
+        seen[here] = value
+    return value
 
 
 class JourneyRules:
