@@ -155,6 +155,7 @@ def bound(s: State) -> int | None:
                                                           f.cost, f.key_days)
     stepped = f.map is not None
     map_step = 1 if map_ready else 0
+    per_extra = 1 + blue + rucksack  # the fixes a further turn brings
     best = None
     for turns, letters_spent in paths:
         plays = p_now + turns
@@ -184,7 +185,15 @@ def bound(s: State) -> int | None:
                     best = value
             if (memories <= letters_spent and key_days == key_days_all) or extra > 16:
                 break
-            extra += 1
+            if memories <= letters_spent:
+                # No letter left to save: a further turn only loses a card until the
+                # fixes pay for one more day's keys, so the turns in between are skipped
+                # (their values are all lower; the last turn weighed is still the 17th).
+                extra += -(-(spent[key_days] - fixes) // per_extra)
+                if extra > 17:
+                    break
+            else:
+                extra += 1
             # the most any later turn could still give: every day's keys, no letter spent
             most = (deck + letters_ever * (2 if has_camera else 1) - refills - extra - mills
                     - letters_spent + per_day * key_days_all - cost)
