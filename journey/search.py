@@ -320,7 +320,7 @@ _FACTS: dict = {}
 NOTES_CAP = 20_000
 #: The most deals whose facts are kept (then all start afresh): a search reads one deal
 #: at a time, and each keeps its notes.
-FACTS_KEPT = 8
+FACTS_KEPT = 4
 
 
 def _facts(deal) -> _Facts:

@@ -26,7 +26,8 @@ def move_black(s: State, black: int, steps: int, ev, why: str) -> None:
     days = len(s.deal.days)
     low, high = s.blacks
     to = (black + steps) % days
-    s.blacks = tuple(sorted((to, high) if low == black else (low, to)))
+    low, high = (to, high) if low == black else (low, to)
+    s.blacks = (low, high) if low <= high else (high, low)  # kept sorted
     if ev is not None:
         ev.append({"event": "black", "from": black + 1, "to": to + 1, "why": why})
 
