@@ -124,9 +124,11 @@ def _play_actions(s: State) -> list[tuple]:
     out = []
     days = len(s.deal.days)
     split = s.deal.has("split_black")
+    number_of = s.deal.rules.number_of
+    blacks = sorted(set(s.blacks))
     for card in sorted(set(s.hand)):
-        steps = days - s.rules.number_of[card]
-        for b in sorted(set(s.blacks)):
+        steps = days - number_of[card]
+        for b in blacks:
             out.append(("play", card, ((b, steps),)))
         if split:  # 地図（問題点）: the steps shared between both black pawns
             low, high = s.blacks
@@ -253,7 +255,7 @@ def _step(state: State, action: tuple, ev: list | None) -> State:
 
 def _do_play(s: State, action, ev) -> None:
     _, card, moves = action
-    number = s.rules.number_of[card]
+    number = s.deal.rules.number_of[card]
     s.hand = without(s.hand, card)
     start = s.white
     looped = walk_white(s, number)
@@ -448,7 +450,7 @@ def _effects(s: State, ev) -> None:
     says otherwise); the first card of a suit with its effect applies it, and the suit's
     other cards then have none (each suit once). An effect with one way to happen
     happens; with none it does nothing; else the player chooses."""
-    rules = s.rules
+    rules = s.deal.rules
     suit_of = rules.suit_of
     while s.queue:
         card, s.queue = s.queue[0], s.queue[1:]

@@ -115,7 +115,7 @@ class State:
 
     def all_resolved(self) -> bool:
         """Every story resolved (every flag card face down)."""
-        return self.resolved == (1 << len(self.rules.suits)) - 1
+        return self.resolved == (1 << len(self.deal.rules.suits)) - 1
 
     def in_effect(self, suit: int) -> bool:
         """Has suit ``suit`` its effect: unresolved, or treated so by a ランタン this turn."""
