@@ -210,7 +210,9 @@ _MOMENT_LEFT = {"events": (0, 1, 0), "effects": (0, 1, 0), "end": (0, 0, 0),
 
 
 class _Facts:
-    """What the bound reads of a deal, worked out once per deal."""
+    """What the bound and the promise read of a deal, worked out once per deal, and their
+    notes of what they read of its positions (pure functions of a position: a note is
+    only ever reused, never a guess)."""
 
     def __init__(self, deal):
         rules = deal.rules
