@@ -108,7 +108,12 @@ def bound(s: State) -> int | None:
         needed += short
         if not tent:  # the white pawn's walk matters only where loops mill for good
             if off_board is None:
-                off_board = _off_board(s, f)
+                cards = (s.hand, s.deck, s.discard, s.pending if s.phase == "mill" else ())
+                off_board = f.off_boards.get(cards)
+                if off_board is None:
+                    off_board = f.off_boards[cards] = _off_board(s, f)
+                    if len(f.off_boards) > NOTES_CAP:
+                        f.off_boards.clear()
             numbers = off_board[suit]
             if len(numbers) < short:
                 return None
@@ -263,6 +268,8 @@ class _Facts:
         self.unders: dict = {}
         #: (a position's key, turns left) → its ``lookahead``, likewise
         self.lookaheads: dict = {}
+        #: (hand, deck, discard, a loop's card) → ``_off_board``, likewise (without a テント)
+        self.off_boards: dict = {}
 
     def count_suits(self, stack: tuple) -> tuple:
         """The cards of each suit in ``stack``, as (suit, count) pairs (and noted)."""
@@ -317,7 +324,7 @@ class _Facts:
 
 _FACTS: dict = {}
 #: The most entries each of a deal's notes (``_Facts.suit_counts``, ``boards``, ``unders``,
-#: ``lookaheads``) keeps before it starts afresh — a few MB; a solve at 3000 positions
+#: ``lookaheads``, ``off_boards``) keeps before it starts afresh — a few MB; a solve at 3000 positions
 #: notes some 6,000 positions' readings.
 NOTES_CAP = 20_000
 #: The most deals whose facts are kept (then all start afresh): a search reads one deal
