@@ -36,7 +36,8 @@ def _nudge_options(s: State) -> list[tuple]:  # 赤
 
 
 def _nudge(s: State, args: tuple, ev, record: dict) -> None:
-    ev.append(record)
+    if ev is not None:
+        ev.append(record)
     move_black(s, args[0], args[1], ev, "effect")
 
 
@@ -45,15 +46,22 @@ def _call_options(s: State) -> list[tuple]:  # 白: a black pawn already here is
 
 
 def _call(s: State, args: tuple, ev, record: dict) -> None:
-    ev.append(record)
+    if ev is not None:
+        ev.append(record)
     move_black(s, args[0], s.white - args[0], ev, "effect")
 
 
 def _swap_options(s: State) -> list[tuple]:  # 青: two events anywhere of one number
-    places = [(day, pos) for day, stack in enumerate(s.stacks) for pos in range(len(stack))]
+    """Every pair of places whose events have one number, in the order of the places
+    (day, then position): the pairs of each number, then sorted — pairing every place
+    with every other, as a search asks at every 青 effect, costs far more."""
     number = s.rules.number_of
-    return [(*p, *q) for p, q in combinations(places, 2)
-            if number[s.stacks[p[0]][p[1]]] == number[s.stacks[q[0]][q[1]]]]
+    by_number: dict = {}
+    for day, stack in enumerate(s.stacks):
+        for pos, card in enumerate(stack):
+            by_number.setdefault(number[card], []).append((day, pos))
+    return sorted((*p, *q) for places in by_number.values()
+                  for p, q in combinations(places, 2))
 
 
 def _swap(s: State, args: tuple, ev, record: dict) -> None:
@@ -65,7 +73,8 @@ def _swap(s: State, args: tuple, ev, record: dict) -> None:
     # A card the swap moves has no effect this turn, wherever it went (DESIGN §6.2); one
     # that arrives was never in the queue, one that leaves or moves within leaves it.
     s.queue = tuple(card for card in s.queue if card not in moved)
-    ev.append({**record, "swap": [[d1 + 1, p1 + 1], [d2 + 1, p2 + 1]]})
+    if ev is not None:
+        ev.append({**record, "swap": [[d1 + 1, p1 + 1], [d2 + 1, p2 + 1]]})
 
 
 def _draw_return_options(s: State) -> list[tuple]:  # 黄: nothing to draw, nothing happens
@@ -73,7 +82,8 @@ def _draw_return_options(s: State) -> list[tuple]:  # 黄: nothing to draw, noth
 
 
 def _draw_return(s: State, args: tuple, ev, record: dict) -> None:
-    ev.append(record)
+    if ev is not None:
+        ev.append(record)
     draw(s, ev, "effect")
     interrupt(s, "return", (1,))
 
@@ -84,7 +94,8 @@ def _stand_options(s: State) -> list[tuple]:  # 緑
 
 def _stand(s: State, args: tuple, ev, record: dict) -> None:
     s.tapped &= ~(1 << args[0])
-    ev.append({**record, "item": s.deal.carried[args[0]].id})
+    if ev is not None:
+        ev.append({**record, "item": s.deal.carried[args[0]].id})
 
 
 SUIT_EFFECTS = {
@@ -105,13 +116,15 @@ def _unresolve_options(s: State) -> list[tuple]:  # ランタン: each use names
 
 def _unresolve(s: State, args: tuple, ev, record: dict) -> None:
     s.lantern |= 1 << args[0]
-    ev.append({**record, "suit": s.rules.suits[args[0]]})
+    if ev is not None:
+        ev.append({**record, "suit": s.rules.suits[args[0]]})
 
 
 def _advance(s: State, args: tuple, ev, record: dict) -> None:  # 地図: its loop mills
     start = s.white
     looped = walk_white(s, 1)
-    ev.append({**record, "white": [start + 1, s.white + 1], "loop": looped})
+    if ev is not None:
+        ev.append({**record, "white": [start + 1, s.white + 1], "loop": looped})
     if looped:
         mill(s, ev, (s.phase, s.pending))
 
@@ -121,7 +134,8 @@ def _cycle_options(s: State) -> list[tuple]:  # ラジオ
 
 
 def _cycle(s: State, args: tuple, ev, record: dict) -> None:
-    ev.append(record)
+    if ev is not None:
+        ev.append(record)
     drawn = sum(draw(s, ev, "item") for _ in range(min(3, len(s.deck))))
     interrupt(s, "return", (drawn,))
 
@@ -143,8 +157,9 @@ def _swap_in(s: State, args: tuple, ev, record: dict) -> None:
     s.discard = with_card(s.discard, gone)
     s.stacks = replaced(s.stacks, s.white, tuple(stack))
     s.queue = tuple(c for c in s.queue if c != gone)  # gone from the location: no effect
-    ev.append({**record, "out": s.rules.card_ids[gone], "in": s.rules.card_ids[card],
-               "day": s.white + 1})
+    if ev is not None:
+        ev.append({**record, "out": s.rules.card_ids[gone], "in": s.rules.card_ids[card],
+                   "day": s.white + 1})
 
 
 def _never(s: State) -> list[tuple]:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from .actions import as_tuple
 from .game import Journey
-from .play import apply, legal_actions, resample
+from .play import advance, legal_actions, resample
 from .search import bound, play_on, promise
 from .solve import LOST
 from .state import State
@@ -131,7 +131,7 @@ class _Search:
             actions = [a for a in actions if a[0] not in SKIPS] or actions
             seen: dict = {}
             for action in actions:
-                seen.update(dict.fromkeys(self.ends_of(apply(s, action, check=False)[0])))
+                seen.update(dict.fromkeys(self.ends_of(advance(s, action))))
             found = tuple(seen)
         self.leaves[key] = found
         return found
@@ -178,7 +178,7 @@ def choose(s: State, knowledge: Knowledge, budget: int, rng: random.Random,
     totals = []
     for action in actions:
         rule = as_tuple(action)
-        totals.append(sum(search.value(apply(world, rule, check=False)[0])
+        totals.append(sum(search.value(advance(world, rule))
                           for world in sampled) / worlds)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
     return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))

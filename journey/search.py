@@ -12,8 +12,11 @@ as values, its legality check) costs about a quarter more (benchmarks/bench_jour
 
 from __future__ import annotations
 
-from .play import apply, legal_actions, score
-from .state import State
+from bisect import bisect_right
+from itertools import accumulate
+
+from .play import advance, legal_actions, score
+from .state import State, standing
 
 __all__ = ["EVERY_LINE", "JOURNEY", "JourneyRules", "bound", "deferred", "lookahead", "play_on",
            "promise"]
@@ -54,10 +57,12 @@ def bound(s: State) -> int | None:
 
     A deal whose deck + letters cannot pay for the refills and mills it still needs is
     lost: None."""
-    if s.over:
-        return score(s)["score"] if s.phase == "won" else None
-    f = _facts(s.deal)
     phase, pending = s.phase, s.pending
+    if phase == "won":
+        return score(s)["score"]
+    if phase == "lost":
+        return None
+    f = _facts(s.deal)
     deck = len(s.deck)
     if phase == "mill":       # a loop's card in the air, which a テント puts under the deck
         deck += 1
@@ -68,18 +73,18 @@ def bound(s: State) -> int | None:
     p_now, r_now, t0 = _TURN_LEFT.get(phase, (0, 1, 0)) if phase != "moment" else \
         _MOMENT_LEFT[pending[0]]
     resolved = s.resolved
-    unresolved = f.suits - bin(resolved).count("1")
+    unresolved = f.suits - resolved.bit_count()
     # The board: cards of each suit, and the card played whose black pawn has yet to walk.
-    suit_of = f.suit_of
-    on_board = [0] * f.suits
-    for stack in s.stacks:
-        for card in stack:
-            on_board[suit_of[card]] += 1
+    board = f.boards.get(s.stacks)
+    if board is None:
+        board = f.read_board(s.stacks)
+    on_board, plain_spent, blue_spent = board
     blacks = s.blacks
     inflight = 0
     if phase == "blacks":  # the card played is in the air, its black pawn yet to walk
         card, moves = pending
-        on_board[suit_of[card]] += 1
+        on_board = list(on_board)
+        on_board[f.suit_of[card]] += 1
         low, high = blacks
         for black, steps in moves:  # as journey.steps.move_black walks them, in turn
             to = (black + steps) % f.days
@@ -91,18 +96,24 @@ def bound(s: State) -> int | None:
     needed = 0
     least_walk = 0
     off_board = None
+    tent, suit_total = f.tent, f.suit_total
     for suit in range(f.suits):
         if resolved >> suit & 1:
             continue
         short = 3 - on_board[suit]
         if short <= 0:
             continue
-        if f.suit_total[suit] < 3:
+        if suit_total[suit] < 3:
             return None  # the story can never lie under three pawns
         needed += short
-        if not f.tent:  # the white pawn's walk matters only where loops mill for good
+        if not tent:  # the white pawn's walk matters only where loops mill for good
             if off_board is None:
-                off_board = _off_board(s, f)
+                cards = (s.hand, s.deck, s.discard, s.pending if s.phase == "mill" else ())
+                off_board = f.off_boards.get(cards)
+                if off_board is None:
+                    off_board = f.off_boards[cards] = _off_board(s, f)
+                    if len(f.off_boards) > NOTES_CAP:
+                        f.off_boards.clear()
             numbers = off_board[suit]
             if len(numbers) < short:
                 return None
@@ -113,10 +124,11 @@ def bound(s: State) -> int | None:
         last_put = -(-(needed - p_now - ready - 1) // 2) if needed else -1
     else:
         last_put = needed - p_now if needed else -1
-    called = f.white is not None and (not resolved >> f.white & 1 or f.lantern
-                                      or s.lantern >> f.white & 1)
-    red = f.red is not None and (not resolved >> f.red & 1 or f.lantern
-                                 or s.lantern >> f.red & 1)
+    # The suits whose effect can still happen: unresolved, or given back by a ランタン
+    # this turn (any of them, later, when one is carried).
+    live = -1 if f.lantern else ~resolved | s.lantern
+    called = bool(live & f.white_bit)
+    red = bool(live & f.red_bit)
     if unresolved:
         # The last story resolves with every pawn on a day that holds events; the pawns
         # then reach 【７日目】 with no event on the way (that day holds none): by 地図 and
@@ -136,21 +148,26 @@ def bound(s: State) -> int | None:
     days = f.days
     shift = (f.target - pawn_sum) % days
     shift = min(shift, days - shift)
-    green = f.green is not None and (not resolved >> f.green & 1 or f.lantern
-                                     or s.lantern >> f.green & 1)
-    blue = f.blue is not None and (not resolved >> f.blue & 1 or f.lantern
-                                   or s.lantern >> f.blue & 1)
+    green = bool(live & f.green_bit)
+    blue = bool(live & f.blue_bit)
     map_ready = f.map is not None and not s.tapped >> f.map & 1
-    # Keys: what each day needs to bear one key icon (cheapest first).
-    costs = _key_costs(s, f, blue)
+    # Keys: what each day needs to bear one key icon, as the running total of the
+    # cheapest first — the days a number of fixes pays for is a bisection.
+    spent = blue_spent if blue else plain_spent
     letters_ever = s.letters + unresolved
+    # The deal's constants, read once (the loop below runs some four times a call).
+    has_camera, rucksack, per_day, cost, key_days_all = (f.camera, f.rucksack, f.per_day,
+                                                          f.cost, f.key_days)
+    stepped = f.map is not None
+    map_step = 1 if map_ready else 0
+    per_extra = 1 + blue + rucksack  # the fixes a further turn brings
     best = None
     for turns, letters_spent in paths:
         plays = p_now + turns
         refills = turns + t0
         mills = 0
         if not f.tent:
-            walk = least_walk + max(0, plays - needed) if not f.rucksack else 0
+            walk = least_walk + max(0, plays - needed) if not rucksack else 0
             mills = (s.white + walk) // days
         extra = 0
         while True:
@@ -159,29 +176,32 @@ def bound(s: State) -> int | None:
                 memories = letters_spent
             else:
                 nudges = (t + 1) if red else 0
-                steps = ((0 if not map_ready else 1) + (t + 1 if green else 0)) if f.map is not None else 0
+                steps = (map_step + (t + 1 if green else 0)) if stepped else 0
                 memories = max(letters_spent, shift - nudges - steps)
             fixes = plays + extra + inflight + ((t + 1) if blue else 0) + \
-                ((t + 2) if f.rucksack else 0)
-            key_days = 0
-            for cost in costs:
-                if cost > fixes:
-                    break
-                fixes -= cost
-                key_days += 1
+                ((t + 2) if rucksack else 0)
+            key_days = bisect_right(spent, fixes)
             # カメラ: each アドベンチャーメモリー may bring one more card to the deck
-            camera = (letters_ever - memories) if f.camera else 0
+            camera = (letters_ever - memories) if has_camera else 0
             left = deck + letters_ever + camera - refills - extra - mills - memories
             if left >= 0 and memories <= letters_ever:
-                value = left + f.per_day * key_days - f.cost
+                value = left + per_day * key_days - cost
                 if best is None or value > best:
                     best = value
-            if (memories <= letters_spent and key_days == f.key_days) or extra > 16:
+            if (memories <= letters_spent and key_days == key_days_all) or extra > 16:
                 break
-            extra += 1
+            if memories <= letters_spent:
+                # No letter left to save: a further turn only loses a card until the
+                # fixes pay for one more day's keys, so the turns in between are skipped
+                # (their values are all lower; the last turn weighed is still the 17th).
+                extra += -(-(spent[key_days] - fixes) // per_extra)
+                if extra > 17:
+                    break
+            else:
+                extra += 1
             # the most any later turn could still give: every day's keys, no letter spent
-            most = (deck + letters_ever * (2 if f.camera else 1) - refills - extra - mills
-                    - letters_spent + f.per_day * f.key_days - f.cost)
+            most = (deck + letters_ever * (2 if has_camera else 1) - refills - extra - mills
+                    - letters_spent + per_day * key_days_all - cost)
             if best is not None and most <= best:
                 break
     return best
@@ -195,7 +215,9 @@ _MOMENT_LEFT = {"events": (0, 1, 0), "effects": (0, 1, 0), "end": (0, 0, 0),
 
 
 class _Facts:
-    """What the bound reads of a deal, worked out once per deal."""
+    """What the bound and the promise read of a deal, worked out once per deal, and their
+    notes of what they read of its positions (pure functions of a position: a note is
+    only ever reused, never a guess)."""
 
     def __init__(self, deal):
         rules = deal.rules
@@ -221,6 +243,10 @@ class _Facts:
         self.cost = sum(it.cost for it in carried)
         self.red, self.white = suit("nudge_black"), suit("call_black")
         self.green, self.blue = suit("stand_item"), suit("swap_same_number")
+        # each as a mask of the suits (0: no such suit)
+        self.red_bit, self.white_bit, self.green_bit, self.blue_bit = (
+            0 if index is None else 1 << index
+            for index in (self.red, self.white, self.green, self.blue))
         self.lantern_index = item("unresolve")
         self.lantern = self.lantern_index is not None
         self.yellow = suit("draw_return")
@@ -233,15 +259,83 @@ class _Facts:
         self.last = deal.last
         self.split = deal.has("split_black")
         self.tent = item("loop_to_bottom") is not None or deal.has("loop_to_bottom_always")
+        #: stack → ((suit, cards of it), …): what ``promise`` reads of a pawn's day, worked
+        #: out once per stack (a stack is shared by every position until a card lands there)
+        self.suit_counts: dict = {}
+        #: stacks → what ``bound`` reads of the board (``read_board``), likewise
+        self.boards: dict = {}
+        #: (stacks, white, blacks, resolved) → ``under_pawns``, likewise
+        self.unders: dict = {}
+        #: (a position's key, turns left) → its ``lookahead``, likewise
+        self.lookaheads: dict = {}
+        #: (hand, deck, discard, a loop's card) → ``_off_board``, likewise (without a テント)
+        self.off_boards: dict = {}
+
+    def count_suits(self, stack: tuple) -> tuple:
+        """The cards of each suit in ``stack``, as (suit, count) pairs (and noted)."""
+        count: dict = {}
+        for card in stack:
+            suit = self.suit_of[card]
+            count[suit] = count.get(suit, 0) + 1
+        if len(self.suit_counts) > NOTES_CAP:
+            self.suit_counts.clear()
+        found = self.suit_counts[stack] = tuple(count.items())
+        return found
+
+    def under_pawns(self, board: tuple) -> int:
+        """The most cards of one unresolved suit that lie under the pawns, at most as many
+        on a day as pawns stand there (``promise``'s UNDER_PAWNS), of ``board`` = (stacks,
+        white, blacks, resolved) (and noted)."""
+        stacks, white, blacks, done = board
+        held = [0] * self.suits
+        counts = self.suit_counts
+        for day, need in standing(white, blacks):
+            stack = stacks[day]
+            count = counts.get(stack)
+            if count is None:
+                count = self.count_suits(stack)
+            for suit, n in count:
+                held[suit] += n if n < need else need
+        under = 0
+        for suit in range(self.suits):
+            if held[suit] > under and not done >> suit & 1:
+                under = held[suit]
+        if len(self.unders) > NOTES_CAP:
+            self.unders.clear()
+        self.unders[board] = under
+        return under
+
+    def read_board(self, stacks: tuple) -> tuple:
+        """(cards of each suit on the board, the running totals of the days' key costs
+        cheapest first, without 青 and with 青): what ``bound`` reads of the stacks (and
+        noted)."""
+        on_board = [0] * self.suits
+        suit_of = self.suit_of
+        for stack in stacks:
+            for card in stack:
+                on_board[suit_of[card]] += 1
+        if len(self.boards) > NOTES_CAP:
+            self.boards.clear()
+        found = self.boards[stacks] = (tuple(on_board),
+                                       tuple(accumulate(_key_costs(stacks, self, False))),
+                                       tuple(accumulate(_key_costs(stacks, self, True))))
+        return found
 
 
 _FACTS: dict = {}
+#: The most entries each of a deal's notes (``_Facts.suit_counts``, ``boards``, ``unders``,
+#: ``lookaheads``, ``off_boards``) keeps before it starts afresh — a few MB; a solve at 3000 positions
+#: notes some 6,000 positions' readings.
+NOTES_CAP = 20_000
+#: The most deals whose facts are kept (then all start afresh): a search reads one deal
+#: at a time, and each keeps its notes.
+FACTS_KEPT = 4
 
 
 def _facts(deal) -> _Facts:
     found = _FACTS.get(id(deal))
     if found is None or found.deal is not deal:
-        if len(_FACTS) > 4096:
+        if len(_FACTS) >= FACTS_KEPT:
             _FACTS.clear()
         found = _FACTS[id(deal)] = _Facts(deal)
     return found
@@ -265,14 +359,14 @@ def _home_letters(white: int, blacks: tuple, f: _Facts, plays: int,
     return min(min((last - b) % days, (b - last) % days) for b in blacks)
 
 
-def _key_costs(s: State, f: _Facts, blue: bool) -> list[int]:
+def _key_costs(stacks: tuple, f: _Facts, blue: bool) -> list[int]:
     """Per day that holds events, the fewest cards put there (or 青 swaps) before all its
     events bear one key icon, cheapest first. A card put on a day pushes the farthest
     off, so without a swap the day needs as many plays as the cards beyond its nearest
     run of one key; a swap (one a turn) replaces one card anywhere in it."""
     keys = f.key_of
     out = []
-    for day, stack in enumerate(s.stacks):
+    for day, stack in enumerate(stacks):
         room = f.capacity[day]
         if not room:
             continue
@@ -320,42 +414,32 @@ def promise(s: State) -> int:
     The pawns' sum matters because a play moves white +n and a black pawn 7 − n, which
     leaves the sum of the three places unchanged modulo the days: only the letters and the
     red and white effects change it, and every resolved story takes its effect away."""
-    if s.over:
-        return WON + score(s)["score"] if s.phase == "won" else LOST
-    deal = s.deal
-    rules = deal.rules
-    suits = len(rules.suits)
+    phase = s.phase
+    if phase == "won":
+        return WON + score(s)["score"]
+    if phase == "lost":
+        return LOST
+    # Written for speed: the search asks this of every child it orders.
+    f = _facts(s.deal)
+    suits = f.suits
     done = s.resolved
-    resolved = bin(done).count("1")
+    resolved = done.bit_count()
     white = s.white
     low, high = s.blacks
     letters = s.letters
     under = 0
     if resolved < suits:
-        # Per pawn's day, the cards of each suit there, capped at the pawns standing on
-        # it (written for speed: the search asks this of every child it orders).
-        suit_of, stacks = rules.suit_of, s.stacks
-        held = [0] * suits
-        if low == high:
-            standing = ((white, 3),) if white == low else ((white, 1), (low, 2))
-        elif white == low or white == high:
-            standing = ((white, 2), (high if white == low else low, 1))
-        else:
-            standing = ((white, 1), (low, 1), (high, 1))
-        for day, need in standing:
-            count: dict = {}
-            for card in stacks[day]:
-                suit = suit_of[card]
-                count[suit] = count.get(suit, 0) + 1
-            for suit, n in count.items():
-                held[suit] += n if n < need else need
-        for suit in range(suits):
-            if held[suit] > under and not done >> suit & 1:
-                under = held[suit]
-    days = len(deal.days)
+        # A search meets the same board and pawns again and again (three times in four
+        # in a look-ahead): what lies under them is noted.
+        board = (s.stacks, white, s.blacks, done)
+        under = f.unders.get(board)
+        if under is None:
+            under = f.under_pawns(board)
+    days = f.days
     last = days - 1
     off = (3 * last - white - low - high) % days
-    off = min(off, days - off)
+    if off > days - off:
+        off = days - off
     value = (RESOLVED * resolved + UNDER_PAWNS * under + LETTER * letters + len(s.deck)
              - MISALIGNED * max(0, off - letters))
     if resolved == suits:
@@ -376,17 +460,51 @@ def play_on(s: State, turns: int = HORIZON) -> State:
     action (an empty hand at 移動フェイズ) is left where it stands."""
     turn = s.turn
     while not s.over and s.turn < turn + turns:
-        actions = legal_actions(s)
-        if not actions:
+        step = _greedy_step(s)
+        if step is None:
             break
-        actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
-        s = max((apply(s, a, check=False)[0] for a in actions), key=promise)
+        s = step
     return s
 
 
+def _greedy_step(s: State) -> State | None:
+    """The state ``play_on`` steps to from ``s``: its child of best promise, letters and
+    items left out (None: no legal action)."""
+    actions = legal_actions(s)
+    if not actions:
+        return None
+    actions = [a for a in actions if a[0] not in LOOKAHEAD_SKIPS] or actions
+    if len(actions) == 1:  # no choice (most often a moment's "next"): nothing to weigh
+        return advance(s, actions[0])
+    return max((advance(s, a) for a in actions), key=promise)
+
+
 def lookahead(s: State) -> int:
-    """The promise of ``s`` played on to the end of the next turn (``play_on``)."""
-    return promise(play_on(s))
+    """The promise of ``s`` played on to the end of the next turn (``play_on``).
+
+    The line played on depends only on the position and the turns left (not on the turn
+    counter), so every position it passes is noted with the promise it ends on: the
+    probe's dive next asks of the child that line went through, and lines that meet
+    share their end."""
+    seen = _facts(s.deal).lookaheads
+    end = s.turn + HORIZON
+    walked = []
+    while True:
+        here = (s.key(), end - s.turn)
+        value = seen.get(here)
+        if value is not None:
+            break
+        walked.append(here)
+        step = None if s.over or s.turn >= end else _greedy_step(s)
+        if step is None:
+            value = promise(s)
+            break
+        s = step
+    if len(seen) > NOTES_CAP:
+        seen.clear()
+    for here in walked:
+        seen[here] = value
+    return value
 
 
 class JourneyRules:
@@ -408,8 +526,8 @@ class JourneyRules:
 
     def apply(self, s: State, action) -> State:
         """The state after ``action`` (``s`` itself is left as it was)."""
-        # The action comes from legal_actions: no second check.
-        return apply(s, action, check=False)[0]
+        # The action comes from legal_actions: no second check, and no events.
+        return advance(s, action)
 
     def key(self, s: State):
         """The memo key of ``s``: equal for states the rest of the game cannot tell apart."""

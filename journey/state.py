@@ -10,8 +10,20 @@ order, top first. Days are 0-based here (day 0 is 【１日目】); the screen a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .rules import ItemCard, Rules
+
+
+def standing(white: int, blacks: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """(day, how many pawns stand there) for each day a pawn stands on, the white pawn's
+    first: what a story's resolution reads (and the search's promise)."""
+    low, high = blacks
+    if low == high:
+        return ((white, 3),) if white == low else ((white, 1), (low, 2))
+    if white == low or white == high:
+        return ((white, 2), (high if white == low else low, 1))
+    return ((white, 1), (low, 1), (high, 1))
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,12 @@ class Deal:
     def has(self, effect: str) -> bool:
         """Is a carried item's always-on effect ``effect`` in force?"""
         return effect in self.passive
+
+    @cached_property
+    def tappable(self) -> tuple[int, ...]:
+        """The indices of the carried items that are used by tapping them (not always on):
+        the rules ask at every moment which of them can be used."""
+        return tuple(i for i, item in enumerate(self.carried) if not item.passive)
 
     @property
     def last(self) -> int:
@@ -97,7 +115,7 @@ class State:
 
     def all_resolved(self) -> bool:
         """Every story resolved (every flag card face down)."""
-        return self.resolved == (1 << len(self.rules.suits)) - 1
+        return self.resolved == (1 << len(self.deal.rules.suits)) - 1
 
     def in_effect(self, suit: int) -> bool:
         """Has suit ``suit`` its effect: unresolved, or treated so by a ランタン this turn."""

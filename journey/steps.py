@@ -1,7 +1,8 @@
 """旅の手順 — the small changes every rule is made of: walk a pawn, draw, mill, lose.
 
-Each takes the (already copied) state it changes and the list its events go to; the
-rules (journey.play) and the effects (journey.effects) are written with these only.
+Each takes the (already copied) state it changes and the list its events go to (None: a
+search's step, which writes none); the rules (journey.play) and the effects
+(journey.effects) are written with these only.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ def move_black(s: State, black: int, steps: int, ev, why: str) -> None:
     days = len(s.deal.days)
     low, high = s.blacks
     to = (black + steps) % days
-    s.blacks = tuple(sorted((to, high) if low == black else (low, to)))
-    ev.append({"event": "black", "from": black + 1, "to": to + 1, "why": why})
+    low, high = (to, high) if low == black else (low, to)
+    s.blacks = (low, high) if low <= high else (high, low)  # kept sorted
+    if ev is not None:
+        ev.append({"event": "black", "from": black + 1, "to": to + 1, "why": why})
 
 
 def mill(s: State, ev, resume: tuple) -> None:
@@ -39,13 +42,15 @@ def mill(s: State, ev, resume: tuple) -> None:
     card, s.deck = s.deck[0], s.deck[1:]
     if s.deal.has("loop_to_bottom_always"):
         s.deck += (card,)
-        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "bottom"})
+        if ev is not None:
+            ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "bottom"})
         s.phase, s.pending = resume
     elif ready_item(s, "loop_to_bottom") is not None:
         s.phase, s.pending, s.resume = "mill", (card,), resume
     else:
         s.discard = with_card(s.discard, card)
-        ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "discard"})
+        if ev is not None:
+            ev.append({"event": "mill", "card": s.rules.card_ids[card], "to": "discard"})
         s.phase, s.pending = resume
 
 
@@ -55,7 +60,8 @@ def draw(s: State, ev, why: str) -> int:
         return 0
     card, s.deck = s.deck[0], s.deck[1:]
     s.hand = with_card(s.hand, card)
-    ev.append({"event": "draw", "card": s.rules.card_ids[card], "why": why})
+    if ev is not None:
+        ev.append({"event": "draw", "card": s.rules.card_ids[card], "why": why})
     return 1
 
 
@@ -64,13 +70,18 @@ def lose(s: State, ev, reason: str) -> None:
     if s.phase == "blacks":  # the card played never reaches its location: the game ends
         s.discard = with_card(s.discard, s.pending[0])
     s.phase, s.pending, s.resume, s.reason = "lost", (), (), reason
-    ev.append({"event": "lost", "turn": s.turn, "reason": reason})
+    if ev is not None:
+        ev.append({"event": "lost", "turn": s.turn, "reason": reason})
 
 
 def ready_item(s: State, effect: str) -> int | None:
-    """The index of a standing carried item with ``effect`` (tapped ones are not), or None."""
-    return next((i for i, it in enumerate(s.deal.carried)
-                 if it.effect == effect and not it.passive and s.ready(i)), None)
+    """The index of a standing carried item with ``effect`` (tapped ones are not), or None
+    (every loop asks for a テント: written for speed)."""
+    carried, tapped = s.deal.carried, s.tapped
+    for index in s.deal.tappable:
+        if carried[index].effect == effect and not tapped >> index & 1:
+            return index
+    return None
 
 
 def interrupt(s: State, phase: str, pending: tuple) -> None:
