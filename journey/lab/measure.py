@@ -51,7 +51,7 @@ MARGIN = 5.0
 #: The player's budgets (journey/player.py ``effort``: b sampled orders a decision, 2b lines
 #: of each option played on in each): the two the full report affords (docs/journey-report.md).
 DEFAULT_BUDGETS = (1, 2)
-#: Positions a deal is solved with: about 0.45 s of CPU a deal; the decided share it buys,
+#: Positions a deal is solved with: about 0.3 s of CPU a deal; the decided share it buys,
 #: and what larger budgets buy, are in docs/journey-report.md (the solver's figures).
 DEFAULT_NODES = 3000
 #: Deals per variant: enough that two set-ups 5 points apart can be told apart (a win
