@@ -119,6 +119,10 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               metavar="N,N,…", help="プレイヤーの予算: 判断ごとに試す山の順の数（小さい順に）。")
 @click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
               help="ソルバーの予算: 配りごとに探す局面の数。")
+@click.option("--find-nodes", type=click.IntRange(1, 100_000_000), default=None,
+              help="ソルバーが勝ち筋をまだ見つけていない配りで、--nodes を超えて探してよい局面の数"
+                   "（最初の勝ち筋で配りはクリア可能と決まります。多いほど未決が減ります）。"
+                   "既定: --nodes の 10 倍。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="ドラフトのアイテムの組もすべて試します。")
 @click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
@@ -136,7 +140,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
-def journey_report(seeds, pair_seeds, seed, budgets, nodes, pairs, ladder, ladder_nodes,
+def journey_report(seeds, pair_seeds, seed, budgets, nodes, find_nodes, pairs, ladder, ladder_nodes,
                    workers, backend, address, fmt, html, check, content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
@@ -151,7 +155,8 @@ def journey_report(seeds, pair_seeds, seed, budgets, nodes, pairs, ladder, ladde
     if "journey" not in compiled.tables:
         raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
     settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets,
-                        nodes=nodes, pairs=pairs, ladder=ladder, ladder_nodes=ladder_nodes)
+                        nodes=nodes, find_nodes=find_nodes, pairs=pairs, ladder=ladder,
+                        ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
                               show=fmt == "text", cache=not no_cache)

@@ -281,25 +281,39 @@ class _Search:
 
 #: The probe's beam widths, tried in turn until one finds a win.
 PROBE_WIDTHS = (4, 16, 64, 256)
+#: The widths when the probe has positions of its own (``solve``'s ``find``): on, ×4 a
+#: round, while no win is found and they last. A beam of width w costs about w positions a
+#: turn of the game: 256 some 25,000 positions on the draft, 1024 some 80,000.
+FIND_WIDTHS = PROBE_WIDTHS + (1024, 4096, 16384)
 
 
 def solve(rules: Rules, state, budget: int | None = None, probe: bool = True,
-          memo_cap: int = MEMO_CAP) -> Answer:
+          memo_cap: int = MEMO_CAP, find: int | None = None) -> Answer:
     """The best score reachable from ``state`` with every card known, or LOST: won, lost or
     unknown at ``budget`` positions expanded (None: no limit). ``probe``: look for a win
     by a dive and beam searches first (a floor for the exhaustive search). ``memo_cap``:
-    the transposition table's capacity in positions (its memory bound)."""
-    search = _Search(rules, budget, memo_cap)
+    the transposition table's capacity in positions (its memory bound).
+
+    ``find``: the positions the probe may expand while it has found no win, past
+    ``budget`` (its beams widening on: ``FIND_WIDTHS``). A first win decides a deal, and
+    the probe finds one in far fewer positions than the exhaustive search needs to better
+    it (docs/journey-report.md): a deal whose probe ran past ``budget`` ends at its first
+    win, unproven. With ``find`` at most ``budget`` (or None) the search is as without it."""
+    widths = PROBE_WIDTHS
+    if find is not None and budget is not None and find > budget:
+        widths = FIND_WIDTHS
+    search = _Search(rules, budget if widths is PROBE_WIDTHS else find, memo_cap)
     if rules.result(state) is None and rules.bound(state) is None:
         return Answer(Verdict.LOST, None, True, 0)  # no win left: no probe needed
     try:
         if probe and search.promise is not None and rules.result(state) is None:
             if getattr(rules, "lookahead", None) is not None:
                 search.dive(state)
-            for width in PROBE_WIDTHS if search.best == LOST else ():
+            for width in widths if search.best == LOST else ():
                 search.probe(state, width)
                 if search.best > LOST:
                     break
+        search.budget = budget  # the exhaustive search's: what the probe spent counts
         value = search.deepen(state, search.best)
     except _Budget:
         found = search.best > LOST

@@ -18,7 +18,7 @@ from journey.lab.measure import Settings, run
 #: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
 pytestmark = pytest.mark.slow
 
-SMALL = Settings(seeds=2, budgets=(1,), nodes=60, pairs=False)
+SMALL = Settings(seeds=2, budgets=(1,), nodes=60, find_nodes=60, pairs=False)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +130,22 @@ def test_the_command_defaults_are_the_labs():
     assert defaults["seeds"] == measure.DEFAULT_SEEDS
     assert defaults["pair_seeds"] == measure.DEFAULT_PAIR_SEEDS
     assert defaults["nodes"] == measure.DEFAULT_NODES
+    assert defaults["find_nodes"] is None and measure.Settings().finding == 30_000
+    assert measure.Settings(nodes=40).finding == 400
+    assert measure.Settings(nodes=40, find_nodes=7).finding == 7
     assert tuple(int(b) for b in defaults["budgets"].split(",")) == measure.DEFAULT_BUDGETS
+
+
+def test_the_head_line_says_the_positions_a_first_win_is_looked_for_with():
+    from journey.lab.text import head_lines
+
+    settings = {"seed": 0, "seeds": 2, "nodes": 60, "find_nodes": 600, "budgets": [1],
+                "margin": 5.0, "pairs": False}
+    report = {"settings": settings, "missing": []}
+    assert "解く: 山の順を知って 60 局面まで（勝ち筋が見つかるまでは 600 局面まで）、" \
+        in head_lines(report)[0]
+    settings["find_nodes"] = 60
+    assert "解く: 山の順を知って 60 局面まで、" in head_lines(report)[0]
 
 
 def test_the_page_is_the_same_bytes_for_the_same_report(one_worker):

@@ -96,6 +96,25 @@ def test_editing_one_set_up_replays_exactly_its_deals(literal, bare, cache_home)
 
 
 @pytest.mark.slow
+def test_the_solvers_budgets_replay_the_solved_deals_only(literal, bare, cache_home):
+    """A played game reads no solver budget: a change of ``nodes`` or ``find_nodes``
+    solves every deal again and replays no game."""
+    import dataclasses
+
+    measured(literal)
+    for change in ({"nodes": 61}, {"find_nodes": 200}):
+        kept = DealCache.open(literal)
+        try:
+            again = run(literal, dataclasses.replace(SMALL, **change), workers=1, cache=kept)
+        finally:
+            kept.close()
+        # the solves and the climbs of the deals they now win; not the games
+        assert again["run"]["played"] == TASKS // 2 + again["run"]["climbs"]
+        assert [r["players"] for r in again["variants"]] == \
+            [r["players"] for r in bare["variants"]]
+
+
+@pytest.mark.slow
 def test_other_code_replays_everything(literal, cache_home, monkeypatch):
     measured(literal)
     digest = cache.code_digest()

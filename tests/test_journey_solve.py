@@ -104,6 +104,45 @@ def test_a_budget_too_small_is_unknown_never_lost():
     assert answer.nodes <= 21
 
 
+def test_a_deal_undecided_at_its_budget_is_won_with_the_probes_own_positions():
+    """``find``: the probe goes on past the budget while it has no win (wider beams); the
+    deal then ends at its first win, unproven, and the win replays to its score."""
+    state = new_game(DRAFT, 0)
+    assert solve(JOURNEY, state, budget=3000).verdict == Verdict.UNKNOWN
+    answer = solve(JOURNEY, state, budget=3000, find=30_000)
+    assert answer.verdict == Verdict.WON and not answer.exact
+    assert 3000 < answer.nodes <= 30_000
+    for action in answer.line:
+        state = apply(state, action)[0]
+    assert JOURNEY.result(state) == (True, answer.score)
+
+
+def test_a_deal_won_within_its_budget_is_solved_as_without_find():
+    """A first win within the budget: the probe's own positions change nothing (the same
+    answer, line and positions), and a ``find`` at most the budget is no ``find``."""
+    for seed, budget in ((1, 1500), (9, 1200)):
+        state = new_game(DRAFT, seed)
+        plain = solve(JOURNEY, state, budget=budget)
+        assert plain.verdict == Verdict.WON
+        assert solve(JOURNEY, state, budget=budget, find=50_000) == plain
+        assert solve(JOURNEY, state, budget=budget, find=budget) == plain
+        assert solve(JOURNEY, state, budget=budget, find=10) == plain
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_the_probes_own_positions_never_claim_more_than_brute_force(seed):
+    """With a budget too small for the exhaustive search and positions of the probe's own,
+    a win is a real one (at most the best), and a loss is only said of a lost state."""
+    state = small_state(seed)
+    want, _ = brute_force(JOURNEY, state)
+    got = solve(JOURNEY, state, budget=3, find=2000)
+    if got.verdict == Verdict.WON:
+        assert want != LOST and got.score <= want and (got.score == want or not got.exact)
+    elif got.verdict == Verdict.LOST:
+        assert want == LOST
+
+
 def test_solving_is_deterministic():
     first = solve(JOURNEY, new_game(DRAFT, 5), budget=400)
     assert solve(JOURNEY, new_game(DRAFT, 5), budget=400) == first

@@ -4,8 +4,9 @@ and each of its variants?
 For every variant (a set-up of the content, or the draft with another pair of items) the
 same seeds are dealt, and each deal is
 
-1. **solved** with the deck order known (journey/solve.py, at most ``nodes`` positions):
-   クリア可能 (won), 不可能 (lost) or 未決 (unknown at the budget), and its best score;
+1. **solved** with the deck order known (journey/solve.py, at most ``nodes`` positions,
+   and while no win is found at most ``find_nodes``): クリア可能 (won), 不可能 (lost) or
+   未決 (unknown at the budget), and its best score;
 2. **played** by the player that does not see the deck (journey/player.py) at each budget
    of ``budgets`` (samples per decision): won or not, turns, score, and at every decision
    the number of options and the player's evaluation of each;
@@ -54,6 +55,14 @@ DEFAULT_BUDGETS = (1, 2)
 #: Positions a deal is solved with: about 0.3 s of CPU a deal; the decided share it buys,
 #: and what larger budgets buy, are in docs/journey-report.md (the solver's figures).
 DEFAULT_NODES = 3000
+#: Positions the solver's probe may expand looking for a deal's first win, past ``nodes``
+#: (journey/solve.py ``find``), unless given: this many times ``nodes`` — at the default
+#: 30,000, within which its beams of width 4 … 256 end. At 3000 alone a fifth of the
+#: draft's deals and three fifths of 高難易度's were 未決; with 30,000 for the first win,
+#: the deals of seeds 0–39 of both were all won, the last at 27,000 positions (2.7 s).
+#: The positions spent past the first win had bettered a best score in 2 of 214 won
+#: deals (seeds 0–99 of 草案, 高難易度 and 問題点).
+FIND_FACTOR = 10
 #: Deals per variant: enough that two set-ups 5 points apart can be told apart (a win
 #: rate's 95% interval at 200 deals is about ±7 points); the 15 item pairs at fewer each.
 DEFAULT_SEEDS = 200
@@ -89,7 +98,9 @@ class Variant:
 
 @dataclass(frozen=True)
 class Task:
-    """One deal of one variant: solved (``samples`` 0) or played with ``samples``."""
+    """One deal of one variant: solved (``samples`` 0), with ``nodes`` and ``find``
+    positions (journey/solve.py ``solve``), or played with ``samples`` (no positions: 0,
+    so that the solver's budgets key no game: journey/lab/cache.py)."""
 
     variant: int
     setup: str
@@ -97,6 +108,7 @@ class Task:
     seed: int
     samples: int
     nodes: int
+    find: int = 0
 
 
 class Solved(NamedTuple):
@@ -175,7 +187,8 @@ def _deal(context: dict, task: Task):
 
     rules = _rules(context, task.setup)
     if task.samples == 0:
-        answer = solve(JOURNEY, new_game(rules, task.seed, task.items), budget=task.nodes)
+        answer = solve(JOURNEY, new_game(rules, task.seed, task.items), budget=task.nodes,
+                       find=task.find)
         return Solved(answer.verdict, answer.score, answer.exact, answer.nodes, answer.line)
     game = play_game(rules, task.seed, task.samples, task.items)
     return Played(int(game.won), game.turns, game.score, game.resolved,
@@ -202,11 +215,19 @@ class Settings:
     pair_seeds: int = DEFAULT_PAIR_SEEDS
     budgets: tuple[int, ...] = DEFAULT_BUDGETS
     nodes: int = DEFAULT_NODES
+    #: Positions a deal's first win may be looked for with, past ``nodes`` (None:
+    #: FIND_FACTOR × ``nodes``; ``finding`` says which).
+    find_nodes: int | None = None
     pairs: bool = True
     #: Decisions per won deal rated on the ladder (0: no ladder), and the positions its
     #: solves may expand for one deal.
     ladder: int = load.DEFAULT_DECISIONS
     ladder_nodes: int = load.DEFAULT_NODES
+
+    @property
+    def finding(self) -> int:
+        """The positions a deal's first win is looked for with (``find_nodes``)."""
+        return FIND_FACTOR * self.nodes if self.find_nodes is None else self.find_nodes
 
 
 def variants(table, settings: Settings) -> tuple[list[Variant], list[str]]:
@@ -231,7 +252,8 @@ def deals_of(variant: Variant, settings: Settings) -> int:
 
 def tasks_of(found: list[Variant], settings: Settings) -> list[Task]:
     """Every deal of every variant: solved, then played at each budget."""
-    return [Task(index, v.setup, v.items, settings.seed + i, samples, settings.nodes)
+    return [Task(index, v.setup, v.items, settings.seed + i, samples,
+                 *((settings.nodes, settings.finding) if samples == 0 else (0, 0)))
             for index, v in enumerate(found) for i in range(deals_of(v, settings))
             for samples in (0, *settings.budgets)]
 
@@ -293,6 +315,7 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
             "settings": {"seeds": settings.seeds, "pair_seeds": settings.pair_seeds,
                          "seed": settings.seed,
                          "budgets": list(settings.budgets), "nodes": settings.nodes,
+                         "find_nodes": settings.finding,
                          "margin": MARGIN, "pairs": settings.pairs,
                          "ladder": {"decisions": settings.ladder, "nodes": settings.ladder_nodes,
                                     "child_nodes": load.CHILD_NODES}},
