@@ -19,7 +19,9 @@ asserted.
 
 Then the solver (journey/solve.py through journey/search.py) on ``--solve`` deals of each
 set-up of ``--solve-setups`` at ``--nodes`` positions (journey/lab/measure.py
-``DEFAULT_NODES`` unless given): positions expanded per CPU second beside the floor's
+``DEFAULT_NODES`` unless given), and while no win is found at ``--find-nodes`` (the
+report's: ``FIND_FACTOR`` × nodes unless given; 0: none, the budget alone, as before
+2026-12-03): positions expanded per CPU second beside the floor's
 copy+key per second, CPU per deal, the answers (decided = won or proven lost; proven =
 the best score proven), the transposition table's largest size in entries and its
 bound (solve.MEMO_CAP), and the process's peak memory. Measured on this 2-core machine
@@ -49,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve", type=int, default=10, help="deals solved per set-up (0: none)")
     parser.add_argument("--solve-setups", default="草案,手札二枚,手札三枚,高難易度,問題点")
     parser.add_argument("--nodes", type=int, default=None)
+    parser.add_argument("--find-nodes", type=int, default=None,
+                        help="positions a first win may be looked for with (0: the budget alone)")
     parser.add_argument("--solve-before", type=float, default=5700.0,
                         help="positions/s of the solver before issue 30 (measured, see above)")
     args = parser.parse_args(argv)
@@ -106,13 +110,15 @@ def solve_figures(args, floor_per_second: float) -> None:
 
     from journey import load_rules, new_game
     from journey.solve import MEMO_CAP, solve
-    from journey.lab.measure import DEFAULT_NODES
+    from journey.lab.measure import DEFAULT_NODES, FIND_FACTOR
     from journey.search import JOURNEY
 
     nodes = args.nodes or DEFAULT_NODES
+    find = FIND_FACTOR * nodes if args.find_nodes is None else args.find_nodes or None
     largest = 0
-    print(f"solve: {args.solve} deals per set-up at {nodes} positions; the floor copies+keys "
-          f"{floor_per_second:,.0f} states/s")
+    finding = f" ({find} while no win is found)" if find else ""
+    print(f"solve: {args.solve} deals per set-up at {nodes} positions{finding}; the floor "
+          f"copies+keys {floor_per_second:,.0f} states/s")
     all_nodes = all_cpu = 0.0
     for setup in args.solve_setups.split(","):
         rules = load_rules(setup)
@@ -122,7 +128,7 @@ def solve_figures(args, floor_per_second: float) -> None:
         for seed in range(args.solve):
             state = new_game(rules, seed)
             start = time.process_time()
-            answer = solve(JOURNEY, state, budget=nodes)
+            answer = solve(JOURNEY, state, budget=nodes, find=find)
             cpu += time.process_time() - start
             expanded += answer.nodes
             largest = max(largest, answer.table)
