@@ -130,8 +130,11 @@ def test_the_command_defaults_are_the_labs():
     assert defaults["seeds"] == measure.DEFAULT_SEEDS
     assert defaults["pair_seeds"] == measure.DEFAULT_PAIR_SEEDS
     assert defaults["nodes"] == measure.DEFAULT_NODES
-    assert defaults["find_nodes"] is None and measure.Settings().finding == 30_000
-    assert measure.Settings(nodes=40).finding == 400
+    assert defaults["find_nodes"] is None
+    assert measure.Settings().finding == measure.FIND_FACTOR * measure.DEFAULT_NODES == 30_000
+    assert measure.Settings(nodes=40).finding == 40 * measure.FIND_FACTOR
+    find = next(p for p in command.params if p.name == "find_nodes")
+    assert f"既定: --nodes の {measure.FIND_FACTOR} 倍" in find.help
     assert measure.Settings(nodes=40, find_nodes=7).finding == 7
     assert tuple(int(b) for b in defaults["budgets"].split(",")) == measure.DEFAULT_BUDGETS
 
