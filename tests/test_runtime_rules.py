@@ -812,6 +812,18 @@ def test_acceleration_shortens_the_escalation_interval(tables):
     assert intents_by_turn(scene(tables, [], age=42, enemy="acc"), 6) == [1, 1, 2, 3, 4, 5]
 
 
+def test_acceleration_in_a_copy_leaves_the_original_escalation_as_it_was(tables):
+    """A battle's copy shares its escalation rules (escalation.due replaces a rule, never
+    writes into it): the copy's turns move its own rules on, and the original's
+    escalation goes on from where it stood."""
+    original = scene(tables, [], age=42, enemy="acc")
+    before = [dict(rule) for rule in original.state.enemy["escalations"]]
+    twin = original.copy()
+    assert intents_by_turn(twin, 6) == [1, 1, 2, 3, 4, 5]
+    assert original.state.enemy["escalations"] == before
+    assert intents_by_turn(original, 6) == [1, 1, 2, 3, 4, 5]
+
+
 def test_escalation_progress_resets_each_stage(tables):
     battle = scene(tables, ["h30", "h60", "h30"], age=42, enemies=["escweak", "escweak"])
     assert intents_by_turn(battle, 3) == [1, 2, 3]
