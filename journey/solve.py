@@ -299,10 +299,9 @@ def solve(rules: Rules, state, budget: int | None = None, probe: bool = True,
     the probe finds one in far fewer positions than the exhaustive search needs to better
     it (docs/journey-report.md): a deal whose probe ran past ``budget`` ends at its first
     win, unproven. With ``find`` at most ``budget`` (or None) the search is as without it."""
-    widths = PROBE_WIDTHS
-    if find is not None and budget is not None and find > budget:
-        widths = FIND_WIDTHS
-    search = _Search(rules, budget if widths is PROBE_WIDTHS else find, memo_cap)
+    finding = find is not None and budget is not None and find > budget
+    widths = FIND_WIDTHS if finding else PROBE_WIDTHS
+    search = _Search(rules, find if finding else budget, memo_cap)
     if rules.result(state) is None and rules.bound(state) is None:
         return Answer(Verdict.LOST, None, True, 0)  # no win left: no probe needed
     try:
