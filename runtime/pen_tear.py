@@ -74,13 +74,8 @@ def tear_reaches(battle) -> list[float]:
     s = battle.state
     age = s.age
     pages, instances = battle.tables.pages, s.pages
-    reaches = []
-    for uid in s.zones["hand"]:
-        page = pages[instances[uid].page]
-        # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
-        year = year_of(battle, uid) if s.mods else page.year
-        reaches.append(abs(year - age) * page.fray_mul)
-    return reaches
+    return [abs(year_of(battle, uid) - age) * pages[instances[uid].page].fray_mul
+            for uid in s.zones["hand"]]
 
 
 def _tear_fray(battle, distance: int, fray_mul: float, consume: bool) -> int:
