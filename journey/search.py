@@ -111,9 +111,7 @@ def bound(s: State) -> int | None:
                 cards = (s.hand, s.deck, s.discard, s.pending if s.phase == "mill" else ())
                 off_board = f.off_boards.get(cards)
                 if off_board is None:
-                    off_board = f.off_boards[cards] = _off_board(s, f)
-                    if len(f.off_boards) > NOTES_CAP:
-                        f.off_boards.clear()
+                    off_board = _note(f.off_boards, cards, _off_board(s, f))
             numbers = off_board[suit]
             if len(numbers) < short:
                 return None
@@ -277,10 +275,7 @@ class _Facts:
         for card in stack:
             suit = self.suit_of[card]
             count[suit] = count.get(suit, 0) + 1
-        if len(self.suit_counts) > NOTES_CAP:
-            self.suit_counts.clear()
-        found = self.suit_counts[stack] = tuple(count.items())
-        return found
+        return _note(self.suit_counts, stack, tuple(count.items()))
 
     def under_pawns(self, board: tuple) -> int:
         """The most cards of one unresolved suit that lie under the pawns, at most as many
@@ -300,10 +295,7 @@ class _Facts:
         for suit in range(self.suits):
             if held[suit] > under and not done >> suit & 1:
                 under = held[suit]
-        if len(self.unders) > NOTES_CAP:
-            self.unders.clear()
-        self.unders[board] = under
-        return under
+        return _note(self.unders, board, under)
 
     def read_board(self, stacks: tuple) -> tuple:
         """(cards of each suit on the board, the running totals of the days' key costs
@@ -314,12 +306,9 @@ class _Facts:
         for stack in stacks:
             for card in stack:
                 on_board[suit_of[card]] += 1
-        if len(self.boards) > NOTES_CAP:
-            self.boards.clear()
-        found = self.boards[stacks] = (tuple(on_board),
-                                       tuple(accumulate(_key_costs(stacks, self, False))),
-                                       tuple(accumulate(_key_costs(stacks, self, True))))
-        return found
+        return _note(self.boards, stacks,
+                    (tuple(on_board), tuple(accumulate(_key_costs(stacks, self, False))),
+                     tuple(accumulate(_key_costs(stacks, self, True)))))
 
 
 _FACTS: dict = {}
@@ -327,6 +316,15 @@ _FACTS: dict = {}
 #: ``lookaheads``, ``off_boards``) keeps before it starts afresh — a few MB; a solve at 3000 positions
 #: notes some 6,000 positions' readings.
 NOTES_CAP = 20_000
+
+
+def _note(notes: dict, key, value):
+    """``value``, noted in ``notes`` under ``key`` — which starts afresh past NOTES_CAP
+    entries (a note is a pure function of its key: one forgotten is worked out again)."""
+    if len(notes) > NOTES_CAP:
+        notes.clear()
+    notes[key] = value
+    return value
 #: The most deals whose facts are kept (then all start afresh): a search reads one deal
 #: at a time, and each keeps its notes.
 FACTS_KEPT = 4
@@ -500,10 +498,8 @@ def lookahead(s: State) -> int:
             value = promise(s)
             break
         s = step
-    if len(seen) > NOTES_CAP:
-        seen.clear()
     for here in walked:
-        seen[here] = value
+        _note(seen, here, value)
     return value
 
 
