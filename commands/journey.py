@@ -228,18 +228,19 @@ def _print_journey(report: dict) -> None:
     from journey.lab.load import NOTES as LADDER_NOTES
     from journey.lab.text import (NOTES, head_lines, ladder_table, load_table, outcome_table,
                                   ranking_lines, run_line)
+    from sim.render_text import Prose
 
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
     for line in head_lines(report):
-        console.print(line, markup=False)
+        console.print(Prose(line))
     console.print(outcome_table(report))
     console.print(load_table(report))
     ladder = ladder_table(report)
     if ladder is not None:
         console.print(ladder)
     for line in ranking_lines(report):
-        console.print(line)
+        console.print(Prose(line))
     for line in NOTES + (LADDER_NOTES if ladder is not None else ()):
-        console.print(line, markup=False)
-    console.print(run_line(report), markup=False)
+        console.print(Prose(line))
+    console.print(Prose(run_line(report)))

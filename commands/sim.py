@@ -203,6 +203,7 @@ def _print_sim(report: dict) -> None:
     from rich.console import Console
 
     from contract.vocabulary import W
+    from sim.render_text import Prose
     from sim.report_text import (enemies_table, observed_lines, observed_table, pages_table,
                                  summary_lines)
 
@@ -210,14 +211,15 @@ def _print_sim(report: dict) -> None:
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
     settings = report["settings"]
-    console.print(f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
-                  f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
-                  f"見込み 約 {report['run']['pairs_estimate']} 組/ページ", markup=False)
+    console.print(Prose(
+        f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
+        f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
+        f"見込み 約 {report['run']['pairs_estimate']} 組/ページ"))
     console.print(enemies_table(report))
     console.print(pages_table(report))
     console.print(observed_table(report))
     for line in observed_lines(report) + summary_lines(report):
-        console.print(line)
+        console.print(Prose(line))
 
 
 def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:

@@ -17,6 +17,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from contract.linebreak import line_spans
+
 
 def points(value: float | None, signed: bool = True) -> str:
     """A fraction as percentage points with one decimal ("+2.1")."""
@@ -71,23 +73,43 @@ class FittedTable:
             if _natural_width(console, options, self.table(wider)) <= width:
                 shown = wider
         yield self.table(shown)
+        # a header broken into lines is named on one
+        left_out = [c.header.replace("\n", "") for c in self.columns if c not in shown]
+        if left_out:  # under the table, as its caption stood, broken as Japanese is
+            yield Prose(Text(f"幅が足りず省いた列：{'、'.join(left_out)}"
+                             "（端末を広げるか --html で全部見られます）", style="table.caption"))
 
     def table(self, columns: list[Column]) -> Table:
-        """The rich table of these columns, its caption naming the columns left out."""
-        # a header broken into lines is named on one
-        left_out = [c.header.replace("\n", "") for c in self.columns if c not in columns]
-        caption = None
-        if left_out:
-            caption = Text(f"幅が足りず省いた列：{'、'.join(left_out)}"
-                           "（端末を広げるか --html で全部見られます）")
-        table = Table(title=Text(self.title), title_justify="left", caption=caption,
-                      caption_justify="left")
+        """The rich table of these columns (``__rich_console__`` names those left out
+        under it)."""
+        table = Table(title=Text(self.title), title_justify="left")
         for column in columns:
             table.add_column(column.header, justify=column.justify, no_wrap=not column.wraps,
                              overflow="fold" if column.wraps else "ellipsis")
         for row in self.rows:
             table.add_row(*(column.cell(row, self.settings) for column in columns))
         return table
+
+
+@dataclass(frozen=True, slots=True)
+class Prose:
+    """A paragraph of a report's Japanese (a rich ``Text``, its styles kept, or plain
+    text, never read as markup) broken into lines by the terminal's columns as Japanese
+    is broken (contract/linebreak.py): rich breaks only at spaces, which leaves a
+    Japanese line whole up to its next space and then folds it wherever the terminal
+    ends. A line break in the text begins a new line; a paragraph's leading spaces indent
+    each of its lines."""
+
+    text: Text | str
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions):
+        text = self.text if isinstance(self.text, Text) else Text(self.text)
+        for paragraph in text.split("\n", allow_blank=True):
+            plain = paragraph.plain
+            indent = len(plain) - len(plain.lstrip(" "))
+            body = paragraph[indent:]
+            for start, end in line_spans(body.plain, max(options.max_width - indent, 1)):
+                yield Text(" " * indent) + body[start:end]
 
 
 #: A width no terminal has: what a table measures at when nothing limits it.

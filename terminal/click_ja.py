@@ -12,7 +12,7 @@ message, so a click that adds one fails a test rather than speaking English.
 click wraps help by characters; a kanji takes two columns of a terminal, and a Japanese
 sentence has no spaces to break at. ``Help`` lays help out by columns, breaking between
 characters of Japanese text (not before 。、） nor after （「) and keeping an ASCII word, an
-option or a path whole.
+option or a path whole (contract/linebreak.py, which the labs' reports break by too).
 
 Standard library and click only, nothing heavy: it is loaded on every start.
 """
@@ -24,6 +24,8 @@ import importlib
 import re
 
 import click
+
+from contract.linebreak import columns, join_lines, wrap
 
 #: click's messages (its ``_("…")`` calls) → what the designer reads. The placeholders
 #: are click's; a ``!r`` keeps the quotes (and escapes) of a value the user typed.
@@ -205,77 +207,6 @@ def install() -> None:
 
 
 # ----------------------------------------------------------------- laying out help
-
-#: ANSI escapes take no column.
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-#: A run of spaces, a run of printable ASCII (a word, an option, a path: never broken),
-#: or one other character (Japanese breaks between any two).
-_TOKEN = re.compile(r"\s+|[!-~]+|.", re.DOTALL)
-#: What may not begin a line (it hangs at the end of the line before) …
-_NO_START = frozenset("、。，．・：；？！）」』】〕〉》ー…ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
-#: The closing marks among them: after one, a line break of the source is no space.
-_CLOSING = frozenset("、。，．：；？！）」』】〕〉》")
-#: … and what may not end one (it moves to the next), click's "[" of "[既定: 0]" too.
-_NO_END = frozenset("（「『【〔〈《([{")
-
-
-def columns(text: str) -> int:
-    """The terminal columns ``text`` takes: two for a wide (East Asian) character, none
-    for a combining mark or an ANSI escape, one for any other."""
-    from unicodedata import combining, east_asian_width
-
-    return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1
-               for c in _ANSI.sub("", text))
-
-
-def _wide(char: str) -> bool:
-    from unicodedata import east_asian_width
-
-    return east_asian_width(char) in "WF"
-
-
-def join_lines(lines) -> str:
-    """The lines of one paragraph as one line: a line break after a Japanese character
-    and before another, or after a Japanese mark (。、）), is nothing — Japanese has no
-    spaces; any other is one space."""
-    text = ""
-    for line in (line.strip() for line in lines):
-        if text and line and not (_wide(text[-1]) and (_wide(line[0]) or text[-1] in _CLOSING)):
-            text += " "
-        text += line
-    return text
-
-
-def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list[str]:
-    """``text`` (one paragraph) as lines of at most ``width`` columns, the first led by
-    ``initial``, the others by ``subsequent``. Japanese breaks between any two
-    characters, except before a closing mark or after an opening one (the character
-    before goes to the next line with it); an ASCII word longer than a line stays whole."""
-    lines: list[str] = []
-    lead, parts, used = initial, [], columns(initial)
-    for token in _TOKEN.findall(text):
-        if token.isspace():
-            if parts and parts[-1] != " ":
-                parts.append(" ")
-                used += 1
-            continue
-        size = columns(token)
-        if parts and used + size > width:
-            carried, head = [], token
-            while parts and parts[-1] != " " and (head[0] in _NO_START
-                                                   or parts[-1][-1] in _NO_END):
-                head = parts.pop()
-                carried.insert(0, head)
-            if parts:
-                lines.append((lead + "".join(parts)).rstrip())
-                lead, parts = subsequent, carried
-                used = columns(lead) + sum(map(columns, parts))
-            else:  # no place to break at: the line runs over
-                parts = carried
-        parts.append(token)
-        used += size
-    lines.append((lead + "".join(parts)).rstrip())
-    return lines
 
 
 def paragraphs(text: str, width: int, indent: str = "") -> list[str]:

@@ -136,3 +136,36 @@ def test_a_numbers_table_is_drawn_from_its_columns_and_escapes_designer_text():
     assert '<th class="name">名前</th><th title="説明">値<br>/戦</th>' in page
     assert '<tr id="row-0-a">' in page and '<tr id="row-1-b">' in page
     assert '<td class="name">坂道<span class="id">#b</span></td><td>坂道</td>' in page
+
+
+@pytest.mark.parametrize("command", ["sim", "journey"])
+def test_each_labs_report_breaks_its_notes_as_japanese_within_the_terminal(command, monkeypatch):
+    """Both reports' prose (the flags, the summary, the ranking, the notes) is laid out by
+    sim.render_text.Prose — filled to the terminal's width, not cut at its spaces as rich's
+    own wrap cuts it — and no line of the report is wider than the terminal."""
+    import rich.console
+
+    from commands.journey import _print_journey
+    from commands.sim import _print_sim
+    from sim.render_text import Prose
+    from sim.report_text import observed_lines, summary_lines
+
+    width = 60
+    shown = Console(width=width, record=True, no_color=True)
+    monkeypatch.setattr(rich.console, "Console", lambda *args, **kwargs: shown)
+    if command == "sim":
+        report = sample_report()
+        _print_sim(report)
+        notes = observed_lines(report) + summary_lines(report)
+    else:
+        report = {**journey_report(), "run": {"tasks": 12, "played": 12, "cached": 0}}
+        _print_journey(report)
+        notes = journey_text.ranking_lines(report) + list(journey_text.NOTES)
+    said = shown.export_text()
+    assert all(cell_len(line) <= width for line in said.splitlines())
+    for note in notes:
+        laid = "\n".join(_lines(Prose(note), width))
+        wrapped = "\n".join(_lines(note, width))  # rich's own wrap, at the spaces
+        assert laid in said
+        if laid != wrapped:
+            assert wrapped not in said

@@ -1,0 +1,97 @@
+"""Japanese line breaking by terminal columns (contract/linebreak.py) and the labs' prose
+drawn with it (sim/render_text.py ``Prose``): the help's wrapper (tests/test_japanese_cli.py
+checks it through terminal/click_ja.py) and the reports' notes break text the same way."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from contract.linebreak import _NO_START, columns, line_spans, wrap
+from sim.render_text import FittedTable, Prose
+
+#: Pieces of a paragraph: Japanese characters, a closing mark after one, and, each between
+#: spaces (else they join into a word longer than a line), ASCII words and figures with
+#: their signs.
+PIECES = st.sampled_from(["あ", "漢", "字", "カ", "字、", "字。", "（字", "字）", "ー", " ",
+                          " --deals ", " 95% ", " ×1.6 ", "22〜707", " a→b ", " [95%] ", " pt "])
+
+
+def _lines(text: str, width: int) -> list[str]:
+    return [text[start:end] for start, end in line_spans(text, width)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=60).map("".join), st.integers(16, 60))
+def test_a_paragraph_breaks_within_the_width_keeping_every_character(text, width):
+    """Every line fits (no piece is longer than a line), none begins with a space or with
+    a mark that may not begin one unless a space stood before it, and the lines are the
+    text in order, only spaces at the breaks left out."""
+    lines = _lines(text, width)
+    assert all(columns(line) <= width for line in lines), lines
+    assert re.sub(r"\s+", "", "".join(lines)) == re.sub(r"\s+", "", text)
+    spans = line_spans(text, width)
+    for (_, end), (start, _) in zip(spans, spans[1:]):
+        assert end <= start and not text[start].isspace()
+        if text[start] in _NO_START:
+            assert text[start - 1].isspace(), (text, lines)
+
+
+def test_the_help_and_the_spans_break_at_the_same_places():
+    text = "対にした効果: 同じ精度を独立な試行で得るには中央値で ×1.6 の戦数が要ります（ページごとに ×1.6〜×1.6）"
+    for width in (20, 40, 70, 90):
+        assert wrap(text, width) == _lines(text, width)
+
+
+def test_a_figure_and_its_sign_stay_on_one_line():
+    """×1.6 is not cut after its ×, nor 〜 left to begin a line."""
+    assert _lines("中央値で ×1.6 の戦数", 10) == ["中央値で", "×1.6 の戦", "数"]
+    assert _lines("あいうえお22〜707", 12) == ["あいうえお", "22〜707"]
+
+
+def _drawn(renderable, width: int, color: bool = False) -> list[str]:
+    console = Console(width=width, record=True, no_color=not color, force_terminal=color,
+                      color_system="standard" if color else None)
+    console.print(renderable)
+    return console.export_text(styles=color).splitlines()
+
+
+def test_prose_breaks_a_report_note_as_japanese_not_at_its_spaces():
+    """rich alone keeps 「先読み超/局: 一手先読みより上の段が要る決定の 1」 then folds the rest
+    at the edge; Prose fills each line to the width."""
+    note = ("先読み超/局: 一手先読みより上の段が要る決定の 1 局あたりの数（測った決定から局の全決定へ換算。"
+            "未決は数えないので下限）。")
+    lines = _drawn(Prose(note), 40)
+    assert all(cell_len(line) <= 40 for line in lines)
+    assert all(cell_len(line) >= 36 for line in lines[:-1]), lines
+    assert "".join(lines).replace(" ", "") == note.replace(" ", "")
+
+
+def test_prose_keeps_its_styles_its_indent_and_its_line_breaks():
+    text = Text("  今の勝率のままなら、変種ごとに 22〜707 局（--deals）で判定できます。",
+                style="yellow")
+    lines = _drawn(Prose(text), 30, color=True)
+    assert len(lines) == 3
+    assert all(line.startswith("  \x1b[33m") for line in lines), lines
+    assert _drawn(Prose("一行目\n\n三行目"), 30) == ["一行目", "", "三行目"]
+
+
+def test_designer_text_in_prose_is_never_markup():
+    assert _drawn(Prose("[bold]名前[/bold]"), 30) == ["[bold]名前[/bold]"]
+
+
+def test_the_columns_a_narrow_table_leaves_out_are_named_within_its_width():
+    from sim.render_text import Column
+
+    columns = (Column("名前", "left", lambda row, _: row["name"]),
+               *(Column(f"とても長い見出しの列その{i}", "right", lambda row, _: "1", gives_way=i)
+                 for i in range(1, 6)))
+    lines = _drawn(FittedTable("表", columns, ({"name": "ページ"},), {}), 50)
+    assert all(cell_len(line) <= 50 for line in lines), lines
+    said = "".join(lines)
+    assert "幅が足りず省いた列：" in said and "--html で全部見られます）" in said
