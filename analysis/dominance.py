@@ -55,11 +55,16 @@ BOUND_SIGN = {">=": (-1, 1), ">": (-1, 1), "<=": (1, -1), "<": (1, -1), "==": (0
 def findings(content: Content) -> list[Finding]:
     """Every page another page dominates (W010), in page order."""
     profiles = {pid: _profile(page) for pid, page in content.pages.items()}
+    # Only pages of one shape are compared: grouped once, in page order, rather than every
+    # page against every other (10,000 pages: 10⁸ comparisons of shapes).
+    alike: dict = {}
+    for pid, (shape, numbers) in profiles.items():
+        alike.setdefault(shape, []).append((pid, numbers))
     found = []
     for pid, page in content.pages.items():
         shape, numbers = profiles[pid]
-        for other, (other_shape, other_numbers) in profiles.items():
-            if other == pid or other_shape != shape:
+        for other, other_numbers in alike[shape]:
+            if other == pid:
                 continue
             worse = _worse(numbers, other_numbers)
             if worse:
