@@ -23,6 +23,8 @@ weaker page can be the better one in a deck), so the hint asks to check by hand.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from contract import vocabulary as vocab
 from contract.tables import Const, Scaled
 from contract.vocabulary import W
@@ -54,16 +56,23 @@ BOUND_SIGN = {">=": (-1, 1), ">": (-1, 1), "<=": (1, -1), "<": (1, -1), "==": (0
 
 def findings(content: Content) -> list[Finding]:
     """Every page another page dominates (W010), in page order."""
-    profiles = {pid: _profile(page) for pid, page in content.pages.items()}
     # Only pages of one shape are compared: grouped once, in page order, rather than every
-    # page against every other (10,000 pages: 10⁸ comparisons of shapes).
+    # page against every other (10,000 pages: 10⁸ comparisons of shapes). A first walk
+    # counts the shapes' hashes alone, so that the profiles kept are those of the pages
+    # that share one (a shape takes some kilobytes: the whole pool's would be the
+    # compile's peak memory).
+    shared = Counter(hash(_profile(page)[0]) for page in content.pages.values())
     alike: dict = {}
-    for pid, (shape, numbers) in profiles.items():
-        alike.setdefault(shape, []).append((pid, numbers))
+    for pid, page in content.pages.items():
+        shape, numbers = _profile(page)
+        if shared[hash(shape)] > 1:
+            alike.setdefault(shape, []).append((pid, numbers))
+    compared = {pid: group for group in alike.values() if len(group) > 1 for pid, _ in group}
     found = []
     for pid, page in content.pages.items():
-        shape, numbers = profiles[pid]
-        for other, other_numbers in alike[shape]:
+        group = compared.get(pid, ())
+        numbers = next((mine for own, mine in group if own == pid), None)
+        for other, other_numbers in group:
             if other == pid:
                 continue
             worse = _worse(numbers, other_numbers)

@@ -37,9 +37,18 @@ def findings(content: Content, graph=None) -> list[Finding]:
     ``graph``: the content's trigger graph when the caller has built it already."""
     from .graph import build
 
-    graph = graph if graph is not None else build(content)
+    built = graph is None
+    graph = build(content) if built else graph
     found: list[Finding] = []
-    for name in CHECKS:
-        check = importlib.import_module(f"{__package__}.{name}").findings
-        found.extend(check(content, graph) if name in GRAPH_CHECKS else check(content))
+    try:
+        for name in CHECKS:
+            check = importlib.import_module(f"{__package__}.{name}").findings
+            found.extend(check(content, graph) if name in GRAPH_CHECKS else check(content))
+    finally:
+        if built:
+            # A networkx graph and its cached views form a cycle: dropped, the graph
+            # would wait for the cyclic collector, which the compiler pauses in its
+            # passes (compiler/pipeline.py) — its nodes and edges, some 60 MB at
+            # 10,000 pages, would stay to the end of the compile. Emptied, they go now.
+            graph.graph.clear()
     return found

@@ -316,6 +316,7 @@ def validate_tables(c: Compilation) -> None:
         validate(c.tables)
 
 
+@_collector_paused
 def analyze(c: Compilation) -> None:
     """The interaction analysis of the whole content (analysis/: W006 loops, W009 timings
     nothing sets off, …), each finding a warning at the 作用 it is about. It reads every
@@ -389,9 +390,12 @@ def emit(c: Compilation) -> None:
         c.files = files_of(c.tables, c.fmt)
 
 
-#: The passes, in order. lint and compile run them all.
+#: The passes, in order. lint and compile run them all. The analysis reads the checked
+#: model only, and runs before the tables are lowered: its trigger graph (some 60 MB at
+#: 10,000 pages) is built and gone before the tables and the files take their memory, so
+#: it does not add to the compile's peak (benchmarks/bench_scale.py: 384 MB after them).
 PASSES = (parse, check_sizes, collect_symbols, check_items, check_journey, check_project,
-          lower_tables, validate_tables, analyze, emit)
+          analyze, lower_tables, validate_tables, emit)
 
 
 # --------------------------------------------------------------------- helpers

@@ -50,6 +50,24 @@ def test_pages_of_different_shapes_are_not_compared():
     assert _findings(_page("a", 30, 12, 5), other) == []
 
 
+def test_shapes_whose_hashes_collide_are_still_told_apart(monkeypatch):
+    """Pages are grouped by their shapes' hashes first (only those sharing one keep their
+    profiles): a collision groups them, and their shapes, compared whole, part them."""
+    monkeypatch.setattr(dominance, "hash", lambda shape: 0, raising=False)
+    other = _page("b", 30, 8, 5).replace("敵HP -= 8", "敵HP -= 8 固定")
+    assert _findings(_page("a", 30, 12, 5), other) == []
+    (found,) = _findings(_page("a", 30, 12, 5), other, _page("c", 30, 10, 5))
+    assert (found.item, found.data["by"]) == ("c", "a")
+
+
+def test_each_dominated_page_is_named_once_in_page_order_beside_the_first_that_beats_it():
+    """Among many shapes, each page of a shared one is compared with the others of it
+    alone, in page order."""
+    pages = [_page(f"p{i:02d}", 30 + i % 5, 12, 5) for i in range(20)]
+    found = _findings(*pages, _page("q", 30, 10, 5), _page("r", 31, 6, 5))
+    assert [(f.item, f.data["by"]) for f in found] == [("q", "p00"), ("r", "p01")]
+
+
 def test_the_bundled_content_has_no_dominated_page():
     import runtime.tables
 

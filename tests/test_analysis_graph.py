@@ -48,3 +48,32 @@ def test_a_one_shot_lists_nothing_that_sets_it_off(tmp_path):
     """A one-shot waits for its own page's play: nothing to list."""
     graph = _graph(tmp_path)
     assert graph.triggered_by(effect_node("page", PRODUCER, "future", 0)) == []
+
+
+def test_the_graph_the_findings_build_for_themselves_is_emptied_when_they_are_done(
+        tmp_path, monkeypatch):
+    """A networkx graph sits in a reference cycle (its cached views): dropped, it would
+    wait for the cyclic collector, which the compiler pauses in its passes. The findings
+    empty the graph they built; one their caller gives them is the caller's, untouched."""
+    import gc
+
+    import analysis.graph
+    from analysis.findings import findings
+
+    content = Content.of_tables(compiled_tables(trigger_content(tmp_path / "c")))
+    built = []
+    real = analysis.graph.build
+    monkeypatch.setattr(analysis.graph, "build",
+                        lambda content: built.append(real(content)) or built[-1])
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        findings(content)
+        given = real(content)
+        nodes = given.graph.number_of_nodes()
+        findings(content, given)
+    finally:
+        if was_on:
+            gc.enable()
+    assert built and built[0].graph.number_of_nodes() == 0
+    assert given.graph.number_of_nodes() == nodes > 0

@@ -41,7 +41,7 @@ def test_lint_and_compile_run_the_same_passes():
 
     assert [step.__name__ for step in pipeline.PASSES] == [
         "parse", "check_sizes", "collect_symbols", "check_items", "check_journey",
-        "check_project", "lower_tables", "validate_tables", "analyze", "emit"]
+        "check_project", "analyze", "lower_tables", "validate_tables", "emit"]
 
 
 def test_lint_of_the_project_reports_what_compile_refuses(tmp_path):
