@@ -211,10 +211,14 @@ def _print_sim(report: dict) -> None:
     console = Console(no_color=not use_color(sys.stdout), highlight=False,
                       width=None if sys.stdout.isatty() else 200)
     settings = report["settings"]
+    reference = settings.get("reference")
+    swapped = "" if reference is None else (
+        f"、{W.balance.reference} "
+        f"{(settings.get('page_names') or {}).get(reference, reference)}（入れ替えの相手）")
     console.print(Prose(
         f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
         f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
-        f"見込み 約 {report['run']['pairs_estimate']} 組/ページ"))
+        f"見込み 約 {report['run']['pairs_estimate']} 組/ページ{swapped}"))
     console.print(enemies_table(report))
     console.print(pages_table(report))
     console.print(observed_table(report))

@@ -114,6 +114,15 @@ def _deck(ids: list[str], names: dict[str, str]) -> list[str]:
     return [names.get(i, i) + (f" ×{n}" if n > 1 else "") for i, n in counts.items()]
 
 
+def comparison(settings: dict, page_names: dict) -> str:
+    """How each page is measured: added to the starting deck, or swapped for one copy of
+    the --baseline page (by its name)."""
+    page = settings.get("baseline_page")
+    if page is None:
+        return "はじめのデッキに 1 枚加える"
+    return f"はじめのデッキの「{page_names.get(page, page)}」1 枚と入れ替える"
+
+
 def _settings_view(report: dict) -> dict:
     settings, pages, enemies = report["settings"], report["pages"], report["enemies"]
     page_names = {**(settings.get("page_names") or {}), **{p["id"]: p["name"] for p in pages}}
@@ -127,8 +136,13 @@ def _settings_view(report: dict) -> dict:
         or [(None, e) for e in settings.get("enemies") or []],
         "deck": _deck(settings.get("baseline_deck") or [], page_names),
         "deck_size": len(settings.get("baseline_deck") or []),
-        "baseline_page": NONE if settings.get("baseline_page") is None
-        else page_names.get(settings["baseline_page"], settings["baseline_page"]),
+        # how each page is measured (--baseline), and the page the swap Δ takes out (the
+        # balance's 基準ページ, --reference): two different settings, both said by name
+        "comparison": comparison(settings, page_names),
+        "reference_word": W.balance.reference,
+        "reference": NONE if settings.get("reference") is None
+        else f"{page_names.get(settings['reference'], settings['reference'])}"
+             f"（{observed.LABELS['swap_delta']}で 1 枚と入れ替える相手）",
         "precision": f"±{settings['precision'] * 100:.1f} pt",
         "max_pairs": settings["max_pairs"], "turn_cap": settings["turn_cap"],
         "seed": settings["seed"], "confidence": f"{settings['confidence'] * 100:g}%",
@@ -434,7 +448,7 @@ def render_report(report: dict) -> str:
             lambda _, p: f"page-{p['id']}", "page-table"),
         observed={"delta_label": observed.LABELS["delta"],
                   "swap_label": observed.LABELS["swap_delta"],
-                  "reference": report["settings"].get("reference"),
+                  "reference": _reference_name(report),
                   "notes": [(observed.FLAGS[c], observed.FLAG_NOTES[c]) for c in observed.FLAGS
                             if any(c in ((p.get("observed") or {}).get("flags") or [])
                                    for p in pages)]},
@@ -445,6 +459,13 @@ def render_report(report: dict) -> str:
             ENEMY_COLUMNS + ((ENEMY_TARGET,) if any_enemy_target else ()), report["enemies"],
             lambda _, e: f"enemy-{e['id']}", "enemy-table"),
     )
+
+
+def _reference_name(report: dict) -> str | None:
+    """The swap Δ's reference page by its name (None: no swap Δ)."""
+    settings = report["settings"]
+    page = settings.get("reference")
+    return None if page is None else (settings.get("page_names") or {}).get(page, page)
 
 
 #: The report itself beside its page, for the catalog's lab figures (read_report).

@@ -90,8 +90,9 @@ def enemies_table(report: dict) -> FittedTable:
 def pages_table(report: dict) -> FittedTable:
     """One row per page, the strongest first, fitted to the terminal."""
     settings = report["settings"]
-    how = ("1 枚足したとき" if settings["baseline_page"] is None
-           else f"{settings['baseline_page']} と入れ替えたとき")
+    page = settings["baseline_page"]
+    how = ("1 枚足したとき" if page is None
+           else f"「{(settings.get('page_names') or {}).get(page, page)}」と入れ替えたとき")
     rows = sorted(report["pages"], key=lambda r: (-r["delta"]["estimate"], r["id"]))
     return FittedTable(
         f"ページ（はじめの自分紀に{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",

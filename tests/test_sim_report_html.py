@@ -296,7 +296,7 @@ def test_null_fields_render_as_a_dash(tmp_path):
     assert 'id="page-x"' in html and 'id="enemy-e"' in html
     assert "データなし" in html  # the enemy with no battles counted
     assert html.count("<svg") == 3
-    assert "基準ページ</dt><dd>白紙" in html
+    assert "比べ方</dt><dd>はじめのデッキの「白紙」1 枚と入れ替える" in html
 
 
 def test_a_report_of_another_format_is_refused(tmp_path):
@@ -367,3 +367,33 @@ def test_the_terminal_and_the_page_give_the_same_median_pairing_gain():
     said = " ".join(t.plain for t in report_text.summary_lines(report))
     assert "中央値で ×1.7 の" in said
     assert _settings_view(report)["gain"]["median"] == "1.7"
+
+
+@pytest.mark.parametrize("reference", [None, "sakamichi"])
+def test_the_head_names_how_pages_are_compared_and_the_reference_page_apart(reference,
+                                                                           monkeypatch):
+    """--baseline (how each page is measured) and the balance's 基準ページ (the page the swap
+    Δ takes out) are two settings: the page's head and the terminal's first line say each
+    by its own word and the page by its name, never 基準ページ for the other."""
+    import rich.console
+    from rich.console import Console
+
+    from commands.sim import _print_sim
+
+    report = sample_report(pages=[("kekkon", "銀婚式", 55)], enemies=[])
+    report["settings"]["reference"] = reference
+    report["settings"]["page_names"] = {"sakamichi": "坂道の自転車"}
+    for row in report["pages"]:
+        row["swap_delta"] = None if reference is None else {"pairs": 100, "delta": row["delta"]}
+    html = report_html.render_report(report)
+    assert "<dt>比べ方</dt><dd>はじめのデッキに 1 枚加える</dd>" in html
+    if reference is None:
+        assert "<dt>基準ページ</dt><dd>—</dd>" in html
+    else:
+        assert "<dt>基準ページ</dt><dd>坂道の自転車（" in html
+        assert "「坂道の自転車」1 枚と入れ替え" in html and "sakamichi と入れ替え" not in html
+    shown = Console(width=200, record=True, no_color=True)
+    monkeypatch.setattr(rich.console, "Console", lambda *args, **kwargs: shown)
+    _print_sim(report)
+    head = shown.export_text().splitlines()[0]
+    assert ("基準ページ 坂道の自転車（入れ替えの相手）" in head) == (reference is not None)
