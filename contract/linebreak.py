@@ -26,11 +26,11 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 #: (Japanese breaks between any two).
 _TOKEN = re.compile(r"\s+|[!-~\u00a1-\u024f\u2010-\u205e\u2190-\u21ff\u2212]+|.", re.DOTALL)
 #: What may not begin a line (it hangs at the end of the line before) …
-_NO_START = frozenset("、。，．・：；？！）」』】〕〉》ー…〜ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
+_NO_START = frozenset("、。，．・：；？！）」』】〕〉》］ー…〜ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
 #: The closing marks among them: after one, a line break of the source is no space.
-_CLOSING = frozenset("、。，．：；？！）」』】〕〉》")
+_CLOSING = frozenset("、。，．：；？！）」』】〕〉》］")
 #: … and what may not end one (it moves to the next), click's "[" of "[既定: 0]" too.
-_NO_END = frozenset("（「『【〔〈《([{")
+_NO_END = frozenset("（「『【〔〈《［([{")
 
 
 def columns(text: str) -> int:

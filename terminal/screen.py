@@ -21,13 +21,16 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.console import Group
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from catalog.phrasing import body_lines, phrase, term
 from contract import vocabulary as vocab
+from contract.linebreak import line_spans
 from contract.vocabulary import W
 from contract.game import Choose, Pen, Play
 from runtime.battle import SIDES, Refused
@@ -536,8 +539,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         body = Text(paint.s("\n".join(cell)))
         if detail != "full":
             body.no_wrap, body.overflow = True, "ellipsis"
-        else:  # every line whole: folded, never cut (rich's ellipsis also eats a word
-            body.overflow = "fold"  # that ends a line exactly at the column's edge)
+        else:  # every line whole, broken as Japanese is: never cut, never left short
+            body = RulesCell(body)
         table.add_row(*(Text(paint.s(c)) for c in cells), body,
                       style=None if info["playable"] else "dim")
     notes = []
@@ -552,6 +555,30 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         table.caption_justify = "left"
         table.caption_style = "dim"
     return table
+
+
+class RulesCell:
+    """A page's rules in its table cell, each line broken by the column's width as
+    Japanese is (contract/linebreak.py: between characters, never before 。、） nor after
+    （「, an ASCII word or a figure whole) — rich breaks only at spaces, leaving
+    「敵HPに」 alone on a line before 「使用した歩［このプレイ］×1.2 のダメージ」."""
+
+    def __init__(self, text: Text):
+        self.text = text
+
+    def __rich_measure__(self, console, options) -> Measurement:
+        plain = self.text.plain
+        # the narrowest a line can be: its widest piece that no break divides
+        pieces = [plain[a:b] for line in plain.split("\n") for a, b in line_spans(line, 1)]
+        return Measurement(max(map(cell_len, pieces), default=0),
+                           max(map(cell_len, plain.split("\n")), default=0))
+
+    def __rich_console__(self, console, options):
+        for line in self.text.split("\n", allow_blank=True):
+            for start, end in line_spans(line.plain, options.max_width):
+                piece = line[start:end]
+                piece.overflow = "fold"  # a piece wider than the column is folded, not cut
+                yield piece
 
 
 def choice_table(battle, paint: _Paint = _DRAWN) -> Table | None:
