@@ -21,10 +21,12 @@ __all__ = ["columns", "join_lines", "line_spans", "wrap"]
 
 #: ANSI escapes take no column.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-#: A run of spaces, a run of printable ASCII (a word, an option, a path: never broken) with
+#: A run of spaces (ASCII: the ideographic space 　 is a character, two columns wide), a
+#: run of printable ASCII (a word, an option, a path: never broken) with
 #: the narrow signs that go with it (×1.6, ±3, 12°, a→b, “…”), or one other character
 #: (Japanese breaks between any two).
-_TOKEN = re.compile(r"\s+|[!-~\u00a1-\u024f\u2010-\u205e\u2190-\u21ff\u2212]+|.", re.DOTALL)
+_TOKEN = re.compile(r"[ \t\n\r\f\v]+|[!-~\u00a1-\u024f\u2010-\u205e\u2190-\u21ff\u2212]+|.",
+                    re.DOTALL)
 #: What may not begin a line (it hangs at the end of the line before) …
 _NO_START = frozenset("、。，．・：；？！）」』】〕〉》］ー…〜ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
 #: The closing marks among them: after one, a line break of the source is no space.
@@ -66,7 +68,7 @@ def _lines(text: str, width: int, first: int, rest: int, collapse: bool
     used = first
     for match in _TOKEN.finditer(text):
         token = match.group()
-        if token.isspace():
+        if token[0] in " \t\n\r\f\v":
             if parts and not parts[-1][2]:
                 parts.append((match.start(), match.end(), True))
                 used += 1 if collapse else len(token)
@@ -102,12 +104,14 @@ def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list
     return out
 
 
-def line_spans(text: str, width: int) -> list[tuple[int, int]]:
-    """Where ``text`` (one paragraph) is cut into lines of at most ``width`` columns: the
-    (start, end) of each line in ``text``, spaces at a break left out — for a text whose
-    styles must stay on their characters (a rich ``Text``: ``text[start:end]``)."""
+def line_spans(text: str, width: int, first: int = 0, rest: int = 0) -> list[tuple[int, int]]:
+    """Where ``text`` (one paragraph) is cut into lines of at most ``width`` columns, the
+    first ``first`` columns in already, the others ``rest``: the (start, end) of each line
+    in ``text``, spaces at a break left out and every other kept as written — for a text
+    whose styles must stay on their characters (a rich ``Text``: ``text[start:end]``) or
+    whose spaces align columns."""
     spans = []
-    for parts in _lines(text, width, 0, 0, False):
+    for parts in _lines(text, width, first, rest, False):
         words = [(start, end) for start, end, space in parts if not space]
         spans.append((words[0][0], words[-1][1]) if words else (0, 0))
     return spans

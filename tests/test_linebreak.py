@@ -95,3 +95,25 @@ def test_the_columns_a_narrow_table_leaves_out_are_named_within_its_width():
     assert all(cell_len(line) <= 50 for line in lines), lines
     said = "".join(lines)
     assert "幅が足りず省いた列：" in said and "--html で全部見られます）" in said
+
+
+def test_an_ideographic_space_is_a_character_two_columns_wide():
+    """「　」 is not a space to collapse or to break at unmeasured: it takes two columns."""
+    assert columns("山の下　別名") == 12
+    assert [columns(line) for line in _lines("あいうえお　かきくけこ", 11)] == [10, 10, 2]
+    assert all(columns("".join(line)) <= 12 for line in _lines("山の下　別名: ループ、捨て札", 12))
+
+
+def test_the_journeys_help_keeps_its_columns_at_a_terminal_of_80():
+    """The help's descriptions go on under their own column, broken as Japanese is, and
+    no line is wider than the terminal (the terminal's own wrap broke 捨 from て札)."""
+    from journey.screen.commands import USAGE_WIDTH, help_lines
+    from journey.screen.terminal import fold
+
+    lines = fold(help_lines(), 80)
+    assert all(columns(line) <= 80 for line in lines), [line for line in lines if columns(line) > 80]
+    hang = " " * (USAGE_WIDTH + 4)
+    said = "\n".join(lines)
+    assert f"ループ、\n{hang}捨て札＝discard" in said
+    assert f"（黒が1通りなら\n{hang}play 赤3）" in said
+    assert fold(lines, 80) == lines  # folding again changes nothing

@@ -17,6 +17,8 @@ lines. The exit status says how the game ended: EXIT_WON, EXIT_LOST, EXIT_UNFINI
 
 from __future__ import annotations
 
+import re
+
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
@@ -311,7 +313,7 @@ def frame(journey: Journey, told: list[str], width: int, height: int) -> list[st
         return sum(max(1, -(-cell_len(line) // max(1, width))) for line in lines)
 
     for compact in (False, True):
-        drawn = screen(journey, compact=compact) + told
+        drawn = fold(screen(journey, compact=compact), width) + told
         if rows(drawn) + PROMPT_LINES <= height:
             return drawn
     return None
@@ -358,7 +360,7 @@ def _draw(console, journey: Journey, told: list[str], *, acted: bool) -> None:
     and ``told`` under it whole; else (help, cards) ``told`` is printed below what is
     shown, which is still the game as it stands."""
     width, height = console.size
-    drawn = frame(journey, told, width, height)
+    drawn = frame(journey, fold(told, width), width, height)
     if drawn is None and not acted:
         _say(console, told)
         return
@@ -368,8 +370,35 @@ def _draw(console, journey: Journey, told: list[str], *, acted: bool) -> None:
 
 def _say(console, lines: list[str]) -> None:
     """Plain lines: designer text is printed as written, never read as markup."""
-    console.file.write("".join(line + "\n" for line in lines))
+    console.file.write("".join(line + "\n" for line in fold(lines, console.size[0])))
     console.file.flush()
+
+
+#: Where a line's second column begins: two spaces or more after its first words.
+_SECOND_COLUMN = re.compile(r"\S {2,}(?=\S)")
+
+
+def fold(lines: list[str], width: int) -> list[str]:
+    """``lines`` as the terminal shows them ``width`` columns wide: a longer line broken
+    as Japanese is (contract/linebreak.py) rather than wherever the terminal ends — its
+    following lines under its second column (the help's descriptions) when that begins
+    in the left half, else under its own indent."""
+    from contract.linebreak import columns, line_spans
+
+    out = []
+    for line in lines:
+        if columns(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        lead = line[:len(line) - len(body)]
+        gap = _SECOND_COLUMN.search(body)
+        hang = len(lead)
+        if gap is not None and columns(lead + body[:gap.end()]) <= width // 2:
+            hang = columns(lead + body[:gap.end()])
+        spans = line_spans(body, width, len(lead), hang)
+        out += [(lead if i == 0 else " " * hang) + body[a:b] for i, (a, b) in enumerate(spans)]
+    return out
 
 
 def _events_mode(game: Game, lines) -> int:
