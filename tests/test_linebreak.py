@@ -117,3 +117,26 @@ def test_the_journeys_help_keeps_its_columns_at_a_terminal_of_80():
     assert f"ループ、\n{hang}捨て札＝discard" in said
     assert f"（黒が1通りなら\n{hang}play 赤3）" in said
     assert fold(lines, 80) == lines  # folding again changes nothing
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["play 白1 黒1", "item 地図", "resolve 赤", "end",
+                                 "letter location 黒3 +1", "item リュックサック 2 赤3"]),
+                min_size=2, max_size=9),
+       st.integers(20, 100))
+def test_a_list_on_the_journeys_screen_breaks_between_its_items(items, width):
+    """できる行動 and the compact flags are lists: folded, no line is wider than the
+    terminal and only separators go (an item filling its line is closed by the break);
+    where every item fits a line with its separator (40 columns and more here), each
+    line but the last ends with it, the items go on under the first, nothing is lost."""
+    from journey.screen.terminal import fold
+
+    line = "できる行動: " + " / ".join(items)
+    lines = fold([line], width)
+    assert all(columns(shown) <= width for shown in lines)
+    squeezed = "".join(shown.strip() for shown in lines).replace(" ", "")
+    assert squeezed.replace("/", "") == line.replace(" ", "").replace("/", "")
+    if width >= 40:
+        assert squeezed == line.replace(" ", "")
+        assert all(shown.endswith(" /") for shown in lines[:-1]), lines
+        assert all(shown.startswith(" " * columns("できる行動: ")) for shown in lines[1:])

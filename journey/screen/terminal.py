@@ -374,15 +374,23 @@ def _say(console, lines: list[str]) -> None:
     console.file.flush()
 
 
-#: Where a line's second column begins: two spaces or more after its first words.
+#: A list's head, on a line of its own: 「できる行動: 」, 「フラグ: 」 before items separated
+#: by " / ".
+_LIST = re.compile(r"[^ /]+: (?=.* / )")
+#: Where a line's second column begins: two spaces or more after its first words (the
+#: help's descriptions).
 _SECOND_COLUMN = re.compile(r"\S {2,}(?=\S)")
+#: What separates the items of a list line: a break falls after one where it can.
+_ITEMS = " / "
 
 
 def fold(lines: list[str], width: int) -> list[str]:
     """``lines`` as the terminal shows them ``width`` columns wide: a longer line broken
-    as Japanese is (contract/linebreak.py) rather than wherever the terminal ends — its
-    following lines under its second column (the help's descriptions) when that begins
-    in the left half, else under its own indent."""
+    as Japanese is (contract/linebreak.py) rather than wherever the terminal ends — a
+    list (「できる行動: play 白1 黒1 / item 地図」) between its items, so that no action
+    or card is cut in two — its following lines under its second column (the help's
+    descriptions, a list's items) when that begins in the left half, else under its own
+    indent."""
     from contract.linebreak import columns, line_spans
 
     out = []
@@ -392,13 +400,44 @@ def fold(lines: list[str], width: int) -> list[str]:
             continue
         body = line.lstrip(" ")
         lead = line[:len(line) - len(body)]
-        gap = _SECOND_COLUMN.search(body)
+        gap = (_LIST.match(body) if not lead else None) or _SECOND_COLUMN.search(body)
         hang = len(lead)
         if gap is not None and columns(lead + body[:gap.end()]) <= width // 2:
             hang = columns(lead + body[:gap.end()])
-        spans = line_spans(body, width, len(lead), hang)
-        out += [(lead if i == 0 else " " * hang) + body[a:b] for i, (a, b) in enumerate(spans)]
+        pieces = [body]
+        if not lead and gap is not None and hang > 0 and gap.re is _LIST:
+            # a list: its items packed line by line, the first beside its head
+            pieces = _packed(body[gap.end():].split(_ITEMS), width - hang,
+                             width - columns(body[:gap.end()]))
+            pieces[0] = (body[:gap.end()] + pieces[0]).rstrip()
+        for number, piece in enumerate(pieces):
+            first = len(lead) if number == 0 else hang
+            spans = line_spans(piece, width, first, hang)
+            out += [(lead if number == 0 and i == 0 else " " * hang) + piece[a:b]
+                    for i, (a, b) in enumerate(spans)]
     return out
+
+
+def _packed(items: list[str], width: int, first: int) -> list[str]:
+    """The items of a list joined by " / " into lines of at most ``width`` columns (the
+    first ``first``: beside the list's head), each line but the last closed by its " /"
+    (where it fits); the first line is left empty when not even the first item fits beside the head, and
+    an item longer than a line is a line of its own (broken as Japanese is by ``fold``)."""
+    from contract.linebreak import columns
+
+    end = _ITEMS.rstrip()  # what closes a line, room kept for it on every line
+    lines = [""]
+    for item in items:
+        whole = first if len(lines) == 1 else width
+        joined = f"{lines[-1]}{_ITEMS}{item}" if lines[-1] else item
+        if columns(joined) + columns(end) <= whole:
+            lines[-1] = joined
+            continue
+        # closed by its separator — or, when its item fills it, by the break alone
+        if lines[-1] and columns(lines[-1] + end) <= whole:
+            lines[-1] += end
+        lines.append(item)
+    return lines
 
 
 def _events_mode(game: Game, lines) -> int:
