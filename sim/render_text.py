@@ -72,6 +72,8 @@ class FittedTable:
             wider = [c for c in self.columns if c in shown or c is column]
             if _natural_width(console, options, self.table(wider)) <= width:
                 shown = wider
+        # the title above the table, as rich sets it, but broken as Japanese is
+        yield Prose(Text(self.title, style="table.title"))
         yield self.table(shown)
         # a header broken into lines is named on one
         left_out = [c.header.replace("\n", "") for c in self.columns if c not in shown]
@@ -80,9 +82,9 @@ class FittedTable:
                              "（端末を広げるか --html で全部見られます）", style="table.caption"))
 
     def table(self, columns: list[Column]) -> Table:
-        """The rich table of these columns (``__rich_console__`` names those left out
-        under it)."""
-        table = Table(title=Text(self.title), title_justify="left")
+        """The rich table of these columns (``__rich_console__`` puts its title above it
+        and names the columns left out under it)."""
+        table = Table()
         for column in columns:
             table.add_column(column.header, justify=column.justify, no_wrap=not column.wraps,
                              overflow="fold" if column.wraps else "ellipsis")
