@@ -61,17 +61,19 @@ def findings(content: Content) -> list[Finding]:
     # counts the shapes' hashes alone, so that the profiles kept are those of the pages
     # that share one (a shape takes some kilobytes: the whole pool's would be the
     # compile's peak memory).
-    shared = Counter(hash(_profile(page)[0]) for page in content.pages.values())
+    hashes = {pid: hash(_profile(page)[0]) for pid, page in content.pages.items()}
+    shared = Counter(hashes.values())
     alike: dict = {}
     for pid, page in content.pages.items():
-        shape, numbers = _profile(page)
-        if shared[hash(shape)] > 1:
+        if shared[hashes[pid]] > 1:  # only these are profiled again, and kept
+            shape, numbers = _profile(page)
             alike.setdefault(shape, []).append((pid, numbers))
-    compared = {pid: group for group in alike.values() if len(group) > 1 for pid, _ in group}
+    # page → (its numbers, the pages of its shape), for the pages that share a shape
+    compared = {pid: (numbers, group) for group in alike.values() if len(group) > 1
+                for pid, numbers in group}
     found = []
     for pid, page in content.pages.items():
-        group = compared.get(pid, ())
-        numbers = next((mine for own, mine in group if own == pid), None)
+        numbers, group = compared.get(pid, (None, ()))
         for other, other_numbers in group:
             if other == pid:
                 continue

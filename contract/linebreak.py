@@ -98,7 +98,8 @@ def wrap(text: str, width: int, initial: str = "", subsequent: str = "") -> list
     ``initial``, the others by ``subsequent``; a run of spaces becomes one. An ASCII word
     longer than a line stays whole (the line runs over)."""
     out = []
-    for number, parts in enumerate(_lines(text, width, columns(initial), columns(subsequent), True)):
+    lines = _lines(text, width, columns(initial), columns(subsequent), True)
+    for number, parts in enumerate(lines):
         said = "".join(" " if space else text[start:end] for start, end, space in parts)
         out.append(((subsequent if number else initial) + said).rstrip())
     return out

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from contract import vocabulary as vocab
+from contract.linebreak import columns, line_spans
 from contract.vocabulary import W
 from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                              commands, emit, exit_code)
@@ -391,8 +392,6 @@ def fold(lines: list[str], width: int) -> list[str]:
     or card is cut in two — its following lines under its second column (the help's
     descriptions, a list's items) when that begins in the left half, else under its own
     indent."""
-    from contract.linebreak import columns, line_spans
-
     out = []
     for line in lines:
         if columns(line) <= width:
@@ -421,10 +420,9 @@ def fold(lines: list[str], width: int) -> list[str]:
 def _packed(items: list[str], width: int, first: int) -> list[str]:
     """The items of a list joined by " / " into lines of at most ``width`` columns (the
     first ``first``: beside the list's head), each line but the last closed by its " /"
-    (where it fits); the first line is left empty when not even the first item fits beside the head, and
-    an item longer than a line is a line of its own (broken as Japanese is by ``fold``)."""
-    from contract.linebreak import columns
-
+    (where it fits); the first line is left empty when not even the first item fits
+    beside the head, and an item longer than a line is a line of its own (broken as
+    Japanese is by ``fold``)."""
     end = _ITEMS.rstrip()  # what closes a line, room kept for it on every line
     lines = [""]
     for item in items:
