@@ -12,9 +12,11 @@ reached:
 2. **Pages.** For every page of the pool, the starting deck plus one copy of it (or, with
    ``baseline_page``, with one copy of that page swapped for it) against the same battles
    as the starting deck: pair *i* plays seed ``seed + i`` with both decks, against enemy
-   *i* mod n of the pool (or the stage sequence). The battle's random streams are separate
-   (runtime/streams.py), so the enemy stays aligned within a pair; the baseline battle of a
-   pair is played once for all pages. Δ win rate with its paired interval (sim/stats.py),
+   *i* mod J of the pool's J (or the stage sequence, J = 1) — so the *k*-th pair against
+   enemy *j* is pair *j* + *k*·J, whatever number of pairs each enemy gets. The battle's
+   random streams are separate (runtime/streams.py), so the enemy stays aligned within a
+   pair; the baseline battle of a pair is played once for all pages. Δ win rate with its
+   paired interval over the enemies as strata of equal weight (sim/stats.py Stratified),
    the discordant counts, and what the page did in the variant's battles: plays per
    battle, the share of battles it was played in, damage per play and per 歩, tears and
    pens per battle. Then a verdict; under every policy of the ladder (random < greedy <
@@ -22,9 +24,12 @@ reached:
    lower rungs are played to ``ladder_slack`` times the precision: they only tell whether
    the verdict holds across skill.
 
-The first round of a phase is a pilot of ``batch`` battles (or pairs) per entry; each
-later round plays what the entry's current variance says it still needs (at most four
-times what it has, at least ``batch``), so an entry whose answer is clear stops early.
+The first round of a phase is a pilot of ``batch`` battles (or pairs, spread evenly over
+the enemies) per entry; each later round plays what the entry's current variance says it
+still needs (at most four times what it has, at least ``batch``), so an entry whose answer
+is clear stops early — and a page's pairs go to each enemy in proportion to how much its
+Δ varies there (Neyman's allocation, ``Stratified.allocation``: none to spare against an
+enemy both decks always beat, most against the ones where the page decides battles).
 Rounds are decided from complete results only, so the report is the same for any number
 of workers and either backend (sim/backends.py). Nothing in the report depends on time.
 
@@ -32,8 +37,8 @@ Fewer battles for the same verdicts (sim/stats.py says why each is valid): a pag
 as soon as its verdict and 目標 status are settled on its look's stricter interval
 (``stats.judge``, ``stats.look_z``), which the report then gives; the baseline is played
 ``BASELINE_AHEAD`` times as far as the longest page — under the main policy at least as far
-as the enemy phase has played it already — and each page's Δ is adjusted on its pairs'
-baseline battles (``stats.control``). A battle already played — by this run for
+as the enemy phase has played it already, enemy by enemy — and each page's Δ is adjusted on
+its pairs' baseline battles within each enemy (``stats.control_strata``). A battle already played — by this run for
 another entry, or by an earlier run (sim/cache.py) — is not played again: its outcome
 depends on its inputs alone, so the report is the same byte for byte.
 
@@ -57,7 +62,7 @@ SWAP_PHASE = "swap"
 #: keep both cores busy to the end of a round.
 CHUNK = 20
 #: How far the baseline is played beyond the longest page of a round: its battles serve
-#: every page (the regression adjustment, stats.control), so they are cheap precision.
+#: every page (the regression adjustment, stats.control_strata), so they are cheap precision.
 #: Why 4: a page's variance shrinks by 1 − (1 − n/N)·R²; with R² ≈ 0.43 and ~30 pages near
 #: 0 playing ~800 pairs each, one more baseline battle saves a pair until N ≈ 3,400 — on the
 #: bundled content 4 (to max_pairs) plays 7% fewer pairs than 2 for 200 more battles.
@@ -185,20 +190,33 @@ Progress = Callable[[Step], None]
 
 @dataclass
 class _Entry:
-    """One thing measured: an enemy (battles) or a page under a policy (pairs)."""
+    """One thing measured: an enemy (battles) or a page under a policy (pairs), its
+    outcomes kept by stratum (``Lab.strata``; an enemy's row is one stratum): the k-th
+    outcome of stratum j is pair j + k·J's."""
 
     key: str
     deck: tuple[str, ...]
     focus: str | None
-    outcomes: list = field(default_factory=list)
+    strata: list[list] = field(default_factory=lambda: [[]])
     done: bool = False
     #: The quantile of the entry's interval: Z95, or the stricter one of the look at
     #: which it stopped early (stats.look_z).
     z: float = stats.Z95
     looks: int = 0  # rounds whose results it has been judged on
-    #: The baseline's battles when it was judged done: its adjustment (stats.control)
-    #: stays the one its verdict was judged on, however far the baseline is played after.
-    base_n: int | None = None
+    #: The baseline's battles in each stratum when it was judged done: its adjustment
+    #: (stats.control_strata) stays the one its verdict was judged on, however far the
+    #: baseline is played after.
+    base_n: tuple[int, ...] | None = None
+
+    @property
+    def outcomes(self) -> list:
+        """The balanced battles: the first m of every stratum (m the fewest any played), in
+        pair order — every enemy as often as the others, as round-robin played them. The
+        figures that are not Δ (the observed ones, plays, the baseline's win rate) are
+        read on these: the strata's extra pairs, spent where Δ varies most, would weigh
+        them towards the hardest enemies."""
+        m = min(len(stratum) for stratum in self.strata)
+        return [stratum[k] for k in range(m) for stratum in self.strata]
 
 
 class Lab:
@@ -228,9 +246,9 @@ class Lab:
         #: phase ("enemies" or a policy) → entry → the battles (pairs) it is expected to
         #: play in all: what ``plan`` adds up. A phase not begun is not here.
         self._finals: dict[str, dict[str, int]] = {}
-        #: How many of the main policy's pairs have their baseline battle in the enemy
-        #: phase (``enemy_battles``, ``_reach``): 0 until that phase has run.
-        self._covered = 0
+        #: How many of the main policy's pairs of each stratum have their baseline battle
+        #: in the enemy phase (``enemy_battles``, ``_reach``): none until that phase has run.
+        self._covered = [0] * self.strata
 
     # ------------------------------------------------------------ decks and seeds
     def baseline_deck(self) -> tuple[str, ...]:
@@ -262,6 +280,12 @@ class Lab:
         pages = self.settings.pages or tuple(sorted(self.tables.pages))
         return [p for p in pages if p != self.settings.baseline_page]
 
+    @property
+    def strata(self) -> int:
+        """J, the strata a page's pairs are allocated over (stats.Stratified): one per
+        enemy of the pool, one for the stage sequence."""
+        return 1 if self.settings.mode == "stages" else len(self.settings.enemies)
+
     def stages_of_pair(self, index: int) -> tuple[str, ...]:
         """The stages pair ``index`` plays: the sequence, or the pool's enemy of its turn."""
         enemies = self.settings.enemies
@@ -270,24 +294,24 @@ class Lab:
         return (enemies[index % len(enemies)],)
 
     def enemy_battles(self, group: int, start: int, stop: int) -> list[tuple[int, tuple]]:
-        """Battles ``start`` .. ``stop`` of the enemy row ``group`` (the pool's enemy of that
-        index; 0 for the stage sequence): the baseline's own battles of the pairs that
-        play that enemy — the *k*-th is pair ``group + k·J`` of the pool's J enemies — so
-        the enemy phase has already played the baseline of every page phase under the
-        main policy (``_covered``)."""
-        j = 1 if self.settings.mode == "stages" else len(self.settings.enemies)
+        """Battles ``start`` .. ``stop`` of the enemy row — the stratum — ``group`` (the
+        pool's enemy of that index; 0 for the stage sequence): the *k*-th is pair
+        ``group + k·J``, so a page's pairs against that enemy are played on these seeds
+        and the enemy phase has already played their baseline battles under the main
+        policy (``_covered``)."""
+        j = self.strata
         return [(self.settings.seed + group + k * j, self.stages_of_pair(group + k * j))
                 for k in range(start, stop)]
 
     # ------------------------------------------------------------ playing
-    def _play(self, what: str, wanted: list[tuple[_Entry, str, list]]) -> None:
-        """Play, for each (entry, policy, [(seed, stages) …]), its battles, appending the
-        outcomes to the entry in seed order. A battle the cache knows is not played, and a
+    def _play(self, what: str, wanted: list[tuple[_Entry, int, str, list]]) -> None:
+        """Play, for each (entry, stratum, policy, [(seed, stages) …]), its battles,
+        appending the outcomes to the entry's stratum in seed order. A battle the cache knows is not played, and a
         battle wanted twice in a round is played once: an outcome depends on its inputs
         alone, so the figures are the same either way."""
         cap, cache = self.settings.turn_cap, self.cache
         tasks, missing = [], {}
-        for entry, policy, battles in wanted:
+        for entry, _, policy, battles in wanted:
             for seed, stages in battles:
                 ident = (entry.deck, policy, entry.focus, stages)
                 if cache.lookup(entry.deck, policy, cap, entry.focus, seed, stages) is None:
@@ -297,7 +321,7 @@ class Lab:
             for start in range(0, len(battles), CHUNK):
                 tasks.append(Task(deck, policy, cap, focus, tuple(battles[start:start + CHUNK])))
         self.tasks += tasks
-        total = sum(len(battles) for _, _, battles in wanted)
+        total = sum(len(battles) for *_, battles in wanted)
         played = sum(len(t.battles) for t in tasks)
         self.battles += total - played
         planned, basis = self.plan()  # the plan changes between rounds, never within one
@@ -307,8 +331,8 @@ class Lab:
         for task, result in zip(tasks, results):
             for (seed, stages), outcome in zip(task.battles, result):
                 cache.store(task.deck, task.policy, cap, task.focus, seed, stages, outcome)
-        for entry, policy, battles in wanted:
-            entry.outcomes.extend(cache.lookup(entry.deck, policy, cap, entry.focus, seed,
+        for entry, stratum, policy, battles in wanted:
+            entry.strata[stratum].extend(cache.lookup(entry.deck, policy, cap, entry.focus, seed,
                                                stages, count=False)
                                   for seed, stages in battles)
         self.battles += played
@@ -332,8 +356,8 @@ class Lab:
         need: dict[str, int] = {}
         while True:
             self._finals["enemies"] = _finals(entries.values(), size, need)
-            wanted = [(e, s.policy, self.enemy_battles(index[e.key], len(e.outcomes),
-                                                       size[e.key]))
+            wanted = [(e, 0, s.policy, self.enemy_battles(index[e.key], len(e.outcomes),
+                                                          size[e.key]))
                       for e in entries.values() if not e.done]
             if not wanted:
                 break
@@ -352,8 +376,7 @@ class Lab:
                     need[e.key] = min(s.max_pairs, needed)
                     size[e.key] = self._next_size(n, needed)
             self.widest = max(widths)
-        j = len(entries)
-        self._covered = min(len(e.outcomes) * j + index[e.key] for e in entries.values())
+        self._covered = [len(e.outcomes) for e in entries.values()]  # a row is a stratum
         return list(entries.values())
 
     # ------------------------------------------------------------ phase 2
@@ -362,25 +385,31 @@ class Lab:
         ``swap``: each page swapped for the reference page (``swap_deck``) instead."""
         s = self.settings
         precision = s.precision_of(policy)
-        baseline = _Entry("baseline", self.baseline_deck(), None)
-        pages = ({p: _Entry(p, self.swap_deck(p), p) for p in self.swap_pool()} if swap
-                 else {p: _Entry(p, self.variant_deck(p), p) for p in self.pool()})
+        def entry(key, deck, focus):
+            return _Entry(key, deck, focus, [[] for _ in range(self.strata)])
+
+        baseline = entry("baseline", self.baseline_deck(), None)
+        pages = ({p: entry(p, self.swap_deck(p), p) for p in self.swap_pool()} if swap
+                 else {p: entry(p, self.variant_deck(p), p) for p in self.pool()})
         phase = SWAP_PHASE if swap else policy
-        size = {p: min(s.batch, s.max_pairs) for p in pages}
+        strata = range(self.strata)
+        # The pilot: every stratum equally (its spread is not known yet).
+        pilot = (math.ceil(min(s.batch, s.max_pairs) / self.strata),) * self.strata
+        size = dict.fromkeys(pages, pilot)
         need: dict[str, int] = {}
         first = True
         while True:
-            self._finals[phase] = _finals(pages.values(), size, need)
+            self._finals[phase] = _finals(pages.values(),
+                                          {k: sum(stops) for k, stops in size.items()}, need)
             active = [e for e in pages.values() if not e.done]
             if not active:
                 break
             # The baseline plays ahead of the pages (BASELINE_AHEAD): one deck for all of
-            # them, its further battles narrow every page's interval (stats.control).
-            reach = self._reach(policy, max(size[e.key] for e in active))
-            wanted = []
-            if reach > len(baseline.outcomes):
-                wanted.append((baseline, policy, self._pairs(len(baseline.outcomes), reach)))
-            wanted += [(e, policy, self._pairs(len(e.outcomes), size[e.key])) for e in active]
+            # them, its further battles narrow every page's interval (stats.control_strata).
+            reach = self._reach(policy, [max(size[e.key][j] for e in active) for j in strata])
+            wanted = [(e, j, policy, self.enemy_battles(j, len(e.strata[j]), stop))
+                      for e, stops in ((baseline, reach), *((e, size[e.key]) for e in active))
+                      for j, stop in enumerate(stops) if stop > len(e.strata[j])]
             self._play(f"入れ替え（{policy}）" if swap else f"ページ（{policy}）", wanted)
             needs = []
             self.widest = 0.0
@@ -392,25 +421,31 @@ class Lab:
                 target = None if swap else _target(self.tables.pages[e.key])
                 judged = stats.judge(paired, e.looks, precision, s.max_pairs, target)
                 if judged.done:
-                    e.done, e.z, e.base_n = True, judged.z, len(baseline.outcomes)
+                    e.done, e.z = True, judged.z
+                    e.base_n = tuple(len(stratum) for stratum in baseline.strata)
                     continue
                 self.widest = max(self.widest, paired.interval().half_width)
                 needs.append(judged.needed)
                 need[e.key] = min(s.max_pairs, judged.needed)
-                size[e.key] = self._next_size(paired.n, judged.needed)
+                # The next round's pairs go where Δ varies most (Neyman's allocation).
+                size[e.key] = paired.allocation(self._next_size(paired.n, judged.needed))
             if first and policy == s.policy and not swap:
                 self.estimate = stats.middle(needs) if needs else s.batch
                 first = False
         return baseline, pages
 
-    def _reach(self, policy: str, longest: int) -> int:
-        """How far a phase's baseline plays when its longest page plays ``longest`` pairs:
-        BASELINE_AHEAD times as far, or — under the main policy — as far as the enemy
-        phase already played it (``enemy_battles``: those battles are the baseline's own,
-        played once), up to ``max_pairs``. Decided by the run's own figures, never by what
-        a cache happens to hold: the report is the same cached or not."""
-        covered = self._covered if policy == self.settings.policy else 0
-        return min(self.settings.max_pairs, max(BASELINE_AHEAD * longest, covered))
+    def _reach(self, policy: str, longest: list[int]) -> list[int]:
+        """How far a phase's baseline plays in each stratum when its longest page plays
+        ``longest[j]`` pairs there: BASELINE_AHEAD times as far, or — under the main
+        policy — as far as the enemy phase already played it (``enemy_battles``: those
+        battles are the baseline's own, played once), up to the stratum's share of
+        ``max_pairs`` but never short of the longest page. Decided by the run's own
+        figures, never by what a cache happens to hold: the report is the same cached or
+        not."""
+        covered = self._covered if policy == self.settings.policy else [0] * self.strata
+        most = math.ceil(self.settings.max_pairs / self.strata)
+        return [max(pairs, min(most, max(BASELINE_AHEAD * pairs, done)))
+                for pairs, done in zip(longest, covered)]
 
     # ------------------------------------------------------------ the plan
     def plan(self) -> tuple[int, str]:
@@ -432,38 +467,39 @@ class Lab:
                     scaled = self.estimate * (s.precision / s.precision_of(policy)) ** 2
                     guess = min(s.max_pairs, max(pilot, math.ceil(scaled)))
                 finals = dict.fromkeys(self.pool(), guess)
-            planned += self._reach(policy, max(finals.values(), default=0)) \
-                + sum(finals.values())
+            planned += self._baseline_plan(policy, finals) + sum(finals.values())
         if s.reference is not None:  # the swap phase, under the main policy
             finals = self._finals.get(SWAP_PHASE) or dict.fromkeys(
                 self.swap_pool(), self.estimate or pilot)
-            planned += self._reach(s.policy, max(finals.values(), default=0)) \
-                + sum(finals.values())
+            planned += self._baseline_plan(s.policy, finals) + sum(finals.values())
         return planned, "floor" if self.estimate is None else "estimate"
 
-    def _pairs(self, start: int, stop: int) -> list[tuple[int, tuple[str, ...]]]:
-        return [(self.settings.seed + i, self.stages_of_pair(i)) for i in range(start, stop)]
+    def _baseline_plan(self, policy: str, finals: dict[str, int]) -> int:
+        """The baseline battles a phase whose pages play ``finals`` pairs is planned to
+        need: ``_reach`` of the longest, its pairs taken as spread evenly."""
+        longest = math.ceil(max(finals.values(), default=0) / self.strata)
+        return sum(self._reach(policy, [longest] * self.strata))
 
-    def paired(self, baseline: _Entry, variant: _Entry) -> stats.Paired:
-        """The four cells of a page's pairs (its battles against the baseline's of the same
-        seeds), with the regression adjustment on the baseline's battles played beyond
-        them (stats.control)."""
-        cells = Counter((v.won, b.won) for v, b in zip(variant.outcomes, baseline.outcomes))
-        n = len(variant.outcomes)
-        adjustment = None
-        base = baseline.outcomes[:variant.base_n]  # all of them while it plays on
-        if len(base) > n:
-            xs = self._centred(base, n)
-            adjustment = stats.control([v.won - b.won for v, b in zip(variant.outcomes, base)],
-                                       xs, (0.0,) * len(xs[0]), len(base))
-        return stats.Paired(cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0], variant.z,
-                            adjustment)
+    def paired(self, baseline: _Entry, variant: _Entry) -> stats.Stratified:
+        """A page's pairs (its battles against the baseline's of the same seeds) stratum by
+        stratum, each with the regression adjustment on the baseline's battles of that
+        stratum played beyond them (stats.control_strata)."""
+        bases = [b[:n] for b, n in zip(baseline.strata, variant.base_n or (None,) * self.strata)]
+        cells = [Counter((v.won, b.won) for v, b in zip(vs, bs))
+                 for vs, bs in zip(variant.strata, bases)]
+        adjustments = stats.control_strata(
+            [[v.won - b.won for v, b in zip(vs, bs)] for vs, bs in zip(variant.strata, bases)],
+            self._centred(bases, [len(vs) for vs in variant.strata]),
+            [len(bs) for bs in bases]) or [None] * self.strata
+        return stats.Stratified(tuple(
+            stats.Paired(c[1, 1], c[1, 0], c[0, 1], c[0, 0], adjustment=a)
+            for c, a in zip(cells, adjustments)), variant.z)
 
-    def _centred(self, base: list, n: int) -> list[tuple]:
-        """The covariates of the first ``n`` baseline battles, each less its enemy's (or
-        stage sequence's) mean over all the baseline's battles: x − x̄_N of stats.control
-        taken within each enemy, so the pairs' x̄ₙ − x̄_N is their enemies' own
-        differences, weighted as the pairs meet them, and x̄_N is 0.
+    @staticmethod
+    def _centred(bases: list[list], sizes: list[int]) -> list[list[tuple]]:
+        """The covariates of the first ``sizes[j]`` baseline battles of each stratum, less
+        the stratum's (enemy's, or stage sequence's) mean over all its baseline battles:
+        x − x̄_N of stats.control_strata, taken within each enemy.
 
         Why within each enemy: how a pair's Δ follows its baseline battle depends on the
         enemy — a win against an enemy the deck nearly always beats says little, one
@@ -471,13 +507,12 @@ class Lab:
         three covariates explain about 0.40–0.45 of Δ's variance on the bundled content
         against 0.31–0.37 raw, at no more parameters (a slope per enemy would overfit
         the pilot's 20 pairs an enemy)."""
-        strata: dict = {}
-        for i, outcome in enumerate(base):
-            strata.setdefault(self.stages_of_pair(i), []).append(_covariates(outcome))
-        means = {key: tuple(sum(column) / len(xs) for column in zip(*xs))
-                 for key, xs in strata.items()}
-        return [tuple(x - m for x, m in zip(_covariates(outcome), means[self.stages_of_pair(i)]))
-                for i, outcome in enumerate(base[:n])]
+        centred = []
+        for base, n in zip(bases, sizes):
+            xs = [_covariates(outcome) for outcome in base]
+            means = [sum(column) / len(xs) for column in zip(*xs)] if xs else []
+            centred.append([tuple(x - m for x, m in zip(row, means)) for row in xs[:n]])
+        return centred
 
     # ------------------------------------------------------------ the report
     def run(self) -> dict:
@@ -512,7 +547,7 @@ class Lab:
         the swap phase's (baseline, pages), when a reference page was named."""
         s = self.settings
         baseline, pages = by_policy[s.policy]
-        base_wins = sum(o.won for o in baseline.outcomes)
+        balanced = baseline.outcomes  # every enemy equally often
         return {
             "format": FORMAT,
             "settings": {"policy": s.policy, "ladder": list(s.ladder), "mode": s.mode,
@@ -524,8 +559,9 @@ class Lab:
                          "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
                          "confidence": 0.95},
-            "baseline": {"battles": len(baseline.outcomes),
-                         "win_rate": stats.wilson(base_wins, len(baseline.outcomes)).to_dict()},
+            "baseline": {"battles": len(balanced),
+                         "win_rate": stats.wilson(sum(o.won for o in balanced),
+                                                  len(balanced)).to_dict()},
             "enemies": [self._enemy_row(e) for e in enemies],
             "pages": [{**self._page_row(key, by_policy),
                        "swap_delta": self._swap_delta(swapped, key)} for key in sorted(pages)],
@@ -606,7 +642,7 @@ class Lab:
 
 
 def _covariates(outcome: Outcome) -> tuple[int, int, int]:
-    """What a baseline battle did that its pair's Δ is regressed on (stats.control): won,
+    """What a baseline battle did that its pair's Δ is regressed on (stats.control_strata): won,
     HP lost, turns."""
     return outcome.won, outcome.hp_lost, outcome.turns
 
@@ -614,7 +650,7 @@ def _covariates(outcome: Outcome) -> tuple[int, int, int]:
 def _finals(entries, size: dict[str, int], need: dict[str, int]) -> dict[str, int]:
     """Each entry's battles (pairs) in all, as far as is known: what it played when
     finished, else the larger of its current round's size and its measured need."""
-    return {e.key: len(e.outcomes) if e.done else max(size[e.key], need.get(e.key, 0))
+    return {e.key: sum(map(len, e.strata)) if e.done else max(size[e.key], need.get(e.key, 0))
             for e in entries}
 
 

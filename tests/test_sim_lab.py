@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -211,7 +212,7 @@ def test_the_enemy_rows_are_the_baselines_battles_played_once(lab_tables, monkey
     settings = Settings(enemies=("haguruma", "kizuato"), ladder=("greedy",), pages=("ippatsu",),
                         precision=0.08, max_pairs=400, batch=100)
     lab = Lab(literal, tables, settings)
-    pair_seeds = {seed for seed, _ in lab._pairs(0, 6)}
+    pair_seeds = set(range(6))  # pairs 0–5 (seed 0 is the run's)
     rows = [lab.enemy_battles(j, 0, 3) for j in range(2)]
     assert [seed for seed, _ in rows[0]] == [0, 2, 4] and [seed for seed, _ in rows[1]] == [1, 3, 5]
     assert all(lab.stages_of_pair(seed) == stages for row in rows for seed, stages in row)
@@ -223,10 +224,11 @@ def test_the_enemy_rows_are_the_baselines_battles_played_once(lab_tables, monkey
                         lambda tables, task: (played.append(task), work(tables, task))[1])
     report = lab.run()
     enemy_battles = sum(row["battles"] for row in report["enemies"])
-    assert report["baseline"]["battles"] >= enemy_battles - 1  # as far as the rows reach
     baseline = [b for task in played if task.focus is None for b in task.battles]
     assert len(baseline) == len(set(baseline))  # none played twice
-    assert len(baseline) == max(enemy_battles, report["baseline"]["battles"])
+    # every enemy row's battles are the baseline's, and it plays on from them
+    assert len(baseline) >= enemy_battles
+    assert report["baseline"]["battles"] >= 2 * min(r["battles"] for r in report["enemies"])
 
 
 def test_a_pages_target_bounds_its_added_delta_not_its_swapped_one(lab_tables, monkeypatch):
@@ -351,7 +353,8 @@ def _stratified_pairs(rng, n: int, total: int, rates=(0.95, 0.4), reroll: float 
     """Baseline battles against two enemies in turn (won at ``rates``), and a variant that
     replays its pair's battle except that with probability ``reroll`` it is played afresh
     at the same rate: the true Δ is 0, and a pair's Δ follows its baseline battle the more
-    the likelier that battle was to go the other way."""
+    the likelier that battle was to go the other way. Returns the entries (kept by
+    stratum, as the lab keeps them) and the pairs in pair order."""
     from sim.lab import Outcome, _Entry
 
     def battle(rate):
@@ -360,33 +363,38 @@ def _stratified_pairs(rng, n: int, total: int, rates=(0.95, 0.4), reroll: float 
 
     base = [battle(rates[i % 2]) for i in range(total)]
     variant = [battle(rates[i % 2]) if rng.random() < reroll else b for i, b in enumerate(base[:n])]
-    baseline, page = _Entry("baseline", (), None), _Entry("p", (), "p")
-    baseline.outcomes, page.outcomes = base, variant
-    return baseline, page
+    baseline = _Entry("baseline", (), None, [base[0::2], base[1::2]])
+    page = _Entry("p", (), "p", [variant[0::2], variant[1::2]])
+    return baseline, page, base, variant
 
 
 @pytest.mark.slow
 def test_the_adjustment_is_taken_within_each_enemy_and_keeps_its_coverage(lab_tables):
-    """Lab.paired regresses a pair's Δ on its baseline battle's covariates less that
-    enemy's mean: against an enemy the deck nearly always beats a baseline win says little,
-    against a hard one much — centred by enemy, the covariates explain more of Δ than raw
-    (a smaller shrink), and the interval still covers the true Δ at its rate."""
+    """Lab.paired regresses a pair's Δ on its baseline battle's covariates within each
+    enemy (stats.control_strata): against an enemy the deck nearly always beats a baseline
+    win says little, against a hard one much — taken within each enemy, the interval is
+    narrower than unadjusted, narrower on average than with the covariates raw, and it
+    still covers the true Δ at its rate."""
     literal, tables = lab_tables
     lab = Lab(literal, tables, Settings(enemies=("haguruma", "kizuato")))
     rng = random.Random(20261202)
-    shrinks, covered = [], 0
+    narrower, covered, widths, raw_widths = 0, 0, [], []
     runs = 400
     for _ in range(runs):
-        baseline, page = _stratified_pairs(rng, 200, 1000)
+        baseline, page, base, variant = _stratified_pairs(rng, 200, 1000)
         paired = lab.paired(baseline, page)
-        shrinks.append(paired.adjustment.shrink)
         interval = paired.interval()
         covered += interval.low <= 0 <= interval.high
-        raw = stats.control([v.won - b.won for v, b in zip(page.outcomes, baseline.outcomes)],
-                            [lab_module._covariates(b) for b in baseline.outcomes[:200]],
-                            _raw_means(lab, baseline.outcomes, 200), 1000)
-        shrinks[-1] = (shrinks[-1], raw.shrink)
-    assert sum(c < r for c, r in shrinks) >= 0.9 * runs
+        raw = stats.control([v.won - b.won for v, b in zip(variant, base)],
+                            [lab_module._covariates(b) for b in base[:200]],
+                            _raw_means(lab, base, 200), 1000)
+        cells = Counter((v.won, b.won) for v, b in zip(variant, base))
+        four = (cells[1, 1], cells[1, 0], cells[0, 1], cells[0, 0])
+        narrower += interval.half_width < stats.Paired(*four).interval().half_width
+        widths.append(interval.half_width)
+        raw_widths.append(stats.Paired(*four, adjustment=raw).interval().half_width)
+    assert narrower >= 0.9 * runs  # the adjustment narrows it
+    assert sum(widths) < sum(raw_widths)  # and more within each enemy than raw
     assert covered / runs >= 0.935 - 3 * (0.05 * 0.95 / runs) ** 0.5
 
 
@@ -398,3 +406,34 @@ def _raw_means(lab, base, n):
     weights = {key: sum(1 for i in range(n) if lab.stages_of_pair(i) == key) for key in groups}
     return tuple(sum(weights[k] / n * sum(x[j] for x in xs) / len(xs) for k, xs in groups.items())
                  for j in range(3))
+
+
+@pytest.mark.slow  # a greedy lab run to ±4 pt: ~2 s
+def test_a_pages_pairs_go_to_the_enemy_where_its_delta_varies(lab_tables, monkeypatch):
+    """Neyman's allocation in the lab: against kizuato both decks always win under greedy
+    (Δ never varies), against kodoku they win 4 battles in 10 — after the even pilot, the
+    page's pairs go to kodoku; its Δ is still the two enemies' Δs averaged, and the
+    figures that are not Δ are read on the battles where both were met equally often."""
+    literal, tables = lab_tables
+    kept: dict = {}
+    report = Lab.report
+
+    def keep(self, enemies, by_policy, swapped=None):
+        kept.update(by_policy)
+        return report(self, enemies, by_policy, swapped)
+
+    monkeypatch.setattr(Lab, "report", keep)
+    lab = Lab(literal, tables, Settings(enemies=("kizuato", "kodoku"), ladder=("greedy",),
+                                        pages=("sakamichi",), precision=0.04, max_pairs=1000,
+                                        batch=100))
+    (row,) = lab.run()["pages"]
+    baseline, pages = kept["greedy"]
+    easy, hard = (len(stratum) for stratum in pages["sakamichi"].strata)
+    assert easy == 50 or easy < 0.5 * hard, (easy, hard)  # the pilot's 50, or little more
+    assert hard >= 3 * easy and row["pairs"] == easy + hard
+    paired = lab.paired(baseline, pages["sakamichi"])
+    assert paired.delta == pytest.approx(sum(s.delta for s in paired.strata) / 2)
+    assert row["delta"]["estimate"] == stats.rounded(paired.delta)
+    assert row["observed"]["battles"] == 2 * easy  # balanced: easy of each
+    # the baseline plays ahead in each stratum, never short of the page's pairs there
+    assert all(len(s) >= n for s, n in zip(baseline.strata, (easy, hard)))

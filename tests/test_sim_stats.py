@@ -248,3 +248,144 @@ def test_the_binomial_margins_are_the_tails_they_say():
     assert binomial_floor(300, 0.95) == 272  # P(X < 272) ≈ 0.0006, P(X < 273) ≈ 0.0013
     assert binomial_ceiling(300, 0.02) == 15  # P(X > 15) ≈ 0.0004, P(X > 14) ≈ 0.0012
     assert binomial_floor(100, 1.0) == 100 and binomial_ceiling(100, 0.0) == 0
+
+
+# ------------------------------------------------------- strata: allocation over enemies
+
+
+def test_one_stratum_is_the_paired_estimate_itself():
+    """stats.Stratified of one stratum is stats.Paired: the stage sequence's lab, and the
+    formulas a stratum adds up."""
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        cells = tuple(int(c) for c in rng.integers(0, 60, 4))
+        adjustment = stats.Adjustment(float(rng.normal(0, 0.01)), float(rng.uniform(0.5, 1)))
+        for paired in (stats.Paired(*cells), stats.Paired(*cells, adjustment=adjustment)):
+            one = stats.Stratified((paired,))
+            assert one.interval() == paired.interval() and one.delta == paired.delta
+            assert one.n == paired.n and one.mcnemar_z == pytest.approx(paired.mcnemar_z)
+            assert one.win_rates() == pytest.approx(paired.win_rates())
+            assert one.pairing_gain == pytest.approx(paired.pairing_gain)
+
+
+def test_allocation_follows_the_spreads_keeps_what_was_played_and_adds_up():
+    assert stats.allocate(100, [0, 0], [1.0, 3.0]) == (25, 75)
+    assert stats.allocate(100, [40, 0], [1.0, 3.0]) == (40, 60)  # a floor is kept
+    assert stats.allocate(50, [40, 30], [1.0, 3.0]) == (40, 30)  # floors over the total
+    assert stats.allocate(10, [0, 0, 0], [1.0, 1.0, 1.0]) == (4, 3, 3)  # the first on a tie
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        floors = [int(f) for f in rng.integers(0, 50, 5)]
+        shares = [float(x) for x in rng.uniform(0.01, 1, 5)]
+        total = int(rng.integers(0, 600))
+        parts = stats.allocate(total, floors, shares)
+        assert all(p >= f for p, f in zip(parts, floors))
+        assert sum(parts) == max(total, sum(floors))
+        # a stratum above its floor gets about its share of what the floors leave
+        free = [j for j in range(5) if parts[j] > floors[j]]
+        if len(free) > 1:
+            per_share = [parts[j] / shares[j] for j in free]
+            assert max(per_share) - min(per_share) <= 1 / min(shares[j] for j in free) + 1e-9
+
+
+#: Enemies as the bundled content has them: (P(baseline won), P(variant won | baseline
+#: lost), P(variant lost | baseline won)). Against the easy ones both decks nearly always
+#: win and a pair's Δ barely varies; against the hard ones it varies most.
+EASY, MEDIUM, HARD = (0.97, 0.3, 0.0093), (0.6, 0.2, 0.1333), (0.35, 0.1885, 0.35)
+ENEMIES = {
+    "null": [EASY] * 4 + [MEDIUM] * 3 + [HARD] * 3,
+    "clear": [EASY] * 4 + [(0.6, 0.3, 0.15)] * 3 + [(0.35, 0.35, 0.35)] * 3,
+}
+
+
+def true_delta(enemies) -> float:
+    return float(np.mean([(1 - p) * a - p * c for p, a, c in enemies]))
+
+
+def draw_stratum(rng, n: int, won_rate: float, if_lost: float, if_won: float):
+    """n pairs of one enemy: the variant's wins, and the baseline battles' covariates
+    (won, HP lost, turns), which tell much of the pair's Δ."""
+    won = rng.random(n) < won_rate
+    hp = np.where(won, rng.integers(0, 120, n), rng.integers(100, 200, n))
+    turns = np.where(won, rng.integers(5, 15, n), rng.integers(8, 30, n))
+    flip = rng.random(n) < np.where(won, if_won, if_lost)
+    variant = np.where(won, ~flip, flip).astype(int)
+    return variant, [(int(w), int(h), int(t)) for w, h, t in zip(won, hp, turns)]
+
+
+def run_stratified_page(rng, enemies, allocate: bool = True):
+    """One page played as sim/lab.py run_pages plays it over the pool's enemies: an equal
+    pilot in every stratum, then rounds whose pairs go where Δ varies most
+    (``Stratified.allocation``; ``allocate=False``: every enemy equally, round-robin), the
+    baseline of each stratum BASELINE_AHEAD times as far up to its share of MOST (never
+    short of the page), each stratum's Δ adjusted on its baseline battles
+    (``stats.control_strata``), judged by ``stats.judge`` (early stops included).
+    Returns (the Stratified reported, its look)."""
+    from dataclasses import replace
+
+    from sim.lab import BASELINE_AHEAD
+
+    strata = len(enemies)
+    data = [draw_stratum(rng, MOST, *enemy) for enemy in enemies]
+    cap = -(-MOST // strata)
+    sizes, look = [-(-PILOT // strata)] * strata, 0
+    while True:
+        reach = [max(n, min(cap, BASELINE_AHEAD * n)) for n in sizes]
+        deltas, centred, cells = [], [], []
+        for (variant, xs), n, total in zip(data, sizes, reach):
+            means = np.mean(xs[:total], axis=0)
+            deltas.append([int(v) - x[0] for v, x in zip(variant[:n], xs)])
+            centred.append([tuple(np.subtract(x, means)) for x in xs[:n]])
+            count = {(1, 1): 0, (1, 0): 0, (0, 1): 0, (0, 0): 0}
+            for v, x in zip(variant[:n], xs):
+                count[int(v), x[0]] += 1
+            cells.append((count[1, 1], count[1, 0], count[0, 1], count[0, 0]))
+        adjustments = stats.control_strata(deltas, centred, reach) or [None] * strata
+        paired = stats.Stratified(tuple(stats.Paired(*c, adjustment=a)
+                                        for c, a in zip(cells, adjustments)))
+        look += 1
+        judged = stats.judge(paired, look, PRECISION, MOST)
+        if judged.done:
+            return replace(paired, z=judged.z), look
+        total = stats.round_size(paired.n, judged.needed, BATCH, MOST, CHUNK)
+        sizes = list(paired.allocation(total)) if allocate else \
+            [max(n, -(-total // strata)) for n in sizes]
+
+
+@pytest.mark.slow  # 600 sequential runs: ~20 s
+@pytest.mark.parametrize("case", sorted(ENEMIES))
+def test_pairs_allocated_over_enemies_keep_the_intervals_coverage(case):
+    """Neyman's allocation, the adjustment within each enemy and early stopping together:
+    the reported intervals cover the true Δ (the enemies' Δs averaged) at their rate, and
+    an early stop misses it at most at EARLY_ALPHA's."""
+    rng = np.random.default_rng(20261203)
+    delta = true_delta(ENEMIES[case])
+    runs = [run_stratified_page(rng, ENEMIES[case]) for _ in range(RUNS)]
+    covers = [p.interval().low <= delta <= p.interval().high for p, _ in runs]
+    assert sum(covers) >= binomial_floor(RUNS, 0.95), sum(covers) / RUNS
+    early = [p for p, _ in runs if p.z > stats.Z95]
+    missed = sum(not p.interval().low <= delta <= p.interval().high for p in early)
+    assert missed <= binomial_ceiling(RUNS, stats.EARLY_ALPHA), missed / RUNS
+    assert all(p.interval().half_width <= PRECISION for p in runs_at_95(runs) if p.n < MOST)
+
+
+def runs_at_95(runs):
+    return [p for p, _ in runs if p.z == stats.Z95]
+
+
+@pytest.mark.slow  # 200 sequential runs: ~10 s
+def test_allocating_pairs_over_enemies_needs_fewer_for_the_same_precision():
+    """Δ = 0 plays to the precision asked: spending the pairs where Δ varies (the hard
+    enemies) gets there on fewer pairs than round-robin, by about what Neyman's rule
+    promises here ((Σσ²/J) / (Σσ/J)² ≈ ×1.4 before the pilot's floors), and more pairs go
+    to the hard enemies than to the easy ones."""
+    enemies = ENEMIES["null"]
+    neyman = [run_stratified_page(np.random.default_rng(seed), enemies) for seed in range(100)]
+    robin = [run_stratified_page(np.random.default_rng(seed), enemies, allocate=False)
+             for seed in range(100)]
+    assert np.mean([p.n for p, _ in neyman]) <= 0.85 * np.mean([p.n for p, _ in robin])
+    for paired, _ in neyman:  # HARD over EASY, once past the equal pilot
+        sizes = [s.n for s in paired.strata]
+        if paired.n == 10 * -(-PILOT // 10):
+            continue
+        assert np.mean(sizes[7:]) >= 1.5 * np.mean(sizes[:4]), sizes
