@@ -38,9 +38,10 @@ as soon as its verdict and 目標 status are settled on its look's stricter inte
 (``stats.judge``, ``stats.look_z``), which the report then gives; the baseline is played
 ``BASELINE_AHEAD`` times as far as the longest page — under the main policy at least as far
 as the enemy phase has played it already, enemy by enemy — and each page's Δ is adjusted on
-its pairs' baseline battles within each enemy (``stats.control_strata``). A battle already played — by this run for
-another entry, or by an earlier run (sim/cache.py) — is not played again: its outcome
-depends on its inputs alone, so the report is the same byte for byte.
+its pairs' baseline battles within each enemy (``stats.control_strata``). A battle already
+played — by this run for another entry, or by an earlier run (sim/cache.py) — is not
+played again: its outcome depends on its inputs alone, so the report is the same byte for
+byte.
 
 A target (目標) written on a page or an enemy is compared with the interval: met (inside),
 missed (wholly outside: ``--check`` fails) or not yet decidable (straddling an end).
@@ -306,9 +307,9 @@ class Lab:
     # ------------------------------------------------------------ playing
     def _play(self, what: str, wanted: list[tuple[_Entry, int, str, list]]) -> None:
         """Play, for each (entry, stratum, policy, [(seed, stages) …]), its battles,
-        appending the outcomes to the entry's stratum in seed order. A battle the cache knows is not played, and a
-        battle wanted twice in a round is played once: an outcome depends on its inputs
-        alone, so the figures are the same either way."""
+        appending the outcomes to the entry's stratum in seed order. A battle the cache
+        knows is not played, and a battle wanted twice in a round is played once: an
+        outcome depends on its inputs alone, so the figures are the same either way."""
         cap, cache = self.settings.turn_cap, self.cache
         tasks, missing = [], {}
         for entry, _, policy, battles in wanted:
@@ -332,9 +333,9 @@ class Lab:
             for (seed, stages), outcome in zip(task.battles, result):
                 cache.store(task.deck, task.policy, cap, task.focus, seed, stages, outcome)
         for entry, stratum, policy, battles in wanted:
-            entry.strata[stratum].extend(cache.lookup(entry.deck, policy, cap, entry.focus, seed,
-                                               stages, count=False)
-                                  for seed, stages in battles)
+            entry.strata[stratum].extend(
+                cache.lookup(entry.deck, policy, cap, entry.focus, seed, stages, count=False)
+                for seed, stages in battles)
         self.battles += played
         self.played += played
         cache.flush()
