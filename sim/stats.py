@@ -11,6 +11,11 @@ proportions (2005: half a pair added to each of the four cells), which keeps its
 coverage with few discordant pairs where the plain Wald interval does not; McNemar's z is
 given beside it. A single win rate gets Wilson's score interval.
 
+The lab's pairs meet several enemies, and Δ varies far more against some than others: it
+treats the enemies as strata of equal weight (``Stratified``), gives each the pairs
+Neyman's rule asks (``allocate``), and adjusts each on its baseline battles
+(``control_strata``); one stratum is the plain ``Paired`` estimate.
+
 Every function is pure arithmetic on counts: the same counts, the same figures. The
 rounding (``rounded``, ``ratio``), ``mean`` and ``median`` are the ones both labs' reports
 give (sim/lab.py, journey/lab/measure.py): one statistics module for every game.
