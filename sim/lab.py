@@ -211,13 +211,20 @@ class _Entry:
 
     @property
     def outcomes(self) -> list:
-        """The balanced battles: the first m of every stratum (m the fewest any played), in
-        pair order — every enemy as often as the others, as round-robin played them. The
-        figures that are not Δ (the observed ones, plays, the baseline's win rate) are
-        read on these: the strata's extra pairs, spent where Δ varies most, would weigh
-        them towards the hardest enemies."""
-        m = min(len(stratum) for stratum in self.strata)
-        return [stratum[k] for k in range(m) for stratum in self.strata]
+        """Every outcome, stratum by stratum."""
+        return [outcome for stratum in self.strata for outcome in stratum]
+
+    @property
+    def weights(self) -> list[float]:
+        """Each outcome's weight (``outcomes``' order): n / (J·nⱼ) for stratum j's, so that
+        every enemy weighs as much as the others, as if each were met equally often — all
+        1 when they were. The figures that are not Δ (the observed ones, plays, the
+        baseline's win rate) are read with them: unweighted, the pairs Neyman's allocation
+        spends where Δ varies most would lean them towards the hardest enemies."""
+        n, played = len(self.outcomes), [len(stratum) for stratum in self.strata]
+        if not all(played):  # a stratum with no battle cannot be weighed back
+            return [1.0] * n
+        return [n / (len(played) * size) for size in played for _ in range(size)]
 
 
 class Lab:
@@ -548,7 +555,6 @@ class Lab:
         the swap phase's (baseline, pages), when a reference page was named."""
         s = self.settings
         baseline, pages = by_policy[s.policy]
-        balanced = baseline.outcomes  # every enemy equally often
         return {
             "format": FORMAT,
             "settings": {"policy": s.policy, "ladder": list(s.ladder), "mode": s.mode,
@@ -560,9 +566,9 @@ class Lab:
                          "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
                          "confidence": 0.95},
-            "baseline": {"battles": len(balanced),
-                         "win_rate": stats.wilson(sum(o.won for o in balanced),
-                                                  len(balanced)).to_dict()},
+            "baseline": {"battles": len(baseline.outcomes),
+                         "win_rate": stats.rate_interval([o.won for o in baseline.outcomes],
+                                                         baseline.weights).to_dict()},
             "enemies": [self._enemy_row(e) for e in enemies],
             "pages": [{**self._page_row(key, by_policy),
                        "swap_delta": self._swap_delta(swapped, key)} for key in sorted(pages)],
@@ -603,9 +609,13 @@ class Lab:
         interval = paired.interval()
         page = self.tables.pages[key]
         target = _target(page)
-        outcomes = entry.outcomes
-        n = len(outcomes)
-        plays, damage, steps = (sum(getattr(o, name) for o in outcomes)
+        outcomes, weights = entry.outcomes, entry.weights
+        n = sum(weights)  # the battles, each enemy weighed back to an equal share
+
+        def total(value) -> float:
+            return sum(w * value(o) for o, w in zip(outcomes, weights))
+
+        plays, damage, steps = (total(lambda o, name=name: getattr(o, name))
                                 for name in ("plays", "damage", "steps"))
         variant, base = paired.win_rates()
         decided = {v for v in verdicts.values() if v != "undecided"}
@@ -617,11 +627,11 @@ class Lab:
             "mcnemar_z": None if paired.mcnemar_z is None else stats.rounded(paired.mcnemar_z),
             "win_rate": {"variant": stats.rounded(variant), "baseline": stats.rounded(base)},
             "play_rate": stats.ratio(plays, n),
-            "played_share": stats.mean([int(o.plays > 0) for o in outcomes]),
+            "played_share": stats.ratio(total(lambda o: int(o.plays > 0)), n),
             "damage_per_play": stats.ratio(damage, plays),
             "damage_per_step": stats.ratio(damage, steps),
-            "tears_per_battle": stats.mean([o.tears for o in outcomes]),
-            "pens_per_battle": stats.mean([o.pens for o in outcomes]),
+            "tears_per_battle": stats.ratio(total(lambda o: o.tears), n),
+            "pens_per_battle": stats.ratio(total(lambda o: o.pens), n),
             "verdict": verdicts[s.policy],
             "verdicts_by_policy": verdicts,
             "policy_sensitive": len(decided) > 1,
@@ -630,7 +640,7 @@ class Lab:
             "target": target,
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
-            "observed": observed.figures(outcomes),
+            "observed": observed.figures(outcomes, weights),
         }
 
     def _swap_delta(self, swapped, key: str) -> dict | None:

@@ -59,27 +59,32 @@ LABELS = {
 }
 
 
-def _rate(outcomes: list) -> dict:
-    """Battles, wins and the win rate with Wilson's interval (None without battles: no
-    rate to read, rather than 0% over [0, 1])."""
-    wins = sum(o.won for o in outcomes)
-    return {"battles": len(outcomes), "wins": wins,
-            "win_rate": stats.wilson(wins, len(outcomes)).to_dict() if outcomes else None}
+def _rate(sample: list) -> dict:
+    """Battles, wins and the (weighted) win rate with Wilson's interval (None without
+    battles: no rate to read, rather than 0% over [0, 1])."""
+    return {"battles": len(sample), "wins": sum(o.won for o, _ in sample),
+            "win_rate": stats.rate_interval([o.won for o, _ in sample],
+                                            [w for _, w in sample]).to_dict()
+            if sample else None}
 
 
 def _shown(interval: stats.Interval | None) -> dict | None:
     return None if interval is None else interval.to_dict()
 
 
+def _mean(sample: list, value) -> float:
+    """The weighted mean of ``value(outcome)`` over a non-empty sample."""
+    return sum(w * value(o) for o, w in sample) / sum(w for _, w in sample)
+
+
 def flags(drawn: list, not_drawn: list) -> list[str]:
-    """The flags of a page's battles split into drawn and not drawn (``FLAGS``' codes, in
-    that order): too few battles on a side (``MIN_GROUP``); the drawn battles markedly
-    longer (``LONG_GAME_RATIO``, judged only with both sides non-empty)."""
+    """The flags of a page's battles split into drawn and not drawn — each a list of
+    (outcome, weight) — as ``FLAGS``' codes, in that order: too few battles on a side
+    (``MIN_GROUP``); the drawn battles markedly longer (``LONG_GAME_RATIO``, judged only
+    with both sides non-empty)."""
     found = []
     if drawn and not_drawn:
-        long_turns = sum(o.turns for o in drawn) / len(drawn)
-        short_turns = sum(o.turns for o in not_drawn) / len(not_drawn)
-        if long_turns >= LONG_GAME_RATIO * short_turns:
+        if _mean(drawn, _turns) >= LONG_GAME_RATIO * _mean(not_drawn, _turns):
             found.append("long_games")
     if len(drawn) < MIN_GROUP:
         found.append("rarely_drawn")
@@ -88,28 +93,44 @@ def flags(drawn: list, not_drawn: list) -> list[str]:
     return found
 
 
-def figures(outcomes: list) -> dict:
-    """The observed figures of a page's battles (``Outcome``s with the page as focus)."""
-    drawn = [o for o in outcomes if o.drawn >= 0]
-    not_drawn = [o for o in outcomes if o.drawn < 0]
-    won_drawn, won_not = sum(o.won for o in drawn), sum(o.won for o in not_drawn)
+def _turns(outcome) -> int:
+    return outcome.turns
+
+
+def figures(outcomes: list, weights: list[float] | None = None) -> dict:
+    """The observed figures of a page's battles (``Outcome``s with the page as focus),
+    each battle counted with its weight (all 1 when not given: the lab weighs each enemy's
+    battles back to an equal share when it played some enemies more, sim/lab.py)."""
+    sample = list(zip(outcomes, [1.0] * len(outcomes) if weights is None else weights))
+    drawn = [(o, w) for o, w in sample if o.drawn >= 0]
+    not_drawn = [(o, w) for o, w in sample if o.drawn < 0]
+
+    def rate(part):  # (effective wins, effective battles) for Newcombe's interval
+        size = stats.effective_size(w for _, w in part)
+        return _mean(part, lambda o: o.won) * size, size
+
+    def interval(part, value, whole=lambda o: 1):
+        return _shown(stats.ratio_interval([value(o) for o, _ in part],
+                                           [whole(o) for o, _ in part],
+                                           weights=[w for _, w in part]))
+
     return {
         "battles": len(outcomes),
         "drawn": _rate(drawn),
-        "opening": _rate([o for o in drawn if o.drawn == 0]),
-        "later": _rate([o for o in drawn if o.drawn > 0]),
+        "opening": _rate([(o, w) for o, w in drawn if o.drawn == 0]),
+        "later": _rate([(o, w) for o, w in drawn if o.drawn > 0]),
         "not_drawn": _rate(not_drawn),
-        "drawn_share": stats.wilson(len(drawn), len(outcomes)).to_dict(),
+        "drawn_share": stats.rate_interval([int(o.drawn >= 0) for o, _ in sample],
+                                           [w for _, w in sample]).to_dict(),
         # drawn − not drawn: two independent groups of battles, Newcombe's interval;
         # none when either group is empty (a difference with nothing)
-        "improvement": stats.newcombe(won_drawn, len(drawn), won_not, len(not_drawn)).to_dict()
+        "improvement": stats.newcombe(*rate(drawn), *rate(not_drawn)).to_dict()
         if drawn and not_drawn else None,
-        "play_rate": _shown(stats.mean_interval(o.plays for o in outcomes)),
+        "play_rate": interval(sample, lambda o: o.plays),
         # over the battles it was drawn in: a page never drawn was not held at all
-        "held_unplayable": _shown(stats.mean_interval(o.held_unplayable for o in drawn)),
-        "damage_per_step": _shown(stats.ratio_interval([o.damage for o in outcomes],
-                                                       [o.steps for o in outcomes])),
-        "turns": {"drawn": stats.mean(o.turns for o in drawn),
-                  "not_drawn": stats.mean(o.turns for o in not_drawn)},
+        "held_unplayable": interval(drawn, lambda o: o.held_unplayable),
+        "damage_per_step": interval(sample, lambda o: o.damage, lambda o: o.steps),
+        "turns": {"drawn": stats.rounded(_mean(drawn, _turns)) if drawn else None,
+                  "not_drawn": stats.rounded(_mean(not_drawn, _turns)) if not_drawn else None},
         "flags": flags(drawn, not_drawn),
     }

@@ -605,32 +605,50 @@ def t_quantile(df: int, z: float = Z95) -> float:
     return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
 
 
-def mean_interval(values, z: float = Z95) -> Interval | None:
-    """The mean of ``values`` with Student's t interval (mean ± t·s/√n); None for none.
-    One value has no spread to measure: its interval is the value alone."""
+def effective_size(weights) -> float:
+    """Kish's effective sample size of weighted battles, (Σw)²/Σw²: n when every weight
+    is 1, fewer the more the weights differ (what the intervals below count as n)."""
+    weights = list(weights)
+    squares = sum(w * w for w in weights)
+    return sum(weights) ** 2 / squares if squares else 0.0
+
+
+def rate_interval(flags, weights=None, z: float = Z95) -> Interval:
+    """The (weighted) share of battles whose flag is 1, with Wilson's interval on Kish's
+    effective sample size (``wilson`` itself when every weight is 1)."""
+    flags = list(flags)
+    weights = [1.0] * len(flags) if weights is None else list(weights)
+    size = effective_size(weights)
+    if not size:
+        return wilson(0, 0, z)
+    share = sum(w * f for w, f in zip(weights, flags)) / sum(weights)
+    return wilson(share * size, size, z)
+
+
+def mean_interval(values, z: float = Z95, weights=None) -> Interval | None:
+    """The (weighted) mean of ``values`` with Student's t interval (mean ± t·s/√n when
+    every weight is 1); None for none. One value has no spread to measure: its interval
+    is the value alone."""
     values = list(values)
-    n = len(values)
-    if not n:
-        return None
-    centre = sum(values) / n
-    if n == 1:
-        return Interval(centre, centre, centre)
-    spread = t_quantile(n - 1, z) * statistics.stdev(values) / math.sqrt(n)
-    return Interval(centre, centre - spread, centre + spread)
+    return ratio_interval(values, [1] * len(values), z, weights)
 
 
-def ratio_interval(parts, wholes, z: float = Z95) -> Interval | None:
-    """Σparts / Σwholes over battles (damage per 歩: each battle's damage and 歩) with
-    the delta method's interval for a ratio of sums (the battles independent, the
-    ratio's variance Σ(part − R·whole)² / (n − 1) / n / mean(whole)²); None when the
-    wholes add to 0."""
+def ratio_interval(parts, wholes, z: float = Z95, weights=None) -> Interval | None:
+    """Σw·parts / Σw·wholes over battles (damage per 歩: each battle's damage and 歩;
+    ``weights``: each battle's, all 1 when not given) with the delta method's interval for
+    a ratio of sums (the battles independent, the ratio's variance
+    n/(n − 1)·Σw²(part − R·whole)² / (Σw·whole)², t on Kish's effective size less one);
+    None when the wholes add to 0."""
     parts, wholes = list(parts), list(wholes)
-    n, total = len(parts), sum(wholes)
+    weights = [1.0] * len(parts) if weights is None else list(weights)
+    n = len(parts)
+    total = sum(w * h for w, h in zip(weights, wholes))
     if not total:
         return None
-    r = sum(parts) / total
+    r = sum(w * p for w, p in zip(weights, parts)) / total
     if n == 1:
         return Interval(r, r, r)
-    residual = sum((p - r * w) ** 2 for p, w in zip(parts, wholes)) / (n - 1)
-    spread = t_quantile(n - 1, z) * math.sqrt(residual / n) / (total / n)
+    residual = sum((w * (p - r * h)) ** 2 for w, p, h in zip(weights, parts, wholes))
+    df = max(1, round(effective_size(weights)) - 1)
+    spread = t_quantile(df, z) * math.sqrt(n / (n - 1) * residual) / abs(total)
     return Interval(r, r - spread, r + spread)

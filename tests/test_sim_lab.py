@@ -413,7 +413,7 @@ def test_a_pages_pairs_go_to_the_enemy_where_its_delta_varies(lab_tables, monkey
     """Neyman's allocation in the lab: against kizuato both decks always win under greedy
     (Δ never varies), against kodoku they win 4 battles in 10 — after the even pilot, the
     page's pairs go to kodoku; its Δ is still the two enemies' Δs averaged, and the
-    figures that are not Δ are read on the battles where both were met equally often."""
+    figures that are not Δ count every battle, each enemy weighed back to an equal share."""
     literal, tables = lab_tables
     kept: dict = {}
     report = Lab.report
@@ -434,6 +434,12 @@ def test_a_pages_pairs_go_to_the_enemy_where_its_delta_varies(lab_tables, monkey
     paired = lab.paired(baseline, pages["sakamichi"])
     assert paired.delta == pytest.approx(sum(s.delta for s in paired.strata) / 2)
     assert row["delta"]["estimate"] == stats.rounded(paired.delta)
-    assert row["observed"]["battles"] == 2 * easy  # balanced: easy of each
+    # every battle counts, each enemy weighed back to an equal share
+    entry = pages["sakamichi"]
+    assert row["observed"]["battles"] == easy + hard
+    assert sum(entry.weights[:easy]) == pytest.approx(sum(entry.weights[easy:]))
+    drawn = [(o, w) for o, w in zip(entry.outcomes, entry.weights) if o.drawn >= 0]
+    assert row["observed"]["drawn"]["win_rate"]["estimate"] == pytest.approx(
+        sum(w * o.won for o, w in drawn) / sum(w for _, w in drawn), abs=1e-6)
     # the baseline plays ahead in each stratum, never short of the page's pairs there
     assert all(len(s) >= n for s, n in zip(baseline.strata, (easy, hard)))

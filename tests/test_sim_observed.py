@@ -57,16 +57,43 @@ def test_the_figures_split_the_battles_by_when_the_page_was_drawn():
     assert got["flags"] == ["long_games"]  # 5.33 turns ≥ 1.25 × 4
 
 
+def _weighed(battles, weight=1.0):
+    return [(b, weight) for b in battles]
+
+
 def test_the_flags_on_constructed_cases():
     same = [_battle(1, 5, 0)] * 40 + [_battle(0, 5, NOT_DRAWN)] * 40
-    assert observed.flags(same[:40], same[40:]) == []
-    assert observed.flags([_battle(1, 5, 0)] * 29, [_battle(0, 5, NOT_DRAWN)] * 40) \
-        == ["rarely_drawn"]
-    assert observed.flags([_battle(1, 5, 0)] * 40, []) == ["rarely_not_drawn"]
+    assert observed.flags(_weighed(same[:40]), _weighed(same[40:])) == []
+    assert observed.flags(_weighed([_battle(1, 5, 0)] * 29),
+                          _weighed([_battle(0, 5, NOT_DRAWN)] * 40)) == ["rarely_drawn"]
+    assert observed.flags(_weighed([_battle(1, 5, 0)] * 40), []) == ["rarely_not_drawn"]
     # 6 turns against 5: longer, not markedly (under ×1.25)
-    assert observed.flags([_battle(1, 6, 0)] * 40, [_battle(1, 5, -1)] * 40) == []
+    assert observed.flags(_weighed([_battle(1, 6, 0)] * 40),
+                          _weighed([_battle(1, 5, -1)] * 40)) == []
     got = observed.figures([_battle(1, 5, 0)] * 40)
     assert got["not_drawn"]["win_rate"] is None and got["improvement"] is None
+
+
+def test_weighted_battles_count_as_their_weight_and_all_ones_as_unweighted():
+    """The lab weighs each enemy's battles back to an equal share (sim/lab.py): a battle
+    of weight 2 counts as two in every figure, and the intervals rest on Kish's effective
+    size; weights of 1 give the unweighted figures exactly."""
+    battles = ([_battle(1, 4, 0, 1, 2)] * 30 + [_battle(0, 8, 3, 2, 1)] * 30
+               + [_battle(1, 4, NOT_DRAWN)] * 40)
+    assert observed.figures(battles, [1.0] * 100) == observed.figures(battles)
+    weights = [2.0] * 30 + [1.0] * 70  # the drawn-and-won battles twice
+    got = observed.figures(battles, weights)
+    assert got["drawn"]["win_rate"]["estimate"] == pytest.approx(60 / 90, abs=1e-6)
+    assert got["turns"]["drawn"] == pytest.approx((2 * 30 * 4 + 30 * 8) / 90, abs=1e-6)
+    assert got["play_rate"]["estimate"] == pytest.approx((2 * 30 * 2 + 30) / 130, abs=1e-6)
+    assert got["drawn"]["battles"] == 60  # the battles, not their weight
+    # unequal weights: fewer effective battles, a wider interval than the same shares
+    size = stats.effective_size(weights)
+    assert size == pytest.approx(130 ** 2 / 190)
+    even = stats.rate_interval([1] * 60 + [0] * 40)
+    uneven = stats.rate_interval([1] * 30 + [1] * 30 + [0] * 40, [1.5] * 30 + [0.5] * 30 + [1.0] * 40)
+    assert even.estimate == pytest.approx(uneven.estimate)
+    assert uneven.half_width > even.half_width
 
 
 def test_a_deck_of_one_page_always_has_it_in_the_opening_hand(lab_tables):  # noqa: F811
