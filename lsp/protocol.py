@@ -56,9 +56,25 @@ READ_CHUNK = 64 * 1024
 QUEUED_FRAMES = 64
 
 _CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
-#: ``name: value`` with an RFC 7230 token as the name (a JSON body is never one).
-_HEADER = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:[ \t]*(.*?)[ \t]*\r?\n\Z", re.DOTALL)
+#: ``name:`` with an RFC 7230 token as the name (a JSON body is never one); the value is
+#: the rest of the line (``_header``). Why not the value in the pattern too: spaces that
+#: may go before it, inside it or after it make a backtracking match cubic in the
+#: line's length — "abc:" and 8 KB of spaces took minutes.
+_HEADER_NAME = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*:")
 _LENGTH = re.compile(rb"[0-9]{1,12}\Z")
+
+
+def _header(line: bytes) -> tuple[bytes, bytes] | None:
+    """(name, value) of a whole header line ``name: value`` ending in a line feed (its
+    carriage return and the blanks around the value dropped), or None: in time linear in
+    the line's length."""
+    found = _HEADER_NAME.match(line)
+    if found is None or not line.endswith(b"\n"):
+        return None
+    value = line[found.end():-1]
+    if value.endswith(b"\r"):
+        value = value[:-1]
+    return found.group(1), value.strip(b" \t")
 
 
 @dataclass(frozen=True)
@@ -143,7 +159,7 @@ def read_frames(stream) -> Iterator[Frame]:
         line = lines.line()
         if not line:
             return
-        if carry or _HEADER.match(line) is None:  # garbage, or a chunk of a long line
+        if carry or _header(line) is None:  # garbage, or a chunk of a long line
             text, carry = carry + line, b""
             if _resync(lines, text, after_garbage=len(text) > len(line)):
                 continue
@@ -155,11 +171,11 @@ def read_frames(stream) -> Iterator[Frame]:
         carry = b""
         headers, problem = {}, ""
         while line.strip():
-            match = _HEADER.match(line)
-            if _resync(lines, line) or match is None:
+            header = _header(line)
+            if _resync(lines, line) or header is None:
                 problem = f"not a header: {line[:40]!r}"
                 break
-            headers[match.group(1).lower()] = match.group(2)
+            headers[header[0].lower()] = header[1]
             line = lines.line()
             if not line:
                 return

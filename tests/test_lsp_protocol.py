@@ -344,6 +344,19 @@ def test_every_well_formed_frame_is_read_whatever_garbage_comes_before_it(pairs,
     assert bodies == [body for _, body in pairs]
 
 
+def test_a_line_of_blanks_after_a_colon_is_garbage_read_in_one_pass():
+    """"abc:" and 9,000 spaces before a frame, trickled a byte at a time (the case
+    hypothesis found above): the reader skips it and reads the frame. The header pattern
+    once held the value too, and its backtracking over the blanks was cubic in the line's
+    length — this stream then took some fifteen minutes a line."""
+    from lsp.protocol import _header, read_frames
+
+    stream = b"abc:" + b" " * 9000 + frame(b"\x00")
+    assert [f.body for f in read_frames(_Trickle(stream, 1)) if f.body is not None] == [b"\x00"]
+    assert _header(b"abc:" + b" " * 100_000) is None
+    assert _header(b"Content-Length:" + b" " * 100_000 + b"12 \t\r\n") == (b"Content-Length", b"12")
+
+
 def test_a_huge_length_is_refused_without_reading_it_and_the_server_lives(tmp_path):
     with Wire(tmp_path) as wire:
         wire.initialize(tmp_path)
