@@ -443,3 +443,17 @@ def test_a_pages_pairs_go_to_the_enemy_where_its_delta_varies(lab_tables, monkey
         sum(w * o.won for o, w in drawn) / sum(w for _, w in drawn), abs=1e-6)
     # the baseline plays ahead in each stratum, never short of the page's pairs there
     assert all(len(s) >= n for s, n in zip(baseline.strata, (easy, hard)))
+
+
+def test_the_baseline_reads_every_battle_the_enemy_rows_played(lab_tables):
+    """Lab._reach: under the main policy the baseline of a stratum is every battle its
+    enemy row played (already played: free precision for the adjustment), else
+    BASELINE_AHEAD times the longest page up to the stratum's share of max_pairs, and
+    never short of the page."""
+    literal, tables = lab_tables
+    lab = Lab(literal, tables, Settings(enemies=("haguruma", "kizuato"), ladder=("random", "greedy"),
+                                        max_pairs=1000))
+    lab._covered = [900, 10]
+    assert lab._reach("greedy", [50, 50]) == [900, 200]
+    assert lab._reach("greedy", [200, 600]) == [900, 600]  # the share is 500
+    assert lab._reach("random", [50, 50]) == [200, 200]  # the rows are greedy's
