@@ -27,9 +27,10 @@ reached:
 The first round of a phase is a pilot of ``batch`` battles (or pairs, spread evenly over
 the enemies) per entry; each later round plays what the entry's current variance says it
 still needs (at most four times what it has, at least ``batch``), so an entry whose answer
-is clear stops early — and a page's pairs go to each enemy in proportion to how much its
-Δ varies there (Neyman's allocation, ``Stratified.allocation``: none to spare against an
-enemy both decks always beat, most against the ones where the page decides battles).
+is clear stops early — and a page's pairs go to each enemy in proportion to how much a
+pair's Δ can vary there (Neyman's allocation, ``Stratified.allocation``, by how contested
+the enemy is for the baseline deck, ``stats.contested``: few against an enemy it always
+beats, most against the ones it wins about half the time).
 Rounds are decided from complete results only, so the report is the same for any number
 of workers and either backend (sim/backends.py). Nothing in the report depends on time.
 
@@ -421,8 +422,12 @@ class Lab:
             self._play(f"入れ替え（{policy}）" if swap else f"ページ（{policy}）", wanted)
             needs = []
             self.widest = 0.0
+            # Neyman's shares: how contested each enemy is for the baseline, the same for
+            # every page (a page's own spreads would bias its Δ: stats.Stratified).
+            shares = tuple(stats.contested(sum(o.won for o in stratum), len(stratum))
+                           for stratum in baseline.strata)
             for e in active:
-                paired = self.paired(baseline, e)
+                paired = self.paired(baseline, e, shares)
                 e.looks += 1
                 # A page's 目標 bounds its Δ when added: the swap Δ plays to its own
                 # verdict alone, not to bounds written for another number.
@@ -435,7 +440,7 @@ class Lab:
                 self.widest = max(self.widest, paired.interval().half_width)
                 needs.append(judged.needed)
                 need[e.key] = min(s.max_pairs, judged.needed)
-                # The next round's pairs go where Δ varies most (Neyman's allocation).
+                # The next round's pairs go where Δ varies most (Neyman's shares).
                 size[e.key] = paired.allocation(self._next_size(paired.n, judged.needed))
             if first and policy == s.policy and not swap:
                 self.estimate = stats.middle(needs) if needs else s.batch
@@ -489,10 +494,12 @@ class Lab:
         longest = math.ceil(max(finals.values(), default=0) / self.strata)
         return sum(self._reach(policy, [longest] * self.strata))
 
-    def paired(self, baseline: _Entry, variant: _Entry) -> stats.Stratified:
+    def paired(self, baseline: _Entry, variant: _Entry,
+               shares: tuple[float, ...] | None = None) -> stats.Stratified:
         """A page's pairs (its battles against the baseline's of the same seeds) stratum by
         stratum, each with the regression adjustment on the baseline's battles of that
-        stratum played beyond them (stats.control_strata)."""
+        stratum played beyond them (stats.control_strata); ``shares``: the allocation's
+        (stats.Stratified.shares)."""
         bases = [b[:n] for b, n in zip(baseline.strata, variant.base_n or (None,) * self.strata)]
         cells = [Counter((v.won, b.won) for v, b in zip(vs, bs))
                  for vs, bs in zip(variant.strata, bases)]
@@ -502,7 +509,7 @@ class Lab:
             [len(bs) for bs in bases]) or [None] * self.strata
         return stats.Stratified(tuple(
             stats.Paired(c[1, 1], c[1, 0], c[0, 1], c[0, 0], adjustment=a)
-            for c, a in zip(cells, adjustments)), variant.z)
+            for c, a in zip(cells, adjustments)), variant.z, shares)
 
     @staticmethod
     def _centred(bases: list[list], sizes: list[int]) -> list[list[tuple]]:
