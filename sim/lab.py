@@ -221,7 +221,7 @@ class _Entry:
         every enemy weighs as much as the others, as if each were met equally often — all
         1 when they were. The figures that are not Δ (the observed ones, plays, the
         baseline's win rate) are read with them: unweighted, the pairs Neyman's allocation
-        spends where Δ varies most would lean them towards the hardest enemies."""
+        spends on the most contested enemies would lean them towards those."""
         n, played = len(self.outcomes), [len(stratum) for stratum in self.strata]
         if not all(played):  # a stratum with no battle cannot be weighed back
             return [1.0] * n
@@ -440,7 +440,7 @@ class Lab:
                 self.widest = max(self.widest, paired.interval().half_width)
                 needs.append(judged.needed)
                 need[e.key] = min(s.max_pairs, judged.needed)
-                # The next round's pairs go where Δ varies most (Neyman's shares).
+                # The next round's pairs go by those shares.
                 size[e.key] = paired.allocation(self._next_size(paired.n, judged.needed))
             if first and policy == s.policy and not swap:
                 self.estimate = stats.middle(needs) if needs else s.batch
