@@ -294,7 +294,6 @@ def test_allocation_follows_the_spreads_keeps_what_was_played_and_adds_up():
 EASY, MEDIUM, HARD = (0.97, 0.3, 0.0093), (0.6, 0.2, 0.1333), (0.35, 0.1885, 0.35)
 ENEMIES = {
     "null": [EASY] * 4 + [MEDIUM] * 3 + [HARD] * 3,
-    "clear": [EASY] * 4 + [(0.6, 0.3, 0.15)] * 3 + [(0.35, 0.35, 0.35)] * 3,
     "weaker": [(0.97, 0.2, 0.03)] * 4 + [(0.6, 0.15, 0.2)] * 3 + [(0.35, 0.1, 0.25)] * 3,
 }
 
@@ -357,8 +356,8 @@ def run_stratified_page(rng, enemies, allocate: bool = True, early: bool = True)
             [max(n, -(-total // strata)) for n in sizes]
 
 
-@pytest.mark.slow  # 600 sequential runs: ~20 s
-@pytest.mark.parametrize("case", sorted(ENEMIES))
+@pytest.mark.slow  # 600 sequential runs: ~15 s
+@pytest.mark.parametrize("case", ["null", "weaker"])
 def test_pairs_allocated_over_enemies_keep_the_intervals_coverage(case):
     """Neyman's allocation, the adjustment within each enemy and early stopping together:
     the reported intervals cover the true Δ (the enemies' Δs averaged) at their rate, and
