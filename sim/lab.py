@@ -222,7 +222,8 @@ class _Entry:
         1 when they were. The figures that are not Δ (the observed ones, plays, the
         baseline's win rate) are read with them: unweighted, the pairs Neyman's allocation
         spends on the most contested enemies would lean them towards those."""
-        n, played = len(self.outcomes), [len(stratum) for stratum in self.strata]
+        played = [len(stratum) for stratum in self.strata]
+        n = sum(played)
         if not all(played):  # a stratum with no battle cannot be weighed back
             return [1.0] * n
         return [n / (len(played) * size) for size in played for _ in range(size)]

@@ -165,7 +165,7 @@ class Paired:
         not prove there are none), times the adjustment's shrink: ``pairs_needed``'s."""
         discordance = (self.variant_only + self.baseline_only) / self.n if self.n else 1.0
         shrink = self.adjustment.shrink if self.adjustment is not None else 1.0
-        return max(discordance - self.delta ** 2, 1e-6) * shrink
+        return _pair_variance(discordance, self.delta, shrink)
 
     @property
     def mcnemar_z(self) -> float | None:
@@ -375,7 +375,13 @@ def pairs_needed(discordance: float, delta: float, precision: float, z: float = 
     ``discordance`` of pairs disagree and the difference is ``delta``; ``shrink``: the
     regression adjustment's factor on the variance (``Adjustment.shrink``), which the
     interval will have too."""
-    return pairs_for(max(discordance - delta * delta, 1e-6) * shrink, precision, z)
+    return pairs_for(_pair_variance(discordance, delta, shrink), precision, z)
+
+
+def _pair_variance(discordance: float, delta: float, shrink: float) -> float:
+    """One pair's variance of Δ, discordance − Δ², never 0, times the adjustment's
+    shrink."""
+    return max(discordance - delta * delta, 1e-6) * shrink
 
 
 def pairs_to_settle(unit_variance: float, delta: float, z: float) -> int:

@@ -287,8 +287,7 @@ class Meter:
             else:
                 paired = _paired(variant, base)
                 interval = paired.interval()
-                discordance = (paired.variant_only + paired.baseline_only) / paired.n
-                needed = stats.pairs_needed(discordance, paired.delta, s.precision)
+                needed = stats.pairs_for(paired.unit_variance(), s.precision)
             if interval.half_width <= s.precision or len(variant) >= s.max_pairs:
                 return Measure(interval, len(variant))
             grow = min(max(needed, len(variant) + s.batch), 4 * len(variant))

@@ -370,7 +370,8 @@ def test_pairs_allocated_over_enemies_keep_the_intervals_coverage(case):
     early = [p for p, _ in runs if p.z > stats.Z95]
     missed = sum(not p.interval().low <= delta <= p.interval().high for p in early)
     assert missed <= binomial_ceiling(RUNS, stats.EARLY_ALPHA), missed / RUNS
-    assert all(p.interval().half_width <= PRECISION for p in runs_at_95(runs) if p.n < MOST)
+    assert all(p.interval().half_width <= PRECISION for p, _ in runs
+               if p.z == stats.Z95 and p.n < MOST)
 
 
 def test_the_allocation_reads_the_shares_and_not_the_pages_own_pairs():
@@ -403,10 +404,6 @@ def test_allocating_over_enemies_leaves_delta_unbiased():
     estimates = np.array([p.delta for p in runs])
     assert abs(estimates.mean() - delta) <= 3.5 * estimates.std() / np.sqrt(RUNS), \
         (estimates.mean(), delta)
-
-
-def runs_at_95(runs):
-    return [p for p, _ in runs if p.z == stats.Z95]
 
 
 @pytest.mark.slow  # 200 sequential runs: ~10 s
