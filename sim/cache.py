@@ -133,13 +133,17 @@ class Keys:
             diskcache.part(hasher, _canonical(rest))
         self._base = hasher.digest()
         self._page_digest: dict[str, bytes] = {}
+        self._walked: dict[tuple, tuple[frozenset[str], bool]] = {}
 
     def reach(self, deck, stages) -> list[str]:
         """The page ids a battle of ``deck`` against ``stages`` can read, sorted."""
         names = self.pages
         found: set[str] = set()
-        generates = _walk([self.enemies.get(e) for e in stages], found, names)
-        generates |= _walk(self.literal.get("balance"), found, names)
+        generates = False
+        for named in (*(("enemy", e) for e in stages), ("balance", None)):
+            more, generating = self._names(*named)
+            found |= more
+            generates |= generating
         todo = [p for p in deck if p in names] + sorted(found)
         seen: set[str] = set()
         while todo and not generates:
@@ -147,10 +151,22 @@ class Keys:
             if page in seen:
                 continue
             seen.add(page)
-            more: set[str] = set()
-            generates = _walk(names[page], more, names)
+            more, generates = self._names("page", page)
             todo.extend(more - seen)
         return sorted(names) if generates else sorted(seen)
+
+    def _names(self, kind: str, ident) -> tuple[frozenset[str], bool]:
+        """(the page ids a page's, an enemy's or the balance's literal names, whether it
+        has a 生成), walked once for all the series of a run (a full report keys some
+        2,000 series, each reaching a dozen pages)."""
+        noted = self._walked.get((kind, ident))
+        if noted is None:
+            literal = (self.pages[ident] if kind == "page" else self.enemies.get(ident)
+                       if kind == "enemy" else self.literal.get("balance"))
+            found: set[str] = set()
+            generates = _walk(literal, found, self.pages)
+            noted = self._walked[kind, ident] = (frozenset(found), generates)
+        return noted
 
     def _page(self, page: str) -> bytes:
         digest = self._page_digest.get(page)

@@ -259,6 +259,9 @@ class Lab:
         #: How many of the main policy's pairs of each stratum have their baseline battle
         #: in the enemy phase (``enemy_battles``, ``_reach``): none until that phase has run.
         self._covered = [0] * self.strata
+        #: (baseline, stratum, battles) → that baseline's centred covariates (``_centred``),
+        #: the baseline kept with them so that its id names it alone.
+        self._centrings: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------ decks and seeds
     def baseline_deck(self) -> tuple[str, ...]:
@@ -501,22 +504,24 @@ class Lab:
         stratum, each with the regression adjustment on the baseline's battles of that
         stratum played beyond them (stats.control_strata); ``shares``: the allocation's
         (stats.Stratified.shares)."""
-        bases = [b[:n] for b, n in zip(baseline.strata, variant.base_n or (None,) * self.strata)]
+        totals = variant.base_n or tuple(len(b) for b in baseline.strata)
         cells = [Counter((v.won, b.won) for v, b in zip(vs, bs))
-                 for vs, bs in zip(variant.strata, bases)]
+                 for vs, bs in zip(variant.strata, baseline.strata)]
         adjustments = stats.control_strata(
-            [[v.won - b.won for v, b in zip(vs, bs)] for vs, bs in zip(variant.strata, bases)],
-            self._centred(bases, [len(vs) for vs in variant.strata]),
-            [len(bs) for bs in bases]) or [None] * self.strata
+            [[v.won - b.won for v, b in zip(vs, bs)]
+             for vs, bs in zip(variant.strata, baseline.strata)],
+            [self._centred(baseline, j, total)[:len(vs)]
+             for j, (vs, total) in enumerate(zip(variant.strata, totals))],
+            list(totals)) or [None] * self.strata
         return stats.Stratified(tuple(
             stats.Paired(c[1, 1], c[1, 0], c[0, 1], c[0, 0], adjustment=a)
             for c, a in zip(cells, adjustments)), variant.z, shares)
 
-    @staticmethod
-    def _centred(bases: list[list], sizes: list[int]) -> list[list[tuple]]:
-        """The covariates of the first ``sizes[j]`` baseline battles of each stratum, less
-        the stratum's (enemy's, or stage sequence's) mean over all its baseline battles:
-        x − x̄_N of stats.control_strata, taken within each enemy.
+    def _centred(self, baseline: _Entry, stratum: int, total: int) -> list[tuple]:
+        """The covariates of the first ``total`` baseline battles of ``stratum``, less
+        their mean: x − x̄_N of stats.control_strata, taken within each enemy (a page's
+        pairs read the first rows, as many as it has pairs). Worked out once for every
+        page of a round: they read only the baseline (``_centrings``).
 
         Why within each enemy: how a pair's Δ follows its baseline battle depends on the
         enemy — a win against an enemy the deck nearly always beats says little, one
@@ -524,12 +529,14 @@ class Lab:
         three covariates explain about 0.40–0.45 of Δ's variance on the bundled content
         against 0.31–0.37 raw, at no more parameters (a slope per enemy would overfit
         the pilot's 20 pairs an enemy)."""
-        centred = []
-        for base, n in zip(bases, sizes):
-            xs = [_covariates(outcome) for outcome in base]
-            means = [sum(column) / len(xs) for column in zip(*xs)] if xs else []
-            centred.append([tuple(x - m for x, m in zip(row, means)) for row in xs[:n]])
-        return centred
+        noted = self._centrings.get((id(baseline), stratum, total))
+        if noted is not None and noted[0] is baseline:
+            return noted[1]
+        xs = [_covariates(outcome) for outcome in baseline.strata[stratum][:total]]
+        means = [sum(column) / len(xs) for column in zip(*xs)] if xs else []
+        rows = [tuple(x - m for x, m in zip(row, means)) for row in xs]
+        self._centrings[id(baseline), stratum, total] = (baseline, rows)
+        return rows
 
     # ------------------------------------------------------------ the report
     def run(self) -> dict:
