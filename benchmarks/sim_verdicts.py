@@ -21,7 +21,14 @@ def clear(row: dict) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    old, new = (json.loads(open(path, encoding="utf-8").read()) for path in argv[:2])
+    if len(argv) != 2:
+        print("usage: python benchmarks/sim_verdicts.py OLD.json NEW.json", file=sys.stderr)
+        return 2
+    try:
+        old, new = (json.loads(open(path, encoding="utf-8").read()) for path in argv)
+    except (OSError, ValueError) as exc:
+        print(f"sim_verdicts: cannot read a report: {exc}", file=sys.stderr)
+        return 2
     ob, nb = old["run"]["battles"], new["run"]["battles"]
     print(f"battles: {ob:,} → {nb:,} ({nb / ob:.2f}×)")
     rows = {r["id"]: r for r in new["pages"]}
