@@ -140,8 +140,9 @@ class Keys:
         names = self.pages
         found: set[str] = set()
         generates = False
-        for named in (*(("enemy", e) for e in stages), ("balance", None)):
-            more, generating = self._names(*named)
+        for key, literal in (*((("enemy", e), self.enemies.get(e)) for e in stages),
+                             (("balance",), self.literal.get("balance"))):
+            more, generating = self._names(key, literal)
             found |= more
             generates |= generating
         todo = [p for p in deck if p in names] + sorted(found)
@@ -151,21 +152,19 @@ class Keys:
             if page in seen:
                 continue
             seen.add(page)
-            more, generates = self._names("page", page)
+            more, generates = self._names(("page", page), names[page])
             todo.extend(more - seen)
         return sorted(names) if generates else sorted(seen)
 
-    def _names(self, kind: str, ident) -> tuple[frozenset[str], bool]:
-        """(the page ids a page's, an enemy's or the balance's literal names, whether it
-        has a 生成), walked once for all the series of a run (a full report keys some
-        2,000 series, each reaching a dozen pages)."""
-        noted = self._walked.get((kind, ident))
+    def _names(self, key: tuple, literal) -> tuple[frozenset[str], bool]:
+        """(the page ids ``literal`` — a page's, an enemy's or the balance's, named by
+        ``key`` — names, whether it has a 生成), walked once for all the series of a run
+        (a full report keys some 2,000 series, each reaching a dozen pages)."""
+        noted = self._walked.get(key)
         if noted is None:
-            literal = (self.pages[ident] if kind == "page" else self.enemies.get(ident)
-                       if kind == "enemy" else self.literal.get("balance"))
             found: set[str] = set()
             generates = _walk(literal, found, self.pages)
-            noted = self._walked[kind, ident] = (frozenset(found), generates)
+            noted = self._walked[key] = (frozenset(found), generates)
         return noted
 
     def _page(self, page: str) -> bytes:

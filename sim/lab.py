@@ -209,6 +209,10 @@ class _Entry:
     #: (stats.control_strata) stays the one its verdict was judged on, however far the
     #: baseline is played after.
     base_n: tuple[int, ...] | None = None
+    #: A baseline's centred covariates, by (stratum, battles): ``Lab._centred``'s notes,
+    #: read by every page of a round (the first rows of a stratum never change).
+    centred: dict[tuple[int, int], list[tuple]] = field(default_factory=dict, repr=False,
+                                                        compare=False)
 
     @property
     def outcomes(self) -> list:
@@ -259,9 +263,6 @@ class Lab:
         #: How many of the main policy's pairs of each stratum have their baseline battle
         #: in the enemy phase (``enemy_battles``, ``_reach``): none until that phase has run.
         self._covered = [0] * self.strata
-        #: (baseline, stratum, battles) → that baseline's centred covariates (``_centred``),
-        #: the baseline kept with them so that its id names it alone.
-        self._centrings: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------ decks and seeds
     def baseline_deck(self) -> tuple[str, ...]:
@@ -521,7 +522,7 @@ class Lab:
         """The covariates of the first ``total`` baseline battles of ``stratum``, less
         their mean: x − x̄_N of stats.control_strata, taken within each enemy (a page's
         pairs read the first rows, as many as it has pairs). Worked out once for every
-        page of a round: they read only the baseline (``_centrings``).
+        page of a round: they read only the baseline (noted in its ``_Entry.centred``).
 
         Why within each enemy: how a pair's Δ follows its baseline battle depends on the
         enemy — a win against an enemy the deck nearly always beats says little, one
@@ -529,13 +530,12 @@ class Lab:
         three covariates explain about 0.40–0.45 of Δ's variance on the bundled content
         against 0.31–0.37 raw, at no more parameters (a slope per enemy would overfit
         the pilot's 20 pairs an enemy)."""
-        noted = self._centrings.get((id(baseline), stratum, total))
-        if noted is not None and noted[0] is baseline:
-            return noted[1]
-        xs = [_covariates(outcome) for outcome in baseline.strata[stratum][:total]]
-        means = [sum(column) / len(xs) for column in zip(*xs)] if xs else []
-        rows = [tuple(x - m for x, m in zip(row, means)) for row in xs]
-        self._centrings[id(baseline), stratum, total] = (baseline, rows)
+        rows = baseline.centred.get((stratum, total))
+        if rows is None:
+            xs = [_covariates(outcome) for outcome in baseline.strata[stratum][:total]]
+            means = [sum(column) / len(xs) for column in zip(*xs)] if xs else []
+            rows = baseline.centred[stratum, total] = [
+                tuple(x - m for x, m in zip(row, means)) for row in xs]
         return rows
 
     # ------------------------------------------------------------ the report
