@@ -56,8 +56,10 @@ def candidates(item_ast, text: str, path: str) -> list[Candidate]:
         span = number.span
         if span.line != span.end_line:
             continue
+        # The line without its ending: a CRLF file's "\r" belongs to the file, not to
+        # the line shown and compared when the edit is written (``apply``).
         out.append(Candidate(path, span.line, span.col, span.end_col, number.text,
-                             number.value, role, lines[span.line - 1]))
+                             number.value, role, lines[span.line - 1].removesuffix("\r")))
     return out
 
 

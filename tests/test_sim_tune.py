@@ -143,6 +143,21 @@ def test_apply_rewrites_exactly_that_number_and_the_content_still_compiles(tmp_p
     assert compile_content(folder).ok
 
 
+def test_apply_writes_into_a_file_of_crlf_lines_and_keeps_them(tmp_path):
+    folder = folder_with(tmp_path, "+0%〜+40%")
+    page = folder / "pages" / "試験.page"
+    page.write_bytes(page.read_bytes().replace(b"\n", b"\r\n"))
+    before = page.read_bytes().split(b"\r\n")
+    result = sim("--tune", "ichigeki", "--apply", "--content", str(folder), *FAST)
+    assert result.exit_code == 0, result.output
+    after = page.read_bytes()
+    assert b"\r\r" not in after and after.count(b"\n") == after.count(b"\r\n")
+    lines = after.split(b"\r\n")
+    changed = [i for i, (a, b) in enumerate(zip(before, lines)) if a != b]
+    assert len(lines) == len(before) and changed == [5]
+    assert lines[5].decode().startswith("  未来面 { 敵HP -= ") and b"-= 100 " not in lines[5]
+
+
 def test_a_page_without_a_target_is_told_what_to_write(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
     page = folder / "pages" / "試験.page"
