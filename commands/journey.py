@@ -7,10 +7,33 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from commands.checked import compiled_content, print_diagnostics, rejecting_violations
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
+
+
+#: The content folder, as both levels take it: ``jibunki journey --content X report`` and
+#: ``jibunki journey report --content X`` name the same folder (content_folder).
+FOLDER = click.Path(exists=True, file_okay=False, path_type=Path)
+CONTENT_HELP = f"コンテンツのフォルダ（既定: {DEFAULT_CONTENT}）。"
+#: The options of the game itself, which a subcommand does not read.
+GAME_ONLY = ("setup", "items", "seed", "script", "as_events")
+
+
+def content_folder(ctx: click.Context, given: Path | None) -> Path:
+    """The content folder of ``jibunki journey`` or its subcommand: the one named at either
+    level (both: the same folder), else DEFAULT_CONTENT, checked as a named one is."""
+    outer = ctx.parent.params.get("content") if ctx.parent is not None else None
+    if given is not None and outer is not None and given.resolve() != outer.resolve():
+        raise click.UsageError(f"--content が 2 つ違うフォルダを指しています: {outer} と {given}。"
+                               "どちらか 1 つにしてください。")
+    chosen = given if given is not None else outer
+    if chosen is not None:
+        return chosen
+    param = next(p for p in ctx.command.params if p.name == "content")
+    return FOLDER.convert(DEFAULT_CONTENT, param, ctx)
 
 
 @click.group(invoke_without_command=True)
@@ -24,8 +47,7 @@ from commands.lab import lab_options, lab_workers, show_report
               help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
 @click.option("--events", "as_events", is_flag=True,
               help="イベントの流れを JSON Lines で出します。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+@click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
 @click.pass_context
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     """ドラフト 17「明日、旅に出ます」をターミナルで遊びます。
@@ -38,7 +60,17 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     （quit、またはスクリプトが先に終わった）。
     """
     if ctx.invoked_subcommand is not None:
-        return  # jibunki journey report: the subcommand has options of its own
+        # jibunki journey report: the subcommand has options of its own; the game's
+        # options would be ignored there, so they are refused (--content is shared).
+        given = [p.opts[0] for p in ctx.command.params if p.name in GAME_ONLY
+                 and ctx.get_parameter_source(p.name) is not ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"{'、'.join(given)} は遊ぶときのオプションです。"
+                                   f"{ctx.invoked_subcommand} では使えません"
+                                   f"（{ctx.invoked_subcommand} のオプションは "
+                                   f"jibunki journey {ctx.invoked_subcommand} --help）。")
+        return
+    content = content_folder(ctx, content)
     from journey import JourneyError, load_rules
     from journey.screen.terminal import play
 
@@ -134,14 +166,15 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @click.option("--check", is_flag=True,
               help="山を見ない打ち手（いちばん多い想定）の勝ちの割合の区間が、旅の準備の 目標 から"
                    "まったく外れている変種があれば終了コード 1。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
+@click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
-def journey_report(seeds, pair_seeds, seed, budgets, nodes, find_nodes, pairs, ladder, ladder_nodes,
-                   workers, backend, address, fmt, html, check, content, no_cache) -> None:
+@click.pass_context
+def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pairs, ladder,
+                   ladder_nodes, workers, backend, address, fmt, html, check, content,
+                   no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
@@ -150,6 +183,7 @@ def journey_report(seeds, pair_seeds, seed, budgets, nodes, find_nodes, pairs, l
     from sim.backends import BackendError
     from journey.lab.measure import Settings
 
+    content = content_folder(ctx, content)
     workers = lab_workers(workers, backend, address)
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     if "journey" not in compiled.tables:

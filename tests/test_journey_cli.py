@@ -181,3 +181,49 @@ def test_a_script_that_wins_exits_zero_with_the_score(tmp_path):
     assert result.exit_code == EXIT_WON, result.output
     assert "ゲームクリア！ スコア 3（山 0・レター 0・キーアイコン 3・費用 0）" in result.output
     assert "結果: クリア（ターン 10、スコア 3）" in result.output
+
+
+# ------------------------------------------------------------ --content at either level
+
+#: The smallest report: one deal of the draft's variants, no pairs, no ladder.
+TINY_REPORT = ["report", "--deals", "1", "--no-pairs", "--ladder", "0", "--nodes", "50",
+               "--workers", "1", "--format", "json", "--no-cache"]
+
+
+def _broken_copy(tmp_path):
+    folder = tmp_path / "content"
+    (folder / "journey").mkdir(parents=True)
+    (folder / "journey" / "d.journey").write_text(
+        (ROOT / "content" / "journey" / "草案17.journey").read_text(encoding="utf-8")
+        + "壊れた {\n", encoding="utf-8")
+    return folder
+
+
+def test_report_measures_the_folder_named_before_it(tmp_path):
+    # ``journey --content X report`` is X's report: here X has an error, so nothing is measured.
+    result = invoke_cli("journey", "--content", str(_broken_copy(tmp_path)), *TINY_REPORT)
+    assert result.exit_code == 1
+    assert "d.journey:" in result.output and "コンテンツにエラーがあるので測れません。" in result.output
+
+
+def test_report_with_its_own_content_runs_from_a_folder_without_content(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ./content here: the default is not asked for
+    for args in (["journey", *TINY_REPORT, "--content", str(ROOT / "content")],
+                 ["journey", "--content", str(ROOT / "content"), *TINY_REPORT]):
+        result = invoke_cli(*args)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["format"] == "jibunki-journey-report 1"
+    missing = invoke_cli("journey", *TINY_REPORT)
+    assert missing.exit_code == 2 and "フォルダ 'content' がありません" in missing.output
+
+
+def test_two_different_content_folders_are_a_usage_error(tmp_path):
+    result = invoke_cli("journey", "--content", str(_broken_copy(tmp_path)), *TINY_REPORT,
+                        "--content", str(ROOT / "content"))
+    assert result.exit_code == 2 and "--content が 2 つ違うフォルダを指しています" in result.output
+
+
+def test_the_games_options_before_report_are_refused_not_ignored():
+    result = invoke_cli("journey", "--setup", "高難易度", "--seed", "4", *TINY_REPORT)
+    assert result.exit_code == 2
+    assert "--setup、--seed は遊ぶときのオプションです。report では使えません" in result.output
