@@ -155,6 +155,8 @@ class _Print:
         cards, what = self.cards(compiled)
         kept = manifest.beside(out)
         previous = manifest.read_previous(kept)
+        if not previous.ours:  # said before the rendering: no PDF is written without its manifest
+            raise click.ClickException(f"{previous.warning}PDF を書きませんでした。")
         if previous.warning:
             click.echo(previous.warning, err=True)
         changes = manifest.compare(previous.manifest, cards) if previous.manifest else None
@@ -175,13 +177,14 @@ class _Print:
             sys.exit(EXIT_CONTENT)
         try:
             disk.write(out, pdf, inside=out.parent, replace=True)
+        except OSError as exc:
+            raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+        try:
             manifest.write_manifest(kept, manifest.build(
                 cards, date=self.date, content_hash=version,
                 pages=face_pages(len(cards), options)), inside=out.parent, previous=previous)
-        except OSError as exc:
-            raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
         except manifest.ManifestError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(f"印刷用 PDF {out} は書きましたが、{exc}。") from None
         sheets = sheet_count(len(cards), options)
         click.echo(f"印刷用 PDF: {out}")
         click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {sheets} ページ"

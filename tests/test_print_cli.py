@@ -144,3 +144,26 @@ def test_the_catalog_shows_the_printable_face_link(tmp_path):
     assert html.count("印刷用の面") == 2
     assert 'href="../print/自分紀.pdf#page=5"' in html
     assert "印刷用の面" not in render(tables)
+
+
+@pytest.mark.parametrize("beside", ["{bad", '{"my": "notes"}', "folder"])
+def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, beside):
+    # It is never replaced (printing.manifest), so the print is refused before it renders:
+    # no PDF without its manifest, and no "counted as the first print" said first.
+    content = small_content(tmp_path / "content")
+    out = tmp_path / "print" / "札.pdf"
+    kept = out.with_name("札.manifest.json")
+    kept.parent.mkdir()
+    if beside == "folder":
+        kept.mkdir()
+    else:
+        kept.write_text(beside, encoding="utf-8")
+    result = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
+                        "2026-12-01")
+    assert result.exit_code == 1
+    assert f"前回の印刷の控え {kept} を読めません" in result.output
+    assert "jibunki の印刷の控えではないので上書きしません" in result.output
+    assert "PDF を書きませんでした。" in result.output
+    assert "全カードを追加として数えます" not in result.output and "印刷用 PDF:" not in result.output
+    assert not out.exists()
+    assert kept.is_dir() if beside == "folder" else kept.read_text(encoding="utf-8") == beside

@@ -181,11 +181,12 @@ BAD = {
 
 @pytest.mark.parametrize("name", BAD)
 def test_a_bad_previous_manifest_is_a_japanese_warning_and_a_first_print(tmp_path, name):
+    # ... or, when the file is not one of ours (never replaced), says that the print stops
     text, words = BAD[name]
     previous = m.read_previous(_written(tmp_path, text))
     assert previous.manifest is None
     assert previous.warning.startswith(f"前回の印刷の控え {tmp_path}")
-    assert previous.warning.endswith(m.AS_FIRST)
+    assert previous.warning.endswith(m.AS_FIRST if previous.ours else f"{m.NOT_OURS}。")
     if words:
         assert words in previous.warning
     assert "Traceback" not in previous.warning and "Error" not in previous.warning
