@@ -279,6 +279,10 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
                  target=target)
 
 
+#: The largest 攻撃 an Intent may write (as large as an enemy's HP may be).
+ATTACK_BOUND = 1_000_000
+
+
 def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
     kind = resolve("intent", intent.kind, ctx.diags)
     if kind is None:
@@ -289,8 +293,9 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
                             hint=f"例: {W.intent.attack} 16"))
             return None
         value = intent.amount.value
-        if not isinstance(value, int) or not 0 <= value <= 1_000_000:
-            ctx.add(E030.at(intent.span, f"{W.intent.attack}の打点は 0 以上の整数です（{intent.amount.text}）"))
+        if not isinstance(value, int) or not 0 <= value <= ATTACK_BOUND:
+            ctx.add(E030.at(intent.span, f"{W.intent.attack}の打点は 0〜{ATTACK_BOUND} の整数です"
+                                         f"（{intent.amount.text}）"))
             return None
         return Intent("attack", value, None)
     if intent.region is None:

@@ -15,6 +15,7 @@ import pytest
 
 import dsl.parser
 from compiler.lint import check_text
+from compiler.items import ATTACK_BOUND
 from compiler.limits import DECK_CAP_BOUND, LIMITS
 from conftest import ROOT, bundled_balance
 
@@ -217,3 +218,13 @@ def test_each_bomb_ends_reports_E048_and_exits_1(name, tmp_path):
     assert "エラー[E048]" in proc.stdout
     assert "E000" not in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("amount", [ATTACK_BOUND, ATTACK_BOUND + 1, 99999999])
+def test_an_attack_over_its_bound_is_E030_naming_the_bound(amount):
+    text = f"敵 e \"e\" {{ HP 10; 座 5; 突破ライン 10; 予兆 [ 攻撃 {amount} ] }}\n"
+    said = [(d.code, d.message) for d in check_text(text, "t.enemy").diagnostics]
+    if amount <= ATTACK_BOUND:
+        assert said == []
+    else:
+        assert said == [("E030", f"攻撃の打点は 0〜{ATTACK_BOUND} の整数です（{amount}）")]
