@@ -420,7 +420,7 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
     ``printed``: card key → link to its printable face (printing/links.py).
     Errors are OSError (the caller says what went wrong)."""
-    out.mkdir(parents=True, exist_ok=True)
+    disk.make_folder(out)
     views = _page_views(tables)  # each page phrased once, for both documents
     graph = triggers.graph_of(tables)  # built once, for the cards and the picture
     # the vocabulary page first: the index never links to a page not written yet

@@ -198,7 +198,7 @@ def _write_witnesses(folder: Path, found) -> None:
         if f.code == "W006" and f.data.get("witness"):
             by_item.setdefault(f.item, []).append(f.data["witness"])
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        disk.make_folder(folder)
     except OSError as exc:
         raise click.ClickException(f"{folder}/ を作れません（{why(exc)}）") from None
     for item, texts in by_item.items():

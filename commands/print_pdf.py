@@ -147,7 +147,7 @@ class _Print:
 
         out = self.out
         try:  # a place that cannot take the PDF is said before the long rendering, not after
-            out.parent.mkdir(parents=True, exist_ok=True)
+            disk.make_folder(out.parent)
             disk.check_target(out)
         except OSError as exc:
             raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None

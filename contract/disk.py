@@ -198,6 +198,20 @@ def read_up_to(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
+def make_folder(path) -> None:
+    """Create the folder ``path`` and its parents as needed (``mkdir -p``). Something not a
+    folder in the way — of the folder itself or of a parent — is a DiskError naming it:
+    the OS says EEXIST, "already there", which reads as the opposite of the trouble."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()),
+                       path)
+        raise DiskError(blocker, "フォルダではありません" if blocker == path
+                        else REASONS[errno.ENOTDIR], errno.ENOTDIR) from None
+
+
 def check_target(path, *, dir_fd: int | None = None) -> os.stat_result | None:
     """The target of a write as it stands (``path`` relative to the folder ``dir_fd``
     when given): None when there is none, its stat when it is a regular file; DiskError

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from contract import disk
+
 from .cards import KINDS, Card
 from .sheets import PrintOptions, html, laid_out, render_pdf
 
@@ -104,7 +106,7 @@ def write_tts(folder: Path, cards: list[Card], options: PrintOptions, name: str)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise tts.DeckError(f"{folder} はファイルです。TTS のデッキはフォルダに書きます")
-    folder.mkdir(parents=True, exist_ok=True)
+    disk.make_folder(folder)
     if not cards:
         raise tts.DeckError("TTS のデッキにするカードがありません")
     faces = face_images(cards, options)

@@ -419,3 +419,29 @@ def test_every_errno_the_designer_may_meet_has_japanese_words():
     # An errno outside the table is named, never shown in the system's English.
     assert disk.reason(OSError(errno.ENOTUNIQ, "Name not unique on network")) == \
         "OS のエラーです（ENOTUNIQ）"
+
+
+def test_make_folder_names_the_file_in_the_way_not_already_there(tmp_path):
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    disk.make_folder(tmp_path / "a" / "b")
+    disk.make_folder(tmp_path / "a" / "b")  # there already: nothing to do
+    assert (tmp_path / "a" / "b").is_dir()
+    for target, named, words in ((tmp_path / "notes.txt", "notes.txt", "フォルダではありません"),
+                                 (tmp_path / "notes.txt" / "c", "notes.txt",
+                                  "途中の名前がフォルダではありません")):
+        with pytest.raises(disk.DiskError) as caught:
+            disk.make_folder(target)
+        assert caught.value.path == str(tmp_path / named)
+        assert caught.value.strerror == words and "すでに" not in str(caught.value)
+
+
+@pytest.mark.parametrize("command, under, words", [
+    (["catalog", "--content", CONTENT, "--out"], "sub", "途中の名前がフォルダではありません"),
+    (["print", "--content", CONTENT, "--out"], "a.pdf", "フォルダではありません")])
+def test_an_output_under_a_file_says_the_file_is_no_folder(tmp_path, command, under, words):
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    result = invoke_cli(*command, str(tmp_path / "notes.txt" / under))
+    assert result.exit_code == 1, result.output
+    assert f"{tmp_path / 'notes.txt'}: {words}" in result.output
+    assert "すでにあります" not in result.output
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "x"
