@@ -40,6 +40,11 @@ SAVE_VERSION = 5
 MAX_SAVE_CHARS = 16 * 1024 * 1024
 
 
+#: The ``where`` of a SaveError about the file as a whole, and about its outermost object
+#: (any other names the field: ``state.hp``).
+WHOLE_FILE, TOP_LEVEL = "ファイル全体", "最上位"
+
+
 class SaveError(ValueError):
     """A save that cannot be loaded: not JSON, another version, or a state the rules
     could never reach (``where`` names the field)."""
@@ -80,19 +85,19 @@ def _state_literal(state: State) -> dict:
 def from_json(tables: Tables, text: str) -> Battle:
     """The saved run, checked in full; SaveError for anything a save cannot hold."""
     if not isinstance(text, str):
-        raise SaveError("(file)", "テキストではありません")
+        raise SaveError(WHOLE_FILE, "テキストではありません")
     if len(text) > MAX_SAVE_CHARS:
-        raise SaveError("(file)", f"大きすぎます（{len(text)} 文字）")
+        raise SaveError(WHOLE_FILE, f"大きすぎます（{len(text)} 文字）")
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:  # its own message is English: say where instead
-        raise SaveError("(file)", f"JSON ではありません（{exc.lineno} 行 {exc.colno} 列）") \
+        raise SaveError(WHOLE_FILE, f"JSON ではありません（{exc.lineno} 行 {exc.colno} 列）") \
             from None
     except RecursionError:
-        raise SaveError("(file)", "JSON ではありません（入れ子が深すぎます）") from None
+        raise SaveError(WHOLE_FILE, "JSON ではありません（入れ子が深すぎます）") from None
     except ValueError as exc:  # _no_constant: NaN, Infinity
-        raise SaveError("(file)", f"JSON ではありません（{exc}）") from None
-    _keys(data, "(top)", {"save_version", "state", "rng"})
+        raise SaveError(WHOLE_FILE, f"JSON ではありません（{exc}）") from None
+    _keys(data, TOP_LEVEL, {"save_version", "state", "rng"})
     if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):
         raise SaveError("save_version", f"{data['save_version']!r} は読めません"
                         f"（このランタイムは {SAVE_VERSION}）")

@@ -99,9 +99,9 @@ def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
 
 
 @pytest.mark.parametrize("text, where", [
-    ("", "(file)"), ("{", "(file)"), ("[]" , "(top)"), ("NaN", "(file)"),
+    ("", save.WHOLE_FILE), ("{", save.WHOLE_FILE), ("[]", save.TOP_LEVEL), ("NaN", save.WHOLE_FILE),
     ('{"save_version": 1, "state": {}, "rng": []}', "save_version"),
-    ("[" * 100_000 + "]" * 100_000, "(file)"),
+    ("[" * 100_000 + "]" * 100_000, save.WHOLE_FILE),
     ('{"save_version": 5, "state": {}, "rng": {"shuffle": {"seed": 0, "count": 0},'
      ' "effects": [3, [' + "1," * 624 + '99999], null], "enemy": [3, [], null]}}',
      "rng.effects.state.624"),
