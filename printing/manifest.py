@@ -69,9 +69,9 @@ SCHEMA_WORDS = {
 }
 #: The tail of every warning: what the print does instead.
 AS_FIRST = "前回の印刷はなかったものとして、全カードを追加として数えます。"
-#: Why a file in the manifest's place that is not one stops the print (it is never replaced).
-NOT_OURS = ("jibunki の印刷の控えではないので上書きしません。"
-            "ファイルを移すか、別の名前で印刷してください")
+#: What becomes of a file in the manifest's place that is not one: it is never replaced, so
+#: the print stops.
+LEFT_ALONE = "上書きしません。ファイルを移すか、別の名前で印刷してください"
 
 
 class ManifestError(Exception):
@@ -240,7 +240,7 @@ def read_previous(path) -> Previous:
     """The manifest at ``path`` from the last print, checked (see the module's docstring):
     none there → ``Previous(None)``; anything wrong → ``Previous(None, warning)``."""
     def fail(why: str, ours: bool = True) -> Previous:
-        then = AS_FIRST if ours else f"このファイルは{NOT_OURS}。"
+        then = AS_FIRST if ours else f"このファイルは{LEFT_ALONE}。"
         return Previous(None, f"前回の印刷の控え {path} を読めません: {why}。{then}", ours)
 
     try:
@@ -272,7 +272,7 @@ def write_manifest(path, manifest: dict, *, inside, previous: Previous) -> None:
     previous print's manifest — but never over a file that is not one
     (``previous.ours`` False): ManifestError then, in Japanese."""
     if not previous.ours:
-        raise ManifestError(f"{path} は{NOT_OURS}")
+        raise ManifestError(f"{path} は jibunki の印刷の控えではないので{LEFT_ALONE}")
     try:
         disk.write(path, dumps(manifest), inside=inside, replace=True)
     except disk.DiskError as exc:

@@ -162,7 +162,7 @@ def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, 
                         "2026-12-01")
     assert result.exit_code == 1
     assert f"前回の印刷の控え {kept} を読めません" in result.output
-    assert "jibunki の印刷の控えではないので上書きしません" in result.output
+    assert "このファイルは上書きしません。ファイルを移すか、別の名前で印刷してください。" in result.output
     assert "PDF を書きませんでした。" in result.output
     assert "全カードを追加として数えます" not in result.output and "印刷用 PDF:" not in result.output
     assert not out.exists()

@@ -186,7 +186,7 @@ def test_a_bad_previous_manifest_is_a_japanese_warning_and_a_first_print(tmp_pat
     previous = m.read_previous(_written(tmp_path, text))
     assert previous.manifest is None
     assert previous.warning.startswith(f"前回の印刷の控え {tmp_path}")
-    assert previous.warning.endswith(m.AS_FIRST if previous.ours else f"{m.NOT_OURS}。")
+    assert previous.warning.endswith(m.AS_FIRST if previous.ours else f"このファイルは{m.LEFT_ALONE}。")
     if words:
         assert words in previous.warning
     assert "Traceback" not in previous.warning and "Error" not in previous.warning
