@@ -670,9 +670,9 @@ def layout(battle, width: int, height: int | None, paint: _Paint, measure) -> li
             else:
                 table = better
         return parts + [table]
-    rows = len(facts)
-    while rows > 0:
-        rows -= 1
+    # Only the first pages, as many as fit — none at all when nothing fits or the hand is
+    # empty: the table then holds only what it says of the pages left out.
+    for rows in range(max(len(facts) - 1, 0), -1, -1):
         table = hand_table(battle, paint, compact=compact, detail="row", rows=rows, facts=facts,
                            width=width)
         if measure(table) <= left:

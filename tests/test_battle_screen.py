@@ -75,6 +75,19 @@ def test_a_hand_too_long_for_24_lines_says_how_many_pages_are_not_shown(tables):
     assert len(render(battle, 120, 40).splitlines()) <= 40
 
 
+@pytest.mark.parametrize("width, height", [(40, 12), (40, 23), (60, 19), (80, 16), (100, 8)])
+def test_an_empty_hand_on_a_short_terminal_is_drawn(tables, width, height):
+    # Nothing of the hand fits and there is no page to leave out: the screen is still drawn
+    # (it raised rich's NotRenderableError on the hand table it did not make).
+    battle = new_battle(tables)
+    battle.dev_set(hand=["nyuugaku"])
+    battle.play(battle.hand[0])
+    assert battle.hand == []
+    text = render(battle, width, height)
+    enemy = tables.enemies[battle.state.enemy["id"]]
+    assert enemy.name in text.splitlines()[0]
+
+
 def test_the_board_lists_a_placed_effect_with_the_plays_it_has_left(tables):
     battle = new_battle(tables)
     battle.play(uid_of(battle, "sakamichi"))
