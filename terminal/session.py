@@ -220,11 +220,15 @@ class Session:
         choice = self.battle.pending
         if choice is None:
             raise UsageError("いま選ぶものはありません")
+        count = len(choice.candidates)
         try:
-            picks = [choice.candidates[int(a) - 1] for a in args]
-        except (ValueError, IndexError):
-            raise UsageError(f"候補の番号（1〜{len(choice.candidates)}）を書いてください") \
-                from None
+            numbers = [int(a) for a in args]
+        except ValueError:
+            numbers = [0]
+        # 1-based, and only those: a 0 or a negative number would index from the end.
+        if not all(1 <= n <= count for n in numbers):
+            raise UsageError(f"候補の番号（1〜{count}）を書いてください")
+        picks = [choice.candidates[n - 1] for n in numbers]
         return Outcome(events=self._do(Choose(tuple(picks))))
 
     def cmd_undo(self, args):

@@ -54,6 +54,13 @@ def test_refusals_are_explained_not_raised(command, refusal):
     assert f"× {refusal}" in out or refusal in out
 
 
+@pytest.mark.parametrize("number", ["0", "-1", "-2", "8", "x"])
+def test_a_choice_takes_only_the_numbers_it_shows(number):
+    # 断捨離 opens a choice of 7 candidates, numbered 1〜7: 0 and below once took the last ones.
+    out = battle(f"set 歩 200\nplay 断捨離\nchoose {number}\n", "--with", "dansyari").output
+    assert "候補の番号（1〜7）を書いてください" in out
+
+
 def test_too_little_steps_is_explained_with_numbers():
     out = battle("set 歩 4\nplay 5\n", "--with", "shigoto").output
     assert "歩が足りない: 残り 4, 必要" in out
