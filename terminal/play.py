@@ -9,6 +9,9 @@ command echoed with what it did, the final screen, the outcome and a summary —
 seed and script always print the same text. ``--json`` prints the event stream as JSON
 lines instead.
 
+A battle that ends (won or lost) stays open until quit, or to the script's last line: its
+actions are refused, and a record, a save or an undo of the ending still work.
+
 The exit status says how the battle ended: EXIT_WON, EXIT_LOST, or EXIT_UNFINISHED for a
 battle left before its end (quit, or a script that runs out first); EXIT_STOPPED for a
 script stopped at a ``save`` or ``record`` that could not write its file (an existing
@@ -36,6 +39,8 @@ PROMPT_LINES = 1
 #: and what it did: a play's line, its damage, the move, the crossing), the screen giving
 #: up detail rows of the hand for them.
 MIN_NARRATION = 5
+#: Said at the keyboard when the battle ends: the session goes on until quit.
+ENDED = "戦闘は終わりました。record で例に書く、save で保存、undo で戻す、quit で終わります。"
 #: Answers that mean yes to a confirmation.
 YES = {"y", "yes", "はい", "ok"}
 
@@ -101,7 +106,9 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
         if outcome.stop:
             stopped = True
             _say(console, ["スクリプトをここで止めました（ファイルを書けなかったので）"])
-        if stopped or outcome.quit or session.battle.over:
+        # A battle that has ended still takes the lines after it: a record, a save or an
+        # undo of the ending (its actions are refused, saying the run is over).
+        if stopped or outcome.quit:
             break
     console.print(screen_for(session.battle, ascii=ascii))
     _say(console, ["── まとめ ──", _result(session), *summary(session)])
@@ -146,17 +153,21 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
         session.overwrite = lambda path: _ask_yes(keyboard, f"{path} はもうあります。上書きしますか？ [y/N] ")
     told = narration(session.opening, tables)[-MIN_NARRATION:] + ["help でコマンド一覧。"]
     _draw(console, session, told, ascii=ascii)
-    while not session.battle.over:
+    # Until quit: a battle that has ended stays on screen for a record, a save or an undo.
+    while True:
         try:
             line = keyboard.read()
         except (EOFError, KeyboardInterrupt):
             break
         if not line.strip():
             continue  # an empty line does nothing
+        over = session.battle.over
         outcome = session.run(line)
         told = [f"> {line.strip()}", *_outcome_lines(session, outcome)]
         if outcome.quit:
             break
+        if session.battle.over and not over:
+            told += [_result(session), ENDED]
         if outcome.below or (not outcome.show and len(told) > _room(console) - 1):
             _say(console, told)  # long (help): printed below, the screen scrolls
         else:
@@ -261,6 +272,6 @@ def _json_mode(session: Session, lines) -> int:
             emit(event.as_dict())
         if outcome.stop:
             return EXIT_STOPPED
-        if outcome.quit or session.battle.over:
+        if outcome.quit:
             break
     return exit_status(session)

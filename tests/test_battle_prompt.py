@@ -86,13 +86,32 @@ def test_the_enemy_stays_on_screen_after_several_actions(terminal, width, height
 
 @pytest.mark.parametrize("width, height", SIZES)
 def test_the_end_shows_a_summary_and_the_exit_status(terminal, width, height):
+    # The ended battle stays until quit: a record, a save or an undo of the ending.
     term = terminal(width, height)
     term.type("set HP 1")
     term.ready()
     term.type("end")
+    shown = term.wait(lambda s: "戦闘は終わりました" in s, "the ending")
+    assert "結果: 敗北" in shown and "record で例に書く" in shown and "EXIT=" not in shown
+    term.type("play 1")  # refused: the run is over
+    term.wait(lambda s: "このランはもう終わっています" in s, "the refusal")
+    term.type("quit")
     shown = term.wait(lambda s: "EXIT=" in s, "the end")
     assert "── まとめ ──" in shown and "結果: 敗北" in shown and "EXIT=1" in shown
     assert "失った HP" in shown
+
+
+def test_an_ending_can_be_taken_back_at_the_keyboard(terminal):
+    term = terminal()
+    term.type("set HP 1")
+    term.ready()
+    term.type("end")
+    term.wait(lambda s: "戦闘は終わりました" in s, "the ending")
+    term.type("undo")
+    term.wait(lambda s: "1 手戻しました" in s, "the undo")
+    term.type("quit")
+    shown = term.wait(lambda s: "EXIT=" in s, "the end")
+    assert "結果: 途中" in shown and "EXIT=3" in shown
 
 
 def test_quit_leaves_the_battle_unfinished(terminal):

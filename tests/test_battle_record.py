@@ -122,6 +122,20 @@ def test_exit_status_victory_defeat_unfinished():
     assert battle("", "--enemy", "nobody").exit_code == 2
 
 
+def test_the_lines_after_the_ending_still_record_and_save(tmp_path, monkeypatch):
+    # A script that wins and then records the battle as an example, and saves it: both
+    # files are written (the lines after the deciding move were dropped), the actions
+    # after it are refused, and the example it wrote passes.
+    out = in_folder(tmp_path, monkeypatch,
+                    "set 敵HP 1\nplay 6\nplay 1\nrecord win.scenario\nsave win.json\n")
+    assert out.exit_code == 0, out.output  # won
+    assert "× 「" in out.output and "このランはもう終わっています" in out.output
+    assert "例を書きました: win.scenario" in out.output and "保存しました: win.json" in out.output
+    assert (tmp_path / "win.json").is_file()
+    checked = invoke_cli("test", str(tmp_path / "win.scenario"), "--content", str(ROOT / "content"))
+    assert checked.exit_code == 0, checked.output
+
+
 def test_the_summary_names_pages_by_their_display_names():
     out = battle("set 刻 30\nplay 6\nend\n").output
     summary = out.split("── まとめ ──")[1]
