@@ -16,6 +16,7 @@ hold, that zones and pages agree — before a Battle is made, and raises ``SaveE
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import random
@@ -29,17 +30,19 @@ from .state import (COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZON
                     Faces, PageInstance, Placed, State)
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
-from contract.vocabulary import W
+from contract.vocabulary import KEYWORDS, W
 
 #: 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps,
 #: fray …); 4: one random stream per source of chance (runtime.streams), by name;
 #: 5: the counters as the run's, the marks of the turn and the stage, and the play's
 #: (State.counters, marks, play_counters) instead of one bucket per scope.
-SAVE_VERSION = 5
+SAVE_VERSION = 6
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
 
 
+#: The balance's name where a load lists what changed since the save.
+BALANCE_WORD = KEYWORDS["balance"][0]
 #: The ``where`` of a SaveError about the file as a whole, and about its outermost object
 #: (any other names the field: ``state.hp``).
 WHOLE_FILE, TOP_LEVEL = "ファイル全体", "最上位"
@@ -61,6 +64,7 @@ def to_json(battle: Battle) -> str:
         raise Refused(f"{W.pick.choice}の途中はセーブできません（選択待ちはセーブ対象外）")
     streams = battle.streams
     data = {"save_version": SAVE_VERSION, "state": _state_literal(battle.state),
+            "content": content_digests(battle.tables),
             "rng": {"shuffle": {"seed": streams.shuffle.seed, "count": streams.shuffle.count},
                     **{name: _rng_literal(getattr(streams, name)) for name in ("effects", "enemy")}}}
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -82,8 +86,71 @@ def _state_literal(state: State) -> dict:
     return data
 
 
+def content_digests(tables: Tables) -> dict:
+    """A short digest of each page and enemy and of the balance, as the rules read them
+    (where they are written left out, ``_PLACES``: a comment or a moved line changes no
+    rule): a save keeps them, so that a load can say what changed since (``read``)."""
+    def digest(item) -> str:
+        text = json.dumps(_placeless(to_literal(item)), ensure_ascii=False, sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    return tables.fact("save", "content", lambda: {
+        "pages": {key: digest(page) for key, page in sorted(tables.pages.items())},
+        "enemies": {key: digest(enemy) for key, enemy in sorted(tables.enemies.items())},
+        "balance": digest(tables.balance)})
+
+
+#: The keys of a table's literal that say where it is written, not what it does.
+_PLACES = frozenset({"source", "line"})
+
+
+def _placeless(value):
+    """A literal without its places (``_PLACES``), at every depth."""
+    if isinstance(value, dict):
+        return {k: _placeless(v) for k, v in value.items() if k not in _PLACES}
+    if isinstance(value, list):
+        return [_placeless(v) for v in value]
+    return value
+
+
+def changed_since(tables: Tables, kept: dict) -> list[str]:
+    """The names of the pages, enemies and balance whose rules differ from the digests a
+    save ``kept`` (``content_digests``): changed, new or gone — in the designer's words."""
+    now = content_digests(tables)
+    names = {"pages": lambda key: tables.pages[key].name if key in tables.pages else key,
+             "enemies": lambda key: tables.enemies[key].name if key in tables.enemies else key}
+    changed = [names[kind](key) for kind in ("pages", "enemies")
+               for key in sorted(set(now[kind]) | set(kept[kind]))
+               if now[kind].get(key) != kept[kind].get(key)]
+    return changed + ([BALANCE_WORD] if now["balance"] != kept["balance"] else [])
+
+
+def _digests(value) -> dict:
+    """A save's ``content``, checked: digests of pages and enemies by id, and the balance's."""
+    out = _keys(value, "content", {"pages", "enemies", "balance"})
+    for kind in ("pages", "enemies"):
+        table = out[kind]
+        if not isinstance(table, dict) or len(table) > 100_000 or not all(
+                isinstance(k, str) and _is_digest(v) for k, v in table.items()):
+            raise SaveError(f"content.{kind}", "ID ごとの要約（16 桁の 16 進）ではありません")
+    if not _is_digest(out["balance"]):
+        raise SaveError("content.balance", "要約（16 桁の 16 進）ではありません")
+    return out
+
+
+def _is_digest(value) -> bool:
+    return isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+
+
 def from_json(tables: Tables, text: str) -> Battle:
     """The saved run, checked in full; SaveError for anything a save cannot hold."""
+    return read(tables, text)[0]
+
+
+def read(tables: Tables, text: str) -> tuple[Battle, list[str]]:
+    """The saved run, checked in full (SaveError for anything a save cannot hold), and what
+    of the content changed since it was saved (``changed_since``): the run goes on under
+    the tables as they are now."""
     if not isinstance(text, str):
         raise SaveError(WHOLE_FILE, "テキストではありません")
     if len(text) > MAX_SAVE_CHARS:
@@ -97,13 +164,14 @@ def from_json(tables: Tables, text: str) -> Battle:
         raise SaveError(WHOLE_FILE, "JSON ではありません（入れ子が深すぎます）") from None
     except ValueError as exc:  # _no_constant: NaN, Infinity
         raise SaveError(WHOLE_FILE, f"JSON ではありません（{exc}）") from None
-    _keys(data, TOP_LEVEL, {"save_version", "state", "rng"})
+    _keys(data, TOP_LEVEL, {"save_version", "state", "rng", "content"})
     if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):
         raise SaveError("save_version", f"{data['save_version']!r} は読めません"
                         f"（このランタイムは {SAVE_VERSION}）")
+    kept = _digests(data["content"])
     streams = _streams(data["rng"])
     state = _State(tables).check(data["state"])
-    return Battle(tables, state, streams)
+    return Battle(tables, state, streams), changed_since(tables, kept)
 
 
 def _page(page: dict) -> PageInstance:

@@ -32,7 +32,7 @@ from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
-from runtime.save import MAX_SAVE_CHARS, SaveError, from_json, to_json
+from runtime.save import MAX_SAVE_CHARS, SaveError, from_json, read as read_save, to_json
 from contract.vocabulary import W
 
 from . import lookup, record
@@ -283,12 +283,16 @@ class Session:
         except UnicodeDecodeError:
             raise UsageError(f"{path} を読めません: UTF-8 のテキストではありません") from None
         try:
-            from_json(self.tables, text)
+            _, changed = read_save(self.tables, text)
         except SaveError as exc:
             raise UsageError(f"{path}: {exc}") from None
         self.origin, self.history = text, []
         self.battle = self._fresh()
-        return Outcome(notes=[f"読み込みました: {path}（undo はここまで）"])
+        notes = [f"読み込みました: {path}（undo はここまで）"]
+        if changed:
+            notes.append(f"セーブの後にコンテンツが変わっています: {'、'.join(changed)}"
+                         "（いまの表で続けます。セーブに入っている値はセーブのときのままです）")
+        return Outcome(notes=notes)
 
     def cmd_record(self, args):
         """record FILE: the session so far as a 例 (a .scenario file) that jibunki test

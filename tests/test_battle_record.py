@@ -198,3 +198,26 @@ def test_a_recording_replays_exactly_under_jibunki_test_or_is_refused(tmp_path, 
     result = CliRunner().invoke(main, ["test", str(tmp_path), "--content", str(ROOT / "content")])
     assert result.exit_code == 0, result.output
     assert f"成功 {sum(written.values())}、失敗 0" in result.output
+
+
+def test_a_load_names_what_the_content_changed_since_the_save(tmp_path, monkeypatch):
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    monkeypatch.chdir(tmp_path)
+    saved = battle("play 1\nsave g.json\n", "--content", str(content))
+    assert "保存しました: g.json" in saved.output
+    page = content / "pages" / "壮年期.page"
+    page.write_text("# a comment moves every line and changes no rule\n"
+                    + page.read_text(encoding="utf-8"), encoding="utf-8")
+    same = battle("load g.json\n", "--content", str(content)).output
+    assert "読み込みました: g.json" in same and "変わっています" not in same
+    page.write_text(page.read_text(encoding="utf-8").replace("  銘 48\n", "  銘 70\n", 1),
+                    encoding="utf-8")
+    enemy = content / "enemies" / "日々.enemy"
+    enemy.write_text(enemy.read_text(encoding="utf-8").replace("  HP 110\n", "  HP 50\n", 1)
+                     + "\n# a comment changes no rule\n", encoding="utf-8")
+    loaded = battle("load g.json\n", "--content", str(content)).output.replace("\n", "")
+    assert "読み込みました: g.json" in loaded  # (a transcript is 100 columns wide)
+    assert "セーブの後にコンテンツが変わっています: 転職、歯車塔の番人（いまの表で続けます" in loaded

@@ -98,17 +98,26 @@ def test_a_hostile_save_is_refused_with_a_message_or_loads_a_playable_state(
     play_on(battle, seed)
 
 
+#: The opening of a save of this version, with the content's digests: what the rng cases
+#: below need to be read as far as their rng.
+HEAD = ('{"save_version": %d, "content": %s, ' % (save.SAVE_VERSION,
+                                                   json.dumps(save.content_digests(TABLES))))
+
+
 @pytest.mark.parametrize("text, where", [
     ("", save.WHOLE_FILE), ("{", save.WHOLE_FILE), ("[]", save.TOP_LEVEL), ("NaN", save.WHOLE_FILE),
-    ('{"save_version": 1, "state": {}, "rng": []}', "save_version"),
+    ('{"save_version": 1, "state": {}, "rng": [], "content": {}}', "save_version"),
     ("[" * 100_000 + "]" * 100_000, save.WHOLE_FILE),
-    ('{"save_version": 5, "state": {}, "rng": {"shuffle": {"seed": 0, "count": 0},'
+    (HEAD + '"state": {}, "rng": {"shuffle": {"seed": 0, "count": 0},'
      ' "effects": [3, [' + "1," * 624 + '99999], null], "enemy": [3, [], null]}}',
      "rng.effects.state.624"),
-    ('{"save_version": 5, "state": {}, "rng": {"shuffle": {"seed": true, "count": 0},'
+    (HEAD + '"state": {}, "rng": {"shuffle": {"seed": true, "count": 0},'
      ' "effects": [3, [], null], "enemy": [3, [], null]}}', "rng.shuffle.seed"),
-    ('{"save_version": 5, "state": {}, "rng": [3, [' + "1," * 624 + '0], null]}', "rng"),
-    ('{"save_version": 5, "state": {}, "rng": {"shuffle": [3, [], null]}}', "rng"),
+    (HEAD + '"state": {}, "rng": [3, [' + "1," * 624 + '0], null]}', "rng"),
+    (HEAD + '"state": {}, "rng": {"shuffle": [3, [], null]}}', "rng"),
+    ('{"save_version": %d, "state": {}, "rng": {}, "content": {"pages": [], "enemies": {},'
+     ' "balance": "0"}}' % save.SAVE_VERSION, "content.pages"),
+    ('{"save_version": %d, "state": {}, "rng": {}}' % save.SAVE_VERSION, save.TOP_LEVEL),
 ])
 def test_malformed_saves_name_the_place(text, where):
     with pytest.raises(save.SaveError) as err:
@@ -167,7 +176,7 @@ def test_every_valid_save_loads_as_it_was():
 
 
 def test_counters_are_saved_as_the_runs_with_the_marks_of_turn_and_stage():
-    """SAVE_VERSION 5: the run's counters, a mark per turn and stage, the play's own."""
+    """Since SAVE_VERSION 5: the run's counters, a mark per turn and stage, the play's own."""
     data = json.loads(SAVES[2])["state"]
     assert set(data["marks"]) <= {"turn", "stage"}
     battle = save.from_json(TABLES, SAVES[2])
