@@ -347,6 +347,10 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
 # ------------------------------------------------------------------- balance
 
 
+#: Pairs of balance keys whose first may not exceed its second.
+BALANCE_AT_MOST = (("start_hp", "max_hp"),)
+
+
 def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
     """The checked balance: every key of the vocabulary (defaults filled) and the reward."""
     before = len(ctx.diags)
@@ -368,6 +372,14 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
     for key in vocab.BALANCE_KEYS:
         if key.default is not None and key.code not in seen:
             values[key.code] = float(key.default) if key.type == "float" else key.default
+    for low, high in BALANCE_AT_MOST:
+        if low in seen and high in values and values.get(low, 0) > values[high]:
+            words = {k.code: k.ja for k in vocab.BALANCE_KEYS}
+            ctx.add(E030.at(seen[low].value.span,
+                            f"{words[low]}は{words[high]}（{values[high]}）以下です"
+                            f"（{values[low]}）",
+                            hint=f"{W.variable.hp}は{words[high]}を超えられません"
+                                 f"（{words[low]}を下げるか、{words[high]}を上げます）"))
     missing = [k.ja for k in vocab.BALANCE_KEYS if k.code not in seen and k.required]
     if missing:
         ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",

@@ -228,3 +228,13 @@ def test_an_attack_over_its_bound_is_E030_naming_the_bound(amount):
         assert said == []
     else:
         assert said == [("E030", f"攻撃の打点は 0〜{ATTACK_BOUND} の整数です（{amount}）")]
+
+
+@pytest.mark.parametrize("start, said", [(200, False), (201, True)])
+def test_a_start_hp_over_the_max_hp_is_E030_at_the_start_hp(start, said):
+    # 最大HP 200 in the bundled balance: a run may not begin above it.
+    text = BALANCE.replace("初期HP 200", f"初期HP {start}")
+    assert text != BALANCE or start == 200
+    found_ = [(d.code, d.span.line, d.message) for d in check_text(text, "t.balance").diagnostics]
+    line = text[:text.index("初期HP")].count("\n") + 1
+    assert found_ == ([("E030", line, f"初期HPは最大HP（200）以下です（{start}）")] if said else [])
