@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
-                             FiniteFloatRange, why)
+                             FiniteFloatRange, use_color, why)
 
 #: The print's file name: the catalog beside generated/print links its cards into it.
 DEFAULT_NAME = "自分紀.pdf"
@@ -108,6 +108,50 @@ def print_cmd(content: Path, journey: bool, out: Path | None, paper: str, crop: 
     watch_loop(content, 150, report)
 
 
+#: The card keys whose item's source the tables keep: key prefix → the table it is in.
+_LOCATED = {"page": "pages", "enemy": "enemies"}
+
+
+def _overflow_span(card, compiled, content: Path):
+    """Where the item of ``card`` is written (a dsl Span on its フレーバー line when it has
+    one, else on its first line, its path as the compilation shows it), or None for a card
+    of no item with a source (the journey's cards, the summary)."""
+    from dsl.diagnostics import Span
+
+    kind, _, ident = card.key.partition("/")
+    table = compiled.tables.get(_LOCATED.get(kind, ""), {}).get(_LOCATED.get(kind, ""), {})
+    source = table.get(ident, {}).get("source") if isinstance(table, dict) else None
+    if not source:
+        return None
+    lines = source["text"].split("\n")
+    at = next((i for i, line in enumerate(lines) if line.lstrip().startswith("フレーバー")), 0)
+    text = lines[at]
+    col = len(text) - len(text.lstrip()) + 1
+    # A table's source path is relative to the content folder's parent (compiler.build).
+    written = (content.resolve().parent / source["path"]).resolve()
+    path = next((shown for shown in compiled.sources if Path(shown).resolve() == written),
+                source["path"])
+    return Span(path, source["line"] + at, col, source["line"] + at, len(text) + 1)
+
+
+def _say_overflow(exc, compiled, content: Path) -> None:
+    """Each card whose words do not fit (sheets.CardOverflow): an E074 at its item, with the
+    source line, when the item's place is known; else one line naming the card."""
+    from compiler.codes import E074
+    from dsl.diagnostics import render
+
+    color = use_color(sys.stderr)
+    for card in exc.cards:
+        words = (f"札「{card.title}」（{card.key}）の文が、最小の大きさ {exc.smallest} pt でも"
+                 "枠に収まりません")
+        span = _overflow_span(card, compiled, content)
+        if span is None:
+            click.echo(f"エラー[E074]: {words}。文を短くしてください。", err=True)
+            continue
+        click.echo(render(E074.at(span, words), compiled.sources, color=color), err=True)
+        click.echo(err=True)
+
+
 @dataclass(frozen=True)
 class _Print:
     """One print of a content's cards (the pages and enemies, or the draft 17 set) to
@@ -171,8 +215,7 @@ class _Print:
         try:
             pdf = render_pdf(cards, options)
         except CardOverflow as exc:
-            for line in str(exc).splitlines():
-                click.echo(f"エラー: {line}", err=True)
+            _say_overflow(exc, compiled, self.content)
             click.echo("PDF を書きませんでした。", err=True)
             sys.exit(EXIT_CONTENT)
         try:

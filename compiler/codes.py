@@ -137,6 +137,9 @@ E073 = _define("E073", ERROR, f"{W.balance.reference}がはじめのデッキに
     message="ページ「{page}」ははじめのデッキ（{deck}）にありません",
     hint=f"{W.balance.reference}は、はじめのデッキの1枚を各ページと入れ替えて測るためのページです。"
          "はじめのデッキのページを書いてください: {pages}")
+#: Found by ``jibunki print`` (its layout), not by lint: the text is valid, the card too small.
+E074 = _define("E074", ERROR, "札に収まらない文",
+    hint="フレーバーや面の文を短くしてください（印刷は文字を最小の大きさまで小さくして収めます）")
 # warnings
 W001 = _define("W001", WARNING, "定義されるが現在は参照されない（○の）スコープ",
     message="{label} は定義されていますが、現在は参照しない設計です（○）",
@@ -154,6 +157,7 @@ W005 = _define("W005", WARNING, f"{W.operation.generate}の候補が1枚もな�
     message=f"この絞り込みに合うページが1枚もないので、{W.operation.generate}しても何も起きません",
     hint=f"{W.operation.generate}は絞り込み（出自・{W.variable.year}の範囲・ページ指定）に合うページから選びます。"
          "範囲を広げるか、合うページを書いてください")
+
 
 # interaction analysis (analysis/: the trigger graph of the whole content)
 W006 = _define("W006", WARNING, "終わりのない作用の連鎖",

@@ -35,6 +35,7 @@ class CardOverflow(Exception):
             f"札 {card.key}「{card.title}」の文字が、最小の大きさ {SIZES[-1]} pt でも枠に"
             "収まりません。文を短くしてください。" for card in cards))
         self.cards = cards
+        self.smallest = SIZES[-1]
 
 
 @dataclass(frozen=True)

@@ -167,3 +167,24 @@ def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, 
     assert "全カードを追加として数えます" not in result.output and "印刷用 PDF:" not in result.output
     assert not out.exists()
     assert kept.is_dir() if beside == "folder" else kept.read_text(encoding="utf-8") == beside
+
+
+@pytest.mark.slow
+def test_a_card_whose_words_do_not_fit_is_E074_at_its_flavour_line(tmp_path):
+    content = small_content(tmp_path / "content")
+    page = content / "pages" / "幼少期.page"
+    text = page.read_text(encoding="utf-8")
+    long = "フレーバー \"" + "長い文。" * 750 + "\""
+    edited = text.replace("フレーバー \"最初の一年は、誰も覚えていない。\"", long, 1)
+    assert edited != text
+    page.write_text(edited, encoding="utf-8")
+    line = edited[:edited.index(long)].count("\n") + 1
+    out = tmp_path / "print" / "札.pdf"
+    result = invoke_cli("print", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 1
+    assert (f"{page}:{line}:3: エラー[E074]: 札「産声」（page/hatsu_koe）の文が、"
+            "最小の大きさ 6.5 pt でも枠に収まりません") in result.output
+    assert f"{line} |   フレーバー \"長い文。" in result.output and "^^^" in result.output
+    assert "ヒント: フレーバーや面の文を短くしてください" in result.output
+    assert "PDF を書きませんでした。" in result.output and not out.exists()
+    assert "エラー[E" not in result.output.replace("エラー[E074]", "")  # the content compiles
