@@ -349,8 +349,12 @@ class Session:
 
 
 def _path(args: list[str], what: str) -> Path:
+    example = f"{what} battle.{'scenario' if what == 'record' else 'json'}"
     if not args:
-        raise UsageError(f"ファイルを書いてください（例: {what} battle.{'scenario' if what == 'record' else 'json'}）")
+        raise UsageError(f"ファイルを書いてください（例: {example}）")
+    if len(args) > 1:  # a name with a space, unquoted: never half of it
+        raise UsageError(f"ファイルは 1 つだけ書きます（{len(args)} 語あります）。空白を含む名前は"
+                         f"引用符で囲みます（例: {what} \"{' '.join(args)}\"）")
     return Path(args[0]).expanduser()
 
 

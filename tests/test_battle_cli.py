@@ -44,6 +44,9 @@ def test_every_command_and_its_aliases_are_understood():
     ("pen 2 過去", "過去面はペン強化なしです"),  # 産声: a written face with no pen upgrade
     ("pen 2 横", "面を 未来 か 過去 で書いてください"),
     ("choose 1", "いま選ぶものはありません"),
+    ("save 日本語 パス.json", "ファイルは 1 つだけ書きます（2 語あります）。空白を含む名前は"),
+    ("record a.scenario extra", "ファイルは 1 つだけ書きます（2 語あります）"),
+    ("load a b c", "ファイルは 1 つだけ書きます（3 語あります）"),
     ("undo", "取り消す操作がありません"),
     ("set mp 3", "set 項目 数 と書きます（項目: HP / 歩 / 防御"),
     ("fly", "「fly」というコマンドはありません"),
