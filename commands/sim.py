@@ -80,7 +80,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if not names or len(set(names)) != len(names):
         raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
     workers = lab_workers(workers, backend, address)
-    compiled = compiled_content(content)
+    compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     tables = from_dicts(compiled.tables)
     known("敵", enemies, tables.enemies)
     known("ページ", pages, tables.pages)

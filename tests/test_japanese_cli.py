@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from conftest import ROOT
+from conftest import ROOT, invoke_cli
 from english import english_sentences
 from terminal import click_ja
 
@@ -391,3 +391,17 @@ def test_the_program_speaks_japanese_in_any_locale(args, code, locale):
     assert done.returncode == code, done.stderr
     japanese_only(done.stdout + done.stderr)
     assert "使い方: jibunki" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command, refusal", [
+    (["sim"], "コンテンツにエラーがあるので測れません。"),
+    (["journey", "report"], "コンテンツにエラーがあるので測れません。"),
+    (["print"], "コンテンツにエラーがあるので PDF を書きませんでした。"),
+])
+def test_a_command_refused_for_content_errors_says_what_it_did_not_do(tmp_path, command,
+                                                                     refusal):
+    # An empty folder: no balance, no starting deck — every command says what it did not do,
+    # not another command's words ("表を書きませんでした" is compile's).
+    result = invoke_cli(*command, "--content", str(tmp_path))
+    assert result.exit_code == 1
+    assert refusal in result.output and "表を書きませんでした" not in result.output
