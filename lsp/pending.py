@@ -68,7 +68,7 @@ class Pending:
         try:
             self.check(uri)
         except Exception:  # a bug in a check must not stop the later ones
-            logger.exception("the check of %s failed", uri)
+            logger.exception("%s の検査が失敗しました", uri)
         finally:
             # edits that queued up while it ran arrive within ``delay`` of its end: merged
             try:

@@ -166,14 +166,14 @@ def read_frames(stream) -> Iterator[Frame]:
             if not line.endswith(b"\n"):
                 carry = text[-len(b"content-length:"):]
             elif line.strip():
-                yield Frame(None, f"not a header: {line[:40]!r}")
+                yield Frame(None, f"ヘッダーではありません: {line[:40]!r}")
             continue
         carry = b""
         headers, problem = {}, ""
         while line.strip():
             header = _header(line)
             if _resync(lines, line) or header is None:
-                problem = f"not a header: {line[:40]!r}"
+                problem = f"ヘッダーではありません: {line[:40]!r}"
                 break
             headers[header[0].lower()] = header[1]
             line = lines.line()
@@ -181,10 +181,10 @@ def read_frames(stream) -> Iterator[Frame]:
                 return
         length = headers.get(b"content-length")
         if not problem and (length is None or _LENGTH.match(length) is None):
-            problem = f"unreadable Content-Length: {length!r}"
+            problem = f"Content-Length が読めません: {length!r}"
         elif not problem and int(length) > MAX_MESSAGE_BYTES:
             # never read: the bytes that follow are scanned for the next header instead
-            problem = f"Content-Length {int(length)} over {MAX_MESSAGE_BYTES}"
+            problem = f"Content-Length {int(length)} は上限 {MAX_MESSAGE_BYTES} を超えています"
         if problem:
             yield Frame(None, problem)
             continue
@@ -205,7 +205,7 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
             for frame in read_frames(stream):
                 asyncio.run_coroutine_threadsafe(frames.put(frame), loop).result()
         except Exception:  # the loop is closed (exit), or the stream broke
-            logger.exception("reading the client's messages stopped")
+            logger.exception("クライアントのメッセージを読めなくなりました")
         finally:
             try:
                 asyncio.run_coroutine_threadsafe(frames.put(None), loop)
@@ -219,7 +219,7 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
             protocol.exit_code = 0 if protocol.shut_down else 1
             break
         if frame.body is None:
-            logger.warning("skipped a frame: %s", frame.problem)
+            logger.warning("フレームを読み飛ばしました: %s", frame.problem)
             continue
         # timers (lsp.pending's checks) run when no frame waits: a check never runs on a
         # text that a change already read from the client has made obsolete
@@ -239,6 +239,16 @@ REFUSALS = {
 }
 
 
+def _parse_problem(exc: Exception) -> str:
+    """Where a body stops being JSON, in Japanese (the json module's words are English)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.lineno} 行 {exc.colno} 列"
+    if isinstance(exc, RecursionError):
+        return "入れ子が深すぎます"
+    return "UTF-8 のテキストではありません" if isinstance(exc, UnicodeDecodeError) else \
+        "JSON として読めません"
+
+
 def _valid_id(value) -> bool:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
@@ -250,15 +260,15 @@ def _response(data: dict) -> bool:
 #: The rules of a JSON-RPC message, in the order they are checked: what is wrong when the
 #: test finds it (the first one found is the answer's −32600 message).
 MESSAGE_RULES = (
-    ("not an object", lambda data: not isinstance(data, dict)),
-    ("jsonrpc is not 2.0", lambda data: data.get("jsonrpc") != "2.0"),
-    ("id is neither a number nor a string",
+    ("オブジェクトではありません", lambda data: not isinstance(data, dict)),
+    ("jsonrpc が 2.0 ではありません", lambda data: data.get("jsonrpc") != "2.0"),
+    ("id が数でも文字列でもありません",
      lambda data: "id" in data and not _valid_id(data["id"])),
-    ("method is not a string",
+    ("method が文字列ではありません",
      lambda data: "method" in data and not isinstance(data["method"], str)),
-    ("params is neither an object nor an array",
+    ("params がオブジェクトでも配列でもありません",
      lambda data: data.get("params") is not None and not isinstance(data["params"], (dict, list))),
-    ("neither a method nor a response", lambda data: "method" not in data and not _response(data)),
+    ("method も応答もありません", lambda data: "method" not in data and not _response(data)),
 )
 
 
@@ -279,7 +289,7 @@ class JibunkiProtocol(LanguageServerProtocol):
     def refuse(self, msg_id, reason: str, detail: str = "") -> None:
         """Answer ``msg_id`` (None: id null) with the error of REFUSALS[reason]."""
         code, message = REFUSALS[reason]
-        logger.warning("refused a message (%s): %s", message, detail)
+        logger.warning("メッセージを断りました（%s）: %s", message, detail)
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {
             "code": code, "message": f"{message}: {detail}" if detail else message}})
 
@@ -288,7 +298,7 @@ class JibunkiProtocol(LanguageServerProtocol):
         try:
             data = json.loads(body)
         except (ValueError, RecursionError) as exc:
-            return self.refuse(None, "parse", str(exc)[:200])
+            return self.refuse(None, "parse", _parse_problem(exc))
         flaw = _flaw(data)
         msg_id = data.get("id") if isinstance(data, dict) else None
         is_request = isinstance(data, dict) and "method" in data and _valid_id(msg_id)
@@ -301,7 +311,7 @@ class JibunkiProtocol(LanguageServerProtocol):
                 if is_request:
                     self.refuse(msg_id, state, method)
                 else:
-                    logger.warning("dropped the notification %r (%s)", method, state)
+                    logger.warning("通知 %r を捨てました（%s）", method, state)
                 return
             if method == types.EXIT:
                 self.exit_code = 0 if self.shut_down else 1
@@ -311,7 +321,7 @@ class JibunkiProtocol(LanguageServerProtocol):
         except Exception as exc:
             if is_request:
                 return self.refuse(msg_id, "params", f"{method}: {exc}"[:500])
-            logger.warning("dropped the message %r: its params do not fit (%s)", method, exc)
+            logger.warning("メッセージ %r を捨てました: 引数が形に合いません（%s）", method, exc)
             return
         if method == types.INITIALIZE:
             self.initialized = True
@@ -352,7 +362,7 @@ class JibunkiProtocol(LanguageServerProtocol):
         """A change of a document that is not open is logged and ignored (pygls would
         raise a KeyError)."""
         if not self.is_open(params.text_document.uri):
-            logger.warning("didChange of a document that is not open: %s",
+            logger.warning("開いていない文書の didChange です: %s",
                            params.text_document.uri)
             self._server.window_log_message(types.LogMessageParams(
                 types.MessageType.Warning,
@@ -378,5 +388,5 @@ def run(server, stdin, stdout) -> int:
     try:
         asyncio.run(serve(protocol, stdin))
     except (BrokenPipeError, KeyboardInterrupt):
-        logger.error("the connection to the client is lost")
+        logger.error("クライアントとの接続が切れました")
     return protocol.exit_code if protocol.exit_code is not None else 1

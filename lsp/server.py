@@ -205,7 +205,7 @@ class JibunkiServer(LanguageServer):
             try:
                 row, why = await lab_lens.run_page(result.tables, page)
             except Exception as exc:  # a bug of the server's side: said, never a traceback
-                logger.exception("the lab of %s failed", page)
+                logger.exception("%s の実験室が失敗しました", page)
                 row, why = None, f"jibunki の内部エラー: {exc}"
             run = lab_lens.Run("done", digest, row=row) if row is not None \
                 else lab_lens.Run("blocked", digest, message=why)

@@ -608,3 +608,25 @@ def test_a_completion_after_fast_typing_in_a_large_folder_is_answered_promptly(t
                              and m["params"].get("version") == 121, 60)
         checks = len(_publishes(wire, uri)) - before
         assert checks <= 12, f"{checks} checks for 120 keys"
+
+
+def test_what_is_wrong_with_a_message_is_said_in_japanese():
+    # The error answers and the log lines an editor shows (Python's json words are English).
+    import io
+    import json
+    import re
+
+    from lsp import protocol
+
+    japanese = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    for body in (b"{bad}", b"[" * 100_000, b"\xff\xfe", b'{"a": 1,}'):
+        try:
+            json.loads(body)
+        except (ValueError, RecursionError) as exc:
+            said = protocol._parse_problem(exc)
+        assert japanese.search(said) and "Expecting" not in said, said
+    assert all(japanese.search(flaw) for flaw, _ in protocol.MESSAGE_RULES)
+    stream = io.BytesIO(b"garbage\r\nContent-Length: 99999999999\r\n\r\n"
+                        b"Content-Length: x\r\n\r\n")
+    problems = [f.problem for f in protocol.read_frames(stream) if f.body is None]
+    assert len(problems) == 3 and all(japanese.search(p) for p in problems), problems
