@@ -33,10 +33,15 @@ def _date(value: str | None) -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         try:
-            moment = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
-        except (ValueError, OverflowError, OSError):
+            seconds = int(epoch)
+        except ValueError:
             raise click.UsageError(f"SOURCE_DATE_EPOCH={epoch}: 秒数（整数）ではありません") \
                 from None
+        try:
+            moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            raise click.UsageError(f"SOURCE_DATE_EPOCH={epoch}: 秒数が大きすぎて日付にできません"
+                                   "（9999 年まで）") from None
         return moment.date().isoformat()
     return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
 

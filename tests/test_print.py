@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import click
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -363,6 +364,11 @@ def test_the_stamped_date_is_the_option_else_source_date_epoch(monkeypatch):
     assert _date("2026-12-01") == "2026-12-01"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     assert _date(None) == "1970-01-01"
+    for epoch, says in (("soon", "秒数（整数）ではありません"),
+                        ("99999999999999999", "秒数が大きすぎて日付にできません（9999 年まで）")):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+        with pytest.raises(click.UsageError, match=re.escape(f"SOURCE_DATE_EPOCH={epoch}: {says}")):
+            _date(None)
 
 
 def test_content_with_errors_prints_them_and_writes_nothing(content, tmp_path):
