@@ -190,13 +190,17 @@ def _say_findings(found, content) -> None:
 
 def _write_witnesses(folder: Path, found) -> None:
     """Each W006's witness, gathered by item, as ``<item>.witness.scenario`` in ``folder``
-    (made when missing; a file is written whole, never outside the folder)."""
+    (made when missing and there is a witness to write; a file is written whole, never
+    outside the folder)."""
     from contract import disk
 
     by_item: dict[str, list[str]] = {}
     for f in found:
         if f.code == "W006" and f.data.get("witness"):
             by_item.setdefault(f.item, []).append(f.data["witness"])
+    if not by_item:  # nothing to write: the folder is neither made nor asked for
+        click.echo("書く証拠の例はありません（終わりのない連鎖は見つかりませんでした）。", err=True)
+        return
     try:
         disk.make_folder(folder)
     except OSError as exc:
@@ -208,5 +212,3 @@ def _write_witnesses(folder: Path, found) -> None:
         except OSError as exc:
             raise click.ClickException(f"{path} を書けません（{why(exc)}）") from None
         click.echo(f"証拠の例を書きました: {path}", err=True)
-    if not by_item:
-        click.echo("書く証拠の例はありません（終わりのない連鎖は見つかりませんでした）。", err=True)

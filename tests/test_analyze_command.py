@@ -73,6 +73,15 @@ def test_witnesses_are_written_one_file_per_item_into_a_new_folder(looping, tmp_
     assert (out / "kaeri.witness.scenario").read_text(encoding="utf-8").startswith('例 "kaeri')
 
 
+def test_no_witness_to_write_makes_no_folder_and_is_no_error(content, tmp_path):
+    # The bundled content has no endless chain: the folder, here under a file, is never made.
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    result = invoke_cli("analyze", "--content", str(content), "--witness",
+                        str(tmp_path / "notes.txt" / "w"))
+    assert result.exit_code == 0, result.output
+    assert "書く証拠の例はありません" in result.output and "作れません" not in result.output
+
+
 def test_a_witness_is_never_written_through_a_link_out_of_the_folder(looping, tmp_path):
     out = tmp_path / "witness"
     out.mkdir()
