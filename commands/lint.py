@@ -146,5 +146,7 @@ def explain(code: str) -> None:
     text = explanation(code)
     if text is None:
         known = ", ".join(sorted(CODES))
-        raise click.UsageError(f"{code} という診断コードはありません。あるのは: {known}")
+        # bytes of the command line that are not UTF-8 arrive as surrogates: shown as "�"
+        shown = code.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise click.UsageError(f"{shown} という診断コードはありません。あるのは: {known}")
     click.echo(text.rstrip())

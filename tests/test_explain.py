@@ -162,3 +162,11 @@ def test_cli_explain_unknown_code_is_a_usage_error():
     result = CliRunner().invoke(main, ["explain", "E999"])
     assert result.exit_code == 2
     assert "E999" in result.output
+
+
+def test_cli_explain_of_bytes_that_are_not_utf8_shows_them_replaced():
+    # A command line's non-UTF-8 bytes arrive as surrogates, which printed as "\udcff".
+    result = CliRunner().invoke(main, ["explain", b"E\xff".decode("utf-8", "surrogateescape")])
+    assert result.exit_code == 2
+    assert "E\ufffd という診断コードはありません" in result.output
+    assert "\\udcff" not in result.output
