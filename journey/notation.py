@@ -124,6 +124,9 @@ def parse(state: State, text: str) -> tuple:
     same_verb = [lab for lab in known if lab.split()[0] == words[0]][:6]
     if same_verb:
         raise JourneyError(f"いまはできない行動です: 「{text.strip()}」。できるのは例えば: {' / '.join(same_verb)}")
+    if words[0] in VERB_ALIASES:  # a verb of the game, of another moment than this one
+        raise JourneyError(f"いまは {words[0]} はできません: 「{text.strip()}」。"
+                           f"いまできるのは: {'、'.join(verbs)}（help で書き方を表示）")
     raise JourneyError(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
                        "（help で書き方を表示）")
 

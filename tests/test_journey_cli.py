@@ -71,9 +71,12 @@ def test_a_won_game_exits_zero():
 
 
 def test_bad_lines_are_refused_with_their_line_number_and_the_script_goes_on():
-    out = journey("bogus\nplay 白1\nplay 赤9\nplay 白2\n").output
+    out = journey("bogus\nループ 捨て札\nplay 白1\nplay 赤9\nplay 白2\n").output
     assert "× 知らない行動です: 「bogus」。いまできるのは: item、play（help で書き方を表示）（1 行目）" in out
-    assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（2 行目）" in out
+    # a verb of the game at another moment is no unknown verb
+    assert ("× いまは mill はできません: 「ループ 捨て札」。いまできるのは: item、play"
+            "（help で書き方を表示）（2 行目）") in out
+    assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（3 行目）" in out
     assert "× 「赤9」というカードはありません" in out
     assert "白2 をプレイ" in out  # the line after them was played
 
