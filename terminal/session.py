@@ -239,6 +239,8 @@ class Session:
         kept = self.history[:-1]
         self.history = []
         self.battle = self._fresh()
+        # log: what the action now last did (the start's events when none is left)
+        self.last_events = list(self.battle.log)
         for action in kept:
             self._do(action)
         return Outcome(notes=[f"1 手戻しました（{len(kept)} 手を再生）"])
@@ -288,6 +290,7 @@ class Session:
             raise UsageError(f"{path}: {exc}") from None
         self.origin, self.history = text, []
         self.battle = self._fresh()
+        self.last_events = list(self.battle.log)  # log: nothing of before the load
         notes = [f"読み込みました: {path}（undo はここまで）"]
         if changed:
             notes.append(f"セーブの後にコンテンツが変わっています: {'、'.join(changed)}"

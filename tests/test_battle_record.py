@@ -221,3 +221,12 @@ def test_a_load_names_what_the_content_changed_since_the_save(tmp_path, monkeypa
     loaded = battle("load g.json\n", "--content", str(content)).output.replace("\n", "")
     assert "読み込みました: g.json" in loaded  # (a transcript is 100 columns wide)
     assert "セーブの後にコンテンツが変わっています: 転職、歯車塔の番人（いまの表で続けます" in loaded
+
+
+def test_log_after_an_undo_or_a_load_tells_no_undone_action(tmp_path, monkeypatch):
+    # Undone back to the start, log is the start's; after a load, nothing of before it.
+    undone = battle("play 1\nundo\nlog\n").output
+    told = undone[undone.rindex("> log"):]
+    assert "をプレイ" not in told and "ドロー" in told
+    loaded = in_folder(tmp_path, monkeypatch, "save s.json\nplay 1\nload s.json\nlog\n").output
+    assert "をプレイ" not in loaded[loaded.rindex("> log"):]
