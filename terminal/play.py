@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import unicodedata
 
 from .narrate import Kept, lines as narrate
 from .record import dev_line, summary
@@ -169,7 +170,9 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
         if session.battle.over and not over:
             told += [_result(session), ENDED]
         if outcome.below or (not outcome.show and len(told) > _room(console) - 1):
-            _say(console, told)  # long (help): printed below, the screen scrolls
+            # long (help): printed below, the screen scrolls; the command typed is still on
+            # screen just above, so it is not echoed again
+            _say(console, told[1:])
         else:
             _draw(console, session, told, ascii=ascii)
     _say(console, ["── まとめ ──", _result(session), *summary(session)])
@@ -201,13 +204,43 @@ def _draw(console, session: Session, told: list[str], *, ascii: bool) -> None:
     drawn = captured.get().rstrip("\n").split("\n")
     budget = max(want, height - PROMPT_LINES - len(drawn))
     shown = fit_narration(told, budget)
-    room = height - PROMPT_LINES - len(shown)
+    # A line wider than the terminal takes more than one row: the narration gives way,
+    # its first lines first, until the screen's top line and the notice below it fit.
+    while shown and height - PROMPT_LINES - _rows(shown, width) < 2:
+        shown = shown[1:]
+    room = height - PROMPT_LINES - _rows(shown, width)
     if len(drawn) > room:  # the screen alone does not fit: keep its top (the enemy)
-        drawn = drawn[:max(1, room - 1)] + ["…（端末が小さいので画面の続きは省略）"]
+        drawn = drawn[:max(1, room - 1)] + [_one_line(CUT, width)]
     console.clear()
     console.file.write("\n".join(drawn) + "\n")
     console.file.flush()
     _say(console, shown)
+
+
+#: Said under a screen cut short by a small terminal (no character of ambiguous width:
+#: a terminal may draw those two columns wide).
+CUT = "（端末が小さいので画面の続きは省略）"
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` may take: a kanji two, and a character of ambiguous width (…, →,
+    −) two as well — rich counts it as one, a terminal in a CJK setting draws it as two."""
+    from rich.cells import cell_len
+
+    return cell_len(text) + sum(unicodedata.east_asian_width(c) == "A" for c in text)
+
+
+def _rows(lines: list[str], width: int) -> int:
+    """The terminal rows ``lines`` may take at ``width`` columns (``_cells``)."""
+    return sum(max(1, -(-_cells(str(line)) // max(1, width))) for line in lines)
+
+
+def _one_line(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns (``_cells``), so that it takes one row: a line that
+    wrapped would push the screen's top line off a small terminal."""
+    while text and _cells(text) > width:
+        text = text[:-1]
+    return text
 
 
 def fit_narration(told: list[str], budget: int) -> list[str]:

@@ -147,3 +147,27 @@ def test_a_play_shows_its_damage_and_how_it_came_about_at_80x24(terminal):
     shown = term.screen()
     assert "敵に 12 ダメージ" in shown and "16 × 0.8 = 12.8 → 12" in shown
     assert ENEMY in shown.splitlines()[0]  # and the enemy is still the top line
+
+
+def test_a_tiny_terminal_keeps_the_screens_top_line(terminal):
+    # At 30×8 the notice that the screen was cut would wrap onto a second line and push
+    # the top line (the stage and the turn) off the terminal: it is cut to one line.
+    term = terminal(30, 8)
+    term.type("end")
+    shown = term.wait(lambda s: "ターン 2" in s and s.rstrip().splitlines()[-1] == ">",
+                      "the next turn")
+    rows = shown.splitlines()
+    assert rows[0].startswith("ステージ 1/1") and "ターン 2" in rows[0]
+    assert any(row.startswith("（端末が小さいので") for row in rows)
+
+
+def test_a_long_answer_printed_below_does_not_echo_the_command_again(terminal):
+    # log is printed under the screen, which stays: the line typed is still there above it
+    term = terminal(80, 24)
+    term.type("play 1")
+    term.wait(lambda s: "坂道の自転車（銘 8）をプレイ" in s, "the play")
+    term.ready()
+    term.type("log")
+    term.wait(lambda s: s.rstrip().splitlines()[-1] == ">" and "> log" in s, "the log")
+    scrolled = term.tmux("capture-pane", "-t", "game", "-p", "-S", "-200")  # and above
+    assert scrolled.count("> log") == 1

@@ -117,3 +117,11 @@ def test_quit_leaves_the_game_unfinished_with_its_result(terminal):
     term.type("やめる")
     shown = term.wait(lambda s: "EXIT=" in s, "the end")
     assert "結果: 途中（ターン 1）" in shown and f"EXIT={EXIT_UNFINISHED}" in shown
+
+
+def test_help_printed_below_the_screen_does_not_echo_the_command_again(terminal):
+    term = terminal(80, 24)
+    term.type("help")
+    term.wait(lambda s: "別名: h、?、ヘルプ" in s and _last(s) == ">", "the help")
+    scrolled = term.tmux("capture-pane", "-t", "game", "-p", "-S", "-300")  # and above
+    assert scrolled.count("> help") == 1

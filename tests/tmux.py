@@ -26,7 +26,10 @@ class Terminal:
     def __init__(self, width: int, height: int, *args: str):
         self.socket = f"jibunki-test-{uuid.uuid4().hex[:12]}"
         command = " ".join(shlex.quote(a) for a in (sys.executable, "cli.py", *args))
-        shell = f"cd {shlex.quote(str(ROOT))} && JIBUNKI_NO_CACHE=1 {command}; echo EXIT=$?; sleep 600"
+        # COLUMNS and LINES unset: under pytest the pane's shell is given 80 and 24, which
+        # rich would read instead of the pane's own size
+        shell = (f"cd {shlex.quote(str(ROOT))} && unset COLUMNS LINES && "
+                 f"JIBUNKI_NO_CACHE=1 {command}; echo EXIT=$?; sleep 600")
         self.tmux("new-session", "-d", "-s", "game", "-x", str(width), "-y", str(height),
                   "sh", "-c", shell)
 

@@ -363,7 +363,8 @@ def _draw(console, journey: Journey, told: list[str], *, acted: bool) -> None:
     width, height = console.size
     drawn = frame(journey, fold(told, width), width, height)
     if drawn is None and not acted:
-        _say(console, told)
+        # printed below: the line typed is still on screen just above, not echoed again
+        _say(console, told[1:] if told and told[0].startswith("> ") else told)
         return
     console.clear()
     _say(console, drawn or screen(journey, compact=True) + told)
