@@ -249,6 +249,9 @@ def write(path, data: str | bytes, *, inside, replace: bool) -> None:
     except RuntimeError:  # a loop of links (Python < 3.13)
         raise DiskError(path, REASONS[errno.ELOOP], errno.ELOOP) from None
     if not folder.is_relative_to(root):
+        # ``../here/`` names the folder itself: say that, not that it is outside
+        if (folder / path.name) == root:
+            raise DiskError(path, "ファイル名がありません（フォルダを指しています）", errno.EISDIR)
         raise DiskError(path, f"{root} の外には書きません", errno.EACCES)
     with _opened(folder, path) as at:
         name = path.name if at is not None else str(folder / path.name)

@@ -109,6 +109,7 @@ def test_a_script_save_never_overwrites_an_existing_file_without_force(hostile, 
     ("{outside}/elsewhere.json", "の外には書きません"),  # an absolute path outside
     ("missing/x.json", "ファイルかフォルダがありません"),
     (".", "ファイル名がありません"),
+    ("../work/", "ファイル名がありません（フォルダを指しています）"),  # the folder itself
 ])
 def test_save_and_record_write_only_regular_files_inside_the_working_folder(
         hostile, monkeypatch, command, target, says):
