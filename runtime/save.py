@@ -35,7 +35,8 @@ from contract.vocabulary import KEYWORDS, W
 #: 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps,
 #: fray …); 4: one random stream per source of chance (runtime.streams), by name;
 #: 5: the counters as the run's, the marks of the turn and the stage, and the play's
-#: (State.counters, marks, play_counters) instead of one bucket per scope.
+#: (State.counters, marks, play_counters) instead of one bucket per scope; 6: the
+#: content's digests (``content``), so that a load names what changed since the save.
 SAVE_VERSION = 6
 #: A save is a few hundred kilobytes at most; anything far larger is not one.
 MAX_SAVE_CHARS = 16 * 1024 * 1024
@@ -139,7 +140,8 @@ def _digests(value) -> dict:
 
 
 def _is_digest(value) -> bool:
-    return isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+    return isinstance(value, str) and len(value) == 16 and \
+        all(c in "0123456789abcdef" for c in value)
 
 
 def from_json(tables: Tables, text: str) -> Battle:
