@@ -188,9 +188,11 @@ def test_a_script_that_wins_exits_zero_with_the_score(tmp_path):
 
 # ------------------------------------------------------------ --content at either level
 
-#: The smallest report: one deal of the draft's variants, no pairs, no ladder.
+#: The smallest report: one deal of the draft's variants, no pairs, no ladder, one budget,
+#: the least search.
 TINY_REPORT = ["report", "--deals", "1", "--no-pairs", "--ladder", "0", "--nodes", "50",
-               "--workers", "1", "--format", "json", "--no-cache"]
+               "--find-nodes", "50", "--budget", "1", "--workers", "1", "--format", "json",
+               "--no-cache"]
 
 
 def _broken_copy(tmp_path):

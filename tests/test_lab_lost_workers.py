@@ -37,7 +37,8 @@ COMMANDS = {
             "--precision", "0.001", "--max-pairs", "800", "--format", "json",
             "--no-cache"],  # battles kept by an earlier run would leave no worker to kill
     "journey report": ["journey", "report", "--seeds", "3", "--budget", "1", "--nodes",
-                       "1500", "--no-pairs", "--format", "json", "--no-cache"],
+                       "1500", "--find-nodes", "1500", "--no-pairs", "--format", "json",
+                       "--no-cache"],
 }
 LOCAL = ["--workers", "2"]
 RAY = ["--workers", "2", "--backend", "ray"]
