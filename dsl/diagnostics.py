@@ -119,8 +119,11 @@ def _window(line: str, col: int, end_col: int) -> tuple[str, int, int]:
 
 
 def _printable(text: str) -> str:
-    # Control characters would move the terminal's cursor and break the caret line.
-    return "".join(ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in text)
+    # Control and format characters would move the terminal's cursor or reorder the line
+    # and break the caret line. Spaces stay as written (a 全角 space is the mistake the
+    # designer is looking for; Python calls every space but " " unprintable).
+    return "".join(ch if ch == "\t" or ch.isprintable() or unicodedata.category(ch) == "Zs"
+                   else "\ufffd" for ch in text)
 
 
 #: How a rendered diagnostic names its severity, its hint and a note: the designer's

@@ -282,7 +282,7 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 # An inner { left open: the error the parser met lies further on (the
                 # next line, or the end of the item); report the brace, drop its block.
                 brace, block_end, revealed = inner
-                _add(diags, _unclosed_inner(work, brace, revealed, path))
+                _add(diags, _unclosed_inner(work, brace, revealed, path, shift))
                 work, lines = _blank_range(work, work.rfind("\n", 0, brace) + 1, block_end)
             elif unclosed is not None:
                 start, end = unclosed
@@ -611,8 +611,11 @@ def _unclosed_brace(text: str) -> tuple[int, int, int | None] | None:
     return (stack[1][0], len(text), None) if len(stack) > 1 else None
 
 
-def _unclosed_inner(text: str, brace: int, revealed: int | None, path: str) -> Diagnostic:
-    """E003 at an inner "{" left open, with a note where the text shows it."""
+def _unclosed_inner(text: str, brace: int, revealed: int | None, path: str,
+                    shift: int = 0) -> Diagnostic:
+    """E003 at an inner "{" left open, with a note where the text shows it. ``text`` is a
+    chunk starting on line ``shift + 1``: the spans are shifted afterwards (_shift_diag),
+    the line the hint names is the file's now."""
     line, col = _line_col(text, brace)
     if revealed is None:
         end_line, end_col = _line_col(text, len(text.rstrip()))
@@ -629,7 +632,7 @@ def _unclosed_inner(text: str, brace: int, revealed: int | None, path: str) -> D
                         if text[last] == "}" else "ファイルがここで終わっています",
                         Span(path, end_line, end_col, end_line, end_col + 1))
         return E003.at(Span(path, line, col, line, col + 1), "この「{」が閉じていません",
-                       hint=f"{next_line} 行目より前に、対応する }} を書いてください",
+                       hint=f"{next_line + shift} 行目より前に、対応する }} を書いてください",
                        notes=(note_at, note_end))
     return E003.at(Span(path, line, col, line, col + 1), "この「{」が閉じていません",
                    hint=f"{where}に、対応する }} を書いてください", notes=(note,))

@@ -18,7 +18,7 @@ import pytest
 from compiler.codes import CODES
 from compiler.lint import MAX_LINE_CHARS, check, check_text
 from conftest import ROOT, invoke_cli
-from dsl.diagnostics import render
+from dsl.diagnostics import display_width, render
 from dsl.parser import MAX_NESTING, MAX_OPERATORS
 
 # ------------------------------------------------------------------ helpers
@@ -481,3 +481,31 @@ def test_real_process_never_prints_a_traceback(write, content):
                           capture_output=True, text=True, timeout=60)
     assert "Traceback" not in proc.stdout + proc.stderr
     assert proc.returncode == (0 if content == "" else 1), proc.stdout + proc.stderr
+
+
+def test_e003_hint_names_the_files_line_in_a_later_item():
+    # The hint's line was the line within the item's chunk (9 where 47 is right).
+    from compiler.lint import check_text
+
+    lines = (ROOT / "content" / "pages" / "青年期.page").read_text(encoding="utf-8").split("\n")
+    assert lines[45] == "  }"  # the closing brace of nyuugaku's 未来面
+    lines[45] = ""
+    [diag] = [d for d in check_text("\n".join(lines), "t.page").diagnostics if d.code == "E003"]
+    assert str(diag.span) == "t.page:44:7"
+    assert diag.hint == "47 行目より前に、対応する } を書いてください"
+    assert str(diag.notes[0].span) == "t.page:47:3"
+
+
+def test_a_full_width_space_is_shown_as_written_with_the_caret_after_it():
+    from compiler.lint import check_text
+    from dsl.diagnostics import render
+
+    text = ("ページ p \"p\" {\n  銘 1\n  未来面 {\u3000敵HP -= 1,5 }\n  過去面 白紙\n"
+            "  ペン 過去面 { 歩 += 5 }\n}\n")
+    diags = check_text(text, "t.page").diagnostics
+    assert [(d.code, d.span.line) for d in diags] == [("E001", 3)]  # the "," after 1
+    shown = render(diags[0], {"t.page": text})
+    source, caret = shown.split("\n")[1:3]
+    assert "\u3000" in source and "\ufffd" not in source
+    at = source.index("|") + 2  # where the line begins after the gutter
+    assert caret.index("^") - at == display_width(source[at:][: diags[0].span.col - 1])
