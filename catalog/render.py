@@ -14,6 +14,7 @@ import dataclasses
 import html
 import os
 import re
+import unicodedata
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -39,6 +40,13 @@ INTENT_TEXT = {
     "attack": lambda i: f"{term('intent', i.kind).ja} {i.amount}",
     "blank": lambda i: f"{term('intent', i.kind).ja}（{term('region', i.region).ja}）",
 }
+
+
+def searchable(text: str) -> str:
+    """A card's words as the catalog's search box matches them: NFKC (全角 letters and
+    digits as ASCII, as an IME may type them) and lower case. The page's script reads the
+    query the same way (index.html.j2)."""
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 def environment():
@@ -192,7 +200,7 @@ def _page_view(page, tables, starter: Counter) -> dict:
         "target": _target_text(page.target, "page"),
         "written": " ".join(f["side"] for f in faces if f["written"]) or "blank",
         "touched": touched, "touched_names": [names.get(t, t) for t in touched],
-        "search": words.lower(), "in_starter": starter.get(page.id, 0),
+        "search": searchable(words), "in_starter": starter.get(page.id, 0),
         # the terms its rules text links to, for the vocabulary page's lists of uses
         "anchors": [piece.anchor for line in said for piece in line if piece.anchor],
         "source": page.source, "highlighted": highlight(page.source.text),
@@ -218,9 +226,9 @@ def _enemy_view(enemy) -> dict:
         + [phrase_pieces(e) for e in enemy.trait_effects],
         "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }
-    view["search"] = " ".join([enemy.id, enemy.name, enemy.flavor or ""] + view["intents"]
-                              + view["escalations"]
-                              + [text(line) for line in view["trait_lines"]]).lower()
+    view["search"] = searchable(" ".join([enemy.id, enemy.name, enemy.flavor or ""]
+                                         + view["intents"] + view["escalations"]
+                                         + [text(line) for line in view["trait_lines"]]))
     return view
 
 

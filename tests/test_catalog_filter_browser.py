@@ -56,6 +56,17 @@ def test_typing_a_name_shows_that_page_in_view_with_the_count(browser):
     tab.close()
 
 
+def test_full_width_letters_find_what_half_width_ones_do(browser):
+    # An IME in full-width mode types ＨＰ: the query and the cards' words are read NFKC.
+    tab = open_tab(browser)
+    tab.locator("#q").press_sequentially("HP")
+    half = shown_ids(tab)
+    tab.locator("#q").fill("")
+    tab.locator("#q").press_sequentially("ｈｐ")
+    assert half and shown_ids(tab) == half
+    tab.close()
+
+
 def test_the_url_holds_the_filter_and_restores_it(browser):
     tab = open_tab(browser)
     tab.locator("#q").press_sequentially("坂道")
