@@ -402,10 +402,11 @@ def context(tables, examples: dict[str, list] | None = None,
     }
 
 
-def render_triggers(graph) -> str:
+def render_triggers(graph, tables=None) -> str:
     """The page of the trigger graph's picture (catalog/triggers.py) from the content's
-    trigger graph (``triggers.graph_of``)."""
-    return environment().get_template("triggers.html.j2").render(**triggers.context(graph))
+    trigger graph (``triggers.graph_of``), its pages and enemies named from ``tables``."""
+    return environment().get_template("triggers.html.j2").render(
+        **triggers.context(graph, tables))
 
 
 def render_vocabulary(tables, views: list[dict] | None = None) -> str:
@@ -434,7 +435,7 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     # the vocabulary page first: the index never links to a page not written yet
     disk.write(out / "vocabulary.html", render_vocabulary(tables, views), inside=out,
                replace=True)
-    disk.write(out / TRIGGERS, render_triggers(graph), inside=out, replace=True)
+    disk.write(out / TRIGGERS, render_triggers(graph, tables), inside=out, replace=True)
     shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed,
                     graph)
     # the pool table's CSV before the index too: its 「CSVで保存」 links to it

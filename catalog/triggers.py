@@ -109,20 +109,24 @@ def _item(graph: trig.TriggerGraph, node: str) -> str:
     return f"{a['item_kind']}:{a['item']}" if a["kind"] == "effect" else node
 
 
-def picture_graph(graph: trig.TriggerGraph):
+def picture_graph(graph: trig.TriggerGraph, names: dict | None = None):
     """The picture's graph (networkx.DiGraph): items, events and the rules' sources that
     take part in a trigger relation — each continuing 作用's item, the events it waits
     for, back through the rules to what produces them (an event every stage brings: the
-    rules only) — edges as in the trigger graph, 作用 gathered into their item."""
+    rules only) — edges as in the trigger graph, 作用 gathered into their item. An item is
+    labelled with its name in ``names`` ((kind, id) → name, ``_names``), else the word of
+    its kind (バランス)."""
     import networkx as nx
 
     g = graph.graph
+    names = names or {}
     shown = nx.DiGraph()
 
     def add(node: str) -> None:
         a = g.nodes[node]
         kind = a["item_kind"] if a["kind"] == "effect" else a["kind"]
-        label = (a["item"] if a["kind"] == "effect" else graph.label(node))
+        label = (names.get((kind, a["item"])) or kinds.word(kinds.by_code(kind))
+                 if a["kind"] == "effect" else graph.label(node))
         shown.add_node(_item(graph, node), kind=kind, label=label,
                        item=a.get("item"))
 
@@ -175,15 +179,15 @@ def layout(shown) -> dict[str, tuple[float, float]]:
     return pos
 
 
-def picture(graph: trig.TriggerGraph) -> str:
+def picture(graph: trig.TriggerGraph, names: dict | None = None) -> str:
     """The whole trigger graph as an inline SVG element (same bytes every build); the
-    labels of pages and enemies link to their cards in index.html. Empty when nothing in
-    the content triggers anything."""
+    labels of pages and enemies (their names, ``picture_graph``) link to their cards in
+    index.html. Empty when nothing in the content triggers anything."""
     import matplotlib.pyplot as plt
 
     from sim.render_html import plotting, svg_element
 
-    shown = picture_graph(graph)
+    shown = picture_graph(graph, names)
     if not shown:
         return ""
     pos = layout(shown)
@@ -214,20 +218,25 @@ def picture(graph: trig.TriggerGraph) -> str:
         ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
         ax.set_ylim(-rows / 2 - 0.2, rows / 2 + 0.2)
         fig.subplots_adjust(left=0.01, right=0.99, top=0.99, bottom=0.01)
+        # The boxes are placed when they are drawn, and the arrows, drawn before them,
+        # end at their edges only once they are: without this first draw every arrow
+        # ran to its box's centre, its head hidden under the box.
+        fig.canvas.draw()
         svg = svg_element(fig, "triggers")
         plt.close(fig)
     return svg
 
 
-def context(graph: trig.TriggerGraph) -> dict:
-    """What ``triggers.html`` shows: the picture, and its legend — the items' colours
-    with the word of their kind (ページ, 敵 …; the template names the events' and the
-    sources' boxes)."""
+def context(graph: trig.TriggerGraph, tables=None) -> dict:
+    """What ``triggers.html`` shows: the picture (its items named from ``tables``), and
+    its legend — the items' colours with the word of their kind (ページ, 敵 …; the
+    template names the events' and the sources' boxes)."""
     from markupsafe import Markup
 
     style = styles(graph)
     # matplotlib escapes the text it writes (designer text stays text)
-    return {"svg": Markup(picture(graph)),
+    names = _names(tables) if tables is not None else None
+    return {"svg": Markup(picture(graph, names)),
             "items": [(kinds.word(kinds.by_code(code)), fill) for code, (fill, _) in style.items()
                       if code not in NODE_STYLE],
             "event_fill": NODE_STYLE["event"][0], "source_fill": NODE_STYLE["source"][0]}

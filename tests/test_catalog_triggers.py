@@ -94,6 +94,14 @@ def test_the_picture_draws_the_pair_linked_to_their_cards(built):
     assert "ページの除外" in picture
 
 
+def test_the_picture_names_pages_by_their_names_as_text(built):
+    # The boxes said the ids (hako, sutero); they say the names, the markup as text.
+    picture = (built[0] / TRIGGERS).read_text(encoding="utf-8")
+    assert ">箱<" in picture and ">hako<" not in picture
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;捨てる" in picture
+    assert ">sutero<" not in picture
+
+
 def test_the_picture_is_the_same_bytes_on_every_build(built):
     first, second = ((folder / TRIGGERS).read_bytes() for folder in built)
     assert first == second
