@@ -162,7 +162,7 @@ def _deck_cap(fields, ctx: Ctx) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or not 1 <= value <= DECK_CAP_BOUND:
-        ctx.add(E030.at(fields["deck_cap"].value.span, f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{value}）",
+        ctx.add(E030.at(fields["deck_cap"].value.span, f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{_as_written(fields['deck_cap'].value, value)}）",
                         hint=f"{W.balance.deck_cap_default}と同じ範囲です（バランスの項目、vocabulary.py）"))
         return None
     return value
@@ -176,7 +176,7 @@ def _year(page, fields, ctx: Ctx, damaged: bool):
     if value is None:
         return None
     if not isinstance(value, int) or not 0 <= value <= vocab.YEAR_BOUND:
-        ctx.add(E030.at(field.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です（{value}）",
+        ctx.add(E030.at(field.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です（{_as_written(field.value, value)}）",
                         hint=f"{W.variable.year}はそのページの場面が何歳のときかを表します。{W.variable.lifespan_cap}を超えてもかまいません"))
         return None
     return value
@@ -250,7 +250,8 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
         value = constant(field.value, ctx, _FIELD_WORDS[key])
         if value is not None and (not isinstance(value, int) or not low <= value <= high):
             ctx.add(E030.at(field.value.span,
-                            f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です（{value}）"))
+                            f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です"
+                            f"（{_as_written(field.value, value)}）"))
         numbers[key] = value
     if not enemy.intents and not damaged:
         ctx.add(E014.at(enemy.id.span, "予兆（Intent 列）がありません",
@@ -281,6 +282,17 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
 
 #: The largest 攻撃 an Intent may write (as large as an enemy's HP may be).
 ATTACK_BOUND = 1_000_000
+
+
+def _as_written(expr, value) -> str:
+    """A number as the designer wrote it, where a message quotes it: ``2e1``, not the 20.0
+    it is read as — and, for a whole number written so, that it is a decimal (a number
+    with a decimal point or an exponent is read as one, never as an integer)."""
+    text = getattr(expr, "text", None)
+    shown = text if isinstance(text, str) else str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 10 ** 15:
+        return f"{shown} は小数です。整数は {int(value)} と書きます"
+    return shown
 
 
 def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
@@ -402,7 +414,7 @@ def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
     if value is None:
         return None
     if key.type == "int" and not isinstance(value, int):
-        ctx.add(E030.at(setting.value.span, f"{key.ja}は整数です（{value}）"))
+        ctx.add(E030.at(setting.value.span, f"{key.ja}は整数です（{_as_written(setting.value, value)}）"))
         return None
     if not key.low <= value <= key.high or not math.isfinite(value):
         ctx.add(E030.at(setting.value.span, f"{key.ja}は {key.low}〜{key.high} です（{value}）",

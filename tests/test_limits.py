@@ -238,3 +238,16 @@ def test_a_start_hp_over_the_max_hp_is_E030_at_the_start_hp(start, said):
     found_ = [(d.code, d.span.line, d.message) for d in check_text(text, "t.balance").diagnostics]
     line = text[:text.index("初期HP")].count("\n") + 1
     assert found_ == ([("E030", line, f"初期HPは最大HP（200）以下です（{start}）")] if said else [])
+
+
+@pytest.mark.parametrize("written, said", [
+    ("2e1", "銘は 0〜200 の整数です（2e1 は小数です。整数は 20 と書きます）"),
+    ("20.0", "銘は 0〜200 の整数です（20.0 は小数です。整数は 20 と書きます）"),
+    ("20.5", "銘は 0〜200 の整数です（20.5）"),
+    ("201", "銘は 0〜200 の整数です（201）"),
+])
+def test_a_whole_number_written_as_a_decimal_is_quoted_as_written(written, said):
+    # It was quoted as read, "（20.0）", under a message saying 0〜200 integers.
+    text = f"ページ p \"p\" {{ 銘 {written}; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }} }}\n"
+    assert [(d.code, d.message) for d in check_text(text, "t.page").diagnostics] == \
+        [("E030", said)]
