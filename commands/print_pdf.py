@@ -123,19 +123,22 @@ def _overflow_span(card, compiled, content: Path):
     of no item with a source (the journey's cards, the summary)."""
     from dsl.diagnostics import Span
 
+    from compiler.read import display_path
+    from contract.vocabulary import KEYWORDS
+
     kind, _, ident = card.key.partition("/")
-    table = compiled.tables.get(_LOCATED.get(kind, ""), {}).get(_LOCATED.get(kind, ""), {})
-    source = table.get(ident, {}).get("source") if isinstance(table, dict) else None
+    table = _LOCATED.get(kind)
+    source = compiled.tables.get(table, {}).get(table, {}).get(ident, {}).get("source")
     if not source:
         return None
     lines = source["text"].split("\n")
-    at = next((i for i, line in enumerate(lines) if line.lstrip().startswith("フレーバー")), 0)
+    flavour = KEYWORDS["flavor"][0]
+    at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(flavour)), 0)
     text = lines[at]
     col = len(text) - len(text.lstrip()) + 1
-    # A table's source path is relative to the content folder's parent (compiler.build).
-    written = (content.resolve().parent / source["path"]).resolve()
-    path = next((shown for shown in compiled.sources if Path(shown).resolve() == written),
-                source["path"])
+    # A table's source path is relative to the content folder's parent (compiler.build);
+    # the compilation's sources are keyed by the path as messages show it.
+    path = display_path(content.resolve().parent / source["path"])
     return Span(path, source["line"] + at, col, source["line"] + at, len(text) + 1)
 
 
@@ -147,8 +150,7 @@ def _say_overflow(exc, compiled, content: Path) -> None:
 
     color = use_color(sys.stderr)
     for card in exc.cards:
-        words = (f"札「{card.title}」（{card.key}）の文が、最小の大きさ {exc.smallest} pt でも"
-                 "枠に収まりません")
+        words = exc.words(card)
         span = _overflow_span(card, compiled, content)
         if span is None:
             click.echo(f"エラー[E074]: {words}。文を短くしてください。", err=True)

@@ -31,11 +31,15 @@ class CardOverflow(Exception):
     them named, one line each (every error of a run is reported)."""
 
     def __init__(self, cards: list[Card]):
-        super().__init__("\n".join(
-            f"札 {card.key}「{card.title}」の文字が、最小の大きさ {SIZES[-1]} pt でも枠に"
-            "収まりません。文を短くしてください。" for card in cards))
+        super().__init__("\n".join(f"{self.words(card)}。文を短くしてください。"
+                                   for card in cards))
         self.cards = cards
-        self.smallest = SIZES[-1]
+
+    @staticmethod
+    def words(card: Card) -> str:
+        """What is wrong with one card, in the designer's words (jibunki print's E074)."""
+        return (f"札「{card.title}」（{card.key}）の文が、最小の大きさ {SIZES[-1]} pt でも"
+                "枠に収まりません")
 
 
 @dataclass(frozen=True)
