@@ -18,8 +18,6 @@ from commands.lab import lab_options, lab_workers, show_report
 #: ``jibunki journey report --content X`` name the same folder (content_folder).
 FOLDER = click.Path(exists=True, file_okay=False, path_type=Path)
 CONTENT_HELP = f"コンテンツのフォルダ（既定: {DEFAULT_CONTENT}）。"
-#: The options of the game itself, which a subcommand does not read.
-GAME_ONLY = ("setup", "items", "seed", "script", "as_events")
 
 
 def content_folder(ctx: click.Context, given: Path | None) -> Path:
@@ -62,7 +60,7 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     if ctx.invoked_subcommand is not None:
         # jibunki journey report: the subcommand has options of its own; the game's
         # options would be ignored there, so they are refused (--content is shared).
-        given = [p.opts[0] for p in ctx.command.params if p.name in GAME_ONLY
+        given = [p.opts[0] for p in ctx.command.params if p.name != "content"
                  and ctx.get_parameter_source(p.name) is not ParameterSource.DEFAULT]
         if given:
             raise click.UsageError(f"{'、'.join(given)} は遊ぶときのオプションです。"
