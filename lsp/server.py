@@ -601,9 +601,22 @@ def make_server() -> JibunkiServer:
 
 
 def main() -> None:
-    """Serve over stdio until the client says exit; exit 0 after a shutdown, else 1."""
+    """Serve over stdio until the client says exit; exit 0 after a shutdown, else 1.
+
+    The process ends at once when the serving has: by then the loop has finished every
+    task (a lab run's process killed with its task), and the interpreter's own teardown —
+    a quarter of a second, mostly lsprotocol's thousand classes — is a wait an editor
+    would add to every restart of the server."""
+    import os
     import sys
 
     from .protocol import FileDescriptor, run
 
-    sys.exit(run(make_server(), FileDescriptor(sys.stdin.fileno()), sys.stdout.buffer))
+    code = run(make_server(), FileDescriptor(sys.stdin.fileno()), sys.stdout.buffer)
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the client closed its end: nothing more to say
+            pass
+    os._exit(code)
