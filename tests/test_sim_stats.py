@@ -310,7 +310,8 @@ def draw_stratum(rng, n: int, won_rate: float, if_lost: float, if_won: float):
     turns = np.where(won, rng.integers(5, 15, n), rng.integers(8, 30, n))
     flip = rng.random(n) < np.where(won, if_won, if_lost)
     variant = np.where(won, ~flip, flip).astype(int)
-    return variant, [(int(w), int(h), int(t)) for w, h, t in zip(won, hp, turns)]
+    # tolist, not a loop over the arrays: numpy's scalars one by one took most of the time
+    return variant, list(zip(won.astype(int).tolist(), hp.tolist(), turns.tolist()))
 
 
 def run_stratified_page(rng, enemies, allocate: bool = True, early: bool = True):
