@@ -92,7 +92,7 @@ def test_the_collector_is_as_the_caller_left_it_after_a_check():
 
 def test_bench_scale_runs_on_a_tiny_corpus():
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_scale.py"),
-                           "--sizes", "30", "--repeats", "1"],
+                           "--sizes", "30", "--repeats", "1", "--memory-repeats", "1"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for measure in ("floor", "lint", "compile"):
