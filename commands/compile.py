@@ -38,10 +38,11 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
         stale = [out / name for name in stale_files(out, compiled.file_bytes)]
         stale += [Path("schemas") / name for name in stale_schemas()]
         for path in stale:
-            click.echo(f"古い: {path}")
+            # A file not there at all (a fresh clone before its first compile) is not old.
+            click.echo(f"{'古い' if path.exists() else 'ありません'}: {path}")
         if stale:
             click.echo(f"{len(stale)} 個のファイルがコンテンツ（表）か contract/（スキーマ）と"
-                       "合いません。jibunki compile で作り直してください。")
+                       "合わないか、ありません。jibunki compile で作り直してください。")
             sys.exit(EXIT_CONTENT)
         click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.file_bytes)} ファイル）。")
         return

@@ -490,7 +490,9 @@ def test_check_against_another_folder(tmp_path):
     edit(content / "enemies" / "日々.enemy", "HP 110", "HP 111")
     result = run_cli(*args)
     assert result.exit_code == 1
-    assert str(out / "decks.py") in result.output and str(out / "enemies.py") in result.output
+    # a missing file is said to be missing, a differing one old
+    assert f"ありません: {out / 'decks.py'}" in result.output
+    assert f"古い: {out / 'enemies.py'}" in result.output
     assert "pages.py" not in result.output
     assert not (out / "decks.py").exists()
 
