@@ -41,15 +41,38 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                 dirs.sort()
                 for name in files:
                     candidate = Path(folder, name)
-                    # A symlink inside the folder must not lead the run outside what was named.
-                    if candidate.suffix in CONTENT_SUFFIXES and candidate.is_file() \
-                            and candidate.resolve().is_relative_to(root):
+                    if candidate.suffix not in CONTENT_SUFFIXES:
+                        continue
+                    why = _left_out(candidate, root)
+                    if why is None:
                         inside.append(candidate)
+                    elif problems is not None:  # named, so that no page goes missing unsaid
+                        problems.append(E004.at(Span(display_path(candidate), 1, 1, 1, 2),
+                                                why, hint=LEFT_OUT_HINT))
             found.extend(sorted(inside))
         else:
             found.append(path)
     unique = list(dict.fromkeys(found))
     return unique
+
+
+#: What a content file found in a folder but not read is told to do.
+LEFT_OUT_HINT = "コンテンツのファイルを、名前を付けたフォルダの中に通常のファイルとして置いてください（このファイルは検査されていません）"
+
+
+def _left_out(candidate: Path, root: Path) -> str | None:
+    """Why a content-named entry of a searched folder is not read, or None. A symlink
+    inside the folder must not lead the run outside what was named; a FIFO or a device
+    is never opened from a folder (only a file named as such is, without blocking)."""
+    try:
+        mode = candidate.stat().st_mode
+    except OSError as exc:
+        if candidate.is_symlink():
+            return "リンク先がありません（壊れたシンボリックリンクです）"
+        return f"ファイルを読めません: {disk.reason(exc)}"
+    if not candidate.resolve().is_relative_to(root):
+        return "フォルダの外を指すシンボリックリンクなので読みません"
+    return disk.not_regular(mode)
 
 
 def display_path(path: Path) -> str:

@@ -153,7 +153,7 @@ def _size(limit: int) -> str:
     return f"{limit} バイト"
 
 
-def _not_regular(mode: int) -> str | None:
+def not_regular(mode: int) -> str | None:
     """Why a file of this mode is refused (its kind), or None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -171,7 +171,7 @@ def read_bounded(path, limit: int) -> bytes:
     except OSError as exc:
         raise _error(path, exc) from None
     try:
-        why = _not_regular(os.fstat(fd).st_mode)
+        why = not_regular(os.fstat(fd).st_mode)
         if why:
             raise NotRegular(path, why)
         data = read_up_to(fd, limit + 1)
@@ -222,7 +222,7 @@ def check_target(path, *, dir_fd: int | None = None) -> os.stat_result | None:
         return None
     except OSError as exc:
         raise _error(path, exc) from None
-    why = _not_regular(info.st_mode)
+    why = not_regular(info.st_mode)
     if why:
         raise NotRegular(path, f"{why}。書き込みません", errno.EEXIST)
     return info

@@ -159,6 +159,31 @@ def test_directory_named_like_content_and_special_files_do_not_hang(write, tmp_p
     assert [d.code for d in special.diagnostics] == ["E004"]
 
 
+def test_a_content_file_in_a_folder_that_is_not_read_is_named_as_E004(write, tmp_path):
+    """A broken link, a link out of the folder and a FIFO named like content are not read
+    from a folder (nothing outside what was named, nothing that blocks) — and each is
+    said, so that no page goes missing from the tables unsaid."""
+    import os
+
+    folder = tmp_path / "content"
+    folder.mkdir()
+    (folder / "a.page").write_text(PAGE.format(id="a", year=3, dmg=1), encoding="utf-8")
+    (folder / "broken.page").symlink_to(tmp_path / "gone.page")
+    (tmp_path / "outside.page").write_text(PAGE.format(id="b", year=4, dmg=1),
+                                           encoding="utf-8")
+    (folder / "out.page").symlink_to(tmp_path / "outside.page")
+    os.mkfifo(folder / "pipe.enemy")
+    (folder / "notes.txt").symlink_to(tmp_path / "gone.txt")  # not content: not said
+    result = check([folder])
+    assert result.files == 1
+    said = {Path(d.span.path).name: d.message for d in result.diagnostics}
+    assert set(said) == {"broken.page", "out.page", "pipe.enemy"}
+    assert all(d.code == "E004" and d.severity == "error" for d in result.diagnostics)
+    assert "リンク先がありません" in said["broken.page"]
+    assert "フォルダの外" in said["out.page"]
+    assert "名前付きパイプ" in said["pipe.enemy"]
+
+
 # ------------------------------------------------------------------ braces
 
 
