@@ -681,6 +681,33 @@ _LOOKALIKES = {
          f"（例: {W.target} {W.measure.win_rate} 40%〜70%）",
 }
 
+#: Slips told by the token itself: (the token as written, a terminal the parser expected
+#: there, the hint, the text meant in its place).
+_TOKEN_SLIPS = (
+    ("=", "CMP", "等しいかどうかは「==」と書きます（「=」では比べません）", "=="),
+)
+#: A number written with thousands separators (1,000): the digits around a stray comma.
+_GROUPED_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
+def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
+    """The hint of a slip seen in the token and its neighbours (``_TOKEN_SLIPS``, a
+    number with thousands separators), and the text meant in the token's place (None when
+    the fix is not the token alone), or ("", None)."""
+    for written, wanted, hint, meant in _TOKEN_SLIPS:
+        if str(token) == written and wanted in expected:
+            return hint, meant
+    if str(token) == ",":
+        start = pos
+        while start > 0 and (text[start - 1].isdigit() or text[start - 1] == ","):
+            start -= 1
+        grouped = _GROUPED_NUMBER.match(text, start)
+        if grouped and grouped.start() < pos < grouped.end():
+            return (f"数に桁区切りの「,」は書けません。{grouped.group(0).replace(',', '')} "
+                    "と続けて書きます"), None
+    return "", None
+
+
 #: よくある書き間違い — mistakes a designer makes, each with its hint and a few example
 #: texts that fail the way it does. Lark's example matching (``match_examples``) finds the
 #: one whose example stops the parser in the same state at the same kind of token. The
@@ -788,6 +815,10 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     typo, meant = _keyword_hint(token, exc.expected, suggest)
+    slip, fix = ("", None) if typo else _slip_hint(text, pos, token, exc.expected)
+    if slip:  # said exactly: the words that could stand here would only bury it
+        return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
+                       hint=slip, replacements=(fix,) if fix else ())
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
         hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
     elif _in_header(text, exc, pos):

@@ -370,6 +370,33 @@ def test_syntax_errors_that_look_like_a_known_mistake_say_which(text, pos, hint)
     assert "ここに書けるのは" in found.hint  # the expected tokens are still listed
 
 
+@pytest.mark.parametrize("text, pos, hint, fix", [
+    ("ページ t {\n  銘 3\n  未来面 { 条件 歩 = 2; 敵HP -= 1 }\n}\n", (3, 14),
+     "等しいかどうかは「==」と書きます", "=="),
+    ("page t {\n  year 3\n  future { if steps = 2; enemy_hp -= 1 }\n}\n", (3, 21),
+     "等しいかどうかは「==」と書きます", "=="),
+    ("ページ t {\n  銘 3\n  未来面 { 敵HP -= 1,000 }\n}\n", (3, 17),
+     "数に桁区切りの「,」は書けません。1000 と続けて書きます", None),
+    ("ページ t {\n  銘 3\n  未来面 { 敵HP -= 12,345,678 }\n}\n", (3, 18),
+     "数に桁区切りの「,」は書けません。12345678 と続けて書きます", None),
+])
+def test_a_slip_seen_in_the_token_is_said_alone_with_its_fix(text, pos, hint, fix):
+    """「=」 where a comparison goes, a number with thousands separators: the hint says the
+    slip and nothing else (the list of words that could stand there would bury it)."""
+    [found] = check_text(text, "t.page").diagnostics
+    assert (found.code, (found.span.line, found.span.col)) == ("E001", pos)
+    assert found.hint.startswith(hint) and "ここに書けるのは" not in found.hint, found.hint
+    assert found.replacements == ((fix,) if fix else ())
+
+
+def test_an_equals_sign_that_is_an_assignment_is_not_taken_for_a_comparison():
+    [found] = check_text("ページ t {\n  銘 = 30\n}\n", "t.page").diagnostics
+    assert "==" not in found.hint and found.hint.startswith("項目の値は = なしで")
+    # a comma between numbers that are not a grouped number is not one either
+    [found] = check_text("ページ t {\n  銘 3\n  未来面 { 敵HP -= 1,2 }\n}\n", "t.page").diagnostics
+    assert "桁区切り" not in found.hint
+
+
 def test_a_syntax_error_unlike_any_known_mistake_gets_no_mistake_hint():
     [found] = check_text("ページ t {\n  銘 3\n  未来面 { 敵HP -= 3 ) }\n}\n", "t.page").diagnostics
     assert found.hint.startswith("対応する「(」のない「)」")
