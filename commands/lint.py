@@ -12,12 +12,17 @@ from commands.checked import check_named, print_diagnostics, say_blocked
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, use_color
 
 
+#: lint's and fmt's folder: where names resolve, and what is read when no PATHS are named.
+content_option = click.option(
+    "--content", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    help="名前を解決するコンテンツのフォルダ。PATHS を省くとこのフォルダ全体（既定: content/）。")
+
+
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: エディタや CI が読む形で診断を出します。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
+@content_option
 def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     """コンテンツを検査し、問題をすべて報告します。
 
@@ -41,7 +46,9 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
 @click.option("--diff", "show_diff", is_flag=True, help="--check と一緒に: 変わる所を表示します。")
 @click.option("--keep-aliases", is_flag=True,
               help="ASCII で書いたキーワードの別名を書いたままにします。")
-def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool) -> None:
+@content_option
+def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases: bool,
+            content: Path | None) -> None:
     """コンテンツを決まった書き方に整形します。
 
     PATHS（ファイルかフォルダ）を省くと content/ を整形します（dsl/formatter.py）。
@@ -54,11 +61,11 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     from dsl.formatter import FormatterBug, format_text
 
     problems: list = []
-    files = discover(list(paths) or [DEFAULT_CONTENT], problems)
+    linted = check_named(paths, content, "整形するファイルかフォルダ", whole_result=True)
+    files = discover(list(paths) or [content or DEFAULT_CONTENT], problems)
     changed, failed = [], bool(problems)
     for diag in problems:
         click.echo(render(diag, {}), err=True)
-    linted = _lint_for_fmt(paths)
     color = use_color(sys.stderr)
     for path in files:
         shown = display_path(path)
@@ -104,12 +111,6 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     if not changed and not failed:
         click.echo(f"{len(files)} 個のファイルはすべて整形済みです")
     sys.exit(EXIT_CONTENT if failed or (check and changed) else EXIT_OK)
-
-
-def _lint_for_fmt(paths):
-    """What lint finds in the files fmt is given (names resolve against content/ as lint
-    resolves them), so that a file with an error is never rewritten."""
-    return check_named(paths, None, "整形するファイルかフォルダ", whole_result=True)
 
 
 @click.command()

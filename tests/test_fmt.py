@@ -232,6 +232,26 @@ def test_fmt_rewrites_only_changed_files_and_keeps_their_permissions(tmp_path):
     assert run("--check", tmp_path).exit_code == 0
 
 
+def test_content_names_the_folder_fmt_lays_out_and_resolves_names_in(tmp_path, monkeypatch):
+    """``--content`` as lint takes it: without PATHS, that folder is laid out; with PATHS,
+    their names resolve against it (a deck of its pages is no error, so it is laid out)."""
+    folder = tmp_path / "project"
+    shutil.copytree(ROOT / "content", folder)
+    (folder / "pages" / "messy.page").write_text(MESSY, encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no content/ here: only --content tells the folder
+    result = run("--content", folder)
+    assert result.exit_code == 0, result.output
+    assert (folder / "pages" / "messy.page").read_text(encoding="utf-8") == CANONICAL
+    deck = elsewhere / "own.deck"
+    deck.write_text('デッキ own "自前" {\n    hatsu_koe\n}\n', encoding="utf-8")
+    result = run("--content", folder, deck)
+    assert result.exit_code == 0, result.output
+    assert deck.read_text(encoding="utf-8") == 'デッキ own "自前" {\n  hatsu_koe\n}\n'
+    assert run(deck).exit_code == 1  # without the folder, hatsu_koe is an unknown page
+
+
 def test_fmt_check_passes_on_the_bundled_content():
     assert run("--check", ROOT / "content").exit_code == 0
 
