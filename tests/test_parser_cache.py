@@ -3,6 +3,12 @@
 Every test points the cache at its own folder through XDG_CACHE_HOME. A "planted" file
 is a pickle whose unpickling would create a marker file; it is given the right name and
 a correct header and digest, so that only the check under test stands in its way.
+
+Building the grammar takes about a second. A test that needs only "a valid cache file is
+already there" before the step under test starts from ``valid_cache``: the file
+``build_parser`` wrote once for the whole module, copied into the test's own private
+folder. A build that is the step under test (a refused file rebuilt, a write checked)
+is still a build.
 """
 
 from __future__ import annotations
@@ -36,6 +42,18 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="chown to another uid 
 PROMPT_SECONDS = 60
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """(parser, bytes): a parser ``build_parser`` built from the grammar, and the cache
+    file it wrote for it in a folder of its own — once for the module."""
+    home = tmp_path_factory.mktemp("built-once")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(home))
+        patch.delenv("JIBUNKI_NO_CACHE", raising=False)
+        parser = build_parser()
+    return parser, cache_path(home).read_bytes()
+
+
 @pytest.fixture
 def cache_home(tmp_path, monkeypatch):
     home = tmp_path / "cache"
@@ -49,6 +67,20 @@ def cache_home(tmp_path, monkeypatch):
 def cache_path(home: Path) -> Path:
     name, _ = _cache_name(grammar_text(), PARSER_OPTIONS)
     return home / "jibunki" / name
+
+
+@pytest.fixture
+def valid_cache(cache_home, built) -> Path:
+    """The test's own cache folder (0700) holding a valid cache file (0600), as an earlier
+    run's ``build_parser`` left it: the module's file, copied. Its path."""
+    path = cache_path(cache_home)
+    path.parent.mkdir(mode=0o700, parents=True)
+    os.chmod(path.parent, 0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with open(fd, "wb") as handle:
+        handle.write(built[1])
+    os.chmod(path, 0o600)
+    return path
 
 
 class _Plant:
@@ -72,25 +104,42 @@ def plant(path: Path, marker: Path, mode: int = 0o600) -> bytes:
     return data
 
 
-def lint_clean_in_process() -> None:
+def lint_clean_in_process() -> int:
+    """Lint a clean page in this process, its parser got afresh (``get_parser`` cleared):
+    how many times that went through ``build_parser``, where the cache file is checked."""
     from compiler.lint import check_text
 
     get_parser.cache_clear()
-    diagnostics = check_text(CLEAN_PAGE, "kiyoi.page").diagnostics
+    calls = []
+    real_build = dsl_parser.build_parser
+
+    def counting_build(*args, **kwargs):
+        calls.append((args, kwargs))
+        return real_build(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dsl_parser, "build_parser", counting_build)
+        diagnostics = check_text(CLEAN_PAGE, "kiyoi.page").diagnostics
     assert list(diagnostics) == [], diagnostics
+    return len(calls)
 
 
 def lint_in_subprocess(tmp_path: Path, env: dict, limit_memory: bool = False):
-    """``jibunki lint`` of a clean page in a fresh process; fails if it does not end."""
+    """``jibunki lint`` of a clean page in a fresh process; fails if it does not end. Its
+    names resolve against an empty content folder: the bundled content, parsed with a cold
+    cache, would cost each run 0.3 s of CPU that the cache file's checks do not need."""
     page = tmp_path / "kiyoi.page"
     page.write_text(CLEAN_PAGE, encoding="utf-8")
+    no_content = tmp_path / "no-content"
+    no_content.mkdir(exist_ok=True)
 
     def one_gib():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
     started = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-c", "from cli import main; main()", "lint", str(page)],
+        [sys.executable, "-c", "from cli import main; main()", "lint", str(page),
+         "--content", str(no_content)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=PROMPT_SECONDS,
         preexec_fn=one_gib if limit_memory else None)
     return result, time.monotonic() - started
@@ -153,8 +202,9 @@ def test_a_changed_grammar_gets_another_cache_file():
 # ----------------------------------------------------------------- still a speed-up
 
 
-def test_a_valid_cache_is_read_instead_of_building_the_grammar(cache_home, monkeypatch):
-    fresh = build_parser()
+def test_a_valid_cache_is_read_instead_of_building_the_grammar(valid_cache, built,
+                                                               monkeypatch):
+    fresh = built[0]  # built from the grammar; valid_cache holds the file written for it
     reads = []
     real_read = os.read
 
@@ -172,7 +222,7 @@ def test_a_valid_cache_is_read_instead_of_building_the_grammar(cache_home, monke
     monkeypatch.setattr(lark.Lark, "__init__", no_building)
     cached = build_parser()
     monkeypatch.undo()
-    assert sum(reads) == os.path.getsize(cache_path(cache_home))
+    assert sum(reads) == os.path.getsize(valid_cache)
     for path in sorted((ROOT / "content").rglob("*.page")) + sorted(
             (ROOT / "content").rglob("*.enemy")):
         text = path.read_text(encoding="utf-8")
@@ -191,18 +241,16 @@ def assert_cache_is_valid(monkeypatch) -> None:
         build_parser()
 
 
-def test_a_torn_cache_file_is_rebuilt_and_replaced_whole(cache_home, monkeypatch):
-    build_parser()
-    path = cache_path(cache_home)
+def test_a_torn_cache_file_is_rebuilt_and_replaced_whole(valid_cache, monkeypatch):
+    path = valid_cache
     whole = path.read_bytes()
     path.write_bytes(whole[: len(whole) // 2])  # a writer killed half-way
     build_parser()
     assert_cache_is_valid(monkeypatch)
 
 
-def test_a_cache_file_of_another_build_is_not_used(cache_home, monkeypatch):
-    build_parser()
-    path = cache_path(cache_home)
+def test_a_cache_file_of_another_build_is_not_used(valid_cache, monkeypatch):
+    path = valid_cache
     whole = path.read_bytes()
     path.write_bytes(whole.replace(_CACHE_MAGIC, _CACHE_MAGIC.replace(b"1", b"0")))
     build_parser()
@@ -227,13 +275,12 @@ def test_a_cache_file_of_another_user_is_never_unpickled(cache_home, tmp_path):
 
 
 @needs_root
-def test_a_file_swapped_in_just_before_the_open_is_refused_as_opened(cache_home, tmp_path,
+def test_a_file_swapped_in_just_before_the_open_is_refused_as_opened(valid_cache, tmp_path,
                                                                       monkeypatch):
     # The race of a check by name, then an open: the attacker wins it every time here,
     # and loses anyway, because what is checked is the file that was opened.
-    build_parser()
     marker = tmp_path / "planted-code-ran"
-    path = cache_path(cache_home)
+    path = valid_cache
     swap = path.parent / "swap"
     plant(swap, marker)
     os.chown(swap, OTHER_UID, OTHER_UID)
@@ -252,11 +299,10 @@ def test_a_file_swapped_in_just_before_the_open_is_refused_as_opened(cache_home,
     assert not marker.exists()
 
 
-def test_a_folder_swapped_after_its_check_is_not_the_one_read(cache_home, tmp_path,
+def test_a_folder_swapped_after_its_check_is_not_the_one_read(valid_cache, tmp_path,
                                                               monkeypatch):
-    build_parser()
     marker = tmp_path / "planted-code-ran"
-    path = cache_path(cache_home)
+    path = valid_cache
     impostor = tmp_path / "impostor"
     plant(impostor / path.name, marker)
     real_read = dsl_parser._read_cache
@@ -301,8 +347,9 @@ def test_a_folder_others_can_write_is_never_used(cache_home, tmp_path):
     path = cache_path(cache_home)
     planted = plant(path, marker)
     os.chmod(path.parent, 0o777)
-    build_parser()
-    lint_clean_in_process()
+    # The folder is refused, so nothing is written that a second call would see: the
+    # lint's own build_parser is the call under test (a direct one would only repeat it).
+    assert lint_clean_in_process() == 1
     assert not marker.exists()
     assert path.read_bytes() == planted  # neither read nor written
 
@@ -313,8 +360,7 @@ def test_a_folder_of_another_user_is_never_used(cache_home, tmp_path):
     path = cache_path(cache_home)
     planted = plant(path, marker)
     os.chown(path.parent, OTHER_UID, OTHER_UID)
-    build_parser()
-    lint_clean_in_process()
+    assert lint_clean_in_process() == 1  # the folder is refused: as above
     assert not marker.exists()
     assert path.read_bytes() == planted
 
@@ -325,8 +371,7 @@ def test_a_symlink_in_place_of_the_folder_is_not_followed(cache_home, tmp_path):
     planted = plant(elsewhere / cache_path(cache_home).name, marker)
     cache_home.mkdir()
     (cache_home / "jibunki").symlink_to(elsewhere)
-    build_parser()
-    lint_clean_in_process()
+    assert lint_clean_in_process() == 1  # the folder is refused: as above
     assert not marker.exists()
     assert [p.name for p in elsewhere.iterdir()] == [cache_path(cache_home).name]
     assert (elsewhere / cache_path(cache_home).name).read_bytes() == planted
@@ -413,12 +458,12 @@ def test_a_read_only_cache_folder_means_no_cache_and_no_error(cache_home, monkey
     def read_only(*args, **kwargs):
         raise OSError(30, "Read-only file system")
 
-    build_parser()
-    cache_path(cache_home).unlink()
+    folder = cache_home / "jibunki"
+    folder.mkdir(mode=0o700, parents=True)  # as a run that could still write left it
     monkeypatch.setattr(os, "replace", read_only)
     build_parser()
     monkeypatch.undo()
-    assert list((cache_home / "jibunki").iterdir()) == []  # the temporary is gone too
+    assert list(folder.iterdir()) == []  # the temporary is gone too
 
 
 def test_temporaries_of_killed_runs_are_removed_and_young_ones_kept(cache_home):
