@@ -51,10 +51,13 @@ def searchable(text: str) -> str:
 
 def environment():
     """The Jinja2 environment of the catalog's templates: autoescaping on and undefined
-    names an error, so designer text is never markup and a typo never renders empty."""
+    names an error, so designer text is never markup and a typo never renders empty. The
+    labs' partials (sim/templates: a box that scrolls sideways and says so) come after."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-    env = Environment(loader=FileSystemLoader(TEMPLATES),
+    from sim.render_html import TEMPLATES as LAB_TEMPLATES
+
+    env = Environment(loader=FileSystemLoader([TEMPLATES, LAB_TEMPLATES]),
                       autoescape=select_autoescape(["html", "j2"], default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)

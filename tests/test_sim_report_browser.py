@@ -103,6 +103,33 @@ def test_a_plot_label_leads_to_its_table_row(page):
     page.goto(page.url.split("#")[0])
 
 
+def test_on_a_phone_the_plots_and_tables_keep_their_size_and_say_they_scroll(page):
+    """At 390 px a plot is not squeezed to the screen (its words would be a few pixels
+    high): it keeps a readable width and scrolls sideways, as the wide tables do, each box
+    with its 「← スクロール →」 hint; at desktop width the plots fit and say nothing."""
+    def boxes():
+        return page.evaluate("""() => Array.from(document.querySelectorAll('.hscroll')).map(
+          (root) => ({plot: !!root.closest('figure.plot'),
+                      width: root.querySelector('svg, table').getBoundingClientRect().width,
+                      scrolls: root.querySelector('.hscroll-box').scrollWidth
+                               > root.querySelector('.hscroll-box').clientWidth,
+                      hint: !root.querySelector('.scroll-hint').hidden}))""")
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(200)
+        narrow = boxes()
+        assert {box["plot"] for box in narrow} == {True, False}  # plots and tables alike
+        for box in narrow:
+            assert box["scrolls"] and box["hint"], box
+            if box["plot"]:
+                assert box["width"] >= 800, box
+    finally:
+        page.set_viewport_size({"width": 1200, "height": 900})
+    page.wait_for_timeout(200)
+    wide = boxes()
+    assert all(not box["hint"] for box in wide if box["plot"]), wide
+
+
 def test_a_screenshot(page):
     page.screenshot(path=SCREENSHOT, full_page=True)
     from pathlib import Path
