@@ -117,10 +117,11 @@ def print_cmd(content: Path, journey: bool, out: Path | None, paper: str, crop: 
 _LOCATED = {"page": "pages", "enemy": "enemies"}
 
 
-def _overflow_span(card, compiled, content: Path):
-    """Where the item of ``card`` is written (a dsl Span on its フレーバー line when it has
-    one, else on its first line, its path as the compilation shows it), or None for a card
-    of no item with a source (the journey's cards, the summary)."""
+def _item_span(card, compiled, content: Path, char: str | None = None):
+    """Where the item of ``card`` is written (a dsl Span, its path as the compilation shows
+    it): at ``char``'s first place in it when given and found, else on its フレーバー line
+    when it has one, else on its first line; None for a card of no item with a source (the
+    journey's cards, the summary)."""
     from dsl.diagnostics import Span
 
     from compiler.read import display_path
@@ -131,14 +132,18 @@ def _overflow_span(card, compiled, content: Path):
     source = compiled.tables.get(table, {}).get(table, {}).get(ident, {}).get("source")
     if not source:
         return None
+    # A table's source path is relative to the content folder's parent (compiler.build);
+    # the compilation's sources are keyed by the path as messages show it.
+    path = display_path(content.resolve().parent / source["path"])
     lines = source["text"].split("\n")
+    for at, text in enumerate(lines if char is not None else ()):
+        if char in text:
+            col = text.index(char) + 1
+            return Span(path, source["line"] + at, col, source["line"] + at, col + 1)
     flavour = KEYWORDS["flavor"][0]
     at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(flavour)), 0)
     text = lines[at]
     col = len(text) - len(text.lstrip()) + 1
-    # A table's source path is relative to the content folder's parent (compiler.build);
-    # the compilation's sources are keyed by the path as messages show it.
-    path = display_path(content.resolve().parent / source["path"])
     return Span(path, source["line"] + at, col, source["line"] + at, len(text) + 1)
 
 
@@ -146,17 +151,37 @@ def _say_overflow(exc, compiled, content: Path) -> None:
     """Each card whose words do not fit (sheets.CardOverflow): an E074 at its item, with the
     source line, when the item's place is known; else one line naming the card."""
     from compiler.codes import E074
-    from dsl.diagnostics import render
 
-    color = use_color(sys.stderr)
     for card in exc.cards:
-        words = exc.words(card)
-        span = _overflow_span(card, compiled, content)
-        if span is None:
-            click.echo(f"エラー[E074]: {words}。文を短くしてください。", err=True)
-            continue
-        click.echo(render(E074.at(span, words), compiled.sources, color=color), err=True)
-        click.echo(err=True)
+        _say(E074, exc.words(card), _item_span(card, compiled, content), compiled,
+             "文を短くしてください。")
+
+
+def _say_unknown(cards, unknown: dict, compiled, content: Path) -> None:
+    """Each character a card prints as a box (sheets.Printed.unknown): a W011 at its first
+    place in the card's item, or one line naming the card."""
+    from compiler.codes import W011
+
+    for index, chars in unknown.items():
+        card = cards[index]
+        for char in chars:
+            words = (f"札「{card.title}」（{card.key}）の「{char}」（U+{ord(char):04X}）は、"
+                     "この機械のどのフォントにもない字です")
+            _say(W011, words, _item_span(card, compiled, content, char), compiled,
+                 "☒ で刷られます。")
+
+
+def _say(code, words: str, span, compiled, instead: str) -> None:
+    """One finding of the print: rendered as lint renders it, with the source line, when
+    the item's place is known; else one line with the code (``instead`` ends it)."""
+    from dsl.diagnostics import SEVERITY_WORDS, render
+
+    if span is None:
+        click.echo(f"{SEVERITY_WORDS[code.severity]}[{code.code}]: {words}。{instead}", err=True)
+        return
+    click.echo(render(code.at(span, words), compiled.sources, color=use_color(sys.stderr)),
+               err=True)
+    click.echo(err=True)
 
 
 @dataclass(frozen=True)
@@ -193,8 +218,7 @@ class _Print:
     def run(self) -> None:
         from contract import disk
         from printing import manifest
-        from printing.sheets import (CardOverflow, PrintOptions, face_pages, render_pdf,
-                                     sheet_count)
+        from printing.sheets import CardOverflow, PrintOptions, face_pages, render, sheet_count
 
         out = self.out
         try:  # a place that cannot take the PDF is said before the long rendering, not after
@@ -220,11 +244,12 @@ class _Print:
         options = PrintOptions(paper=self.paper, crop=self.crop, backs=self.backs,
                                version=version, date=self.date, changed=marked, extra=listed)
         try:
-            pdf = render_pdf(cards, options)
+            pdf, unknown = render(cards, options)
         except CardOverflow as exc:
             _say_overflow(exc, compiled, self.content)
             click.echo("PDF を書きませんでした。", err=True)
             sys.exit(EXIT_CONTENT)
+        _say_unknown(cards, unknown, compiled, self.content)
         try:
             disk.write(out, pdf, inside=out.parent, replace=True)
         except OSError as exc:

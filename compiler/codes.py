@@ -177,6 +177,10 @@ W009 = _define("W009", WARNING, "何も起こさないタイミング",
 W010 = _define("W010", WARNING, "ほかのページに劣るページ",
     message=f"同じ{W.variable.year}・同じ形のほかのページに、どの数値でも劣っています",
     hint="手で確かめてください")
+#: Found by ``jibunki print`` (its layout), not by lint: which fonts a machine has is not
+#: the content's.
+W011 = _define("W011", WARNING, "札に刷れない文字",
+    hint="ほかの字にするか、その字のあるフォントを入れてください（印刷はその字を ☒ で刷ります）")
 
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")

@@ -1,7 +1,7 @@
 """印刷シート — cards to a PDF of print-and-play sheets (Jinja2 templates, CSS paged media,
 WeasyPrint).
 
-``render_pdf(cards, options)`` is the one way every pass prints: the pages and enemies,
+``render(cards, options)`` is the one way every pass prints: the pages and enemies,
 the draft 17 solitaire's cards, a print with its change marks and change list. Each card's
 words are fitted to its box: the body's size steps down from SIZES[0] until they fit
 (they wrap at every size; nothing is ever cut); a card that does not fit at the floor is
@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .cards import Card
 from .layout import PAPERS, Geometry, place
@@ -134,13 +135,31 @@ def fitted_sizes(cards: list[Card], options: PrintOptions) -> dict[int, float]:
     raise CardOverflow([cards[i] for i in trying])
 
 
-def render_pdf(cards: list[Card], options: PrintOptions) -> bytes:
+class Printed(NamedTuple):
+    """A print: its PDF, and per card (its index in the cards printed) the characters
+    that no font of this machine has, printed as a box (☒); cards with none left out."""
+
+    pdf: bytes
+    unknown: dict[int, tuple[str, ...]]
+
+
+def render(cards: list[Card], options: PrintOptions) -> Printed:
     """The PDF of the cards' sheets (faces, then their backs when ``options.backs``),
-    then ``options.extra``'s pages. CardOverflow when a card cannot be fitted."""
+    then ``options.extra``'s pages, with the characters it could not draw (read from the
+    very layout written). CardOverflow when a card cannot be fitted."""
+    from .fitting import unknown_glyphs
+
     sizes = fitted_sizes(cards, options)
     text = html(cards, options, sizes)
     identifier = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    return laid_out(text).write_pdf(pdf_identifier=identifier)
+    document = laid_out(text)
+    unknown = unknown_glyphs(document)
+    return Printed(document.write_pdf(pdf_identifier=identifier), unknown)
+
+
+def render_pdf(cards: list[Card], options: PrintOptions) -> bytes:
+    """``render``'s PDF alone."""
+    return render(cards, options).pdf
 
 
 def face_pages(cards: int, options: PrintOptions) -> list[int]:

@@ -3,7 +3,7 @@
 ``compiler/explain/<CODE>.md`` is a title line, one paragraph, then ``## 悪い例`` and
 ``## 良い例``, each with one fenced block. A ```jibunki block is a whole content file: the
 bad one must report exactly its code, the good one nothing. A ```text block is prose (E000
-and E004 cannot be shown as text, and E074 is found by jibunki print, not by lint) and is
+and E004 cannot be shown as text, and E074 and W011 are found by jibunki print, not by lint) and is
 only checked for shape.
 """
 
@@ -31,7 +31,7 @@ from conftest import ROOT
 EXPLAIN = ROOT / "compiler" / "explain"
 SECTIONS = ("悪い例", "良い例")
 #: Codes whose examples cannot be content text (an internal error, an unreadable file).
-NOT_TEXT = {"E000", "E004", "E074"}
+NOT_TEXT = {"E000", "E004", "E074", "W011"}
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,18 @@ def _card(key: str, title: str, lines=("敵HPに 5 のダメージ",), kind="pag
 
 
 @pytest.mark.slow
+def test_the_characters_no_font_has_are_read_from_the_layout_per_card():
+    from printing.sheets import PrintOptions, render
+
+    missing, other = "\U000f0000", "\U0010fffd"  # private use: no font has either
+    cards = [_card("page/a", "一"), _card("page/b", f"二{missing}", (f"敵HPに{other} 5",)),
+             _card("page/c", "三"), _card("page/d", f"四{other}")]
+    printed = render(cards, PrintOptions(date=DATE))
+    assert printed.unknown == {1: (missing, other), 3: (other,)}
+    assert printed.pdf.startswith(b"%PDF")
+
+
+@pytest.mark.slow
 def test_backs_are_mirrored_row_by_row():
     import pypdfium2
 

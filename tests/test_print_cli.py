@@ -188,3 +188,30 @@ def test_a_card_whose_words_do_not_fit_is_E074_at_its_flavour_line(tmp_path):
     assert "ヒント: フレーバーや面の文を短くしてください" in result.output
     assert "PDF を書きませんでした。" in result.output and not out.exists()
     assert "エラー[E" not in result.output.replace("エラー[E074]", "")  # the content compiles
+
+
+#: A character of the supplementary private use area: no font of any machine has it.
+NO_FONT = "\U000f0000"
+
+
+@pytest.mark.slow
+def test_a_character_no_font_has_is_W011_at_its_place_and_the_pdf_is_written(tmp_path):
+    """Pango would print it as a box (☒): the print says which character, on which card,
+    where it is written — a warning: the PDF is written all the same."""
+    content = small_content(tmp_path / "content")
+    page = content / "pages" / "幼少期.page"
+    text = page.read_text(encoding="utf-8")
+    edited = text.replace("最初の一年は、", f"最初の{NO_FONT}一年は、", 1)
+    assert edited != text
+    page.write_text(edited, encoding="utf-8")
+    before = edited[:edited.index(NO_FONT)]
+    line, col = before.count("\n") + 1, len(before) - before.rindex("\n")
+    out = tmp_path / "print" / "札.pdf"
+    result = invoke_cli("print", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert (f"{page}:{line}:{col}: 警告[W011]: 札「産声」（page/hatsu_koe）の「{NO_FONT}」"
+            "（U+F0000）は、この機械のどのフォントにもない字です") in result.output
+    assert "ヒント: ほかの字にするか、その字のあるフォントを入れてください" in result.output
+    assert result.output.count("W011") == 1 and out.is_file()
+    # every other character of the content has a font: nothing else is said
+    assert "警告[W" not in result.output.replace("警告[W011]", "")
