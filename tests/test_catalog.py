@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
@@ -28,7 +30,9 @@ def lowered(lines: list[str]):
     """Check 作用 lines on one face; their 作用 as the tables hold them (None when
     invalid)."""
     body = "\n".join(lines)
-    result = check_text(f"ページ t {{\n 銘 30\n 未来面 {{\n{body}\n }}\n ペン 過去面 {{ 歩 += 5 }}\n}}\n")
+    # Each text is new: caching its parse on disk would only write and sweep the cache.
+    with mock.patch.dict(os.environ, {"JIBUNKI_NO_CACHE": "1"}):
+        result = check_text(f"ページ t {{\n 銘 30\n 未来面 {{\n{body}\n }}\n ペン 過去面 {{ 歩 += 5 }}\n}}\n")
     if result.errors:
         return None
     return list(result.model["pages"][0].faces["future"].effects)

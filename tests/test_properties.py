@@ -32,6 +32,15 @@ import pytest
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _no_parse_cache():
+    """Every text here is new: caching its parse on disk would only write and sweep."""
+    from unittest import mock
+
+    with mock.patch.dict(os.environ, {"JIBUNKI_NO_CACHE": "1"}):
+        yield
+
+
 @cache
 def get_parser():
     """A parser built from the grammar (not the disk cache): from_lark walks .grammar."""
