@@ -48,7 +48,7 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                         inside.append(candidate)
                     elif problems is not None:  # named, so that no page goes missing unsaid
                         problems.append(E004.at(Span(display_path(candidate), 1, 1, 1, 2),
-                                                why, hint=LEFT_OUT_HINT))
+                                                why[0], hint=LEFT_OUT_HINTS[why[1]]))
             found.extend(sorted(inside))
         else:
             found.append(path)
@@ -56,23 +56,31 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
     return unique
 
 
-#: What a content file found in a folder but not read is told to do.
-LEFT_OUT_HINT = "コンテンツのファイルを、名前を付けたフォルダの中に通常のファイルとして置いてください（このファイルは検査されていません）"
+#: Why a content file found in a folder is not read → what to do about it.
+_UNREAD = "（このファイルは検査されていません）"
+LEFT_OUT_HINTS = {
+    "broken": "リンク先を直すか、リンクを消してください" + _UNREAD,
+    "outside": "ファイルをフォルダの中にコピーしてください（フォルダの外は読みません）" + _UNREAD,
+    "special": "コンテンツは通常のファイルに書いてください" + _UNREAD,
+    "unreadable": "読む権限があるかを確かめてください" + _UNREAD,
+}
 
 
-def _left_out(candidate: Path, root: Path) -> str | None:
-    """Why a content-named entry of a searched folder is not read, or None. A symlink
-    inside the folder must not lead the run outside what was named; a FIFO or a device
-    is never opened from a folder (only a file named as such is, without blocking)."""
+def _left_out(candidate: Path, root: Path) -> tuple[str, str] | None:
+    """(why, the LEFT_OUT_HINTS key) a content-named entry of a searched folder is not
+    read, or None. A symlink inside the folder must not lead the run outside what was
+    named; a FIFO or a device is never opened from a folder (only a file named as such
+    is, without blocking)."""
     try:
         mode = candidate.stat().st_mode
     except OSError as exc:
         if candidate.is_symlink():
-            return "リンク先がありません（壊れたシンボリックリンクです）"
-        return f"ファイルを読めません: {disk.reason(exc)}"
+            return "リンク先がありません（壊れたシンボリックリンクです）", "broken"
+        return f"ファイルを読めません: {disk.reason(exc)}", "unreadable"
     if not candidate.resolve().is_relative_to(root):
-        return "フォルダの外を指すシンボリックリンクなので読みません"
-    return disk.not_regular(mode)
+        return "フォルダの外を指すシンボリックリンクなので読みません", "outside"
+    special = disk.not_regular(mode)
+    return None if special is None else (special, "special")
 
 
 def display_path(path: Path) -> str:

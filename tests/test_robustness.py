@@ -182,6 +182,10 @@ def test_a_content_file_in_a_folder_that_is_not_read_is_named_as_E004(write, tmp
     assert "リンク先がありません" in said["broken.page"]
     assert "フォルダの外" in said["out.page"]
     assert "名前付きパイプ" in said["pipe.enemy"]
+    hints = {Path(d.span.path).name: d.hint for d in result.diagnostics}
+    assert hints["broken.page"].startswith("リンク先を直すか、リンクを消して")
+    assert hints["out.page"].startswith("ファイルをフォルダの中にコピー")
+    assert hints["pipe.enemy"].startswith("コンテンツは通常のファイルに")
 
 
 # ------------------------------------------------------------------ braces
