@@ -229,15 +229,20 @@ def test_format_json_says_an_unreachable_band_with_the_closest_edit(tmp_path):
     assert answer["closest"]["after"]["high"] < 0.6
 
 
-ENEMY = """敵 tameshi "試しの壁" {
+def wall(band: str, attack: int) -> str:
+    """An enemy of 100 HP with one Intent, an attack, asked to be beaten ``band``."""
+    return f"""敵 tameshi "試しの壁" {{
   HP 100
   座 42
   突破ライン 130
   フレーバー "試験用。"
-  目標 勝率 40%〜95%
-  予兆 [ 攻撃 16 ]
-}
+  目標 勝率 {band}
+  予兆 [ 攻撃 {attack} ]
+}}
 """
+
+
+ENEMY = wall("40%〜95%", 16)
 
 
 @pytest.mark.slow  # about 4 s
@@ -279,15 +284,7 @@ STRONG = """ページ ichigeki "一撃" {
 #: An enemy that hits hard (the starting deck beats it about 46% of the time) and is asked
 #: to be beaten 80%〜100% of the time; three numbers to search (HP, 突破ライン, 攻撃), and
 #: battles of a few turns.
-STRIKER = """敵 tameshi "試しの壁" {
-  HP 100
-  座 42
-  突破ライン 130
-  フレーバー "試験用。"
-  目標 勝率 80%〜100%
-  予兆 [ 攻撃 70 ]
-}
-"""
+STRIKER = wall("80%〜100%", 70)
 
 TOGETHER = ["--enemy", "tameshi", "--policy", "random", "--precision", "0.1",
             "--max-pairs", "200", "--tune-pairs", "100", "--workers", "1"]
