@@ -6,6 +6,7 @@ UTF-8, binary, or too large is an E004 diagnostic.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -37,18 +38,27 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                                             f"フォルダを読めません: {disk.reason(exc)}",
                                             hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
 
+            def left_out(candidate: Path, why: tuple[str, str]) -> None:
+                if problems is not None:  # named, so that no page goes missing unsaid
+                    problems.append(E004.at(Span(display_path(candidate), 1, 1, 1, 2),
+                                            why[0], hint=LEFT_OUT_HINTS[why[1]]))
+
             for folder, dirs, files in os.walk(path, onerror=unreadable):
                 dirs.sort()
-                for name in files:
+                for name in dirs:  # never entered when a link (os.walk does not follow)
+                    linked = Path(folder, name)
+                    if linked.is_symlink() and not linked.resolve().is_relative_to(root):
+                        left_out(linked, ("フォルダの外を指すシンボリックリンクなので、このフォルダは読みません",
+                                          "outside_folder"))
+                for name in sorted(files):
                     candidate = Path(folder, name)
                     if candidate.suffix not in CONTENT_SUFFIXES:
                         continue
                     why = _left_out(candidate, root)
                     if why is None:
                         inside.append(candidate)
-                    elif problems is not None:  # named, so that no page goes missing unsaid
-                        problems.append(E004.at(Span(display_path(candidate), 1, 1, 1, 2),
-                                                why[0], hint=LEFT_OUT_HINTS[why[1]]))
+                    else:
+                        left_out(candidate, why)
             found.extend(sorted(inside))
         else:
             found.append(path)
@@ -60,7 +70,10 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
 _UNREAD = "（このファイルは検査されていません）"
 LEFT_OUT_HINTS = {
     "broken": "リンク先を直すか、リンクを消してください" + _UNREAD,
-    "outside": "ファイルをフォルダの中にコピーしてください（フォルダの外は読みません）" + _UNREAD,
+    "loop": "リンクがたがいを指しています。どれかを本当のファイルにしてください" + _UNREAD,
+    "outside": "フォルダの外は読みません。ファイルをフォルダの中にコピーしてください" + _UNREAD,
+    "outside_folder": "フォルダの外は読みません。中のファイルをフォルダの中にコピーしてください"
+                      "（中のファイルは検査されていません）",
     "special": "コンテンツは通常のファイルに書いてください" + _UNREAD,
     "unreadable": "読む権限があるかを確かめてください" + _UNREAD,
 }
@@ -74,6 +87,8 @@ def _left_out(candidate: Path, root: Path) -> tuple[str, str] | None:
     try:
         mode = candidate.stat().st_mode
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "シンボリックリンクが輪になっていて、ファイルに着きません", "loop"
         if candidate.is_symlink():
             return "リンク先がありません（壊れたシンボリックリンクです）", "broken"
         return f"ファイルを読めません: {disk.reason(exc)}", "unreadable"

@@ -183,9 +183,32 @@ def test_a_content_file_in_a_folder_that_is_not_read_is_named_as_E004(write, tmp
     assert "フォルダの外" in said["out.page"]
     assert "名前付きパイプ" in said["pipe.enemy"]
     hints = {Path(d.span.path).name: d.hint for d in result.diagnostics}
+    assert [Path(d.span.path).name for d in result.diagnostics] == sorted(said)
     assert hints["broken.page"].startswith("リンク先を直すか、リンクを消して")
-    assert hints["out.page"].startswith("ファイルをフォルダの中にコピー")
+    assert hints["out.page"].startswith("フォルダの外は読みません。ファイルをフォルダの中にコピー")
     assert hints["pipe.enemy"].startswith("コンテンツは通常のファイルに")
+
+
+def test_a_linked_folder_out_of_the_folder_and_a_loop_of_links_are_named_as_E004(tmp_path):
+    """A folder of the content that is a link to one outside (its pages would all go
+    missing, each reference an E011 far from the cause), and links pointing at each other."""
+    folder, elsewhere = tmp_path / "content", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "a.page").write_text(PAGE.format(id="a", year=3, dmg=1), encoding="utf-8")
+    (folder / "pages").symlink_to(elsewhere)
+    (folder / "inner").mkdir()
+    (folder / "inner" / "b.page").write_text(PAGE.format(id="b", year=4, dmg=1),
+                                             encoding="utf-8")
+    (folder / "again").symlink_to(folder / "inner")  # inside: read once, by its own path
+    (folder / "x.page").symlink_to(folder / "y.page")
+    (folder / "y.page").symlink_to(folder / "x.page")
+    result = check([folder])
+    assert result.files == 1
+    said = {Path(d.span.path).name: (d.code, d.message, d.hint) for d in result.diagnostics}
+    assert set(said) == {"pages", "x.page", "y.page"}
+    assert said["pages"][0] == "E004" and "フォルダの外" in said["pages"][1]
+    assert "輪になって" in said["x.page"][1] and "たがいを指して" in said["x.page"][2]
 
 
 # ------------------------------------------------------------------ braces
