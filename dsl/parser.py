@@ -686,25 +686,32 @@ _LOOKALIKES = {
 _TOKEN_SLIPS = (
     ("=", "CMP", "等しいかどうかは「==」と書きます（「=」では比べません）", "=="),
 )
-#: A number written with thousands separators (1,000): the digits around a stray comma.
-_GROUPED_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+")
+#: A number written with thousands separators (-1,000.5), whole: groups of three digits
+#: after the first, nothing of a number before or after it.
+_GROUPED_NUMBER = re.compile(r"(?<![\d,.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+#: A comparison written the wrong way round (=> for >=): its second character → the hint.
+_REVERSED = {">": "「>=」", "<": "「<=」"}
 
 
 def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     """The hint of a slip seen in the token and its neighbours (``_TOKEN_SLIPS``, a
-    number with thousands separators), and the text meant in the token's place (None when
-    the fix is not the token alone), or ("", None)."""
+    comparison written the wrong way round, a number with thousands separators), and the
+    text meant in the token's place (None when the fix is not the token alone), or
+    ("", None)."""
+    following = text[pos + 1:pos + 2]
+    if str(token) == "=" and following in _REVERSED and "CMP" in expected:
+        return f"比較は{_REVERSED[following]}と書きます（「=」が先ではありません）", None
     for written, wanted, hint, meant in _TOKEN_SLIPS:
         if str(token) == written and wanted in expected:
             return hint, meant
     if str(token) == ",":
-        start = pos
-        while start > 0 and (text[start - 1].isdigit() or text[start - 1] == ","):
-            start -= 1
-        grouped = _GROUPED_NUMBER.match(text, start)
-        if grouped and grouped.start() < pos < grouped.end():
-            return (f"数に桁区切りの「,」は書けません。{grouped.group(0).replace(',', '')} "
-                    "と続けて書きます"), None
+        line_start = text.rfind("\n", 0, pos) + 1
+        line_end = text.find("\n", pos)
+        for grouped in _GROUPED_NUMBER.finditer(text, line_start,
+                                                len(text) if line_end < 0 else line_end):
+            if grouped.start() < pos < grouped.end():
+                return (f"数に桁区切りの「,」は書けません。{grouped.group(0).replace(',', '')} "
+                        "と続けて書きます"), None
     return "", None
 
 

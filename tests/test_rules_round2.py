@@ -379,6 +379,14 @@ def test_syntax_errors_that_look_like_a_known_mistake_say_which(text, pos, hint)
      "数に桁区切りの「,」は書けません。1000 と続けて書きます", None),
     ("ページ t {\n  銘 3\n  未来面 { 敵HP -= 12,345,678 }\n}\n", (3, 18),
      "数に桁区切りの「,」は書けません。12345678 と続けて書きます", None),
+    ("ページ t {\n  銘 3\n  未来面 { 敵HP -= -1,000 }\n}\n", (3, 18),
+     "数に桁区切りの「,」は書けません。-1000 と続けて書きます", None),
+    ("敵 e {\n  HP 1,000.5\n}\n", (2, 7), "数に桁区切りの「,」は書けません。1000.5 と続けて書きます",
+     None),
+    ("ページ t {\n  銘 3\n  未来面 { 条件 歩 => 25; 敵HP -= 1 }\n}\n", (3, 14),
+     "比較は「>=」と書きます", None),
+    ("ページ t {\n  銘 3\n  未来面 { 条件 歩 =< 25; 敵HP -= 1 }\n}\n", (3, 14),
+     "比較は「<=」と書きます", None),
 ])
 def test_a_slip_seen_in_the_token_is_said_alone_with_its_fix(text, pos, hint, fix):
     """「=」 where a comparison goes, a number with thousands separators: the hint says the
@@ -393,8 +401,10 @@ def test_an_equals_sign_that_is_an_assignment_is_not_taken_for_a_comparison():
     [found] = check_text("ページ t {\n  銘 = 30\n}\n", "t.page").diagnostics
     assert "==" not in found.hint and found.hint.startswith("項目の値は = なしで")
     # a comma between numbers that are not a grouped number is not one either
-    [found] = check_text("ページ t {\n  銘 3\n  未来面 { 敵HP -= 1,2 }\n}\n", "t.page").diagnostics
-    assert "桁区切り" not in found.hint
+    for number in ("1,2", "1,0000", "10,5"):
+        [found] = check_text(f"ページ t {{\n  銘 3\n  未来面 {{ 敵HP -= {number} }}\n}}\n",
+                             "t.page").diagnostics
+        assert "桁区切り" not in found.hint, number
 
 
 def test_a_syntax_error_unlike_any_known_mistake_gets_no_mistake_hint():
