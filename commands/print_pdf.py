@@ -137,7 +137,7 @@ def _item_span(card, compiled, content: Path, char: str | None = None):
     path = display_path(content.resolve().parent / source["path"])
     lines = source["text"].split("\n")
     for at, text in enumerate(lines if char is not None else ()):
-        if char in text:
+        if char in _before_comment(text):  # a comment is not printed: the card's words are
             col = text.index(char) + 1
             return Span(path, source["line"] + at, col, source["line"] + at, col + 1)
     flavour = KEYWORDS["flavor"][0]
@@ -145,6 +145,21 @@ def _item_span(card, compiled, content: Path, char: str | None = None):
     text = lines[at]
     col = len(text) - len(text.lstrip()) + 1
     return Span(path, source["line"] + at, col, source["line"] + at, len(text) + 1)
+
+
+def _before_comment(line: str) -> str:
+    """``line`` up to its comment (a ``#`` outside a string), the comment left out."""
+    from dsl.parser import QUOTES
+
+    closing = None
+    for at, char in enumerate(line):
+        if closing is not None:
+            closing = None if char == closing else closing
+        elif char in QUOTES:
+            closing = QUOTES[char]
+        elif char == "#":
+            return line[:at]
+    return line
 
 
 def _say_overflow(exc, compiled, content: Path) -> None:

@@ -671,7 +671,8 @@ def _width_form(text: str, pos: int) -> str | None:
     return next((form for form in _REPORTED_FORMS if text.startswith(form, pos)), None)
 
 
-_QUOTES = {'"': '"', "「": "」"}
+#: The quotes of a string: opening → closing.
+QUOTES = {'"': '"', "「": "」"}
 #: Characters that look like a symbol of the language but are not it: the hint names the
 #: one meant. A range is a..b or a〜b (WAVE DASH); ASCII ~ and the full-width tilde are not.
 _LOOKALIKES = {
@@ -811,8 +812,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
                            f"全角の「{form}」は記号として使えません",
                            hint=f"「{half}」のつもりなら半角で「{half}」と書きます",
                            replacements=(half,))
-        if ch in _QUOTES:
-            hint = f"文字列がこの行のうちに閉じていません。{_QUOTES[ch]} で閉じてください"
+        if ch in QUOTES:
+            hint = f"文字列がこの行のうちに閉じていません。{QUOTES[ch]} で閉じてください"
         elif ch in _LOOKALIKES:
             hint = _LOOKALIKES[ch]
         return E002.at(Span(path, line, col, line, col + 1), f"ここでは使えない文字「{shown}」です", hint=hint)
