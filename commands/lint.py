@@ -43,7 +43,8 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--check", is_flag=True,
               help="何も書き換えず、整形されていないファイルがあれば名前を挙げて終了コード 1。")
-@click.option("--diff", "show_diff", is_flag=True, help="--check と一緒に: 変わる所を表示します。")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="変わる所を表示します（--check と同じく、何も書き換えません）。")
 @click.option("--keep-aliases", is_flag=True,
               help="ASCII で書いたキーワードの別名を書いたままにします。")
 @content_option
@@ -64,8 +65,10 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     linted = check_named(paths, content, "整形するファイルかフォルダ", whole_result=True)
     files = discover(list(paths) or [content or DEFAULT_CONTENT], problems)
     changed, failed = [], bool(problems)
-    for diag in problems:
+    check = check or show_diff  # a diff is a preview: asked for, nothing is rewritten
+    for diag in sorted(problems, key=lambda d: (d.span.path, d.span.line, d.span.col)):
         click.echo(render(diag, {}), err=True)
+        click.echo(err=True)
     color = use_color(sys.stderr)
     for path in files:
         shown = display_path(path)

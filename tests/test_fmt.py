@@ -213,6 +213,10 @@ def test_check_exits_1_naming_the_file_and_rewrites_nothing(tmp_path):
     assert messy.read_text(encoding="utf-8") == MESSY
     shown = run("--check", "--diff", messy)
     assert "+ページ tameshi_a" in shown.output and "-page  tameshi_a" in shown.output
+    # --diff alone is the same preview: it rewrites nothing
+    alone = run("--diff", messy)
+    assert alone.exit_code == 1 and alone.output == shown.output
+    assert messy.read_text(encoding="utf-8") == MESSY
     assert run("--check", tidy).exit_code == 0
 
 
