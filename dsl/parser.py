@@ -716,6 +716,29 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     return "", None
 
 
+@cache
+def _field_words() -> frozenset[str]:
+    """The words a field of an item starts with (both spellings), the balance's keys too."""
+    from contract import vocabulary as vocab
+
+    return frozenset(w for pair in KEYWORDS.values() for w in pair) | frozenset(
+        w for key in vocab.BALANCE_KEYS for w in (key.ja, key.code, *key.aliases))
+
+
+def _field_equals(text: str, pos: int, token) -> str:
+    """The hint of a field written with ``=`` (``座 = 70``) whatever field and wherever
+    in its item (MISTAKES knows the parser's states of a few), or ""."""
+    if str(token) != "=":
+        return ""
+    line_start = text.rfind("\n", 0, pos) + 1
+    field = text[line_start:pos].strip()
+    if field not in _field_words():
+        return ""
+    line_end = text.find("\n", pos)
+    value = text[pos + 1:len(text) if line_end < 0 else line_end].split("#")[0].strip()
+    return f"項目の値は = なしで、名前の後に書きます（{field} {value}）".replace(" ）", "）")
+
+
 #: よくある書き間違い — mistakes a designer makes, each with its hint and a few example
 #: texts that fail the way it does. Lark's example matching (``match_examples``) finds the
 #: one whose example stops the parser in the same state at the same kind of token. The
@@ -839,7 +862,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         hint = (f"ここは定義（{'・'.join(kinds.word(kind) for kind in kinds.ITEM_KINDS)}）の外です。"
                 "定義の中に書くつもりなら、手前の } が多すぎて定義が先に閉じていないか確かめてください")
     elif not typo:  # a keyword written wrong: the known mistakes would guess at another
-        mistake = _mistake_hint(exc)
+        mistake = _mistake_hint(exc) or _field_equals(text, pos, token)
         if mistake:
             hint = f"{mistake}。{hint}"
     return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",

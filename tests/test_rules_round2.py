@@ -362,6 +362,13 @@ def _content_with(tmp_path, extra_page: str, balance: str | None = None):
     ("ページ t {\n  銘 3\n  敵HP -= 3\n}\n", (3, 3), "作用は面の中に書きます"),
     ("ページ t {\n  銘 3\n  未来面 { 敵HP 3 }\n}\n", (3, 13), "作用には演算子が要ります"),
     ("page t {\n  year 3\n  past { defense >= 3 }\n}\n", (3, 18), "比較は作用ではなく条件に"),
+    # a field with = wherever it stands in its item, the balance's keys too
+    ("ページ t \"x\" {\n  銘 3\n  出自 少年期\n  綻び倍率 = 2.0\n}\n", (4, 8),
+     "項目の値は = なしで、名前の後に書きます（綻び倍率 2.0）"),
+    ("敵 e {\n  HP 3\n  座 7\n  突破ライン = 150   # メモ\n}\n", (4, 9),
+     "項目の値は = なしで、名前の後に書きます（突破ライン 150）"),
+    ("バランス \"b\" {\n  初期刻 20\n  防御係数 = 1.0\n}\n", (3, 8),
+     "項目の値は = なしで、名前の後に書きます（防御係数 1.0）"),
 ])
 def test_syntax_errors_that_look_like_a_known_mistake_say_which(text, pos, hint):
     [found] = check_text(text, "t.page").diagnostics
