@@ -119,32 +119,62 @@ _LOCATED = {"page": "pages", "enemy": "enemies"}
 
 def _item_span(card, compiled, content: Path, char: str | None = None):
     """Where the item of ``card`` is written (a dsl Span, its path as the compilation shows
-    it): at ``char``'s first place in it when given and found, else on its フレーバー line
-    when it has one, else on its first line; None for a card of no item with a source (the
-    journey's cards, the summary)."""
+    it): at ``char``'s first printed place in it when given and found, else on its
+    フレーバー line when it has one, else on its first line; None for a card of no item (the
+    journey's summary)."""
     from dsl.diagnostics import Span
 
-    from compiler.read import display_path
     from contract.vocabulary import KEYWORDS
+
+    found = _item_source(card, compiled, content)
+    if found is None:
+        return None
+    path, first, lines = found
+    for at, text in enumerate(lines if char is not None else ()):
+        if char in _before_comment(text):  # a comment is not printed: the card's words are
+            col = text.index(char) + 1
+            return Span(path, first + at, col, first + at, col + 1)
+    flavour = KEYWORDS["flavor"][0]
+    at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(flavour)), 0)
+    text = lines[at]
+    col = len(text) - len(text.lstrip()) + 1
+    return Span(path, first + at, col, first + at, len(text) + 1)
+
+
+def _item_source(card, compiled, content: Path) -> tuple[str, int, list[str]] | None:
+    """(the path as messages show it, the first line, the lines) of the item ``card`` was
+    made from: a page's or an enemy's as its table keeps it, a journey card's (its key is
+    the journey item's kind and id) read from the journey's files; None for a card of no
+    item."""
+    from compiler.read import display_path
 
     kind, _, ident = card.key.partition("/")
     table = _LOCATED.get(kind)
+    if table is None:
+        return _journey_source(kind, ident, compiled)
     source = compiled.tables.get(table, {}).get(table, {}).get(ident, {}).get("source")
     if not source:
         return None
     # A table's source path is relative to the content folder's parent (compiler.build);
     # the compilation's sources are keyed by the path as messages show it.
     path = display_path(content.resolve().parent / source["path"])
-    lines = source["text"].split("\n")
-    for at, text in enumerate(lines if char is not None else ()):
-        if char in _before_comment(text):  # a comment is not printed: the card's words are
-            col = text.index(char) + 1
-            return Span(path, source["line"] + at, col, source["line"] + at, col + 1)
-    flavour = KEYWORDS["flavor"][0]
-    at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(flavour)), 0)
-    text = lines[at]
-    col = len(text) - len(text.lstrip()) + 1
-    return Span(path, source["line"] + at, col, source["line"] + at, len(text) + 1)
+    return path, source["line"], source["text"].split("\n")
+
+
+def _journey_source(kind: str, ident: str, compiled) -> tuple[str, int, list[str]] | None:
+    """The journey item of ``kind`` and ``ident`` in the compilation's journey files (the
+    journey's table keeps no source)."""
+    from dsl.ast import JourneyItem
+    from dsl.parser import parse
+
+    for path, text in compiled.sources.items():
+        if not path.endswith(".journey"):
+            continue
+        for item in parse(text, path).file.items:
+            if isinstance(item, JourneyItem) and (item.kind, item.id.text) == (kind, ident):
+                lines = text.split("\n")[item.span.line - 1:item.span.end_line]
+                return path, item.span.line, lines
+    return None
 
 
 def _before_comment(line: str) -> str:

@@ -218,3 +218,26 @@ def test_a_character_no_font_has_is_W011_at_its_place_and_the_pdf_is_written(tmp
     assert result.output.count("W011") == 1 and out.is_file()
     # every other character of the content has a font: nothing else is said
     assert "警告[W" not in result.output.replace("警告[W011]", "")
+
+
+@pytest.mark.slow
+def test_a_journey_card_s_character_no_font_has_is_W011_at_its_journey_item(tmp_path):
+    """The journey's table keeps no source: the card's item is found in the journey's
+    files by its kind and id, so its warning has a place as a page's has."""
+    import shutil
+
+    content = small_content(tmp_path / "content")
+    shutil.copytree(ROOT / "content" / "journey", content / "journey")
+    draft = content / "journey" / "草案17.journey"
+    text = draft.read_text(encoding="utf-8")
+    edited = text.replace("文 「潮の香り」", f"文 「潮の{NO_FONT}香り」", 1)
+    assert edited != text
+    draft.write_text(edited, encoding="utf-8")
+    before = edited[:edited.index(NO_FONT)]
+    line, col = before.count("\n") + 1, len(before) - before.rindex("\n")
+    result = invoke_cli("print", "--journey", "--content", str(content), "--out",
+                        str(tmp_path / "j.pdf"), "--no-backs")
+    assert result.exit_code == 0, result.output
+    assert (f"{draft}:{line}:{col}: 警告[W011]: 札「浜辺」（location/浜辺）の「{NO_FONT}」"
+            "（U+F0000）") in result.output
+    assert f"{line} |   文 「潮の" in result.output
