@@ -36,6 +36,25 @@ class FiniteFloatRange(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
+class NamedPath(click.Path):
+    """The type of the files and folders a command reads (PATHS): one that must exist.
+    A refusal says only what is wrong with the path the designer typed: click would name
+    the argument by its usage metavar (「'[PATHS]...' の値が正しくありません: …」)."""
+
+    def __init__(self):
+        super().__init__(exists=True, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        """The path, or a usage error (exit 2) naming it."""
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            if os.path.islink(value) and not os.path.exists(value):
+                raise click.UsageError(f"{exc.message.rstrip('。')}（リンク先がない、"
+                                       "壊れたシンボリックリンクです）。", ctx) from None
+            raise click.UsageError(exc.message, ctx) from None
+
+
 def use_color(stream) -> bool:
     """Colour on a terminal, unless NO_COLOR is set (https://no-color.org)."""
     return stream.isatty() and "NO_COLOR" not in os.environ

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, print_diagnostics, say_blocked
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, use_color
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, use_color
 
 
 #: lint's and fmt's folder: where names resolve, and what is read when no PATHS are named.
@@ -19,7 +19,7 @@ content_option = click.option(
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath())
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: エディタや CI が読む形で診断を出します。")
 @content_option
@@ -40,7 +40,7 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
 
 
 @click.command("fmt")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath())
 @click.option("--check", is_flag=True,
               help="何も書き換えず、整形されていないファイルがあれば名前を挙げて終了コード 1。")
 @click.option("--diff", "show_diff", is_flag=True,

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, print_diagnostics
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath
 
 
 @click.command("test")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=NamedPath())
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
 def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:

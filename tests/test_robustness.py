@@ -489,6 +489,16 @@ def test_clean_content_exits_0(write):
 def test_nonexistent_path_is_a_usage_error(write):
     result = lint_cli("no/such/file.page")
     assert result.exit_code == 2
+    # said of the path typed, not of the argument's usage name ('[PATHS]...')
+    assert "エラー: パス 'no/such/file.page' がありません。" in result.output
+    assert "[PATHS]..." not in result.output.split("エラー:")[1]
+
+
+def test_a_broken_link_named_is_said_to_be_one(write, tmp_path):
+    (tmp_path / "link.page").symlink_to(tmp_path / "gone.page")
+    result = lint_cli(str(tmp_path / "link.page"))
+    assert result.exit_code == 2
+    assert "がありません（リンク先がない、壊れたシンボリックリンクです）。" in result.output
 
 
 def test_no_arguments_without_content_folder_is_a_usage_error(write):
