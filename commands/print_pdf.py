@@ -123,6 +123,7 @@ def _item_span(card, compiled, content: Path, char: str | None = None):
     フレーバー line when it has one, else on its first line; None for a card of no item (the
     journey's summary)."""
     from dsl.diagnostics import Span
+    from dsl.parser import before_comment
 
     from contract.vocabulary import KEYWORDS
 
@@ -131,7 +132,7 @@ def _item_span(card, compiled, content: Path, char: str | None = None):
         return None
     path, first, lines = found
     for at, text in enumerate(lines if char is not None else ()):
-        if char in _before_comment(text):  # a comment is not printed: the card's words are
+        if char in before_comment(text):  # a comment is not printed: the card's words are
             col = text.index(char) + 1
             return Span(path, first + at, col, first + at, col + 1)
     flavour = KEYWORDS["flavor"][0]
@@ -175,21 +176,6 @@ def _journey_source(kind: str, ident: str, compiled) -> tuple[str, int, list[str
                 lines = text.split("\n")[item.span.line - 1:item.span.end_line]
                 return path, item.span.line, lines
     return None
-
-
-def _before_comment(line: str) -> str:
-    """``line`` up to its comment (a ``#`` outside a string), the comment left out."""
-    from dsl.parser import QUOTES
-
-    closing = None
-    for at, char in enumerate(line):
-        if closing is not None:
-            closing = None if char == closing else closing
-        elif char in QUOTES:
-            closing = QUOTES[char]
-        elif char == "#":
-            return line[:at]
-    return line
 
 
 def _say_overflow(exc, compiled, content: Path) -> None:

@@ -38,7 +38,7 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                                             f"フォルダを読めません: {disk.reason(exc)}",
                                             hint="読む権限があるか確かめてください（中のファイルは検査されていません）"))
 
-            def left_out(candidate: Path, why: tuple[str, str]) -> None:
+            def say(candidate: Path, why: tuple[str, str]) -> None:
                 if problems is not None:  # named, so that no page goes missing unsaid
                     problems.append(E004.at(Span(display_path(candidate), 1, 1, 1, 2),
                                             why[0], hint=LEFT_OUT_HINTS[why[1]]))
@@ -48,7 +48,7 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                 for name in dirs:  # never entered when a link (os.walk does not follow)
                     linked = Path(folder, name)
                     if linked.is_symlink() and not linked.resolve().is_relative_to(root):
-                        left_out(linked, ("フォルダの外を指すシンボリックリンクなので、このフォルダは読みません",
+                        say(linked, ("フォルダの外を指すシンボリックリンクなので、このフォルダは読みません",
                                           "outside_folder"))
                 for name in sorted(files):
                     candidate = Path(folder, name)
@@ -58,7 +58,7 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                     if why is None:
                         inside.append(candidate)
                     else:
-                        left_out(candidate, why)
+                        say(candidate, why)
             found.extend(sorted(inside))
         else:
             found.append(path)

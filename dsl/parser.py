@@ -673,6 +673,25 @@ def _width_form(text: str, pos: int) -> str | None:
 
 #: The quotes of a string: opening → closing.
 QUOTES = {'"': '"', "「": "」"}
+
+
+def before_comment(line: str) -> str:
+    """``line`` up to its comment (a ``#`` outside a string), the comment left out."""
+    closing = None
+    for at, char in enumerate(line):
+        if closing is not None:
+            closing = None if char == closing else closing
+        elif char in QUOTES:
+            closing = QUOTES[char]
+        elif char == "#":
+            return line[:at]
+    return line
+
+
+def _line_of(text: str, pos: int) -> tuple[int, int]:
+    """(start, end) of the line of ``text`` holding offset ``pos``, its line break out."""
+    end = text.find("\n", pos)
+    return text.rfind("\n", 0, pos) + 1, len(text) if end < 0 else end
 #: Characters that look like a symbol of the language but are not it: the hint names the
 #: one meant. A range is a..b or a〜b (WAVE DASH); ASCII ~ and the full-width tilde are not.
 _LOOKALIKES = {
@@ -706,10 +725,7 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         if str(token) == written and wanted in expected:
             return hint, meant
     if str(token) == ",":
-        line_start = text.rfind("\n", 0, pos) + 1
-        line_end = text.find("\n", pos)
-        for grouped in _GROUPED_NUMBER.finditer(text, line_start,
-                                                len(text) if line_end < 0 else line_end):
+        for grouped in _GROUPED_NUMBER.finditer(text, *_line_of(text, pos)):
             if grouped.start() < pos < grouped.end():
                 return (f"数に桁区切りの「,」は書けません。{grouped.group(0).replace(',', '')} "
                         "と続けて書きます"), None
@@ -730,12 +746,11 @@ def _field_equals(text: str, pos: int, token) -> str:
     in its item (MISTAKES knows the parser's states of a few), or ""."""
     if str(token) != "=":
         return ""
-    line_start = text.rfind("\n", 0, pos) + 1
+    line_start, line_end = _line_of(text, pos)
     field = text[line_start:pos].strip()
     if field not in _field_words():
         return ""
-    line_end = text.find("\n", pos)
-    value = text[pos + 1:len(text) if line_end < 0 else line_end].split("#")[0].strip()
+    value = before_comment(text[pos + 1:line_end]).strip()
     return f"項目の値は = なしで、名前の後に書きます（{field} {value}）".replace(" ）", "）")
 
 
