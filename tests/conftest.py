@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -152,3 +155,25 @@ def catalog_browser(tmp_path_factory):
         browser.close()
     assert browser.blocked == [] and browser.errors == []
 
+
+
+#: The command a test's language client starts: a fresh server forked from this worker's
+#: zygote (tests/lsp_zygote.py), which a module asks for with
+#: ``pytestmark = pytest.mark.usefixtures("lsp_zygote")``.
+LSP_ZYGOTE = Path(tempfile.gettempdir()) / f"jibunki-lsp-{os.getpid()}.sock"
+LSP_SERVER = [sys.executable, "-I", "-S", str(ROOT / "tests" / "lsp_zygote.py"), "spawn",
+              str(LSP_ZYGOTE)]
+
+
+@pytest.fixture(scope="session")
+def lsp_zygote():
+    """This worker's zygote of language servers, started once and stopped at the end."""
+    LSP_ZYGOTE.unlink(missing_ok=True)
+    zygote = subprocess.Popen([sys.executable, str(ROOT / "tests" / "lsp_zygote.py"), "serve",
+                               str(LSP_ZYGOTE)], cwd=ROOT, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, text=True)
+    assert zygote.stdout.readline() == "ready\n", "the LSP zygote did not start"
+    yield
+    zygote.terminate()
+    zygote.wait()
+    LSP_ZYGOTE.unlink(missing_ok=True)

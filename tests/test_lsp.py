@@ -14,9 +14,9 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from catalog.phrasing import body_lines
 from compiler.codes import explanation
-from conftest import ROOT, compiled_tables
+from conftest import LSP_SERVER, ROOT, compiled_tables
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow, pytest.mark.usefixtures("lsp_zygote")]
 
 PAGE = "pages/青年期.page"
 
@@ -34,7 +34,7 @@ async def _start(client: LanguageClient, content: Path) -> None:
         workspace_folders=[types.WorkspaceFolder(content.parent.as_uri(), "project")]))
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def client(lsp_client: LanguageClient, content):
     await _start(lsp_client, content)
     yield

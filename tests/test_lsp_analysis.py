@@ -4,20 +4,20 @@ on each edit after it, which checks only the document's items."""
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from conftest import LSP_SERVER
 from test_lsp import _open, _replace, _start
 from test_trigger_chains import LOOP_PAGES
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow, pytest.mark.usefixtures("lsp_zygote")]
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def client(lsp_client: LanguageClient, content):
     await _start(lsp_client, content)
     yield

@@ -6,7 +6,6 @@ loop; the real server over stdio (pytest-lsp) in the slow one."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,10 +14,12 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from conftest import compiled_tables
+from conftest import LSP_SERVER, compiled_tables
 from contract import vocabulary as vocab
 from dsl.position import place_at
 from lsp.completion import Folder, candidates, completions
+
+pytestmark = pytest.mark.usefixtures("lsp_zygote")
 
 PAGE_OPEN = "ページ a {\n  銘 3\n  未来面 {\n    "
 ITEM_WORDS = {vocab.KEYWORDS[rule][0] for rule in vocab.ITEM_KEYWORDS}
@@ -129,7 +130,7 @@ def test_the_position_is_read_from_the_text_before_the_cursor_only():
 # ------------------------------------------------------------------ slow: over the wire
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def client(lsp_client: LanguageClient, content):
     lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
     await lsp_client.initialize_session(types.InitializeParams(

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,13 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from compiler.lint import check_text
 from compiler.read import CONTENT_SUFFIXES
-from conftest import ROOT, invoke_cli
+from conftest import LSP_SERVER, ROOT, invoke_cli
 from lsp.folder import Folder, Folders, content_root, interface
 from scenario.stage import examples_of
 from test_lsp import _open, _replace, _start, _where
 
 #: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("lsp_zygote")]
 
 CONTENT = ROOT / "content"
 FILES = sorted(str(p) for p in CONTENT.rglob("*") if p.is_file())
@@ -97,7 +96,7 @@ def test_the_interface_of_a_file_is_its_ids_not_where_they_stand(folder):
 CHANGED_ON_DISK = ["watched files", "save", "edit", "hover"]
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def client(lsp_client: LanguageClient, content):
     await _start(lsp_client, content)
     yield
@@ -223,7 +222,7 @@ async def test_a_fifo_named_like_a_page_does_not_hang_the_server(client, content
             pass
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def scratch_client(lsp_client: LanguageClient, tmp_path):
     """A session whose workspace is a scratch folder holding an unrelated project below."""
     scratch = tmp_path / "scratch"

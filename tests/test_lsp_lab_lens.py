@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,12 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import ROOT
+from conftest import LSP_SERVER, ROOT
 from lsp import lab_lens
 from sim.lab import FORMAT
 from test_lsp import _lenses, _open, _refreshes, _replace, _start
+
+pytestmark = pytest.mark.usefixtures("lsp_zygote")
 
 PAGES = "pages/壮年期.page"  # zangyou (目標 -10%〜+15%), kodomo (目標 -15%〜+10%)
 
@@ -83,7 +84,7 @@ def test_one_page_is_measured_with_the_lab_s_row_and_the_same_row_each_time():
 # ------------------------------------------------------------------ in the editor
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def client(lsp_client: LanguageClient, content):
     await _start(lsp_client, content)
     yield

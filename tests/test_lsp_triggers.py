@@ -4,23 +4,25 @@ pages are the same, built again after an edit."""
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from conftest import LSP_SERVER
 from test_lsp import _hover, _open, _replace, _start
 from trigger_content import (LISTENER, LISTENER_LINE, PRODUCER, PRODUCER_LINE,
                              TRIGGER_PAGES, trigger_content)
+
+pytestmark = pytest.mark.usefixtures("lsp_zygote")
 
 @pytest.fixture
 def content(tmp_path):
     """The constructed pair (tests/trigger_content.py) in a folder named content/."""
     return trigger_content(tmp_path / "content")
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "lsp"]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
 async def client(lsp_client: LanguageClient, content):
     await _start(lsp_client, content)
     yield
