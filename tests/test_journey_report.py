@@ -1,10 +1,9 @@
 """jibunki journey report (journey/lab/: measure.py, text.py, html.py):
-the same figures for any number of workers and on Ray, the command's tables and page, and
-clear errors for bad options."""
+the same figures for any number of workers (and on Ray: test_journey_report_cache.py), the
+command's tables and page, and clear errors for bad options."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -57,13 +56,8 @@ def test_the_item_pairs_are_every_pair_of_the_draft(literal):
     assert len(pairs) == 15 and len(set(pairs)) == 15
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
-def test_the_report_on_ray_is_the_local_one(literal, one_worker):
-    import ray
-
-    assert not ray.is_initialized()
-    assert run(literal, SMALL, workers=2, backend="ray") == one_worker
-    assert not ray.is_initialized()
+# The report on Ray gives the local one's figures: test_journey_report_cache.py, whose Ray
+# test asserts that too (each local Ray a run starts costs the suite seconds of CPU).
 
 
 ARGS = ["journey", "report", "--seeds", "1", "--budget", "1", "--nodes", "40", "--no-pairs",

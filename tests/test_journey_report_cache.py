@@ -266,7 +266,10 @@ def test_the_report_command_explains_no_cache_in_japanese():
 
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
-def test_ray_fills_the_cache_a_local_run_reads(literal, bare, cache_home):
+def test_the_report_on_ray_is_the_local_one_and_fills_the_cache_a_local_run_reads(
+        literal, bare, cache_home):
+    """The run starts its own local Ray and stops it; its figures are the local run's, and
+    what it played is kept for a local run to read."""
     import ray
 
     assert not ray.is_initialized()
