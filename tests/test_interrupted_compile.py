@@ -21,7 +21,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -39,17 +38,21 @@ SIGNALS = (signal.SIGTERM, signal.SIGKILL, signal.SIGHUP, signal.SIGINT)
 #: The file operations counted (tempfile.mkstemp opens with os.open too).
 OPERATIONS = ("open", "write", "fsync", "chmod", "replace", "rename", "unlink")
 
+#: The children: one process imports ``write_atomically`` once, then forks a child for
+#: each case (out folder, signal, k), which counts the file operations, sends itself the
+#: signal before the k-th and writes the new set with ``write_atomically``; a JSON line per
+#: case gives the child's exit status and what it printed. (A fresh interpreter per case
+#: cost the suite a quarter of a second of CPU each, for some 150 cases.)
 CHILD = textwrap.dedent("""
-    import json, os, sys
+    import json, os, sys, tempfile, traceback
     from pathlib import Path
     sys.path.insert(0, {root!r})
     from compiler.build import write_atomically
 
-    files_json, out, sig, at = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    files = json.loads(Path(files_json).read_text(encoding="utf-8"))
+    files = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     count = 0
 
-    def counted(real):
+    def counted(real, at, sig):
         def operation(*args, **kwargs):
             global count
             count += 1
@@ -58,14 +61,38 @@ CHILD = textwrap.dedent("""
             return real(*args, **kwargs)
         return operation
 
-    for name in {operations!r}:
-        setattr(os, name, counted(getattr(os, name)))
-    try:
-        write_atomically(out, files)
-    except KeyboardInterrupt:
-        print("interrupted", count)
-        sys.exit(130)
-    print("done", count)
+    def case(out, sig, at):
+        for name in {operations!r}:
+            setattr(os, name, counted(getattr(os, name), at, sig))
+        try:
+            write_atomically(out, files)
+        except KeyboardInterrupt:
+            print("interrupted", count)
+            return 130
+        print("done", count)
+        return 0
+
+    for line in sys.stdin:
+        out, sig, at = json.loads(line)
+        with tempfile.TemporaryFile() as said, tempfile.TemporaryFile() as errors:
+            sys.stdout.flush()
+            child = os.fork()
+            if child == 0:
+                os.dup2(said.fileno(), 1)
+                os.dup2(errors.fileno(), 2)
+                try:
+                    code = case(Path(out), sig, at)
+                except BaseException:
+                    traceback.print_exc()
+                    code = 1
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+            _, status = os.waitpid(child, 0)
+            said.seek(0)
+            errors.seek(0)
+            print(json.dumps([os.waitstatus_to_exitcode(status),
+                              said.read().decode(), errors.read().decode()]), flush=True)
 """)
 
 
@@ -86,10 +113,15 @@ def compilations(tmp_path_factory):
     return folder, old, new
 
 
-def run_child(folder: Path, out: Path, sig: int, at: int) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(folder / "child.py"), str(folder / "new.json"), str(out),
-         str(int(sig)), str(at)], capture_output=True, text=True, timeout=60)
+def run_children(folder: Path, cases: list[tuple[Path, int, int]]
+                 ) -> list[subprocess.CompletedProcess]:
+    """Each case (out, signal, k) written by a child of its own (``CHILD``)."""
+    orders = "".join(json.dumps([str(out), int(sig), at]) + "\n" for out, sig, at in cases)
+    done = subprocess.run([sys.executable, str(folder / "child.py"), str(folder / "new.json")],
+                          input=orders, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return [subprocess.CompletedProcess([], *json.loads(line))
+            for line in done.stdout.splitlines()]
 
 
 def outcome(out: Path, old, new) -> str:
@@ -111,23 +143,17 @@ def test_a_signal_at_any_file_operation_leaves_old_new_or_a_refused_set(compilat
     folder, old, new = compilations
     probe = tmp_path / "probe"
     write_atomically(probe, old.files)
-    clean = run_child(folder, probe, signal.SIGTERM, 0)  # 0: never signalled
+    [clean] = run_children(folder, [(probe, signal.SIGTERM, 0)])  # 0: never signalled
     assert clean.returncode == 0 and clean.stdout.startswith("done"), clean.stderr
     operations = int(clean.stdout.split()[1])
     assert operations >= 3 * 4  # at least: open, fsync, chmod, replace of each changed file
 
     cases = [(sig, at) for sig in SIGNALS for at in range(1, operations + 1)]
-
-    def interrupted(case):
-        sig, at = case
-        out = tmp_path / f"{sig.name}-{at}"
+    outs = [tmp_path / f"{sig.name}-{at}" for sig, at in cases]
+    for out in outs:
         write_atomically(out, old.files)
-        return out, run_child(folder, out, sig, at)
-
-    # The children run side by side; the loading stays in this thread (CPython 3.11's
-    # ast.parse is not safe in several threads at once: "recursion depth mismatch").
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        runs = list(pool.map(interrupted, cases))
+    runs = zip(outs, run_children(folder, [(out, *case) for out, case in zip(outs, cases)]),
+               strict=True)
     results = []
     for (sig, at), (out, result) in zip(cases, runs):
         assert "Traceback" not in result.stderr, result.stderr
