@@ -7,13 +7,17 @@ test reads its output as it comes and stops it.
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from unittest import mock
 
 import pytest
 
@@ -30,11 +34,27 @@ BROKEN = """
 """
 
 
+@functools.cache
+def _grammar_cache() -> tempfile.TemporaryDirectory:
+    """A cache folder holding only the built grammar, made once for this test process and
+    removed at its end (building it costs a command 2.4 s of CPU; no test here is about
+    that)."""
+    from dsl.parser import build_parser
+
+    seed = tempfile.TemporaryDirectory(prefix="jibunki-watch-grammar-")
+    with mock.patch.dict(os.environ, {"XDG_CACHE_HOME": seed.name}):
+        os.environ.pop("JIBUNKI_NO_CACHE", None)
+        build_parser(use_cache=True)
+    return seed
+
+
 class Watched:
     """A running `jibunki watch` (or the command of ``args``: ``jibunki print --watch``),
-    its output lines in a queue."""
+    its output lines in a queue. Its cache folder ``cache`` starts with the grammar built,
+    as a designer's does after the first command."""
 
     def __init__(self, content, cache, args=None):
+        shutil.copytree(_grammar_cache().name, cache)
         env = {**os.environ, "XDG_CACHE_HOME": str(cache), "NO_COLOR": "1"}
         env.pop("JIBUNKI_NO_CACHE", None)
         self.proc = subprocess.Popen(
