@@ -156,9 +156,8 @@ def catalog_browser(tmp_path_factory):
     assert browser.blocked == [] and browser.errors == []
 
 
-
 #: The command a test's language client starts: a fresh server forked from this worker's
-#: zygote (tests/lsp_zygote.py), which a module asks for with
+#: zygote (tests/lsp_zygote.py), which a test or a module asks for with
 #: ``pytestmark = pytest.mark.usefixtures("lsp_zygote")``.
 LSP_ZYGOTE = Path(tempfile.gettempdir()) / f"jibunki-lsp-{os.getpid()}.sock"
 LSP_SERVER = [sys.executable, "-I", "-S", str(ROOT / "tests" / "lsp_zygote.py"), "spawn",

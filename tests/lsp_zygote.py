@@ -35,7 +35,11 @@ STATUS = struct.Struct("!i")
 
 def spawn(path: str) -> int:
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.connect(path)
+    try:
+        conn.connect(path)
+    except OSError as error:
+        raise SystemExit(f"lsp_zygote: no zygote answers at {path} ({error}); a test module "
+                         "that starts servers with LSP_SERVER asks for the lsp_zygote fixture")
     order = json.dumps({"cwd": os.getcwd(), "env": dict(os.environ)}).encode()
     socket.send_fds(conn, [STATUS.pack(len(order)) + order], [0, 1, 2])
     server = STATUS.unpack(_exactly(conn, STATUS.size))[0]

@@ -19,7 +19,6 @@ from contract import vocabulary as vocab
 from dsl.position import place_at
 from lsp.completion import Folder, candidates, completions
 
-pytestmark = pytest.mark.usefixtures("lsp_zygote")
 
 PAGE_OPEN = "ページ a {\n  銘 3\n  未来面 {\n    "
 ITEM_WORDS = {vocab.KEYWORDS[rule][0] for rule in vocab.ITEM_KEYWORDS}
@@ -156,6 +155,7 @@ async def _labels(client: LanguageClient, uri: str, line: int, character: int) -
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 @pytest.mark.asyncio
 async def test_the_server_offers_value_terms_after_an_operator_and_ids_in_a_deck(
         client: LanguageClient, content):
@@ -183,6 +183,7 @@ async def test_the_server_offers_value_terms_after_an_operator_and_ids_in_a_deck
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 @pytest.mark.asyncio
 async def test_the_server_offers_enemy_fields_in_an_enemy_block(client: LanguageClient, content):
     enemy = content / "enemies" / "日々.enemy"

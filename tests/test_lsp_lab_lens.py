@@ -19,7 +19,6 @@ from lsp import lab_lens
 from sim.lab import FORMAT
 from test_lsp import _lenses, _open, _refreshes, _replace, _start
 
-pytestmark = pytest.mark.usefixtures("lsp_zygote")
 
 PAGES = "pages/壮年期.page"  # zangyou (目標 -10%〜+15%), kodomo (目標 -15%〜+10%)
 
@@ -119,6 +118,7 @@ def _line_of(path: Path, needle: str) -> int:
 
 @pytest.mark.asyncio
 @pytest.mark.slow  # a language server (and, once, the lab) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_a_page_in_the_report_has_its_verdict_over_its_definition(
         client: LanguageClient, content):
     _report(content, _good_report())
@@ -134,6 +134,7 @@ async def test_a_page_in_the_report_has_its_verdict_over_its_definition(
 
 @pytest.mark.asyncio
 @pytest.mark.slow  # a language server (and, once, the lab) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 @pytest.mark.parametrize("report", [
     None, "", "{", "[]", "null", json.dumps({"format": "jibunki-sim-report 2", "pages": ROWS}),
     json.dumps({"format": FORMAT, "pages": {"zangyou": ROWS[0]}}),
@@ -155,6 +156,7 @@ async def test_without_a_readable_report_no_page_has_a_verdict(client: LanguageC
 
 @pytest.mark.asyncio
 @pytest.mark.slow  # a language server (and, once, the lab) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_a_page_changed_since_the_report_is_marked(client: LanguageClient, content):
     report = _report(content, _good_report())
     path = content / PAGES
@@ -179,6 +181,7 @@ async def test_a_page_changed_since_the_report_is_marked(client: LanguageClient,
 
 @pytest.mark.asyncio
 @pytest.mark.slow  # a language server (and, once, the lab) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_running_the_lab_for_a_page_gives_it_a_verdict_without_blocking_the_server(
         client: LanguageClient, content):
     refreshed = _refreshes(client)
@@ -220,6 +223,7 @@ async def test_running_the_lab_for_a_page_gives_it_a_verdict_without_blocking_th
 
 @pytest.mark.asyncio
 @pytest.mark.slow  # a language server (and, once, the lab) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_a_page_that_cannot_be_measured_says_why_in_japanese(client: LanguageClient,
                                                                    content):
     _refreshes(client)

@@ -15,7 +15,6 @@ from test_lsp import _hover, _open, _replace, _start
 from trigger_content import (LISTENER, LISTENER_LINE, PRODUCER, PRODUCER_LINE,
                              TRIGGER_PAGES, trigger_content)
 
-pytestmark = pytest.mark.usefixtures("lsp_zygote")
 
 @pytest.fixture
 def content(tmp_path):
@@ -36,6 +35,7 @@ def _at(line: int) -> types.Position:
 
 @pytest.mark.asyncio
 @pytest.mark.slow
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_hover_on_a_producer_names_the_listener_it_sets_off(client, content):
     uri = await _open(client, content / "pages" / "誘発.page")
     text = await _hover(client, uri, _at(PRODUCER_LINE))
@@ -45,6 +45,7 @@ async def test_hover_on_a_producer_names_the_listener_it_sets_off(client, conten
 
 @pytest.mark.asyncio
 @pytest.mark.slow
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_hover_on_a_listener_names_what_sets_it_off(client, content):
     uri = await _open(client, content / "pages" / "誘発.page")
     text = await _hover(client, uri, _at(LISTENER_LINE))
@@ -58,6 +59,7 @@ async def test_hover_on_a_listener_names_what_sets_it_off(client, content):
 
 @pytest.mark.asyncio
 @pytest.mark.slow
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_the_hover_follows_an_edit_of_the_folder(client, content):
     path = content / "pages" / "誘発.page"
     uri = await _open(client, path)
