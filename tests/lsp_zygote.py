@@ -68,6 +68,9 @@ def serve(path: str) -> None:
     listener.listen()
     listener.settimeout(1.0)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # keepers are reaped by the kernel
+    # Stopped (the fixture's terminate, or a test run killed with its group): the socket
+    # file goes too, by the caller's ``finally``.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     worker = os.getppid()
     print("ready", flush=True)
     while os.getppid() == worker:  # a killed test worker leaves no zygote behind
@@ -89,7 +92,8 @@ def serve(path: str) -> None:
 
 def _keep(conn: socket.socket, fds: list[int], order: dict) -> None:
     """The keeper: fork the server, tell the spawn its pid, then its exit status."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for number in (signal.SIGCHLD, signal.SIGTERM):  # as in a freshly started process
+        signal.signal(number, signal.SIG_DFL)
     server = os.fork()
     if server == 0:
         conn.close()
@@ -116,5 +120,7 @@ if __name__ == "__main__":
     mode, where = sys.argv[1:3]
     if mode == "spawn":
         sys.exit(spawn(where))
-    serve(where)
-    os.unlink(where)
+    try:
+        serve(where)
+    finally:
+        os.unlink(where)
