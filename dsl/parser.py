@@ -846,10 +846,15 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         form = _width_form(text, pos)
         if form is not None:
             half = WIDTH_FORMS[form][0]
+            hint, meant = f"「{half}」のつもりなら半角で「{half}」と書きます", half
+            # The half-width symbol would itself be a slip here (＝ where a comparison
+            # stands): the hint names the symbol meant, not the one typed.
+            for written, wanted, slip, fix in _TOKEN_SLIPS:
+                if half == written and wanted in (exc.allowed or ()):
+                    hint, meant = f"記号は半角で書きます。{slip}", fix
             return E002.at(Span(path, line, col, line, col + len(form)),
                            f"全角の「{form}」は記号として使えません",
-                           hint=f"「{half}」のつもりなら半角で「{half}」と書きます",
-                           replacements=(half,))
+                           hint=hint, replacements=(meant,))
         if ch in QUOTES:
             hint = f"文字列がこの行のうちに閉じていません。{QUOTES[ch]} で閉じてください"
         elif ch in _LOOKALIKES:

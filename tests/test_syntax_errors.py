@@ -84,6 +84,16 @@ def test_a_full_width_comparison_names_the_half_width_one(compare, form):
     assert "「>=」" in diag.hint and diag.span.end_col - diag.span.col == len(form)
 
 
+def test_a_full_width_equals_in_a_comparison_names_the_double_equals_meant():
+    # The half-width = would be a slip of its own there: the hint and the quick fix give ==.
+    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 ＝ 3\n    敵HP -= 3\n  }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
+    diag, _ = only(text, "E002", 4, 10)
+    assert "「==」" in diag.hint and diag.replacements == ("==",)
+    assert diag.span.end_col - diag.span.col == 1
+    assigned, _ = only(PAGE.format(effect="敵HP ＝ 3"), "E002", 3, 13)
+    assert assigned.replacements == ("=",) and "「==」" not in assigned.hint
+
+
 def test_every_symbol_form_the_table_accepts_is_read_and_every_other_is_reported():
     accepted = {"０１２３４５６７８９": "敵HP -= ３０", "、": None, "−": "敵HP −= 3",
                 "×": "敵HP -= 3 × 2", "÷": "敵HP -= 3 ÷ 2", "≥": "条件", "≤": "条件",
