@@ -24,7 +24,7 @@ from .limits import DECK_CAP_BOUND
 from .lower import STARTING_DECK
 from .names import resolve
 from .targets import check_target
-from .values import Ctx, check_condition, check_count, check_page_ref, constant
+from .values import Ctx, check_conditions, check_count, check_page_ref, constant
 from contract.vocabulary import W
 
 _DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
@@ -63,7 +63,7 @@ def _body(body: ast.Body, ctx: Ctx) -> Body | None:
         # 条件は面に紐づく (spec 002 プレイ条件): what is never played has none.
         ctx.add(E053.at(body.condition_spans[0]))
         return None
-    conditions = [check_condition(c, ctx) for c in body.conditions]
+    conditions = check_conditions(body.conditions, ctx)
     effects = [check_sayou(s, ctx) for s in body.sayou]
     if None in conditions or None in effects:
         return None
@@ -89,8 +89,7 @@ def check_page(page: ast.Page, ctx: Ctx, source: Source, default_cap: int,
     target = check_target(fields.get("target"), "page", ctx)
     appears = []
     if "appears" in fields:
-        appears = [check_condition(c, ctx.at("appears"), "appears")
-                   for c in fields["appears"].value]
+        appears = check_conditions(fields["appears"].value, ctx.at("appears"), "appears")
 
     faces = {}
     for face in page.faces:

@@ -15,10 +15,12 @@ The checks return the contract's classes: a reference is one class per kind
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic
+from dsl.parser import thousands_hint
 
 from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
@@ -444,8 +446,39 @@ _BARE_CONDITIONS = {
 }
 
 
-def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
-    """One play (or appearance) condition; None after diagnostics."""
+def check_conditions(exprs, ctx: Ctx, purpose: str = "play") -> list[Condition | None]:
+    """A list of conditions (``check_condition`` of each); a bare number split off a number
+    written with a thousands separator (歩 >= 1,000: the list's comma made 000 a
+    condition of its own) is told so."""
+    tails = _grouped_tails(exprs)
+    return [check_condition(expr, ctx, purpose, tails.get(i)) for i, expr in enumerate(exprs)]
+
+
+#: The digits a thousands separator leaves after it.
+_GROUP_TAIL = re.compile(r"\d{3}(?:\.\d+)?")
+
+
+def _grouped_tails(exprs) -> dict[int, str]:
+    """Of a list of conditions, each bare number that follows a number with only a comma
+    between them, three digits long: its index → the number meant (1,000,000 → 1000000)."""
+    tails: dict[int, str] = {}
+    for i in range(1, len(exprs)):
+        before, expr = exprs[i - 1], exprs[i]
+        head = before.operands[-1] if isinstance(before, ast.Compare) else before
+        if isinstance(expr, ast.Number) and isinstance(head, ast.Number) and \
+                _GROUP_TAIL.fullmatch(expr.text) and \
+                (expr.span.line, expr.span.col) == (head.span.end_line, head.span.end_col + 1):
+            tails[i] = tails.get(i - 1, head.text) + expr.text
+    for i in sorted(tails, reverse=True):  # each tail of one number names all of it
+        if i + 1 in tails:
+            tails[i] = tails[i + 1]
+    return tails
+
+
+def check_condition(expr, ctx: Ctx, purpose: str = "play",
+                    grouped: str | None = None) -> Condition | None:
+    """One play (or appearance) condition; None after diagnostics. ``grouped``: the
+    number meant when this one is the tail of a number with thousands separators."""
     allowed = _CONDITION_KINDS[purpose]
     expr = regroup_regions(expr)
     if isinstance(expr, ast.Ref) and not isinstance(expr, ast.Compare):
@@ -460,7 +493,8 @@ def check_condition(expr, ctx: Ctx, purpose: str = "play") -> Condition | None:
         return None
     if not isinstance(expr, ast.Compare):
         ctx.add(E041.at(expr.span, "条件になっていません",
-                        hint=f"「量 比較 数」の形で書きます。例: {W.variable.age} >= 30 ／ |{W.variable.year} - {W.variable.age}| >= 10"))
+                        hint=thousands_hint(grouped) if grouped else
+                        f"「量 比較 数」の形で書きます。例: {W.variable.age} >= 30 ／ |{W.variable.year} - {W.variable.age}| >= 10"))
         return None
     families, terms = [], []
     for operand in expr.operands:

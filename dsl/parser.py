@@ -724,12 +724,16 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     for written, wanted, hint, meant in _TOKEN_SLIPS:
         if str(token) == written and wanted in expected:
             return hint, meant
-    if str(token) == ",":
+    if str(token) == "," or text[pos - 1:pos] == ",":  # the comma, or the digits after it
         for grouped in _GROUPED_NUMBER.finditer(text, *_line_of(text, pos)):
             if grouped.start() < pos < grouped.end():
-                return (f"数に桁区切りの「,」は書けません。{grouped.group(0).replace(',', '')} "
-                        "と続けて書きます"), None
+                return thousands_hint(grouped.group(0).replace(",", "")), None
     return "", None
+
+
+def thousands_hint(meant: str) -> str:
+    """The hint of a number written with thousands separators: ``meant``, written whole."""
+    return f"数に桁区切りの「,」は書けません。{meant} と続けて書きます"
 
 
 @cache

@@ -390,6 +390,8 @@ def test_syntax_errors_that_look_like_a_known_mistake_say_which(text, pos, hint)
      "数に桁区切りの「,」は書けません。-1000 と続けて書きます", None),
     ("敵 e {\n  HP 1,000.5\n}\n", (2, 7), "数に桁区切りの「,」は書けません。1000.5 と続けて書きます",
      None),
+    ("敵 e {\n  HP 5; 座 1; 突破ライン 9; 予兆 [攻撃 1,000]\n}\n", (2, 32),
+     "数に桁区切りの「,」は書けません。1000 と続けて書きます", None),
     ("ページ t {\n  銘 3\n  未来面 { 条件 歩 => 25; 敵HP -= 1 }\n}\n", (3, 14),
      "比較は「>=」と書きます", None),
     ("ページ t {\n  銘 3\n  未来面 { 条件 歩 =< 25; 敵HP -= 1 }\n}\n", (3, 14),
@@ -402,6 +404,25 @@ def test_a_slip_seen_in_the_token_is_said_alone_with_its_fix(text, pos, hint, fi
     assert (found.code, (found.span.line, found.span.col)) == ("E001", pos)
     assert found.hint.startswith(hint) and "ここに書けるのは" not in found.hint, found.hint
     assert found.replacements == ((fix,) if fix else ())
+
+
+@pytest.mark.parametrize("written, meant, cols", [
+    ("1,000", "1000", [15]), ("1,000,000", "1000000", [15, 19]), ("2,500.5", "2500.5", [15]),
+])
+def test_a_thousands_separator_in_a_condition_list_is_told_where_the_comma_split_the_number(
+        written, meant, cols):
+    """The comma separates conditions, so 歩 >= 1,000 parses as 歩 >= 1 and a condition
+    000: each split-off part says the number was written with a separator, and which."""
+    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 >= {written}\n    敵HP -= 3\n  }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
+    found = check_text(text, "t.page").diagnostics
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [("E041", 4, c) for c in cols]
+    assert {d.hint for d in found} == {f"数に桁区切りの「,」は書けません。{meant} と続けて書きます"}
+
+
+def test_a_number_after_a_comma_and_a_space_is_not_taken_for_a_thousands_group():
+    text = "ページ t {\n  銘 3\n  未来面 {\n    条件 歩 >= 1, 000\n    敵HP -= 3\n  }\n  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n"
+    [found] = check_text(text, "t.page").diagnostics
+    assert found.code == "E041" and "桁区切り" not in found.hint
 
 
 def test_an_equals_sign_that_is_an_assignment_is_not_taken_for_a_comparison():
