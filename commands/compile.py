@@ -38,8 +38,7 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
         stale = [out / name for name in stale_files(out, compiled.file_bytes)]
         stale += [Path("schemas") / name for name in stale_schemas()]
         for path in stale:
-            # A file not there at all (a fresh clone before its first compile) is not old.
-            click.echo(f"{'古い' if path.exists() else 'ありません'}: {path}")
+            click.echo(f"{_why_stale(path)}: {path}")
         if stale:
             click.echo(f"{len(stale)} 個のファイルがコンテンツ（表）か contract/（スキーマ）と"
                        "合わないか、ありません。jibunki compile で作り直してください。")
@@ -55,6 +54,22 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     except OSError:
         pass  # an installed copy's schemas/ is not ours to write; --check still compares
     click.echo(f"{out}/: {len(compiled.file_bytes)} ファイル、うち {len(changed)} 個を更新しました。")
+
+
+def _why_stale(path: Path) -> str:
+    """What is wrong with a table's or schema's file, in the words ``--check`` lists it by:
+    only a readable file that differs is old (a fresh clone before its first compile has
+    none, and a folder or an unreadable file in its place is not an old table)."""
+    if not path.exists():
+        return "ありません"
+    if not path.is_file():
+        return "ファイルではありません"
+    try:
+        with path.open("rb"):
+            pass
+    except OSError:
+        return "読めません"
+    return "古い"
 
 
 @click.command()

@@ -495,6 +495,29 @@ def test_check_against_another_folder(tmp_path):
     assert f"古い: {out / 'enemies.py'}" in result.output
     assert "pages.py" not in result.output
     assert not (out / "decks.py").exists()
+    # a folder where a table should be is neither missing nor old
+    (out / "decks.py").mkdir()
+    result = run_cli(*args)
+    assert result.exit_code == 1
+    assert f"ファイルではありません: {out / 'decks.py'}" in result.output
+    assert f"古い: {out / 'decks.py'}" not in result.output
+
+
+def test_check_says_a_table_it_cannot_read_is_unreadable_not_old(tmp_path, monkeypatch):
+    content, out = copy_content(tmp_path), tmp_path / "out"
+    assert run_cli("compile", "--content", str(content), "--out", str(out)).exit_code == 0
+    unreadable = out / "decks.py"
+    real_open = Path.open
+
+    def refusing(self, *args, **kwargs):  # what a file of no read permission does (not root)
+        if self == unreadable:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refusing)
+    result = run_cli("compile", "--check", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert f"読めません: {unreadable}" in result.output and "古い" not in result.output
 
 
 def test_check_only_compares_python_tables():
