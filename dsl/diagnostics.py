@@ -41,6 +41,12 @@ class Note:
     span: Span | None = None
 
 
+#: Codes of a file that could not be read at all (E004): listed before everything else,
+#: because the names it defines are missing everywhere and what that causes (an E011 at
+#: each use) follows from it.
+UNREAD = frozenset({"E004"})
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """診断 — one finding of a pass: code, severity, message, place, and always a hint.
@@ -69,8 +75,10 @@ class Diagnostic:
         return self.severity == ERROR
 
     def sort_key(self):
-        """The order diagnostics are shown in: file, line, column, then code."""
-        return (self.span.path, self.span.line, self.span.col, self.code)
+        """The order diagnostics are shown in: a file that could not be read first
+        (UNREAD), then file, line, column and code."""
+        return (self.code not in UNREAD, self.span.path, self.span.line, self.span.col,
+                self.code)
 
     def as_json(self) -> dict:
         """The diagnostic as a plain dict for ``--json``: place, severity, code, message, hint

@@ -211,6 +211,19 @@ def test_a_linked_folder_out_of_the_folder_and_a_loop_of_links_are_named_as_E004
     assert "輪になって" in said["x.page"][1] and "たがいを指して" in said["x.page"][2]
 
 
+def test_a_file_that_could_not_be_read_is_listed_before_what_its_missing_pages_cause(tmp_path):
+    """A deck naming the pages of a broken link: their E011s follow from the E004, so the
+    E004 comes first in the listing (a file sorted later by name would bury the cause
+    among its effects)."""
+    folder = tmp_path / "content"
+    folder.mkdir()
+    (folder / "a.deck").write_text("デッキ d \"d\" {\n  zz\n}\n", encoding="utf-8")
+    (folder / "zz.page").symlink_to(tmp_path / "gone.page")
+    result = check([folder])
+    codes = [(d.code, Path(d.span.path).name) for d in result.diagnostics]
+    assert codes[0] == ("E004", "zz.page") and ("E011", "a.deck") in codes[1:], codes
+
+
 # ------------------------------------------------------------------ braces
 
 
