@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic
-from dsl.parser import thousands_hint
+from dsl.slips import thousands_hint
 
 from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,

@@ -23,6 +23,7 @@ from pathlib import Path
 from . import diskcache
 from .codes import E000, E001, E002, E003, E005
 from .diagnostics import Diagnostic, Note, Span
+from .slips import GROUPED_NUMBER, thousands_hint
 from .keywords import (KEYWORDS, canonical, grammar_rules, misconverted, unglued,
                        variant_of)
 from . import ast
@@ -706,9 +707,6 @@ _LOOKALIKES = {
 _TOKEN_SLIPS = (
     ("=", "CMP", "等しいかどうかは「==」と書きます（「=」では比べません）", "=="),
 )
-#: A number written with thousands separators (-1,000.5), whole: groups of three digits
-#: after the first, nothing of a number before or after it.
-_GROUPED_NUMBER = re.compile(r"(?<![\d,.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 #: A comparison written the wrong way round (=> for >=): its second character → the hint.
 _REVERSED = {">": "「>=」", "<": "「<=」"}
 
@@ -725,15 +723,10 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         if str(token) == written and wanted in expected:
             return hint, meant
     if str(token) == "," or text[pos - 1:pos] == ",":  # the comma, or the digits after it
-        for grouped in _GROUPED_NUMBER.finditer(text, *_line_of(text, pos)):
+        for grouped in GROUPED_NUMBER.finditer(text, *_line_of(text, pos)):
             if grouped.start() < pos < grouped.end():
                 return thousands_hint(grouped.group(0).replace(",", "")), None
     return "", None
-
-
-def thousands_hint(meant: str) -> str:
-    """The hint of a number written with thousands separators: ``meant``, written whole."""
-    return f"数に桁区切りの「,」は書けません。{meant} と続けて書きます"
 
 
 @cache
