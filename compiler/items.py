@@ -473,7 +473,12 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
         if page not in caps:
             caps[page] = _cap_of(ctx.symbols.pages[page], ctx)
         if counts[page] > caps[page]:
-            ctx.add(E055.at(entry.span, page=page, cap=caps[page]))
+            own = any(f.key == "deck_cap" for f in ctx.symbols.pages[page].fields)
+            ctx.add(E055.at(entry.span, page=page, cap=caps[page],
+                            hint=_OVER_CAP_HINTS[own].format(
+                                count=counts[page], over=counts[page] - caps[page],
+                                cap=caps[page], word=_CAP_WORD,
+                                default=W.balance.deck_cap_default)))
     if not deck.entries:
         ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません"))
     if any(d.is_error for d in ctx.diags[before:]):
@@ -486,6 +491,17 @@ def _quiet(ctx: Ctx) -> Ctx:
     """The same symbols, its diagnostics dropped: for reading a fact of another item,
     whose own check reports what is wrong with it."""
     return replace(ctx, diags=[])
+
+
+#: The page field that raises its deck cap (上限枚数).
+_CAP_WORD = vocab.KEYWORDS["deck_cap"][0]
+#: E055's hint, by whether the page writes its own cap: the entries' total so far, and the
+#: two ways out — fewer copies, or a higher cap on the page.
+_OVER_CAP_HINTS = {
+    True: "合計 {count} 枚です。{over} 枚減らすか、このページの {word} を {count} 以上にしてください",
+    False: "合計 {count} 枚です。{over} 枚減らすか、ページに「{word} {count}」を書いてください"
+           "（書かなければ{default}の {cap} 枚）",
+}
 
 
 def _cap_of(page: ast.Page, ctx: Ctx) -> int:

@@ -66,6 +66,19 @@ def test_the_deck_cap_applies_without_a_balance():
     assert found(own + lines("デッキ d {", "  p × 3", "}"), "t.deck") == [("E055", 3, 3)]
 
 
+def test_a_deck_over_a_page_cap_says_by_how_many_and_how_to_raise_the_cap():
+    """E055's hint: the total so far, the copies too many, and the cap to raise — the
+    page's own 上限枚数 when it writes one, else a 上限枚数 to write on the page."""
+    own = "ページ p { 銘 1; 上限枚数 2; 未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n"
+    [diag] = check_text(own + lines("デッキ d {", "  p × 2", "  p", "}"), "t.deck").diagnostics
+    assert diag.hint == "合計 3 枚です。1 枚減らすか、このページの 上限枚数 を 3 以上にしてください"
+    context = {"b.balance": BALANCE}
+    [diag] = check_text(PAGE + lines("デッキ d {", "  p × 5", "}"), "t.deck",
+                        context).diagnostics
+    assert diag.hint == ("合計 5 枚です。2 枚減らすか、ページに「上限枚数 5」を書いてください"
+                         "（書かなければデッキ内上限枚数の 3 枚）")
+
+
 @pytest.mark.parametrize("written", ["1", "0+1", "2-1", "(1)"])
 def test_the_deck_cap_is_the_checked_deck_cap_of_the_page(written):
     text = f"ページ p {{ 銘 1; 上限枚数 {written}; 未来面 {{ 敵HP -= 1 }}; ペン 過去面 {{ 歩 += 5 }} }}\n" + lines(
