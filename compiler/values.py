@@ -79,12 +79,27 @@ def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> CounterRe
     return ref
 
 
+def _count_hint(value, limit: str) -> str:
+    """E039's hint for a count written as ``value`` (0, or not whole) of kind ``limit``
+    ("": the explanation's, as for any diagnostic with nothing more to say)."""
+    if value == 0:
+        return ZERO_COUNT_HINTS.get(limit, "")
+    low = math.floor(value)
+    near = f"{low} か {low + 1}" if low >= 1 else "1"
+    return f"小数は書けません。{near} のような整数で書きます"
+
+
+#: A count of 0, by kind (a key of limits.LIMITS), where leaving it out is what it means.
+ZERO_COUNT_HINTS = {"deck_count": "0 枚のつもりなら、この行ごと消してください"}
+
+
 def check_count(number: ast.Number, ctx: Ctx, what: str, limit: str = "times") -> bool:
     """A count of 1 or more, within its bound (``limit``: a key of limits.LIMITS) — checked
     here, before anything is multiplied by it (a deck entry × n is n pages in a list)."""
     value = number.value
     if not isinstance(value, int) or value < 1:
-        ctx.add(E039.at(number.span, f"{what}は 1 以上の整数です（{number.text}）"))
+        ctx.add(E039.at(number.span, f"{what}は 1 以上の整数です（{number.text}）",
+                        hint=_count_hint(value, limit)))
         return False
     if value > LIMITS[limit].bound:
         ctx.diags.append(over(limit, value, number.span, what))

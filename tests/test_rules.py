@@ -510,6 +510,18 @@ def test_counts_are_at_least_one(bad, col, good):
     accepts(face(good))
 
 
+@pytest.mark.parametrize("written, hint", [
+    ("1.5", "小数は書けません。1 か 2 のような整数で書きます"),
+    ("0.5", "小数は書けません。1 のような整数で書きます"),
+    ("0", "0 枚のつもりなら、この行ごと消してください"),
+])
+def test_a_count_that_is_not_one_or_more_says_what_to_write_instead(written, hint):
+    """E039's hint by what was written: the whole numbers either side of a fraction; for a
+    deck entry of 0 copies, that leaving the line out is what it means."""
+    deck = f"デッキ d \"d\" {{\n  t × {written}\n}}\n" + face("敵HP -= 3")
+    assert rejects(deck, "E039", 2, 7).hint == hint
+
+
 def test_escalation_interval_is_at_least_one():
     text = enemy("軽減 2").replace("  特性", "  エスカレーション 0 ターンごと 攻撃 16\n  特性")
     rejects(text, "E039", 6, 12)
