@@ -469,8 +469,9 @@ def check_conditions(exprs, ctx: Ctx, purpose: str = "play") -> list[Condition |
     return [check_condition(expr, ctx, purpose, tails.get(i)) for i, expr in enumerate(exprs)]
 
 
-#: The digits a thousands separator leaves after it.
-_GROUP_TAIL = re.compile(r"\d{3}(?:\.\d+)?")
+#: The digits before a number's first thousands separator, and those each one leaves
+#: after it.
+_GROUP_HEAD, _GROUP_TAIL = re.compile(r"\d{1,3}"), re.compile(r"\d{3}(?:\.\d+)?")
 
 
 def _grouped_tails(exprs) -> dict[int, str]:
@@ -482,6 +483,7 @@ def _grouped_tails(exprs) -> dict[int, str]:
         head = before.operands[-1] if isinstance(before, ast.Compare) else before
         if isinstance(expr, ast.Number) and isinstance(head, ast.Number) and \
                 _GROUP_TAIL.fullmatch(expr.text) and \
+                (i - 1 in tails or _GROUP_HEAD.fullmatch(head.text)) and \
                 (expr.span.line, expr.span.col) == (head.span.end_line, head.span.end_col + 1):
             tails[i] = tails.get(i - 1, head.text) + expr.text
     for i in sorted(tails, reverse=True):  # each tail of one number names all of it

@@ -419,8 +419,9 @@ def test_a_thousands_separator_in_a_condition_list_is_told_where_the_comma_split
     assert {d.hint for d in found} == {f"数に桁区切りの「,」は書けません。{meant} と続けて書きます"}
 
 
-def test_a_number_after_a_comma_and_a_space_is_not_taken_for_a_thousands_group():
-    text = "ページ t {\n  銘 3\n  未来面 {\n    条件 歩 >= 1, 000\n    敵HP -= 3\n  }\n  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n"
+@pytest.mark.parametrize("written", ["1, 000", "1.5,000", "1000,000", "1,0000"])
+def test_numbers_a_comma_separates_that_are_no_thousands_group_are_not_taken_for_one(written):
+    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 >= {written}\n    敵HP -= 3\n  }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
     [found] = check_text(text, "t.page").diagnostics
     assert found.code == "E041" and "桁区切り" not in found.hint
 
