@@ -82,6 +82,9 @@ class Content:
                 raise TuneError(f"{shown} を読めません")
             self.texts[shown] = text
         self._compiled: dict[tuple, dict | None] = {}
+        #: Each file's parse as written (dsl.ast.ParseResult, shared as an editor's
+        #: unchanged files are): an edit compiles with only its own file parsed again.
+        self._parsed: dict[str, object] = {}
         #: The texts (as the parser reads them) of the files this run has written, so a
         #: second edit of a file keeps the first, and each write is compiled with all of them.
         self.written: dict[str, str] = {}
@@ -97,11 +100,16 @@ class Content:
         when that content does not compile."""
         from compiler.pipeline import Compilation, Source, run
 
-        sources = [Source(p, overrides.get(p, t)) for p, t in self.texts.items()]
+        # A file as written is taken parsed (the content as written compiled without an
+        # error, so its parse holds none to report again).
+        sources = [Source(p, overrides[p]) if p in overrides else
+                   Source(p, t, parsed=self._parsed.get(p)) for p, t in self.texts.items()]
         c = Compilation(sources, [], set(self.texts), project=str(self.folder),
                         root=self.folder.resolve().parent)
         c.reported.add(str(self.folder))
         run(c)
+        if not overrides and not c.failed:
+            self._parsed = {source.path: source.parsed for source in sources}
         self.diagnostics = c.diagnostics
         return None if c.failed or not c.tables else c.tables
 

@@ -88,6 +88,30 @@ def test_an_edit_reaches_the_workers_as_the_leaves_that_changed(tmp_path):
     assert content.edited(cand, 23) is edited  # compiled once
 
 
+def test_an_edit_parses_only_its_own_file_again_and_compiles_as_a_fresh_run(tmp_path,
+                                                                          monkeypatch):
+    """A candidate's compile takes the other files as parsed for the content as written
+    (a search compiles one edit per candidate), and gives the tables a fresh compile of
+    the edited folder gives."""
+    from compiler.build import compile_content
+    from dsl.parsecache import ParseCache
+
+    folder = folder_with(tmp_path, "+0%〜+40%")
+    content = tune_source.Content(folder)
+    path, item = content.item_source("page", "ichigeki")
+    cand = tune_source.candidates(item, content.texts[path], path)[0]
+    parsed = []
+    real = ParseCache.parse
+    monkeypatch.setattr(ParseCache, "parse",
+                        lambda self, text, shown, *a: parsed.append(shown) or real(
+                            self, text, shown, *a))
+    edited = content.edited(cand, 23)
+    assert parsed == [path]
+    monkeypatch.undo()
+    (folder / "pages" / "試験.page").write_text(content.splice(cand, 23), encoding="utf-8")
+    assert edited == compile_content(folder).tables
+
+
 @pytest.mark.slow
 def test_the_proposed_number_lands_in_the_band_and_is_the_least_change(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
