@@ -84,6 +84,8 @@ def _count_hint(value, limit: str) -> str:
     ("": the explanation's, as for any diagnostic with nothing more to say)."""
     if value == 0:
         return ZERO_COUNT_HINTS.get(limit, "")
+    if not value <= LIMITS[limit].bound:  # 1e999 (inf) or beyond the count's bound too
+        return ""
     low = math.floor(value)
     near = f"{low} か {low + 1}" if low >= 1 else "1"
     return f"小数は書けません。{near} のような整数で書きます"

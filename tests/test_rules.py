@@ -511,6 +511,8 @@ def test_counts_are_at_least_one(bad, col, good):
 
 
 @pytest.mark.parametrize("written, hint", [
+    ("1e999", "詳しくは jibunki explain E039"),  # infinity: no whole number near it
+    ("1e300", "詳しくは jibunki explain E039"),  # beyond the bound: neither are they
     ("1.5", "小数は書けません。1 か 2 のような整数で書きます"),
     ("0.5", "小数は書けません。1 のような整数で書きます"),
     ("0", "0 枚のつもりなら、この行ごと消してください"),
