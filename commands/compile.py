@@ -3,6 +3,7 @@ once, after the checks and the examples)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -37,11 +38,15 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
         # Every stale file is named (tables and schemas alike) before the one exit.
         stale = [out / name for name in stale_files(out, compiled.file_bytes)]
         stale += [Path("schemas") / name for name in stale_schemas()]
-        for path in stale:
-            click.echo(f"{_why_stale(path)}: {path}")
+        said = [_why_stale(path) for path in stale]
+        for words, path in zip(said, stale):
+            click.echo(f"{words}: {path}")
         if stale:
             click.echo(f"{len(stale)} 個のファイルがコンテンツ（表）か contract/（スキーマ）と"
                        "合わないか、ありません。jibunki compile で作り直してください。")
+            if NOT_A_FILE in said:
+                click.echo("通常のファイルでないもの（フォルダ・リンクなど）は jibunki compile も"
+                           "書き換えません。消すか名前を変えてから作り直してください。")
             sys.exit(EXIT_CONTENT)
         click.echo(f"{out}/ はコンテンツと一致しています（{len(compiled.file_bytes)} ファイル）。")
         return
@@ -56,14 +61,25 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     click.echo(f"{out}/: {len(compiled.file_bytes)} ファイル、うち {len(changed)} 個を更新しました。")
 
 
+#: What ``--check`` says of a file that is no regular file (a folder, a link, a FIFO):
+#: ``jibunki compile`` refuses to write over it (contract.disk.check_target).
+NOT_A_FILE = "ファイルではありません"
+
+
 def _why_stale(path: Path) -> str:
     """What is wrong with a table's or schema's file, in the words ``--check`` lists it by:
-    only a readable file that differs is old (a fresh clone before its first compile has
-    none, and a folder or an unreadable file in its place is not an old table)."""
-    if not path.exists():
+    only a readable regular file that differs is old (a fresh clone before its first
+    compile has none; a folder, a link or an unreadable file in its place is no old table)."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
         return "ありません"
-    if not path.is_file():
-        return "ファイルではありません"
+    except OSError:
+        return "読めません"
+    if not stat.S_ISREG(mode):
+        return NOT_A_FILE
     try:
         with path.open("rb"):
             pass

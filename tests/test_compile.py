@@ -493,6 +493,7 @@ def test_check_against_another_folder(tmp_path):
     # a missing file is said to be missing, a differing one old
     assert f"ありません: {out / 'decks.py'}" in result.output
     assert f"古い: {out / 'enemies.py'}" in result.output
+    assert "通常のファイルでない" not in result.output
     assert "pages.py" not in result.output
     assert not (out / "decks.py").exists()
     # a folder where a table should be is neither missing nor old
@@ -501,6 +502,13 @@ def test_check_against_another_folder(tmp_path):
     assert result.exit_code == 1
     assert f"ファイルではありません: {out / 'decks.py'}" in result.output
     assert f"古い: {out / 'decks.py'}" not in result.output
+    assert "通常のファイルでないもの（フォルダ・リンクなど）は jibunki compile も書き換えません" in result.output
+    # nor is a link to a regular file, which compile would not write through either
+    (out / "decks.py").rmdir()
+    (out / "decks.py").symlink_to(out / "enemies.py")
+    result = run_cli(*args)
+    assert f"ファイルではありません: {out / 'decks.py'}" in result.output
+    assert run_cli("compile", "--content", str(content), "--out", str(out)).exit_code != 0
 
 
 def test_check_says_a_table_it_cannot_read_is_unreadable_not_old(tmp_path, monkeypatch):
@@ -518,6 +526,7 @@ def test_check_says_a_table_it_cannot_read_is_unreadable_not_old(tmp_path, monke
     result = run_cli("compile", "--check", "--content", str(content), "--out", str(out))
     assert result.exit_code == 1, result.output
     assert f"読めません: {unreadable}" in result.output and "古い" not in result.output
+    assert "通常のファイルでない" not in result.output  # compile rewrites an unreadable file
 
 
 def test_check_only_compares_python_tables():
