@@ -4,6 +4,7 @@ once, after the checks and the examples)."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -70,8 +71,6 @@ def _why_stale(path: Path) -> str:
     """What is wrong with a table's or schema's file, in the words ``--check`` lists it by:
     only a readable regular file that differs is old (a fresh clone before its first
     compile has none; a folder, a link or an unreadable file in its place is no old table)."""
-    import stat
-
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
