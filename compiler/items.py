@@ -459,7 +459,7 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
     """The checked deck: one page id per copy, each within its deck cap."""
     before = len(ctx.diags)
     counts: dict[str, int] = {}
-    caps: dict[str, int] = {}
+    caps: dict[str, tuple[int, bool]] = {}
     written = []  # (page, count) of each valid entry
     for entry in deck.entries:
         page = check_page_ref(entry.page, ctx)
@@ -472,13 +472,12 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
         counts[page] = counts.get(page, 0) + n
         if page not in caps:
             caps[page] = _cap_of(ctx.symbols.pages[page], ctx)
-        if counts[page] > caps[page]:
-            own = any(f.key == "deck_cap" for f in ctx.symbols.pages[page].fields)
-            ctx.add(E055.at(entry.span, page=page, cap=caps[page],
+        cap, own = caps[page]
+        if counts[page] > cap:
+            ctx.add(E055.at(entry.span, page=page, cap=cap,
                             hint=_OVER_CAP_HINTS[own].format(
-                                count=counts[page], over=counts[page] - caps[page],
-                                cap=caps[page], word=_CAP_WORD,
-                                default=W.balance.deck_cap_default)))
+                                count=counts[page], over=counts[page] - cap, cap=cap,
+                                word=_CAP_WORD, default=W.balance.deck_cap_default)))
     if not deck.entries:
         ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません"))
     if any(d.is_error for d in ctx.diags[before:]):
@@ -504,14 +503,15 @@ _OVER_CAP_HINTS = {
 }
 
 
-def _cap_of(page: ast.Page, ctx: Ctx) -> int:
+def _cap_of(page: ast.Page, ctx: Ctx) -> tuple[int, bool]:
     """How many copies of ``page`` a deck may hold: its own 上限枚数, else the default
-    (``default_deck_cap``), each read as their own checks read them."""
+    (``default_deck_cap``), each read as their own checks read them; and whether it is
+    the page's own."""
     fields: dict[str, ast.Field] = {}
     for f in page.fields:  # the first of a field written twice, as _fields reads it
         fields.setdefault(f.key, f)
     own = _deck_cap(fields, _quiet(ctx))
-    return default_deck_cap(ctx) if own is None else own
+    return (default_deck_cap(ctx), False) if own is None else (own, True)
 
 
 def default_deck_cap(ctx: Ctx) -> int:
