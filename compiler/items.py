@@ -505,13 +505,13 @@ _OVER_CAP_HINTS = {
 
 def _cap_of(page: ast.Page, ctx: Ctx) -> tuple[int, bool]:
     """How many copies of ``page`` a deck may hold: its own 上限枚数, else the default
-    (``default_deck_cap``), each read as their own checks read them; and whether it is
-    the page's own."""
+    (``default_deck_cap``), each read as their own checks read them; and whether the page
+    writes one (a wrong one too: its fix is on the page)."""
     fields: dict[str, ast.Field] = {}
     for f in page.fields:  # the first of a field written twice, as _fields reads it
         fields.setdefault(f.key, f)
     own = _deck_cap(fields, _quiet(ctx))
-    return (default_deck_cap(ctx), False) if own is None else (own, True)
+    return (default_deck_cap(ctx) if own is None else own), "deck_cap" in fields
 
 
 def default_deck_cap(ctx: Ctx) -> int:
