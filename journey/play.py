@@ -297,8 +297,10 @@ def _do_skip(s: State, action, ev) -> None:
 
 
 def _apply_effect(s: State, suit: int, args: tuple, ev) -> None:
-    effect = s.rules.suit_effects[suit]
-    record = {"event": "effect", "suit": s.rules.suits[suit], "effect": effect}
+    effect = s.deal.rules.suit_effects[suit]
+    # the event's record only where events are kept (a search's step keeps none)
+    record = None if ev is None else {"event": "effect", "suit": s.rules.suits[suit],
+                                      "effect": effect}
     SUIT_EFFECTS[effect].apply(s, args, ev, record)
 
 
@@ -345,12 +347,14 @@ def _do_letter(s: State, action, ev) -> None:
     for card in cards:  # the camera's card goes on top of the first
         s.discard = without(s.discard, card)
         s.deck = (card, *s.deck)
-    record = {"event": "letter", "effect": effect, "cards": [s.rules.card_ids[c] for c in cards]}
     if len(cards) > 1:
         index = ready_item(s, "recall_extra")
         s.tapped |= 1 << index
-        record["item"] = s.deal.carried[index].id
     if ev is not None:
+        record = {"event": "letter", "effect": effect,
+                  "cards": [s.rules.card_ids[c] for c in cards]}
+        if len(cards) > 1:
+            record["item"] = s.deal.carried[index].id
         ev.append(record)
 
 
@@ -358,7 +362,7 @@ def _do_item(s: State, action, ev) -> None:
     index = action[1]
     item = s.deal.carried[index]
     s.tapped |= 1 << index
-    record = {"event": "item", "item": item.id, "effect": item.effect}
+    record = None if ev is None else {"event": "item", "item": item.id, "effect": item.effect}
     ITEM_EFFECTS[item.effect].apply(s, action[2:], ev, record)
 
 
@@ -374,14 +378,17 @@ def _run(s: State, ev) -> None:
     """Run the phases that need no choice until one does (or the game is over). A moment
     with nothing to use (no letter, no item) is no choice, and neither is the 解決 point
     with nothing to resolve and nothing to use: the game goes on by itself."""
+    automatic, passes = _AUTOMATIC, _PASSES
     while True:
         phase = s.phase
-        if phase in _PASSES and not (s.letters or _can_use_item(s)):
-            _PASSES[phase](s)
-            phase = s.phase
-        if phase in _STOPS:
+        if phase in automatic:
+            automatic[phase](s, ev)
+        elif phase in passes and not (s.letters or _can_use_item(s)):
+            passes[phase](s)
+            if s.phase not in automatic:  # still the 解決 point (or the game over)
+                return
+        else:  # a decision, or the game over
             return
-        _AUTOMATIC[phase](s, ev)
 
 
 def _pause(s: State, then: str) -> None:
@@ -455,7 +462,7 @@ def _effects(s: State, ev) -> None:
     while s.queue:
         card, s.queue = s.queue[0], s.queue[1:]
         suit = suit_of[card]
-        if not s.in_effect(suit):
+        if (s.resolved & ~s.lantern) >> suit & 1:  # not s.in_effect(suit), inline
             continue
         s.queue = tuple(c for c in s.queue if suit_of[c] != suit)
         s.phase = "effected"
@@ -493,8 +500,8 @@ def _end(s: State, ev) -> None:
     _pause(s, "refill")
 
 
-#: Where ``_run`` stops: a decision, or the game over.
-_STOPS = frozenset(DECISIONS + ("won", "lost"))
+#: The phases that run by themselves; ``_run`` stops at every other (a decision, or the
+#: game over).
 _AUTOMATIC = {"refill": _refill, "blacks": _blacks, "place": _place, "events": _events,
               "effects": _effects, "effected": _effected, "end": _end}
 
