@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from commands.checked import known, print_diagnostics
+from commands.checked import named_ids, print_diagnostics
 from contract.vocabulary import W
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, why
 
@@ -24,7 +24,7 @@ WITNESS_SUFFIX = ".witness.scenario"
 
 
 @click.command()
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, metavar="[ID|NAME]...")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="解析するコンテンツのフォルダ（既定: content/）。")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -41,7 +41,7 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     """ページが何を起こすかを解析します。
 
     バトルの前に、作用の文面だけから、ページが何を起こし、何に起こされるかを示します。
-    IDS（ページか敵の id）を省くとコンテンツ全体を解析します。作用ごとに、起こす出来事と
+    ID|NAME（ページか敵の id か名前）を省くとコンテンツ全体を解析します。作用ごとに、起こす出来事と
     それを待つ作用、その作用を起こすものを示し、最後に所見（W006 終わりのない作用の連鎖、
     W009 何も起こさないタイミング など）をコード付きで挙げます。ページには、
     jibunki sim --html の報告があればその出した回数/戦を、--play N なら N 戦で測った
@@ -61,7 +61,7 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
         click.echo("コンテンツにエラーがあるので解析しませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
     analysed = Content.of_model(result.model)
-    known("ページ・敵", ids, set(analysed.pages) | set(analysed.enemies))
+    ids = tuple(named_ids("ページ・敵", ids, {**analysed.pages, **analysed.enemies}))
     graph = build(analysed)
     found = findings(analysed, graph)
     items = _items(analysed, ids)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from commands.checked import check_named, fresh_tables, known, print_diagnostics
+from commands.checked import check_named, fresh_tables, known, named_ids, print_diagnostics
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines
 from runtime.bounds import BOUNDS
 
@@ -65,18 +65,6 @@ def _what_file_holds(items, text: str) -> str:
     return f"あるのは {shown}{f' ほか {rest} 件' if rest > 0 else ''}です"
 
 
-def _battle_names(kind: str, words, table) -> list[str]:
-    """Ids from what was typed: an id or a display name (terminal.lookup), else a usage
-    error with a did-you-mean."""
-    from compiler.names import did_you_mean
-    from terminal.lookup import UnknownName, resolve
-
-    try:
-        return [resolve(kind, word, table, did_you_mean) for word in words]
-    except UnknownName as exc:
-        raise click.UsageError(str(exc)) from None
-
-
 @click.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
               help="戦う敵（ID か名前）。重ねて指定すると、その順に続けて戦います。"
@@ -117,8 +105,8 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     from terminal.play import play
 
     tables, _ = fresh_tables(content)
-    enemies = _battle_names("敵", enemies, tables.enemies)
-    with_pages = _battle_names("ページ", with_pages, tables.pages)
+    enemies = named_ids("敵", enemies, tables.enemies)
+    with_pages = named_ids("ページ", with_pages, tables.pages)
     pages = _deck_from_file(deck, content) if deck else None
     if pages is not None:
         known("ページ", pages, tables.pages)

@@ -142,8 +142,22 @@ def fresh_tables(content: Path):
 def known(kind: str, wanted, names) -> None:
     """Each of ``wanted`` is one of ``names``, else a usage error with a did-you-mean."""
     from compiler.names import did_you_mean
+    from terminal.lookup import listed
 
     for item in wanted:
         if item not in names:
-            hint = did_you_mean(item, names) or f"あるのは: {', '.join(sorted(names)[:12])}"
+            hint = did_you_mean(item, names) or f"あるのは: {listed(sorted(names))}"
             raise click.UsageError(f"{kind}「{item}」はありません。{hint}")
+
+
+def named_ids(kind: str, words, table: dict) -> list[str]:
+    """The ids ``words`` name, each typed as an id or as the display name the catalog
+    shows (terminal.lookup, as the battle's own commands take them); else a usage error
+    with a did-you-mean, or the ids a shared name stands for."""
+    from compiler.names import did_you_mean
+    from terminal.lookup import UnknownName, resolve
+
+    try:
+        return [resolve(kind, word, table, did_you_mean) for word in words]
+    except UnknownName as exc:
+        raise click.UsageError(str(exc)) from None

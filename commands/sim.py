@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from commands.checked import compiled_content, known
+from commands.checked import compiled_content, known, named_ids
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
 from contract.vocabulary import W
@@ -18,15 +18,15 @@ NO_REFERENCE = "なし"
 
 
 @click.command()
-@click.option("--enemy", "enemies", multiple=True, metavar="ID",
-              help="敵。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
+@click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
+              help="敵（ID か名前）。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
                    "1 体だけ、プール）。")
-@click.option("--page", "pages", multiple=True, metavar="ID",
-              help="このページだけを測ります（既定: すべてのページ）。")
+@click.option("--page", "pages", multiple=True, metavar="ID|NAME",
+              help="このページ（ID か名前）だけを測ります（既定: すべてのページ）。")
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
-              help="はじめのデッキの PAGE 1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
+              help="はじめのデッキの PAGE（ID か名前）1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
 @click.option("--reference", "reference", metavar="PAGE", default=None,
-              help=f"はじめのデッキの PAGE 1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
+              help=f"はじめのデッキの PAGE（ID か名前）1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
                    f"（枚数そのまま、最後の方針で）。既定: バランスの {W.balance.reference}（書かれて"
                    f"いなければ測りません）。{NO_REFERENCE}: 測りません。")
 @click.option("--policy", default=None, metavar="NAME",
@@ -45,8 +45,8 @@ NO_REFERENCE = "なし"
 @lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
-@click.option("--tune", "tune_ids", multiple=True, metavar="ID",
-              help="ページか敵 ID の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
+@click.option("--tune", "tune_ids", multiple=True, metavar="ID|NAME",
+              help="ページか敵（ID か名前）の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
                    "探します（重ねて指定できます）。")
 @click.option("--tune-all", is_flag=True,
               help="目標 を書いたページと敵のうち、測った区間が目標の内側にないものをすべて調整します。")
@@ -82,10 +82,10 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     workers = lab_workers(workers, backend, address)
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     tables = from_dicts(compiled.tables)
-    known("敵", enemies, tables.enemies)
-    known("ページ", pages, tables.pages)
+    enemies = named_ids("敵", enemies, tables.enemies)
+    pages = named_ids("ページ", pages, tables.pages)
     if baseline_page is not None:
-        known("ページ", [baseline_page], tables.pages)
+        [baseline_page] = named_ids("ページ", [baseline_page], tables.pages)
         if baseline_page not in tables.starter():
             raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
@@ -94,7 +94,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if baseline_page is not None:
             raise click.UsageError("--baseline と --reference はどちらか一方だけを指定してください"
                                    "（--baseline は Δ そのものを入れ替えで測ります）")
-        known("ページ", [reference], tables.pages)
+        [reference] = named_ids("ページ", [reference], tables.pages)
         if reference not in tables.starter():
             raise click.UsageError(f"--reference {reference} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
@@ -103,9 +103,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if tune_ids or tune_all:
         from commands.tune import run_tune
 
-        for item in tune_ids:
-            if item not in tables.pages and item not in tables.enemies:
-                known("ページか敵", [item], {**tables.pages, **tables.enemies})
+        tune_ids = named_ids("ページか敵", tune_ids, {**tables.pages, **tables.enemies})
         run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
             enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
             mode="stages" if len(enemies) > 1 else "pool", ladder=names[-1:],

@@ -8,7 +8,7 @@ caller's ``hint(word, candidates)`` gives (the CLI passes the compiler's did-you
 
 from __future__ import annotations
 
-__all__ = ["UnknownName", "resolve", "page_id", "enemy_id"]
+__all__ = ["UnknownName", "enemy_id", "listed", "page_id", "resolve"]
 
 
 class UnknownName(ValueError):
@@ -31,8 +31,18 @@ def resolve(kind: str, word: str, table: dict, hint=_no_hint) -> str:
         raise UnknownName(f"{kind}「{word}」は複数あります: {', '.join(named)}（id で書いてください）")
     candidates = [*table, *(item.name for item in table.values())]
     advice = hint(word, candidates) or \
-        f"あるのは: {'、'.join(item.name for _, item in sorted(table.items())[:12])}"
+        f"あるのは: {listed([item.name for _, item in sorted(table.items())], '、')}"
     raise UnknownName(f"{kind}「{word}」はありません。{advice}")
+
+
+#: How many names a list of what there is shows before 「ほか N 件」.
+SHOWN = 12
+
+
+def listed(names: list[str], separator: str = ", ") -> str:
+    """The first SHOWN of ``names``, and how many more there are (「ほか N 件」)."""
+    rest = len(names) - SHOWN
+    return separator.join(names[:SHOWN]) + (f" ほか {rest} 件" if rest > 0 else "")
 
 
 def page_id(tables, word: str, hint=_no_hint) -> str:

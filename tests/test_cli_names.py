@@ -1,0 +1,73 @@
+"""A page or an enemy named on the command line by its id or by the display name the
+catalog shows, in every command that names one (commands/checked.py ``named_ids``, on
+terminal/lookup.py as the battle's own commands): ``sim``'s --page, --enemy, --baseline,
+--reference and --tune, ``analyze``'s items, ``battle``'s --enemy and --with. A word that is
+neither gets a did-you-mean over both, else the list of what there is with how many more."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+import cli
+from conftest import invoke_cli
+from runtime.tables import load
+
+TABLES = load()
+#: A tiny run: one enemy, the random player, a few pairs.
+TINY = ["--policy", "random", "--precision", "0.2", "--max-pairs", "40", "--workers", "1",
+        "--no-cache", "--format", "json"]
+
+
+def sim(*args):
+    result = CliRunner().invoke(cli.main, ["sim", *args])
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_sim_measures_a_page_and_an_enemy_named_by_their_display_names_as_by_their_ids():
+    by_id = sim("--page", "zangyou", "--enemy", "haguruma", *TINY)
+    by_name = sim("--page", TABLES.pages["zangyou"].name,
+                  "--enemy", TABLES.enemies["haguruma"].name, *TINY)
+    assert by_id.exit_code == 0 and by_name.exit_code == 0, by_name.output
+    assert by_name.stdout == by_id.stdout
+    report = json.loads(by_name.stdout)
+    assert [p["id"] for p in report["pages"]] == ["zangyou"]
+    assert report["settings"]["enemies"] == ["haguruma"]
+
+
+def test_sim_takes_the_baseline_and_the_reference_page_by_display_name():
+    starter = TABLES.starter()
+    one, other = starter[0], next(p for p in starter if p != starter[0])
+    baseline = sim("--baseline", TABLES.pages[one].name, "--page", "zangyou",
+                   "--enemy", "haguruma", *TINY)
+    assert baseline.exit_code == 0, baseline.output
+    assert json.loads(baseline.stdout)["settings"]["baseline_page"] == one
+    reference = sim("--reference", TABLES.pages[other].name, "--page", "zangyou",
+                    "--enemy", "haguruma", *TINY)
+    assert reference.exit_code == 0, reference.output
+    assert json.loads(reference.stdout)["settings"]["reference"] == other
+
+
+def test_sim_tune_suggests_the_display_name_meant():
+    name = TABLES.pages["zangyou"].name
+    result = sim("--tune", name[:-1], "--workers", "1")
+    assert result.exit_code == 2
+    assert f"ページか敵「{name[:-1]}」はありません。もしかして「{name}」？" in result.output
+
+
+def test_a_word_that_names_nothing_lists_a_dozen_names_and_how_many_more():
+    result = sim("--page", "zzz", "--workers", "1")
+    assert result.exit_code == 2
+    shown = [TABLES.pages[p].name for p in sorted(TABLES.pages)[:12]]
+    assert "あるのは: " + "、".join(shown) + f" ほか {len(TABLES.pages) - 12} 件" in result.output
+
+
+def test_analyze_shows_an_item_named_by_its_display_name_as_by_its_id(content):
+    name = TABLES.pages["dansyari"].name
+    by_id = invoke_cli("analyze", "dansyari", "--content", str(content), "--format", "json")
+    by_name = invoke_cli("analyze", name, "--content", str(content), "--format", "json")
+    assert by_id.exit_code == 0 and by_name.exit_code == 0, by_name.output
+    assert by_name.output == by_id.output
+    assert [item["id"] for item in json.loads(by_name.output)["items"]] == ["dansyari"]
