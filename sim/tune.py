@@ -744,7 +744,7 @@ def subject_of(literal: dict, kind: str, item_id: str) -> Subject:
         example = (band(Subject(kind, item_id, "", -0.05, 0.05)) if kind == "page"
                    else band(Subject(kind, item_id, "", 0.4, 0.7)))
         what = "ページ" if kind == "page" else "敵"
-        raise TuneError(f"{what}「{item_id}」には 目標 がありません。調整するには "
+        raise TuneError(f"{what} {row['name']} {item_id} には 目標 がありません。調整するには "
                         f"{row['source']['path']}:{row['source']['line']} の{what}に "
                         f"「{example}」のように書いてください")
     return Subject(kind, item_id, row["name"], target["low"], target["high"])

@@ -190,6 +190,8 @@ def test_a_page_without_a_target_is_told_what_to_write(tmp_path):
     result = sim("--tune", "ichigeki", "--content", str(folder), *FAST)
     assert result.exit_code == 2
     assert "目標 がありません" in result.output and "目標 勝率差 -5%〜+5%" in result.output
+    # named as the tune's own lines name it: the display name the designer knows, the id
+    assert "ページ 一撃 ichigeki には 目標 がありません" in result.output
 
 
 def test_an_unknown_id_is_refused_with_a_suggestion():
