@@ -294,7 +294,9 @@ def test_sim_refuses_bad_options_with_a_clear_message(args, words):
 
 @pytest.mark.parametrize("target, code, words", [
     ("目標 勝率 0%〜5%", 1, "目標から外れています: haguruma"),
-    ("目標 勝率 1%〜99%", 0, "外れたものはありません"),
+    ("目標 勝率 1%〜99%", 0, "外れたものはありません。\n"),
+    # an interval on a bound is neither: exit 0, and the line says it is still open
+    ("目標 勝率 50%〜95%", 0, "外れたものはありません。うち 1 件は区間が目標の端にかかり"),
 ])
 def test_sim_check_fails_when_an_interval_lies_outside_its_target(
         content, monkeypatch, target, code, words):
