@@ -124,7 +124,8 @@ def vocab(term: str | None, fmt: str) -> None:
     """語彙（変数、カウンタ、タイミング、領域、寿命、操作）を表示します。
 
     カウンタはスコープごとに ●/○/× で示します。TERM を指定するとその語だけを、日本語でも
-    ASCII の綴りでも探します。"""
+    ASCII の綴りでも探します（全角の英字も大文字も、ページから写したスコープ添字
+    付きの「使用した歩[ターン]」も見つかります）。"""
     import json
 
     from contract import reference

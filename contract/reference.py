@@ -11,6 +11,7 @@ note. A counter also has its cell per scope (● allowed, ○ allowed with a not
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -146,8 +147,23 @@ def entries() -> list[Entry]:
 
 def find(spelling: str) -> list[Entry]:
     """The rows spelled ``spelling`` (Japanese name, code or alias): one term can be in
-    several sections (プレイ is a lifetime; 銘 a variable)."""
-    return [e for e in entries() if spelling in (e.ja, e.code, *e.aliases)]
+    several sections (プレイ is a lifetime; 銘 a variable). Failing that, the rows it
+    spells as a designer may type or copy it (``loose``)."""
+    found = [e for e in entries() if spelling in (e.ja, e.code, *e.aliases)]
+    if found:
+        return found
+    typed = loose(spelling)
+    return [e for e in entries() if typed in {loose(s) for s in (e.ja, e.code, *e.aliases)}]
+
+
+#: A counter's scope index, which a term copied from a page carries (使用した歩[ターン]).
+_SCOPE_INDEX = re.compile(r"\[[^\[\]]*\]$")
+
+
+def loose(spelling: str) -> str:
+    """``spelling`` as the lookup compares it: NFKC (全角 letters and brackets as an IME
+    types them: ｓｔｅｐｓ, ［ターン］), lower case, without a counter's scope index."""
+    return _SCOPE_INDEX.sub("", unicodedata.normalize("NFKC", spelling).strip()).lower()
 
 
 def spellings() -> list[str]:

@@ -54,6 +54,20 @@ def test_lookup_by_an_alias_spelling():
     assert "steps_used" in run("移動量").output
 
 
+@pytest.mark.parametrize("typed, meant", [
+    ("ｓｔｅｐｓ", "steps"),              # full-width letters, as an IME types them
+    ("STEPS", "steps"),
+    ("Crossings", "crossings"),
+    ("使用した歩[ターン]", "使用した歩"),   # a counter copied from a page with its scope
+    ("使用した歩［ターン］", "使用した歩"),
+    ("ｓｔｅｐｓ＿ｕｓｅｄ[プレイ]", "steps_used"),
+])
+def test_a_term_typed_or_copied_loosely_finds_its_entry(typed, meant):
+    result = run(typed)
+    assert result.exit_code == 0, result.output
+    assert result.output == run(meant).output
+
+
 def test_an_unknown_term_is_a_usage_error_with_a_suggestion():
     result = run("跨いだ回教")
     assert result.exit_code == 2
