@@ -4,6 +4,7 @@ measures it and its variants."""
 from __future__ import annotations
 
 import sys
+import unicodedata
 from pathlib import Path
 
 import click
@@ -76,9 +77,17 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:
-        raise click.BadParameter(str(exc), param_hint="--setup") from None
+        named = [*table.setups, *(s.name for s in table.setups.values())]
+        hint = _hint(setup, named)
+        raise click.BadParameter(f"{exc}。{hint}" if hint else str(exc),
+                                 param_hint="--setup") from None
     chosen = None if items is None else [i.strip() for i in items.replace("、", ",").split(",")
                                          if i.strip()]
+    named = [*rules.items, *(item.name for item in rules.items.values())]
+    for item in chosen or ():
+        if item not in named and _hint(item, named):
+            raise click.BadParameter(f"アイテム「{item}」はこの準備の一覧にありません。"
+                                     f"{_hint(item, named)}", param_hint="--items")
     interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
     lines = None if interactive else script_lines(script)
     keyboard = None
@@ -93,6 +102,23 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     except JourneyError as exc:
         raise click.BadParameter(str(exc), param_hint="--items") from None
     sys.exit(status)
+
+
+def _hint(word: str, names: list[str]) -> str:
+    """「もしかして「…」？」 for a set-up or an item typed wrong: the same word in the other
+    kana or width (てんと, ﾃﾝﾄ, ＭＡＰ), else a typo (compiler.names); "" when none is near."""
+    from compiler.names import did_you_mean
+
+    same = [name for name in names if _folded(name) == _folded(word)]
+    return f"もしかして「{same[0]}」？" if same else did_you_mean(word, names)
+
+
+#: ひらがな → カタカナ (ぁ–ゖ are カタカナ's code points less 0x60).
+_KATAKANA = {code: code + 0x60 for code in range(ord("ぁ"), ord("ゖ") + 1)}
+
+
+def _folded(word: str) -> str:
+    return unicodedata.normalize("NFKC", word).translate(_KATAKANA).lower()
 
 
 def journey_table(content: Path, refusal: str):

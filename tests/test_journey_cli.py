@@ -143,6 +143,17 @@ def test_unknown_or_wrong_number_of_items_is_a_usage_error():
     assert result.exit_code == 2 and "2 個選びます" in result.output
 
 
+@pytest.mark.parametrize("option, typed, meant", [
+    ("--setup", "草按", "草案"),              # a typo
+    ("--setup", "問題", "問題点"),
+    ("--items", "地図,てんと", "テント"),      # the other kana
+    ("--items", "ﾃﾝﾄ,地図", "テント"),         # half-width katakana
+])
+def test_a_set_up_or_an_item_typed_wrong_gets_the_one_meant(option, typed, meant):
+    result = journey("", option, typed)
+    assert result.exit_code == 2 and f"もしかして「{meant}」？" in result.output, result.output
+
+
 def test_another_set_up_and_items_are_played():
     out = journey("", "--setup", "問題点", "--items", "問題点のカメラ,問題点の地図").output
     assert "旅の準備 問題点の提案" in out and "カメラ（常に有効）" in out
