@@ -14,9 +14,9 @@ from contract.tables import Sayou
 from runtime.battle import Battle
 from runtime.playing import PlayPlan
 from runtime.sayou import Frame
-from runtime.tables import load
+from conftest import bundled_tables
 
-TABLES = load()
+TABLES = bundled_tables()
 #: The bundled pages that ask the player to choose (移動・複製・生成 with 選択).
 CHOOSING = ("mayoigo", "sotsugyou", "shuushoku", "circle", "nikki", "dansyari")
 #: Generators of the runtime that are not a resolution: iterating a log's events, and

@@ -295,6 +295,7 @@ def test_the_catalog_imports_only_the_contract_the_table_loader_and_jinja2():
     assert outside == set()
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, monkeypatch):
     import os
 

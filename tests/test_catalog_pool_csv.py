@@ -66,6 +66,7 @@ def test_the_file_has_a_bom_one_header_and_crlf_after_every_record():
     assert data == "\ufeff銘,名前\r\n1,x\r\n2,y\r\n".encode("utf-8")
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_the_catalog_writes_pool_csv_with_every_page_in_the_table_order(written):
     tables = load()
     data = (written / POOL_CSV).read_bytes()

@@ -186,6 +186,7 @@ def test_a_written_face_without_a_pen_upgrade_says_so(tmp_path):
     assert "ペン強化なし" not in past and "白紙の面に書き込む" not in past
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_the_catalog_folder_is_both_pages_and_deterministic(tmp_path, tables):
     out = tmp_path / "catalog"
     render_module.write(tables, out)

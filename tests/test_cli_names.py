@@ -11,10 +11,9 @@ import json
 from click.testing import CliRunner
 
 import cli
-from conftest import invoke_cli
-from runtime.tables import load
+from conftest import bundled_tables, invoke_cli
 
-TABLES = load()
+TABLES = bundled_tables()
 #: A tiny run: one enemy, the random player, a few pairs.
 TINY = ["--policy", "random", "--precision", "0.2", "--max-pairs", "40", "--workers", "1",
         "--no-cache", "--format", "json"]

@@ -216,6 +216,7 @@ def test_compiling_twice_is_byte_identical(content):
     assert list(first.files) == list(second.files)
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 @pytest.mark.parametrize("content", [ROOT / "content", GOLDEN / "effects" / "content"],
                          ids=["bundled", "effects"])
 def test_hash_seed_does_not_change_the_output(content, tmp_path):

@@ -72,6 +72,7 @@ def test_formatting_a_bundled_file_twice_is_formatting_it_once(path):
     assert formatted(formatted(once)) == formatted(once)
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_formatting_the_bundled_content_compiles_to_the_same_tables(content):
     # Spoil the layout of every file first (no indentation, blank lines doubled), so that
     # formatting has work to do, and compare the tables with the bundled content's.
@@ -236,6 +237,7 @@ def test_fmt_rewrites_only_changed_files_and_keeps_their_permissions(tmp_path):
     assert run("--check", tmp_path).exit_code == 0
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_content_names_the_folder_fmt_lays_out_and_resolves_names_in(tmp_path, monkeypatch):
     """``--content`` as lint takes it: without PATHS, that folder is laid out; with PATHS,
     their names resolve against it (a deck of its pages is no error, so it is laid out)."""
@@ -260,6 +262,7 @@ def test_fmt_check_passes_on_the_bundled_content():
     assert run("--check", ROOT / "content").exit_code == 0
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000))
 def test_formatting_generated_content_keeps_its_meaning_and_is_idempotent(tmp_path, seed):

@@ -4,6 +4,7 @@ a player sees and may know, the result."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -18,11 +19,19 @@ from journey import Journey, JourneyError, load_rules
 from journey.actions import JOURNEY_KINDS, as_tuple, from_tuple
 from journey.play import legal_actions as journey_legal
 from runtime.battle import Battle, Refused
-from runtime.tables import load
+from conftest import bundled_tables
 
-TABLES = load()
+TABLES = bundled_tables()
 RULES = load_rules()
-CORPUS_TABLES = event_corpus.tables()
+
+
+@functools.cache
+def corpus_tables():
+    """The event corpus's tables, compiled once, when a test first needs them (not at
+    import: every worker imports this module to collect it)."""
+    return event_corpus.tables()
+
+
 #: Pages of the corpus content that ask the player to choose (see test_search_policy).
 CHOOSING = ("mayoigo", "sotsugyou", "shuushoku", "circle", "nikki", "dansyari")
 
@@ -175,8 +184,8 @@ def test_the_end_of_a_turn_is_one_value_in_both_games():
 def _choosing_battle(seed: int) -> Battle:
     """A corpus battle whose deck asks the player to choose, played by the greedy-ish
     first action until a choice is pending (or the run ends)."""
-    deck = CORPUS_TABLES.starter() + list(CHOOSING)
-    battle = Battle.new(CORPUS_TABLES, seed=seed, enemies=["kodoku"], deck=deck)
+    deck = corpus_tables().starter() + list(CHOOSING)
+    battle = Battle.new(corpus_tables(), seed=seed, enemies=["kodoku"], deck=deck)
     rng = random.Random(seed)
     while battle.result is None and battle.pending is None:
         battle.apply(rng.choice(battle.actions()))
@@ -265,10 +274,10 @@ def test_replaying_the_same_actions_gives_byte_identical_events(seed, policy, na
 def test_a_battle_with_choices_replays_to_the_same_events(seed, policy):
     """The corpus content with choosing pages: random answers included, a fresh battle
     given the same actions makes the same events."""
-    deck = CORPUS_TABLES.starter() + list(CHOOSING)
+    deck = corpus_tables().starter() + list(CHOOSING)
 
     def make():
-        return Battle.new(CORPUS_TABLES, seed=seed, enemies=["kodoku"], deck=deck)
+        return Battle.new(corpus_tables(), seed=seed, enemies=["kodoku"], deck=deck)
 
     game, rng = make(), random.Random(policy)
     taken, events = [], []
@@ -287,8 +296,8 @@ def test_a_battle_with_choices_replays_to_the_same_events(seed, policy):
 def test_a_copy_at_any_point_plays_on_exactly_as_the_original(seed, policy, at):
     """A copy taken after ``at`` random actions — a pending choice included — and the
     original, given the same actions from there, make the same events, byte for byte."""
-    deck = CORPUS_TABLES.starter() + list(CHOOSING)
-    game = Battle.new(CORPUS_TABLES, seed=seed, enemies=["kodoku"], deck=deck)
+    deck = corpus_tables().starter() + list(CHOOSING)
+    game = Battle.new(corpus_tables(), seed=seed, enemies=["kodoku"], deck=deck)
     rng = random.Random(policy)
     _play(game, rng, at)
     twin = game.copy(record=True)

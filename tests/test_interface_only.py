@@ -191,6 +191,7 @@ def test_the_scan_covers_the_consumers():
 
 # ------------------------------------------------------------------ the rule
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_consumers_read_the_battle_through_its_public_interface():
     found = [line for path in _modules() for line in scan(path)]
     assert found == [], "\n".join(found)

@@ -187,6 +187,7 @@ class _Visible(HTMLParser):
             self.parts.append(data)
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_the_rendered_catalog_shows_no_english_sentence(tmp_path, at_root):
     """Both pages of the catalog, examples included. Ids of the content (``[kenka, shigoto,
     kekkon]`` in an example's hand) are the designer's ASCII names, not prose."""

@@ -222,6 +222,7 @@ def test_report_measures_the_folder_named_before_it(tmp_path):
     assert "d.journey:" in result.output and "コンテンツにエラーがあるので測れません。" in result.output
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_report_with_its_own_content_runs_from_a_folder_without_content(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no ./content here: the default is not asked for
     for args in (["journey", *TINY_REPORT, "--content", str(ROOT / "content")],

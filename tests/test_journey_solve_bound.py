@@ -159,6 +159,7 @@ def test_letters_wait_for_the_moment_they_matter():
     assert deferred(state) == ()
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_a_bounded_transposition_table_gives_the_same_answer():
     state = varied_state(11)
     full = solve(JOURNEY, state)

@@ -254,6 +254,7 @@ def test_long_text_is_made_smaller_until_it_fits_and_stays_in_its_box():
     assert overflowing(laid_out(html(cards, options))) == {0}
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_every_card_that_cannot_fit_fails_naming_it():
     from printing.sheets import CardOverflow, PrintOptions, render_pdf
 

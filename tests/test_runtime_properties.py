@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from runtime import save
 from runtime.battle import Battle, Refused
 from runtime.state import ZONES
-from runtime.tables import load
+from conftest import bundled_tables
 
-TABLES = load()
+TABLES = bundled_tables()
 ENEMIES = sorted(TABLES.enemies)
 MAX_STEPS = 60
 SETTINGS = settings(max_examples=50, deadline=None,

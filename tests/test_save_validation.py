@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from runtime import save
 from runtime.battle import Battle, Refused
-from runtime.tables import load
 from sim.policies import play_out, random_policy
+from conftest import bundled_tables
 
-TABLES = load()
+TABLES = bundled_tables()
 ENEMIES = sorted(TABLES.enemies)
 
 

@@ -164,6 +164,7 @@ def test_the_report_is_the_same_for_any_number_of_workers(lab_tables):
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_each_page_runs_until_precise_or_out_of_pairs(lab_tables):
     report = run_lab(lab_tables, pages=("sakamichi", "ippatsu"), precision=0.05,
                      max_pairs=600)

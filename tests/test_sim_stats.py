@@ -234,6 +234,7 @@ def test_stopping_early_on_adjusted_pairs_keeps_the_intervals_coverage(delta):
         assert len(early) >= RUNS // 2
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_a_page_of_no_effect_rarely_stops_early_on_adjusted_pairs():
     """Δ = 0: an early stop needs the strict interval to exclude 0 — the truth — so the
     share of runs stopped early is at most EARLY_ALPHA (up to chance)."""

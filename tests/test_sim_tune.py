@@ -167,6 +167,7 @@ def test_apply_rewrites_exactly_that_number_and_the_content_still_compiles(tmp_p
     assert compile_content(folder).ok
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_apply_writes_into_a_file_of_crlf_lines_and_keeps_them(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
     page = folder / "pages" / "試験.page"

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from contract.game import action_from_data
 from runtime.battle import Battle
-from runtime.tables import load
 from test_runtime_properties import pick
+from conftest import bundled_tables
 
-TABLES = load()
+TABLES = bundled_tables()
 ENEMIES = sorted(TABLES.enemies)
 #: Pages that choose, move, copy and generate pages, and pages of much 綻び (tears).
 DECK = TABLES.starter() + ["mayoigo", "sotsugyou", "shuushoku", "circle", "nikki",

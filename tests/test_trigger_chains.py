@@ -122,6 +122,7 @@ def test_an_example_of_a_chain_without_end_fails_naming_the_chain(looping, monke
     assert "ページが除外された時" in failed[0] and "移動" in failed[0]
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_the_terminal_says_the_chain_was_stopped_and_the_json_stream_carries_it(looping,
                                                                                 tmp_path,
                                                                                 monkeypatch):

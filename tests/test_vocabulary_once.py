@@ -12,6 +12,8 @@ import ast
 import re
 import subprocess
 
+import pytest
+
 from conftest import ROOT
 
 from contract import vocabulary as vocab
@@ -86,6 +88,7 @@ def words_in_strings(path: str, pattern: re.Pattern) -> list[str]:
             for hit in pattern.findall(node.value)]
 
 
+@pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_vocabulary_words_are_written_only_in_the_vocabulary_table():
     pattern = term_pattern()
     found = [hit for path in modules() for hit in words_in_strings(path, pattern)]
