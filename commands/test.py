@@ -15,12 +15,16 @@ from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath
 @click.argument("paths", nargs=-1, type=NamedPath())
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
-def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
+@click.option("-k", "--name", "words", multiple=True, metavar="文字列",
+              help="名前にこの文字列を含む例だけを見ます（重ねて指定すると、どれかを含む例。"
+                   "全角の英数字と大文字小文字は区別しません）。")
+def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ...]) -> None:
     """例（例 ブロック）をテストのように実行します。
 
     PATHS（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
-    （content/tests/ のほか、ページや敵の下に書いたものも）。"""
-    from scenario.tally import FAILED, PASSED, closing_line, nothing_to_run
+    （content/tests/ のほか、ページや敵の下に書いたものも）。-k で名前を絞ると、その例
+    だけを示して数え、終了コードもその例だけで決まります。"""
+    from scenario.tally import FAILED, PASSED, closing_line, named, nothing_named, nothing_to_run
 
     result = check_named(paths, content, "例のあるファイルかフォルダ")
     broken = [d for d in result.diagnostics if d.is_error and d.code != "E044"]
@@ -38,7 +42,14 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
         click.echo(nothing_to_run(list(paths) or [content or DEFAULT_CONTENT], result.files),
                    err=True)
         sys.exit(EXIT_CONTENT)
-    for run in result.examples:
+    examples = result.examples
+    if words:
+        examples = named(result.examples, words)
+        if not examples:  # a -k that matches nothing ran nothing: not green
+            click.echo(closing_line([]))
+            click.echo(nothing_named(words, result.examples), err=True)
+            sys.exit(EXIT_CONTENT)
+    for run in examples:
         where = f"{run.path}:{run.line}"
         if run.passed:
             click.echo(f"{PASSED}  {run.name}  ({where})")
@@ -51,5 +62,6 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None) -> None:
                 click.echo(f"    + 実際: {failure.actual}")
             else:
                 click.echo(f"    {failure.message}")
-    click.echo(closing_line(result.examples))
-    sys.exit(EXIT_CONTENT if any(not run.passed for run in result.examples) else EXIT_OK)
+    click.echo(closing_line(examples) + (
+        f"、-k で {len(result.examples)} 件から絞りました" if words else ""))
+    sys.exit(EXIT_CONTENT if any(not run.passed for run in examples) else EXIT_OK)

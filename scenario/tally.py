@@ -7,11 +7,12 @@ designer reads one count whichever of them ran the examples.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 from compiler.read import CONTENT_SUFFIXES
 
-__all__ = ["PASSED", "FAILED", "closing_line", "nothing_to_run"]
+__all__ = ["PASSED", "FAILED", "closing_line", "named", "nothing_to_run", "nothing_named"]
 
 #: How an example's outcome is said — on each example's line of ``jibunki test``, in its
 #: closing count and on the language server's lens above the example.
@@ -38,3 +39,21 @@ def nothing_to_run(named: list[Path], files: int) -> str:
         return f"{where} にはコンテンツのファイル（{kinds}）がありません。実行する例がないので失敗とします。"
     return (f"{where} の {files} ファイルに例（例 \"名前\" {{ … }}）が1つもありません。"
             "実行する例がないので失敗とします（例はページや敵の下か .scenario ファイルに書きます）。")
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def named(examples, words) -> list:
+    """The examples whose name holds one of ``words`` (``jibunki test -k``), compared as
+    typed or as an IME may type it (NFKC: 全角 letters and digits; lower case)."""
+    wanted = [_folded(word) for word in words]
+    return [run for run in examples if any(word in _folded(run.name) for word in wanted)]
+
+
+def nothing_named(words, examples) -> str:
+    """Why a run with ``-k`` played nothing: no example's name holds any of ``words``."""
+    asked = "、".join(f"「{word}」" for word in words)
+    return (f"名前に{asked}を含む例はありません（例は {len(examples)} 件あります）。"
+            "実行する例がないので失敗とします。")

@@ -179,6 +179,31 @@ def test_a_failing_example_under_a_page_or_enemy_fails_jibunki_test(tmp_path):
     assert result.output.splitlines()[-1] == "成功 1、失敗 1（2 ファイルの例 2 件）"
 
 
+def test_name_filter_shows_counts_and_decides_by_the_examples_named_only(tmp_path):
+    """-k: the examples whose name holds the word (full-width letters as half-width), the
+    closing line counted on them and saying from how many; a failure elsewhere does not
+    fail the run, one among them does."""
+    content = content_with_examples(tmp_path, UNDER_PAGE.replace("敵HP == 45", "敵HP == 44"))
+    result = run_test_command("--content", content, "-k", "テスト")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        f"成功  テストの中  ({content / 'tests' / 'a.scenario'}:1)",
+        "成功 1、失敗 0（1 ファイルの例 1 件）、-k で 2 件から絞りました"]
+    result = run_test_command("--content", content, "--name", "ページ", "-k", "テスト")
+    assert result.exit_code == 1
+    assert "失敗  ページの下" in result.output and "成功  テストの中" in result.output
+    both = content_with_examples(tmp_path / "again", UNDER_PAGE.replace("ページの下", "Page A"))
+    assert "成功  Page A" in run_test_command("--content", both, "-k", "ｐａｇｅ").output
+
+
+def test_a_name_filter_that_matches_nothing_fails_and_says_so(tmp_path):
+    content = content_with_examples(tmp_path)
+    result = run_test_command("--content", content, "-k", "どこにもない")
+    assert result.exit_code == 1
+    assert "成功 0、失敗 0（0 ファイルの例 0 件）" in result.output
+    assert "名前に「どこにもない」を含む例はありません（例は 2 件あります）" in result.output
+
+
 def test_a_run_that_finds_no_example_fails_and_says_where_it_looked(tmp_path):
     content = content_with_examples(tmp_path)
     empty = tmp_path / "empty"
