@@ -146,10 +146,16 @@ def vocab(term: str | None, fmt: str) -> None:
 @click.argument("code")
 def explain(code: str) -> None:
     """診断コード（E020、W001 …）を悪い例と良い例で説明します。"""
-    from compiler.codes import CODES, explanation
+    from compiler.codes import CODES, codes_meant, explanation
 
     text = explanation(code)
+    meant = codes_meant(code) if text is None else []
+    if len(meant) == 1:  # written loosely (e20, Ｅ０２０): the heading names the code shown
+        text = explanation(meant[0])
     if text is None:
+        if meant:
+            raise click.UsageError(f"{code} は {' と '.join(meant)} のどちらですか。"
+                                   f"jibunki explain {meant[0]} のように書いてください")
         known = ", ".join(sorted(CODES))
         # bytes of the command line that are not UTF-8 arrive as surrogates: shown as "�"
         shown = code.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

@@ -13,6 +13,8 @@ A pass reports a problem through the code's descriptor, never a bare string::
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from pathlib import Path
 
 from dsl.codes import CODES, ERROR, WARNING, Code, define as _define
@@ -184,6 +186,18 @@ W011 = _define("W011", WARNING, "札に刷れない文字",
 
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
+
+
+def codes_meant(typed: str) -> list[str]:
+    """The codes ``typed`` stands for when written loosely — 全角, lower case, a space or a
+    hyphen inside, fewer digits (Ｅ０２０, e-20, E20), or the number alone (20: E020, and
+    W020 where both exist) — in CODES' order; empty when it is no code's number."""
+    text = re.sub(r"[\s_-]", "", unicodedata.normalize("NFKC", typed)).upper()
+    found = re.fullmatch(r"([EW]?)0*(\d{1,3})", text)
+    if found is None:
+        return []
+    kinds, number = found.group(1) or "EW", int(found.group(2))
+    return [code for code in (f"{kind}{number:03d}" for kind in kinds) if code in CODES]
 
 
 def explanation(code: str) -> str | None:

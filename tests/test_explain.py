@@ -158,6 +158,20 @@ def test_cli_explain_prints_the_page_whatever_the_case():
     assert "## 悪い例" in result.output and "## 良い例" in result.output
 
 
+@pytest.mark.parametrize("typed", ["E20", "20", "e-20", "E 020", "Ｅ０２０", "e0020"])
+def test_cli_explain_of_a_code_written_loosely_prints_its_page(typed):
+    result = CliRunner().invoke(main, ["explain", typed])
+    assert result.exit_code == 0, result.output
+    assert result.output == CliRunner().invoke(main, ["explain", "E020"]).output
+
+
+def test_cli_explain_of_a_number_two_codes_share_asks_which():
+    assert CliRunner().invoke(main, ["explain", "7"]).output.startswith("# W007")  # no E007
+    result = CliRunner().invoke(main, ["explain", "5"])
+    assert result.exit_code == 2
+    assert "5 は E005 と W005 のどちらですか" in result.output
+
+
 def test_cli_explain_unknown_code_is_a_usage_error():
     result = CliRunner().invoke(main, ["explain", "E999"])
     assert result.exit_code == 2
