@@ -52,7 +52,25 @@ class NamedPath(click.Path):
             if os.path.islink(value) and not os.path.exists(value):
                 raise click.UsageError(f"{exc.message.rstrip('。')}（リンク先がない、"
                                        "壊れたシンボリックリンクです）。", ctx) from None
-            raise click.UsageError(exc.message, ctx) from None
+            raise click.UsageError(f"{exc.message}{_nearby(value)}", ctx) from None
+
+
+def _nearby(typed: str) -> str:
+    """「もしかして「content/pages/壮年期.page」？」 for a path that is not there when its
+    folder holds a name close to the one typed (壮年期.pag, 壮年期.Page); "" otherwise."""
+    from compiler.names import suggest
+
+    path = Path(typed)
+    try:
+        names = sorted(os.listdir(path.parent))
+    except (OSError, ValueError):
+        return ""
+    # Compared by stem: a shared suffix (.page) must not make unrelated names look close.
+    stems: dict[str, str] = {}
+    for name in names:
+        stems.setdefault(Path(name).stem, name)
+    near = suggest(path.stem, stems) if path.stem else None
+    return f"もしかして「{path.parent / stems[near]}」？" if near else ""
 
 
 def use_color(stream) -> bool:

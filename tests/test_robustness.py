@@ -507,6 +507,26 @@ def test_nonexistent_path_is_a_usage_error(write):
     assert "[PATHS]..." not in result.output.split("エラー:")[1]
 
 
+@pytest.mark.parametrize("typed, meant", [
+    ("青年期.pag", "青年期.page"),   # the suffix cut short
+    ("青年.page", "青年期.page"),    # the name cut short
+    ("青年期.Page", "青年期.page"),
+    ("test", "tests"),              # a folder
+    ("xyz.page", None),             # sharing only the suffix is not near
+])
+def test_a_path_that_is_not_there_suggests_the_nearest_name_in_its_folder(write, typed,
+                                                                          meant):
+    write(PAGE.format(id="a", year=3, dmg=1), "青年期.page")
+    (Path.cwd() / "tests").mkdir()
+    for shown, said in ((typed, meant), (f"./{typed}", meant and f"./{meant}")):
+        output = lint_cli(shown).output
+        assert f"エラー: パス '{shown}' がありません。" in output
+        if said is None:
+            assert "もしかして" not in output
+        else:
+            assert f"もしかして「{Path(said)}」？" in output
+
+
 def test_a_broken_link_named_is_said_to_be_one(write, tmp_path):
     (tmp_path / "link.page").symlink_to(tmp_path / "gone.page")
     result = lint_cli(str(tmp_path / "link.page"))
