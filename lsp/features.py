@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
@@ -22,7 +23,7 @@ from dsl import ast
 from dsl.diagnostics import Span
 
 __all__ = ["Symbol", "definition", "document_symbols", "documentation", "hover",
-           "references", "word_at"]
+           "references", "word_at", "workspace_symbols"]
 
 
 # ------------------------------------------------------------------ words
@@ -358,6 +359,28 @@ def document_symbols(result: Result, path: str) -> list[Symbol]:
         for item in source.parsed.file.items:
             found.append(_symbol(item))
     return found
+
+
+def workspace_symbols(result: Result, query: str) -> list[Symbol]:
+    """The pages, enemies, decks, balance and examples of every file the check ``result``
+    read whose name or display name holds ``query`` (NFKC, lower case: ｚａｎ and ZAN find
+    zangyou; an empty query, everything), in the order of the files and of each file."""
+    if result.compilation is None:
+        return []
+    wanted = _folded(query)
+    found = []
+    for source in result.compilation.sources:
+        if source.parsed is None:
+            continue
+        for item in source.parsed.file.items:
+            symbol = _symbol(item)
+            if wanted in _folded(symbol.name) or wanted in _folded(symbol.detail):
+                found.append(symbol)
+    return found
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 def _symbol(item) -> Symbol:

@@ -597,7 +597,35 @@ def make_server() -> JibunkiServer:
             range=ls.range_of(s.span, folder), selection_range=ls.range_of(s.name_span, folder))
             for s in features.document_symbols(result, path)]
 
+    @server.feature(types.WORKSPACE_SYMBOL)
+    def workspace_symbol(ls: JibunkiServer,
+                         params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+        """Every page, enemy, deck, balance and example of the content folders open, whose
+        id or display name holds the query: a page found by 終電 as by zangyou."""
+        found = []
+        for folder in ls.folders.all():
+            result = folder.latest or next(reversed(folder.results.values()), None)
+            if result is None:
+                continue
+            for s in features.workspace_symbols(result, params.query):
+                found.append(types.SymbolInformation(
+                    # the display name first: what the designer knows the page by
+                    name=f"{s.detail} {s.name}" if s.detail and s.name != s.detail else s.name,
+                    kind=types.SymbolKind(kinds.by_keyword(s.kind).symbol),
+                    location=ls.location(s.name_span, folder),
+                    container_name=_shown(s.span.path, folder)))
+        return found
+
     return server
+
+
+def _shown(path: str, folder: Folder) -> str:
+    """A file as a symbol's container names it: relative to its content folder's parent
+    (content/pages/壮年期.page), or its name when it lies elsewhere."""
+    try:
+        return str(Path(path).relative_to(folder.root.parent))
+    except ValueError:
+        return Path(path).name
 
 
 def main() -> None:

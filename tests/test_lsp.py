@@ -213,6 +213,29 @@ async def test_document_symbols_list_the_pages_of_a_file(client: LanguageClient,
     assert symbols[0].detail  # the page's title
 
 
+async def test_workspace_symbols_find_a_page_of_another_file_by_its_display_name(
+        client: LanguageClient, content):
+    """Go to Symbol in Workspace: with one file open, a page of another file is found by a
+    part of its display name (or its id, full-width as an IME types it), at its id."""
+    await _open(client, content / "starter.deck")
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="終電の"))
+    (symbol,) = [s for s in found if s.kind == types.SymbolKind.Class]
+    # the page's own examples are found by the name they start with, too
+    assert {s.name.split(":")[0] for s in found if s is not symbol} <= {"例 終電の残業"}
+    page_file = content / "pages" / "壮年期.page"
+    assert symbol.name == "終電の残業 zangyou" and symbol.kind == types.SymbolKind.Class
+    assert symbol.location.uri == page_file.as_uri()
+    head = _where(page_file, "ページ zangyou ")
+    assert symbol.location.range.start == types.Position(head.line, len("ページ "))
+    assert symbol.container_name == str(Path("content", "pages", "壮年期.page"))
+    by_id = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ＺＡＮＧＹＯＵ"))
+    assert [s.location for s in by_id if s.kind == types.SymbolKind.Class] == [symbol.location]
+    everything = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))
+    names = {s.name for s in everything}
+    assert {"終電の残業 zangyou", "歯車塔の番人 haguruma"} <= names
+    assert any(s.name.startswith("例 ") for s in everything)  # the examples too
+
+
 async def test_jibunki_lsp_serves_the_same_server(cli_client: LanguageClient, content):
     path = content / PAGE
     uri = await _open(cli_client, path)
