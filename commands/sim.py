@@ -127,9 +127,12 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if html is not None:
         _write_sim_html(report, html, tables, compiled)
     if check:
-        missed = [r["id"] for r in report["enemies"] + report["pages"] if r["target_met"] is False]
+        missed = [(kind, r) for kind, rows in (("enemy", report["enemies"]),
+                                               ("page", report["pages"]))
+                  for r in rows if r["target_met"] is False]
+        for kind, row in missed:
+            click.echo(f"目標から外れています: {_against_target(kind, row)}", err=True)
         if missed:
-            click.echo(f"目標から外れています: {', '.join(missed)}", err=True)
             sys.exit(EXIT_CONTENT)
         rows = [r for r in report["enemies"] + report["pages"] if r["target"] is not None]
         # An interval that still straddles a bound is no miss, and no pass either: say so.
@@ -137,6 +140,24 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         click.echo(f"目標 {len(rows)} 件: 外れたものはありません。" + (
             f"うち {open_} 件は区間が目標の端にかかり、まだ決まっていません"
             "（--precision を小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""), err=True)
+
+
+def _against_target(kind: str, row: dict) -> str:
+    """A report row against its 目標, as --check says it and as --tune's lines name the
+    item: 「ページ 終電の残業 zangyou Δ -20.1 [-25.0, -15.2] pt ／ 目標 勝率差 -10%〜+15%」."""
+    from contract.vocabulary import MEASURE_OF
+
+    if kind == "page":
+        i = row["delta"]
+        measured = (f"Δ {i['estimate'] * 100:+.1f} [{i['low'] * 100:+.1f}, "
+                    f"{i['high'] * 100:+.1f}] pt")
+    else:
+        i = row["win_rate"]
+        measured = (f"{MEASURE_OF['enemy'].ja} {i['estimate'] * 100:.1f} "
+                    f"[{i['low'] * 100:.1f}, {i['high'] * 100:.1f}] %")
+    target = MEASURE_OF[kind].said_range(row["target"]["low"], row["target"]["high"])
+    what = "ページ" if kind == "page" else "敵"
+    return f"{what} {row['name']} {row['id']} {measured} ／ {target}"
 
 
 def _reference(given: str | None, baseline_page: str | None, tables) -> str | None:

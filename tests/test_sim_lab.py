@@ -294,7 +294,8 @@ def test_sim_refuses_bad_options_with_a_clear_message(args, words):
 
 
 @pytest.mark.parametrize("target, code, words", [
-    ("目標 勝率 0%〜5%", 1, "目標から外れています: haguruma"),
+    # the item as --tune names it, its interval and its 目標
+    ("目標 勝率 0%〜5%", 1, "目標から外れています: 敵 歯車塔の番人 haguruma 勝率 "),
     ("目標 勝率 1%〜99%", 0, "外れたものはありません。\n"),
     # an interval on a bound is neither: exit 0, and the line says it is still open
     ("目標 勝率 50%〜95%", 0, "外れたものはありません。うち 1 件は区間が目標の端にかかり"),
@@ -311,6 +312,15 @@ def test_sim_check_fails_when_an_interval_lies_outside_its_target(
                  "--workers", "1")
     assert result.exit_code == code, result.output
     assert words in result.output
+
+
+def test_a_page_missing_its_target_is_named_with_its_delta_and_the_target():
+    from commands.sim import _against_target
+
+    row = {"id": "zangyou", "name": "終電の残業", "target": {"low": 0.2, "high": 0.3},
+           "delta": {"estimate": -0.0604, "low": -0.1071, "high": -0.0118}}
+    assert _against_target("page", row) == \
+        "ページ 終電の残業 zangyou Δ -6.0 [-10.7, -1.2] pt ／ 目標 勝率差 +20%〜+30%"
 
 
 @pytest.mark.parametrize("width", [80, 100, 120])
