@@ -112,20 +112,25 @@ def summary_lines(report: dict) -> list[Text]:
                           f"戦数が要ります（ページごとに ×{gains[0]:.1f}〜×{gains[-1]:.1f}）"))
     counts = {v: sum(r["verdict"] == v for r in report["pages"]) for v in VERDICTS}
     lines.append(Text("判定: " + "、".join(f"{VERDICTS[v]} {n}" for v, n in counts.items())))
-    sensitive = [r["id"] for r in report["pages"] if r["policy_sensitive"]]
+    sensitive = [r for r in report["pages"] if r["policy_sensitive"]]
     if sensitive:
-        lines.append(Text(f"方針の腕で判定が変わるページ: {', '.join(sensitive)}",
+        lines.append(Text(f"方針の腕で判定が変わるページ: {_named(sensitive)}",
                           style="magenta"))
-    missed = [r["id"] for r in report["enemies"] + report["pages"] if r["target_met"] is False]
+    missed = [r for r in report["enemies"] + report["pages"] if r["target_met"] is False]
     if missed:
-        lines.append(Text(f"目標から外れたもの: {', '.join(missed)}", style="bold red"))
-    undecided = [r["id"] for r in report["enemies"] + report["pages"]
+        lines.append(Text(f"目標から外れたもの: {_named(missed)}", style="bold red"))
+    undecided = [r for r in report["enemies"] + report["pages"]
                  if r["target"] is not None and r["target_met"] is None]
     if undecided:
-        lines.append(Text(f"精度が足りず目標を判定できないもの: {', '.join(undecided)}",
+        lines.append(Text(f"精度が足りず目標を判定できないもの: {_named(undecided)}",
                           style="yellow"))
     lines.append(Text(f"戦闘 {report['run']['battles']:,} 回"))
     return lines
+
+
+def _named(rows: list[dict]) -> str:
+    """Pages or enemies as the tables and --tune name them: 「終電の残業 zangyou、…」."""
+    return "、".join(f"{r['name']} {r['id']}" for r in rows)
 
 
 # ------------------------------------------------------------ observed figures

@@ -370,6 +370,22 @@ def test_the_terminal_and_the_page_give_the_same_median_pairing_gain():
     assert _settings_view(report)["gain"]["median"] == "1.7"
 
 
+def test_the_terminals_lists_of_what_to_look_at_name_each_item_by_name_and_id():
+    from sim import report_text
+
+    report = sample_report(pages=PAGES[:4])
+    first, second = report["pages"][:2]
+    first["policy_sensitive"], second["policy_sensitive"] = True, False
+    first["target"], first["target_met"] = {"low": 0.2, "high": 0.3}, False
+    second["target"], second["target_met"] = {"low": -0.05, "high": 0.05}, None
+    said = [t.plain for t in report_text.summary_lines(report)]
+    named = f"{first['name']} {first['id']}"
+    assert f"方針の腕で判定が変わるページ: {named}" in said
+    assert any(line.startswith("目標から外れたもの: ") and named in line for line in said)
+    assert any(line.startswith("精度が足りず目標を判定できないもの: ")
+               and f"{second['name']} {second['id']}" in line for line in said)
+
+
 @pytest.mark.parametrize("reference", [None, "sakamichi"])
 def test_the_head_names_how_pages_are_compared_and_the_reference_page_apart(reference,
                                                                            monkeypatch):
