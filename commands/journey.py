@@ -106,7 +106,7 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
 
 def _hint(word: str, names: list[str]) -> str:
     """「もしかして「…」？」 for a set-up or an item typed wrong: the same word in the other
-    kana or width (てんと, ﾃﾝﾄ, ＭＡＰ), else a typo (compiler.names); "" when none is near."""
+    kana or width (てんと, ﾃﾝﾄ), else a typo (compiler.names); "" when none is near."""
     from compiler.names import did_you_mean
 
     same = [name for name in names if _folded(name) == _folded(word)]

@@ -138,26 +138,22 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         # An interval that still straddles a bound is no miss, and no pass either: say so.
         open_ = sum(r["target_met"] is None for r in rows)
         click.echo(f"目標 {len(rows)} 件: 外れたものはありません。" + (
-            f"うち {open_} 件は区間が目標の端にかかり、まだ決まっていません"
-            "（--precision を小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""), err=True)
+            f"うち {open_} 件は区間が目標の端にかかり、まだ決まっていません（--precision を"
+            "小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""),
+            err=True)
 
 
 def _against_target(kind: str, row: dict) -> str:
-    """A report row against its 目標, as --check says it and as --tune's lines name the
-    item: 「ページ 終電の残業 zangyou Δ -20.1 [-25.0, -15.2] pt ／ 目標 勝率差 -10%〜+15%」."""
-    from contract.vocabulary import MEASURE_OF
+    """A report row against its 目標, in --tune's words (sim.tune ``shown`` and ``band``):
+    「ページ 終電の残業 zangyou Δ -20.1 [-25.0, -15.2] pt ／ 目標 勝率差 -10%〜+15%」."""
+    from sim.stats import Interval
+    from sim.tune import Measure, Subject, band, shown
 
-    if kind == "page":
-        i = row["delta"]
-        measured = (f"Δ {i['estimate'] * 100:+.1f} [{i['low'] * 100:+.1f}, "
-                    f"{i['high'] * 100:+.1f}] pt")
-    else:
-        i = row["win_rate"]
-        measured = (f"{MEASURE_OF['enemy'].ja} {i['estimate'] * 100:.1f} "
-                    f"[{i['low'] * 100:.1f}, {i['high'] * 100:.1f}] %")
-    target = MEASURE_OF[kind].said_range(row["target"]["low"], row["target"]["high"])
+    subject = Subject(kind, row["id"], row["name"], row["target"]["low"], row["target"]["high"])
+    figure = row["delta" if kind == "page" else "win_rate"]
+    measured = Measure(Interval(figure["estimate"], figure["low"], figure["high"]), 0)
     what = "ページ" if kind == "page" else "敵"
-    return f"{what} {row['name']} {row['id']} {measured} ／ {target}"
+    return f"{what} {row['name']} {row['id']} {shown(measured, subject)} ／ {band(subject)}"
 
 
 def _reference(given: str | None, baseline_page: str | None, tables) -> str | None:
