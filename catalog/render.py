@@ -14,7 +14,6 @@ import dataclasses
 import html
 import os
 import re
-import unicodedata
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from contract import disk
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
+from contract.typed import folded
 
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
@@ -46,7 +46,7 @@ def searchable(text: str) -> str:
     """A card's words as the catalog's search box matches them: NFKC (全角 letters and
     digits as ASCII, as an IME may type them) and lower case. The page's script reads the
     query the same way (index.html.j2)."""
-    return unicodedata.normalize("NFKC", text).lower()
+    return folded(text)
 
 
 def environment():

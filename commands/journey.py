@@ -4,7 +4,6 @@ measures it and its variants."""
 from __future__ import annotations
 
 import sys
-import unicodedata
 from pathlib import Path
 
 import click
@@ -118,7 +117,9 @@ _KATAKANA = {code: code + 0x60 for code in range(ord("ぁ"), ord("ゖ") + 1)}
 
 
 def _folded(word: str) -> str:
-    return unicodedata.normalize("NFKC", word).translate(_KATAKANA).lower()
+    from contract.typed import folded
+
+    return folded(word).translate(_KATAKANA)
 
 
 def journey_table(content: Path, refusal: str):

@@ -14,12 +14,12 @@ A pass reports a problem through the code's descriptor, never a bare string::
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
 from dsl.codes import CODES, ERROR, WARNING, Code, define as _define
 from dsl.codes import E000, E001, E002, E003, E004, E005  # defined with the parser
 from dsl.codes import E048  # defined with the file bounds (dsl.size)
+from contract.typed import folded
 from contract.vocabulary import W
 
 __all__ = ["Code", "CODES", "explanation", "E000", "E001", "E002", "E003", "E004", "E005",
@@ -192,7 +192,7 @@ def codes_meant(typed: str) -> list[str]:
     """The codes ``typed`` stands for when written loosely — 全角, lower case, a space or a
     hyphen inside, fewer digits (Ｅ０２０, e-20, E20), or the number alone (20: E020, and
     W020 where both exist) — in CODES' order; empty when it is no code's number."""
-    text = re.sub(r"[\s_-]", "", unicodedata.normalize("NFKC", typed)).upper()
+    text = re.sub(r"[\s_-]", "", folded(typed)).upper()
     found = re.fullmatch(r"([EW]?)0*(\d{1,3})", text)
     if found is None:
         return []

@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from . import vocabulary as vocab
+from .typed import folded
 from .vocabulary import W
 
 __all__ = ["CELL_MEANINGS", "Entry", "SECTIONS", "entries", "find", "render", "spellings"]
@@ -163,7 +164,7 @@ _SCOPE_INDEX = re.compile(r"\[[^\[\]]*\]$")
 def loose(spelling: str) -> str:
     """``spelling`` as the lookup compares it: NFKC (全角 letters and brackets as an IME
     types them: ｓｔｅｐｓ, ［ターン］), lower case, without a counter's scope index."""
-    return _SCOPE_INDEX.sub("", unicodedata.normalize("NFKC", spelling).strip()).lower()
+    return _SCOPE_INDEX.sub("", folded(spelling).strip())
 
 
 def spellings() -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
@@ -18,6 +17,7 @@ from catalog.phrasing import body_lines, condition_text, phrase
 from compiler.codes import explanation
 from compiler.lint import Result
 from contract import kinds, reference
+from contract.typed import folded
 from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
@@ -367,20 +367,16 @@ def workspace_symbols(result: Result, query: str) -> list[Symbol]:
     zangyou; an empty query, everything), in the order of the files and of each file."""
     if result.compilation is None:
         return []
-    wanted = _folded(query)
+    wanted = folded(query)
     found = []
     for source in result.compilation.sources:
         if source.parsed is None:
             continue
         for item in source.parsed.file.items:
             symbol = _symbol(item)
-            if wanted in _folded(symbol.name) or wanted in _folded(symbol.detail):
+            if wanted in folded(symbol.name) or wanted in folded(symbol.detail):
                 found.append(symbol)
     return found
-
-
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
 
 
 def _symbol(item) -> Symbol:

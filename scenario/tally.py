@@ -7,10 +7,10 @@ designer reads one count whichever of them ran the examples.
 
 from __future__ import annotations
 
-import unicodedata
 from pathlib import Path
 
 from compiler.read import CONTENT_SUFFIXES
+from contract.typed import folded
 
 __all__ = ["PASSED", "FAILED", "closing_line", "named", "nothing_to_run", "nothing_named"]
 
@@ -41,15 +41,11 @@ def nothing_to_run(named: list[Path], files: int) -> str:
             "実行する例がないので失敗とします（例はページや敵の下か .scenario ファイルに書きます）。")
 
 
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
-
-
 def named(examples, words) -> list:
     """The examples whose name holds one of ``words`` (``jibunki test -k``), compared as
     typed or as an IME may type it (NFKC: 全角 letters and digits; lower case)."""
-    wanted = [_folded(word) for word in words]
-    return [run for run in examples if any(word in _folded(run.name) for word in wanted)]
+    wanted = [folded(word) for word in words]
+    return [run for run in examples if any(word in folded(run.name) for word in wanted)]
 
 
 def nothing_named(words, examples) -> str:
