@@ -184,6 +184,16 @@ class Folder:
         self.balance = result.model.balance or self.balance
         return result
 
+    def outline(self) -> Result | None:
+        """A check that read every file of the folder as it stands, for what lists them
+        all (the editor's workspace symbols): the last check of a document, or — when no
+        document was checked since the folder changed, or none is open — a check of one
+        of its files, kept as the last (None: the folder holds no file)."""
+        if self.latest is None and self.texts:
+            path = next(iter(self.open), None) or next(iter(self.texts))
+            self.latest, _ = self._run(path, partial=False)
+        return self.latest
+
     def trigger_graph(self):
         """The trigger graph (analysis.graph) of the last checked pages, enemies and
         balance: built again only when one of them changed since the last one asked."""

@@ -28,7 +28,7 @@ from contract import kinds
 
 from . import analysis, examples, features, lab_lens, triggers
 from .completion import completions
-from .folder import Folder, Folders, interface
+from .folder import CONTENT_NAME, Folder, Folders, interface
 from .pending import Pending
 from .protocol import JibunkiProtocol
 
@@ -249,10 +249,10 @@ class JibunkiServer(LanguageServer):
 
     def reread(self) -> None:
         """Files changed on disk (the client's file watcher, a save): each folder of an open
-        document reads them again, and where one changed, its open documents are checked
-        again (what `jibunki lint` would say now)."""
+        document, or that the workspace symbols read, reads them again, and where one
+        changed, its open documents are checked again (what `jibunki lint` would say now)."""
         for folder in self.folders.all():
-            if folder.results and folder.refresh():
+            if (folder.results or folder.latest is not None) and folder.refresh():
                 for uri, path in self.opened(folder):
                     self.publish(uri, path, folder)
 
@@ -602,9 +602,15 @@ def make_server() -> JibunkiServer:
                          params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
         """Every page, enemy, deck, balance and example of the content folders open, whose
         id or display name holds the query: a page found by 終電 as by zangyou."""
+        folders = ls.folders.all()
+        workspace = ls.folders.workspace
+        if not folders and workspace is not None and (workspace / CONTENT_NAME).is_dir():
+            # nothing open yet: the workspace's own content folder, as lint would read it
+            # (Folders.of takes a document: any path inside the folder names it)
+            folders = [ls.folders.of(workspace / CONTENT_NAME / "_")]
         found = []
-        for folder in ls.folders.all():
-            result = folder.latest or next(reversed(folder.results.values()), None)
+        for folder in folders:
+            result = folder.outline()
             if result is None:
                 continue
             for s in features.workspace_symbols(result, params.query):

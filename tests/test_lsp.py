@@ -236,6 +236,22 @@ async def test_workspace_symbols_find_a_page_of_another_file_by_its_display_name
     assert any(s.name.startswith("例 ") for s in everything)  # the examples too
 
 
+async def test_workspace_symbols_answer_before_any_file_is_opened_and_after_one_changes(
+        client: LanguageClient, content):
+    """Right after the editor opens the project, nothing open yet: the workspace's content
+    folder is read. A page renamed on disk is found by its new id at the next query."""
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="終電"))
+    assert "終電の残業 zangyou" in {s.name for s in found}
+    page_file = content / "pages" / "壮年期.page"
+    page_file.write_text(page_file.read_text(encoding="utf-8").replace(
+        "ページ zangyou ", "ページ zangyou2 "), encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        [types.FileEvent(page_file.as_uri(), types.FileChangeType.Changed)]))
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="終電"))
+    assert "終電の残業 zangyou2" in {s.name for s in found}
+    assert "終電の残業 zangyou" not in {s.name for s in found}
+
+
 async def test_jibunki_lsp_serves_the_same_server(cli_client: LanguageClient, content):
     path = content / PAGE
     uri = await _open(cli_client, path)
