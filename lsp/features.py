@@ -22,7 +22,7 @@ from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
 
-__all__ = ["Symbol", "definition", "document_symbols", "documentation", "hover",
+__all__ = ["Symbol", "definition", "deck_hints", "document_symbols", "documentation", "hover",
            "references", "word_at", "workspace_symbols"]
 
 
@@ -359,6 +359,26 @@ def document_symbols(result: Result, path: str) -> list[Symbol]:
         for item in source.parsed.file.items:
             found.append(_symbol(item))
     return found
+
+
+def deck_hints(result: Result, path: str, pages: dict) -> list[tuple[Span, str]]:
+    """What a デッキ of the document ``path`` lists, said beside each line: the page's name
+    and 銘 (「初恋 · 銘 18」) after the entry, from ``pages`` (id → contract.tables.Page, the
+    last checked); an entry whose page is unknown gets none."""
+    if result.compilation is None:
+        return []
+    hints = []
+    for source in result.compilation.sources:
+        if source.path != path or source.parsed is None:
+            continue
+        for item in source.parsed.file.items:
+            if not isinstance(item, ast.Deck):
+                continue
+            for entry in item.entries:
+                page = pages.get(entry.page.text)
+                if page is not None:
+                    hints.append((entry.span, f"{page.name} · {_keyword('year')} {page.year}"))
+    return hints
 
 
 def workspace_symbols(result: Result, query: str) -> list[Symbol]:

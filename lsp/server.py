@@ -597,6 +597,23 @@ def make_server() -> JibunkiServer:
             range=ls.range_of(s.span, folder), selection_range=ls.range_of(s.name_span, folder))
             for s in features.document_symbols(result, path)]
 
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    def inlay_hint(ls: JibunkiServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        """Beside each line of a デッキ, the page's name and 銘: a deck lists ids, and the
+        designer knows the pages by their names and years."""
+        if not ls.is_open(params.text_document.uri):
+            return []
+        path = _path(params.text_document.uri)
+        folder = ls.folders.of(Path(path))
+        result = folder.results.get(path)
+        if result is None:
+            return []
+        first, last = params.range.start.line, params.range.end.line
+        return [types.InlayHint(position=ls.range_of(span, folder).end, label=label,
+                                padding_left=True)
+                for span, label in features.deck_hints(result, path, folder.pages)
+                if first <= span.end_line - 1 <= last]
+
     @server.feature(types.WORKSPACE_SYMBOL)
     def workspace_symbol(ls: JibunkiServer,
                          params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:

@@ -252,6 +252,32 @@ async def test_workspace_symbols_answer_before_any_file_is_opened_and_after_one_
     assert "終電の残業 zangyou" not in {s.name for s in found}
 
 
+async def test_a_deck_shows_each_pages_name_and_year_beside_its_line(
+        client: LanguageClient, content):
+    from runtime.tables import load
+
+    tables = load()
+    path = content / "starter.deck"
+    uri = await _open(client, path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0),
+                                                       types.Position(len(lines), 0))))
+    entries = [(row, line) for row, line in enumerate(lines)
+               if re.fullmatch(r"  [a-z_]+( × \d+)?", line)]
+    assert len(hints) == len(entries) == 9
+    for hint, (row, line) in zip(hints, entries):
+        page = tables.pages[line.split()[0]]
+        assert hint.label == f"{page.name} · 銘 {page.year}"
+        assert hint.position == types.Position(row, len(line))  # after the line's last word
+    # only the lines asked for (an editor asks for what it shows)
+    row = entries[3][0]
+    some = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(row, 0),
+                                                       types.Position(row, 0))))
+    assert [h.position.line for h in some] == [row]
+
+
 async def test_jibunki_lsp_serves_the_same_server(cli_client: LanguageClient, content):
     path = content / PAGE
     uri = await _open(cli_client, path)
