@@ -22,8 +22,8 @@ from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
 
-__all__ = ["Symbol", "definition", "deck_hints", "document_symbols", "documentation", "hover",
-           "references", "word_at", "workspace_symbols"]
+__all__ = ["Symbol", "definition", "document_symbols", "documentation", "hover",
+           "name_hints", "references", "word_at", "workspace_symbols"]
 
 
 # ------------------------------------------------------------------ words
@@ -361,23 +361,39 @@ def document_symbols(result: Result, path: str) -> list[Symbol]:
     return found
 
 
-def deck_hints(result: Result, path: str, pages: dict) -> list[tuple[Span, str]]:
-    """What a デッキ of the document ``path`` lists, said beside each line: the page's name
-    and 銘 (「初恋 · 銘 18」) after the entry, from ``pages`` (id → contract.tables.Page, the
-    last checked); an entry whose page is unknown gets none."""
+def name_hints(result: Result, path: str, pages: dict, enemies: dict) -> list[tuple[Span, str]]:
+    """What the ids of the document ``path`` name, said beside them where a list names
+    pages and enemies by id: each line of a デッキ (after the line) and each id of a 例 —
+    its 敵, デッキ, 開始 手札 and the pages its steps play. A page reads 「初恋 · 銘 18」, an
+    enemy its name; from ``pages`` and ``enemies`` (id → the last checked), none for an id
+    they do not hold."""
     if result.compilation is None:
         return []
-    hints = []
+    hints: list[tuple[Span, str]] = []
+
+    def page(name: ast.Name, span: Span) -> None:
+        found = pages.get(name.text)
+        if found is not None:
+            hints.append((span, f"{found.name} · {_keyword('year')} {found.year}"))
+
     for source in result.compilation.sources:
         if source.path != path or source.parsed is None:
             continue
         for item in source.parsed.file.items:
-            if not isinstance(item, ast.Deck):
-                continue
-            for entry in item.entries:
-                page = pages.get(entry.page.text)
-                if page is not None:
-                    hints.append((entry.span, f"{page.name} · {_keyword('year')} {page.year}"))
+            if isinstance(item, ast.Deck):
+                for entry in item.entries:
+                    page(entry.page, entry.span)
+            elif isinstance(item, ast.Example):
+                hints.extend((name.span, enemies[name.text].name) for name in item.enemies
+                             if name.text in enemies)
+                for name in item.deck or ():
+                    page(name, name.span)
+                for step in item.steps:
+                    for name in step.pages:
+                        page(name, name.span)
+                    for setting in step.settings:
+                        for name in setting.value if isinstance(setting.value, tuple) else ():
+                            page(name, name.span)
     return hints
 
 

@@ -599,8 +599,8 @@ def make_server() -> JibunkiServer:
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
     def inlay_hint(ls: JibunkiServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-        """Beside each line of a デッキ, the page's name and 銘: a deck lists ids, and the
-        designer knows the pages by their names and years."""
+        """Beside the ids a デッキ or a 例 lists, the page's name and 銘 (the enemy's name):
+        the designer knows the pages by their names and years (features.name_hints)."""
         if not ls.is_open(params.text_document.uri):
             return []
         path = _path(params.text_document.uri)
@@ -611,7 +611,8 @@ def make_server() -> JibunkiServer:
         first, last = params.range.start.line, params.range.end.line
         return [types.InlayHint(position=ls.range_of(span, folder).end, label=label,
                                 padding_left=True)
-                for span, label in features.deck_hints(result, path, folder.pages)
+                for span, label in features.name_hints(result, path, folder.pages,
+                                                       folder.enemies)
                 if first <= span.end_line - 1 <= last]
 
     @server.feature(types.WORKSPACE_SYMBOL)

@@ -278,6 +278,34 @@ async def test_a_deck_shows_each_pages_name_and_year_beside_its_line(
     assert [h.position.line for h in some] == [row]
 
 
+async def test_an_example_shows_the_names_of_its_enemy_and_of_the_pages_it_plays(
+        client: LanguageClient, content):
+    """spec 000's worked example: 敵 haguruma, 開始 手札 [five pages], 出す kekkon."""
+    from runtime.tables import load
+
+    tables = load()
+    path = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    head = next(row for row, line in enumerate(lines) if line.startswith("例 "))
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(head, 0),
+                                                       types.Position(head + 5, 0))))
+    said = {(h.position.line, h.label) for h in hints}
+    enemy_row = next(r for r in range(head, head + 5) if lines[r].strip() == "敵 haguruma")
+    assert (enemy_row, tables.enemies["haguruma"].name) in said
+    hand_row = next(r for r in range(head, head + 5) if "手札 [" in lines[r])
+    hand = re.search(r"手札 \[([^\]]*)\]", lines[hand_row]).group(1).split(", ")
+    page = tables.pages
+    assert [label for line, label in sorted(said) if line == hand_row] == sorted(
+        f"{page[p].name} · 銘 {page[p].year}" for p in hand)
+    played = next(r for r in range(head, head + 5) if lines[r].strip().startswith("出す "))
+    word = lines[played].split()[1]
+    (hint,) = [h for h in hints if h.position.line == played]
+    assert hint.label == f"{page[word].name} · 銘 {page[word].year}"
+    assert hint.position.character == lines[played].index(word) + len(word)  # after the id
+
+
 async def test_jibunki_lsp_serves_the_same_server(cli_client: LanguageClient, content):
     path = content / PAGE
     uri = await _open(cli_client, path)
