@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,8 +22,9 @@ NO_REFERENCE = "なし"
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
               help="敵（ID か名前）。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
                    "1 体だけ、プール）。")
-@click.option("--page", "pages", multiple=True, metavar="ID|NAME",
-              help="このページ（ID か名前）だけを測ります（既定: すべてのページ）。")
+@click.option("--page", "pages", multiple=True, metavar="ID|NAME|FILE",
+              help="このページ（ID か名前。.page のファイルなら、そこに書いたページすべて）だけを"
+                   "測ります（既定: すべてのページ）。")
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
               help="はじめのデッキの PAGE（ID か名前）1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
 @click.option("--reference", "reference", metavar="PAGE", default=None,
@@ -83,7 +85,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     tables = from_dicts(compiled.tables)
     enemies = named_ids("敵", enemies, tables.enemies)
-    pages = named_ids("ページ", pages, tables.pages)
+    pages = named_ids("ページ", _pages_of_files(pages, compiled.tables, content), tables.pages)
     if baseline_page is not None:
         [baseline_page] = named_ids("ページ", [baseline_page], tables.pages)
         if baseline_page not in tables.starter():
@@ -141,6 +143,28 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             f"うち {open_} 件は区間が目標の端にかかり、まだ決まっていません（--precision を"
             "小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""),
             err=True)
+
+
+def _pages_of_files(words, literal: dict, content: Path) -> list[str]:
+    """``words`` with each that names a file (a path: it holds a / or ends in .page — an id
+    never does) replaced by the ids of the pages written there, in their order; a usage
+    error when it names no file of the content that defines a page."""
+    root = content.resolve().parent  # the tables' source paths start at the content folder
+    rows = [row for value in literal["pages"].values() if isinstance(value, dict)
+            for row in value.values() if isinstance(row, dict) and "source" in row]
+    out: list[str] = []
+    for word in words:
+        if not (word.endswith(".page") or "/" in word or os.sep in word):
+            out.append(word)
+            continue
+        wanted = Path(word).resolve()
+        ids = [row["id"] for row in sorted(rows, key=lambda r: r["source"]["line"])
+               if (root / row["source"]["path"]).resolve() == wanted]
+        if not ids:
+            raise click.UsageError(f"{word} にはページがありません（{content} のページの"
+                                   "ファイルを、相対パスかフルパスで指定してください）")
+        out += ids
+    return out
 
 
 def _against_target(kind: str, row: dict) -> str:

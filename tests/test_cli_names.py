@@ -7,6 +7,7 @@ neither gets a did-you-mean over both, else the list of what there is with how m
 from __future__ import annotations
 
 import json
+import re
 
 from click.testing import CliRunner
 
@@ -34,6 +35,22 @@ def test_sim_measures_a_page_and_an_enemy_named_by_their_display_names_as_by_the
     report = json.loads(by_name.stdout)
     assert [p["id"] for p in report["pages"]] == ["zangyou"]
     assert report["settings"]["enemies"] == ["haguruma"]
+
+
+def test_sim_page_of_a_file_measures_every_page_written_there(at_root):
+    from conftest import ROOT
+
+    path = "content/pages/壮年期.page"
+    written = re.findall(r"^ページ (\w+)", (ROOT / path).read_text(encoding="utf-8"), re.M)
+    for named in (path, str(ROOT / path)):  # relative to where it runs, or whole
+        result = sim("--page", named, "--enemy", "haguruma", "--policy", "random",
+                     "--precision", "0.3", "--max-pairs", "20", "--workers", "1", "--no-cache",
+                     "--format", "json")
+        assert result.exit_code == 0, result.output
+        assert sorted(p["id"] for p in json.loads(result.stdout)["pages"]) == sorted(written)
+    for wrong in ("content/pages/ない.page", "content/starter.deck"):
+        result = sim("--page", wrong, "--workers", "1")
+        assert result.exit_code == 2 and f"{wrong} にはページがありません" in result.output
 
 
 def test_sim_takes_the_baseline_and_the_reference_page_by_display_name():
