@@ -20,6 +20,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 import compiler.codes
+from compiler.lint import Result
 from compiler.read import CONTENT_SUFFIXES
 from dsl import size
 from dsl.diagnostics import ERROR, HINT_WORD, Span
@@ -90,6 +91,16 @@ class JibunkiServer(LanguageServer):
         """Whether the client opened ``uri``: only open documents are read or checked (a
         forged URI — a device, a folder, a file never opened — is answered with nothing)."""
         return self.protocol.is_open(uri)
+
+    def last_check(self, uri: str) -> tuple[Folder, str, Result] | None:
+        """The open document ``uri``'s folder, path and last check (None: not open, or not
+        checked yet)."""
+        if not self.is_open(uri):
+            return None
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        result = folder.results.get(path)
+        return None if result is None else (folder, path, result)
 
     def open_paths(self) -> set[str]:
         """The paths of the open documents."""
@@ -585,13 +596,10 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: JibunkiServer,
                         params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        if not ls.is_open(params.text_document.uri):
+        found = ls.last_check(params.text_document.uri)
+        if found is None:
             return []
-        path = _path(params.text_document.uri)
-        folder = ls.folders.of(Path(path))
-        result = folder.results.get(path)
-        if result is None:
-            return []
+        folder, path, result = found
         return [types.DocumentSymbol(
             name=s.name, detail=s.detail or None, kind=types.SymbolKind(kinds.by_keyword(s.kind).symbol),
             range=ls.range_of(s.span, folder), selection_range=ls.range_of(s.name_span, folder))
@@ -601,13 +609,10 @@ def make_server() -> JibunkiServer:
     def inlay_hint(ls: JibunkiServer, params: types.InlayHintParams) -> list[types.InlayHint]:
         """Beside the ids a デッキ or a 例 lists, the page's name and 銘 (the enemy's name):
         the designer knows the pages by their names and years (features.name_hints)."""
-        if not ls.is_open(params.text_document.uri):
+        found = ls.last_check(params.text_document.uri)
+        if found is None:
             return []
-        path = _path(params.text_document.uri)
-        folder = ls.folders.of(Path(path))
-        result = folder.results.get(path)
-        if result is None:
-            return []
+        folder, path, result = found
         first, last = params.range.start.line, params.range.end.line
         return [types.InlayHint(position=ls.range_of(span, folder).end, label=label,
                                 padding_left=True)
