@@ -23,8 +23,8 @@ NO_REFERENCE = "なし"
               help="敵（ID か名前）。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
                    "1 体だけ、プール）。")
 @click.option("--page", "pages", multiple=True, metavar="ID|NAME|FILE",
-              help="このページ（ID か名前。.page のファイルなら、そこに書いたページすべて）だけを"
-                   "測ります（既定: すべてのページ）。")
+              help="このページ（ID か名前。.page のファイルかフォルダなら、そこに書いたページすべて）"
+                   "だけを測ります（既定: すべてのページ）。")
 @click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
               help="はじめのデッキの PAGE（ID か名前）1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
 @click.option("--reference", "reference", metavar="PAGE", default=None,
@@ -146,9 +146,9 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
 
 
 def _pages_of_files(words, literal: dict, content: Path) -> list[str]:
-    """``words`` with each that names a file (a path: it holds a / or ends in .page — an id
-    never does) replaced by the ids of the pages written there, in their order; a usage
-    error when it names no file of the content that defines a page."""
+    """``words`` with each that names a file or a folder (a path: it holds a / or ends in
+    .page — an id never does) replaced by the ids of the pages written there (under it), in
+    their order; a usage error when it names nothing of the content that defines a page."""
     root = content.resolve().parent  # the tables' source paths start at the content folder
     rows = [row for value in literal["pages"].values() if isinstance(value, dict)
             for row in value.values() if isinstance(row, dict) and "source" in row]
@@ -158,13 +158,19 @@ def _pages_of_files(words, literal: dict, content: Path) -> list[str]:
             out.append(word)
             continue
         wanted = Path(word).resolve()
-        ids = [row["id"] for row in sorted(rows, key=lambda r: r["source"]["line"])
-               if (root / row["source"]["path"]).resolve() == wanted]
+        ids = [row["id"] for row in sorted(rows, key=lambda r: (r["source"]["path"],
+                                                                r["source"]["line"]))
+               if wanted in _and_folders((root / row["source"]["path"]).resolve())]
         if not ids:
             raise click.UsageError(f"{word} にはページがありません（{content} のページの"
-                                   "ファイルを、相対パスかフルパスで指定してください）")
+                                   "ファイルかフォルダを、相対パスかフルパスで指定してください）")
         out += ids
     return out
+
+
+def _and_folders(path: Path) -> set[Path]:
+    """A file and every folder it lies in: what a --page path may name it by."""
+    return {path, *path.parents}
 
 
 def _against_target(kind: str, row: dict) -> str:

@@ -37,7 +37,7 @@ def test_sim_measures_a_page_and_an_enemy_named_by_their_display_names_as_by_the
     assert report["settings"]["enemies"] == ["haguruma"]
 
 
-def test_sim_page_of_a_file_measures_every_page_written_there(at_root):
+def test_sim_page_of_a_file_or_folder_measures_every_page_written_there(at_root):
     from conftest import ROOT
 
     path = "content/pages/壮年期.page"
@@ -48,7 +48,13 @@ def test_sim_page_of_a_file_measures_every_page_written_there(at_root):
                      "--format", "json")
         assert result.exit_code == 0, result.output
         assert sorted(p["id"] for p in json.loads(result.stdout)["pages"]) == sorted(written)
-    for wrong in ("content/pages/ない.page", "content/starter.deck"):
+    # a folder: every page under it
+    result = sim("--page", "content/pages", "--enemy", "haguruma", "--policy", "random",
+                 "--precision", "0.4", "--max-pairs", "20", "--workers", "1", "--no-cache",
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["pages"]) == len(TABLES.pages)
+    for wrong in ("content/pages/ない.page", "content/starter.deck", "content/enemies"):
         result = sim("--page", wrong, "--workers", "1")
         assert result.exit_code == 2 and f"{wrong} にはページがありません" in result.output
 
