@@ -47,8 +47,9 @@ NO_REFERENCE = "なし"
 @lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
-@click.option("--tune", "tune_ids", multiple=True, metavar="ID|NAME",
-              help="ページか敵（ID か名前）の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
+@click.option("--tune", "tune_ids", multiple=True, metavar="ID|NAME|FILE",
+              help="ページか敵（ID か名前。.page のファイルかフォルダなら、そこに書いた 目標 の"
+                   "あるページ）の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
                    "探します（重ねて指定できます）。")
 @click.option("--tune-all", is_flag=True,
               help="目標 を書いたページと敵のうち、測った区間が目標の内側にないものをすべて調整します。")
@@ -105,7 +106,8 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if tune_ids or tune_all:
         from commands.tune import run_tune
 
-        tune_ids = named_ids("ページか敵", tune_ids, {**tables.pages, **tables.enemies})
+        tune_ids = named_ids("ページか敵", _targeted(tune_ids, compiled.tables, content, tables),
+                             {**tables.pages, **tables.enemies})
         run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
             enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
             mode="stages" if len(enemies) > 1 else "pool", ladder=names[-1:],
@@ -165,6 +167,26 @@ def _pages_of_files(words, literal: dict, content: Path) -> list[str]:
             raise click.UsageError(f"{word} にはページがありません（{content} のページの"
                                    "ファイルかフォルダを、相対パスかフルパスで指定してください）")
         out += ids
+    return out
+
+
+def _targeted(words, literal: dict, content: Path, tables) -> list[str]:
+    """``words`` for --tune: each path replaced by the pages written there that state a
+    目標 (the others have nothing to tune toward); a usage error when none does."""
+    out: list[str] = []
+    for word in words:
+        pages = _pages_of_files([word], literal, content)
+        if pages == [word]:  # an id or a name
+            out.append(word)
+            continue
+        aimed = [page for page in pages if tables.pages[page].target is not None]
+        if not aimed:
+            from sim.tune import Subject, band
+
+            example = band(Subject("page", "", "", -0.05, 0.05))
+            raise click.UsageError(f"{word} のページには 目標 がありません。調整するには、"
+                                   f"ページに「{example}」のように書いてください")
+        out += aimed
     return out
 
 

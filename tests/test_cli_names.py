@@ -59,6 +59,27 @@ def test_sim_page_of_a_file_or_folder_measures_every_page_written_there(at_root)
         assert result.exit_code == 2 and f"{wrong} にはページがありません" in result.output
 
 
+def test_sim_tune_of_a_file_tunes_its_pages_that_state_a_target(at_root):
+    """--tune FILE stands for the pages written there with a 目標 (the others have nothing to
+    tune toward); a file whose pages state none is refused, saying what to write."""
+    from commands.sim import _targeted
+    from compiler.build import compile_content
+    from conftest import ROOT
+
+    content = ROOT / "content"
+    compiled = compile_content(content)
+    path = "content/pages/壮年期.page"
+    written = re.findall(r"^ページ (\w+)", (ROOT / path).read_text(encoding="utf-8"), re.M)
+    aimed = _targeted([path, "zangyou"], compiled.tables, content, TABLES)
+    assert aimed[-1] == "zangyou"  # an id stays as typed
+    assert sorted(aimed[:-1]) == sorted(p for p in written if TABLES.pages[p].target is not None)
+    assert 0 < len(aimed) - 1 < len(written)
+    result = sim("--tune", "content/pages/幼少期.page", "--workers", "1")
+    assert result.exit_code == 2
+    assert "content/pages/幼少期.page のページには 目標 がありません" in result.output
+    assert "目標 勝率差 -5%〜+5%" in result.output
+
+
 def test_sim_takes_the_baseline_and_the_reference_page_by_display_name():
     starter = TABLES.starter()
     one, other = starter[0], next(p for p in starter if p != starter[0])
