@@ -84,9 +84,10 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
                                          if i.strip()]
     named = [*rules.items, *(item.name for item in rules.items.values())]
     for item in chosen or ():
-        if item not in named and _hint(item, named):
-            raise click.BadParameter(f"アイテム「{item}」はこの準備の一覧にありません。"
-                                     f"{_hint(item, named)}", param_hint="--items")
+        hint = "" if item in named else _hint(item, named)
+        if hint:  # else play's own refusal lists the set-up's items
+            raise click.BadParameter(f"アイテム「{item}」はこの準備の一覧にありません。{hint}",
+                                     param_hint="--items")
     interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
     lines = None if interactive else script_lines(script)
     keyboard = None

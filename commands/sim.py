@@ -86,7 +86,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     tables = from_dicts(compiled.tables)
     enemies = named_ids("敵", enemies, tables.enemies)
-    pages = named_ids("ページ", _pages_of_files(pages, compiled.tables, content), tables.pages)
+    pages = named_ids("ページ", _pages_of_files(pages, tables, content), tables.pages)
     if baseline_page is not None:
         [baseline_page] = named_ids("ページ", [baseline_page], tables.pages)
         if baseline_page not in tables.starter():
@@ -106,7 +106,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if tune_ids or tune_all:
         from commands.tune import run_tune
 
-        tune_ids = named_ids("ページか敵", _targeted(tune_ids, compiled.tables, content, tables),
+        tune_ids = named_ids("ページか敵", _targeted(tune_ids, tables, content),
                              {**tables.pages, **tables.enemies})
         run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
             enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
@@ -147,52 +147,57 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             err=True)
 
 
-def _pages_of_files(words, literal: dict, content: Path) -> list[str]:
-    """``words`` with each that names a file or a folder (a path: it holds a / or ends in
-    .page — an id never does) replaced by the ids of the pages written there (under it), in
-    their order; a usage error when it names nothing of the content that defines a page."""
-    root = content.resolve().parent  # the tables' source paths start at the content folder
-    rows = [row for value in literal["pages"].values() if isinstance(value, dict)
-            for row in value.values() if isinstance(row, dict) and "source" in row]
-    out: list[str] = []
-    for word in words:
-        if not (word.endswith(".page") or "/" in word or os.sep in word):
-            out.append(word)
-            continue
-        wanted = Path(word).resolve()
-        ids = [row["id"] for row in sorted(rows, key=lambda r: (r["source"]["path"],
-                                                                r["source"]["line"]))
-               if wanted in _and_folders((root / row["source"]["path"]).resolve())]
-        if not ids:
-            raise click.UsageError(f"{word} にはページがありません（{content} のページの"
-                                   "ファイルかフォルダを、相対パスかフルパスで指定してください）")
-        out += ids
-    return out
+def _names_a_path(word: str) -> bool:
+    """Whether a --page or --tune word names a file or a folder: it holds a / or ends in
+    .page, which an id never does."""
+    return word.endswith(".page") or "/" in word or os.sep in word
 
 
-def _targeted(words, literal: dict, content: Path, tables) -> list[str]:
-    """``words`` for --tune: each path replaced by the pages written there that state a
-    目標 (the others have nothing to tune toward); a usage error when none does."""
-    out: list[str] = []
-    for word in words:
-        pages = _pages_of_files([word], literal, content)
-        if pages == [word]:  # an id or a name
-            out.append(word)
-            continue
-        aimed = [page for page in pages if tables.pages[page].target is not None]
-        if not aimed:
-            from sim.tune import Subject, band
-
-            example = band(Subject("page", "", "", -0.05, 0.05))
-            raise click.UsageError(f"{word} のページには 目標 がありません。調整するには、"
-                                   f"ページに「{example}」のように書いてください")
-        out += aimed
-    return out
+def _pages_at(word: str, tables, content: Path) -> list[str]:
+    """The ids of the pages written in the file ``word`` (or under the folder), in the
+    order they are written; a usage error when it names nothing of the content that
+    defines a page."""
+    root = content.resolve().parent  # the pages' source paths start at the content folder
+    wanted = Path(word).resolve()
+    ids = [page.id for page in sorted(tables.pages.values(),
+                                      key=lambda p: (p.source.path, p.source.line))
+           if wanted in _and_folders((root / page.source.path).resolve())]
+    if not ids:
+        raise click.UsageError(f"{word} にはページがありません（{content} のページの"
+                               "ファイルかフォルダを、相対パスかフルパスで指定してください）")
+    return ids
 
 
 def _and_folders(path: Path) -> set[Path]:
     """A file and every folder it lies in: what a --page path may name it by."""
     return {path, *path.parents}
+
+
+def _pages_of_files(words, tables, content: Path) -> list[str]:
+    """``words`` for --page: each that names a file or a folder replaced by the pages
+    written there (``_pages_at``)."""
+    return [page for word in words
+            for page in (_pages_at(word, tables, content) if _names_a_path(word) else [word])]
+
+
+def _targeted(words, tables, content: Path) -> list[str]:
+    """``words`` for --tune: each that names a file or a folder replaced by the pages
+    written there that state a 目標 (the others have nothing to tune toward); a usage
+    error when none does."""
+    out: list[str] = []
+    for word in words:
+        if not _names_a_path(word):
+            out.append(word)
+            continue
+        aimed = [page for page in _pages_at(word, tables, content)
+                 if tables.pages[page].target is not None]
+        if not aimed:
+            from sim.tune import example_target
+
+            raise click.UsageError(f"{word} のページには 目標 がありません。調整するには、"
+                                   f"ページに「{example_target('page')}」のように書いてください")
+        out += aimed
+    return out
 
 
 def _against_target(kind: str, row: dict) -> str:

@@ -37,8 +37,8 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                          for item in sorted(table)
                          if table[item].target is not None and item not in named]
             if not subjects:
-                example = tune.band(tune.Subject("page", "", "", -0.05, 0.05))
-                raise tune.TuneError(f"目標 を書いたページも敵もありません（例: ページに「{example}」）")
+                raise tune.TuneError("目標 を書いたページも敵もありません"
+                                     f"（例: ページに「{tune.example_target('page')}」）")
     except tune.TuneError as exc:
         raise click.UsageError(str(exc)) from None
     missed = False

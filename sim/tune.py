@@ -735,14 +735,22 @@ def _diff(c: Candidate, value: float) -> list[str]:
 # ------------------------------------------------------------------ the run
 
 
+#: The 目標 a message suggests writing, by kind: a page's Δ, an enemy's win rate.
+EXAMPLE_TARGETS = {"page": (-0.05, 0.05), "enemy": (0.4, 0.7)}
+
+
+def example_target(kind: str) -> str:
+    """The 目標 line a message suggests for a page or an enemy that states none."""
+    return band(Subject(kind, "", "", *EXAMPLE_TARGETS[kind]))
+
+
 def subject_of(literal: dict, kind: str, item_id: str) -> Subject:
     """The page or enemy ``item_id`` with its 目標; TuneError when it states none."""
     table = literal["pages" if kind == "page" else "enemies"]
     row = find_item(table, item_id)
     target = row.get("target")
     if target is None:
-        example = (band(Subject(kind, item_id, "", -0.05, 0.05)) if kind == "page"
-                   else band(Subject(kind, item_id, "", 0.4, 0.7)))
+        example = example_target(kind)
         what = "ページ" if kind == "page" else "敵"
         raise TuneError(f"{what} {row['name']} {item_id} には 目標 がありません。調整するには "
                         f"{row['source']['path']}:{row['source']['line']} の{what}に "

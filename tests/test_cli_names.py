@@ -63,14 +63,12 @@ def test_sim_tune_of_a_file_tunes_its_pages_that_state_a_target(at_root):
     """--tune FILE stands for the pages written there with a 目標 (the others have nothing to
     tune toward); a file whose pages state none is refused, saying what to write."""
     from commands.sim import _targeted
-    from compiler.build import compile_content
     from conftest import ROOT
 
     content = ROOT / "content"
-    compiled = compile_content(content)
     path = "content/pages/壮年期.page"
     written = re.findall(r"^ページ (\w+)", (ROOT / path).read_text(encoding="utf-8"), re.M)
-    aimed = _targeted([path, "zangyou"], compiled.tables, content, TABLES)
+    aimed = _targeted([path, "zangyou"], TABLES, content)
     assert aimed[-1] == "zangyou"  # an id stays as typed
     assert sorted(aimed[:-1]) == sorted(p for p in written if TABLES.pages[p].target is not None)
     assert 0 < len(aimed) - 1 < len(written)
