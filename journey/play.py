@@ -462,7 +462,7 @@ def _effects(s: State, ev) -> None:
     while s.queue:
         card, s.queue = s.queue[0], s.queue[1:]
         suit = suit_of[card]
-        if (s.resolved & ~s.lantern) >> suit & 1:  # not s.in_effect(suit), inline
+        if not s.in_effect(suit):
             continue
         s.queue = tuple(c for c in s.queue if suit_of[c] != suit)
         s.phase = "effected"

@@ -348,17 +348,19 @@ class Symbol:
     name_span: Span
 
 
+def _items(result: Result, path: str | None = None):
+    """The items the check ``result`` parsed, in the order of the files and of each file:
+    of the document ``path``, or of every file it read (None)."""
+    if result.compilation is None:
+        return
+    for source in result.compilation.sources:
+        if source.parsed is not None and (path is None or source.path == path):
+            yield from source.parsed.file.items
+
+
 def document_symbols(result: Result, path: str) -> list[Symbol]:
     """The pages, enemies, decks, balance and examples of the document ``path``."""
-    if result.compilation is None:
-        return []
-    found = []
-    for source in result.compilation.sources:
-        if source.path != path or source.parsed is None:
-            continue
-        for item in source.parsed.file.items:
-            found.append(_symbol(item))
-    return found
+    return [_symbol(item) for item in _items(result, path)]
 
 
 def name_hints(result: Result, path: str, pages: dict, enemies: dict) -> list[tuple[Span, str]]:
@@ -367,52 +369,39 @@ def name_hints(result: Result, path: str, pages: dict, enemies: dict) -> list[tu
     its 敵, デッキ, 開始 手札 and the pages its steps play. A page reads 「初恋 · 銘 18」, an
     enemy its name; from ``pages`` and ``enemies`` (id → the last checked), none for an id
     they do not hold."""
-    if result.compilation is None:
-        return []
+    named: list[tuple[ast.Name, Span]] = []  # a page's id and where its hint goes
     hints: list[tuple[Span, str]] = []
-
-    def page(name: ast.Name, span: Span) -> None:
-        found = pages.get(name.text)
-        if found is not None:
-            hints.append((span, f"{found.name} · {_keyword('year')} {found.year}"))
-
-    for source in result.compilation.sources:
-        if source.path != path or source.parsed is None:
-            continue
-        for item in source.parsed.file.items:
-            if isinstance(item, ast.Deck):
-                for entry in item.entries:
-                    page(entry.page, entry.span)
-            elif isinstance(item, ast.Example):
-                hints.extend((name.span, enemies[name.text].name) for name in item.enemies
-                             if name.text in enemies)
-                for name in item.deck or ():
-                    page(name, name.span)
-                for step in item.steps:
-                    for name in step.pages:
-                        page(name, name.span)
-                    for setting in step.settings:
-                        for name in setting.value if isinstance(setting.value, tuple) else ():
-                            page(name, name.span)
+    for item in _items(result, path):
+        if isinstance(item, ast.Deck):
+            named += [(entry.page, entry.span) for entry in item.entries]
+        elif isinstance(item, ast.Example):
+            hints += [(name.span, enemies[name.text].name) for name in item.enemies
+                      if name.text in enemies]
+            named += [(name, name.span) for name in _example_pages(item)]
+    for name, span in named:
+        page = pages.get(name.text)
+        if page is not None:
+            hints.append((span, f"{page.name} · {_keyword('year')} {page.year}"))
     return hints
+
+
+def _example_pages(example: ast.Example):
+    """The page ids a 例 writes: its デッキ, its 開始 手札 and the pages its steps play."""
+    yield from example.deck or ()
+    for step in example.steps:
+        yield from step.pages
+        for setting in step.settings:
+            if isinstance(setting.value, tuple):
+                yield from setting.value
 
 
 def workspace_symbols(result: Result, query: str) -> list[Symbol]:
     """The pages, enemies, decks, balance and examples of every file the check ``result``
     read whose name or display name holds ``query`` (NFKC, lower case: ｚａｎ and ZAN find
     zangyou; an empty query, everything), in the order of the files and of each file."""
-    if result.compilation is None:
-        return []
     wanted = folded(query)
-    found = []
-    for source in result.compilation.sources:
-        if source.parsed is None:
-            continue
-        for item in source.parsed.file.items:
-            symbol = _symbol(item)
-            if wanted in folded(symbol.name) or wanted in folded(symbol.detail):
-                found.append(symbol)
-    return found
+    return [symbol for symbol in map(_symbol, _items(result))
+            if wanted in folded(symbol.name) or wanted in folded(symbol.detail)]
 
 
 def _symbol(item) -> Symbol:
