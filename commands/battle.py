@@ -60,9 +60,9 @@ def _what_file_holds(items, text: str) -> str:
         label = f" {ident.text}" if ident is not None else f"「{title}」" if title else ""
         return kinds.word(kinds.of(item)) + label
 
-    shown = "、".join(named(item) for item in items[:HOLDINGS_SHOWN])
-    rest = len(items) - HOLDINGS_SHOWN
-    return f"あるのは {shown}{f' ほか {rest} 件' if rest > 0 else ''}です"
+    from terminal.lookup import listed
+
+    return f"あるのは {listed([named(item) for item in items], '、', HOLDINGS_SHOWN)}です"
 
 
 @click.command()

@@ -39,10 +39,10 @@ def resolve(kind: str, word: str, table: dict, hint=_no_hint) -> str:
 SHOWN = 12
 
 
-def listed(names: list[str], separator: str = ", ") -> str:
-    """The first SHOWN of ``names``, and how many more there are (「ほか N 件」)."""
-    rest = len(names) - SHOWN
-    return separator.join(names[:SHOWN]) + (f" ほか {rest} 件" if rest > 0 else "")
+def listed(names: list[str], separator: str = ", ", shown: int = SHOWN) -> str:
+    """The first ``shown`` of ``names``, and how many more there are (「ほか N 件」)."""
+    rest = len(names) - shown
+    return separator.join(names[:shown]) + (f" ほか {rest} 件" if rest > 0 else "")
 
 
 def page_id(tables, word: str, hint=_no_hint) -> str:
