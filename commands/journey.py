@@ -105,22 +105,11 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
 
 
 def _hint(word: str, names: list[str]) -> str:
-    """「もしかして「…」？」 for a set-up or an item typed wrong: the same word in the other
-    kana or width (てんと, ﾃﾝﾄ), else a typo (compiler.names); "" when none is near."""
+    """「もしかして「…」？」 for a set-up or an item typed wrong — the same word in the other
+    kana or width (てんと, ﾃﾝﾄ) or a typo (compiler.names) — or "" when none is near."""
     from compiler.names import did_you_mean
 
-    same = [name for name in names if _folded(name) == _folded(word)]
-    return f"もしかして「{same[0]}」？" if same else did_you_mean(word, names)
-
-
-#: ひらがな → カタカナ (ぁ–ゖ are カタカナ's code points less 0x60).
-_KATAKANA = {code: code + 0x60 for code in range(ord("ぁ"), ord("ゖ") + 1)}
-
-
-def _folded(word: str) -> str:
-    from contract.typed import folded
-
-    return folded(word).translate(_KATAKANA)
+    return did_you_mean(word, names)
 
 
 def journey_table(content: Path, refusal: str):

@@ -13,6 +13,7 @@ from dsl.diagnostics import Diagnostic
 from dsl.keywords import unglued
 
 from contract import vocabulary as vocab
+from contract.typed import read_alike
 
 from .codes import E010
 
@@ -32,6 +33,12 @@ def suggest(word: str, candidates) -> str | None:
     names = tuple(candidates)
     if vocab.FORMER_CODES.get(word) in names:
         return vocab.FORMER_CODES[word]
+    # The same word in the other kana, width or kanji form (だめーじ, ﾀﾞﾒｰｼﾞ): no
+    # character in common with the one meant, which difflib then cannot see.
+    alike = read_alike(word)
+    same = next((name for name in names if read_alike(name) == alike), None)
+    if same is not None:
+        return same
     if len(names) > LARGE:
         names = _pairs_index(names).narrowed(word)
     found = difflib.get_close_matches(word, names, n=1, cutoff=0.5)

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from . import vocabulary as vocab
-from .typed import folded
+from .typed import read_alike
 from .vocabulary import W
 
 __all__ = ["CELL_MEANINGS", "Entry", "SECTIONS", "entries", "find", "render", "spellings"]
@@ -163,8 +163,10 @@ _SCOPE_INDEX = re.compile(r"\[[^\[\]]*\]$")
 
 def loose(spelling: str) -> str:
     """``spelling`` as the lookup compares it: NFKC (全角 letters and brackets as an IME
-    types them: ｓｔｅｐｓ, ［ターン］), lower case, without a counter's scope index."""
-    return _SCOPE_INDEX.sub("", folded(spelling).strip())
+    types them: ｓｔｅｐｓ, ［ターン］), lower case, ひらがな as カタカナ and variant kanji
+    as the keywords' forms (contract.typed.read_alike: ぺん, 未來面), without a counter's
+    scope index."""
+    return _SCOPE_INDEX.sub("", read_alike(spelling).strip())
 
 
 def spellings() -> list[str]:

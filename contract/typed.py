@@ -3,17 +3,42 @@
 An IME types letters and digits full-width (ｚａｎｇｙｏｕ, ２０), and a name is typed with
 capitals or without: every loose lookup (the catalog's search box, ``vocab``, ``explain``,
 ``test -k``, the editor's workspace symbols, the journey's set-ups and items) compares
-words through ``folded``, so each reads a word the same way.
+words through ``folded``, so each reads a word the same way. A word typed in the other
+kana (てんと for テント) or with a variant kanji (未來 for 未来) is one the eye takes for the
+word meant: ``read_alike`` says so, and the did-you-means (compiler.names) and ``vocab``
+offer the word meant.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["folded"]
+__all__ = ["VARIANT_FORMS", "folded", "read_alike"]
 
 
 def folded(text: str) -> str:
     """``text`` as loose lookups compare it: NFKC (全角 letters, digits and brackets as
     half-width, half-width カナ as full-width) and lower case."""
     return unicodedata.normalize("NFKC", text).lower()
+
+
+#: 異体字 — old and variant forms of the kanji the keywords are written with (來 for 来,
+#: 卻 for 却), and a kanji an IME offers for the same reading (麺 for 面), by the form
+#: the keyword uses. A word two of them away from a keyword (未來麵) is too far for
+#: difflib, and each is one the eye does not catch.
+VARIANT_FORMS: dict[str, str] = {
+    "来": "來徠", "面": "麵麪麺", "却": "卻", "条": "條", "寿": "壽", "囲": "圍",
+    "予": "豫", "払": "拂", "回": "囘", "毎": "每", "準": "凖",
+}
+#: The variant kanji as the keywords' forms, and ひらがな as カタカナ (ぁ–ゖ are
+#: カタカナ's code points less 0x60).
+_READ_ALIKE = str.maketrans({**{old: new for new, olds in VARIANT_FORMS.items() for old in olds},
+                             **{chr(code): chr(code + 0x60)
+                                for code in range(ord("ぁ"), ord("ゖ") + 1)}})
+
+
+def read_alike(text: str) -> str:
+    """``text`` as the eye reads it: ``folded``, with ひらがな as カタカナ and variant kanji
+    (VARIANT_FORMS) as the keywords' forms — two words equal here are the same word
+    typed another way (てんと, ﾃﾝﾄ and テント; 未來面 and 未来面)."""
+    return folded(text).translate(_READ_ALIKE)

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from functools import cache
 
+from contract.typed import VARIANT_FORMS
 from contract.vocabulary import KEYWORDS
 
 __all__ = ["KEYWORDS", "MISCONVERSIONS", "VARIANT_FORMS", "canonical", "grammar_rules",
@@ -30,14 +31,6 @@ MISCONVERSIONS: dict[str, str] = {
 }
 
 
-#: 異体字 — old and variant forms of the kanji the keywords are written with (來 for 来,
-#: 卻 for 却), and a kanji an IME offers for the same reading (麺 for 面), by the form
-#: the keyword uses. A word two of them away from a keyword (未來麵) is too far for
-#: difflib, and each is one the eye does not catch.
-VARIANT_FORMS: dict[str, str] = {
-    "来": "來徠", "面": "麵麪麺", "却": "卻", "条": "條", "寿": "壽", "囲": "圍",
-    "予": "豫", "払": "拂", "回": "囘", "毎": "每", "準": "凖",
-}
 _TO_KEYWORD_FORM = str.maketrans({old: new for new, olds in VARIANT_FORMS.items()
                                   for old in olds})
 

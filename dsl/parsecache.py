@@ -340,12 +340,24 @@ _SOURCES = {"ast.py", "codes.py", "diagnostics.py", "diskcache.py", "jibunki.lar
 
 
 def _implementation() -> bytes | None:
-    """What a parse depends on besides its input: the source of every module and the
-    grammar of dsl/, the vocabulary and the item kinds, lark's version (its __init__, which names it) and
-    Python's. None (no cache) when any of it cannot be read."""
+    """What a parse depends on besides its input: the sources of ``implementation_paths``
+    and Python's version. None (no cache) when any of it cannot be read."""
+    paths = implementation_paths()
+    try:
+        return None if paths is None else diskcache.sources_digest(FORMAT, paths)
+    except Exception:
+        return None
+
+
+def implementation_paths() -> list[str] | None:
+    """The files a parse is made by: every module and the grammar of dsl/, the modules of
+    contract/ that dsl/ reads (the vocabulary, the item kinds, the variant kanji) and lark's
+    version (its __init__, which names it). None when dsl/ cannot be listed whole. Every
+    module of contract/ that dsl/ imports is here (tests/test_lint_cache.py), the bounded
+    read of ``disk`` too: a rule simple to keep costs a rare parse again."""
     import importlib.util
 
-    from contract import kinds, vocabulary
+    from contract import disk, kinds, typed, vocabulary
 
     try:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -353,8 +365,9 @@ def _implementation() -> bytes | None:
         if not _SOURCES <= set(names):
             return None
         lark = importlib.util.find_spec("lark")
-        return diskcache.sources_digest(FORMAT, [os.path.join(here, n) for n in names]
-                                        + [vocabulary.__file__, kinds.__file__, lark.origin])
+        return ([os.path.join(here, n) for n in names]
+                + [vocabulary.__file__, kinds.__file__, typed.__file__, disk.__file__,
+                   lark.origin])
     except Exception:
         return None
 

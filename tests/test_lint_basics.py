@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from click.testing import CliRunner
 
 from cli import main
@@ -110,6 +112,29 @@ def test_a_keyword_typo_gets_a_did_you_mean_from_the_names_suggester():
         (diag,) = check_text(text, "t.page").diagnostics
         assert (diag.code, diag.span.line, diag.span.col) == ("E001", line, col)
         assert diag.hint.startswith(f"もしかして「{word}」？")
+
+
+@pytest.mark.parametrize("typed", ["らんだむ", "ﾗﾝﾀﾞﾑ"])
+def test_a_name_typed_in_the_other_kana_gets_the_name_meant_as_hint_and_fix(typed):
+    """E010 for a word of the vocabulary typed in hiragana or half-width kana: it has no
+    character in common with the one meant, so only reading it as the eye does finds it."""
+    from compiler.lint import check_text
+
+    text = (f"ページ t {{\n 銘 30\n 未来面 {{ 移動 1枚 捨て札 -> 手札 {typed} }}\n"
+            " 過去面 { 敵HP -= 1 }\n}\n")
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert diag.code == "E010", diag
+    assert diag.hint.startswith("もしかして「ランダム」？")
+    assert diag.replacements == ("ランダム",)
+
+
+def test_the_names_suggester_takes_a_word_typed_another_way_for_the_word_meant():
+    from compiler.names import suggest
+
+    assert suggest("てんと", ["テント", "地図"]) == "テント"
+    assert suggest("ﾃﾝﾄ", ["テント", "地図"]) == "テント"
+    assert suggest("未來面", ["未来面", "過去面"]) == "未来面"
+    assert suggest("ﾃﾝﾄ", ["地図"]) is None
 
 
 def test_codes_follow_one_convention_and_former_romanised_codes_point_to_the_english_ones(lint_text):

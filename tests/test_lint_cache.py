@@ -640,3 +640,24 @@ def test_one_file_parsed_through_the_cache_as_an_editor_would(cache_home, parses
     second = parsecache.parse(BROKEN, "ed.page", suggest)
     assert repr(first) == repr(second) == repr(fresh)
     assert parses == ["ed.page", "ed.page"]  # the fresh one and the first: not the second
+
+
+def test_the_parse_key_covers_every_module_of_contract_that_dsl_reads():
+    """A parse is cached under its implementation's sources: a module of contract/ that
+    dsl/ imports (the variant kanji of contract.typed, say) and not in the key would leave
+    parses made by its former text in use."""
+    import ast as pyast
+    import importlib.util
+
+    from dsl import parsecache
+
+    read = set()
+    for path in sorted((ROOT / "dsl").glob("*.py")):
+        for node in pyast.walk(pyast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, pyast.ImportFrom) and (node.module or "").startswith("contract"):
+                for alias in node.names:
+                    module = f"{node.module}.{alias.name}"
+                    spec = importlib.util.find_spec(module) if node.module == "contract" else None
+                    read.add(spec.origin if spec else importlib.util.find_spec(node.module).origin)
+    keyed = {str(Path(p).resolve()) for p in parsecache.implementation_paths()}
+    assert read and {str(Path(p).resolve()) for p in read} <= keyed

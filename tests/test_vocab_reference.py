@@ -61,6 +61,10 @@ def test_lookup_by_an_alias_spelling():
     ("使用した歩[ターン]", "使用した歩"),   # a counter copied from a page with its scope
     ("使用した歩［ターン］", "使用した歩"),
     ("ｓｔｅｐｓ＿ｕｓｅｄ[プレイ]", "steps_used"),
+    ("らんだむ", "ランダム"),             # hiragana for a katakana word
+    ("ﾗﾝﾀﾞﾑ", "ランダム"),                # half-width kana
+    ("壽命上限", "寿命上限"),              # a variant kanji (contract.typed.VARIANT_FORMS)
+    ("支拂い", "支払い"),
 ])
 def test_a_term_typed_or_copied_loosely_finds_its_entry(typed, meant):
     result = run(typed)
