@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 import cli
@@ -37,21 +38,23 @@ def test_sim_measures_a_page_and_an_enemy_named_by_their_display_names_as_by_the
     assert report["settings"]["enemies"] == ["haguruma"]
 
 
+@pytest.mark.slow  # a second or more
 def test_sim_page_of_a_file_or_folder_measures_every_page_written_there(at_root):
+    """(Battles of one turn: which pages are measured is the question, not their figures.)"""
     from conftest import ROOT
 
     path = "content/pages/壮年期.page"
     written = re.findall(r"^ページ (\w+)", (ROOT / path).read_text(encoding="utf-8"), re.M)
     for named in (path, str(ROOT / path)):  # relative to where it runs, or whole
         result = sim("--page", named, "--enemy", "haguruma", "--policy", "random",
-                     "--precision", "0.3", "--max-pairs", "20", "--workers", "1", "--no-cache",
-                     "--format", "json")
+                     "--precision", "0.3", "--max-pairs", "20", "--turn-cap", "1",
+                     "--workers", "1", "--no-cache", "--format", "json")
         assert result.exit_code == 0, result.output
         assert sorted(p["id"] for p in json.loads(result.stdout)["pages"]) == sorted(written)
     # a folder: every page under it
     result = sim("--page", "content/pages", "--enemy", "haguruma", "--policy", "random",
-                 "--precision", "0.4", "--max-pairs", "20", "--workers", "1", "--no-cache",
-                 "--format", "json")
+                 "--precision", "0.4", "--max-pairs", "20", "--turn-cap", "1", "--workers", "1",
+                 "--no-cache", "--format", "json")
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["pages"]) == len(TABLES.pages)
     for wrong in ("content/pages/ない.page", "content/starter.deck", "content/enemies"):

@@ -268,6 +268,7 @@ def test_every_card_that_cannot_fit_fails_naming_it():
     assert "page/again" in said[1] and "これも長い札" in said[1]
 
 
+@pytest.mark.slow  # a second or more
 def test_changed_cards_carry_the_mark_and_extra_pages_follow():
     import pypdfium2
 

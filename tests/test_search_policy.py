@@ -94,6 +94,7 @@ def test_it_plays_only_legal_actions_over_whole_battles(tables):
     assert choices >= 3, "the choosing deck asked for no choice: the test lost its point"
 
 
+@pytest.mark.slow  # a second or more
 def test_it_does_not_read_the_draw_order_or_the_streams(tables, monkeypatch):
     """Another order of 山札 or other random streams in the real battle — what the player
     cannot know — leave the decision as it was for the same policy rng state."""
