@@ -164,7 +164,7 @@ _SCOPE_INDEX = re.compile(r"\[[^\[\]]*\]$")
 def loose(spelling: str) -> str:
     """``spelling`` as the lookup compares it: NFKC (全角 letters and brackets as an IME
     types them: ｓｔｅｐｓ, ［ターン］), lower case, ひらがな as カタカナ and variant kanji
-    as the keywords' forms (contract.typed.read_alike: ぺん, 未來面), without a counter's
+    as the keywords' forms (contract.typed.read_alike: らんだむ, 壽命上限), without a counter's
     scope index."""
     return _SCOPE_INDEX.sub("", read_alike(spelling).strip())
 

@@ -10,10 +10,9 @@ table when the parser is built, so the Japanese form and its alias can never dri
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
-from contract.typed import VARIANT_FORMS
+from contract.typed import VARIANT_FORMS, read_alike
 from contract.vocabulary import KEYWORDS
 
 __all__ = ["KEYWORDS", "MISCONVERSIONS", "VARIANT_FORMS", "canonical", "grammar_rules",
@@ -31,15 +30,12 @@ MISCONVERSIONS: dict[str, str] = {
 }
 
 
-_TO_KEYWORD_FORM = str.maketrans({old: new for new, olds in VARIANT_FORMS.items()
-                                  for old in olds})
-
-
 def variant_of(word: str, expected) -> str | None:
-    """The keyword among ``expected`` spellings that ``word`` is, once written with the
-    keywords' own forms — the kanji of VARIANT_FORMS, and half- or full-width letters
-    (ﾍﾟﾝ, ｐｅｎ) as NFKC reads them — or None: 未來面 is the future face's keyword."""
-    meant = unicodedata.normalize("NFKC", word).translate(_TO_KEYWORD_FORM)
+    """The keyword among ``expected`` spellings that ``word`` is, read as the eye reads it
+    (contract.typed.read_alike: the kanji of VARIANT_FORMS as the keywords' forms, half- or
+    full-width letters and kana as NFKC reads them, ひらがな as カタカナ, ASCII in lower
+    case) — or None: 未來面 is the future face's keyword."""
+    meant = read_alike(word)
     return meant if meant != word and meant in expected else None
 
 

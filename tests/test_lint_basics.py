@@ -128,6 +128,17 @@ def test_a_name_typed_in_the_other_kana_gets_the_name_meant_as_hint_and_fix(type
     assert diag.replacements == ("ランダム",)
 
 
+@pytest.mark.parametrize("typed, meant", [("ぺん", "ペン"), ("ﾍﾟﾝ", "ペン"), ("PEN", "pen"),
+                                          ("未來面", "未来面")])
+def test_a_keyword_typed_another_way_gets_the_keyword_as_hint_and_fix(typed, meant):
+    from compiler.lint import check_text
+
+    text = f"ページ t {{\n 銘 30\n 未来面 {{ 敵HP -= 1 }}\n {typed} 過去面 {{ 敵HP -= 1 }}\n}}\n"
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert diag.code == "E001" and (diag.span.line, diag.span.col) == (4, 2)
+    assert diag.hint.startswith(f"もしかして「{meant}」？") and diag.replacements == (meant,)
+
+
 def test_the_names_suggester_takes_a_word_typed_another_way_for_the_word_meant():
     from compiler.names import suggest
 
