@@ -159,5 +159,5 @@ def explain(code: str) -> None:
         known = ", ".join(sorted(CODES))
         # bytes of the command line that are not UTF-8 arrive as surrogates: shown as "�"
         shown = code.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        raise click.UsageError(f"{shown} という診断コードはありません。あるのは: {known}")
+        raise click.UsageError(f"「{shown}」という診断コードはありません。あるのは: {known}")
     click.echo(text.rstrip())

@@ -11,11 +11,20 @@ from commands.checked import check_named, print_diagnostics
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath
 
 
+def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
+    """-k's words; an empty one (a script's unset variable) is refused: it is in every name,
+    so it would run every example while saying it narrowed them."""
+    if any(not word.strip() for word in words):
+        raise click.BadParameter("空の文字列はすべての例の名前に含まれます。例の名前の一部を書いてください",
+                                 param_hint="-k")
+    return words
+
+
 @click.command("test")
 @click.argument("paths", nargs=-1, type=NamedPath())
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
-@click.option("-k", "--name", "words", multiple=True, metavar="文字列",
+@click.option("-k", "--name", "words", multiple=True, metavar="文字列", callback=_some_words,
               help="名前にこの文字列を含む例だけを見ます（重ねて指定すると、どれかを含む例。"
                    "全角の英数字と大文字小文字は区別しません）。")
 def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ...]) -> None:

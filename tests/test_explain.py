@@ -182,5 +182,5 @@ def test_cli_explain_of_bytes_that_are_not_utf8_shows_them_replaced():
     # A command line's non-UTF-8 bytes arrive as surrogates, which printed as "\udcff".
     result = CliRunner().invoke(main, ["explain", b"E\xff".decode("utf-8", "surrogateescape")])
     assert result.exit_code == 2
-    assert "E\ufffd という診断コードはありません" in result.output
+    assert "「E\ufffd」という診断コードはありません" in result.output
     assert "\\udcff" not in result.output

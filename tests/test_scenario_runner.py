@@ -204,6 +204,17 @@ def test_a_name_filter_that_matches_nothing_fails_and_says_so(tmp_path):
     assert "名前に「どこにもない」を含む例はありません（例は 2 件あります）" in result.output
 
 
+def test_an_empty_name_filter_is_a_usage_error_not_every_example(tmp_path):
+    """An empty -k (a script's unset variable) is in every name: it would run all while
+    saying it narrowed them."""
+    content = content_with_examples(tmp_path)
+    for words in (["-k", ""], ["-k", "テスト", "-k", " "]):
+        result = run_test_command("--content", content, *words)
+        assert result.exit_code == 2, result.output
+        assert "-k の値が正しくありません: 空の文字列はすべての例の名前に含まれます" in result.output
+        assert "成功" not in result.output
+
+
 def test_a_run_that_finds_no_example_fails_and_says_where_it_looked(tmp_path):
     content = content_with_examples(tmp_path)
     empty = tmp_path / "empty"
