@@ -21,7 +21,7 @@ from pathlib import Path
 from contract import disk
 from contract import vocabulary as vocab
 from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
-from contract.typed import folded
+from contract.typed import READ_ALIKE, read_alike
 
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
@@ -44,9 +44,11 @@ INTENT_TEXT = {
 
 def searchable(text: str) -> str:
     """A card's words as the catalog's search box matches them: NFKC (全角 letters and
-    digits as ASCII, as an IME may type them) and lower case. The page's script reads the
-    query the same way (index.html.j2)."""
-    return folded(text)
+    digits as ASCII, as an IME may type them), lower case, ひらがな as カタカナ and variant
+    kanji as the common forms (contract.typed.read_alike: あるばいと finds アルバイト). The
+    page's script reads the query the same way, with the same table (``read_alike`` in the
+    context, index.html.j2)."""
+    return read_alike(text)
 
 
 def environment():
@@ -398,7 +400,7 @@ def context(tables, examples: dict[str, list] | None = None,
         "line": line, "ages": ages, "lab_about": figures["about"], "lab_labels": lab.LABELS,
         "has_lab": has_lab, "lab_observed": observed,
         "csv": pool_csv.table(pages, ages, has_lab, observed),
-        "cap": cap, "starter_count": sum(starter.values()),
+        "cap": cap, "starter_count": sum(starter.values()), "read_alike": READ_ALIKE,
         "variables": sorted({(c, n) for p in pages for c, n in zip(p["touched"],
                                                                     p["touched_names"])},
                             key=lambda cn: cn[1]),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["VARIANT_FORMS", "folded", "read_alike"]
+__all__ = ["READ_ALIKE", "VARIANT_FORMS", "folded", "read_alike"]
 
 
 def folded(text: str) -> str:
@@ -30,11 +30,13 @@ VARIANT_FORMS: dict[str, str] = {
     "来": "來徠", "面": "麵麪麺", "却": "卻", "条": "條", "寿": "壽", "囲": "圍",
     "予": "豫", "払": "拂", "回": "囘", "毎": "每", "準": "凖",
 }
-#: The variant kanji as the keywords' forms, and ひらがな as カタカナ (ぁ–ゖ are
-#: カタカナ's code points less 0x60).
-_READ_ALIKE = str.maketrans({**{old: new for new, olds in VARIANT_FORMS.items() for old in olds},
-                             **{chr(code): chr(code + 0x60)
-                                for code in range(ord("ぁ"), ord("ゖ") + 1)}})
+#: What ``read_alike`` reads each character as: the variant kanji as the keywords' forms,
+#: ひらがな as カタカナ (ぁ–ゖ are カタカナ's code points less 0x60). The catalog's search box
+#: reads a query with it too (catalog/render.py).
+READ_ALIKE: dict[str, str] = {
+    **{old: new for new, olds in VARIANT_FORMS.items() for old in olds},
+    **{chr(code): chr(code + 0x60) for code in range(ord("ぁ"), ord("ゖ") + 1)}}
+_READ_ALIKE = str.maketrans(READ_ALIKE)
 
 
 def read_alike(text: str) -> str:

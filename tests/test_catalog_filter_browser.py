@@ -67,6 +67,20 @@ def test_full_width_letters_find_what_half_width_ones_do(browser):
     tab.close()
 
 
+def test_a_name_typed_in_hiragana_or_half_width_kana_finds_its_katakana_card(browser):
+    """あるばいと and ｱﾙﾊﾞｲﾄ (an IME left unconverted, or half-width) find アルバイト: the
+    query and the cards' words are read alike (contract.typed.read_alike)."""
+    tab = open_tab(browser)
+    tab.locator("#q").press_sequentially("アルバイト")
+    katakana = shown_ids(tab)
+    assert "page-arubaito" in katakana
+    for typed in ("あるばいと", "ｱﾙﾊﾞｲﾄ"):
+        tab.locator("#q").fill("")
+        tab.locator("#q").press_sequentially(typed)
+        assert shown_ids(tab) == katakana, typed
+    tab.close()
+
+
 def test_the_url_holds_the_filter_and_restores_it(browser):
     tab = open_tab(browser)
     tab.locator("#q").press_sequentially("坂道")
