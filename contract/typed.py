@@ -1,12 +1,13 @@
 """打ち方 — a word as a designer may type it, compared loosely.
 
 An IME types letters and digits full-width (ｚａｎｇｙｏｕ, ２０), and a name is typed with
-capitals or without: every loose lookup (the catalog's search box, ``vocab``, ``explain``,
-``test -k``, the editor's workspace symbols, the journey's set-ups and items) compares
-words through ``folded``, so each reads a word the same way. A word typed in the other
+capitals or without (``folded``: ``explain`` reads a code so); a word typed in the other
 kana (てんと for テント) or with a variant kanji (未來 for 未来) is one the eye takes for the
-word meant: ``read_alike`` says so, and the did-you-means (compiler.names) and ``vocab``
-offer the word meant.
+word meant (``read_alike``). Every loose lookup of a name — the catalog's search box,
+``vocab``, ``test -k``, the editor's workspace symbols, the did-you-means
+(compiler.names: the journey's set-ups and items, ids and display names on the command
+line, the linter's names and keywords) — reads a word through ``read_alike``, so each
+reads it the same way.
 """
 
 from __future__ import annotations

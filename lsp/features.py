@@ -17,7 +17,7 @@ from catalog.phrasing import body_lines, condition_text, phrase
 from compiler.codes import explanation
 from compiler.lint import Result
 from contract import kinds, reference
-from contract.typed import folded
+from contract.typed import read_alike
 from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
@@ -397,11 +397,12 @@ def _example_pages(example: ast.Example):
 
 def workspace_symbols(result: Result, query: str) -> list[Symbol]:
     """The pages, enemies, decks, balance and examples of every file the check ``result``
-    read whose name or display name holds ``query`` (NFKC, lower case: ｚａｎ and ZAN find
-    zangyou; an empty query, everything), in the order of the files and of each file."""
-    wanted = folded(query)
+    read whose name or display name holds ``query`` (read as contract.typed.read_alike
+    reads it: ｚａｎ and ZAN find zangyou, あるばいと アルバイト; an empty query, everything),
+    in the order of the files and of each file."""
+    wanted = read_alike(query)
     return [symbol for symbol in map(_symbol, _items(result))
-            if wanted in folded(symbol.name) or wanted in folded(symbol.detail)]
+            if wanted in read_alike(symbol.name) or wanted in read_alike(symbol.detail)]
 
 
 def _symbol(item) -> Symbol:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from compiler.read import CONTENT_SUFFIXES
-from contract.typed import folded
+from contract.typed import read_alike
 
 __all__ = ["PASSED", "FAILED", "closing_line", "named", "nothing_to_run", "nothing_named"]
 
@@ -43,9 +43,10 @@ def nothing_to_run(named: list[Path], files: int) -> str:
 
 def named(examples, words) -> list:
     """The examples whose name holds one of ``words`` (``jibunki test -k``), compared as
-    typed or as an IME may type it (NFKC: 全角 letters and digits; lower case)."""
-    wanted = [folded(word) for word in words]
-    return [run for run in examples if any(word in folded(run.name) for word in wanted)]
+    typed or as an IME may type it (contract.typed.read_alike: 全角 letters and digits,
+    lower case, ひらがな for カタカナ)."""
+    wanted = [read_alike(word) for word in words]
+    return [run for run in examples if any(word in read_alike(run.name) for word in wanted)]
 
 
 def nothing_named(words, examples) -> str:

@@ -230,6 +230,9 @@ async def test_workspace_symbols_find_a_page_of_another_file_by_its_display_name
     assert symbol.container_name == str(Path("content", "pages", "壮年期.page"))
     by_id = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ＺＡＮＧＹＯＵ"))
     assert [s.location for s in by_id if s.kind == types.SymbolKind.Class] == [symbol.location]
+    # a katakana name typed in hiragana, as an IME left unconverted
+    kana = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="あるばいと"))
+    assert "アルバイト arubaito" in {s.name for s in kana}
     everything = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))
     names = {s.name for s in everything}
     assert {"終電の残業 zangyou", "歯車塔の番人 haguruma"} <= names

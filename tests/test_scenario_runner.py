@@ -194,6 +194,7 @@ def test_name_filter_shows_counts_and_decides_by_the_examples_named_only(tmp_pat
     assert "失敗  ページの下" in result.output and "成功  テストの中" in result.output
     both = content_with_examples(tmp_path / "again", UNDER_PAGE.replace("ページの下", "Page A"))
     assert "成功  Page A" in run_test_command("--content", both, "-k", "ｐａｇｅ").output
+    assert "成功  テストの中" in run_test_command("--content", content, "-k", "てすと").output
 
 
 def test_a_name_filter_that_matches_nothing_fails_and_says_so(tmp_path):
