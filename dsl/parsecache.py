@@ -6,7 +6,8 @@ cache folder (``dsl.diskcache``: the folder and every file in it are checked as 
 grammar's tables) when an entry for this very input is there, else parsing and saving it.
 
 * The key is the sha256 of the input: the implementation (``_fingerprint``: the source of
-  every dsl/ module and of the grammar, the vocabulary, lark's version, Python's), the
+  every dsl/ module and of the grammar, of the contract/ modules dsl/ reads — the
+  vocabulary among them —, lark's version, Python's; ``implementation_paths``), the
   ``suggest`` function (by name and module source), the path as diagnostics show it and
   the file's exact text. It is stored in the entry and compared before the rest is read.
 * One entry per path (the file is named by the path's absolute form: the newest parse of
