@@ -267,6 +267,25 @@ class Source:
     text: str
 
 
+#: The fields of a table's literal that say where a thing was written, not what it does:
+#: a page's or an enemy's ``source`` (a ``Source``) and a 作用's ``line``.
+PLACES = {"source": dict, "line": int}
+
+
+def placeless(literal):
+    """``literal`` without where it was written (``PLACES``), at every depth: what the rules
+    read — for the keys that say whether a battle must be played again (sim/cache.py) and
+    the digests that tell a save's loader what changed (runtime/save.py): a comment or a
+    moved line changes neither. A 作用's own ``source`` (the region a 移動 takes from: a
+    code, not a ``Source``) is a rule's and stays."""
+    if isinstance(literal, dict):
+        return {key: placeless(value) for key, value in literal.items()
+                if not (key in PLACES and isinstance(value, PLACES[key]))}
+    if isinstance(literal, list):
+        return [placeless(value) for value in literal]
+    return literal
+
+
 @dataclass(frozen=True, slots=True)
 class Page:
     """ページ: its variables, both faces, the pen upgrade of each face, its 破却 effects.
@@ -524,4 +543,4 @@ __all__ = ["SCHEMA_VERSION", "REFS", "TABLES", "Balance", "BalanceTarget", "Body
            "CounterRef", "Deck", "DistanceRef", "Enemy", "Escalation", "Face", "Filter",
            "FlagRef", "Intent", "Names", "Page", "PageAttrRef", "PageCountRef",
            "RegionCountRef", "Repeat", "Sayou", "Scaled", "Source", "Target",
-           "TilesPassedRef", "Trait", "VariableRef", "from_literal", "to_literal"]
+           "TilesPassedRef", "Trait", "VariableRef", "from_literal", "placeless", "to_literal"]

@@ -22,7 +22,7 @@ import math
 import random
 
 from contract.codec import ContractError, from_literal, to_literal
-from contract.tables import Sayou
+from contract.tables import Sayou, placeless
 
 from .battle import Battle, Refused
 from .bounds import BOUNDS, MAX_MAGNITUDE
@@ -89,10 +89,10 @@ def _state_literal(state: State) -> dict:
 
 def content_digests(tables: Tables) -> dict:
     """A short digest of each page and enemy and of the balance, as the rules read them
-    (where they are written left out, ``_PLACES``: a comment or a moved line changes no
-    rule): a save keeps them, so that a load can say what changed since (``read``)."""
+    (where they are written left out, ``contract.tables.placeless``: a comment or a moved
+    line changes no rule): a save keeps them, so that a load can say what changed since (``read``)."""
     def digest(item) -> str:
-        text = json.dumps(_placeless(to_literal(item)), ensure_ascii=False, sort_keys=True)
+        text = json.dumps(placeless(to_literal(item)), ensure_ascii=False, sort_keys=True)
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
     return tables.fact("save", "content", lambda: {
@@ -101,17 +101,6 @@ def content_digests(tables: Tables) -> dict:
         "balance": digest(tables.balance)})
 
 
-#: The keys of a table's literal that say where it is written, not what it does.
-_PLACES = frozenset({"source", "line"})
-
-
-def _placeless(value):
-    """A literal without its places (``_PLACES``), at every depth."""
-    if isinstance(value, dict):
-        return {k: _placeless(v) for k, v in value.items() if k not in _PLACES}
-    if isinstance(value, list):
-        return [_placeless(v) for v in value]
-    return value
 
 
 def changed_since(tables: Tables, kept: dict) -> list[str]:

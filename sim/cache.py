@@ -10,14 +10,16 @@ seed → outcome, stored as one entry whose key (``series_key``) is the sha256 o
 * the code: every module of runtime/ and contract/, sim/policies.py, sim/simulate.py,
   the source of sim/lab.py's ``prepare``, ``work``, ``Outcome`` and ``Task`` and of every
   definition of sim/lab.py they name (sim.store.code_digest), and Python's version;
-* the literals (less the file and text they were written in, which no battle reads) of
-  every page the deck can reach (``reach``): the deck's own pages and,
+* the literals of every page the deck can reach (``reach``): the deck's own pages and,
   transitively, every page id any of their literals or the stages' enemies names; a
   生成 (``generate``) anywhere among them can bring in any page, so then the whole pages
   table;
 * the literals of the stages' enemies, and every table but pages and enemies (balance,
   decks, vocabulary) whole — less the balance's 基準ページ, and the journey's table
   (draft 17's rules, ``UNREAD``), which no battle reads;
+* every literal less where it was written — the file, the lines, the text, a 作用's line
+  (``contract.tables.placeless``): no battle reads them, so a comment that moves the
+  lines below it replays nothing;
 * the deck, the policy, the turn cap, the focus, the stages, and Outcome's fields.
 
 An edit to a page therefore replays the series of the decks that can reach it, and only
@@ -39,6 +41,7 @@ from __future__ import annotations
 import hashlib
 
 from contract import vocabulary as vocab
+from contract.tables import placeless
 from dsl import diskcache
 
 from . import store
@@ -87,15 +90,6 @@ def _walk(value, found: set[str], names) -> bool:
     return generates
 
 
-def _unsourced(item):
-    """A page's or an enemy's literal without its ``source`` (the file, lines and text it
-    was written in, for the catalog and the diagnostics: no battle reads it), so that a
-    content folder of another name or path keys the same."""
-    if isinstance(item, dict) and isinstance(item.get("source"), dict):
-        return {k: v for k, v in item.items() if k != "source"}
-    return item
-
-
 #: The balance keys no battle reads: the pages the lab reads (基準ページ).
 _LAB_ONLY = frozenset(key.code for key in vocab.BALANCE_KEYS if key.type == "page")
 
@@ -127,12 +121,12 @@ class Keys:
         for name in sorted(literal):
             if name not in ("pages", "enemies", *UNREAD):
                 diskcache.part(hasher, name.encode("utf-8"))
-                diskcache.part(hasher, _canonical(literal[name]))
+                diskcache.part(hasher, _canonical(placeless(literal[name])))
         for name in ("pages", "enemies"):
             rest = {k: v for k, v in literal.get(name, {}).items() if k != name}
             diskcache.part(hasher, _canonical(rest))
         self._base = hasher.digest()
-        self._page_digest: dict[str, bytes] = {}
+        self._digests: dict[tuple[str, str], bytes] = {}
         self._walked: dict[tuple, tuple[frozenset[str], bool]] = {}
 
     def reach(self, deck, stages) -> list[str]:
@@ -168,10 +162,19 @@ class Keys:
         return noted
 
     def _page(self, page: str) -> bytes:
-        digest = self._page_digest.get(page)
+        return self._digest("page", page, self.pages)
+
+    def _enemy(self, enemy: str) -> bytes:
+        return self._digest("enemy", enemy, self.enemies)
+
+    def _digest(self, kind: str, name: str, table: dict) -> bytes:
+        """The digest of a page's or an enemy's literal as battles read it
+        (``placeless``), worked out once a run."""
+        digest = self._digests.get((kind, name))
         if digest is None:
-            digest = hashlib.sha256(_canonical(_unsourced(self.pages[page]))).digest()
-            self._page_digest[page] = digest
+            literal = table.get(name)
+            digest = hashlib.sha256(_canonical(placeless(literal))).digest()
+            self._digests[(kind, name)] = digest
         return digest
 
     def series(self, deck, policy: str, turn_cap: int, focus, stages, fields) -> str:
@@ -183,7 +186,7 @@ class Keys:
             diskcache.part(hasher, page.encode("utf-8", "surrogatepass"))
             diskcache.part(hasher, self._page(page))
         for enemy in stages:
-            diskcache.part(hasher, _canonical(_unsourced(self.enemies.get(enemy))))
+            diskcache.part(hasher, self._enemy(enemy))
         return hasher.hexdigest()
 
 
