@@ -90,7 +90,8 @@ def _state_literal(state: State) -> dict:
 def content_digests(tables: Tables) -> dict:
     """A short digest of each page and enemy and of the balance, as the rules read them
     (where they are written left out, ``contract.tables.placeless``: a comment or a moved
-    line changes no rule): a save keeps them, so that a load can say what changed since (``read``)."""
+    line changes no rule): a save keeps them, so that a load can say what changed since
+    (``read``)."""
     def digest(item) -> str:
         text = json.dumps(placeless(to_literal(item)), ensure_ascii=False, sort_keys=True)
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
@@ -99,8 +100,6 @@ def content_digests(tables: Tables) -> dict:
         "pages": {key: digest(page) for key, page in sorted(tables.pages.items())},
         "enemies": {key: digest(enemy) for key, enemy in sorted(tables.enemies.items())},
         "balance": digest(tables.balance)})
-
-
 
 
 def changed_since(tables: Tables, kept: dict) -> list[str]:
