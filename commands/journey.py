@@ -71,20 +71,21 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     content = content_folder(ctx, content)
     from journey import JourneyError, load_rules
     from journey.screen.terminal import play
+    from compiler.names import did_you_mean
 
     table = journey_table(content, "コンテンツにエラーがあるので始められません。")
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:
         named = [*table.setups, *(s.name for s in table.setups.values())]
-        hint = _hint(setup, named)
+        hint = did_you_mean(setup, named)
         raise click.BadParameter(f"{exc}。{hint}" if hint else str(exc),
                                  param_hint="--setup") from None
     chosen = None if items is None else [i.strip() for i in items.replace("、", ",").split(",")
                                          if i.strip()]
     named = [*rules.items, *(item.name for item in rules.items.values())]
     for item in chosen or ():
-        hint = "" if item in named else _hint(item, named)
+        hint = "" if item in named else did_you_mean(item, named)
         if hint:  # else play's own refusal lists the set-up's items
             raise click.BadParameter(f"アイテム「{item}」はこの準備の一覧にありません。{hint}",
                                      param_hint="--items")
@@ -102,14 +103,6 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     except JourneyError as exc:
         raise click.BadParameter(str(exc), param_hint="--items") from None
     sys.exit(status)
-
-
-def _hint(word: str, names: list[str]) -> str:
-    """「もしかして「…」？」 for a set-up or an item typed wrong — the same word in the other
-    kana or width (てんと, ﾃﾝﾄ) or a typo (compiler.names) — or "" when none is near."""
-    from compiler.names import did_you_mean
-
-    return did_you_mean(word, names)
 
 
 def journey_table(content: Path, refusal: str):

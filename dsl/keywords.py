@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from contract.typed import VARIANT_FORMS, read_alike
+from contract.typed import read_alike
 from contract.vocabulary import KEYWORDS
 
-__all__ = ["KEYWORDS", "MISCONVERSIONS", "VARIANT_FORMS", "canonical", "grammar_rules",
+__all__ = ["KEYWORDS", "MISCONVERSIONS", "canonical", "grammar_rules",
            "misconverted", "spellings", "unglued", "variant_of"]
 
 #: 変換ミス — kanji an IME offers for the reading of a one-character keyword, by the
@@ -32,7 +32,7 @@ MISCONVERSIONS: dict[str, str] = {
 
 def variant_of(word: str, expected) -> str | None:
     """The keyword among ``expected`` spellings that ``word`` is, read as the eye reads it
-    (contract.typed.read_alike: the kanji of VARIANT_FORMS as the keywords' forms, half- or
+    (contract.typed.read_alike: its variant kanji as the keywords' forms, half- or
     full-width letters and kana as NFKC reads them, ひらがな as カタカナ, ASCII in lower
     case) — or None: 未來面 is the future face's keyword."""
     meant = read_alike(word)
