@@ -17,8 +17,15 @@ from __future__ import annotations
 import re
 from unicodedata import combining, east_asian_width
 
-__all__ = ["columns", "join_lines", "line_spans", "wrap"]
+__all__ = ["UNSHOWABLE", "columns", "join_lines", "line_spans", "shown", "wrap"]
 
+#: 表示を乱す文字 — the characters a terminal does not show as themselves: the control
+#: characters (C0 but tab, line feed and carriage return; DEL; C1), which start escape
+#: sequences, ring or move the cursor, and the bidirectional and line-separator controls,
+#: which reorder or split a line as it is drawn. Designer text never holds one (dsl/parser.py
+#: refuses them, E002), and a terminal shows designer text through ``shown``.
+UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f"
+                        "\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 #: ANSI escapes take no column.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 #: A run of spaces (ASCII: the ideographic space 　 is a character, two columns wide), a
@@ -40,6 +47,12 @@ def columns(text: str) -> int:
     for a combining mark or an ANSI escape, one for any other."""
     return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1
                for c in _ANSI.sub("", text))
+
+
+def shown(text: str) -> str:
+    """``text`` as a terminal may print it: each UNSHOWABLE character as U+FFFD (one
+    column, so that what follows stays where it was written)."""
+    return UNSHOWABLE.sub("\ufffd", text)
 
 
 def _wide(char: str) -> bool:

@@ -30,6 +30,7 @@ from . import ast
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
 from contract import kinds
 from contract.kinds import ITEM_KEYWORDS
+from contract.linebreak import UNSHOWABLE
 from contract.vocabulary import W
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
@@ -179,6 +180,9 @@ def parse(text: str, path: str, suggest=None) -> ParseResult:
     """
     from lark.exceptions import UnexpectedInput
 
+    unshowable = [_unshowable(text, match.start(), path) for match in UNSHOWABLE.finditer(text)]
+    if unshowable:  # reported once each here, and read as spaces (every column kept)
+        text = UNSHOWABLE.sub(" ", text)
     if _too_deep(text) is None and _too_long(text) is None:
         try:  # the common case, a file without mistakes: one pass, exactly the grammar
             tree = get_parser().parse(text)
@@ -186,9 +190,9 @@ def parse(text: str, path: str, suggest=None) -> ParseResult:
             pass
         else:
             items, diags, _ = _transform(tree, path, 0)
-            return ParseResult(ast.SourceFile(path, tuple(items)), tuple(diags), ())
+            return ParseResult(ast.SourceFile(path, tuple(items)), (*unshowable, *diags), ())
 
-    diags: list[Diagnostic] = []
+    diags: list[Diagnostic] = unshowable[:MAX_ERRORS_PER_FILE]
     damaged: list[tuple[int, int]] = []
     items: list = []
     line = 1
@@ -203,6 +207,16 @@ def parse(text: str, path: str, suggest=None) -> ParseResult:
             damaged.extend((a + shift, b + shift) for a, b in blanked)
         line += chunk.count("\n")
     return ParseResult(ast.SourceFile(path, tuple(items)), tuple(diags), tuple(damaged))
+
+
+def _unshowable(text: str, pos: int, path: str) -> Diagnostic:
+    """E002 at a character no terminal shows as itself (contract.linebreak.UNSHOWABLE),
+    wherever it stands — in a string it would reach the battle screen and the reports."""
+    line, col = _line_col(text, pos)
+    return E002.at(Span(path, line, col, line, col + 1),
+                   f"ここでは使えない文字「{repr(text[pos])[1:-1]}」です",
+                   hint="制御文字（エスケープ・書字方向の制御など）は画面の表示を乱すので、"
+                        "名前や文や注釈にも書けません。消してください")
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:

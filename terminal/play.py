@@ -30,6 +30,7 @@ from .record import dev_line, summary
 from .script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                      commands, emit, exit_code)
 from .session import Session
+from contract import linebreak
 from contract.vocabulary import W
 
 #: Width of the screen when not on a terminal, so transcripts do not depend on it.
@@ -101,7 +102,7 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
     console.print(screen_for(session.battle, ascii=ascii))
     stopped = False
     for _, line in commands(lines, strip=False):  # echoed as written
-        console.print(f"> {line}", style="bold", markup=False)
+        console.print(linebreak.shown(f"> {line}"), style="bold", markup=False)
         outcome = session.run(line)
         _say(console, _outcome_lines(session, outcome))
         if outcome.stop:
@@ -279,8 +280,8 @@ def _folded(told: list[str], shown: set[int]) -> list[str]:
 
 
 def _say(console, lines) -> None:
-    for line in lines:
-        console.print(line, markup=False)
+    for line in lines:  # designer text among them: printed as plain text, and shown
+        console.print(linebreak.shown(line), markup=False)
 
 
 def _result(session: Session) -> str:

@@ -30,7 +30,7 @@ from rich.text import Text
 
 from catalog.phrasing import body_lines, phrase, term
 from contract import vocabulary as vocab
-from contract.linebreak import line_spans
+from contract.linebreak import line_spans, shown
 from contract.vocabulary import W
 from contract.game import Choose, Pen, Play
 from runtime.battle import SIDES, Refused
@@ -81,6 +81,10 @@ class _Paint:
         return MARKS[name][1 if self.ascii else 0]
 
     def s(self, text: str) -> str:
+        """Designer text as drawn: never a character that would move the cursor or
+        start an escape (contract.linebreak.shown; lint refuses them in content, and a
+        save or a script may still hold one)."""
+        text = shown(text)
         return _to_ascii(text) if self.ascii else text
 
     def t(self, text: str = "", style=None) -> Text:
