@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from commands.checked import compiled_content, print_diagnostics, rejecting_violations
+from commands.checked import print_diagnostics, rejecting_violations
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
 
@@ -74,11 +74,14 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     from compiler.names import did_you_mean
 
     table = journey_table(content, "コンテンツにエラーがあるので始められません。")
+    if table is None or not table.setups:
+        raise click.ClickException(f"{content} に旅の準備がありません: 遊べるものがありません"
+                                   "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:
         named = [*table.setups, *(s.name for s in table.setups.values())]
-        hint = did_you_mean(setup, named)
+        hint = "" if setup is None else did_you_mean(setup, named)
         raise click.BadParameter(f"{exc}。{hint}" if hint else str(exc),
                                  param_hint="--setup") from None
     chosen = None if items is None else [i.strip() for i in items.replace("、", ",").split(",")
@@ -191,16 +194,22 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
     from sim.backends import BackendError
     from journey.lab.measure import Settings
 
+    from contract.codec import to_literal
+
     content = content_folder(ctx, content)
     workers = lab_workers(workers, backend, address)
-    compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
-    if "journey" not in compiled.tables:
-        raise click.ClickException(f"{content} に旅の表（content/journey/）がありません")
+    # The journey's own files are checked, as the game checks them: the battle's balance
+    # and starting deck are not needed to measure the journey.
+    table = journey_table(content, "コンテンツにエラーがあるので測れません。")
+    if table is None or not table.setups:  # a report of nothing is no report
+        raise click.ClickException(f"{content} に旅の準備がありません: 測るものがありません"
+                                   "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
+    literal = to_literal(table)
     settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets,
                         nodes=nodes, find_nodes=find_nodes, pairs=pairs, ladder=ladder,
                         ladder_nodes=ladder_nodes)
     try:
-        report = _run_journey(compiled.tables["journey"], settings, workers, backend, address,
+        report = _run_journey(literal, settings, workers, backend, address,
                               show=fmt == "text", cache=not no_cache)
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None

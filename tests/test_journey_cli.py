@@ -181,6 +181,12 @@ def test_content_with_errors_is_reported_and_not_played(tmp_path):
     assert "^" in result.output and "旅の準備" not in result.output.split("\n")[0]
 
 
+def test_a_folder_without_a_set_up_is_a_clear_error_not_a_traceback(tmp_path):
+    result = journey("", "--content", str(tmp_path))
+    assert result.exit_code == 1, result.output
+    assert "旅の準備がありません" in result.output and "Traceback" not in result.output
+
+
 def test_a_script_that_wins_exits_zero_with_the_score(tmp_path):
     from test_journey_golden import WON_LINE
 

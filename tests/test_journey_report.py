@@ -201,3 +201,53 @@ def test_the_item_pairs_are_dealt_their_own_number_of_deals(literal):
     assert [n for v, n in per.items() if ":" not in v] == [3] * 7
     assert [n for v, n in per.items() if ":" in v] == [2] * 15
     assert (Settings().seeds, Settings().pair_seeds) == (200, 50)
+
+
+def _content_with(tmp_path, extra: str):
+    import shutil
+
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    with open(folder / "journey" / "手札の変種.journey", "a", encoding="utf-8") as out:
+        out.write(extra)
+    return folder
+
+
+EXTRA = "\n旅の準備 試し 「試しの準備」 {\n  元 草案\n  初期手札 4\n  目標 勝率 95%〜100%\n}\n"
+
+
+def test_a_set_up_the_sweep_does_not_name_is_measured_after_it_and_its_target_checked(tmp_path):
+    from contract.codec import from_literal
+    from contract.tables import JourneyTable
+    from journey.lab.measure import OTHER_GROUP, variants
+
+    folder = _content_with(tmp_path, EXTRA)
+    table = from_literal(JourneyTable, compile_content(folder).tables["journey"], "journey")
+    found, missing = variants(table, Settings(pairs=False))
+    assert [(v.id, v.group) for v in found][-2:] == [("問題点", "問題点"), ("試し", OTHER_GROUP)]
+    assert missing == []
+    got = CliRunner().invoke(cli.main, [*ARGS, "--ladder", "0", "--check", "--no-cache",
+                                        "--content", str(folder)])
+    assert got.exit_code == 1, got.output
+    assert "目標から外れています: 試しの準備" in got.output
+
+
+def test_a_content_without_a_set_up_is_refused_rather_than_reported_empty(tmp_path):
+    folder = tmp_path / "content"
+    (folder / "journey").mkdir(parents=True)
+    source = (ROOT / "content" / "journey" / "草案17.journey").read_text(encoding="utf-8")
+    (folder / "journey" / "草案17.journey").write_text(
+        source[:source.index("旅の準備 草案")], encoding="utf-8")
+    got = CliRunner().invoke(cli.main, [*ARGS, "--check", "--content", str(folder)])
+    assert got.exit_code == 1, got.output
+    assert "旅の準備がありません" in got.output and "Traceback" not in got.output
+
+
+def test_a_folder_of_journey_files_alone_is_measured_as_it_is_played(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "content" / "journey", tmp_path / "content" / "journey")
+    got = CliRunner().invoke(cli.main, [*ARGS, "--ladder", "0", "--no-cache", "--format", "json",
+                                        "--content", str(tmp_path / "content")])
+    assert got.exit_code == 0, got.output
+    assert '"草案"' in got.output

@@ -84,6 +84,9 @@ SETUPS = (
 #: The set-up whose item pairs are swept (every pair of its item list), and their group.
 PAIRS_OF = "草案"
 PAIR_GROUP = "アイテム"
+#: The group of every other 旅の準備 of the content (one a designer added or renamed):
+#: measured after SETUPS, in the content's order, so that each 目標 written is judged.
+OTHER_GROUP = "その他の準備"
 
 
 @dataclass(frozen=True)
@@ -231,13 +234,18 @@ class Settings:
 
 
 def variants(table, settings: Settings) -> tuple[list[Variant], list[str]]:
-    """(the variants measured, the set-ups of SETUPS the content lacks)."""
+    """(the variants measured, the set-ups of SETUPS the content lacks): SETUPS first, in
+    their order and groups, then every other set-up of the content (OTHER_GROUP), then
+    the item pairs of PAIRS_OF."""
     out, missing = [], []
     for group, setup in SETUPS:
         if setup in table.setups:
             out.append(Variant(setup, group, setup, None))
         else:
             missing.append(setup)
+    named = {setup for _, setup in SETUPS}
+    out += [Variant(setup, OTHER_GROUP, setup, None) for setup in table.setups
+            if setup not in named]
     if settings.pairs and PAIRS_OF in table.setups:
         base = table.setups[PAIRS_OF]
         for pair in itertools.combinations(base.item_pool, base.items_chosen):
