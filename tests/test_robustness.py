@@ -466,6 +466,7 @@ def test_error_cap_per_file_still_ends(write):
     "}}}}]]]]))))", "{{{{[[[[((((", "ページ", "ページ a", "ページ a {", "ページ a }", "敵 e { 予兆 [",
     "デッキ d { a × }", "バランス { 綻び報酬 { } }", "\\", "ページ a { 銘 1; 未来面 { @ } }",
     "ページ a { 銘 \u200b1 }", "ページ a { 銘 1 }\u2028ページ b { 銘 2 }", "ページ a {\x0c銘 1 }",
+    "ページ a { 銘 1 }\u2029\x85\x1b[2J",
     "ページ a {\r銘 1\r未来面 { 敵HP -= 未知 }\r}\r", "\ufeff" * 3, "#" * 50, ";;;;\n;;\n",
     "ページ a { 銘 1; 未来面 { 移動 -> } }", "ページ a { 銘 1; 未来面 { 生成 -> 手札 寿命 } }",
     "ページ a { 銘 1..2 }", "ページ a { 銘 1; 銘 2; 未来面 白紙; 未来面 白紙 }",
@@ -483,9 +484,11 @@ def test_lone_carriage_returns_end_lines():
 
 
 def test_line_separators_do_not_shift_the_shown_line():
+    # A line separator is refused (E002, contract.linebreak.UNSHOWABLE), and is no line end.
     text = "# 注\u2028記\nページ a {\n  銘 1\n  未来面 { 敵HP -= 未知 }; ペン 過去面 { 歩 += 5 }\n}\n"
     result = check_text(text, "t.page")
-    (diag,) = result.diagnostics
+    refused, diag = result.diagnostics
+    assert (refused.code, refused.span.line, refused.span.col) == ("E002", 1, 4)
     assert (diag.span.line, diag.span.col) == at(text, "未知")
     assert "未来面 { 敵HP -= 未知 }" in render(diag, result.sources)
 

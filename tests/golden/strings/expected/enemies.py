@@ -3,7 +3,7 @@
 
 TABLE = {
  'enemies': {
-  'ghost': {'breakthrough': 25, 'escalations': [], 'flavor': '\x85\u2028\n\\', 'hp': 30, 'id': 'ghost', 'intents': [{'amount': 3, 'kind': 'attack', 'region': None}], 'name': '幽霊 """ }', 'seat': 20, 'source': {'end_line': 7, 'line': 1, 'path': 'content/ghost.enemy', 'text': '敵 ghost "幽霊 \\"\\"\\" }" {\n  HP 30\n  座 20\n  突破ライン 25\n  フレーバー "\x85\u2028\\n\\\\"\n  予兆 [ 攻撃 3 ]\n}'}, 'trait_effects': [], 'traits': []}
+  'ghost': {'breakthrough': 25, 'escalations': [], 'flavor': '\t\n\\', 'hp': 30, 'id': 'ghost', 'intents': [{'amount': 3, 'kind': 'attack', 'region': None}], 'name': '幽霊 """ }', 'seat': 20, 'source': {'end_line': 7, 'line': 1, 'path': 'content/ghost.enemy', 'text': '敵 ghost "幽霊 \\"\\"\\" }" {\n  HP 30\n  座 20\n  突破ライン 25\n  フレーバー "\\t\\n\\\\"\n  予兆 [ 攻撃 3 ]\n}'}, 'trait_effects': [], 'traits': []}
  },
  'schema_version': 5
 }
