@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, fresh_tables, known, named_ids, print_diagnostics
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines
+from commands.common import DEFAULT_CONTENT, script_lines
 from runtime.bounds import BOUNDS
+from terminal.script import EXIT_UNPLAYED
 
 #: The seeds a battle can be saved with (runtime/bounds.py, a table of plain numbers:
 #: nothing heavy is imported for it).
@@ -37,7 +38,7 @@ def _deck_from_file(path: Path, content: Path) -> list[str]:
             "デッキを 1 つだけ書いたファイルを指定してください")
     if result.errors:
         print_diagnostics(result.diagnostics, result.sources, result.files)
-        sys.exit(EXIT_CONTENT)
+        sys.exit(EXIT_UNPLAYED)
     wanted = decks[0].id.text
     return list(next(d for d in result.model.decks if d and d.id == wanted).pages)
 
@@ -99,12 +100,12 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     \b
     終了コード: 0 勝利、1 敗北、2 使い方の誤り（またはスクリプトが
     書けない save・record で止まった）、3 未決着（quit、または
-    スクリプトが先に終わった）。
+    スクリプトが先に終わった）、4 遊べなかった（コンテンツにエラー）。
     """
     from compiler.names import did_you_mean
     from terminal.play import play
 
-    tables, _ = fresh_tables(content)
+    tables, _ = fresh_tables(content, EXIT_UNPLAYED)
     enemies = named_ids("敵", enemies, tables.enemies)
     with_pages = named_ids("ページ", with_pages, tables.pages)
     pages = _deck_from_file(deck, content) if deck else None

@@ -90,8 +90,9 @@ def print_diagnostics(diags, sources, files: int) -> None:
 
 
 def compiled_content(content: Path, fmt: str = "py",
-                     refusal: str = "エラーがあるので表を書きませんでした。"):
-    """Compile in memory; on content errors print them and exit 1, on a schema
+                     refusal: str = "エラーがあるので表を書きませんでした。",
+                     code: int = EXIT_CONTENT):
+    """Compile in memory; on content errors print them and exit ``code`` (1), on a schema
     violation (a compiler bug) say so and exit 1. Nothing is written here."""
     from compiler.build import SchemaViolation
     from scenario.stage import compile_content
@@ -103,7 +104,7 @@ def compiled_content(content: Path, fmt: str = "py",
     if not compiled.ok:
         print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
         click.echo(refusal, err=True)
-        sys.exit(EXIT_CONTENT)
+        sys.exit(code)
     return compiled
 
 
@@ -114,14 +115,15 @@ def _say_violation(exc) -> None:
     sys.exit(EXIT_CONTENT)
 
 
-def fresh_tables(content: Path):
+def fresh_tables(content: Path, code: int = EXIT_CONTENT):
     """Compile first when generated/ is stale, so editing a page and playing is one step.
     Another content folder (--content) is compiled in memory: generated/ stays the
-    bundled content's."""
+    bundled content's. Content errors exit ``code``."""
     from compiler.build import stale_files, write_atomically
     from runtime.tables import TableError, from_dicts, load
 
-    compiled = compiled_content(content, refusal="コンテンツにエラーがあるので始められません。")
+    compiled = compiled_content(content, refusal="コンテンツにエラーがあるので始められません。",
+                                code=code)
     if content.resolve() != DEFAULT_CONTENT.resolve():
         return from_dicts(compiled.tables), compiled
     if stale_files(DEFAULT_GENERATED, compiled.file_bytes):

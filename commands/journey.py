@@ -12,6 +12,7 @@ from click.core import ParameterSource
 from commands.checked import print_diagnostics, rejecting_violations
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines, use_color, why
 from commands.lab import lab_options, lab_workers, show_report
+from terminal.script import EXIT_UNPLAYED
 
 
 #: The content folder, as both levels take it: ``jibunki journey --content X report`` and
@@ -55,7 +56,8 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
 
     \b
     終了コード: 0 クリア、1 敗北、2 使い方の誤り、3 未決着
-    （quit、またはスクリプトが先に終わった）。
+    （quit、またはスクリプトが先に終わった）、4 遊べなかった
+    （コンテンツにエラー、または旅の準備がない）。
     """
     if ctx.invoked_subcommand is not None:
         # jibunki journey report: the subcommand has options of its own; the game's
@@ -73,10 +75,12 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     from journey.screen.terminal import play
     from compiler.names import did_you_mean
 
-    table = journey_table(content, "コンテンツにエラーがあるので始められません。")
+    table = journey_table(content, "コンテンツにエラーがあるので始められません。", EXIT_UNPLAYED)
     if table is None or not table.setups:
-        raise click.ClickException(f"{content} に旅の準備がありません: 遊べるものがありません"
-                                   "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
+        refused = click.ClickException(f"{content} に旅の準備がありません: 遊べるものがありません"
+                                       "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
+        refused.exit_code = EXIT_UNPLAYED
+        raise refused
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:
@@ -108,17 +112,17 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     sys.exit(status)
 
 
-def journey_table(content: Path, refusal: str):
+def journey_table(content: Path, refusal: str, code: int = EXIT_CONTENT):
     """The journey table of the folder ``content``, checked in memory (a folder of journey
     files alone will do: the battle's balance and starting deck are not needed for the
-    journey). Content errors are printed with ``refusal`` and exit EXIT_CONTENT."""
+    journey). Content errors are printed with ``refusal`` and exit ``code``."""
     from compiler.lint import check
 
     result = rejecting_violations(lambda: check([content]))
     if result.errors:
         print_diagnostics(result.diagnostics, result.sources, result.files)
         click.echo(refusal, err=True)
-        sys.exit(EXIT_CONTENT)
+        sys.exit(code)
     return result.model.journey
 
 

@@ -22,6 +22,9 @@ EXIT_LOST = 1
 EXIT_STOPPED = 2
 #: The run was left before its end (quit, end of input, a script that stops first).
 EXIT_UNFINISHED = 3
+#: No run was played: the content has errors (or nothing to play), or what the run said
+#: could not be written. Not 1, which a script that tests a loss expects.
+EXIT_UNPLAYED = 4
 
 
 def exit_code(outcome: str | None) -> int:

@@ -218,3 +218,17 @@ def test_a_written_face_without_a_pen_upgrade_says_so_on_the_battle_screen():
     out = battle("q\n").output
     row = out[out.index("2 産声"):out.index("3 大きな仕事")]
     assert "ペン 過去面: ペン強化なし" in row and "ペン 未来面（綻び+10）: 歩+8" in row
+
+
+def test_content_with_errors_exits_apart_from_a_lost_battle(tmp_path):
+    import shutil
+
+    from terminal.script import EXIT_LOST, EXIT_UNPLAYED
+
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    page = folder / "pages" / "幼少期.page"
+    page.write_text(page.read_text(encoding="utf-8") + "\nページ 壊れた {\n", encoding="utf-8")
+    result = battle("end\n", "--content", str(folder))
+    assert result.exit_code == EXIT_UNPLAYED != EXIT_LOST, result.output
+    assert "コンテンツにエラーがあるので始められません。" in result.output

@@ -14,6 +14,7 @@ from conftest import ROOT, invoke_cli
 from journey import Journey, load_rules
 from journey.state import Deal, State
 from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
+from terminal.script import EXIT_UNPLAYED
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
 
@@ -176,14 +177,14 @@ def test_a_folder_of_journey_files_alone_is_played(tmp_path):
 def test_content_with_errors_is_reported_and_not_played(tmp_path):
     (tmp_path / "bad.journey").write_text("ロケーション x { 枠 q }\n", encoding="utf-8")
     result = journey("", "--content", str(tmp_path))
-    assert result.exit_code == 1
+    assert result.exit_code == EXIT_UNPLAYED  # not 1: that is a lost game
     assert "bad.journey:1:14: エラー[E070]: 枠の値の形が違います（数 を書きます）" in result.output
     assert "^" in result.output and "旅の準備" not in result.output.split("\n")[0]
 
 
 def test_a_folder_without_a_set_up_is_a_clear_error_not_a_traceback(tmp_path):
     result = journey("", "--content", str(tmp_path))
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == EXIT_UNPLAYED, result.output
     assert "旅の準備がありません" in result.output and "Traceback" not in result.output
 
 
