@@ -3,6 +3,7 @@ code, no half-written tables): designer text, CLI options, scripts, saves, the d
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -187,3 +188,18 @@ def test_an_endless_device_as_script_is_refused_at_once(monkeypatch):
     result = invoke("battle", "--script", "/dev/zero")
     assert result.exit_code == 2 and "大きすぎます" in result.output
     assert invoke("battle", "--script", "/dev/null").exit_code == EXIT_UNFINISHED
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args, status", [(["lint"], 1), (["vocab"], 1),
+                                          (["journey", "--seed", "3", "--script", "/dev/null"], 4)])
+def test_a_full_standard_output_is_a_message_and_no_traceback(args, status):
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip() == "エラー: 入出力に失敗しました（ディスクがいっぱいです）。出力は途中までです"
