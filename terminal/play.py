@@ -107,7 +107,7 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
         _say(console, _outcome_lines(session, outcome))
         if outcome.stop:
             stopped = True
-            _say(console, ["スクリプトをここで止めました（ファイルを書けなかったので）"])
+            _say(console, [f"スクリプトをここで止めました（{outcome.stop}）"])
         # A battle that has ended still takes the lines after it: a record, a save or an
         # undo of the ending (its actions are refused, saying the run is over).
         if stopped or outcome.quit:

@@ -79,7 +79,16 @@ class Outcome:
     quit: bool = False
     show: bool = True  # redraw the screen
     below: bool = False  # printed whole under the screen, however long (log, help)
-    stop: bool = False  # a script must not go on (a file it meant to write is not written)
+    #: Why a script must not go on from here (None: it may): the line did not do what the
+    #: lines after it rely on — a file it meant to write is not written (STOP_UNWRITTEN), a
+    #: save it meant to continue from is not read (STOP_UNREAD), a command is unknown
+    #: (STOP_UNKNOWN). A keyboard session goes on: the player sees the refusal.
+    stop: str | None = None
+
+
+STOP_UNWRITTEN = "ファイルを書けなかったので"
+STOP_UNREAD = "セーブを読み込めなかったので"
+STOP_UNKNOWN = "知らないコマンドなので"
 
 
 class Session:
@@ -132,7 +141,9 @@ class Session:
         verb, args = words[0], words[1:]
         handler = COMMANDS.get(verb) or COMMANDS.get(verb.lower())
         if handler is None:
-            return Outcome(refused=f"「{verb}」というコマンドはありません（help で一覧）", show=False)
+            hint = self.hint(verb, list(COMMANDS))
+            return Outcome(refused=f"「{verb}」というコマンドはありません（help で一覧）"
+                                   + (f"。{hint}" if hint else ""), show=False, stop=STOP_UNKNOWN)
         try:
             return handler(self, args)
         except UsageError as exc:
@@ -281,13 +292,13 @@ class Session:
         try:
             text = disk.read_bounded(path, MAX_SAVE_CHARS).decode("utf-8")
         except disk.DiskError as exc:
-            raise UsageError(f"{path} を読めません: {exc.strerror}") from None
+            return _unread(f"{path} を読めません: {exc.strerror}")
         except UnicodeDecodeError:
-            raise UsageError(f"{path} を読めません: UTF-8 のテキストではありません") from None
+            return _unread(f"{path} を読めません: UTF-8 のテキストではありません")
         try:
             _, changed = read_save(self.tables, text)
         except SaveError as exc:
-            raise UsageError(f"{path}: {exc}") from None
+            return _unread(f"{path}: {exc}")
         self.origin, self.history = text, []
         self.battle = self._fresh()
         self.last_events = list(self.battle.log)  # log: nothing of before the load
@@ -307,7 +318,7 @@ class Session:
         text, why = record.scenario_text(self)
         if text is None:
             return Outcome(refused=f"{path} に例を書きませんでした（そのまま再生できる例になりません）: {why}",
-                           show=False, stop=True)
+                           show=False, stop=STOP_UNWRITTEN)
         return self._write(path, text, [f"例を書きました: {path}（jibunki test {path} で確かめられます）"],
                            "に書けません")
 
@@ -322,12 +333,12 @@ class Session:
                 if self.overwrite is None:
                     return Outcome(refused=f"{path} はもうあります。上書きしません"
                                            "（上書きするなら jibunki battle --force）",
-                                   show=False, stop=True)
+                                   show=False, stop=STOP_UNWRITTEN)
                 if not self.overwrite(path):
                     return Outcome(notes=[f"やめました（{path} はそのままです）"], show=False)
                 disk.write(path, text, inside=Path.cwd(), replace=True)
         except OSError as exc:
-            return Outcome(refused=f"{path} {failed}: {disk.reason(exc)}", show=False, stop=True)
+            return Outcome(refused=f"{path} {failed}: {disk.reason(exc)}", show=False, stop=STOP_UNWRITTEN)
         return Outcome(notes=notes, show=False)
 
     def cmd_where(self, args):
@@ -349,6 +360,12 @@ class Session:
     def cmd_quit(self, args):
         """quit: end the session."""
         return Outcome(quit=True, show=False)
+
+
+def _unread(why: str) -> Outcome:
+    """A load that read nothing: refused, the session as it was, and a script stopped (the
+    lines after it were written for the saved position)."""
+    return Outcome(refused=why, show=False, stop=STOP_UNREAD)
 
 
 def _path(args: list[str], what: str) -> Path:

@@ -232,3 +232,11 @@ def test_content_with_errors_exits_apart_from_a_lost_battle(tmp_path):
     result = battle("end\n", "--content", str(folder))
     assert result.exit_code == EXIT_UNPLAYED != EXIT_LOST, result.output
     assert "コンテンツにエラーがあるので始められません。" in result.output
+
+
+def test_an_unknown_command_stops_a_script_with_a_did_you_mean():
+    result = battle("plya 1\nplay 1\n")
+    assert result.exit_code == 2, result.output
+    assert "× 「plya」というコマンドはありません（help で一覧）。もしかして「play」？" in result.output
+    assert "スクリプトをここで止めました（知らないコマンドなので）" in result.output
+    assert "> play 1" not in result.output

@@ -76,10 +76,17 @@ def test_a_bad_save_or_an_unwritable_folder_is_a_message(tmp_path, monkeypatch):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     (tmp_path / "locked").mkdir(mode=0o500)
-    out = in_folder(tmp_path, monkeypatch, "load bad.json\nload missing.json\n"
-                    "save nowhere/x.json\n").output
-    assert "セーブを読めません" in out and "missing.json を読めません: ファイルかフォルダがありません" in out
-    assert "× nowhere/x.json に保存できません: ファイルかフォルダがありません" in out
+    # Each stops its script (exit 2): the lines after it were written for what it did not do.
+    for line, said, why in (
+            ("load bad.json", "セーブを読めません", "セーブを読み込めなかったので"),
+            ("load missing.json", "missing.json を読めません: ファイルかフォルダがありません",
+             "セーブを読み込めなかったので"),
+            ("save nowhere/x.json", "× nowhere/x.json に保存できません: ファイルかフォルダがありません",
+             "ファイルを書けなかったので")):
+        result = in_folder(tmp_path, monkeypatch, f"{line}\nplay 1\n")
+        assert said in result.output and result.exit_code == 2, result.output
+        assert f"スクリプトをここで止めました（{why}）" in result.output
+        assert "> play 1" not in result.output
     if os.geteuid() != 0:  # root writes anywhere
         out = in_folder(tmp_path, monkeypatch, "record locked/x.scenario\n").output
         assert "× locked/x.scenario に書けません: 権限がありません" in out

@@ -395,7 +395,8 @@ def test_the_program_speaks_japanese_in_any_locale(args, code, locale):
 
 @pytest.mark.parametrize("command, refusal", [
     (["sim"], "コンテンツにエラーがあるので測れません。"),
-    (["journey", "report"], "コンテンツにエラーがあるので測れません。"),
+    # the journey needs no balance or starting deck: an empty folder has no 旅の準備 to measure
+    (["journey", "report"], "に旅の準備がありません: 測るものがありません"),
     (["print"], "コンテンツにエラーがあるので PDF を書きませんでした。"),
 ])
 def test_a_command_refused_for_content_errors_says_what_it_did_not_do(tmp_path, command,
