@@ -1,5 +1,6 @@
 """What every command shares: the exit codes, the default folders, the float option's
-type, and reading and writing files with a Japanese message instead of a traceback.
+type, reading and writing files with a Japanese message instead of a traceback, and the
+command group (``CommandGroup``), which says so of an output no command expected to fail.
 
 Standard library and click only: it is loaded on every start.
 """
@@ -123,3 +124,35 @@ def script_lines(path: Path | None) -> list[str]:
                                  f"0x{data[exc.start]:02x} があります", param_hint="--script") \
             from None
     return text.splitlines(keepends=True)
+
+
+#: The commands that play a run: their exit statuses 0–3 say how it ended (terminal/script.py),
+#: so a run that could not be played exits EXIT_UNPLAYED rather than 1 (a lost run).
+PLAYS = ("battle", "journey")
+
+
+class CommandGroup(click.Group):
+    """The command group. An input or output that fails where no command expected it (the
+    standard output on a full disk, a device that refuses) is said in Japanese on stderr
+    with the system's reason, never as a traceback (click itself answers a closed pipe)."""
+
+    def main(self, args=None, *rest, **options):
+        """click's ``main``, with an OSError no command caught said as one line."""
+        try:
+            return super().main(args, *rest, **options)
+        except OSError as exc:
+            _failed_io(exc, sys.argv[1:] if args is None else list(args))
+
+
+def _failed_io(exc: OSError, args: list[str]) -> None:
+    from terminal.script import EXIT_UNPLAYED
+
+    try:  # what the standard output still buffers would fail again as the process ends
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    try:
+        click.echo(f"エラー: 入出力に失敗しました（{why(exc)}）。出力は途中までです", err=True)
+    except OSError:
+        pass
+    sys.exit(EXIT_UNPLAYED if args[:1] and args[0] in PLAYS else EXIT_CONTENT)
