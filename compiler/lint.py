@@ -14,7 +14,8 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic
 
 from .pipeline import Compilation, Model, Source, run
-from .read import MAX_FILE_BYTES, MAX_LINE_CHARS, discover, display_path, prepare, read
+from .read import (MAX_FILE_BYTES, MAX_LINE_CHARS, discover, display_path, prepare, read,
+                   unparsed_text)
 from .symbols import Symbols
 
 __all__ = ["MAX_FILE_BYTES", "MAX_LINE_CHARS", "Result", "check", "check_text", "discover",
@@ -81,7 +82,8 @@ def check(paths: list[Path], context: list[Path] = (), *, project: Path | None =
         if report:
             diags.extend(problems)
             reported.add(shown)
-        sources.append(Source(shown, None if problems else text, report=report))
+        sources.append(Source(shown, None if problems else text, report=report,
+                              unparsed=unparsed_text(path, text) if problems else None))
         if text is not None:
             texts[shown] = text
     compilation = Compilation(sources, diags, reported, fmt=fmt)
@@ -102,6 +104,7 @@ def check_text(text: str, path: str = "<text>", context: dict[str, str] | None =
         prepared, problems = prepare(raw, name)
         if report:
             diags.extend(problems)
-        sources.append(Source(name, None if problems else prepared, report=report))
+        sources.append(Source(name, None if problems else prepared, report=report,
+                              unparsed=prepared if problems else None))
         shown[name] = prepared
     return result_of(run(Compilation(sources, diags, {path})), shown, 1)

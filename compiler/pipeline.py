@@ -38,6 +38,9 @@ class Source:
     text: str | None
     parsed: object = None  # dsl.ast.ParseResult
     report: bool = True  # False: read only to resolve names (context files)
+    #: the text of a file not parsed for its E004 (binary, an over-long line, not UTF-8):
+    #: read only for the ids it seems to define (symbols.unread)
+    unparsed: str | None = None
 
 
 @dataclass
@@ -185,11 +188,12 @@ def check_sizes(c: Compilation) -> None:
 @_collector_paused
 def collect_symbols(c: Compilation) -> None:
     """Every item of every file by id (names resolve across files)."""
-    from .symbols import collect
+    from .symbols import collect, unread
 
     files = [s.parsed.file for s in c.sources if s.parsed is not None]
     try:
         c.symbols = collect(files, c.diagnostics)
+        c.symbols.unread = unread(c.sources)
     except Exception as exc:  # a bug in jibunki: say so, and check nothing further
         c.symbols = Symbols()
         for source in c.sources:

@@ -140,6 +140,19 @@ def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
     return prepare(text, shown)
 
 
+def unparsed_text(path: Path, text: str | None) -> str | None:
+    """The text of a file refused with E004, for the ids it seems to define (compiler/
+    symbols.py ``unread``) and never for parsing: ``text`` when ``read`` gave one, else
+    the file's bytes with each byte that is not UTF-8 as U+FFFD (None: unreadable)."""
+    if text is not None:
+        return text
+    try:
+        return prepare(disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8", "replace"),
+                       str(path))[0]
+    except OSError:
+        return None
+
+
 #: A line ends at "\n"; a lone "\r" (old Mac files) is read as "\n" (prepare).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LONE_CR = re.compile(r"\r(?!\n)")

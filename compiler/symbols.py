@@ -31,6 +31,11 @@ class Symbols:
     #: 旅 (spec 004): each kind of journey item (JOURNEY_KINDS) → its items by id.
     journey: dict[str, dict[str, ast.JourneyItem]] = field(
         default_factory=lambda: {kind: {} for kind in JOURNEY_KINDS})
+    #: 読めなかった定義 — id → (path, line, reported) of a header in text the parser could
+    #: not read (a part recovery dropped, a file refused with E004), ``unread``: a reference
+    #: to such an id is not an E011 of its own when that error is reported in this run, and
+    #: says where the definition seems to be when it is not (a context file).
+    unread: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
     _facts: "PageFacts | None" = field(default=None, init=False, repr=False, compare=False)
 
     def slot(self, kind: kinds.ItemKind):
@@ -147,6 +152,35 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
                     hint="id はコンテンツ全体で一意にしてください",
                     notes=[Note(_note(item, other, items), other.id.span) for other in others]))
     return symbols
+
+
+def unread(sources) -> dict[str, tuple[str, int, bool]]:
+    """``Symbols.unread`` of the run's sources (compiler.pipeline.Source): the headers in
+    each damaged range of a parsed file, and in the whole of a file not parsed."""
+    from dsl.parser import header_ids
+
+    found: dict[str, tuple[str, int, bool]] = {}
+    for source in sources:
+        text = source.text if source.text is not None else source.unparsed
+        if text is None:
+            continue
+        ranges = [(1, None)] if source.parsed is None else source.parsed.damaged
+        for first, last in ranges:
+            for ident, line in header_ids(text, first, last):
+                found.setdefault(ident, (source.path, line, source.report))
+    return found
+
+
+def unread_reference(symbols: Symbols, name: str) -> str | None:
+    """For a reference to ``name``, which no item read defines: None when it is an E011 of
+    its own; "" when its definition could not be read and that error is reported in this
+    run (the reference says nothing more); else the hint that says where it seems to be."""
+    where = symbols.unread.get(name)
+    if where is None:
+        return None
+    path, line, reported = where
+    return "" if reported else (f"「{name}」は {path}:{line} に書かれているようですが、"
+                                "その定義は読めていません（そこの誤りを直してください）")
 
 
 def _note(item, other, items) -> str:

@@ -28,6 +28,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef,
 from .codes import E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
 from .names import guess, resolve, unknown
+from .symbols import unread_reference
 from contract.vocabulary import W
 
 
@@ -296,10 +297,13 @@ def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
     pages = getattr(ctx.symbols, "pages", {})
     if name.text in pages:
         return name.text
+    unread = unread_reference(ctx.symbols, name.text)
+    if unread == "":  # its definition could not be read: that error says why
+        return None
     found = guess(name.text, pages)
     ctx.add(E011.at(name.span, f"ページ「{name.text}」は定義されていません",
-                    hint=found.hint or "ページの id を書いてください",
-                    replacements=found.replacements))
+                    hint=unread or found.hint or "ページの id を書いてください",
+                    replacements=() if unread else found.replacements))
     return None
 
 

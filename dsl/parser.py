@@ -43,6 +43,14 @@ MAX_ERRORS_PER_FILE = 50
 _TOP_LEVEL_WORDS = [w for key in ITEM_KEYWORDS for w in KEYWORDS[key]]
 _ITEM_START = re.compile(
     r"^[ \t\u3000]*(?:%s)(?=[\s\"「])" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)
+#: A line that looks like an item's header, its id in group "id": an item keyword and a
+#: name (ページ a), or, at the start of a line, any word, a name, maybe a title and "{"
+#: (ペジ a "題" {: the keyword misspelt) — ``header_ids``.
+_NAME = r"[^\W\d][\w・（）]*"
+_HEADER = re.compile(
+    r"^[ \t\u3000]*(?:%s)[ \t\u3000]+(?P<id>%s)|^\S+[ \t\u3000]+(?P<bare>%s)[ \t\u3000]*"
+    r"(?:\"[^\"\n]*\"|「[^」\n]*」)?[ \t\u3000]*\{" % ("|".join(map(re.escape, _TOP_LEVEL_WORDS)),
+                                                    _NAME, _NAME), re.M)
 #: Strings and comments (skipped) and braces (counted) — see _item_starts.
 _BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|「[^」\n]*」|#[^\n]*|[{}]')
 
@@ -69,6 +77,20 @@ def _item_starts(text: str) -> list[int]:
             starts.append(at)
             depth = 0
     return starts
+
+
+def header_ids(text: str, first: int = 1, last: int | None = None) -> list[tuple[str, int]]:
+    """(id, line) of each line of ``text`` from line ``first`` to ``last`` that looks like
+    an item's header: the ids a part the parser could not read seems to define (an E001
+    or E004 there says why), so that the references to them are not errors of their own
+    (compiler/symbols.py ``unread``)."""
+    lines = text.split("\n")[first - 1:last]
+    found = []
+    for number, line in enumerate(lines, first):
+        match = _HEADER.match(line)
+        if match:
+            found.append((match.group("id") or match.group("bare"), number))
+    return found
 
 
 @cache
@@ -329,8 +351,8 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
             if work == before:
                 break
             damaged.append(lines)
-    if tree is None:
-        return (), diags, damaged
+    if tree is None:  # nothing of the chunk was read: all of it is damaged
+        return (), diags, [*damaged, (1, work.count("\n") + 1)]
     items, problems, _ = _transform(tree, path, shift)
     return items, diags + problems, damaged
 

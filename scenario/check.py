@@ -14,6 +14,7 @@ from compiler.codes import E011, E021, E040, E043, E044, E056, E057
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from compiler.names import guess
+from compiler.symbols import unread_reference
 from compiler.values import Ctx, check_page_ref, constant, with_scopes
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 from runtime.sayou import REGION_ZONES
@@ -71,10 +72,13 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
     before = len(ctx.diags)
     enemies = []
     for name in example.enemies:
-        if name.text not in ctx.symbols.enemies:
+        unread = None if name.text in ctx.symbols.enemies else \
+            unread_reference(ctx.symbols, name.text)
+        if name.text not in ctx.symbols.enemies and unread != "":
             found = guess(name.text, ctx.symbols.enemies)
             ctx.add(E011.at(name.span, f"敵「{name.text}」は定義されていません",
-                            hint=found.hint or "敵の id を書きます", replacements=found.replacements))
+                            hint=unread or found.hint or "敵の id を書きます",
+                            replacements=() if unread else found.replacements))
         enemies.append(name.text)
     if not enemies:
         if default_enemy is None:

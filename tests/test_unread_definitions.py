@@ -1,0 +1,52 @@
+"""読めなかった定義: a definition the parser could not read (its header misspelt, its file
+not UTF-8) is reported once, where it is written; the references to its id are not errors
+of their own (compiler/symbols.py ``unread``), and when that file is not one the run
+reports, they say where the definition seems to be."""
+
+from __future__ import annotations
+
+from compiler.lint import check_text
+from dsl.parser import header_ids
+
+PAGE = 'ページ {id} "題" {{\n  銘 3\n  未来面 {{ 敵HP -= 3 }}\n  過去面 {{ 歩 += 2 }}\n}}\n'
+USER = ('ページ user "使う" {\n  銘 4\n  未来面 { 移動 1枚 山札 -> 手札 ページ指定 target }\n'
+        '  過去面 { 歩 += 2 }\n}\n')
+
+
+def codes(result):
+    return [(d.code, d.span.path, d.span.line) for d in result.diagnostics]
+
+
+def test_a_misspelt_header_is_one_error_not_one_per_reference():
+    broken = PAGE.format(id="target").replace("ページ target", "ペジ target")
+    result = check_text(broken + USER + USER.replace("user", "user2"), "t.page")
+    assert codes(result) == [("E001", "t.page", 1)]
+
+
+def test_a_reference_from_another_file_says_where_the_unread_definition_is():
+    broken = PAGE.format(id="target").replace("ページ target", "ペジ target")
+    result = check_text(USER, "user.page", {"broken.page": broken})
+    (diag,) = result.diagnostics
+    assert diag.code == "E011" and diag.span.path == "user.page"
+    assert diag.hint == ("「target」は broken.page:1 に書かれているようですが、"
+                         "その定義は読めていません（そこの誤りを直してください）")
+    assert diag.replacements == ()
+
+
+def test_a_file_that_is_no_content_hides_the_references_to_what_it_seems_to_define():
+    result = check_text(USER, "user.page", {"binary.page": PAGE.format(id="target") + "\x00"})
+    assert [d.code for d in result.diagnostics] == ["E011"]
+    assert "binary.page:1 に書かれているようですが" in result.diagnostics[0].hint
+
+
+def test_an_id_that_is_nowhere_is_still_E011_with_its_did_you_mean():
+    result = check_text(PAGE.format(id="targit") + USER, "t.page")
+    (diag,) = result.diagnostics
+    assert diag.code == "E011" and "もしかして「targit」？" in diag.hint
+
+
+def test_header_ids_read_an_item_header_and_not_a_statement():
+    text = ('ペジ a "題" {\n  ペン 過去面 { 歩 += 5 }\n  出自 学校\n  銘 3\n}\n'
+            '敵 b\n  ページ c {\n例 "t" {\n')
+    assert header_ids(text) == [("a", 1), ("b", 6), ("c", 7)]
+    assert header_ids(text, 2, 5) == []
