@@ -20,6 +20,7 @@ process is killed leaves no worker behind."""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from typing import Callable
 
 from contract.disk import reason
@@ -123,6 +124,11 @@ _context = None
 
 
 def _initialise(prepare: Prepare, shared, parent: int) -> None:
+    import signal
+
+    # A Ctrl-C is the main process's to answer (it stops the pool): a worker ignores it,
+    # from its fork on (_held_interrupt), rather than dying with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _follow_parent(parent)
     global _context
     _context = prepare(shared)
@@ -193,13 +199,27 @@ class LocalPool(Runner):
     def _play_all(self, work, tasks, results: dict, on_done) -> None:
         from concurrent.futures import as_completed
 
-        futures = {self.pool.submit(_play, work, task): index
-                   for index, task in enumerate(tasks) if index not in results}
-        for future in as_completed(futures):
-            index = futures[future]
-            results[index] = future.result()
-            if on_done:
-                on_done(index, results[index])
+        try:
+            with _held_interrupt():  # the pool forks its workers in the first submit
+                futures = {self.pool.submit(_play, work, task): index
+                           for index, task in enumerate(tasks) if index not in results}
+            for future in as_completed(futures):
+                index = futures[future]
+                results[index] = future.result()
+                if on_done:
+                    on_done(index, results[index])
+        except KeyboardInterrupt:
+            self._stop_now()
+            raise
+
+    def _stop_now(self) -> None:
+        """End the workers at once (a Ctrl-C): the pool's own shutdown would wait for the
+        tasks under way, and a pool interrupted while it started waits for good."""
+        # _processes: the executor's own table of its workers (pid → process); a pool
+        # stopped before it forked has none.
+        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            process.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=True)  # quick: its workers are gone
 
     def _replace(self) -> None:
         """A fresh pool for a broken one, or WorkerLost when no retry is left."""
@@ -212,6 +232,31 @@ class LocalPool(Runner):
     def close(self) -> None:
         """Stop the pool's processes (tasks not yet started are dropped)."""
         self.pool.shutdown(cancel_futures=True)
+
+
+@contextmanager
+def _held_interrupt():
+    """A Ctrl-C held back until the block ends, then raised: while the pool forks its
+    workers, a KeyboardInterrupt would land inside a fork's bookkeeping (where Python drops
+    it, and the run went on to exit 0) or leave the pool half started (whose workers the
+    exit then waited for, for good). The workers are forked with this handler and replace
+    it with SIG_IGN (_initialise). Outside the main thread nothing is changed: a signal
+    handler can only be set there."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is None:  # a handler Python did not set
+        yield
+        return
+    held: list = []
+    before = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _local(prepare, shared, workers, address) -> Runner:
