@@ -59,7 +59,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     from compiler.read import MAX_FILE_BYTES, discover, display_path, read
     from contract import disk
     from dsl.diagnostics import render
-    from dsl.formatter import FormatterBug, format_text
+    from dsl.formatter import FormatterBug, as_written, format_text
 
     problems: list = []
     linted = check_named(paths, content, "整形するファイルかフォルダ", whole_result=True)
@@ -93,12 +93,13 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             continue
         try:
             written = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
-            if result.text == written:
+            formatted = as_written(result.text, written)
+            if formatted == written:
                 continue
             changed.append(shown)
             if not check:
                 # Only the file itself, replaced whole; never a link, a device or a FIFO.
-                disk.write(path, result.text, inside=path.parent, replace=True)
+                disk.write(path, formatted, inside=path.parent, replace=True)
         except (OSError, UnicodeDecodeError) as exc:
             why = disk.reason(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
             click.echo(f"{shown}: 書き換えられません: {why}", err=True)
@@ -108,7 +109,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             click.echo(f"{shown}: 整形されていません")
             if show_diff:
                 click.echo("".join(difflib.unified_diff(
-                    written.splitlines(True), result.text.splitlines(True), shown, shown)), nl=False)
+                    written.splitlines(True), formatted.splitlines(True), shown, shown)), nl=False)
         else:
             click.echo(f"{shown}: 整形しました")
     if not changed and not failed:

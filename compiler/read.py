@@ -160,12 +160,13 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 
 def prepare(text: str, shown: str) -> tuple[str, list[Diagnostic]]:
     """Text as the parser reads it — no BOM, every line break a "\n" (a lone "\r" becomes
-    one, so offsets do not move) — and E004 when it is not content at all (then the text
-    is only shown, never parsed)."""
+    one; "\r\n" too, so that a file saved on Windows compiles to the same tables, its
+    items' source text included: lines and columns stay where they were) — and E004 when
+    it is not content at all (then the text is only shown, never parsed)."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
-        text = _LONE_CR.sub("\n", text)
+        text = _LONE_CR.sub("\n", text.replace("\r\n", "\n"))
     if "\x00" in text:
         offset = text.index("\x00")
         line = text.count("\n", 0, offset) + 1

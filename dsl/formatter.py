@@ -95,6 +95,16 @@ def format_text(text: str, path: str = "<text>", keep_aliases: bool = False) -> 
     return Formatted(out)
 
 
+def as_written(formatted: str, written: str) -> str:
+    """``formatted`` (format_text's text: "\n" line ends, no BOM) in the line ends and BOM
+    of the file as it was ``written``: the layout is the formatter's, the encoding details
+    the designer's editor keeps (a file saved on Windows stays "\r\n" and is not
+    reported unformatted for them)."""
+    if "\r\n" in written:
+        formatted = formatted.replace("\n", "\r\n")
+    return ("\ufeff" + formatted) if written.startswith("\ufeff") else formatted
+
+
 def _tokens(text: str):
     """Every token the parser reads, and the parse tree."""
     from .parser import get_parser

@@ -191,6 +191,16 @@ def test_source_records_quote_each_item_exactly(case):
         assert source["text"].endswith("}")
 
 
+@pytest.mark.slow  # the whole content compiled twice
+def test_a_content_saved_with_windows_line_ends_compiles_to_the_same_tables(tmp_path):
+    copy = tmp_path / "content"
+    shutil.copytree(ROOT / "content", copy)
+    for path in copy.rglob("*"):
+        if path.is_file():
+            path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert compile_ok(copy).files == compile_ok(ROOT / "content").files
+
+
 def test_hostile_strings_survive_compilation():
     tables = compile_ok(GOLDEN / "strings" / "content").tables
     pages = tables["pages"]["pages"]

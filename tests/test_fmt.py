@@ -221,6 +221,16 @@ def test_check_exits_1_naming_the_file_and_rewrites_nothing(tmp_path):
     assert run("--check", tidy).exit_code == 0
 
 
+def test_a_file_saved_with_windows_line_ends_and_a_bom_keeps_them(tmp_path):
+    tidy, messy = tmp_path / "tidy.page", tmp_path / "messy.page"
+    tidy.write_bytes(("\ufeff" + TIDY).replace("\n", "\r\n").encode("utf-8"))
+    messy.write_bytes(MESSY.replace("\n", "\r\n").encode("utf-8"))
+    assert run("--check", tidy).exit_code == 0  # formatted: its line ends are no layout
+    assert run(tmp_path).exit_code == 0
+    assert messy.read_bytes() == CANONICAL.replace("\n", "\r\n").encode("utf-8")
+    assert tidy.read_bytes().startswith("\ufeff".encode("utf-8"))
+
+
 def test_fmt_rewrites_only_changed_files_and_keeps_their_permissions(tmp_path):
     messy, tidy = tmp_path / "messy.page", tmp_path / "tidy.page"
     messy.write_text(MESSY, encoding="utf-8")
