@@ -11,7 +11,7 @@ from click.core import ParameterSource
 
 from commands.checked import print_diagnostics, rejecting_violations
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines, use_color, why
-from commands.lab import lab_options, lab_workers, show_report
+from commands.lab import html_ready, lab_options, lab_workers, show_report
 from terminal.script import EXIT_UNPLAYED
 
 
@@ -202,6 +202,7 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
 
     content = content_folder(ctx, content)
     workers = lab_workers(workers, backend, address)
+    html_ready(html)
     # The journey's own files are checked, as the game checks them: the battle's balance
     # and starting deck are not needed to measure the journey.
     table = journey_table(content, "コンテンツにエラーがあるので測れません。")

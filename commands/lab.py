@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from commands.common import why
+
 
 def lab_options(runs: str, html_folder: str):
     """The options of a command that runs on the lab's runner (``jibunki sim``, ``jibunki
@@ -31,6 +33,21 @@ def lab_options(runs: str, html_folder: str):
             command = option(command)
         return command
     return decorate
+
+
+def html_ready(folder: Path | None) -> None:
+    """--html's folder made (its parents too) and written to once, before the run: a path
+    the report cannot be written to is said now, not after minutes of battles."""
+    import tempfile
+
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise click.ClickException(f"{folder} に報告を書けません: {why(exc)}") from None
 
 
 def lab_workers(workers: int | None, backend: str, address: str | None) -> int | None:

@@ -10,7 +10,7 @@ import click
 
 from commands.checked import compiled_content, known, named_ids
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
-from commands.lab import lab_options, lab_workers, show_report
+from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract.vocabulary import W
 
 
@@ -83,6 +83,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if not names or len(set(names)) != len(names):
         raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
     workers = lab_workers(workers, backend, address)
+    html_ready(html)
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     tables = from_dicts(compiled.tables)
     enemies = named_ids("敵", enemies, tables.enemies)

@@ -159,6 +159,8 @@ def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(cli.main, ARGS + ["--html", str(taken / "inside")])
     assert result.exit_code == 1
     assert "に報告を書けません" in result.output and "Traceback" not in result.output
+    assert "配り" not in result.output  # said before the run, not after it
+
 
 
 def test_the_terminal_and_the_page_show_the_same_median_of_an_even_number_of_scores():

@@ -448,3 +448,15 @@ def test_an_output_under_a_file_says_the_file_is_no_folder(tmp_path, command, un
     assert f"{tmp_path / 'notes.txt'}: {words}" in result.output
     assert "すでにあります" not in result.output
     assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "x"
+
+
+def test_sim_says_a_report_folder_it_cannot_write_before_it_plays(tmp_path, monkeypatch):
+    import sim.lab
+
+    taken = tmp_path / "taken"
+    taken.write_text("a file, not a folder", encoding="utf-8")
+    monkeypatch.setattr(sim.lab.Lab, "run", lambda *a, **k: pytest.fail("the lab ran"))
+    result = invoke_cli("sim", "--page", "zangyou", "--max-pairs", "20", "--html",
+                        str(taken / "inside"))
+    assert result.exit_code == 1, result.output
+    assert f"{taken / 'inside'} に報告を書けません: 途中の名前がフォルダではありません" in result.output
