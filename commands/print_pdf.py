@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -64,8 +65,9 @@ def content_digest(file_bytes: dict) -> str:
 @click.option("--journey", is_flag=True,
               help="草案17 の札（イベント 30・ロケーション 7・フラグ 5・アイテム 6・早見表）を"
                    "印刷します（既定の出力は generated/print/草案17.pdf）。")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="書き出す PDF（フォルダがなければ作ります。既定: generated/print/自分紀.pdf）。"
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="書き出す PDF（フォルダがなければ作ります。/ で終わればそのフォルダの中に"
+                   "既定の名前で書きます。既定: generated/print/自分紀.pdf）。"
                    "そばに印刷の控え（.manifest.json）を置き、次の印刷で変わった札に「変更」の"
                    "印を付け、変更一覧のページを加えます。")
 @click.option("--paper", type=click.Choice(["A4", "Letter"]), default="A4", show_default=True,
@@ -84,14 +86,17 @@ def content_digest(file_bytes: dict) -> str:
               help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
                    "（なければ作ります）。札の種類ごとに、表の画像シート（1 枚に 10×7 まで）、"
                    "裏の画像と、デッキとして読み込む保存オブジェクトの JSON。")
-def print_cmd(content: Path, journey: bool, out: Path | None, paper: str, crop: float,
+def print_cmd(content: Path, journey: bool, out: str | None, paper: str, crop: float,
               no_backs: bool, date: str | None, watch: bool, tts: Path | None) -> None:
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
     札はポーカーサイズ（63×88 mm）で、塗り足し 3 mm とトンボ付き。文はカタログと同じで、
     収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
     入ります。前の印刷の控えがあれば、変わった札に「変更」の印を付け、変更一覧を加えます。"""
-    out = out if out is not None else DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
+    default = DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
+    # A path ending in / names a folder (Path would drop the slash and write a file there).
+    out = default if out is None else Path(out) / default.name if out.endswith(("/", os.sep)) \
+        else Path(out)
     job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts)
     if not watch:
         job.run()

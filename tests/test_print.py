@@ -399,3 +399,14 @@ def test_the_command_line_starts_without_the_renderer():
     from conftest import loaded_by
 
     assert loaded_by("import cli", ("weasyprint", "pypdfium2", "jinja2", "printing.sheets")) == []
+
+@pytest.mark.slow
+def test_an_out_ending_in_a_slash_is_a_folder_the_pdf_goes_into(tmp_path):
+    from conftest import small_content
+
+    folder = tmp_path / "new"
+    result = invoke_cli("print", "--content", str(small_content(tmp_path / "c")), "--no-backs",
+                        "--out", f"{folder}/")
+    assert result.exit_code == 0, result.output
+    assert folder.is_dir() and (folder / "自分紀.pdf").read_bytes().startswith(b"%PDF")
+    assert (folder / "自分紀.manifest.json").is_file()
