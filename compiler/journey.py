@@ -65,6 +65,7 @@ def check_journey(symbols, diags: list[Diagnostic]) -> JourneyTable | None:
     _check_suits(checked["event"], checked["flag"], diags)
     setups = {i: _setup(i, checked["setup"], checked, diags) for i in checked["setup"]}
     _check_locations(checked, diags)
+    _check_hands(setups, checked["setup"], items, len(events), diags)
     if sum(d.is_error for d in diags) > before:
         return None
     return JourneyTable(SCHEMA_VERSION, _sorted(locations), _sorted(events),
@@ -336,6 +337,31 @@ def _setup(ident: str, setups: dict[str, _Checked], checked: dict, diags) -> Set
                  merge, number["key_vp"], values["hard"] is not False,
                  values["optional_effects"] is not False, values["next_open"] is not False,
                  values["text"].value if isinstance(values["text"], ast.Text) else "", target)
+
+
+def _check_hands(setups: dict, checked: dict, items: dict, events: int, diags) -> None:
+    """E071 at a set-up whose hand cannot be dealt: the deal takes 初期手札 cards, and more
+    with an item of 手札追加 (the most its items may add), off a deck of every event, and
+    one must be left for turn 1's refill (journey/play.py deal_game). Reported where the
+    hand is written, or where an item makes it too many: a variant that only inherits
+    its 元's hand is not reported again. Content without events deals nothing, so nothing
+    is asked of it."""
+    for ident, setup in setups.items() if events else ():
+        if setup is None:
+            continue
+        own = checked[ident]
+        where = own.get("hand")
+        extra = sorted((items[i].value for i in setup.item_pool
+                        if items.get(i) is not None and items[i].effect == "extra_hand"),
+                       reverse=True)[:setup.items_chosen]
+        if setup.hand + sum(extra) < events or (where is None and not extra):
+            continue
+        dealt = f"{setup.hand} 枚" + (f"（アイテムで +{sum(extra)}）" if sum(extra) else "")
+        diags.append(E071.at(where.span if where is not None else own.item.id.span,
+                             f"{W.journey_field.hand}（{dealt}）を配ると山が残りません"
+                             f"（イベントは {events} 枚）",
+                             hint=f"{W.journey_field.hand}はイベントの数より少なくします"
+                                  "（1 ターン目の補充に 1 枚は要ります）"))
 
 
 def _check_locations(checked: dict, diags: list[Diagnostic]) -> None:

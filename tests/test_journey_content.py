@@ -130,3 +130,12 @@ def test_too_few_locations_is_one_e071_however_many_set_ups():
     _, found = lint("ロケーション 千年樹 { 枠 0 }\n"
                     "旅の準備 a { 最終日 千年樹; 鍵の種類 [月] }\n旅の準備 b { 元 a }\n")
     assert found == [("E071", 2, 6)]
+
+
+def test_a_hand_the_deck_cannot_deal_is_e071_at_its_size():
+    text = CONTENT.read_text(encoding="utf-8").replace("  初期手札 3 ", "  初期手札 30", 1)
+    result, found = lint(text)
+    line = next(i for i, row in enumerate(text.split("\n"), 1) if row.startswith("  初期手札 30"))
+    assert found == [("E071", line, 8)]
+    assert result.diagnostics[0].message == "初期手札（30 枚）を配ると山が残りません（イベントは 30 枚）"
+    assert lint(text.replace("  初期手札 30", "  初期手札 29", 1))[1] == []
