@@ -736,12 +736,16 @@ _LOOKALIKES = {
          f"{W.target} {W.measure.win_rate} 40%〜70%）",
     "～": "範囲の「～」（全角チルダ）は「〜」（波ダッシュ）か「..」で書きます"
          f"（例: {W.target} {W.measure.win_rate} 40%〜70%）",
+    # the dashes an IME offers for マイナス (the grammar's own − is read as -)
+    **dict.fromkeys("‐‑–—―", "マイナスは半角の「-」で書きます（例: 敵HP -= 4）"),
 }
 
 #: Slips told by the token itself: (the token as written, a terminal the parser expected
 #: there, the hint, the text meant in its place).
 _TOKEN_SLIPS = (
     ("=", "CMP", "等しいかどうかは「==」と書きます（「=」では比べません）", "=="),
+    # the long-vowel mark ー (a word's character, read as a name) typed for a minus
+    ("ー", "ASSIGN_OP", "「ー」（長音記号）はマイナスではありません。半角の「-」で「-=」と書きます", "-"),
 )
 #: A comparison written the wrong way round (=> for >=): its second character → the hint.
 _REVERSED = {">": "「>=」", "<": "「<=」"}

@@ -221,3 +221,15 @@ def test_a_misspelled_item_keyword_keeps_the_item_and_its_other_errors(typo, mea
     assert found[0].replacements == (meant,)
     deck = check_text(DECK_NAMING_T, "d.deck", context={"t.page": text})
     assert [d.code for d in deck.diagnostics] == []  # the page is defined: no E011
+
+
+def test_a_long_vowel_mark_typed_for_a_minus_says_the_half_width_minus():
+    diag, _ = only(PAGE.format(effect="敵HP ー= 3"), "E001", 3, 13)
+    assert "長音記号" in diag.hint and "「-=」" in diag.hint
+    assert diag.replacements == ("-",)
+
+
+@pytest.mark.parametrize("dash", list("‐‑–—―"))
+def test_a_dash_typed_for_a_minus_says_the_half_width_minus(dash):
+    diag, _ = only(PAGE.format(effect=f"敵HP {dash}= 3"), "E002", 3, 13)
+    assert diag.hint == "マイナスは半角の「-」で書きます（例: 敵HP -= 4）"
