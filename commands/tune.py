@@ -89,6 +89,9 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                 content, written_subjects, settings, workers, backend, address, say, fmt)
             battles += together.get("battles", 0)
             missed = missed or "error" in together or bool(together["interact"])
+        if written_subjects:
+            document["examples_failed"] = failed = examples_after(content)
+            missed = missed or bool(failed)
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
     if fmt == "json":
@@ -99,6 +102,25 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                f"{time.monotonic() - started:.0f} 秒", err=True)
     if missed:
         sys.exit(EXIT_CONTENT)
+
+
+def examples_after(content: Path) -> list[str]:
+    """The examples (例) of ``content`` that fail once the edits are written, said on stderr
+    ("path:line name" each, as the JSON gives them): an example that pinned the number
+    the tune changed now fails, and the designer decides whether the example or the
+    edit is right — the content is not left failing ``jibunki test`` without a word."""
+    from commands.checked import check_content
+
+    result = check_content(content)
+    failed = [f"{run.path}:{run.line} {run.name}" for run in result.examples if not run.passed]
+    if result.examples_blocked:
+        failed.append(f"{result.examples_blocked[0].span.path}: 例を実行できませんでした")
+    if failed:
+        click.echo(f"書き込んだあと、例が {len(failed)} 件失敗しています（jibunki test で確かめ、"
+                   "例の期待か書き込んだ数を直してください）:", err=True)
+        for line in failed:
+            click.echo(f"  {line}", err=True)
+    return failed
 
 
 def remeasure(content: Path, subjects: list, settings, workers: int, backend: str, address,

@@ -167,6 +167,19 @@ def test_apply_rewrites_exactly_that_number_and_the_content_still_compiles(tmp_p
     assert compile_content(folder).ok
 
 
+@pytest.mark.slow
+def test_apply_names_the_examples_the_written_number_fails_and_exits_1(tmp_path):
+    folder = folder_with(tmp_path, "+0%〜+40%")
+    (folder / "tests" / "一撃.scenario").write_text(
+        '例 "一撃: 10 削る" {\n  敵 haguruma\n  開始 刻 60, 手札 [ichigeki]\n'
+        '  出す ichigeki\n  確認 与えたダメージ[ステージ] == 10\n}\n', encoding="utf-8")
+    result = sim("--tune", "ichigeki", "--apply", "--content", str(folder), *FAST)
+    assert "に書き込みました。" in result.output
+    assert result.exit_code == 1, result.output
+    assert "書き込んだあと、例が 1 件失敗しています" in result.output
+    assert f"{folder / 'tests' / '一撃.scenario'}:1 一撃: 10 削る" in result.output
+
+
 @pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_apply_writes_into_a_file_of_crlf_lines_and_keeps_them(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
