@@ -123,7 +123,8 @@ def script_lines(path: Path | None) -> list[str]:
         raise click.BadParameter(f"{where}:{line}: UTF-8 として読めないバイト "
                                  f"0x{data[exc.start]:02x} があります", param_hint="--script") \
             from None
-    return text.splitlines(keepends=True)
+    # A BOM (a script saved by Windows' Notepad) is no part of the first command.
+    return text.removeprefix("\ufeff").splitlines(keepends=True)
 
 
 #: The commands that play a run: their exit statuses 0–3 say how it ended (terminal/script.py),

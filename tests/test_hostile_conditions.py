@@ -203,3 +203,11 @@ def test_a_full_standard_output_is_a_message_and_no_traceback(args, status):
     assert done.returncode == status, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.strip() == "エラー: 入出力に失敗しました（ディスクがいっぱいです）。出力は途中までです"
+
+
+def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
+    from commands.common import script_lines
+
+    path = tmp_path / "s.txt"
+    path.write_bytes("\ufeffplay 1\nend\n".encode("utf-8"))
+    assert script_lines(path) == ["play 1\n", "end\n"]
