@@ -164,7 +164,8 @@ def _pages_at(word: str, tables, content: Path) -> list[str]:
                                       key=lambda p: (p.source.path, p.source.line))
            if wanted in _and_folders((root / page.source.path).resolve())]
     if not ids:
-        raise click.UsageError(f"{word} にはページがありません（{content} のページの"
+        said = "というファイルもフォルダもありません" if not wanted.exists() else "にはページがありません"
+        raise click.UsageError(f"{word} {said}（{content} のページの"
                                "ファイルかフォルダを、相対パスかフルパスで指定してください）")
     return ids
 

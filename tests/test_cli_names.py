@@ -57,9 +57,12 @@ def test_sim_page_of_a_file_or_folder_measures_every_page_written_there(at_root)
                  "--no-cache", "--format", "json")
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["pages"]) == len(TABLES.pages)
-    for wrong in ("content/pages/ない.page", "content/starter.deck", "content/enemies"):
+    for wrong in ("content/starter.deck", "content/enemies"):
         result = sim("--page", wrong, "--workers", "1")
         assert result.exit_code == 2 and f"{wrong} にはページがありません" in result.output
+    result = sim("--page", "content/pages/ない.page", "--workers", "1")
+    assert result.exit_code == 2
+    assert "content/pages/ない.page というファイルもフォルダもありません" in result.output
 
 
 def test_sim_tune_of_a_file_tunes_its_pages_that_state_a_target(at_root):
