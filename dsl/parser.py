@@ -315,7 +315,15 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
             before = work
             inner = _unclosed_brace(work)
             unclosed = None if inner else _unclosed_item(work, exc, pos)
-            if inner is not None:
+            bracket = None if inner or unclosed else _unclosed_bracket(work, pos)
+            if bracket is not None:
+                # A [ left open: the parser reads on into the next lines as the list's
+                # items and fails there; report the [ and drop its line.
+                line, col = _line_col(work, bracket)
+                _add(diags, E003.at(Span(path, line, col, line, col + 1), "この「[」が閉じていません",
+                                    hint="リストの最後に ] を書いてください"))
+                work, lines = _blank_range(work, *_line_of(work, bracket))
+            elif inner is not None:
                 # An inner { left open: the error the parser met lies further on (the
                 # next line, or the end of the item); report the brace, drop its block.
                 brace, block_end, revealed = inner
@@ -646,6 +654,23 @@ def _unclosed_brace(text: str) -> tuple[int, int, int | None] | None:
                 stack.pop()
         offset += len(line) + 1
     return (stack[1][0], len(text), None) if len(stack) > 1 else None
+
+
+def _unclosed_bracket(text: str, pos: int) -> int | None:
+    """The offset of a "[" the item holding ``pos`` leaves open (more "[" than "]" in the
+    whole item, strings and comments aside), or None. A list may run over lines, so only
+    a "[" never closed before the item ends is one left open."""
+    starts = _item_starts(text)
+    start = max((s for s in starts if s <= pos), default=0)
+    end = min((s for s in starts if s > pos), default=len(text))
+    stripped = _STRING.sub(lambda m: " " * len(m.group()), text[start:end])
+    open_at: list[int] = []
+    for at, ch in enumerate(stripped):
+        if ch == "[":
+            open_at.append(at)
+        elif ch == "]" and open_at:
+            open_at.pop()
+    return start + open_at[0] if open_at else None
 
 
 def _unclosed_inner(text: str, brace: int, revealed: int | None, path: str,

@@ -233,3 +233,19 @@ def test_a_long_vowel_mark_typed_for_a_minus_says_the_half_width_minus():
 def test_a_dash_typed_for_a_minus_says_the_half_width_minus(dash):
     diag, _ = only(PAGE.format(effect=f"敵HP {dash}= 3"), "E002", 3, 13)
     assert diag.hint == "マイナスは半角の「-」で書きます（例: 敵HP -= 4）"
+
+
+def test_a_list_left_open_is_one_e003_at_its_bracket_and_the_item_is_still_read():
+    from dsl.parser import parse
+
+    text = ('敵 e "霧" {\n  HP 30\n  座 20\n  突破ライン 25\n  予兆 [ 攻撃 3, 攻撃 4\n'
+            '  エスカレーション 3 ターンごと 攻撃 16\n}\n')
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [("E003", 5, 6)], shown
+    assert found[0].message == "この「[」が閉じていません"
+    assert [type(item).__name__ for item in parse(text, "t.enemy").file.items] == ["Enemy"]
+
+
+def test_a_list_over_several_lines_is_no_bracket_left_open():
+    text = '敵 e "霧" {\n  HP 30; 座 20; 突破ライン 25\n  予兆 [\n    攻撃 3,\n    攻撃 4\n  ]\n}\n'
+    assert diagnostics(text)[0] == []
