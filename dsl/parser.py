@@ -933,7 +933,10 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
                        hint=slip, replacements=(fix,) if fix else ())
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
-        hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
+        line_start, _ = _line_of(text, pos)
+        field = text[line_start:pos].strip()
+        hint = (f"「{field}」の値が足りません。{field} の後に書きます" if field in _field_words()
+                else f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint)
     elif _in_header(text, exc, pos):
         hint = "定義の中身は { … } で囲みます。" + hint
     elif _unmatched_closer(text, pos):

@@ -249,3 +249,11 @@ def test_a_list_left_open_is_one_e003_at_its_bracket_and_the_item_is_still_read(
 def test_a_list_over_several_lines_is_no_bracket_left_open():
     text = '敵 e "霧" {\n  HP 30; 座 20; 突破ライン 25\n  予兆 [\n    攻撃 3,\n    攻撃 4\n  ]\n}\n'
     assert diagnostics(text)[0] == []
+
+
+@pytest.mark.parametrize("field", ["銘", "綻び倍率"])
+def test_a_field_without_its_value_names_the_field(field):
+    text = "ページ t {\n  銘 3\n  FIELD\n  未来面 { 敵HP -= 3 }\n  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n"
+    text = text.replace("  銘 3\n  FIELD", f"  {field}") if field == "銘" else text.replace("FIELD", field)
+    (diag,), _ = diagnostics(text)
+    assert diag.code == "E001" and diag.hint == f"「{field}」の値が足りません。{field} の後に書きます"
