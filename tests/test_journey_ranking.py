@@ -224,3 +224,12 @@ def test_check_without_any_target_says_so_and_passes(tmp_path):
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["ranking"] == []
     assert "目標を書いた旅の準備がありません: 確かめるものはありません。" in result.stderr
+
+
+def test_the_deals_that_would_decide_name_the_option_of_each_kind_of_variant():
+    from journey.lab.text import ranking_lines
+
+    pair = {**row("p", 1, 2, 3.0), "group": "アイテム"}
+    lines = [line.plain for line in ranking_lines(_report([row("a", 1, 2, 3.0), pair]))]
+    assert lines[-1] == ("  今の勝率のままなら、変種ごとに 22 局（--deals）、22 局（--pair-deals）"
+                         "で判定できます。")

@@ -490,7 +490,8 @@ def beyond_cell(row: dict) -> str:
     figure = load and load["beyond_lookahead_per_game"]
     if not figure:
         return "—"
-    return f"{figure['estimate']:.1f} [{figure['low']:.1f}〜{figure['high']:.1f}]"
+    # an interval, written as the reports write every interval ([low, high])
+    return f"{figure['estimate']:.1f} [{figure['low']:.1f}, {figure['high']:.1f}]"
 
 
 def halves_cell(row: dict) -> str:

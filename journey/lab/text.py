@@ -203,12 +203,18 @@ def ranking_lines(report: dict) -> list[Text]:
                     f"{len(undecided)} 件）: ", style=STATUS_STYLE["undecided"])
         line.append("、".join(measure.label(row) for row in undecided))
         lines.append(line)
-        needed = [e["seeds_to_decide"] for e in entries if e["status"] == "undecided"]
-        known = [n for n in needed if n is not None]
+        needed = [(e["seeds_to_decide"], rows[e["id"]]["group"] == measure.PAIR_GROUP)
+                  for e in entries if e["status"] == "undecided"]
+        known = [(n, pair) for n, pair in needed if n is not None]
         if known:
             left_out = "（判定できる数が見込めないものを除く）" if len(known) < len(needed) else ""
-            lines.append(Text(f"  今の{W.measure.win_rate}のままなら、変種ごとに {min(known):,}〜"
-                              f"{max(known):,} 局（--deals）で判定できます{left_out}。"))
+            # the variants' deals and the item pairs' are set apart (--deals, --pair-deals)
+            said = "、".join(
+                f"{_span([n for n, p in known if p == pair])} 局（{option}）"
+                for pair, option in ((False, "--deals"), (True, "--pair-deals"))
+                if any(p == pair for _, p in known))
+            lines.append(Text(f"  今の{W.measure.win_rate}のままなら、変種ごとに {said}"
+                              f"で判定できます{left_out}。"))
     for entry in (e for e in entries if e["status"] == "missed"):
         line = Text(f"{measure.STATUS_WORDS['missed']}（区間がまったく{W.target}の外）: ",
                     style=STATUS_STYLE["missed"])
@@ -216,3 +222,9 @@ def ranking_lines(report: dict) -> list[Text]:
         line.append(f"（{against_target(rows[entry['id']], budgets)}）")
         lines.append(line)
     return lines
+
+
+def _span(numbers: list[int]) -> str:
+    """``numbers`` as a count or, when they differ, the range of them (35, 35〜120)."""
+    low, high = min(numbers), max(numbers)
+    return f"{low:,}" if low == high else f"{low:,}〜{high:,}"
