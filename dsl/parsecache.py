@@ -353,10 +353,10 @@ def _implementation() -> bytes | None:
 def implementation_paths() -> list[str] | None:
     """The files a parse is made by: every module and the grammar of dsl/, the modules of
     contract/ that dsl/ reads (the vocabulary, the item kinds, the variant kanji, the
-characters no terminal shows) and lark's
-    version (its __init__, which names it). None when dsl/ cannot be listed whole. Every
-    module of contract/ that dsl/ imports is here (tests/test_lint_cache.py), the bounded
-    read of ``disk`` too: a rule simple to keep costs a rare parse again."""
+    characters no terminal shows) and lark's version (its __init__, which names it). None
+    when dsl/ cannot be listed whole. Every module of contract/ that dsl/ imports is here
+    (tests/test_lint_cache.py), the bounded read of ``disk`` too: a rule simple to keep
+    costs a rare parse again."""
     import importlib.util
 
     from contract import disk, kinds, linebreak, typed, vocabulary
