@@ -36,15 +36,22 @@ def lab_options(runs: str, html_folder: str):
 
 
 def html_ready(folder: Path | None) -> None:
-    """--html's folder made (its parents too) and written to once, before the run: a path
-    the report cannot be written to is said now, not after minutes of battles."""
+    """--html's folder tried before the run, nothing made: the nearest of it and its
+    parents that exists must be a folder one can write a file in — a path the report
+    cannot be written to is said now, not after minutes of battles (and a run that
+    fails leaves no folder behind)."""
+    import errno
     import tempfile
 
     if folder is None:
         return
+    here = folder.absolute()
+    while not here.exists() and here.parent != here:
+        here = here.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+        if not here.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(here))
+        with tempfile.TemporaryFile(dir=here):
             pass
     except OSError as exc:
         raise click.ClickException(f"{folder} に報告を書けません: {why(exc)}") from None

@@ -361,7 +361,7 @@ def _check_hands(setups: dict, checked: dict, items: dict, events: int, diags) -
                              f"{W.journey_field.hand}（{dealt}）を配ると山が残りません"
                              f"（イベントは {events} 枚）",
                              hint=f"{W.journey_field.hand}はイベントの数より少なくします"
-                                  "（1 ターン目の補充に 1 枚は要ります）"))
+                                  f"（1 {W.scope.turn}目の補充に 1 枚は要ります）"))
 
 
 def _check_locations(checked: dict, diags: list[Diagnostic]) -> None:

@@ -157,7 +157,7 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
 def unread(sources) -> dict[str, tuple[str, int, bool]]:
     """``Symbols.unread`` of the run's sources (compiler.pipeline.Source): the headers in
     each damaged range of a parsed file, and in the whole of a file not parsed."""
-    from dsl.parser import header_ids
+    from dsl.headers import header_ids
 
     found: dict[str, tuple[str, int, bool]] = {}
     for source in sources:

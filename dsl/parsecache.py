@@ -336,8 +336,8 @@ def decode(tree):
 
 
 #: The sources a parse is made by; without them (an install of bytecode only) no cache.
-_SOURCES = {"ast.py", "codes.py", "diagnostics.py", "diskcache.py", "jibunki.lark",
-            "keywords.py", "parsecache.py", "parser.py", "transform.py"}
+_SOURCES = {"ast.py", "codes.py", "diagnostics.py", "diskcache.py", "headers.py",
+            "jibunki.lark", "keywords.py", "parsecache.py", "parser.py", "transform.py"}
 
 
 def _implementation() -> bytes | None:

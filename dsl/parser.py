@@ -27,9 +27,9 @@ from .slips import GROUPED_NUMBER, thousands_hint
 from .keywords import (KEYWORDS, canonical, grammar_rules, misconverted, unglued,
                        variant_of)
 from . import ast
+from .headers import TOP_LEVEL_WORDS as _TOP_LEVEL_WORDS
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
 from contract import kinds
-from contract.kinds import ITEM_KEYWORDS
 from contract.linebreak import UNSHOWABLE
 from contract.vocabulary import W
 
@@ -40,17 +40,8 @@ MAX_OPERATORS = 100
 #: After this many syntax errors in one file the rest of it is not worth reading.
 MAX_ERRORS_PER_FILE = 50
 
-_TOP_LEVEL_WORDS = [w for key in ITEM_KEYWORDS for w in KEYWORDS[key]]
 _ITEM_START = re.compile(
     r"^[ \t\u3000]*(?:%s)(?=[\s\"「])" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)
-#: A line that looks like an item's header, its id in group "id": an item keyword and a
-#: name (ページ a), or, at the start of a line, any word, a name, maybe a title and "{"
-#: (ペジ a "題" {: the keyword misspelt) — ``header_ids``.
-_NAME = r"[^\W\d][\w・（）]*"
-_HEADER = re.compile(
-    r"^[ \t\u3000]*(?:%s)[ \t\u3000]+(?P<id>%s)|^\S+[ \t\u3000]+(?P<bare>%s)[ \t\u3000]*"
-    r"(?:\"[^\"\n]*\"|「[^」\n]*」)?[ \t\u3000]*\{" % ("|".join(map(re.escape, _TOP_LEVEL_WORDS)),
-                                                    _NAME, _NAME), re.M)
 #: Strings and comments (skipped) and braces (counted) — see _item_starts.
 _BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|「[^」\n]*」|#[^\n]*|[{}]')
 
@@ -77,20 +68,6 @@ def _item_starts(text: str) -> list[int]:
             starts.append(at)
             depth = 0
     return starts
-
-
-def header_ids(text: str, first: int = 1, last: int | None = None) -> list[tuple[str, int]]:
-    """(id, line) of each line of ``text`` from line ``first`` to ``last`` that looks like
-    an item's header: the ids a part the parser could not read seems to define (an E001
-    or E004 there says why), so that the references to them are not errors of their own
-    (compiler/symbols.py ``unread``)."""
-    lines = text.split("\n")[first - 1:last]
-    found = []
-    for number, line in enumerate(lines, first):
-        match = _HEADER.match(line)
-        if match:
-            found.append((match.group("id") or match.group("bare"), number))
-    return found
 
 
 @cache
@@ -762,7 +739,7 @@ _LOOKALIKES = {
     "～": "範囲の「～」（全角チルダ）は「〜」（波ダッシュ）か「..」で書きます"
          f"（例: {W.target} {W.measure.win_rate} 40%〜70%）",
     # the dashes an IME offers for マイナス (the grammar's own − is read as -)
-    **dict.fromkeys("‐‑–—―", "マイナスは半角の「-」で書きます（例: 敵HP -= 4）"),
+    **dict.fromkeys("‐‑–—―", f"マイナスは半角の「-」で書きます（例: {W.variable.enemy_hp} -= 4）"),
 }
 
 #: Slips told by the token itself: (the token as written, a terminal the parser expected

@@ -96,11 +96,14 @@ def test_editing_one_set_up_replays_exactly_its_deals(literal, bare, cache_home)
     unchanged = [r for r in after["variants"] if r["id"] != "高難易度"]
     assert unchanged == [r for r in bare["variants"] if r["id"] != "高難易度"]
     assert figures(after) == figures(run(edited, SMALL, workers=1))
-    # A set-up the report does not measure, added or edited: nothing of the others replays.
+    # A set-up added (measured after the sweep's, measure.OTHER_GROUP): its own deals play,
+    # nothing of the others replays.
     other = copy.deepcopy(edited)
     other["setups"]["試作"] = {**copy.deepcopy(other["setups"]["草案"]), "id": "試作",
                               "name": "試作", "key_vp": 9}
-    assert measured(other)["run"]["played"] == 0
+    added = measured(other)
+    assert added["run"]["played"] == PER_VARIANT
+    assert added["variants"][-1]["id"] == "試作"
 
 
 @pytest.mark.slow

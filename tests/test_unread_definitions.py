@@ -6,7 +6,7 @@ reports, they say where the definition seems to be."""
 from __future__ import annotations
 
 from compiler.lint import check_text
-from dsl.parser import header_ids
+from dsl.headers import header_ids
 
 PAGE = 'ページ {id} "題" {{\n  銘 3\n  未来面 {{ 敵HP -= 3 }}\n  過去面 {{ 歩 += 2 }}\n}}\n'
 USER = ('ページ user "使う" {\n  銘 4\n  未来面 { 移動 1枚 山札 -> 手札 ページ指定 target }\n'

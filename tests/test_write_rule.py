@@ -174,7 +174,8 @@ def test_load_of_a_fifo_a_device_or_an_oversized_file_is_one_line_at_once(
     make(tmp_path / "odd.json")
     result = battle_in(tmp_path, monkeypatch, "load odd.json\nplay 1\n")
     assert f"× odd.json を読めません: {says}" in result.output
-    assert "> play 1" in result.output  # a refused load is a refusal: the script goes on
+    # the lines after a load were written for the saved position: the script stops there
+    assert "> play 1" not in result.output and result.exit_code == 2
 
 
 def test_read_bounded_reads_at_most_its_limit_plus_one_byte(tmp_path):
