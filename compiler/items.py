@@ -258,7 +258,8 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
     if enemy.intents and not enemy.intents[0]:
         ctx.add(E068.at(enemy.intents_spans[0]))
     if len(enemy.intents) > 1:
-        ctx.add(E013.at(enemy.intents_spans[1], "予兆を2回書いています"))
+        ctx.add(E013.at(enemy.intents_spans[1], "予兆を2回書いています",
+                        notes=[Note("最初の記述", enemy.intents_spans[0])]))
     intents = [_intent(i, ctx) for i in (enemy.intents[0] if enemy.intents else ())]
     escalations = []
     for esc in enemy.escalations:

@@ -273,3 +273,8 @@ def bundled_tables():
 def _columns(text: str) -> int:
     """How many terminal columns ``text`` takes (East Asian wide characters two)."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def test_an_intent_list_written_twice_is_E013_pointing_at_the_first():
+    found = rejects(enemy_with("予兆 [ 攻撃 3 ]"), "E013", 6, 3)
+    assert [(n.message, n.span.line, n.span.col) for n in found.notes] == [("最初の記述", 5, 3)]
