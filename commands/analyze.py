@@ -17,7 +17,7 @@ import click
 
 from commands.checked import named_ids, print_diagnostics
 from contract.vocabulary import W
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, why
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, OutFolder, why
 
 #: The suffix of a witness file (a 例 of jibunki test).
 WITNESS_SUFFIX = ".witness.scenario"
@@ -29,7 +29,7 @@ WITNESS_SUFFIX = ".witness.scenario"
               default=None, help="解析するコンテンツのフォルダ（既定: content/）。")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: 誘発グラフ・項目ごとの一覧・所見を JSON で出します。")
-@click.option("--witness", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--witness", type=OutFolder(), default=None,
               help="終わりのない連鎖（W006）を起こす例を、項目ごとに "
                    f"<id>{WITNESS_SUFFIX} としてこのフォルダに書きます（なければ作ります）。")
 @click.option("--play", "battles", type=click.IntRange(0, 100_000), default=0,

@@ -56,6 +56,21 @@ class NamedPath(click.Path):
             raise click.UsageError(f"{exc.message}{_nearby(value)}", ctx) from None
 
 
+class OutFolder(click.Path):
+    """The type of a folder a command writes into (--out): not a file, and never the empty
+    string, which Path reads as the working folder — a script with an unset variable
+    (``--out "$DIR"``) would fill the folder it runs in."""
+
+    def __init__(self):
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        """The path, or a usage error for an empty one."""
+        if isinstance(value, str) and not value.strip():
+            self.fail("空のパスです。書き出すフォルダを指定してください", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def _nearby(typed: str) -> str:
     """「もしかして「content/pages/壮年期.page」？」 for a path that is not there when its
     folder holds a name close to the one typed (壮年期.pag, 壮年期.Page); "" otherwise."""

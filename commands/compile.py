@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from commands.checked import check_content, compiled_content, fresh_tables, print_diagnostics
-from commands.common import DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, why, write_files
+from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, OutFolder, why,
+                             write_files)
 
 
 @click.command("compile")
@@ -20,7 +21,7 @@ from commands.common import DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, wh
                    "に古いファイルがあれば名前を挙げて終了コード 1。")
 @click.option("--format", "fmt", type=click.Choice(["py", "json"]), default="py",
               show_default=True, help="json: 同じ表をゲームクライアント向けに JSON で書きます。")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutFolder(), default=None,
               help="書き出すフォルダ（既定: generated/、json なら generated/json）。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
@@ -88,7 +89,7 @@ def _why_stale(path: Path) -> str:
 
 
 @click.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", type=OutFolder(),
               default=DEFAULT_GENERATED / "catalog", show_default=True,
               help="書き出すフォルダ。")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),

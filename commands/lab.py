@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from commands.common import why
+from commands.common import OutFolder, why
 
 
 def lab_options(runs: str, html_folder: str):
@@ -24,7 +24,7 @@ def lab_options(runs: str, html_folder: str):
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
                      show_default=True, help="json: 報告を JSON で出します。"),
         click.option("--html", "html", is_flag=False, flag_value=html_folder, default=None,
-                     type=click.Path(file_okay=False, path_type=Path),
+                     type=OutFolder(),
                      help=f"グラフ付きの報告も書きます（フォルダを省くと {html_folder}）。"),
     )
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
-                             FiniteFloatRange, use_color, why)
+                             FiniteFloatRange, OutFolder, use_color, why)
 
 #: The print's file name: the catalog beside generated/print links its cards into it.
 DEFAULT_NAME = "自分紀.pdf"
@@ -81,7 +81,7 @@ def content_digest(file_bytes: dict) -> str:
               help="札に刷る日付（既定: 環境変数 SOURCE_DATE_EPOCH の日付、なければ今日）。")
 @click.option("--watch", is_flag=True,
               help="保存のたびに印刷し直します（jibunki watch と同じ見張り。Ctrl-C で終わります）。")
-@click.option("--tts", "tts", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--tts", "tts", type=OutFolder(), default=None,
               metavar="DIR",
               help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
                    "（なければ作ります）。札の種類ごとに、表の画像シート（1 枚に 10×7 まで）、"

@@ -211,3 +211,16 @@ def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     path = tmp_path / "s.txt"
     path.write_bytes("\ufeffplay 1\nend\n".encode("utf-8"))
     assert script_lines(path) == ["play 1\n", "end\n"]
+
+
+@pytest.mark.parametrize("args", [["catalog", "--out"], ["compile", "--out"],
+                                  ["sim", "--page", "zangyou", "--html"],
+                                  ["journey", "report", "--html"], ["print", "--tts"],
+                                  ["analyze", "--witness"]])
+def test_an_empty_folder_to_write_into_is_a_usage_error_not_the_working_folder(
+        tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli(*args, "", "--content", str(ROOT / "content"))
+    assert result.exit_code == 2, result.output
+    assert "空のパスです。書き出すフォルダを指定してください" in result.output
+    assert list(tmp_path.iterdir()) == []
