@@ -600,6 +600,8 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
         if r.found:
             out.append(f"{head} → {c.spell(r.found.value)}（{_percent(c, r.found.value)}）"
                        f"  {shown(r.found.measure, s)}")
+        elif r.closest and _unmoved(o, r):
+            out.append(f"{head}: 動きません（どの値でも {shown(r.closest.measure, s)}）")
         elif r.closest:
             out.append(f"{head}: 届きません（最も近いのは {c.spell(r.closest.value)}: "
                        f"{shown(r.closest.measure, s)}）")
@@ -611,7 +613,10 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
                        f"{r.candidate.spell(r.found.value)}: {shown(m, s)}")
     if o.chosen is None:
         best = o.reaches[0]
-        if best.found is None and best.closest is not None:
+        if all(r.found is None and r.closest is not None and _unmoved(o, r) for r in o.reaches):
+            out.append("  どの数を変えても、測った値は いま と同じでした: この項目の数では"
+                       "目標に近づけません（測る敵や方針、デッキに入る場面を見直してください）。")
+        elif best.found is None and best.closest is not None:
             out.append("  1 つの数を変えるだけでは目標に届きません。最も近いのは:")
             out += _diff(best.candidate, best.closest.value)
             out.append(f"  前: {shown(o.before, s)} → 後: {shown(best.closest.measure, s)}")
@@ -720,6 +725,12 @@ def _percent(c: Candidate, value: float) -> str:
     if c.value == 0:
         return f"{value - c.value:+g}"
     return f"{(value - c.value) / abs(c.value) * 100:+.0f}%"
+
+
+def _unmoved(o: Outcome, r: Reach) -> bool:
+    """Whether no value tried of ``r``'s number changed the measure: on the same seeds an
+    edit the battles never read gives the very interval measured before it."""
+    return all(t.measure.interval == o.before.interval for t in (r.trials or [r.closest]))
 
 
 def _diff(c: Candidate, value: float) -> list[str]:

@@ -420,3 +420,18 @@ def test_content_that_cannot_be_read_after_writing_is_said_in_japanese(tmp_path,
     assert "まとめて測り直せませんでした" in together["error"]
     assert "jibunki lint" in together["error"]
     assert "まとめて測り直せませんでした" in capsys.readouterr().err and not said
+
+
+def test_a_number_the_battles_never_read_is_said_to_move_nothing_not_offered_as_closest():
+    from sim import stats
+
+    subject = tune.Subject("page", "kodomo", "子の誕生", 0.05, 0.20)
+    before = tune.Measure(stats.Interval(-0.09, -0.156, -0.022), 400)
+    line = "  綻び倍率 0.6"
+    cand = tune.Candidate("p.page", 4, 8, 11, "0.6", 0.6, "綻び倍率", line)
+    reach = tune.Reach(cand, closest=tune.Trial(0.0, before),
+                       trials=[tune.Trial(v, tune.Measure(before.interval, 400)) for v in (0.0, 1.2)])
+    lines = tune.lines_of(tune.Outcome(subject, before, [reach]), 400, "組")
+    assert "    p.page:4:8  綻び倍率 0.6: 動きません（どの値でも Δ -9.0 [-15.6, -2.2] pt）" in lines
+    assert lines[-1].startswith("  どの数を変えても、測った値は いま と同じでした")
+    assert not any(row.startswith("    + ") for row in lines)  # no edit offered
