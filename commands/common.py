@@ -118,6 +118,12 @@ def script_lines(path: Path | None) -> list[str]:
     """The lines of a battle script (a file, or standard input when ``path`` is None):
     UTF-8 text of at most MAX_SCRIPT_BYTES, else a usage error."""
     where = str(path) if path is not None else "標準入力"
+
+    def refused(message: str) -> click.UsageError:
+        # --script named the file; standard input is named by no option (a pipe, --events)
+        return click.BadParameter(message, param_hint="--script") if path is not None \
+            else click.UsageError(message)
+
     try:
         if path is not None:
             # A device or a pipe may be a script too (/dev/null); only its size is bounded.
@@ -126,18 +132,15 @@ def script_lines(path: Path | None) -> list[str]:
         else:
             data = sys.stdin.buffer.read(MAX_SCRIPT_BYTES + 1)
     except OSError as exc:
-        raise click.BadParameter(f"{where} を読めません: {why(exc)}",
-                                 param_hint="--script") from None
+        raise refused(f"{where} を読めません: {why(exc)}") from None
     if len(data) > MAX_SCRIPT_BYTES:
-        raise click.BadParameter(f"{where} は大きすぎます（{MAX_SCRIPT_BYTES // 1024} KiB まで）",
-                                 param_hint="--script")
+        raise refused(f"{where} は大きすぎます（{MAX_SCRIPT_BYTES // 1024} KiB まで）")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise click.BadParameter(f"{where}:{line}: UTF-8 として読めないバイト "
-                                 f"0x{data[exc.start]:02x} があります", param_hint="--script") \
-            from None
+        raise refused(f"{where}:{line}: UTF-8 として読めないバイト "
+                      f"0x{data[exc.start]:02x} があります") from None
     # A BOM (a script saved by Windows' Notepad) is no part of the first command.
     return text.removeprefix("\ufeff").splitlines(keepends=True)
 

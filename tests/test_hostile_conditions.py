@@ -224,3 +224,10 @@ def test_an_empty_folder_to_write_into_is_a_usage_error_not_the_working_folder(
     assert result.exit_code == 2, result.output
     assert "空のパスです。書き出すフォルダを指定してください" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_bytes_on_standard_input_name_no_option():
+    result = invoke_cli("journey", "--seed", "3", "--events", input=b"play 1\n\xff\n")
+    assert result.exit_code == 2, result.output
+    assert "標準入力:2: UTF-8 として読めないバイト 0xff があります" in result.output
+    assert "--script" not in result.output
