@@ -264,6 +264,7 @@ class _Printer:
         self.prev = None  # the token last put on the current line
         self.want_blank = False
         self.force_blank = False
+        self.item_ended = False  # the current line closes an item: a blank line after it
         stack: list = []
         last_end = 0
         for i, tok in enumerate(self.tokens):
@@ -283,8 +284,12 @@ class _Printer:
                     self.depth -= 1
                 self._put(tok)
                 if not stack:  # an item ends: the next starts a line, after a blank
-                    self._end_line()
-                    self.force_blank = True
+                    self.item_ended = True
+                    # a comment after it on its line stays there: the gap or the
+                    # separator that follows holds it, and ends the line after it
+                    after = self.text[tok.end_pos:].split("\n", 1)[0]
+                    if "#" not in after:
+                        self._end_line()
                 continue
             self._put(tok)
             if tok.type in _OPEN:
@@ -326,6 +331,8 @@ class _Printer:
         if self.cur is not None:
             self._emit(self.cur)
             self.cur, self.prev = None, None
+            if self.item_ended:
+                self.item_ended, self.force_blank = False, True
 
     def _put(self, tok) -> None:
         word = _spelled(tok, self.keep_aliases)

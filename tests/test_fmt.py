@@ -286,3 +286,11 @@ def test_formatting_generated_content_keeps_its_meaning_and_is_idempotent(tmp_pa
     for path in (p for p in content.rglob("*") if p.suffix in SUFFIXES):
         text = path.read_text(encoding="utf-8")
         assert formatted(text) == text
+
+
+def test_a_comment_after_an_items_closing_brace_stays_on_its_line():
+    text = TIDY.rstrip("\n") + "  # この項目の注\n" + TIDY.replace("sumi", "tsugi")
+    out = format_text(text, "t.page").text
+    assert "}  # この項目の注\n\n" in out
+    assert "\n\n# この項目の注" not in out  # not a comment of the next item
+    assert format_text(out, "t.page").text == out
