@@ -285,10 +285,10 @@ class _Printer:
                 self._put(tok)
                 if not stack:  # an item ends: the next starts a line, after a blank
                     self.item_ended = True
-                    # a comment after it on its line stays there: the gap or the
-                    # separator that follows holds it, and ends the line after it
+                    # a comment alone after it on its line stays there: the gap or
+                    # the separator that follows holds it, and ends the line after it
                     after = self.text[tok.end_pos:].split("\n", 1)[0]
-                    if "#" not in after:
+                    if not after.lstrip(" \t\u3000").startswith("#"):
                         self._end_line()
                 continue
             self._put(tok)

@@ -294,3 +294,8 @@ def test_a_comment_after_an_items_closing_brace_stays_on_its_line():
     assert "}  # この項目の注\n\n" in out
     assert "\n\n# この項目の注" not in out  # not a comment of the next item
     assert format_text(out, "t.page").text == out
+    # the next item on the same line, a # in its title: no comment, it starts a line
+    second = TIDY.replace("sumi", "tsugi").split("\n\n", 1)[1]  # without its heading
+    two = TIDY.rstrip("\n") + " " + second.replace('"', '"#', 1)
+    assert two.count("} ページ tsugi_a \"#") == 1
+    assert "} ページ" not in format_text(two, "t.page").text
