@@ -18,7 +18,7 @@ TOP_LEVEL_WORDS = [w for key in ITEM_KEYWORDS for w in KEYWORDS[key]]
 #: A line that looks like an item's header, its id in group "id": an item keyword and a
 #: name (ページ a), or, at the start of a line, any word, a name, maybe a title and "{"
 #: (ペジ a "題" {: the keyword misspelt) — ``header_ids``.
-_NAME = r"[^\W\d][\w・（）]*"
+_NAME = r"[^\W\d][\w・（）]*"  # the grammar's NAME (tests/test_unread_definitions.py)
 _HEADER = re.compile(
     r"^[ \t\u3000]*(?:%s)[ \t\u3000]+(?P<id>%s)|^\S+[ \t\u3000]+(?P<bare>%s)[ \t\u3000]*"
     r"(?:\"[^\"\n]*\"|「[^」\n]*」)?[ \t\u3000]*\{" % ("|".join(map(re.escape, TOP_LEVEL_WORDS)),

@@ -50,3 +50,13 @@ def test_header_ids_read_an_item_header_and_not_a_statement():
             '敵 b\n  ページ c {\n例 "t" {\n')
     assert header_ids(text) == [("a", 1), ("b", 6), ("c", 7)]
     assert header_ids(text, 2, 5) == []
+
+
+def test_a_header_reads_an_id_as_the_grammar_reads_a_name():
+    import re
+
+    from dsl import headers
+    from dsl.parser import grammar_text
+
+    (name,) = re.findall(r"^NAME: /(.*)/$", grammar_text(), re.M)
+    assert headers._NAME == name
