@@ -75,12 +75,8 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     from journey.screen.terminal import play
     from compiler.names import did_you_mean
 
-    table = journey_table(content, "コンテンツにエラーがあるので始められません。", EXIT_UNPLAYED)
-    if table is None or not table.setups:
-        refused = click.ClickException(f"{content} に旅の準備がありません: 遊べるものがありません"
-                                       "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
-        refused.exit_code = EXIT_UNPLAYED
-        raise refused
+    table = with_set_ups(journey_table(content, "コンテンツにエラーがあるので始められません。",
+                                       EXIT_UNPLAYED), content, "遊べる", EXIT_UNPLAYED)
     try:
         rules = load_rules(setup, table)
     except JourneyError as exc:
@@ -124,6 +120,17 @@ def journey_table(content: Path, refusal: str, code: int = EXIT_CONTENT):
         click.echo(refusal, err=True)
         sys.exit(code)
     return result.model.journey
+
+
+def with_set_ups(table, content: Path, what: str, code: int = EXIT_CONTENT):
+    """``table`` when it holds a 旅の準備; else a refusal (exit ``code``) saying there is
+    nothing ``what`` (遊べる, 測る) — never a game or a report of nothing."""
+    if table is None or not table.setups:
+        refused = click.ClickException(f"{content} に旅の準備がありません: {what}ものがありません"
+                                       "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
+        refused.exit_code = code
+        raise refused
+    return table
 
 
 def journey_print_cards(source, setup: str | None = None) -> list:
@@ -195,21 +202,17 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
     見ずに）、判断の数、判断ごとの選択肢と迷う選択肢、ターン数とスコアを数えます。
     手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。"""
+    from contract.codec import to_literal
     from sim.backends import BackendError
     from journey.lab.measure import Settings
-
-    from contract.codec import to_literal
 
     content = content_folder(ctx, content)
     workers = lab_workers(workers, backend, address)
     html_ready(html)
     # The journey's own files are checked, as the game checks them: the battle's balance
     # and starting deck are not needed to measure the journey.
-    table = journey_table(content, "コンテンツにエラーがあるので測れません。")
-    if table is None or not table.setups:  # a report of nothing is no report
-        raise click.ClickException(f"{content} に旅の準備がありません: 測るものがありません"
-                                   "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
-    literal = to_literal(table)
+    literal = to_literal(with_set_ups(
+        journey_table(content, "コンテンツにエラーがあるので測れません。"), content, "測る"))
     settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets,
                         nodes=nodes, find_nodes=find_nodes, pairs=pairs, ladder=ladder,
                         ladder_nodes=ladder_nodes)
