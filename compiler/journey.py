@@ -351,12 +351,12 @@ def _check_hands(setups: dict, checked: dict, items: dict, events: int, diags) -
             continue
         own = checked[ident]
         where = own.get("hand")
-        extra = sorted((items[i].value for i in setup.item_pool
-                        if items.get(i) is not None and items[i].effect == "extra_hand"),
-                       reverse=True)[:setup.items_chosen]
-        if setup.hand + sum(extra) < events or (where is None and not extra):
+        extra = sum(sorted((items[i].value for i in setup.item_pool
+                            if i in items and items[i].effect == "extra_hand"),
+                           reverse=True)[:setup.items_chosen])
+        if setup.hand + extra < events or (where is None and not extra):
             continue
-        dealt = f"{setup.hand} 枚" + (f"（アイテムで +{sum(extra)}）" if sum(extra) else "")
+        dealt = f"{setup.hand} 枚" + (f"（アイテムで +{extra}）" if extra else "")
         diags.append(E071.at(where.span if where is not None else own.item.id.span,
                              f"{W.journey_field.hand}（{dealt}）を配ると山が残りません"
                              f"（イベントは {events} 枚）",
