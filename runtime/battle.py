@@ -539,27 +539,36 @@ class Battle:
         通貨 or the hand directly, bypassing the rules (spec 000 開発者フック). A value
         outside what the board can hold (刻 beyond its walls, negative 歩) is refused.
         Keys are the codes of DEV_SETTINGS; ``defense`` takes n or (n, lifetime)."""
-        for key, value in action.values:
-            setting = DEV_SETTINGS.get(key)
-            if setting is None:
-                raise Refused(f"開発者モードで設定できない値です: {key}")
-            if key == "hand":
-                self._dev_hand(value)
-            else:
-                number, lifetime = (value if isinstance(value, (tuple, list)) else (value, None))
-                if isinstance(number, bool) or not isinstance(number, (int, float)) or \
-                        not math.isfinite(number):
-                    raise Refused(f"{setting.words[0]} には数を書きます: {number!r}")
-                number = int(number)
-                low, high = setting.limits(self)
-                if number < low or number > high:
-                    # Below a bound the rules set alone: "n 以上"; else the whole range.
-                    span = f"{low} 以上" if number < low and setting.bounds(self)[1] is None \
-                        else f"{low}〜{high} の範囲"
-                    raise Refused(f"{setting.words[0]} は {span}です（{number}）")
-                setting.put(self, number, lifetime)
-            self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
-                       else value))
+        try:
+            for key, value in action.values:
+                setting = DEV_SETTINGS.get(key)
+                if setting is None:
+                    raise Refused(f"開発者モードで設定できない値です: {key}")
+                if key == "hand":
+                    self._dev_hand(value)
+                else:
+                    number, lifetime = (value if isinstance(value, (tuple, list))
+                                        else (value, None))
+                    if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+                            not math.isfinite(number):
+                        raise Refused(f"{setting.words[0]} には数を書きます: {number!r}")
+                    number = int(number)
+                    low, high = setting.limits(self)
+                    if number < low or number > high:
+                        # Below a bound the rules set alone: "n 以上"; else the whole range.
+                        span = f"{low} 以上" if number < low and setting.bounds(self)[1] is None \
+                            else f"{low}〜{high} の範囲"
+                        raise Refused(f"{setting.words[0]} は {span}です（{number}）")
+                    setting.put(self, number, lifetime)
+                self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
+                           else value))
+        finally:
+            # A value set is the state the rules then read: a stage it decides (敵HP 0,
+            # 突破ライン reached, HP 0) is decided now, before any Intent runs (DESIGN
+            # §6.1) — also when a later value is refused, as the earlier ones stay set.
+            # While a choice waits, the resolution under way settles it at its end.
+            if self._choice is None and self.state.outcome is None:
+                resolution.begin(self)
         return self._done()
 
     # ============================================================== copies

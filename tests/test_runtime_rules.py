@@ -897,6 +897,32 @@ def test_win_by_enemy_hp_zero(tables):
     refused(battle, "play", find(battle, "p22"))
 
 
+@pytest.mark.parametrize("values, by", [({"enemy_hp": 0}, "hp"), ({"fray_stage": 20}, "breakthrough")])
+def test_a_stage_a_set_value_decides_is_won_before_any_intent_runs(tables, values, by):
+    """勝利 (spec 000 勝敗条件, DESIGN §6.1: the moment 敵HP reaches 0 or 綻び the
+    突破ライン, no further Intent runs): a value set in 開発者モード (an example's 開始) is
+    the state the rules read — the stage is won by the set itself, not after the enemy's
+    turn."""
+    battle = scene(tables, ["p22"], age=30, enemies=["brk", "quiet"])
+    events = battle.dev_set(**values)
+    assert events[first(events, "stage_won")].data["by"] == by
+    assert battle.state.stage_index == 1 and battle.state.hp == 200
+    assert "hit" not in kinds(events)
+
+
+def test_a_set_refused_at_a_later_value_still_decides_the_stage_its_earlier_one_did(tables):
+    battle = scene(tables, [], age=30, enemy="weak")
+    with pytest.raises(Refused):
+        battle.dev_set(enemy_hp=0, age=-5)
+    assert battle.over and battle.state.outcome == "won"
+
+
+def test_a_set_hp_of_zero_loses_the_run_at_once(tables):
+    battle = scene(tables, [], age=30)
+    battle.dev_set(hp=0)
+    assert battle.state.outcome == "lost"
+
+
 def test_lose_by_hp_zero(tables):
     battle = scene(tables, [], age=42, hp=10)
     events = battle.end_turn()
