@@ -66,7 +66,12 @@ HELP = f"""\
 
 
 class UsageError(Exception):
-    """A command that cannot be understood (not a rule refusal)."""
+    """A command that cannot be understood (not a rule refusal); ``stop`` says why a
+    script must not go on from it (see ``Outcome.stop``), None when it may."""
+
+    def __init__(self, message: str, stop: str | None = None):
+        super().__init__(message)
+        self.stop = stop
 
 
 @dataclass
@@ -147,7 +152,7 @@ class Session:
         try:
             return handler(self, args)
         except UsageError as exc:
-            return Outcome(refused=str(exc), show=False)
+            return Outcome(refused=str(exc), show=False, stop=exc.stop)
         except Refused as exc:
             return Outcome(refused=exc.reason, show=False)
 
@@ -314,7 +319,8 @@ class Session:
         (terminal.record); otherwise nothing is written and the reason is said."""
         path = _path(args, "record")
         if self.origin is not None:
-            raise UsageError("load した局面からは例を書けません（例は最初から再生します）")
+            raise UsageError("load した局面からは例を書けません（例は最初から再生します）",
+                             STOP_UNWRITTEN)
         text, why = record.scenario_text(self)
         if text is None:
             return Outcome(refused=f"{path} に例を書きませんでした（そのまま再生できる例になりません）: {why}",
@@ -369,12 +375,16 @@ def _unread(why: str) -> Outcome:
 
 
 def _path(args: list[str], what: str) -> Path:
+    """The one file a ``load``, ``save`` or ``record`` names. A line that names none, or
+    more than one, stops a script as a file not read or not written would: the lines
+    after it were written for that file."""
     example = f"{what} battle.{'scenario' if what == 'record' else 'json'}"
+    stop = STOP_UNREAD if what == "load" else STOP_UNWRITTEN
     if not args:
-        raise UsageError(f"ファイルを書いてください（例: {example}）")
+        raise UsageError(f"ファイルを書いてください（例: {example}）", stop)
     if len(args) > 1:  # a name with a space, unquoted: never half of it
         raise UsageError(f"ファイルは 1 つだけ書きます（{len(args)} 語あります）。空白を含む名前は"
-                         f"引用符で囲みます（例: {what} \"{' '.join(args)}\"）")
+                         f"引用符で囲みます（例: {what} \"{' '.join(args)}\"）", stop)
     return Path(args[0]).expanduser()
 
 

@@ -92,6 +92,20 @@ def test_a_bad_save_or_an_unwritable_folder_is_a_message(tmp_path, monkeypatch):
         assert "× locked/x.scenario に書けません: 権限がありません" in out
 
 
+def test_a_file_command_naming_no_file_or_two_words_stops_its_script(tmp_path, monkeypatch):
+    """A save named with a space, unquoted, is a slip that must not let the lines after it
+    play on from a fresh battle (to a win, exit 0)."""
+    for line, why in (("load a b.json", "セーブを読み込めなかったので"),
+                      ("load", "セーブを読み込めなかったので"),
+                      ("save a b.json", "ファイルを書けなかったので"),
+                      ("record", "ファイルを書けなかったので")):
+        result = in_folder(tmp_path, monkeypatch, f"{line}\nset 敵HP 1\nplay 1\n")
+        assert result.exit_code == 2, (line, result.output)
+        assert f"スクリプトをここで止めました（{why}）" in result.output
+        assert "> play 1" not in result.output
+    assert not list(tmp_path.glob("*.json"))
+
+
 def test_where_names_the_file_and_line_of_a_hand_page():
     out = battle("where 1\nwhere 旅立ちの朝\n").output
     assert "坂道の自転車（sakamichi）: content/pages/" in out
