@@ -162,6 +162,23 @@ class CommandGroup(click.Group):
         except OSError as exc:
             _failed_io(exc, sys.argv[1:] if args is None else list(args))
 
+    def invoke(self, ctx):
+        """A closed pipe (``jibunki battle --script s | head -1``) ends a run unfinished:
+        click would exit 1, which a run's caller reads as lost, so a run exits
+        EXIT_UNPLAYED; any other command leaves it to click."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            if ctx.invoked_subcommand not in PLAYS:
+                raise
+            from terminal.script import EXIT_UNPLAYED
+
+            try:  # what the standard output still buffers would fail again as the process ends
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            sys.exit(EXIT_UNPLAYED)
+
 
 def _failed_io(exc: OSError, args: list[str]) -> None:
     from terminal.script import EXIT_UNPLAYED

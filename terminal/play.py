@@ -20,7 +20,9 @@ file is replaced only with ``force``, or at the keyboard when the player says ye
 
 from __future__ import annotations
 
+import errno
 import inspect
+import os
 import sys
 import unicodedata
 
@@ -50,10 +52,16 @@ YES = {"y", "yes", "はい", "ok"}
 def _console(interactive: bool):
     from rich.console import Console
 
+    class RunConsole(Console):
+        def on_broken_pipe(self) -> None:
+            # rich exits 1 — a lost run's status — when the reader has gone
+            # (``| head``); the command group ends the run unplayed instead.
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
     if interactive:
-        return Console(highlight=False)
-    return Console(file=sys.stdout, width=PLAIN_WIDTH, color_system=None, highlight=False,
-                   force_terminal=False, soft_wrap=False)
+        return RunConsole(highlight=False)
+    return RunConsole(file=sys.stdout, width=PLAIN_WIDTH, color_system=None, highlight=False,
+                      force_terminal=False, soft_wrap=False)
 
 
 def exit_status(session: Session) -> int:

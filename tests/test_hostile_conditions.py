@@ -205,6 +205,29 @@ def test_a_full_standard_output_is_a_message_and_no_traceback(args, status):
     assert done.stderr.strip() == "エラー: 入出力に失敗しました（ディスクがいっぱいです）。出力は途中までです"
 
 
+@pytest.mark.parametrize("args", [["battle", "--script"], ["journey", "--seed", "3", "--script"]])
+def test_a_reader_gone_ends_a_run_unplayed_not_lost(tmp_path, args):
+    """``jibunki battle --script s | head -1``: the output's reader has gone before the run
+    ends, so the run ends unfinished — status 4, not 1, which says the run was lost (rich
+    and click exit 1 on a closed pipe)."""
+    import subprocess
+    import sys
+
+    from terminal.script import EXIT_LOST, EXIT_UNPLAYED
+
+    script = tmp_path / "s.txt"
+    script.write_text("end\nend\n", encoding="utf-8")
+    read, write = os.pipe()
+    os.close(read)  # no reader from the first write on: no race with the run's speed
+    try:
+        done = subprocess.run([sys.executable, "cli.py", *args, str(script)], cwd=ROOT,
+                              stdout=write, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == EXIT_UNPLAYED != EXIT_LOST, done.stderr
+    assert b"Traceback" not in done.stderr
+
+
 def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     from commands.common import script_lines
 
