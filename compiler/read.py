@@ -6,6 +6,8 @@ UTF-8, binary, or too large is an E004 diagnostic.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import errno
 import os
 import re
@@ -108,13 +110,41 @@ def display_path(path: Path) -> str:
     return str(path) if shown.startswith("..") else shown
 
 
+#: The bytes of each file read while ``recording`` (None: not recording).
+_READ: contextvars.ContextVar[dict | None] = contextvars.ContextVar("read", default=None)
+
+
+@contextlib.contextmanager
+def recording():
+    """The bytes of every content file read inside the block, by resolved path (a file
+    that could not be read is absent): what a lint's findings are of — the lint cache
+    keeps them under these bytes, not under what the disk holds before or after, as a
+    file saved during the check would differ (scenario/lintcache.py)."""
+    seen: dict[Path, bytes] = {}
+    token = _READ.set(seen)
+    try:
+        yield seen
+    finally:
+        _READ.reset(token)
+
+
+def _read_bytes(path: Path) -> bytes:
+    # Not blocking on a FIFO, never more than the limit of a device that never ends.
+    data = disk.read_bounded(path, MAX_FILE_BYTES)
+    seen = _READ.get()
+    if seen is not None:
+        where = path.resolve()
+        if seen.setdefault(where, data) != data:  # read twice, changed between: no one text
+            seen[where] = None
+    return data
+
+
 def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
     """The file's text (see ``prepare``), or None with E004 (unreadable, not UTF-8, too
     large). Text with E004 (binary, over-long lines) is for showing, not parsing."""
     head = Span(shown, 1, 1, 1, 2)
     try:
-        # Not blocking on a FIFO, never more than the limit of a device that never ends.
-        data = disk.read_bounded(path, MAX_FILE_BYTES)
+        data = _read_bytes(path)
     except disk.TooLarge:
         # only what was read is known: the file may still be growing
         return None, [E004.at(head, f"ファイルが大きすぎます（{MAX_FILE_BYTES + 1} バイト以上）",
@@ -147,8 +177,7 @@ def unparsed_text(path: Path, text: str | None) -> str | None:
     if text is not None:
         return text
     try:
-        return prepare(disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8", "replace"),
-                       str(path))[0]
+        return prepare(_read_bytes(path).decode("utf-8", "replace"), str(path))[0]
     except OSError:
         return None
 

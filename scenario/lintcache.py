@@ -81,10 +81,17 @@ def lint(named: list[Path], context: list[Path], project: Path | None):
             found = _decode(payload) if payload is not None else None
             if found is not None:
                 return found
+        from compiler.read import recording
+
         from .stage import lint as run_lint
 
-        result = run_lint(named, context, project=project, cache=True)
-        if key is not None:
+        with recording() as seen:
+            result = run_lint(named, context, project=project, cache=True)
+        # Kept only when the check read the very bytes the key names: a file saved
+        # between the key's read and the check's would otherwise keep one text's
+        # findings under another's key (a false green once that text is back).
+        if key is not None and \
+                _key(named, context, project, lambda path: seen[path.resolve()]) == key:
             _save(folder, name, key, result)
         return result
     finally:
@@ -114,10 +121,15 @@ def code_paths() -> list[Path]:
     return paths + [Path(importlib.util.find_spec(library).origin) for library in _LIBRARIES]
 
 
-def _key(named, context, project) -> bytes | None:
-    """The entry's key (hex), or None when something of the input cannot be read."""
+def _key(named, context, project, read=None) -> bytes | None:
+    """The entry's key (hex), or None when something of the input cannot be read.
+    ``read``: a file's bytes (None: read from the disk)."""
     from compiler.read import MAX_FILE_BYTES, discover, display_path
     from contract.disk import read_bounded
+
+    if read is None:
+        def read(path):
+            return read_bounded(path, MAX_FILE_BYTES)
 
     try:
         hasher = hashlib.sha256(code_digest())
@@ -132,7 +144,7 @@ def _key(named, context, project) -> bytes | None:
                 diskcache.part(hasher, display_path(path).encode("utf-8", "surrogatepass"))
                 # Never blocking on a FIFO nor reading a device without end: such a file
                 # raises, and the lint (which says E004 of it) runs uncached.
-                diskcache.part(hasher, read_bounded(path, MAX_FILE_BYTES))
+                diskcache.part(hasher, read(path))
         return hasher.hexdigest().encode("ascii")
     except Exception:  # unreadable, vanished, a library not installed …: no cache
         return None

@@ -92,6 +92,30 @@ def test_every_change_of_the_input_checks_again(project, checks):
     assert lint() == clean and len(checks) == 5
 
 
+def test_a_save_during_the_check_keeps_no_entry_and_never_a_false_green(project, monkeypatch):
+    """A designer saves while lint (or watch) runs: the key was read before the save and
+    the check after it. The findings are of the saved text, so they are not kept under
+    the key of the text before — which, back on disk (an undo), would lint green."""
+    page = project / "content/pages/熟年期.page"
+    fixed = page.read_text(encoding="utf-8")
+    spoil(project)
+    broken = page.read_text(encoding="utf-8")
+    real = scenario.stage.lint
+
+    def saved_at_that_moment(*args, **kwargs):
+        page.write_text(fixed, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scenario.stage, "lint", saved_at_that_moment)
+    assert lint()[0] == 0  # the check read the saved (fixed) text
+    assert entries(project) == []
+    monkeypatch.setattr(scenario.stage, "lint", real)
+    page.write_text(broken, encoding="utf-8")  # the undo
+    status, output = lint()
+    assert status == 1 and "銘 = 30" in output, output
+    assert lint() == (status, output) and len(entries(project)) == 1  # this one is kept
+
+
 def test_other_code_or_other_names_check_again(project, checks, monkeypatch):
     lint()
     monkeypatch.setattr(lintcache, "_code_digest", b"\0" * 32)  # jibunki was changed
