@@ -34,6 +34,7 @@ tokens are the input's (``FormatterBug``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .diagnostics import ERROR, Diagnostic, display_width
@@ -138,6 +139,26 @@ def _check_same(before: str, after: str, tokens, tree) -> None:
 
     if new_tree != tree or words(new_tokens) != words(tokens):
         raise FormatterBug("整形した文が元と違う構文木になります")
+    if _comment_words(before, tokens) != _comment_words(after, new_tokens):
+        raise FormatterBug("整形した文からコメントが欠けます")
+
+
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+def _comment_words(text: str, tokens) -> list[str]:
+    """The words of every comment of ``text``, in order: what a reprint keeps, whatever
+    lines and spaces it gives them (a comment is a "#" outside every token but the line
+    breaks, to the end of its line)."""
+    found: list[str] = []
+    last = 0
+    for tok in tokens:
+        if tok.type == "_SEP":
+            continue
+        found.extend(_COMMENT.findall(text, last, tok.start_pos))
+        last = tok.end_pos
+    found.extend(_COMMENT.findall(text, last))
+    return " ".join(found).split()
 
 
 # ------------------------------------------------------------------ token roles
@@ -363,7 +384,11 @@ class _Printer:
 
     def _comment(self, pos: int, body: str) -> None:
         body = body.rstrip()
-        if self.cur is not None:
+        if self.cur is not None and self.cur.comment is not None:
+            # Two written lines joined into one (a header and its "{" line, each with a
+            # comment): both comments stay, in the order written.
+            self.cur.comment += "  " + body
+        elif self.cur is not None:
             line_start = self.text.rfind("\n", 0, pos) + 1
             self.cur.comment = body
             self.cur.written_col = display_width(self.text[line_start:pos].expandtabs(8))

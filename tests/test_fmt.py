@@ -299,3 +299,23 @@ def test_a_comment_after_an_items_closing_brace_stays_on_its_line():
     two = TIDY.rstrip("\n") + " " + second.replace('"', '"#', 1)
     assert two.count("} ページ tsugi_a \"#") == 1
     assert "} ページ" not in format_text(two, "t.page").text
+
+
+@pytest.mark.parametrize("header", ['ページ fmta "整形A"', '敵 fmte "整形E"'])
+def test_a_comment_on_a_header_line_and_on_its_brace_line_are_both_kept(header):
+    body = ("  銘 30\n  未来面 { 敵HP -= 2 }\n  過去面 { 通貨 += 1 }\n" if header[0] == "ペ"
+            else "  HP 10\n  座 40\n  突破ライン 50\n  予兆 [ 攻撃 3 ]\n")
+    text = f"{header} # メモ1\n{{ # メモ2\n{body}}}\n"
+    out = format_text(text, "t.page" if header[0] == "ペ" else "t.enemy").text
+    assert out.startswith(f"{header} {{  # メモ1  # メモ2\n"), out
+    assert format_text(out, "t.page" if header[0] == "ペ" else "t.enemy").text == out
+
+
+def test_a_reprint_that_would_drop_a_comment_is_refused_as_a_formatter_bug(monkeypatch):
+    """The last guard: whatever the printer does, a comment it lost is its bug, never
+    a file written without it."""
+    from dsl import formatter
+
+    monkeypatch.setattr(formatter._Printer, "_comment", lambda self, pos, body: None)
+    with pytest.raises(formatter.FormatterBug, match="コメント"):
+        format_text(TIDY.replace("\n", "  # 注\n", 1), "t.page")
