@@ -358,6 +358,22 @@ class JibunkiProtocol(LanguageServerProtocol):
         finally:
             self._shutdown = shut_down or self.shut_down
 
+    def lsp_shutdown(self, *args):
+        """pygls's shutdown, over a copy of the requests under way: cancelling one (the
+        lab run an executeCommand waits on) answers it at once, which takes it out of
+        the dict pygls's own loop would still be walking — the shutdown then failed
+        with "dictionary changed size during iteration" and a traceback."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current_id = self.msg_id  # the shutdown's own answer still goes
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current_id and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
+
+    lsp_shutdown.method_name = types.SHUTDOWN
+
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
         """A change of a document that is not open is logged and ignored (pygls would
         raise a KeyError)."""

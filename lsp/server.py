@@ -11,6 +11,7 @@ unless the client chose another encoding), converted here with the file's own li
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -187,6 +188,23 @@ class JibunkiServer(LanguageServer):
         return [types.Command(lab_lens.RUN_TITLE, lab_lens.COMMAND,
                               arguments=[uri, page.id.text])]
 
+    def _cancel_with_request(self, task: asyncio.Task, cancelled) -> None:
+        """Cancel ``task`` (a command's run) when the request it answers is cancelled
+        ($/cancelRequest, or shutdown), and call ``cancelled()`` then: pygls runs a
+        command's coroutine as a task of its own and cancels only the request's future,
+        which would leave the run going. ``cancelled`` runs at once, not when the task
+        has unwound (its process ended), so a request read in between sees the run
+        cancelled."""
+        request = self.protocol._request_futures.get(self.protocol.msg_id)
+
+        def done(future) -> None:
+            if future.cancelled():
+                task.cancel()
+                cancelled()
+
+        if request is not None:
+            request.add_done_callback(done)
+
     async def run_page_lab(self, uri: str, page: str) -> dict | None:
         """See ``make_server``'s ``run_page_lab``."""
         if not self.is_open(uri) or not isinstance(page, str):
@@ -213,6 +231,14 @@ class JibunkiServer(LanguageServer):
         else:
             self.lab_runs.last[key] = lab_lens.Run("running", digest)
             self.refresh_lenses()
+            def cancelled() -> None:  # by the editor: the verdict it had before, or none
+                if last is None:
+                    self.lab_runs.last.pop(key, None)
+                else:
+                    self.lab_runs.last[key] = last
+                self.refresh_lenses()
+
+            self._cancel_with_request(asyncio.current_task(), cancelled)
             try:
                 row, why = await lab_lens.run_page(result.tables, page)
             except Exception as exc:  # a bug of the server's side: said, never a traceback

@@ -401,6 +401,70 @@ def test_a_request_after_shutdown_is_answered_with_an_error_and_exit_then_gives_
         assert wire.exit_code() == 0
 
 
+def test_a_shutdown_while_the_lab_runs_for_a_page_is_answered_and_leaves_no_traceback(
+        tmp_path):
+    """The designer closes the editor during 「この ページで実験」: the run is cancelled, the
+    shutdown answered null, nothing on stderr, and exit gives 0."""
+    import shutil
+
+    from conftest import ROOT
+    from lsp import lab_lens
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    page = tmp_path / "content" / "pages" / "少年期.page"
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page, page.read_text(encoding="utf-8"))
+        wire.send_message(request(7, "workspace/executeCommand", {
+            "command": lab_lens.COMMAND, "arguments": [uri, "hatsukoi"]}))
+        time.sleep(1)  # the run under way (it takes seconds)
+        assert wire.answer(7, timeout=0) is None
+        assert wire.call(8, "shutdown") == {"jsonrpc": "2.0", "id": 8, "result": None}
+        wire.send_message(notification("exit"))
+        assert wire.exit_code() == 0
+        assert "Traceback" not in wire.stderr(), wire.stderr()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def test_a_cancelled_lab_run_ends_its_process_and_gives_the_page_back_its_lens(tmp_path):
+    """$/cancelRequest of 「この ページで実験」: the run's process ends, the page is no longer
+    「実験中」, and it can be run again at once."""
+    import shutil
+
+    from conftest import ROOT
+    from lsp import lab_lens
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    page = tmp_path / "content" / "pages" / "少年期.page"
+    run = {"command": lab_lens.COMMAND, "arguments": [page.as_uri(), "hatsukoi"]}
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page, page.read_text(encoding="utf-8"))
+        wire.send_message(request(7, "workspace/executeCommand", run))
+        deadline = time.monotonic() + 30
+        while not _children(wire.process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _children(wire.process.pid), "the lab's process never started"
+        wire.send_message(notification("$/cancelRequest", {"id": 7}))
+        assert wire.answer(7)["error"]["code"] == -32800
+        # at once (the run would go on for seconds): no longer 「実験中」
+        lenses = wire.call(8, "textDocument/codeLens", {"textDocument": {"uri": uri}})
+        assert lab_lens.RUNNING not in json.dumps(lenses, ensure_ascii=False)
+        deadline = time.monotonic() + 10
+        while _children(wire.process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _children(wire.process.pid)
+        again = wire.call(9, "workspace/executeCommand", run, timeout=120)
+        assert again["result"]["state"] == "done", again
+        assert "Traceback" not in wire.stderr(), wire.stderr()
+
+
 def test_exit_without_shutdown_exits_with_1(tmp_path):
     with Wire(tmp_path) as wire:
         wire.initialize(tmp_path)
