@@ -277,6 +277,16 @@ def _flaw(data) -> str | None:
     return next((flaw for flaw, broken in MESSAGE_RULES if broken(data)), None)
 
 
+#: LSP's RequestFailed: a request understood and refused for a reason the user can act on.
+REQUEST_FAILED = -32803
+
+
+class Refusal(Exception):
+    """A request a feature refuses for a reason the designer can act on (a rename to an id
+    already taken): answered RequestFailed with the message alone — not an internal
+    error with a traceback, nor logged as the server's bug."""
+
+
 class JibunkiProtocol(LanguageServerProtocol):
     """pygls's LSP protocol with the message handling of this module's docstring."""
 
@@ -357,6 +367,16 @@ class JibunkiProtocol(LanguageServerProtocol):
             super().handle_message(message)
         finally:
             self._shutdown = shut_down or self.shut_down
+
+    def _send_handler_result(self, future, *, msg_id) -> None:
+        """pygls's answer to a request, but a ``Refusal`` is answered as one (pygls calls
+        every other exception an internal error)."""
+        refusal = None if future.cancelled() else future.exception()
+        if not isinstance(refusal, Refusal):
+            return super()._send_handler_result(future, msg_id=msg_id)
+        self._request_futures.pop(msg_id, None)
+        logger.info("要求 %s を断りました: %s", msg_id, refusal)
+        self._send_response(msg_id, error=types.ResponseError(REQUEST_FAILED, str(refusal)))
 
     def lsp_shutdown(self, *args):
         """pygls's shutdown, over a copy of the requests under way: cancelling one (the

@@ -32,7 +32,7 @@ from . import analysis, examples, features, lab_lens, triggers
 from .completion import completions
 from .folder import CONTENT_NAME, Folder, Folders, interface
 from .pending import Pending
-from .protocol import JibunkiProtocol
+from .protocol import JibunkiProtocol, Refusal
 
 __all__ = ["JibunkiServer", "main", "make_server"]
 
@@ -602,21 +602,23 @@ def make_server() -> JibunkiServer:
             return None
         folder, _, result, line, _, col = found
         if folder.unsettled:  # their text is unknown: an edit there could land anywhere
-            raise ValueError(f"{'、'.join(sorted(Path(p).name for p in folder.unsettled))} "
+            raise Refusal(f"{'、'.join(sorted(Path(p).name for p in folder.unsettled))} "
                              "が読むたびに変わっています。書き終わってから、もう一度名前を変えてください")
         latest = folder.latest or result
         spans = features.references(line, col, latest, include_declaration=True)
         if not spans:
             return None
-        if not features.is_id(params.new_name) or features.is_defined(params.new_name, latest):
-            raise ValueError(f"「{params.new_name}」には変えられません"
-                             "（id の形でないか、もう使われています）")
+        if not features.is_id(params.new_name):
+            raise Refusal(f"「{params.new_name}」には変えられません（id の形ではありません。"
+                          "id は文字か _ で始まり、空白や記号を含みません）")
+        if features.is_defined(params.new_name, latest):
+            raise Refusal(f"「{params.new_name}」には変えられません（その id はもう使われています）")
         changes: dict[str, list[types.TextEdit]] = {}
         for span in spans:
             changes.setdefault(from_fs_path(span.path), []).append(
                 types.TextEdit(ls.range_of(span, folder), params.new_name))
         if folder.refresh(walk=False):  # a file changed while the edits were computed
-            raise ValueError("名前を変えている間にフォルダのファイルが変わりました。もう一度名前を変えてください")
+            raise Refusal("名前を変えている間にフォルダのファイルが変わりました。もう一度名前を変えてください")
         return types.WorkspaceEdit(changes=changes)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -343,9 +343,15 @@ async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: Language
                for u, edits in edit.changes.items()}
     assert changed["starter.deck"] == ["hatsukoi2"]
     assert "hatsukoi2" in changed[next(n for n in changed if n.endswith(".page"))]
-    with pytest.raises(Exception):  # an id that is taken is refused
-        await client.text_document_rename_async(types.RenameParams(
-            types.TextDocumentIdentifier(uri), _where(deck, "hatsukoi"), "sakamichi"))
+    # refused, saying why, as a refusal (RequestFailed), not as the server's internal error
+    for new_name, why in (("sakamichi", "その id はもう使われています"),
+                          ("初 恋", "id の形ではありません")):
+        with pytest.raises(Exception) as refused:
+            await client.text_document_rename_async(types.RenameParams(
+                types.TextDocumentIdentifier(uri), _where(deck, "hatsukoi"), new_name))
+        assert getattr(refused.value, "code", None) == -32803, refused.value
+        assert why in str(refused.value) and "Error" not in str(refused.value)
+    assert not [m for m in client.log_messages if "内部エラー" in m.message]
 
 
 async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
