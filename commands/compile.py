@@ -111,13 +111,19 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     report (``jibunki sim --html``: generated/sim) and the last print (``jibunki print``:
     generated/print/自分紀.pdf, each card to its page). Errors are OSError."""
     from catalog.render import example_views, write
+    from commands.outputs import neighbour, refuse_other_kind
     from commands.print_pdf import DEFAULT_NAME
     from printing.links import face_links
 
+    refused = refuse_other_kind(out, "catalog")
+    if refused is not None:
+        raise click.ClickException(refused)
+    sim = neighbour(out, "catalog", "sim")  # only beside it in the default layout
+    printed = out.parent / "print" / DEFAULT_NAME if out.name == "catalog" else None
     return write(tables, out, example_views(compiled.examples, compiled.sources),
-                 sim_report=out.parent / "sim" / "index.html",
-                 lab_report=_lab_report(out.parent / "sim"),
-                 printed=face_links(out.parent / "print" / DEFAULT_NAME, out))
+                 sim_report=None if sim is None else sim / "index.html",
+                 lab_report=None if sim is None else _lab_report(sim),
+                 printed=face_links(printed, out) if printed is not None else {})
 
 
 def _say_catalog(index: Path) -> None:

@@ -208,7 +208,7 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
 
     content = content_folder(ctx, content)
     workers = lab_workers(workers, backend, address)
-    html_ready(html)
+    html_ready(html, "journey")
     # The journey's own files are checked, as the game checks them: the battle's balance
     # and starting deck are not needed to measure the journey.
     literal = to_literal(with_set_ups(

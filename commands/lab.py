@@ -35,7 +35,7 @@ def lab_options(runs: str, html_folder: str):
     return decorate
 
 
-def html_ready(folder: Path | None) -> None:
+def html_ready(folder: Path | None, kind: str = "sim") -> None:
     """--html's folder tried before the run, nothing made: the nearest of it and its
     parents that exists must be a folder one can write a file in — a path the report
     cannot be written to is said now, not after minutes of battles (and a run that
@@ -45,6 +45,11 @@ def html_ready(folder: Path | None) -> None:
 
     if folder is None:
         return
+    from commands.outputs import refuse_other_kind
+
+    refused = refuse_other_kind(folder, kind)
+    if refused is not None:
+        raise click.ClickException(refused)
     here = folder.absolute()
     while not here.exists() and here.parent != here:
         here = here.parent

@@ -315,8 +315,10 @@ class _Print:
     def link_catalog(self, compiled) -> None:
         """The catalog beside the print (generated/catalog for generated/print/自分紀.pdf),
         when there is one, rendered again so each card links to its printable face."""
-        catalog = self.out.parent.parent / "catalog"
-        if self.journey or self.out.name != DEFAULT_NAME or not (catalog / "index.html").is_file():
+        from commands.outputs import neighbour
+
+        catalog = neighbour(self.out.parent, "print", "catalog")
+        if self.journey or self.out.name != DEFAULT_NAME or catalog is None:
             return
         from commands.compile import write_catalog
         from runtime.tables import from_dicts

@@ -310,10 +310,12 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
     from catalog.render import example_views, write
     from sim.report_html import write_report
 
+    from commands.outputs import neighbour
+
+    catalog = neighbour(out, "sim", "catalog")  # only beside it in the default layout
     try:
         index = write_report(report, out)
-        catalog = out.parent / "catalog"
-        if (catalog / "index.html").is_file():
+        if catalog is not None:
             from commands.print_pdf import DEFAULT_NAME
             from printing.links import face_links
 
@@ -323,3 +325,5 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
     except OSError as exc:
         raise click.ClickException(f"{out} に報告を書けません: {why(exc)}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)
+    if catalog is not None:
+        click.echo(f"カタログ {catalog / 'index.html'} のページから報告へリンクしました。", err=True)

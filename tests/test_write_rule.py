@@ -242,6 +242,72 @@ def test_sim_html_refuses_a_link_in_place_of_its_report(tmp_path, monkeypatch):
     assert outside.read_text(encoding="utf-8") == "{}\n" and temporaries(out) == []
 
 
+SIM_QUICK = ("sim", "--page", "tabidachi", "--enemy", "haguruma", "--max-pairs", "20",
+             "--workers", "1", "--precision", "0.5", "--policy", "random")
+
+
+def test_sim_html_writes_no_catalog_but_the_one_beside_it_in_the_default_layout(
+        tmp_path, monkeypatch):
+    """A report named elsewhere (w/labrun) leaves a w/catalog alone — it is outside what
+    the user named — and one written into a catalog's folder is refused before the run:
+    it would take the catalog's index.html."""
+    monkeypatch.chdir(ROOT)
+    with deadline(120):
+        assert invoke_cli("catalog", "--out", str(tmp_path / "w" / "catalog")).exit_code == 0
+    mine = tmp_path / "x" / "catalog" / "index.html"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("<h1>mine</h1>\n", encoding="utf-8")
+    catalog = (tmp_path / "w" / "catalog" / "index.html").read_bytes()
+    with deadline(120):
+        result = invoke_cli(*SIM_QUICK, "--html", str(tmp_path / "x" / "labrun"))
+    assert result.exit_code == 0, result.output
+    assert mine.read_text(encoding="utf-8") == "<h1>mine</h1>\n"
+    assert "カタログ" not in result.output
+    with deadline(120):
+        result = invoke_cli(*SIM_QUICK, "--html", str(tmp_path / "w" / "catalog"))
+    assert result.exit_code == 1
+    assert "にはカタログがあります。実験室の報告で上書きしません" in result.output
+    assert "見込み" not in result.output  # said before any battle
+    assert (tmp_path / "w" / "catalog" / "index.html").read_bytes() == catalog
+    with deadline(120):  # the default layout: w/sim beside w/catalog
+        result = invoke_cli(*SIM_QUICK, "--html", str(tmp_path / "w" / "sim"))
+    assert result.exit_code == 0 and "のページから報告へリンクしました" in result.output
+    assert b"../sim/index.html#page-tabidachi" in \
+        (tmp_path / "w" / "catalog" / "index.html").read_bytes()
+
+
+def test_the_catalog_is_never_written_over_a_lab_report_and_reads_none_but_its_neighbour(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    with deadline(120):
+        assert invoke_cli(*SIM_QUICK, "--html", str(tmp_path / "sim")).exit_code == 0
+    report = (tmp_path / "sim" / "index.html").read_bytes()
+    with deadline(120):
+        result = invoke_cli("catalog", "--out", str(tmp_path / "sim"))
+    assert result.exit_code == 1 and "には実験室の報告があります。カタログで上書きしません" in result.output
+    assert (tmp_path / "sim" / "index.html").read_bytes() == report
+    with deadline(120):  # another name than catalog: no neighbour is read
+        assert invoke_cli("catalog", "--out", str(tmp_path / "cat")).exit_code == 0
+    assert b"../sim/index.html" not in (tmp_path / "cat" / "index.html").read_bytes()
+
+
+def test_a_neighbour_is_read_or_rendered_only_in_the_default_layout(tmp_path):
+    """print --out X/Y/自分紀.pdf re-rendered X/catalog: only generated/print beside
+    generated/catalog (any parent) has a neighbour, and only one that holds a catalog."""
+    from commands.outputs import kind_of, neighbour
+
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    (catalog / "index.html").write_text("<h1>mine</h1>\n", encoding="utf-8")
+    assert kind_of(catalog) is None and neighbour(tmp_path / "print", "print", "catalog") is None
+    for mark in ("vocabulary.html", "pool.csv"):
+        (catalog / mark).write_text("", encoding="utf-8")
+    assert kind_of(catalog) == "catalog"
+    assert neighbour(tmp_path / "print", "print", "catalog") == catalog
+    assert neighbour(tmp_path / "pr", "print", "catalog") is None
+    assert neighbour(tmp_path / "labrun", "sim", "catalog") is None
+
+
 # -------------------------------------------------------------------- fmt
 
 MESSY = ("ページ  tameshi \"t\" {\n銘 0\n  未来面 白紙\n  過去面 白紙\n"

@@ -1,0 +1,51 @@
+"""出力のフォルダ — the folders jibunki writes its HTML into, each kind told by the files it
+leaves there, and which kinds sit side by side in the default layout (generated/catalog,
+generated/sim, generated/print) so that one re-renders or reads the other.
+
+A command never writes over another kind's folder (a lab report written into the catalog
+would take its index.html), and re-renders or reads a neighbour only in that layout: a
+folder the user named elsewhere has no neighbours, so nothing outside what they named is
+written (paths stay inside what the user named).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Each kind of output folder, the files that tell it (all present), and its name in the
+#: default layout.
+KINDS = {
+    "catalog": (("vocabulary.html", "pool.csv"), "catalog", "カタログ"),
+    "sim": (("report.json", "index.html"), "sim", "実験室の報告"),
+    # told by none of their files: never refused into, but never written over another
+    "journey": ((), "journey", "旅の報告"),
+    "print": ((), "print", "印刷"),
+}
+
+
+def kind_of(folder: Path) -> str | None:
+    """Which kind of output ``folder`` holds (a key of KINDS), or None."""
+    for kind, (marks, _, _) in KINDS.items():
+        if marks and all((folder / mark).is_file() for mark in marks):
+            return kind
+    return None
+
+
+def refuse_other_kind(folder: Path, kind: str) -> str | None:
+    """Why ``kind`` must not be written into ``folder`` (it holds another kind's output),
+    in Japanese, or None."""
+    there = kind_of(folder)
+    if there is None or there == kind:
+        return None
+    return (f"{folder} には{KINDS[there][2]}があります。{KINDS[kind][2]}で上書きしません"
+            f"（別のフォルダを指定してください。既定は generated/{KINDS[kind][1]}）")
+
+
+def neighbour(folder: Path, kind: str, other: str) -> Path | None:
+    """The ``other`` folder beside ``folder`` (written as ``kind``) in the default
+    layout — generated/sim beside generated/catalog — when ``folder`` has its layout
+    name and ``other`` is there as that kind; else None."""
+    if folder.name != KINDS[kind][1]:
+        return None
+    beside = folder.parent / KINDS[other][1]
+    return beside if kind_of(beside) == other else None
