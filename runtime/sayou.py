@@ -447,7 +447,9 @@ def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
     """The start of a recorded 作用's explanation: ``base`` (基準値 as it fired) and, for
     a base read from a reference, ``ref`` (the reference as a contract literal),
     ``read`` (what it read) and ``coef``; ``scale`` (破却's distance scale) and
-    ``times`` (grants at once) when they are not 1."""
+    ``times`` (grants at once) when they are not 1, with a base that is not read from a
+    reference as ``written`` (before they grew it) and the 作用's ``op`` (a multiplier
+    grows by its excess over 1, ``_grown``)."""
     base = effect.base
     if type(base) is Scaled:  # the reference read once, for the base and for ``read``
         read = read_ref(battle, base.ref, frame)
@@ -458,6 +460,12 @@ def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
                      "coef": base.coef}
     else:
         why = {"base": base_value(battle, effect, frame)}
+        if frame.scale != 1.0 or frame.times != 1:  # as written, before the frame grew it
+            why["written"] = base.value if type(base) is Const else \
+                base_value(battle, effect, Frame(frame.page_uid, frame.distance,
+                                                 frame.crosses, frame.anchor,
+                                                 windows=frame.windows))
+            why["op"] = effect.op
     if frame.scale != 1.0:
         why["scale"] = frame.scale
     if frame.times != 1:

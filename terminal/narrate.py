@@ -77,6 +77,10 @@ def _source(src: dict, names) -> str:
     return f"{said}「{whose(src, names)}」" if whose else said
 
 
+#: What a torn page's 作用 are scaled by (1 + 破却係数 × the tear's distance).
+TEAR_SCALE = f"{vocab.KEYWORDS['tear'][0]}の倍率"
+
+
 def _base_clause(why: dict) -> str | None:
     """What the base was read from: 使用した歩［このプレイ］ 36 × 0.8 = 28.8 (None for a
     constant base at its face value)."""
@@ -87,11 +91,13 @@ def _base_clause(why: dict) -> str | None:
         if why["coef"] != 1:
             said += f" × {number(why['coef'])}"
     else:
-        said = number(why["base"])
+        said = number(why.get("written", why["base"]))
+    multiplier = why.get("op") == "mul"  # grows by its excess over 1 (runtime.sayou._grown)
     if "scale" in why:
-        said += f" × {number(why['scale'])}（{W.variable.distance}）"
+        scale = f"{number(why['scale'])}（{TEAR_SCALE}）"
+        said = f"1 + ({said} − 1) × {scale}" if multiplier else f"{said} × {scale}"
     if "times" in why:
-        said += f" × {why['times']}"
+        said = f"({said}) ^ {why['times']}" if multiplier else f"{said} × {why['times']}"
     return f"{said} = {number(why['base'])}"
 
 

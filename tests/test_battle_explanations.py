@@ -267,6 +267,24 @@ def test_the_narration_after_a_tear_says_its_fray_without_calling_it_the_pens(ta
     assert not any("ペンの綻び" in line for line in said)
 
 
+def test_a_torn_pages_constant_is_explained_from_its_written_value_and_the_tear_scale(tables):
+    """産声's 破却 (防御 += 3 毎 ターン開始時) torn at distance 55 grants 3 × (1 + 0.05 ×
+    55) = 11.25: the line starts from the 3 written on the page, not from the grown value,
+    and names the scale as 破却's (not the distance)."""
+    b = battle(tables, "hatsu_koe", age=55)
+    b.tear(b.hand[0])
+    said = lines(b.end_turn(), tables)
+    assert "  3 × 3.75（破却の倍率） = 11.25 → 11" in said, said
+
+
+def test_a_torn_multiplier_grows_by_its_excess_over_one():
+    from terminal.narrate import _base_clause
+
+    assert _base_clause({"base": 1.6, "written": 1.2, "op": "mul", "scale": 3.0}) \
+        == "1 + (1.2 − 1) × 3（破却の倍率） = 1.6"
+    assert _base_clause({"base": 6, "written": 3, "op": "add", "times": 2}) == "3 × 2 = 6"
+
+
 # ------------------------------------------------------------------ a narration that does not fit
 
 
