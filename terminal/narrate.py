@@ -250,10 +250,11 @@ LINES = {
 }
 
 
-#: Kinds whose line says what an action dealt — its damage, and the stage that damage
-#: won: a narration shortened to fit the screen folds other lines, never these
+#: Kinds whose line says what an action dealt or cost — its damage, the 綻び it gained,
+#: each hit the enemy landed (a turn's end is mostly those), and how the stage or the run
+#: ended: a narration shortened to fit the screen folds other lines, never these
 #: (terminal.play).
-KEPT_KINDS = frozenset({"damage", "stage_won"})
+KEPT_KINDS = frozenset({"damage", "fray_gained", "hit", "stage_won", "run_won", "run_lost"})
 
 
 class Kept(str):

@@ -278,12 +278,13 @@ def _explains(line: str) -> bool:
 
 def _folded(told: list[str], shown: set[int]) -> list[str]:
     """The lines of ``told`` at ``shown``, in order, with one line that counts the others
-    where the last plain line left out was (so the end of the narration stays last)."""
-    left_out = [at for at, line in enumerate(told) if at not in shown and not _explains(line)]
+    where the last line left out was (so the end of the narration stays last) — also
+    when only lines that explain a number are left out: nothing goes without a word."""
+    left_out = [at for at in range(len(told)) if at not in shown]
     out = [line for at, line in enumerate(told) if at in shown]
     if left_out:
         before = sum(at < left_out[-1] for at in shown)
-        out.insert(before, f"…（ほか {len(told) - len(shown)} 行: log で全部）")
+        out.insert(before, f"…（ほか {len(left_out)} 行: log で全部）")
     return out
 
 

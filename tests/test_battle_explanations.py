@@ -323,6 +323,32 @@ def test_a_folded_narration_without_damage_keeps_its_first_and_last_lines(tables
     from terminal.play import fit_narration
 
     told = session_narration(tables, "end")
-    assert not any(line.startswith("敵に ") for line in told) and len(told) > 6
+    assert not any(line.startswith(("敵に ", "被弾")) for line in told[:2]) and len(told) > 6
+    hits = [line for line in told if line.startswith("被弾")]
+    assert len(hits) == 3
+    shown = fit_narration(told, 8)  # room for all but one line
+    assert shown == [*told[:2], *hits, f"…（ほか {len(told) - 7} 行: log で全部）", *told[-2:]]
+
+
+def test_the_hits_of_an_enemy_turn_are_never_folded(tables):
+    """After ``end`` the screen shows what the enemy did to the player — each 被弾 line —
+    however little room there is (``log`` used to be the only way to see them)."""
+    from terminal.play import fit_narration
+
+    told = session_narration(tables, "end")
+    hits = [line for line in told if line.startswith("被弾")]
+    for budget in range(3, len(told)):
+        shown = fit_narration(told, budget)
+        assert [line for line in shown if line.startswith("被弾")] == hits, (budget, shown)
+        assert any(line.startswith("…（ほか") for line in shown)
+
+
+def test_an_explanation_left_out_is_said_even_when_every_plain_line_fits(tables):
+    from terminal.narrate import Kept
+    from terminal.play import fit_narration
+
+    told = ["> p 3", "転職…", Kept("敵に 22 ダメージ"), "  (20 + 0) × 1.1 綻び = 22", "刻 36 → 48",
+            "座 42 を跨いだ"]
     shown = fit_narration(told, 5)
-    assert shown == [*told[:2], f"…（ほか {len(told) - 4} 行: log で全部）", *told[-2:]]
+    assert len(shown) <= 5 and "敵に 22 ダメージ" in shown
+    assert any(line.startswith("…（ほか") for line in shown), shown
