@@ -177,7 +177,7 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
         if outcome.quit:
             break
         if session.battle.over and not over:
-            told += [_result(session), ENDED]
+            told += [Kept(_result(session)), Kept(ENDED)]  # what to do now: never folded
         if outcome.below or (not outcome.show and len(told) > _room(console) - 1):
             # long (help): printed below, the screen scrolls; the command typed is still on
             # screen just above, so it is not echoed again
