@@ -353,13 +353,15 @@ def _document(shown: dict) -> str:
 def context(tables, examples: dict[str, list] | None = None,
             sim: dict[str, str] | None = None, lab_report: dict | None = None,
             views: list[dict] | None = None, printed: dict[str, str] | None = None,
-            graph=None) -> dict:
+            graph=None, lab_stale: bool = False) -> dict:
     """What the catalog's index shows (``render``'s arguments), its pool table's CSV
     records (catalog/pool_csv.py) and each card's trigger links (catalog/triggers.py,
-    from ``graph``, the content's trigger graph: built here when not given) included."""
+    from ``graph``, the content's trigger graph: built here when not given) included.
+    ``lab_stale``: the report beside the catalog measured other content (or code): its
+    figures are not shown as if they were of this one, and the note says why."""
     examples, sim, printed = examples or {}, sim or {}, printed or {}
     links = triggers.card_links(graph or triggers.graph_of(tables), tables)
-    figures = lab.figures(lab_report, tables)
+    figures = lab.figures(None if lab_stale else lab_report, tables)
     ages = compare.typical_ages(tables.balance)
     starter = Counter(tables.starter())
     pages = [{**view, "examples": examples.get(view["id"], []),
@@ -398,6 +400,7 @@ def context(tables, examples: dict[str, list] | None = None,
         "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap,
                                   **shared),
         "line": line, "ages": ages, "lab_about": figures["about"], "lab_labels": lab.LABELS,
+        "lab_stale": lab_stale,
         "has_lab": has_lab, "lab_observed": observed,
         "csv": pool_csv.table(pages, ages, has_lab, observed),
         "cap": cap, "starter_count": sum(starter.values()), "read_alike": READ_ALIKE,
@@ -425,7 +428,7 @@ def render_vocabulary(tables, views: list[dict] | None = None) -> str:
 
 def write(tables, out: Path, examples: dict[str, list] | None = None,
           sim_report: Path | None = None, lab_report: dict | None = None,
-          printed: dict[str, str] | None = None) -> Path:
+          printed: dict[str, str] | None = None, lab_stale: bool = False) -> Path:
     """Render into ``out`` (created if needed); returns the index path. Each file is
     replaced whole (contract.disk.write: a link, a device or a FIFO in its place is
     refused, never written through).
@@ -433,6 +436,7 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     ``generated/sim/index.html``); each page it has links to its row, when it exists now.
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
     ``printed``: card key → link to its printable face (printing/links.py).
+    ``lab_stale``: that report is of other content (``context``).
     Errors are OSError (the caller says what went wrong)."""
     disk.make_folder(out)
     views = _page_views(tables)  # each page phrased once, for both documents
@@ -442,7 +446,7 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
                replace=True)
     disk.write(out / TRIGGERS, render_triggers(graph, tables), inside=out, replace=True)
     shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed,
-                    graph)
+                    graph, lab_stale)
     # the pool table's CSV before the index too: its 「CSVで保存」 links to it
     disk.write(out / POOL_CSV, pool_csv.document(shown["csv"]["header"],
                                                  list(shown["csv"]["rows"].values())),

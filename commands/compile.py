@@ -120,10 +120,11 @@ def write_catalog(tables, compiled, out: Path) -> Path:
         raise click.ClickException(refused)
     sim = neighbour(out, "catalog", "sim")  # only beside it in the default layout
     printed = out.parent / "print" / DEFAULT_NAME if out.name == "catalog" else None
+    report = None if sim is None else _lab_report(sim)
     return write(tables, out, example_views(compiled.examples, compiled.sources),
-                 sim_report=None if sim is None else sim / "index.html",
-                 lab_report=None if sim is None else _lab_report(sim),
-                 printed=face_links(printed, out) if printed is not None else {})
+                 sim_report=None if sim is None else sim / "index.html", lab_report=report,
+                 printed=face_links(printed, out) if printed is not None else {},
+                 lab_stale=report is not None and _measured_other(report, compiled.tables))
 
 
 def _say_catalog(index: Path) -> None:
@@ -132,6 +133,17 @@ def _say_catalog(index: Path) -> None:
 
     click.echo(f"カタログ: {index.resolve().as_uri()}")
     click.echo(f"一覧の CSV: {(index.parent / POOL_CSV).resolve().as_uri()}")
+
+
+def _measured_other(report: dict, literal: dict) -> bool:
+    """Whether ``report`` measured other content or code than ``literal`` (the tables it
+    records, ``sim.cache.content_digest``; a report that records none is of before it
+    was recorded)."""
+    from sim.cache import content_digest
+
+    settings = report.get("settings")
+    measured = settings.get("content") if isinstance(settings, dict) else None
+    return measured != content_digest(literal)
 
 
 def _lab_report(folder: Path) -> dict | None:

@@ -107,6 +107,19 @@ def _battle_balance(table):
 UNREAD = ("journey",)
 
 
+def content_digest(literal: dict) -> str:
+    """The sha256 (hex) of everything a battle of these tables could read — every
+    table less the journey's, each literal less where it was written, and the code —:
+    what a report records so that a reader (the catalog) can tell a report of other
+    content or other code from one of these."""
+    hasher = hashlib.sha256(code_digest())
+    for name in sorted(literal):
+        if name not in UNREAD:
+            diskcache.part(hasher, name.encode("utf-8"))
+            diskcache.part(hasher, _canonical(placeless(literal[name])))
+    return hasher.hexdigest()
+
+
 class Keys:
     """The series keys of one set of tables (their literal), with the parts that many
     series share computed once."""

@@ -569,6 +569,8 @@ class Lab:
     def report(self, enemies: list[_Entry], by_policy: dict, swapped=None) -> dict:
         """The report of finished phases (the schema is sim/report_html.py's); ``swapped``:
         the swap phase's (baseline, pages), when a reference page was named."""
+        from .cache import content_digest
+
         s = self.settings
         baseline, pages = by_policy[s.policy]
         return {
@@ -581,7 +583,7 @@ class Lab:
                          "precision": s.precision,
                          "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
-                         "confidence": 0.95},
+                         "confidence": 0.95, "content": content_digest(self.literal)},
             "baseline": {"battles": len(baseline.outcomes),
                          "win_rate": stats.rate_interval([o.won for o in baseline.outcomes],
                                                          baseline.weights).to_dict()},

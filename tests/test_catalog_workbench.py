@@ -271,14 +271,26 @@ def test_the_catalog_command_reads_the_report_beside_it(tmp_path):
     import subprocess
     import sys
 
+    from compiler.build import compile_content
+    from sim.cache import content_digest
     from sim.report_html import write_report
 
-    write_report(sample_report(), tmp_path / "sim")
+    report = sample_report()
+    report["settings"]["content"] = content_digest(compile_content(ROOT / "content").tables)
+    write_report(report, tmp_path / "sim")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
                    cwd=ROOT, env=env, check=True, capture_output=True)
     html = (tmp_path / "catalog" / "index.html").read_text(encoding="utf-8")
     assert 'class="r-delta"' in html and "模擬戦: 勝率" in html
+    # a report of other content (a page edited since): its figures are not shown as current
+    report["settings"]["content"] = "0" * 64
+    write_report(report, tmp_path / "sim")
+    subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    html = (tmp_path / "catalog" / "index.html").read_text(encoding="utf-8")
+    assert 'class="r-delta"' not in html and "模擬戦: 勝率" not in html
+    assert "いまのコンテンツより前に測ったものなので、その数字は出していない" in html
     (tmp_path / "sim" / "report.json").unlink()
     subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
                    cwd=ROOT, env=env, check=True, capture_output=True)

@@ -225,3 +225,18 @@ def test_an_edit_to_the_journey_replays_no_battle(literal):
     balance["balance"]["balance"]["max_hp"] += 10
     assert Keys(balance).series(("sakamichi",), "greedy", 60, None, ("haguruma",),
                                 ("won",)) != key
+
+
+def test_a_report_records_the_content_it_measured_and_only_what_battles_read_changes_it(literal):
+    """The catalog tells a report of other content by ``settings.content``: a number of a
+    page changes it, the lines a page was written on (a comment above it) do not."""
+    from sim.cache import content_digest
+
+    same = content_digest(literal)
+    moved = copy.deepcopy(literal)
+    page = moved["pages"]["pages"]["arubaito"]
+    page["source"] = {**page["source"], "line": page["source"]["line"] + 3}
+    assert content_digest(moved) == same
+    edited = copy.deepcopy(literal)
+    edited["pages"]["pages"]["arubaito"]["year"] += 1
+    assert content_digest(edited) != same
