@@ -156,7 +156,15 @@ class CommandGroup(click.Group):
     with the system's reason, never as a traceback (click itself answers a closed pipe)."""
 
     def main(self, args=None, *rest, **options):
-        """click's ``main``, with an OSError no command caught said as one line."""
+        """click's ``main``, with an OSError no command caught said as one line, and
+        output in an encoding that cannot write every character (cp932 on Windows, a
+        non-UTF-8 locale) written with the ones it cannot as "?" rather than stopped by
+        a traceback part-way."""
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.reconfigure(errors="replace")
+            except (AttributeError, ValueError):  # not a text stream of a file (a test's)
+                pass
         try:
             return super().main(args, *rest, **options)
         except OSError as exc:

@@ -228,6 +228,21 @@ def test_a_reader_gone_ends_a_run_unplayed_not_lost(tmp_path, args):
     assert b"Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("encoding", ["cp932", "latin-1"])
+def test_an_output_encoding_that_cannot_write_every_character_is_no_traceback(encoding):
+    """Windows writes redirected output in cp932, which has no — or ≥: a command writes
+    what it cannot as "?" and goes on, never stopping part-way with a traceback."""
+    import subprocess
+    import sys
+
+    for args in (["vocab", "歩"], ["battle", "--seed", "1", "--script", "/dev/null"]):
+        done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, capture_output=True,
+                              env={**os.environ, "PYTHONIOENCODING": encoding}, timeout=120)
+        assert b"Traceback" not in done.stderr, done.stderr.decode(encoding, "replace")
+        assert done.returncode in (0, 3), (args, done.returncode)
+        assert "歩".encode(encoding, "replace") in done.stdout
+
+
 def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     from commands.common import script_lines
 
