@@ -77,6 +77,8 @@ LEFT_OUT_HINTS = {
     "outside_folder": "フォルダの外は読みません。中のファイルをフォルダの中にコピーしてください"
                       "（中のファイルは検査されていません）",
     "special": "コンテンツは通常のファイルに書いてください" + _UNREAD,
+    "name": "ファイル名を付け直してください（別の OS で作った zip を展開したときなどに起きます）"
+            + _UNREAD,
     "unreadable": "読む権限があるかを確かめてください" + _UNREAD,
 }
 
@@ -86,6 +88,8 @@ def _left_out(candidate: Path, root: Path) -> tuple[str, str] | None:
     read, or None. A symlink inside the folder must not lead the run outside what was
     named; a FIFO or a device is never opened from a folder (only a file named as such
     is, without blocking)."""
+    if not_utf8_name(candidate):
+        return NOT_UTF8_NAME, "name"
     try:
         mode = candidate.stat().st_mode
     except OSError as exc:
@@ -100,14 +104,28 @@ def _left_out(candidate: Path, root: Path) -> tuple[str, str] | None:
     return None if special is None else (special, "special")
 
 
+NOT_UTF8_NAME = "ファイル名が UTF-8 ではありません"
+
+
+def not_utf8_name(path: Path) -> bool:
+    """Whether the name of ``path`` (or of a folder on its way) holds bytes that are not
+    UTF-8 (Python carries them as lone surrogates, which no text output can write)."""
+    return any("\udc80" <= ch <= "\udcff" for ch in str(path))
+
+
 def display_path(path: Path) -> str:
     """``path`` as messages show it: relative to the working directory, unless that would
-    climb out of it (``..``) or no relative path exists (another drive)."""
+    climb out of it (``..``) or no relative path exists (another drive); a byte of its
+    name that is not UTF-8 shown as U+FFFD (``not_utf8_name``)."""
     try:
         shown = os.path.relpath(path)
     except ValueError:
-        return str(path)
-    return str(path) if shown.startswith("..") else shown
+        shown = str(path)
+    if shown.startswith(".."):
+        shown = str(path)
+    if not_utf8_name(path):
+        shown = os.fsencode(shown).decode("utf-8", "replace")
+    return shown
 
 
 #: The bytes of each file read while ``recording`` (None: not recording).
@@ -143,6 +161,8 @@ def read(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
     """The file's text (see ``prepare``), or None with E004 (unreadable, not UTF-8, too
     large). Text with E004 (binary, over-long lines) is for showing, not parsing."""
     head = Span(shown, 1, 1, 1, 2)
+    if not_utf8_name(path):  # named as it is: never read, its text would carry the name
+        return None, [E004.at(head, NOT_UTF8_NAME, hint=LEFT_OUT_HINTS["name"])]
     try:
         data = _read_bytes(path)
     except disk.TooLarge:

@@ -243,6 +243,26 @@ def test_an_output_encoding_that_cannot_write_every_character_is_no_traceback(en
         assert "歩".encode(encoding, "replace") in done.stdout
 
 
+def test_a_content_file_named_in_another_encoding_is_e004_and_no_command_fails_on_it(
+        tmp_path, monkeypatch):
+    """A zip made on Japanese Windows names its files in cp932: such a name cannot be
+    written in any text (the catalog, the tables, a message), so the file is not read —
+    E004 — whether found in a folder or named."""
+    import shutil
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    named = os.fsdecode(b"content/pages/" + "追加ページ.page".encode("cp932"))
+    shutil.copy(ROOT / "content" / "pages" / "青年期.page", tmp_path / named)
+    monkeypatch.chdir(tmp_path)
+    for args in (["lint"], ["lint", named], ["catalog"], ["compile", "--format", "json"]):
+        result = invoke_cli(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "Traceback" not in result.output and result.exception is None or \
+            isinstance(result.exception, SystemExit), (args, result.output)
+        assert "ファイル名が UTF-8 ではありません" in result.output, (args, result.output)
+    assert not (tmp_path / "generated" / "catalog").exists()
+
+
 def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     from commands.common import script_lines
 
