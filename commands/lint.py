@@ -3,6 +3,7 @@ diagnostic code) and ``vocab`` (the words it is written in)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -37,6 +38,15 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
         print_diagnostics(result.diagnostics, result.sources, result.files)
         say_blocked(result)
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
+
+
+def _fence(path: Path, content: Path) -> Path:
+    """The folder ``fmt`` may write ``path`` inside: the content folder for a file named
+    in it (a linked folder there must not lead a rewrite out of it, as lint and fmt of
+    the whole folder refuse to read it), else the file's own folder (a file named
+    elsewhere was named as itself)."""
+    here, folder = os.path.abspath(path), os.path.abspath(content)
+    return content if here.startswith(folder + os.sep) else path.parent
 
 
 @click.command("fmt")
@@ -98,8 +108,10 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
                 continue
             changed.append(shown)
             if not check:
-                # Only the file itself, replaced whole; never a link, a device or a FIFO.
-                disk.write(path, formatted, inside=path.parent, replace=True)
+                # Only the file itself, replaced whole; never a link, a device or a FIFO,
+                # nor a file of the content folder that a linked folder leads out of it.
+                disk.write(path, formatted, inside=_fence(path, content or DEFAULT_CONTENT),
+                           replace=True)
         except (OSError, UnicodeDecodeError) as exc:
             why = disk.reason(exc) if isinstance(exc, OSError) else "UTF-8 ではなくなりました"
             click.echo(f"{shown}: 書き換えられません: {why}", err=True)

@@ -345,6 +345,27 @@ def test_fmt_refuses_a_symlinked_file_and_leaves_its_target(tmp_path, monkeypatc
     assert (folder / "t.page").is_symlink()
 
 
+def test_fmt_never_rewrites_through_a_linked_folder_that_leads_out_of_the_content(
+        tmp_path, monkeypatch):
+    """A folder of content/ that links outside it is not read by lint or fmt of the
+    whole folder; naming it (or a file in it) does not let fmt write out there either.
+    A file named outside the content folder is its own: it is formatted."""
+    content = tmp_path / "project" / "content"
+    (content / "pages").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "t.page").write_text(MESSY, encoding="utf-8")
+    (content / "pages" / "linked").symlink_to(outside)
+    monkeypatch.chdir(tmp_path / "project")
+    for named in ("content/pages/linked", "content/pages/linked/t.page"):
+        result = fmt(named, "--content", "content")
+        assert result.exit_code == 1, result.output
+        assert "書き換えられません" in result.output and "の外には書きません" in result.output
+        assert (outside / "t.page").read_text(encoding="utf-8") == MESSY
+    result = fmt(str(outside / "t.page"), "--content", "content")
+    assert result.exit_code == 0 and (outside / "t.page").read_text(encoding="utf-8") != MESSY
+
+
 def test_fmt_of_a_fifo_is_refused_at_once(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     os.mkfifo(tmp_path / "t.page")
