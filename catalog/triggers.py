@@ -183,9 +183,10 @@ def picture(graph: trig.TriggerGraph, names: dict | None = None) -> str:
     """The whole trigger graph as an inline SVG element (same bytes every build); the
     labels of pages and enemies (their names, ``picture_graph``) link to their cards in
     index.html. Empty when nothing in the content triggers anything."""
-    import matplotlib.pyplot as plt
+    from sim.render_html import matplotlib_ready, plotting, svg_element
 
-    from sim.render_html import plotting, svg_element
+    matplotlib_ready()
+    import matplotlib.pyplot as plt
 
     shown = picture_graph(graph, names)
     if not shown:

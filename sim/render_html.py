@@ -129,13 +129,53 @@ def svg_element(fig, prefix: str) -> str:
     return tag.sub(rename, text).rstrip("\n")
 
 
+def _config_folder() -> str:
+    """Where matplotlib keeps its font list: under jibunki's own cache folder when there
+    is a usable one, else a private temporary folder removed at exit. matplotlib's own
+    choice would make ~/.config and ~/.cache under a HOME that does not exist (a mistyped
+    HOME must leave no folders behind, dsl/diskcache.py), make a relative
+    XDG_CACHE_HOME inside the working folder, and warn in English when HOME is read-only."""
+    import os
+
+    from dsl import diskcache
+
+    fd = diskcache.open_folder()
+    if fd is not None:
+        os.close(fd)
+        folder = diskcache.cache_folder() / "matplotlib"
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            return str(folder)
+        except OSError:
+            pass
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="jibunki-matplotlib-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def matplotlib_ready():
+    """matplotlib, imported once with its configuration folder set (``_config_folder``,
+    unless the user set MPLCONFIGDIR) and drawing off-screen."""
+    import os
+    import sys
+
+    if "matplotlib" not in sys.modules and not os.environ.get("MPLCONFIGDIR"):
+        os.environ["MPLCONFIGDIR"] = _config_folder()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    return matplotlib
+
+
 @contextlib.contextmanager
 def plotting(salt: str):
     """Where a page's plots are drawn: matplotlib off-screen, with RC (``salt``: the SVG
     hash salt, one per lab) and no font warnings."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    matplotlib = matplotlib_ready()
     with matplotlib.rc_context({**RC, "svg.hashsalt": salt}), _quiet_fonts():
         yield
 

@@ -263,6 +263,29 @@ def test_a_content_file_named_in_another_encoding_is_e004_and_no_command_fails_o
     assert not (tmp_path / "generated" / "catalog").exists()
 
 
+def test_drawing_leaves_no_folder_under_a_mistyped_home_nor_a_relative_cache_home(tmp_path):
+    """matplotlib, left to itself, makes ~/.config and ~/.cache under a HOME that does
+    not exist (after which jibunki's own cache would land there), a relative
+    XDG_CACHE_HOME's folder inside the working folder, and warns in English."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XDG_CACHE_HOME", "MPLCONFIGDIR", "JIBUNKI_NO_CACHE")}
+    for name, extra in (("mistyped", {"HOME": str(tmp_path / "typo" / "me")}),
+                        ("relative", {"HOME": str(tmp_path / "typo" / "me"),
+                                      "XDG_CACHE_HOME": "rel/cache"})):
+        work = tmp_path / name
+        work.mkdir()
+        done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "catalog", "--content",
+                               str(ROOT / "content"), "--out", "cat"], cwd=work,
+                              env={**env, **extra}, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert "matplotlib" not in done.stderr.lower(), done.stderr
+        assert not (tmp_path / "typo").exists()
+        assert sorted(p.name for p in work.iterdir()) == ["cat"]
+
+
 def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     from commands.common import script_lines
 
