@@ -429,9 +429,9 @@ def render_vocabulary(tables, views: list[dict] | None = None) -> str:
 def write(tables, out: Path, examples: dict[str, list] | None = None,
           sim_report: Path | None = None, lab_report: dict | None = None,
           printed: dict[str, str] | None = None, lab_stale: bool = False) -> Path:
-    """Render into ``out`` (created if needed); returns the index path. Each file is
-    replaced whole (contract.disk.write: a link, a device or a FIFO in its place is
-    refused, never written through).
+    """Render into ``out`` (created if needed); returns the index path. The files are
+    replaced as one set (contract.disk.write_set: a link, a device or a FIFO in any
+    file's place is refused, never written through).
     ``sim_report``: the ``index.html`` of a ``jibunki sim --html`` report (usually
     ``generated/sim/index.html``); each page it has links to its row, when it exists now.
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
@@ -441,18 +441,17 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     disk.make_folder(out)
     views = _page_views(tables)  # each page phrased once, for both documents
     graph = triggers.graph_of(tables)  # built once, for the cards and the picture
-    # the vocabulary page first: the index never links to a page not written yet
-    disk.write(out / "vocabulary.html", render_vocabulary(tables, views), inside=out,
-               replace=True)
-    disk.write(out / TRIGGERS, render_triggers(graph, tables), inside=out, replace=True)
     shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed,
                     graph, lab_stale)
-    # the pool table's CSV before the index too: its 「CSVで保存」 links to it
-    disk.write(out / POOL_CSV, pool_csv.document(shown["csv"]["header"],
-                                                 list(shown["csv"]["rows"].values())),
-               inside=out, replace=True)
     index = out / "index.html"
-    disk.write(index, _document(shown), inside=out, replace=True)
+    # One set, renamed in this order once every file is written: the index last, so it
+    # never links to a vocabulary, a picture or a CSV (its 「CSVで保存」) not there yet.
+    disk.write_set(out, {
+        "vocabulary.html": render_vocabulary(tables, views),
+        TRIGGERS: render_triggers(graph, tables),
+        POOL_CSV: pool_csv.document(shown["csv"]["header"], list(shown["csv"]["rows"].values())),
+        index.name: _document(shown),
+    }, inside=out)
     return index
 
 

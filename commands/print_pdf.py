@@ -286,16 +286,21 @@ class _Print:
             click.echo("PDF を書きませんでした。", err=True)
             sys.exit(EXIT_CONTENT)
         _say_unknown(cards, unknown, compiled, self.content)
+        record = manifest.build(cards, date=self.date, content_hash=version,
+                                pages=face_pages(len(cards), options))
         try:
-            disk.write(out, pdf, inside=out.parent, replace=True)
+            if previous.ours:  # the PDF and its manifest as one set: never one without the other
+                disk.write_set(out.parent, {out.name: pdf, kept.name: manifest.dumps(record)},
+                               inside=out.parent)
+            else:
+                disk.write(out, pdf, inside=out.parent, replace=True)
         except OSError as exc:
             raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
-        try:
-            manifest.write_manifest(kept, manifest.build(
-                cards, date=self.date, content_hash=version,
-                pages=face_pages(len(cards), options)), inside=out.parent, previous=previous)
-        except manifest.ManifestError as exc:
-            raise click.ClickException(f"印刷用 PDF {out} は書きましたが、{exc}。") from None
+        if not previous.ours:  # a file of another's in the manifest's place: left alone
+            try:
+                manifest.write_manifest(kept, record, inside=out.parent, previous=previous)
+            except manifest.ManifestError as exc:
+                raise click.ClickException(f"印刷用 PDF {out} は書きましたが、{exc}。") from None
         sheets = sheet_count(len(cards), options)
         click.echo(f"印刷用 PDF: {out}")
         click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {sheets} ページ"

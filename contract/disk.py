@@ -269,6 +269,58 @@ def write(path, data: str | bytes, *, inside, replace: bool) -> None:
             raise _error(path, exc) from None
 
 
+def write_set(folder, files: dict, *, inside) -> None:
+    """Write ``files`` (name → text or bytes) into the folder ``folder`` as ``write``
+    does with ``replace``, as one set: every file is first written to its temporary — a
+    full disk then leaves every old file as it was — and then all are renamed in place,
+    in the order given, with the terminating signals held, so that Ctrl-C takes effect
+    after the last (a reader never finds a new index beside the old pages it links to).
+    ``folder`` must lie in ``inside``. Errors are DiskError."""
+    folder = Path(folder)
+    try:
+        real = folder.resolve(strict=True)
+        root = Path(inside).resolve()
+    except OSError as exc:
+        raise _error(folder, exc) from None
+    if not real.is_relative_to(root):
+        raise DiskError(folder, f"{root} の外には書きません", errno.EACCES)
+    with _opened(real, folder) as at:
+        staged: list[tuple[str, str]] = []
+        name = ""
+        try:
+            for name, data in files.items():
+                target = name if at is not None else str(real / name)
+                info = check_target(target, dir_fd=at)
+                with signals_held():  # the temporary is noted before a signal can leave it
+                    fd, temp = _temp(target, at)
+                    staged.append((target, temp))
+                with os.fdopen(fd, "wb") as handle:
+                    if info is not None and hasattr(os, "fchmod"):  # keeps its mode
+                        os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+                    handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            with signals_held():
+                for target, temp in staged:
+                    name = os.path.basename(target)
+                    os.replace(temp, target, src_dir_fd=at, dst_dir_fd=at)
+            if at is not None:
+                try:
+                    os.fsync(at)  # the renames reach the disk too
+                except OSError:
+                    pass
+        except DiskError as exc:
+            raise type(exc)(folder / name, exc.strerror, exc.errno) from None
+        except OSError as exc:
+            raise _error(folder / name, exc) from None
+        finally:
+            for _, temp in staged:  # renamed ones are gone; the rest never stay
+                try:
+                    os.unlink(temp, dir_fd=at)
+                except FileNotFoundError:
+                    pass
+
+
 @contextmanager
 def _opened(folder: Path, path: Path):
     """A descriptor of ``folder`` (names are then relative to it), or None without *at

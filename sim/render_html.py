@@ -245,13 +245,12 @@ def render_page(template: str, templates: Path | None, plots: dict, **context) -
 
 
 def write_page(out_dir: Path, text: str, beside: dict[str, str] | None = None) -> Path:
-    """Write ``text`` as ``out_dir/index.html``, after the files ``beside`` it (name →
-    text; ``out_dir`` created if needed; each file replaced whole by contract.disk.write,
-    which refuses a link, a device or a FIFO in its place), and return the page's path."""
+    """Write ``text`` as ``out_dir/index.html`` and the files ``beside`` it (name →
+    text; ``out_dir`` created if needed) as one set — contract.disk.write_set, which
+    refuses a link, a device or a FIFO in any file's place — and return the page's path."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, content in (beside or {}).items():
-        disk.write(out_dir / name, content, inside=out_dir, replace=True)
     index = out_dir / "index.html"
-    disk.write(index, text, inside=out_dir, replace=True)
+    # one set (contract.disk.write_set): never a new report.json beside an old page
+    disk.write_set(out_dir, {**(beside or {}), index.name: text}, inside=out_dir)
     return index

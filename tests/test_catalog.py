@@ -308,13 +308,24 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
     assert index.stat().st_mode & 0o777 == 0o666 & ~umask  # an ordinary file of the user
     assert vocabulary.stat().st_mode & 0o777 == 0o666 & ~umask
 
-    def full_disk(fd):
-        raise OSError(28, "No space left on device")
+    # the same files, not others with the same bytes (the vocabulary page does not change)
+    files = {p.name: p.stat().st_ino for p in out.iterdir()}
+    for fails_at in (1, 3):  # the first file, or the third once two are written
+        calls = []
+        real = os.fsync
 
-    monkeypatch.setattr(render_module.os, "fsync", full_disk)
-    with pytest.raises(OSError):
-        render_module.write(tables, out, {"tabidachi": []})
-    assert index.read_bytes() == before and vocabulary.read_bytes() == words
+        def full_disk(fd):
+            calls.append(fd)
+            if len(calls) >= fails_at:
+                raise OSError(28, "No space left on device")
+            return real(fd)
+
+        monkeypatch.setattr(render_module.os, "fsync", full_disk)
+        with pytest.raises(OSError):
+            render_module.write(tables, out, {"tabidachi": []})
+        monkeypatch.undo()
+        assert index.read_bytes() == before and vocabulary.read_bytes() == words
+        assert {p.name: p.stat().st_ino for p in out.iterdir()} == files, fails_at
     assert sorted(p.name for p in out.iterdir()) == ["index.html", "pool.csv", "triggers.html",
                                                    "vocabulary.html"]
 

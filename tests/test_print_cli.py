@@ -241,3 +241,32 @@ def test_a_journey_card_s_character_no_font_has_is_W011_at_its_journey_item(tmp_
     assert (f"{draft}:{line}:{col}: 警告[W011]: 札「浜辺」（location/浜辺）の「{NO_FONT}」"
             "（U+F0000）") in result.output
     assert f"{line} |   文 「潮の" in result.output
+
+
+def test_a_full_disk_at_the_manifest_leaves_the_last_print_and_its_manifest_together(
+        tmp_path, monkeypatch):
+    """The PDF and its manifest are one set: the manifest says what the next print marks
+    as changed, so a new PDF beside the old manifest would mark the wrong cards."""
+    import os
+
+    from contract import disk
+
+    content = small_content(tmp_path)
+    out = tmp_path / "print" / "自分紀.pdf"
+    assert invoke_cli("print", "--content", str(content), "--out", str(out)).exit_code == 0
+    files = {p.name: p.stat().st_ino for p in out.parent.iterdir()}
+    calls = []
+    real = os.fsync
+
+    def full_disk(fd):
+        calls.append(fd)
+        if len(calls) >= 2:  # the PDF staged, then the manifest
+            raise OSError(28, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(disk.os, "fsync", full_disk)
+    result = invoke_cli("print", "--content", str(content), "--out", str(out),
+                        "--date", "2030-01-01")
+    monkeypatch.undo()
+    assert result.exit_code == 1 and "ディスクがいっぱいです" in result.output, result.output
+    assert {p.name: p.stat().st_ino for p in out.parent.iterdir()} == files

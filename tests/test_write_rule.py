@@ -308,6 +308,49 @@ def test_a_neighbour_is_read_or_rendered_only_in_the_default_layout(tmp_path):
     assert neighbour(tmp_path / "labrun", "sim", "catalog") is None
 
 
+def test_a_set_whose_third_file_meets_a_full_disk_leaves_every_old_file(tmp_path,
+                                                                          monkeypatch):
+    """The catalog's, the lab report's files are a set (disk.write_set): a full disk at
+    any file leaves the old set whole — not a new vocabulary beside an old index — and no
+    temporary."""
+    out = tmp_path / "set"
+    out.mkdir()
+    old = {"a.html": "old a", "b.csv": "old b", "index.html": "old index"}
+    disk.write_set(out, old, inside=out)
+    real, writes = os.fsync, []
+
+    def full_at_the_third(fd):
+        writes.append(fd)
+        if len(writes) == 3:
+            raise OSError(28, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(disk.os, "fsync", full_at_the_third)
+    with pytest.raises(disk.DiskError, match="ディスクがいっぱいです"):
+        disk.write_set(out, {name: "new" for name in old}, inside=out)
+    assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == old
+
+
+def test_a_signal_during_a_sets_renames_takes_effect_after_the_last(tmp_path, monkeypatch):
+    import signal
+
+    out = tmp_path / "set"
+    out.mkdir()
+    names = ["a.html", "b.csv", "index.html"]
+    disk.write_set(out, {name: "old" for name in names}, inside=out)
+    real = os.replace
+
+    def interrupted(*args, **kwargs):  # Ctrl-C as the first file is renamed
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(disk.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        disk.write_set(out, {name: "new" for name in names}, inside=out)
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    assert all((out / name).read_text(encoding="utf-8") == "new" for name in names)
+
+
 # -------------------------------------------------------------------- fmt
 
 MESSY = ("ページ  tameshi \"t\" {\n銘 0\n  未来面 白紙\n  過去面 白紙\n"
