@@ -333,6 +333,7 @@ def test_a_set_whose_third_file_meets_a_full_disk_leaves_every_old_file(tmp_path
 
 def test_a_signal_during_a_sets_renames_takes_effect_after_the_last(tmp_path, monkeypatch):
     import signal
+    import threading
 
     out = tmp_path / "set"
     out.mkdir()
@@ -341,7 +342,9 @@ def test_a_signal_during_a_sets_renames_takes_effect_after_the_last(tmp_path, mo
     real = os.replace
 
     def interrupted(*args, **kwargs):  # Ctrl-C as the first file is renamed
-        os.kill(os.getpid(), signal.SIGINT)
+        # to this thread (the one that holds the signals): under xdist another thread of
+        # the worker would take a signal sent to the process
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(disk.os, "replace", interrupted)
