@@ -308,9 +308,8 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
     """The report with plots; a catalog beside it (generated/catalog for generated/sim) is
     rendered again so that its pages link to their rows."""
     from catalog.render import example_views, write
-    from sim.report_html import write_report
-
     from commands.outputs import neighbour
+    from sim.report_html import write_report
 
     catalog = neighbour(out, "sim", "catalog")  # only beside it in the default layout
     try:

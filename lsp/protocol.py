@@ -368,6 +368,11 @@ class JibunkiProtocol(LanguageServerProtocol):
         finally:
             self._shutdown = shut_down or self.shut_down
 
+    def current_request(self):
+        """The future pygls answers the request being handled with (None: none): a
+        handler that runs work of its own (a lab run) hangs its cancellation on it."""
+        return self._request_futures.get(self.msg_id)
+
     def _send_handler_result(self, future, *, msg_id) -> None:
         """pygls's answer to a request, but a ``Refusal`` is answered as one (pygls calls
         every other exception an internal error)."""

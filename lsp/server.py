@@ -195,7 +195,7 @@ class JibunkiServer(LanguageServer):
         which would leave the run going. ``cancelled`` runs at once, not when the task
         has unwound (its process ended), so a request read in between sees the run
         cancelled."""
-        request = self.protocol._request_futures.get(self.protocol.msg_id)
+        request = self.protocol.current_request()
 
         def done(future) -> None:
             if future.cancelled():
@@ -231,6 +231,7 @@ class JibunkiServer(LanguageServer):
         else:
             self.lab_runs.last[key] = lab_lens.Run("running", digest)
             self.refresh_lenses()
+
             def cancelled() -> None:  # by the editor: the verdict it had before, or none
                 if last is None:
                     self.lab_runs.last.pop(key, None)
@@ -603,14 +604,14 @@ def make_server() -> JibunkiServer:
         folder, _, result, line, _, col = found
         if folder.unsettled:  # their text is unknown: an edit there could land anywhere
             raise Refusal(f"{'、'.join(sorted(Path(p).name for p in folder.unsettled))} "
-                             "が読むたびに変わっています。書き終わってから、もう一度名前を変えてください")
+                          "が読むたびに変わっています。書き終わってから、もう一度名前を変えてください")
         latest = folder.latest or result
         spans = features.references(line, col, latest, include_declaration=True)
         if not spans:
             return None
         if not features.is_id(params.new_name):
             raise Refusal(f"「{params.new_name}」には変えられません（id の形ではありません。"
-                          "id は文字か _ で始まり、空白や記号を含みません）")
+                          "id は文字か _ で始まり、空白を含みません。記号は _ ・ （ ） だけが使えます）")
         if features.is_defined(params.new_name, latest):
             raise Refusal(f"「{params.new_name}」には変えられません（その id はもう使われています）")
         changes: dict[str, list[types.TextEdit]] = {}

@@ -23,6 +23,7 @@ from compiler.lint import check_text
 from compiler.read import CONTENT_SUFFIXES
 from conftest import LSP_SERVER, ROOT, invoke_cli
 from lsp.folder import Folder, Folders, content_root, interface
+from lsp.protocol import Refusal
 from scenario.stage import examples_of
 from test_lsp import _open, _replace, _start, _where
 
@@ -311,7 +312,7 @@ def test_a_rename_is_refused_while_a_file_it_would_edit_keeps_changing(content, 
     stamp, ticks = lsp.folder._stamp, iter(range(10**6))
     monkeypatch.setattr(lsp.folder, "_stamp", lambda path: (
         (*stamp(path), next(ticks)) if path.name == "壮年期.page" else stamp(path)))
-    with pytest.raises(ValueError, match="壮年期.page が読むたびに変わっています"):
+    with pytest.raises(Refusal, match="壮年期.page が読むたびに変わっています"):
         rename()
 
 
@@ -329,7 +330,7 @@ def test_a_rename_is_refused_when_a_file_changed_while_its_edits_were_computed(
         return found
 
     monkeypatch.setattr(lsp.features, "references", meanwhile)
-    with pytest.raises(ValueError, match="名前を変えている間に"):
+    with pytest.raises(Refusal, match="名前を変えている間に"):
         rename()
 
 
