@@ -66,6 +66,22 @@ def history(kind: str):
         return InMemoryHistory()
 
 
+def _no_mouse():
+    """Key bindings that take every mouse report as nothing: the prompts use no mouse, and
+    prompt_toolkit's own reader of one fails with an English traceback on a colour code
+    typed or pasted without bracketed paste (``ESC [ 31 m`` reads as a mouse report)."""
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.Vt100MouseEvent)
+    def _ignored(event) -> None:
+        pass
+
+    return bindings
+
+
 class Keyboard:
     """A prompt at a terminal: prompt_toolkit's line editor with ``kind``'s history and Tab
     completion of ``candidates(bound, text)`` for what ``bind`` was given (nothing before)."""
@@ -87,8 +103,8 @@ class Keyboard:
 
         self.bound = None
         self.prompt = PromptSession(history=history(kind), completer=_Words(),
-                                    complete_while_typing=False)
-        self.question = PromptSession()
+                                    complete_while_typing=False, key_bindings=_no_mouse())
+        self.question = PromptSession(key_bindings=_no_mouse())
 
     def bind(self, bound) -> None:
         """What completion reads from now on (the battle's session, the journey's state)."""

@@ -254,3 +254,34 @@ def test_a_history_file_that_is_a_link_is_not_followed(cache, tmp_path):
     (cache / "journey_history").symlink_to(tmp_path / "elsewhere")
     assert isinstance(history("journey"), InMemoryHistory)
     assert not (tmp_path / "elsewhere").exists()
+
+
+SCRIPT = """
+import sys
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from terminal.prompt import Keyboard
+with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+    keyboard = Keyboard("battle", lambda bound, text: [])
+    keys.send_text("\\x1b[31mRED\\x1b[0m play 1\\r")
+    print(repr(keyboard.read()))
+    keys.send_text("\\x1b[1my\\r")
+    print(repr(keyboard.ask("? ")))
+"""
+
+
+def test_a_colour_code_typed_or_pasted_at_the_prompt_is_no_traceback(tmp_path):
+    """``ESC [ 31 m`` (a coloured line pasted without bracketed paste) reads as a mouse
+    report, whose reader in prompt_toolkit failed with an English traceback: the prompts
+    use no mouse and take it as nothing."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60,
+                          env={**os.environ, "JIBUNKI_NO_CACHE": "1", "PYTHONPATH": str(ROOT)})
+    assert done.stdout.split("\n")[:2] == ["'RED play 1'", "'y'"], done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
