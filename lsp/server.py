@@ -495,13 +495,18 @@ def make_server() -> JibunkiServer:
     def formatting(ls: JibunkiServer,
                    params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         """jibunki fmt's layout of the document (dsl.formatter), as one edit of the whole
-        text; nothing for a document with errors (the formatter leaves it alone) or too
-        large to format (the formatter refuses what lint refuses by size), nor for a URI
-        that is not an open document (a device, a file never opened: nothing is read)."""
+        text; nothing for a document with errors — any error its check reports, as
+        ``jibunki fmt`` leaves such a file alone — or too large to format (the formatter
+        refuses what lint refuses by size), nor for a URI that is not an open document (a
+        device, a file never opened: nothing is read)."""
         from dsl.formatter import FormatterBug, format_text
 
         if not ls.is_open(params.text_document.uri):
             return None
+        found = ls.at(params.text_document.uri, types.Position(0, 0))  # checked as it is now
+        if found is not None and any(d.is_error and d.span.path == found[1]
+                                     for d in found[2].diagnostics):
+            return []
         document = ls.workspace.get_text_document(params.text_document.uri)
         try:
             formatted = format_text(document.source, _path(params.text_document.uri))

@@ -332,6 +332,13 @@ async def test_formatting_gives_jibunki_fmt_layout_and_nothing_for_a_formatted_f
     (edit,) = edits
     assert edit.new_text == format_text(messy).text == path.read_text(encoding="utf-8")
     assert edit.range.start == types.Position(0, 0)
+    # a lint error (銘 out of range): left alone, as `jibunki fmt` leaves the file
+    wrong = messy.replace("銘 ", "銘 333 #", 1)
+    assert "銘 333 #" in wrong
+    await _replace(client, uri, 3, wrong)
+    assert any(d.code == "E030" for d in client.diagnostics[uri])
+    assert not await client.text_document_formatting_async(types.DocumentFormattingParams(
+        types.TextDocumentIdentifier(uri), options))
 
 
 async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: LanguageClient, content):
