@@ -137,7 +137,7 @@ class Session:
     def run(self, line: str) -> Outcome:
         """Carry out one command line."""
         try:
-            words = shlex.split(line, comments=True)
+            words = _split(line)
         except ValueError as exc:
             why = QUOTING.get(str(exc), "引用符か \\ の使い方が違います")
             return Outcome(refused=f"コマンドを読めません: {why}", show=False)
@@ -366,6 +366,16 @@ class Session:
     def cmd_quit(self, args):
         """quit: end the session."""
         return Outcome(quit=True, show=False)
+
+
+def _split(line: str) -> list[str]:
+    """The words of a command line as ``shlex.split`` (comments too) reads them, split at
+    the ideographic space as well: a Japanese IME types 「出す　５」 (quoted, a space of
+    either kind stays in the word)."""
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace += "\u3000"
+    lexer.whitespace_split = True
+    return list(lexer)
 
 
 def _unread(why: str) -> Outcome:

@@ -240,3 +240,12 @@ def test_an_unknown_command_stops_a_script_with_a_did_you_mean():
     assert "× 「plya」というコマンドはありません（help で一覧）。もしかして「play」？" in result.output
     assert "スクリプトをここで止めました（知らないコマンドなので）" in result.output
     assert "> play 1" not in result.output
+
+
+def test_an_ideographic_space_after_a_command_separates_its_words():
+    """A Japanese IME types 「出す　１」: the command and its number, not an unknown command."""
+    typed = battle("出す　１\n").output
+    plain = battle("出す 1\n").output
+    assert "というコマンドはありません" not in typed
+    assert typed.split("── まとめ ──")[1] == plain.split("── まとめ ──")[1]
+    assert "をプレイ" in typed
