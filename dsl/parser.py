@@ -41,7 +41,7 @@ MAX_OPERATORS = 100
 MAX_ERRORS_PER_FILE = 50
 
 _ITEM_START = re.compile(
-    r"^[ \t\u3000]*(?:%s)(?=[\s\"「])" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)
+    r"^[ \t\u3000]*(?:%s)(?=[\s\"「]|\Z)" % "|".join(map(re.escape, _TOP_LEVEL_WORDS)), re.M)
 #: Strings and comments (skipped) and braces (counted) — see _item_starts.
 _BRACE_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|「[^」\n]*」|#[^\n]*|[{}]')
 
@@ -308,7 +308,7 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 work, lines = _blank_range(work, work.rfind("\n", 0, brace) + 1, block_end)
             elif unclosed is not None:
                 start, end = unclosed
-                _add(diags, _unclosed(work, start, path))
+                _add(diags, _unclosed(work, start, end, path))
                 work, lines = _blank_range(work, start, end)
             elif _in_header(work, exc, pos):
                 # "ページ a" without its "{": the lines after it are not worth reading one
@@ -597,11 +597,18 @@ def _found(token) -> str:
     return f"「{str(token)[:40]}」"
 
 
-def _unclosed(text: str, start: int, path: str) -> Diagnostic:
+def _unclosed(text: str, start: int, end: int, path: str) -> Diagnostic:
+    """E003 at the header of the item ``text[start:end]`` that does not close: one that
+    never opens its "{" (a header being typed, ``ページ te``) is told to write that one."""
     line, col = _line_col(text, start)
     line_end = text.find("\n", start)
     width = (line_end if line_end >= 0 else len(text)) - start
-    return E003.at(Span(path, line, col, line, col + max(1, width)), "この定義が閉じていません（対応する } か ] がありません）", hint="この定義の最後に } を書いてください。途中の { と } の数も確かめてください")
+    span = Span(path, line, col, line, col + max(1, width))
+    if "{" not in _STRING.sub("", text[start:end]):
+        keyword = text[start:start + width].split()[0]
+        return E003.at(span, "この定義に { がありません",
+                       hint=f'見出しの後に {{ を書き、定義の最後を }} で閉じます（例: {keyword} id "名前" {{ … }}）')
+    return E003.at(span, "この定義が閉じていません（対応する } か ] がありません）", hint="この定義の最後に } を書いてください。途中の { と } の数も確かめてください")
 
 
 def _unclosed_brace(text: str) -> tuple[int, int, int | None] | None:

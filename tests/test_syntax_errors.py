@@ -257,3 +257,16 @@ def test_a_field_without_its_value_names_the_field(field):
     text = text.replace("  銘 3\n  FIELD", f"  {field}") if field == "銘" else text.replace("FIELD", field)
     (diag,), _ = diagnostics(text)
     assert diag.code == "E001" and diag.hint == f"「{field}」の値が足りません。{field} の後に書きます"
+
+
+GOOD_PAGE = 'ページ sumi "済み" {\n  銘 30\n  未来面 { 敵HP -= 2 }\n  過去面 { 通貨 += 1 }\n}\n'
+
+
+@pytest.mark.parametrize("tail", ["ページ", "ページ te", "ページ te\n", "敵 zz"])
+def test_a_header_being_typed_at_the_end_is_told_its_brace_and_not_the_item_above(tail):
+    """Typing a new item at the end of a file (the editor's buffer has no line end yet):
+    the E003 is at the new header — the closed page above it is fine — and asks for the
+    "{" it lacks, in its own keyword's words."""
+    d, _ = only(GOOD_PAGE + "\n" + tail, "E003", 7, 1)
+    assert d.message == "この定義に { がありません"
+    assert f'（例: {tail.split()[0]} id "名前" {{ … }}）' in d.hint
