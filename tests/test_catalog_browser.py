@@ -82,3 +82,20 @@ def test_japanese_renders_with_a_cjk_font(page):
       return draw('自') === draw('紀');
     }""")
     assert same is False
+
+
+@pytest.mark.parametrize("width", [375, 768, 1200])
+def test_a_card_followed_by_its_anchor_is_not_under_the_sticky_header(page, width):
+    """The header wraps to 120–170 px at tablet and phone widths: the card a link leads to
+    starts below it, its title readable (a fixed 90 px margin hid it)."""
+    last = sorted(load().pages.values(), key=lambda p: (p.year, p.id))[-8].id
+    page.set_viewport_size({"width": width, "height": 800})
+    try:
+        page.goto(page.url.split("#")[0] + f"#page-{last}")
+        page.wait_for_timeout(200)
+        header = page.locator("header").bounding_box()
+        title = page.locator(f"#page-{last} h3").bounding_box()
+        assert header is not None and title is not None
+        assert title["y"] >= header["y"] + header["height"], (width, header, title)
+    finally:
+        page.set_viewport_size({"width": 1200, "height": 900})
