@@ -39,7 +39,8 @@ def _in_hand(battle, action):
     for uid in battle.state.zones["hand"]:
         if battle.state.pages[uid].page == action.uid:
             return replace(action, uid=uid)
-    raise Unnamed(f"{W.region.hand}に「{action.uid}」がありません")
+    hand = "、".join(battle.state.pages[uid].page for uid in battle.state.zones["hand"])
+    raise Unnamed(f"{W.region.hand}に「{action.uid}」がありません（{W.region.hand}: {hand or 'なし'}）")
 
 
 def _chosen(battle, action: Choose) -> Choose:

@@ -320,5 +320,15 @@ def run_diagnostics(results) -> list[Diagnostic]:
 
             end = failure.end_col or failure.col + 1
             span = Span(result.path, failure.line, failure.col, failure.line, end)
-            found.append(E044.at(span, f"例「{result.name}」が失敗しました: {failure.message}", hint="ページの作用か、例の期待値を直してください"))
+            hint = FAILURE_HINTS["expect" if failure.expected is not None else "step"]
+            found.append(E044.at(span, f"例「{result.name}」が失敗しました: {failure.message}", hint=hint))
     return found
+
+
+#: What to look at for a failed example, by what failed: a 確認 that did not hold (the
+#: page's 作用 or the value written), or a step the battle could not take (the example's
+#: own steps or its 開始 — a page not in the hand, a refused play, a choice not asked).
+FAILURE_HINTS = {
+    "expect": "ページの作用か、例の期待値を直してください",
+    "step": f"例の手順か 開始 の値（{W.region.hand}など）を見直してください。ページの作用のせいなら作用を直してください",
+}

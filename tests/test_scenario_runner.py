@@ -37,6 +37,19 @@ def test_a_failing_expectation_is_reported_at_its_place_with_both_numbers():
     assert "期待 敵HP == 40" in diag.message and "敵HP = 45" in diag.message
 
 
+def test_a_step_the_battle_cannot_take_points_at_the_example_and_lists_the_hand():
+    """A mistake in the example itself (a page it never put in the hand) is told so: the
+    hand as it was, and a hint at the example's steps and 開始 — a failed 確認 keeps
+    the hint at the page's 作用 or the expected value."""
+    result = run('例 "打つ" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す q\n}\n')
+    (diag,) = result.diagnostics
+    assert (diag.code, diag.span.line) == ("E044", 11)
+    assert "手札に「q」がありません（手札: p）" in diag.message
+    assert diag.hint.startswith("例の手順か 開始 の値（手札など）を見直してください")
+    failed = run('例 "打つ" {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 敵HP == 40\n}\n')
+    assert failed.diagnostics[0].hint == "ページの作用か、例の期待値を直してください"
+
+
 def test_expected_refusal_must_happen_and_match_its_reason():
     ok = run('例 {\n 敵 e\n 開始 刻 20, 歩 3, 手札 [p]\n 出す p 拒否 "歩が足りない"\n}\n')
     assert ok.diagnostics == []
