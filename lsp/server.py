@@ -431,7 +431,12 @@ def make_server() -> JibunkiServer:
         if found is None:
             return None
         folder, path, result, line, row, col = found
-        said = triggers.markdown(folder.trigger_graph(), triggers.written_in(result, path), row)
+        # A line with an error is not what the graph was built from (that is the last
+        # version without one): what it sets off is not said rather than said wrong.
+        broken = any(d.is_error and d.span.path == path and d.span.line - 1 <= row
+                     <= d.span.end_line - 1 for d in result.diagnostics)
+        said = None if broken else \
+            triggers.markdown(folder.trigger_graph(), triggers.written_in(result, path), row)
         text = features.hover(line, row, col, folder.latest or result, folder.pages,
                               folder.enemies, result.diagnostics, said)
         if text is None:

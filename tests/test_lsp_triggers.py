@@ -71,6 +71,24 @@ async def test_the_hover_follows_an_edit_of_the_folder(client, content):
         types.TextDocumentIdentifier(uri), _at(PRODUCER_LINE)))
     assert found is None or "この作用が誘発するもの" not in found.contents.value
 
+@pytest.mark.asyncio
+@pytest.mark.slow
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+async def test_a_line_with_an_error_says_nothing_it_no_longer_sets_off(client, content):
+    """The graph is of the last version without an error: over a line that now has one
+    (a region mistyped), the hover does not list what the old line set off."""
+    path = content / "pages" / "誘発.page"
+    uri = await _open(client, path)
+    broken = TRIGGER_PAGES.replace("手札 -> 除外", "手札 -> 徐外", 1)
+    assert broken != TRIGGER_PAGES
+    await _replace(client, uri, 2, broken)
+    assert any(d.severity == types.DiagnosticSeverity.Error
+               and d.range.start.line == PRODUCER_LINE - 1 for d in client.diagnostics[uri])
+    found = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), _at(PRODUCER_LINE)))
+    assert found is None or "この作用が誘発するもの" not in found.contents.value
+
+
 def test_the_folder_keeps_its_trigger_graph_until_a_check_changes_its_pages(content):
     """A hover looks the graph up; an edit's check builds it again."""
     from lsp.folder import Folder
