@@ -181,20 +181,23 @@ class CommandGroup(click.Group):
                 raise
             from terminal.script import EXIT_UNPLAYED
 
-            try:  # what the standard output still buffers would fail again as the process ends
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            except (OSError, ValueError):
-                pass
+            _stdout_to_nowhere()
             sys.exit(EXIT_UNPLAYED)
+
+
+def _stdout_to_nowhere() -> None:
+    """The standard output pointed at the null device: what it still buffers would fail
+    again as the process ends (a second message, or a traceback)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _failed_io(exc: OSError, args: list[str]) -> None:
     from terminal.script import EXIT_UNPLAYED
 
-    try:  # what the standard output still buffers would fail again as the process ends
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    _stdout_to_nowhere()
     try:
         click.echo(f"エラー: 入出力に失敗しました（{why(exc)}）。出力は途中までです", err=True)
     except OSError:

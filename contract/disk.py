@@ -294,12 +294,7 @@ def write_set(folder, files: dict, *, inside) -> None:
                 with signals_held():  # the temporary is noted before a signal can leave it
                     fd, temp = _temp(target, at)
                     staged.append((target, temp))
-                with os.fdopen(fd, "wb") as handle:
-                    if info is not None and hasattr(os, "fchmod"):  # keeps its mode
-                        os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
-                    handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
+                _fill(fd, data.encode("utf-8") if isinstance(data, str) else data, info)
             with signals_held():
                 for target, temp in staged:
                     name = os.path.basename(target)
@@ -343,12 +338,7 @@ def _write_new(name: str, at: int | None, data: bytes, info, replace: bool) -> N
     with signals_held():
         fd, tname = _temp(name, at)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                if info is not None and hasattr(os, "fchmod"):  # a replaced file keeps its mode
-                    os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+            _fill(fd, data, info)
             if replace:
                 os.replace(tname, name, src_dir_fd=at, dst_dir_fd=at)
             else:
@@ -363,6 +353,17 @@ def _write_new(name: str, at: int | None, data: bytes, info, replace: bool) -> N
                 os.fsync(at)  # the rename reaches the disk too
             except OSError:
                 pass  # some file systems refuse fsync of a folder
+
+
+def _fill(fd: int, data: bytes, info) -> None:
+    """The temporary ``fd`` written with ``data`` and synced (closed after); a file it
+    replaces (``info``: its stat, or None) keeps its mode."""
+    with os.fdopen(fd, "wb") as handle:
+        if info is not None and hasattr(os, "fchmod"):
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _link(tname: str, name: str, at: int | None) -> None:

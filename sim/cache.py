@@ -113,11 +113,16 @@ def content_digest(literal: dict) -> str:
     what a report records so that a reader (the catalog) can tell a report of other
     content or other code from one of these."""
     hasher = hashlib.sha256(code_digest())
+    _tables(hasher, literal, UNREAD)
+    return hasher.hexdigest()
+
+
+def _tables(hasher, literal: dict, left_out) -> None:
+    """Each table of ``literal`` but ``left_out``, by name, less where it was written."""
     for name in sorted(literal):
-        if name not in UNREAD:
+        if name not in left_out:
             diskcache.part(hasher, name.encode("utf-8"))
             diskcache.part(hasher, _canonical(placeless(literal[name])))
-    return hasher.hexdigest()
 
 
 class Keys:
@@ -131,10 +136,7 @@ class Keys:
         self.pages = literal.get("pages", {}).get("pages", {})
         self.enemies = literal.get("enemies", {}).get("enemies", {})
         hasher = hashlib.sha256(code_digest())
-        for name in sorted(literal):
-            if name not in ("pages", "enemies", *UNREAD):
-                diskcache.part(hasher, name.encode("utf-8"))
-                diskcache.part(hasher, _canonical(placeless(literal[name])))
+        _tables(hasher, literal, ("pages", "enemies", *UNREAD))
         for name in ("pages", "enemies"):
             rest = {k: v for k, v in literal.get(name, {}).items() if k != name}
             diskcache.part(hasher, _canonical(rest))
