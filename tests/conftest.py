@@ -107,6 +107,20 @@ def invoke_cli(*args: str, input: str | None = None, env: dict | None = None):
     return result
 
 
+def full_disk_from(monkeypatch, call: int) -> None:
+    """``os.fsync`` failing with ENOSPC from its ``call``-th call on: a disk that fills
+    part-way through a write (``monkeypatch.undo()`` gives the disk back)."""
+    real, calls = os.fsync, []
+
+    def full(fd):
+        calls.append(fd)
+        if len(calls) >= call:
+            raise OSError(28, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", full)
+
+
 @pytest.fixture
 def at_root(monkeypatch):
     """Run from the project's root, where content/ is the default content."""

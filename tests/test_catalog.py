@@ -16,7 +16,7 @@ from catalog.phrasing import phrase
 from catalog.render import histogram, render
 from compiler.build import compile_content
 from compiler.lint import check_text
-from conftest import ROOT, bundled_balance
+from conftest import ROOT, bundled_balance, full_disk_from
 from contract import vocabulary as vocab
 from contract.tables import (REFS, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Sayou, Scaled, TilesPassedRef,
@@ -311,16 +311,7 @@ def test_a_failed_write_leaves_the_old_index_whole_and_no_temporary(tmp_path, mo
     # the same files, not others with the same bytes (the vocabulary page does not change)
     files = {p.name: p.stat().st_ino for p in out.iterdir()}
     for fails_at in (1, 3):  # the first file, or the third once two are written
-        calls = []
-        real = os.fsync
-
-        def full_disk(fd):
-            calls.append(fd)
-            if len(calls) >= fails_at:
-                raise OSError(28, "No space left on device")
-            return real(fd)
-
-        monkeypatch.setattr(render_module.os, "fsync", full_disk)
+        full_disk_from(monkeypatch, fails_at)
         with pytest.raises(OSError):
             render_module.write(tables, out, {"tabidachi": []})
         monkeypatch.undo()

@@ -247,24 +247,13 @@ def test_a_full_disk_at_the_manifest_leaves_the_last_print_and_its_manifest_toge
         tmp_path, monkeypatch):
     """The PDF and its manifest are one set: the manifest says what the next print marks
     as changed, so a new PDF beside the old manifest would mark the wrong cards."""
-    import os
-
-    from contract import disk
+    from conftest import full_disk_from
 
     content = small_content(tmp_path)
     out = tmp_path / "print" / "自分紀.pdf"
     assert invoke_cli("print", "--content", str(content), "--out", str(out)).exit_code == 0
     files = {p.name: p.stat().st_ino for p in out.parent.iterdir()}
-    calls = []
-    real = os.fsync
-
-    def full_disk(fd):
-        calls.append(fd)
-        if len(calls) >= 2:  # the PDF staged, then the manifest
-            raise OSError(28, "No space left on device")
-        return real(fd)
-
-    monkeypatch.setattr(disk.os, "fsync", full_disk)
+    full_disk_from(monkeypatch, 2)  # the PDF staged, then the manifest
     result = invoke_cli("print", "--content", str(content), "--out", str(out),
                         "--date", "2030-01-01")
     monkeypatch.undo()

@@ -419,22 +419,11 @@ def test_the_head_names_how_pages_are_compared_and_the_reference_page_apart(refe
 def test_a_failed_write_leaves_the_old_report_and_page_together(tmp_path, monkeypatch):
     """report.json (what the catalog and the editor read) and its page are one set: a full
     disk at the page never leaves a new report.json beside the old page."""
-    import os
-
-    from contract import disk
+    from conftest import full_disk_from
 
     write_report(sample_report(), tmp_path / "sim")
     files = {p.name: p.stat().st_ino for p in (tmp_path / "sim").iterdir()}
-    calls = []
-    real = os.fsync
-
-    def full_disk(fd):
-        calls.append(fd)
-        if len(calls) >= 2:
-            raise OSError(28, "No space left on device")
-        return real(fd)
-
-    monkeypatch.setattr(disk.os, "fsync", full_disk)
+    full_disk_from(monkeypatch, 2)  # the page's temporary, report.json's written
     with pytest.raises(OSError):
         write_report(sample_report(seed=5), tmp_path / "sim")
     monkeypatch.undo()

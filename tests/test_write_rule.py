@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, invoke_cli
+from conftest import ROOT, full_disk_from, invoke_cli
 from contract import disk
 from runtime.save import SAVE_VERSION
 
@@ -317,15 +317,7 @@ def test_a_set_whose_third_file_meets_a_full_disk_leaves_every_old_file(tmp_path
     out.mkdir()
     old = {"a.html": "old a", "b.csv": "old b", "index.html": "old index"}
     disk.write_set(out, old, inside=out)
-    real, writes = os.fsync, []
-
-    def full_at_the_third(fd):
-        writes.append(fd)
-        if len(writes) == 3:
-            raise OSError(28, "No space left on device")
-        return real(fd)
-
-    monkeypatch.setattr(disk.os, "fsync", full_at_the_third)
+    full_disk_from(monkeypatch, 3)  # the third file's temporary
     with pytest.raises(disk.DiskError, match="ディスクがいっぱいです"):
         disk.write_set(out, {name: "new" for name in old}, inside=out)
     assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == old
