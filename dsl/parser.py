@@ -31,6 +31,7 @@ from .headers import TOP_LEVEL_WORDS as _TOP_LEVEL_WORDS
 from .ast import ParseResult  # what parse returns (dsl.ast: the cache builds it too)
 from contract import kinds
 from contract.linebreak import UNSHOWABLE
+from contract import vocabulary as vocab
 from contract.vocabulary import W
 
 #: Brackets nested deeper than this are refused before parsing (the tree walk recurses).
@@ -880,6 +881,37 @@ def _keyword_hint(token, expected, suggest) -> tuple[str, str | None]:
     return (f"もしかして「{meant}」？", meant) if meant else ("", None)
 
 
+#: The keywords that begin a 作用 in place of its target (the grammar's ``sayou`` rules).
+_VERB_RULES = ("move", "generate", "duplicate", "reveal", "pay", "suppress", "cap")
+#: A word alone at a 作用's start (a line's first word, or the first after ``{`` or ``;``)
+#: and the spaces after it, up to the token the parser stopped at.
+_FIRST_WORD = re.compile(r"(?:^|[{;])[ \t\u3000]*([^\s{};]+)[ \t\u3000]+$", re.MULTILINE)
+
+
+def _verb_slip(exc, text: str, pos: int, path: str, suggest) -> Diagnostic | None:
+    """A 作用's verb written wrong (``移働 1枚 山札 -> 手札``): the parser reads the word as
+    the target of a numeric 作用 and stops at what follows, for want of an operator — a
+    message about the ``1`` the designer wrote right. Said at the word instead, naming the
+    verb meant, when a verb is the closest of the verbs and the variables (a variable
+    written right but without its operator keeps the operator message)."""
+    if suggest is None or "ASSIGN_OP" not in exc.expected:
+        return None
+    line_start, _ = _line_of(text, pos)
+    found = _FIRST_WORD.search(text, line_start, pos)
+    if found is None:
+        return None
+    word = found.group(1)
+    verbs = [spelling for rule in _VERB_RULES for spelling in KEYWORDS[rule]]
+    targets = vocab.tables()["variable"].spellings() + vocab.tables()["counter"].spellings()
+    meant = suggest(word, verbs + targets)
+    if meant not in verbs or meant == word:
+        return None
+    line, col = _line_col(text, found.start(1))
+    return E001.at(Span(path, line, col, line, col + len(word)),
+                   f"「{word}」は作用の動詞でも変数でもありません",
+                   hint=f"もしかして「{meant}」？", replacements=(meant,))
+
+
 def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
@@ -909,6 +941,9 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     token = getattr(exc, "token", None)
     if not isinstance(exc, UnexpectedToken) or token is None:
         return E001.at(Span(path, line, col, line, col + 1), "ここで構文が途切れています", hint=f"ここに書けるのは: {_expected(getattr(exc, 'expected', ()))}")
+    verb = _verb_slip(exc, text, pos, path, suggest)
+    if verb is not None:
+        return verb
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     typo, meant = _keyword_hint(token, exc.expected, suggest)

@@ -114,6 +114,30 @@ def test_a_keyword_typo_gets_a_did_you_mean_from_the_names_suggester():
         assert diag.hint.startswith(f"もしかして「{word}」？")
 
 
+@pytest.mark.parametrize("line, word, col, meant", [
+    (" 未来面 {\n  移働 1枚 捨て札 -> 手札\n }\n", "移働", 3, "移動"),
+    (" 未来面 { 支払 HP 3 }\n", "支払", 8, "支払う"),
+    (" 未来面 {\n  dupicate 1 手札 -> 手札\n }\n", "dupicate", 3, "duplicate")])
+def test_a_misspelt_verb_is_said_at_the_verb_with_the_verb_meant(line, word, col, meant):
+    """The parser reads a verb it does not know as a variable and used to stop at the
+    count after it (「1」はここに書けません, 演算子) — a message about what is right."""
+    from compiler.lint import check_text
+
+    text = f"ページ t {{\n 銘 30\n{line} 過去面 {{ 敵HP -= 1 }}\n}}\n"
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert (diag.code, diag.span.line, diag.span.col) == ("E001", 4 if "\n  " in line else 3, col)
+    assert diag.message == f"「{word}」は作用の動詞でも変数でもありません"
+    assert diag.hint == f"もしかして「{meant}」？" and diag.replacements == (meant,)
+
+
+def test_a_variable_without_its_operator_keeps_the_operator_message():
+    from compiler.lint import check_text
+
+    text = "ページ t {\n 銘 30\n 未来面 { 敵HP 3 }\n 過去面 { 敵HP -= 1 }\n}\n"
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert diag.message == "「3」 はここに書けません" and "演算子" in diag.hint
+
+
 @pytest.mark.parametrize("typed", ["らんだむ", "ﾗﾝﾀﾞﾑ"])
 def test_a_name_typed_in_the_other_kana_gets_the_name_meant_as_hint_and_fix(typed):
     """E010 for a word of the vocabulary typed in hiragana or half-width kana: it has no
