@@ -15,10 +15,12 @@ What it hard-codes (from content/ and the rules as runtime/ implements them):
   2 draws a turn up to a hand of 8, 5 at the start, defense = 1.0 × |刻 − 座| at the end
   of the turn, one 銘 = 刻 play a turn, one pen and one tear a stage, a pen gives 綻び 10,
   damage × (1 + 0.01 × 綻び), tear effects × (1 + 0.05 × distance), a 綻び reward every
-  50 (歩の規定量 += 5 for the run); 寿命上限 80 never binds (the highest 銘 is 55);
+  50 (歩の規定量 += 5 for the run); 寿命上限 80 binds only the enemy's 座 (the highest 銘
+  is 55);
 * the enemy haguruma: HP 110, 座 42, 突破ライン 130, three 攻撃 16 Intents and one more
   every 3 turns (the first at turn 4), 座 += 4 telegraphed at the start of each turn and
-  done after its attacks; no 封鎖, no 軽減, no 白紙化, no other trait;
+  done after its attacks, stopped at the wall 寿命上限 80 (from turn 11); no 封鎖, no
+  軽減, no 白紙化, no other trait;
 * the ten pages (uids 0–9 in deck order, shuffled by the run's shuffle stream), each face, pen and
   tear effect as compiled in generated/pages.py — see the table below and ``_fire_face``;
 * the turn of spec 000 as runtime/ runs it: intents (escalation first), refill, draw,
@@ -80,6 +82,7 @@ ATTACK = 16  # every Intent of haguruma is 攻撃 16
 START_INTENTS = 3
 ESCALATE_EVERY = 3  # エスカレーション 3 ターンごと 攻撃 16 (no 加速)
 SEAT_STEP = 4  # 座 += 4 毎 ターン開始時 予告
+LIFESPAN_CAP = 80  # the wall a 座 move stops at
 
 # ------------------------------------------------------------------ the deck
 # uid: page        銘  綻び倍率  未来面                     過去面                       ペン / 破却
@@ -476,7 +479,7 @@ class HandwrittenBattle:
             if self.hp <= 0:
                 self._settle()
                 return
-        self.seat = max(0, self.seat + SEAT_STEP)
+        self.seat = min(LIFESPAN_CAP, max(0, self.seat + SEAT_STEP))
         if log is not None:
             log.append(("seat_moved", self.seat))
             log.append(("sayou", "seat"))
@@ -541,7 +544,8 @@ class HandwrittenBattle:
         self.turn_intents = self.intents
         if log is not None:
             log.append(("intents_shown", self.turn_intents))
-            log.append(("trait_telegraphed", SEAT_STEP, self.seat + SEAT_STEP))
+            log.append(("trait_telegraphed", SEAT_STEP,
+                        min(LIFESPAN_CAP, self.seat + SEAT_STEP)))
         if self.turn_start_defense is not None:
             gained = math.trunc(self.turn_start_defense)
             self.turn_defense += gained

@@ -11,7 +11,7 @@ phase, after it was shown).
 knowable from the tables when its amount is a constant and it comes a known number of
 times: once a turn (a timing of the turn's phases other than プレイ時), or once at
 ステージ開始時, at most its 最大 n 回. Such moves are played turn by turn with the
-battle's rules for where a move lands (runtime/seat.py: never below 0, nothing for 不動;
+battle's rules for where a move lands (runtime/seat.py: between 0 and 寿命上限, nothing for 不動;
 a telegraphed move is planned at 予兆 and done in the enemy phase). A move whose amount
 reads the battle (a reference) or that fires on an event (被弾時, 座を跨いだ時…) is not
 knowable: it is listed as such, in its rules text, and adds nothing to the range.
@@ -90,19 +90,19 @@ def _value(effect) -> int:
     return math.trunc(effect.base.value) if effect.base is not None else 0
 
 
-def _delta(effect, seat: int) -> int:
-    """The signed move of a knowable 作用 on 座 from ``seat`` (the battle's own plan)."""
-    return seat_rule.planned(effect.op, effect.direction, _value(effect), seat)["amount"]
-
-
-def seat_path(enemy, horizon: int = HORIZON) -> dict:
+def seat_path(enemy, top: int, horizon: int = HORIZON) -> dict:
     """座 at the player's phase of turns 1..``horizon`` (``seats``) under the knowable
-    moves, whether a move still comes after the last of them (``continues``), and the
-    lowest and the highest 座 of those turns, its written 座 included (``low``, ``high``)."""
+    moves with 寿命上限 ``top`` (the balance's), whether a move still comes after the last
+    of them and would move it (``continues``), and the lowest and the highest 座 of those
+    turns, its written 座 included (``low``, ``high``)."""
     known, _ = seat_moves(enemy)
     still = immobile(enemy)
     fires = [0] * len(known)
     seat = enemy.seat
+
+    def _delta(effect, seat: int) -> int:
+        """The signed move of a knowable 作用 on 座 from ``seat`` (the battle's own plan)."""
+        return seat_rule.planned(effect.op, effect.direction, _value(effect), seat, top)["amount"]
 
     def can_fire(i: int) -> bool:
         limit = known[i].repeat.max
@@ -110,7 +110,7 @@ def seat_path(enemy, horizon: int = HORIZON) -> dict:
 
     def move(i: int, delta: int) -> None:
         nonlocal seat
-        seat = seat_rule.moved(seat, delta, still)
+        seat = seat_rule.moved(seat, delta, still, top)
         fires[i] += 1
 
     def when(i: int) -> float:
@@ -132,14 +132,15 @@ def seat_path(enemy, horizon: int = HORIZON) -> dict:
         for i in turnly:  # the phases after it, the enemy phase's planned moves among them
             if when(i) > _PLAYER and (i in plans or not known[i].telegraphed and can_fire(i)):
                 move(i, plans[i] if i in plans else _delta(known[i], seat))
-    continues = not still and any(can_fire(i) and _delta(known[i], seat) != 0
-                                  for i in turnly)
+    continues = not still and any(
+        can_fire(i) and seat_rule.moved(seat, _delta(known[i], seat), still, top) != seat
+        for i in turnly)
     return {"seats": seats, "continues": continues,
             "low": min([enemy.seat, *seats]), "high": max([enemy.seat, *seats])}
 
 
-def seat_range(enemy, horizon: int = HORIZON) -> tuple[int, int]:
+def seat_range(enemy, top: int, horizon: int = HORIZON) -> tuple[int, int]:
     """The lowest and the highest 座 of the enemy's first ``horizon`` turns (its written
-    座 included) under the knowable moves (``seat_path``'s)."""
-    path = seat_path(enemy, horizon)
+    座 included) under the knowable moves with 寿命上限 ``top`` (``seat_path``'s)."""
+    path = seat_path(enemy, top, horizon)
     return path["low"], path["high"]

@@ -24,13 +24,11 @@ MARK_GAP = 7  # between stacked marks of one 銘
 ROW = 22      # an enemy's row
 
 
-def extent(tables, horizon: int = enemy_turns.HORIZON) -> int:
-    """The axis's last year: the largest of 寿命上限, every 銘 and every 座 an enemy stands
-    on in its first ``horizon`` turns."""
-    years = [tables.balance.lifespan_cap]
-    years += [p.year for p in tables.pages.values()]
-    years += [enemy_turns.seat_range(e, horizon)[1] for e in tables.enemies.values()]
-    return max(years)
+def extent(tables) -> int:
+    """The axis's last year: the larger of 寿命上限 and every 銘 (a page may bear a year
+    never lived). An enemy's 座 needs no room of its own: it stands on the line, at most
+    寿命上限 (the compiler's E030, runtime/seat.py's walls)."""
+    return max([tables.balance.lifespan_cap, *(p.year for p in tables.pages.values())])
 
 
 def cells(last: int, width: int = WIDTH, left: int = LEFT, right: int = RIGHT):
@@ -50,7 +48,7 @@ def number_line(pages: list[dict], enemies: list, tables,
                 horizon: int = enemy_turns.HORIZON) -> dict:
     """The drawing's data: ``pages`` the catalog's page views (id, name, year, in_starter),
     ``enemies`` the tables' enemies in the catalog's order."""
-    last = extent(tables, horizon)
+    last = extent(tables)
     x = cells(last)
     half = (x(1) - x(0)) / 2
     cap = tables.balance.lifespan_cap
@@ -68,7 +66,7 @@ def number_line(pages: list[dict], enemies: list, tables,
     rows = []
     top = base + 34
     for i, enemy in enumerate(enemies):
-        path = enemy_turns.seat_path(enemy, horizon)
+        path = enemy_turns.seat_path(enemy, tables.balance.lifespan_cap, horizon)
         seats, low, high = path["seats"], path["low"], path["high"]
         rows.append({
             "id": enemy.id, "name": enemy.name, "y": top + i * ROW, "seat": enemy.seat,

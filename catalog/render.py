@@ -291,10 +291,11 @@ def _compare_view(page, balance, ages: tuple[int, ...]) -> dict:
             "pen_fray": balance.pen_fray}
 
 
-def _turns_view(enemy) -> dict:
-    """An enemy's first turns (catalog/enemy_turns.py) as the card's timeline."""
+def _turns_view(enemy, top: int) -> dict:
+    """An enemy's first turns (catalog/enemy_turns.py) under 寿命上限 ``top`` as the card's
+    timeline."""
     turns = enemy_turns.intent_turns(enemy)
-    seats = enemy_turns.seat_path(enemy)
+    seats = enemy_turns.seat_path(enemy, top)
     _, unknown = enemy_turns.seat_moves(enemy)
     rows = []
     for turn, seat in zip(turns, seats["seats"]):
@@ -320,9 +321,10 @@ def page_view(page, tables) -> dict:
     return _page_view(page, tables, Counter(tables.starter()))
 
 
-def enemy_view(enemy) -> dict:
-    """What the catalog shows of one enemy, its first turns included (``_turns_view``)."""
-    return {**_enemy_view(enemy), **_turns_view(enemy)}
+def enemy_view(enemy, top: int) -> dict:
+    """What the catalog shows of one enemy, its first turns under 寿命上限 ``top``
+    included (``_turns_view``)."""
+    return {**_enemy_view(enemy), **_turns_view(enemy, top)}
 
 
 def _page_views(tables) -> list[dict]:
@@ -371,7 +373,7 @@ def context(tables, examples: dict[str, list] | None = None,
               "links": links.get(("page", view["id"]), NO_LINKS)}
              for view in (views if views is not None else _page_views(tables))]
     ordered = sorted(tables.enemies.values(), key=lambda e: e.id)
-    enemies = [{**_enemy_view(e), **_turns_view(e), "examples": examples.get(e.id, []),
+    enemies = [{**_enemy_view(e), **_turns_view(e, tables.balance.lifespan_cap), "examples": examples.get(e.id, []),
                 "lab": figures["enemies"].get(e.id), "printed": printed.get(f"enemy/{e.id}"),
                 "links": links.get(("enemy", e.id), NO_LINKS)}
                for e in ordered]

@@ -28,6 +28,7 @@ from .values import Ctx, check_conditions, check_count, check_page_ref, constant
 from contract.vocabulary import W
 
 _DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
+_LIFESPAN_KEY = vocab.tables()["balance"].by_code("lifespan_cap")
 
 #: A field's name in messages: its keyword (a field's key is its keyword's rule name).
 _FIELD_WORDS = {rule: ja for rule, (ja, _) in vocab.KEYWORDS.items()}
@@ -252,6 +253,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
                             f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です"
                             f"（{_as_written(field.value, value)}）"))
         numbers[key] = value
+    _check_on_line(numbers.get("seat"), fields.get("seat"), ctx)
     if not enemy.intents and not damaged:
         ctx.add(E014.at(enemy.id.span, "予兆（Intent 列）がありません",
                         hint=f"例: 予兆 [ {W.intent.attack} 16, {W.intent.attack} 16, {W.intent.blank} {W.region.hand} ]"))
@@ -515,15 +517,33 @@ def _cap_of(page: ast.Page, ctx: Ctx) -> tuple[int, bool]:
     return (default_deck_cap(ctx) if own is None else own), "deck_cap" in fields
 
 
+def _check_on_line(seat, field: ast.Field | None, ctx: Ctx) -> None:
+    """An enemy's 座 lies on the number line: at most the balance's 寿命上限 (spec 000 盤面:
+    the enemy stands on the line, whose ends are walls; runtime/seat.py stops a move
+    there). A 座 beyond it is E030 at the value."""
+    cap = balance_setting(ctx, _LIFESPAN_KEY)
+    if field is None or type(seat) is not int or type(cap) is not int or seat <= cap:
+        return
+    seat_word, cap_word = W.variable.seat, W.variable.lifespan_cap
+    ctx.add(E030.at(field.value.span, f"{seat_word} {seat} は{cap_word} {cap} の先です",
+                    hint=f"敵は数直線（0〜{cap_word}）の上に立ちます。{seat_word}を {cap} 以下に"
+                         f"するか、バランスの{cap_word}を上げてください"))
+
+
 def default_deck_cap(ctx: Ctx) -> int:
     """The deck cap of a page that writes no 上限枚数: the balance's デッキ内上限枚数, else —
     no balance in scope, or its value wrong — the bound of that setting (so a deck is
-    never unbounded), read as the balance's own check reads it."""
+    never unbounded)."""
+    value = balance_setting(ctx, _DECK_CAP_KEY)
+    return DECK_CAP_BOUND if value is None else value
+
+
+def balance_setting(ctx: Ctx, key):
+    """The value the balance in scope writes for ``key`` (a BalanceKey), read as the
+    balance's own check reads it — or None: no balance, the key not written, or its value
+    wrong (the balance's check says so)."""
     for balance in ctx.symbols.balances[:1]:
         for setting in balance.settings:
-            if vocab.lookup("balance", setting.name.text) is _DECK_CAP_KEY:
-                value = _setting_value(_DECK_CAP_KEY, setting, _quiet(ctx))
-                if value is not None:
-                    return value
-                break
-    return DECK_CAP_BOUND
+            if vocab.lookup("balance", setting.name.text) is key:
+                return _setting_value(key, setting, _quiet(ctx))
+    return None

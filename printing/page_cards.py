@@ -61,7 +61,7 @@ def enemy_cards(tables) -> list[Card]:
     """One card per enemy, in the catalog's order (by id)."""
     from catalog.render import enemy_view
 
-    return [_enemy_card(enemy_view(e))
+    return [_enemy_card(enemy_view(e, tables.balance.lifespan_cap))
             for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
 
 

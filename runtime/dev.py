@@ -93,6 +93,11 @@ def _fray_gained_follows(s) -> None:
             s.marks[scope]["fray_gained"] = s.marks[scope].get("fray_gained", 0) + delta
 
 
+def _on_the_line(battle):
+    """刻 and 座 stand on the number line: 0 to 寿命上限 (spec 000 盤面)."""
+    return 0, max(0, battle.state.param("lifespan_cap"))
+
+
 def _no_bound(battle):
     return 0, None
 
@@ -106,9 +111,9 @@ DEV_SETTINGS: dict[str, DevSetting] = {
     "fray": DevSetting(_spelled("variable", "fray"), _no_bound, _fray_run, row="fray_run"),
     "fray_stage": DevSetting((f"{W.variable.fray}[{W.scope.stage}]", "fray_stage", "fray[stage]"), _no_bound,
                                  _fray_stage, row="fray_stage"),
-    "age": DevSetting(_spelled("variable", "age"), lambda b: (0, max(0, b.state.param("lifespan_cap"))),
+    "age": DevSetting(_spelled("variable", "age"), _on_the_line,
                        _set("age"), row="age"),
-    "seat": DevSetting(_spelled("variable", "seat"), _no_bound, _set_enemy("seat"),
+    "seat": DevSetting(_spelled("variable", "seat"), _on_the_line, _set_enemy("seat"),
                        row="enemy.seat"),
     "enemy_hp": DevSetting(_spelled("variable", "enemy_hp"), _no_bound, _set_enemy("hp"),
                            row="enemy.hp"),

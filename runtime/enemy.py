@@ -131,7 +131,9 @@ def _seat_plan(battle, placed: Placed, const: float | None) -> dict:
     effect = placed.effect
     value = truncate(const if const is not None else
                      base_value(battle, effect, board.frame_of(battle, placed)))
-    plan = seat_rule.planned(effect.op, effect.direction, value, battle.state.enemy["seat"])
+    s = battle.state
+    plan = seat_rule.planned(effect.op, effect.direction, value, s.enemy["seat"],
+                             s.param("lifespan_cap"))
     return {"amount": clamp("telegraph.amount", plan["amount"]),
             "to": clamp("telegraph.to", plan["to"])}
 
@@ -258,10 +260,11 @@ def _blank_random(battle, region: str) -> None:
 
 
 def move_seat(battle, delta: int) -> None:
-    """座 moves by ``delta`` (never below 0) — unless the enemy is 不動."""
+    """座 moves by ``delta`` (stopped at 0 and 寿命上限) — unless the enemy is 不動."""
     s = battle.state
     immobile = bool(battle.foe.traits.get("immobile"))
-    s.enemy["seat"] = clamp("enemy.seat", seat_rule.moved(s.enemy["seat"], delta, immobile))
+    s.enemy["seat"] = clamp("enemy.seat", seat_rule.moved(s.enemy["seat"], delta, immobile,
+                                                          s.param("lifespan_cap")))
     battle.emit(("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile))
 
 

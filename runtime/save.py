@@ -319,6 +319,8 @@ class _State:
         lifespan = max(0, state.param("lifespan_cap"))
         if state.age > lifespan:
             raise SaveError("state.age", f"{W.variable.age} {state.age} は{W.variable.lifespan_cap} {lifespan} の先です")
+        if state.enemy["seat"] > lifespan:
+            raise SaveError("state.enemy.seat", f"{W.variable.seat} {state.enemy['seat']} は{W.variable.lifespan_cap} {lifespan} の先です")
         if state.hp > state.param("max_hp"):
             raise SaveError("state.hp", f"HP {state.hp} が{W.variable.max_hp} {state.param('max_hp')} を超えています")
         return state

@@ -314,6 +314,11 @@ class State:
             self.marks[scope] = dict(self.counters)
 
     # ----------------------------------------------------- lifetime values
+    def lifespan_floor(self) -> int:
+        """The lowest 寿命上限 may fall to: the larger of 刻 and the enemy's 座, which both
+        stand on the line (spec 000 盤面; DESIGN §6.2 stops a decrease at 刻)."""
+        return max(self.age, self.enemy.get("seat", 0))
+
     def param(self, code: str):
         """A rule parameter now: its balance value plus what 上限変更 in force add."""
         if not self.mods:  # most of the time: asked a hundred times a battle

@@ -39,6 +39,7 @@ def start_stage(battle):
     zones.reshuffle_if_empty(battle)  # returned pages into an empty draw pile's discard
     battle.emit(("stage_started", s.stage_index + 1, foe.id, foe.hp, foe.seat,
                  foe.breakthrough))
+    clamp_to_params(battle)  # a 寿命上限 lowered in an earlier stage makes room for this 座
     for effect in foe.trait_effects:
         board.place(battle, effect, origin=f"enemy:{foe.id}")
     battle._stack.append((_stage_opened, ()))
@@ -250,15 +251,15 @@ def _phase_enemy(battle) -> bool:
 
 def clamp_to_params(battle) -> None:
     """Values that a lowered parameter now bounds: HP at its max. 寿命上限 never drops
-    below the current 刻 (DESIGN §6.2): when a raise of it ends under 刻, the decrease
-    stops at 刻 — the difference stays for the run."""
+    below the current 刻 nor the enemy's 座 (``State.lifespan_floor``): when a raise of it
+    ends under them, the decrease stops there — the difference stays for the run."""
     s = battle.state
     s.hp = min(s.hp, s.param("max_hp"))
-    cap = s.param("lifespan_cap")
-    if s.age > cap:
+    cap, floor = s.param("lifespan_cap"), s.lifespan_floor()
+    if floor > cap:
         s.mods.append({"kind": "param", "key": "lifespan_cap", "op": "add",
-                       "value": s.age - cap, "lifetime": "run"})
-        battle.emit(("param_changed", "lifespan_cap", s.age, "run"))
+                       "value": floor - cap, "lifetime": "run"})
+        battle.emit(("param_changed", "lifespan_cap", floor, "run"))
 
 
 #: The phases before the player acts (spec 000 ターン構造 1–4). A phase does its work

@@ -27,6 +27,12 @@ def tables():
     return load()
 
 
+def _with_page(tables, page):
+    """The tables' figures the number line reads, with ``page`` added."""
+    return SimpleNamespace(balance=tables.balance, pages={**tables.pages, page.id: page},
+                           enemies=tables.enemies)
+
+
 def _with_enemy(tables, enemy):
     """The tables' figures the number line reads, with ``enemy`` added."""
     return SimpleNamespace(balance=tables.balance, pages=tables.pages,
@@ -41,14 +47,14 @@ def _seat_effect(tables, **changes):
 # ------------------------------------------------------------------ the number line
 
 
-def test_the_axis_runs_to_the_largest_of_the_cap_every_year_and_every_seat(tables):
+def test_the_axis_runs_to_the_larger_of_the_cap_and_every_year(tables):
     years = [p.year for p in tables.pages.values()]
     assert numberline.extent(tables) == max(tables.balance.lifespan_cap, *years)
-    far = dataclasses.replace(tables.enemies["oi"], id="far", seat=300)
-    assert numberline.extent(_with_enemy(tables, far)) == 300
-    # a seat reached by moving counts too: 290 + 4 a turn for 7 moves
-    mover = dataclasses.replace(tables.enemies["haguruma"], id="mover", seat=290)
-    assert numberline.extent(_with_enemy(tables, mover)) == 290 + 4 * 7
+    far = dataclasses.replace(tables.pages["soumatou"], id="far", year=300)
+    assert numberline.extent(_with_page(tables, far)) == 300
+    # a seat moving up stops at 寿命上限: it needs no room beyond the line
+    mover = dataclasses.replace(tables.enemies["haguruma"], id="mover", seat=78)
+    assert numberline.extent(_with_enemy(tables, mover)) == numberline.extent(tables)
 
 
 def test_each_year_is_one_cell_of_equal_width():
@@ -87,39 +93,50 @@ def test_histograms_share_the_number_lines_cells():
 
 # -------------------------------------------------------------------- enemy turns
 
+#: The bundled balance's 寿命上限.
+CAP = 80
+
 
 def test_a_constant_seat_move_each_turn_is_played_over_the_horizon(tables):
     haguruma = tables.enemies["haguruma"]  # 座 42, += 4 a turn, telegraphed
-    path = enemy_turns.seat_path(haguruma)
+    path = enemy_turns.seat_path(haguruma, CAP)
     assert path["seats"] == [42 + 4 * t for t in range(enemy_turns.HORIZON)]
     assert path["continues"]
-    assert enemy_turns.seat_range(haguruma) == (42, 42 + 4 * (enemy_turns.HORIZON - 1))
+    assert enemy_turns.seat_range(haguruma, CAP) == (42, 42 + 4 * (enemy_turns.HORIZON - 1))
 
 
 def test_a_move_of_at_most_n_times_stops_after_n(tables):
     koukai = tables.enemies["koukai"]  # 座 24, −= 3 a turn, 最大 4 回
-    path = enemy_turns.seat_path(koukai)
+    path = enemy_turns.seat_path(koukai, CAP)
     assert path["seats"] == [24, 21, 18, 15, 12, 12, 12, 12] and not path["continues"]
-    assert enemy_turns.seat_range(koukai) == (12, 24)
+    assert enemy_turns.seat_range(koukai, CAP) == (12, 24)
 
 
 def test_the_seat_never_goes_below_zero(tables):
     low = dataclasses.replace(tables.enemies["koukai"], seat=5)
-    assert enemy_turns.seat_path(low)["seats"][:4] == [5, 2, 0, 0]
+    assert enemy_turns.seat_path(low, CAP)["seats"][:4] == [5, 2, 0, 0]
+
+
+def test_the_seat_never_goes_beyond_the_lifespan_cap(tables):
+    """Spec 000 盤面: the enemy stands on the line, whose ends are walls — 寿命上限 too."""
+    high = dataclasses.replace(tables.enemies["haguruma"], seat=74)  # += 4 a turn
+    path = enemy_turns.seat_path(high, CAP)
+    assert path["seats"][:4] == [74, 78, 80, 80] and not path["continues"]
+    assert enemy_turns.seat_range(high, 90) == (74, 90)
 
 
 def test_an_immobile_enemy_never_moves(tables):
     still = dataclasses.replace(tables.enemies["oi"],
                                 trait_effects=[_seat_effect(tables)])
-    assert enemy_turns.seat_range(still) == (70, 70)
-    assert not enemy_turns.seat_path(still)["continues"]
+    assert enemy_turns.seat_range(still, CAP) == (70, 70)
+    assert not enemy_turns.seat_path(still, CAP)["continues"]
 
 
 def test_an_assignment_moves_to_its_value_once(tables):
     to_10 = dataclasses.replace(tables.enemies["sumaho"], trait_effects=[_seat_effect(
         tables, op="assign", direction=None, base=Const(10), timing="stage_start",
         telegraphed=False)])
-    assert enemy_turns.seat_path(to_10)["seats"] == [10] * enemy_turns.HORIZON
+    assert enemy_turns.seat_path(to_10, CAP)["seats"] == [10] * enemy_turns.HORIZON
 
 
 def test_a_move_that_reads_the_battle_or_fires_on_an_event_is_not_knowable(tables):
@@ -128,7 +145,7 @@ def test_a_move_that_reads_the_battle_or_fires_on_an_event_is_not_knowable(table
     enemy = dataclasses.replace(tables.enemies["sumaho"], trait_effects=[by_age, on_hit])
     known, unknown = enemy_turns.seat_moves(enemy)
     assert known == [] and unknown == [by_age, on_hit]
-    assert enemy_turns.seat_range(enemy) == (45, 45)
+    assert enemy_turns.seat_range(enemy, CAP) == (45, 45)
 
 
 def test_escalation_adds_at_one_plus_its_interval_and_acceleration_shortens_the_next(tables):

@@ -7,6 +7,8 @@ of a face is on line 4 and starts at column 5.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from contract import vocabulary as vocab
@@ -671,3 +673,15 @@ def test_an_empty_tear_block_is_rejected_like_an_empty_face():
 def test_a_file_of_only_comments_is_an_empty_file():
     assert codes("# まだ何も書いていない\n\n# あとで\n") == ["W003"]
     assert codes("# 一枚だけ\nページ t { 銘 3; 未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n") == []
+
+
+@pytest.mark.parametrize("seat, cap, found", [(80, 80, []), (81, 80, ["E030"]), (95, 100, [])])
+def test_an_enemy_seat_beyond_the_lifespan_cap_is_e030(seat, cap, found):
+    """Spec 000 盤面: 「敵もまた、この直線上の1点に立っている」 — at most 寿命上限."""
+    balance = re.sub(r"(?m)^(\s*寿命上限)\s+\d+", rf"\g<1> {cap}", bundled_balance())
+    enemy = f'敵 e "E" {{\n  HP 10\n  座 {seat}\n  突破ライン 10\n  予兆 [ 攻撃 1 ]\n}}\n'
+    diags = check_text(balance + enemy, "t.enemy").diagnostics
+    assert [d.code for d in diags] == found
+    if found:
+        assert diags[0].message == f"座 {seat} は寿命上限 {cap} の先です"
+        assert diags[0].span.line == balance.count("\n") + 3

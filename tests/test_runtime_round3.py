@@ -9,6 +9,8 @@ tests/fixtures/round3/content: 座 is 42 everywhere, ``quiet`` attacks for 0, ``
 
 from __future__ import annotations
 
+import json
+
 from contract.game import Play
 from pathlib import Path
 
@@ -217,10 +219,48 @@ def test_a_cap_change_of_a_coefficient_keeps_its_fraction(tables):
 
 
 def test_the_lifespan_cap_never_drops_below_the_current_age(tables):
-    battle = scene(tables, ["shorten"], age=40)
-    battle.play(find(battle, "shorten"))  # 寿命上限 80 − 50 at 刻 40, then 刻 → 36
-    assert battle.state.param("lifespan_cap") == 40
+    battle = scene(tables, ["shorten"], age=50)  # 座 42
+    battle.play(find(battle, "shorten"))  # 寿命上限 80 − 50 at 刻 50, then 刻 → 36
+    assert battle.state.param("lifespan_cap") == 50
     assert battle.state.age == 36
+
+
+def test_the_lifespan_cap_never_drops_below_the_enemy_seat(tables):
+    """Spec 000 盤面: the enemy stands on the line too; the wall stops at 座 as at 刻."""
+    battle = scene(tables, ["shorten"], age=20)  # 座 42
+    battle.play(find(battle, "shorten"))  # 寿命上限 80 − 50 at 刻 20, then 刻 → 36
+    assert battle.state.param("lifespan_cap") == 42 and battle.seat == 42
+
+
+# ================================================ the enemy's 座 on the line
+
+
+def test_the_enemy_seat_stops_at_the_lifespan_cap(tables):
+    """Spec 000 盤面: 「敵もまた、この直線上の1点に立っている」, and the line's ends are
+    walls: a telegraphed +4 a turn from 76 stops at 寿命上限 80."""
+    battle = scene(tables, enemies=("climber",))
+    seats = []
+    for _ in range(3):
+        events = battle.end_turn()
+        seats += [e["seat"] for e in of(events, "seat_moved")]
+    assert seats == [80, 80, 80] and battle.seat == 80
+    (telegraph,) = [p["telegraph"] for p in battle.placed() if p.get("telegraph")]
+    assert telegraph["to"] == 80
+
+
+def test_developer_mode_keeps_the_seat_on_the_line(tables):
+    battle = scene(tables)
+    with pytest.raises(Refused):
+        battle.dev_set(seat=81)
+    battle.dev_set(seat=80)
+    assert battle.seat == 80
+
+
+def test_a_save_with_the_seat_beyond_the_lifespan_cap_is_refused(tables):
+    data = json.loads(save.to_json(scene(tables)))
+    data["state"]["enemy"]["seat"] = 81
+    with pytest.raises(save.SaveError, match="寿命上限 80 の先"):
+        save.from_json(tables, json.dumps(data))
 
 
 # ================================================ tear-scaled multipliers

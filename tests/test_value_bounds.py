@@ -202,7 +202,7 @@ def test_developer_mode_refuses_a_value_no_save_could_hold():
     from runtime.tables import load
 
     battle = Battle.new(load())
-    for key in ("enemy_hp", "currency", "steps", "seat", "fray"):
+    for key in ("enemy_hp", "currency", "steps", "fray"):  # 座: 0..寿命上限 (the line)
         with pytest.raises(Refused, match="の範囲です"):
             battle.dev_set(**{key: MAX_MAGNITUDE + 1})
         battle.dev_set(**{key: MAX_MAGNITUDE})
