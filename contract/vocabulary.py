@@ -552,7 +552,7 @@ TRAITS = (
 #: (DESIGN §6 例): the Intents left, the outcome, and how often an event happened.
 BATTLE_QUANTITIES = (
     Term("intents", "Intent", aliases=("予兆の残り",), note="このターンに残っている Intent"),
-    Term("won", "勝利", note="ランに勝っていれば 1、そうでなければ 0"),
+    Term("won", "勝利", note="ランに勝っていれば 1、そうでなければ 0（ステージの勝ちは 出来事[stage_won] で数える）"),
     Term("lost", "敗北", note="ランに負けていれば 1、そうでなければ 0"),
     Term("events", "出来事", note="添字の種類の出来事が起きた回数"),
 )

@@ -43,8 +43,7 @@ READERS = {
     "seat": lambda b, arg, w: b.seat,
     "stage": lambda b, arg, w: b.state.stage_index + 1,
     "turn": lambda b, arg, w: b.state.turn,
-    "won": lambda b, arg, w: 1 if b.state.outcome == "won" or any(
-        e.kind == "stage_won" for e in w) else 0,
+    "won": lambda b, arg, w: 1 if b.state.outcome == "won" else 0,
     "lost": lambda b, arg, w: 1 if b.state.outcome == "lost" else 0,
     "events": lambda b, arg, w: sum(1 for e in w if e.kind == arg),
     "zone": lambda b, arg, w: sum(b.zone_size(z) for z in arg),

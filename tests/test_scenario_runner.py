@@ -67,6 +67,18 @@ def test_events_are_counted_since_the_previous_expectation():
     assert [d.code for d in again.diagnostics] == ["E044"]  # the window starts anew
 
 
+def test_won_means_the_run_was_won_not_a_stage():
+    """勝利 is 「ランに勝っていれば 1」 (the vocabulary): a two-stage example that wins its
+    first stage has not won — its stage win is counted by 出来事[stage_won]."""
+    steps = ' 敵 e\n 敵 e\n 開始 刻 20, 敵HP 5, 手札 [p]\n 出す p\n'
+    stage = run(f'例 {{\n{steps} 確認 勝利 == 0, 出来事[stage_won] == 1, ステージ == 2\n}}\n')
+    assert stage.diagnostics == [], [d.message for d in stage.diagnostics]
+    early = run(f'例 {{\n{steps} 確認 勝利\n}}\n')
+    assert [d.code for d in early.diagnostics] == ["E044"]
+    whole = run('例 {\n 敵 e\n 開始 刻 20, 敵HP 5, 手札 [p]\n 出す p\n 確認 勝利\n}\n')
+    assert whole.diagnostics == []
+
+
 def test_malformed_scenarios_are_diagnostics_not_tracebacks():
     bad = run('例 {\n 敵 nobody\n 出す zz\n 確認 ダメージ == 3, 出来事[nothing] == 1\n}\n')
     assert sorted(d.code for d in bad.diagnostics) == ["E011", "E011", "E057", "E057"]
