@@ -207,6 +207,10 @@ class Measure:
 
     interval: stats.Interval
     n: int
+    #: The starting deck's win rate in the same battles, when the edit changes it too (a
+    #: page of the starting deck): an edit that makes the deck win everything squeezes
+    #: every Δ towards 0, which the page's own interval does not show.
+    baseline: stats.Interval | None = None
 
     def inside(self, s: Subject) -> bool:
         """Whether the interval lies wholly inside the 目標."""
@@ -263,10 +267,11 @@ class Meter:
             variant = got[("v", k)]
             if subject.kind == "enemy":
                 interval = stats.wilson(sum(o.won for o in variant), len(variant))
-            else:
-                base = self.baselines[base_keys[k]]
-                interval = _paired(variant, base).interval()
-            out.append(Measure(interval, len(variant)))
+                out.append(Measure(interval, len(variant)))
+                continue
+            base = self.baselines[base_keys[k]]
+            moved = None if shared else stats.wilson(sum(o.won for o in base), len(base))
+            out.append(Measure(_paired(variant, base).interval(), len(variant), moved))
         return out
 
     def to_precision(self, subject: Subject, patch, start: int) -> Measure:
@@ -353,8 +358,13 @@ class Outcome:
     """The whole answer for one subject."""
 
     subject: Subject
+    #: The written value on the search's seeds (what each trial is compared with).
     before: Measure
     reaches: list[Reach]
+    #: The written value measured to the lab's precision (``Meter.to_precision``, the
+    #: report's seeds): whether there is anything to change is decided on it, not on the
+    #: search's few pairs — an interval of 400 pairs touches a bound the report's clears.
+    now: Measure | None = None
     chosen: Reach | None = None
     confirmed: Measure | None = None
     confirm_seed: int = 0
@@ -363,8 +373,8 @@ class Outcome:
 
     @property
     def already(self) -> bool:
-        """Whether it was inside its 目標 as written."""
-        return self.before.inside(self.subject)
+        """Whether it was inside its 目標 as written (measured to precision)."""
+        return (self.now or self.before).inside(self.subject)
 
 
 def distance(m: Measure, s: Subject) -> float:
@@ -413,11 +423,13 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
             out.append(trial)
         return out
 
-    before = meter.measure(subject, [()], 0, pairs)[0]
-    outcome = Outcome(subject, before, [Reach(c) for c in cands])
-    if outcome.already or not cands:
+    now = meter.to_precision(subject, (), 0)
+    if now.inside(subject) or not cands:
+        outcome = Outcome(subject, now, [Reach(c) for c in cands], now)
         outcome.battles = meter.battles - start_battles
         return outcome
+    before = meter.measure(subject, [()], 0, pairs)[0]
+    outcome = Outcome(subject, before, [Reach(c) for c in cands], now)
     too_high = before.interval.high > subject.high
     # Both ends of every range, in one round; an end that does not compile moves halfway in.
     ends: dict[int, list[int]] = {}
@@ -585,8 +597,12 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     """The designer's report of one subject (Japanese)."""
     s = o.subject
     what = "ページ" if s.kind == "page" else "敵"
+    now = o.now or o.before
     out = [f"調整: {what} {s.name} {s.id}（{band(s)}）",
-           f"  いま: {shown(o.before, s)}（{o.before.n} {unit}）— {where_is(o.before, s)}"]
+           f"  いま: {shown(now, s)}（{now.n} {unit}）— {where_is(now, s)}"]
+    if stats.target_met(now.interval, s.low, s.high) is None:
+        out.append("  （区間が目標の端にかかっていて、外れているとはまだ言えません。"
+                   "内側に収まる変更を探します）")
     if o.already:
         out.append("  目標の内側なので変える数はありません。")
         return out
@@ -620,6 +636,7 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
             out.append("  1 つの数を変えるだけでは目標に届きません。最も近いのは:")
             out += _diff(best.candidate, best.closest.value)
             out.append(f"  前: {shown(o.before, s)} → 後: {shown(best.closest.measure, s)}")
+            out += _deck_moved(o.before, best.closest.measure)
         else:
             out.append("  確認で目標に入る変更は見つかりませんでした。")
         return out
@@ -627,9 +644,27 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     out.append("  提案（変える割合の最も小さいもの）:")
     out += _diff(c, r.found.value)
     out.append(f"  前: {shown(o.before, s)} → 後: {shown(r.found.measure, s)}（探索 {pairs} {unit}）")
+    out += _deck_moved(o.before, r.found.measure)
     out.append(f"  確認（新しいシード {o.confirm_seed}〜、{o.confirmed.n} {unit}）: "
                f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
     return out
+
+
+def _deck_moved(before: Measure, after: Measure) -> list[str]:
+    """For a page of the starting deck: the deck's own win rate before and after the edit
+    (``Measure.baseline``), and a warning — every page's Δ and every enemy's 目標 move
+    with it."""
+    from contract.vocabulary import W
+
+    if before.baseline is None or after.baseline is None:
+        return []
+
+    def rate(i: stats.Interval) -> str:
+        return f"{i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
+    return [f"  このページは初期デッキにもあります: はじめの自分紀の{W.measure.win_rate} "
+            f"{rate(before.baseline)} → {rate(after.baseline)}（ほかのページの"
+            f"{W.measure.win_rate_delta}と敵の目標も動きます。"
+            "書いたあと jibunki sim --check で確かめてください）"]
 
 
 def lines_together(t: Together) -> list[str]:
@@ -671,7 +706,12 @@ FORMAT = "jibunki-sim-tune 1"
 
 
 def _measure(m: Measure | None) -> dict | None:
-    return None if m is None else {**m.interval.to_dict(), "n": m.n}
+    """A measure as plain values; ``baseline``: the starting deck's win rate in the same
+    battles, for an edit that changes it."""
+    if m is None:
+        return None
+    moved = {} if m.baseline is None else {"baseline": m.baseline.to_dict()}
+    return {**m.interval.to_dict(), "n": m.n, **moved}
 
 
 def _trial(c: Candidate, t: Trial | None) -> dict | None:
@@ -704,7 +744,7 @@ def to_dict(o: Outcome, pairs: int) -> dict:
     return {
         "kind": s.kind, "id": s.id, "name": s.name,
         "target": {"low": s.low, "high": s.high},
-        "pairs": pairs, "before": _measure(o.before),
+        "pairs": pairs, "before": _measure(o.before), "now": _measure(o.now),
         "already_inside": o.already,
         "reached": o.already or (o.confirmed is not None and o.confirmed.inside(s)),
         "proposal": proposal, "closest": closest,

@@ -435,3 +435,59 @@ def test_a_number_the_battles_never_read_is_said_to_move_nothing_not_offered_as_
     assert "    p.page:4:8  綻び倍率 0.6: 動きません（どの値でも Δ -9.0 [-15.6, -2.2] pt）" in lines
     assert lines[-1].startswith("  どの数を変えても、測った値は いま と同じでした")
     assert not any(row.startswith("    + ") for row in lines)  # no edit offered
+
+
+class _StubMeter:
+    """A meter whose written value measures ``precise`` to precision and ``few`` on the
+    search's pairs (an edit is never tried: the test is what happens before)."""
+
+    def __init__(self, precise, few):
+        self.precise, self.few, self.battles, self.searched = precise, few, 0, False
+
+    def to_precision(self, subject, patch, start):
+        return self.precise
+
+    def measure(self, subject, patches, start, n):
+        self.searched = True
+        return [self.few for _ in patches]
+
+
+def test_whether_to_change_anything_is_decided_on_the_precise_measure():
+    """The audit's tabidachi: the report says 達成, the search's 400 pairs touch the band's
+    end — tune must not propose an edit the report contradicts."""
+    subject = tune.Subject("page", "tabidachi", "旅立ちの朝", -0.10, 0.15)
+    precise = tune.Measure(stats.Interval(-0.028, -0.054, -0.001), 820)
+    few = tune.Measure(stats.Interval(-0.052, -0.104, -0.000), 400)
+    cand = tune.Candidate("p.page", 3, 5, 8, "0.8", 0.8, "作用", "x")
+    meter = _StubMeter(precise, few)
+    outcome = tune.tune(None, meter, subject, [cand], 400)
+    assert outcome.already and not meter.searched and outcome.chosen is None
+    lines = tune.lines_of(outcome, 400, "組")
+    assert lines[1] == "  いま: Δ -2.8 [-5.4, -0.1] pt（820 組）— 目標の内側"
+    assert lines[-1] == "  目標の内側なので変える数はありません。"
+    assert tune.to_dict(outcome, 400)["now"]["n"] == 820
+
+
+def test_an_interval_on_the_band_end_is_said_to_be_not_yet_outside():
+    subject = tune.Subject("page", "p", "P", 0.05, 0.15)
+    edge = tune.Measure(stats.Interval(0.04, 0.02, 0.07), 800)
+    lines = tune.lines_of(tune.Outcome(subject, edge, [], edge), 400, "組")
+    assert "目標の端にかかる" in lines[1]
+    assert lines[2].startswith("  （区間が目標の端にかかっていて、外れているとはまだ言えません")
+
+
+def test_an_edit_of_a_starting_deck_page_shows_the_decks_own_win_rate():
+    """The audit's hatsukoi: 綻び倍率 1.5 → 4.5 squeezed Δ to 0 by making the deck win
+    98.6% of its battles — the proposal must say the deck moved."""
+    subject = tune.Subject("page", "hatsukoi", "初恋", 0.04, 0.20)
+    cand = tune.Candidate("p.page", 3, 5, 8, "1.5", 1.5, "綻び倍率", "  綻び倍率 1.5")
+    before = tune.Measure(stats.Interval(-0.038, -0.085, 0.011), 400,
+                          stats.Interval(0.755, 0.74, 0.77))
+    after = tune.Measure(stats.Interval(-0.002, -0.014, 0.009), 400,
+                         stats.Interval(0.986, 0.98, 0.99))
+    reach = tune.Reach(cand, closest=tune.Trial(4.5, after))
+    lines = tune.lines_of(tune.Outcome(subject, before, [reach], before), 400, "組")
+    moved = [line for line in lines if "初期デッキにもあります" in line]
+    assert moved == ["  このページは初期デッキにもあります: はじめの自分紀の勝率 75.5 [74.0, 77.0] %"
+                     " → 98.6 [98.0, 99.0] %（ほかのページの勝率差と敵の目標も動きます。"
+                     "書いたあと jibunki sim --check で確かめてください）"]
