@@ -35,6 +35,7 @@ FLAGS = {
     "long_games": "長い試合で引かれがち",
     "rarely_drawn": "引いた試合が少ない",
     "rarely_not_drawn": "引かなかった試合が少ない",
+    "starter_copies": f"初期{vocab.KEYWORDS['deck'][0]}にもある",
 }
 
 
@@ -116,11 +117,25 @@ def enemy_figures(row: dict) -> dict:
             "battles": _shown(_number(row.get("battles")), 0)}
 
 
+def labels(settings: dict) -> dict:
+    """``LABELS`` as a report of ``settings`` means them: with ``--baseline``, Δ is the
+    page swapped for that page of the starting deck, not added (sim/observed.py
+    ``delta_label``, said the same way)."""
+    page = settings.get("baseline_page")
+    if not isinstance(page, str):
+        return LABELS
+    names = settings.get("page_names") if isinstance(settings.get("page_names"), dict) else {}
+    name = names.get(page) if isinstance(names.get(page), str) else page
+    return {**LABELS,
+            "delta": f"「{name}」と入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）"}
+
+
 def figures(report: dict | None, tables) -> dict:
-    """``{"pages": id → figures, "enemies": id → figures, "about": str}`` of the items of
-    ``tables`` the report has rows for; empty without a report."""
+    """``{"pages": id → figures, "enemies": id → figures, "about": str, "labels": the
+    figures' words}`` of the items of ``tables`` the report has rows for; empty without a
+    report."""
     if not isinstance(report, dict):
-        return {"pages": {}, "enemies": {}, "about": ""}
+        return {"pages": {}, "enemies": {}, "about": "", "labels": LABELS}
     settings = report.get("settings") if isinstance(report.get("settings"), dict) else {}
 
     def rows(key: str, known) -> dict:
@@ -141,4 +156,4 @@ def figures(report: dict | None, tables) -> dict:
     return {"pages": {k: page_figures(v) for k, v in rows("pages", tables.pages).items()},
             "enemies": {k: enemy_figures(v)
                         for k, v in rows("enemies", tables.enemies).items()},
-            "about": about}
+            "about": about, "labels": labels(settings)}

@@ -139,6 +139,11 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             click.echo(f"目標から外れています: {_against_target(kind, row)}", err=True)
         if missed:
             sys.exit(EXIT_CONTENT)
+        unjudged = report["settings"].get("page_targets_unjudged")
+        if unjudged:
+            from sim.report_text import UNJUDGED
+
+            click.echo(UNJUDGED.format(n=unjudged), err=True)
         rows = [r for r in report["enemies"] + report["pages"] if r["target"] is not None]
         # An interval that still straddles a bound is no miss, and no pass either: say so.
         open_ = sum(r["target_met"] is None for r in rows)

@@ -265,6 +265,16 @@ class Lab:
         self._covered = [0] * self.strata
 
     # ------------------------------------------------------------ decks and seeds
+    @property
+    def judges_page_targets(self) -> bool:
+        """Whether this run measures what a page's 目標 states: its Δ when added to the
+        starting deck, against every enemy each alone (the default run). Measured against
+        fewer enemies (``--enemy``) or swapped for a page (``--baseline``), Δ answers
+        another question, and the page's 目標 is not judged on it."""
+        s = self.settings
+        return (s.baseline_page is None and s.mode == "pool"
+                and set(s.enemies) == set(self.tables.enemies))
+
     def baseline_deck(self) -> tuple[str, ...]:
         """The starting deck."""
         return tuple(self.tables.starter())
@@ -436,7 +446,8 @@ class Lab:
                 e.looks += 1
                 # A page's 目標 bounds its Δ when added: the swap Δ plays to its own
                 # verdict alone, not to bounds written for another number.
-                target = None if swap else _target(self.tables.pages[e.key])
+                target = None if swap or not self.judges_page_targets \
+                    else _target(self.tables.pages[e.key])
                 judged = stats.judge(paired, e.looks, precision, s.max_pairs, target)
                 if judged.done:
                     e.done, e.z = True, judged.z
@@ -580,6 +591,9 @@ class Lab:
                          "page_names": {p: self.tables.pages[p].name
                                         for p in sorted(set(self.baseline_deck()))},
                          "baseline_page": s.baseline_page, "reference": s.reference,
+                         "page_targets_judged": self.judges_page_targets,
+                         "page_targets_unjudged": 0 if self.judges_page_targets else sum(
+                             _target(self.tables.pages[p]) is not None for p in self.pool()),
                          "precision": s.precision,
                          "ladder_precision": {p: s.precision_of(p) for p in s.ladder},
                          "max_pairs": s.max_pairs, "turn_cap": s.turn_cap, "seed": s.seed,
@@ -626,7 +640,7 @@ class Lab:
         paired = self.paired(baseline, entry)
         interval = paired.interval()
         page = self.tables.pages[key]
-        target = _target(page)
+        target = _target(page) if self.judges_page_targets else None
         outcomes, weights = entry.outcomes, entry.weights
         n = sum(weights)  # the battles, each enemy weighed back to an equal share
 
@@ -658,7 +672,8 @@ class Lab:
             "target": target,
             "target_met": None if target is None else stats.target_met(
                 interval, target["low"], target["high"]),
-            "observed": observed.figures(outcomes, weights),
+            "observed": observed.figures(outcomes, weights,
+                                         in_starter=key in self.baseline_deck()),
         }
 
     def _swap_delta(self, swapped, key: str) -> dict | None:

@@ -17,7 +17,7 @@ battles, the same figures.
 
 from __future__ import annotations
 
-from contract.vocabulary import W
+from contract.vocabulary import KEYWORDS, W
 
 from . import stats
 
@@ -35,12 +35,15 @@ FLAGS = {
     "long_games": "長い試合で引かれがち",
     "rarely_drawn": "引いた試合が少ない",
     "rarely_not_drawn": "引かなかった試合が少ない",
+    "starter_copies": f"初期{KEYWORDS['deck'][0]}にもある",
 }
 FLAG_NOTES = {
     "long_games": f"引いた試合は引かなかった試合より平均で {LONG_GAME_RATIO:g} 倍以上長い: "
                   f"引いた試合の{W.measure.win_rate}は試合の長さを映しています",
     "rarely_drawn": f"引いた試合が {MIN_GROUP} 戦未満: 引いた試合の数字はあてになりません",
     "rarely_not_drawn": f"引かなかった試合が {MIN_GROUP} 戦未満: 引いた時の差はあてになりません",
+    "starter_copies": f"初期{KEYWORDS['deck'][0]}にも同じページがあるので、出した回数・ダメージ・"
+                      f"引いた試合は加えた 1 枚と初期{KEYWORDS['deck'][0]}の写しを合わせて数えています",
 }
 
 #: The words of the figures, each saying which question it answers (terminal and page).
@@ -57,6 +60,17 @@ LABELS = {
     "damage_per_step": f"{W.variable.steps}あたりダメージ",
     "flags": "注意",
 }
+
+
+def delta_label(settings: dict) -> str:
+    """What Δ answers in a report of ``settings``: the page added (take or skip), or — with
+    ``--baseline`` — the page swapped for one copy of that page of the starting deck (the
+    deck size held). catalog/lab.py says it the same way (a test holds the two equal)."""
+    page = settings.get("baseline_page")
+    if page is None:
+        return LABELS["delta"]
+    name = (settings.get("page_names") or {}).get(page, page)
+    return f"「{name}」と入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）"
 
 
 def _rate(sample: list) -> dict:
@@ -97,10 +111,13 @@ def _turns(outcome) -> int:
     return outcome.turns
 
 
-def figures(outcomes: list, weights: list[float] | None = None) -> dict:
+def figures(outcomes: list, weights: list[float] | None = None, *,
+            in_starter: bool = False) -> dict:
     """The observed figures of a page's battles (``Outcome``s with the page as focus),
     each battle counted with its weight (all 1 when not given: the lab weighs each enemy's
-    battles back to an equal share when it played some enemies more, sim/lab.py)."""
+    battles back to an equal share when it played some enemies more, sim/lab.py).
+    ``in_starter``: the starting deck holds the page too — its figures count every copy
+    (the battles know a page by its id), which the flag ``starter_copies`` says."""
     sample = list(zip(outcomes, [1.0] * len(outcomes) if weights is None else weights))
     drawn = [(o, w) for o, w in sample if o.drawn >= 0]
     not_drawn = [(o, w) for o, w in sample if o.drawn < 0]
@@ -132,5 +149,5 @@ def figures(outcomes: list, weights: list[float] | None = None) -> dict:
         "damage_per_step": interval(sample, lambda o: o.damage, lambda o: o.steps),
         "turns": {"drawn": stats.rounded(_mean(drawn, _turns)) if drawn else None,
                   "not_drawn": stats.rounded(_mean(not_drawn, _turns)) if not_drawn else None},
-        "flags": flags(drawn, not_drawn),
+        "flags": flags(drawn, not_drawn) + (["starter_copies"] if in_starter else []),
     }

@@ -391,12 +391,14 @@ def _flag_cell(page: dict):
                                                        observed.FLAGS.get(c, c))])
 
 
-def observed_columns(reference: bool) -> list[HtmlColumn]:
-    """The observed table's columns: the causal Δ (and the swap Δ with a reference page)
-    beside what was seen in the variant deck's battles."""
+def observed_columns(settings: dict) -> list[HtmlColumn]:
+    """The observed table's columns: the causal Δ (added, or swapped for the ``--baseline``
+    page; and the swap Δ with a reference page) beside what was seen in the variant deck's
+    battles."""
     L = observed.LABELS
+    reference = settings.get("reference") is not None
     columns = [HtmlColumn("ページ", _name_cell, "name"),
-               HtmlColumn(L["delta"], lambda p: points(p["delta"]))]
+               HtmlColumn(observed.delta_label(settings), lambda p: points(p["delta"]))]
     if reference:
         columns.append(HtmlColumn(L["swap_delta"], lambda p: NONE if p.get("swap_delta") is None
                                   else points(p["swap_delta"]["delta"])))
@@ -446,14 +448,14 @@ def render_report(report: dict) -> str:
         page_table=numbers_table(
             page_columns(policies, any(p.get("target") for p in pages)), pages,
             lambda _, p: f"page-{p['id']}", "page-table"),
-        observed={"delta_label": observed.LABELS["delta"],
+        observed={"delta_label": observed.delta_label(report["settings"]),
                   "swap_label": observed.LABELS["swap_delta"],
                   "reference": _reference_name(report),
                   "notes": [(observed.FLAGS[c], observed.FLAG_NOTES[c]) for c in observed.FLAGS
                             if any(c in ((p.get("observed") or {}).get("flags") or [])
                                    for p in pages)]},
         observed_table=numbers_table(
-            observed_columns(report["settings"].get("reference") is not None), pages,
+            observed_columns(report["settings"]), pages,
             lambda _, p: f"observed-{p['id']}", "observed-table"),
         enemy_table=numbers_table(
             ENEMY_COLUMNS + ((ENEMY_TARGET,) if any_enemy_target else ()), report["enemies"],

@@ -99,6 +99,13 @@ def pages_table(report: dict) -> FittedTable:
         PAGE_COLUMNS, tuple(rows), settings)
 
 
+#: Why a run with --enemy or --baseline leaves the pages' 目標 alone (sim.lab
+#: ``judges_page_targets``); ``--check`` says it too.
+UNJUDGED = ("ページの目標 {n} 件は判定していません: 目標は、すべての敵を相手に 1 枚加えた時の"
+            f"{W.measure.win_rate_delta}です（--enemy で敵を絞るか --baseline で入れ替えた今回の"
+            "測定とは別の数）")
+
+
 def summary_lines(report: dict) -> list[Text]:
     """What pairing saved, the baseline, and what to look at."""
     lines = []
@@ -119,6 +126,9 @@ def summary_lines(report: dict) -> list[Text]:
     missed = [r for r in report["enemies"] + report["pages"] if r["target_met"] is False]
     if missed:
         lines.append(Text(f"目標から外れたもの: {_named(missed)}", style="bold red"))
+    unjudged = report["settings"].get("page_targets_unjudged")
+    if unjudged:
+        lines.append(Text(UNJUDGED.format(n=unjudged), style="yellow"))
     undecided = [r for r in report["enemies"] + report["pages"]
                  if r["target"] is not None and r["target_met"] is None]
     if undecided:
@@ -188,12 +198,22 @@ def _head(key: str, unit: str) -> str:
     return f"{HEADS[key]}\n{unit}"
 
 
+def _delta_head(settings: dict) -> str:
+    """Δ's header: the words of ``observed.delta_label`` broken into short lines."""
+    if settings.get("baseline_page") is None:
+        return _head("delta", "pt [95%]")
+    swapped, _, rest = observed.delta_label(settings).partition("と入れ替えた時の")
+    rest = rest.replace("（因果: ", "（因果:\n")
+    return f"{swapped}と\n入れ替えた時の\n{rest}\npt [95%]"
+
+
 def observed_columns(settings: dict) -> tuple[Column, ...]:
-    """The observed table's columns: the causal Δ first, then what was seen; the swap Δ
-    only when a reference page was named."""
+    """The observed table's columns: the causal Δ first (added, or swapped for the
+    ``--baseline`` page), then what was seen; the swap Δ only when a reference page was
+    named."""
     columns = [
         Column("ページ", "left", _name, wraps=True),
-        Column(_head("delta", "pt [95%]"), "right", lambda row, _: interval_text(row["delta"])),
+        Column(_delta_head(settings), "right", lambda row, _: interval_text(row["delta"])),
     ]
     if settings.get("reference") is not None:
         columns.append(Column(_head("swap_delta", "pt [95%]"), "right", _swap, gives_way=2))

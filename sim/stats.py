@@ -673,7 +673,8 @@ def ratio_interval(parts, wholes, z: float = Z95, weights=None) -> Interval | No
     ``weights``: each battle's, all 1 when not given) with the delta method's interval for
     a ratio of sums (the battles independent, the ratio's variance
     n/(n − 1)·Σw²(part − R·whole)² / (Σw·whole)², t on Kish's effective size less one);
-    None when the wholes add to 0."""
+    None when the wholes add to 0. A ratio of counts (no part or whole below 0) cannot be
+    below 0: its interval stops there."""
     parts, wholes = list(parts), list(wholes)
     weights = [1.0] * len(parts) if weights is None else list(weights)
     n = len(parts)
@@ -686,4 +687,5 @@ def ratio_interval(parts, wholes, z: float = Z95, weights=None) -> Interval | No
     residual = sum((w * (p - r * h)) ** 2 for w, p, h in zip(weights, parts, wholes))
     df = max(1, round(effective_size(weights)) - 1)
     spread = t_quantile(df, z) * math.sqrt(n / (n - 1) * residual) / abs(total)
-    return Interval(r, r - spread, r + spread)
+    counts = min(parts) >= 0 and min(wholes) >= 0
+    return Interval(r, max(0.0, r - spread) if counts else r - spread, r + spread)

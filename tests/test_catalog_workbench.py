@@ -255,7 +255,8 @@ def test_lab_figures_are_the_reports_and_a_bad_figure_shows_none(tables):
     assert got["about"].startswith(f"方針 {report['settings']['policy']}")
     report["pages"].append({"id": "gone", "delta": row["delta"]})  # not in the tables
     assert "gone" not in lab.figures(report, tables)["pages"]
-    assert lab.figures(None, tables) == {"pages": {}, "enemies": {}, "about": ""}
+    assert lab.figures(None, tables) == {"pages": {}, "enemies": {}, "about": "",
+                                         "labels": lab.LABELS}
 
 
 def test_the_report_is_left_beside_its_page_and_read_back(tmp_path):

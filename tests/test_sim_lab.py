@@ -244,12 +244,56 @@ def test_a_pages_target_bounds_its_added_delta_not_its_swapped_one(lab_tables, m
 
     monkeypatch.setattr(stats, "judge", recording)
     report = run_lab(lab_tables, pages=("zangyou",), ladder=("random",), reference="sakamichi",
-                     max_pairs=100)
+                     max_pairs=100, enemies=tuple(sorted(lab_tables[1].enemies)))
     (row,) = report["pages"]
     assert row["target"] is not None and row["swap_delta"] is not None
     added = [t for t in seen if t is not None]
     assert added and all(t == row["target"] for t in added)
     assert None in seen  # the swap phase's looks
+
+
+@pytest.mark.parametrize("narrowed", [{"enemies": ("haguruma",)},
+                                      {"baseline_page": "sakamichi", "reference": None}])
+def test_a_pages_target_is_judged_only_on_the_delta_it_states(lab_tables, narrowed):
+    """A page's 目標 states its Δ when added, against every enemy: measured against one
+    enemy (--enemy) or swapped for a page (--baseline), Δ answers another question — the
+    row has no target to miss, and the report counts the 目標 it left alone."""
+    values = {"enemies": tuple(sorted(lab_tables[1].enemies)), **narrowed}
+    report = run_lab(lab_tables, pages=("zangyou",), max_pairs=100, **values)
+    (row,) = report["pages"]
+    assert row["target"] is None and row["target_met"] is None
+    assert report["settings"]["page_targets_judged"] is False
+    assert report["settings"]["page_targets_unjudged"] == 1
+    from sim.report_text import summary_lines
+
+    said = [str(line) for line in summary_lines(report)]
+    assert any(line.startswith("ページの目標 1 件は判定していません") for line in said)
+
+
+def test_the_observed_figures_of_a_starting_deck_page_are_flagged_as_counting_every_copy(
+        lab_tables):
+    """The audit's tabidachi_b: the same page under a new id played 1.30 a battle, the
+    bundled one 2.27 — the battles count a page by its id, the deck's copy too."""
+    report = run_lab(lab_tables, pages=("tabidachi", "zangyou"), max_pairs=100)
+    flags = {row["id"]: row["observed"]["flags"] for row in report["pages"]}
+    assert "starter_copies" in flags["tabidachi"] and "starter_copies" not in flags["zangyou"]
+
+
+def test_delta_is_named_by_the_question_it_answers_in_every_renderer():
+    """--baseline: Δ is the page swapped for that page, and every renderer says so."""
+    from catalog import lab as catalog_lab
+    from sim import observed
+    from sim.report_text import observed_columns
+
+    settings = {"baseline_page": "sakamichi", "page_names": {"sakamichi": "坂道の自転車"},
+                "reference": None}
+    said = "「坂道の自転車」と入れ替えた時の勝率差（因果: 枚数そのまま）"
+    assert observed.delta_label(settings) == said
+    assert catalog_lab.labels(settings)["delta"] == said
+    assert observed_columns(settings)[1].header.replace("\n", "").startswith(said.replace(" ", ""))
+    added = {"baseline_page": None, "reference": None}
+    assert observed.delta_label(added) == catalog_lab.labels(added)["delta"] \
+        == observed.LABELS["delta"]
 
 
 # ------------------------------------------------------------------ the command

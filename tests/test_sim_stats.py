@@ -424,3 +424,14 @@ def test_allocating_pairs_over_enemies_needs_fewer_for_the_same_precision():
         if paired.n == 10 * -(-PILOT // 10):
             continue
         assert np.mean(sizes[7:]) >= 1.5 * np.mean(sizes[:4]), sizes
+
+
+def test_a_ratio_of_counts_never_has_an_interval_below_zero():
+    """出せずに手札にあったターン of a page nearly always playable: one battle of 200 with
+    a turn held — the delta method's spread reaches below 0, which no count can."""
+    parts, wholes = [1] + [0] * 199, [1] * 200
+    interval = stats.ratio_interval(parts, wholes)
+    assert interval.estimate == pytest.approx(0.005) and interval.low == 0.0
+    assert interval.high > interval.estimate
+    signed = stats.ratio_interval([1, -1, 2, -3], [1, 1, 1, 1])  # not counts: left as it is
+    assert signed.low < min(-0.25, signed.estimate)
