@@ -17,7 +17,6 @@ No LSP types here.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import math
 import os
@@ -176,8 +175,11 @@ def _text(lines: list[str], page: ast.Page) -> str:
 
 
 def digest(lines: list[str], page: ast.Page) -> str:
-    """The hash of the page's text: what tells an editor run's text from the page's now."""
-    return hashlib.sha256(_text(lines, page).encode("utf-8", "surrogatepass")).hexdigest()
+    """The hash of the page's text (sim.lab ``text_digest``): what tells the text an editor
+    run or a report measured from the page's now."""
+    from sim.lab import text_digest
+
+    return text_digest(_text(lines, page))
 
 
 def page_at(result: Result, path: str, line: int) -> ast.Page | None:
@@ -192,8 +194,9 @@ def page_named(result: Result, path: str, page: str) -> ast.Page | None:
 
 
 def _changed_since(path: str, lines: list[str], page: ast.Page, written_ns: int) -> bool:
-    """Whether the page's text may be newer than a report written at ``written_ns``: its
-    file was modified after, or the editor's text of the page is not in the file (unsaved
+    """For a report that keeps no digest of the page's text (an older one): whether the
+    page's text may be newer than the report written at ``written_ns`` — its file was
+    modified after, or the editor's text of the page is not in the file (unsaved
     changes)."""
     try:
         if os.stat(path).st_mtime_ns > written_ns:
@@ -227,7 +230,9 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
             title += f" ▶ {RUN_TITLE}"
         elif name in rows:
             title = summary(rows[name])
-            if _changed_since(path, lines, page, written):
+            measured = rows[name].get("text_sha256")
+            if (measured != digest(lines, page) if isinstance(measured, str)
+                    else _changed_since(path, lines, page, written)):
                 title += f" ・ {STALE}"
             title += f" ▶ {RUN_TITLE}"
         else:

@@ -50,6 +50,7 @@ missed (wholly outside: ``--check`` fails) or not yet decidable (straddling an e
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -653,6 +654,7 @@ class Lab:
         decided = {v for v in verdicts.values() if v != "undecided"}
         return {
             "id": key, "name": page.name, "year": page.year, "pairs": paired.n,
+            "text_sha256": text_digest(page.source.text) if page.source else None,
             "delta": interval.to_dict(),
             "discordant": {"variant_only": paired.variant_only,
                            "baseline_only": paired.baseline_only},
@@ -683,6 +685,15 @@ class Lab:
             return None
         paired = self.paired(swapped[0], swapped[1][key])
         return {"pairs": paired.n, "delta": paired.interval().to_dict()}
+
+
+def text_digest(text: str) -> str:
+    """The sha256 of a page's definition as written (its lines, line ends without CR): the
+    report keeps it per page, and the editor's lens compares the page's text now with it
+    — an edit of another page of the file, or a save that changes nothing, is no change
+    of this one (lsp/lab_lens.py)."""
+    lines = "\n".join(line.rstrip("\r") for line in text.split("\n"))
+    return hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _covariates(outcome: Outcome) -> tuple[int, int, int]:

@@ -182,6 +182,38 @@ async def test_a_page_changed_since_the_report_is_marked(client: LanguageClient,
 @pytest.mark.asyncio
 @pytest.mark.slow  # a language server (and, once, the lab) in a process
 @pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+async def test_a_report_that_keeps_each_pages_text_marks_only_the_page_that_changed(
+        client: LanguageClient, content):
+    """The audit's case: a save of the file after the report — another page edited, or
+    nothing changed at all — marked every page of the file old. A report that keeps each
+    page's text digest (sim.lab ``text_digest``) marks the page whose text differs."""
+    from conftest import compiled_tables
+    from sim.lab import text_digest
+
+    tables = compiled_tables(content)
+    rows = [{**row, "text_sha256": text_digest(tables.pages[row["id"]].source.text)}
+            for row in ROWS]
+    report = _report(content, _good_report(rows))
+    path = content / PAGES
+    text = path.read_text(encoding="utf-8")
+    later = report.stat().st_mtime + 5
+    os.utime(path, (later, later))  # saved after the report, the same text
+    uri = await _open(client, path)
+    fresh = {p: f"{TITLES[p]} ▶ {lab_lens.RUN_TITLE}" for p in TITLES}
+    assert set((await _lab_lenses(client, uri)).values()) == set(fresh.values())
+    edited = text.replace("ページ kodomo \"子の誕生\" {", "ページ kodomo \"子の誕生\" {\n  # メモ", 1)
+    path.write_text(edited, encoding="utf-8")
+    os.utime(path, (later + 5, later + 5))
+    await _replace(client, uri, 2, edited)
+    found = await _lab_lenses(client, uri)
+    assert found[_line_of(path, "ページ zangyou ")] == fresh["zangyou"]
+    assert found[_line_of(path, "ページ kodomo ")] \
+        == f"{TITLES['kodomo']} ・ {lab_lens.STALE} ▶ {lab_lens.RUN_TITLE}"
+
+
+@pytest.mark.asyncio
+@pytest.mark.slow  # a language server (and, once, the lab) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
 async def test_running_the_lab_for_a_page_gives_it_a_verdict_without_blocking_the_server(
         client: LanguageClient, content):
     refreshed = _refreshes(client)
