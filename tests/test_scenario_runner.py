@@ -263,3 +263,18 @@ def test_build_plays_the_same_examples_as_jibunki_test(tmp_path, monkeypatch):
     assert built.exit_code == 0, built.output
     assert f"例: {tested}" in built.output.splitlines()
     assert tested == "成功 2、失敗 0（2 ファイルの例 2 件）"
+
+
+def test_the_readmes_example_passes_as_written(tmp_path):
+    """README's one full example of the 例 syntax is what a designer copies first: it must
+    pass on the bundled content, every step and 確認 as its comments say."""
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```\n例 ", 1)[1].split("```", 1)[0]
+    (tmp_path / "readme.scenario").write_text("例 " + block, encoding="utf-8")
+    for step in ("シード", "デッキ", "開始", "出す", "ペン", "拒否", "確認", "終了"):
+        assert f"  {step} " in block or f" {step} " in block, step
+    result = run_test_command(str(tmp_path / "readme.scenario"))
+    assert result.exit_code == 0, result.output
+    assert "成功 1、失敗 0" in result.output
