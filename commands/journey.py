@@ -57,7 +57,7 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     \b
     終了コード: 0 クリア、1 敗北、2 使い方の誤り、3 未決着
     （quit、またはスクリプトが先に終わった）、4 遊べなかった
-    （コンテンツにエラー、または旅の準備がない）。
+    （コンテンツにエラー、旅の準備がない、または出力先が途中で閉じた）。
     """
     if ctx.invoked_subcommand is not None:
         # jibunki journey report: the subcommand has options of its own; the game's

@@ -647,7 +647,22 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     out += _deck_moved(o.before, r.found.measure)
     out.append(f"  確認（新しいシード {o.confirm_seed}〜、{o.confirmed.n} {unit}）: "
                f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
+    out += _near_the_end(o.confirmed, s)
     return out
+
+
+def _near_the_end(m: Measure, s: Subject) -> list[str]:
+    """A confirmed interval closer to a 目標 bound than its own half-width: the edit is
+    inside on these seeds, but the report's interval on other seeds may still touch the
+    bound (未決) — said, with what settles it. The search takes the value nearest the
+    written one, so a confirmed edit often sits just inside."""
+    i = m.interval
+    margin = min(i.low - s.low, s.high - i.high)
+    if margin >= i.half_width:
+        return []
+    return [f"  （目標の端まで {margin * 100:.1f} {'pt' if s.kind == 'page' else '%'}: "
+            "ほかのシードの報告では 未決 と出ることがあります。余裕がほしければ、"
+            "もう一歩先の値にするか、--precision を小さくして確かめてください）"]
 
 
 def _deck_moved(before: Measure, after: Measure) -> list[str]:

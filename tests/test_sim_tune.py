@@ -491,3 +491,22 @@ def test_an_edit_of_a_starting_deck_page_shows_the_decks_own_win_rate():
     assert moved == ["  このページは初期デッキにもあります: はじめの自分紀の勝率 75.5 [74.0, 77.0] %"
                      " → 98.6 [98.0, 99.0] %（ほかのページの勝率差と敵の目標も動きます。"
                      "書いたあと jibunki sim --check で確かめてください）"]
+
+
+def test_a_confirmed_edit_just_inside_the_band_says_how_near_the_end_it_is():
+    """The audit's zangyou 15 → 27: confirmed +11.8 [+9.0, +14.6] inside +8〜+25, yet the
+    report on other seeds read 未決 four times in five — the margin (1.0 pt) is under the
+    interval's own half-width, and the answer says so."""
+    subject = tune.Subject("page", "zangyou", "終電の残業", 0.08, 0.25)
+    cand = tune.Candidate("p.page", 39, 12, 14, "15", 15, "面", "  敵HP -= 15 固定")
+    before = tune.Measure(stats.Interval(0.012, -0.036, 0.061), 400)
+    found = tune.Trial(27, tune.Measure(stats.Interval(0.138, 0.089, 0.184), 400))
+    reach = tune.Reach(cand, found=found, searched=found)
+    near = tune.Measure(stats.Interval(0.118, 0.090, 0.146), 1200)
+    outcome = tune.Outcome(subject, before, [reach], before, chosen=reach, confirmed=near,
+                           confirm_seed=1_000_000)
+    lines = tune.lines_of(outcome, 400, "組")
+    assert lines[-1].startswith("  （目標の端まで 1.0 pt: ほかのシードの報告では 未決 と出ることがあります")
+    roomy = tune.Measure(stats.Interval(0.16, 0.13, 0.19), 1200)
+    outcome.confirmed = roomy
+    assert "目標の端まで" not in "\n".join(tune.lines_of(outcome, 400, "組"))
