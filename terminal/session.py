@@ -94,6 +94,7 @@ class Outcome:
 STOP_UNWRITTEN = "ファイルを書けなかったので"
 STOP_UNREAD = "セーブを読み込めなかったので"
 STOP_UNKNOWN = "知らないコマンドなので"
+STOP_EXTRA = "コマンドに余分な語があったので"
 
 
 class Session:
@@ -149,6 +150,13 @@ class Session:
             hint = self.hint(verb, list(COMMANDS))
             return Outcome(refused=f"「{verb}」というコマンドはありません（help で一覧）"
                                    + (f"。{hint}" if hint else ""), show=False, stop=STOP_UNKNOWN)
+        most = ARITY.get(handler)
+        if most is not None and len(args) > most:
+            # 「play 6 7」 meant two plays, or a typo: never half of it done in silence
+            extra = " ".join(args[most:])
+            takes = f" {most} 語まで書きます" if most else "何も付けません"
+            return Outcome(refused=f"{verb} には{takes}（余分な「{extra}」）。"
+                                   f"1 行に 1 つのコマンドを書きます", show=False, stop=STOP_EXTRA)
         try:
             return handler(self, args)
         except UsageError as exc:
@@ -279,6 +287,10 @@ class Session:
                 value = int(args[1])
             except ValueError:
                 raise UsageError(f"{args[0]} には整数を書きます: {args[1]}") from None
+            most = 3 if DEV_SETTINGS[key].takes_lifetime else 2
+            if len(args) > most:
+                raise UsageError(f"set {args[0]} に余分な「{' '.join(args[most:])}」があります"
+                                 f"（例: set {args[0]} 10）", STOP_EXTRA)
             if DEV_SETTINGS[key].takes_lifetime and len(args) > 2:
                 if args[2] not in LIFETIME_WORDS:
                     raise UsageError(f"{W.variable.defense}の寿命は " + " / ".join(LIFETIME_WORDS) + " です")
@@ -429,3 +441,9 @@ for _words, _handler in (
         (("quit", "q", "exit", "終わる"), Session.cmd_quit)):
     for _word in _words:
         COMMANDS[_word] = _handler
+
+#: The most words a command takes after it (the others: as many as they say — choose's
+#: candidates, set's pages — or one file, which ``_path`` checks).
+ARITY = {Session.cmd_play: 1, Session.cmd_pen: 2, Session.cmd_tear: 1, Session.cmd_end: 0,
+         Session.cmd_undo: 0, Session.cmd_where: 1, Session.cmd_log: 0, Session.cmd_help: 0,
+         Session.cmd_quit: 0}

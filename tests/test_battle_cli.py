@@ -242,6 +242,19 @@ def test_an_unknown_command_stops_a_script_with_a_did_you_mean():
     assert "> play 1" not in result.output
 
 
+def test_extra_words_after_a_command_stop_a_script_rather_than_being_dropped():
+    """「play 6 7」 used to play 6 and drop the 7 without a word; 「set HP 100 200」 set 100."""
+    result = battle("play 1 2\nplay 1\n")
+    assert result.exit_code == 2, result.output
+    assert "× play には 1 語まで書きます（余分な「2」）。1 行に 1 つのコマンドを書きます" in result.output
+    assert "スクリプトをここで止めました（コマンドに余分な語があったので）" in result.output
+    assert "をプレイ" not in result.output
+    ended = battle("end now\n")
+    assert ended.exit_code == 2 and "× end には何も付けません（余分な「now」）" in ended.output
+    setting = battle("set HP 100 200\n")
+    assert setting.exit_code == 2 and "set HP に余分な「200」があります" in setting.output
+
+
 def test_an_ideographic_space_after_a_command_separates_its_words():
     """A Japanese IME types 「出す　１」: the command and its number, not an unknown command."""
     typed = battle("出す　１\n").output

@@ -82,6 +82,13 @@ def test_bad_lines_are_refused_with_their_line_number_and_the_script_goes_on():
     assert "白2 をプレイ" in out  # the line after them was played
 
 
+def test_the_terminals_own_commands_refuse_extra_words():
+    """「undo 3」 undid one move and said nothing of the 3."""
+    out = journey("undo 3\nhelp me\n").output
+    assert "× undo には何も付けません（余分な「3」）（1 行目）" in out
+    assert "× help には何も付けません（余分な「me」）（2 行目）" in out
+
+
 def _game(**fields) -> Game:
     """A game at a hand-built moment (the days in a fixed order)."""
     rules = load_rules()

@@ -73,6 +73,8 @@ class Game:
         words = line.split()
         own = _OWN.get(command_word(words[0])) if words else None
         if own is not None:
+            if len(words) > 1:  # 「undo 3」: never one undo said as three
+                return [f"× {words[0]} には何も付けません（余分な「{' '.join(words[1:])}」）"], [], False
             return own(self)
         if self.journey.result is not None:
             return ["× ゲームは終わっています（undo で戻れます）"], [], False
