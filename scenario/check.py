@@ -13,7 +13,7 @@ from compiler.codes import E011, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
-from compiler.names import guess
+from compiler.names import Guess, guess
 from compiler.symbols import unread_reference
 from compiler.values import Ctx, check_page_ref, constant, with_scopes
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
@@ -267,7 +267,14 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
     if variable is not None and variable.kind == "param":
         return {**base, "quantity": "param", "arg": variable.code}
     candidates = [w for words in QUANTITIES for w in words]
-    found = guess(word, candidates + vocab.tables()["region"].spellings())
+    counters = vocab.tables()["counter"].spellings()
+    found = guess(word, candidates + vocab.tables()["region"].spellings() + counters)
+    meant = vocab.lookup("counter", found.word) if found.word in counters else None
+    if meant is not None:  # 「ダメージ」: the counter 与えたダメージ, which needs its scope
+        # an example reads a whole stage's tally most often (the worked example does)
+        scoped = with_scopes(meant, meant.ja)
+        staged = [w for w in scoped if w.endswith(f"[{W.scope.stage}]")]
+        found = Guess(meant.ja if sub is not None else (staged or scoped)[0])
     ctx.diags.append(E057.at(ref.name.span, f"例で確かめられる量に「{word}」はありません",
                              replacements=found.replacements, hint=found.hint
                            or f"HP・{W.variable.steps}・{W.variable.age}・{W.variable.defense}・Intent・{W.variable.fray}・{W.variable.enemy_hp}・{W.variable.seat}・{W.quantity.won}・{W.quantity.lost}・{W.quantity.events}[種類]・"

@@ -140,6 +140,17 @@ def test_an_expectation_that_cannot_be_checked_is_E057_at_its_quantity():
     assert [d.code for d in result.diagnostics] == ["E057"]
 
 
+def test_a_quantity_named_by_part_of_a_counter_suggests_the_counter_with_a_scope():
+    """「ダメージ」 used to suggest ステージ (two characters in common): the counter it is
+    part of, 与えたダメージ, is meant — with the scope an example reads most, and as is
+    when a scope was written."""
+    (diag,) = run('例 {\n 敵 e\n 開始 刻 20\n 確認 ダメージ == 3\n}\n').diagnostics
+    assert diag.hint == "もしかして「与えたダメージ[ステージ]」？"
+    assert diag.replacements == ("与えたダメージ[ステージ]",)
+    (scoped,) = run('例 {\n 敵 e\n 確認 ダメージ[ターン] == 3\n}\n').diagnostics
+    assert scoped.hint == "もしかして「与えたダメージ」？"
+
+
 def test_an_example_with_no_enemy_is_E043():
     result = check_text(CONTENT.replace("敵 e", "# 敵 e") + '例 {\n 開始 刻 20\n}\n', "t.page",
                         {"b.balance": BALANCE, "e.enemy": '敵 e "的" { HP 50; 座 40; 突破ライン 30; '
