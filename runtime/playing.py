@@ -187,8 +187,14 @@ def _faces_firing(battle, uid: int, sides, frame: Frame) -> tuple[list, list, st
             firing.append(side)
             bodies.append(body)
         else:
-            why = short or f"{SIDE_WORDS[side]}の条件を満たしていません"
+            why = short or condition_refusal(side)
     return firing, bodies, why
+
+
+def condition_refusal(side: str) -> str:
+    """Why a face whose 条件 do not hold does not fire (the terminal names the 条件 after
+    it, in the catalog's words)."""
+    return f"{SIDE_WORDS[side]}の条件を満たしていません"
 
 
 def plan(battle, uid: int) -> PlayPlan | None:

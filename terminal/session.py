@@ -32,6 +32,7 @@ from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
+from runtime.playing import condition_refusal
 from runtime.save import MAX_SAVE_CHARS, SaveError, from_json, read as read_save, to_json
 from contract.vocabulary import W
 
@@ -188,7 +189,22 @@ class Session:
             if said is None:
                 raise
             # A refusal of a page's action names the page: the hand has many rows.
-            raise Refused(said(self.battle, action) + ": " + exc.reason) from None
+            raise Refused(said(self.battle, action) + ": " + exc.reason
+                          + self._conditions_named(action, exc.reason)) from None
+
+    def _conditions_named(self, action, reason: str) -> str:
+        """The 条件 of the face a play was refused for, in the catalog's words
+        (「（条件: このプレイで座を跨がない）」): the refusal says only which face."""
+        if type(action) is not Play:
+            return ""
+        from catalog.phrasing import condition_text
+
+        for side in self.battle.sides_for(action.uid):
+            body = self.battle.face_body(action.uid, side)
+            if body is not None and body.conditions and reason == condition_refusal(side):
+                said = "、".join(condition_text(c) for c in body.conditions)
+                return f"（{vocab.KEYWORDS['cond'][0]}: {said}）"
+        return ""
 
     def _act(self, action) -> list:
         s = self.battle.state

@@ -57,6 +57,14 @@ def test_refusals_are_explained_not_raised(command, refusal):
     assert f"× {refusal}" in out or refusal in out
 
 
+def test_a_play_refused_for_its_condition_names_the_condition():
+    """The refusal said only 「過去面の条件を満たしていません」: which 条件 was left to the
+    designer to find in the file."""
+    out = battle("set 刻 60\nset 手札 秘密基地\nplay 1\n").output
+    assert ("× 「秘密基地」はプレイできません: 過去面の条件を満たしていません"
+            "（条件: このプレイで座を跨がない）") in out
+
+
 @pytest.mark.parametrize("number", ["0", "-1", "-2", "8", "x"])
 def test_a_choice_takes_only_the_numbers_it_shows(number):
     # 断捨離 opens a choice of 7 candidates, numbered 1〜7: 0 and below once took the last ones.
