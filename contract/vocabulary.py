@@ -383,7 +383,7 @@ VARIABLES = (
                  lifetimes=("stage", "run"), default_lifetime=None, cond_kind="resource",
                  meaning=meaning, param_kind=param_kind)
         for code, year, param_kind, meaning in (
-            ("lifespan_cap", "寿命上限", "integer", "刻の上の壁。銘がこれを超えるページは持てるがプレイできない"),
+            ("lifespan_cap", "寿命上限", "integer", "刻の上の壁（敵の座もここで止まる）。銘がこれを超えるページは持てるがプレイできない"),
             ("hand_cap", "手札上限", "integer", "手札の上限枚数。達しているときは引かない"),
             ("draw_count", "ドロー枚数", "integer", "毎ターン引く枚数"),
             ("steps_quota", "歩の規定量", "integer", "ターン開始時に歩が回復する量"),
