@@ -262,8 +262,11 @@ def histogram(meis: list[int], *, top: int, width: int = 560, height: int = 140,
     return {"width": width, "height": height, "bars": bars}
 
 
-def example_views(examples: list[dict], sources: dict[str, str]) -> dict[str, list]:
-    """Examples by the page or enemy they prove. A page: the examples standing under it
+def example_views(examples: list[dict], sources: dict[str, str],
+                  shown=lambda path: path) -> dict[str, list]:
+    """Examples by the page or enemy they prove, each ``where`` with its path ``shown`` as
+    the tables' sources show theirs (build.Compiled.shown: the same bytes wherever the
+    content lies). A page: the examples standing under it
     and those acting on it (出す, ペン, 破る, 選ぶ…). An enemy: only the examples written
     for it — those standing under it in its own file (the ``subject`` of the example);
     an example elsewhere that merely fights it (敵 haguruma as the opponent of a page's
@@ -271,7 +274,7 @@ def example_views(examples: list[dict], sources: dict[str, str]) -> dict[str, li
     found: dict[str, list] = {}
     for spec in examples:
         lines = sources.get(spec["path"], "").split("\n")
-        view = {"title": spec["name"], "where": f"{spec['path']}:{spec['line']}",
+        view = {"title": spec["name"], "where": f"{shown(spec['path'])}:{spec['line']}",
                 "highlighted": highlight("\n".join(lines[spec["line"] - 1: spec["end_line"]]))}
         ids = {spec.get("subject")}
         for step in spec["steps"]:

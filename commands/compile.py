@@ -121,7 +121,7 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     sim = neighbour(out, "catalog", "sim")  # only beside it in the default layout
     printed = out.parent / "print" / DEFAULT_NAME if out.name == "catalog" else None
     report = None if sim is None else _lab_report(sim)
-    return write(tables, out, example_views(compiled.examples, compiled.sources),
+    return write(tables, out, example_views(compiled.examples, compiled.sources, compiled.shown),
                  sim_report=None if sim is None else sim / "index.html", lab_report=report,
                  printed=face_links(printed, out) if printed is not None else {},
                  lab_stale=report is not None and _measured_other(report, compiled.tables))

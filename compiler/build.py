@@ -48,6 +48,14 @@ class Compiled:
     #: The checked 例 of the content (not run), for the catalog: filled by the examples
     #: stage (scenario.stage.compile_content); the compiler never reads them.
     examples: list[dict] = field(default_factory=list)
+    #: The folder the tables' source paths are relative to (compiler.sources.shown_path).
+    root: Path | None = None
+
+    def shown(self, path: str) -> str:
+        """A source path as the tables show it (compiler.sources.shown_path)."""
+        from .sources import shown_path
+
+        return path if self.root is None else shown_path(path, self.root)
 
     @property
     def ok(self) -> bool:
@@ -68,7 +76,8 @@ def compile_content(content: Path, fmt: str = "py") -> Compiled:
     from .lint import check
 
     result = check([content], project=content, fmt=fmt)
-    return Compiled(result.diagnostics, result.sources, result.compilation.files, result.tables)
+    return Compiled(result.diagnostics, result.sources, result.compilation.files, result.tables,
+                    root=result.compilation.root)
 
 
 # ------------------------------------------------------------------- schemas

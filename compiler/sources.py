@@ -12,6 +12,16 @@ from pathlib import Path
 from contract.tables import Source
 
 
+def shown_path(path: str, root: Path) -> str:
+    """A source's path as the tables and the catalog show it: relative to ``root`` (the
+    folder above content/), so the same content gives the same bytes wherever it lies;
+    as written when it lies outside ``root``."""
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
 class SourceRecords:
     """Builds the ``Source`` of items, reading each file's lines and path once (a file
     holds up to a thousand items: splitting it per item would cost its size each time)."""
@@ -29,10 +39,7 @@ class SourceRecords:
 
     def _file(self, path: str) -> tuple[str, list[str]]:
         if path not in self._files:
-            try:
-                shown = Path(path).resolve().relative_to(self.root).as_posix()
-            except ValueError:
-                shown = Path(path).as_posix()
+            shown = shown_path(path, self.root)
             # Lines end at "\n" only, as the parser counts them: str.splitlines() would
             # also split at U+2028, U+0085 … inside a designer's string and shift the text.
             self._files[path] = shown, self.texts.get(path, "").split("\n")

@@ -157,4 +157,4 @@ def compile_content(content: Path, fmt: str = "py") -> Compiled:
     if any(d.is_error for d in diagnostics):
         return Compiled(diagnostics, result.sources)
     return Compiled(diagnostics, result.sources, result.compilation.files, result.tables,
-                    specs)
+                    specs, root=result.compilation.root)

@@ -171,6 +171,25 @@ def test_each_page_and_enemy_shows_the_examples_that_prove_it():
     assert 'class="example"' in card and "出す" in card
 
 
+def test_the_examples_places_are_the_same_wherever_the_content_lies(tmp_path):
+    """Content outside the working folder used to give the 例 absolute paths (the
+    machine's home in the catalog's bytes) while the cards' sources were relative."""
+    import shutil
+
+    from catalog.render import example_views
+    from scenario.stage import compile_content as compile_with_examples
+
+    shutil.copytree(ROOT / "content", tmp_path / "content_copy")
+    compiled = compile_with_examples(tmp_path / "content_copy")
+    views = example_views(compiled.examples, compiled.sources, compiled.shown)
+    places = [view["where"] for found in views.values() for view in found]
+    assert places and all(p.startswith("content_copy/tests/") or p.startswith("content_copy/")
+                          for p in places), places[:3]
+    assert not any(str(tmp_path) in p for p in places)
+    sources = {page.source.path for page in from_dicts(compiled.tables).pages.values()}
+    assert all(s.startswith("content_copy/") for s in sources)
+
+
 # ------------------------------------------------------- tables, not switches
 
 
