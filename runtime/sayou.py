@@ -353,10 +353,11 @@ def modifier_source(battle, placed: Placed, value: float) -> dict:
 MODIFIED_DIRECTION = {"enemy_hp": "decrease", "defense": "increase"}
 
 
-# Every modifier of a value is one row of MODIFIER_SOURCES, applied in order: the board's
-# continuing effects (攻撃力補正, 攻撃倍率, 烙印, 防御補正, 支払い倍率, 綻び倍率 — each
-# counted by its 最大 n 回 when ``consume``), the 綻び multiplier of damage, an enemy's
-# per-hit 軽減. One mechanism for all of them (spec 002 「別の機構を持たない」): no
+# Every modifier of a value is one row of MODIFIER_SOURCES, applied in order: an enemy's
+# per-hit 軽減 (an additive modifier of damage, so before any multiplier: spec 002
+# 「加算が先、乗算が後」), the board's continuing effects (攻撃力補正, 攻撃倍率, 烙印,
+# 防御補正, 支払い倍率, 綻び倍率 — each counted by its 最大 n 回 when ``consume``), the
+# 綻び multiplier of damage. One mechanism for all of them (spec 002 「別の機構を持たない」): no
 # modifier is a special case of the code that applies them. Each row is a function of
 # (battle, target, value, why, consume) → the value it makes; ``why`` (a recorded battle's
 # explanation, or None) gets the row's terms.
@@ -395,7 +396,8 @@ def _fray_source(battle, target: str, value: float, why: dict | None,
 
 def _reduction_source(battle, target: str, value: float, why: dict | None,
                       consume: bool) -> float:
-    """An enemy's 1発ごとの軽減: taken from each hit."""
+    """An enemy's 1発ごとの軽減: taken from each hit, with the additive modifiers — before
+    the multipliers: (基準値 + 攻撃力補正 − 軽減) × 攻撃倍率 × 綻び."""
     reduction = battle.foe.traits.get("per_hit_reduction") or 0
     if why is not None:
         why["reduction"] = reduction
@@ -405,7 +407,7 @@ def _reduction_source(battle, target: str, value: float, why: dict | None,
 #: Modified target → its modifier sources, in the order they apply. A target not listed
 #: takes the board's modifiers alone.
 MODIFIER_SOURCES = {
-    "enemy_hp": (_board_source, _fray_source, _reduction_source),
+    "enemy_hp": (_reduction_source, _board_source, _fray_source),
 }
 _BOARD_ONLY = (_board_source,)
 

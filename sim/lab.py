@@ -654,7 +654,7 @@ class Lab:
         decided = {v for v in verdicts.values() if v != "undecided"}
         return {
             "id": key, "name": page.name, "year": page.year, "pairs": paired.n,
-            "text_sha256": text_digest(page.source.text) if page.source else None,
+            "text_sha256": _text_sha256(page),
             "delta": interval.to_dict(),
             "discordant": {"variant_only": paired.variant_only,
                            "baseline_only": paired.baseline_only},
@@ -694,6 +694,12 @@ def text_digest(text: str) -> str:
     of this one (lsp/lab_lens.py)."""
     lines = "\n".join(line.rstrip("\r") for line in text.split("\n"))
     return hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _text_sha256(page) -> str | None:
+    """``text_digest`` of a page's source (None for tables built without sources)."""
+    source = getattr(page, "source", None)
+    return None if source is None else text_digest(source.text)
 
 
 def _covariates(outcome: Outcome) -> tuple[int, int, int]:

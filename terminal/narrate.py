@@ -117,12 +117,12 @@ def explanation(why: dict | None, names) -> str:
     shaped = why.get("modified") and (why["add"] or why["mul"] or fray != 1 or reduction)
     if shaped:
         adds = " ".join(f"{_signed_term(s['value'])} {_source(s, names)}" for s in why["add"])
+        if reduction:  # an additive modifier: inside the sum, before the multipliers
+            adds = f"{adds or '+ 0'} − {number(reduction)} {W.trait.per_hit_reduction}"
         formula = f"({number(why['base'])} {adds or '+ 0'})"
         formula += "".join(f" × {number(s['value'])} {_source(s, names)}" for s in why["mul"])
         if fray != 1:
             formula += f" × {number(fray)} {W.variable.fray}"
-        if reduction:
-            formula += f" − {number(reduction)} {W.trait.per_hit_reduction}"
         clauses.append(f"{formula} = {number(why['value'])}")
     if not clauses:
         return ""

@@ -71,12 +71,16 @@ def test_each_additive_modifier_is_named_with_the_page_it_came_from(tables):
     assert said[at + 1] == "  (10 + 4 攻撃力補正「坂道の自転車」) = 14"
 
 
-def test_per_hit_reduction_is_subtracted_after_the_multipliers(tables):
+def test_per_hit_reduction_is_an_additive_modifier_taken_before_the_multipliers(tables):
+    """Spec 002 計算式: (基準値 + Σ加算補正) × Π乗算補正, 「加算が先、乗算が後」 — 軽減 is
+    one of 敵HP's modifiers (DESIGN §6.1), an additive one: (10 − 2) × 1.2 = 9.6, not
+    10 × 1.2 − 2 = 10."""
     b = battle(tables, "shigoto", enemy="wasure", age=20, steps=80)
+    b.dev_set(fray=20)  # the 綻び multiplier ×1.2
     events = b.play(b.hand[0])
     damage = event(events, "damage")
-    assert damage["why"]["reduction"] == 2 and damage["amount"] == 8
-    assert "  (10 + 0) − 2 軽減 = 8" in lines(events, tables)
+    assert damage["why"]["reduction"] == 2 and damage["amount"] == 9
+    assert "  (10 + 0 − 2 軽減) × 1.2 綻び = 9.6 → 9" in lines(events, tables)
 
 
 def test_a_constant_at_its_face_value_says_nothing_more(tables):

@@ -198,9 +198,9 @@ def test_every_modifier_of_damage_is_a_row_of_one_table_of_sources(tables, monke
         battle.dev_set(fray=100)  # the 綻び multiplier ×2
         return of(battle.play(find(battle, "hit10")), "damage")[0]["dealt"]
 
-    board, fray, reduction = sayou.MODIFIER_SOURCES["enemy_hp"]
-    assert hit_for((board, fray, reduction)) == 10 * 2 - 2
-    assert hit_for((board, reduction)) == 10 - 2  # each is its own row, nothing else
+    reduction, board, fray = sayou.MODIFIER_SOURCES["enemy_hp"]
+    assert hit_for((reduction, board, fray)) == (10 - 2) * 2  # 加算が先、乗算が後
+    assert hit_for((reduction, board)) == 10 - 2  # each is its own row, nothing else
     assert hit_for((board,)) == 10
 
 
