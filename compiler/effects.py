@@ -249,6 +249,8 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         # Heals come from map rewards and rare page effects (spec 000), not from 綻び.
         ctx.add(E065.at(s.span))
         return None
+    if _signed_constant(op, direction, variable, base, s, ctx):
+        return None
     if op == "assign" and variable.kind == "page_attr":
         if ctx.owner is not None and target.page == ctx.owner:
             # 銘 decides which face fires; a page rewriting its own would move the ground
@@ -265,6 +267,26 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
                   landing=landing, base=base)
 
 
+def _signed_constant(op: str, direction, variable, base, s: ast.Sayou, ctx: Ctx) -> bool:
+    """A constant below 0 where the operator says the direction (E030; True when said):
+    ``歩 += -5`` did nothing under 補正あり (a modified gain is never negative, DESIGN
+    §6.1) and took 5 under 固定, and ``敵HP += -5`` was damage past 軽減 and every
+    modifier; ``敵HP *= -1`` won the stage. The sign is the operator's: ``-=``, or a
+    factor of 0 or more. (A reference may still read a signed value as the game goes:
+    spec 002 allows signs in references.)"""
+    if not isinstance(base, Const) or base.value >= 0 or op not in ("add", "mul"):
+        return False
+    shown = f"{base.value:g}"
+    if op == "add":
+        meant = ("増やすなら", "+=") if direction == "decrease" else ("減らすなら", "-=")
+        ctx.add(E030.at(s.value.span, f"足す数・引く数は 0 以上で書きます（{shown}）",
+                        hint=f"向きは演算子で書きます: {meant[0]} {variable.ja} {meant[1]} {-base.value:g}"))
+    else:
+        ctx.add(E030.at(s.value.span, f"掛ける数は 0 以上で書きます（{shown}）",
+                        hint=f"{variable.ja} *= 0.5 は半分に、*= 0 は 0 にします。符号を変える作用はありません"))
+    return True
+
+
 def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     found = _target(s.target, ctx)
     if found is None:
@@ -275,7 +297,7 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         return None
     if s.op not in ("+=", "-="):
         ctx.add(E050.at(s.span, f"{W.operation.cap}は += か -= で書きます",
-                        hint=f"例: 上限 {variable.ja} += 1 寿命 {W.scope.run}"))
+                        hint=f"例: {vocab.KEYWORDS['cap'][0]} {variable.ja} += 1 寿命 {W.scope.run}"))
         return None
     if "landing" in tails:
         ctx.add(E051.at(tails["landing"].span,
@@ -290,7 +312,7 @@ def _cap(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         kind = vocab.PARAMETER_KINDS["integer"]
         ctx.add(E067.at(s.value.span, f"「{variable.ja}」は{kind}の恒久パラメータなので、"
                                       f"{W.operation.cap}は整数で書きます（{number_of(base):g}）",
-                        hint=f"例: {W.operation.cap} {variable.ja} += 1 寿命 {W.scope.run}。"
+                        hint=f"例: {vocab.KEYWORDS['cap'][0]} {variable.ja} += 1 寿命 {W.scope.run}。"
                              f"小数が使えるのは係数（{W.variable.defense_coef} など）だけです"))
         return None
     return _sayou(s, tails, ctx, variable, op="cap", target=target,
@@ -565,6 +587,8 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
         reason = _never_fires(ctx.where, timing, repeat)
         if reason:
             ctx.add(W004.at(tails["at"].span if "at" in tails else s.span, hint=reason))
+    elif _dies_with_its_play(ctx.where, variable, repeat, tails):
+        ctx.add(W004.at(tails["until"].span, hint=_DIES_WITH_ITS_PLAY))
     return Sayou(op=op, direction=direction, landing=landing, target=target, base=base,
                  lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
                  telegraphed=telegraphed, source=source, dest=dest, count=count, pick=pick,
@@ -611,6 +635,22 @@ _PAST_AT_PLAY = {
 }
 #: Blocks whose 作用 are placed by a play (a face, or the face a pen wrote).
 _PLACED_BY_PLAY = {"face", "pen"}
+
+
+#: Why a 範囲 プレイ without 毎 on a face never fires (W004's hint).
+_DIES_WITH_ITS_PLAY = (
+    f"毎 を書かずに範囲だけを書いた作用は、後の{W.scope.play}のたびに発動します。範囲 {W.scope.play} は"
+    f"置かれた{W.scope.play}で終わるので、一度も発動しません。この{W.scope.play}で一度だけなら範囲を消し、"
+    f"後の{W.scope.play}にも効かせるなら 範囲 以降 n {W.scope.play} にしてください")
+
+
+def _dies_with_its_play(where: str, variable, repeat: Repeat, tails) -> bool:
+    """A 作用 of a face or pen with 範囲 プレイ and no 毎 (DESIGN §6.1): it waits for the
+    next play, and its range ends with the one that placed it. A modifier is the
+    exception — it acts on the 作用 after it in the same play."""
+    is_modifier = variable is not None and variable.kind == "modifier"
+    return (where in _PLACED_BY_PLAY and "until" in tails and repeat.scope == "play"
+            and not is_modifier)
 
 
 def _never_fires(where: str, timing: str, repeat: Repeat) -> str:

@@ -685,3 +685,38 @@ def test_an_enemy_seat_beyond_the_lifespan_cap_is_e030(seat, cap, found):
     if found:
         assert diags[0].message == f"座 {seat} は寿命上限 {cap} の先です"
         assert diags[0].span.line == balance.count("\n") + 3
+
+
+def _face_diags(line: str):
+    text = f"ページ t {{\n 銘 30\n 未来面 {{ {line} }}\n 過去面 {{ 敵HP -= 1 }}\n}}\n"
+    return check_text(text, "t.page").diagnostics
+
+
+def test_a_range_of_one_play_without_a_timing_never_fires_and_is_w004():
+    """DESIGN §6.1 timings that never fire: a 範囲 without 毎 waits for the next play,
+    and 範囲 プレイ ends with the play that placed it — a dead face, said. A modifier acts
+    on the 作用 after it in the same play, so it is no such case."""
+    (diag,) = _face_diags("防御 += 3 範囲 プレイ")
+    assert (diag.code, diag.span.col) == ("W004", 16)
+    assert "一度も発動しません" in diag.hint
+    assert _face_diags("攻撃力補正 += 5 範囲 プレイ") == []
+    assert _face_diags("防御 += 3 範囲 ターン") == []
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("歩 += -5", "減らすなら 歩 -= 5"), ("通貨 += -5 固定", "減らすなら 通貨 -= 5"),
+    ("敵HP -= -5", "増やすなら 敵HP += 5"), ("敵HP *= -1", "符号を変える作用はありません"),
+    ("攻撃倍率 *= -0.9 範囲 ターン", "符号を変える作用はありません")])
+def test_a_constant_below_zero_where_the_operator_gives_the_direction_is_e030(line, hint):
+    """`歩 += -5` did nothing under 補正あり and took 5 under 固定; `敵HP *= -1` won the
+    stage in one play: the sign is the operator's."""
+    (diag,) = _face_diags(line)
+    assert diag.code == "E030" and hint in diag.hint
+    assert _face_diags("歩 *= 0") == [] and _face_diags("歩 -= 5") == []
+
+
+def test_the_e067_hint_is_content_that_compiles():
+    (diag,) = _face_diags("上限 破り回数上限 += 0.5 寿命 ステージ")
+    assert diag.code == "E067"
+    example = diag.hint.split("例: ", 1)[1].split("。", 1)[0]
+    assert _face_diags(example) == []
