@@ -7,6 +7,8 @@ The quantities a scenario may read are the table QUANTITIES.
 
 from __future__ import annotations
 
+import dataclasses
+
 from dsl import ast
 from dsl.diagnostics import Diagnostic
 from compiler.codes import E011, E021, E040, E043, E044, E056, E057
@@ -192,8 +194,14 @@ def _check(expr, ctx: Ctx) -> dict | None:
     terms = []
     for operand in expr.operands:
         zones = _region_sum(operand)
+        by_page = _region_sum_of_page(operand)
         if zones is not None:
             term = {"kind": "quantity", "text": _text(operand), "quantity": "zone", "arg": zones}
+        elif by_page is not None:
+            zones, subscript = by_page
+            page = check_page_ref(subscript.name, ctx)
+            term = None if page is None else {"kind": "quantity", "text": _text(operand),
+                                              "quantity": "page_in", "arg": [zones, page]}
         elif isinstance(operand, ast.Ref):
             term = _quantity(operand, ctx)
         else:
@@ -298,6 +306,18 @@ def _region_sum(expr) -> list[str] | None:
             return None
         parts += _ZONES[region.code]
     return parts
+
+
+def _region_sum_of_page(expr) -> tuple[list[str], ast.Scope] | None:
+    """``山札+捨て札[p]``: the zones of a region sum whose last part carries a page subscript
+    (DESIGN §6.1: every combined region accepts one — the count of a page there), with
+    that subscript; None for anything else."""
+    if not (isinstance(expr, ast.BinOp) and expr.op == "+" and isinstance(expr.right, ast.Ref)
+            and expr.right.subscript is not None and expr.right.subscript.anchor is None):
+        return None
+    bare = dataclasses.replace(expr, right=dataclasses.replace(expr.right, subscript=None))
+    zones = _region_sum(bare)
+    return None if zones is None else (zones, expr.right.subscript)
 
 
 def _text(expr) -> str:

@@ -140,6 +140,20 @@ def test_an_expectation_that_cannot_be_checked_is_E057_at_its_quantity():
     assert [d.code for d in result.diagnostics] == ["E057"]
 
 
+def test_a_combined_region_counts_a_page_in_an_expectation():
+    """DESIGN §6.1: every combined region takes a page subscript — the count a test of
+    生成's limits needs; 確認 山札+捨て札[p] was E036 (「比べる数には定数を書きます」)."""
+    steps = ' 敵 e\n 開始 刻 20, 手札 [p]\n'
+    # 開始 手札 [p] puts a p in the hand beside the deck's p and q
+    ok = run(f'例 {{\n{steps} 確認 山札+捨て札[q] == 1, 手札+山札+捨て札[p] == 2,'
+             f' 手札[p] == 1\n}}\n')
+    assert ok.diagnostics == [], [d.message for d in ok.diagnostics]
+    wrong = run(f'例 {{\n{steps} 確認 山札+捨て札[q] == 0\n}}\n')
+    assert [d.code for d in wrong.diagnostics] == ["E044"]
+    unknown = run(f'例 {{\n{steps} 確認 山札+捨て札[nosuch] == 0\n}}\n')
+    assert [d.code for d in unknown.diagnostics] == ["E011"]
+
+
 def test_a_quantity_named_by_part_of_a_counter_suggests_the_counter_with_a_scope():
     """「ダメージ」 used to suggest ステージ (two characters in common): the counter it is
     part of, 与えたダメージ, is meant — with the scope an example reads most, and as is
