@@ -47,6 +47,8 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     # the JSON document is the whole of stdout: the text's lines are not printed
     say = click.echo if fmt == "text" else (lambda *_: None)
     started = time.monotonic()
+    # what fails already is not the edit's doing (examples_after tells the two apart)
+    failing_before = failing_examples(content) if apply_edit else []
     try:
         runner, meter = tune.open_meter(source, settings, tables, workers=workers,
                                         backend=backend, address=address)
@@ -90,7 +92,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
             battles += together.get("battles", 0)
             missed = missed or "error" in together or bool(together["interact"])
         if written_subjects:
-            document["examples_failed"] = failed = examples_after(content)
+            document["examples_failed"] = failed = examples_after(content, failing_before)
             missed = missed or bool(failed)
     except BackendError as exc:
         raise click.ClickException(str(exc)) from None
@@ -104,23 +106,38 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
         sys.exit(EXIT_CONTENT)
 
 
-def examples_after(content: Path) -> list[str]:
-    """The examples (例) of ``content`` that fail once the edits are written, said on stderr
-    ("path:line name" each, as the JSON gives them): an example that pinned the number
-    the tune changed now fails, and the designer decides whether the example or the
-    edit is right — the content is not left failing ``jibunki test`` without a word."""
+def failing_examples(content: Path) -> list[str]:
+    """The examples (例) of ``content`` that fail now, "path:line name" each (as the JSON
+    gives them); a content whose examples cannot run is one line saying so."""
     from commands.checked import check_content
 
     result = check_content(content)
     failed = [f"{run.path}:{run.line} {run.name}" for run in result.examples if not run.passed]
     if result.examples_blocked:
         failed.append(f"{result.examples_blocked[0].span.path}: 例を実行できませんでした")
-    if failed:
-        click.echo(f"書き込んだあと、例が {len(failed)} 件失敗しています（jibunki test で確かめ、"
-                   "例の期待か書き込んだ数を直してください）:", err=True)
-        for line in failed:
-            click.echo(f"  {line}", err=True)
     return failed
+
+
+def examples_after(content: Path, before: list[str]) -> list[str]:
+    """The examples (例) of ``content`` that fail once the edits are written and passed
+    before (``before``: those failing then), said on stderr: an example that pinned the
+    number the tune changed now fails, and the designer decides whether the example or
+    the edit is right — the content is not left failing ``jibunki test`` without a word.
+    Those that failed already are said apart: the edit is not to blame for them."""
+    after = failing_examples(content)
+    new = [line for line in after if line not in before]
+    old = [line for line in after if line in before]
+    if new:
+        click.echo(f"書き込んだあと、例が {len(new)} 件失敗しています（jibunki test で確かめ、"
+                   "例の期待か書き込んだ数を直してください）:", err=True)
+        for line in new:
+            click.echo(f"  {line}", err=True)
+    if old:
+        click.echo(f"書き込む前から失敗していた例が {len(old)} 件あります（この書き換えとは"
+                   "関係ありません）:", err=True)
+        for line in old:
+            click.echo(f"  {line}", err=True)
+    return new
 
 
 def remeasure(content: Path, subjects: list, settings, workers: int, backend: str, address,

@@ -635,7 +635,7 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
         elif best.found is None and best.closest is not None:
             out.append("  1 つの数を変えるだけでは目標に届きません。最も近いのは:")
             out += _diff(best.candidate, best.closest.value)
-            out.append(f"  前: {shown(o.before, s)} → 後: {shown(best.closest.measure, s)}")
+            out.append(_on_search_seeds(o, best.closest.measure, pairs, unit))
             out += _deck_moved(o.before, best.closest.measure)
         else:
             out.append("  確認で目標に入る変更は見つかりませんでした。")
@@ -643,12 +643,20 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     r, c = o.chosen, o.chosen.candidate
     out.append("  提案（変える割合の最も小さいもの）:")
     out += _diff(c, r.found.value)
-    out.append(f"  前: {shown(o.before, s)} → 後: {shown(r.found.measure, s)}（探索 {pairs} {unit}）")
+    out.append(_on_search_seeds(o, r.found.measure, pairs, unit))
     out += _deck_moved(o.before, r.found.measure)
     out.append(f"  確認（新しいシード {o.confirm_seed}〜、{o.confirmed.n} {unit}）: "
                f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
     out += _near_the_end(o.confirmed, s)
     return out
+
+
+def _on_search_seeds(o: Outcome, after: Measure, pairs: int, unit: str) -> str:
+    """The edit's effect on the search's seeds: the written value and the edit, both on the
+    same few pairs — not 「いま」 (measured to precision), which it is not to be read as."""
+    s = o.subject
+    return (f"  探索のシード（{pairs} {unit}）で: いまの値 {shown(o.before, s)} → "
+            f"変えると {shown(after, s)}")
 
 
 def _near_the_end(m: Measure, s: Subject) -> list[str]:

@@ -180,6 +180,22 @@ def test_apply_names_the_examples_the_written_number_fails_and_exits_1(tmp_path)
     assert f"{folder / 'tests' / '一撃.scenario'}:1 一撃: 10 削る" in result.output
 
 
+@pytest.mark.slow
+def test_apply_tells_examples_that_failed_before_it_from_those_it_broke(tmp_path):
+    """The audit's しがらみ: an example failing before the write was blamed on the edit."""
+    folder = folder_with(tmp_path, "+0%〜+40%")
+    (folder / "tests" / "前から.scenario").write_text(
+        '例 "前から失敗" {\n  敵 haguruma\n  開始 刻 20\n  確認 HP == 1\n}\n',
+        encoding="utf-8")
+    result = sim("--tune", "ichigeki", "--apply", "--content", str(folder), *FAST)
+    assert "に書き込みました。" in result.output
+    assert result.exit_code == 0, result.output  # nothing the edit broke
+    assert "書き込んだあと、例が" not in result.output
+    assert "書き込む前から失敗していた例が 1 件あります（この書き換えとは関係ありません）" \
+        in result.output
+    assert f"{folder / 'tests' / '前から.scenario'}:1 前から失敗" in result.output
+
+
 @pytest.mark.slow  # a second or more (the fast loop's share, README)
 def test_apply_writes_into_a_file_of_crlf_lines_and_keeps_them(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
@@ -510,3 +526,20 @@ def test_a_confirmed_edit_just_inside_the_band_says_how_near_the_end_it_is():
     roomy = tune.Measure(stats.Interval(0.16, 0.13, 0.19), 1200)
     outcome.confirmed = roomy
     assert "目標の端まで" not in "\n".join(tune.lines_of(outcome, 400, "組"))
+
+
+def test_the_search_seeds_line_says_both_figures_are_on_the_search_seeds():
+    """「前」 beside 「いま」 read as two figures of the page as it is (+11.8 and +9.7):
+    the line says both of its figures are on the search's few pairs."""
+    subject = tune.Subject("page", "p", "P", -0.05, 0.05)
+    cand = tune.Candidate("p.page", 3, 5, 7, "10", 10, "面", "  敵HP -= 10")
+    now = tune.Measure(stats.Interval(0.097, 0.068, 0.126), 1000)
+    before = tune.Measure(stats.Interval(0.118, 0.072, 0.162), 400)
+    found = tune.Trial(2, tune.Measure(stats.Interval(0.005, -0.04, 0.05), 400))
+    reach = tune.Reach(cand, found=found, searched=found)
+    confirmed = tune.Measure(stats.Interval(0.013, -0.016, 0.042), 1000)
+    lines = tune.lines_of(tune.Outcome(subject, before, [reach], now, chosen=reach,
+                                       confirmed=confirmed, confirm_seed=1_000_000), 400, "組")
+    assert lines[1].startswith("  いま: Δ +9.7 [+6.8, +12.6] pt（1000 組）")
+    assert "  探索のシード（400 組）で: いまの値 Δ +11.8 [+7.2, +16.2] pt → 変えると Δ +0.5 [-4.0, +5.0] pt" \
+        in lines
