@@ -84,7 +84,7 @@ def _target(item: dict, shown) -> dict | None:
     if state == "none":
         return None
     low, high = item["target"]["low"], item["target"]["high"]
-    return {"range": f"[{shown(low)}, {shown(high)}]", "met": TARGET_STATES[state].word,
+    return {"range": f"[{shown(low)}, {shown(high)}]", "met": stats.target_word(item),
             "class": state}
 
 

@@ -14,7 +14,7 @@ from contract.vocabulary import W
 
 from . import observed, stats
 from .render_text import Column, FittedTable, interval_text, number, points
-from .stats import TARGET_WORDS, VERDICTS
+from .stats import VERDICTS, target_word
 
 VERDICT_STYLE = {"stronger": "green", "weaker": "red", "no_effect": "", "undecided": "yellow"}
 
@@ -27,7 +27,7 @@ def target_text(row: dict, signed: bool) -> Text:
     met = row.get("target_met")
     style = {True: "green", False: "bold red", None: "yellow"}[met]
     return Text(f"{points(target['low'], signed)}〜{points(target['high'], signed)} "
-                f"{TARGET_WORDS[met]}", style=style)
+                f"{target_word(row)}", style=style)
 
 
 def _name(row: dict, settings: dict) -> Text:

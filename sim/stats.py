@@ -415,6 +415,20 @@ def verdict(interval: Interval, precision: float) -> str:
 
 #: 目標の判定 — what ``target_met`` says, and its word in the reports.
 TARGET_WORDS = {True: "達成", False: "未達", None: "未決"}
+#: Which side of its 目標 a missed interval lies on (the way to push the number: a 勝率
+#: above the band is an enemy too weak), by whether it lies above.
+MISSED_SIDE = {True: "上に外れ", False: "下に外れ"}
+
+
+def target_word(row: dict) -> str:
+    """A report row's 目標 status as the reports say it: 達成 / 未決, or 未達 with the side
+    it missed on (its interval: ``delta`` for a page, ``win_rate`` for an enemy)."""
+    met = row.get("target_met")
+    word = TARGET_WORDS[met]
+    interval = row.get("delta") or row.get("win_rate")
+    if met is False and isinstance(interval, dict) and row.get("target"):
+        word += f"（{MISSED_SIDE[interval['low'] > row['target']['high']]}）"
+    return word
 
 
 def target_met(interval: Interval, low: float, high: float) -> bool | None:

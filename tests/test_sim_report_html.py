@@ -244,8 +244,8 @@ def test_the_tables_show_the_numbers_as_the_terminal_does(written):
         assert f"{words[by['random']]} → {words[by['greedy']]}" in html
     assert "方策ごと<br>（random → greedy）" in html
     assert "歯車塔の番人" in html and "61.0%" in html
-    for cls, word in (("met", "達成"), ("missed", "未達"), ("undecided", "未決")):
-        assert f'<span class="{cls}">{word}</span>' in html
+    for cls, word in (("met", "達成"), ("missed", "未達（"), ("undecided", "未決")):
+        assert f'<span class="{cls}">{word}' in html
     assert "目標未決" in html and "目標なし" in html  # the win-rate plot's legend
 
 

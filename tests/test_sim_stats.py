@@ -435,3 +435,15 @@ def test_a_ratio_of_counts_never_has_an_interval_below_zero():
     assert interval.high > interval.estimate
     signed = stats.ratio_interval([1, -1, 2, -3], [1, 1, 1, 1])  # not counts: left as it is
     assert signed.low < min(-0.25, signed.estimate)
+
+
+def test_a_missed_target_says_on_which_side_it_missed():
+    """「未達」 alone read as "push the number up" for an enemy at 93% of a 30〜70% band."""
+    enemy = {"target": {"low": 0.3, "high": 0.7}, "target_met": False,
+             "win_rate": {"estimate": 0.932, "low": 0.904, "high": 0.953}}
+    page = {"target": {"low": -0.05, "high": 0.10}, "target_met": False,
+            "delta": {"estimate": -0.10, "low": -0.144, "high": -0.055}}
+    assert stats.target_word(enemy) == "未達（上に外れ）"
+    assert stats.target_word(page) == "未達（下に外れ）"
+    assert stats.target_word({**page, "target_met": None}) == "未決"
+    assert stats.target_word({**page, "target_met": True}) == "達成"
