@@ -69,15 +69,25 @@ def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> CounterRe
         column = vocab.SCOPE_ORDER[vocab.SCOPE_ORDER.index(entry.code) + 1]
         ref = CounterRef(counter.code, vocab.ANCHORED, entry.code, scope.anchor.value)
     cell = counter.cell(column)
-    label = f"{counter.ja}[{scope.name.text if scope.anchor is None else '以降'}]"
+    written = scope.name.text if scope.anchor is None else f"以降 {scope.anchor.text} {scope.name.text}"
+    label = f"{counter.ja}[{written}]"
+    # The subscripts the ●/○/× table allows most (●): named, so the fix needs no table.
+    core = "、".join(w for w in with_scopes(counter, counter.ja)
+                    if counter.cell(_scope_code(w)) == vocab.CELL_CORE)
     if cell == vocab.CELL_NONE:
         reason = vocab.CELL_NONE_REASONS.get(counter.code, "")
         ctx.add(E022.at(scope.span, label=label,
-                        hint=(reason + "。" if reason else "") + "別のスコープを参照してください"))
+                        hint=(reason + "。" if reason else "") + f"別のスコープを参照してください（{core}）"))
         return None
     if cell == vocab.CELL_UNUSED:
-        ctx.add(W001.at(scope.span, label=label))
+        ctx.add(W001.at(scope.span, label=label,
+                        hint=f"{core} で足りるか確かめてください"))
     return ref
+
+
+def _scope_code(subscripted: str) -> str:
+    """The scope code of a counter written ``name[スコープ]`` (``with_scopes``' form)."""
+    return vocab.tables()["scope"].get(subscripted.rsplit("[", 1)[1][:-1]).code
 
 
 def _count_hint(value, limit: str) -> str:

@@ -720,3 +720,18 @@ def test_the_e067_hint_is_content_that_compiles():
     assert diag.code == "E067"
     example = diag.hint.split("例: ", 1)[1].split("。", 1)[0]
     assert _face_diags(example) == []
+
+
+@pytest.mark.parametrize("line, code, named", [
+    ("敵HP -= 使用した歩[ステージ] × 0.5", "W001", "使用した歩[プレイ]、使用した歩[ターン]"),
+    ("敵HP -= プレイ枚数[プレイ] × 3", "E022", "プレイ枚数[ターン]")])
+def test_a_scope_subscript_message_names_the_subscripts_to_write(line, code, named):
+    """W001 and E022 spoke of ●/○/× only: a designer new to the table learnt from lint
+    alone what not to write, not what to write."""
+    (diag,) = _face_diags(line)
+    assert diag.code == code and named in diag.hint
+
+
+def test_an_anchored_subscript_is_quoted_as_written():
+    (diag,) = _face_diags("敵HP -= 増えた綻び[以降 2 プレイ] × 1")
+    assert diag.code == "W001" and diag.message.startswith("増えた綻び[以降 2 プレイ] は")
