@@ -888,6 +888,10 @@ _VERB_RULES = ("move", "generate", "duplicate", "reveal", "pay", "suppress", "ca
 _FIRST_WORD = re.compile(r"(?:^|[{;])[ \t\u3000]*([^\s{};]+)[ \t\u3000]+$", re.MULTILINE)
 
 
+#: How a range is written between its ends (〜 or ..): a line ending in one lacks its end.
+_RANGE_MARKS = ("〜", "..", "～")
+
+
 def _verb_slip(exc, text: str, pos: int, path: str, suggest) -> Diagnostic | None:
     """A 作用's verb written wrong (``移働 1枚 山札 -> 手札``): the parser reads the word as
     the target of a numeric 作用 and stops at what follows, for want of an operator — a
@@ -954,8 +958,14 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
         line_start, _ = _line_of(text, pos)
         field = text[line_start:pos].strip()
-        hint = (f"「{field}」の値が足りません。{field} の後に書きます" if field in _field_words()
-                else f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint)
+        if field in _field_words():
+            hint = f"「{field}」の値が足りません。{field} の後に書きます"
+        elif field.startswith(W.target) and field.endswith(_RANGE_MARKS):
+            # 目標 勝率差 -5%〜: the band's upper end left out
+            hint = (f"範囲の上端が足りません。〜 の後に書きます（例: {W.target} "
+                    f"{W.measure.win_rate_delta} -5%〜+10% ／ {W.target} {W.measure.win_rate} 40%〜70%）")
+        else:
+            hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
     elif _in_header(text, exc, pos):
         hint = "定義の中身は { … } で囲みます。" + hint
     elif _unmatched_closer(text, pos):

@@ -184,3 +184,14 @@ def test_codes_follow_one_convention_and_former_romanised_codes_point_to_the_eng
     text = "page t {\n  year 30\n  future { bougyo += 6 life on_hit }\n  past blank; pen past { steps += 5 }\n}\n"
     [found] = lint_text(text, "t.page").diagnostics
     assert (found.code, found.hint) == ("E010", "もしかして「defense」？")
+
+
+@pytest.mark.parametrize("text", [
+    "ページ t {\n 銘 30\n 目標 勝率差 -5%〜\n 未来面 { 敵HP -= 1 }\n 過去面 { 敵HP -= 1 }\n}\n",
+    '敵 e "E" {\n  HP 10\n  座 3\n  突破ライン 10\n  目標 勝率 40%..\n  予兆 [ 攻撃 1 ]\n}\n'])
+def test_a_target_band_without_its_upper_end_says_so(text):
+    """The hint was 「値が足りません。例: 敵HP -= 12」 — an effect line for a 目標."""
+    from compiler.lint import check_text
+
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert diag.code == "E001" and diag.hint.startswith("範囲の上端が足りません。〜 の後に書きます")
