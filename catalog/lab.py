@@ -1,5 +1,5 @@
 """実験室の数字 — a balance lab report's figures for the catalog's compare table, pool
-table and enemy cards: each page's Δ 勝率 with its interval, プレイ率 and 歩あたりダメージ,
+table and enemy cards: each page's Δ 勝率 with its interval, 出した回数/戦 and 歩あたりダメージ,
 each enemy's 勝率 with its interval, ターン数 and HP lost.
 
 The report is the plain dict ``jibunki sim`` makes (format ``jibunki-sim-report 1``,
@@ -29,6 +29,7 @@ LABELS = {
     "swap_delta": f"入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）",
     "drawn": f"引いた試合の{W.measure.win_rate}",
     "improvement": "引いた時の差（観測）",
+    "play_rate": "出した回数/戦",
     "flags": "注意",
 }
 FLAGS = {

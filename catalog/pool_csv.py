@@ -45,7 +45,7 @@ CANNOT_PLAY = "出せない"
 LAB_COLUMNS = ((f"Δ {W.measure.win_rate}（pt）", "delta_v", 100, 1),
                (f"Δ {W.measure.win_rate} 95% 区間の下端（pt）", "delta_low_v", 100, 1),
                (f"Δ {W.measure.win_rate} 95% 区間の上端（pt）", "delta_high_v", 100, 1),
-               (f"{W.anchor_unit.play}率", "play_rate_v", 1, 2),
+               (LABELS["play_rate"], "play_rate_v", 1, 2),
                (f"{W.variable.steps}あたりダメージ", "per_step_v", 1, 2))
 #: The lab's observed figures and the swapped Δ, in the order the pool table shows them
 #: (each only when the report has it: ``OBSERVED``' keys): the lab's own words, then the

@@ -220,5 +220,6 @@ def test_without_observed_figures_the_pool_table_and_csv_are_as_before():
     header = parsed(csv_of(tables, lab_report=report))[0]
     assert header[-5:] == [name for name, *_ in pool_csv.LAB_COLUMNS]
     cells = _pool_cells(render(tables, lab_report=report), PAGES[0][0])
-    assert list(cells)[-3:] == ["Δ 勝率", "プレイ率", "歩あたりダメージ"]
+    # plays per battle, in the lab's own words (it read as a share, プレイ率 1.48)
+    assert list(cells)[-3:] == ["Δ 勝率", "出した回数/戦", "歩あたりダメージ"]
     assert not {"引いた試合の勝率", "引いた時の差（観測）"} & set(cells)
