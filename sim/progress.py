@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn
+from rich.table import Column
 from rich.text import Text
 
 __all__ = ["RunBar", "count_text", "duration", "lab_details", "pace", "time_left"]
@@ -95,15 +96,28 @@ def _total(task: Task) -> int | None:
     return None if task.total is None else int(task.total)
 
 
+#: The cells the label, the count and the time left keep on a narrow terminal (the
+#: widest each usually is: 「入れ替え（greedy）」, 「戦 12,600/約 25,000」, 「残り約 4分27秒（全体）」).
+LABEL_CELLS, COUNT_CELLS, LEFT_CELLS = 18, 20, 22
+
+
 class RunBar:
     """One bar for a whole run on ``console`` (stderr), erased when the run ends:
     label, bar, count (``unit``), whole-run time left, details. ``get_time``: rich's clock
     (a test's fake one). Designer text goes in as plain text, never as rich markup."""
 
     def __init__(self, console: Console, unit: str, label: str = "準備中", get_time=None):
+        # On a narrow terminal the count and the time left — what a waiting designer
+        # reads — stay whole on their line; the details give way first (cut with …).
         self._progress = Progress(
-            TextColumn("{task.fields[label]}", markup=False), BarColumn(bar_width=24),
-            _Count(), _Left(), TextColumn("{task.fields[details]}", markup=False),
+            TextColumn("{task.fields[label]}", markup=False,
+                       table_column=Column(no_wrap=True, min_width=LABEL_CELLS)),
+            BarColumn(bar_width=24 if console.width >= 100 else 8,
+                      table_column=Column(no_wrap=True, min_width=8)),
+            _Count(table_column=Column(no_wrap=True, min_width=COUNT_CELLS)),
+            _Left(table_column=Column(no_wrap=True, min_width=LEFT_CELLS)),
+            TextColumn("{task.fields[details]}", markup=False,
+                       table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)),
             console=console, transient=True, get_time=get_time)
         self._task = self._progress.add_task("", total=None, unit=unit, label=label,
                                              basis="exact", details="")

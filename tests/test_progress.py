@@ -171,3 +171,19 @@ def test_the_time_left_at_the_end_of_a_round_counts_the_rounds_still_to_come(mon
     # … and the pages under both policies are still ahead, each at least its pilot round.
     assert ahead >= 2 * (1 + 3) * 40
     assert left == f"残り {duration(ahead)}以上（全体・見積もり中）"
+
+
+def test_on_an_80_column_terminal_the_count_and_the_time_left_stay_whole_on_one_line():
+    """The audit's 80×24 pane: the count and the time left were cut to 「…」 over three
+    lines while the details stayed whole — the details give way first now."""
+    clock = FakeClock()
+    narrow = Console(file=io.StringIO(), width=80, color_system=None)
+    bar = RunBar(narrow, unit="戦", get_time=clock)
+    details = "最大半幅 ±4.8 pt（目標 ±3）  見込み 約 463 組/ページ"
+    bar.show(0, 25000, "estimate", label="入れ替え（greedy）", details=details)
+    clock.now += 30.0
+    bar.show(12600, 25000, "estimate", details=details)
+    narrow.print(bar.progress.get_renderable())
+    lines = narrow.file.getvalue().rstrip("\n").split("\n")
+    assert len(lines) == 1, lines
+    assert "戦 12,600/約 25,000" in lines[0] and "残り約 30秒（全体）" in lines[0]
