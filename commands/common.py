@@ -37,6 +37,19 @@ class FiniteFloatRange(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
+class Fraction(FiniteFloatRange):
+    """A share written as a fraction (``--precision 0.03`` for ±3 points). A number typed
+    in points — every report says 「±3 pt」 — is refused with the fraction it means."""
+
+    def convert(self, value, param, ctx):
+        """The fraction, or a usage error that names the one meant for a number in points."""
+        number = click.FLOAT.convert(value, param, ctx)
+        if self.max is not None and self.max < number <= 100:
+            self.fail(f"{value} は割合で書きます: ±{number:g} ポイントなら "
+                      f"{number / 100:g}（{self.min:g}〜{self.max:g}）", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class NamedPath(click.Path):
     """The type of the files and folders a command reads (PATHS): one that must exist.
     A refusal says only what is wrong with the path the designer typed: click would name

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from commands.checked import compiled_content, known, named_ids
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, FiniteFloatRange, use_color, why
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Fraction, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract.vocabulary import W
 
@@ -36,7 +36,7 @@ NO_REFERENCE = "なし"
 @click.option("--ladder", default=None, metavar="A,B,…",
               help="弱い順に並べた方針。報告は最後の方針のものです（既定: random,greedy）。"
                    "方針によって判定の変わるページには印を付けます。")
-@click.option("--precision", type=FiniteFloatRange(0.001, 0.5), default=0.03, show_default=True,
+@click.option("--precision", type=Fraction(0.001, 0.5), default=0.03, show_default=True,
               help="目指す 95% 区間の半幅（0.03 なら ±3 ポイント）。")
 @click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
               help="ページごとの対の数の上限（敵ごとの戦闘の数の上限）。")

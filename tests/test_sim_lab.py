@@ -514,3 +514,12 @@ def test_the_baseline_reads_every_battle_the_enemy_rows_played(lab_tables):
     assert lab._reach("greedy", [50, 50]) == [900, 200]
     assert lab._reach("greedy", [200, 600]) == [900, 600]  # the share is 500
     assert lab._reach("random", [50, 50]) == [200, 200]  # the rows are greedy's
+
+
+def test_a_precision_typed_in_points_is_refused_with_the_fraction_it_means():
+    """Every report speaks in points (「精度 ±3 pt」): `--precision 3` said only that 3 was
+    out of a range."""
+    result = CliRunner().invoke(cli.main, ["sim", "--precision", "3"])
+    assert result.exit_code == 2
+    assert "3 は割合で書きます: ±3 ポイントなら 0.03（0.001〜0.5）" in result.output
+    assert CliRunner().invoke(cli.main, ["sim", "--precision", "0.9"]).exit_code == 2
