@@ -323,7 +323,8 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
             from commands.print_pdf import DEFAULT_NAME
             from printing.links import face_links
 
-            write(tables, catalog, example_views(compiled.examples, compiled.sources, compiled.shown),
+            views = example_views(compiled.examples, compiled.sources, compiled.shown)
+            write(tables, catalog, views,
                   sim_report=index, lab_report=report,
                   printed=face_links(out.parent / "print" / DEFAULT_NAME, catalog))
     except OSError as exc:

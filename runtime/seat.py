@@ -1,9 +1,9 @@
 """座の移動 — where a move of the enemy's 座 lands (DESIGN §6.1 seat movement).
 
 座 stays on the number line — never below 0, never beyond 寿命上限 (spec 000 盤面: the
-enemy stands on the line, whose two ends are walls) — and an enemy with 不動 never moves. A telegraphed move shows, at
-予兆, the signed amount it will do: an assignment aims at its value, an addition moves
-by it. The battle (runtime/enemy.py) moves by these rules and the catalog draws the
+enemy stands on the line, whose two ends are walls) — and an enemy with 不動 never
+moves. A telegraphed move shows, at 予兆, the signed amount it will do: an assignment
+aims at its value, an addition moves by it. The battle (runtime/enemy.py) moves by these rules and the catalog draws the
 ranges they give (catalog/enemy_turns.py). Standard library only, pure.
 """
 
