@@ -99,6 +99,8 @@ def _total(task: Task) -> int | None:
 #: The cells the label, the count and the time left keep on a narrow terminal (the
 #: widest each usually is: 「入れ替え（greedy）」, 「戦 12,600/約 25,000」, 「残り約 4分27秒（全体）」).
 LABEL_CELLS, COUNT_CELLS, LEFT_CELLS = 18, 20, 22
+#: From this many columns every part of the bar fits as it is.
+WIDE = 100
 
 
 class RunBar:
@@ -109,13 +111,15 @@ class RunBar:
     def __init__(self, console: Console, unit: str, label: str = "準備中", get_time=None):
         # On a narrow terminal the count and the time left — what a waiting designer
         # reads — stay whole on their line; the details give way first (cut with …).
+        narrow = console.width < WIDE
+
+        def kept(cells: int) -> Column:  # whole on a narrow terminal, as wide as it is else
+            return Column(no_wrap=True, min_width=cells if narrow else None)
+
         self._progress = Progress(
-            TextColumn("{task.fields[label]}", markup=False,
-                       table_column=Column(no_wrap=True, min_width=LABEL_CELLS)),
-            BarColumn(bar_width=24 if console.width >= 100 else 8,
-                      table_column=Column(no_wrap=True, min_width=8)),
-            _Count(table_column=Column(no_wrap=True, min_width=COUNT_CELLS)),
-            _Left(table_column=Column(no_wrap=True, min_width=LEFT_CELLS)),
+            TextColumn("{task.fields[label]}", markup=False, table_column=kept(LABEL_CELLS)),
+            BarColumn(bar_width=8 if narrow else 24, table_column=kept(8)),
+            _Count(table_column=kept(COUNT_CELLS)), _Left(table_column=kept(LEFT_CELLS)),
             TextColumn("{task.fields[details]}", markup=False,
                        table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)),
             console=console, transient=True, get_time=get_time)

@@ -91,6 +91,10 @@ def test_a_card_followed_by_its_anchor_is_not_under_the_sticky_header(page, widt
     last = sorted(load().pages.values(), key=lambda p: (p.year, p.id))[-8].id
     page.set_viewport_size({"width": width, "height": 800})
     try:
+        # the page measures its header on resize (an event, after the resize): a busy
+        # machine may follow the link first, as a hand could not
+        page.wait_for_function("document.documentElement.style.scrollPaddingTop === "
+                               "(document.querySelector('header').offsetHeight + 8) + 'px'")
         page.goto(page.url.split("#")[0] + f"#page-{last}")
         page.wait_for_timeout(200)
         header = page.locator("header").bounding_box()
