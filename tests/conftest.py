@@ -202,3 +202,20 @@ def lsp_zygote():
     zygote.terminate()
     zygote.wait()
     LSP_ZYGOTE.unlink(missing_ok=True)
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux: each of its threads' /proc …/children). A
+    thread or the process that ends while they are read counts for none: a test polling
+    for a child never fails on that race."""
+    found = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
+    for task in tasks:
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return found

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, children
 
 #: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
 pytestmark = pytest.mark.slow
@@ -62,13 +62,6 @@ def _read(path: str) -> str | None:
         return Path(path).read_text(errors="replace")
     except OSError:
         return None
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        found += [int(c) for c in (_read(f"{task}/children") or "").split()]
-    return found
 
 
 def descendants(pid: int) -> list[int]:

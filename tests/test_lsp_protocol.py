@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import children
 from lsp_wire import Wire, frame, notification, request
 
 #: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
@@ -425,13 +426,6 @@ def test_a_shutdown_while_the_lab_runs_for_a_page_is_answered_and_leaves_no_trac
         assert "Traceback" not in wire.stderr(), wire.stderr()
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(child) for child in (task / "children").read_text().split()]
-    return found
-
-
 def test_a_cancelled_lab_run_ends_its_process_and_gives_the_page_back_its_lens(tmp_path):
     """$/cancelRequest of 「この ページで実験」: the run's process ends, the page is no longer
     「実験中」, and it can be run again at once."""
@@ -448,18 +442,18 @@ def test_a_cancelled_lab_run_ends_its_process_and_gives_the_page_back_its_lens(t
         uri = _open(wire, page, page.read_text(encoding="utf-8"))
         wire.send_message(request(7, "workspace/executeCommand", run))
         deadline = time.monotonic() + 30
-        while not _children(wire.process.pid) and time.monotonic() < deadline:
+        while not children(wire.process.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _children(wire.process.pid), "the lab's process never started"
+        assert children(wire.process.pid), "the lab's process never started"
         wire.send_message(notification("$/cancelRequest", {"id": 7}))
         assert wire.answer(7)["error"]["code"] == -32800
         # at once (the run would go on for seconds): no longer 「実験中」
         lenses = wire.call(8, "textDocument/codeLens", {"textDocument": {"uri": uri}})
         assert lab_lens.RUNNING not in json.dumps(lenses, ensure_ascii=False)
         deadline = time.monotonic() + 10
-        while _children(wire.process.pid) and time.monotonic() < deadline:
+        while children(wire.process.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _children(wire.process.pid)
+        assert not children(wire.process.pid)
         again = wire.call(9, "workspace/executeCommand", run, timeout=120)
         assert again["result"]["state"] == "done", again
         assert "Traceback" not in wire.stderr(), wire.stderr()
