@@ -892,6 +892,17 @@ _FIRST_WORD = re.compile(r"(?:^|[{;])[ \t\u3000]*([^\s{};]+)[ \t\u3000]+$", re.M
 _RANGE_MARKS = ("〜", "..", "～")
 
 
+def _second_sayou(token, expected) -> bool:
+    """A 作用 written after another on its line (``敵HP -= 6  歩 += 2``): the parser stops
+    at the second one's first word — a variable or a verb — where the first could still
+    take its terms (寿命, 毎, 範囲 …) or end."""
+    if token.type != "NAME" or "_SEP" not in expected or "LIFE" not in expected:
+        return False
+    word = str(token)
+    return (vocab.lookup("variable", word) is not None
+            or any(word in KEYWORDS[rule] for rule in _VERB_RULES))
+
+
 def _verb_slip(exc, text: str, pos: int, path: str, suggest) -> Diagnostic | None:
     """A 作用's verb written wrong (``移働 1枚 山札 -> 手札``): the parser reads the word as
     the target of a numeric 作用 and stops at what follows, for want of an operator — a
@@ -948,6 +959,11 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     verb = _verb_slip(exc, text, pos, path, suggest)
     if verb is not None:
         return verb
+    if _second_sayou(token, exc.expected):
+        return E001.at(Span(path, line, col, line, col + len(str(token))),
+                       f"{_found(token)} はここに書けません",
+                       hint="1 行に書ける作用は 1 つです。改行するか ; で区切ります"
+                            f"（例: {W.variable.enemy_hp} -= 6; {W.variable.steps} += 2）")
     end_col = col + max(1, len(str(token))) if token.type != "_SEP" else col + 1
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     typo, meant = _keyword_hint(token, exc.expected, suggest)

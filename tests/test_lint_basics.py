@@ -195,3 +195,18 @@ def test_a_target_band_without_its_upper_end_says_so(text):
 
     (diag,) = check_text(text, "t.page").diagnostics
     assert diag.code == "E001" and diag.hint.startswith("範囲の上端が足りません。〜 の後に書きます")
+
+
+@pytest.mark.parametrize("line, word", [("敵HP -= 6  歩 += 2", "歩"),
+                                        ("敵HP -= 6 移動 1枚 山札 -> 手札", "移動")])
+def test_a_second_sayou_on_one_line_is_told_to_take_its_own_line(line, word):
+    """The hint listed nine words that could follow (予告, 固定, 寿命 …, 改行) and left the
+    designer to guess that a line holds one 作用."""
+    from compiler.lint import check_text
+
+    text = f"ページ t {{\n 銘 30\n 未来面 {{ {line} }}\n 過去面 {{ 敵HP -= 1 }}\n}}\n"
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert diag.code == "E001" and diag.message == f"「{word}」 はここに書けません"
+    assert diag.hint.startswith("1 行に書ける作用は 1 つです。改行するか ; で区切ります")
+    fixed = text.replace(line, line.replace("  ", " ").replace(f" {word}", f"; {word}", 1))
+    assert check_text(fixed, "t.page").diagnostics == []
