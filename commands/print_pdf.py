@@ -280,7 +280,7 @@ class _Print:
         options = PrintOptions(paper=self.paper, crop=self.crop, backs=self.backs,
                                version=version, date=self.date, changed=marked, extra=listed)
         try:
-            pdf, unknown = render(cards, options)
+            pdf, unknown, pages = render(cards, options)
         except CardOverflow as exc:
             _say_overflow(exc, compiled, self.content)
             click.echo("PDF を書きませんでした。", err=True)
@@ -303,8 +303,10 @@ class _Print:
                 raise click.ClickException(f"印刷用 PDF {out} は書きましたが、{exc}。") from None
         sheets = sheet_count(len(cards), options)
         click.echo(f"印刷用 PDF: {out}")
-        click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {sheets} ページ"
-                   + ("（表と裏）" if options.backs else "（表のみ）")
+        # the pages the PDF holds: the sheets, and the 変更一覧 after them
+        extra = f"、変更一覧 {pages - sheets} ページ" if pages > sheets else ""
+        click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {pages} ページ"
+                   + ("（表と裏" if options.backs else "（表のみ") + f"{extra}）"
                    + f"、版 {version}、日付 {self.date}。")
         if changes is not None:
             click.echo(manifest.change_list(changes)[0]

@@ -136,11 +136,13 @@ def fitted_sizes(cards: list[Card], options: PrintOptions) -> dict[int, float]:
 
 
 class Printed(NamedTuple):
-    """A print: its PDF, and per card (its index in the cards printed) the characters
-    that no font of this machine has, printed as a box (☒); cards with none left out."""
+    """A print: its PDF, per card (its index in the cards printed) the characters that no
+    font of this machine has, printed as a box (☒) — cards with none left out — and the
+    PDF's pages, the extra pages (変更一覧) counted."""
 
     pdf: bytes
     unknown: dict[int, tuple[str, ...]]
+    pages: int = 0
 
 
 def render(cards: list[Card], options: PrintOptions) -> Printed:
@@ -154,7 +156,7 @@ def render(cards: list[Card], options: PrintOptions) -> Printed:
     identifier = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32].encode("ascii")
     document = laid_out(text)
     unknown = unknown_glyphs(document)
-    return Printed(document.write_pdf(pdf_identifier=identifier), unknown)
+    return Printed(document.write_pdf(pdf_identifier=identifier), unknown, len(document.pages))
 
 
 def render_pdf(cards: list[Card], options: PrintOptions) -> bytes:

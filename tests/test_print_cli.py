@@ -75,6 +75,9 @@ def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(tm
     assert holder["key"] == "page/hatsu_koe"
     assert texts[-1].startswith("変更一覧")
     assert "産声（page/hatsu_koe）" in texts[-1]
+    # the pages said are the PDF's, the change list's counted (it said one fewer)
+    assert f"A4 {len(pdf)} ページ（表と裏、変更一覧 1 ページ）" in second.output
+    assert f"A4 {len(pdf) - 1} ページ（表と裏）" in first.output  # the sheets alone
 
 
 @pytest.mark.slow
