@@ -42,8 +42,11 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ..
     if broken:
         broken.sort(key=lambda d: d.sort_key())
         print_diagnostics(broken, result.sources, len(result.sources))
-        click.echo(f"コンテンツにエラーがあるのでシナリオを実行できません（例 "
-                   f"{result.examples_wanted} 件は未実行）。", err=True)
+        # a file the parser could not read counts none of its examples: "0 not run" would
+        # read as "nothing wrong with the examples"
+        left = (f"例 {result.examples_wanted} 件は未実行" if result.examples_wanted
+                else "読めなかったファイルの例は、エラーを直すまで数えられません")
+        click.echo(f"コンテンツにエラーがあるのでシナリオを実行できません（{left}）。", err=True)
         sys.exit(EXIT_CONTENT)
     if not result.examples:
         # A runner that ran nothing is not green.

@@ -303,3 +303,14 @@ def test_the_readmes_example_passes_as_written(tmp_path):
     result = run_test_command(str(tmp_path / "readme.scenario"))
     assert result.exit_code == 0, result.output
     assert "成功 1、失敗 0" in result.output
+
+
+def test_a_named_file_with_errors_and_no_example_read_does_not_say_zero_left(tmp_path):
+    """「例 0 件は未実行」 read as "nothing wrong with the examples"."""
+    broken = tmp_path / "broken.page"
+    broken.write_text("ページ broken {\n 銘 30\n 未来面 { 敵HP -= 1 }\n 過去面 { 歩 += }\n}\n",
+                      encoding="utf-8")
+    result = run_test_command(broken)
+    assert result.exit_code == 1
+    assert "（読めなかったファイルの例は、エラーを直すまで数えられません）" in result.output
+    assert "0 件は未実行" not in result.output
