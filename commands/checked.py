@@ -66,11 +66,17 @@ def rejecting_violations(run):
 
 
 def say_blocked(result) -> None:
-    """Examples that could not run are said to have not run, never counted as passing."""
+    """Examples that could not run are said to have not run, never counted as passing;
+    those that ran are counted, so a green report says the examples ran too (a failing
+    one is its E044 above)."""
     if result.examples_blocked:
         click.echo(f"例 {result.examples_wanted} 件は実行できませんでした: コンテンツに"
                    f"エラーが {len(result.examples_blocked)} 件あります"
                    f"（{_places(result.examples_blocked)}）。", err=True)
+    elif result.examples_wanted:
+        failed = any(d.code == "E044" for d in result.diagnostics)
+        click.echo(f"例 {result.examples_wanted} 件を実行しました"
+                   + ("（失敗は上の E044）。" if failed else "（すべて成功）。"))
 
 
 def _places(diags) -> str:

@@ -314,3 +314,16 @@ def test_a_named_file_with_errors_and_no_example_read_does_not_say_zero_left(tmp
     assert result.exit_code == 1
     assert "（読めなかったファイルの例は、エラーを直すまで数えられません）" in result.output
     assert "0 件は未実行" not in result.output
+
+
+def test_lint_counts_the_examples_it_ran_so_a_green_report_says_they_ran(tmp_path):
+    """`lint` and `watch` said nothing of the examples when all passed: a designer could not
+    tell that they had run."""
+    content = content_with_examples(tmp_path)
+    green = CliRunner().invoke(main, ["lint", "--content", str(content)])
+    assert green.exit_code == 0, green.output
+    assert "例 2 件を実行しました（すべて成功）。" in green.output
+    (content / "tests" / "a.scenario").write_text(IN_TESTS.replace("刻 == 10", "刻 == 11"),
+                                                  encoding="utf-8")
+    red = CliRunner().invoke(main, ["lint", "--content", str(content)])
+    assert red.exit_code == 1 and "例 2 件を実行しました（失敗は上の E044）。" in red.output
