@@ -301,6 +301,7 @@ def test_the_catalog_command_reads_the_report_beside_it(tmp_path):
                    cwd=ROOT, env=env, check=True, capture_output=True)
     html = (tmp_path / "catalog" / "index.html").read_text(encoding="utf-8")
     assert 'class="r-delta"' in html and "模擬戦: 勝率" in html
+    assert ">模擬戦の結果</a>" in html
     # a report of other content (a page edited since): its figures are not shown as current
     report["settings"]["content"] = "0" * 64
     write_report(report, tmp_path / "sim")
@@ -309,6 +310,8 @@ def test_the_catalog_command_reads_the_report_beside_it(tmp_path):
     html = (tmp_path / "catalog" / "index.html").read_text(encoding="utf-8")
     assert 'class="r-delta"' not in html and "模擬戦: 勝率" not in html
     assert "いまのコンテンツより前に測ったものなので、その数字は出していない" in html
+    # its page is still linked, said to be of older content (it looked current)
+    assert ">模擬戦の結果（いまのコンテンツより前に測ったもの）</a>" in html
     (tmp_path / "sim" / "report.json").unlink()
     subprocess.run([sys.executable, "-m", "cli", "catalog", "--out", str(tmp_path / "catalog")],
                    cwd=ROOT, env=env, check=True, capture_output=True)
