@@ -42,7 +42,9 @@ def candidates(item_ast, text: str, path: str) -> list[Candidate]:
             found += [(n, wanted[f.key]) for n in _numbers(f.value)]
     if isinstance(item_ast, Enemy):
         for line in item_ast.intents:
-            found += [(n, "予兆") for intent in line for n in _numbers(intent.amount)]
+            # 予兆 [ 攻撃 14, 攻撃 14 ] holds two numbers alike: each is named by its place
+            found += [(n, f"予兆 {i} 番目") for i, intent in enumerate(line, 1)
+                      for n in _numbers(intent.amount)]
         found += [(n, "エスカレーション") for e in item_ast.escalations
                   for n in _numbers(e.intent.amount)]
     else:

@@ -77,6 +77,16 @@ def test_the_numbers_of_a_page_are_found_with_their_places(tmp_path):
         ("綻び倍率", "1.5", 0.1), ("面", "10", 1), ("面", "1", 1)]
 
 
+def test_an_enemys_intents_are_named_by_their_place_in_the_list():
+    """Two 攻撃 14 of one 予兆 read 「予兆 14」 twice: told apart by column alone."""
+    from dsl.parser import parse
+
+    text = '敵 e "E" {\n  HP 50\n  座 40\n  突破ライン 30\n  予兆 [ 攻撃 14, 攻撃 14 ]\n}\n'
+    item = parse(text, "e.enemy").file.items[0]
+    roles = [(c.role, c.text) for c in tune_source.candidates(item, text, "e.enemy")]
+    assert ("予兆 1 番目", "14") in roles and ("予兆 2 番目", "14") in roles
+
+
 def test_an_edit_reaches_the_workers_as_the_leaves_that_changed(tmp_path):
     content = tune_source.Content(folder_with(tmp_path, "+0%〜+40%"))
     path, item = content.item_source("page", "ichigeki")
