@@ -214,7 +214,7 @@ def forest_plot(pages: list[dict]) -> str:
         "url": f"#page-{p['id']}",
     } for p in rows], scale=100)
     ax.axvline(0, color="#212529", linewidth=1, zorder=2)
-    ax.set_xlabel(f"Δ{W.measure.win_rate}（pt）: このページを入れたデッキ − 基準デッキ")
+    ax.set_xlabel(f"Δ{W.measure.win_rate}（pt）: このページを入れたデッキ − はじめのデッキ")
     counts = {code: sum(p["verdict"] == code for p in rows) for code in VERDICTS}
     _legend(ax, [(f"{v.word}（{counts[code]}）", v.colour, v.marker)
                  for code, v in VERDICTS.items()],
@@ -238,7 +238,7 @@ def win_rate_plot(enemies: list[dict], baseline: dict) -> str:
     ax.axvline(baseline["estimate"] * 100, color="#495057", linestyle="--", linewidth=1,
                zorder=2)
     ax.set_xlim(-2, 102)  # a rate of 0 or 100% shows its whole marker
-    ax.set_xlabel(f"{W.measure.win_rate}（%）　破線: 基準デッキ全体の{W.measure.win_rate}")
+    ax.set_xlabel(f"{W.measure.win_rate}（%）　破線: はじめのデッキ全体の{W.measure.win_rate}")
     present = {target_state(e) for e in enemies}
     _legend(ax, [(("目標" + look.word) if state != "none" else look.word, look.colour,
                   look.marker) for state, look in TARGET_STATES.items() if state in present],
@@ -330,7 +330,7 @@ def _two(value):
 def _by_policy(policies: list[str]):
     def cell(page: dict):
         by_policy = page.get("verdicts_by_policy") or {}
-        sensitive = _markup(' <span class="sensitive" title="方策によって判定が変わる">＊</span>')
+        sensitive = _markup(' <span class="sensitive" title="方針によって判定が変わる">＊</span>')
         return _markup("{}{}", " → ".join(_word(by_policy.get(p)) for p in policies),
                        sensitive if page.get("policy_sensitive") else "")
     return cell
@@ -341,7 +341,7 @@ def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
     shown = " → ".join(policies)
     columns = [
         HtmlColumn("ページ", _name_cell, "name"),
-        _figure(f"{W.variable.year}", "year", str), _figure("ペア", "pairs", str),
+        _figure(f"{W.variable.year}", "year", str), _figure("組", "pairs", str),
         HtmlColumn(f"Δ{W.measure.win_rate}", lambda p: points(p["delta"])),
         HtmlColumn("不一致", lambda p: "{variant_only} / {baseline_only}".format(**p["discordant"]),
                    title="入れた方だけ勝った / 基準だけ勝った"),
@@ -355,9 +355,9 @@ def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
         _figure("ペン<br>/戦", "pens_per_battle", _two),
         HtmlColumn("判定", lambda p: _word(p["verdict"]), lambda p: "verdict " + (
             p["verdict"] if p["verdict"] in VERDICTS else "unknown")),
-        HtmlColumn(_markup("方策ごと<br>（{}）", shown) if shown else "方策ごと",
+        HtmlColumn(_markup("方針ごと<br>（{}）", shown) if shown else "方針ごと",
                    _by_policy(policies), "policies"),
-        _figure("ペアの<br>効果", "pairing_gain",
+        _figure("対の<br>効果", "pairing_gain",
                 lambda gain: NONE if gain is None else f"×{gain:.1f}"),
     ]
     if any_target:

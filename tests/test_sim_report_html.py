@@ -236,13 +236,13 @@ def test_the_tables_show_the_numbers_as_the_terminal_does(written):
         assert points(page["delta"]) in html
     assert points({"estimate": 0.021, "low": -0.004, "high": 0.046}) == "+2.1 pt [−0.4, +4.6]"
     assert points({"estimate": -0.0004, "low": -0.01, "high": 0.0}) == "+0.0 pt [−1.0, +0.0]"
-    for word in ("強い", "弱い", "差なし", "未決", "方策ごと", "ペアの効果", "突破の"):
+    for word in ("強い", "弱い", "差なし", "未決", "方針ごと", "対にした効果", "突破の"):
         assert word in html
     words = {"stronger": "強い", "weaker": "弱い", "no_effect": "差なし", "undecided": "未決"}
     for page in report["pages"]:
         by = page["verdicts_by_policy"]
         assert f"{words[by['random']]} → {words[by['greedy']]}" in html
-    assert "方策ごと<br>（random → greedy）" in html
+    assert "方針ごと<br>（random → greedy）" in html
     assert "歯車塔の番人" in html and "61.0%" in html
     for cls, word in (("met", "達成"), ("missed", "未達（"), ("undecided", "未決")):
         assert f'<span class="{cls}">{word}' in html
