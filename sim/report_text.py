@@ -19,6 +19,12 @@ from .stats import VERDICTS, target_word
 VERDICT_STYLE = {"stronger": "green", "weaker": "red", "no_effect": "", "undecided": "yellow"}
 
 
+#: The page table's column of the pairs whose two battles ended apart, and what it counts.
+DISCORDANT = "勝ち+/−"
+DISCORDANT_NOTE = (f"{DISCORDANT}: 同じシードの対のうち、ページを入れたデッキだけが勝った対（+）と、"
+                   "はじめのデッキだけが勝った対（−）の数")
+
+
 def target_text(row: dict, signed: bool) -> Text:
     """The target and whether it was met, or nothing."""
     target = row.get("target")
@@ -68,7 +74,7 @@ PAGE_COLUMNS = (
     Column(W.variable.year, "right", lambda row, _: str(row["year"]), gives_way=2),
     Column("組", "right", lambda row, _: str(row["pairs"]), gives_way=5),
     Column(f"Δ{W.measure.win_rate} pt [95%]", "right", lambda row, _: interval_text(row["delta"])),
-    Column("勝ち+/−", "right", lambda row, _: f"+{row['discordant']['variant_only']}"
+    Column(DISCORDANT, "right", lambda row, _: f"+{row['discordant']['variant_only']}"
            f"/−{row['discordant']['baseline_only']}", gives_way=9),
     Column("出した/戦", "right", lambda row, _: number(row["play_rate"]), gives_way=3),
     Column("ダメ/回", "right", lambda row, _: number(row["damage_per_play"], 1), gives_way=4),
@@ -247,8 +253,9 @@ def observed_table(report: dict) -> FittedTable:
 
 
 def observed_lines(report: dict) -> list[Text]:
-    """What the observed table's flags mean, and how to get the swap Δ."""
-    lines = []
+    """What the page table's 勝ち+/− and the observed table's flags mean, and how to get
+    the swap Δ."""
+    lines = [Text(DISCORDANT_NOTE)] if report["pages"] else []
     seen = {c for r in report["pages"] for c in (r.get("observed") or {}).get("flags") or []}
     for code in observed.FLAGS:
         if code in seen:

@@ -428,3 +428,13 @@ def test_a_failed_write_leaves_the_old_report_and_page_together(tmp_path, monkey
         write_report(sample_report(seed=5), tmp_path / "sim")
     monkeypatch.undo()
     assert {p.name: p.stat().st_ino for p in (tmp_path / "sim").iterdir()} == files
+
+
+def test_the_terminal_says_what_wins_plus_and_minus_count():
+    """「勝ち+/−」 had no legend in the terminal."""
+    from sim.report_text import DISCORDANT, observed_lines
+
+    report = sample_report()
+    said = [str(line) for line in observed_lines(report)]
+    assert said[0] == (f"{DISCORDANT}: 同じシードの対のうち、ページを入れたデッキだけが勝った対（+）と、"
+                       "はじめのデッキだけが勝った対（−）の数")
