@@ -232,6 +232,18 @@ def test_the_lifespan_cap_never_drops_below_the_enemy_seat(tables):
     assert battle.state.param("lifespan_cap") == 42 and battle.seat == 42
 
 
+def test_a_lowered_lifespan_cap_makes_room_for_the_next_stages_seat(tables):
+    """Spec 000 盤面: the next enemy stands on the line too — a run-long decrease that
+    stopped at this stage's 刻 gives way to the 座 of the enemy that comes next."""
+    battle = scene(tables, ["shortrun", "hit10"], age=50, steps=200,
+                   enemies=("weak", "climber"))  # 座 42, then 座 76
+    battle.play(find(battle, "shortrun"))  # 寿命上限 80 − 50 stops at 刻 50
+    assert battle.state.param("lifespan_cap") == 50
+    battle.play(find(battle, "hit10"))  # 弱い敵 falls: stage 2 begins at once
+    assert battle.state.stage_index == 1 and battle.seat == 76
+    assert battle.state.param("lifespan_cap") == 76
+
+
 # ================================================ the enemy's 座 on the line
 
 
