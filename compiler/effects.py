@@ -644,13 +644,17 @@ _DIES_WITH_ITS_PLAY = (
     f"後の{W.scope.play}にも効かせるなら 範囲 以降 n {W.scope.play} にしてください")
 
 
+def _is_modifier(variable) -> bool:
+    """Whether a 作用's target is a modifier (補正: 攻撃力補正, 攻撃倍率 …); None is pages."""
+    return variable is not None and variable.kind == "modifier"
+
+
 def _dies_with_its_play(where: str, variable, repeat: Repeat, tails) -> bool:
     """A 作用 of a face or pen with 範囲 プレイ and no 毎 (DESIGN §6.1): it waits for the
     next play, and its range ends with the one that placed it. A modifier is the
     exception — it acts on the 作用 after it in the same play."""
-    is_modifier = variable is not None and variable.kind == "modifier"
     return (where in _PLACED_BY_PLAY and "until" in tails and repeat.scope == "play"
-            and not is_modifier)
+            and not _is_modifier(variable))
 
 
 def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
@@ -722,7 +726,7 @@ def _lifetime(op: str, variable, s, tails, ctx: Ctx):
 
 def _timing(variable, s, tails, ctx: Ctx, context: Context):
     tail = tails.get("at")
-    is_modifier = variable is not None and variable.kind == "modifier"
+    is_modifier = _is_modifier(variable)
     if tail is None:
         if is_modifier:
             return "always"
@@ -747,7 +751,7 @@ def _timing(variable, s, tails, ctx: Ctx, context: Context):
 
 def _repeat(op: str, variable, s, tails, ctx: Ctx, context: Context, timing) -> Repeat | None:
     until, max_tail = tails.get("until"), tails.get("max_fires")
-    is_modifier = variable is not None and variable.kind == "modifier"
+    is_modifier = _is_modifier(variable)
     continuing = is_modifier or timing is not None or until is not None
     if max_tail is not None and until is None and context.continuing_range is None:
         ctx.add(E026.at(max_tail.span, "最大回数には繰り返し範囲が要ります",

@@ -888,8 +888,15 @@ _VERB_RULES = ("move", "generate", "duplicate", "reveal", "pay", "suppress", "ca
 _FIRST_WORD = re.compile(r"(?:^|[{;])[ \t\u3000]*([^\s{};]+)[ \t\u3000]+$", re.MULTILINE)
 
 
-#: How a range is written between its ends (〜 or ..): a line ending in one lacks its end.
-_RANGE_MARKS = ("〜", "..", "～")
+#: How a range is written between its ends (the grammar's RANGE): a line ending in one
+#: lacks its end.
+_RANGE_MARKS = ("..", "〜")
+
+
+@cache
+def _verbs() -> frozenset[str]:
+    """Every spelling of the keywords that begin a 作用 in place of a target."""
+    return frozenset(spelling for rule in _VERB_RULES for spelling in KEYWORDS[rule])
 
 
 def _second_sayou(token, expected) -> bool:
@@ -899,8 +906,7 @@ def _second_sayou(token, expected) -> bool:
     if token.type != "NAME" or "_SEP" not in expected or "LIFE" not in expected:
         return False
     word = str(token)
-    return (vocab.lookup("variable", word) is not None
-            or any(word in KEYWORDS[rule] for rule in _VERB_RULES))
+    return vocab.lookup("variable", word) is not None or word in _verbs()
 
 
 def _verb_slip(exc, text: str, pos: int, path: str, suggest) -> Diagnostic | None:
@@ -916,10 +922,9 @@ def _verb_slip(exc, text: str, pos: int, path: str, suggest) -> Diagnostic | Non
     if found is None:
         return None
     word = found.group(1)
-    verbs = [spelling for rule in _VERB_RULES for spelling in KEYWORDS[rule]]
     targets = vocab.tables()["variable"].spellings() + vocab.tables()["counter"].spellings()
-    meant = suggest(word, verbs + targets)
-    if meant not in verbs or meant == word:
+    meant = suggest(word, sorted(_verbs()) + targets)
+    if meant not in _verbs() or meant == word:
         return None
     line, col = _line_col(text, found.start(1))
     return E001.at(Span(path, line, col, line, col + len(word)),

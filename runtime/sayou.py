@@ -543,9 +543,8 @@ def _cap(battle, effect, frame):
     sign = -1 if effect.direction == "decrease" else 1
     s = battle.state
     change = sign * amount
-    floor = s.lifespan_floor()
-    if code == "lifespan_cap" and s.param(code) + change < floor:
-        change = min(0, floor - s.param(code))  # 寿命上限 stops at 刻 and 座 (DESIGN §6.2)
+    if code == "lifespan_cap" and s.param(code) + change < s.lifespan_floor():
+        change = min(0, s.lifespan_floor() - s.param(code))  # stops at 刻 and 座 (DESIGN §6.2)
     s.mods.append({"kind": "param", "key": code, "op": "add", "value": change,
                    "lifetime": effect.lifetime})
     battle.emit(("param_changed", code, battle.state.param(code), effect.lifetime))

@@ -572,7 +572,12 @@ def shown(m: Measure, s: Subject) -> str:
         return f"Δ {pt(i.estimate)} [{pt(i.low)}, {pt(i.high)}] pt"
     from contract.vocabulary import MEASURE_OF
 
-    return f"{MEASURE_OF['enemy'].ja} {i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
+    return f"{MEASURE_OF['enemy'].ja} {percent(i)}"
+
+
+def percent(i: stats.Interval) -> str:
+    """A rate's interval in per cent: 「75.5 [74.0, 77.0] %」."""
+    return f"{i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
 
 
 def band(s: Subject) -> str:
@@ -681,11 +686,8 @@ def _deck_moved(before: Measure, after: Measure) -> list[str]:
 
     if before.baseline is None or after.baseline is None:
         return []
-
-    def rate(i: stats.Interval) -> str:
-        return f"{i.estimate * 100:.1f} [{i.low * 100:.1f}, {i.high * 100:.1f}] %"
     return [f"  このページは初期デッキにもあります: はじめの自分紀の{W.measure.win_rate} "
-            f"{rate(before.baseline)} → {rate(after.baseline)}（ほかのページの"
+            f"{percent(before.baseline)} → {percent(after.baseline)}（ほかのページの"
             f"{W.measure.win_rate_delta}と敵の目標も動きます。"
             "書いたあと jibunki sim --check で確かめてください）"]
 
