@@ -24,7 +24,7 @@ WITNESS_SUFFIX = ".witness.scenario"
 
 
 @click.command()
-@click.argument("ids", nargs=-1, metavar="[ID|NAME]...")
+@click.argument("ids", nargs=-1, metavar="[ID|名前]...")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="解析するコンテンツのフォルダ（既定: content/）。")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -41,7 +41,7 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     """ページが何を起こすかを解析します。
 
     バトルの前に、作用の文面だけから、ページが何を起こし、何に起こされるかを示します。
-    ID|NAME（ページか敵の id か名前）を省くとコンテンツ全体を解析します。作用ごとに、起こす出来事と
+    ID|名前（ページか敵の id か名前）を省くとコンテンツ全体を解析します。作用ごとに、起こす出来事と
     それを待つ作用、その作用を起こすものを示し、最後に所見（W006 終わりのない作用の連鎖、
     W009 何も起こさないタイミング など）をコード付きで挙げます。ページには、
     jibunki sim --html の報告があればその出した回数/戦を、--play N なら N 戦で測った

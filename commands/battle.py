@@ -67,14 +67,14 @@ def _what_file_holds(items, text: str) -> str:
 
 
 @click.command()
-@click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
+@click.option("--enemy", "enemies", multiple=True, metavar="ID|名前",
               help="戦う敵（ID か名前）。重ねて指定すると、その順に続けて戦います。"
                    "既定: 最初の敵。")
 @click.option("--stage", "stages", type=click.IntRange(1, 99), default=None,
               help="続けて戦う戦闘の数（敵は指定した敵を、なければすべての敵を順に回ります）。")
 @click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルのデッキ（1 つだけ書いたもの）で戦います。既定: はじめのデッキ。")
-@click.option("--with", "with_pages", multiple=True, metavar="PAGE",
+@click.option("--with", "with_pages", multiple=True, metavar="ページ",
               help="このページ（ID か名前）を初めから手に持って始めます（重ねて指定できます）。")
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ戦闘になります）。")

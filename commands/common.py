@@ -53,7 +53,7 @@ class Fraction(FiniteFloatRange):
 class NamedPath(click.Path):
     """The type of the files and folders a command reads (PATHS): one that must exist.
     A refusal says only what is wrong with the path the designer typed: click would name
-    the argument by its usage metavar (「'[PATHS]...' の値が正しくありません: …」)."""
+    the argument by its usage metavar (「'[パス]...' の値が正しくありません: …」)."""
 
     def __init__(self):
         super().__init__(exists=True, path_type=Path)

@@ -36,9 +36,9 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
 
 
 @click.group(invoke_without_command=True)
-@click.option("--setup", default=None, metavar="ID|NAME",
+@click.option("--setup", default=None, metavar="ID|名前",
               help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")
-@click.option("--items", default=None, metavar="A,B",
+@click.option("--items", default=None, metavar="アイテム,…",
               help="持っていくアイテム（コンマ区切り。既定: 旅の準備の 携帯）。")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ配りになります）。")

@@ -16,18 +16,18 @@ from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, u
 #: lint's and fmt's folder: where names resolve, and what is read when no PATHS are named.
 content_option = click.option(
     "--content", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-    help="名前を解決するコンテンツのフォルダ。PATHS を省くとこのフォルダ全体（既定: content/）。")
+    help="名前を解決するコンテンツのフォルダ。パスを省くとこのフォルダ全体（既定: content/）。")
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=NamedPath())
+@click.argument("paths", nargs=-1, type=NamedPath(), metavar="[パス]...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: エディタや CI が読む形で診断を出します。")
 @content_option
 def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     """コンテンツを検査し、問題をすべて報告します。
 
-    PATHS（ファイルかフォルダ）を省くと content/ を検査します。例（例 { … }）も実行します。
+    パス（ファイルかフォルダ）を省くと content/ を検査します。例（例 { … }）も実行します。
     終了コード: 0 エラーなし（警告はあってもよい）、1 エラーあり、2 使い方の誤り。"""
     from dsl.diagnostics import to_json
 
@@ -50,7 +50,7 @@ def _fence(path: Path, content: Path) -> Path:
 
 
 @click.command("fmt")
-@click.argument("paths", nargs=-1, type=NamedPath())
+@click.argument("paths", nargs=-1, type=NamedPath(), metavar="[パス]...")
 @click.option("--check", is_flag=True,
               help="何も書き換えず、整形されていないファイルがあれば名前を挙げて終了コード 1。")
 @click.option("--diff", "show_diff", is_flag=True,
@@ -62,7 +62,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             content: Path | None) -> None:
     """コンテンツを決まった書き方に整形します。
 
-    PATHS（ファイルかフォルダ）を省くと content/ を整形します（dsl/formatter.py）。
+    パス（ファイルかフォルダ）を省くと content/ を整形します（dsl/formatter.py）。
     lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。"""
     import difflib
 
@@ -130,13 +130,13 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
 
 
 @click.command()
-@click.argument("term", required=False)
+@click.argument("term", required=False, metavar="[語]")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: 機械が読む形で出します。")
 def vocab(term: str | None, fmt: str) -> None:
     """語彙（変数、カウンタ、タイミング、領域、寿命、操作）を表示します。
 
-    カウンタはスコープごとに ●/○/× で示します。TERM を指定するとその語だけを、日本語でも
+    カウンタはスコープごとに ●/○/× で示します。語を指定するとその語だけを、日本語でも
     ASCII の綴りでも探します（全角の英字も大文字も、ページから写したスコープ添字
     付きの「使用した歩[ターン]」も見つかります）。"""
     import json
@@ -156,7 +156,7 @@ def vocab(term: str | None, fmt: str) -> None:
 
 
 @click.command()
-@click.argument("code")
+@click.argument("code", metavar="コード")
 def explain(code: str) -> None:
     """診断コード（E020、W001 …）を悪い例と良い例で説明します。"""
     from compiler.codes import CODES, codes_meant, explanation

@@ -72,7 +72,7 @@ def content_digest(file_bytes: dict) -> str:
                    "印を付け、変更一覧のページを加えます。")
 @click.option("--paper", type=click.Choice(["A4", "Letter"]), default="A4", show_default=True,
               help="用紙の大きさ（縦置き、1 枚に 3×3 枚の札）。")
-@click.option("--crop-mark", "crop", type=FiniteFloatRange(0, 20), default=5.0, metavar="MM",
+@click.option("--crop-mark", "crop", type=FiniteFloatRange(0, 20), default=5.0, metavar="mm",
               show_default=True, help="トンボ（裁ち線の印）の長さ（mm、余白に入るだけ）。")
 @click.option("--no-backs", is_flag=True,
               help="裏面のページを入れません（既定では表の各シートの次に、長辺とじの両面印刷で"
@@ -82,7 +82,7 @@ def content_digest(file_bytes: dict) -> str:
 @click.option("--watch", is_flag=True,
               help="保存のたびに印刷し直します（jibunki watch と同じ見張り。Ctrl-C で終わります）。")
 @click.option("--tts", "tts", type=OutFolder(), default=None,
-              metavar="DIR",
+              metavar="フォルダ",
               help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
                    "（なければ作ります）。札の種類ごとに、表の画像シート（1 枚に 10×7 まで）、"
                    "裏の画像と、デッキとして読み込む保存オブジェクトの JSON。")

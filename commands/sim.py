@@ -19,21 +19,21 @@ NO_REFERENCE = "なし"
 
 
 @click.command()
-@click.option("--enemy", "enemies", multiple=True, metavar="ID|NAME",
+@click.option("--enemy", "enemies", multiple=True, metavar="ID|名前",
               help="敵（ID か名前）。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
                    "1 体だけ、プール）。")
-@click.option("--page", "pages", multiple=True, metavar="ID|NAME|FILE",
+@click.option("--page", "pages", multiple=True, metavar="ID|名前|ファイル",
               help="このページ（ID か名前。.page のファイルかフォルダなら、そこに書いたページすべて）"
                    "だけを測ります（既定: すべてのページ）。")
-@click.option("--baseline", "baseline_page", metavar="PAGE", default=None,
-              help="はじめのデッキの PAGE（ID か名前）1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
-@click.option("--reference", "reference", metavar="PAGE", default=None,
-              help=f"はじめのデッキの PAGE（ID か名前）1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
+@click.option("--baseline", "baseline_page", metavar="ページ", default=None,
+              help="はじめのデッキのこのページ（ID か名前）1 枚を各ページと入れ替えます（既定: 1 枚加えます）。")
+@click.option("--reference", "reference", metavar="ページ", default=None,
+              help=f"はじめのデッキのこのページ（ID か名前）1 枚を各ページと入れ替えた時の{W.measure.win_rate}の差も測ります"
                    f"（枚数そのまま、最後の方針で）。既定: バランスの {W.balance.reference}（書かれて"
                    f"いなければ測りません）。{NO_REFERENCE}: 測りません。")
-@click.option("--policy", default=None, metavar="NAME",
+@click.option("--policy", default=None, metavar="方針",
               help="この方針だけで遊びます（random、greedy、search）。")
-@click.option("--ladder", default=None, metavar="A,B,…",
+@click.option("--ladder", default=None, metavar="方針,…",
               help="弱い順に並べた方針。報告は最後の方針のものです（既定: random,greedy）。"
                    "方針によって判定の変わるページには印を付けます。")
 @click.option("--precision", type=Fraction(0.001, 0.5), default=0.03, show_default=True,
@@ -47,7 +47,7 @@ NO_REFERENCE = "なし"
 @lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,
               help="測った区間がコンテンツの 目標 から外れていれば終了コード 1。")
-@click.option("--tune", "tune_ids", multiple=True, metavar="ID|NAME|FILE",
+@click.option("--tune", "tune_ids", multiple=True, metavar="ID|名前|ファイル",
               help="ページか敵（ID か名前。.page のファイルかフォルダなら、そこに書いた 目標 の"
                    "あるページ）の測った値を 目標 の内側に入れる、いちばん小さな数 1 つの書き換えを"
                    "探します（重ねて指定できます）。")

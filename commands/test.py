@@ -21,7 +21,7 @@ def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @click.command("test")
-@click.argument("paths", nargs=-1, type=NamedPath())
+@click.argument("paths", nargs=-1, type=NamedPath(), metavar="[パス]...")
 @click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
 @click.option("-k", "--name", "words", multiple=True, metavar="文字列", callback=_some_words,
@@ -30,7 +30,7 @@ def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
 def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ...]) -> None:
     """例（例 ブロック）をテストのように実行します。
 
-    PATHS（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
+    パス（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
     （content/tests/ のほか、ページや敵の下に書いたものも）。-k で名前を絞ると、その例
     だけを示して数え、終了コードもその例だけで決まります。"""
     from scenario.tally import FAILED, PASSED, closing_line, named, nothing_named, nothing_to_run

@@ -147,6 +147,12 @@ WORDS = {
     "param_type": {"argument": "引数", "option": "オプション", "parameter": "パラメーター"},
 }
 
+#: What an option takes, as click names it when its command does not (its type's name,
+#: upper-cased), and the words of a usage line → what the designer reads.
+METAVARS = {"INTEGER": "整数", "INTEGER RANGE": "整数", "FLOAT": "数", "FLOAT RANGE": "数",
+            "TEXT": "文字列", "PATH": "パス", "FILENAME": "ファイル", "BOOLEAN": "真偽"}
+USAGE_WORDS = {"[OPTIONS]": "[オプション]", "COMMAND": "コマンド", "[ARGS]...": "[引数]..."}
+
 #: click's modules that show messages (each binds ``_`` and maybe ``ngettext``); those not
 #: loaded by ``import click`` are loaded here so that they are bound before first use.
 #: ``_winconsole`` exists to be loaded on Windows only.
@@ -204,6 +210,38 @@ def install() -> None:
         if hasattr(module, "ngettext"):
             module.ngettext = JAPANESE.ngettext
     click.Context.formatter_class = Help
+    option = click.core.Option
+    if not getattr(option.make_metavar, "japanese", False):
+        option.make_metavar = _japanese_metavar(option.make_metavar)
+    click.types._NumberRangeBase._describe_range = _describe_range
+
+
+def _japanese_metavar(make_metavar):
+    """``Option.make_metavar`` naming a type in Japanese (METAVARS) where the command
+    named none."""
+
+    def japanese(self, ctx):
+        metavar = make_metavar(self, ctx)
+        if self.metavar is None:
+            bare = metavar.removesuffix("...")
+            metavar = METAVARS.get(bare, bare) + metavar[len(bare):]
+        return metavar
+
+    japanese.japanese = True
+    return japanese
+
+
+def _describe_range(self) -> str:
+    """A number range as help and usage errors show it: 「1〜99」, 「0 より大きい」,
+    「20 以下」 (click writes ``1<=x<=99``)."""
+    if self.min is not None and self.max is not None and not (self.min_open or self.max_open):
+        return f"{self.min}〜{self.max}"
+    ends = []
+    if self.min is not None:
+        ends.append(f"{self.min} {'より大きい' if self.min_open else '以上'}")
+    if self.max is not None:
+        ends.append(f"{self.max} {'未満' if self.max_open else '以下'}")
+    return "、".join(ends)
 
 
 # ----------------------------------------------------------------- laying out help
@@ -239,6 +277,7 @@ class Help(click.HelpFormatter):
         """「使い方: jibunki lint [OPTIONS] [PATHS]...」, its arguments wrapped under themselves."""
         if prefix is None:
             prefix = f"{JAPANESE.gettext('Usage:')} "
+        args = " ".join(USAGE_WORDS.get(word, word) for word in args.split(" "))
         lead = f"{prefix:>{self.current_indent}}{prog} "
         if not args:
             self.write(f"{lead.rstrip()}\n")

@@ -1,8 +1,8 @@
 """Find English sentences in designer-facing text.
 
 The designer reads Japanese (README, "Japanese for the designer"); ASCII aliases
-(``enemy_hp``, ``end``), codes (``E020``), option names (``--seed``) and click's
-upper-case metavars (``PATH``, ``INTEGER``) stay. What may not appear is English
+(``enemy_hp``, ``end``), codes (``E020``), option names (``--seed``) and upper-case
+placeholders (``N``, ``YYYY-MM-DD``) stay. What may not appear is English
 prose: three or more plain words in a row, or click's own framing words
 (``Usage:``, ``Error:``, ``Try '… --help' for help``).
 

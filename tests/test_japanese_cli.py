@@ -191,6 +191,19 @@ def test_every_command_and_option_says_in_japanese_what_it_does(path):
             assert english_sentences(param.help) == [], (path, param.opts)
 
 
+#: Words of click's that may name what an option takes: its types' names and its usage line.
+CLICK_METAVARS = re.compile(r"\b(?:INTEGER|FLOAT|TEXT|PATH|FILENAME|BOOLEAN|RANGE|OPTIONS|COMMAND|ARGS"
+                            r"|NAME|PAGE|FILE|DIR|CODE|TERM|PATHS)\b|\d<=x|x[<>]=?\d")
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS), ids=lambda p: " ".join(p) or "jibunki")
+def test_what_each_option_and_argument_takes_is_named_in_japanese(path):
+    """The usage line and each option's column name what they take in the designer's words
+    (整数, ページ, [オプション]), and a range reads 「1〜99」, not click's ``1<=x<=99``."""
+    help_text = run([*path, "--help"]).output
+    assert CLICK_METAVARS.findall(help_text) == []
+
+
 def test_the_list_of_commands_shows_each_summary_whole_even_on_a_narrow_terminal():
     """click cuts a summary longer than the room left to "…": a Japanese first paragraph
     has no spaces to cut at, so all of it would become "…"."""
@@ -250,7 +263,7 @@ BAD = [
     (["lint", "nonexist"], "パス 'nonexist' がありません。"),
     (["battle", "--seed", "x"], "'--seed' の値が正しくありません: 'x' は整数ではありません。"),
     (["journey", "--seed", "1.5"], "'1.5' は整数ではありません。"),
-    (["battle", "--stage", "0"], "0 は範囲 1<=x<=99 の外です。"),
+    (["battle", "--stage", "0"], "0 は範囲 1〜99 の外です。"),
     (["lint", "--bogus"], "オプション '--bogus' はありません。"),
     (["lint", "-x"], "オプション '-x' はありません。"),
     (["battle", "--json=1"], "オプション '--json' は値をとりません。"),
@@ -260,7 +273,7 @@ BAD = [
     (["journey", "reprot"], "コマンド 'reprot' はありません。"),
     (["lint", "--format", "xml"], "'xml' は 'text', 'json' のどれでもありません。"),
     (["vocab", "a", "b"], "余分な引数があります（b）"),
-    (["explain"], "次の引数が足りません: 'CODE'"),
+    (["explain"], "次の引数が足りません: 'コード'"),
     (["compile", "--out"], "オプション '--out' には値が必要です。"),
     (["battle", "--enemy"], "オプション '--enemy' には値が必要です。"),
     (["battle", "--deck", "."], "ファイル '.' はフォルダです"),

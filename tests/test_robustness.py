@@ -505,9 +505,9 @@ def test_clean_content_exits_0(write):
 def test_nonexistent_path_is_a_usage_error(write):
     result = lint_cli("no/such/file.page")
     assert result.exit_code == 2
-    # said of the path typed, not of the argument's usage name ('[PATHS]...')
+    # said of the path typed, not of the argument's usage name ('[パス]...')
     assert "エラー: パス 'no/such/file.page' がありません。" in result.output
-    assert "[PATHS]..." not in result.output.split("エラー:")[1]
+    assert "[パス]..." not in result.output.split("エラー:")[1]
 
 
 @pytest.mark.parametrize("typed, meant", [
