@@ -134,9 +134,9 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: 機械が読む形で出します。")
 def vocab(term: str | None, fmt: str) -> None:
-    """語彙（変数、カウンタ、タイミング、領域、寿命、操作）を表示します。
+    """語彙（変数、累計量、タイミング、特性、キーワード …）を表示します。
 
-    カウンタはスコープごとに ●/○/× で示します。語を指定するとその語だけを、日本語でも
+    累計量はスコープごとに ●/○/× で示します。語を指定するとその語だけを、日本語でも
     ASCII の綴りでも探します（全角の英字も大文字も、ページから写したスコープ添字
     付きの「使用した歩[ターン]」も見つかります）。"""
     import json

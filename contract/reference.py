@@ -81,12 +81,33 @@ def _tile(term) -> str:
     return f"{vocab.TILES_PASSED.ja}［{term.ja}］で数える"
 
 
+def _balance(term) -> str:
+    if term.type == "page":
+        return "ページ id" + ("（書かなくてもよい）" if term.optional else "")
+    kind = "整数" if term.type == "int" else "数"
+    default = "必須" if term.required else f"既定 {term.default:g}"
+    return f"{kind} {term.low:g}〜{term.high:g}、{default}"
+
+
+def _titled(table: str):
+    """What a term of ``table`` says of itself: its table's title (特性, Intent の種類 …)."""
+    title = _heading(table)
+    return lambda term: title
+
+
+def _heading(table: str) -> str:
+    return next(t for t in vocab.VOCABULARY_TABLES if t.name == table).title
+
+
 def _terms(table: str) -> tuple:
     """The terms of the vocabulary table ``table`` as W names them (its entries and the
     terms beside them: 内部フラグ among the variables, the anchored scope among scopes)."""
     row = next(t for t in vocab.VOCABULARY_TABLES if t.name == table)
     return (*row.entries, *row.also)
 
+
+QUANTITY_HEADING = "例で確かめる量"
+KEYWORD_HEADING = "キーワード"
 
 #: section (a vocabulary table's name) → (its heading, its terms, what a term says of
 #: itself without a note).
@@ -102,6 +123,14 @@ SECTIONS = {
     "pick": ("選び方", _terms("pick"), _pick),
     "condition_word": ("条件の語", _terms("condition_word"), _condition_word),
     "tile": ("マスの種別", _terms("tile"), _tile),
+    "destination": (_heading("destination"), _terms("destination"), _titled("destination")),
+    "anchor_unit": (_heading("anchor_unit"), _terms("anchor_unit"), _titled("anchor_unit")),
+    "intent": (_heading("intent"), _terms("intent"), _titled("intent")),
+    "trait": (_heading("trait"), _terms("trait"), _titled("trait")),
+    "balance": (_heading("balance"), _terms("balance"), _balance),
+    "quantity": (QUANTITY_HEADING, _terms("quantity"), lambda term: QUANTITY_HEADING),
+    "measure": (_heading("measure"), _terms("measure"), _titled("measure")),
+    "keyword": (KEYWORD_HEADING, (), None),  # its rows: KEYWORDS (_keyword_rows)
 }
 
 
@@ -140,9 +169,23 @@ def entries() -> list[Entry]:
         for term in terms:
             cells = ({scope: term.cell(scope) for scope in vocab.SCOPE_ORDER}
                      if isinstance(term, vocab.Counter) else None)
-            detail = said(term) + (f" — {term.note}" if term.note else "")
-            rows.append(Entry(section, term.code, term.ja, term.aliases, term.meaning, detail,
+            meaning, note = term.meaning or term.note, term.note if term.meaning else ""
+            detail = " — ".join(filter(None, (said(term), note)))
+            rows.append(Entry(section, term.code, term.ja, term.aliases, meaning, detail,
                               cells))
+    return rows + _keyword_rows()
+
+
+def _keyword_rows() -> list[Entry]:
+    """The keywords of the language (ページ, 未来面, 予兆, 破却 …) with their meanings: the
+    Japanese spelling first, the ASCII one as the code."""
+    rows = []
+    for key, spelled in vocab.KEYWORDS.items():
+        ascii_ = [s for s in spelled if s.isascii()]
+        code = ascii_[0] if ascii_ else key
+        rows.append(Entry("keyword", code, spelled[0],
+                          tuple(s for s in spelled[1:] if s != code),
+                          vocab.KEYWORD_MEANINGS[key], KEYWORD_HEADING))
     return rows
 
 
@@ -195,7 +238,7 @@ def render(rows: list[Entry]) -> str:
         shown = [e for e in rows if e.section == section]
         if not shown:
             continue
-        head = f"{heading} ({section})"
+        head = heading
         if section == "counter":
             head = _pad(head, name_w + code_w + 2) + " ".join(scopes)
         out += ["" if out else None, head]

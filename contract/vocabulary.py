@@ -81,8 +81,8 @@ ANCHORED_SCOPE = Scope(ANCHORED, "アンカー付きスコープ", phrase="以�
 
 #: アンカー付きスコープの単位 — 「以降 n プレイ」. Counted from the moment the 作用 lands.
 ANCHOR_UNITS = (
-    Term("play", "プレイ"),
-    Term("turn", "ターン"),
+    Term("play", "プレイ", meaning="以降 n プレイ: 作用が乗ってから数えるプレイの回数"),
+    Term("turn", "ターン", meaning="以降 n ターン: 作用が乗ってから数えるターンの数"),
 )
 #: How rules text says an anchored range, and the most fires of a repeat range.
 ANCHORED_PHRASE = "以降 {n} {unit}"
@@ -211,9 +211,11 @@ REGIONS = (
 
 #: プレイ後の行き先 (spec 002).
 DESTINATIONS = (
-    Term("discard", "捨て札"),
-    Term("exile_stage", "除外（ステージ）", aliases=("除外(ステージ)",)),
-    Term("exile_run", "除外（ラン）", aliases=("除外(ラン)",)),
+    Term("discard", "捨て札", meaning="プレイした後、捨て札へ行く（既定）"),
+    Term("exile_stage", "除外（ステージ）", aliases=("除外(ステージ)",),
+         meaning="プレイした後、このステージの終わりまで除外される"),
+    Term("exile_run", "除外（ラン）", aliases=("除外(ラン)",),
+         meaning="プレイした後、ランの終わりまで除外される（戻らない）"),
 )
 
 #: 領域操作で1枚を選ぶ方法. ``choice`` is the player-choice family (デッキサーチ).
@@ -490,8 +492,8 @@ class Counter(Term):
 COUNTERS = (
     # 使用した歩 and 総移動距離 agree unless 刻 is suppressed (spec 002): then the distance
     # still counts as 歩 used, but 刻 travelled nothing (DESIGN §6.1 movement counters).
-    Counter("steps_used", "使用した歩", meaning="使った歩の合計（＝総移動距離。刻の更新が抑制されても数える）", aliases=("移動量",), log="change", cells="●●○○"),
-    Counter("distance_moved", "総移動距離", meaning="刻が動いた距離の合計（符号なし）", log="change", cells="●●○○"),
+    Counter("steps_used", "使用した歩", meaning="使った歩の合計（ふだんは総移動距離と同じ。刻の更新が抑制されたプレイでも数える）", aliases=("移動量",), log="change", cells="●●○○"),
+    Counter("distance_moved", "総移動距離", meaning="刻が動いた距離の合計（符号なし。刻の更新が抑制されたプレイでは動かないので数えない）", log="change", cells="●●○○"),
     Counter("net_displacement", "正味変位", meaning="刻の動きの符号つきの合計（未来へ +、過去へ −）", log="change", cells="●○○○"),
     Counter("crossings", "跨いだ回数", meaning="座を跨いだ回数（このプレイを含まない「既に跨いだ回数」）", log="operation", cells="●●○○"),
     Counter("plays", "プレイ枚数", meaning="プレイしたページの枚数", log="operation", cells="×●○○"),
@@ -661,8 +663,8 @@ BALANCE_KEYS = (
     BalanceKey("steps_carry", "歩の持ち越し", type="int", low=0, high=10_000, default=0,
                note="ターン終了時、使わなかった歩のうちこの量までを次のターンへ持ち越す"),
     BalanceKey("reference", "基準ページ", type="page", optional=True,
-               note="jibunki sim が各ページと1枚入れ替えて「入れ替えた時の勝率差」を測る、"
-                    "はじめのデッキのページ（--reference の既定。戦闘は読まない）。書かなければ測らない"),
+               note="はじめのデッキのページ。各ページをこれと1枚入れ替えて、jibunki sim が"
+                    "「入れ替えた時の勝率差」を測る（--reference の既定。戦闘は読まない）。書かなければ測らない"),
 )
 def number_keys() -> tuple[BalanceKey, ...]:
     """The balance keys that are numbers the rules read (every key but the page ones): a

@@ -15,7 +15,20 @@ TABLES = {"variable": (*vocab.VARIABLES, vocab.FLAG), "counter": vocab.COUNTERS,
           "timing": vocab.TIMINGS, "region": vocab.REGIONS, "lifetime": vocab.LIFETIMES,
           "operation": vocab.OPERATIONS, "scope": (*vocab.SCOPES, vocab.ANCHORED_SCOPE),
           "landing": vocab.LANDINGS, "pick": vocab.PICKS,
-          "condition_word": vocab.CONDITION_WORDS, "tile": vocab.TILE_KINDS}
+          "condition_word": vocab.CONDITION_WORDS, "tile": vocab.TILE_KINDS,
+          "destination": vocab.DESTINATIONS, "anchor_unit": vocab.ANCHOR_UNITS,
+          "intent": vocab.INTENT_KINDS, "trait": vocab.TRAITS, "balance": vocab.BALANCE_KEYS,
+          "quantity": vocab.BATTLE_QUANTITIES, "measure": vocab.MEASURES}
+
+
+def meaning(term) -> str:
+    """A term's one line: its meaning, or for a term of a table that gives only a note
+    (特性, Intent の種類, バランスの項目 …) its note."""
+    return term.meaning or term.note
+
+
+def keyword_code(spelled: tuple) -> str:
+    return next(s for s in spelled if s.isascii())
 
 
 def run(*args):
@@ -30,7 +43,21 @@ def test_every_term_of_the_vocabulary_appears():
             assert any(l.lstrip().startswith(term.ja) and f" {term.code} " in l
                        for l in result.output.splitlines()), term
     listed = {(row["section"], row["code"]) for row in json.loads(run("--format", "json").output)}
-    assert listed == {(section, t.code) for section, terms in TABLES.items() for t in terms}
+    assert listed == {(section, t.code) for section, terms in TABLES.items() for t in terms} | {
+        ("keyword", keyword_code(spelled)) for spelled in vocab.KEYWORDS.values()}
+
+
+@pytest.mark.parametrize("term, section", [
+    ("突破ライン", "キーワード"), ("不動", "特性"), ("加速", "特性"), ("攻撃", "Intent の種類"),
+    ("未来面", "キーワード"), ("破却", "キーワード"), ("寿命上限", "バランスの項目"),
+    ("勝利", "例で確かめる量"), ("除外（ラン）", "プレイ後の行き先"), ("勝率差", "目標の量")])
+def test_every_glossary_word_a_designer_writes_or_reads_is_in_the_vocabulary(term, section):
+    """The glossary's terms of enemies (特性, Intent), faces and keywords, balance keys and
+    what an example checks are in ``jibunki vocab`` under their own heading — not a
+    did-you-mean to another concept (不動 → 移動, 突破ライン → ラン)."""
+    result = run(term)
+    assert result.exit_code == 0, result.output
+    assert section in result.output.splitlines()
 
 
 def test_a_counters_scope_marks_match_the_vocabulary():
@@ -83,6 +110,9 @@ def test_an_unknown_term_is_a_usage_error_with_a_suggestion():
 def test_the_reference_names_no_term_itself():
     """Rows come from the tables: each row's name is its term's."""
     for row in reference.entries():
+        if row.section == "keyword":
+            assert any(s[0] == row.ja for s in vocab.KEYWORDS.values())
+            continue
         terms = TABLES[row.section]
         assert next(t for t in terms if t.code == row.code).ja == row.ja
 
@@ -92,14 +122,16 @@ def test_every_entry_has_its_glossary_meaning_in_japanese():
     vocabulary table; the reference shows it, not a description of its table."""
     for section, terms in TABLES.items():
         for term in terms:
-            assert term.meaning and not term.meaning.isascii(), (section, term.code)
-            assert "\n" not in term.meaning, (section, term.code)
+            assert meaning(term) and not meaning(term).isascii(), (section, term.code)
+            assert "\n" not in meaning(term), (section, term.code)
     rows = json.loads(run("--format", "json").output)
     for row in rows:
+        if row["section"] == "keyword":
+            continue
         term = next(t for t in TABLES[row["section"]] if t.code == row["code"])
-        assert row["meaning"] == term.meaning
+        assert row["meaning"] == meaning(term)
     shown = run().output
-    assert all(term.meaning in shown for terms in TABLES.values() for term in terms)
+    assert all(meaning(term) in shown for terms in TABLES.values() for term in terms)
 
 
 def test_a_row_anchor_is_its_section_and_code():
