@@ -51,11 +51,12 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     """ドラフト 17「明日、旅に出ます」をターミナルで遊びます。
 
-    spec 004 のゲームです。キーボードで遊ぶほか、--script の行動を流すこともできます。
-    下の report コマンドで測ります。
+    キーボードで遊ぶほか、--script の行動を流すこともできます。下の report コマンドで
+    測ります。
 
     \b
-    終了コード: 0 クリア、1 敗北、2 使い方の誤り、3 未決着
+    終了コード: 0 クリア、1 敗北、2 使い方の誤り（またはスクリプトが
+    知らない行動で止まった）、3 未決着
     （quit、またはスクリプトが先に終わった）、4 遊べなかった
     （コンテンツにエラー、旅の準備がない、または出力先が途中で閉じた）。
     """

@@ -32,7 +32,7 @@ from contract.game import Action
 from .actions import as_tuple, from_tuple
 from .game import Journey
 from .play import legal_actions
-from .rules import JourneyError
+from .rules import JourneyError, UnknownAction
 from .state import State
 
 #: The Japanese words accepted for each ASCII verb (the screen shows the ASCII form; a
@@ -127,8 +127,8 @@ def parse(state: State, text: str) -> tuple:
     if words[0] in VERB_ALIASES:  # a verb of the game, of another moment than this one
         raise JourneyError(f"いまは {words[0]} はできません: 「{text.strip()}」。"
                            f"いまできるのは: {'、'.join(verbs)}（help で書き方を表示）")
-    raise JourneyError(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
-                       "（help で書き方を表示）")
+    raise UnknownAction(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
+                        "（help で書き方を表示）")
 
 
 def action_label(journey: Journey, action: Action) -> str:

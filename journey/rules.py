@@ -25,6 +25,11 @@ class JourneyError(Exception):
     the user: never a traceback)."""
 
 
+class UnknownAction(JourneyError):
+    """A line that names no action of the game at all (not one of another moment): a
+    script stops there, as a battle script does at an unknown command."""
+
+
 @dataclass(frozen=True)
 class ItemCard:
     """A carried-able item: its id, name, effect code, value, VP cost, whether always on."""

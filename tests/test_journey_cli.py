@@ -14,7 +14,7 @@ from conftest import ROOT, invoke_cli
 from journey import Journey, load_rules
 from journey.state import Deal, State
 from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
-from terminal.script import EXIT_UNPLAYED
+from terminal.script import EXIT_STOPPED, EXIT_UNPLAYED
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
 
@@ -71,15 +71,25 @@ def test_a_won_game_exits_zero():
     assert "ゲームクリア！ スコア 2（山 2・レター 0・キーアイコン 0・費用 0）" in said
 
 
-def test_bad_lines_are_refused_with_their_line_number_and_the_script_goes_on():
-    out = journey("bogus\nループ 捨て札\nplay 白1\nplay 赤9\nplay 白2\n").output
-    assert "× 知らない行動です: 「bogus」。いまできるのは: item、play（help で書き方を表示）（1 行目）" in out
+def test_refused_lines_are_said_with_their_line_number_and_the_script_goes_on():
+    out = journey("ループ 捨て札\nplay 白1\nplay 赤9\nplay 白2\n").output
     # a verb of the game at another moment is no unknown verb
     assert ("× いまは mill はできません: 「ループ 捨て札」。いまできるのは: item、play"
-            "（help で書き方を表示）（2 行目）") in out
-    assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（3 行目）" in out
+            "（help で書き方を表示）（1 行目）") in out
+    assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（2 行目）" in out
     assert "× 「赤9」というカードはありません" in out
     assert "白2 をプレイ" in out  # the line after them was played
+
+
+def test_a_script_stops_at_an_unknown_action_with_exit_2():
+    """No false green: a transcript with a line that names no action of the game is not
+    the game its author wrote, so the lines after it are not played and the exit says so
+    (as a battle script stops at an unknown command)."""
+    result = journey("play 白2\nbogus\nplay 緑4\n")
+    assert "× 知らない行動です: 「bogus」。いまできるのは" in result.output
+    assert "（2 行目）\nスクリプトをここで止めました（知らない行動なので）" in result.output
+    assert "緑4 をプレイ" not in result.output
+    assert result.exit_code == EXIT_STOPPED
 
 
 def test_the_terminals_own_commands_refuse_extra_words():
@@ -130,7 +140,8 @@ def test_events_are_json_lines_with_the_commands_and_the_refusals():
     assert events[0]["event"] == "deal" and events[0]["seed"] == 3
     assert {"event": "command", "line": "play 白2"} in events
     assert any(e["event"] == "refused" and e["line"] == 2 for e in events)
-    assert result.exit_code == EXIT_UNFINISHED
+    assert events[-1] == {"event": "stopped", "line": 2, "reason": "知らない行動なので"}
+    assert result.exit_code == EXIT_STOPPED
 
 
 def test_bad_seed_is_a_usage_error():

@@ -22,13 +22,13 @@ import re
 from contract import vocabulary as vocab
 from contract.linebreak import columns, line_spans
 from contract.vocabulary import W
-from terminal.script import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
+from terminal.script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                              commands, emit, exit_code)
 
 from .. import Journey, JourneyError
 from ..actions import Resolve
 from ..notation import action_labels, read
-from ..rules import Rules
+from ..rules import Rules, UnknownAction
 from .commands import command_word, help_lines
 
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
@@ -49,6 +49,8 @@ PHASE_WORDS = {
 #: What a moment comes before, by the step it opens on.
 MOMENT_WORDS = {"refill": f"{HAND}補充の前", "events": "イベントフェイズの前",
                 "effects": "次のイベント効果の前", "end": "終了フェイズの前"}
+#: Why a script stops at a line (the battle's words, terminal/session.py).
+STOP_UNKNOWN = "知らない行動なので"
 LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
 class Game:
     """One game in the terminal: the ``Journey`` played (contract.game.Game: actions as
@@ -60,6 +62,9 @@ class Game:
         self.journey = journey
         self.opening = list(journey.opening)
         self.history: list[Journey] = []
+        #: Why a script stops at the line just run (None: it goes on), as the battle's
+        #: Outcome.stop.
+        self.stop: str | None = None
 
     @classmethod
     def deal(cls, rules, seed: int, items=None) -> "Game":
@@ -70,6 +75,7 @@ class Game:
         """(lines to print, events, quit?) of one command line: one of the terminal's own
         commands (screen.commands.TERMINAL, any spelling), else an action. Never raises
         on input."""
+        self.stop = None
         words = line.split()
         own = _OWN.get(command_word(words[0])) if words else None
         if own is not None:
@@ -80,6 +86,9 @@ class Game:
             return ["× ゲームは終わっています（undo で戻れます）"], [], False
         try:
             action = read(self.journey, line)
+        except UnknownAction as exc:
+            self.stop = STOP_UNKNOWN
+            return [f"× {exc}"], [], False
         except JourneyError as exc:
             return [f"× {exc}"], [], False
         before = self.journey.copy()
@@ -289,13 +298,16 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
         said, _, quit_ = game.run(line)
         for out in said:
             write(out if not out.startswith("×") else f"{out}（{number} 行目）")
+        if game.stop:
+            write(f"スクリプトをここで止めました（{game.stop}）")
+            break
         if quit_:
             break
     write("── 最後の盤面 ──")
     for line in screen(game.journey):
         write(line)
     write(_result(game.journey))
-    return exit_status(game.journey)
+    return EXIT_STOPPED if game.stop else exit_status(game.journey)
 
 
 # ------------------------------------------------------------------ at the keyboard
@@ -451,6 +463,9 @@ def _events_mode(game: Game, lines) -> int:
             emit({"event": "refused", "line": number, "reason": said[0][2:]})
         for event in events:
             emit(event)
+        if game.stop:
+            emit({"event": "stopped", "line": number, "reason": game.stop})
+            return EXIT_STOPPED
         if quit_:
             break
     return exit_status(game.journey)
