@@ -253,3 +253,30 @@ def test_a_folder_of_journey_files_alone_is_measured_as_it_is_played(tmp_path):
                                         "--content", str(tmp_path / "content")])
     assert got.exit_code == 0, got.output
     assert '"草案"' in got.output
+
+
+def test_a_deal_the_player_won_is_winnable_though_the_solver_ran_out_of_budget():
+    """クリア可能 is never below the blind player's win rate on the same deals: a game the
+    player won is a winning line on the deal's own order, so a deal the solver left 未決 is
+    可 with the player's score (the best of its budgets); a deal no one won stays 未決."""
+    from types import SimpleNamespace
+
+    from journey.lab.measure import Played, Solved, Task, Variant, _row
+
+    table = SimpleNamespace(setups={"草案": SimpleNamespace(name="草案", carried=(), target=None)},
+                            items={})
+    settings = Settings(seeds=3, budgets=(1, 2), nodes=1, pairs=False)
+    solved = {0: Solved("unknown", None, False, 1), 1: Solved("won", 9, True, 1),
+              2: Solved("unknown", None, False, 1)}
+    played = {(0, 1): Played(1, 20, 3, 3, ()), (0, 2): Played(1, 20, 5, 3, ()),
+              (1, 1): Played(0, 20, None, 1, ()), (1, 2): Played(1, 20, 7, 3, ()),
+              (2, 1): Played(0, 20, None, 1, ()), (2, 2): Played(0, 20, None, 1, ())}
+    results = [(Task(0, "草案", None, seed, 0, 1), r) for seed, r in solved.items()]
+    results += [(Task(0, "草案", None, seed, budget, 0), r) for (seed, budget), r in played.items()]
+    row = _row(table, Variant("草案", "草案", "草案", None), results, settings)
+    solver = row["solver"]
+    assert (solver["won"], solver["lost"], solver["unknown"]) == (2, 0, 1)
+    assert solver["won_by_players"] == 1
+    assert solver["scores"] == [5, 9]  # the player's best on deal 0; the solver's on deal 1
+    assert solver["proven_best"] == 1
+    assert solver["winnable"]["estimate"] >= max(p["win_rate"]["estimate"] for p in row["players"])

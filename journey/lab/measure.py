@@ -6,7 +6,8 @@ same seeds are dealt, and each deal is
 
 1. **solved** with the deck order known (journey/solve.py, at most ``nodes`` positions,
    and while no win is found at most ``find_nodes``): クリア可能 (won), 不可能 (lost) or
-   未決 (unknown at the budget), and its best score;
+   未決 (unknown at the budget), and its best score — a deal left 未決 that the player of
+   2. won is クリア可能 too, with the player's score (its game is a winning line);
 2. **played** by the player that does not see the deck (journey/player.py) at each budget
    of ``budgets`` (samples per decision): won or not, turns, score, and at every decision
    the number of options and the player's evaluation of each;
@@ -354,8 +355,17 @@ def _row(table, variant: Variant, results: list, settings: Settings,
     setup = table.setups[variant.setup]
     items = variant.items if variant.items is not None else tuple(setup.carried)
     solved = [r for t, r in results if t.samples == 0]
-    counts = Counter(r.verdict for r in solved)
-    wins = [r.score for r in solved if r.verdict == "won"]
+    # A deal the player that does not see the deck won is winnable whatever the solver's
+    # budget said: its game is a winning line on the deal's own order (its score found).
+    witnessed: dict[int, int] = {}
+    for t, r in results:
+        if t.samples and r.won:
+            witnessed[t.seed] = max(r.score, witnessed.get(t.seed, r.score))
+    settled = [(t.seed, r) for t, r in results if t.samples == 0]
+    by_players = {seed for seed, r in settled if r.verdict == "unknown" and seed in witnessed}
+    counts = Counter("won" if seed in by_players else r.verdict for seed, r in settled)
+    wins = [witnessed[seed] if seed in by_players else r.score for seed, r in settled
+            if r.verdict == "won" or seed in by_players]
     players = []
     for budget in settings.budgets:
         games = [r for t, r in results if t.samples == budget]
@@ -381,7 +391,7 @@ def _row(table, variant: Variant, results: list, settings: Settings,
                                                      "high": setup.target.high},
         "solver": {
             "deals": len(solved), "won": counts["won"], "lost": counts["lost"],
-            "unknown": counts["unknown"],
+            "unknown": counts["unknown"], "won_by_players": len(by_players),
             "winnable": stats.wilson(counts["won"], len(solved)).to_dict(),
             "proven_best": sum(1 for r in solved if r.verdict == "won" and r.exact),
             "scores": sorted(wins), "median_score": stats.median(wins),
