@@ -13,7 +13,7 @@ from cli import main
 from conftest import ROOT, invoke_cli
 from journey import Journey, load_rules
 from journey.state import Deal, State
-from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status
+from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status, narrate
 from terminal.script import EXIT_STOPPED, EXIT_UNPLAYED
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
@@ -53,7 +53,7 @@ def test_undo_takes_back_the_last_action():
 
 def test_a_script_that_stops_before_the_end_leaves_the_game_unfinished():
     result = journey("play 白2\n")
-    assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（ターン 1）" in result.output
+    assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（手番 1）" in result.output
 
 
 def test_a_lost_game_exits_one():
@@ -219,7 +219,7 @@ def test_a_script_that_wins_exits_zero_with_the_score(tmp_path):
                                 input="\n".join(WON_LINE) + "\n")
     assert result.exit_code == EXIT_WON, result.output
     assert "ゲームクリア！ スコア 3（山 0・レター 0・キーアイコン 3・費用 0）" in result.output
-    assert "結果: クリア（ターン 10、スコア 3）" in result.output
+    assert "結果: クリア（手番 10、スコア 3）" in result.output
 
 
 # ------------------------------------------------------------ --content at either level
@@ -269,3 +269,24 @@ def test_the_games_options_before_report_are_refused_not_ignored():
     result = invoke_cli("journey", "--setup", "高難易度", "--seed", "4", *TINY_REPORT)
     assert result.exit_code == 2
     assert "--setup、--seed は遊ぶときのオプションです。report では使えません" in result.output
+
+
+def test_cards_put_on_the_deck_are_told_from_the_top_down():
+    """アドベンチャーメモリー with カメラ puts the named cards on the deck one after another:
+    the last named is on top, the next drawn, and the narration says it first."""
+    game = _game()
+    said = narrate(game.journey, [{"event": "letter", "effect": "adventure_memory",
+                                   "cards": ["赤1", "緑1"], "item": "カメラ"}])
+    assert said == ["レター: アドベンチャーメモリー（緑1 を山のいちばん上へ、その下に 赤1）"]
+
+
+def test_an_item_says_what_it_did():
+    game = _game()
+    said = narrate(game.journey, [
+        {"event": "item", "item": "地図", "effect": "advance_white", "white": [2, 3], "loop": False},
+        {"event": "item", "item": "ランタン", "effect": "unresolve", "suit": "red"},
+        {"event": "item", "item": "リュックサック", "effect": "swap_in", "out": "赤1", "in": "白2",
+         "day": 1}])
+    assert said == ["アイテム 地図 を使う: 白いポーン 2 → 3 日目",
+                    "アイテム ランタン を使う: 赤を手番終了まで未解決として扱う（イベント効果が使える）",
+                    "アイテム リュックサック を使う: 1 日目の 赤1 を捨て札に、手札の 白2 を同じ位置に"]

@@ -16,7 +16,7 @@ pytestmark = [needs_tmux, pytest.mark.slow]
 
 SIZES = [(80, 24), (120, 40)]
 #: The screen's first line at seed 3 (the set-up, the turn, the deck …).
-STATUS = "旅の準備 草案１７  ターン 1"
+STATUS = "旅の準備 草案１７  手番 1"
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ def test_quit_leaves_the_game_unfinished_with_its_result(terminal):
     term.ready()
     term.type("やめる")
     shown = term.wait(lambda s: "EXIT=" in s, "the end")
-    assert "結果: 途中（ターン 1）" in shown and f"EXIT={EXIT_UNFINISHED}" in shown
+    assert "結果: 途中（手番 1）" in shown and f"EXIT={EXIT_UNFINISHED}" in shown
 
 
 def test_help_printed_below_the_screen_does_not_echo_the_command_again(terminal):

@@ -32,8 +32,9 @@ from ..rules import Rules, UnknownAction
 from .commands import command_word, help_lines
 
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
-HAND, DISCARD, TURN, PLAY, LOST = (W.region.hand, W.region.discard, W.scope.turn,
-                                   W.scope.play, W.quantity.lost)
+HAND, DISCARD, PLAY, LOST = (W.region.hand, W.region.discard, W.scope.play, W.quantity.lost)
+#: The draft's own word for a turn (spec 004 says 手番 only; the battle's is ターン).
+TURN = "手番"
 #: How many of the legal actions the screen lists (all of them: ``actions``).
 SHOWN_ACTIONS = 12
 #: What the next action decides, by phase.
@@ -250,11 +251,11 @@ def narrate(before: Journey, events: list[dict]) -> list[str]:
         elif kind == "resolve":
             out.append(f"物語「{e['story']}」を解決: レターを1個得る")
         elif kind == "letter":
-            cards = "、".join(e.get("cards", []))
             out.append("レター: ロケーションメモリー" if e["effect"] == "location_memory"
-                       else f"レター: アドベンチャーメモリー（{cards} を山の上へ）")
+                       else f"レター: アドベンチャーメモリー（{_onto_deck(e.get('cards', []))}）")
         elif kind == "item":
-            out.append(f"アイテム {e['item']} を使う")
+            said = ITEM_WORDS.get(e["effect"])
+            out.append(f"アイテム {e['item']} を使う" + (f": {said(e, suit_word)}" if said else ""))
         elif kind == "turn":
             out.append(f"── {TURN} {e['turn']} ──")
         elif kind == "won":
@@ -264,6 +265,27 @@ def narrate(before: Journey, events: list[dict]) -> list[str]:
         elif kind == "lost":
             out.append(f"{LOST}: {LOSS_WORDS.get(e['reason'], e['reason'])}")
     return out
+
+
+def _onto_deck(cards: list[str]) -> str:
+    """Cards put on the deck one after another, said from the top down: the last put is
+    the next drawn."""
+    top = cards[::-1]
+    if len(top) <= 1:
+        return f"{''.join(top)} を山の上へ"
+    return f"{top[0]} を山のいちばん上へ、その下に {'、'.join(top[1:])}"
+
+
+#: What an item did, by its effect (the events journey/effects.py records); ラジオ's draws
+#: are told by their own events.
+ITEM_WORDS = {
+    "unresolve": lambda e, suit_word: (f"{suit_word[e['suit']]}を{TURN}終了まで未解決として扱う"
+                                       "（イベント効果が使える）"),
+    "advance_white": lambda e, suit_word: (f"白いポーン {e['white'][0]} → {e['white'][1]} 日目"
+                                           + ("（ループ）" if e["loop"] else "")),
+    "swap_in": lambda e, suit_word: (f"{e['day']} 日目の {e['out']} を{DISCARD}に、"
+                                     f"{HAND}の {e['in']} を同じ位置に"),
+}
 
 
 def _effect_words(e: dict) -> str:
