@@ -6,10 +6,16 @@ import click
 
 
 @click.command()
-def lsp() -> None:
+@click.option("--stdio", is_flag=True,
+              help="標準入出力で話します（いつもそうします。エディタの言語クライアントが付けます）。")
+@click.option("--clientProcessId", "client_process", type=click.IntRange(min=0), default=None,
+              metavar="整数",
+              help="エディタのプロセス番号（言語クライアントが付けます。initialize の processId と同じ）。")
+def lsp(stdio: bool, client_process: int | None) -> None:
     """エディタ向けの言語サーバーを標準入出力で動かします。
 
-    診断、ホバー、補完、定義への移動を提供します。"""
+    診断、ホバー、補完、定義への移動を提供します。VS Code の言語クライアントが付ける
+    --stdio と --clientProcessId はそのまま受け付けます。"""
     from lsp import main as serve
 
     serve()

@@ -383,6 +383,18 @@ class JibunkiProtocol(LanguageServerProtocol):
         logger.info("要求 %s を断りました: %s", msg_id, refusal)
         self._send_response(msg_id, error=types.ResponseError(REQUEST_FAILED, str(refusal)))
 
+    def _handle_response(self, msg_id, result=None, error=None):
+        """pygls's handling of the client's answer to a request of the server's, but an
+        answer to one already cancelled (by the shutdown: it cancels every request under
+        way, the server's own among them) is dropped: setting its result raised out of
+        the server's loop, and the server died with a traceback after a clean shutdown."""
+        future = self._request_futures.get(msg_id)
+        if future is not None and future.done():
+            self._request_futures.pop(msg_id, None)
+            logger.info("取り消した要求 %s への返事を捨てました", msg_id)
+            return None
+        return super()._handle_response(msg_id, result, error)
+
     def lsp_shutdown(self, *args):
         """pygls's shutdown, over a copy of the requests under way: cancelling one (the
         lab run an executeCommand waits on) answers it at once, which takes it out of

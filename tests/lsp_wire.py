@@ -50,11 +50,12 @@ def notification(method: str, params=None) -> dict:
 
 
 class Wire:
-    """``python -m lsp`` as a subprocess: raw bytes in, parsed messages out."""
+    """``python -m lsp`` (or ``command``) as a subprocess: raw bytes in, parsed messages out."""
 
-    def __init__(self, cwd: Path | None = None):
+    def __init__(self, cwd: Path | None = None, command: list[str] | None = None):
         self._stderr = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, "-m", "lsp"], stdin=subprocess.PIPE,
+        command = command or [sys.executable, "-m", "lsp"]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self._stderr, cwd=cwd)
         self._inbox: queue.Queue = queue.Queue()
         self.received: list[dict] = []
@@ -128,10 +129,10 @@ class Wire:
         self.send_message(request(msg_id, method, params))
         return self.answer(msg_id, timeout)
 
-    def initialize(self, root: Path) -> dict | None:
+    def initialize(self, root: Path, capabilities: dict | None = None) -> dict | None:
         """The handshake: initialize (rooted at ``root``) and initialized."""
         answer = self.call("init", "initialize", {
-            "processId": None, "rootUri": root.as_uri(), "capabilities": {}})
+            "processId": None, "rootUri": root.as_uri(), "capabilities": capabilities or {}})
         self.send_message(notification("initialized", {}))
         return answer
 

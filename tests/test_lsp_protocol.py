@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -400,6 +401,37 @@ def test_a_request_after_shutdown_is_answered_with_an_error_and_exit_then_gives_
         assert answer is not None and answer["error"]["code"] == INVALID_REQUEST
         wire.send_message(notification("exit"))
         assert wire.exit_code() == 0
+
+
+def test_the_command_vs_codes_client_starts_is_served(tmp_path):
+    """vscode-languageclient starts an executable server over stdio as
+    ``jibunki lsp --stdio --clientProcessId=N`` (editors/vscode/extension.js): the server
+    answers it, where a refusal of the flags left the editor with colouring alone."""
+    import os
+
+    command = [sys.executable, "-c", "import sys; sys.argv[0] = 'jibunki'; from cli import main; "
+               "main()", "lsp", "--stdio", f"--clientProcessId={os.getpid()}"]
+    with Wire(tmp_path, command=command) as wire:
+        answer = wire.initialize(tmp_path)
+        assert answer is not None and answer["result"]["capabilities"], wire.stderr()
+        assert wire.call(1, "shutdown") == {"jsonrpc": "2.0", "id": 1, "result": None}
+        wire.send_message(notification("exit"))
+        assert wire.exit_code() == 0
+
+
+def test_an_answer_to_the_servers_request_after_shutdown_leaves_no_traceback(tmp_path):
+    """The shutdown cancels the server's own requests under way (here its registration of
+    file watching); the client's late answer to one is dropped, and exit gives 0."""
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path, {"workspace": {"didChangeWatchedFiles": {
+            "dynamicRegistration": True}}})
+        asked = wire.wait_for(lambda m: m.get("method") == "client/registerCapability")
+        assert asked is not None
+        assert wire.call(1, "shutdown") == {"jsonrpc": "2.0", "id": 1, "result": None}
+        wire.send_message({"jsonrpc": "2.0", "id": asked["id"], "result": None})
+        wire.send_message(notification("exit"))
+        assert wire.exit_code() == 0
+        assert "Traceback" not in wire.stderr(), wire.stderr()
 
 
 def test_a_shutdown_while_the_lab_runs_for_a_page_is_answered_and_leaves_no_traceback(

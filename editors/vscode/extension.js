@@ -11,6 +11,8 @@ function activate(context) {
   const [command, ...args] = vscode.workspace
     .getConfiguration("jibunki")
     .get("server.command", ["jibunki", "lsp"]);
+  // Over stdio the client adds --stdio and --clientProcessId=N to the command: jibunki lsp
+  // takes both (tests/test_lsp_protocol.py).
   const server = { command, args, transport: TransportKind.stdio };
   client = new LanguageClient(
     "jibunki",
