@@ -44,12 +44,19 @@ def watch_loop(content: Path, debounce: int, report) -> None:
     back, or be replaced: the loop follows it."""
     import time
 
+    from watchfiles import Change
     from watchfiles import watch as changes
 
     from compiler.read import CONTENT_SUFFIXES
 
     def content_file(change, path: str) -> bool:
-        return path.endswith(CONTENT_SUFFIXES)
+        """A content file, or a folder that may hold some: a folder moved in or out comes
+        as one change of its own path (a folder moved away is no longer there to tell, so
+        a name without a suffix that is gone counts too)."""
+        if path.endswith(CONTENT_SUFFIXES):
+            return True
+        where = Path(path)
+        return where.is_dir() or (change == Change.deleted and not where.suffix)
 
     first = True
     try:

@@ -177,3 +177,20 @@ def test_watch_follows_its_folder_when_it_is_replaced_in_one_step(content, tmp_p
     finally:
         out = watched.stop()
     assert "Traceback" not in out and "監視を終えました" in out, out
+
+
+def test_a_folder_of_pages_moved_out_or_in_gives_a_new_report(content, tmp_path):
+    """A folder moved in or out of content/ is one change of the folder's own path: the
+    files it holds come and go all the same, and the report on screen must say so (it
+    stayed at エラー 0 件 while lint found the pages' every reference broken)."""
+    watched = Watched(content, tmp_path / "cache")
+    try:
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        (content / "pages").rename(tmp_path / "pages")
+        watched.until(lambda line: "エラー" in line and "エラー 0 件" not in line,
+                      "the report of the pages moved out")
+        (tmp_path / "pages").rename(content / "pages")
+        watched.until(lambda line: "エラー 0 件" in line, "the report of the pages moved back")
+    finally:
+        out = watched.stop()
+    assert "Traceback" not in out and "監視を終えました" in out, out
