@@ -349,7 +349,8 @@ class JibunkiServer(LanguageServer):
             result = folder.check(path, document.source)
             # an edit checks the document's items only: the analysis of the whole content
             # (W006, W009 …) is added here (lsp/analysis.py)
-            found = result.diagnostics + analysis.diagnostics(folder, path, result)
+            found = (_undecoded(path, document.source) + result.diagnostics
+                     + analysis.diagnostics(folder, path, result))
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
             diagnostics=[self.diagnostic(d, folder) for d in found]))
@@ -716,3 +717,18 @@ def main() -> None:
         except (OSError, ValueError):  # the client closed its end: nothing more to say
             pass
     os._exit(code)
+
+
+def _undecoded(path: str, text: str) -> list:
+    """lint's E004 for a document whose file on disk is not UTF-8: the editor shows such a
+    file with U+FFFD for the bytes it could not read, which checks clean (and a save would
+    write the U+FFFD for good) while ``jibunki lint`` refuses the file."""
+    if "\ufffd" not in text:
+        return []
+    from compiler.read import read
+
+    on_disk = Path(path)
+    if not on_disk.is_file():
+        return []
+    _, problems = read(on_disk, path)
+    return [d for d in problems if d.code == "E004"]

@@ -561,6 +561,22 @@ def test_a_hover_after_a_change_answers_from_the_changed_text(tmp_path):
         assert "arata" in answer["result"]["contents"]["value"]
 
 
+def test_a_file_that_is_not_utf8_on_disk_gets_lints_e004_in_the_editor(tmp_path):
+    """The editor opens such a file with U+FFFD for the bytes it cannot read: checked as
+    that text it was clean (and a save would write the U+FFFD in), while lint refuses the
+    file. The server says what lint says, at the byte."""
+    page = _project(tmp_path)
+    page.write_bytes(PAGE.replace("旅立ちの朝", "旅立ち\udcff").encode("utf-8", "surrogateescape"))
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        _open(wire, page, page.read_bytes().decode("utf-8", "replace"))
+        published = wire.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        found = published["params"]["diagnostics"]
+        assert [d["code"] for d in found] == ["E004"]
+        assert "UTF-8 として読めないバイト（0xff）" in found[0]["message"]
+        assert found[0]["range"]["start"] == {"line": 0, "character": 18}  # after 「"旅立ち」
+
+
 # ------------------------------------------------------------------ sizes (item 8)
 
 
