@@ -183,6 +183,31 @@ def _journey_source(kind: str, ident: str, compiled) -> tuple[str, int, list[str
     return None
 
 
+#: How every PDF begins: a file at --out that does not is someone's other work.
+PDF_MAGIC = b"%PDF-"
+
+
+def _refuse_foreign(out: Path) -> None:
+    """A PDF is written only where a PDF (an earlier print) is, or nothing: a page file, a
+    text or any other file named by mistake is not overwritten (it was, silently)."""
+    from compiler.read import CONTENT_SUFFIXES
+
+    if out.name.endswith(CONTENT_SUFFIXES):
+        raise click.ClickException(
+            f"{out} はコンテンツのファイルの名前です。PDF は書きません（.pdf の名前を指定してください）")
+    try:
+        with out.open("rb") as existing:
+            head = existing.read(len(PDF_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+    if head != PDF_MAGIC:
+        raise click.ClickException(
+            f"{out} は PDF ではないファイルです。上書きしません（別の --out を指定するか、"
+            "そのファイルを消してから印刷してください）")
+
+
 def _say_overflow(exc, compiled, content: Path) -> None:
     """Each card whose words do not fit (sheets.CardOverflow): an E074 at its item, with the
     source line, when the item's place is known; else one line naming the card."""
@@ -262,6 +287,7 @@ class _Print:
             disk.check_target(out)
         except OSError as exc:
             raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+        _refuse_foreign(out)
         compiled = _compiled(self.content)
         cards, what = self.cards(compiled)
         kept = manifest.beside(out)

@@ -172,6 +172,36 @@ def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, 
     assert kept.is_dir() if beside == "folder" else kept.read_text(encoding="utf-8") == beside
 
 
+@pytest.mark.parametrize("name, before", [("札.pdf", b"my notes\n"), ("札", b"#!/bin/sh\n"),
+                                          ("notes.txt", b"\xff\xfe")])
+def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, before):
+    """--out names a PDF: a file there that is not one (a text, a script named by mistake)
+    is someone's other work, and the print is refused before it renders."""
+    content = small_content(tmp_path / "content")
+    out = tmp_path / name
+    out.write_bytes(before)
+    result = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
+                        "2026-12-01")
+    assert result.exit_code == 1
+    assert f"{out} は PDF ではないファイルです。上書きしません" in result.output
+    assert out.read_bytes() == before
+    assert not out.with_name(f"{out.stem}.manifest.json").exists()
+
+
+def test_a_content_file_is_never_named_as_the_pdf(tmp_path):
+    content = small_content(tmp_path / "content")
+    page = next(content.rglob("*.page"))
+    before = page.read_bytes()
+    result = invoke_cli("print", "--content", str(content), "--out", str(page), "--date",
+                        "2026-12-01")
+    assert result.exit_code == 1
+    assert "はコンテンツのファイルの名前です。PDF は書きません" in result.output
+    assert page.read_bytes() == before
+    fresh = tmp_path / "new.page"
+    assert invoke_cli("print", "--content", str(content), "--out", str(fresh)).exit_code == 1
+    assert not fresh.exists()
+
+
 @pytest.mark.slow
 def test_a_card_whose_words_do_not_fit_is_E074_at_its_flavour_line(tmp_path):
     content = small_content(tmp_path / "content")
