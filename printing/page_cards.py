@@ -17,6 +17,9 @@ from .cards import Card, Section
 #: a card has room for fewer).
 TURNS_SHOWN = 4
 
+#: Where a page goes after its play unless it says otherwise (行き先 as the catalog names it).
+DEFAULT_AFTER_PLAY = W.destination.discard
+
 #: The catalog's legend of a pen's difference with its face (index.html.j2's ＋ － ＝).
 PEN_MARKS = {"added": "＋", "removed": "－", "kept": "＝"}
 
@@ -27,10 +30,11 @@ def page_cards(tables) -> list[Card]:
 
     cap = tables.balance.lifespan_cap
     pages = sorted(tables.pages.values(), key=lambda p: (p.year, p.id))
-    return [_page_card(page_view(page, tables), cap) for page in pages]
+    return [_page_card(page_view(page, tables), cap, tables.balance.deck_cap_default)
+            for page in pages]
 
 
-def _page_card(view: dict, cap: int) -> Card:
+def _page_card(view: dict, cap: int, deck_cap: int) -> Card:
     from catalog.phrasing import text
 
     sections = []
@@ -50,8 +54,16 @@ def _page_card(view: dict, cap: int) -> Card:
         heading = "破却効果" + ("（白紙ページなので得られない）" if tear["blank"] else "")
         sections.append(Section(heading, (" ／ ".join(text(line) for line in tear["lines"]),
                                            f"{W.variable.distance}で強化: {tear['scale']}")))
+    if view["appears"]:  # the catalog's 出現条件 (index.html.j2)
+        sections.append(Section("出現条件", ("、".join(text(c) for c in view["appears"]),)))
     badges = ((W.variable.year, str(view["year"])), (W.variable.fray_mul, str(view["fray_mul"])),
               ("出自", view["origin"]))
+    # what the catalog says beside them, where it is not the rule every page has: a page
+    # that leaves the game after its play, or a deck limit of its own
+    if view["after_play"] != DEFAULT_AFTER_PLAY:
+        badges += (("プレイ後", view["after_play"]),)
+    if view["deck_cap"] != deck_cap:
+        badges += (("デッキ内上限", f"{view['deck_cap']} 枚"),)
     return Card(key=f"page/{view['id']}", kind="page", title=view["name"], badges=badges,
                 sections=tuple(sections), flavour=view["flavor"] or "", mark=view["year"],
                 mark_top=cap)

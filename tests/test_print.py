@@ -410,3 +410,26 @@ def test_an_out_ending_in_a_slash_is_a_folder_the_pdf_goes_into(tmp_path):
     assert result.exit_code == 0, result.output
     assert folder.is_dir() and (folder / "自分紀.pdf").read_bytes().startswith(b"%PDF")
     assert (folder / "自分紀.manifest.json").is_file()
+
+
+def test_a_card_says_where_its_page_goes_after_play_its_deck_limit_and_when_it_appears(tmp_path):
+    """A playtester at the table has only the card: a page that leaves the game after its
+    play (行き先), a deck limit of its own (上限枚数) and an 出現条件 are on it, as in the
+    catalog; a page with the rules every page has says none of them."""
+    from conftest import compiled_tables, small_content
+    from printing.page_cards import page_cards
+
+    content = small_content(tmp_path / "content")
+    (content / "pages" / "試験.page").write_text(
+        'ページ nagai "長い一日" {\n  銘 30\n  出自 少年期\n  行き先 除外（ラン）\n  上限枚数 1\n'
+        '  出現条件 クリアしたステージ数 >= 2\n  未来面 { 敵HP -= 3 }\n  過去面 { 歩 += 1 }\n}\n',
+        encoding="utf-8")
+    cards = {card.key: card for card in page_cards(compiled_tables(content))}
+    card = cards["page/nagai"]
+    assert ("プレイ後", "除外（ラン）") in card.badges
+    assert ("デッキ内上限", "1 枚") in card.badges
+    appears = next(s for s in card.sections if s.heading == "出現条件")
+    assert appears.lines == ("クリアしたステージ数 ≥ 2",)
+    plain = cards["page/hatsu_koe"]
+    assert [label for label, _ in plain.badges] == ["銘", "綻び倍率", "出自"]
+    assert all(s.heading != "出現条件" for s in plain.sections)
