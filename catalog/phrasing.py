@@ -68,8 +68,26 @@ class Piece:
 
     @property
     def anchor(self) -> str | None:
-        """The id of the entry on the vocabulary page (contract.reference.Entry.anchor)."""
-        return f"{self.section}-{self.code}" if self.section else None
+        """The id of the entry on the vocabulary page (contract.reference.Entry.anchor); a
+        page named in the text has none."""
+        return f"{self.section}-{self.code}" if self.section not in (None, PAGE) else None
+
+
+#: The ``section`` of a piece that names a page by its id (「nyuugaku」): ``named`` says it
+#: by the page's name where the pages are known (the catalog, the printed cards).
+PAGE = "page"
+
+
+def page_piece(page_id: str) -> Piece:
+    """A page named in rules text, by its id until ``named``."""
+    return Piece(f"「{page_id}」", PAGE, page_id)
+
+
+def named(pieces: Said, names: dict[str, str]) -> Said:
+    """``pieces`` with each page they name said by its name (``names``: id → name), as a
+    reader of a card knows it: 「入学式」, not 「nyuugaku」."""
+    return tuple(Piece(f"「{names[p.code]}」", PAGE, p.code)
+                 if p.section == PAGE and p.code in names else p for p in pieces)
 
 
 Said = tuple[Piece, ...]
@@ -142,8 +160,8 @@ REF_TEXT: dict[type, Callable[..., Said]] = {
     FlagRef: lambda r: said(word("variable", vocab.FLAG.code,
                                  vocab.FLAG.said().format(flag=r.flag))),
     RegionCountRef: lambda r: said(_region(r.region), "の枚数"),
-    PageCountRef: lambda r: said(_region(r.region), f"にある「{r.page}」の枚数"),
-    PageAttrRef: lambda r: said(f"「{r.page}」の", _named("variable", r.variable)),
+    PageCountRef: lambda r: said(_region(r.region), "にある", page_piece(r.page), "の枚数"),
+    PageAttrRef: lambda r: said(page_piece(r.page), "の", _named("variable", r.variable)),
     DistanceRef: lambda r: said(word("variable", "distance", term("variable", "distance").said())),
     TilesPassedRef: lambda r: said(f"{vocab.TILES_PASSED.ja}［", _named("tile", r.tile), "］"),
 }
@@ -186,7 +204,7 @@ def _target(effect: Sayou) -> Said:
     # another page's variable reads as a reference to it does (「p」の銘); names.target is
     # the display word of every other target (@name for a flag)
     if effect.target.page is not None:
-        return said(f"「{effect.target.page}」の", _named("variable", effect.target.code))
+        return said(page_piece(effect.target.page), "の", _named("variable", effect.target.code))
     return said(word("variable", effect.target.code, effect.names.target))
 
 
@@ -233,7 +251,7 @@ def _filter(flt: Filter | None) -> Said:
     if flt.year is not None:
         parts.append(said(_named("variable", "year"), f" {flt.year[0]}〜{flt.year[1]}"))
     if flt.page is not None:
-        parts.append(said(f"「{flt.page}」"))
+        parts.append(said(page_piece(flt.page)))
     return said(_joined(parts, "・"), "の") if parts else ()
 
 

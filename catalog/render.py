@@ -26,8 +26,8 @@ from contract.typed import READ_ALIKE, read_alike
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
-from .phrasing import (Piece, body_pieces, condition_pieces, phrase, phrase_pieces, term,
-                       text)
+from .phrasing import (Piece, body_pieces, condition_pieces, named, phrase, phrase_pieces,
+                       term, text)
 
 TEMPLATES = Path(__file__).with_name("templates")
 #: The pool table as a CSV file, beside the index (catalog/pool_csv.py).
@@ -159,34 +159,46 @@ def _target_text(target, item: str) -> str | None:
     return vocab.MEASURE_OF[item].said_range(target.low, target.high)
 
 
-def _pen_view(face, pen) -> list[dict] | None:
+def _pen_view(face, pen, names: dict[str, str]) -> list[dict] | None:
     """The pen of a face as rows marked against the face (catalog.pen_diff), or None."""
     if pen is None:
         return None
     if not face.written:
-        return pen_rows([], body_pieces(pen))
+        return pen_rows([], _lines(body_pieces(pen), names))
     # A pen on a written face replaces its 作用列 only: the face's own conditions still
     # hold after it (DESIGN §6.1), so they are kept lines of the difference.
-    return pen_rows(body_pieces(face), body_pieces(Body(conditions=face.conditions,
-                                                        effects=pen.effects)))
+    return pen_rows(_lines(body_pieces(face), names),
+                    _lines(body_pieces(Body(conditions=face.conditions, effects=pen.effects)),
+                           names))
 
 
-def _page_view(page, tables, starter: Counter) -> dict:
+def _lines(lines, names: dict[str, str]) -> list:
+    """Lines of rules text with the pages they name said by name (phrasing.named)."""
+    return [named(line, names) for line in lines]
+
+
+def page_names(tables) -> dict[str, str]:
+    """Each page's name by its id, as rules text says another page."""
+    return {page.id: page.name for page in tables.pages.values()}
+
+
+def _page_view(page, tables, starter: Counter, pages: dict[str, str]) -> dict:
     faces = []
     for side in vocab.FACES:
         face, pen = page.faces[side.code], page.pens[side.code]
         faces.append({
             "side": side.code, "word": side.ja, "written": face.written,
-            "lines": body_pieces(face), "pen": _pen_view(face, pen),
+            "lines": _lines(body_pieces(face), pages), "pen": _pen_view(face, pen, pages),
             # a written face may have no pen upgrade: then the pen is refused, and says so
             "no_pen": vocab.NO_PEN_UPGRADE if face.written and pen is None else None,
         })
     blank_page = not any(f["written"] for f in faces)
     tear = None
     if page.tear:
-        tear = {"lines": [phrase_pieces(e, default_timing="on_tear") for e in page.tear],
+        tear = {"lines": _lines([phrase_pieces(e, default_timing="on_tear") for e in page.tear],
+                                pages),
                 "scale": _tear_scale(tables.balance.tear_scale), "blank": blank_page}
-    appears = [condition_pieces(c) for c in page.appears]
+    appears = _lines([condition_pieces(c) for c in page.appears], pages)
     reads, writes = _touches(page)
     names = _quantity_names()
     touched = sorted(reads | writes)
@@ -217,7 +229,7 @@ def _trait_text(trait) -> str:
                                                     high=trait.high)
 
 
-def _enemy_view(enemy) -> dict:
+def _enemy_view(enemy, pages: dict[str, str]) -> dict:
     view = {
         "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "seat": enemy.seat,
         "breakthrough": enemy.breakthrough, "flavor": enemy.flavor,
@@ -228,7 +240,7 @@ def _enemy_view(enemy) -> dict:
                         for e in enemy.escalations],
         # a trait effect's terms link to the vocabulary page
         "trait_lines": [(Piece(_trait_text(t)),) for t in enemy.traits]
-        + [phrase_pieces(e) for e in enemy.trait_effects],
+        + _lines([phrase_pieces(e) for e in enemy.trait_effects], pages),
         "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }
     view["search"] = searchable(" ".join([enemy.id, enemy.name, enemy.flavor or ""]
@@ -321,19 +333,20 @@ NO_LINKS = {"triggers": [], "triggered_by": []}
 def page_view(page, tables) -> dict:
     """What the catalog shows of one page (its faces' rules text, pens, 破却 …): the words
     other renderings of a page (print and play) reuse rather than rephrase."""
-    return _page_view(page, tables, Counter(tables.starter()))
+    return _page_view(page, tables, Counter(tables.starter()), page_names(tables))
 
 
-def enemy_view(enemy, top: int) -> dict:
+def enemy_view(enemy, top: int, pages: dict[str, str] | None = None) -> dict:
     """What the catalog shows of one enemy, its first turns under 寿命上限 ``top``
-    included (``_turns_view``)."""
-    return {**_enemy_view(enemy), **_turns_view(enemy, top)}
+    included (``_turns_view``); ``pages`` (page_names) says the pages its text names."""
+    return {**_enemy_view(enemy, pages or {}), **_turns_view(enemy, top)}
 
 
 def _page_views(tables) -> list[dict]:
     """Every page's view (``_page_view``), in the catalog's order: by 銘, then id."""
     starter = Counter(tables.starter())
-    return [_page_view(p, tables, starter)
+    pages = page_names(tables)
+    return [_page_view(p, tables, starter, pages)
             for p in sorted(tables.pages.values(), key=lambda p: (p.year, p.id))]
 
 
@@ -376,7 +389,9 @@ def context(tables, examples: dict[str, list] | None = None,
               "links": links.get(("page", view["id"]), NO_LINKS)}
              for view in (views if views is not None else _page_views(tables))]
     ordered = sorted(tables.enemies.values(), key=lambda e: e.id)
-    enemies = [{**_enemy_view(e), **_turns_view(e, tables.balance.lifespan_cap), "examples": examples.get(e.id, []),
+    names = page_names(tables)
+    enemies = [{**_enemy_view(e, names), **_turns_view(e, tables.balance.lifespan_cap),
+                "examples": examples.get(e.id, []),
                 "lab": figures["enemies"].get(e.id), "printed": printed.get(f"enemy/{e.id}"),
                 "links": links.get(("enemy", e.id), NO_LINKS)}
                for e in ordered]

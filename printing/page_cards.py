@@ -71,9 +71,10 @@ def _page_card(view: dict, cap: int, deck_cap: int) -> Card:
 
 def enemy_cards(tables) -> list[Card]:
     """One card per enemy, in the catalog's order (by id)."""
-    from catalog.render import enemy_view
+    from catalog.render import enemy_view, page_names
 
-    return [_enemy_card(enemy_view(e, tables.balance.lifespan_cap))
+    pages = page_names(tables)
+    return [_enemy_card(enemy_view(e, tables.balance.lifespan_cap, pages))
             for e in sorted(tables.enemies.values(), key=lambda e: e.id)]
 
 

@@ -424,6 +424,20 @@ def test_another_pages_variable_and_a_generation_read_like_a_card():
     assert "出自「幼少期」・銘 0〜12のページを1枚ランダムに生成し、手札へ加える（ステージ限り）" in lines
 
 
+def test_the_catalog_says_another_page_by_its_name():
+    """Rules text names another page by its id (銘[nyuugaku]); the catalog, and the cards
+    printed from its views, say it by the page's name, as a reader knows it."""
+    from catalog.render import page_view
+
+    tables = load()
+    view = page_view(tables.pages["doukai"], tables)
+    said = [phrasing.text(line) for face in view["faces"] for line in face["lines"]]
+    pen = [phrasing.text(row["pieces"]) for face in view["faces"] for row in face["pen"] or ()]
+    assert "「入学式」の銘を 40 にする（ターン終了まで）" in said
+    assert "山札+捨て札から「入学式」の1枚をランダムに手札へ移す" in pen
+    assert not any("nyuugaku" in line for line in said + pen)
+
+
 OPERATION_SAMPLES = ["敵HP -= 12", "敵HP += 4", "HP += 8", "防御 *= 2", "@旗 = 1",
                      "上限 破り回数上限 += 1 寿命 ステージ", "支払う HP 5", "抑制 刻",
                      "移動 1枚 捨て札 -> 手札 選択", "移動 2枚 山札 -> 手札 上から",

@@ -118,20 +118,31 @@ def _faces_text(printed) -> str:
 
 @pytest.mark.slow
 def test_cards_say_the_catalogs_words(printed, tables):
-    from catalog.phrasing import body_lines, phrase
+    """Each card says its page's rules text as the catalog does, the pages it names by
+    their names (a playtester holding paper has no link to follow from an id)."""
+    from catalog.phrasing import body_pieces, named, phrase_pieces
+    from catalog.phrasing import text as plain
+    from catalog.render import page_names
+
+    names = page_names(tables)
+
+    def lines(body, timing="on_play"):
+        return [plain(named(line, names)) for line in body_pieces(body, timing)]
 
     text = _faces_text(printed)
     for page in tables.pages.values():
         assert _squeezed(page.name) in text and _squeezed(page.flavor) in text
         for face in page.faces.values():
-            for line in body_lines(face) if face.written else ():
+            for line in lines(face) if face.written else ():
                 assert _squeezed(line) in text, (page.id, line)
         for pen in page.pens.values():
-            for line in body_lines(pen) if pen else ():
+            for line in lines(pen) if pen else ():
                 assert _squeezed(line) in text, (page.id, line)
         for effect in page.tear or ():
-            assert _squeezed(phrase(effect, default_timing="on_tear")) in text, page.id
+            assert _squeezed(plain(named(phrase_pieces(effect, default_timing="on_tear"),
+                                         names))) in text, page.id
     assert "自分紀" in text and DATE in text
+    assert "「入学式」の銘を40にする" in text and "nyuugaku" not in text
 
 
 @pytest.mark.slow
