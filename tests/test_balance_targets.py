@@ -247,7 +247,7 @@ def test_the_schema_rejects_a_malformed_target(target, where):
 
 def test_the_catalog_shows_a_target_as_plain_text(bundled_tables):
     assert _enemy_view(bundled_tables.enemies["haguruma"], {})["target"] == "目標 勝率 50%〜95%"
-    view = _page_view(bundled_tables.pages["tabidachi"], bundled_tables, {})
+    view = _page_view(bundled_tables.pages["tabidachi"], bundled_tables, {}, {})
     assert view["target"] == "目標 勝率差 -10%〜+15%"
     assert _enemy_view(replace(bundled_tables.enemies["haguruma"], target=None), {})["target"] is None
 

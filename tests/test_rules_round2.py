@@ -77,7 +77,7 @@ def test_pen_on_a_written_face_lowers_no_conditions_and_the_catalog_shows_the_ke
     assert page["pens"]["future"]["conditions"] == []          # the runtime keeps the face's
     assert len(page["pens"]["past"]["conditions"]) == 1        # a blank face: written whole
     tables = from_dicts(compiled.tables)
-    view = _page_view(tables.pages["penned"], tables, {})
+    view = _page_view(tables.pages["penned"], tables, {}, {})
     future, past = view["faces"]
 
     def rows(face):  # the pen as a difference from the face (issue 18 item 4)
