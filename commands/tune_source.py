@@ -163,10 +163,15 @@ def apply(content: Content, cand: Candidate, value: float) -> Path:
     old = lines[cand.line - 1]
     if old.rstrip("\r") != cand.source_line:
         raise TuneError(f"{cand.path}:{cand.line} が測ったあとに変わりました。もう一度測ってください")
+    # The file as this run left it: an earlier edit of the same file is kept. A save of the
+    # designer's since (any line) is kept too: the file is then left alone, since the
+    # formatter would write this run's copy of it whole.
+    current = content.written.get(cand.path, content.texts[cand.path])
+    if raw[len(bom):].replace("\r\n", "\n") != current:
+        raise TuneError(f"{cand.path} が測っているあいだに保存されました。書き込まずに残しました。"
+                        "もう一度測ってください")
     lines[cand.line - 1] = cand.edited_line(value) + old[len(old.rstrip("\r")):]
     text = bom + "\n".join(lines)
-    # The file as this run left it: an earlier edit of the same file is kept.
-    current = content.written.get(cand.path, content.texts[cand.path])
     before = format_text(current, cand.path)
     after = format_text(content.splice(cand, value, current), cand.path)
     if not after.ok:

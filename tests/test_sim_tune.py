@@ -433,6 +433,22 @@ def test_two_edits_of_one_file_are_both_written(tmp_path):
     assert "敵HP -= 20 }" in text and "敵HP -= 30 }" in text and "敵HP -= 10 }" not in text
 
 
+def test_a_save_of_the_file_during_the_run_is_kept_and_the_edit_not_written(tmp_path):
+    """A tune runs for seconds to minutes; a designer who saved another line of the same
+    file meanwhile keeps that save: the edit is refused (the formatter would have written
+    the file as the run read it, whole)."""
+    folder = folder_with(tmp_path, "+0%〜+40%")
+    page = folder / "pages" / "試験.page"
+    content = tune_source.Content(folder)
+    path, ast = content.item_source("page", "ichigeki")
+    cand = tune_source.candidates(ast, content.texts[path], path)[0]
+    saved = page.read_text(encoding="utf-8") + "# 保存したメモ\n"
+    page.write_text(saved, encoding="utf-8")
+    with pytest.raises(tune_source.TuneError, match="測っているあいだに保存されました"):
+        tune_source.apply(content, cand, 20)
+    assert page.read_text(encoding="utf-8") == saved
+
+
 def test_content_that_cannot_be_read_after_writing_is_said_in_japanese(tmp_path, capsys):
     from commands.tune import remeasure
 
