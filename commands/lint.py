@@ -66,7 +66,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。"""
     import difflib
 
-    from compiler.read import MAX_FILE_BYTES, discover, display_path, read
+    from compiler.read import MAX_FILE_BYTES, discover, display_path, prepare, read
     from contract import disk
     from dsl.diagnostics import render
     from dsl.formatter import FormatterBug, as_written, format_text
@@ -103,6 +103,11 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             continue
         try:
             written = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
+            if prepare(written, shown)[0] != text:  # saved while it was being laid out
+                click.echo(f"{shown}: 整形しているあいだに保存されたので、書き換えませんでした。"
+                           "もう一度実行してください", err=True)
+                failed = True
+                continue
             formatted = as_written(result.text, written)
             if formatted == written:
                 continue

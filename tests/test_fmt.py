@@ -221,6 +221,27 @@ def test_check_exits_1_naming_the_file_and_rewrites_nothing(tmp_path):
     assert run("--check", tidy).exit_code == 0
 
 
+def test_a_save_while_fmt_lays_the_file_out_is_kept(tmp_path, monkeypatch):
+    """An editor that saves while fmt works on the file (seconds on a large one) keeps its
+    save: fmt says so, writes nothing and exits 1, where it wrote the text it had read."""
+    import dsl.formatter
+
+    messy = tmp_path / "messy.page"
+    messy.write_text(MESSY, encoding="utf-8")
+    saved = MESSY + "# 保存した編集\n"
+    real = dsl.formatter.format_text
+
+    def saving(text, *args, **kwargs):
+        messy.write_text(saved, encoding="utf-8")  # the editor's save, mid-run
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(dsl.formatter, "format_text", saving)
+    result = run(messy)
+    assert result.exit_code == 1
+    assert "整形しているあいだに保存されたので、書き換えませんでした" in result.output
+    assert messy.read_text(encoding="utf-8") == saved
+
+
 def test_a_file_saved_with_windows_line_ends_and_a_bom_keeps_them(tmp_path):
     tidy, messy = tmp_path / "tidy.page", tmp_path / "messy.page"
     tidy.write_bytes(("\ufeff" + TIDY).replace("\n", "\r\n").encode("utf-8"))
