@@ -3,14 +3,16 @@ leaves there, and which kinds sit side by side in the default layout (generated/
 generated/sim, generated/print) so that one re-renders or reads the other.
 
 A command never writes over another kind's folder (a lab report written into the catalog
-would take its index.html), and re-renders or reads a neighbour only in that layout: a
-folder the user named elsewhere has no neighbours, so nothing outside what they named is
-written (paths stay inside what the user named).
+would take its index.html), reads a neighbour only in that layout, and re-renders one only
+in the working folder's generated/: nothing outside what the user named is written (paths
+stay inside what the user named).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from commands.common import DEFAULT_GENERATED
 
 #: Each kind of output folder, the files that tell it (all present), and its name in the
 #: default layout.
@@ -41,11 +43,16 @@ def refuse_other_kind(folder: Path, kind: str) -> str | None:
             f"（別のフォルダを指定してください。既定は generated/{KINDS[kind][1]}）")
 
 
-def neighbour(folder: Path, kind: str, other: str) -> Path | None:
+def neighbour(folder: Path, kind: str, other: str, *, rendered: bool = False) -> Path | None:
     """The ``other`` folder beside ``folder`` (written as ``kind``) in the default
     layout — generated/sim beside generated/catalog — when ``folder`` has its layout
-    name and ``other`` is there as that kind; else None."""
+    name and ``other`` is there as that kind; else None. ``rendered``: the neighbour is
+    to be written, not only read — then only in the working folder's generated/, whatever
+    lies beside a folder named elsewhere (another project's catalog) being outside what
+    the user named."""
     if folder.name != KINDS[kind][1]:
+        return None
+    if rendered and folder.parent.resolve() != DEFAULT_GENERATED.resolve():
         return None
     beside = folder.parent / KINDS[other][1]
     return beside if kind_of(beside) == other else None

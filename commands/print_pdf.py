@@ -350,7 +350,7 @@ class _Print:
         when there is one, rendered again so each card links to its printable face."""
         from commands.outputs import neighbour
 
-        catalog = neighbour(self.out.parent, "print", "catalog")
+        catalog = neighbour(self.out.parent, "print", "catalog", rendered=True)
         if self.journey or self.out.name != DEFAULT_NAME or catalog is None:
             return
         from commands.compile import write_catalog

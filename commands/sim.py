@@ -316,7 +316,7 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
     from commands.outputs import neighbour
     from sim.report_html import write_report
 
-    catalog = neighbour(out, "sim", "catalog")  # only beside it in the default layout
+    catalog = neighbour(out, "sim", "catalog", rendered=True)  # generated/ only
     try:
         index = write_report(report, out)
         if catalog is not None:

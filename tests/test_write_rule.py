@@ -269,11 +269,19 @@ def test_sim_html_writes_no_catalog_but_the_one_beside_it_in_the_default_layout(
     assert "にはカタログがあります。実験室の報告で上書きしません" in result.output
     assert "見込み" not in result.output  # said before any battle
     assert (tmp_path / "w" / "catalog" / "index.html").read_bytes() == catalog
-    with deadline(120):  # the default layout: w/sim beside w/catalog
+    with deadline(120):  # w/sim beside w/catalog, named elsewhere: w/catalog is not named
         result = invoke_cli(*SIM_QUICK, "--html", str(tmp_path / "w" / "sim"))
+    assert result.exit_code == 0 and "のページから報告へリンクしました" not in result.output
+    assert (tmp_path / "w" / "catalog" / "index.html").read_bytes() == catalog
+    monkeypatch.chdir(tmp_path / "w")  # the working folder's own generated/: re-rendered
+    (tmp_path / "w" / "generated").mkdir()
+    (tmp_path / "w" / "catalog").rename(tmp_path / "w" / "generated" / "catalog")
+    with deadline(120):
+        result = invoke_cli(*SIM_QUICK, "--content", str(ROOT / "content"), "--html",
+                            "generated/sim")
     assert result.exit_code == 0 and "のページから報告へリンクしました" in result.output
     assert b"../sim/index.html#page-tabidachi" in \
-        (tmp_path / "w" / "catalog" / "index.html").read_bytes()
+        (tmp_path / "w" / "generated" / "catalog" / "index.html").read_bytes()
 
 
 def test_the_catalog_is_never_written_over_a_lab_report_and_reads_none_but_its_neighbour(
@@ -306,6 +314,24 @@ def test_a_neighbour_is_read_or_rendered_only_in_the_default_layout(tmp_path):
     assert neighbour(tmp_path / "print", "print", "catalog") == catalog
     assert neighbour(tmp_path / "pr", "print", "catalog") is None
     assert neighbour(tmp_path / "labrun", "sim", "catalog") is None
+    # written, not only read: only the working folder's generated/ (another project's
+    # catalog beside a folder named elsewhere is outside what the user named)
+    assert neighbour(tmp_path / "print", "print", "catalog", rendered=True) is None
+
+
+def test_a_neighbour_is_rendered_only_in_the_working_folders_generated(tmp_path, monkeypatch):
+    from commands.outputs import neighbour
+
+    catalog = tmp_path / "generated" / "catalog"
+    catalog.mkdir(parents=True)
+    for mark in ("vocabulary.html", "pool.csv"):
+        (catalog / mark).write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert neighbour(Path("generated/sim"), "sim", "catalog", rendered=True) == \
+        Path("generated/catalog")
+    assert neighbour(tmp_path / "generated" / "print", "print", "catalog", rendered=True) == catalog
+    monkeypatch.chdir(tmp_path / "generated")
+    assert neighbour(tmp_path / "generated" / "print", "print", "catalog", rendered=True) is None
 
 
 def test_a_set_whose_third_file_meets_a_full_disk_leaves_every_old_file(tmp_path,
