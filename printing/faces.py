@@ -112,9 +112,14 @@ def write_tts(folder: Path, cards: list[Card], options: PrintOptions, name: str)
     faces = face_images(cards, options)
     groups = by_kind(cards)
     backs = back_images(groups, options)
-    decks = []
+    decks, files = [], {}
     for kind, indexes in groups.items():
-        deck = tts.write_deck(folder, [cards[i] for i in indexes], [faces[i] for i in indexes],
-                              backs[kind], replace=True, name=f"{name}-{kind}")
+        made, deck = tts.deck_files(folder, [cards[i] for i in indexes],
+                                    [faces[i] for i in indexes], backs[kind],
+                                    name=f"{name}-{kind}")
+        files.update(made)
         decks.append((kind, len(indexes), deck))
+    # every kind's decks as one set: a Ctrl-C or a full disk leaves the folder's old decks
+    # whole, never new sheets beside an old saved object (their names and descriptions)
+    tts.write_files(decks[0][2].saved_object.parent, files)
     return Written(tuple(decks))

@@ -216,9 +216,36 @@ def write_deck(folder, cards, faces, back, *, replace: bool, name: str = "jibunk
     """Write the TTS deck of ``cards`` (their ``faces``: Pillow images, one a card, one
     size; ``back``: one image) into ``folder``: ``<name>-1.png`` … (the sheets),
     ``<name>-back.png`` and, last, ``<name>.json`` (the saved object). Nothing is written
-    outside ``folder``; an existing file is replaced only when ``replace``. The images'
-    URLs are ``url_base`` + file name when given (a host the files are uploaded to),
-    else the files' ``file:///`` URIs. DeckError (Japanese) for anything wrong."""
+    outside ``folder``; an existing file is replaced only when ``replace`` — and then the
+    files as one set (``disk.write_set``: old or new, never new sheets beside an old saved
+    object). The images' URLs are ``url_base`` + file name when given (a host the files
+    are uploaded to), else the files' ``file:///`` URIs. DeckError (Japanese) for anything
+    wrong."""
+    files, deck = deck_files(folder, cards, faces, back, name=name, url_base=url_base)
+    root = deck.saved_object.parent
+    if replace:
+        write_files(root, files)
+        return deck
+    for file, data in files.items():  # the saved object last: it names the images
+        try:
+            disk.write(root / file, data, inside=root, replace=False)
+        except disk.DiskError as exc:
+            raise DeckError(f"TTS のデッキの {file} を書けません: {exc.strerror}") from None
+    return deck
+
+
+def write_files(root: Path, files: dict) -> None:
+    """``files`` (of one or more decks: ``deck_files``) into ``root`` as one set."""
+    try:
+        disk.write_set(root, files, inside=root)
+    except disk.DiskError as exc:
+        raise DeckError(f"TTS のデッキを書けません: {exc.strerror}（前のデッキはそのままです）") from None
+
+
+def deck_files(folder, cards, faces, back, *, name: str = "jibunki",
+               url_base: str | None = None) -> tuple[dict, Deck]:
+    """The files of the deck ``write_deck`` writes (name → bytes or text, the saved object
+    last) and the deck they make, nothing written."""
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise DeckError(f"デッキの名前 {name!r} はファイル名に使えません"
                         "（/ や \\ を含まず、. で始まらない 100 文字まで）")
@@ -242,11 +269,4 @@ def write_deck(folder, cards, faces, back, *, replace: bool, name: str = "jibunk
     files[back_name] = _png(back)
     obj = saved_object(cards, sheets, [url(n) for n in names], url(back_name), name)
     files[json_name] = json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
-    written = []
-    for file, data in files.items():  # the saved object last: it names the images
-        try:
-            disk.write(root / file, data, inside=root, replace=replace)
-        except disk.DiskError as exc:
-            raise DeckError(f"TTS のデッキの {file} を書けません: {exc.strerror}") from None
-        written.append(root / file)
-    return Deck(sheets, tuple(written), root / json_name)
+    return files, Deck(sheets, tuple(root / file for file in files), root / json_name)

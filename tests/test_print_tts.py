@@ -179,3 +179,18 @@ def test_faces_that_cannot_make_a_deck_are_a_japanese_error(tmp_path, faces, wor
     with pytest.raises(tts.DeckError, match=words.replace("(", r"\(")):
         tts.write_deck(tmp_path, _cards(2), faces, BACK, replace=False)
     assert list(Path(tmp_path).iterdir()) == []
+
+
+def test_a_full_disk_at_the_saved_object_leaves_the_old_deck_whole(tmp_path, monkeypatch):
+    """A deck replaced is written as one set: a disk that fills at its last file (the saved
+    object) leaves the old sheets beside the old object, never new sheets under old names
+    and descriptions."""
+    from conftest import full_disk_from
+
+    tts.write_deck(tmp_path, _cards(2), [_face(0), _face(1)], BACK, replace=False)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    full_disk_from(monkeypatch, 3)  # sheet, back, then the saved object
+    with pytest.raises(tts.DeckError, match="前のデッキはそのままです"):
+        tts.write_deck(tmp_path, _cards(2), [_face(1), _face(0)], BACK, replace=True)
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
