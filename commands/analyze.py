@@ -205,10 +205,30 @@ def _write_witnesses(folder: Path, found) -> None:
         disk.make_folder(folder)
     except OSError as exc:
         raise click.ClickException(f"{folder}/ を作れません（{why(exc)}）") from None
+    kept = []
     for item, texts in by_item.items():
         path = folder / f"{item}{WITNESS_SUFFIX}"
+        text = "\n".join(texts)
+        if _edited(path, text):
+            kept.append(path)
+            continue
         try:
-            disk.write(path, "\n".join(texts), inside=folder, replace=True)
+            disk.write(path, text, inside=folder, replace=True)
         except OSError as exc:
             raise click.ClickException(f"{path} を書けません（{why(exc)}）") from None
         click.echo(f"証拠の例を書きました: {path}", err=True)
+    if kept:
+        raise click.ClickException(
+            "次の証拠の例は書いたものと違う（手が入っている）ので上書きしませんでした: "
+            + "、".join(map(str, kept)) + "。消すか別の名前に移してから、もう一度実行してください")
+
+
+def _edited(path: Path, text: str) -> bool:
+    """Whether a witness file is there with other words than ``text`` (a designer's edit,
+    or an earlier witness of other content): it is never overwritten."""
+    if not path.is_file() or path.is_symlink():  # none, or one disk.write refuses itself
+        return False
+    try:
+        return path.read_text(encoding="utf-8") != text
+    except (OSError, UnicodeDecodeError):
+        return True

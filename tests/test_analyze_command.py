@@ -73,6 +73,22 @@ def test_witnesses_are_written_one_file_per_item_into_a_new_folder(looping, tmp_
     assert (out / "kaeri.witness.scenario").read_text(encoding="utf-8").startswith('例 "kaeri')
 
 
+def test_a_witness_the_designer_edited_is_never_overwritten(looping, tmp_path):
+    """A witness is a 例 the designer keeps (often in content/tests/): written again, it
+    replaces one that is as it was written, and leaves one with the designer's edits,
+    saying so with exit 1."""
+    out = tmp_path / "tests"
+    assert invoke_cli("analyze", "--content", str(looping), "--witness", str(out)).exit_code == 0
+    witness = out / "kaeri.witness.scenario"
+    assert invoke_cli("analyze", "--content", str(looping), "--witness", str(out)).exit_code == 0
+    edited = witness.read_text(encoding="utf-8") + "# デザイナーのメモ\n"
+    witness.write_text(edited, encoding="utf-8")
+    result = invoke_cli("analyze", "--content", str(looping), "--witness", str(out))
+    assert result.exit_code == 1
+    assert "手が入っている）ので上書きしませんでした" in result.output and str(witness) in result.output
+    assert witness.read_text(encoding="utf-8") == edited
+
+
 def test_no_witness_to_write_makes_no_folder_and_is_no_error(content, tmp_path):
     # The bundled content has no endless chain: the folder, here under a file, is never made.
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
