@@ -231,8 +231,12 @@ def _folder_lock(out: Path):
                     break
                 except BlockingIOError:
                     if time.monotonic() > deadline:
-                        raise OSError(errno.EBUSY, "別の jibunki がこのフォルダに書き込み中です"
-                                      f"（{LOCK_WAIT_SECONDS:.0f} 秒待ちました）") from None
+                        from contract.disk import DiskError
+
+                        # its own words, which a plain OSError's errno would replace (使用中です)
+                        raise DiskError(out, "別の jibunki がこのフォルダに書き込み中です"
+                                        f"（{LOCK_WAIT_SECONDS:.0f} 秒待ちました）",
+                                        errno.EBUSY) from None
                     time.sleep(0.05)
                 except OSError:  # a file system without locks: write unlocked
                     break

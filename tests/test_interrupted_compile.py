@@ -343,3 +343,50 @@ def test_a_second_writer_waits_its_turn_and_then_gives_up_with_a_message(written
         os.close(holder)
     assert write_atomically(out, new.files)  # the lock is gone with its holder
     assert load(out) == from_dicts(new.tables)
+
+
+def test_the_message_of_a_writer_that_gave_up_keeps_its_reason(written, monkeypatch):
+    """What the designer reads says another jibunki is writing there, not only the errno's
+    word (使用中です)."""
+    import fcntl
+
+    import click
+
+    from commands.common import write_files
+    from compiler import build
+
+    out, _, new = written
+    monkeypatch.setattr(build, "LOCK_WAIT_SECONDS", 0.2)
+    holder = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        with pytest.raises(click.ClickException) as refused:
+            write_files(out, new.files)
+    finally:
+        os.close(holder)
+    assert "別の jibunki がこのフォルダに書き込み中です（0 秒待ちました）" in refused.value.message
+    assert "（前の表はそのままです）" in refused.value.message
+
+
+def test_ctrl_c_while_the_command_line_loads_is_said_in_japanese_not_a_traceback():
+    """Ctrl-C in the first instants of a command (its modules being imported, before click
+    runs) ends it as click's Abort does later: 「中断しました。」, exit 1."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import builtins, os, signal\n"
+            "real = builtins.__import__\n"
+            "def importing(name, *args, **kwargs):\n"
+            "    if name == 'commands.lint':  # cli is loading its commands\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "    return real(name, *args, **kwargs)\n"
+            "builtins.__import__ = importing\n"
+            "from cli import main\n"
+            "main(['--help'])\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "中断しました。\n"
+    assert done.stdout == ""
