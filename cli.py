@@ -7,24 +7,9 @@ inside the commands, so that ``jibunki --help`` starts fast.
 
 from __future__ import annotations
 
-import signal
+import commands  # first: it answers a Ctrl-C while the rest loads
 
-
-def _interrupted_at_start(signum, frame) -> None:
-    """Ctrl-C while the command line is still being loaded: said as click says it once it
-    runs (its Abort: 「中断しました。」, exit 1), not as a traceback of the import."""
-    import os
-
-    os.write(2, "中断しました。\n".encode("utf-8"))
-    os._exit(1)
-
-
-try:
-    _AT_START = signal.signal(signal.SIGINT, _interrupted_at_start)
-except ValueError:  # imported outside the main thread (a test's): no handler of its own
-    _AT_START = None
-
-import click  # noqa: E402
+import click
 
 # commands/ puts click in Japanese (terminal.click_ja) before any option is declared.
 from commands.analyze import analyze
@@ -39,8 +24,7 @@ from commands.sim import sim
 from commands.test import test_cmd
 from commands.watch import watch
 
-if _AT_START is not None:  # loaded: Ctrl-C is click's again (its Abort, the commands' own)
-    signal.signal(signal.SIGINT, _AT_START)
+commands.loaded()
 
 
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
