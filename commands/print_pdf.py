@@ -69,13 +69,13 @@ def content_digest(file_bytes: dict) -> str:
               help="書き出す PDF（フォルダがなければ作ります。/ で終わればそのフォルダの中に"
                    "既定の名前で書きます。既定: generated/print/自分紀.pdf）。"
                    "そばに印刷の控え（.manifest.json）を置き、次の印刷で変わった札に「変更」の"
-                   "印を付け、変更一覧のページを加えます。")
+                   "印を付け、変更一覧のシートを加えます。")
 @click.option("--paper", type=click.Choice(["A4", "Letter"]), default="A4", show_default=True,
               help="用紙の大きさ（縦置き、1 枚に 3×3 枚の札）。")
 @click.option("--crop-mark", "crop", type=FiniteFloatRange(0, 20), default=5.0, metavar="mm",
               show_default=True, help="トンボ（裁ち線の印）の長さ（mm、余白に入るだけ）。")
 @click.option("--no-backs", is_flag=True,
-              help="裏面のページを入れません（既定では表の各シートの次に、長辺とじの両面印刷で"
+              help="裏のシートを入れません（既定では表の各シートの次に、長辺とじの両面印刷で"
                    "表と重なるよう左右を反転した裏面のシートが入ります）。")
 @click.option("--date", "date", default=None, metavar="YYYY-MM-DD",
               help="札に刷る日付（既定: 環境変数 SOURCE_DATE_EPOCH の日付、なければ今日）。")
@@ -330,13 +330,14 @@ class _Print:
         sheets = sheet_count(len(cards), options)
         click.echo(f"印刷用 PDF: {out}")
         # the pages the PDF holds: the sheets, and the 変更一覧 after them
-        extra = f"、変更一覧 {pages - sheets} ページ" if pages > sheets else ""
-        click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {pages} ページ"
+        # シート: a side of the paper (ページ is the game's card)
+        extra = f"、変更一覧 {pages - sheets} シート" if pages > sheets else ""
+        click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {pages} シート"
                    + ("（表と裏" if options.backs else "（表のみ") + f"{extra}）"
                    + f"、版 {version}、日付 {self.date}。")
         if changes is not None:
             click.echo(manifest.change_list(changes)[0]
-                       + ("（変わった札に「変更」の印、最後のページに変更一覧）" if listed else ""))
+                       + ("（変わった札に「変更」の印、最後のシートに変更一覧）" if listed else ""))
         self.link_catalog(compiled)
         if self.tts is not None:
             from commands.print_tts import print_tts
@@ -360,7 +361,7 @@ class _Print:
             write_catalog(from_dicts(compiled.tables), compiled, catalog)
         except OSError as exc:
             raise click.ClickException(f"{catalog} のカタログを書き直せません: {why(exc)}") from None
-        click.echo(f"カタログ {catalog / 'index.html'} の札から印刷用の面へリンクしました。")
+        click.echo(f"カタログ {catalog / 'index.html'} の札から印刷用の札へリンクしました。")
 
 
 def _compiled(content: Path):

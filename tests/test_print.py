@@ -75,7 +75,7 @@ def test_print_says_where_and_how_many(printed, tables):
     cards = len(tables.pages) + len(tables.enemies)
     sheets = -(-cards // 9)
     assert len(printed["pdf"]) == 2 * sheets
-    assert f"札 {cards} 枚" in printed["output"] and f"A4 {2 * sheets} ページ" in printed["output"]
+    assert f"札 {cards} 枚" in printed["output"] and f"A4 {2 * sheets} シート" in printed["output"]
     assert "札.pdf" in printed["output"] and printed["bytes"].startswith(b"%PDF")
 
 

@@ -76,8 +76,8 @@ def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(tm
     assert texts[-1].startswith("変更一覧")
     assert "産声（page/hatsu_koe）" in texts[-1]
     # the pages said are the PDF's, the change list's counted (it said one fewer)
-    assert f"A4 {len(pdf)} ページ（表と裏、変更一覧 1 ページ）" in second.output
-    assert f"A4 {len(pdf) - 1} ページ（表と裏）" in first.output  # the sheets alone
+    assert f"A4 {len(pdf)} シート（表と裏、変更一覧 1 シート）" in second.output
+    assert f"A4 {len(pdf) - 1} シート（表と裏）" in first.output  # the sheets alone
 
 
 @pytest.mark.slow
@@ -144,9 +144,9 @@ def test_the_catalog_shows_the_printable_face_link(tmp_path):
     enemy = sorted(tables.enemies)[0]
     html = render(tables, printed={f"page/{page}": "../print/自分紀.pdf#page=5",
                                    f"enemy/{enemy}": "../print/自分紀.pdf#page=15"})
-    assert html.count("印刷用の面") == 2
+    assert html.count("印刷用の札") == 2
     assert 'href="../print/自分紀.pdf#page=5"' in html
-    assert "印刷用の面" not in render(tables)
+    assert "印刷用の札" not in render(tables)
 
 
 @pytest.mark.parametrize("beside", ["{bad", '{"my": "notes"}', "folder"])
