@@ -25,7 +25,7 @@ from dsl.slips import thousands_hint
 from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
-from .codes import E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
+from .codes import E010, E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
 from .names import guess, resolve, unknown
 from .symbols import unread_reference
@@ -175,11 +175,24 @@ def _variable_ref(variable, ref: ast.Ref, ctx: Ctx):
         page = check_page_ref(ref.subscript.name, ctx)
         return None if page is None else PageAttrRef(variable.code, page)
     if ref.subscript is not None:
+        hint = "スコープ添字が付くのは累計量だけです"
+        counter = COUNTED_BY.get(variable.code)
+        if counter is not None:  # 綻び[ステージ]: the counter of its changes was meant
+            hint = (f"このスコープの間の変化なら累計量 "
+                    f"{vocab.tables()['counter'].by_code(counter).ja}[{ref.subscript.name.text}] "
+                    "と書きます")
         ctx.add(E040.at(ref.subscript.span,
                         f"「{variable.ja}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
-                        "スコープ添字は付きません", hint="スコープ添字が付くのは累計量だけです"))
+                        "スコープ添字は付きません", hint=hint))
         return None
     return VariableRef(variable.code)
+
+
+#: A value (variable code) → the counter of its changes (a counter code), which a scope
+#: subscript on the value meant: 綻び[ステージ] is 増えた綻び[ステージ] (the glossary's 累積綻び
+#: is 増えた綻び[ラン]), ドロー枚数[ターン] is ドローした枚数[ターン].
+COUNTED_BY = {"fray": "fray_gained", "hp": "hp_lost", "steps": "steps_used",
+              "draw_count": "cards_drawn", "currency": "currency_spent"}
 
 
 def _readable_variable(text: str):
@@ -213,8 +226,21 @@ def check_ref(ref: ast.Ref, ctx: Ctx):
         entry = lookup(ref.name.text)
         if entry is not None:
             return read(entry, ref, ctx)
+    said = GLOSSARY_COUNTERS.get(ref.name.text)
+    if said is not None:  # the glossary's own name of a counter with its scope: 累積綻び
+        counter, scope = said
+        written = (f"{vocab.tables()['counter'].by_code(counter).ja}"
+                   f"[{vocab.tables()['scope'].by_code(scope).ja}]")
+        ctx.add(E010.at(ref.name.span, f"「{ref.name.text}」は用語集の呼び名です",
+                        hint=f"作用には {written} と書きます", replacements=(written,)))
+        return None
     ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
     return None
+
+
+#: The glossary's names of a counter over a scope (spec 001), which rules text may say but
+#: a 作用 writes as the counter with its subscript: 累積綻び is 増えた綻び[ラン].
+GLOSSARY_COUNTERS = {"累積綻び": ("fray_gained", "run")}
 
 
 # ------------------------------------------------------------ 合算 as names

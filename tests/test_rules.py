@@ -539,6 +539,25 @@ def test_subscript_on_a_name_that_takes_none_is_rejected():
     accepts(face("防御 += 6 寿命 ターン"))
 
 
+def test_a_scope_on_a_value_points_to_the_counter_of_its_changes():
+    """綻び[ステージ] (the battle screen's gauge) and ドロー枚数[ターン] are current values: the
+    hint names the counter a scope goes on, with the scope written."""
+    said = rejects(face("敵HP -= 綻び[ステージ] × 0.1"), "E040", 4, 15)
+    assert said.hint == "このスコープの間の変化なら累計量 増えた綻び[ステージ] と書きます"
+    said = rejects(face("歩 += ドロー枚数[ターン]"), "E040", 4, 16)
+    assert said.hint == "このスコープの間の変化なら累計量 ドローした枚数[ターン] と書きます"
+    accepts(face("敵HP -= 増えた綻び[ステージ] × 0.1"))
+
+
+def test_the_glossarys_cumulative_fray_is_written_as_its_counter():
+    """Spec 001: 「累積綻び」は 増えた綻び[ラン]. Written in a 作用, it is named as such (with the
+    replacement), not a did-you-mean to 綻び, the current value."""
+    said = rejects(face("敵HP -= 累積綻び × 0.1"), "E010", 4, 12)
+    assert said.message == "「累積綻び」は用語集の呼び名です"
+    assert said.hint == "作用には 増えた綻び[ラン] と書きます"
+    assert said.replacements == ("増えた綻び[ラン]",)
+
+
 def test_name_that_needs_a_subscript_is_rejected_without_one():
     rejects(face("銘 = 30"), "E040", 4, 5)  # whose 銘?
     rejects(face("敵HP -= 6", fields=("出現条件 通過したマス >= 1",)), "E040", 3, 8)
