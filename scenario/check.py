@@ -247,7 +247,8 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
             if key not in kinds:
                 found = guess(key, kinds)
                 ctx.add(E057.at(sub.span, f"{W.quantity.events}「{key}」はありません",
-                                hint=found.hint or "runtime/events.py の KINDS を見てください",
+                                hint=found.hint or f"書ける{W.quantity.events}: "
+                                + "、".join(sorted(kinds)),
                                 replacements=found.replacements))
                 return None
             return {**base, "quantity": code, "arg": key}

@@ -133,6 +133,14 @@ def test_a_setup_value_that_cannot_be_set_is_E056_at_its_name():
     assert [d.code for d in result.diagnostics] == ["E056"]
 
 
+def test_an_unknown_event_kind_lists_the_kinds_an_example_can_count():
+    """The hint names what can be written (it sent a designer to a Python source file)."""
+    [said] = [d for d in run('例 {\n 敵 e\n 確認 出来事[nothing] == 1\n}\n').diagnostics
+              if d.code == "E057"]
+    assert said.hint.startswith("書ける出来事: ") and "seat_moved" in said.hint
+    assert ".py" not in said.hint
+
+
 def test_an_expectation_that_cannot_be_checked_is_E057_at_its_quantity():
     result = run('例 {\n 敵 e\n 開始 刻 20\n 確認 ダメージ == 3\n}\n')
     assert [(d.code, d.span.line, d.span.col) for d in result.diagnostics] == [("E057", 11, 5)]
