@@ -62,7 +62,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             content: Path | None) -> None:
     """コンテンツを決まった書き方に整形します。
 
-    パス（ファイルかフォルダ）を省くと content/ を整形します（dsl/formatter.py）。
+    パス（ファイルかフォルダ）を省くと content/ を整形します。
     lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。"""
     import difflib
 
