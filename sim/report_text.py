@@ -89,7 +89,7 @@ PAGE_COLUMNS = (
 
 def enemies_table(report: dict) -> FittedTable:
     """One row per enemy (or per stage sequence), fitted to the terminal."""
-    return FittedTable("敵（はじめの自分紀で）", ENEMY_COLUMNS, tuple(report["enemies"]),
+    return FittedTable("敵（はじめのデッキで）", ENEMY_COLUMNS, tuple(report["enemies"]),
                        report["settings"])
 
 
@@ -101,7 +101,7 @@ def pages_table(report: dict) -> FittedTable:
            else f"「{(settings.get('page_names') or {}).get(page, page)}」と入れ替えたとき")
     rows = sorted(report["pages"], key=lambda r: (-r["delta"]["estimate"], r["id"]))
     return FittedTable(
-        f"ページ（はじめの自分紀に{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",
+        f"ページ（はじめのデッキに{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",
         PAGE_COLUMNS, tuple(rows), settings)
 
 
@@ -116,7 +116,7 @@ def summary_lines(report: dict) -> list[Text]:
     """What pairing saved, the baseline, and what to look at."""
     lines = []
     base = report["baseline"]
-    lines.append(Text(f"はじめの自分紀の{W.measure.win_rate}: {interval_text(base['win_rate'], signed=False)} %"
+    lines.append(Text(f"はじめのデッキの{W.measure.win_rate}: {interval_text(base['win_rate'], signed=False)} %"
                       f"（{base['battles']} 戦）"))
     gains = sorted(r["pairing_gain"] for r in report["pages"] if r["pairing_gain"])
     if gains:

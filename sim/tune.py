@@ -686,7 +686,7 @@ def _deck_moved(before: Measure, after: Measure) -> list[str]:
 
     if before.baseline is None or after.baseline is None:
         return []
-    return [f"  このページは初期デッキにもあります: はじめの自分紀の{W.measure.win_rate} "
+    return [f"  このページは初期デッキにもあります: はじめのデッキの{W.measure.win_rate} "
             f"{percent(before.baseline)} → {percent(after.baseline)}（ほかのページの"
             f"{W.measure.win_rate_delta}と敵の目標も動きます。"
             "書いたあと jibunki sim --check で確かめてください）"]

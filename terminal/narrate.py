@@ -45,8 +45,9 @@ def intent_text(intent: dict) -> str:
 
 
 # ------------------------------------------------------------ explanations
-#: 予兆 (the enemy's Intents, as the screen names them).
-INTENTS_WORD = vocab.KEYWORDS["intents"][0]
+#: One element of the enemy's 予兆, as crossing removes it (spec 000: 「敵の Intent が1個消える」;
+#: 予兆 is the whole forecast).
+INTENTS_WORD = W.quantity.intents
 
 
 def number(value) -> str:

@@ -82,7 +82,7 @@ def where(tables, page_id: str) -> str:
 def summary(session) -> list[str]:
     """The closing lines under the result: HP lost, 綻び gained, damage dealt by page."""
     s = session.battle.state
-    lines = [f"失った HP: {s.counter('run', 'hp_lost')}   得た{W.variable.fray}: {s.fray_run - session.fray_at_start}",
+    lines = [f"{W.counter.hp_lost}: {s.counter('run', 'hp_lost')}   {W.counter.fray_gained}: {s.fray_run - session.fray_at_start}",
              f"{W.counter.damage_dealt}: {s.counter('run', 'damage_dealt')}"]
     dealt = sorted(((n, p or "") for p, n in session.dealt.items() if n), key=lambda x: (-x[0], x[1]))
     for amount, page in dealt:

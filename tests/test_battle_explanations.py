@@ -170,8 +170,8 @@ def test_a_crossing_names_the_intent_it_removed(tables):
                        "crossing": 1}
     assert removed["page"] == "tabidachi" and removed["crossing"] == 1
     said = lines(events, tables)
-    assert "座 30 を跨いだ: 予兆「攻撃16」を取り除いた（残り 2）" in said
-    assert not any("Intent" in x for x in said)  # the crossing's line is the only one
+    assert "座 30 を跨いだ: Intent「攻撃16」を取り除いた（残り 2）" in said
+    assert sum("取り除いた" in x for x in said) == 1  # the crossing's line is the only one
 
 
 def test_a_crossing_with_no_intent_left_says_so(tables):
@@ -180,7 +180,7 @@ def test_a_crossing_with_no_intent_left_says_so(tables):
     events = b.play(b.hand[0])
     assert event(events, "crossed")["intent"] is None
     assert "intent_removed" not in [e.kind for e in events]
-    assert "座 30 を跨いだ: 取り除く予兆はもうない" in lines(events, tables)
+    assert "座 30 を跨いだ: 取り除くIntentはもうない" in lines(events, tables)
 
 
 # ------------------------------------------------------------ whole battles

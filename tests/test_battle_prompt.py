@@ -98,7 +98,7 @@ def test_the_end_shows_a_summary_and_the_exit_status(terminal, width, height):
     term.type("quit")
     shown = term.wait(lambda s: "EXIT=" in s, "the end")
     assert "── まとめ ──" in shown and "結果: 敗北" in shown and "EXIT=1" in shown
-    assert "失った HP" in shown
+    assert "減ったHP" in shown
 
 
 def test_an_ending_can_be_taken_back_at_the_keyboard(terminal):

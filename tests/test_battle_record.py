@@ -160,7 +160,7 @@ def test_the_lines_after_the_ending_still_record_and_save(tmp_path, monkeypatch)
 def test_the_summary_names_pages_by_their_display_names():
     out = battle("set 刻 30\nplay 6\nend\n").output
     summary = out.split("── まとめ ──")[1]
-    assert "与えたダメージ:" in summary and "失った HP:" in summary and "得た綻び:" in summary
+    assert "与えたダメージ:" in summary and "減ったHP:" in summary and "増えた綻び:" in summary
     assert "旅立ちの朝" in summary and "tabidachi" not in summary
 
 

@@ -530,7 +530,7 @@ def test_an_edit_of_a_starting_deck_page_shows_the_decks_own_win_rate():
     reach = tune.Reach(cand, closest=tune.Trial(4.5, after))
     lines = tune.lines_of(tune.Outcome(subject, before, [reach], before), 400, "組")
     moved = [line for line in lines if "初期デッキにもあります" in line]
-    assert moved == ["  このページは初期デッキにもあります: はじめの自分紀の勝率 75.5 [74.0, 77.0] %"
+    assert moved == ["  このページは初期デッキにもあります: はじめのデッキの勝率 75.5 [74.0, 77.0] %"
                      " → 98.6 [98.0, 99.0] %（ほかのページの勝率差と敵の目標も動きます。"
                      "書いたあと jibunki sim --check で確かめてください）"]
 
