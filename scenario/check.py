@@ -11,7 +11,7 @@ import dataclasses
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic
-from compiler.codes import E011, E021, E040, E043, E044, E056, E057
+from compiler.codes import E010, E011, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
@@ -120,15 +120,34 @@ def _step(step: ast.Step, ctx: Ctx) -> dict | None:
         # the settings in the order the designer wrote
         return {**base, "kind": "set_many", "settings": settings,
                 "action": DevSet(tuple(settings))}
+    side = step.side
+    if step.kind == "pen" and side is None:  # ペン p 未来: the face by a short name
+        step, side = _pen_side(step, ctx)
+        if side is None:
+            return None
     pages = [check_page_ref(name, ctx) for name in step.pages]
     if None in pages:
         return None
-    action = _ACTIONS[step.kind](pages, step.side)
+    action = _ACTIONS[step.kind](pages, side)
     if step.kind == "choose":
         return {**base, "pages": pages, "action": action}
     if step.kind == "end":
         return {**base, "action": action}
-    return {**base, "page": pages[0], "side": step.side, "action": action}
+    return {**base, "page": pages[0], "side": side, "action": action}
+
+
+def _pen_side(step: ast.Step, ctx: Ctx):
+    """(the step with its page alone, the face's code) of a pen step whose face is written
+    by one of its names (未来, as the battle's pen command takes it), or (step, None) after
+    E010."""
+    page, written = step.pages
+    face = next((f for f in vocab.FACES if written.text in (f.ja, f.code, *f.aliases)), None)
+    if face is None:
+        names = [f.ja for f in vocab.FACES] + [a for f in vocab.FACES for a in f.aliases]
+        ctx.add(E010.at(written.span, f"「{written.text}」という面はありません",
+                        hint=f"面は {'、'.join(names)} のどれかです"))
+        return step, None
+    return dataclasses.replace(step, pages=(page,)), face.code
 
 
 #: A step's keyword → its action, named by page ids (runtime.named): what the runner plays.

@@ -67,6 +67,18 @@ def test_events_are_counted_since_the_previous_expectation():
     assert [d.code for d in again.diagnostics] == ["E044"]  # the window starts anew
 
 
+def test_a_pen_step_takes_a_face_by_its_short_name_as_the_battle_does():
+    """The battle's pen command takes 未来/過去 (the faces' other spellings): so does a 例's
+    ペン step; a word that is no face is E010 naming the faces."""
+    short = run('例 {\n 敵 e\n 開始 刻 20, 手札 [p]\n ペン p 過去\n 確認 過去面[p] == 1\n}\n')
+    assert short.diagnostics == [], [d.message for d in short.diagnostics]
+    assert [r.passed for r in short.examples] == [True]
+    wrong = run('例 {\n 敵 e\n 開始 刻 20, 手札 [p]\n ペン p 横\n}\n')
+    [said] = wrong.diagnostics
+    assert (said.code, said.span.line, said.span.col) == ("E010", 11, 7)
+    assert said.message == "「横」という面はありません" and "未来面、過去面、未来、過去" in said.hint
+
+
 def test_won_means_the_run_was_won_not_a_stage():
     """勝利 is 「ランに勝っていれば 1」 (the vocabulary): a two-stage example that wins its
     first stage has not won — its stage win is counted by 出来事[stage_won]."""
