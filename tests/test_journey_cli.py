@@ -13,7 +13,8 @@ from cli import main
 from conftest import ROOT, invoke_cli
 from journey import Journey, load_rules
 from journey.state import Deal, State
-from journey.screen.terminal import EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, exit_status, narrate
+from journey.screen.terminal import (EXIT_LOST, EXIT_UNFINISHED, EXIT_WON, Game, card_texts,
+                                     exit_status, narrate)
 from terminal.script import EXIT_STOPPED, EXIT_UNPLAYED
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
@@ -127,6 +128,20 @@ def test_cards_prints_the_designer_texts_as_written():
     assert "フラグ 黄 歯車塔の千年歌姫: 追加で山から１枚引いて手札に加え、手札から好きな１枚を山の下へ戻す" in out
     assert "アイテム テント: ループの際、捨て札にせず山の一番下へ戻す。" in out
     assert "レター アドベンチャーメモリー: 捨て札から好きな１枚を山の一番上に戻す" in out
+
+
+def test_cards_shows_the_discard_pile_face_up():
+    """At the table the discard is open (アドベンチャーメモリー and カメラ choose from it):
+    ``cards`` lists it, by suit and number, with each card's key."""
+    from dataclasses import replace
+
+    game = _game()
+    r = game.journey.rules
+    state = replace(game.journey.state, discard=tuple(map(r.card_ids.index, ("黄5", "赤1"))))
+    shown = card_texts(Journey(state))
+    assert shown[-1] == f"捨て札（2 枚）: 赤1({r.keys[r.key_of[r.card_ids.index('赤1')]]}) " \
+                        f"黄5({r.keys[r.key_of[r.card_ids.index('黄5')]]})"
+    assert card_texts(_game().journey)[-1] == "捨て札（0 枚）: なし"
 
 
 def test_help_lists_the_actions():

@@ -53,7 +53,7 @@ _ACTIONS = (
 _OWN = (
     ("undo", "undo", "一手戻す"),
     ("actions", "actions", "いまできる行動を全部"),
-    ("cards", "cards", "フラグ・アイテム・レターの文"),
+    ("cards", "cards", f"フラグ・アイテム・レターの文と{DISCARD}"),
     ("help", "help", "この一覧"),
     ("quit", "quit", "やめる"),
 )

@@ -173,13 +173,23 @@ def _screen(journey: Journey, compact: bool = False) -> list[str]:
 
 
 def card_texts(journey: Journey) -> list[str]:
-    """The flag cards', the carried items' and the letters' texts, as written."""
+    """The flag cards', the carried items' and the letters' texts, as written, and the
+    discard pile face up (at the table it is open: アドベンチャーメモリー and カメラ choose
+    from it, and the deck is whatever is not there)."""
     r = journey.rules
+    view = journey.view()
     out = [f"フラグ {r.suit_word(s)} {r.flag_names[s]}: {r.flag_texts[s]}" for s in range(len(r.suits))]
-    carried = [r.items[item["id"]] for item in journey.view()["items"]]
+    carried = [r.items[item["id"]] for item in view["items"]]
     out += [f"アイテム {it.name}: {it.text}" for it in carried]
     out += [f"レター {r.letter_effects[code]}: {text}" for code, text in sorted(r.letter_texts.items())]
+    discard = [_card(r, card) for card in sorted(view["discard"], key=_card_order(r))]
+    out.append(f"{DISCARD}（{len(discard)} 枚）: " + (" ".join(discard) or "なし"))
     return out
+
+
+def _card_order(r: Rules):
+    """Cards as the rules list them (by suit, then number)."""
+    return r.card_ids.index
 
 
 def _card(r: Rules, card: str) -> str:
