@@ -115,7 +115,7 @@ def parse(state: State, text: str) -> tuple:
     if len(prefixed) == 1:
         return prefixed[0]
     verbs = sorted({lab.split()[0] for lab in known})
-    missing = _missing_card(state, words)
+    missing = _missing_card(state, words) or _why_not(state, words)
     if missing:
         raise JourneyError(missing)
     if prefixed:
@@ -162,6 +162,39 @@ def _missing_card(state: State, words: list[str]) -> str:
                 return f"{word} は{hand}にありません（{hand}: {' '.join(ids[c] for c in state.hand)}）"
         elif words[0] in ("play", "return") and word == words[1]:
             return f"「{word}」というカードはありません（カードは 赤1〜白6 のように書きます）"
+    return ""
+
+
+#: Why an item, carried and standing, cannot be used when its moment has not come, by its
+#: effect (the ones used only inside another action).
+ITEM_MOMENTS = {"loop_to_bottom": "ループで引いたカードにだけ使えます（mill bottom）",
+                "recall_extra": "アドベンチャーメモリーを使うときに一緒に使われます"}
+
+
+def _why_not(state: State, words: list[str]) -> str:
+    """Why an item or a letter the line names cannot be used now, when the reason is one
+    a player needs (not carried, used, no letter, only at its moment); "" otherwise."""
+    if words[0] == "letter" and not state.letters:
+        return "レターを持っていません（物語を1つ解決すると1個得ます）"
+    if words[0] != "item" or len(words) < 2:
+        return ""
+    carried = state.deal.carried
+    found = [i for i, item in enumerate(carried) if words[1] in (item.id, item.name)]
+    if not found:
+        names = "、".join(item.name for item in carried) or "なし"
+        return f"アイテム「{words[1]}」は持っていません（持っているのは: {names}）"
+    index = found[0]
+    item = carried[index]
+    if item.passive:
+        return f"{item.name} は常に有効です（使う行動はありません）"
+    if state.tapped >> index & 1:
+        r = state.rules
+        standing = [r.suit_word(s) for s, effect in enumerate(r.suit_effects)
+                    if effect == "stand_item"]
+        again = f"（{'・'.join(standing)}のフラグの効果で縦置きに戻せます）" if standing else ""
+        return f"{item.name} は使用済みです{again}"
+    if item.effect in ITEM_MOMENTS:
+        return f"{item.name} は{ITEM_MOMENTS[item.effect]}"
     return ""
 
 

@@ -82,6 +82,14 @@ def test_refused_lines_are_said_with_their_line_number_and_the_script_goes_on():
     assert "白2 をプレイ" in out  # the line after them was played
 
 
+def test_a_refused_item_or_letter_says_why_not_only_what_can_be_done():
+    out = journey("item テント\nletter location 黒1 +1\nitem 地図\nitem 地図\nitem ランタン 赤\n").output
+    assert "× テント はループで引いたカードにだけ使えます（mill bottom）（1 行目）" in out
+    assert "× レターを持っていません（物語を1つ解決すると1個得ます）（2 行目）" in out
+    assert "× 地図 は使用済みです（緑のフラグの効果で縦置きに戻せます）（4 行目）" in out
+    assert "× アイテム「ランタン」は持っていません（持っているのは: 地図、テント）（5 行目）" in out
+
+
 def test_a_script_stops_at_an_unknown_action_with_exit_2():
     """No false green: a transcript with a line that names no action of the game is not
     the game its author wrote, so the lines after it are not played and the exit says so
