@@ -24,9 +24,13 @@ def _date(value: str | None) -> str:
     (UTC), as YYYY-MM-DD."""
     import datetime
     import os
+    import re
 
     if value is not None:
         try:
+            # as the help says it: fromisoformat alone also takes 20260101 and 2026-W01-1
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                raise ValueError(value)
             return datetime.date.fromisoformat(value).isoformat()
         except ValueError:
             raise click.BadParameter(f"{value}: 日付は YYYY-MM-DD で書いてください",

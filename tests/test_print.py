@@ -319,8 +319,11 @@ def test_a_symlinked_out_is_refused_before_rendering(tmp_path):
     assert elsewhere.read_bytes() == b"keep"
 
 
-def test_a_bad_date_is_a_usage_error():
-    result = invoke_cli("print", "--date", "12/01/2026")
+@pytest.mark.parametrize("written", ["12/01/2026", "20260101", "2026-W01-1", "2026-13-01"])
+def test_a_bad_date_is_a_usage_error(written):
+    """The date is written as the help says, YYYY-MM-DD (Python's reader alone also took
+    20260101 and week dates)."""
+    result = invoke_cli("print", "--date", written)
     assert result.exit_code == 2 and "YYYY-MM-DD" in result.output
 
 
