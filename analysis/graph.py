@@ -214,17 +214,21 @@ class TriggerGraph:
         return {e for e in self.graph.nodes if self.graph.nodes[e]["kind"] == "event"
                 and any(True for _ in self.graph.predecessors(e))}
 
-    def label(self, node: str) -> str:
-        """A node as the designer reads it: ``kaeri 未来面 12行: 移動 1枚 除外 -> 手札 …``,
-        ``ページの除外``, ``プレイヤーの行動``."""
+    def label(self, node: str, shown=None) -> str:
+        """A node as the designer reads it: ``kaeri 未来面 content/pages/青年期.page:12: 移動 1枚
+        除外 -> 手札 …``,
+        ``ページの除外``, ``プレイヤーの行動``. ``shown``: how a path is said (the editor's
+        hovers name the file alone)."""
         a = self.graph.nodes[node]
         if a["kind"] == "event":
             return ev.event_ja(node[len("event:"):])
         if a["kind"] == "source":
             return a["ja"]
         head = f"{a['item']} {PLACES[a['place']]}"
-        if a["line"]:
-            head += f" {a['line']}行"
+        if a["line"]:  # where it is written, as lint says a place: path:line
+            path = a.get("path")
+            head += (f" {shown(path) if shown else path}:{a['line']}" if path
+                     else f" {a['line']}行")
         return f"{head}: {a['text']}" if a["text"] else head
 
     def to_dict(self) -> dict:
@@ -254,7 +258,8 @@ def build(content: Content) -> TriggerGraph:
     for kind, item, place, index, effect, source in placed_effects(content):
         node = effect_node(kind, item, place, index)
         g.add_node(node, kind="effect", item_kind=kind, item=item, place=place, index=index,
-                   line=effect.line, text=written(source, effect.line), timing=effect.timing,
+                   line=effect.line, path=getattr(source, "path", None),
+                   text=written(source, effect.line), timing=effect.timing,
                    continuing=continuing(effect), max=effect.repeat.max, op=effect.op,
                    target=effect.target.code, source_region=effect.source,
                    dest=effect.dest, pick=effect.pick)

@@ -5,6 +5,8 @@ hover costs a look-up."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from analysis import graph as trig
 from analysis.content import Content
 from contract import kinds
@@ -58,8 +60,13 @@ def _effects_at(graph: trig.TriggerGraph, written: set, line: int) -> list[str]:
             and (graph.graph.nodes[node]["item_kind"], graph.graph.nodes[node]["item"]) in written]
 
 
+def _file(path: str) -> str:
+    """A file as a hover names it: its name alone (the hover is in that folder's files)."""
+    return PurePath(path).name
+
+
 def _names(graph: trig.TriggerGraph, nodes) -> str:
-    return "、".join(f"`{graph.label(n)}`" for n in nodes)
+    return "、".join(f"`{graph.label(n, _file)}`" for n in nodes)
 
 
 def _sets_off(graph: trig.TriggerGraph, node: str) -> list[str]:
@@ -83,7 +90,7 @@ def _set_off_by(graph: trig.TriggerGraph, node: str) -> list[str]:
     """Each event a continuing 作用 waits for, with what produces it."""
     rows = []
     for cause in graph.triggered_by(node):
-        parts = [f"`{graph.label(m)}`" for m in cause.effects]
+        parts = [f"`{graph.label(m, _file)}`" for m in cause.effects]
         parts += _rules_naming(graph, cause.pages)
         parts += [graph.label(m) for m in cause.sources]
         if cause.event[len("event:"):] in trig.EVERY_STAGE:

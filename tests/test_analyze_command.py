@@ -25,8 +25,8 @@ def test_a_page_shows_what_it_sets_off_and_what_sets_it_off(content):
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.index("ページ dansyari「断捨離」") < out.index("ページ omoide_bako")
-    assert "起こす: ページの除外 → omoide_bako 未来面 24行" in out
-    assert "起こされる: ページの除外 ← " in out and "dansyari 未来面 9行" in out
+    assert "起こす: ページの除外 → omoide_bako 未来面 content/pages/熟年期.page:24" in out
+    assert "起こされる: ページの除外 ← " in out and "dansyari 未来面 content/pages/熟年期.page:9" in out
     assert "所見 0 件" in out
 
 

@@ -40,7 +40,7 @@ async def test_hover_on_a_producer_names_the_listener_it_sets_off(client, conten
     uri = await _open(client, content / "pages" / "誘発.page")
     text = await _hover(client, uri, _at(PRODUCER_LINE))
     assert "この作用が誘発するもの" in text
-    assert f"ページの除外 → `{LISTENER} 未来面 {LISTENER_LINE}行:" in text
+    assert f"ページの除外 → `{LISTENER} 未来面 誘発.page:{LISTENER_LINE}:" in text
 
 
 @pytest.mark.asyncio
@@ -50,7 +50,7 @@ async def test_hover_on_a_listener_names_what_sets_it_off(client, content):
     uri = await _open(client, content / "pages" / "誘発.page")
     text = await _hover(client, uri, _at(LISTENER_LINE))
     assert "この作用を誘発するもの" in text
-    assert f"ページの除外 ← `{PRODUCER} 未来面 {PRODUCER_LINE}行:" in text
+    assert f"ページの除外 ← `{PRODUCER} 未来面 誘発.page:{PRODUCER_LINE}:" in text
     # himitsu_kichi (pages/幼少期.page, another file) is exiled after its play
     assert "プレイ後に除外されるページ: himitsu_kichi" in text
     # and the term's own glossary is still there, above
