@@ -202,9 +202,55 @@ def _journey_fields(place: Place, folder: Folder) -> list[Candidate]:
     return [_term("journey_field", e) for e in vocab.JOURNEY_FIELDS if kind in e.kinds]
 
 
+def _events(place: Place, folder: Folder) -> list[Candidate]:
+    from runtime.events import KINDS
+
+    return [Candidate(kind, "term", f"{W.quantity.events}の種類") for kind in sorted(KINDS)]
+
+
+def _expiries(place: Place, folder: Folder) -> list[Candidate]:
+    from runtime.state import EXPIRY_ORDER
+
+    return [_term("lifetime", vocab.tables()["lifetime"].by_code(code),
+                  f"{W.variable.defense}の消滅契機") for code in EXPIRY_ORDER]
+
+
+def _fray_scopes(place: Place, folder: Folder) -> list[Candidate]:
+    return [_term("scope", vocab.tables()["scope"].by_code(code), f"{W.variable.fray}の範囲")
+            for code in ("stage", "run")]
+
+
+def _faced(word: str) -> bool:
+    return any(word in (f.ja, f.code, *f.aliases) for f in vocab.FACES)
+
+
+#: What a "[" takes in a 例's 確認 after a quantity of its own (scenario/check.py reads
+#: them): the name before it → its candidates.
+EXAMPLE_SUBSCRIPTS = (
+    (lambda word: vocab.lookup("quantity", word) is vocab.lookup("quantity", W.quantity.events),
+     _events),
+    (_faced, lambda place, folder: _pages(place, folder)),
+    (lambda word: vocab.lookup("variable", word) is vocab.lookup("variable", W.variable.defense),
+     _expiries),
+    (lambda word: vocab.lookup("variable", word) is vocab.lookup("variable", W.variable.fray),
+     _fray_scopes),
+)
+
+
+def _example_subscript(place: Place):
+    """The candidates of a "[" after a 例's own quantity (EXAMPLE_SUBSCRIPTS), or None."""
+    if place.block != "example" or place.name != "subscript" or not place.before:
+        return None
+    return next((found for reads, found in EXAMPLE_SUBSCRIPTS if reads(place.before)), None)
+
+
 def _subscript(place: Place, folder: Folder) -> list[Candidate]:
     """What a "[" after a name takes: the scopes a cumulative quantity may be read over,
-    a page id after a region or 銘, a kind of tile after 通過したマス."""
+    a page id after a region or 銘, a kind of tile after 通過したマス — and in a 例, what
+    its own quantities take (EXAMPLE_SUBSCRIPTS: 出来事[hit], 未来面[p], 防御[ターン] …)."""
+    own = _example_subscript(place)
+    if own is not None:
+        return own(place, folder)
     counter = vocab.lookup("counter", place.before)
     if counter is not None:
         return [_term("scope", vocab.tables()["scope"].by_code(code),
@@ -262,8 +308,10 @@ def candidates(place: Place | None, folder: Folder) -> list[Candidate]:
     where nothing is known (a comment, a string, a line with a syntax error)."""
     if place is None:
         return []
-    # every journey item parses a 目標 line; only those with a measure take one (E058)
-    found = [_keyword(rule) for rule in place.keywords
+    # every journey item parses a 目標 line; only those with a measure take one (E058); a
+    # 例's own subscript takes no keyword (以降 is a counter's)
+    keywords = () if _example_subscript(place) is not None else place.keywords
+    found = [_keyword(rule) for rule in keywords
              if rule != "target" or _item_of(place) in vocab.MEASURE_OF]
     if place.name is not None:
         found += NAMES[place.name](place, folder)

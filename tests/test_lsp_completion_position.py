@@ -193,3 +193,18 @@ async def test_the_server_offers_enemy_fields_in_an_enemy_block(client: Language
     uri = await _open(client, enemy)
     found = await _labels(client, uri, row, 0)
     assert set(found) == ENEMY_FIELD_WORDS
+
+
+@pytest.mark.parametrize("quantity, some, none", [
+    ("出来事", {"hit", "seat_moved", "face_fired"}, {"ターン", "以降"}),
+    ("未来面", {"tabidachi"}, {"ターン"}),
+    ("過去", {"tabidachi"}, {"ラン"}),
+    ("防御", {"被弾1回", "ターン", "ステージ", "ラン"}, {"プレイ", "以降"}),
+    ("綻び", {"ステージ", "ラン"}, {"ターン", "プレイ"}),
+])
+def test_a_subscript_in_an_example_offers_what_its_quantity_takes(quantity, some, none):
+    """In a 例's 確認, 出来事[ takes event kinds, 未来面[ a page, 防御[ an expiry, 綻び[ a
+    scope of the fray: it offered the scopes of a counter, each an error once picked."""
+    found = _at_end(f"例 {{\n 敵 e\n 確認 {quantity}[", PAGES)
+    assert some <= set(found) and not none & set(found), sorted(found)
+    assert _at_end("例 {\n 敵 e\n 確認 使用した歩[").keys() >= {"ターン", "ラン"}  # a counter's
