@@ -203,16 +203,16 @@ def _journey_fields(place: Place, folder: Folder) -> list[Candidate]:
 
 
 def _events(place: Place, folder: Folder) -> list[Candidate]:
-    from runtime.events import KINDS
+    from scenario.check import event_kinds
 
-    return [Candidate(kind, "term", f"{W.quantity.events}の種類") for kind in sorted(KINDS)]
+    return [Candidate(kind, "term", f"{W.quantity.events}の種類") for kind in sorted(event_kinds())]
 
 
 def _expiries(place: Place, folder: Folder) -> list[Candidate]:
-    from runtime.state import EXPIRY_ORDER
-
-    return [_term("lifetime", vocab.tables()["lifetime"].by_code(code),
-                  f"{W.variable.defense}の消滅契機") for code in EXPIRY_ORDER]
+    """防御's expiries, in the vocabulary's order of lifetimes (runtime.state.EXPIRY_ORDER)."""
+    lifetimes = vocab.lookup("variable", "defense").lifetimes
+    return [_term("lifetime", term, f"{W.variable.defense}の消滅契機")
+            for term in vocab.LIFETIMES if term.code in lifetimes]
 
 
 def _fray_scopes(place: Place, folder: Folder) -> list[Candidate]:

@@ -63,7 +63,8 @@ _ZONES = {code: list(zones) for code, zones in REGION_ZONES.items()}
 _EXPIRIES = LIFETIME_WORDS
 
 
-def _event_kinds() -> frozenset:
+def event_kinds() -> frozenset:
+    """The kinds of event an example's 出来事[…] counts (runtime.events)."""
     from runtime.events import KINDS
 
     return KINDS
@@ -262,7 +263,7 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
             return {**base, "quantity": code, "arg": "stage" if key in (W.scope.stage, "stage")
                     else "run"}
         if arg_kind == "event":
-            kinds = _event_kinds()
+            kinds = event_kinds()
             if key not in kinds:
                 found = guess(key, kinds)
                 ctx.add(E057.at(sub.span, f"{W.quantity.events}「{key}」はありません",
