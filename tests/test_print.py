@@ -320,11 +320,13 @@ def test_a_symlinked_out_is_refused_before_rendering(tmp_path):
 
 
 @pytest.mark.parametrize("written", ["12/01/2026", "20260101", "2026-W01-1", "2026-13-01"])
-def test_a_bad_date_is_a_usage_error(written):
+def test_a_bad_date_is_a_usage_error(written, tmp_path):
     """The date is written as the help says, YYYY-MM-DD (Python's reader alone also took
     20260101 and week dates)."""
-    result = invoke_cli("print", "--date", written)
+    out = tmp_path / "札.pdf"  # were it read, nothing lands in the project's generated/
+    result = invoke_cli("print", "--date", written, "--out", str(out))
     assert result.exit_code == 2 and "YYYY-MM-DD" in result.output
+    assert not out.exists()
 
 
 @pytest.mark.slow
