@@ -191,6 +191,16 @@ def _journey_source(kind: str, ident: str, compiled) -> tuple[str, int, list[str
 PDF_MAGIC = b"%PDF-"
 
 
+def paper_said(paper: str, sides: int, pages: int, backs: bool) -> str:
+    """The paper a print takes, in sheets a designer loads (ページ is the game's card): the
+    ``sides`` faces and backs print on (two a sheet with backs), the 変更一覧 after them
+    (``pages`` − ``sides``, one side each), and the PDF's own page count."""
+    sheets = sides // 2 if backs else sides
+    listed = f"と変更一覧 {pages - sides} 枚" if pages > sides else ""
+    how = "両面" if backs else "片面"
+    return f"{paper} 用紙 {sheets} 枚（{how}）{listed}（PDF で {pages} ページ）"
+
+
 def _refuse_foreign(out: Path) -> None:
     """A PDF is written only where a PDF (an earlier print) is, or nothing: a page file, a
     text or any other file named by mistake is not overwritten (it was, silently)."""
@@ -333,11 +343,7 @@ class _Print:
                 raise click.ClickException(f"印刷用 PDF {out} は書きましたが、{exc}。") from None
         sheets = sheet_count(len(cards), options)
         click.echo(f"印刷用 PDF: {out}")
-        # the pages the PDF holds: the sheets, and the 変更一覧 after them
-        # シート: a side of the paper (ページ is the game's card)
-        extra = f"、変更一覧 {pages - sheets} シート" if pages > sheets else ""
-        click.echo(f"札 {len(cards)} 枚（{what}）、{self.paper} {pages} シート"
-                   + ("（表と裏" if options.backs else "（表のみ") + f"{extra}）"
+        click.echo(f"札 {len(cards)} 枚（{what}）、{paper_said(self.paper, sheets, pages, options.backs)}"
                    + f"、版 {version}、日付 {self.date}。")
         if changes is not None:
             click.echo(manifest.change_list(changes)[0]

@@ -66,7 +66,7 @@ MESSAGES = {
     "Choice({choices})": "選択肢（{choices}）",
     # values
     "{value!r} is not a valid {number_type}.": "{value!r} は{number_type}ではありません。",
-    "{value} is not in the range {range}.": "{value} は範囲 {range} の外です。",
+    "{value} is not in the range {range}.": "{value} は範囲（{range}）の外です。",
     "{value!r} is not a valid boolean. Recognized values: {states}":
         "{value!r} は真偽値ではありません。使える値: {states}",
     "{value!r} is not a valid UUID.": "{value!r} は UUID ではありません。",
@@ -220,8 +220,8 @@ def _japanese_metavar(make_metavar):
     """``Option.make_metavar`` naming a type in Japanese (METAVARS) where the command
     named none."""
 
-    def japanese(self, ctx):
-        metavar = make_metavar(self, ctx)
+    def japanese(self, *args):  # click 8.2 passes the context; 8.1 did not
+        metavar = make_metavar(self, *args)
         if self.metavar is None:
             bare = metavar.removesuffix("...")
             metavar = METAVARS.get(bare, bare) + metavar[len(bare):]

@@ -75,7 +75,9 @@ def test_print_says_where_and_how_many(printed, tables):
     cards = len(tables.pages) + len(tables.enemies)
     sheets = -(-cards // 9)
     assert len(printed["pdf"]) == 2 * sheets
-    assert f"札 {cards} 枚" in printed["output"] and f"A4 {2 * sheets} シート" in printed["output"]
+    assert f"札 {cards} 枚" in printed["output"]
+    # the paper a designer loads: sheets printed on both sides (ページ is the game's card)
+    assert f"A4 用紙 {sheets} 枚（両面）（PDF で {2 * sheets} ページ）" in printed["output"]
     assert "札.pdf" in printed["output"] and printed["bytes"].startswith(b"%PDF")
 
 
@@ -317,6 +319,14 @@ def test_a_symlinked_out_is_refused_before_rendering(tmp_path):
     result = invoke_cli("print", "--content", str(ROOT / "content"), "--out", str(link))
     assert result.exit_code == 1 and "PDF を書けません" in result.output
     assert elsewhere.read_bytes() == b"keep"
+
+
+def test_the_paper_is_said_in_sheets_a_designer_loads():
+    from commands.print_pdf import paper_said
+
+    assert paper_said("A4", 16, 16, True) == "A4 用紙 8 枚（両面）（PDF で 16 ページ）"
+    assert paper_said("A4", 16, 17, True) == "A4 用紙 8 枚（両面）と変更一覧 1 枚（PDF で 17 ページ）"
+    assert paper_said("Letter", 8, 8, False) == "Letter 用紙 8 枚（片面）（PDF で 8 ページ）"
 
 
 @pytest.mark.parametrize("written", ["12/01/2026", "20260101", "2026-W01-1", "2026-13-01"])

@@ -76,8 +76,9 @@ def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(tm
     assert texts[-1].startswith("変更一覧")
     assert "産声（page/hatsu_koe）" in texts[-1]
     # the pages said are the PDF's, the change list's counted (it said one fewer)
-    assert f"A4 {len(pdf)} シート（表と裏、変更一覧 1 シート）" in second.output
-    assert f"A4 {len(pdf) - 1} シート（表と裏）" in first.output  # the sheets alone
+    sheets = (len(pdf) - 1) // 2
+    assert f"A4 用紙 {sheets} 枚（両面）と変更一覧 1 枚（PDF で {len(pdf)} ページ）" in second.output
+    assert f"A4 用紙 {sheets} 枚（両面）（PDF で {len(pdf) - 1} ページ）" in first.output
 
 
 @pytest.mark.slow
