@@ -178,14 +178,23 @@ def _variable_ref(variable, ref: ast.Ref, ctx: Ctx):
         hint = "スコープ添字が付くのは累計量だけです"
         counter = COUNTED_BY.get(variable.code)
         if counter is not None:  # 綻び[ステージ]: the counter of its changes was meant
-            hint = (f"このスコープの間の変化なら累計量 "
-                    f"{vocab.tables()['counter'].by_code(counter).ja}[{ref.subscript.name.text}] "
-                    "と書きます")
+            hint = _counter_hint(vocab.tables()["counter"].by_code(counter), ref.subscript)
         ctx.add(E040.at(ref.subscript.span,
                         f"「{variable.ja}」は{vocab.VARIABLE_KINDS[variable.kind]}で、"
                         "スコープ添字は付きません", hint=hint))
         return None
     return VariableRef(variable.code)
+
+
+def _counter_hint(counter, subscript) -> str:
+    """The counter a scope on a value meant, written with that scope when the counter
+    reads it (its cell is not ×), else with the scopes it reads."""
+    scope = vocab.lookup("scope", subscript.name.text) if subscript.anchor is None else None
+    if scope is not None and counter.cell(scope.code) != vocab.CELL_NONE:
+        return f"期間の量は累計量で読みます: {counter.ja}[{scope.ja}]"
+    readable = [f"{counter.ja}[{vocab.tables()['scope'].by_code(code).ja}]"
+                for code in vocab.SCOPE_ORDER if counter.cell(code) != vocab.CELL_NONE]
+    return f"期間の量は累計量で読みます: {' か '.join(readable)}"
 
 
 #: A value (variable code) → the counter of its changes (a counter code), which a scope
@@ -231,8 +240,10 @@ def check_ref(ref: ast.Ref, ctx: Ctx):
         counter, scope = said
         written = (f"{vocab.tables()['counter'].by_code(counter).ja}"
                    f"[{vocab.tables()['scope'].by_code(scope).ja}]")
+        # with a subscript of its own (累積綻び[ステージ]) the name alone is no fix
         ctx.add(E010.at(ref.name.span, f"「{ref.name.text}」は用語集の呼び名です",
-                        hint=f"作用には {written} と書きます", replacements=(written,)))
+                        hint=f"作用には {written} と書きます",
+                        replacements=(written,) if ref.subscript is None else ()))
         return None
     ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
     return None

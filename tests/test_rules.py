@@ -543,10 +543,15 @@ def test_a_scope_on_a_value_points_to_the_counter_of_its_changes():
     """綻び[ステージ] (the battle screen's gauge) and ドロー枚数[ターン] are current values: the
     hint names the counter a scope goes on, with the scope written."""
     said = rejects(face("敵HP -= 綻び[ステージ] × 0.1"), "E040", 4, 15)
-    assert said.hint == "このスコープの間の変化なら累計量 増えた綻び[ステージ] と書きます"
+    assert said.hint == "期間の量は累計量で読みます: 増えた綻び[ステージ]"
     said = rejects(face("歩 += ドロー枚数[ターン]"), "E040", 4, 16)
-    assert said.hint == "このスコープの間の変化なら累計量 ドローした枚数[ターン] と書きます"
+    assert said.hint == "期間の量は累計量で読みます: ドローした枚数[ターン]"
     accepts(face("敵HP -= 増えた綻び[ステージ] × 0.1"))
+    # a scope the counter does not read (×), or no scope at all: the ones it reads
+    for written in ("綻び[プレイ]", "綻び[tabidachi]"):
+        said = rejects(face(f"敵HP -= {written} × 0.1"), "E040", 4, 15)
+        assert said.hint == ("期間の量は累計量で読みます: 増えた綻び[ターン] か 増えた綻び[ステージ] "
+                             "か 増えた綻び[ラン]"), written
 
 
 def test_the_glossarys_cumulative_fray_is_written_as_its_counter():
@@ -556,6 +561,8 @@ def test_the_glossarys_cumulative_fray_is_written_as_its_counter():
     assert said.message == "「累積綻び」は用語集の呼び名です"
     assert said.hint == "作用には 増えた綻び[ラン] と書きます"
     assert said.replacements == ("増えた綻び[ラン]",)
+    subscripted = rejects(face("敵HP -= 累積綻び[ステージ] × 0.1"), "E010", 4, 12)
+    assert subscripted.replacements == ()  # the fix of the name alone would leave [ラン][ステージ]
 
 
 def test_name_that_needs_a_subscript_is_rejected_without_one():
