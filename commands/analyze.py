@@ -208,8 +208,8 @@ def _write_witnesses(folder: Path, found) -> None:
     kept = []
     for item, texts in by_item.items():
         path = folder / f"{item}{WITNESS_SUFFIX}"
-        text = "\n".join(texts)
-        if _edited(path, text):
+        text = signed("\n".join(texts))
+        if _edited(path):
             kept.append(path)
             continue
         try:
@@ -219,16 +219,35 @@ def _write_witnesses(folder: Path, found) -> None:
         click.echo(f"証拠の例を書きました: {path}", err=True)
     if kept:
         raise click.ClickException(
-            "次の証拠の例は書いたものと違う（手が入っている）ので上書きしませんでした: "
+            "次の証拠の例は書いたあとに手が入っているので上書きしませんでした: "
             + "、".join(map(str, kept)) + "。消すか別の名前に移してから、もう一度実行してください")
 
 
-def _edited(path: Path, text: str) -> bool:
-    """Whether a witness file is there with other words than ``text`` (a designer's edit,
-    or an earlier witness of other content): it is never overwritten."""
+#: The first line of a witness file: what wrote it, and the digest of what follows, so that
+#: a witness as written can be written again (the content changed) and one the designer
+#: edited is never overwritten.
+SIGNATURE = "# jibunki analyze --witness が書いた例（手を入れると、次からは上書きしません） {digest}"
+
+
+def _digest(body: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def signed(body: str) -> str:
+    """A witness's text: its signature line, then ``body``."""
+    return SIGNATURE.format(digest=_digest(body)) + "\n" + body
+
+
+def _edited(path: Path) -> bool:
+    """Whether a file is at ``path`` that is not a witness as analyze wrote it (no
+    signature, or a body that no longer matches it: the designer's edit, or another
+    file): it is never overwritten."""
     if not path.is_file() or path.is_symlink():  # none, or one disk.write refuses itself
         return False
     try:
-        return path.read_text(encoding="utf-8") != text
+        head, _, body = path.read_text(encoding="utf-8").partition("\n")
     except (OSError, UnicodeDecodeError):
         return True
+    return head != SIGNATURE.format(digest=_digest(body))

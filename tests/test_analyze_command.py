@@ -70,23 +70,32 @@ def test_witnesses_are_written_one_file_per_item_into_a_new_folder(looping, tmp_
     result = invoke_cli("analyze", "--content", str(looping), "--witness", str(out))
     assert result.exit_code == 0, result.output
     assert [p.name for p in out.iterdir()] == ["kaeri.witness.scenario"]
-    assert (out / "kaeri.witness.scenario").read_text(encoding="utf-8").startswith('例 "kaeri')
+    assert (out / "kaeri.witness.scenario").read_text(encoding="utf-8").split("\n")[1] \
+        .startswith('例 "kaeri')
 
 
 def test_a_witness_the_designer_edited_is_never_overwritten(looping, tmp_path):
     """A witness is a 例 the designer keeps (often in content/tests/): written again, it
-    replaces one that is as it was written, and leaves one with the designer's edits,
-    saying so with exit 1."""
+    replaces one that is as it was written — after a change of the content too — and
+    leaves one with the designer's edits, or any other file, saying so with exit 1."""
     out = tmp_path / "tests"
     assert invoke_cli("analyze", "--content", str(looping), "--witness", str(out)).exit_code == 0
     witness = out / "kaeri.witness.scenario"
-    assert invoke_cli("analyze", "--content", str(looping), "--witness", str(out)).exit_code == 0
-    edited = witness.read_text(encoding="utf-8") + "# デザイナーのメモ\n"
-    witness.write_text(edited, encoding="utf-8")
+    first = witness.read_text(encoding="utf-8")
+    assert first.startswith("# jibunki analyze --witness が書いた例")
+    witness.write_text(first.replace("開始 刻", "開始  刻"), encoding="utf-8")  # an edit
     result = invoke_cli("analyze", "--content", str(looping), "--witness", str(out))
     assert result.exit_code == 1
-    assert "手が入っている）ので上書きしませんでした" in result.output and str(witness) in result.output
-    assert witness.read_text(encoding="utf-8") == edited
+    assert "書いたあとに手が入っているので上書きしませんでした" in result.output
+    assert str(witness) in result.output and "開始  刻" in witness.read_text(encoding="utf-8")
+    witness.write_text(first, encoding="utf-8")  # as written: replaced when the content changed
+    page = looping / "pages" / "熟年期.page"
+    text = page.read_text(encoding="utf-8")
+    head = text.index('ページ kaeri "帰り道" {')
+    year = text.index("銘 ", head)
+    page.write_text(text[:year] + "銘 60" + text[text.index("\n", year):], encoding="utf-8")
+    assert invoke_cli("analyze", "--content", str(looping), "--witness", str(out)).exit_code == 0
+    assert witness.read_text(encoding="utf-8") != first  # the new content's witness
 
 
 def test_no_witness_to_write_makes_no_folder_and_is_no_error(content, tmp_path):
