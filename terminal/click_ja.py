@@ -220,8 +220,8 @@ def _japanese_metavar(make_metavar):
     """``Option.make_metavar`` naming a type in Japanese (METAVARS) where the command
     named none."""
 
-    def japanese(self, *args):  # click 8.2 passes the context; 8.1 did not
-        metavar = make_metavar(self, *args)
+    def japanese(self, *args, **kwargs):  # click 8.2 passes the context (ctx=); 8.1 none
+        metavar = make_metavar(self, *args, **kwargs)
         if self.metavar is None:
             bare = metavar.removesuffix("...")
             metavar = METAVARS.get(bare, bare) + metavar[len(bare):]
