@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 import sys
 from pathlib import Path
@@ -49,14 +50,22 @@ def watch_loop(content: Path, debounce: int, report) -> None:
 
     from compiler.read import CONTENT_SUFFIXES
 
+    folders: set[str] = set()  # the folders under content, as of the last report
+
     def content_file(change, path: str) -> bool:
-        """A content file, or a folder that may hold some: a folder moved in or out comes
-        as one change of its own path (a folder moved away is no longer there to tell, so
-        a name without a suffix that is gone counts too)."""
+        """A content file, or a folder holding some: a folder moved in or out comes as one
+        change of its own path (a folder moved away is no longer there to tell: one that
+        was there counts). An empty folder made, or an editor's probe file, is no change."""
         if path.endswith(CONTENT_SUFFIXES):
             return True
+        if change == Change.deleted:
+            return os.path.abspath(path) in folders
         where = Path(path)
-        return where.is_dir() or (change == Change.deleted and not where.suffix)
+        return where.is_dir() and any(f.name.endswith(CONTENT_SUFFIXES) for f in where.rglob("*"))
+
+    def seen_folders() -> None:
+        folders.clear()
+        folders.update(os.path.abspath(p) for p in Path(content).rglob("*") if p.is_dir())
 
     first = True
     try:
@@ -85,6 +94,7 @@ def watch_loop(content: Path, debounce: int, report) -> None:
                 if not (changed or first):
                     continue
                 first = False
+                seen_folders()
                 try:
                     report()
                 except KeyboardInterrupt:

@@ -194,3 +194,23 @@ def test_a_folder_of_pages_moved_out_or_in_gives_a_new_report(content, tmp_path)
     finally:
         out = watched.stop()
     assert "Traceback" not in out and "監視を終えました" in out, out
+
+
+def test_an_empty_folder_or_an_editors_probe_file_gives_no_report(content, tmp_path):
+    """vim saves by first making and removing a file named 4913; an empty folder holds no
+    content: neither changes what the report says, so no report is printed for them —
+    then a real save still is."""
+    watched = Watched(content, tmp_path / "cache")
+    try:
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        probe = content / "pages" / "4913"
+        probe.write_text("x", encoding="utf-8")
+        probe.unlink()
+        (content / "pages" / "empty").mkdir()
+        time.sleep(1.5)  # well past the debounce: a report would have come
+        page = content / "pages" / "熟年期.page"
+        page.write_text(page.read_text(encoding="utf-8") + BROKEN, encoding="utf-8")
+        watched.until(lambda line: "エラー 1 件" in line, "the report of a real save")
+    finally:
+        out = watched.stop()
+    assert out.count("── ") == 2, out  # the first report and the save's, nothing between
