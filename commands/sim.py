@@ -93,6 +93,10 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if baseline_page not in tables.starter():
             raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
+    if baseline_page is not None and baseline_page in pages:
+        raise click.UsageError(f"--page と --baseline に同じページ {baseline_page} があります: "
+                               "自分自身と入れ替えても差は測れません")
+    reference_given = reference is not None
     reference = _reference(reference, baseline_page, tables)
     if reference is not None:
         if baseline_page is not None:
@@ -106,6 +110,13 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         raise click.UsageError("--apply は --tune か --tune-all と一緒に指定してください")
     if tune_ids or tune_all:
         from commands.tune import run_tune
+
+        ignored = [option for option, given in (
+            ("--page", bool(pages)), ("--reference", reference_given), ("--html", html is not None),
+            ("--check", check), ("--no-cache", no_cache)) if given]
+        if ignored:
+            raise click.UsageError(f"{'、'.join(ignored)} は --tune / --tune-all と一緒には使えません"
+                                   "（調整は調整するページか敵だけを、--tune-pairs と --precision で測ります）")
 
         tune_ids = named_ids("ページか敵", _targeted(tune_ids, tables, content),
                              {**tables.pages, **tables.enemies})

@@ -239,6 +239,21 @@ def test_an_unknown_id_is_refused_with_a_suggestion():
     assert result.exit_code == 2 and "zangyou" in result.output, result.output
 
 
+@pytest.mark.parametrize("extra", [["--html"], ["--check"], ["--no-cache"], ["--page", "juku"],
+                                   ["--reference", "tenshoku"]])
+def test_an_option_a_tune_does_not_use_is_refused_not_ignored(extra):
+    result = sim("--tune", "zangyou", *extra)
+    assert result.exit_code == 2
+    assert f"{extra[0]} は --tune / --tune-all と一緒には使えません" in result.output
+
+
+def test_a_page_swapped_for_itself_is_refused():
+    """--page p --baseline p measured nothing and said so only as 「約 None 組」, exit 0."""
+    result = sim("--page", "tabidachi", "--baseline", "tabidachi")
+    assert result.exit_code == 2
+    assert "--page と --baseline に同じページ tabidachi があります" in result.output
+
+
 def test_apply_alone_is_a_usage_error():
     result = sim("--apply", *FAST)
     assert result.exit_code == 2 and "--tune" in result.output
