@@ -114,12 +114,33 @@ def _read_rows(path: Path) -> dict[str, dict]:
     if not isinstance(report, dict) or report.get("format") != FORMAT:
         return {}
     rows = report.get("pages")
+    asked = _question(report.get("settings"))
     found: dict[str, dict] = {}
     for row in rows if isinstance(rows, list) else []:
         if isinstance(row, dict) and isinstance(row.get("id"), str) \
                 and summary(row) is not None:
-            found.setdefault(row["id"], row)
+            found.setdefault(row["id"], {**row, "question": asked} if asked else row)
     return found
+
+
+def _question(settings) -> str:
+    """What a report's Δ answers when it is not the page added against the enemy pool (the
+    lens's own question): 「sakamichi と入れ替え」, 「敵 shimekiri だけ」 — said before the
+    figure, as the terminal and the catalog say it; "" for the pool's Δ when added."""
+    if not isinstance(settings, dict):
+        return ""
+    said = []
+    page = settings.get("baseline_page")
+    if isinstance(page, str):
+        names = settings.get("page_names")
+        name = names.get(page) if isinstance(names, dict) else None
+        said.append(f"「{name if isinstance(name, str) else page}」と入れ替え")
+    enemies = settings.get("enemies")
+    if settings.get("mode") == "stages" and isinstance(enemies, list):
+        said.append("敵 " + "→".join(map(str, enemies)) + " と続けて")
+    elif settings.get("mode") == "pool" and isinstance(enemies, list) and len(enemies) == 1:
+        said.append(f"敵 {enemies[0]} だけ")
+    return "・".join(said)
 
 
 # ------------------------------------------------------------------ the title
@@ -149,7 +170,9 @@ def summary(row: dict) -> str | None:
     if None in (estimate, low, high) or not low <= high \
             or not isinstance(verdict, str) or verdict not in VERDICTS:
         return None
-    text = (f"{W.measure.win_rate_delta} {_percent(estimate)}（±{_percent((high - low) / 2, signed=False)}）"
+    asked = row.get("question")
+    text = ((f"{asked}: " if isinstance(asked, str) and asked else "")
+            + f"{W.measure.win_rate_delta} {_percent(estimate)}（±{_percent((high - low) / 2, signed=False)}）"
             f"{VERDICTS[verdict]}")
     target = row.get("target")
     if target is None:

@@ -51,6 +51,27 @@ def test_a_row_s_title_says_its_delta_interval_verdict_and_target():
         == "勝率差 0%（±2%）差なし"  # no target: nothing said of one
 
 
+def test_a_report_of_another_question_says_which_before_its_figure(tmp_path):
+    """A run with --baseline (the page swapped, the deck size held) or against one enemy
+    answers another question than the lens's own (added, against the pool): the title says
+    which, as the terminal and the catalog do, rather than pass it off as the page's Δ."""
+    base = {"format": FORMAT, "pages": ROWS}
+    asked = {
+        "「坂道の自転車」と入れ替え: 勝率差 +4.1%": {"mode": "pool", "enemies": ["a", "b"],
+                                                "baseline_page": "sakamichi",
+                                                "page_names": {"sakamichi": "坂道の自転車"}},
+        "敵 shimekiri だけ: 勝率差 +4.1%": {"mode": "pool", "enemies": ["shimekiri"],
+                                         "baseline_page": None},
+        "敵 a→b と続けて: 勝率差 +4.1%": {"mode": "stages", "enemies": ["a", "b"]},
+        "勝率差 +4.1%": {"mode": "pool", "enemies": ["a", "b"], "baseline_page": None},
+    }
+    for said, settings in asked.items():
+        path = tmp_path / "report.json"
+        path.write_text(json.dumps({**base, "settings": settings}), encoding="utf-8")
+        title = lab_lens.summary(lab_lens._read_rows(path)["zangyou"])
+        assert title.startswith(said), title
+
+
 @pytest.mark.parametrize("spoil", [
     lambda r: r.update(delta=None), lambda r: r["delta"].update(low="0.1"),
     lambda r: r["delta"].update(high=float("nan")), lambda r: r["delta"].update(low=True),
