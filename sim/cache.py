@@ -117,12 +117,35 @@ def content_digest(literal: dict) -> str:
     return hasher.hexdigest()
 
 
+#: What a page or an enemy says to the designer and no battle reads: its name and its
+#: フレーバー — a typo fixed there replays nothing and leaves the lab's figures current. Its
+#: 目標 no battle reads either, but a report judged the old one: it stays in
+#: ``content_digest`` and is left out of a battle's key only (``UNREAD_FOR_BATTLES``).
+SHOWN_ONLY = ("name", "flavor")
+UNREAD_FOR_BATTLES = SHOWN_ONLY + ("target",)
+#: The tables whose items carry those fields.
+ITEM_TABLES = ("pages", "enemies")
+
+
+def battle_read(item, unread=UNREAD_FOR_BATTLES):
+    """A page's or an enemy's literal as battles read it: less where it was written
+    (``placeless``) and less ``unread``."""
+    item = placeless(item)
+    return {k: v for k, v in item.items() if k not in unread} if isinstance(item, dict) else item
+
+
 def _tables(hasher, literal: dict, left_out) -> None:
-    """Each table of ``literal`` but ``left_out``, by name, less where it was written."""
+    """Each table of ``literal`` but ``left_out``, by name, less where it was written and
+    its items less what only the designer reads (SHOWN_ONLY)."""
     for name in sorted(literal):
         if name not in left_out:
+            table = placeless(literal[name])
+            items = table.get(name) if name in ITEM_TABLES and isinstance(table, dict) else None
+            if isinstance(items, dict):  # the table's items by id: {"pages": {id: page}}
+                table = {**table, name: {key: battle_read(item, SHOWN_ONLY)
+                                         for key, item in items.items()}}
             diskcache.part(hasher, name.encode("utf-8"))
-            diskcache.part(hasher, _canonical(placeless(literal[name])))
+            diskcache.part(hasher, _canonical(table))
 
 
 class Keys:
@@ -184,11 +207,11 @@ class Keys:
 
     def _digest(self, kind: str, name: str, table: dict) -> bytes:
         """The digest of a page's or an enemy's literal as battles read it
-        (``placeless``), worked out once a run."""
+        (``battle_read``), worked out once a run."""
         digest = self._digests.get((kind, name))
         if digest is None:
             literal = table.get(name)
-            digest = hashlib.sha256(_canonical(placeless(literal))).digest()
+            digest = hashlib.sha256(_canonical(battle_read(literal))).digest()
             self._digests[(kind, name)] = digest
         return digest
 

@@ -212,6 +212,28 @@ def test_the_folder_a_page_was_written_in_is_not_in_the_key(literal):
                                       ("won",)) != key
 
 
+def test_words_only_the_designer_reads_replay_nothing(literal):
+    """A page's name, its フレーバー and its 目標 are read by no battle: a typo fixed there
+    keeps every series key (its pairs are not played again). The report records the 目標
+    it judged, so a 目標 changed makes it another content's; a name or a フレーバー does not
+    (the catalog keeps the lab's figures)."""
+    from sim.cache import content_digest
+
+    def key(tables):
+        return Keys(tables).series(("sakamichi", "arubaito"), "greedy", 60, None,
+                                   ("haguruma",), ("won",))
+
+    before, recorded = key(literal), content_digest(literal)
+    for field, value in (("flavor", "直した"), ("name", "新しい名前"), ("target", None)):
+        changed = copy.deepcopy(literal)
+        changed["pages"]["pages"]["arubaito"][field] = value
+        assert key(changed) == before, field
+        assert (content_digest(changed) == recorded) == (field != "target"), field
+    enemy = copy.deepcopy(literal)
+    enemy["enemies"]["enemies"]["haguruma"]["flavor"] = "直した"
+    assert key(enemy) == before and content_digest(enemy) == recorded
+
+
 def test_an_edit_to_the_journey_replays_no_battle(literal):
     """Draft 17's table (content/journey/) is read by no battle: editing it keeps every
     series key; editing the balance, which battles read, changes them."""
