@@ -41,7 +41,7 @@ NO_REFERENCE = "なし"
 @click.option("--max-pairs", type=click.IntRange(20, 1_000_000), default=3000, show_default=True,
               help="ページごとの対の数の上限（敵ごとの戦闘の数の上限）。")
 @click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
-              help="この数のターンを過ぎても続く戦闘は引き分けです（勝ちではありません）。")
+              help=f"この数の{W.scope.turn}を過ぎても続く戦闘は引き分けです（勝ちではありません）。")
 @click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
 @lab_options("戦闘", "generated/sim")

@@ -61,7 +61,7 @@ def _page_card(view: dict, cap: int, deck_cap: int) -> Card:
     # what the catalog says beside them, where it is not the rule every page has: a page
     # that leaves the game after its play, or a deck limit of its own
     if view["after_play"] != DEFAULT_AFTER_PLAY:
-        badges += (("プレイ後", view["after_play"]),)
+        badges += ((f"{W.scope.play}後", view["after_play"]),)
     if view["deck_cap"] != deck_cap:
         badges += (("デッキ内上限", f"{view['deck_cap']} 枚"),)
     return Card(key=f"page/{view['id']}", kind="page", title=view["name"], badges=badges,

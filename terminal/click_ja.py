@@ -213,7 +213,8 @@ def install() -> None:
     option = click.core.Option
     if not getattr(option.make_metavar, "japanese", False):
         option.make_metavar = _japanese_metavar(option.make_metavar)
-    click.types._NumberRangeBase._describe_range = _describe_range
+    for number_range in (click.IntRange, click.FloatRange):
+        number_range._describe_range = _describe_range
 
 
 def _japanese_metavar(make_metavar):
