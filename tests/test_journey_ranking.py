@@ -219,9 +219,11 @@ def test_check_passes_when_no_interval_lies_wholly_outside_its_target(tmp_path):
 
 
 @pytest.mark.slow
-def test_check_without_any_target_says_so_and_passes(tmp_path):
+def test_check_without_any_target_says_so_and_fails(tmp_path):
+    """No false green: a check that checked nothing exits 1, as a test run that ran
+    nothing does, and says what to write."""
     result = CliRunner().invoke(cli.main, ARGS + ["--check", "--content", str(_content(tmp_path, None))])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert json.loads(result.stdout)["ranking"] == []
     assert "目標を書いた旅の準備がありません: 確かめるものはありません。" in result.stderr
 

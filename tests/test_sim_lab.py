@@ -343,6 +343,8 @@ def test_sim_refuses_bad_options_with_a_clear_message(args, words):
     ("目標 勝率 1%〜99%", 0, "外れたものはありません。\n"),
     # an interval on a bound is neither: exit 0, and the line says it is still open
     ("目標 勝率 50%〜95%", 0, "外れたものはありません。うち 1 件は区間が目標の端にかかり"),
+    # nothing measured has a 目標: a check that checked nothing is no pass
+    ("", 1, "測ったページと敵に 目標 がありません: 確かめるものはありません。"),
 ])
 def test_sim_check_fails_when_an_interval_lies_outside_its_target(
         content, monkeypatch, target, code, words):
