@@ -250,9 +250,12 @@ def _check_targets(report: dict) -> None:
     if missed:
         sys.exit(EXIT_CONTENT)
     if not report["ranking"]:
+        from contract.vocabulary import W
+
         # a check that checked nothing is no pass (as a test run that ran nothing)
         click.echo("目標を書いた旅の準備がありません: 確かめるものはありません。"
-                   "旅の準備に 目標 勝率 30%〜70% のように書くと確かめられます。", err=True)
+                   f"旅の準備に 目標 {W.measure.win_rate} 30%〜70% のように書くと確かめられます。",
+                   err=True)
         sys.exit(EXIT_CONTENT)
     undecided = sum(e["status"] == "undecided" for e in report["ranking"])
     click.echo(f"目標 {len(report['ranking'])} 件（{judged_by(report)}で判定）: 外れたものはありません"

@@ -158,7 +158,8 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         rows = [r for r in report["enemies"] + report["pages"] if r["target"] is not None]
         if not rows:  # a check that checked nothing is no pass (as a test run that ran nothing)
             click.echo("測ったページと敵に 目標 がありません: 確かめるものはありません。"
-                       "ページや敵に 目標 勝率差 -5%〜+10% のように書くと確かめられます。", err=True)
+                       f"ページや敵に 目標 {W.measure.win_rate_delta} -5%〜+10% のように書くと"
+                       "確かめられます。", err=True)
             sys.exit(EXIT_CONTENT)
         # An interval that still straddles a bound is no miss, and no pass either: say so.
         open_ = sum(r["target_met"] is None for r in rows)
