@@ -102,8 +102,15 @@ def catalog(out: Path, content: Path) -> None:
     try:
         index = write_catalog(tables, compiled, out)
     except OSError as exc:
-        raise click.ClickException(f"{out} にカタログを書けません: {why(exc)}") from None
+        raise click.ClickException(f"{out} にカタログを書けません: {why(exc)}{_kept(out)}") \
+            from None
     _say_catalog(index)
+
+
+def _kept(out: Path) -> str:
+    """What a failed write of the catalog left: its files are written as one set, so an
+    earlier catalog there is whole."""
+    return "（前のカタログはそのままです）" if (out / "index.html").is_file() else ""
 
 
 def write_catalog(tables, compiled, out: Path) -> Path:
@@ -185,5 +192,5 @@ def build(content: Path) -> None:
         index = write_catalog(tables, compiled, DEFAULT_GENERATED / "catalog")
     except OSError as exc:
         raise click.ClickException(f"{DEFAULT_GENERATED / 'catalog'} にカタログを書けません: "
-                                   f"{why(exc)}") from None
+                                   f"{why(exc)}{_kept(DEFAULT_GENERATED / 'catalog')}") from None
     _say_catalog(index)

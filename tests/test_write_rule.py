@@ -334,6 +334,21 @@ def test_a_neighbour_is_rendered_only_in_the_working_folders_generated(tmp_path,
     assert neighbour(tmp_path / "generated" / "print", "print", "catalog", rendered=True) is None
 
 
+def test_a_catalog_that_meets_a_full_disk_says_the_last_one_is_whole(tmp_path, monkeypatch):
+    """The catalog's files are one set: a full disk leaves the catalog before it whole, and
+    the message says so (it said only that the folder could not be written)."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "catalog"
+    assert invoke_cli("catalog", "--out", str(out)).exit_code == 0
+    before = (out / "index.html").read_bytes()
+    full_disk_from(monkeypatch, 1)
+    result = invoke_cli("catalog", "--out", str(out))
+    monkeypatch.undo()
+    assert result.exit_code == 1
+    assert "にカタログを書けません" in result.output and "（前のカタログはそのままです）" in result.output
+    assert (out / "index.html").read_bytes() == before
+
+
 def test_a_set_whose_third_file_meets_a_full_disk_leaves_every_old_file(tmp_path,
                                                                           monkeypatch):
     """The catalog's, the lab report's files are a set (disk.write_set): a full disk at
