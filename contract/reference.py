@@ -89,21 +89,24 @@ def _balance(term) -> str:
     return f"{kind} {term.low:g}〜{term.high:g}、{default}"
 
 
-def _titled(table: str):
-    """What a term of ``table`` says of itself: its table's title (特性, Intent の種類 …)."""
-    title = _heading(table)
-    return lambda term: title
 
 
-def _heading(table: str) -> str:
-    return next(t for t in vocab.VOCABULARY_TABLES if t.name == table).title
+def _table(name: str):
+    return next(t for t in vocab.VOCABULARY_TABLES if t.name == name)
 
 
 def _terms(table: str) -> tuple:
     """The terms of the vocabulary table ``table`` as W names them (its entries and the
     terms beside them: 内部フラグ among the variables, the anchored scope among scopes)."""
-    row = next(t for t in vocab.VOCABULARY_TABLES if t.name == table)
+    row = _table(table)
     return (*row.entries, *row.also)
+
+
+def _titled(table: str, said=None) -> tuple:
+    """The section of a table whose terms say nothing of themselves beyond their note:
+    headed by the table's title, each term's detail that title (or ``said``)."""
+    title = _table(table).title
+    return (title, _terms(table), said or (lambda term: title))
 
 
 QUANTITY_HEADING = "例で確かめる量"
@@ -123,13 +126,10 @@ SECTIONS = {
     "pick": ("選び方", _terms("pick"), _pick),
     "condition_word": ("条件の語", _terms("condition_word"), _condition_word),
     "tile": ("マスの種別", _terms("tile"), _tile),
-    "destination": (_heading("destination"), _terms("destination"), _titled("destination")),
-    "anchor_unit": (_heading("anchor_unit"), _terms("anchor_unit"), _titled("anchor_unit")),
-    "intent": (_heading("intent"), _terms("intent"), _titled("intent")),
-    "trait": (_heading("trait"), _terms("trait"), _titled("trait")),
-    "balance": (_heading("balance"), _terms("balance"), _balance),
+    **{table: _titled(table) for table in ("destination", "anchor_unit", "intent", "trait")},
+    "balance": _titled("balance", _balance),
     "quantity": (QUANTITY_HEADING, _terms("quantity"), lambda term: QUANTITY_HEADING),
-    "measure": (_heading("measure"), _terms("measure"), _titled("measure")),
+    "measure": _titled("measure"),
     "keyword": (KEYWORD_HEADING, (), None),  # its rows: KEYWORDS (_keyword_rows)
 }
 

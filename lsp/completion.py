@@ -221,19 +221,21 @@ def _fray_scopes(place: Place, folder: Folder) -> list[Candidate]:
 
 
 def _faced(word: str) -> bool:
-    return any(word in (f.ja, f.code, *f.aliases) for f in vocab.FACES)
+    return any(word in f.spellings() for f in vocab.FACES)
+
+
+def _spells(table: str, code: str):
+    """Whether a word spells the term ``code`` of the vocabulary table ``table``."""
+    return lambda word: getattr(vocab.lookup(table, word), "code", None) == code
 
 
 #: What a "[" takes in a 例's 確認 after a quantity of its own (scenario/check.py reads
 #: them): the name before it → its candidates.
 EXAMPLE_SUBSCRIPTS = (
-    (lambda word: vocab.lookup("quantity", word) is vocab.lookup("quantity", W.quantity.events),
-     _events),
-    (_faced, lambda place, folder: _pages(place, folder)),
-    (lambda word: vocab.lookup("variable", word) is vocab.lookup("variable", W.variable.defense),
-     _expiries),
-    (lambda word: vocab.lookup("variable", word) is vocab.lookup("variable", W.variable.fray),
-     _fray_scopes),
+    (_spells("quantity", "events"), _events),
+    (_faced, _pages),
+    (_spells("variable", "defense"), _expiries),
+    (_spells("variable", "fray"), _fray_scopes),
 )
 
 

@@ -142,7 +142,7 @@ def _pen_side(step: ast.Step, ctx: Ctx):
     by one of its names (未来, as the battle's pen command takes it), or (step, None) after
     E010."""
     page, written = step.pages
-    face = next((f for f in vocab.FACES if written.text in (f.ja, f.code, *f.aliases)), None)
+    face = next((f for f in vocab.FACES if written.text in f.spellings()), None)
     if face is None:
         names = [f.ja for f in vocab.FACES] + [a for f in vocab.FACES for a in f.aliases]
         ctx.add(E010.at(written.span, f"「{written.text}」という面はありません",

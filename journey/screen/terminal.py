@@ -182,14 +182,9 @@ def card_texts(journey: Journey) -> list[str]:
     carried = [r.items[item["id"]] for item in view["items"]]
     out += [f"アイテム {it.name}: {it.text}" for it in carried]
     out += [f"レター {r.letter_effects[code]}: {text}" for code, text in sorted(r.letter_texts.items())]
-    discard = [_card(r, card) for card in sorted(view["discard"], key=_card_order(r))]
+    discard = [_card(r, card) for card in sorted(view["discard"], key=r.card_ids.index)]
     out.append(f"{DISCARD}（{len(discard)} 枚）: " + (" ".join(discard) or "なし"))
     return out
-
-
-def _card_order(r: Rules):
-    """Cards as the rules list them (by suit, then number)."""
-    return r.card_ids.index
 
 
 def _card(r: Rules, card: str) -> str:
