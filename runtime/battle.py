@@ -96,6 +96,9 @@ class Battle:
         #: way continues the same step, so a chain that asks the player is bounded too.
         self._links_made = 0
         self._links: dict[int, dict] = {}
+        #: (action, copy): a look-ahead's copy of this battle after ``action``
+        #: (``foresee``), taken as the position when that very action is applied next.
+        self._foreseen: tuple | None = None
         if facts is None:
             facts = (enemy_facts(tables, state.enemy["id"]) if state.enemy else None,
                      page_facts(tables))
@@ -382,12 +385,14 @@ class Battle:
     def shuffle_draw(self, rng) -> None:
         """Changes this battle: its draw pile sorted, then shuffled by ``rng`` — a search's
         copy, holding a pile the player could imagine rather than the real order."""
+        self._foreseen = None
         return queries.shuffle_draw(self, rng)
 
     def dev_into_hand(self, page_id: str) -> None:
         """Changes this battle (developer mode): page ``page_id`` straight to the front of
         the hand — from the draw pile or the discard if it is there, else a new copy; the
         hand keeps its cap by returning its last page to the top of the draw pile."""
+        self._foreseen = None
         return queries.dev_into_hand(self, page_id)
 
 
@@ -440,6 +445,11 @@ class Battle:
     def apply(self, action) -> EventLog:
         """Carry out ``action`` (a ``contract.game`` action value); the events it caused.
         Refused — with the reason, in Japanese — when the rules do not allow it now."""
+        foreseen = self._foreseen
+        if foreseen is not None:
+            self._foreseen = None
+            if foreseen[0] is action:
+                return self._adopt(foreseen[1])
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise Refused(f"対戦の行動ではありません: {action!r}")
@@ -452,6 +462,32 @@ class Battle:
             if len(self._records) != self._start:
                 self._done()
             raise
+
+    def foresee(self, action, trial: "Battle") -> None:
+        """``trial`` is a copy of this battle (``copy``) to which ``action`` was applied and
+        nothing else: if the next action applied here is that very value, this battle
+        takes the copy's position rather than resolving the action again (a look-ahead
+        that tried it has done the work). The offer holds until the next action is
+        applied, whatever it is, or the battle is changed by ``shuffle_draw`` or
+        ``dev_into_hand``; a caller that changes the battle by the rooms' functions in
+        between must not make one. Only a battle that counts its events
+        (``record=False``) takes it: a copy keeps no log."""
+        if not self.record and trial._choice is None:
+            self._foreseen = (action, trial)
+
+    def _adopt(self, trial: "Battle") -> EventLog:
+        # Slot by slot into this battle's own state and streams: whoever holds them (a
+        # simulation reads ``battle.state`` once) sees the new position.
+        for into, source in ((self.state, trial.state), (self.streams, trial.streams)):
+            for name in type(into).__slots__:
+                setattr(into, name, getattr(source, name))
+        self._stack, self._choice, self._index = trial._stack, trial._choice, trial._index
+        self._chain, self._links, self._links_made = trial._chain, trial._links, trial._links_made
+        self.count_scope, self.foe = trial.count_scope, trial.foe
+        if trial._shown is not None:
+            self._shown = trial._shown
+        self.event_count += trial.event_count
+        return _NO_EVENTS
 
     # The methods of the actions by name, for the tests and tools that call them so:
     # each only makes the action value and applies it.

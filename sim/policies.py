@@ -85,9 +85,14 @@ def greedy_policy(battle: Battle, rng: random.Random):
         first = not battle.state.counter("turn", "plays")
         if first and len(options) == 1:
             return Play(options[0])  # played whatever it scores: no trial needed
-        score, best = max(zip(_scores(battle, options), options))
+        trials = {}
+        score, best = max(zip(_scores(battle, options, trials), options))
         if score > 0 or first:
-            return Play(best)
+            action = _PLAY(best)
+            trial = trials.get(best)
+            if trial is not None:
+                battle.foresee(action, trial)
+            return action
     return END_TURN
 
 
@@ -105,20 +110,22 @@ def _attacks_left(battle: Battle) -> int:
     return battle.intent_count("attack")
 
 
-def _scores(battle: Battle, uids: list[int]) -> list[float]:
+def _scores(battle: Battle, uids: list[int], trials: dict | None = None) -> list[float]:
     """The greedy score of playing each of ``uids``, each tried on a copy (see CYCLE)."""
     s = battle.state
     # What the position is before any play, read once for all the pages tried.
     before = (s.stage_index, battle.enemy_hp, battle.intent_count(), s.defense_total(),
               abs(s.age - battle.seat), s.hp)
-    return [_score_play(battle, uid, before) for uid in uids]
+    return [_score_play(battle, uid, before, trials) for uid in uids]
 
 
-def _score_play(battle: Battle, uid: int, before: tuple) -> float:
+def _score_play(battle: Battle, uid: int, before: tuple, trials: dict | None = None) -> float:
     stage, enemy_hp, intents, defense, distance, hp = before
     trial = battle.copy()
     try:
         trial.apply(_PLAY(uid))
+        if trials is not None and trial.pending is None:
+            trials[uid] = trial
         _answer_choices(trial)
     except Refused:
         return float("-inf")

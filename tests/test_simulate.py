@@ -120,3 +120,84 @@ def test_a_stream_made_on_its_first_draw_draws_as_one_seeded_at_once():
     assert after.effects.random() == lazy.effects.random() == eager[0].random()
     assert twin.enemy.randrange(100) == random.Random("enemy:7").randrange(100)
     assert lazy.enemy.random() == eager[1].random()
+
+
+# ---------------------------------------------------------------- a foreseen play
+
+def _without_foresight(monkeypatch):
+    from runtime.battle import Battle
+
+    monkeypatch.setattr(Battle, "foresee", lambda self, action, trial: None)
+
+
+def test_a_foreseen_play_leaves_every_battle_as_played_out(tables, monkeypatch):
+    """The greedy player offers the copy it tried its chosen play on (Battle.foresee): the
+    battle takes that position instead of resolving the play again — the same results,
+    event counts included, as when every play is resolved anew."""
+    from runtime.battle import Battle
+
+    decks = [None, tables.starter() + ["mago"], tables.starter() + ["shukuhai"]]
+    enemies = [["haguruma"], ["shimekiri"], ["kodoku", "wasure"]]
+    taken = []
+    adopt = Battle._adopt
+    monkeypatch.setattr(Battle, "_adopt", lambda self, trial: taken.append(1) or adopt(self, trial))
+    seen = [simulate(tables, deck, stages, greedy_policy, range(6))
+            for deck in decks for stages in enemies]
+    assert len(taken) > 100  # the foreseen plays were taken
+    _without_foresight(monkeypatch)
+    assert seen == [simulate(tables, deck, stages, greedy_policy, range(6))
+                    for deck in decks for stages in enemies]
+
+
+def _foreseen_battle(tables):
+    from runtime.battle import Battle
+    from sim.policies import _PLAY
+
+    battle = Battle.new(tables, seed=3, enemies=["haguruma"], record=False)
+    uid = battle.playable_uids()[0]
+    trial = battle.copy()
+    trial.apply(_PLAY(uid))
+    battle.foresee(_PLAY(uid), trial)
+    return battle, trial, _PLAY(uid)
+
+
+def test_a_foreseen_play_is_taken_only_by_that_very_action(tables):
+    battle, trial, play = _foreseen_battle(tables)
+    state, counted = battle.state, battle.event_count
+    battle.apply(play)
+    assert battle.state is state  # whoever holds the state sees the new position
+    assert battle.view() == trial.view()
+    assert battle.event_count == counted + trial.event_count
+    assert battle.state.zones is trial.state.zones  # taken, not resolved again
+    from runtime.battle import Refused
+
+    other, trial, play = _foreseen_battle(tables)
+    other.apply(EndTurn())  # another action first: the offer is gone
+    try:
+        other.apply(play)  # resolved as itself, or refused
+    except Refused:
+        pass
+    assert other.state.zones is not trial.state.zones
+
+
+def test_a_battle_changed_after_the_offer_resolves_the_play_itself(tables):
+    import random
+
+    battle, trial, play = _foreseen_battle(tables)
+    battle.shuffle_draw(random.Random(1))
+    battle.apply(play)
+    assert battle.state.zones is not trial.state.zones  # resolved on the changed battle
+
+
+def test_a_recording_battle_takes_no_foreseen_position(tables):
+    from runtime.battle import Battle
+    from sim.policies import _PLAY
+
+    battle = Battle.new(tables, seed=3, enemies=["haguruma"])
+    uid = battle.playable_uids()[0]
+    trial = battle.copy()
+    trial.apply(_PLAY(uid))
+    battle.foresee(_PLAY(uid), trial)
+    events = battle.apply(_PLAY(uid))
+    assert any(e.kind == "played" for e in events)  # resolved anew, its events logged
+    assert battle.state.zones is not trial.state.zones
