@@ -69,22 +69,23 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
         raise click.UsageError("--play は測るページの id と一緒に指定してください"
                                "（例: jibunki analyze hatsukoi --play 200）")
     measured = _measured(result, [i for kind, i in items if kind == "page"], battles)
-    lab = _lab_play_rates()
+    lab = _lab_play_rates(result.tables)
+    found = _shown(found, ids, graph)
     if fmt == "json":
         views = [{**_item_view(graph, kind, item),
                   **({"measured": measured[item]} if item in measured else {}),
                   **({"lab_play_rate": lab[item]} if kind == "page" and item in lab else {})}
                  for kind, item in items]
         click.echo(json.dumps({"graph": graph.to_dict(), "items": views,
-                               "findings": [f._asdict() for f in _shown(found, ids)]},
+                               "findings": [f._asdict() for f in found]},
                               ensure_ascii=False, indent=2))
     else:
         for kind, item in items:
             _say_item(graph, analysed, kind, item, measured.get(item),
                       lab.get(item) if kind == "page" else None)
-        _say_findings(_shown(found, ids), analysed)
+        _say_findings(found, analysed)
     if witness is not None:
-        _write_witnesses(witness, _shown(found, ids))
+        _write_witnesses(witness, found)
     sys.exit(EXIT_OK)
 
 
@@ -95,8 +96,17 @@ def _items(content, ids) -> list[tuple[str, str]]:
     return [("page", i) for i in content.pages] + [("enemy", i) for i in content.enemies]
 
 
-def _shown(found, ids):
-    return [f for f in found if not ids or f.item in ids]
+def _shown(found, ids, graph) -> list:
+    """The findings about the named items: each reported at one item, and a loop's (W006)
+    about every item one of its 作用 belongs to, those that refill what it takes too — the
+    page that keeps a loop going is as much in it as the one it is reported at."""
+    if not ids:
+        return list(found)
+    wanted = set(ids)
+    nodes = graph.graph.nodes
+    return [f for f in found if f.item in wanted or wanted & {
+        nodes[n]["item"] for n in (*f.data.get("chain", ()), *f.data.get("feeders", ()))
+        if n in nodes}]
 
 
 def _item_view(graph, kind: str, item: str) -> dict:
@@ -121,14 +131,17 @@ def _measured(result, pages: list[str], battles: int) -> dict[str, dict]:
     return {page: measure(tables, page, seeds=range(battles)).to_dict() for page in pages}
 
 
-def _lab_play_rates() -> dict[str, dict]:
+def _lab_play_rates(literal: dict) -> dict[str, dict]:
     """page id → its plays per battle and policy in the balance lab's last report
-    (``jibunki sim --html`` leaves it in generated/sim/), when there is one."""
+    (``jibunki sim --html`` leaves it in generated/sim/), when there is one and it measured
+    this very content (``literal``, its compiled tables): a report of the content before
+    an edit, or of another content folder, says nothing of these pages."""
     from commands.common import DEFAULT_GENERATED
+    from commands.compile import measured_other
     from sim.report_html import read_report
 
     report = read_report(DEFAULT_GENERATED / "sim")
-    if report is None:
+    if report is None or measured_other(report, literal):
         return {}
     policy = report.get("settings", {}).get("policy")
     return {row["id"]: {"play_rate": row.get("play_rate"), "policy": policy,
@@ -199,7 +212,10 @@ def _write_witnesses(folder: Path, found) -> None:
         if f.code == "W006" and f.data.get("witness"):
             by_item.setdefault(f.item, []).append(f.data["witness"])
     if not by_item:  # nothing to write: the folder is neither made nor asked for
-        click.echo("書く証拠の例はありません（終わりのない連鎖は見つかりませんでした）。", err=True)
+        loops = sum(f.code == "W006" for f in found)
+        click.echo("書く証拠の例はありません（" + (
+            f"終わりのない連鎖 {loops} 件のどれも、例で起こせません: 理由は所見の「証拠の例なし」）。"
+            if loops else "終わりのない連鎖は見つかりませんでした）。"), err=True)
         return
     try:
         disk.make_folder(folder)

@@ -131,7 +131,7 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     return write(tables, out, example_views(compiled.examples, compiled.sources, compiled.shown),
                  sim_report=None if sim is None else sim / "index.html", lab_report=report,
                  printed=face_links(printed, out) if printed is not None else {},
-                 lab_stale=report is not None and _measured_other(report, compiled.tables))
+                 lab_stale=report is not None and measured_other(report, compiled.tables))
 
 
 def _say_catalog(index: Path) -> None:
@@ -142,7 +142,7 @@ def _say_catalog(index: Path) -> None:
     click.echo(f"一覧の CSV: {(index.parent / POOL_CSV).resolve().as_uri()}")
 
 
-def _measured_other(report: dict, literal: dict) -> bool:
+def measured_other(report: dict, literal: dict) -> bool:
     """Whether ``report`` measured other content or code than ``literal`` (the tables it
     records, ``sim.cache.content_digest``; a report that records none is of before it
     was recorded)."""

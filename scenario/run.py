@@ -106,6 +106,14 @@ def run(spec: dict, tables) -> Result:
                                                chain_message(event.data)))
         window.extend(events)
         result.events.extend(events)
+    else:
+        pending = battle.pending
+        if pending is not None and not battle.over and spec["steps"]:
+            # The play that asked is still resolving: what it would do next never happened.
+            last = spec["steps"][-1]
+            result.failures.append(Failure(last["line"], last["col"], (
+                f"{W.pick.choice}が残ったまま例が終わりました（{vocab.KEYWORDS['choose'][0]} で"
+                f"答えるまで、{W.pick.choice}を求めた作用の続きは解決されません）")))
     return result
 
 

@@ -38,6 +38,26 @@ def test_the_whole_content_lists_every_item_and_the_loop_with_its_code(looping):
     assert "熟年期.page:" in line and "kaeri" in line and "wasure" in line
 
 
+def test_a_loop_is_a_finding_of_every_page_it_runs_through(looping):
+    """W006 is reported at the loop's first 作用 (kaeri's): analysing the other page of the
+    loop shows it too — the page is as much in the loop."""
+    result = invoke_cli("analyze", "wasure", "--content", str(looping))
+    assert result.exit_code == 0, result.output
+    assert "所見 1 件" in result.output and "W006" in result.output
+
+
+def test_loops_with_no_witness_are_said_so_not_called_absent(looping, tmp_path):
+    page = looping / "pages" / "熟年期.page"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("移動 1枚 手札 -> 除外 ランダム", "移動 1枚 手札 -> 除外 選択"),
+                    encoding="utf-8")
+    result = invoke_cli("analyze", "--content", str(looping), "--witness", str(tmp_path / "w"))
+    assert result.exit_code == 0, result.output
+    assert "証拠の例なし" in result.output
+    assert "終わりのない連鎖 1 件のどれも、例で起こせません" in result.output
+    assert "見つかりませんでした" not in result.output and not (tmp_path / "w").exists()
+
+
 def test_json_holds_the_graph_the_items_and_the_findings(looping):
     result = invoke_cli("analyze", "kaeri", "--content", str(looping), "--format", "json")
     assert result.exit_code == 0, result.output
@@ -160,15 +180,45 @@ def test_play_without_a_page_is_a_usage_error_in_japanese(content):
     assert "--play は測るページの id と一緒に指定してください" in result.output
 
 
-def test_a_page_shows_its_play_rate_from_the_labs_last_report(content, tmp_path, monkeypatch):
+def _lab_report(content, tmp_path, measured=None) -> None:
+    """A lab report in tmp_path/generated/sim of ``measured`` (compiled tables; None: the
+    content's own)."""
+    from compiler.lint import check
+    from sim.cache import content_digest
     from sim.lab import FORMAT
 
+    if measured is None:
+        measured = check([content], project=content).tables
     folder = tmp_path / "generated" / "sim"
-    folder.mkdir(parents=True)
-    report = {"format": FORMAT, "settings": {"policy": "greedy"},
+    folder.mkdir(parents=True, exist_ok=True)
+    report = {"format": FORMAT, "settings": {"policy": "greedy",
+                                             "content": content_digest(measured)},
               "pages": [{"id": "hatsukoi", "play_rate": 0.25, "pairs": 400}]}
     (folder / "report.json").write_text(json.dumps(report), encoding="utf-8")
+
+
+def test_a_page_shows_its_play_rate_from_the_labs_last_report(content, tmp_path, monkeypatch):
+    _lab_report(content, tmp_path)
     monkeypatch.chdir(tmp_path)
     result = invoke_cli("analyze", "hatsukoi", "--content", str(content))
     assert result.exit_code == 0, result.output
     assert "実験室の報告（greedy、400 組）: 出した 0.25 回/戦" in result.output
+
+
+def test_a_lab_report_of_the_content_before_an_edit_gives_no_play_rate(content, tmp_path,
+                                                                       monkeypatch):
+    """The lab's figure belongs to the content it measured: after an edit of the page (or
+    for another content folder) it says nothing of the page analysed, as in the catalog."""
+    _lab_report(content, tmp_path)
+    page = content / "pages" / "少年期.page"
+    text = page.read_text(encoding="utf-8")
+    assert "ページ hatsukoi" in text
+    page.write_text(text + "\n", encoding="utf-8")  # not yet an edit of what battles read
+    monkeypatch.chdir(tmp_path)
+    assert "実験室の報告" in invoke_cli("analyze", "hatsukoi", "--content", str(content)).output
+    head = text.index("ページ hatsukoi")
+    year = text.index("銘 ", head)
+    page.write_text(text[:year] + "銘 16" + text[text.index("\n", year):], encoding="utf-8")
+    result = invoke_cli("analyze", "hatsukoi", "--content", str(content))
+    assert result.exit_code == 0, result.output
+    assert "実験室の報告" not in result.output

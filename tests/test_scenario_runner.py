@@ -347,3 +347,16 @@ def test_lint_counts_the_examples_it_ran_so_a_green_report_says_they_ran(tmp_pat
                                                   encoding="utf-8")
     red = CliRunner().invoke(main, ["lint", "--content", str(content)])
     assert red.exit_code == 1 and "例 2 件を実行しました（失敗は上の E044）。" in red.output
+
+
+def test_an_example_that_ends_while_a_choice_waits_fails_and_says_to_answer_it():
+    """The 作用 that asked is still resolving: what it would do next never happened, so an
+    example ending there proves nothing of it."""
+    chooser = CONTENT.replace("ページ q {", 'ページ c "選ぶ札" { 銘 30; 未来面 { 移動 1枚 手札 -> 捨て札 選択 }; '
+                              "過去面 { 防御 += 1 } }\nページ q {")
+    example = '例 "答えない" {\n 敵 e\n 開始 刻 20, 手札 [c, p, q]\n 出す c\n}\n'
+    result = check_text(chooser + example, "t.page", {"b.balance": BALANCE})
+    (diag,) = result.diagnostics
+    assert diag.code == "E044" and "選択が残ったまま例が終わりました" in diag.message
+    answered = example.replace(" 出す c\n", " 出す c\n 選ぶ p\n")
+    assert check_text(chooser + answered, "t.page", {"b.balance": BALANCE}).diagnostics == []
