@@ -134,19 +134,39 @@ def _may_repeat(node: str, attrs: dict) -> bool:
 
 
 def _drains(g, effects: list[str], fed: list[str]) -> list[str] | None:
-    """None when a region move of the loop takes from a pile that nothing the loop sets
-    off refills (it runs dry); else the 作用 off the loop that refill its piles."""
-    feeders: dict[str, None] = {}
-    for n in effects:
-        a = g.nodes[n]
+    """None when the loop runs dry: a region move it needs takes from a pile that nothing
+    the loop sets off and that can itself go on refills. Worked out as the greatest set
+    of 作用 that can go on: of the loop's and those its events set off (``fed``), a move
+    is dropped while no filling 作用 left in the set puts pages where it takes them (a
+    feeder that takes from 山札 keeps the loop going only while 山札 is refilled too).
+    Else the 作用 off the loop that refill what it needs, in the order they are needed."""
+    alive = dict.fromkeys([*effects, *fed])
+
+    def fillers(node: str) -> list[str] | None:
+        a = g.nodes[node]
         if a["op"] not in TAKING_OPS or not a["source_region"]:
-            continue
+            return []
         refills = {r for part in PARTS[a["source_region"]] for r in REFILLED_BY[part]}
-        filling = [m for m in fed if g.nodes[m]["op"] in FILLING_OPS and g.nodes[m]["dest"]
-                   and refills & set(PARTS[g.nodes[m]["dest"]])]
-        if not filling:
-            return None
-        feeders.update((m, None) for m in filling if m not in effects)
+        found = [m for m in alive if m in fed and g.nodes[m]["op"] in FILLING_OPS
+                 and g.nodes[m]["dest"] and refills & set(PARTS[g.nodes[m]["dest"]])]
+        return found or None
+
+    changed = True
+    while changed:
+        changed = False
+        for node in list(alive):
+            if fillers(node) is None:
+                del alive[node]
+                changed = True
+    if any(n not in alive for n in effects):
+        return None
+    feeders: dict[str, None] = {}
+    todo = list(effects)
+    while todo:
+        for m in fillers(todo.pop(0)):
+            if m not in effects and m not in feeders:
+                feeders[m] = None
+                todo.append(m)
     return list(feeders)
 
 

@@ -67,6 +67,33 @@ def test_a_loop_that_drains_the_draw_pile_is_bounded():
     assert findings_of(DRAINING + ENEMY) == []
 
 
+#: The auditor's page: its exile is refilled from 山札, and 山札 from nothing of the chain
+#: (its exiles go to 除外, never to 捨て札): the chain ends when 山札 does.
+FED_FROM_THE_PILE = """
+ページ tebanasu "手放す癖" {
+  銘 30
+  未来面 {
+    移動 1枚 山札 -> 手札 上から 毎 ページが除外された時 範囲 ステージ
+    移動 1枚 手札 -> 除外 ランダム 毎 ページが除外された時 範囲 ステージ
+  }
+  ペン 過去面 { 歩 += 1 }
+}
+"""
+
+
+def test_a_loop_fed_from_a_pile_it_drains_is_bounded():
+    """What refills the loop's pile must itself go on: a feeder taking from 山札, which
+    nothing refills, runs dry with it."""
+    assert findings_of(FED_FROM_THE_PILE + ENEMY) == []
+
+
+def test_a_loop_with_a_sustained_feeder_beside_a_draining_one_is_still_endless():
+    """One feeder that runs dry does not bound a loop another feeder keeps going."""
+    both = LOOP_PAGES + FED_FROM_THE_PILE.replace("tebanasu", "tebanasu2").replace(
+        "移動 1枚 手札 -> 除外 ランダム 毎 ページが除外された時 範囲 ステージ\n", "")
+    assert len(findings_of(both + ENEMY)) == 1
+
+
 def test_a_one_shot_does_not_loop():
     once = LOOP_PAGES.replace(" 毎 ページが除外された時 範囲 ラン", "")
     assert findings_of(once + ENEMY) == []
