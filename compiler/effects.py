@@ -161,8 +161,9 @@ def _target(target: ast.Target, ctx: Ctx):
         return None
     if variable.kind == "page_attr":
         if target.subscript is None or target.subscript.anchor is not None:
+            named = next(iter(getattr(ctx.symbols, "pages", {})), "tabidachi")
             ctx.add(E040.at(target.span, f"どのページの{variable.ja}かを添字で書きます",
-                            hint=f"例: {variable.ja}[旅立ちの朝] = 30"))
+                            hint=f"添字はページの id です。例: {variable.ja}[{named}] = 30"))
             return None
         page = check_page_ref(target.subscript.name, ctx)
         return None if page is None else (variable, Target(variable.code, page=page))

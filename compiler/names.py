@@ -96,6 +96,26 @@ class Guess:
         return (self.word,) if self.word else ()
 
 
+def titled(word: str, items: dict) -> str | None:
+    """The id of the item (page or enemy, by id in ``items``) whose display name — the title
+    written after its id — is ``word``: a designer writes the name they read in the
+    catalog where the id belongs."""
+    for item_id, item in items.items():
+        if getattr(item, "title", None) == word:
+            return item_id
+    return None
+
+
+def id_hint(word: str, items: dict, what: str) -> tuple[str, tuple[str, ...]]:
+    """(hint, replacements) for ``word`` where an id of ``items`` belongs and none has it:
+    the id whose name it is, else the id closest to it, else what to write."""
+    named = titled(word, items)
+    if named is not None:
+        return f"「{word}」は {named} の名前です。ここには id を書きます: {named}", (named,)
+    found = guess(word, items)
+    return found.hint or f"{what}の id を書いてください", found.replacements
+
+
 def guess(word: str, candidates) -> Guess:
     """The candidate closest to ``word``, as a hint and as a replacement."""
     return Guess(suggest(word, candidates))

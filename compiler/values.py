@@ -27,7 +27,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef,
                              PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
 from .codes import E010, E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
-from .names import guess, resolve, unknown
+from .names import id_hint, resolve, unknown
 from .symbols import unread_reference
 from contract.vocabulary import W
 
@@ -347,10 +347,9 @@ def check_page_ref(name: ast.Name, ctx: Ctx) -> str | None:
     unread = unread_reference(ctx.symbols, name.text)
     if unread == "":  # its definition could not be read: that error says why
         return None
-    found = guess(name.text, pages)
+    hint, replacements = id_hint(name.text, pages, "ページ")
     ctx.add(E011.at(name.span, f"ページ「{name.text}」は定義されていません",
-                    hint=unread or found.hint or "ページの id を書いてください",
-                    replacements=() if unread else found.replacements))
+                    hint=unread or hint, replacements=() if unread else replacements))
     return None
 
 

@@ -15,7 +15,7 @@ from compiler.codes import E010, E011, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
-from compiler.names import Guess, guess
+from compiler.names import Guess, guess, id_hint
 from compiler.symbols import unread_reference
 from compiler.values import Ctx, check_page_ref, constant, with_scopes
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
@@ -78,10 +78,9 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
         unread = None if name.text in ctx.symbols.enemies else \
             unread_reference(ctx.symbols, name.text)
         if name.text not in ctx.symbols.enemies and unread != "":
-            found = guess(name.text, ctx.symbols.enemies)
+            hint, replacements = id_hint(name.text, ctx.symbols.enemies, "敵")
             ctx.add(E011.at(name.span, f"敵「{name.text}」は定義されていません",
-                            hint=unread or found.hint or "敵の id を書きます",
-                            replacements=() if unread else found.replacements))
+                            hint=unread or hint, replacements=() if unread else replacements))
         enemies.append(name.text)
     if not enemies:
         if default_enemy is None:

@@ -360,3 +360,12 @@ def test_an_example_that_ends_while_a_choice_waits_fails_and_says_to_answer_it()
     assert diag.code == "E044" and "選択が残ったまま例が終わりました" in diag.message
     answered = example.replace(" 出す c\n", " 出す c\n 選ぶ p\n")
     assert check_text(chooser + answered, "t.page", {"b.balance": BALANCE}).diagnostics == []
+
+
+def test_a_display_name_where_an_id_belongs_is_E011_naming_the_id():
+    """A designer writes the name the catalog shows (「一撃」, 「的」): the hint and the quick
+    fix give the id that name belongs to."""
+    result = run('例 "名前で" {\n 敵 的\n 開始 刻 20, 手札 [一撃]\n 出す 一撃\n}\n')
+    said = [(d.code, d.hint, d.replacements) for d in result.diagnostics]
+    assert said[0] == ("E011", "「的」は e の名前です。ここには id を書きます: e", ("e",))
+    assert said[1] == ("E011", "「一撃」は p の名前です。ここには id を書きます: p", ("p",))
