@@ -361,8 +361,10 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
 # ------------------------------------------------------------------- balance
 
 
-#: Pairs of balance keys whose first may not exceed its second.
-BALANCE_AT_MOST = (("start_hp", "max_hp"),)
+#: Pairs of balance keys whose first may not exceed its second, with what the pair bounds
+#: (the run would begin outside it: the rules raise 寿命上限 to 刻, or HP stands above max).
+BALANCE_AT_MOST = (("start_hp", "max_hp", W.variable.hp),
+                   ("start_age", "lifespan_cap", W.variable.age))
 
 
 def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
@@ -386,13 +388,13 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
     for key in vocab.BALANCE_KEYS:
         if key.default is not None and key.code not in seen:
             values[key.code] = float(key.default) if key.type == "float" else key.default
-    for low, high in BALANCE_AT_MOST:
+    for low, high, bounded in BALANCE_AT_MOST:
         if low in seen and high in values and values.get(low, 0) > values[high]:
             words = {k.code: k.ja for k in vocab.BALANCE_KEYS}
             ctx.add(E030.at(seen[low].value.span,
                             f"{words[low]}は{words[high]}（{values[high]}）以下です"
                             f"（{values[low]}）",
-                            hint=f"{W.variable.hp}は{words[high]}を超えられません"
+                            hint=f"{bounded}は{words[high]}を超えられません"
                                  f"（{words[low]}を下げるか、{words[high]}を上げます）"))
     missing = [k.ja for k in vocab.BALANCE_KEYS if k.code not in seen and k.required]
     if missing:

@@ -135,8 +135,9 @@ def chain_message(data: dict) -> str:
         f"{_LINK_OWNER[kind](owner)} {line} 行目の{operations.by_code(op).ja}"
         f"（{timings.by_code(timing).ja}）"
         for kind, owner, line, op, timing in data["links"])
-    return (f"作用の連鎖が止まりません: 1 手で {data['bound']} 回を超えたので止めました"
-            f"（{links}）")
+    # The battle cannot tell an endless chain from a long one: it says what it did.
+    return (f"作用の連鎖を止めました: 1 手で {data['bound']} 回を超えました（終わらない連鎖か、"
+            f"長すぎる連鎖です）（{links}）")
 
 
 def _expect(battle: Battle, check: dict, window: list, result: Result) -> None:

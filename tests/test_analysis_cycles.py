@@ -139,7 +139,7 @@ def test_jibunki_test_plays_the_witness_and_names_the_stopped_chain(content, mon
     assert witness.is_file(), written.output
     result = invoke_cli("test", str(witness), "--content", str(content))
     assert result.exit_code == 1, result.output
-    failed = [line for line in result.output.splitlines() if "作用の連鎖が止まりません" in line]
+    failed = [line for line in result.output.splitlines() if "作用の連鎖を止めました: 1 手で" in line]
     assert failed and "kaeri" in failed[0] and "wasure" in failed[0], result.output
     # the one expectation fails because the chain was stopped, and for nothing else
     assert "出来事[chain_stopped] = 1" in result.output

@@ -11,6 +11,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import re
+
 import pytest
 
 import dsl.parser
@@ -256,6 +258,20 @@ def test_a_start_hp_over_the_max_hp_is_E030_at_the_start_hp(start, said):
     found_ = [(d.code, d.span.line, d.message) for d in check_text(text, "t.balance").diagnostics]
     line = text[:text.index("初期HP")].count("\n") + 1
     assert found_ == ([("E030", line, f"初期HPは最大HP（200）以下です（{start}）")] if said else [])
+
+
+@pytest.mark.parametrize("start, said", [(80, False), (81, True)])
+def test_a_start_age_past_the_lifespan_cap_is_E030_at_the_start_age(start, said):
+    """刻 stands on the number line, 0 to 寿命上限 (spec 000 盤面): a run may not begin past
+    its end (the rules would raise 寿命上限 to it)."""
+    assert "寿命上限 80" in BALANCE
+    text = re.sub(r"初期刻 \d+", f"初期刻 {start}", BALANCE)
+    found_ = [(d.code, d.span.line, d.message, d.hint)
+              for d in check_text(text, "t.balance").diagnostics]
+    line = text[:text.index("初期刻")].count("\n") + 1
+    assert found_ == ([("E030", line, f"初期刻は寿命上限（80）以下です（{start}）",
+                        "刻は寿命上限を超えられません（初期刻を下げるか、寿命上限を上げます）")]
+                      if said else [])
 
 
 @pytest.mark.parametrize("written, said", [

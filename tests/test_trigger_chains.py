@@ -117,7 +117,7 @@ def test_an_example_of_a_chain_without_end_fails_naming_the_chain(looping, monke
                         "--content", str(looping))
     assert result.exit_code == 1, result.output
     assert "E000" not in result.output and "RecursionError" not in result.output
-    failed = [line for line in result.output.splitlines() if "作用の連鎖が止まりません" in line]
+    failed = [line for line in result.output.splitlines() if "作用の連鎖を止めました: 1 手で" in line]
     assert failed and "kaeri" in failed[0] and "wasure" in failed[0], result.output
     assert "ページが除外された時" in failed[0] and "移動" in failed[0]
 
