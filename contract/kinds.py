@@ -18,7 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["ItemKind", "ITEM_KINDS", "JOURNEY_KINDS", "ITEM_KEYWORDS", "ID_KEYWORDS",
-           "JOURNEY_NODE", "by_code", "by_keyword", "of", "word"]
+           "JOURNEY_NODE", "by_code", "by_keyword", "of", "word", "CONTENT_SUFFIXES"]
+
+#: The file kinds of the content folder (a file of content is named so, and a tool writing
+#: anything else — a save, a PDF — never writes under such a name).
+CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
 
 
 class SymbolKind:

@@ -30,6 +30,7 @@ from pathlib import Path
 from contract import disk
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
+from contract.kinds import CONTENT_SUFFIXES
 from runtime.battle import Battle, Refused
 from runtime.dev import DEV_SETTINGS, DEV_WORDS, LIFETIME_WORDS
 from runtime.playing import condition_refusal
@@ -316,6 +317,10 @@ class Session:
     def cmd_save(self, args):
         """save FILE: the position as a save (runtime.save JSON) in the user's own file."""
         path = _path(args, "save")
+        if path.name.endswith(CONTENT_SUFFIXES):  # a page file is not overwritten with JSON
+            return Outcome(refused=f"{path} はコンテンツのファイルの名前です。保存しません"
+                                   "（.json などの名前を指定してください）",
+                           show=False, stop=STOP_UNWRITTEN)
         return self._write(path, to_json(self.battle), [f"保存しました: {path}"],
                            "に保存できません")
 

@@ -251,3 +251,14 @@ def test_log_after_an_undo_or_a_load_tells_no_undone_action(tmp_path, monkeypatc
     assert "をプレイ" not in told and "ドロー" in told
     loaded = in_folder(tmp_path, monkeypatch, "save s.json\nplay 1\nload s.json\nlog\n").output
     assert "をプレイ" not in loaded[loaded.rindex("> log"):]
+
+
+def test_a_save_under_a_content_files_name_is_refused_and_the_file_kept(tmp_path, monkeypatch):
+    """`save` writes JSON: a page file named by mistake (with --force or a `y`) would have
+    become a save and the page gone."""
+    page = tmp_path / "青年期.page"
+    page.write_text("ページ x { 銘 1 }\n", encoding="utf-8")
+    result = in_folder(tmp_path, monkeypatch, "save 青年期.page\nplay 1\n", "--force")
+    assert "青年期.page はコンテンツのファイルの名前です。保存しません" in result.output
+    assert result.exit_code == 2 and "> play 1" not in result.output
+    assert page.read_text(encoding="utf-8") == "ページ x { 銘 1 }\n"
