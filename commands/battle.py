@@ -9,6 +9,7 @@ import click
 
 from commands.checked import check_named, fresh_tables, known, named_ids, print_diagnostics
 from commands.common import DEFAULT_CONTENT, script_lines
+from contract.vocabulary import W
 from runtime.bounds import BOUNDS
 from terminal.script import EXIT_UNPLAYED
 
@@ -109,6 +110,10 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     tables, _ = fresh_tables(content, EXIT_UNPLAYED)
     enemies = named_ids("敵", enemies, tables.enemies)
     with_pages = named_ids("ページ", with_pages, tables.pages)
+    cap = tables.balance.hand_cap
+    if len(with_pages) > cap:  # the hand keeps its cap: the pages past it went back, unsaid
+        raise click.UsageError(f"--with で手札に入れられるのは{W.variable.hand_cap}の {cap} 枚までです"
+                               f"（{len(with_pages)} 枚指定）")
     pages = _deck_from_file(deck, content) if deck else None
     if pages is not None:
         known("ページ", pages, tables.pages)

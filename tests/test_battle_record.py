@@ -262,3 +262,15 @@ def test_a_save_under_a_content_files_name_is_refused_and_the_file_kept(tmp_path
     assert "青年期.page はコンテンツのファイルの名前です。保存しません" in result.output
     assert result.exit_code == 2 and "> play 1" not in result.output
     assert page.read_text(encoding="utf-8") == "ページ x { 銘 1 }\n"
+
+
+def test_more_with_pages_than_the_hand_holds_is_a_usage_error(tmp_path, monkeypatch):
+    """The hand keeps its cap (手札上限 8 in the bundled balance): a ninth --with page went
+    back to the draw pile while the screen said it was drawn."""
+    pages = ["arubaito", "hatsu_koe", "hatsukoi", "tabidachi", "nyuugaku", "sakamichi",
+             "shigoto", "kekkon", "tenshoku"]
+    args = [word for page in pages for word in ("--with", page)]
+    result = in_folder(tmp_path, monkeypatch, "end\n", *args)
+    assert result.exit_code == 2
+    assert "--with で手札に入れられるのは手札上限の 8 枚までです（9 枚指定）" in result.output
+    assert in_folder(tmp_path, monkeypatch, "end\n", *args[:-2]).exit_code != 2
