@@ -94,9 +94,15 @@ def _nearby(typed: str) -> str:
         names = sorted(os.listdir(path.parent))
     except (OSError, ValueError):
         return ""
-    # Compared by stem: a shared suffix (.page) must not make unrelated names look close.
+    # Compared by stem: a shared suffix (.page) must not make unrelated names look close;
+    # a name typed with a suffix is a file of that kind (nothere.page is no 'generated').
+    typed_suffix = path.suffix.lower()
     stems: dict[str, str] = {}
     for name in names:
+        suffix = Path(name).suffix.lower()
+        if typed_suffix and not (suffix and (suffix.startswith(typed_suffix)
+                                             or typed_suffix.startswith(suffix))):
+            continue
         stems.setdefault(Path(name).stem, name)
     near = suggest(path.stem, stems) if path.stem else None
     return f"もしかして「{path.parent / stems[near]}」？" if near else ""

@@ -516,11 +516,13 @@ def test_nonexistent_path_is_a_usage_error(write):
     ("青年期.Page", "青年期.page"),
     ("test", "tests"),              # a folder
     ("xyz.page", None),             # sharing only the suffix is not near
+    ("nothere.page", None),         # a page file is no folder (generated/ is there)
 ])
 def test_a_path_that_is_not_there_suggests_the_nearest_name_in_its_folder(write, typed,
                                                                           meant):
     write(PAGE.format(id="a", year=3, dmg=1), "青年期.page")
     (Path.cwd() / "tests").mkdir()
+    (Path.cwd() / "generated").mkdir()
     for shown, said in ((typed, meant), (f"./{typed}", meant and f"./{meant}")):
         output = lint_cli(shown).output
         assert f"エラー: パス '{shown}' がありません。" in output
