@@ -261,7 +261,10 @@ def observed_lines(report: dict) -> list[Text]:
         if code in seen:
             lines.append(Text(f"{observed.FLAGS[code]}: {observed.FLAG_NOTES[code]}",
                               style="yellow"))
-    if report["settings"].get("reference") is None and report["pages"]:
-        lines.append(Text(f"{observed.LABELS['swap_delta']}は --reference PAGE "
+    settings = report["settings"]
+    # Under --baseline every Δ is a swap already (and --reference is refused with it).
+    if settings.get("reference") is None and settings.get("baseline_page") is None \
+            and report["pages"]:
+        lines.append(Text(f"{observed.LABELS['swap_delta']}は --reference ページ "
                           f"（はじめのデッキのページ）か、バランスの {W.balance.reference} で測れます。"))
     return lines

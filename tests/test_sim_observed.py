@@ -155,7 +155,11 @@ def test_the_renderers_name_each_figure_by_its_question(reference):
         == (reference is not None)
     assert "長い試合で引かれがち" in text and "引かなかった試合が少ない" in text
     lines = "".join(str(line) for line in observed_lines(report))
-    assert ("--reference PAGE" in lines) == (reference is None)
+    assert ("--reference ページ" in lines) == (reference is None)
+    # Under --baseline every Δ is a swap already, and --reference is refused with it.
+    swapped = {**report, "settings": {**report["settings"], "reference": None,
+                                      "baseline_page": "kekkon"}}
+    assert "--reference" not in "".join(str(line) for line in observed_lines(swapped))
     page = render_report(report)
     assert all(w in page for w in words) and swap in page
     assert 'id="observed-table"' in page and "長い試合で引かれがち" in page
