@@ -451,6 +451,7 @@ def render_report(report: dict) -> str:
         observed={"delta_label": observed.delta_label(report["settings"]),
                   "swap_label": observed.LABELS["swap_delta"],
                   "reference": _reference_name(report),
+                  "swapped": report["settings"].get("baseline_page") is not None,
                   "notes": [(observed.FLAGS[c], observed.FLAG_NOTES[c]) for c in observed.FLAGS
                             if any(c in ((p.get("observed") or {}).get("flags") or [])
                                    for p in pages)]},

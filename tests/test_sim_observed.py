@@ -160,6 +160,8 @@ def test_the_renderers_name_each_figure_by_its_question(reference):
     swapped = {**report, "settings": {**report["settings"], "reference": None,
                                       "baseline_page": "kekkon"}}
     assert "--reference" not in "".join(str(line) for line in observed_lines(swapped))
+    assert ("--reference ページ" in render_report(report)) == (reference is None)
+    assert "--reference" not in render_report(swapped)
     page = render_report(report)
     assert all(w in page for w in words) and swap in page
     assert 'id="observed-table"' in page and "長い試合で引かれがち" in page
