@@ -85,7 +85,7 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
                       lab.get(item) if kind == "page" else None)
         _say_findings(found, analysed)
     if witness is not None:
-        _write_witnesses(witness, found)
+        _write_witnesses(witness, found, folder)
     sys.exit(EXIT_OK)
 
 
@@ -201,20 +201,25 @@ def _say_findings(found, content) -> None:
             click.echo(f"    証拠の例なし: {f.data['no_witness']}")
 
 
-def _write_witnesses(folder: Path, found) -> None:
+def _write_witnesses(folder: Path, found, content: Path) -> None:
     """Each W006's witness, gathered by item, as ``<item>.witness.scenario`` in ``folder``
     (made when missing and there is a witness to write; a file is written whole, never
-    outside the folder)."""
+    outside the folder) — only a witness that proves its loop: played on ``content``, it
+    fails on the chain the battle stopped (``_proofs``); of the others it says why not."""
     from contract import disk
 
+    loops = [f for f in found if f.code == "W006"]
+    made = [(f.item, f.data["witness"]) for f in loops if f.data.get("witness")]
     by_item: dict[str, list[str]] = {}
-    for f in found:
-        if f.code == "W006" and f.data.get("witness"):
-            by_item.setdefault(f.item, []).append(f.data["witness"])
+    for (item, text), why_not in zip(made, _proofs(content, made)):
+        if why_not is None:
+            by_item.setdefault(item, []).append(text)
+        else:
+            click.echo(f"{item} の証拠の例は書きませんでした: {why_not}", err=True)
     if not by_item:  # nothing to write: the folder is neither made nor asked for
-        loops = sum(f.code == "W006" for f in found)
         click.echo("書く証拠の例はありません（" + (
-            f"終わりのない連鎖 {loops} 件のどれも、例で起こせません: 理由は所見の「証拠の例なし」）。"
+            f"終わりのない連鎖 {len(loops)} 件のどれも、例で起こせません: 理由は上の"
+            "「証拠の例なし」か「書きませんでした」）。"
             if loops else "終わりのない連鎖は見つかりませんでした）。"), err=True)
         return
     try:
@@ -237,6 +242,37 @@ def _write_witnesses(folder: Path, found) -> None:
         raise click.ClickException(
             "次の証拠の例は書いたあとに手が入っているので上書きしませんでした: "
             + "、".join(map(str, kept)) + "。消すか別の名前に移してから、もう一度実行してください")
+
+
+def _proofs(content: Path, witnesses: list[tuple[str, str]]) -> list[str | None]:
+    """For each (item, text) witness, played with ``jibunki test`` on ``content``: None
+    when it fails on the chain the battle had to stop (it proves the loop), else why it
+    does not (Japanese) — a step the rules refuse before the loop begins, or a chain that
+    ends within the step in this example (a loop that needs two copies of a page)."""
+    import tempfile
+
+    from scenario.run import CHAIN_STOPPED
+    from scenario.stage import lint
+
+    if not witnesses:
+        return []
+    with tempfile.TemporaryDirectory() as scratch:
+        paths = [Path(scratch) / f"{i}{WITNESS_SUFFIX}" for i in range(len(witnesses))]
+        for path, (_, text) in zip(paths, witnesses):
+            path.write_text(text, encoding="utf-8")
+        played = {Path(r.path).name: r for r in lint(paths, [content], project=content).examples}
+    said = []
+    for path in paths:
+        outcome = played.get(path.name)
+        if outcome is None:
+            said.append("例を実行できませんでした")
+        elif any(f.message.startswith(CHAIN_STOPPED) for f in outcome.failures):
+            said.append(None)
+        elif outcome.passed:
+            said.append("この例では連鎖が 1 手のうちに終わります（ページ 1 枚では回らない連鎖かもしれません）")
+        else:
+            said.append(f"例が連鎖に届く前に止まります（{outcome.failures[0].message}）")
+    return said
 
 
 #: The first line of a witness file: what wrote it, and the digest of what follows, so that

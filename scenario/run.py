@@ -127,6 +127,11 @@ _LINK_OWNER = {
 }
 
 
+#: How a failure of a stopped chain begins (``chain_message``): a witness of a loop proves
+#: it by failing so (commands/analyze.py).
+CHAIN_STOPPED = "作用の連鎖を止めました"
+
+
 def chain_message(data: dict) -> str:
     """A stopped chain (event ``chain_stopped``) as a failure: the 作用 that set each
     other off, by page id, line, operation and timing."""
@@ -136,7 +141,7 @@ def chain_message(data: dict) -> str:
         f"（{timings.by_code(timing).ja}）"
         for kind, owner, line, op, timing in data["links"])
     # The battle cannot tell an endless chain from a long one: it says what it did.
-    return (f"作用の連鎖を止めました: 1 手で {data['bound']} 回を超えました（終わらない連鎖か、"
+    return (f"{CHAIN_STOPPED}: 1 手で {data['bound']} 回を超えました（終わらない連鎖か、"
             f"長すぎる連鎖です）（{links}）")
 
 

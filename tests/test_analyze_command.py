@@ -222,3 +222,41 @@ def test_a_lab_report_of_the_content_before_an_edit_gives_no_play_rate(content, 
     result = invoke_cli("analyze", "hatsukoi", "--content", str(content))
     assert result.exit_code == 0, result.output
     assert "実験室の報告" not in result.output
+
+
+#: The loop's pages at the ends of the line: the witness plays each at 銘 = 刻, and the
+#: rules allow one such play a turn — its second step is refused before the loop begins.
+EDGES = """
+ページ hashi_a "端の帰り道" {
+  銘 0
+  出自 幼少期
+  未来面 {
+    移動 1枚 除外 -> 手札 ランダム 毎 ページが除外された時 範囲 ラン
+  }
+  過去面 白紙
+  ペン 過去面 { 歩 += 1 }
+}
+
+ページ hashi_b "端の忘れ物" {
+  銘 80
+  出自 老年期
+  未来面 白紙
+  ペン 未来面 { 歩 += 1 }
+  過去面 {
+    移動 1枚 手札 -> 除外 ランダム 毎 ページが除外された時 範囲 ラン
+  }
+}
+"""
+
+
+def test_a_witness_that_cannot_reach_its_loop_is_not_written_and_says_why(content, tmp_path):
+    """A witness is written only when `jibunki test` on it fails on the stopped chain: one
+    refused before the loop begins would be a red example that proves nothing."""
+    with (content / "pages" / "熟年期.page").open("a", encoding="utf-8") as out:
+        out.write(EDGES)
+    result = invoke_cli("analyze", "--content", str(content), "--witness", str(tmp_path / "w"))
+    assert result.exit_code == 0, result.output
+    assert "W006" in result.output
+    assert "の証拠の例は書きませんでした: 例が連鎖に届く前に止まります（拒否されました: " in result.output
+    assert "銘 = 刻 のページはこのターンもう出せません" in result.output
+    assert not (tmp_path / "w").exists()
