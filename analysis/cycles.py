@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from contract import vocabulary as vocab
+from contract.game import CHAIN_BOUND
 from contract.vocabulary import W
 
 from . import events as ev
@@ -65,16 +66,50 @@ def findings(content: Content, graph: TriggerGraph | None = None) -> list[Findin
             f"連鎖の中で補われない領域（{W.region.draw}など）から{W.operation.move}して、"
             "いつか尽きるようにしてください",
             data))
+    return found + long_findings(tg)
+
+
+def long_findings(tg: TriggerGraph) -> list[Finding]:
+    """W012 for every loop that only 最大 n 回 bounds, when its bound lets one step set off
+    more firings than the battle allows (CHAIN_BOUND): the chain would end, but the battle
+    stops it first — as it stops an endless one. Reported at the loop's first 作用 that
+    has the count, with the count that fits."""
+    found = []
+    g = tg.graph
+    for loop in _cycles(tg, counted=True):
+        counts = [g.nodes[n]["max"] for n in loop.nodes if g.nodes[n]["max"] is not None]
+        if not counts:
+            continue  # W006's: nothing bounds it
+        links = len(loop.nodes)  # firings a round of the loop sets off
+        fires = min(counts)
+        if fires * links <= CHAIN_BOUND:
+            continue
+        first = g.nodes[next(n for n in loop.nodes if g.nodes[n]["max"] == fires)]
+        fits = max(1, CHAIN_BOUND // links)
+        found.append(Finding(
+            "W012", first["item_kind"], first["item"], first["line"],
+            f"この連鎖は 最大 {fires:g} 回 で止まりますが、1 手で約 {fires * links:g} 回発動します。"
+            f"バトルは 1 手で {CHAIN_BOUND} 回を超えた連鎖を途中で止めます: "
+            + " → ".join(tg.label(n) for n in loop.chain) + " → （最初に戻る）",
+            f"最大 n 回 を {fits} 回以下にしてください（1 回りで {links} 回発動するので、"
+            f"{fits} 回りで {fits * links} 回）",
+            {"chain": loop.chain, "feeders": loop.feeders, "fires": fires, "links": links}))
     return found
 
 
 def unbounded_cycles(tg: TriggerGraph) -> list["Loop"]:
     """Each loop nothing bounds (its 作用 in order from the first in graph order), in
     graph order."""
+    return _cycles(tg, counted=False)
+
+
+def _cycles(tg: TriggerGraph, counted: bool) -> list["Loop"]:
+    """Each loop that nothing bounds — or, ``counted``, that nothing bounds but the 最大 n
+    回 of its 作用 — its 作用 in order from the first in graph order, in graph order."""
     import networkx as nx
 
     g = tg.graph
-    keep = [n for n, a in g.nodes(data=True) if _may_repeat(n, a)]
+    keep = [n for n, a in g.nodes(data=True) if _may_repeat(n, a, counted)]
     sub = nx.DiGraph()
     sub.add_nodes_from(keep)
     sub.add_edges_from((u, v) for u, v, a in g.subgraph(keep).edges(data=True)
@@ -123,11 +158,11 @@ def _reached(sub, cycle: list[str]) -> list[str]:
     return list(seen)
 
 
-def _may_repeat(node: str, attrs: dict) -> bool:
-    """A node a loop without bound can run through: a continuing 作用 without 最大 n 回,
-    or an event that can come again within one step."""
+def _may_repeat(node: str, attrs: dict, counted: bool = False) -> bool:
+    """A node a loop without bound can run through: a continuing 作用 without 最大 n 回
+    (``counted``: with one too), or an event that can come again within one step."""
     if attrs["kind"] == "effect":
-        return attrs["continuing"] and attrs["max"] is None
+        return attrs["continuing"] and (counted or attrs["max"] is None)
     if attrs["kind"] == "event":
         return ev.repeats(node[len("event:"):])
     return False

@@ -112,7 +112,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     with_pages = named_ids("ページ", with_pages, tables.pages)
     cap = tables.balance.hand_cap
     if len(with_pages) > cap:  # the hand keeps its cap: the pages past it went back, unsaid
-        raise click.UsageError(f"--with で手札に入れられるのは{W.variable.hand_cap}の {cap} 枚までです"
+        raise click.UsageError(f"--with で{W.region.hand}に入れられるのは{W.variable.hand_cap}の {cap} 枚までです"
                                f"（{len(with_pages)} 枚指定）")
     pages = _deck_from_file(deck, content) if deck else None
     if pages is not None:

@@ -30,8 +30,18 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["ACTION_KINDS", "BATTLE_ACTIONS", "Action", "Choose", "DevSet", "EndTurn", "Game",
-           "Pen", "Pending", "Play", "Tear", "action_from_data", "action_to_data"]
+__all__ = ["ACTION_KINDS", "BATTLE_ACTIONS", "CHAIN_BOUND", "Action", "Choose", "DevSet", "EndTurn",
+           "Game", "Pen", "Pending", "Play", "Tear", "action_from_data", "action_to_data"]
+
+#: How many firings of the board one step (a player action, or a choice answered) may
+#: set off from inside other firings — a 作用 fired at its timing whose landing sets off
+#: its own timing or another's (ページが除外された時 answering an exile with an exile)
+#: — before the battle stops the chain (``chain_stopped``). The bundled content's chains
+#: are a link or two deep (a hit's reaction that fells the enemy); no rule of play needs
+#: dozens, and a loop is cut in a fraction of a millisecond. (A link is a few steps on the
+#: battle's stack, not nested Python calls: no bound of Python's is near.) The interaction
+#: analysis warns of a chain its 最大 n 回 bounds beyond this (W012).
+CHAIN_BOUND = 64
 
 
 @dataclass(frozen=True, slots=True)

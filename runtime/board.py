@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from contract import game
 from contract.tables import Const, Sayou
 from contract.vocabulary import ANCHORED
 
@@ -20,14 +21,9 @@ from .state import Placed
 
 _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
 
-#: How many firings of the board one step (a player action, or a choice answered) may
-#: set off from inside other firings — a 作用 fired at its timing whose landing sets off
-#: its own timing or another's (ページが除外された時 answering an exile with an exile)
-#: — before the chain is stopped (``chain_stopped``). The bundled content's chains are a
-#: link or two deep (a hit's reaction that fells the enemy); no rule of play needs dozens,
-#: and a loop is cut in a fraction of a millisecond. (A link is a few steps on the
-#: battle's stack, not nested Python calls: no bound of Python's is near.)
-CHAIN_BOUND = 64
+#: How many firings of the board one step may set off from inside other firings before
+#: the chain is stopped (contract.game says why 64; the interaction analysis reads it too).
+CHAIN_BOUND = game.CHAIN_BOUND
 
 
 def is_one_shot(effect: Sayou) -> bool:

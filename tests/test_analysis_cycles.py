@@ -158,3 +158,18 @@ def test_jibunki_lint_shows_the_loop_with_place_code_caret_and_hint(content, mon
     at = next(i for i, text in enumerate(out) if "[W006]" in text)
     assert out[at].split(": ")[0].endswith(f"熟年期.page:{line}:5")
     assert "^^^" in out[at + 2] and "ヒント" in out[at + 3] and "最大 n 回" in out[at + 3]
+
+
+def test_a_loop_its_count_lets_run_past_the_battles_bound_is_W012():
+    """最大 n 回 bounds the loop, but 2 firings a round × 50 rounds is past CHAIN_BOUND (64):
+    the battle would stop it as it stops an endless one. 32 rounds fit."""
+    from contract.game import CHAIN_BOUND
+
+    long = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 50 回\n", 1)
+    assert findings_of(long + ENEMY) == []  # no W006: the count bounds it
+    (found,) = findings_of(long + ENEMY, "W012")
+    assert found.item == "kaeri" and (found.data["fires"], found.data["links"]) == (50, 2)
+    assert f"1 手で {CHAIN_BOUND} 回を超えた連鎖を途中で止めます" in found.message
+    assert found.hint.startswith("最大 n 回 を 32 回以下にしてください")
+    fits = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 32 回\n", 1)
+    assert findings_of(fits + ENEMY, "W012") == []
