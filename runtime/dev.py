@@ -93,6 +93,12 @@ def _fray_gained_follows(s) -> None:
             s.marks[scope]["fray_gained"] = s.marks[scope].get("fray_gained", 0) + delta
 
 
+def _rewarded(battle):
+    """The run's 綻び holds every 綻び報酬 already given (one per 報酬間隔): set lower, the
+    position would be one no run reaches, and its save would not load."""
+    return battle.state.rewards_given * battle.tables.balance.reward_interval, None
+
+
 def _on_the_line(battle):
     """刻 and 座 stand on the number line: 0 to 寿命上限 (spec 000 盤面)."""
     return 0, max(0, battle.state.param("lifespan_cap"))
@@ -108,7 +114,7 @@ DEV_SETTINGS: dict[str, DevSetting] = {
     "steps": DevSetting(_spelled("variable", "steps"), _no_bound, _set("steps"), row="steps"),
     "defense": DevSetting(_spelled("variable", "defense"), _no_bound, _defense,
                           takes_lifetime=True, row="defense.value"),
-    "fray": DevSetting(_spelled("variable", "fray"), _no_bound, _fray_run, row="fray_run"),
+    "fray": DevSetting(_spelled("variable", "fray"), _rewarded, _fray_run, row="fray_run"),
     "fray_stage": DevSetting((f"{W.variable.fray}[{W.scope.stage}]", "fray_stage", "fray[stage]"), _no_bound,
                                  _fray_stage, row="fray_stage"),
     "age": DevSetting(_spelled("variable", "age"), _on_the_line,

@@ -30,7 +30,7 @@ from .state import (COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZON
                     Faces, PageInstance, Placed, State)
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
-from contract.vocabulary import KEYWORDS, W
+from contract.vocabulary import BALANCE_KEYS, KEYWORDS, W
 
 #: 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps,
 #: fray …); 4: one random stream per source of chance (runtime.streams), by name;
@@ -44,6 +44,8 @@ MAX_SAVE_CHARS = 16 * 1024 * 1024
 
 #: The balance's name where a load lists what changed since the save.
 BALANCE_WORD = KEYWORDS["balance"][0]
+#: A rule parameter by its balance key's word (初期HP, 最大HP …), for a refusal.
+_BALANCE_WORDS = {key.code: key.ja for key in BALANCE_KEYS}
 #: The ``where`` of a SaveError about the file as a whole, and about its outermost object
 #: (any other names the field: ``state.hp``).
 WHOLE_FILE, TOP_LEVEL = "ファイル全体", "最上位"
@@ -160,7 +162,10 @@ def read(tables: Tables, text: str) -> tuple[Battle, list[str]]:
                         f"（このランタイムは {SAVE_VERSION}）")
     kept = _digests(data["content"])
     streams = _streams(data["rng"])
-    state = _State(tables).check(data["state"])
+    # Under the balance it was saved with, a run's parameters are that balance's own: a
+    # save that says otherwise was edited (a changed balance keeps the saved values).
+    balance = tables.balance if kept["balance"] == content_digests(tables)["balance"] else None
+    state = _State(tables, balance).check(data["state"])
     return Battle(tables, state, streams), changed_since(tables, kept)
 
 
@@ -269,8 +274,11 @@ _MOD_LIFETIMES = ("play", "turn", "stage", "run")
 class _State:
     """The checks of one saved state against the tables it is loaded with."""
 
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, balance=None):
         self.tables = tables
+        #: The balance the save was made under, when it is the tables' own: its
+        #: parameters must be the state's (None: the balance changed since the save).
+        self.balance = balance
         # Every continuing effect a run can hold comes from the tables: a saved one must
         # be one of them, whole (a save cannot bring an effect of its own). The objects
         # are frozen: equal effects are equal and hash alike.
@@ -338,6 +346,10 @@ class _State:
             # A parameter keeps the type of its balance value (only 防御係数 is a float).
             check = _number if isinstance(getattr(self.tables.balance, name), float) else _int
             check(value, f"state.params.{name}", *BOUNDS["params"])
+            if self.balance is not None and value != getattr(self.balance, name):
+                raise SaveError(f"state.params.{name}",
+                                f"{_BALANCE_WORDS[name]} {value} がバランスの値 "
+                                f"{getattr(self.balance, name)} と違います（セーブが書き換えられています）")
 
     def _mods(self, mods) -> None:
         for i, mod in enumerate(_list(mods, "state.mods")):

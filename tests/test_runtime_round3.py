@@ -439,3 +439,18 @@ def test_setting_fray_in_developer_mode_sets_the_runs_fray_gained(tables):
     assert s.counter("turn", "fray_gained") == 0  # no 綻び was gained this turn
     battle.dev_set(fray_stage=120)
     assert s.fray_run == 120 and s.counter("run", "fray_gained") == 120
+
+
+def test_setting_fray_below_the_rewards_given_is_refused_so_a_save_loads(tables):
+    """綻び報酬 come one per 報酬間隔 of the run's 綻び: set lower than the rewards already
+    given, the position is one no run reaches — its save did not load. The lowest 綻び
+    that keeps them is accepted, and its save loads."""
+    battle = scene(tables)
+    interval = tables.balance.reward_interval
+    battle.state.rewards_given = 2
+    battle.dev_set(fray=2 * interval + 5)
+    with pytest.raises(Refused) as refused:
+        battle.dev_set(fray=2 * interval - 1)
+    assert f"綻び は {2 * interval} 以上です" in refused.value.reason
+    battle.dev_set(fray=2 * interval)
+    assert save.from_json(tables, save.to_json(battle)).state.fray_run == 2 * interval

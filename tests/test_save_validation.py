@@ -218,3 +218,19 @@ def test_a_pen_written_or_to_be_restored_on_a_face_without_one_is_refused():
         face[field] = value
         with pytest.raises(save.SaveError, match=f"state.pages.{index}.faces.{side}.{field}"):
             save.from_json(TABLES, json.dumps(broken))
+
+
+def test_a_rule_parameter_other_than_the_balance_it_was_saved_under_is_refused():
+    """Under the balance a save was made with, the run's parameters are that balance's own
+    (nothing in a run writes them; 上限変更 is kept apart): 最大HP 5000 in a save of the
+    same balance was edited in, and is refused. A save of an earlier balance keeps its
+    values (the load then says the balance changed)."""
+    data = json.loads(SAVES[0])
+    data["state"]["params"]["max_hp"] = 5000
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where == "state.params.max_hp"
+    assert "最大HP 5000 がバランスの値 200 と違います" in str(err.value)
+    data["content"]["balance"] = "0" * 16  # saved under another balance: kept as saved
+    battle, changed = save.read(TABLES, json.dumps(data))
+    assert battle.state.param("max_hp") == 5000 and changed[-1] == save.BALANCE_WORD
