@@ -410,11 +410,14 @@ def context(tables, examples: dict[str, list] | None = None,
     # the histograms drawn on the number line's axis: the same years, the same cells
     shared = {"last": line["last"], "width": numberline.WIDTH, "left": numberline.LEFT,
               "right": numberline.RIGHT}
+    # origins in the order of life: by the youngest 銘 among their pages
+    lived = sorted(by_origin.items(), key=lambda kv: (min(p["year"] for p in kv[1]), kv[0]))
+    for rank, (_, of_origin) in enumerate(lived):
+        for page in of_origin:
+            page["origin_rank"] = rank  # the pool table sorts 出自 by it, not by its letters
     return {
-        # origins in the order of life: by the youngest 銘 among their pages
         "pages": pages, "enemies": enemies,
-        "by_origin": sorted(by_origin.items(), key=lambda kv: (min(p["year"] for p in kv[1]),
-                                                               kv[0])),
+        "by_origin": lived,
         "index": sorted(index.items(), key=lambda kv: kv[1]["name"]),
         "all_hist": histogram([p["year"] for p in pages], top=cap, **shared),
         "starter_hist": histogram([tables.pages[p].year for p in tables.starter()], top=cap,

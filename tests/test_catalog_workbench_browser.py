@@ -153,6 +153,22 @@ def test_sorting_a_column_changes_the_order(browser):
     tab.close()
 
 
+def test_sorting_by_origin_goes_in_the_order_of_life(browser):
+    """出自 sorts as lives go (by each origin's youngest 銘: 幼少期 before 少年期 …), not
+    by the letters of their names (熟年期, 少年期, 青年期 …)."""
+    tab = open_tab(browser)
+    tables = load()
+    youngest: dict[str, int] = {}
+    for page in tables.pages.values():
+        youngest[page.origin] = min(youngest.get(page.origin, 10**6), page.year)
+    lived = sorted(youngest, key=lambda origin: (youngest[origin], origin))
+    tab.click("#pool-table thead tr.sort th:nth-child(5) button")  # 出自
+    shown = tab.eval_on_selector_all(
+        "#pool-table tbody tr", "rs => rs.filter(r => !r.hidden).map(r => r.cells[4].innerText.trim())")
+    assert list(dict.fromkeys(shown)) == lived and lived != sorted(lived)
+    tab.close()
+
+
 def test_the_number_line_has_a_mark_per_page_shown_the_cap_and_the_enemies(browser):
     tab = open_tab(browser)
     tables = load()
