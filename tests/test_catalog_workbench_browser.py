@@ -135,6 +135,27 @@ def test_a_link_to_a_card_keeps_the_filter_and_the_picks_in_the_url(browser):
     tab.close()
 
 
+def test_a_link_to_a_card_the_filter_hides_clears_the_filter_and_shows_it(browser):
+    """A 誘発 link or an enemy mark naming a card the filter hides did nothing: the filter is
+    cleared (the picks stay) and the card is shown."""
+    tab = open_tab(browser)
+    pick(tab, "tabidachi")
+    tab.fill("#meimin", "40")
+    # a link shown on a card (not the pool table's) whose card the filter hides, clicked
+    target = tab.evaluate(
+        "(() => { const a = Array.from(document.querySelectorAll(\"a[href^='#page-'], a[href^='#enemy-']\"))"
+        ".filter(a => a.offsetParent !== null && !a.closest('#pool-table'))"
+        ".find(a => { const t = document.getElementById(a.getAttribute('href').slice(1));"
+        " return t && t.offsetParent === null; });"
+        " if (!a) return null; a.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); return a.getAttribute('href').slice(1); })()")
+    assert target, "a visible link to a hidden card"
+    assert tab.evaluate(f"document.getElementById('{target}').offsetParent !== null")
+    assert tab.evaluate(f"Math.abs(document.getElementById('{target}')"
+                        ".getBoundingClientRect().top) < window.innerHeight")
+    assert tab.input_value("#meimin") == "" and "cmp=tabidachi" in url(tab)
+    tab.close()
+
+
 def test_sorting_a_column_changes_the_order(browser):
     tab = open_tab(browser)
     tables = load()
