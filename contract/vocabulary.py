@@ -212,9 +212,9 @@ REGIONS = (
 #: プレイ後の行き先 (spec 002).
 DESTINATIONS = (
     Term("discard", "捨て札", meaning="プレイした後、捨て札へ行く（既定）"),
-    Term("exile_stage", "除外（ステージ）", aliases=("除外(ステージ)",),
+    Term("exile_stage", "除外（ステージ）",
          meaning="プレイした後、このステージの終わりまで除外される"),
-    Term("exile_run", "除外（ラン）", aliases=("除外(ラン)",),
+    Term("exile_run", "除外（ラン）",
          meaning="プレイした後、ランの終わりまで除外される（戻らない）"),
 )
 

@@ -932,6 +932,27 @@ def _verb_slip(exc, text: str, pos: int, path: str, suggest) -> Diagnostic | Non
                    hint=f"もしかして「{meant}」？", replacements=(meant,))
 
 
+def _half_width_paren(token, text: str, pos: int, path: str) -> Diagnostic | None:
+    """E001 for a word of the vocabulary written with half-width parentheses, 除外(ラン):
+    a name holds only the full-width ones (除外（ラン）), and the half-width「(」 opens a
+    group — the hint names the word as it is spelled."""
+    if str(token) != "(":
+        return None
+    start = pos
+    while start > 0 and re.match(r"[\w・（）]", text[start - 1]):
+        start -= 1
+    close = text.find(")", pos, text.find("\n", pos) if "\n" in text[pos:] else len(text))
+    if start == pos or close < 0:
+        return None
+    spelled = f"{text[start:pos]}（{text[pos + 1:close]}）"
+    if not any(spelled in table.spellings() for table in vocab.tables().values()):
+        return None
+    line, col = _line_col(text, start)
+    return E001.at(Span(path, line, col, line, col + close + 1 - start),
+                   f"「{text[start:close + 1]}」は半角の括弧で書かれています",
+                   hint=f"名前の括弧は全角で書きます: {spelled}", replacements=(spelled,))
+
+
 def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
@@ -964,6 +985,9 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     verb = _verb_slip(exc, text, pos, path, suggest)
     if verb is not None:
         return verb
+    paren = _half_width_paren(token, text, pos, path)
+    if paren is not None:
+        return paren
     if _second_sayou(token, exc.expected):
         return E001.at(Span(path, line, col, line, col + len(str(token))),
                        f"{_found(token)} はここに書けません",

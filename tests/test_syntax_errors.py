@@ -270,3 +270,15 @@ def test_a_header_being_typed_at_the_end_is_told_its_brace_and_not_the_item_abov
     d, _ = only(GOOD_PAGE + "\n" + tail, "E003", 7, 1)
     assert d.message == "この定義に { がありません"
     assert f'（例: {tail.split()[0]} id "名前" {{ … }}）' in d.hint
+
+
+@pytest.mark.parametrize("written, meant", [("除外(ラン)", "除外（ラン）"),
+                                            ("除外(ステージ)", "除外（ステージ）")])
+def test_a_word_written_with_half_width_parentheses_names_its_spelling(written, meant):
+    """A name holds only full-width parentheses (the half-width「(」 opens a group): the
+    word the vocabulary spells 除外（ラン） is named as such, with the quick fix."""
+    text = f"ページ t {{\n  銘 3\n  行き先 {written}\n  未来面 {{ 敵HP -= 1 }}\n  過去面 {{ 敵HP -= 1 }}\n}}\n"
+    d, _ = only(text, "E001", 3, 7)
+    assert d.hint == f"名前の括弧は全角で書きます: {meant}" and d.replacements == (meant,)
+    found, shown = diagnostics(text.replace(written, meant))
+    assert [x for x in found if x.is_error] == [], shown
