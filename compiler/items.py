@@ -18,7 +18,7 @@ from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
 from .codes import (E011, E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, E066,
-                    E068, E073, W002)
+                    E068, E073, W002, W004)
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
 from .lower import STARTING_DECK
@@ -271,6 +271,13 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
     target = check_target(fields.get("target"), "enemy", ctx)
     trait_ctx = ctx.at("trait", side="enemy")
     trait_effects = [check_sayou(s, trait_ctx) for s in enemy.trait_sayou]
+    if any(t is not None and t.trait == "immobile" for t in traits):
+        for written, effect in zip(enemy.trait_sayou, trait_effects):
+            if effect is not None and effect.target.code == "seat":
+                # 不動 wins (its 座 never moves), but the 予告 would show the move each turn
+                ctx.add(W004.at(written.span, f"{W.trait.immobile}の敵の{W.variable.seat}は動かないので、"
+                                "この作用は何もしません（予告には動くように出ます）",
+                                hint=f"{W.trait.immobile}か、{W.variable.seat}を動かす作用のどちらかを消してください"))
     if any(d.is_error for d in ctx.diags[before:]):
         return None
     if len(numbers) < 3 or None in intents or any(e.intent is None for e in escalations):

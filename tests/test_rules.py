@@ -285,6 +285,18 @@ def test_enemy_trait_effect_needs_a_timing():
     accepts(enemy("座 += 4 毎 ターン開始時 予告"))
 
 
+def test_an_immobile_enemys_own_seat_move_is_W004_as_its_seat_never_moves():
+    """不動: 座は動かない — a 作用 of its own moving 座 does nothing (the rules say so: the
+    battle plays it as nothing), while its 予告 shows the move every turn: a warning."""
+    text = enemy("座 += 4 毎 ターン開始時 予告", "不動")
+    found = [d for d in diagnostics(text) if d.code == "W004"]
+    assert [(d.span.line, d.span.col) for d in found] == [(7, 5)]
+    assert "不動の敵の座は動かないので、この作用は何もしません" in found[0].message
+    assert not [d for d in diagnostics(enemy("座 += 4 毎 ターン開始時 予告")) if d.code == "W004"]
+    assert not [d for d in diagnostics(enemy("不動", "防御 += 4 毎 ターン開始時"))
+                if d.code == "W004"]
+
+
 def test_maximum_on_a_one_shot_tear_effect_is_rejected():
     """In 破却 a 作用 with no timing fires once when torn: a maximum would be dropped."""
     rejects(face("敵HP -= 6", after=("破却 { 防御 += 3 最大 3 回 }",)), "E026", 6, 16)
