@@ -133,7 +133,7 @@ def _seat_plan(battle, placed: Placed, const: float | None) -> dict:
                      base_value(battle, effect, board.frame_of(battle, placed)))
     s = battle.state
     plan = seat_rule.planned(effect.op, effect.direction, value, s.enemy["seat"],
-                             s.param("lifespan_cap"))
+                             s.param("lifespan_cap"), bool(battle.foe.traits.get("immobile")))
     return {"amount": clamp("telegraph.amount", plan["amount"]),
             "to": clamp("telegraph.to", plan["to"])}
 

@@ -21,10 +21,14 @@ def moved(seat: int, delta: int, immobile: bool, top: int) -> int:
     return seat if immobile else on_line(seat + delta, top)
 
 
-def planned(op: str, direction: str | None, value: int, seat: int, top: int) -> dict:
+def planned(op: str, direction: str | None, value: int, seat: int, top: int,
+            immobile: bool = False) -> dict:
     """A telegraphed move of a 作用 on 座 with the (truncated) value ``value`` from
     ``seat`` under 寿命上限 ``top``: ``amount`` the signed move as written, ``to`` where
-    it lands (``on_line``)."""
+    it lands (``on_line``) — for an ``immobile`` enemy none, where it stands: 予告 shows
+    what the enemy phase will do (``moved``)."""
+    if immobile:
+        return {"amount": 0, "to": on_line(seat, top)}
     if op == "assign":
         return {"amount": value - seat, "to": on_line(value, top)}
     amount = -value if direction == "decrease" else value

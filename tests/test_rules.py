@@ -287,7 +287,7 @@ def test_enemy_trait_effect_needs_a_timing():
 
 def test_an_immobile_enemys_own_seat_move_is_W004_as_its_seat_never_moves():
     """不動: 座は動かない — a 作用 of its own moving 座 does nothing (the rules say so: the
-    battle plays it as nothing), while its 予告 shows the move every turn: a warning."""
+    battle plays it as nothing, and its 予告 says no move): a warning."""
     text = enemy("座 += 4 毎 ターン開始時 予告", "不動")
     found = [d for d in diagnostics(text) if d.code == "W004"]
     assert [(d.span.line, d.span.col) for d in found] == [(7, 5)]

@@ -869,8 +869,11 @@ def test_seat_movement_is_telegraphed_at_turn_start_and_done_after_the_intents(t
 def test_immobile_enemy_never_moves(tables):
     battle = scene(tables, [], age=30, enemy="still")
     battle.end_turn()
-    battle.end_turn()
+    events = battle.end_turn()
     assert battle.state.enemy["seat"] == 42
+    # 予告 shows what the enemy phase will do: no move (it said 座 → 46 each turn)
+    (told,) = [e for e in events if e.kind == "trait_telegraphed"]
+    assert (told.data["amount"], told.data["to"]) == (0, 42)
 
 
 def test_per_hit_reduction_applies_to_each_hit(tables):
