@@ -136,6 +136,15 @@ def _cost_of(battle, year: int) -> int:
     return max(0, truncate(modified(battle, "steps_payment", distance, consume=False)))
 
 
+def stays(battle, bodies) -> bool:
+    """Whether a play of these firing faces leaves 刻 where it is: 抑制 刻 already in force,
+    or written in a face it fires (it lands before 刻 would move, DESIGN §6.2) — such a
+    play crosses nothing, whatever its 銘 and 座 (the hand and the log say so)."""
+    return battle.state.suppress > 0 or any(
+        effect.op == "suppress" and board.is_one_shot(effect)
+        for body in bodies for effect in body.effects)
+
+
 def play_info(battle, uid: int) -> dict:
     """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
     s = battle.state
@@ -145,10 +154,11 @@ def play_info(battle, uid: int) -> dict:
     info = {"uid": uid, "year": year, "cost": _cost_of(battle, year), "crosses": frame.crosses,
             "sides": list(sides), "firing": [], "playable": False, "reason": ""}
     reason = _blocked(battle, uid, year)
-    firing, _, why = _faces_firing(battle, uid, sides, frame)
+    firing, bodies, why = _faces_firing(battle, uid, sides, frame)
     if not reason and len(sides) == 1:
         reason = why
     info["firing"] = firing
+    info["crosses"] = frame.crosses and not stays(battle, bodies)
     if not reason and not firing:
         words = "・".join(SIDE_WORDS[x] for x in sides)
         reason = f"発動する{words}が白紙です" if all(
@@ -366,7 +376,7 @@ def resolve_play(battle, uid: int, plan: PlayPlan):
     if year == old:
         s.same_age_plays += 1
     battle.emit(("played", uid, s.pages[uid].page, year, old, plan.cost,
-                 tuple(plan.firing), plan.crosses))
+                 tuple(plan.firing), plan.crosses and not stays(battle, plan.bodies)))
     battle._stack.append((_play_moves, (uid, plan, old, move)))
     return _play_faces(battle, uid, plan, 0)
 

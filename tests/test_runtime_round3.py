@@ -454,3 +454,20 @@ def test_setting_fray_below_the_rewards_given_is_refused_so_a_save_loads(tables)
     assert f"綻び は {2 * interval} 以上です" in refused.value.reason
     battle.dev_set(fray=2 * interval)
     assert save.from_json(tables, save.to_json(battle)).state.fray_run == 2 * interval
+
+
+def test_a_play_that_suppresses_its_own_move_is_shown_and_told_crossing_nothing():
+    """引っ越しの朝's face holds 抑制 刻: 刻 stays, so nothing is crossed and no Intent
+    removed — the hand row said 跨ぐ ○ and the log 「座を跨ぐ」 (DESIGN §6.2 抑制)."""
+    from runtime.tables import load
+
+    battle = Battle.new(load(), seed=1, enemies=["koukai"])
+    battle.dev_set(hand=["hikkoshi"], age=20, seat=25, steps=50)
+    uid = battle.hand[0]
+    intents = battle.intent_count()
+    assert battle.play_info(uid)["crosses"] is False
+    events = battle.play(uid)
+    (played,) = [e for e in events if e.kind == "played"]
+    assert played.data["crosses"] is False
+    assert battle.state.age == 20 and battle.intent_count() == intents
+    assert not [e for e in events if e.kind in ("crossed", "intent_removed")]
