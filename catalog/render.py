@@ -20,7 +20,8 @@ from pathlib import Path
 
 from contract import disk
 from contract import vocabulary as vocab
-from contract.tables import Body, Condition, CounterRef, FlagRef, PageAttrRef, VariableRef
+from contract.tables import (Body, Condition, CounterRef, DistanceRef, FlagRef, PageAttrRef,
+                             PageCountRef, RegionCountRef, VariableRef)
 from contract.typed import READ_ALIKE, read_alike
 
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
@@ -75,6 +76,12 @@ READS = {
     VariableRef: lambda r: r.variable,
     PageAttrRef: lambda r: r.variable,
     FlagRef: lambda r: "@" + r.flag,
+    # |銘 − 刻| of this play, and how many pages lie in a region: what a condition on the
+    # distance or on 手札・除外 … reads (the pages in regions are what a region operation
+    # writes: one quantity, read and written)
+    DistanceRef: lambda r: "distance",
+    RegionCountRef: lambda r: vocab.PAGES.code,
+    PageCountRef: lambda r: vocab.PAGES.code,
 }
 
 

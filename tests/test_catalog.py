@@ -461,3 +461,18 @@ def test_every_operation_under_every_timing_and_range_reads_uniquely():
                     said = phrase(dataclasses.replace(effect, timing=timing.code, repeat=repeat))
                     key = (_terms(effect), timing.code, repeat)
                     assert texts.setdefault(said, key) == key, said
+
+
+def test_what_a_condition_reads_is_among_what_a_page_reads_and_writes(tmp_path):
+    """A condition on the pages in a region (手札の枚数, 除外の枚数, a page in 手札) or on the
+    distance |銘 − 刻| reads those quantities: the page is found under them in the 変数
+    filter and the index (受験の冬, 思い出の箱, 還暦 and 迷子の商店街 were missing)."""
+    import re
+
+    index = render_module.write(load(), tmp_path / "catalog")
+    html = index.read_text(encoding="utf-8")
+    reads = {m.group(1): set(m.group(2).split()) for m in re.finditer(
+        r'id="page-([a-z_0-9]+)"[^>]*?data-vars="([^"]*)"', html, re.S)}
+    for page in ("juken", "omoide_bako", "kanreki"):
+        assert vocab.PAGES.code in reads[page], page
+    assert "distance" in reads["mayoigo"]
