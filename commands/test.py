@@ -33,6 +33,8 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ..
     パス（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
     （content/tests/ のほか、ページや敵の下に書いたものも）。-k で名前を絞ると、その例
     だけを示して数え、終了コードもその例だけで決まります。"""
+    from dsl.diagnostics import HINT_WORD, render
+    from scenario.check import run_diagnostics
     from scenario.tally import FAILED, PASSED, closing_line, named, nothing_named, nothing_to_run
 
     result = check_named(paths, content, "例のあるファイルかフォルダ")
@@ -67,13 +69,19 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ..
             click.echo(f"{PASSED}  {run.name}  ({where})")
             continue
         click.secho(f"{FAILED}  {run.name}  ({where})", fg="red")
-        for failure in run.failures:
+        for failure, shown in zip(run.failures, run_diagnostics([run])):
             click.echo(f"  {run.path}:{failure.line}:{failure.col}")
+            # the line written, with a caret under what failed (lint's E044 shows the same)
+            for line in render(shown, result.sources).split("\n")[1:]:
+                if line.startswith("      = "):
+                    break  # the hint: said after the numbers
+                click.echo(f"  {line}")
             if failure.expected is not None:
                 click.echo(f"    - 期待: {failure.expected}")
                 click.echo(f"    + 実際: {failure.actual}")
             else:
                 click.echo(f"    {failure.message}")
+            click.echo(f"    = {HINT_WORD}: {shown.hint}")
     click.echo(closing_line(examples) + (
         f"、-k で {len(result.examples)} 件から絞りました" if words else ""))
     sys.exit(EXIT_CONTENT if any(not run.passed for run in examples) else EXIT_OK)

@@ -113,6 +113,11 @@ def test_jibunki_test_prints_one_line_per_scenario_and_a_closing_count(tmp_path)
     assert any(line.startswith("失敗  落ちる") for line in lines)
     assert "    - 期待: 敵HP == 44" in lines and "    + 実際: 敵HP = 45" in lines
     assert lines[-1] == "成功 1、失敗 1（1 ファイルの例 2 件）"
+    # the line written with a caret under what failed, and what to look at, as lint shows
+    at = lines.index("    - 期待: 敵HP == 44")
+    assert lines[at - 2] == "     11 |  確認 敵HP == 44"
+    assert lines[at - 1].strip() == "|       ^^^^^^^^^^"  # under 敵HP == 44
+    assert lines[at + 2] == "    = ヒント: ページの作用か、例の期待値を直してください"
 
 
 def test_region_sums_and_currency_can_be_checked_and_set():
