@@ -65,9 +65,10 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     graph = build(analysed)
     found = findings(analysed, graph)
     items = _items(analysed, ids)
-    if battles and not ids:
-        raise click.UsageError("--play は測るページの id と一緒に指定してください"
-                               "（例: jibunki analyze hatsukoi --play 200）")
+    if battles and not any(kind == "page" for kind, _ in items if ids):
+        # --play measures pages only: with an enemy alone it measured nothing, exit 0
+        raise click.UsageError("--play は測るページの id と一緒に指定してください（敵は測れません。"
+                               "例: jibunki analyze hatsukoi --play 200）")
     measured = _measured(result, [i for kind, i in items if kind == "page"], battles)
     lab = _lab_play_rates(result.tables)
     found = _shown(found, ids, graph)

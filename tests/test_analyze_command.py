@@ -178,6 +178,9 @@ def test_play_without_a_page_is_a_usage_error_in_japanese(content):
     result = invoke_cli("analyze", "--play", "10", "--content", str(content))
     assert result.exit_code == 2
     assert "--play は測るページの id と一緒に指定してください" in result.output
+    # an enemy alone measured nothing and exited 0
+    enemy = invoke_cli("analyze", "haguruma", "--play", "10", "--content", str(content))
+    assert enemy.exit_code == 2 and "敵は測れません" in enemy.output
 
 
 def _lab_report(content, tmp_path, measured=None) -> None:
