@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from corpus import machine_line  # noqa: E402
+from corpus import machine_line, revision_tree  # noqa: E402
 
 #: The lab when issue 28 was filed (benchmarks/bench_sim_report.py TODAY).
 TODAY = "e658d86"
@@ -80,16 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     names = ("this tree", args.before)
     rates: dict[str, list[float]] = {name: [] for name in names}
     actions: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        before = Path(folder) / "before"
-        done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach",
-                               "--quiet", str(before), args.before],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            print(f"bench_greedy: cannot check out {args.before}: {done.stderr.strip()}",
-                  file=sys.stderr)
-            return 1
-        try:
+    try:
+        with tempfile.TemporaryDirectory() as folder, \
+                revision_tree(args.before, Path(folder)) as before:
             trees = {"this tree": ROOT, args.before: before}
             for repeat in range(args.repeats):
                 order = names if repeat % 2 == 0 else names[::-1]
@@ -97,12 +90,9 @@ def main(argv: list[str] | None = None) -> int:
                     cpu, battles, acted = _run(trees[name], args.seeds)
                     rates[name].append(battles / cpu)
                     actions[name] = acted / battles
-        except (RuntimeError, OSError, ValueError) as exc:
-            print(f"bench_greedy: {exc}", file=sys.stderr)
-            return 1
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(before)], capture_output=True)
+    except (RuntimeError, OSError, ValueError) as exc:
+        print(f"bench_greedy: {exc}", file=sys.stderr)
+        return 1
     print(f"{battles:,} greedy battles a run (seeds 0–{args.seeds - 1}), {args.repeats} "
           "interleaved repeats")
     for name in names:

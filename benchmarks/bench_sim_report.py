@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from corpus import machine_line  # noqa: E402
+from corpus import machine_line, revision_tree  # noqa: E402
 import sim_verdicts  # noqa: E402
 
 #: The lab when issue 28 was filed: the commit before its first change to sim/.
@@ -65,16 +65,6 @@ def _run(tree: Path, seed: int) -> tuple[float, float, dict]:
     return wall, cpu, json.loads(done.stdout)
 
 
-def _worktree(revision: str, folder: Path) -> Path:
-    """``revision`` checked out (detached) into ``folder``/before."""
-    tree = folder / "before"
-    done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
-                           str(tree), revision], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"cannot check out {revision}: {done.stderr.strip()}")
-    return tree
-
-
 def _row(name: str, values: list[float], unit: str) -> str:
     return f"  {name:<28} min {min(values):8.1f} {unit}   median {statistics.median(values):8.1f} {unit}"
 
@@ -94,20 +84,18 @@ def main(argv: list[str] | None = None) -> int:
     walls: dict[str, list[float]] = {"this tree": [], args.before: []}
     cpus: dict[str, list[float]] = {"this tree": [], args.before: []}
     reports: dict[str, dict] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        try:
-            trees = {"this tree": ROOT, args.before: _worktree(args.before, Path(folder))}
+    try:
+        with tempfile.TemporaryDirectory() as folder, \
+                revision_tree(args.before, Path(folder)) as before:
+            trees = {"this tree": ROOT, args.before: before}
             for _ in range(args.repeats):
                 for name, tree in trees.items():
                     wall, cpu, reports[name] = _run(tree, args.seed)
                     walls[name].append(wall)
                     cpus[name].append(cpu)
-        except (RuntimeError, OSError, ValueError) as exc:
-            print(f"bench_sim_report: {exc}", file=sys.stderr)
-            return 1
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(Path(folder) / "before")], capture_output=True)
+    except (RuntimeError, OSError, ValueError) as exc:
+        print(f"bench_sim_report: {exc}", file=sys.stderr)
+        return 1
     for name in walls:
         print(_row(f"{name}, wall", walls[name], "s"))
         print(_row(f"{name}, CPU", cpus[name], "s"))

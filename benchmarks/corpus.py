@@ -21,7 +21,9 @@ import platform
 import random
 import re
 import statistics
+import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -277,3 +279,21 @@ def figure_rows(times: dict[str, list[float]], floor: str, count: int | None = N
             line += f"  target {targets[name]}"
         lines.append(line)
     return lines
+
+
+@contextmanager
+def revision_tree(revision: str, folder: Path):
+    """``revision`` of this repository checked out (detached) into ``folder``/before for
+    the time of the block, then removed: another revision's tree to time against.
+    RuntimeError when git cannot check it out."""
+    root = Path(__file__).resolve().parent.parent
+    tree = folder / "before"
+    done = subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "--quiet",
+                           str(tree), revision], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"cannot check out {revision}: {done.stderr.strip()}")
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)],
+                       capture_output=True)

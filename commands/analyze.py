@@ -65,11 +65,12 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     graph = build(analysed)
     found = findings(analysed, graph)
     items = _items(analysed, ids)
-    if battles and not any(kind == "page" for kind, _ in items if ids):
+    named_pages = [item for kind, item in items if kind == "page"] if ids else []
+    if battles and not named_pages:
         # --play measures pages only: with an enemy alone it measured nothing, exit 0
         raise click.UsageError("--play は測るページの id と一緒に指定してください（敵は測れません。"
                                "例: jibunki analyze hatsukoi --play 200）")
-    measured = _measured(result, [i for kind, i in items if kind == "page"], battles)
+    measured = _measured(result, named_pages, battles)
     lab = _lab_play_rates(result.tables)
     found = _shown(found, ids, graph)
     if fmt == "json":

@@ -276,7 +276,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
             if effect is not None and effect.target.code == "seat":
                 # 不動 wins (its 座 never moves): the 作用 was written for nothing
                 ctx.add(W004.at(written.span, f"{W.trait.immobile}の敵の{W.variable.seat}は動かないので、"
-                                "この作用は何もしません（予告も 座 が動かないと告げます）",
+                                f"この作用は何もしません（予告も{W.variable.seat}が動かないと告げます）",
                                 hint=f"{W.trait.immobile}か、{W.variable.seat}を動かす作用のどちらかを消してください"))
     if any(d.is_error for d in ctx.diags[before:]):
         return None

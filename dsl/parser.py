@@ -941,7 +941,8 @@ def _half_width_paren(token, text: str, pos: int, path: str) -> Diagnostic | Non
     start = pos
     while start > 0 and re.match(r"[\w・（）]", text[start - 1]):
         start -= 1
-    close = text.find(")", pos, text.find("\n", pos) if "\n" in text[pos:] else len(text))
+    end = text.find("\n", pos)
+    close = text.find(")", pos, len(text) if end < 0 else end)
     if start == pos or close < 0:
         return None
     spelled = f"{text[start:pos]}（{text[pos + 1:close]}）"
