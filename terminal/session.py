@@ -50,21 +50,23 @@ SIDE_WORDS = {word: face.code for face in vocab.FACES
               for word in (*face.spellings(), face.code[0])}
 HELP = f"""\
 コマンド（カッコ内は別名）
-  play N        {W.region.hand}の N 番を{W.scope.play}（p, 出す）
-  pen N {W.face_word.future}|{W.face_word.past}  N 番の面にペンを入れる（書き込まれる内容を先に表示）（ペン）
-  tear N        N 番を破る（得る{W.variable.fray}と破却効果を先に表示）（破る）
-  end           {W.scope.turn}終了を宣言（e, 終了）
-  choose N…     {W.pick.choice}に答える（c, 選ぶ）
-  undo          最後の操作を取り消す（u, 戻す）
-  save FILE     この局面をファイルに保存（セーブ）／ load FILE  保存した局面から続ける（ロード）
-  record FILE   ここまでを例（.scenario）に書く。jibunki test FILE で確かめられる（記録）
-                save・record は作業フォルダの中にだけ書く（上書きは --force）
-  where N       N 番のページを定義しているファイルと行（どこ）
-  set 項目 値   開発者モード: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
-                {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…（設定）
-  log           直前の操作で起きたことを全部（数の出どころも）表示（l, ログ）
-  help          この一覧（h, ?, ヘルプ）
-  quit          終わる（q, 終わる）"""
+  play N            {W.region.hand}の N 番を{W.scope.play}（p, 出す）
+  pen N {W.face_word.future}|{W.face_word.past}   N 番の面にペンを入れる（書かれる内容を先に表示）（ペン）
+  tear N            N 番を破る（得る{W.variable.fray}と破却効果を先に表示）（破る）
+  end               {W.scope.turn}終了を宣言（e, 終了）
+  choose N…         {W.pick.choice}に答える（c, 選ぶ）
+  undo              最後の操作を取り消す（u, 戻す）
+  save ファイル     この局面をファイルに保存（セーブ）
+  load ファイル     保存した局面から続ける（ロード）
+  record ファイル   ここまでを例（.scenario）に書く（記録）
+                    jibunki test で確かめる。作業フォルダの中にだけ書く
+                    （save も。上書きは jibunki battle --force）
+  where N           N 番のページを定義しているファイルと行（どこ）
+  set 項目 値       開発者モード（設定）: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} /
+                    {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} / {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…
+  log               直前の操作で起きたことを数の出どころまで表示（l, ログ）
+  help              この一覧（h, ?, ヘルプ）
+  quit              終わる（q, 終わる）"""
 
 
 class UsageError(Exception):

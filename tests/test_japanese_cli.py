@@ -224,6 +224,15 @@ def test_help_lines_fit_the_terminal_counting_a_kanji_as_two_columns(path):
     assert wide == []
 
 
+def test_the_battles_own_help_fits_80_columns_and_names_its_arguments_in_japanese():
+    """The battle screen's `help` (terminal/session.py HELP) at 80×24: three lines were
+    87–96 cells wide and broke the table; FILE was the one English word a player read."""
+    from terminal.session import HELP
+
+    assert [line for line in HELP.splitlines() if click_ja.columns(line) > 80] == []
+    assert "FILE" not in HELP and "save ファイル" in HELP
+
+
 def test_a_line_break_inside_japanese_is_no_space():
     assert click_ja.join_lines(["問題を", "  すべて content/", "を見ます"]) == \
         "問題をすべて content/ を見ます"
