@@ -170,7 +170,7 @@ class Session:
 
     def _hand_uid(self, args: list[str], what: str) -> int:
         if not args:
-            raise UsageError(f"{what}する{W.region.hand}の番号を書いてください（例: {what} 2）")
+            raise UsageError(f"{what} には{W.region.hand}の番号かページ名を書きます（例: {what} 2）")
         hand = self.battle.hand
         try:
             index = int(args[0])

@@ -38,7 +38,8 @@ def test_every_command_and_its_aliases_are_understood():
 @pytest.mark.parametrize("command, refusal", [
     ("play 9", "手札は 1〜"),
     ("play x", "番号は数字で書きます"),
-    ("play", "手札の番号を書いてください"),
+    ("play", "play には手札の番号かページ名を書きます（例: play 2）"),
+    ("where", "where には手札の番号かページ名を書きます"),
     ("play 3", "発動する過去面が白紙です"),
     ("set 刻 0\nplay 3", "未来面の条件を満たしていません"),  # 初恋: 跨いでいないターン
     ("pen 2 過去", "過去面はペン強化なしです"),  # 産声: a written face with no pen upgrade
