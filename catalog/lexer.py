@@ -20,6 +20,7 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
                             Text, Whitespace)
 
 from contract import vocabulary as vocab
+from contract.kinds import CONTENT_SUFFIXES
 
 __all__ = ["ITEM_KEYWORDS", "JibunkiLexer", "TERM_TOKENS", "term_words", "word_tokens"]
 
@@ -93,9 +94,7 @@ class JibunkiLexer(RegexLexer):
 
     name = "jibunki"
     aliases = ["jibunki"]
-    # compiler.read.CONTENT_SUFFIXES, which the catalog may not import (tests/test_lexer.py
-    # holds the two together)
-    filenames = ["*.page", "*.enemy", "*.balance", "*.deck", "*.scenario", "*.journey"]
+    filenames = [f"*{suffix}" for suffix in CONTENT_SUFFIXES]
     mimetypes = ["text/x-jibunki"]
     flags = re.MULTILINE | re.UNICODE
 

@@ -204,7 +204,7 @@ def paper_said(paper: str, sides: int, pages: int, backs: bool) -> str:
 def _refuse_foreign(out: Path) -> None:
     """A PDF is written only where a PDF (an earlier print) is, or nothing: a page file, a
     text or any other file named by mistake is not overwritten (it was, silently)."""
-    from compiler.read import CONTENT_SUFFIXES
+    from contract.kinds import CONTENT_SUFFIXES
 
     if out.name.endswith(CONTENT_SUFFIXES):
         raise click.ClickException(

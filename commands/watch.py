@@ -48,7 +48,7 @@ def watch_loop(content: Path, debounce: int, report) -> None:
     from watchfiles import Change
     from watchfiles import watch as changes
 
-    from compiler.read import CONTENT_SUFFIXES
+    from contract.kinds import CONTENT_SUFFIXES
 
     folders: set[str] = set()  # the folders under content, as of the last report
 

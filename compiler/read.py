@@ -20,7 +20,7 @@ from dsl.size import MAX_FILE_BYTES, MAX_LINE_CHARS, too_long_line, too_many_byt
 
 from .codes import E004
 
-from contract.kinds import CONTENT_SUFFIXES  # noqa: F401  (the compiler's readers name it here)
+from contract.kinds import CONTENT_SUFFIXES
 
 
 def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> list[Path]:
