@@ -117,8 +117,10 @@ def _step(step: ast.Step, ctx: Ctx) -> dict | None:
         settings = [_setting(s, ctx) for s in step.settings]
         if None in settings:
             return None
-        # the settings in the order the designer wrote
+        # the settings in the order the designer wrote, each with where its value is
+        # (a refused one is reported there: scenario.run)
         return {**base, "kind": "set_many", "settings": settings,
+                "places": [_value_place(s) for s in step.settings],
                 "action": DevSet(tuple(settings))}
     side = step.side
     if step.kind == "pen" and side is None:  # ペン p 未来: the face by a short name
@@ -134,6 +136,14 @@ def _step(step: ast.Step, ctx: Ctx) -> dict | None:
     if step.kind == "end":
         return {**base, "action": action}
     return {**base, "page": pages[0], "side": side, "action": action}
+
+
+def _value_place(setting: ast.Setting) -> tuple[int, int, int]:
+    """(line, col, end col) of a 開始 setting's value (a hand: its first page)."""
+    value = setting.value
+    span = value[0].span if isinstance(value, tuple) and value else getattr(
+        value, "span", setting.span)
+    return span.line, span.col, span.end_col if span.end_line == span.line else span.col + 1
 
 
 def _pen_side(step: ast.Step, ctx: Ctx):

@@ -8,6 +8,7 @@ scenario: the result lists each failed expectation with its place and the number
 from __future__ import annotations
 
 from contract import vocabulary as vocab
+from contract.game import DevSet
 from runtime.battle import Battle, Refused
 from runtime.named import Unnamed, resolve
 from runtime.sayou import COMPARE  # an expectation compares as a play condition does
@@ -80,14 +81,18 @@ def run(spec: dict, tables) -> Result:
             result.failures.append(Failure(step["line"], step["col"],
                                            f"{W.scope.run}はもう終わっています（この手は打てません）"))
             break
+        before = battle.copy() if step["kind"] == "set_many" else None
         try:
             # A step is an action naming pages by id (scenario.check): the battle's own
             # action is the first hand page (or candidate) of that id.
             events = battle.apply(resolve(battle, step["action"]))
         except Refused as exc:
             if step["refused"] is None:
-                result.failures.append(Failure(step["line"], step["col"],
-                                               f"拒否されました: {exc.reason}"))
+                if before is not None:
+                    result.failures.extend(_refused_settings(before, step))
+                else:
+                    result.failures.append(Failure(step["line"], step["col"],
+                                                   f"拒否されました: {exc.reason}"))
                 break
             if isinstance(step["refused"], str) and step["refused"] not in exc.reason:
                 result.failures.append(Failure(
@@ -115,6 +120,23 @@ def run(spec: dict, tables) -> Result:
                 f"{W.pick.choice}が残ったまま例が終わりました（{vocab.KEYWORDS['choose'][0]} で"
                 f"答えるまで、{W.pick.choice}を求めた作用の続きは解決されません）")))
     return result
+
+
+def _refused_settings(before, step: dict) -> list[Failure]:
+    """Every refused value of a 開始 (not only the first), each at its value: the values
+    are set in order, each after the ones accepted before it (DevSet's own order), on
+    copies of the battle as it was before the step."""
+    failures, accepted = [], []
+    for setting, (line, col, end_col) in zip(step["settings"], step["places"]):
+        try:
+            trial = before.copy()
+            trial.apply(resolve(trial, DevSet((*accepted, setting))))
+        except Refused as exc:
+            failures.append(Failure(line, col, f"拒否されました: {exc.reason}",
+                                    end_col=end_col))
+            continue
+        accepted.append(setting)
+    return failures or [Failure(step["line"], step["col"], "拒否されました")]
 
 
 #: Origin kind of a link of a chain (runtime Board.chain_link) → how a failure names it,

@@ -143,6 +143,18 @@ def test_developer_mode_in_examples_refuses_impossible_values_at_their_line():
     assert [d.code for d in unknown.diagnostics] == ["E056"]
 
 
+def test_every_refused_value_of_a_setup_is_reported_at_its_value():
+    """Every error of a run is reported: a 開始 with several impossible values names each
+    one, with the caret on the value, not only the first at 開始; the values accepted
+    before a refused one stay set for the ones after it (DevSet's order)."""
+    result = run('例 {\n 敵 e\n 開始 刻 300, 手札 [p], 歩 -5, 座 35, 防御 -3, 座 500\n}\n')
+    found = [(d.code, d.span.line, d.span.col, d.span.end_col) for d in result.diagnostics]
+    assert found == [("E044", 10, 7, 10), ("E044", 10, 22, 24), ("E044", 10, 35, 37),
+                     ("E044", 10, 41, 44)], found
+    messages = [d.message for d in result.diagnostics]
+    assert "刻 は 0〜80 の範囲です（300）" in messages[0] and "座 は 0〜80 の範囲です（500）" in messages[3]
+
+
 def test_a_setup_value_that_cannot_be_set_is_E056_at_its_name():
     result = run('例 {\n 敵 e\n 開始 刻 20, 体力 3\n}\n')
     assert [(d.code, d.span.line, d.span.col) for d in result.diagnostics] == [("E056", 10, 11)]
