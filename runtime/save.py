@@ -148,14 +148,16 @@ def read(tables: Tables, text: str) -> tuple[Battle, list[str]]:
     if len(text) > MAX_SAVE_CHARS:
         raise SaveError(WHOLE_FILE, f"大きすぎます（{len(text)} 文字）")
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_int=_json_int)
     except json.JSONDecodeError as exc:  # its own message is English: say where instead
         raise SaveError(WHOLE_FILE, f"JSON ではありません（{exc.lineno} 行 {exc.colno} 列）") \
             from None
     except RecursionError:
         raise SaveError(WHOLE_FILE, "JSON ではありません（入れ子が深すぎます）") from None
-    except ValueError as exc:  # _no_constant: NaN, Infinity
+    except _NotANumber as exc:  # NaN, Infinity, an integer of more digits than any bound
         raise SaveError(WHOLE_FILE, f"JSON ではありません（{exc}）") from None
+    except ValueError:  # Python's own message is English
+        raise SaveError(WHOLE_FILE, "JSON ではありません") from None
     _keys(data, TOP_LEVEL, {"save_version", "state", "rng", "content"})
     if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):
         raise SaveError("save_version", f"{data['save_version']!r} は読めません"
@@ -175,8 +177,24 @@ def _page(page: dict) -> PageInstance:
                         Faces({side: Face(**face) for side, face in page["faces"].items()}))
 
 
+class _NotANumber(ValueError):
+    """A JSON value a save never holds as a number, said in the designer's words."""
+
+
+#: Digits of the longest integer a save holds: the bounds (runtime/bounds.py) stay within
+#: 10^18, the seeds within 2^64 (20 digits). A longer one is refused before Python
+#: converts it (which refuses past 4,300 digits with an English message).
+MAX_INT_DIGITS = 24
+
+
 def _no_constant(name: str):
-    raise ValueError(f"{name} は数ではありません")
+    raise _NotANumber(f"{name} は数ではありません")
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _NotANumber(f"{len(text.lstrip('-'))} 桁の整数は大きすぎます")
+    return int(text)
 
 
 # ------------------------------------------------------------------ primitives

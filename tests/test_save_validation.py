@@ -125,6 +125,17 @@ def test_malformed_saves_name_the_place(text, where):
     assert err.value.where == where
 
 
+@pytest.mark.parametrize("digits", [25, 5000])
+def test_an_integer_longer_than_any_bound_is_refused_in_japanese(digits):
+    """Python refuses past 4,300 digits with an English message; the save says how many
+    digits, before converting them."""
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, '{"save_version": ' + "9" * digits + "}")
+    assert err.value.where == save.WHOLE_FILE
+    assert f"{digits} 桁の整数は大きすぎます" in str(err.value)
+    assert not any("a" <= ch <= "z" for ch in str(err.value))
+
+
 def test_a_planted_effect_is_refused():
     data = json.loads(SAVES[2])
     data["state"]["effects"].append({
