@@ -181,10 +181,10 @@ class _NotANumber(ValueError):
     """A JSON value a save never holds as a number, said in the designer's words."""
 
 
-#: Digits of the longest integer a save holds: the bounds (runtime/bounds.py) stay within
-#: 10^18, the seeds within 2^64 (20 digits). A longer one is refused before Python
-#: converts it (which refuses past 4,300 digits with an English message).
-MAX_INT_DIGITS = 24
+#: Digits of the longest integer read: Python refuses to convert one past 4,300 digits,
+#: with an English message. Nothing a save holds comes near (a value beyond its bound is
+#: refused later, where it is, by the checks below).
+MAX_INT_DIGITS = 4_000
 
 
 def _no_constant(name: str):
