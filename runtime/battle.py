@@ -642,6 +642,10 @@ class Battle:
         for page in pages:
             if page not in self.tables.pages:
                 raise Refused(f"ページ「{page}」は表にありません")
+        cap = s.param("hand_cap")
+        if len(pages) > cap:  # no draw or 作用 fills a hand past it (--with says so too)
+            raise Refused(f"{W.region.hand}に置けるのは{W.variable.hand_cap}の {cap} 枚までです"
+                          f"（{len(pages)} 枚）")
         for uid in list(s.zones["hand"]):
             s.move(uid, "draw")
         for page in pages:

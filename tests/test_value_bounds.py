@@ -225,3 +225,20 @@ def test_a_run_of_any_seed_the_battle_command_takes_saves_and_loads(extreme_tabl
             [e.as_dict() for e in loaded.end_turn()]
     for seed in (low - 1, high + 1):  # a seed no save could hold: a usage error
         assert invoke_cli("battle", "--seed", str(seed)).exit_code == 2
+
+
+def test_developer_mode_refuses_a_hand_above_the_hand_cap():
+    """No draw or 作用 fills a hand past 手札上限 (spec 000: 手札が上限に達している場合は
+    引かない): setting one is refused, as --with refuses it, and the hand stays."""
+    from runtime.battle import Battle, Refused
+    from runtime.tables import load
+
+    tables = load()
+    battle = Battle.new(tables)
+    cap = battle.state.param("hand_cap")
+    hand = list(battle.hand)
+    with pytest.raises(Refused, match=f"手札上限の {cap} 枚まで"):
+        battle.dev_set(hand=["hatsu_koe"] * (cap + 1))
+    assert battle.hand == hand
+    battle.dev_set(hand=["hatsu_koe"] * cap)
+    assert len(battle.hand) == cap
