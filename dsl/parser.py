@@ -666,8 +666,11 @@ def _unclosed_inner(text: str, brace: int, revealed: int | None, path: str,
     line, col = _line_col(text, brace)
     if revealed is None:
         end_line, end_col = _line_col(text, len(text.rstrip()))
-        note = Note("ここで定義（かファイル）が終わっています。この } は内側の「{」を閉じたことになり、"
-                    "定義そのものは閉じていません", Span(path, end_line, max(1, end_col - 1), end_line, max(2, end_col)))
+        stripped = text.rstrip()
+        said = ("ここで定義（かファイル）が終わっています。この } は内側の「{」を閉じたことになり、"
+                "定義そのものは閉じていません" if stripped.endswith("}") else
+                "ここでファイルが終わっています。内側の「{」も定義も閉じていません")
+        note = Note(said, Span(path, end_line, max(1, end_col - 1), end_line, max(2, end_col)))
         where = "ファイルの終わりの前"
     else:
         next_line, next_col = _line_col(text, revealed)

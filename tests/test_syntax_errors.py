@@ -128,6 +128,16 @@ def test_an_unclosed_inner_brace_over_several_lines_keeps_the_next_item():
     only(text, "E003", 3, 7)
 
 
+def test_an_inner_brace_left_open_at_the_end_of_the_file_names_no_other_brace():
+    """The note of an inner「{」open when the file ends says the file ends there: it
+    spoke of 「この }」 closing the inner brace where the file holds no } at all."""
+    text = "ページ t {\n  銘 3\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n  ペン 過去面 { 歩 += 3\n"
+    found, shown = diagnostics(text)
+    inner = next(d for d in found if (d.span.line, d.span.col) == (5, 10))
+    (note,) = inner.notes
+    assert "この }" not in note.message and "ファイルが終わっています" in note.message, shown
+
+
 def test_an_unclosed_item_still_points_at_its_start():
     text = "ページ t {\n  銘 3\n  未来面 { 敵HP -= 3 }\n  過去面 白紙\n"
     only(text, "E003", 1, 1)
