@@ -753,6 +753,17 @@ _LOOKALIKES = {
     **dict.fromkeys("‐‑–—―", f"マイナスは半角の「-」で書きます（例: {W.variable.enemy_hp} -= 4）"),
 }
 
+#: 見えない文字 — characters a copy and paste brings that show as a space or as nothing:
+#: character → (its name, what to write instead). Their code point means nothing to a
+#: designer, who sees a line that looks right.
+_INVISIBLE = {
+    "\u00a0": ("ノーブレークスペース（見た目は空白）", " "),
+    "\u200b": ("ゼロ幅スペース（見た目には何もない）", ""),
+    "\u200c": ("ゼロ幅非接合子（見た目には何もない）", ""),
+    "\u200d": ("ゼロ幅接合子（見た目には何もない）", ""),
+    "\u2060": ("ワードジョイナー（見た目には何もない）", ""),
+}
+
 #: Slips told by the token itself: (the token as written, a terminal the parser expected
 #: there, the hint, the text meant in its place).
 _TOKEN_SLIPS = (
@@ -978,6 +989,13 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             return E002.at(Span(path, line, col, line, col + len(form)),
                            f"全角の「{form}」は記号として使えません",
                            hint=hint, replacements=(meant,))
+        if ch in _INVISIBLE:
+            name, instead = _INVISIBLE[ch]
+            return E002.at(Span(path, line, col, line, col + 1),
+                           f"見えない文字「{name} U+{ord(ch):04X}」があります",
+                           hint="コピーした文にまぎれることのある文字です。" + (
+                               "ふつうの半角の空白に置き換えてください" if instead else
+                               "消してください"), replacements=(instead,))
         if ch in QUOTES:
             hint = f"文字列がこの行のうちに閉じていません。{QUOTES[ch]} で閉じてください"
         elif ch in _LOOKALIKES:

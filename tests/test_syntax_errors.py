@@ -292,3 +292,17 @@ def test_a_word_written_with_half_width_parentheses_names_its_spelling(written, 
     assert d.hint == f"名前の括弧は全角で書きます: {meant}" and d.replacements == (meant,)
     found, shown = diagnostics(text.replace(written, meant))
     assert [x for x in found if x.is_error] == [], shown
+
+
+@pytest.mark.parametrize("ch, name, fix", [
+    ("\u200b", "ゼロ幅スペース", ""), ("\u00a0", "ノーブレークスペース", " "),
+    ("\u200d", "ゼロ幅接合子", ""),
+])
+def test_an_invisible_character_from_a_paste_is_named_in_words(ch, name, fix):
+    """A line that looks right holds a character a copy and paste brought: E002 names it
+    (not 「\\u200b」) and says to delete it or write a plain space, with that quick fix."""
+    diag, shown = only(PAGE.format(effect=f"敵HP{ch} -= 3"), "E002", 3, 12)
+    assert name in diag.message and f"U+{ord(ch):04X}" in diag.message, shown
+    assert "\\u" not in diag.message and "\\x" not in diag.message
+    assert diag.replacements == (fix,)
+    assert ("空白に置き換えて" if fix else "消してください") in diag.hint
