@@ -262,7 +262,9 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
             return None
         # The base is a constant 銘 or a reference read when the 作用 fires (銘[p] = 刻).
         if isinstance(base, Const) and not _in_year_range(base.value):
-            ctx.add(E030.at(s.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です"))
+            ctx.add(E030.at(s.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です",
+                            hint=f"0 から {vocab.YEAR_BOUND} までの整数を書きます"
+                                 f"（{W.variable.lifespan_cap}を超える{W.variable.year}のページはプレイできません）"))
             return None
     return _sayou(s, tails, ctx, variable, op=op, target=target, direction=direction,
                   landing=landing, base=base)
@@ -433,8 +435,12 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
             if low is None or high is None:
                 return None
             if not (_in_year_range(low) and _in_year_range(high)) or low > high:
+                swapped = _in_year_range(low) and _in_year_range(high) and low > high
                 ctx.add(E030.at(option.value.span,
-                                f"{W.variable.year}の範囲は 0〜{vocab.YEAR_BOUND} の整数で、小さい方から書きます"))
+                                f"{W.variable.year}の範囲は 0〜{vocab.YEAR_BOUND} の整数で、小さい方から書きます",
+                                hint=f"小さい方を先に書きます: {high}..{low}" if swapped else
+                                f"0 から {vocab.YEAR_BOUND} までの整数を書きます（例: {W.variable.year} 20..40）",
+                                replacements=(f"{high}..{low}",) if swapped else ()))
                 return None
             filters["year"] = (low, high)
         elif option.kind == "page":
@@ -484,7 +490,8 @@ def _region_op(op: str):
                             f"{W.operation.generate}・{W.operation.duplicate}の差し込み先は{W.region.hand}かデッキ（{W.region.draw}・{W.region.discard}）です"))
             return None
         if source is not None and source.code == dest.code and op not in _SAME_PLACE_OK:
-            ctx.add(E037.at(s.span, "移動元と移動先が同じです"))
+            ctx.add(E037.at(s.span, "移動元と移動先が同じです",
+                            hint=f"移動先を移動元と別の領域にします（例: {W.region.hand} -> {W.region.discard}）"))
             return None
         chosen, filter_ = options
         if op == "generate" and _pool_is_empty(filter_, ctx):

@@ -251,7 +251,9 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
         if value is not None and (not isinstance(value, int) or not low <= value <= high):
             ctx.add(E030.at(field.value.span,
                             f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です"
-                            f"（{_as_written(field.value, value)}）"))
+                            f"（{_as_written(field.value, value)}）",
+                            hint=f"{_FIELD_WORDS[key]}には {low} から {high} までの整数を書きます"
+                                 "（小数や負の数は書けません）"))
         numbers[key] = value
     _check_on_line(numbers.get("seat"), fields.get("seat"), ctx)
     if not enemy.intents and not damaged:
@@ -316,7 +318,8 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
         value = intent.amount.value
         if not isinstance(value, int) or not 0 <= value <= ATTACK_BOUND:
             ctx.add(E030.at(intent.span, f"{W.intent.attack}の打点は 0〜{ATTACK_BOUND} の整数です"
-                                         f"（{intent.amount.text}）"))
+                                         f"（{intent.amount.text}）",
+                            hint=f"打点は小数点のない 0 以上の数で書きます（例: {W.intent.attack} 12）"))
             return None
         return Intent("attack", value, None)
     if intent.region is None:
@@ -360,7 +363,11 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
     if low is None or high is None:
         return None
     if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
-        ctx.add(E030.at(arg.span, f"{W.trait.blockade}の範囲は小さい方から書いた 0 以上の整数です"))
+        swapped = isinstance(low, int) and isinstance(high, int) and 0 <= high < low
+        ctx.add(E030.at(arg.span, f"{W.trait.blockade}の範囲は小さい方から書いた 0 以上の整数です",
+                        hint=f"小さい方を先に書きます: {high}..{low}" if swapped else
+                        f"0 以上の整数で、小さい方から書きます（例: {W.trait.blockade} 28..32）",
+                        replacements=(f"{high}..{low}",) if swapped else ()))
         return None
     return Trait(entry.code, None, low, high)
 
@@ -491,7 +498,9 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
                                 count=counts[page], over=counts[page] - cap, cap=cap,
                                 word=_CAP_WORD, default=W.balance.deck_cap_default)))
     if not deck.entries:
-        ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません"))
+        ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません",
+                        hint=f"{{ }} の中にページの id を1つずつ書きます（例: デッキ {deck.id.text} "
+                             "{ tabidachi × 2; kekkon }）"))
     if any(d.is_error for d in ctx.diags[before:]):
         return None
     return Deck(deck.id.text, deck.title or deck.id.text,

@@ -773,3 +773,27 @@ def test_a_scope_subscript_message_names_the_subscripts_to_write(line, code, nam
 def test_an_anchored_subscript_is_quoted_as_written():
     (diag,) = _face_diags("敵HP -= 増えた綻び[以降 2 プレイ] × 1")
     assert diag.code == "W001" and diag.message.startswith("増えた綻び[以降 2 プレイ] は")
+
+
+@pytest.mark.parametrize("text, code, hint, fix", [
+    ('敵 h "敵" { HP 0; 座 40; 突破ライン 30; 予兆 [攻撃 5] }', "E030",
+     "HPには 1 から 1000000 までの整数を書きます", None),
+    ('敵 h "敵" { HP 9; 座 40; 突破ライン 30; 予兆 [攻撃 1.5] }', "E030", "打点は小数点のない", None),
+    ('敵 h "敵" { HP 9; 座 40; 突破ライン 30; 予兆 [攻撃 5]; 特性 { 封鎖 40..30 } }', "E030",
+     "小さい方を先に書きます: 30..40", "30..40"),
+    ("ページ p { 銘 3; 未来面 { 生成 銘 50..20 -> 手札 寿命 ステージ }; 過去面 白紙; ペン 過去面 { 歩 += 5 } }",
+     "E030", "小さい方を先に書きます: 20..50", "20..50"),
+    ("ページ p { 銘 3; 未来面 { 移動 1枚 手札 -> 手札 選択 }; 過去面 白紙; ペン 過去面 { 歩 += 5 } }",
+     "E037", "移動先を移動元と別の領域にします", None),
+    ("ページ p { 銘 3; 未来面 { 歩 += 6 ÷ 0 }; 過去面 白紙; ペン 過去面 { 歩 += 5 } }", "E032",
+     "割る数を 0 以外にします", None),
+    ("ページ p { 銘 3; 未来面 { 歩 += 6 }; 過去面 白紙; ペン 過去面 { 歩 += 5 } }\nデッキ d { }",
+     "E014", "ページの id を1つずつ書きます", None),
+])
+def test_a_value_out_of_its_range_says_what_to_write_not_only_where_to_read(text, code, hint, fix):
+    """These errors gave only 「詳しくは jibunki explain …」: each now says what to write,
+    and a range written the wrong way round offers the swapped one as the quick fix."""
+    found = [d for d in check_text(text, PATH).diagnostics if d.code == code]
+    assert found and hint in found[0].hint, [(d.code, d.message, d.hint) for d in found]
+    if fix is not None:
+        assert found[0].replacements == (fix,)
