@@ -264,7 +264,7 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
         if isinstance(base, Const) and not _in_year_range(base.value):
             ctx.add(E030.at(s.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です",
                             hint=f"0 から {vocab.YEAR_BOUND} までの整数を書きます"
-                                 f"（{W.variable.lifespan_cap}を超える{W.variable.year}のページはプレイできません）"))
+                                 f"（{W.variable.lifespan_cap}を超える{W.variable.year}のページは{W.scope.play}できません）"))
             return None
     return _sayou(s, tails, ctx, variable, op=op, target=target, direction=direction,
                   landing=landing, base=base)
