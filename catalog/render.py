@@ -359,15 +359,17 @@ def _page_views(tables) -> list[dict]:
 
 def render(tables, examples: dict[str, list] | None = None,
            sim: dict[str, str] | None = None, lab_report: dict | None = None,
-           views: list[dict] | None = None, printed: dict[str, str] | None = None) -> str:
+           views: list[dict] | None = None, printed: dict[str, str] | None = None,
+           printed_older: frozenset = frozenset()) -> str:
     """The whole catalog as one HTML document; ``examples`` from ``example_views``,
     ``sim`` (page id → link to its row of the simulation report) from ``sim_links``,
     ``lab_report`` the simulation report itself (its figures in the compare table, the
     pool table and on the enemy cards; catalog/lab.py); ``views`` the pages' views from
     ``_page_views`` when the caller has them already (``write`` phrases each page once for
     both documents), ``printed`` (card key → link to its printable face, the last print's:
-    printing/links.py)."""
-    return _document(context(tables, examples, sim, lab_report, views, printed))
+    printing/links.py) and ``printed_older`` (those printed as they no longer are)."""
+    return _document(context(tables, examples, sim, lab_report, views, printed,
+                             printed_older=printed_older))
 
 
 def _document(shown: dict) -> str:
@@ -378,12 +380,14 @@ def _document(shown: dict) -> str:
 def context(tables, examples: dict[str, list] | None = None,
             sim: dict[str, str] | None = None, lab_report: dict | None = None,
             views: list[dict] | None = None, printed: dict[str, str] | None = None,
-            graph=None, lab_stale: bool = False) -> dict:
+            graph=None, lab_stale: bool = False, printed_older: frozenset = frozenset()) -> dict:
     """What the catalog's index shows (``render``'s arguments), its pool table's CSV
     records (catalog/pool_csv.py) and each card's trigger links (catalog/triggers.py,
     from ``graph``, the content's trigger graph: built here when not given) included.
     ``lab_stale``: the report beside the catalog measured other content (or code): its
-    figures are not shown as if they were of this one, and the note says why."""
+    figures are not shown as if they were of this one, and the note says why.
+    ``printed_older``: the keys of the printed cards whose sheet shows them as they no
+    longer are (printing.links.older_faces): their links say so."""
     examples, sim, printed = examples or {}, sim or {}, printed or {}
     links = triggers.card_links(graph or triggers.graph_of(tables), tables)
     figures = lab.figures(None if lab_stale else lab_report, tables)
@@ -391,6 +395,7 @@ def context(tables, examples: dict[str, list] | None = None,
     starter = Counter(tables.starter())
     pages = [{**view, "examples": examples.get(view["id"], []),
               "sim": sim.get(view["id"]), "printed": printed.get(f"page/{view['id']}"),
+              "printed_older": f"page/{view['id']}" in printed_older,
               **_compare_view(tables.pages[view["id"]], tables.balance, ages),
               "lab": figures["pages"].get(view["id"]),
               "links": links.get(("page", view["id"]), NO_LINKS)}
@@ -400,6 +405,7 @@ def context(tables, examples: dict[str, list] | None = None,
     enemies = [{**_enemy_view(e, names), **_turns_view(e, tables.balance.lifespan_cap),
                 "examples": examples.get(e.id, []),
                 "lab": figures["enemies"].get(e.id), "printed": printed.get(f"enemy/{e.id}"),
+                "printed_older": f"enemy/{e.id}" in printed_older,
                 "links": links.get(("enemy", e.id), NO_LINKS)}
                for e in ordered]
     by_origin: dict[str, list] = {}
@@ -458,21 +464,23 @@ def render_vocabulary(tables, views: list[dict] | None = None) -> str:
 
 def write(tables, out: Path, examples: dict[str, list] | None = None,
           sim_report: Path | None = None, lab_report: dict | None = None,
-          printed: dict[str, str] | None = None, lab_stale: bool = False) -> Path:
+          printed: dict[str, str] | None = None, lab_stale: bool = False,
+          printed_older: frozenset = frozenset()) -> Path:
     """Render into ``out`` (created if needed); returns the index path. The files are
     replaced as one set (contract.disk.write_set: a link, a device or a FIFO in any
     file's place is refused, never written through).
     ``sim_report``: the ``index.html`` of a ``jibunki sim --html`` report (usually
     ``generated/sim/index.html``); each page it has links to its row, when it exists now.
     ``lab_report``: that report's data (sim.report_html.read_report), for its figures.
-    ``printed``: card key → link to its printable face (printing/links.py).
+    ``printed``: card key → link to its printable face (printing/links.py), and
+    ``printed_older`` the keys of those printed as they no longer are.
     ``lab_stale``: that report is of other content (``context``).
     Errors are OSError (the caller says what went wrong)."""
     disk.make_folder(out)
     views = _page_views(tables)  # each page phrased once, for both documents
     graph = triggers.graph_of(tables)  # built once, for the cards and the picture
     shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed,
-                    graph, lab_stale)
+                    graph, lab_stale, printed_older)
     index = out / "index.html"
     # One set, renamed in this order once every file is written: the index last, so it
     # never links to a vocabulary, a picture or a CSV (its 「CSVで保存」) not there yet.

@@ -120,7 +120,7 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     from catalog.render import example_views, write
     from commands.outputs import neighbour, refuse_other_kind
     from commands.print_pdf import DEFAULT_NAME
-    from printing.links import face_links
+    from printing.links import face_links, older_faces
 
     refused = refuse_other_kind(out, "catalog")
     if refused is not None:
@@ -131,7 +131,9 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     return write(tables, out, example_views(compiled.examples, compiled.sources, compiled.shown),
                  sim_report=None if sim is None else sim / "index.html", lab_report=report,
                  printed=face_links(printed, out) if printed is not None else {},
-                 lab_stale=report is not None and measured_other(report, compiled.tables))
+                 lab_stale=report is not None and measured_other(report, compiled.tables),
+                 printed_older=frozenset(older_faces(printed, tables))
+                 if printed is not None else frozenset())
 
 
 def _say_catalog(index: Path) -> None:

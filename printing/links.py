@@ -14,6 +14,22 @@ from pathlib import Path
 from . import manifest
 
 
+def older_faces(pdf: Path, tables) -> set[str]:
+    """The keys of the cards the print at ``pdf`` holds as they no longer are: each
+    card's digest in its manifest against the digest of the card the content makes now
+    (a card whose numbers changed since the print links to a sheet with the old ones)."""
+    if not pdf.is_file():
+        return set()
+    kept = manifest.read_previous(manifest.beside(pdf)).manifest
+    if kept is None:
+        return set()
+    from .page_cards import enemy_cards, page_cards
+
+    now = {card.key: manifest.digest(card) for card in page_cards(tables) + enemy_cards(tables)}
+    return {card["key"] for card in kept["cards"]
+            if card["key"] in now and card["digest"] != now[card["key"]]}
+
+
 def face_links(pdf: Path, out: Path) -> dict[str, str]:
     """Card key ("page/<id>", "enemy/<id>") → the link from a document in the folder
     ``out`` to that card's page of ``pdf`` (``…/自分紀.pdf#page=N``); {} when there is no

@@ -150,6 +150,37 @@ def test_the_catalog_shows_the_printable_face_link(tmp_path):
     assert "印刷用の札" not in render(tables)
 
 
+def test_a_card_printed_before_its_page_changed_says_so_on_its_link(tmp_path):
+    """The print's link of a card whose page changed since goes to a sheet with the old
+    numbers: the catalog says 「いまのページより前に印刷したもの」, and only on that card
+    (the manifest's digest of each card against the card the content makes now)."""
+    import dataclasses
+
+    from catalog.render import render
+    from conftest import compiled_tables
+    from printing import manifest
+    from printing.links import older_faces
+    from printing.page_cards import enemy_cards, page_cards
+
+    tables = compiled_tables(ROOT / "content")
+    cards = page_cards(tables) + enemy_cards(tables)
+    pdf = tmp_path / "print" / "自分紀.pdf"
+    pdf.parent.mkdir()
+    pdf.write_bytes(b"%PDF-1.7\n")
+    then = [dataclasses.replace(c, title=c.title + "（旧）") if i == 3 else c
+            for i, c in enumerate(cards)]
+    (tmp_path / "print" / "自分紀.manifest.json").write_text(manifest.dumps(manifest.build(
+        then, date="2026-12-01", content_hash="ab", pages=list(range(1, len(cards) + 1)))),
+        encoding="utf-8")
+    older = older_faces(pdf, tables)
+    assert older == {cards[3].key}
+    page = cards[3].key.split("/", 1)[1]
+    html = render(tables, printed={c.key: "x.pdf" for c in cards}, printed_older=frozenset(older))
+    assert html.count("いまのページより前に印刷したもの") == 1
+    card = html[html.index(f'id="page-{page}"'):]
+    assert "いまのページより前に印刷したもの" in card[:card.index('id="page-', 5)]
+
+
 @pytest.mark.parametrize("beside", ["{bad", '{"my": "notes"}', "folder"])
 def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, beside):
     # It is never replaced (printing.manifest), so the print is refused before it renders:
