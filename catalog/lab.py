@@ -39,6 +39,18 @@ FLAGS = {
     "starter_copies": f"初期{vocab.KEYWORDS['deck'][0]}にもある",
 }
 
+#: Whether the interval met the item's 目標, as the lab says it (sim/stats.py
+#: TARGET_WORDS; a test holds the two the same).
+TARGET_WORDS = {True: "達成", False: "未達", None: "未決"}
+
+
+def _target_met(row: dict) -> str | None:
+    """The lab's word for the row's 目標 (達成 / 未達 / 未決), or None when it had none."""
+    met = row.get("target_met")
+    if not isinstance(row.get("target"), dict) or met not in TARGET_WORDS:
+        return None
+    return TARGET_WORDS[met]
+
 
 def _number(value) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -106,7 +118,8 @@ def page_figures(row: dict) -> dict:
             "delta_low_v": delta["low"] if delta else None,
             "delta_high_v": delta["high"] if delta else None,
             "play_rate": _shown(play, 2), "play_rate_v": play,
-            "per_step": _shown(per_step, 2), "per_step_v": per_step}
+            "per_step": _shown(per_step, 2), "per_step_v": per_step,
+            "target_met": _target_met(row)}
 
 
 def enemy_figures(row: dict) -> dict:
@@ -115,7 +128,8 @@ def enemy_figures(row: dict) -> dict:
     return {"win_rate": _percent(win) if win else NONE,
             "turns": _shown(_number(row.get("turns_to_win")), 1),
             "hp_lost": _shown(_number(row.get("hp_lost")), 1),
-            "battles": _shown(_number(row.get("battles")), 0)}
+            "battles": _shown(_number(row.get("battles")), 0),
+            "target_met": _target_met(row)}
 
 
 def labels(settings: dict) -> dict:

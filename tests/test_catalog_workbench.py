@@ -259,6 +259,33 @@ def test_lab_figures_are_the_reports_and_a_bad_figure_shows_none(tables):
                                          "labels": lab.LABELS}
 
 
+def test_a_target_shows_whether_the_lab_met_it_in_the_labs_words(tables):
+    """目標 beside a lab figure with no verdict left the comparison to the designer: the
+    card and the compare table say 達成 / 未達 / 未決, the lab's own words."""
+    from sim.stats import TARGET_WORDS
+
+    assert lab.TARGET_WORDS == TARGET_WORDS
+    report = sample_report()
+    page = next(p for p in report["pages"])
+    enemy = next(e for e in report["enemies"])
+    page["target"], page["target_met"] = {"low": -0.1, "high": 0.1}, False
+    enemy["target"], enemy["target_met"] = {"low": 0.4, "high": 0.9}, None
+    got = lab.figures(report, tables)
+    assert got["pages"][page["id"]]["target_met"] == "未達"
+    assert got["enemies"][enemy["id"]]["target_met"] == "未決"
+    others = [p for p in report["pages"] if p is not page]
+    assert all(got["pages"][p["id"]]["target_met"] is None for p in others if p["id"] in got["pages"]
+               and p.get("target") is None)
+    stated = next(p for p in sorted(tables.pages.values(), key=lambda p: p.id)
+                  if p.target is not None)  # a bundled page that states a 目標
+    report["pages"] = [r for r in report["pages"] if r["id"] != stated.id] + [
+        {**page, "id": stated.id, "target_met": True}]
+    html = render(tables, lab_report=report)
+    card = html[html.index(f'id="page-{stated.id}"'):]
+    assert "（模擬戦: 達成）" in card[:card.index("</article>")]
+    assert f'{stated.id}" hidden>' in html and "r-target" in html
+
+
 def test_the_report_is_left_beside_its_page_and_read_back(tmp_path):
     from sim.report_html import read_report, write_report
 
