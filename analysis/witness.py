@@ -3,7 +3,7 @@
 spare, plays each at a 刻 where the face the loop's 作用 is on fires (pens it first when
 the 作用 is a pen's, tears it when it is a tear's), then plays a page whose 作用 produces
 the event the loop runs on (a producer found through the graph), and ends with
-``確認 出来事[chain_stopped] == 0``: the one expectation that fails because the battle had
+``確認 出来事[連鎖の停止] == 0``: the one expectation that fails because the battle had
 to stop the chain (runtime/board.py CHAIN_BOUND; ``jibunki test`` names the chain).
 
 A loop nothing in the content sets off (no page's one-shot produces its event), or one
@@ -132,6 +132,6 @@ def _text(content: Content, tg, chain: list[str], enemy: str, producer, title: s
     lines.append(_step("play", page))
     if pick == "choice":
         lines.append(_step("choose", fillers[0]))
-    lines.append(_step("expect", f"{W.quantity.events}[chain_stopped] == 0"))
+    lines.append(_step("expect", f"{W.quantity.events}[{W.event.chain_stopped}] == 0"))
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -129,6 +129,7 @@ SECTIONS = {
     **{table: _titled(table) for table in ("destination", "anchor_unit", "intent", "trait")},
     "balance": _titled("balance", _balance),
     "quantity": (QUANTITY_HEADING, _terms("quantity"), lambda term: QUANTITY_HEADING),
+    "event": _titled("event"),
     "measure": _titled("measure"),
     "keyword": (KEYWORD_HEADING, (), None),  # its rows: KEYWORDS (_keyword_rows)
 }

@@ -203,9 +203,8 @@ def _journey_fields(place: Place, folder: Folder) -> list[Candidate]:
 
 
 def _events(place: Place, folder: Folder) -> list[Candidate]:
-    from scenario.check import event_kinds
-
-    return [Candidate(kind, "term", f"{W.quantity.events}の種類") for kind in sorted(event_kinds())]
+    """The kinds of 出来事 by their Japanese names, in the vocabulary's order."""
+    return [_term("event", e, detail=e.code) for e in vocab.EVENTS]
 
 
 def _expiries(place: Place, folder: Folder) -> list[Candidate]:
@@ -249,7 +248,7 @@ def _example_subscript(place: Place):
 def _subscript(place: Place, folder: Folder) -> list[Candidate]:
     """What a "[" after a name takes: the scopes a cumulative quantity may be read over,
     a page id after a region or 銘, a kind of tile after 通過したマス — and in a 例, what
-    its own quantities take (EXAMPLE_SUBSCRIPTS: 出来事[hit], 未来面[p], 防御[ターン] …)."""
+    its own quantities take (EXAMPLE_SUBSCRIPTS: 出来事[被弾], 未来面[p], 防御[ターン] …)."""
     own = _example_subscript(place)
     if own is not None:
         return own(place, folder)

@@ -1,7 +1,7 @@
 """例の検査 — an example (例) block → a scenario the runner plays, or diagnostics.
 
 Expectations compare one quantity with numbers, in the condition syntax of faces:
-``確認 HP == 200, 刻 == 22, Intent == 1, 出来事[damage] >= 1, 未来面[tabidachi] == 0``.
+``確認 HP == 200, 刻 == 22, Intent == 1, 出来事[ダメージを与えた] >= 1, 未来面[tabidachi] == 0``.
 The quantities a scenario may read are the table QUANTITIES.
 """
 
@@ -64,10 +64,9 @@ _EXPIRIES = LIFETIME_WORDS
 
 
 def event_kinds() -> frozenset:
-    """The kinds of event an example's 出来事[…] counts (runtime.events)."""
-    from runtime.events import KINDS
-
-    return KINDS
+    """The kinds of event an example's 出来事[…] counts, by code (contract.vocabulary
+    EVENTS, which names each kind of runtime.events)."""
+    return frozenset(e.code for e in vocab.EVENTS)
 
 
 def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> dict | None:
@@ -272,15 +271,16 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
             return {**base, "quantity": code, "arg": "stage" if key in (W.scope.stage, "stage")
                     else "run"}
         if arg_kind == "event":
-            kinds = event_kinds()
-            if key not in kinds:
-                found = guess(key, kinds)
+            kind = vocab.lookup("event", key)
+            if kind is None:
+                names = [e.ja for e in vocab.EVENTS]
+                found = guess(key, names + [e.code for e in vocab.EVENTS])
                 ctx.add(E057.at(sub.span, f"{W.quantity.events}「{key}」はありません",
                                 hint=found.hint or f"書ける{W.quantity.events}: "
-                                + "、".join(sorted(kinds)),
+                                + "、".join(names),
                                 replacements=found.replacements))
                 return None
-            return {**base, "quantity": code, "arg": key}
+            return {**base, "quantity": code, "arg": kind.code}
         page = check_page_ref(sub.name, ctx)
         return None if page is None else {**base, "quantity": code, "arg": page}
     region = vocab.lookup("region", word)

@@ -46,7 +46,7 @@ READERS = {
     "turn": lambda b, arg, w: b.state.turn,
     "won": lambda b, arg, w: 1 if b.state.outcome == "won" else 0,
     "lost": lambda b, arg, w: 1 if b.state.outcome == "lost" else 0,
-    "events": lambda b, arg, w: sum(1 for e in w if e.kind == arg),
+    "events": lambda b, arg, w: sum(1 for e in w if _COUNTED.get(arg, _of_kind)(e, arg)),
     "zone": lambda b, arg, w: sum(b.zone_size(z) for z in arg),
     "page_in": lambda b, arg, w: sum(1 for z in arg[0] for uid in b.zone(z)
                                      if b.page_id(uid) == arg[1]),
@@ -55,6 +55,19 @@ READERS = {
     "counter": lambda b, arg, w: b.state.counter(arg[1], arg[0]),
     "param": lambda b, arg, w: b.state.param(arg),
     "flag": lambda b, arg, w: b.state.flag(arg),
+}
+
+
+def _of_kind(event, kind: str) -> bool:
+    return event.kind == kind
+
+
+#: 出来事 a count takes from more than its own kind of event: ページの除外 counts a page a
+#: 作用 moved to 除外 too (the battle says that move as page_moved), as
+#: ページが除外された時 fires for both.
+_COUNTED = {
+    "page_exiled": lambda event, kind: event.kind == "page_exiled" or (
+        event.kind == "page_moved" and event.data["to"].startswith("exile")),
 }
 
 

@@ -124,7 +124,7 @@ def test_the_witness_plays_the_loop_and_ends_with_the_stopped_chain(content):
     (found,) = [f for f in findings(Content.of_model(result.model)) if f.code == "W006"]
     witness = found.data["witness"]
     assert witness.startswith('例 "kaeri') and "出す dansyari" in witness
-    assert witness.rstrip().endswith("確認 出来事[chain_stopped] == 0\n}")
+    assert witness.rstrip().endswith("確認 出来事[連鎖の停止] == 0\n}")
     assert "出す kaeri" in witness and "出す wasure" in witness
 
 
@@ -142,7 +142,7 @@ def test_jibunki_test_plays_the_witness_and_names_the_stopped_chain(content, mon
     failed = [line for line in result.output.splitlines() if "作用の連鎖を止めました: 1 手で" in line]
     assert failed and "kaeri" in failed[0] and "wasure" in failed[0], result.output
     # the one expectation fails because the chain was stopped, and for nothing else
-    assert "出来事[chain_stopped] = 1" in result.output
+    assert "出来事[連鎖の停止] = 1" in result.output
     assert "拒否されました" not in result.output
 
 

@@ -196,7 +196,7 @@ async def test_the_server_offers_enemy_fields_in_an_enemy_block(client: Language
 
 
 @pytest.mark.parametrize("quantity, some, none", [
-    ("出来事", {"hit", "seat_moved", "face_fired"}, {"ターン", "以降"}),
+    ("出来事", {"被弾", "座の移動", "面の発動"}, {"ターン", "以降"}),
     ("未来面", {"tabidachi"}, {"ターン"}),
     ("過去", {"tabidachi"}, {"ラン"}),
     ("防御", {"被弾1回", "ターン", "ステージ", "ラン"}, {"プレイ", "以降"}),

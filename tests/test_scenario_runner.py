@@ -166,8 +166,8 @@ def test_an_unknown_event_kind_lists_the_kinds_an_example_can_count():
     """The hint names what can be written (it sent a designer to a Python source file)."""
     [said] = [d for d in run('例 {\n 敵 e\n 確認 出来事[nothing] == 1\n}\n').diagnostics
               if d.code == "E057"]
-    assert said.hint.startswith("書ける出来事: ") and "seat_moved" in said.hint
-    assert ".py" not in said.hint
+    assert said.hint.startswith("書ける出来事: ") and "座の移動" in said.hint
+    assert ".py" not in said.hint and "seat_moved" not in said.hint  # the designer's words
 
 
 def test_an_expectation_that_cannot_be_checked_is_E057_at_its_quantity():
@@ -386,3 +386,32 @@ def test_a_display_name_where_an_id_belongs_is_E011_naming_the_id():
     said = [(d.code, d.hint, d.replacements) for d in result.diagnostics]
     assert said[0] == ("E011", "「的」は e の名前です。ここには id を書きます: e", ("e",))
     assert said[1] == ("E011", "「一撃」は p の名前です。ここには id を書きます: p", ("p",))
+
+
+def test_every_kind_of_event_has_a_japanese_name_an_example_can_count_by():
+    """Japanese for the designer: 出来事[…] takes each kind of the battle's events by a
+    Japanese name (its code stays an alias), and the vocabulary names every kind."""
+    from contract import vocabulary as vocab
+    from runtime.events import KINDS
+
+    assert {e.code for e in vocab.EVENTS} == set(KINDS)
+    assert all(not e.ja.isascii() for e in vocab.EVENTS)
+    by_name = run('例 {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n'
+                  ' 確認 出来事[ダメージを与えた] == 1, 出来事[ページのプレイ] == 1, 出来事[被弾] == 0\n}\n')
+    by_code = run('例 {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n'
+                  ' 確認 出来事[damage] == 1, 出来事[played] == 1, 出来事[hit] == 0\n}\n')
+    assert by_name.diagnostics == [] and by_code.diagnostics == []
+    wrong = run('例 {\n 敵 e\n 開始 刻 20, 手札 [p]\n 出す p\n 確認 出来事[ダメージを与えた] == 2\n}\n')
+    assert [d.code for d in wrong.diagnostics] == ["E044"]
+
+
+def test_a_page_exiled_by_an_effect_counts_as_a_page_exiled():
+    """ページの除外 (page_exiled) counts a page an 作用 moved to 除外 as it counts one
+    exiled after its play — as ページが除外された時 fires for both; it counted only the
+    second, so a 例 proving an exile page read 0."""
+    content = CONTENT + ('ページ x "捨てる" { 銘 20; 過去面 { 移動 1枚 手札 -> 除外 選択 };'
+                         ' 未来面 白紙; ペン 未来面 { 歩 += 1 } }\n')
+    example = ('例 {\n 敵 e\n 開始 刻 30, 手札 [x, p, q]\n 出す x\n 選ぶ p\n'
+               ' 確認 除外 == 1, 出来事[ページの除外] == 1, 出来事[page_exiled] == 1\n}\n')
+    result = check_text(content + example, "t.page", {"b.balance": BALANCE})
+    assert result.diagnostics == [], [d.message for d in result.diagnostics]

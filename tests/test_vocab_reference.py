@@ -18,7 +18,7 @@ TABLES = {"variable": (*vocab.VARIABLES, vocab.FLAG), "counter": vocab.COUNTERS,
           "condition_word": vocab.CONDITION_WORDS, "tile": vocab.TILE_KINDS,
           "destination": vocab.DESTINATIONS, "anchor_unit": vocab.ANCHOR_UNITS,
           "intent": vocab.INTENT_KINDS, "trait": vocab.TRAITS, "balance": vocab.BALANCE_KEYS,
-          "quantity": vocab.BATTLE_QUANTITIES, "measure": vocab.MEASURES}
+          "quantity": vocab.BATTLE_QUANTITIES, "event": vocab.EVENTS, "measure": vocab.MEASURES}
 
 
 def meaning(term) -> str:
