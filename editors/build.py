@@ -173,16 +173,31 @@ def grammar_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the grammar, or with ``--check`` say whether the committed one is current."""
-    args = sys.argv[1:] if argv is None else argv
+    """Write the grammar, or with ``--check`` say whether the committed one is current.
+    Its options are parsed: ``--help`` or a misspelt option writes nothing."""
+    import argparse
+
+    from contract import disk
+
+    parser = argparse.ArgumentParser(
+        prog="python3 -m editors.build",
+        description="VS Code 拡張の文法（editors/vscode/syntaxes/jibunki.tmLanguage.json）を、"
+                    "言語の定義から書き直します。",
+        add_help=False)
+    parser.add_argument("--check", action="store_true",
+                        help="何も書かず、コミットされた文法がいまの定義どおりかだけを確かめます"
+                             "（違えば終了コード 1）")
+    parser.add_argument("-h", "--help", action="help", help="このヘルプを表示して終わります")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     text = grammar_text()
-    if "--check" in args:
+    if args.check:
         current = GRAMMAR_PATH.exists() and GRAMMAR_PATH.read_text(encoding="utf-8") == text
         if not current:
-            print(f"{GRAMMAR_PATH}: out of date; run python3 -m editors.build", file=sys.stderr)
+            print(f"{GRAMMAR_PATH}: 文法が古くなっています。python3 -m editors.build で書き直してください",
+                  file=sys.stderr)
         return 0 if current else 1
-    GRAMMAR_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {GRAMMAR_PATH}")
+    disk.write(GRAMMAR_PATH, text, inside=GRAMMAR_PATH.parent, replace=True)
+    print(f"{GRAMMAR_PATH} を書きました")
     return 0
 
 

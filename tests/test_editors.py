@@ -159,3 +159,19 @@ def test_the_readme_neovim_snippet_names_the_server_command_and_its_file_types()
     assert "lsp" in cli.main.commands  # the command the snippet starts
     done = CliRunner().invoke(cli.main, ["lsp", "--help"])
     assert done.exit_code == 0
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--chek"]])
+def test_help_or_a_misspelt_option_writes_no_grammar(argv, tmp_path, monkeypatch, capsys):
+    """Any argument but --check wrote the grammar (a typo, --help too): now options are
+    parsed, and only a run with none writes."""
+    from editors import build
+
+    target = tmp_path / "jibunki.tmLanguage.json"
+    target.write_text("kept", encoding="utf-8")
+    monkeypatch.setattr(build, "GRAMMAR_PATH", target)
+    with pytest.raises(SystemExit) as stopped:
+        build.main(argv)
+    assert stopped.value.code == (0 if argv == ["--help"] else 2)
+    assert target.read_text(encoding="utf-8") == "kept"
+    assert build.main([]) == 0 and target.read_text(encoding="utf-8") == build.grammar_text()
