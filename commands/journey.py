@@ -35,7 +35,7 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
     return FOLDER.convert(DEFAULT_CONTENT, param, ctx)
 
 
-@click.group(invoke_without_command=True)
+@click.group(invoke_without_command=True, subcommand_metavar="[コマンド [引数]...]")
 @click.option("--setup", default=None, metavar="ID|名前",
               help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")
 @click.option("--items", default=None, metavar="アイテム,…",

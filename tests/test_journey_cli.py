@@ -167,6 +167,13 @@ def test_events_are_json_lines_with_the_commands_and_the_refusals():
     assert result.exit_code == EXIT_STOPPED
 
 
+def test_the_usage_line_shows_the_command_as_optional():
+    """No command plays the game: the usage line said a コマンド was required."""
+    result = CliRunner().invoke(main, ["journey", "--help"])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "使い方: jibunki journey [オプション] [コマンド [引数]...]"
+
+
 def test_bad_seed_is_a_usage_error():
     result = CliRunner().invoke(main, ["journey", "--seed", "abc"], input="")
     assert result.exit_code == 2 and "abc" in result.output and "Traceback" not in result.output
