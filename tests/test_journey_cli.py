@@ -169,7 +169,7 @@ def test_events_are_json_lines_with_the_commands_and_the_refusals():
 
 def test_the_usage_line_shows_the_command_as_optional():
     """No command plays the game: the usage line said a コマンド was required."""
-    result = CliRunner().invoke(main, ["journey", "--help"])
+    result = CliRunner().invoke(main, ["journey", "--help"], prog_name="jibunki")
     assert result.exit_code == 0
     assert result.output.splitlines()[0] == "使い方: jibunki journey [オプション] [コマンド [引数]...]"
 
