@@ -514,6 +514,9 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
                          overflow="ellipsis")
     table.add_column("ルール", justify="left", overflow="ellipsis", ratio=1)
     chose_any = capped_any = False
+    # While a choice waits, choose takes the candidates' numbers: the hand's would read
+    # as the same numbers for other pages, so the hand shows none.
+    choosing = battle.pending is not None
     shown = facts if rows is None else facts[:rows]
     for fact, detail in zip(shown, details):
         info = fact["info"]
@@ -538,7 +541,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         else:
             cell = [reason or " ／ ".join(fact["rules"])]
         # Designer text is plain text, never console markup: every cell is a Text.
-        cells = [str(fact["index"]), fact["name"], str(info["year"]), str(info["cost"]),
+        cells = ["·" if choosing else str(fact["index"]), fact["name"], str(info["year"]),
+                 str(info["cost"]),
                  "・".join(face_words), paint.mark("yes") if info["crosses"] else "", damage]
         body = Text(paint.s("\n".join(cell)))
         if detail != "full":
@@ -548,6 +552,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         table.add_row(*(Text(paint.s(c)) for c in cells), body,
                       style=None if info["playable"] else "dim")
     notes = []
+    if choosing:
+        notes.append(f"{W.pick.choice}の途中: choose の番号は上の候補の番号です")
     if rows is not None and rows < len(facts):
         notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚")
     if chose_any:

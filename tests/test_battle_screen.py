@@ -229,3 +229,20 @@ def test_no_code_of_the_vocabulary_is_on_screen(tables):
         for battle in (new_battle(tables), busy(tables)):
             text = render(battle, width, height)
             assert pattern.findall(text) == []
+
+
+def test_while_a_choice_waits_the_hand_shows_no_numbers_that_choose_would_misread(tables):
+    """choose takes the candidates' numbers; the hand table beside them numbered other
+    pages 1, 2, 3 … (choose 3 took the third candidate, not the hand's third page)."""
+    battle = new_battle(tables)
+    battle.dev_set(age=30, hand=["dansyari", "circle", "hatsu_koe", "tenshoku"])
+    battle.play(uid_of(battle, "dansyari"))
+    assert battle.pending is not None
+    text = render(battle, 100, 40)
+    rows = [line for line in text.splitlines() if "産声" in line]
+    assert any(line.startswith("· 産声") for line in rows), rows  # the hand's row
+    assert "choose の番号は上の候補の番号です" in text
+    battle.choose([battle.pending.candidates[0]])
+    after = render(battle, 100, 40)
+    assert "choose の番号は上の候補" not in after
+    assert re.search(r"^\d+ 産声", after, re.M)  # numbered again once answered
