@@ -82,11 +82,18 @@ def where(tables, page_id: str) -> str:
 def summary(session) -> list[str]:
     """The closing lines under the result: HP lost, 綻び gained, damage dealt by page."""
     s = session.battle.state
-    lines = [f"{W.counter.hp_lost}: {s.counter('run', 'hp_lost')}   {W.counter.fray_gained}: {s.fray_run - session.fray_at_start}",
-             f"{W.counter.damage_dealt}: {s.counter('run', 'damage_dealt')}"]
+    # All three from the run's start, as a loaded save carries them; only the split of the
+    # damage by page is this session's (a save does not hold it).
+    total = s.counter("run", "damage_dealt")
+    lines = [f"{W.counter.hp_lost}: {s.counter('run', 'hp_lost')}   "
+             f"{W.counter.fray_gained}: {s.counter('run', 'fray_gained')}",
+             f"{W.counter.damage_dealt}: {total}"]
     dealt = sorted(((n, p or "") for p, n in session.dealt.items() if n), key=lambda x: (-x[0], x[1]))
     for amount, page in dealt:
         lines.append(f"  {_page_name(session.tables, page) if page else 'ページ以外'}  {amount}")
+    split = sum(session.dealt.values())
+    if split != total:
+        lines.append(f"  （ページごとの内訳は読み込んでからの {split} ぶんです）")
     return lines
 
 

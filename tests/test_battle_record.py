@@ -274,3 +274,17 @@ def test_more_with_pages_than_the_hand_holds_is_a_usage_error(tmp_path, monkeypa
     assert result.exit_code == 2
     assert "--with で手札に入れられるのは手札上限の 8 枚までです（9 枚指定）" in result.output
     assert in_folder(tmp_path, monkeypatch, "end\n", *args[:-2]).exit_code != 2
+
+
+def test_after_a_load_the_summary_counts_every_figure_from_the_runs_start(tmp_path, monkeypatch):
+    """減ったHP came from the run's start and 増えた綻び from the load, side by side: a
+    pen's +10 on the screen read 0. Both are the run's now, as the save carries them."""
+    import re
+
+    out = in_folder(tmp_path, monkeypatch,
+                    "set 刻 30\npen 2 未来\nplay 6\nend\nsave p.json\nload p.json\nend\n")
+    assert "保存しました" in out.output and "読み込みました" in out.output, out.output
+    summary = out.output.split("── まとめ ──")[1]
+    lost, fray = map(int, re.search(r"減ったHP: (\d+)\s+増えた綻び: (\d+)", summary).groups())
+    assert fray == 10 and lost > 0, summary
+    assert "ページごとの内訳は読み込んでからの" in summary  # the split is the session's
