@@ -462,6 +462,9 @@ def _hand_facts(battle) -> list[dict]:
     """Everything the hand table shows of each hand page, worked out once per screen."""
     vocabulary = battle.tables.vocabulary
     pens = {(a.uid, a.side) for a in battle.actions() if type(a) is Pen}
+    # With the stage's pens spent, no face can be written: 「ペン強化なし」 rows would be the
+    # only pen rows left, saying nothing of what can be done.
+    pen_left = battle.state.pens_used < battle.state.param("pen_cap") and not battle.over
     out = []
     for index, uid in enumerate(battle.hand, 1):
         info = battle.play_info(uid)
@@ -476,7 +479,7 @@ def _hand_facts(battle) -> list[dict]:
                     "pens": [(side, pen_preview(battle, uid, side),
                               pen_fray(battle) if (uid, side) in pens else None)
                              for side in SIDES
-                             if (uid, side) in pens or _without_pen(battle, uid, side)]})
+                             if (uid, side) in pens or (pen_left and _without_pen(battle, uid, side))]})
     return out
 
 
@@ -550,8 +553,10 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         else:  # every line whole, broken as Japanese is: never cut, never left short
             body = RulesCell(body)
         table.add_row(*(Text(paint.s(c)) for c in cells), body,
-                      style=None if info["playable"] else "dim")
+                      style=None if info["playable"] and not battle.over else "dim")
     notes = []
+    if battle.over:  # every row's play would be refused, whatever its own reason says
+        notes.append(f"{W.scope.run}は終わっています（もう{W.scope.play}できません）")
     if choosing:
         notes.append(f"{W.pick.choice}の途中: choose の番号は上の候補の番号です")
     if rows is not None and rows < len(facts):

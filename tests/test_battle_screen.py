@@ -246,3 +246,24 @@ def test_while_a_choice_waits_the_hand_shows_no_numbers_that_choose_would_misrea
     after = render(battle, 100, 40)
     assert "choose の番号は上の候補" not in after
     assert re.search(r"^\d+ 産声", after, re.M)  # numbered again once answered
+
+
+def test_pen_rows_go_once_the_stages_pens_are_spent(tables):
+    """「ペン強化なし」 rows stayed after the pen was used, the only pen rows left."""
+    battle = new_battle(tables)
+    assert "ペン強化なし" in render(battle, 100, 60)
+    pen = next(a for a in battle.actions() if type(a).__name__ == "Pen")
+    battle.apply(pen)
+    shown = render(battle, 100, 60)
+    assert "ペン強化なし" not in shown and not re.search(r"^\s+ペン (未来|過去)面", shown, re.M)
+
+
+def test_a_finished_run_says_so_under_the_hand(tables):
+    """The hand of a won run still read as if a page could be played."""
+    battle = new_battle(tables)
+    assert "ランは終わっています" not in render(battle, 100, 60)
+    battle.dev_set(enemy_hp=1, age=20, hand=["tabidachi", "nyuugaku"])
+    battle.play(uid_of(battle, "tabidachi"))  # its damage wins the one-stage run
+    assert battle.over
+    shown = render(battle, 100, 60)
+    assert "ランは終わっています（もうプレイできません）" in shown and "ペン強化なし" not in shown
