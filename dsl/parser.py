@@ -316,6 +316,17 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 # by one (each would be another error); report once, drop the item.
                 _add(diags, _describe(exc, work, pos, path, suggest))
                 work, lines = _blank_item(work, pos)
+            elif (early := _early_close(work, exc, pos)) is not None:
+                # One } too many closed the item early: its last lines read as outside
+                # any definition and its item checks as missing what they hold. Report
+                # that } alone and read the item without it.
+                line, col = _line_col(work, early)
+                _add(diags, E001.at(
+                    Span(path, line, col, line, col + 1), "この } で定義が閉じています",
+                    hint="余分な } なら消してください（ここで定義が閉じたので、"
+                         "あとの行が定義の外になっていました）", replacements=("",)))
+                work = work[:early] + " " + work[early + 1:]
+                lines = (line, line)
             elif _unmatched_closer(work, pos):
                 # A stray } ] ): dropping it alone keeps everything around it.
                 _add(diags, _describe(exc, work, pos, path, suggest))
@@ -474,6 +485,24 @@ def _unmatched_closer(text: str, pos: int) -> bool:
     opener, closer = _CLOSERS[text[pos]], text[pos]
     before = _strip_strings(text[:pos + 1])
     return before.count(closer) > before.count(opener)
+
+
+def _early_close(text: str, exc, pos: int) -> int | None:
+    """Offset of a "}" that closed the item before its end, or None: the parse meets a
+    statement at the top level right after that "}", and from there on the chunk closes
+    more braces than it opens (the item's own closing brace is left over)."""
+    if _TOP_LEVEL_WORDS[0] not in getattr(exc, "expected", ()):
+        return None
+    blanked = _STRING.sub(lambda m: " " * len(m.group()), text)  # strings, comments
+    if pos >= len(blanked) or blanked[pos] in _CLOSERS:
+        return None  # a stray closer of its own (_unmatched_closer), not a statement
+    back = pos - 1
+    while back >= 0 and blanked[back] in " \t\r\n\u3000;":
+        back -= 1
+    if back < 0 or blanked[back] != "}":
+        return None
+    rest = blanked[pos:]
+    return back if rest.count("}") > rest.count("{") else None
 
 
 def _item_keyword_meant(text: str, exc, pos: int, suggest) -> str | None:

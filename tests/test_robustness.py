@@ -262,8 +262,10 @@ def test_stray_closing_brace_is_reported_alone(write):
 def test_brace_closing_a_page_early_says_so(write):
     text = "ページ a {\n  銘 3\n  未来面 { 敵HP -= 1 }; ペン 過去面 { 歩 += 5 } }\n  過去面 白紙\n}\n"
     result, _ = everywhere(write, text)
-    assert found(result) == [("E001", *at(text, "過去面 白紙")), ("E001", 5, 1)]
-    assert "手前の } が多すぎ" in result.diagnostics[0].hint
+    # one error, at the } that closed the page, and the page read whole without it
+    assert found(result) == [("E001", 3, text.split("\n")[2].rindex("}") + 1)]
+    assert result.diagnostics[0].message == "この } で定義が閉じています"
+    assert [p.id for p in result.model["pages"]] == ["a"]
 
 
 def test_header_without_brace_is_one_error(write):

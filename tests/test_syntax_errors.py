@@ -306,3 +306,15 @@ def test_an_invisible_character_from_a_paste_is_named_in_words(ch, name, fix):
     assert "\\u" not in diag.message and "\\x" not in diag.message
     assert diag.replacements == (fix,)
     assert ("空白に置き換えて" if fix else "消してください") in diag.hint
+
+
+def test_one_brace_too_many_is_reported_at_that_brace_alone():
+    """An extra } closed the page early: lint led with E066 on the page name (its pen
+    block was read as outside it), then an E001 per later line. Now one error, at the
+    } that closed the page, with deleting it as the fix — and the page read whole."""
+    text = ("ページ t2 \"テスト2\" {\n  銘 11\n  出自 青年期\n  未来面 {\n    敵HP -= 5\n  }}\n"
+            "  過去面 白紙\n  ペン 過去面 { 歩 += 3 }\n}\n")
+    diag, shown = only(text, "E001", 6, 4)
+    assert diag.message == "この } で定義が閉じています" and diag.replacements == ("",), shown
+    fixed = text.replace("  }}\n", "  }\n")
+    assert diagnostics(fixed)[0] == []
