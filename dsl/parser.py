@@ -487,6 +487,15 @@ def _unmatched_closer(text: str, pos: int) -> bool:
     return before.count(closer) > before.count(opener)
 
 
+def _statement_before(text: str, pos: int) -> str:
+    """What the statement holding ``pos`` says before it: from the start of its line, or
+    from the last ";" or "{" on that line (one-line items), comments left out."""
+    line_start, _ = _line_of(text, pos)
+    blanked = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:pos])
+    start = max(blanked.rfind(";"), blanked.rfind("{")) + 1
+    return text[line_start + start:pos].split("#")[0].strip()
+
+
 def _early_close(text: str, exc, pos: int) -> int | None:
     """Offset of a "}" that closed the item before its end, or None: the parse meets a
     statement at the top level right after that "}", and from there on the chunk closes
@@ -1052,14 +1061,23 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
                        hint=slip, replacements=(fix,) if fix else ())
     if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
-        line_start, _ = _line_of(text, pos)
-        field = text[line_start:pos].strip()
+        field = _statement_before(text, pos)
+        words = field.split()
+        first = words[0] if words else ""
         if field in _field_words():
             hint = f"「{field}」の値が足りません。{field} の後に書きます"
         elif field.startswith(W.target) and field.endswith(_RANGE_MARKS):
             # 目標 勝率差 -5%〜: the band's upper end left out
             hint = (f"範囲の上端が足りません。〜 の後に書きます（例: {W.target} "
                     f"{W.measure.win_rate_delta} -5%〜+10% ／ {W.target} {W.measure.win_rate} 40%〜70%）")
+        elif first in vocab.KEYWORDS["cond"] and field.endswith((",", "、")):
+            # a condition list wrapped after its comma: it ends at the line's end
+            cond = vocab.KEYWORDS["cond"][0]
+            hint = (f"{cond}は 1 行に書きます。長いときは {cond} の行を 2 つに分けます"
+                    f"（例: {cond} {W.variable.age} >= 1 ／ {cond} {W.variable.steps} >= 1）")
+        elif first in vocab.KEYWORDS["expect"]:
+            hint = (f"比べる値が足りません。例: {vocab.KEYWORDS['expect'][0]} "
+                    f"{W.variable.enemy_hp} == 90 ／ " + hint)
         else:
             hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
     elif _in_header(text, exc, pos):

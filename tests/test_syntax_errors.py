@@ -318,3 +318,22 @@ def test_one_brace_too_many_is_reported_at_that_brace_alone():
     assert diag.message == "この } で定義が閉じています" and diag.replacements == ("",), shown
     fixed = text.replace("  }}\n", "  }\n")
     assert diagnostics(fixed)[0] == []
+
+
+@pytest.mark.parametrize("text, line, said", [
+    # a condition list wrapped after its comma
+    ("ページ c {\n  銘 3\n  未来面 {\n    条件 刻 >= 1, # 途中\n         歩 >= 1\n    敵HP -= 2\n  }\n"
+     "  過去面 白紙; ペン 過去面 { 歩 += 1 }\n}\n", 4, "条件は 1 行に書きます"),
+    # 目標 on a one-line page, the band's upper end left out
+    ("ページ d { 銘 3; 目標 勝率差 5%〜; 未来面 { 敵HP -= 2 }; 過去面 白紙; ペン 過去面 { 歩 += 1 } }\n",
+     1, "範囲の上端が足りません"),
+    # a 確認 with nothing to compare with
+    ("ページ e { 銘 3; 未来面 { 敵HP -= 2 }; 過去面 白紙; ペン 過去面 { 歩 += 1 } }\n"
+     "例 { 敵 x\n 確認 敵HP == \n}\n", 3, "比べる値が足りません。例: 確認 敵HP == 90"),
+])
+def test_a_missing_value_is_hinted_by_the_statement_it_is_missing_from(text, line, said):
+    """「値が足りません。例: 敵HP -= 12」 was given wherever a value was missing — in a
+    確認, a wrapped 条件, a 目標 on a one-line page — where no effect can stand."""
+    found, shown = diagnostics(text)
+    first = next(d for d in found if d.span.line == line)
+    assert said in first.hint and "敵HP -= 12" not in first.hint, shown
