@@ -925,12 +925,39 @@ def _keyword_hint(token, expected, suggest) -> tuple[str, str | None]:
     if spaced is not None and spaced.split(" ")[0] in words:
         keyword, number = spaced.split(" ")[:2]
         return f"「{keyword}」と「{number}」の間に空白が要ります: {spaced}。", spaced
+    glued = _glued_word(str(token), words)
+    if glued is not None:
+        keyword, rest = glued
+        return (f"「{keyword}」と「{rest}」の間に空白が要ります: {keyword} {rest}。",
+                f"{keyword} {rest}")
     if not words:
         return "", None
     meant = misconverted(str(token), words) or variant_of(str(token), words)
     if meant is None and suggest is not None:
         meant = suggest(str(token), words)
     return (f"もしかして「{meant}」？", meant) if meant else ("", None)
+
+
+def _glued_word(written: str, words: list[str]) -> tuple[str, str] | None:
+    """(keyword, word) when ``written`` is a keyword that could stand here glued to a word
+    of the language (毎ターン開始時, 寿命被弾1回: Japanese is written without spaces), the
+    longest keyword first; else None."""
+    for keyword in sorted(words, key=len, reverse=True):
+        rest = written[len(keyword):]
+        if written.startswith(keyword) and rest and _spelled_anywhere(rest):
+            return keyword, rest
+    return None
+
+
+@cache
+def _all_spellings() -> frozenset[str]:
+    return frozenset(spelling for table in vocab.tables().values() for spelling in
+                     table.spellings()) | frozenset(w for pair in KEYWORDS.values() for w in pair)
+
+
+def _spelled_anywhere(word: str) -> bool:
+    """A spelling of the vocabulary or a keyword (or a keyword glued to its number)."""
+    return word in _all_spellings() or unglued(word) is not None
 
 
 #: The keywords that begin a 作用 in place of its target (the grammar's ``sayou`` rules).

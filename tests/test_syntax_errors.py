@@ -337,3 +337,15 @@ def test_a_missing_value_is_hinted_by_the_statement_it_is_missing_from(text, lin
     found, shown = diagnostics(text)
     first = next(d for d in found if d.span.line == line)
     assert said in first.hint and "敵HP -= 12" not in first.hint, shown
+
+
+@pytest.mark.parametrize("effect, meant", [
+    ("敵HP -= 3 毎ターン開始時 範囲 ステージ", "毎 ターン開始時"),
+    ("防御 += 6 寿命被弾1回", "寿命 被弾1回"),
+])
+def test_a_keyword_glued_to_a_word_offers_the_spaced_form(effect, meant):
+    """Japanese is written without spaces: 毎ターン開始時 got only the list of what may
+    stand there, 寿命被弾1回 「もしかして「寿命」？」. The keyword and the word it is glued
+    to are named, with the spaced form as the fix."""
+    diag, shown = only(PAGE.format(effect=effect), "E001", 3, 9 + effect.index(meant.replace(" ", "")))
+    assert f"空白が要ります: {meant}" in diag.hint and diag.replacements == (meant,), shown
