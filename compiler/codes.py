@@ -187,6 +187,11 @@ W010 = _define("W010", WARNING, "ほかのページに劣るページ",
 #: the content's.
 W011 = _define("W011", WARNING, "札に刷れない文字",
     hint="ほかの字にするか、その字のあるフォントを入れてください（印刷はその字を ☒ で刷ります）")
+#: Examples are told apart by their names (jibunki test -k, the failures, the catalog).
+W013 = _define("W013", WARNING, "同じ名前の例",
+    message="例「{name}」はもう1つあります",
+    hint="どちらかの名前を変えてください（jibunki test -k も、失敗の知らせも、カタログも、"
+         "例を名前で見分けます）")
 
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")

@@ -17,8 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic, Span
-from compiler.codes import E014
+from dsl.diagnostics import Diagnostic, Note, Span
+from compiler.codes import E014, W013
 from contract import kinds
 
 from compiler.lint import Result, check, check_text
@@ -35,6 +35,7 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
     diagnostics of their checks, context files' too."""
     specs: list[dict] = []
     diags: list[Diagnostic] = []
+    named: dict[str, ast.Example] = {}  # title → its first example, over the whole content
     for source in compilation.sources:
         if source.parsed is None:
             continue
@@ -45,6 +46,10 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
                 subject = item
             if not isinstance(item, ast.Example) or id(item) in compilation.oversized:
                 continue  # E048 said why an example over its bounds is not checked
+            first = named.setdefault(item.title, item) if item.title is not None else item
+            if first is not item:
+                diags.append(W013.at(head(item.span), name=item.title,
+                                     notes=[Note("同じ名前の最初の例はここです", head(first.span))]))
             enemy = subject.id.text if isinstance(subject, ast.Enemy) else None
             try:
                 spec = check_example(item, Ctx(diags, compilation.symbols), enemy)
