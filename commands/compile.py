@@ -29,7 +29,10 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     """コンテンツを実行時の表（generated/*.py）にコンパイルします。
 
     表は schemas/ のスキーマで検証してから書きます。schemas/ も contract/ に合わせて
-    書き直します。"""
+    書き直します。
+
+    終了コード: 0 書けた（--check: generated/ がコンテンツと一致）、1 コンテンツのエラー・
+    書けなかった・（--check）古いファイルがある、2 使い方の誤り。"""
     from compiler.build import stale_files, stale_schemas, write_schemas
 
     if check and fmt != "py":

@@ -28,6 +28,7 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     """コンテンツを検査し、問題をすべて報告します。
 
     パス（ファイルかフォルダ）を省くと content/ を検査します。例（例 { … }）も実行します。
+
     終了コード: 0 エラーなし（警告はあってもよい）、1 エラーあり、2 使い方の誤り。"""
     from dsl.diagnostics import to_json
 
@@ -63,7 +64,10 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     """コンテンツを決まった書き方に整形します。
 
     パス（ファイルかフォルダ）を省くと content/ を整形します。
-    lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。"""
+    lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。
+
+    終了コード: 0 整えた（--check: すべて整形済み）、1 エラーのあるファイルがある・
+    （--check）整形されていないファイルがある、2 使い方の誤り。"""
     import difflib
 
     from compiler.read import MAX_FILE_BYTES, discover, display_path, prepare, read

@@ -70,7 +70,10 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
 
     ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
     同じシードをはじめのデッキとそのページを入れたデッキで遊び、勝率の差 Δ の 95% 区間が
-    --precision の幅に収まるまで続けます。"""
+    --precision の幅に収まるまで続けます。
+
+    終了コード: 0 測れた（--check: どの 目標 からも外れていない）、1 コンテンツのエラーか
+    測れなかった・（--check）目標 から外れたものがあるか確かめる 目標 がない、2 使い方の誤り。"""
     from runtime.tables import from_dicts
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES

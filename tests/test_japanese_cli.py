@@ -429,3 +429,17 @@ def test_a_command_refused_for_content_errors_says_what_it_did_not_do(tmp_path, 
     result = invoke_cli(*command, "--content", str(tmp_path))
     assert result.exit_code == 1
     assert refusal in result.output and "表を書きませんでした" not in result.output
+
+
+@pytest.mark.parametrize("command", ["lint", "test", "compile", "fmt", "sim", "print",
+                                     "analyze", "battle", "journey"])
+def test_every_command_a_script_or_ci_runs_says_its_exit_codes(command):
+    """test, compile --check, fmt --check, sim --check and print left their exit codes to
+    be guessed; lint, analyze, battle and journey said theirs."""
+    from click.testing import CliRunner
+
+    from cli import main
+
+    shown = CliRunner().invoke(main, [command, "--help"]).output
+    flat = "".join(shown.split())
+    assert "終了コード:0" in flat and "2使い方の誤り" in flat, shown
