@@ -219,3 +219,36 @@ def test_screenshots_of_the_hint_the_pool_and_print(browser):
             shots.append(path)
         tab.close()
     assert len(shots) == 6
+
+
+def test_enemy_timelines_and_the_compare_table_say_they_scroll_on_a_phone(browser):
+    """The Intent timelines and the compare table scrolled sideways with nothing to say
+    so: the third pick cut at the screen's edge, the fourth out of sight."""
+    tab = open_tab(browser, browser.index.as_uri() + "#cmp=sakamichi,shigoto,tabidachi,kekkon",
+                   viewport=PHONE)
+    tab.wait_for_selector("#compare-wrap:not([hidden])")
+    hint = tab.locator("#compare-wrap .scroll-hint")
+    tab.wait_for_function("!document.querySelector('#compare-wrap .scroll-hint').hidden")
+    assert hint.is_visible() and hint.inner_text() == "← スクロール →"
+    wide = tab.evaluate("Array.from(document.querySelectorAll('.turns .hscroll')).filter(r =>"
+                        " r.querySelector('.hscroll-box').scrollWidth >"
+                        " r.querySelector('.hscroll-box').clientWidth + 1)"
+                        ".map(r => !r.querySelector('.scroll-hint').hidden)")
+    assert wide and all(wide)  # every timeline wider than the phone says so
+    tab.close()
+    desk = open_tab(browser)
+    assert not desk.locator("#enemy-haguruma .turns .scroll-hint").is_visible()  # it fits
+    desk.close()
+
+
+def test_on_paper_every_enemy_timeline_fits_the_sheet(browser):
+    """The print CSS promised nothing scrolls on paper, and 光る画面's turn 7 was sliced."""
+    tab = open_tab(browser)
+    tab.emulate_media(media="print")
+    tab.set_viewport_size({"width": 703, "height": 1000})  # A4's content width
+    spill = tab.evaluate("Array.from(document.querySelectorAll('table.timeline')).map(t => {"
+                         " const card = t.closest('article').getBoundingClientRect();"
+                         " const box = t.getBoundingClientRect();"
+                         " return [t.dataset.enemy, box.right - card.right]; })")
+    assert spill and all(over <= 1 for _, over in spill), spill
+    tab.close()
