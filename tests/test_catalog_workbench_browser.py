@@ -275,3 +275,25 @@ def test_screenshots_at_desktop_and_phone_widths(browser):
             paths.append(path)
         tab.close()
     assert len(paths) == 8 and browser.blocked == []
+
+
+def test_back_from_a_search_to_a_card_link_empties_the_search_again(browser):
+    """A card link's entry holds no filter in its URL: Back to it kept the search typed
+    after it (the card it names hidden), and Back then Forward then Back showed the same
+    URL two ways. The entry keeps the filter it was made under, and brings it back."""
+    tab = open_tab(browser)
+    tab.evaluate("location.hash = '#page-arubaito'")
+    tab.wait_for_function("location.hash === '#page-arubaito'")
+    tab.fill("#q", "産声")
+    tab.wait_for_function("location.hash.indexOf('q=') >= 0")
+    tab.go_back()
+    tab.wait_for_function("location.hash === '#page-arubaito'")
+    assert tab.input_value("#q") == ""
+    assert tab.evaluate("document.getElementById('page-arubaito').offsetParent !== null")
+    tab.go_forward()
+    tab.wait_for_function("location.hash.indexOf('q=') >= 0")
+    assert tab.input_value("#q") == "産声"
+    tab.go_back()
+    tab.wait_for_function("location.hash === '#page-arubaito'")
+    assert tab.input_value("#q") == ""
+    tab.close()
