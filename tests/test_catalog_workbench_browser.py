@@ -297,3 +297,19 @@ def test_back_from_a_search_to_a_card_link_empties_the_search_again(browser):
     tab.wait_for_function("location.hash === '#page-arubaito'")
     assert tab.input_value("#q") == ""
     tab.close()
+
+
+@pytest.mark.parametrize("typed, kept", [("10.5", "10"), ("1e1", "10"), ("-5", "0")])
+def test_a_year_bound_the_url_cannot_hold_is_made_whole_and_a_reload_shows_the_same(
+        browser, typed, kept):
+    """「10.5」 filtered 8 pages and wrote #year=-10.5, which a reload read as no bound
+    (71 pages); 「-5」 reloaded as 5. The bound is the whole number the URL can hold."""
+    tab = open_tab(browser)
+    tab.fill("#meimax", typed)
+    tab.locator("#meimax").blur()
+    tab.wait_for_function(f"location.hash === '#year=-{kept}'")
+    count, box = tab.inner_text("#count"), tab.input_value("#meimax")
+    assert box == kept
+    tab.reload()
+    assert tab.inner_text("#count") == count and tab.input_value("#meimax") == kept
+    tab.close()
