@@ -313,3 +313,17 @@ def test_a_year_bound_the_url_cannot_hold_is_made_whole_and_a_reload_shows_the_s
     tab.reload()
     assert tab.inner_text("#count") == count and tab.input_value("#meimax") == kept
     tab.close()
+
+
+def test_removing_a_pick_from_the_keyboard_keeps_the_focus_in_the_compare_table(browser):
+    """Enter on 「×」 hid the column with the focused button in it, and the focus fell to
+    the page's top: it goes to the next pick's button, and with none left to the heading."""
+    tab = open_tab(browser, browser.index.as_uri() + "#cmp=sakamichi,tabidachi")
+    tab.wait_for_selector("#compare-wrap:not([hidden])")
+    tab.focus("#compare-table button.unpick[value='sakamichi']")
+    tab.keyboard.press("Enter")
+    assert tab.evaluate("document.activeElement.value") == "tabidachi"
+    tab.keyboard.press("Enter")
+    assert tab.evaluate("document.activeElement.closest('#compare') !== null")
+    assert tab.evaluate("document.activeElement.tagName") == "H2"
+    tab.close()
