@@ -22,6 +22,25 @@ LEFT = 120   # the enemies' names
 RIGHT = 12
 MARK_GAP = 7  # between stacked marks of one 銘
 ROW = 22      # an enemy's row
+#: Terminal-style columns of an enemy's name that fit left of the axis (LEFT, at the row
+#: font's 11 px: a wide character two columns, about 11 px); a longer name is cut with
+#: "…" and said whole by its tooltip.
+NAME_COLUMNS = 19
+
+
+def label(name: str, room: int = NAME_COLUMNS) -> str:
+    """``name`` as the row shows it: whole when it fits ``room`` columns, else cut to fit
+    with "…" (which takes one)."""
+    from contract.linebreak import columns
+
+    if columns(name) <= room:
+        return name
+    kept = ""
+    for char in name:
+        if columns(kept + char) > room - 1:
+            break
+        kept += char
+    return kept + "…"
 
 
 def extent(tables) -> int:
@@ -69,7 +88,8 @@ def number_line(pages: list[dict], enemies: list, tables,
         path = enemy_turns.seat_path(enemy, tables.balance.lifespan_cap, horizon)
         seats, low, high = path["seats"], path["low"], path["high"]
         rows.append({
-            "id": enemy.id, "name": enemy.name, "y": top + i * ROW, "seat": enemy.seat,
+            "id": enemy.id, "name": enemy.name, "label": label(enemy.name),
+            "y": top + i * ROW, "seat": enemy.seat,
             "x": round(x(enemy.seat) + half, 1),
             "low": low, "high": high, "x1": round(x(low) + half, 1),
             "x2": round(x(high) + half, 1),

@@ -476,3 +476,14 @@ def test_what_a_condition_reads_is_among_what_a_page_reads_and_writes(tmp_path):
     for page in ("juken", "omoide_bako", "kanreki"):
         assert vocab.PAGES.code in reads[page], page
     assert "distance" in reads["mayoigo"]
+
+
+def test_a_long_enemy_name_is_cut_to_fit_left_of_the_number_line_and_said_whole_by_its_tooltip():
+    """A 26-character enemy name ran over the axis to about year 20."""
+    from catalog.numberline import NAME_COLUMNS, label
+    from contract.linebreak import columns
+
+    long = "夜更けまで光り続ける手のひらの画面と終わらない通知の群れ"
+    cut = label(long)
+    assert cut.endswith("…") and columns(cut) <= NAME_COLUMNS and long.startswith(cut[:-1])
+    assert label("歯車塔の番人") == "歯車塔の番人" and label("x" * NAME_COLUMNS) == "x" * NAME_COLUMNS

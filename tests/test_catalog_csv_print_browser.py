@@ -252,3 +252,13 @@ def test_on_paper_every_enemy_timeline_fits_the_sheet(browser):
                          " return [t.dataset.enemy, box.right - card.right]; })")
     assert spill and all(over <= 1 for _, over in spill), spill
     tab.close()
+
+
+def test_an_unbroken_word_in_a_card_wraps_rather_than_widen_the_page(browser):
+    """An unbroken Latin word in a フレーバー made the index 793 px wide on a 375 px phone."""
+    tab = open_tab(browser, viewport=PHONE)
+    assert style(tab, "article.page", "overflow-wrap") == "anywhere"
+    tab.evaluate("document.querySelector('article.page .flavor, article.page h3')"
+                 ".append('Supercalifragilisticexpialidocious'.repeat(4))")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    tab.close()
