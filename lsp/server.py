@@ -505,7 +505,7 @@ def make_server() -> JibunkiServer:
         ``jibunki fmt`` leaves such a file alone — or too large to format (the formatter
         refuses what lint refuses by size), nor for a URI that is not an open document (a
         device, a file never opened: nothing is read)."""
-        from dsl.formatter import FormatterBug, format_text
+        from dsl.formatter import FormatterBug, as_written, format_text
 
         if not ls.is_open(params.text_document.uri):
             return None
@@ -518,11 +518,15 @@ def make_server() -> JibunkiServer:
             formatted = format_text(document.source, _path(params.text_document.uri))
         except FormatterBug:
             return None
-        if not formatted.ok or formatted.text == document.source:
+        if not formatted.ok:
+            return []
+        # the document's own line ends and BOM, as jibunki fmt keeps a file's
+        text = as_written(formatted.text, document.source)
+        if text == document.source:
             return []
         lines = document.source.split("\n")
         end = types.Position(len(lines) - 1, ls._units(lines[-1]))
-        return [types.TextEdit(types.Range(types.Position(0, 0), end), formatted.text)]
+        return [types.TextEdit(types.Range(types.Position(0, 0), end), text)]
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix]))

@@ -339,6 +339,13 @@ async def test_formatting_gives_jibunki_fmt_layout_and_nothing_for_a_formatted_f
     assert any(d.code == "E030" for d in client.diagnostics[uri])
     assert not await client.text_document_formatting_async(types.DocumentFormattingParams(
         types.TextDocumentIdentifier(uri), options))
+    # a document saved on Windows, with a BOM: the edit keeps its line ends and BOM, as
+    # jibunki fmt keeps the file's (the edit made every line end "\n" and dropped the BOM)
+    windows = "\ufeff" + messy.replace("\n", "\r\n")
+    await _replace(client, uri, 4, windows)
+    (edit,) = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        types.TextDocumentIdentifier(uri), options))
+    assert edit.new_text == "\ufeff" + path.read_text(encoding="utf-8").replace("\n", "\r\n")
 
 
 async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: LanguageClient, content):
