@@ -121,7 +121,7 @@ def run(spec: dict, tables) -> Result:
         for event in events:
             if event.kind == "chain_stopped":  # the battle went on; the example fails
                 result.failures.append(Failure(step["line"], step["col"],
-                                               chain_message(event.data)))
+                                               chain_message(event.data, tables)))
         window.extend(events)
         result.events.extend(events)
     else:
@@ -167,13 +167,26 @@ _LINK_OWNER = {
 CHAIN_STOPPED = "作用の連鎖を止めました"
 
 
-def chain_message(data: dict) -> str:
+#: Origin kind of a link → where the tables keep its item (its ``source`` says the file).
+_LINK_ITEMS = {"page": "pages", "tear": "pages", "enemy": "enemies"}
+
+
+def _link_place(tables, kind: str, owner, line: int) -> str:
+    """Where a link's 作用 is written: ``path:line`` when the tables know its item's file
+    (pages spread over several files), else its line."""
+    items = getattr(tables, _LINK_ITEMS.get(kind, ""), None) if tables is not None else None
+    source = getattr(items.get(owner), "source", None) if items is not None else None
+    return f"（{source.path}:{line}）" if source is not None else f" {line} 行目"
+
+
+def chain_message(data: dict, tables=None) -> str:
     """A stopped chain (event ``chain_stopped``) as a failure: the 作用 that set each
-    other off, by page id, line, operation and timing."""
+    other off, by page id, where it is written (its file and line, given ``tables``),
+    operation and timing."""
     operations, timings = vocab.tables()["operation"], vocab.tables()["timing"]
     links = " → ".join(
-        f"{_LINK_OWNER[kind](owner)} {line} 行目の{operations.by_code(op).ja}"
-        f"（{timings.by_code(timing).ja}）"
+        f"{_LINK_OWNER[kind](owner)}{_link_place(tables, kind, owner, line)}の"
+        f"{operations.by_code(op).ja}（{timings.by_code(timing).ja}）"
         for kind, owner, line, op, timing in data["links"])
     # The battle cannot tell an endless chain from a long one: it says what it did.
     return (f"{CHAIN_STOPPED}: 1 手で {data['bound']} 回を超えました（終わらない連鎖か、"

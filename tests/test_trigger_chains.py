@@ -120,6 +120,15 @@ def test_an_example_of_a_chain_without_end_fails_naming_the_chain(looping, monke
     failed = [line for line in result.output.splitlines() if "作用の連鎖を止めました: 1 手で" in line]
     assert failed and "kaeri" in failed[0] and "wasure" in failed[0], result.output
     assert "ページが除外された時" in failed[0] and "移動" in failed[0]
+    # each link says the file and line it is written on (pages spread over several files)
+    import re
+    from pathlib import Path
+
+    places = re.findall(r"(kaeri|wasure)（([^（）]+\.page):(\d+)）の", failed[0])
+    assert {page for page, _, _ in places} == {"kaeri", "wasure"}, failed[0]
+    for page, path, line in places:
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+        assert "移動" in lines[int(line) - 1], (path, line)
 
 
 @pytest.mark.slow  # a second or more (the fast loop's share, README)
