@@ -32,7 +32,7 @@ def test_script_prints_the_days_the_hand_the_items_the_flags_and_what_each_actio
     assert "旅の準備 草案、シード 3: 大都会 → 廃坑 → 浜辺 → 無人駅 → 湾岸道路 → 小さな町 → 千年樹" in out
     assert "1  大都会" in out and "7  千年樹" in out and "○●●" in out
     assert "手札: 白2(花) 白5(星) 緑4(星) 緑6(鳥)" in out
-    assert "アイテム: 地図（使用可）  テント（使用可）" in out
+    assert "アイテム: 地図（未使用）  テント（未使用）" in out
     assert "フラグ 赤 珍獣屋のおじさん、現る（黒ポーン移動）" in out
     assert "> play 白2\n白2 をプレイ: 白いポーン 1 → 3 日目" in out
     assert "白2 を 3 日目に配置" in out
@@ -320,3 +320,15 @@ def test_an_item_says_what_it_did():
     assert said == ["アイテム 地図 を使う: 白いポーン 2 → 3 日目",
                     "アイテム ランタン を使う: 赤を手番終了まで未解決として扱う（イベント効果が使える）",
                     "アイテム リュックサック を使う: 1 日目の 赤1 を捨て札に、手札の 白2 を同じ位置に"]
+
+
+def test_a_card_played_onto_a_day_with_no_room_is_told_as_discarded_there():
+    """A day whose 枠 comes out 0 (【７日目】, or a location a set-up leaves no room) was
+    narrated 「白2 を 3 日目に配置（7日目: 捨て札）」 — another day's name, and 配置 of a
+    card not placed."""
+    from journey.screen.terminal import narrate
+
+    game = Journey.new(load_rules(), seed=3)
+    said = narrate(game, [{"event": "place", "card": "白2", "day": 3, "to": "discard"},
+                          {"event": "place", "card": "白5", "day": 6}])
+    assert said == ["  白2 は 3 日目に置く枠がないので捨て札へ", "  白5 を 6 日目に配置"]

@@ -195,7 +195,8 @@ def _card(r: Rules, card: str) -> str:
 def _item(r: Rules, item: dict) -> str:
     """A carried item of the view, with whether it can be used."""
     card = r.items[item["id"]]
-    status = "常に有効" if card.passive else "使用可" if item["ready"] else "使用済み"
+    # 未使用, not 使用可: whether it can be used now is the rules' (an action it offers)
+    status = "常に有効" if card.passive else "未使用" if item["ready"] else "使用済み"
     return f"{card.name}（{status}）"
 
 
@@ -242,8 +243,10 @@ def narrate(before: Journey, events: list[dict]) -> list[str]:
             where = "山の下へ" if e["to"] == "bottom" else f"{DISCARD}に"
             out.append(f"  ループ: 山の上の {e['card']} を{where}")
         elif kind == "place":
-            where = f"（7日目: {DISCARD}）" if e.get("to") == "discard" else ""
-            out.append(f"  {e['card']} を {e['day']} 日目に配置{where}")
+            if e.get("to") == "discard":  # 【７日目】, or any day with no room (枠 0)
+                out.append(f"  {e['card']} は {e['day']} 日目に置く枠がないので{DISCARD}へ")
+            else:
+                out.append(f"  {e['card']} を {e['day']} 日目に配置")
         elif kind == "overflow":
             out.append(f"  あふれた {e['card']} を{DISCARD}に（{e['day']} 日目）")
         elif kind == "effect":
