@@ -82,10 +82,11 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
                                "findings": [f._asdict() for f in found]},
                               ensure_ascii=False, indent=2))
     else:
+        shown = _place_shown(folder)
         for kind, item in items:
             _say_item(graph, analysed, kind, item, measured.get(item),
-                      lab.get(item) if kind == "page" else None)
-        _say_findings(found, analysed)
+                      lab.get(item) if kind == "page" else None, shown)
+        _say_findings(found, analysed, shown)
     if witness is not None:
         _write_witnesses(witness, found, folder)
     sys.exit(EXIT_OK)
@@ -169,8 +170,18 @@ def _say_measured(measured: dict | None, lab: dict | None) -> None:
                    f"{held['share']:.1%}")
 
 
+def _place_shown(folder: Path):
+    """How the terminal says a source's path (the tables keep it relative to the content
+    folder's parent, the same bytes wherever it lies): as lint says a place, from the
+    working folder, so that ``path:line`` opens from where the command ran."""
+    from compiler.read import display_path
+
+    root = folder.resolve().parent
+    return lambda path: display_path(root / path)
+
+
 def _say_item(graph, content, kind: str, item: str, measured: dict | None = None,
-              lab: dict | None = None) -> None:
+              lab: dict | None = None, shown=None) -> None:
     thing = content.pages[item] if kind == "page" else content.enemies[item]
     click.echo(f"{'ページ' if kind == 'page' else '敵'} {item}「{thing.name}」")
     _say_measured(measured, lab)
@@ -178,25 +189,26 @@ def _say_item(graph, content, kind: str, item: str, measured: dict | None = None
     if not nodes:
         click.echo("  作用なし")
     for node in nodes:
-        click.echo(f"  {graph.label(node).split(' ', 1)[1]}")
+        click.echo(f"  {graph.label(node, shown).split(' ', 1)[1]}")
         for event, listeners in graph.sets_off(node):
-            heard = "、".join(graph.label(n) for n in listeners) or "待つ作用なし"
+            heard = "、".join(graph.label(n, shown) for n in listeners) or "待つ作用なし"
             click.echo(f"    起こす: {graph.label(event)} → {heard}")
         for event, producers in graph.set_off_by(node):
             pages = graph.named_pages(event)  # the rules name them (exiled after its play)
             named = f"（{', '.join(pages)} の{W.scope.play}）" if pages else ""
-            by = "、".join(graph.label(n) + (named if n == "rules:player" else "")
+            by = "、".join(graph.label(n, shown) + (named if n == "rules:player" else "")
                           for n in producers) or "起こすものなし"
             click.echo(f"    起こされる: {graph.label(event)} ← {by}")
     click.echo()
 
 
-def _say_findings(found, content) -> None:
+def _say_findings(found, content, shown=None) -> None:
     click.echo(f"所見 {len(found)} 件")
     for f in found:
         thing = (content.pages.get(f.item) if f.kind == "page" else content.enemies.get(f.item)
                  if f.kind == "enemy" else None)
-        where = f"{thing.source.path}:{f.line}" if thing is not None and f.line else f.item
+        path = thing.source.path if thing is not None else None
+        where = f"{shown(path) if shown else path}:{f.line}" if path and f.line else f.item
         click.echo(f"  {f.code} {where} {f.item}: {f.message}")
         click.echo(f"    ヒント: {f.hint}")
         if f.code == "W006" and f.data.get("witness") is None and f.data.get("no_witness"):
