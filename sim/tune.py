@@ -624,13 +624,18 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
         elif r.closest and _unmoved(o, r):
             out.append(f"{head}: 動きません（どの値でも {shown(r.closest.measure, s)}）")
         elif r.closest:
-            out.append(f"{head}: 届きません（最も近いのは {c.spell(r.closest.value)}: "
+            tried = sorted(t.value for t in r.trials)
+            span = f"調べたのは {c.spell(tried[0])}〜{c.spell(tried[-1])}、" if len(tried) > 1 else ""
+            out.append(f"{head}: 届きません（{span}最も近いのは {c.spell(r.closest.value)}: "
                        f"{shown(r.closest.measure, s)}）")
         else:
             out.append(f"{head}: 測れません（書き換えるとコンパイルできません）")
     for r, m in o.tried:
         if r is not o.chosen:
-            out.append(f"  確認で外れました: {r.candidate.where} {r.candidate.text} → "
+            # an interval on an end of the band has not missed it: the lab says 未決
+            said = ("確認では目標の端にかかりました（未決）"
+                    if stats.target_met(m.interval, s.low, s.high) is None else "確認で外れました")
+            out.append(f"  {said}: {r.candidate.where} {r.candidate.text} → "
                        f"{r.candidate.spell(r.found.value)}: {shown(m, s)}")
     if o.chosen is None:
         best = o.reaches[0]
@@ -644,6 +649,7 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
             out += _deck_moved(o.before, best.closest.measure)
         else:
             out.append("  確認で目標に入る変更は見つかりませんでした。")
+        out += _too_narrow(o, s, pairs, unit)
         return out
     r, c = o.chosen, o.chosen.candidate
     out.append("  提案（変える割合の最も小さいもの）:")
@@ -654,6 +660,20 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
                f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
     out += _near_the_end(o.confirmed, s)
     return out
+
+
+def _too_narrow(o: Outcome, s: Subject, pairs: int, unit: str) -> list[str]:
+    """Why an edit may be reported out of reach though it lands in the band: a value is
+    found only when its whole interval lies inside the 目標, and a band narrower than the
+    interval the search measures can hold none."""
+    widths = [t.measure.interval.high - t.measure.interval.low
+              for r in o.reaches for t in r.trials]
+    if not widths or s.high - s.low >= min(widths):
+        return []
+    scale = 100
+    return [f"  目標の幅（{(s.high - s.low) * scale:.1f} pt）が、{pairs} {unit}で測る区間の幅"
+            f"（{min(widths) * scale:.1f} pt）より狭いので、区間がまるごと目標に収まる値は"
+            f"見つかりません。--tune-pairs を増やすか、目標の幅を広げてください。"]
 
 
 def _on_search_seeds(o: Outcome, after: Measure, pairs: int, unit: str) -> str:

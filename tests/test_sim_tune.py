@@ -11,6 +11,8 @@ band lies says which edit is right.
 
 from __future__ import annotations
 
+import re
+
 import shutil
 
 import pytest
@@ -149,7 +151,7 @@ def test_an_unreachable_band_is_said_with_the_closest_edit(tmp_path):
     result = sim("--tune", "ichigeki", "--content", str(folder), *FAST)
     assert result.exit_code == 1, result.output
     assert "1 つの数を変えるだけでは目標に届きません" in result.output
-    assert "届きません（最も近いのは 30:" in result.output  # the top of its range
+    assert re.search(r"届きません（調べたのは \d+〜30、最も近いのは 30:", result.output)  # the top of its range
     assert "+ 未来面 { 敵HP -= 30 }" in result.output
 
 
@@ -584,3 +586,27 @@ def test_the_search_seeds_line_says_both_figures_are_on_the_search_seeds():
     assert lines[1].startswith("  いま: Δ +9.7 [+6.8, +12.6] pt（1000 組）")
     assert "  探索のシード（400 組）で: いまの値 Δ +11.8 [+7.2, +16.2] pt → 変えると Δ +0.5 [-4.0, +5.0] pt" \
         in lines
+
+
+def test_a_band_narrower_than_the_searchs_interval_is_said_to_be_why_nothing_fits():
+    """The audit's juu: 目標 +5%〜+10% against intervals ±5 pt wide at 400 pairs — a value
+    that lands in the band was 「届きません」, and a confirmation on the band's end
+    「確認で外れました」. Now the range searched is said, the narrow band is named as the
+    reason with what to change, and an interval on an end is 未決, not a miss."""
+    subject = tune.Subject("page", "juu", "十", 0.05, 0.10)
+    before = tune.Measure(stats.Interval(0.116, 0.087, 0.145), 1000)
+    cand = tune.Candidate("p.page", 24, 12, 14, "10", 10, "面", "x")
+    near = tune.Measure(stats.Interval(0.092, 0.047, 0.137), 400)
+    reach = tune.Reach(cand, closest=tune.Trial(7, near),
+                       trials=[tune.Trial(v, near) for v in (7, 10, 30)])
+    lines = tune.lines_of(tune.Outcome(subject, before, [reach]), 400, "組")
+    assert any("届きません（調べたのは 7〜30、最も近いのは 7:" in row for row in lines), lines
+    assert any("目標の幅（5.0 pt）が、400 組で測る区間の幅（9.0 pt）より狭い" in row
+               and "--tune-pairs" in row for row in lines), lines
+    found = tune.Trial(7, tune.Measure(stats.Interval(0.08, 0.06, 0.10), 2000))
+    found_reach = tune.Reach(cand, found=found, searched=found)
+    on_end = tune.Measure(stats.Interval(0.071, 0.042, 0.099), 600)
+    tried = tune.Outcome(subject, before, [found_reach], tried=[(found_reach, on_end)])
+    said = tune.lines_of(tried, 2000, "組")
+    assert any(row.startswith("  確認では目標の端にかかりました（未決）") for row in said), said
+    assert not any("確認で外れました" in row for row in said)
