@@ -487,6 +487,23 @@ def _unmatched_closer(text: str, pos: int) -> bool:
     return before.count(closer) > before.count(opener)
 
 
+def _step_slip(statement: str, expected: set) -> str:
+    """The hint of an example's step written short or with what it cannot take: a pen
+    with no face (ペン p), 拒否 on 選ぶ (only an action is refused); "" otherwise."""
+    words = statement.split()
+    if not words:
+        return ""
+    pen, choose, refused = KEYWORDS["pen"], KEYWORDS["choose"], KEYWORDS["refused"]
+    if words[0] in pen and len(words) == 2 and "NAME" in expected:  # a 例's pen step
+        return (f"{pen[0]} のあとに、ページと書き込む面を書きます"
+                f"（例: {pen[0]} {words[1]} {W.face.future}）")
+    if words[0] in choose and words[-1] in refused:
+        return (f"{choose[0]} には {refused[0]} を付けられません（{refused[0]} は "
+                f"{KEYWORDS['play'][0]}・{pen[0]}・{KEYWORDS['rip'][0]}・{KEYWORDS['end'][0]} "
+                "に付けて、その手が拒否されることを確かめます）")
+    return ""
+
+
 def _statement_before(text: str, pos: int) -> str:
     """What the statement holding ``pos`` says before it: from the start of its line, or
     from the last ";" or "{" on that line (one-line items), comments left out."""
@@ -1084,6 +1101,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     typo, meant = _keyword_hint(token, exc.expected, suggest)
     slip, fix = ("", None) if typo else _slip_hint(text, pos, token, exc.expected)
+    if not slip and not typo:
+        slip = _step_slip(_statement_before(text, pos), set(exc.expected))
     if slip:  # said exactly: the words that could stand here would only bury it
         return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
                        hint=slip, replacements=(fix,) if fix else ())

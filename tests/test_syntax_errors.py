@@ -349,3 +349,15 @@ def test_a_keyword_glued_to_a_word_offers_the_spaced_form(effect, meant):
     to are named, with the spaced form as the fix."""
     diag, shown = only(PAGE.format(effect=effect), "E001", 3, 9 + effect.index(meant.replace(" ", "")))
     assert f"空白が要ります: {meant}" in diag.hint and diag.replacements == (meant,), shown
+
+
+@pytest.mark.parametrize("step, said", [
+    ("ペン tabidachi", "ペン のあとに、ページと書き込む面を書きます（例: ペン tabidachi 未来面）"),
+    ('選ぶ kekkon 拒否 "候補"', "選ぶ には 拒否 を付けられません"),
+])
+def test_an_example_step_written_short_or_with_what_it_cannot_take_says_so(step, said):
+    """ペン without its face got 「値が足りません。例: 敵HP -= 12」; 拒否 after 選ぶ was read
+    as a page name and got the list of what may stand there."""
+    text = f'例 "x" {{\n 敵 haguruma\n 開始 刻 30, 手札 [dansyari, kenka]\n {step}\n}}\n'
+    found, shown = diagnostics(text)
+    assert found and said in found[0].hint and "敵HP -= 12" not in found[0].hint, shown
