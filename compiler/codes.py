@@ -194,6 +194,13 @@ W013 = _define("W013", WARNING, "同じ名前の例",
          "例を名前で見分けます）")
 
 
+#: Pages and enemies are chosen by name too (--with, --page, analyze) and shown by name.
+W014 = _define("W014", WARNING, "同じ名前の定義",
+    message="{word}の名前「{name}」は {other} にも付いています",
+    hint="どちらかの名前を変えてください（--with や --page は名前でも選べ、カタログや"
+         "戦闘の画面は名前で呼びます）")
+
+
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 
 

@@ -15,7 +15,7 @@ from dsl.diagnostics import Diagnostic, Note
 from contract import kinds
 from contract.kinds import JOURNEY_KINDS
 
-from .codes import E012
+from .codes import E012, W014
 
 
 @dataclass
@@ -151,7 +151,25 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
                     item.id.span, f"{word}「{ident}」の定義が2つあります",
                     hint="id はコンテンツ全体で一意にしてください",
                     notes=[Note(_note(item, other, items), other.id.span) for other in others]))
+    _same_names(definitions, diags)
     return symbols
+
+
+def _same_names(definitions: dict, diags: list) -> None:
+    """W014 at each item an example can stand under (a page, an enemy: contract.kinds
+    ``subject``, chosen and shown by name) whose display name an earlier one of its kind
+    already has (different ids: a second definition of one id is E012's)."""
+    named: dict[tuple[str, str], object] = {}
+    for (code, ident), items in definitions.items():
+        item = items[0]
+        if not kinds.by_code(code).subject or not getattr(item, "title", None):
+            continue
+        first = named.setdefault((code, item.title), item)
+        if first is not item:
+            diags.append(W014.at(item.id.span, word=kinds.word(kinds.by_code(code)),
+                                 name=item.title, other=first.id.text,
+                                 notes=[Note(f"「{item.title}」の {first.id.text} はここです",
+                                             first.id.span)]))
 
 
 def unread(sources) -> dict[str, tuple[str, int, bool]]:

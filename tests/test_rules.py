@@ -797,3 +797,17 @@ def test_a_value_out_of_its_range_says_what_to_write_not_only_where_to_read(text
     assert found and hint in found[0].hint, [(d.code, d.message, d.hint) for d in found]
     if fix is not None:
         assert found[0].replacements == (fix,)
+
+
+def test_two_pages_of_one_name_are_W014_at_the_second_pointing_at_the_first():
+    """--with, --page and analyze choose a page by name too, and the screens say it by
+    name: two pages named alike (ids apart) linted clean."""
+    page = ('ページ {id} "アルバイト" {{ 銘 {year}; 未来面 {{ 敵HP -= 4 }}; 過去面 白紙;'
+            ' ペン 過去面 {{ 歩 += 5 }} }}\n')
+    text = page.format(id="baito", year=19) + page.format(id="baito2", year=24)
+    (said,) = [d for d in check_text(text, PATH).diagnostics if d.code == "W014"]
+    assert (said.span.line, said.severity) == (2, "warning")
+    assert said.message == "ページの名前「アルバイト」は baito にも付いています"
+    assert [n.span.line for n in said.notes] == [1]
+    other = text.replace('baito2 "アルバイト"', 'baito2 "二つ目のアルバイト"')
+    assert not [d for d in check_text(other, PATH).diagnostics if d.code == "W014"]
