@@ -201,6 +201,13 @@ W014 = _define("W014", WARNING, "同じ名前の定義",
          "戦闘の画面は名前で呼びます）")
 
 
+#: An origin is free text: a slip makes a life stage of its own, which only 生成's filter
+#: and the catalog's 出自別 would ever show.
+W015 = _define("W015", WARNING, "ほかのページにない出自",
+    message="出自「{origin}」のページはこれだけです",
+    hint=f"もしかして「{{meant}}」？（出自は {W.operation.generate} の絞り込みとカタログの 出自別 が読みます）")
+
+
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 
 

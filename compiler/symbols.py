@@ -15,7 +15,7 @@ from dsl.diagnostics import Diagnostic, Note
 from contract import kinds
 from contract.kinds import JOURNEY_KINDS
 
-from .codes import E012, W014
+from .codes import E012, W014, W015
 
 
 @dataclass
@@ -152,7 +152,28 @@ def collect(files: list[ast.SourceFile], diags: list[Diagnostic]) -> Symbols:
                     hint="id はコンテンツ全体で一意にしてください",
                     notes=[Note(_note(item, other, items), other.id.span) for other in others]))
     _same_names(definitions, diags)
+    _lone_origins(symbols.pages.values(), diags)
     return symbols
+
+
+def _lone_origins(pages, diags: list) -> None:
+    """W015 at a page's 出自 that no other page has and that is a slip of one another page
+    has (少年時代 where 少年期 is written): a new life stage of one page is also possible,
+    so nothing is said when no other origin is near."""
+    from .names import suggest
+
+    written: dict[str, list] = {}
+    for page in pages:
+        field = next((f for f in page.fields if f.key == "origin"), None)
+        if field is not None and isinstance(field.value, ast.Name):
+            written.setdefault(field.value.text, []).append(field.value)
+    for origin, names in written.items():
+        if len(names) != 1:
+            continue
+        meant = suggest(origin, [o for o in written if o != origin])
+        if meant is not None:
+            diags.append(W015.at(names[0].span, origin=origin, meant=meant,
+                                 replacements=(meant,)))
 
 
 def _same_names(definitions: dict, diags: list) -> None:

@@ -811,3 +811,19 @@ def test_two_pages_of_one_name_are_W014_at_the_second_pointing_at_the_first():
     assert [n.span.line for n in said.notes] == [1]
     other = text.replace('baito2 "アルバイト"', 'baito2 "二つ目のアルバイト"')
     assert not [d for d in check_text(other, PATH).diagnostics if d.code == "W014"]
+
+
+def test_an_origin_no_other_page_has_and_near_one_that_others_have_is_W015():
+    """出自 少年時代 (meant 少年期) linted clean and made a life stage of one page, which
+    生成 出自 少年期 then never picks."""
+    page = ('ページ {id} {{ 銘 {year}; 出自 {origin}; 未来面 {{ 敵HP -= 4 }}; 過去面 白紙;'
+            ' ペン 過去面 {{ 歩 += 5 }} }}\n')
+    text = (page.format(id="a", year=12, origin="少年期") + page.format(id="b", year=14, origin="少年期")
+            + page.format(id="c", year=15, origin="少年時代"))
+    (said,) = [d for d in check_text(text, PATH).diagnostics if d.code == "W015"]
+    assert said.span.line == 3 and said.replacements == ("少年期",)
+    assert said.message == "出自「少年時代」のページはこれだけです" and "もしかして「少年期」？" in said.hint
+    fixed = text.replace("少年時代", "少年期")
+    assert not [d for d in check_text(fixed, PATH).diagnostics if d.code == "W015"]
+    apart = text.replace("少年時代", "宇宙")  # a stage of its own, near no other: nothing said
+    assert not [d for d in check_text(apart, PATH).diagnostics if d.code == "W015"]
