@@ -29,6 +29,14 @@ from .parser import drop_statement, get_parser, item_start
 
 __all__ = ["Place", "place_at"]
 
+#: 演算子 — the spellings completion offers for each operator terminal the parser may
+#: accept (the ASCII forms; a test holds each against the terminal's own pattern).
+OPERATORS = {
+    "ASSIGN_OP": ("+=", "-=", "*=", "="),
+    "CMP": (">=", "<=", "==", "!=", ">", "<"),
+    "ARROW": ("->",),
+}
+
 #: A statement with more errors than this before the position is not worth reading.
 MAX_REPAIRS = 8
 
@@ -116,6 +124,8 @@ class Place:
     name: str | None
     block: str | None
     before: str = ""
+    #: The operators that may stand here, as written (OPERATORS), in their order.
+    operators: tuple[str, ...] = ()
 
     @property
     def side(self) -> str:
@@ -238,7 +248,9 @@ def place_at(text: str, offset: int) -> Place | None:
             before = str(stack[-2])
         elif block == "balance" and symbols[-1:] == ["NAME"] and _names_page(str(stack[-1])):
             name = "page_id"  # the value of 基準ページ: a page, not a number
-    return Place(keywords, name, block, before)
+    operators = tuple(op for terminal, spelled in OPERATORS.items() if terminal in accepted
+                      for op in spelled)
+    return Place(keywords, name, block, before, operators)
 
 
 def _names_page(key: str) -> bool:

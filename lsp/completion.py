@@ -23,7 +23,7 @@ __all__ = ["Candidate", "Folder", "NAMES", "candidates", "completions"]
 @dataclass(frozen=True)
 class Candidate:
     """One completion: the text, its kind (keyword, variable, timing, scope, term, field,
-    page, enemy), a one-line detail and a longer documentation."""
+    page, enemy, operator), a one-line detail and a longer documentation."""
 
     label: str
     kind: str
@@ -304,6 +304,10 @@ def _keyword(rule: str) -> Candidate:
     return Candidate(ja, "keyword", f"キーワード · {ascii_}", KEYWORD_TEXT.get(rule, ""))
 
 
+#: What an operator candidate says of itself.
+OPERATOR_DETAIL = "演算子"
+
+
 def candidates(place: Place | None, folder: Folder) -> list[Candidate]:
     """The candidates of ``place``: its keywords, then what a name there may be; nothing
     where nothing is known (a comment, a string, a line with a syntax error)."""
@@ -316,6 +320,7 @@ def candidates(place: Place | None, folder: Folder) -> list[Candidate]:
              if rule != "target" or _item_of(place) in vocab.MEASURE_OF]
     if place.name is not None:
         found += NAMES[place.name](place, folder)
+    found += [Candidate(op, "operator", OPERATOR_DETAIL) for op in place.operators]
     seen: set[str] = set()
     return [c for c in found if not (c.label in seen or seen.add(c.label))]
 

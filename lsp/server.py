@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 #: kind's (contract.kinds).
 COMPLETION_KINDS = {
     "keyword": types.CompletionItemKind.Keyword,
+    "operator": types.CompletionItemKind.Operator,
     "variable": types.CompletionItemKind.Variable,
     "timing": types.CompletionItemKind.Event,
     "scope": types.CompletionItemKind.EnumMember,

@@ -44,6 +44,34 @@ def _keywords(found: dict) -> set[str]:
 # ------------------------------------------------------------------ fast: pure functions
 
 
+@pytest.mark.parametrize("line, offered", [
+    ("防御 ", ("+=", "-=", "*=", "=")),
+    ("条件 刻 ", (">=", "<=", "==", "!=", ">", "<")),
+    ("移動 1枚 山札 ", ("->",)),
+])
+def test_between_an_operand_and_its_operator_the_operators_are_offered(line, offered):
+    """Completion was empty after 「防御 」 and 「条件 刻 」, and 「移動 1枚 山札 」 got no
+    「->」: the operators the grammar accepts there are offered, as written."""
+    found = _at_end(PAGE_OPEN + line)
+    operators = tuple(label for label, c in found.items() if c.kind == "operator")
+    assert operators == offered, found.keys()
+
+
+def test_every_operator_offered_is_one_its_terminal_reads():
+    """The offered spellings are a table (dsl.position.OPERATORS): each must be what the
+    grammar's terminal of that name reads, or completion would offer a syntax error."""
+    import re
+
+    from dsl.parser import get_parser
+    from dsl.position import OPERATORS
+
+    parser = get_parser()
+    for terminal, spellings in OPERATORS.items():
+        pattern = re.compile(parser.get_terminal(terminal).pattern.to_regexp())
+        assert all(pattern.fullmatch(op) for op in spellings), terminal
+    assert place_at(PAGE_OPEN + "防", len(PAGE_OPEN) + 1).operators == ()  # a word typed
+
+
 @pytest.mark.parametrize("line", ["敵HP -= ", "攻撃倍率 *= ", "防御 += ", "敵HP -="])
 def test_after_an_assignment_operator_the_value_terms_stand_and_no_keyword(line):
     found = _at_end(PAGE_OPEN + line)
