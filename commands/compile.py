@@ -123,7 +123,7 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     from catalog.render import example_views, write
     from commands.outputs import neighbour, refuse_other_kind
     from commands.print_pdf import DEFAULT_NAME
-    from printing.links import face_links, older_faces
+    from printing.links import printed as printed_faces
 
     refused = refuse_other_kind(out, "catalog")
     if refused is not None:
@@ -131,12 +131,11 @@ def write_catalog(tables, compiled, out: Path) -> Path:
     sim = neighbour(out, "catalog", "sim")  # only beside it in the default layout
     printed = out.parent / "print" / DEFAULT_NAME if out.name == "catalog" else None
     report = None if sim is None else _lab_report(sim)
+    links, older = printed_faces(printed, out, tables) if printed is not None else ({}, frozenset())
     return write(tables, out, example_views(compiled.examples, compiled.sources, compiled.shown),
                  sim_report=None if sim is None else sim / "index.html", lab_report=report,
-                 printed=face_links(printed, out) if printed is not None else {},
-                 lab_stale=report is not None and measured_other(report, compiled.tables),
-                 printed_older=frozenset(older_faces(printed, tables))
-                 if printed is not None else frozenset())
+                 printed=links, printed_older=older,
+                 lab_stale=report is not None and measured_other(report, compiled.tables))
 
 
 def _say_catalog(index: Path) -> None:

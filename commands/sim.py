@@ -340,13 +340,12 @@ def _write_sim_html(report: dict, out: Path, tables, compiled) -> None:
         index = write_report(report, out)
         if catalog is not None:
             from commands.print_pdf import DEFAULT_NAME
-            from printing.links import face_links, older_faces
+            from printing.links import printed
 
             views = example_views(compiled.examples, compiled.sources, compiled.shown)
-            pdf = out.parent / "print" / DEFAULT_NAME
-            write(tables, catalog, views,
-                  sim_report=index, lab_report=report, printed=face_links(pdf, catalog),
-                  printed_older=frozenset(older_faces(pdf, tables)))
+            links, older = printed(out.parent / "print" / DEFAULT_NAME, catalog, tables)
+            write(tables, catalog, views, sim_report=index, lab_report=report,
+                  printed=links, printed_older=older)
     except OSError as exc:
         raise click.ClickException(f"{out} に報告を書けません: {why(exc)}") from None
     click.echo(f"報告: {index.resolve().as_uri()}", err=True)
