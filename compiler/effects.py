@@ -20,7 +20,7 @@ from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, 
                     E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004,
                     W005)
 from .names import guess, resolve, unknown
-from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of
+from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of, range_hint
 from contract.vocabulary import W
 
 
@@ -435,12 +435,11 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
             if low is None or high is None:
                 return None
             if not (_in_year_range(low) and _in_year_range(high)) or low > high:
-                swapped = _in_year_range(low) and _in_year_range(high) and low > high
                 ctx.add(E030.at(option.value.span,
                                 f"{W.variable.year}の範囲は 0〜{vocab.YEAR_BOUND} の整数で、小さい方から書きます",
-                                hint=f"小さい方を先に書きます: {high}..{low}" if swapped else
-                                f"0 から {vocab.YEAR_BOUND} までの整数を書きます（例: {W.variable.year} 20..40）",
-                                replacements=(f"{high}..{low}",) if swapped else ()))
+                                **range_hint(low, high, _in_year_range(low) and _in_year_range(high),
+                                             f"0 から {vocab.YEAR_BOUND} までの整数を書きます"
+                                             f"（例: {W.variable.year} 20..40）")))
                 return None
             filters["year"] = (low, high)
         elif option.kind == "page":

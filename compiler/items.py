@@ -24,7 +24,7 @@ from .limits import DECK_CAP_BOUND
 from .lower import STARTING_DECK
 from .names import resolve
 from .targets import check_target
-from .values import Ctx, check_conditions, check_count, check_page_ref, constant
+from .values import Ctx, check_conditions, check_count, check_page_ref, constant, range_hint
 from contract.vocabulary import W
 
 _DECK_CAP_KEY = vocab.tables()["balance"].by_code("deck_cap_default")
@@ -363,11 +363,10 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
     if low is None or high is None:
         return None
     if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
-        swapped = isinstance(low, int) and isinstance(high, int) and 0 <= high < low
         ctx.add(E030.at(arg.span, f"{W.trait.blockade}の範囲は小さい方から書いた 0 以上の整数です",
-                        hint=f"小さい方を先に書きます: {high}..{low}" if swapped else
-                        f"0 以上の整数で、小さい方から書きます（例: {W.trait.blockade} 28..32）",
-                        replacements=(f"{high}..{low}",) if swapped else ()))
+                        **range_hint(low, high, isinstance(low, int) and isinstance(high, int)
+                                     and high >= 0,
+                                     f"0 以上の整数で、小さい方から書きます（例: {W.trait.blockade} 28..32）")))
         return None
     return Trait(entry.code, None, low, high)
 

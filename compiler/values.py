@@ -54,6 +54,15 @@ class Ctx:
 # ------------------------------------------------------------------ scopes
 
 
+def range_hint(low, high, in_bounds: bool, example: str) -> dict:
+    """The hint (and quick fix) of a range refused by E030: the same range the right way
+    round when it is only written backwards (``in_bounds``: both ends are values the range
+    takes), else what to write (``example``). Keywords of ``Code.at``."""
+    if in_bounds and low > high:
+        return {"hint": f"小さい方を先に書きます: {high}..{low}", "replacements": (f"{high}..{low}",)}
+    return {"hint": example, "replacements": ()}
+
+
 def check_scope(counter: vocab.Counter, scope: ast.Scope, ctx: Ctx) -> CounterRef | None:
     """The reference to ``counter`` over its scope subscript, after the ●/○/× table."""
     if scope.anchor is None:
