@@ -1116,13 +1116,13 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             # 目標 勝率差 -5%〜: the band's upper end left out
             hint = (f"範囲の上端が足りません。〜 の後に書きます（例: {W.target} "
                     f"{W.measure.win_rate_delta} -5%〜+10% ／ {W.target} {W.measure.win_rate} 40%〜70%）")
-        elif first in vocab.KEYWORDS["cond"] and field.endswith((",", "、")):
+        elif first in KEYWORDS["cond"] and field.endswith((",", "、")):
             # a condition list wrapped after its comma: it ends at the line's end
-            cond = vocab.KEYWORDS["cond"][0]
+            cond = KEYWORDS["cond"][0]
             hint = (f"{cond}は 1 行に書きます。長いときは {cond} の行を 2 つに分けます"
                     f"（例: {cond} {W.variable.age} >= 1 ／ {cond} {W.variable.steps} >= 1）")
-        elif first in vocab.KEYWORDS["expect"]:
-            hint = (f"比べる値が足りません。例: {vocab.KEYWORDS['expect'][0]} "
+        elif first in KEYWORDS["expect"]:
+            hint = (f"比べる値が足りません。例: {KEYWORDS['expect'][0]} "
                     f"{W.variable.enemy_hp} == 90 ／ " + hint)
         else:
             hint = f"値が足りません。例: {W.variable.enemy_hp} -= 12 ／ " + hint
