@@ -135,7 +135,6 @@ class Session:
         battle = self.fresh_battle()
         #: damage dealt by page id (None: by no page — an enemy phase, a trait)
         self.dealt: Counter = Counter()
-        self.fray_at_start = battle.state.fray_run
         return battle
 
     # --------------------------------------------------------------- parsing
