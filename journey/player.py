@@ -39,6 +39,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from contract import collector
+
 from .actions import as_tuple
 from .game import Journey
 from .play import advance, legal_actions, resample
@@ -184,6 +186,7 @@ def choose(s: State, knowledge: Knowledge, budget: int, rng: random.Random,
     return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))
 
 
+@collector.paused()  # the search makes no reference cycles (contract/collector.py)
 def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
     """Deal ``seed`` and play it to the end with ``samples`` samples per decision; the
     player's own random stream is seeded by the deal and the budget."""

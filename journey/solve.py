@@ -35,6 +35,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Hashable, NamedTuple, Protocol, Sequence
 
+from contract import collector
+
 __all__ = ["LOST", "Answer", "Rules", "Verdict", "brute_force", "solve"]
 
 #: The value of a line that ends in defeat (or never ends in a win): below any score,
@@ -287,6 +289,7 @@ PROBE_WIDTHS = (4, 16, 64, 256)
 FIND_WIDTHS = PROBE_WIDTHS + (1024, 4096, 16384)
 
 
+@collector.paused()  # the search makes no reference cycles (contract/collector.py)
 def solve(rules: Rules, state, budget: int | None = None, probe: bool = True,
           memo_cap: int = MEMO_CAP, find: int | None = None) -> Answer:
     """The best score reachable from ``state`` with every card known, or LOST: won, lost or

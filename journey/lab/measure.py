@@ -40,6 +40,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from contract import collector
 from contract.vocabulary import W
 from sim import stats
 
@@ -170,6 +171,7 @@ def _rules(context: dict, setup: str):
     return context["rules"][setup]
 
 
+@collector.paused()  # a deal's search makes no reference cycles (contract/collector.py)
 def work(context: dict, task):
     """Solve, play or climb one deal (the public APIs of journey/), by the task's kind."""
     return _WORK[type(task)](context, task)

@@ -1,0 +1,111 @@
+"""The cyclic collector paused while the journey searches (contract/collector.py): what
+the pause does, that the searches run under it, and why that is safe — they make no
+reference cycles, so nothing is left for the collector to find."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from contract import collector
+from journey import load_rules, new_game
+from journey.lab import measure
+from journey.player import play_game
+from journey.search import JOURNEY
+from journey.solve import solve
+
+DRAFT = load_rules("草案")
+
+
+@pytest.fixture(autouse=True)
+def collector_on():
+    """Each test starts with the collector on, as a process does, and leaves it so."""
+    was_on = gc.isenabled()
+    gc.enable()
+    yield
+    if not was_on:
+        gc.disable()
+
+
+def test_paused_turns_the_collector_off_inside_and_back_on_after():
+    with collector.paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_paused_nests_and_keeps_a_collector_its_caller_turned_off():
+    with collector.paused():
+        with collector.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer block's pause holds
+    assert gc.isenabled()
+    gc.disable()
+    with collector.paused():
+        pass
+    assert not gc.isenabled()  # off before: left off
+
+
+def test_paused_turns_the_collector_back_on_when_the_block_raises():
+    with pytest.raises(ZeroDivisionError):
+        with collector.paused():
+            1 / 0
+    assert gc.isenabled()
+
+
+class _Watched:
+    """The journey's rules, noting whether the collector was on at each position."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def __getattr__(self, name):
+        method = getattr(JOURNEY, name)
+
+        def watched(*args):
+            self.seen.add(gc.isenabled())
+            return method(*args)
+        return watched
+
+
+def test_the_solver_searches_with_the_collector_paused():
+    rules = _Watched()
+    solve(rules, new_game(DRAFT, 0), budget=200)
+    assert rules.seen == {False}
+    assert gc.isenabled()
+
+
+def test_a_report_task_runs_with_the_collector_paused(monkeypatch):
+    seen = []
+    monkeypatch.setitem(measure._WORK, measure.Task,
+                        lambda context, task: seen.append(gc.isenabled()))
+    measure.work({}, measure.Task(variant=0, setup="草案", items=None, seed=0, samples=0,
+                                  nodes=100))
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_the_player_searches_with_the_collector_paused(monkeypatch):
+    import journey.player as player
+
+    seen = []
+    real = player.choose
+
+    def choose(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(player, "choose", choose)
+    play_game(DRAFT, 0, 1)
+    assert seen and set(seen) == {False}
+    assert gc.isenabled()
+
+
+def test_a_solve_and_a_played_deal_leave_no_reference_cycle():
+    """What makes the pause safe: with the collector off, nothing it could collect is made."""
+    gc.collect()
+    gc.disable()
+    for seed in range(2):
+        solve(JOURNEY, new_game(DRAFT, seed), budget=2000)
+        play_game(DRAFT, seed, 2)
+    assert gc.collect() == 0
