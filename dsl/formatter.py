@@ -202,7 +202,8 @@ def _roles(tree, tokens) -> dict[int, _Role]:
             role(t.start_pos).tight_before = role(t.start_pos).tight_after = True
         elif t.type in ("PERCENT", "_COMMA"):
             role(t.start_pos).tight_before = True
-    region_sums = _region_sums(tree)
+    for plus in _region_sums(tree):
+        role(plus.start_pos).tight_before = role(plus.start_pos).tight_after = True
     for node in tree.iter_subtrees():
         if node.meta.empty:
             continue
@@ -219,7 +220,7 @@ def _roles(tree, tokens) -> dict[int, _Role]:
             brackets = inside(node, {"LSQB"})
             if brackets:
                 role(brackets[0].start_pos).tight_before = True
-        elif kind == "region" or (kind == "binop" and node in region_sums):
+        elif kind == "region":
             for plus in inside(node, {"PLUS"}):
                 role(plus.start_pos).tight_before = role(plus.start_pos).tight_after = True
         elif kind in ("intents_field", "ex_deck"):
@@ -234,24 +235,60 @@ def _roles(tree, tokens) -> dict[int, _Role]:
     return roles
 
 
-def _region_sums(tree) -> set:
-    """The sums of bare region names in a value (``山札+捨て札 >= 5`` counts the cards of
-    both), written tight like a 作用's regions."""
-    from contract.vocabulary import REGIONS
+def _region_sums(tree) -> list:
+    """The "+" of every 合算 written in a value — region names joined by "+" whose parts
+    name one (``山札+捨て札 >= 5``, ``山札+捨て札[プレイ] × 2``) — written tight like a
+    作用's regions: as one quantity, which is how the compiler reads them.
 
-    names = {spelling for region in REGIONS for spelling in region.spellings()}
+    The grammar reads that "+" as a sum, looser than "×", so ``山札+捨て札 × 2`` is
+    山札 + (捨て札 × 2) to it; the compiler gives the 合算 back its meaning
+    (compiler/values.py ``regroup_regions``: the last factor of one term and the first of
+    the next are joined, every name before the last bare, a subscript on the last applying
+    to the whole). This finds the same runs on the parse tree, so that a 合算 is written
+    tight exactly where it is read as one, and a sum of regions that names no 合算 keeps
+    its spaces."""
+    from contract.vocabulary import lookup, region_from_parts
 
-    def bare_region(node) -> bool:
-        return (getattr(node, "data", None) == "ref" and node.children[1:] in ([], [None])
-                and str(node.children[0]) in names)
+    def chain(node, ops: set[str]) -> tuple[list, list]:
+        # A left-leaning chain of ``ops`` (a + b - c): its operands and operator tokens.
+        if getattr(node, "data", None) == "binop" and node.children[1].type in ops:
+            operands, tokens = chain(node.children[0], ops)
+            return operands + [node.children[2]], tokens + [node.children[1]]
+        return [node], []
 
-    found = set()
-    for node in tree.iter_subtrees():  # bottom up: a chain's left part comes first
-        if node.data == "binop" and len(node.children) == 3 \
-                and getattr(node.children[1], "type", None) == "PLUS" \
-                and bare_region(node.children[2]) \
-                and (bare_region(node.children[0]) or node.children[0] in found):
-            found.add(node)
+    def region(node, bare: bool):
+        # The region a reference names: bare, or with a subscript of a scope (not anchored).
+        if getattr(node, "data", None) != "ref" or len(node.children) < 1 \
+                or getattr(node.children[0], "type", None) != "NAME":
+            return None
+        subscript = node.children[1] if len(node.children) > 1 else None
+        if subscript is not None and (bare or any(
+                getattr(sub, "data", None) == "anchored" for sub in subscript.iter_subtrees())):
+            return None
+        return lookup("region", str(node.children[0]))
+
+    sums = [node for node in tree.iter_subtrees()
+            if node.data == "binop" and node.children[1].type in ("PLUS", "MINUS")]
+    lefts = {id(node.children[0]) for node in sums}
+    found = []
+    for root in sums:
+        if id(root) in lefts:
+            continue  # part of a longer chain: read from its root
+        operands, ops = chain(root, {"PLUS", "MINUS"})
+        terms = [chain(term, {"MUL"})[0] for term in operands]
+        i = 0
+        while i < len(ops):
+            j = i  # ops i..j-1 join terms i..j into one 合算 (as regroup_regions)
+            while (j < len(ops) and ops[j].type == "PLUS"
+                   and region(terms[j][-1], bare=True)
+                   and region(terms[j + 1][0], bare=False)
+                   and (j == i or len(terms[j]) == 1)):
+                j += 1
+            names = [terms[i][-1], *(terms[k][0] for k in range(i + 1, j + 1))]
+            if j > i and region_from_parts(
+                    [part for name in names for part in region(name, bare=False).parts]):
+                found.extend(ops[i:j])
+            i = max(j, i + 1)
     return found
 
 

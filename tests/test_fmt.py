@@ -167,6 +167,34 @@ def test_the_tight_spellings_of_subscripts_signs_ranges_and_region_sums():
         '例 "x" {\n  デッキ [a, b]\n  開始 刻 20, 手札 [a]\n  確認 山札+捨て札 == 2\n}\n')
 
 
+def test_a_combined_region_is_written_tight_wherever_the_compiler_reads_it_as_one(tmp_path):
+    """合算 (DESIGN §6.1): 山札+捨て札 is one quantity — its subscript applies to the whole
+    and it binds tighter than × — though the grammar reads its "+" as a sum. fmt spaced
+    it where the subscript or a factor stood beside it, so that ``山札 + 捨て札 × 2`` read
+    as 山札 + (捨て札 × 2)."""
+    face = ("ページ f1 {{\n  銘 10\n  出自 青年期\n  未来面 {{\n    {}\n    歩 += 1\n  }}\n"
+            "  過去面 白紙\n  ペン 過去面 {{ 歩 += 3 }}\n}}\n")
+    for written, tight in (
+            ("条件 山札 + 捨て札[f1] >= 1", "条件 山札+捨て札[f1] >= 1"),
+            ("敵HP -= 山札 + 捨て札 × 2", "敵HP -= 山札+捨て札 × 2"),
+            ("敵HP -= 山札+捨て札 + 手札[f1] × 2", "敵HP -= 山札+捨て札+手札[f1] × 2"),
+            ("敵HP -= 2 × 山札 + 捨て札", "敵HP -= 2 × 山札+捨て札")):
+        assert formatted(face.format(written)) == face.format(tight)
+        assert compiled_alike(face.format(written), face.format(tight), tmp_path / "c")
+
+
+def compiled_alike(a: str, b: str, folder) -> bool:
+    """Whether two texts of one page compile to the same tables (sources aside), each
+    compiled beside the bundled content (its starting deck and balance)."""
+    tables = []
+    for text in (a, b):
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(ROOT / "content", folder)
+        (folder / "zz_f1.page").write_text(text, encoding="utf-8")
+        tables.append(compiled(folder))
+    return tables[0] == tables[1]
+
+
 def test_comments_are_kept_on_their_lines_and_aligned_ones_stay_aligned():
     text = ("# 頭の注釈\nページ a \"a\" {   # 見出しの後ろ\n  銘 0\n  未来面 {\n"
             "      # 独りの注釈\n    歩 += 1          # 揃えた注釈\n"
