@@ -347,26 +347,49 @@ def finding_diagnostics(symbols: Symbols, found, path: str | None = None) -> lis
 
     out = []
     for finding in found:
-        span = finding_span(symbols, finding.kind, finding.item, finding.line)
+        span = finding_span(symbols, finding.kind, finding.item, finding.line,
+                            finding.data.get("place"))
         if span is not None and (path is None or span.path == path):
             out.append(CODES[finding.code].at(span, finding.message, hint=finding.hint))
     return out
 
 
-def finding_span(symbols: Symbols, kind: str, item: str, line: int | None) -> Span | None:
-    """Where a finding on (item kind, id, source line) is shown: the first node of the
-    item's AST that starts at that line (a 作用 before the block it is written in), else
-    the item's head; None when the item is not among the symbols. An item of a kind without
-    ids (the balance) is its kind's first."""
+def finding_span(symbols: Symbols, kind: str, item: str, line: int | None,
+                 place: str | None = None) -> Span | None:
+    """Where a finding on (item kind, id, source line) is shown: the 条件 of the face
+    ``place`` names, when it names one (a finding on a face's conditions: ``future``,
+    ``pen:past`` …); else the first node of the item's AST that starts at that line (a
+    作用 before the block it is written in), else the item's head; None when the item is
+    not among the symbols. An item of a kind without ids (the balance) is its kind's
+    first."""
     table = symbols.slot(kinds.by_code(kind))
     node = table.get(item) if isinstance(table, dict) else next(iter(table), None)
     if node is None:
         return None
+    if place is not None:
+        span = _conditions_span(node, place)
+        if span is not None:
+            return span
     if line is not None:
         at_line = [found for found in _nodes(node) if found.span.line == line]
         for found in sorted(at_line, key=lambda n: not isinstance(n, ast.Sayou)):
             return found.span
     return head(node.span)
+
+
+def _conditions_span(node, place: str) -> Span | None:
+    """The 条件 of the face ``place`` names on a page's AST (``future``, ``pen:past`` …):
+    from the first to the last when they are on one line, else the first — a page written
+    on one line has every node on that line, and its head is not where the 条件 are."""
+    pen, _, side = place.rpartition(":")
+    for block in getattr(node, "pens" if pen else "faces", ()):
+        spans = block.body.condition_spans if block.side == side and block.body else ()
+        if spans:
+            first, last = spans[0], spans[-1]
+            if last.end_line != first.line:
+                return first
+            return Span(first.path, first.line, first.col, last.end_line, last.end_col)
+    return None
 
 
 def _nodes(node):

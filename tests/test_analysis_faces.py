@@ -82,3 +82,26 @@ def test_the_bundled_content_has_no_impossible_face():
     import runtime.tables
 
     assert faces.findings(Content.of_tables(runtime.tables.load())) == []
+
+
+def _w008(text: str):
+    result = check_text(text, "t.page", {"balance.balance": bundled_balance()})
+    return [d for d in result.diagnostics if d.code == "W008"]
+
+
+def test_the_warning_stands_on_the_conditions_of_a_page_written_on_one_line():
+    """Every node of a one-line page starts on its line: the warning stood on the page's
+    head (1:1), not on the 条件 that cannot hold."""
+    text = 'ページ a "条件" { 銘 30; 未来面 { 条件 刻 >= 40, 歩 >= 1; 敵HP -= 5 }; ペン 過去面 { 防御 += 8 } }\n'
+    (found,) = _w008(text)
+    start = text.index("刻 >= 40") + 1
+    assert (found.span.line, found.span.col) == (1, start)
+    assert (found.span.end_line, found.span.end_col) == (1, text.index("; 敵HP") + 1)
+
+
+def test_the_warning_on_a_pen_face_stands_on_the_pens_conditions():
+    text = ('ページ a "条件" {\n  銘 30\n  未来面 { 敵HP -= 5 }\n  過去面 白紙\n'
+            '  ペン 過去面 { 条件 刻 <= 10, 刻 >= 20; 防御 += 8 }\n}\n')
+    (found,) = _w008(text)
+    line = text.splitlines()[4]
+    assert (found.span.line, found.span.col) == (5, line.index("刻 <= 10") + 1)
