@@ -120,14 +120,23 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if ignored:
             raise click.UsageError(f"{'、'.join(ignored)} は --tune / --tune-all と一緒には使えません"
                                    "（調整は調整するページか敵だけを、--tune-pairs と --precision で測ります）")
+        # A 目標 is one number measured one way: the page's Δ when added, against every
+        # enemy each alone; the enemy's win rate of the starting deck. A narrower
+        # measurement would be compared with bounds written for another number.
+        other_way = [option for option, given in (
+            ("--enemy", bool(enemies)), ("--baseline", baseline_page is not None)) if given]
+        if other_way:
+            raise click.UsageError(
+                f"{'、'.join(other_way)} は --tune / --tune-all と一緒には使えません（目標 は、ページ"
+                "ならすべての敵を相手に 1 枚加えた時の勝率差、敵ならはじめのデッキで戦った勝率です。"
+                "敵を絞ったり入れ替えたりして測った数とは比べられません）")
 
         tune_ids = named_ids("ページか敵", _targeted(tune_ids, tables, content),
                              {**tables.pages, **tables.enemies})
         run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
-            enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
-            mode="stages" if len(enemies) > 1 else "pool", ladder=names[-1:],
-            baseline_page=baseline_page, precision=precision, max_pairs=max_pairs,
-            turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend, address, fmt)
+            enemies=tuple(sorted(tables.enemies)), ladder=names[-1:], precision=precision,
+            max_pairs=max_pairs, turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend,
+                 address, fmt)
         return
     settings = Settings(
         enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),

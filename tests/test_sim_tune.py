@@ -249,6 +249,18 @@ def test_an_option_a_tune_does_not_use_is_refused_not_ignored(extra):
     assert f"{extra[0]} は --tune / --tune-all と一緒には使えません" in result.output
 
 
+@pytest.mark.parametrize("extra", [["--enemy", "haguruma"], ["--baseline", "kekkon"]])
+@pytest.mark.parametrize("tune", [["--tune", "zangyou"], ["--tune-all"]])
+def test_a_tune_measured_another_way_than_its_target_is_refused(tune, extra):
+    """A page's 目標 bounds its Δ when added against every enemy: --enemy haguruma measured
+    one enemy (where the deck wins 95%) and called a page inside its band that is above it
+    against all; --apply then wrote the edit found on that narrower number."""
+    result = sim(*tune, *extra)
+    assert result.exit_code == 2
+    assert f"{extra[0]} は --tune / --tune-all と一緒には使えません" in result.output
+    assert "すべての敵を相手に 1 枚加えた時の勝率差" in result.output
+
+
 def test_a_page_swapped_for_itself_is_refused():
     """--page p --baseline p measured nothing and said so only as 「約 None 組」, exit 0."""
     result = sim("--page", "tabidachi", "--baseline", "tabidachi")
