@@ -48,8 +48,10 @@ def candidates(item_ast, text: str, path: str) -> list[Candidate]:
         found += [(n, "エスカレーション") for e in item_ast.escalations
                   for n in _numbers(e.intent.amount)]
     else:
-        bodies = [(face.body, "面") for face in item_ast.faces if face.body is not None]
-        bodies += [(pen.body, "ペン") for pen in item_ast.pens]
+        # Each face by its own word: two numbers of one line-shape stood as 「面 10」 both.
+        bodies = [(face.body, getattr(W.face, face.side)) for face in item_ast.faces
+                  if face.body is not None]
+        bodies += [(pen.body, f"ペン {getattr(W.face, pen.side)}") for pen in item_ast.pens]
         bodies += [(tear.body, "破却") for tear in item_ast.tears]
         for body, role in bodies:
             found += [(n, role) for sayou in body.sayou for n in _numbers(sayou)]
