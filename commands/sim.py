@@ -128,8 +128,9 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if other_way:
             raise click.UsageError(
                 f"{'、'.join(other_way)} は --tune / --tune-all と一緒には使えません（目標 は、ページ"
-                "ならすべての敵を相手に 1 枚加えた時の勝率差、敵ならはじめのデッキで戦った勝率です。"
-                "敵を絞ったり入れ替えたりして測った数とは比べられません）")
+                f"ならすべての敵を相手に 1 枚加えた時の{W.measure.win_rate_delta}、敵ならはじめの"
+                f"デッキで戦った{W.measure.win_rate}です。敵を絞ったり入れ替えたりして測った数とは"
+                "比べられません）")
 
         tune_ids = named_ids("ページか敵", _targeted(tune_ids, tables, content),
                              {**tables.pages, **tables.enemies})
