@@ -73,7 +73,8 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     --precision の幅に収まるまで続けます。
 
     終了コード: 0 測れた（--check: どの 目標 からも外れていない）、1 コンテンツのエラーか
-    測れなかった・（--check）目標 から外れたものがあるか確かめる 目標 がない、2 使い方の誤り。"""
+    測れなかった・（--check）目標 から外れたものがあるか、確かめる 目標 がないか、この測り方
+    では確かめられない 目標 がある、2 使い方の誤り。"""
     from runtime.tables import from_dicts
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES
@@ -169,17 +170,22 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
 
             click.echo(UNJUDGED.format(n=unjudged), err=True)
         rows = [r for r in report["enemies"] + report["pages"] if r["target"] is not None]
-        if not rows:  # a check that checked nothing is no pass (as a test run that ran nothing)
+        if not rows and not unjudged:  # a check that checked nothing is no pass
             click.echo("測ったページと敵に 目標 がありません: 確かめるものはありません。"
                        f"ページや敵に 目標 {W.measure.win_rate_delta} -5%〜+10% のように書くと"
                        "確かめられます。", err=True)
             sys.exit(EXIT_CONTENT)
-        # An interval that still straddles a bound is no miss, and no pass either: say so.
-        open_ = sum(r["target_met"] is None for r in rows)
-        click.echo(f"目標 {len(rows)} 件: 外れたものはありません。" + (
-            f"うち {open_} 件は区間が目標の端にかかり、まだ決まっていません（--precision を"
-            "小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""),
-            err=True)
+        if rows:
+            # An interval that still straddles a bound is no miss, and no pass either: say so.
+            open_ = sum(r["target_met"] is None for r in rows)
+            click.echo(f"目標 {len(rows)} 件: 外れたものはありません。" + (
+                f"うち {open_} 件は区間が目標の端にかかり、まだ決まっていません（--precision を"
+                "小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""),
+                err=True)
+        if unjudged:  # what was asked is only part checked: no pass (as a run that ran nothing)
+            click.echo(f"ページの目標 {unjudged} 件は確かめていないので、--check は成功にしません。"
+                       "--enemy と --baseline を外して測ると確かめます。", err=True)
+            sys.exit(EXIT_CONTENT)
 
 
 def _names_a_path(word: str) -> bool:

@@ -360,6 +360,21 @@ def test_sim_check_fails_when_an_interval_lies_outside_its_target(
     assert words in result.output
 
 
+@pytest.mark.parametrize("enemies", [["haguruma"], ["haguruma", "yamai"]])
+def test_sim_check_fails_when_a_pages_target_was_left_unjudged(content, enemies):
+    """A page's 目標 states its Δ against every enemy: measured against fewer, it is not
+    judged. --check then exited 0 with 「外れたものはありません」 (one enemy: only the
+    enemy's own 目標, still open, was checked), or told the designer to write the 目標
+    already written (several: 「目標 がありません」)."""
+    options = [option for enemy in enemies for option in ("--enemy", enemy)]
+    result = sim("--check", "--content", str(content), *options, "--page", "zangyou",
+                 "--policy", "random", "--precision", "0.1", "--max-pairs", "100",
+                 "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert "ページの目標 1 件は確かめていないので、--check は成功にしません" in result.output
+    assert "目標 がありません" not in result.output
+
+
 def test_a_page_missing_its_target_is_named_with_its_delta_and_the_target():
     from commands.sim import _against_target
 
