@@ -70,7 +70,8 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
 
     ページが強すぎるか、弱すぎるか、死に札か、敵が公平かを見ます。対のシミュレーション:
     同じシードをはじめのデッキとそのページを入れたデッキで遊び、勝率の差 Δ の 95% 区間が
-    --precision の幅に収まるまで続けます。
+    --precision の幅に収まるまで続けます。ただし判定（強い・弱い）と 目標 が先に決まった
+    ページはそこで止めるので、その区間は --precision より広いことがあります。
 
     終了コード: 0 測れた（--check: どの 目標 からも外れていない）、1 コンテンツのエラーか
     測れなかった・（--check）目標 から外れたものがあるか、確かめる 目標 がないか、この測り方
@@ -297,10 +298,12 @@ def _run_with_progress(literal, tables, settings, workers, backend, address, sho
             # Once, when the pilot round has told how many pairs the precision needs.
             if lab is not None and lab.estimate and not said:
                 said.append(lab.estimate)
-                # The baseline's battle of a pair is shared by every page.
-                battles = lab.estimate * (len(lab.pool()) + 1)
-                click.echo(f"見込み: 精度 ±{settings.precision * 100:g} pt にはページあたり約 "
-                           f"{lab.estimate} 組（{settings.policy} で約 {battles:,} 戦）", err=True)
+                # The whole run as planned now (Lab.plan): the enemy rows, every rung and the
+                # swap phase, the baseline played ahead — not the main policy's pages alone.
+                battles, _ = lab.plan()
+                click.echo(f"見込み: 精度 ±{settings.precision * 100:g} pt まで測るとページあたり約 "
+                           f"{lab.estimate} 組、全体で約 {battles:,} 戦（判定の決まったページは"
+                           "そこで止めるので、たいていこれより少なくなります）", err=True)
 
         lab = Lab(literal, tables, settings, workers=workers, backend=backend,
                   address=address, progress=say_estimate, cache=results)
@@ -334,7 +337,8 @@ def _print_sim(report: dict) -> None:
         f"、{W.balance.reference} "
         f"{(settings.get('page_names') or {}).get(reference, reference)}（入れ替えの相手）")
     console.print(Prose(
-        f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt、"
+        f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt まで"
+        "（判定の決まったページはそこで止めます）、"
         f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
         f"見込み 約 {report['run']['pairs_estimate']} 組/ページ{swapped}"))
     console.print(enemies_table(report))

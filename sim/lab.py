@@ -460,7 +460,8 @@ class Lab:
                 # The next round's pairs go by those shares.
                 size[e.key] = paired.allocation(self._next_size(paired.n, judged.needed))
             if first and policy == s.policy and not swap:
-                self.estimate = stats.middle(needs) if needs else s.batch
+                # No page plays past max_pairs: nor does the estimate of what one needs.
+                self.estimate = min(s.max_pairs, stats.middle(needs) if needs else s.batch)
                 first = False
         return baseline, pages
 

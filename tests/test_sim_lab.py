@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -373,6 +374,22 @@ def test_sim_check_fails_when_a_pages_target_was_left_unjudged(content, enemies)
     assert result.exit_code == 1, result.output
     assert "ページの目標 1 件は確かめていないので、--check は成功にしません" in result.output
     assert "目標 がありません" not in result.output
+
+
+@pytest.mark.parametrize("max_pairs, pairs", [(200, 200), (20, 20)])
+def test_the_estimate_counts_the_whole_run_and_no_more_pairs_than_max_pairs(max_pairs, pairs):
+    """「見込み」 counted the main policy's pages alone (the audit's 1,008 battles of a run
+    that played 9,940: the enemy rows, the baseline played ahead and the swap phase were
+    left out), and said 約 200 組/ページ of a run capped at 20. A page of constant Δ here
+    plays as planned, so the estimate is what the run then plays."""
+    result = sim("--page", "juku", "--enemy", "haguruma", "--policy", "random",
+                 "--precision", "0.1", "--max-pairs", str(max_pairs), "--no-cache",
+                 "--workers", "1")
+    assert result.exit_code == 0, result.output
+    (said,) = re.findall(r"ページあたり約 (\d+) 組、全体で約 ([\d,]+) 戦", result.stderr)
+    (played,) = re.findall(r"戦闘 ([\d,]+) 回", result.stdout)
+    assert int(said[0]) == pairs and f"見込み 約 {pairs} 組/ページ" in result.stdout
+    assert said[1] == played
 
 
 def test_a_page_missing_its_target_is_named_with_its_delta_and_the_target():
