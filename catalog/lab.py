@@ -33,6 +33,7 @@ LABELS = {
     "flags": "注意",
 }
 FLAGS = {
+    "never_played": "引いても一度も出さなかった",
     "long_games": "長い試合で引かれがち",
     "rarely_drawn": "引いた試合が少ない",
     "rarely_not_drawn": "引かなかった試合が少ない",

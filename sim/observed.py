@@ -32,12 +32,15 @@ LONG_GAME_RATIO = 1.25
 
 #: Flag code → its words in the reports, and what it warns about (FLAG_NOTES).
 FLAGS = {
+    "never_played": "引いても一度も出さなかった",
     "long_games": "長い試合で引かれがち",
     "rarely_drawn": "引いた試合が少ない",
     "rarely_not_drawn": "引かなかった試合が少ない",
     "starter_copies": f"初期{KEYWORDS['deck'][0]}にもある",
 }
 FLAG_NOTES = {
+    "never_played": f"引いた試合で一度も出していません（死に札）: 出せる条件・{W.variable.year}か、"
+                    "出して得になる作用かを見直してください",
     "long_games": f"引いた試合は引かなかった試合より平均で {LONG_GAME_RATIO:g} 倍以上長い: "
                   f"引いた試合の{W.measure.win_rate}は試合の長さを映しています",
     "rarely_drawn": f"引いた試合が {MIN_GROUP} 戦未満: 引いた試合の数字はあてになりません",
@@ -93,10 +96,13 @@ def _mean(sample: list, value) -> float:
 
 def flags(drawn: list, not_drawn: list) -> list[str]:
     """The flags of a page's battles split into drawn and not drawn — each a list of
-    (outcome, weight) — as ``FLAGS``' codes, in that order: too few battles on a side
-    (``MIN_GROUP``); the drawn battles markedly longer (``LONG_GAME_RATIO``, judged only
-    with both sides non-empty)."""
+    (outcome, weight) — as ``FLAGS``' codes, in that order: drawn and never played (a dead
+    page: a 生きない年 beyond the 寿命上限, a 条件 never met, or a play the player never
+    found worth it); the drawn battles markedly longer (``LONG_GAME_RATIO``, judged only
+    with both sides non-empty); too few battles on a side (``MIN_GROUP``)."""
     found = []
+    if drawn and not any(o.plays for o, _ in drawn):
+        found.append("never_played")
     if drawn and not_drawn:
         if _mean(drawn, _turns) >= LONG_GAME_RATIO * _mean(not_drawn, _turns):
             found.append("long_games")

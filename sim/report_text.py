@@ -125,6 +125,11 @@ def summary_lines(report: dict) -> list[Text]:
                           f"戦数が要ります（ページごとに ×{gains[0]:.1f}〜×{gains[-1]:.1f}）"))
     counts = {v: sum(r["verdict"] == v for r in report["pages"]) for v in VERDICTS}
     lines.append(Text("判定: " + "、".join(f"{VERDICTS[v]} {n}" for v, n in counts.items())))
+    dead = [r for r in report["pages"]
+            if "never_played" in ((r.get("observed") or {}).get("flags") or ())]
+    if dead:
+        lines.append(Text(f"引いても一度も出さなかったページ（死に札）: {_named(dead)}",
+                          style="yellow"))
     sensitive = [r for r in report["pages"] if r["policy_sensitive"]]
     if sensitive:
         lines.append(Text(f"方針の腕で判定が変わるページ: {_named(sensitive)}",

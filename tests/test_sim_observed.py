@@ -62,14 +62,37 @@ def _weighed(battles, weight=1.0):
 
 
 def test_the_flags_on_constructed_cases():
-    same = [_battle(1, 5, 0)] * 40 + [_battle(0, 5, NOT_DRAWN)] * 40
+    played = [_battle(1, 5, 0, plays=1)] * 40
+    same = played + [_battle(0, 5, NOT_DRAWN)] * 40
     assert observed.flags(_weighed(same[:40]), _weighed(same[40:])) == []
-    assert observed.flags(_weighed([_battle(1, 5, 0)] * 29),
+    assert observed.flags(_weighed(played[:29]),
                           _weighed([_battle(0, 5, NOT_DRAWN)] * 40)) == ["rarely_drawn"]
-    assert observed.flags(_weighed([_battle(1, 5, 0)] * 40), []) == ["rarely_not_drawn"]
+    assert observed.flags(_weighed(played), []) == ["rarely_not_drawn"]
     # 6 turns against 5: longer, not markedly (under ×1.25)
-    assert observed.flags(_weighed([_battle(1, 6, 0)] * 40),
+    assert observed.flags(_weighed([_battle(1, 6, 0, plays=1)] * 40),
                           _weighed([_battle(1, 5, -1)] * 40)) == []
+
+
+def test_a_page_drawn_and_never_played_is_flagged_as_dead():
+    """死に札: the help promised it, and 生きない年's 玄孫の結婚式 (銘 85, past the 寿命上限)
+    was drawn in 581 battles and played in none with only 弱い to say so."""
+    dead = [_battle(0, 5, 0, held=5)] * 40
+    assert observed.flags(_weighed(dead), _weighed([_battle(0, 5, NOT_DRAWN)] * 40)) \
+        == ["never_played"]
+    once = dead[:39] + [_battle(1, 5, 2, plays=1)]
+    assert observed.flags(_weighed(once), _weighed([_battle(0, 5, NOT_DRAWN)] * 40)) == []
+    # never drawn is not never played: nothing to say of the plays
+    assert observed.flags([], _weighed([_battle(0, 5, NOT_DRAWN)] * 40)) == ["rarely_drawn"]
+    # the report names the dead pages under its verdicts, the table flags them
+    from sim.report_text import observed_table, summary_lines
+
+    report = sample_report(pages=[("genson", "玄孫の結婚式", 85)], enemies=[])
+    report["pages"][0]["observed"] = observed.figures(dead + [_battle(0, 5, NOT_DRAWN)] * 40)
+    said = [str(line) for line in summary_lines(report)]
+    assert "引いても一度も出さなかったページ（死に札）: 玄孫の結婚式 genson" in said
+    assert "引いても一度も出さなかった" in _text(observed_table(report))
+
+
     got = observed.figures([_battle(1, 5, 0)] * 40)
     assert got["not_drawn"]["win_rate"] is None and got["improvement"] is None
 
@@ -126,7 +149,7 @@ def _text(renderable, width=400) -> str:
 
 
 def _with_observed(report: dict, reference: str | None) -> dict:
-    battles = ([_battle(1, 4, 0)] * 40 + [_battle(0, 12, 3)] * 10
+    battles = ([_battle(1, 4, 0, plays=1)] * 40 + [_battle(0, 12, 3)] * 10
                + [_battle(0, 4, NOT_DRAWN)] * 10)
     for row in report["pages"]:
         row["observed"] = observed.figures(battles)
