@@ -40,8 +40,20 @@ def suggest(word: str, candidates) -> str | None:
         return same
     if len(names) > LARGE:
         names = _pairs_index(names).narrowed(word)
-    found = difflib.get_close_matches(word, names, n=1, cutoff=0.5)
+    found = difflib.get_close_matches(word, names, n=1, cutoff=_cutoff(word))
     return found[0] if found else None
+
+
+#: How close a spelling must be to be offered (difflib's ratio), by script. A Japanese
+#: word is a few characters, each a whole syllable or word: one of two in common (攻撃 and
+#: 攻勢, 0.5) or 少年時代 for 少年期 (0.57) is a slip worth naming. A romanised id is many
+#: letters: at 0.5, ``nosuch`` was offered surechigai and sumaho, while a real slip of one
+#: (zangyo, kekon, sakamiti) is 0.8 or more.
+CUTOFF, ASCII_CUTOFF = 0.5, 0.7
+
+
+def _cutoff(word: str) -> float:
+    return ASCII_CUTOFF if word.isascii() else CUTOFF
 
 
 def _pairs(word: str) -> set[str]:

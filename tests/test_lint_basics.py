@@ -210,3 +210,18 @@ def test_a_second_sayou_on_one_line_is_told_to_take_its_own_line(line, word):
     assert diag.hint.startswith("1 行に書ける作用は 1 つです。改行するか ; で区切ります")
     fixed = text.replace(line, line.replace("  ", " ").replace(f" {word}", f"; {word}", 1))
     assert check_text(fixed, "t.page").diagnostics == []
+
+
+def test_the_names_suggester_offers_an_id_only_for_a_slip_of_it():
+    """``--page nosuch`` was answered 「もしかして「surechigai」？」 (difflib's 0.5, where a
+    romanised id shares half its letters with many others); a slip of one letter or two
+    is still named, and a Japanese word keeps the looser bar (少年時代 for 少年期)."""
+    from compiler.names import suggest
+
+    ids = ["surechigai", "sumaho", "zangyou", "kekkon", "sakamichi", "juku", "oi"]
+    assert suggest("nosuch", ids) is None
+    for slip, meant in [("zangyo", "zangyou"), ("kekon", "kekkon"), ("sakamiti", "sakamichi"),
+                        ("juk", "juku"), ("oii", "oi")]:
+        assert suggest(slip, ids) == meant
+    assert suggest("少年時代", ["少年期", "青年期"]) == "少年期"
+    assert suggest("攻勢", ["攻撃", "白紙化"]) == "攻撃"
