@@ -146,6 +146,23 @@ def labels(settings: dict) -> dict:
             "delta": f"「{name}」と入れ替えた時の{W.measure.win_rate_delta}（因果: 枚数そのまま）"}
 
 
+#: At most this many enemies of a narrowed run are named in the note (more: their count).
+NAMED_ENEMIES = 3
+
+
+def _enemies_measured(enemies: list, tables) -> str:
+    """The enemies a report measured, for the note: 「敵 10 体（すべて）」, or, when it
+    measured fewer than the content has (``sim --enemy``), their names — every figure then
+    answers for those alone, and 「敵 1 体」 did not say which."""
+    word = vocab.KEYWORDS["enemy"][0]
+    if set(enemies) >= set(tables.enemies):
+        return f"{word} {len(enemies)} 体（すべて）"
+    if len(enemies) > NAMED_ENEMIES:
+        return f"{word} {len(enemies)} 体（すべてではありません）"
+    names = [getattr(tables.enemies.get(e), "name", None) or str(e) for e in enemies]
+    return f"{word} {len(enemies)} 体（{'、'.join(names)}だけ）"
+
+
 def figures(report: dict | None, tables) -> dict:
     """``{"pages": id → figures, "enemies": id → figures, "about": str, "labels": the
     figures' words}`` of the items of ``tables`` the report has rows for; empty without a
@@ -165,8 +182,8 @@ def figures(report: dict | None, tables) -> dict:
     enemies, seed = settings.get("enemies"), settings.get("seed")
     parts = [f"方針 {policy}" if isinstance(policy, str) else None,
              MODES.get(mode) if isinstance(mode, str) else None,
-             f"{vocab.KEYWORDS['enemy'][0]} {len(enemies)} 体"
-             if isinstance(enemies, list) and enemies else None,
+             _enemies_measured(enemies, tables) if isinstance(enemies, list) and enemies
+             else None,
              f"{vocab.KEYWORDS['seed'][0]} {seed}〜" if isinstance(seed, int) else None]
     about = "・".join(part for part in parts if part)
     return {"pages": {k: page_figures(v) for k, v in rows("pages", tables.pages).items()},

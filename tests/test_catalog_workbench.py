@@ -259,6 +259,19 @@ def test_lab_figures_are_the_reports_and_a_bad_figure_shows_none(tables):
                                          "labels": lab.LABELS}
 
 
+def test_the_lab_note_names_the_enemies_of_a_narrowed_run(tables):
+    """After ``sim --enemy yamai --html`` every figure answers for 病魔 alone, and the note
+    said only 「敵 1 体」."""
+    report = sample_report()
+    report["settings"]["enemies"] = sorted(tables.enemies)
+    assert f"敵 {len(tables.enemies)} 体（すべて）" in lab.figures(report, tables)["about"]
+    report["settings"]["enemies"] = ["yamai"]
+    name = tables.enemies["yamai"].name
+    assert f"敵 1 体（{name}だけ）" in lab.figures(report, tables)["about"]
+    report["settings"]["enemies"] = sorted(tables.enemies)[:4]
+    assert "敵 4 体（すべてではありません）" in lab.figures(report, tables)["about"]
+
+
 def test_a_target_shows_whether_the_lab_met_it_in_the_labs_words(tables):
     """目標 beside a lab figure with no verdict left the comparison to the designer: the
     card and the compare table say 達成 / 未達 / 未決, the lab's own words."""
