@@ -25,6 +25,8 @@ the two conversion tables of journey/actions.py between them, nothing spelt twic
 
 from __future__ import annotations
 
+import re
+
 from contract.vocabulary import W
 
 from contract.game import Action
@@ -32,7 +34,7 @@ from contract.game import Action
 from .actions import as_tuple, from_tuple
 from .game import Journey
 from .play import legal_actions
-from .rules import JourneyError, UnknownAction
+from .rules import JourneyError, UnknownAction, UnreadableLine
 from .state import State
 
 #: The Japanese words accepted for each ASCII verb (the screen shows the ASCII form; a
@@ -114,6 +116,14 @@ def parse(state: State, text: str) -> tuple:
     prefixed = [a for lab, a in known.items() if lab.startswith(typed + " ")]
     if len(prefixed) == 1:
         return prefixed[0]
+    whole = [lab for lab in known if typed.startswith(lab + " ")]
+    if whole:  # 「end おまけ」: a whole action, then words that belong to none
+        extra = typed[len(max(whole, key=len)) + 1:]
+        raise UnreadableLine(f"「{text.strip()}」の「{extra}」は余分です（1 行に 1 つの行動を"
+                             f"書きます: {max(whole, key=len)}）", STOP_EXTRA)
+    unknown = _unknown_card(state, words)
+    if unknown:
+        raise UnreadableLine(unknown, STOP_NO_CARD)
     verbs = sorted({lab.split()[0] for lab in known})
     missing = _missing_card(state, words) or _why_not(state, words)
     if missing:
@@ -149,6 +159,23 @@ def action_labels(journey: Journey) -> dict[str, Action]:
 def read(journey: Journey, text: str) -> Action:
     """The action value ``text`` names in ``journey`` (``parse``'s words and refusals)."""
     return from_tuple(parse(journey.state, text))
+
+
+#: Why a script stops at a line ``parse`` cannot read (UnreadableLine.why).
+STOP_EXTRA = "行動に余分な語があったので"
+STOP_NO_CARD = "ないカードを書いていたので"
+
+
+def _unknown_card(state: State, words: list[str]) -> str:
+    """Why a word written as a card (a suit's word and a number: 白9) names none of the
+    game's cards; "" when every such word is a card."""
+    ids = state.rules.card_ids
+    suits = "|".join(sorted({re.match(r"\D+", card).group() for card in ids}, key=len,
+                            reverse=True))
+    for word in words[1:]:
+        if re.fullmatch(rf"(?:{suits})\d+", word) and word not in ids:
+            return f"「{word}」というカードはありません（カードは {ids[0]}〜{ids[-1]} のように書きます）"
+    return ""
 
 
 def _missing_card(state: State, words: list[str]) -> str:

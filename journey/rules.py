@@ -30,6 +30,17 @@ class UnknownAction(JourneyError):
     script stops there, as a battle script does at an unknown command."""
 
 
+class UnreadableLine(JourneyError):
+    """A line that cannot be read as it is written — words beyond a whole action, a card
+    the game has none of: a script stops there (``why``), as a battle script does at a
+    command with extra words. Going on would play the lines after it against a game they
+    were not written for."""
+
+    def __init__(self, message: str, why: str):
+        super().__init__(message)
+        self.why = why
+
+
 @dataclass(frozen=True)
 class ItemCard:
     """A carried-able item: its id, name, effect code, value, VP cost, whether always on."""

@@ -73,12 +73,11 @@ def test_a_won_game_exits_zero():
 
 
 def test_refused_lines_are_said_with_their_line_number_and_the_script_goes_on():
-    out = journey("ループ 捨て札\nplay 白1\nplay 赤9\nplay 白2\n").output
+    out = journey("ループ 捨て札\nplay 白1\nplay 白2\n").output
     # a verb of the game at another moment is no unknown verb
     assert ("× いまは mill はできません: 「ループ 捨て札」。いまできるのは: item、play"
             "（help で書き方を表示）（1 行目）") in out
     assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（2 行目）" in out
-    assert "× 「赤9」というカードはありません" in out
     assert "白2 をプレイ" in out  # the line after them was played
 
 
@@ -102,10 +101,29 @@ def test_a_script_stops_at_an_unknown_action_with_exit_2():
 
 
 def test_the_terminals_own_commands_refuse_extra_words():
-    """「undo 3」 undid one move and said nothing of the 3."""
-    out = journey("undo 3\nhelp me\n").output
-    assert "× undo には何も付けません（余分な「3」）（1 行目）" in out
-    assert "× help には何も付けません（余分な「me」）（2 行目）" in out
+    """「undo 3」 undid one move and said nothing of the 3; a script stops there."""
+    for line, extra in (("undo 3", "3"), ("help me", "me")):
+        result = journey(f"play 白2\n{line}\nplay 緑4\n")
+        command = line.split()[0]
+        assert (f"× {command} には何も付けません（余分な「{extra}」）（2 行目）\n"
+                "スクリプトをここで止めました（コマンドに余分な語があったので）") in result.output
+        assert "緑4 をプレイ" not in result.output and result.exit_code == EXIT_STOPPED
+
+
+@pytest.mark.parametrize("line, said, why", [
+    ("next おまけ", "× 「next おまけ」の「おまけ」は余分です（1 行に 1 つの行動を書きます: next）",
+     "行動に余分な語があったので"),
+    ("play 赤9 黒1", "× 「赤9」というカードはありません（カードは 白1〜黄6 のように書きます）",
+     "ないカードを書いていたので"),
+])
+def test_a_script_stops_at_a_line_it_cannot_read_as_written(line, said, why):
+    """A line with words beyond a whole action, or a card the game has none of, was only
+    refused: the lines after it played on against a game they were not written for (a
+    lost game's script with 「end おまけ」 still exited 1, as the intact one). The battle's
+    scripts stop at extra words too."""
+    result = journey(f"play 白2\n{line}\nplay 緑4\n")
+    assert f"{said}（2 行目）\nスクリプトをここで止めました（{why}）" in result.output, result.output
+    assert "緑4 をプレイ" not in result.output and result.exit_code == EXIT_STOPPED
 
 
 def _game(**fields) -> Game:

@@ -28,7 +28,7 @@ from terminal.script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,
 from .. import Journey, JourneyError
 from ..actions import Resolve
 from ..notation import action_labels, read
-from ..rules import Rules, UnknownAction
+from ..rules import Rules, UnknownAction, UnreadableLine
 from .commands import command_word, help_lines
 
 #: The words this screen shares with the battle's (the vocabulary's, written once there).
@@ -52,6 +52,7 @@ MOMENT_WORDS = {"refill": f"{HAND}補充の前", "events": "イベントフェ�
                 "effects": "次のイベント効果の前", "end": "終了フェイズの前"}
 #: Why a script stops at a line (the battle's words, terminal/session.py).
 STOP_UNKNOWN = "知らない行動なので"
+STOP_EXTRA_COMMAND = "コマンドに余分な語があったので"
 LOSS_WORDS = {"refill_empty": f"{HAND}補充で山が尽きていた", "loop_empty": "ループで山が尽きていた"}
 class Game:
     """One game in the terminal: the ``Journey`` played (contract.game.Game: actions as
@@ -81,6 +82,7 @@ class Game:
         own = _OWN.get(command_word(words[0])) if words else None
         if own is not None:
             if len(words) > 1:  # 「undo 3」: never one undo said as three
+                self.stop = STOP_EXTRA_COMMAND
                 return [f"× {words[0]} には何も付けません（余分な「{' '.join(words[1:])}」）"], [], False
             return own(self)
         if self.journey.result is not None:
@@ -89,6 +91,9 @@ class Game:
             action = read(self.journey, line)
         except UnknownAction as exc:
             self.stop = STOP_UNKNOWN
+            return [f"× {exc}"], [], False
+        except UnreadableLine as exc:
+            self.stop = exc.why
             return [f"× {exc}"], [], False
         except JourneyError as exc:
             return [f"× {exc}"], [], False
