@@ -104,6 +104,14 @@ def labels(state: State) -> dict[str, tuple]:
     return {label(state, action): action for action in legal_actions(state)}
 
 
+#: The words a short form must hold before the one action it could name is taken: the
+#: verb and what it acts on (``play 白2``: the card; ``item 地図``: the item; ``letter
+#: adventure 赤1``: the letter and its card). A bare 「item」 with 地図 the only item that
+#: could be used used it, and 「letter adventure」 spent a letter (one of five, and
+#: score): a player typing the verb to see what is possible is shown instead.
+SHORT_FORM_WORDS = {"letter": 3}
+
+
 def parse(state: State, text: str) -> tuple:
     """The legal action ``text`` names (JourneyError, saying what can be typed, if none)."""
     words = normal_words(text.split())
@@ -114,7 +122,7 @@ def parse(state: State, text: str) -> tuple:
     if typed in known:
         return known[typed]
     prefixed = [a for lab, a in known.items() if lab.startswith(typed + " ")]
-    if len(prefixed) == 1:
+    if len(prefixed) == 1 and len(words) >= SHORT_FORM_WORDS.get(words[0], 2):
         return prefixed[0]
     whole = [lab for lab in known if typed.startswith(lab + " ")]
     if whole:  # 「end おまけ」: a whole action, then words that belong to none
@@ -130,6 +138,9 @@ def parse(state: State, text: str) -> tuple:
         raise JourneyError(missing)
     if prefixed:
         shown = [lab for lab in known if lab.startswith(typed + " ")][:6]
+        if len(prefixed) == 1:
+            raise JourneyError(f"「{text.strip()}」だけでは決まりません。いまできるのは: {shown[0]}"
+                               "（使うものまで書きます）")
         raise JourneyError(f"「{text.strip()}」だけでは決まりません。例えば: {' / '.join(shown)}")
     same_verb = [lab for lab in known if lab.split()[0] == words[0]][:6]
     if same_verb:

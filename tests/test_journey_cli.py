@@ -149,6 +149,17 @@ def test_a_short_form_plays_when_it_names_one_action_and_names_the_choices_when_
     assert said[0] == "緑3 をプレイ: 白いポーン 1 → 4 日目"
 
 
+def test_a_bare_verb_never_spends_the_one_item_or_letter_it_could_mean():
+    """「item」 with 地図 the only usable item used it; a bare verb shows what it could
+    be, and the item named is used (seed 3 deals 地図 and テント)."""
+    game = Game.deal(load_rules("草案"), 3)
+    said, _, _ = game.run("item")
+    assert said == ["× 「item」だけでは決まりません。いまできるのは: item 地図（使うものまで書きます）"]
+    assert game.journey.state.tapped == 0
+    said, _, _ = game.run("item 地図")
+    assert said[0].startswith("アイテム 地図 を使う")
+
+
 def test_cards_prints_the_designer_texts_as_written():
     out = journey("cards\n").output
     assert "フラグ 黄 歯車塔の千年歌姫: 追加で山から１枚引いて手札に加え、手札から好きな１枚を山の下へ戻す" in out
