@@ -52,6 +52,24 @@ def test_undo_takes_back_the_last_action():
     assert "× 戻せる手がありません" in journey("undo\n").output
 
 
+def test_undo_does_not_take_back_an_action_that_showed_cards_of_the_deck():
+    """The draft invites rewinding the pawns, not the deck (◎思考実験について): undo after
+    ラジオ or a refill drew showed the next cards, and the game taken back was then played
+    knowing them. The actions before such a one are not undone past it either."""
+    from journey.notation import action_labels
+
+    game = Game.deal(load_rules("草案"), 3)
+    while True:  # the first action each time, until one draws a card
+        said, events, _ = game.run(next(iter(action_labels(game.journey))))
+        drawn = [e["card"] for e in events if e["event"] in ("draw", "mill")]
+        if drawn:
+            break
+    position = game.journey.view()
+    said, events, _ = game.run("undo")
+    assert said[0].startswith(f"× この手で山から {' '.join(drawn)} を引いたので、戻せません")
+    assert events == [] and game.journey.view() == position
+
+
 def test_a_script_that_stops_before_the_end_leaves_the_game_unfinished():
     result = journey("play 白2\n")
     assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（手番 1）" in result.output

@@ -64,6 +64,8 @@ class Game:
         self.journey = journey
         self.opening = list(journey.opening)
         self.history: list[Journey] = []
+        #: The cards each action of ``history`` took from the deck and showed (``_undo``).
+        self.seen: list[list[str]] = []
         #: Why a script stops at the line just run (None: it goes on), as the battle's
         #: Outcome.stop.
         self.stop: str | None = None
@@ -100,6 +102,7 @@ class Game:
         before = self.journey.copy()
         events = self.journey.apply(action)
         self.history.append(before)
+        self.seen.append([e["card"] for e in events if e.get("event") in REVEALING])
         return narrate(before, events), events, False
 
     def _quit(self):
@@ -117,8 +120,22 @@ class Game:
     def _undo(self):
         if not self.history:
             return ["× 戻せる手がありません"], [], False
+        drawn = self.seen[-1]
+        if drawn:
+            # The draft invites rewinding the pawns (◎思考実験について), not the deck: the
+            # cards drawn were seen, and a game taken back before them is played knowing
+            # the order of the deck.
+            return [f"× この手で山から {' '.join(drawn)} を引いたので、戻せません（引いたカードを"
+                    "知ったまま戻ると、山の順を知って遊ぶことになります。同じ --seed で始め直せます）"
+                    ], [], False
         self.journey = self.history.pop()
+        self.seen.pop()
         return ["一手戻しました"], [{"event": "undo"}], False
+
+
+#: The events of a card taken from the deck and shown: drawn into the hand (a refill, 黄,
+#: ラジオ), or drawn by a loop to be milled.
+REVEALING = ("draw", "mill")
 
 
 #: The terminal's own commands, by their ASCII word (screen.commands.TERMINAL).
