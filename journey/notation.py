@@ -32,6 +32,7 @@ from contract.vocabulary import W
 from contract.game import Action
 
 from .actions import as_tuple, from_tuple
+from .effects import ITEM_EFFECTS
 from .game import Journey
 from .play import legal_actions
 from .rules import JourneyError, UnknownAction, UnreadableLine
@@ -209,6 +210,28 @@ ITEM_MOMENTS = {"loop_to_bottom": "ループで引いたカードにだけ使え
                 "recall_extra": "アドベンチャーメモリーを使うときに一緒に使われます"}
 
 
+def _lantern_idle(s: State, item) -> str:
+    if not s.resolved:
+        return f"{item.name} は解決した物語に使います（解決した物語はまだありません）"
+    return f"{item.name} は解決した物語に使います（解決した物語はどれももう灯っています）"
+
+
+def _rucksack_idle(s: State, item) -> str:
+    if s.phase == "play" and len(s.hand) <= 1:
+        return (f"{item.name} は移動フェイズでは{W.region.hand}の最後の1枚を差し替えられません"
+                "（その1枚はプレイするカードです）")
+    return f"{item.name} は白いポーンの日（{s.white + 1} 日目）のイベントと入れ替えます（いまそこにイベントがありません）"
+
+
+#: Why a carried, standing item has nothing to do now, by its effect (its ``options`` are
+#: empty): the rule that stops it, as the refusal of a spent item says its own.
+ITEM_IDLE = {
+    "unresolve": _lantern_idle,
+    "cycle_three": lambda s, item: f"{item.name} で引く山がありません（山は空です）",
+    "swap_in": _rucksack_idle,
+}
+
+
 def _why_not(state: State, words: list[str]) -> str:
     """Why an item or a letter the line names cannot be used now, when the reason is one
     a player needs (not carried, used, no letter, only at its moment); "" otherwise."""
@@ -233,6 +256,9 @@ def _why_not(state: State, words: list[str]) -> str:
         return f"{item.name} は使用済みです{again}"
     if item.effect in ITEM_MOMENTS:
         return f"{item.name} は{ITEM_MOMENTS[item.effect]}"
+    idle = ITEM_IDLE.get(item.effect)
+    if idle is not None and not ITEM_EFFECTS[item.effect].options(state):
+        return idle(state, item)
     return ""
 
 

@@ -107,6 +107,27 @@ def test_a_refused_item_or_letter_says_why_not_only_what_can_be_done():
     assert "× アイテム「ランタン」は持っていません（持っているのは: 地図、テント）（5 行目）" in out
 
 
+def test_an_item_with_nothing_to_do_says_the_rule_that_stops_it():
+    """ランタン before any story is resolved, リュックサック with no event on the white
+    pawn's day or the hand's last card at the move phase, ラジオ on an empty deck: each was
+    refused with 「いまは item はできません」 or a list of other actions."""
+    out = invoke_cli("journey", "--seed", "3", "--items", "ランタン,リュックサック",
+                     input="item ランタン 赤\nitem リュックサック\n").output
+    assert "× ランタン は解決した物語に使います（解決した物語はまだありません）（1 行目）" in out
+    assert ("× リュックサック は白いポーンの日（1 日目）のイベントと入れ替えます"
+            "（いまそこにイベントがありません）（2 行目）") in out
+    rules = load_rules()
+    carried = (rules.items["ラジオ"], rules.items["リュックサック"])
+    game = _game(deck=())
+    state = game.journey.state
+    state.deal = Deal(state.deal.rules, state.deal.days, state.deal.capacity, carried, frozenset())
+    state.stacks = (((rules.card_ids.index("赤1"),),) + ((),) * 6)  # an event on day 1
+    said, _, _ = game.run("item ラジオ")
+    assert said == ["× ラジオ で引く山がありません（山は空です）"]
+    said, _, _ = game.run("item リュックサック")
+    assert said[0].startswith("× リュックサック は移動フェイズでは手札の最後の1枚を差し替えられません")
+
+
 def test_a_script_stops_at_an_unknown_action_with_exit_2():
     """No false green: a transcript with a line that names no action of the game is not
     the game its author wrote, so the lines after it are not played and the exit says so
