@@ -202,7 +202,11 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
 
     勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
     見ずに）、判断の数、判断ごとの選択肢と迷う選択肢、ターン数とスコアを数えます。
-    手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。"""
+    手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。
+
+    終了コード: 0 測れた（--check: どの変種も 目標 から外れていない）、1 コンテンツの
+    エラーか測れなかった・（--check）目標 から外れた変種があるか確かめる 目標 がない、
+    2 使い方の誤り。"""
     from contract.codec import to_literal
     from sim.backends import BackendError
     from journey.lab.measure import Settings

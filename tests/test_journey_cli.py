@@ -400,3 +400,18 @@ def test_a_card_played_onto_a_day_with_no_room_is_told_as_discarded_there():
     said = narrate(game, [{"event": "place", "card": "白2", "day": 3, "to": "discard"},
                           {"event": "place", "card": "白5", "day": 6}])
     assert said == ["  白2 は 3 日目に置く枠がないので捨て札へ", "  白5 を 6 日目に配置"]
+
+
+def test_the_deal_names_the_items_by_their_names():
+    """問題点's items are ids 問題点のランタン …: the opening line said them so, while the
+    table under it said ランタン."""
+    out = invoke_cli("journey", "--setup", "問題点", "--seed", "5", input="").output
+    assert "  アイテム: ランタン、ラジオ  手札:" in out and "問題点のランタン" not in out
+
+
+def test_the_reports_help_states_its_exit_codes_and_its_notes_define_each_column():
+    help_text = invoke_cli("journey", "report", "--help").output
+    assert "終了コード: 0 測れた" in help_text and "2 使い方の誤り" in help_text
+    from journey.lab.text import NOTES
+
+    assert any("解決数: " in note for note in NOTES)

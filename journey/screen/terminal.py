@@ -254,7 +254,9 @@ def narrate(before: Journey, events: list[dict]) -> list[str]:
         kind = e["event"]
         if kind == "deal":
             out.append(f"旅の準備 {e['setup']}、シード {e['seed']}: " + " → ".join(e["days"]))
-            out.append("  アイテム: " + ("、".join(e["items"]) or "なし")
+            # by the names the set-up gives them (問題点's ids are 問題点のランタン …)
+            names = [r.items[i].name if i in r.items else i for i in e["items"]]
+            out.append("  アイテム: " + ("、".join(names) or "なし")
                        + f"  {HAND}: " + " ".join(e["hand"]))
         elif kind == "play":
             loop = "（ループ）" if e["loop"] else ""
