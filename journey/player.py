@@ -85,6 +85,9 @@ class Decision:
 
     options: int
     values: tuple[float, ...]
+    #: Every option is to go on or to use a letter or an item now (FREE_USE_KINDS): a
+    #: decision of 「いつでも」, not of which card, pawn, effect or story.
+    free_use: bool = False
 
     def contenders(self, margin: float) -> int:
         """The options within ``margin`` of the best (the best included)."""
@@ -101,6 +104,11 @@ class Game:
     resolved: int
     decisions: list[Decision] = field(default_factory=list)
 
+
+#: The kinds of action of a moment of 「いつでも」: go on, or use a letter or an item now.
+#: A decision among these alone (``Decision.free_use``) is whether and when to spend what
+#: the player holds — as long as 地図 stands or a letter is in hand, every moment offers it.
+FREE_USE_KINDS = frozenset({"next", "end", "letter", "item"})
 
 #: The actions a line of the search leaves out after its first choice (one option per
 #: card of the discard or of the hand), as journey/search.py ``play_on`` leaves them out.
@@ -183,7 +191,8 @@ def choose(s: State, knowledge: Knowledge, budget: int, rng: random.Random,
         totals.append(sum(search.value(advance(world, rule))
                           for world in sampled) / worlds)
     best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-    return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)))
+    free_use = all(action.KIND in FREE_USE_KINDS for action in actions)
+    return actions[best], Decision(len(actions), tuple(sorted(totals, reverse=True)), free_use)
 
 
 @collector.paused()  # the search makes no reference cycles (contract/collector.py)

@@ -162,3 +162,20 @@ def test_a_decisions_values_are_in_promise_points_best_first():
     assert alone[actions.index(action)] == values[0]
     assert 1 <= decision.contenders(MARGIN) <= decision.options
     assert decision.contenders(0) == sum(1 for v in values if v == values[0])
+
+
+def test_a_decision_only_to_go_on_or_use_what_is_held_is_one_of_anytime():
+    """The audit's 29 of 草案's 82 decisions a game were moments of 「いつでも」 (go on, or
+    use 地図 now): the report counts them apart (うちいつでも/局), so that a set-up with no
+    tappable item (問題点) does not look a quarter lighter for that alone."""
+    from journey.notation import read
+
+    game = Journey.new(load_rules("草案"), 3)
+    rng = random.Random(0)
+    _, first = choose(game.state, Knowledge(), 1, rng, game.actions())
+    assert not first.free_use  # which card, which pawn (地図 beside them)
+    game.apply(read(game, "play 白2"))
+    kinds = {action.KIND for action in game.actions()}
+    assert kinds == {"next", "item"}
+    _, moment = choose(game.state, Knowledge(), 1, rng, game.actions())
+    assert moment.free_use

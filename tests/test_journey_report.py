@@ -71,7 +71,7 @@ def test_the_report_command_prints_its_tables_and_writes_an_offline_page(tmp_pat
     assert out.startswith("旅の測定: シード 0〜0（変種ごとに 1 局）")
     for head in ("クリア（山の順を知る解き手）と勝率（山を見ない打ち手）", "クリア可能 % [95%]",
                  "勝率 1想定 % [95%]", "思考負荷（1想定の打ち手の局から）", "選択肢/決定",
-                 "迷う選択肢/決定", "草案１７（地図+テント）", "問題点の提案"):
+                 "迷う選択肢/決定", "草案１７（地図+テント）", "問題点の提案", "うちいつでも/局"):
         assert head in out
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "<svg" in page and "迷う選択肢" in page
@@ -89,6 +89,10 @@ def test_the_report_is_json_on_request():
     report = json.loads(result.stdout)
     assert report["format"] == "jibunki-journey-report 1"
     assert report["settings"]["margin"] == 5.0
+    for row in report["variants"]:  # 「いつでも」 decisions are some of the decisions
+        top = row["players"][-1]
+        assert 0 <= top["free_use_per_game"] <= top["decisions_per_game"]
+    assert any(row["players"][-1]["free_use_per_game"] > 0 for row in report["variants"])
 
 
 @pytest.mark.parametrize("bad, said", [

@@ -165,7 +165,7 @@ def test_a_damaged_or_foreign_entry_is_no_entry(literal, bare, cache_home):
 
 GOOD_SOLVED = ("Solved", ("won", 12, True, 40, (("play", 3, 1), ("end",))))
 GOOD_RATING = ("Rating", (30, 12, ((11, 29, 3, 1), (10, 28, 2, None)), 140))
-GOOD_PLAYED = ("Played", (1, 7, 12, 3, ((3, 2, 1), (2, 2, 0))))
+GOOD_PLAYED = ("Played", (1, 7, 12, 3, ((3, 2, 1, 0), (2, 2, 0, 1))))
 
 
 @pytest.mark.parametrize("data", [

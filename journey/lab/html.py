@@ -47,7 +47,7 @@ UNDECIDED_COLOUR = "#ced4da"
 
 def _top(row: dict, key: str, digits: int = 1) -> str:
     """A figure of the largest budget's games (the thinking-load figures), or a dash."""
-    return number(row["players"][-1][key] if row["players"] else None, digits)
+    return number(row["players"][-1].get(key) if row["players"] else None, digits)
 
 
 def _mattering(row: dict) -> str:
@@ -73,6 +73,7 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
         HtmlColumn("手番", lambda r: _top(r, "turns")),
         HtmlColumn("解決数", lambda r: _top(r, "resolved")),
         HtmlColumn("決定/局", lambda r: _top(r, "decisions_per_game")),
+        HtmlColumn("うちいつでも/局", lambda r: _top(r, "free_use_per_game")),
         HtmlColumn("選択肢/決定", lambda r: _top(r, "options_per_decision")),
         HtmlColumn("迷う選択肢/決定", lambda r: _top(r, "contenders_per_decision")),
         HtmlColumn("差のつく決定", _mattering),

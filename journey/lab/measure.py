@@ -146,13 +146,14 @@ class Climb:
 
 class Played(NamedTuple):
     """What is kept of a played game: won (0/1), turns, score (None lost), stories
-    resolved, and per decision (options, contenders within MARGIN, whether it matters)."""
+    resolved, and per decision (options, contenders within MARGIN, whether it matters,
+    whether it is one of 「いつでも」: player.Decision.free_use)."""
 
     won: int
     turns: int
     score: int | None
     resolved: int
-    decisions: tuple[tuple[int, int, int], ...]
+    decisions: tuple[tuple[int, int, int, int], ...]
 
 
 def prepare(table_literal: dict):
@@ -199,7 +200,8 @@ def _deal(context: dict, task: Task):
     game = play_game(rules, task.seed, task.samples, task.items)
     return Played(int(game.won), game.turns, game.score, game.resolved,
                   tuple((d.options, d.contenders(MARGIN),
-                         int(d.values[-1] < d.values[0] - MARGIN)) for d in game.decisions))
+                         int(d.values[-1] < d.values[0] - MARGIN), int(d.free_use))
+                        for d in game.decisions))
 
 
 #: What each kind of task does.
@@ -385,6 +387,9 @@ def _row(table, variant: Variant, results: list, settings: Settings,
             # 迷う選択肢 beyond the best one, per game: what rivals_of ranks by
             "rivals_per_game": stats.mean(sum(d[1] - 1 for d in g.decisions) for g in games),
             "mattering_share": stats.mean(d[2] for d in decisions),
+            # of the decisions per game, those of 「いつでも」 (go on, or a letter or an item
+            # now): a set-up whose items stand long has many, one with none passes them by
+            "free_use_per_game": stats.mean(sum(d[3] for d in g.decisions) for g in games),
         })
     return {
         "id": variant.id, "group": variant.group, "setup": variant.setup,

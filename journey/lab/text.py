@@ -49,7 +49,9 @@ NOTES = ("クリア可能 %: 勝ち筋が見つかった配りの割合（解き
          "勝った配り。未決は数えないので下限）。"
          "可/否/未決: 勝ち筋あり／不可能と証明／予算切れ。"
          "解決数: 山を見ない打ち手（いちばん多い想定）が 1 局で解決した物語の数の平均。",
-         "決定: 選択肢が 2 つ以上の場面。迷う選択肢: 打ち手の評価で最善から余裕以内の選択肢（最善を含む）。"
+         "決定: 選択肢が 2 つ以上の場面。うちいつでも: そのうち、進むかレターやアイテムをいま使うかだけの"
+         "決定（アイテムが立っている間やレターを持つ間は場面ごとに出ます）。"
+         "迷う選択肢: 打ち手の評価で最善から余裕以内の選択肢（最善を含む）。"
          "差のつく決定: 余裕より悪い選択肢がある決定。")
 
 
@@ -91,7 +93,7 @@ def _share(row: dict, _) -> str:
 
 
 def _load(key: str):
-    return lambda row, _: number(row["players"][-1][key], 1)
+    return lambda row, _: number(row["players"][-1].get(key), 1)
 
 
 #: 思考負荷: decisions, options, contenders, and turns, of the largest budget's games. On a
@@ -100,6 +102,7 @@ LOAD_COLUMNS = (
     Column("変種", "left", label, wraps=True),
     Column("手番", "right", _load("turns"), gives_way=2),
     Column("決定/局", "right", _load("decisions_per_game"), gives_way=1),
+    Column("うちいつでも/局", "right", _load("free_use_per_game"), gives_way=1),
     Column("選択肢/決定", "right", _load("options_per_decision")),
     Column("迷う選択肢/決定", "right", _load("contenders_per_decision")),
     Column("差のつく決定 %", "right", _share, gives_way=3),
