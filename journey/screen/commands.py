@@ -41,7 +41,7 @@ _ACTIONS = (
     ("mill", "mill discard | mill bottom", f"ループで引いたカード: {DISCARD} / テントで山の下"),
     ("effect", "effect …", "イベント効果を選ぶ（表示された形で。2-1: 2日目の近い方から1枚目）"),
     ("skip", "skip", "任意のイベント効果を使わない"),
-    ("return", "return 赤3", f"{HAND}を山の下へ"),
+    ("return", "return 赤3", f"{HAND}を山の下へ（後から返すほど下）"),
     ("next", "next", "レターやアイテムを使える合間から次へ進む"),
     ("resolve", "resolve 赤", "物語を解決する"),
     ("end", "end", "手番を終える"),
