@@ -158,14 +158,15 @@ def known(kind: str, wanted, names) -> None:
             raise click.UsageError(f"{kind}「{item}」はありません。{hint}")
 
 
-def named_ids(kind: str, words, table: dict) -> list[str]:
+def named_ids(kind: str, words, table: dict, option: str | None = None) -> list[str]:
     """The ids ``words`` name, each typed as an id or as the display name the catalog
     shows (terminal.lookup, as the battle's own commands take them); else a usage error
-    with a did-you-mean, or the ids a shared name stands for."""
+    with a did-you-mean, or the ids a shared name stands for — naming ``option`` when
+    given (an option of one word, as --reference, is not told apart by its kind alone)."""
     from compiler.names import did_you_mean
     from terminal.lookup import UnknownName, resolve
 
     try:
         return [resolve(kind, word, table, did_you_mean) for word in words]
     except UnknownName as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(f"{option}: {exc}" if option else str(exc)) from None

@@ -94,7 +94,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     enemies = named_ids("敵", enemies, tables.enemies)
     pages = named_ids("ページ", _pages_of_files(pages, tables, content), tables.pages)
     if baseline_page is not None:
-        [baseline_page] = named_ids("ページ", [baseline_page], tables.pages)
+        [baseline_page] = named_ids("ページ", [baseline_page], tables.pages, "--baseline")
         if baseline_page not in tables.starter():
             raise click.UsageError(f"--baseline {baseline_page} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")
@@ -107,7 +107,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if baseline_page is not None:
             raise click.UsageError("--baseline と --reference はどちらか一方だけを指定してください"
                                    "（--baseline は Δ そのものを入れ替えで測ります）")
-        [reference] = named_ids("ページ", [reference], tables.pages)
+        [reference] = named_ids("ページ", [reference], tables.pages, "--reference")
         if reference not in tables.starter():
             raise click.UsageError(f"--reference {reference} ははじめのデッキにありません"
                                    f"（あるのは: {', '.join(dict.fromkeys(tables.starter()))}）")

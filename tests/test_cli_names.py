@@ -118,3 +118,11 @@ def test_analyze_shows_an_item_named_by_its_display_name_as_by_its_id(content):
     assert by_id.exit_code == 0 and by_name.exit_code == 0, by_name.output
     assert by_name.output == by_id.output
     assert [item["id"] for item in json.loads(by_name.output)["items"]] == ["dansyari"]
+
+
+@pytest.mark.parametrize("option", ["--reference", "--baseline"])
+def test_a_page_option_of_one_word_is_named_in_its_refusal(option):
+    """``--reference nosuch`` said only 「ページ「nosuch」はありません」, as --page does."""
+    result = CliRunner().invoke(cli.main, ["sim", option, "nosuch"])
+    assert result.exit_code == 2
+    assert f"{option}: ページ「nosuch」はありません" in result.output
