@@ -117,12 +117,15 @@ def write_files(out: Path, files: dict[str, str | bytes], what: str = "表") -> 
     """Write through write_atomically; a folder that cannot be written (not a folder, no
     permission, a full disk) is a one-line message and exit 1 — the old files stay whole."""
     from compiler.build import write_atomically
+    from contract import disk
 
+    # Asked before the write: a first write that fails leaves nothing to speak of as kept.
+    kept = f"（前の{what}はそのままです）" if any(disk.present(out / name) for name in files) \
+        else ""
     try:
         return write_atomically(out, files)
     except OSError as exc:
-        raise click.ClickException(f"{out} に{what}を書けません: {why(exc)}（前の{what}はそのままです）") \
-            from None
+        raise click.ClickException(f"{out} に{what}を書けません: {why(exc)}{kept}") from None
 
 
 def why(exc: OSError) -> str:

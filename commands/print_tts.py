@@ -21,8 +21,8 @@ def print_tts(folder: Path, cards: list, options, name: str = "jibunki") -> None
 
     try:
         written = write_tts(folder, cards, options, name)
-    except DeckError as exc:
-        raise click.ClickException(f"TTS のデッキを書けません: {exc}") from None
+    except DeckError as exc:  # each says itself what could not be written and why
+        raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"{folder} に TTS のデッキを書けません: {why(exc)}") from None
     except CardOverflow as exc:

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["HELD_SIGNALS", "DiskError", "Exists", "NotRegular", "TooLarge", "check_target",
-           "reason", "read_bounded", "read_up_to", "signals_held", "text_reason", "write"]
+           "present", "reason", "read_bounded", "read_up_to", "signals_held", "text_reason", "write"]
 
 #: errno → the words a designer reads (the system's own text is English).
 REASONS = {
@@ -110,6 +110,15 @@ class NotRegular(DiskError):
 
 class TooLarge(DiskError):
     """A file larger than the reader's limit."""
+
+
+def present(path: Path) -> bool:
+    """Whether something is at ``path``; a place that cannot be asked (no permission, a
+    file where a folder should be) holds nothing as far as a message is concerned."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def reason(exc: OSError) -> str:

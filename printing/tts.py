@@ -236,10 +236,13 @@ def write_deck(folder, cards, faces, back, *, replace: bool, name: str = "jibunk
 
 def write_files(root: Path, files: dict) -> None:
     """``files`` (of one or more decks: ``deck_files``) into ``root`` as one set."""
+    # Whether a deck stands there to be kept whole, asked before: a first write that fails
+    # leaves no deck, and its message must not speak of one.
+    kept = "（前のデッキはそのままです）" if any(disk.present(root / name) for name in files) else ""
     try:
         disk.write_set(root, files, inside=root)
     except disk.DiskError as exc:
-        raise DeckError(f"TTS のデッキを書けません: {exc.strerror}（前のデッキはそのままです）") from None
+        raise DeckError(f"TTS のデッキを書けません: {exc.strerror}{kept}") from None
 
 
 def deck_files(folder, cards, faces, back, *, name: str = "jibunki",

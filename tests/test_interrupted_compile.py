@@ -368,6 +368,19 @@ def test_the_message_of_a_writer_that_gave_up_keeps_its_reason(written, monkeypa
     assert "（前の表はそのままです）" in refused.value.message
 
 
+def test_a_first_write_that_fails_speaks_of_no_tables_kept(tmp_path, monkeypatch):
+    """A full disk at a folder that held no tables said 「（前の表はそのままです）」."""
+    import click
+
+    from commands.common import write_files
+    from conftest import full_disk_from
+
+    full_disk_from(monkeypatch, 1)
+    with pytest.raises(click.ClickException) as refused:
+        write_files(tmp_path / "gen", {"a.py": "A = 1\n"})
+    assert "を書けません" in refused.value.message and "前の表" not in refused.value.message
+
+
 def test_ctrl_c_while_the_command_line_loads_is_said_in_japanese_not_a_traceback():
     """Ctrl-C in the first instants of a command (its modules being imported, before click
     runs) ends it as click's Abort does later: 「中断しました。」, exit 1."""

@@ -194,3 +194,14 @@ def test_a_full_disk_at_the_saved_object_leaves_the_old_deck_whole(tmp_path, mon
         tts.write_deck(tmp_path, _cards(2), [_face(1), _face(0)], BACK, replace=True)
     monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_full_disk_at_a_first_deck_speaks_of_no_deck_kept(tmp_path, monkeypatch):
+    """「（前のデッキはそのままです）」 was said of a folder that never held a deck."""
+    from conftest import full_disk_from
+
+    full_disk_from(monkeypatch, 1)
+    with pytest.raises(tts.DeckError) as refused:  # as print --tts writes it: one set
+        tts.write_deck(tmp_path, _cards(2), [_face(0), _face(1)], BACK, replace=True)
+    assert str(refused.value).startswith("TTS のデッキを書けません: ")
+    assert "前のデッキ" not in str(refused.value)

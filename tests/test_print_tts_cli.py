@@ -141,6 +141,7 @@ def test_a_folder_that_cannot_be_made_is_a_japanese_error_without_a_traceback(tm
                         "--date", DATE, "--tts", str(tmp_path / "file" / "deck"))
     assert result.exit_code == 1
     assert "TTS のデッキを書けません" in result.output, result.output
+    assert result.output.count("TTS のデッキを書けません") == 1, result.output  # said once
     assert re.search(r"[A-Za-z]{4,} [a-z]{3,}", result.output.split("TTS のデッキを書けません")[1]) \
         is None, result.output
 
