@@ -165,6 +165,11 @@ def matplotlib_ready():
 
     if "matplotlib" not in sys.modules and not os.environ.get("MPLCONFIGDIR"):
         os.environ["MPLCONFIGDIR"] = _config_folder()
+    # The font list is only a cache: a folder it cannot be saved in (a full disk) made
+    # matplotlib warn in English on every run (「Could not save font_manager cache」).
+    import logging
+
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     import matplotlib
 
     matplotlib.use("Agg")

@@ -286,6 +286,26 @@ def test_drawing_leaves_no_folder_under_a_mistyped_home_nor_a_relative_cache_hom
         assert sorted(p.name for p in work.iterdir()) == ["cat"]
 
 
+def test_a_font_list_that_cannot_be_saved_is_no_english_warning(tmp_path):
+    """A cache folder on a full disk: matplotlib warned 「Could not save font_manager cache
+    [Errno 28] …」 in English on every catalog, sim --html and journey report --html."""
+    import subprocess
+    import sys
+
+    program = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r})\n"
+               "def full(*args, **kwargs): raise OSError(28, 'No space left on device')\n"
+               "json.dump = full\n"
+               "from sim.render_html import matplotlib_ready\n"
+               "matplotlib_ready()\n"
+               "import matplotlib.font_manager as fm\n"
+               "fm._load_fontmanager(try_read_cache=False)\n")
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+
+
 def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     from commands.common import script_lines
 
