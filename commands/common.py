@@ -191,6 +191,9 @@ class CommandGroup(click.Group):
             return super().main(args, *rest, **options)
         except OSError as exc:
             _failed_io(exc, sys.argv[1:] if args is None else list(args))
+        finally:
+            if args is None:  # the program itself (a test's runner passes its arguments)
+                _done_with_interrupts()
 
     def invoke(self, ctx):
         """A closed pipe (``jibunki battle --script s | head -1``) ends a run unfinished:
@@ -205,6 +208,19 @@ class CommandGroup(click.Group):
 
             _stdout_to_nowhere()
             sys.exit(EXIT_UNPLAYED)
+
+
+def _done_with_interrupts() -> None:
+    """A Ctrl-C once the command is done — its files written, its result said — changes
+    nothing: it is ignored while the process ends. Landing there, it made a finaliser
+    print an English traceback (weasyprint's fonts freed at exit), or turned the exit
+    status into 130 after 「generated/: … 更新しました」, so that ``jibunki compile && …``
+    stopped."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _stdout_to_nowhere() -> None:

@@ -381,6 +381,26 @@ def test_a_first_write_that_fails_speaks_of_no_tables_kept(tmp_path, monkeypatch
     assert "を書けません" in refused.value.message and "前の表" not in refused.value.message
 
 
+def test_a_ctrl_c_once_the_command_is_done_changes_nothing():
+    """A Ctrl-C landing after 「generated/: … 更新しました」 exited 130 (so ``jibunki compile
+    && …`` stopped), or, caught in weasyprint's font finaliser at exit, printed an English
+    traceback: once the command has said its result, the process ends as it said."""
+    import subprocess
+    import sys
+
+    program = ("import os, signal, sys\n"
+               f"sys.path.insert(0, {str(ROOT)!r})\n"
+               "sys.argv = ['jibunki', 'vocab', '刻']\n"
+               "import cli\n"
+               "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+               "os.kill(os.getpid(), signal.SIGINT)\n"
+               "print('done', code)\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.endswith("done 0\n"), done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+
+
 def test_ctrl_c_while_the_command_line_loads_is_said_in_japanese_not_a_traceback():
     """Ctrl-C in the first instants of a command (its modules being imported, before click
     runs) ends it as click's Abort does later: 「中断しました。」, exit 1."""
