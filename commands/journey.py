@@ -205,8 +205,8 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
     手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。
 
     終了コード: 0 測れた（--check: どの変種も 目標 から外れていない）、1 コンテンツの
-    エラーか測れなかった・（--check）目標 から外れた変種があるか確かめる 目標 がない、
-    2 使い方の誤り。"""
+    エラーか測れなかった・（--check）目標 から外れた変種があるか、確かめる 目標 がないか、
+    どの 目標 もまだ決まっていない、2 使い方の誤り。"""
     from contract.codec import to_literal
     from sim.backends import BackendError
     from journey.lab.measure import Settings
@@ -262,9 +262,14 @@ def _check_targets(report: dict) -> None:
                    err=True)
         sys.exit(EXIT_CONTENT)
     undecided = sum(e["status"] == "undecided" for e in report["ranking"])
+    if undecided == len(report["ranking"]):  # a check that decided nothing is no pass either
+        click.echo(f"目標 {undecided} 件（{judged_by(report)}で判定）はどれも区間が目標の端に"
+                   "かかり、まだ決まっていません: --deals を増やすと決まります"
+                   "（表の「今の勝率のままなら …局で判定できます」が目安です）。", err=True)
+        sys.exit(EXIT_CONTENT)
     click.echo(f"目標 {len(report['ranking'])} 件（{judged_by(report)}で判定）: 外れたものはありません"
-               + (f"（{STATUS_WORDS['undecided']} {undecided} 件）。" if undecided else "。"),
-               err=True)
+               + (f"（{STATUS_WORDS['undecided']} {undecided} 件: --deals を増やすと決まります）。"
+                  if undecided else "。"), err=True)
 
 
 def _run_journey(literal, settings, workers, backend, address, show: bool,

@@ -74,8 +74,8 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     ページはそこで止めるので、その区間は --precision より広いことがあります。
 
     終了コード: 0 測れた（--check: どの 目標 からも外れていない）、1 コンテンツのエラーか
-    測れなかった・（--check）目標 から外れたものがあるか、確かめる 目標 がないか、この測り方
-    では確かめられない 目標 がある、2 使い方の誤り。"""
+    測れなかった・（--check）目標 から外れたものがあるか、確かめる 目標 がないか、どの 目標 も
+    まだ決まっていないか、この測り方では確かめられない 目標 がある、2 使い方の誤り。"""
     from runtime.tables import from_dicts
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES
@@ -175,6 +175,12 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             click.echo("測ったページと敵に 目標 がありません: 確かめるものはありません。"
                        f"ページや敵に 目標 {W.measure.win_rate_delta} -5%〜+10% のように書くと"
                        "確かめられます。", err=True)
+            sys.exit(EXIT_CONTENT)
+        if rows and all(r["target_met"] is None for r in rows) and not unjudged:
+            # a check that decided nothing is no pass either (as one of nothing)
+            click.echo(f"目標 {len(rows)} 件はどれも区間が目標の端にかかり、まだ決まっていません:"
+                       " --precision を小さく、--max-pairs を大きくして対を増やすと決まります。",
+                       err=True)
             sys.exit(EXIT_CONTENT)
         if rows:
             # An interval that still straddles a bound is no miss, and no pass either: say so.

@@ -219,6 +219,20 @@ def test_check_passes_when_no_interval_lies_wholly_outside_its_target(tmp_path):
 
 
 @pytest.mark.slow
+def test_check_that_decided_nothing_fails_and_says_how_to_decide(tmp_path):
+    """The audit's 「目標 22 件: 外れたものはありません（未決 22 件）」, exit 0: on a few deals
+    every interval straddles a bound of 30%〜70%, and a check that decided nothing is no
+    pass (as one of nothing)."""
+    result = CliRunner().invoke(cli.main, ARGS + ["--check", "--content",
+                                                  str(_content(tmp_path, "目標 勝率 30%〜70%"))])
+    report = json.loads(result.stdout)
+    assert {e["status"] for e in report["ranking"]} == {"undecided"}, report["ranking"]
+    assert result.exit_code == 1, result.output
+    assert "はどれも区間が目標の端にかかり、まだ決まっていません: --deals を増やすと決まります" \
+        in result.stderr
+
+
+@pytest.mark.slow
 def test_check_without_any_target_says_so_and_fails(tmp_path):
     """No false green: a check that checked nothing exits 1, as a test run that ran
     nothing does, and says what to write."""

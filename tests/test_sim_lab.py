@@ -342,8 +342,9 @@ def test_sim_refuses_bad_options_with_a_clear_message(args, words):
     # the item as --tune names it, its interval and its 目標
     ("目標 勝率 0%〜5%", 1, "目標から外れています: 敵 歯車塔の番人 haguruma 勝率 "),
     ("目標 勝率 1%〜99%", 0, "外れたものはありません。\n"),
-    # an interval on a bound is neither: exit 0, and the line says it is still open
-    ("目標 勝率 50%〜95%", 0, "外れたものはありません。うち 1 件は区間が目標の端にかかり"),
+    # an interval on a bound is neither a miss nor a pass: the only 目標 still open is a
+    # check that decided nothing, exit 1 (the audit's green for a check that judged nothing)
+    ("目標 勝率 50%〜95%", 1, "目標 1 件はどれも区間が目標の端にかかり、まだ決まっていません"),
     # nothing measured has a 目標: a check that checked nothing is no pass
     ("", 1, "測ったページと敵に 目標 がありません: 確かめるものはありません。"),
 ])
