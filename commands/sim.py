@@ -136,10 +136,11 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
 
         tune_ids = named_ids("ページか敵", _targeted(tune_ids, tables, content),
                              {**tables.pages, **tables.enemies})
-        run_tune(content, tables, tune_ids, tune_all, apply_edit, Settings(
-            enemies=tuple(sorted(tables.enemies)), ladder=names[-1:], precision=precision,
-            max_pairs=max_pairs, turn_cap=turn_cap, seed=seed), tune_pairs, workers, backend,
-                 address, fmt)
+        settings = Settings(enemies=tuple(sorted(tables.enemies)), ladder=names[-1:],
+                            precision=precision, max_pairs=max_pairs, turn_cap=turn_cap,
+                            seed=seed)
+        run_tune(content, tables, tune_ids, tune_all, apply_edit, settings, tune_pairs, workers,
+                 backend, address, fmt)
         return
     settings = Settings(
         enemies=tuple(enemies) if enemies else tuple(sorted(tables.enemies)),
