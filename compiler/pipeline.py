@@ -12,15 +12,13 @@ the compiler (scenario/stage.py) that reads what this pipeline built.
 
 from __future__ import annotations
 
-import functools
-import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Span
 
-from contract import kinds
+from contract import collector, kinds
 from contract.tables import JourneyTable
 from contract.tables import Balance, Deck, Enemy, Page
 from .codes import E000, E014, W003
@@ -120,16 +118,7 @@ def _collector_paused(step):
     counting still frees every temporary; the collector is on again when the pass ends
     (examples, which run battles, are played with it on)."""
 
-    @functools.wraps(step)
-    def paused(compilation: Compilation) -> None:
-        was_on = gc.isenabled()
-        gc.disable()
-        try:
-            step(compilation)
-        finally:
-            if was_on:
-                gc.enable()
-    return paused
+    return collector.paused()(step)
 
 
 @_collector_paused

@@ -1,4 +1,6 @@
-"""The cyclic garbage collector, paused while the journey's solver and player search.
+"""The cyclic garbage collector, paused where millions of objects are made and none is
+part of a cycle: the compiler's passes (compiler/pipeline.py says what it saves) and the
+journey's solver and player.
 
 The solver keeps a transposition table of up to MEMO_CAP positions, and every position
 it expands allocates tuples that outlive the collector's young generation. Python's
