@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from unicodedata import combining, east_asian_width
 
-__all__ = ["UNSHOWABLE", "columns", "join_lines", "line_spans", "shown", "wrap"]
+__all__ = ["UNSHOWABLE", "clipped", "columns", "join_lines", "line_spans", "shown", "wrap"]
 
 #: 表示を乱す文字 — the characters a terminal does not show as themselves: the control
 #: characters (C0 but tab, line feed and carriage return; DEL; C1), which start escape
@@ -53,6 +53,19 @@ def shown(text: str) -> str:
     """``text`` as a terminal may print it: each UNSHOWABLE character as U+FFFD (one
     column, so that what follows stays where it was written)."""
     return UNSHOWABLE.sub("\ufffd", text)
+
+
+#: The most of one line a user wrote (a script's command, a refused action) a terminal
+#: echoes back: a 600 KB line was printed whole, twice.
+LINE_SHOWN = 200
+
+
+def clipped(text: str, most: int = LINE_SHOWN) -> str:
+    """``text`` as echoed back: whole up to ``most`` characters, else its start and how
+    many characters were left out."""
+    if len(text) <= most:
+        return text
+    return f"{text[:most]}…（ほか {len(text) - most:,} 文字）"
 
 
 def _wide(char: str) -> bool:

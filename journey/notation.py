@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from contract.linebreak import clipped
 from contract.vocabulary import W
 
 from contract.game import Action
@@ -119,6 +120,7 @@ def parse(state: State, text: str) -> tuple:
     if not words:
         raise JourneyError("行動が空です")
     typed = " ".join(words)
+    said = clipped(text.strip())  # the line as a refusal quotes it
     known = labels(state)
     if typed in known:
         return known[typed]
@@ -128,7 +130,7 @@ def parse(state: State, text: str) -> tuple:
     whole = [lab for lab in known if typed.startswith(lab + " ")]
     if whole:  # 「end おまけ」: a whole action, then words that belong to none
         extra = typed[len(max(whole, key=len)) + 1:]
-        raise UnreadableLine(f"「{text.strip()}」の「{extra}」は余分です（1 行に 1 つの行動を"
+        raise UnreadableLine(f"「{said}」の「{extra}」は余分です（1 行に 1 つの行動を"
                              f"書きます: {max(whole, key=len)}）", STOP_EXTRA)
     unknown = _unknown_card(state, words)
     if unknown:
@@ -140,16 +142,16 @@ def parse(state: State, text: str) -> tuple:
     if prefixed:
         shown = [lab for lab in known if lab.startswith(typed + " ")][:6]
         if len(prefixed) == 1:
-            raise JourneyError(f"「{text.strip()}」だけでは決まりません。いまできるのは: {shown[0]}"
+            raise JourneyError(f"「{said}」だけでは決まりません。いまできるのは: {shown[0]}"
                                "（使うものまで書きます）")
-        raise JourneyError(f"「{text.strip()}」だけでは決まりません。例えば: {' / '.join(shown)}")
+        raise JourneyError(f"「{said}」だけでは決まりません。例えば: {' / '.join(shown)}")
     same_verb = [lab for lab in known if lab.split()[0] == words[0]][:6]
     if same_verb:
-        raise JourneyError(f"いまはできない行動です: 「{text.strip()}」。できるのは例えば: {' / '.join(same_verb)}")
+        raise JourneyError(f"いまはできない行動です: 「{said}」。できるのは例えば: {' / '.join(same_verb)}")
     if words[0] in VERB_ALIASES:  # a verb of the game, of another moment than this one
-        raise JourneyError(f"いまは {words[0]} はできません: 「{text.strip()}」。"
+        raise JourneyError(f"いまは {words[0]} はできません: 「{said}」。"
                            f"いまできるのは: {'、'.join(verbs)}（help で書き方を表示）")
-    raise UnknownAction(f"知らない行動です: 「{text.strip()}」。いまできるのは: {'、'.join(verbs)}"
+    raise UnknownAction(f"知らない行動です: 「{said}」。いまできるのは: {'、'.join(verbs)}"
                         "（help で書き方を表示）")
 
 
@@ -186,7 +188,7 @@ def _unknown_card(state: State, words: list[str]) -> str:
                             reverse=True))
     for word in words[1:]:
         if re.fullmatch(rf"(?:{suits})\d+", word) and word not in ids:
-            return f"「{word}」というカードはありません（カードは {ids[0]}〜{ids[-1]} のように書きます）"
+            return f"「{clipped(word)}」というカードはありません（カードは {ids[0]}〜{ids[-1]} のように書きます）"
     return ""
 
 
@@ -200,7 +202,7 @@ def _missing_card(state: State, words: list[str]) -> str:
                 hand = W.region.hand
                 return f"{word} は{hand}にありません（{hand}: {' '.join(ids[c] for c in state.hand)}）"
         elif words[0] in ("play", "return") and word == words[1]:
-            return f"「{word}」というカードはありません（カードは 赤1〜白6 のように書きます）"
+            return f"「{clipped(word)}」というカードはありません（カードは 赤1〜白6 のように書きます）"
     return ""
 
 

@@ -110,7 +110,7 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
     console.print(screen_for(session.battle, ascii=ascii))
     stopped = False
     for _, line in commands(lines, strip=False):  # echoed as written
-        console.print(linebreak.shown(f"> {line}"), style="bold", markup=False)
+        console.print(linebreak.shown(f"> {linebreak.clipped(line)}"), style="bold", markup=False)
         outcome = session.run(line)
         _say(console, _outcome_lines(session, outcome))
         if outcome.stop:
@@ -173,7 +173,7 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
             continue  # an empty line does nothing
         over = session.battle.over
         outcome = session.run(line)
-        told = [f"> {line.strip()}", *_outcome_lines(session, outcome)]
+        told = [f"> {linebreak.clipped(line.strip())}", *_outcome_lines(session, outcome)]
         if outcome.quit:
             break
         if session.battle.over and not over:

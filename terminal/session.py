@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from contract import disk
+from contract import disk, linebreak
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
 from contract.kinds import CONTENT_SUFFIXES
@@ -151,12 +151,12 @@ class Session:
         handler = COMMANDS.get(verb) or COMMANDS.get(verb.lower())
         if handler is None:
             hint = self.hint(verb, list(COMMANDS))
-            return Outcome(refused=f"「{verb}」というコマンドはありません（help で一覧）"
+            return Outcome(refused=f"「{linebreak.clipped(verb)}」というコマンドはありません（help で一覧）"
                                    + (f"。{hint}" if hint else ""), show=False, stop=STOP_UNKNOWN)
         most = ARITY.get(handler)
         if most is not None and len(args) > most:
             # 「play 6 7」 meant two plays, or a typo: never half of it done in silence
-            extra = " ".join(args[most:])
+            extra = linebreak.clipped(" ".join(args[most:]))
             takes = f" {most} 語まで書きます" if most else "何も付けません"
             return Outcome(refused=f"{verb} には{takes}（余分な「{extra}」）。"
                                    f"1 行に 1 つのコマンドを書きます", show=False, stop=STOP_EXTRA)

@@ -271,3 +271,14 @@ def test_an_ideographic_space_after_a_command_separates_its_words():
     assert "というコマンドはありません" not in typed
     assert typed.split("── まとめ ──")[1] == plain.split("── まとめ ──")[1]
     assert "をプレイ" in typed
+
+
+def test_a_very_long_script_line_is_echoed_and_quoted_cut_short(tmp_path):
+    """A 600 KB script line was printed whole twice (its echo and its refusal)."""
+    from contract.linebreak import LINE_SHOWN
+
+    script = tmp_path / "long.txt"
+    script.write_text("赤" * 200_000 + "\n", encoding="utf-8")
+    out = invoke_cli("battle", "--script", str(script)).output
+    assert len(out) < 30_000
+    assert f"…（ほか {200_000 - LINE_SHOWN:,} 文字）" in out

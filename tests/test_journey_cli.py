@@ -415,3 +415,14 @@ def test_the_reports_help_states_its_exit_codes_and_its_notes_define_each_column
     from journey.lab.text import NOTES
 
     assert any("解決数: " in note for note in NOTES)
+
+
+def test_a_very_long_line_is_echoed_and_quoted_cut_short(tmp_path):
+    """A 600 KB script line was printed whole twice (its echo and its refusal)."""
+    from contract.linebreak import LINE_SHOWN
+
+    script = tmp_path / "long.txt"
+    script.write_text("play " + "赤" * 200_000 + "\n", encoding="utf-8")
+    out = invoke_cli("journey", "--seed", "0", "--script", str(script)).output
+    assert len(out) < 20_000
+    assert f"…（ほか {200_005 - LINE_SHOWN:,} 文字）" in out

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from contract import vocabulary as vocab
-from contract.linebreak import columns, line_spans
+from contract.linebreak import clipped, columns, line_spans
 from contract.vocabulary import W
 from terminal.script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                              commands, emit, exit_code)
@@ -348,7 +348,7 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
     for line in screen(game.journey):
         write(line)
     for number, line in commands(lines):
-        write(f"> {line}")
+        write(f"> {clipped(line)}")
         said, _, quit_ = game.run(line)
         for out in said:
             write(out if not out.startswith("×") else f"{out}（{number} 行目）")
@@ -418,7 +418,8 @@ def _keyboard(game: Game, keyboard) -> int:
         said, _, quit_ = game.run(line)
         if quit_:
             break
-        _draw(console, game.journey, [f"> {line.strip()}", *said], acted=len(game.history) != moves)
+        _draw(console, game.journey, [f"> {clipped(line.strip())}", *said],
+              acted=len(game.history) != moves)
     _say(console, [_result(game.journey)])
     return exit_status(game.journey)
 
