@@ -166,8 +166,14 @@ def _say_measured(measured: dict | None, lab: dict | None) -> None:
     if top is not None:
         click.echo(f"    いちばん多く止めたもの: {top['blocker']}（出せなかった判断の {top['share']:.1%}）")
     for side, held in measured["sides"].items():
-        click.echo(f"    {getattr(W.face, side)}: 発動する面だった判断 {held['decisions']} 回、条件が揃ったのは "
-                   f"{held['share']:.1%}")
+        blank = held.get("blank", 0)
+        written = held["decisions"] - blank
+        said = f"    {getattr(W.face, side)}: 発動する面だった判断 {held['decisions']} 回"
+        if blank:
+            said += f"（うち白紙 {blank} 回）"
+        if written:
+            said += f"、{'書かれていた判断で' if blank else ''}条件が揃ったのは {held['share']:.1%}"
+        click.echo(said)
 
 
 def _place_shown(folder: Path):

@@ -39,7 +39,8 @@ class Blocking:
     """What the battles showed of one page: battles, plays, decisions with it in the hand,
     those where it was playable, the blockers (a condition's text — ``未来面: 跨いだ回数
     [ターン] >= 1`` — or the runtime's reason) counted once per unplayable decision, and
-    per side: decisions where it was the side to fire, and those where its conditions held."""
+    per side: decisions where it was the side to fire, those where it was blank, and those
+    where it was written and its conditions held."""
 
     page: str
     battles: int = 0
@@ -49,6 +50,7 @@ class Blocking:
     blockers: Counter = field(default_factory=Counter)
     sides: Counter = field(default_factory=Counter)
     sides_held: Counter = field(default_factory=Counter)
+    sides_blank: Counter = field(default_factory=Counter)
 
     @property
     def plays_per_battle(self) -> float:
@@ -61,8 +63,10 @@ class Blocking:
         return self.playable / self.decisions if self.decisions else 0.0
 
     def side_share(self, side: str) -> float:
-        """The share of decisions with ``side`` to fire where its conditions held."""
-        return self.sides_held[side] / self.sides[side] if self.sides[side] else 0.0
+        """The share of decisions with ``side`` to fire and written where its conditions
+        held (a blank face has none to hold: ``sides_blank`` counts those apart)."""
+        written = self.sides[side] - self.sides_blank[side]
+        return self.sides_held[side] / written if written else 0.0
 
     def top_blocker(self) -> tuple[str, float] | None:
         """The blocker met most often and the share of unplayable decisions it blocked
@@ -84,6 +88,7 @@ class Blocking:
                                                          "share": round(top[1], 4)},
                 "blockers": dict(sorted(self.blockers.items())),
                 "sides": {side: {"decisions": self.sides[side], "held": self.sides_held[side],
+                                 "blank": self.sides_blank[side],
                                  "share": round(self.side_share(side), 4)}
                           for side in sorted(self.sides)}}
 
@@ -150,6 +155,11 @@ def _failed(battle, uid: int, info: dict, found: Blocking, noted: set) -> list[s
     for side in info["sides"]:
         body = battle.face_body(uid, side)
         if body is None:
+            # still the side to fire: counted, as blank (it stopped every such decision)
+            if side not in noted:
+                noted.add(side)
+                found.sides[side] += 1
+                found.sides_blank[side] += 1
             failed.append(f"{SIDE_WORDS[side]}が白紙（{W.variable.age} {relation} {W.variable.year} {year}）")
             continue
         bad = [cond for cond in body.conditions

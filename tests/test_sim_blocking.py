@@ -41,6 +41,23 @@ def test_hatsukoi_future_face_is_rarely_playable_blocked_by_age_or_crossing():
     assert share > 0.5
 
 
+def test_a_blank_face_to_fire_is_counted_as_the_side_to_fire_and_as_blank():
+    """初恋's 過去面 is blank as dealt: it stopped ~72% of the decisions (the top blocker)
+    while its own line said it was the side to fire in 205 decisions, its conditions
+    holding in all — blank decisions never reached the count. Every decision has a side to
+    fire at least, so the sides' counts cover the decisions."""
+    found = measure(runtime.tables.load(), "hatsukoi", range(60))
+    blocker, share = found.top_blocker()
+    blank = found.sides_blank["past"]
+    assert blocker == "過去面が白紙（刻 > 銘 17）"
+    assert blank >= found.blockers[blocker] and found.sides["past"] >= blank
+    assert sum(found.sides.values()) >= found.decisions
+    figures = found.to_dict()["sides"]["past"]
+    assert figures["blank"] == blank
+    written = figures["decisions"] - blank
+    assert figures["share"] == round(figures["held"] / written, 4)
+
+
 def test_the_same_seeds_give_the_same_figures():
     tables = runtime.tables.load()
     assert measure(tables, "hatsukoi", range(10)).to_dict() == \
