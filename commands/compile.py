@@ -100,7 +100,9 @@ def _why_stale(path: Path) -> str:
 def catalog(out: Path, content: Path) -> None:
     """すべてのページと敵の HTML カタログを作ります。
 
-    サーバーはいりません: 書き出した index.html をブラウザで開きます。"""
+    サーバーはいりません: 書き出した index.html をブラウザで開きます。
+
+    終了コード: 0 作った、1 コンテンツのエラーか書けなかった、2 使い方の誤り。"""
     tables, compiled = fresh_tables(content)
     try:
         index = write_catalog(tables, compiled, out)
@@ -170,7 +172,10 @@ def _lab_report(folder: Path) -> dict | None:
 def build(content: Path) -> None:
     """検査、コンパイル、例の実行、カタログ作りを一度に行います。
 
-    エラーがあれば表もカタログも作りません。"""
+    エラーがあれば表もカタログも作りません。
+
+    終了コード: 0 作った（警告はあってもよい）、1 コンテンツのエラーか失敗した例がある・
+    書けなかった、2 使い方の誤り。"""
     from runtime.tables import TableError, load
 
     result = check_content(content)

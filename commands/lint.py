@@ -147,7 +147,9 @@ def vocab(term: str | None, fmt: str) -> None:
 
     累計量はスコープごとに ●/○/× で示します。語を指定するとその語だけを、日本語でも
     ASCII の綴りでも探します（全角の英字も大文字も、ページから写したスコープ添字
-    付きの「使用した歩[ターン]」も見つかります）。"""
+    付きの「使用した歩[ターン]」も見つかります）。
+
+    終了コード: 0 表示した、2 ない語か使い方の誤り。"""
     import json
 
     from contract import reference
@@ -167,7 +169,9 @@ def vocab(term: str | None, fmt: str) -> None:
 @click.command()
 @click.argument("code", metavar="コード")
 def explain(code: str) -> None:
-    """診断コード（E020、W001 …）を悪い例と良い例で説明します。"""
+    """診断コード（E020、W001 …）を悪い例と良い例で説明します。
+
+    終了コード: 0 説明した、2 ないコードか使い方の誤り。"""
     from compiler.codes import CODES, codes_meant, explanation
 
     text = explanation(code)
