@@ -115,8 +115,14 @@ def _cycles(tg: TriggerGraph, counted: bool) -> list["Loop"]:
     sub.add_edges_from((u, v) for u, v, a in g.subgraph(keep).edges(data=True)
                        if not a.get("own"))
     position = {n: i for i, n in enumerate(g.nodes)}
+    node_at = dict(enumerate(g.nodes))
+    # Enumerated on the nodes' positions: networkx walks sets of the nodes, and a set of
+    # strings is ordered by their hashes, which change with each run (PYTHONHASHSEED) — the
+    # same content listed its loops, and past MAX_CYCLES chose them, in another order.
+    numbered = nx.relabel_nodes(sub, position)
     loops = []
-    for cycle in nx.simple_cycles(sub):
+    for numbers in nx.simple_cycles(numbered):
+        cycle = [node_at[i] for i in numbers]
         effects = [n for n in cycle if g.nodes[n]["kind"] == "effect"]
         if not effects:
             continue
@@ -130,7 +136,11 @@ def _cycles(tg: TriggerGraph, counted: bool) -> list["Loop"]:
                           sorted(feeders, key=position.__getitem__)))
         if len(loops) >= MAX_CYCLES:
             break
-    return sorted(loops, key=lambda loop: sorted(position[n] for n in loop.nodes))
+    # In graph order; loops of the same nodes (a chain with other feeders, or run the
+    # other way round) by their chains, then their feeders.
+    return sorted(loops, key=lambda loop: (sorted(position[n] for n in loop.nodes),
+                                           [position[n] for n in loop.chain],
+                                           [position[n] for n in loop.feeders]))
 
 
 class Loop(NamedTuple):
