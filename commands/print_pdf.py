@@ -30,11 +30,12 @@ def _date(value: str | None) -> str:
         try:
             # as the help says it: fromisoformat alone also takes 20260101 and 2026-W01-1
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-                raise ValueError(value)
+                raise click.BadParameter(f"{value}: 日付は YYYY-MM-DD で書いてください",
+                                         param_hint="--date")
             return datetime.date.fromisoformat(value).isoformat()
-        except ValueError:
-            raise click.BadParameter(f"{value}: 日付は YYYY-MM-DD で書いてください",
-                                     param_hint="--date") from None
+        except ValueError:  # written so, but no such day (2026-13-01, 2026-02-30)
+            raise click.BadParameter(f"{value}: その日はありません（月は 01〜12、日はその月に"
+                                     "ある日まで）", param_hint="--date") from None
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         try:
@@ -211,6 +212,9 @@ def _refuse_foreign(out: Path) -> None:
     if out.name.endswith(CONTENT_SUFFIXES):
         raise click.ClickException(
             f"{out} はコンテンツのファイルの名前です。PDF は書きません（.pdf の名前を指定してください）")
+    if out.suffix.lower() != ".pdf":  # x.txt got a PDF, and its manifest beside it
+        raise click.ClickException(f"{out} は .pdf の名前ではありません。PDF は .pdf の名前に書きます"
+                                   f"（例: {out.with_suffix('.pdf').name}）")
     try:
         with out.open("rb") as existing:
             head = existing.read(len(PDF_MAGIC))

@@ -87,6 +87,11 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     known("方針", names, POLICIES)
     if not names or len(set(names)) != len(names):
         raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
+    skill = list(POLICIES)  # the ladder of skill, weakest first (sim/policies.py)
+    if [skill.index(n) for n in names] != sorted(skill.index(n) for n in names):
+        # the report is the last policy's: greedy,random reported the random player's
+        raise click.UsageError(f"--ladder は弱い順に並べてください（{' < '.join(skill)}）: "
+                               f"{','.join(sorted(names, key=skill.index))}")
     workers = lab_workers(workers, backend, address)
     html_ready(html)
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")

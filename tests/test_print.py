@@ -329,13 +329,16 @@ def test_the_paper_is_said_in_sheets_a_designer_loads():
     assert paper_said("Letter", 8, 8, False) == "Letter 用紙 8 枚（片面）（PDF で 8 ページ）"
 
 
-@pytest.mark.parametrize("written", ["12/01/2026", "20260101", "2026-W01-1", "2026-13-01"])
-def test_a_bad_date_is_a_usage_error(written, tmp_path):
+@pytest.mark.parametrize("written, said", [
+    ("12/01/2026", "YYYY-MM-DD"), ("20260101", "YYYY-MM-DD"), ("2026-W01-1", "YYYY-MM-DD"),
+    # written so, but no such day: told so, not told the form it has
+    ("2026-13-01", "その日はありません"), ("2026-02-30", "その日はありません")])
+def test_a_bad_date_is_a_usage_error(written, said, tmp_path):
     """The date is written as the help says, YYYY-MM-DD (Python's reader alone also took
     20260101 and week dates)."""
     out = tmp_path / "札.pdf"  # were it read, nothing lands in the project's generated/
     result = invoke_cli("print", "--date", written, "--out", str(out))
-    assert result.exit_code == 2 and "YYYY-MM-DD" in result.output
+    assert result.exit_code == 2 and said in result.output
     assert not out.exists()
 
 

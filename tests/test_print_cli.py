@@ -204,9 +204,11 @@ def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, 
     assert kept.is_dir() if beside == "folder" else kept.read_text(encoding="utf-8") == beside
 
 
-@pytest.mark.parametrize("name, before", [("札.pdf", b"my notes\n"), ("札", b"#!/bin/sh\n"),
-                                          ("notes.txt", b"\xff\xfe")])
-def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, before):
+@pytest.mark.parametrize("name, before, said", [
+    ("札.pdf", b"my notes\n", "は PDF ではないファイルです。上書きしません"),
+    ("札", b"#!/bin/sh\n", "は .pdf の名前ではありません"),
+    ("notes.txt", b"\xff\xfe", "は .pdf の名前ではありません")])
+def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, before, said):
     """--out names a PDF: a file there that is not one (a text, a script named by mistake)
     is someone's other work, and the print is refused before it renders."""
     content = small_content(tmp_path / "content")
@@ -215,9 +217,21 @@ def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, be
     result = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
                         "2026-12-01")
     assert result.exit_code == 1
-    assert f"{out} は PDF ではないファイルです。上書きしません" in result.output
+    assert f"{out} {said}" in result.output
     assert out.read_bytes() == before
     assert not out.with_name(f"{out.stem}.manifest.json").exists()
+
+
+def test_a_new_file_not_named_pdf_gets_no_pdf(tmp_path):
+    """``--out x.txt`` wrote a PDF, and its manifest, under a .txt name."""
+    content = small_content(tmp_path / "content")
+    out = tmp_path / "x.txt"
+    result = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
+                        "2026-12-01")
+    assert result.exit_code == 1
+    assert f"{out} は .pdf の名前ではありません。PDF は .pdf の名前に書きます（例: x.pdf）" \
+        in result.output
+    assert list(tmp_path.iterdir()) == [tmp_path / "content"]
 
 
 def test_a_content_file_is_never_named_as_the_pdf(tmp_path):
