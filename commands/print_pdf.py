@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from contract.vocabulary import W
+
 from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
                              FiniteFloatRange, OutFolder, use_color, why)
 
@@ -234,8 +236,18 @@ def _say_overflow(exc, compiled, content: Path) -> None:
     from compiler.codes import E074
 
     for card in exc.cards:
+        hint = OVERFLOW_HINTS.get(card.key.partition("/")[0])
         _say(E074, exc.words(card), _item_span(card, compiled, content), compiled,
-             "文を短くしてください。")
+             "文を短くしてください。", hint)
+
+
+#: What to shorten on a card that does not fit, by the kind of item it prints (its key's
+#: first part); a page's is E074's own (its faces and フレーバー). An enemy has no 面: its
+#: card is mostly its 予兆 and the turns they give.
+OVERFLOW_HINTS = {
+    "enemy": f"{W.intent.attack}などの予兆・エスカレーション・特性を減らすか、名前やフレーバーを"
+             "短くしてください（印刷は文字を最小の大きさまで小さくして収めます）",
+}
 
 
 def _say_unknown(cards, unknown: dict, compiled, content: Path) -> None:
@@ -252,16 +264,17 @@ def _say_unknown(cards, unknown: dict, compiled, content: Path) -> None:
                  "☒ で刷られます。")
 
 
-def _say(code, words: str, span, compiled, instead: str) -> None:
+def _say(code, words: str, span, compiled, instead: str, hint: str | None = None) -> None:
     """One finding of the print: rendered as lint renders it, with the source line, when
-    the item's place is known; else one line with the code (``instead`` ends it)."""
+    the item's place is known; else one line with the code (``instead`` ends it).
+    ``hint``: the hint for this item, where the code's own does not fit it."""
     from dsl.diagnostics import SEVERITY_WORDS, render
 
     if span is None:
         click.echo(f"{SEVERITY_WORDS[code.severity]}[{code.code}]: {words}。{instead}", err=True)
         return
-    click.echo(render(code.at(span, words), compiled.sources, color=use_color(sys.stderr)),
-               err=True)
+    found = code.at(span, words) if hint is None else code.at(span, words, hint=hint)
+    click.echo(render(found, compiled.sources, color=use_color(sys.stderr)), err=True)
     click.echo(err=True)
 
 

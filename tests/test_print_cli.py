@@ -338,3 +338,22 @@ def test_a_full_disk_at_the_manifest_leaves_the_last_print_and_its_manifest_toge
     monkeypatch.undo()
     assert result.exit_code == 1 and "ディスクがいっぱいです" in result.output, result.output
     assert {p.name: p.stat().st_ino for p in out.parent.iterdir()} == files
+
+
+@pytest.mark.slow
+def test_an_enemy_card_that_does_not_fit_is_told_what_an_enemy_can_shorten(tmp_path):
+    """The hint spoke of フレーバー and 面: an enemy has no 面, and its card is mostly its
+    予兆 and the turns they give (the audit's 8 Intents, an escalation and 3 traits)."""
+    content = small_content(tmp_path / "content")
+    (content / "enemies" / "長い.enemy").write_text(
+        '敵 nagai "とても長い名前の敵、終わらない締め切りと会議と残業の塊" {\n  HP 80\n  座 40\n'
+        '  突破ライン 140\n  フレーバー "長い。"\n'
+        "  予兆 [ 攻撃 10, 白紙化 山札+捨て札, 攻撃 10, 攻撃 11, 攻撃 12, 白紙化 手札, 攻撃 13, "
+        "攻撃 14 ]\n  エスカレーション 1 ターンごと 白紙化 山札+捨て札+手札\n"
+        "  特性 {\n    軽減 2\n    封鎖 28..32\n"
+        "    座 -= 3 毎 ターン開始時 予告 範囲 ステージ 最大 4 回\n  }\n}\n", encoding="utf-8")
+    result = invoke_cli("print", "--content", str(content), "--out", str(tmp_path / "札.pdf"))
+    assert result.exit_code == 1, result.output
+    assert "エラー[E074]: 札「とても長い名前の敵" in result.output
+    assert "ヒント: 攻撃などの予兆・エスカレーション・特性を減らすか" in result.output
+    assert "面の文" not in result.output
