@@ -242,6 +242,7 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
 def _check_targets(report: dict) -> None:
     """--check: exit 1 naming each variant whose interval lies wholly outside its 目標
     (one line each, on stderr); else say how many were judged (as ``sim --check``)."""
+    from contract.vocabulary import W
     from journey.lab.text import against_target
     from journey.lab.measure import STATUS_WORDS, judged_by, label
 
@@ -254,8 +255,6 @@ def _check_targets(report: dict) -> None:
     if missed:
         sys.exit(EXIT_CONTENT)
     if not report["ranking"]:
-        from contract.vocabulary import W
-
         # a check that checked nothing is no pass (as a test run that ran nothing)
         click.echo("目標を書いた旅の準備がありません: 確かめるものはありません。"
                    f"旅の準備に 目標 {W.measure.win_rate} 30%〜70% のように書くと確かめられます。",
@@ -265,7 +264,8 @@ def _check_targets(report: dict) -> None:
     if undecided == len(report["ranking"]):  # a check that decided nothing is no pass either
         click.echo(f"目標 {undecided} 件（{judged_by(report)}で判定）はどれも区間が目標の端に"
                    "かかり、まだ決まっていません: --deals を増やすと決まります"
-                   "（表の「今の勝率のままなら …局で判定できます」が目安です）。", err=True)
+                   f"（表の「今の{W.measure.win_rate}のままなら …局で判定できます」が目安です）。",
+                   err=True)
         sys.exit(EXIT_CONTENT)
     click.echo(f"目標 {len(report['ranking'])} 件（{judged_by(report)}で判定）: 外れたものはありません"
                + (f"（{STATUS_WORDS['undecided']} {undecided} 件: --deals を増やすと決まります）。"

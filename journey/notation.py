@@ -220,8 +220,8 @@ def _lantern_idle(s: State, item) -> str:
 
 def _rucksack_idle(s: State, item) -> str:
     if s.phase == "play" and len(s.hand) <= 1:
-        return (f"{item.name} は移動フェイズでは{W.region.hand}の最後の1枚を差し替えられません"
-                "（その1枚はプレイするカードです）")
+        return (f"{item.name} は、{W.region.hand}から1枚出す場面では最後の1枚を差し替えられません"
+                "（その1枚を出します）")
     return (f"{item.name} は白いポーンの日（{s.white + 1} 日目）のイベントと入れ替えます"
             "（いまそこにイベントがありません）")
 

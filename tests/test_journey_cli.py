@@ -125,7 +125,7 @@ def test_an_item_with_nothing_to_do_says_the_rule_that_stops_it():
     said, _, _ = game.run("item ラジオ")
     assert said == ["× ラジオ で引く山がありません（山は空です）"]
     said, _, _ = game.run("item リュックサック")
-    assert said[0].startswith("× リュックサック は移動フェイズでは手札の最後の1枚を差し替えられません")
+    assert said[0].startswith("× リュックサック は、手札から1枚出す場面では最後の1枚を差し替えられません")
 
 
 def test_a_script_stops_at_an_unknown_action_with_exit_2():
