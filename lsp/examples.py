@@ -4,11 +4,15 @@ An example is played as ``jibunki test`` plays it (scenario.check → scenario.r
 tables of the document's last check, which holds the other files of its content folder
 as context. Only the example asked for is played. Its result is kept by the example's
 place (file and title, or its line when it has none) until it is run again, so an edit
-elsewhere in the file keeps it on the lens; no LSP types here.
+elsewhere in the file keeps it on the lens — said as the last result, not the current one,
+once the example's own text or the tables it plays (any page, enemy or balance) have
+changed since it ran (the texts of the folder's files, which every check holds):
+「成功」 stayed on a lens whose example no longer passed. No LSP types here.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from compiler.lint import Result
@@ -29,6 +33,8 @@ TITLES = {
     "failed": FAILED + " {line} 行: {message} ▶ もう一度実行",
     "blocked": "実行できません: {message} ▶ もう一度実行",
 }
+#: A result kept from before the example or what it plays changed (its title follows).
+STALE = "前回の結果（このあと例か内容が変わりました）: "
 #: A failure's message on a lens is cut at this many characters (a lens is one line).
 MAX_SHOWN = 80
 
@@ -59,18 +65,42 @@ class Lens:
 
 
 class Runs:
-    """The last outcome of each example run from the editor, by (path, title or line)."""
+    """The last outcome of each example run from the editor, by (path, title or line),
+    with the digest of what it played (``played_digest``)."""
 
     def __init__(self):
-        self._last: dict[tuple[str, str], Outcome] = {}
+        self._last: dict[tuple[str, str], tuple[Outcome, str]] = {}
+        self._texts: tuple[int, str] | None = None  # (id of a check's texts, their digest)
 
     def get(self, key: tuple[str, str]) -> Outcome | None:
         """The last outcome of the example ``key``, or None when it never ran."""
-        return self._last.get(key)
+        kept = self._last.get(key)
+        return None if kept is None else kept[0]
 
-    def put(self, key: tuple[str, str], outcome: Outcome) -> None:
-        """Keep ``outcome`` as the last one of the example ``key``."""
-        self._last[key] = outcome
+    def put(self, key: tuple[str, str], outcome: Outcome, played: str = "") -> None:
+        """Keep ``outcome`` as the last one of the example ``key``, played on ``played``."""
+        self._last[key] = (outcome, played)
+
+    def current(self, key: tuple[str, str], played: str) -> bool:
+        """Whether the last outcome of ``key`` was played on what ``played`` digests."""
+        kept = self._last.get(key)
+        return kept is not None and kept[1] == played
+
+    def texts_digest(self, sources: dict[str, str]) -> str:
+        """The digest of a check's texts, every file of the folder (worked out once per
+        check: each lens asks)."""
+        if self._texts is None or self._texts[0] != id(sources):
+            digest = hashlib.sha256()
+            for name in sorted(sources):
+                digest.update(f"{name}\0{sources[name]}\0".encode("utf-8", "replace"))
+            self._texts = (id(sources), digest.hexdigest())
+        return self._texts[1]
+
+
+def played_digest(result: Result, runs: Runs) -> str:
+    """What an example plays, as a digest: the folder's texts as the check read them
+    (the example's own among them; the pages, enemies and balance it plays)."""
+    return runs.texts_digest(result.sources)
 
 
 def _key(path: str, example: ast.Example) -> tuple[str, str]:
@@ -81,8 +111,15 @@ def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
     """A lens over each example of the document ``path``, titled with its last outcome."""
     found = []
     for example in result.items_of(path, ast.Example):
-        last = runs.get(_key(path, example))
-        found.append(Lens(example.span.line - 1, last.title() if last else TITLES["never"]))
+        key = _key(path, example)
+        last = runs.get(key)
+        if last is None:
+            title = TITLES["never"]
+        elif runs.current(key, played_digest(result, runs)):
+            title = last.title()
+        else:
+            title = STALE + last.title()
+        found.append(Lens(example.span.line - 1, title))
     return found
 
 
@@ -110,7 +147,7 @@ def run_example(result: Result, specs: list[dict], path: str, line: int,
                           "バランスがありません" if spec is not None else "例を読めません")
     else:
         outcome = _played(spec, result.tables)
-    runs.put(_key(path, example), outcome)
+    runs.put(_key(path, example), outcome, played_digest(result, runs))
     return outcome
 
 

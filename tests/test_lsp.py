@@ -503,6 +503,12 @@ async def test_a_lens_on_each_example_runs_it_and_shows_its_last_result(
     assert lens.command.title.startswith(f"失敗 {row + 1} 行: 期待 刻 == 54")
     assert "実際 刻 = 55" in lens.command.title
 
+    # Fixed again but not run: the lens says its 失敗 is from before the edit. 「成功」 stayed
+    # on a lens whose example (or the page it plays) had been broken since.
+    await _replace(client, uri, 3, text)
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith("前回の結果（このあと例か内容が変わりました）: 失敗 ")
+
 
 async def test_an_example_that_cannot_run_says_why_on_its_lens(client: LanguageClient, content):
     _refreshes(client)
