@@ -24,6 +24,7 @@ Every request with a readable id gets exactly one response; nothing here raises 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
@@ -200,17 +201,34 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
     loop = asyncio.get_running_loop()
     frames: asyncio.Queue = asyncio.Queue(QUEUED_FRAMES)
 
+    def hand_over(frame, wait: bool = True) -> bool:
+        """Give ``frame`` to the loop (waiting for room when ``wait``); False once the
+        loop has ended — the client said exit, and a frame read after it (the answer to
+        a lens refresh a stopped lab run sent) is nobody's: a normal shutdown logged it
+        as a traceback."""
+        put = frames.put(frame)
+        try:
+            future = asyncio.run_coroutine_threadsafe(put, loop)
+        except RuntimeError:  # the loop is closed: the coroutine is never run
+            put.close()
+            return False
+        if not wait:
+            return True
+        try:
+            future.result()
+        except concurrent.futures.CancelledError:  # the loop stopped while it waited
+            return False
+        return True
+
     def pump() -> None:
         try:
             for frame in read_frames(stream):
-                asyncio.run_coroutine_threadsafe(frames.put(frame), loop).result()
-        except Exception:  # the loop is closed (exit), or the stream broke
+                if not hand_over(frame):
+                    return
+        except Exception:  # the stream broke
             logger.exception("クライアントのメッセージを読めなくなりました")
         finally:
-            try:
-                asyncio.run_coroutine_threadsafe(frames.put(None), loop)
-            except RuntimeError:
-                pass
+            hand_over(None, wait=False)
 
     threading.Thread(target=pump, name="lsp-reader", daemon=True).start()
     while protocol.exit_code is None:

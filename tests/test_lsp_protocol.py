@@ -736,3 +736,47 @@ def test_what_is_wrong_with_a_message_is_said_in_japanese():
                         b"Content-Length: x\r\n\r\n")
     problems = [f.problem for f in protocol.read_frames(stream) if f.body is None]
     assert len(problems) == 3 and all(japanese.search(p) for p in problems), problems
+
+
+def test_a_frame_read_after_exit_is_dropped_without_a_traceback():
+    """The client answers a request of the server (a lens refresh a stopped lab run sent)
+    after exit: the reader thread handed the frame to a loop that had ended, and logged
+    「クライアントのメッセージを読めなくなりました」 with a CancelledError's traceback."""
+    import asyncio
+    import logging
+    import os
+    import threading
+    import warnings
+
+    from lsp import protocol
+
+    class Protocol:  # what serve asks of the server: exit once the first frame is read
+        exit_code = None
+        shut_down = True
+
+        def receive(self, body):
+            self.exit_code = 0
+
+    def frame(text: bytes) -> bytes:
+        return b"Content-Length: %d\r\n\r\n%s" % (len(text), text)
+
+    read, write = os.pipe()
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = logged.append
+    protocol.logger.addHandler(handler)
+    try:
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            os.write(write, frame(b'{"jsonrpc": "2.0", "method": "exit"}'))
+            asyncio.run(protocol.serve(Protocol(), protocol.FileDescriptor(read)))
+            reader = next(t for t in threading.enumerate() if t.name == "lsp-reader")
+            os.write(write, frame(b'{"jsonrpc": "2.0", "id": 1, "result": null}'))
+            os.close(write)
+            reader.join(10)
+        assert not reader.is_alive()
+        assert logged == [], [r.getMessage() for r in logged]
+        assert not [w for w in warned if "never awaited" in str(w.message)]
+    finally:
+        protocol.logger.removeHandler(handler)
+        os.close(read)
