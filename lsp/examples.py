@@ -12,12 +12,13 @@ changed since it ran (the texts of the folder's files, which every check holds):
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from compiler.lint import Result
 from dsl import ast
 from scenario.tally import FAILED, PASSED
+
+from .texts import shown_at, texts_digest
 
 __all__ = ["COMMAND", "Lens", "Outcome", "Runs", "lenses", "run_example"]
 
@@ -87,13 +88,10 @@ class Runs:
         return kept is not None and kept[1] == played
 
     def texts_digest(self, sources: dict[str, str]) -> str:
-        """The digest of a check's texts, every file of the folder (worked out once per
-        check: each lens asks)."""
+        """The digest of a check's texts (lsp.folder.texts_digest), worked out once per
+        check: each lens asks."""
         if self._texts is None or self._texts[0] != id(sources):
-            digest = hashlib.sha256()
-            for name in sorted(sources):
-                digest.update(f"{name}\0{sources[name]}\0".encode("utf-8", "replace"))
-            self._texts = (id(sources), digest.hexdigest())
+            self._texts = (id(sources), texts_digest(sources))
         return self._texts[1]
 
 
@@ -140,7 +138,7 @@ def run_example(result: Result, specs: list[dict], path: str, line: int,
     if errors:
         first = errors[0]
         outcome = Outcome("blocked", first.span.line,
-                          f"{first.span}: {first.message}" if first.span.path != path
+                          f"{shown_at(first.span)}: {first.message}" if first.span.path != path
                           else f"{first.span.line} 行: {first.message}")
     elif spec is None or not result.tables:
         outcome = Outcome("blocked", example.span.line,

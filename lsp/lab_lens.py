@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.lint import Result
+
+from .texts import texts_digest
 from contract import disk
 from contract.vocabulary import W
 from dsl import ast
@@ -72,6 +74,10 @@ class Run:
     digest: str
     row: dict | None = None
     message: str = ""
+    #: Of a run blocked by an error: the folder's texts it was blocked on
+    #: (lsp.folder.texts_digest). Once they change the error may be gone: the lens no
+    #: longer says 「実験できません」 for it (it did until the next run).
+    texts: str = ""
 
 
 class Runs:
@@ -242,6 +248,9 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
     for page in pages:
         name = page.id.text
         run = runs.last.get((str(root), name))
+        if run is not None and run.state == "blocked" and run.texts and \
+                run.texts != texts_digest(result.sources):
+            run = None  # blocked on texts since changed: what blocked it may be gone
         if run is not None and run.state == "running":
             title = RUNNING
         elif run is not None and run.state == "blocked":

@@ -31,6 +31,7 @@ from contract import kinds
 from . import analysis, examples, features, lab_lens, triggers
 from .completion import completions
 from .folder import CONTENT_NAME, Folder, Folders, interface
+from .texts import shown_at, texts_digest
 from .pending import Pending
 from .protocol import JibunkiProtocol, Refusal
 
@@ -226,9 +227,9 @@ class JibunkiServer(LanguageServer):
         errors = [d for d in result.compilation.diagnostics if d.is_error]
         if errors or not result.tables:
             first = min(errors, key=lambda d: d.sort_key()) if errors else None
-            why = f"{first.span}: {first.message}" if first else "バランスがありません"
-            run = lab_lens.Run("blocked", digest,
-                               message=f"コンテンツにエラーがあります（{why}）")
+            why = f"{shown_at(first.span)}: {first.message}" if first else "バランスがありません"
+            run = lab_lens.Run("blocked", digest, message=f"コンテンツにエラーがあります（{why}）",
+                               texts=texts_digest(result.sources))
         else:
             self.lab_runs.last[key] = lab_lens.Run("running", digest)
             self.refresh_lenses()
