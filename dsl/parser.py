@@ -504,6 +504,49 @@ def _step_slip(statement: str, expected: set) -> str:
     return ""
 
 
+#: What a keyword needs after it, said when a statement (half-typed in an editor) ends
+#: right after it: by the keyword's key, the words that follow, with an example. The
+#: catch-all said 「値が足りません。例: 敵HP -= 12」 after 「敵HP -= 2 毎」, whose value is there.
+_AFTER_KEYWORD = {
+    "at": lambda: (f"{KEYWORDS['at'][0]} の後に、いつ起きるか（タイミング）を書きます"
+                   f"（例: {KEYWORDS['at'][0]} {W.timing.on_hit} ／ "
+                   f"{KEYWORDS['at'][0]} {W.timing.turn_start}）"),
+    "until": lambda: (f"{KEYWORDS['until'][0]} の後に、いつまで続くか（スコープ）を書きます"
+                      f"（例: {KEYWORDS['until'][0]} {W.scope.turn} ／ "
+                      f"{KEYWORDS['until'][0]} {KEYWORDS['next'][0]} 2 {W.scope.play}）"),
+    "life": lambda: (f"{KEYWORDS['life'][0]} の後に、いつ消えるか（消滅契機）を書きます"
+                     f"（例: {KEYWORDS['life'][0]} {W.lifetime.on_hit} ／ "
+                     f"{KEYWORDS['life'][0]} {W.lifetime.turn}）"),
+    "next": lambda: (f"{KEYWORDS['next'][0]} の後に、数と {W.scope.play} か {W.scope.turn} を"
+                     f"書きます（例: {KEYWORDS['until'][0]} {KEYWORDS['next'][0]} 2 {W.scope.turn}）"),
+    "max": lambda: (f"{KEYWORDS['max'][0]} の後に、回数を書きます（例: {KEYWORDS['max'][0]} 2 "
+                    f"{KEYWORDS['times'][0]}）"),
+}
+#: Comparisons a 条件 may end on, waiting for the value compared.
+_COMPARISONS = (">=", "<=", "==", "!=", ">", "<", "≥", "≤", "＞", "＜")
+
+
+def _left_without(statement: str, token) -> str:
+    """The hint for a statement that ends on a keyword still waiting for what follows it
+    (``_AFTER_KEYWORD``; ``以降 2`` without its unit; a 条件 ending on a comparison), the
+    parse having met the line's end or a closing brace there; "" otherwise."""
+    if token.type not in ("_SEP", "RBRACE", "$END"):
+        return ""
+    words = statement.split()
+    if not words:
+        return ""
+    last = words[-1]
+    for key, said in _AFTER_KEYWORD.items():
+        if last in KEYWORDS[key]:
+            return said()
+    if len(words) >= 2 and words[-2] in KEYWORDS["next"] and last.isdigit():
+        return (f"{words[-2]} {last} の後に {W.scope.play} か {W.scope.turn} を書きます"
+                f"（例: {KEYWORDS['until'][0]} {words[-2]} {last} {W.scope.turn}）")
+    if words[0] in KEYWORDS["cond"] and last.endswith(_COMPARISONS):
+        return f"比べる値が足りません（例: {words[0]} {W.variable.steps} >= 3）"
+    return ""
+
+
 def _statement_before(text: str, pos: int) -> str:
     """What the statement holding ``pos`` says before it: from the start of its line, or
     from the last ";" or "{" on that line (one-line items), comments left out."""
@@ -1106,7 +1149,10 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     if slip:  # said exactly: the words that could stand here would only bury it
         return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
                        hint=slip, replacements=(fix,) if fix else ())
-    if token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
+    left = _left_without(_statement_before(text, pos), token)
+    if left:
+        hint = left
+    elif token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
         field = _statement_before(text, pos)
         words = field.split()
         first = words[0] if words else ""

@@ -339,6 +339,25 @@ def test_a_missing_value_is_hinted_by_the_statement_it_is_missing_from(text, lin
     assert said in first.hint and "敵HP -= 12" not in first.hint, shown
 
 
+@pytest.mark.parametrize("face, said", [
+    # the line ends (an editor's half-typed line) or the block closes on the keyword
+    ("{\n    敵HP -= 2 毎\n  }", "毎 の後に、いつ起きるか（タイミング）を書きます（例: 毎 被弾時"),
+    ("{ 防御 += 2 毎 }", "毎 の後に、いつ起きるか（タイミング）を書きます"),
+    ("{ 敵HP -= 2 毎 被弾時 範囲 以降 2 }", "以降 2 の後に プレイ か ターン を書きます"),
+    ("{ 敵HP -= 2 毎 被弾時 範囲 }", "範囲 の後に、いつまで続くか（スコープ）を書きます"),
+    ("{ 防御 += 2 寿命 }", "寿命 の後に、いつ消えるか（消滅契機）を書きます（例: 寿命 被弾1回"),
+    ("{\n    条件 歩 >= \n    敵HP -= 2\n  }", "比べる値が足りません（例: 条件 歩 >= 3）"),
+])
+def test_a_keyword_left_without_what_follows_it_says_what_to_write(face, said):
+    """While a 作用 is typed the parse stops on a keyword still waiting for its word:
+    「敵HP -= 2 毎」 got 「値が足りません。例: 敵HP -= 12」 (its value is there) and
+    「… 範囲 以降 2 }」 only 「ここに書けるのは: 名前」."""
+    text = f"ページ k {{\n  銘 3\n  未来面 {face}\n  過去面 白紙; ペン 過去面 {{ 歩 += 1 }}\n}}\n"
+    found, shown = diagnostics(text)
+    assert found and found[0].code == "E001", shown
+    assert said in found[0].hint and "敵HP -= 12" not in found[0].hint, shown
+
+
 @pytest.mark.parametrize("effect, meant", [
     ("敵HP -= 3 毎ターン開始時 範囲 ステージ", "毎 ターン開始時"),
     ("防御 += 6 寿命被弾1回", "寿命 被弾1回"),
