@@ -673,10 +673,13 @@ def make_server() -> JibunkiServer:
         id or display name holds the query: a page found by 終電 as by zangyou."""
         folders = ls.folders.all()
         workspace = ls.folders.workspace
-        if not folders and workspace is not None and (workspace / CONTENT_NAME).is_dir():
-            # nothing open yet: the workspace's own content folder, as lint would read it
+        if not folders and workspace is not None:
+            # nothing open yet: the workspace's own content folder, as lint would read it —
+            # or the workspace itself, when it is one (the README opens content/ so)
             # (Folders.of takes a document: any path inside the folder names it)
-            folders = [ls.folders.of(workspace / CONTENT_NAME / "_")]
+            own = workspace if workspace.name == CONTENT_NAME else workspace / CONTENT_NAME
+            if own.is_dir():
+                folders = [ls.folders.of(own / "_")]
         found = []
         for folder in folders:
             result = folder.outline()

@@ -49,6 +49,31 @@ async def cli_client(lsp_client: LanguageClient, content):
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
+async def content_client(lsp_client: LanguageClient, content):
+    """A server whose workspace is the content folder itself, as the README opens it
+    (``code --extensionDevelopmentPath=editors/vscode content/``)."""
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:  # as an editor does
+        lsp_client.registrations.extend(params.registrations)
+
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=content.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(content.as_uri(), "content")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_workspace_symbols_answer_in_a_workspace_that_is_the_content_folder(
+        content_client: LanguageClient, content):
+    """Opened at content/ as the README says, Go to Symbol in Workspace found nothing until
+    a file was opened: only the workspace's own content/ folder was looked for."""
+    found = await content_client.workspace_symbol_async(types.WorkspaceSymbolParams(query="終電の"))
+    assert "終電の残業 zangyou" in {s.name for s in found}
+
+
 async def _open(client: LanguageClient, path: Path) -> str:
     """Open ``path`` as a document and wait for its diagnostics; its URI."""
     uri = path.as_uri()
@@ -138,6 +163,12 @@ async def test_hover_on_keywords_and_terms_shows_their_meaning(client: LanguageC
     from contract import vocabulary as vocab  # the glossary's line (issue 16 item 1, 18 item 6)
 
     assert vocab.tables()["timing"].by_code("turn_start").meaning in timing
+    # an enemy's HP field and フレーバー: the HP field was told as only the player's, the
+    # フレーバー as a page's
+    hp = await _hover(client, uri, _where(enemy, "HP "))
+    assert "敵の定義の HP 欄では、その敵の HP" in hp.split("---")[0]
+    flavor = await _hover(client, uri, _where(enemy, "フレーバー "))
+    assert "ページや敵の札に表示する" in flavor
     nothing = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri), types.Position(0, 0)))
     assert nothing is None or "#" not in nothing.contents.value[:1]
