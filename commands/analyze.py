@@ -58,7 +58,12 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
         raise click.UsageError(f"{folder}/ がありません。--content でコンテンツのフォルダを指定してください")
     result = check([folder], project=folder)
     if any(d.is_error for d in result.diagnostics):
-        print_diagnostics(result.diagnostics, result.sources, result.files)
+        if fmt == "json":  # the diagnostics as lint --format json gives them: a reader of
+            from dsl.diagnostics import to_json  # JSON got the terminal's text
+
+            click.echo(to_json(result.diagnostics))
+        else:
+            print_diagnostics(result.diagnostics, result.sources, result.files)
         click.echo("コンテンツにエラーがあるので解析しませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
     analysed = Content.of_model(result.model)

@@ -76,6 +76,17 @@ def test_json_holds_the_graph_the_items_and_the_findings(looping):
     assert finding["data"]["witness"].startswith("例 ")
 
 
+def test_json_with_a_content_error_gives_the_diagnostics_as_json(content):
+    """A reader of --format json got the terminal's text diagnostics on stdout."""
+    page = content / "pages" / "幼少期.page"
+    page.write_text(page.read_text(encoding="utf-8").replace("銘 ", "銘 abc", 1),
+                    encoding="utf-8")
+    result = invoke_cli("analyze", "--content", str(content), "--format", "json")
+    assert result.exit_code == 1
+    found = json.loads(result.stdout)
+    assert found and all(d["severity"] for d in found) and found[0]["code"].startswith("E")
+
+
 def test_an_unknown_id_is_a_usage_error_with_a_suggestion(content):
     result = invoke_cli("analyze", "omoide_bakx", "--content", str(content))
     assert result.exit_code == 2
