@@ -24,7 +24,9 @@ def collector_on():
     was_on = gc.isenabled()
     gc.enable()
     yield
-    if not was_on:
+    if was_on:
+        gc.enable()  # a test that turned it off leaves no later test without it
+    else:
         gc.disable()
 
 
