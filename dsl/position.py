@@ -35,7 +35,17 @@ OPERATORS = {
     "ASSIGN_OP": ("+=", "-=", "*=", "="),
     "CMP": (">=", "<=", "==", "!=", ">", "<"),
     "ARROW": ("->",),
+    "MUL": ("×", "/"),
+    "PLUS": ("+",),
+    "MINUS": ("-",),
 }
+#: What the grammar reads but the checks refuse, by the owner of the value the position
+#: is in (``_value_owner``): a comparison in a 作用's value (E025) — completion offered
+#: 「>=」 after 「敵HP -= 2」.
+REFUSED_OPERATORS = {"value": frozenset(OPERATORS["CMP"])}
+#: Keywords the grammar reads in any block but the checks allow in one only: 予告 is an
+#: enemy trait's (E042 in a page).
+KEYWORD_BLOCKS = {"telegraphed": "traits"}
 
 #: A statement with more errors than this before the position is not worth reading.
 MAX_REPAIRS = 8
@@ -240,7 +250,8 @@ def place_at(text: str, offset: int) -> Place | None:
     symbols = [_symbol(node) for node in stack]
     block = _block(symbols)
     rules = {_keyword_terminals()[t] for t in accepted if t in _keyword_terminals()}
-    keywords = tuple(rule for rule in KEYWORDS if rule in rules)
+    keywords = tuple(rule for rule in KEYWORDS if rule in rules
+                     and KEYWORD_BLOCKS.get(rule, block) == block)
     name, before = None, ""
     if "NAME" in accepted:
         name = _value_owner(symbols) if "LPAR" in accepted else _name_role(symbols, block)
@@ -248,8 +259,9 @@ def place_at(text: str, offset: int) -> Place | None:
             before = str(stack[-2])
         elif block == "balance" and symbols[-1:] == ["NAME"] and _names_page(str(stack[-1])):
             name = "page_id"  # the value of 基準ページ: a page, not a number
+    refused = REFUSED_OPERATORS.get(_value_owner(symbols), frozenset())
     operators = tuple(op for terminal, spelled in OPERATORS.items() if terminal in accepted
-                      for op in spelled)
+                      for op in spelled if op not in refused)
     return Place(keywords, name, block, before, operators)
 
 

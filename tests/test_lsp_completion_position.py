@@ -46,8 +46,12 @@ def _keywords(found: dict) -> set[str]:
 
 @pytest.mark.parametrize("line, offered", [
     ("防御 ", ("+=", "-=", "*=", "=")),
-    ("条件 刻 ", (">=", "<=", "==", "!=", ">", "<")),
-    ("移動 1枚 山札 ", ("->",)),
+    ("条件 刻 ", (">=", "<=", "==", "!=", ">", "<", "×", "/", "+", "-")),
+    ("移動 1枚 山札 ", ("->", "+")),  # 山札+捨て札: a 合算
+    # after a 作用's value: its arithmetic, never a comparison (E025 「作用の値に閾値（比較）
+    # は書けません」, which completion offered)
+    ("敵HP -= 2 ", ("×", "/", "+", "-")),
+    ("敵HP -= 使用した歩[ターン] ", ("×", "/", "+", "-")),
 ])
 def test_between_an_operand_and_its_operator_the_operators_are_offered(line, offered):
     """Completion was empty after 「防御 」 and 「条件 刻 」, and 「移動 1枚 山札 」 got no
@@ -55,6 +59,14 @@ def test_between_an_operand_and_its_operator_the_operators_are_offered(line, off
     found = _at_end(PAGE_OPEN + line)
     operators = tuple(label for label, c in found.items() if c.kind == "operator")
     assert operators == offered, found.keys()
+
+
+def test_telegraphed_is_offered_in_an_enemys_traits_only():
+    """予告 after a 作用's value: an enemy trait's word (E042 in a page), which completion
+    offered in a page's face."""
+    assert "予告" not in _keywords(_at_end(PAGE_OPEN + "敵HP -= 2 毎 ターン開始時 "))
+    traits = '敵 e "e" {\n  HP 30\n  特性 {\n    座 -= 2 毎 ターン開始時 '
+    assert "予告" in _keywords(_at_end(traits))
 
 
 def test_every_operator_offered_is_one_its_terminal_reads():
