@@ -97,6 +97,11 @@ AFTER_IN_BLOCK: dict[tuple[str, tuple[str, ...]], str] = {
     ("example", ("kw:enemy",)): "enemy_id",
     ("example", ("kw:enemy", "NAME")): "enemy_id",
     ("example", ("kw:pen",)): "page_id",
+    # 選ぶ, and the next setting of 開始 after a comma: completion offered nothing there
+    # (the ids of a list after its first: ``_in_open_list``)
+    ("example", ("kw:choose",)): "page_id",
+    ("example", ("kw:choose", "NAME")): "page_id",
+    ("example", ("ex_setting", "_COMMA")): "setting",
     ("intents", ("NAME",)): "region",
 }
 #: The block an opening "{" or "[" starts, by the nearest of these symbols before it.
@@ -203,9 +208,21 @@ def _name_role(symbols: list[str], block: str | None) -> str | None:
         role = AFTER_IN_BLOCK.get((kind, key)) or AFTER.get(key)
         if role is not None:
             return role
+    if kind == "example" and symbols[-1:] == ["_COMMA"] and _in_open_list(symbols):
+        return "page_id"  # 開始 手札 [hatsukoi, |]: the list's next page
     if symbols and symbols[-1] in _SEPARATORS and kind is not None:
         return NAME_IN_BLOCK.get(kind)
     return None
+
+
+def _in_open_list(symbols: list[str]) -> bool:
+    """Whether the position is inside a "[ … ]" the statement opened and has not closed."""
+    for symbol in reversed(symbols):
+        if symbol == "RSQB" or symbol in STATEMENT_BOUNDS:
+            return False
+        if symbol == "LSQB":
+            return True
+    return False
 
 
 def _parsed(work: str, line_start: int):

@@ -248,3 +248,15 @@ def test_a_subscript_in_an_example_offers_what_its_quantity_takes(quantity, some
     found = _at_end(f"例 {{\n 敵 e\n 確認 {quantity}[", PAGES)
     assert some <= set(found) and not none & set(found), sorted(found)
     assert _at_end("例 {\n 敵 e\n 確認 使用した歩[").keys() >= {"ターン", "ラン"}  # a counter's
+
+
+@pytest.mark.parametrize("line, role", [
+    ("選ぶ ", "page_id"),                       # what 選ぶ names: a page
+    ("開始 手札 [hatsukoi, ", "page_id"),       # the list's next page, not only its first
+    ("開始 手札 [hatsukoi, kekkon, ", "page_id"),
+    ("開始 刻 20, ", "setting"),                # the next setting of 開始
+])
+def test_an_examples_steps_are_offered_what_they_name(line, role):
+    """In a 例, 「選ぶ 」 and the second id of 「手札 [a, 」 got no candidate at all."""
+    text = '例 "x" {\n  デッキ [hatsukoi, kekkon]\n  ' + line
+    assert place_at(text, len(text)).name == role
