@@ -88,7 +88,7 @@ class Runs:
         return kept is not None and kept[1] == played
 
     def texts_digest(self, sources: dict[str, str]) -> str:
-        """The digest of a check's texts (lsp.folder.texts_digest), worked out once per
+        """The digest of a check's texts (lsp.texts.texts_digest), worked out once per
         check: each lens asks."""
         if self._texts is None or self._texts[0] != id(sources):
             self._texts = (id(sources), texts_digest(sources))

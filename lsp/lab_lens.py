@@ -75,7 +75,7 @@ class Run:
     row: dict | None = None
     message: str = ""
     #: Of a run blocked by an error: the folder's texts it was blocked on
-    #: (lsp.folder.texts_digest). Once they change the error may be gone: the lens no
+    #: (lsp.texts.texts_digest). Once they change the error may be gone: the lens no
     #: longer says 「実験できません」 for it (it did until the next run).
     texts: str = ""
 
