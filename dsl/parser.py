@@ -522,8 +522,13 @@ _AFTER_KEYWORD = {
     "max": lambda: (f"{KEYWORDS['max'][0]} の後に、回数を書きます（例: {KEYWORDS['max'][0]} 2 "
                     f"{KEYWORDS['times'][0]}）"),
 }
-#: Comparisons a 条件 may end on, waiting for the value compared.
-_COMPARISONS = (">=", "<=", "==", "!=", ">", "<", "≥", "≤", "＞", "＜")
+@cache
+def _comparison():
+    """The grammar's own comparison (its CMP terminal): what a 条件 may end on, waiting for
+    the value compared."""
+    import re
+
+    return re.compile(get_parser().get_terminal("CMP").pattern.to_regexp())
 
 
 def _left_without(statement: str, token) -> str:
@@ -542,7 +547,7 @@ def _left_without(statement: str, token) -> str:
     if len(words) >= 2 and words[-2] in KEYWORDS["next"] and last.isdigit():
         return (f"{words[-2]} {last} の後に {W.scope.play} か {W.scope.turn} を書きます"
                 f"（例: {KEYWORDS['until'][0]} {words[-2]} {last} {W.scope.turn}）")
-    if words[0] in KEYWORDS["cond"] and last.endswith(_COMPARISONS):
+    if words[0] in KEYWORDS["cond"] and _comparison().fullmatch(last):
         return f"比べる値が足りません（例: {words[0]} {W.variable.steps} >= 3）"
     return ""
 
@@ -1144,16 +1149,16 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     hint = f"ここに書けるのは: {_expected(exc.expected)}"
     typo, meant = _keyword_hint(token, exc.expected, suggest)
     slip, fix = ("", None) if typo else _slip_hint(text, pos, token, exc.expected)
+    field = _statement_before(text, pos)  # what the statement says up to here
     if not slip and not typo:
-        slip = _step_slip(_statement_before(text, pos), set(exc.expected))
+        slip = _step_slip(field, set(exc.expected))
     if slip:  # said exactly: the words that could stand here would only bury it
         return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
                        hint=slip, replacements=(fix,) if fix else ())
-    left = _left_without(_statement_before(text, pos), token)
+    left = _left_without(field, token)
     if left:
         hint = left
     elif token.type == "_SEP" and {"NUMBER", "NAME"} & set(exc.expected):
-        field = _statement_before(text, pos)
         words = field.split()
         first = words[0] if words else ""
         if field in _field_words():
