@@ -7,3 +7,7 @@ consumer above them, importing none of them (DESIGN §8).
 - ``contract.codec``: those classes ↔ plain literals, and the JSON Schema generated
   from them.
 """
+
+from .compiled import install as _install_compiled
+
+_install_compiled()  # before contract.game, which has a compiled twin

@@ -19,6 +19,10 @@ The whole solitaire is this one package, in layers that import only downward
   matplotlib, terminal/ or sim/.
 """
 
+from contract.compiled import install as _install_compiled
+
+_install_compiled()  # before any module that has a compiled twin (contract/compiled.py)
+
 from .rules import JourneyError, Rules, load_rules
 from .play import apply, legal_actions, new_game
 from .state import State

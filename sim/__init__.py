@@ -7,6 +7,10 @@ on the local cores or a Ray cluster (sim/backends.py), and reports intervals and
 (sim/stats.py) in the terminal (sim/report_text.py), as JSON or as a page with plots.
 """
 
+from contract.compiled import install as _install_compiled
+
+_install_compiled()  # before any module that has a compiled twin (contract/compiled.py)
+
 from .policies import POLICIES, greedy_policy, random_policy
 from .simulate import BattleResult, simulate
 

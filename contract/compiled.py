@@ -1,0 +1,109 @@
+"""編纂 (compiled twins) — a hot module runs compiled only while its source is the one it
+was compiled from.
+
+``setup.py`` compiles the battle runtime's, the lab players' and draft 17's hot modules
+with Cython from their own source and writes each package's ``_compiled.json``: the
+sha256 of every source it compiled. Python would load a compiled twin before its source
+whatever the source says now, so an edit to ``runtime/state.py`` would go unseen until
+the next build — and a lab's cache key, made of the sources, would file the old code's
+results under the new code. ``install`` puts a finder first on ``sys.meta_path`` that
+sends the import of such a module to its source when the source differs from what its
+twin was compiled from, when the manifest is missing or unreadable, or when
+``JIBUNKI_NO_COMPILED`` is set (to profile the Python, or to compare the two).
+
+Standard library only: every package with twins installs it in its ``__init__`` before
+importing any of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+MANIFEST = "_compiled.json"
+#: Set to anything but "" or "0": every module runs as Python.
+OFF = "JIBUNKI_NO_COMPILED"
+_ROOT = Path(__file__).resolve().parent.parent
+#: The packages that may hold twins (setup.py's COMPILED).
+PACKAGES = ("runtime", "sim", "contract", "journey")
+
+
+def disabled() -> bool:
+    """Whether ``JIBUNKI_NO_COMPILED`` asks for Python everywhere."""
+    return os.environ.get(OFF, "") not in ("", "0")
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class SourceWhenStale:
+    """A meta path finder: a module of PACKAGES that has a twin is imported from its
+    source unless the twin is current (``current``). Any other module: not its business."""
+
+    def __init__(self, root: Path = _ROOT):
+        self.root = root
+        self._manifests: dict[str, dict] = {}
+
+    def manifest(self, package: str) -> dict:
+        """The package's manifest (module → sha256 of the source compiled); {} when it is
+        missing or is not such a map."""
+        if package not in self._manifests:
+            try:
+                data = json.loads((self.root / package / MANIFEST).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            ok = isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
+            self._manifests[package] = data if ok else {}
+        return self._manifests[package]
+
+    def twin(self, package: str, name: str) -> Path | None:
+        """The compiled twin's file, if one was built."""
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = self.root / package / f"{name}{suffix}"
+            if path.exists():
+                return path
+        return None
+
+    def current(self, package: str, name: str) -> bool:
+        """Whether the twin of ``package.name`` may run: built, listed, not turned off, and
+        compiled from the source as it is now."""
+        if disabled() or self.twin(package, name) is None:
+            return False
+        listed = self.manifest(package).get(name)
+        return listed is not None and listed == _digest(self.root / package / f"{name}.py")
+
+    def find_spec(self, fullname, path=None, target=None):
+        package, _, name = fullname.partition(".")
+        if package not in PACKAGES or not name or "." in name:
+            return None
+        source = self.root / package / f"{name}.py"
+        if self.twin(package, name) is None or self.current(package, name):
+            return None  # no twin, or a current one: the usual finders
+        return importlib.util.spec_from_file_location(fullname, source)
+
+
+def install() -> None:
+    """Put the finder first on ``sys.meta_path``, once."""
+    if not any(isinstance(f, SourceWhenStale) for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceWhenStale())
+
+
+def report() -> dict[str, bool]:
+    """Module → whether it runs compiled now, for every module that has a twin (the
+    benchmarks print it: a figure means nothing without it)."""
+    finder = SourceWhenStale()
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((finder.root / package).glob("*.py")):
+            if finder.twin(package, path.stem) is not None:
+                found[f"{package}.{path.stem}"] = finder.current(package, path.stem)
+    return found

@@ -1,0 +1,43 @@
+"""Plays fixed battles and journey deals and prints what they gave, for
+tests/test_compiled.py, which runs it with the compiled twins and as Python
+(``JIBUNKI_NO_COMPILED=1``) and compares. The first line says how many of the modules
+that ran were twins."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import sys
+
+from contract.compiled import report
+from journey import load_rules, new_game
+from journey.player import play_game
+from journey.search import JOURNEY
+from journey.solve import solve
+from runtime.tables import load
+from sim.policies import POLICIES
+from sim.simulate import simulate
+
+tables = load()
+starter = tables.starter()
+#: Pages that ask a choice, pen, tear and blank, added to the starting deck.
+ADDED = ("mayoigo", "sotsugyou", "shuushoku", "circle", "nikki", "dansyari", "moetsuki")
+lines = []
+for policy, seeds in (("random", range(12)), ("greedy", range(12)), ("search", range(2))):
+    for index, enemy in enumerate(sorted(tables.enemies)):
+        deck = starter + [ADDED[index % len(ADDED)]]
+        for result in simulate(tables, deck, [enemy], POLICIES[policy], seeds):
+            lines.append(f"{policy} {enemy} {result.to_dict()}")
+rules = load_rules()
+for seed in range(3):
+    answer = solve(JOURNEY, new_game(rules, seed), budget=1500)
+    lines.append(f"solve {seed} {answer.verdict} {answer.score} {answer.exact} {answer.nodes} "
+                 f"{list(answer.line)}")
+    game = play_game(rules, seed, samples=1)
+    lines.append(f"play {seed} {game.won} {game.turns} {game.score} {game.resolved} "
+                 f"{[repr(d) for d in game.decisions]}")
+
+suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+ran = [name for name in report() if name in sys.modules]
+twins = [name for name in ran if (sys.modules[name].__file__ or "").endswith(suffixes)]
+print(f"compiled {len(twins)} of {len(ran)} modules that ran")
+print("\n".join(lines))

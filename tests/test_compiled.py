@@ -1,0 +1,128 @@
+"""The compiled twins of the hot modules (setup.py, contract/compiled.py): the same
+battles and the same journey answers as the source, and never a twin older than its
+source."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from contract import compiled
+from contract.compiled import MANIFEST, SourceWhenStale
+
+ROOT = Path(__file__).resolve().parent.parent
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def _package(root: Path, source: str = "VALUE = 1\n", manifest=None, twin: bool = True) -> Path:
+    """A package ``runtime`` under ``root`` with one module ``x``: its source, a twin file
+    (never loaded: the finder only decides where the import goes) and a manifest — by
+    default the sha256 of the source as written."""
+    folder = root / "runtime"
+    folder.mkdir()
+    (folder / "x.py").write_text(source, encoding="utf-8")
+    if twin:
+        (folder / f"x{SUFFIX}").write_bytes(b"not loaded")
+    if manifest is None:
+        manifest = {"x": hashlib.sha256(source.encode()).hexdigest()}
+    (folder / MANIFEST).write_text(manifest if isinstance(manifest, str) else json.dumps(manifest),
+                                   encoding="utf-8")
+    return folder
+
+
+def _goes_to(finder: SourceWhenStale, name: str = "runtime.x") -> str:
+    """Where the import of ``name`` goes: "twin" (the usual finders, which take the twin
+    before the source) or "source"."""
+    spec = finder.find_spec(name)
+    if spec is None:
+        return "twin"
+    assert spec.origin.endswith(".py")
+    return "source"
+
+
+def test_a_twin_compiled_from_the_source_as_it_is_runs(tmp_path, monkeypatch):
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    _package(tmp_path)
+    assert _goes_to(SourceWhenStale(tmp_path)) == "twin"
+
+
+def test_an_edited_module_runs_its_source_not_its_older_twin(tmp_path, monkeypatch):
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    folder = _package(tmp_path)
+    (folder / "x.py").write_text("VALUE = 2\n", encoding="utf-8")
+    assert _goes_to(SourceWhenStale(tmp_path)) == "source"
+
+
+@pytest.mark.parametrize("manifest", ["", "{not json", json.dumps(["x"]), json.dumps({"x": 1}),
+                                      json.dumps({"y": "0" * 64})])
+def test_a_twin_without_a_readable_record_of_its_source_never_runs(tmp_path, monkeypatch, manifest):
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    _package(tmp_path, manifest=manifest)
+    assert _goes_to(SourceWhenStale(tmp_path)) == "source"
+
+
+def test_a_missing_record_runs_the_source(tmp_path, monkeypatch):
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    folder = _package(tmp_path)
+    (folder / MANIFEST).unlink()
+    assert _goes_to(SourceWhenStale(tmp_path)) == "source"
+
+
+@pytest.mark.parametrize("value, where", [("1", "source"), ("yes", "source"), ("0", "twin"),
+                                          ("", "twin")])
+def test_jibunki_no_compiled_runs_every_module_as_python(tmp_path, monkeypatch, value, where):
+    monkeypatch.setenv(compiled.OFF, value)
+    _package(tmp_path)
+    assert _goes_to(SourceWhenStale(tmp_path)) == where
+
+
+def test_modules_without_a_twin_and_other_packages_are_left_to_python(tmp_path, monkeypatch):
+    monkeypatch.setenv(compiled.OFF, "1")
+    _package(tmp_path, twin=False)
+    finder = SourceWhenStale(tmp_path)
+    assert finder.find_spec("runtime.x") is None
+    assert finder.find_spec("runtime") is None
+    assert finder.find_spec("catalog.x") is None
+    assert finder.find_spec("runtime.x.y") is None
+
+
+def test_the_finder_stands_first_once_every_package_with_twins_is_imported():
+    import journey  # noqa: F401
+    import runtime  # noqa: F401
+    import sim  # noqa: F401
+
+    finders = [f for f in sys.meta_path if isinstance(f, SourceWhenStale)]
+    assert len(finders) == 1
+    assert sys.meta_path.index(finders[0]) < sys.meta_path.index(importlib.machinery.PathFinder)
+
+
+# The same answers compiled and as Python: battles of both players against every kind of
+# enemy, with pages that make choices, and journey deals solved and played.
+def _run(env: dict) -> str:
+    script = ROOT / "tests" / "compiled_twins_play.py"
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_compiled_twins_play_the_same_battles_and_journeys_as_the_source():
+    base = {k: v for k, v in os.environ.items() if k != compiled.OFF}
+    as_built = _run(base)
+    as_python = _run({**base, compiled.OFF: "1"})
+    twins = as_built.splitlines()[0]
+    assert as_python.splitlines()[0].startswith("compiled 0 ")
+    if twins.startswith("compiled 0 "):
+        message = "no compiled twin is current here (no C compiler at install?): " + twins
+        if os.environ.get("CI"):
+            pytest.fail("CI must test the twins: " + message)
+        pytest.skip(message)
+    assert as_built.splitlines()[1:] == as_python.splitlines()[1:]
+    assert len(as_built.splitlines()) > 5
