@@ -64,11 +64,13 @@ class BuildWithManifest(build_ext):
     editable install, the wheel's folder otherwise)."""
 
     def finalize_options(self):
+        """Every core unless ``--parallel`` says otherwise."""
         super().finalize_options()
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
 
     def run(self):
+        """Build the twins, then write each package's record of their sources."""
         super().run()
         root = HERE if self.inplace else Path(self.build_lib)
         for package, names in COMPILED.items():

@@ -82,6 +82,7 @@ class SourceWhenStale:
         return listed is not None and listed == _digest(self.root / package / f"{name}.py")
 
     def find_spec(self, fullname, path=None, target=None):
+        """The source's spec when ``fullname`` has a twin that may not run; else None."""
         package, _, name = fullname.partition(".")
         if package not in PACKAGES or not name or "." in name:
             return None
