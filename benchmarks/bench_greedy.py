@@ -4,6 +4,10 @@ revision's on the same decks, enemies and seeds — by default e658d86, the lab 
 
     python benchmarks/bench_greedy.py [--repeats 5] [--before e658d86] [--seeds 3]
 
+The tree is timed twice, with its compiled twins (setup.py) and as Python
+(``JIBUNKI_NO_COMPILED=1``): the other revision has no twins, so "this tree as Python"
+against it is the runtime's own gain, and "this tree" over "as Python" the compiler's.
+
 The battles: the starting deck plus one page, against one enemy, for a spread of the
 bundled (page, enemy) pairs — every seventh of the grid — each on seeds 0 … ``--seeds``−1,
 as the lab plays them (``sim.simulate.play_one``, events counted, not kept). Each repeat
@@ -55,9 +59,16 @@ print(json.dumps([time.process_time() - start, len(actions), sum(actions)]))
 """
 
 
-def _run(tree: Path, seeds: int) -> tuple[float, int, int]:
-    """(CPU s, battles, actions) of the battles in ``tree``."""
+#: The contenders: (tree, as Python). The other revision's tree has no twins.
+THIS, PYTHON = "this tree", "this tree as Python"
+
+
+def _run(tree: Path, seeds: int, python: bool = False) -> tuple[float, int, int]:
+    """(CPU s, battles, actions) of the battles in ``tree`` (``python``: twins off)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("JIBUNKI_NO_COMPILED", None)
+    if python:
+        env["JIBUNKI_NO_COMPILED"] = "1"
     done = subprocess.run([sys.executable, "-c", CHILD, str(seeds)], cwd=tree, env=env,
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -77,17 +88,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--repeats and --seeds must be at least 1")
 
     print(machine_line("bench_greedy: greedy battles/s against another revision"))
-    names = ("this tree", args.before)
+    names = (THIS, PYTHON, args.before)
     rates: dict[str, list[float]] = {name: [] for name in names}
     actions: dict[str, float] = {}
     try:
         with tempfile.TemporaryDirectory() as folder, \
                 revision_tree(args.before, Path(folder)) as before:
-            trees = {"this tree": ROOT, args.before: before}
+            trees = {THIS: ROOT, PYTHON: ROOT, args.before: before}
             for repeat in range(args.repeats):
                 order = names if repeat % 2 == 0 else names[::-1]
                 for name in order:
-                    cpu, battles, acted = _run(trees[name], args.seeds)
+                    cpu, battles, acted = _run(trees[name], args.seeds, name == PYTHON)
                     rates[name].append(battles / cpu)
                     actions[name] = acted / battles
     except (RuntimeError, OSError, ValueError) as exc:
@@ -96,13 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{battles:,} greedy battles a run (seeds 0–{args.seeds - 1}), {args.repeats} "
           "interleaved repeats")
     for name in names:
-        print(f"  {name:<12} fastest {max(rates[name]):7.1f} battles/s   median "
+        print(f"  {name:<20} fastest {max(rates[name]):7.1f} battles/s   median "
               f"{statistics.median(rates[name]):7.1f} battles/s   "
               f"{actions[name]:.1f} actions a battle")
-    new, old = rates["this tree"], rates[args.before]
-    print(f"this tree / {args.before}: ×{max(new) / max(old):.2f} (fastest over fastest), "
-          f"×{statistics.median(new) / statistics.median(old):.2f} (median over median); "
-          f"target ≥ ×{TARGET}")
+    for new, old in ((THIS, args.before), (PYTHON, args.before), (THIS, PYTHON)):
+        a, b = rates[new], rates[old]
+        print(f"{new} / {old}: ×{max(a) / max(b):.2f} (fastest over fastest), "
+              f"×{statistics.median(a) / statistics.median(b):.2f} (median over median)"
+              + (f"; target ≥ ×{TARGET}" if old == args.before else ""))
     return 0
 
 

@@ -217,7 +217,20 @@ def machine_line(title: str) -> str:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
     return (f"{title} — {time.strftime('%Y-%m-%d %H:%M:%S %z')}, {usable} of {cpus} CPUs "
             f"usable, Python {platform.python_version()} ({platform.machine()}), "
-            f"lark {lark_version}")
+            f"lark {lark_version}, {twins_line()}")
+
+
+def twins_line() -> str:
+    """How many of the hot modules run compiled (setup.py, contract/compiled.py): a
+    figure of the battles or the solver means nothing without it."""
+    from contract.compiled import OFF, disabled, report
+
+    twins = report()
+    running = sum(twins.values())
+    if disabled():
+        return f"compiled twins off ({OFF}=1): all as Python"
+    return f"compiled twins {running} of {len(twins)} current" if twins else \
+        "no compiled twins (installed without a C compiler?): all as Python"
 
 
 def lark_floor():
