@@ -18,6 +18,7 @@ importing any of them.
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -82,14 +83,52 @@ class SourceWhenStale:
         return listed is not None and listed == _digest(self.root / package / f"{name}.py")
 
     def find_spec(self, fullname, path=None, target=None):
-        """The source's spec when ``fullname`` has a twin that may not run; else None."""
+        """The spec of ``fullname`` when it has a twin: the twin's while it is current
+        (run from its source if it will not load), else the source's; None for any other
+        module (the usual finders)."""
         package, _, name = fullname.partition(".")
         if package not in PACKAGES or not name or "." in name:
             return None
+        twin = self.twin(package, name)
+        if twin is None:
+            return None
         source = self.root / package / f"{name}.py"
-        if self.twin(package, name) is None or self.current(package, name):
-            return None  # no twin, or a current one: the usual finders
-        return importlib.util.spec_from_file_location(fullname, source)
+        if not self.current(package, name):
+            return importlib.util.spec_from_file_location(fullname, source)
+        return importlib.util.spec_from_file_location(
+            fullname, twin, loader=TwinOrSource(fullname, twin, source))
+
+
+class TwinOrSource(importlib.abc.Loader):
+    """Loads a current twin; a twin that will not load (a damaged file, a library it
+    needs gone) runs its source instead — the same module, only slower — rather than
+    stopping every command that imports it."""
+
+    def __init__(self, fullname: str, twin: Path, source: Path):
+        self.twin = importlib.machinery.ExtensionFileLoader(fullname, str(twin))
+        self.source = importlib.machinery.SourceFileLoader(fullname, str(source))
+        self.fell_back = False
+
+    def create_module(self, spec):
+        """The twin's module, or None (a plain module for the source) when it will not load."""
+        try:
+            return self.twin.create_module(spec)
+        except ImportError:
+            self.fell_back = True
+            spec.origin = self.source.path
+            return None
+
+    def get_source(self, fullname):
+        """The source the twin was compiled from (a traceback's lines read it)."""
+        return self.source.get_source(fullname)
+
+    def exec_module(self, module):
+        """Run the twin's initialisation, or the source."""
+        if self.fell_back:
+            module.__file__ = self.source.path
+            self.source.exec_module(module)
+        else:
+            self.twin.exec_module(module)
 
 
 def install() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.machinery
+import importlib.util
 import json
 import os
 import subprocess
@@ -38,13 +39,10 @@ def _package(root: Path, source: str = "VALUE = 1\n", manifest=None, twin: bool 
 
 
 def _goes_to(finder: SourceWhenStale, name: str = "runtime.x") -> str:
-    """Where the import of ``name`` goes: "twin" (the usual finders, which take the twin
-    before the source) or "source"."""
+    """Where the import of ``name`` goes: "twin" or "source"."""
     spec = finder.find_spec(name)
-    if spec is None:
-        return "twin"
-    assert spec.origin.endswith(".py")
-    return "source"
+    assert spec is not None
+    return "source" if spec.origin.endswith(".py") else "twin"
 
 
 def test_a_twin_compiled_from_the_source_as_it_is_runs(tmp_path, monkeypatch):
@@ -83,11 +81,24 @@ def test_jibunki_no_compiled_runs_every_module_as_python(tmp_path, monkeypatch, 
     assert _goes_to(SourceWhenStale(tmp_path)) == where
 
 
+def test_a_twin_that_will_not_load_runs_its_source(tmp_path, monkeypatch):
+    """A damaged twin (here: not a library at all), current by its record, gives the
+    module from its source, not an ImportError for every command."""
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    _package(tmp_path, source="VALUE = 7\n")
+    spec = SourceWhenStale(tmp_path).find_spec("runtime.x")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.VALUE == 7
+    assert module.__file__ == str(tmp_path / "runtime" / "x.py")
+    assert spec.loader.get_source("runtime.x") == "VALUE = 7\n"
+
+
 def test_modules_without_a_twin_and_other_packages_are_left_to_python(tmp_path, monkeypatch):
     monkeypatch.setenv(compiled.OFF, "1")
     _package(tmp_path, twin=False)
     finder = SourceWhenStale(tmp_path)
-    assert finder.find_spec("runtime.x") is None
+    assert finder.find_spec("runtime.x") is None  # the usual finders: the source
     assert finder.find_spec("runtime") is None
     assert finder.find_spec("catalog.x") is None
     assert finder.find_spec("runtime.x.y") is None
