@@ -52,10 +52,13 @@ def _extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:  # no Cython: everything runs as Python
         return []
-    modules = [Extension(f"{package}.{name}", [f"{package}/{name}.py"], optional=True)
+    modules = [Extension(f"{package}.{name}", [f"{package}/{name}.py"])
                for package, names in COMPILED.items() for name in names]
-    return cythonize(modules, compiler_directives=DIRECTIVES, quiet=True,
-                     nthreads=os.cpu_count() or 1)
+    built = cythonize(modules, compiler_directives=DIRECTIVES, quiet=True,
+                      nthreads=os.cpu_count() or 1)
+    for extension in built:  # cythonize's extensions do not keep ``optional``
+        extension.optional = True
+    return built
 
 
 class BuildWithManifest(build_ext):
