@@ -17,6 +17,7 @@ Python, the same results, slower.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -25,19 +26,20 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-#: The modules compiled, by package: what a battle or a journey position runs through.
-#: Not sim/lab.py: its cache key reads the source of what ``work`` reaches (sim/store.py).
-COMPILED = {
-    "runtime": ["battle", "board", "bounds", "defense", "enemy", "escalation", "events",
-                "named", "outcome", "pen_tear", "playing", "queries", "refusal",
-                "resolution", "sayou", "seat", "sides", "state", "streams", "tables",
-                "turn", "view", "zones"],
-    "sim": ["policies", "simulate", "observed"],
-    "contract": ["game"],
-    "journey": ["actions", "effects", "game", "play", "player", "rules", "search", "solve",
-                "state", "steps"],
-}
-MANIFEST = "_compiled.json"
+
+
+def _registry():
+    """contract/compiled.py read by its path (the package's ``__init__`` is not run): the
+    one list of the modules compiled, and the manifest's name."""
+    spec = importlib.util.spec_from_file_location("_jibunki_compiled",
+                                                  HERE / "contract" / "compiled.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_REGISTRY = _registry()
+COMPILED, MANIFEST = _REGISTRY.COMPILED, _REGISTRY.MANIFEST
 #: Cython reads the source as plain Python 3: annotations are not C types (a ``list``
 #: annotation would refuse a tuple), functions stay introspectable.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}

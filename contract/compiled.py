@@ -2,14 +2,15 @@
 was compiled from.
 
 ``setup.py`` compiles the battle runtime's, the lab players' and draft 17's hot modules
-with Cython from their own source and writes each package's ``_compiled.json``: the
-sha256 of every source it compiled. Python would load a compiled twin before its source
-whatever the source says now, so an edit to ``runtime/state.py`` would go unseen until
+(``COMPILED``, the one list) with Cython from their own source and writes each package's
+``_compiled.json``: the sha256 of every source it compiled. Python would load a compiled
+twin before its source whatever the source says now, so an edit to ``runtime/state.py`` would go unseen until
 the next build — and a lab's cache key, made of the sources, would file the old code's
 results under the new code. ``install`` puts a finder first on ``sys.meta_path`` that
 sends the import of such a module to its source when the source differs from what its
 twin was compiled from, when the manifest is missing or unreadable, or when
-``JIBUNKI_NO_COMPILED`` is set (to profile the Python, or to compare the two).
+``JIBUNKI_NO_COMPILED`` is set (to profile the Python, or to compare the two); a twin
+that will not load runs its source too (``TwinOrSource``).
 
 Standard library only: every package with twins installs it in its ``__init__`` before
 importing any of them.
@@ -30,8 +31,21 @@ MANIFEST = "_compiled.json"
 #: Set to anything but "" or "0": every module runs as Python.
 OFF = "JIBUNKI_NO_COMPILED"
 _ROOT = Path(__file__).resolve().parent.parent
-#: The packages that may hold twins (setup.py's COMPILED).
-PACKAGES = ("runtime", "sim", "contract", "journey")
+#: The modules setup.py compiles, by package: what a battle or a journey position runs
+#: through. Not sim/lab.py: its cache key reads the source of what ``work`` reaches
+#: (sim/store.py), which a twin does not have.
+COMPILED = {
+    "runtime": ["battle", "board", "bounds", "defense", "enemy", "escalation", "events",
+                "named", "outcome", "pen_tear", "playing", "queries", "refusal",
+                "resolution", "sayou", "seat", "sides", "state", "streams", "tables",
+                "turn", "view", "zones"],
+    "sim": ["policies", "simulate", "observed"],
+    "contract": ["game"],
+    "journey": ["actions", "effects", "game", "play", "player", "rules", "search", "solve",
+                "state", "steps"],
+}
+#: The packages that may hold twins.
+PACKAGES = tuple(COMPILED)
 
 
 def disabled() -> bool:
