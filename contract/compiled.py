@@ -4,13 +4,13 @@ was compiled from.
 ``setup.py`` compiles the battle runtime's, the lab players' and draft 17's hot modules
 (``COMPILED``, the one list) with Cython from their own source and writes each package's
 ``_compiled.json``: the sha256 of every source it compiled. Python would load a compiled
-twin before its source whatever the source says now, so an edit to ``runtime/state.py`` would go unseen until
-the next build — and a lab's cache key, made of the sources, would file the old code's
-results under the new code. ``install`` puts a finder first on ``sys.meta_path`` that
-sends the import of such a module to its source when the source differs from what its
-twin was compiled from, when the manifest is missing or unreadable, or when
-``JIBUNKI_NO_COMPILED`` is set (to profile the Python, or to compare the two); a twin
-that will not load runs its source too (``TwinOrSource``).
+twin before its source whatever the source says now, so an edit to ``runtime/state.py``
+would go unseen until the next build — and a lab's cache key, made of the sources, would
+file the old code's results under the new code. ``install`` puts a finder first on
+``sys.meta_path`` that sends the import of such a module to its source when the source
+differs from what its twin was compiled from, when the manifest is missing or
+unreadable, or when ``JIBUNKI_NO_COMPILED`` is set (to profile the Python, or to compare
+the two); a twin that will not load runs its source too (``TwinOrSource``).
 
 Standard library only: every package with twins installs it in its ``__init__`` before
 importing any of them.
