@@ -2,15 +2,17 @@
 was compiled from.
 
 ``setup.py`` compiles the battle runtime's, the lab players' and draft 17's hot modules
-(``COMPILED``, the one list) with Cython from their own source and writes each package's
-``_compiled.json``: the sha256 of every source it compiled. Python would load a compiled
-twin before its source whatever the source says now, so an edit to ``runtime/state.py``
-would go unseen until the next build — and a lab's cache key, made of the sources, would
-file the old code's results under the new code. ``install`` puts a finder first on
-``sys.meta_path`` that sends the import of such a module to its source when the source
-differs from what its twin was compiled from, when the manifest is missing or
-unreadable, or when ``JIBUNKI_NO_COMPILED`` is set (to profile the Python, or to compare
-the two); a twin that will not load runs its source too (``TwinOrSource``).
+(``COMPILED``, the one list) with Cython from their own source, each into a *twin* beside
+it named ``<module>.twin<extension suffix>`` (``runtime/state.twin.cpython-311-….so``),
+and writes each package's ``_compiled.json``: the sha256 of every source it compiled.
+Python's own finders never load a twin (the name is not the module's), so a checkout of
+a revision that knows nothing of twins runs its sources, and only this module's finder
+(``install``) does: the twin of a module whose source is the one it was compiled from.
+An edited module runs as Python until the next build — else the edit would go unseen, and
+a lab's cache key, made of the sources, would file the old code's results under the new
+code — and so does every module while ``JIBUNKI_NO_COMPILED`` is set (to profile the
+Python, or to compare the two). A twin that will not load runs its source too
+(``TwinOrSource``).
 
 Standard library only: every package with twins installs it in its ``__init__`` before
 importing any of them.
@@ -28,6 +30,8 @@ import sys
 from pathlib import Path
 
 MANIFEST = "_compiled.json"
+#: A twin's name is the module's, this, then an extension suffix of this Python.
+TWIN = ".twin"
 #: Set to anything but "" or "0": every module runs as Python.
 OFF = "JIBUNKI_NO_COMPILED"
 _ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +65,9 @@ def _digest(path: Path) -> str | None:
 
 
 class SourceWhenStale:
-    """A meta path finder: a module of PACKAGES that has a twin is imported from its
-    source unless the twin is current (``current``). Any other module: not its business."""
+    """A meta path finder: a module of PACKAGES whose twin is current (``current``) is
+    imported from its twin. Any other module, and one whose twin is not current: the
+    usual finders, which read the source."""
 
     def __init__(self, root: Path = _ROOT):
         self.root = root
@@ -83,7 +88,7 @@ class SourceWhenStale:
     def twin(self, package: str, name: str) -> Path | None:
         """The compiled twin's file, if one was built."""
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            path = self.root / package / f"{name}{suffix}"
+            path = self.root / package / f"{name}{TWIN}{suffix}"
             if path.exists():
                 return path
         return None
@@ -97,18 +102,13 @@ class SourceWhenStale:
         return listed is not None and listed == _digest(self.root / package / f"{name}.py")
 
     def find_spec(self, fullname, path=None, target=None):
-        """The spec of ``fullname`` when it has a twin: the twin's while it is current
-        (run from its source if it will not load), else the source's; None for any other
-        module (the usual finders)."""
+        """The twin's spec when ``fullname`` has a current twin (run from its source if
+        it will not load); else None."""
         package, _, name = fullname.partition(".")
-        if package not in PACKAGES or not name or "." in name:
+        if package not in PACKAGES or not name or "." in name or not self.current(package, name):
             return None
         twin = self.twin(package, name)
-        if twin is None:
-            return None
         source = self.root / package / f"{name}.py"
-        if not self.current(package, name):
-            return importlib.util.spec_from_file_location(fullname, source)
         return importlib.util.spec_from_file_location(
             fullname, twin, loader=TwinOrSource(fullname, twin, source))
 

@@ -30,7 +30,7 @@ def _package(root: Path, source: str = "VALUE = 1\n", manifest=None, twin: bool 
     folder.mkdir()
     (folder / "x.py").write_text(source, encoding="utf-8")
     if twin:
-        (folder / f"x{SUFFIX}").write_bytes(b"not loaded")
+        (folder / f"x{compiled.TWIN}{SUFFIX}").write_bytes(b"not loaded")
     if manifest is None:
         manifest = {"x": hashlib.sha256(source.encode()).hexdigest()}
     (folder / MANIFEST).write_text(manifest if isinstance(manifest, str) else json.dumps(manifest),
@@ -39,10 +39,10 @@ def _package(root: Path, source: str = "VALUE = 1\n", manifest=None, twin: bool 
 
 
 def _goes_to(finder: SourceWhenStale, name: str = "runtime.x") -> str:
-    """Where the import of ``name`` goes: "twin" or "source"."""
+    """Where the import of ``name`` goes: "twin", or "source" (the usual finders, which
+    never take a twin: its name is not the module's)."""
     spec = finder.find_spec(name)
-    assert spec is not None
-    return "source" if spec.origin.endswith(".py") else "twin"
+    return "source" if spec is None else "twin"
 
 
 def test_a_twin_compiled_from_the_source_as_it_is_runs(tmp_path, monkeypatch):
@@ -98,10 +98,20 @@ def test_modules_without_a_twin_and_other_packages_are_left_to_python(tmp_path, 
     monkeypatch.setenv(compiled.OFF, "1")
     _package(tmp_path, twin=False)
     finder = SourceWhenStale(tmp_path)
-    assert finder.find_spec("runtime.x") is None  # the usual finders: the source
+    assert finder.find_spec("runtime.x") is None
     assert finder.find_spec("runtime") is None
     assert finder.find_spec("catalog.x") is None
     assert finder.find_spec("runtime.x.y") is None
+
+
+def test_pythons_own_finders_never_load_a_twin(tmp_path, monkeypatch):
+    """A revision that knows nothing of twins (no finder) runs its sources, whatever twins
+    an earlier build left in the folder."""
+    _package(tmp_path)
+    found = importlib.machinery.FileFinder(
+        str(tmp_path / "runtime"), (importlib.machinery.ExtensionFileLoader, [SUFFIX]),
+        (importlib.machinery.SourceFileLoader, [".py"])).find_spec("runtime.x")
+    assert found.origin == str(tmp_path / "runtime" / "x.py")
 
 
 def test_the_finder_stands_first_once_every_package_with_twins_is_imported():
