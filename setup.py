@@ -67,11 +67,32 @@ def _extensions() -> list:
         for name in names:
             DIGESTS[f"{package}.{name}"] = _digest(HERE / package / f"{name}.py")
             modules.append(Extension(f"{package}.{name}", [f"{package}/{name}.py"]))
+    _forget_stale_c()
     built = cythonize(modules, compiler_directives=DIRECTIVES, quiet=True,
                       nthreads=os.cpu_count() or 1)
+    _replace(C_SOURCES, lambda path: path.write_text(json.dumps(DIGESTS, sort_keys=True),
+                                                     encoding="utf-8"))
     for extension in built:  # cythonize's extensions do not keep ``optional``
         extension.optional = True
     return built
+
+
+#: The sha256 of the source each generated C file (``runtime/state.c``) was made from.
+C_SOURCES = HERE / "build" / "twins" / "c_sources.json"
+
+
+def _forget_stale_c() -> None:
+    """Remove the C files not made from their module's source as it is now: Cython makes
+    a C file again only when the source is newer by its clock, and a source put back
+    with an older time (``cp -p``, an archive) would keep the C of another text."""
+    try:
+        made = json.loads(C_SOURCES.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        made = {}
+    for module, digest in DIGESTS.items():
+        if not isinstance(made, dict) or made.get(module) != digest:
+            (HERE / (module.replace(".", "/") + ".c")).unlink(missing_ok=True)
+    C_SOURCES.parent.mkdir(parents=True, exist_ok=True)
 
 
 def _replace(target: Path, write) -> None:
