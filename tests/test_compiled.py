@@ -134,6 +134,7 @@ def _run(env: dict) -> str:
     return done.stdout
 
 
+@pytest.mark.slow  # two processes playing 300 battles and 3 journeys: some 6 s
 def test_the_compiled_twins_play_the_same_battles_and_journeys_as_the_source():
     base = {k: v for k, v in os.environ.items() if k != compiled.OFF}
     as_built = _run(base)
