@@ -38,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from corpus import twins_line  # noqa: E402
 from handwritten_battle import DEFAULT_MAX_ACTIONS, HandwrittenBattle, play_random  # noqa: E402
 from runtime.battle import Battle  # noqa: E402
 from runtime.tables import load  # noqa: E402
@@ -166,6 +167,7 @@ def main(argv=None) -> int:
     reference = next(iter(results.values()))
     outcomes = Counter(r.outcome for r in reference)
     actions = sum(r.actions for r in reference)
+    print(f"bench_battle — {twins_line()}")
     print(f"matchup: the starter deck ({len(tables.starter())} pages) against {ENEMY}, "
           f"one stage; seeds "
           f"{seeds.start}..{seeds.stop - 1}, {args.repeats} interleaved repeats")

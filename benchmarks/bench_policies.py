@@ -31,7 +31,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from corpus import twins_line  # noqa: E402
 from runtime.battle import Battle  # noqa: E402
 from runtime.tables import load  # noqa: E402
 from sim.policies import POLICIES  # noqa: E402
@@ -93,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             per_choice[player].append(1e6 * sum(at_choice) / max(1, len(at_choice)))
             counts[player] = (len(every), len(at_choice))
     floor = per_decision["random"]
+    print(f"bench_policies — {twins_line()}")
     print(f"{args.battles} battles × {args.repeats} repeats, {'・'.join(ENEMIES)}, deck + {len(CHOOSING)} "
           f"choosing pages; µs per decision (min / median), floor: the random player")
     print(f"{'player':<8} {'decisions':>9} {'at choice':>9}   {'every decision':>22}   "
