@@ -522,6 +522,8 @@ _AFTER_KEYWORD = {
     "max": lambda: (f"{KEYWORDS['max'][0]} の後に、回数を書きます（例: {KEYWORDS['max'][0]} 2 "
                     f"{KEYWORDS['times'][0]}）"),
 }
+
+
 @cache
 def _comparison():
     """The grammar's own comparison (its CMP terminal): what a 条件 may end on, waiting for

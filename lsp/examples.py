@@ -71,7 +71,6 @@ class Runs:
 
     def __init__(self):
         self._last: dict[tuple[str, str], tuple[Outcome, str]] = {}
-        self._texts: tuple[int, str] | None = None  # (id of a check's texts, their digest)
 
     def get(self, key: tuple[str, str]) -> Outcome | None:
         """The last outcome of the example ``key``, or None when it never ran."""
@@ -87,18 +86,11 @@ class Runs:
         kept = self._last.get(key)
         return kept is not None and kept[1] == played
 
-    def texts_digest(self, sources: dict[str, str]) -> str:
-        """The digest of a check's texts (lsp.texts.texts_digest), worked out once per
-        check: each lens asks."""
-        if self._texts is None or self._texts[0] != id(sources):
-            self._texts = (id(sources), texts_digest(sources))
-        return self._texts[1]
 
-
-def played_digest(result: Result, runs: Runs) -> str:
+def played_digest(result: Result) -> str:
     """What an example plays, as a digest: the folder's texts as the check read them
     (the example's own among them; the pages, enemies and balance it plays)."""
-    return runs.texts_digest(result.sources)
+    return texts_digest(result.sources)
 
 
 def _key(path: str, example: ast.Example) -> tuple[str, str]:
@@ -113,7 +105,7 @@ def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
         last = runs.get(key)
         if last is None:
             title = TITLES["never"]
-        elif runs.current(key, played_digest(result, runs)):
+        elif runs.current(key, played_digest(result)):
             title = last.title()
         else:
             title = STALE + last.title()
@@ -145,7 +137,7 @@ def run_example(result: Result, specs: list[dict], path: str, line: int,
                           "バランスがありません" if spec is not None else "例を読めません")
     else:
         outcome = _played(spec, result.tables)
-    runs.put(_key(path, example), outcome, played_digest(result, runs))
+    runs.put(_key(path, example), outcome, played_digest(result))
     return outcome
 
 

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.lint import Result
-
-from .texts import texts_digest
 from contract import disk
 from contract.vocabulary import W
 from dsl import ast
+
+from .texts import texts_digest
 
 __all__ = ["COMMAND", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
 

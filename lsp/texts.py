@@ -11,13 +11,24 @@ from pathlib import Path
 __all__ = ["shown_at", "texts_digest"]
 
 
+#: The last texts digested and their digest: every lens of a refresh asks of the same
+#: check's texts (the object itself is kept, so that it is that check's, not another's
+#: made where it was).
+_last: tuple[dict, str] | None = None
+
+
 def texts_digest(sources: dict[str, str]) -> str:
     """A digest of a check's texts — every file of the folder as the check read it (a
-    Result's ``sources``): what a lens kept from a run compares with the texts now."""
+    Result's ``sources``): what a lens kept from a run compares with the texts now.
+    Worked out once for the same texts in a row."""
+    global _last
+    if _last is not None and _last[0] is sources:
+        return _last[1]
     digest = hashlib.sha256()
     for name in sorted(sources):
         digest.update(f"{name}\0{sources[name]}\0".encode("utf-8", "replace"))
-    return digest.hexdigest()
+    _last = (sources, digest.hexdigest())
+    return _last[1]
 
 
 def shown_at(span) -> str:
