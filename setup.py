@@ -17,7 +17,6 @@ Python, the same results, slower.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
@@ -33,7 +32,8 @@ HERE = Path(__file__).resolve().parent
 
 def _registry():
     """contract/compiled.py read by its path (the package's ``__init__`` is not run): the
-    one list of the modules compiled, and the manifest's name."""
+    one list of the modules compiled, the names of a twin and a record, and how a source
+    is digested."""
     spec = importlib.util.spec_from_file_location("_jibunki_compiled",
                                                   HERE / "contract" / "compiled.py")
     module = importlib.util.module_from_spec(spec)
@@ -46,10 +46,6 @@ COMPILED, MANIFEST, TWIN = _REGISTRY.COMPILED, _REGISTRY.MANIFEST, _REGISTRY.TWI
 #: Cython reads the source as plain Python 3: annotations are not C types (a ``list``
 #: annotation would refuse a tuple), functions stay introspectable.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 #: The sha256 of each compiled module's source, read before Cython reads it: what the
@@ -65,7 +61,8 @@ def _extensions() -> list:
     modules = []
     for package, names in COMPILED.items():
         for name in names:
-            DIGESTS[f"{package}.{name}"] = _digest(HERE / package / f"{name}.py")
+            source = HERE / package / f"{name}.py"
+            DIGESTS[f"{package}.{name}"] = _REGISTRY.source_digest(source)
             modules.append(Extension(f"{package}.{name}", [f"{package}/{name}.py"]))
     _forget_stale_c()
     built = cythonize(modules, compiler_directives=DIRECTIVES, quiet=True,

@@ -57,7 +57,9 @@ def disabled() -> bool:
     return os.environ.get(OFF, "") not in ("", "0")
 
 
-def _digest(path: Path) -> str | None:
+def source_digest(path: Path) -> str | None:
+    """The sha256 (hex) of a module's source, as ``_compiled.json`` records it; None when
+    it cannot be read."""
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
@@ -65,7 +67,7 @@ def _digest(path: Path) -> str | None:
 
 
 class SourceWhenStale:
-    """A meta path finder: a module of PACKAGES whose twin is current (``current``) is
+    """A meta path finder: a module of PACKAGES whose twin is current (``current_twin``) is
     imported from its twin. Any other module, and one whose twin is not current: the
     usual finders, which read the source."""
 
@@ -93,21 +95,25 @@ class SourceWhenStale:
                 return path
         return None
 
-    def current(self, package: str, name: str) -> bool:
-        """Whether the twin of ``package.name`` may run: built, listed, not turned off, and
-        compiled from the source as it is now."""
-        if disabled() or self.twin(package, name) is None:
-            return False
+    def current_twin(self, package: str, name: str) -> Path | None:
+        """The twin of ``package.name`` if it may run: built, listed, not turned off, and
+        compiled from the source as it is now; else None."""
+        twin = None if disabled() else self.twin(package, name)
+        if twin is None:
+            return None
         listed = self.manifest(package).get(name)
-        return listed is not None and listed == _digest(self.root / package / f"{name}.py")
+        source = source_digest(self.root / package / f"{name}.py")
+        return twin if listed is not None and listed == source else None
 
     def find_spec(self, fullname, path=None, target=None):
         """The twin's spec when ``fullname`` has a current twin (run from its source if
         it will not load); else None."""
         package, _, name = fullname.partition(".")
-        if package not in PACKAGES or not name or "." in name or not self.current(package, name):
+        if package not in PACKAGES or not name or "." in name:
             return None
-        twin = self.twin(package, name)
+        twin = self.current_twin(package, name)
+        if twin is None:
+            return None
         source = self.root / package / f"{name}.py"
         return importlib.util.spec_from_file_location(
             fullname, twin, loader=TwinOrSource(fullname, twin, source))
@@ -159,5 +165,6 @@ def report() -> dict[str, bool]:
     for package in PACKAGES:
         for path in sorted((finder.root / package).glob("*.py")):
             if finder.twin(package, path.stem) is not None:
-                found[f"{package}.{path.stem}"] = finder.current(package, path.stem)
+                current = finder.current_twin(package, path.stem)
+                found[f"{package}.{path.stem}"] = current is not None
     return found
