@@ -27,6 +27,15 @@ the best score proven), the transposition table's largest size in entries and it
 bound (solve.MEMO_CAP), and the process's peak memory. Measured on this 2-core machine
 (2026-12-02, seeds 0–9 of 草案, 3000 positions, CPU time): before issue 30 the search
 expanded 5,700 positions/s; ``--solve-before N`` prints that figure beside today's.
+
+That figure is another day's machine: ``--before REV`` (default 887f17f, the tree when
+issue 30 was filed — "8–14 k positions per second" — whose solver has the same
+``solve(rules, state, budget)``) times the two solvers in the same run instead. Each
+repeat solves the first ``--solve`` deals of 草案 at the budget alone (no ``find``: the
+older solver has none) in a child process per tree, interleaved (A B A B …), the
+revision checked out in a temporary git worktree and run as Python from its own sources:
+positions per CPU second of each, min and median, and their ratio (issue 30's target ×5).
+``--before ''`` skips it.
 """
 
 from __future__ import annotations
@@ -40,7 +49,26 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from corpus import figure_rows, interleaved, machine_line  # noqa: E402
+from corpus import figure_rows, interleaved, machine_line, revision_tree  # noqa: E402
+
+#: The tree when issue 30 was filed (the commit before its first change to the solver).
+BEFORE = "887f17f"
+#: A child's solve of the first N deals of 草案 at a budget: "positions CPU-seconds".
+_SOLVE_CHILD = """
+import sys, time
+from journey import load_rules, new_game
+from journey.solve import solve
+from journey.search import JOURNEY
+deals, nodes = int(sys.argv[1]), int(sys.argv[2])
+rules = load_rules("草案")
+positions = cpu = 0.0
+for seed in range(deals):
+    state = new_game(rules, seed)
+    start = time.process_time()
+    positions += solve(JOURNEY, state, budget=nodes).nodes
+    cpu += time.process_time() - start
+print(positions, cpu)
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="positions a first win may be looked for with (0: the budget alone)")
     parser.add_argument("--solve-before", type=float, default=5700.0,
                         help="positions/s of the solver before issue 30 (measured, see above)")
+    parser.add_argument("--before", default=BEFORE,
+                        help="a revision whose solver is timed beside this tree's ('': none)")
     args = parser.parse_args(argv)
 
     from journey import Journey, apply, legal_actions, load_rules
@@ -99,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.solve:
         floor_per_second = count / min(times["floor"])
         solve_figures(args, floor_per_second)
+        if args.before:
+            return against_revision(args)
     return 0
 
 
@@ -148,6 +180,46 @@ def solve_figures(args, floor_per_second: float) -> None:
     print(f"  transposition table: at most {largest:,} entries (bound "
           f"{MEMO_CAP:,}); peak memory of the process "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+
+
+def against_revision(args) -> int:
+    """This tree's solver and ``args.before``'s, interleaved in child processes on the same
+    deals and budget: positions per CPU second of each. 1 when a child fails."""
+    import os
+    import statistics
+    import subprocess
+    import tempfile
+
+    from journey.lab.measure import DEFAULT_NODES
+
+    nodes = args.nodes or DEFAULT_NODES
+    rates: dict[str, list[float]] = {"this tree": [], args.before: []}
+    with tempfile.TemporaryDirectory() as folder, \
+            revision_tree(args.before, Path(folder)) as before:
+        trees = {"this tree": HERE.parent, args.before: before}
+        for _ in range(args.repeats):
+            for name, tree in trees.items():
+                env = {**os.environ, "PYTHONPATH": str(tree)}
+                done = subprocess.run(
+                    [sys.executable, "-c", _SOLVE_CHILD, str(args.solve), str(nodes)],
+                    cwd=tree, env=env, capture_output=True, text=True)
+                if done.returncode != 0:
+                    print(f"{name}: the solver failed (exit {done.returncode}): "
+                          f"{done.stderr.strip()[-400:]}")
+                    return 1
+                positions, cpu = map(float, done.stdout.split())
+                rates[name].append(positions / cpu)
+    print(f"solver against {args.before} (the tree when issue 30 was filed), {args.solve} deals "
+          f"of 草案 at {nodes} positions, budget alone, {args.repeats} interleaved repeats "
+          f"(positions per CPU second; {args.before} runs as Python):")
+    for name, got in rates.items():
+        print(f"  {name:<12} fastest {max(got):>10,.0f}   median {statistics.median(got):>10,.0f}"
+              f"   slowest {min(got):>10,.0f}")
+    ours, theirs = rates["this tree"], rates[args.before]
+    print(f"  this tree / {args.before}: ×{max(ours) / max(theirs):.2f} (fastest over fastest), "
+          f"×{statistics.median(ours) / statistics.median(theirs):.2f} (median over median); "
+          "issue 30's target ×5")
+    return 0
 
 
 if __name__ == "__main__":
