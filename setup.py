@@ -1,6 +1,8 @@
 """Build hook: the hot modules of the battle runtime, the lab's players and draft 17's
 rules and solver (contract/compiled.py ``COMPILED``), compiled with Cython from their own
-source (nothing in them is Cython syntax or typed for it: the same file runs as Python).
+source (nothing in them is Cython syntax: the same file runs as Python). Only a module
+with a ``.pxd`` beside it has declarations for the compiler (``TYPED``: draft 17's state
+as a C struct, journey/state.pxd).
 
 Why: the balance lab and the journey solver spend their time in Python's interpreter
 (some 190 calls an action, no function above 5 % of the time), and the compiled twins of
@@ -46,6 +48,12 @@ COMPILED, MANIFEST, TWIN = _REGISTRY.COMPILED, _REGISTRY.MANIFEST, _REGISTRY.TWI
 #: Cython reads the source as plain Python 3: annotations are not C types (a ``list``
 #: annotation would refuse a tuple), functions stay introspectable.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
+#: A module with declarations beside it (``journey/play.pxd``: the extension type of
+#: journey/state.pxd) is compiled reading its annotations as types, so that ``s: State``
+#: reads the state's fields as a C struct. Its other annotations are then checked on every
+#: call (a ``tuple`` refuses a list, an ``int`` None): such a module's annotations say
+#: exactly what it is given.
+TYPED = {**DIRECTIVES, "annotation_typing": True}
 
 
 #: The sha256 of each compiled module's source, read before Cython reads it: what the
@@ -58,15 +66,18 @@ def _extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:  # no Cython: everything runs as Python
         return []
-    modules = []
+    plain, typed = [], []
     for package, names in COMPILED.items():
         for name in names:
             source = HERE / package / f"{name}.py"
             DIGESTS[f"{package}.{name}"] = _REGISTRY.source_digest(source)
-            modules.append(Extension(f"{package}.{name}", [f"{package}/{name}.py"]))
+            (typed if source.with_suffix(".pxd").exists() else plain).append(
+                Extension(f"{package}.{name}", [f"{package}/{name}.py"]))
     _forget_stale_c()
-    built = cythonize(modules, compiler_directives=DIRECTIVES, quiet=True,
-                      nthreads=os.cpu_count() or 1)
+    built = [extension for modules, directives in ((plain, DIRECTIVES), (typed, TYPED))
+             if modules
+             for extension in cythonize(modules, compiler_directives=directives, quiet=True,
+                                        nthreads=os.cpu_count() or 1)]
     _replace(C_SOURCES, lambda path: path.write_text(json.dumps(DIGESTS, sort_keys=True),
                                                      encoding="utf-8"))
     for extension in built:  # cythonize's extensions do not keep ``optional``

@@ -58,10 +58,16 @@ def disabled() -> bool:
 
 
 def source_digest(path: Path) -> str | None:
-    """The sha256 (hex) of a module's source, as ``_compiled.json`` records it; None when
-    it cannot be read."""
+    """The sha256 (hex) of a module's source as ``_compiled.json`` records it — and, for a
+    module with declarations for the compiler beside it (its ``.pxd``), of every ``.pxd``
+    of its package too, which its twin was compiled against: a changed declaration makes
+    the twins that read it stale. None when it cannot be read."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = hashlib.sha256(path.read_bytes())
+        if path.with_suffix(".pxd").exists():
+            for declarations in sorted(path.parent.glob("*.pxd")):
+                digest.update(declarations.name.encode() + b"\0" + declarations.read_bytes())
+        return digest.hexdigest()
     except OSError:
         return None
 

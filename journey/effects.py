@@ -35,7 +35,7 @@ def _nudge_options(s: State) -> list[tuple]:  # 赤
     return [(b, d) for b in sorted(set(s.blacks)) for d in (1, -1)]
 
 
-def _nudge(s: State, args: tuple, ev, record: dict) -> None:
+def _nudge(s: State, args: tuple, ev, record: dict | None) -> None:
     if ev is not None:
         ev.append(record)
     move_black(s, args[0], args[1], ev, "effect")
@@ -45,7 +45,7 @@ def _call_options(s: State) -> list[tuple]:  # 白: a black pawn already here is
     return [(b,) for b in sorted({b for b in s.blacks if b != s.white})]
 
 
-def _call(s: State, args: tuple, ev, record: dict) -> None:
+def _call(s: State, args: tuple, ev, record: dict | None) -> None:
     if ev is not None:
         ev.append(record)
     move_black(s, args[0], s.white - args[0], ev, "effect")
@@ -64,7 +64,7 @@ def _swap_options(s: State) -> list[tuple]:  # 青: two events anywhere of one n
                   for p, q in combinations(places, 2))
 
 
-def _swap(s: State, args: tuple, ev, record: dict) -> None:
+def _swap(s: State, args: tuple, ev, record: dict | None) -> None:
     d1, p1, d2, p2 = args
     stacks = [list(stack) for stack in s.stacks]
     moved = stacks[d1][p1], stacks[d2][p2]
@@ -81,7 +81,7 @@ def _draw_return_options(s: State) -> list[tuple]:  # 黄: nothing to draw, noth
     return [()] if s.deck else []
 
 
-def _draw_return(s: State, args: tuple, ev, record: dict) -> None:
+def _draw_return(s: State, args: tuple, ev, record: dict | None) -> None:
     if ev is not None:
         ev.append(record)
     draw(s, ev, "effect")
@@ -92,7 +92,7 @@ def _stand_options(s: State) -> list[tuple]:  # 緑
     return [(i,) for i, it in enumerate(s.deal.carried) if not it.passive and not s.ready(i)]
 
 
-def _stand(s: State, args: tuple, ev, record: dict) -> None:
+def _stand(s: State, args: tuple, ev, record: dict | None) -> None:
     s.tapped &= ~(1 << args[0])
     if ev is not None:
         ev.append({**record, "item": s.deal.carried[args[0]].id})
@@ -114,13 +114,13 @@ def _unresolve_options(s: State) -> list[tuple]:  # ランタン: each use names
     return [(suit,) for suit in range(len(s.rules.suits)) if not s.in_effect(suit)]
 
 
-def _unresolve(s: State, args: tuple, ev, record: dict) -> None:
+def _unresolve(s: State, args: tuple, ev, record: dict | None) -> None:
     s.lantern |= 1 << args[0]
     if ev is not None:
         ev.append({**record, "suit": s.rules.suits[args[0]]})
 
 
-def _advance(s: State, args: tuple, ev, record: dict) -> None:  # 地図: its loop mills
+def _advance(s: State, args: tuple, ev, record: dict | None) -> None:  # 地図: its loop mills
     start = s.white
     looped = walk_white(s, 1)
     if ev is not None:
@@ -133,7 +133,7 @@ def _cycle_options(s: State) -> list[tuple]:  # ラジオ
     return [()] if s.deck else []
 
 
-def _cycle(s: State, args: tuple, ev, record: dict) -> None:
+def _cycle(s: State, args: tuple, ev, record: dict | None) -> None:
     if ev is not None:
         ev.append(record)
     drawn = sum(draw(s, ev, "item") for _ in range(min(3, len(s.deck))))
@@ -149,7 +149,7 @@ def _swap_in_options(s: State) -> list[tuple]:  # リュックサック
     return [(pos, card) for pos in range(len(s.stacks[s.white])) for card in sorted(set(s.hand))]
 
 
-def _swap_in(s: State, args: tuple, ev, record: dict) -> None:
+def _swap_in(s: State, args: tuple, ev, record: dict | None) -> None:
     pos, card = args
     stack = list(s.stacks[s.white])
     gone, stack[pos] = stack[pos], card

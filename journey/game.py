@@ -36,7 +36,7 @@ class Journey:
         self.opening = list(events or ())
 
     @classmethod
-    def new(cls, rules: Rules, seed: int = 0, items=None, cards=None) -> "Journey":
+    def new(cls, rules: Rules, seed: object = 0, items=None, cards=None) -> "Journey":
         """A game dealt for ``seed`` (journey.play.deal_game)."""
         state, events = deal_game(rules, seed, items, cards)
         return cls(state, events)

@@ -53,17 +53,19 @@ FREE_USE = ("play", "moment", "resolve")
 # ------------------------------------------------------------------ the deal
 
 
-def new_game(rules: Rules, seed: int = 0, items=None, cards=None) -> State:
+def new_game(rules: Rules, seed: object = 0, items=None, cards=None) -> State:
     """A game dealt for ``seed`` (the state after the first refill; ``deal_game`` also
     gives the events of the deal)."""
     return deal_game(rules, seed, items, cards)[0]
 
 
-def deal_game(rules: Rules, seed: int = 0, items=None, cards=None) -> tuple[State, list]:
+def deal_game(rules: Rules, seed: object = 0, items=None, cards=None) -> tuple[State, list]:
     """(state, events) of a new game: the locations laid (the last day last, the others
     shuffled), the deck shuffled, the hand drawn, then turn 1's refill. ``items``: the
     carried item ids (None: the set-up's 携帯); ``cards``: the card indices of a reduced
-    deck (None: every event). The same seed deals the same game."""
+    deck (None: every event). The same seed deals the same game. ``seed`` is checked here
+    (an int, never a bool: a script's or the command line's), so it is not typed ``int``,
+    which the compiled twin would enforce with a TypeError of its own."""
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise JourneyError(f"シードは整数です（{seed!r}）")
     rng = random.Random(seed)

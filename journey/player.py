@@ -61,7 +61,7 @@ class Knowledge:
 
     known: frozenset = frozenset()
 
-    def after(self, before: State, now: State, events: list = ()) -> "Knowledge":
+    def after(self, before: State, now: State, events: list | tuple = ()) -> "Knowledge":
         """What is known in ``now``: what was known and is still in the deck, every card
         that came into the deck from where the player saw it, and a card the events showed
         going under the deck on the way (常時ループ回収: a loop's card drawn face up and put
@@ -196,7 +196,7 @@ def choose(s: State, knowledge: Knowledge, budget: int, rng: random.Random,
 
 
 @collector.paused()  # the search makes no reference cycles (contract/collector.py)
-def play_game(rules, seed: int, samples: int, items=None, cards=None) -> Game:
+def play_game(rules, seed: object, samples: int, items=None, cards=None) -> Game:
     """Deal ``seed`` and play it to the end with ``samples`` samples per decision; the
     player's own random stream is seeded by the deal and the budget."""
     rng = random.Random(f"journey-player:{seed}:{samples}")

@@ -53,7 +53,13 @@ class Deal:
         return len(self.days) - 1
 
 
-@dataclass(slots=True)
+#: The fields of a ``State``, in the order ``State(...)`` takes them (the last two may be
+#: left out).
+FIELDS = ("deal", "deck", "hand", "discard", "stacks", "white", "blacks", "resolved",
+          "letters", "tapped", "lantern", "phase", "pending", "resume", "turn", "queue",
+          "reason")
+
+
 class State:
     """A game in progress (or over). ``phase`` says what the next action decides:
 
@@ -68,25 +74,54 @@ class State:
 
     ``resume`` is the phase (and its pending) that a mill or a return interrupted.
     ``queue`` is the event phase's cards whose effects are still to come, nearest first
-    (a card the blue swap or a リュックサック takes from there leaves it)."""
+    (a card the blue swap or a リュックサック takes from there leaves it).
 
-    deal: Deal
-    deck: tuple[int, ...]
-    hand: tuple[int, ...]
-    discard: tuple[int, ...]
-    stacks: tuple[tuple[int, ...], ...]  # per day, nearest the location card first
-    white: int
-    blacks: tuple[int, int]
-    resolved: int          # bit per suit
-    letters: int           # letter cubes in hand (won by resolving, spent on memories)
-    tapped: int            # bit per carried item: used, not yet stood up again
-    lantern: int           # bit per suit a ランタン treats as unresolved this turn
-    phase: str
-    pending: tuple
-    resume: tuple
-    turn: int
-    queue: tuple[int, ...] = ()
-    reason: str = ""
+    A slotted class written out rather than a dataclass: compiled, it is an extension type
+    whose fields are a C struct (journey/state.pxd), which the rules' functions typed
+    ``s: State`` read directly — a search reads them a hundred times a position. Equality
+    is a dataclass's (every field, in order); a state is not hashable (``key()`` is)."""
+
+    __slots__ = FIELDS
+
+    def __init__(self, deal: Deal, deck: tuple, hand: tuple, discard: tuple,
+                 stacks: tuple,  # per day, nearest the location card first
+                 white: int, blacks: tuple,
+                 resolved: int,  # bit per suit
+                 letters: int,   # letter cubes in hand (won by resolving, spent on memories)
+                 tapped: int,    # bit per carried item: used, not yet stood up again
+                 lantern: int,   # bit per suit a ランタン treats as unresolved this turn
+                 phase: str, pending: tuple, resume: tuple, turn: int, queue: tuple = (),
+                 reason: str = ""):
+        self.deal = deal
+        self.deck = deck
+        self.hand = hand
+        self.discard = discard
+        self.stacks = stacks
+        self.white = white
+        self.blacks = blacks
+        self.resolved = resolved
+        self.letters = letters
+        self.tapped = tapped
+        self.lantern = lantern
+        self.phase = phase
+        self.pending = pending
+        self.resume = resume
+        self.turn = turn
+        self.queue = queue
+        self.reason = reason
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in FIELDS)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # mutable, as a dataclass with eq: ``key()`` is what a memo hashes
+
+    def __repr__(self) -> str:
+        return "State(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS) + ")"
 
     def copy(self) -> "State":
         """A shallow copy: every field is immutable, so this is a full copy (written out:

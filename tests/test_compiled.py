@@ -58,6 +58,37 @@ def test_an_edited_module_runs_its_source_not_its_older_twin(tmp_path, monkeypat
     assert _goes_to(SourceWhenStale(tmp_path)) == "source"
 
 
+def test_a_changed_declaration_makes_the_twins_compiled_against_it_stale(tmp_path, monkeypatch):
+    """A module with a .pxd beside it was compiled against every .pxd of its package
+    (journey/play.pxd cimports journey/state.pxd's struct): one of them changed, its twin
+    would read another layout, so the source runs; a module without one is not concerned."""
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    folder = _package(tmp_path)
+    (folder / "x.pxd").write_text("from runtime.y cimport Y\n", encoding="utf-8")
+    (folder / "y.pxd").write_text("cdef class Y:\n    cdef public object a\n", encoding="utf-8")
+    (folder / "z.py").write_text("VALUE = 3\n", encoding="utf-8")
+    (folder / f"z{compiled.TWIN}{SUFFIX}").write_bytes(b"not loaded")
+    (folder / MANIFEST).write_text(json.dumps(
+        {name: compiled.source_digest(folder / f"{name}.py") for name in ("x", "z")}),
+        encoding="utf-8")
+    finder = SourceWhenStale(tmp_path)
+    assert _goes_to(finder) == "twin" and _goes_to(finder, "runtime.z") == "twin"
+    (folder / "y.pxd").write_text("cdef class Y:\n    cdef public object a, b\n",
+                                  encoding="utf-8")
+    assert _goes_to(SourceWhenStale(tmp_path)) == "source"
+    assert _goes_to(SourceWhenStale(tmp_path), "runtime.z") == "twin"
+
+
+def test_only_modules_with_declarations_read_their_annotations_as_types():
+    """setup.py types annotations only where a .pxd stands beside the module (``TYPED``);
+    every other twin reads its source as plain Python (``DIRECTIVES``)."""
+    setup = (ROOT / "setup.py").read_text(encoding="utf-8")
+    assert '"annotation_typing": False' in setup and '"annotation_typing": True' in setup
+    typed = sorted(path.stem for path in (ROOT / "journey").glob("*.pxd"))
+    assert typed == ["effects", "game", "play", "player", "search", "state", "steps"]
+    assert all(name in compiled.COMPILED["journey"] for name in typed)
+
+
 @pytest.mark.parametrize("manifest", ["", "{not json", json.dumps(["x"]), json.dumps({"x": 1}),
                                       json.dumps({"y": "0" * 64})])
 def test_a_twin_without_a_readable_record_of_its_source_never_runs(tmp_path, monkeypatch, manifest):

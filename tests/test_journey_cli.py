@@ -209,11 +209,10 @@ def test_cards_prints_the_designer_texts_as_written():
 def test_cards_shows_the_discard_pile_face_up():
     """At the table the discard is open (アドベンチャーメモリー and カメラ choose from it):
     ``cards`` lists it, by suit and number, with each card's key."""
-    from dataclasses import replace
-
     game = _game()
     r = game.journey.rules
-    state = replace(game.journey.state, discard=tuple(map(r.card_ids.index, ("黄5", "赤1"))))
+    state = game.journey.state.copy()
+    state.discard = tuple(map(r.card_ids.index, ("黄5", "赤1")))
     shown = card_texts(Journey(state))
     assert shown[-1] == f"捨て札（2 枚）: 赤1({r.keys[r.key_of[r.card_ids.index('赤1')]]}) " \
                         f"黄5({r.keys[r.key_of[r.card_ids.index('黄5')]]})"

@@ -285,3 +285,21 @@ def test_a_colour_code_typed_or_pasted_at_the_prompt_is_no_traceback(tmp_path):
                           env={**os.environ, "JIBUNKI_NO_CACHE": "1", "PYTHONPATH": str(ROOT)})
     assert done.stdout.split("\n")[:2] == ["'RED play 1'", "'y'"], done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_state_compares_by_every_field_and_is_not_hashable():
+    """``State`` is written out (its compiled twin is an extension type: journey/state.pxd)
+    but behaves as the dataclass it was: equal when every field is, a copy equal to its
+    original and independent of it, unhashable (``key()`` is what a memo hashes), a repr
+    naming its fields."""
+    from journey import new_game
+
+    state = new_game(load_rules("草案"), 3)
+    twin = state.copy()
+    assert twin == state and twin is not state
+    twin.turn += 1
+    assert twin != state and state.turn == twin.turn - 1
+    assert state != state.key()
+    with pytest.raises(TypeError):
+        hash(state)
+    assert repr(state).startswith("State(deal=") and "reason=''" in repr(state)
