@@ -62,7 +62,7 @@ def bound(s: State) -> int | None:
         return score(s)["score"]
     if phase == "lost":
         return None
-    f = _facts(s.deal)
+    f: _Facts = _facts(s.deal)
     deck = len(s.deck)
     if phase == "mill":       # a loop's card in the air, which a テント puts under the deck
         deck += 1
@@ -215,7 +215,8 @@ _MOMENT_LEFT = {"events": (0, 1, 0), "effects": (0, 1, 0), "end": (0, 0, 0),
 class _Facts:
     """What the bound and the promise read of a deal, worked out once per deal, and their
     notes of what they read of its positions (pure functions of a position: a note is
-    only ever reused, never a guess)."""
+    only ever reused, never a guess). Compiled, an extension type (journey/search.pxd):
+    the bound reads some forty of these a call."""
 
     def __init__(self, deal):
         rules = deal.rules
@@ -418,7 +419,7 @@ def promise(s: State) -> int:
     if phase == "lost":
         return LOST
     # Written for speed: the search asks this of every child it orders.
-    f = _facts(s.deal)
+    f: _Facts = _facts(s.deal)
     suits = f.suits
     done = s.resolved
     resolved = done.bit_count()
@@ -570,7 +571,7 @@ def deferred(s: State) -> tuple[str, ...]:
         return _LOCATION
     if step not in ("events", "effects"):
         return ()
-    f = _facts(s.deal)
+    f: _Facts = _facts(s.deal)
     cards = s.stacks[s.white] if step == "events" else s.queue
     lantern = f.lantern and _ready(s, f.lantern_index)
     suit_of = f.suit_of
