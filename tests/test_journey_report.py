@@ -284,3 +284,28 @@ def test_a_deal_the_player_won_is_winnable_though_the_solver_ran_out_of_budget()
     assert solver["scores"] == [5, 9]  # the player's best on deal 0; the solver's on deal 1
     assert solver["proven_best"] == 1
     assert solver["winnable"]["estimate"] >= max(p["win_rate"]["estimate"] for p in row["players"])
+
+
+def test_a_report_task_leaves_no_search_notes_for_the_collector_to_walk(literal, monkeypatch):
+    """Each deal's search notes (journey/search.py ``_FACTS``) serve that deal alone: a task
+    forgets them before the collector runs again, so the collection after each task walks
+    only what lives on (it walked the notes after every task: some 5% of a report).
+    Without ``forget`` a solve at 300 positions leaves thousands of tracked objects."""
+    import gc
+
+    from journey import search
+    from journey.lab import measure
+
+    context = measure.prepare(literal)
+
+    def left_by(seed: int) -> int:
+        gc.collect()
+        before = len(gc.get_objects())
+        measure.work(context, measure.Task(0, "草案", None, seed, 0, 300, 3000))
+        gc.collect()
+        return len(gc.get_objects()) - before
+
+    left_by(1)  # the set-up's rules, read once per worker
+    assert left_by(2) <= 50 and search._FACTS == {}
+    monkeypatch.setattr(search, "forget", lambda: None)
+    assert left_by(3) > 1000

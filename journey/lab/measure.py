@@ -174,8 +174,15 @@ def _rules(context: dict, setup: str):
 
 @collector.paused()  # a deal's search makes no reference cycles (contract/collector.py)
 def work(context: dict, task):
-    """Solve, play or climb one deal (the public APIs of journey/), by the task's kind."""
-    return _WORK[type(task)](context, task)
+    """Solve, play or climb one deal (the public APIs of journey/), by the task's kind —
+    then forget the deal's search notes while the collector is still paused: no other
+    task reads them, and it would walk them once it runs again."""
+    from ..search import forget
+
+    try:
+        return _WORK[type(task)](context, task)
+    finally:
+        forget()
 
 
 def _climb(context: dict, task: Climb) -> load.Rating:
