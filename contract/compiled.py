@@ -60,13 +60,17 @@ def disabled() -> bool:
 def source_digest(path: Path) -> str | None:
     """The sha256 (hex) of a module's source as ``_compiled.json`` records it — and, for a
     module with declarations for the compiler beside it (its ``.pxd``), of every ``.pxd``
-    of its package too, which its twin was compiled against: a changed declaration makes
-    the twins that read it stale. None when it cannot be read."""
+    of its package and the source beside each: its twin was compiled against them, and
+    reads the records they declare as C structs. One of them changed, it is stale with
+    them: a typed twin given the instance of a class edited since (run from its source,
+    its slots in another order) would read the wrong fields. None when it cannot be read."""
     try:
         digest = hashlib.sha256(path.read_bytes())
         if path.with_suffix(".pxd").exists():
             for declarations in sorted(path.parent.glob("*.pxd")):
-                digest.update(declarations.name.encode() + b"\0" + declarations.read_bytes())
+                for part in (declarations, declarations.with_suffix(".py")):
+                    if part.exists():  # a .pxd may declare what no source defines
+                        digest.update(part.name.encode() + b"\0" + part.read_bytes())
         return digest.hexdigest()
     except OSError:
         return None

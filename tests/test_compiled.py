@@ -79,6 +79,22 @@ def test_a_changed_declaration_makes_the_twins_compiled_against_it_stale(tmp_pat
     assert _goes_to(SourceWhenStale(tmp_path), "runtime.z") == "twin"
 
 
+def test_a_typed_twin_is_stale_once_a_class_it_reads_as_a_struct_is_edited(tmp_path,
+                                                                            monkeypatch):
+    """x's twin reads y's Y as a C struct (y.pxd): y.py edited, y runs from its source —
+    a class whose slots may lie in another order — so x's twin must not run either."""
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    folder = _package(tmp_path)
+    (folder / "x.pxd").write_text("from runtime.y cimport Y\n", encoding="utf-8")
+    (folder / "y.pxd").write_text("cdef class Y:\n    cdef public object a\n", encoding="utf-8")
+    (folder / "y.py").write_text("class Y:\n    __slots__ = ('a',)\n", encoding="utf-8")
+    (folder / MANIFEST).write_text(json.dumps({"x": compiled.source_digest(folder / "x.py")}),
+                                   encoding="utf-8")
+    assert _goes_to(SourceWhenStale(tmp_path)) == "twin"
+    (folder / "y.py").write_text("class Y:\n    __slots__ = ('b', 'a')\n", encoding="utf-8")
+    assert _goes_to(SourceWhenStale(tmp_path)) == "source"
+
+
 def test_only_modules_with_declarations_read_their_annotations_as_types():
     """setup.py types annotations only where a .pxd stands beside the module (``TYPED``);
     every other twin reads its source as plain Python (``DIRECTIVES``)."""
