@@ -71,7 +71,7 @@ def _extensions() -> list:
         for name in names:
             source = HERE / package / f"{name}.py"
             DIGESTS[f"{package}.{name}"] = _REGISTRY.source_digest(source)
-            (typed if source.with_suffix(".pxd").exists() else plain).append(
+            (typed if _REGISTRY.declared(source) else plain).append(
                 Extension(f"{package}.{name}", [f"{package}/{name}.py"]))
     _forget_stale_c()
     built = [extension for modules, directives in ((plain, DIRECTIVES), (typed, TYPED))

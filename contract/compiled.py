@@ -57,6 +57,12 @@ def disabled() -> bool:
     return os.environ.get(OFF, "") not in ("", "0")
 
 
+def declared(path: Path) -> bool:
+    """Whether the module of source ``path`` has declarations for the compiler beside it
+    (its ``.pxd``): setup.py compiles it reading its annotations as types."""
+    return path.with_suffix(".pxd").exists()
+
+
 def source_digest(path: Path) -> str | None:
     """The sha256 (hex) of a module's source as ``_compiled.json`` records it — and, for a
     module with declarations for the compiler beside it (its ``.pxd``), of every ``.pxd``
@@ -66,7 +72,7 @@ def source_digest(path: Path) -> str | None:
     its slots in another order) would read the wrong fields. None when it cannot be read."""
     try:
         digest = hashlib.sha256(path.read_bytes())
-        if path.with_suffix(".pxd").exists():
+        if declared(path):
             for declarations in sorted(path.parent.glob("*.pxd")):
                 for part in (declarations, declarations.with_suffix(".py")):
                     if part.exists():  # a .pxd may declare what no source defines
