@@ -1,8 +1,8 @@
 """Build hook: the hot modules of the battle runtime, the lab's players and draft 17's
 rules and solver (contract/compiled.py ``COMPILED``), compiled with Cython from their own
 source (nothing in them is Cython syntax: the same file runs as Python). Only a module
-with a ``.pxd`` beside it has declarations for the compiler (``TYPED``: draft 17's state
-as a C struct, journey/state.pxd).
+with a ``.pxd`` beside it has declarations for the compiler (``TYPED``: a battle, its state
+and its records as C structs, runtime/state.pxd; draft 17's state, journey/state.pxd).
 
 Why: the balance lab and the journey solver spend their time in Python's interpreter
 (some 190 calls an action, no function above 5 % of the time), and the compiled twins of

@@ -27,7 +27,7 @@ from .events import EventLog
 from .playing import page_facts
 from .refusal import Refused
 from .sayou import Frame, year_of
-from .state import PARAMS, SIDES, Placed, State
+from .state import PARAMS, SIDES, BattleFields, Placed, State
 from .streams import Streams
 from .tables import Tables
 from .view import information, result, view
@@ -39,7 +39,7 @@ __all__ = ["Battle", "Refused", "SIDES"]
 _NO_EVENTS = EventLog((), 0, 0)
 
 
-class Battle:
+class Battle(BattleFields):
     """A run: stages against the given enemies, from a deck of page ids — the state, the
     streams and the resolution under way, and the one face the rules' functions show
     the world (the rooms' modules hold the rules; see "the rooms" below)."""
@@ -478,8 +478,9 @@ class Battle:
     def _adopt(self, trial: "Battle") -> EventLog:
         # Slot by slot into this battle's own state and streams: whoever holds them (a
         # simulation reads ``battle.state`` once) sees the new position.
-        for into, source in ((self.state, trial.state), (self.streams, trial.streams)):
-            for name in type(into).__slots__:
+        for into, source, names in ((self.state, trial.state, State.FIELDS),
+                                    (self.streams, trial.streams, type(self.streams).__slots__)):
+            for name in names:
                 setattr(into, name, getattr(source, name))
         self._stack, self._choice, self._index = trial._stack, trial._choice, trial._index
         self._chain, self._links, self._links_made = trial._chain, trial._links, trial._links_made

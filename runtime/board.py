@@ -16,7 +16,7 @@ from contract.vocabulary import ANCHORED
 from . import outcome, zones
 from .bounds import bounded
 from .sayou import OPS, Frame, anchored_refs, base_value, window_key
-from .state import Placed
+from .state import BattleFields, Placed, State
 
 
 _ONE_SHOT_TIMINGS = ("on_play", "on_tear", "on_reward")
@@ -128,10 +128,10 @@ def board_index(tables, effects: list[Placed]) -> BoardIndex:
     return BoardIndex(timings, modifiers, ending, windows, telegraphed)
 
 
-def place(battle, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
-          frame: Frame | None = None) -> None:
+def place(battle: BattleFields, effect: Sayou, *, origin: str, page_uid=None,
+          scale: float | int = 1.0, frame: Frame | None = None) -> None:
     """A continuing 作用 onto the board, anchored now (the tables' own object)."""
-    s = battle.state
+    s: State = battle.state
     placed = Placed(effect, origin, page_uid, scale, 0, frame.distance if frame else 0,
                     {"plays": s.plays_run, "turns": s.turns_run,
                      "counters": dict(s.counters)})
@@ -141,7 +141,7 @@ def place(battle, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1
                  origin))
 
 
-def modifier_values(battle, target: str) -> dict[str, float]:
+def modifier_values(battle: BattleFields, target: str) -> dict[str, float]:
     """Each modifier of ``target`` in force now, by its variable code (攻撃力補正,
     攻撃倍率, 烙印 for ``enemy_hp``): the sum of the adds, the product of the
     multiplies — what ``sayou.modifiers`` folds together, read without consuming
@@ -163,14 +163,14 @@ def modifier_values(battle, target: str) -> dict[str, float]:
     return out
 
 
-def frame_of(battle, placed: Placed) -> Frame:
+def frame_of(battle: BattleFields, placed: Placed) -> Frame:
     """The frame a placed effect reads its values in: its page, the distance it was
     placed with, the run counters at its anchoring, its closed windows."""
     return Frame(placed.page_uid, placed.distance, False,
                  placed.placed["counters"], placed.scale, placed.windows)
 
 
-def close_windows(battle, unit: str, done: int) -> None:
+def close_windows(battle: BattleFields, unit: str, done: int) -> None:
     """An anchored window (以降 n プレイ／ターン) stops counting once its n-th play or
     turn after placement has ended: keep the run counters of that moment."""
     key = "plays" if unit == "play" else "turns"
@@ -184,7 +184,7 @@ def close_windows(battle, unit: str, done: int) -> None:
                 placed.windows[name] = dict(battle.state.counters)
 
 
-def fired(battle, placed: Placed, times: int = 1) -> None:
+def fired(battle: BattleFields, placed: Placed, times: int = 1) -> None:
     """Count ``times`` fires of a placed effect; it leaves the board at its maximum."""
     placed.fires += times
     limit = placed.effect.repeat.max
@@ -192,7 +192,7 @@ def fired(battle, placed: Placed, times: int = 1) -> None:
         remove(battle, placed)
 
 
-def remove(battle, placed: Placed) -> None:
+def remove(battle: BattleFields, placed: Placed) -> None:
     """Take a placed effect off the board (said once: ``effect_expired``)."""
     if placed in battle.state.effects:
         battle.state.effects.remove(placed)
@@ -210,7 +210,7 @@ _CLOSING_TIMINGS = ("on_enemy_hp_zero", "stage_end", "run_end")
 _WITH_THE_HIT = ("on_hit",)
 
 
-def fire(battle, timing: str, frame: Frame | None = None, times: int = 1) -> bool:
+def fire(battle: BattleFields, timing: str, frame: Frame | None = None, times: int = 1) -> bool:
     """Fire every continuing effect placed for ``timing``: push the firing (a 選択 on
     the way waits for the player) and say True — or push nothing and say False when
     no effect on the board waits for this timing, most moments of most turns.
@@ -225,12 +225,12 @@ def fire(battle, timing: str, frame: Frame | None = None, times: int = 1) -> boo
     return False
 
 
-def fire_step(battle, timing: str, frame: Frame | None = None, times: int = 1):
+def fire_step(battle: BattleFields, timing: str, frame: Frame | None = None, times: int = 1):
     """``_fire`` as a step: the board is asked when the step comes, not when pushed."""
     fire(battle, timing, frame, times)
 
 
-def board_index_now(battle) -> BoardIndex:
+def board_index_now(battle: BattleFields) -> BoardIndex:
     """The board's index now (made again once the board changed)."""
     index = battle._index
     if index is None:
@@ -238,10 +238,10 @@ def board_index_now(battle) -> BoardIndex:
     return index
 
 
-def firing(battle, timing: str, frame: Frame | None, times: int, placed_now, i: int):
+def firing(battle: BattleFields, timing: str, frame: Frame | None, times: int, placed_now, i: int):
     """The effects placed for ``timing`` from the ``i``-th of ``placed_now`` (the
     board when the firing began; None: it begins now), each applied in turn."""
-    s = battle.state
+    s: State = battle.state
     if placed_now is None:
         placed_now = list(s.effects)
     chain = battle._chain
@@ -285,7 +285,7 @@ def firing(battle, timing: str, frame: Frame | None, times: int, placed_now, i: 
     return None
 
 
-def _fired_one(battle, placed: Placed, own: Frame, timing: str):
+def _fired_one(battle: BattleFields, placed: Placed, own: Frame, timing: str):
     """One effect of a firing has resolved: it leaves the chain, is said, is counted."""
     battle._chain.pop()
     effect = placed.effect
@@ -293,7 +293,7 @@ def _fired_one(battle, placed: Placed, own: Frame, timing: str):
     fired(battle, placed, own.times)
 
 
-def _link(battle, placed: Placed) -> bool:
+def _link(battle: BattleFields, placed: Placed) -> bool:
     """A firing set off while another one resolves — a link of a chain: counted
     against CHAIN_BOUND for this step. Past the bound it is not made: the first one
     refused says so (``chain_stopped``, naming the 作用 that fired as links of this
@@ -308,7 +308,7 @@ def _link(battle, placed: Placed) -> bool:
     return False
 
 
-def chain_link(battle, placed: Placed) -> tuple:
+def chain_link(battle: BattleFields, placed: Placed) -> tuple:
     """A placed 作用 as a link of a chain, in ids and numbers: the kind of its origin
     (page, tear, enemy, reward), the page or enemy id it belongs to (None for a
     reward), the line it is written on, its operation and its timing."""
@@ -320,7 +320,7 @@ def chain_link(battle, placed: Placed) -> tuple:
     return (kind, owner or None, effect.line, effect.op, effect.timing)
 
 
-def run_list(battle, effects, frame: Frame, uid, scale: float = 1.0,
+def run_list(battle: BattleFields, effects, frame: Frame, uid, scale: float | int = 1.0,
              origin: str = "page", closing: bool = False, times: int = 1, i: int = 0):
     """Apply a face's 作用 list in written order; continuing ones are placed.
     The list stops when the stage is over, unless it belongs to that ending
@@ -364,12 +364,12 @@ def run_list(battle, effects, frame: Frame, uid, scale: float = 1.0,
     return None
 
 
-def _said(battle, effect: Sayou):
+def _said(battle: BattleFields, effect: Sayou):
     """A 作用 of a list has resolved, with what it set off: it is said."""
     battle.emit(("sayou", effect.op, effect.names.target, effect.line))
 
 
-def _apply(battle, effect: Sayou, frame: Frame):
+def _apply(battle: BattleFields, effect: Sayou, frame: Frame):
     """One 作用 now, and what it sets off: a region operation may ask the player
     (its Pending is returned); an 敵HP that reached 0 fires 敵のHPが0になった時. Any
     other 作用 lands at once, and nothing is pushed unless the board fires."""
@@ -385,7 +385,7 @@ def _apply(battle, effect: Sayou, frame: Frame):
     return None
 
 
-def _after_landing(battle):
+def _after_landing(battle: BattleFields):
     """敵HP reached 0 by the 作用 just landed: 敵のHPが0になった時 fires."""
     if battle.state.enemy.get("down") == "now":
         battle.state.enemy["down"] = True

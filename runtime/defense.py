@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from . import board
 from .sayou import truncate
+from .state import BattleFields, State
 
 
-def phase_defense(battle):
+def phase_defense(battle: BattleFields):
     """7. 防御の獲得: defense_coef × |刻 − 座|, gone at the end of the turn."""
-    s = battle.state
+    s: State = battle.state
     amount = truncate(s.param("defense_coef") * abs(s.age - s.enemy["seat"]))
     if amount > 0:
         s.add_defense(amount, "turn")
@@ -22,7 +23,7 @@ def phase_defense(battle):
     return board.fire(battle, "after_defense")
 
 
-def consume_defense(battle, amount: int, one_intent: bool = False,
+def consume_defense(battle: BattleFields, amount: int, one_intent: bool = False,
                     absorbed_by: list | None = None) -> int:
     """Absorb ``amount`` with defense, shortest-lived first; returns what is left.
 
@@ -32,7 +33,7 @@ def consume_defense(battle, amount: int, one_intent: bool = False,
     absorbed, vanished`` for each lifetime of defense the hit touched, in
     consumption order (a 被弾1回 value vanishes with what it did not absorb).
     """
-    s = battle.state
+    s: State = battle.state
     defense = s.defense  # kept in consumption order: 被弾1回 values first
     if not defense:
         return amount

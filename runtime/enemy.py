@@ -15,7 +15,7 @@ from . import board, defense, escalation, outcome, seat as seat_rule
 from .bounds import clamp
 from .sayou import REGION_ZONES, base_value, truncate, year_of
 from .sides import active_sides
-from .state import Face, Placed
+from .state import BattleFields, Face, Placed, State
 
 
 def intent_literals(tables, enemy) -> tuple[tuple, tuple]:
@@ -68,17 +68,17 @@ def enemy_facts(tables, enemy_id: str) -> EnemyFacts:
     return tables.fact("enemy_facts", enemy_id, facts)
 
 
-def enemy_trait(battle, code: str):
+def enemy_trait(battle: BattleFields, code: str):
     """The value of this stage's enemy trait ``code`` (True for one without a value),
     or None when the enemy does not have it."""
     return battle.foe.traits.get(code)
 
 
-def phase_intents(battle):
+def phase_intents(battle: BattleFields):
     """1. 予兆の提示: this turn's Intents (escalation first) and telegraphed traits.
     A telegraphed seat move is worked out here, once: the amount shown is the amount
     done in step 8 (DESIGN §6.1 seat movement)."""
-    s = battle.state
+    s: State = battle.state
     foe = battle.foe
     acceleration = foe.traits.get("acceleration") or 0
     escalating = foe.escalating
@@ -102,7 +102,7 @@ def phase_intents(battle):
     return board.fire(battle, "turn_start")
 
 
-def shown_intents(battle) -> tuple:
+def shown_intents(battle: BattleFields) -> tuple:
     """The stage's Intents as 予兆 records them: a tuple made again only when the
     stage's list changed (escalation appends to it, a stage makes a new one)."""
     intents = battle.state.enemy["intents"]
@@ -112,11 +112,11 @@ def shown_intents(battle) -> tuple:
     return shown[1]
 
 
-def _acting_intents(battle) -> tuple:
+def _acting_intents(battle: BattleFields) -> tuple:
     """The turn's remaining Intents as the enemy's action records them: the end of
     what 予兆 showed (crossings remove Intents from the front of the turn's list), or
     the whole record when none was removed."""
-    s = battle.state
+    s: State = battle.state
     remaining, intents = s.enemy["turn_intents"], s.enemy["intents"]
     removed = len(intents) - len(remaining)
     if removed >= 0 and remaining == intents[removed:]:
@@ -124,21 +124,21 @@ def _acting_intents(battle) -> tuple:
     return tuple(remaining)
 
 
-def _seat_plan(battle, placed: Placed, const: float | None) -> dict:
+def _seat_plan(battle: BattleFields, placed: Placed, const: float | int | None) -> dict:
     """What a placed telegraphed seat move will do: ``amount`` is the signed move;
     ``to`` the position it aims at (an assignment telegraphs its target position).
     ``const``: its value when it reads nothing (BoardIndex.telegraphed)."""
     effect = placed.effect
     value = truncate(const if const is not None else
                      base_value(battle, effect, board.frame_of(battle, placed)))
-    s = battle.state
+    s: State = battle.state
     plan = seat_rule.planned(effect.op, effect.direction, value, s.enemy["seat"],
                              s.param("lifespan_cap"), bool(battle.foe.traits.get("immobile")))
     return {"amount": clamp("telegraph.amount", plan["amount"]),
             "to": clamp("telegraph.to", plan["to"])}
 
 
-def phase_enemy(battle):
+def phase_enemy(battle: BattleFields):
     """8. 敵の行動処理: remaining Intents in order, then the telegraphed seat moves.
     The moment the stage is decided (敵HP 0 by a 被弾時 counter, say) nothing more of
     the enemy runs (DESIGN §6.1)."""
@@ -152,7 +152,7 @@ def phase_enemy(battle):
     return True
 
 
-def _enemy_ready(battle):
+def _enemy_ready(battle: BattleFields):
     """What 敵の行動前 set off has resolved: the enemy acts, unless it is defeated
     (then the remaining Intents never happen)."""
     if outcome.stage_over(battle):
@@ -160,17 +160,17 @@ def _enemy_ready(battle):
     return _enemy_acts(battle)
 
 
-def _enemy_acts(battle):
-    s = battle.state
+def _enemy_acts(battle: BattleFields):
+    s: State = battle.state
     turn = s.enemy["turn_intents"]
     battle.emit(("enemy_acts", _acting_intents(battle) if battle.record else turn))  # as 予兆
     return _intents_left(battle)
 
 
-def _intents_left(battle):
+def _intents_left(battle: BattleFields):
     """The turn's remaining Intents in order (the turn's list: only popped from here
     on); a hit that sets 被弾時 off goes on once that has resolved (``_hit_over``)."""
-    s = battle.state
+    s: State = battle.state
     turn = s.enemy["turn_intents"]
     stack = battle._stack
     while turn:
@@ -189,16 +189,16 @@ def _intents_left(battle):
     return _telegraphed_moves(battle)
 
 
-def _hit_over(battle):
+def _hit_over(battle: BattleFields):
     """What a hit set off has resolved: the next Intent, unless the stage is over."""
     if outcome.stage_over(battle):
         return None
     return _intents_left(battle)
 
 
-def _telegraphed_moves(battle):
+def _telegraphed_moves(battle: BattleFields):
     """The Intents are done: the telegraphed seat moves, then 敵の行動後."""
-    s = battle.state
+    s: State = battle.state
     for placed, _ in (battle._index or board.board_index_now(battle)).telegraphed:
         # Only a telegraphed trait's placement keeps a plan (_phase_intents).
         if placed.telegraph is not None and placed in s.effects:
@@ -211,10 +211,10 @@ def _telegraphed_moves(battle):
     return None
 
 
-def _attacked(battle, amount: int) -> bool:
+def _attacked(battle: BattleFields, amount: int) -> bool:
     """被弾: the hit lands now; what it sets off on the board (被弾時) is pushed —
     whether anything was (nothing, most hits)."""
-    s = battle.state
+    s: State = battle.state
     # How much each lifetime of defense absorbed: data for a recorded battle only.
     absorbed_by = [] if battle.record else None
     left = defense.consume_defense(battle, amount, True, absorbed_by)  # one Intent's hit
@@ -238,9 +238,9 @@ def _attacked(battle, amount: int) -> bool:
     return board.fire(battle, "on_hit")
 
 
-def _blank_random(battle, region: str) -> None:
+def _blank_random(battle: BattleFields, region: str) -> None:
     """白紙化: a random page of the region whose active face is written loses it."""
-    s = battle.state
+    s: State = battle.state
     age = s.age
     face_body = battle.face_body
     candidates = []
@@ -259,16 +259,16 @@ def _blank_random(battle, region: str) -> None:
     battle.emit(("blanked", uid, s.pages[uid].page, side, region))
 
 
-def move_seat(battle, delta: int) -> None:
+def move_seat(battle: BattleFields, delta: int) -> None:
     """座 moves by ``delta`` (stopped at 0 and 寿命上限) — unless the enemy is 不動."""
-    s = battle.state
+    s: State = battle.state
     immobile = bool(battle.foe.traits.get("immobile"))
     s.enemy["seat"] = clamp("enemy.seat", seat_rule.moved(s.enemy["seat"], delta, immobile,
                                                           s.param("lifespan_cap")))
     battle.emit(("seat_moved", s.enemy["seat"], 0 if immobile else delta, immobile))
 
 
-def enemy_down(battle) -> None:
+def enemy_down(battle: BattleFields) -> None:
     """敵HP reached 0: 敵のHPが0になった時 fires right after the 作用 that did it."""
     if not battle.state.enemy.get("down"):
         battle.state.enemy["down"] = "now"

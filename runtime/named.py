@@ -19,6 +19,8 @@ from dataclasses import replace
 from contract.game import Choose, Pen, Play, Tear
 from contract.vocabulary import W
 
+from .state import BattleFields
+
 __all__ = ["Unnamed", "named", "resolve"]
 
 
@@ -31,11 +33,11 @@ class Unnamed(LookupError):
         self.reason = reason
 
 
-def _page_id(battle, candidate) -> str:
+def _page_id(battle: BattleFields, candidate) -> str:
     return candidate if isinstance(candidate, str) else battle.state.pages[candidate].page
 
 
-def _in_hand(battle, action):
+def _in_hand(battle: BattleFields, action):
     for uid in battle.state.zones["hand"]:
         if battle.state.pages[uid].page == action.uid:
             return replace(action, uid=uid)
@@ -43,7 +45,7 @@ def _in_hand(battle, action):
     raise Unnamed(f"{W.region.hand}に「{action.uid}」がありません（{W.region.hand}: {hand or 'なし'}）")
 
 
-def _chosen(battle, action: Choose) -> Choose:
+def _chosen(battle: BattleFields, action: Choose) -> Choose:
     pending = battle.pending
     if pending is None:
         raise Unnamed("いま選ぶものはありません")
@@ -59,11 +61,11 @@ def _chosen(battle, action: Choose) -> Choose:
 
 #: Action class → the action with its page ids made uids (absent: it names no page).
 _RESOLVE = {Play: _in_hand, Pen: _in_hand, Tear: _in_hand, Choose: _chosen}
-def _named_uid(battle, action):
+def _named_uid(battle: BattleFields, action):
     return replace(action, uid=_page_id(battle, action.uid))
 
 
-def _named_uids(battle, action: Choose) -> Choose:
+def _named_uids(battle: BattleFields, action: Choose) -> Choose:
     return Choose(tuple(_page_id(battle, c) for c in action.uids))
 
 
@@ -71,13 +73,13 @@ def _named_uids(battle, action: Choose) -> Choose:
 _NAME = {Play: _named_uid, Pen: _named_uid, Tear: _named_uid, Choose: _named_uids}
 
 
-def resolve(battle, action):
+def resolve(battle: BattleFields, action):
     """The battle's action for a named ``action`` (Unnamed when a page is not offered)."""
     how = _RESOLVE.get(type(action))
     return action if how is None else how(battle, action)
 
 
-def named(battle, action):
+def named(battle: BattleFields, action):
     """``action`` (of ``battle``, by uids) with its pages named by id."""
     how = _NAME.get(type(action))
     return action if how is None else how(battle, action)

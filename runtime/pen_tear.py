@@ -13,13 +13,13 @@ from . import board, resolution
 from .bounds import bounded, clamp
 from .refusal import Refused
 from .sayou import Frame, modified, truncate, year_of
-from .state import SIDES, SIDE_WORDS, Face
+from .state import SIDE_WORDS, SIDES, BattleFields, Face, State
 
 
-def pen(battle, uid: int, side: str) -> None:
+def pen(battle: BattleFields, uid: int, side: str) -> None:
     """ペンで書き込む: checked (Refused, nothing changed), then the face written, upgraded
     or restored; its 綻び and ペン使用時 follow."""
-    s = battle.state
+    s: State = battle.state
     if side not in SIDES:
         raise Refused(f"面は {W.face_word.future} か {W.face_word.past} です")
     if s.zone_of(uid) != "hand":
@@ -44,7 +44,7 @@ def pen(battle, uid: int, side: str) -> None:
     resolution.begin(battle, (_special, (battle.tables.balance.pen_fray, "pen", "on_pen")))
 
 
-def tear_preview(battle, uid: int, *, consume: bool = False) -> dict:
+def tear_preview(battle: BattleFields, uid: int, *, consume: bool = False) -> dict:
     """The 綻び and the tear effect's scale tearing ``uid`` would give now.
     ``consume``: the tear is made — a use of each 綻び倍率 (its 最大 n 回 counts it,
     DESIGN §6.2 modifiers with a count)."""
@@ -58,7 +58,7 @@ def tear_preview(battle, uid: int, *, consume: bool = False) -> dict:
             "effects": effects}
 
 
-def tear_fray(battle, uid: int) -> int:
+def tear_fray(battle: BattleFields, uid: int) -> int:
     """The 綻び tearing ``uid`` would give now: ``tear_preview``'s ``fray`` alone, with
     no preview made — a player weighing the tear of every hand page asks at each
     decision."""
@@ -66,28 +66,28 @@ def tear_fray(battle, uid: int) -> int:
                       battle.page_of(uid).fray_mul, False)
 
 
-def tear_reaches(battle) -> list[float]:
+def tear_reaches(battle: BattleFields) -> list[float]:
     """Distance × 綻び倍率 of each hand page, in hand order: the 綻び its tear would give
     before the board's 綻び倍率, the clamp and the truncation (``tear_fray``) — read in
     one loop: a player asks at each decision whether any tear could reach the 突破ライン,
     which about none ever does."""
-    s = battle.state
+    s: State = battle.state
     age = s.age
     pages, instances = battle.tables.pages, s.pages
     return [abs(year_of(battle, uid) - age) * pages[instances[uid].page].fray_mul
             for uid in s.zones["hand"]]
 
 
-def _tear_fray(battle, distance: int, fray_mul: float, consume: bool) -> int:
+def _tear_fray(battle: BattleFields, distance: int, fray_mul: float | int, consume: bool) -> int:
     """distance × 綻び倍率 of the page, through the 綻び倍率 in force, truncated."""
     return max(0, truncate(modified(battle, "fray", bounded(distance * fray_mul),
                                     consume=consume)))
 
 
-def tear(battle, uid: int) -> None:
+def tear(battle: BattleFields, uid: int) -> None:
     """破る: checked (Refused, nothing changed), then the page torn for the run; its
     tear effect, 綻び and 破却時 follow."""
-    s = battle.state
+    s: State = battle.state
     if s.zone_of(uid) != "hand":
         raise Refused(f"破れるのは{W.region.hand}のページだけです")
     if s.tears_used >= s.param("tear_cap"):
@@ -104,7 +104,7 @@ def tear(battle, uid: int) -> None:
                                     f"tear:{s.pages[uid].page}")))
 
 
-def _special(battle, fray: int, cause: str, timing: str):
+def _special(battle: BattleFields, fray: int, cause: str, timing: str):
     """What follows a pen or a tear (after a tear's effects): its 綻び (and rewards),
     then its timing. A player choice asked on the way waits for ``choose`` like one
     asked in a play."""
@@ -112,8 +112,8 @@ def _special(battle, fray: int, cause: str, timing: str):
     return _gain_fray(battle, fray, cause)
 
 
-def _gain_fray(battle, amount: int, cause: str):
-    s = battle.state
+def _gain_fray(battle: BattleFields, amount: int, cause: str):
+    s: State = battle.state
     amount = max(0, truncate(amount))
     s.fray_run = clamp("fray_run", s.fray_run + amount)
     s.fray_stage = clamp("fray_stage", s.fray_stage + amount)

@@ -17,7 +17,7 @@ from . import board, turn, zones
 from .sayou import (Frame, condition_tests, holds, modified, page_year, payment_shortfall,
                     truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
-from .state import SIDE_WORDS, SIDES
+from .state import SIDE_WORDS, SIDES, BattleFields, State
 
 
 def _pays(body) -> bool:
@@ -112,23 +112,23 @@ class PlayPlan:
     frame: Frame  # what the faces' 作用 read of the play (its page, distance, crossing)
 
 
-def sides_for(battle, uid: int) -> tuple[str, ...]:
+def sides_for(battle: BattleFields, uid: int) -> tuple[str, ...]:
     """発動する面: by 銘 vs 刻 (spec 000): equal fires past, then future."""
     return _sides(battle.year(uid), battle.state.age)
 
 
-def crosses(battle, old: int, new: int) -> bool:
+def crosses(battle: BattleFields, old: int, new: int) -> bool:
     """跨ぐ: old and new 刻 strictly on opposite sides of 座 (landing on it is not)."""
     seat = battle.state.enemy["seat"]
     return (old - seat) * (new - seat) < 0
 
 
-def cost(battle, uid: int) -> int:
+def cost(battle: BattleFields, uid: int) -> int:
     """歩 that playing ``uid`` costs now: |銘 − 刻| × 支払い倍率, truncated."""
     return _cost_of(battle, battle.year(uid))
 
 
-def _cost_of(battle, year: int) -> int:
+def _cost_of(battle: BattleFields, year: int) -> int:
     distance = abs(year - battle.state.age)
     index = battle._index or board.board_index_now(battle)
     if "steps_payment" not in index.modifiers:  # the usual case: nothing asked
@@ -136,7 +136,7 @@ def _cost_of(battle, year: int) -> int:
     return max(0, truncate(modified(battle, "steps_payment", distance, consume=False)))
 
 
-def stays(battle, bodies) -> bool:
+def stays(battle: BattleFields, bodies) -> bool:
     """Whether a play of these firing faces leaves 刻 where it is: 抑制 刻 already in force,
     or written in a face it fires (it lands before 刻 would move, DESIGN §6.2) — such a
     play crosses nothing, whatever its 銘 and 座 (the hand and the log say so)."""
@@ -145,9 +145,9 @@ def stays(battle, bodies) -> bool:
         for body in bodies for effect in body.effects)
 
 
-def play_info(battle, uid: int) -> dict:
+def play_info(battle: BattleFields, uid: int) -> dict:
     """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
-    s = battle.state
+    s: State = battle.state
     year = battle.year(uid)
     frame = Frame(uid, abs(year - s.age), crosses(battle, s.age, year))
     sides = _sides(year, s.age)
@@ -170,11 +170,11 @@ def play_info(battle, uid: int) -> dict:
     return info
 
 
-def _faces_firing(battle, uid: int, sides, frame: Frame) -> tuple[list, list, str]:
+def _faces_firing(battle: BattleFields, uid: int, sides, frame: Frame) -> tuple[list, list, str]:
     """発動する面: the sides of ``sides`` whose face would fire now, in order, their
     faces (face_body), and why the last written one that does not fire cannot ('' when
     none failed)."""
-    s = battle.state
+    s: State = battle.state
     firing = []
     bodies = []
     why = ""
@@ -207,11 +207,11 @@ def condition_refusal(side: str) -> str:
     return f"{SIDE_WORDS[side]}の条件を満たしていません"
 
 
-def plan(battle, uid: int) -> PlayPlan | None:
+def plan(battle: BattleFields, uid: int) -> PlayPlan | None:
     """What playing ``uid`` does now (PlayPlan), or None when ``play_info`` would
     refuse it: the same tests, with no reason written and no info dict made — the
     play itself asks, once per play."""
-    s = battle.state
+    s: State = battle.state
     page_id = s.pages[uid].page
     # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
     year = page_year(battle, page_id) if s.mods else battle.page_facts[page_id].year
@@ -233,8 +233,8 @@ def plan(battle, uid: int) -> PlayPlan | None:
     return PlayPlan(year, cost, crosses, firing, bodies, frame)
 
 
-def _blocked(battle, uid: int, year: int) -> str:
-    s = battle.state
+def _blocked(battle: BattleFields, uid: int, year: int) -> str:
+    s: State = battle.state
     if s.pages[uid].zone != "hand":
         return f"{W.region.hand}にないページです"
     if s.redraw_failed:
@@ -251,7 +251,7 @@ def _blocked(battle, uid: int, year: int) -> str:
     return ""
 
 
-def playable_uids(battle) -> list[int]:
+def playable_uids(battle: BattleFields) -> list[int]:
     """The hand pages that can be played now, in hand order: exactly the pages whose
     ``play_info`` says playable, with what is the same for every page (the payment
     multiplier, the walls, the blockade) worked out once and no reasons written —
@@ -259,11 +259,12 @@ def playable_uids(battle) -> list[int]:
     return playable(battle)
 
 
-def playable(battle, first: bool = False, despite_failed_redraw: bool = False) -> list[int]:
+def playable(battle: BattleFields, first: bool = False,
+             despite_failed_redraw: bool = False) -> list[int]:
     """The playable hand pages (``first``: stop at the first one found). After a
     failed redraw no page may be played that turn; ``despite_failed_redraw`` asks
     which could be, as the end declaration does (DESIGN §6.2 failed redraw)."""
-    s = battle.state
+    s: State = battle.state
     if s.redraw_failed and not despite_failed_redraw:
         return []
     age, steps = s.age, s.steps
@@ -319,7 +320,7 @@ def playable(battle, first: bool = False, despite_failed_redraw: bool = False) -
     return found
 
 
-def _fires_any(battle, uid: int, fact: PageFacts, faces, sides, year: int,
+def _fires_any(battle: BattleFields, uid: int, fact: PageFacts, faces, sides, year: int,
                age: int) -> bool:
     """Whether a face of ``sides`` would fire: play_info's test, stopping at the first.
     A face with no condition and no payment fires as soon as it is written (as dealt,
@@ -351,14 +352,14 @@ def _fires_any(battle, uid: int, fact: PageFacts, faces, sides, year: int,
     return False
 
 
-def playable_any(battle) -> bool:
+def playable_any(battle: BattleFields) -> bool:
     """Whether any hand page can be played now (the redraw rule asks)."""
     return bool(playable(battle, first=True))
 
 
-def resolve_play(battle, uid: int, plan: PlayPlan):
+def resolve_play(battle: BattleFields, uid: int, plan: PlayPlan):
     """A play resolves: 歩 paid, its faces fire, プレイ時, then 刻 moves."""
-    s = battle.state
+    s: State = battle.state
     old, year = s.age, plan.year
     frame = plan.frame  # read before 刻 moves (spec 002)
     distance = frame.distance
@@ -381,7 +382,7 @@ def resolve_play(battle, uid: int, plan: PlayPlan):
     return _play_faces(battle, uid, plan, 0)
 
 
-def _play_faces(battle, uid: int, plan: PlayPlan, i: int):
+def _play_faces(battle: BattleFields, uid: int, plan: PlayPlan, i: int):
     """The play's firing faces from the ``i``-th, then プレイ時 on the board."""
     stack = battle._stack
     frame = plan.frame
@@ -401,10 +402,10 @@ def _play_faces(battle, uid: int, plan: PlayPlan, i: int):
     return None
 
 
-def _play_moves(battle, uid: int, plan: PlayPlan, old: int, move: dict):
+def _play_moves(battle: BattleFields, uid: int, plan: PlayPlan, old: int, move: dict):
     """The faces and プレイ時 have resolved: 刻 moves from ``old`` (or is suppressed),
     crossing 座."""
-    s = battle.state
+    s: State = battle.state
     year = plan.year
     suppressed = s.suppress > 0
     if suppressed:
@@ -426,18 +427,18 @@ def _play_moves(battle, uid: int, plan: PlayPlan, old: int, move: dict):
     return _play_arrived(battle, uid, year, move)
 
 
-def _play_arrived(battle, uid: int, year: int, move: dict):
+def _play_arrived(battle: BattleFields, uid: int, year: int, move: dict):
     """刻 reaches the played page's 銘."""
-    s = battle.state
+    s: State = battle.state
     s.age = year
     if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
         turn.clamp_to_params(battle)
     return _play_counted(battle, uid, move)
 
 
-def _play_counted(battle, uid: int, move: dict):
+def _play_counted(battle: BattleFields, uid: int, move: dict):
     """The play's move into the run's counters; the page to its destination."""
-    s = battle.state
+    s: State = battle.state
     # Into the run's counters, which the turn and the stage read from (State.count).
     counters = s.counters
     get = counters.get
@@ -451,7 +452,7 @@ def _play_counted(battle, uid: int, move: dict):
     return _end_of_play(battle)
 
 
-def suppress_move(battle) -> None:
+def suppress_move(battle: BattleFields) -> None:
     """抑制 刻 in this play: its own move counters (総移動距離, 正味変位, 跨いだ回数
     [プレイ]) read 0 from now on — 刻 will not move (DESIGN §6.2)."""
     counters = battle.state.play_counters
@@ -459,23 +460,23 @@ def suppress_move(battle) -> None:
         counters[name] = 0
 
 
-def _pay_steps(battle, plan: PlayPlan, distance: int) -> None:
+def _pay_steps(battle: BattleFields, plan: PlayPlan, distance: int) -> None:
     """The play pays its 歩: the cost worked out with the payment multipliers in
     force, which are used once by it (a 支払い倍率 of 最大 n 回 counts each paying
     play: DESIGN §6.2 modifiers with a count)."""
-    s = battle.state
+    s: State = battle.state
     index = battle._index or board.board_index_now(battle)
     if distance and "steps_payment" in index.modifiers:
         modified(battle, "steps_payment", distance)  # a use of each, as planned
     s.steps -= plan.cost
 
 
-def _cross(battle, uid: int, old: int, new: int):
+def _cross(battle: BattleFields, uid: int, old: int, new: int):
     """跨ぐ: the first Intent of the turn is removed; what 跨いだ時 fires is pushed.
     Both events say which crossing it was: the page played, 刻 from ``age`` to
     ``to``, 座, and the how-manieth crossing of the turn (``crossing``); ``crossed``
     names the Intent the crossing removes (None: none was left) and how many are left."""
-    s = battle.state
+    s: State = battle.state
     intents = s.enemy["turn_intents"]
     removed = intents.pop(0) if intents else None
     # This play's crossing is not yet in the turn's counters (it reads them first).
@@ -489,12 +490,12 @@ def _cross(battle, uid: int, old: int, new: int):
     board.fire(battle, "on_cross")
 
 
-def _after_play(battle, uid: int):
+def _after_play(battle: BattleFields, uid: int):
     """The played page to its destination; what 除外時 fires is pushed (nothing for a
     discarded page, most plays)."""
     destination = battle.page_of(uid).after_play
     if destination == "discard":
-        s = battle.state
+        s: State = battle.state
         s.move(uid, "discard")
         battle.emit(("page_discarded", uid))
         if not s.zones["draw"]:  # the pile is renewed the moment it can be
@@ -505,8 +506,8 @@ def _after_play(battle, uid: int):
     board.fire(battle, "on_exile")
 
 
-def _end_of_play(battle):
-    s = battle.state
+def _end_of_play(battle: BattleFields):
+    s: State = battle.state
     if s.mods:  # the end of a play asks only what the state and the board hold
         turn.expire_mods(battle, "play")
     index = battle._index or board.board_index_now(battle)

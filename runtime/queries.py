@@ -11,22 +11,22 @@ imagined draw pile, the developer's page into the hand).
 
 from __future__ import annotations
 
-from .state import SIDES
+from .state import SIDES, BattleFields, State
 
 
 # ------------------------------------------------------------ page instances
-def page_id(battle, uid: int) -> str:
+def page_id(battle: BattleFields, uid: int) -> str:
     """The page id of page instance ``uid``."""
     return battle.state.pages[uid].page
 
 
-def face(battle, uid: int, side: str) -> dict:
+def face(battle: BattleFields, uid: int, side: str) -> dict:
     """Face ``side`` of page instance ``uid`` as it stands (a copy): ``state`` (dealt,
     pen, blank), ``blanked`` (what a 白紙化 took, or None), ``penned``."""
     return battle.state.pages[uid].faces[side].literal()
 
 
-def instance(battle, uid: int) -> dict:
+def instance(battle: BattleFields, uid: int) -> dict:
     """Page instance ``uid`` as data: its page id, lifetime and both faces (copies)."""
     instance = battle.state.pages[uid]
     return {"page": instance.page, "lifetime": instance.lifetime,
@@ -34,20 +34,20 @@ def instance(battle, uid: int) -> dict:
 
 
 # ------------------------------------------------------------------- zones
-def zone(battle, zone: str) -> list[int]:
+def zone(battle: BattleFields, zone: str) -> list[int]:
     """The uids zone ``zone`` holds, in its order (a copy)."""
     return list(battle.state.zones[zone])
 
 
-def zone_size(battle, zone: str) -> int:
+def zone_size(battle: BattleFields, zone: str) -> int:
     """How many pages zone ``zone`` holds."""
     return len(battle.state.zones[zone])
 
 
-def first_of(battle, page_id: str, zones) -> int | None:
+def first_of(battle: BattleFields, page_id: str, zones) -> int | None:
     """The first instance of page ``page_id`` in ``zones`` (searched in that order,
     each front to back), or None."""
-    s = battle.state
+    s: State = battle.state
     for zone in zones:
         for uid in s.zones[zone]:
             if s.pages[uid].page == page_id:
@@ -56,27 +56,27 @@ def first_of(battle, page_id: str, zones) -> int | None:
 
 
 # ------------------------------------------------------------------- enemy
-def enemy_id(battle) -> str:
+def enemy_id(battle: BattleFields) -> str:
     """The id of the enemy of this stage."""
     return battle.state.enemy["id"]
 
 
-def enemy_hp(battle) -> int:
+def enemy_hp(battle: BattleFields) -> int:
     """The enemy's HP now."""
     return battle.state.enemy["hp"]
 
 
-def seat(battle) -> int:
+def seat(battle: BattleFields) -> int:
     """座: where the enemy sits on the number line."""
     return battle.state.enemy["seat"]
 
 
-def intents(battle) -> list[dict]:
+def intents(battle: BattleFields) -> list[dict]:
     """This turn's Intents (予兆) still to come, in order (copies)."""
     return [dict(intent) for intent in battle.state.enemy["turn_intents"]]
 
 
-def intent_count(battle, kind: str | None = None) -> int:
+def intent_count(battle: BattleFields, kind: str | None = None) -> int:
     """How many of this turn's Intents are still to come (of ``kind`` only, if given)."""
     intents = battle.state.enemy["turn_intents"]
     if kind is None:
@@ -89,7 +89,7 @@ def intent_count(battle, kind: str | None = None) -> int:
 
 
 # ------------------------------------------------------------------- board
-def placed(battle) -> list[dict]:
+def placed(battle: BattleFields) -> list[dict]:
     """The 作用 placed on the board, in order, each a copy of its record: ``effect``
     (the contract Sayou), ``origin``, ``page_uid``, ``scale``, ``fires``, ``placed``
     (the plays and turns when it was placed) and a ``telegraph`` when it has one."""
@@ -101,19 +101,19 @@ def _same(effect):
     return effect
 
 
-def mods(battle) -> list[dict]:
+def mods(battle: BattleFields) -> list[dict]:
     """The lifetime-bound values in force (a parameter raised, a flag, an assigned
     銘), each a copy: ``kind``, ``key``, ``value``, ``lifetime``."""
     return [dict(mod) for mod in battle.state.mods]
 
 
-def lasting_defense(battle) -> int:
+def lasting_defense(battle: BattleFields) -> int:
     """防御 that outlives this turn (every lifetime but the turn's)."""
     return sum(v for v, expiry in battle.state.defense if expiry != "turn")
 
 
 # -------------------------------------------- copies and developer changes
-def probe(battle):
+def probe(battle: BattleFields):
     """A recording copy of the state and streams as they stand, without the
     resolution under way (a pending choice is dropped, unlike ``Battle.copy``): where
     a preview plays an action out to read its events — what a play would do once the
@@ -121,7 +121,7 @@ def probe(battle):
     return type(battle)(battle.tables, battle.state.copy(), battle.streams.copy(), record=True)
 
 
-def shuffle_draw(battle, rng) -> None:
+def shuffle_draw(battle: BattleFields, rng) -> None:
     """Changes this battle: its draw pile sorted, then shuffled by ``rng`` — a
     search's copy, holding a pile the player could imagine rather than the real
     order."""
@@ -130,7 +130,7 @@ def shuffle_draw(battle, rng) -> None:
     rng.shuffle(pile)
 
 
-def dev_into_hand(battle, page_id: str) -> None:
+def dev_into_hand(battle: BattleFields, page_id: str) -> None:
     """Changes this battle (developer mode): page ``page_id`` straight to the front of
     the hand — from the draw pile or the discard if it is there, else a new copy; the
     hand keeps its cap by returning its last page to the top of the draw pile."""

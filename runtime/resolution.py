@@ -19,10 +19,10 @@ from __future__ import annotations
 from contract.game import Pending
 
 from . import board, outcome
-from .state import Placed
+from .state import BattleFields, Placed
 
 
-def begin(battle, *steps) -> None:
+def begin(battle: BattleFields, *steps) -> None:
     """Resolve a player action's steps (the last given first), then settle the stage
     when it is over (``outcome.settle``, which may ask the player too)."""
     if battle._links_made:  # a step's chains are its own (board.CHAIN_BOUND)
@@ -32,7 +32,7 @@ def begin(battle, *steps) -> None:
     resolve(battle)
 
 
-def resolve(battle) -> None:
+def resolve(battle: BattleFields) -> None:
     """Run steps until the stack is empty or a step asks the player (``_choice``)."""
     stack = battle._stack
     pop = stack.pop
@@ -45,20 +45,20 @@ def resolve(battle) -> None:
             return
 
 
-def ask(battle, request: Pending, step, args: tuple) -> Pending:
+def ask(battle: BattleFields, request: Pending, step, args: tuple) -> Pending:
     """Wait for the player: ``step`` takes the answer after ``args`` when it comes."""
     battle._stack.append((step, args))
     return request
 
 
-def answer(battle, chosen) -> None:
+def answer(battle: BattleFields, chosen) -> None:
     """Give the waiting step its answer (the step on top of the stack, ``ask``)."""
     stack = battle._stack
     step, args = stack.pop()
     stack.append((step, (*args, chosen)))
 
 
-def drain(battle, timing: str) -> None:
+def drain(battle: BattleFields, timing: str) -> None:
     """Fire ``timing`` to its end where no choice can have an answer (the run is over):
     each request is answered with no pages; the resolution that was under way is left
     as it was."""

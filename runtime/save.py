@@ -81,9 +81,9 @@ def _rng_literal(rng) -> list:
 def _state_literal(state: State) -> dict:
     """The state as JSON-ready data: every field as it is (plain data, which json.dumps
     writes whole), the records as their literals, each placed effect's 作用 as its
-    contract literal. Not dataclasses.asdict: it would turn a Sayou into a dict without
+    contract literal. Not a generic walk of the records: it would turn a Sayou into a dict without
     the kind tags its references need."""
-    data = {f.name: getattr(state, f.name) for f in dataclasses.fields(State)}
+    data = state.fields()
     data["pages"] = [page.literal() for page in state.pages]
     data["effects"] = [placed.literal(to_literal) for placed in state.effects]
     return data
@@ -283,7 +283,7 @@ def _canonical(value) -> str:
 
 # ----------------------------------------------------------------- the state
 
-_FIELDS = {f.name for f in dataclasses.fields(State)}
+_FIELDS = set(State.FIELDS)
 _FACE_STATES = ("base", "pen", "blank")
 _MOD_KINDS = ("param", "flag", "year")
 _MOD_LIFETIMES = ("play", "turn", "stage", "run")

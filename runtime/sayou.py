@@ -13,6 +13,7 @@ truncate toward zero only when the value lands.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
@@ -24,7 +25,7 @@ from contract.vocabulary import ANCHORED
 from contract.vocabulary import W
 
 from .bounds import MAX_MAGNITUDE, bounded, clamp, land, power
-from .state import COEFFICIENTS, Placed
+from .state import COEFFICIENTS, BattleFields, Placed, State
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
 PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
@@ -48,8 +49,8 @@ class Frame:
     __slots__ = ("page_uid", "distance", "crosses", "anchor", "scale", "windows", "times")
 
     def __init__(self, page_uid: int | None = None, distance: int = 0, crosses: bool = False,
-                 anchor: dict | None = None, scale: float = 1.0, windows: dict | None = None,
-                 times: int = 1):
+                 anchor: dict | None = None, scale: float | int = 1.0,
+                 windows: Mapping | None = None, times: int = 1):
         self.page_uid = page_uid  # the page whose face fired (its 銘 is 銘)
         self.distance = distance  # |銘 − 刻| of this play, before 刻 moves
         self.crosses = crosses
@@ -61,7 +62,7 @@ class Frame:
         self.windows = _NOTHING if windows is None else windows
         self.times = times  # granted this many times at once (綻び rewards crossed together)
 
-    def reads_as(self, scale: float, times: int) -> bool:
+    def reads_as(self, scale: float | int, times: int) -> bool:
         """Whether a 作用 with no anchor of its own, given ``scale`` and ``times``, reads
         exactly this frame (it has no anchor or closed window): it can share it."""
         return self.anchor is _NOTHING and self.windows is _NOTHING and \
@@ -95,16 +96,16 @@ truncate = land
 # ------------------------------------------------------------------ reading
 
 
-def page_year(battle, page_id: str) -> int:
+def page_year(battle: BattleFields, page_id: str) -> int:
     """A page's 銘 now: the table's, unless a 作用 assigned it."""
     # No lifetime-bound value in force (most of a battle): no 銘 is assigned.
     override = battle.state.year_override(page_id) if battle.state.mods else None
     return battle.tables.pages[page_id].year if override is None else override
 
 
-def year_of(battle, uid: int) -> int:
+def year_of(battle: BattleFields, uid: int) -> int:
     """銘 of a page instance now."""
-    s = battle.state
+    s: State = battle.state
     if s.mods:
         return page_year(battle, s.pages[uid].page)
     # No lifetime-bound value in force (most of a battle): the table's 銘, read here
@@ -131,7 +132,7 @@ VARIABLES = {
 }
 
 
-def read_variable(battle, code: str, frame: Frame):
+def read_variable(battle: BattleFields, code: str, frame: Frame):
     """A variable's value now, by its code: VARIABLES, else a rule parameter, else 0."""
     reader = VARIABLES.get(code)
     if reader is not None:
@@ -141,8 +142,8 @@ def read_variable(battle, code: str, frame: Frame):
     return 0
 
 
-def _read_counter(battle, ref: CounterRef, frame: Frame):
-    s = battle.state
+def _read_counter(battle: BattleFields, ref: CounterRef, frame: Frame):
+    s: State = battle.state
     if ref.scope == ANCHORED:
         # From the moment the 作用 landed to the end of its n-th play / turn after.
         end = frame.windows.get(window_key(ref))
@@ -151,8 +152,8 @@ def _read_counter(battle, ref: CounterRef, frame: Frame):
     return s.counter(ref.scope, ref.counter)
 
 
-def _read_page_count(battle, ref: PageCountRef, frame: Frame):
-    s = battle.state
+def _read_page_count(battle: BattleFields, ref: PageCountRef, frame: Frame):
+    s: State = battle.state
     return sum(1 for z in REGION_ZONES[ref.region] for uid in s.zones[z]
                if s.pages[uid].page == ref.page)
 
@@ -172,7 +173,7 @@ READERS = {
 }
 
 
-def read_ref(battle, ref, frame: Frame):
+def read_ref(battle: BattleFields, ref, frame: Frame):
     """The value a reference reads now."""
     return READERS[type(ref)](battle, ref, frame)
 
@@ -185,7 +186,7 @@ BASES = {
 }
 
 
-def base_value(battle, effect: Sayou, frame: Frame) -> float:
+def base_value(battle: BattleFields, effect: Sayou, frame: Frame) -> float | int:
     """基準値 of a 作用 in ``frame``: a constant, or a reference × its coefficient."""
     base = effect.base
     if base is None:
@@ -200,7 +201,7 @@ def base_value(battle, effect: Sayou, frame: Frame) -> float:
     return value
 
 
-def _grown(effect: Sayou, value: float, frame: Frame) -> float:
+def _grown(effect: Sayou, value: float | int, frame: Frame) -> float | int:
     """A base value grown by its frame: 破却's distance scale, then n grants at once."""
     if frame.scale != 1.0:
         # Tear effects grow with distance; a multiplier grows by its excess over 1.
@@ -244,7 +245,7 @@ def _compile_compare(cond: Condition):
         (left, right), (test,) = readers, tests
         return lambda battle, frame: test(left(battle, frame), right(battle, frame))
 
-    def chain(battle, frame) -> bool:  # each neighbouring pair
+    def chain(battle: BattleFields, frame) -> bool:  # each neighbouring pair
         values = [read(battle, frame) for read in readers]
         return all(test(a, b) for test, a, b in zip(tests, values, values[1:]))
     return chain
@@ -255,11 +256,11 @@ def _compile_nonzero(cond: Condition):
     return lambda battle, frame: read(battle, frame) != 0
 
 
-def _crosses(battle, frame) -> bool:
+def _crosses(battle: BattleFields, frame) -> bool:
     return frame.crosses
 
 
-def _not_crosses(battle, frame) -> bool:
+def _not_crosses(battle: BattleFields, frame) -> bool:
     return not frame.crosses
 
 
@@ -288,7 +289,7 @@ def _compiled_all(tables, conditions) -> tuple:
     return tuple(condition_test(tables, cond) for cond in conditions)
 
 
-def holds(battle, tests, frame: Frame) -> bool:
+def holds(battle: BattleFields, tests, frame: Frame) -> bool:
     """Whether every one of a face's compiled play conditions (``condition_tests``)
     holds now, stopping at the first that fails."""
     for test in tests:
@@ -300,7 +301,7 @@ def holds(battle, tests, frame: Frame) -> bool:
 # ------------------------------------------------------------------ modifiers
 
 
-def modifiers(battle, target: str, *, consume: bool = True,
+def modifiers(battle: BattleFields, target: str, *, consume: bool = True,
               sources: tuple[list, list] | None = None) -> tuple[float, float]:
     """(Σ加算補正, Π乗算補正) of ``target`` from the continuing effects on the board.
 
@@ -334,7 +335,7 @@ def modifiers(battle, target: str, *, consume: bool = True,
     return add, mul
 
 
-def modifier_source(battle, placed: Placed, value: float) -> dict:
+def modifier_source(battle: BattleFields, placed: Placed, value: float | int) -> dict:
     """Where one modifier came from, as plain data: the modifier variable's code, its
     signed value, the kind of origin (``page``, ``enemy``, ``tear``, ``reward``) and the
     page or enemy id it belongs to (None for a reward), and the line it is written on."""
@@ -363,8 +364,8 @@ MODIFIED_DIRECTION = {"enemy_hp": "decrease", "defense": "increase"}
 # explanation, or None) gets the row's terms.
 
 
-def _board_source(battle, target: str, value: float, why: dict | None,
-                  consume: bool) -> float:
+def _board_source(battle: BattleFields, target: str, value: float | int, why: dict | None,
+                  consume: bool) -> float | int:
     """(value + Σ加算補正) × Π乗算補正 of the continuing effects on the board."""
     if why is None:
         index = battle._index
@@ -380,8 +381,8 @@ def _board_source(battle, target: str, value: float, why: dict | None,
     return bounded((value + add) * mul)  # bounded factors: no overflow before the clamp
 
 
-def _fray_source(battle, target: str, value: float, why: dict | None,
-                 consume: bool) -> float:
+def _fray_source(battle: BattleFields, target: str, value: float | int, why: dict | None,
+                 consume: bool) -> float | int:
     """The 綻び multiplier of damage: × (1 + 綻び攻撃係数 × 累積綻び)."""
     coef = battle.tables.balance.fray_attack
     # ``bounded``, asked inline: every hit of a battle comes here.
@@ -394,8 +395,8 @@ def _fray_source(battle, target: str, value: float, why: dict | None,
     return value if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE else bounded(value)
 
 
-def _reduction_source(battle, target: str, value: float, why: dict | None,
-                      consume: bool) -> float:
+def _reduction_source(battle: BattleFields, target: str, value: float | int, why: dict | None,
+                      consume: bool) -> float | int:
     """An enemy's 1発ごとの軽減: taken from each hit, with the additive modifiers — before
     the multipliers: (基準値 + 攻撃力補正 − 軽減) × 攻撃倍率 × 綻び."""
     reduction = battle.foe.traits.get("per_hit_reduction") or 0
@@ -412,8 +413,8 @@ MODIFIER_SOURCES = {
 _BOARD_ONLY = (_board_source,)
 
 
-def modified(battle, target: str, value: float, *, consume: bool = True,
-             why: dict | None = None) -> float:
+def modified(battle: BattleFields, target: str, value: float | int, *, consume: bool = True,
+             why: dict | None = None) -> float | int:
     """``value`` through every modifier source of ``target`` (MODIFIER_SOURCES), in
     order, unclamped below: the 歩 a play pays (支払い倍率), the 綻び a tear raises
     (綻び倍率), a numeric add as it fires (``effective``). ``consume``: this is a use of
@@ -423,7 +424,8 @@ def modified(battle, target: str, value: float, *, consume: bool = True,
     return value
 
 
-def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> float:
+def effective(battle: BattleFields, effect: Sayou, base: float | int,
+              why: dict | None = None) -> float | int:
     """The magnitude of a numeric add when it fires: ``base`` through the modifiers of
     its target (``modified``), never below 0 (a modified gain is never negative:
     防御補正 −5 on 防御 += 3 gains 0).
@@ -445,7 +447,7 @@ def effective(battle, effect: Sayou, base: float, why: dict | None = None) -> fl
     return max(0.0, value)
 
 
-def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
+def explain_base(battle: BattleFields, effect: Sayou, frame: Frame) -> dict:
     """The start of a recorded 作用's explanation: ``base`` (基準値 as it fired) and, for
     a base read from a reference, ``ref`` (the reference as a contract literal),
     ``read`` (what it read) and ``coef``; ``scale`` (破却's distance scale) and
@@ -475,7 +477,7 @@ def explain_base(battle, effect: Sayou, frame: Frame) -> dict:
     return why
 
 
-def _ref_literal(battle, ref) -> dict:
+def _ref_literal(battle: BattleFields, ref) -> dict:
     """A reference as plain data (its contract literal), once per reference object."""
     return battle.tables.by_identity("ref_literals", ref, to_literal, ref)
 
@@ -489,7 +491,7 @@ def explained(why: dict | None) -> tuple:
 # ---------------------------------------------------------------- operations
 
 
-def _add(battle, effect, frame):
+def _add(battle: BattleFields, effect, frame):
     sign = -1 if effect.direction == "decrease" else 1
     if battle.record:
         # A recorded battle says how the number came about (the event's ``why``);
@@ -503,9 +505,9 @@ def _add(battle, effect, frame):
     TARGETS[effect.target.code](battle, effect, sign * amount)
 
 
-def _mul(battle, effect, frame):
+def _mul(battle: BattleFields, effect, frame):
     factor = base_value(battle, effect, frame)
-    s = battle.state
+    s: State = battle.state
     code = effect.target.code
     if code == "defense":
         before = s.defense_total()
@@ -520,7 +522,7 @@ def _mul(battle, effect, frame):
     TARGETS[code](battle, effect, truncate(current * factor) - current)
 
 
-def _assign(battle, effect, frame):
+def _assign(battle: BattleFields, effect, frame):
     value = truncate(base_value(battle, effect, frame))
     target = effect.target
     if target.code == "flag":
@@ -535,13 +537,13 @@ def _assign(battle, effect, frame):
         battle.move_seat(value - battle.state.enemy["seat"])
 
 
-def _cap(battle, effect, frame):
+def _cap(battle: BattleFields, effect, frame):
     code = effect.target.code
     value = base_value(battle, effect, frame)
     # A coefficient (防御係数) keeps its fractions; an integer parameter lands truncated.
     amount = bounded(value) if code in COEFFICIENTS else truncate(value)
     sign = -1 if effect.direction == "decrease" else 1
-    s = battle.state
+    s: State = battle.state
     change = sign * amount
     if code == "lifespan_cap" and s.param(code) + change < s.lifespan_floor():
         change = min(0, s.lifespan_floor() - s.param(code))  # stops at 刻 and 座 (DESIGN §6.2)
@@ -556,7 +558,7 @@ def _cap(battle, effect, frame):
 PAYABLE = {"hp": lambda s: s.hp - 1, "currency": lambda s: s.currency}
 
 
-def payment_shortfall(battle, effects, frame: Frame, paying: dict) -> str | None:
+def payment_shortfall(battle: BattleFields, effects, frame: Frame, paying: dict) -> str | None:
     """Why a face's payments cannot be made in full now, or None. ``paying`` carries what
     faces fired before it in the same play will take, and is updated."""
     for effect in effects:
@@ -573,9 +575,9 @@ def payment_shortfall(battle, effects, frame: Frame, paying: dict) -> str | None
     return None
 
 
-def _pay(battle, effect, frame):
+def _pay(battle: BattleFields, effect, frame):
     amount = max(0, truncate(base_value(battle, effect, frame)))
-    s = battle.state
+    s: State = battle.state
     code = effect.target.code
     if amount > PAYABLE[code](s):
         # Only a payment outside a play can get here (a play checks first): it is not
@@ -591,7 +593,7 @@ def _pay(battle, effect, frame):
     battle.emit(("paid", code, amount))
 
 
-def _suppress(battle, effect, frame):
+def _suppress(battle: BattleFields, effect, frame):
     battle.state.suppress = max(battle.state.suppress, 1)
     if battle.count_scope == "play":
         battle.suppress_move()  # the play's own move counters read 0 from now on
@@ -610,8 +612,8 @@ OPS = {
 # How a signed, truncated amount lands on each target variable.
 
 
-def _enemy_hp(battle, effect, delta, why=None):
-    s = battle.state
+def _enemy_hp(battle: BattleFields, effect, delta, why=None):
+    s: State = battle.state
     if delta < 0 or (delta == 0 and effect.direction == "decrease"):  # a hit, even of 0
         dealt = min(-delta, s.enemy["hp"])
         s.enemy["hp"] -= dealt
@@ -629,8 +631,8 @@ def _enemy_hp(battle, effect, delta, why=None):
                      *explained(why)))
 
 
-def _hp(battle, effect, delta, why=None):
-    s = battle.state
+def _hp(battle: BattleFields, effect, delta, why=None):
+    s: State = battle.state
     if delta >= 0:
         # HP that reached 0 stays 0: a heal (a 被弾時 reaction, say) does not bring the
         # player back (DESIGN §6.2 a hit reaction and defeat).
@@ -645,14 +647,14 @@ def _hp(battle, effect, delta, why=None):
         battle.emit(("hit/effect", -delta, s.hp, "effect", *explained(why)))
 
 
-def _steps(battle, effect, delta, why=None):
-    s = battle.state
+def _steps(battle: BattleFields, effect, delta, why=None):
+    s: State = battle.state
     s.steps = clamp("steps", s.steps + delta)
     battle.emit(("steps_changed", delta, s.steps, *explained(why)))
 
 
-def _defense(battle, effect, delta, why=None):
-    s = battle.state
+def _defense(battle: BattleFields, effect, delta, why=None):
+    s: State = battle.state
     if delta >= 0:
         expiry = effect.lifetime or "turn"
         s.add_defense(delta, expiry)
@@ -665,8 +667,8 @@ def _defense(battle, effect, delta, why=None):
         battle.consume_defense(-delta)
 
 
-def _currency(battle, effect, delta, why=None):
-    s = battle.state
+def _currency(battle: BattleFields, effect, delta, why=None):
+    s: State = battle.state
     before = s.currency
     s.currency = clamp("currency", s.currency + delta)
     if s.currency < before:  # 使用した通貨 counts every decrease (DESIGN §6.1)
@@ -674,7 +676,7 @@ def _currency(battle, effect, delta, why=None):
     battle.emit(("currency_changed", s.currency - before, s.currency, *explained(why)))
 
 
-def _flag(battle, effect, delta, why=None):
+def _flag(battle: BattleFields, effect, delta, why=None):
     name = effect.target.flag
     battle.state.mods.append({"kind": "flag", "key": name, "op": "add",
                               "value": clamp("mods.value", delta),
@@ -682,7 +684,7 @@ def _flag(battle, effect, delta, why=None):
     battle.emit(("flag_changed", name, battle.state.flag(name)))
 
 
-def _seat(battle, effect, delta, why=None):
+def _seat(battle: BattleFields, effect, delta, why=None):
     battle.move_seat(delta)
 
 

@@ -10,8 +10,6 @@ page, what is a parameter now). The rules live in ``battle.py`` and ``sayou.py``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from contract import vocabulary as vocab
 
 from .bounds import MAX_MAGNITUDE
@@ -38,8 +36,46 @@ COEFFICIENTS = frozenset(key.code for key in vocab.BALANCE_KEYS
                          if key.type == "float" and key.code in PARAMS)
 
 
-@dataclass(frozen=True, slots=True)
-class Face:
+class Record:
+    """What the records of a run share: equality of every field in order and a repr
+    of them (a dataclass's), and the names of the fields (``FIELDS``, in the order the
+    class takes them). Written out rather than dataclasses: compiled, each record is an
+    extension type whose fields are a C struct (runtime/state.pxd), which the rules read
+    directly — a battle reads them thousands of times, a lab millions."""
+
+    __slots__ = ()
+    FIELDS = ()  # overridden by each record
+
+    def fields(self) -> dict:
+        """Every field by name, as it is (not copied)."""
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.FIELDS)
+
+    def __repr__(self) -> str:
+        return (type(self).__name__ + "("
+                + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS) + ")")
+
+
+class Frozen(Record):
+    """A record never written once made: a write in place raises (a state and its
+    copies share it; a change is a new record put in the state's list)."""
+
+    __slots__ = ()
+    __hash__ = None
+
+    def __setattr__(self, name, value):
+        # Made: each field is set once, by __init__ (as Python; compiled, __init__
+        # writes the struct and only a write from outside arrives here).
+        if hasattr(self, name):
+            raise AttributeError(f"{type(self).__name__} is frozen: its {name} is never written")
+        object.__setattr__(self, name, value)
+
+
+class Face(Frozen):
     """面 — one face of a page instance: ``state`` (``base``: as dealt, ``pen``, ``blank``),
     what a 白紙化 took (``blanked``: the state it had, None when none was taken) and
     whether a pen wrote it (``penned``).
@@ -48,9 +84,13 @@ class Face:
     that a state and its copies share faces safely (a look-ahead copies a state per
     option; copying every face made most of its cost) — a write in place raises."""
 
-    state: str = "base"
-    blanked: str | None = None
-    penned: bool = False
+    FIELDS = ("state", "blanked", "penned")
+    __slots__ = FIELDS
+
+    def __init__(self, state: str = "base", blanked: str | None = None, penned: bool = False):
+        self.state = state
+        self.blanked = blanked
+        self.penned = penned
 
     def copy(self) -> "Face":
         """The face itself: it never changes."""
@@ -84,8 +124,7 @@ class Faces(dict):
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class PageInstance:
+class PageInstance(Frozen):
     """ページの実体 — one page of the run: its page id, where it is, its lifetime (None for
     the deck's own; ``stage`` or ``run`` for a generated page) and its faces by side.
 
@@ -94,11 +133,16 @@ class PageInstance:
     a look-ahead copies the state per option tried, and copying every page made most of
     the copy's cost. A write in place raises."""
 
-    uid: int
-    page: str
-    zone: str | None
-    lifetime: str | None
-    faces: Faces  # side code → Face
+    FIELDS = ("uid", "page", "zone", "lifetime", "faces")
+    __slots__ = FIELDS
+
+    def __init__(self, uid: int, page: str, zone: str | None, lifetime: str | None,
+                 faces: Faces):  # side code → Face
+        self.uid = uid
+        self.page = page
+        self.zone = zone
+        self.lifetime = lifetime
+        self.faces = faces
 
     def copy(self) -> "PageInstance":
         """The record itself: it never changes."""
@@ -111,8 +155,7 @@ class PageInstance:
                 "faces": {side: face.literal() for side, face in self.faces.items()}}
 
 
-@dataclass(slots=True)
-class Placed:
+class Placed(Record):
     """場の作用 — a continuing 作用 on the board: the tables' own ``effect``, where it came
     from (``origin``: ``page``, ``tear:<id>``, ``enemy:<id>``, ``reward``), the page it
     belongs to, the tear's ``scale``, how often it has fired, the distance it was placed
@@ -120,15 +163,24 @@ class Placed:
     the anchored windows closed so far (``windows``: name → run counters) and a
     telegraphed seat move's plan (``telegraph``: amount, to) while one is shown."""
 
-    effect: object  # contract.tables.Sayou
-    origin: str
-    page_uid: int | None
-    scale: float
-    fires: int
-    distance: int
-    placed: dict
-    windows: dict | None = None
-    telegraph: dict | None = None
+    FIELDS = ("effect", "origin", "page_uid", "scale", "fires", "distance", "placed",
+              "windows", "telegraph")
+    __slots__ = FIELDS
+    __hash__ = None
+
+    def __init__(self, effect: object,  # contract.tables.Sayou
+                 origin: str, page_uid: int | None, scale: float | int, fires: int,
+                 distance: int, placed: dict, windows: dict | None = None,
+                 telegraph: dict | None = None):
+        self.effect = effect
+        self.origin = origin
+        self.page_uid = page_uid
+        self.scale = scale
+        self.fires = fires
+        self.distance = distance
+        self.placed = placed
+        self.windows = windows
+        self.telegraph = telegraph
 
     def copy(self) -> "Placed":
         """An independent copy: the anchor and a telegraph's plan are never changed once
@@ -150,45 +202,64 @@ class Placed:
         return data
 
 
-@dataclass(slots=True)
-class State:
+class State(Record):
     """Every value of a run. Page instances are records in ``pages`` (index = uid)."""
 
-    seed: int
-    stages: list[str]  # enemy id of each stage
-    stage_index: int = 0
-    age: int = 0
-    hp: int = 0
-    steps: int = 0
-    steps_carried: int = 0  # 歩 kept at the last cleanup by 歩の持ち越し, added at refill
-    currency: int = 0
-    defense: list[list] = field(default_factory=list)  # [value, expiry]
-    fray_run: int = 0
-    fray_stage: int = 0
-    rewards_given: int = 0
-    #: 累計量 of the run: counter → number. A turn's or a stage's is this less its mark.
-    counters: dict = field(default_factory=dict)
-    #: The run's counters when the turn and the stage began: scope → counter → number.
-    marks: dict = field(default_factory=dict)
-    #: 累計量 of the play being resolved (or the last one): counter → number. A play's
-    #: counts are its own (it begins with its move), not the run's less a mark.
-    play_counters: dict = field(default_factory=dict)
-    params: dict = field(default_factory=dict)  # balance values of the rule parameters
-    mods: list[dict] = field(default_factory=list)  # lifetime-bound values: params, flags, 銘
-    pages: list[PageInstance] = field(default_factory=list)
-    zones: dict = field(default_factory=lambda: {z: [] for z in ZONES})
-    effects: list[Placed] = field(default_factory=list)  # continuing 作用 on the board
-    enemy: dict = field(default_factory=dict)
-    turn: int = 0  # turn number within the stage
-    turns_run: int = 0
-    plays_run: int = 0
-    pens_used: int = 0
-    tears_used: int = 0
-    redraw_used: bool = False
-    redraw_failed: bool = False
-    same_age_plays: int = 0
-    suppress: int = 0  # plays whose 刻 update is suppressed
-    outcome: str | None = None  # None while playing; "won" | "lost"
+    FIELDS = ("seed", "stages", "stage_index", "age", "hp", "steps", "steps_carried",
+              "currency", "defense", "fray_run", "fray_stage", "rewards_given", "counters",
+              "marks", "play_counters", "params", "mods", "pages", "zones", "effects",
+              "enemy", "turn", "turns_run", "plays_run", "pens_used", "tears_used",
+              "redraw_used", "redraw_failed", "same_age_plays", "suppress", "outcome")
+    __slots__ = FIELDS
+    __hash__ = None
+
+    def __init__(self, seed: int, stages: list, *, stage_index: int = 0, age: int = 0,
+                 hp: int = 0, steps: int = 0, steps_carried: int = 0, currency: int = 0,
+                 defense: list | None = None, fray_run: int = 0, fray_stage: int = 0,
+                 rewards_given: int = 0, counters: dict | None = None,
+                 marks: dict | None = None, play_counters: dict | None = None,
+                 params: dict | None = None, mods: list | None = None,
+                 pages: list | None = None, zones: dict | None = None,
+                 effects: list | None = None, enemy: dict | None = None, turn: int = 0,
+                 turns_run: int = 0, plays_run: int = 0, pens_used: int = 0,
+                 tears_used: int = 0, redraw_used: bool = False, redraw_failed: bool = False,
+                 same_age_plays: int = 0, suppress: int = 0, outcome: str | None = None):
+        self.seed = seed
+        self.stages = stages  # enemy id of each stage
+        self.stage_index = stage_index
+        self.age = age
+        self.hp = hp
+        self.steps = steps
+        #: 歩 kept at the last cleanup by 歩の持ち越し, added at refill.
+        self.steps_carried = steps_carried
+        self.currency = currency
+        self.defense = [] if defense is None else defense  # [value, expiry]
+        self.fray_run = fray_run
+        self.fray_stage = fray_stage
+        self.rewards_given = rewards_given
+        #: 累計量 of the run: counter → number. A turn's or a stage's is this less its mark.
+        self.counters = {} if counters is None else counters
+        #: The run's counters when the turn and the stage began: scope → counter → number.
+        self.marks = {} if marks is None else marks
+        #: 累計量 of the play being resolved (or the last one): counter → number. A play's
+        #: counts are its own (it begins with its move), not the run's less a mark.
+        self.play_counters = {} if play_counters is None else play_counters
+        self.params = {} if params is None else params  # balance values of the rule parameters
+        self.mods = [] if mods is None else mods  # lifetime-bound values: params, flags, 銘
+        self.pages = [] if pages is None else pages  # PageInstance by uid
+        self.zones = {z: [] for z in ZONES} if zones is None else zones
+        self.effects = [] if effects is None else effects  # continuing 作用 on the board (Placed)
+        self.enemy = {} if enemy is None else enemy
+        self.turn = turn  # turn number within the stage
+        self.turns_run = turns_run
+        self.plays_run = plays_run
+        self.pens_used = pens_used
+        self.tears_used = tears_used
+        self.redraw_used = redraw_used
+        self.redraw_failed = redraw_failed
+        self.same_age_plays = same_age_plays
+        self.suppress = suppress  # plays whose 刻 update is suppressed
+        self.outcome = outcome  # None while playing; "won" | "lost"
 
     # ------------------------------------------------------------- copies
     def copy(self) -> "State":
@@ -198,9 +269,9 @@ class State:
         Field by field, each by its known shape: a look-ahead makes a copy per option
         at every decision, and a generic walk of the fields cost twice as much.
         tests/test_simulate.py checks it against a generic deep copy at every step."""
-        # Slot by slot on a bare instance: the dataclass's __init__, given 31 keywords,
-        # cost as much as all the copying.
-        twin = _bare(State)
+        # Slot by slot on a bare instance: an __init__ given 31 keywords cost as much
+        # as all the copying.
+        twin: State = _bare(State)
         twin.seed, twin.stages, twin.stage_index = self.seed, list(self.stages), self.stage_index
         twin.age, twin.hp, twin.steps = self.age, self.hp, self.steps
         twin.steps_carried, twin.currency = self.steps_carried, self.currency
@@ -234,7 +305,7 @@ class State:
 
     def move(self, uid: int, zone: str, *, top: bool = False) -> None:
         """Move a page instance to ``zone`` (``top``: onto the top of the draw pile)."""
-        page = self.pages[uid]
+        page: PageInstance = self.pages[uid]
         old = page.zone
         if old is not None:
             self.zones[old].remove(uid)
@@ -249,7 +320,7 @@ class State:
         ``to``; returns its uid (``move``, without looking for it)."""
         uid = self.zones[zone].pop(0)
         self.zones[to].append(uid)
-        page = self.pages[uid]
+        page: PageInstance = self.pages[uid]
         self.pages[uid] = PageInstance(uid, page.page, to, page.lifetime, page.faces)
         return uid
 
@@ -258,6 +329,7 @@ class State:
         without looking for it: the whole zone goes)."""
         pages, source = self.pages, self.zones[zone]
         self.zones[to].extend(source)
+        page: PageInstance
         for uid in source:
             page = pages[uid]
             pages[uid] = PageInstance(uid, page.page, to, page.lifetime, page.faces)
@@ -274,7 +346,7 @@ class State:
     def set_face(self, uid: int, side: str, face: Face) -> None:
         """Face ``side`` of a page instance becomes ``face`` (the one way a face changes:
         a new record, its other face kept)."""
-        page = self.pages[uid]
+        page: PageInstance = self.pages[uid]
         faces = dict(page.faces)
         faces[side] = face
         self.pages[uid] = PageInstance(uid, page.page, page.zone, page.lifetime, Faces(faces))
@@ -391,8 +463,24 @@ class State:
         return out
 
 
-#: An instance whose slots are yet to be set (``State.copy`` sets every one).
-_bare = object.__new__
+class BattleFields:
+    """戦闘の値 — what the rules' functions read of a battle: the tables, the state, the
+    streams, the events' sink and the resolution under way. ``runtime.battle.Battle``
+    adds the actions and says what each field is; the rooms' functions take a battle
+    typed as this, so that, compiled, they read its fields as a C struct (a rule reads
+    ``battle.state`` and ``battle.emit`` at nearly every step).
+
+    Not a Record: a battle is compared by identity, and copied by ``Battle.copy``."""
+
+    __slots__ = ("tables", "state", "streams", "record", "event_count", "_records", "emit",
+                 "_start", "_stack", "_choice", "_shown", "count_scope", "_index", "_chain",
+                 "_links_made", "_links", "_foreseen", "foe", "page_facts")
+
+
+def _bare(cls):
+    """An instance whose slots are yet to be set (``State.copy`` sets every one): not
+    ``object.__new__``, which an extension type refuses."""
+    return cls.__new__(cls)
 
 #: The faces of a new page instance, as dealt (frozen: every new page shares them).
 _BLANK_SLATE = Faces({side: Face() for side in SIDES})

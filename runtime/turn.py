@@ -11,17 +11,18 @@ from contract import vocabulary as vocab
 
 from . import board, defense, enemy, escalation, outcome, playing, zones
 from .bounds import clamp
+from .state import BattleFields, State
 
 
-def open_run(battle) -> None:
+def open_run(battle: BattleFields) -> None:
     """The run begins: ラン開始時 fires, then the first stage starts."""
     battle._stack.append((start_stage, ()))
     board.fire(battle, "run_start")
 
 
-def start_stage(battle):
+def start_stage(battle: BattleFields):
     """A stage begins against its enemy: its Intents, its traits placed, ステージ開始時."""
-    s = battle.state
+    s: State = battle.state
     foe = battle.tables.enemies[s.stages[s.stage_index]]
     # The state keeps Intents as their literals: plain data, saved as they are.
     s.enemy = {"id": foe.id, "hp": foe.hp, "seat": foe.seat,
@@ -46,15 +47,15 @@ def start_stage(battle):
     board.fire(battle, "stage_start")
 
 
-def _stage_opened(battle):
+def _stage_opened(battle: BattleFields):
     """What ステージ開始時 set off has resolved: the first turn, unless it ended the stage."""
     if not outcome.stage_over(battle):
         return _start_turn(battle)
     return None
 
 
-def _start_turn(battle):
-    s = battle.state
+def _start_turn(battle: BattleFields):
+    s: State = battle.state
     s.turn += 1
     s.turns_run += 1
     s.reset_scope("turn")
@@ -64,7 +65,7 @@ def _start_turn(battle):
     return _phases(battle, TURN_START_PHASES, 0, None)
 
 
-def _phases(battle, phases: tuple, i: int, then):
+def _phases(battle: BattleFields, phases: tuple, i: int, then):
     """The turn's phases from the ``i``-th, then the step ``then`` (None: nothing).
     A phase returns True when it may have ended the stage (it fired the board, or
     landed a hit or a clamp): the phases stop there once the stage is over, and
@@ -86,16 +87,16 @@ def _phases(battle, phases: tuple, i: int, then):
     return None if then is None else then(battle)
 
 
-def _phases_after(battle, phases: tuple, i: int, then):
+def _phases_after(battle: BattleFields, phases: tuple, i: int, then):
     """A phase's steps have resolved: the next phases, unless the stage is over."""
     if outcome.stage_over(battle):
         return None
     return _phases(battle, phases, i, then)
 
 
-def _phase_refill(battle):
+def _phase_refill(battle: BattleFields):
     """2. 歩の回復: back to the quota, plus what 歩の持ち越し carried from last turn."""
-    s = battle.state
+    s: State = battle.state
     s.steps = clamp("steps", s.param("steps_quota") + s.steps_carried)
     if s.steps_carried:
         battle.emit(("steps_carried", s.steps_carried))
@@ -104,9 +105,9 @@ def _phase_refill(battle):
     return board.fire(battle, "after_steps_refill")
 
 
-def _phase_draw(battle):
+def _phase_draw(battle: BattleFields):
     """3. ドロー: the draw count, none once the hand is at its cap."""
-    s = battle.state
+    s: State = battle.state
     limits = s.limits()
     for _ in range(limits["draw_count"]):
         if len(s.zones["hand"]) >= limits["hand_cap"]:
@@ -117,9 +118,9 @@ def _phase_draw(battle):
     return board.fire(battle, "after_draw")
 
 
-def _phase_redraw(battle):
+def _phase_redraw(battle: BattleFields):
     """4. 引き直しの判定: no playable page → discard the hand, draw the stage-start count."""
-    s = battle.state
+    s: State = battle.state
     if s.redraw_used or playing.playable_any(battle):
         return False
     s.redraw_used = True
@@ -140,14 +141,14 @@ def _phase_redraw(battle):
     return False
 
 
-def end_turn(battle):
+def end_turn(battle: BattleFields):
     """ターン終了の宣言 and what follows it (TURN_END_PHASES), then the next turn."""
     return _phases(battle, TURN_END_PHASES, 0, _start_turn)
 
 
-def _phase_declare(battle):
+def _phase_declare(battle: BattleFields):
     """6. ターン終了の宣言 — and defeat when the redraw left nothing playable."""
-    s = battle.state
+    s: State = battle.state
     battle.emit(("end_declared", s.age))
     stack = battle._stack
     height = len(stack)
@@ -160,10 +161,10 @@ def _phase_declare(battle):
     return False  # nothing fired and no defeat is possible
 
 
-def _declared(battle):
+def _declared(battle: BattleFields):
     """What ターン終了宣言時 set off has resolved: defeat when the failed redraw left
     nothing playable."""
-    s = battle.state
+    s: State = battle.state
     # No page could be played since the redraw; a face the pen made playable (the
     # page still in hand) saves the run here (DESIGN §6.2 failed redraw).
     if s.redraw_failed and not outcome.stage_over(battle) and not playing.playable(battle, 
@@ -172,7 +173,7 @@ def _declared(battle):
     return None
 
 
-def _phase_cleanup(battle):
+def _phase_cleanup(battle: BattleFields):
     """9. 後始末: the hand stays; 歩 and turn-lifetime defense and values vanish —
     but up to 歩の持ち越し unspent 歩 carry into the next turn (spec 000: 歩 can be
     carried over by page effects)."""
@@ -184,15 +185,15 @@ def _phase_cleanup(battle):
     return _cleanup(battle)
 
 
-def _cleanup_step(battle):
+def _cleanup_step(battle: BattleFields):
     """The cleanup, once ターン終了時 has resolved (a step: it returns nothing)."""
     _cleanup(battle)
 
 
-def _cleanup(battle) -> bool:
+def _cleanup(battle: BattleFields) -> bool:
     """The cleanup itself, once 終了時 has fired: whether it may have ended the stage
     (a lowered parameter clamped HP)."""
-    s = battle.state
+    s: State = battle.state
     s.steps_carried = max(0, min(s.steps, s.param("steps_carry")))
     s.steps = 0
     if s.defense:
@@ -216,7 +217,7 @@ def _cleanup(battle) -> bool:
     return bool(clamped)
 
 
-def expire_mods(battle, lifetime: str) -> bool:
+def expire_mods(battle: BattleFields, lifetime: str) -> bool:
     """Drop the lifetime-bound values of ``lifetime``; whether any was dropped (then
     the values they bounded are clamped to the parameters now)."""
     if not battle.state.mods:  # the usual case, at the end of every play and turn
@@ -234,26 +235,26 @@ def expire_mods(battle, lifetime: str) -> bool:
 # The phases of the other rooms, called by name when their phase comes: the enemy's and
 # the defense's modules call back into this one, so the tables below hold only this
 # module's functions (whatever module is loaded first).
-def _phase_intents(battle) -> bool:
+def _phase_intents(battle: BattleFields) -> bool:
     """1. 予兆の提示 (enemy.py)."""
     return enemy.phase_intents(battle)
 
 
-def _phase_defense(battle) -> bool:
+def _phase_defense(battle: BattleFields) -> bool:
     """7. 防御の獲得 (defense.py)."""
     return defense.phase_defense(battle)
 
 
-def _phase_enemy(battle) -> bool:
+def _phase_enemy(battle: BattleFields) -> bool:
     """8. 敵の行動処理 (enemy.py)."""
     return enemy.phase_enemy(battle)
 
 
-def clamp_to_params(battle) -> None:
+def clamp_to_params(battle: BattleFields) -> None:
     """Values that a lowered parameter now bounds: HP at its max. 寿命上限 never drops
     below the current 刻 nor the enemy's 座 (``State.lifespan_floor``): when a raise of it
     ends under them, the decrease stops there — the difference stays for the run."""
-    s = battle.state
+    s: State = battle.state
     s.hp = min(s.hp, s.param("max_hp"))
     cap, floor = s.param("lifespan_cap"), s.lifespan_floor()
     if floor > cap:

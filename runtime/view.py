@@ -12,13 +12,15 @@ apart by a player.
 
 from __future__ import annotations
 
+from .state import BattleFields, State
+
 #: The piles shown as counts in the view (the hand is shown page by page).
 PILES = ("draw", "discard", "exile_stage", "exile_run")
 
 
-def view(battle) -> dict:
+def view(battle: BattleFields) -> dict:
     """What the player sees now (see the module docstring)."""
-    s = battle.state
+    s: State = battle.state
     playable = set(battle.playable_uids()) if battle.pending is None and \
         s.outcome is None else set()
     hand = [{"uid": uid, **battle.instance(uid), "year": battle.year(uid),
@@ -49,11 +51,11 @@ def view(battle) -> dict:
     }
 
 
-def information(battle) -> dict:
+def information(battle: BattleFields) -> dict:
     """What the player may know now: the view, and the pages of every pile — the draw
     pile's sorted, its order being hidden. A pending choice from the draw pile lists its
     candidates in the pile's order, so they are sorted too."""
-    s = battle.state
+    s: State = battle.state
     known = view(battle)
     known["piles"] = {zone: [battle.instance(uid) for uid in s.zones[zone]] for zone in PILES}
     known["piles"]["draw"].sort(key=repr)
@@ -62,9 +64,9 @@ def information(battle) -> dict:
     return known
 
 
-def result(battle) -> dict | None:
+def result(battle: BattleFields) -> dict | None:
     """None while the run goes on; else how it ended."""
-    s = battle.state
+    s: State = battle.state
     if s.outcome is None:
         return None
     return {"outcome": s.outcome, "stage": s.stage_index + 1, "turn": s.turn, "hp": s.hp}

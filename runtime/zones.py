@@ -13,13 +13,14 @@ from contract.tables import Sayou
 
 from . import board, resolution
 from .sayou import DEST_ZONE, Frame, REGION_ZONES
+from .state import BattleFields, State
 
 
 # A region operation is a step, one method per operation (REGION_STEPS): it may ask
 # the player to choose — it returns a Pending whose source is the operation itself,
 # so a player (a policy) knows what its answer will do without looking into the
 # resolution, and the step that takes the answer on top of the stack (``resolution.ask``).
-def _generate_steps(battle, effect: Sayou, frame: Frame):
+def _generate_steps(battle: BattleFields, effect: Sayou, frame: Frame):
     """生成: new pages of the pages table matching the filter."""
     count = effect.count or 1
     pool = [p for p in sorted(battle.tables.pages) if _matches(battle, p, effect.filter)]
@@ -32,7 +33,7 @@ def _generate_steps(battle, effect: Sayou, frame: Frame):
     return _generated(battle, effect, chosen)
 
 
-def _generated(battle, effect: Sayou, chosen: list):
+def _generated(battle: BattleFields, effect: Sayou, chosen: list):
     """生成, its pages chosen (by the player or by chance)."""
     for page in chosen:
         _add_page(battle, page, effect.dest, effect.lifetime)
@@ -40,10 +41,10 @@ def _generated(battle, effect: Sayou, chosen: list):
     return None
 
 
-def _pick_steps(battle, effect: Sayou, frame: Frame):
+def _pick_steps(battle: BattleFields, effect: Sayou, frame: Frame):
     """移動 and 複製: pages picked from the source region, moved or copied to the
     destination."""
-    s = battle.state
+    s: State = battle.state
     count = effect.count or 1
     # 除外（ラン） never comes back (spec 002): only stage-exiled pages can be moved out.
     zones = [z for z in REGION_ZONES[effect.source] if z != "exile_run"]
@@ -63,10 +64,10 @@ def _pick_steps(battle, effect: Sayou, frame: Frame):
     return _picked(battle, effect, chosen)
 
 
-def _picked(battle, effect: Sayou, chosen: list, i: int = 0):
+def _picked(battle: BattleFields, effect: Sayou, chosen: list, i: int = 0):
     """移動 and 複製, the pages picked: from the ``i``-th on (a page moved to 除外
     sets ページが除外された時 off, which resolves before the next one moves)."""
-    s = battle.state
+    s: State = battle.state
     stack = battle._stack
     n = len(chosen)
     while i < n:
@@ -84,7 +85,7 @@ def _picked(battle, effect: Sayou, chosen: list, i: int = 0):
     return None
 
 
-def _reveal_steps(battle, effect: Sayou, frame: Frame):
+def _reveal_steps(battle: BattleFields, effect: Sayou, frame: Frame):
     """公開: the top n pages of the draw pile, shown in order and left in that order,
     so the next draws take them as shown (spec 002 山札を見せる作用)."""
     _draw_pile_ready(battle, REGION_ZONES[effect.source])
@@ -93,7 +94,7 @@ def _reveal_steps(battle, effect: Sayou, frame: Frame):
     return None
 
 
-def _draw_pile_ready(battle, zones) -> None:
+def _draw_pile_ready(battle: BattleFields, zones) -> None:
     """Taking from 山札 alone when it is empty takes from the discard reshuffled, as a
     draw does: the pile is renewed the moment it is needed empty (spec 000 山札が0枚に
     なった時点で…), not only after the next draw."""
@@ -101,13 +102,13 @@ def _draw_pile_ready(battle, zones) -> None:
         reshuffle_if_empty(battle)
 
 
-def _pick_ids(battle, pool: list, count: int) -> list:
+def _pick_ids(battle: BattleFields, pool: list, count: int) -> list:
     if len(pool) <= count:
         return list(pool)
     return battle.streams.effects.sample(pool, count)
 
 
-def _matches(battle, page_id: str, flt) -> bool:
+def _matches(battle: BattleFields, page_id: str, flt) -> bool:
     """Whether a page may be picked by a region operation's Filter (None: any)."""
     if flt is None:
         return True
@@ -121,8 +122,8 @@ def _matches(battle, page_id: str, flt) -> bool:
     return True
 
 
-def _move_page(battle, uid: int, zone: str):
-    s = battle.state
+def _move_page(battle: BattleFields, uid: int, zone: str):
+    s: State = battle.state
     if zone == "hand" and len(s.zones["hand"]) >= s.param("hand_cap"):
         zone = "discard"
         battle.emit(("hand_full", uid))
@@ -132,10 +133,10 @@ def _move_page(battle, uid: int, zone: str):
         board.fire(battle, "on_exile")
 
 
-def _add_page(battle, page_id: str, dest: str, lifetime: str, like: int | None = None):
+def _add_page(battle: BattleFields, page_id: str, dest: str, lifetime: str, like: int | None = None):
     """A new page instance; ``like``: a 複製 carries that page's current faces (pen
     upgrades and blanked faces, DESIGN §6.1)."""
-    s = battle.state
+    s: State = battle.state
     cap = battle.tables.pages[page_id].deck_cap
     owned = sum(1 for p in s.pages if p.page == page_id and p.zone in
                 ("draw", "hand", "discard", "exile_stage"))
@@ -153,15 +154,15 @@ def _add_page(battle, page_id: str, dest: str, lifetime: str, like: int | None =
     battle.emit(("page_generated", uid, page_id, zone, lifetime))
 
 
-def shuffle(battle, pile: list) -> None:
+def shuffle(battle: BattleFields, pile: list) -> None:
     """Shuffle ``pile`` in place with the run's shuffle stream."""
     battle.streams.shuffle.shuffle(pile)
 
 
-def draw_one(battle) -> bool:
+def draw_one(battle: BattleFields) -> bool:
     """Draw the top page of 山札 into the hand; whether a page was drawn (an empty
     pile draws none)."""
-    s = battle.state
+    s: State = battle.state
     if not s.zones["draw"]:
         reshuffle_if_empty(battle)
     if not s.zones["draw"]:
@@ -175,12 +176,12 @@ def draw_one(battle) -> bool:
     return True
 
 
-def reshuffle_if_empty(battle) -> None:
+def reshuffle_if_empty(battle: BattleFields) -> None:
     """山札が0枚になった時点で、捨て札を全てシャッフルして新しい山札とする — asked
     after each draw and after whatever fills the discard (a play, a redraw, a region
     operation, the pages a stage returns): whenever the draw pile is empty and the
     discard is not, it is renewed at once (DESIGN §6.2 the draw pile at 0)."""
-    s = battle.state
+    s: State = battle.state
     if s.zones["draw"] or not s.zones["discard"]:
         return
     s.move_all("discard", "draw")

@@ -16,6 +16,7 @@ from contract.tables import Sayou
 from runtime.battle import Battle
 from runtime.playing import PlayPlan
 from runtime.sayou import Frame
+from runtime.state import BattleFields
 from conftest import bundled_tables
 
 TABLES = bundled_tables()
@@ -35,7 +36,11 @@ def _modules():
 
 
 def test_the_battle_is_one_class_not_a_stack_of_mixins():
-    assert Battle.__mro__ == (Battle, object)
+    """Its behaviour is one class; its one base holds its fields and nothing else
+    (runtime/state.py BattleFields: what the rooms read, a C struct when compiled)."""
+    assert Battle.__mro__ == (Battle, BattleFields, object)
+    assert not [name for name, value in vars(BattleFields).items()
+                if callable(value) and not name.startswith("__")]
 
 
 def _source(module) -> str:

@@ -11,7 +11,7 @@ events of the uninterrupted battle.
 from __future__ import annotations
 
 from contract.game import action_from_data, action_to_data
-import dataclasses
+import copy
 import random
 
 import pytest
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from runtime import save
 from runtime.battle import Battle, Refused
-from runtime.state import ZONES
+from runtime.state import ZONES, State
 from conftest import bundled_tables
 
 TABLES = bundled_tables()
@@ -104,8 +104,8 @@ class Watch:
         assert len(s.zones["torn"]) == self.torn and len(s.zones["gone"]) == self.removed
 
 
-def snapshot(battle: Battle) -> dict:
-    return dataclasses.asdict(battle.state)
+def snapshot(battle: Battle) -> State:
+    return copy.deepcopy(battle.state)
 
 
 # ------------------------------------------------------------------ properties

@@ -65,7 +65,6 @@ def test_a_custom_deck_is_played(tables):
 
 def test_a_state_copy_is_independent_and_equal(tables):
     import copy
-    import dataclasses
 
     from runtime.battle import Battle
     from runtime.state import Face
@@ -74,7 +73,7 @@ def test_a_state_copy_is_independent_and_equal(tables):
     battle.play(battle.playable_uids()[0])
     copied = battle.state.copy()
     face_before = battle.state.pages[0].faces["future"].state
-    assert dataclasses.asdict(copied) == dataclasses.asdict(copy.deepcopy(battle.state))
+    assert copied == copy.deepcopy(battle.state)
     copied.set_face(0, "future", Face("changed"))
     copied.zones["hand"].clear()
     copied.counters["plays"] = 99
@@ -100,7 +99,7 @@ def test_a_state_copy_equals_a_generic_deep_copy_at_every_step(tables):
         while not battle.over and battle.state.turns_run < 12:
             state = battle.state
             fast = state.copy()
-            slow = {name: _plain_copy(getattr(state, name)) for name in state.__dataclass_fields__}
+            slow = {name: _plain_copy(getattr(state, name)) for name in state.FIELDS}
             assert {name: getattr(fast, name) for name in slow} == slow
             act(battle, random_policy(battle, rng))
 

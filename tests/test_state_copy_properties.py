@@ -9,13 +9,13 @@ actions give without any copy (a replay from the start)."""
 
 from __future__ import annotations
 
-import dataclasses
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contract.game import action_from_data
 from runtime.battle import Battle
+from runtime.state import State
 from test_runtime_properties import pick
 from conftest import bundled_tables
 
@@ -44,11 +44,11 @@ def _act(battle: Battle, data, label: str):
     return action
 
 
-def _replayed(seed: int, stages: list[str], actions: list) -> dict:
+def _replayed(seed: int, stages: list[str], actions: list) -> State:
     battle = _new(seed, stages)
     for action in actions:
         battle.apply(action)
-    return dataclasses.asdict(battle.state)
+    return battle.state
 
 
 @SETTINGS
@@ -71,8 +71,8 @@ def test_a_copy_and_its_original_never_see_each_others_changes(data, seed, stage
             action = _act(battle, data, label)
             if action is not None:
                 actions.append(action)
-    assert dataclasses.asdict(original.state) == _replayed(seed, stages, mine)
-    assert dataclasses.asdict(copied.state) == _replayed(seed, stages, theirs)
+    assert original.state == _replayed(seed, stages, mine)
+    assert copied.state == _replayed(seed, stages, theirs)
 
 
 def test_a_state_copy_sets_every_field_to_an_equal_value():
@@ -83,5 +83,5 @@ def test_a_state_copy_sets_every_field_to_an_equal_value():
             battle.apply(action_from_data(pick(battle, lambda n: 0, lambda c, n: c[:n])))
     state = battle.state
     copied = state.copy()
-    for field in dataclasses.fields(state):
-        assert getattr(copied, field.name) == getattr(state, field.name), field.name
+    for name in state.FIELDS:
+        assert getattr(copied, name) == getattr(state, name), name

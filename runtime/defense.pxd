@@ -1,0 +1,3 @@
+# Compiled reading its annotations as types (setup.py): a ``battle: BattleFields`` and a
+# ``s: State`` are read as the C structs of runtime/state.pxd.
+from runtime.state cimport BattleFields, PageInstance, State
