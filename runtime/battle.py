@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Sequence
 
 from contract.game import Choose, DevSet, EndTurn, Pen, Pending, Play, Tear
 from contract.vocabulary import W
@@ -37,6 +38,9 @@ __all__ = ["Battle", "Refused", "SIDES"]
 
 #: What the actions of a battle made with ``record=False`` return: no events.
 _NO_EVENTS = EventLog((), 0, 0)
+#: Whether a battle takes a look-ahead's copy as its position (``Battle.foresee``).
+#: False: every action is resolved anew (the same results; tests compare the two).
+FORESIGHT = True
 
 
 class Battle(BattleFields):
@@ -110,8 +114,8 @@ class Battle(BattleFields):
 
     # ============================================================== creation
     @classmethod
-    def new(cls, tables: Tables, *, seed: int = 0, enemies: list[str] | None = None,
-            deck: list[str] | None = None, record: bool = True) -> "Battle":
+    def new(cls, tables: Tables, *, seed: object = 0, enemies: Sequence[str] | None = None,
+            deck: Sequence[str] | None = None, record: bool = True) -> Battle:
         """A new run from the tables: the balance's opening, the deck (None: the starting
         deck) shuffled by the run's shuffle stream (``Streams.seeded(seed)``), the first
         stage against ``enemies[0]``.
@@ -271,7 +275,7 @@ class Battle(BattleFields):
     tear_reaches = pen_tear.tear_reaches
 
     # --- board.py (場)
-    def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float = 1.0,
+    def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float | int = 1.0,
               frame: Frame | None = None) -> None:
         """A continuing 作用 onto the board, anchored now (the tables' own object)."""
         return board.place(self, effect, origin=origin, page_uid=page_uid, scale=scale,
@@ -377,7 +381,7 @@ class Battle(BattleFields):
         """防御 that outlives this turn (every lifetime but the turn's)."""
         return queries.lasting_defense(self)
 
-    def probe(self) -> "Battle":
+    def probe(self) -> Battle:
         """A recording copy of the state and streams as they stand, without the
         resolution under way (a pending choice is dropped)."""
         return queries.probe(self)
@@ -449,7 +453,7 @@ class Battle(BattleFields):
         if foreseen is not None:
             self._foreseen = None
             if foreseen[0] is action:
-                return self._adopt(foreseen[1])
+                return _adopt(self, foreseen[1])
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise Refused(f"対戦の行動ではありません: {action!r}")
@@ -463,7 +467,7 @@ class Battle(BattleFields):
                 self._done()
             raise
 
-    def foresee(self, action, trial: "Battle") -> None:
+    def foresee(self, action, trial: Battle) -> None:
         """``trial`` is a copy of this battle (``copy``) to which ``action`` was applied and
         nothing else: if the next action applied here is that very value, this battle
         takes the copy's position rather than resolving the action again (a look-ahead
@@ -472,35 +476,20 @@ class Battle(BattleFields):
         ``dev_into_hand``; a caller that changes the battle by the rooms' functions in
         between must not make one. Only a battle that counts its events
         (``record=False``) takes it: a copy keeps no log."""
-        if not self.record and trial._choice is None:
+        if FORESIGHT and not self.record and trial._choice is None:
             self._foreseen = (action, trial)
-
-    def _adopt(self, trial: "Battle") -> EventLog:
-        # Slot by slot into this battle's own state and streams: whoever holds them (a
-        # simulation reads ``battle.state`` once) sees the new position.
-        for into, source, names in ((self.state, trial.state, State.FIELDS),
-                                    (self.streams, trial.streams, type(self.streams).__slots__)):
-            for name in names:
-                setattr(into, name, getattr(source, name))
-        self._stack, self._choice, self._index = trial._stack, trial._choice, trial._index
-        self._chain, self._links, self._links_made = trial._chain, trial._links, trial._links_made
-        self.count_scope, self.foe = trial.count_scope, trial.foe
-        if trial._shown is not None:
-            self._shown = trial._shown
-        self.event_count += trial.event_count
-        return _NO_EVENTS
 
     # The methods of the actions by name, for the tests and tools that call them so:
     # each only makes the action value and applies it.
-    def play(self, uid: int) -> EventLog:
+    def play(self, uid: object) -> EventLog:
         """Play a hand page (by uid): ``apply(Play(uid))``."""
         return self.apply(Play(uid))
 
-    def pen(self, uid: int, side: str) -> EventLog:
+    def pen(self, uid: object, side: str) -> EventLog:
         """ペンで書き込む: ``apply(Pen(uid, side))``."""
         return self.apply(Pen(uid, side))
 
-    def tear(self, uid: int) -> EventLog:
+    def tear(self, uid: object) -> EventLog:
         """破る: ``apply(Tear(uid))``."""
         return self.apply(Tear(uid))
 
@@ -609,7 +598,7 @@ class Battle(BattleFields):
         return self._done()
 
     # ============================================================== copies
-    def copy(self, *, streams: Streams | None = None, record: bool = False) -> "Battle":
+    def copy(self, *, streams: Streams | None = None, record: bool = False) -> Battle:
         """An independent battle in the same position (an action applied to it leaves
         this one as it was), a pending choice too. Events are only counted unless
         ``record``; the copy's log starts empty. The tables and the placed 作用, frozen
@@ -654,6 +643,25 @@ class Battle(BattleFields):
         # The hand a failed redraw left is gone: the scene set here plays as a turn does
         # (its ban on plays belongs to that hand, DESIGN §6.2 failed redraw).
         s.redraw_failed = False
+
+
+def _adopt(battle: Battle, trial: Battle) -> EventLog:
+    """``battle`` takes the position of ``trial``, its foreseen copy (``Battle.foresee``):
+    slot by slot into its own state and streams, so that whoever holds them (a
+    simulation reads ``battle.state`` once) sees the new position."""
+    for into, source, names in ((battle.state, trial.state, State.FIELDS),
+                                (battle.streams, trial.streams,
+                                 type(battle.streams).__slots__)):
+        for name in names:
+            setattr(into, name, getattr(source, name))
+    battle._stack, battle._choice, battle._index = trial._stack, trial._choice, trial._index
+    battle._chain, battle._links = trial._chain, trial._links
+    battle._links_made = trial._links_made
+    battle.count_scope, battle.foe = trial.count_scope, trial.foe
+    if trial._shown is not None:
+        battle._shown = trial._shown
+    battle.event_count += trial.event_count
+    return _NO_EVENTS
 
 
 #: Action class → its handler: the one dispatcher of the battle's actions (``apply``).

@@ -92,7 +92,7 @@ class Face(Frozen):
         self.blanked = blanked
         self.penned = penned
 
-    def copy(self) -> "Face":
+    def copy(self) -> Face:
         """The face itself: it never changes."""
         return self
 
@@ -144,7 +144,7 @@ class PageInstance(Frozen):
         self.lifetime = lifetime
         self.faces = faces
 
-    def copy(self) -> "PageInstance":
+    def copy(self) -> PageInstance:
         """The record itself: it never changes."""
         return self
 
@@ -182,7 +182,7 @@ class Placed(Record):
         self.windows = windows
         self.telegraph = telegraph
 
-    def copy(self) -> "Placed":
+    def copy(self) -> Placed:
         """An independent copy: the anchor and a telegraph's plan are never changed once
         made (shared); the windows are added to (copied)."""
         return Placed(self.effect, self.origin, self.page_uid, self.scale, self.fires,
@@ -262,7 +262,7 @@ class State(Record):
         self.outcome = outcome  # None while playing; "won" | "lost"
 
     # ------------------------------------------------------------- copies
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy, for looking ahead: every list and dict copied, the
         tables' frozen objects (placed 作用) and the frozen faces shared.
 

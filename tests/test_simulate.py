@@ -124,22 +124,22 @@ def test_a_stream_made_on_its_first_draw_draws_as_one_seeded_at_once():
 # ---------------------------------------------------------------- a foreseen play
 
 def _without_foresight(monkeypatch):
-    from runtime.battle import Battle
+    from runtime import battle
 
-    monkeypatch.setattr(Battle, "foresee", lambda self, action, trial: None)
+    monkeypatch.setattr(battle, "FORESIGHT", False)
 
 
 def test_a_foreseen_play_leaves_every_battle_as_played_out(tables, monkeypatch):
     """The greedy player offers the copy it tried its chosen play on (Battle.foresee): the
     battle takes that position instead of resolving the play again — the same results,
     event counts included, as when every play is resolved anew."""
-    from runtime.battle import Battle
+    from runtime import battle
 
     decks = [None, tables.starter() + ["mago"], tables.starter() + ["shukuhai"]]
     enemies = [["haguruma"], ["shimekiri"], ["kodoku", "wasure"]]
     taken = []
-    adopt = Battle._adopt
-    monkeypatch.setattr(Battle, "_adopt", lambda self, trial: taken.append(1) or adopt(self, trial))
+    adopt = battle._adopt
+    monkeypatch.setattr(battle, "_adopt", lambda into, trial: taken.append(1) or adopt(into, trial))
     seen = [simulate(tables, deck, stages, greedy_policy, range(6))
             for deck in decks for stages in enemies]
     assert len(taken) > 100  # the foreseen plays were taken
