@@ -26,6 +26,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -63,20 +64,42 @@ def declared(path: Path) -> bool:
     return path.with_suffix(".pxd").exists()
 
 
+#: A line of a ``.pxd`` that reads another module's declarations.
+_CIMPORT = re.compile(rb"^\s*from\s+([\w.]+)\s+cimport\b", re.MULTILINE)
+
+
+def declarations_read(path: Path) -> list[Path]:
+    """The declarations a module of source ``path`` is compiled against: its own ``.pxd``
+    and, by their ``cimport`` lines, every ``.pxd`` they read, however far (the root is
+    the folder of the packages). Each has a source beside it or not. Sorted; [] for a
+    module without declarations."""
+    root = path.parent.parent
+    todo, seen = [path.with_suffix(".pxd")], set()
+    while todo:
+        declarations = todo.pop()
+        if declarations in seen or not declarations.exists():
+            continue
+        seen.add(declarations)
+        for module in _CIMPORT.findall(declarations.read_bytes()):
+            todo.append(root.joinpath(*module.decode().split(".")).with_suffix(".pxd"))
+    return sorted(seen)
+
+
 def source_digest(path: Path) -> str | None:
     """The sha256 (hex) of a module's source as ``_compiled.json`` records it — and, for a
-    module with declarations for the compiler beside it (its ``.pxd``), of every ``.pxd``
-    of its package and the source beside each: its twin was compiled against them, and
-    reads the records they declare as C structs. One of them changed, it is stale with
-    them: a typed twin given the instance of a class edited since (run from its source,
-    its slots in another order) would read the wrong fields. None when it cannot be read."""
+    module with declarations for the compiler (its ``.pxd``), of every declaration it is
+    compiled against (``declarations_read``) and the source beside each: its twin reads
+    the records they declare as C structs. One of them changed, it is stale with them: a
+    typed twin given the instance of a class edited since (run from its source, its
+    slots in another order) would read the wrong fields. None when it cannot be read."""
     try:
         digest = hashlib.sha256(path.read_bytes())
-        if declared(path):
-            for declarations in sorted(path.parent.glob("*.pxd")):
-                for part in (declarations, declarations.with_suffix(".py")):
-                    if part.exists():  # a .pxd may declare what no source defines
-                        digest.update(part.name.encode() + b"\0" + part.read_bytes())
+        root = path.parent.parent
+        for declarations in declarations_read(path):
+            for part in (declarations, declarations.with_suffix(".py")):
+                if part.exists():  # a .pxd may declare what no source defines
+                    name = part.relative_to(root).as_posix().encode()
+                    digest.update(name + b"\0" + part.read_bytes())
         return digest.hexdigest()
     except OSError:
         return None

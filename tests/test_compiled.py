@@ -59,7 +59,7 @@ def test_an_edited_module_runs_its_source_not_its_older_twin(tmp_path, monkeypat
 
 
 def test_a_changed_declaration_makes_the_twins_compiled_against_it_stale(tmp_path, monkeypatch):
-    """A module with a .pxd beside it was compiled against every .pxd of its package
+    """A module with a .pxd beside it was compiled against the .pxd it cimports
     (journey/play.pxd cimports journey/state.pxd's struct): one of them changed, its twin
     would read another layout, so the source runs; a module without one is not concerned."""
     monkeypatch.delenv(compiled.OFF, raising=False)
@@ -95,14 +95,40 @@ def test_a_typed_twin_is_stale_once_a_class_it_reads_as_a_struct_is_edited(tmp_p
     assert _goes_to(SourceWhenStale(tmp_path)) == "source"
 
 
+def test_a_twin_is_stale_once_a_class_of_another_package_it_reads_is_edited(tmp_path,
+                                                                             monkeypatch):
+    """sim/x.pxd cimports runtime/y.pxd (the lab's players read the battle's fields): the
+    declarations a twin is compiled against are followed across packages."""
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    runtime = _package(tmp_path)
+    (runtime / "y.pxd").write_text("cdef class Y:\n    cdef public object a\n", encoding="utf-8")
+    (runtime / "y.py").write_text("class Y:\n    __slots__ = ('a',)\n", encoding="utf-8")
+    sim = tmp_path / "sim"
+    sim.mkdir()
+    (sim / "x.py").write_text("VALUE = 1\n", encoding="utf-8")
+    (sim / f"x{compiled.TWIN}{SUFFIX}").write_bytes(b"not loaded")
+    (sim / "x.pxd").write_text("from runtime.y cimport Y\n", encoding="utf-8")
+    (sim / MANIFEST).write_text(json.dumps({"x": compiled.source_digest(sim / "x.py")}),
+                                encoding="utf-8")
+    assert [path.relative_to(tmp_path).as_posix()
+            for path in compiled.declarations_read(sim / "x.py")] == ["runtime/y.pxd", "sim/x.pxd"]
+    assert _goes_to(SourceWhenStale(tmp_path), "sim.x") == "twin"
+    (runtime / "y.py").write_text("class Y:\n    __slots__ = ('b', 'a')\n", encoding="utf-8")
+    assert _goes_to(SourceWhenStale(tmp_path), "sim.x") == "source"
+
+
 def test_only_modules_with_declarations_read_their_annotations_as_types():
     """setup.py types annotations only where a .pxd stands beside the module (``TYPED``);
-    every other twin reads its source as plain Python (``DIRECTIVES``)."""
+    every other twin reads its source as plain Python (``DIRECTIVES``). Every .pxd is a
+    compiled module's: a stray one would type nothing and make its package's twins stale."""
     setup = (ROOT / "setup.py").read_text(encoding="utf-8")
     assert '"annotation_typing": False' in setup and '"annotation_typing": True' in setup
-    typed = sorted(path.stem for path in (ROOT / "journey").glob("*.pxd"))
-    assert typed == ["effects", "game", "play", "player", "search", "state", "steps"]
-    assert all(name in compiled.COMPILED["journey"] for name in typed)
+    typed = {package: sorted(path.stem for path in (ROOT / package).glob("*.pxd"))
+             for package in compiled.COMPILED}
+    assert typed["journey"] == ["effects", "game", "play", "player", "search", "state", "steps"]
+    assert "state" in typed["runtime"] and "battle" in typed["runtime"]
+    for package, names in typed.items():
+        assert set(names) <= set(compiled.COMPILED[package]), package
 
 
 @pytest.mark.parametrize("manifest", ["", "{not json", json.dumps(["x"]), json.dumps({"x": 1}),
