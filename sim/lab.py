@@ -158,10 +158,13 @@ def work(tables, task: Task) -> list[Outcome]:
     from .simulate import play_one
 
     policy = POLICIES[task.policy]
+    focus = task.focus
+    # Only the focus page's draws are kept: the hand watched for it alone.
+    watched = frozenset(() if focus is None else (focus,))
     out = []
     for seed, stages in task.battles:
-        r = play_one(tables, list(task.deck), list(stages), policy, seed, task.turn_cap)
-        focus = task.focus
+        r = play_one(tables, list(task.deck), list(stages), policy, seed, task.turn_cap,
+                     watched)
         out.append(Outcome(int(r.result == "won"), r.turns, r.hp_lost,
                            int(r.won_by == "breakthrough"), r.plays.get(focus, 0),
                            r.damage.get(focus, 0), r.steps.get(focus, 0),

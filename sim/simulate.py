@@ -75,30 +75,45 @@ class HandWatch:
     A page is "drawn" when it is seen in the hand at a decision: one drawn and gone
     within a single action (drawn and discarded by the same effect, or drawn by the
     battle's last action) is not seen. The opening hand is the hand at the first
-    decision (turn 1, before any action), recorded as turn 0."""
+    decision (turn 1, before any action), recorded as turn 0.
 
-    def __init__(self) -> None:
+    ``pages``: the page ids watched (None: every page) — the lab keeps one page's figures
+    of a battle, and a turn whose hand holds no watched page asks nothing more of it
+    (which pages are playable is the dearest question a decision asks)."""
+
+    def __init__(self, pages: frozenset | None = None) -> None:
         self.first_drawn: dict[str, int] = {}
         self.held_unplayable: Counter = Counter()
+        self.pages = pages
         self._seen: set[int] = set()
+        self._watched: set[int] = set()  # the uids seen of the pages watched
         self._turn: int | None = None
 
     def look(self, battle: Battle) -> None:
         """Note the hand now (call before each action)."""
+        if self.pages is not None and not self.pages:
+            return
         turn = battle.state.turns_run
         opening = self._turn is None
         hand = battle.hand
         seen = self._seen
         if not seen.issuperset(hand):  # most decisions: a hand seen before
+            pages = self.pages
             for uid in hand:
                 if uid not in seen:
                     seen.add(uid)
-                    self.first_drawn.setdefault(battle.page_id(uid), 0 if opening else turn)
+                    page = battle.page_id(uid)
+                    if pages is None or page in pages:
+                        self._watched.add(uid)
+                        self.first_drawn.setdefault(page, 0 if opening else turn)
         if turn != self._turn:  # a turn's first decision
             self._turn = turn
+            watched = [uid for uid in hand if uid in self._watched]
+            if not watched:
+                return
             page_id = battle.page_id
             playable = set(map(page_id, battle.playable_uids()))
-            for page in set(map(page_id, hand)) - playable:
+            for page in set(map(page_id, watched)) - playable:
                 self.held_unplayable[page] += 1
 
 
@@ -115,14 +130,16 @@ def simulate(tables: Tables, deck: list[str] | None, enemies: list[str],
     return [play_one(tables, deck, enemies, policy, seed, turn_cap) for seed in seeds]
 
 
-def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int) -> BattleResult:
-    """One seeded battle to its end, the turn cap or the action cap."""
+def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
+             watched: frozenset | None = None) -> BattleResult:
+    """One seeded battle to its end, the turn cap or the action cap; ``first_drawn`` and
+    ``held_unplayable`` of the pages ``watched`` (None: every page; HandWatch)."""
     battle = Battle.new(tables, seed=seed, enemies=list(enemies), deck=deck, record=False)
     rng = policy_rng(seed)
     s = battle.state
     tally = {name: Counter() for name in ("plays", "damage", "steps", "pens", "tears")}
     actions = 0
-    watch = HandWatch()
+    watch = HandWatch(watched)
     while not battle.over and s.turns_run <= turn_cap and actions < ACTION_CAP:
         watch.look(battle)
         action = policy(battle, rng)

@@ -142,6 +142,36 @@ def test_a_page_left_in_the_draw_pile_of_a_one_turn_battle_is_never_drawn(lab_ta
     assert never > 0
 
 
+def test_a_hand_watched_for_one_page_sees_of_it_what_the_whole_watch_sees(lab_tables):  # noqa: F811
+    """The lab watches the focus page alone (play_one's ``watched``): its first draw and
+    its turns held unplayable are the whole watch's, the battle itself the same, and a
+    watch of no page keeps nothing."""
+    from runtime.tables import load
+
+    tables = load()
+    deck = tables.starter()
+    pages = sorted(set(deck))
+    held = 0
+    for seed in range(8):
+        for policy in ("random", "greedy"):
+            whole = play_one(tables, deck, ["kodoku"], POLICIES[policy], seed, 60)
+            held += sum(whole.held_unplayable.values())
+            for page in pages[seed % 3::3]:
+                one = play_one(tables, deck, ["kodoku"], POLICIES[policy], seed, 60,
+                               frozenset((page,)))
+                assert one.first_drawn == {k: v for k, v in whole.first_drawn.items()
+                                           if k == page}
+                assert one.held_unplayable == {k: v for k, v in whole.held_unplayable.items()
+                                               if k == page}
+                assert (one.result, one.turns, one.plays, one.events) == \
+                    (whole.result, whole.turns, whole.plays, whole.events)
+            none = play_one(tables, deck, ["kodoku"], POLICIES[policy], seed, 60, frozenset())
+            assert none.first_drawn == {} and none.held_unplayable == {}
+            assert (none.result, none.turns, none.events) == \
+                (whole.result, whole.turns, whole.events)
+    assert held > 0  # the figures compared are not all empty
+
+
 def _text(renderable, width=400) -> str:
     console = Console(width=width, record=True, no_color=True)
     console.print(renderable)
