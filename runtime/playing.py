@@ -7,8 +7,6 @@ resolution's stack), which the other rooms call directly and ``Battle``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from contract import vocabulary as vocab
 from contract.tables import Body
 from contract.vocabulary import W
@@ -17,7 +15,7 @@ from . import board, turn, zones
 from .sayou import (Frame, condition_tests, holds, modified, page_year, payment_shortfall,
                     truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
-from .state import SIDE_WORDS, SIDES, BattleFields, State
+from .state import SIDE_WORDS, SIDES, BattleFields, Frozen, PageInstance, Record, State
 
 
 def _pays(body) -> bool:
@@ -25,33 +23,43 @@ def _pays(body) -> bool:
     return any(e.op == "pay" and e.timing == "on_play" for e in body.effects)
 
 
-@dataclass(frozen=True, slots=True)
-class PageFacts:
+class PageFacts(Frozen):
     """What a page's faces settle without a test, worked out once per tables
-    (``page_facts``): the pages are frozen, and a policy asks at every step."""
+    (``page_facts``): the pages are frozen, and a policy asks at every step.
 
-    year: int
-    #: The sides whose face as dealt fires on its own: written, no condition, no payment.
-    free: frozenset
-    #: The sides whose face as dealt cannot fire: not written.
-    unwritten: frozenset
-    #: The sides a pen is written for (ペン can upgrade or write them), in SIDES order.
-    pens: tuple
-    #: The sides whose face as dealt makes a payment on play (tested for its shortfall).
-    pays: frozenset
-    #: Whether the page plays with its faces as dealt, when 発動する面 is the past face,
-    #: the future face, or both (銘 = 刻): True — a face fires on its own; False — no face
-    #: is written; None — a face's conditions or payment are to be tested (``dealt``).
-    past_only: bool | None
-    future_only: bool | None
-    both: bool | None
-    #: Side → the play conditions of its face as dealt, compiled (sayou.condition_tests).
-    tests: dict
-    #: Side → its face once a pen has written it (``penned``), for the sides with a pen;
-    #: the play conditions of that face, compiled; the sides where it pays on play.
-    pen_bodies: dict
-    pen_tests: dict
-    pen_pays: frozenset
+    ``year``; ``free``: the sides whose face as dealt fires on its own (written, no
+    condition, no payment); ``unwritten``: the sides whose face as dealt cannot fire;
+    ``pens``: the sides a pen is written for (ペン can upgrade or write them), in SIDES
+    order; ``pays``: the sides whose face as dealt makes a payment on play (tested for its
+    shortfall); ``past_only``, ``future_only``, ``both``: whether the page plays with its
+    faces as dealt when 発動する面 is the past face, the future face, or both (銘 = 刻):
+    True — a face fires on its own; False — no face is written; None — a face's
+    conditions or payment are to be tested (``dealt``); ``tests``: side → the play
+    conditions of its face as dealt, compiled (sayou.condition_tests); ``pen_bodies``:
+    side → its face once a pen has written it (``penned``), for the sides with a pen;
+    ``pen_tests``: the play conditions of that face, compiled; ``pen_pays``: the sides
+    where it pays on play."""
+
+    FIELDS = ("year", "free", "unwritten", "pens", "pays", "past_only", "future_only",
+              "both", "tests", "pen_bodies", "pen_tests", "pen_pays")
+    __slots__ = FIELDS
+
+    def __init__(self, year: int, free: frozenset, unwritten: frozenset, pens: tuple,
+                 pays: frozenset, past_only: bool | None, future_only: bool | None,
+                 both: bool | None, tests: dict, pen_bodies: dict, pen_tests: dict,
+                 pen_pays: frozenset):
+        self.year = year
+        self.free = free
+        self.unwritten = unwritten
+        self.pens = pens
+        self.pays = pays
+        self.past_only = past_only
+        self.future_only = future_only
+        self.both = both
+        self.tests = tests
+        self.pen_bodies = pen_bodies
+        self.pen_tests = pen_tests
+        self.pen_pays = pen_pays
 
 
 def penned(page, side: str) -> Body:
@@ -100,16 +108,25 @@ def _page_facts(tables) -> dict[str, PageFacts]:
     return facts
 
 
-@dataclass(slots=True)
-class PlayPlan:
-    """A play as it will resolve: worked out when it is asked for (``plan``)."""
+class PlayPlan(Record):
+    """A play as it will resolve: worked out when it is asked for (``plan``): ``year``, the
+    page's 銘 now; ``cost``, the 歩 it costs; ``crosses``, 跨ぐ (刻 moves across 座);
+    ``firing``, the sides whose face fires, in the order they fire; ``bodies``, the face
+    (its conditions and 作用 list) of each side of ``firing``; ``frame``, what the faces'
+    作用 read of the play (its page, distance, crossing)."""
 
-    year: int  # 銘 of the page now
-    cost: int  # 歩 it costs
-    crosses: bool  # 跨ぐ: 刻 moves across 座
-    firing: list  # the sides whose face fires, in the order they fire
-    bodies: list  # the face (its conditions and 作用 list) of each side of ``firing``
-    frame: Frame  # what the faces' 作用 read of the play (its page, distance, crossing)
+    FIELDS = ("year", "cost", "crosses", "firing", "bodies", "frame")
+    __slots__ = FIELDS
+    __hash__ = None
+
+    def __init__(self, year: int, cost: int, crosses: bool, firing: list, bodies: list,
+                 frame: Frame):
+        self.year = year
+        self.cost = cost
+        self.crosses = crosses
+        self.firing = firing
+        self.bodies = bodies
+        self.frame = frame
 
 
 def sides_for(battle: BattleFields, uid: int) -> tuple[str, ...]:
@@ -280,6 +297,8 @@ def playable(battle: BattleFields, first: bool = False,
     instances = s.pages
     facts = battle.page_facts
     found = []
+    instance: PageInstance
+    fact: PageFacts
     for uid in s.zones["hand"]:
         instance = instances[uid]
         page_id = instance.page

@@ -49,7 +49,7 @@ class Frame:
     __slots__ = ("page_uid", "distance", "crosses", "anchor", "scale", "windows", "times")
 
     def __init__(self, page_uid: int | None = None, distance: int = 0, crosses: bool = False,
-                 anchor: dict | None = None, scale: float | int = 1.0,
+                 anchor: Mapping | None = None, scale: float | int = 1.0,
                  windows: Mapping | None = None, times: int = 1):
         self.page_uid = page_uid  # the page whose face fired (its 銘 is 銘)
         self.distance = distance  # |銘 − 刻| of this play, before 刻 moves
