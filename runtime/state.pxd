@@ -21,14 +21,18 @@ cdef class Placed(Record):
     cdef public object telegraph
 
 cdef class State(Record):
-    cdef public object seed, stages, stage_index, age, hp, steps, steps_carried, currency
-    cdef public object defense, fray_run, fray_stage, rewards_given, counters, marks
-    cdef public object play_counters, params, mods, pages, zones, effects, enemy, turn
-    cdef public object turns_run, plays_run, pens_used, tears_used, redraw_used
-    cdef public object redraw_failed, same_age_plays, suppress, outcome
+    cdef public object seed, stage_index, age, hp, steps, steps_carried, currency
+    cdef public object fray_run, fray_stage, rewards_given, turn, turns_run, plays_run
+    cdef public object pens_used, tears_used, redraw_used, redraw_failed, same_age_plays
+    cdef public object suppress, outcome
+    # The containers by their exact type: the rules' .get, .append and [i] on them
+    # compile to the dict's and the list's own calls.
+    cdef public list stages, defense, mods, pages, effects
+    cdef public dict counters, marks, play_counters, params, zones, enemy
 
 cdef class BattleFields:
     cdef public State state
-    cdef public object tables, streams, record, event_count, _records, emit, _start
-    cdef public object _stack, _choice, _shown, count_scope, _index, _chain, _links_made
-    cdef public object _links, _foreseen, foe, page_facts
+    cdef public object tables, streams, record, event_count, emit, _start
+    cdef public object _choice, _shown, count_scope, _index, _links_made, _foreseen, foe
+    cdef public list _records, _stack, _chain
+    cdef public dict _links, page_facts
