@@ -17,6 +17,7 @@ was. A ``random.Random`` shuffle would reorder everything once the pile's length
 from __future__ import annotations
 
 import random
+import sys
 
 #: The streams, in the order a save lists them.
 NAMES = ("shuffle", "effects", "enemy")
@@ -60,13 +61,15 @@ class Streams:
     init) costs more than a whole short battle's turn, and many battles (a deck that picks
     nothing at random against an enemy without 白紙化) never draw from them.
 
-    A stream is held as its ``random.Random``, or as a snapshot of one (its state, as
-    ``getstate`` gives it) until it is drawn from again: a copy takes the snapshot once
-    and the original and every copy share it (an immutable tuple), each making its own
-    Random only when it draws — a look-ahead copies the battle per option tried and the
-    copies almost never draw, and reading the Twister's 625 words cost as much as
-    copying the rest of the battle. Nothing outside keeps a stream's Random across a
-    copy: the rules ask ``streams.effects`` at each draw."""
+    A stream is held as its ``random.Random`` (or a snapshot of one, its state as
+    ``getstate`` gives it, until it is drawn from). A copy shares the original's Random
+    objects: whichever of them draws while another still holds the object takes its own
+    copy of it first (``_made``), so that the others continue from where they were —
+    and one that finds the object its own alone (the copies it was shared with are
+    gone) draws from it as it is. A look-ahead copies the battle per option tried, the
+    copies almost never draw and are dropped, and reading and writing the Twister's 625
+    words at every draw after a copy cost a twentieth of a battle. Nothing outside keeps
+    a stream's Random across a copy: the rules ask ``streams.effects`` at each draw."""
 
     __slots__ = ("shuffle", "_seed", "_effects", "_enemy")
 
@@ -86,7 +89,9 @@ class Streams:
     def effects(self) -> random.Random:
         """What page effects pick at random (生成 without a choice, 移動・複製 at random)."""
         rng = self._effects
-        if not isinstance(rng, random.Random):
+        # Held by another Streams too (a copy, or the original of this copy): drawn from
+        # here, it would move under the other — so this one draws from its own.
+        if type(rng) is not random.Random or sys.getrefcount(rng) > _ALONE:
             rng = self._effects = _made(rng, f"effects:{self._seed}")
         return rng
 
@@ -94,32 +99,37 @@ class Streams:
     def enemy(self) -> random.Random:
         """The enemy's random targets (白紙化)."""
         rng = self._enemy
-        if not isinstance(rng, random.Random):
+        if type(rng) is not random.Random or sys.getrefcount(rng) > _ALONE:
             rng = self._enemy = _made(rng, f"enemy:{self._seed}")
         return rng
 
     def copy(self) -> "Streams":
         """Independent streams that continue exactly as these would (a stream not made
-        yet stays so: the copy makes it from the same seed; a stream made is shared as
-        a snapshot, by these streams too)."""
-        effects, enemy = self._effects, self._enemy
-        # Tested here rather than in _snapshot: most copies find neither stream made.
-        if effects is not None or enemy is not None:
-            self._effects, self._enemy = effects, enemy = _snapshot(effects), _snapshot(enemy)
-        return Streams(self.shuffle.copy(), effects, enemy, seed=self._seed)
+        yet stays so: the copy makes it from the same seed; a stream made is shared until
+        one of them draws from it)."""
+        return Streams(self.shuffle.copy(), self._effects, self._enemy, seed=self._seed)
 
 
-def _snapshot(rng):
-    """A stream as a snapshot: a Random's state; a snapshot or None as it is."""
-    return rng.getstate() if isinstance(rng, random.Random) else rng
-
-
-def _made(snapshot: tuple | None, seed: str) -> random.Random:
-    """The Random of a snapshot, or (None) a new one seeded from ``seed``."""
-    if snapshot is None:
+def _made(rng, seed: str) -> random.Random:
+    """A stream's own Random: one continuing as the Random or the snapshot ``rng`` would,
+    or (None) a new one seeded from ``seed``."""
+    if rng is None:
         return random.Random(seed)
     # Seeded with 0, not from the OS's entropy, and without Random.__init__ (which seeds
     # once more, in Python): setstate replaces the whole state.
     out = random.Random.__new__(random.Random, 0)
-    out.setstate(snapshot)
+    out.setstate(rng.getstate() if type(rng) is random.Random else rng)
     return out
+
+
+def _references_alone() -> int:
+    """What ``sys.getrefcount`` says of a stream's Random held by one Streams only, read
+    as the properties read it (the slot, the local name, the call's argument): measured
+    rather than assumed, as Python and the compiled twin count their own references."""
+    holder = Streams(ShuffleStream(0), random.Random(0), None)
+    rng = holder._effects
+    return sys.getrefcount(rng)
+
+
+#: See ``_references_alone``.
+_ALONE = _references_alone()

@@ -6,6 +6,8 @@ from contract.game import EndTurn
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import event_corpus
 from sim import POLICIES, greedy_policy, random_policy, simulate
@@ -119,6 +121,46 @@ def test_a_stream_made_on_its_first_draw_draws_as_one_seeded_at_once():
     assert after.effects.random() == lazy.effects.random() == eager[0].random()
     assert twin.enemy.randrange(100) == random.Random("enemy:7").randrange(100)
     assert lazy.enemy.random() == eager[1].random()
+
+
+_STREAM_STEP = st.one_of(
+    st.tuples(st.just("copy"), st.integers(0, 7)),
+    st.tuples(st.just("draw"), st.integers(0, 7), st.sampled_from(["effects", "enemy"])),
+    st.tuples(st.just("drop"), st.integers(0, 7)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), script=st.lists(_STREAM_STEP, max_size=40))
+def test_streams_that_share_their_randoms_draw_as_if_each_held_its_own(seed, script):
+    """A copy of the streams shares the original's Random objects until one of them draws
+    (runtime/streams.py): in any order of copies, draws and copies dropped, each draws
+    what streams copied eagerly (the Twister's state read at every copy) would."""
+    import random
+
+    from runtime.streams import Streams
+
+    def eager_copy(rngs):
+        out = []
+        for rng in rngs:
+            twin = random.Random()
+            twin.setstate(rng.getstate())
+            out.append(twin)
+        return out
+
+    held = [Streams.seeded(seed)]
+    eager = [[random.Random(f"effects:{seed}"), random.Random(f"enemy:{seed}")]]
+    for step in script:
+        i = step[1] % len(held)
+        if held[i] is None:
+            continue
+        if step[0] == "copy":
+            held.append(held[i].copy())
+            eager.append(eager_copy(eager[i]))
+        elif step[0] == "draw":
+            which = 0 if step[2] == "effects" else 1
+            assert getattr(held[i], step[2]).random() == eager[i][which].random()
+        elif i:  # a copy dropped: the ones it shared with may find theirs alone
+            held[i] = None
 
 
 # ---------------------------------------------------------------- a foreseen play
