@@ -13,7 +13,7 @@ from . import board, resolution
 from .bounds import bounded, clamp
 from .refusal import Refused
 from .sayou import Frame, modified, truncate, year_of
-from .state import SIDE_WORDS, SIDES, BattleFields, Face, State
+from .state import SIDE_WORDS, SIDES, BattleFields, Face, PageInstance, State
 
 
 def pen(battle: BattleFields, uid: int, side: str) -> None:
@@ -74,8 +74,16 @@ def tear_reaches(battle: BattleFields) -> list[float]:
     s: State = battle.state
     age = s.age
     pages, instances = battle.tables.pages, s.pages
-    return [abs(year_of(battle, uid) - age) * pages[instances[uid].page].fray_mul
-            for uid in s.zones["hand"]]
+    if s.mods:  # a 銘 a 作用 assigned may be in force: year_of reads it
+        return [abs(year_of(battle, uid) - age) * pages[instances[uid].page].fray_mul
+                for uid in s.zones["hand"]]
+    reaches = []
+    instance: PageInstance
+    for uid in s.zones["hand"]:
+        instance = instances[uid]
+        page = pages[instance.page]
+        reaches.append(abs(page.year - age) * page.fray_mul)  # the table's 銘
+    return reaches
 
 
 def _tear_fray(battle: BattleFields, distance: int, fray_mul: float | int, consume: bool) -> int:

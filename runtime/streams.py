@@ -23,14 +23,19 @@ import sys
 NAMES = ("shuffle", "effects", "enemy")
 
 
+#: splitmix64's constants, and its arithmetic's modulus (compiled, the C integers of
+#: runtime/streams.pxd: the masks are then no-ops, a 64-bit unsigned sum wraps by itself).
 _MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 
-def _mix(x: int) -> int:
+def _mix(x):
     """splitmix64's finaliser: 64 well-mixed bits of ``x`` (Steele, Lea and Flood 2014)."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    x = (x + _GAMMA) & _MASK
+    x = ((x ^ (x >> 30)) * _MIX1) & _MASK
+    x = ((x ^ (x >> 27)) * _MIX2) & _MASK
     return x ^ (x >> 31)
 
 
@@ -46,7 +51,10 @@ class ShuffleStream:
         """Order ``pile`` (page uids) in place by this shuffle's key of each uid."""
         base = _mix(_mix(self.seed & _MASK) ^ self.count)
         self.count += 1
-        pile.sort(key=lambda uid: (_mix(base ^ uid), uid))
+        # The keys made in one pass rather than by a key function (a call per uid).
+        keyed = [(_mix(base ^ uid), uid) for uid in pile]
+        keyed.sort()
+        pile[:] = [uid for _, uid in keyed]
 
     def copy(self) -> "ShuffleStream":
         """The same stream, continuing independently."""

@@ -123,6 +123,17 @@ def test_a_stream_made_on_its_first_draw_draws_as_one_seeded_at_once():
     assert lazy.enemy.random() == eager[1].random()
 
 
+def test_the_shuffle_key_is_splitmix64():
+    """runtime/streams.py ``_mix`` is splitmix64's output function (compiled, in C's 64-bit
+    unsigned arithmetic): the reference outputs of seed 1234567, and the range's ends."""
+    from runtime.streams import _mix
+
+    gamma, mask = 0x9E3779B97F4A7C15, (1 << 64) - 1
+    assert [_mix((1234567 + i * gamma) & mask) for i in range(3)] == [
+        6457827717110365317, 3203168211198807973, 9817491932198370423]
+    assert _mix(0) == 16294208416658607535 and _mix(mask) == 16490336266968443936
+
+
 _STREAM_STEP = st.one_of(
     st.tuples(st.just("copy"), st.integers(0, 7)),
     st.tuples(st.just("draw"), st.integers(0, 7), st.sampled_from(["effects", "enemy"])),

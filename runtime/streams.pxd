@@ -1,0 +1,5 @@
+# Compiled reading its annotations as types (setup.py): splitmix64 in C's 64-bit
+# unsigned integers, which wrap as the source's masks make Python's integers wrap.
+cdef unsigned long long _MASK, _GAMMA, _MIX1, _MIX2
+
+cpdef unsigned long long _mix(unsigned long long x)
