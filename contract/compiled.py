@@ -44,7 +44,7 @@ COMPILED = {
                 "named", "outcome", "pen_tear", "playing", "queries", "refusal",
                 "resolution", "sayou", "seat", "sides", "state", "streams", "tables",
                 "turn", "view", "zones"],
-    "sim": ["policies", "simulate", "observed"],
+    "sim": ["policies", "simulate", "observed", "stats", "cache", "store"],
     "contract": ["game"],
     "journey": ["actions", "effects", "game", "play", "player", "rules", "search", "solve",
                 "state", "steps"],
