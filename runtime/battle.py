@@ -273,6 +273,9 @@ class Battle(BattleFields):
     #: Distance × 綻び倍率 of each hand page, in hand order (a tear's 綻び before the
     #: board's 綻び倍率, clamping and truncation): ``tear_reaches()``.
     tear_reaches = pen_tear.tear_reaches
+    #: The most a tear of any page of the tables reaches at 刻 now (a bound of every
+    #: ``tear_reaches()``; infinite while a 銘 is assigned): ``tear_reach_bound()``.
+    tear_reach_bound = pen_tear.tear_reach_bound
 
     # --- board.py (場)
     def place(self, effect: Sayou, *, origin: str, page_uid=None, scale: float | int = 1.0,

@@ -7,6 +7,8 @@ resolution's stack), which the other rooms call directly and ``Battle``
 
 from __future__ import annotations
 
+import math
+
 from contract.vocabulary import NO_PEN_UPGRADE, W
 
 from . import board, resolution
@@ -84,6 +86,21 @@ def tear_reaches(battle: BattleFields) -> list[float]:
         page = pages[instance.page]
         reaches.append(abs(page.year - age) * page.fray_mul)  # the table's 銘
     return reaches
+
+
+def tear_reach_bound(battle: BattleFields) -> float | int:
+    """The most distance × 綻び倍率 any page of the tables gives at 刻 now: no hand page's
+    ``tear_reaches`` is above it (every page in play is a page of the tables), so a need
+    above it is told without reading the hand — about half the decisions of a greedy
+    battle. Infinite while a 銘 a 作用 assigned may be in force (a page's 銘 is then not
+    its table's). Worked out once per 刻 per tables."""
+    s: State = battle.state
+    if s.mods:
+        return math.inf
+    tables = battle.tables
+    age = s.age
+    return tables.fact("tear_reach_bound", age, lambda: max(
+        (abs(page.year - age) * page.fray_mul for page in tables.pages.values()), default=0))
 
 
 def _tear_fray(battle: BattleFields, distance: int, fray_mul: float | int, consume: bool) -> int:

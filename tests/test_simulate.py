@@ -134,6 +134,27 @@ def test_the_shuffle_key_is_splitmix64():
     assert _mix(0) == 16294208416658607535 and _mix(mask) == 16490336266968443936
 
 
+def test_no_hand_page_tears_beyond_the_tables_bound_at_its_age(tables):
+    """Battle.tear_reach_bound bounds every hand page's tear_reaches (what lets the greedy
+    player skip reading the hand, as its tears could not reach the need): at every
+    decision of random battles, 銘 assigned or not (then the bound is infinite)."""
+    import math
+    import random
+
+    from runtime.battle import Battle
+
+    compared = 0
+    for seed in range(12):
+        battle = Battle.new(tables, seed=seed, enemies=[sorted(tables.enemies)[seed % 10]])
+        rng = random.Random(seed)
+        while not battle.over and battle.state.turns_run < 20:
+            bound = battle.tear_reach_bound()
+            assert all(reach <= bound for reach in battle.tear_reaches())
+            compared += len(battle.tear_reaches()) if bound < math.inf else 0
+            battle.apply(random_policy(battle, rng))
+    assert compared > 100
+
+
 _STREAM_STEP = st.one_of(
     st.tuples(st.just("copy"), st.integers(0, 7)),
     st.tuples(st.just("draw"), st.integers(0, 7), st.sampled_from(["effects", "enemy"])),
