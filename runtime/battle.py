@@ -246,12 +246,13 @@ class Battle(BattleFields):
         """What playing ``uid`` would do now: faces, cost, crossing, or why it cannot."""
         return playing.play_info(self, uid)
 
-    def playable_uids(self) -> list[int]:
+    def playable_uids(self, among: list[int] | None = None) -> list[int]:
         """The hand pages that can be played now, in hand order: exactly the pages whose
         ``play_info`` says playable, with what is the same for every page (the payment
         multiplier, the walls, the blockade) worked out once and no reasons written — the
-        question a policy asks at every step (issue 13): ``playing.playable`` at once."""
-        return playing.playable(self)
+        question a policy asks at every step (issue 13): ``playing.playable`` at once.
+        ``among``: of these hand pages only, in their order (a page's own question)."""
+        return playing.playable(self, among=among)
 
     def playable_any(self) -> bool:
         """Whether any hand page can be played now (the redraw rule asks)."""

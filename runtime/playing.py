@@ -277,10 +277,11 @@ def playable_uids(battle: BattleFields) -> list[int]:
 
 
 def playable(battle: BattleFields, first: bool = False,
-             despite_failed_redraw: bool = False) -> list[int]:
-    """The playable hand pages (``first``: stop at the first one found). After a
-    failed redraw no page may be played that turn; ``despite_failed_redraw`` asks
-    which could be, as the end declaration does (DESIGN §6.2 failed redraw)."""
+             despite_failed_redraw: bool = False, among: list | None = None) -> list[int]:
+    """The playable hand pages (``first``: stop at the first one found; ``among``: of
+    these hand pages only — each page's answer is its own). After a failed redraw no
+    page may be played that turn; ``despite_failed_redraw`` asks which could be, as the
+    end declaration does (DESIGN §6.2 failed redraw)."""
     s: State = battle.state
     if s.redraw_failed and not despite_failed_redraw:
         return []
@@ -299,7 +300,7 @@ def playable(battle: BattleFields, first: bool = False,
     found = []
     instance: PageInstance
     fact: PageFacts
-    for uid in s.zones["hand"]:
+    for uid in s.zones["hand"] if among is None else among:
         instance = instances[uid]
         page_id = instance.page
         fact = facts[page_id]

@@ -65,6 +65,8 @@ class BattleResult:
 
 #: The actions on a page a result counts, by page: action class → its tally.
 TALLIED = {Play: "plays", Pen: "pens", Tear: "tears"}
+#: A result's tallies by page, in BattleResult's order.
+TALLIES = ("plays", "damage", "steps", "pens", "tears")
 
 
 class HandWatch:
@@ -88,12 +90,17 @@ class HandWatch:
         self._seen: set[int] = set()
         self._watched: set[int] = set()  # the uids seen of the pages watched
         self._turn: int | None = None
+        self._all_drawn = False  # every page watched drawn (never, watching every page)
 
     def look(self, battle: Battle) -> None:
         """Note the hand now (call before each action)."""
         if self.pages is not None and not self.pages:
             return
         turn = battle.state.turns_run
+        if turn == self._turn and self._all_drawn:
+            # Mid-turn, every page watched drawn already: only a turn's first decision
+            # has anything left to note (a uid seen now is taken then, as new).
+            return
         opening = self._turn is None
         hand = battle.hand
         seen = self._seen
@@ -106,13 +113,14 @@ class HandWatch:
                     if pages is None or page in pages:
                         self._watched.add(uid)
                         self.first_drawn.setdefault(page, 0 if opening else turn)
+            self._all_drawn = pages is not None and len(self.first_drawn) == len(pages)
         if turn != self._turn:  # a turn's first decision
             self._turn = turn
             watched = [uid for uid in hand if uid in self._watched]
             if not watched:
                 return
             page_id = battle.page_id
-            playable = set(map(page_id, battle.playable_uids()))
+            playable = set(map(page_id, battle.playable_uids(watched)))
             for page in set(map(page_id, watched)) - playable:
                 self.held_unplayable[page] += 1
 
@@ -132,35 +140,41 @@ def simulate(tables: Tables, deck: list[str] | None, enemies: list[str],
 
 def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
              watched: frozenset | None = None) -> BattleResult:
-    """One seeded battle to its end, the turn cap or the action cap; ``first_drawn`` and
-    ``held_unplayable`` of the pages ``watched`` (None: every page; HandWatch)."""
+    """One seeded battle to its end, the turn cap or the action cap. Of the pages
+    ``watched`` only (None: every page) are the figures by page kept: plays, damage, 歩,
+    pens and tears, ``first_drawn`` and ``held_unplayable`` (HandWatch) — the lab keeps one
+    page's, and the others' cost a fifth of a short battle."""
     battle = Battle.new(tables, seed=seed, enemies=list(enemies), deck=deck, record=False)
     rng = policy_rng(seed)
     s = battle.state
-    tally = {name: Counter() for name in ("plays", "damage", "steps", "pens", "tears")}
+    tally: dict[str, dict] = {name: {} for name in TALLIES}
     actions = 0
     watch = HandWatch(watched)
+    blind = watched is not None and not watched  # nothing by page to keep
     while not battle.over and s.turns_run <= turn_cap and actions < ACTION_CAP:
         watch.look(battle)
         action = policy(battle, rng)
         tallied = TALLIED.get(type(action))
-        if tallied is None:  # an end of turn, a choice: nothing of a page to count
+        # An end of turn, a choice, an action on a page not watched: nothing to count.
+        page = None if tallied is None or blind else battle.page_id(action.uid)
+        if page is None or (watched is not None and page not in watched):
             battle.apply(action)
             actions += 1
             continue
-        page = battle.page_id(action.uid)
         dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
         battle.apply(action)
         actions += 1
-        tally[tallied][page] += 1
-        tally["damage"][page] += s.counter("run", "damage_dealt") - dealt
-        tally["steps"][page] += s.counter("run", "steps_used") - used
+        for name, amount in ((tallied, 1),
+                             ("damage", s.counter("run", "damage_dealt") - dealt),
+                             ("steps", s.counter("run", "steps_used") - used)):
+            counts = tally[name]
+            counts[page] = counts.get(page, 0) + amount
     result = s.outcome or "draw"
     return BattleResult(
         seed=seed, result=result, turns=s.turns_run, actions=actions,
         hp_lost=s.counter("run", "hp_lost"),
         stages_cleared=s.stage_index + (1 if result == "won" else 0),
-        **{name: dict(sorted(c.items())) for name, c in tally.items()},
+        **{name: dict(sorted(counts.items())) for name, counts in tally.items()},
         damage_total=s.counter("run", "damage_dealt"), events=battle.event_count,
         won_by=(None if result != "won" else "hp" if battle.enemy_hp <= 0 else "breakthrough"),
         first_drawn=dict(sorted(watch.first_drawn.items())),

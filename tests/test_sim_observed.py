@@ -143,9 +143,9 @@ def test_a_page_left_in_the_draw_pile_of_a_one_turn_battle_is_never_drawn(lab_ta
 
 
 def test_a_hand_watched_for_one_page_sees_of_it_what_the_whole_watch_sees(lab_tables):  # noqa: F811
-    """The lab watches the focus page alone (play_one's ``watched``): its first draw and
-    its turns held unplayable are the whole watch's, the battle itself the same, and a
-    watch of no page keeps nothing."""
+    """The lab watches the focus page alone (play_one's ``watched``): its first draw, its
+    turns held unplayable and its tallies are the whole watch's, the battle itself the
+    same, and a watch of no page keeps nothing by page."""
     from runtime.tables import load
 
     tables = load()
@@ -163,10 +163,13 @@ def test_a_hand_watched_for_one_page_sees_of_it_what_the_whole_watch_sees(lab_ta
                                            if k == page}
                 assert one.held_unplayable == {k: v for k, v in whole.held_unplayable.items()
                                                if k == page}
-                assert (one.result, one.turns, one.plays, one.events) == \
-                    (whole.result, whole.turns, whole.plays, whole.events)
+                for name in ("plays", "damage", "steps", "pens", "tears"):
+                    assert getattr(one, name) == {k: v for k, v in getattr(whole, name).items()
+                                                  if k == page}, name
+                assert (one.result, one.turns, one.actions, one.events, one.damage_total) == \
+                    (whole.result, whole.turns, whole.actions, whole.events, whole.damage_total)
             none = play_one(tables, deck, ["kodoku"], POLICIES[policy], seed, 60, frozenset())
-            assert none.first_drawn == {} and none.held_unplayable == {}
+            assert none.first_drawn == {} and none.held_unplayable == {} and none.plays == {}
             assert (none.result, none.turns, none.events) == \
                 (whole.result, whole.turns, whole.events)
     assert held > 0  # the figures compared are not all empty

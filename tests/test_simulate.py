@@ -155,6 +155,26 @@ def test_no_hand_page_tears_beyond_the_tables_bound_at_its_age(tables):
     assert compared > 100
 
 
+def test_the_playable_pages_among_some_of_the_hand_are_those_of_the_whole_hand(tables):
+    """Battle.playable_uids(among): each page's answer is its own, so asking of a few
+    hand pages (the lab's watched page) gives the whole hand's answer for them."""
+    import random
+
+    from runtime.battle import Battle
+
+    asked = 0
+    for seed in range(10):
+        battle = Battle.new(tables, seed=seed, enemies=[sorted(tables.enemies)[seed % 10]])
+        rng = random.Random(seed)
+        while not battle.over and battle.state.turns_run < 15:
+            hand, whole = battle.hand, battle.playable_uids()
+            some = rng.sample(hand, rng.randint(0, len(hand)))
+            assert battle.playable_uids(some) == [uid for uid in some if uid in whole]
+            asked += len(some)
+            battle.apply(random_policy(battle, rng))
+    assert asked > 100
+
+
 _STREAM_STEP = st.one_of(
     st.tuples(st.just("copy"), st.integers(0, 7)),
     st.tuples(st.just("draw"), st.integers(0, 7), st.sampled_from(["effects", "enemy"])),
