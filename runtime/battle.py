@@ -28,7 +28,7 @@ from .events import EventLog
 from .playing import page_facts
 from .refusal import Refused
 from .sayou import Frame, year_of
-from .state import PARAMS, SIDES, BattleFields, Placed, State
+from .state import PARAMS, SIDES, BattleFields, Face, PageInstance, Placed, State
 from .streams import Streams
 from .tables import Tables
 from .view import information, result, view
@@ -421,17 +421,23 @@ class Battle(BattleFields):
         actions: list = [_play(uid) for uid in playing.playable(self)]
         limits = s.limits()
         if s.pens_used < limits["pen_cap"]:
-            instances = s.pages
-            facts = self.page_facts
+            instances: list = s.pages
+            facts: dict = self.page_facts
+            instance: PageInstance
+            face: Face
+            past: Face
+            future: Face
             for uid in s.zones["hand"]:
                 instance = instances[uid]
                 pens = facts[instance.page].pens
                 faces = instance.faces
-                if faces["future"].state != "blank" and faces["past"].state != "blank":
+                past, future = faces["past"], faces["future"]
+                if future.state != "blank" and past.state != "blank":
                     # No blank face to restore (most pages): the sides a pen is written
                     # for, not yet penned.
                     for side in pens:
-                        if not faces[side].penned:
+                        face = faces[side]
+                        if not face.penned:
                             actions.append(_pen(uid, side))
                     continue
                 for side in SIDES:

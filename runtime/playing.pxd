@@ -1,6 +1,6 @@
 # Compiled reading its annotations as types (setup.py): a ``battle: BattleFields``, a
 # ``s: State``, a frame and the play's records are read as C structs.
-from runtime.state cimport BattleFields, Frozen, PageInstance, Record, State
+from runtime.state cimport BattleFields, Face, Frozen, PageInstance, Record, State
 from runtime.sayou cimport Frame
 
 cdef class PageFacts(Frozen):

@@ -15,7 +15,7 @@ from . import board, turn, zones
 from .sayou import (Frame, condition_tests, holds, modified, page_year, payment_shortfall,
                     truncate)
 from .sides import BOTH, FUTURE_ONLY, PAST_ONLY, active_sides as _sides
-from .state import SIDE_WORDS, SIDES, BattleFields, Frozen, PageInstance, Record, State
+from .state import SIDE_WORDS, SIDES, BattleFields, Face, Frozen, PageInstance, Record, State
 
 
 def _pays(body) -> bool:
@@ -295,11 +295,13 @@ def playable(battle: BattleFields, first: bool = False,
     blockade = battle.foe.blockade
     same_age_open = s.same_age_plays < limits["same_age_cap"]
     overrides = s.year_overrides() if s.mods else None
-    instances = s.pages
-    facts = battle.page_facts
+    instances: list = s.pages
+    facts: dict = battle.page_facts
     found = []
     instance: PageInstance
     fact: PageFacts
+    past: Face
+    future: Face
     for uid in s.zones["hand"] if among is None else among:
         instance = instances[uid]
         page_id = instance.page
@@ -314,21 +316,24 @@ def playable(battle: BattleFields, first: bool = False,
                 continue
             if year > cap or (blockade and blockade.low <= year <= blockade.high):
                 continue
-            verdict = fact.future_only if faces["future"].state == "base" else None
+            future = faces["future"]
+            verdict = fact.future_only if future.state == "base" else None
             sides = FUTURE_ONLY
         elif year < age:
             if age - year > steps if mul == 1.0 else truncate((age - year) * mul) > steps:
                 continue
             if year > cap or (blockade and blockade.low <= year <= blockade.high):
                 continue
-            verdict = fact.past_only if faces["past"].state == "base" else None
+            past = faces["past"]
+            verdict = fact.past_only if past.state == "base" else None
             sides = PAST_ONLY
         else:
             if not same_age_open or year > cap or steps < 0 or (
                     blockade and blockade.low <= year <= blockade.high):
                 continue
-            verdict = fact.both if faces["past"].state == "base" and \
-                faces["future"].state == "base" else None
+            past, future = faces["past"], faces["future"]
+            verdict = fact.both if past.state == "base" and future.state == "base" \
+                else None
             sides = BOTH
         if verdict is None:  # a face not as dealt, or one to be tested
             verdict = _fires_any(battle, uid, fact, faces, sides, year, age)
