@@ -6,7 +6,7 @@ and its records as C structs, runtime/state.pxd; draft 17's state, journey/state
 
 Why: the balance lab and the journey solver spend their time in Python's interpreter
 (some 190 calls an action, no function above 5 % of the time), and the compiled twins of
-the same source play a greedy battle about ×1.5 faster and expand journey positions about
+the same source play a greedy battle about ×2.5 faster and expand journey positions about
 ×1.5 faster, with identical results (tests/test_compiled.py). Each twin is named
 ``<module>.twin<suffix>``, which Python's own finders never load; ``contract/compiled.py``
 loads it only while its source is the one it was compiled from (``_compiled.json`` in

@@ -5,7 +5,9 @@ that ran were twins."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
+import random
 import sys
 
 from contract.compiled import report
@@ -13,6 +15,7 @@ from journey import load_rules, new_game
 from journey.player import play_game
 from journey.search import JOURNEY
 from journey.solve import solve
+from runtime.battle import Battle
 from runtime.tables import load
 from sim.policies import POLICIES
 from sim.simulate import simulate
@@ -27,6 +30,18 @@ for policy, seeds in (("random", range(12)), ("greedy", range(12)), ("search", r
         deck = starter + [ADDED[index % len(ADDED)]]
         for result in simulate(tables, deck, [enemy], POLICIES[policy], seeds):
             lines.append(f"{policy} {enemy} {result.to_dict()}")
+# Recorded battles: every event and the final state, by repr — an int the compiler turned
+# into a float (3 → 3.0) or a bool into an int would show here, where == would not see it.
+for seed in range(10):
+    for policy in ("random", "greedy"):
+        battle = Battle.new(tables, seed=seed, enemies=[sorted(tables.enemies)[seed % 10]],
+                            deck=starter + [ADDED[seed % len(ADDED)]])
+        rng, actions = random.Random(seed), 0
+        while not battle.over and actions < 300:
+            battle.apply(POLICIES[policy](battle, rng))
+            actions += 1
+        record = repr([tuple(event) for event in battle.log]) + repr(battle.state)
+        lines.append(f"events {policy} {seed} {hashlib.sha256(record.encode()).hexdigest()}")
 rules = load_rules()
 for seed in range(3):
     answer = solve(JOURNEY, new_game(rules, seed), budget=1500)
