@@ -661,7 +661,7 @@ def _adopt(battle: Battle, trial: Battle) -> EventLog:
     simulation reads ``battle.state`` once) sees the new position."""
     for into, source, names in ((battle.state, trial.state, State.FIELDS),
                                 (battle.streams, trial.streams,
-                                 type(battle.streams).__slots__)):
+                                 Streams.FIELDS)):
         for name in names:
             setattr(into, name, getattr(source, name))
     battle._stack, battle._choice, battle._index = trial._stack, trial._choice, trial._index

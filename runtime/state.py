@@ -272,7 +272,9 @@ class State(Record):
         # Slot by slot on a bare instance: an __init__ given 31 keywords cost as much
         # as all the copying.
         twin: State = _bare(State)
-        twin.seed, twin.stages, twin.stage_index = self.seed, list(self.stages), self.stage_index
+        # The stages and the parameters' balance values are never written once the run
+        # is made (a 上限変更 is a mod): shared.
+        twin.seed, twin.stages, twin.stage_index = self.seed, self.stages, self.stage_index
         twin.age, twin.hp, twin.steps = self.age, self.hp, self.steps
         twin.steps_carried, twin.currency = self.steps_carried, self.currency
         twin.defense = [list(entry) for entry in self.defense] if self.defense else []
@@ -283,7 +285,7 @@ class State(Record):
         twin.marks = marks = {}
         for scope, counters in self.marks.items():
             marks[scope] = counters.copy()
-        twin.play_counters, twin.params = self.play_counters.copy(), self.params.copy()
+        twin.play_counters, twin.params = self.play_counters.copy(), self.params
         twin.mods = _plain_copy(self.mods) if self.mods else []
         twin.pages = self.pages.copy()  # the records are frozen: shared
         twin.zones = zones = {}

@@ -79,7 +79,10 @@ class Streams:
     words at every draw after a copy cost a twentieth of a battle. Nothing outside keeps
     a stream's Random across a copy: the rules ask ``streams.effects`` at each draw."""
 
-    __slots__ = ("shuffle", "_seed", "_effects", "_enemy")
+    #: The fields, in the order a battle that takes a copy's position sets them
+    #: (runtime/battle.py ``_adopt``).
+    FIELDS = ("shuffle", "_seed", "_effects", "_enemy")
+    __slots__ = FIELDS
 
     def __init__(self, shuffle: ShuffleStream, effects: random.Random | tuple | None,
                  enemy: random.Random | tuple | None, *, seed=None):
