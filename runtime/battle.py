@@ -660,8 +660,7 @@ def _adopt(battle: Battle, trial: Battle) -> EventLog:
     slot by slot into its own state and streams, so that whoever holds them (a
     simulation reads ``battle.state`` once) sees the new position."""
     for into, source, names in ((battle.state, trial.state, State.FIELDS),
-                                (battle.streams, trial.streams,
-                                 Streams.FIELDS)):
+                                (battle.streams, trial.streams, Streams.FIELDS)):
         for name in names:
             setattr(into, name, getattr(source, name))
     battle._stack, battle._choice, battle._index = trial._stack, trial._choice, trial._index

@@ -74,17 +74,15 @@ def tear_reaches(battle: BattleFields) -> list[float]:
     one loop: a player asks at each decision whether any tear could reach the 突破ライン,
     which about none ever does."""
     s: State = battle.state
-    age = s.age
+    age, assigned = s.age, bool(s.mods)  # a 銘 a 作用 assigned may be in force
     pages, instances = battle.tables.pages, s.pages
-    if s.mods:  # a 銘 a 作用 assigned may be in force: year_of reads it
-        return [abs(year_of(battle, uid) - age) * pages[instances[uid].page].fray_mul
-                for uid in s.zones["hand"]]
     reaches = []
     instance: PageInstance
     for uid in s.zones["hand"]:
         instance = instances[uid]
         page = pages[instance.page]
-        reaches.append(abs(page.year - age) * page.fray_mul)  # the table's 銘
+        year = year_of(battle, uid) if assigned else page.year
+        reaches.append(abs(year - age) * page.fray_mul)
     return reaches
 
 

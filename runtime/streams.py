@@ -69,9 +69,8 @@ class Streams:
     init) costs more than a whole short battle's turn, and many battles (a deck that picks
     nothing at random against an enemy without 白紙化) never draw from them.
 
-    A stream is held as its ``random.Random`` (or a snapshot of one, its state as
-    ``getstate`` gives it, until it is drawn from). A copy shares the original's Random
-    objects: whichever of them draws while another still holds the object takes its own
+    A stream is held as its ``random.Random`` (None until its first draw). A copy shares
+    the original's Random objects: whichever of them draws while another still holds the object takes its own
     copy of it first (``_made``), so that the others continue from where they were —
     and one that finds the object its own alone (the copies it was shared with are
     gone) draws from it as it is. A look-ahead copies the battle per option tried, the
@@ -84,8 +83,8 @@ class Streams:
     FIELDS = ("shuffle", "_seed", "_effects", "_enemy")
     __slots__ = FIELDS
 
-    def __init__(self, shuffle: ShuffleStream, effects: random.Random | tuple | None,
-                 enemy: random.Random | tuple | None, *, seed=None):
+    def __init__(self, shuffle: ShuffleStream, effects: random.Random | None,
+                 enemy: random.Random | None, *, seed=None):
         self.shuffle, self._effects, self._enemy = shuffle, effects, enemy
         #: What a stream not made yet is seeded from (``seeded``); None: both are given.
         self._seed = seed
@@ -102,7 +101,7 @@ class Streams:
         rng = self._effects
         # Held by another Streams too (a copy, or the original of this copy): drawn from
         # here, it would move under the other — so this one draws from its own.
-        if type(rng) is not random.Random or sys.getrefcount(rng) > _ALONE:
+        if rng is None or sys.getrefcount(rng) > _ALONE:
             rng = self._effects = _made(rng, f"effects:{self._seed}")
         return rng
 
@@ -110,7 +109,7 @@ class Streams:
     def enemy(self) -> random.Random:
         """The enemy's random targets (白紙化)."""
         rng = self._enemy
-        if type(rng) is not random.Random or sys.getrefcount(rng) > _ALONE:
+        if rng is None or sys.getrefcount(rng) > _ALONE:
             rng = self._enemy = _made(rng, f"enemy:{self._seed}")
         return rng
 
@@ -121,15 +120,15 @@ class Streams:
         return Streams(self.shuffle.copy(), self._effects, self._enemy, seed=self._seed)
 
 
-def _made(rng, seed: str) -> random.Random:
-    """A stream's own Random: one continuing as the Random or the snapshot ``rng`` would,
-    or (None) a new one seeded from ``seed``."""
+def _made(rng: random.Random | None, seed: str) -> random.Random:
+    """A stream's own Random: one continuing as ``rng`` would, or (None) a new one seeded
+    from ``seed``."""
     if rng is None:
         return random.Random(seed)
     # Seeded with 0, not from the OS's entropy, and without Random.__init__ (which seeds
     # once more, in Python): setstate replaces the whole state.
     out = random.Random.__new__(random.Random, 0)
-    out.setstate(rng.getstate() if type(rng) is random.Random else rng)
+    out.setstate(rng.getstate())
     return out
 
 

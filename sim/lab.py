@@ -159,7 +159,7 @@ def work(tables, task: Task) -> list[Outcome]:
 
     policy = POLICIES[task.policy]
     focus = task.focus
-    # Only the focus page's draws are kept: the hand watched for it alone.
+    # Only the focus page's figures are kept: the battle watched for it alone.
     watched = frozenset(() if focus is None else (focus,))
     out = []
     for seed, stages in task.battles:

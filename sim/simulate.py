@@ -143,7 +143,7 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
     """One seeded battle to its end, the turn cap or the action cap. Of the pages
     ``watched`` only (None: every page) are the figures by page kept: plays, damage, 歩,
     pens and tears, ``first_drawn`` and ``held_unplayable`` (HandWatch) — the lab keeps one
-    page's, and the others' cost a fifth of a short battle."""
+    page's, and keeping every page's cost up to a fifth of a short battle."""
     battle = Battle.new(tables, seed=seed, enemies=list(enemies), deck=deck, record=False)
     rng = policy_rng(seed)
     s = battle.state
