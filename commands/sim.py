@@ -11,6 +11,7 @@ import click
 from commands.checked import compiled_content, known, named_ids
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Fraction, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
+from contract import collector
 from contract.vocabulary import W
 
 
@@ -96,6 +97,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     html_ready(html)
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。")
     tables = from_dicts(compiled.tables)
+    collector.settle()  # the content lives to the end of the run (contract/collector.py)
     enemies = named_ids("敵", enemies, tables.enemies)
     pages = named_ids("ページ", _pages_of_files(pages, tables, content), tables.pages)
     if baseline_page is not None:

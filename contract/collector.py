@@ -17,6 +17,12 @@ once in a thousand battles there, and ``sim`` does not pause it.
 after, only if it was on (so blocks nest, and a caller that turned it off keeps it off).
 Anything that does make a cycle inside the block is collected at the first collection
 after it. Standard library only: every layer may use it.
+
+``settle`` is for a command that compiles the content once and then works for a long
+while beside it (``jibunki sim``): the content's model and tables (millions of objects
+alive to the end) leave the collector's generations, so that its full collections — a
+handful per lab run, each walking everything tracked — walk only what the run makes
+after: 0.31 s of the lab's main process in its five full collections, 0.05 s settled.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
-__all__ = ["paused"]
+__all__ = ["paused", "settle"]
 
 
 @contextmanager
@@ -37,3 +43,10 @@ def paused():
     finally:
         if was_on:
             gc.enable()
+
+
+def settle() -> None:
+    """Everything alive now is kept out of the collector's walks from now on
+    (``gc.freeze``): what lives to the end of the process. Reference counting still
+    frees any of it that is dropped; only a cycle among it would be kept."""
+    gc.freeze()

@@ -19,6 +19,8 @@ from contract.game import Pen, Play, Tear
 from runtime.battle import Battle
 from runtime.tables import Tables
 
+from .policies import WITHOUT_RNG
+
 #: A battle still running after this many turns is a draw.
 TURN_CAP = 60
 #: Actions a policy may take in one battle before it is called a draw (a policy that
@@ -143,9 +145,11 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
     """One seeded battle to its end, the turn cap or the action cap. Of the pages
     ``watched`` only (None: every page) are the figures by page kept: plays, damage, 歩,
     pens and tears, ``first_drawn`` and ``held_unplayable`` (HandWatch) — the lab keeps one
-    page's, and keeping every page's cost up to a fifth of a short battle."""
+    page's, and keeping every page's cost up to a fifth of a short battle. The policy is
+    asked ``policy(battle, rng)`` with its own stream (``policy_rng``), or None for the
+    players that never draw from one (sim.policies.WITHOUT_RNG)."""
     battle = Battle.new(tables, seed=seed, enemies=list(enemies), deck=deck, record=False)
-    rng = policy_rng(seed)
+    rng = None if policy in WITHOUT_RNG else policy_rng(seed)
     s = battle.state
     tally: dict[str, dict] = {name: {} for name in TALLIES}
     actions = 0

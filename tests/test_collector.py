@@ -70,6 +70,34 @@ class _Watched:
         return watched
 
 
+def test_settle_keeps_what_is_alive_out_of_the_collector_walks():
+    kept = [[i] for i in range(1000)]  # tracked containers, alive from here on
+    try:
+        collector.settle()
+        assert gc.get_freeze_count() >= len(kept)
+        assert not any(gc.is_tracked(x) and any(x is o for o in gc.get_objects(2))
+                       for x in kept[:3])
+        made_after = [[0]]
+        assert any(made_after is o for o in gc.get_objects())
+    finally:
+        gc.unfreeze()  # the next tests' objects are walked again
+
+
+def test_the_lab_command_settles_the_compiled_content(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    import cli
+
+    settled = []
+    monkeypatch.setattr(collector, "settle", lambda: settled.append(True))
+    monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    result = CliRunner().invoke(cli.main, ["sim", "--page", "arubaito", "--enemy", "haguruma",
+                                           "--max-pairs", "40", "--workers", "1",
+                                           "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert settled == [True]
+
+
 def test_the_solver_searches_with_the_collector_paused():
     rules = _Watched()
     solve(rules, new_game(DRAFT, 0), budget=200)

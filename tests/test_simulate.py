@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contract.game import EndTurn
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -40,6 +41,36 @@ def test_results_depend_on_the_seed_alone_not_on_the_order_or_company(tables, po
     alone = [simulate(tables, None, ["haguruma"], POLICIES[policy], [s])[0] for s in seeds[::-1]]
     assert [r.seed for r in together] == seeds
     assert together == alone[::-1]
+
+
+class _NoDraws(random.Random):
+    """A policy stream any draw from which is a test failure."""
+
+    def random(self):
+        raise AssertionError("drew from the policy's stream")
+
+    def getrandbits(self, k):
+        raise AssertionError("drew from the policy's stream")
+
+
+def test_the_players_given_no_stream_never_draw_from_one(tables):
+    """WITHOUT_RNG: play_one gives these players None for ``rng``; they must decide
+    the same with any stream — here one that fails the test at any draw, over decks
+    whose pages ask for choices and every enemy."""
+    from sim.policies import WITHOUT_RNG, play_out
+    from sim.simulate import play_one
+    from runtime.battle import Battle
+
+    assert WITHOUT_RNG and WITHOUT_RNG <= set(POLICIES.values())
+    pages = sorted(tables.pages)
+    for policy in WITHOUT_RNG:
+        for seed, enemy in enumerate(sorted(tables.enemies) * 2):
+            deck = None if seed % 2 else pages[seed::5][:12]
+            given = Battle.new(tables, seed=seed, enemies=[enemy], deck=deck, record=False)
+            play_out(given, policy, _NoDraws(), 2_000)
+            played = play_one(tables, deck, [enemy], policy, seed, 10_000)
+            assert (given.state.outcome or "draw", given.state.turns_run) == (
+                played.result, played.turns), (enemy, seed)
 
 
 def test_a_battle_past_the_turn_cap_is_a_draw(tables):
