@@ -107,7 +107,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     from compiler.names import did_you_mean
     from terminal.play import play
 
-    tables, _ = fresh_tables(content, EXIT_UNPLAYED)
+    tables, _ = fresh_tables(content, EXIT_UNPLAYED, analysis=False)  # no warnings shown
     enemies = named_ids("敵", enemies, tables.enemies)
     with_pages = named_ids("ページ", with_pages, tables.pages)
     cap = tables.balance.hand_cap

@@ -97,14 +97,15 @@ def print_diagnostics(diags, sources, files: int) -> None:
 
 def compiled_content(content: Path, fmt: str = "py",
                      refusal: str = "エラーがあるので表を書きませんでした。",
-                     code: int = EXIT_CONTENT):
+                     code: int = EXIT_CONTENT, *, analysis: bool = True):
     """Compile in memory; on content errors print them and exit ``code`` (1), on a schema
-    violation (a compiler bug) say so and exit 1. Nothing is written here."""
+    violation (a compiler bug) say so and exit 1. Nothing is written here. ``analysis``:
+    False for a command that shows no warnings (the interaction analysis is left out)."""
     from compiler.build import SchemaViolation
     from scenario.stage import compile_content
 
     try:
-        compiled = compile_content(content, fmt)
+        compiled = compile_content(content, fmt, analysis=analysis)
     except SchemaViolation as exc:
         _say_violation(exc)
     if not compiled.ok:
@@ -121,15 +122,16 @@ def _say_violation(exc) -> None:
     sys.exit(EXIT_CONTENT)
 
 
-def fresh_tables(content: Path, code: int = EXIT_CONTENT):
+def fresh_tables(content: Path, code: int = EXIT_CONTENT, *, analysis: bool = True):
     """Compile first when generated/ is stale, so editing a page and playing is one step.
     Another content folder (--content) is compiled in memory: generated/ stays the
-    bundled content's. Content errors exit ``code``."""
+    bundled content's. Content errors exit ``code``. ``analysis``: False for a command
+    that shows no warnings (compiled_content)."""
     from compiler.build import stale_files, write_atomically
     from runtime.tables import TableError, from_dicts, load
 
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので始められません。",
-                                code=code)
+                                code=code, analysis=analysis)
     if content.resolve() != DEFAULT_CONTENT.resolve():
         return from_dicts(compiled.tables), compiled
     if stale_files(DEFAULT_GENERATED, compiled.file_bytes):

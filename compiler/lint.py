@@ -63,12 +63,13 @@ def result_of(compilation: Compilation, texts: dict[str, str], named: int) -> Re
 
 
 def check(paths: list[Path], context: list[Path] = (), *, project: Path | None = None,
-          fmt: str | None = None) -> Result:
+          fmt: str | None = None, analysis: bool = True) -> Result:
     """Check the content files under ``paths``; ``context`` files are read only to resolve
     names across files (their own diagnostics are not reported). ``project``: the content
     folder, when the run is the whole project — it must then hold a balance and the
     starting deck, and source records are relative to the folder above it. ``fmt``: also
-    emit the files of that format (compile)."""
+    emit the files of that format (compile). ``analysis``: False leaves the interaction
+    analysis out (its warnings with it: Compilation.analysis)."""
     diags: list[Diagnostic] = []
     named = discover(paths, diags)
     resolved = {n.resolve() for n in named}  # once: not once per context file
@@ -86,7 +87,7 @@ def check(paths: list[Path], context: list[Path] = (), *, project: Path | None =
                               unparsed=unparsed_text(path, text) if problems else None))
         if text is not None:
             texts[shown] = text
-    compilation = Compilation(sources, diags, reported, fmt=fmt)
+    compilation = Compilation(sources, diags, reported, fmt=fmt, analysis=analysis)
     if project is not None:
         compilation.project = str(project)
         compilation.reported.add(str(project))

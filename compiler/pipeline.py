@@ -78,6 +78,10 @@ class Compilation:
     #: document it shows (the other files still give their names, symbols): the model is
     #: then partial, so nothing is lowered.
     checked: set[str] | None = None
+    #: False: the interaction analysis (``analyze``) is not run — for a command that
+    #: shows no warnings and only needs the tables (``jibunki sim``, ``jibunki battle``):
+    #: its findings are warnings, and reading the whole content cost a tenth of a second.
+    analysis: bool = True
     symbols: Symbols = field(default_factory=Symbols)
     model: Model = field(default_factory=Model)
     tables: dict[str, dict] = field(default_factory=dict)  # literals, once lowered
@@ -315,7 +319,8 @@ def analyze(c: Compilation) -> None:
     nothing sets off, …), each finding a warning at the 作用 it is about. It reads every
     page and enemy together, so it runs on a whole run without errors only — never on an
     editor's partial model (the language server runs it itself: lsp/analysis.py)."""
-    if c.failed or c.checked is not None or not any(p is not None for p in c.model.pages):
+    if not c.analysis or c.failed or c.checked is not None or \
+            not any(p is not None for p in c.model.pages):
         return
     from analysis.content import Content
     from analysis.findings import findings

@@ -151,12 +151,13 @@ def lint_text(text: str, path: str = "<text>", context: dict[str, str] | None = 
     return run_examples(check_text(text, path, context))
 
 
-def compile_content(content: Path, fmt: str = "py") -> Compiled:
+def compile_content(content: Path, fmt: str = "py", *, analysis: bool = True) -> Compiled:
     """``compiler.build.compile_content`` with the examples of the content checked (not
-    played): a mistake in one refuses the compile, and the catalog shows them."""
+    played): a mistake in one refuses the compile, and the catalog shows them.
+    ``analysis``: False leaves the interaction analysis' warnings out (compiler.lint.check)."""
     from compiler.build import Compiled
 
-    result = check([content], project=content, fmt=fmt)
+    result = check([content], project=content, fmt=fmt, analysis=analysis)
     specs, found = examples_of(result.compilation)
     diagnostics = result.compilation.shown(result.compilation.diagnostics + found)
     if any(d.is_error for d in diagnostics):

@@ -53,7 +53,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
 from . import observed, stats
@@ -213,6 +213,9 @@ class _Entry:
     #: (stats.control_strata) stays the one its verdict was judged on, however far the
     #: baseline is played after.
     base_n: tuple[int, ...] | None = None
+    #: Its pairs as judged done (``Lab.paired`` then, at the entry's own quantile): what
+    #: the report shows — neither its pairs nor the baseline rows they read change after.
+    final: stats.Stratified | None = field(default=None, repr=False, compare=False)
     #: A baseline's centred covariates, by (stratum, battles): ``Lab._centred``'s notes,
     #: read by every page of a round (the first rows of a stratum never change).
     centred: dict[tuple[int, int], list[tuple]] = field(default_factory=dict, repr=False,
@@ -456,6 +459,7 @@ class Lab:
                 if judged.done:
                     e.done, e.z = True, judged.z
                     e.base_n = tuple(len(stratum) for stratum in baseline.strata)
+                    e.final = replace(paired, z=judged.z, shares=None)
                     continue
                 self.widest = max(self.widest, paired.interval().half_width)
                 needs.append(judged.needed)
@@ -520,7 +524,9 @@ class Lab:
         """A page's pairs (its battles against the baseline's of the same seeds) stratum by
         stratum, each with the regression adjustment on the baseline's battles of that
         stratum played beyond them (stats.control_strata); ``shares``: the allocation's
-        (stats.Stratified.shares)."""
+        (stats.Stratified.shares). A page judged done has them as judged (``final``)."""
+        if variant.final is not None and shares is None:
+            return variant.final
         totals = variant.base_n or tuple(len(b) for b in baseline.strata)
         cells = [Counter((v.won, b.won) for v, b in zip(vs, bs))
                  for vs, bs in zip(variant.strata, baseline.strata)]

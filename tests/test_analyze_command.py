@@ -297,3 +297,40 @@ def test_the_places_it_names_open_from_the_working_folder_as_lints_do(content, t
     for path, line in places:
         assert Path(path).is_file(), path  # opens from here
         assert Path(path).read_text(encoding="utf-8").split("\n")[int(line) - 1].strip()
+
+
+def test_a_compile_without_the_analysis_gives_the_same_tables_without_its_warnings(looping):
+    """Compilation.analysis: ``jibunki sim`` and ``jibunki battle`` show no warnings and
+    leave the analysis out; the tables and files are the same, only its findings go."""
+    from scenario.stage import compile_content
+
+    full = compile_content(looping)
+    bare = compile_content(looping, analysis=False)
+    assert "W006" in {d.code for d in full.diagnostics}
+    assert "W006" not in {d.code for d in bare.diagnostics}
+    assert bare.file_bytes == full.file_bytes and bare.tables == full.tables
+    assert [d for d in bare.diagnostics if d.code != "W006"] == \
+        [d for d in full.diagnostics if d.code != "W006"]
+
+
+def test_the_lab_and_the_battle_compile_without_the_analysis(monkeypatch, content):
+    import scenario.stage
+
+    asked = []
+    compile_content = scenario.stage.compile_content
+
+    def recorded(folder, fmt="py", *, analysis=True):
+        asked.append(analysis)
+        return compile_content(folder, fmt, analysis=analysis)
+
+    monkeypatch.setattr(scenario.stage, "compile_content", recorded)
+    monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    result = invoke_cli("sim", "--content", str(content), "--page", "arubaito", "--enemy",
+                        "haguruma", "--max-pairs", "20", "--workers", "1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    result = invoke_cli("battle", "--content", str(content), "--seed", "1", input="quit\n")
+    assert "ターン" in result.output, result.output
+    result = invoke_cli("catalog", "--content", str(content), "--out",
+                        str(content.parent / "catalog"))
+    assert result.exit_code == 0, result.output
+    assert asked == [False, False, True]  # the catalog shows the warnings
