@@ -11,3 +11,19 @@ cdef class _Facts:
     cdef public object yellow, radio, map, camera_index, camera, rucksack_index, rucksack
     cdef public object last, split, tent
     cdef public dict suit_counts, boards, unders, lookaheads, off_boards
+
+# The bound's arithmetic in C integers (the search asks it of every position it meets:
+# a sixth of a solve's time). Every one of these is a small count or a day; the
+# division and remainders keep Python's floor semantics (cdivision is off).
+cimport cython
+
+@cython.locals(deck=long, extra=long, fixes=long, inflight=long, key_days=long,
+               last_put=long, last_resolution=long, least_walk=long, left=long,
+               letters_ever=long, map_step=long, memories=long, mills=long, most=long,
+               needed=long, nudges=long, pawn_sum=long, per_extra=long, plays=long,
+               ready=long, refills=long, shift=long, short=long, steps=long, t=long,
+               unresolved=long, value=long, walk=long, days=long, to=long, suit=long,
+               turns=long, letters_spent=long, p_now=long, r_now=long, t0=long,
+               low=long, high=long, black=long,
+               blue=bint, green=bint, red=bint, called=bint, stepped=bint, map_ready=bint)
+cpdef object bound(State s)

@@ -13,7 +13,7 @@ import sys
 from contract.compiled import report
 from journey import load_rules, new_game
 from journey.player import play_game
-from journey.search import JOURNEY
+from journey.search import JOURNEY, bound
 from journey.solve import solve
 from runtime.battle import Battle
 from runtime.tables import load
@@ -42,6 +42,16 @@ for seed in range(10):
             actions += 1
         record = repr([tuple(event) for event in battle.log]) + repr(battle.state)
         lines.append(f"events {policy} {seed} {hashlib.sha256(record.encode()).hexdigest()}")
+# The solver's bound (its arithmetic in C integers when compiled: journey/search.pxd) at
+# every position of random lines of play, in every set-up — its items' paths with them.
+for setup in ("草案", "問題点", "高難易度"):
+    setup_rules = load_rules(setup)
+    for seed in range(4):
+        state, rng, bounds = new_game(setup_rules, seed), random.Random(seed), []
+        while JOURNEY.result(state) is None and len(bounds) < 400:
+            bounds.append(bound(state))
+            state = JOURNEY.apply(state, rng.choice(JOURNEY.actions(state)))
+        lines.append(f"bounds {setup} {seed} {bounds!r}")
 rules = load_rules()
 for seed in range(3):
     answer = solve(JOURNEY, new_game(rules, seed), budget=1500)
