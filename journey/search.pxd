@@ -2,6 +2,8 @@
 # journey/state.pxd's extension type, and ``f: _Facts`` this one, their fields read as a
 # C struct. Keep _Facts's fields in step with its __init__.
 
+cimport cython
+
 from journey.state cimport State
 
 cdef class _Facts:
@@ -15,7 +17,6 @@ cdef class _Facts:
 # The bound's arithmetic in C integers (the search asks it of every position it meets:
 # a sixth of a solve's time). Every one of these is a small count or a day; the
 # division and remainders keep Python's floor semantics (cdivision is off).
-cimport cython
 
 @cython.locals(deck=long, extra=long, fixes=long, inflight=long, key_days=long,
                last_put=long, last_resolution=long, least_walk=long, left=long,

@@ -190,9 +190,9 @@ def _tear_frays(battle: Battle, hand: list[int], need) -> list | None:
     never, and the greedy player asks at every decision): with no 綻び倍率 on the
     board, a tear's 綻び is at most its distance × the page's 綻び倍率
     (``tear_reaches``; ``tear_fray``: that, clamped and truncated), and that at most
-    what the tables' farthest page gives at this 刻 (``tear_reach_bound``). A page short of
-    ``need`` is not asked: it counts -1, which changes neither whether a tear or pen is
-    chosen nor which (its own 綻び is below ``need`` too). Every page is asked when that
+    what the tables' farthest page gives at this 刻 (``tear_reach_bound``). A page
+    short of ``need`` is not asked: it counts -1, which changes neither whether a tear or
+    pen is chosen nor which (its own 綻び is below ``need`` too). Every page is asked when that
     cannot tell (modifiers, or a need of 0 or less)."""
     if need <= 0 or battle.board_index().modifiers.get("fray"):
         return [battle.tear_fray(uid) for uid in hand]
