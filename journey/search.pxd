@@ -11,7 +11,7 @@ cdef class _Facts:
     cdef public object capacity, key_days, per_day, cost, red, white, green, blue
     cdef public object red_bit, white_bit, green_bit, blue_bit, lantern_index, lantern
     cdef public object yellow, radio, map, camera_index, camera, rucksack_index, rucksack
-    cdef public object last, split, tent
+    cdef public object last, split, tent, tent_always, tent_index
     cdef public dict suit_counts, boards, unders, lookaheads, off_boards
 
 # The bound's arithmetic in C integers (the search asks it of every position it meets:
@@ -24,7 +24,7 @@ cdef class _Facts:
                needed=long, nudges=long, pawn_sum=long, per_extra=long, plays=long,
                ready=long, refills=long, shift=long, short=long, steps=long, t=long,
                unresolved=long, value=long, walk=long, days=long, to=long, suit=long,
-               turns=long, letters_spent=long, p_now=long, r_now=long, t0=long,
+               turns=long, letters_spent=long, post=long, e_now=long, effect_turns=long, free_mills=long, last_play=long, ready_sack=long, p_now=long, r_now=long, t0=long,
                low=long, high=long, black=long,
-               blue=bint, green=bint, red=bint, called=bint, stepped=bint, map_ready=bint)
+               blue=bint, green=bint, fading=bint, rucksack=bint, red=bint, called=bint, stepped=bint, map_ready=bint)
 cpdef object bound(State s)

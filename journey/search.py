@@ -36,7 +36,7 @@ def bound(s: State) -> int | None:
     against brute force) — and as tight as the deck as a clock makes it.
 
     The score is deck + letters + keys − costs. Deck + letters changes only by: a refill
-    (−1), a loop's mill to the discard (−1; none with a テント), a resolution (+1), a
+    (−1), a loop's mill to the discard (−1; not under a テント), a resolution (+1), a
     ロケーションメモリー (−1) and カメラ's extra card (+1); an アドベンチャーメモリー moves one
     from the letters to the deck. So the bound is what is here now, plus the letters still
     to win, minus the fewest refills, mills and ロケーションメモリー any win needs:
@@ -46,14 +46,23 @@ def bound(s: State) -> int | None:
       puts a card there, and one story resolves a turn; the last one resolves on a day
       that holds events, so the pawns reach 【７日目】 a turn later — or in the same turn
       by 地図 and two ロケーションメモリー (both paths are weighed);
-    * **mills** — without a テント, every loop of the white pawn mills a card: the white
-      pawn must walk at least the smallest numbers of the cards still to be played;
+    * **mills** — every loop of the white pawn mills a card for good but those a テント
+      puts under the deck: always with 問題点's, else one while it stands and one more
+      each time a 緑 stands it up (so with 緑's story resolved, a tapped テント saves
+      none). The white pawn walks at least the smallest numbers of the cards still to be
+      played;
     * **ロケーションメモリー** — a play leaves the pawns' day-sum unchanged modulo the days
       (white +n, a black 7 − n); the win needs it at 3 × 【７日目】. Once 白's call can no
       longer happen, the shift still missing is made by 赤 (±1 a turn), 地図 (+1 a use)
       or a letter each;
     * **keys** — a day not bearing one key icon now needs a card put there (a play, a
       リュックサック) or a 青 swap; weighed against the refills each further turn costs.
+      Without 地図 to walk it the last step, the white pawn reaches 【７日目】 by a play
+      whose card that day does not take: the last play fixes no key;
+    * **open stories** — 赤's nudges, 緑's stands and 青's swaps happen in event phases
+      and only while their story is open (unless a ランタン is carried): not in this
+      turn once its resolution point is reached, and never in the turns after the last
+      resolution.
 
     A deal whose deck + letters cannot pay for the refills and mills it still needs is
     lost: None."""
@@ -90,13 +99,25 @@ def bound(s: State) -> int | None:
             to = (black + steps) % f.days
             low, high = sorted((to, high) if low == black else (low, to))
         blacks = (low, high)
-        inflight = 1
+        inflight = 0 if s.white == f.last else 1  # the last day takes no card
     pawn_sum = s.white + blacks[0] + blacks[1]
+    # The suits whose effect can still happen: unresolved, or given back by a ランタン
+    # this turn (any of them, later, when one is carried).
+    live = -1 if f.lantern else ~resolved | s.lantern
+    green = bool(live & f.green_bit)
+    # A loop mills for good unless a テント puts its card under the deck: always (問題点),
+    # or once while it stands — and again each time a 緑 stands it up.
+    if f.tent_always or (f.tent and green):
+        free_mills = -1  # every loop's card under the deck
+    elif f.tent and not s.tapped >> f.tent_index & 1:
+        free_mills = 1
+    else:
+        free_mills = 0
     # Cards to put on the board, and the least the white pawn walks playing them.
     needed = 0
     least_walk = 0
     off_board = None
-    tent, suit_total = f.tent, f.suit_total
+    suit_total = f.suit_total
     for suit in range(f.suits):
         if resolved >> suit & 1:
             continue
@@ -106,7 +127,7 @@ def bound(s: State) -> int | None:
         if suit_total[suit] < 3:
             return None  # the story can never lie under three pawns
         needed += short
-        if not tent:  # the white pawn's walk matters only where loops mill for good
+        if free_mills >= 0:  # the white pawn's walk matters only where loops mill for good
             if off_board is None:
                 cards = (s.hand, s.deck, s.discard, s.pending if s.phase == "mill" else ())
                 off_board = f.off_boards.get(cards)
@@ -116,15 +137,13 @@ def bound(s: State) -> int | None:
             if len(numbers) < short:
                 return None
             least_walk += sum(numbers[:short])
-    if f.rucksack:
+    rucksack = f.rucksack
+    if rucksack:
         # plays and a リュックサック each put a card; it stands again at most once a turn
         ready = 0 if s.tapped >> f.rucksack_index & 1 else 1
         last_put = -(-(needed - p_now - ready - 1) // 2) if needed else -1
     else:
         last_put = needed - p_now if needed else -1
-    # The suits whose effect can still happen: unresolved, or given back by a ランタン
-    # this turn (any of them, later, when one is carried).
-    live = -1 if f.lantern else ~resolved | s.lantern
     called = bool(live & f.white_bit)
     red = bool(live & f.red_bit)
     if unresolved:
@@ -133,51 +152,64 @@ def bound(s: State) -> int | None:
         # a ロケーションメモリー for each black pawn at once, after one more play (which
         # walks one black pawn: the other needs a letter), or after two.
         last_resolution = max(unresolved - r_now, last_put)
-        paths = [(last_resolution + 2, 0), (last_resolution + 1, 0 if f.split else 1)]
+        paths = [(last_resolution + 2, 0, 2),
+                 (last_resolution + 1, 0 if f.split else 1, 1)]
         if f.map is not None:
-            paths.append((last_resolution, 2))
+            paths.append((last_resolution, 2, 0))
     else:
         paths = []
         for turns in range(3):
             home = _home_letters(s.white, blacks, f, p_now + turns, red or called)
             if home is not None:
-                paths.append((turns, home))
+                paths.append((turns, home, 0))
     # The day-sum: the shift still missing, and whether 白's call can still make any.
     days = f.days
     shift = (f.target - pawn_sum) % days
     shift = min(shift, days - shift)
-    green = bool(live & f.green_bit)
     blue = bool(live & f.blue_bit)
     map_ready = f.map is not None and not s.tapped >> f.map & 1
+    # Without 地図 to walk it the last step, the white pawn reaches 【７日目】 by a play,
+    # whose card that day does not take: the last play fixes no key.
+    last_play = 0 if f.map is not None and (map_ready or green) else 1
+    # A suit's effect happens in an event phase, and only while its story is open
+    # (unless a ランタン is carried): never in the turns after the last resolution. This
+    # turn's event phase is still to come unless its resolution point is reached.
+    fading = not f.lantern
+    e_now = 0 if phase == "resolve" else r_now
+    ready_sack = 1 if rucksack and not s.tapped >> f.rucksack_index & 1 else 0
     # Keys: what each day needs to bear one key icon, as the running total of the
     # cheapest first — the days a number of fixes pays for is a bisection.
     spent = blue_spent if blue else plain_spent
     letters_ever = s.letters + unresolved
     # The deal's constants, read once (the loop below runs some four times a call).
-    has_camera, rucksack, per_day, cost, key_days_all = (f.camera, f.rucksack, f.per_day,
-                                                          f.cost, f.key_days)
+    has_camera, per_day, cost, key_days_all = f.camera, f.per_day, f.cost, f.key_days
     stepped = f.map is not None
     map_step = 1 if map_ready else 0
     per_extra = 1 + blue + rucksack  # the fixes a further turn brings
     best = None
-    for turns, letters_spent in paths:
+    for turns, letters_spent, post in paths:
         plays = p_now + turns
         refills = turns + t0
         mills = 0
-        if not f.tent:
+        if free_mills >= 0:
             walk = least_walk + max(0, plays - needed) if not rucksack else 0
-            mills = (s.white + walk) // days
+            mills = max(0, (s.white + walk) // days - free_mills)
         extra = 0
         while True:
             t = turns + extra
+            # the event phases (this turn's, if still to come) in which an open suit's
+            # effect can happen
+            effect_turns = t + e_now - post if fading else t + 1
             if called:
                 memories = letters_spent
             else:
-                nudges = (t + 1) if red else 0
-                steps = (map_step + (t + 1 if green else 0)) if stepped else 0
+                nudges = effect_turns if red else 0
+                steps = (map_step + (effect_turns if green else 0)) if stepped else 0
                 memories = max(letters_spent, shift - nudges - steps)
-            fixes = plays + extra + inflight + ((t + 1) if blue else 0) + \
-                ((t + 2) if rucksack else 0)
+            fixes = plays + extra + inflight + (effect_turns if blue else 0) + \
+                ((ready_sack + (effect_turns if green else 0)) if rucksack else 0)
+            if plays + extra and last_play:
+                fixes -= 1
             key_days = bisect_right(spent, fixes)
             # カメラ: each アドベンチャーメモリー may bring one more card to the deck
             camera = (letters_ever - memories) if has_camera else 0
@@ -257,7 +289,9 @@ class _Facts:
         self.rucksack = self.rucksack_index is not None
         self.last = deal.last
         self.split = deal.has("split_black")
-        self.tent = item("loop_to_bottom") is not None or deal.has("loop_to_bottom_always")
+        self.tent_index = item("loop_to_bottom")
+        self.tent_always = deal.has("loop_to_bottom_always")
+        self.tent = self.tent_index is not None or self.tent_always
         #: stack → ((suit, cards of it), …): what ``promise`` reads of a pawn's day, worked
         #: out once per stack (a stack is shared by every position until a card lands there)
         self.suit_counts: dict = {}

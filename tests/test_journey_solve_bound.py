@@ -19,7 +19,7 @@ import pytest
 from journey import apply, legal_actions, load_rules, new_game
 from journey.search import EVERY_LINE, JOURNEY, bound, deferred
 from journey.solve import LOST, Verdict, solve
-from journey.state import State
+from journey.state import FIELDS, State
 
 from test_journey_solve import small_state
 
@@ -165,3 +165,82 @@ def test_a_bounded_transposition_table_gives_the_same_answer():
     full = solve(JOURNEY, state)
     small = solve(JOURNEY, state, memo_cap=8)
     assert (small.verdict, small.score, small.exact) == (full.verdict, full.score, full.exact)
+
+
+# ------------------------------------------------------------------ what stops for good
+
+
+RED, GREEN = 0, 1  # the draft's suits: 赤 nudges a black pawn, 緑 stands an item up
+MAP, TENT = 0, 1   # the items' places in ("地図", "テント")
+
+
+def _cards(suit: int | None = None, number: int | None = None) -> list[int]:
+    return [c for c in range(len(DRAFT.card_ids))
+            if (suit is None or DRAFT.suit_of[c] == suit)
+            and (number is None or DRAFT.number_of[c] == number)]
+
+
+def _state(**fields) -> State:
+    """A moment of a draft game carrying 地図 and テント, every card not named left in
+    the discard pile (so that the solver's reference can search every line)."""
+    deal = small_state(0, carried=("地図", "テント")).deal
+    named = set(fields.get("deck", ())) | set(fields.get("hand", ()))
+    for stack in fields.get("stacks", ()):
+        named |= set(stack)
+    values = {"deal": deal, "deck": (), "hand": (), "stacks": ((),) * len(deal.days),
+              "white": 0, "blacks": (0, 0), "resolved": 0, "letters": 0, "tapped": 0,
+              "lantern": 0, "phase": "play", "pending": (), "resume": (), "turn": 9, "queue": (),
+              "reason": "",
+              **fields}
+    values["discard"] = tuple(c for c in range(len(DRAFT.card_ids)) if c not in named)
+    return State(*(values[name] for name in FIELDS))
+
+
+def test_the_last_play_onto_the_last_day_fixes_no_key():
+    """Without 地図 to walk it the last step, the white pawn reaches 【７日目】 by a play,
+    and that day takes no card: the last play cannot make a day's events bear one key.
+    Every story resolved, one play of a 3 left (the white pawn on 【４日目】, a black pawn on
+    【３日目】, the other home), every day empty: the best score is the deck, and so is the
+    bound (it counted a key for that play)."""
+    three = _cards(number=3)[0]
+    state = _state(deck=tuple(_cards(number=6)[:2]), hand=(three,), white=3, blacks=(2, 6),
+                   resolved=(1 << len(DRAFT.suits)) - 1, tapped=1 << MAP | 1 << TENT)
+    assert exact(state) == 2
+    assert bound(state) == 2
+    state.tapped = 1 << TENT  # 地図 standing: the last step may be its, after the play
+    assert bound(state) == 3
+
+
+def test_a_tent_no_green_can_stand_again_lets_every_loop_mill():
+    """A テント puts a loop's card under the deck once, then lies tapped until a 緑
+    stands it up: with 緑's story resolved, every loop after that mills a card for good.
+    At the deal with four stories open, the white pawn walks at least 24 days (the three
+    smallest numbers of each story's cards): three loops, one of them free while the
+    テント stands."""
+    deal = new_game(DRAFT, 0)
+    standing = deal.copy()
+    standing.resolved = 1 << GREEN
+    tapped = standing.copy()
+    tapped.tapped = 1 << TENT
+    assert bound(standing) == bound(tapped) + 1
+    growing = tapped.copy()
+    growing.resolved = 1 << RED  # 緑 still open: it may stand the テント up again
+    assert bound(growing) > bound(tapped)
+
+
+def test_an_open_suits_effect_ends_with_its_story():
+    """赤 nudges a black pawn only while its story is open: once the last story (赤's)
+    resolves, a day-sum still off needs ロケーションメモリー (the bound counted a nudge a
+    turn to the end, for free). At the resolution point of 赤, its cards under the three
+    pawns, a day-sum two days off costs a letter or a turn with 赤's story left open for
+    one more nudge — every day already bears one key, so no turn gains anything."""
+    red, green = _cards(RED), _cards(GREEN)
+    stacks = ((red[0],), (red[1],), (red[2],), (red[3],), (red[4],), (green[0],), ())
+    resolved = ((1 << len(DRAFT.suits)) - 1) & ~(1 << RED)
+    common = {"deck": tuple(_cards(number=6)[:6]), "hand": tuple(_cards(number=5)[:2]),
+              "stacks": stacks, "resolved": resolved, "tapped": 1 << MAP | 1 << TENT,
+              "phase": "resolve"}
+    aligned = _state(white=0, blacks=(1, 3), **common)   # 0 + 1 + 3 ≡ 3 × 6 (mod 7)
+    off = _state(white=0, blacks=(2, 4), **common)       # two days more
+    assert ("resolve", RED) in legal_actions(aligned) and ("resolve", RED) in legal_actions(off)
+    assert bound(off) < bound(aligned)
