@@ -145,8 +145,9 @@ class _Search:
         over = self.rules.result(state)
         return self._value(state, floor, over, None if over is not None else self.rules.key(state))
 
-    def _value(self, state, floor: int, over, key) -> int:
-        """``value`` of a state whose result ``over`` and key (while it goes on) are known."""
+    def _value(self, state, floor: int, over, key, bound=None) -> int:
+        """``value`` of a state whose result ``over`` and key (while it goes on) are known,
+        and its ``bound`` when already asked (None: ask it)."""
         rules = self.rules
         if over is not None:
             won, score = over
@@ -154,28 +155,60 @@ class _Search:
             if value > self.best:
                 self.best, self.best_line = value, tuple(self.path)
             return value
-        seen = self.memo.get(key)
+        memo = self.memo
+        seen = memo.get(key)
         if seen is not None:
             known, kind = seen
             if kind == _EXACT or known <= floor:
                 return known
-        bound = rules.bound(state)
         if bound is None:
-            self.store(key, LOST, _EXACT)
-            return LOST
+            bound = rules.bound(state)
+            if bound is None:
+                self.store(key, LOST, _EXACT)
+                return LOST
         if bound <= floor:
             self.store(key, bound, _UPPER)
             return bound
         self.spend()
+        # The children whose value is settled without a search — known to the memo, or
+        # cut by their bound — are weighed first, and only the others are ordered by
+        # promise (a promise costs as much as a bound: most children are cut).
         best = LOST
-        for child in self.children(state):
-            self.path.append(child.action)
-            got = self._value(child.state, max(floor, best), child.over, child.key)
-            self.path.pop()
-            if got > best:
-                best = got
-                if best >= bound:
-                    break  # nothing can beat the bound
+        open_kids = []
+        for child in self.children(state, ordered=False):
+            if child.over is None:
+                seen = memo.get(child.key)
+                if seen is not None and (seen[1] == _EXACT or seen[0] <= floor):
+                    got = seen[0]
+                else:
+                    top = rules.bound(child.state)
+                    if top is None:
+                        self.store(child.key, LOST, _EXACT)
+                        continue
+                    if top > floor:
+                        open_kids.append((child, top))
+                        continue
+                    self.store(child.key, top, _UPPER)
+                    got = top
+                if got > best:
+                    best = got
+                    if best >= bound:
+                        break
+            else:
+                open_kids.append((child, None))
+        else:
+            if self.promise is not None and len(open_kids) > 1:
+                promise = self.promise
+                # sort() is stable: equal promises keep the rules' order.
+                open_kids.sort(key=lambda kid: -promise(kid[0].state))
+            for child, top in open_kids:
+                self.path.append(child.action)
+                got = self._value(child.state, max(floor, best), child.over, child.key, top)
+                self.path.pop()
+                if got > best:
+                    best = got
+                    if best >= bound:
+                        break  # nothing can beat the bound
         self.store(key, best, _EXACT if best > floor else _UPPER)
         return best
 
