@@ -8,7 +8,7 @@ cimport cython
 from journey.state cimport State
 
 cdef class _Facts:
-    cdef public object deal, suit_total
+    cdef public object deal, suit_total, cards_of
     cdef public tuple suit_of, number_of, key_of, capacity
     cdef public long suits, days, target, key_days, per_day, cost, last
     cdef public object red, white, green, blue
@@ -16,7 +16,7 @@ cdef class _Facts:
     cdef public object lantern_index, yellow, radio, map, camera_index, rucksack_index
     cdef public object tent_index
     cdef public bint lantern, camera, rucksack, split, tent, tent_always
-    cdef public dict suit_counts, boards, unders, lookaheads, off_boards
+    cdef public dict suit_counts, boards, unders, lookaheads
 
 # The bound's arithmetic in C integers (the search asks it of every child it visits,
 # some three a position expanded: a quarter of a solve's time). Every one of these is a

@@ -87,7 +87,7 @@ def bound(s: State) -> int | None:
     board = f.boards.get(s.stacks)
     if board is None:
         board = f.read_board(s.stacks)
-    on_board, plain_spent, blue_spent = board
+    on_board, plain_spent, blue_spent, walks = board
     blacks = s.blacks
     inflight = 0
     if phase == "blacks":  # the card played is in the air, its black pawn yet to walk
@@ -116,7 +116,6 @@ def bound(s: State) -> int | None:
     # Cards to put on the board, and the least the white pawn walks playing them.
     needed = 0
     least_walk = 0
-    off_board = None
     suit_total = f.suit_total
     for suit in range(f.suits):
         if resolved >> suit & 1:
@@ -128,15 +127,7 @@ def bound(s: State) -> int | None:
             return None  # the story can never lie under three pawns
         needed += short
         if free_mills >= 0:  # the white pawn's walk matters only where loops mill for good
-            if off_board is None:
-                cards = (s.hand, s.deck, s.discard, s.pending if s.phase == "mill" else ())
-                off_board = f.off_boards.get(cards)
-                if off_board is None:
-                    off_board = _note(f.off_boards, cards, _off_board(s, f))
-            numbers = off_board[suit]
-            if len(numbers) < short:
-                return None
-            least_walk += sum(numbers[:short])
+            least_walk += walks[suit][short]
     rucksack = f.rucksack
     if rucksack:
         # plays and a リュックサック each put a card; it stands again at most once a turn
@@ -266,6 +257,9 @@ class _Facts:
         self.suits = len(rules.suits)
         self.suit_of, self.number_of, self.key_of = rules.suit_of, rules.number_of, rules.key_of
         self.suit_total = [rules.suit_of.count(suit) for suit in range(self.suits)]
+        #: each suit's cards
+        self.cards_of = tuple(tuple(c for c, of in enumerate(rules.suit_of) if of == suit)
+                              for suit in range(self.suits))
         self.days = len(deal.days)
         self.target = (3 * deal.last) % self.days
         self.capacity = deal.capacity
@@ -301,8 +295,6 @@ class _Facts:
         self.unders: dict = {}
         #: (a position's key, turns left) → its ``lookahead``, likewise
         self.lookaheads: dict = {}
-        #: (hand, deck, discard, a loop's card) → ``_off_board``, likewise (without a テント)
-        self.off_boards: dict = {}
 
     def count_suits(self, stack: tuple) -> tuple:
         """The cards of each suit in ``stack``, as (suit, count) pairs (and noted)."""
@@ -334,21 +326,29 @@ class _Facts:
 
     def read_board(self, stacks: tuple) -> tuple:
         """(cards of each suit on the board, the running totals of the days' key costs
-        cheapest first, without 青 and with 青): what ``bound`` reads of the stacks (and
-        noted)."""
+        cheapest first, without 青 and with 青, and per suit the least walk of its cards off
+        the board — ``walks[suit][k]``, the sum of the k smallest numbers): what ``bound``
+        reads of the stacks (and noted). A card off the board is in the hand, the deck,
+        the discard pile or in the air."""
         on_board = [0] * self.suits
         suit_of = self.suit_of
+        placed = set()
         for stack in stacks:
             for card in stack:
                 on_board[suit_of[card]] += 1
+                placed.add(card)
+        number_of = self.number_of
+        walks = tuple(tuple(accumulate(sorted(number_of[c] for c in cards if c not in placed),
+                                       initial=0))
+                      for cards in self.cards_of)
         return _note(self.boards, stacks,
                     (tuple(on_board), tuple(accumulate(_key_costs(stacks, self, False))),
-                     tuple(accumulate(_key_costs(stacks, self, True)))))
+                     tuple(accumulate(_key_costs(stacks, self, True))), walks))
 
 
 _FACTS: dict = {}
 #: The most entries each of a deal's notes (``_Facts.suit_counts``, ``boards``, ``unders``,
-#: ``lookaheads``, ``off_boards``) keeps before it starts afresh — a few MB; a solve at 3000 positions
+#: ``lookaheads``) keeps before it starts afresh — a few MB; a solve at 3000 positions
 #: notes some 6,000 positions' readings.
 NOTES_CAP = 20_000
 
@@ -428,21 +428,6 @@ def _key_costs(stacks: tuple, f: _Facts, blue: bool) -> list[int]:
             cost = min(cost, len(stack) - max(counts.values()))
         out.append(cost)
     out.sort()
-    return out
-
-
-def _off_board(s: State, f: _Facts) -> list[list[int]]:
-    """Per suit, the numbers (smallest first) of its cards not on the board: the hand,
-    the deck, the discard (an アドベンチャーメモリー can bring one back) and a loop's card."""
-    out: list[list[int]] = [[] for _ in range(f.suits)]
-    suit_of, number_of = f.suit_of, f.number_of
-    cards = s.hand + s.deck + s.discard
-    if s.phase == "mill":
-        cards += (s.pending[0],)
-    for card in cards:
-        out[suit_of[card]].append(number_of[card])
-    for numbers in out:
-        numbers.sort()
     return out
 
 
