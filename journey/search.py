@@ -541,7 +541,7 @@ class JourneyRules:
     def actions(self, s: State) -> list:
         """Every action the rules allow in ``s`` (less the deferred letters)."""
         actions = legal_actions(s)
-        if self.defer and s.letters and s.phase in ("play", "moment"):
+        if self.defer and s.letters and s.phase in ("play", "moment", "resolve"):
             wait = deferred(s)
             if wait:
                 actions = [a for a in actions if a[0] != "letter" or a[1] not in wait]
@@ -584,20 +584,30 @@ def deferred(s: State) -> tuple[str, ...]:
     before the play and before the refill it waits for the moment after the card is placed;
     in the event phase, it waits for the resolution point unless a 白 card (or a ランタン
     that could give it its effect) is still to come. An アドベンチャーメモリー puts a card on
-    the deck: only a draw (the refill, 黄, ラジオ), a mill (a loop: a play, 地図 from the
-    last day) and the score read the deck; in the event phase it waits for the resolution
-    point unless 黄 is still to come, ラジオ or 地図 could draw or mill now, or a カメラ
-    used now could be stood up again by a 緑 still to come."""
-    if s.phase == "play":
-        return _LOCATION
-    if s.phase != "moment":
-        return ()
-    step = s.pending[0]
-    if step == "refill":
-        return _LOCATION
-    if step not in ("events", "effects"):
+    the deck (a card of the discard pile, which only grows until it is used): only a draw
+    (the refill, 黄, ラジオ), a mill (a loop: a play, 地図 from the last day) and the score
+    read the deck, and the score reads deck and letters alike. So before the play it waits
+    for the moment after the card is placed unless a card in hand loops the white pawn;
+    at the resolution point and after it, for the moment before the next refill; in the
+    event phase, for the resolution point unless 黄 is still to come — and never while
+    ラジオ or 地図 could draw or mill now, or a カメラ stands (with it, a memory brings two
+    cards for one letter: a win's score reads that; in the event phase, a 緑 still to come
+    could stand it up again)."""
+    phase = s.phase
+    if phase not in ("play", "moment", "resolve"):
         return ()
     f: _Facts = _facts(s.deal)
+    if phase == "play":
+        if _deck_kept(s, f) and not _loops(s, f):
+            return _BOTH
+        return _LOCATION
+    step = s.pending[0] if phase == "moment" else "resolve"
+    if step == "refill":
+        return _LOCATION
+    if step in ("resolve", "end"):
+        return _ADVENTURE if _deck_kept(s, f) else ()
+    if step not in ("events", "effects"):
+        return ()
     cards = s.stacks[s.white] if step == "events" else s.queue
     lantern = f.lantern and _ready(s, f.lantern_index)
     suit_of = f.suit_of
@@ -615,7 +625,27 @@ def deferred(s: State) -> tuple[str, ...]:
     return tuple(wait)
 
 
+def _deck_kept(s: State, f: _Facts) -> bool:
+    """Can nothing used now read the deck — no ラジオ to draw, no 地図 to walk the white
+    pawn off the last day (a loop's mill) — and no カメラ stand?"""
+    return not ((f.radio is not None and _ready(s, f.radio))
+                or (f.map is not None and _ready(s, f.map) and s.white == f.last)
+                or (f.camera and _ready(s, f.camera_index)))
+
+
+def _loops(s: State, f: _Facts) -> bool:
+    """Could the card played now walk the white pawn past the last day (a loop, whose
+    mill reads the deck)?"""
+    number_of, days, white = f.number_of, f.days, s.white
+    for card in s.hand:
+        if white + number_of[card] >= days:
+            return True
+    return False
+
+
 _LOCATION = ("location_memory",)
+_ADVENTURE = ("adventure_memory",)
+_BOTH = ("location_memory", "adventure_memory")
 
 
 def _ready(s: State, index: int) -> bool:

@@ -94,6 +94,30 @@ def test_deferring_letters_never_changes_the_best_score(seed):
 
 
 @pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_deferring_letters_never_changes_the_best_score_at_any_moment(seed):
+    """As above, from a few random steps further: every phase with letters in hand (the
+    resolution point, the moments of the event phase and of the turn's end), items tapped
+    or standing."""
+    rng = random.Random(seed)
+    state = varied_state(seed).copy()
+    state.tapped = rng.randrange(4)
+    state.letters = rng.randint(1, 3)
+    for _ in range(rng.randint(1, 8)):
+        if not legal_actions(state):
+            break
+        state = apply(state, rng.choice(legal_actions(state)))[0]
+    try:
+        best = exact(state)
+    except _TooBig:
+        reject()
+    got = solve(JOURNEY, state)
+    assert got.exact
+    assert (got.score if got.verdict == Verdict.WON else LOST) == best
+
+
+@pytest.mark.slow
 def test_the_bound_holds_late_in_real_deals():
     """States from the last turns of winning lines of full deals (and one or two random
     steps off them): the bound is at least the best score there."""
@@ -155,8 +179,44 @@ def test_letters_wait_for_the_moment_they_matter():
     assert "location_memory" in deferred(state)  # before the play: after the card is placed
     assert not any(a[:2] == ("letter", "location_memory") for a in JOURNEY.actions(state))
     assert any(a[:2] == ("letter", "location_memory") for a in EVERY_LINE.actions(state))
-    state.phase, state.pending = "resolve", ()
-    assert deferred(state) == ()
+    state.phase, state.pending = "resolve", ()  # the resolution reads the black pawns
+    assert "location_memory" not in deferred(state)
+
+
+def test_an_adventure_memory_waits_from_the_resolution_point_for_the_refill():
+    """Between the resolution point and the next refill nothing reads the deck but a
+    win's score, which counts a letter and a card of the deck alike: the memory waits
+    for the moment before the refill — unless 地図 could walk the white pawn off the
+    last day now (its loop mills the top card)."""
+    state = new_game(DRAFT, 0).copy()
+    state.letters = 1
+    state.discard = (state.deck[-1],)
+    state.deck = state.deck[:-1]
+    for phase, pending in (("resolve", ()), ("moment", ("end",))):
+        state.phase, state.pending = phase, pending
+        assert deferred(state) == ("adventure_memory",)
+        assert not any(a[:2] == ("letter", "adventure_memory") for a in JOURNEY.actions(state))
+        assert any(a[:2] == ("letter", "adventure_memory") for a in EVERY_LINE.actions(state))
+        state.white = state.deal.last
+        assert "adventure_memory" not in deferred(state)
+        state.white = 0
+    state.phase, state.pending = "moment", ("refill",)  # the draw reads it: now or never
+    assert "adventure_memory" not in deferred(state)
+
+
+def test_an_adventure_memory_waits_through_a_play_that_cannot_loop():
+    """Before the play, a memory waits for the moment after the card is placed — unless
+    a card in hand walks the white pawn past the last day (its loop mills the top)."""
+    state = new_game(DRAFT, 0).copy()
+    state.letters = 1
+    state.discard = (state.deck[-1],)
+    state.deck = state.deck[:-1]
+    state.white = 0  # no card walks six days past 【１日目】
+    assert deferred(state) == ("location_memory", "adventure_memory")
+    state.white = 1
+    state.hand = tuple(c for c in range(len(DRAFT.card_ids))
+                       if DRAFT.number_of[c] == 6)[:1] + state.hand[1:]
+    assert deferred(state) == ("location_memory",)
 
 
 @pytest.mark.slow  # a second or more (the fast loop's share, README)
