@@ -190,25 +190,23 @@ class _Search:
                         continue
                     self.store(child.key, top, _UPPER)
                     got = top
-                if got > best:
-                    best = got
-                    if best >= bound:
-                        break
+                best = max(best, got)
             else:
                 open_kids.append((child, None))
-        else:
-            if self.promise is not None and len(open_kids) > 1:
-                promise = self.promise
-                # sort() is stable: equal promises keep the rules' order.
-                open_kids.sort(key=lambda kid: -promise(kid[0].state))
-            for child, top in open_kids:
-                self.path.append(child.action)
-                got = self._value(child.state, max(floor, best), child.over, child.key, top)
-                self.path.pop()
-                if got > best:
-                    best = got
-                    if best >= bound:
-                        break  # nothing can beat the bound
+        if best >= bound:  # a settled child reaches the bound: nothing can beat it
+            open_kids = []
+        elif self.promise is not None and len(open_kids) > 1:
+            promise = self.promise
+            # sort() is stable: equal promises keep the rules' order.
+            open_kids.sort(key=lambda kid: -promise(kid[0].state))
+        for child, top in open_kids:
+            self.path.append(child.action)
+            got = self._value(child.state, max(floor, best), child.over, child.key, top)
+            self.path.pop()
+            if got > best:
+                best = got
+                if best >= bound:
+                    break  # nothing can beat the bound
         self.store(key, best, _EXACT if best > floor else _UPPER)
         return best
 
