@@ -19,7 +19,7 @@ cdef class _Facts:
     cdef public dict suit_counts, boards, unders, lookaheads
 
 # The bound's arithmetic in C integers (the search asks it of every child it visits,
-# some three a position expanded: a quarter of a solve's time). Every one of these is a
+# some three a position expanded: a fifth of a solve's time). Every one of these is a
 # small count or a day; the division and remainders keep Python's floor semantics
 # (cdivision is off).
 

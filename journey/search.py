@@ -616,8 +616,7 @@ def deferred(s: State) -> tuple[str, ...]:
     if f.white not in ahead or not (lantern or s.in_effect(f.white)):
         wait.append("location_memory")
     draws = (f.yellow in ahead and (lantern or s.in_effect(f.yellow))) or \
-        (f.radio is not None and _ready(s, f.radio)) or \
-        (f.map is not None and _ready(s, f.map) and s.white == f.last) or \
+        _item_reads_deck(s, f) or \
         (f.camera and _ready(s, f.camera_index) and f.green in ahead
          and (lantern or s.in_effect(f.green)))
     if not draws:
@@ -625,12 +624,16 @@ def deferred(s: State) -> tuple[str, ...]:
     return tuple(wait)
 
 
+def _item_reads_deck(s: State, f: _Facts) -> bool:
+    """Could an item used now read the deck: ラジオ drawing, or 地図 walking the white
+    pawn off the last day (its loop mills the top card)?"""
+    return (f.radio is not None and _ready(s, f.radio)) or \
+        (f.map is not None and _ready(s, f.map) and s.white == f.last)
+
+
 def _deck_kept(s: State, f: _Facts) -> bool:
-    """Can nothing used now read the deck — no ラジオ to draw, no 地図 to walk the white
-    pawn off the last day (a loop's mill) — and no カメラ stand?"""
-    return not ((f.radio is not None and _ready(s, f.radio))
-                or (f.map is not None and _ready(s, f.map) and s.white == f.last)
-                or (f.camera and _ready(s, f.camera_index)))
+    """Can nothing used now read the deck (``_item_reads_deck``), and no カメラ stand?"""
+    return not (_item_reads_deck(s, f) or (f.camera and _ready(s, f.camera_index)))
 
 
 def _loops(s: State, f: _Facts) -> bool:

@@ -172,7 +172,7 @@ class _Search:
         self.spend()
         # The children whose value is settled without a search — known to the memo, or
         # cut by their bound — are weighed first, and only the others are ordered by
-        # promise (a promise costs as much as a bound: most children are cut).
+        # promise (most children are cut: their promise would be asked for nothing).
         best = LOST
         open_kids = []
         for child in self.children(state, ordered=False):
