@@ -83,6 +83,29 @@ def test_settle_keeps_what_is_alive_out_of_the_collector_walks():
         gc.unfreeze()  # the next tests' objects are walked again
 
 
+def test_what_a_paused_block_leaves_alive_goes_to_the_oldest_generation():
+    """The young collection that follows a pause walks none of what the block made and
+    kept (a search's notes): it is in the oldest generation at once."""
+    with collector.paused():
+        kept = [[i] for i in range(2000)]
+    young = {id(o) for generation in (0, 1) for o in gc.get_objects(generation)}
+    oldest = {id(o) for o in gc.get_objects(2)}
+    assert not any(id(x) in young for x in kept)
+    assert all(id(x) in oldest for x in kept)
+
+
+def test_a_pause_leaves_what_settle_froze_frozen():
+    kept = [[i] for i in range(100)]  # noqa: F841 — alive through the settle
+    try:
+        collector.settle()
+        frozen = gc.get_freeze_count()
+        with collector.paused():
+            made = [[0] for _ in range(100)]  # noqa: F841
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()  # the next tests' objects are walked again
+
+
 def test_the_lab_command_settles_the_compiled_content(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
