@@ -5,7 +5,8 @@
 
 cimport cython
 
-from journey.state cimport State
+from journey.state cimport State, standing
+from journey.play cimport advance, legal_actions
 
 cdef class _Facts:
     cdef public object deal, suit_total, cards_of
@@ -17,6 +18,12 @@ cdef class _Facts:
     cdef public object tent_index
     cdef public bint lantern, camera, rucksack, split, tent, tent_always
     cdef public dict suit_counts, boards, unders, lookaheads
+    cdef public object board_stacks, board, under_stacks, unders_here
+    cdef public long under_notes
+
+    @cython.locals(low=long, high=long, packed=long, suit=long, n=long, need=long, day=long,
+                   under=long)
+    cpdef long under_pawns(self, tuple stacks, long white, tuple blacks, long done)
 
 # The bound's arithmetic in C integers (the search asks it of every child it visits,
 # some three a position expanded: a fifth of a solve's time). Every one of these is a
@@ -32,7 +39,16 @@ cdef class _Facts:
                turns=long, letters_spent=long, post=long, e_now=long,
                effect_turns=long, free_mills=long, last_play=long, ready_sack=long,
                p_now=long, r_now=long, t0=long, low=long, high=long, black=long,
-               camera=long, per_day=long, cost=long, key_days_all=long,
+               camera=long, per_day=long, cost=long, key_days_all=long, spent_days=long,
+               resolved=long, live=long, spent=tuple,
                blue=bint, green=bint, has_camera=bint, fading=bint, rucksack=bint,
                red=bint, called=bint, stepped=bint, map_ready=bint)
 cpdef object bound(State s)
+
+# The facts of the deal, the promise and the look-ahead: C calls inside the module (a
+# search asks the facts some ten times a position, the promise some five).
+cpdef _Facts _facts(deal)
+@cython.locals(suits=long, done=long, resolved=long, white=long, low=long, high=long,
+               letters=long, under=long, days=long, last=long, off=long, value=long)
+cpdef long promise(State s)
+cpdef lookahead(State s)

@@ -12,7 +12,6 @@ as values, its legality check) costs about a quarter more (benchmarks/bench_jour
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from itertools import accumulate
 
 from .play import advance, legal_actions, score
@@ -84,9 +83,7 @@ def bound(s: State) -> int | None:
     resolved = s.resolved
     unresolved = f.suits - resolved.bit_count()
     # The board: cards of each suit, and the card played whose black pawn has yet to walk.
-    board = f.boards.get(s.stacks)
-    if board is None:
-        board = f.read_board(s.stacks)
+    board = f.board_of(s.stacks)
     on_board, plain_spent, blue_spent, walks = board
     blacks = s.blacks
     inflight = 0
@@ -169,8 +166,10 @@ def bound(s: State) -> int | None:
     e_now = 0 if phase == "resolve" else r_now
     ready_sack = 1 if rucksack and not s.tapped >> f.rucksack_index & 1 else 0
     # Keys: what each day needs to bear one key icon, as the running total of the
-    # cheapest first — the days a number of fixes pays for is a bisection.
+    # cheapest first — the days a number of fixes pays for are counted along it (a
+    # handful of days: a loop in C, where a bisection was a fifth of the bound's time).
     spent = blue_spent if blue else plain_spent
+    spent_days = len(spent)
     letters_ever = s.letters + unresolved
     # The deal's constants, read once (the loop below runs some four times a call).
     has_camera, per_day, cost, key_days_all = f.camera, f.per_day, f.cost, f.key_days
@@ -201,7 +200,9 @@ def bound(s: State) -> int | None:
                 ((ready_sack + (effect_turns if green else 0)) if rucksack else 0)
             if plays + extra and last_play:
                 fixes -= 1
-            key_days = bisect_right(spent, fixes)
+            key_days = 0
+            while key_days < spent_days and spent[key_days] <= fixes:
+                key_days += 1
             # カメラ: each アドベンチャーメモリー may bring one more card to the deck
             camera = (letters_ever - memories) if has_camera else 0
             left = deck + letters_ever + camera - refills - extra - mills - memories
@@ -291,8 +292,13 @@ class _Facts:
         self.suit_counts: dict = {}
         #: stacks → what ``bound`` reads of the board (``read_board``), likewise
         self.boards: dict = {}
-        #: (stacks, white, blacks, resolved) → ``under_pawns``, likewise
+        #: stacks → {(white, blacks, resolved) packed: ``under_pawns``}, likewise
         self.unders: dict = {}
+        # The stacks asked last, by identity, and what was read of them: a position's
+        # children share their parent's stacks unless a card lands, and the bound and the
+        # promise of one child are asked in turn (a tuple of tuples hashes anew each time).
+        self.board_stacks = self.board = self.under_stacks = self.unders_here = None
+        self.under_notes = 0  # the pawns' readings in ``unders``, all stacks together
         #: (a position's key, turns left) → its ``lookahead``, likewise
         self.lookaheads: dict = {}
 
@@ -304,11 +310,31 @@ class _Facts:
             count[suit] = count.get(suit, 0) + 1
         return _note(self.suit_counts, stack, tuple(count.items()))
 
-    def under_pawns(self, board: tuple) -> int:
+    def board_of(self, stacks: tuple) -> tuple:
+        """``read_board`` of ``stacks``, from the notes when they have it."""
+        if stacks is self.board_stacks:
+            return self.board
+        board = self.boards.get(stacks)
+        if board is None:
+            board = self.read_board(stacks)
+        self.board_stacks, self.board = stacks, board
+        return board
+
+    def under_pawns(self, stacks: tuple, white, blacks: tuple, done) -> int:
         """The most cards of one unresolved suit that lie under the pawns, at most as many
-        on a day as pawns stand there (``promise``'s UNDER_PAWNS), of ``board`` = (stacks,
-        white, blacks, resolved) (and noted)."""
-        stacks, white, blacks, done = board
+        on a day as pawns stand there (``promise``'s UNDER_PAWNS) (and noted)."""
+        if stacks is self.under_stacks:
+            here = self.unders_here
+        else:
+            here = self.unders.get(stacks)
+            if here is None:
+                here = self.unders[stacks] = {}
+            self.under_stacks, self.unders_here = stacks, here
+        low, high = blacks
+        packed = ((done * self.days + high) * self.days + low) * self.days + white
+        found = here.get(packed)
+        if found is not None:
+            return found
         held = [0] * self.suits
         counts = self.suit_counts
         for day, need in standing(white, blacks):
@@ -322,7 +348,13 @@ class _Facts:
         for suit in range(self.suits):
             if held[suit] > under and not done >> suit & 1:
                 under = held[suit]
-        return _note(self.unders, board, under)
+        self.under_notes += 1
+        if self.under_notes > NOTES_CAP:  # start afresh, as ``_note`` does
+            self.unders.clear()
+            self.unders[stacks] = here = self.unders_here = {}
+            self.under_notes = 1
+        here[packed] = under
+        return under
 
     def read_board(self, stacks: tuple) -> tuple:
         """(cards of each suit on the board, the running totals of the days' key costs
@@ -370,14 +402,23 @@ def forget() -> None:
     task: the next task deals anew, and the collector would walk the notes left behind —
     some 5% of a report's time)."""
     _FACTS.clear()
+    _LAST[0] = _LAST[1] = None
+
+
+#: The deal asked last and its facts: a search asks of one deal some ten times a position.
+_LAST: list = [None, None]
 
 
 def _facts(deal) -> _Facts:
+    last = _LAST
+    if last[0] is deal:
+        return last[1]
     found = _FACTS.get(id(deal))
     if found is None or found.deal is not deal:
         if len(_FACTS) >= FACTS_KEPT:
             _FACTS.clear()
         found = _FACTS[id(deal)] = _Facts(deal)
+    last[0], last[1] = deal, found
     return found
 
 
@@ -456,10 +497,7 @@ def promise(s: State) -> int:
     if resolved < suits:
         # A search meets the same board and pawns again and again (three times in four
         # in a look-ahead): what lies under them is noted.
-        board = (s.stacks, white, s.blacks, done)
-        under = f.unders.get(board)
-        if under is None:
-            under = f.under_pawns(board)
+        under = f.under_pawns(s.stacks, white, s.blacks, done)
     days = f.days
     last = days - 1
     off = (3 * last - white - low - high) % days
@@ -515,7 +553,7 @@ def lookahead(s: State) -> int:
     end = s.turn + HORIZON
     walked = []
     while True:
-        here = (s.key(), end - s.turn)
+        here = (s.hashed_key(), end - s.turn)
         value = seen.get(here)
         if value is not None:
             break
@@ -547,14 +585,11 @@ class JourneyRules:
                 actions = [a for a in actions if a[0] != "letter" or a[1] not in wait]
         return actions
 
-    def apply(self, s: State, action) -> State:
-        """The state after ``action`` (``s`` itself is left as it was)."""
-        # The action comes from legal_actions: no second check, and no events.
-        return advance(s, action)
-
-    def key(self, s: State):
-        """The memo key of ``s``: equal for states the rest of the game cannot tell apart."""
-        return s.key()
+    #: The state after an action (``s`` itself is left as it was): the action comes from
+    #: legal_actions, so no second check, and no events.
+    apply = staticmethod(advance)
+    #: The memo key of a state: equal for states the rest of the game cannot tell apart.
+    key = staticmethod(State.hashed_key)
 
     def result(self, s: State) -> tuple[bool, int] | None:
         """(won, score) once the game is over, None while it goes on."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Hashable, NamedTuple, Protocol, Sequence
+from typing import Hashable, Protocol, Sequence
 
 from contract import collector
 
@@ -93,14 +93,15 @@ class Answer:
     table: int = 0  # positions in the transposition table at the end (at most its cap)
 
 
-class _Child(NamedTuple):
+class _Child:
     """A child of a position, with what ``children`` already asked of it: its result
-    (None while the game goes on) and, while it goes on, its key — not asked again."""
+    (None while the game goes on) and, while it goes on, its key — not asked again.
+    Compiled, an extension type (journey/solve.pxd): a search makes some five a position."""
 
-    action: Any
-    state: Any
-    over: tuple[bool, int] | None
-    key: Hashable | None
+    __slots__ = ("action", "state", "over", "key")
+
+    def __init__(self, action, state, over, key):
+        self.action, self.state, self.over, self.key = action, state, over, key
 
 
 class _Budget(Exception):

@@ -13,3 +13,11 @@ cdef class State:
     cdef public object turn
     cdef public tuple queue
     cdef public object reason
+
+# A key's hash, worked out once, is a C integer.
+cdef class Key:
+    cdef readonly tuple fields
+    cdef readonly Py_hash_t hashed
+
+# What a resolution reads, called as a C function by journey/play.pxd.
+cpdef tuple standing(long white, tuple blacks)

@@ -15,7 +15,7 @@ from functools import cached_property
 from .rules import ItemCard, Rules
 
 
-def standing(white: int, blacks: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+def standing(white, blacks: tuple) -> tuple[tuple[int, int], ...]:
     """(day, how many pawns stand there) for each day a pawn stands on, the white pawn's
     first: what a story's resolution reads (and the search's promise)."""
     low, high = blacks
@@ -138,6 +138,10 @@ class State:
                 self.resolved, self.letters, self.tapped, self.lantern, self.phase,
                 self.pending, self.resume, self.queue)
 
+    def hashed_key(self) -> "Key":
+        """``key()`` with its hash worked out once (``Key``): what a search's tables hold."""
+        return Key(self.key())
+
     @property
     def over(self) -> bool:
         """Won or lost."""
@@ -176,3 +180,27 @@ class State:
             yield self.pending[0]
         if self.resume[:1] == ("blacks",):
             yield self.resume[1][0]
+
+
+class Key:
+    """A state's key (``State.key()``) with its hash worked out once: a search hashes one
+    key some three times (its children's dedup, the transposition table's lookup and its
+    store), and a tuple hashes all its fields again each time (some 80 numbers). Equal
+    when the keys are; compiled, an extension type (journey/state.pxd)."""
+
+    __slots__ = ("fields", "hashed")
+
+    def __init__(self, fields: tuple):
+        self.fields = fields
+        self.hashed = hash(fields)
+
+    def __hash__(self):
+        return self.hashed
+
+    def __eq__(self, other):
+        if other.__class__ is not Key:
+            return NotImplemented
+        return self.hashed == other.hashed and self.fields == other.fields
+
+    def __repr__(self) -> str:
+        return f"Key({self.fields!r})"

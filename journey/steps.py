@@ -10,7 +10,7 @@ from __future__ import annotations
 from .state import State
 
 
-def walk_white(s: State, steps: int) -> bool:
+def walk_white(s: State, steps) -> bool:
     """Walk the white pawn; True when it passed the last day (a loop)."""
     days = len(s.deal.days)
     s.white += steps
@@ -20,7 +20,7 @@ def walk_white(s: State, steps: int) -> bool:
     return False
 
 
-def move_black(s: State, black: int, steps: int, ev, why: str) -> None:
+def move_black(s: State, black, steps, ev, why: str) -> None:
     """Move the black pawn standing on day ``black`` by ``steps`` (negative: back), looping
     both ways; a black pawn's loop mills nothing."""
     days = len(s.deal.days)
@@ -94,17 +94,17 @@ def interrupt(s: State, phase: str, pending: tuple) -> None:
 # ------------------------------------------------------------------ tuples of cards
 
 
-def without(cards: tuple, card: int) -> tuple:
+def without(cards: tuple, card) -> tuple:
     """``cards`` less one ``card``."""
     at = cards.index(card)
     return cards[:at] + cards[at + 1:]
 
 
-def with_card(cards: tuple, card: int) -> tuple:
+def with_card(cards: tuple, card) -> tuple:
     """``cards`` and ``card``, sorted (a hand, a discard pile: their order is no one's)."""
     return tuple(sorted((*cards, card)))
 
 
-def replaced(stacks: tuple, day: int, stack: tuple) -> tuple:
+def replaced(stacks: tuple, day, stack: tuple) -> tuple:
     """The stacks with day ``day``'s replaced."""
     return stacks[:day] + (stack,) + stacks[day + 1:]

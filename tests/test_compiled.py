@@ -125,7 +125,8 @@ def test_only_modules_with_declarations_read_their_annotations_as_types():
     assert '"annotation_typing": False' in setup and '"annotation_typing": True' in setup
     typed = {package: sorted(path.stem for path in (ROOT / package).glob("*.pxd"))
              for package in compiled.COMPILED}
-    assert typed["journey"] == ["effects", "game", "play", "player", "search", "state", "steps"]
+    assert typed["journey"] == ["effects", "game", "play", "player", "search", "solve", "state",
+                                "steps"]
     assert "state" in typed["runtime"] and "battle" in typed["runtime"]
     for package, names in typed.items():
         assert set(names) <= set(compiled.COMPILED[package]), package

@@ -95,6 +95,22 @@ def test_same_seed_deals_the_same_game_and_another_seed_another():
     assert a.key() != other.key()
 
 
+def test_a_hashed_key_is_equal_exactly_when_the_states_key_is_and_hashes_as_it():
+    """``State.hashed_key()`` (what a search's tables hold: ``Key``, its hash worked out
+    once) stands for ``key()``: equal for equal keys whatever the objects, unequal for
+    another state's, never equal to the plain tuple, and hashed as the tuple is."""
+    from journey.state import Key
+
+    a, b, other = (deal_game(DRAFT, s)[0] for s in (5, 5, 6))
+    ka, kb, ko = a.hashed_key(), b.hashed_key(), other.hashed_key()
+    assert isinstance(ka, Key) and ka.fields == a.key()
+    assert ka == kb and ka is not kb and hash(ka) == hash(kb) == hash(a.key())
+    assert ka != ko and not (ka == a.key())
+    assert len({ka, kb, ko}) == 2 and {ka: 1}[kb] == 1
+    later = apply(a, legal_actions(a)[0])[0]
+    assert later.hashed_key() != ka and later.hashed_key() == later.copy().hashed_key()
+
+
 def test_setup_carries_the_chosen_items_and_refuses_a_wrong_choice():
     state = deal_game(DRAFT, 0, items=["ランタン", "ラジオ"])[0]
     assert [it.id for it in state.deal.carried] == ["ランタン", "ラジオ"]

@@ -219,6 +219,25 @@ def test_an_adventure_memory_waits_through_a_play_that_cannot_loop():
 
 
 @pytest.mark.slow  # a second or more (the fast loop's share, README)
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_the_notes_never_change_a_bound_or_a_promise(seed):
+    """The bound and the promise note what they read of the board (journey/search.py
+    ``_Facts``: by the stacks' value, and the stacks asked last by identity): read along
+    a random line and its siblings, each answer is the one worked out with no notes."""
+    from journey import search
+
+    rng = random.Random(seed)
+    state = new_game(DRAFT, seed % 1000)
+    search.forget()
+    while not state.over:
+        kids = [apply(state, action)[0] for action in legal_actions(state)]
+        warm = [(bound(kid), search.promise(kid)) for kid in kids]
+        search.forget()
+        assert warm == [(bound(kid), search.promise(kid)) for kid in kids]
+        state = rng.choice(kids)
+
+
 def test_a_bounded_transposition_table_gives_the_same_answer():
     state = varied_state(11)
     full = solve(JOURNEY, state)
