@@ -21,8 +21,9 @@ cdef class _Facts:
     cdef public object board_stacks, board, under_stacks, unders_here
     cdef public long under_notes
 
+    cpdef tuple board_of(self, tuple stacks)
     @cython.locals(low=long, high=long, packed=long, suit=long, n=long, need=long, day=long,
-                   under=long)
+                   under=long, here=dict)
     cpdef long under_pawns(self, tuple stacks, long white, tuple blacks, long done)
 
 # The bound's arithmetic in C integers (the search asks it of every child it visits,
@@ -41,6 +42,7 @@ cdef class _Facts:
                p_now=long, r_now=long, t0=long, low=long, high=long, black=long,
                camera=long, per_day=long, cost=long, key_days_all=long, spent_days=long,
                resolved=long, live=long, spent=tuple,
+               phase=str, pending=tuple,
                blue=bint, green=bint, has_camera=bint, fading=bint, rucksack=bint,
                red=bint, called=bint, stepped=bint, map_ready=bint)
 cpdef object bound(State s)

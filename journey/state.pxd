@@ -1,10 +1,18 @@
-# The compiled twin's view of journey/state.py's State (setup.py): its fields as a C
-# struct. Every field is a Python object, as in the source (the tuples checked to be
-# tuples): the rules' functions read them directly where they are typed ``s: State``
-# (the modules that cimport it here). Keep it in step with state.FIELDS.
+# The compiled twin's view of journey/state.py's Deal and State (setup.py): their fields
+# as a C struct. Every field is a Python object, as in the source (the tuples checked to
+# be tuples), but a deal's last day: the rules' functions read them directly where they
+# are typed ``s: State`` (the modules that cimport it here), and ``s.deal`` is a Deal.
+# Keep them in step with state.DEAL_FIELDS and state.FIELDS.
+
+cdef class Deal:
+    cdef readonly object rules
+    cdef readonly tuple days, capacity, carried
+    cdef readonly frozenset passive
+    cdef readonly tuple tappable
+    cdef readonly long last
 
 cdef class State:
-    cdef public object deal
+    cdef public Deal deal
     cdef public tuple deck, hand, discard, stacks
     cdef public object white
     cdef public tuple blacks

@@ -9,10 +9,8 @@ order, top first. Days are 0-based here (day 0 is 【１日目】); the screen a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
 
-from .rules import ItemCard, Rules
+from .rules import Rules
 
 
 def standing(white, blacks: tuple) -> tuple[tuple[int, int], ...]:
@@ -26,31 +24,54 @@ def standing(white, blacks: tuple) -> tuple[tuple[int, int], ...]:
     return ((white, 1), (low, 1), (high, 1))
 
 
-@dataclass(frozen=True)
+#: The fields of a ``Deal``, in the order ``Deal(...)`` takes them.
+DEAL_FIELDS = ("rules", "days", "capacity", "carried", "passive")
+
+
 class Deal:
     """What stays the same for a whole game: the rules, the order the locations were laid
-    in, how many events each day holds, and the items carried."""
+    in (``days``: the location id of each day), how many events each day holds
+    (``capacity``: 0 on the last day), the items carried, and the effects of those that
+    are always on (``passive``).
 
-    rules: Rules
-    days: tuple[str, ...]           # location id of each day
-    capacity: tuple[int, ...]       # events each day holds (0 on the last day)
-    carried: tuple[ItemCard, ...]
-    passive: frozenset[str]         # the effects of the carried items that are always on
+    Written out rather than a frozen dataclass: compiled, an extension type whose fields
+    the rules read as a C struct (journey/state.pxd; every step of a search asks the
+    carried items and the days). Equal, hashed and shown by its fields, as the dataclass
+    was; its fields are read-only there."""
+
+    __slots__ = DEAL_FIELDS + ("tappable", "last")
+
+    def __init__(self, rules: Rules, days: tuple, capacity: tuple, carried: tuple,
+                 passive: frozenset):
+        self.rules = rules
+        self.days = days
+        self.capacity = capacity
+        self.carried = carried
+        self.passive = passive
+        #: the indices of the carried items that are used by tapping them (not always
+        #: on): the rules ask at every moment which of them can be used
+        self.tappable = tuple([i for i, item in enumerate(carried) if not item.passive])
+        #: the index of the last day (【７日目】)
+        self.last = len(days) - 1
+
+    def _fields(self) -> tuple:
+        return (self.rules, self.days, self.capacity, self.carried, self.passive)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Deal(" + ", ".join(f"{name}={value!r}" for name, value
+                                   in zip(DEAL_FIELDS, self._fields())) + ")"
 
     def has(self, effect: str) -> bool:
         """Is a carried item's always-on effect ``effect`` in force?"""
         return effect in self.passive
-
-    @cached_property
-    def tappable(self) -> tuple[int, ...]:
-        """The indices of the carried items that are used by tapping them (not always on):
-        the rules ask at every moment which of them can be used."""
-        return tuple(i for i, item in enumerate(self.carried) if not item.passive)
-
-    @property
-    def last(self) -> int:
-        """The index of the last day (【７日目】)."""
-        return len(self.days) - 1
 
 
 #: The fields of a ``State``, in the order ``State(...)`` takes them (the last two may be

@@ -5,6 +5,8 @@
 # A C integer is declared here only (an ``int`` annotation in the source would be a
 # Python int, which no declaration here can match).
 
+cimport cython
+
 from journey.state cimport State
 
 cpdef bint walk_white(State s, long steps)
@@ -12,6 +14,7 @@ cpdef move_black(State s, long black, long steps, ev, str why)
 cpdef mill(State s, ev, tuple resume)
 cpdef draw(State s, ev, str why)
 cpdef lose(State s, ev, str reason)
+@cython.locals(tapped=long, index=long)
 cpdef ready_item(State s, str effect)
 cpdef interrupt(State s, str phase, tuple pending)
 cpdef tuple without(tuple cards, card)

@@ -111,6 +111,18 @@ def test_a_hashed_key_is_equal_exactly_when_the_states_key_is_and_hashes_as_it()
     assert later.hashed_key() != ka and later.hashed_key() == later.copy().hashed_key()
 
 
+def test_a_deal_is_equal_and_shown_by_its_fields_as_the_dataclass_it_was():
+    """``Deal`` is written out (its compiled twin is an extension type: journey/state.pxd):
+    equal when every field is, shown by its fields, with the tapped items' indices and
+    the last day worked out once."""
+    items = ["ランタン", "ラジオ"]
+    a, b, other = (deal_game(DRAFT, s, items=items)[0].deal for s in (5, 5, 6))
+    assert a == b and a is not b and a != other and a != a._fields()
+    assert repr(a).startswith("Deal(rules=Rules(") and f"days={a.days!r}" in repr(a)
+    assert a.tappable == tuple(i for i, item in enumerate(a.carried) if not item.passive)
+    assert a.last == len(a.days) - 1 == 6
+
+
 def test_setup_carries_the_chosen_items_and_refuses_a_wrong_choice():
     state = deal_game(DRAFT, 0, items=["ランタン", "ラジオ"])[0]
     assert [it.id for it in state.deal.carried] == ["ランタン", "ラジオ"]
