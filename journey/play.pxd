@@ -11,6 +11,7 @@ from journey.steps cimport (draw, lose, mill, move_black, ready_item, replaced, 
 
 cpdef list legal_actions(State state)
 cpdef State advance(State state, tuple action)
+cpdef State _step(State state, tuple action, ev)
 @cython.locals(automatic=dict, passes=dict)
 cpdef _run(State s, ev)
 cpdef _pause(State s, str then)

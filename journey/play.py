@@ -244,15 +244,13 @@ def apply(state: State, action: tuple, check: bool = True) -> tuple[State, list[
 def advance(state: State, action: tuple) -> State:
     """The state after ``action``, one ``legal_actions`` listed (not checked), its events
     not written: a search's step, which keeps only the state (building the events would
-    cost it a sixteenth of its time). ``_step`` written out: a search takes some seven
-    steps a position."""
-    s = state.copy()
-    _ACTIONS[action[0]](s, action, None)
-    _run(s, None)
-    return s
+    cost it a sixteenth of its time)."""
+    return _step(state, action, None)
 
 
-def _step(state: State, action: tuple, ev: list | None) -> State:
+def _step(state: State, action: tuple, ev) -> State:
+    """A copy of ``state`` with ``action`` applied, its events added to ``ev`` (None:
+    none written)."""
     s = state.copy()
     _ACTIONS[action[0]](s, action, ev)
     _run(s, ev)

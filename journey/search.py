@@ -167,7 +167,8 @@ def bound(s: State) -> int | None:
     ready_sack = 1 if rucksack and not s.tapped >> f.rucksack_index & 1 else 0
     # Keys: what each day needs to bear one key icon, as the running total of the
     # cheapest first — the days a number of fixes pays for are counted along it (a
-    # handful of days: a loop in C, where a bisection was a fifth of the bound's time).
+    # handful of days: a loop in C, where a call to bisect took a seventh of the bound's
+    # own time).
     spent = blue_spent if blue else plain_spent
     spent_days = len(spent)
     letters_ever = s.letters + unresolved

@@ -9,7 +9,6 @@ order, top first. Days are 0-based here (day 0 is 【１日目】); the screen a
 
 from __future__ import annotations
 
-
 from .rules import Rules
 
 
