@@ -70,7 +70,8 @@ class _Watched:
         return watched
 
 
-def test_settle_keeps_what_is_alive_out_of_the_collector_walks():
+def test_settle_keeps_what_is_alive_out_of_the_collector_walks(monkeypatch):
+    monkeypatch.setattr(collector, "_settled", collector._settled)  # as it was, after
     kept = [[i] for i in range(1000)]  # tracked containers, alive from here on
     try:
         collector.settle()
@@ -83,9 +84,10 @@ def test_settle_keeps_what_is_alive_out_of_the_collector_walks():
         gc.unfreeze()  # the next tests' objects are walked again
 
 
-def test_what_a_paused_block_leaves_alive_goes_to_the_oldest_generation():
+def test_what_a_paused_block_leaves_alive_goes_to_the_oldest_generation(monkeypatch):
     """The young collection that follows a pause walks none of what the block made and
     kept (a search's notes): it is in the oldest generation at once."""
+    monkeypatch.setattr(collector, "_settled", False)  # an earlier test may have settled
     with collector.paused():
         kept = [[i] for i in range(2000)]
     young = {id(o) for generation in (0, 1) for o in gc.get_objects(generation)}
@@ -94,7 +96,8 @@ def test_what_a_paused_block_leaves_alive_goes_to_the_oldest_generation():
     assert all(id(x) in oldest for x in kept)
 
 
-def test_a_pause_leaves_what_settle_froze_frozen():
+def test_a_pause_leaves_what_settle_froze_frozen(monkeypatch):
+    monkeypatch.setattr(collector, "_settled", collector._settled)  # as it was, after
     kept = [[i] for i in range(100)]  # noqa: F841 — alive through the settle
     try:
         collector.settle()
