@@ -224,3 +224,8 @@ class Key:
 
     def __repr__(self) -> str:
         return f"Key({self.fields!r})"
+
+    def __reduce__(self):
+        # A key crosses to another process as its fields: the hash of a str (the phase)
+        # differs from process to process, so the receiver works it out again.
+        return Key, (self.fields,)

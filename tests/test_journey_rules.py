@@ -8,8 +8,11 @@ records (the draft's contradictions and silences) say ``decision`` in their name
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from conftest import ROOT
 from journey import JourneyError, apply, legal_actions, load_rules
 from journey.play import deal_game, resolvable, score
 from journey.state import Deal, State
@@ -109,6 +112,23 @@ def test_a_hashed_key_is_equal_exactly_when_the_states_key_is_and_hashes_as_it()
     assert len({ka, kb, ko}) == 2 and {ka: 1}[kb] == 1
     later = apply(a, legal_actions(a)[0])[0]
     assert later.hashed_key() != ka and later.hashed_key() == later.copy().hashed_key()
+
+
+def test_a_hashed_key_sent_to_another_process_hashes_as_that_process_does():
+    """A str's hash differs between processes (the phase is one): a pickled ``Key``
+    carries its fields, not its hash, so a key made elsewhere finds its equal here."""
+    import pickle
+    import subprocess
+    import sys
+
+    made = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; from journey import load_rules, new_game; "
+         "sys.stdout.buffer.write(pickle.dumps(new_game(load_rules('草案'), 5).hashed_key()))"],
+        capture_output=True, check=True, cwd=ROOT,
+        env={**os.environ, "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"})
+    there = pickle.loads(made.stdout)
+    here = deal_game(DRAFT, 5)[0].hashed_key()
+    assert there.hashed == hash(there.fields) and there == here and {here: 1}[there] == 1
 
 
 def test_a_deal_is_equal_and_shown_by_its_fields_as_the_dataclass_it_was():
