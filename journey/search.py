@@ -645,7 +645,7 @@ def deferred(s: State) -> tuple[str, ...]:
     if step not in ("events", "effects"):
         return ()
     cards = s.stacks[s.white] if step == "events" else s.queue
-    lantern = f.lantern and _ready(s, f.lantern_index)
+    lantern = f.lantern and s.ready(f.lantern_index)
     suit_of = f.suit_of
     ahead = {suit_of[c] for c in cards}
     wait = []
@@ -653,7 +653,7 @@ def deferred(s: State) -> tuple[str, ...]:
         wait.append("location_memory")
     draws = (f.yellow in ahead and (lantern or s.in_effect(f.yellow))) or \
         _item_reads_deck(s, f) or \
-        (f.camera and _ready(s, f.camera_index) and f.green in ahead
+        (f.camera and s.ready(f.camera_index) and f.green in ahead
          and (lantern or s.in_effect(f.green)))
     if not draws:
         wait.append("adventure_memory")
@@ -663,13 +663,13 @@ def deferred(s: State) -> tuple[str, ...]:
 def _item_reads_deck(s: State, f: _Facts) -> bool:
     """Could an item used now read the deck: ラジオ drawing, or 地図 walking the white
     pawn off the last day (its loop mills the top card)?"""
-    return (f.radio is not None and _ready(s, f.radio)) or \
-        (f.map is not None and _ready(s, f.map) and s.white == f.last)
+    return (f.radio is not None and s.ready(f.radio)) or \
+        (f.map is not None and s.ready(f.map) and s.white == f.last)
 
 
 def _deck_kept(s: State, f: _Facts) -> bool:
     """Can nothing used now read the deck (``_item_reads_deck``), and no カメラ stand?"""
-    return not (_item_reads_deck(s, f) or (f.camera and _ready(s, f.camera_index)))
+    return not (_item_reads_deck(s, f) or (f.camera and s.ready(f.camera_index)))
 
 
 def _loops(s: State, f: _Facts) -> bool:
@@ -685,7 +685,3 @@ def _loops(s: State, f: _Facts) -> bool:
 _LOCATION = ("location_memory",)
 _ADVENTURE = ("adventure_memory",)
 _BOTH = ("location_memory", "adventure_memory")
-
-
-def _ready(s: State, index: int) -> bool:
-    return not s.tapped >> index & 1

@@ -75,8 +75,9 @@ class Streams:
     where they were — and one that finds the object its own alone (the copies it was
     shared with are gone) draws from it as it is. A look-ahead copies the battle per
     option tried, the copies almost never draw and are dropped, and reading and writing
-    the Twister's 625 words at every draw after a copy cost a twentieth of a battle. Nothing outside keeps
-    a stream's Random across a copy: the rules ask ``streams.effects`` at each draw."""
+    the Twister's 625 words at every draw after a copy cost a twentieth of a battle.
+    Nothing outside keeps a stream's Random across a copy: the rules ask
+    ``streams.effects`` at each draw."""
 
     #: The fields, in the order a battle that takes a copy's position sets them
     #: (runtime/battle.py ``_adopt``).
