@@ -129,7 +129,7 @@ class _Search:
     def ends_of(self, s: State) -> tuple:
         """The ends of every line of the player's own choices from ``s`` to the end of
         this turn (letters and items left out, as ``play_on`` leaves them out)."""
-        key = s.key()
+        key = s.hashed_key()
         found = self.leaves.get(key)
         if found is not None:
             return found
