@@ -54,16 +54,19 @@ def _date(value: str | None) -> str:
     return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
 
 
-def content_digest(file_bytes: dict) -> str:
-    """The compiled tables' short digest: the version stamped on every card."""
+def content_digest(tables: dict) -> str:
+    """The version stamped on every card: the short sha256 of the compiled tables less
+    where each thing was written (``contract.tables.placeless``) — so that the same content
+    prints the same 版 in a folder of any name (the tables' source paths begin with the
+    content folder's) and a page moved within its file keeps it."""
     import hashlib
+    import json
 
-    digest = hashlib.sha256()
-    for name in sorted(file_bytes):
-        data = file_bytes[name]
-        digest.update(name.encode("utf-8") + b"\0")
-        digest.update(data.encode("utf-8") if isinstance(data, str) else data)
-    return digest.hexdigest()[:8]
+    from contract.tables import placeless
+
+    text = json.dumps(placeless(tables), ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
 @click.command("print")
@@ -335,7 +338,7 @@ class _Print:
             [c.key for c in changes.changed] + [key for key, _ in changes.added])
         listed = () if changes is None or not (marked or changes.removed) else (
             "変更一覧\n\n" + "\n".join(manifest.change_list(changes)),)
-        version = content_digest(compiled.file_bytes)
+        version = content_digest(compiled.tables)
         options = PrintOptions(paper=self.paper, crop=self.crop, backs=self.backs,
                                version=version, date=self.date, changed=marked, extra=listed)
         try:

@@ -168,6 +168,28 @@ def test_same_content_and_date_print_the_same_bytes(printed, tmp_path):
     assert out.read_bytes() == printed["bytes"]
 
 
+def test_the_version_stamp_is_the_contents_whatever_the_folders_name(content, tmp_path):
+    """The 版 on every card: the same content gives the same one in a folder of another
+    name (the tables' source paths begin with the folder's name) and with a page moved
+    down its file; a changed card gives another."""
+    import shutil
+
+    from commands.print_pdf import content_digest
+    from compiler.build import compile_content
+
+    renamed = tmp_path / "elsewhere" / "試作"
+    shutil.copytree(content, renamed)
+    youth = renamed / "pages" / "青年期.page"
+    youth.write_text("\n\n" + youth.read_text(encoding="utf-8"), encoding="utf-8")
+    stamp = content_digest(compile_content(content).tables)
+    moved = compile_content(renamed)
+    assert moved.tables["pages"]["pages"]["arubaito"]["source"]["path"] == "試作/pages/青年期.page"
+    assert content_digest(moved.tables) == stamp
+    youth.write_text(youth.read_text(encoding="utf-8").replace("敵HP -= 4", "敵HP -= 5"),
+                     encoding="utf-8")
+    assert content_digest(compile_content(renamed).tables) != stamp
+
+
 # ----------------------------------------------------------- small prints, rendered directly
 
 def _card(key: str, title: str, lines=("敵HPに 5 のダメージ",), kind="page") -> Card:
