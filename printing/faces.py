@@ -121,5 +121,5 @@ def write_tts(folder: Path, cards: list[Card], options: PrintOptions, name: str)
         decks.append((kind, len(indexes), deck))
     # every kind's decks as one set: a Ctrl-C or a full disk leaves the folder's old decks
     # whole, never new sheets beside an old saved object (their names and descriptions)
-    tts.write_files(folder.resolve(), files)
+    tts.write_files(folder.resolve(), files, tuple(f"{name}-{kind}" for kind in KINDS))
     return Written(tuple(decks))

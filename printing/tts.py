@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -224,7 +225,7 @@ def write_deck(folder, cards, faces, back, *, replace: bool, name: str = "jibunk
     files, deck = deck_files(folder, cards, faces, back, name=name, url_base=url_base)
     root = deck.saved_object.parent
     if replace:
-        write_files(root, files)
+        write_files(root, files, (name,))
         return deck
     for file, data in files.items():  # the saved object last: it names the images
         try:
@@ -234,8 +235,11 @@ def write_deck(folder, cards, faces, back, *, replace: bool, name: str = "jibunk
     return deck
 
 
-def write_files(root: Path, files: dict) -> None:
-    """``files`` (of one or more decks: ``deck_files``) into ``root`` as one set."""
+def write_files(root: Path, files: dict, decks=()) -> None:
+    """``files`` (of one or more decks: ``deck_files``) into ``root`` as one set; then
+    what an earlier print of ``decks`` (deck names) left there that this set does not
+    rewrite is removed (``leftovers``): a deck that shrank keeps no sheet past its last,
+    and a deck without cards now keeps no saved object of old ones."""
     # Whether a deck stands there to be kept whole, asked before: a first write that fails
     # leaves no deck, and its message must not speak of one.
     kept = "（前のデッキはそのままです）" if any(disk.present(root / name) for name in files) else ""
@@ -243,6 +247,32 @@ def write_files(root: Path, files: dict) -> None:
         disk.write_set(root, files, inside=root)
     except disk.DiskError as exc:
         raise DeckError(f"TTS のデッキを書けません: {exc.strerror}{kept}") from None
+    for name in leftovers(root, files, decks):
+        try:
+            os.unlink(root / name)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise DeckError(f"前のデッキの {name} を消せません: {disk.reason(exc)}"
+                            "（新しいデッキは書けています）") from None
+
+
+def leftovers(root: Path, files: dict, decks) -> list[str]:
+    """The files of ``decks`` (deck names) in ``root`` that ``files`` does not hold — an
+    earlier print's: its saved objects first (they name the images), then its images.
+    Only a deck's own names are ever counted: ``<deck>.json``, ``<deck>-back.png`` and
+    ``<deck>-<n>.png``."""
+    if not decks:
+        return []
+    own = re.compile("(?:%s)(?:\\.json|-back\\.png|-[1-9][0-9]*\\.png)"
+                     % "|".join(re.escape(deck) for deck in decks))
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    found = [name for name in names if name not in files and own.fullmatch(name)
+             and (root / name).is_file() and not (root / name).is_symlink()]
+    return sorted(found, key=lambda name: not name.endswith(".json"))
 
 
 def deck_files(folder, cards, faces, back, *, name: str = "jibunki",

@@ -170,6 +170,35 @@ def test_existing_files_are_replaced_only_when_asked(tmp_path):
         _face(1).tobytes()
 
 
+def test_a_replaced_deck_leaves_no_sheet_of_the_larger_one_before_it(tmp_path):
+    """A deck of 75 cards had two sheets; the same deck printed again with 5 cards has
+    one — the old second sheet goes, and nothing that is not the deck's own name."""
+    tts.write_deck(tmp_path, _cards(75), [_face(i) for i in range(75)], BACK, replace=True)
+    for other in ("jibunki-notes.png", "jibunki-2.png.bak", "others-2.png"):
+        (tmp_path / other).write_bytes(b"mine")
+    deck = tts.write_deck(tmp_path, _cards(5), [_face(i) for i in range(5)], BACK,
+                          replace=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "jibunki-1.png", "jibunki-2.png.bak", "jibunki-back.png", "jibunki-notes.png",
+        "jibunki.json", "others-2.png"]
+    assert sorted(deck.files) == sorted(p for p in tmp_path.iterdir()
+                                        if p.name.startswith("jibunki") and "notes" not in
+                                        p.name and not p.name.endswith(".bak"))
+
+
+def test_a_print_without_a_kind_removes_that_kinds_old_deck_saved_object_first(tmp_path):
+    """``write_files`` of the decks ``decks`` names: a deck with no cards in this print
+    (its kind left out) leaves no saved object of old cards behind — removed before its
+    images, which it names."""
+    old, _ = tts.deck_files(tmp_path, _cards(2), [_face(0), _face(1)], BACK, name="jibunki-enemy")
+    tts.write_files(tmp_path, old)
+    new, _ = tts.deck_files(tmp_path, _cards(1), [_face(0)], BACK, name="jibunki-page")
+    assert tts.leftovers(tmp_path, new, ("jibunki-page", "jibunki-enemy")) == [
+        "jibunki-enemy.json", "jibunki-enemy-1.png", "jibunki-enemy-back.png"]
+    tts.write_files(tmp_path, new, ("jibunki-page", "jibunki-enemy"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(new)
+
+
 @pytest.mark.parametrize("faces, words", [
     ([_face(0), Image.new("RGB", (W + 1, H))], "表の画像の大きさがそろっていません: 札1（page/p1）"),
     ([_face(0)], "カードが 2 枚なのに表の画像が 1 枚です"),
