@@ -5,7 +5,8 @@ pawns by the day they stand on (黒3), days and places 1-based (2-1: day 2, near
 event), directions +1 / -1. ``parse`` reads a line back: a label of a legal action, or a
 shorter form when it names one action only (``play 赤3`` when one black pawn can walk).
 Each verb has Japanese spellings (``出す 赤3``), and so have the fixed words of mill and
-letter (``ループ 捨て札``): VERB_ALIASES and WORD_ALIASES.
+letter (``ループ 捨て札``): VERB_ALIASES and WORD_ALIASES. The screen shows the Japanese
+(``shown_label``); the label itself, which a 棋譜 keeps, stays ASCII.
 
 The words are written once, for the rules' tuples (``label``, ``labels``, ``parse``: what a
 golden game of the rules replays); a player of a ``Journey`` reads and writes its action
@@ -39,8 +40,8 @@ from .play import legal_actions
 from .rules import JourneyError, UnknownAction, UnreadableLine
 from .state import State
 
-#: The Japanese words accepted for each ASCII verb (the screen shows the ASCII form; a
-#: script, the terminal and its Tab completion read these).
+#: The Japanese words of each ASCII verb: the screen shows the first (``shown_label``); a
+#: script, the terminal and its Tab completion read every one, and the ASCII verb too.
 VERB_ALIASES = {"play": ("出す", W.scope.play), "mill": ("ループ",), "effect": ("効果",),
                 "skip": ("見送る",), "return": ("戻す",), "next": ("進む",),
                 "resolve": ("解決",), "end": ("終了",), "letter": ("レター",),
@@ -101,6 +102,23 @@ def _effect_words(state: State, args: tuple) -> list[str]:
     return []
 
 
+def shown_label(label: str) -> str:
+    """A label as the screen shows it: its verb and the verb's fixed word in Japanese, the
+    first spelling of each in VERB_ALIASES and WORD_ALIASES (出す 赤3 黒3, ループ 捨て札,
+    レター ロケーション 黒3 -1). ``parse`` reads it back as it reads the ASCII label, which
+    a script or a golden game keeps."""
+    verb, *rest = label.split(" ")
+    fixed = WORD_ALIASES.get(verb, {})
+    if rest and rest[0] in fixed:
+        rest[0] = fixed[rest[0]][0]
+    return " ".join([VERB_ALIASES.get(verb, (verb,))[0], *rest])
+
+
+def shown_labels(labels) -> list[str]:
+    """``shown_label`` of each of ``labels``, in their order."""
+    return [shown_label(label) for label in labels]
+
+
 def labels(state: State) -> dict[str, tuple]:
     """Every legal action by its label, in legal_actions' order."""
     return {label(state, action): action for action in legal_actions(state)}
@@ -131,28 +149,28 @@ def parse(state: State, text: str) -> tuple:
     if whole:  # 「end おまけ」: a whole action, then words that belong to none
         extra = typed[len(max(whole, key=len)) + 1:]
         raise UnreadableLine(f"「{said}」の「{extra}」は余分です（1 行に 1 つの行動を"
-                             f"書きます: {max(whole, key=len)}）", STOP_EXTRA)
+                             f"書きます: {shown_label(max(whole, key=len))}）", STOP_EXTRA)
     unknown = _unknown_card(state, words)
     if unknown:
         raise UnreadableLine(unknown, STOP_NO_CARD)
-    verbs = sorted({lab.split()[0] for lab in known})
+    verbs = sorted({VERB_ALIASES[lab.split()[0]][0] for lab in known})
     missing = _missing_card(state, words) or _why_not(state, words)
     if missing:
         raise JourneyError(missing)
     if prefixed:
-        shown = [lab for lab in known if lab.startswith(typed + " ")][:6]
+        shown = shown_labels([lab for lab in known if lab.startswith(typed + " ")][:6])
         if len(prefixed) == 1:
             raise JourneyError(f"「{said}」だけでは決まりません。いまできるのは: {shown[0]}"
                                "（使うものまで書きます）")
         raise JourneyError(f"「{said}」だけでは決まりません。例えば: {' / '.join(shown)}")
-    same_verb = [lab for lab in known if lab.split()[0] == words[0]][:6]
+    same_verb = shown_labels([lab for lab in known if lab.split()[0] == words[0]][:6])
     if same_verb:
         raise JourneyError(f"いまはできない行動です: 「{said}」。できるのは例えば: {' / '.join(same_verb)}")
     if words[0] in VERB_ALIASES:  # a verb of the game, of another moment than this one
-        raise JourneyError(f"いまは {words[0]} はできません: 「{said}」。"
-                           f"いまできるのは: {'、'.join(verbs)}（help で書き方を表示）")
+        raise JourneyError(f"いまは {VERB_ALIASES[words[0]][0]} はできません: 「{said}」。"
+                           f"いまできるのは: {'、'.join(verbs)}（ヘルプ で書き方を表示）")
     raise UnknownAction(f"知らない行動です: 「{said}」。いまできるのは: {'、'.join(verbs)}"
-                        "（help で書き方を表示）")
+                        "（ヘルプ で書き方を表示）")
 
 
 def action_label(journey: Journey, action: Action) -> str:
@@ -208,7 +226,7 @@ def _missing_card(state: State, words: list[str]) -> str:
 
 #: Why an item, carried and standing, cannot be used when its moment has not come, by its
 #: effect (the ones used only inside another action).
-ITEM_MOMENTS = {"loop_to_bottom": "ループで引いたカードにだけ使えます（mill bottom）",
+ITEM_MOMENTS = {"loop_to_bottom": "ループで引いたカードにだけ使えます（ループ 山の下）",
                 "recall_extra": "アドベンチャーメモリーを使うときに一緒に使われます"}
 
 

@@ -93,15 +93,15 @@ def test_a_won_game_exits_zero():
 def test_refused_lines_are_said_with_their_line_number_and_the_script_goes_on():
     out = journey("ループ 捨て札\nplay 白1\nplay 白2\n").output
     # a verb of the game at another moment is no unknown verb
-    assert ("× いまは mill はできません: 「ループ 捨て札」。いまできるのは: item、play"
-            "（help で書き方を表示）（1 行目）") in out
+    assert ("× いまは ループ はできません: 「ループ 捨て札」。いまできるのは: アイテム、出す"
+            "（ヘルプ で書き方を表示）（1 行目）") in out
     assert "× 白1 は手札にありません（手札: 白2 白5 緑4 緑6）（2 行目）" in out
     assert "白2 をプレイ" in out  # the line after them was played
 
 
 def test_a_refused_item_or_letter_says_why_not_only_what_can_be_done():
     out = journey("item テント\nletter location 黒1 +1\nitem 地図\nitem 地図\nitem ランタン 赤\n").output
-    assert "× テント はループで引いたカードにだけ使えます（mill bottom）（1 行目）" in out
+    assert "× テント はループで引いたカードにだけ使えます（ループ 山の下）（1 行目）" in out
     assert "× レターを持っていません（物語を1つ解決すると1個得ます）（2 行目）" in out
     assert "× 地図 は使用済みです（緑のフラグの効果で縦置きに戻せます）（4 行目）" in out
     assert "× アイテム「ランタン」は持っていません（持っているのは: 地図、テント）（5 行目）" in out
@@ -150,7 +150,7 @@ def test_the_terminals_own_commands_refuse_extra_words():
 
 
 @pytest.mark.parametrize("line, said, why", [
-    ("next おまけ", "× 「next おまけ」の「おまけ」は余分です（1 行に 1 つの行動を書きます: next）",
+    ("next おまけ", "× 「next おまけ」の「おまけ」は余分です（1 行に 1 つの行動を書きます: 進む）",
      "行動に余分な語があったので"),
     ("play 赤9 黒1", "× 「赤9」というカードはありません（カードは 白1〜黄6 のように書きます）",
      "ないカードを書いていたので"),
@@ -182,7 +182,7 @@ def _game(**fields) -> Game:
 def test_a_short_form_plays_when_it_names_one_action_and_names_the_choices_when_not():
     game = _game(blacks=(1, 4))
     said, _, _ = game.run("play 緑3")
-    assert said == ["× 「play 緑3」だけでは決まりません。例えば: play 緑3 黒2 / play 緑3 黒5"]
+    assert said == ["× 「play 緑3」だけでは決まりません。例えば: 出す 緑3 黒2 / 出す 緑3 黒5"]
     game = _game(blacks=(4, 4))
     said, _, _ = game.run("play 緑3")
     assert said[0] == "緑3 をプレイ: 白いポーン 1 → 4 日目"
@@ -193,7 +193,7 @@ def test_a_bare_verb_never_spends_the_one_item_or_letter_it_could_mean():
     be, and the item named is used (seed 3 deals 地図 and テント)."""
     game = Game.deal(load_rules("草案"), 3)
     said, _, _ = game.run("item")
-    assert said == ["× 「item」だけでは決まりません。いまできるのは: item 地図（使うものまで書きます）"]
+    assert said == ["× 「item」だけでは決まりません。いまできるのは: アイテム 地図（使うものまで書きます）"]
     assert game.journey.state.tapped == 0
     said, _, _ = game.run("item 地図")
     assert said[0].startswith("アイテム 地図 を使う")
@@ -219,9 +219,20 @@ def test_cards_shows_the_discard_pile_face_up():
     assert card_texts(_game().journey)[-1] == "捨て札（0 枚）: なし"
 
 
-def test_help_lists_the_actions():
+def test_help_lists_the_actions_in_japanese_with_their_ascii_words_as_aliases():
     out = journey("help\n").output
-    assert "play 赤3 黒3" in out and "undo" in out and "letter location" in out
+    assert "  出す 赤3 黒3 " in out and "別名: play、プレイ" in out
+    assert "  取り消す " in out and "別名: undo、u、待った" in out
+    assert "  レター ロケーション 黒3 +1 | レター アドベンチャー 赤3" in out
+
+
+def test_the_screen_shows_the_actions_in_japanese_and_reads_them_back():
+    """できる行動 and 行動 (actions) list the Japanese forms; each is a line the game
+    reads, as the ASCII label a script keeps is (seed 3: 白2 白5 緑4 緑6, 地図)."""
+    out = journey("actions\n出す 白2 黒1\n").output
+    assert "できる行動: 出す 白2 黒1 / 出す 白5 黒1 / 出す 緑4 黒1 / 出す 緑6 黒1 / アイテム 地図" in out
+    assert "\n  出す 白2 黒1\n  出す 白5 黒1\n" in out and "\n  アイテム 地図\n" in out
+    assert "白2 をプレイ" in out and "play " not in out
 
 
 def test_events_are_json_lines_with_the_commands_and_the_refusals():

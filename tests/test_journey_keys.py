@@ -16,7 +16,7 @@ from journey import Journey, apply, load_rules
 from journey.notation import VERB_ALIASES, WORD_ALIASES, labels, parse
 from journey.play import deal_game
 from journey.screen.terminal import Game, frame, screen
-from journey.screen.commands import COMMANDS, SPELLINGS, TERMINAL, help_lines
+from journey.screen.commands import COMMANDS, SPELLINGS, TERMINAL, help_lines, shown_usage
 from journey.screen.complete import candidates
 
 GOLDEN_GAME = ROOT / "tests" / "golden" / "journey" / "draft-seed12.json"
@@ -81,7 +81,7 @@ def test_the_first_word_offers_the_verbs_allowed_now_and_the_terminal_commands()
 def test_card_completion_lists_the_playable_cards_with_the_action_each_leads_to():
     state = _state()  # hand: 白2 白5 緑4 緑6, one black pawn
     found = candidates(Journey(state), "play 白")
-    assert [(c.text, c.meta) for c in found] == [("白2", "play 白2 黒1"), ("白5", "play 白5 黒1")]
+    assert [(c.text, c.meta) for c in found] == [("白2", "出す 白2 黒1"), ("白5", "出す 白5 黒1")]
     assert _texts(state, "出す 緑") == ["緑4", "緑6"]  # a Japanese verb completes the same
     assert _texts(state, "play 白2 ") == ["黒1"]
     assert _texts(state, "play 赤") == []  # no red card in hand
@@ -95,9 +95,10 @@ def test_a_choice_with_several_actions_says_how_many_it_leads_to():
     assert all(m.endswith(" 通り") or m in leads for m in counts)
 
 
-def test_a_fixed_word_completes_in_japanese_once_its_first_letter_is_typed():
+def test_a_fixed_word_completes_in_japanese_first_as_the_screen_shows_it():
     state = _first_state("mill")
-    assert _texts(state, "mill ") == ["discard", "bottom"]
+    assert _texts(state, "mill ") == ["捨て札", "discard", "山の下", "bottom"]
+    assert _texts(state, "mill d") == ["discard"]
     assert _texts(state, "ループ 捨") == ["捨て札"]
     assert _texts(state, "mill 山") == ["山の下"]
 
@@ -130,11 +131,21 @@ def test_every_action_and_every_terminal_command_has_a_japanese_alias():
 def test_the_help_shows_every_alias():
     shown = "\n".join(help_lines())
     for command in COMMANDS:
-        for alias in command.aliases:
+        for alias in (command.word, *command.aliases):
             assert alias in shown, alias
     for table in WORD_ALIASES.values():
         for word, aliases in table.items():
-            assert f"{'・'.join(aliases)}＝{word}" in shown
+            assert f"{'・'.join((word, *aliases[1:]))}＝{aliases[0]}" in shown
+
+
+def test_the_help_spells_each_command_in_japanese_first():
+    """The usage column is the screen's spelling (出す 赤3 黒3, 取り消す); the ASCII word
+    is among the aliases."""
+    lines = help_lines()
+    for command in COMMANDS:
+        usage = [line for line in lines if line.startswith("  " + shown_usage(command))]
+        assert usage, command.word
+        assert not shown_usage(command).split()[0].isascii(), command.word
 
 
 @pytest.mark.parametrize("alias, word", [(a, c.word) for c in COMMANDS for a in c.aliases

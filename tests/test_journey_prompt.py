@@ -54,8 +54,8 @@ def test_tab_lists_the_cards_a_partial_name_may_be(terminal):
     term = terminal()
     term.type("play 白", enter=False)
     term.key("Tab")
-    shown = term.wait(lambda s: "play 白2 黒1" in s.split("> play 白")[-1], "the menu")
-    assert "play 白5 黒1" in shown.split("> play 白")[-1]
+    shown = term.wait(lambda s: "出す 白2 黒1" in s.split("> play 白")[-1], "the menu")
+    assert "出す 白5 黒1" in shown.split("> play 白")[-1]
 
 
 def test_up_arrow_recalls_the_previous_line(terminal):
@@ -77,8 +77,8 @@ def test_japanese_aliases_play_undo_and_show_the_help(terminal):
     assert "手札: 白2(花) 白5(星) 緑4(星) 緑6(鳥)" in shown
     term.ready()
     term.type("ヘルプ")
-    shown = term.wait(lambda s: "別名: h、?、ヘルプ" in s, "the help")
-    assert "別名: 出す、プレイ" in shown or "出す、プレイ" in shown.replace("\n", "")
+    shown = term.wait(lambda s: "別名: help、h、?" in s, "the help")
+    assert "取り消す" in shown and "別名: undo、u、待った" in shown  # the help's last lines
 
 
 def test_an_empty_line_does_nothing(terminal):
@@ -122,6 +122,6 @@ def test_quit_leaves_the_game_unfinished_with_its_result(terminal):
 def test_help_printed_below_the_screen_does_not_echo_the_command_again(terminal):
     term = terminal(80, 24)
     term.type("help")
-    term.wait(lambda s: "別名: h、?、ヘルプ" in s and _last(s) == ">", "the help")
+    term.wait(lambda s: "別名: help、h、?" in s and _last(s) == ">", "the help")
     scrolled = term.tmux("capture-pane", "-t", "game", "-p", "-S", "-300")  # and above
     assert scrolled.count("> help") == 1

@@ -114,8 +114,8 @@ def test_the_journeys_help_keeps_its_columns_at_a_terminal_of_80():
     assert all(columns(line) <= 80 for line in lines), [line for line in lines if columns(line) > 80]
     hang = " " * (USAGE_WIDTH + 4)
     said = "\n".join(lines)
-    assert f"ループ、\n{hang}捨て札＝discard" in said
-    assert f"（黒が1通りなら\n{hang}play 赤3）" in said
+    assert f"別名: mill、\n{hang}discard＝捨て札" in said
+    assert f"2日目の近い方から1枚\n{hang}目）" in said
     assert fold(lines, 80) == lines  # folding again changes nothing
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from terminal.prompt import Candidate
 
 from ..game import Journey
-from ..notation import WORD_ALIASES, action_labels, normal_words
+from ..notation import WORD_ALIASES, action_labels, normal_words, shown_label
 from .commands import COMMANDS, TERMINAL
 
 __all__ = ["candidates"]
@@ -42,11 +42,12 @@ def candidates(journey: Journey, text: str) -> list[Candidate]:
     aliases = WORD_ALIASES.get(typed[0], {}) if len(typed) == 1 else {}
     found = []
     for word, leads in following.items():
-        meta = leads[0] if len(leads) == 1 else f"{len(leads)} 通り"
+        meta = shown_label(leads[0]) if len(leads) == 1 else f"{len(leads)} 通り"
+        # a fixed word's Japanese spelling first, as the screen shows it (ループ 捨て札)
+        found += [Candidate(alias, meta) for alias in aliases.get(word, ())
+                  if alias.startswith(last)]
         if word.startswith(wanted):
             found.append(Candidate(word, meta))
-        found += [Candidate(alias, meta) for alias in aliases.get(word, ())
-                  if last and alias.startswith(last)]
     return found
 
 
@@ -62,7 +63,7 @@ def _first_words(known: list[list[str]], last: str) -> list[Candidate]:
             meta = command.text
         elif command.word in leads:
             allowed = leads[command.word]
-            meta = allowed[0] if len(allowed) == 1 else f"{len(allowed)} 通り"
+            meta = shown_label(allowed[0]) if len(allowed) == 1 else f"{len(allowed)} 通り"
         else:
             continue  # not allowed now
         found += [Candidate(spelling, meta) for spelling in (command.word, *command.aliases)

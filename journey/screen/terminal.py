@@ -27,7 +27,7 @@ from terminal.script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,
 
 from .. import Journey, JourneyError
 from ..actions import Resolve
-from ..notation import action_labels, read
+from ..notation import action_labels, read, shown_labels
 from ..rules import Rules, UnknownAction, UnreadableLine
 from .commands import command_word, help_lines
 
@@ -41,7 +41,7 @@ SHOWN_ACTIONS = 12
 PHASE_WORDS = {
     "play": f"{HAND}から1枚{PLAY}し、動く黒いポーンを選ぶ",
     "mill": f"ループで引いたカードを{DISCARD}にするか、テントで山の下へ戻すか",
-    "moment": "レターやアイテムを使うか、次へ進む（next）",
+    "moment": "レターやアイテムを使うか、次へ進む（進む）",
     "effect": "イベント効果を選ぶ（イベントフェイズ）",
     "return": f"山の下へ戻す{HAND}を選ぶ",
     "resolve": "物語を1つ解決するか、手番を終える（解決フェイズ）",
@@ -88,7 +88,7 @@ class Game:
                 return [f"× {words[0]} には何も付けません（余分な「{' '.join(words[1:])}」）"], [], False
             return own(self)
         if self.journey.result is not None:
-            return ["× ゲームは終わっています（undo で戻れます）"], [], False
+            return ["× ゲームは終わっています（取り消す で戻れます）"], [], False
         try:
             action = read(self.journey, line)
         except UnknownAction as exc:
@@ -112,7 +112,8 @@ class Game:
         return help_lines(), [], False
 
     def _actions(self):
-        return [f"  {lab}" for lab in action_labels(self.journey)] or ["（できる行動はありません）"], [], False
+        return [f"  {lab}" for lab in shown_labels(action_labels(self.journey))] or \
+            ["（できる行動はありません）"], [], False
 
     def _cards(self):
         return card_texts(self.journey), [], False
@@ -186,10 +187,10 @@ def _screen(journey: Journey, compact: bool = False) -> list[str]:
     out.append(f"次: {PHASE_WORDS[v['phase']]}" + _pending(journey, v))
     if v["phase"] == "lost":
         out[-1] += f"（{LOSS_WORDS.get(v['reason'], v['reason'])}）"
-    known = list(action_labels(journey))
+    known = shown_labels(action_labels(journey))
     if known:
         shown = known[:SHOWN_ACTIONS]
-        more = f" …ほか {len(known) - len(shown)}（actions）" if len(known) > len(shown) else ""
+        more = f" …ほか {len(known) - len(shown)}（行動）" if len(known) > len(shown) else ""
         out.append("できる行動: " + " / ".join(shown) + more)
     return out
 
@@ -369,7 +370,7 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
 #: Lines kept for the prompt below the screen.
 PROMPT_LINES = 1
 #: Told after the deal, under the first screen.
-FIRST_WORDS = "help でコマンド一覧（Tab で補完、↑ で前の行）"
+FIRST_WORDS = "ヘルプ でコマンド一覧（Tab で補完、↑ で前の行）"
 
 
 def frame(journey: Journey, told: list[str], width: int, height: int) -> list[str] | None:
