@@ -25,7 +25,8 @@ from contract.kinds import CONTENT_SUFFIXES
 
 def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> list[Path]:
     """Content files under the given paths: folders are searched, files taken as named.
-    A folder that cannot be read is an E004 in ``problems`` — never silently skipped."""
+    A folder that cannot be read is an E004 in ``problems`` — never silently skipped — and
+    so is a file named whose name is no content file's (README.md), which is not read."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -61,6 +62,15 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                     else:
                         say(candidate, why)
             found.extend(sorted(inside))
+        elif path.suffix not in CONTENT_SUFFIXES and problems is not None:
+            # named, yet no content file (README.md): one line that says so, not a page
+            # of E001 for every line of prose
+            problems.append(E004.at(
+                Span(display_path(path), 1, 1, 1, 2),
+                f"{path.name} はコンテンツのファイルではありません（名前が "
+                f"{'、'.join(CONTENT_SUFFIXES)} のどれでも終わりません）",
+                hint="コンテンツのファイル（名前が .page などで終わるもの）かフォルダを指定してください"
+                     "（このファイルは検査されていません）"))
         else:
             found.append(path)
     unique = list(dict.fromkeys(found))

@@ -159,6 +159,20 @@ def test_directory_named_like_content_and_special_files_do_not_hang(write, tmp_p
     assert [d.code for d in special.diagnostics] == ["E004"]
 
 
+def test_a_named_file_that_is_no_content_file_is_one_E004_not_read(tmp_path):
+    """``jibunki lint README.md`` said an E001 for every line of prose and never that the
+    file is no content file: now one E004 that says so, and the file is not read."""
+    readme = tmp_path / "README.md"
+    readme.write_text("# Notes\n\nThe hero's age.\n", encoding="utf-8")
+    result = check([readme])
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E004", 1)]
+    assert "README.md はコンテンツのファイルではありません" in result.diagnostics[0].message
+    assert ".page" in result.diagnostics[0].message and result.files == 0
+    cli = invoke_cli("lint", str(readme))
+    assert cli.exit_code == 1 and cli.output.count("エラー[E004]") == 1
+    assert "E001" not in cli.output
+
+
 def test_a_content_file_in_a_folder_that_is_not_read_is_named_as_E004(write, tmp_path):
     """A broken link, a link out of the folder and a FIFO named like content are not read
     from a folder (nothing outside what was named, nothing that blocks) — and each is
