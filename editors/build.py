@@ -174,31 +174,39 @@ def grammar_text() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the grammar, or with ``--check`` say whether the committed one is current.
-    Its options are parsed: ``--help`` or a misspelt option writes nothing."""
-    import argparse
+    Its options are parsed (click, in Japanese as every command of jibunki: usage, help
+    and refusals): ``--help`` or a misspelt option writes nothing."""
+    import click
 
     from contract import disk
+    from terminal import click_ja
 
-    parser = argparse.ArgumentParser(
-        prog="python3 -m editors.build",
-        description="VS Code 拡張の文法（editors/vscode/syntaxes/jibunki.tmLanguage.json）を、"
-                    "言語の定義から書き直します。",
-        add_help=False)
-    parser.add_argument("--check", action="store_true",
-                        help="何も書かず、コミットされた文法がいまの定義どおりかだけを確かめます"
-                             "（違えば終了コード 1）")
-    parser.add_argument("-h", "--help", action="help", help="このヘルプを表示して終わります")
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    text = grammar_text()
-    if args.check:
-        current = GRAMMAR_PATH.exists() and GRAMMAR_PATH.read_text(encoding="utf-8") == text
-        if not current:
-            print(f"{GRAMMAR_PATH}: 文法が古くなっています。python3 -m editors.build で書き直してください",
-                  file=sys.stderr)
-        return 0 if current else 1
-    disk.write(GRAMMAR_PATH, text, inside=GRAMMAR_PATH.parent, replace=True)
-    print(f"{GRAMMAR_PATH} を書きました")
-    return 0
+    click_ja.install()
+
+    @click.command(context_settings={"help_option_names": ["-h", "--help"]},
+                   help="VS Code 拡張の文法（editors/vscode/syntaxes/jibunki.tmLanguage.json）"
+                        "を、言語の定義から書き直します。")
+    @click.option("--check", is_flag=True,
+                  help="何も書かず、コミットされた文法がいまの定義どおりかだけを確かめます"
+                       "（違えば終了コード 1）。")
+    def build(check: bool) -> int:
+        text = grammar_text()
+        if check:
+            current = GRAMMAR_PATH.exists() and GRAMMAR_PATH.read_text(encoding="utf-8") == text
+            if not current:
+                click.echo(f"{GRAMMAR_PATH}: 文法が古くなっています。python3 -m editors.build で"
+                           "書き直してください", err=True)
+            return 0 if current else 1
+        disk.write(GRAMMAR_PATH, text, inside=GRAMMAR_PATH.parent, replace=True)
+        click.echo(f"{GRAMMAR_PATH} を書きました")
+        return 0
+
+    args = sys.argv[1:] if argv is None else argv
+    try:  # --help returns 0 here, having written nothing
+        return build.main(args, prog_name="python3 -m editors.build", standalone_mode=False)
+    except click.ClickException as exc:  # a misspelt option: said in Japanese, exit 2
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
 
 
 if __name__ == "__main__":
