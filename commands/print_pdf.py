@@ -83,7 +83,8 @@ def content_digest(tables: dict) -> str:
 @click.option("--paper", type=click.Choice(["A4", "Letter"]), default="A4", show_default=True,
               help="用紙の大きさ（縦置き、1 枚に 3×3 枚の札）。")
 @click.option("--crop-mark", "crop", type=FiniteFloatRange(0, 20), default=5.0, metavar="mm",
-              show_default=True, help="トンボ（裁ち線の印）の長さ（mm、余白に入るだけ）。")
+              show_default=True, help="トンボ（裁ち線の印）の長さ（mm、余白に入るだけ）。長いトンボの"
+                                      "余白は札の間（ガター）を狭めます（そう告げます）。")
 @click.option("--no-backs", is_flag=True,
               help="裏のシートを入れません（既定では表の各シートの次に、長辺とじの両面印刷で"
                    "表と重なるよう左右を反転した裏面のシートが入ります）。")
@@ -207,6 +208,23 @@ def paper_said(paper: str, sides: int, pages: int, backs: bool) -> str:
     listed = f"と変更一覧 {pages - sides} 枚" if pages > sides else ""
     how = "両面" if backs else "片面"
     return f"{paper} 用紙 {sheets} 枚（{how}）{listed}（PDF で {pages} ページ）"
+
+
+def gutters_said(paper: str, crop: float) -> str:
+    """One line when ``crop`` — a --crop-mark longer than the default — narrows the gutters
+    between the cards (the margins its marks need come first: printing/layout.py), with
+    what the default's would be; "" when it narrows nothing."""
+    from printing.layout import PAPERS, Geometry
+
+    asked = Geometry(paper=PAPERS[paper], crop=crop).gutters()
+    usual = Geometry(paper=PAPERS[paper]).gutters()
+    if all(a >= u - 1e-9 for a, u in zip(asked, usual)):
+        return ""
+    shared = "（裁ち落としを隣の札と分け合います）" if any(
+        a < 1e-9 < u for a, u in zip(asked, usual)) else ""
+    return (f"トンボ {crop:g} mm の余白のぶん、札の間（ガター）が横 {asked[0]:.1f} mm・"
+            f"縦 {asked[1]:.1f} mm に狭まりました{shared}。既定の --crop-mark "
+            f"{Geometry().crop:g} なら横 {usual[0]:.1f} mm・縦 {usual[1]:.1f} mm です。")
 
 
 def _refuse_foreign(out: Path) -> None:
@@ -367,6 +385,9 @@ class _Print:
         click.echo(f"印刷用 PDF: {out}")
         click.echo(f"札 {len(cards)} 枚（{what}）、{paper_said(self.paper, sheets, pages, options.backs)}"
                    + f"、版 {version}、日付 {self.date}。")
+        narrowed = gutters_said(self.paper, self.crop)
+        if narrowed:
+            click.echo(narrowed)
         if changes is not None:
             click.echo(manifest.change_list(changes)[0]
                        + ("（変わった札に「変更」の印、最後のシートに変更一覧）" if listed else ""))

@@ -251,6 +251,27 @@ def test_a_narrow_gutter_is_shared_half_and_half():
     assert all(max(w, h) >= geometry.crop - 1e-9 for _, _, w, h in geometry.crop_marks())
 
 
+@pytest.mark.parametrize("paper, crop, said", [
+    ("A4", 5.0, ""), ("A4", 0.0, ""), ("Letter", 5.0, ""),
+    ("A4", 6.0, "札の間（ガター）が横 1.0 mm・縦 6.0 mm に狭まりました。既定の --crop-mark 5 なら"
+                "横 2.0 mm・縦 6.0 mm です。"),
+    ("A4", 8.0, "横 0.0 mm・縦 5.0 mm に狭まりました（裁ち落としを隣の札と分け合います）"),
+    ("Letter", 6.0, "横 4.0 mm・縦 0.0 mm に狭まりました。既定の"),  # 縦 0 already at 5 mm
+])
+def test_a_crop_mark_that_narrows_the_gutters_says_so(paper, crop, said):
+    """A long --crop-mark takes its margins from the gutters between the cards (layout's
+    order): the print says so, with the default's gutters, and says nothing otherwise."""
+    from commands.print_pdf import gutters_said
+
+    line = gutters_said(paper, crop)
+    assert (said in line and line.startswith(f"トンボ {crop:g} mm の余白のぶん")) if said \
+        else line == ""
+    if said:
+        asked = Geometry(paper=PAPERS[paper], crop=crop).gutters()
+        usual = Geometry(paper=PAPERS[paper]).gutters()
+        assert any(a < u for a, u in zip(asked, usual))
+
+
 def test_letter_keeps_the_trim_size_and_fits_the_paper():
     geometry = Geometry(paper=PAPERS["Letter"])
     xs, ys = geometry.trim_lines()
