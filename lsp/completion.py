@@ -10,11 +10,14 @@ a cumulative quantity whether its scope may be read (the ●/○ cell of spec 00
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
+from dsl import ast
 from dsl.position import Place, place_at
 
 __all__ = ["Candidate", "Folder", "NAMES", "candidates", "completions"]
@@ -31,6 +34,10 @@ class Candidate:
     documentation: str = ""
 
 
+#: What a flag is written with, and a flag's name being written at the cursor (the
+#: grammar's FLAG, dsl/jibunki.lark, cut at the cursor: ``@`` alone or with a start).
+FLAG_MARK = "@"
+FLAG_BEING_WRITTEN = re.compile(r"(?<![\w・])@(?:[^\W\d][\w・]*)?\Z")
 #: What each vocabulary table is, in a candidate's detail (the vocabulary's own names).
 TABLE_WORDS = vocab.TABLE_NAMES
 #: The candidate kind of each table's terms (server.py maps kinds to the LSP's).
@@ -103,11 +110,43 @@ class Folder:
         return found
 
     @cached_property
+    def flags(self) -> dict[str, int]:
+        """Every flag a page or an enemy of the folder writes (``@来世`` → 来世), sorted, →
+        how many times it is written."""
+        found: dict[str, int] = {}
+        if self.symbols is not None:
+            for item in (*self.symbols.pages.values(), *self.symbols.enemies.values()):
+                _count_flags(item, found)
+        return dict(sorted(found.items()))
+
+    @cached_property
     def origins(self) -> list[str]:
         """Every 出自 a page of the folder writes, sorted."""
         if self.symbols is not None:
             return sorted(self.symbols.origins)
         return sorted({page.origin for page in self.pages.values() if page.origin})
+
+
+def _count_flags(node, found: dict) -> None:
+    """Count the flags written in ``node`` (an AST item, or part of one) into ``found``:
+    the names written with their ``@``."""
+    if isinstance(node, ast.Name):
+        if node.text.startswith(FLAG_MARK):
+            name = node.text[len(FLAG_MARK):]
+            found[name] = found.get(name, 0) + 1
+    elif isinstance(node, (tuple, list)):
+        for part in node:
+            _count_flags(part, found)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for part in dataclasses.fields(node):
+            _count_flags(getattr(node, part.name), found)
+
+
+def _flags(folder: Folder) -> list[Candidate]:
+    """The flags of the folder, for a name being written after ``@``."""
+    docs = _docs("variable", vocab.FLAG)
+    return [Candidate(name, "variable", f"{vocab.FLAG.ja} · このフォルダで {count} か所", docs)
+            for name, count in folder.flags.items()]
 
 
 def _ops_of(entry, side: str) -> tuple[str, ...]:
@@ -326,5 +365,11 @@ def candidates(place: Place | None, folder: Folder) -> list[Candidate]:
 
 
 def completions(text: str, offset: int, result, pages: dict, enemies: dict) -> list[Candidate]:
-    """The candidates at ``offset`` (code points) of the document ``text``."""
-    return candidates(place_at(text, offset), Folder(result, pages, enemies))
+    """The candidates at ``offset`` (code points) of the document ``text``: after an ``@``
+    (and the start of a name), the flags the folder writes; elsewhere what the grammar
+    lets stand there."""
+    folder = Folder(result, pages, enemies)
+    place = place_at(text, offset)
+    if place is not None and FLAG_BEING_WRITTEN.search(text, 0, offset):
+        return _flags(folder)
+    return candidates(place, folder)

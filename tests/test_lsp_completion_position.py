@@ -260,3 +260,26 @@ def test_an_examples_steps_are_offered_what_they_name(line, role):
     """In a 例, 「選ぶ 」 and the second id of 「手札 [a, 」 got no candidate at all."""
     text = '例 "x" {\n  デッキ [hatsukoi, kekkon]\n  ' + line
     assert place_at(text, len(text)).name == role
+
+
+def test_after_an_at_sign_the_folders_flags_are_offered(tmp_path):
+    """Nothing was offered after 「@」 though it opens a completion by itself: the flags
+    written anywhere in the folder are, each with how often it is written — at an
+    effect's start, in a condition, as a value — and none in a comment or a string."""
+    from compiler.lint import check
+
+    (tmp_path / "a.page").write_text(
+        'ページ a "あ" {\n  銘 3\n  未来面 {\n    @来世 += 1\n    @夢 = 2\n  }\n}\n'
+        'ページ b "い" {\n  銘 4\n  未来面 {\n    条件 @来世 >= 1\n    敵HP -= 1\n  }\n}\n',
+        encoding="utf-8")
+    result = check([tmp_path])
+    for line in ("@", "条件 @来", "敵HP -= @"):
+        found = {c.label: c for c in completions(PAGE_OPEN + line, len(PAGE_OPEN + line),
+                                                 result, {}, {})}
+        assert list(found) == ["夢", "来世"], line
+        assert found["来世"].detail == f"{vocab.FLAG.ja} · このフォルダで 2 か所"
+        assert vocab.FLAG.meaning in found["来世"].documentation
+    for line in ("敵HP -= 1 # @", 'フレーバー "@'):
+        assert completions(PAGE_OPEN + line, len(PAGE_OPEN + line), result, {}, {}) == [], line
+    # a mail address's @ is no flag's
+    assert "来世" not in _at_end(PAGE_OPEN + "敵HP -= a@")
