@@ -97,11 +97,10 @@ AFTER_IN_BLOCK: dict[tuple[str, tuple[str, ...]], str] = {
     ("example", ("kw:enemy",)): "enemy_id",
     ("example", ("kw:enemy", "NAME")): "enemy_id",
     ("example", ("kw:pen",)): "page_id",
-    # 選ぶ, and the next setting of 開始 after a comma: completion offered nothing there
-    # (the ids of a list after its first: ``_in_open_list``)
+    # 選ぶ: completion offered nothing there (the ids of a list after its first, and the
+    # next setting of 開始 after a comma: ``_name_role``)
     ("example", ("kw:choose",)): "page_id",
     ("example", ("kw:choose", "NAME")): "page_id",
-    ("example", ("ex_setting", "_COMMA")): "setting",
     ("intents", ("NAME",)): "region",
 }
 #: The block an opening "{" or "[" starts, by the nearest of these symbols before it.
@@ -208,11 +207,24 @@ def _name_role(symbols: list[str], block: str | None) -> str | None:
         role = AFTER_IN_BLOCK.get((kind, key)) or AFTER.get(key)
         if role is not None:
             return role
-    if kind == "example" and symbols[-1:] == ["_COMMA"] and _in_open_list(symbols):
-        return "page_id"  # 開始 手札 [hatsukoi, |]: the list's next page
+    if kind == "example" and symbols[-1:] == ["_COMMA"]:
+        if _in_open_list(symbols):
+            return "page_id"  # 開始 手札 [hatsukoi, |]: the list's next page
+        if _statement(symbols)[:1] == ["kw:setup"]:
+            # 開始 刻 30, 手札 [a], |: the next setting, after any setting (the parser's
+            # stack holds lark's own rule for the repetition past the first)
+            return "setting"
     if symbols and symbols[-1] in _SEPARATORS and kind is not None:
         return NAME_IN_BLOCK.get(kind)
     return None
+
+
+def _statement(symbols: list[str]) -> list[str]:
+    """The symbols of the statement the position is in (after its last bound)."""
+    for index in range(len(symbols) - 1, -1, -1):
+        if symbols[index] in STATEMENT_BOUNDS:
+            return symbols[index + 1:]
+    return symbols
 
 
 def _in_open_list(symbols: list[str]) -> bool:

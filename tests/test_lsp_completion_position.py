@@ -255,9 +255,16 @@ def test_a_subscript_in_an_example_offers_what_its_quantity_takes(quantity, some
     ("開始 手札 [hatsukoi, ", "page_id"),       # the list's next page, not only its first
     ("開始 手札 [hatsukoi, kekkon, ", "page_id"),
     ("開始 刻 20, ", "setting"),                # the next setting of 開始
+    ("開始 手札 [hatsukoi], ", "setting"),       # … after a list
+    ("開始 使用した歩[ターン] 3, ", "setting"),  # … after a subscripted one
+    ("開始 刻 20, HP 3, ", "setting"),          # … after the second and later ones
+    ("開始 手札 [hatsukoi, kekkon], 刻 20, 歩 4, ", "setting"),
+    ("開始 刻 20, 手札 [hatsukoi, ", "page_id"),
 ])
 def test_an_examples_steps_are_offered_what_they_name(line, role):
-    """In a 例, 「選ぶ 」 and the second id of 「手札 [a, 」 got no candidate at all."""
+    """In a 例, 「選ぶ 」 and the second id of 「手札 [a, 」 got no candidate at all, nor
+    the setting after 「手札 [a], 」 or after a second setting (lark's own rule for the
+    repetition stood before the comma)."""
     text = '例 "x" {\n  デッキ [hatsukoi, kekkon]\n  ' + line
     assert place_at(text, len(text)).name == role
 
