@@ -227,6 +227,30 @@ def _item_markdown(word: str, result: Result, pages: dict, enemies: dict) -> lis
     return found
 
 
+def _named_markdown(word: str, flag: bool, result: Result) -> list[str]:
+    """What a name the designer makes up means in this folder: a flag (``@来世``: the
+    vocabulary's 内部フラグ and how often the folder writes it) or a 出自 some page writes
+    (how many pages have it, and their 銘)."""
+    symbols = result.symbols if result is not None else None
+    if symbols is None:
+        return []
+    if flag:
+        from .completion import Folder
+
+        count = Folder(result, {}, {}).flags.get(word, 0)
+        return [_term_markdown("variable", vocab.FLAG).replace(
+            f"**{vocab.FLAG.ja}** — ", f"**@{word}** — {vocab.FLAG.ja} · ", 1)
+            + f"  \nこのフォルダで {count} か所に書かれています"]
+    facts = symbols.facts
+    if word in facts.counts:
+        years = facts.years.get(word, [])
+        span = f"（{_keyword('year')} {years[0]}〜{years[-1]}）" if years else ""
+        return [f"**{word}** — {_keyword('origin')}  \n"
+                f"{KEYWORD_TEXT['origin']}  \n"
+                f"このフォルダでこの{_keyword('origin')}のページ: {facts.counts[word]} 枚{span}"]
+    return []
+
+
 def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemies: dict,
           diagnostics=(), triggers: str | None = None) -> str | None:
     """The hover text at ``col`` of ``line`` (line ``line_no``, 0-based): an item id's page
@@ -236,7 +260,10 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     sections = []
     word = word_at(line, col)
     if word is not None:
-        sections += _item_markdown(word[0], result, pages, enemies) or glossary(word[0])
+        flag = line[word[1]] == "@"
+        sections += (_named_markdown(word[0], True, result) if flag else
+                     _item_markdown(word[0], result, pages, enemies) or glossary(word[0])
+                     or _named_markdown(word[0], False, result))
     if triggers:
         sections.append(triggers)
     for diag in diagnostics:

@@ -290,3 +290,23 @@ def test_after_an_at_sign_the_folders_flags_are_offered(tmp_path):
         assert completions(PAGE_OPEN + line, len(PAGE_OPEN + line), result, {}, {}) == [], line
     # a mail address's @ is no flag's
     assert "来世" not in _at_end(PAGE_OPEN + "敵HP -= a@")
+
+
+def test_a_flag_and_an_origin_have_a_hover_of_what_they_are_in_the_folder(tmp_path):
+    """Hovering 「@来世」 or the 青年期 of 「出自 青年期」 showed nothing (they are names the
+    designer makes up, in no glossary): a flag is the vocabulary's 内部フラグ with how often
+    the folder writes it; an origin, how many pages have it and their 銘."""
+    from compiler.lint import check
+    from lsp.features import hover
+
+    (tmp_path / "a.page").write_text(
+        'ページ a "あ" {\n  銘 3\n  出自 幼年期\n  未来面 {\n    @来世 += 1\n  }\n}\n'
+        'ページ b "い" {\n  銘 8\n  出自 幼年期\n  未来面 {\n    条件 @来世 >= 1\n    敵HP -= 1\n  }\n}\n',
+        encoding="utf-8")
+    result = check([tmp_path])
+    flag = hover("    @来世 += 1", 4, 6, result, {}, {})
+    assert flag.startswith(f"**@来世** — {vocab.FLAG.ja}") and vocab.FLAG.meaning in flag
+    assert "このフォルダで 2 か所に書かれています" in flag
+    origin = hover("  出自 幼年期", 2, 7, result, {}, {})
+    assert origin.startswith("**幼年期** — 出自") and "この出自のページ: 2 枚（銘 3〜8）" in origin
+    assert hover("  出自 幼年", 2, 7, result, {}, {}) is None  # no page has that one
