@@ -109,7 +109,8 @@ def _cycles(tg: TriggerGraph, counted: bool) -> list["Loop"]:
     import networkx as nx
 
     g = tg.graph
-    keep = [n for n, a in g.nodes(data=True) if _may_repeat(n, a, counted)]
+    # a loop nothing outside it can start never runs (W009 says so of its 作用)
+    keep = [n for n, a in g.nodes(data=True) if _may_repeat(n, a, counted) and n in tg.started]
     sub = nx.DiGraph()
     sub.add_nodes_from(keep)
     sub.add_edges_from((u, v) for u, v, a in g.subgraph(keep).edges(data=True)

@@ -209,6 +209,21 @@ class TriggerGraph:
     def _order(self, node: str) -> int:
         return self._position[node]
 
+    @cached_property
+    def started(self) -> frozenset[str]:
+        """Every node something can set going: those the rules' sources (the player's
+        actions, the turn's steps, the enemy) reach through the events and the 作用 that
+        answer them. A loop of 作用 that only set each other off, which nothing outside it
+        starts, is not among them: its 作用 never fire."""
+        import networkx as nx
+
+        found: set[str] = set()
+        for node, attrs in self.graph.nodes(data=True):
+            if attrs["kind"] == "source" and node not in found:
+                found.add(node)
+                found |= nx.descendants(self.graph, node)
+        return frozenset(found)
+
     def produced(self) -> set[str]:
         """Every event something in the content (or the rules) can produce."""
         return {e for e in self.graph.nodes if self.graph.nodes[e]["kind"] == "event"

@@ -34,15 +34,24 @@ def findings(content: Content, graph: TriggerGraph | None = None) -> list[Findin
         event = ev.BY_TIMING.get(a["timing"])
         if not a["continuing"] or event is None or _w004(a):
             continue
-        if event_node(event.code) in produced:
+        waited = event_node(event.code)
+        if waited in tg.started:
             continue
         timing = TIMING_JA.get(a["timing"], a["timing"])
+        if waited in produced:  # only by 作用 that nothing sets going: a loop never started
+            loop = "、".join(dict.fromkeys(
+                tg.graph.nodes[m]["item"] for _, producers in tg.set_off_by(node)
+                for m in producers if tg.graph.nodes[m]["kind"] == "effect"))
+            why = (f"「{timing}」（{event.ja}）を起こすのは、それ自体が起こされて初めて動く作用"
+                   f"（{loop}）だけで、その連鎖を外から始めるものがコンテンツにもルールにもない")
+            hint = f"連鎖の外から{event.ja}を起こす作用（例: {_example(event.code)}）を書くか、"
+        else:
+            why = f"「{timing}」を起こすもの（{event.ja}）がコンテンツにもルールにもない"
+            hint = f"{event.ja}を起こす作用（例: {_example(event.code)}）を書くか、"
         found.append(Finding(
             "W009", a["item_kind"], a["item"], a["line"],
-            f"「{timing}」を起こすもの（{event.ja}）がコンテンツにもルールにもないので、"
-            f"この作用は場に残っても一度も発動しません: {tg.label(node)}",
-            f"{event.ja}を起こす作用（例: {_example(event.code)}）を書くか、"
-            "ほかのタイミングにしてください",
+            f"{why}ので、この作用は場に残っても一度も発動しません: {tg.label(node)}",
+            hint + "ほかのタイミングにしてください",
             {"effect": node, "timing": a["timing"], "event": event.code}))
     return found
 

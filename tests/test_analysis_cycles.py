@@ -18,6 +18,17 @@ ENEMY = """
 }
 """
 
+#: A page exiled after its play: its play produces the exile the loops of LOOP_PAGES wait
+#: for, so that something outside them starts them (without it they never run: W009).
+STARTER = """
+ページ wakare "別れ" {
+  銘 30
+  行き先 除外（ステージ）
+  未来面 { 歩 += 1 }
+  過去面 { 歩 += 1 }
+}
+"""
+
 #: A page waiting for an exile that sends the top of the draw pile to 除外: each exile
 #: takes one more page of 山札, which nothing of the loop refills.
 DRAINING = """
@@ -45,7 +56,7 @@ def line_of(text: str, words: str) -> int:
 
 
 def test_two_pages_that_answer_each_others_exile_are_a_loop_without_bound():
-    text = LOOP_PAGES + ENEMY
+    text = LOOP_PAGES + STARTER + ENEMY
     (found,) = findings_of(text)
     kaeri = line_of(text, "除外 -> 手札")
     assert (found.kind, found.item, found.line) == ("page", "kaeri", kaeri)
@@ -91,7 +102,7 @@ def test_a_loop_with_a_sustained_feeder_beside_a_draining_one_is_still_endless()
     """One feeder that runs dry does not bound a loop another feeder keeps going."""
     both = LOOP_PAGES + FED_FROM_THE_PILE.replace("tebanasu", "tebanasu2").replace(
         "移動 1枚 手札 -> 除外 ランダム 毎 ページが除外された時 範囲 ステージ\n", "")
-    assert len(findings_of(both + ENEMY)) == 1
+    assert len(findings_of(both + STARTER + ENEMY)) == 1
 
 
 def test_a_one_shot_does_not_loop():
@@ -100,17 +111,28 @@ def test_a_one_shot_does_not_loop():
 
 
 def test_lint_reports_the_loop_at_its_first_effect_with_caret_and_hint():
-    text = LOOP_PAGES + ENEMY
+    text = LOOP_PAGES + STARTER + ENEMY
     (diag,) = [d for d in check_text(text, "t.page").diagnostics if d.code == "W006"]
     assert diag.span.line == line_of(text, "除外 -> 手札")
     assert diag.span.col == 5 and not diag.is_error
     assert "wasure" in diag.message and "最大 n 回" in diag.hint
 
 
-def test_a_loop_nothing_sets_off_has_no_witness_and_says_why():
-    (found,) = findings_of(LOOP_PAGES + ENEMY)
-    assert found.data["witness"] is None
-    assert "ページの除外" in found.data["no_witness"]
+def test_a_loop_nothing_outside_it_can_start_is_W009_of_each_listener_not_W006():
+    """Two pages answering each other's exile, and nothing else in the content or the
+    rules exiles a page: the loop never runs. It was W006 (endless), with no witness
+    because nothing sets it off; it is W009 of each of its 作用, naming what produces the
+    exile they wait for (wasure, itself waiting), and W006 once a page exiled after its
+    play can start it."""
+    assert findings_of(LOOP_PAGES + ENEMY) == []
+    found = findings_of(LOOP_PAGES + ENEMY, "W009")
+    assert sorted(f.item for f in found) == ["kaeri", "wasure"]
+    for f in found:
+        assert "それ自体が起こされて初めて動く作用（wasure）だけ" in f.message
+        assert "一度も発動しません" in f.message and f.hint.startswith("連鎖の外から")
+    assert findings_of(LOOP_PAGES + STARTER + ENEMY, "W009") == []
+    (loop,) = findings_of(LOOP_PAGES + STARTER + ENEMY)
+    assert loop.data["witness"] is not None  # the witness plays 別れ to start it
 
 
 def test_the_witness_plays_the_loop_and_ends_with_the_stopped_chain(content):
@@ -165,13 +187,13 @@ def test_a_loop_its_count_lets_run_past_the_battles_bound_is_W012():
     the battle would stop it as it stops an endless one. 32 rounds fit."""
     from contract.game import CHAIN_BOUND
 
-    long = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 50 回\n", 1)
+    long = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 50 回\n", 1) + STARTER
     assert findings_of(long + ENEMY) == []  # no W006: the count bounds it
     (found,) = findings_of(long + ENEMY, "W012")
     assert found.item == "kaeri" and (found.data["fires"], found.data["links"]) == (50, 2)
     assert f"1 手で {CHAIN_BOUND} 回を超えた連鎖を途中で止めます" in found.message
     assert found.hint.startswith("最大 n 回 を 32 回以下にしてください")
-    fits = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 32 回\n", 1)
+    fits = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 32 回\n", 1) + STARTER
     assert findings_of(fits + ENEMY, "W012") == []
 
 
