@@ -19,6 +19,17 @@ def lsp(stdio: bool, client_process: int | None) -> None:
 
     終了コード: 0 shutdown のあとに exit で終えた、1 shutdown なしに終わった（LSP の
     決まり）、2 使い方の誤り。"""
+    import sys
+
     from lsp import main as serve
 
+    if sys.stdin.isatty():  # typed at a terminal, not started by an editor: say what waits
+        click.echo(TYPED_AT_A_TERMINAL, err=True)
     serve()
+
+
+#: What ``jibunki lsp`` says when a person starts it at a terminal: it would otherwise wait
+#: for an editor's messages without a word.
+TYPED_AT_A_TERMINAL = ("jibunki lsp はエディタ向けの言語サーバーで、標準入力からエディタ（言語クライアント）の"
+                       "メッセージを待っています。ふつうはエディタが起動します（VS Code では editors/vscode "
+                       "の拡張）。終えるには Ctrl-C を押してください。")

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import children
+from conftest import ROOT, children
 from lsp_wire import Wire, frame, notification, request
 
 #: A service, a browser, a terminal or a search of seconds: left out of the fast loop.
@@ -780,3 +780,29 @@ def test_a_frame_read_after_exit_is_dropped_without_a_traceback():
     finally:
         protocol.logger.removeHandler(handler)
         os.close(read)
+
+
+def test_typed_at_a_terminal_the_server_says_what_it_waits_for(tmp_path):
+    """``jibunki lsp`` typed by a person waited for an editor's messages without a word: with
+    a terminal on its standard input it says, on stderr, what it is and how to leave; from an
+    editor (a pipe) it says nothing there."""
+    import os
+    import pty
+    import subprocess
+
+    from commands.lsp import TYPED_AT_A_TERMINAL
+
+    ours, theirs = pty.openpty()
+    try:
+        server = subprocess.Popen([sys.executable, "-m", "cli", "lsp"], cwd=ROOT, stdin=theirs,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        line = server.stderr.readline().decode("utf-8")
+        server.kill()
+        server.wait(timeout=10)
+    finally:
+        os.close(ours)
+        os.close(theirs)
+    assert line.strip() == TYPED_AT_A_TERMINAL
+    piped = subprocess.run([sys.executable, "-m", "cli", "lsp"], cwd=ROOT, input=b"",
+                           capture_output=True, timeout=60)
+    assert TYPED_AT_A_TERMINAL.encode("utf-8") not in piped.stderr
