@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic
+from dsl.region_sums import region_runs
 from dsl.slips import thousands_hint
 
 from contract import vocabulary as vocab
@@ -272,6 +273,7 @@ GLOSSARY_COUNTERS = {"累積綻び": ("fray_gained", "run")}
 # region names joined by "+" whose parts form a 合算 becomes the one reference it names,
 # the subscript (on its last name) applying to the whole — what ``deck[p]`` means in
 # ASCII (DESIGN §6.1). A run whose parts form no 合算 is left alone (E010/E036 later).
+# The runs are dsl/region_sums.py's, which the formatter writes tight by too.
 
 
 def _region_of(node, *, bare: bool):
@@ -313,29 +315,20 @@ def regroup_regions(expr):
     # each term as its factors: a parenthesised sum inside is regrouped on its own
     terms = [_chain(t, "*/") for t in terms]
     terms = [([regroup_regions(f) for f in factors], fops) for factors, fops in terms]
+    runs = {i: (j, region) for i, j, region in
+            region_runs([factors for factors, _ in terms], ops, _region_of)}
     out_terms, out_ops = [terms[0]], []
     i = 0
     while i < len(ops):
-        j = i  # boundaries i..j-1 join terms into one 合算
-        while (j < len(ops) and ops[j] == "+"
-               and _region_of(out_terms[-1][0][-1] if j == i else terms[j][0][-1], bare=True)
-               and _region_of(terms[j + 1][0][0], bare=False)
-               and (j == i or len(terms[j][0]) == 1)):
-            j += 1
-        if j == i:
+        run = runs.get(i)
+        if run is None:
             out_terms.append(terms[i + 1])
             out_ops.append(ops[i])
             i += 1
             continue
+        j, region = run  # terms i..j read as one reference
         first, last = out_terms[-1], terms[j]
         names = [first[0][-1], *(terms[k][0][0] for k in range(i + 1, j + 1))]
-        parts = [p for n in names for p in _region_of(n, bare=False).parts]
-        region = vocab.region_from_parts(parts)
-        if region is None:  # no such 合算: leave the sum as written
-            out_terms.extend(terms[i + 1:j + 1])
-            out_ops.extend(ops[i:j])
-            i = j
-            continue
         tail = names[-1]
         span = replace(names[0].span, end_line=tail.span.end_line, end_col=tail.span.end_col)
         name_span = replace(span, end_line=tail.name.span.end_line,

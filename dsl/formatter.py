@@ -242,12 +242,13 @@ def _region_sums(tree) -> list:
 
     The grammar reads that "+" as a sum, looser than "×", so ``山札+捨て札 × 2`` is
     山札 + (捨て札 × 2) to it; the compiler gives the 合算 back its meaning
-    (compiler/values.py ``regroup_regions``: the last factor of one term and the first of
-    the next are joined, every name before the last bare, a subscript on the last applying
-    to the whole). This finds the same runs on the parse tree, so that a 合算 is written
+    (compiler/values.py ``regroup_regions``). This finds the same runs on the parse tree
+    (``dsl.region_sums.region_runs``), so that a 合算 is written
     tight exactly where it is read as one, and a sum of regions that names no 合算 keeps
-    its spaces."""
-    from contract.vocabulary import lookup, region_from_parts
+    its spaces (the runs: dsl/region_sums.py, which the compiler reads them by too)."""
+    from contract.vocabulary import lookup
+
+    from .region_sums import region_runs
 
     def chain(node, ops: set[str]) -> tuple[list, list]:
         # A left-leaning chain of ``ops`` (a + b - c): its operands and operator tokens.
@@ -276,19 +277,9 @@ def _region_sums(tree) -> list:
             continue  # part of a longer chain: read from its root
         operands, ops = chain(root, {"PLUS", "MINUS"})
         terms = [chain(term, {"MUL"})[0] for term in operands]
-        i = 0
-        while i < len(ops):
-            j = i  # ops i..j-1 join terms i..j into one 合算 (as regroup_regions)
-            while (j < len(ops) and ops[j].type == "PLUS"
-                   and region(terms[j][-1], bare=True)
-                   and region(terms[j + 1][0], bare=False)
-                   and (j == i or len(terms[j]) == 1)):
-                j += 1
-            names = [terms[i][-1], *(terms[k][0] for k in range(i + 1, j + 1))]
-            if j > i and region_from_parts(
-                    [part for name in names for part in region(name, bare=False).parts]):
-                found.extend(ops[i:j])
-            i = max(j, i + 1)
+        signs = ["+" if op.type == "PLUS" else "-" for op in ops]
+        for i, j, _ in region_runs(terms, signs, region):
+            found.extend(ops[i:j])
     return found
 
 
