@@ -45,7 +45,7 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
 @click.option("--events", "as_events", is_flag=True,
-              help="イベントの流れを JSON Lines で出します。")
+              help="出来事（ルールが起こしたこと）の流れを JSON Lines で出します（イベントカードのことではありません）。")
 @click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
 @click.pass_context
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
