@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, fresh_tables, known, named_ids, print_diagnostics
-from commands.common import DEFAULT_CONTENT, script_lines
+from commands.common import DEFAULT_CONTENT, Seed, script_lines
 from contract.vocabulary import W
 from runtime.bounds import BOUNDS
 from terminal.script import EXIT_UNPLAYED
@@ -77,7 +77,7 @@ def _what_file_holds(items, text: str) -> str:
               help="このファイルのデッキ（1 つだけ書いたもの）で戦います。既定: はじめのデッキ。")
 @click.option("--with", "with_pages", multiple=True, metavar="ページ",
               help="このページ（ID か名前）を初めから手に持って始めます（重ねて指定できます）。")
-@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
+@click.option("--seed", type=Seed(*SEED_RANGE), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ戦闘になります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルのコマンド（1 行に 1 つ、UTF-8）を流し、経過を表示します。")

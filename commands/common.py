@@ -50,6 +50,34 @@ class Fraction(FiniteFloatRange):
         return super().convert(value, param, ctx)
 
 
+class Seed(click.ParamType):
+    """The type of every --seed: a whole number within ``low``..``high`` (what the command's
+    streams take), shown in help as 整数 — the bounds are 20-digit numbers no designer
+    types, and help listed them as a range — and said only when one is out of them."""
+
+    name = "整数"
+
+    def __init__(self, low: int | None = None, high: int | None = None):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        """The seed, or a usage error (exit 2) that says which seeds there are."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip().replace("_", ""), 10)
+            except ValueError:
+                self.fail(f"{value}: シードは整数です（例: 0、42）", param, ctx)
+        if (self.low is not None and number < self.low) or \
+                (self.high is not None and number > self.high):
+            lowest = "" if self.low is None else f"{self.low:,} 以上"
+            highest = "" if self.high is None else f"{self.high:,} 以下"
+            self.fail(f"{value}: シードは {lowest}{'、' if lowest and highest else ''}{highest}の整数です",
+                      param, ctx)
+        return number
+
+
 class NamedPath(click.Path):
     """The type of the files and folders a command reads (PATHS): one that must exist.
     A refusal says only what is wrong with the path the designer typed: click would name

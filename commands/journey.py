@@ -10,7 +10,7 @@ import click
 from click.core import ParameterSource
 
 from commands.checked import print_diagnostics, rejecting_violations
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, script_lines, use_color, why
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Seed, script_lines, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from terminal.script import EXIT_UNPLAYED
 
@@ -40,7 +40,7 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
               help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")
 @click.option("--items", default=None, metavar="アイテム,…",
               help="持っていくアイテム（コンマ区切り。既定: 旅の準備の 携帯）。")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=Seed(), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ配りになります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
@@ -168,7 +168,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="変種ごとの配りの数（どの変種も同じシードから配ります。--seeds でも同じ）。")
 @click.option("--pair-deals", "pair_seeds", type=click.IntRange(1, 100_000), default=50,
               show_default=True, help="アイテムの組ごとの配りの数（組は 15 あります）。")
-@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
+@click.option("--seed", type=Seed(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
 @click.option("--budget", "budgets", default="1,2", show_default=True, callback=_budgets,
               metavar="N,N,…", help="プレイヤーの予算: 判断ごとに試す山の順の数（小さい順に）。")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from commands.checked import compiled_content, known, named_ids
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Fraction, use_color, why
+from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Fraction, Seed, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract import collector
 from contract.vocabulary import W
@@ -43,7 +43,7 @@ NO_REFERENCE = "なし"
               help="ページごとの対の数の上限（敵ごとの戦闘の数の上限）。")
 @click.option("--turn-cap", type=click.IntRange(1, 10_000), default=60, show_default=True,
               help=f"この数の{W.scope.turn}を過ぎても続く戦闘は引き分けです（勝ちではありません）。")
-@click.option("--seed", type=click.IntRange(0, 2**62), default=0, show_default=True,
+@click.option("--seed", type=Seed(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
 @lab_options("戦闘", "generated/sim")
 @click.option("--check", is_flag=True,

@@ -270,10 +270,10 @@ def test_the_checker_of_english_tells_prose_from_a_command_line():
 #: (arguments, what the error says): one of each kind of usage error click can give.
 BAD = [
     (["lint", "nonexist"], "パス 'nonexist' がありません。"),
-    (["battle", "--seed", "x"], "'--seed' の値が正しくありません: 'x' は整数ではありません。"),
-    (["journey", "--seed", "1.5"], "'1.5' は整数ではありません。"),
+    (["battle", "--seed", "x"], "'--seed' の値が正しくありません: x: シードは整数です（例: 0、42）"),
+    (["journey", "--seed", "1.5"], "1.5: シードは整数です"),
     (["battle", "--stage", "0"], "0 は範囲（1〜99）の外です。"),
-    (["sim", "--seed", "-1"], "-1 は範囲（0〜4611686018427387904）の外です。"),
+    (["sim", "--seed", "-1"], "-1: シードは 0 以上、4,611,686,018,427,387,904 以下の整数です"),
     (["lint", "--bogus"], "オプション '--bogus' はありません。"),
     (["lint", "-x"], "オプション '-x' はありません。"),
     (["battle", "--json=1"], "オプション '--json' は値をとりません。"),
@@ -443,3 +443,14 @@ def test_every_command_a_script_or_ci_runs_says_its_exit_codes(command):
     shown = CliRunner().invoke(main, [command, "--help"]).output
     flat = "".join(shown.split())
     assert "終了コード:0" in flat and "2使い方の誤り" in flat, shown
+
+
+@pytest.mark.parametrize("command", [["battle"], ["sim"], ["journey"], ["journey", "report"]])
+def test_every_seed_option_is_shown_as_a_whole_number_without_its_bounds(command):
+    """--seed's help showed its bounds as a range a designer never types
+    (「-9223372036854775808〜18446744073709551615」 in battle, another in sim): every --seed
+    is 「整数」 with its default, and the bounds are said only to a seed beyond them."""
+    shown = invoke_cli(*command, "--help").output
+    line = next(line for line in shown.splitlines() if line.strip().startswith("--seed "))
+    assert line.split()[:2] == ["--seed", "整数"]
+    assert not re.search(r"\d{12,}", shown), shown
