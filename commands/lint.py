@@ -147,7 +147,8 @@ def vocab(term: str | None, fmt: str) -> None:
 
     累計量はスコープごとに ●/○/× で示します。語を指定するとその語だけを、日本語でも
     ASCII の綴りでも探します（全角の英字も大文字も、ページから写したスコープ添字
-    付きの「使用した歩[ターン]」も見つかります）。
+    付きの「使用した歩[ターン]」も見つかります）。見出しにない語は、説明にその語を
+    使う語を示します（合算 → 山札+捨て札 …）。
 
     終了コード: 0 表示した、2 ない語か使い方の誤り。"""
     import json
@@ -155,14 +156,20 @@ def vocab(term: str | None, fmt: str) -> None:
     from contract import reference
 
     rows = reference.entries() if term is None else reference.find(term)
+    said = ""
     if not rows:
-        from compiler.names import did_you_mean
+        rows = reference.mentions(term)
+        if not rows:
+            from compiler.names import did_you_mean
 
-        hint = did_you_mean(term, reference.spellings())
-        raise click.UsageError(f"「{term}」という語は語彙にありません。{hint}".rstrip())
+            hint = did_you_mean(term, reference.spellings())
+            raise click.UsageError(f"「{term}」という語は語彙にありません。{hint}".rstrip())
+        said = f"「{term}」は語彙の見出しにはありません。説明に「{term}」を使う語:"
     if fmt == "json":
         click.echo(json.dumps([row.as_json() for row in rows], ensure_ascii=False, indent=2))
     else:
+        if said:
+            click.echo(said)
         click.echo(reference.render(rows))
 
 

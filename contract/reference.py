@@ -213,6 +213,16 @@ def loose(spelling: str) -> str:
     return _SCOPE_INDEX.sub("", read_alike(spelling).strip())
 
 
+def mentions(word: str) -> list[Entry]:
+    """The rows whose meaning or detail uses ``word`` (合算 is no row of its own, yet 山札+
+    捨て札 is 「山札と捨て札の合算」): what a designer who looked up a word the reference
+    uses but does not list is shown instead of nothing."""
+    word = word.strip()
+    if len(word) < 2:  # a kana or a letter alone is in nearly every meaning
+        return []
+    return [e for e in entries() if word in e.meaning or word in e.detail]
+
+
 def spellings() -> list[str]:
     """Every spelling of every row, for did-you-mean."""
     return list(dict.fromkeys(s for e in entries() for s in (e.ja, e.code, *e.aliases)))

@@ -283,3 +283,17 @@ async def test_the_server_s_completion_items_and_their_resolved_documentation_ar
         text = getattr(documentation, "value", documentation) or ""
         _clean(f"completion {item.label} detail", item.detail or "")
         _clean(f"completion {item.label} documentation", text)
+
+
+def test_a_word_the_vocabulary_uses_but_does_not_list_shows_the_terms_that_use_it():
+    """`jibunki vocab 合算` said 「語彙にありません。もしかして「加算」？」 though the
+    regions 山札+捨て札 and 山札+捨て札+手札 are each 「…の合算」: a word the meanings use
+    shows those rows, said to be no headword; a word nothing uses is still refused."""
+    result = invoke_cli("vocab", "合算")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "「合算」は語彙の見出しにはありません。説明に「合算」を使う語:"
+    assert "山札+捨て札 " in result.output and "山札+捨て札+手札" in result.output
+    refused = invoke_cli("vocab", "ほげほげ")
+    assert refused.exit_code == 2 and "語彙にありません" in refused.output
+    assert invoke_cli("vocab", "の").exit_code == 2  # one kana is in every meaning
