@@ -227,28 +227,31 @@ def _item_markdown(word: str, result: Result, pages: dict, enemies: dict) -> lis
     return found
 
 
-def _named_markdown(word: str, flag: bool, result: Result) -> list[str]:
-    """What a name the designer makes up means in this folder: a flag (``@来世``: the
-    vocabulary's 内部フラグ and how often the folder writes it) or a 出自 some page writes
-    (how many pages have it, and their 銘)."""
-    symbols = result.symbols if result is not None else None
-    if symbols is None:
-        return []
-    if flag:
-        from .completion import Folder
+def _flag_markdown(word: str, result: Result) -> list[str]:
+    """A flag (``@来世``), a name the designer makes up: the vocabulary's 内部フラグ and how
+    often the folder writes it."""
+    from .completion import Folder
 
-        count = Folder(result, {}, {}).flags.get(word, 0)
-        return [_term_markdown("variable", vocab.FLAG).replace(
-            f"**{vocab.FLAG.ja}** — ", f"**@{word}** — {vocab.FLAG.ja} · ", 1)
-            + f"  \nこのフォルダで {count} か所に書かれています"]
-    facts = symbols.facts
-    if word in facts.counts:
-        years = facts.years.get(word, [])
-        span = f"（{_keyword('year')} {years[0]}〜{years[-1]}）" if years else ""
-        return [f"**{word}** — {_keyword('origin')}  \n"
-                f"{KEYWORD_TEXT['origin']}  \n"
-                f"このフォルダでこの{_keyword('origin')}のページ: {facts.counts[word]} 枚{span}"]
-    return []
+    if result is None or result.symbols is None:
+        return []
+    count = Folder(result, {}, {}).flags.get(word, 0)
+    return [_term_markdown("variable", vocab.FLAG).replace(
+        f"**{vocab.FLAG.ja}** — ", f"**@{word}** — {vocab.FLAG.ja} · ", 1)
+        + f"  \nこのフォルダで {count} か所に書かれています"]
+
+
+def _origin_markdown(word: str, result: Result) -> list[str]:
+    """A 出自 some page writes (青年期), a name the designer makes up: how many pages have
+    it, and their 銘."""
+    if result is None or result.symbols is None:
+        return []
+    facts = result.symbols.facts
+    if word not in facts.counts:
+        return []
+    years = facts.years.get(word, [])
+    span = f"（{_keyword('year')} {years[0]}〜{years[-1]}）" if years else ""
+    return [f"**{word}** — {_keyword('origin')}  \n{KEYWORD_TEXT['origin']}  \n"
+            f"このフォルダでこの{_keyword('origin')}のページ: {facts.counts[word]} 枚{span}"]
 
 
 def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemies: dict,
@@ -260,10 +263,11 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     sections = []
     word = word_at(line, col)
     if word is not None:
-        flag = line[word[1]] == "@"
-        sections += (_named_markdown(word[0], True, result) if flag else
-                     _item_markdown(word[0], result, pages, enemies) or glossary(word[0])
-                     or _named_markdown(word[0], False, result))
+        if line[word[1]] == "@":
+            sections += _flag_markdown(word[0], result)
+        else:
+            sections += (_item_markdown(word[0], result, pages, enemies) or glossary(word[0])
+                         or _origin_markdown(word[0], result))
     if triggers:
         sections.append(triggers)
     for diag in diagnostics:
