@@ -81,7 +81,8 @@ def _what_file_holds(items, text: str) -> str:
               help="乱数のシード（同じシードなら同じ戦闘になります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルのコマンド（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
-@click.option("--json", "as_json", is_flag=True, help="出来事の流れを JSON Lines で出します。")
+@click.option("--json", "as_json", is_flag=True,
+              help=f"{W.quantity.events}の流れを JSON Lines で出します。")
 @click.option("--ascii", "ascii_", is_flag=True,
               help="画面の記号のうち幅があいまいなものを ASCII で表示します。")
 @click.option("--yes", "-y", is_flag=True,

@@ -12,6 +12,7 @@ from click.core import ParameterSource
 from commands.checked import print_diagnostics, rejecting_violations
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Seed, script_lines, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
+from contract.vocabulary import W
 from terminal.script import EXIT_UNPLAYED
 
 
@@ -45,7 +46,8 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
 @click.option("--events", "as_events", is_flag=True,
-              help="出来事（ルールが起こしたこと）の流れを JSON Lines で出します（イベントカードのことではありません）。")
+              help=f"{W.quantity.events}（ルールが起こしたこと）の流れを JSON Lines で出します"
+                   "（イベントカードのことではありません）。")
 @click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
 @click.pass_context
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
