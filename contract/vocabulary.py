@@ -446,6 +446,10 @@ CONDITION_WORDS = (
 CONDITION_TESTS = ("compare", "nonzero", "crosses", "not_crosses")
 #: Comparison operators of conditions → the sign the catalog prints.
 COMPARISONS = {">=": "≥", "<=": "≤", "==": "＝", "!=": "≠", ">": "＞", "<": "＜"}
+#: What each comparison asks of its two sides (the editor's hover of the operator).
+COMPARISON_MEANINGS = {">=": "左が右以上のとき", "<=": "左が右以下のとき", "==": "左と右が等しいとき",
+                       "!=": "左と右が等しくないとき", ">": "左が右より大きいとき",
+                       "<": "左が右より小さいとき"}
 
 #: The play-condition families of spec 002 プレイ条件, in the spec's order.
 CONDITION_KINDS = (

@@ -254,6 +254,27 @@ def _origin_markdown(word: str, result: Result) -> list[str]:
             f"このフォルダでこの{_keyword('origin')}のページ: {facts.counts[word]} 枚{span}"]
 
 
+#: An operator the cursor may stand on, the longest spelling first.
+OPERATOR = re.compile(r"\+=|-=|\*=|>=|<=|==|!=|[=<>]")
+#: The operation each assignment operator writes (``-=`` is 加算 that decreases).
+OPERATOR_OPERATIONS = {"+=": "add", "-=": "add", "*=": "mul", "=": "assign"}
+
+
+def _operator_markdown(line: str, col: int) -> list[str]:
+    """The operator at ``col`` of ``line`` (on it, or just after it): an assignment's
+    operation from the vocabulary, or what a comparison of a condition asks."""
+    for found in OPERATOR.finditer(line):
+        if found.start() <= col <= found.end():
+            op = found.group()
+            if op in OPERATOR_OPERATIONS:
+                entry = vocab.tables()["operation"].by_code(OPERATOR_OPERATIONS[op])
+                return [_term_markdown("operation", entry)]
+            return [f"**{op}**（{vocab.COMPARISONS[op]}）— 比較  \n"
+                    f"{vocab.COMPARISON_MEANINGS[op]}に成り立ちます（{_keyword('cond')} の中で"
+                    f"量と数を比べます。`20 <= {vocab.W.variable.age} <= 40` のように続けても書けます）"]
+    return []
+
+
 def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemies: dict,
           diagnostics=(), triggers: str | None = None) -> str | None:
     """The hover text at ``col`` of ``line`` (line ``line_no``, 0-based): an item id's page
@@ -262,7 +283,9 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     there."""
     sections = []
     word = word_at(line, col)
-    if word is not None:
+    if word is None:
+        sections += _operator_markdown(line, col)
+    else:
         if line[word[1]] == "@":
             sections += _flag_markdown(word[0], result)
         else:

@@ -310,3 +310,18 @@ def test_a_flag_and_an_origin_have_a_hover_of_what_they_are_in_the_folder(tmp_pa
     origin = hover("  出自 幼年期", 2, 7, result, {}, {})
     assert origin.startswith("**幼年期** — 出自") and "この出自のページ: 2 枚（銘 3〜8）" in origin
     assert hover("  出自 幼年", 2, 7, result, {}, {}) is None  # no page has that one
+
+
+@pytest.mark.parametrize("line, col, said", [
+    ("  条件 歩 >= 10", 8, "**>=**（≥）— 比較  \n左が右以上のときに成り立ちます"),
+    ("  条件 刻 < 3", 7, "**<**（＜）— 比較  \n左が右より小さいときに成り立ちます"),
+    ("    敵HP -= 12", 9, "**加算** — 演算 · `add`"),
+    ("    防御 *= 2", 8, "**乗算** — 演算 · `mul`"),
+    ("    銘[a] = 刻", 10, "**代入** — 演算 · `assign`"),
+])
+def test_an_operator_has_a_hover_of_what_it_does(line, col, said):
+    """Hovering `>=` or `-=` showed nothing: an assignment's operator shows its operation
+    from the vocabulary, a comparison what it asks of its two sides."""
+    from lsp.features import hover
+
+    assert hover(line, 0, col, None, {}, {}).startswith(said)
