@@ -10,14 +10,12 @@ a cumulative quantity whether its scope may be read (the ●/○ cell of spec 00
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
-from dsl import ast
 from dsl.position import Place, place_at
 
 __all__ = ["Candidate", "Folder", "NAMES", "candidates", "completions"]
@@ -113,10 +111,15 @@ class Folder:
     def flags(self) -> dict[str, int]:
         """Every flag a page or an enemy of the folder writes (``@来世`` → 来世), sorted, →
         how many times it is written."""
+        from .features import names_in  # the AST's names, as references walks them
+
         found: dict[str, int] = {}
         if self.symbols is not None:
-            for item in (*self.symbols.pages.values(), *self.symbols.enemies.values()):
-                _count_flags(item, found)
+            items = (*self.symbols.pages.values(), *self.symbols.enemies.values())
+            for name in names_in(items):
+                if name.text.startswith(FLAG_MARK):
+                    flag = name.text[len(FLAG_MARK):]
+                    found[flag] = found.get(flag, 0) + 1
         return dict(sorted(found.items()))
 
     @cached_property
@@ -125,21 +128,6 @@ class Folder:
         if self.symbols is not None:
             return sorted(self.symbols.origins)
         return sorted({page.origin for page in self.pages.values() if page.origin})
-
-
-def _count_flags(node, found: dict) -> None:
-    """Count the flags written in ``node`` (an AST item, or part of one) into ``found``:
-    the names written with their ``@``."""
-    if isinstance(node, ast.Name):
-        if node.text.startswith(FLAG_MARK):
-            name = node.text[len(FLAG_MARK):]
-            found[name] = found.get(name, 0) + 1
-    elif isinstance(node, (tuple, list)):
-        for part in node:
-            _count_flags(part, found)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for part in dataclasses.fields(node):
-            _count_flags(getattr(node, part.name), found)
 
 
 def _flags(folder: Folder) -> list[Candidate]:

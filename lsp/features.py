@@ -359,7 +359,7 @@ def definition(line: str, col: int, result: Result) -> list[Span]:
     return _definitions(word[0], result) if word else []
 
 
-def _names(node):
+def names_in(node):
     """Every ast.Name under ``node`` (the AST's frozen dataclasses, walked by their fields)."""
     stack = [node]
     while stack:
@@ -385,7 +385,7 @@ def references(line: str, col: int, result: Result, include_declaration: bool) -
     for source in result.compilation.sources:
         if source.parsed is None:
             continue
-        found += [name.span for name in _names(source.parsed.file.items)
+        found += [name.span for name in names_in(source.parsed.file.items)
                   if name.text == word[0] and (include_declaration or name.span not in defined)]
     return sorted(set(found))
 
