@@ -190,11 +190,9 @@ def _block(symbols: list[str]) -> str | None:
 
 
 def _value_owner(symbols: list[str]) -> str:
-    for symbol in reversed(symbols):
+    for symbol in reversed(_statement(symbols)):
         if symbol in VALUE_OWNERS:
             return VALUE_OWNERS[symbol]
-        if symbol in STATEMENT_BOUNDS:
-            break
     return "constant"
 
 
@@ -229,8 +227,8 @@ def _statement(symbols: list[str]) -> list[str]:
 
 def _in_open_list(symbols: list[str]) -> bool:
     """Whether the position is inside a "[ … ]" the statement opened and has not closed."""
-    for symbol in reversed(symbols):
-        if symbol == "RSQB" or symbol in STATEMENT_BOUNDS:
+    for symbol in reversed(_statement(symbols)):
+        if symbol == "RSQB":
             return False
         if symbol == "LSQB":
             return True
