@@ -1,8 +1,9 @@
-"""The designer's docs in Japanese — the language reference (docs/language-ja.md) and how
-draft 17 is read (docs/journey-ja.md) — say what the English ones (docs/language.md,
-docs/journey.md) say: the same sections, the same examples — their code byte for byte,
-only the comments in Japanese — and every inline code span of the English one; the
-designer's guide links to each."""
+"""The designer's docs in Japanese — the language reference (docs/language-ja.md), how
+draft 17 is read (docs/journey-ja.md) and how its report measures the thinking load
+(docs/journey-report-ja.md) — say what the English ones (docs/language.md,
+docs/journey.md, docs/journey-report.md) say: the same sections, the same examples —
+their code byte for byte, only the comments in Japanese — and every inline code span of
+the English one; the designer's guide links to each."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from conftest import ROOT
 
 #: Each English doc a designer reads → its Japanese edition, and how that one begins.
 EDITIONS = {"language.md": ("language-ja.md", "# 自分紀 コンテンツ言語リファレンス"),
-            "journey.md": ("journey-ja.md", "# 旅 — 草案17「明日、旅に出ます」")}
+            "journey.md": ("journey-ja.md", "# 旅 — 草案17「明日、旅に出ます」"),
+            "journey-report.md": ("journey-report-ja.md",
+                                  "# `jibunki journey report`: 草案17 の思考負荷の測り方")}
 FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 GUIDE = (ROOT / "docs" / "guide-ja.md").read_text(encoding="utf-8")
 
@@ -47,10 +50,11 @@ def test_the_examples_are_the_english_ones_with_their_comments_in_japanese(pair)
     english, japanese = (FENCE.findall(text) for text in pair[:2])
     assert len(japanese) == len(english) >= 1
     assert [_code(b) for b in japanese] == [_code(b) for b in english]
-    comments = [line.split("#", 1)[1] for b in japanese for line in b.splitlines()
-                if re.search(r"\s#\s", line)]
-    assert comments and not [c for c in comments if re.search(r"[A-Za-z]{4,}", c)
-                             and not re.search(r"[ぁ-んァ-ヶ一-龯]", c)]
+    comments = [[line.split("#", 1)[1] for b in blocks for line in b.splitlines()
+                 if re.search(r"\s#\s", line)] for blocks in (english, japanese)]
+    assert len(comments[1]) == len(comments[0])
+    assert not [c for c in comments[1] if re.search(r"[A-Za-z]{4,}", c)
+                and not re.search(r"[ぁ-んァ-ヶ一-龯]", c)]
 
 
 def test_every_inline_code_span_of_the_english_doc_is_in_the_japanese_one(pair):
