@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from contract import vocabulary as vocab
+from contract.target import TARGET_WORDS
 from contract.vocabulary import W
 
 MINUS = "\N{MINUS SIGN}"
@@ -40,9 +41,6 @@ FLAGS = {
     "starter_copies": f"初期{vocab.KEYWORDS['deck'][0]}にもある",
 }
 
-#: Whether the interval met the item's 目標, as the lab says it (sim/stats.py
-#: TARGET_WORDS; a test holds the two the same).
-TARGET_WORDS = {True: "達成", False: "未達", None: "未決"}
 
 
 def _target_met(row: dict) -> str | None:

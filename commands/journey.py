@@ -173,24 +173,28 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @click.option("--seed", type=Seed(0, 2**62), default=0, show_default=True,
               help="最初のシード。")
 @click.option("--budget", "budgets", default="1,2", show_default=True, callback=_budgets,
-              metavar="N,N,…", help="プレイヤーの予算: 判断ごとに試す山の順の数（小さい順に）。")
+              metavar="N,N,…", help=f"{W.report.blind_player}の予算: 決定ごとに想定する山の順の数（小さい順に）。")
 @click.option("--nodes", type=click.IntRange(1, 10_000_000), default=3000, show_default=True,
-              help="ソルバーの予算: 配りごとに探す局面の数。")
+              help=f"{W.report.solver}の予算: 配りごとに探す局面の数。")
 @click.option("--find-nodes", type=click.IntRange(1, 100_000_000), default=None,
-              help="ソルバーが勝ち筋をまだ見つけていない配りで、--nodes を超えて探してよい局面の数"
-                   "（最初の勝ち筋で配りはクリア可能と決まります。多いほど未決が減ります）。"
+              help=f"{W.report.solver}が勝ち筋をまだ見つけていない配りで、--nodes を超えて探してよい"
+                   f"局面の数（最初の勝ち筋で配りは{W.report.winnable}と決まります。多いほど"
+                   f"{W.report.undecided}が減ります）。"
                    "既定: --nodes の 10 倍。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="ドラフトのアイテムの組もすべて試します。")
 @click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
-              help="思考の段: 解き手が勝った配りの最善の筋から測る決定の数（0: 測らない）。")
+              help=f"{W.report.ladder}: {W.report.solver}が勝った配りの最善の筋から測る決定の数"
+                   "（0: 測らない）。")
 @click.option("--ladder-nodes", type=click.IntRange(1, 10_000_000), default=500,
               show_default=True,
-              help="思考の段の予算: 最善の証明に 1 局で探す局面の数（多いほど未決が減ります）。")
+              help=f"{W.report.ladder}の予算: 最善の証明に 1 局で探す局面の数"
+                   f"（多いほど{W.report.undecided}が減ります）。")
 @lab_options("配り", "generated/journey")
 @click.option("--check", is_flag=True,
-              help="山を見ない打ち手（いちばん多い想定）の勝ちの割合の区間が、旅の準備の 目標 から"
-                   "まったく外れている変種があれば終了コード 1。")
+              help=f"{W.report.blind_player}（いちばん多い想定）の{W.measure.win_rate}の区間が、"
+                   f"旅の準備の {W.target} からまったく外れている（{W.report.missed}の）変種があれば"
+                   "終了コード 1。")
 @click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
@@ -202,9 +206,10 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
                    no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
-    勝てる配りの割合（ソルバーが山の順を知って）、プレイヤーの予算ごとの勝率（山を
-    見ずに）、判断の数、判断ごとの選択肢と迷う選択肢、ターン数とスコアを数えます。
-    手札の枚数、アイテムの組、高難易度と問題点を変えて比べます。
+    クリア可能な配りの割合（解き手が山の順を知って）、山を見ない打ち手の予算ごとの
+    勝率、決定の数、決定ごとの選択肢と迷う選択肢、手番の数とスコアを数えます。手札の
+    枚数、アイテムの組、高難易度と問題点を変えて比べます。語の意味は jibunki vocab で
+    引けます（例: jibunki vocab 迷う選択肢）。
 
     終了コード: 0 測れた（--check: どの変種も 目標 から外れていない）、1 コンテンツの
     エラーか測れなかった・（--check）目標 から外れた変種があるか、確かめる 目標 がないか、

@@ -106,7 +106,7 @@ E058 = _define("E058", ERROR, f"{W.target}の量がその項目に合わない",
     hint=f"敵の{W.target}は {W.measure.win_rate}（その敵1体に対する初期デッキの{W.measure.win_rate}）、"
          f"ページの{W.target}は {W.measure.win_rate_delta}"
          f"（初期デッキに1枚加えたときの{W.measure.win_rate}の変化）、"
-         f"旅の準備の{W.target}は {W.measure.win_rate}（山を見ない打ち手の{W.measure.win_rate}）です")
+         f"旅の準備の{W.target}は {W.measure.win_rate}（{W.report.blind_player}の{W.measure.win_rate}）です")
 E059 = _define("E059", ERROR, f"{W.target}の値に % がない")
 E060 = _define("E060", ERROR, f"{W.target}の範囲が逆（下限が上限より大きい）")
 E061 = _define("E061", ERROR, f"{W.target}がその量の取りうる値の外",

@@ -131,6 +131,7 @@ SECTIONS = {
     "quantity": (QUANTITY_HEADING, _terms("quantity"), lambda term: QUANTITY_HEADING),
     "event": _titled("event"),
     "measure": _titled("measure"),
+    "report": _titled("report"),
     "keyword": (KEYWORD_HEADING, (), None),  # its rows: KEYWORDS (_keyword_rows)
 }
 

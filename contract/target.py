@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from .codec import Bound
+from .vocabulary import W
 
 #: A share as a fraction (40% → 0.4), or a change of one (−5 points → −0.05).
 Fraction = Annotated[float, Bound(-1, 1)]
@@ -28,3 +29,9 @@ class BalanceTarget:
 
     low: Fraction
     high: Fraction
+
+
+#: 目標の判定 — a measured interval against its 目標 (``target_met``: True wholly inside,
+#: False wholly outside, None on an end of it), as every report, the catalog and the
+#: editor's lens say it.
+TARGET_WORDS = {True: W.report.met, False: W.report.missed, None: W.report.undecided}

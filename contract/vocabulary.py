@@ -679,6 +679,34 @@ MEASURES = (
 #: "page", "setup").
 MEASURE_OF = {item: measure for measure in MEASURES for item in measure.items}
 
+#: 測定の語 — the words the reports measure with (the balance lab's and the journey's): a
+#: 目標's verdict, and the journey report's players and figures. Content does not spell
+#: them; the reports, the catalog, the editor and the help say them through ``W.report``,
+#: and ``jibunki vocab`` says what each means.
+REPORT_TERMS = (
+    Term("met", "達成",
+         meaning=f"{TARGET.ja}の判定: 測った値の 95% 区間がまるごと{TARGET.ja}の内側"),
+    Term("missed", "未達",
+         meaning=f"{TARGET.ja}の判定: 区間がまるごと{TARGET.ja}の外側（強すぎるか弱すぎるかを添えます）"),
+    Term("undecided", "未決",
+         meaning=f"まだ決まらない: 区間が{TARGET.ja}の端にかかる（配りやシードを増やすと決まります）。"
+                 "旅の測定では、予算内に勝ち筋も負けの証明も見つからない配りと、最善手を証明できない決定"),
+    Term("winnable", "クリア可能",
+         meaning="旅の測定: 勝ち筋が見つかった配り（解き手が見つけたか、山を見ない打ち手が勝った）。"
+                 "未決の配りは数えないので、割合は下限"),
+    Term("solver", "解き手",
+         meaning="旅の測定: 山の順を知って配りを探し、勝ち筋と最高点を見つける探索"),
+    Term("blind_player", "山を見ない打ち手",
+         meaning="旅の測定: まだ見ていないカードの順を決定ごとに想定して打つ、人の代わりの打ち手"
+                 "（想定する順の数がその予算）。旅の準備の目標 勝率はこの打ち手の勝率"),
+    Term("contenders", "迷う選択肢",
+         meaning="打ち手の評価で、最善から 5 点（レター 1 枚分）以内の選択肢（最善を含む）: "
+                 "人が本当に比べなければならない選択"),
+    Term("ladder", "思考の段",
+         meaning="解き手の筋の決定ごとに、最善手を選べるいちばん安い考え方"
+                 "（無作為、貪欲、一手先読み、山を見ない探索、解き手の順）"),
+)
+
 # ------------------------------------------------------------------------- balance
 
 
@@ -1050,6 +1078,7 @@ TABLE_NAMES = {
     "condition_word": "条件の語", "tile": "マスの種別", "intent": "Intent の種類",
     "trait": "敵の特性", "balance": "バランスの項目", "quantity": "戦闘の量（例で確かめる）",
     "measure": "目標の量（測るバランスの値）", "event": "出来事の種類（例で数える）",
+    "report": "測定の語（報告が使う語）",
     "journey_suit": "旅のスート", "journey_effect": "旅の効果", "journey_field": "旅の項目",
 }
 
@@ -1141,6 +1170,7 @@ VOCABULARY_TABLES: tuple[VocabularyTable, ...] = (
     VocabularyTable("quantity", BATTLE_QUANTITIES),
     VocabularyTable("event", EVENTS, "出来事の種類", glossary=False),
     VocabularyTable("measure", MEASURES, f"{TARGET.ja}の量"),
+    VocabularyTable("report", REPORT_TERMS, "測定の語", spelled=False),
     VocabularyTable("journey_suit", JOURNEY_SUITS, glossary=False),
     VocabularyTable("journey_effect", JOURNEY_EFFECTS, glossary=False),
     VocabularyTable("journey_field", JOURNEY_FIELDS, glossary=False),

@@ -50,10 +50,6 @@ RUN_TIMEOUT = 120.0
 STALE = "前回の結果（この後ページを変更）"
 RUNNING = "実験中…"
 BLOCKED = "実験できません: {message}"
-#: A target's status by ``target_met`` (None: the interval straddles an end of it).
-TARGET_STATUS = {True: "内", False: "外", None: "未決"}
-#: Which side of the target a missed one lies on, by the sign of the interval.
-MISSED_SIDE = {True: "強い", False: "弱い"}
 
 
 @dataclass(frozen=True)
@@ -165,8 +161,9 @@ def _percent(value: float, signed: bool = True) -> str:
 
 def summary(row: dict) -> str | None:
     """A report row's verdict as the lens says it — 「勝率差 +4.1%（±2.9%）強い ・ 目標
-    -15%〜+10% 内」 — or None when the row lacks what it needs (a broken report)."""
-    from sim.stats import VERDICTS
+    -15%〜+10% 達成」, in the words of the lab's reports (``sim.stats``) — or None when the
+    row lacks what it needs (a broken report)."""
+    from sim.stats import MISSED_SIDE, TARGET_WORDS, VERDICTS
 
     delta = row.get("delta")
     if not isinstance(delta, dict):
@@ -187,9 +184,9 @@ def summary(row: dict) -> str | None:
         return None
     t_low, t_high = _number(target.get("low")), _number(target.get("high"))
     met = row.get("target_met")
-    if t_low is None or t_high is None or met not in TARGET_STATUS:
+    if t_low is None or t_high is None or met not in TARGET_WORDS:
         return None
-    status = TARGET_STATUS[met]
+    status = TARGET_WORDS[met]
     if met is False:
         status += f"（{MISSED_SIDE[low > t_high]}）"
     return f"{text} ・ 目標 {_percent(t_low)}〜{_percent(t_high)} {status}"

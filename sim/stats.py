@@ -28,6 +28,9 @@ import statistics
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from contract.target import TARGET_WORDS  # noqa: F401 (the reports read it from here)
+from contract.vocabulary import W
+
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -400,7 +403,8 @@ def battles_needed(rate: float, precision: float, z: float = Z95) -> int:
 
 
 #: 判定 — what an interval of Δ says, and its word in the reports.
-VERDICTS = {"stronger": "強い", "weaker": "弱い", "no_effect": "差なし", "undecided": "未決"}
+VERDICTS = {"stronger": "強い", "weaker": "弱い", "no_effect": "差なし",
+            "undecided": W.report.undecided}
 
 
 def verdict(interval: Interval, precision: float) -> str:
@@ -413,8 +417,6 @@ def verdict(interval: Interval, precision: float) -> str:
     return "no_effect" if interval.half_width <= precision + 1e-12 else "undecided"
 
 
-#: 目標の判定 — what ``target_met`` says, and its word in the reports.
-TARGET_WORDS = {True: "達成", False: "未達", None: "未決"}
 #: Which side of its 目標 a missed interval lies on (the way to push the number: a 勝率
 #: above the band is an enemy too weak), by whether it lies above.
 MISSED_SIDE = {True: "上に外れ", False: "下に外れ"}

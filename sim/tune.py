@@ -32,6 +32,8 @@ import copy
 import math
 from dataclasses import dataclass, field
 
+from contract.vocabulary import W
+
 from . import stats
 from .lab import CHUNK, Lab, Settings, Task, work
 
@@ -385,7 +387,7 @@ def distance(m: Measure, s: Subject) -> float:
 def span_of(cand: Candidate) -> tuple[int, int]:
     """The candidate's range, in grid steps: from 0 to three times the written value (at
     least ten steps above it); a 綻び倍率 stays under the contract's bound."""
-    from contract.vocabulary import FRAY_MUL_BOUND, W
+    from contract.vocabulary import FRAY_MUL_BOUND
 
     here = cand.grid(cand.value)
     top = max(3 * here, here + 10)
@@ -633,7 +635,7 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     for r, m in o.tried:
         if r is not o.chosen:
             # an interval on an end of the band has not missed it: the lab says 未決
-            said = ("確認では目標の端にかかりました（未決）"
+            said = (f"確認では目標の端にかかりました（{W.report.undecided}）"
                     if stats.target_met(m.interval, s.low, s.high) is None else "確認で外れました")
             out.append(f"  {said}: {r.candidate.where} {r.candidate.text} → "
                        f"{r.candidate.spell(r.found.value)}: {shown(m, s)}")
@@ -694,7 +696,7 @@ def _near_the_end(m: Measure, s: Subject) -> list[str]:
     if margin >= i.half_width:
         return []
     return [f"  （目標の端まで {margin * 100:.1f} {'pt' if s.kind == 'page' else '%'}: "
-            "ほかのシードの報告では 未決 と出ることがあります。余裕がほしければ、"
+            f"ほかのシードの報告では {W.report.undecided} と出ることがあります。余裕がほしければ、"
             "もう一歩先の値にするか、--precision を小さくして確かめてください）"]
 
 

@@ -427,6 +427,27 @@ def test_the_reports_help_states_its_exit_codes_and_its_notes_define_each_column
     assert any("解決数: " in note for note in NOTES)
 
 
+def test_the_reports_help_says_its_players_and_figures_in_the_reports_words():
+    """The help said ソルバー, プレイヤー, 判断 and ターン where the report, its page and
+    `jibunki vocab` say 解き手, 山を見ない打ち手, 決定 and 手番: one word a thing."""
+    from contract.vocabulary import W
+
+    help_text = " ".join(invoke_cli("journey", "report", "--help").output.split())
+    for word in (W.report.solver, W.report.blind_player, W.report.contenders, W.report.ladder,
+                 W.report.winnable, W.report.undecided, "決定", "手番"):
+        assert word in help_text.replace(" ", ""), word
+    for other in ("ソルバー", "プレイヤー", "判断", "ターン"):
+        assert other not in help_text, other
+
+
+def test_the_contenders_margin_the_vocabulary_states_is_the_reports():
+    from contract.vocabulary import REPORT_TERMS
+    from journey.lab.measure import MARGIN
+
+    (contenders,) = [t for t in REPORT_TERMS if t.code == "contenders"]
+    assert f"最善から {MARGIN:g} 点" in contenders.meaning
+
+
 def test_a_very_long_line_is_echoed_and_quoted_cut_short(tmp_path):
     """A 600 KB script line was printed whole twice (its echo and its refusal)."""
     from contract.linebreak import LINE_SHOWN

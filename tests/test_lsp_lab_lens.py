@@ -33,18 +33,29 @@ def _row(page: str, estimate: float, low: float, high: float, verdict: str,
 
 ROWS = [_row("zangyou", 0.041, 0.012, 0.07, "stronger", (-0.1, 0.15), True),
         _row("kodomo", -0.25, -0.31, -0.19, "weaker", (-0.15, 0.1), False)]
-TITLES = {"zangyou": "勝率差 +4.1%（±2.9%）強い ・ 目標 -10%〜+15% 内",
-          "kodomo": "勝率差 -25%（±6%）弱い ・ 目標 -15%〜+10% 外（弱い）"}
+TITLES = {"zangyou": "勝率差 +4.1%（±2.9%）強い ・ 目標 -10%〜+15% 達成",
+          "kodomo": "勝率差 -25%（±6%）弱い ・ 目標 -15%〜+10% 未達（下に外れ）"}
 
 
 # ------------------------------------------------------------------ the title (no server)
+
+
+def test_the_lens_says_a_target_in_the_words_of_the_labs_reports():
+    """The lens said 内 / 外（強い） where the lab's report, the catalog and `sim --check`
+    say 達成 / 未達（上に外れ）: one verdict, one word."""
+    from sim.stats import target_word
+
+    for met, interval in ((True, (0.041, 0.012, 0.07)), (False, (-0.25, -0.31, -0.19)),
+                          (False, (0.3, 0.25, 0.35)), (None, (0.09, 0.05, 0.13))):
+        row = _row("x", *interval, "stronger", (-0.15, 0.1), met)
+        assert lab_lens.summary(row).endswith(f" {target_word(row)}")
 
 
 def test_a_row_s_title_says_its_delta_interval_verdict_and_target():
     for row in ROWS:
         assert lab_lens.summary(row) == TITLES[row["id"]]
     stronger = _row("x", 0.3, 0.25, 0.35, "stronger", (-0.1, 0.1), False)
-    assert lab_lens.summary(stronger).endswith("目標 -10%〜+10% 外（強い）")
+    assert lab_lens.summary(stronger).endswith("目標 -10%〜+10% 未達（上に外れ）")
     straddling = _row("x", 0.09, 0.05, 0.13, "stronger", (-0.1, 0.1), None)
     assert lab_lens.summary(straddling).endswith("目標 -10%〜+10% 未決")
     assert lab_lens.summary(_row("x", 0.0, -0.02, 0.02, "no_effect")) \

@@ -18,7 +18,8 @@ TABLES = {"variable": (*vocab.VARIABLES, vocab.FLAG), "counter": vocab.COUNTERS,
           "condition_word": vocab.CONDITION_WORDS, "tile": vocab.TILE_KINDS,
           "destination": vocab.DESTINATIONS, "anchor_unit": vocab.ANCHOR_UNITS,
           "intent": vocab.INTENT_KINDS, "trait": vocab.TRAITS, "balance": vocab.BALANCE_KEYS,
-          "quantity": vocab.BATTLE_QUANTITIES, "event": vocab.EVENTS, "measure": vocab.MEASURES}
+          "quantity": vocab.BATTLE_QUANTITIES, "event": vocab.EVENTS, "measure": vocab.MEASURES,
+          "report": vocab.REPORT_TERMS}
 
 
 def meaning(term) -> str:
@@ -50,7 +51,8 @@ def test_every_term_of_the_vocabulary_appears():
 @pytest.mark.parametrize("term, section", [
     ("突破ライン", "キーワード"), ("不動", "特性"), ("加速", "特性"), ("攻撃", "Intent の種類"),
     ("未来面", "キーワード"), ("破却", "キーワード"), ("寿命上限", "バランスの項目"),
-    ("勝利", "例で確かめる量"), ("除外（ラン）", "プレイ後の行き先"), ("勝率差", "目標の量")])
+    ("勝利", "例で確かめる量"), ("除外（ラン）", "プレイ後の行き先"), ("勝率差", "目標の量"),
+    ("迷う選択肢", "測定の語"), ("解き手", "測定の語"), ("未達", "測定の語"), ("contenders", "測定の語")])
 def test_every_glossary_word_a_designer_writes_or_reads_is_in_the_vocabulary(term, section):
     """The glossary's terms of enemies (特性, Intent), faces and keywords, balance keys and
     what an example checks are in ``jibunki vocab`` under their own heading — not a

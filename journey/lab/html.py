@@ -63,8 +63,8 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
     """The numbers table's columns, one row a variant of the report."""
     return [
         HtmlColumn("変種", label, "name"),
-        HtmlColumn("クリア可能 [95%]", lambda r: percent_interval(r["solver"]["winnable"])),
-        HtmlColumn("可/否/未決", lambda r: "/".join(
+        HtmlColumn(f"{W.report.winnable} [95%]", lambda r: percent_interval(r["solver"]["winnable"])),
+        HtmlColumn(f"可/否/{W.report.undecided}", lambda r: "/".join(
             str(r["solver"][k]) for k in ("won", "lost", "unknown"))),
         HtmlColumn("最高点 中央 [範囲]", lambda r: best_scores(r["solver"])),
         HtmlColumn("最善と証明", lambda r: r["solver"]["proven_best"]),
@@ -75,11 +75,11 @@ def columns(budgets: list[int]) -> list[HtmlColumn]:
         HtmlColumn("決定/局", lambda r: _top(r, "decisions_per_game")),
         HtmlColumn("うちいつでも/局", lambda r: _top(r, "free_use_per_game")),
         HtmlColumn("選択肢/決定", lambda r: _top(r, "options_per_decision")),
-        HtmlColumn("迷う選択肢/決定", lambda r: _top(r, "contenders_per_decision")),
+        HtmlColumn(f"{W.report.contenders}/決定", lambda r: _top(r, "contenders_per_decision")),
         HtmlColumn("差のつく決定", _mattering),
         HtmlColumn("先読み超/局 [95%]", load.beyond_cell),
         HtmlColumn("前半・後半", load.halves_cell),
-        HtmlColumn("未決", load.undecided_cell),
+        HtmlColumn(W.report.undecided, load.undecided_cell),
     ]
 
 
@@ -116,7 +116,7 @@ def outcome_plot(rows: list[dict], budgets: list[int]) -> str:
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
-    series = [("クリア可能（山を知る）", SOLVER_COLOUR, "o", lambda r: r["solver"]["winnable"])]
+    series = [(f"{W.report.winnable}（山を知る）", SOLVER_COLOUR, "o", lambda r: r["solver"]["winnable"])]
     for i, budget in enumerate(budgets):
         series.append((f"{W.measure.win_rate} {budget}想定", BUDGET_COLOURS[i % len(BUDGET_COLOURS)], "s",
                        lambda r, i=i: r["players"][i]["win_rate"]))
@@ -156,7 +156,7 @@ def load_plot(rows: list[dict]) -> str:
     left.barh(ys, [t["options_per_decision"] or 0 for t in tops], color="#d0ebff",
               edgecolor="#1864ab", label="選択肢/決定")
     left.barh(ys, [t["contenders_per_decision"] or 0 for t in tops], height=0.45,
-              color="#e8590c", label="迷う選択肢/決定")
+              color="#e8590c", label=f"{W.report.contenders}/決定")
     right.barh(ys, [t["decisions_per_game"] or 0 for t in tops], color="#b2f2bb",
                edgecolor="#2b8a3e")
     left.set_yticks(list(ys), [label(r) for r in rows])
@@ -203,7 +203,7 @@ def ladder_plot(rows: list[dict]) -> str | None:
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlim(0, 100)
     ax.set_xlabel("測った決定の %")
-    names = [r["name"] for r in rungs] + ["未決"]
+    names = [r["name"] for r in rungs] + [W.report.undecided]
     ax.legend(handles=[Patch(color=c, label=n) for n, c in zip(names, colours + [UNDECIDED_COLOUR])],
               loc="lower left", bbox_to_anchor=(0, 1.0), ncols=min(4, len(names)), frameon=False,
               fontsize=8)
@@ -230,7 +230,7 @@ def score_plot(rows: list[dict]) -> str | None:
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.grid(axis="x", color="#e9ecef")
     ax.set_axisbelow(True)
-    ax.set_xlabel("解き手の最高点（VP; 点の大きさ = その点の配りの数）")
+    ax.set_xlabel(f"{W.report.solver}の最高点（VP; 点の大きさ = その点の配りの数）")
     return svg_element(fig, "scores")
 
 
@@ -253,11 +253,11 @@ def render_report(report: dict) -> str:
     rows = report["variants"]
     return render_page(
         "journey.html.j2", TEMPLATES, _plots(report),
-        nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("ladder", "思考の段"),
+        nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("ladder", W.report.ladder),
              ("ranking", f"{W.target}と順位"), ("scores", "スコア"), ("numbers", "数表")],
         settings=settings, ladder_notes=load.NOTES, budgets=settings["budgets"],
         variants=len(rows), ranking=ranking_table(report), judged_by=judged_by(report),
-        load_label=LOAD_LABEL, load_note=LOAD_NOTE, status_words=STATUS_WORDS,
+        load_label=LOAD_LABEL, load_note=LOAD_NOTE, status_words=STATUS_WORDS, words=W.report,
         last_seed=settings["seed"] + settings["seeds"] - 1, missing=report["missing"],
         table=numbers_table(columns(settings["budgets"]), rows,
                             lambda index, _: f"v{index}"))

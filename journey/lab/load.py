@@ -48,6 +48,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Sequence
 
+from contract.vocabulary import W
 from sim import stats
 
 __all__ = ["KINDS", "LOOKAHEAD", "NOTES", "Kind", "Rated", "Rung", "Rating", "UNDECIDED",
@@ -72,8 +73,8 @@ KINDS = (
     Kind("lookahead", "一手先読み",
          "選んだ後を次の手番の終わりまで見込みで進め、見込みが最も高い選択肢を選ぶ（山の順は配りのまま）"),
     Kind("blind", "山を見ない探索",
-         "山を見ない打ち手: N 通りの山の順を想定し、同じ先読みの平均で選ぶ（N想定）"),
-    Kind("solver", "解き手", "山の順を知って全探索する（定義により必ず最善）"),
+         f"{W.report.blind_player}: N 通りの山の順を想定し、同じ先読みの平均で選ぶ（N想定）"),
+    Kind("solver", W.report.solver, "山の順を知って全探索する（定義により必ず最善）"),
 )
 _KIND = {kind.id: kind for kind in KINDS}
 #: The rung whose successors are "more than a look-ahead" (the load figure, ``load_of``).
@@ -453,13 +454,14 @@ def summary(ratings: Sequence[Rating], rungs: Sequence[Rung]) -> dict:
 
 #: What the ladder's figures mean, as both reports print them under the numbers.
 NOTES = (
-    "思考の段: 解き手の最善の筋の決定ごとに、最善手を選べる最も安い段（同点の選択肢はすべて選ぶ"
+    f"{W.report.ladder}: {W.report.solver}の最善の筋の決定ごとに、最善手を選べる最も安い段"
+    "（同点の選択肢はすべて選ぶ"
     "とみなし、そのすべてが最善のときだけ選べたとする）。"
     + "。".join(f"{kind.name}: {kind.meaning}" for kind in KINDS) + "。",
-    "最善: 山の順を知って到達できる最高点が局面の最高点に等しい選択肢（解き手の探索で証明）。"
-    "予算内に証明できない決定は未決（推測しない）。",
+    f"最善: 山の順を知って到達できる最高点が局面の最高点に等しい選択肢（{W.report.solver}の探索で"
+    f"証明）。予算内に証明できない決定は{W.report.undecided}（推測しない）。",
     f"先読み超/局: {_KIND[LOOKAHEAD].name}より上の段が要る決定の 1 局あたりの数（測った決定から"
-    "局の全決定へ換算。未決は数えないので下限）。前半・後半: 局の手番数の半分までとその後の、"
+    f"局の全決定へ換算。{W.report.undecided}は数えないので下限）。前半・後半: 局の手番数の半分までとその後の、"
     "先読み超/判定済みの決定。",
 )
 

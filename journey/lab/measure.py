@@ -429,15 +429,15 @@ STATUS = {True: "met", False: "missed", None: "undecided"}
 #: Each status in the reports' words (the battle lab's: 達成, 未達, 未決).
 STATUS_WORDS = {STATUS[met]: word for met, word in stats.TARGET_WORDS.items()}
 #: What the load figure of ``rivals_of`` is called in the reports, and what it counts.
-LOAD_LABEL = "迷う選択肢/局"
-LOAD_NOTE = "1 局の決定ごとの、最善を除く迷う選択肢の数の合計"
+LOAD_LABEL = f"{W.report.contenders}/局"
+LOAD_NOTE = f"1 局の決定ごとの、最善を除く{W.report.contenders}の数の合計"
 
 
 def judged_by(report: dict) -> str:
     """Whose win rate a 目標 is judged on, in the reports' words."""
     budgets = report["settings"]["budgets"]
-    return (f"山を見ない打ち手（{budgets[-1]}想定: 人の代わり）の{W.measure.win_rate}"
-            if budgets else f"山を見ない打ち手の{W.measure.win_rate}")
+    return (f"{W.report.blind_player}（{budgets[-1]}想定: 人の代わり）の{W.measure.win_rate}"
+            if budgets else f"{W.report.blind_player}の{W.measure.win_rate}")
 
 
 def rivals_of(row: dict) -> float | None:

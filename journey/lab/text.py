@@ -26,11 +26,12 @@ def head_lines(report: dict) -> list[str]:
     pairs = f"、アイテムの組は {s['pair_seeds']} 局" if s.get("pairs") and "pair_seeds" in s else ""
     lines = [f"旅の測定: シード {s['seed']}〜{last}（変種ごとに {s['seeds']} 局{pairs}）、"
              f"解く: 山の順を知って {s['nodes']:,} 局面まで{_finding(s)}、"
-             f"山を見ない打ち手: 決定ごとに {'・'.join(map(str, s['budgets']))} 通りの山を想定、"
-             f"迷う選択肢 = 最善の評価から {s['margin']:g} 点以内"]
+             f"{W.report.blind_player}: 決定ごとに {'・'.join(map(str, s['budgets']))} 通りの山を想定、"
+             f"{W.report.contenders} = 最善の評価から {s['margin']:g} 点以内"]
     ladder = s.get("ladder") or {}
     if ladder.get("decisions"):
-        lines.append(f"思考の段: 解き手が勝った配りの最善の筋から 1 局 {ladder['decisions']} 決定まで、"
+        lines.append(f"{W.report.ladder}: {W.report.solver}が勝った配りの最善の筋から 1 局 "
+                     f"{ladder['decisions']} 決定まで、"
                      f"最善の証明に子の局面を 1 つ {ladder['child_nodes']:,}・1 局 "
                      f"{ladder['nodes']:,} 局面まで探す")
     if report["missing"]:
@@ -45,13 +46,13 @@ def _finding(settings: dict) -> str:
 
 
 #: What the tables' words mean, printed under them.
-NOTES = ("クリア可能 %: 勝ち筋が見つかった配りの割合（解き手が予算内に見つけたか、山を見ない打ち手が"
-         "勝った配り。未決は数えないので下限）。"
-         "可/否/未決: 勝ち筋あり／不可能と証明／予算切れ。"
-         "解決数: 山を見ない打ち手（いちばん多い想定）が 1 局で解決した物語の数の平均。",
+NOTES = (f"{W.report.winnable} %: 勝ち筋が見つかった配りの割合（{W.report.solver}が予算内に見つけたか、"
+         f"{W.report.blind_player}が勝った配り。{W.report.undecided}は数えないので下限）。"
+         f"可/否/{W.report.undecided}: 勝ち筋あり／不可能と証明／予算切れ。"
+         f"解決数: {W.report.blind_player}（いちばん多い想定）が 1 局で解決した物語の数の平均。",
          "決定: 選択肢が 2 つ以上の場面。うちいつでも: そのうち、進むかレターやアイテムをいま使うかだけの"
          "決定（アイテムが立っている間やレターを持つ間は場面ごとに出ます）。"
-         "迷う選択肢: 打ち手の評価で最善から余裕以内の選択肢（最善を含む）。"
+         f"{W.report.contenders}: 打ち手の評価で最善から余裕以内の選択肢（最善を含む）。"
          "差のつく決定: 余裕より悪い選択肢がある決定。")
 
 
@@ -74,9 +75,9 @@ def outcome_columns(budgets: list[int]) -> tuple[Column, ...]:
     the counts, the scores and the stories resolved give way, in that order."""
     return (
         Column("変種", "left", label, wraps=True),
-        Column("クリア可能 % [95%]", "right",
+        Column(f"{W.report.winnable} % [95%]", "right",
                lambda row, _: interval_text(row["solver"]["winnable"], signed=False)),
-        Column("可/否/未決", "right", lambda row, _: "/".join(
+        Column(f"可/否/{W.report.undecided}", "right", lambda row, _: "/".join(
             str(row["solver"][k]) for k in ("won", "lost", "unknown")), gives_way=3),
         Column("最高点 中央 [範囲]", "right", lambda row, _: measure.best_scores(row["solver"]),
                gives_way=2),
@@ -104,7 +105,7 @@ LOAD_COLUMNS = (
     Column("決定/局", "right", _load("decisions_per_game"), gives_way=1),
     Column("うちいつでも/局", "right", _load("free_use_per_game"), gives_way=1),
     Column("選択肢/決定", "right", _load("options_per_decision")),
-    Column("迷う選択肢/決定", "right", _load("contenders_per_decision")),
+    Column(f"{W.report.contenders}/決定", "right", _load("contenders_per_decision")),
     Column("差のつく決定 %", "right", _share, gives_way=3),
 )
 
@@ -119,7 +120,7 @@ def ladder_columns(budgets: list[int]) -> tuple[Column, ...]:
         Column("変種", "left", label, wraps=True),
         *(Column(rung.name, "right", lambda row, _, i=i: load.rung_cell(row, i),
                  gives_way=1 if rung.kind == "blind" else 0) for i, rung in enumerate(rungs)),
-        Column("未決", "right", lambda row, _: load.undecided_cell(row), gives_way=3),
+        Column(W.report.undecided, "right", lambda row, _: load.undecided_cell(row), gives_way=3),
         Column("先読み超/局 [95%]", "right", lambda row, _: load.beyond_cell(row)),
         Column("前半・後半", "right", lambda row, _: load.halves_cell(row), gives_way=2),
     )
@@ -132,14 +133,16 @@ def ladder_table(report: dict) -> FittedTable | None:
     if not rows:
         return None
     settings = report["settings"]
-    return FittedTable(f"思考の段（解き手の筋から 1 局 {settings['ladder']['decisions']} 決定まで）",
+    return FittedTable(f"{W.report.ladder}（{W.report.solver}の筋から 1 局 "
+                       f"{settings['ladder']['decisions']} 決定まで）",
                        ladder_columns(settings["budgets"]), rows, settings)
 
 
 def outcome_table(report: dict) -> FittedTable:
     """クリア可能な配り (solver) and the player's win rate per budget, one row a variant."""
     settings = report["settings"]
-    return FittedTable(f"クリア（山の順を知る解き手）と{W.measure.win_rate}（山を見ない打ち手）",
+    return FittedTable(f"クリア（山の順を知る{W.report.solver}）と{W.measure.win_rate}"
+                       f"（{W.report.blind_player}）",
                        outcome_columns(settings["budgets"]), tuple(report["variants"]),
                        settings)
 
