@@ -19,8 +19,8 @@ from commands.common import DEFAULT_GENERATED
 KINDS = {
     "catalog": (("vocabulary.html", "pool.csv"), "catalog", "カタログ"),
     "sim": (("report.json", "index.html"), "sim", "実験室の報告"),
-    # told by none of their files: never refused into, but never written over another
-    "journey": ((), "journey", "旅の報告"),
+    "journey": (("journey-report.json", "index.html"), "journey", "旅の報告"),
+    # told by none of its files: never refused into, but never written over another
     "print": ((), "print", "印刷"),
 }
 

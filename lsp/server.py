@@ -28,7 +28,7 @@ from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
 
-from . import analysis, examples, features, lab_lens, triggers
+from . import analysis, examples, features, journey_lens, lab_lens, triggers
 from .completion import completions
 from .folder import CONTENT_NAME, Folder, Folders, interface
 from .texts import shown_at, texts_digest
@@ -81,6 +81,7 @@ class JibunkiServer(LanguageServer):
         self.folders = Folders()
         self.pending = Pending(self.check_if_open)  # didChange's checks, after a pause
         self.lab_runs = lab_lens.Runs()  # the pages' verdicts: editor runs, reports read
+        self.journey_reports = journey_lens.Reports()  # the set-ups' verdicts, reports read
 
     def report_server_error(self, error: Exception, source) -> None:
         """A failure outside a request's answer (a notification's handler, a message that
@@ -564,7 +565,8 @@ def make_server() -> JibunkiServer:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     def code_lens(ls: JibunkiServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         """A lens over each 例 of the document: run it (lsp.examples), titled with its last
-        outcome; and over each page with a verdict, that verdict (lsp.lab_lens)."""
+        outcome; over each page with a verdict, that verdict (lsp.lab_lens); and over each
+        旅の準備 the journey report measured, its verdict (lsp.journey_lens)."""
         uri = params.text_document.uri
         if not ls.is_open(uri):
             return []
@@ -583,6 +585,12 @@ def make_server() -> JibunkiServer:
             command=types.Command(lens.title, lab_lens.COMMAND, arguments=[uri, lens.page]))
             for lens in lab_lens.lenses(result, path, folder.lines(path), folder.root,
                                         folder.alone, ls.lab_runs)]
+        # the set-ups' last verdicts: a title only (measuring is the report's, a minute)
+        found += [types.CodeLens(
+            range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
+            command=types.Command(lens.title, ""))
+            for lens in journey_lens.lenses(result, path, folder.lines(path), folder.root,
+                                            folder.alone, ls.journey_reports)]
         return found
 
     @server.command(examples.COMMAND)

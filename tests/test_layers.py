@@ -73,9 +73,11 @@ ALLOWED = {
     # dsl.diskcache: where the lab's battle outcomes are kept (sim/cache.py)
     "sim": ({"sim", "runtime", "contract", "dsl.diskcache"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     # the lab's report format and verdict words, for the pages' lenses (the lab itself is
-    # run as a process of its own: python -m sim.one_page)
+    # run as a process of its own: python -m sim.one_page); the journey report's format
+    # and its words, for the set-ups' lenses (the report is never run from the editor)
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario", "sim.lab",
-             "sim.stats", "analysis"}, {"pygls", "lsprotocol"}),
+             "sim.stats", "journey.lab.measure", "journey.lab.text", "analysis"},
+            {"pygls", "lsprotocol"}),
     # print and play: the catalog's words on cards (the journey's through its rules), laid out
     # and rendered to PDF (pypdfium2 reads PDFs back: the Tabletop Simulator's faces), the
     # manifest checked by its schema; cffi: Pango's count of the characters no font has,

@@ -263,7 +263,16 @@ def render_report(report: dict) -> str:
                             lambda index, _: f"v{index}"))
 
 
+#: The report itself beside its page, for the editor's lens over each 旅の準備
+#: (lsp/journey_lens.py).
+REPORT_JSON = "journey-report.json"
+
+
 def write_report(report: dict, out_dir: Path) -> Path:
-    """Write the report's page as ``out_dir/index.html`` (``out_dir`` created if needed;
-    replaced whole by contract.disk.write) and return its path. Same report, same bytes."""
-    return write_page(Path(out_dir), render_report(report))
+    """Write the report's page as ``out_dir/index.html`` and the report itself as
+    ``out_dir/report.json`` (``out_dir`` created if needed; the two written as one set by
+    sim.render_html.write_page) and return the page's path. Same report, same bytes."""
+    import json
+
+    return write_page(Path(out_dir), render_report(report), {REPORT_JSON: json.dumps(
+        report, ensure_ascii=False, sort_keys=True, indent=1) + "\n"})

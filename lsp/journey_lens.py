@@ -1,0 +1,188 @@
+"""旅の測定のレンズ — over each 旅の準備 the last journey report measured, its win rate
+against its 目標 and the verdict, as the report says them (「勝率 2想定 38.5 [32.0, 45.4] % ／
+目標 勝率 30%〜70% 達成（2 位・迷う選択肢/局 114.9）」); the pages' lens (lsp.lab_lens) does
+the same for the balance lab.
+
+The verdicts come from the JSON report ``jibunki journey report --html`` leaves beside the
+content folder (``generated/journey/journey-report.json``). It is data from disk, read as untrusted:
+another format, a broken file, a row whose figures are not numbers — the set-up simply has
+no lens, never an error. A set-up's figures depend on every journey file (a variant
+inherits its 元's fields), so a verdict is marked old once any of the folder's journey files
+was modified after the report, or the editor holds unsaved changes to the document.
+No LSP types here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.lint import Result
+from contract import disk
+from contract.vocabulary import W
+from dsl import ast
+
+__all__ = ["REPORT", "STALE", "Reports", "SetupLens", "lenses", "summary"]
+
+#: Where ``jibunki journey report --html`` leaves its report (its default folder), beside
+#: the content folder.
+REPORT = Path("generated") / "journey" / "journey-report.json"
+#: A report of every set-up and item pair is some hundred kilobytes; a far larger file is
+#: not one.
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+#: A journey file larger than this is not read back to compare (lint refuses it anyway).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: The item kind whose definitions get a lens (contract.kinds: 旅の準備).
+SETUP = "setup"
+#: Said after a verdict the journey files may have changed since.
+STALE = "前回の結果（この後 旅のファイルを変更）"
+
+
+@dataclass(frozen=True)
+class SetupLens:
+    """One lens: the set-up's first line (0-based), its id and the title."""
+
+    line: int
+    setup: str
+    title: str
+
+
+class Reports:
+    """The set-ups' verdicts of the report last read, by the report's path (read again when
+    its stamp changes)."""
+
+    def __init__(self):
+        self._read: dict[str, tuple[tuple, dict[str, str]]] = {}
+
+    def titles(self, path: Path | None) -> tuple[dict[str, str], int | None]:
+        """Each measured set-up's title by id, and the report's modification time (ns);
+        nothing when there is no readable report of the journey's format."""
+        if path is None:
+            return {}, None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return {}, None
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        kept = self._read.get(str(path))
+        if kept is None or kept[0] != stamp:
+            kept = (stamp, _read_titles(path))
+            self._read[str(path)] = kept
+        return kept[1], stamp[0]
+
+
+def report_path(root: Path, alone: bool) -> Path | None:
+    """The journey report of the content folder ``root`` (none for a file checked alone)."""
+    return None if alone else root.parent / REPORT
+
+
+def _read_titles(path: Path) -> dict[str, str]:
+    from journey.lab.measure import FORMAT
+
+    try:
+        report = json.loads(disk.read_bounded(path, MAX_REPORT_BYTES))
+    except (disk.DiskError, OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    if not isinstance(report, dict) or report.get("format") != FORMAT:
+        return {}
+    settings, rows, ranking = (report.get(k) for k in ("settings", "variants", "ranking"))
+    budgets = settings.get("budgets") if isinstance(settings, dict) else None
+    if not isinstance(rows, list) or not _budgets(budgets):
+        return {}
+    entries = {e["id"]: e for e in ranking if isinstance(e, dict) and isinstance(e.get("id"), str)} \
+        if isinstance(ranking, list) else {}
+    found: dict[str, str] = {}
+    for row in rows:
+        # a set-up's own row (an item pair's row measures the draft with other items)
+        if isinstance(row, dict) and isinstance(row.get("id"), str) and row.get("setup") == row["id"]:
+            title = summary(row, entries.get(row["id"]), budgets)
+            if title is not None:
+                found.setdefault(row["id"], title)
+    return found
+
+
+def _budgets(budgets) -> bool:
+    return isinstance(budgets, list) and bool(budgets) and all(
+        isinstance(b, int) and not isinstance(b, bool) and b > 0 for b in budgets)
+
+
+def _fraction(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and 0 <= value <= 1
+
+
+def _interval(value) -> bool:
+    return isinstance(value, dict) and all(_fraction(value.get(k)) for k in ("estimate", "low", "high")) \
+        and value["low"] <= value["estimate"] <= value["high"]
+
+
+def summary(row: dict, entry: dict | None, budgets: list[int]) -> str | None:
+    """A set-up's row of the report (and its ranking ``entry``, when it states a 目標) as
+    the lens says it, in the report's words (journey.lab.text) — or None when the row lacks
+    what it needs (a broken report)."""
+    from journey.lab import measure, text
+    from sim.stats import MISSED_SIDE
+
+    players = row.get("players")
+    if not isinstance(players, list) or len(players) != len(budgets) or not players \
+            or not isinstance(players[-1], dict) or not _interval(players[-1].get("win_rate")):
+        return None
+    target = row.get("target")
+    load = entry.get("load") if isinstance(entry, dict) else None
+    if load is not None and not (isinstance(load, (int, float)) and math.isfinite(load)):
+        return None
+    if target is None:
+        rate = text.interval_text(players[-1]["win_rate"], signed=False)
+        said = f"{W.measure.win_rate} {budgets[-1]}想定 {rate} %"
+        rivals = players[-1].get("rivals_per_game")
+        if isinstance(rivals, (int, float)) and math.isfinite(rivals):
+            said += f" ・ {measure.LOAD_LABEL} {rivals:.1f}"
+        return said
+    if not isinstance(target, dict) or not all(_fraction(target.get(k)) for k in ("low", "high")) \
+            or not isinstance(entry, dict) or entry.get("status") not in measure.STATUS_WORDS:
+        return None
+    status = entry["status"]
+    said = f"{text.against_target(row, budgets)} {measure.STATUS_WORDS[status]}"
+    rank, seeds = entry.get("rank"), entry.get("seeds_to_decide")
+    if status == "met" and isinstance(rank, int) and load is not None:
+        said += f"（{rank} 位・{measure.LOAD_LABEL} {load:.1f}）"
+    elif status == "missed":
+        above = players[-1]["win_rate"]["low"] > target["high"]
+        said += f"（{MISSED_SIDE[above]}）"
+    elif status == "undecided" and isinstance(seeds, int) and seeds > 0:
+        said += f"（今の{W.measure.win_rate}のままなら --deals {seeds} で判定）"
+    return said
+
+
+def _changed_since(result: Result, path: str, lines: list[str], written_ns: int) -> bool:
+    """Whether the set-ups may have changed since the report written at ``written_ns``: a
+    journey file of the folder modified after it, or the document's text in the editor not
+    the one saved (unsaved changes)."""
+    journeys = {s.path for s in result.compilation.sources if s.path.endswith(".journey")} \
+        if result.compilation is not None else {path}
+    try:
+        if any(os.stat(p).st_mtime_ns > written_ns for p in journeys | {path}):
+            return True
+        saved = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8", "replace")
+    except (disk.DiskError, OSError):
+        return True  # no file to compare with: the report cannot be of this text
+    editor = "\n".join(line.rstrip("\r") for line in lines)
+    return editor.rstrip("\n") != saved.replace("\r\n", "\n").rstrip("\n")
+
+
+def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
+           reports: Reports) -> list[SetupLens]:
+    """A lens over each 旅の準備 of the document ``path`` (``lines``: its text in the
+    editor) that the folder's journey report measured."""
+    setups = [item for item in result.items_of(path, ast.JourneyItem) if item.kind == SETUP]
+    if not setups:
+        return []
+    titles, written = reports.titles(report_path(root, alone))
+    if not titles:
+        return []
+    old = f" ・ {STALE}" if _changed_since(result, path, lines, written) else ""
+    return [SetupLens(item.span.line - 1, item.id.text, titles[item.id.text] + old)
+            for item in setups if item.id.text in titles]

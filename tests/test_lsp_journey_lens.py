@@ -1,0 +1,197 @@
+"""The set-ups' lens: over each 旅の準備 the journey report measured, its win rate against
+its 目標 and the verdict in the report's words (from the report ``jibunki journey report
+--html`` leaves in generated/journey/), marked once the journey files changed since; a
+missing or broken report shows none."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from click.testing import CliRunner
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+import cli
+from conftest import LSP_SERVER
+from journey.lab.measure import FORMAT
+from lsp import journey_lens
+from test_lsp import _lenses, _open, _replace, _start
+
+DRAFT = "journey/草案17.journey"  # 草案 (目標 30%〜70%), 高難易度 (10%〜40%), 問題点 …
+HANDS = "journey/手札の変種.journey"  # 手札二枚, 手札三枚と公開: the draft's 目標 inherited
+
+
+def _row(setup: str, rate: tuple, target: tuple | None = (0.3, 0.7), item: str = "") -> dict:
+    estimate, low, high = rate
+    return {"id": setup + item, "setup": setup, "group": "草案",
+            "target": None if target is None else {"low": target[0], "high": target[1]},
+            "players": [{"budget": 1, "win_rate": {"estimate": 0.1, "low": 0.0, "high": 0.3},
+                         "rivals_per_game": 80.0},
+                        {"budget": 2, "win_rate": {"estimate": estimate, "low": low, "high": high},
+                         "rivals_per_game": 114.9}]}
+
+
+def _entry(setup: str, status: str, rank=None, load=114.9, seeds=None) -> dict:
+    return {"id": setup, "status": status, "rank": rank, "load": load, "seeds_to_decide": seeds}
+
+
+ROWS = [_row("草案", (0.385, 0.32, 0.454)), _row("高難易度", (0.085, 0.054, 0.132), (0.1, 0.4)),
+        _row("問題点", (0.9, 0.85, 0.95)), _row("手札二枚", (0.26, 0.204, 0.325)),
+        _row("手札三枚と公開", (0.435, 0.368, 0.504), None),
+        _row("草案", (0.0, 0.0, 0.1), item=":ランタン+地図")]  # an item pair: no set-up's row
+RANKING = [_entry("草案", "met", rank=2), _entry("高難易度", "undecided", seeds=1160),
+           _entry("問題点", "missed"), _entry("手札二枚", "undecided")]
+TITLES = {
+    "草案": "勝率 2想定 38.5 [32.0, 45.4] % ／ 目標 勝率 30%〜70% 達成（2 位・迷う選択肢/局 114.9）",
+    "高難易度": "勝率 2想定 8.5 [5.4, 13.2] % ／ 目標 勝率 10%〜40% 未決"
+                "（今の勝率のままなら --deals 1160 で判定）",
+    "問題点": "勝率 2想定 90.0 [85.0, 95.0] % ／ 目標 勝率 30%〜70% 未達（上に外れ）",
+    "手札二枚": "勝率 2想定 26.0 [20.4, 32.5] % ／ 目標 勝率 30%〜70% 未決",
+    "手札三枚と公開": "勝率 2想定 43.5 [36.8, 50.4] % ・ 迷う選択肢/局 114.9",
+}
+
+
+def _report(rows=ROWS, ranking=RANKING, budgets=(1, 2)) -> dict:
+    return {"format": FORMAT, "settings": {"budgets": list(budgets)}, "variants": rows,
+            "ranking": ranking, "missing": [], "run": {}}
+
+
+# ------------------------------------------------------------------ the title (no server)
+
+
+def test_a_setups_title_says_its_win_rate_its_target_and_the_verdict_as_the_report_does(
+        tmp_path):
+    path = tmp_path / "journey-report.json"
+    path.write_text(json.dumps(_report(), ensure_ascii=False), encoding="utf-8")
+    titles, written = journey_lens.Reports().titles(path)
+    assert titles == TITLES and written == path.stat().st_mtime_ns
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda r: r["players"].pop(),                       # a budget without its player
+    lambda r: r["players"][-1]["win_rate"].update(low="38%"),
+    lambda r: r["players"][-1]["win_rate"].update(low=0.5),   # low above the estimate
+    lambda r: r["players"][-1]["win_rate"].update(high=float("nan")),
+    lambda r: r.update(target={"low": 0.3}),
+    lambda r: r.update(target={"low": 0.3, "high": 7}),
+    lambda r: r.update(players="38%"),
+])
+def test_a_row_missing_what_the_title_needs_has_no_title(spoil):
+    row = _row("草案", (0.385, 0.32, 0.454))
+    spoil(row)
+    assert journey_lens.summary(row, RANKING[0], [1, 2]) is None
+
+
+def test_a_target_without_its_ranking_entry_or_with_an_unknown_status_has_no_title():
+    row = _row("草案", (0.385, 0.32, 0.454))
+    assert journey_lens.summary(row, None, [1, 2]) is None
+    assert journey_lens.summary(row, _entry("草案", "passed"), [1, 2]) is None
+    assert journey_lens.summary(row, _entry("草案", "met", load="114.9"), [1, 2]) is None
+
+
+def test_the_report_command_leaves_the_report_beside_its_page_for_the_lens(tmp_path):
+    """`--html` writes the JSON the lens reads beside index.html, as `--format json`
+    prints it; a second run writes over its own folder, and the battle lab will not."""
+    args = ["journey", "report", "--seeds", "1", "--budget", "1", "--nodes", "40",
+            "--no-pairs", "--workers", "1", "--no-cache"]
+    out = tmp_path / "generated" / "journey"
+    for _ in range(2):
+        result = CliRunner().invoke(cli.main, args + ["--html", str(out)])
+        assert result.exit_code == 0, result.output
+    printed = json.loads(CliRunner().invoke(cli.main, args + ["--format", "json"]).stdout)
+    written = json.loads((out / "journey-report.json").read_text(encoding="utf-8"))
+    assert written["variants"] == printed["variants"] and written["format"] == FORMAT
+    titles, _ = journey_lens.Reports().titles(out / "journey-report.json")
+    assert set(titles) == {row["id"] for row in printed["variants"]}
+    refused = CliRunner().invoke(cli.main, ["sim", "--html", str(out)])  # refused at once
+    assert refused.exit_code == 1 and "には旅の報告があります" in refused.output
+
+
+# ------------------------------------------------------------------ in the editor
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=LSP_SERVER))
+async def client(lsp_client: LanguageClient, content):
+    await _start(lsp_client, content)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _write(content: Path, text: str) -> Path:
+    """Write the report beside ``content`` as `jibunki journey report --html` does, newer
+    than every content file."""
+    path = content.parent / journey_lens.REPORT
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    later = max(p.stat().st_mtime for p in content.rglob("*")) + 10
+    os.utime(path, (later, later))
+    return path
+
+
+async def _setup_lenses(client: LanguageClient, uri: str) -> dict[int, str]:
+    return {lens.range.start.line: lens.command.title for lens in await _lenses(client, uri)}
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(row for row, line in enumerate(path.read_text(encoding="utf-8").split("\n"))
+                if line.startswith(needle))
+
+
+@pytest.mark.asyncio
+@pytest.mark.slow  # a language server in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+async def test_a_setup_in_the_report_has_its_verdict_over_its_definition(
+        client: LanguageClient, content):
+    _write(content, json.dumps(_report(), ensure_ascii=False))
+    for name, setups in ((DRAFT, ("草案", "高難易度", "問題点")), (HANDS, ("手札二枚", "手札三枚と公開"))):
+        path = content / name
+        uri = await _open(client, path)
+        assert await _setup_lenses(client, uri) == {
+            _line_of(path, f"旅の準備 {setup} "): TITLES[setup] for setup in setups}
+
+
+@pytest.mark.asyncio
+@pytest.mark.slow  # a language server in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+@pytest.mark.parametrize("report", [
+    None, "", "{", "[]", json.dumps({**_report(), "format": "jibunki-sim-report 3"}),
+    json.dumps({**_report(), "settings": {"budgets": []}}),
+    json.dumps({**_report(), "variants": {"草案": ROWS[0]}}), "[" * 100_000,
+], ids=["none", "empty", "cut", "list", "other-format", "no-budgets", "rows-not-a-list", "deep"])
+async def test_without_a_readable_report_no_setup_has_a_verdict(client: LanguageClient, content,
+                                                                 report):
+    if report is not None:
+        _write(content, report)
+    uri = await _open(client, content / DRAFT)
+    assert await _setup_lenses(client, uri) == {}
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(uri)))
+    assert "草案" in {s.name for s in symbols}  # the server still serves
+
+
+@pytest.mark.asyncio
+@pytest.mark.slow  # a language server in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+async def test_a_setup_whose_journey_files_changed_since_the_report_is_marked(
+        client: LanguageClient, content):
+    """A variant inherits its 元's fields: an edit of the draft's file may change every
+    set-up's figures, so the hands' file is marked too once the draft's is saved."""
+    report = _write(content, json.dumps(_report(), ensure_ascii=False))
+    hands, draft = content / HANDS, content / DRAFT
+    uri = await _open(client, hands)
+    text = hands.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("初期手札 1", "初期手札 2", 1))  # unsaved
+    stale = f" ・ {journey_lens.STALE}"
+    assert set((await _setup_lenses(client, uri)).values()) == {
+        TITLES["手札二枚"] + stale, TITLES["手札三枚と公開"] + stale}
+    await _replace(client, uri, 3, text)  # back as saved
+    assert set((await _setup_lenses(client, uri)).values()) == {
+        TITLES["手札二枚"], TITLES["手札三枚と公開"]}
+    later = report.stat().st_mtime + 5
+    os.utime(draft, (later, later))  # the draft saved after the report
+    assert set((await _setup_lenses(client, uri)).values()) == {
+        TITLES["手札二枚"] + stale, TITLES["手札三枚と公開"] + stale}
