@@ -14,7 +14,6 @@ No LSP types here.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass
@@ -24,6 +23,8 @@ from compiler.lint import Result
 from contract import disk
 from contract.vocabulary import W
 from dsl import ast
+
+from .stamped import Stamped, report_of
 
 __all__ = ["REPORT", "STALE", "Reports", "SetupLens", "lenses", "summary"]
 
@@ -55,23 +56,12 @@ class Reports:
     its stamp changes)."""
 
     def __init__(self):
-        self._read: dict[str, tuple[tuple, dict[str, str]]] = {}
+        self._read: Stamped[dict[str, str]] = Stamped(_read_titles, {})
 
     def titles(self, path: Path | None) -> tuple[dict[str, str], int | None]:
         """Each measured set-up's title by id, and the report's modification time (ns);
         nothing when there is no readable report of the journey's format."""
-        if path is None:
-            return {}, None
-        try:
-            st = os.stat(path)
-        except OSError:
-            return {}, None
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-        kept = self._read.get(str(path))
-        if kept is None or kept[0] != stamp:
-            kept = (stamp, _read_titles(path))
-            self._read[str(path)] = kept
-        return kept[1], stamp[0]
+        return self._read.get(path)
 
 
 def report_path(root: Path, alone: bool) -> Path | None:
@@ -82,11 +72,8 @@ def report_path(root: Path, alone: bool) -> Path | None:
 def _read_titles(path: Path) -> dict[str, str]:
     from journey.lab.measure import FORMAT
 
-    try:
-        report = json.loads(disk.read_bounded(path, MAX_REPORT_BYTES))
-    except (disk.DiskError, OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    if not isinstance(report, dict) or report.get("format") != FORMAT:
+    report = report_of(path, FORMAT, MAX_REPORT_BYTES)
+    if report is None:
         return {}
     settings, rows, ranking = (report.get(k) for k in ("settings", "variants", "ranking"))
     budgets = settings.get("budgets") if isinstance(settings, dict) else None

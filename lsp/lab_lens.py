@@ -30,6 +30,7 @@ from contract import disk
 from contract.vocabulary import W
 from dsl import ast
 
+from .stamped import Stamped, report_of
 from .texts import texts_digest
 
 __all__ = ["COMMAND", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
@@ -82,23 +83,12 @@ class Runs:
 
     def __init__(self):
         self.last: dict[tuple[str, str], Run] = {}
-        self._reports: dict[str, tuple[tuple, dict[str, dict]]] = {}
+        self._reports: Stamped[dict[str, dict]] = Stamped(_read_rows, {})
 
     def report_rows(self, path: Path | None) -> tuple[dict[str, dict], int | None]:
         """The page rows of the report at ``path`` by id, and the report's modification
         time (ns); nothing when there is no readable report of the lab's format."""
-        if path is None:
-            return {}, None
-        try:
-            st = os.stat(path)
-        except OSError:
-            return {}, None
-        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-        kept = self._reports.get(str(path))
-        if kept is None or kept[0] != stamp:
-            kept = (stamp, _read_rows(path))
-            self._reports[str(path)] = kept
-        return kept[1], stamp[0]
+        return self._reports.get(path)
 
 
 def report_path(root: Path, alone: bool) -> Path | None:
@@ -109,11 +99,8 @@ def report_path(root: Path, alone: bool) -> Path | None:
 def _read_rows(path: Path) -> dict[str, dict]:
     from sim.lab import FORMAT
 
-    try:
-        report = json.loads(disk.read_bounded(path, MAX_REPORT_BYTES))
-    except (disk.DiskError, OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    if not isinstance(report, dict) or report.get("format") != FORMAT:
+    report = report_of(path, FORMAT, MAX_REPORT_BYTES)
+    if report is None:
         return {}
     rows = report.get("pages")
     asked = _question(report.get("settings"))
