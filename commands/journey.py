@@ -296,7 +296,9 @@ def _run_journey(literal, settings, workers, backend, address, show: bool,
                        cache=kept)
         from sim.progress import RunBar
 
-        with RunBar(console, unit="対局", label="旅の測定") as bar:
+        from journey.lab.text import WORK
+
+        with RunBar(console, unit=WORK, label="旅の測定") as bar:
             return run(literal, settings, workers=workers, backend=backend, address=address,
                        progress=bar.show, cache=kept)
     finally:

@@ -246,9 +246,10 @@ def test_the_command_reads_the_cache_and_no_cache_plays_everything(cache_home, m
     runner = CliRunner()
     first = runner.invoke(cli.main, ARGS)
     assert first.exit_code == 0, first.output
-    assert first.stdout.rstrip().endswith("配り 14 件（今回 14、キャッシュから 0）")
+    assert first.stdout.rstrip().endswith(  # 7 set-ups, 1 deal each: solved, played once
+        "配り 7 件（作業 14: 解く 7・遊ぶ 7。今回 14、キャッシュから 0）")
     again = runner.invoke(cli.main, ARGS)
-    assert again.stdout.rstrip().endswith("配り 14 件（今回 0、キャッシュから 14）")
+    assert again.stdout.rstrip().endswith("配り 7 件（作業 14: 解く 7・遊ぶ 7。今回 0、キャッシュから 14）")
     assert again.stdout.splitlines()[:-1] == first.stdout.splitlines()[:-1]
     for name in entries(cache_home):
         os.unlink(cache_home / name)

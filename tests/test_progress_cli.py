@@ -54,13 +54,15 @@ def test_the_labs_json_carries_no_bar_even_on_a_terminal():
     assert "残り" not in result.stderr and "戦 " not in result.stderr
 
 
-def test_the_journey_reports_bar_counts_games_of_a_known_total():
+def test_the_journey_reports_bar_counts_its_work_of_a_known_total_as_its_last_line_does():
     result = CliRunner().invoke(cli.main, JOURNEY, env=TERMINAL)
     assert result.exit_code == 0, result.output
     drawn = frames(result.stderr)
-    # Seven set-ups, one deal each, solved and played at one budget: 14 games.
-    assert any(line.startswith("旅の測定") and "対局 14/14" in line for line in drawn), drawn[-3:]
-    assert any(re.search(r"対局 \d+/14 残り(約 \d|\s1秒未満)", line) for line in drawn), drawn[-3:]
+    # Seven set-ups, one deal each, solved and played at one budget: 14 pieces of work,
+    # as the report's last line counts them.
+    assert any(line.startswith("旅の測定") and "作業 14/14" in line for line in drawn), drawn[-3:]
+    assert any(re.search(r"作業 \d+/14 残り(約 \d|\s1秒未満)", line) for line in drawn), drawn[-3:]
+    assert "配り 7 件（作業 14: 解く 7・遊ぶ 7。" in result.stdout
 
 
 def test_no_bar_when_stderr_is_not_a_terminal():

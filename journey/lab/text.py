@@ -156,12 +156,22 @@ def load_table(report: dict) -> FittedTable:
 
 
 def run_line(report: dict) -> str:
-    """How the run went: its deals solved or played and its won lines climbed, those done
-    now and those read from the results cache (journey/lab/cache.py)."""
+    """How the run went: its deals, and the work they took — each deal solved once and
+    played at each budget, the won lines climbed — done now or read from the results cache
+    (journey/lab/cache.py). The work is what the progress bar counts (作業)."""
     run = report["run"]
-    climbs = f"と段の評価 {run['climbs']:,} 件" if run.get("climbs") else ""
-    return (f"配り {run['tasks']:,} 件{climbs}（今回 {run['played']:,}、"
-            f"キャッシュから {run['cached']:,}）")
+    deals = sum(row["solver"]["won"] + row["solver"]["lost"] + row["solver"]["unknown"]
+                for row in report["variants"])
+    parts = [f"解く {deals:,}", f"遊ぶ {run['tasks'] - deals:,}"]
+    if run.get("climbs"):
+        parts.append(f"段の評価 {run['climbs']:,}")
+    return (f"配り {deals:,} 件（{WORK} {run['tasks'] + run.get('climbs', 0):,}: "
+            f"{'・'.join(parts)}。今回 {run['played']:,}、キャッシュから {run['cached']:,}）")
+
+
+#: What the progress bar and the run's last line count: a deal solved, a game played at
+#: one budget, a won line climbed.
+WORK = "作業"
 
 
 # ------------------------------------------------------------------ 目標 and the ranking
