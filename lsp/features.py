@@ -275,6 +275,29 @@ def _operator_markdown(line: str, col: int) -> list[str]:
     return []
 
 
+#: A 目標 line as the grammar reads it (target_field: 目標 勝率 30%〜70%, ASCII
+#: target win_rate 30%..70%): its keyword, its measure and its band.
+TARGET_LINE = re.compile(r"^\s*(?P<keyword>\S+)\s+(?P<measure>\S+)\s+"
+                         r"(?P<band>[+\-]?[\d.]+[%％]?\s*(?:\.\.|〜)\s*[+\-]?[\d.]+[%％]?)")
+
+
+def _band_markdown(line: str, col: int) -> list[str]:
+    """The band of a 目標 line under ``col``: how the measured interval is judged against
+    it, in the reports' words (達成 / 未達 / 未決) and by which check."""
+    found = TARGET_LINE.match(line)
+    if found is None or found.group("keyword") not in vocab.KEYWORDS["target"] \
+            or not found.start("band") <= col <= found.end("band"):
+        return []
+    measure = vocab.lookup("measure", found.group("measure"))
+    if measure is None:
+        return []
+    report = vocab.W.report
+    return [f"**{vocab.W.target} {measure.ja} {found.group('band')}** — {vocab.W.target}の範囲  \n"
+            f"測った{measure.ja}の 95% 区間がまるごとこの内側なら{report.met}、まるごと外なら"
+            f"{report.missed}、端にかかれば{report.undecided}。"
+            f"{vocab.KEYWORD_MEANINGS['target'].split('。', 1)[1]}。  \n{measure.note}"]
+
+
 def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemies: dict,
           diagnostics=(), triggers: str | None = None) -> str | None:
     """The hover text at ``col`` of ``line`` (line ``line_no``, 0-based): an item id's page
@@ -283,7 +306,10 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     there."""
     sections = []
     word = word_at(line, col)
-    if word is None:
+    band = _band_markdown(line, col)
+    if band:
+        sections += band
+    elif word is None:
         sections += _operator_markdown(line, col)
     else:
         if line[word[1]] == "@":

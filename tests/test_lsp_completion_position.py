@@ -325,3 +325,32 @@ def test_an_operator_has_a_hover_of_what_it_does(line, col, said):
     from lsp.features import hover
 
     assert hover(line, 0, col, None, {}, {}).startswith(said)
+
+
+@pytest.mark.parametrize("line, col, head", [
+    ("  目標 勝率 30%〜70%", 8, "**目標 勝率 30%〜70%** — 目標の範囲"),
+    ("  目標 勝率 30%〜70%", 14, "**目標 勝率 30%〜70%** — 目標の範囲"),
+    ("  目標 勝率差 -5%〜+10%", 10, "**目標 勝率差 -5%〜+10%** — 目標の範囲"),
+    ("  target win_rate 30%..70%", 20, "**目標 勝率 30%..70%** — 目標の範囲"),
+])
+def test_a_target_band_has_a_hover_of_how_it_is_judged(line, col, head):
+    """Hovering the band of a 目標 showed nothing: it says how the measured interval is
+    judged against it, in the reports' words, and which check judges it."""
+    from lsp.features import hover
+
+    said = hover(line, 0, col, None, {}, {})
+    assert said.startswith(head)
+    for word in (vocab.W.report.met, vocab.W.report.missed, vocab.W.report.undecided,
+                 "jibunki sim --check", "jibunki journey report --check"):
+        assert word in said
+
+
+def test_a_band_hover_is_only_the_bands(tmp_path):
+    from compiler.lint import check
+    from lsp.features import hover
+
+    result = check([tmp_path])
+    assert hover("  目標 勝率 30%〜70%", 0, 3, result, {}, {}).startswith("**目標** — キーワード")
+    assert hover("  目標 未知 30%〜70%", 0, 8, result, {}, {}) is None  # no such measure
+    assert hover("  目標 勝率 30%〜70%", 0, 1, result, {}, {}) is None  # before the line's words
+    assert hover("    敵HP -= 30", 0, 12, result, {}, {}) is None  # a number of no band
