@@ -42,7 +42,6 @@ FLAGS = {
 }
 
 
-
 def _target_met(row: dict) -> str | None:
     """The lab's word for the row's 目標 (達成 / 未達 / 未決), or None when it had none."""
     met = row.get("target_met")
