@@ -295,7 +295,7 @@ def _band_markdown(line: str, col: int) -> list[str]:
     return [f"**{vocab.W.target} {measure.ja} {found.group('band')}** — {vocab.W.target}の範囲  \n"
             f"測った{measure.ja}の 95% 区間がまるごとこの内側なら{report.met}、まるごと外なら"
             f"{report.missed}、端にかかれば{report.undecided}。"
-            f"{vocab.KEYWORD_MEANINGS['target'].split('。', 1)[1]}。  \n{measure.note}"]
+            f"{vocab.KEYWORD_MEANINGS['target']}。  \n{measure.note}"]
 
 
 def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemies: dict,

@@ -270,7 +270,7 @@ REPORT_JSON = "journey-report.json"
 
 def write_report(report: dict, out_dir: Path) -> Path:
     """Write the report's page as ``out_dir/index.html`` and the report itself as
-    ``out_dir/report.json`` (``out_dir`` created if needed; the two written as one set by
+    ``out_dir/journey-report.json`` (``out_dir`` created if needed; the two written as one set by
     sim.render_html.write_page) and return the page's path. Same report, same bytes."""
     import json
 

@@ -155,6 +155,11 @@ def load_table(report: dict) -> FittedTable:
                        report["settings"])
 
 
+#: What the progress bar and the run's last line count: a deal solved, a game played at
+#: one budget, a won line climbed.
+WORK = "作業"
+
+
 def run_line(report: dict) -> str:
     """How the run went: its deals, and the work they took — each deal solved once and
     played at each budget, the won lines climbed — done now or read from the results cache
@@ -167,11 +172,6 @@ def run_line(report: dict) -> str:
         parts.append(f"段の評価 {run['climbs']:,}")
     return (f"配り {deals:,} 件（{WORK} {run['tasks'] + run.get('climbs', 0):,}: "
             f"{'・'.join(parts)}。今回 {run['played']:,}、キャッシュから {run['cached']:,}）")
-
-
-#: What the progress bar and the run's last line count: a deal solved, a game played at
-#: one budget, a won line climbed.
-WORK = "作業"
 
 
 # ------------------------------------------------------------------ 目標 and the ranking
