@@ -75,6 +75,8 @@ def test_the_report_command_prints_its_tables_and_writes_an_offline_page(tmp_pat
         assert head in out
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "<svg" in page and "迷う選択肢" in page
+    # the margin as the terminal says it (5 点, not 5.0 点)
+    assert "最善の選択肢の評価から 5 点以内" in page and "5.0 点" not in page
     # Only the SVG namespaces name a URL; nothing is fetched.
     urls = set(re.findall(r"https?://[^\s\"'<>)]+", page))
     assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
