@@ -60,13 +60,10 @@ def content_digest(tables: dict) -> str:
     prints the same 版 in a folder of any name (the tables' source paths begin with the
     content folder's) and a page moved within its file keeps it."""
     import hashlib
-    import json
-
     from contract.tables import placeless
+    from sim.store import canonical  # the JSON the lab's keys hash tables by
 
-    text = json.dumps(placeless(tables), ensure_ascii=False, sort_keys=True,
-                      separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+    return hashlib.sha256(canonical(placeless(tables))).hexdigest()[:8]
 
 
 @click.command("print")
