@@ -14,7 +14,6 @@ No LSP types here.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from contract import disk
 from contract.vocabulary import W
 from dsl import ast
 
-from .stamped import Stamped, report_of
+from .stamped import Stamped, number, report_of
 
 __all__ = ["REPORT", "STALE", "Reports", "SetupLens", "lenses", "summary"]
 
@@ -97,8 +96,8 @@ def _budgets(budgets) -> bool:
 
 
 def _fraction(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value) and 0 <= value <= 1
+    found = number(value)
+    return found is not None and 0 <= found <= 1
 
 
 def _interval(value) -> bool:
@@ -119,13 +118,13 @@ def summary(row: dict, entry: dict | None, budgets: list[int]) -> str | None:
         return None
     target = row.get("target")
     load = entry.get("load") if isinstance(entry, dict) else None
-    if load is not None and not (isinstance(load, (int, float)) and math.isfinite(load)):
+    if load is not None and number(load) is None:
         return None
     if target is None:
         rate = text.interval_text(players[-1]["win_rate"], signed=False)
         said = f"{W.measure.win_rate} {budgets[-1]}想定 {rate} %"
         rivals = players[-1].get("rivals_per_game")
-        if isinstance(rivals, (int, float)) and math.isfinite(rivals):
+        if number(rivals) is not None:
             said += f" ・ {measure.LOAD_LABEL} {rivals:.1f}"
         return said
     if not isinstance(target, dict) or not all(_fraction(target.get(k)) for k in ("low", "high")) \

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import pickle
 import sys
@@ -30,7 +29,7 @@ from contract import disk
 from contract.vocabulary import W
 from dsl import ast
 
-from .stamped import Stamped, report_of
+from .stamped import Stamped, number, report_of
 from .texts import texts_digest
 
 __all__ = ["COMMAND", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
@@ -135,12 +134,6 @@ def _question(settings) -> str:
 # ------------------------------------------------------------------ the title
 
 
-def _number(value) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
-
-
 def _percent(value: float, signed: bool = True) -> str:
     shown = round(value * 100, 1) + 0.0  # + 0.0: no "-0"
     return f"{shown:+g}%" if signed and shown else f"{shown:g}%"
@@ -155,7 +148,7 @@ def summary(row: dict) -> str | None:
     delta = row.get("delta")
     if not isinstance(delta, dict):
         return None
-    estimate, low, high = (_number(delta.get(k)) for k in ("estimate", "low", "high"))
+    estimate, low, high = (number(delta.get(k)) for k in ("estimate", "low", "high"))
     verdict = row.get("verdict")
     if None in (estimate, low, high) or not low <= high \
             or not isinstance(verdict, str) or verdict not in VERDICTS:
@@ -169,7 +162,7 @@ def summary(row: dict) -> str | None:
         return text
     if not isinstance(target, dict):
         return None
-    t_low, t_high = _number(target.get("low")), _number(target.get("high"))
+    t_low, t_high = number(target.get("low")), number(target.get("high"))
     met = row.get("target_met")
     if t_low is None or t_high is None or met not in TARGET_WORDS:
         return None

@@ -8,13 +8,14 @@ lens request). No LSP types here.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Callable, Generic, TypeVar
 
 from contract import disk
 
-__all__ = ["Stamped", "report_of"]
+__all__ = ["Stamped", "number", "report_of"]
 
 T = TypeVar("T")
 
@@ -52,3 +53,10 @@ def report_of(path: Path, fmt: str, limit: int) -> dict | None:
     except (disk.DiskError, OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     return report if isinstance(report, dict) and report.get("format") == fmt else None
+
+
+def number(value) -> float | None:
+    """A figure of a report as a float: a finite int or float (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None

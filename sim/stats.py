@@ -28,7 +28,7 @@ import statistics
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from contract.target import TARGET_WORDS  # noqa: F401 (the reports read it from here)
+from contract.target import TARGET_WORDS
 from contract.vocabulary import W
 
 #: The normal quantile of a two-sided 95% interval.
