@@ -181,6 +181,10 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
                    f"局面の数（最初の勝ち筋で配りは{W.report.winnable}と決まります。多いほど"
                    f"{W.report.undecided}が減ります）。"
                    "既定: --nodes の 10 倍。")
+@click.option("--polish-nodes", type=click.IntRange(0, 100_000_000), default=None,
+              help=f"{W.report.solver}が勝ち筋を見つけた配りで、そのスコアを上げるのに --nodes を"
+                   "超えて探してよい局面の数（多いほど最高点が真の最高点に近づきます。0: 上げない）。"
+                   "既定: --nodes の 3 倍。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="ドラフトのアイテムの組もすべて試します。")
 @click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
@@ -201,8 +205,8 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
 @click.pass_context
-def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pairs, ladder,
-                   ladder_nodes, workers, backend, address, fmt, html, check, content,
+def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, polish_nodes, pairs,
+                   ladder, ladder_nodes, workers, backend, address, fmt, html, check, content,
                    no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
@@ -226,8 +230,8 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pai
     literal = to_literal(with_set_ups(
         journey_table(content, "コンテンツにエラーがあるので測れません。"), content, "測る"))
     settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets,
-                        nodes=nodes, find_nodes=find_nodes, pairs=pairs, ladder=ladder,
-                        ladder_nodes=ladder_nodes)
+                        nodes=nodes, find_nodes=find_nodes, polish_nodes=polish_nodes,
+                        pairs=pairs, ladder=ladder, ladder_nodes=ladder_nodes)
     try:
         report = _run_journey(literal, settings, workers, backend, address,
                               show=fmt == "text", cache=not no_cache)

@@ -136,10 +136,15 @@ def test_the_command_defaults_are_the_labs():
     find = next(p for p in command.params if p.name == "find_nodes")
     assert f"既定: --nodes の {measure.FIND_FACTOR} 倍" in find.help
     assert measure.Settings(nodes=40, find_nodes=7).finding == 7
+    assert defaults["polish_nodes"] is None
+    assert measure.Settings().polishing == measure.POLISH_FACTOR * measure.DEFAULT_NODES == 9000
+    polish = next(p for p in command.params if p.name == "polish_nodes")
+    assert f"既定: --nodes の {measure.POLISH_FACTOR} 倍" in polish.help
+    assert measure.Settings(nodes=40, polish_nodes=0).polishing == 0
     assert tuple(int(b) for b in defaults["budgets"].split(",")) == measure.DEFAULT_BUDGETS
 
 
-def test_the_head_line_says_the_positions_a_first_win_is_looked_for_with():
+def test_the_head_line_says_the_positions_a_first_win_is_looked_for_and_raised_with():
     from journey.lab.text import head_lines
 
     settings = {"seed": 0, "seeds": 2, "nodes": 60, "find_nodes": 600, "budgets": [1],
@@ -149,6 +154,9 @@ def test_the_head_line_says_the_positions_a_first_win_is_looked_for_with():
         in head_lines(report)[0]
     settings["find_nodes"] = 60
     assert "解く: 山の順を知って 60 局面まで、" in head_lines(report)[0]
+    settings["polish_nodes"] = 180
+    assert ("解く: 山の順を知って 60 局面まで（勝ち筋が見つかってからスコアを上げるのに さらに 180 "
+            "局面まで）、") in head_lines(report)[0]
 
 
 def test_the_page_is_the_same_bytes_for_the_same_report(one_worker):

@@ -108,11 +108,11 @@ def test_editing_one_set_up_replays_exactly_its_deals(literal, bare, cache_home)
 
 @pytest.mark.slow
 def test_the_solvers_budgets_replay_the_solved_deals_only(literal, bare, cache_home):
-    """A played game reads no solver budget: a change of ``nodes`` or ``find_nodes``
-    solves every deal again and replays no game."""
+    """A played game reads no solver budget: a change of ``nodes``, ``find_nodes`` or
+    ``polish_nodes`` solves every deal again and replays no game."""
 
     measured(literal)
-    for change in ({"nodes": 61}, {"find_nodes": 200}):
+    for change in ({"nodes": 61}, {"find_nodes": 200}, {"polish_nodes": 90}):
         kept = DealCache.open(literal)
         try:
             again = run(literal, dataclasses.replace(SMALL, **change), workers=1, cache=kept)

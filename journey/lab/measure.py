@@ -5,9 +5,10 @@ For every variant (a set-up of the content, or the draft with another pair of it
 same seeds are dealt, and each deal is
 
 1. **solved** with the deck order known (journey/solve.py, at most ``nodes`` positions,
-   and while no win is found at most ``find_nodes``): クリア可能 (won), 不可能 (lost) or
-   未決 (unknown at the budget), and its best score — a deal left 未決 that the player of
-   2. won is クリア可能 too, with the player's score (its game is a winning line);
+   while no win is found at most ``find_nodes``, and ``polish_nodes`` more to raise the
+   first win's score): クリア可能 (won), 不可能 (lost) or 未決 (unknown at the budget),
+   and its best score — a deal left 未決 that the player of 2. won is クリア可能 too, with
+   the player's score (its game is a winning line);
 2. **played** by the player that does not see the deck (journey/player.py) at each budget
    of ``budgets`` (samples per decision): won or not, turns, score, and at every decision
    the number of options and the player's evaluation of each;
@@ -65,6 +66,11 @@ DEFAULT_NODES = 3000
 #: The positions spent past the first win had bettered a best score in 2 of 214 won
 #: deals (seeds 0–99 of 草案, 高難易度 and 問題点).
 FIND_FACTOR = 10
+#: Positions the solver's probe may spend raising a deal's first win's score, past
+#: ``nodes`` (journey/solve.py ``polish``), unless given: this many times ``nodes``. The
+#: exhaustive search after a first win seldom bettered it (above), while the polish's
+#: beams raise it by some 5 points a deal at 9,000 positions (docs/journey-report.md).
+POLISH_FACTOR = 3
 #: Deals per variant: enough that two set-ups 5 points apart can be told apart (a win
 #: rate's 95% interval at 200 deals is about ±7 points); the 15 item pairs at fewer each.
 DEFAULT_SEEDS = 200
@@ -103,9 +109,9 @@ class Variant:
 
 @dataclass(frozen=True)
 class Task:
-    """One deal of one variant: solved (``samples`` 0), with ``nodes`` and ``find``
-    positions (journey/solve.py ``solve``), or played with ``samples`` (no positions: 0,
-    so that the solver's budgets key no game: journey/lab/cache.py)."""
+    """One deal of one variant: solved (``samples`` 0), with ``nodes``, ``find`` and
+    ``polish`` positions (journey/solve.py ``solve``), or played with ``samples`` (no
+    positions: 0, so that the solver's budgets key no game: journey/lab/cache.py)."""
 
     variant: int
     setup: str
@@ -114,6 +120,7 @@ class Task:
     samples: int
     nodes: int
     find: int = 0
+    polish: int = 0
 
 
 class Solved(NamedTuple):
@@ -202,7 +209,7 @@ def _deal(context: dict, task: Task):
     rules = _rules(context, task.setup)
     if task.samples == 0:
         answer = solve(JOURNEY, new_game(rules, task.seed, task.items), budget=task.nodes,
-                       find=task.find)
+                       find=task.find, polish=task.polish)
         return Solved(answer.verdict, answer.score, answer.exact, answer.nodes, answer.line)
     game = play_game(rules, task.seed, task.samples, task.items)
     return Played(int(game.won), game.turns, game.score, game.resolved,
@@ -233,6 +240,9 @@ class Settings:
     #: Positions a deal's first win may be looked for with, past ``nodes`` (None:
     #: FIND_FACTOR × ``nodes``; ``finding`` says which).
     find_nodes: int | None = None
+    #: Positions a deal's first win's score may be raised with, past ``nodes`` (None:
+    #: POLISH_FACTOR × ``nodes``; ``polishing`` says which).
+    polish_nodes: int | None = None
     pairs: bool = True
     #: Decisions per won deal rated on the ladder (0: no ladder), and the positions its
     #: solves may expand for one deal.
@@ -243,6 +253,11 @@ class Settings:
     def finding(self) -> int:
         """The positions a deal's first win is looked for with (``find_nodes``)."""
         return FIND_FACTOR * self.nodes if self.find_nodes is None else self.find_nodes
+
+    @property
+    def polishing(self) -> int:
+        """The positions a deal's first win's score is raised with (``polish_nodes``)."""
+        return POLISH_FACTOR * self.nodes if self.polish_nodes is None else self.polish_nodes
 
 
 def variants(table, settings: Settings) -> tuple[list[Variant], list[str]]:
@@ -273,7 +288,8 @@ def deals_of(variant: Variant, settings: Settings) -> int:
 def tasks_of(found: list[Variant], settings: Settings) -> list[Task]:
     """Every deal of every variant: solved, then played at each budget."""
     return [Task(index, v.setup, v.items, settings.seed + i, samples,
-                 *((settings.nodes, settings.finding) if samples == 0 else (0, 0)))
+                 *((settings.nodes, settings.finding, settings.polishing) if samples == 0
+                   else (0, 0, 0)))
             for index, v in enumerate(found) for i in range(deals_of(v, settings))
             for samples in (0, *settings.budgets)]
 
@@ -336,6 +352,7 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
                          "seed": settings.seed,
                          "budgets": list(settings.budgets), "nodes": settings.nodes,
                          "find_nodes": settings.finding,
+                         "polish_nodes": settings.polishing,
                          "margin": MARGIN, "pairs": settings.pairs,
                          "ladder": {"decisions": settings.ladder, "nodes": settings.ladder_nodes,
                                     "child_nodes": load.CHILD_NODES}},
