@@ -24,7 +24,10 @@ report's: ``FIND_FACTOR`` × nodes unless given; 0: none, the budget alone, as b
 2026-12-03): positions expanded per CPU second beside the floor's
 copy+key per second, CPU per deal, the answers (decided = won or proven lost; proven =
 the best score proven), the transposition table's largest size in entries and its
-bound (solve.MEMO_CAP), and the process's peak memory. Measured on this 2-core machine
+bound (solve.MEMO_CAP), and the process's peak memory. Beside each set-up, the same deals
+solved as the report solves them, with ``--polish-nodes`` more to raise a first win's
+score (the report's ``POLISH_FACTOR`` × nodes unless given): the mean and median best
+score without and with them, and the CPU per deal with them. Measured on this 2-core machine
 (2026-12-02, seeds 0–9 of 草案, 3000 positions, CPU time): before issue 30 the search
 expanded 5,700 positions/s; ``--solve-before N`` prints that figure beside today's.
 
@@ -81,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=None)
     parser.add_argument("--find-nodes", type=int, default=None,
                         help="positions a first win may be looked for with (0: the budget alone)")
+    parser.add_argument("--polish-nodes", type=int, default=None,
+                        help="positions a first win's score may be raised with (0: none)")
     parser.add_argument("--solve-before", type=float, default=5700.0,
                         help="positions/s of the solver before issue 30 (measured, see above)")
     parser.add_argument("--before", default=BEFORE,
@@ -138,15 +143,17 @@ def solve_figures(args, floor_per_second: float) -> None:
     """The solver on the first ``args.solve`` seeds of each set-up: positions per CPU
     second, CPU per deal, the answers, the transposition table and peak memory."""
     import resource
+    import statistics
     import time
 
     from journey import load_rules, new_game
     from journey.solve import MEMO_CAP, solve
-    from journey.lab.measure import DEFAULT_NODES, FIND_FACTOR
+    from journey.lab.measure import DEFAULT_NODES, FIND_FACTOR, POLISH_FACTOR
     from journey.search import JOURNEY
 
     nodes = args.nodes or DEFAULT_NODES
     find = FIND_FACTOR * nodes if args.find_nodes is None else args.find_nodes or None
+    polish = POLISH_FACTOR * nodes if args.polish_nodes is None else args.polish_nodes
     largest = 0
     finding = f" ({find} while no win is found)" if find else ""
     print(f"solve: {args.solve} deals per set-up at {nodes} positions{finding}; the floor "
@@ -156,7 +163,8 @@ def solve_figures(args, floor_per_second: float) -> None:
         rules = load_rules(setup)
         verdicts = {"won": 0, "lost": 0, "unknown": 0}
         proven = expanded = 0
-        cpu = 0.0
+        cpu = polished_cpu = 0.0
+        scores: dict[str, list[int]] = {"without": [], "with": []}
         for seed in range(args.solve):
             state = new_game(rules, seed)
             start = time.process_time()
@@ -166,6 +174,13 @@ def solve_figures(args, floor_per_second: float) -> None:
             largest = max(largest, answer.table)
             verdicts[answer.verdict] += 1
             proven += answer.exact
+            if polish:
+                start = time.process_time()
+                polished = solve(JOURNEY, state, budget=nodes, find=find, polish=polish)
+                polished_cpu += time.process_time() - start
+                if answer.score is not None and polished.score is not None:
+                    scores["without"].append(answer.score)
+                    scores["with"].append(polished.score)
         decided = verdicts["won"] + verdicts["lost"]
         all_nodes += expanded
         all_cpu += cpu
@@ -173,6 +188,12 @@ def solve_figures(args, floor_per_second: float) -> None:
               f"{verdicts['lost']}, unknown {verdicts['unknown']}), proven best/lost "
               f"{proven}/{args.solve}, {cpu / args.solve:.3f} s CPU/deal, "
               f"{expanded / cpu:,.0f} positions/s")
+        if scores["with"]:
+            print(f"  {'':<8} best score (deals won both ways: {len(scores['with'])}) mean "
+                  f"{statistics.mean(scores['without']):.1f} → {statistics.mean(scores['with']):.1f}"
+                  f" with {polish:,} positions of polish (median "
+                  f"{statistics.median(scores['without']):g} → {statistics.median(scores['with']):g}),"
+                  f" {polished_cpu / args.solve:.3f} s CPU/deal")
     rate = all_nodes / all_cpu
     print(f"  positions/s {rate:,.0f} (before issue 30: {args.solve_before:,.0f}, "
           f"×{rate / args.solve_before:.2f}); a position costs "

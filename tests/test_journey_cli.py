@@ -425,6 +425,8 @@ def test_the_reports_help_states_its_exit_codes_and_its_notes_define_each_column
     from journey.lab.text import NOTES
 
     assert any("解決数: " in note for note in NOTES)
+    # 最高点 is a best score found: a lower bound unless proven, which more budget can raise
+    assert any("最高点: " in note and "下限" in note and "--polish-nodes" in note for note in NOTES)
 
 
 def test_the_reports_help_says_its_players_and_figures_in_the_reports_words():
