@@ -155,8 +155,11 @@ def test_the_head_line_says_the_positions_a_first_win_is_looked_for_and_raised_w
     settings["find_nodes"] = 60
     assert "解く: 山の順を知って 60 局面まで、" in head_lines(report)[0]
     settings["polish_nodes"] = 180
-    assert ("解く: 山の順を知って 60 局面まで（勝ち筋が見つかってからスコアを上げるのに さらに 180 "
-            "局面まで）、") in head_lines(report)[0]
+    assert "解く: 山の順を知って 60 局面まで（見つかった後はスコアを上げるのに さらに 180 局面まで）、" \
+        in head_lines(report)[0]
+    settings["find_nodes"] = 600
+    assert ("解く: 山の順を知って 60 局面まで（勝ち筋が見つかるまでは 600 局面まで、見つかった後は"
+            "スコアを上げるのに さらに 180 局面まで）、") in head_lines(report)[0]
 
 
 def test_the_page_says_its_best_scores_are_found_not_proven(one_worker):
