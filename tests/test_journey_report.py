@@ -164,11 +164,14 @@ def test_the_head_line_says_the_positions_a_first_win_is_looked_for_and_raised_w
 
 def test_the_page_says_its_best_scores_are_found_not_proven(one_worker):
     """最高点 is the best win the solver found: the page's notes say it is a lower bound
-    that a larger budget can raise, as the terminal's notes do."""
+    that a larger budget can raise, as the terminal's notes do, and its settings the
+    positions spent raising it."""
     from journey.lab.html import render_report
 
     page = render_report(one_worker)
     assert "最高点: 解き手が見つけた勝ち筋の点の中央値と範囲（最善と証明されない限り下限" in page
+    # and its settings say the positions that raise a first win's score, as the head line does
+    assert "1 局 60 局面まで（見つかった後はスコアを上げるのに さらに 180 局面まで）。" in page
 
 
 def test_the_page_is_the_same_bytes_for_the_same_report(one_worker):
