@@ -170,6 +170,7 @@ def test_the_page_says_its_best_scores_are_found_not_proven(one_worker):
 
     page = render_report(one_worker)
     assert "最高点: 解き手が見つけた勝ち筋の点の中央値と範囲（最善と証明されない限り下限" in page
+    assert "クリアできた配りの、解き手が見つけた最高点の分布（最善と証明されない限り下限）。" in page
     # and its settings say the positions that raise a first win's score, as the head line does
     assert "1 局 60 局面まで（見つかった後はスコアを上げるのに さらに 180 局面まで）。" in page
 
