@@ -130,13 +130,15 @@ TOP_DOWN = False
 #: the promise does not. Measured on seeds 0–9 of 草案 and 高難易度: the first win comes
 #: after 40–60% of the positions the promise alone needed.
 BEAM_BOUND_WEIGHT = 5
-#: The polish's beams (``solve``'s ``polish``): their widths, each tried again while it
-#: finds a better win, and the weight of the bound in their rank — a line is kept for the
-#: score it can still reach more than for how near a win it looks. Measured on seeds 0–11
+#: The polish's beams (``solve``'s ``polish``), in order: the weight of the bound in their
+#: rank — a line is kept for the score it can still reach more than for how near a win it
+#: looks — and their widths, each tried again while it finds a better win. A budget only
+#: cuts this one sequence short, so more positions never find less. Measured on seeds 0–11
 #: of 草案 at 10,000 positions: the mean best score 9.6 at weight 20, 7.4 at 50 and 6.3 at
-#: 5 (3.9 without polish); widths ×4 from 16 as good as from 8 or 64.
-POLISH_WIDTHS = (16, 64, 256, 1024)
-POLISH_BOUND_WEIGHT = 20
+#: 5 (3.9 without polish); widths ×4 from 16 as good as from 8 or 64. Past its widths at
+#: 20 (some 150,000 positions), weight 100 at wider beams goes on: on seeds 0–5 at
+#: 1,000,000 positions it finds 14–19 where 20 alone ends at 9–15 (docs/journey-report.md).
+POLISH_SCHEDULE = ((20, (16, 64, 256, 1024)), (100, (64, 256, 1024, 4096)))
 
 
 class _Search:
@@ -325,15 +327,16 @@ class _Search:
             beam = [(kept[2], kept[3]) for kept in sorted(step.values())[:width]]
 
     def polish(self, state) -> None:
-        """Raise the best win's score (``best`` is a win): a beam at each of POLISH_WIDTHS,
-        run again while it finds a better win — each run keeps only the lines whose bound
-        beats the best so far, so it narrows onto the better ones."""
-        for width in POLISH_WIDTHS:
-            while True:
-                before = self.best
-                self.probe(state, width, POLISH_BOUND_WEIGHT)
-                if self.best <= before:
-                    break
+        """Raise the best win's score (``best`` is a win): a beam at each weight and width
+        of POLISH_SCHEDULE, run again while it finds a better win — each run keeps only the
+        lines whose bound beats the best so far, so it narrows onto the better ones."""
+        for weight, widths in POLISH_SCHEDULE:
+            for width in widths:
+                while True:
+                    before = self.best
+                    self.probe(state, width, weight)
+                    if self.best <= before:
+                        break
 
 
 #: The probe's beam widths, tried in turn until one finds a win.

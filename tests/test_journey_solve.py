@@ -165,6 +165,30 @@ def test_polish_raises_the_first_wins_score_and_the_line_replays_to_it():
     assert raised >= 3
 
 
+def test_more_polish_never_finds_less():
+    """A budget only cuts the polish's one sequence of beams short: on the draft's seeds
+    0–5, each larger budget's best score is at least the smaller one's, and the largest
+    finds more than the report's 9,000 did."""
+    budgets = (3000, 9000, 30_000)
+    rows = [[solve(JOURNEY, new_game(DRAFT, seed), budget=3000, find=30_000,
+                   polish=polish).score for polish in budgets] for seed in range(6)]
+    assert all(row == sorted(row) for row in rows), rows
+    assert sum(row[-1] for row in rows) > sum(row[1] for row in rows), rows
+
+
+def test_a_polish_past_its_first_weights_widths_goes_on_at_the_next_weight(monkeypatch):
+    """Weight 20's beams end on their own (some 150,000 positions on a deal of the draft);
+    a larger budget goes on at weight 100, which finds more: seed 3 at 300,000 positions."""
+    import journey.solve as solver
+
+    state = new_game(DRAFT, 3)
+    full = solve(JOURNEY, state, budget=3000, find=30_000, polish=300_000)
+    monkeypatch.setattr(solver, "POLISH_SCHEDULE", solver.POLISH_SCHEDULE[:1])
+    first = solve(JOURNEY, state, budget=3000, find=30_000, polish=300_000)
+    assert first.nodes < 3000 + 300_000  # the first weight's widths ended on their own
+    assert full.score > first.score
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2 ** 32))
 def test_polish_never_changes_a_proven_answer(seed):
