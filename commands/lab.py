@@ -77,8 +77,8 @@ def lab_workers(workers: int | None, backend: str, address: str | None) -> int |
 def show_report(report: dict, fmt: str, print_text) -> None:
     """A lab's report on stdout: its JSON (--format json) or its text (``print_text``)."""
     if fmt == "json":
-        import json
+        from sim.render_html import report_json
 
-        click.echo(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1))
+        click.echo(report_json(report), nl=False)
     else:
         print_text(report)

@@ -249,6 +249,14 @@ def render_page(template: str, templates: Path | None, plots: dict, **context) -
     return environment(templates).get_template(template).render(plots=plots, **context)
 
 
+def report_json(report: dict) -> str:
+    """A lab's report as JSON text, the one form every lab prints (``--format json``) and
+    writes beside its page: keys sorted, Japanese as written, one space of indent."""
+    import json
+
+    return json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
 def write_page(out_dir: Path, text: str, beside: dict[str, str] | None = None) -> Path:
     """Write ``text`` as ``out_dir/index.html`` and the files ``beside`` it (name →
     text; ``out_dir`` created if needed) as one set — contract.disk.write_set, which

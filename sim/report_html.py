@@ -25,7 +25,7 @@ from . import observed, stats
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
 from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, svg_element, check_format,
                           number, numbers_table, percent, percent_interval, plotting,
-                          points, render_page, write_page)
+                          points, render_page, report_json, write_page)
 
 __all__ = ["FORMAT", "RC", "VERDICTS", "read_report", "render_report",
            "write_report"]
@@ -482,11 +482,8 @@ def write_report(report: dict, out_dir: Path) -> Path:
     ``out_dir/report.json`` (render_html.write_page) and return the page's path. Same
     report, same bytes.
     Errors: ValueError for a report of another format, OSError from the file system."""
-    import json
-
     text = render_report(report)
-    return write_page(out_dir, text, {REPORT_JSON: json.dumps(
-        report, ensure_ascii=False, sort_keys=True, indent=1) + "\n"})
+    return write_page(out_dir, text, {REPORT_JSON: report_json(report)})
 
 
 def read_report(out_dir: Path) -> dict | None:

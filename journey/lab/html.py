@@ -23,7 +23,8 @@ from contract import vocabulary as vocab
 from contract.vocabulary import W
 
 from sim.render_html import (WIDTH, HtmlColumn, svg_element, check_format, number, numbers_table,
-                             percent_interval, plotting, render_page, write_page)
+                             percent_interval, plotting, render_page, report_json,
+                             write_page)
 
 from . import load
 from .text import solver_budgets
@@ -274,7 +275,4 @@ def write_report(report: dict, out_dir: Path) -> Path:
     """Write the report's page as ``out_dir/index.html`` and the report itself as
     ``out_dir/journey-report.json`` (``out_dir`` created if needed; the two written as one set by
     sim.render_html.write_page) and return the page's path. Same report, same bytes."""
-    import json
-
-    return write_page(Path(out_dir), render_report(report), {REPORT_JSON: json.dumps(
-        report, ensure_ascii=False, sort_keys=True, indent=1) + "\n"})
+    return write_page(Path(out_dir), render_report(report), {REPORT_JSON: report_json(report)})
