@@ -28,8 +28,8 @@ from sim.render_html import (WIDTH, HtmlColumn, svg_element, check_format, numbe
 
 from . import load
 from .text import solver_budgets
-from .measure import (FORMAT, LOAD_LABEL, LOAD_NOTE, STATUS_WORDS, best_scores, judged_by,
-                      label)
+from .measure import (BEST_SCORES_NOTE, FORMAT, LOAD_LABEL, LOAD_NOTE, STATUS_WORDS, best_scores,
+                      judged_by, label)
 
 __all__ = ["FORMAT", "render_report", "write_report"]
 
@@ -257,7 +257,8 @@ def render_report(report: dict) -> str:
         "journey.html.j2", TEMPLATES, _plots(report),
         nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("ladder", W.report.ladder),
              ("ranking", f"{W.target}と順位"), ("scores", "スコア"), ("numbers", "数表")],
-        settings=settings, solver_budgets=solver_budgets(settings), ladder_notes=load.NOTES,
+        settings=settings, solver_budgets=solver_budgets(settings),
+        best_scores_note=BEST_SCORES_NOTE, ladder_notes=load.NOTES,
         budgets=settings["budgets"],
         variants=len(rows), ranking=ranking_table(report), judged_by=judged_by(report),
         load_label=LOAD_LABEL, load_note=LOAD_NOTE, status_words=STATUS_WORDS, words=W.report,

@@ -369,6 +369,12 @@ def label(row: dict) -> str:
     return f"{row['setup_name']}（{'+'.join(row['items'])}）"
 
 
+#: What the 最高点 column is, as both reports' notes say it: a found score, which more
+#: budget can raise.
+BEST_SCORES_NOTE = (f"最高点: {W.report.solver}が見つけた勝ち筋の点の中央値と範囲（最善と証明されない限り"
+                    "下限で、予算（--nodes・--polish-nodes）を増やすと上がることがあります）。")
+
+
 def best_scores(solver: dict) -> str:
     """The solver's best scores as both reports show them: the median and the range, or a
     dash when no deal was won."""

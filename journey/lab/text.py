@@ -55,8 +55,7 @@ def solver_budgets(settings: dict) -> str:
 NOTES = (f"{W.report.winnable} %: 勝ち筋が見つかった配りの割合（{W.report.solver}が予算内に見つけたか、"
          f"{W.report.blind_player}が勝った配り。{W.report.undecided}は数えないので下限）。"
          f"可/否/{W.report.undecided}: 勝ち筋あり／不可能と証明／予算切れ。"
-         f"最高点: {W.report.solver}が見つけた勝ち筋の点の中央値と範囲（最善と証明されない限り下限で、"
-         "予算（--nodes・--polish-nodes）を増やすと上がることがあります）。"
+         + measure.BEST_SCORES_NOTE +
          f"解決数: {W.report.blind_player}（いちばん多い想定）が 1 局で解決した物語の数の平均。",
          "決定: 選択肢が 2 つ以上の場面。うちいつでも: そのうち、進むかレターやアイテムをいま使うかだけの"
          "決定（アイテムが立っている間やレターを持つ間は場面ごとに出ます）。"
