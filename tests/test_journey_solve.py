@@ -192,7 +192,7 @@ def test_a_polish_past_its_first_weights_widths_goes_on_at_the_next_weight(monke
 def test_the_line_ends_searched_first_raise_the_score_for_the_same_positions(monkeypatch):
     """``SUFFIXES``: the exhaustive search's positions go to the best line's ends before the
     top of the game. On the draft's seeds 6–11 at the report's budgets it finds better
-    ends on some deals (measured: 7, 9 and 11), never a worse score, with the positions
+    ends on some deals (measured: 6, 9 and 11), never a worse score, with the positions
     spent the same; each line replays to its score."""
     import journey.solve as solver
 
