@@ -76,12 +76,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1 or args.nodes < 1 or args.polish_nodes < 0:
         parser.error("--deals and --nodes are at least 1, --polish-nodes at least 0")
 
-    from journey import load_rules, new_game
+    from journey import JourneyError, load_rules, new_game
     from journey.lab.measure import DEFAULT_NODES, FIND_FACTOR
     from journey.search import JOURNEY, bound
     from journey.solve import Verdict, solve
 
-    rules = load_rules(args.setup)
+    try:
+        rules = load_rules(args.setup)
+    except JourneyError as error:
+        parser.error(str(error))
     print(machine_line(f"bench_proof: {args.deals} deals of {args.setup}, lines polished "
                        f"with {args.polish_nodes:,} positions, each proof at most "
                        f"{args.nodes:,}"))
