@@ -60,6 +60,13 @@ def value_of(answer) -> int:
     return answer.score if answer.verdict == Verdict.WON else LOST
 
 
+def replayed(state: State, line) -> tuple[bool, int] | None:
+    """The result of playing ``line`` from ``state`` through the rules' own ``apply``."""
+    for action in line:
+        state = apply(state, action)[0]
+    return JOURNEY.result(state)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2 ** 32), st.booleans())
 def test_the_solver_agrees_with_brute_force_on_reduced_states(seed, items):
@@ -112,9 +119,7 @@ def test_a_deal_undecided_at_its_budget_is_won_with_the_probes_own_positions():
     answer = solve(JOURNEY, state, budget=3000, find=30_000)
     assert answer.verdict == Verdict.WON and not answer.exact
     assert 3000 < answer.nodes <= 30_000
-    for action in answer.line:
-        state = apply(state, action)[0]
-    assert JOURNEY.result(state) == (True, answer.score)
+    assert replayed(state, answer.line) == (True, answer.score)
 
 
 def test_a_deal_won_within_its_budget_is_solved_as_without_find():
@@ -158,10 +163,7 @@ def test_polish_raises_the_first_wins_score_and_the_line_replays_to_it():
         assert polished.score >= plain.score
         raised += polished.score > plain.score
         assert polished.nodes <= max(plain.nodes, 3000) + 7500 + 1
-        replay = state
-        for action in polished.line:
-            replay = apply(replay, action)[0]
-        assert JOURNEY.result(replay) == (True, polished.score)
+        assert replayed(state, polished.line) == (True, polished.score)
     assert raised >= 3
 
 
@@ -205,10 +207,7 @@ def test_the_line_ends_searched_first_raise_the_score_for_the_same_positions(mon
         monkeypatch.setattr(solver, "SUFFIXES", True)
         assert ends.score >= top.score and ends.nodes == top.nodes
         raised += ends.score > top.score
-        line = state
-        for action in ends.line:
-            line = apply(line, action)[0]
-        assert JOURNEY.result(line) == (True, ends.score)
+        assert replayed(state, ends.line) == (True, ends.score)
     assert raised >= 2
 
 
@@ -341,10 +340,7 @@ def test_the_moments_of_itsudemo_save_a_deal_that_was_lost_without_them():
     state.letters = 1
     answer = solve(JOURNEY, state)
     assert answer.exact and answer.verdict == Verdict.WON and answer.score == 4
-    line = state
-    for action in answer.line:
-        line = apply(line, action)[0]
-    assert JOURNEY.result(line) == (True, 4)
+    assert replayed(state, answer.line) == (True, 4)
     assert any(a[0] in ("letter", "item") and s == "moment" for a, s in _phases(state, answer.line))
 
 
