@@ -27,9 +27,8 @@ from sim.render_html import (WIDTH, HtmlColumn, svg_element, check_format, numbe
                              write_page)
 
 from . import load
-from .text import solver_budgets
 from .measure import (BEST_SCORES_NOTE, FORMAT, LOAD_LABEL, LOAD_NOTE, STATUS_WORDS, best_scores,
-                      judged_by, label)
+                      judged_by, label, solver_budgets)
 
 __all__ = ["FORMAT", "render_report", "write_report"]
 

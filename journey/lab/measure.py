@@ -375,6 +375,18 @@ BEST_SCORES_NOTE = (f"最高点: {W.report.solver}が見つけた勝ち筋の点
                     "下限で、予算（--nodes・--polish-nodes）を増やすと上がることがあります）。")
 
 
+def solver_budgets(settings: dict) -> str:
+    """The solver's positions past ``nodes`` as both reports show them, in one bracket:
+    the probe's own while no win is found (``find_nodes``, when past ``nodes``), and
+    those that raise a first win's score (``polish_nodes``, when any)."""
+    find = settings.get("find_nodes") or 0
+    polish = settings.get("polish_nodes") or 0
+    parts = [f"勝ち筋が見つかるまでは {find:,} 局面まで"] if find > settings["nodes"] else []
+    if polish:
+        parts.append(f"見つかった後はスコアを上げるのに さらに {polish:,} 局面まで")
+    return f"（{'、'.join(parts)}）" if parts else ""
+
+
 def best_scores(solver: dict) -> str:
     """The solver's best scores as both reports show them: the median and the range, or a
     dash when no deal was won."""

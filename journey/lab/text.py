@@ -25,7 +25,7 @@ def head_lines(report: dict) -> list[str]:
     last = s["seed"] + s["seeds"] - 1
     pairs = f"、アイテムの組は {s['pair_seeds']} 局" if s.get("pairs") and "pair_seeds" in s else ""
     lines = [f"旅の測定: シード {s['seed']}〜{last}（変種ごとに {s['seeds']} 局{pairs}）、"
-             f"解く: 山の順を知って {s['nodes']:,} 局面まで{solver_budgets(s)}、"
+             f"解く: 山の順を知って {s['nodes']:,} 局面まで{measure.solver_budgets(s)}、"
              f"{W.report.blind_player}: 決定ごとに {'・'.join(map(str, s['budgets']))} 通りの山を想定、"
              f"{W.report.contenders} = 最善の評価から {s['margin']:g} 点以内"]
     ladder = s.get("ladder") or {}
@@ -37,18 +37,6 @@ def head_lines(report: dict) -> list[str]:
     if report["missing"]:
         lines.append(f"内容にない準備（測っていません）: {'、'.join(report['missing'])}")
     return lines
-
-
-def solver_budgets(settings: dict) -> str:
-    """The solver's positions past ``nodes``, in one bracket: the probe's own while no win
-    is found (``find_nodes``, when past ``nodes``), and those that raise a first win's
-    score (``polish_nodes``, when any)."""
-    find = settings.get("find_nodes") or 0
-    polish = settings.get("polish_nodes") or 0
-    parts = [f"勝ち筋が見つかるまでは {find:,} 局面まで"] if find > settings["nodes"] else []
-    if polish:
-        parts.append(f"見つかった後はスコアを上げるのに さらに {polish:,} 局面まで")
-    return f"（{'、'.join(parts)}）" if parts else ""
 
 
 #: What the tables' words mean, printed under them.
