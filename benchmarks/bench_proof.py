@@ -8,7 +8,8 @@ proven best score), which no default budget meets.
 For each deal, the solver first finds a line as the report does, with ``--polish-nodes``
 to raise its score (the best line this run knows). Then it takes the position at the start
 of each turn of that line, from the last turn back, and solves it with ``--nodes``
-positions until one position is not proven. Each line printed gives:
+positions (after a polish of ``PROOF_POLISH``, counted in) until one position is not
+proven. Each line printed gives:
 
 * at the deal: the score bound (``journey.search.bound``) and the line's score;
 * for each number of turns left: the bound at that position, the proven best, and the
@@ -38,6 +39,10 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from corpus import machine_line  # noqa: E402
+
+#: Each proof first polishes for this many positions (solve's ``polish``, counted in its
+#: positions): a floor near the line's score, as the report's solver starts from one.
+PROOF_POLISH = 20_000
 
 
 def turn_starts(rules, start, line) -> tuple[dict, object]:
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             if state is None:
                 break
             begin = time.process_time()
-            answer = solve(JOURNEY, state, budget=args.nodes, polish=20_000)
+            answer = solve(JOURNEY, state, budget=args.nodes, polish=PROOF_POLISH)
             spent = time.process_time() - begin
             positions += answer.nodes
             cpu += spent
