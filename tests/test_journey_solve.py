@@ -170,9 +170,13 @@ def test_polish_raises_the_first_wins_score_and_the_line_replays_to_it():
 def test_more_polish_never_finds_less():
     """A budget only cuts the polish's one sequence of beams short: on the draft's seeds
     0–5, each larger budget's best score is at least the smaller one's, and the largest
-    finds more than the report's 9,000 did."""
+    finds more than the report's 9,000 did. The polish alone (``budget=1``: no position
+    is left for the exhaustive search after it): the search after the polish starts from
+    its floor, and a lower floor can lead it to another line's end, so the whole solve's
+    score is not in order of the polish's budget (a change of the search's order made
+    seed 0 read 7, 6, 6)."""
     budgets = (3000, 9000, 30_000)
-    rows = [[solve(JOURNEY, new_game(DRAFT, seed), budget=3000, find=30_000,
+    rows = [[solve(JOURNEY, new_game(DRAFT, seed), budget=1, find=30_000,
                    polish=polish).score for polish in budgets] for seed in range(6)]
     assert all(row == sorted(row) for row in rows), rows
     assert sum(row[-1] for row in rows) > sum(row[1] for row in rows), rows
