@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from commands.common import DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, use_color, why
+from contract.kinds import BALANCE_SUFFIX
 
 
 def check_named(paths, content: Path | None, what: str, whole_result: bool = False):
@@ -22,6 +23,8 @@ def check_named(paths, content: Path | None, what: str, whole_result: bool = Fal
     the bundled pages. Checking the content folder itself is checking the project: it
     must hold what compile needs (the balance, the starting deck). ``whole_result``: the
     findings may come from the lint cache (scenario.lintcache), with no tables or events."""
+    if content is None and len(paths) == 1 and is_project(paths[0]):
+        content = paths[0]  # a copy of the content named alone is checked as itself
     folder = content or DEFAULT_CONTENT
     named = list(paths) or [folder]
     if not paths and not folder.is_dir():
@@ -29,6 +32,14 @@ def check_named(paths, content: Path | None, what: str, whole_result: bool = Fal
     if folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]:
         return check_content(folder, whole_result)
     return _lint(named, [folder] if folder.is_dir() else [], None, whole_result)
+
+
+def is_project(path: Path) -> bool:
+    """Is ``path`` a content folder of its own — a folder holding a balance file (the one
+    file a project has exactly one of)? Named alone without ``--content``, such a folder
+    (a copy of content/ to try a change in) is the content its names resolve against:
+    checked with content/ around it, each of its definitions would be one twice (E012)."""
+    return path.is_dir() and any(path.glob(f"*{BALANCE_SUFFIX}"))
 
 
 def check_content(folder: Path, whole_result: bool = False):

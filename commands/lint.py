@@ -28,6 +28,8 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     """コンテンツを検査し、問題をすべて報告します。
 
     パス（ファイルかフォルダ）を省くと content/ を検査します。例（例 { … }）も実行します。
+    バランスのファイルがあるフォルダ（content/ の写しなど）を 1 つだけ指定すると、
+    そのフォルダをコンテンツのフォルダとして検査します（--content を書いたのと同じ）。
 
     終了コード: 0 エラーなし（警告はあってもよい）、1 エラーあり、2 使い方の誤り。"""
     from dsl.diagnostics import to_json

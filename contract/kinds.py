@@ -18,11 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["ItemKind", "ITEM_KINDS", "JOURNEY_KINDS", "ITEM_KEYWORDS", "ID_KEYWORDS",
-           "JOURNEY_NODE", "by_code", "by_keyword", "of", "word", "CONTENT_SUFFIXES"]
+           "JOURNEY_NODE", "by_code", "by_keyword", "of", "word", "BALANCE_SUFFIX",
+           "CONTENT_SUFFIXES"]
 
+#: The balance's file: a project has exactly one, so a folder holding one is a content
+#: folder of its own (commands/checked.py).
+BALANCE_SUFFIX = ".balance"
 #: The file kinds of the content folder (a file of content is named so, and a tool writing
 #: anything else — a save, a PDF — never writes under such a name).
-CONTENT_SUFFIXES = (".page", ".enemy", ".balance", ".deck", ".scenario", ".journey")
+CONTENT_SUFFIXES = (".page", ".enemy", BALANCE_SUFFIX, ".deck", ".scenario", ".journey")
 
 
 class SymbolKind:
