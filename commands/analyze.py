@@ -47,7 +47,10 @@ def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
     jibunki sim --html の報告があればその出した回数/戦を、--play N なら N 戦で測った
     出せる割合と止めた条件を添えます。
 
-    終了コード: 0 解析できた（所見はあってもよい）、1 コンテンツにエラー、2 使い方の誤り。"""
+    終了コード:
+    0 解析できた（所見はあってもよい）
+    1 コンテンツにエラー
+    2 使い方の誤り"""
     from analysis.content import Content
     from analysis.findings import findings
     from analysis.graph import build

@@ -99,12 +99,13 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     キーボードで遊ぶほか、--script のコマンドを流すこともできます。save と record は
     作業フォルダの中の通常のファイルにだけ書きます。
 
-    \b
-    終了コード: 0 勝利、1 敗北、2 使い方の誤り（またはスクリプトが
-    書けない save・record、読めない load、知らないコマンドで
-    止まった）、3 未決着（quit、またはスクリプトが先に終わった）、
-    4 遊べなかった（コンテンツにエラー、または出力先が途中で閉じた）。
-    """
+    終了コード:
+    0 勝利
+    1 敗北
+    2 使い方の誤り（またはスクリプトが書けない save・record、読めない load、
+      知らないコマンドで止まった）
+    3 未決着（quit、またはスクリプトが先に終わった）
+    4 遊べなかった（コンテンツにエラー、または出力先が途中で閉じた）"""
     from compiler.names import did_you_mean
     from terminal.play import play
 

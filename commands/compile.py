@@ -31,8 +31,10 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     表は schemas/ のスキーマで検証してから書きます。schemas/ も contract/ に合わせて
     書き直します。
 
-    終了コード: 0 書けた（--check: generated/ がコンテンツと一致）、1 コンテンツのエラー・
-    書けなかった・（--check）古いファイルがある、2 使い方の誤り。"""
+    終了コード:
+    0 書けた（--check: generated/ がコンテンツと一致）
+    1 コンテンツのエラー・書けなかった・（--check）古いファイルがある
+    2 使い方の誤り"""
     from compiler.build import stale_files, stale_schemas, write_schemas
 
     if check and fmt != "py":
@@ -102,7 +104,10 @@ def catalog(out: Path, content: Path) -> None:
 
     サーバーはいりません: 書き出した index.html をブラウザで開きます。
 
-    終了コード: 0 作った、1 コンテンツのエラーか書けなかった、2 使い方の誤り。"""
+    終了コード:
+    0 作った
+    1 コンテンツのエラーか書けなかった
+    2 使い方の誤り"""
     tables, compiled = fresh_tables(content)
     try:
         index = write_catalog(tables, compiled, out)
@@ -174,8 +179,10 @@ def build(content: Path) -> None:
 
     エラーがあれば表もカタログも作りません。
 
-    終了コード: 0 作った（警告はあってもよい）、1 コンテンツのエラーか失敗した例がある・
-    書けなかった、2 使い方の誤り。"""
+    終了コード:
+    0 作った（警告はあってもよい）
+    1 コンテンツのエラーか失敗した例がある・書けなかった
+    2 使い方の誤り"""
     from runtime.tables import TableError, load
 
     result = check_content(content)

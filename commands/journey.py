@@ -56,12 +56,12 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     キーボードで遊ぶほか、--script の行動を流すこともできます。下の report コマンドで
     測ります。
 
-    \b
-    終了コード: 0 クリア、1 敗北、2 使い方の誤り（またはスクリプトが
-    知らない行動で止まった）、3 未決着
-    （quit、またはスクリプトが先に終わった）、4 遊べなかった
-    （コンテンツにエラー、旅の準備がない、または出力先が途中で閉じた）。
-    """
+    終了コード:
+    0 クリア
+    1 敗北
+    2 使い方の誤り（またはスクリプトが知らない行動で止まった）
+    3 未決着（quit、またはスクリプトが先に終わった）
+    4 遊べなかった（コンテンツにエラー、旅の準備がない、または出力先が途中で閉じた）"""
     if ctx.invoked_subcommand is not None:
         # jibunki journey report: the subcommand has options of its own; the game's
         # options would be ignored there, so they are refused (--content is shared).
@@ -215,9 +215,11 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pol
     枚数、アイテムの組、高難易度と問題点を変えて比べます。語の意味は jibunki vocab で
     引けます（例: jibunki vocab 迷う選択肢）。
 
-    終了コード: 0 測れた（--check: どの変種も 目標 から外れていない）、1 コンテンツの
-    エラーか測れなかった・（--check）目標 から外れた変種があるか、確かめる 目標 がないか、
-    どの 目標 もまだ決まっていない、2 使い方の誤り。"""
+    終了コード:
+    0 測れた（--check: どの変種も 目標 から外れていない）
+    1 コンテンツのエラーか測れなかった・（--check）目標 から外れた変種があるか、
+      確かめる 目標 がないか、どの 目標 もまだ決まっていない
+    2 使い方の誤り"""
     from contract.codec import to_literal
     from sim.backends import BackendError
     from journey.lab.measure import Settings

@@ -31,7 +31,10 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     バランスのファイルがあるフォルダ（content/ の写しなど）を 1 つだけ指定すると、
     そのフォルダをコンテンツのフォルダとして検査します（--content を書いたのと同じ）。
 
-    終了コード: 0 エラーなし（警告はあってもよい）、1 エラーあり、2 使い方の誤り。"""
+    終了コード:
+    0 エラーなし（警告はあってもよい）
+    1 エラーあり
+    2 使い方の誤り"""
     from dsl.diagnostics import to_json
 
     result = check_named(paths, content, "リントするファイルかフォルダ", whole_result=True)
@@ -68,8 +71,10 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     パス（ファイルかフォルダ）を省くと content/ を整形します。
     lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。
 
-    終了コード: 0 整えた（--check: すべて整形済み）、1 エラーのあるファイルがある・
-    （--check）整形されていないファイルがある、2 使い方の誤り。"""
+    終了コード:
+    0 整えた（--check: すべて整形済み）
+    1 エラーのあるファイルがある・（--check）整形されていないファイルがある
+    2 使い方の誤り"""
     import difflib
 
     from compiler.read import MAX_FILE_BYTES, discover, display_path, prepare, read
@@ -152,7 +157,9 @@ def vocab(term: str | None, fmt: str) -> None:
     付きの「使用した歩[ターン]」も見つかります）。見出しにない語は、説明にその語を
     使う語を示します（合算 → 山札+捨て札 …）。
 
-    終了コード: 0 表示した、2 ない語か使い方の誤り。"""
+    終了コード:
+    0 表示した
+    2 ない語か使い方の誤り"""
     import json
 
     from contract import reference
@@ -180,7 +187,9 @@ def vocab(term: str | None, fmt: str) -> None:
 def explain(code: str) -> None:
     """診断コード（E020、W001 …）を悪い例と良い例で説明します。
 
-    終了コード: 0 説明した、2 ないコードか使い方の誤り。"""
+    終了コード:
+    0 説明した
+    2 ないコードか使い方の誤り"""
     from compiler.codes import CODES, codes_meant, explanation
 
     text = explanation(code)

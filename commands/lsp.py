@@ -17,8 +17,10 @@ def lsp(stdio: bool, client_process: int | None) -> None:
     診断、ホバー、補完、定義への移動を提供します。VS Code の言語クライアントが付ける
     --stdio と --clientProcessId はそのまま受け付けます。
 
-    終了コード: 0 shutdown のあとに exit で終えた、1 shutdown なしに終わった（LSP の
-    決まり）、2 使い方の誤り。"""
+    終了コード:
+    0 shutdown のあとに exit で終えた
+    1 shutdown なしに終わった（LSP の決まり）
+    2 使い方の誤り"""
     import sys
 
     from lsp import main as serve

@@ -102,7 +102,10 @@ def print_cmd(content: Path, journey: bool, out: str | None, paper: str, crop: f
     収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
     入ります。前の印刷の控えがあれば、変わった札に「変更」の印を付け、変更一覧を加えます。
 
-    終了コード: 0 書けた、1 コンテンツのエラーか書けなかった、2 使い方の誤り。"""
+    終了コード:
+    0 書けた
+    1 コンテンツのエラーか書けなかった
+    2 使い方の誤り"""
     default = DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
     # A path ending in / names a folder (Path would drop the slash and write a file there).
     out = default if out is None else Path(out) / default.name if out.endswith(("/", os.sep)) \

@@ -74,9 +74,11 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     --precision の幅に収まるまで続けます。ただし判定（強い・弱い）と 目標 が先に決まった
     ページはそこで止めるので、その区間は --precision より広いことがあります。
 
-    終了コード: 0 測れた（--check: どの 目標 からも外れていない）、1 コンテンツのエラーか
-    測れなかった・（--check）目標 から外れたものがあるか、確かめる 目標 がないか、どの 目標 も
-    まだ決まっていないか、この測り方では確かめられない 目標 がある、2 使い方の誤り。"""
+    終了コード:
+    0 測れた（--check: どの 目標 からも外れていない）
+    1 コンテンツのエラーか測れなかった・（--check）目標 から外れたものがあるか、確かめる 目標 が
+      ないか、どの 目標 もまだ決まっていないか、この測り方では確かめられない 目標 がある
+    2 使い方の誤り"""
     from runtime.tables import from_dicts
     from sim.lab import DEFAULT_LADDER, Settings
     from sim.policies import POLICIES

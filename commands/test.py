@@ -32,11 +32,13 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ..
 
     パス（ファイルかフォルダ）を省くと、コンテンツのすべての例を実行します
     （content/tests/ のほか、ページや敵の下に書いたものも）。バランスのファイルがある
-    フォルダ（content/ の写しなど）を 1 つだけ指定すると、そのフォルダのすべての例です。-k で名前を絞ると、その例
-    だけを示して数え、終了コードもその例だけで決まります。
+    フォルダ（content/ の写しなど）を 1 つだけ指定すると、そのフォルダのすべての例です。
+    -k で名前を絞ると、その例だけを示して数え、終了コードもその例だけで決まります。
 
-    終了コード: 0 すべて成功、1 失敗した例かコンテンツのエラーがある（実行した例がないときも）、
-    2 使い方の誤り。"""
+    終了コード:
+    0 すべて成功
+    1 失敗した例かコンテンツのエラーがある（実行した例がないときも）
+    2 使い方の誤り"""
     from dsl.diagnostics import HINT_WORD, render
     from scenario.check import run_diagnostics
     from scenario.tally import FAILED, PASSED, closing_line, named, nothing_named, nothing_to_run

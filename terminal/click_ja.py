@@ -248,9 +248,15 @@ def _describe_range(self) -> str:
 # ----------------------------------------------------------------- laying out help
 
 
+#: The head of a command's list of exit codes: a paragraph of its own, each code opening
+#: a line under it ("0 測れた"), what a code means going on in the lines indented deeper.
+EXIT_CODES = "終了コード:"
+
+
 def paragraphs(text: str, width: int, indent: str = "") -> list[str]:
     """Help text laid out as click lays it (paragraphs between blank lines, each keeping
-    its own indent; a paragraph opened by a line of ``\\b`` as it is written), by columns."""
+    its own indent; a paragraph opened by a line of ``\\b`` as it is written), by columns;
+    the exit codes (``EXIT_CODES``) as a list, each code's meaning wrapped beside it."""
     out: list[str] = []
     for block in re.split(r"\n[ \t]*\n", text.expandtabs().strip("\n")):
         lines = block.splitlines()
@@ -261,8 +267,31 @@ def paragraphs(text: str, width: int, indent: str = "") -> list[str]:
         if lines[0].strip() == "\b":
             out += [f"{indent}{line}".rstrip() for line in lines[1:]]
             continue
+        if lines[0].strip() == EXIT_CODES:
+            out += _exit_codes(lines, width, indent)
+            continue
         own = indent + " " * (len(lines[0]) - len(lines[0].lstrip()))
         out += wrap(join_lines(lines), width, own, own)
+    return out
+
+
+def _exit_codes(lines: list[str], width: int, indent: str) -> list[str]:
+    """The paragraph of exit codes (``EXIT_CODES``) as a list: the head, then each code
+    right-aligned under it, its meaning wrapped in a column of its own."""
+    head = len(lines[0]) - len(lines[0].lstrip())
+    entries: list[tuple[str, list[str]]] = []
+    for line in lines[1:]:
+        if len(line) - len(line.lstrip()) > head and entries:
+            entries[-1][1].append(line.strip())  # the meaning goes on
+        else:
+            code, _, meaning = line.strip().partition(" ")
+            entries.append((code, [meaning]))
+    own = indent + " " * head
+    out = [f"{own}{EXIT_CODES}"]
+    pad = max((len(code) for code, _ in entries), default=0)
+    for code, meaning in entries:
+        lead = f"{own}  {code:>{pad}}  "
+        out += wrap(join_lines(meaning), width, lead, " " * columns(lead))
     return out
 
 

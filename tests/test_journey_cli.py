@@ -421,7 +421,7 @@ def test_the_deal_names_the_items_by_their_names():
 
 def test_the_reports_help_states_its_exit_codes_and_its_notes_define_each_column():
     help_text = invoke_cli("journey", "report", "--help").output
-    assert "終了コード: 0 測れた" in help_text and "2 使い方の誤り" in help_text
+    assert "終了コード:\n    0  測れた" in help_text and "    2  使い方の誤り" in help_text
     from journey.lab.text import NOTES
 
     assert any("解決数: " in note for note in NOTES)
