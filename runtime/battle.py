@@ -254,6 +254,10 @@ class Battle(BattleFields):
         ``among``: of these hand pages only, in their order (a page's own question)."""
         return playing.playable(self, among=among)
 
+    #: The page whose play is resolving (in the hand until the play ends), None between
+    #: plays: ``in_play()``.
+    in_play = playing.in_play
+
     def playable_any(self) -> bool:
         """Whether any hand page can be played now (the redraw rule asks)."""
         return playing.playable_any(self)

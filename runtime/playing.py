@@ -407,6 +407,16 @@ def resolve_play(battle: BattleFields, uid: int, plan: PlayPlan):
     return _play_faces(battle, uid, plan, 0)
 
 
+def in_play(battle: BattleFields) -> int | None:
+    """The page whose play is resolving — still in the hand until the play ends (a choice
+    its face asks waits with it there) — or None between plays: the page the play's own
+    steps on the resolution stack carry (``PLAY_STEPS``)."""
+    for step, args in battle._stack:
+        if step in PLAY_STEPS:
+            return args[0]
+    return None
+
+
 def _play_faces(battle: BattleFields, uid: int, plan: PlayPlan, i: int):
     """The play's firing faces from the ``i``-th, then プレイ時 on the board."""
     stack = battle._stack
@@ -459,6 +469,11 @@ def _play_arrived(battle: BattleFields, uid: int, year: int, move: dict):
     if s.mods:  # a 寿命上限 lowered in this play stops at the new 刻 too
         turn.clamp_to_params(battle)
     return _play_counted(battle, uid, move)
+
+
+#: The steps of a play on the resolution stack until its page leaves the hand, each
+#: with the page's uid first (``in_play``).
+PLAY_STEPS = (_play_faces, _play_moves, _play_arrived)
 
 
 def _play_counted(battle: BattleFields, uid: int, move: dict):

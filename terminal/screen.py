@@ -493,6 +493,12 @@ CAPPED_NOTE = f"{W.variable.enemy_hp}で頭打ち（残りの{W.variable.enemy_h
 DETAIL = ("full", "lines", "row")
 
 
+def in_play_words(battle, uid: int) -> str:
+    """「プレイ中（選択のあと 捨て札へ）」: the hand page whose play waits for a choice."""
+    where = getattr(W.destination, battle.page_of(uid).after_play)
+    return f"{W.scope.play}中（{W.pick.choice}のあと {where}へ）"
+
+
 def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail="full",
                rows: int | None = None, facts: list[dict] | None = None,
                width: int | None = None) -> Table:
@@ -520,6 +526,9 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
     # While a choice waits, choose takes the candidates' numbers: the hand's would read
     # as the same numbers for other pages, so the hand shows none.
     choosing = battle.pending is not None
+    # The page whose face asks the choice is still in the hand until its play ends: its
+    # row says so, not why it could not be played again now.
+    in_play = battle.in_play() if choosing else None
     shown = facts if rows is None else facts[:rows]
     for fact, detail in zip(shown, details):
         info = fact["info"]
@@ -532,6 +541,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
             chose_any |= preview.chose
             capped_any |= preview.capped
         reason = "" if info["playable"] else f"{paint.mark('no')} {info['reason']}"
+        if fact["uid"] == in_play:
+            reason = f"{paint.mark('arrow')} {in_play_words(battle, in_play)}"
         pens = [SIDE[side] + ("" if fray is None else f"（{W.variable.fray}+{fray}）") + ": "
                 + " ／ ".join(lines) for side, lines, fray in fact["pens"]]
         # A blank face says 白紙 and its refusal says so again: the refusal is enough.

@@ -267,3 +267,30 @@ def test_a_finished_run_says_so_under_the_hand(tables):
     assert battle.over
     shown = render(battle, 100, 60)
     assert "ランは終わっています（もうプレイできません）" in shown and "ペン強化なし" not in shown
+
+
+def test_the_page_whose_play_waits_for_a_choice_says_it_is_in_play(tables):
+    """断捨離 asks which page to exile and waits in the hand meanwhile: its row said
+    「× 歩が足りない」 (the 歩 it had just paid), as though it were a page left to play.
+    It says it is being played and where it goes once the choice is made."""
+    battle = new_battle(tables)
+    battle.dev_set(age=30, steps=40, hand=["dansyari", "circle", "hatsu_koe", "tenshoku"])
+    played = uid_of(battle, "dansyari")
+    battle.play(played)
+    assert battle.pending is not None and battle.in_play() == played
+    assert not battle.play_info(played)["playable"]  # what the row said before
+    text = render(battle, 120, 40)
+
+    def choosing_row(name: str) -> str:  # a row while choosing: "· name", then its lines
+        lines = text.splitlines()
+        start = next(at for at, line in enumerate(lines) if line.startswith(f"· {name} "))
+        end = next((at for at in range(start + 1, len(lines))
+                    if not lines[at].startswith(" ")), len(lines))
+        return "\n".join(lines[start:end])
+
+    row = choosing_row("断捨離")
+    assert "プレイ中（選択のあと 捨て札へ）" in row and "足りない" not in row, row
+    assert "プレイ中" not in choosing_row("産声") and "足りない" in choosing_row("産声")
+    battle.choose([battle.pending.candidates[0]])
+    assert battle.in_play() is None and played not in battle.hand
+    assert "プレイ中" not in render(battle, 120, 40)
