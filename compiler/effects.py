@@ -145,6 +145,11 @@ def _tails(s: ast.Sayou, ctx: Ctx) -> dict | None:
 # ------------------------------------------------------------------- targets
 
 
+#: The kinds of variable an unknown target's hint lists, in this order: the values a
+#: designer moves most, then the modifiers, 銘[ページ], the permanent parameters.
+TARGET_ORDER = ("current", "modifier", "page_attr", "param")
+
+
 def _target(target: ast.Target, ctx: Ctx):
     """The variable a 作用 targets (with the page for 銘[page]), or None."""
     if target.is_flag:
@@ -156,8 +161,12 @@ def _target(target: ast.Target, ctx: Ctx):
         return None
     variable = vocab.lookup("variable", text)
     if variable is None:
-        candidates = vocab.tables()["variable"].spellings()
-        ctx.diags.append(unknown(target.name, "変数", candidates))
+        table = vocab.tables()["variable"]
+        # Listed: only what a 作用 of this side can move (綻び is read, not moved), the
+        # current values first.
+        movable = [entry.ja for kind in TARGET_ORDER for entry in table.entries
+                   if entry.kind == kind and _allowed_ops(entry, ctx)]
+        ctx.diags.append(unknown(target.name, "変数", table.spellings(), listing=movable))
         return None
     if variable.kind == "page_attr":
         if target.subscript is None or target.subscript.anchor is not None:

@@ -139,9 +139,12 @@ def did_you_mean(word: str, candidates) -> str:
     return guess(word, candidates).hint
 
 
-def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnostic:
+def unknown(name: Name, what: str, candidates, extra_hint: str = "",
+            listing=None) -> Diagnostic:
     """E010 for a name that is not among ``candidates``: ``what`` says the kind of thing; the
-    hint suggests the closest one, or else lists up to 12 Japanese candidates."""
+    hint suggests the closest one, or else lists up to 12 Japanese candidates — or the
+    first 12 names of ``listing`` when given (what can be written here, by name: a typo of
+    any candidate is still named, and the check that follows says why it cannot be)."""
     candidates = tuple(candidates)
     spaced = unglued(name.text)  # 以降3プレイ: a keyword and a number run together
     if spaced is not None and spaced.split(" ")[-1] in candidates:
@@ -150,7 +153,11 @@ def unknown(name: Name, what: str, candidates, extra_hint: str = "") -> Diagnost
     else:
         found = guess(name.text, candidates)
         hint, replacements = found.hint, found.replacements
-    if not hint:
+    if not hint and listing is not None:
+        listing = tuple(listing)
+        more = f" ほか {len(listing) - 12} 個（一覧は jibunki vocab）" if len(listing) > 12 else ""
+        hint = f"使える{what}: {'、'.join(listing[:12])}{more}" if listing else ""
+    elif not hint:
         listed = [c for c in candidates if not c.isascii()][:12]
         hint = f"使える{what}: {'、'.join(listed)}" if listed else ""
     if extra_hint:

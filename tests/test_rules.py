@@ -95,6 +95,24 @@ def test_unknown_name_without_close_match_lists_the_vocabulary():
     assert "使える変数" in found.hint and "防御" in found.hint
 
 
+def _listed(hint: str) -> list[str]:
+    return hint.split("使える変数: ", 1)[1].split(" ほか")[0].split("、")
+
+
+def test_an_unknown_targets_hint_lists_only_what_that_side_can_move():
+    """``xyzzy += 1`` listed 綻び, 刻 and 座 among the variables to use: a page moves none
+    of them (綻び rises only by pen and tear, 座 by an enemy; 刻 only by 抑制), and
+    writing one was the next error (E034). HP — a name in ASCII — was left out. A page's
+    hint lists what a page's 作用 can move, an enemy's what a trait can."""
+    page = _listed(rejects(face("xyzzy += 1"), "E010", 4, 5).hint)
+    assert page[:5] == ["敵HP", "HP", "歩", "防御", "通貨"] and "刻" in page
+    assert not {"綻び", "座", "距離"} & set(page)
+    trait = _listed(rejects(enemy("xyzzy += 1 毎 ターン開始時 範囲 ステージ"), "E010", 7, 5).hint)
+    assert "座" in trait and not {"HP", "歩", "綻び"} & set(trait)
+    # a typo of a variable that cannot be moved is still named, and the next check says why
+    assert "「綻び」" in rejects(face("綻ぶ += 1"), "E010", 4, 5).hint
+
+
 def test_reference_to_undefined_page_is_rejected_with_did_you_mean():
     found = rejects(face("銘[tabidachii] = 30") + OTHER, "E011", 4, 7)
     assert "「tabidachi」" in found.hint
