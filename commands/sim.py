@@ -35,7 +35,8 @@ NO_REFERENCE = "なし"
 @click.option("--policy", default=None, metavar="方針",
               help="この方針だけで遊びます（random、greedy、search）。")
 @click.option("--ladder", default=None, metavar="方針,…",
-              help="弱い順に並べた方針。報告は最後の方針のものです（既定: random,greedy）。"
+              help="単純な方針から順に並べた方針（random < greedy < search）。報告は最後の方針の"
+                   "ものです（既定: random,greedy）。"
                    "方針によって判定の変わるページには印を付けます。")
 @click.option("--precision", type=Fraction(0.001, 0.5), default=0.03, show_default=True,
               help="目指す 95% 区間の半幅（0.03 なら ±3 ポイント）。")
@@ -93,7 +94,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     skill = list(POLICIES)  # the ladder of skill, weakest first (sim/policies.py)
     if [skill.index(n) for n in names] != sorted(skill.index(n) for n in names):
         # the report is the last policy's: greedy,random reported the random player's
-        raise click.UsageError(f"--ladder は弱い順に並べてください（{' < '.join(skill)}）: "
+        raise click.UsageError(f"--ladder は単純な方針から順に並べてください（{' < '.join(skill)}）: "
                                f"{','.join(sorted(names, key=skill.index))}")
     workers = lab_workers(workers, backend, address)
     html_ready(html)

@@ -403,8 +403,8 @@ def battles_needed(rate: float, precision: float, z: float = Z95) -> int:
 
 
 #: 判定 — what an interval of Δ says, and its word in the reports.
-VERDICTS = {"stronger": "強い", "weaker": "弱い", "no_effect": "差なし",
-            "undecided": W.report.undecided}
+VERDICTS = {code: getattr(W.report, code)
+            for code in ("stronger", "weaker", "no_effect", "undecided")}
 
 
 def verdict(interval: Interval, precision: float) -> str:

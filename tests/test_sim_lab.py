@@ -330,7 +330,7 @@ def test_sim_text_shows_the_tables_with_designer_text_as_written():
     (["--policy", "grredy"], "greedy"),
     (["--policy", "random", "--ladder", "random,greedy"], "どちらか一方"),
     # the report is the last policy's: reversed, it was the random player's, in silence
-    (["--ladder", "greedy,random"], "--ladder は弱い順に並べてください（random < greedy < search）"),
+    (["--ladder", "greedy,random"], "--ladder は単純な方針から順に並べてください（random < greedy < search）"),
     (["--baseline", "byouin"], "はじめのデッキにありません"),
     (["--precision", "0"], "0.001"),
     (["--address", "x"], "ray"),

@@ -447,3 +447,20 @@ def test_a_missed_target_says_on_which_side_it_missed():
     assert stats.target_word(page) == "未達（下に外れ）"
     assert stats.target_word({**page, "target_met": None}) == "未決"
     assert stats.target_word({**page, "target_met": True}) == "達成"
+
+
+def test_every_verdict_word_of_the_lab_can_be_looked_up(monkeypatch):
+    """The lab's reports say 強い, 弱い, 差なし and 未決 for each page; `jibunki vocab 強い`
+    answered 「語彙にありません」 (only 未決 was a word of the vocabulary): a designer could
+    not look up what makes a page 強い. Each is a 測定の語 with its criterion."""
+    from click.testing import CliRunner
+
+    from cli import main
+    from contract import vocabulary as vocab
+
+    assert set(stats.VERDICTS) == {"stronger", "weaker", "no_effect", "undecided"}
+    for code, word in stats.VERDICTS.items():
+        assert [t.code for t in vocab.REPORT_TERMS if t.ja == word] == [code]
+        shown = CliRunner().invoke(main, ["vocab", word])
+        assert shown.exit_code == 0 and "測定の語" in shown.output, shown.output
+        assert "95% 区間" in shown.output or code == "undecided"
