@@ -23,8 +23,7 @@ def check_named(paths, content: Path | None, what: str, whole_result: bool = Fal
     the bundled pages. Checking the content folder itself is checking the project: it
     must hold what compile needs (the balance, the starting deck). ``whole_result``: the
     findings may come from the lint cache (scenario.lintcache), with no tables or events."""
-    if content is None and len(paths) == 1 and is_project(paths[0]):
-        content = paths[0]  # a copy of the content named alone is checked as itself
+    content = content_folder(paths, content)
     folder = content or DEFAULT_CONTENT
     named = list(paths) or [folder]
     if not paths and not folder.is_dir():
@@ -32,6 +31,15 @@ def check_named(paths, content: Path | None, what: str, whole_result: bool = Fal
     if folder.is_dir() and [p.resolve() for p in named] == [folder.resolve()]:
         return check_content(folder, whole_result)
     return _lint(named, [folder] if folder.is_dir() else [], None, whole_result)
+
+
+def content_folder(paths, content: Path | None) -> Path | None:
+    """The content folder ``paths`` are checked with: ``--content``'s, else the one folder
+    named when it is a content folder of its own (``is_project``: a copy of content/ is
+    checked as itself), else None (content/)."""
+    if content is None and len(paths) == 1 and is_project(paths[0]):
+        return paths[0]
+    return content
 
 
 def is_project(path: Path) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from commands.checked import check_named, print_diagnostics, say_blocked
+from commands.checked import check_named, content_folder, print_diagnostics, say_blocked
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, use_color
 
 
@@ -68,7 +68,8 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
             content: Path | None) -> None:
     """コンテンツを決まった書き方に整形します。
 
-    パス（ファイルかフォルダ）を省くと content/ を整形します。
+    パス（ファイルかフォルダ）を省くと content/ を整形します。バランスのファイルがある
+    フォルダ（content/ の写しなど）を 1 つだけ指定すると、そのフォルダを丸ごと整形します。
     lint でエラーのないファイルだけを整え、エラーのあるファイルは報告して書き換えません。
 
     終了コード:
@@ -83,6 +84,7 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
     from dsl.formatter import FormatterBug, as_written, format_text
 
     problems: list = []
+    content = content_folder(paths, content)  # a copy of content/ named alone: its own fence
     linted = check_named(paths, content, "整形するファイルかフォルダ", whole_result=True)
     files = discover(list(paths) or [content or DEFAULT_CONTENT], problems)
     changed, failed = [], bool(problems)

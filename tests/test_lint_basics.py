@@ -64,7 +64,7 @@ def test_lint_of_the_project_reports_what_compile_refuses(tmp_path):
     assert one.exit_code == 0, one.output
 
 
-@pytest.mark.parametrize("command", ["lint", "test"])
+@pytest.mark.parametrize("command", ["lint", "test", "fmt --check"])
 def test_a_copy_of_the_content_named_alone_is_checked_as_itself(tmp_path, monkeypatch, command):
     """A designer copies content/ to try a change and names the copy: it is the content
     folder (it holds the balance), not files checked with content/ around them — where
@@ -72,14 +72,14 @@ def test_a_copy_of_the_content_named_alone_is_checked_as_itself(tmp_path, monkey
     content = _copy_content(tmp_path)
     monkeypatch.chdir(ROOT)  # where content/ is: the folder a named file resolves against
     runner = CliRunner()
-    alone = runner.invoke(main, [command, str(content)])
+    alone = runner.invoke(main, [*command.split(), str(content)])
     assert alone.exit_code == 0, alone.output
     assert "E012" not in alone.output
     # A change in the copy is what is checked: its error, at the copy's own path.
     page = content / "pages" / "少年期.page"
     page.write_text(page.read_text(encoding="utf-8") + "\nページ tameshi { 銘 12\n 未来面 { 山札 += 1 } }\n",
                     encoding="utf-8")
-    broken = runner.invoke(main, [command, str(content)])
+    broken = runner.invoke(main, [*command.split(), str(content)])
     assert broken.exit_code == 1, broken.output
     assert "E010" in broken.output and "E012" not in broken.output
     # A folder of the content (no balance in it) still sees content/ around it.
