@@ -279,13 +279,18 @@ class _Search:
         order). Children reaching the same position (a choice without effect) are one
         child."""
         rules = self.rules
+        # looked up once: a position weighs some five actions, each applied, judged, keyed
+        apply, result, keyed = rules.apply, rules.result, rules.key
         found: dict = {}
         for action in rules.actions(state):
-            child = rules.apply(state, action)
-            over = rules.result(child)
-            key = rules.key(child) if over is None else None
-            found.setdefault(key if over is None else ("over", over),
-                             _Child(action, child, over, key))
+            child = apply(state, action)
+            over = result(child)
+            if over is None:
+                key = keyed(child)
+                if key not in found:
+                    found[key] = _Child(action, child, None, key)
+            elif ("over", over) not in found:
+                found["over", over] = _Child(action, child, over, None)
         kids = list(found.values())
         if ordered and self.promise is not None:
             # sort() is stable: equal promises keep the rules' order.
