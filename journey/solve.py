@@ -201,13 +201,14 @@ class _Search:
         # promise (most children are cut: their promise would be asked for nothing).
         best = LOST
         open_kids = []
+        bound_of = rules.bound  # looked up once: asked of some four children a position
         for child in self.children(state, ordered=False):
             if child.over is None:
                 seen = memo.get(child.key)
                 if seen is not None and (seen[1] == _EXACT or seen[0] <= floor):
                     got = seen[0]
                 else:
-                    top = rules.bound(child.state)
+                    top = bound_of(child.state)
                     if top is None:
                         self.store(child.key, LOST, _EXACT)
                         continue
