@@ -473,8 +473,9 @@ def _head(span):
 # ---------------------------------------------------------------------- decks
 
 
-def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
-    """The checked deck: one page id per copy, each within its deck cap."""
+def check_deck(deck: ast.Deck, ctx: Ctx, damaged: bool = False) -> Deck | None:
+    """The checked deck: one page id per copy, each within its deck cap. ``damaged``: a
+    syntax error's recovery blanked part of it (its list may only look empty)."""
     before = len(ctx.diags)
     counts: dict[str, int] = {}
     caps: dict[str, tuple[int, bool]] = {}
@@ -496,12 +497,12 @@ def check_deck(deck: ast.Deck, ctx: Ctx) -> Deck | None:
                             hint=_OVER_CAP_HINTS[own].format(
                                 count=counts[page], over=counts[page] - cap, cap=cap,
                                 word=_CAP_WORD, default=W.balance.deck_cap_default)))
-    if not deck.entries:
+    if not deck.entries and not damaged:  # else the syntax error above is the mistake
         ctx.add(E014.at(deck.id.span, "デッキにページが1枚もありません",
                         hint=f"{{ }} の中にページの id を1つずつ書きます（例: デッキ {deck.id.text} "
                              "{ tabidachi × 2; kekkon }）"))
-    if any(d.is_error for d in ctx.diags[before:]):
-        return None
+    if damaged or any(d.is_error for d in ctx.diags[before:]):
+        return None  # a deck part of which is lost is no deck to play
     return Deck(deck.id.text, deck.title or deck.id.text,
                 tuple(p for p, n in written for p in [p] * n))
 

@@ -217,7 +217,7 @@ def _check_enemy(item, ctx, damaged, run: _ItemRun):
 
 def _check_deck(item, ctx, damaged, run: _ItemRun):
     if run.symbols.decks.get(item.id.text) is item:
-        run.model.decks.append(check_deck(item, ctx))
+        run.model.decks.append(check_deck(item, ctx, damaged))
 
 
 def _check_balance(item, ctx, damaged, run: _ItemRun):

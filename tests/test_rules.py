@@ -201,6 +201,13 @@ def test_deck_without_pages_is_rejected():
     accepts("デッキ starter {\n  t\n}\n" + face("敵HP -= 1"))
 
 
+def test_a_deck_whose_lines_a_syntax_error_lost_is_not_also_said_empty():
+    """``t 2`` (a count without ×) is a syntax error, and recovery drops the line: the deck
+    looked empty and E014 「デッキにページが1枚もありません」 followed, a second message for
+    the one mistake, and one that says the designer wrote no page."""
+    rejects("デッキ starter {\n  t 2\n}\n" + face("敵HP -= 1"), "E001", 2, 5)
+
+
 # ============================================================ the effect system
 
 
