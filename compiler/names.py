@@ -153,13 +153,12 @@ def unknown(name: Name, what: str, candidates, extra_hint: str = "",
     else:
         found = guess(name.text, candidates)
         hint, replacements = found.hint, found.replacements
-    if not hint and listing is not None:
-        listing = tuple(listing)
-        more = f" ほか {len(listing) - 12} 個（一覧は jibunki vocab）" if len(listing) > 12 else ""
-        hint = f"使える{what}: {'、'.join(listing[:12])}{more}" if listing else ""
-    elif not hint:
-        listed = [c for c in candidates if not c.isascii()][:12]
-        hint = f"使える{what}: {'、'.join(listed)}" if listed else ""
+    if not hint:
+        # the spellings' Japanese ones, or the names given (the rest said to exist)
+        names = [c for c in candidates if not c.isascii()] if listing is None else list(listing)
+        more = "" if listing is None or len(names) <= 12 else \
+            f" ほか {len(names) - 12} 個（一覧は jibunki vocab）"
+        hint = f"使える{what}: {'、'.join(names[:12])}{more}" if names else ""
     if extra_hint:
         hint = f"{hint} {extra_hint}".strip()
     return E010.at(name.span, f"「{name.text}」という{what}はありません", hint=hint,
