@@ -86,7 +86,7 @@ _ONE_WAY = {
                 f"{W.operation.pay}で負けることはありません）",
         "enemy": f"敵が HP を削るのは Intent です: 予兆 [ {W.intent.attack} 16 ]",
     }),
-    "defense": OneWay(E063, f"被弾（Intent を受ける）と値の寿命", {
+    "defense": OneWay(E063, "被弾（Intent を受ける）と値の寿命", {
         "page": f"{W.variable.defense}はそれぞれの寿命（{W.lifetime.on_hit}・{W.lifetime.turn}・{W.lifetime.stage}・{W.lifetime.run}）"
                 f"で消えます。増やすなら {W.variable.defense} += n、倍にするなら {W.variable.defense} *= 1.5 のように 1 以上を掛けます",
         "enemy": f"敵が{W.variable.defense}を削るのは Intent の{W.intent.attack}です: 予兆 [ {W.intent.attack} 16 ]",
