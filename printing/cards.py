@@ -22,6 +22,19 @@ KINDS = {
     "summary": "早見表",
 }
 
+#: The colours a card can be framed in — draft 17's suits are colours (赤 緑 青 黄 白) and
+#: its author wants the play cards read by colour first (「色をベースにして」): code →
+#: (frame, ink). The frame fills the bleed and the border round the white panel, so a
+#: card fanned in a hand shows its suit at its edge; the ink colours the corner's index on
+#: the panel, dark enough to read where the frame is light (黄, 白).
+TINTS = {
+    "red": ("#c8372d", "#a8231b"),
+    "green": ("#3a8a3f", "#23692a"),
+    "blue": ("#2f6fb5", "#1d4f8a"),
+    "yellow": ("#f2c230", "#7a5e00"),
+    "white": ("#e2e2dc", "#4a4a4a"),
+}
+
 
 @dataclass(frozen=True)
 class Section:
@@ -42,7 +55,14 @@ class Card:
     ``mark``: a page's 銘, drawn as its place on a small number line (None: no line);
     ``flavour``: the card's flavour text ("" for none); ``mark_top``: the top of the mark's
     number line (寿命上限; a 銘 beyond it draws the line on to the 銘, with a tick at it;
-    None: the line ends at the mark)."""
+    None: the line ends at the mark); ``tint``: the colour of ``TINTS`` its frame is
+    printed in (None: its kind's); ``corner``: a playing card's index, large at the top
+    corner, first line first (an event's 数字, then its キーアイコン; () for none);
+    ``card_icons``: a location's カードアイコン, nearest the location first, True for a red
+    one (the draft's 赤いカードアイコン).
+
+    The last three are how the card looks, not what it says: each repeats a badge (スート,
+    数字, キーアイコン, 枠, 赤枠), so a reader who cannot tell the colours reads the words."""
 
     key: str
     kind: str
@@ -52,6 +72,9 @@ class Card:
     flavour: str = ""
     mark: int | None = None
     mark_top: int | None = None
+    tint: str | None = None
+    corner: tuple[str, ...] = ()
+    card_icons: tuple[bool, ...] = ()
 
     @property
     def back(self) -> str:

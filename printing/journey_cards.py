@@ -96,7 +96,9 @@ def journey_cards(table: JourneyTable | Mapping, setup: str | None = None) -> li
 
 def _events(table: JourneyTable, rules: Rules) -> list[Card]:
     """イベントカード: the set-up's deck, by suit (the flags' order) then number; the 文
-    is the card's flavour (the draft: タイトル、数字、特殊効果＋フレーバー). Its effect is its
+    is the card's flavour (the draft: タイトル、数字、特殊効果＋フレーバー). Printed as the
+    draft's author asks of play cards (「色をベースにして」): framed in its suit's colour,
+    its 数字 and キーアイコン large in the corner, as a playing card's index. Its effect is its
     suit's, written on the flag card (「フラグカード参照」): printed here too, under the
     flag's name, so a playtester reads it where the card lies."""
     order = sorted(range(len(rules.card_ids)), key=lambda c: (rules.suit_of[c], rules.number_of[c]))
@@ -111,12 +113,14 @@ def _events(table: JourneyTable, rules: Rules) -> list[Card]:
                     (W.journey_field.number, str(event.number)),
                     (KEY_ICON, event.key)),
             sections=(Section(f"{W.journey_field.effect}（{flag.name}）", (flag.text,)),),
-            flavour=event.text))
+            flavour=event.text, tint=rules.suits[rules.suit_of[c]],
+            corner=(str(event.number), event.key)))
     return cards
 
 
 def _locations(table: JourneyTable, rules: Rules) -> list[Card]:
-    """ロケーションカード: by id, the last day last (it is always laid 7th)."""
+    """ロケーションカード: by id, the last day last (it is always laid 7th), with its
+    カードアイコン drawn, the red ones (赤枠) outermost: the ones 高難易度 takes away."""
     ids = sorted(rules.locations, key=lambda i: (i == rules.last_day, i))
     cards = []
     for i in ids:
@@ -127,18 +131,21 @@ def _locations(table: JourneyTable, rules: Rules) -> list[Card]:
         if i == rules.last_day:
             badges.append((W.journey_field.last_day, f"{rules.days}日目"))
         cards.append(Card(key=f"location/{i}", kind="location", title=place.name,
-                          badges=tuple(badges), flavour=place.text))
+                          badges=tuple(badges), flavour=place.text,
+                          card_icons=tuple(n >= place.slots - (place.red or 0)
+                                           for n in range(place.slots))))
     return cards
 
 
 def _flags(table: JourneyTable, rules: Rules) -> list[Card]:
-    """フラグカード: a suit's story, its effect's name (as the screen shows it) and its 文."""
+    """フラグカード: a suit's story, its effect's name (as the screen shows it) and its 文,
+    framed in its suit's colour as its events are."""
     by_suit = {f.suit: f for f in table.flags.values()}
     cards = []
     for suit, code in enumerate(rules.suits):
         flag = by_suit[code]
         cards.append(Card(
-            key=f"flag/{flag.id}", kind="flag", title=flag.name,
+            key=f"flag/{flag.id}", kind="flag", title=flag.name, tint=code,
             badges=((W.journey_field.suit, rules.suit_word(suit)),
                     (W.journey_field.effect, vocab.lookup("journey_effect", flag.effect).ja)),
             sections=(Section("", (flag.text,)),)))

@@ -121,9 +121,26 @@ def _hash(value) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_HEX]
 
 
+#: The fields a ``Card`` gained after the manifest's first version (how a card looks: its
+#: tint, its corner, its card icons). One left at its default is not in the digest, so a
+#: card that does not use it keeps the digest an earlier print wrote, and a print after
+#: the upgrade does not call every card changed.
+LATER_FIELDS = ("tint", "corner", "card_icons")
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Card) if f.name in LATER_FIELDS}
+
+
+#: What a change list says of a card whose words are the same but whose look is not.
+LOOK_CHANGED = "文は同じで、見た目（色・隅の印・カードアイコン・数直線の端）が変わりました"
+
+
 def digest(card: Card) -> str:
-    """The digest of everything ``card`` holds: its fields as canonical JSON → sha256."""
-    return _hash(dataclasses.asdict(card))
+    """The digest of everything ``card`` holds: its fields as canonical JSON → sha256
+    (but a ``LATER_FIELDS`` one at its default)."""
+    fields = dataclasses.asdict(card)
+    for name, default in _DEFAULTS.items():
+        if fields[name] == default:
+            del fields[name]
+    return _hash(fields)
 
 
 def parts(card: Card) -> dict:
@@ -334,7 +351,9 @@ def _what(old: dict, card: Card) -> tuple[str, ...]:
         what.append(f"{'・'.join(added)}が加わりました")
     if removed:
         what.append(f"{'・'.join(removed)}がなくなりました")
-    return tuple(what) or ("内容が変わりました",)
+    # No part a manifest keeps changed: what did is how the card looks (the parts are
+    # its words and its 銘; the look is in the digest alone).
+    return tuple(what) or (LOOK_CHANGED,)
 
 
 def compare(previous: dict | None, cards) -> Changes:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import TINTS, Card
 from .layout import PAPERS, Geometry, place
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -104,7 +104,8 @@ def html(cards: list[Card], options: PrintOptions, sizes: dict[int, float] | Non
     stamp = " ".join(part for part in ("自分紀", options.version, options.date) if part)
     return environment().get_template("sheets.html.j2").render(
         sheets=sheets, marks=[tuple(round(v, 3) for v in m) for m in geometry.crop_marks()],
-        paper=geometry.paper, card=geometry.card, stamp=stamp, date=options.date, extra=options.extra if extra else ())
+        paper=geometry.paper, card=geometry.card, stamp=stamp, date=options.date,
+        tints=TINTS, extra=options.extra if extra else ())
 
 
 def laid_out(text: str):

@@ -8,6 +8,7 @@ pypdfium2: its raster for the geometry, its text for the words.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import click
@@ -505,3 +506,42 @@ def test_a_card_says_where_its_page_goes_after_play_its_deck_limit_and_when_it_a
     plain = cards["page/hatsu_koe"]
     assert [label for label, _ in plain.badges] == ["銘", "綻び倍率", "出自"]
     assert all(s.heading != "出現条件" for s in plain.sections)
+
+
+@pytest.mark.slow
+def test_a_tinted_card_is_framed_in_its_colour_on_its_face_and_not_on_its_back():
+    """A draft 17 play card shows its suit at its edge (its frame), and a face-down deck
+    does not: every back of a kind is alike, whatever its face's colour."""
+    import numpy
+    import pypdfium2
+
+    from printing.cards import TINTS
+    from printing.sheets import PrintOptions, render_pdf
+
+    cards = [dataclasses.replace(_card("event/a", "一", kind="event"), tint="red",
+                                 corner=("1", "星")),
+             dataclasses.replace(_card("event/b", "二", kind="event"), tint="blue",
+                                 corner=("2", "月")),
+             _card("event/c", "三", kind="event")]
+    pdf = pypdfium2.PdfDocument(render_pdf(cards, PrintOptions(date=DATE)))
+    geometry = Geometry()
+
+    def frame(page: int, slot: int, back: bool) -> tuple[int, ...]:
+        image = numpy.asarray(pdf[page].render(scale=SCALE).to_pil().convert("RGB"))
+        x, y = geometry.trim(*place(slot, geometry, back=back))
+        px = lambda mm: round(mm / 25.4 * 72 * SCALE)  # noqa: E731
+        return tuple(int(v) for v in image[px(y + 40), px(x + 1.2)])  # in the border
+
+    def hex_rgb(code: str) -> tuple[int, ...]:
+        return tuple(int(code[i:i + 2], 16) for i in (1, 3, 5))
+
+    def near(a, b) -> bool:
+        return max(abs(p - q) for p, q in zip(a, b)) <= 6
+
+    plain = hex_rgb("#c9d6e3")  # the journey kinds' frame (sheets.css.j2)
+    assert near(frame(0, 0, False), hex_rgb(TINTS["red"][0]))
+    assert near(frame(0, 1, False), hex_rgb(TINTS["blue"][0]))
+    assert near(frame(0, 2, False), plain)
+    assert all(near(frame(1, n, True), plain) for n in range(3))
+    # the corner's index is printed: its number is in the face's words
+    assert _squeezed(_page_text(pdf, 0)).count("星") == 1

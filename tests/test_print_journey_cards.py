@@ -16,7 +16,8 @@ from commands.common import EXIT_CONTENT
 from commands.journey import journey_print_cards
 from generated.journey import TABLE
 from journey.rules import JourneyError
-from printing.cards import KINDS
+from contract import vocabulary as vocab
+from printing.cards import KINDS, TINTS
 from printing.journey_cards import journey_cards
 
 SUITS = "赤緑青黄白"  # the vocabulary's order of the journey's suits
@@ -192,3 +193,36 @@ def test_an_event_card_says_its_suits_effect_as_the_flag_card_does(table):
         flag = next(f for name, f in flags.items() if name in section.heading)
         assert section.lines == flag.sections[0].lines
         assert dict(card.badges)["スート"] == dict(flag.badges)["スート"]
+
+
+def test_play_cards_are_read_by_colour_first_framed_in_their_suits_with_number_and_key_in_the_corner(table):
+    """Spec 004 問題点: 「プレイカードについては色をベースにして特殊効果のみを書き、後は
+    キーアイコンとフレーバーにする」 — and the number is what a play moves the pawns by."""
+    cards = journey_cards(table)
+    suit_code = {vocab.lookup("journey_suit", code).ja: code for code in TINTS}
+    for card in (c for c in cards if c.kind in ("event", "flag")):
+        badges = dict(card.badges)
+        assert card.tint == suit_code[badges["スート"]], card.key
+        if card.kind == "event":
+            assert card.corner == (badges["数字"], badges["キーアイコン"]), card.key
+        else:
+            assert card.corner == ()
+    assert {c.tint for c in cards if c.kind == "event"} == set(TINTS)
+    assert all(c.tint is None for c in cards if c.kind not in ("event", "flag"))
+
+
+def test_every_suit_the_content_can_name_has_a_colour_to_print_it_in():
+    assert {term.code for term in vocab.JOURNEY_SUITS} == set(TINTS)
+
+
+def test_a_location_card_draws_its_card_icons_the_red_ones_outermost(table):
+    for card in (c for c in journey_cards(table) if c.kind == "location"):
+        badges = dict(card.badges)
+        slots, red = int(badges["枠"]), int(badges.get("赤枠", 0))
+        assert len(card.card_icons) == slots, card.key
+        assert card.card_icons == (False,) * (slots - red) + (True,) * red, card.key
+    changed = copy.deepcopy(table)
+    place = next(iter(changed["locations"].values()))
+    place["slots"], place["red"] = 4, 3
+    card = next(c for c in journey_cards(changed) if c.key == f"location/{place['id']}")
+    assert card.card_icons == (False, True, True, True)

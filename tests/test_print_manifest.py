@@ -54,11 +54,20 @@ def test_the_manifest_text_is_the_same_bytes_for_the_same_print():
 
 
 def test_a_card_digest_is_sha256_of_the_canonical_json_of_its_fields():
+    """…of its fields but the ones a card gained later (its look), where left at their
+    defaults: so an earlier print's digests still match."""
     import hashlib
 
-    text = json.dumps(dataclasses.asdict(DEAI), ensure_ascii=False, sort_keys=True,
-                      separators=(",", ":"))
-    assert m.digest(DEAI) == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    def sha(fields) -> str:
+        text = json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    fields = dataclasses.asdict(DEAI)
+    for name in m.LATER_FIELDS:
+        del fields[name]
+    assert m.digest(DEAI) == sha(fields)
+    tinted = dataclasses.replace(DEAI, tint="red")
+    assert m.digest(tinted) == sha({**fields, "tint": "red"})
 
 
 def test_no_previous_manifest_is_a_first_print_without_warning(tmp_path):
@@ -251,3 +260,27 @@ def test_the_schema_is_valid_draft_2020_12_and_names_the_format():
     Draft202012Validator.check_schema(schema)
     assert schema["properties"]["format"] == {"const": m.FORMAT}
     assert schema["properties"]["version"] == {"const": m.VERSION}
+
+
+def test_a_print_from_before_cards_had_colours_calls_only_the_recoloured_cards_changed():
+    """tests/fixtures/print/before-tints.manifest.json was written by the manifest's code
+    before ``Card`` had its tint, corner and card icons: a page card, which has none of
+    them, keeps its digest; an event card, now framed in its suit's colour, is changed —
+    and the change list says that its words are the same."""
+    from pathlib import Path
+
+    previous = m.read_previous(Path(__file__).parent / "fixtures" / "print" /
+                               "before-tints.manifest.json")
+    assert previous.manifest is not None, previous.warning
+    red1 = Card("event/赤1", "event", "珍獣屋のおじさん、現る 1",
+                (("スート", "赤"), ("数字", "1"), ("キーアイコン", "星")),
+                (Section("効果（珍獣屋のおじさん、現る）",
+                         ("黒いポーン１個をロケーション（前後どちらでも可）１つ分移動させる",)),),
+                tint="red", corner=("1", "星"))
+    changes = m.compare(previous.manifest, [DEAI, red1])
+    assert [c.key for c in changes.changed] == ["event/赤1"]
+    assert changes.changed[0].what == (m.LOOK_CHANGED,)
+    assert not changes.added and not changes.removed
+    # and with the look as it was, nothing changed
+    plain = dataclasses.replace(red1, tint=None, corner=())
+    assert m.compare(previous.manifest, [DEAI, plain]).changed == ()
