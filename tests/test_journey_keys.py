@@ -206,6 +206,38 @@ def test_wide_characters_and_wrapped_lines_are_counted_as_the_terminal_shows_the
     assert frame(state, ["> x"], 100, len(compact)) is None  # no room for the prompt
 
 
+def test_at_the_keyboard_each_card_is_shown_in_its_suits_colour():
+    """Spec 004 問題点: the play cards are read by colour (「色をベースにして」): at a
+    terminal that shows colours, every event card's label — on the board, in the hand, in
+    an action — is in its suit's colour; the characters are the plain screen's."""
+    import io
+
+    from rich.console import Console
+
+    from journey.screen.terminal import SUIT_STYLES, _say, painter
+
+    journey = Journey(_state())
+    rules = journey.rules
+    paint = painter(rules)
+    line = "手札: 白6(花) 緑5(花) 赤4(月) / 出す 青5 黒1 / 白12 のような名は別"
+    text = paint(line)
+    assert text.plain == line
+    coloured = {line[span.start:span.end]: str(span.style) for span in text.spans}
+    assert coloured == {"白6(花)": SUIT_STYLES["white"], "緑5(花)": SUIT_STYLES["green"],
+                        "赤4(月)": SUIT_STYLES["red"], "青5": SUIT_STYLES["blue"]}
+    assert set(SUIT_STYLES) == set(rules.suits)
+
+    lines = screen(journey)
+    shown = io.StringIO()
+    _say(Console(file=shown, force_terminal=True, color_system="standard", width=200),
+         lines, paint)
+    assert "出す \x1b[1;32m緑4\x1b[0m 黒1" in shown.getvalue()  # bold green, a 緑 card
+    piped = io.StringIO()
+    _say(Console(file=piped, width=200), lines, paint)  # not a terminal: no colours
+    assert piped.getvalue() == "".join(f"{line}\n" for line in lines)
+    assert "\x1b" not in piped.getvalue()
+
+
 # ------------------------------------------------------------------ the history
 
 

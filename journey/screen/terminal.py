@@ -406,8 +406,10 @@ def _keyboard(game: Game, keyboard) -> int:
     from rich.console import Console
 
     console = Console(highlight=False)
+    paint = painter(game.journey.rules)
     keyboard.bind(game)
-    _draw(console, game.journey, [*narrate(game.journey, game.opening), FIRST_WORDS], acted=True)
+    _draw(console, game.journey, [*narrate(game.journey, game.opening), FIRST_WORDS], acted=True,
+          paint=paint)
     while True:
         try:
             line = keyboard.read()
@@ -420,12 +422,12 @@ def _keyboard(game: Game, keyboard) -> int:
         if quit_:
             break
         _draw(console, game.journey, [f"> {clipped(line.strip())}", *said],
-              acted=len(game.history) != moves)
-    _say(console, [_result(game.journey)])
+              acted=len(game.history) != moves, paint=paint)
+    _say(console, [_result(game.journey)], paint)
     return exit_status(game.journey)
 
 
-def _draw(console, journey: Journey, told: list[str], *, acted: bool) -> None:
+def _draw(console, journey: Journey, told: list[str], *, acted: bool, paint=None) -> None:
     """Clear the terminal and draw the screen with ``told`` under it. When they do not fit
     together, the terminal scrolls: after an action (``acted``), the new screen is drawn
     and ``told`` under it whole; else (help, cards) ``told`` is printed below what is
@@ -434,16 +436,50 @@ def _draw(console, journey: Journey, told: list[str], *, acted: bool) -> None:
     drawn = frame(journey, fold(told, width), width, height)
     if drawn is None and not acted:
         # printed below: the line typed is still on screen just above, not echoed again
-        _say(console, told[1:] if told and told[0].startswith("> ") else told)
+        _say(console, told[1:] if told and told[0].startswith("> ") else told, paint)
         return
     console.clear()
-    _say(console, drawn or screen(journey, compact=True) + told)
+    _say(console, drawn or screen(journey, compact=True) + told, paint)
 
 
-def _say(console, lines: list[str]) -> None:
-    """Plain lines: designer text is printed as written, never read as markup."""
-    console.file.write("".join(line + "\n" for line in fold(lines, console.size[0])))
-    console.file.flush()
+def _say(console, lines: list[str], paint=None) -> None:
+    """Plain lines: designer text is printed as written, never read as markup; with
+    ``paint`` (``painter``), each card's label in its suit's colour where the terminal
+    shows colours (a pipe, or NO_COLOR, gets the same characters uncoloured)."""
+    folded = fold(lines, console.size[0])
+    if paint is None or console.color_system is None:
+        console.file.write("".join(line + "\n" for line in folded))
+        console.file.flush()
+        return
+    for line in folded:
+        console.print(paint(line), soft_wrap=True, highlight=False)
+
+
+#: The colour each suit's cards are shown in at the keyboard, by suit code: draft 17's
+#: suits are colours, and its author would have its play cards read by colour first
+#: (「色をベースにして」; the print frames them in the same five, printing.cards.TINTS).
+#: 白 is the terminal's own colour, bold: white would vanish on a light background.
+SUIT_STYLES = {"red": "bold red", "green": "bold green", "blue": "bold blue",
+               "yellow": "bold yellow", "white": "bold"}
+
+
+def painter(rules: Rules):
+    """The function that gives a screen line as a rich ``Text`` (never markup) whose
+    event cards — 赤4 in an action, 赤4(月) on the board — are in their suits' colours."""
+    from rich.text import Text
+
+    style = {card: SUIT_STYLES.get(rules.suits[rules.suit_of[c]], "bold")
+             for c, card in enumerate(rules.card_ids)}
+    # the longest first, and no digit after: 白1 is not the head of a 白12
+    names = "|".join(re.escape(card) for card in sorted(style, key=len, reverse=True))
+    label = re.compile(rf"({names})(?!\d)(?:\([^()\s]*\))?")
+
+    def paint(line: str) -> Text:
+        text = Text(line)
+        for found in label.finditer(line):
+            text.stylize(style[found.group(1)], found.start(), found.end())
+        return text
+    return paint
 
 
 #: A list's head, on a line of its own: 「できる行動: 」, 「フラグ: 」 before items separated
