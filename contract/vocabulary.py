@@ -612,6 +612,7 @@ EVENTS = (
     Term("page_removed", "生成したページの消滅", meaning="寿命の尽きた生成ページが消えた", note="寿命 ステージ の生成ページがステージの終わりに消える"),
     Term("hand_full", "手札が上限", meaning="手札が上限なのでページが捨て札へ行った", note="手札へ移すか生成するはずのページが捨て札へ"),
     Term("choice_requested", "選択の要求", meaning="作用がプレイヤーに選択を求めた"),
+    Term("choice_settled", "選ばずに決まった選択", meaning="候補が選ぶ枚数以下だったので、選択を求めずに決まった", note="移動・複製は候補をすべて取り、生成は候補から引く。候補が 0 枚なら何も起きない"),
     Term("chosen", "選んだ", meaning="選択に答えた"),
     Term("effect_placed", "継続作用の配置", meaning="継続作用が場に置かれた"),
     Term("effect_expired", "継続作用の終わり", meaning="継続作用が尽きて場から消えた"),

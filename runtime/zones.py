@@ -24,9 +24,11 @@ def _generate_steps(battle: BattleFields, effect: Sayou, frame: Frame):
     """生成: new pages of the pages table matching the filter."""
     count = effect.count or 1
     pool = [p for p in sorted(battle.tables.pages) if _matches(battle, p, effect.filter)]
-    if effect.pick == "choice" and len(pool) > count:
-        return resolution.ask(battle, Pending("page_ids", tuple(pool), count, effect),
-                           _generated, (effect,))
+    if effect.pick == "choice":
+        if len(pool) > count:
+            return resolution.ask(battle, Pending("page_ids", tuple(pool), count, effect),
+                                  _generated, (effect,))
+        battle.emit(("choice_settled", list(pool), count))
     # Each generated page is drawn from the whole pool: with replacement.
     chosen = [pool[battle.streams.effects.randrange(len(pool))] for _ in range(count)] \
         if pool else []
@@ -60,6 +62,8 @@ def _pick_steps(battle: BattleFields, effect: Sayou, frame: Frame):
         return resolution.ask(battle, Pending("uids", tuple(pool), count, effect),
                            _picked, (effect,))
     else:
+        if effect.pick == "choice":
+            battle.emit(("choice_settled", list(pool), count))
         chosen = _pick_ids(battle, pool, count)
     return _picked(battle, effect, chosen)
 

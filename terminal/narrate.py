@@ -228,6 +228,9 @@ LINES = {
     "generation_failed": lambda d, n: f"{n.page(d['page'])} は{W.balance.deck_cap_default}（{d['cap']}）なので{W.operation.generate}されない",
     "hand_full": lambda d, n: f"{W.region.hand}が上限なので{W.region.discard}へ",
     "choice_requested": lambda d, n: f"{W.pick.choice}: 候補から {d['count']} 枚を選ぶ（choose 番号）",
+    "choice_settled": lambda d, n: f"{W.pick.choice}: " + (
+        f"候補が {len(d['candidates'])} 枚だけ（選ぶのは {d['count']} 枚）なので、選ばずに決まった"
+        if d["candidates"] else "候補がないので、何も選ばれない"),
     "effect_placed": lambda d, n: f"継続作用: {d['target']}（{d['repeat']}）",
     "effect_expired": lambda d, n: f"継続作用が尽きた: {d['target']}",
     "chain_stopped": _chain_stopped,

@@ -558,6 +558,29 @@ def test_generation_and_duplication_fail_silently_at_deck_cap(tables):
     assert events[first(events, "page_generated")].data["page"] == "p36"
 
 
+def test_a_choice_with_no_more_candidates_than_it_picks_is_settled_and_says_so(tables):
+    """A 選択 asks the player only when there is something to choose: with one candidate
+    for one pick the page moves unasked — and the battle says why no choice came
+    (choice_settled), which the screen narrates; with none, nothing moves."""
+    from terminal.narrate import lines
+
+    battle = scene(tables, ["p36", "search", "f20"], age=30)
+    battle.play(find(battle, "p36"))  # one page in the discard
+    (only,) = battle.state.zones["discard"]
+    events = battle.play(find(battle, "search"))  # 移動 1枚 捨て札 -> 手札 選択
+    assert "choice_requested" not in kinds(events) and battle.pending is None
+    settled = events[first(events, "choice_settled")].data
+    assert settled == {"candidates": [only], "count": 1}
+    assert battle.state.zone_of(only) == "hand"
+    said = "\n".join(lines(events, tables))
+    assert "候補が 1 枚だけ（選ぶのは 1 枚）なので、選ばずに決まった" in said
+
+    battle = scene(tables, ["search", "f20"], age=30)  # an empty discard
+    events = battle.play(find(battle, "search"))
+    assert events[first(events, "choice_settled")].data == {"candidates": [], "count": 1}
+    assert "候補がないので、何も選ばれない" in "\n".join(lines(events, tables))
+
+
 def test_player_choice_is_atomic(tables):
     battle = scene(tables, ["p36", "p44", "search", "penup", "f20"], age=30)
     battle.play(find(battle, "p36"))
