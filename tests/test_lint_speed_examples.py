@@ -76,7 +76,7 @@ def entries(project):
 def test_second_lint_plays_nothing_and_says_the_same(project, plays):
     first = lint()
     played = len(plays)
-    assert played == 117 and first[0] == 0
+    assert played == 118 and first[0] == 0
     assert len(entries(project)) == 1
     assert lint() == first
     assert len(plays) == played  # nothing replayed
@@ -89,7 +89,7 @@ def test_cached_outcome_is_what_playing_gives(project, plays, monkeypatch):
     warm = run_tests()
     monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
     none = run_tests()
-    assert cold == warm == none and "成功 117、失敗 0" in cold[1]
+    assert cold == warm == none and "成功 118、失敗 0" in cold[1]
 
 
 def test_changed_page_replays_every_example(project, plays):
@@ -177,7 +177,7 @@ def test_shape_with_the_right_key_but_bad_rows_is_ignored(project, plays):
 def test_no_cache_plays_every_time_and_writes_nothing(project, plays, monkeypatch):
     monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
     first = lint()
-    assert lint() == first and len(plays) == 2 * 117
+    assert lint() == first and len(plays) == 2 * 118
     assert not entries(project)
 
 
@@ -187,7 +187,7 @@ def test_unusable_home_still_lints(project, plays, monkeypatch, tmp_path):
     blocker.write_text("not a folder")
     monkeypatch.setenv("HOME", str(blocker))
     first = lint()
-    assert first[0] == 0 and lint() == first and len(plays) == 2 * 117
+    assert first[0] == 0 and lint() == first and len(plays) == 2 * 118
     ro = tmp_path / "ro-home"
     ro.mkdir()
     ro.chmod(0o500)
