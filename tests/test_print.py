@@ -545,3 +545,25 @@ def test_a_tinted_card_is_framed_in_its_colour_on_its_face_and_not_on_its_back()
     assert all(near(frame(1, n, True), plain) for n in range(3))
     # the corner's index is printed: its number is in the face's words
     assert _squeezed(_page_text(pdf, 0)).count("星") == 1
+
+
+@pytest.mark.slow
+def test_a_locations_many_card_icons_wrap_and_push_its_words_down_never_over_them():
+    """枠 has no upper bound in the content: a location of 24 card icons draws them in
+    rows, and its words start below the last row (not under the icons)."""
+    import pypdfium2
+
+    from printing.sheets import PrintOptions, render_pdf
+
+    def flavour_top(icons: int) -> float:
+        card = dataclasses.replace(_card("location/a", "駅", kind="location"),
+                                   flavour="最後の行", card_icons=(False,) * icons)
+        pdf = pypdfium2.PdfDocument(render_pdf([card], PrintOptions(date=DATE, backs=False)))
+        page = pdf[0].get_textpage()
+        found = page.search("最後の行").get_next()
+        assert found
+        return page.get_charbox(found[0])[3]  # the top, in points from the bottom
+
+    one, many = flavour_top(1), flavour_top(24)
+    row = (5.6 + 0.8) * 72 / 25.4
+    assert one - many >= 2 * row - 1  # at least two rows more, each pushing the words down
