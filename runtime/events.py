@@ -67,7 +67,8 @@ LAYOUTS = {
     "hand_full": ("uid",),
     "hand_full/generated": ("page",),  # the page a full hand sent to the discard is new
     "choice_requested": ("candidates", "count"),
-    # a 選択 with no more candidates than it picks: all of them taken, the player unasked
+    # a 選択 with no more candidates than it picks, the player unasked: 移動 and 複製 take
+    # them all, 生成 draws from them
     "choice_settled": ("candidates", "count"),
     "chosen": ("uids",),
     "effect_placed": ("target", "timing", "repeat", "origin"),
