@@ -25,10 +25,9 @@ def _generate_steps(battle: BattleFields, effect: Sayou, frame: Frame):
     count = effect.count or 1
     pool = [p for p in sorted(battle.tables.pages) if _matches(battle, p, effect.filter)]
     if effect.pick == "choice":
-        if len(pool) > count:
-            return resolution.ask(battle, Pending("page_ids", tuple(pool), count, effect),
-                                  _generated, (effect,))
-        battle.emit(("choice_settled", list(pool), count))
+        asked = _ask_or_settle(battle, "page_ids", pool, count, effect, _generated)
+        if asked is not None:
+            return asked
     # Each generated page is drawn from the whole pool: with replacement.
     chosen = [pool[battle.streams.effects.randrange(len(pool))] for _ in range(count)] \
         if pool else []
@@ -58,14 +57,24 @@ def _pick_steps(battle: BattleFields, effect: Sayou, frame: Frame):
             and uid != playing]
     if effect.pick == "top":
         chosen = pool[:count]
-    elif effect.pick == "choice" and len(pool) > count:
-        return resolution.ask(battle, Pending("uids", tuple(pool), count, effect),
-                           _picked, (effect,))
     else:
         if effect.pick == "choice":
-            battle.emit(("choice_settled", list(pool), count))
+            asked = _ask_or_settle(battle, "uids", pool, count, effect, _picked)
+            if asked is not None:
+                return asked
         chosen = _pick_ids(battle, pool, count)
     return _picked(battle, effect, chosen)
+
+
+def _ask_or_settle(battle: BattleFields, kind: str, pool: list, count: int, effect: Sayou,
+                   step):
+    """選択 of ``count`` from ``pool``: the player is asked (the Pending ``step`` takes
+    the answer of) only when there is something to choose; else the battle says why no
+    choice came (choice_settled) and the operation goes on by itself (None)."""
+    if len(pool) > count:
+        return resolution.ask(battle, Pending(kind, tuple(pool), count, effect), step, (effect,))
+    battle.emit(("choice_settled", list(pool), count))
+    return None
 
 
 def _picked(battle: BattleFields, effect: Sayou, chosen: list, i: int = 0):
