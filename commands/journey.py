@@ -185,6 +185,9 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help=f"{W.report.solver}が勝ち筋を見つけた配りで、そのスコアを上げるのに --nodes を"
                    "超えて探してよい局面の数（多いほど最高点が真の最高点に近づきます。0: 上げない）。"
                    "既定: --nodes の 3 倍。")
+@click.option("--setup", "setups", default=None, metavar="ID|名前,…",
+              help="測る旅の準備（コンマ区切り。既定: 内容のすべて）。選んだときは、--pairs を"
+                   "付けたときだけアイテムの組も測ります。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
               help="ドラフトのアイテムの組もすべて試します。")
 @click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
@@ -205,9 +208,9 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
                    "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
                    "キャッシュから読みます）。")
 @click.pass_context
-def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, polish_nodes, pairs,
-                   ladder, ladder_nodes, workers, backend, address, fmt, html, check, content,
-                   no_cache) -> None:
+def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, polish_nodes, setups,
+                   pairs, ladder, ladder_nodes, workers, backend, address, fmt, html, check,
+                   content, no_cache) -> None:
     """ドラフト 17 とその変種を測ります。
 
     クリア可能な配りの割合（解き手が山の順を知って）、山を見ない打ち手の予算ごとの
@@ -229,11 +232,15 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pol
     html_ready(html, "journey")
     # The journey's own files are checked, as the game checks them: the battle's balance
     # and starting deck are not needed to measure the journey.
-    literal = to_literal(with_set_ups(
-        journey_table(content, "コンテンツにエラーがあるので測れません。"), content, "測る"))
+    table = with_set_ups(journey_table(content, "コンテンツにエラーがあるので測れません。"),
+                         content, "測る")
+    literal = to_literal(table)
+    chosen = None if setups is None else chosen_setups(setups, table)
+    if chosen is not None and ctx.get_parameter_source("pairs") is ParameterSource.DEFAULT:
+        pairs = False  # the set-ups asked for, not the draft's fifteen item pairs too
     settings = Settings(seeds=seeds, pair_seeds=pair_seeds, seed=seed, budgets=budgets,
                         nodes=nodes, find_nodes=find_nodes, polish_nodes=polish_nodes,
-                        pairs=pairs, ladder=ladder, ladder_nodes=ladder_nodes)
+                        pairs=pairs, ladder=ladder, ladder_nodes=ladder_nodes, setups=chosen)
     try:
         report = _run_journey(literal, settings, workers, backend, address,
                               show=fmt == "text", cache=not no_cache)
@@ -250,6 +257,31 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pol
         click.echo(f"報告: {index.resolve().as_uri()}", err=True)
     if check:
         _check_targets(report)
+
+
+def chosen_setups(given: str, table) -> tuple[str, ...]:
+    """--setup: the ids of the set-ups named (by id or 名前, comma-separated); a name the
+    content lacks is a usage error with the nearest names."""
+    from compiler.names import did_you_mean
+
+    names = {s.name: s.id for s in table.setups.values()}
+    chosen, unknown = [], []
+    for part in (p.strip() for p in given.replace("、", ",").split(",")):
+        if not part:
+            continue
+        ident = part if part in table.setups else names.get(part)
+        if ident is None:
+            unknown.append(part)
+        elif ident not in chosen:
+            chosen.append(ident)
+    for part in unknown:
+        hint = did_you_mean(part, [*table.setups, *names])
+        raise click.BadParameter(f"旅の準備「{part}」はありません（ある準備: "
+                                 f"{'、'.join(table.setups)}）。{hint}", param_hint="--setup")
+    if not chosen:
+        raise click.BadParameter("測る旅の準備を 1 つ以上書いてください（例: --setup 草案,高難易度）。",
+                                 param_hint="--setup")
+    return tuple(chosen)
 
 
 def _check_targets(report: dict) -> None:

@@ -335,3 +335,67 @@ def test_a_report_task_leaves_no_search_notes_for_the_collector_to_walk(literal,
     assert left_by(2) <= 50 and search._FACTS == {}
     monkeypatch.setattr(search, "forget", lambda: None)
     assert left_by(3) > 1000
+
+
+# ------------------------------------------------------------------ --setup: some set-ups
+
+
+def test_setup_measures_only_the_set_ups_named_with_the_full_reports_figures(literal,
+                                                                             one_worker):
+    """A set-up measured alone (by id or by 名前) has its row of the whole report, figure
+    for figure: the same deals, solver and players; the rows keep the report's order."""
+    import json
+
+    result = CliRunner().invoke(cli.main, ["journey", "report", "--seeds", "2", "--budget", "1",
+                                           "--nodes", "60", "--find-nodes", "60",
+                                           "--setup", "問題点の提案,草案", "--workers", "1",
+                                           "--no-cache", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [row["id"] for row in report["variants"]] == ["草案", "問題点"]
+    assert report["settings"]["setups"] == ["草案", "問題点"] and report["missing"] == []
+    whole = {row["id"]: row for row in one_worker["variants"]}
+    for row in report["variants"]:
+        assert row["solver"] == whole[row["id"]]["solver"]
+        assert row["players"] == whole[row["id"]]["players"]
+    assert "setups" not in one_worker["settings"]  # a report of every set-up reads as before
+
+
+def test_setup_leaves_the_item_pairs_out_unless_asked_for(literal):
+    from contract.codec import from_literal
+    from contract.tables import JourneyTable
+    from journey.lab.measure import PAIR_GROUP, variants
+
+    table = from_literal(JourneyTable, literal, "journey")
+    found, _ = variants(table, Settings(setups=("高難易度",), pairs=False))
+    assert [(v.setup, v.group) for v in found] == [("高難易度", "高難易度")]
+    found, _ = variants(table, Settings(setups=("高難易度",), pairs=True))
+    assert sum(v.group == PAIR_GROUP for v in found) == 15
+    # on the command line: --setup alone measures no pair, --setup with --pairs all 15
+    args = ["journey", "report", "--seeds", "1", "--pair-deals", "1", "--budget", "1",
+            "--nodes", "20", "--find-nodes", "20", "--ladder", "0", "--workers", "1",
+            "--no-cache", "--format", "json", "--setup", "高難易度"]
+    import json
+
+    alone = json.loads(CliRunner().invoke(cli.main, args).stdout)
+    assert [row["id"] for row in alone["variants"]] == ["高難易度"]
+    assert alone["settings"]["pairs"] is False
+
+
+def test_setup_says_which_set_ups_it_measured_above_the_tables():
+    result = CliRunner().invoke(cli.main, ARGS + ["--setup", "高難易度", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert "測った旅の準備: 高難易度（--setup で選んだものだけ。順位もこの中でのものです）" \
+        in result.stdout
+    assert "測った旅の準備" not in CliRunner().invoke(cli.main, ARGS + ["--no-cache"]).stdout
+
+
+@pytest.mark.parametrize("given, said", [
+    ("草按", "旅の準備「草按」はありません"),
+    ("草案,高難度", "もしかして"),
+    (",、", "1 つ以上"),
+])
+def test_a_setup_the_content_lacks_is_a_usage_error_with_the_nearest_names(given, said):
+    result = CliRunner().invoke(cli.main, ["journey", "report", "--setup", given])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and "Traceback" not in result.output

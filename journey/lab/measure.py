@@ -248,6 +248,9 @@ class Settings:
     #: solves may expand for one deal.
     ladder: int = load.DEFAULT_DECISIONS
     ladder_nodes: int = load.DEFAULT_NODES
+    #: The set-ups (ids) whose own rows are measured, in the report's order whatever the
+    #: order given (None: every set-up of the content); the item pairs go by ``pairs``.
+    setups: tuple[str, ...] | None = None
 
     @property
     def finding(self) -> int:
@@ -263,7 +266,8 @@ class Settings:
 def variants(table, settings: Settings) -> tuple[list[Variant], list[str]]:
     """(the variants measured, the set-ups of SETUPS the content lacks): SETUPS first, in
     their order and groups, then every other set-up of the content (OTHER_GROUP), then
-    the item pairs of PAIRS_OF."""
+    the item pairs of PAIRS_OF. With ``settings.setups``, only those set-ups' own rows
+    (none is called missing: the ones asked for are the content's)."""
     out, missing = [], []
     for group, setup in SETUPS:
         if setup in table.setups:
@@ -273,6 +277,8 @@ def variants(table, settings: Settings) -> tuple[list[Variant], list[str]]:
     named = {setup for _, setup in SETUPS}
     out += [Variant(setup, OTHER_GROUP, setup, None) for setup in table.setups
             if setup not in named]
+    if settings.setups is not None:
+        out, missing = [v for v in out if v.setup in settings.setups], []
     if settings.pairs and PAIRS_OF in table.setups:
         base = table.setups[PAIRS_OF]
         for pair in itertools.combinations(base.item_pool, base.items_chosen):
@@ -355,7 +361,10 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
                          "polish_nodes": settings.polishing,
                          "margin": MARGIN, "pairs": settings.pairs,
                          "ladder": {"decisions": settings.ladder, "nodes": settings.ladder_nodes,
-                                    "child_nodes": load.CHILD_NODES}},
+                                    "child_nodes": load.CHILD_NODES},
+                         # only when chosen: a report of every set-up reads as before
+                         **({} if settings.setups is None
+                            else {"setups": [v.setup for v in found if v.items is None]})},
             "variants": rows, "ranking": ranking(rows), "missing": missing,
             "run": {"tasks": len(tasks), "climbs": len(climbs), "played": played + climbed,
                     "cached": len(tasks) + len(climbs) - played - climbed}}

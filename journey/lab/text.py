@@ -34,6 +34,9 @@ def head_lines(report: dict) -> list[str]:
                      f"{ladder['decisions']} 決定まで、"
                      f"最善の証明に子の局面を 1 つ {ladder['child_nodes']:,}・1 局 "
                      f"{ladder['nodes']:,} 局面まで探す")
+    if s.get("setups") is not None:  # --setup: the rest of the content is not measured
+        lines.append(f"測った旅の準備: {'、'.join(s['setups'])}（--setup で選んだものだけ。"
+                     "順位もこの中でのものです）")
     if report["missing"]:
         lines.append(f"内容にない準備（測っていません）: {'、'.join(report['missing'])}")
     return lines
