@@ -1,20 +1,30 @@
-"""旅の測定のレンズ — over each 旅の準備 the last journey report measured, its win rate
-against its 目標 and the verdict, as the report says them (「勝率 2想定 38.5 [32.0, 45.4] % ／
-目標 勝率 30%〜70% 達成（2 位・迷う選択肢/局 114.9）」); the pages' lens (lsp.lab_lens) does
-the same for the balance lab.
+"""旅の測定のレンズ — over each 旅の準備 its last measured win rate against its 目標 and the
+verdict, as the report says them (「勝率 2想定 38.5 [32.0, 45.4] % ／ 目標 勝率 30%〜70% 達成
+（2 位・迷う選択肢/局 114.9）」), and the command 「この 準備で測る」 that measures that set-up
+again; the pages' lens (lsp.lab_lens) does the same for the balance lab.
 
-The verdicts come from the JSON report ``jibunki journey report --html`` leaves beside the
-content folder (``generated/journey/journey-report.json``). It is data from disk, read as untrusted:
-another format, a broken file, a row whose figures are not numbers — the set-up simply has
-no lens, never an error. A set-up's figures depend on every journey file (a variant
-inherits its 元's fields), so a verdict is marked old once any of the folder's journey files
-was modified after the report, or the editor holds unsaved changes to the document.
+Where a verdict comes from, newest first: a run from the editor (``run_setup``: the report
+for that set-up alone, journey/lab/one_setup.py, in a process of its own on the journey
+table of the last check — the text in the editor, saved or not), else the JSON report
+``jibunki journey report --html`` leaves beside the content folder
+(``generated/journey/journey-report.json``). The report is data from disk, read as
+untrusted: another format, a broken file, a row whose figures are not numbers — the
+set-up simply has no lens, never an error. A set-up's figures depend on every journey
+file (a variant inherits its 元's fields), so a verdict is marked old once the journey
+texts differ from those an editor run measured, or, for the report (it keeps no texts),
+once any of the folder's journey files was modified after it or the editor holds unsaved
+changes to the document.
 No LSP types here.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import os
+import pickle
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +34,22 @@ from contract.vocabulary import W
 from dsl import ast
 
 from .stamped import Stamped, number, report_of
+from .texts import texts_digest
 
-__all__ = ["REPORT", "STALE", "Reports", "SetupLens", "lenses", "summary"]
+__all__ = ["COMMAND", "REPORT", "RUN_TITLE", "STALE", "Reports", "Run", "SetupLens",
+           "journey_digest", "lenses", "run_setup", "setup_at", "summary"]
+
+#: The command a lens or a code action runs (workspace/executeCommand), with the
+#: document's URI and the set-up's id as arguments (and, optionally, the editor's
+#: settings: journey/lab/one_setup.py EDITOR_LIMITS).
+COMMAND = "jibunki.runSetupReport"
+#: What the command is called where the designer picks it (a code action, the lens).
+RUN_TITLE = "この 準備で測る"
+RUNNING = "測定中…"
+BLOCKED = "測れません: {message}"
+#: Seconds an editor run may take before it is stopped: the report's 200 deals of one
+#: set-up take some 40 s on two cores, 70 s on one (docs/journey-report.md).
+RUN_TIMEOUT = 900.0
 
 #: Where ``jibunki journey report --html`` leaves its report (its default folder), beside
 #: the content folder.
@@ -39,6 +63,8 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 SETUP = "setup"
 #: Said after a verdict the journey files may have changed since.
 STALE = "前回の結果（この後 旅のファイルを変更）"
+#: The journey files: a set-up's figures depend on each of them (元, items, cards).
+JOURNEY_SUFFIX = ".journey"
 
 
 @dataclass(frozen=True)
@@ -50,11 +76,29 @@ class SetupLens:
     title: str
 
 
+@dataclass
+class Run:
+    """A run from the editor: ``running``, ``done`` (``title``: the verdict as the lens says
+    it) or ``blocked`` (``message``), and the digest of the journey texts it was started
+    on (``journey_digest``)."""
+
+    state: str
+    digest: str
+    title: str = ""
+    message: str = ""
+    #: Of a run blocked by an error: the folder's texts it was blocked on
+    #: (lsp.texts.texts_digest); once they change the error may be gone, and the lens no
+    #: longer says 「測れません」 for it.
+    texts: str = ""
+
+
 class Reports:
-    """The set-ups' verdicts of the report last read, by the report's path (read again when
-    its stamp changes)."""
+    """The last editor run of each set-up, by (content folder, set-up id), and the set-ups'
+    verdicts of the report last read, by the report's path (read again when its stamp
+    changes)."""
 
     def __init__(self):
+        self.last: dict[tuple[str, str], Run] = {}
         self._read: Stamped[dict[str, str]] = Stamped(_read_titles, {})
 
     def titles(self, path: Path | None) -> tuple[dict[str, str], int | None]:
@@ -135,6 +179,8 @@ def summary(row: dict, entry: dict | None, budgets: list[int]) -> str | None:
     rank, seeds = entry.get("rank"), entry.get("seeds_to_decide")
     if status == "met" and isinstance(rank, int) and load is not None:
         said += f"（{rank} 位・{measure.LOAD_LABEL} {load:.1f}）"
+    elif status == "met" and rank is None and load is not None:  # measured alone: no rank
+        said += f"（{measure.LOAD_LABEL} {load:.1f}）"
     elif status == "missed":
         above = players[-1]["win_rate"]["low"] > target["high"]
         said += f"（{MISSED_SIDE[above]}）"
@@ -159,16 +205,101 @@ def _changed_since(result: Result, path: str, lines: list[str], written_ns: int)
     return editor.rstrip("\n") != saved.replace("\r\n", "\n").rstrip("\n")
 
 
+def journey_digest(result: Result) -> str:
+    """A digest of the journey files' texts as ``result``'s check read them (the editor's,
+    saved or not): what tells the texts an editor run measured from those now."""
+    digest = hashlib.sha256()
+    for name in sorted(n for n in result.sources if n.endswith(JOURNEY_SUFFIX)):
+        digest.update(f"{name}\0{result.sources[name]}\0".encode("utf-8", "replace"))
+    return digest.hexdigest()
+
+
+def setups_of(result: Result, path: str) -> list:
+    """The 旅の準備 of the document ``path``, in order."""
+    return [item for item in result.items_of(path, ast.JourneyItem) if item.kind == SETUP]
+
+
+def setup_at(result: Result, path: str, line: int):
+    """The 旅の準備 of the document whose definition holds ``line`` (0-based), if any."""
+    return next((s for s in setups_of(result, path)
+                 if s.span.line - 1 <= line <= s.span.end_line - 1), None)
+
+
 def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
            reports: Reports) -> list[SetupLens]:
     """A lens over each 旅の準備 of the document ``path`` (``lines``: its text in the
-    editor) that the folder's journey report measured."""
-    setups = [item for item in result.items_of(path, ast.JourneyItem) if item.kind == SETUP]
+    editor) that has a verdict: from an editor run, else from the folder's report."""
+    setups = setups_of(result, path)
     if not setups:
         return []
     titles, written = reports.titles(report_path(root, alone))
-    if not titles:
-        return []
-    old = f" ・ {STALE}" if _changed_since(result, path, lines, written) else ""
-    return [SetupLens(item.span.line - 1, item.id.text, titles[item.id.text] + old)
-            for item in setups if item.id.text in titles]
+    old = None  # whether the report may be older than the journey texts (asked once)
+    found = []
+    for item in setups:
+        name = item.id.text
+        run = reports.last.get((str(root), name))
+        if run is not None and run.state == "blocked" and run.texts and \
+                run.texts != texts_digest(result.sources):
+            run = None  # blocked on texts since changed: what blocked it may be gone
+        if run is not None and run.state == "running":
+            title = RUNNING
+        elif run is not None and run.state == "blocked":
+            title = f"{BLOCKED.format(message=run.message)} ▶ {RUN_TITLE}"
+        elif run is not None:
+            stale = run.digest != journey_digest(result)
+            title = f"{run.title}{f' ・ {STALE}' if stale else ''} ▶ {RUN_TITLE}"
+        elif name in titles:
+            if old is None:
+                old = _changed_since(result, path, lines, written)
+            title = f"{titles[name]}{f' ・ {STALE}' if old else ''} ▶ {RUN_TITLE}"
+        else:
+            continue
+        found.append(SetupLens(item.span.line - 1, name, title))
+    return found
+
+
+# ------------------------------------------------------------------ the run
+
+
+async def run_setup(table_literal: dict, setup: str, settings: dict | None = None,
+                    timeout: float = RUN_TIMEOUT) -> tuple[str | None, str]:
+    """(the lens's title of the verdict, "") from the report for ``setup`` alone
+    (journey/lab/one_setup.py) in a process of its own, awaited without blocking the loop;
+    (None, why) in Japanese when it could not run."""
+    try:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "journey.lab.one_setup", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            cwd=str(Path(__file__).resolve().parent.parent))
+    except OSError as exc:
+        return None, f"測定のプロセスを始められません（{exc.strerror or exc}）"
+    sent = pickle.dumps((table_literal, setup, settings or {}))
+    try:
+        out, _ = await asyncio.wait_for(child.communicate(sent), timeout)
+    except asyncio.TimeoutError:
+        child.kill()
+        await child.wait()
+        return None, f"{timeout:g} 秒たっても終わらないので止めました"
+    except OSError as exc:  # the pipe broke: the process ended before it read the table
+        if child.returncode is None:
+            child.kill()
+        await child.wait()
+        return None, f"測定のプロセスが途中で終わりました（{exc.strerror or exc}）"
+    except asyncio.CancelledError:  # the server is ending: no process left behind
+        if child.returncode is None:
+            child.kill()
+        raise
+    try:
+        answer = json.loads(out.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        answer = None
+    if not isinstance(answer, dict):
+        return None, f"測定のプロセスが途中で終わりました（終了コード {child.returncode}）"
+    if "error" in answer:
+        return None, str(answer["error"])
+    row, entry, budgets = (answer.get(k) for k in ("row", "entry", "budgets"))
+    title = summary(row, entry, budgets) if isinstance(row, dict) and _budgets(budgets) \
+        and row.get("id") == setup else None
+    if title is None:
+        return None, "測定の結果を読めません"
+    return title, ""

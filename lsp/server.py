@@ -186,10 +186,14 @@ class JibunkiServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         line = document.position_from_client_units(position).line
         page = lab_lens.page_at(result, path, line) if result is not None else None
-        if page is None:
-            return []
-        return [types.Command(lab_lens.RUN_TITLE, lab_lens.COMMAND,
-                              arguments=[uri, page.id.text])]
+        if page is not None:
+            return [types.Command(lab_lens.RUN_TITLE, lab_lens.COMMAND,
+                                  arguments=[uri, page.id.text])]
+        setup = journey_lens.setup_at(result, path, line) if result is not None else None
+        if setup is not None:
+            return [types.Command(journey_lens.RUN_TITLE, journey_lens.COMMAND,
+                                  arguments=[uri, setup.id.text])]
+        return []
 
     def _cancel_with_request(self, task: asyncio.Task, cancelled) -> None:
         """Cancel ``task`` (a command's run) when the request it answers is cancelled
@@ -259,6 +263,60 @@ class JibunkiServer(LanguageServer):
             return {"state": "blocked", "page": page, "message": run.message}
         return {"state": "done", "page": page, "summary": lab_lens.summary(run.row),
                 "row": run.row}
+
+    async def run_setup_report(self, uri: str, setup: str, settings=None) -> dict | None:
+        """See ``make_server``'s ``run_setup_report``."""
+        if not self.is_open(uri) or not isinstance(setup, str):
+            return None
+        path = _path(uri)
+        folder = self.folders.of(Path(path))
+        if path not in folder.results:
+            return None
+        key = (str(folder.root), setup)
+        runs = self.journey_reports.last
+        last = runs.get(key)
+        if last is not None and last.state == "running":
+            return {"state": "running", "message": "この 準備はいま測定中です"}
+        result, _ = folder.full(path)  # every file checked: the journey's table
+        if not any(s.id.text == setup for s in journey_lens.setups_of(result, path)):
+            return None
+        digest = journey_lens.journey_digest(result)
+        errors = [d for d in result.compilation.diagnostics if d.is_error]
+        table = result.model.journey
+        if errors or table is None:
+            first = min(errors, key=lambda d: d.sort_key()) if errors else None
+            why = f"{shown_at(first.span)}: {first.message}" if first else "旅の表がありません"
+            run = journey_lens.Run("blocked", digest, message=f"コンテンツにエラーがあります（{why}）",
+                                   texts=texts_digest(result.sources))
+        else:
+            from contract.codec import to_literal
+
+            runs[key] = journey_lens.Run("running", digest)
+            self.refresh_lenses()
+
+            def cancelled() -> None:  # by the editor: the verdict it had before, or none
+                if last is None:
+                    runs.pop(key, None)
+                else:
+                    runs[key] = last
+                self.refresh_lenses()
+
+            self._cancel_with_request(asyncio.current_task(), cancelled)
+            try:
+                title, why = await journey_lens.run_setup(to_literal(table), setup, settings)
+            except Exception as exc:  # a bug of the server's side: said, never a traceback
+                logger.exception("%s の測定が失敗しました", setup)
+                title, why = None, f"jibunki の内部エラー: {exc}"
+            run = journey_lens.Run("done", digest, title=title) if title is not None \
+                else journey_lens.Run("blocked", digest, message=why)
+        runs[key] = run
+        self.refresh_lenses()
+        if run.state == "blocked":
+            said = journey_lens.BLOCKED.format(message=run.message)
+            self.window_show_message(types.ShowMessageParams(
+                types.MessageType.Warning, f"{setup}: {said}"))
+            return {"state": "blocked", "setup": setup, "message": run.message}
+        return {"state": "done", "setup": setup, "summary": run.title}
 
     # ------------------------------------------------------------ diagnostics
 
@@ -540,7 +598,7 @@ def make_server() -> JibunkiServer:
         preferred — the half-width symbol of a full-width slip (E002), a did-you-mean
         (E001, E010, E011, E057), the counter with each scope it may take (E021). Inside a
         page's definition, where the client names no diagnostic: 「この ページで実験」
-        (lsp.lab_lens)."""
+        (lsp.lab_lens); inside a 旅の準備's, 「この 準備で測る」 (lsp.journey_lens)."""
         actions = []
         for diag in params.context.diagnostics[:MAX_FIX_DIAGNOSTICS]:
             data = diag.data if isinstance(diag.data, dict) else {}
@@ -566,7 +624,8 @@ def make_server() -> JibunkiServer:
     def code_lens(ls: JibunkiServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         """A lens over each 例 of the document: run it (lsp.examples), titled with its last
         outcome; over each page with a verdict, that verdict (lsp.lab_lens); and over each
-        旅の準備 the journey report measured, its verdict (lsp.journey_lens)."""
+        旅の準備 with a verdict (an editor run, or the journey report), that verdict
+        (lsp.journey_lens); each lens runs its measure again."""
         uri = params.text_document.uri
         if not ls.is_open(uri):
             return []
@@ -585,10 +644,11 @@ def make_server() -> JibunkiServer:
             command=types.Command(lens.title, lab_lens.COMMAND, arguments=[uri, lens.page]))
             for lens in lab_lens.lenses(result, path, folder.lines(path), folder.root,
                                         folder.alone, ls.lab_runs)]
-        # the set-ups' last verdicts: a title only (measuring is the report's, a minute)
+        # the set-ups' last verdicts (lsp.journey_lens): none for a set-up never measured
         found += [types.CodeLens(
             range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
-            command=types.Command(lens.title, ""))
+            command=types.Command(lens.title, journey_lens.COMMAND,
+                                  arguments=[uri, lens.setup]))
             for lens in journey_lens.lenses(result, path, folder.lines(path), folder.root,
                                             folder.alone, ls.journey_reports)]
         return found
@@ -618,6 +678,17 @@ def make_server() -> JibunkiServer:
         folder as the editor has it; its lens says 実験中… until the verdict replaces it.
         The outcome as data; nothing for a document not open or a page it does not define."""
         return await ls.run_page_lab(uri, page)
+
+    @server.command(journey_lens.COMMAND)
+    async def run_setup_report(ls: JibunkiServer, uri: str, setup: str,
+                               *settings) -> dict | None:
+        """Measure the 旅の準備 ``setup`` of ``uri`` alone with the journey report
+        (lsp.journey_lens.run_setup: a process of its own, awaited — the server answers
+        meanwhile), on the journey table of the folder as the editor has it; its lens says
+        測定中… until the verdict replaces it. ``settings``: the deals and the solver's
+        positions, within the command line's bounds (anything else is not read). The
+        outcome as data; nothing for a document not open or a set-up it does not define."""
+        return await ls.run_setup_report(uri, setup, settings[0] if settings else None)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: JibunkiServer, params: types.RenameParams) -> types.WorkspaceEdit | None:

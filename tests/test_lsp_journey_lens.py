@@ -93,6 +93,38 @@ def test_a_target_without_its_ranking_entry_or_with_an_unknown_status_has_no_tit
     assert journey_lens.summary(row, _entry("草案", "met", load="114.9"), [1, 2]) is None
 
 
+def test_a_setup_measured_alone_that_meets_its_target_says_its_load_without_a_rank():
+    """A rank among one says nothing: an editor run's entry has none, and the title keeps
+    the load."""
+    row = _row("草案", (0.385, 0.32, 0.454))
+    assert journey_lens.summary(row, _entry("草案", "met"), [1, 2]) == \
+        "勝率 2想定 38.5 [32.0, 45.4] % ／ 目標 勝率 30%〜70% 達成（迷う選択肢/局 114.9）"
+
+
+@pytest.mark.slow  # the journey report of one set-up, a few deals
+def test_one_setup_is_measured_with_the_reports_own_row_and_the_editor_settings_bounded():
+    from compiler.build import compile_content
+    from conftest import ROOT
+    from journey.lab.measure import Settings, run
+    from journey.lab.one_setup import UnknownSetup, run_setup, settings_of
+
+    literal = compile_content(ROOT / "content").tables["journey"]
+    small = {"seeds": 2, "nodes": 50, "find_nodes": 50}
+    answer = run_setup(literal, "高難易度", **small)
+    whole = run(literal, Settings(pairs=False, ladder=0, **small))
+    [row] = [r for r in whole["variants"] if r["id"] == "高難易度"]
+    assert answer["row"] == row and answer["budgets"] == [1, 2]
+    [entry] = [e for e in whole["ranking"] if e["id"] == "高難易度"]
+    assert answer["entry"] == {**entry, "rank": None}
+    assert journey_lens.summary(answer["row"], answer["entry"], answer["budgets"]) is not None
+    with pytest.raises(UnknownSetup):
+        run_setup(literal, "草按")
+    assert settings_of({"deals": 3, "nodes": 40, "cache": False}) == {"seeds": 3, "nodes": 40}
+    for spoilt in ({"deals": 0}, {"deals": True}, {"nodes": 10**9}, {"deals": "3"},
+                   {"workers": 64, "find_nodes": 10**8}, [], "deals", None):
+        assert settings_of(spoilt) == {}
+
+
 def test_the_report_command_leaves_the_report_beside_its_page_for_the_lens(tmp_path):
     """`--html` writes the JSON the lens reads beside index.html, as `--format json`
     prints it; a second run writes over its own folder, and the battle lab will not."""
@@ -133,7 +165,17 @@ def _write(content: Path, text: str) -> Path:
 
 
 async def _setup_lenses(client: LanguageClient, uri: str) -> dict[int, str]:
-    return {lens.range.start.line: lens.command.title for lens in await _lenses(client, uri)}
+    """The lenses' titles by line, each without the command it offers (every set-up lens
+    offers 「この 準備で測る」, and runs it when clicked)."""
+    found = {}
+    for lens in await _lenses(client, uri):
+        title = lens.command.title
+        if lens.command.command == journey_lens.COMMAND:
+            assert title.endswith(f" ▶ {journey_lens.RUN_TITLE}") or title == journey_lens.RUNNING
+            assert list(lens.command.arguments)[0] == uri
+            title = title.removesuffix(f" ▶ {journey_lens.RUN_TITLE}")
+        found[lens.range.start.line] = title
+    return found
 
 
 def _line_of(path: Path, needle: str) -> int:
@@ -195,3 +237,83 @@ async def test_a_setup_whose_journey_files_changed_since_the_report_is_marked(
     os.utime(draft, (later, later))  # the draft saved after the report
     assert set((await _setup_lenses(client, uri)).values()) == {
         TITLES["手札二枚"] + stale, TITLES["手札三枚と公開"] + stale}
+
+
+#: The editor's settings for a run of seconds (journey/lab/one_setup.py EDITOR_LIMITS).
+QUICK = {"deals": 2, "nodes": 50, "cache": False}
+
+
+@pytest.mark.asyncio
+@pytest.mark.slow  # a language server (and, once, the journey report) in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+async def test_measuring_a_setup_from_the_editor_gives_it_a_verdict_without_blocking_the_server(
+        client: LanguageClient, content):
+    import asyncio
+
+    from test_lsp import _refreshes
+
+    refreshed = _refreshes(client)
+    path = content / HANDS
+    uri = await _open(client, path)
+    assert await _setup_lenses(client, uri) == {}  # no report, no run yet
+    row = _line_of(path, "旅の準備 手札二枚 ")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(row + 1, 2),
+                                                       types.Position(row + 1, 2)),
+        types.CodeActionContext(diagnostics=[])))
+    [action] = [a for a in actions if isinstance(a, types.Command)]
+    assert action.title == journey_lens.RUN_TITLE and action.command == journey_lens.COMMAND
+    assert list(action.arguments) == [uri, "手札二枚"]
+
+    running = asyncio.ensure_future(client.workspace_execute_command_async(
+        types.ExecuteCommandParams(action.command, [*action.arguments, QUICK])))
+    await asyncio.wait_for(refreshed.wait(), 10)
+    refreshed.clear()
+    assert (await _setup_lenses(client, uri)) == {row: journey_lens.RUNNING}
+    again = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(action.command, [*action.arguments, QUICK]))
+    assert again["state"] == "running"  # one run of a set-up at a time
+    await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(uri)))
+    assert not running.done()  # answered while the deals are played
+
+    outcome = await asyncio.wait_for(running, 120)
+    assert outcome["state"] == "done" and outcome["setup"] == "手札二枚"
+    await asyncio.wait_for(refreshed.wait(), 10)
+    title = (await _setup_lenses(client, uri))[row]
+    assert title == outcome["summary"]
+    # the draft's 目標, inherited: judged on the blind player's win rate at its largest budget
+    assert title.startswith("勝率 2想定 ") and "／ 目標 勝率 30%〜70% " in title
+
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("初期手札 1", "初期手札 2", 1))
+    assert (await _setup_lenses(client, uri))[row] == f"{title} ・ {journey_lens.STALE}"
+    await _replace(client, uri, 3, text)  # the texts it measured again: not old
+    assert (await _setup_lenses(client, uri))[row] == title
+
+
+@pytest.mark.asyncio
+@pytest.mark.slow  # a language server in a process
+@pytest.mark.usefixtures("lsp_zygote")  # the server this test starts
+async def test_a_setup_that_cannot_be_measured_says_why_in_japanese(client: LanguageClient,
+                                                                    content):
+    from test_lsp import _refreshes
+
+    _refreshes(client)
+    path = content / DRAFT
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("最終日", "最終曜日", 1))
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        journey_lens.COMMAND, [uri, "高難易度", QUICK]))
+    assert outcome["state"] == "blocked"
+    assert outcome["message"].startswith("コンテンツにエラーがあります")
+    assert "Traceback" not in outcome["message"]
+    row = _line_of(path, "旅の準備 高難易度 ")
+    assert (await _setup_lenses(client, uri))[row].startswith("測れません: コンテンツにエラーがあります")
+    await _replace(client, uri, 3, text)  # fixed: no longer said to be unmeasurable
+    assert not (await _setup_lenses(client, uri)).get(row, "").startswith("測れません")
+    # a set-up the document does not define, or a forged argument, is answered with nothing
+    for args in ([uri, "草按", QUICK], [uri, "草按"], [uri, 3], ["file:///etc/passwd", "草案"]):
+        assert await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(journey_lens.COMMAND, args)) is None
