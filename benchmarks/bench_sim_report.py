@@ -11,9 +11,9 @@ both alike), each a child process reading its own tree: its wall seconds and its
 seconds (user + system of the child, the workers included). Printed: min and median of
 each, their ratios (min over min, median over median), the target (≤ 30 s on 2 cores),
 the battles each report rests on, and the verdicts of the last repeat's reports
-(benchmarks/sim_verdicts.py): the pages whose interval is clear of 0 in the revision's
-report must keep their verdict. Exit 1 when one does not, or when a run fails; no timing
-is asserted.
+(benchmarks/sim_verdicts.py): no page whose interval is clear of 0 in the revision's
+report may be contradicted (the opposite verdict, or an interval that does not meet the
+revision's). Exit 1 when one is, or when a run fails; no timing is asserted.
 """
 
 from __future__ import annotations

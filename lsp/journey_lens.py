@@ -37,7 +37,7 @@ from .stamped import Stamped, number, report_of
 from .texts import texts_digest
 
 __all__ = ["COMMAND", "REPORT", "RUN_TITLE", "STALE", "Reports", "Run", "SetupLens",
-           "journey_digest", "lenses", "run_setup", "setup_at", "summary"]
+           "journey_digest", "lenses", "run_setup", "setup_at", "setups_of", "summary"]
 
 #: The command a lens or a code action runs (workspace/executeCommand), with the
 #: document's URI and the set-up's id as arguments (and, optionally, the editor's
