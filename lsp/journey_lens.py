@@ -19,12 +19,8 @@ No LSP types here.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import json
 import os
-import pickle
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -264,39 +260,14 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
 async def run_setup(table_literal: dict, setup: str, settings: dict | None = None,
                     timeout: float = RUN_TIMEOUT) -> tuple[str | None, str]:
     """(the lens's title of the verdict, "") from the report for ``setup`` alone
-    (journey/lab/one_setup.py) in a process of its own, awaited without blocking the loop;
-    (None, why) in Japanese when it could not run."""
-    try:
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "journey.lab.one_setup", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-            cwd=str(Path(__file__).resolve().parent.parent))
-    except OSError as exc:
-        return None, f"測定のプロセスを始められません（{exc.strerror or exc}）"
-    sent = pickle.dumps((table_literal, setup, settings or {}))
-    try:
-        out, _ = await asyncio.wait_for(child.communicate(sent), timeout)
-    except asyncio.TimeoutError:
-        child.kill()
-        await child.wait()
-        return None, f"{timeout:g} 秒たっても終わらないので止めました"
-    except OSError as exc:  # the pipe broke: the process ended before it read the table
-        if child.returncode is None:
-            child.kill()
-        await child.wait()
-        return None, f"測定のプロセスが途中で終わりました（{exc.strerror or exc}）"
-    except asyncio.CancelledError:  # the server is ending: no process left behind
-        if child.returncode is None:
-            child.kill()
-        raise
-    try:
-        answer = json.loads(out.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        answer = None
-    if not isinstance(answer, dict):
-        return None, f"測定のプロセスが途中で終わりました（終了コード {child.returncode}）"
-    if "error" in answer:
-        return None, str(answer["error"])
+    (journey/lab/one_setup.py) in a process of its own (sim.oneshot), awaited without
+    blocking the loop; (None, why) in Japanese when it could not run."""
+    from sim.oneshot import ask
+
+    answer, why = await ask("journey.lab.one_setup", (table_literal, setup, settings or {}),
+                            timeout, "測定")
+    if answer is None:
+        return None, why
     row, entry, budgets = (answer.get(k) for k in ("row", "entry", "budgets"))
     title = summary(row, entry, budgets) if isinstance(row, dict) and _budgets(budgets) \
         and row.get("id") == setup else None

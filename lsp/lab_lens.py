@@ -16,11 +16,7 @@ No LSP types here.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import os
-import pickle
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -256,39 +252,14 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
 async def run_page(tables_literal: dict, page: str, settings: dict | None = None,
                    timeout: float = RUN_TIMEOUT) -> tuple[dict | None, str]:
     """(the page's row, "") from the lab for ``page`` alone (sim/one_page.py) in a process
-    of its own, awaited without blocking the loop; (None, why) in Japanese when it could
-    not run."""
-    try:
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "sim.one_page", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-            cwd=str(Path(__file__).resolve().parent.parent))
-    except OSError as exc:
-        return None, f"実験のプロセスを始められません（{exc.strerror or exc}）"
-    sent = pickle.dumps((tables_literal, page, settings or {}))
-    try:
-        out, _ = await asyncio.wait_for(child.communicate(sent), timeout)
-    except asyncio.TimeoutError:
-        child.kill()
-        await child.wait()
-        return None, f"{timeout:g} 秒たっても終わらないので止めました"
-    except OSError as exc:  # the pipe broke: the process ended before it read the tables
-        if child.returncode is None:
-            child.kill()
-        await child.wait()
-        return None, f"実験のプロセスが途中で終わりました（{exc.strerror or exc}）"
-    except asyncio.CancelledError:  # the server is ending: no process left behind
-        if child.returncode is None:
-            child.kill()
-        raise
-    try:
-        answer = json.loads(out.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        answer = None
-    if not isinstance(answer, dict):
-        return None, f"実験のプロセスが途中で終わりました（終了コード {child.returncode}）"
-    if "error" in answer:
-        return None, str(answer["error"])
+    of its own (sim.oneshot), awaited without blocking the loop; (None, why) in
+    Japanese when it could not run."""
+    from sim.oneshot import ask
+
+    answer, why = await ask("sim.one_page", (tables_literal, page, settings or {}), timeout,
+                            "実験")
+    if answer is None:
+        return None, why
     if summary(answer) is None:
         return None, "実験の結果を読めません"
     return answer, ""

@@ -6,25 +6,28 @@ run skips the enemy phase (its rows are not the page's) and plays the page's pai
 the main policy only, to a looser precision (``EDITOR``); the page's row is the lab's own
 (sim/lab.py ``Lab.report``), so it reads like a row of the full report.
 
-Run as ``python -m sim.one_page``: the tables' literals and the page's id come pickled on
-stdin from the process that started it (the language server, which checked the content
-in memory), and the row goes back as JSON on stdout — or ``{"error": …}``, one Japanese
-line, never a traceback. A process of its own: the server's loop never waits on a battle.
+Run as ``python -m sim.one_page`` (sim.oneshot): the tables' literals, the page's id
+and settings come pickled on stdin from the language server, and the row goes back as
+JSON on stdout — or ``{"error": …}``, one Japanese line, never a traceback.
 """
 
 from __future__ import annotations
 
-import json
-import pickle
 import sys
+
+from .oneshot import serve
 
 from .lab import Lab, Settings
 
-__all__ = ["EDITOR", "run_page"]
+__all__ = ["EDITOR", "UnknownPage", "run_page"]
 
 #: The editor's settings beyond the page and the enemies: the main policy only, a ±6 pt
 #: interval, at most 600 pairs — about two seconds for a page on one core.
 EDITOR = {"ladder": ("greedy",), "precision": 0.06, "max_pairs": 600, "batch": 100}
+
+
+class UnknownPage(KeyError):
+    """The page asked for is not in the tables (renamed or removed since)."""
 
 
 class _PagesOnly(Lab):
@@ -38,12 +41,12 @@ def run_page(tables_literal: dict, page: str, workers: int = 1, **settings) -> d
     """The lab's report row of ``page`` (sim/lab.py ``_page_row``'s keys) against every
     enemy of the tables, with ``EDITOR`` settings (``settings`` overrides them), and the
     settings it was played with under ``"settings"``.
-    Errors: KeyError for a page the tables do not have."""
+    Errors: UnknownPage (a KeyError) for a page the tables do not have."""
     from runtime.tables import from_dicts
 
     tables = from_dicts(tables_literal)
     if page not in tables.pages:
-        raise KeyError(page)
+        raise UnknownPage(page)
     chosen = {**EDITOR, **settings}
     lab = _PagesOnly(tables_literal, tables, Settings(
         enemies=tuple(sorted(tables.enemies)), pages=(page,), **chosen), workers=workers)
@@ -53,20 +56,10 @@ def run_page(tables_literal: dict, page: str, workers: int = 1, **settings) -> d
 
 
 def main() -> int:
-    """Read (tables literal, page id, settings) pickled on stdin; write the row as JSON."""
-    try:
-        tables_literal, page, settings = pickle.load(sys.stdin.buffer)
-        found = run_page(tables_literal, page, **settings)
-    except KeyError as exc:
-        found, code = {"error": f"ページ {exc.args[0]} が表にありません"}, 1
-    except Exception as exc:  # a bug of jibunki: one line for the designer, not a traceback
-        found, code = {"error": f"jibunki の内部エラー: {type(exc).__name__}: {exc}"}, 1
-    else:
-        code = 0
-    sys.stdout.write(json.dumps(found, ensure_ascii=False))
-    sys.stdout.flush()
-    return code
-
+    """Read (tables literal, page id, settings) pickled on stdin; write the row as JSON
+    (sim.oneshot)."""
+    return serve(lambda tables_literal, page, settings: run_page(tables_literal, page, **settings),
+                 {UnknownPage: lambda exc: f"ページ {exc.args[0]} が表にありません"})
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -50,7 +50,7 @@ ALLOWED = {
     # tables are data drawn by sim.render_text and sim.render_html, never the battle's report;
     # its results kept as the battles are, by sim.store)
     "journey/lab": ({"journey", "contract", "sim.stats", "sim.backends", "sim.render_text",
-                     "sim.render_html", "sim.store"},
+                     "sim.render_html", "sim.store", "sim.oneshot"},
                     {"rich", "jinja2", "markupsafe", "matplotlib"}),
     "dsl": ({"dsl", "contract"}, {"lark"}),
     # what a page can set off, from the effect lists alone (issue 31): lint, the catalog,
@@ -74,9 +74,10 @@ ALLOWED = {
     "sim": ({"sim", "runtime", "contract", "dsl.diskcache"}, {"rich", "jinja2", "markupsafe", "matplotlib", "ray"}),
     # the lab's report format and verdict words, for the pages' lenses (the lab itself is
     # run as a process of its own: python -m sim.one_page); the journey report's format
-    # and its words, for the set-ups' lenses (the report is never run from the editor)
+    # and its words, for the set-ups' lenses (the report is run likewise: python -m
+    # journey.lab.one_setup, through sim.oneshot)
     "lsp": ({"lsp", "compiler", "dsl", "contract", "catalog.phrasing", "scenario", "sim.lab",
-             "sim.stats", "journey.lab.measure", "journey.lab.text", "analysis"},
+             "sim.stats", "sim.oneshot", "journey.lab.measure", "journey.lab.text", "analysis"},
             {"pygls", "lsprotocol"}),
     # print and play: the catalog's words on cards (the journey's through its rules), laid out
     # and rendered to PDF (pypdfium2 reads PDFs back: the Tabletop Simulator's faces), the

@@ -9,19 +9,19 @@ report's row for that set-up — without the ladder of thinking (the lens does n
 and with the report's results cache (journey/lab/cache.py), so a set-up whose rules did not
 change is read back at once, and the command line reuses what the editor measured.
 
-Run as ``python -m journey.lab.one_setup``: the journey table's literal, the set-up's id
-and the editor's settings (``EDITOR_LIMITS``) come pickled on stdin from the process that
-started it (the language server, which checked the content in memory), and the answer goes
-back as JSON on stdout: ``{"row", "entry", "budgets", "settings"}`` — or ``{"error": …}``,
-one Japanese line, never a traceback. A process of its own: the server's loop never waits.
+Run as ``python -m journey.lab.one_setup`` (sim.oneshot): the journey table's
+literal, the set-up's id and the editor's settings (``EDITOR_LIMITS``) come pickled on
+stdin from the language server, and the answer goes back as JSON on stdout: ``{"row",
+"entry", "budgets", "settings"}`` — or ``{"error": …}``, one Japanese line, never a
+traceback.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import pickle
 import sys
+
+from sim.oneshot import serve
 
 from . import measure
 
@@ -69,30 +69,24 @@ def run_setup(table_literal: dict, setup: str, workers: int = 1, cache=None,
             "budgets": report["settings"]["budgets"], "settings": report["settings"]}
 
 
-def main() -> int:
-    """Read (table literal, set-up id, settings) pickled on stdin; write the answer as
-    JSON."""
+def _answer(table_literal: dict, setup: str, given) -> dict:
+    """``run_setup`` on all cores, with the results cache unless ``given`` says
+    ``"cache": false``."""
     from .cache import DealCache
 
+    kept = not (isinstance(given, dict) and given.get("cache") is False)
+    cache = (DealCache.open if kept else DealCache)(table_literal)
     try:
-        table_literal, setup, given = pickle.load(sys.stdin.buffer)
-        kept = not (isinstance(given, dict) and given.get("cache") is False)
-        cache = (DealCache.open if kept else DealCache)(table_literal)
-        try:
-            found = run_setup(table_literal, setup, workers=os.cpu_count() or 1, cache=cache,
-                              **settings_of(given))
-        finally:
-            cache.close()
-    except UnknownSetup as exc:
-        found, code = {"error": f"旅の準備 {exc.args[0]} が表にありません"}, 1
-    except Exception as exc:  # a bug of jibunki: one line for the designer, not a traceback
-        found, code = {"error": f"jibunki の内部エラー: {type(exc).__name__}: {exc}"}, 1
-    else:
-        code = 0
-    sys.stdout.write(json.dumps(found, ensure_ascii=False))
-    sys.stdout.flush()
-    return code
+        return run_setup(table_literal, setup, workers=os.cpu_count() or 1, cache=cache,
+                         **settings_of(given))
+    finally:
+        cache.close()
 
+
+def main() -> int:
+    """Read (table literal, set-up id, settings) pickled on stdin; write the answer as JSON
+    (sim.oneshot)."""
+    return serve(_answer, {UnknownSetup: lambda exc: f"旅の準備 {exc.args[0]} が表にありません"})
 
 if __name__ == "__main__":
     sys.exit(main())
