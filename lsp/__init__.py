@@ -6,6 +6,7 @@
     examples.py  the code lens over each 例: run it, its last outcome
     lab_lens.py  the code lens over each page: its last lab verdict; 「この ページで実験」
     journey_lens.py  the code lens over each 旅の準備: its last measure; 「この 準備で測る」
+    editor_runs.py  what those two share: a measure started from the editor, as its lens shows it
     pending.py   the checks that wait for a pause in typing (one per document, the last edit)
     protocol.py  the base protocol and JSON-RPC as written: frames, error codes, life cycle
     server.py    the pygls server: LSP messages ↔ the modules above

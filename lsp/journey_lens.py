@@ -29,10 +29,10 @@ from contract import disk
 from contract.vocabulary import W
 from dsl import ast
 
+from .editor_runs import Run, Words, title as run_title
 from .stamped import Stamped, number, report_of
-from .texts import texts_digest
 
-__all__ = ["COMMAND", "REPORT", "RUN_TITLE", "STALE", "Reports", "Run", "SetupLens",
+__all__ = ["COMMAND", "REPORT", "RUN_TITLE", "STALE", "WORDS", "Reports", "SetupLens",
            "journey_digest", "lenses", "run_setup", "setup_at", "setups_of", "summary"]
 
 #: The command a lens or a code action runs (workspace/executeCommand), with the
@@ -61,6 +61,9 @@ SETUP = "setup"
 STALE = "前回の結果（この後 旅のファイルを変更）"
 #: The journey files: a set-up's figures depend on each of them (元, items, cards).
 JOURNEY_SUFFIX = ".journey"
+#: The set-up lens's words, as an editor run is shown (lsp.editor_runs).
+WORDS = Words(run=RUN_TITLE, running=RUNNING, blocked=BLOCKED, stale=STALE,
+              busy="この 準備はいま測定中です")
 
 
 @dataclass(frozen=True)
@@ -70,22 +73,6 @@ class SetupLens:
     line: int
     setup: str
     title: str
-
-
-@dataclass
-class Run:
-    """A run from the editor: ``running``, ``done`` (``title``: the verdict as the lens says
-    it) or ``blocked`` (``message``), and the digest of the journey texts it was started
-    on (``journey_digest``)."""
-
-    state: str
-    digest: str
-    title: str = ""
-    message: str = ""
-    #: Of a run blocked by an error: the folder's texts it was blocked on
-    #: (lsp.texts.texts_digest); once they change the error may be gone, and the lens no
-    #: longer says 「測れません」 for it.
-    texts: str = ""
 
 
 class Reports:
@@ -233,24 +220,14 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
     found = []
     for item in setups:
         name = item.id.text
-        run = reports.last.get((str(root), name))
-        if run is not None and run.state == "blocked" and run.texts and \
-                run.texts != texts_digest(result.sources):
-            run = None  # blocked on texts since changed: what blocked it may be gone
-        if run is not None and run.state == "running":
-            title = RUNNING
-        elif run is not None and run.state == "blocked":
-            title = f"{BLOCKED.format(message=run.message)} ▶ {RUN_TITLE}"
-        elif run is not None:
-            stale = run.digest != journey_digest(result)
-            title = f"{run.title}{f' ・ {STALE}' if stale else ''} ▶ {RUN_TITLE}"
-        elif name in titles:
+        title = run_title(reports.last.get((str(root), name)), result.sources,
+                          lambda: journey_digest(result), WORDS)
+        if title is None and name in titles:  # no editor run: the report's verdict
             if old is None:
                 old = _changed_since(result, path, lines, written)
             title = f"{titles[name]}{f' ・ {STALE}' if old else ''} ▶ {RUN_TITLE}"
-        else:
-            continue
-        found.append(SetupLens(item.span.line - 1, name, title))
+        if title is not None:
+            found.append(SetupLens(item.span.line - 1, name, title))
     return found
 
 

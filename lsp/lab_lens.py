@@ -25,10 +25,10 @@ from contract import disk
 from contract.vocabulary import W
 from dsl import ast
 
+from .editor_runs import Run, Words, title as run_title
 from .stamped import Stamped, number, report_of
-from .texts import texts_digest
 
-__all__ = ["COMMAND", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
+__all__ = ["COMMAND", "WORDS", "Lens", "Runs", "lenses", "page_at", "report_path", "run_page"]
 
 #: The command a lens or a code action runs (workspace/executeCommand), with the
 #: document's URI and the page's id as arguments.
@@ -46,6 +46,9 @@ RUN_TIMEOUT = 120.0
 STALE = "前回の結果（この後ページを変更）"
 RUNNING = "実験中…"
 BLOCKED = "実験できません: {message}"
+#: The page lens's words, as an editor run is shown (lsp.editor_runs).
+WORDS = Words(run=RUN_TITLE, running=RUNNING, blocked=BLOCKED, stale=STALE,
+              busy="この ページはいま実験中です")
 
 
 @dataclass(frozen=True)
@@ -55,21 +58,6 @@ class Lens:
     line: int
     page: str
     title: str
-
-
-@dataclass
-class Run:
-    """A run from the editor: ``running``, ``done`` (``row``) or ``blocked`` (``message``),
-    and the hash of the page's text it was started on."""
-
-    state: str
-    digest: str
-    row: dict | None = None
-    message: str = ""
-    #: Of a run blocked by an error: the folder's texts it was blocked on
-    #: (lsp.texts.texts_digest). Once they change the error may be gone: the lens no
-    #: longer says 「実験できません」 for it (it did until the next run).
-    texts: str = ""
 
 
 class Runs:
@@ -220,29 +208,17 @@ def lenses(result: Result, path: str, lines: list[str], root: Path, alone: bool,
     found = []
     for page in pages:
         name = page.id.text
-        run = runs.last.get((str(root), name))
-        if run is not None and run.state == "blocked" and run.texts and \
-                run.texts != texts_digest(result.sources):
-            run = None  # blocked on texts since changed: what blocked it may be gone
-        if run is not None and run.state == "running":
-            title = RUNNING
-        elif run is not None and run.state == "blocked":
-            title = f"{BLOCKED.format(message=run.message)} ▶ {RUN_TITLE}"
-        elif run is not None:
-            title = summary(run.row) or ""
-            if run.digest != digest(lines, page):
-                title += f" ・ {STALE}"
-            title += f" ▶ {RUN_TITLE}"
-        elif name in rows:
+        title = run_title(runs.last.get((str(root), name)), result.sources,
+                          lambda: digest(lines, page), WORDS)
+        if title is None and name in rows:  # no editor run: the report's verdict
             title = summary(rows[name])
             measured = rows[name].get("text_sha256")
             if (measured != digest(lines, page) if isinstance(measured, str)
                     else _changed_since(path, lines, page, written)):
                 title += f" ・ {STALE}"
             title += f" ▶ {RUN_TITLE}"
-        else:
-            continue
-        found.append(Lens(page.span.line - 1, name, title))
+        if title is not None:
+            found.append(Lens(page.span.line - 1, name, title))
     return found
 
 

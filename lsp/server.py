@@ -28,7 +28,7 @@ from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
 
-from . import analysis, examples, features, journey_lens, lab_lens, triggers
+from . import analysis, editor_runs, examples, features, journey_lens, lab_lens, triggers
 from .completion import completions
 from .folder import CONTENT_NAME, Folder, Folders, interface
 from .texts import shown_at, texts_digest
@@ -220,49 +220,19 @@ class JibunkiServer(LanguageServer):
         folder = self.folders.of(Path(path))
         if path not in folder.results:
             return None
-        key = (str(folder.root), page)
-        last = self.lab_runs.last.get(key)
-        if last is not None and last.state == "running":
-            return {"state": "running", "message": "この ページはいま実験中です"}
         result, _ = folder.full(path)  # every file checked and lowered: the lab's tables
         item = lab_lens.page_named(result, path, page)
         if item is None:
             return None
-        digest = lab_lens.digest(folder.lines(path), item)
-        errors = [d for d in result.compilation.diagnostics if d.is_error]
-        if errors or not result.tables:
-            first = min(errors, key=lambda d: d.sort_key()) if errors else None
-            why = f"{shown_at(first.span)}: {first.message}" if first else "バランスがありません"
-            run = lab_lens.Run("blocked", digest, message=f"コンテンツにエラーがあります（{why}）",
-                               texts=texts_digest(result.sources))
-        else:
-            self.lab_runs.last[key] = lab_lens.Run("running", digest)
-            self.refresh_lenses()
 
-            def cancelled() -> None:  # by the editor: the verdict it had before, or none
-                if last is None:
-                    self.lab_runs.last.pop(key, None)
-                else:
-                    self.lab_runs.last[key] = last
-                self.refresh_lenses()
+        async def measure() -> tuple[str | None, dict | None, str]:
+            row, why = await lab_lens.run_page(result.tables, page)
+            return (None if row is None else lab_lens.summary(row)), row, why
 
-            self._cancel_with_request(asyncio.current_task(), cancelled)
-            try:
-                row, why = await lab_lens.run_page(result.tables, page)
-            except Exception as exc:  # a bug of the server's side: said, never a traceback
-                logger.exception("%s の実験室が失敗しました", page)
-                row, why = None, f"jibunki の内部エラー: {exc}"
-            run = lab_lens.Run("done", digest, row=row) if row is not None \
-                else lab_lens.Run("blocked", digest, message=why)
-        self.lab_runs.last[key] = run
-        self.refresh_lenses()
-        if run.state == "blocked":
-            said = lab_lens.BLOCKED.format(message=run.message)
-            self.window_show_message(types.ShowMessageParams(
-                types.MessageType.Warning, f"{page}: {said}"))
-            return {"state": "blocked", "page": page, "message": run.message}
-        return {"state": "done", "page": page, "summary": lab_lens.summary(run.row),
-                "row": run.row}
+        return await self._measure(
+            "page", page, (str(folder.root), page), self.lab_runs.last, lab_lens.WORDS,
+            lab_lens.digest(folder.lines(path), item), result,
+            None if result.tables else "バランスがありません", measure)
 
     async def run_setup_report(self, uri: str, setup: str, settings=None) -> dict | None:
         """See ``make_server``'s ``run_setup_report``."""
@@ -272,26 +242,41 @@ class JibunkiServer(LanguageServer):
         folder = self.folders.of(Path(path))
         if path not in folder.results:
             return None
-        key = (str(folder.root), setup)
-        runs = self.journey_reports.last
-        last = runs.get(key)
-        if last is not None and last.state == "running":
-            return {"state": "running", "message": "この 準備はいま測定中です"}
         result, _ = folder.full(path)  # every file checked: the journey's table
         if not any(s.id.text == setup for s in journey_lens.setups_of(result, path)):
             return None
-        digest = journey_lens.journey_digest(result)
-        errors = [d for d in result.compilation.diagnostics if d.is_error]
         table = result.model.journey
-        if errors or table is None:
-            first = min(errors, key=lambda d: d.sort_key()) if errors else None
-            why = f"{shown_at(first.span)}: {first.message}" if first else "旅の表がありません"
-            run = journey_lens.Run("blocked", digest, message=f"コンテンツにエラーがあります（{why}）",
-                                   texts=texts_digest(result.sources))
-        else:
+
+        async def measure() -> tuple[str | None, dict | None, str]:
             from contract.codec import to_literal
 
-            runs[key] = journey_lens.Run("running", digest)
+            title, why = await journey_lens.run_setup(to_literal(table), setup, settings)
+            return title, None, why
+
+        return await self._measure(
+            "setup", setup, (str(folder.root), setup), self.journey_reports.last,
+            journey_lens.WORDS, journey_lens.journey_digest(result), result,
+            None if table is not None else "旅の表がありません", measure)
+
+    async def _measure(self, kind: str, name: str, key: tuple, runs: dict, words,
+                       digest: str, result, lacking: str | None, measure) -> dict:
+        """An editor run (lsp.editor_runs) of the ``kind`` (page, setup) named ``name``,
+        kept in ``runs`` under ``key``: one at a time; refused, and said why, while the
+        folder has an error (or ``lacking`` says what it lacks); else ``measure()`` —
+        (verdict, figures, why not) — awaited, its lens 測定中 meanwhile, cancelled with
+        its request (the lens's verdict before comes back). Lenses are drawn again at each
+        change; a refusal is also shown to the designer. The outcome as data."""
+        last = runs.get(key)
+        if last is not None and last.state == "running":
+            return {"state": "running", "message": words.busy}
+        errors = [d for d in result.compilation.diagnostics if d.is_error]
+        if errors or lacking is not None:
+            first = min(errors, key=lambda d: d.sort_key()) if errors else None
+            why = f"{shown_at(first.span)}: {first.message}" if first else lacking
+            run = editor_runs.Run("blocked", digest, message=f"コンテンツにエラーがあります（{why}）",
+                                  texts=texts_digest(result.sources))
+        else:
+            runs[key] = editor_runs.Run("running", digest)
             self.refresh_lenses()
 
             def cancelled() -> None:  # by the editor: the verdict it had before, or none
@@ -303,20 +288,21 @@ class JibunkiServer(LanguageServer):
 
             self._cancel_with_request(asyncio.current_task(), cancelled)
             try:
-                title, why = await journey_lens.run_setup(to_literal(table), setup, settings)
+                verdict, row, why = await measure()
             except Exception as exc:  # a bug of the server's side: said, never a traceback
-                logger.exception("%s の測定が失敗しました", setup)
-                title, why = None, f"jibunki の内部エラー: {exc}"
-            run = journey_lens.Run("done", digest, title=title) if title is not None \
-                else journey_lens.Run("blocked", digest, message=why)
+                logger.exception("%s の測定が失敗しました", name)
+                verdict, row, why = None, None, f"jibunki の内部エラー: {exc}"
+            run = editor_runs.Run("done", digest, verdict=verdict, row=row) \
+                if verdict is not None else editor_runs.Run("blocked", digest, message=why)
         runs[key] = run
         self.refresh_lenses()
         if run.state == "blocked":
-            said = journey_lens.BLOCKED.format(message=run.message)
+            said = words.blocked.format(message=run.message)
             self.window_show_message(types.ShowMessageParams(
-                types.MessageType.Warning, f"{setup}: {said}"))
-            return {"state": "blocked", "setup": setup, "message": run.message}
-        return {"state": "done", "setup": setup, "summary": run.title}
+                types.MessageType.Warning, f"{name}: {said}"))
+            return {"state": "blocked", kind: name, "message": run.message}
+        return {"state": "done", kind: name, "summary": run.verdict,
+                **({"row": run.row} if run.row is not None else {})}
 
     # ------------------------------------------------------------ diagnostics
 
