@@ -390,6 +390,18 @@ def test_setup_says_which_set_ups_it_measured_above_the_tables():
     assert "測った旅の準備" not in CliRunner().invoke(cli.main, ARGS + ["--no-cache"]).stdout
 
 
+def test_setup_says_which_set_ups_it_measured_on_the_page():
+    import json
+
+    from journey.lab.html import render_report
+
+    args = ARGS + ["--no-cache", "--format", "json"]
+
+    chosen = json.loads(CliRunner().invoke(cli.main, args + ["--setup", "高難易度"]).stdout)
+    assert "<dt>測った旅の準備</dt><dd>高難易度（--setup で選んだものだけ。" in render_report(chosen)
+    assert "測った旅の準備" not in render_report(json.loads(CliRunner().invoke(cli.main, args).stdout))
+
+
 @pytest.mark.parametrize("given, said", [
     ("草按", "旅の準備「草按」はありません"),
     ("草案,高難度", "もしかして"),
