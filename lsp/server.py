@@ -263,9 +263,10 @@ class JibunkiServer(LanguageServer):
         """An editor run (lsp.editor_runs) of the ``kind`` (page, setup) named ``name``,
         kept in ``runs`` under ``key``: one at a time; refused, and said why, while the
         folder has an error (or ``lacking`` says what it lacks); else ``measure()`` —
-        (verdict, figures, why not) — awaited, its lens 測定中 meanwhile, cancelled with
-        its request (the lens's verdict before comes back). Lenses are drawn again at each
-        change; a refusal is also shown to the designer. The outcome as data."""
+        (verdict, figures, why not) — awaited, its lens saying ``words.running`` meanwhile,
+        cancelled with its request (the lens's verdict before comes back). Lenses are drawn
+        again at each change; a refusal is also shown to the designer. The outcome as
+        data."""
         last = runs.get(key)
         if last is not None and last.state == "running":
             return {"state": "running", "message": words.busy}
