@@ -107,6 +107,10 @@ def _read_titles(path: Path) -> dict[str, str]:
         return {}
     entries = {e["id"]: e for e in ranking if isinstance(e, dict) and isinstance(e.get("id"), str)} \
         if isinstance(ranking, list) else {}
+    if settings.get("setups") is not None:
+        # a report of set-ups chosen with --setup ranks them among themselves: not the
+        # place a set-up's lens would say it holds among the variants
+        entries = {ident: {**e, "rank": None} for ident, e in entries.items()}
     found: dict[str, str] = {}
     for row in rows:
         # a set-up's own row (an item pair's row measures the draft with other items)

@@ -71,6 +71,18 @@ def test_a_setups_title_says_its_win_rate_its_target_and_the_verdict_as_the_repo
     assert titles == TITLES and written == path.stat().st_mtime_ns
 
 
+def test_a_report_of_set_ups_chosen_with_setup_gives_no_rank_on_the_lens(tmp_path):
+    """--setup ranks the set-ups it measured among themselves: 「1 位」 of a report of one
+    would read as the variant's place among all of them."""
+    path = tmp_path / "journey-report.json"
+    report = _report(rows=[ROWS[0]], ranking=[_entry("草案", "met", rank=1)])
+    report["settings"]["setups"] = ["草案"]
+    path.write_text(json.dumps(report, ensure_ascii=False), encoding="utf-8")
+    titles, _ = journey_lens.Reports().titles(path)
+    assert titles == {"草案": "勝率 2想定 38.5 [32.0, 45.4] % ／ 目標 勝率 30%〜70% 達成"
+                              "（迷う選択肢/局 114.9）"}
+
+
 @pytest.mark.parametrize("spoil", [
     lambda r: r["players"].pop(),                       # a budget without its player
     lambda r: r["players"][-1]["win_rate"].update(low="38%"),
