@@ -192,13 +192,24 @@ def _changed_since(result: Result, path: str, lines: list[str], written_ns: int)
     return editor.rstrip("\n") != saved.replace("\r\n", "\n").rstrip("\n")
 
 
+#: The last texts digested and their digest: each set-up lens of a refresh asks of the same
+#: check's texts (kept as the object itself, as lsp.texts does).
+_last: tuple[dict, str] | None = None
+
+
 def journey_digest(result: Result) -> str:
     """A digest of the journey files' texts as ``result``'s check read them (the editor's,
-    saved or not): what tells the texts an editor run measured from those now."""
+    saved or not): what tells the texts an editor run measured from those now. Worked out
+    once for the same texts in a row."""
+    global _last
+    sources = result.sources
+    if _last is not None and _last[0] is sources:
+        return _last[1]
     digest = hashlib.sha256()
-    for name in sorted(n for n in result.sources if n.endswith(JOURNEY_SUFFIX)):
-        digest.update(f"{name}\0{result.sources[name]}\0".encode("utf-8", "replace"))
-    return digest.hexdigest()
+    for name in sorted(n for n in sources if n.endswith(JOURNEY_SUFFIX)):
+        digest.update(f"{name}\0{sources[name]}\0".encode("utf-8", "replace"))
+    _last = (sources, digest.hexdigest())
+    return _last[1]
 
 
 def setups_of(result: Result, path: str) -> list:
