@@ -44,6 +44,8 @@ MAX_SAVE_CHARS = 16 * 1024 * 1024
 
 #: The balance's name where a load lists what changed since the save.
 BALANCE_WORD = KEYWORDS["balance"][0]
+#: 突破ライン, where a refusal names it.
+BREAKTHROUGH_WORD = KEYWORDS["breakthrough"][0]
 #: A rule parameter by its balance key's word (初期HP, 最大HP …), for a refusal.
 _BALANCE_WORDS = {key.code: key.ja for key in BALANCE_KEYS}
 #: The ``where`` of a SaveError about the file as a whole, and about its outermost object
@@ -349,7 +351,25 @@ class _State:
             raise SaveError("state.enemy.seat", f"{W.variable.seat} {state.enemy['seat']} は{W.variable.lifespan_cap} {lifespan} の先です")
         if state.hp > state.param("max_hp"):
             raise SaveError("state.hp", f"HP {state.hp} が{W.variable.max_hp} {state.param('max_hp')} を超えています")
+        if state.outcome is None:
+            self._undecided(state)
         return state
+
+    def _undecided(self, state: State) -> None:
+        """A run still being played is one whose stage is not decided (the battle settles
+        a stage before the next action, runtime/outcome.py ``stage_over``): a save with
+        HP 0, 敵HP 0 or 綻び at 突破ライン and no outcome was edited — loaded, its next
+        action would win or lose a stage the rules never played."""
+        breakthrough = self.tables.enemies[state.enemy["id"]].breakthrough
+        if state.hp <= 0:
+            raise SaveError("state.hp", f"HP {state.hp} なのに勝敗が決まっていません")
+        if state.enemy["hp"] <= 0:
+            raise SaveError("state.enemy.hp", f"{W.variable.enemy_hp} {state.enemy['hp']} なのに"
+                            "勝敗が決まっていません")
+        if state.fray_stage >= breakthrough:
+            raise SaveError("state.fray_stage", f"{W.scope.stage}の{W.variable.fray} "
+                            f"{state.fray_stage} が{BREAKTHROUGH_WORD} {breakthrough} に"
+                            "達しているのに勝敗が決まっていません")
 
     def _defense(self, defense) -> None:
         for i, entry in enumerate(_list(defense, "state.defense")):

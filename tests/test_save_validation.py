@@ -245,3 +245,26 @@ def test_a_rule_parameter_other_than_the_balance_it_was_saved_under_is_refused()
     data["content"]["balance"] = "0" * 16  # saved under another balance: kept as saved
     battle, changed = save.read(TABLES, json.dumps(data))
     assert battle.state.param("max_hp") == 5000 and changed[-1] == save.BALANCE_WORD
+
+
+@pytest.mark.parametrize("field, value, where", [
+    (("enemy", "hp"), 0, "state.enemy.hp"), (("enemy", "hp"), -1, "state.enemy.hp"),
+    (("hp",), 0, "state.hp"), (("fray_stage",), "breakthrough", "state.fray_stage")])
+def test_a_run_still_being_played_cannot_have_its_stage_decided(field, value, where):
+    """spec 000 勝敗条件: 敵HP 0 or 突破ライン wins the stage, HP 0 loses the run, and the
+    battle settles that before the next action. A save with no outcome whose stage is
+    decided was edited: loaded, its next action would win (or lose) what was never played,
+    so it is refused where it says so."""
+    data = json.loads(SAVES[1])
+    state = data["state"]
+    assert state["outcome"] is None
+    if value == "breakthrough":
+        value = TABLES.enemies[state["enemy"]["id"]].breakthrough
+        state["fray_run"] = max(state["fray_run"], value)
+    parent = state
+    for key in field[:-1]:
+        parent = parent[key]
+    parent[field[-1]] = value
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where == where and "勝敗が決まっていません" in str(err.value)
