@@ -578,7 +578,9 @@ class Battle(BattleFields):
         """開発者モード: set HP, 歩, 防御 (any lifetime), 綻び (run and stage), 刻, 座, 敵HP,
         通貨 or the hand directly, bypassing the rules (spec 000 開発者フック). A value
         outside what the board can hold (刻 beyond its walls, negative 歩) is refused.
-        Keys are the codes of DEV_SETTINGS; ``defense`` takes n or (n, lifetime)."""
+        Keys are the codes of DEV_SETTINGS; ``defense`` takes n or (n, lifetime). A run
+        that is won or lost takes no more values: its result stands as played."""
+        self._open()
         try:
             for key, value in action.values:
                 setting = DEV_SETTINGS.get(key)

@@ -949,6 +949,19 @@ def test_a_set_hp_of_zero_loses_the_run_at_once(tables):
     assert battle.state.outcome == "lost"
 
 
+def test_a_run_won_or_lost_takes_no_more_set_values_and_its_result_stands(tables):
+    """spec 000 勝敗条件: a run's result is final. 開発者モード sets the state a battle plays
+    from; once the run is won or lost there is nothing left to play, so a set is refused
+    like every other action (README: only record, save, undo and log stay) and the state
+    keeps the result it was decided on."""
+    battle = scene(tables, [], age=30)
+    battle.dev_set(hp=0)
+    for values in ({"hp": 200}, {"enemy_hp": 0}, {"age": 10}):
+        with pytest.raises(Refused, match="もう終わっています"):
+            battle.dev_set(**values)
+    assert battle.state.outcome == "lost" and battle.state.hp == 0
+
+
 def test_lose_by_hp_zero(tables):
     battle = scene(tables, [], age=42, hp=10)
     events = battle.end_turn()
