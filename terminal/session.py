@@ -187,12 +187,24 @@ class Session:
         try:
             return self._act(action)
         except Refused as exc:
-            said = REFUSED.get(type(action))
-            if said is None:
-                raise
-            # A refusal of a page's action names the page: the hand has many rows.
-            raise Refused(said(self.battle, action) + ": " + exc.reason
-                          + self._conditions_named(action, exc.reason)) from None
+            raise self._refusal(action, exc) from None
+
+    def _refused_before_asking(self, action) -> None:
+        """Refused, as ``_do`` says it, when ``action`` would be refused now — tried on a
+        copy of the battle before a pen's or a tear's preview asks y/n, so that the
+        player is never asked to confirm what cannot happen (no pens left this stage)."""
+        try:
+            self.battle.copy().apply(action)
+        except Refused as exc:
+            raise self._refusal(action, exc) from None
+
+    def _refusal(self, action, exc: Refused) -> Refused:
+        said = REFUSED.get(type(action))
+        if said is None:
+            return exc
+        # A refusal of a page's action names the page: the hand has many rows.
+        return Refused(said(self.battle, action) + ": " + exc.reason
+                       + self._conditions_named(action, exc.reason))
 
     def _conditions_named(self, action, reason: str) -> str:
         """The 条件 of the face a play was refused for, in the catalog's words
@@ -237,6 +249,7 @@ class Session:
             if self.battle.page_of(uid).pens[side] or \
             self.battle.face(uid, side)["blanked"] else []
         if self.confirm is not None and notes:
+            self._refused_before_asking(Pen(uid, side))
             if not self.confirm(notes):
                 return Outcome(notes=["やめました"], show=False)
             notes = []  # shown with the question
@@ -248,6 +261,7 @@ class Session:
         from .screen import tear_preview
         notes = ["破ると: " + " ／ ".join(tear_preview(self.battle, uid))]
         if self.confirm is not None:
+            self._refused_before_asking(Tear(uid))
             if not self.confirm(notes):
                 return Outcome(notes=["やめました"], show=False)
             notes = []
