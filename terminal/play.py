@@ -69,13 +69,13 @@ def exit_status(session: Session) -> int:
     return exit_code(session.battle.state.outcome)
 
 
-def screen_for(battle, *, width=None, height=None, ascii=False):
+def screen_for(battle, *, width=None, height=None, ascii=False, only=None):
     """terminal.screen.screen with the keywords its signature has (the size of the terminal,
-    ascii) — an older screen takes the battle alone."""
+    ascii, one part alone) — an older screen takes the battle alone."""
     from .screen import screen
 
     params = inspect.signature(screen).parameters
-    wanted = {"width": width, "height": height, "ascii": ascii}
+    wanted = {"width": width, "height": height, "ascii": ascii, "only": only}
     return screen(battle, **{k: v for k, v in wanted.items()
                              if k in params and (v is not None and v is not False)})
 
@@ -113,6 +113,8 @@ def play(tables, *, seed, enemies, deck, with_pages, lines, as_json, keyboard=No
         console.print(linebreak.shown(f"> {linebreak.clipped(line)}"), style="bold", markup=False)
         outcome = session.run(line)
         _say(console, _outcome_lines(session, outcome))
+        if outcome.part is not None:
+            console.print(screen_for(session.battle, ascii=ascii, only=outcome.part))
         if outcome.stop:
             stopped = True
             _say(console, [f"スクリプトをここで止めました（{outcome.stop}）"])
@@ -182,6 +184,8 @@ def _keyboard_mode(session: Session, keyboard, *, ascii: bool, yes: bool) -> int
             # long (help): printed below, the screen scrolls; the command typed is still on
             # screen just above, so it is not echoed again
             _say(console, told[1:])
+            if outcome.part is not None:
+                console.print(screen_for(session.battle, ascii=ascii, only=outcome.part))
         else:
             _draw(console, session, told, ascii=ascii)
     _say(console, ["── まとめ ──", _result(session), *summary(session)])

@@ -356,7 +356,8 @@ def board_panel(battle, paint: _Paint = _DRAWN, limit: int | None = None) -> Tex
         return None
     if limit is not None and len(lines) > limit:
         keep = max(0, limit - 1)
-        lines = lines[:keep] + [paint.t(f"{paint.mark('more')} あと {len(lines) - keep} 件", "dim")]
+        lines = lines[:keep] + [paint.t(f"{paint.mark('more')} あと {len(lines) - keep} 件"
+                                        "（board で全部）", "dim")]
     text = Text("場 ", style="bold")
     if limit is not None:
         text.no_wrap, text.overflow = True, "ellipsis"
@@ -571,7 +572,7 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
     if choosing:
         notes.append(f"{W.pick.choice}の途中: choose の番号は上の候補の番号です")
     if rows is not None and rows < len(facts):
-        notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚")
+        notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚（hand で全部）")
     if chose_any:
         notes.append(f"* {W.pick.choice}は候補の先頭で計算")
     if capped_any:
@@ -630,8 +631,10 @@ class BattleScreen:
     console's (a terminal's height less the prompt's line; no height limit off a
     terminal, so that transcripts show everything)."""
 
-    def __init__(self, battle, width: int | None, height: int | None, ascii: bool):
+    def __init__(self, battle, width: int | None, height: int | None, ascii: bool,
+                 only: str | None = None):
         self.battle, self.width, self.height, self.ascii = battle, width, height, ascii
+        self.only = only
 
     def __rich_console__(self, console, options):
         width = min(self.width or options.max_width, options.max_width)
@@ -639,14 +642,26 @@ class BattleScreen:
         if height is None and console.is_terminal:
             height = max(8, console.height - 1)
         options = options.update(width=width, height=None)
-        parts = layout(self.battle, width, height, _Paint(self.ascii),
-                       lambda part: len(console.render_lines(part, options, pad=False)))
+        if self.only is not None:
+            parts = [WHOLE_PARTS[self.only](self.battle, width, _Paint(self.ascii))]
+        else:
+            parts = layout(self.battle, width, height, _Paint(self.ascii),
+                           lambda part: len(console.render_lines(part, options, pad=False)))
         for part in parts:
             for segment in console.render(part, options):
                 if self.ascii and not segment.text.isascii():
                     segment = Segment("".join(map(_cell_ascii, segment.text)), segment.style,
                                       segment.control)
                 yield segment
+
+
+#: A part of the screen a command shows alone and whole, by the command's name: what a
+#: screen fitted to a small terminal cuts short says which command shows the rest.
+WHOLE_PARTS = {
+    "hand": lambda battle, width, paint: hand_table(battle, paint, compact=width < COMPACT_BELOW,
+                                                    width=width),
+    "board": lambda battle, width, paint: board_panel(battle, paint) or Text("場 （なし）"),
+}
 
 
 def layout(battle, width: int, height: int | None, paint: _Paint, measure) -> list:
@@ -707,8 +722,10 @@ def layout(battle, width: int, height: int | None, paint: _Paint, measure) -> li
 
 
 def screen(battle, width: int | None = None, height: int | None = None,
-           ascii: bool = False) -> Group:
+           ascii: bool = False, only: str | None = None) -> Group:
     """The whole battle screen, fitted to ``width`` × ``height`` (the terminal's size;
     None: the console's width, and the terminal's height when it is one). ``ascii``:
-    ASCII for the symbols of ambiguous width."""
-    return Group(BattleScreen(battle, width, height, ascii))
+    ASCII for the symbols of ambiguous width. ``only``: one part of WHOLE_PARTS alone and
+    whole, however long (the ``hand`` and ``board`` commands: what a small terminal's
+    screen leaves out)."""
+    return Group(BattleScreen(battle, width, height, ascii, only))

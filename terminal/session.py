@@ -65,6 +65,8 @@ HELP = f"""\
   set 項目 値       開発者モード（設定）: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} /
                     {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} / {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…
   log               直前の操作で起きたことを数の出どころまで表示（l, ログ）
+  hand              {W.region.hand}の全ページを詳しく表示（小さな端末で省いた分も）（{W.region.hand}）
+  board             場の作用と値をすべて表示（場）
   help              この一覧（h, ?, ヘルプ）
   quit              終わる（q, 終わる）"""
 
@@ -88,6 +90,9 @@ class Outcome:
     quit: bool = False
     show: bool = True  # redraw the screen
     below: bool = False  # printed whole under the screen, however long (log, help)
+    #: A part of the screen printed alone and whole under it (terminal.screen
+    #: WHOLE_PARTS: hand, board), or None.
+    part: str | None = None
     #: Why a script must not go on from here (None: it may): the line did not do what the
     #: lines after it rely on — a file it meant to write is not written (STOP_UNWRITTEN), a
     #: save it meant to continue from is not read (STOP_UNREAD), a command is unknown
@@ -407,6 +412,16 @@ class Session:
         screen shows only the last lines when they do not fit)."""
         return Outcome(events=list(self.last_events), show=False, below=True)
 
+    def cmd_hand(self, args):
+        """hand: the whole hand, every page in full detail (a small terminal's screen shows
+        only the first pages, or one line each)."""
+        return Outcome(show=False, below=True, part="hand")
+
+    def cmd_board(self, args):
+        """board: the whole board (場), every 作用 and value in force (a small terminal's
+        screen shows only the first)."""
+        return Outcome(show=False, below=True, part="board")
+
     def cmd_help(self, args):
         """help: the list of commands."""
         return Outcome(notes=[HELP], show=False)
@@ -473,6 +488,8 @@ for _words, _handler in (
         (("where", "どこ"), Session.cmd_where),
         (("set", "設定"), Session.cmd_set),
         (("log", "l", "ログ"), Session.cmd_log),
+        (("hand", W.region.hand), Session.cmd_hand),
+        (("board", "場"), Session.cmd_board),
         (("help", "h", "?", "ヘルプ"), Session.cmd_help),
         (("quit", "q", "exit", "終わる"), Session.cmd_quit)):
     for _word in _words:
@@ -482,4 +499,5 @@ for _words, _handler in (
 #: candidates, set's pages — or one file, which ``_path`` checks).
 ARITY = {Session.cmd_play: 1, Session.cmd_pen: 2, Session.cmd_tear: 1, Session.cmd_end: 0,
          Session.cmd_undo: 0, Session.cmd_where: 1, Session.cmd_log: 0, Session.cmd_help: 0,
+         Session.cmd_hand: 0, Session.cmd_board: 0,
          Session.cmd_quit: 0}

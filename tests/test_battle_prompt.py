@@ -171,3 +171,18 @@ def test_a_long_answer_printed_below_does_not_echo_the_command_again(terminal):
     term.wait(lambda s: s.rstrip().splitlines()[-1] == ">" and "> log" in s, "the log")
     scrolled = term.tmux("capture-pane", "-t", "game", "-p", "-S", "-200")  # and above
     assert scrolled.count("> log") == 1
+
+
+def test_a_small_terminal_names_the_command_that_shows_the_hand_it_leaves_out(terminal):
+    """At 60×24 the screen keeps the enemy and the player and shows only the first pages of
+    an 8-page hand, each on one line; it says how many it left out and that ``hand`` shows
+    them, and ``hand`` prints every page with its rules whole."""
+    term = terminal(60, 24, "--with", "tabidachi")
+    shown = term.screen()
+    assert "枚（hand で全部）" in shown and "入学式" not in shown.split("#", 1)[-1]
+    assert not any(line.startswith("8 ") for line in shown.splitlines())
+    term.type("hand")
+    # the last page's row, in full detail (what a pen would write), at the bottom
+    shown = term.wait(lambda s: any(line.startswith("8 ") for line in s.splitlines()),
+                      "the hand's last page")
+    assert "ペン 過去面" in shown.split("\n8 ", 1)[1]
