@@ -161,9 +161,13 @@ def read(tables: Tables, text: str) -> tuple[Battle, list[str]]:
     except ValueError:  # Python's own message is English
         raise SaveError(WHOLE_FILE, "JSON ではありません") from None
     _keys(data, TOP_LEVEL, {"save_version", "state", "rng", "content"})
-    if data["save_version"] != SAVE_VERSION or isinstance(data["save_version"], bool):
-        raise SaveError("save_version", f"{data['save_version']!r} は読めません"
-                        f"（このランタイムは {SAVE_VERSION}）")
+    version = data["save_version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        # '6' is not 6: said as the file holds it, with what it is instead
+        raise SaveError("save_version", f"{json.dumps(version, ensure_ascii=False)} は"
+                        f"整数ではありません（このランタイムは {SAVE_VERSION}）")
+    if version != SAVE_VERSION:
+        raise SaveError("save_version", f"{version} は読めません（このランタイムは {SAVE_VERSION}）")
     kept = _digests(data["content"])
     streams = _streams(data["rng"])
     # Under the balance it was saved with, a run's parameters are that balance's own: a

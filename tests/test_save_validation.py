@@ -214,6 +214,15 @@ def test_a_save_of_the_previous_version_is_refused_by_name():
     assert err.value.where == "save_version" and "読めません" in str(err.value)
 
 
+def test_a_save_version_written_as_text_is_said_to_be_no_integer():
+    data = json.loads(SAVES[2])
+    data["save_version"] = str(save.SAVE_VERSION)
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where == "save_version"
+    assert f'"{save.SAVE_VERSION}" は整数ではありません（このランタイムは {save.SAVE_VERSION}）' in str(err.value)
+
+
 def test_a_pen_written_or_to_be_restored_on_a_face_without_one_is_refused():
     """A face's pen state, or the state a blank would restore, names a pen the page has:
     a save that writes a pen the tables never had is refused where it says so."""
