@@ -72,9 +72,9 @@ def content_digest(tables: dict) -> str:
 @click.option("--journey", is_flag=True,
               help="草案17 の札（イベント 30・ロケーション 7・フラグ 5・アイテム 6・早見表）を"
                    "印刷します（既定の出力は generated/print/草案17.pdf）。")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="書き出す PDF（フォルダがなければ作ります。/ で終わればそのフォルダの中に"
-                   "既定の名前で書きます。既定: generated/print/自分紀.pdf）。"
+@click.option("--out", type=click.Path(), default=None,
+              help="書き出す PDF（フォルダがなければ作ります。/ で終わるか、あるフォルダを"
+                   "指せば、そのフォルダの中に既定の名前で書きます。既定: generated/print/自分紀.pdf）。"
                    "そばに印刷の控え（.manifest.json）を置き、次の印刷で変わった札に「変更」の"
                    "印を付け、変更一覧のシートを加えます。")
 @click.option("--paper", type=click.Choice(["A4", "Letter"]), default="A4", show_default=True,
@@ -107,9 +107,10 @@ def print_cmd(content: Path, journey: bool, out: str | None, paper: str, crop: f
     1 コンテンツのエラーか書けなかった
     2 使い方の誤り"""
     default = DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
-    # A path ending in / names a folder (Path would drop the slash and write a file there).
-    out = default if out is None else Path(out) / default.name if out.endswith(("/", os.sep)) \
-        else Path(out)
+    # A path ending in / names a folder (Path would drop the slash and write a file there),
+    # and so does a folder that is there: the second print into it, as the first.
+    out = default if out is None else Path(out) / default.name \
+        if out.endswith(("/", os.sep)) or Path(out).is_dir() else Path(out)
     job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts)
     if not watch:
         job.run()

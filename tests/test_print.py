@@ -474,15 +474,21 @@ def test_the_command_line_starts_without_the_renderer():
     assert loaded_by("import cli", ("weasyprint", "pypdfium2", "jinja2", "printing.sheets")) == []
 
 @pytest.mark.slow
-def test_an_out_ending_in_a_slash_is_a_folder_the_pdf_goes_into(tmp_path):
+def test_an_out_ending_in_a_slash_or_naming_a_folder_is_where_the_pdf_goes(tmp_path):
     from conftest import small_content
 
-    folder = tmp_path / "new"
-    result = invoke_cli("print", "--content", str(small_content(tmp_path / "c")), "--no-backs",
+    folder, content = tmp_path / "new", small_content(tmp_path / "c")
+    result = invoke_cli("print", "--content", str(content), "--no-backs",
                         "--out", f"{folder}/")
     assert result.exit_code == 0, result.output
     assert folder.is_dir() and (folder / "自分紀.pdf").read_bytes().startswith(b"%PDF")
     assert (folder / "自分紀.manifest.json").is_file()
+    # printed again into the folder now there, with or without the slash: the same file,
+    # its cards compared with the first print's
+    for again in (f"{folder}/", str(folder)):
+        result = invoke_cli("print", "--content", str(content), "--no-backs", "--out", again)
+        assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["自分紀.manifest.json", "自分紀.pdf"]
 
 
 def test_a_card_says_where_its_page_goes_after_play_its_deck_limit_and_when_it_appears(tmp_path):
