@@ -25,7 +25,12 @@ def _deck_from_file(path: Path, content: Path) -> list[str]:
     from dsl import ast
 
     result = check_named([path], content, "デッキのファイル")
-    named = next(s for s in result.compilation.sources if s.report)
+    named = next((s for s in result.compilation.sources if s.report), None)
+    if named is None:  # not a content file (E004: mydeck.txt): nothing of it was read
+        said = next((d.message for d in result.diagnostics if d.code == "E004"),
+                    f"{path} はコンテンツのファイルではありません")
+        raise click.UsageError(f"{said}。デッキ（デッキ 名前 {{ … }}）を書いた .deck の"
+                               "ファイルを指定してください")
     items = named.parsed.file.items if named.parsed else ()  # unreadable: said below
     decks = [item for item in items if isinstance(item, ast.Deck)]
     # A file that did not parse may hold a deck written wrong: its errors say more.

@@ -159,6 +159,18 @@ def test_a_deck_file_that_defines_no_one_deck_is_a_usage_error_saying_what_it_ho
     assert "ドロー" not in result.output  # no battle with another deck
 
 
+def test_a_deck_file_whose_name_is_no_content_files_is_a_usage_error(tmp_path):
+    """A copy of starter.deck saved as mydeck.txt is not read (its name says it is no
+    content file: E004); --deck says so in one line, not with a traceback."""
+    path = tmp_path / "mydeck.txt"
+    path.write_text((ROOT / "content" / "starter.deck").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    result = invoke_cli("battle", "--deck", str(path), "--script", "/dev/null")
+    assert result.exit_code == 2, result.output
+    assert "mydeck.txt はコンテンツのファイルではありません" in result.output
+    assert ".deck のファイルを指定してください" in result.output and "Traceback" not in result.output
+
+
 def test_the_content_folders_own_balance_is_not_taken_for_a_deck():
     result = invoke_cli("battle", "--deck", "content/balance.balance", "--script", "/dev/null")
     assert result.exit_code == 2 and "content/balance.balance にデッキ" in result.output, \
