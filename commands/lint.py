@@ -13,6 +13,16 @@ from commands.checked import check_named, content_folder, print_diagnostics, say
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, use_color
 
 
+def nothing_read(paths) -> str:
+    """What lint and fmt say of named folders that hold no content file: having read
+    nothing, they do not say all is well (exit 1)."""
+    from contract.kinds import CONTENT_SUFFIXES
+
+    named = "、".join(str(p) for p in paths)
+    return (f"{named} にコンテンツのファイル（名前が {'、'.join(CONTENT_SUFFIXES)} で終わるもの）"
+            "がありません。何も検査していません")
+
+
 #: lint's and fmt's folder: where names resolve, and what is read when no PATHS are named.
 content_option = click.option(
     "--content", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
@@ -33,7 +43,7 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
 
     終了コード:
     0 エラーなし（警告はあってもよい）
-    1 エラーあり
+    1 エラーあり・指定したフォルダにコンテンツのファイルがない
     2 使い方の誤り"""
     from dsl.diagnostics import to_json
 
@@ -43,6 +53,9 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     else:
         print_diagnostics(result.diagnostics, result.sources, result.files)
         say_blocked(result)
+    if paths and not result.files and not result.errors:
+        click.echo(nothing_read(paths), err=True)
+        sys.exit(EXIT_CONTENT)
     sys.exit(EXIT_CONTENT if result.errors else EXIT_OK)
 
 
@@ -74,7 +87,8 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
 
     終了コード:
     0 整えた（--check: すべて整形済み）
-    1 エラーのあるファイルがある・（--check）整形されていないファイルがある
+    1 エラーのあるファイルがある・（--check）整形されていないファイルがある・
+      指定したフォルダにコンテンツのファイルがない
     2 使い方の誤り"""
     import difflib
 
@@ -142,6 +156,9 @@ def fmt_cmd(paths: tuple[Path, ...], check: bool, show_diff: bool, keep_aliases:
                     written.splitlines(True), formatted.splitlines(True), shown, shown)), nl=False)
         else:
             click.echo(f"{shown}: 整形しました")
+    if not files and not failed:
+        click.echo(nothing_read(list(paths) or [content or DEFAULT_CONTENT]), err=True)
+        sys.exit(EXIT_CONTENT)
     if not changed and not failed:
         click.echo(f"{len(files)} 個のファイルはすべて整形済みです")
     sys.exit(EXIT_CONTENT if failed or (check and changed) else EXIT_OK)

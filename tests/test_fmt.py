@@ -368,3 +368,9 @@ def test_a_reprint_that_would_drop_a_comment_is_refused_as_a_formatter_bug(monke
     monkeypatch.setattr(formatter._Printer, "_comment", lambda self, pos, body: None)
     with pytest.raises(formatter.FormatterBug, match="コメント"):
         format_text(TIDY.replace("\n", "  # 注\n", 1), "t.page")
+
+
+def test_fmt_check_of_a_folder_holding_no_content_file_checked_nothing_and_says_so(tmp_path):
+    result = run(tmp_path, "--check")
+    assert result.exit_code == 1 and "何も検査していません" in result.output
+    assert "整形済み" not in result.output

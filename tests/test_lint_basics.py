@@ -247,3 +247,13 @@ def test_the_names_suggester_offers_an_id_only_for_a_slip_of_it():
         assert suggest(slip, ids) == meant
     assert suggest("少年時代", ["少年期", "青年期"]) == "少年期"
     assert suggest("攻勢", ["攻撃", "白紙化"]) == "攻撃"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_lint_of_a_folder_holding_no_content_file_checked_nothing_and_says_so(tmp_path, fmt):
+    """No false green: a folder with no .page, .enemy … (generated/, an empty one) is
+    nothing checked, not content without errors."""
+    (tmp_path / "notes.txt").write_text("メモ\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["lint", str(tmp_path), "--format", fmt])
+    assert result.exit_code == 1, result.output
+    assert "コンテンツのファイル" in result.output and "何も検査していません" in result.output
