@@ -73,8 +73,12 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                      "（このファイルは検査されていません）"))
         else:
             found.append(path)
-    unique = list(dict.fromkeys(found))
-    return unique
+    # One file named twice — relative and absolute, or through a link — is read once,
+    # under the name it was first given: else its every item would be defined twice (E012).
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
 
 
 #: Why a content file found in a folder is not read → what to do about it.

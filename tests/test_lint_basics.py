@@ -257,3 +257,15 @@ def test_lint_of_a_folder_holding_no_content_file_checked_nothing_and_says_so(tm
     result = CliRunner().invoke(main, ["lint", str(tmp_path), "--format", fmt])
     assert result.exit_code == 1, result.output
     assert "コンテンツのファイル" in result.output and "何も検査していません" in result.output
+
+
+def test_one_file_named_twice_relative_and_absolute_is_read_once(monkeypatch, tmp_path):
+    """The same file named by two paths (relative and absolute, or through a link) is one
+    file: its items are not each defined twice (E012), nor its examples run twice."""
+    monkeypatch.chdir(ROOT)
+    page = "content/pages/少年期.page"
+    link = tmp_path / "link.page"
+    link.symlink_to(ROOT / page)
+    result = CliRunner().invoke(main, ["lint", page, str(ROOT / page), str(link)])
+    assert result.exit_code == 0, result.output
+    assert "E012" not in result.output and "1 ファイル: エラー 0 件" in result.output
