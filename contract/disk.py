@@ -284,7 +284,10 @@ def write_set(folder, files: dict, *, inside) -> None:
     full disk then leaves every old file as it was — and then all are renamed in place,
     in the order given, with the terminating signals held, so that Ctrl-C takes effect
     after the last (a reader never finds a new index beside the old pages it links to).
-    ``folder`` must lie in ``inside``. Errors are DiskError."""
+    A rename that fails (a file made immutable, a folder's rights changed meanwhile)
+    puts back the old files the renames before it replaced, kept until then as links
+    (``_kept``): the old set stays whole, as the error says. ``folder`` must lie in
+    ``inside``. Errors are DiskError."""
     folder = Path(folder)
     try:
         real = folder.resolve(strict=True)
@@ -295,6 +298,7 @@ def write_set(folder, files: dict, *, inside) -> None:
         raise DiskError(folder, f"{root} の外には書きません", errno.EACCES)
     with _opened(real, folder) as at:
         staged: list[tuple[str, str]] = []
+        kept: list[tuple[str, str | None]] = []  # each target and its old file's link
         name = ""
         try:
             for name, data in files.items():
@@ -305,9 +309,18 @@ def write_set(folder, files: dict, *, inside) -> None:
                     staged.append((target, temp))
                 _fill(fd, data.encode("utf-8") if isinstance(data, str) else data, info)
             with signals_held():
-                for target, temp in staged:
-                    name = os.path.basename(target)
-                    os.replace(temp, target, src_dir_fd=at, dst_dir_fd=at)
+                for target, _ in staged:  # before any rename: a file we may not link,
+                    name = os.path.basename(target)  # we may not replace either
+                    kept.append((target, _kept(target, at)))
+                done = 0
+                try:
+                    for target, temp in staged:
+                        name = os.path.basename(target)
+                        os.replace(temp, target, src_dir_fd=at, dst_dir_fd=at)
+                        done += 1
+                except OSError:
+                    _put_back(kept[:done], at)
+                    raise
             if at is not None:
                 try:
                     os.fsync(at)  # the renames reach the disk too
@@ -318,11 +331,59 @@ def write_set(folder, files: dict, *, inside) -> None:
         except OSError as exc:
             raise _error(folder / name, exc) from None
         finally:
-            for _, temp in staged:  # renamed ones are gone; the rest never stay
+            # renamed temporaries are gone; the rest never stay, nor do the old files' links
+            for temp in [temp for _, temp in staged] + [old for _, old in kept if old]:
                 try:
                     os.unlink(temp, dir_fd=at)
                 except FileNotFoundError:
                     pass
+
+
+def _kept(target: str, at: int | None) -> str | None:
+    """The old file at ``target`` under a second name before a set replaces it — a hard
+    link, or a copy where the file system has none (or refuses one: an immutable file) —
+    or None when there is no file yet."""
+    head, tail = os.path.split(target)
+    for _ in range(16):
+        old = os.path.join(head, f".{tail}.{secrets.token_hex(4)}.old")
+        try:
+            os.link(target, old, src_dir_fd=at, dst_dir_fd=at)
+            return old
+        except FileNotFoundError:
+            return None
+        except FileExistsError:
+            continue
+        except OSError:
+            return _copied(target, at)
+    raise DiskError(target, "一時ファイルの名前が空いていません", errno.EEXIST)
+
+
+def _copied(target: str, at: int | None) -> str:
+    """A copy of the file at ``target`` in a temporary beside it."""
+    fd = os.open(target, os.O_RDONLY | _NOFOLLOW | _CLOEXEC, dir_fd=at)
+    with os.fdopen(fd, "rb") as source:
+        info, data = os.fstat(source.fileno()), source.read()
+    with signals_held():
+        fd, temp = _temp(target, at)
+    try:
+        _fill(fd, data, info)  # put back, it keeps the old file's mode
+    except BaseException:
+        os.unlink(temp, dir_fd=at)
+        raise
+    return temp
+
+
+def _put_back(renamed: list, at: int | None) -> None:
+    """Undo the renames of a set that failed part way: each replaced file's old content
+    back under its name, each file that was new removed."""
+    for target, old in reversed(renamed):
+        try:
+            if old is None:
+                os.unlink(target, dir_fd=at)
+            else:
+                os.replace(old, target, src_dir_fd=at, dst_dir_fd=at)
+        except OSError:
+            pass  # what cannot be put back is said by the error that is being raised
 
 
 @contextmanager

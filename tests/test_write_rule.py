@@ -627,3 +627,34 @@ def test_sim_says_a_report_folder_it_cannot_write_before_it_plays(tmp_path, monk
                         str(taken / "inside"))
     assert result.exit_code == 1, result.output
     assert f"{taken / 'inside'} に報告を書けません: 途中の名前がフォルダではありません" in result.output
+
+
+@pytest.mark.parametrize("linkable", [True, False])
+def test_a_set_whose_third_rename_fails_puts_back_the_old_files_it_replaced(
+        tmp_path, monkeypatch, linkable):
+    """A file of the set that cannot be replaced (made immutable, say) after others were:
+    the old set is put back whole — not a new pool.csv beside an old index — and the error
+    says so, with no temporary left; where the file system has no hard links, copies keep
+    the old files."""
+    out = tmp_path / "set"
+    out.mkdir()
+    old = {"a.html": "old a", "b.csv": "old b", "index.html": "old index"}
+    disk.write_set(out, old, inside=out)
+    real = os.replace
+    calls = []
+
+    def refused_third(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 3:
+            raise PermissionError(1, "Operation not permitted")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(disk.os, "replace", refused_third)
+    if not linkable:
+        def no_links(*args, **kwargs):
+            raise OSError(95, "Operation not supported")
+        monkeypatch.setattr(disk.os, "link", no_links)
+    with pytest.raises(disk.DiskError):
+        disk.write_set(out, {name: "new" for name in ["new.txt", *old]}, inside=out)
+    monkeypatch.undo()
+    assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == old
