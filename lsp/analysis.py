@@ -16,21 +16,46 @@ from compiler.lint import Result
 from compiler.pipeline import finding_diagnostics
 
 
-def diagnostics(folder, path: str, result: Result) -> list:
+def diagnostics(folder, path: str, result: Result, whole: bool = False) -> list:
     """The analysis' diagnostics of the document ``path`` after its check ``result``:
-    none when the check itself ran the analysis (a whole check), when the document has an
-    error (its items are not all known) or when an item of the content is not known."""
+    none when the check itself ran the analysis (a whole check: its own diagnostics hold
+    them) unless ``whole`` asks for them all the same, when the document has an error
+    (its items are not all known) or when an item of the content is not known."""
     compilation = result.compilation
-    if compilation is None or compilation.checked is None or result.symbols is None:
+    if compilation is None or result.symbols is None or \
+            compilation.checked is None and not whole:
         return []
     if any(d.is_error for d in result.diagnostics):
         return []
     content = _content(folder, path, result)
     if content is None or not content.pages:
         return []
+    return finding_diagnostics(result.symbols, _findings(content), path)
+
+
+def both(folder, path: str, result: Result) -> tuple[list, tuple]:
+    """``diagnostics`` as published for the document, and as an edit of another
+    document will compare them (``whole``), with the analysis run once."""
+    every = diagnostics(folder, path, result, whole=True)
+    whole_check = result.compilation is not None and result.compilation.checked is None
+    return ([] if whole_check else every), tuple(every)
+
+
+#: The last content analysed and its findings: the documents of a folder read one
+#: content (the same item objects) until an item changes, so an edit that asks each
+#: open document's findings runs the analysis once.
+_last: list = [None, None]
+
+
+def _findings(content) -> list:
     from analysis.findings import findings
 
-    return finding_diagnostics(result.symbols, findings(content), path)
+    key = (tuple((i, id(p)) for i, p in content.pages.items()),
+           tuple((i, id(e)) for i, e in content.enemies.items()), id(content.balance))
+    if _last[0] is None or _last[0][0] != key:
+        # the content is kept with its key: the objects whose ids it holds stay alive
+        _last[:] = [(key, content), findings(content)]
+    return _last[1]
 
 
 def _content(folder, path: str, result: Result):

@@ -82,6 +82,9 @@ class JibunkiServer(LanguageServer):
         self.pending = Pending(self.check_if_open)  # didChange's checks, after a pause
         self.lab_runs = lab_lens.Runs()  # the pages' verdicts: editor runs, reports read
         self.journey_reports = journey_lens.Reports()  # the set-ups' verdicts, reports read
+        #: URI → the analysis' diagnostics (W006, W010 …) last published for it: they read
+        #: every page, so an edit elsewhere may change them (``check``).
+        self.analysed: dict[str, tuple] = {}
 
     def report_server_error(self, error: Exception, source) -> None:
         """A failure outside a request's answer (a notification's handler, a message that
@@ -321,6 +324,15 @@ class JibunkiServer(LanguageServer):
         if moved or before is not None and interface(folder.latest, path) != before:
             for other, other_path in self.others(path, folder):
                 self.publish(other, other_path, folder)
+            return
+        # The whole content's findings (W010's stronger page, W006's loop …) of another
+        # document may follow from a 作用 edited here: it is published again when they
+        # change, from its last check (its own text has not).
+        for other, other_path in self.others(path, folder):
+            result = folder.results.get(other_path)
+            if other in self.analysed and result is not None and tuple(analysis.diagnostics(
+                    folder, other_path, result, whole=True)) != self.analysed[other]:
+                self.publish(other, other_path, folder)
 
     def behind(self, folder: Folder) -> bool:
         """Give ``folder`` the editor's text of each of its open documents (one whose
@@ -363,6 +375,7 @@ class JibunkiServer(LanguageServer):
         path = _path(uri)
         folder = self.folders.of(Path(path))
         moved = folder.closed(path)
+        self.analysed.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, diagnostics=[]))
         if moved:
@@ -397,8 +410,8 @@ class JibunkiServer(LanguageServer):
             result = folder.check(path, document.source)
             # an edit checks the document's items only: the analysis of the whole content
             # (W006, W009 …) is added here (lsp/analysis.py)
-            found = (_undecoded(path, document.source) + result.diagnostics
-                     + analysis.diagnostics(folder, path, result))
+            shown, self.analysed[uri] = analysis.both(folder, path, result)
+            found = _undecoded(path, document.source) + result.diagnostics + shown
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
             diagnostics=[self.diagnostic(d, folder) for d in found]))
