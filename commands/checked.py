@@ -36,10 +36,28 @@ def check_named(paths, content: Path | None, what: str, whole_result: bool = Fal
 def content_folder(paths, content: Path | None) -> Path | None:
     """The content folder ``paths`` are checked with: ``--content``'s, else the one folder
     named when it is a content folder of its own (``is_project``: a copy of content/ is
-    checked as itself), else None (content/)."""
-    if content is None and len(paths) == 1 and is_project(paths[0]):
+    checked as itself), else the content folder every named path lies in when it is
+    another than content/ (a page of ../other/content is checked with its own pages, as the
+    editor checks it: lsp.folder.content_root), else None (content/)."""
+    if content is not None or not paths:
+        return content
+    if len(paths) == 1 and is_project(paths[0]):
         return paths[0]
-    return content
+    owners = {_owning_folder(Path(path)) for path in paths}
+    if len(owners) == 1:
+        owner = owners.pop()
+        if owner is not None and owner.resolve() != DEFAULT_CONTENT.resolve():
+            return owner
+    return None
+
+
+def _owning_folder(path: Path) -> Path | None:
+    """The nearest folder above ``path`` named content/ that is a content folder of its
+    own (``is_project``), or None."""
+    for folder in path.absolute().parents:
+        if folder.name == DEFAULT_CONTENT.name:
+            return folder if is_project(folder) else None
+    return None
 
 
 def is_project(path: Path) -> bool:

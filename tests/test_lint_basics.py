@@ -269,3 +269,17 @@ def test_one_file_named_twice_relative_and_absolute_is_read_once(monkeypatch, tm
     result = CliRunner().invoke(main, ["lint", page, str(ROOT / page), str(link)])
     assert result.exit_code == 0, result.output
     assert "E012" not in result.output and "1 ファイル: エラー 0 件" in result.output
+
+
+def test_a_file_of_another_content_folder_is_checked_with_that_folder(monkeypatch, tmp_path):
+    """A page of ../other/content, named from the project (whose content/ defines the same
+    ids), is checked with its own folder's pages, as the editor checks it — not as a
+    second definition of every id beside the bundled ones (E012)."""
+    import shutil
+
+    other = tmp_path / "other" / "content"
+    shutil.copytree(ROOT / "content", other)
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, ["lint", str(other / "pages" / "少年期.page")])
+    assert result.exit_code == 0, result.output
+    assert "E012" not in result.output and "1 ファイル: エラー 0 件" in result.output
