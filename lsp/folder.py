@@ -13,6 +13,7 @@ dsl.parsecache).
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -38,6 +39,10 @@ READ_TRIES = 3
 #: A file modified this recently (ns) may be written again within the same tick of its
 #: modification time, at the same size: its stamp is not trusted, it is read again.
 RECENT_NS = 2_000_000_000
+
+
+#: A line break as a check and an LSP client count one.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def content_root(path: Path, workspace: Path | None) -> Path:
@@ -256,8 +261,10 @@ class Folder:
         return self.refresh()
 
     def lines(self, path: str) -> list[str]:
-        """The lines of a file of the folder as last seen (empty when unknown)."""
-        return self.texts.get(path, "").split("\n")
+        """The lines of a file of the folder as last seen (empty when unknown), broken where
+        the check breaks them (compiler.read.prepare) and LSP positions do: at "\n",
+        "\r\n" and a lone "\r" (a file of an old Mac)."""
+        return _LINE_BREAK.split(self.texts.get(path, ""))
 
 
 class Folders:

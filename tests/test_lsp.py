@@ -127,6 +127,24 @@ async def test_a_bundled_file_has_no_diagnostics_an_error_has_its_code_and_range
     assert list(client.diagnostics[uri]) == []
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+async def test_a_diagnostics_range_is_its_token_whatever_ends_the_lines(
+        client: LanguageClient, content, newline):
+    """LSP counts "\n", "\r\n" and a lone "\r" as line ends, as the check does: an old
+    Mac's file (lone "\r") has its diagnostic on the unknown name, not at a line's start."""
+    lines = ['ページ foo "x" {', "  銘 3", "  未来面 { 敵HP -= 12 }", "  過去面 白紙",
+             "  ペン 過去面 { 未知 += 1 }", "}", ""]
+    path = content / "pages" / "改行.page"
+    path.write_bytes(newline.join(lines).encode("utf-8"))
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="jibunki", version=1, text=newline.join(lines))))
+    await client.wait_for_notification("textDocument/publishDiagnostics")
+    [diag] = [d for d in client.diagnostics[uri] if d.severity == types.DiagnosticSeverity.Error]
+    column = lines[4].index("未知")
+    assert diag.range == types.Range(types.Position(4, column), types.Position(4, column + 2))
+
+
 async def test_a_duplicate_id_points_at_the_other_file(client: LanguageClient, content):
     path = content / "pages" / "もう一つ.page"
     path.write_text('ページ tabidachi "もう一つ" {\n  銘 3\n  未来面 { 敵HP -= 1 }\n  過去面 白紙\n}\n',
