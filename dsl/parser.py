@@ -878,6 +878,8 @@ _TOKEN_SLIPS = (
 )
 #: A comparison written the wrong way round (=> for >=): its second character → the hint.
 _REVERSED = {">": "「>=」", "<": "「<=」"}
+#: The same, full-width (＝＞), the two characters one slip → what is meant, half-width.
+_REVERSED_WIDE = {"＝＞": ">=", "＝＜": "<=", "＝>": ">=", "＝<": "<="}
 
 
 def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
@@ -1109,6 +1111,13 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         shown = repr(ch)[1:-1] if not ch.isprintable() else ch
         hint = (f"ここに書けるのは: {_expected(exc.allowed)}" if exc.allowed else
                 "名前・数値・演算子・括弧のどれでもない文字です")
+        reversed_wide = next((w for w in _REVERSED_WIDE if text.startswith(w, pos)), None)
+        if reversed_wide is not None and "CMP" in (exc.allowed or ()):
+            fix = _REVERSED_WIDE[reversed_wide]
+            return E002.at(Span(path, line, col, line, col + len(reversed_wide)),
+                           f"全角の「{reversed_wide}」は記号として使えません",
+                           hint=f"比較は半角で「{fix}」と書きます（「=」が先ではありません）",
+                           replacements=(fix,))
         form = _width_form(text, pos)
         if form is not None:
             half = WIDTH_FORMS[form][0]

@@ -94,6 +94,17 @@ def test_a_full_width_equals_in_a_comparison_names_the_double_equals_meant():
     assert assigned.replacements == ("=",) and "「==」" not in assigned.hint
 
 
+@pytest.mark.parametrize("written, meant", [("＝＞", ">="), ("＝＜", "<="), ("＝>", ">=")])
+def test_a_full_width_comparison_written_the_wrong_way_round_is_fixed_whole(written, meant):
+    """＝＞ is one slip, as => is: the caret covers both characters and the quick fix
+    writes ">=" in their place (fixing ＝ alone left ==＞, a new error)."""
+    text = f"ページ t {{\n  銘 3\n  未来面 {{\n    条件 歩 {written} 3\n    敵HP -= 3\n  }}\n  過去面 白紙; ペン 過去面 {{ 歩 += 5 }}\n}}\n"
+    diag, _ = only(text, "E002", 4, 10)
+    assert diag.replacements == (meant,) and f"「{meant}」" in diag.hint
+    assert diag.span.end_col - diag.span.col == len(written)
+    assert diagnostics(text.replace(written, meant))[0] == []
+
+
 def test_every_symbol_form_the_table_accepts_is_read_and_every_other_is_reported():
     accepted = {"０１２３４５６７８９": "敵HP -= ３０", "、": None, "−": "敵HP −= 3",
                 "×": "敵HP -= 3 × 2", "÷": "敵HP -= 3 ÷ 2", "≥": "条件", "≤": "条件",
