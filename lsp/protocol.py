@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import inspect
 import json
 import logging
 import os
@@ -35,8 +36,10 @@ from urllib.parse import unquote
 from typing import Iterator
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCRequestMessage, JsonRPCNotification
+from pygls.protocol.language_server import _prepare_command_arguments, lsp_method
 
 from compiler.read import MAX_FILE_BYTES
 
@@ -395,11 +398,12 @@ class JibunkiProtocol(LanguageServerProtocol):
         """pygls's answer to a request, but a ``Refusal`` is answered as one (pygls calls
         every other exception an internal error)."""
         refusal = None if future.cancelled() else future.exception()
-        if not isinstance(refusal, Refusal):
+        if not isinstance(refusal, (Refusal, JsonRpcInvalidParams)):
             return super()._send_handler_result(future, msg_id=msg_id)
         self._request_futures.pop(msg_id, None)
         logger.info("要求 %s を断りました: %s", msg_id, refusal)
-        self._send_response(msg_id, error=types.ResponseError(REQUEST_FAILED, str(refusal)))
+        code = REQUEST_FAILED if isinstance(refusal, Refusal) else JsonRpcInvalidParams.CODE
+        self._send_response(msg_id, error=types.ResponseError(code, str(refusal)))
 
     def _handle_response(self, msg_id, result=None, error=None):
         """pygls's handling of the client's answer to a request of the server's, but an
@@ -412,6 +416,29 @@ class JibunkiProtocol(LanguageServerProtocol):
             logger.info("取り消した要求 %s への返事を捨てました", msg_id)
             return None
         return super()._handle_response(msg_id, result, error)
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams):
+        """pygls's executeCommand, refusing in the designer's words (−32602) a command the
+        server does not have, and arguments that do not fit it — left out too (LSP lets a
+        client omit them: pygls then called the command without its arguments, a
+        TypeError answered as the server's internal error)."""
+        handler = self.fm.commands.get(params.command)
+        refused = REFUSALS["params"][1]
+        if handler is None:
+            raise JsonRpcInvalidParams(f"{refused}: コマンド「{params.command}」はありません")
+        given = params.arguments or []
+        try:
+            args, kwargs = _prepare_command_arguments(
+                handler, types.ExecuteCommandParams(params.command, given), self._converter)
+            names = list(inspect.signature(handler).parameters)
+            server = (None,) if names[:1] == ["ls"] else ()  # pygls passes it itself
+            inspect.signature(handler).bind(*server, *args, **kwargs)
+        except Exception:
+            raise JsonRpcInvalidParams(f"{refused}: {params.command} の引数（{len(given)} 個）が"
+                                       "このコマンドの形に合いません") from None
+        result = yield handler, args, kwargs
+        return result
 
     def lsp_shutdown(self, *args):
         """pygls's shutdown, over a copy of the requests under way: cancelling one (the

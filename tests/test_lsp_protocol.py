@@ -403,6 +403,27 @@ def test_a_request_after_shutdown_is_answered_with_an_error_and_exit_then_gives_
         assert wire.exit_code() == 0
 
 
+@pytest.mark.parametrize("params, said", [
+    ({"command": "jibunki.runExample"}, "引数（0 個）"),  # arguments are optional in LSP
+    ({"command": "jibunki.runExample", "arguments": ["file:///x.page", 1, 2]}, "引数（3 個）"),
+    ({"command": "jibunki.runExample", "arguments": ["file:///x.page", "zwei"]}, "引数（2 個）"),
+    ({"command": "jibunki.nope", "arguments": []}, "コマンド「jibunki.nope」はありません"),
+])
+def test_a_command_the_server_lacks_or_arguments_that_do_not_fit_it_are_invalid_params(
+        tmp_path, params, said):
+    """−32602 in the designer's words, as for any request's params — not the server's
+    internal error with an English TypeError and a traceback in its log; a command with
+    arguments that fit is still run."""
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        answer = wire.call(1, "workspace/executeCommand", params)
+        assert answer["error"]["code"] == -32602 and said in answer["error"]["message"]
+        assert "Traceback" not in wire.stderr()
+        fits = wire.call(2, "workspace/executeCommand", {
+            "command": "jibunki.runExample", "arguments": ["file:///x.page", 3]})
+        assert fits == {"jsonrpc": "2.0", "id": 2, "result": None}
+
+
 def test_the_command_vs_codes_client_starts_is_served(tmp_path):
     """vscode-languageclient starts an executable server over stdio as
     ``jibunki lsp --stdio --clientProcessId=N`` (editors/vscode/extension.js): the server
