@@ -352,6 +352,19 @@ def documentation(kind: str, ident: str, pages: dict, enemies: dict) -> str:
 # ------------------------------------------------------------------ navigation
 
 
+def fixed_deck(line: str, col: int, result: Result) -> str | None:
+    """The id under ``col`` when it is the deck a run starts with (compiler.lower
+    STARTING_DECK), whose id the compiler reads as it is: renamed, the content would lose
+    its starting deck (E014). None for any other word."""
+    from compiler.lower import STARTING_DECK
+
+    word = word_at(line, col)
+    symbols = result.symbols
+    if word is None or symbols is None or word[0] != STARTING_DECK:
+        return None
+    return STARTING_DECK if STARTING_DECK in symbols.decks else None
+
+
 def _definitions(word: str, result: Result) -> list[Span]:
     symbols = result.symbols
     if symbols is None:

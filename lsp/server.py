@@ -705,6 +705,10 @@ def make_server() -> JibunkiServer:
         spans = features.references(line, col, latest, include_declaration=True)
         if not spans:
             return None
+        fixed = features.fixed_deck(line, col, latest)
+        if fixed is not None:
+            raise Refusal(f"デッキ「{fixed}」の id は変えられません（ランはこの id のデッキで"
+                          "始まります。中のページは変えられます）")
         if not features.is_id(params.new_name):
             raise Refusal(f"「{params.new_name}」には変えられません（id の形ではありません。"
                           "id は文字か _ で始まり、空白を含みません。記号は _ ・ （ ） だけが使えます）")

@@ -417,6 +417,19 @@ async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: Language
     assert not [m for m in client.log_messages if "内部エラー" in m.message]
 
 
+async def test_the_starting_decks_id_is_not_renamed_as_the_compiler_reads_it(
+        client: LanguageClient, content):
+    """The run starts with the deck ``starter`` (compiler.lower STARTING_DECK): renamed,
+    lint would say the content has no starting deck (E014). Refused, saying why."""
+    deck = content / "starter.deck"
+    uri = await _open(client, deck)
+    with pytest.raises(Exception) as refused:
+        await client.text_document_rename_async(types.RenameParams(
+            types.TextDocumentIdentifier(uri), _where(deck, "starter"), "st2"))
+    assert getattr(refused.value, "code", None) == -32803, refused.value
+    assert "デッキ「starter」の id は変えられません" in str(refused.value)
+
+
 async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
         client: LanguageClient, content):
     path = content / PAGE
