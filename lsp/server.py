@@ -321,7 +321,9 @@ class JibunkiServer(LanguageServer):
         moved = folder.refresh(walk=False) or moved
         before = interface(folder.latest, path)
         self.publish(uri, path, folder)
-        if moved or before is not None and interface(folder.latest, path) != before:
+        # A file the last check did not read (new, and only in the editor yet) lends what
+        # it defines as much as an edited one does: the deck that named its page waits.
+        if moved or (before or frozenset()) != (interface(folder.latest, path) or frozenset()):
             for other, other_path in self.others(path, folder):
                 self.publish(other, other_path, folder)
             return

@@ -630,6 +630,26 @@ async def test_a_re_check_is_published_under_the_uri_the_client_opened_the_docum
     assert [uri for uri in client.diagnostics if "はじめ" in uri] == []
 
 
+async def test_a_page_defined_in_a_new_file_not_yet_saved_clears_the_decks_unknown_name(
+        client: LanguageClient, content):
+    """A deck names qa_new (E011); the designer opens a new file, never saved, that defines
+    it: the deck is checked again with it, as with a file on disk."""
+    deck = content / "starter.deck"
+    text = deck.read_text(encoding="utf-8").replace("  tenshoku\n", "  tenshoku\n  qa_new\n", 1)
+    assert "qa_new" in text
+    deck_uri = deck.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=deck_uri, language_id="jibunki", version=1, text=text)))
+    await client.wait_for_notification("textDocument/publishDiagnostics")
+    assert [d.code for d in client.diagnostics[deck_uri]] == ["E011"]
+    page = content / "pages" / "新しい.page"  # not on disk
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=page.as_uri(), language_id="jibunki", version=1,
+        text='ページ qa_new "新" {\n  銘 3\n  未来面 { 敵HP -= 12 }\n  過去面 白紙\n}\n')))
+    await _round_trip(client, page.as_uri())
+    assert list(client.diagnostics[deck_uri]) == []
+
+
 async def test_closing_a_document_with_an_unsaved_rename_re_checks_the_others(
         client: LanguageClient, content):
     deck_uri, page_uri, text = await _open_deck_and_hatsukoi(client, content)
