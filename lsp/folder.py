@@ -131,6 +131,7 @@ class Folder:
         self.runs = Runs()  # the last outcome of each example run from the editor
         self._prepared: dict[str, tuple] = {}  # path → (text, prepared text, problems)
         self._parsed: dict[str, tuple] = {}  # path → (prepared text, its ParseResult)
+        self._lines: dict[str, tuple] = {}  # path → (text, its lines): ``lines``
         self.refresh()
 
     def refresh(self, walk: bool = True) -> bool:
@@ -264,7 +265,11 @@ class Folder:
         """The lines of a file of the folder as last seen (empty when unknown), broken where
         the check breaks them (compiler.read.prepare) and LSP positions do: at "\n",
         "\r\n" and a lone "\r" (a file of an old Mac)."""
-        return _LINE_BREAK.split(self.texts.get(path, ""))
+        text = self.texts.get(path, "")
+        kept = self._lines.get(path)
+        if kept is None or kept[0] is not text:  # a range asks for them each: split once
+            kept = self._lines[path] = (text, _LINE_BREAK.split(text))
+        return kept[1]
 
 
 class Folders:
