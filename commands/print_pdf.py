@@ -72,6 +72,9 @@ def content_digest(tables: dict) -> str:
 @click.option("--journey", is_flag=True,
               help="草案17 の札（イベント 30・ロケーション 7・フラグ 5・アイテム 6・早見表）を"
                    "印刷します（既定の出力は generated/print/草案17.pdf）。")
+@click.option("--setup", "setup", default=None, metavar="旅の準備",
+              help="--journey で刷る旅の準備（id か名前。既定: 草案）。その準備のアイテムと"
+                   "早見表を刷ります（既定の出力は generated/print/草案17-準備.pdf）。")
 @click.option("--out", type=click.Path(), default=None,
               help="書き出す PDF（フォルダがなければ作ります。/ で終わるか、あるフォルダを"
                    "指せば、そのフォルダの中に既定の名前で書きます。既定: generated/print/自分紀.pdf）。"
@@ -94,8 +97,9 @@ def content_digest(tables: dict) -> str:
               help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
                    "（なければ作ります）。札の種類ごとに、表の画像シート（1 枚に 10×7 まで）、"
                    "裏の画像と、デッキとして読み込む保存オブジェクトの JSON。")
-def print_cmd(content: Path, journey: bool, out: str | None, paper: str, crop: float,
-              no_backs: bool, date: str | None, watch: bool, tts: Path | None) -> None:
+def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, paper: str,
+              crop: float, no_backs: bool, date: str | None, watch: bool,
+              tts: Path | None) -> None:
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
     札はポーカーサイズ（63×88 mm）で、塗り足し 3 mm とトンボ付き。文はカタログと同じで、
@@ -106,12 +110,19 @@ def print_cmd(content: Path, journey: bool, out: str | None, paper: str, crop: f
     0 書けた
     1 コンテンツのエラーか書けなかった
     2 使い方の誤り"""
+    if setup is not None and not journey:
+        raise click.UsageError("--setup は --journey と使います（旅の準備を選んで刷ります）")
+    if setup is not None and (not setup.strip() or any(c in setup for c in "/\\\0")
+                              or setup.startswith(".")):
+        raise click.BadParameter(f"{setup!r}: 旅の準備の id か名前を書いてください", param_hint="--setup")
     default = DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
+    if setup is not None and setup != "草案":  # each set-up's print and manifest its own
+        default = default.with_name(f"{default.stem}-{setup.strip()}.pdf")
     # A path ending in / names a folder (Path would drop the slash and write a file there),
     # and so does a folder that is there: the second print into it, as the first.
     out = default if out is None else Path(out) / default.name \
         if out.endswith(("/", os.sep)) or Path(out).is_dir() else Path(out)
-    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts)
+    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts, setup)
     if not watch:
         job.run()
         return
@@ -314,6 +325,7 @@ class _Print:
     backs: bool
     date: str
     tts: Path | None = None  # a folder for the Tabletop Simulator decks, too
+    setup: str | None = None  # the journey's 旅の準備 (id or 名前; None: 草案)
 
     def cards(self, compiled) -> tuple[list, str]:
         """The cards to print and what they are, in words."""
@@ -321,7 +333,7 @@ class _Print:
             from commands.journey import journey_print_cards
 
             # the journey's table is one of the compiled tables: the content is checked once
-            cards = journey_print_cards(compiled.tables.get("journey", {}))
+            cards = journey_print_cards(compiled.tables.get("journey", {}), self.setup)
             kinds = Counter(card.back for card in cards)
             return cards, "、".join(f"{kind} {n}" for kind, n in kinds.items())
         from printing.page_cards import enemy_cards, page_cards

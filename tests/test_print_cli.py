@@ -96,6 +96,36 @@ def test_journey_prints_the_draft_17_set(tmp_path):
 
 
 @pytest.mark.slow
+def test_journey_prints_the_set_up_named_with_setup_into_its_own_file(tmp_path, monkeypatch):
+    """--setup 問題点: that variant's always-on items with their 費用 and its 早見表, by id
+    or 名前, in 草案17-問題点.pdf beside the draft's print (each its own manifest)."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "content").symlink_to(ROOT / "content")
+    result = invoke_cli("print", "--journey", "--setup", "問題点", "--date", "2026-12-01",
+                        "--no-backs")
+    assert result.exit_code == 0, result.output
+    made = tmp_path / "generated" / "print" / "草案17-問題点.manifest.json"
+    keys = [card["key"] for card in json.loads(made.read_text(encoding="utf-8"))["cards"]]
+    assert "item/問題点のランタン" in keys and "item/ランタン" not in keys
+    assert (made.parent / "草案17-問題点.pdf").is_file()
+
+
+@pytest.mark.parametrize("args, said, code", [
+    (["--journey", "--setup", "問題点x"], "もしかして「問題点」", 2),
+    (["--journey", "--setup", "問題点,草案"], "刷る旅の準備は 1 つです", 2),
+    (["--setup", "問題点"], "--setup は --journey と使います", 2),
+    (["--journey", "--setup", "../x"], "旅の準備の id か名前を書いてください", 2),
+])
+def test_a_setup_print_cannot_make_is_a_usage_error(tmp_path, args, said, code):
+    result = invoke_cli("print", "--content", str(ROOT / "content"), "--out",
+                        str(tmp_path / "x.pdf"), *args)
+    assert result.exit_code == code and said in result.output, result.output
+    assert not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.slow
 def test_watch_prints_again_at_each_save(tmp_path):
     content = small_content(tmp_path / "content")
     out = tmp_path / "print" / "札.pdf"
