@@ -283,11 +283,26 @@ OVERFLOW_HINTS = {
 }
 
 
+#: More kinds of character than this missing from every font: the machine lacks a font of
+#: the script, said once (FONTLESS_SHOWN of them named) instead of each at its card.
+FONTLESS_AT, FONTLESS_SHOWN = 20, 10
+
+
 def _say_unknown(cards, unknown: dict, compiled, content: Path) -> None:
     """Each character a card prints as a box (sheets.Printed.unknown): a W011 at its first
     place in the card's item, or one line naming the card."""
     from compiler.codes import W011
 
+    missing = sorted({char for chars in unknown.values() for char in chars})
+    if len(missing) > FONTLESS_AT:
+        # a machine without a Japanese font: one line that says so, not a W011 for every
+        # character of every card (thousands)
+        shown = "、".join(missing[:FONTLESS_SHOWN])
+        _say(W011, f"{len(missing)} 種の字（{shown} …）が、この機械のどのフォントにもありません"
+                   f"（札 {len(unknown)} 枚）", None, compiled,
+             "☒ で刷られます。日本語のフォントを入れてください（Debian・Ubuntu: apt-get install "
+             "fonts-noto-cjk）")
+        return
     for index, chars in unknown.items():
         card = cards[index]
         for char in chars:

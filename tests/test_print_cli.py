@@ -352,6 +352,24 @@ def test_a_journey_card_s_character_no_font_has_is_W011_at_its_journey_item(tmp_
     assert f"{line} |   文 「潮の" in result.output
 
 
+def test_a_machine_without_the_scripts_font_gets_one_warning_not_one_per_character(tmp_path):
+    """Some thirty characters no font has (as on a machine with no Japanese font, where
+    every kanji is one): one W011 that names how many, a few of them and the font to
+    install — not thousands of lines, one per character of every card."""
+    content = small_content(tmp_path / "content")
+    page = content / "pages" / "幼少期.page"
+    missing = "".join(chr(0xF0000 + i) for i in range(30))
+    text = page.read_text(encoding="utf-8")
+    edited = text.replace("最初の一年は、", f"最初の{missing}一年は、", 1)
+    assert edited != text
+    page.write_text(edited, encoding="utf-8")
+    result = invoke_cli("print", "--content", str(content), "--out", str(tmp_path / "x.pdf"),
+                        "--no-backs")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("W011") == 1
+    assert "30 種の字" in result.output and "fonts-noto-cjk" in result.output
+
+
 def test_a_full_disk_at_the_manifest_leaves_the_last_print_and_its_manifest_together(
         tmp_path, monkeypatch):
     """The PDF and its manifest are one set: the manifest says what the next print marks
