@@ -249,3 +249,10 @@ def test_the_deals_that_would_decide_name_the_option_of_each_kind_of_variant():
     lines = [line.plain for line in ranking_lines(_report([row("a", 1, 2, 3.0), pair]))]
     assert lines[-1] == ("  今の勝率のままなら、変種ごとに 22 局（--deals）、22 局（--pair-deals）"
                          "で判定できます。")
+
+
+def test_an_item_pair_is_labelled_with_the_set_up_it_is_swept_on():
+    """The pairs are swept on 草案: beside 問題点 (whose items are titled ランタン, 地図 …
+    too) a pair's row says whose items they are."""
+    pair = {**row("p", 1, 2, 3.0), "group": "アイテム", "setup_name": "草案"}
+    assert measure.label(pair) == "草案のアイテム 地図+テント"

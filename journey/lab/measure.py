@@ -373,8 +373,9 @@ def run(table_literal: dict, settings: Settings, workers: int = 1, backend: str 
 def label(row: dict) -> str:
     """The variant as the tables and plots name it: its set-up, and the items when they
     were swept."""
-    if row["group"] == PAIR_GROUP:
-        return f"アイテム {'+'.join(row['items'])}"
+    if row["group"] == PAIR_GROUP:  # the pairs are swept on PAIRS_OF: said so, beside
+        # other set-ups whose items bear the same titles (問題点のランタン is ランタン too)
+        return f"{row['setup_name']}のアイテム {'+'.join(row['items'])}"
     return f"{row['setup_name']}（{'+'.join(row['items'])}）"
 
 
