@@ -107,9 +107,15 @@ def say_blocked(result) -> None:
     those that ran are counted, so a green report says the examples ran too (a failing
     one is its E044 above)."""
     if result.examples_blocked:
+        blocked = result.examples_blocked
+        shown = set(result.diagnostics)
+        unshown = [d for d in blocked if d not in shown]
+        # errors of the folder names resolve against block the examples too, though the
+        # summary above counts only the files named: said apart, so the counts agree
+        where = (f"上の {len(blocked) - len(unshown)} 件と、名前を解決するフォルダの "
+                 f"{len(unshown)} 件: {_places(unshown)}") if unshown else _places(blocked)
         click.echo(f"例 {result.examples_wanted} 件は実行できませんでした: コンテンツに"
-                   f"エラーが {len(result.examples_blocked)} 件あります"
-                   f"（{_places(result.examples_blocked)}）。", err=True)
+                   f"エラーが {len(blocked)} 件あります（{where}）。", err=True)
     elif result.examples_wanted:
         failed = any(d.code == "E044" for d in result.diagnostics)
         click.echo(f"例 {result.examples_wanted} 件を実行しました"

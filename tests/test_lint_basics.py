@@ -283,3 +283,24 @@ def test_a_file_of_another_content_folder_is_checked_with_that_folder(monkeypatc
     result = CliRunner().invoke(main, ["lint", str(other / "pages" / "少年期.page")])
     assert result.exit_code == 0, result.output
     assert "E012" not in result.output and "1 ファイル: エラー 0 件" in result.output
+
+
+def test_errors_of_the_folder_names_resolve_against_are_counted_apart_from_those_shown(
+        monkeypatch, tmp_path):
+    """A copy of content/ linted with --content content: each id is defined twice, so the
+    named files' errors are shown and counted (the summary), and the examples are blocked
+    by those and by the resolving folder's as many — said apart, so the counts agree."""
+    import re
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "content", copy)
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, ["lint", str(copy), "--content", "content"])
+    assert result.exit_code == 1
+    shown = int(re.search(r"ファイル: エラー (\d+) 件", result.output).group(1))
+    blocked = re.search(r"エラーが (\d+) 件あります（上の (\d+) 件と、名前を解決するフォルダの (\d+) 件",
+                        result.output)
+    assert blocked, result.output
+    total, above, unshown = map(int, blocked.groups())
+    assert above == shown and total == above + unshown and unshown > 0
