@@ -125,6 +125,10 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     if pages is not None:
         known("ページ", pages, tables.pages)
     order = list(enemies) or sorted(tables.enemies)
+    if stages is not None and stages < len(enemies):  # the enemies past it never fought, unsaid
+        raise click.UsageError(f"--enemy で {len(enemies)} 体を指定しましたが、--stage {stages} では"
+                               f"はじめの {stages} 体としか戦いません（--stage {len(enemies)} 以上に"
+                               "するか、--stage を省いてください）")
     count = stages or max(1, len(enemies))
     stage_list = [order[i % len(order)] for i in range(count)]
     interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_json

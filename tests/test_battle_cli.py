@@ -171,6 +171,16 @@ def test_a_deck_file_whose_name_is_no_content_files_is_a_usage_error(tmp_path):
     assert ".deck のファイルを指定してください" in result.output and "Traceback" not in result.output
 
 
+def test_fewer_stages_than_the_enemies_named_is_a_usage_error():
+    """--enemy a --enemy b --stage 1 would fight a alone: b was dropped without a word."""
+    result = invoke_cli("battle", "--enemy", "haguruma", "--enemy", "wasure", "--stage", "1",
+                        "--script", "/dev/null")
+    assert result.exit_code == 2 and "--enemy で 2 体を指定しましたが、--stage 1 では" in result.output
+    both = invoke_cli("battle", "--enemy", "haguruma", "--enemy", "wasure", "--stage", "3",
+                      "--script", "/dev/null")
+    assert both.exit_code == 3, both.output
+
+
 def test_the_content_folders_own_balance_is_not_taken_for_a_deck():
     result = invoke_cli("battle", "--deck", "content/balance.balance", "--script", "/dev/null")
     assert result.exit_code == 2 and "content/balance.balance にデッキ" in result.output, \
