@@ -86,8 +86,9 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
 
     if policy is not None and ladder is not None:
         raise click.UsageError("--policy と --ladder はどちらか一方だけを指定してください")
+    # an empty --ladder '' is a ladder of nothing (refused below), not the default's
     names = ((policy,) if policy else tuple(n.strip() for n in ladder.split(",") if n.strip())
-             if ladder else DEFAULT_LADDER)
+             if ladder is not None else DEFAULT_LADDER)
     known("方針", names, POLICIES)
     if not names or len(set(names)) != len(names):
         raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")

@@ -331,6 +331,8 @@ def test_sim_text_shows_the_tables_with_designer_text_as_written():
     (["--policy", "random", "--ladder", "random,greedy"], "どちらか一方"),
     # the report is the last policy's: reversed, it was the random player's, in silence
     (["--ladder", "greedy,random"], "--ladder は単純な方針から順に並べてください（random < greedy < search）"),
+    # empty, it is a ladder of nothing, as "," is — not the default ladder in silence
+    (["--ladder", ""], "--ladder には方針を重ねずに並べてください"),
     (["--baseline", "byouin"], "はじめのデッキにありません"),
     (["--precision", "0"], "0.001"),
     (["--address", "x"], "ray"),
