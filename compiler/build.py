@@ -166,7 +166,7 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
     through, never replaced). Errors are OSError (the caller says what went wrong; a
     contract.disk.DiskError names the file in Japanese).
     """
-    out.mkdir(parents=True, exist_ok=True)
+    disk.make_folder(out)  # a file in the way is named, not "already there"
     mode = 0o666 & ~_umask()  # mkstemp makes 0600 files; tables are ordinary files
     order = sorted(files, key=lambda name: name in MANIFEST_NAMES)  # stable: manifest last
     with _folder_lock(out) as folder:

@@ -210,6 +210,18 @@ def test_compile_refuses_a_link_or_a_fifo_in_place_of_a_table(tmp_path, monkeypa
     assert temporaries(out) == [] and not (out / "__init__.py").exists()  # nothing written
 
 
+def test_compile_into_a_file_where_its_folder_goes_names_it_not_a_folder(tmp_path, monkeypatch):
+    """generated/ a regular file: the OS says EEXIST, "already there", the opposite of the
+    trouble; compile says it is no folder, and leaves it as it was."""
+    out = tmp_path / "generated"
+    out.write_text("mine\n", encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    result = invoke_cli("compile", "--out", str(out))
+    assert result.exit_code == 1 and "フォルダではありません" in result.output, result.output
+    assert "すでにあります" not in result.output
+    assert out.read_text(encoding="utf-8") == "mine\n"
+
+
 @pytest.mark.parametrize("odd", ["link", "fifo"])
 def test_catalog_refuses_a_link_or_a_fifo_in_place_of_its_page(tmp_path, monkeypatch, odd):
     out = tmp_path / "catalog"
