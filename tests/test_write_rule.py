@@ -215,8 +215,9 @@ def test_compile_into_a_file_where_its_folder_goes_names_it_not_a_folder(tmp_pat
     trouble; compile says it is no folder, and leaves it as it was."""
     out = tmp_path / "generated"
     out.write_text("mine\n", encoding="utf-8")
-    monkeypatch.chdir(ROOT)
-    result = invoke_cli("compile", "--out", str(out))
+    (tmp_path / "content").symlink_to(ROOT / "content")
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli("compile")  # its default folder (--out's is refused as it is read)
     assert result.exit_code == 1 and "フォルダではありません" in result.output, result.output
     assert "すでにあります" not in result.output
     assert out.read_text(encoding="utf-8") == "mine\n"
