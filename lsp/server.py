@@ -27,6 +27,7 @@ from dsl import size
 from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
+from contract.vocabulary import W
 
 from . import analysis, editor_runs, examples, features, journey_lens, lab_lens, triggers
 from .completion import completions
@@ -709,8 +710,8 @@ def make_server() -> JibunkiServer:
             return None
         fixed = features.fixed_deck(line, col, latest)
         if fixed is not None:
-            raise Refusal(f"デッキ「{fixed}」の id は変えられません（ランはこの id のデッキで"
-                          "始まります。中のページは変えられます）")
+            raise Refusal(f"デッキ「{fixed}」の id は変えられません（{W.scope.run}はこの id の"
+                          "デッキで始まります。中のページは変えられます）")
         if not features.is_id(params.new_name):
             raise Refusal(f"「{params.new_name}」には変えられません（id の形ではありません。"
                           "id は文字か _ で始まり、空白を含みません。記号は _ ・ （ ） だけが使えます）")
