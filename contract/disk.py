@@ -285,8 +285,8 @@ def write_set(folder, files: dict, *, inside) -> None:
     in the order given, with the terminating signals held, so that Ctrl-C takes effect
     after the last (a reader never finds a new index beside the old pages it links to).
     A rename that fails (a file made immutable, a folder's rights changed meanwhile)
-    puts back the old files the renames before it replaced, kept until then as links
-    (``_kept``): the old set stays whole, as the error says. ``folder`` must lie in
+    puts back the old files the renames before it replaced, kept until then under a
+    second name (``_kept``): the old set stays whole, as the error says. ``folder`` must lie in
     ``inside``. Errors are DiskError."""
     folder = Path(folder)
     try:
