@@ -352,6 +352,7 @@ def test_a_journey_card_s_character_no_font_has_is_W011_at_its_journey_item(tmp_
     assert f"{line} |   文 「潮の" in result.output
 
 
+@pytest.mark.slow  # renders the print
 def test_a_machine_without_the_scripts_font_gets_one_warning_not_one_per_character(tmp_path):
     """Some thirty characters no font has (as on a machine with no Japanese font, where
     every kanji is one): one W011 that names how many, a few of them and the font to
