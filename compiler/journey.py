@@ -51,11 +51,14 @@ class _Checked:
         return self.values.get(code, default)
 
 
-def check_journey(symbols, diags: list[Diagnostic]) -> JourneyTable | None:
+def check_journey(symbols, diags: list[Diagnostic],
+                  damaged: frozenset = frozenset()) -> JourneyTable | None:
     """The journey table of the run's journey items, or None when any has an error
-    (reported in ``diags``). Content without journey items gives an empty table."""
+    (reported in ``diags``). Content without journey items gives an empty table.
+    ``damaged``: the ``id`` of each item a syntax error's recovery blanked lines of."""
     before = sum(d.is_error for d in diags)
-    checked = {kind: {ident: _fields(item, diags) for ident, item in items.items()}
+    checked = {kind: {ident: _fields(item, diags, id(item) in damaged)
+                      for ident, item in items.items()}
                for kind, items in symbols.journey.items()}
     locations = {i: _location(c, diags) for i, c in checked["location"].items()}
     events = {i: _event(c, diags) for i, c in checked["event"].items()}
@@ -79,9 +82,10 @@ def _sorted(entries: dict) -> dict:
 # ------------------------------------------------------------------ fields
 
 
-def _fields(item: ast.JourneyItem, diags: list[Diagnostic]) -> _Checked:
+def _fields(item: ast.JourneyItem, diags: list[Diagnostic], damaged: bool = False) -> _Checked:
     """Resolve each field of ``item`` and check its shape (E010, E013, E070), then the
-    fields its kind requires (E014)."""
+    fields its kind requires (E014) — not of a ``damaged`` item, whose missing field may
+    be the line its syntax error blanked."""
     checked = _Checked(item)
     kind_word = KIND_WORDS[item.kind]
     allowed = [f for f in vocab.JOURNEY_FIELDS if item.kind in f.kinds]
@@ -106,7 +110,8 @@ def _fields(item: ast.JourneyItem, diags: list[Diagnostic]) -> _Checked:
             checked.values[entry.code] = values[0] if len(entry.shape) == 1 else values
             checked.spans[entry.code] = written
     for entry in allowed:
-        if entry.required and entry.code not in checked.values and not _failed(item, entry):
+        if entry.required and entry.code not in checked.values and not damaged \
+                and not _failed(item, entry):
             diags.append(E014.at(item.id.span, f"{entry.ja}がありません",
                                  hint=f"{kind_word}には {entry.ja} を書きます"))
     _target(checked, diags)

@@ -271,8 +271,14 @@ def check_journey(c: Compilation) -> None:
     """The journey items (spec 004) → the journey table of the model (compiler.journey)."""
     from .journey import check_journey as check
 
+    # a journey item whose lines recovery blanked may lack a field it wrote (枠 -2): its
+    # syntax error says so, so the check does not add "枠がありません"
+    damaged = frozenset(id(item) for source in c.sources if source.parsed is not None
+                        for item in source.parsed.file.items
+                        if isinstance(item, ast.JourneyItem) and any(
+                            _overlaps(item.span, lines) for lines in source.parsed.damaged))
     try:
-        c.model.journey = check(c.symbols, c.diagnostics)
+        c.model.journey = check(c.symbols, c.diagnostics, damaged)
     except Exception as exc:  # a bug in jibunki, reported at the first journey item
         first = next((item for items in c.symbols.journey.values() for item in items.values()),
                      None)

@@ -71,6 +71,14 @@ def test_syntax_error_in_a_journey_item_is_reported_and_the_next_item_still_chec
     assert found == [("E001", 2, 8), ("E001", 3, 1), ("E070", 5, 5), ("E010", 6, 3)]
 
 
+def test_a_required_field_lost_to_its_syntax_error_is_not_said_missing_too():
+    """枠 -2 is E001 at the "-"; recovery blanks the line, and the location then lacks 枠 —
+    which it wrote: the one error says so, not a second E014 「枠がありません」. A location
+    that never wrote 枠 still gets its E014."""
+    _, found = lint("ロケーション 浜辺 {\n  枠 -2\n}\nロケーション 駅 {\n  文 「x」\n}\n")
+    assert found == [("E001", 2, 5), ("E014", 4, 8)]
+
+
 def test_field_of_another_kind_says_whose_it_is():
     result, found = lint("イベント 赤1 { スート 赤; 数字 1; 鍵 月; 枠 3 }\n"
                          "フラグ 珍獣屋 { スート 赤; 効果 黒ポーン移動 }\n")
