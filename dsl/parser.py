@@ -890,6 +890,9 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     following = text[pos + 1:pos + 2]
     if str(token) == "=" and following in _REVERSED and "CMP" in expected:
         return f"比較は{_REVERSED[following]}と書きます（「=」が先ではありません）", None
+    if str(token) == "-" and following.isdigit() and "NUMBER" in expected \
+            and "MINUS" not in expected:  # a count written below zero (枠 -2)
+        return "ここには負の数を書けません（0 以上の数です）。「-」を取ってください", None
     for written, wanted, hint, meant in _TOKEN_SLIPS:
         if str(token) == written and wanted in expected:
             return hint, meant

@@ -75,8 +75,10 @@ def test_a_required_field_lost_to_its_syntax_error_is_not_said_missing_too():
     """枠 -2 is E001 at the "-"; recovery blanks the line, and the location then lacks 枠 —
     which it wrote: the one error says so, not a second E014 「枠がありません」. A location
     that never wrote 枠 still gets its E014."""
-    _, found = lint("ロケーション 浜辺 {\n  枠 -2\n}\nロケーション 駅 {\n  文 「x」\n}\n")
+    result, found = lint("ロケーション 浜辺 {\n  枠 -2\n}\nロケーション 駅 {\n  文 「x」\n}\n")
     assert found == [("E001", 2, 5), ("E014", 4, 8)]
+    # and the error says what is wrong with it: a count is 0 or more
+    assert "負の数を書けません" in result.diagnostics[0].hint
 
 
 def test_field_of_another_kind_says_whose_it_is():
