@@ -255,7 +255,7 @@ def check_items(c: Compilation) -> None:
             check = _ITEM_CHECKS.get(kind.code)
             if check is None or id(item) in c.oversized:  # E048 said why: work refused
                 continue
-            damaged = any(_overlaps(item.span, lines) for lines in source.parsed.damaged)
+            damaged = _damaged(item, source)
             # a page's own 銘 is no target of its effects: the owner is the page
             ctx = Ctx(c.diagnostics, c.symbols, kind.side,
                       owner=item.id.text if kind.code == "page" else None)
@@ -275,8 +275,7 @@ def check_journey(c: Compilation) -> None:
     # syntax error says so, so the check does not add "枠がありません"
     damaged = frozenset(id(item) for source in c.sources if source.parsed is not None
                         for item in source.parsed.file.items
-                        if isinstance(item, ast.JourneyItem) and any(
-                            _overlaps(item.span, lines) for lines in source.parsed.damaged))
+                        if isinstance(item, ast.JourneyItem) and _damaged(item, source))
     try:
         c.model.journey = check(c.symbols, c.diagnostics, damaged)
     except Exception as exc:  # a bug in jibunki, reported at the first journey item
@@ -438,6 +437,12 @@ def internal_error(exc: Exception, span: Span) -> Diagnostic:
 def head(span: Span) -> Span:
     """The first character of a span (where an item's internal error is reported)."""
     return Span(span.path, span.line, span.col, span.line, span.col + 1)
+
+
+def _damaged(item, source: Source) -> bool:
+    """Whether recovery from a syntax error blanked lines of ``item`` (a part of it may be
+    missing, and an error says so)."""
+    return any(_overlaps(item.span, lines) for lines in source.parsed.damaged)
 
 
 def _overlaps(span: Span, lines: tuple[int, int]) -> bool:

@@ -878,8 +878,10 @@ _TOKEN_SLIPS = (
 )
 #: A comparison written the wrong way round (=> for >=): its second character → the hint.
 _REVERSED = {">": "「>=」", "<": "「<=」"}
-#: The same, full-width (＝＞), the two characters one slip → what is meant, half-width.
-_REVERSED_WIDE = {"＝＞": ">=", "＝＜": "<=", "＝>": ">=", "＝<": "<="}
+#: The same with a full-width ＝ (＝＞, ＝>): the two characters one slip → what is meant.
+_REVERSED_WIDE = {f"＝{form}": f"{half}=" for form, (half, _) in
+                  [*WIDTH_FORMS.items(), *((h, (h, True)) for h in _REVERSED)]
+                  if half in _REVERSED}
 
 
 def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
