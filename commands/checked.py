@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from commands.common import DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, use_color, why
-from contract.kinds import BALANCE_SUFFIX
+from contract.kinds import BALANCE_SUFFIX, nearest_content
 
 
 def check_named(paths, content: Path | None, what: str, whole_result: bool = False):
@@ -43,20 +43,12 @@ def content_folder(paths, content: Path | None) -> Path | None:
         return content
     if len(paths) == 1 and is_project(paths[0]):
         return paths[0]
-    owners = {_owning_folder(Path(path)) for path in paths}
+    owners = {nearest_content(Path(path).absolute()) for path in paths}
     if len(owners) == 1:
         owner = owners.pop()
-        if owner is not None and owner.resolve() != DEFAULT_CONTENT.resolve():
+        if owner is not None and is_project(owner) and \
+                owner.resolve() != DEFAULT_CONTENT.resolve():
             return owner
-    return None
-
-
-def _owning_folder(path: Path) -> Path | None:
-    """The nearest folder above ``path`` named content/ that is a content folder of its
-    own (``is_project``), or None."""
-    for folder in path.absolute().parents:
-        if folder.name == DEFAULT_CONTENT.name:
-            return folder if is_project(folder) else None
     return None
 
 

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import click
 
+from contract.kinds import CONTENT_NAME
+
 #: Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors (click's own).
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
-DEFAULT_CONTENT = Path("content")
+DEFAULT_CONTENT = Path(CONTENT_NAME)
 DEFAULT_GENERATED = Path("generated")
 
 

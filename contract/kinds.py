@@ -16,6 +16,7 @@ AST, and holds every other module to reading them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = ["ItemKind", "ITEM_KINDS", "JOURNEY_KINDS", "ITEM_KEYWORDS", "ID_KEYWORDS",
            "JOURNEY_NODE", "by_code", "by_keyword", "of", "word", "BALANCE_SUFFIX",
@@ -27,6 +28,14 @@ BALANCE_SUFFIX = ".balance"
 #: The file kinds of the content folder (a file of content is named so, and a tool writing
 #: anything else — a save, a PDF — never writes under such a name).
 CONTENT_SUFFIXES = (".page", ".enemy", BALANCE_SUFFIX, ".deck", ".scenario", ".journey")
+#: The folder name that marks a content folder: a file is checked with the nearest such
+#: folder above it (``nearest_content``), in the editor and on the command line alike.
+CONTENT_NAME = "content"
+
+
+def nearest_content(path: Path) -> Path | None:
+    """The nearest folder above ``path`` named CONTENT_NAME, or None."""
+    return next((folder for folder in path.parents if folder.name == CONTENT_NAME), None)
 
 
 class SymbolKind:

@@ -23,6 +23,7 @@ from compiler.read import discover, prepare, read
 from dsl import ast
 
 from contract import kinds
+from contract.kinds import CONTENT_NAME
 from scenario.stage import examples_of
 
 from .examples import Runs
@@ -30,9 +31,6 @@ from .triggers import Triggers
 
 __all__ = ["Folder", "Folders", "content_root", "interface"]
 
-#: The folder name that marks a content folder (the nearest such ancestor wins): the
-#: folder `jibunki lint` reads when run where it lies.
-CONTENT_NAME = "content"
 #: How many times a file that changes while it is read is read again before it counts as
 #: unsettled (its text unknown: no edit is computed over it).
 READ_TRIES = 3
@@ -51,9 +49,9 @@ def content_root(path: Path, workspace: Path | None) -> Path:
     workspace, the workspace's own ``content`` folder when it has one; else the file
     alone (``path`` itself) — never a folder that merely holds it (a scratch folder, the
     home folder, the root of the disk)."""
-    for folder in path.parents:
-        if folder.name == CONTENT_NAME:
-            return folder
+    nearest = kinds.nearest_content(path)
+    if nearest is not None:
+        return nearest
     if workspace is not None and workspace in path.parents \
             and (workspace / CONTENT_NAME).is_dir():
         return workspace / CONTENT_NAME

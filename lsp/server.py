@@ -27,11 +27,12 @@ from dsl import size
 from dsl.diagnostics import ERROR, HINT_WORD, Span
 
 from contract import kinds
+from contract.kinds import CONTENT_NAME
 from contract.vocabulary import W
 
 from . import analysis, editor_runs, examples, features, journey_lens, lab_lens, triggers
 from .completion import completions
-from .folder import CONTENT_NAME, Folder, Folders, interface
+from .folder import Folder, Folders, interface
 from .texts import shown_at, texts_digest
 from .pending import Pending
 from .protocol import JibunkiProtocol, Refusal
