@@ -149,16 +149,17 @@ def journey_print_cards(source, setup: str | None = None) -> list:
         source = journey_table(Path(source), "コンテンツにエラーがあるので印刷できません。")
     try:
         if setup is not None:
-            setup = _one_setup(source, setup)
+            source, setup = _one_setup(source, setup)
         return journey_cards(source, setup)
     except JourneyError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _one_setup(source, given: str) -> str:
-    """The id of the one set-up ``given`` names (id or 名前), as ``--setup`` reads it: a
-    name the content lacks, or more than one, is a usage error (a table the contract
-    refuses is left to journey_cards to say so)."""
+def _one_setup(source, given: str) -> tuple:
+    """The journey table (``source`` read once, when it is a literal) and the id of the
+    one set-up ``given`` names (id or 名前), as ``--setup`` reads it: a name the content
+    lacks, or more than one, is a usage error (a table the contract refuses is left to
+    journey_cards to say so)."""
     from contract.codec import ContractError, from_literal
     from contract.tables import JourneyTable
 
@@ -166,11 +167,11 @@ def _one_setup(source, given: str) -> str:
         table = source if isinstance(source, JourneyTable) else \
             from_literal(JourneyTable, source, "journey")
     except ContractError:
-        return given
+        return source, given
     chosen = chosen_setups(given, table)
     if len(chosen) > 1:
         raise click.BadParameter(f"刷る旅の準備は 1 つです（{'、'.join(chosen)}）", param_hint="--setup")
-    return chosen[0]
+    return table, chosen[0]
 
 
 def _budgets(ctx, param, value: str) -> tuple[int, ...]:
