@@ -177,7 +177,7 @@ def figures(report: dict | None, tables) -> dict:
 
     policy, mode = settings.get("policy"), settings.get("mode")
     enemies, seed = settings.get("enemies"), settings.get("seed")
-    parts = [f"方針 {policy}" if isinstance(policy, str) else None,
+    parts = [f"方針 {vocab.PLAYER_NAMES.get(policy, policy)}" if isinstance(policy, str) else None,
              MODES.get(mode) if isinstance(mode, str) else None,
              _enemies_measured(enemies, tables) if isinstance(enemies, list) and enemies
              else None,

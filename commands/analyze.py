@@ -33,7 +33,7 @@ WITNESS_SUFFIX = ".witness.scenario"
               help="終わりのない連鎖（W006）を起こす例を、項目ごとに "
                    f"<id>{WITNESS_SUFFIX} としてこのフォルダに書きます（なければ作ります）。")
 @click.option("--play", "battles", type=click.IntRange(0, 100_000), default=0,
-              metavar="N", help="名前を挙げたページごとに N 戦（無作為の打ち手、はじめのデッキ＋1 枚）"
+              metavar="N", help=f"名前を挙げたページごとに N 戦（{W.player.random}の打ち手、はじめのデッキ＋1 枚）"
                                f"して、{W.region.hand}にあるときに出せた割合と、出せなかったときに"
                                "いちばん多く止めた条件を測ります（0: 測らない）。")
 def analyze(ids: tuple[str, ...], content: Path | None, fmt: str,
@@ -168,7 +168,7 @@ def _say_measured(measured: dict | None, lab: dict | None) -> None:
                    f"出した {lab['play_rate']:.2f} 回/戦")
     if measured is None:
         return
-    click.echo(f"  測定（無作為の打ち手、{measured['battles']} 戦、はじめのデッキ＋1 枚）: "
+    click.echo(f"  測定（{W.player.random}の打ち手、{measured['battles']} 戦、はじめのデッキ＋1 枚）: "
                f"出した {measured['plays_per_battle']:.2f} 回/戦、{W.region.hand}にあった判断 "
                f"{measured['decisions']} 回のうち出せたのは {measured['playable_share']:.1%}")
     top = measured["top_blocker"]

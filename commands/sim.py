@@ -12,12 +12,18 @@ from commands.checked import compiled_content, known, named_ids
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Fraction, Seed, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract import collector
-from contract.vocabulary import W
+from contract.vocabulary import PLAYER_NAMES, W
 
 
 #: --reference's value that measures no swap, whatever the balance's 基準ページ says.
 NO_REFERENCE = "なし"
 
+
+#: What --policy and --ladder take: each player's name (方針, contract.vocabulary.PLAYERS)
+#: or its ASCII code, to the code.
+PLAYER_SPELLINGS = {**{name: code for code, name in PLAYER_NAMES.items()},
+                    **{code: code for code in PLAYER_NAMES}}
+_PLAYERS_SAID = "、".join(f"{name}（{code}）" for code, name in PLAYER_NAMES.items())
 
 @click.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|名前",
@@ -33,10 +39,10 @@ NO_REFERENCE = "なし"
                    f"（枚数そのまま、最後の方針で）。既定: バランスの {W.balance.reference}（書かれて"
                    f"いなければ測りません）。{NO_REFERENCE}: 測りません。")
 @click.option("--policy", default=None, metavar="方針",
-              help="この方針だけで遊びます（random、greedy、search）。")
+              help=f"この方針だけで遊びます（{_PLAYERS_SAID}）。")
 @click.option("--ladder", default=None, metavar="方針,…",
-              help="単純な方針から順に並べた方針（random < greedy < search）。報告は最後の方針の"
-                   "ものです（既定: random,greedy）。"
+              help=f"単純な方針から順に並べた方針（{' < '.join(PLAYER_NAMES.values())}）。報告は最後の"
+                   f"方針のものです（既定: {','.join(PLAYER_NAMES[p] for p in ('random', 'greedy'))}）。"
                    "方針によって判定の変わるページには印を付けます。")
 @click.option("--precision", type=Fraction(0.001, 0.5), default=0.03, show_default=True,
               help="目指す 95% 区間の半幅（0.03 なら ±3 ポイント）。")
@@ -87,16 +93,19 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
     if policy is not None and ladder is not None:
         raise click.UsageError("--policy と --ladder はどちらか一方だけを指定してください")
     # an empty --ladder '' is a ladder of nothing (refused below), not the default's
-    names = ((policy,) if policy else tuple(n.strip() for n in ladder.split(",") if n.strip())
+    typed = ((policy,) if policy else tuple(n.strip() for n in ladder.split(",") if n.strip())
              if ladder is not None else DEFAULT_LADDER)
-    known("方針", names, POLICIES)
+    known("方針", typed, PLAYER_SPELLINGS)
+    names = tuple(PLAYER_SPELLINGS[n] for n in typed)
     if not names or len(set(names)) != len(names):
-        raise click.UsageError("--ladder には方針を重ねずに並べてください（例: random,greedy）")
+        raise click.UsageError("--ladder には方針を重ねずに並べてください"
+                               f"（例: {','.join(PLAYER_NAMES[p] for p in DEFAULT_LADDER)}）")
     skill = list(POLICIES)  # the ladder of skill, weakest first (sim/policies.py)
     if [skill.index(n) for n in names] != sorted(skill.index(n) for n in names):
         # the report is the last policy's: greedy,random reported the random player's
-        raise click.UsageError(f"--ladder は単純な方針から順に並べてください（{' < '.join(skill)}）: "
-                               f"{','.join(sorted(names, key=skill.index))}")
+        raise click.UsageError("--ladder は単純な方針から順に並べてください"
+                               f"（{' < '.join(PLAYER_NAMES[p] for p in skill)}）: "
+                               f"{','.join(PLAYER_NAMES[p] for p in sorted(names, key=skill.index))}")
     workers = lab_workers(workers, backend, address)
     html_ready(html)
     # The report shows no warnings: the interaction analysis is left out.
@@ -357,7 +366,7 @@ def _print_sim(report: dict) -> None:
         f"、{W.balance.reference} "
         f"{(settings.get('page_names') or {}).get(reference, reference)}（入れ替えの相手）")
     console.print(Prose(
-        f"方針 {' < '.join(settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt まで"
+        f"方針 {' < '.join(PLAYER_NAMES.get(p, p) for p in settings['ladder'])}、精度 ±{settings['precision'] * 100:g} pt まで"
         "（判定の決まったページはそこで止めます）、"
         f"{W.scope.turn}上限 {settings['turn_cap']}、シード {settings['seed']}〜、"
         f"見込み 約 {report['run']['pairs_estimate']} 組/ページ{swapped}"))

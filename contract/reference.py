@@ -132,6 +132,7 @@ SECTIONS = {
     "event": _titled("event"),
     "measure": _titled("measure"),
     "report": _titled("report"),
+    "player": _titled("player"),
     "keyword": (KEYWORD_HEADING, (), None),  # its rows: KEYWORDS (_keyword_rows)
 }
 

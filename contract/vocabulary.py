@@ -718,6 +718,22 @@ REPORT_TERMS = (
                  "（無作為、貪欲、一手先読み、山を見ない探索、解き手の順）"),
 )
 
+#: 方針 — the players the balance lab plays battles with, weakest first (``sim/policies.py``
+#: holds each one's code; ``jibunki sim --policy`` and ``--ladder`` take the name or the
+#: code). The journey's ladder of thinking names its first two rungs with the same words.
+PLAYERS = (
+    Term("random", "無作為",
+         meaning="合法な行動（選択の途中ならその答え）から同じ確率で 1 つ選ぶ打ち手"),
+    Term("greedy", "貪欲",
+         meaning="行動を 1 つずつ試し、その直後の見込みが最も良いものを選ぶ打ち手"),
+    Term("search", "先読み探索",
+         meaning="行動ごとに次のターンの先まで打ってみて（見えていないカードは知らないまま）、"
+                 "最も良いものを選ぶ打ち手"),
+)
+#: Each player's name by its code, for the reports (a report of an older version may name
+#: a player not listed: it is shown by its code).
+PLAYER_NAMES = {player.code: player.ja for player in PLAYERS}
+
 # ------------------------------------------------------------------------- balance
 
 
@@ -1089,7 +1105,7 @@ TABLE_NAMES = {
     "condition_word": "条件の語", "tile": "マスの種別", "intent": "Intent の種類",
     "trait": "敵の特性", "balance": "バランスの項目", "quantity": "戦闘の量（例で確かめる）",
     "measure": "目標の量（測るバランスの値）", "event": "出来事の種類（例で数える）",
-    "report": "測定の語（報告が使う語）",
+    "report": "測定の語（報告が使う語）", "player": "方針（実験室の打ち手）",
     "journey_suit": "旅のスート", "journey_effect": "旅の効果", "journey_field": "旅の項目",
 }
 
@@ -1182,6 +1198,7 @@ VOCABULARY_TABLES: tuple[VocabularyTable, ...] = (
     VocabularyTable("event", EVENTS, "出来事の種類", glossary=False),
     VocabularyTable("measure", MEASURES, f"{TARGET.ja}の量"),
     VocabularyTable("report", REPORT_TERMS, "測定の語", spelled=False),
+    VocabularyTable("player", PLAYERS, "方針", spelled=False),
     VocabularyTable("journey_suit", JOURNEY_SUITS, glossary=False),
     VocabularyTable("journey_effect", JOURNEY_EFFECTS, glossary=False),
     VocabularyTable("journey_field", JOURNEY_FIELDS, glossary=False),

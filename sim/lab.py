@@ -56,6 +56,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
+from contract.vocabulary import PLAYER_NAMES
+
 from . import observed, stats
 
 FORMAT = "jibunki-sim-report 1"
@@ -441,7 +443,8 @@ class Lab:
             wanted = [(e, j, policy, self.enemy_battles(j, len(e.strata[j]), stop))
                       for e, stops in ((baseline, reach), *((e, size[e.key]) for e in active))
                       for j, stop in enumerate(stops) if stop > len(e.strata[j])]
-            self._play(f"入れ替え（{policy}）" if swap else f"ページ（{policy}）", wanted)
+            name = PLAYER_NAMES.get(policy, policy)
+            self._play(f"入れ替え（{name}）" if swap else f"ページ（{name}）", wanted)
             needs = []
             self.widest = 0.0
             # Neyman's shares: how contested each enemy is for the baseline, the same for

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from contract import disk
-from contract.vocabulary import W
+from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
@@ -129,7 +129,8 @@ def _settings_view(report: dict) -> dict:
     gains = [p["pairing_gain"] for p in pages if p.get("pairing_gain") is not None]
     baseline = report["baseline"]
     return {
-        "policy": settings["policy"], "ladder": " → ".join(settings.get("ladder") or []),
+        "policy": PLAYER_NAMES.get(settings["policy"], settings["policy"]),
+        "ladder": " → ".join(PLAYER_NAMES.get(p, p) for p in settings.get("ladder") or []),
         "mode": MODES.get(settings.get("mode"), settings.get("mode") or NONE),
         # the rows measured (a stage run is one row, "a→b"), each linked to its row
         "enemies": [(e["id"], e["name"]) for e in enemies]
@@ -338,7 +339,7 @@ def _by_policy(policies: list[str]):
 
 def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
     """The page table's columns, one row a page of the report."""
-    shown = " → ".join(policies)
+    shown = " → ".join(PLAYER_NAMES.get(p, p) for p in policies)
     columns = [
         HtmlColumn("ページ", _name_cell, "name"),
         _figure(f"{W.variable.year}", "year", str), _figure("組", "pairs", str),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from contract.vocabulary import W
+from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
 from .render_text import Column, FittedTable, interval_text, number, points
@@ -45,7 +45,7 @@ def _page_verdict(row: dict, settings: dict) -> Text:
     with the others' verdicts."""
     verdict = Text(VERDICTS[row["verdict"]], style=VERDICT_STYLE[row["verdict"]])
     if row["policy_sensitive"]:
-        others = " ".join(f"{p}:{VERDICTS[v]}" for p, v in row["verdicts_by_policy"].items()
+        others = " ".join(f"{PLAYER_NAMES.get(p, p)}:{VERDICTS[v]}" for p, v in row["verdicts_by_policy"].items()
                           if p != settings["policy"])
         verdict.append(f" ⚑ {others}", style="magenta")
     return verdict
@@ -101,7 +101,7 @@ def pages_table(report: dict) -> FittedTable:
            else f"「{(settings.get('page_names') or {}).get(page, page)}」と入れ替えたとき")
     rows = sorted(report["pages"], key=lambda r: (-r["delta"]["estimate"], r["id"]))
     return FittedTable(
-        f"ページ（はじめのデッキに{how}の{W.measure.win_rate}の差、方針 {settings['policy']}）",
+        f"ページ（はじめのデッキに{how}の{W.measure.win_rate}の差、方針 {PLAYER_NAMES.get(settings['policy'], settings['policy'])}）",
         PAGE_COLUMNS, tuple(rows), settings)
 
 
@@ -254,7 +254,7 @@ def observed_table(report: dict) -> FittedTable:
     rows = sorted(report["pages"], key=lambda r: (-r["delta"]["estimate"], r["id"]))
     return FittedTable(
         f"ページの観測した数字（そのページを入れたデッキの戦闘で見たもの。原因ではありません。"
-        f"方針 {settings['policy']}）", observed_columns(settings), tuple(rows), settings)
+        f"方針 {PLAYER_NAMES.get(settings['policy'], settings['policy'])}）", observed_columns(settings), tuple(rows), settings)
 
 
 def observed_lines(report: dict) -> list[Text]:

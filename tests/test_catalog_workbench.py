@@ -252,7 +252,7 @@ def test_lab_figures_are_the_reports_and_a_bad_figure_shows_none(tables):
     assert fig["delta_v"] == row["delta"]["estimate"] and fig["per_step"] == "—"
     assert fig["delta"].endswith("]") and " pt [" in fig["delta"]
     assert set(got["enemies"]) == set(tables.enemies)
-    assert got["about"].startswith(f"方針 {report['settings']['policy']}")
+    assert got["about"].startswith("方針 貪欲・")  # the player's name, not its code
     report["pages"].append({"id": "gone", "delta": row["delta"]})  # not in the tables
     assert "gone" not in lab.figures(report, tables)["pages"]
     assert lab.figures(None, tables) == {"pages": {}, "enemies": {}, "about": "",

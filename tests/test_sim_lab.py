@@ -324,13 +324,29 @@ def test_sim_text_shows_the_tables_with_designer_text_as_written():
     assert "対にした効果" in result.output
 
 
+def test_the_players_are_typed_by_name_or_code_and_reported_by_their_japanese_names():
+    """方針 (contract.vocabulary.PLAYERS): --ladder takes a player's Japanese name or its
+    ASCII code, and what a designer reads names each player in Japanese."""
+    from contract.vocabulary import PLAYER_NAMES
+    from sim.policies import POLICIES
+
+    assert list(PLAYER_NAMES) == list(POLICIES)  # one word a player, weakest first
+    result = sim("--enemy", "haguruma", "--page", "sakamichi", "--ladder", "無作為,greedy",
+                 "--precision", "0.1", "--max-pairs", "100", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "\n方針 無作為 < 貪欲、" in "\n" + result.output, result.output  # after an estimate, if any
+    assert "方針 貪欲）" in result.output
+    assert not {"random", "greedy", "search"} & set(re.findall(r"[a-z]+", result.output))
+
+
 @pytest.mark.parametrize("args, words", [
     (["--enemy", "hagurma"], "haguruma"),
     (["--page", "sakamiti"], "sakamichi"),
     (["--policy", "grredy"], "greedy"),
     (["--policy", "random", "--ladder", "random,greedy"], "どちらか一方"),
     # the report is the last policy's: reversed, it was the random player's, in silence
-    (["--ladder", "greedy,random"], "--ladder は単純な方針から順に並べてください（random < greedy < search）"),
+    (["--ladder", "greedy,random"], "--ladder は単純な方針から順に並べてください（無作為 < 貪欲 < 先読み探索）: 無作為,貪欲"),
+    (["--ladder", "貪欲,greedy"], "--ladder には方針を重ねずに並べてください"),
     # empty, it is a ladder of nothing, as "," is — not the default ladder in silence
     (["--ladder", ""], "--ladder には方針を重ねずに並べてください"),
     (["--baseline", "byouin"], "はじめのデッキにありません"),
@@ -425,7 +441,7 @@ def test_the_page_table_reads_whole_in_a_terminal_of_80_to_120_columns(width):
     for row in report["pages"]:
         verdict = stats.VERDICTS[row["verdict"]]
         if row["policy_sensitive"]:
-            verdict += " ⚑ random:" + stats.VERDICTS[row["verdicts_by_policy"]["random"]]
+            verdict += " ⚑ 無作為:" + stats.VERDICTS[row["verdicts_by_policy"]["random"]]
         (line,) = [line for line in lines if f"{row['name']} {row['id']} " in line]
         assert f" {interval_text(row['delta'])} " in line and f" {verdict} " in line, line
     if width == 80:  # the counts give way, and the caption says so

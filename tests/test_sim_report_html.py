@@ -242,7 +242,7 @@ def test_the_tables_show_the_numbers_as_the_terminal_does(written):
     for page in report["pages"]:
         by = page["verdicts_by_policy"]
         assert f"{words[by['random']]} → {words[by['greedy']]}" in html
-    assert "方針ごと<br>（random → greedy）" in html
+    assert "方針ごと<br>（無作為 → 貪欲）" in html
     assert "歯車塔の番人" in html and "61.0%" in html
     for cls, word in (("met", "達成"), ("missed", "未達（"), ("undecided", "未決")):
         assert f'<span class="{cls}">{word}' in html

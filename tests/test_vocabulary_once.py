@@ -25,7 +25,7 @@ CHECKED = tuple(t.name for t in vocab.VOCABULARY_TABLES if t.glossary)
 #: Where the same name is in several tables, the table whose code a message names.
 PREFERENCE = ("variable", "counter", "timing", "region", "destination", "face", "trait",
               "intent", "operation", "landing", "scope", "lifetime", "anchor_unit", "pick",
-              "condition_word", "tile", "balance", "quantity", "measure", "report")
+              "condition_word", "tile", "balance", "quantity", "measure", "report", "player")
 #: The terms of each table, by its name (faces too, which content does not spell).
 ENTRIES = {t.name: t.entries for t in vocab.VOCABULARY_TABLES}
 EXEMPT = ("tests/", "generated/", "benchmarks/corpus.py", "contract/vocabulary.py")

@@ -68,8 +68,8 @@ class Kind:
 
 #: 思考の段 — the rungs' kinds, cheapest first.
 KINDS = (
-    Kind("random", "無作為", "どれかを選ぶ（どれを選んでも最善のときだけ最善手になる）"),
-    Kind("greedy", "貪欲", "選んだ直後の見込みが最も高い選択肢を選ぶ"),
+    Kind("random", W.player.random, "どれかを選ぶ（どれを選んでも最善のときだけ最善手になる）"),
+    Kind("greedy", W.player.greedy, "選んだ直後の見込みが最も高い選択肢を選ぶ"),
     Kind("lookahead", "一手先読み",
          "選んだ後を次の手番の終わりまで見込みで進め、見込みが最も高い選択肢を選ぶ（山の順は配りのまま）"),
     Kind("blind", "山を見ない探索",
