@@ -149,13 +149,13 @@ def journey_print_cards(source, setup: str | None = None) -> list:
         source = journey_table(Path(source), "コンテンツにエラーがあるので印刷できません。")
     try:
         if setup is not None:
-            source, setup = _one_setup(source, setup)
+            source, setup = one_setup(source, setup)
         return journey_cards(source, setup)
     except JourneyError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _one_setup(source, given: str) -> tuple:
+def one_setup(source, given: str) -> tuple:
     """The journey table (``source`` read once, when it is a literal) and the id of the
     one set-up ``given`` names (id or 名前), as ``--setup`` reads it: a name the content
     lacks, or more than one, is a usage error (a table the contract refuses is left to

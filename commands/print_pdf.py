@@ -74,7 +74,8 @@ def content_digest(tables: dict) -> str:
                    "印刷します（既定の出力は generated/print/草案17.pdf）。")
 @click.option("--setup", "setup", default=None, metavar="旅の準備",
               help="--journey で刷る旅の準備（id か名前。既定: 草案）。その準備のアイテムと"
-                   "早見表を刷ります（既定の出力は generated/print/草案17-準備.pdf）。")
+                   "早見表を刷ります（既定の出力は generated/print/草案17-<準備の id>.pdf。名前で選んでも同じ"
+                   "ファイルです）。")
 @click.option("--out", type=click.Path(), default=None,
               help="書き出す PDF（フォルダがなければ作ります。/ で終わるか、あるフォルダを"
                    "指せば、そのフォルダの中に既定の名前で書きます。既定: generated/print/自分紀.pdf）。"
@@ -116,13 +117,12 @@ def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, 
                               or setup.startswith(".")):
         raise click.BadParameter(f"{setup!r}: 旅の準備の id か名前を書いてください", param_hint="--setup")
     default = DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
-    if setup is not None and setup != "草案":  # each set-up's print and manifest its own
-        default = default.with_name(f"{default.stem}-{setup.strip()}.pdf")
     # A path ending in / names a folder (Path would drop the slash and write a file there),
     # and so does a folder that is there: the second print into it, as the first.
-    out = default if out is None else Path(out) / default.name \
-        if out.endswith(("/", os.sep)) or Path(out).is_dir() else Path(out)
-    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts, setup)
+    named = out is None or out.endswith(("/", os.sep)) or Path(out).is_dir()
+    out = default if out is None else Path(out) / default.name if named else Path(out)
+    job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts, setup,
+                 by_setup=named and setup is not None)
     if not watch:
         job.run()
         return
@@ -326,6 +326,19 @@ def _say(code, words: str, span, compiled, instead: str, hint: str | None = None
     click.echo(err=True)
 
 
+def setup_named(out: Path, compiled, setup: str) -> Path:
+    """``out`` (the default name) named for the set-up ``setup`` names (id or 名前) by its
+    id: 草案17-問題点.pdf, and the draft's own name for 草案."""
+    from commands.journey import one_setup
+    from contract.tables import JourneyTable
+    from journey.rules import default_setup
+
+    table, chosen = one_setup(compiled.tables.get("journey", {}), setup)
+    if isinstance(table, JourneyTable) and chosen == default_setup(table):
+        return out
+    return out.with_name(f"{out.stem}-{chosen}{out.suffix}")
+
+
 @dataclass(frozen=True)
 class _Print:
     """One print of a content's cards (the pages and enemies, or the draft 17 set) to
@@ -341,6 +354,9 @@ class _Print:
     date: str
     tts: Path | None = None  # a folder for the Tabletop Simulator decks, too
     setup: str | None = None  # the journey's 旅の準備 (id or 名前; None: 草案)
+    #: ``out`` is the default name, to be given the set-up's id (草案17-問題点.pdf): each
+    #: set-up's print and manifest its own, one file however the set-up was named.
+    by_setup: bool = False
 
     def cards(self, compiled) -> tuple[list, str]:
         """The cards to print and what they are, in words."""
@@ -363,14 +379,14 @@ class _Print:
         from printing import manifest
         from printing.sheets import CardOverflow, PrintOptions, face_pages, render, sheet_count
 
-        out = self.out
+        compiled = _compiled(self.content)
+        out = self.out if not self.by_setup else setup_named(self.out, compiled, self.setup)
         try:  # a place that cannot take the PDF is said before the long rendering, not after
             disk.make_folder(out.parent)
             disk.check_target(out)
         except OSError as exc:
             raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
         _refuse_foreign(out)
-        compiled = _compiled(self.content)
         cards, what = self.cards(compiled)
         kept = manifest.beside(out)
         previous = manifest.read_previous(kept)

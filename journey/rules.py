@@ -132,6 +132,16 @@ def read_table(path: Path | str = DEFAULT_TABLE) -> JourneyTable:
     raise JourneyError(f"旅の表 {path} を読めません（{why}）。jibunki compile で作り直してください")
 
 
+#: The set-up played and printed when none is named, when the content has it.
+DRAFT_SETUP = "草案"
+
+
+def default_setup(table: JourneyTable) -> str:
+    """The id of the set-up played and printed when none is named: 草案, else the first
+    by id."""
+    return DRAFT_SETUP if DRAFT_SETUP in table.setups else sorted(table.setups)[0]
+
+
 def load_rules(setup: str | None = None, table: JourneyTable | None = None) -> Rules:
     """The rules of set-up ``setup`` (by id or name; None: 草案, else the first) of ``table``
     (None: generated/journey.py)."""
@@ -139,7 +149,7 @@ def load_rules(setup: str | None = None, table: JourneyTable | None = None) -> R
     if not table.setups:
         raise JourneyError("旅の準備がありません。content/journey/ に 旅の準備 を書いてください")
     if setup is None:
-        setup = "草案" if "草案" in table.setups else sorted(table.setups)[0]
+        setup = default_setup(table)
     found = table.setups.get(setup) or next(
         (s for s in table.setups.values() if s.name == setup), None)
     if found is None:

@@ -112,6 +112,20 @@ def test_journey_prints_the_set_up_named_with_setup_into_its_own_file(tmp_path, 
     assert (made.parent / "草案17-問題点.pdf").is_file()
 
 
+@pytest.mark.parametrize("given, name", [
+    ("問題点", "草案17-問題点.pdf"), ("問題点の提案", "草案17-問題点.pdf"),  # its id, its 名前
+    ("草案", "草案17.pdf"), ("草案１７", "草案17.pdf"),  # the set-up printed when none is named
+])
+def test_a_setup_s_print_is_named_by_its_id_however_it_was_named(given, name):
+    """One set-up, one print and one manifest: --setup by 名前 writes where --setup by id
+    does (otherwise the change marks, read from the manifest beside it, would never come)."""
+    from commands.print_pdf import DEFAULT_JOURNEY_PDF, setup_named
+    from compiler.build import compile_content
+
+    compiled = compile_content(ROOT / "content")
+    assert setup_named(DEFAULT_JOURNEY_PDF, compiled, given) == DEFAULT_JOURNEY_PDF.with_name(name)
+
+
 @pytest.mark.parametrize("args, said, code", [
     (["--journey", "--setup", "問題点x"], "もしかして「問題点」", 2),
     (["--journey", "--setup", "問題点,草案"], "刷る旅の準備は 1 つです", 2),
