@@ -85,9 +85,9 @@ def test_the_labs_bar_names_its_phase_and_the_basis_of_its_total():
     bar = RunBar(Console(file=io.StringIO()), unit="戦", get_time=clock)
     assert "準備中" in rendered(bar)
     clock.now += 10.0
-    bar.show(200, 1400, "floor", label="ページ（greedy）", details="最大半幅 ±8.0 pt（目標 ±3）")
+    bar.show(200, 1400, "floor", label="ページ（貪欲）", details="最大半幅 ±8.0 pt（目標 ±3）")
     text = rendered(bar)
-    assert "ページ（greedy）" in text and "戦 200/1,400 以上" in text
+    assert "ページ（貪欲）" in text and "戦 200/1,400 以上" in text
     assert "残り 1分以上（全体・見積もり中）" in text and "最大半幅 ±8.0 pt（目標 ±3）" in text
 
 
@@ -155,7 +155,7 @@ def test_the_plan_is_a_floor_until_the_main_policys_pilot_then_an_estimate(monke
     bases = [s.basis for s in steps]
     turn = bases.index("estimate")
     assert set(bases[:turn]) == {"floor"} and set(bases[turn:]) == {"estimate"}
-    assert steps[turn].phase == "ページ（greedy）"  # the main policy is played first
+    assert steps[turn].phase == "ページ（貪欲）"  # the main policy is played first
     # The estimate is the larger plan: about half the pairs disagree, so the precision
     # needs more than the pilot's 40 pairs a page.
     assert steps[turn].planned > steps[turn - 1].planned

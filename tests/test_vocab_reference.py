@@ -19,7 +19,7 @@ TABLES = {"variable": (*vocab.VARIABLES, vocab.FLAG), "counter": vocab.COUNTERS,
           "destination": vocab.DESTINATIONS, "anchor_unit": vocab.ANCHOR_UNITS,
           "intent": vocab.INTENT_KINDS, "trait": vocab.TRAITS, "balance": vocab.BALANCE_KEYS,
           "quantity": vocab.BATTLE_QUANTITIES, "event": vocab.EVENTS, "measure": vocab.MEASURES,
-          "report": vocab.REPORT_TERMS}
+          "report": vocab.REPORT_TERMS, "player": vocab.PLAYERS}
 
 
 def meaning(term) -> str:
