@@ -70,6 +70,14 @@ def test_undo_does_not_take_back_an_action_that_showed_cards_of_the_deck():
     assert events == [] and game.journey.view() == position
 
 
+def test_undo_does_not_take_back_a_loop_whose_card_waits_for_the_tents_choice():
+    """A loop with a ready テント draws its card and shows it («引いたカード») before the
+    choice: undo then would let the play be chosen again knowing the deck's top."""
+    out = journey("play 緑5 黒1\nitem 地図\nplay 青2 黒1\nundo\n", "--seed", "4").output
+    assert "引いたカード: 黄3(花)" in out
+    assert "× この手で山から 黄3 を引いたので、戻せません" in out and "一手戻しました" not in out
+
+
 def test_a_script_that_stops_before_the_end_leaves_the_game_unfinished():
     result = journey("play 白2\n")
     assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（手番 1）" in result.output

@@ -102,7 +102,7 @@ class Game:
         before = self.journey.copy()
         events = self.journey.apply(action)
         self.history.append(before)
-        self.seen.append([e["card"] for e in events if e.get("event") in REVEALING])
+        self.seen.append(revealed(self.journey, events))
         return narrate(before, events), events, False
 
     def _quit(self):
@@ -137,6 +137,17 @@ class Game:
 #: The events of a card taken from the deck and shown: drawn into the hand (a refill, 黄,
 #: ラジオ), or drawn by a loop to be milled.
 REVEALING = ("draw", "mill")
+
+
+def revealed(journey: Journey, events: list[dict]) -> list[str]:
+    """The cards of the deck an action showed: those its events drew or milled, and a
+    loop's card waiting for the テント's choice (the screen shows it before any event
+    does: taken back then, the play would be chosen again knowing the deck's top)."""
+    cards = [e["card"] for e in events if e.get("event") in REVEALING]
+    pending = journey.view()["pending"]
+    if pending is not None and pending["kind"] == "mill":
+        cards.append(pending["source"])
+    return cards
 
 
 #: The terminal's own commands, by their ASCII word (screen.commands.TERMINAL).
