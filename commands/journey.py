@@ -36,12 +36,16 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
     return FOLDER.convert(DEFAULT_CONTENT, param, ctx)
 
 
+#: The seeds of a deal, at the keyboard as in the report: a game played on a seed is one the
+#: report can measure (Python's Random read -1 as 1, so a negative seed was another's deal).
+DEAL_SEEDS = (0, 2**62)
+
 @click.group(invoke_without_command=True, subcommand_metavar="[コマンド [引数]...]")
 @click.option("--setup", default=None, metavar="ID|名前",
               help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")
 @click.option("--items", default=None, metavar="アイテム,…",
               help="持っていくアイテム（コンマ区切り。既定: 旅の準備の 携帯）。")
-@click.option("--seed", type=Seed(), default=0, show_default=True,
+@click.option("--seed", type=Seed(*DEAL_SEEDS), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ配りになります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
@@ -191,7 +195,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="変種ごとの配りの数（どの変種も同じシードから配ります。--seeds でも同じ）。")
 @click.option("--pair-deals", "pair_seeds", type=click.IntRange(1, 100_000), default=50,
               show_default=True, help="アイテムの組ごとの配りの数（組は 15 あります）。")
-@click.option("--seed", type=Seed(0, 2**62), default=0, show_default=True,
+@click.option("--seed", type=Seed(*DEAL_SEEDS), default=0, show_default=True,
               help="最初のシード。")
 @click.option("--budget", "budgets", default="1,2", show_default=True, callback=_budgets,
               metavar="N,N,…", help=f"{W.report.blind_player}の予算: 決定ごとに想定する山の順の数（小さい順に）。")

@@ -78,6 +78,15 @@ def test_undo_does_not_take_back_a_loop_whose_card_waits_for_the_tents_choice():
     assert "× この手で山から 黄3 を引いたので、戻せません" in out and "一手戻しました" not in out
 
 
+@pytest.mark.parametrize("seed", ["-1", "99999999999999999999999"])
+def test_a_game_takes_the_seeds_the_report_takes(seed):
+    """--seed -1 dealt seed 1's game (Python's Random reads -1 as 1), and a seed past 2**62
+    was a game the report could never measure: both are usage errors, as in the report."""
+    result = invoke_cli("journey", f"--seed={seed}", input="")
+    assert result.exit_code == 2 and "シードは 0 以上、4,611,686,018,427,387,904 以下の整数です" \
+        in result.output, result.output
+
+
 def test_a_script_that_stops_before_the_end_leaves_the_game_unfinished():
     result = journey("play 白2\n")
     assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（手番 1）" in result.output
