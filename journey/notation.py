@@ -154,7 +154,10 @@ def parse(state: State, text: str) -> tuple:
     if unknown:
         raise UnreadableLine(unknown, STOP_NO_CARD)
     verbs = sorted({VERB_ALIASES[lab.split()[0]][0] for lab in known})
-    missing = _missing_card(state, words) or _why_not(state, words)
+    # A verb of another moment is the reason, not the card it names (「戻す 緑1」 while
+    # nothing is returned is refused for 戻す, whether 緑1 is in the hand or not).
+    idle = words[0] in VERB_ALIASES and not any(lab.split()[0] == words[0] for lab in known)
+    missing = ("" if idle else _missing_card(state, words)) or _why_not(state, words)
     if missing:
         raise JourneyError(missing)
     if prefixed:

@@ -87,6 +87,15 @@ def test_a_game_takes_the_seeds_the_report_takes(seed):
         in result.output, result.output
 
 
+def test_a_verb_of_another_moment_is_refused_for_the_verb_not_for_the_card_it_names():
+    """「戻す 緑1」 where nothing is returned was refused as 「緑1 は手札にありません」 (and 「戻す
+    緑5」 for 戻す): the card was never the reason."""
+    out = journey("play 緑1 黒1\n進む\n戻す 緑1\nplay 白6 黒2\n", "--seed", "4").output
+    assert "× いまは 戻す はできません: 「戻す 緑1」" in out
+    assert "× いまは 出す はできません: 「play 白6 黒2」" in out
+    assert "手札にありません" not in out
+
+
 def test_a_script_that_stops_before_the_end_leaves_the_game_unfinished():
     result = journey("play 白2\n")
     assert result.exit_code == EXIT_UNFINISHED and "結果: 途中（手番 1）" in result.output
