@@ -487,11 +487,27 @@ def _effects(s: State, ev) -> None:
 
 
 def _effected(s: State, ev) -> None:
-    """An effect is over: a moment before the next one, or the resolution point."""
-    if s.queue:
+    """An effect is over: a moment before the next one, or the resolution point. A queue
+    whose cards can have no effect — their suits resolved, and no standing ランタン to
+    light one at that moment — holds no next effect: a moment «before» it was a second
+    moment before the resolution point's, with the same letters and items."""
+    if s.queue and _effect_ahead(s):
         _pause(s, "effects")
     else:
+        s.queue = ()
         s.phase = "resolve"
+
+
+def _effect_ahead(s: State) -> bool:
+    """Can a card of the queue still have an effect: its suit in effect, or lit by a
+    standing ランタン (any resolved suit can be) at the moment before it?"""
+    if ready_item(s, "unresolve") is not None:
+        return True
+    suit_of = s.deal.rules.suit_of
+    for card in s.queue:
+        if s.in_effect(suit_of[card]):
+            return True
+    return False
 
 
 def _end(s: State, ev) -> None:

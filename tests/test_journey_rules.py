@@ -533,6 +533,26 @@ def test_letters_can_be_used_at_every_moment_between_two_steps_of_a_turn():
     assert state.resolved == 1 << GREEN and state.letters == 2
 
 
+def test_decision_there_is_no_moment_before_an_effect_no_card_left_can_have():
+    """「いつでも」 between two event effects: when the cards left at the location are all
+    of resolved suits, there is no next effect, so no moment «before» it — only the
+    resolution point's, with the same letters and items. With a standing ランタン that
+    could light such a suit at that moment, the moment is there."""
+    def moments(carried):
+        # 緑1 to day 4 (white 3 → 4): 緑1 then 黄2 there, 黄 resolved; 緑 stands nothing
+        state = at(carried=carried, hand=("緑1", "赤6"), white=2, blacks=(4, 4), letters=1,
+                   deck=("赤5", "赤4"), resolved=1 << YELLOW, stacks={3: ("黄2",)})
+        state = apply(state, ("play", c(DRAFT, "緑1"), ((4, 6),)))[0]
+        seen = []
+        while state.phase != "resolve":
+            seen.append((state.phase, *state.pending))
+            state = apply(state, ("next",))[0]
+        return seen
+
+    assert moments(()) == [("moment", "events")]
+    assert moments(("ランタン",)) == [("moment", "events"), ("moment", "effects")]
+
+
 def test_a_letter_won_by_a_resolution_can_save_the_refill_from_an_empty_deck():
     """After a resolution and before the end check (and before the refill's draw) the new
     letter's アドベンチャーメモリー puts a discard on top: the refill draws it."""

@@ -114,7 +114,7 @@ def test_a_budget_too_small_is_unknown_never_lost():
 def test_a_deal_undecided_at_its_budget_is_won_with_the_probes_own_positions():
     """``find``: the probe goes on past the budget while it has no win (wider beams); the
     deal then ends at its first win, unproven, and the win replays to its score."""
-    state = new_game(DRAFT, 5)
+    state = new_game(DRAFT, 21)
     assert solve(JOURNEY, state, budget=3000).verdict == Verdict.UNKNOWN
     answer = solve(JOURNEY, state, budget=3000, find=30_000)
     assert answer.verdict == Verdict.WON and not answer.exact
