@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from commands.checked import named_ids, print_diagnostics
-from contract.vocabulary import W
+from contract.vocabulary import PLAYER_NAMES, W
 from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, OutFolder, why
 
 #: The suffix of a witness file (a 例 of jibunki test).
@@ -164,7 +164,8 @@ def _lab_play_rates(literal: dict) -> dict[str, dict]:
 def _say_measured(measured: dict | None, lab: dict | None) -> None:
     """The page's play rate in the lab's last report and as measured here (--play)."""
     if lab is not None and lab.get("play_rate") is not None:
-        click.echo(f"  実験室の報告（{lab['policy']}、{lab['pairs']} 組）: "
+        policy = PLAYER_NAMES.get(lab["policy"], lab["policy"])
+        click.echo(f"  実験室の報告（{policy}、{lab['pairs']} 組）: "
                    f"出した {lab['play_rate']:.2f} 回/戦")
     if measured is None:
         return

@@ -42,6 +42,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     except tune.TuneError as exc:
         raise click.UsageError(str(exc)) from None
     missed = False
+    inside = 0  # --tune-all's items found inside their 目標: measured, not shown
     answers = []
     written_subjects = []
     # the JSON document is the whole of stdout: the text's lines are not printed
@@ -58,6 +59,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                 cands = tune_source.candidates(item, source.texts[path], path)
                 outcome = tune.tune(source, meter, subject, cands, pairs)
                 if every and outcome.already:
+                    inside += 1
                     continue
                 unit = "組" if subject.kind == "page" else "戦"
                 for line in tune.lines_of(outcome, pairs, unit):
@@ -100,7 +102,8 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
         import json
 
         click.echo(json.dumps({**document, "battles": battles}, ensure_ascii=False, indent=2))
-    click.echo(f"調整: {len(subjects)} 件、{battles:,} 戦、"
+    unshown = f"（うち {inside} 件は目標の内側なので省きました）" if inside else ""
+    click.echo(f"調整: {len(subjects)} 件{unshown}、{battles:,} 戦、"
                f"{time.monotonic() - started:.0f} 秒", err=True)
     if missed:
         sys.exit(EXIT_CONTENT)

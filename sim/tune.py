@@ -224,11 +224,31 @@ class Meter:
     trial (and a page's baseline battles, which no edit of the page changes unless the
     page is in the starting deck, are played once)."""
 
-    def __init__(self, runner, base_literal: dict, settings: Settings, tables):
+    def __init__(self, runner, base_literal: dict, settings: Settings, tables, *,
+                 workers: int = 1, backend: str = "local", address: str | None = None):
         self.runner, self.literal, self.settings = runner, base_literal, settings
         self.lab = Lab(base_literal, tables, settings)
         self.baselines: dict[tuple, list] = {}
         self.battles = 0
+        self.workers, self.backend, self.address = workers, backend, address
+
+    def reported(self, subject: Subject) -> Measure:
+        """The written page's Δ as ``jibunki sim --page ID`` reports it — the lab's own row
+        (its interval stratified by enemy and adjusted on the baseline's further battles),
+        on the report's seeds, to the lab's precision — so that what the tune calls inside
+        its 目標 is what ``--check`` calls 達成, and its いま is the report's figure. (An
+        enemy's row is already the tune's: ``_enemy_seeds``.)"""
+        from dataclasses import replace
+
+        # the enemy phase too: its battles are the baseline's too, and adjust the page's Δ
+        settings = replace(self.settings, pages=(subject.id,), ladder=(self.settings.policy,),
+                           reference=None)
+        lab = Lab(self.literal, self.lab.tables, settings, workers=self.workers,
+                  backend=self.backend, address=self.address)
+        (row,) = lab.run()["pages"]
+        self.battles += lab.played
+        delta = row["delta"]
+        return Measure(stats.Interval(delta["estimate"], delta["low"], delta["high"]), row["pairs"])
 
     def measure(self, subject: Subject, patches: list, start: int, n: int) -> list[Measure]:
         """Each patch's measure on pairs ``start`` .. ``start + n`` (one round)."""
@@ -425,7 +445,7 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
             out.append(trial)
         return out
 
-    now = meter.to_precision(subject, (), 0)
+    now = meter.reported(subject) if subject.kind == "page" else meter.to_precision(subject, (), 0)
     if now.inside(subject) or not cands:
         outcome = Outcome(subject, now, [Reach(c) for c in cands], now)
         outcome.battles = meter.battles - start_battles
@@ -864,7 +884,8 @@ def open_meter(content, settings: Settings, tables, *, workers: int = 1,
 
     runner = open_runner(prepare, content.literal, workers=workers, backend=backend,
                          address=address)
-    return runner, Meter(runner, content.literal, settings, tables)
+    return runner, Meter(runner, content.literal, settings, tables, workers=workers,
+                         backend=backend, address=address)
 
 
 def _enemy_seeds(lab: Lab, enemy: str, start: int, n: int) -> list[tuple[int, tuple]]:

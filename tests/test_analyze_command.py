@@ -221,7 +221,7 @@ def test_a_page_shows_its_play_rate_from_the_labs_last_report(content, tmp_path,
     monkeypatch.chdir(tmp_path)
     result = invoke_cli("analyze", "hatsukoi", "--content", str(content))
     assert result.exit_code == 0, result.output
-    assert "実験室の報告（greedy、400 組）: 出した 0.25 回/戦" in result.output
+    assert "実験室の報告（貪欲、400 組）: 出した 0.25 回/戦" in result.output  # the player named in Japanese
 
 
 def test_a_lab_report_of_the_content_before_an_edit_gives_no_play_rate(content, tmp_path,

@@ -525,6 +525,8 @@ class _StubMeter:
     def to_precision(self, subject, patch, start):
         return self.precise
 
+    reported = lambda self, subject: self.precise  # a page's: the lab's own row
+
     def measure(self, subject, patches, start, n):
         self.searched = True
         return [self.few for _ in patches]
@@ -544,6 +546,45 @@ def test_whether_to_change_anything_is_decided_on_the_precise_measure():
     assert lines[1] == "  いま: Δ -2.8 [-5.4, -0.1] pt（820 組）— 目標の内側"
     assert lines[-1] == "  目標の内側なので変える数はありません。"
     assert tune.to_dict(outcome, 400)["now"]["n"] == 820
+
+
+def test_tune_all_says_how_many_items_it_left_out_as_inside_their_target(monkeypatch):
+    """--tune-all measures every item with a 目標 and shows only those to change: its last
+    line counted them all (「調整: 8 件」 under 6 sections), now it says how many it left out."""
+    from conftest import ROOT
+
+    def inside(s):
+        return tune.Measure(stats.Interval((s.low + s.high) / 2, s.low + 0.001, s.high - 0.001), 800)
+
+    monkeypatch.setattr(tune, "tune", lambda content, meter, subject, cands, pairs:
+                        tune.Outcome(subject, inside(subject), [], inside(subject)))
+    result = sim("--tune-all", *FAST, "--content", str(ROOT / "content"))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"調整: (\d+) 件（うち \1 件は目標の内側なので省きました）", result.output), \
+        result.output
+
+
+@pytest.mark.slow
+def test_a_page_the_report_calls_inside_its_target_is_left_as_written():
+    """QA's kodomo: ``sim --page kodomo --check`` said 達成 (-9.5 [-14.6, -4.2] in -15〜+10)
+    while ``--tune kodomo``'s plain paired interval on the same 200 pairs touched the band's
+    end, and --apply wrote an edit that moved nothing. The tune's いま is now the report's
+    own row: the same figure, the same verdict, nothing written."""
+    import json
+
+    from conftest import ROOT
+
+    args = ["--precision", "0.1", "--max-pairs", "200", "--workers", "1", "--content",
+            str(ROOT / "content")]
+    report = json.loads(sim("--page", "kodomo", "--check", "--format", "json", *args).stdout)
+    (row,) = report["pages"]
+    assert row["target_met"] is True
+    result = sim("--tune", "kodomo", *args)
+    assert result.exit_code == 0, result.output
+    low, high = (f"{row['delta'][k] * 100:+.1f}" for k in ("low", "high"))
+    assert f"いま: Δ {row['delta']['estimate'] * 100:+.1f} [{low}, {high}] pt（{row['pairs']} 組）— 目標の内側" \
+        in result.output, result.output
+    assert "目標の内側なので変える数はありません。" in result.output
 
 
 def test_an_interval_on_the_band_end_is_said_to_be_not_yet_outside():
