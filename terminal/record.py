@@ -154,6 +154,11 @@ def scenario_text(session) -> tuple[str | None, str]:
     """The session so far as a 例 (text of a .scenario file) and "", or None and why not
     when the scenario would not replay the session exactly (see the module docstring)."""
     tables, setup = session.tables, session.setup
+    if session.battle.pending is not None:
+        # an example ends where its steps end: one that ends waiting for a choice fails
+        # (「選択が残ったまま例が終わりました」), as a save of that moment is refused
+        return None, (f"{W.pick.choice}の途中です。選ぶ で答えてから record してください"
+                      "（選択待ちで終わる例は jibunki test で失敗します）")
     names = "・".join(_enemy_name(tables, e) for e in setup["enemies"])
     title = f"記録: {names}、シード {setup['seed']}、{len(session.history)} 手"
     body = [f"{K['enemy']} {' '.join(setup['enemies'])}", f"{K['seed']} {setup['seed']}"]

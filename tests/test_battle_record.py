@@ -28,6 +28,16 @@ def in_folder(folder, monkeypatch, script: str, *args: str):
     return battle(script, "--content", str(ROOT / "content"), *args)
 
 
+def test_record_while_a_choice_is_pending_writes_nothing_and_says_why(tmp_path, monkeypatch):
+    """QA: 断捨離 played, its choice waiting, record wrote an example that jibunki test then
+    failed (「選択が残ったまま例が終わりました」) — a false green. It is refused, as save is."""
+    result = in_folder(tmp_path, monkeypatch, "play 断捨離\nrecord pend.scenario\n",
+                       "--with", "dansyari")
+    assert "選択の途中です。選ぶ で答えてから record してください" in result.output.replace("\n", ""), \
+        result.output
+    assert result.exit_code == 2 and not (tmp_path / "pend.scenario").exists()
+
+
 def test_record_writes_a_scenario_that_jibunki_test_passes(tmp_path, monkeypatch):
     path = tmp_path / "kept.scenario"
     out = in_folder(tmp_path, monkeypatch, "play 1\nset 歩 30\nend\nplay 2\nrecord kept.scenario\n").output
