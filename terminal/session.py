@@ -348,7 +348,8 @@ class Session:
         """load FILE: continue from a saved position (undo goes back to it, not further)."""
         path = _path(args, "load")
         try:
-            text = disk.read_bounded(path, MAX_SAVE_CHARS).decode("utf-8")
+            # utf-8-sig: a save opened and kept by an editor that writes a BOM still loads
+            text = disk.read_bounded(path, MAX_SAVE_CHARS).decode("utf-8-sig")
         except disk.DiskError as exc:
             return _unread(f"{path} を読めません: {exc.strerror}")
         except UnicodeDecodeError:

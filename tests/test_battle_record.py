@@ -82,6 +82,16 @@ def test_save_and_load_continue_identically(tmp_path, monkeypatch):
     assert tail(straight) == tail(resumed)
 
 
+def test_a_save_an_editor_kept_with_a_bom_still_loads(tmp_path, monkeypatch):
+    """Some Windows editors write a BOM when they save: content and scripts with one were
+    read, a save was refused as 「JSON ではありません（1 行 1 列）」."""
+    in_folder(tmp_path, monkeypatch, "play 1\nend\nsave pos.json\n")
+    path = tmp_path / "pos.json"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    resumed = in_folder(tmp_path, monkeypatch, "load pos.json\nplay 2\nend\n")
+    assert "読み込みました: pos.json" in resumed.output, resumed.output
+
+
 def test_a_bad_save_or_an_unwritable_folder_is_a_message(tmp_path, monkeypatch):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
