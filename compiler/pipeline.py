@@ -204,20 +204,25 @@ class _ItemRun:
     default_cap: int  # the deck cap of a page that writes none (default_deck_cap)
 
 
+# Every definition is checked, a second one of an id too (E012 names both): its own errors
+# are said in the same run, whatever the files' names make first. Only the first goes into
+# the model.
 def _check_page(item, ctx, damaged, run: _ItemRun):
+    checked = check_page(item, ctx, run.records.of(item), run.default_cap, damaged)
     if run.symbols.pages.get(item.id.text) is item:
-        run.model.pages.append(check_page(item, ctx, run.records.of(item), run.default_cap,
-                                          damaged))
+        run.model.pages.append(checked)
 
 
 def _check_enemy(item, ctx, damaged, run: _ItemRun):
+    checked = check_enemy(item, ctx, run.records.of(item), damaged)
     if run.symbols.enemies.get(item.id.text) is item:
-        run.model.enemies.append(check_enemy(item, ctx, run.records.of(item), damaged))
+        run.model.enemies.append(checked)
 
 
 def _check_deck(item, ctx, damaged, run: _ItemRun):
+    checked = check_deck(item, ctx, damaged)
     if run.symbols.decks.get(item.id.text) is item:
-        run.model.decks.append(check_deck(item, ctx, damaged))
+        run.model.decks.append(checked)
 
 
 def _check_balance(item, ctx, damaged, run: _ItemRun):
@@ -226,7 +231,7 @@ def _check_balance(item, ctx, damaged, run: _ItemRun):
 
 
 #: How an item is checked, by its kind's ``check`` (contract.kinds): ``_check_<check>``.
-#: The first definition of an id is the one checked (E012 reported the others). Kinds
+#: Every definition of an id is checked; the first is the one kept (E012 names the others). Kinds
 #: without one are checked elsewhere: the journey's by check_journey, examples (例) by
 #: the stage above (scenario/stage.py).
 _ITEM_CHECKS = {kind.code: globals()[f"_check_{kind.check}"]

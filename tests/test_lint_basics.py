@@ -86,6 +86,22 @@ def test_a_copy_of_the_content_named_alone_is_checked_as_itself(tmp_path, monkey
     assert runner.invoke(main, ["lint", str(ROOT / "content" / "pages")]).exit_code == 0
 
 
+@pytest.mark.parametrize("name", ["a.page", "龍.page"])  # sorts before / after 青年期.page
+def test_a_second_definition_of_an_id_has_its_own_errors_said_too(tmp_path, name):
+    """E012: an id defined twice. QA: the definition whose file sorted second was never
+    checked, so its own errors (an out-of-range 銘, an unknown variable) came only after
+    the id was changed — what a run shows depended on the files' names."""
+    content = _copy_content(tmp_path)
+    (content / "pages" / name).write_text(
+        'ページ arubaito "バイト" {\n  銘 300\n  出自 青年期\n  未来面 {\n    敵ＨＰ -= 3\n  }\n}\n',
+        encoding="utf-8")
+    result = CliRunner().invoke(main, ["lint", str(content)])
+    assert result.exit_code == 1
+    said = result.output
+    assert f"pages/{name}:1:5: エラー[E012]" in said and f"pages/{name}:2:5: エラー[E030]" in said, said
+    assert f"pages/{name}:5:5: エラー[E010]" in said and "エラー 5 件" in said, said  # E066 too
+
+
 def test_lint_builds_the_tables_compile_writes():
     from compiler.build import compile_content
     from compiler.lint import check
