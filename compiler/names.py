@@ -110,10 +110,18 @@ class Guess:
 
 def titled(word: str, items: dict) -> str | None:
     """The id of the item (page or enemy, by id in ``items``) whose display name — the title
-    written after its id — is ``word``: a designer writes the name they read in the
-    catalog where the id belongs."""
+    written after its id — is ``word``, read as the eye reads it (あるばいと, ｱﾙﾊﾞｲﾄ for
+    アルバイト: contract.typed.read_alike): a designer writes the name they read in the
+    catalog where the id belongs. The exact name first, then one read alike."""
+    from contract.typed import read_alike
+
     for item_id, item in items.items():
         if getattr(item, "title", None) == word:
+            return item_id
+    seen = read_alike(word)
+    for item_id, item in items.items():
+        title = getattr(item, "title", None)
+        if isinstance(title, str) and read_alike(title) == seen:
             return item_id
     return None
 
@@ -123,7 +131,9 @@ def id_hint(word: str, items: dict, what: str) -> tuple[str, tuple[str, ...]]:
     the id whose name it is, else the id closest to it, else what to write."""
     named = titled(word, items)
     if named is not None:
-        return f"「{word}」は {named} の名前です。ここには id を書きます: {named}", (named,)
+        title = items[named].title
+        said = word if title == word else f"{word}（{title}）"
+        return f"「{said}」は {named} の名前です。ここには id を書きます: {named}", (named,)
     found = guess(word, items)
     return found.hint or f"{what}の id を書いてください", found.replacements
 

@@ -379,6 +379,22 @@ def test_an_example_that_ends_while_a_choice_waits_fails_and_says_to_answer_it()
     assert check_text(chooser + answered, "t.page", {"b.balance": BALANCE}).diagnostics == []
 
 
+def test_a_display_name_typed_another_way_is_E011_naming_the_id_and_the_name():
+    """QA: 「あるばいと」 and 「ｱﾙﾊﾞｲﾄ」 got no hint where 「アルバイト」 got the id (README:
+    hiragana or half-width kana are read as the eye reads them, in lint's hints and fixes)."""
+    from types import SimpleNamespace
+
+    from compiler.names import id_hint
+
+    items = {"arubaito": SimpleNamespace(title="アルバイト"), "tent": SimpleNamespace(title="テント")}
+    assert id_hint("アルバイト", items, "ページ") == (
+        "「アルバイト」は arubaito の名前です。ここには id を書きます: arubaito", ("arubaito",))
+    for typed in ("あるばいと", "ｱﾙﾊﾞｲﾄ"):
+        assert id_hint(typed, items, "ページ") == (
+            f"「{typed}（アルバイト）」は arubaito の名前です。ここには id を書きます: arubaito",
+            ("arubaito",))
+
+
 def test_a_display_name_where_an_id_belongs_is_E011_naming_the_id():
     """A designer writes the name the catalog shows (「一撃」, 「的」): the hint and the quick
     fix give the id that name belongs to."""
