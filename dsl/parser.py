@@ -194,6 +194,16 @@ def parse(text: str, path: str, suggest=None) -> ParseResult:
 
     diags: list[Diagnostic] = unshowable[:MAX_ERRORS_PER_FILE]
     damaged: list[tuple[int, int]] = []
+    # 例 written inside a page's braces would cut the page there (a 例 starts an item): the
+    # page read as unclosed and its own } as a stray one. Said at the 例; the page is read
+    # without it.
+    starts = _item_starts(text)
+    for start, end in zip(starts, starts[1:]):
+        nested = _nested_example(text, start, end)
+        if nested is not None:
+            diags.append(_nested_example_said(text, nested[0], path))
+            text, lines = _blank_range(text, *nested)
+            damaged.append(lines)
     items: list = []
     line = 1
     for start, end in _chunks(text):
@@ -454,6 +464,45 @@ def _blank_range(text: str, start: int, end: int) -> tuple[str, tuple[int, int]]
     first = text.count("\n", 0, start) + 1
     last = text.count("\n", 0, end) + 1
     return _blank(text, start, end), (first, last)
+
+
+def _nested_example(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """(start, end) of a 例 block written inside the braces of the item ``text[start:end]``
+    that it cut short: the item is no 例 itself, the 例 at ``end`` closes its own block, and
+    what follows it up to the next item is the item's missing } — else None."""
+    examples = KEYWORDS["example"]
+    if text[start:end].lstrip().split(None, 1)[:1] in ([word] for word in examples):
+        return None
+    head = text[end:].lstrip(" \t\u3000")
+    if not head.split(None, 1) or head.split(None, 1)[0] not in examples:
+        return None
+    depth, block_end = 0, None
+    for match in _BRACE_SCAN.finditer(text, end):
+        if match.group() == "{":
+            depth += 1
+        elif match.group() == "}":
+            depth -= 1
+            if depth == 0:
+                block_end = match.end()
+                break
+    if block_end is None:
+        return None
+    following = [s for s in _item_starts(text) if s > end]
+    rest = text[block_end:following[0] if following else len(text)]
+    # the item's own } after the 例 (and nothing but blanks and comments beside it)
+    if _BRACE_SCAN.sub(lambda m: m.group() if m.group() in "{}" else "", rest).split() != ["}"]:
+        return None
+    return end, block_end
+
+
+def _nested_example_said(text: str, at: int, path: str) -> Diagnostic:
+    at += len(text[at:]) - len(text[at:].lstrip(" \t\u3000"))  # at the 例, past its indent
+    line, col = _line_col(text, at)
+    keyword = KEYWORDS["example"][0]
+    return E003.at(Span(path, line, col, line, col + len(keyword)),
+                   f"{keyword} が定義の {{ … }} の中に書かれています",
+                   hint=f"{keyword} は定義の }} の後（すぐ下）に書きます。この {keyword} のブロックを"
+                        "定義を閉じる } の後ろへ移してください")
 
 
 def _unclosed_item(text: str, exc, pos: int) -> tuple[int, int] | None:

@@ -320,3 +320,18 @@ def test_errors_of_the_folder_names_resolve_against_are_counted_apart_from_those
     assert blocked, result.output
     total, above, unshown = map(int, blocked.groups())
     assert above == shown and total == above + unshown and unshown > 0
+
+
+def test_an_example_written_inside_a_pages_braces_is_said_at_the_example():
+    """QA: a 例 put before the page's closing } cut the page there (a 例 starts an item):
+    E003 「この定義が閉じていません」 at the page's first line and E001 at its last }, while the
+    braces balance and nothing pointed at the 例. One error at the 例 now; the page is
+    still read (its own error, 銘 300, is said too)."""
+    from compiler.lint import check_text
+
+    text = ('ページ t "試し" {\n  銘 300\n  未来面 { 敵HP -= 3 }\n  過去面 { 歩 += 1 }\n'
+            '  例 "一撃" {\n    敵 e\n    出す t\n  }\n}\n')
+    said = [(d.code, d.span.line, d.span.col, d.message) for d in check_text(text, "t.page").diagnostics]
+    assert ("E003", 5, 3, "例 が定義の { … } の中に書かれています") in said, said
+    assert ("E030", 2, 5) in [s[:3] for s in said] and not any(s[0] == "E001" for s in said), said
+    assert len(said) == 2, said
