@@ -1156,6 +1156,18 @@ def _half_width_paren(token, text: str, pos: int, path: str) -> Diagnostic | Non
                    hint=f"名前の括弧は全角で書きます: {spelled}", replacements=(spelled,))
 
 
+def _wide_grouped(text: str, pos: int) -> tuple[int, int, str] | None:
+    """(start, end, the number written whole) of a number grouped in thousands with the
+    full-width comma at ``pos`` (1，000 or 1，000,000), else None."""
+    if text[pos] != "，":
+        return None
+    commas = text.replace("，", ",")  # one character for one: the offsets hold
+    for match in GROUPED_NUMBER.finditer(commas, *_line_of(text, pos)):
+        if match.start() <= pos < match.end():
+            return match.start(), match.end(), match.group().replace(",", "")
+    return None
+
+
 def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
@@ -1173,6 +1185,14 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
                            hint=f"比較は半角で「{fix}」と書きます（「=」が先ではありません）",
                            replacements=(fix,))
         form = _width_form(text, pos)
+        grouped = _wide_grouped(text, pos) if form is not None else None
+        if grouped is not None:
+            # 1，000: the half-width comma would be the next slip (no thousands separator)
+            start, end, whole = grouped
+            first_line, first_col = _line_col(text, start)
+            return E002.at(Span(path, first_line, first_col, first_line, first_col + end - start),
+                           f"全角の「{form}」は記号として使えません",
+                           hint=thousands_hint(whole), replacements=(whole,))
         if form is not None:
             half = WIDTH_FORMS[form][0]
             hint, meant = f"「{half}」のつもりなら半角で「{half}」と書きます", half

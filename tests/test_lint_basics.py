@@ -335,3 +335,16 @@ def test_an_example_written_inside_a_pages_braces_is_said_at_the_example():
     assert ("E003", 5, 3, "例 が定義の { … } の中に書かれています") in said, said
     assert ("E030", 2, 5) in [s[:3] for s in said] and not any(s[0] == "E001" for s in said), said
     assert len(said) == 2, said
+
+
+def test_a_number_grouped_with_a_full_width_comma_gets_the_number_whole_as_its_fix():
+    """QA: 「1，000」 was told to write the comma half-width, and 「1,000」 then was E001 (no
+    thousands separator). The hint and the quick fix give 1000 at once, and it lints."""
+    from compiler.lint import check_text
+
+    text = "ページ t {\n 銘 30\n 未来面 { 敵HP -= 1，000 }\n 過去面 { 歩 += 1 }\n}\n"
+    (diag,) = check_text(text, "t.page").diagnostics
+    assert diag.code == "E002" and diag.hint == "数に桁区切りの「,」は書けません。1000 と続けて書きます"
+    line = text.splitlines()[diag.span.line - 1]
+    fixed_line = line[:diag.span.col - 1] + diag.replacements[0] + line[diag.span.end_col - 1:]
+    assert check_text(text.replace(line, fixed_line), "t.page").diagnostics == []
