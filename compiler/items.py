@@ -385,9 +385,16 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
     before = len(ctx.diags)
     seen: dict[str, ast.Setting] = {}
     values = {}
+    misspelt = set()  # keys a name written wrong was taken for (its E010's fix)
     for setting in balance.settings:
+        written = len(ctx.diags)
         key = resolve("balance", setting.name, ctx.diags)
         if key is None:
+            for diag in ctx.diags[written:]:
+                for meant in diag.replacements:
+                    entry = vocab.lookup("balance", meant)
+                    if entry is not None:
+                        misspelt.add(entry.code)
             continue
         if key.code in seen:
             ctx.add(E013.at(setting.span, f"{key.ja}を2回書いています",
@@ -409,7 +416,9 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
                             f"（{values[low]}）",
                             hint=f"{bounded}は{words[high]}を超えられません"
                                  f"（{words[low]}を下げるか、{words[high]}を上げます）"))
-    missing = [k.ja for k in vocab.BALANCE_KEYS if k.code not in seen and k.required]
+    # a key written wrong (最大ＨＰ) has its E010 with the fix: not missing too
+    missing = [k.ja for k in vocab.BALANCE_KEYS
+               if k.code not in seen and k.code not in misspelt and k.required]
     if missing:
         ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",
                         hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）"))

@@ -348,3 +348,15 @@ def test_a_number_grouped_with_a_full_width_comma_gets_the_number_whole_as_its_f
     line = text.splitlines()[diag.span.line - 1]
     fixed_line = line[:diag.span.col - 1] + diag.replacements[0] + line[diag.span.end_col - 1:]
     assert check_text(text.replace(line, fixed_line), "t.page").diagnostics == []
+
+
+def test_a_balance_key_written_wrong_is_one_error_not_also_a_missing_key(tmp_path):
+    """QA: 最大ＨＰ for 最大HP gave E010 with its fix and E014 「足りない項目があります: 最大HP」
+    for the same slip (a page's 名 for 銘 gives E001 alone)."""
+    content = _copy_content(tmp_path)
+    balance = next(content.glob("*.balance"))
+    text = balance.read_text(encoding="utf-8")
+    balance.write_text(text.replace("  最大HP ", "  最大ＨＰ ", 1), encoding="utf-8")
+    result = CliRunner().invoke(main, ["lint", str(content)])
+    assert "エラー[E010]: 「最大ＨＰ」というバランスの項目はありません" in result.output, result.output
+    assert "E014" not in result.output and "エラー 1 件" in result.output, result.output
