@@ -206,6 +206,29 @@ def test_wide_characters_and_wrapped_lines_are_counted_as_the_terminal_shows_the
     assert frame(state, ["> x"], 100, len(compact)) is None  # no room for the prompt
 
 
+def test_a_terminal_too_small_for_the_screen_keeps_the_turn_and_the_deck_above_the_prompt():
+    """QA at 50×20: every redraw was taller than the terminal, so its first line — the
+    turn, the deck (an empty one loses), the discard, the letters — always scrolled off.
+    Then the screen is drawn without the columns' titles and that line last, just above
+    the prompt, under what the action did."""
+    import io
+
+    from rich.console import Console
+
+    from journey.screen.terminal import _draw
+
+    state = Journey(_state())
+    told = ["> play 白2", "白2 をプレイ: 白いポーン 1 → 3 日目"]
+    assert frame(state, told, 50, 20) is None
+    out = io.StringIO()
+    console = Console(file=out, width=50, height=20, color_system=None)
+    _draw(console, state, told, acted=True)
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    head = screen(state)[0]
+    assert "".join(lines[-2:]).replace(" ", "").endswith(head.replace(" ", "")), lines
+    assert lines.index(told[0]) < len(lines) - 2 and screen(state)[1] not in lines
+
+
 def test_at_the_keyboard_each_card_is_shown_in_its_suits_colour():
     """Spec 004 問題点: the play cards are read by colour (「色をベースにして」): at a
     terminal that shows colours, every event card's label — on the board, in the hand, in

@@ -400,6 +400,15 @@ def frame(journey: Journey, told: list[str], width: int, height: int) -> list[st
     return None
 
 
+def tight(journey: Journey, told: list[str]) -> list[str]:
+    """The screen for a terminal too small for ``frame``: compact, without the columns'
+    titles, and its first line — the turn, the deck (an empty one loses), the discard and
+    the letters — moved under ``told``, just above the prompt, where the terminal's scroll
+    cannot take it away (at 50×20 it was always scrolled off)."""
+    head, _titles, *rest = screen(journey, compact=True)
+    return [*rest, *told, head]
+
+
 class _InputKeyboard:
     """Lines read by ``input`` (no history, no completion)."""
 
@@ -450,7 +459,7 @@ def _draw(console, journey: Journey, told: list[str], *, acted: bool, paint=None
         _say(console, told[1:] if told and told[0].startswith("> ") else told, paint)
         return
     console.clear()
-    _say(console, drawn or screen(journey, compact=True) + told, paint)
+    _say(console, drawn or tight(journey, fold(told, width)), paint)
 
 
 def _say(console, lines: list[str], paint=None) -> None:
