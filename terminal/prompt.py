@@ -99,7 +99,10 @@ class Keyboard:
                 before = document.text_before_cursor
                 last = before.split()[-1] if before and not before[-1].isspace() else ""
                 for c in candidates(keyboard.bound, before):
-                    yield Completion(c.text, start_position=-len(last), display_meta=c.meta)
+                    # a word completed is followed by a space, as a shell does: 「where」
+                    # then 1 typed made 「where1」
+                    yield Completion(c.text + " ", start_position=-len(last), display=c.text,
+                                     display_meta=c.meta)
 
         self.bound = None
         self.prompt = PromptSession(history=history(kind), completer=_Words(),

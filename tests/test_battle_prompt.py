@@ -59,6 +59,9 @@ def test_tab_completes_a_command_word(terminal):
     term.type("pl", enter=False)
     term.key("Tab")
     term.wait(lambda s: s.rstrip().splitlines()[-1] == "> play", "the completed word")
+    # a space after the word completed, as a shell puts one: 「where」 and 1 made 「where1」
+    term.type("1")
+    term.wait(lambda s: "> play 1" in s and "をプレイ" in s, "the completed command run")
 
 
 def test_pen_asks_first_and_n_cancels(terminal):
