@@ -43,7 +43,7 @@ def test_tab_completes_a_command_then_a_card_then_the_black_pawn(terminal):
     term.type("pl", enter=False)
     term.key("Tab")
     term.wait(lambda s: _last(s) == "> play", "the completed command")
-    term.type(" 白2 ", enter=False)
+    term.type("白2 ", enter=False)  # the completed word is followed by its space
     term.key("Tab")
     term.wait(lambda s: _last(s) == "> play 白2 黒1", "the completed pawn")
     term.key("Enter")
