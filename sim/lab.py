@@ -264,6 +264,8 @@ class Lab:
         #: The widest half-width among the entries still running after the last round
         #: (None before the first): what the progress bar shows.
         self.widest: float | None = None
+        #: The half-width the phase running plays to (a lower rung's is looser).
+        self.precision_now: float | None = None
         #: Every task played, in order (benchmarks/bench_sim.py replays them bare).
         self.tasks: list[Task] = []
         #: phase ("enemies" or a policy) → entry → the battles (pairs) it is expected to
@@ -418,6 +420,9 @@ class Lab:
         ``swap``: each page swapped for the reference page (``swap_deck``) instead."""
         s = self.settings
         precision = s.precision_of(policy)
+        # what the progress says of this phase: no width before its first round (the last
+        # phase's ended at ±0.0, all settled), and this phase's own target
+        self.widest, self.precision_now = None, precision
         def entry(key, deck, focus):
             return _Entry(key, deck, focus, [[] for _ in range(self.strata)])
 

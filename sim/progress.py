@@ -75,7 +75,8 @@ def lab_details(lab, precision: float) -> str:
     half-width still open against the target, and the pairs per page the pilot expects."""
     parts = []
     if lab is not None and lab.widest is not None:
-        parts.append(f"最大半幅 ±{lab.widest * 100:.1f} pt（目標 ±{precision * 100:g}）")
+        target = lab.precision_now or precision  # the phase's own: a lower rung plays looser
+        parts.append(f"最大半幅 ±{lab.widest * 100:.1f} pt（目標 ±{target * 100:g}）")
     if lab is not None and lab.estimate:
         parts.append(f"見込み 約 {lab.estimate} 組/ページ")
     return "  ".join(parts)

@@ -162,6 +162,29 @@ def test_the_plan_is_a_floor_until_the_main_policys_pilot_then_an_estimate(monke
     assert steps[-1].planned <= (1 + 2 * (1 + 3)) * 400  # never past every entry's cap
 
 
+def test_each_phase_shows_its_own_width_and_target_never_the_last_phases_zero(monkeypatch):
+    """QA: the 無作為 and 入れ替え phases showed 「最大半幅 ±0.0 pt（目標 ±5）」 — the previous
+    phase's end, where every page had settled — against the main policy's target, where
+    a lower rung plays to twice the precision."""
+    from sim.progress import lab_details
+
+    monkeypatch.setattr("sim.backends.open_runner", FakeRunner)
+    seen = []
+    lab = None
+
+    def progress(step):
+        seen.append((step.phase, lab_details(lab, 0.05)))
+
+    lab = Lab({}, Tables(), Settings(enemies=("e",), pages=("a", "b", "c"), ladder=("random", "greedy"),
+                                     precision=0.05, max_pairs=400, batch=40), progress=progress)
+    lab.run()
+    for phase in ("ページ（貪欲）", "ページ（無作為）"):
+        first = next(details for p, details in seen if p == phase)
+        assert "最大半幅" not in first, seen  # nothing measured yet in this phase
+    lower = [details for p, details in seen if p == "ページ（無作為）" and "最大半幅" in details]
+    assert lower and all("（目標 ±10）" in d and "±0.0 pt" not in d for d in lower), lower
+
+
 def test_the_time_left_at_the_end_of_a_round_counts_the_rounds_still_to_come(monkeypatch):
     lab, steps = fake_lab(monkeypatch)
     # At one battle a second, the time left is the battles left.
