@@ -505,9 +505,12 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
                 brackets[id(r)] = (r, near, mid, t)
             else:
                 brackets[id(r)] = (r, mid, far, end)
-    ranked = sorted(outcome.reaches, key=lambda r: (r.found is None, r.change if r.found
-                                                    else distance(r.closest.measure, subject)
-                                                    if r.closest else math.inf))
+    # found first, by least change; then the closest, by distance and among equals by
+    # least change (deleting a 綻び倍率 was offered where 29 → 28 did as well)
+    ranked = sorted(outcome.reaches, key=lambda r: (
+        r.found is None,
+        r.change if r.found else distance(r.closest.measure, subject) if r.closest else math.inf,
+        0.0 if r.found or not r.closest else abs(r.candidate.relative_change(r.closest.value))))
     outcome.reaches = ranked
     outcome.confirm_seed = meter.settings.seed + CONFIRM_OFFSET
     for r in [r for r in ranked if r.found][:CONFIRM_TRIES]:
@@ -664,6 +667,9 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
         if all(r.found is None and r.closest is not None and _unmoved(o, r) for r in o.reaches):
             out.append("  どの数を変えても、測った値は いま と同じでした: この項目の数では"
                        "目標に近づけません（測る敵や方針、デッキに入る場面を見直してください）。")
+        elif best.found is None and best.closest is not None and not _closer(o, best):
+            out.append("  どの 1 つの数を変えても、いまより目標に近づく値はありませんでした"
+                       "（測る敵や方針、デッキに入る場面を見直してください）。")
         elif best.found is None and best.closest is not None:
             out.append("  1 つの数を変えるだけでは目標に届きません。最も近いのは:")
             out += _diff(best.candidate, best.closest.value)
@@ -804,7 +810,8 @@ def to_dict(o: Outcome, pairs: int) -> dict:
         r = o.chosen
         proposal = {**_edit(r.candidate, r.found.value), "after": _measure(r.found.measure),
                     "confirmed": _measure(o.confirmed), "confirm_seed": o.confirm_seed}
-    elif o.reaches and o.reaches[0].found is None and o.reaches[0].closest is not None:
+    elif o.reaches and o.reaches[0].found is None and o.reaches[0].closest is not None \
+            and _closer(o, o.reaches[0]):
         best = o.reaches[0]
         closest = {**_edit(best.candidate, best.closest.value),
                    "after": _measure(best.closest.measure)}
@@ -832,6 +839,12 @@ def _percent(c: Candidate, value: float) -> str:
     if c.value == 0:
         return f"{value - c.value:+g}"
     return f"{(value - c.value) / abs(c.value) * 100:+.0f}%"
+
+
+def _closer(o: Outcome, r: Reach) -> bool:
+    """Whether ``r``'s closest value lies nearer the 目標 than the written one, on the same
+    seeds: an edit that moves nothing nearer is no proposal."""
+    return distance(r.closest.measure, o.subject) < distance(o.before, o.subject)
 
 
 def _unmoved(o: Outcome, r: Reach) -> bool:

@@ -515,6 +515,27 @@ def test_a_number_the_battles_never_read_is_said_to_move_nothing_not_offered_as_
     assert not any(row.startswith("    + ") for row in lines)  # no edit offered
 
 
+def test_a_closest_edit_that_comes_no_nearer_than_the_written_value_is_not_offered():
+    """QA: with nothing reaching the band, 「最も近いのは: - 綻び倍率 1.4 / + 綻び倍率 0.0」 was
+    offered though it measured what the written value did (another number, moved the
+    wrong way, kept the «every number moves nothing» line from showing)."""
+    subject = tune.Subject("page", "zangyou", "終電の残業", -0.10, 0.10)
+    before = tune.Measure(stats.Interval(0.15, 0.027, 0.259), 40)
+    worse = tune.Measure(stats.Interval(0.20, 0.08, 0.30), 40)
+    fray = tune.Candidate("p.page", 4, 8, 11, "1.4", 1.4, "綻び倍率", "  綻び倍率 1.4")
+    face = tune.Candidate("p.page", 6, 10, 12, "29", 29, "作用", "  未来面 { 敵HP -= 29 }")
+    reaches = [tune.Reach(fray, closest=tune.Trial(0.0, before),
+                          trials=[tune.Trial(0.0, before), tune.Trial(4.2, worse)]),
+               tune.Reach(face, closest=tune.Trial(28, before),
+                          trials=[tune.Trial(28, before), tune.Trial(87, worse)])]
+    outcome = tune.Outcome(subject, before, reaches, before)
+    lines = tune.lines_of(outcome, 40, "組")
+    assert not any(row.startswith("    + ") for row in lines), lines  # no edit offered
+    assert "  どの 1 つの数を変えても、いまより目標に近づく値はありませんでした" \
+        "（測る敵や方針、デッキに入る場面を見直してください）。" in lines, lines
+    assert tune.to_dict(outcome, 40)["closest"] is None
+
+
 class _StubMeter:
     """A meter whose written value measures ``precise`` to precision and ``few`` on the
     search's pairs (an edit is never tried: the test is what happens before)."""
