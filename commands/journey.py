@@ -40,6 +40,7 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
 #: report can measure (Python's Random read -1 as 1, so a negative seed was another's deal).
 DEAL_SEEDS = (0, 2**62)
 
+
 @click.group(invoke_without_command=True, subcommand_metavar="[コマンド [引数]...]")
 @click.option("--setup", default=None, metavar="ID|名前",
               help="遊ぶ旅の準備（既定: 草案。ほかに 高難易度、問題点 …）。")

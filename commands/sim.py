@@ -25,6 +25,7 @@ PLAYER_SPELLINGS = {**{name: code for code, name in PLAYER_NAMES.items()},
                     **{code: code for code in PLAYER_NAMES}}
 _PLAYERS_SAID = "、".join(f"{name}（{code}）" for code, name in PLAYER_NAMES.items())
 
+
 @click.command()
 @click.option("--enemy", "enemies", multiple=True, metavar="ID|名前",
               help="敵（ID か名前）。重ねて指定すると 1 回の挑戦でその順に続けて戦います（既定: 敵ごとに "
