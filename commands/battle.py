@@ -82,8 +82,8 @@ def _what_file_holds(items, text: str) -> str:
               help="このファイルのデッキ（1 つだけ書いたもの）で戦います。既定: はじめのデッキ。")
 @click.option("--with", "with_pages", multiple=True, metavar="ページ",
               help="このページ（ID か名前）を初めから手に持って始めます（重ねて指定できます）。"
-                   "山札か捨て札にあればそれを手札へ移し、なければ（最初の手札にもう引いていれば"
-                   "それも）新しい写しを加えます。")
+                   f"{W.region.draw}か{W.region.discard}にあればそれを{W.region.hand}へ移し、なければ"
+                   f"（最初の{W.region.hand}にもう引いていればそれも）新しい写しを加えます。")
 @click.option("--seed", type=Seed(*SEED_RANGE), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ戦闘になります）。")
 @click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),

@@ -39,7 +39,7 @@ def test_the_labs_bar_on_a_terminal_counts_battles_and_the_whole_runs_time_left(
     drawn = frames(result.stderr)
     # The last frame is drawn as the bar closes: 40 battles against the enemy, 40 pairs of
     # the page and the baseline.
-    assert drawn[-1].startswith("ページ（random）") and "戦 120/120 以上" in drawn[-1], drawn[-3:]
+    assert drawn[-1].startswith("ページ（無作為）") and "戦 120/120 以上" in drawn[-1], drawn[-3:]
     # One page of 40 pairs is all the pilot plays: the total stays a floor to the end (how
     # much time is left depends on this machine's pace).
     floor = r"戦 \d[\d,]*/[\d,]+ 以上 残り (計算中（全体）|見積もり中（全体）|\S+以上（全体・見積もり中）)"
