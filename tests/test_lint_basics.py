@@ -360,3 +360,14 @@ def test_a_balance_key_written_wrong_is_one_error_not_also_a_missing_key(tmp_pat
     result = CliRunner().invoke(main, ["lint", str(content)])
     assert "エラー[E010]: 「最大ＨＰ」というバランスの項目はありません" in result.output, result.output
     assert "E014" not in result.output and "エラー 1 件" in result.output, result.output
+
+
+def test_a_seat_far_past_the_line_is_one_error_whose_hint_fixes_it(tmp_path):
+    """QA: 座 420 got two E030 at one place — 「0〜200 の整数」, whose fix (座 200) still failed,
+    and 「寿命上限 80 の先」. Now the one that says the bound that fixes it."""
+    content = _copy_content(tmp_path)
+    enemy = next(p for p in (content / "enemies").glob("*.enemy") if "座 42\n" in p.read_text(encoding="utf-8"))
+    enemy.write_text(enemy.read_text(encoding="utf-8").replace("座 42\n", "座 420\n", 1), encoding="utf-8")
+    result = CliRunner().invoke(main, ["lint", str(content)])
+    assert result.output.count("エラー[E030]") == 1, result.output
+    assert "座 420 は寿命上限 80 の先です" in result.output and "座を 80 以下に" in result.output
