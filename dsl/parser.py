@@ -198,8 +198,8 @@ def parse(text: str, path: str, suggest=None) -> ParseResult:
     # page read as unclosed and its own } as a stray one. Said at the 例; the page is read
     # without it.
     starts = _item_starts(text)
-    for start, end in zip(starts, starts[1:]):
-        nested = _nested_example(text, start, end)
+    for start, end, following in zip(starts, starts[1:], [*starts[2:], len(text)]):
+        nested = _nested_example(text, start, end, following)
         if nested is not None:
             diags.append(_nested_example_said(text, nested[0], path))
             text, lines = _blank_range(text, *nested)
@@ -466,15 +466,17 @@ def _blank_range(text: str, start: int, end: int) -> tuple[str, tuple[int, int]]
     return _blank(text, start, end), (first, last)
 
 
-def _nested_example(text: str, start: int, end: int) -> tuple[int, int] | None:
+def _nested_example(text: str, start: int, end: int, following: int) -> tuple[int, int] | None:
     """(start, end) of a 例 block written inside the braces of the item ``text[start:end]``
     that it cut short: the item is no 例 itself, the 例 at ``end`` closes its own block, and
-    what follows it up to the next item is the item's missing } — else None."""
+    what follows it up to the next item (at ``following``) is the item's missing } — else
+    None."""
+    def keyword(at: int) -> str:  # the top-level word an item starts with (_ITEM_START)
+        match = _ITEM_START.match(text, at)
+        return match.group().strip() if match else ""
+
     examples = KEYWORDS["example"]
-    if text[start:end].lstrip().split(None, 1)[:1] in ([word] for word in examples):
-        return None
-    head = text[end:].lstrip(" \t\u3000")
-    if not head.split(None, 1) or head.split(None, 1)[0] not in examples:
+    if keyword(start) in examples or keyword(end) not in examples:
         return None
     depth, block_end = 0, None
     for match in _BRACE_SCAN.finditer(text, end):
@@ -487,8 +489,7 @@ def _nested_example(text: str, start: int, end: int) -> tuple[int, int] | None:
                 break
     if block_end is None:
         return None
-    following = [s for s in _item_starts(text) if s > end]
-    rest = text[block_end:following[0] if following else len(text)]
+    rest = text[block_end:following]
     # the item's own } after the 例 (and nothing but blanks and comments beside it)
     if _BRACE_SCAN.sub(lambda m: m.group() if m.group() in "{}" else "", rest).split() != ["}"]:
         return None
