@@ -309,7 +309,8 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 # items and fails there; report the [ and drop its line.
                 line, col = _line_col(work, bracket)
                 _add(diags, E003.at(Span(path, line, col, line, col + 1), "この「[」が閉じていません",
-                                    hint="リストの最後に ] を書いてください"))
+                                    hint="対応する「]」を書いてください"
+                                         f"（例: {W.counter.steps_used}[{W.scope.play}]）"))
                 work, lines = _blank_range(work, *_line_of(work, bracket))
             elif inner is not None:
                 # An inner { left open: the error the parser met lies further on (the
@@ -799,7 +800,9 @@ def _unclosed_brace(text: str) -> tuple[int, int, int | None] | None:
 def _unclosed_bracket(text: str, pos: int) -> int | None:
     """The offset of a "[" the item holding ``pos`` leaves open (more "[" than "]" in the
     whole item, strings and comments aside), or None. A list may run over lines, so only
-    a "[" never closed before the item ends is one left open."""
+    a "[" never closed before the item ends is one left open. A full-width ］ closes it: the
+    ］ is an E002 of its own, whose quick fix gives the half-width one, where a "[" left
+    open would be an E003 with no fix (a ［ opens nothing: it is the E002 itself)."""
     starts = _item_starts(text)
     start = max((s for s in starts if s <= pos), default=0)
     end = min((s for s in starts if s > pos), default=len(text))
@@ -808,7 +811,7 @@ def _unclosed_bracket(text: str, pos: int) -> int | None:
     for at, ch in enumerate(stripped):
         if ch == "[":
             open_at.append(at)
-        elif ch == "]" and open_at:
+        elif ch in "]］" and open_at:
             open_at.pop()
     return start + open_at[0] if open_at else None
 

@@ -267,6 +267,18 @@ def test_a_list_left_open_is_one_e003_at_its_bracket_and_the_item_is_still_read(
     assert [type(item).__name__ for item in parse(text, "t.enemy").file.items] == ["Enemy"]
 
 
+@pytest.mark.parametrize("written, col, fix", [("使用した歩[プレイ］", 25, "]"),
+                                               ("使用した歩［プレイ］", 21, "[")])
+def test_a_full_width_closing_bracket_is_e002_with_its_fix_not_a_bracket_left_open(
+        written, col, fix):
+    """``[プレイ］``: the ］ is the slip, fixable like ［ — not an E003 at the "[" with no
+    fix, which is where the designer who took ［'s quick fix would have been stuck."""
+    diag, shown = only(PAGE.format(effect=f"敵HP -= {written} × 0.5"), "E002", 3, col)
+    assert diag.replacements == (fix,), shown
+    fixed = PAGE.format(effect=f"敵HP -= {written} × 0.5").replace("［", "[").replace("］", "]")
+    assert diagnostics(fixed)[0] == []
+
+
 def test_a_list_over_several_lines_is_no_bracket_left_open():
     text = '敵 e "霧" {\n  HP 30; 座 20; 突破ライン 25\n  予兆 [\n    攻撃 3,\n    攻撃 4\n  ]\n}\n'
     assert diagnostics(text)[0] == []
