@@ -249,14 +249,15 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
 
 #: JSON-RPC and LSP error codes of what this module refuses, and their messages.
 REFUSALS = {
-    # the protocol's own name first (what a client matches on), then what it means in
-    # the designer's words (an editor may show an error answer as it is)
-    "parse": (-32700, "Parse error: 本文が JSON として読めません"),
-    "request": (-32600, "Invalid Request: JSON-RPC の要求の形ではありません"),
-    "params": (-32602, "Invalid params: 引数がこの要求の形に合いません"),
-    "uninitialized": (-32002, "Server not initialized: initialize の前には答えられません"),
-    "shut down": (-32600, "Invalid Request: サーバーは終了するところです（shutdown の後）"),
-    "initialized": (-32600, "Invalid Request: initialize は1回だけ送れます"),
+    # a client matches on the code; the message is in the designer's words, since an
+    # editor may show an error answer as it is
+    "parse": (-32700, "本文が JSON として読めません"),
+    "request": (-32600, "JSON-RPC の要求の形ではありません"),
+    "method": (-32601, "この言語サーバーにはない機能です"),
+    "params": (-32602, "引数がこの要求の形に合いません"),
+    "uninitialized": (-32002, "initialize の前には答えられません"),
+    "shut down": (-32600, "サーバーは終了するところです（shutdown の後）"),
+    "initialized": (-32600, "initialize は1回だけ送れます"),
 }
 
 
@@ -347,18 +348,51 @@ class JibunkiProtocol(LanguageServerProtocol):
             if method == types.EXIT:
                 self.exit_code = 0 if self.shut_down else 1
                 return
+        if method is not None and not self._handles(method):
+            # an editor asks for what it supports and the server may not (folding ranges,
+            # semantic tokens, didChangeConfiguration): the protocol's ordinary case, not
+            # the server's error — pygls would log it in English as one
+            if is_request:
+                return self.refuse(msg_id, "method", method)
+            logger.info("通知 %r には何もしません（この言語サーバーにない機能です）", method)
+            return
         try:
             message = self._structure(data, method, is_request)
-        except Exception as exc:
+        except Exception:
+            # cattrs says what did not fit in English (While structuring …): the method
+            # is what the designer can act on
             if is_request:
-                return self.refuse(msg_id, "params", f"{method}: {exc}"[:500])
-            logger.warning("メッセージ %r を捨てました: 引数が形に合いません（%s）", method, exc)
+                return self.refuse(msg_id, "params", method)
+            logger.warning("通知 %r を捨てました: 引数が形に合いません", method)
             return
         if method == types.INITIALIZE:
             self.initialized = True
         if method == types.SHUTDOWN:
             self.shut_down = True  # requests from now on are refused, the answer still goes
         self.handle_message(message)
+
+    def _handles(self, method: str) -> bool:
+        """Whether a handler answers ``method`` (pygls's own, a feature's, or a cancel)."""
+        return (method == types.CANCEL_REQUEST or method in self.fm.builtin_features
+                or method in self.fm.features)
+
+    def _handle_cancel_notification(self, msg_id) -> None:
+        """pygls's cancel, but one for a request already answered (the ordinary race: the
+        answer crossed the cancel) is noted in Japanese, not warned of in English."""
+        future = self._request_futures.pop(msg_id, None)
+        if future is None:
+            logger.info("要求 %s は答え終わっていたので、取り消しは要りません", msg_id)
+            return
+        future.cancel()
+
+    @lsp_method(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
+    def lsp_work_done_progress_cancel(self, params: types.WorkDoneProgressCancelParams):
+        """pygls's progress cancel, with its unknown token noted in Japanese."""
+        future = self.progress.tokens.get(params.token)
+        if future is None:
+            logger.info("進み具合 %s は終わっていたので、取り消しは要りません", params.token)
+        else:
+            future.cancel()
 
     def _state(self, method: str) -> str | None:
         """Why the life cycle refuses ``method`` now (a key of REFUSALS), or None."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -367,6 +368,33 @@ def test_a_huge_length_is_refused_without_reading_it_and_the_server_lives(tmp_pa
         assert answer is not None and answer["error"]["code"] == -32601
         assert wire.process.poll() is None
         assert "MemoryError" not in wire.stderr()
+
+
+@pytest.mark.parametrize("method", ["textDocument/foldingRange", "textDocument/semanticTokens/full",
+                                    "jibunki/unknown"])
+def test_a_method_the_server_lacks_is_32601_in_japanese_and_no_internal_error(tmp_path, method):
+    """An editor asks for what it supports (folding ranges, semantic tokens) and says what
+    changed (didChangeConfiguration, willSave): a method the server lacks is the ordinary
+    −32601, said in Japanese — not pygls's English warning on stderr and an
+    「内部エラー」 logged to the editor at Error level."""
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        for name in ("workspace/didChangeConfiguration", "textDocument/willSave"):
+            wire.send_message(notification(name, {"settings": {}}))
+        wire.send_message(notification("$/cancelRequest", {"id": 999}))
+        answer = wire.call(2, method, {"textDocument": {"uri": "file:///x.page"}})
+        assert answer["error"] == {"code": -32601, "message":
+                                   f"この言語サーバーにはない機能です: {method}"}
+        hover = wire.call(3, "textDocument/hover", {
+            "textDocument": {"uri": "file:///x.page"}, "position": {"line": -1, "character": 0}})
+        assert hover["error"] == {"code": INVALID_PARAMS, "message":
+                                  "引数がこの要求の形に合いません: textDocument/hover"}
+        assert wire.call(4, "shutdown")["result"] is None
+        errors = [m for m in wire.received if m.get("method") == "window/logMessage"
+                  and m["params"]["type"] == 1]
+        assert errors == []
+        stderr = wire.stderr()
+        assert not re.search(r"[A-Za-z]{4,} [a-z]{3,}", stderr.replace(method, "")), stderr
 
 
 # ------------------------------------------------------------------ the life cycle
