@@ -307,7 +307,10 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     sections = []
     word = word_at(line, col)
     band = _band_markdown(line, col)
-    if band:
+    prose = _in_prose(line, col)  # a comment or a string: the designer's words, not the language's
+    if prose:
+        pass
+    elif band:
         sections += band
     elif word is None:
         sections += _operator_markdown(line, col)
@@ -317,7 +320,7 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
         else:
             sections += (_item_markdown(word[0], result, pages, enemies) or glossary(word[0])
                          or _origin_markdown(word[0], result))
-    if triggers:
+    if triggers and not prose:
         sections.append(triggers)
     for diag in diagnostics:
         if _inside(diag.span, line_no, col):
@@ -325,6 +328,26 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
             if text:
                 sections.append(text.strip())
     return "\n\n---\n\n".join(sections) or None
+
+
+def _in_prose(line: str, col: int) -> bool:
+    """Whether ``col`` of ``line`` lies in a comment or inside a string (its quotes
+    included), as dsl.parser reads them."""
+    from dsl.parser import QUOTES
+
+    closing = None
+    for at, char in enumerate(line[:col + 1]):
+        if closing is not None:
+            if at == col:
+                return True
+            closing = None if char == closing else closing
+        elif char in QUOTES:
+            if at == col:
+                return True
+            closing = QUOTES[char]
+        elif char == "#":
+            return True
+    return False
 
 
 def _inside(span: Span, line_no: int, col: int) -> bool:

@@ -327,6 +327,29 @@ def test_an_operator_has_a_hover_of_what_it_does(line, col, said):
     assert hover(line, 0, col, None, {}, {}).startswith(said)
 
 
+@pytest.mark.parametrize("line, col", [
+    ("# 1 枚 銘 毎", 4),                      # a comment line
+    ("    敵HP -= 4   # 枚 毎", 20),          # a comment after a 作用
+    ('  フレーバー "未来面 敵HP"', 15),        # a keyword and a variable in a string
+    ('  フレーバー "未来面 敵HP"', 9),         # the opening quote
+    ("    敵HP -= 4   # 加算 -= 12", 23),     # an operator in a comment
+])
+def test_a_comment_or_a_string_has_no_hover_of_the_language(line, col):
+    """The designer's own words — a comment, a フレーバー — were explained as keywords
+    and variables (「枚」 in starter.deck's first comment); a trailing comment on a 作用
+    also got what the 作用 sets off. Completion there was already empty."""
+    from compiler.lint import check_text
+    from lsp.features import hover
+
+    result = check_text("ページ t {\n  銘 3\n  未来面 { 敵HP -= 4 }\n  過去面 白紙\n}\n", "t.page")
+    said = "この作用が誘発するもの"
+    assert hover(line, 0, col, result, {}, {}, triggers=said) is None
+    # the same words outside a comment or string are explained, the 作用's triggers too
+    assert hover("    敵HP -= 4", 0, 5, result, {}, {}).startswith("**敵HP**")
+    assert hover("  1 枚", 0, 4, result, {}, {}).startswith("**枚**")
+    assert said in hover("    敵HP -= 4   # x", 0, 5, result, {}, {}, triggers=said)
+
+
 @pytest.mark.parametrize("line, col, head", [
     ("  目標 勝率 30%〜70%", 8, "**目標 勝率 30%〜70%** — 目標の範囲"),
     ("  目標 勝率 30%〜70%", 14, "**目標 勝率 30%〜70%** — 目標の範囲"),
