@@ -116,6 +116,8 @@ def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, 
     if setup is not None and (not setup.strip() or any(c in setup for c in "/\\\0")
                               or setup.startswith(".")):
         raise click.BadParameter(f"{setup!r}: 旅の準備の id か名前を書いてください", param_hint="--setup")
+    if out is not None and not out.strip():  # as OutFolder refuses --tts "" and catalog --out ""
+        raise click.BadParameter("空のパスです。書き出す PDF を指定してください", param_hint="--out")
     default = DEFAULT_JOURNEY_PDF if journey else DEFAULT_PDF
     # A path ending in / names a folder (Path would drop the slash and write a file there),
     # and so does a folder that is there: the second print into it, as the first.
@@ -244,12 +246,15 @@ def _refuse_foreign(out: Path) -> None:
     text or any other file named by mistake is not overwritten (it was, silently)."""
     from contract.kinds import CONTENT_SUFFIXES
 
+    # a name that is no PDF's is the option written wrong: a usage error (exit 2), as
+    # catalog --out refuses a file
     if out.name.endswith(CONTENT_SUFFIXES):
-        raise click.ClickException(
-            f"{out} はコンテンツのファイルの名前です。PDF は書きません（.pdf の名前を指定してください）")
+        raise click.BadParameter(
+            f"{out} はコンテンツのファイルの名前です。PDF は書きません（.pdf の名前を指定してください）",
+            param_hint="--out")
     if out.suffix.lower() != ".pdf":  # x.txt got a PDF, and its manifest beside it
-        raise click.ClickException(f"{out} は .pdf の名前ではありません。PDF は .pdf の名前に書きます"
-                                   f"（例: {out.with_suffix('.pdf').name}）")
+        raise click.BadParameter(f"{out} は .pdf の名前ではありません。PDF は .pdf の名前に書きます"
+                                 f"（例: {out.with_suffix('.pdf').name}）", param_hint="--out")
     try:
         with out.open("rb") as existing:
             head = existing.read(len(PDF_MAGIC))
@@ -376,17 +381,36 @@ class _Print:
 
     def run(self) -> None:
         from contract import disk
-        from printing import manifest
-        from printing.sheets import CardOverflow, PrintOptions, face_pages, render, sheet_count
 
         compiled = _compiled(self.content)
         out = self.out if not self.by_setup else setup_named(self.out, compiled, self.setup)
-        try:  # a place that cannot take the PDF is said before the long rendering, not after
-            disk.make_folder(out.parent)
-            disk.check_target(out)
-        except OSError as exc:
-            raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
-        _refuse_foreign(out)
+        made: list = []
+        try:
+            # the places that cannot take the PDF or the decks are said before the long
+            # rendering, not after it (and not after the PDF is written, as a failure)
+            try:
+                made += disk.make_folder(out.parent)
+                disk.check_target(out)
+            except OSError as exc:
+                raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+            if self.tts is not None:
+                try:
+                    made += disk.make_folder(self.tts)
+                except OSError as exc:
+                    raise click.ClickException(
+                        f"{self.tts} に TTS のデッキを書けません: {why(exc)}") from None
+            _refuse_foreign(out)
+            self.write(compiled, out)
+        except BaseException:
+            disk.remove_made(made)  # nothing written: no folder left behind either
+            raise
+
+    def write(self, compiled, out: Path) -> None:
+        """Render the cards and write the PDF, its manifest and the TTS decks to ``out``."""
+        from contract import disk
+        from printing import manifest
+        from printing.sheets import CardOverflow, PrintOptions, face_pages, render, sheet_count
+
         cards, what = self.cards(compiled)
         kept = manifest.beside(out)
         previous = manifest.read_previous(kept)

@@ -207,11 +207,17 @@ def read_up_to(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def make_folder(path) -> None:
-    """Create the folder ``path`` and its parents as needed (``mkdir -p``). Something not a
-    folder in the way — of the folder itself or of a parent — is a DiskError naming it:
-    the OS says EEXIST, "already there", which reads as the opposite of the trouble."""
+def make_folder(path) -> list[Path]:
+    """Create the folder ``path`` and its parents as needed (``mkdir -p``); the folders it
+    created, outermost first (``remove_made``). Something not a folder in the way — of the
+    folder itself or of a parent — is a DiskError naming it: the OS says EEXIST, "already
+    there", which reads as the opposite of the trouble."""
     path = Path(path)
+    missing = []
+    for folder in (path, *path.parents):
+        if os.path.lexists(folder):
+            break
+        missing.append(folder)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -219,6 +225,17 @@ def make_folder(path) -> None:
                        path)
         raise DiskError(blocker, "フォルダではありません" if blocker == path
                         else REASONS[errno.ENOTDIR], errno.ENOTDIR) from None
+    return missing[::-1]
+
+
+def remove_made(made: list) -> None:
+    """Remove the folders ``make_folder`` made, innermost first, while they are empty: a
+    command that wrote nothing leaves no folder behind it."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def check_target(path, *, dir_fd: int | None = None) -> os.stat_result | None:

@@ -248,11 +248,12 @@ def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, 
     assert kept.is_dir() if beside == "folder" else kept.read_text(encoding="utf-8") == beside
 
 
-@pytest.mark.parametrize("name, before, said", [
-    ("札.pdf", b"my notes\n", "は PDF ではないファイルです。上書きしません"),
-    ("札", b"#!/bin/sh\n", "は .pdf の名前ではありません"),
-    ("notes.txt", b"\xff\xfe", "は .pdf の名前ではありません")])
-def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, before, said):
+@pytest.mark.parametrize("name, before, said, code", [
+    ("札.pdf", b"my notes\n", "は PDF ではないファイルです。上書きしません", 1),
+    ("札", b"#!/bin/sh\n", "は .pdf の名前ではありません", 2),  # the option written wrong
+    ("notes.txt", b"\xff\xfe", "は .pdf の名前ではありません", 2)])
+def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, before, said,
+                                                                code):
     """--out names a PDF: a file there that is not one (a text, a script named by mistake)
     is someone's other work, and the print is refused before it renders."""
     content = small_content(tmp_path / "content")
@@ -260,7 +261,7 @@ def test_a_file_that_is_not_a_pdf_at_out_is_never_overwritten(tmp_path, name, be
     out.write_bytes(before)
     result = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
                         "2026-12-01")
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert f"{out} {said}" in result.output
     assert out.read_bytes() == before
     assert not out.with_name(f"{out.stem}.manifest.json").exists()
@@ -272,7 +273,7 @@ def test_a_new_file_not_named_pdf_gets_no_pdf(tmp_path):
     out = tmp_path / "x.txt"
     result = invoke_cli("print", "--content", str(content), "--out", str(out), "--date",
                         "2026-12-01")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{out} は .pdf の名前ではありません。PDF は .pdf の名前に書きます（例: x.pdf）" \
         in result.output
     assert list(tmp_path.iterdir()) == [tmp_path / "content"]
@@ -284,12 +285,38 @@ def test_a_content_file_is_never_named_as_the_pdf(tmp_path):
     before = page.read_bytes()
     result = invoke_cli("print", "--content", str(content), "--out", str(page), "--date",
                         "2026-12-01")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "はコンテンツのファイルの名前です。PDF は書きません" in result.output
     assert page.read_bytes() == before
     fresh = tmp_path / "new.page"
-    assert invoke_cli("print", "--content", str(content), "--out", str(fresh)).exit_code == 1
+    assert invoke_cli("print", "--content", str(content), "--out", str(fresh)).exit_code == 2
     assert not fresh.exists()
+
+
+def test_an_empty_out_is_a_usage_error_as_for_tts_and_the_catalog(tmp_path, monkeypatch):
+    """``--out ""`` wrote 自分紀.pdf into the current folder where ``--tts ""`` and
+    ``catalog --out ""`` are refused."""
+    content = small_content(tmp_path / "content")
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli("print", "--content", str(content), "--out", "")
+    assert result.exit_code == 2 and "空のパスです。書き出す PDF を指定してください" in result.output
+    assert list(tmp_path.iterdir()) == [tmp_path / "content"]
+
+
+def test_a_tts_folder_that_cannot_be_written_is_said_before_anything_is_written(tmp_path):
+    """``--tts /proc/x`` rendered for seconds, wrote the PDF and its manifest, then failed:
+    the next print compared against a print said to have failed. Now the folder is checked
+    with the PDF's, before the rendering, and nothing is written or left."""
+    content = small_content(tmp_path / "content")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = tmp_path / "new" / "sub" / "札.pdf"
+    result = invoke_cli("print", "--content", str(content), "--out", str(out),
+                        "--tts", str(blocker / "decks"))
+    assert result.exit_code == 1
+    assert f"{blocker / 'decks'} に TTS のデッキを書けません" in result.output
+    assert "印刷用 PDF" not in result.output
+    assert not (tmp_path / "new").exists()  # the PDF's new folders made and taken away
 
 
 @pytest.mark.slow
@@ -310,6 +337,7 @@ def test_a_card_whose_words_do_not_fit_is_E074_at_its_flavour_line(tmp_path):
     assert f"{line} |   フレーバー \"長い文。" in result.output and "^^^" in result.output
     assert "ヒント: フレーバーや面の文を短くしてください" in result.output
     assert "PDF を書きませんでした。" in result.output and not out.exists()
+    assert not out.parent.exists()  # nothing written: the folder made for it is gone too
     assert "エラー[E" not in result.output.replace("エラー[E074]", "")  # the content compiles
 
 
