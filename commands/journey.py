@@ -135,7 +135,8 @@ def with_set_ups(table, content: Path, what: str, code: int = EXIT_CONTENT):
     nothing ``what`` (遊べる, 測る) — never a game or a report of nothing."""
     if table is None or not table.setups:
         refused = click.ClickException(f"{content} に旅の準備がありません: {what}ものがありません"
-                                       "（content/journey/ に 旅の準備 ID 「名前」 { … } を書いてください）")
+                                       f"（{content / 'journey'}/ に 旅の準備 ID 「名前」 {{ … }} を"
+                                       "書いてください）")
         refused.exit_code = code
         raise refused
     return table
@@ -302,8 +303,9 @@ def chosen_setups(given: str, table) -> tuple[str, ...]:
             chosen.append(ident)
     for part in unknown:
         hint = did_you_mean(part, [*table.setups, *names])
-        raise click.BadParameter(f"旅の準備「{part}」はありません（ある準備: "
-                                 f"{'、'.join(table.setups)}）。{hint}", param_hint="--setup")
+        there = f"ある準備: {'、'.join(table.setups)}" if table.setups else "旅の準備がひとつもありません"
+        raise click.BadParameter(f"旅の準備「{part}」はありません（{there}）。{hint}",
+                                 param_hint="--setup")
     if not chosen:
         raise click.BadParameter("測る旅の準備を 1 つ以上書いてください（例: --setup 草案,高難易度）。",
                                  param_hint="--setup")

@@ -383,6 +383,10 @@ class _Print:
         from contract import disk
 
         compiled = _compiled(self.content)
+        if self.journey and not (compiled.tables.get("journey") or {}).get("setups"):
+            from commands.journey import with_set_ups
+
+            with_set_ups(None, self.content, "刷る")  # said of this content folder, as journey says it
         out = self.out if not self.by_setup else setup_named(self.out, compiled, self.setup)
         made: list = []
         try:

@@ -448,3 +448,19 @@ def test_an_enemy_card_that_does_not_fit_is_told_what_an_enemy_can_shorten(tmp_p
     assert "エラー[E074]: 札「とても長い名前の敵" in result.output
     assert "ヒント: 攻撃などの予兆・エスカレーション・特性を減らすか" in result.output
     assert "面の文" not in result.output
+
+
+@pytest.mark.parametrize("setup", [(), ("--setup", "草案")])
+def test_print_journey_on_a_content_without_one_names_that_folder(tmp_path, setup):
+    """``--content mine --journey`` told the designer to write in content/journey/ (not
+    mine/), and ``--setup 草案`` listed the set-ups there are as 「（ある準備: ）」."""
+    import shutil
+
+    content = small_content(tmp_path / "mine")
+    shutil.rmtree(content / "journey", ignore_errors=True)
+    result = invoke_cli("print", "--content", str(content), "--journey", *setup,
+                        "--out", str(tmp_path / "out" / "j.pdf"))
+    assert result.exit_code == 1
+    assert (f"{content} に旅の準備がありません: 刷るものがありません（{content / 'journey'}/ に"
+            in result.output.replace("\n", ""))
+    assert "ある準備: ）" not in result.output and not (tmp_path / "out").exists()
