@@ -150,10 +150,19 @@ def with_scopes(counter: vocab.Counter, written: str) -> tuple[str, ...]:
     return tuple(f"{written}[{scopes.by_code(code).ja}]" for code in usable)
 
 
+def fixing_scopes(counter: vocab.Counter, written: str) -> tuple[str, ...]:
+    """The quick fixes of a counter written without its scope: the ● core scopes alone
+    (a fix is to lint clean; a ○ one is W001), or the ○ ones when it has no ● one."""
+    scoped = with_scopes(counter, written)
+    core = tuple(label for label in scoped if counter.cell(
+        vocab.lookup("scope", label[len(written) + 1:-1]).code) == vocab.CELL_CORE)
+    return core or scoped
+
+
 def _counter_ref(counter, ref: ast.Ref, ctx: Ctx):
     if ref.subscript is None:
         ctx.add(E021.at(ref.span, counter=counter.ja,
-                        replacements=with_scopes(counter, ref.name.text)))
+                        replacements=fixing_scopes(counter, ref.name.text)))
         return None
     return check_scope(counter, ref.subscript, ctx)
 

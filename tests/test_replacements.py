@@ -30,7 +30,7 @@ def _written(text: str, diag) -> str:
 
 @pytest.mark.parametrize("effect, code, wrong, meant", [
     ("敵HP -= 使用した歩 × 0.5", "E021", "使用した歩",
-     ("使用した歩[プレイ]", "使用した歩[ターン]", "使用した歩[ステージ]", "使用した歩[ラン]")),
+     ("使用した歩[プレイ]", "使用した歩[ターン]")),  # the ● scopes: ○ ones are W001
     ("移動量 += 1", "E020", None, ()),  # no guess: no replacement
     ("敵HQ -= 3", "E010", "敵HQ", ("敵HP",)),
     ("攻撃力補正 += 3 範囲 以降3プレイ", "E010", "以降3プレイ", ("以降 3 プレイ",)),
@@ -46,6 +46,22 @@ def test_a_diagnostic_carries_what_may_be_written_in_place_of_its_span(effect, c
     assert diag.replacements == meant
     if wrong is not None:
         assert _written(text, diag) == wrong
+
+
+def test_every_scope_a_quick_fix_offers_for_a_counter_lints_clean():
+    """跨いだ回数 without its scope was offered [ステージ] and [ラン] too, each a W001 (a ○
+    scope): a quick fix is to leave the line clean."""
+    from contract import vocabulary as vocab
+
+    for counter in vocab.tables()["counter"].entries:
+        text = PAGE.format(effect=f"敵HP -= {counter.ja} × 2")
+        found = [d for d in check_text(text, "t.page", OTHER).diagnostics if d.code == "E021"]
+        if not found:
+            continue
+        assert found[0].replacements, counter.ja
+        for fix in found[0].replacements:
+            fixed = PAGE.format(effect=f"敵HP -= {fix} × 2")
+            assert list(check_text(fixed, "t.page", OTHER).diagnostics) == [], (counter.ja, fix)
 
 
 def test_a_keyword_homophone_is_replaced_by_the_keyword():
