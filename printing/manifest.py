@@ -66,6 +66,7 @@ SCHEMA_WORDS = {
     "minLength": "短すぎます（空です）",
     "items": "余分な要素があります",
     "prefixItems": "要素の形が違います",
+    "format": "ありえない日付です",  # the one format the schema names: "date"
 }
 #: The tail of every warning: what the print does instead.
 AS_FIRST = "前回の印刷はなかったものとして、全カードを追加として数えます。"
@@ -203,7 +204,9 @@ def _validator():
     from jsonschema import Draft202012Validator
 
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-    return Draft202012Validator(_inline(schema, schema.get("$defs", {})))
+    # the schema's "format": "date" checked (2026-99-99 has the pattern, and is no date)
+    return Draft202012Validator(_inline(schema, schema.get("$defs", {})),
+                                format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def _no_constant(name: str):

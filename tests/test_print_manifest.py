@@ -183,6 +183,8 @@ BAD = {
     "a bad digest": (json.dumps({**_good(), "cards": [{**_good()["cards"][0], "digest": "zz"}]}),
                      "cards.0.digest: 形が違います"),
     "an unknown field": (json.dumps({**_good(), "extra": 1}), "知らない項目 extra があります"),
+    # the pattern's shape, no day of any calendar: it was shown as 「前回の印刷（2026-99-99）」
+    "an impossible date": (json.dumps({**_good(), "date": "2026-99-99"}), "date: ありえない日付です"),
     "a repeated card": (json.dumps({**_good(), "cards": _good()["cards"][:1] * 2}),
                         "同じキー page/deai のカードが二枚あります"),
 }
