@@ -144,7 +144,7 @@ def compiled_content(content: Path, fmt: str = "py",
     except SchemaViolation as exc:
         _say_violation(exc)
     if not compiled.ok:
-        print_diagnostics(compiled.diagnostics, compiled.sources, len(compiled.sources))
+        print_diagnostics(compiled.diagnostics, compiled.sources, compiled.checked)
         click.echo(refusal, err=True)
         sys.exit(code)
     return compiled

@@ -50,6 +50,9 @@ class Compiled:
     examples: list[dict] = field(default_factory=list)
     #: The folder the tables' source paths are relative to (compiler.sources.shown_path).
     root: Path | None = None
+    #: How many content files were checked — lint's count, with the files that could not
+    #: be read as text (``sources`` holds only the ones that could).
+    checked: int = 0
 
     def shown(self, path: str) -> str:
         """A source path as the tables show it (compiler.sources.shown_path)."""
@@ -77,7 +80,7 @@ def compile_content(content: Path, fmt: str = "py") -> Compiled:
 
     result = check([content], project=content, fmt=fmt)
     return Compiled(result.diagnostics, result.sources, result.compilation.files, result.tables,
-                    root=result.compilation.root)
+                    root=result.compilation.root, checked=result.files)
 
 
 # ------------------------------------------------------------------- schemas

@@ -161,6 +161,6 @@ def compile_content(content: Path, fmt: str = "py", *, analysis: bool = True) ->
     specs, found = examples_of(result.compilation)
     diagnostics = result.compilation.shown(result.compilation.diagnostics + found)
     if any(d.is_error for d in diagnostics):
-        return Compiled(diagnostics, result.sources)
+        return Compiled(diagnostics, result.sources, checked=result.files)
     return Compiled(diagnostics, result.sources, result.compilation.files, result.tables,
-                    specs, root=result.compilation.root)
+                    specs, root=result.compilation.root, checked=result.files)

@@ -464,3 +464,16 @@ def test_print_journey_on_a_content_without_one_names_that_folder(tmp_path, setu
     assert (f"{content} に旅の準備がありません: 刷るものがありません（{content / 'journey'}/ に"
             in result.output.replace("\n", ""))
     assert "ある準備: ）" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_file_that_is_not_utf8_counts_among_the_files_checked(tmp_path):
+    """A content file of bytes that are not UTF-8 was reported (E004) but not counted:
+    「22 ファイル」 where lint said 23 of the same folder."""
+    content = small_content(tmp_path / "content")
+    before = invoke_cli("lint", str(content))
+    (content / "pages" / "壊れ.page").write_bytes(b"\xff\xfe garbage")
+    linted = invoke_cli("lint", str(content))
+    printed = invoke_cli("print", "--content", str(content), "--out", str(tmp_path / "p.pdf"))
+    count = linted.output.strip().splitlines()[-1].split(" ファイル")[0]
+    assert int(count) == int(before.output.strip().splitlines()[-1].split(" ファイル")[0]) + 1
+    assert printed.exit_code == 1 and f"\n{count} ファイル: エラー" in printed.output
