@@ -262,3 +262,14 @@ def test_an_unbroken_word_in_a_card_wraps_rather_than_widen_the_page(browser):
                  ".append('Supercalifragilisticexpialidocious'.repeat(4))")
     assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tab.close()
+
+
+def test_an_unbroken_name_in_the_lists_outside_the_cards_wraps_too(browser):
+    """A page named with one long Latin word widened the phone's page to 566 px from the
+    出自別 list and the 量ごとの索引 table, outside the cards that already wrapped it."""
+    tab = open_tab(browser, viewport=PHONE)
+    assert style(tab, "main", "overflow-wrap") == "anywhere"
+    tab.evaluate("for (const el of document.querySelectorAll('main .m, table.index td'))"
+                 " { el.append('Supercalifragilisticexpialidocious'.repeat(2)); }")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    tab.close()

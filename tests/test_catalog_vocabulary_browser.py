@@ -76,6 +76,26 @@ def test_the_index_links_to_the_vocabulary_page(browser):
     tab.close()
 
 
+def test_the_section_links_past_the_edge_say_the_line_scrolls_on(browser):
+    """At 1280 px a third of the section links lay past the nav's right edge, the last
+    cut at 「例」, with nothing to say the line scrolls: they fade out there while some
+    are past it, and no longer once the line is scrolled to its end."""
+    tab = open_tab(browser)
+    tab.locator("header a.vocab").click()
+    tab.wait_for_load_state()
+    nav = "document.querySelector('header nav')"
+    assert tab.evaluate(f"{nav}.scrollWidth > {nav}.clientWidth")  # the case reported
+    assert tab.evaluate(f"{nav}.classList.contains('more')")
+    assert "linear-gradient" in tab.evaluate(f"getComputedStyle({nav}).maskImage || "
+                                             f"getComputedStyle({nav}).webkitMaskImage")
+    tab.evaluate(f"{nav}.scrollLeft = {nav}.scrollWidth")
+    tab.wait_for_function(f"!{nav}.classList.contains('more')", timeout=5000)
+    tab.set_viewport_size({"width": 4000, "height": 900})  # every link fits: no fade
+    tab.evaluate(f"{nav}.scrollLeft = 0")
+    tab.wait_for_function(f"!{nav}.classList.contains('more')", timeout=5000)
+    tab.close()
+
+
 def test_a_pen_on_a_written_face_is_shown_as_a_marked_difference(browser):
     tab = open_tab(browser)
     # the past face's upgrade (the blank future face's pen is written whole, no difference)
