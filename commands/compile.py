@@ -177,7 +177,10 @@ def _lab_report(folder: Path) -> dict | None:
 def build(content: Path) -> None:
     """検査、コンパイル、例の実行、カタログ作りを一度に行います。
 
-    エラーがあれば表もカタログも作りません。
+    表は generated/*.py に、カタログは generated/catalog/ に書きます（--content で別の
+    フォルダを選んでも、書き出し先はこのプロジェクトの generated/ です。別の場所に書く
+    ときは jibunki compile --out と jibunki catalog --out を使います）。エラーがあれば
+    表もカタログも作りません。
 
     終了コード:
     0 作った（警告はあってもよい）

@@ -454,3 +454,11 @@ def test_every_seed_option_is_shown_as_a_whole_number_without_its_bounds(command
     line = next(line for line in shown.splitlines() if line.strip().startswith("--seed "))
     assert line.split()[:2] == ["--seed", "整数"]
     assert not re.search(r"\d{12,}", shown), shown
+
+
+def test_build_says_where_it_writes_whatever_content_it_reads():
+    """``build --content other`` replaced the project's generated/ tables and catalog with
+    nothing in its help or output to say so."""
+    said = CliRunner().invoke(cli.main, ["build", "--help"]).output.replace("\n", "").replace(" ", "")
+    assert "表はgenerated/*.pyに、カタログはgenerated/catalog/に書きます" in said
+    assert "--contentで別のフォルダを選んでも" in said
