@@ -232,8 +232,8 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
-                   "既定では、旅の準備の規則・アイテム・シード・予算・コードの変わらない配りは"
-                   "キャッシュから読みます）。")
+                   "解き直した結果は次の実行のために残します。既定では、旅の準備の規則・アイテム・"
+                   "シード・予算・コードの変わらない配りはキャッシュから読みます）。")
 @click.pass_context
 def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, polish_nodes, setups,
                    pairs, ladder, ladder_nodes, workers, backend, address, fmt, html, check,
@@ -347,14 +347,16 @@ def _check_targets(report: dict) -> None:
 
 def _run_journey(literal, settings, workers, backend, address, show: bool,
                  cache: bool = True) -> dict:
-    """The journey report's run, with the results cache (journey/lab/cache.py) unless
-    ``cache`` is False, and a progress bar on a terminal's stderr."""
+    """The journey report's run, with the results cache (journey/lab/cache.py; ``cache``
+    False reads none of it and keeps this run's results: ``--no-cache``), and a progress
+    bar on a terminal's stderr."""
     from rich.console import Console
 
     from journey.lab.cache import DealCache
     from journey.lab.measure import run
 
-    kept = (DealCache.open if cache else DealCache)(literal)
+    kept = DealCache.open(literal)
+    kept.refresh = not cache
     console = Console(stderr=True)
     try:
         if not (show and console.is_terminal):

@@ -71,7 +71,8 @@ _PLAYERS_SAID = "、".join(f"{name}（{code}）" for code, name in PLAYER_NAMES.
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の戦闘結果を使わず、すべての戦闘を遊び直します（結果は同じです。"
-                   "既定では、読むページ・敵・表・コードの変わらない戦闘はキャッシュから読みます）。")
+                   "遊び直した結果は次の実行のために残します。既定では、読むページ・敵・表・"
+                   "コードの変わらない戦闘はキャッシュから読みます）。")
 def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max_pairs, turn_cap,
         seed, workers, backend, address, fmt, html, check, tune_ids, tune_all, tune_pairs,
         apply_edit, content, no_cache) -> None:
@@ -299,12 +300,13 @@ def _reference(given: str | None, baseline_page: str | None, tables) -> str | No
 
 def _run_lab(literal, tables, settings, workers, backend, address, show: bool,
              cache: bool = True) -> dict:
-    """The lab run with the results cache (sim/cache.py) unless ``cache`` is False."""
+    """The lab run with the results cache (sim/cache.py); ``cache`` False reads none of it
+    and keeps this run's results (``--no-cache``)."""
     from sim.cache import ResultCache
     from sim.lab import Outcome
 
-    results = (ResultCache.open if cache else ResultCache)(literal, Outcome._make,
-                                                           Outcome._fields)
+    results = ResultCache.open(literal, Outcome._make, Outcome._fields)
+    results.refresh = not cache
     try:
         return _run_with_progress(literal, tables, settings, workers, backend, address, show,
                                   results)

@@ -128,6 +128,10 @@ class Store:
         self._folder = folder
         self._entries: dict[str, dict[int, object]] = {}
         self._dirty: set[str] = set()
+        #: Read nothing kept, keep what is played (``--no-cache``): a run that plays
+        #: everything again leaves its results for the next run, which a cache left
+        #: closed made play everything once more.
+        self.refresh = False
 
     def encode(self, result):
         """The plain data kept of ``result`` (None: not kept)."""
@@ -150,7 +154,7 @@ class Store:
         self._dirty.add(key)
 
     def _read(self, key: str) -> dict:
-        if self._folder is None:
+        if self._folder is None or self.refresh:
             return {}
         try:
             payload = diskcache.read_entry(self._folder, self._name(key), key.encode("ascii"),

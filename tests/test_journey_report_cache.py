@@ -251,12 +251,21 @@ def test_the_command_reads_the_cache_and_no_cache_plays_everything(cache_home, m
     again = runner.invoke(cli.main, ARGS)
     assert again.stdout.rstrip().endswith("配り 7 件（作業 14: 解く 7・遊ぶ 7。今回 0、キャッシュから 14）")
     assert again.stdout.splitlines()[:-1] == first.stdout.splitlines()[:-1]
-    for name in entries(cache_home):
-        os.unlink(cache_home / name)
+    # --no-cache reads nothing kept, plays everything, and keeps what it played: the run
+    # after it is read from the cache (a refresh left a cold cache behind it)
+    kept = entries(cache_home)
     bare = runner.invoke(cli.main, [*ARGS, "--no-cache", "--format", "json"])
     assert bare.exit_code == 0, bare.output
     assert json.loads(bare.stdout)["run"] == {"tasks": 14, "climbs": 0, "played": 14, "cached": 0}
-    assert entries(cache_home) == []  # --no-cache keeps nothing either
+    assert entries(cache_home) == kept
+    for name in entries(cache_home):
+        os.unlink(cache_home / name)
+    runner.invoke(cli.main, [*ARGS, "--no-cache", "--format", "json"])
+    after = runner.invoke(cli.main, [*ARGS, "--format", "json"])
+    assert json.loads(after.stdout)["run"] == {"tasks": 14, "climbs": 0, "played": 0, "cached": 14}
+    assert json.loads(after.stdout)["variants"] == json.loads(bare.stdout)["variants"]
+    for name in entries(cache_home):
+        os.unlink(cache_home / name)
     monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
     off = runner.invoke(cli.main, [*ARGS, "--format", "json"])
     assert json.loads(off.stdout)["run"]["played"] == 14 and entries(cache_home) == []

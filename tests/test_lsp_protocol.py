@@ -382,6 +382,7 @@ def test_a_method_the_server_lacks_is_32601_in_japanese_and_no_internal_error(tm
         for name in ("workspace/didChangeConfiguration", "textDocument/willSave"):
             wire.send_message(notification(name, {"settings": {}}))
         wire.send_message(notification("$/cancelRequest", {"id": 999}))
+        wire.send_message(notification("window/workDoneProgress/cancel", {"token": "x"}))
         answer = wire.call(2, method, {"textDocument": {"uri": "file:///x.page"}})
         assert answer["error"] == {"code": -32601, "message":
                                    f"この言語サーバーにはない機能です: {method}"}

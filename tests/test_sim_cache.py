@@ -179,7 +179,11 @@ def test_sim_no_cache_plays_again_and_reports_the_same(cache_home):
             os.unlink(cache_home / name)
     bare = CliRunner().invoke(cli.main, [*args, "--no-cache"])
     assert bare.exit_code == 0 and bare.output == first.output
-    assert not any(n.startswith("sim-") for n in os.listdir(cache_home))
+    # nothing was read, and what was played is kept: the next run reads it
+    assert any(n.startswith("sim-") for n in os.listdir(cache_home))
+    warm = CliRunner().invoke(cli.main, args)
+    assert warm.exit_code == 0 and warm.stdout == first.stdout  # the report, read back
+    assert "見込み" in first.output and "見込み" not in warm.output  # nothing left to play
 
 
 @pytest.mark.slow
