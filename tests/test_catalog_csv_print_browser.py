@@ -254,22 +254,17 @@ def test_on_paper_every_enemy_timeline_fits_the_sheet(browser):
     tab.close()
 
 
-def test_an_unbroken_word_in_a_card_wraps_rather_than_widen_the_page(browser):
-    """An unbroken Latin word in a フレーバー made the index 793 px wide on a 375 px phone."""
+@pytest.mark.parametrize("wrapping, where", [
+    # an unbroken Latin word in a フレーバー made the index 793 px wide on a 375 px phone
+    ("article.page", "article.page .flavor, article.page h3"),
+    # a page named with one long Latin word: 566 px from the 出自別 list and the 量ごとの索引
+    # table, outside the cards that already wrapped it
+    ("main", "main .m, table.index td"),
+])
+def test_an_unbroken_word_wraps_rather_than_widen_the_page(browser, wrapping, where):
     tab = open_tab(browser, viewport=PHONE)
-    assert style(tab, "article.page", "overflow-wrap") == "anywhere"
-    tab.evaluate("document.querySelector('article.page .flavor, article.page h3')"
-                 ".append('Supercalifragilisticexpialidocious'.repeat(4))")
-    assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    tab.close()
-
-
-def test_an_unbroken_name_in_the_lists_outside_the_cards_wraps_too(browser):
-    """A page named with one long Latin word widened the phone's page to 566 px from the
-    出自別 list and the 量ごとの索引 table, outside the cards that already wrapped it."""
-    tab = open_tab(browser, viewport=PHONE)
-    assert style(tab, "main", "overflow-wrap") == "anywhere"
-    tab.evaluate("for (const el of document.querySelectorAll('main .m, table.index td'))"
-                 " { el.append('Supercalifragilisticexpialidocious'.repeat(2)); }")
+    assert style(tab, wrapping, "overflow-wrap") == "anywhere"
+    tab.evaluate(f"for (const el of document.querySelectorAll('{where}'))"
+                 " { el.append('Supercalifragilisticexpialidocious'.repeat(4)); }")
     assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tab.close()
