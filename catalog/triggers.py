@@ -33,6 +33,20 @@ WIDTH, ROW = 11.5, 0.3
 ITEM_PALETTE = (("#dfe3ec", "#222222"), ("#f6d5d6", "#222222"), ("#dde8cf", "#222222"),
                 ("#fde2c0", "#222222"))
 NODE_STYLE = {"event": ("#ffffff", "#222222"), "source": ("#2b2d42", "#ffffff")}
+#: A box's label: lines of at most this many characters, at most this many lines, the
+#: rest cut with 「…」 — a long name ran past the picture's edge and under its
+#: neighbours' boxes (the whole name is on the card the box links to).
+LABEL_CHARS, LABEL_LINES = 14, 2
+
+
+def fitted(label: str) -> str:
+    """``label`` as a box shows it: broken into lines of LABEL_CHARS, cut after
+    LABEL_LINES with 「…」."""
+    lines = [label[at:at + LABEL_CHARS] for at in range(0, len(label), LABEL_CHARS)]
+    if len(lines) > LABEL_LINES:
+        lines = lines[:LABEL_LINES]
+        lines[-1] = lines[-1][:LABEL_CHARS - 1] + "…"
+    return "\n".join(lines)
 
 
 def styles(graph: trig.TriggerGraph) -> dict[str, tuple[str, str]]:
@@ -200,7 +214,7 @@ def picture(graph: trig.TriggerGraph, names: dict | None = None) -> str:
         boxes = {}
         for n in shown:
             a = shown.nodes[n]
-            boxes[n] = ax.text(*pos[n], a["label"], ha="center", va="center", fontsize=8,
+            boxes[n] = ax.text(*pos[n], fitted(a["label"]), ha="center", va="center", fontsize=8,
                                color=style[a["kind"]][1], zorder=2,
                                bbox={"boxstyle": "round,pad=0.3", "linewidth": 0.6,
                                      "facecolor": style[a["kind"]][0],

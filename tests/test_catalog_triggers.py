@@ -97,9 +97,29 @@ def test_the_picture_draws_the_pair_linked_to_their_cards(built):
 def test_the_picture_names_pages_by_their_names_as_text(built):
     # The boxes said the ids (hako, sutero); they say the names, the markup as text.
     picture = (built[0] / TRIGGERS).read_text(encoding="utf-8")
+    import html
+
+    from catalog.triggers import fitted
+
     assert ">箱<" in picture and ">hako<" not in picture
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;捨てる" in picture
+    for line in fitted(PRODUCER_NAME).split("\n"):  # a long name in lines, each as text
+        assert f">{html.escape(line, quote=False)}</text>" in picture
     assert ">sutero<" not in picture
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("ターン開始時", "ターン開始時"),
+    ("あ" * 14, "あ" * 14),
+    ("あ" * 20, "あ" * 14 + "\n" + "あ" * 6),
+    ("子守唄" * 19, "子守唄子守唄子守唄子守唄子守\n唄子守唄子守唄子守唄子守唄…"),
+])
+def test_a_long_name_is_shown_in_two_lines_at_most_in_its_box(name, shown):
+    """A 57-character page name ran past the picture's right edge, cut at 「…子守唄子」
+    (and under its neighbours' boxes elsewhere): a box shows two lines of 14 at most,
+    the rest cut with 「…」; the whole name is on the card the box links to."""
+    from catalog.triggers import fitted
+
+    assert fitted(name) == shown
 
 
 def test_the_picture_is_the_same_bytes_on_every_build(built):
