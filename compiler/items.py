@@ -248,11 +248,12 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
         if field is None:
             continue
         value = constant(field.value, ctx, _FIELD_WORDS[key])
+        # a 座 past the line is said once by _check_on_line, with the bound that fixes it
+        # (寿命上限)
         beyond_line = key == "seat" and type(value) is int and value > high and \
             type(balance_setting(ctx, _LIFESPAN_KEY)) is int
-        if beyond_line:
-            pass  # _check_on_line says it once, with the bound that fixes it (寿命上限)
-        elif value is not None and (not isinstance(value, int) or not low <= value <= high):
+        if not beyond_line and value is not None and (
+                not isinstance(value, int) or not low <= value <= high):
             ctx.add(E030.at(field.value.span,
                             f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です"
                             f"（{_as_written(field.value, value)}）",

@@ -671,6 +671,15 @@ def _blank_item(text: str, pos: int) -> tuple[str, tuple[int, int]]:
 _STRING = re.compile(r'"([^"\\\n]|\\.)*"|「[^」\n]*」|#[^\n]*')
 
 
+def in_prose(line: str, col: int) -> bool:
+    """Whether column ``col`` of ``line`` lies in a comment (to the line's end) or in a
+    string (its quotes included), as the parser reads them: the designer's own words."""
+    code = before_comment(line)
+    if len(code) < len(line) and col >= len(code):
+        return True
+    return any(found.start() <= col < found.end() for found in _STRING.finditer(code))
+
+
 def _strip_strings(text: str) -> str:
     return _STRING.sub("", text)
 

@@ -21,6 +21,7 @@ from contract.typed import read_alike
 from contract import vocabulary as vocab
 from dsl import ast
 from dsl.diagnostics import Span
+from dsl.parser import in_prose
 
 __all__ = ["Symbol", "definition", "document_symbols", "documentation", "hover",
            "name_hints", "references", "word_at", "workspace_symbols"]
@@ -304,24 +305,9 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     or enemy, a word's glossary meaning, what the 作用 of the line sets off and what sets
     it off (``triggers``: lsp.triggers.markdown), and the explanation of every diagnostic
     there."""
-    sections = []
-    word = word_at(line, col)
-    band = _band_markdown(line, col)
-    prose = _in_prose(line, col)  # a comment or a string: the designer's words, not the language's
-    if prose:
-        pass
-    elif band:
-        sections += band
-    elif word is None:
-        sections += _operator_markdown(line, col)
-    else:
-        if line[word[1]] == "@":
-            sections += _flag_markdown(word[0], result)
-        else:
-            sections += (_item_markdown(word[0], result, pages, enemies) or glossary(word[0])
-                         or _origin_markdown(word[0], result))
-    if triggers and not prose:
-        sections.append(triggers)
+    # a comment or a string is the designer's own words: nothing of the language to say
+    sections = [] if in_prose(line, col) else \
+        _language_sections(line, col, result, pages, enemies, triggers)
     for diag in diagnostics:
         if _inside(diag.span, line_no, col):
             text = explanation(diag.code)
@@ -330,24 +316,25 @@ def hover(line: str, line_no: int, col: int, result: Result, pages: dict, enemie
     return "\n\n---\n\n".join(sections) or None
 
 
-def _in_prose(line: str, col: int) -> bool:
-    """Whether ``col`` of ``line`` lies in a comment or inside a string (its quotes
-    included), as dsl.parser reads them."""
-    from dsl.parser import QUOTES
-
-    closing = None
-    for at, char in enumerate(line[:col + 1]):
-        if closing is not None:
-            if at == col:
-                return True
-            closing = None if char == closing else closing
-        elif char in QUOTES:
-            if at == col:
-                return True
-            closing = QUOTES[char]
-        elif char == "#":
-            return True
-    return False
+def _language_sections(line: str, col: int, result: Result, pages: dict, enemies: dict,
+                       triggers: str | None) -> list[str]:
+    """What the hover says of the language at ``col``: a 目標's band, an operator, a flag,
+    an item id, a word of the glossary or an 出自 — then what the line's 作用 sets off."""
+    sections = []
+    word = word_at(line, col)
+    band = _band_markdown(line, col)
+    if band:
+        sections += band
+    elif word is None:
+        sections += _operator_markdown(line, col)
+    elif line[word[1]] == "@":
+        sections += _flag_markdown(word[0], result)
+    else:
+        sections += (_item_markdown(word[0], result, pages, enemies) or glossary(word[0])
+                     or _origin_markdown(word[0], result))
+    if triggers:
+        sections.append(triggers)
+    return sections
 
 
 def _inside(span: Span, line_no: int, col: int) -> bool:
