@@ -65,6 +65,12 @@ E002 = define("E002", ERROR, "使えない文字がある")
 E003 = define("E003", ERROR, "定義が閉じていない")
 E004 = define("E004", ERROR, "ファイルを読めない（UTF-8 ではない・バイナリ・大きすぎる）")
 E005 = define("E005", ERROR, "括弧の入れ子が深すぎる")
+#: A name is shown on one line (the battle's screen, --with and --page, the catalog, a card):
+#: a line break splits it there, a tab has no fixed width. Noted by the transformer, which
+#: sees the name decoded.
+W016 = define("W016", WARNING, "名前に改行・タブがある",
+              message="名前「{name}」に{what}があります",
+              hint="名前は1行で書きます。\\n や \\t を消してください")
 # a file over a bound of its size (dsl.size; compiler.limits reports the other bounds)
 E048 = define("E048", ERROR, "上限を超えた大きさ",
               message="{what}が上限を超えています（{count:,}{unit}。上限は {bound:,}{unit}）")

@@ -372,7 +372,8 @@ def _transform(tree, path: str, shift: int):
     from .transform import ToAst
 
     try:
-        return ToAst(path, shift).transform(tree), [], ()
+        builder = ToAst(path, shift)
+        return builder.transform(tree), builder.broken_names, ()
     except (VisitError, RecursionError) as exc:  # a bug in the transformer, not in content
         return (), [E000.at(Span(path, 1, 1, 1, 2), f"内部エラー: 構文木を作れませんでした ({exc})"[:300], hint="jibunki のバグです。報告してください")], ()
 

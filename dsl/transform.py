@@ -1,6 +1,10 @@
-"""Parse tree → AST. The transformer only builds nodes; meaning is checked elsewhere."""
+"""Parse tree → AST. The transformer only builds nodes; meaning is checked elsewhere —
+but for a name that cannot be shown on one line (W016), which only the decoded name tells
+and which the parser reports (``ToAst.broken_names``)."""
 
 from __future__ import annotations
+
+import unicodedata
 
 from lark import Token, Transformer, v_args
 
@@ -37,6 +41,8 @@ class ToAst(Transformer):
         super().__init__(visit_tokens=False)
         self.path = path
         self.line_offset = line_offset  # the parsed text starts on line line_offset + 1
+        #: W016: each name holding a line break, a tab or another control character
+        self.broken_names: list = []
 
     # ---------------------------------------------------------------- helpers
     def _span(self, meta) -> Span:
@@ -63,10 +69,14 @@ class ToAst(Transformer):
     def title(self, meta, children):
         text = str(children[0])
         if text.startswith('"'):
-            return _unquote(text)
-        if text.startswith("「"):
-            return text[1:-1]
-        return text
+            value = _unquote(text)
+        elif text.startswith("「"):
+            value = text[1:-1]
+        else:
+            return text
+        if any(unicodedata.category(c) == "Cc" for c in value):
+            self.broken_names.append(_broken_name(value, text, self._tok_span(children[0])))
+        return value
 
     # ---------------------------------------------------------------- pages
     @v_args(meta=True)
@@ -539,6 +549,22 @@ def _expr_span(expr) -> Span:
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _broken_name(value: str, written: str, span: Span):
+    """W016 for a name ``value`` (as ``written``) with control characters: shown with its
+    escapes, and fixed by writing it without them."""
+    from .codes import W016
+
+    shown = "".join(c if unicodedata.category(c) != "Cc" else
+                    {"\n": "\\n", "\t": "\\t"}.get(c, f"\\x{ord(c):02x}") for c in value)
+    kinds = [word for char, word in (("\n", "改行"), ("\t", "タブ")) if char in value]
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in value):
+        kinds.append("制御文字")
+    kept = "".join(c for c in value if unicodedata.category(c) != "Cc")
+    fixed = ('"' + kept.replace("\\", "\\\\").replace('"', '\\"') + '"'
+             if written.startswith('"') else f"「{kept}」")
+    return W016.at(span, name=shown, what="と".join(kinds), replacements=(fixed,))
 
 
 def _unquote(text: str) -> str:

@@ -852,3 +852,31 @@ def test_an_origin_no_other_page_has_and_near_one_that_others_have_is_W015():
     assert not [d for d in check_text(fixed, PATH).diagnostics if d.code == "W015"]
     apart = text.replace("少年時代", "宇宙")  # a stage of its own, near no other: nothing said
     assert not [d for d in check_text(apart, PATH).diagnostics if d.code == "W015"]
+
+
+@pytest.mark.parametrize("written, what, shown", [
+    ('"運動会の\\nリレー"', "改行", "運動会の\\nリレー"),
+    ('"運動会の\\tリレー"', "タブ", "運動会の\\tリレー"),
+    ('「運動会の\tリレー」', "タブ", "運動会の\\tリレー"),
+    ('"運\\n動会の\\tリレー"', "改行とタブ", "運\\n動会の\\tリレー"),
+])
+def test_a_name_with_a_line_break_or_a_tab_is_W016_at_the_name_fixed_by_dropping_them(
+        written, what, shown):
+    """A name is shown on one line (the battle's screen, --with, the catalog, a card): the
+    escapes \\n and \\t in it linted clean and split the screen's line there."""
+    page = 'ページ a {title} {{ 銘 13; 未来面 {{ 敵HP -= 4 }}; 過去面 白紙; ペン 過去面 {{ 歩 += 5 }} }}\n'
+    text = page.format(title=written)
+    (said,) = [d for d in check_text(text, PATH).diagnostics if d.code == "W016"]
+    assert said.severity == "warning" and said.message == f"名前「{shown}」に{what}があります"
+    assert (said.span.line, said.span.col, said.span.end_col) == (1, 7, 7 + len(written))
+    (fixed,) = said.replacements
+    assert fixed in ('"運動会のリレー"', "「運動会のリレー」")
+    after = check_text(page.format(title=fixed), PATH).diagnostics
+    assert not [d for d in after if d.severity == "error" or d.code == "W016"]
+
+
+def test_a_line_break_in_a_flavour_or_an_escaped_backslash_in_a_name_is_not_W016():
+    """Only a name is shown on one line; a backslash written \\\\ before an n is no break."""
+    text = ('ページ a "運動会の\\\\nリレー" { 銘 13; フレーバー "一行目\\n二行目"; '
+            '未来面 { 敵HP -= 4 }; 過去面 白紙; ペン 過去面 { 歩 += 5 } }\n')
+    assert not [d for d in check_text(text, PATH).diagnostics if d.code == "W016"]
