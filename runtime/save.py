@@ -325,6 +325,10 @@ class _State:
                      "tears_used", "same_age_plays", "suppress", "steps", "steps_carried",
                      "currency", "fray_run", "fray_stage", "rewards_given"):
             _int(data[name], f"state.{name}", *BOUNDS[name])
+        # The stage's turns are counted in the run's too (runtime/turn.py _start_turn).
+        if data["turn"] > data["turns_run"]:
+            raise SaveError("state.turn", f"{W.scope.stage}の{W.scope.turn} {data['turn']} が"
+                            f"{W.scope.run}の{W.scope.turn} {data['turns_run']} を超えています")
         if data["fray_stage"] > data["fray_run"]:
             raise SaveError("state.fray_stage", f"{W.scope.stage}の{W.variable.fray}が累積の{W.variable.fray}を超えています")
         if data["rewards_given"] > data["fray_run"] // t.balance.reward_interval:
@@ -363,8 +367,12 @@ class _State:
         """A run still being played is one whose stage is not decided (the battle settles
         a stage before the next action, runtime/outcome.py ``stage_over``): a save with
         HP 0, 敵HP 0 or 綻び at 突破ライン and no outcome was edited — loaded, its next
-        action would win or lose a stage the rules never played."""
+        action would win or lose a stage the rules never played. Its turn is 1 or more: a
+        stage starts its first turn as it starts (a choice pending there is not saved)."""
         breakthrough = self.tables.enemies[state.enemy["id"]].breakthrough
+        if state.turn < 1:  # a stage begins its first turn as it starts, or is decided
+            raise SaveError("state.turn", f"{W.scope.turn} {state.turn}: 勝敗の決まっていない"
+                            f"{W.scope.stage}は {W.scope.turn} 1 から始まっています")
         if state.hp <= 0:
             raise SaveError("state.hp", f"HP {state.hp} なのに勝敗が決まっていません")
         if state.enemy["hp"] <= 0:

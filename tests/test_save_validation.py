@@ -277,3 +277,21 @@ def test_a_run_still_being_played_cannot_have_its_stage_decided(field, value, wh
     with pytest.raises(save.SaveError) as err:
         save.from_json(TABLES, json.dumps(data))
     assert err.value.where == where and "勝敗が決まっていません" in str(err.value)
+
+
+@pytest.mark.parametrize("turn, turns_run, where, said", [
+    (0, None, "state.turn", "ターン 1 から始まっています"),
+    (None, 0, "state.turn", "ステージのターン"),
+    (7, 3, "state.turn", "ランのターン 3 を超えています")])
+def test_a_turn_the_rules_never_count_is_refused(turn, turns_run, where, said):
+    """spec 000 ターン: a stage starts its first turn as it starts (runtime/turn.py), and
+    each turn of a stage is one of the run's — a save of turn 0 while the stage is still
+    played, or of more turns in the stage than in the run, was edited."""
+    data = json.loads(SAVES[1])
+    state = data["state"]
+    assert state["outcome"] is None and 1 <= state["turn"] <= state["turns_run"]
+    state["turn"] = state["turn"] if turn is None else turn
+    state["turns_run"] = state["turns_run"] if turns_run is None else turns_run
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert err.value.where == where and said in str(err.value), str(err.value)
