@@ -415,7 +415,8 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """例 — a scenario: which enemies, seed and deck, then steps in order."""
+    """例 — a scenario: which enemies, seed and deck, then steps in order. ``seed`` is the
+    first シード written; ``seeds_again`` the later ones (E013: one seed is played)."""
 
     title: str | None
     enemies: tuple[Name, ...]
@@ -423,6 +424,7 @@ class Example:
     deck: tuple[Name, ...] | None
     steps: tuple[Step, ...]
     span: Span
+    seeds_again: tuple[Number, ...] = ()
 
 
 # ------------------------------------------------------------------ a parse

@@ -456,7 +456,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def example(self, meta, children):
         title, *lines = children
-        enemies, seed, deck, steps = [], None, None, []
+        enemies, seed, deck, steps, seeds_again = [], None, None, [], []
         for line in lines:
             if isinstance(line, ast.Step):
                 steps.append(line)
@@ -465,8 +465,12 @@ class ToAst(Transformer):
             elif isinstance(line, tuple) and line and line[0] == "deck":
                 deck = (deck or ()) + line[1]
             elif isinstance(line, ast.Number):
-                seed = line
-        return ast.Example(title, tuple(enemies), seed, deck, tuple(steps), self._span(meta))
+                if seed is None:
+                    seed = line
+                else:
+                    seeds_again.append(line)
+        return ast.Example(title, tuple(enemies), seed, deck, tuple(steps), self._span(meta),
+                           tuple(seeds_again))
 
     def ex_enemy(self, children):
         return ("enemy", tuple(self._name(t) for t in children))

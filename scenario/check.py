@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 from dsl import ast
-from dsl.diagnostics import Diagnostic
-from compiler.codes import E010, E011, E021, E040, E043, E044, E056, E057
+from dsl.diagnostics import Diagnostic, Note
+from compiler.codes import E010, E011, E013, E021, E040, E043, E044, E056, E057
 
 from contract import vocabulary as vocab
 from contract.game import Choose, DevSet, EndTurn, Pen, Play, Tear
@@ -69,6 +69,10 @@ def event_kinds() -> frozenset:
     return frozenset(e.code for e in vocab.EVENTS)
 
 
+#: シード, where an example's second one is reported.
+_SEED_WORD = vocab.KEYWORDS["seed"][0]
+
+
 def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> dict | None:
     """The scenario of an example, or None after diagnostics."""
     before = len(ctx.diags)
@@ -94,6 +98,10 @@ def check_example(example: ast.Example, ctx: Ctx, default_enemy: str | None) -> 
         seed = example.seed.value
         if not isinstance(seed, int):
             ctx.add(E043.at(example.seed.span, "シードは整数です"))
+    for again in example.seeds_again:  # the first is played: a later one would be ignored
+        ctx.add(E013.at(again.span, f"{_SEED_WORD}を2回書いています",
+                        hint=f"{_SEED_WORD}は1つだけ書きます（例は1つのシードで遊びます）",
+                        notes=[Note("最初の記述", example.seed.span)]))
     steps = [_step(step, ctx) for step in example.steps]
     if len(ctx.diags) > before and any(d.is_error for d in ctx.diags[before:]):
         return None

@@ -442,3 +442,13 @@ def test_two_examples_of_one_name_are_W013_at_the_second_pointing_at_the_first()
     assert said.span.line == 12 and said.message == "例「同じ」はもう1つあります"
     assert [n.span.line for n in said.notes] == [8]
     assert [d.code for d in run('例 "一つ" {\n 敵 e\n}\n例 "二つ" {\n 敵 e\n}\n').diagnostics] == []
+
+
+def test_an_example_with_two_seeds_is_E013_at_the_second_pointing_at_the_first():
+    """An example plays one seed: a second シード was read over the first and ignored,
+    linted clean, so the example played another battle than the first one written."""
+    twice = '例 "二つのシード" {\n 敵 e\n シード 3\n シード 5\n 確認 HP == 200\n}\n'
+    (said,) = [d for d in run(twice).diagnostics if d.code == "E013"]
+    assert (said.span.line, said.message) == (11, "シードを2回書いています")
+    assert [n.span.line for n in said.notes] == [10]
+    assert run(twice.replace(" シード 5\n", "")).diagnostics == []
