@@ -46,9 +46,14 @@ def test_a_control_character_in_a_comment_is_refused_too_and_each_is_reported():
 
 
 def test_tab_and_line_ends_are_no_control_characters_here():
+    """Not E002: a tab and CRLF line ends are written in content (a name with a tab is
+    W016's: names are shown on one line)."""
     assert not UNSHOWABLE.search("a\tb\nc\r\n")
-    assert not check_text(PAGE.format(name="赤\tい日", comment="注釈").replace("\n", "\r\n"),
+    assert not check_text(PAGE.format(name="赤い日", comment="注\t釈").replace("\n", "\r\n"),
                           "p.page").diagnostics
+    named = check_text(PAGE.format(name="赤\tい日", comment="注釈").replace("\n", "\r\n"),
+                       "p.page").diagnostics
+    assert [d.code for d in named] == ["W016"]
 
 
 def test_the_battle_screen_shows_a_control_character_of_a_table_as_a_replacement():
