@@ -86,7 +86,15 @@ def run_examples(result: Result, cache_for=None) -> Result:
         diagnostics += run_diagnostics(played)
     return replace(result, diagnostics=compilation.shown(diagnostics), examples=played,
                    examples_blocked=sorted(blocked, key=Diagnostic.sort_key),
-                   examples_wanted=len(wanted))
+                   examples_wanted=len(wanted) if not blocked else written(compilation))
+
+
+def written(compilation: Compilation) -> int:
+    """The examples written in the files named (that the parser read): those an error of
+    their own keeps from a scenario too, which a count of the examples not run includes."""
+    return sum(isinstance(item, ast.Example) for source in compilation.sources
+               if source.report and source.parsed is not None
+               for item in source.parsed.file.items)
 
 
 def play(specs: list[dict], literal_tables: dict) -> tuple[list, list[Diagnostic]]:

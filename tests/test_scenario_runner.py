@@ -452,3 +452,16 @@ def test_an_example_with_two_seeds_is_E013_at_the_second_pointing_at_the_first()
     assert (said.span.line, said.message) == (11, "シードを2回書いています")
     assert [n.span.line for n in said.notes] == [10]
     assert run(twice.replace(" シード 5\n", "")).diagnostics == []
+
+
+def test_the_examples_not_run_count_the_one_whose_own_error_stopped_them(tmp_path):
+    """An example naming a page that does not exist (E011) makes no scenario: it was left
+    out of 「例 N 件は未実行」, as if the content held one example fewer."""
+    content = content_with_examples(tmp_path)
+    scenario = content / "tests" / "a.scenario"
+    scenario.write_text(IN_TESTS.replace("出す q", "出す qq"), encoding="utf-8")
+    result = run_test_command("--content", content)
+    assert result.exit_code == 1 and "E011" in result.output
+    assert "（例 2 件は未実行）" in result.output, result.output
+    linted = CliRunner().invoke(main, ["lint", "--content", str(content)])
+    assert "例 2 件は実行できませんでした" in linted.output, linted.output
