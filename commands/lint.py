@@ -210,6 +210,7 @@ def explain(code: str) -> None:
     0 説明した
     2 ないコードか使い方の誤り"""
     from compiler.codes import CODES, codes_meant, explanation
+    from contract.linebreak import shown_name
 
     text = explanation(code)
     meant = codes_meant(code) if text is None else []
@@ -220,7 +221,8 @@ def explain(code: str) -> None:
             raise click.UsageError(f"{code} は {' と '.join(meant)} のどちらですか。"
                                    f"jibunki explain {meant[0]} のように書いてください")
         known = ", ".join(sorted(CODES))
-        # bytes of the command line that are not UTF-8 arrive as surrogates: shown as "�"
-        shown = code.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        # bytes of the command line that are not UTF-8 arrive as surrogates, and an escape
+        # or a bidi control would reach the terminal: each shown as "�"
+        shown = shown_name(code.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
         raise click.UsageError(f"「{shown}」という診断コードはありません。あるのは: {known}")
     click.echo(text.rstrip())

@@ -79,12 +79,15 @@ class Content:
 
         self.folder = folder
         self.texts: dict[str, str] = {}
+        #: each file by the name its diagnostics and candidates give (``display_path``,
+        #: which is for showing, not for opening)
+        self.paths: dict[str, Path] = {}
         for path in discover([folder]):
             shown = display_path(path)
             text, problems = read(path, shown)
             if text is None or problems:
                 raise TuneError(f"{shown} を読めません")
-            self.texts[shown] = text
+            self.texts[shown], self.paths[shown] = text, path
         self._compiled: dict[tuple, dict | None] = {}
         #: Each file's parse as written (dsl.ast.ParseResult, shared as an editor's
         #: unchanged files are): an edit compiles with only its own file parsed again.
@@ -133,6 +136,7 @@ class Content:
 
     def item_source(self, kind: str, item_id: str):
         """(path, dsl.ast item) of the page or enemy ``item_id``."""
+        from compiler.sources import shown_path
         from dsl.ast import Enemy, Page
         from dsl.parser import parse
 
@@ -141,7 +145,8 @@ class Content:
         source = find_item(table, item_id)["source"]
         root = self.folder.resolve().parent
         for shown, text in self.texts.items():
-            if Path(shown).resolve() == (root / source["path"]).resolve():
+            # the tables name a file as compiler.sources.shown_path names its shown path
+            if shown_path(shown, root) == source["path"]:
                 for item in parse(text, shown).file.items:
                     if isinstance(item, cls) and item.id.text == item_id:
                         return shown, item
@@ -158,7 +163,7 @@ def apply(content: Content, cand: Candidate, value: float) -> Path:
     from contract import disk
     from dsl.formatter import format_text
 
-    path = Path(cand.path)
+    path = content.paths[cand.path]
     raw = disk.read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     lines = raw[len(bom):].split("\n")

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from contract import disk
+from contract.linebreak import shown_name
 from dsl.diagnostics import Diagnostic, Span
 # The bounds of a file are dsl.size's (the formatter checks them too); lint reads them here.
 from dsl.size import MAX_FILE_BYTES, MAX_LINE_CHARS, too_long_line, too_many_bytes  # noqa: F401
@@ -129,7 +130,10 @@ def not_utf8_name(path: Path) -> bool:
 def display_path(path: Path) -> str:
     """``path`` as messages show it: relative to the working directory, unless that would
     climb out of it (``..``) or no relative path exists (another drive); a byte of its
-    name that is not UTF-8 shown as U+FFFD (``not_utf8_name``)."""
+    name that is not UTF-8 shown as U+FFFD (``not_utf8_name``), and so is a character
+    that would move a terminal's cursor, reorder or break the line (an escape, a bidi
+    control, a tab: contract.linebreak ``shown_name``). Not a path to open: the caller
+    keeps the path it gave."""
     try:
         shown = os.path.relpath(path)
     except ValueError:
@@ -138,7 +142,7 @@ def display_path(path: Path) -> str:
         shown = str(path)
     if not_utf8_name(path):
         shown = os.fsencode(shown).decode("utf-8", "replace")
-    return shown
+    return shown_name(shown)
 
 
 #: The bytes of each file read while ``recording`` (None: not recording).

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from unicodedata import combining, east_asian_width
 
-__all__ = ["UNSHOWABLE", "clipped", "columns", "join_lines", "line_spans", "shown", "wrap"]
+__all__ = ["UNSHOWABLE", "clipped", "columns", "join_lines", "line_spans", "shown",
+           "shown_name", "wrap"]
 
 #: 表示を乱す文字 — the characters a terminal does not show as themselves: the control
 #: characters (C0 but tab, line feed and carriage return; DEL; C1), which start escape
@@ -53,6 +54,15 @@ def shown(text: str) -> str:
     """``text`` as a terminal may print it: each UNSHOWABLE character as U+FFFD (one
     column, so that what follows stays where it was written)."""
     return UNSHOWABLE.sub("\ufffd", text)
+
+
+def shown_name(text: str) -> str:
+    """A file's name (or any one-line name) as a terminal may print it on one line: as
+    ``shown``, and its tabs and line breaks as U+FFFD too (a file may be named so)."""
+    return _BREAKS.sub("\ufffd", UNSHOWABLE.sub("\ufffd", text))
+
+
+_BREAKS = re.compile("[\t\n\r]")
 
 
 #: The most of one line a user wrote (a script's command, a refused action) a terminal

@@ -76,3 +76,33 @@ def test_a_script_line_is_echoed_without_its_control_characters(capsys):
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
     assert "> where \ufffd[2J\ufffd]0;x\ufffd" in out
+
+
+def test_a_content_file_named_with_an_escape_or_a_bidi_control_is_named_with_replacements(
+        tmp_path):
+    """A file's name is not designer text the parser checks: a page file named
+    a<ESC>[31mred<U+202E>b.page reached the terminal raw in every diagnostic's place and in
+    the summary (coloured the rest red, reversed the line)."""
+    from click.testing import CliRunner
+
+    from cli import main
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "a\x1b[31mred\u202eb.page").write_text('ページ qq "q" {\n  銘 x\n}\n',
+                                                        encoding="utf-8")
+    for command in (["lint", "--content", str(content)], ["test", "--content", str(content)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1 and "a\ufffd[31mred\ufffdb.page:" in result.output
+        assert not UNSHOWABLE.search(result.output), (command, result.output)
+
+
+def test_explain_shows_an_escape_in_its_argument_as_a_replacement():
+    from click.testing import CliRunner
+
+    from cli import main
+
+    result = CliRunner().invoke(main, ["explain", "\x1b[31mE0\u202e01\x07"])
+    assert result.exit_code == 2
+    assert "「\ufffd[31mE0\ufffd01\ufffd」という診断コードはありません" in result.output
+    assert not UNSHOWABLE.search(result.output)
