@@ -204,19 +204,16 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
     loop = asyncio.get_running_loop()
     frames: asyncio.Queue = asyncio.Queue(QUEUED_FRAMES)
 
-    def hand_over(frame, wait: bool = True) -> bool:
-        """Give ``frame`` to the loop (waiting for room when ``wait``); False once the
-        loop has ended — the client said exit, and a frame read after it (the answer to
-        a lens refresh a stopped lab run sent) is nobody's: a normal shutdown logged it
-        as a traceback."""
+    def hand_over(frame) -> bool:
+        """Give ``frame`` to the loop, waiting for room; False once the loop has ended —
+        the client said exit, and a frame read after it (the answer to a lens refresh a
+        stopped lab run sent) is nobody's: a normal shutdown logged it as a traceback."""
         put = frames.put(frame)
         try:
             future = asyncio.run_coroutine_threadsafe(put, loop)
         except RuntimeError:  # the loop is closed: the coroutine is never run
             put.close()
             return False
-        if not wait:
-            return True
         try:
             future.result()
         except concurrent.futures.CancelledError:  # the loop stopped while it waited
@@ -231,13 +228,27 @@ async def serve(protocol: JibunkiProtocol, stream) -> None:
         except Exception:  # the stream broke
             logger.exception("クライアントのメッセージを読めなくなりました")
         finally:
-            hand_over(None, wait=False)
+            try:
+                loop.call_soon_threadsafe(end)
+            except RuntimeError:  # the loop is closed: it waits for nothing
+                pass
 
+    def end() -> None:
+        """The end of the frames (the input ended, or the output failed: ClientWriter),
+        after those that wait. A callback, not a coroutine: one the loop never ran, as it
+        closed, was said at exit as an English warning."""
+        try:
+            frames.put_nowait(None)
+        except asyncio.QueueFull:
+            loop.call_later(0.01, end)
+
+    protocol.wake = lambda: loop.call_soon_threadsafe(end)
     threading.Thread(target=pump, name="lsp-reader", daemon=True).start()
     while protocol.exit_code is None:
         frame = await frames.get()
         if frame is None:
-            protocol.exit_code = 0 if protocol.shut_down else 1
+            if protocol.exit_code is None:  # the input ended (not the output)
+                protocol.exit_code = 0 if protocol.shut_down else 1
             break
         if frame.body is None:
             logger.warning("フレームを読み飛ばしました: %s", frame.problem)
@@ -317,6 +328,10 @@ class JibunkiProtocol(LanguageServerProtocol):
         self.initialized = False
         self.shut_down = False
         self.exit_code: int | None = None
+        #: the client's end failed (ClientWriter): the serving ends (``wake``)
+        self.output_failed = False
+        #: ends ``serve``'s wait for a frame (set by ``serve``)
+        self.wake = lambda: None
 
     def refuse(self, msg_id, reason: str, detail: str = "") -> None:
         """Answer ``msg_id`` (None: id null) with the error of REFUSALS[reason]."""
@@ -331,6 +346,8 @@ class JibunkiProtocol(LanguageServerProtocol):
             data = json.loads(body)
         except (ValueError, RecursionError) as exc:
             return self.refuse(None, "parse", _parse_problem(exc))
+        if _HALF_ESCAPE.search(body):
+            data = _whole(data)
         flaw = _flaw(data)
         msg_id = data.get("id") if isinstance(data, dict) else None
         is_request = isinstance(data, dict) and "method" in data and _valid_id(msg_id)
@@ -509,14 +526,68 @@ class JibunkiProtocol(LanguageServerProtocol):
         return unquote(uri) in self.workspace.text_documents
 
 
+#: A JSON escape of a UTF-16 surrogate (\\ud83d): a pair is read as one character, but one
+#: alone (valid JSON) is a string no encoder writes — the document's positions, its
+#: diagnostics and any file name made of it failed on it with a traceback.
+_HALF_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+_HALF = re.compile("[\ud800-\udfff]")
+
+
+def _whole(value):
+    """``value`` (JSON data) with each lone surrogate of its strings as U+FFFD, which
+    takes one UTF-16 unit as it did: the client's positions stay where they were."""
+    if isinstance(value, str):
+        if _HALF.search(value):
+            logger.warning("UTF-16 の片割れ（サロゲート）を � として読みました")
+            return _HALF.sub("\ufffd", value)
+        return value
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    if isinstance(value, dict):
+        return {_whole(key): _whole(item) for key, item in value.items()}
+    return value
+
+
+class ClientWriter:
+    """The client's end of the connection (the standard output, binary). A write that
+    fails — the client closed its end, the output is a full disk — ends the serving with
+    exit status 1, said once on stderr: pygls logged each answer's failure as a traceback,
+    and again its failure to report it, while the loop went on (tens of thousands of
+    lines) and the process ended with 0."""
+
+    def __init__(self, stdout, protocol):
+        self._stdout = stdout
+        self._protocol = protocol
+
+    def close(self) -> None:
+        try:
+            self._stdout.close()
+        except (OSError, ValueError):
+            pass
+
+    def write(self, data: bytes) -> None:
+        if self._protocol.output_failed:
+            return  # said once; nothing more reaches the client
+        try:
+            self._stdout.write(data)
+            self._stdout.flush()
+        except (OSError, ValueError) as exc:
+            from contract.disk import reason
+
+            self._protocol.output_failed = True
+            self._protocol.exit_code = 1
+            self._protocol.wake()
+            logger.error("エディタへの出力に失敗しました（%s）。言語サーバーを終えます",
+                         reason(exc) if isinstance(exc, OSError) else "出力が閉じています")
+
+
 def run(server, stdin, stdout) -> int:
     """Serve ``server`` (built with JibunkiProtocol) over the two streams until the client
-    says exit or the input ends; the exit status (0 after ``shutdown``, else 1). ``stdin``
-    has ``read(n)`` returning what is there (FileDescriptor); ``stdout`` is binary."""
-    from pygls.io_ import StdoutWriter
-
+    says exit, the input ends or the output fails (ClientWriter); the exit status (0
+    after ``shutdown``, else 1). ``stdin`` has ``read(n)`` returning what is there
+    (FileDescriptor); ``stdout`` is binary."""
     protocol = server.protocol
-    protocol.set_writer(StdoutWriter(stdout))
+    protocol.set_writer(ClientWriter(stdout, protocol))
     try:
         asyncio.run(serve(protocol, stdin))
     except (BrokenPipeError, KeyboardInterrupt):

@@ -856,3 +856,62 @@ def test_typed_at_a_terminal_the_server_says_what_it_waits_for(tmp_path):
     piped = subprocess.run([sys.executable, "-m", "cli", "lsp"], cwd=ROOT, input=b"",
                            capture_output=True, timeout=60)
     assert TYPED_AT_A_TERMINAL.encode("utf-8") not in piped.stderr
+
+
+# ------------------------------------------------------------------ the client's end
+
+
+def test_a_lone_surrogate_in_a_document_is_read_as_a_replacement_and_checked(tmp_path):
+    """``\\ud800`` alone is valid JSON and no text: the check of the changed document
+    failed with a traceback (UnicodeEncodeError) and published nothing, so the editor
+    kept the last version's diagnostics."""
+    page = _project(tmp_path)
+    with Wire(tmp_path) as wire:
+        wire.initialize(tmp_path)
+        uri = _open(wire, page)
+        assert wire.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": PAGE.replace("銘 3", "銘 \ud800")}]}})
+        assert "\\ud800" in body
+        wire.send(frame(body.encode("ascii")))
+        published = wire.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                  and m["params"].get("version") == 2)
+        assert published is not None and published["params"]["diagnostics"], wire.stderr()
+        assert "Traceback" not in wire.stderr() and "UnicodeEncodeError" not in wire.stderr()
+
+
+def _initialize_frame(root: Path) -> bytes:
+    return frame(request(1, "initialize", {"processId": None, "rootUri": root.as_uri(),
+                                           "capabilities": {}}))
+
+
+@pytest.mark.parametrize("output", ["full disk", "closed pipe"])
+def test_an_output_that_fails_ends_the_server_with_1_said_once(tmp_path, output):
+    """Its answers written to a full disk, or to a client that closed its end: pygls
+    logged each failure as a traceback (tens of thousands of lines) while the server went
+    on, and it exited 0. The server waits for no further frame from the client."""
+    import subprocess
+
+    err = tmp_path / "stderr"
+    with open(err, "wb") as stderr:
+        if output == "full disk":
+            target = open("/dev/full", "wb")
+        else:
+            target = subprocess.PIPE
+        server = subprocess.Popen([sys.executable, "-m", "lsp"], stdin=subprocess.PIPE,
+                                  stdout=target, stderr=stderr, cwd=tmp_path)
+        if output == "closed pipe":
+            server.stdout.close()
+        else:
+            target.close()
+        server.stdin.write(_initialize_frame(tmp_path))
+        server.stdin.flush()  # and the client waits: no more frames, the input stays open
+        try:
+            code = server.wait(20)
+        finally:
+            server.kill()
+            server.stdin.close()
+    said = err.read_text(encoding="utf-8")
+    assert code == 1, said
+    assert said.count("エディタへの出力に失敗しました") == 1 and "Traceback" not in said, said
