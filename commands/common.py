@@ -200,6 +200,32 @@ def script_lines(path: Path | None) -> list[str]:
 #: The commands that play a run: their exit statuses 0–3 say how it ended (terminal/script.py),
 #: so a run that could not be played exits EXIT_UNPLAYED rather than 1 (a lost run).
 PLAYS = ("battle", "journey")
+#: A command of a PLAYS group that plays nothing (its exit statuses are 0–2).
+NOT_PLAYS = ("report",)
+
+
+def _unplayed(args: list[str]) -> int:
+    """The exit status of a command line ``args`` whose input or output failed: a run's
+    EXIT_UNPLAYED, any other command's EXIT_CONTENT (``journey report`` measures)."""
+    from terminal.script import EXIT_UNPLAYED
+
+    plays = args[:1] and args[0] in PLAYS and not any(a in NOT_PLAYS for a in args[1:])
+    return EXIT_UNPLAYED if plays else EXIT_CONTENT
+
+
+def _closed_streams(args: list[str]) -> None:
+    """A process started with a standard stream closed (``>&-``, ``<&-``) has None for it:
+    every command failed on it with a traceback, and one whose output was its job exited
+    0 having written nothing. A closed input reads as empty (as ``< /dev/null``), a closed
+    stderr writes nowhere; a closed output is an output that failed at once."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if sys.stdout is None:
+        click.echo("エラー: 標準出力が閉じています。出力先を開いて（ファイルかパイプにつないで）"
+                   "実行してください", err=True)
+        sys.exit(_unplayed(args))
 
 
 class CommandGroup(click.Group):
@@ -212,6 +238,7 @@ class CommandGroup(click.Group):
         output in an encoding that cannot write every character (cp932 on Windows, a
         non-UTF-8 locale) written with the ones it cannot as "?" rather than stopped by
         a traceback part-way."""
+        _closed_streams(sys.argv[1:] if args is None else list(args))
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.reconfigure(errors="replace")
@@ -263,11 +290,9 @@ def _stdout_to_nowhere() -> None:
 
 
 def _failed_io(exc: OSError, args: list[str]) -> None:
-    from terminal.script import EXIT_UNPLAYED
-
     _stdout_to_nowhere()
     try:
         click.echo(f"エラー: 入出力に失敗しました（{why(exc)}）。出力は途中までです", err=True)
     except OSError:
         pass
-    sys.exit(EXIT_UNPLAYED if args[:1] and args[0] in PLAYS else EXIT_CONTENT)
+    sys.exit(_unplayed(args))

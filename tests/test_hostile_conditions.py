@@ -205,6 +205,54 @@ def test_a_full_standard_output_is_a_message_and_no_traceback(args, status):
     assert done.stderr.strip() == "エラー: 入出力に失敗しました（ディスクがいっぱいです）。出力は途中までです"
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_a_full_standard_output_of_journey_report_exits_with_its_own_status():
+    """``journey report`` measures, it plays no run: its statuses are 0–2, and a failed
+    output is 1 — it exited 4, a run's 遊べなかった, which its help does not list."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "cli.py", "journey", "report", "--setup", "草案",
+                               "--no-pairs", "--deals", "1", "--ladder", "0", "--nodes", "20",
+                               "--workers", "1", "--no-cache"], cwd=ROOT, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "出力は途中までです" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args, status", [
+    (["lint"], 1), (["vocab"], 1), (["explain", "E020"], 1), (["lsp"], 1),
+    (["battle", "--script", "/dev/null", "--json"], 4),
+    (["journey", "--script", "/dev/null", "--events"], 4)])
+def test_a_closed_standard_output_is_a_failed_output_and_no_traceback(args, status):
+    """``jibunki lint >&-``: Python gives such a process no sys.stdout, and every command
+    failed on it with a traceback (``'NoneType' object has no attribute 'isatty'``) — or,
+    whose output was its whole job (vocab, explain), exited 0 having written nothing."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == status, done.stderr
+    assert done.stderr.strip() == ("エラー: 標準出力が閉じています。出力先を開いて"
+                                   "（ファイルかパイプにつないで）実行してください")
+
+
+@pytest.mark.parametrize("args, status", [(["battle"], 3), (["journey"], 3), (["lsp"], 1)])
+def test_a_closed_standard_input_reads_as_empty(args, status):
+    """``jibunki battle <&-``: no sys.stdin, and a traceback; now as ``< /dev/null``."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(0))
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("args", [["battle", "--script"], ["journey", "--seed", "3", "--script"]])
 def test_a_reader_gone_ends_a_run_unplayed_not_lost(tmp_path, args):
     """``jibunki battle --script s | head -1``: the output's reader has gone before the run
