@@ -231,14 +231,21 @@ def _pages_at(word: str, tables, content: Path) -> list[str]:
     order they are written; a usage error when it names nothing of the content that
     defines a page."""
     root = content.resolve().parent  # the pages' source paths start at the content folder
-    wanted = Path(word).resolve()
+    hint = f"（{content} のページのファイルかフォルダを、相対パスかフルパスで指定してください）"
+    try:
+        wanted = Path(word).resolve()
+        there = wanted.exists()
+    except RuntimeError:  # Python 3.11 says a symlink loop so
+        raise click.UsageError(f"{word} はたどれません（シンボリックリンクが輪になっています）{hint}") \
+            from None
+    except OSError as exc:
+        raise click.UsageError(f"{word} を確かめられません: {why(exc)}{hint}") from None
     ids = [page.id for page in sorted(tables.pages.values(),
                                       key=lambda p: (p.source.path, p.source.line))
            if wanted in _and_folders((root / page.source.path).resolve())]
     if not ids:
-        said = "というファイルもフォルダもありません" if not wanted.exists() else "にはページがありません"
-        raise click.UsageError(f"{word} {said}（{content} のページの"
-                               "ファイルかフォルダを、相対パスかフルパスで指定してください）")
+        said = "というファイルもフォルダもありません" if not there else "にはページがありません"
+        raise click.UsageError(f"{word} {said}{hint}")
     return ids
 
 

@@ -6,8 +6,11 @@ neither gets a did-you-mean over both, else the list of what there is with how m
 
 from __future__ import annotations
 
+import os
+
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -63,6 +66,24 @@ def test_sim_page_of_a_file_or_folder_measures_every_page_written_there(at_root)
     result = sim("--page", "content/pages/ない.page", "--workers", "1")
     assert result.exit_code == 2
     assert "content/pages/ない.page というファイルもフォルダもありません" in result.output
+
+
+@pytest.mark.parametrize("option", ["--page", "--tune"])
+def test_a_page_path_that_cannot_be_followed_is_a_usage_error_naming_it(tmp_path, option):
+    """A symlink loop was a RuntimeError traceback, and a path the user may not look at
+    「入出力に失敗しました … 出力は途中までです」, exit 1, as if the output had failed."""
+    loop = tmp_path / "loop.page"
+    loop.symlink_to(loop.name)
+    result = sim(option, str(loop), "--workers", "1")
+    assert result.exit_code == 2 and f"{loop} はたどれません（シンボリックリンクが輪になっています）" \
+        in result.output, result.output
+    try:
+        Path("/proc/1/root/x.page").exists()
+        return  # allowed to look there: no refusal to check
+    except OSError:
+        pass
+    result = sim(option, "/proc/1/root/x.page", "--workers", "1")
+    assert result.exit_code == 2 and "/proc/1/root/x.page を確かめられません" in result.output
 
 
 def test_sim_tune_of_a_file_tunes_its_pages_that_state_a_target(at_root):
