@@ -6,7 +6,6 @@ neither gets a did-you-mean over both, else the list of what there is with how m
 
 from __future__ import annotations
 
-
 import json
 import re
 from pathlib import Path
