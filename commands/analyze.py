@@ -17,7 +17,7 @@ import click
 
 from commands.checked import named_ids, print_diagnostics
 from contract.vocabulary import PLAYER_NAMES, W
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, OutFolder, why
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, OutFolder, why
 
 #: The suffix of a witness file (a 例 of jibunki test).
 WITNESS_SUFFIX = ".witness.scenario"
@@ -25,7 +25,7 @@ WITNESS_SUFFIX = ".witness.scenario"
 
 @click.command()
 @click.argument("ids", nargs=-1, metavar="[ID|名前]...")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=None, help="解析するコンテンツのフォルダ（既定: content/）。")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json: 誘発グラフ・項目ごとの一覧・所見を JSON で出します。")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, fresh_tables, known, named_ids, print_diagnostics
-from commands.common import DEFAULT_CONTENT, Seed, script_lines
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, Seed, script_lines
 from contract.vocabulary import W
 from runtime.bounds import BOUNDS
 from terminal.script import EXIT_UNPLAYED
@@ -97,7 +97,7 @@ def _what_file_holds(items, text: str) -> str:
 @click.option("--force", is_flag=True,
               help="save と record で既存のファイルを上書きします（既定: スクリプトは止まり、"
                    "キーボードでは確かめます）。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes, force,
            content) -> None:

@@ -99,6 +99,27 @@ class NamedPath(click.Path):
             raise click.UsageError(f"{exc.message}{_nearby(value)}", ctx) from None
 
 
+class ContentFolder(click.Path):
+    """The type of --content: a folder that exists. click's own check lets a device through
+    (``--content /dev/null`` is no file to it): read as a file of no content kind, with
+    E014s for the balance and deck it then lacked, and ``watch`` waited for it forever."""
+
+    def __init__(self):
+        super().__init__(exists=True, file_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):
+        """The folder, or a usage error naming what it is instead."""
+        path = super().convert(value, param, ctx)
+        if not path.is_dir():
+            self.fail(f"{value} はフォルダではありません。コンテンツのフォルダを指定してください",
+                      param, ctx)
+        return path
+
+
+#: --content's type (one value shared by every command: it keeps no state).
+CONTENT_FOLDER = ContentFolder()
+
+
 class OutFolder(click.Path):
     """The type of a folder a command writes into (--out): not a file, and never the empty
     string, which Path reads as the working folder — a script with an unset variable

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from commands.checked import check_content, compiled_content, fresh_tables, print_diagnostics
-from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, OutFolder, why,
+from commands.common import (CONTENT_FOLDER, DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, OutFolder, why,
                              write_files)
 
 
@@ -23,7 +23,7 @@ from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT, O
               show_default=True, help="json: 同じ表をゲームクライアント向けに JSON で書きます。")
 @click.option("--out", type=OutFolder(), default=None,
               help="書き出すフォルダ（既定: generated/、json なら generated/json）。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     """コンテンツを実行時の表（generated/*.py）にコンパイルします。
@@ -97,7 +97,7 @@ def _why_stale(path: Path) -> str:
 @click.option("--out", type=OutFolder(),
               default=DEFAULT_GENERATED / "catalog", show_default=True,
               help="書き出すフォルダ。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def catalog(out: Path, content: Path) -> None:
     """すべてのページと敵の HTML カタログを作ります。
@@ -172,7 +172,7 @@ def _lab_report(folder: Path) -> dict | None:
 
 
 @click.command()
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 def build(content: Path) -> None:
     """検査、コンパイル、例の実行、カタログ作りを一度に行います。

@@ -10,7 +10,7 @@ import click
 from click.core import ParameterSource
 
 from commands.checked import print_diagnostics, rejecting_violations
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Seed, script_lines, use_color, why
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, Seed, script_lines, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract.vocabulary import W
 from terminal.script import EXIT_UNPLAYED
@@ -18,7 +18,6 @@ from terminal.script import EXIT_UNPLAYED
 
 #: The content folder, as both levels take it: ``jibunki journey --content X report`` and
 #: ``jibunki journey report --content X`` name the same folder (content_folder).
-FOLDER = click.Path(exists=True, file_okay=False, path_type=Path)
 CONTENT_HELP = f"コンテンツのフォルダ（既定: {DEFAULT_CONTENT}）。"
 
 
@@ -33,7 +32,7 @@ def content_folder(ctx: click.Context, given: Path | None) -> Path:
     if chosen is not None:
         return chosen
     param = next(p for p in ctx.command.params if p.name == "content")
-    return FOLDER.convert(DEFAULT_CONTENT, param, ctx)
+    return CONTENT_FOLDER.convert(DEFAULT_CONTENT, param, ctx)
 
 
 #: The seeds of a deal, at the keyboard as in the report: a game played on a seed is one the
@@ -53,7 +52,7 @@ DEAL_SEEDS = (0, 2**62)
 @click.option("--events", "as_events", is_flag=True,
               help=f"{W.quantity.events}（ルールが起こしたこと）の流れを JSON Lines で出します"
                    "（イベントカードのことではありません）。")
-@click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
+@click.option("--content", type=CONTENT_FOLDER, default=None, help=CONTENT_HELP)
 @click.pass_context
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
     """ドラフト 17「明日、旅に出ます」をターミナルで遊びます。
@@ -229,7 +228,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help=f"{W.report.blind_player}（いちばん多い想定）の{W.measure.win_rate}の区間が、"
                    f"旅の準備の {W.target} からまったく外れている（{W.report.missed}の）変種があれば"
                    "終了コード 1。")
-@click.option("--content", type=FOLDER, default=None, help=CONTENT_HELP)
+@click.option("--content", type=CONTENT_FOLDER, default=None, help=CONTENT_HELP)
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"
                    "解き直した結果は次の実行のために残します。既定では、旅の準備の規則・アイテム・"

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, content_folder, print_diagnostics, say_blocked
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, use_color
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, use_color
 
 
 def nothing_read(paths) -> str:
@@ -25,7 +25,7 @@ def nothing_read(paths) -> str:
 
 #: lint's and fmt's folder: where names resolve, and what is read when no PATHS are named.
 content_option = click.option(
-    "--content", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    "--content", type=CONTENT_FOLDER, default=None,
     help="名前を解決するコンテンツのフォルダ。パスを省くとこのフォルダ全体（既定: content/）。")
 
 

@@ -12,7 +12,7 @@ import click
 
 from contract.vocabulary import W
 
-from commands.common import (DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
+from commands.common import (CONTENT_FOLDER, DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
                              FiniteFloatRange, OutFolder, use_color, why)
 
 #: The print's file name: the catalog beside generated/print links its cards into it.
@@ -67,7 +67,7 @@ def content_digest(tables: dict) -> str:
 
 
 @click.command("print")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.option("--journey", is_flag=True,
               help="草案17 の札（イベント 30・ロケーション 7・フラグ 5・アイテム 6・早見表）を"

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from commands.checked import compiled_content, known, named_ids
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, Fraction, Seed, use_color, why
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, Fraction, Seed, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract import collector
 from contract.vocabulary import PLAYER_NAMES, W
@@ -67,7 +67,7 @@ _PLAYERS_SAID = "、".join(f"{name}（{code}）" for code, name in PLAYER_NAMES.
 @click.option("--apply", "apply_edit", is_flag=True,
               help="--tune と一緒に: 確認できた書き換えをソースファイルに書き込みます。2 つ以上"
                    "書き込んだときは、書き込んだあとのコンテンツで全部をまとめて測り直します。")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="コンテンツのフォルダ。")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の戦闘結果を使わず、すべての戦闘を遊び直します（結果は同じです。"

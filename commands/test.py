@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from commands.checked import check_named, print_diagnostics
-from commands.common import DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath
 
 
 def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
@@ -22,7 +22,7 @@ def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
 
 @click.command("test")
 @click.argument("paths", nargs=-1, type=NamedPath(), metavar="[パス]...")
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=None, help="名前を解決するコンテンツのフォルダ（既定: content/）。")
 @click.option("-k", "--name", "words", multiple=True, metavar="文字列", callback=_some_words,
               help="名前にこの文字列を含む例だけを見ます（重ねて指定すると、どれかを含む例。"

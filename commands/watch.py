@@ -10,11 +10,11 @@ from pathlib import Path
 import click
 
 from commands.checked import check_content, print_diagnostics, say_blocked
-from commands.common import DEFAULT_CONTENT
+from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT
 
 
 @click.command()
-@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--content", type=CONTENT_FOLDER,
               default=DEFAULT_CONTENT, show_default=True, help="見張るコンテンツのフォルダ。")
 @click.option("--debounce", type=click.IntRange(10, 10_000), default=150, show_default=True,
               help="続けざまの保存が落ち着くまで待つミリ秒。")

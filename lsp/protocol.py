@@ -560,12 +560,14 @@ class ClientWriter:
         self._protocol = protocol
 
     def close(self) -> None:
+        """Close the client's end (pygls's writer interface); one already gone is closed."""
         try:
             self._stdout.close()
         except (OSError, ValueError):
             pass
 
     def write(self, data: bytes) -> None:
+        """Send ``data`` to the client, or end the serving once that fails."""
         if self._protocol.output_failed:
             return  # said once; nothing more reaches the client
         try:

@@ -380,3 +380,14 @@ def test_bad_bytes_on_standard_input_name_no_option():
     assert result.exit_code == 2, result.output
     assert "標準入力:2: UTF-8 として読めないバイト 0xff があります" in result.output
     assert "--script" not in result.output
+
+
+@pytest.mark.parametrize("command", [
+    ["lint"], ["compile"], ["build"], ["catalog"], ["test"], ["sim"], ["battle"], ["print"],
+    ["analyze"], ["watch"], ["journey"], ["journey", "report"]])
+def test_a_content_option_that_is_no_folder_is_a_usage_error(command):
+    """``--content /dev/null``: click's check let a device through — compiled as a file of
+    no content kind with made-up E014s, and ``watch`` waited for it forever."""
+    result = invoke_cli(*command, "--content", "/dev/null")
+    assert result.exit_code == 2, result.output
+    assert "/dev/null はフォルダではありません。コンテンツのフォルダを指定してください" in result.output
