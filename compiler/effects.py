@@ -432,10 +432,13 @@ def _options(s: ast.Sayou, ctx: Ctx) -> tuple[str | None, Filter] | None:
         elif option.kind == "origin":
             origins = ctx.symbols.origins
             if option.value.text not in origins:
-                found = guess(option.value.text, origins)
-                ctx.add(E011.at(option.value.span, f"出自「{option.value.text}」のページはありません",
-                                hint=found.hint or "ページの 出自 に書かれている名前を使ってください",
-                                replacements=found.replacements))
+                # pages the parser could not read may give it: their error says why
+                unread = ctx.symbols.unread_origins.get(option.value.text)
+                if unread is None or not unread[2]:
+                    found = guess(option.value.text, origins)
+                    ctx.add(E011.at(option.value.span, f"出自「{option.value.text}」のページはありません",
+                                    hint=found.hint or "ページの 出自 に書かれている名前を使ってください",
+                                    replacements=found.replacements))
                 return None
             filters["origin"] = option.value.text
         elif option.kind == "year":

@@ -83,10 +83,13 @@ def check(paths: list[Path], context: list[Path] = (), *, project: Path | None =
         if report:
             diags.extend(problems)
             reported.add(shown)
+        unparsed = unparsed_text(path, text) if problems else None
         sources.append(Source(shown, None if problems else text, report=report,
-                              unparsed=unparsed_text(path, text) if problems else None))
-        if text is not None:
-            texts[shown] = text
+                              unparsed=unparsed))
+        # shown under a diagnostic: a byte that is not UTF-8 as U+FFFD, under its caret
+        shown_text = text if text is not None else unparsed
+        if shown_text is not None:
+            texts[shown] = shown_text
     compilation = Compilation(sources, diags, reported, fmt=fmt, analysis=analysis)
     if project is not None:
         compilation.project = str(project)

@@ -181,12 +181,16 @@ def check_sizes(c: Compilation) -> None:
 @_collector_paused
 def collect_symbols(c: Compilation) -> None:
     """Every item of every file by id (names resolve across files)."""
-    from .symbols import collect, unread
+    from dsl.headers import origin_names
+
+    from .symbols import collect, unread, unread_balance
 
     files = [s.parsed.file for s in c.sources if s.parsed is not None]
     try:
         c.symbols = collect(files, c.diagnostics)
         c.symbols.unread = unread(c.sources)
+        c.symbols.unread_origins = unread(c.sources, origin_names)
+        c.symbols.balance_unread = unread_balance(c.sources)
     except Exception as exc:  # a bug in jibunki: say so, and check nothing further
         c.symbols = Symbols()
         for source in c.sources:
@@ -293,16 +297,20 @@ def check_journey(c: Compilation) -> None:
 def check_project(c: Compilation) -> None:
     """What only the whole content can lack: the balance and the starting deck."""
     from .lower import STARTING_DECK
+    from .symbols import unread_reference
 
     if c.project is None:
         return
     where = Span(c.project, 1, 1, 1, 2)
-    if not c.symbols.balances:
+    # One that lies in a file or a part the parser could not read is not missing: that
+    # error says why (and a context file's unread definition is named in the hint).
+    if not c.symbols.balances and not c.symbols.balance_unread:
         c.diagnostics.append(E014.at(where, "バランスがありません",
                                      hint="content/ に バランス { … } を1つ書いてください（DESIGN §6）"))
-    if STARTING_DECK not in c.symbols.decks:
+    unread = unread_reference(c.symbols, STARTING_DECK)
+    if STARTING_DECK not in c.symbols.decks and unread != "":
         c.diagnostics.append(E014.at(where, f"初期デッキ「{STARTING_DECK}」がありません",
-                                     hint=f"デッキ {STARTING_DECK} {{ … }} を書いてください"))
+                                     hint=unread or f"デッキ {STARTING_DECK} {{ … }} を書いてください"))
 
 
 @_collector_paused

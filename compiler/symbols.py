@@ -36,6 +36,10 @@ class Symbols:
     #: to such an id is not an E011 of its own when that error is reported in this run, and
     #: says where the definition seems to be when it is not (a context file).
     unread: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
+    #: likewise each 出自 written there (a 生成 出自 … naming it is not an E011 of its own)
+    unread_origins: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
+    #: whether a balance file was not read whole (no E014 for a missing balance then)
+    balance_unread: bool = False
     _facts: "PageFacts | None" = field(default=None, init=False, repr=False, compare=False)
 
     def slot(self, kind: kinds.ItemKind):
@@ -193,9 +197,11 @@ def _same_names(definitions: dict, diags: list) -> None:
                                              first.id.span)]))
 
 
-def unread(sources) -> dict[str, tuple[str, int, bool]]:
+def unread(sources, names=None) -> dict[str, tuple[str, int, bool]]:
     """``Symbols.unread`` of the run's sources (compiler.pipeline.Source): the headers in
-    each damaged range of a parsed file, and in the whole of a file not parsed."""
+    each damaged range of a parsed file, and in the whole of a file not parsed — or, with
+    ``names`` (dsl.headers ``origin_names``), what else it finds there
+    (``Symbols.unread_origins``)."""
     from dsl.headers import header_ids
 
     found: dict[str, tuple[str, int, bool]] = {}
@@ -205,9 +211,16 @@ def unread(sources) -> dict[str, tuple[str, int, bool]]:
             continue
         ranges = [(1, None)] if source.parsed is None else source.parsed.damaged
         for first, last in ranges:
-            for ident, line in header_ids(text, first, last):
+            for ident, line in (names or header_ids)(text, first, last):
                 found.setdefault(ident, (source.path, line, source.report))
     return found
+
+
+def unread_balance(sources) -> bool:
+    """Whether a balance file (.balance) was not read whole: the balance it seems to hold
+    is not missing, its error says why."""
+    return any(source.path.endswith(".balance")
+               and (source.parsed is None or source.parsed.damaged) for source in sources)
 
 
 def unread_reference(symbols: Symbols, name: str) -> str | None:

@@ -37,3 +37,18 @@ def header_ids(text: str, first: int = 1, last: int | None = None) -> list[tuple
         if match:
             found.append((match.group("id") or match.group("bare"), number))
     return found
+
+
+#: A page's 出自 (出自 少年期) anywhere on a line: the life stage a part the parser could
+#: not read seems to name — ``origin_names``.
+_ORIGIN = re.compile(r"(?:^|[;{ \t\u3000])(?:%s)[ \t\u3000]+(?P<name>%s)"
+                     % ("|".join(map(re.escape, KEYWORDS["origin"])), _NAME), re.M)
+
+
+def origin_names(text: str, first: int = 1, last: int | None = None) -> list[tuple[str, int]]:
+    """(name, line) of each 出自 written from line ``first`` to ``last`` of ``text``: the
+    life stages a part the parser could not read seems to give its pages, so that a
+    生成 出自 … naming one is not an error of its own (compiler/symbols.py ``unread``)."""
+    lines = text.split("\n")[first - 1:last]
+    return [(match.group("name"), number) for number, line in enumerate(lines, first)
+            for match in _ORIGIN.finditer(line)]

@@ -61,3 +61,60 @@ def test_a_header_reads_an_id_as_the_grammar_reads_a_name():
 
     (name,) = re.findall(r"^NAME: /(.*)/$", grammar_text(), re.M)
     assert headers._NAME == name
+
+
+def _content(tmp_path):
+    import shutil
+
+    from conftest import ROOT
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    return content
+
+
+def _lint(content):
+    from compiler.lint import check
+
+    return check([content], project=content)
+
+
+def test_a_project_whose_deck_or_balance_file_is_unread_is_not_told_it_lacks_them(tmp_path):
+    """A stray character in starter.deck (or a byte that is not UTF-8 in the balance's
+    file) was its own error, and an E014 「初期デッキ「starter」がありません」 (or
+    「バランスがありません」) at the content folder, listed first: the deck is there, its
+    file's error says why it was not read."""
+    content = _content(tmp_path)
+    deck = content / "starter.deck"
+    lines = deck.read_text(encoding="utf-8").split("\n")
+    lines[4] += " ("
+    deck.write_text("\n".join(lines), encoding="utf-8")
+    with open(content / "balance.balance", "ab") as balance:
+        balance.write(b"\xff")
+    found = [(d.code, d.span.path.rsplit("/", 1)[-1]) for d in _lint(content).diagnostics]
+    assert found == [("E004", "balance.balance"), ("E001", "starter.deck")], found
+
+
+def test_an_origin_whose_pages_are_unread_is_no_E011_of_its_own(tmp_path):
+    """A byte that is not UTF-8 in 幼少期.page made every 生成 出自 幼少期 of another file an
+    E011 「出自「幼少期」のページはありません」 besides the file's own E004."""
+    content = _content(tmp_path)
+    with open(content / "pages" / "幼少期.page", "ab") as pages:
+        pages.write(b"\xff")
+    found = [d.code for d in _lint(content).diagnostics]
+    assert found == ["E004"], found
+
+
+def test_a_byte_that_is_not_utf8_is_shown_under_its_caret(tmp_path):
+    """The E004 of a byte that is not UTF-8 gave its line and column and showed neither
+    the line nor a caret."""
+    from dsl.diagnostics import display_width, render
+
+    content = _content(tmp_path)
+    (content / "pages" / "zz.page").write_bytes(
+        'ページ zz "z" {\n  銘 3\n  フレーバー "'.encode() + b"\xff" + '"\n}\n'.encode())
+    result = _lint(content)
+    (said,) = result.diagnostics
+    lines = render(said, result.sources).split("\n")
+    assert lines[1].endswith('| 　フレーバー "\ufffd"'.replace("　", "  ")), lines
+    assert lines[2].index("^") == display_width(lines[1][:lines[1].index("\ufffd")])
