@@ -286,6 +286,10 @@ def _import_ray():
     # Imported here, not at the top: the local backend and ``jibunki --help`` never pay for
     # (or need) Ray.
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # offline: no usage report, ever
+    # Ray's core writes its warnings (a cluster that does not answer: some twenty lines of
+    # ``gcs_client.cc … Failed to get cluster ID``) in English to this process's stderr;
+    # the failure itself is said once, in Japanese. Its errors still reach the log.
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
     try:
         import ray
     except ImportError as error:
@@ -304,22 +308,49 @@ def _probe(address: str) -> None:
     if not host or not port.isdigit():
         return
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+        with socket.create_connection((host.strip("[]"), int(port)),
+                                      timeout=CONNECT_TIMEOUT) as connection:
+            # Ray's GCS and its client server speak gRPC: HTTP/2, whose server answers
+            # the client's preface with a SETTINGS frame. A port that answers otherwise
+            # (or not at all) is no cluster's, and ray.init would try it for minutes.
+            connection.sendall(_HTTP2_PREFACE)
+            answer = b""
+            while len(answer) < 9:
+                more = connection.recv(9 - len(answer))
+                if not more:
+                    break
+                answer += more
+    except TimeoutError:
+        answer = b""
     except OSError as error:
         # A name that does not resolve has no errno of the system, only its English.
         why = "ホスト名が見つかりません" if isinstance(error, socket.gaierror) else reason(error)
         raise BackendError(f"Ray の実行先 {address} に接続できません（{why}）") from error
+    if len(answer) < 9 or answer[3] != _HTTP2_SETTINGS:
+        raise BackendError(f"Ray の実行先 {address} は Ray のクラスタではないようです（gRPC で"
+                           "答えません。ray start --head が示したアドレスとポートを確かめてください）")
+
+
+#: The HTTP/2 client connection preface and an empty SETTINGS frame (RFC 9113 §3.4), and
+#: the type of the frame a server sends first (its SETTINGS, §6.5).
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+_HTTP2_SETTINGS = 0x04
 
 
 def _one_line(error: BaseException) -> str:
-    """Ray's error as one line (its first), with a hint for a refused token."""
+    """Ray's error as one line: a cluster that refused this process's token, or that does
+    not answer (Ray's ConnectionError, in English), said in Japanese with what to check;
+    any other as Ray's first line."""
     said = str(error).strip()
-    first = said.splitlines()[0] if said else type(error).__name__
     # Ray turns token authentication on by itself only for a cluster it starts, not for an
     # explicit address: the usual reason a cluster that answers refuses to be joined.
     if "InvalidAuthToken" in f"{said} {error.__cause__}":
-        first += "（トークン認証のクラスタなら RAY_AUTH_MODE=token とそのトークンを設定してください）"
-    return first
+        return ("クラスタがこのプロセスのトークンを受け付けません（トークン認証のクラスタなら "
+                "RAY_AUTH_MODE=token とそのトークンを設定してください）")
+    if isinstance(error, ConnectionError):
+        return ("クラスタが応答しません（アドレスとポート、クラスタが動いているか、"
+                "このマシンから届くかを確かめてください）")
+    return said.splitlines()[0] if said else type(error).__name__
 
 
 class _Worker:

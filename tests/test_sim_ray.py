@@ -205,3 +205,37 @@ def test_a_lab_run_on_ray_with_a_warm_cache_is_the_local_one_without(ray_runner,
     assert lab.played == 0
     bare = Lab(literal, tables, SMALL, workers=1).run()
     assert reports[0] == reports[1] == json.dumps(bare, sort_keys=True)
+
+
+
+@pytest.mark.parametrize("answer", [b"", b"SSH-2.0-OpenSSH_9.2\r\n"])
+def test_an_address_that_answers_but_is_no_cluster_fails_at_once_in_one_line(answer):
+    """A port that accepts and is no Ray cluster's (silent, or another server): ray.init
+    tried it for minutes, its core writing English warnings (gcs_client.cc … Failed to
+    get cluster ID) all the while, and said Ray's English at the end."""
+    started = time.monotonic()
+    done = _python(f"""
+        import socket, threading, time
+        from sim.backends import BackendError, open_runner
+        from sim.lab import prepare
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        port = listener.getsockname()[1]
+        held = []
+        def serve():
+            while True:
+                connection = listener.accept()[0]
+                connection.sendall({answer!r})
+                held.append(connection)
+        threading.Thread(target=serve, daemon=True).start()
+        try:
+            open_runner(prepare, {{}}, workers=1, backend="ray", address=f"127.0.0.1:{{port}}")
+        except BackendError as error:
+            print(error)
+    """, timeout=60)
+    assert time.monotonic() - started < 30
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.splitlines()
+    assert line.startswith("Ray の実行先 127.0.0.1:") and "Ray のクラスタではないようです" in line
+    assert done.stderr == "", done.stderr
