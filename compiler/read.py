@@ -123,8 +123,17 @@ NOT_UTF8_NAME = "ファイル名が UTF-8 ではありません"
 
 def not_utf8_name(path: Path) -> bool:
     """Whether the name of ``path`` (or of a folder on its way) holds bytes that are not
-    UTF-8 (Python carries them as lone surrogates, which no text output can write)."""
-    return any("\udc80" <= ch <= "\udcff" for ch in str(path))
+    UTF-8 (Python carries them as lone surrogates, which no text output can write) — not
+    merely bytes the locale's encoding does not read (LC_ALL=C without Python's UTF-8
+    mode reads every Japanese name so)."""
+    name = str(path)
+    if not any("\udc80" <= ch <= "\udcff" for ch in name):
+        return False
+    try:
+        os.fsencode(name).decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def display_path(path: Path) -> str:
@@ -140,7 +149,7 @@ def display_path(path: Path) -> str:
         shown = str(path)
     if shown.startswith(".."):
         shown = str(path)
-    if not_utf8_name(path):
+    if any("\udc80" <= ch <= "\udcff" for ch in shown):  # bytes the locale did not read
         shown = os.fsencode(shown).decode("utf-8", "replace")
     return shown_name(shown)
 

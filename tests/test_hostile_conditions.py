@@ -391,3 +391,21 @@ def test_a_content_option_that_is_no_folder_is_a_usage_error(command):
     result = invoke_cli(*command, "--content", "/dev/null")
     assert result.exit_code == 2, result.output
     assert "/dev/null はフォルダではありません。コンテンツのフォルダを指定してください" in result.output
+
+
+def test_a_locale_that_reads_no_japanese_name_is_no_e004(tmp_path):
+    """Under LC_ALL=C without Python's UTF-8 mode the file system's names are read as
+    ASCII: every Japanese file name was 「ファイル名が UTF-8 ではありません」 (E004),
+    though its bytes are UTF-8 — the locale, not the name, is what reads no Japanese."""
+    import subprocess
+    import sys
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0",
+           "PYTHONCOERCECLOCALE": "0"}
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "lint", "--content",
+                           str(content)], cwd=tmp_path, env=env, capture_output=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout.decode("utf-8", "replace")
+    assert b"E004" not in done.stdout + done.stderr
