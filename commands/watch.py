@@ -43,6 +43,21 @@ def watch(content: Path, debounce: int) -> None:
     watch_loop(content, debounce, report)
 
 
+def _watched(content: Path, watcher):
+    """The watcher's changes; one it cannot follow (a folder it may not read under
+    ``content``) a message naming the folder, not an output said to have failed."""
+    from contract.disk import reason
+
+    while True:
+        try:
+            changed = next(watcher)
+        except StopIteration:
+            return
+        except OSError as exc:
+            raise click.ClickException(f"{content}/ を見張れません: {reason(exc)}") from None
+        yield changed
+
+
 def watch_loop(content: Path, debounce: int, report) -> None:
     """Call ``report()`` once the watcher runs, then after each save of a content file in
     ``content`` (saves in a row settle for ``debounce`` ms), until Ctrl-C: the one watcher
@@ -87,9 +102,9 @@ def watch_loop(content: Path, debounce: int, report) -> None:
                 first = True
             # The first report comes from the first (empty) yield, once the watcher runs: a
             # save made while it is being printed is then seen.
-            for changed in changes(content, watch_filter=content_file, debounce=debounce,
-                                   step=50, raise_interrupt=True, yield_on_timeout=True,
-                                   rust_timeout=200):
+            for changed in _watched(content, changes(
+                    content, watch_filter=content_file, debounce=debounce, step=50,
+                    raise_interrupt=True, yield_on_timeout=True, rust_timeout=200)):
                 now = _folder_identity(content)
                 if now != watched:
                     if now is not None:

@@ -129,7 +129,17 @@ def reason(exc: OSError) -> str:
         return REASONS[errno.ETIMEDOUT]
     if exc.errno in REASONS:
         return REASONS[exc.errno]
+    if exc.errno is None:  # raised without one (watchfiles' Rust errors): by its class
+        for kind, number in _CLASS_ERRNO:
+            if isinstance(exc, kind):
+                return REASONS[number]
     return f"OS のエラーです（{errno.errorcode.get(exc.errno, exc.errno or '?')}）"
+
+
+#: The errno an OSError subclass stands for, where one is raised without its errno.
+_CLASS_ERRNO = ((PermissionError, errno.EACCES), (FileNotFoundError, errno.ENOENT),
+                (NotADirectoryError, errno.ENOTDIR), (IsADirectoryError, errno.EISDIR),
+                (FileExistsError, errno.EEXIST), (TimeoutError, errno.ETIMEDOUT))
 
 
 def text_reason(exc: Exception) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import pathlib
 import queue
 import shutil
 import signal
@@ -214,3 +215,25 @@ def test_an_empty_folder_or_an_editors_probe_file_gives_no_report(content, tmp_p
     finally:
         out = watched.stop()
     assert out.count("── ") == 2, out  # the first report and the save's, nothing between
+
+
+def test_a_folder_the_watcher_may_not_read_is_named_with_its_reason():
+    """watchfiles raises a PermissionError without an errno (``watch --content /proc``):
+    it was 「入出力に失敗しました（OS のエラーです（?））。出力は途中までです」."""
+    import click
+
+    from commands.watch import _watched
+    from contract.disk import reason
+
+    assert reason(PermissionError("Permission denied (os error 13)")) == "権限がありません"
+    assert reason(FileNotFoundError("gone")) == "ファイルかフォルダがありません"
+
+    def watcher():
+        yield set()
+        raise PermissionError("Permission denied (os error 13) about [\"/proc/1/fdinfo\"]")
+
+    changes = _watched(pathlib.Path("/proc"), watcher())
+    assert next(changes) == set()
+    with pytest.raises(click.ClickException) as said:
+        next(changes)
+    assert said.value.message == "/proc/ を見張れません: 権限がありません"
