@@ -110,7 +110,7 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
     0 勝利
     1 敗北
     2 使い方の誤り（またはスクリプトが書けない save・record、読めない load、
-      知らないコマンドで止まった）
+      知らないコマンドか読めない行で止まった）
     3 未決着（quit、またはスクリプトが先に終わった）
     4 遊べなかった（コンテンツにエラー、または出力先が途中で閉じた）"""
     from compiler.names import did_you_mean

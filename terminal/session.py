@@ -96,7 +96,9 @@ class Outcome:
     #: Why a script must not go on from here (None: it may): the line did not do what the
     #: lines after it rely on — a file it meant to write is not written (STOP_UNWRITTEN), a
     #: save it meant to continue from is not read (STOP_UNREAD), a command is unknown
-    #: (STOP_UNKNOWN). A keyboard session goes on: the player sees the refusal.
+    #: (STOP_UNKNOWN), has words past its end (STOP_EXTRA) or cannot be read at all — an
+    #: unclosed quote (STOP_UNREADABLE). A keyboard session goes on: the player sees the
+    #: refusal.
     stop: str | None = None
 
 
@@ -104,6 +106,7 @@ STOP_UNWRITTEN = "ファイルを書けなかったので"
 STOP_UNREAD = "セーブを読み込めなかったので"
 STOP_UNKNOWN = "知らないコマンドなので"
 STOP_EXTRA = "コマンドに余分な語があったので"
+STOP_UNREADABLE = "コマンドを読めなかったので"
 
 
 class Session:
@@ -149,7 +152,7 @@ class Session:
             words = _split(line)
         except ValueError as exc:
             why = QUOTING.get(str(exc), "引用符か \\ の使い方が違います")
-            return Outcome(refused=f"コマンドを読めません: {why}", show=False)
+            return Outcome(refused=f"コマンドを読めません: {why}", show=False, stop=STOP_UNREADABLE)
         if not words:
             return Outcome(show=False)
         verb, args = words[0], words[1:]

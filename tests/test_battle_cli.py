@@ -273,6 +273,16 @@ def test_an_unknown_command_stops_a_script_with_a_did_you_mean():
     assert "> play 1" not in result.output
 
 
+def test_a_line_that_cannot_be_read_stops_a_script():
+    """``save "a.json`` (a quote left open) was refused and the script went on — to end
+    its battle as if the save had been made."""
+    result = battle('save "a.json\nend\n')
+    assert result.exit_code == 2, result.output
+    assert "× コマンドを読めません: 引用符が閉じていません" in result.output
+    assert "スクリプトをここで止めました（コマンドを読めなかったので）" in result.output
+    assert "> end" not in result.output
+
+
 def test_extra_words_after_a_command_stop_a_script_rather_than_being_dropped():
     """「play 6 7」 used to play 6 and drop the 7 without a word; 「set HP 100 200」 set 100."""
     result = battle("play 1 2\nplay 1\n")
