@@ -215,6 +215,20 @@ def install() -> None:
         option.make_metavar = _japanese_metavar(option.make_metavar)
     for number_range in (click.IntRange, click.FloatRange):
         number_range._describe_range = _describe_range
+    missing = click.exceptions.MissingParameter
+    if not getattr(missing.format_message, "japanese", False):
+        missing.format_message = _japanese_stop(missing.format_message)
+
+
+def _japanese_stop(format_message):
+    """``MissingParameter.format_message`` ending its sentence with 「。」: click writes
+    the full stop after the parameter's quoted name itself (「…: 'コード'.」)."""
+
+    def japanese(self) -> str:
+        return format_message(self).replace("'.", "'。", 1)
+
+    japanese.japanese = True
+    return japanese
 
 
 def _japanese_metavar(make_metavar):

@@ -283,7 +283,7 @@ BAD = [
     (["journey", "reprot"], "コマンド 'reprot' はありません。"),
     (["lint", "--format", "xml"], "'xml' は 'text', 'json' のどれでもありません。"),
     (["vocab", "a", "b"], "余分な引数があります（b）"),
-    (["explain"], "次の引数が足りません: 'コード'"),
+    (["explain"], "次の引数が足りません: 'コード'。"),  # click's own full stop is "."
     (["compile", "--out"], "オプション '--out' には値が必要です。"),
     (["battle", "--enemy"], "オプション '--enemy' には値が必要です。"),
     (["battle", "--deck", "."], "ファイル '.' はフォルダです"),
