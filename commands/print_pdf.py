@@ -29,9 +29,13 @@ def _date(value: str | None) -> str:
     import re
 
     if value is not None:
+        import unicodedata
+
+        # ２０２６－０１－０１ typed with a Japanese keyboard is the same date
+        value = unicodedata.normalize("NFKC", value).replace("\u2212", "-")
         try:
             # as the help says it: fromisoformat alone also takes 20260101 and 2026-W01-1
-            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
                 raise click.BadParameter(f"{value}: 日付は YYYY-MM-DD で書いてください",
                                          param_hint="--date")
             return datetime.date.fromisoformat(value).isoformat()

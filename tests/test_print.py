@@ -386,6 +386,13 @@ def test_a_bad_date_is_a_usage_error(written, said, tmp_path):
     assert not out.exists()
 
 
+def test_a_date_typed_in_full_width_digits_is_that_date():
+    """２０２６－０１－０２ (a Japanese keyboard's digits) was 「その日はありません」."""
+    from commands.print_pdf import _date
+
+    assert _date("２０２６－０１－０２") == _date("2026−01−02") == "2026-01-02"
+
+
 @pytest.mark.slow
 def test_a_page_too_long_to_print_fails_naming_it(content, tmp_path):
     (content / "pages" / "長すぎ.page").write_text(
