@@ -256,6 +256,9 @@ def _refuse_foreign(out: Path) -> None:
         raise click.BadParameter(
             f"{out} はコンテンツのファイルの名前です。PDF は書きません（.pdf の名前を指定してください）",
             param_hint="--out")
+    if out.suffix.lower() == ".pdf" and not out.stem.strip():  # " .pdf": no name to see
+        raise click.BadParameter(f"「{out.name}」は名前のない .pdf です。名前を付けてください"
+                                 "（例: 自分紀.pdf）", param_hint="--out")
     if out.suffix.lower() != ".pdf":  # x.txt got a PDF, and its manifest beside it
         raise click.BadParameter(f"{out} は .pdf の名前ではありません。PDF は .pdf の名前に書きます"
                                  f"（例: {out.with_suffix('.pdf').name}）", param_hint="--out")

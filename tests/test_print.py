@@ -386,6 +386,15 @@ def test_a_bad_date_is_a_usage_error(written, said, tmp_path):
     assert not out.exists()
 
 
+def test_a_pdf_name_of_blanks_is_a_usage_error(tmp_path):
+    """``--out "w/ .pdf"`` wrote 「 .pdf」 and 「 .manifest.json」 (``--out w/.pdf`` is
+    refused as no PDF's name)."""
+    out = tmp_path / " .pdf"
+    result = invoke_cli("print", "--out", str(out))
+    assert result.exit_code == 2 and "「 .pdf」は名前のない .pdf です" in result.output
+    assert not out.exists()
+
+
 def test_a_date_typed_in_full_width_digits_is_that_date():
     """２０２６－０１－０２ (a Japanese keyboard's digits) was 「その日はありません」."""
     from commands.print_pdf import _date
