@@ -262,7 +262,7 @@ def write_page(out_dir: Path, text: str, beside: dict[str, str] | None = None) -
     text; ``out_dir`` created if needed) as one set — contract.disk.write_set, which
     refuses a link, a device or a FIFO in any file's place — and return the page's path."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    disk.make_folder(out_dir)  # something else in its way is named, not "already there"
     index = out_dir / "index.html"
     # one set (contract.disk.write_set): never a new report.json beside an old page
     disk.write_set(out_dir, {**(beside or {}), index.name: text}, inside=out_dir)

@@ -618,6 +618,17 @@ def test_make_folder_names_the_file_in_the_way_not_already_there(tmp_path):
         assert caught.value.strerror == words and "すでに" not in str(caught.value)
 
 
+def test_a_report_folder_that_is_a_loop_of_links_is_no_folder_not_already_there(tmp_path):
+    """sim --html and journey report --html at a symlink loop said 「すでにあります」."""
+    from sim.render_html import write_page
+
+    loop = tmp_path / "lo"
+    loop.symlink_to(loop.name)
+    with pytest.raises(disk.DiskError) as caught:
+        write_page(loop, "<p>x</p>")
+    assert caught.value.strerror == "フォルダではありません" and "すでに" not in str(caught.value)
+
+
 @pytest.mark.parametrize("command, under, words", [
     (["catalog", "--content", CONTENT, "--out"], "sub", "途中の名前がフォルダではありません"),
     (["print", "--content", CONTENT, "--out"], "a.pdf", "フォルダではありません")])
