@@ -246,7 +246,7 @@ def write_files(root: Path, files: dict, decks=()) -> None:
     try:
         disk.write_set(root, files, inside=root)
     except disk.DiskError as exc:
-        raise DeckError(f"TTS のデッキを書けません: {exc.strerror}{kept}") from None
+        raise DeckError(f"{root} に TTS のデッキを書けません: {exc.strerror}{kept}") from None
     for name in leftovers(root, files, decks):
         try:
             os.unlink(root / name)

@@ -232,5 +232,6 @@ def test_a_full_disk_at_a_first_deck_speaks_of_no_deck_kept(tmp_path, monkeypatc
     full_disk_from(monkeypatch, 1)
     with pytest.raises(tts.DeckError) as refused:  # as print --tts writes it: one set
         tts.write_deck(tmp_path, _cards(2), [_face(0), _face(1)], BACK, replace=True)
-    assert str(refused.value).startswith("TTS のデッキを書けません: ")
+    # the folder named (a full disk was said without where)
+    assert str(refused.value).startswith(f"{tmp_path} に TTS のデッキを書けません: ")
     assert "前のデッキ" not in str(refused.value)
