@@ -221,8 +221,8 @@ def script_lines(path: Path | None) -> list[str]:
 #: The commands that play a run: their exit statuses 0–3 say how it ended (terminal/script.py),
 #: so a run that could not be played exits EXIT_UNPLAYED rather than 1 (a lost run).
 PLAYS = ("battle", "journey")
-#: A command of a PLAYS group that plays nothing (its exit statuses are 0–2).
-NOT_PLAYS = ("report",)
+#: The commands of a PLAYS group that play nothing (their exit statuses are 0–2).
+NOT_PLAYS = {"journey": ("report",)}
 
 
 def _unplayed(args: list[str]) -> int:
@@ -230,7 +230,8 @@ def _unplayed(args: list[str]) -> int:
     EXIT_UNPLAYED, any other command's EXIT_CONTENT (``journey report`` measures)."""
     from terminal.script import EXIT_UNPLAYED
 
-    plays = args[:1] and args[0] in PLAYS and not any(a in NOT_PLAYS for a in args[1:])
+    group = args[0] if args else None
+    plays = group in PLAYS and not any(a in NOT_PLAYS.get(group, ()) for a in args[1:])
     return EXIT_UNPLAYED if plays else EXIT_CONTENT
 
 
