@@ -202,28 +202,32 @@ STOP_NO_CARD = "ないカードを書いていたので"
 
 
 def _unknown_card(state: State, words: list[str]) -> str:
-    """Why a word written as a card (a suit's word and a number: 白9) names none of the
-    game's cards; "" when every such word is a card."""
-    ids = state.rules.card_ids
+    """Why a word written as a card names none of the game's cards — a suit's word and a
+    number (白9), or any word where a play or a return names its card (紫1, 緑); "" when
+    every such word is a card."""
+    rules = state.rules
+    ids = rules.card_ids
     suits = "|".join(sorted({re.match(r"\D+", card).group() for card in ids}, key=len,
                             reverse=True))
-    for word in words[1:]:
-        if re.fullmatch(rf"(?:{suits})\d+", word) and word not in ids:
-            return f"「{clipped(word)}」というカードはありません（カードは {ids[0]}〜{ids[-1]} のように書きます）"
+    for index, word in enumerate(words[1:], 1):
+        named = re.fullmatch(rf"(?:{suits})\d+", word) or (
+            index == 1 and words[0] in ("play", "return"))
+        if named and word not in ids:
+            # the first and the last card in the order the game lists them: 赤1〜白6
+            order = sorted(range(len(ids)), key=lambda c: (rules.suit_of[c], rules.number_of[c]))
+            return (f"「{clipped(word)}」というカードはありません（カードは {ids[order[0]]}〜"
+                    f"{ids[order[-1]]} のように書きます）")
     return ""
 
 
 def _missing_card(state: State, words: list[str]) -> str:
-    """Why a card the line names cannot be meant: no such card, or (play, return) not in
-    the hand; "" when every card it names could be."""
+    """Why a card the line names cannot be meant: (play, return) not in the hand (a card
+    there is none of is ``_unknown_card``'s); "" when every card it names could be."""
     ids = state.rules.card_ids
     for word in words[1:]:
-        if word in ids:
-            if words[0] in ("play", "return") and ids.index(word) not in state.hand:
-                hand = W.region.hand
-                return f"{word} は{hand}にありません（{hand}: {' '.join(ids[c] for c in state.hand)}）"
-        elif words[0] in ("play", "return") and word == words[1]:
-            return f"「{clipped(word)}」というカードはありません（カードは 赤1〜白6 のように書きます）"
+        if word in ids and words[0] in ("play", "return") and ids.index(word) not in state.hand:
+            hand = W.region.hand
+            return f"{word} は{hand}にありません（{hand}: {' '.join(ids[c] for c in state.hand)}）"
     return ""
 
 

@@ -178,7 +178,13 @@ def test_the_terminals_own_commands_refuse_extra_words():
 @pytest.mark.parametrize("line, said, why", [
     ("next おまけ", "× 「next おまけ」の「おまけ」は余分です（1 行に 1 つの行動を書きます: 進む）",
      "行動に余分な語があったので"),
-    ("play 赤9 黒1", "× 「赤9」というカードはありません（カードは 白1〜黄6 のように書きます）",
+    ("play 赤9 黒1", "× 「赤9」というカードはありません（カードは 赤1〜白6 のように書きます）",
+     "ないカードを書いていたので"),
+    # no suit's word: refused, and the lines after it played on (README: exit 2 for "a
+    # card there is none of"); the cards named in the game's order, 赤 first, as the flags
+    ("play 紫1 黒1", "× 「紫1」というカードはありません（カードは 赤1〜白6 のように書きます）",
+     "ないカードを書いていたので"),
+    ("play 緑 黒1", "× 「緑」というカードはありません（カードは 赤1〜白6 のように書きます）",
      "ないカードを書いていたので"),
 ])
 def test_a_script_stops_at_a_line_it_cannot_read_as_written(line, said, why):
