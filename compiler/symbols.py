@@ -182,19 +182,23 @@ def _lone_origins(pages, diags: list) -> None:
 
 def _same_names(definitions: dict, diags: list) -> None:
     """W014 at each item an example can stand under (a page, an enemy: contract.kinds
-    ``subject``, chosen and shown by name) whose display name an earlier one of its kind
-    already has (different ids: a second definition of one id is E012's)."""
-    named: dict[tuple[str, str], object] = {}
+    ``subject``, chosen and shown by name) whose display name another of its kind has
+    (different ids: a second definition of one id is E012's) — at every one of them,
+    pointing at the others: ``lint`` of the file just written must say it, whichever
+    of the two came first."""
+    named: dict[tuple[str, str], list] = {}
     for (code, ident), items in definitions.items():
         item = items[0]
         if not kinds.by_code(code).subject or not getattr(item, "title", None):
             continue
-        first = named.setdefault((code, item.title), item)
-        if first is not item:
+        named.setdefault((code, item.title), []).append(item)
+    for (code, title), alike in named.items():
+        for item in alike if len(alike) > 1 else ():
+            others = [other for other in alike if other is not item]
             diags.append(W014.at(item.id.span, word=kinds.word(kinds.by_code(code)),
-                                 name=item.title, other=first.id.text,
-                                 notes=[Note(f"「{item.title}」の {first.id.text} はここです",
-                                             first.id.span)]))
+                                 name=title, other=others[0].id.text,
+                                 notes=[Note(f"「{title}」の {other.id.text} はここです",
+                                             other.id.span) for other in others]))
 
 
 def unread(sources, names=None) -> dict[str, tuple[str, int, bool]]:

@@ -35,7 +35,7 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
     diagnostics of their checks, context files' too."""
     specs: list[dict] = []
     diags: list[Diagnostic] = []
-    named: dict[str, ast.Example] = {}  # title → its first example, over the whole content
+    named: dict[str, list] = {}  # title → its examples, over the whole content
     for source in compilation.sources:
         if source.parsed is None:
             continue
@@ -46,10 +46,8 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
                 subject = item
             if not isinstance(item, ast.Example) or id(item) in compilation.oversized:
                 continue  # E048 said why an example over its bounds is not checked
-            first = named.setdefault(item.title, item) if item.title is not None else item
-            if first is not item:
-                diags.append(W013.at(head(item.span), name=item.title,
-                                     notes=[Note("同じ名前の最初の例はここです", head(first.span))]))
+            if item.title is not None:
+                named.setdefault(item.title, []).append(item)
             enemy = subject.id.text if isinstance(subject, ast.Enemy) else None
             try:
                 spec = check_example(item, Ctx(diags, compilation.symbols), enemy)
@@ -60,6 +58,13 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
                 spec["subject"] = subject.id.text if subject is not None else None
                 spec["report"] = source.report
                 specs.append(spec)
+    # at every example of a name, pointing at the others: lint of the file just written
+    # says it, whichever came first
+    for title, alike in named.items():
+        for item in alike if len(alike) > 1 else ():
+            diags.append(W013.at(head(item.span), name=title, notes=[
+                Note("同じ名前の例はここにもあります", head(other.span))
+                for other in alike if other is not item]))
     return specs, diags
 
 

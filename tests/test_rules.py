@@ -824,16 +824,22 @@ def test_a_value_out_of_its_range_says_what_to_write_not_only_where_to_read(text
         assert found[0].replacements == (fix,)
 
 
-def test_two_pages_of_one_name_are_W014_at_the_second_pointing_at_the_first():
+def test_two_pages_of_one_name_are_W014_at_each_pointing_at_the_other():
     """--with, --page and analyze choose a page by name too, and the screens say it by
-    name: two pages named alike (ids apart) linted clean."""
+    name: two pages named alike (ids apart) linted clean. Said at both: at the second
+    only, ``lint`` of a new file whose page took an older one's name was clean."""
     page = ('ページ {id} "アルバイト" {{ 銘 {year}; 未来面 {{ 敵HP -= 4 }}; 過去面 白紙;'
             ' ペン 過去面 {{ 歩 += 5 }} }}\n')
     text = page.format(id="baito", year=19) + page.format(id="baito2", year=24)
-    (said,) = [d for d in check_text(text, PATH).diagnostics if d.code == "W014"]
-    assert (said.span.line, said.severity) == (2, "warning")
-    assert said.message == "ページの名前「アルバイト」は baito にも付いています"
-    assert [n.span.line for n in said.notes] == [1]
+    first, second = [d for d in check_text(text, PATH).diagnostics if d.code == "W014"]
+    assert (second.span.line, second.severity) == (2, "warning")
+    assert second.message == "ページの名前「アルバイト」は baito にも付いています"
+    assert [n.span.line for n in second.notes] == [1]
+    assert first.span.line == 1 and first.message == "ページの名前「アルバイト」は baito2 にも付いています"
+    assert [n.span.line for n in first.notes] == [2]
+    new = check_text(page.format(id="baito2", year=24), "new.page",
+                     {"old.page": page.format(id="baito", year=19)})
+    assert [(d.code, d.span.path) for d in new.diagnostics] == [("W014", "new.page")]
     other = text.replace('baito2 "アルバイト"', 'baito2 "二つ目のアルバイト"')
     assert not [d for d in check_text(other, PATH).diagnostics if d.code == "W014"]
 

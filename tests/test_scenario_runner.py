@@ -433,14 +433,17 @@ def test_a_page_exiled_by_an_effect_counts_as_a_page_exiled():
     assert result.diagnostics == [], [d.message for d in result.diagnostics]
 
 
-def test_two_examples_of_one_name_are_W013_at_the_second_pointing_at_the_first():
-    """jibunki test -k, the failures and the catalog tell examples apart by name: a second
-    example of a name is a warning (an untitled one is named by its line, never alike)."""
+def test_two_examples_of_one_name_are_W013_at_each_pointing_at_the_other():
+    """jibunki test -k, the failures and the catalog tell examples apart by name: two
+    examples of a name are a warning at each (an untitled one is named by its line, never
+    alike) — at the second only, lint of a new file with an older example's name was
+    clean."""
     twice = ('例 "同じ" {\n 敵 e\n 確認 HP == 200\n}\n例 "同じ" {\n 敵 e\n 確認 HP == 200\n}\n'
              '例 {\n 敵 e\n}\n例 {\n 敵 e\n}\n')
-    (said,) = [d for d in run(twice).diagnostics if d.code == "W013"]
-    assert said.span.line == 12 and said.message == "例「同じ」はもう1つあります"
-    assert [n.span.line for n in said.notes] == [8]
+    first, second = [d for d in run(twice).diagnostics if d.code == "W013"]
+    assert (first.span.line, second.span.line) == (8, 12)
+    assert first.message == second.message == "例「同じ」はもう1つあります"
+    assert [n.span.line for n in first.notes] == [12] and [n.span.line for n in second.notes] == [8]
     assert [d.code for d in run('例 "一つ" {\n 敵 e\n}\n例 "二つ" {\n 敵 e\n}\n').diagnostics] == []
 
 
