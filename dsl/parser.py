@@ -294,6 +294,7 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
         damaged.append(lines)
 
     tree = None
+    read_as = None  # where a full-width symbol was last read as its half-width one
     while len(diags) < budget:
         try:
             tree = get_parser().parse(work)
@@ -301,6 +302,13 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
         except UnexpectedInput as exc:
             pos = _error_pos(work, exc)
             before = work
+            if pos == read_as:
+                # the half-width symbol does not belong there either: its E002 said so,
+                # the line is dropped as any other line the parser cannot read
+                read_as = None
+                work, lines = _drop_line(work, pos)
+                damaged.append(lines)
+                continue
             inner = _unclosed_brace(work)
             unclosed = None if inner else _unclosed_item(work, exc, pos)
             bracket = None if inner or unclosed else _unclosed_bracket(work, pos)
@@ -349,13 +357,18 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 work = work[:pos] + meant + work[pos + len(meant):]
                 line = work.count("\n", 0, pos) + 1
                 lines = (line, line)
+            elif (wide := _wide_symbol(work, exc, pos, path, suggest)) is not None:
+                # A full-width symbol (未来面 ｛): reported with its half-width fix, and
+                # read as that — dropping its line made errors of the lines it opened.
+                diag, half = wide
+                _add(diags, diag)
+                work = work[:pos] + half + work[pos + 1:]
+                read_as = pos
+                line = work.count("\n", 0, pos) + 1
+                lines = (line, line)
             else:
                 _add(diags, _describe(exc, work, pos, path, suggest))
-                work, lines = _blank_line(work, pos)
-                if work == before:  # the line opens a block (未來面 {): drop the block
-                    work, lines = _blank_block(work, pos)
-                if work == before:
-                    work, lines = _blank_item(work, pos)
+                work, lines = _drop_line(work, pos)
             if work == before:
                 break
             damaged.append(lines)
@@ -1180,6 +1193,33 @@ def _wide_grouped(text: str, pos: int) -> tuple[int, int, str] | None:
         if match.start() <= pos < match.end():
             return match.start(), match.end(), match.group().replace(",", "")
     return None
+
+
+def _drop_line(work: str, pos: int) -> tuple[str, tuple[int, int]]:
+    """``work`` with the line of ``pos`` blanked — or, when that line opens a block
+    (未來面 {), the block; when nothing of it can go alone, the item — and the lines
+    blanked."""
+    work_after, lines = _blank_line(work, pos)
+    if work_after == work:
+        work_after, lines = _blank_block(work, pos)
+    if work_after == work:
+        work_after, lines = _blank_item(work, pos)
+    return work_after, lines
+
+
+def _wide_symbol(text: str, exc, pos: int, path: str, suggest=None):
+    """(its E002, the half-width symbol) when the parser stopped at one full-width symbol
+    whose fix is one half-width character (｛ → {, ］ → ]); None otherwise."""
+    from lark.exceptions import UnexpectedCharacters
+
+    if not isinstance(exc, UnexpectedCharacters) or _width_form(text, pos) is None:
+        return None
+    diag = _describe(exc, text, pos, path, suggest)
+    fixes = diag.replacements
+    if diag.code != "E002" or len(fixes) != 1 or len(fixes[0]) != 1 or \
+            diag.span.end_col - diag.span.col != 1:
+        return None
+    return diag, fixes[0]
 
 
 def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:

@@ -3,6 +3,8 @@ code, place, caret and hint (dsl/parser.py)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from compiler.lint import check_text
@@ -21,6 +23,20 @@ def only(text: str, code: str, line: int, col: int):
     found, shown = diagnostics(text)
     assert [(d.code, d.span.line, d.span.col) for d in found] == [(code, line, col)], shown
     return found[0], shown[0]
+
+
+def wide_ones(text: str, line: int, col: int):
+    """The E002 at ``line``:``col`` of ``text``, whose every diagnostic must be an E002 at
+    a full-width symbol of that line: the parser reads each as its half-width symbol and
+    goes on, so every one of them is reported at once."""
+    found, shown = diagnostics(text)
+    row = text.split("\n")[line - 1]
+    refused = [form for form, (_, ok) in WIDTH_FORMS.items() if not ok]
+    forms = re.compile("|".join(map(re.escape, sorted(refused, key=len, reverse=True))))
+    wide = [("E002", line, m.start() + 1) for m in forms.finditer(row)]
+    assert [(d.code, d.span.line, d.span.col) for d in found] == wide, shown
+    index = wide.index(("E002", line, col))
+    return found[index], shown[index]
 
 
 def caret_width(shown: str) -> int:
@@ -64,9 +80,11 @@ def test_the_list_of_expected_words_says_how_many_more_when_cut():
     ("敵HP -= （3 + 1）", "（", "("),
 ])
 def test_a_full_width_symbol_names_the_half_width_one(effect, form, half):
+    """Each full-width symbol of a line is an E002 with its half-width fix (the line is
+    read on as fixed, so the ］ of ［プレイ］ is said with the ［)."""
     text = PAGE.format(effect=effect)
     col = text.split("\n")[2].index(form) + 1
-    diag, shown = only(text, "E002", 3, col)
+    diag, shown = wide_ones(text, 3, col)
     assert diag.hint == f"「{half}」のつもりなら半角で「{half}」と書きます"
     assert diag.span.end_col - diag.span.col == len(form)
     assert caret_width(shown) == 2 * len(form)  # full-width: two columns a character
@@ -90,7 +108,10 @@ def test_a_full_width_equals_in_a_comparison_names_the_double_equals_meant():
     diag, _ = only(text, "E002", 4, 10)
     assert "「==」" in diag.hint and diag.replacements == ("==",)
     assert diag.span.end_col - diag.span.col == 1
-    assigned, _ = only(PAGE.format(effect="敵HP ＝ 3"), "E002", 3, 13)
+    # read as the = it stands for: the line is then checked, and 敵HP takes no = (E024)
+    found, _ = diagnostics(PAGE.format(effect="敵HP ＝ 3"))
+    assert [(d.code, d.span.col) for d in found] == [("E024", 9), ("E002", 13)]
+    assigned = found[1]
     assert assigned.replacements == ("=",) and "「==」" not in assigned.hint
 
 
@@ -118,8 +139,8 @@ def test_every_symbol_form_the_table_accepts_is_read_and_every_other_is_reported
             assert diagnostics(text)[0] == [], form
         if not ok:
             found, _ = diagnostics(PAGE.format(effect=f"敵HP {form} 3"))
-            assert found and found[0].code == "E002", form
-            assert f"「{half}」のつもりなら半角で" in found[0].hint, form
+            wide = [d for d in found if d.code == "E002"]  # 敵HP = 3 read on is an E024 too
+            assert len(wide) == 1 and f"「{half}」のつもりなら半角で" in wide[0].hint, form
 
 
 # ------------------------------------------------------------------ unclosed braces
@@ -273,7 +294,7 @@ def test_a_full_width_closing_bracket_is_e002_with_its_fix_not_a_bracket_left_op
         written, col, fix):
     """``[プレイ］``: the ］ is the slip, fixable like ［ — not an E003 at the "[" with no
     fix, which is where the designer who took ［'s quick fix would have been stuck."""
-    diag, shown = only(PAGE.format(effect=f"敵HP -= {written} × 0.5"), "E002", 3, col)
+    diag, shown = wide_ones(PAGE.format(effect=f"敵HP -= {written} × 0.5"), 3, col)
     assert diag.replacements == (fix,), shown
     fixed = PAGE.format(effect=f"敵HP -= {written} × 0.5").replace("［", "[").replace("］", "]")
     assert diagnostics(fixed)[0] == []
@@ -403,3 +424,13 @@ def test_an_example_step_written_short_or_with_what_it_cannot_take_says_so(step,
     text = f'例 "x" {{\n 敵 haguruma\n 開始 刻 30, 手札 [dansyari, kenka]\n {step}\n}}\n'
     found, shown = diagnostics(text)
     assert found and said in found[0].hint and "敵HP -= 12" not in found[0].hint, shown
+
+
+def test_a_full_width_brace_is_read_as_the_brace_with_no_errors_of_the_lines_it_opens():
+    """``未来面 ｛``: the line was dropped, so the face's 作用 read as outside any face (E001
+    「作用は面の中に書きます」) and its } as closing the page early."""
+    text = ("ページ qa \"誤り\" {\n  銘 29\n  未来面 ｛\n    敵HP −= 4\n  }\n"
+            "  過去面 { 敵HP -= 3 }\n}\n")
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [("E002", 3, 7)], shown
+    assert found[0].replacements == ("{",)
