@@ -1083,9 +1083,17 @@ def _keyword_hint(token, expected, suggest) -> tuple[str, str | None]:
     if not words:
         return "", None
     meant = misconverted(str(token), words) or variant_of(str(token), words)
+    synonym = _SYNONYMS.get(str(token))
+    if meant is None and synonym is not None and KEYWORDS[synonym][0] in words:
+        meant = KEYWORDS[synonym][0]
     if meant is None and suggest is not None:
         meant = suggest(str(token), words)
     return (f"もしかして「{meant}」？", meant) if meant else ("", None)
+
+
+#: The words a designer says for a keyword, which no spelling distance brings near it
+#: (a 例's 「プレイ a」 for 出す a): by the keyword's key.
+_SYNONYMS = {"プレイ": "play", "プレイする": "play", "使う": "play", "出る": "play"}
 
 
 def _glued_word(written: str, words: list[str]) -> tuple[str, str] | None:

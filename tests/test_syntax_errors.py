@@ -434,3 +434,13 @@ def test_a_full_width_brace_is_read_as_the_brace_with_no_errors_of_the_lines_it_
     found, shown = diagnostics(text)
     assert [(d.code, d.span.line, d.span.col) for d in found] == [("E002", 3, 7)], shown
     assert found[0].replacements == ("{",)
+
+
+@pytest.mark.parametrize("said", ["プレイ", "使う"])
+def test_a_step_said_as_a_designer_says_it_suggests_the_keyword(said):
+    """「プレイ a」 in a 例 (出す a) listed every word that could stand there, and no
+    guess: no spelling distance brings プレイ near 出す."""
+    text = (f'ページ a "朝練" {{\n  銘 12\n  未来面 {{ 敵HP -= 4 }}\n  ペン 過去面 {{ 歩 += 5 }}\n}}\n'
+            f'例 "x" {{\n  {said} a\n}}\n')
+    (diag,) = [d for d in diagnostics(text)[0] if d.code == "E001"]
+    assert diag.hint.startswith("もしかして「出す」？") and diag.replacements == ("出す",)
