@@ -499,7 +499,7 @@ COUNTERS = (
     Counter("steps_used", "使用した歩", meaning="使った歩の合計（ふだんは総移動距離と同じ。刻の更新が抑制されたプレイでも数える）", aliases=("移動量",), log="change", cells="●●○○"),
     Counter("distance_moved", "総移動距離", meaning="刻が動いた距離の合計（符号なし。刻の更新が抑制されたプレイでは動かないので数えない）", log="change", cells="●●○○"),
     Counter("net_displacement", "正味変位", meaning="刻の動きの符号つきの合計（未来へ +、過去へ −）", log="change", cells="●○○○"),
-    Counter("crossings", "跨いだ回数", meaning="座を跨いだ回数（このプレイを含まない「既に跨いだ回数」）", log="operation", cells="●●○○"),
+    Counter("crossings", "跨いだ回数", meaning="座を跨いだ回数（［プレイ］はこのプレイのぶん、［ターン］はこのプレイを含まない「既に跨いだ回数」）", log="operation", cells="●●○○"),
     Counter("plays", "プレイ枚数", meaning="プレイしたページの枚数", log="operation", cells="×●○○"),
     Counter("damage_dealt", "与えたダメージ", meaning="敵に与えたダメージの合計", log="change", cells="●○○○"),
     Counter("intents_removed", "消したIntent個数", meaning="跨いで消した Intent の個数", log="operation", cells="○●○○"),

@@ -1093,7 +1093,8 @@ def _keyword_hint(token, expected, suggest) -> tuple[str, str | None]:
 
 #: The words a designer says for a keyword, which no spelling distance brings near it
 #: (a 例's 「プレイ a」 for 出す a): by the keyword's key.
-_SYNONYMS = {"プレイ": "play", "プレイする": "play", "使う": "play", "出る": "play"}
+_SYNONYMS = {W.scope.play: "play", f"{W.scope.play}する": "play", "使う": "play",
+             "出る": "play"}
 
 
 def _glued_word(written: str, words: list[str]) -> tuple[str, str] | None:

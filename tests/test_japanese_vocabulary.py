@@ -297,3 +297,13 @@ def test_a_word_the_vocabulary_uses_but_does_not_list_shows_the_terms_that_use_i
     refused = invoke_cli("vocab", "ほげほげ")
     assert refused.exit_code == 2 and "語彙にありません" in refused.output
     assert invoke_cli("vocab", "の").exit_code == 2  # one kana is in every meaning
+
+
+def test_the_crossings_meaning_says_each_scope_apart():
+    """spec 002: 跨いだ回数[ターン] leaves this play out; [プレイ] is this play's crossing
+    (「このプレイで座を跨ぐか」). The meaning said 「このプレイを含まない」 of every scope,
+    and a page reading 跨いだ回数[プレイ] counted the play it was written for."""
+    from contract import vocabulary as vocab
+
+    meaning = next(c for c in vocab.COUNTERS if c.code == "crossings").meaning
+    assert "［プレイ］はこのプレイのぶん" in meaning and "［ターン］はこのプレイを含まない" in meaning
