@@ -479,7 +479,9 @@ def test_the_contenders_margin_the_vocabulary_states_is_the_reports():
     from journey.lab.measure import MARGIN
 
     (contenders,) = [t for t in REPORT_TERMS if t.code == "contenders"]
-    assert f"最善から {MARGIN:g} 点" in contenders.meaning
+    assert f"最善から {MARGIN:g} 以内" in contenders.meaning
+    # the evaluation's unit, not the score's (a letter is 1 point of the score, 5 of it)
+    assert "スコアの点ではない" in contenders.meaning and "レター 1 枚" not in contenders.meaning
 
 
 def test_a_very_long_line_is_echoed_and_quoted_cut_short(tmp_path):
