@@ -302,18 +302,19 @@ def _setup(ident: str, setups: dict[str, _Checked], checked: dict, diags) -> Set
     if not any("items_chosen" in c.values for c in chain):  # 2 (the draft's), of what there is
         number["items_chosen"] = min(SETUP_DEFAULTS["items_chosen"], len(pool))
     carried = [n.text for n in _list(values["carried"]) if n.text in checked["item"]]
+    written = len(_list(values["carried"]))  # a name misspelt counts: its E072 says it
     for name in _list(own.get("carried")):
         if name.text in checked["item"] and name.text not in pool:
             diags.append(E072.at(name.span, f"アイテム「{name.text}」はアイテム一覧にありません",
                                  hint="携帯できるのはアイテム一覧のアイテムです"))
-    if carried and len(carried) != number["items_chosen"]:
+    if carried and written != number["items_chosen"]:
         where = own.spans.get("carried", own.spans.get("items_chosen"))
         diags.append(E071.at(where.span if where is not None else own.item.id.span,
-                             f"携帯するアイテムが {len(carried)} 個です（アイテム数は {number['items_chosen']}）",
+                             f"携帯するアイテムが {written} 個です（アイテム数は {number['items_chosen']}）",
                              hint="携帯にはアイテム数と同じ数のアイテムを書きます"))
     if number["items_chosen"] > len(pool):
         diags.append(E071.at(own.item.id.span,
-                             f"アイテム数（{number['items_chosen']}）がアイテム一覧（{len(pool)} 個）より多くあります",
+                             f"アイテム数（{number['items_chosen']}）がアイテム一覧（{len(pool)} 個）より多いです",
                              hint="アイテム一覧にアイテムを足すか、アイテム数を減らします"))
     keys = [n.text for n in _list(values["keys"])]
     if not keys:

@@ -120,6 +120,14 @@ def test_set_up_carrying_other_than_its_item_count_is_e071():
     assert found == [("E071", 6, 21)]
 
 
+def test_a_misspelt_carried_item_is_its_e072_alone_not_an_e071_of_the_count_too():
+    """携帯 [地図, テンと]: the E072 at テンと, and an E071 「携帯するアイテムが 1 個です
+    （アイテム数は 2）」 of a line that lists two."""
+    result, found = lint(SETUP_BASE + "旅の準備 a { 最終日 千年樹; 鍵の種類 [月]\n"
+                         "  アイテム一覧 [地図, テント]; 携帯 [地図, テンと] }\n")
+    assert found == [("E072", 6, 29)], [d.message for d in result.diagnostics]
+
+
 def test_variant_whose_base_leads_back_to_itself_is_e072():
     _, found = lint(SETUP_BASE + "旅の準備 a { 元 b; 最終日 千年樹; 鍵の種類 [月] }\n"
                     "旅の準備 b { 元 a }\n")
