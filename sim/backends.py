@@ -286,10 +286,6 @@ def _import_ray():
     # Imported here, not at the top: the local backend and ``jibunki --help`` never pay for
     # (or need) Ray.
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # offline: no usage report, ever
-    # Ray's core writes its warnings (a cluster that does not answer: some twenty lines of
-    # ``gcs_client.cc … Failed to get cluster ID``) in English to this process's stderr;
-    # the failure itself is said once, in Japanese. Its errors still reach the log.
-    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
     try:
         import ray
     except ImportError as error:
