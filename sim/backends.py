@@ -304,25 +304,30 @@ def _probe(address: str) -> None:
     if not host or not port.isdigit():
         return
     try:
-        with socket.create_connection((host.strip("[]"), int(port)),
-                                      timeout=CONNECT_TIMEOUT) as connection:
-            # Ray's GCS and its client server speak gRPC: HTTP/2, whose server answers
-            # the client's preface with a SETTINGS frame. A port that answers otherwise
-            # (or not at all) is no cluster's, and ray.init would try it for minutes.
-            connection.sendall(_HTTP2_PREFACE)
-            answer = b""
-            while len(answer) < 9:
-                more = connection.recv(9 - len(answer))
-                if not more:
-                    break
-                answer += more
-    except TimeoutError:
-        answer = b""
+        connection = socket.create_connection((host.strip("[]"), int(port)),
+                                              timeout=CONNECT_TIMEOUT)
     except OSError as error:
         # A name that does not resolve has no errno of the system, only its English.
         why = "ホスト名が見つかりません" if isinstance(error, socket.gaierror) else reason(error)
         raise BackendError(f"Ray の実行先 {address} に接続できません（{why}）") from error
-    if len(answer) < 9 or answer[3] != _HTTP2_SETTINGS:
+    # A cluster on TLS would answer a cleartext preface with its handshake: only reached.
+    tls = os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true")
+    answer = b""
+    with connection:
+        # Ray's GCS and its client server speak gRPC: HTTP/2, whose server answers the
+        # client's preface with a SETTINGS frame. A port that answers otherwise (or not
+        # at all) is no cluster's, and ray.init would try it for minutes.
+        try:
+            if not tls:
+                connection.sendall(_HTTP2_PREFACE)
+            while not tls and len(answer) < 9:
+                more = connection.recv(9 - len(answer))
+                if not more:
+                    break
+                answer += more
+        except OSError:  # reset, or silent past the timeout: no cluster's
+            pass
+    if not tls and (len(answer) < 9 or answer[3] != _HTTP2_SETTINGS):
         raise BackendError(f"Ray の実行先 {address} は Ray のクラスタではないようです（gRPC で"
                            "答えません。ray start --head が示したアドレスとポートを確かめてください）")
 
