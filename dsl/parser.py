@@ -307,6 +307,8 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 # the line is dropped as any other line the parser cannot read
                 read_as = None
                 work, lines = _drop_line(work, pos)
+                if work == before:
+                    break
                 damaged.append(lines)
                 continue
             inner = _unclosed_brace(work)
