@@ -149,9 +149,21 @@ def findings(content: Content) -> list[Finding]:
                 message, data = why
                 found.append(Finding(
                     "W008", "page", page.id, _line(page, place),
-                    f"{SIDE_NAMES[side]}は出せません: {message}", HINT,
+                    f"{SIDE_NAMES[side]}は出せません: {message}", _hint(data),
                     {"side": side, "place": place, **data}))
     return found
+
+
+def _hint(data: dict) -> str:
+    """What to change: the page's 銘 only where it bounds the quantity (刻, |銘 − 刻|
+    and the 歩 it pays) — a 手札 or a flag is no matter of 銘 — and one of two
+    conditions that exclude each other (跨ぐ, 跨がない)."""
+    quantity = data.get("quantity")
+    if quantity is None:
+        return "同時には成り立たない条件のどちらかを消してください"
+    if quantity in (AGE, DISTANCE, STEPS):
+        return HINT
+    return f"条件の数値を、{quantity}が取りうる範囲に合わせてください"
 
 
 def _faces(page):

@@ -105,3 +105,14 @@ def test_the_warning_on_a_pen_face_stands_on_the_pens_conditions():
     (found,) = _w008(text)
     line = text.splitlines()[4]
     assert (found.span.line, found.span.col) == (5, line.index("刻 <= 10") + 1)
+
+
+def test_the_hint_names_the_year_only_where_the_year_bounds_the_quantity():
+    """「条件の数値か、ページの銘を見直してください」 was said of 条件 手札 >= 20 too, where
+    銘 has nothing to do with it."""
+    (year,) = _findings("条件 刻 >= 40")
+    assert year.hint == faces.HINT and "銘" in year.hint
+    (hand,) = _findings("条件 手札 >= 20")
+    assert hand.hint == "条件の数値を、手札が取りうる範囲に合わせてください"
+    (both,) = _findings("条件 跨ぐ, 跨がない")
+    assert both.hint == "同時には成り立たない条件のどちらかを消してください"
