@@ -127,7 +127,7 @@ def not_utf8_name(path: Path) -> bool:
     merely bytes the locale's encoding does not read (LC_ALL=C without Python's UTF-8
     mode reads every Japanese name so)."""
     name = str(path)
-    if not any("\udc80" <= ch <= "\udcff" for ch in name):
+    if not _undecoded(name):
         return False
     try:
         os.fsencode(name).decode("utf-8")
@@ -149,9 +149,15 @@ def display_path(path: Path) -> str:
         shown = str(path)
     if shown.startswith(".."):
         shown = str(path)
-    if any("\udc80" <= ch <= "\udcff" for ch in shown):  # bytes the locale did not read
+    if _undecoded(shown):  # bytes the locale did not read
         shown = os.fsencode(shown).decode("utf-8", "replace")
     return shown_name(shown)
+
+
+def _undecoded(name: str) -> bool:
+    """Whether ``name`` holds bytes the file system's encoding did not read (Python
+    carries each as a lone surrogate)."""
+    return any("\udc80" <= ch <= "\udcff" for ch in name)
 
 
 #: The bytes of each file read while ``recording`` (None: not recording).

@@ -302,19 +302,15 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
         except UnexpectedInput as exc:
             pos = _error_pos(work, exc)
             before = work
-            if pos == read_as:
+            just_read, read_as = pos == read_as, None
+            inner = None if just_read else _unclosed_brace(work)
+            unclosed = None if just_read or inner else _unclosed_item(work, exc, pos)
+            bracket = None if just_read or inner or unclosed else _unclosed_bracket(work, pos)
+            if just_read:
                 # the half-width symbol does not belong there either: its E002 said so,
                 # the line is dropped as any other line the parser cannot read
-                read_as = None
                 work, lines = _drop_line(work, pos)
-                if work == before:
-                    break
-                damaged.append(lines)
-                continue
-            inner = _unclosed_brace(work)
-            unclosed = None if inner else _unclosed_item(work, exc, pos)
-            bracket = None if inner or unclosed else _unclosed_bracket(work, pos)
-            if bracket is not None:
+            elif bracket is not None:
                 # A [ left open: the parser reads on into the next lines as the list's
                 # items and fails there; report the [ and drop its line.
                 line, col = _line_col(work, bracket)

@@ -74,7 +74,7 @@ class ToAst(Transformer):
             value = text[1:-1]
         else:
             return text
-        if any(unicodedata.category(c) == "Cc" for c in value):
+        if any(map(_control, value)):
             self.broken_names.append(_broken_name(value, text, self._tok_span(children[0])))
         return value
 
@@ -555,17 +555,22 @@ def _expr_span(expr) -> Span:
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
+def _control(char: str) -> bool:
+    """A control character (a line break, a tab …): none belongs in a name."""
+    return unicodedata.category(char) == "Cc"
+
+
 def _broken_name(value: str, written: str, span: Span):
     """W016 for a name ``value`` (as ``written``) with control characters: shown with its
     escapes, and fixed by writing it without them."""
     from .codes import W016
 
-    shown = "".join(c if unicodedata.category(c) != "Cc" else
-                    {"\n": "\\n", "\t": "\\t"}.get(c, f"\\x{ord(c):02x}") for c in value)
+    shown = "".join({"\n": "\\n", "\t": "\\t"}.get(c, f"\\x{ord(c):02x}") if _control(c) else c
+                    for c in value)
     kinds = [word for char, word in (("\n", "改行"), ("\t", "タブ")) if char in value]
-    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in value):
+    if any(_control(c) and c not in "\n\t" for c in value):
         kinds.append("制御文字")
-    kept = "".join(c for c in value if unicodedata.category(c) != "Cc")
+    kept = "".join(c for c in value if not _control(c))
     fixed = ('"' + kept.replace("\\", "\\\\").replace('"', '\\"') + '"'
              if written.startswith('"') else f"「{kept}」")
     return W016.at(span, name=shown, what="と".join(kinds), replacements=(fixed,))
