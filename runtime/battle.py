@@ -88,6 +88,14 @@ class Battle(BattleFields):
         #: ``"turn"`` (an effect that fires after the enemy acts belongs to no play) —
         #: an attribute, not a property: every damage, heal and defense gain asks.
         self.count_scope = "turn"
+        #: The page instance whose 作用 is landing now (board._apply: the frame's page),
+        #: None for an enemy's, a reward's or none: the damage it deals is its page's.
+        self.crediting = None
+        #: 与えたダメージ by the page instance whose 作用 dealt it, since this battle was
+        #: made (a copy starts empty; a foreseen copy's adds to it when taken): a
+        #: continuing 作用 deals its page's damage, not the play's that set it off.
+        #: Never saved — a loaded battle counts from the load.
+        self.dealt_by: dict[int, int] = {}
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
         #: modifiers of each target), None: to be made again — the board changed.
         self._index = None
@@ -389,6 +397,12 @@ class Battle(BattleFields):
         """防御 that outlives this turn (every lifetime but the turn's)."""
         return queries.lasting_defense(self)
 
+    def dealt_by_page(self) -> dict[str, int]:
+        """与えたダメージ by page id since this battle was made (or loaded), each page's 作用
+        wherever they hit (a continuing one counts for its page, not for the play it
+        fired on); what no page dealt is in none."""
+        return queries.dealt_by_page(self)
+
     def probe(self) -> Battle:
         """A recording copy of the state and streams as they stand, without the
         resolution under way (a pending choice is dropped)."""
@@ -673,6 +687,9 @@ def _adopt(battle: Battle, trial: Battle) -> EventLog:
     battle._chain, battle._links = trial._chain, trial._links
     battle._links_made = trial._links_made
     battle.count_scope, battle.foe = trial.count_scope, trial.foe
+    by = battle.dealt_by
+    for uid, dealt in trial.dealt_by.items():
+        by[uid] = by.get(uid, 0) + dealt
     if trial._shown is not None:
         battle._shown = trial._shown
     battle.event_count += trial.event_count

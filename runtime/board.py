@@ -379,7 +379,9 @@ def _apply(battle: BattleFields, effect: Sayou, frame: Frame):
         return zones.REGION_STEPS[op](battle, effect, frame)
     if battle.state.enemy.get("hp", 1) <= 0 and effect.target.code == "enemy_hp":
         return None  # 敵HP stays 0: a 作用 on it does nothing (DESIGN §6.2)
+    battle.crediting = frame.page_uid
     OPS[op](battle, effect, frame)
+    battle.crediting = None
     if battle.state.enemy.get("down") == "now":
         _after_landing(battle)
     return None

@@ -112,6 +112,19 @@ def lasting_defense(battle: BattleFields) -> int:
     return sum(v for v, expiry in battle.state.defense if expiry != "turn")
 
 
+def dealt_by_page(battle: BattleFields) -> dict[str, int]:
+    """与えたダメージ by page id since this battle was made (or loaded), each page's 作用
+    wherever they hit — a continuing one on a later play or at a turn's end counts for
+    the page that set it, not for the play it fired on. What no page dealt (an enemy's
+    trait, a reward) is in none (与えたダメージ[ラン] less the sum)."""
+    pages = battle.state.pages
+    out: dict[str, int] = {}
+    for uid, dealt in battle.dealt_by.items():
+        page = pages[uid].page
+        out[page] = out.get(page, 0) + dealt
+    return out
+
+
 # -------------------------------------------- copies and developer changes
 def probe(battle: BattleFields):
     """A recording copy of the state and streams as they stand, without the

@@ -618,6 +618,10 @@ def _enemy_hp(battle: BattleFields, effect, delta, why=None):
         dealt = min(-delta, s.enemy["hp"])
         s.enemy["hp"] -= dealt
         s.count(battle.count_scope, "damage_dealt", dealt)
+        uid = battle.crediting
+        if uid is not None and dealt:
+            by = battle.dealt_by
+            by[uid] = by.get(uid, 0) + dealt
         if why is None:
             battle.emit(("damage", -delta, dealt, s.enemy["hp"]))
         else:

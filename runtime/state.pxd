@@ -35,4 +35,5 @@ cdef class BattleFields:
     cdef public object tables, streams, record, event_count, emit, _start
     cdef public object _choice, _shown, count_scope, _index, _links_made, _foreseen, foe
     cdef public list _records, _stack, _chain
-    cdef public dict _links, page_facts
+    cdef public dict _links, page_facts, dealt_by
+    cdef public object crediting

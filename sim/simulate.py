@@ -31,7 +31,7 @@ ACTION_CAP = 5_000
 @dataclass(frozen=True)
 class BattleResult:
     """What came of one simulated battle. Per page id: ``plays``, the ``damage`` its
-    actions dealt, the 歩 its plays used (``steps``), and its ``pens`` and ``tears``;
+    作用 dealt (on its own plays or later, as continuing ones), the 歩 its plays used (``steps``), and its ``pens`` and ``tears``;
     ``first_drawn``, when a copy of it was first seen in the hand (``hand_seen``) and
     ``held_unplayable``, the turns it sat in the hand unplayable (``HandWatch``).
     ``hp_lost`` is 減ったHP[ラン]; ``turns`` the turns played over all stages."""
@@ -165,14 +165,20 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
             battle.apply(action)
             actions += 1
             continue
-        dealt, used = s.counter("run", "damage_dealt"), s.counter("run", "steps_used")
+        used = s.counter("run", "steps_used")
         battle.apply(action)
         actions += 1
-        for name, amount in ((tallied, 1),
-                             ("damage", s.counter("run", "damage_dealt") - dealt),
+        for name, amount in ((tallied, 1), ("damage", 0),
                              ("steps", s.counter("run", "steps_used") - used)):
             counts = tally[name]
             counts[page] = counts.get(page, 0) + amount
+    if not blind:
+        # Damage is its page's wherever it was dealt (Battle.dealt_by_page): a continuing
+        # 作用 that hits on later plays or at a turn's end counts for the page that set it.
+        damage = tally["damage"]
+        for page, dealt in battle.dealt_by_page().items():
+            if watched is None or page in watched:
+                damage[page] = damage.get(page, 0) + dealt
     result = s.outcome or "draw"
     return BattleResult(
         seed=seed, result=result, turns=s.turns_run, actions=actions,

@@ -141,9 +141,20 @@ class Session:
 
     def _fresh(self) -> Battle:
         battle = self.fresh_battle()
-        #: damage dealt by page id (None: by no page — an enemy phase, a trait)
-        self.dealt: Counter = Counter()
+        #: 与えたダメージ[ラン] when the session's battle was made (or loaded)
+        self._dealt_before = battle.state.counter("run", "damage_dealt")
         return battle
+
+    @property
+    def dealt(self) -> Counter:
+        """Damage dealt in this session by page id — a continuing 作用 counts for the page
+        that set it, on whichever play or turn it hits (Battle.dealt_by_page) — and under None
+        what no page dealt (an enemy's trait, a reward)."""
+        battle = self.battle
+        by = Counter(battle.dealt_by_page())
+        by[None] = (battle.state.counter("run", "damage_dealt") - self._dealt_before
+                    - sum(by.values()))
+        return by
 
     # --------------------------------------------------------------- parsing
     def run(self, line: str) -> Outcome:
@@ -229,13 +240,9 @@ class Session:
         return ""
 
     def _act(self, action) -> list:
-        s = self.battle.state
-        page = self.battle.page_id(action.uid) if type(action) in REFUSED else None
-        before = s.counter("run", "damage_dealt")
         events = self.battle.apply(action)
         self.last_events = list(events)
         self.history.append(action)
-        self.dealt[page] += self.battle.state.counter("run", "damage_dealt") - before
         return events
 
     # -------------------------------------------------------------- commands
