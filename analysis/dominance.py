@@ -33,7 +33,14 @@ from . import quantities as q
 from .content import Content
 from .findings import Finding
 
-HINT = "手で確かめてください"
+#: The hint: the first number to raise (or lower) to the better page's, or tell the two
+#: pages apart — and leave the weaker one on purpose (a deck can want it).
+HINT = ("{what} を {better} と同じか、{way}すれば劣らなくなります。役割を分けるなら作用か条件を"
+        "変えてください（デッキでの組み合わせのためにわざと弱くしたのなら、そのままで構いません）")
+#: A number's sign → which way of it is better for the player.
+BETTER_WAY = {1: "それより大きく", -1: "それより小さく"}
+#: Where a number is written, by the part of the page that holds it.
+FACE_WORDS = {face.code: face.ja for face in vocab.FACES}
 
 #: Target code → +1 when more of it is better for the player, −1 when worse (absent: 0).
 TARGET_SIGN = {
@@ -80,18 +87,22 @@ def findings(content: Content) -> list[Finding]:
             worse = _worse(numbers, other_numbers)
             if worse:
                 better = content.pages[other]
-                said = "、".join(worse)
+                said = "、".join(text for text, _ in worse)
+                what, sign, value = worse[0][1]
+                hint = HINT.format(what=what, better=f"{better.id} の {value:g}",
+                                   way=BETTER_WAY[sign])
                 found.append(Finding(
                     "W010", "page", pid, page.source.line,
                     f"同じ{W.variable.year} {page.year}・同じ形の {better.id}「{better.name}」に比べて、どの数値も"
-                    f"上回らず、{said}で劣ります", HINT, {"by": other, "worse": worse}))
+                    f"上回らず、{said}で劣ります", hint,
+                    {"by": other, "worse": [text for text, _ in worse]}))
                 break
     return found
 
 
-def _worse(mine: list, theirs: list) -> list[str]:
+def _worse(mine: list, theirs: list) -> list[tuple[str, tuple]]:
     """The numbers where ``mine`` is worse, when none is better and every unsigned one is
-    equal; else []."""
+    equal, each said and as (what, sign, the other's value); else []."""
     worse = []
     for (sign, a, what), (_, b, _) in zip(mine, theirs):
         if sign == 0:
@@ -100,7 +111,7 @@ def _worse(mine: list, theirs: list) -> list[str]:
         elif sign * (a - b) > 0:
             return []
         elif a != b:
-            worse.append(f"{what} {a:g}（相手は {b:g}）")
+            worse.append((f"{what} {a:g}（相手は {b:g}）", (what, sign, b)))
     return worse
 
 
@@ -108,18 +119,27 @@ def _profile(page) -> tuple[tuple, list]:
     """The page's shape (hashable) and its numbers: (sign, value, what it is) each."""
     numbers: list = []
     shape = [page.year, page.after_play, ("fray_mul", page.fray_mul)]
+    pen, tear = vocab.KEYWORDS["pen"][0], vocab.KEYWORDS["tear"][0]
     for side, face in page.faces.items():
-        shape.append((side, face.written, _body(face.conditions, face.effects, numbers)))
-    for side, pen in page.pens.items():
-        shape.append(("pen", side, None if pen is None else
-                      _body(pen.conditions, pen.effects, numbers)))
-    shape.append(("tear", None if page.tear is None else _body([], page.tear, numbers)))
+        shape.append((side, face.written, _body(face.conditions, face.effects, numbers,
+                                                f"{FACE_WORDS[side]}の")))
+    for side, written in page.pens.items():
+        shape.append(("pen", side, None if written is None else
+                      _body(written.conditions, written.effects, numbers,
+                            f"{pen} {FACE_WORDS[side]}の")))
+    shape.append(("tear", None if page.tear is None else
+                  _body([], page.tear, numbers, f"{tear}の")))
     return tuple(shape), numbers
 
 
-def _body(conditions, effects, numbers: list) -> tuple:
-    return (tuple(_condition(c, numbers) for c in conditions),
-            tuple(_effect(e, numbers) for e in effects))
+def _body(conditions, effects, numbers: list, where: str) -> tuple:
+    """The shape of a face, a pen or the 破却, its numbers appended to ``numbers``, each
+    said with ``where`` it is written (「未来面の」)."""
+    first = len(numbers)
+    shape = (tuple(_condition(c, numbers) for c in conditions),
+             tuple(_effect(e, numbers) for e in effects))
+    numbers[first:] = [(sign, value, where + what) for sign, value, what in numbers[first:]]
+    return shape
 
 
 def _condition(cond, numbers: list) -> tuple:

@@ -182,7 +182,7 @@ W009 = _define("W009", WARNING, "何も起こさないタイミング",
     hint=f"その{W.quantity.events}を起こす作用を書くか、ほかのタイミングにしてください")
 W010 = _define("W010", WARNING, "ほかのページに劣るページ",
     message=f"同じ{W.variable.year}・同じ形のほかのページに、どの数値でも劣っています",
-    hint="手で確かめてください")
+    hint="劣る数値を相手と同じか良くするか、作用か条件を変えて役割を分けてください（わざと弱くしたのなら、そのままで構いません）")
 #: Found by ``jibunki print`` (its layout), not by lint: which fonts a machine has is not
 #: the content's.
 W011 = _define("W011", WARNING, "札に刷れない文字",

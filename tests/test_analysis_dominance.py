@@ -28,13 +28,24 @@ def _findings(*pages: str):
 def test_a_page_worse_in_one_number_and_equal_in_the_rest_is_dominated():
     (found,) = _findings(_page("tsuyoi", 30, 12, 5), _page("yowai", 30, 8, 5))
     assert (found.code, found.item, found.line) == ("W010", "yowai", 9)
-    assert found.data["by"] == "tsuyoi" and found.hint == "手で確かめてください"
-    assert "8（相手は 12）" in found.message
+    assert found.data["by"] == "tsuyoi"
+    assert "未来面の敵HP 8（相手は 12）" in found.message
+
+
+def test_the_hint_names_the_number_to_change_where_it_is_written_and_which_way():
+    (found,) = _findings(_page("tsuyoi", 30, 12, 5), _page("yowai", 30, 8, 5))
+    assert found.hint.startswith("未来面の敵HP を tsuyoi の 12 と同じか、それより大きくすれば")
+    # Doing what it says leaves no warning.
+    assert _findings(_page("tsuyoi", 30, 12, 5), _page("yowai", 30, 12, 5)) == []
+    (pen,) = _findings(_page("a", 30, 12, 5, defense=9), _page("b", 30, 12, 5, defense=4))
+    assert pen.hint.startswith("ペン 過去面の防御 を a の 9 と同じか、それより大きく")
 
 
 def test_a_harder_condition_is_worse():
     (found,) = _findings(_page("yasui", 30, 12, 5), _page("takai", 30, 12, 9))
     assert found.item == "takai"
+    assert found.hint.startswith("未来面の条件「")
+    assert "を yasui の 5 と同じか、それより小さくすれば" in found.hint
 
 
 def test_a_page_better_in_one_number_and_worse_in_another_is_not_dominated():
