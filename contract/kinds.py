@@ -16,6 +16,7 @@ AST, and holds every other module to reading them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import os
 from pathlib import Path
 
 __all__ = ["ItemKind", "ITEM_KINDS", "JOURNEY_KINDS", "ITEM_KEYWORDS", "ID_KEYWORDS",
@@ -34,8 +35,19 @@ CONTENT_NAME = "content"
 
 
 def nearest_content(path: Path) -> Path | None:
-    """The nearest folder above ``path`` named CONTENT_NAME, or None."""
-    return next((folder for folder in path.parents if folder.name == CONTENT_NAME), None)
+    """The nearest folder above ``path`` that is a content folder — named CONTENT_NAME, or
+    holding a balance file (a copy of content/ under another name: a file of it is one of
+    its definitions, not a second one beside content/'s) — or None."""
+    return next((folder for folder in path.parents if folder.name == CONTENT_NAME
+                 or _holds_balance(folder)), None)
+
+
+def _holds_balance(folder: Path) -> bool:
+    try:
+        return any(entry.name.endswith(BALANCE_SUFFIX) and entry.is_file()
+                   for entry in os.scandir(folder))
+    except OSError:  # unreadable, gone: not known to be one
+        return False
 
 
 class SymbolKind:

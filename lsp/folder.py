@@ -45,7 +45,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def content_root(path: Path, workspace: Path | None) -> Path:
     """What the file ``path`` is checked with, as `jibunki lint` run at the workspace's
-    root checks it: its nearest ancestor named ``content``; else, for a file of the
+    root checks it: its nearest content folder (kinds.nearest_content: named ``content``,
+    or holding the balance file, a copy of it); else, for a file of the
     workspace, the workspace's own ``content`` folder when it has one; else the file
     alone (``path`` itself) — never a folder that merely holds it (a scratch folder, the
     home folder, the root of the disk)."""

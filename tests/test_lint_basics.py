@@ -301,6 +301,22 @@ def test_a_file_of_another_content_folder_is_checked_with_that_folder(monkeypatc
     assert "E012" not in result.output and "1 ファイル: エラー 0 件" in result.output
 
 
+def test_a_subfolder_of_a_copy_of_content_under_another_name_is_checked_with_the_copy(
+        monkeypatch, tmp_path):
+    """A copy of content/ named otherwise (``mine/``: it holds the balance file) is a content
+    folder too: its journey/ named from the project is checked with the copy, not as a
+    second definition of each of content/journey's items (E012)."""
+    import shutil
+
+    copy = tmp_path / "mine"
+    shutil.copytree(ROOT / "content", copy)
+    monkeypatch.chdir(ROOT)
+    for named in (copy / "journey", copy / "pages" / "少年期.page"):
+        result = CliRunner().invoke(main, ["lint", str(named)])
+        assert result.exit_code == 0, result.output
+        assert "E012" not in result.output and "エラー 0 件" in result.output
+
+
 def test_errors_of_the_folder_names_resolve_against_are_counted_apart_from_those_shown(
         monkeypatch, tmp_path):
     """A copy of content/ linted with --content content: each id is defined twice, so the

@@ -248,7 +248,7 @@ async def test_a_loose_file_is_checked_alone_as_lint_checks_it(scratch_client, t
     assert [d.code for d in client.diagnostics[uri]] == [d["code"] for d in lint] == []
 
 
-def test_a_content_folder_is_one_named_content_or_the_workspace_s_and_nothing_else(tmp_path):
+def test_a_content_folder_is_one_named_content_or_holding_the_balance_or_the_workspace_s(tmp_path):
     home = tmp_path / "home"
     page = home / "project" / "content" / "pages" / "a.page"
     beside = home / "project" / "decks" / "b.deck"
@@ -258,6 +258,10 @@ def test_a_content_folder_is_one_named_content_or_the_workspace_s_and_nothing_el
     assert content_root(beside, None) == beside  # alone
     assert content_root(home / "a.page", home) == home / "a.page"  # the home folder: alone
     assert content_root(Path("/a.page"), None) == Path("/a.page")  # never the whole disk
+    copy = home / "mine"  # a copy of content/ under another name: it holds the balance
+    (copy / "journey").mkdir(parents=True)
+    (copy / "balance.balance").write_text("", encoding="utf-8")
+    assert content_root(copy / "journey" / "c.journey", home / "project") == copy
 
 
 def test_a_path_outside_any_content_folder_is_never_walked(tmp_path):
