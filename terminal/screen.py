@@ -466,9 +466,19 @@ def _hand_facts(battle) -> list[dict]:
     # With the stage's pens spent, no face can be written: 「ペン強化なし」 rows would be the
     # only pen rows left, saying nothing of what can be done.
     pen_left = battle.state.pens_used < battle.state.param("pen_cap") and not battle.over
+    # A play waiting for a choice moves 刻 only once it is answered: each page's cost,
+    # face, crossing and damage are the new 刻's, not yet known (``mid_play``).
+    moving = mid_play(battle)
     out = []
     for index, uid in enumerate(battle.hand, 1):
         info = battle.play_info(uid)
+        if moving:
+            sides = [side for side in SIDES if battle.face_body(uid, side) is not None]
+            rules = [f"{SIDE[side]}: {line}" for side in sides
+                     for line in body_lines(battle.face_body(uid, side), vocabulary)]
+            out.append({"index": index, "uid": uid, "info": info, "name": battle.page_of(uid).name,
+                        "sides": [], "rules": rules, "damage": None, "pens": []})
+            continue
         sides = info["firing"] or info["sides"]
         rules = []
         for side in sides:
@@ -492,6 +502,17 @@ CAPPED_NOTE = f"{W.variable.enemy_hp}で頭打ち（残りの{W.variable.enemy_h
 #: How much of each page the hand table shows, most first: every line; one line each
 #: for the rules, the refusal and the pens; one line per page.
 DETAIL = ("full", "lines", "row")
+
+
+def mid_play(battle) -> bool:
+    """Whether a play waits for a choice its face asks: 刻 has not moved yet, so what
+    another hand page would cost, fire and deal is not known until it is answered."""
+    return battle.pending is not None and battle.in_play() is not None
+
+
+#: What the hand says of its figures while a play waits for a choice.
+MID_PLAY_NOTE = (f"{W.variable.steps}・面・{W.condition_word.crosses}・ダメージは"
+                 f"{W.pick.choice}のあと、{W.variable.age}が動いてから決まります")
 
 
 def in_play_words(battle, uid: int) -> str:
@@ -541,7 +562,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
                 (CAPPED if preview.capped else "")
             chose_any |= preview.chose
             capped_any |= preview.capped
-        reason = "" if info["playable"] else f"{paint.mark('no')} {info['reason']}"
+        reason = "" if info["playable"] or in_play is not None \
+            else f"{paint.mark('no')} {info['reason']}"
         if fact["uid"] == in_play:
             reason = f"{paint.mark('arrow')} {in_play_words(battle, in_play)}"
         pens = [SIDE[side] + ("" if fray is None else f"（{W.variable.fray}+{fray}）") + ": "
@@ -557,8 +579,9 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
             cell = [reason or " ／ ".join(fact["rules"])]
         # Designer text is plain text, never console markup: every cell is a Text.
         cells = ["·" if choosing else str(fact["index"]), fact["name"], str(info["year"]),
-                 str(info["cost"]),
-                 "・".join(face_words), paint.mark("yes") if info["crosses"] else "", damage]
+                 "" if in_play is not None else str(info["cost"]),
+                 "・".join(face_words),
+                 paint.mark("yes") if info["crosses"] and in_play is None else "", damage]
         body = Text(paint.s("\n".join(cell)))
         if detail != "full":
             body.no_wrap, body.overflow = True, "ellipsis"
@@ -571,6 +594,8 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         notes.append(f"{W.scope.run}は終わっています（もう{W.scope.play}できません）")
     if choosing:
         notes.append(f"{W.pick.choice}の途中: choose の番号は上の候補の番号です")
+    if in_play is not None:
+        notes.append(MID_PLAY_NOTE)
     if rows is not None and rows < len(facts):
         notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚（hand で全部）")
     if chose_any:

@@ -290,7 +290,29 @@ def test_the_page_whose_play_waits_for_a_choice_says_it_is_in_play(tables):
 
     row = choosing_row("断捨離")
     assert "プレイ中（選択のあと 捨て札へ）" in row and "足りない" not in row, row
-    assert "プレイ中" not in choosing_row("産声") and "足りない" in choosing_row("産声")
+    assert "プレイ中" not in choosing_row("産声")
     battle.choose([battle.pending.candidates[0]])
     assert battle.in_play() is None and played not in battle.hand
     assert "プレイ中" not in render(battle, 120, 40)
+
+
+def test_while_a_play_waits_for_a_choice_the_hand_shows_no_figure_of_the_old_age(tables):
+    """迷子の商店街 at 刻 40 asks a choice before 刻 moves to its 銘 5: the hand showed 大きな
+    仕事 at 4 歩, crossing, 10 damage and 旅立ちの朝 refused as blank — figures of 刻 40,
+    wrong once the choice is answered (39 歩; 旅立ちの朝 fires its future face). Until
+    then no page's cost, face, crossing, damage or refusal is shown, and a note says why;
+    every written face's rules are shown, each under its face."""
+    battle = new_battle(tables)
+    battle.dev_set(age=40, steps=40, hand=["mayoigo", "shigoto", "tabidachi"])
+    battle.play(uid_of(battle, "mayoigo"))
+    assert battle.pending is not None and battle.in_play() is not None
+    text = render(battle, 120, 40)
+    row = next(line for line in text.splitlines() if line.startswith("· 大きな仕事"))
+    assert re.match(r"· 大きな仕事\s+44\s+未来面: 敵HPに 10 のダメージ", row), row
+    assert "白紙" not in text and "足りない" not in text
+    assert "歩・面・跨ぐ・ダメージは選択のあと、刻が動いてから決まります" in text
+    battle.choose(list(battle.pending.candidates[:battle.pending.count]))
+    after = render(battle, 120, 40)
+    row = next(line for line in after.splitlines() if re.match(r"\d 大きな仕事", line))
+    assert re.match(r"\d 大きな仕事\s+44\s+39\s+未来面", row), row
+    assert "刻が動いてから" not in after
