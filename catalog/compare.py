@@ -20,6 +20,9 @@ from contract import vocabulary as vocab
 from contract.vocabulary import W
 
 from runtime.sides import active_sides
+from runtime.tearing import tear_scale
+
+from .phrasing import EXCESS_GROWS
 
 
 def _face(side: str) -> str:
@@ -58,4 +61,7 @@ def tear_at(page, age: int, balance) -> dict:
     blank = not any(face.written for face in page.faces.values())
     return {"age": age, "fray": math.trunc(distance * page.fray_mul),
             "scale": None if blank or not page.tear
-            else round(1 + balance.tear_scale * distance, 3)}
+            else round(tear_scale(balance.tear_scale, distance), 3),
+            # a multiplier grows by its excess over 1 (runtime.tearing): said beside ×scale
+            "excess": EXCESS_GROWS if any(effect.op == "mul" for effect in page.tear or ())
+            else None}

@@ -15,7 +15,7 @@ the catalog links to that entry of its vocabulary page, or glue. ``phrase`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Callable
 
@@ -23,10 +23,11 @@ from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, Filter, FlagRef,
                              PageAttrRef, PageCountRef, RegionCountRef, Repeat, Sayou, Scaled,
                              TilesPassedRef, VariableRef)
+from runtime.tearing import grown
 
 __all__ = ["Piece", "base_text", "body_lines", "body_pieces", "condition_pieces",
            "condition_text", "number", "phrase", "phrase_pieces", "ref_text", "term",
-           "text"]
+           "text", "torn", "EXCESS_GROWS"]
 
 
 @cache
@@ -393,6 +394,30 @@ def phrase(effect: Sayou, vocabulary=None, *, default_timing: str = "on_play") -
     that table is generated from.
     """
     return text(phrase_pieces(effect, default_timing=default_timing))
+
+
+#: How a multiplier of a 破却 grows with the tear's distance (runtime.tearing), said
+#: wherever its scale is.
+EXCESS_GROWS = f"{term('operation', 'mul').ja}の作用は 1 を超えるぶんが伸びる"
+
+
+def torn(effect: Sayou, scale: float) -> tuple[Sayou, str]:
+    """A 破却 作用 as a tear at ``scale`` lands it (runtime.tearing): the 作用 with its
+    grown value, to phrase (攻撃倍率 *= 1.2 at ×2.75 reads ×1.55, where 「×2.75」 beside
+    「攻撃倍率×1.2」 read as ×3.3), and how that value came about, as a note
+    (「1 + (1.2 − 1) × 2.75」). A multiplier read from a reference cannot be written as
+    one number: it is phrased as written, the note saying how it grows."""
+    base, rounded = effect.base, lambda x: round(x, 4)
+    mul = effect.op == "mul"
+    if type(base) is Const:
+        value = rounded(grown(effect.op, base.value, scale))
+        how = (f"1 + ({number(base.value)} − 1) × {scale:.2f}" if mul
+               else f"{number(base.value)} × {scale:.2f}")
+        return replace(effect, base=Const(value)), how
+    if type(base) is Scaled and not mul:
+        return (replace(effect, base=Scaled(base.ref, rounded(base.coef * scale))),
+                f"係数 {number(base.coef)} × {scale:.2f}")
+    return effect, (f"1 を超えるぶんが × {scale:.2f}" if mul else f"× {scale:.2f}")
 
 
 # ------------------------------------------------------------------ conditions

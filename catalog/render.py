@@ -23,12 +23,13 @@ from contract import vocabulary as vocab
 from contract.tables import (Body, Condition, CounterRef, DistanceRef, FlagRef, PageAttrRef,
                              PageCountRef, RegionCountRef, VariableRef)
 from contract.typed import READ_ALIKE, read_alike
+from runtime.tearing import tear_scale
 
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
-from .phrasing import (Piece, body_pieces, condition_pieces, named, phrase, phrase_pieces,
-                       term, text)
+from .phrasing import (EXCESS_GROWS, Piece, body_pieces, condition_pieces, named, phrase, phrase_pieces,
+                       term, text, torn)
 
 TEMPLATES = Path(__file__).with_name("templates")
 #: The pool table as a CSV file, beside the index (catalog/pool_csv.py).
@@ -153,10 +154,19 @@ def _quantity_names() -> dict[str, str]:
             vocab.PAGES.code: vocab.PAGES.said()}
 
 
-def _tear_scale(scale: float) -> str:
+def _tear_scale(coefficient: float, effects) -> str:
+    """How a page's 破却 grows with distance: the rule, then what its 作用 land as at
+    distance 20 (runtime.tearing) — a multiplier grows by its excess over 1, so
+    「攻撃倍率×1.2」 beside 「×2」 is ×1.4, not ×2.4."""
     distance = term("variable", "distance")
-    return (f"基準値 × (1 + {scale} × {distance.said()})"
-            f"（例: {distance.ja} 20 で ×{1 + scale * 20:g}）")
+    at = tear_scale(coefficient, 20)
+    rule = f"基準値 × (1 + {coefficient} × {distance.said()})"
+    if any(effect.op == "mul" for effect in effects):
+        rule += f"、{EXCESS_GROWS}"
+    landed = "、".join(phrase(torn(effect, at)[0], default_timing="on_tear")
+                       for effect in effects)
+    return f"{rule}（例: {distance.ja} 20 で ×{at:g}: {landed}）"
+
 
 
 def _target_text(target, item: str) -> str | None:
@@ -204,7 +214,7 @@ def _page_view(page, tables, starter: Counter, pages: dict[str, str]) -> dict:
     if page.tear:
         tear = {"lines": _lines([phrase_pieces(e, default_timing="on_tear") for e in page.tear],
                                 pages),
-                "scale": _tear_scale(tables.balance.tear_scale), "blank": blank_page}
+                "scale": _tear_scale(tables.balance.tear_scale, page.tear), "blank": blank_page}
     appears = _lines([condition_pieces(c) for c in page.appears], pages)
     reads, writes = _touches(page)
     names = _quantity_names()

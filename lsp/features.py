@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from catalog.phrasing import body_lines, condition_text, phrase
+from catalog.phrasing import EXCESS_GROWS, body_lines, condition_text, phrase
 from compiler.codes import explanation
 from compiler.lint import Result
 from contract import kinds, reference
 from contract.typed import read_alike
 from contract import vocabulary as vocab
+from contract.vocabulary import W
 from dsl import ast
 from dsl.diagnostics import Span
 from dsl.parser import in_prose
@@ -189,8 +190,14 @@ def page_markdown(page) -> str:
         if pen is not None:
             lines.append(f"{_keyword('pen')}（{side.ja}）: " + " ／ ".join(body_lines(pen)))
     if page.tear:
+        # Its numbers as written; a tear grows them by the balance's scale, a multiplier
+        # by its excess over 1 (runtime.tearing): said, as the catalog says it.
+        grows = f"{W.variable.distance}で強化: 基準値 × (1 + {W.balance.tear_scale} × {W.variable.distance})"
+        if any(e.op == "mul" for e in page.tear):
+            grows += f"、{EXCESS_GROWS}"
         lines.append(f"{_keyword('tear')}: "
-                     + " ／ ".join(phrase(e, default_timing="on_tear") for e in page.tear))
+                     + " ／ ".join(phrase(e, default_timing="on_tear") for e in page.tear)
+                     + f"（{grows}）")
     if page.appears:
         lines.append(f"{_keyword('appears')}: "
                      + "、".join(condition_text(c) for c in page.appears))

@@ -16,6 +16,7 @@ from .bounds import bounded, clamp
 from .refusal import Refused
 from .sayou import Frame, modified, truncate, year_of
 from .state import SIDE_WORDS, SIDES, BattleFields, Face, PageInstance, State
+from .tearing import tear_scale
 
 
 def pen(battle: BattleFields, uid: int, side: str) -> None:
@@ -56,7 +57,7 @@ def tear_preview(battle: BattleFields, uid: int, *, consume: bool = False) -> di
     blank = all(battle.face_body(uid, side) is None for side in SIDES)
     effects = () if blank or not page.tear else page.tear
     return {"distance": distance, "fray": fray, "blank": blank,
-            "scale": bounded(1 + battle.tables.balance.tear_scale * distance),
+            "scale": bounded(tear_scale(battle.tables.balance.tear_scale, distance)),
             "effects": effects}
 
 

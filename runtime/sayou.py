@@ -26,6 +26,7 @@ from contract.vocabulary import W
 
 from .bounds import MAX_MAGNITUDE, bounded, clamp, land, power
 from .state import COEFFICIENTS, BattleFields, Placed, State
+from .tearing import grown as tear_grown
 
 #: The state's zones of each single region: 除外 is both exile zones (ステージ and ラン).
 PART_ZONES = {"hand": ("hand",), "draw": ("draw",), "discard": ("discard",),
@@ -205,8 +206,7 @@ def _grown(effect: Sayou, value: float | int, frame: Frame) -> float | int:
     """A base value grown by its frame: 破却's distance scale, then n grants at once."""
     if frame.scale != 1.0:
         # Tear effects grow with distance; a multiplier grows by its excess over 1.
-        value = bounded(1 + (value - 1) * frame.scale if effect.op == "mul"
-                        else value * frame.scale)
+        value = bounded(tear_grown(effect.op, value, frame.scale))
     if frame.times != 1:
         # n grants at once: n additions add up, n multiplications compound.
         value = power(value, frame.times) if effect.op == "mul" else \

@@ -242,7 +242,10 @@ LINES = {
     "steps_carried": lambda d, n: f"{W.variable.steps_carry}: 前の{W.scope.turn}の {d['amount']} を足す",
     "payment_skipped": lambda d, n: f"{VARIABLE[d['what']]} {d['amount']} を払えないので、{W.operation.pay}は行われない",
     "trait_telegraphed": lambda d, n: f"予告: {W.variable.seat}が {d['to']} へ（{d['amount']:+}）",
-    "defense_from_distance": lambda d, n: f"{W.variable.defense} +{d['amount']}（|{d['age']} − {d['seat']}|）→ 合計 {d['total']}",
+    "defense_from_distance": lambda d, n: f"{W.variable.defense} +{d['amount']}（"
+    # 防御係数 × the distance, truncated: said whenever that is not the distance itself
+    + ("" if d["amount"] == abs(d["age"] - d["seat"]) else f"{W.variable.defense_coef} × ")
+    + f"|{d['age']} − {d['seat']}|）→ 合計 {d['total']}",
     "hit": _hit,
     "blanked": lambda d, n: f"{W.intent.blank}: {n.page(d['page'])} の{SIDE[d['side']]}が白紙に",
     "blank_missed": lambda d, n: f"{W.intent.blank}: {REGION.get(d['region'], d['region'])}に書かれた発動面がなく、何も起きない",

@@ -18,6 +18,7 @@ rich measures East Asian widths, so Japanese columns align.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from typing import NamedTuple
 
@@ -28,7 +29,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from catalog.phrasing import body_lines, phrase, term
+from catalog.phrasing import body_lines, phrase, term, torn
 from contract import vocabulary as vocab
 from contract.linebreak import line_spans, shown
 from contract.vocabulary import W
@@ -246,6 +247,11 @@ def fray_pieces(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> lis
 
 # ------------------------------------------------------------------ the player
 
+#: The timings after the next turn's refill at which a continuing 作用 adds to its 歩
+#: (one at ターン開始時 comes before the refill, which sets 歩 anew).
+REFILL_TIMINGS = ("after_steps_refill", "after_draw")
+
+
 def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
                  width: int = 100) -> Text:
     """The player: HP, 歩 now and the next refill (歩の規定量 + what 歩の持ち越し carries),
@@ -254,8 +260,12 @@ def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
     carry = max(0, min(s.steps, s.param("steps_carry")))
     refill = s.param("steps_quota") + carry
     steps = Text(f"{W.variable.steps} {s.steps}")
-    steps.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn} {refill} = "
-                         f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}）"),
+    # The refill itself: 歩 that continuing 作用 add at the turn's start come on top of it.
+    more = any(p["effect"].target.code == "steps" and p["effect"].timing in REFILL_TIMINGS
+               for p in battle.placed())
+    steps.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn + 'の回復'} {refill} = "
+                         f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}"
+                         + (" + 継続作用" if more else "") + "）"),
                  style="dim")
     defense = Text(f"{W.variable.defense} {s.defense_total()}")
     groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
@@ -325,11 +335,14 @@ def board_lines(battle, paint: _Paint = _DRAWN) -> list[Text]:
         line = Text()
         line.append(paint.s(_origin(battle, placed)), style="bold")
         left = remaining(battle, placed)
-        if placed["scale"] != 1:
+        effect, how = placed["effect"], ""
+        if placed["scale"] != 1:  # a torn page's: said as it landed, grown by its scale
             left = f"{paint.mark('no')}{placed['scale']:.2f}" + (f"・{left}" if left else "")
+            effect, how = torn(effect, placed["scale"])
+            how = f"（{how}）"
         if left:  # before the rules text, which a narrow screen cuts short
             line.append(f" [{left}]", style="yellow")
-        line.append(": " + paint.s(phrase(placed["effect"], battle.tables.vocabulary)))
+        line.append(": " + paint.s(phrase(effect, battle.tables.vocabulary)) + how)
         lines.append(line)
     for mod in battle.mods():
         lines.append(paint.t(_mod_text(mod)))
@@ -447,13 +460,19 @@ def tear_preview(battle, uid: int) -> list[str]:
     """What tearing page ``uid`` would do: the 綻び gained (distance × 綻び倍率) and its
     tear effects (破却効果) as scaled."""
     preview = battle.tear_preview(uid)
-    lines = [f"{W.variable.fray} +{preview['fray']}（{W.variable.distance} {preview['distance']} × {W.variable.fray_mul} "
-             f"{battle.page_of(uid).fray_mul}）"]
+    fray_mul = battle.page_of(uid).fray_mul
+    own = preview["distance"] * fray_mul
+    how = f"{W.variable.distance} {preview['distance']} × {W.variable.fray_mul} {fray_mul}"
+    if math.trunc(own) != preview["fray"]:  # the 綻び倍率 of continuing 作用 changed it
+        how += f" = {own:g}、継続作用の{W.variable.fray_mul}で {preview['fray']}"
+    lines = [f"{W.variable.fray} +{preview['fray']}（{how}）"]
     if preview["blank"]:
         lines.append("白紙ページなので破却効果はない")
     for effect in preview["effects"]:
+        landed, how = torn(effect, preview["scale"])
         lines.append(f"破却効果 ×{preview['scale']:.2f}: "
-                     + phrase(effect, battle.tables.vocabulary, default_timing="on_tear"))
+                     + phrase(landed, battle.tables.vocabulary, default_timing="on_tear")
+                     + f"（{how}）")
     return lines
 
 

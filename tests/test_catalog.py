@@ -296,11 +296,12 @@ def test_the_catalog_imports_only_the_contract_the_table_loader_and_jinja2():
     # (pygments: the lexer of its code view, catalog.lexer).
     import sys
 
-    # and the runtime's pure rules it draws with (escalation, seat moves, active faces);
+    # and the runtime's pure rules it draws with (escalation, seat moves, active faces,
+    # a tear's growth);
     # the trigger graph (analysis) and its picture (networkx, matplotlib, the labs' plot
     # settings: sim.render_html; markupsafe: the picture inlined as markup)
     allowed = {"contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-               "runtime.sides", "jinja2", "catalog", "pygments", "analysis", "networkx",
+               "runtime.sides", "runtime.tearing", "jinja2", "catalog", "pygments", "analysis", "networkx",
                "matplotlib", "markupsafe", "sim.render_html"}
     found = set()
     for path in (ROOT / "catalog").glob("*.py"):
@@ -487,3 +488,23 @@ def test_a_long_enemy_name_is_cut_to_fit_left_of_the_number_line_and_said_whole_
     cut = label(long)
     assert cut.endswith("…") and columns(cut) <= NAME_COLUMNS and long.startswith(cut[:-1])
     assert label("歯車塔の番人") == "歯車塔の番人" and label("x" * NAME_COLUMNS) == "x" * NAME_COLUMNS
+
+
+def test_a_torn_multiplier_is_said_as_it_lands_by_its_excess_over_one():
+    """銀婚式's 破却 攻撃倍率 *= 1.2: the card said 「×1.2」 and 「距離 20 で ×2」, read as ×2.4;
+    a tear at distance 20 lands ×1.4 (its excess over 1 grows), as the battle does."""
+    import html as html_module
+    from catalog.compare import tear_at
+
+    tables = load()
+    shown = html_module.unescape(render(tables))
+    assert "乗算の作用は 1 を超えるぶんが伸びる（例: 距離 20 で ×2: ラン中ずっと、攻撃倍率×1.4）" \
+        in shown
+    kekkon = tables.pages["kekkon"]
+    assert tear_at(kekkon, 35, tables.balance)["excess"] == phrasing.EXCESS_GROWS
+    additive = next(p for p in tables.pages.values()
+                    if p.tear and all(e.op != "mul" for e in p.tear))
+    assert tear_at(additive, 0, tables.balance)["excess"] is None
+    # The phrase's number is the runtime's: 1 + (1.2 − 1) × 2.75 at 刻 20.
+    landed, how = phrasing.torn(kekkon.tear[0], 2.75)
+    assert landed.base.value == pytest.approx(1.55) and how == "1 + (1.2 − 1) × 2.75"

@@ -58,10 +58,11 @@ ALLOWED = {
     "analysis": ({"analysis", "contract"}, {"networkx"}),
     "compiler": ({"compiler", "dsl", "contract", "analysis"},
                  {"lark", "jsonschema", "referencing"}),
-    # runtime's pure rules the catalog draws with (escalation, seat moves, active faces)
+    # runtime's pure rules the catalog draws with (escalation, seat moves, active faces, a
+    # tear's growth)
     # (sim.render_html: the plots' settings and SVG inlining, for the trigger graph's picture)
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-                 "runtime.sides", "analysis", "sim.render_html"},
+                 "runtime.sides", "runtime.tearing", "analysis", "sim.render_html"},
                 {"jinja2", "markupsafe", "pygments", "networkx", "matplotlib"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime", "analysis"}, set()),
     # dsl.diskcache: where the prompt's history lives (the user's private cache folder);
