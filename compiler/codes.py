@@ -207,6 +207,11 @@ W015 = _define("W015", WARNING, "ほかのページにない出自",
     message="出自「{origin}」のページはこれだけです",
     hint=f"もしかして「{{meant}}」？（出自は {W.operation.generate} の絞り込みとカタログの 出自別 が読みます）")
 
+W017 = _define("W017", WARNING, f"効く前に消える{W.variable.defense}",
+    message=f"{W.timing.after_enemy}・{W.timing.turn_end}に得た{W.variable.defense}は、寿命 {W.scope.turn} なので"
+            f"敵の{W.intent.attack}を一度も受けないまま、この{W.scope.turn}の終わりに消えます",
+    hint=f"次の{W.scope.turn}の{W.intent.attack}まで残すなら 寿命 {W.lifetime.on_hit} か 寿命 {W.scope.stage} を書き、"
+         f"この{W.scope.turn}の{W.intent.attack}を受けるなら 毎 {W.timing.before_enemy} にしてください")
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 

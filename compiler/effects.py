@@ -17,7 +17,7 @@ from dsl import ast
 from contract import vocabulary as vocab
 from contract.tables import Const, Filter, Names, Repeat, Sayou, Scaled, Target
 from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
-                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004,
+                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004, W017,
                     W005)
 from .names import guess, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of, range_hint
@@ -606,6 +606,8 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
         reason = _never_fires(ctx.where, timing, repeat)
         if reason:
             ctx.add(W004.at(tails["at"].span if "at" in tails else s.span, hint=reason))
+        elif target.code == "defense" and lifetime == "turn" and timing in _AFTER_THE_HITS:
+            ctx.add(W017.at(tails["at"].span if "at" in tails else s.span))
     elif _dies_with_its_play(ctx.where, variable, repeat, tails):
         ctx.add(W004.at(tails["until"].span, hint=_DIES_WITH_ITS_PLAY))
     return Sayou(op=op, direction=direction, landing=landing, target=target, base=base,
@@ -652,8 +654,19 @@ _PAST_AT_PLAY = {
     "turn": {"stage_start", "turn_start", "after_steps_refill", "after_draw"},
     "stage": {"stage_start"},
 }
+#: The moments of a turn after the enemy's hits, before that turn's end: 防御 of the
+#: turn gained then is gone before any hit it could absorb (W017).
+_AFTER_THE_HITS = {"after_enemy", "turn_end"}
 #: Blocks whose 作用 are placed by a play (a face, or the face a pen wrote).
 _PLACED_BY_PLAY = {"face", "pen"}
+#: Moments that never come while a play resolves, by why: a 作用 of 範囲 プレイ waiting for
+#: one never fires (a hit comes in the enemy's part of the turn; tearing and the pen are
+#: actions of their own, never a step of a play).
+_NOT_IN_A_PLAY = {
+    "on_hit": f"被弾は{W.scope.turn}の終わりの敵の行動の時にだけ来ます",
+    "on_tear": f"破るのは{W.scope.play}とは別の行動です",
+    "on_pen": f"ペンを使うのは{W.scope.play}とは別の行動です",
+}
 
 
 #: Why a 範囲 プレイ without 毎 on a face never fires (W004's hint).
@@ -691,6 +704,9 @@ def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
     if repeat.scope == "play" and family in ("phase", "outer"):
         return (f"範囲 {W.scope.play} の作用は、置かれた{W.scope.play}の間だけ続きます。その間にフェイズや"
                 f"{W.scope.stage}の境目は来ません。範囲 {W.scope.turn} か 範囲 以降 n {W.scope.play} にしてください")
+    if repeat.scope == "play" and timing in _NOT_IN_A_PLAY:
+        return (f"範囲 {W.scope.play} の作用は、置かれた{W.scope.play}の間だけ続きます。"
+                f"{_NOT_IN_A_PLAY[timing]}。範囲 {W.scope.turn} か 範囲 {W.scope.stage} にしてください")
     if where in _PLACED_BY_PLAY and timing in _PAST_AT_PLAY.get(repeat.scope, ()):
         name = vocab.tables()["timing"].by_code(timing).ja
         scope = vocab.tables()["scope"].by_code(repeat.scope).ja

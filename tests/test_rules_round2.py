@@ -265,6 +265,9 @@ def test_tear_repeat_range_is_the_run():
     ("防御 += 2 毎 ターン終了時 範囲 プレイ", 13),
     ("防御 += 2 毎 ターン開始時 範囲 ターン", 13),     # this turn's start is before any play
     ("防御 += 2 毎 ステージ開始時 範囲 ステージ", 13),
+    ("敵HP -= 2 毎 被弾時 範囲 プレイ", 14),        # a hit comes in the enemy's part of the turn
+    ("@x += 1 毎 破った時 範囲 プレイ", 13),        # tearing is an action of its own
+    ("@x += 1 毎 ペンを使った時 範囲 プレイ", 13),
 ])
 def test_timing_that_never_fires_where_it_is_written_is_a_warning(line, col):
     found = rejects(face(line), "W004", 4, col)
@@ -279,9 +282,25 @@ def test_timing_that_never_fires_in_an_enemy_trait_or_a_tear_is_a_warning():
 
 
 @pytest.mark.parametrize("line", ["@x += 1 毎 プレイ時 範囲 ターン", "@x += 1 毎 プレイ時 範囲 以降 2 プレイ",
-                                  "防御 += 2 毎 ターン開始時 範囲 ステージ", "防御 += 2 毎 ターン終了時 範囲 ターン",
+                                  "防御 += 2 毎 ターン開始時 範囲 ステージ", "防御 += 2 毎 ターン終了時 範囲 ターン 寿命 ステージ",
                                   "@x += 1 毎 ステージ開始時 範囲 ラン", "@x += 1 毎 座を跨いだ時 範囲 プレイ"])
 def test_timings_that_can_fire_give_no_warning(line):
+    accepts(face(line))
+
+
+@pytest.mark.parametrize("timing", ["ターン終了時", "敵の行動後"])
+def test_defense_of_the_turn_gained_after_the_enemys_hits_is_a_warning(timing):
+    """W017: 防御 of 寿命 ターン (its default) gained after the enemy acted is gone at the
+    turn's end before any hit — counted as 得た防御, absorbing nothing."""
+    found = rejects(face(f"防御 += 4 毎 {timing} 範囲 ステージ"), "W017", 4, 13)
+    assert not found.is_error and "寿命 被弾1回" in found.hint
+
+
+@pytest.mark.parametrize("line", ["防御 += 4 毎 ターン終了時 範囲 ステージ 寿命 ステージ",
+                                  "防御 += 4 毎 ターン終了時 範囲 ステージ 寿命 被弾1回",
+                                  "防御 += 4 毎 敵の行動前 範囲 ステージ",
+                                  "防御 += 4 毎 被弾時 範囲 ステージ"])
+def test_defense_that_can_meet_a_hit_gives_no_warning(line):
     accepts(face(line))
 
 
