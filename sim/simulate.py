@@ -180,8 +180,10 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
             if watched is None or page in watched:
                 damage[page] = damage.get(page, 0) + dealt
     result = s.outcome or "draw"
+    # A battle stopped at the turn cap has begun the turn after it, and played none of it.
+    turns = turn_cap if result == "draw" and s.turns_run > turn_cap else s.turns_run
     return BattleResult(
-        seed=seed, result=result, turns=s.turns_run, actions=actions,
+        seed=seed, result=result, turns=turns, actions=actions,
         hp_lost=s.counter("run", "hp_lost"),
         stages_cleared=s.stage_index + (1 if result == "won" else 0),
         **{name: dict(sorted(counts.items())) for name, counts in tally.items()},

@@ -80,6 +80,16 @@ def test_a_battle_past_the_turn_cap_is_a_draw(tables):
     assert any(r.result == "draw" for r in results)
 
 
+def test_a_battle_stopped_at_the_turn_cap_played_the_cap_s_turns():
+    """kodoku under the turn cap 5: every battle a draw, 5 enemy phases each — its turns
+    said 6 (the 6th had begun), so 被ダメ/T divided its HP lost by a turn never played."""
+    from runtime.tables import load
+
+    tables = load()
+    results = simulate(tables, None, ["kodoku"], lambda b, rng: EndTurn(), range(4), turn_cap=5)
+    assert [(r.result, r.turns) for r in results] == [("draw", 5)] * 4
+
+
 def test_per_page_figures_add_up(tables):
     for r in simulate(tables, None, ["haguruma"], greedy_policy, range(10)):
         assert sum(r.damage.values()) <= r.damage_total
