@@ -96,6 +96,10 @@ class Battle(BattleFields):
         #: continuing 作用 deals its page's damage, not the play's that set it off.
         #: Never saved — a loaded battle counts from the load.
         self.dealt_by: dict[int, int] = {}
+        #: How each stage won since this battle was made was won ("hp", "breakthrough"), in
+        #: order (a copy starts empty; a foreseen copy's are added when taken): the lab's
+        #: 突破勝ち of a run of stages counts every stage, not only the last. Never saved.
+        self.stages_won: list[str] = []
         #: The board's index (board.BoardIndex: the timings its effects fire at, the
         #: modifiers of each target), None: to be made again — the board changed.
         self._index = None
@@ -397,6 +401,11 @@ class Battle(BattleFields):
         """防御 that outlives this turn (every lifetime but the turn's)."""
         return queries.lasting_defense(self)
 
+    def stages_won_by(self) -> list[str]:
+        """How each stage won since this battle was made (or loaded) was won, in order:
+        "hp" (敵HP 0) or "breakthrough" (突破ライン)."""
+        return list(self.stages_won)
+
     def dealt_by_page(self) -> dict[str, int]:
         """与えたダメージ by page id since this battle was made (or loaded), each page's 作用
         wherever they hit (a continuing one counts for its page, not for the play it
@@ -690,6 +699,7 @@ def _adopt(battle: Battle, trial: Battle) -> EventLog:
     by = battle.dealt_by
     for uid, dealt in trial.dealt_by.items():
         by[uid] = by.get(uid, 0) + dealt
+    battle.stages_won.extend(trial.stages_won)
     if trial._shown is not None:
         battle._shown = trial._shown
     battle.event_count += trial.event_count

@@ -47,6 +47,7 @@ def settle(battle: BattleFields):
 
 def _win_stage(battle: BattleFields, how: str):
     s: State = battle.state
+    battle.stages_won.append(how)
     battle.emit(("stage_won", s.stage_index + 1, s.enemy["id"], how))
     battle._stack.append((_stage_ended, ()))
     board.fire(battle, "stage_end")

@@ -36,4 +36,5 @@ cdef class BattleFields:
     cdef public object _choice, _shown, count_scope, _index, _links_made, _foreseen, foe
     cdef public list _records, _stack, _chain
     cdef public dict _links, page_facts, dealt_by
+    cdef public list stages_won
     cdef public object crediting

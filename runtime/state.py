@@ -477,7 +477,7 @@ class BattleFields:
     __slots__ = ("tables", "state", "streams", "record", "event_count", "_records", "emit",
                  "_start", "_stack", "_choice", "_shown", "count_scope", "_index", "_chain",
                  "_links_made", "_links", "_foreseen", "foe", "page_facts", "crediting",
-                 "dealt_by")
+                 "dealt_by", "stages_won")
 
 
 def _bare(cls):

@@ -20,9 +20,10 @@ reached:
    the discordant counts, and what the page did in the variant's battles: plays per
    battle, the share of battles it was played in, damage per play and per 歩, tears and
    pens per battle. Then a verdict; under every policy of the ladder (random < greedy <
-   search), and a page whose verdict changes with the policy's skill is flagged. The
-   lower rungs are played to ``ladder_slack`` times the precision: they only tell whether
-   the verdict holds across skill.
+   search), and a page whose Δ changes with the policy's skill is flagged — two rungs
+   whose intervals do not meet (``stats.differ``): the lower rungs are played to
+   ``ladder_slack`` times the precision, so their verdict words alone (差なし at ±10
+   beside 弱い at ±5) would flag pages whose intervals agree.
 
 The first round of a phase is a pilot of ``batch`` battles (or pairs, spread evenly over
 the enemies) per entry; each later round plays what the entry's current variance says it
@@ -125,7 +126,7 @@ class Task:
 
 
 class Outcome(NamedTuple):
-    """What is kept of a battle: won (0/1), turns, HP lost, won by 突破ライン (0/1), and
+    """What is kept of a battle: won (0/1), turns, HP lost, the stages won by 突破ライン, and
     the focus page's plays, damage, 歩, tears and pens, the turn it was first drawn (0:
     in the opening hand, NOT_DRAWN: never; sim.simulate.HandWatch) and the turns it sat
     in the hand unplayable (a tuple: cheap to send back)."""
@@ -168,7 +169,7 @@ def work(tables, task: Task) -> list[Outcome]:
         r = play_one(tables, list(task.deck), list(stages), policy, seed, task.turn_cap,
                      watched)
         out.append(Outcome(int(r.result == "won"), r.turns, r.hp_lost,
-                           int(r.won_by == "breakthrough"), r.plays.get(focus, 0),
+                           r.breakthroughs, r.plays.get(focus, 0),
                            r.damage.get(focus, 0), r.steps.get(focus, 0),
                            r.tears.get(focus, 0), r.pens.get(focus, 0),
                            r.first_drawn.get(focus, NOT_DRAWN),
@@ -641,7 +642,9 @@ class Lab:
             "turns_to_win": stats.mean([o.turns for o in wins]),
             "hp_lost": stats.mean([o.hp_lost for o in outcomes]),
             "damage_taken_per_turn": stats.ratio(sum(o.hp_lost for o in outcomes), turns),
-            "breakthrough_share": stats.mean([o.breakthrough for o in wins]),
+            # of the stages the won runs cleared, those won by 突破ライン (every stage of a run
+            # of stages, not its last alone)
+            "breakthrough_share": stats.mean([o.breakthrough / len(ids) for o in wins]),
             "damage_taken": [list(kv) for kv in sorted(Counter(o.hp_lost for o in outcomes).items())],
             "target": target,
             "target_met": None if target is None else stats.target_met(
@@ -650,10 +653,10 @@ class Lab:
 
     def _page_row(self, key: str, by_policy: dict) -> dict:
         s = self.settings
-        verdicts = {}
+        verdicts, intervals = {}, {}
         for policy, (baseline, pages) in by_policy.items():
-            verdicts[policy] = stats.verdict(self.paired(baseline, pages[key]).interval(),
-                                             s.precision_of(policy))
+            intervals[policy] = self.paired(baseline, pages[key]).interval()
+            verdicts[policy] = stats.verdict(intervals[policy], s.precision_of(policy))
         baseline, pages = by_policy[s.policy]
         entry = pages[key]
         paired = self.paired(baseline, entry)
@@ -669,7 +672,6 @@ class Lab:
         plays, damage, steps = (total(lambda o, name=name: getattr(o, name))
                                 for name in ("plays", "damage", "steps"))
         variant, base = paired.win_rates()
-        decided = {v for v in verdicts.values() if v != "undecided"}
         return {
             "id": key, "name": page.name, "year": page.year, "pairs": paired.n,
             "text_sha256": _text_sha256(page),
@@ -686,7 +688,8 @@ class Lab:
             "pens_per_battle": stats.ratio(total(lambda o: o.pens), n),
             "verdict": verdicts[s.policy],
             "verdicts_by_policy": verdicts,
-            "policy_sensitive": len(decided) > 1,
+            "deltas_by_policy": {p: i.to_dict() for p, i in intervals.items()},
+            "policy_sensitive": stats.differ(intervals.values()),
             "pairing_gain": None if paired.pairing_gain is None
             else stats.rounded(paired.pairing_gain),
             "target": target,

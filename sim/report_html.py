@@ -331,7 +331,7 @@ def _two(value):
 def _by_policy(policies: list[str]):
     def cell(page: dict):
         by_policy = page.get("verdicts_by_policy") or {}
-        sensitive = _markup(' <span class="sensitive" title="方針によって判定が変わる">＊</span>')
+        sensitive = _markup(' <span class="sensitive" title="方針によって勝率の差が変わる（区間が重ならない）">＊</span>')
         return _markup("{}{}", " → ".join(_word(by_policy.get(p)) for p in policies),
                        sensitive if page.get("policy_sensitive") else "")
     return cell

@@ -40,6 +40,11 @@ def _name(row: dict, settings: dict) -> Text:
     return Text(f"{row['name']} {row['id']}")
 
 
+#: What the ⚑ of a page says: two rungs of the ladder whose Δ intervals do not meet
+#: (stats.differ), not merely two verdict words apart.
+SENSITIVE = f"方針の腕で{W.measure.win_rate}の差が変わるページ（区間が重ならない）"
+
+
 def _page_verdict(row: dict, settings: dict) -> Text:
     """The verdict; a verdict another policy of the ladder does not share is marked ⚑
     with the others' verdicts."""
@@ -132,7 +137,7 @@ def summary_lines(report: dict) -> list[Text]:
                           style="yellow"))
     sensitive = [r for r in report["pages"] if r["policy_sensitive"]]
     if sensitive:
-        lines.append(Text(f"方針の腕で判定が変わるページ: {_named(sensitive)}",
+        lines.append(Text(f"{SENSITIVE}: {_named(sensitive)}",
                           style="magenta"))
     missed = [r for r in report["enemies"] + report["pages"] if r["target_met"] is False]
     if missed:

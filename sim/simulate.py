@@ -54,6 +54,8 @@ class BattleResult:
     #: how the last stage was won: "hp" (敵HP 0) or "breakthrough" (突破ライン); None
     #: unless won
     won_by: str | None = None
+    #: the stages won by 突破ライン (of ``stages_cleared``)
+    breakthroughs: int = 0
     #: page id → 0 when a copy was in the opening hand, else the turn one was first seen
     #: in the hand; a page never seen there is absent
     first_drawn: dict = field(default_factory=dict)
@@ -189,5 +191,6 @@ def play_one(tables: Tables, deck, enemies, policy, seed: int, turn_cap: int,
         **{name: dict(sorted(counts.items())) for name, counts in tally.items()},
         damage_total=s.counter("run", "damage_dealt"), events=battle.event_count,
         won_by=(None if result != "won" else "hp" if battle.enemy_hp <= 0 else "breakthrough"),
+        breakthroughs=battle.stages_won_by().count("breakthrough"),
         first_drawn=dict(sorted(watch.first_drawn.items())),
         held_unplayable=dict(sorted(watch.held_unplayable.items())))

@@ -407,6 +407,15 @@ VERDICTS = {code: getattr(W.report, code)
             for code in ("stronger", "weaker", "no_effect", "undecided")}
 
 
+def differ(intervals) -> bool:
+    """Whether two of ``intervals`` do not meet: the answers they give disagree beyond
+    what either's width allows (a verdict word alone does not say it — 差なし measured to
+    ±10 and 弱い to ±5 may rest on intervals that overlap)."""
+    spans = list(intervals)
+    return any(a.high < b.low or b.high < a.low
+               for i, a in enumerate(spans) for b in spans[i + 1:])
+
+
 def verdict(interval: Interval, precision: float) -> str:
     """stronger (the whole interval above 0), weaker (below), no_effect (0 inside an
     interval at least as precise as asked), undecided (0 inside, not yet that precise)."""

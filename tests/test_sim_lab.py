@@ -578,3 +578,16 @@ def test_a_precision_typed_in_points_is_refused_with_the_fraction_it_means():
     assert result.exit_code == 2
     assert "3 は割合で書きます: ±3 ポイントなら 0.03（0.001〜0.5）" in result.output
     assert CliRunner().invoke(cli.main, ["sim", "--precision", "0.9"]).exit_code == 2
+
+
+def test_a_page_is_flagged_for_skill_only_when_two_rungs_intervals_do_not_meet():
+    """A lower rung is measured to twice the precision: 差なし at −2.9 [−9.1, +3.3] beside
+    弱い at −10.5 [−14.9, −5.8] (介護, bundled) was flagged as a verdict that changes
+    with skill, though the two intervals agree on −9.1 … −5.8."""
+    from sim.stats import Interval, differ, verdict
+
+    greedy, random_ = Interval(-0.105, -0.149, -0.058), Interval(-0.029, -0.091, 0.033)
+    assert (verdict(greedy, 0.05), verdict(random_, 0.10)) == ("weaker", "no_effect")
+    assert not differ([greedy, random_])
+    assert differ([Interval(-0.11, -0.17, -0.04), Interval(0.09, 0.02, 0.16)])  # 弱い / 強い
+    assert differ([Interval(0.15, 0.11, 0.19), Interval(0.02, -0.03, 0.07)])  # apart, one 差なし

@@ -380,7 +380,7 @@ def test_the_terminals_lists_of_what_to_look_at_name_each_item_by_name_and_id():
     second["target"], second["target_met"] = {"low": -0.05, "high": 0.05}, None
     said = [t.plain for t in report_text.summary_lines(report)]
     named = f"{first['name']} {first['id']}"
-    assert f"方針の腕で判定が変わるページ: {named}" in said
+    assert f"方針の腕で勝率の差が変わるページ（区間が重ならない）: {named}" in said
     assert any(line.startswith("目標から外れたもの: ") and named in line for line in said)
     assert any(line.startswith("精度が足りず目標を判定できないもの: ")
                and f"{second['name']} {second['id']}" in line for line in said)

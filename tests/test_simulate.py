@@ -335,3 +335,33 @@ def test_a_recording_battle_takes_no_foreseen_position(tables):
     events = battle.apply(_PLAY(uid))
     assert any(e.kind == "played" for e in events)  # resolved anew, its events logged
     assert battle.state.zones is not trial.state.zones
+
+
+def test_every_stage_of_a_run_of_stages_counts_for_its_breakthroughs():
+    """歯車塔 falls by its HP, 締め切り by 突破ライン: the lab said 突破勝ち 100% for the
+    run of both, reading how its last stage was won alone."""
+    from runtime.tables import load
+
+    tables = load()
+    results = simulate(tables, None, ["haguruma", "shimekiri"], greedy_policy, range(8))
+    won = [r for r in results if r.result == "won"]
+    assert won and all((r.won_by, r.breakthroughs, r.stages_cleared) == ("breakthrough", 1, 2)
+                       for r in won), won
+    row = _enemy_row_of(tables, ["haguruma", "shimekiri"])
+    assert row["breakthrough_share"] == pytest.approx(0.5), row
+
+
+def _enemy_row_of(tables, stages):
+    """The lab's enemy row of a run of ``stages`` (the report's own figures)."""
+    from compiler.build import compile_content
+    from conftest import ROOT
+    from runtime.tables import from_dicts
+    from sim.cache import ResultCache
+    from sim.lab import Lab, Outcome, Settings
+
+    literal = compile_content(ROOT / "content").tables
+    lab = Lab(literal, from_dicts(literal),
+              Settings(enemies=tuple(stages), mode="stages", ladder=("greedy",), pages=(),
+                       precision=0.3, max_pairs=40, batch=40),
+              cache=ResultCache(literal, Outcome._make, Outcome._fields))
+    return lab.run()["enemies"][0]
