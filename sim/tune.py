@@ -48,6 +48,9 @@ SEARCH_PAIRS = 400
 CONFIRM_TRIES = 2
 #: Steps a confirmed edit may take past the searched one when fresh seeds find it short.
 WALK = 3
+#: At most so many steps of a walk in all, the steps that changed no battle included (a
+#: number written to tenths may take ten of them to change what lands).
+WALK_STEPS = 40
 
 
 class TuneError(Exception):
@@ -517,21 +520,40 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
         index = r.candidate.grid(r.found.value)
         way = 1 if index > r.candidate.grid(r.candidate.value) else -1
         lo, hi = span_of(r.candidate)
-        for walk in range(WALK + 1):
-            m = confirm(meter, subject, patch(r.candidate, index))
-            if m.inside(subject) or not _short(m, subject, too_high) or walk == WALK \
-                    or not lo <= index + way <= hi or patch(r.candidate, index + way) is None:
-                break
-            # The edit found barely inside on the search's seeds fell short on fresh ones:
-            # one step further, measured on the search's seeds too (what is shown).
-            index += way
+
+        def stepped(index, r=r):
+            # One step further, measured on the search's seeds too (what is shown).
             r.found = round_of([(r, index)])[0]
+
+        m = walk(lambda index, r=r: confirm(meter, subject, patch(r.candidate, index)), index,
+                 way, lambda index, r=r: lo <= index <= hi and patch(r.candidate, index) is not None,
+                 lambda m: m.inside(subject) or not _short(m, subject, too_high), stepped)
         outcome.tried.append((r, m))
         if m.inside(subject):
             outcome.chosen, outcome.confirmed = r, m
             break
     outcome.battles = meter.battles - start_battles
     return outcome
+
+
+def walk(measure_at, index: int, way: int, can_step, settled, stepped) -> Measure:
+    """確認の歩み — the edit found barely inside on the search's seeds may fall short on
+    fresh ones: confirm grid index ``index`` (``measure_at``), and while the measure is not
+    ``settled`` (inside, or past the band) step ``way`` (``stepped`` is told each new
+    index) as far as ``can_step`` allows, WALK steps that changed the measure at most —
+    a step that changed no battle (10.0 → 5.9 → 5.8 where damage lands truncated, the
+    same 5) is no step towards the band and does not use the walk up (WALK_STEPS in all).
+    The last measure."""
+    moved, before = 0, None
+    for _ in range(WALK_STEPS):
+        m = measure_at(index)
+        moved += m.interval != before
+        before = m.interval
+        if settled(m) or moved > WALK or not can_step(index + way):
+            break
+        index += way
+        stepped(index)
+    return m
 
 
 def confirm(meter: Meter, subject: Subject, patch=(), offset: int = CONFIRM_OFFSET) -> Measure:

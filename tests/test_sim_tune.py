@@ -691,3 +691,26 @@ def test_a_band_narrower_than_the_searchs_interval_is_said_to_be_why_nothing_fit
     said = tune.lines_of(tried, 2000, "組")
     assert any(row.startswith("  確認では目標の端にかかりました（未決）") for row in said), said
     assert not any("確認で外れました" in row for row in said)
+
+
+def test_a_walk_step_that_changed_no_battle_does_not_use_the_walk_up():
+    """Written 10.0, found 5.9 short on fresh seeds: 5.8, 5.7 and 5.6 land the same 5 as
+    5.9 (damage truncated), so the walk stopped at 5.6 with nothing changed; steps that
+    move the measure count, those that do not go on to the one that does (5.0 → 4.9)."""
+    from sim.stats import Interval
+
+    class M:
+        def __init__(self, lands):
+            self.interval = Interval(lands / 100, lands / 100 - 0.03, lands / 100 + 0.03)
+            self.lands = lands
+
+    # grid of tenths: index 59 is 5.9; what lands is the whole number below
+    measured, shown = [], []
+    m = tune.walk(lambda i: measured.append(i) or M(i // 10), 59, -1, lambda i: i >= 0,
+                  lambda m: m.lands <= 4, shown.append)
+    assert m.lands == 4 and measured[-1] == 49 and shown[-1] == 49
+    # Steps that each change the measure still stop after WALK of them.
+    measured.clear()
+    tune.walk(lambda i: measured.append(i) or M(i), 59, -1, lambda i: i >= 0,
+              lambda m: False, lambda i: None)
+    assert len(measured) == tune.WALK + 1
