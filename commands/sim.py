@@ -12,6 +12,7 @@ from commands.checked import compiled_content, known, named_ids
 from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, Fraction, Seed, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract import collector
+from contract import vocabulary as vocab
 from contract.vocabulary import PLAYER_NAMES, W
 
 
@@ -195,6 +196,9 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             from sim.report_text import UNJUDGED
 
             click.echo(UNJUDGED.format(n=unjudged), err=True)
+        # A page with a 目標 that cannot be added is a 目標 not checked: no pass.
+        capped = [r for r in report["settings"].get("beyond_cap", ()) if r["target"]]
+        unjudged = (unjudged or 0) + len(capped)
         rows = [r for r in report["enemies"] + report["pages"] if r["target"] is not None]
         if not rows and not unjudged:  # a check that checked nothing is no pass
             click.echo("測ったページと敵に 目標 がありません: 確かめるものはありません。"
@@ -215,9 +219,18 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
                 "小さく、--max-pairs を大きくして対を増やすと決まります）。" if open_ else ""),
                 err=True)
         if unjudged:  # what was asked is only part checked: no pass (as a run that ran nothing)
+            how = [] if unjudged == len(capped) else ["--enemy と --baseline を外して測ると確かめます"]
+            if capped:
+                how.append(f"{_named_rows(capped)} は{vocab.KEYWORDS['deck_cap'][0]}に達していて"
+                           f"1枚加えられません（{vocab.KEYWORDS['deck_cap'][0]}を上げると測れます）")
             click.echo(f"ページの目標 {unjudged} 件は確かめていないので、--check は成功にしません。"
-                       "--enemy と --baseline を外して測ると確かめます。", err=True)
+                       + "。".join(how) + "。", err=True)
             sys.exit(EXIT_CONTENT)
+
+
+def _named_rows(rows) -> str:
+    """Pages as the report names them: 「入学式 nyuugaku、…」."""
+    return "、".join(f"{r['name']} {r['id']}" for r in rows)
 
 
 def _names_a_path(word: str) -> bool:

@@ -29,13 +29,24 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
         subjects = []
         for item in dict.fromkeys(ids):
             kind = "page" if item in tables.pages else "enemy"
+            why = tune.beyond_cap(tables, item) if kind == "page" else None
+            if why is not None:
+                raise tune.TuneError(why)
             subjects.append(tune.subject_of(source.literal, kind, item))
+        capped = []
         if every:
             named = {s.id for s in subjects}
-            subjects += [tune.subject_of(source.literal, kind, item)
-                         for kind, table in (("page", tables.pages), ("enemy", tables.enemies))
-                         for item in sorted(table)
-                         if table[item].target is not None and item not in named]
+            for kind, table in (("page", tables.pages), ("enemy", tables.enemies)):
+                for item in sorted(table):
+                    if table[item].target is None or item in named:
+                        continue
+                    why = tune.beyond_cap(tables, item) if kind == "page" else None
+                    if why is not None:
+                        capped.append(why)  # said, and no pass: a 目標 left unchecked
+                    else:
+                        subjects.append(tune.subject_of(source.literal, kind, item))
+            if not subjects and capped:
+                raise tune.TuneError("。".join(capped))
             if not subjects:
                 raise tune.TuneError("目標 を書いたページも敵もありません"
                                      f"（例: ページに「{tune.example_target('page')}」）")
@@ -105,7 +116,9 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     unshown = f"（うち {inside} 件は目標の内側なので省きました）" if inside else ""
     click.echo(f"調整: {len(subjects)} 件{unshown}、{battles:,} 戦、"
                f"{time.monotonic() - started:.0f} 秒", err=True)
-    if missed:
+    for why in capped:  # a 目標 --tune-all could not measure: no pass
+        click.echo(why, err=True)
+    if missed or capped:
         sys.exit(EXIT_CONTENT)
 
 

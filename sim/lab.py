@@ -307,14 +307,32 @@ class Lab:
         return tuple(deck)
 
     def swap_pool(self) -> list[str]:
-        """The pages measured swapped for the reference page (none without one)."""
+        """The pages measured swapped for the reference page (none without one; none whose
+        copies the swap would take past its 上限枚数)."""
         reference = self.settings.reference
-        return [] if reference is None else [p for p in self.pool() if p != reference]
+        return [] if reference is None else [
+            p for p in self.pool() if p != reference and self._allowed(p, self.swap_deck(p))]
 
     def pool(self) -> list[str]:
-        """The pages examined (the baseline page itself is not compared with itself)."""
+        """The pages examined (the baseline page itself is not compared with itself), but
+        those whose copy added would take the deck past the page's 上限枚数 (``beyond_cap``):
+        a deck the rules forbid (E055) answers no question a designer can act on."""
+        return [p for p in self._named() if self._allowed(p, self.variant_deck(p))]
+
+    def beyond_cap(self) -> list[dict]:
+        """The pages named that the lab leaves out as not addable: each with its copies in
+        the starting deck and its 上限枚数."""
+        deck = self.baseline_deck()
+        return [{"id": p, "name": self.tables.pages[p].name, "in_deck": deck.count(p),
+                 "cap": self.tables.pages[p].deck_cap, "target": _target(self.tables.pages[p])}
+                for p in self._named() if not self._allowed(p, self.variant_deck(p))]
+
+    def _named(self) -> list[str]:
         pages = self.settings.pages or tuple(sorted(self.tables.pages))
         return [p for p in pages if p != self.settings.baseline_page]
+
+    def _allowed(self, page: str, deck) -> bool:
+        return deck.count(page) <= self.tables.pages[page].deck_cap
 
     @property
     def strata(self) -> int:
@@ -612,6 +630,7 @@ class Lab:
                                         for p in sorted(set(self.baseline_deck()))},
                          "baseline_page": s.baseline_page, "reference": s.reference,
                          "page_targets_judged": self.judges_page_targets,
+                         "beyond_cap": self.beyond_cap(),
                          "page_targets_unjudged": 0 if self.judges_page_targets else sum(
                              _target(self.tables.pages[p]) is not None for p in self.pool()),
                          "precision": s.precision,

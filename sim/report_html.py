@@ -22,6 +22,7 @@ from contract import disk
 from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
+from .report_text import SENSITIVE, beyond_cap_line
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
 from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, svg_element, check_format,
                           number, numbers_table, percent, percent_interval, plotting,
@@ -331,7 +332,7 @@ def _two(value):
 def _by_policy(policies: list[str]):
     def cell(page: dict):
         by_policy = page.get("verdicts_by_policy") or {}
-        sensitive = _markup(' <span class="sensitive" title="方針によって勝率の差が変わる（区間が重ならない）">＊</span>')
+        sensitive = _markup(' <span class="sensitive" title="{}">＊</span>', SENSITIVE)
         return _markup("{}{}", " → ".join(_word(by_policy.get(p)) for p in policies),
                        sensitive if page.get("policy_sensitive") else "")
     return cell
@@ -445,7 +446,7 @@ def render_report(report: dict) -> str:
         "report.html.j2", TEMPLATES, _plots(report),
         nav=[("pages", "ページ"), ("observed", "観測"), ("enemies", "敵")],
         settings=_settings_view(report), verdicts=_verdict_counts(report["pages"]),
-        any_enemy_target=any_enemy_target,
+        any_enemy_target=any_enemy_target, beyond_cap=beyond_cap_line(report), sensitive=SENSITIVE,
         page_table=numbers_table(
             page_columns(policies, any(p.get("target") for p in pages)), pages,
             lambda _, p: f"page-{p['id']}", "page-table"),

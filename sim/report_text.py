@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from contract import vocabulary as vocab
 from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
@@ -112,6 +113,8 @@ def pages_table(report: dict) -> FittedTable:
 
 #: Why a run with --enemy or --baseline leaves the pages' 目標 alone (sim.lab
 #: ``judges_page_targets``); ``--check`` says it too.
+#: The pages the lab leaves out: a copy more would break their 上限枚数 (E055).
+BEYOND_CAP = f"{vocab.KEYWORDS['deck_cap'][0]}に達していて1枚加えられないので、測っていないページ: "
 UNJUDGED = ("ページの目標 {n} 件は判定していません: 目標は、すべての敵を相手に 1 枚加えた時の"
             f"{W.measure.win_rate_delta}です（--enemy で敵を絞るか --baseline で入れ替えた今回の"
             "測定とは別の数）")
@@ -145,6 +148,9 @@ def summary_lines(report: dict) -> list[Text]:
     unjudged = report["settings"].get("page_targets_unjudged")
     if unjudged:
         lines.append(Text(UNJUDGED.format(n=unjudged), style="yellow"))
+    capped = beyond_cap_line(report)
+    if capped:
+        lines.append(Text(capped, style="yellow"))
     undecided = [r for r in report["enemies"] + report["pages"]
                  if r["target"] is not None and r["target_met"] is None]
     if undecided:
@@ -152,6 +158,16 @@ def summary_lines(report: dict) -> list[Text]:
                           style="yellow"))
     lines.append(Text(f"戦闘 {report['run']['battles']:,} 回"))
     return lines
+
+
+def beyond_cap_line(report: dict) -> str | None:
+    """The pages the lab left out, a copy more breaking their 上限枚数, as one line (None:
+    none) — the terminal's and the HTML report's."""
+    capped = report["settings"].get("beyond_cap")
+    if not capped:
+        return None
+    return BEYOND_CAP + "、".join(f"{r['name']} {r['id']}（{vocab.KEYWORDS['deck_cap'][0]} "
+                                  f"{r['cap']}、はじめのデッキに {r['in_deck']} 枚）" for r in capped)
 
 
 def _named(rows: list[dict]) -> str:

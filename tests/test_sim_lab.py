@@ -591,3 +591,47 @@ def test_a_page_is_flagged_for_skill_only_when_two_rungs_intervals_do_not_meet()
     assert not differ([greedy, random_])
     assert differ([Interval(-0.11, -0.17, -0.04), Interval(0.09, 0.02, 0.16)])  # 弱い / 強い
     assert differ([Interval(0.15, 0.11, 0.19), Interval(0.02, -0.03, 0.07)])  # apart, one 差なし
+
+
+def _capped_copy(tmp_path):
+    """content/ with 入学式 capped at the 2 copies the starting deck holds, with a 目標."""
+    import re
+    import shutil
+
+    from conftest import ROOT
+
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    path = next(p for p in (folder / "pages").glob("*.page")
+                if "ページ nyuugaku" in p.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"(ページ nyuugaku [^\n]*\n)", r"\1  上限枚数 2\n  目標 勝率差 -5%〜+5%\n",
+                           text), encoding="utf-8")
+    return folder
+
+
+def test_a_page_one_copy_more_would_take_past_its_deck_cap_is_not_measured(tmp_path,
+                                                                            monkeypatch):
+    """The deck with a third 入学式 (上限枚数 2) is one the rules forbid (E055): the lab
+    measured it all the same (弱い, 出した/戦 2.86). It is left out and named, its 目標
+    is no pass of --check, and --tune refuses it saying why."""
+    monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    folder = _capped_copy(tmp_path)
+    fast = ["--content", str(folder), "--enemy", "haguruma", "--policy", "random",
+            "--precision", "0.2", "--max-pairs", "40", "--reference", "なし", "--workers", "1"]
+    result = sim("--page", "nyuugaku", "--page", "sakamichi", "--format", "json", *fast)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [r["id"] for r in report["pages"]] == ["sakamichi"]
+    assert report["settings"]["beyond_cap"] == [
+        {"id": "nyuugaku", "name": "入学式", "in_deck": 2, "cap": 2,
+         "target": {"low": -0.05, "high": 0.05}}]
+    checked = sim("--page", "nyuugaku", "--check", *fast)
+    assert checked.exit_code == 1
+    assert "上限枚数に達していて1枚加えられないので、測っていないページ: 入学式 nyuugaku（上限枚数 2、" \
+        "はじめのデッキに 2 枚）" in checked.output
+    assert "入学式 nyuugaku は上限枚数に達していて1枚加えられません" in checked.output
+    monkeypatch.delenv("JIBUNKI_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    tuned = sim("--tune", "nyuugaku", "--content", str(folder))
+    assert tuned.exit_code == 2 and "上限枚数 2 に達していて（はじめのデッキに 2 枚）" in tuned.output
