@@ -236,19 +236,20 @@ class Meter:
         self.battles = 0
         self.workers, self.backend, self.address = workers, backend, address
 
-    def reported(self, subject: Subject) -> Measure:
+    def reported(self, subject: Subject, literal: dict | None = None) -> Measure:
         """The written page's Δ as ``jibunki sim --page ID`` reports it — the lab's own row
         (its interval stratified by enemy and adjusted on the baseline's further battles),
         on the report's seeds, to the lab's precision — so that what the tune calls inside
         its 目標 is what ``--check`` calls 達成, and its いま is the report's figure. (An
-        enemy's row is already the tune's: ``_enemy_seeds``.)"""
+        enemy's row is already the tune's: ``_enemy_seeds``.) ``literal``: the content
+        with an edit (a confirmed edit is measured so before it is called inside)."""
         from dataclasses import replace
 
         # the enemy phase too: its battles are the baseline's too, and adjust the page's Δ
         settings = replace(self.settings, pages=(subject.id,), ladder=(self.settings.policy,),
                            reference=None)
-        lab = Lab(self.literal, self.lab.tables, settings, workers=self.workers,
-                  backend=self.backend, address=self.address)
+        lab = Lab(self.literal if literal is None else literal, self.lab.tables, settings,
+                  workers=self.workers, backend=self.backend, address=self.address)
         (row,) = lab.run()["pages"]
         self.battles += lab.played
         delta = row["delta"]
@@ -393,6 +394,11 @@ class Outcome:
     now: Measure | None = None
     chosen: Reach | None = None
     confirmed: Measure | None = None
+    #: A page's confirmed edit measured as the report measures it (``Meter.reported``):
+    #: it is called inside only when this is too, so that ``--check`` after ``--apply``
+    #: says 達成 (the fresh seeds' paired estimate alone did not: +3.8 [−0.4, +7.9]
+    #: inside, then +1.9 [−2.9, +6.7] 未決 in the report).
+    reported: Measure | None = None
     confirm_seed: int = 0
     tried: list[tuple[Reach, Measure]] = field(default_factory=list)
     battles: int = 0
@@ -526,12 +532,24 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
             # One step further, measured on the search's seeds too (what is shown).
             r.found = round_of([(r, index)])[0]
 
-        m = walk(lambda index, r=r: confirm(meter, subject, patch(r.candidate, index)), index,
-                 way, lambda index, r=r: lo <= index <= hi and patch(r.candidate, index) is not None,
+        fresh, reported = {}, {}
+
+        def measure_at(index, r=r):
+            m = fresh[index] = confirm(meter, subject, patch(r.candidate, index))
+            if subject.kind == "page" and m.inside(subject):
+                # Inside on fresh seeds: as the report measures it decides (what --check says).
+                m = reported[index] = meter.reported(
+                    subject, content.edited(r.candidate, r.candidate.at(index)))
+            return m
+
+        m = walk(measure_at, index, way,
+                 lambda index, r=r: lo <= index <= hi and patch(r.candidate, index) is not None,
                  lambda m: m.inside(subject) or not _short(m, subject, too_high), stepped)
+        at = r.candidate.grid(r.found.value)
         outcome.tried.append((r, m))
         if m.inside(subject):
-            outcome.chosen, outcome.confirmed = r, m
+            outcome.chosen, outcome.confirmed = r, fresh[at]
+            outcome.reported = reported.get(at)
             break
     outcome.battles = meter.battles - start_battles
     return outcome
@@ -709,7 +727,12 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
     out += _deck_moved(o.before, r.found.measure)
     out.append(f"  確認（新しいシード {o.confirm_seed}〜、{o.confirmed.n} {unit}）: "
                f"{shown(o.confirmed, s)} — {where_is(o.confirmed, s)}")
-    out += _near_the_end(o.confirmed, s)
+    last = o.confirmed
+    if o.reported is not None:
+        out.append(f"  レポートの測り方で（jibunki sim --page {s.id} と同じ、{o.reported.n} {unit}）: "
+                   f"{shown(o.reported, s)} — {where_is(o.reported, s)}")
+        last = o.reported
+    out += _near_the_end(last, s)
     return out
 
 
@@ -832,7 +855,8 @@ def to_dict(o: Outcome, pairs: int) -> dict:
     if o.chosen is not None:
         r = o.chosen
         proposal = {**_edit(r.candidate, r.found.value), "after": _measure(r.found.measure),
-                    "confirmed": _measure(o.confirmed), "confirm_seed": o.confirm_seed}
+                    "confirmed": _measure(o.confirmed), "confirm_seed": o.confirm_seed,
+                    "reported": _measure(o.reported)}
     elif o.reaches and o.reaches[0].found is None and o.reaches[0].closest is not None \
             and _closer(o, o.reaches[0]):
         best = o.reaches[0]

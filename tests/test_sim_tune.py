@@ -179,6 +179,17 @@ def test_apply_rewrites_exactly_that_number_and_the_content_still_compiles(tmp_p
     from compiler.build import compile_content
 
     assert compile_content(folder).ok
+    # What the tune called inside is what the report calls 達成: it measured the edit as
+    # `jibunki sim --page` does before saying so (the fresh seeds' estimate alone said
+    # inside for an edit the report then called 未決).
+    said = re.search(r"レポートの測り方で（jibunki sim --page ichigeki と同じ、\d+ 組）: "
+                     r"Δ ([+-][\d.]+) \[([+-][\d.]+), ([+-][\d.]+)\] pt — 目標の内側", result.output)
+    assert said, result.output
+    checked = sim("--page", "ichigeki", "--content", str(folder), "--reference", "なし",
+                  *[a for a in FAST if a not in ("--tune-pairs", "100")])
+    assert checked.exit_code == 0, checked.output
+    row = next(line for line in checked.output.splitlines() if "一撃 ichigeki" in line)
+    assert f"{said.group(1)} [{said.group(2)}, {said.group(3)}]" in row and "達成" in row, row
 
 
 @pytest.mark.slow
