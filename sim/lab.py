@@ -695,6 +695,9 @@ class Lab:
             "id": key, "name": page.name, "year": page.year, "pairs": paired.n,
             "text_sha256": _text_sha256(page),
             "delta": interval.to_dict(),
+            # the interval's own level: 0.95, or a stricter one when the page stopped early
+            # (stats.judge: each look spends part of the error, so its interval is wider)
+            "delta_confidence": stats.rounded(stats.confidence_of(paired.z)),
             "discordant": {"variant_only": paired.variant_only,
                            "baseline_only": paired.baseline_only},
             "mcnemar_z": None if paired.mcnemar_z is None else stats.rounded(paired.mcnemar_z),

@@ -22,7 +22,7 @@ from contract import disk
 from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
-from .report_text import SENSITIVE, beyond_cap_line
+from .report_text import SENSITIVE, beyond_cap_line, wider_note
 from .lab import FORMAT  # the report format this page reads (its ``format`` field)
 from .render_html import (NONE, RC, WIDTH, HtmlColumn, _signed, svg_element, check_format,
                           number, numbers_table, percent, percent_interval, plotting,
@@ -344,7 +344,7 @@ def page_columns(policies: list[str], any_target: bool) -> list[HtmlColumn]:
     columns = [
         HtmlColumn("ページ", _name_cell, "name"),
         _figure(f"{W.variable.year}", "year", str), _figure("組", "pairs", str),
-        HtmlColumn(f"Δ{W.measure.win_rate}", lambda p: points(p["delta"])),
+        HtmlColumn(f"Δ{W.measure.win_rate}", lambda p: points(p["delta"]) + stats.wider(p)),
         HtmlColumn("不一致", lambda p: "{variant_only} / {baseline_only}".format(**p["discordant"]),
                    title="入れた方だけ勝った / 基準だけ勝った"),
         HtmlColumn(_markup(f"{W.measure.win_rate} %<br>（入り / 基準）"), lambda p: " / ".join(
@@ -400,7 +400,8 @@ def observed_columns(settings: dict) -> list[HtmlColumn]:
     L = observed.LABELS
     reference = settings.get("reference") is not None
     columns = [HtmlColumn("ページ", _name_cell, "name"),
-               HtmlColumn(observed.delta_label(settings), lambda p: points(p["delta"]))]
+               HtmlColumn(observed.delta_label(settings),
+                          lambda p: points(p["delta"]) + stats.wider(p))]
     if reference:
         columns.append(HtmlColumn(L["swap_delta"], lambda p: NONE if p.get("swap_delta") is None
                                   else points(p["swap_delta"]["delta"])))
@@ -447,6 +448,7 @@ def render_report(report: dict) -> str:
         nav=[("pages", "ページ"), ("observed", "観測"), ("enemies", "敵")],
         settings=_settings_view(report), verdicts=_verdict_counts(report["pages"]),
         any_enemy_target=any_enemy_target, beyond_cap=beyond_cap_line(report), sensitive=SENSITIVE,
+        wider=wider_note(report),
         page_table=numbers_table(
             page_columns(policies, any(p.get("target") for p in pages)), pages,
             lambda _, p: f"page-{p['id']}", "page-table"),

@@ -79,7 +79,8 @@ PAGE_COLUMNS = (
     Column("ページ", "left", _name, wraps=True),
     Column(W.variable.year, "right", lambda row, _: str(row["year"]), gives_way=2),
     Column("組", "right", lambda row, _: str(row["pairs"]), gives_way=5),
-    Column(f"Δ{W.measure.win_rate} pt [95%]", "right", lambda row, _: interval_text(row["delta"])),
+    Column(f"Δ{W.measure.win_rate} pt [95%]", "right",
+           lambda row, _: interval_text(row["delta"]) + stats.wider(row)),
     Column(DISCORDANT, "right", lambda row, _: f"+{row['discordant']['variant_only']}"
            f"/−{row['discordant']['baseline_only']}", gives_way=9),
     Column("出した/戦", "right", lambda row, _: number(row["play_rate"]), gives_way=3),
@@ -133,6 +134,9 @@ def summary_lines(report: dict) -> list[Text]:
                           f"戦数が要ります（ページごとに ×{gains[0]:.1f}〜×{gains[-1]:.1f}）"))
     counts = {v: sum(r["verdict"] == v for r in report["pages"]) for v in VERDICTS}
     lines.append(Text("判定: " + "、".join(f"{VERDICTS[v]} {n}" for v, n in counts.items())))
+    wider = wider_note(report)
+    if wider:
+        lines.append(Text(wider))
     dead = [r for r in report["pages"]
             if "never_played" in ((r.get("observed") or {}).get("flags") or ())]
     if dead:
@@ -158,6 +162,15 @@ def summary_lines(report: dict) -> list[Text]:
                           style="yellow"))
     lines.append(Text(f"戦闘 {report['run']['battles']:,} 回"))
     return lines
+
+
+def wider_note(report: dict) -> str | None:
+    """What the † beside a Δ interval means, with the levels of this report's (None: none
+    is wider than 95%)."""
+    levels = sorted({r["delta_confidence"] for r in report["pages"] if stats.wider(r)})
+    if not levels:
+        return None
+    return stats.WIDER_NOTE.format(levels="・".join(f"{level * 100:.1f}%" for level in levels))
 
 
 def beyond_cap_line(report: dict) -> str | None:
@@ -245,7 +258,8 @@ def observed_columns(settings: dict) -> tuple[Column, ...]:
     named."""
     columns = [
         Column("ページ", "left", _name, wraps=True),
-        Column(_delta_head(settings), "right", lambda row, _: interval_text(row["delta"])),
+        Column(_delta_head(settings), "right",
+               lambda row, _: interval_text(row["delta"]) + stats.wider(row)),
     ]
     if settings.get("reference") is not None:
         columns.append(Column(_head("swap_delta", "pt [95%]"), "right", _swap, gives_way=2))

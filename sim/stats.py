@@ -407,6 +407,25 @@ VERDICTS = {code: getattr(W.report, code)
             for code in ("stronger", "weaker", "no_effect", "undecided")}
 
 
+def confidence_of(z: float) -> float:
+    """The two-sided level of an interval of normal quantile ``z`` (Z95: 0.95)."""
+    from statistics import NormalDist
+
+    return 2 * NormalDist().cdf(z) - 1
+
+
+#: The mark of an interval wider than its column's [95%] says (a page stopped early: its
+#: interval at the stricter level its looks spent), and what the report's notes say of it.
+WIDER = "†"
+WIDER_NOTE = (f"{WIDER}: 判定が決まって途中で止めたページの区間は、途中で何度も見たぶん広く取っています"
+              "（信頼度 {levels}）")
+
+
+def wider(row: dict) -> str:
+    """WIDER when a page row's Δ interval is at a stricter level than 95%, else ""."""
+    return WIDER if (row.get("delta_confidence") or 0.95) > 0.9505 else ""
+
+
 def differ(intervals) -> bool:
     """Whether two of ``intervals`` do not meet: the answers they give disagree beyond
     what either's width allows (a verdict word alone does not say it — 差なし measured to

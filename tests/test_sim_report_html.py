@@ -438,3 +438,27 @@ def test_the_terminal_says_what_wins_plus_and_minus_count():
     said = [str(line) for line in observed_lines(report)]
     assert said[0] == (f"{DISCORDANT}: 同じシードの対のうち、ページを入れたデッキだけが勝った対（+）と、"
                        "はじめのデッキだけが勝った対（−）の数")
+
+
+def test_an_interval_wider_than_95_percent_is_marked_and_its_level_said():
+    """A page stopped early reports the stricter interval its looks spent (99%, 99.5%)
+    under a column headed [95%]: it is marked †, and the notes give the levels."""
+    from sim import report_text
+
+    report = sample_report(pages=PAGES[:3])
+    first, second, third = report["pages"]
+    first["delta_confidence"], second["delta_confidence"] = 0.99, 0.95
+    third.pop("delta_confidence", None)
+    said = [t.plain for t in report_text.summary_lines(report)]
+    assert "†: 判定が決まって途中で止めたページの区間は、途中で何度も見たぶん広く取っています（信頼度 99.0%）" \
+        in said
+    from sim.render_text import interval_text
+    from rich.console import Console
+    import os
+
+    console = Console(width=250, record=True, no_color=True, file=open(os.devnull, "w"))
+    console.print(report_text.pages_table(report))
+    lines = console.export_text().splitlines()
+    assert any(f"{interval_text(first['delta'])}†" in line for line in lines)
+    assert not any(f"{interval_text(second['delta'])}†" in line for line in lines)
+    assert f"{points(first['delta'])}†" in report_html.render_report(report)
