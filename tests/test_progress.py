@@ -121,7 +121,7 @@ class FakeRunner(Runner):
 class Tables:
     """The little of the tables a lab reads: the starting deck, pages and an enemy."""
 
-    pages = {key: SimpleNamespace(name=key, year=0) for key in ("s", "a", "b", "c")}
+    pages = {key: SimpleNamespace(name=key, year=0, deck_cap=3) for key in ("s", "a", "b", "c")}
     enemies = {"e": SimpleNamespace(name="e")}
 
     def starter(self):
