@@ -333,19 +333,27 @@ def _mode(effect: Sayou, default_timing: str) -> str:
     return "first" if repeat.max == 1 else "every"
 
 
-def _range(repeat: Repeat) -> Said:
+def _range(repeat: Repeat, placing: bool = False) -> Said:
     """The repeat range that opens a continuing 作用: このターン中、 / このステージ中に
-    最大 2 回、 / 以降 2 プレイの間、"""
+    最大 2 回、 / 以降 2 プレイの間、 — and, for a modifier a play places (``placing``)
+    over plays to come, the rest of that play too: このプレイの残りと以降 2 プレイの間、
+    (it acts on the 作用 after it in the same play, DESIGN §6.1: 以降 2 プレイの間に最大
+    1 回 spends its one use on the page's own hit)."""
     limited = repeat.max is not None
     if repeat.scope == vocab.ANCHORED:
         shape = vocab.ANCHORED_WITHIN if limited else vocab.ANCHORED_DURING
         words = shape.format(range=_anchored(repeat.unit, repeat.n))
+        if placing and repeat.unit == "play":
+            words = REST_OF_THE_PLAY + words
     else:
         scope = term("scope", repeat.scope)
         words = scope.within if limited else scope.during
     most = vocab.MAX_FIRES_PHRASE.format(max=repeat.max) if limited else ""
     return said(word("scope", repeat.scope, words), most, "、")
 
+
+#: What a modifier placed by a play over plays to come also covers: its own play's rest.
+REST_OF_THE_PLAY = f"{term('scope', 'play').phrase}の残りと"
 
 #: The repeat range by firing mode: a one-shot has none to say.
 RANGE_TEXT: dict[str, Callable[[Repeat], Said]] = {
@@ -374,10 +382,16 @@ def _lifetime(effect: Sayou) -> Said:
     return said(word("lifetime", effect.lifetime, term("lifetime", effect.lifetime).said()))
 
 
-def phrase_pieces(effect: Sayou, *, default_timing: str = "on_play") -> Said:
-    """One 作用 as the pieces of one sentence (see ``phrase``)."""
+def phrase_pieces(effect: Sayou, *, default_timing: str = "on_play",
+                  placing: bool = False) -> Said:
+    """One 作用 as the pieces of one sentence (see ``phrase``). ``placing``: as the page
+    says it, the play that places it to come (a face's, a pen's), not as it stands on the
+    board after (a modifier over plays to come covers that play's rest too)."""
     mode = _mode(effect, default_timing)
-    head = said(RANGE_TEXT[mode](effect.repeat), TIMING_TEXT[mode](term("timing", effect.timing)))
+    modifier = term("timing", effect.timing).family == "always"
+    opening = _range(effect.repeat, placing and modifier) if mode in ("first", "every") \
+        else RANGE_TEXT[mode](effect.repeat)
+    head = said(opening, TIMING_TEXT[mode](term("timing", effect.timing)))
     done = OPERATION_TEXT[effect.op](effect, base_pieces(effect.base))
     tail = [part for part in (_lifetime(effect),
                               said(keyword("telegraphed") + "あり") if effect.telegraphed else ())
@@ -460,7 +474,8 @@ def body_pieces(body, default_timing: str = "on_play") -> list[Said]:
     if body.conditions:
         conds = _joined([condition_pieces(c) for c in body.conditions], "、")
         lines.append(said(keyword("cond") + ": ", conds))
-    lines += [phrase_pieces(e, default_timing=default_timing) for e in body.effects]
+    lines += [phrase_pieces(e, default_timing=default_timing,
+                            placing=default_timing == "on_play") for e in body.effects]
     return lines
 
 

@@ -508,3 +508,21 @@ def test_a_torn_multiplier_is_said_as_it_lands_by_its_excess_over_one():
     # The phrase's number is the runtime's: 1 + (1.2 − 1) × 2.75 at 刻 20.
     landed, how = phrasing.torn(kekkon.tear[0], 2.75)
     assert landed.base.value == pytest.approx(1.55) and how == "1 + (1.2 − 1) × 2.75"
+
+
+def test_a_modifier_a_play_places_over_plays_to_come_says_it_covers_that_plays_rest():
+    """攻撃力補正 += 2 範囲 以降 2 プレイ before 敵HP -= 5 deals 7 on its own play: the page
+    said only 「以降 2 プレイの間」, and with 最大 1 回 a designer read the one use as a later
+    play's. The page says its play's rest; the board, after that play, does not."""
+    from catalog.phrasing import body_lines
+    from contract.tables import Body
+
+    effects = lowered(["攻撃力補正 += 2 範囲 以降 2 プレイ", "敵HP -= 5"])
+    lines = body_lines(Body(conditions=(), effects=tuple(effects)))
+    assert lines[0] == "このプレイの残りと以降 2 プレイの間、攻撃力補正+2"
+    assert phrase(effects[0]) == "以降 2 プレイの間、攻撃力補正+2"  # on the board
+    (once,) = lowered(["攻撃力補正 += 2 範囲 以降 2 プレイ 最大 1 回"])
+    assert body_lines(Body(conditions=(), effects=(once,)))[0] == \
+        "このプレイの残りと以降 2 プレイの間に最大 1 回、常に 攻撃力補正+2"
+    (turns,) = lowered(["攻撃力補正 += 2 範囲 以降 2 ターン"])  # a turn's range says it already
+    assert body_lines(Body(conditions=(), effects=(turns,)))[0] == "以降 2 ターンの間、攻撃力補正+2"
