@@ -27,7 +27,7 @@ from runtime.tearing import grown
 
 __all__ = ["Piece", "base_text", "body_lines", "body_pieces", "condition_pieces",
            "condition_text", "number", "phrase", "phrase_pieces", "ref_text", "term",
-           "text", "torn", "EXCESS_GROWS"]
+           "text", "torn", "EXCESS_GROWS", "INTENT_TEXT", "escalation_text", "trait_text"]
 
 
 @cache
@@ -408,6 +408,27 @@ def phrase(effect: Sayou, vocabulary=None, *, default_timing: str = "on_play") -
     that table is generated from.
     """
     return text(phrase_pieces(effect, default_timing=default_timing))
+
+
+# -------------------------------------------------------------------- enemies
+
+#: One row per Intent kind of contract.vocabulary.INTENT_KINDS.
+INTENT_TEXT = {
+    "attack": lambda i: f"{term('intent', i.kind).ja} {i.amount}",
+    "blank": lambda i: f"{term('intent', i.kind).ja}（{term('region', i.region).ja}）",
+}
+
+
+def trait_text(trait) -> str:
+    """A trait as the vocabulary phrases it (軽減 4、封鎖 40〜49 …), its explanation too."""
+    return term("trait", trait.trait).said().format(value=trait.value, low=trait.low,
+                                                    high=trait.high)
+
+
+def escalation_text(escalation) -> str:
+    """An escalation: 「3 ターンごとに 攻撃 5 が加わる」."""
+    return (f"{escalation.every} {term('scope', 'turn').ja}ごとに "
+            f"{INTENT_TEXT[escalation.intent.kind](escalation.intent)} が加わる")
 
 
 #: How a multiplier of a 破却 grows with the tear's distance (runtime.tearing), said

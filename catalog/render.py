@@ -28,8 +28,9 @@ from runtime.tearing import tear_scale
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
-from .phrasing import (EXCESS_GROWS, Piece, body_pieces, condition_pieces, named, phrase, phrase_pieces,
-                       term, text, torn)
+from .phrasing import (EXCESS_GROWS, INTENT_TEXT, Piece, body_pieces, condition_pieces,
+                       escalation_text, named, phrase, phrase_pieces, term, text, torn,
+                       trait_text)
 
 TEMPLATES = Path(__file__).with_name("templates")
 #: The pool table as a CSV file, beside the index (catalog/pool_csv.py).
@@ -37,11 +38,6 @@ POOL_CSV = "pool.csv"
 #: The picture of the trigger graph, beside the index (catalog/triggers.py).
 TRIGGERS = "triggers.html"
 
-#: One row per Intent kind of contract.vocabulary.INTENT_KINDS.
-INTENT_TEXT = {
-    "attack": lambda i: f"{term('intent', i.kind).ja} {i.amount}",
-    "blank": lambda i: f"{term('intent', i.kind).ja}（{term('region', i.region).ja}）",
-}
 
 
 def searchable(text: str) -> str:
@@ -241,22 +237,15 @@ def _page_view(page, tables, starter: Counter, pages: dict[str, str]) -> dict:
     }
 
 
-def _trait_text(trait) -> str:
-    return term("trait", trait.trait).said().format(value=trait.value, low=trait.low,
-                                                    high=trait.high)
-
-
 def _enemy_view(enemy, pages: dict[str, str]) -> dict:
     view = {
         "id": enemy.id, "name": enemy.name, "hp": enemy.hp, "seat": enemy.seat,
         "breakthrough": enemy.breakthrough, "flavor": enemy.flavor,
         "target": _target_text(enemy.target, "enemy"),
         "intents": [INTENT_TEXT[i.kind](i) for i in enemy.intents],
-        "escalations": [f"{e.every} {term('scope', 'turn').ja}ごとに "
-                        f"{INTENT_TEXT[e.intent.kind](e.intent)} が加わる"
-                        for e in enemy.escalations],
+        "escalations": [escalation_text(e) for e in enemy.escalations],
         # a trait effect's terms link to the vocabulary page
-        "trait_lines": [(Piece(_trait_text(t)),) for t in enemy.traits]
+        "trait_lines": [(Piece(trait_text(t)),) for t in enemy.traits]
         + _lines([phrase_pieces(e) for e in enemy.trait_effects], pages),
         "source": enemy.source, "highlighted": highlight(enemy.source.text),
     }

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from catalog.phrasing import EXCESS_GROWS, body_lines, condition_text, phrase
+from catalog.phrasing import (EXCESS_GROWS, INTENT_TEXT, body_lines, condition_text,
+                              escalation_text, phrase, trait_text)
 from compiler.codes import explanation
 from compiler.lint import Result
 from contract import kinds, reference
@@ -189,6 +190,8 @@ def page_markdown(page) -> str:
         pen = page.pens.get(side.code)
         if pen is not None:
             lines.append(f"{_keyword('pen')}（{side.ja}）: " + " ／ ".join(body_lines(pen)))
+    lines.append(f"{_keyword('dest')}: {vocab.tables()['destination'].by_code(page.after_play).ja}"
+                 + (f" · {_keyword('fray_mul')} {page.fray_mul:g}" if page.fray_mul != 1 else ""))
     if page.tear:
         # Its numbers as written; a tear grows them by the balance's scale, a multiplier
         # by its excess over 1 (runtime.tearing): said, as the catalog says it.
@@ -205,13 +208,20 @@ def page_markdown(page) -> str:
 
 
 def enemy_markdown(enemy) -> str:
-    """A checked enemy (contract.tables.Enemy): name, HP, 座, 突破ライン, flavor."""
+    """A checked enemy (contract.tables.Enemy) as the catalog says it: name, HP, 座,
+    突破ライン, flavor, its 予兆 in order, エスカレーション, and every 特性 — the named ones
+    (軽減, 加速, 不動, 封鎖 …) and the trait 作用."""
     lines = [f"**{enemy.name}** `{enemy.id}` — {_keyword('hp')} {enemy.hp} · "
              f"{_keyword('seat')} {enemy.seat} · {_keyword('breakthrough')} {enemy.breakthrough}"]
     if enemy.flavor:
         lines.append(f"*{enemy.flavor}*")
-    if enemy.trait_effects:
-        lines.append(f"{_keyword('traits')}: " + " ／ ".join(phrase(e) for e in enemy.trait_effects))
+    if enemy.intents:
+        lines.append(f"{_keyword('intents')}: " + " → ".join(INTENT_TEXT[i.kind](i) for i in enemy.intents))
+    if enemy.escalations:
+        lines.append(f"{_keyword('escalation')}: " + " ／ ".join(map(escalation_text, enemy.escalations)))
+    traits = [trait_text(t) for t in enemy.traits] + [phrase(e) for e in enemy.trait_effects]
+    if traits:
+        lines.append(f"{_keyword('traits')}: " + " ／ ".join(traits))
     return "  \n".join(lines)
 
 
