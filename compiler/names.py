@@ -93,19 +93,25 @@ def _alike_index(names: tuple[str, ...]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Guess:
-    """もしかして — the candidate closest to a word written wrong (``suggest``), or None."""
+    """もしかして — the candidate closest to a word written wrong (``suggest``), or None;
+    ``also``: the others as close (the word itself qualified otherwise: 除外 is 除外（ラン）
+    or 除外（ステージ）, neither more than the other)."""
 
     word: str | None
+    also: tuple[str, ...] = ()
 
     @property
     def hint(self) -> str:
-        """The hint 「もしかして「…」？」, or "" when no candidate was close enough."""
-        return f"もしかして「{self.word}」？" if self.word else ""
+        """The hint 「もしかして「…」？」 (「…」か「…」, when more are as close), or "" when no
+        candidate was close enough."""
+        if not self.word:
+            return ""
+        return "もしかして" + "か".join(f"「{w}」" for w in self.replacements) + "？"
 
     @property
     def replacements(self) -> tuple[str, ...]:
-        """The candidate as a diagnostic's replacement (an editor's quick fix)."""
-        return (self.word,) if self.word else ()
+        """The candidates as a diagnostic's replacements (an editor's quick fixes)."""
+        return (self.word, *self.also) if self.word else ()
 
 
 def titled(word: str, items: dict) -> str | None:
@@ -139,8 +145,14 @@ def id_hint(word: str, items: dict, what: str) -> tuple[str, tuple[str, ...]]:
 
 
 def guess(word: str, candidates) -> Guess:
-    """The candidate closest to ``word``, as a hint and as a replacement."""
-    return Guess(suggest(word, candidates))
+    """The candidate closest to ``word``, as a hint and as a replacement — every one, where
+    the word is a name written without the qualifier its candidates take in brackets
+    (除外 → 除外（ステージ）, 除外（ラン）: which one is meant is the designer's to say)."""
+    names = tuple(candidates)
+    qualified = sorted(name for name in names if name.startswith(word + "（"))
+    if len(qualified) > 1 and word not in names:
+        return Guess(qualified[0], tuple(qualified[1:]))
+    return Guess(suggest(word, names))
 
 
 def did_you_mean(word: str, candidates) -> str:

@@ -83,3 +83,15 @@ def test_lint_json_lists_the_replacements():
     result = check_text(PAGE.format(effect="敵HQ -= 3"), "t.page", OTHER)
     (entry,) = json.loads(to_json(result.diagnostics))
     assert entry["replacements"] == ["敵HP"]
+
+
+def test_a_name_written_without_its_bracketed_qualifier_is_offered_every_one():
+    """行き先 除外: 除外（ステージ） and 除外（ラン） are as close as each other; only the
+    run's was offered, and it lints clean, so the fix silently chose the stronger one."""
+    from compiler.lint import check_text
+
+    text = ('ページ q "Q" {\n  銘 15\n  行き先 除外\n  未来面 { 敵HP -= 6 }\n'
+            '  過去面 { 防御 += 5 }\n}\n')
+    (found,) = [d for d in check_text(text, "t.page").diagnostics if d.code == "E010"]
+    assert found.replacements == ("除外（ステージ）", "除外（ラン）")
+    assert found.hint == "もしかして「除外（ステージ）」か「除外（ラン）」？"
