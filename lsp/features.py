@@ -410,8 +410,17 @@ def _name_pattern() -> re.Pattern:
 
 def is_id(text: str) -> bool:
     """Whether ``text`` can be written as an id (the grammar's NAME) and is no keyword."""
-    spelled = {word for words in vocab.KEYWORDS.values() for word in words}
-    return bool(_name_pattern().fullmatch(text)) and text not in spelled
+    return not_an_id(text) is None
+
+
+def not_an_id(text: str) -> str | None:
+    """Why ``text`` cannot be an id — not the grammar's NAME, or a keyword (白紙, HP, year:
+    the shape of a name, read as the keyword) — or None."""
+    if not _name_pattern().fullmatch(text):
+        return "id の形ではありません。id は文字か _ で始まり、空白を含みません。記号は _ ・ （ ） だけが使えます"
+    if text in {word for words in vocab.KEYWORDS.values() for word in words}:
+        return "キーワードです。キーワードでない名前にしてください"
+    return None
 
 
 def is_defined(word: str, result: Result) -> bool:

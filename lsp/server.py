@@ -61,6 +61,9 @@ FIX_TITLES = {
     "E021": "スコープ添字を付けて「{}」にする",
 }
 DEFAULT_FIX_TITLE = "「{}」にする"
+#: The title of a fix whose replacement is empty: it deletes what the diagnostic points
+#: at (a zero-width space, a stray 「}」), whatever its code.
+DELETE_FIX_TITLE = "「{}」を消す"
 #: What a code action reads of the client's data, at most: the diagnostics of the request
 #: and the replacements of each (the server's own carry a handful; more is forged).
 MAX_FIX_DIAGNOSTICS = 200
@@ -455,6 +458,23 @@ def _offset(document, position: types.Position) -> int:
     return before + min(where.character, len(line.rstrip("\r\n")))
 
 
+def _text_at(ls, uri: str, span: types.Range) -> str:
+    """The text of document ``uri`` within ``span`` (client units)."""
+    document = ls.workspace.get_text_document(uri)
+    return document.source[_offset(document, span.start):_offset(document, span.end)]
+
+
+#: How a deleted character the eye cannot see is named in a fix's title.
+_UNSEEN = {"\u200b": "ゼロ幅スペース", "\u00a0": "ノーブレークスペース", "\u3000": "全角スペース",
+           "\ufeff": "BOM", "\t": "タブ"}
+
+
+def _visible(text: str) -> str:
+    """What a fix deletes, as its title can show it: a character the eye cannot see by
+    its name (ゼロ幅スペース), the rest as written."""
+    return "".join(_UNSEEN.get(ch, ch) for ch in text) or "空白"
+
+
 def _path(uri: str) -> str:
     return str(Path(to_fs_path(uri) or uri).resolve())
 
@@ -613,8 +633,10 @@ def make_server() -> JibunkiServer:
             fixes = [r for r in replacements[:MAX_FIXES] if isinstance(r, str)]
             diag.data = {**data, "replacements": fixes}  # echoed with each action: bounded
             for rank, text in enumerate(fixes):
+                shown = title.format(text) if text else \
+                    DELETE_FIX_TITLE.format(_visible(_text_at(ls, params.text_document.uri, diag.range)))
                 actions.append(types.CodeAction(
-                    title=title.format(text), kind=types.CodeActionKind.QuickFix,
+                    title=shown, kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diag], is_preferred=rank == 0,
                     edit=types.WorkspaceEdit(changes={params.text_document.uri: [
                         types.TextEdit(diag.range, text)]})))
@@ -713,9 +735,9 @@ def make_server() -> JibunkiServer:
         if fixed is not None:
             raise Refusal(f"デッキ「{fixed}」の id は変えられません（{W.scope.run}はこの id の"
                           "デッキで始まります。中のページは変えられます）")
-        if not features.is_id(params.new_name):
-            raise Refusal(f"「{params.new_name}」には変えられません（id の形ではありません。"
-                          "id は文字か _ で始まり、空白を含みません。記号は _ ・ （ ） だけが使えます）")
+        why = features.not_an_id(params.new_name)
+        if why is not None:
+            raise Refusal(f"「{params.new_name}」には変えられません（{why}）")
         if features.is_defined(params.new_name, latest):
             raise Refusal(f"「{params.new_name}」には変えられません（その id はもう使われています）")
         changes: dict[str, list[types.TextEdit]] = {}

@@ -411,7 +411,8 @@ async def test_rename_changes_an_id_in_its_page_and_in_the_deck(client: Language
     assert "hatsukoi2" in changed[next(n for n in changed if n.endswith(".page"))]
     # refused, saying why, as a refusal (RequestFailed), not as the server's internal error
     for new_name, why in (("sakamichi", "その id はもう使われています"),
-                          ("初 恋", "id の形ではありません")):
+                          ("初 恋", "id の形ではありません"),
+                          ("白紙", "キーワードです"), ("HP", "キーワードです")):
         with pytest.raises(Exception) as refused:
             await client.text_document_rename_async(types.RenameParams(
                 types.TextDocumentIdentifier(uri), _where(deck, "hatsukoi"), new_name))
@@ -447,6 +448,21 @@ async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
     (action,) = actions
     (edit,) = action.edit.changes[uri]
     assert action.title == "半角の「-=」にする" and edit.new_text == "-=" and edit.range == diag.range
+
+
+async def test_a_fix_that_deletes_says_what_it_deletes(client: LanguageClient, content):
+    """A zero-width space's fix was titled 「半角の「」にする」: it deletes, and says what."""
+    path = content / PAGE
+    uri = await _open(client, path)
+    text = path.read_text(encoding="utf-8")
+    await _replace(client, uri, 2, text.replace("敵HP -= ", "敵HP\u200b -= ", 1))
+    (diag,) = [d for d in client.diagnostics[uri] if d.code == "E002"]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), diag.range,
+        types.CodeActionContext(diagnostics=[diag])))
+    (action,) = actions
+    (edit,) = action.edit.changes[uri]
+    assert edit.new_text == "" and action.title == "「ゼロ幅スペース」を消す"
 
 
 def _apply(text: str, edit: types.TextEdit) -> str:
