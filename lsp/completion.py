@@ -108,18 +108,17 @@ class Folder:
         return found
 
     @cached_property
-    def flags(self) -> dict[str, int]:
-        """Every flag a page or an enemy of the folder writes (``@来世`` → 来世), sorted, →
-        how many times it is written."""
-        from .features import names_in  # the AST's names, as references walks them
+    def flags(self) -> dict[str, tuple[int, int]]:
+        """Every flag a page or an enemy of the folder names (``@来世`` → 来世), sorted, →
+        (the 作用 that write it — it is their target —, the places that read it)."""
+        from .features import flag_uses  # the AST's names, as references walks them
 
-        found: dict[str, int] = {}
+        found: dict[str, tuple[int, int]] = {}
         if self.symbols is not None:
             items = (*self.symbols.pages.values(), *self.symbols.enemies.values())
-            for name in names_in(items):
-                if name.text.startswith(FLAG_MARK):
-                    flag = name.text[len(FLAG_MARK):]
-                    found[flag] = found.get(flag, 0) + 1
+            for flag, written in flag_uses(items):
+                writes, reads = found.get(flag, (0, 0))
+                found[flag] = (writes + written, reads + (not written))
         return dict(sorted(found.items()))
 
     @cached_property
@@ -133,8 +132,15 @@ class Folder:
 def _flags(folder: Folder) -> list[Candidate]:
     """The flags of the folder, for a name being written after ``@``."""
     docs = _docs("variable", vocab.FLAG)
-    return [Candidate(name, "variable", f"{vocab.FLAG.ja} · このフォルダで {count} か所", docs)
-            for name, count in folder.flags.items()]
+    return [Candidate(name, "variable", f"{vocab.FLAG.ja} · {flag_said(*uses)}", docs)
+            for name, uses in folder.flags.items()]
+
+
+def flag_said(writes: int, reads: int) -> str:
+    """A flag's uses in the folder: 「書く 1 か所・読む 2 か所」 — and, when nothing writes
+    it, that it stays 0 (a condition on it can never hold: W008)."""
+    said = f"このフォルダで 書く {writes} か所・読む {reads} か所"
+    return said if writes else said + "（書く作用がないので 0 のまま）"
 
 
 def _ops_of(entry, side: str) -> tuple[str, ...]:

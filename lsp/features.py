@@ -252,10 +252,12 @@ def _flag_markdown(word: str, result: Result) -> list[str]:
 
     if result is None or result.symbols is None:
         return []
-    count = Folder(result, {}, {}).flags.get(word, 0)
+    from .completion import flag_said
+
+    uses = Folder(result, {}, {}).flags.get(word, (0, 0))
     return [_term_markdown("variable", vocab.FLAG).replace(
         f"**{vocab.FLAG.ja}** — ", f"**@{word}** — {vocab.FLAG.ja} · ", 1)
-        + f"  \nこのフォルダで {count} か所に書かれています"]
+        + f"  \n{flag_said(*uses)}"]
 
 
 def _origin_markdown(word: str, result: Result) -> list[str]:
@@ -432,6 +434,25 @@ def definition(line: str, col: int, result: Result) -> list[Span]:
     """Where the page, enemy or deck id under ``col`` is defined (its id in its file)."""
     word = word_at(line, col)
     return _definitions(word[0], result) if word else []
+
+
+def flag_uses(node):
+    """(flag, written) for every flag under ``node``: written when it is the target of a
+    作用 (``@来世 += 1``), else read (a condition, a reference)."""
+    from .completion import FLAG_MARK
+
+    stack = [(node, False)]
+    while stack:
+        item, target = stack.pop()
+        if isinstance(item, ast.Name):
+            if item.text.startswith(FLAG_MARK):
+                yield item.text[len(FLAG_MARK):], target
+        elif isinstance(item, (tuple, list)):
+            stack.extend((x, target) for x in item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, (type, Span)):
+            sayou = isinstance(item, ast.Sayou)
+            stack.extend((getattr(item, f.name), target or (sayou and f.name == "target"))
+                         for f in dataclasses.fields(item))
 
 
 def names_in(node):

@@ -284,7 +284,8 @@ def test_after_an_at_sign_the_folders_flags_are_offered(tmp_path):
         found = {c.label: c for c in completions(PAGE_OPEN + line, len(PAGE_OPEN + line),
                                                  result, {}, {})}
         assert list(found) == ["夢", "来世"], line
-        assert found["来世"].detail == f"{vocab.FLAG.ja} · このフォルダで 2 か所"
+        # written once, read once: said apart (a flag only read stays 0: it says so)
+        assert found["来世"].detail == f"{vocab.FLAG.ja} · このフォルダで 書く 1 か所・読む 1 か所"
         assert vocab.FLAG.meaning in found["来世"].documentation
     for line in ("敵HP -= 1 # @", 'フレーバー "@'):
         assert completions(PAGE_OPEN + line, len(PAGE_OPEN + line), result, {}, {}) == [], line
@@ -306,7 +307,12 @@ def test_a_flag_and_an_origin_have_a_hover_of_what_they_are_in_the_folder(tmp_pa
     result = check([tmp_path])
     flag = hover("    @来世 += 1", 4, 6, result, {}, {})
     assert flag.startswith(f"**@来世** — {vocab.FLAG.ja}") and vocab.FLAG.meaning in flag
-    assert "このフォルダで 2 か所に書かれています" in flag
+    assert "このフォルダで 書く 1 か所・読む 1 か所" in flag
+    (tmp_path / "a.page").write_text(
+        'ページ b "い" {\n  銘 8\n  未来面 {\n    条件 @幻 >= 1\n    敵HP -= 1\n  }\n}\n',
+        encoding="utf-8")
+    only_read = hover("    条件 @幻 >= 1", 3, 9, check([tmp_path]), {}, {})
+    assert "書く 0 か所・読む 1 か所（書く作用がないので 0 のまま）" in only_read
     origin = hover("  出自 幼年期", 2, 7, result, {}, {})
     assert origin.startswith("**幼年期** — 出自") and "この出自のページ: 2 枚（銘 3〜8）" in origin
     assert hover("  出自 幼年", 2, 7, result, {}, {}) is None  # no page has that one
