@@ -97,15 +97,19 @@ def _key(path: str, example: ast.Example) -> tuple[str, str]:
     return path, example.title if example.title is not None else f"@{example.span.line}"
 
 
-def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
-    """A lens over each example of the document ``path``, titled with its last outcome."""
+def lenses(result: Result, path: str, runs: Runs, now: str | None = None) -> list[Lens]:
+    """A lens over each example of the document ``path``, titled with its last outcome —
+    marked as of before a change when ``now`` (the digest of the folder's texts now, every
+    document's: an edit of the page an example plays changes it) is not what it played
+    (None: the document's own last check's)."""
+    now = played_digest(result) if now is None else now
     found = []
     for example in result.items_of(path, ast.Example):
         key = _key(path, example)
         last = runs.get(key)
         if last is None:
             title = TITLES["never"]
-        elif runs.current(key, played_digest(result)):
+        elif runs.current(key, now):
             title = last.title()
         else:
             title = STALE + last.title()
@@ -114,11 +118,12 @@ def lenses(result: Result, path: str, runs: Runs) -> list[Lens]:
 
 
 def run_example(result: Result, specs: list[dict], path: str, line: int,
-                runs: Runs) -> Outcome | None:
+                runs: Runs, played: str | None = None) -> Outcome | None:
     """Play the example of ``path`` whose first line is ``line`` (0-based) on the tables of
     ``result`` and keep its outcome in ``runs``; None when no example starts there.
     ``specs`` are the examples the check of ``result`` found (lsp.folder.Folder.full:
-    their diagnostics are already the result's, so no example is checked twice)."""
+    their diagnostics are already the result's, so no example is checked twice).
+    ``played``: the digest it is kept with (None: of the result's texts)."""
     example = next((e for e in result.items_of(path, ast.Example)
                     if e.span.line - 1 == line), None)
     if example is None:
@@ -137,7 +142,7 @@ def run_example(result: Result, specs: list[dict], path: str, line: int,
                           "バランスがありません" if spec is not None else "例を読めません")
     else:
         outcome = _played(spec, result.tables)
-    runs.put(_key(path, example), outcome, played_digest(result))
+    runs.put(_key(path, example), outcome, played_digest(result) if played is None else played)
     return outcome
 
 

@@ -663,7 +663,7 @@ def make_server() -> JibunkiServer:
         found = [types.CodeLens(
             range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
             command=types.Command(lens.title, examples.COMMAND, arguments=[uri, lens.line]))
-            for lens in examples.lenses(result, path, folder.runs)]
+            for lens in examples.lenses(result, path, folder.runs, texts_digest(folder.texts))]
         # the pages' last verdicts (lsp.lab_lens): none for a page never measured
         found += [types.CodeLens(
             range=types.Range(types.Position(lens.line, 0), types.Position(lens.line, 0)),
@@ -690,7 +690,9 @@ def make_server() -> JibunkiServer:
         if path not in folder.results:
             return None
         # the whole folder checked and lowered: the example is played on its tables
-        outcome = examples.run_example(*folder.full(path), path, line, folder.runs)
+        checked = folder.full(path)  # the folder's texts read now: what the run plays
+        outcome = examples.run_example(*checked, path, line, folder.runs,
+                                       texts_digest(folder.texts))
         if outcome is None:
             return None
         ls.refresh_lenses()

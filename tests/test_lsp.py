@@ -591,6 +591,38 @@ async def test_a_lens_on_each_example_runs_it_and_shows_its_last_result(
     assert lens.command.title.startswith("前回の結果（このあと例か内容が変わりました）: 失敗 ")
 
 
+async def test_a_lens_is_marked_as_of_before_a_change_of_the_page_its_example_plays(
+        client: LanguageClient, content):
+    """An edit of the page an example plays (not of the example's own file) left its lens
+    saying 成功 as if current; run again, its 失敗 then read as 前回の結果 though nothing
+    had changed since: the lens compared with its own file's last check alone."""
+    import asyncio
+
+    refreshed = _refreshes(client)
+    scenario = content / "tests" / "worked_example.scenario"
+    uri = await _open(client, scenario)
+    first = (await _lenses(client, uri))[0].command
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        first.command, first.arguments))
+    assert outcome["state"] == "passed"
+    await asyncio.wait_for(refreshed.wait(), 10)
+    assert (await _lenses(client, uri))[0].command.title == "成功 ▶ もう一度実行"
+    page = next(p for p in (content / "pages").glob("*.page")
+                if "ページ kekkon" in p.read_text(encoding="utf-8"))
+    page_uri = await _open(client, page)
+    text = page.read_text(encoding="utf-8")
+    at = text.index("ページ kekkon")
+    changed = text[:at] + text[at:].replace("銘 55", "銘 54", 1)
+    await _replace(client, page_uri, 2, changed)
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith("前回の結果（このあと例か内容が変わりました）: 成功"), lens
+    outcome = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        first.command, first.arguments))
+    assert outcome["state"] == "failed"
+    (lens, *_) = await _lenses(client, uri)
+    assert lens.command.title.startswith("失敗 "), lens.command.title
+
+
 async def test_an_example_that_cannot_run_says_why_on_its_lens(client: LanguageClient, content):
     _refreshes(client)
     path = content / "tests" / "worked_example.scenario"
