@@ -88,6 +88,10 @@ def _alike_index(names: tuple[str, ...]) -> dict[str, str]:
     index: dict[str, str] = {}
     for name in names:
         index.setdefault(read_alike(name), name)
+    for name in names:  # a word left in kana by the IME (vocab.READINGS): after the spellings
+        reading = vocab.READINGS.get(name)
+        if reading is not None:
+            index.setdefault(read_alike(reading), name)
     return index
 
 

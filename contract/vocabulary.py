@@ -817,6 +817,23 @@ FORMER_CODES = {
     "after_ho_refill": "after_steps_refill",
 }
 
+#: 読み — how an IME spells a word of the language before it is converted: a word left in
+#: kana (ぼうぎょ, てきHP) is that word, not the nearest spelling (てきHP was offered HP,
+#: which pays the player's own HP). Only for did-you-mean (compiler.names.suggest): a
+#: reading is never a spelling the language accepts.
+READINGS = {
+    "敵HP": "てきHP", "防御": "ぼうぎょ", "通貨": "つうか", "刻": "とき", "銘": "めい",
+    "座": "ざ", "烙印": "らくいん", "攻撃力補正": "こうげきりょくほせい",
+    "攻撃倍率": "こうげきばいりつ", "綻び倍率": "ほころびばいりつ", "防御補正": "ぼうぎょほせい",
+    "支払い倍率": "しはらいばいりつ", "寿命": "じゅみょう", "範囲": "はんい", "未来面": "みらいめん",
+    "過去面": "かこめん", "白紙": "はくし", "条件": "じょうけん", "出自": "しゅつじ",
+    "行き先": "いきさき", "破却": "はきゃく", "上限枚数": "じょうげんまいすう", "予兆": "よちょう",
+    "特性": "とくせい", "固定": "こてい", "支払う": "しはらう", "抑制": "よくせい", "移動": "いどう",
+    "生成": "せいせい", "複製": "ふくせい", "公開": "こうかい", "手札": "てふだ", "山札": "やまふだ",
+    "捨て札": "すてふだ", "除外": "じょがい", "綻び": "ほころび", "突破ライン": "とっぱライン",
+    "目標": "もくひょう", "勝率差": "しょうりつさ", "勝率": "しょうりつ", "歩": "ほ",
+}
+
 # ------------------------------------------------------------- 旅 (spec 004)
 # The second rule set: the tabletop draft 17 「明日、旅に出ます」. Its content is written
 # as items of the language (ロケーション, イベント, フラグ, アイテム, レター, 旅の準備) whose

@@ -95,3 +95,17 @@ def test_a_name_written_without_its_bracketed_qualifier_is_offered_every_one():
     (found,) = [d for d in check_text(text, "t.page").diagnostics if d.code == "E010"]
     assert found.replacements == ("除外（ステージ）", "除外（ラン）")
     assert found.hint == "もしかして「除外（ステージ）」か「除外（ラン）」？"
+
+
+@pytest.mark.parametrize("written, meant", [("てきHP -= 6", "敵HP"), ("ぼうぎょ += 5", "防御"),
+                                            ("つうか += 5", "通貨")])
+def test_a_word_left_in_kana_by_the_ime_is_offered_the_word_it_reads_as(written, meant):
+    """てきHP was offered HP (closer by spelling): 「HP -= 6」 pays the player's own HP, a new
+    error (E062). A word the IME left unconverted is the word of that reading (READINGS)."""
+    from compiler.lint import check_text
+
+    text = f'ページ q "Q" {{\n  銘 15\n  未来面 {{ {written} }}\n  過去面 {{ 防御 += 5 }}\n}}\n'
+    (found,) = [d for d in check_text(text, "t.page").diagnostics if d.code == "E010"]
+    assert found.replacements[0] == meant, found.hint
+    fixed = text.replace(written.split()[0], meant, 1)
+    assert not [d for d in check_text(fixed, "t.page").diagnostics if d.is_error]
