@@ -434,35 +434,25 @@ async def test_the_starting_decks_id_is_not_renamed_as_the_compiler_reads_it(
     assert "デッキ「starter」の id は変えられません" in str(refused.value)
 
 
+@pytest.mark.parametrize("slip, title, new_text", [
+    ("敵HP －＝ ", "半角の「-=」にする", "-="),
+    # a fix that deletes says what it deletes (it was titled 「半角の「」にする」)
+    ("敵HP\u200b -= ", "「ゼロ幅スペース」を消す", ""),
+])
 async def test_a_full_width_slip_has_a_quick_fix_to_the_half_width_symbol(
-        client: LanguageClient, content):
+        client: LanguageClient, content, slip, title, new_text):
     path = content / PAGE
     uri = await _open(client, path)
     text = path.read_text(encoding="utf-8")
     assert "敵HP -= " in text
-    await _replace(client, uri, 2, text.replace("敵HP -= ", "敵HP －＝ ", 1))
+    await _replace(client, uri, 2, text.replace("敵HP -= ", slip, 1))
     (diag,) = [d for d in client.diagnostics[uri] if d.code == "E002"]
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         types.TextDocumentIdentifier(uri), diag.range,
         types.CodeActionContext(diagnostics=[diag])))
     (action,) = actions
     (edit,) = action.edit.changes[uri]
-    assert action.title == "半角の「-=」にする" and edit.new_text == "-=" and edit.range == diag.range
-
-
-async def test_a_fix_that_deletes_says_what_it_deletes(client: LanguageClient, content):
-    """A zero-width space's fix was titled 「半角の「」にする」: it deletes, and says what."""
-    path = content / PAGE
-    uri = await _open(client, path)
-    text = path.read_text(encoding="utf-8")
-    await _replace(client, uri, 2, text.replace("敵HP -= ", "敵HP\u200b -= ", 1))
-    (diag,) = [d for d in client.diagnostics[uri] if d.code == "E002"]
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), diag.range,
-        types.CodeActionContext(diagnostics=[diag])))
-    (action,) = actions
-    (edit,) = action.edit.changes[uri]
-    assert edit.new_text == "" and action.title == "「ゼロ幅スペース」を消す"
+    assert action.title == title and edit.new_text == new_text and edit.range == diag.range
 
 
 def _apply(text: str, edit: types.TextEdit) -> str:
