@@ -31,9 +31,10 @@ ACTION_CAP = 5_000
 @dataclass(frozen=True)
 class BattleResult:
     """What came of one simulated battle. Per page id: ``plays``, the ``damage`` its
-    作用 dealt (on its own plays or later, as continuing ones), the 歩 its plays used (``steps``), and its ``pens`` and ``tears``;
-    ``first_drawn``, when a copy of it was first seen in the hand (``hand_seen``) and
-    ``held_unplayable``, the turns it sat in the hand unplayable (``HandWatch``).
+    作用 dealt (on its own plays or later, as continuing ones), the 歩 its plays used
+    (``steps``), and its ``pens`` and ``tears``; ``first_drawn``, when a copy of it was
+    first seen in the hand (``hand_seen``) and ``held_unplayable``, the turns it sat in
+    the hand unplayable (``HandWatch``).
     ``hp_lost`` is 減ったHP[ラン]; ``turns`` the turns played over all stages."""
 
     seed: int
