@@ -193,12 +193,33 @@ def test_the_figures_of_a_variant():
     figures = summary(ratings, PLAIN)
     assert figures["rated"] == 6 and figures["decided"] == 5 and figures["undecided"] == 1
     assert [r["decisions"] for r in figures["rungs"]] == [1, 1, 0, 3]
-    assert [r["share"] for r in figures["rungs"]] == [0.2, 0.2, 0.0, 0.6]
+    # shares of the rated decisions: 未決 is a sixth of them, not left out
+    assert [r["share"] for r in figures["rungs"]] == pytest.approx([1 / 6, 1 / 6, 0.0, 0.5], abs=1e-6)
     assert figures["beyond_lookahead_per_game"]["estimate"] == (2 + 5) / 2
     assert figures["undecided_per_game"] == 0.5
     assert figures["halves"] == {"early": {"rated": 3, "decided": 3, "beyond": 1},
                                  "late": {"rated": 3, "decided": 2, "beyond": 2}}
     assert load_of({"load": figures}) == 3.5
+
+
+def test_the_interval_of_decisions_beyond_a_lookahead_counts_undecided_ones_at_its_top():
+    """With 56 of 64 decisions 未決 and none decided beyond a look-ahead, the figure read
+    0.0 [0.0, 0.0] — an interval saying no decision needs more, which nothing showed (a
+    decision that does was among the 未決). Its estimate stays the lower bound (未決 not
+    counted); its top counts every 未決 as needing more."""
+    from sim import stats
+
+    games = [game(20, 8, *((t, GREEDY if t == 19 else None) for t in range(12, 20)))
+             for _ in range(8)]
+    figure = summary(games, PLAIN)["beyond_lookahead_per_game"]
+    assert figure["estimate"] == 0.0 and figure["low"] == 0.0
+    assert figure["high"] == pytest.approx(7.0)  # 7 of each game's 8 are 未決
+    mixed = [game(10, 4, (1, SOLVER), (2, None)), game(10, 4, (1, GREEDY), (2, GREEDY))]
+    figure = summary(mixed, PLAIN)["beyond_lookahead_per_game"]
+    lower = stats.mean_interval([2.0, 0.0])
+    upper = stats.mean_interval([4.0, 0.0])
+    assert (figure["estimate"], figure["low"], figure["high"]) == pytest.approx(
+        (lower.estimate, lower.low, upper.high))
 
 
 def test_a_variant_with_no_rated_game_has_no_load():

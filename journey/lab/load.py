@@ -408,10 +408,13 @@ def early(rated: Rated, length: int) -> bool:
 
 def summary(ratings: Sequence[Rating], rungs: Sequence[Rung]) -> dict:
     """The ``load`` block of a variant: per rung, the decisions it was the rung of (count
-    and share of the decided ones); 未決; the decisions per game that need more than a
-    look-ahead (each game's count scaled from its rated decisions to all its decisions,
-    未決 counted as not needing it: a lower bound), with Student's interval; and how they
-    fall in the first and second half of the games."""
+    and share of the rated ones: 未決 is a share of its own, and a rung's share of the
+    decided alone read 貪欲 100% where 8 of 64 were decided); 未決; the decisions per game
+    that need more than a look-ahead (each game's count scaled from its rated decisions to
+    all its decisions) — its estimate counts 未決 as not needing it (a lower bound), its
+    interval runs from Student's low end of that to Student's high end with every 未決
+    counted as needing it (0.0 [0.0, 0.0] with 56 of 64 未決 said no decision needs more,
+    which nothing showed); and how they fall in the first and second half of the games."""
     beyond = next(i for i, r in enumerate(rungs) if r.kind == LOOKAHEAD) + 1
     counts = [0] * len(rungs)
     halves = {half: {"rated": 0, "decided": 0, "beyond": 0} for half in ("early", "late")}
@@ -435,13 +438,17 @@ def summary(ratings: Sequence[Rating], rungs: Sequence[Rung]) -> dict:
     decided = sum(counts)
     rated = sum(len(r.rated) for r in ratings)
     # With no decision decided there is no evidence at all: no figure, not a zero.
-    interval = stats.mean_interval(per_game) if decided else None
+    interval = None
+    if decided:
+        low = stats.mean_interval(per_game)
+        high = stats.mean_interval([p + u for p, u in zip(per_game, undecided_per_game)])
+        interval = stats.Interval(low.estimate, low.low, max(high.high, low.high))
     return {
         "games": len(ratings),
         "decisions_per_game": stats.mean(r.decisions for r in ratings),
         "rated": rated, "decided": decided, "undecided": rated - decided,
         "rungs": [{**rung.to_dict(), "decisions": count,
-                   "share": stats.ratio(count, decided)} for rung, count in zip(rungs, counts)],
+                   "share": stats.ratio(count, rated)} for rung, count in zip(rungs, counts)],
         "beyond_lookahead_per_game": None if interval is None else interval.to_dict(),
         "undecided_per_game": stats.mean(undecided_per_game),
         "halves": halves,
@@ -460,8 +467,10 @@ NOTES = (
     + "。".join(f"{kind.name}: {kind.meaning}" for kind in KINDS) + "。",
     f"最善: 山の順を知って到達できる最高点が局面の最高点に等しい選択肢（{W.report.solver}の探索で"
     f"証明）。予算内に証明できない決定は{W.report.undecided}（推測しない）。",
+    f"段の割合は、測った決定（{W.report.undecided}を含む）のうちその段のもの。"
     f"先読み超/局: {_KIND[LOOKAHEAD].name}より上の段が要る決定の 1 局あたりの数（測った決定から"
-    f"局の全決定へ換算。{W.report.undecided}は数えないので下限）。前半・後半: 局の手番数の半分までとその後の、"
+    f"局の全決定へ換算。値は{W.report.undecided}を数えない下限、区間の上端は{W.report.undecided}を"
+    "すべて先読み超と数えたもの）。前半・後半: 局の手番数の半分までとその後の、"
     "先読み超/判定済みの決定。",
 )
 
@@ -472,7 +481,7 @@ def _load(row: dict) -> dict | None:
 
 
 def rung_cell(row: dict, index: int) -> str:
-    """The share of the decided decisions at rung ``index``, with their count."""
+    """The share of the rated decisions at rung ``index``, with their count."""
     load = _load(row)
     if load is None or not load["decided"]:
         return "—"
