@@ -252,6 +252,28 @@ def fray_pieces(battle, paint: _Paint = _DRAWN, *, compact: bool = False) -> lis
 REFILL_TIMINGS = ("after_steps_refill", "after_draw")
 
 
+def _at_next_refill(battle, placed: dict) -> str:
+    """How a placed 作用 changes the next turn's 歩 after its refill: "+" (adds), "−"
+    (takes), "±" (another operation), or "" — not a 歩 作用 of those moments, or its range
+    or its fires spent before the next turn (塾帰りの夜道 on its last turn)."""
+    effect = placed["effect"]
+    if effect.target.code != "steps" or effect.timing not in REFILL_TIMINGS:
+        return ""
+    repeat, s = effect.repeat, battle.state
+    if repeat.scope in ("play", "turn"):
+        return ""
+    if repeat.scope == vocab.ANCHORED:
+        done = (s.plays_run if repeat.unit == "play" else s.turns_run) \
+            - placed["placed"]["plays" if repeat.unit == "play" else "turns"]
+        if repeat.n - done <= 0:
+            return ""
+    if repeat.max is not None and placed["fires"] >= repeat.max:
+        return ""
+    if effect.op != "add":
+        return "±"
+    return "−" if effect.direction == "decrease" else "+"
+
+
 def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
                  width: int = 100) -> Text:
     """The player: HP, 歩 now and the next refill (歩の規定量 + what 歩の持ち越し carries),
@@ -260,12 +282,13 @@ def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
     carry = max(0, min(s.steps, s.param("steps_carry")))
     refill = s.param("steps_quota") + carry
     steps = Text(f"{W.variable.steps} {s.steps}")
-    # The refill itself: 歩 that continuing 作用 add at the turn's start come on top of it.
-    more = any(p["effect"].target.code == "steps" and p["effect"].timing in REFILL_TIMINGS
-               for p in battle.placed())
+    # The refill itself: 歩 that continuing 作用 add (or take) after it, next turn, come
+    # on top of it.
+    signs = {sign for sign in map(lambda p: _at_next_refill(battle, p), battle.placed()) if sign}
+    more = "" if not signs else f" {signs.pop() if len(signs) == 1 else '±'} 継続作用"
     steps.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn + 'の回復'} {refill} = "
                          f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}"
-                         + (" + 継続作用" if more else "") + "）"),
+                         f"{more}）"),
                  style="dim")
     defense = Text(f"{W.variable.defense} {s.defense_total()}")
     groups = [f"{EXPIRY[k]} {v}" for k, v in s.defense_by_expiry().items() if v]
@@ -612,7 +635,7 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
     if battle.over:  # every row's play would be refused, whatever its own reason says
         notes.append(f"{W.scope.run}は終わっています（もう{W.scope.play}できません）")
     if choosing:
-        notes.append(f"{W.pick.choice}の途中: choose の番号は上の候補の番号です")
+        notes.append(f"{W.pick.choice}の途中: choose の番号は候補の表の番号です（{W.region.hand}の番号ではありません）")
     if in_play is not None:
         notes.append(MID_PLAY_NOTE)
     if rows is not None and rows < len(facts):

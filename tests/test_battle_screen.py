@@ -241,7 +241,7 @@ def test_while_a_choice_waits_the_hand_shows_no_numbers_that_choose_would_misrea
     text = render(battle, 100, 40)
     rows = [line for line in text.splitlines() if "産声" in line]
     assert any(line.startswith("· 産声") for line in rows), rows  # the hand's row
-    assert "choose の番号は上の候補の番号です" in text
+    assert "choose の番号は候補の表の番号です（手札の番号ではありません）" in text
     battle.choose([battle.pending.candidates[0]])
     after = render(battle, 100, 40)
     assert "choose の番号は上の候補" not in after

@@ -72,3 +72,27 @@ def test_the_refill_says_continuing_effects_add_to_it(tables):
     assert "+ 継続作用" not in player_panel(battle).plain
     battle.play(battle.hand[0])
     assert "（次のターンの回復 40 = 歩の規定量 40 + 持ち越し 0 + 継続作用）" in player_panel(battle).plain
+    battle.end_turn()  # turn 2: its refill got the 4, and turn 3's will
+    assert "+ 継続作用" in player_panel(battle).plain
+    battle.end_turn()  # turn 3: the range's last turn, so turn 4's refill gets nothing
+    assert "継続作用）" not in player_panel(battle).plain
+
+
+def test_the_refill_says_a_continuing_effect_that_takes_steps_with_a_minus(rules_tables):
+    battle = scene(rules_tables, ["sapper"], age=50, enemy="quiet")
+    battle.play(find(battle, "sapper"))  # 歩 -= 10 毎 歩の回復後 範囲 ステージ
+    assert "− 継続作用）" in player_panel(battle).plain
+
+
+def test_a_value_lands_truncated_as_decimal_arithmetic_has_it(tables):
+    """残業 (銘 33, 綻び倍率 1.4) torn at 刻 78: 45 × 1.4 is 63, which a float product holds
+    as 62.99999999999999 — its tear gave 62, under a preview that said 45 × 1.4."""
+    from runtime.bounds import land
+
+    assert [land(45 * 1.4), land(50 * 2.3), land(-45 * 1.4), land(0.5 * 7)] == [63, 115, -63, 3]
+    battle = Battle.new(tables, seed=3, enemies=["haguruma"])
+    battle.dev_set(age=78, hand=["zangyou"])
+    (zangyou,) = battle.hand
+    assert tear_preview(battle, zangyou)[0].startswith("綻び +63（")
+    events = battle.tear(zangyou)
+    assert next(e.data["fray"] for e in events if e.kind == "tear") == 63
