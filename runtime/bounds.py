@@ -74,10 +74,18 @@ def bounded(value):
 
 
 def land(value) -> int:
-    """Floor toward zero where a value lands (spec 002 計算式), within ±MAX_MAGNITUDE."""
+    """Floor toward zero where a value lands (spec 002 計算式), within ±MAX_MAGNITUDE — of
+    the value as decimal arithmetic has it: 45 × 1.4 is 63 on paper and 62.99999999999999
+    in binary floating point, and a designer's 63 must not land as 62 (LANDING_DIGITS)."""
     if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
-        return math.trunc(value)
+        return math.trunc(round(value, LANDING_DIGITS))
     return MAX_MAGNITUDE if value > 0 else -MAX_MAGNITUDE if value < 0 else 0
+
+
+#: The decimals a value is read to before it lands: far past any the content writes (a
+#: coefficient of a few decimals times a count), far short of a double's 15–17, where a
+#: product's representation error lies.
+LANDING_DIGITS = 9
 
 
 def power(value: float, times: int) -> float:
