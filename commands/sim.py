@@ -12,7 +12,6 @@ from commands.checked import compiled_content, known, named_ids
 from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, Fraction, Seed, use_color, why
 from commands.lab import html_ready, lab_options, lab_workers, show_report
 from contract import collector
-from contract import vocabulary as vocab
 from contract.vocabulary import PLAYER_NAMES, W
 
 
@@ -173,6 +172,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         pages=tuple(dict.fromkeys(pages)) or None, baseline_page=baseline_page,
         reference=reference,
         precision=precision, max_pairs=max_pairs, turn_cap=turn_cap, seed=seed)
+    _some_page_to_measure(compiled.tables, tables, settings)
     from sim.backends import BackendError
 
     try:
@@ -221,11 +221,32 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
         if unjudged:  # what was asked is only part checked: no pass (as a run that ran nothing)
             how = [] if unjudged == len(capped) else ["--enemy と --baseline を外して測ると確かめます"]
             if capped:
-                how.append(f"{_named_rows(capped)} は{vocab.KEYWORDS['deck_cap'][0]}に達していて"
-                           f"1枚加えられません（{vocab.KEYWORDS['deck_cap'][0]}を上げると測れます）")
+                from sim.lab import cap_said
+
+                how += [f"{r['name']} {r['id']} は{cap_said(r['cap_written'], r['cap'])[0]} に"
+                        f"達していて1枚加えられません（{cap_said(r['cap_written'], r['cap'])[1]}）"
+                        for r in capped]
             click.echo(f"ページの目標 {unjudged} 件は確かめていないので、--check は成功にしません。"
                        + "。".join(how) + "。", err=True)
             sys.exit(EXIT_CONTENT)
+
+
+def _some_page_to_measure(literal, tables, settings) -> None:
+    """Exit 1, saying why, when every page named is one the lab leaves out (a copy more
+    would break its 上限枚数): a report of no page read 「見込み 約 None 組」 and a baseline
+    of 0 battles, and exited 0 having measured nothing."""
+    if settings.pages is None:
+        return
+    from sim.lab import Lab
+
+    lab = Lab(literal, tables, settings)
+    capped = lab.beyond_cap()
+    if capped and not lab.pool():
+        from sim.report_text import beyond_cap_line
+
+        click.echo(beyond_cap_line({"settings": {"beyond_cap": capped}}), err=True)
+        click.echo("測れるページがないので、何も測っていません。", err=True)
+        sys.exit(EXIT_CONTENT)
 
 
 def _named_rows(rows) -> str:

@@ -30,8 +30,8 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
         for item in dict.fromkeys(ids):
             kind = "page" if item in tables.pages else "enemy"
             why = tune.beyond_cap(tables, item) if kind == "page" else None
-            if why is not None:
-                raise tune.TuneError(why)
+            if why is not None:  # the content's state, not the command line's: exit 1
+                raise click.ClickException(why)
             subjects.append(tune.subject_of(source.literal, kind, item))
         capped = []
         if every:
@@ -46,7 +46,7 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
                     else:
                         subjects.append(tune.subject_of(source.literal, kind, item))
             if not subjects and capped:
-                raise tune.TuneError("。".join(capped))
+                raise click.ClickException("。".join(capped))
             if not subjects:
                 raise tune.TuneError("目標 を書いたページも敵もありません"
                                      f"（例: ページに「{tune.example_target('page')}」）")

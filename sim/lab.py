@@ -57,7 +57,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
-from contract.vocabulary import PLAYER_NAMES
+from contract import vocabulary as vocab
+from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
 
@@ -146,6 +147,24 @@ class Outcome(NamedTuple):
 
 #: ``Outcome.drawn`` of a battle in which the focus page was never seen in the hand.
 NOT_DRAWN = -1
+
+
+def cap_written(page) -> bool:
+    """Whether the page writes its own 上限枚数 (else its cap is the balance's デッキ内上限枚数:
+    the number to change is there)."""
+    words = vocab.KEYWORDS["deck_cap"]
+    return any(line.split("#")[0].split()[:1] and line.split()[0] in words
+               for line in page.source.text.splitlines())
+
+
+def cap_said(written: bool, cap: int) -> tuple[str, str]:
+    """A page's cap as a designer finds it — its own 上限枚数, or the balance's
+    デッキ内上限枚数 — and how to lift it."""
+    word = vocab.KEYWORDS["deck_cap"][0]
+    if written:
+        return f"{word} {cap}", f"{word}を上げると測れます"
+    return (f"{W.balance.deck_cap_default} {cap}",
+            f"ページに{word}を書くか、バランスの{W.balance.deck_cap_default}を上げると測れます")
 
 
 def prepare(tables_literal: dict):
@@ -324,7 +343,8 @@ class Lab:
         the starting deck and its 上限枚数."""
         deck = self.baseline_deck()
         return [{"id": p, "name": self.tables.pages[p].name, "in_deck": deck.count(p),
-                 "cap": self.tables.pages[p].deck_cap, "target": _target(self.tables.pages[p])}
+                 "cap": self.tables.pages[p].deck_cap, "cap_written": cap_written(self.tables.pages[p]),
+                 "target": _target(self.tables.pages[p])}
                 for p in self._named() if not self._allowed(p, self.variant_deck(p))]
 
     def _named(self) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from contract import vocabulary as vocab
 from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
@@ -115,7 +114,7 @@ def pages_table(report: dict) -> FittedTable:
 #: Why a run with --enemy or --baseline leaves the pages' 目標 alone (sim.lab
 #: ``judges_page_targets``); ``--check`` says it too.
 #: The pages the lab leaves out: a copy more would break their 上限枚数 (E055).
-BEYOND_CAP = f"{vocab.KEYWORDS['deck_cap'][0]}に達していて1枚加えられないので、測っていないページ: "
+BEYOND_CAP = "デッキに入れられる枚数の上限に達していて1枚加えられないので、測っていないページ: "
 UNJUDGED = ("ページの目標 {n} 件は判定していません: 目標は、すべての敵を相手に 1 枚加えた時の"
             f"{W.measure.win_rate_delta}です（--enemy で敵を絞るか --baseline で入れ替えた今回の"
             "測定とは別の数）")
@@ -179,8 +178,11 @@ def beyond_cap_line(report: dict) -> str | None:
     capped = report["settings"].get("beyond_cap")
     if not capped:
         return None
-    return BEYOND_CAP + "、".join(f"{r['name']} {r['id']}（{vocab.KEYWORDS['deck_cap'][0]} "
-                                  f"{r['cap']}、はじめのデッキに {r['in_deck']} 枚）" for r in capped)
+    from .lab import cap_said
+
+    return BEYOND_CAP + "、".join(
+        f"{r['name']} {r['id']}（{cap_said(r.get('cap_written', True), r['cap'])[0]}、"
+        f"はじめのデッキに {r['in_deck']} 枚）" for r in capped)
 
 
 def _named(rows: list[dict]) -> str:

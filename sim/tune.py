@@ -32,7 +32,6 @@ import copy
 import math
 from dataclasses import dataclass, field
 
-from contract import vocabulary as vocab
 from contract.vocabulary import W
 
 from . import stats
@@ -925,13 +924,15 @@ def example_target(kind: str) -> str:
 def beyond_cap(tables, page_id: str) -> str | None:
     """Why page ``page_id`` cannot be tuned by its Δ added — one copy more would take the
     starting deck past its 上限枚数, a deck the rules forbid (E055) — or None."""
+    from .lab import cap_said, cap_written
+
     page, held = tables.pages[page_id], tables.starter().count(page_id)
     if held + 1 <= page.deck_cap:
         return None
-    cap = vocab.KEYWORDS["deck_cap"][0]
-    return (f"ページ {page.name} {page_id} は{cap} {page.deck_cap} に達していて（はじめのデッキに "
+    cap, lift = cap_said(cap_written(page), page.deck_cap)
+    return (f"ページ {page.name} {page_id} は{cap} に達していて（はじめのデッキに "
             f"{held} 枚）1枚加えられないので、加えた時の{W.measure.win_rate_delta}を測れません。"
-            f"{cap}を上げると測れます")
+            f"{lift}")
 
 
 def subject_of(literal: dict, kind: str, item_id: str) -> Subject:

@@ -610,6 +610,26 @@ def _capped_copy(tmp_path):
     return folder
 
 
+def test_a_cap_the_balance_gives_is_named_as_the_balances(tmp_path, monkeypatch):
+    """A page with no 上限枚数 of its own is capped by the balance's デッキ内上限枚数: that is
+    the number named, and where to change it — not a 上限枚数 the page does not have."""
+    import re
+    import shutil
+
+    from conftest import ROOT
+
+    folder = tmp_path / "content"
+    shutil.copytree(ROOT / "content", folder)
+    balance = folder / "balance.balance"
+    text = balance.read_text(encoding="utf-8")
+    balance.write_text(re.sub(r"(デッキ内上限枚数\s+)\d+", r"\g<1>2", text), encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    tuned = sim("--tune", "nyuugaku", "--content", str(folder))
+    assert tuned.exit_code == 1 and "使い方" not in tuned.output, tuned.output
+    assert "デッキ内上限枚数 2 に達していて（はじめのデッキに 2 枚）" in tuned.output
+    assert "ページに上限枚数を書くか、バランスのデッキ内上限枚数を上げると測れます" in tuned.output
+
+
 def test_a_page_one_copy_more_would_take_past_its_deck_cap_is_not_measured(tmp_path,
                                                                             monkeypatch):
     """The deck with a third 入学式 (上限枚数 2) is one the rules forbid (E055): the lab
@@ -624,14 +644,20 @@ def test_a_page_one_copy_more_would_take_past_its_deck_cap_is_not_measured(tmp_p
     report = json.loads(result.stdout)
     assert [r["id"] for r in report["pages"]] == ["sakamichi"]
     assert report["settings"]["beyond_cap"] == [
-        {"id": "nyuugaku", "name": "入学式", "in_deck": 2, "cap": 2,
+        {"id": "nyuugaku", "name": "入学式", "in_deck": 2, "cap": 2, "cap_written": True,
          "target": {"low": -0.05, "high": 0.05}}]
-    checked = sim("--page", "nyuugaku", "--check", *fast)
+    checked = sim("--page", "nyuugaku", "--page", "sakamichi", "--check", *fast)
     assert checked.exit_code == 1
-    assert "上限枚数に達していて1枚加えられないので、測っていないページ: 入学式 nyuugaku（上限枚数 2、" \
+    assert "上限に達していて1枚加えられないので、測っていないページ: 入学式 nyuugaku（上限枚数 2、" \
         "はじめのデッキに 2 枚）" in checked.output
-    assert "入学式 nyuugaku は上限枚数に達していて1枚加えられません" in checked.output
+    assert "入学式 nyuugaku は上限枚数 2 に達していて1枚加えられません（上限枚数を上げると測れます）" \
+        in checked.output
+    # Every page named left out: nothing is measured, and it says so (a report of no page
+    # read 「見込み 約 None 組」 and a baseline of 0 battles, and exited 0).
+    alone = sim("--page", "nyuugaku", *fast)
+    assert alone.exit_code == 1 and "測れるページがないので、何も測っていません。" in alone.output
+    assert "None" not in alone.output and "0 戦" not in alone.output
     monkeypatch.delenv("JIBUNKI_NO_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     tuned = sim("--tune", "nyuugaku", "--content", str(folder))
-    assert tuned.exit_code == 2 and "上限枚数 2 に達していて（はじめのデッキに 2 枚）" in tuned.output
+    assert tuned.exit_code == 1 and "上限枚数 2 に達していて（はじめのデッキに 2 枚）" in tuned.output
