@@ -335,10 +335,11 @@ def _mode(effect: Sayou, default_timing: str) -> str:
 
 def _range(repeat: Repeat, placing: bool = False) -> Said:
     """The repeat range that opens a continuing 作用: このターン中、 / このステージ中に
-    最大 2 回、 / 以降 2 プレイの間、 — and, for a modifier a play places (``placing``)
-    over plays to come, the rest of that play too: このプレイの残りと以降 2 プレイの間、
-    (it acts on the 作用 after it in the same play, DESIGN §6.1: 以降 2 プレイの間に最大
-    1 回 spends its one use on the page's own hit)."""
+    最大 2 回、 / 以降 2 プレイの間、 — and, for a 作用 a play places (``placing``) over
+    plays to come that is in force in that play's rest too — a modifier (it acts on the
+    作用 after it in the same play, DESIGN §6.1: 以降 2 プレイの間に最大 1 回 spends its one
+    use on the page's own hit), or one waiting for a moment that can come there (an exile,
+    a crossing: ``Timing.in_a_play``) —: このプレイの残りと以降 2 プレイの間、"""
     limited = repeat.max is not None
     if repeat.scope == vocab.ANCHORED:
         shape = vocab.ANCHORED_WITHIN if limited else vocab.ANCHORED_DURING
@@ -388,8 +389,10 @@ def phrase_pieces(effect: Sayou, *, default_timing: str = "on_play",
     says it, the play that places it to come (a face's, a pen's), not as it stands on the
     board after (a modifier over plays to come covers that play's rest too)."""
     mode = _mode(effect, default_timing)
-    modifier = term("timing", effect.timing).family == "always"
-    opening = _range(effect.repeat, placing and modifier) if mode in ("first", "every") \
+    timing = term("timing", effect.timing)
+    # in force in the placing play's rest: a modifier, or a moment that can come there
+    rest = placing and (timing.family == "always" or timing.in_a_play)
+    opening = _range(effect.repeat, rest) if mode in ("first", "every") \
         else RANGE_TEXT[mode](effect.repeat)
     head = said(opening, TIMING_TEXT[mode](term("timing", effect.timing)))
     done = OPERATION_TEXT[effect.op](effect, base_pieces(effect.base))

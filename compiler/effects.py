@@ -661,7 +661,8 @@ _AFTER_THE_HITS = {"after_enemy", "turn_end"}
 _PLACED_BY_PLAY = {"face", "pen"}
 #: Moments that never come while a play resolves, by why: a 作用 of 範囲 プレイ waiting for
 #: one never fires (a hit comes in the enemy's part of the turn; tearing and the pen are
-#: actions of their own, never a step of a play).
+#: actions of their own, never a step of a play). The events that are not
+#: ``Timing.in_a_play`` (tests/test_rules_round2.py holds the two to each other).
 _NOT_IN_A_PLAY = {
     "on_hit": f"被弾は{W.scope.turn}の終わりの敵の行動の時にだけ来ます",
     "on_tear": f"破るのは{W.scope.play}とは別の行動です",

@@ -129,6 +129,11 @@ class Timing(Term):
     #: The first time the moment comes within a range (最大 1 回), where that differs from
     #: ``once()``: a play places a continuing 作用 after its own プレイ時 (runtime/board.py).
     first: str = ""
+    #: True: the moment can come while a play resolves (a crossing, an exile, a 綻び reward,
+    #: 敵HP 0), so a continuing 作用 a play places waits for it in that play's rest too; a
+    #: hit, a tear or a pen never comes inside a play, nor a phase of the turn (the play's
+    #: own プレイ時 is past when its 作用 are placed).
+    in_a_play: bool = False
 
     def once(self) -> str:
         """The moment, particle included, of a 作用 that fires once when it comes (被弾時に,
@@ -168,17 +173,17 @@ TIMINGS = (
            meaning="クリアまたはゲームオーバーでランが終わるとき"),
     Timing("on_hit", "被弾時", family="event", every="被弾するたびに",
            meaning="敵の攻撃を受けたとき"),
-    Timing("on_cross", "座を跨いだ時", family="event", every="座を跨ぐたびに",
+    Timing("on_cross", "座を跨いだ時", family="event", in_a_play=True, every="座を跨ぐたびに",
            meaning="プレイで直前の刻と新しい刻が座を挟んだとき"),
     Timing("on_tear", "破った時", family="event", every="ページを破るたびに",
            meaning="手札のページを破ったとき。破却効果の既定のタイミング"),
     Timing("on_pen", "ペンを使った時", family="event", every="ペンを使うたびに",
            meaning="ページの面にペンで書き込んだとき"),
-    Timing("on_exile", "ページが除外された時", family="event", every="ページが除外されるたびに",
+    Timing("on_exile", "ページが除外された時", family="event", in_a_play=True, every="ページが除外されるたびに",
            meaning="ページが除外（ステージ／ラン）へ送られたとき"),
-    Timing("on_enemy_hp_zero", "敵のHPが0になった時", family="event",
+    Timing("on_enemy_hp_zero", "敵のHPが0になった時", family="event", in_a_play=True,
            every="敵のHPが0になるたびに", meaning="敵HPが 0 になったとき"),
-    Timing("on_reward", "綻び報酬時", family="event", phrase="綻び報酬の時",
+    Timing("on_reward", "綻び報酬時", family="event", in_a_play=True, phrase="綻び報酬の時",
            every="綻び報酬を得るたびに",
            note="プロジェクトの決定: 綻び報酬の区切りに達したとき",
            meaning="累積綻びが綻び報酬間隔の区切りに達したとき"),

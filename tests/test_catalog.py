@@ -526,3 +526,12 @@ def test_a_modifier_a_play_places_over_plays_to_come_says_it_covers_that_plays_r
         "このプレイの残りと以降 2 プレイの間に最大 1 回、常に 攻撃力補正+2"
     (turns,) = lowered(["攻撃力補正 += 2 範囲 以降 2 ターン"])  # a turn's range says it already
     assert body_lines(Body(conditions=(), effects=(turns,)))[0] == "以降 2 ターンの間、攻撃力補正+2"
+    # a 作用 waiting for a moment its own play can hold (an exile) fires in its rest too;
+    # one waiting for プレイ時 fires from the next play (runtime/board.py), one for 被弾時
+    # never inside a play
+    for written, rest in (("敵HP -= 5 毎 ページが除外された時 範囲 以降 1 プレイ", True),
+                          ("敵HP -= 5 毎 プレイ時 範囲 以降 1 プレイ", False),
+                          ("防御 += 5 毎 被弾時 範囲 以降 1 ターン", False)):
+        (effect,) = lowered([written])
+        said = body_lines(Body(conditions=(), effects=(effect,)))[0]
+        assert said.startswith("このプレイの残りと") == rest, said

@@ -458,3 +458,13 @@ def test_an_equals_sign_that_is_an_assignment_is_not_taken_for_a_comparison():
 def test_a_syntax_error_unlike_any_known_mistake_gets_no_mistake_hint():
     [found] = check_text("ページ t {\n  銘 3\n  未来面 { 敵HP -= 3 ) }\n}\n", "t.page").diagnostics
     assert found.hint.startswith("対応する「(」のない「)」")
+
+
+def test_the_moments_no_play_holds_are_the_events_the_vocabulary_says_a_play_cannot_hold():
+    """W004's reasons (compiler.effects._NOT_IN_A_PLAY) and the rules text's 「このプレイの
+    残りと」 (Timing.in_a_play) read one fact: which events can come while a play resolves."""
+    from compiler.effects import _NOT_IN_A_PLAY
+    from contract import vocabulary as vocab
+
+    assert set(_NOT_IN_A_PLAY) == {t.code for t in vocab.TIMINGS
+                                   if t.family == "event" and not t.in_a_play}
