@@ -14,11 +14,11 @@ applied: the figures are the page's own, at a bare board.
 
 from __future__ import annotations
 
-import math
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
 
+from runtime.bounds import land
 from runtime.sides import active_sides
 from runtime.tearing import tear_scale
 
@@ -59,7 +59,7 @@ def tear_at(page, age: int, balance) -> dict:
     page with both faces blank: it gives 綻び only)."""
     distance = abs(page.year - age)
     blank = not any(face.written for face in page.faces.values())
-    return {"age": age, "fray": math.trunc(distance * page.fray_mul),
+    return {"age": age, "fray": land(distance * page.fray_mul),
             "scale": None if blank or not page.tear
             else round(tear_scale(balance.tear_scale, distance), 3),
             # a multiplier grows by its excess over 1 (runtime.tearing): said beside ×scale

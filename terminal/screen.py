@@ -18,7 +18,6 @@ rich measures East Asian widths, so Japanese columns align.
 
 from __future__ import annotations
 
-import math
 import unicodedata
 from typing import NamedTuple
 
@@ -35,6 +34,7 @@ from contract.linebreak import line_spans, shown
 from contract.vocabulary import W
 from contract.game import Choose, Pen, Play
 from runtime.battle import SIDES, Refused
+from runtime.bounds import land
 
 from .narrate import EXPIRY, SIDE, VARIABLE, intent_text
 
@@ -486,7 +486,7 @@ def tear_preview(battle, uid: int) -> list[str]:
     fray_mul = battle.page_of(uid).fray_mul
     own = preview["distance"] * fray_mul
     how = f"{W.variable.distance} {preview['distance']} × {W.variable.fray_mul} {fray_mul}"
-    if math.trunc(own) != preview["fray"]:  # the 綻び倍率 of continuing 作用 changed it
+    if land(own) != preview["fray"]:  # the 綻び倍率 of continuing 作用 changed it
         how += f" = {own:g}、継続作用の{W.variable.fray_mul}で {preview['fray']}"
     lines = [f"{W.variable.fray} +{preview['fray']}（{how}）"]
     if preview["blank"]:

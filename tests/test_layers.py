@@ -59,10 +59,11 @@ ALLOWED = {
     "compiler": ({"compiler", "dsl", "contract", "analysis"},
                  {"lark", "jsonschema", "referencing"}),
     # runtime's pure rules the catalog draws with (escalation, seat moves, active faces, a
-    # tear's growth)
+    # tear's growth, how a value lands)
     # (sim.render_html: the plots' settings and SVG inlining, for the trigger graph's picture)
     "catalog": ({"catalog", "contract", "runtime.tables", "runtime.escalation", "runtime.seat",
-                 "runtime.sides", "runtime.tearing", "analysis", "sim.render_html"},
+                 "runtime.sides", "runtime.tearing", "runtime.bounds", "analysis",
+                 "sim.render_html"},
                 {"jinja2", "markupsafe", "pygments", "networkx", "matplotlib"}),
     "scenario": ({"scenario", "compiler", "dsl", "contract", "runtime", "analysis"}, set()),
     # dsl.diskcache: where the prompt's history lives (the user's private cache folder);
