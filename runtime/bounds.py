@@ -58,10 +58,11 @@ BOUNDS = {
 
 def clamp(name: str, value) -> int:
     """``value`` landed on the state's ``name`` (a row of BOUNDS): truncated toward zero
-    and kept within the row's bounds (NaN, which no rule makes, lands as 0)."""
+    and kept within the row's bounds (NaN, which no rule makes, lands as 0) — read as
+    decimal arithmetic has it, as ``land`` reads it."""
     low, high = BOUNDS[name]
     if low <= value <= high:
-        return math.trunc(value)
+        return math.trunc(round(value, LANDING_DIGITS))
     return high if value > high else low if value < low else 0
 
 

@@ -96,3 +96,9 @@ def test_a_value_lands_truncated_as_decimal_arithmetic_has_it(tables):
     assert tear_preview(battle, zangyou)[0].startswith("綻び +63（")
     events = battle.tear(zangyou)
     assert next(e.data["fray"] for e in events if e.kind == "tear") == 63
+
+
+def test_a_value_landing_on_the_state_is_truncated_as_decimal_arithmetic_has_it():
+    from runtime.bounds import clamp
+
+    assert [clamp("hp", 45 * 1.4), clamp("fray_run", 50 * 2.3), clamp("hp", 3.9)] == [63, 115, 3]
