@@ -212,6 +212,9 @@ W017 = _define("W017", WARNING, f"効く前に消える{W.variable.defense}",
             f"敵の{W.intent.attack}を一度も受けないまま、この{W.scope.turn}の終わりに消えます",
     hint=f"次の{W.scope.turn}の{W.intent.attack}まで残すなら 寿命 {W.lifetime.on_hit} か 寿命 {W.scope.stage} を書き、"
          f"この{W.scope.turn}の{W.intent.attack}を受けるなら 毎 {W.timing.before_enemy} にしてください")
+W018 = _define("W018", WARNING, "何も変えない作用",
+    message="この作用は何も変えません（0 を足す・引く・支払う、1 を掛ける、参照 × 0）",
+    hint="書きたかった数に直すか、作用を消してください")
 
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 

@@ -17,7 +17,7 @@ from dsl import ast
 from contract import vocabulary as vocab
 from contract.tables import Const, Filter, Names, Repeat, Sayou, Scaled, Target
 from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
-                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004, W017,
+                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004, W017, W018,
                     W005)
 from .names import guess, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of, range_hint
@@ -610,10 +610,29 @@ def _sayou(s: ast.Sayou, tails, ctx: Ctx, variable, *, op: str, target: Target,
             ctx.add(W017.at(tails["at"].span if "at" in tails else s.span))
     elif _dies_with_its_play(ctx.where, variable, repeat, tails):
         ctx.add(W004.at(tails["until"].span, hint=_DIES_WITH_ITS_PLAY))
+    if _changes_nothing(op, base):
+        ctx.add(W018.at(getattr(s.value, "span", None) or s.span))
     return Sayou(op=op, direction=direction, landing=landing, target=target, base=base,
                  lifetime=lifetime, timing=timing or context.timing, repeat=repeat,
                  telegraphed=telegraphed, source=source, dest=dest, count=count, pick=pick,
                  filter=filter, line=s.span.line, names=names_of(target, repeat))
+
+
+#: The value with which each operation changes nothing (W018): adding, capping or paying
+#: 0, multiplying by 1.
+_NO_CHANGE = {"add": 0, "cap": 0, "pay": 0, "mul": 1}
+
+
+def _changes_nothing(op: str, base) -> bool:
+    """Whether a 作用 of ``op`` with ``base`` changes nothing whatever the battle: its
+    constant is the operation's neutral one (敵HP -= 0, 歩 *= 1), or it adds a reference
+    times 0."""
+    nothing = _NO_CHANGE.get(op)
+    if nothing is None or base is None:
+        return False
+    if type(base) is Const:
+        return base.value == nothing
+    return nothing == 0 and type(base) is Scaled and base.coef == 0
 
 
 #: Blocks that are not a page's: only a page's effects give long-lived defense (DESIGN

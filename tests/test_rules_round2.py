@@ -20,6 +20,7 @@ from compiler.build import compile_content
 from compiler.lint import check_text
 from contract.codec import to_literal
 from conftest import ROOT, bundled_balance
+from conftest import codes as conftest_codes
 from test_rules import OTHER, PEN, accepts, enemy, face, rejects
 
 BALANCE = bundled_balance()
@@ -302,6 +303,19 @@ def test_defense_of_the_turn_gained_after_the_enemys_hits_is_a_warning(timing):
                                   "防御 += 4 毎 被弾時 範囲 ステージ"])
 def test_defense_that_can_meet_a_hit_gives_no_warning(line):
     accepts(face(line))
+
+
+@pytest.mark.parametrize("line, col", [("敵HP -= 0", 12), ("防御 += 使用した歩[プレイ] × 0", 11),
+                                       ("歩 *= 1", 10), ("支払う HP 0", 12)])
+def test_an_effect_that_changes_nothing_is_a_warning(line, col):
+    """W018: 敵HP -= 0 printed as 「敵HPに 0 のダメージ」 and passed lint silently."""
+    found = rejects(face(line), "W018", 4, col)
+    assert not found.is_error
+
+
+@pytest.mark.parametrize("line", ["敵HP -= 1", "歩 *= 0", "@x = 0", "防御 *= 0.5"])
+def test_an_effect_that_changes_something_gives_no_nothing_warning(line):
+    assert "W018" not in conftest_codes(face(line))
 
 
 def test_enemy_traits_may_wait_for_the_turn_start_of_a_stage():

@@ -74,9 +74,14 @@ def test_defense_falls_only_by_hits_and_its_lifetime_on_a_page(bad):
     rejects(face(bad), "E063", 4, 5)
 
 
-@pytest.mark.parametrize("good", ["防御 += 3", "防御 *= 1", "防御 *= 1.5"])
+@pytest.mark.parametrize("good", ["防御 += 3", "防御 *= 1.5"])
 def test_defense_may_grow_or_stay_on_a_page(good):
     accepts(face(good))
+
+
+def test_defense_multiplied_by_one_stays_and_changes_nothing():
+    """Not E063 (it does not fall): W018 alone (it changes nothing)."""
+    rejects(face("防御 *= 1"), "W018", 4, 11)
 
 
 def test_defense_falls_only_by_hits_and_its_lifetime_in_an_enemy_trait_and_a_reward():
