@@ -353,13 +353,14 @@ def _range(repeat: Repeat, placing: bool = False) -> Said:
     return said(word("scope", repeat.scope, words), most, "、")
 
 
-#: What a modifier placed by a play over plays to come also covers: its own play's rest.
+#: What a 作用 placed by a play over plays to come also covers: its own play's rest.
 REST_OF_THE_PLAY = f"{term('scope', 'play').phrase}の残りと"
 
-#: The repeat range by firing mode: a one-shot has none to say.
-RANGE_TEXT: dict[str, Callable[[Repeat], Said]] = {
-    "as_written": lambda r: (),
-    "once": lambda r: (),
+#: The repeat range by firing mode (and whether the placing play's rest is in it): a
+#: one-shot has none to say.
+RANGE_TEXT: dict[str, Callable[[Repeat, bool], Said]] = {
+    "as_written": lambda r, rest: (),
+    "once": lambda r, rest: (),
     "first": _range,
     "every": _range,
 }
@@ -392,9 +393,7 @@ def phrase_pieces(effect: Sayou, *, default_timing: str = "on_play",
     timing = term("timing", effect.timing)
     # in force in the placing play's rest: a modifier, or a moment that can come there
     rest = placing and (timing.family == "always" or timing.in_a_play)
-    opening = _range(effect.repeat, rest) if mode in ("first", "every") \
-        else RANGE_TEXT[mode](effect.repeat)
-    head = said(opening, TIMING_TEXT[mode](term("timing", effect.timing)))
+    head = said(RANGE_TEXT[mode](effect.repeat, rest), TIMING_TEXT[mode](timing))
     done = OPERATION_TEXT[effect.op](effect, base_pieces(effect.base))
     tail = [part for part in (_lifetime(effect),
                               said(keyword("telegraphed") + "あり") if effect.telegraphed else ())
