@@ -441,31 +441,29 @@ def flag_uses(node):
     作用 (``@来世 += 1``), else read (a condition, a reference)."""
     from .completion import FLAG_MARK
 
+    for name, target in _names_and_roles(node):
+        if name.text.startswith(FLAG_MARK):
+            yield name.text[len(FLAG_MARK):], target
+
+
+def names_in(node):
+    """Every ast.Name under ``node`` (the AST's frozen dataclasses, walked by their fields)."""
+    return (name for name, _ in _names_and_roles(node))
+
+
+def _names_and_roles(node):
+    """(ast.Name, whether it lies in a 作用's target) for every name under ``node``."""
     stack = [(node, False)]
     while stack:
         item, target = stack.pop()
         if isinstance(item, ast.Name):
-            if item.text.startswith(FLAG_MARK):
-                yield item.text[len(FLAG_MARK):], target
+            yield item, target
         elif isinstance(item, (tuple, list)):
             stack.extend((x, target) for x in item)
         elif dataclasses.is_dataclass(item) and not isinstance(item, (type, Span)):
             sayou = isinstance(item, ast.Sayou)
             stack.extend((getattr(item, f.name), target or (sayou and f.name == "target"))
                          for f in dataclasses.fields(item))
-
-
-def names_in(node):
-    """Every ast.Name under ``node`` (the AST's frozen dataclasses, walked by their fields)."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.Name):
-            yield item
-        elif isinstance(item, (tuple, list)):
-            stack.extend(item)
-        elif dataclasses.is_dataclass(item) and not isinstance(item, (type, Span)):
-            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
 
 
 def references(line: str, col: int, result: Result, include_declaration: bool) -> list[Span]:
