@@ -943,6 +943,13 @@ _INVISIBLE = {
     "\u2060": ("ワードジョイナー（見た目には何もない）", ""),
 }
 
+def invisible_name(char: str) -> str | None:
+    """The name of a character the eye cannot see (ゼロ幅スペース), as its E002 says it;
+    None for any other."""
+    said = _INVISIBLE.get(char)
+    return None if said is None else said[0].split("（")[0]
+
+
 #: Slips told by the token itself: (the token as written, a terminal the parser expected
 #: there, the hint, the text meant in its place).
 _TOKEN_SLIPS = (

@@ -25,6 +25,7 @@ from compiler.lint import Result
 from compiler.read import CONTENT_SUFFIXES
 from dsl import size
 from dsl.diagnostics import ERROR, HINT_WORD, Span
+from dsl.parser import invisible_name
 
 from contract import kinds
 from contract.kinds import CONTENT_NAME
@@ -464,15 +465,11 @@ def _text_at(ls, uri: str, span: types.Range) -> str:
     return document.source[_offset(document, span.start):_offset(document, span.end)]
 
 
-#: How a deleted character the eye cannot see is named in a fix's title.
-_UNSEEN = {"\u200b": "ゼロ幅スペース", "\u00a0": "ノーブレークスペース", "\u3000": "全角スペース",
-           "\ufeff": "BOM", "\t": "タブ"}
-
-
 def _visible(text: str) -> str:
     """What a fix deletes, as its title can show it: a character the eye cannot see by
-    its name (ゼロ幅スペース), the rest as written."""
-    return "".join(_UNSEEN.get(ch, ch) for ch in text) or "空白"
+    the name its E002 gives it (ゼロ幅スペース: dsl.parser.invisible_name), the rest as
+    written."""
+    return "".join(invisible_name(ch) or ch for ch in text) or "空白"
 
 
 def _path(uri: str) -> str:
