@@ -259,14 +259,11 @@ def _at_next_refill(battle, placed: dict) -> str:
     effect = placed["effect"]
     if effect.target.code != "steps" or effect.timing not in REFILL_TIMINGS:
         return ""
-    repeat, s = effect.repeat, battle.state
+    repeat = effect.repeat
     if repeat.scope in ("play", "turn"):
         return ""
-    if repeat.scope == vocab.ANCHORED:
-        done = (s.plays_run if repeat.unit == "play" else s.turns_run) \
-            - placed["placed"]["plays" if repeat.unit == "play" else "turns"]
-        if repeat.n - done <= 0:
-            return ""
+    if repeat.scope == vocab.ANCHORED and not _window_left(battle, placed):
+        return ""
     if repeat.max is not None and placed["fires"] >= repeat.max:
         return ""
     if effect.op != "add":
@@ -338,16 +335,21 @@ def remaining(battle, placed: dict) -> str:
     """What remains of a placed 作用's range: the fires left of its maximum, the plays or
     turns left of an anchored window; "" when it simply lasts to the end of its scope
     (which its rules text says)."""
-    s = battle.state
     repeat = placed["effect"].repeat
     said = []
     if repeat.scope == vocab.ANCHORED:
-        done = (s.plays_run if repeat.unit == "play" else s.turns_run) \
-            - placed["placed"]["plays" if repeat.unit == "play" else "turns"]
-        said.append(f"残り {max(0, repeat.n - done)} {term('anchor_unit', repeat.unit).ja}")
+        said.append(f"残り {_window_left(battle, placed)} {term('anchor_unit', repeat.unit).ja}")
     if repeat.max is not None:
         said.append(f"残り {repeat.max - placed['fires']}/{repeat.max} 回")
     return "・".join(said)
+
+
+def _window_left(battle, placed: dict) -> int:
+    """The plays or turns left of a placed 作用's anchored window (以降 n プレイ／ターン)."""
+    s, repeat = battle.state, placed["effect"].repeat
+    done = (s.plays_run if repeat.unit == "play" else s.turns_run) \
+        - placed["placed"]["plays" if repeat.unit == "play" else "turns"]
+    return max(0, repeat.n - done)
 
 
 def board_lines(battle, paint: _Paint = _DRAWN) -> list[Text]:
