@@ -192,13 +192,20 @@ def _same_names(definitions: dict, diags: list) -> None:
         if not kinds.by_code(code).subject or not getattr(item, "title", None):
             continue
         named.setdefault((code, item.title), []).append(item)
-    for (code, title), alike in named.items():
+    for (code, title), item, others in each_with_others(named):
+        diags.append(W014.at(item.id.span, word=kinds.word(kinds.by_code(code)),
+                             name=title, other=others[0].id.text,
+                             notes=[Note(f"「{title}」の {other.id.text} はここです",
+                                         other.id.span) for other in others]))
+
+
+def each_with_others(groups: dict):
+    """(key, item, the others) for each item of a group of ``groups`` (key → items) that
+    holds more than one: a warning of things alike is said at every one of them, pointing
+    at the others — lint of the file just written must say it, whichever came first."""
+    for key, alike in groups.items():
         for item in alike if len(alike) > 1 else ():
-            others = [other for other in alike if other is not item]
-            diags.append(W014.at(item.id.span, word=kinds.word(kinds.by_code(code)),
-                                 name=title, other=others[0].id.text,
-                                 notes=[Note(f"「{title}」の {other.id.text} はここです",
-                                             other.id.span) for other in others]))
+            yield key, item, [other for other in alike if other is not item]
 
 
 def unread(sources, names=None) -> dict[str, tuple[str, int, bool]]:

@@ -23,6 +23,7 @@ from contract import kinds
 
 from compiler.lint import Result, check, check_text
 from compiler.pipeline import Compilation, head, internal_error
+from compiler.symbols import each_with_others
 from compiler.values import Ctx
 from .check import check_example, run_diagnostics
 
@@ -58,13 +59,9 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
                 spec["subject"] = subject.id.text if subject is not None else None
                 spec["report"] = source.report
                 specs.append(spec)
-    # at every example of a name, pointing at the others: lint of the file just written
-    # says it, whichever came first
-    for title, alike in named.items():
-        for item in alike if len(alike) > 1 else ():
-            diags.append(W013.at(head(item.span), name=title, notes=[
-                Note("同じ名前の例はここにもあります", head(other.span))
-                for other in alike if other is not item]))
+    for title, item, others in each_with_others(named):
+        diags.append(W013.at(head(item.span), name=title, notes=[
+            Note("同じ名前の例はここにもあります", head(other.span)) for other in others]))
     return specs, diags
 
 
