@@ -14,10 +14,8 @@ applied: the figures are the page's own, at a bare board.
 
 from __future__ import annotations
 
-
 from contract import vocabulary as vocab
 from contract.vocabulary import W
-
 from runtime.bounds import land
 from runtime.sides import active_sides
 from runtime.tearing import tear_scale

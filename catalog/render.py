@@ -39,7 +39,6 @@ POOL_CSV = "pool.csv"
 TRIGGERS = "triggers.html"
 
 
-
 def searchable(text: str) -> str:
     """A card's words as the catalog's search box matches them: NFKC (全角 letters and
     digits as ASCII, as an IME may type them), lower case, ひらがな as カタカナ and variant
@@ -162,7 +161,6 @@ def _tear_scale(coefficient: float, effects) -> str:
     landed = "、".join(phrase(torn(effect, at)[0], default_timing="on_tear")
                        for effect in effects)
     return f"{rule}（例: {distance.ja} 20 で ×{at:g}: {landed}）"
-
 
 
 def _target_text(target, item: str) -> str | None:

@@ -249,11 +249,6 @@ def _some_page_to_measure(literal, tables, settings) -> None:
         sys.exit(EXIT_CONTENT)
 
 
-def _named_rows(rows) -> str:
-    """Pages as the report names them: 「入学式 nyuugaku、…」."""
-    return "、".join(f"{r['name']} {r['id']}" for r in rows)
-
-
 def _names_a_path(word: str) -> bool:
     """Whether a --page or --tune word names a file or a folder: it holds a / or ends in
     .page, which an id never does."""

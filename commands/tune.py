@@ -26,27 +26,30 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
 
     try:
         source = tune_source.Content(content)
+        def capped(kind: str, item: str) -> str | None:
+            return tune.beyond_cap(tables, item) if kind == "page" else None
+
         subjects = []
         for item in dict.fromkeys(ids):
             kind = "page" if item in tables.pages else "enemy"
-            why = tune.beyond_cap(tables, item) if kind == "page" else None
+            why = capped(kind, item)
             if why is not None:  # the content's state, not the command line's: exit 1
                 raise click.ClickException(why)
             subjects.append(tune.subject_of(source.literal, kind, item))
-        capped = []
+        unmeasured = []  # --tune-all's 目標 a cap leaves unchecked: said, and no pass
         if every:
             named = {s.id for s in subjects}
             for kind, table in (("page", tables.pages), ("enemy", tables.enemies)):
                 for item in sorted(table):
                     if table[item].target is None or item in named:
                         continue
-                    why = tune.beyond_cap(tables, item) if kind == "page" else None
+                    why = capped(kind, item)
                     if why is not None:
-                        capped.append(why)  # said, and no pass: a 目標 left unchecked
+                        unmeasured.append(why)
                     else:
                         subjects.append(tune.subject_of(source.literal, kind, item))
-            if not subjects and capped:
-                raise click.ClickException("。".join(capped))
+            if not subjects and unmeasured:
+                raise click.ClickException("。".join(unmeasured))
             if not subjects:
                 raise tune.TuneError("目標 を書いたページも敵もありません"
                                      f"（例: ページに「{tune.example_target('page')}」）")
@@ -116,9 +119,9 @@ def run_tune(content: Path, tables, ids, every: bool, apply_edit: bool, settings
     unshown = f"（うち {inside} 件は目標の内側なので省きました）" if inside else ""
     click.echo(f"調整: {len(subjects)} 件{unshown}、{battles:,} 戦、"
                f"{time.monotonic() - started:.0f} 秒", err=True)
-    for why in capped:  # a 目標 --tune-all could not measure: no pass
+    for why in unmeasured:
         click.echo(why, err=True)
-    if missed or capped:
+    if missed or unmeasured:
         sys.exit(EXIT_CONTENT)
 
 

@@ -17,8 +17,8 @@ from dsl import ast
 from contract import vocabulary as vocab
 from contract.tables import Const, Filter, Names, Repeat, Sayou, Scaled, Target
 from .codes import (E010, E011, E013, E020, E023, E024, E026, E027, E030, E034, E035, E037, E038,
-                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004, W017, W018,
-                    W005)
+                    E040, E042, E046, E047, E050, E051, E062, E063, E064, E065, E067, W004, W005,
+                    W017, W018)
 from .names import guess, resolve, unknown
 from .values import Ctx, check_base, check_count, check_page_ref, constant, number_of, range_hint
 from contract.vocabulary import W

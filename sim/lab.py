@@ -152,9 +152,9 @@ NOT_DRAWN = -1
 def cap_written(page) -> bool:
     """Whether the page writes its own 上限枚数 (else its cap is the balance's デッキ内上限枚数:
     the number to change is there)."""
-    words = vocab.KEYWORDS["deck_cap"]
-    return any(line.split("#")[0].split()[:1] and line.split()[0] in words
-               for line in page.source.text.splitlines())
+    keywords = vocab.KEYWORDS["deck_cap"]
+    return any(words[:1] and words[0] in keywords
+               for words in (line.split("#")[0].split() for line in page.source.text.splitlines()))
 
 
 def cap_said(written: bool, cap: int) -> tuple[str, str]:

@@ -111,10 +111,10 @@ def pages_table(report: dict) -> FittedTable:
         PAGE_COLUMNS, tuple(rows), settings)
 
 
-#: Why a run with --enemy or --baseline leaves the pages' 目標 alone (sim.lab
-#: ``judges_page_targets``); ``--check`` says it too.
 #: The pages the lab leaves out: a copy more would break their 上限枚数 (E055).
 BEYOND_CAP = "デッキに入れられる枚数の上限に達していて1枚加えられないので、測っていないページ: "
+#: Why a run with --enemy or --baseline leaves the pages' 目標 alone (sim.lab
+#: ``judges_page_targets``); ``--check`` says it too.
 UNJUDGED = ("ページの目標 {n} 件は判定していません: 目標は、すべての敵を相手に 1 枚加えた時の"
             f"{W.measure.win_rate_delta}です（--enemy で敵を絞るか --baseline で入れ替えた今回の"
             "測定とは別の数）")
