@@ -269,11 +269,14 @@ class ResultCache(store.Store):
         return tuple(int(v) for v in outcome)
 
     def decode(self, values):
-        """An outcome from its ints, or None for anything not of Outcome's length."""
+        """An outcome from its ints, or None for anything not of Outcome's length, or not
+        ``sound`` (values no battle gives: sim.lab.Outcome.sound)."""
         if not (type(values) is tuple and len(values) == len(self.fields)
                 and all(type(v) is int for v in values)):
             return None
-        return self.make(values)
+        made = self.make(values)
+        sound = getattr(made, "sound", None)
+        return made if sound is None or sound() else None
 
 
 def _name(key: str) -> str:

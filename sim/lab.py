@@ -144,9 +144,22 @@ class Outcome(NamedTuple):
     drawn: int = -1
     held_unplayable: int = 0
 
+    def sound(self) -> bool:
+        """Whether every value is one a battle can give: ``won`` 0 or 1, the counts not
+        negative, ``drawn`` a turn or NOT_DRAWN — the check of an outcome read back from
+        the cache (sim/cache.py), a file anyone can edit (its checksum proves no author):
+        one that is not sound is played again, never reported."""
+        counts = (self.turns, self.hp_lost, self.breakthrough, self.plays, self.damage,
+                  self.tears, self.pens, self.held_unplayable)
+        return (self.won in (0, 1) and all(0 <= v <= SOUND_LIMIT for v in counts)
+                and abs(self.steps) <= SOUND_LIMIT and NOT_DRAWN <= self.drawn <= SOUND_LIMIT)
+
 
 #: ``Outcome.drawn`` of a battle in which the focus page was never seen in the hand.
 NOT_DRAWN = -1
+#: The largest magnitude an outcome's number may have (turns, HP, damage, plays: far
+#: below it); a cache entry past it was not written by a battle.
+SOUND_LIMIT = 10 ** 12
 
 
 def cap_written(page) -> bool:

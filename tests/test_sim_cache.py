@@ -140,6 +140,39 @@ def test_an_entry_of_the_wrong_shape_is_no_entry(literal, cache_home):
         os.close(folder)
 
 
+#: An outcome a battle gives: won in 12 turns, 30 HP lost, the focus page played 3 times.
+SOUND = Outcome(1, 12, 30, 0, 3, 40, 6, 1, 0, 2, 1)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("won", 7), ("won", -1), ("turns", -5), ("hp_lost", -10 ** 6), ("turns", 10 ** 400),
+    ("plays", -1), ("damage", -3), ("steps", 10 ** 13), ("drawn", -2), ("breakthrough", -1),
+    ("held_unplayable", -1),
+])
+def test_an_entry_holding_an_outcome_no_battle_gives_is_no_entry(literal, cache_home, field,
+                                                                  value):
+    """The entry's checksum proves no author (anyone can rewrite an entry and its sum): an
+    outcome no battle gives is played again, never reported — such entries made the lab
+    divide by a negative count (a traceback) or report 勝率 100% and −5 turns (exit 0)."""
+    import pickle
+
+    from dsl import diskcache
+    from sim import cache
+
+    folder = diskcache.open_folder()
+    try:
+        results = ResultCache(literal, Outcome._make, Outcome._fields, folder)
+        key = results.keys.series(("x",), "random", 60, None, ("haguruma",), Outcome._fields)
+        for outcome, found in ((SOUND, SOUND), (SOUND._replace(**{field: value}), None)):
+            entry = pickle.dumps([(0, tuple(outcome))], protocol=5)
+            assert diskcache.write_entry(folder, cache._name(key), key.encode(), entry,
+                                         cache.FORMAT, cache.MAX_ENTRY_BYTES, ".sim-")
+            again = ResultCache(literal, Outcome._make, Outcome._fields, folder)
+            assert again.lookup(("x",), "random", 60, None, 0, ("haguruma",)) == found
+    finally:
+        os.close(folder)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["off", "no home", "writable by others"])
 def test_no_usable_folder_plays_everything_without_an_error(literal, tmp_path, monkeypatch,
