@@ -197,23 +197,83 @@ def test_a_result_of_the_right_shape_is_rebuilt(literal):
     assert kept.encode(measure.Solved("won", 12.0, True, 40)) is None  # not kept
 
 
-def test_an_entry_holding_a_result_of_the_wrong_shape_is_no_entry(literal, cache_home):
-    """A well-formed entry (right key, right checksum) holding a result of another shape —
-    a build whose Solved had other fields — is not used."""
+def _kept(literal, task, data):
+    """What a cache on disk whose entry for ``task`` holds ``data`` (right key, right
+    checksum) answers for it."""
     from dsl import diskcache
 
-    task = measure.Task(0, "草案", None, 0, 0, 60)
     kept = DealCache.open(literal)
     try:
         key = kept.key(task)
-        good = pickle.dumps([(0, GOOD_SOLVED)], protocol=5)
-        bad = pickle.dumps([(0, ("Solved", ("won", 12, 1, 40)))], protocol=5)
-        for payload, found in ((good, kept.decode(GOOD_SOLVED)), (bad, None)):
-            assert diskcache.write_entry(kept._folder, kept._name(key), key.encode(), payload,
-                                         cache.FORMAT, 1 << 20, ".journey-")
-            assert DealCache(literal, kept._folder).lookup(task) == found
+        payload = pickle.dumps([(task.seed, data)], protocol=5)
+        assert diskcache.write_entry(kept._folder, kept._name(key), key.encode(), payload,
+                                     cache.FORMAT, 1 << 20, ".journey-")
+        return DealCache(literal, kept._folder).lookup(task)
     finally:
         kept.close()
+
+
+#: A deal of the draft solved (seed 0: won within 30,000 positions) and played (one
+#: sampled order).
+SOLVE_TASK = measure.Task(0, "草案", None, 0, 0, 60, find=30_000)
+PLAY_TASK = measure.Task(0, "草案", None, 0, 1, 0)
+
+
+@pytest.fixture(scope="module")
+def worked(literal):
+    """What ``work`` gives for SOLVE_TASK and PLAY_TASK, as the cache keeps it."""
+    context = measure.prepare(literal)
+    kept = DealCache(literal)
+    return {task: kept.encode(measure.work(context, task)) for task in (SOLVE_TASK, PLAY_TASK)}
+
+
+def test_an_entry_holding_a_result_of_the_wrong_shape_is_no_entry(literal, cache_home, worked):
+    """A well-formed entry (right key, right checksum) holding a result of another shape —
+    a build whose Solved had other fields — is not used."""
+    good = worked[SOLVE_TASK]
+    assert good[1][0] == "won"  # the line the soundness check replays
+    assert _kept(literal, SOLVE_TASK, good) == DealCache(literal).decode(good)
+    assert _kept(literal, SOLVE_TASK, ("Solved", ("won", 12, 1, 40))) is None
+
+
+def _with(data, at: int, value):
+    values = list(data[1])
+    values[at] = value
+    return (data[0], tuple(values))
+
+
+@pytest.mark.parametrize("change", [
+    ("solved", 1, lambda score: score + 1),           # a score its line does not reach
+    ("solved", 4, lambda line: line[:-1]),            # a line that stops short of the win
+    ("solved", 4, lambda line: (line[1], line[0], *line[2:])),  # actions out of order
+    ("solved", 3, lambda nodes: -nodes),              # negative positions
+    ("solved", 0, lambda verdict: "lost"),            # lost, with a score and a line
+    ("played", 0, lambda won: 7),                     # a win counted 7 times
+    ("played", 1, lambda turns: -5),                  # negative turns
+    ("played", 1, lambda turns: 10 ** 400),           # turns no game plays
+    ("played", 2, lambda score: None),                # a win without a score
+    ("played", 4, lambda ds: ((3, 4, 1, 0), *ds[1:])),  # more contenders than options
+    ("played", 4, lambda ds: ((3, 2, 2, 0), *ds[1:])),  # a flag of 2
+])
+def test_a_kept_result_no_deal_can_give_is_no_entry(literal, cache_home, worked, change):
+    """The cache's checksum proves no author (anyone can rewrite an entry and its sum): a
+    result is used only when it is one ``work`` can give — else the deal is played again
+    (a tampered entry made the report divide by a negative count, or read 100%)."""
+    kind, at, edit = change
+    task = SOLVE_TASK if kind == "solved" else PLAY_TASK
+    good = worked[task]
+    assert _kept(literal, task, good) is not None
+    assert _kept(literal, task, _with(good, at, edit(good[1][at]))) is None
+
+
+def test_a_rating_s_rung_must_be_one_of_its_ladder(literal):
+    """A rated decision's rung indexes the ladder of the climb's budgets."""
+    climb = measure.Climb(0, "草案", None, 0, (), 0, False, (1, 2), 4, 500)
+    rungs = len(load.rungs_of(climb.budgets))
+    context = measure.prepare(literal)
+    for rung, ok in ((None, True), (0, True), (rungs - 1, True), (rungs, False), (-1, False)):
+        rating = load.Rating(30, 12, (load.Rated(11, 29, 3, rung),), 140)
+        assert measure.sound(context, climb, rating) is ok
 
 
 def test_fits_tells_exact_types():

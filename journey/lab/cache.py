@@ -143,6 +143,7 @@ class DealCache(store.Store):
 
         super().__init__(FORMAT, _PREFIX, folder, MAX_ENTRIES)
         self.table = from_literal(JourneyTable, table_literal, "journey")
+        self.context = {"table": self.table, "rules": {}}  # measure.prepare's, for ``sound``
         self.classes = result_classes()
         self._rules: dict[str, bytes | None] = {}
         self._keys: dict[tuple, str | None] = {}
@@ -181,7 +182,10 @@ class DealCache(store.Store):
     def lookup(self, task):
         """The result kept for ``task``, or None (to be played)."""
         key = self.key(task)
-        return None if key is None else self.series(key).get(task.seed)
+        found = None if key is None else self.series(key).get(task.seed)
+        if found is None or not importlib.import_module(_WORK).sound(self.context, task, found):
+            return None
+        return found
 
     def store(self, task, result) -> None:
         """Keep the result of a task just played (written by ``flush``)."""

@@ -218,6 +218,64 @@ def _deal(context: dict, task: Task):
                         for d in game.decisions))
 
 
+#: The largest magnitude a kept result's number may have: a count of positions, turns or
+#: decisions, or a score, is far below it; a cache entry past it was not written by ``work``.
+SOUND_LIMIT = 10 ** 12
+
+
+def _counts(*values) -> bool:
+    return all(type(v) is int and 0 <= v <= SOUND_LIMIT for v in values)
+
+
+def _flags(*values) -> bool:
+    return all(v in (0, 1) for v in values)
+
+
+def _replays(context: dict, task, line, score) -> bool:
+    """Does ``line`` play, action by legal action, from the task's deal to a win worth
+    ``score``? (``context``: ``prepare``'s.)"""
+    from .. import JourneyError, new_game
+    from ..search import JOURNEY
+
+    try:
+        state = new_game(_rules(context, task.setup), task.seed, task.items)
+        for action in line:
+            if action not in JOURNEY.actions(state):
+                return False
+            state = JOURNEY.apply(state, action)
+    except JourneyError:
+        return False
+    return JOURNEY.result(state) == (True, score)
+
+
+def sound(context: dict, task, result) -> bool:
+    """Whether ``result`` — read back from the cache (journey/lab/cache.py), its types
+    already checked — is one ``work`` can give for ``task`` (``context``: ``prepare``'s): flags 0 or 1, counts not
+    negative, a score only with a win, a rung of the task's ladder, and a solved win's
+    line replaying to its score. A cache is a file anyone can edit (its checksum proves
+    no author): an entry that is not sound is played again, never reported."""
+    if isinstance(result, Solved):
+        won = result.verdict == "won"
+        return (result.verdict in ("won", "lost", "unknown") and _counts(result.nodes)
+                and (result.score is not None) == won
+                # a loss is always proven, an undecided deal never
+                and result.exact == (result.verdict == "lost" or won and result.exact)
+                and (_replays(context, task, result.line, result.score) if won
+                     else result.line == ()))
+    if isinstance(result, Played):
+        return (_flags(result.won) and _counts(result.turns, result.resolved)
+                and (result.score is None) == (not result.won)
+                and (result.score is None or abs(result.score) <= SOUND_LIMIT)
+                and all(_counts(*d) and _flags(d[2], d[3]) and 0 <= d[1] <= d[0]
+                        for d in result.decisions))
+    if isinstance(result, load.Rating):
+        rungs = len(load.rungs_of(task.budgets))
+        return (_counts(result.length, result.decisions, result.nodes)
+                and all(_counts(r.step, r.when, r.options)
+                        and (r.rung is None or 0 <= r.rung < rungs) for r in result.rated))
+    return False
+
+
 #: What each kind of task does.
 _WORK = {Task: _deal, Climb: _climb}
 #: The kinds of result ``work`` gives: what journey/lab/cache.py keeps (and checks on load).
