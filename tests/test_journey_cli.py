@@ -493,3 +493,14 @@ def test_a_very_long_line_is_echoed_and_quoted_cut_short(tmp_path):
     out = invoke_cli("journey", "--seed", "0", "--script", str(script)).output
     assert len(out) < 20_000
     assert f"…（ほか {200_005 - LINE_SHOWN:,} 文字）" in out
+
+
+def test_a_script_line_s_escapes_and_nul_are_shown_never_sent_to_the_terminal():
+    """A script's line is echoed and quoted by its refusal: an escape in it (a colour, a
+    cursor move) or a NUL reached the terminal as bytes; shown as "�", as the battle's
+    script shows them."""
+    done = journey("play \x1b[31mRED\x00\n")
+    assert "\x1b" not in done.output and "\x00" not in done.output
+    assert "> play \ufffd[31mRED\ufffd" in done.output
+    assert "「\ufffd[31mRED\ufffd」" in done.output
+    assert done.exit_code == EXIT_STOPPED  # an unknown action, as before

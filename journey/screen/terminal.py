@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from contract import vocabulary as vocab
-from contract.linebreak import clipped, columns, line_spans
+from contract.linebreak import clipped, columns, line_spans, shown
 from contract.vocabulary import W
 from terminal.script import (EXIT_LOST, EXIT_STOPPED, EXIT_UNFINISHED, EXIT_WON,  # noqa: F401
                              commands, emit, exit_code)
@@ -351,6 +351,9 @@ def play(rules, *, seed: int, items=None, lines=None, as_events: bool = False,
     ``read()``, ``bind(game)``; without one, ``input``), else the script's lines
     (``as_events``: JSON lines). The exit status."""
     game = Game.deal(rules, seed, items)
+    # a script's line, echoed or quoted by a refusal, may hold an escape or a NUL: shown
+    # as "�", as the battle's script shows it, never acted on by the terminal
+    write = (lambda text, out=write: out(shown(text)))
     if as_events:
         return _events_mode(game, lines or ())
     if lines is None:
@@ -466,7 +469,7 @@ def _say(console, lines: list[str], paint=None) -> None:
     """Plain lines: designer text is printed as written, never read as markup; with
     ``paint`` (``painter``), each card's label in its suit's colour where the terminal
     shows colours (a pipe, or NO_COLOR, gets the same characters uncoloured)."""
-    folded = fold(lines, console.size[0])
+    folded = fold([shown(line) for line in lines], console.size[0])
     if paint is None or console.color_system is None:
         console.file.write("".join(line + "\n" for line in folded))
         console.file.flush()
