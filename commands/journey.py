@@ -55,7 +55,7 @@ DEAL_SEEDS = (0, 2**62)
 @click.option("--content", type=CONTENT_FOLDER, default=None, help=CONTENT_HELP)
 @click.pass_context
 def journey(ctx, setup, items, seed, script, as_events, content) -> None:
-    """ドラフト 17「明日、旅に出ます」をターミナルで遊びます。
+    """草案17「明日、旅に出ます」をターミナルで遊びます。
 
     キーボードで遊ぶほか、--script の行動を流すこともできます。下の report コマンドで
     測ります。
@@ -215,7 +215,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
               help="測る旅の準備（コンマ区切り。既定: 内容のすべて）。選んだときは、--pairs を"
                    "付けたときだけアイテムの組も測ります。")
 @click.option("--pairs/--no-pairs", default=True, show_default=True,
-              help="ドラフトのアイテムの組もすべて試します。")
+              help="草案のアイテムの組もすべて試します。")
 @click.option("--ladder", type=click.IntRange(0, 1000), default=8, show_default=True,
               help=f"{W.report.ladder}: {W.report.solver}が勝った配りの最善の筋から測る決定の数"
                    "（0: 測らない）。")
@@ -237,7 +237,7 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, polish_nodes, setups,
                    pairs, ladder, ladder_nodes, workers, backend, address, fmt, html, check,
                    content, no_cache) -> None:
-    """ドラフト 17 とその変種を測ります。
+    """草案17 とその変種を測ります。
 
     クリア可能な配りの割合（解き手が山の順を知って）、山を見ない打ち手の予算ごとの
     勝率、決定の数、決定ごとの選択肢と迷う選択肢、手番の数とスコアを数えます。手札の
