@@ -89,7 +89,7 @@ def content_digest(tables: dict) -> str:
               help="用紙の大きさ（縦置き、1 枚に 3×3 枚の札）。")
 @click.option("--crop-mark", "crop", type=FiniteFloatRange(0, 20), default=5.0, metavar="mm",
               show_default=True, help="トンボ（裁ち線の印）の長さ（mm、余白に入るだけ）。長いトンボの"
-                                      "余白は札の間（ガター）を狭めます（そう告げます）。")
+                                      "余白は札の間の塗り足しを減らします（そう告げます）。")
 @click.option("--no-backs", is_flag=True,
               help="裏のシートを入れません（既定では表の各シートの次に、長辺とじの両面印刷で"
                    "表と重なるよう左右を反転した裏面のシートが入ります）。")
@@ -107,8 +107,10 @@ def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, 
               tts: Path | None) -> None:
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
-    札はポーカーサイズ（63×88 mm）で、塗り足し 3 mm とトンボ付き。文はカタログと同じで、
-    収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
+    札はポーカーサイズ（63×88 mm）で、トンボ付き。塗り足しは外周 3 mm、札の間は用紙
+    に入るだけです（既定のトンボで A4 は左右 1 mm・上下 3 mm、Letter は左右 2.5 mm・
+    上下 0 mm: 0 mm は隣の札と裁ち線を共有します。刷るたびに告げます）。文はカタログと
+    同じで、収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
     入ります。前の印刷の控えがあれば、変わった札に「変更」の印を付け、変更一覧を加えます。
 
     終了コード:
@@ -228,21 +230,37 @@ def paper_said(paper: str, sides: int, pages: int, backs: bool) -> str:
     return f"{paper} 用紙 {sheets} 枚（{how}）{listed}（PDF で {pages} ページ）"
 
 
-def gutters_said(paper: str, crop: float) -> str:
-    """One line when ``crop`` — a --crop-mark longer than the default — narrows the gutters
-    between the cards (the margins its marks need come first: printing/layout.py), with
-    what the default's would be; "" when it narrows nothing."""
+def _mm(value: float) -> str:
+    return f"{round(value, 1):g} mm"
+
+
+def layout_said(paper: str, crop: float) -> list[str]:
+    """What the sheets give where it is less than asked (printing/layout.py gives the
+    paper's room in order: the cards, the outer bleed, the crop marks' margins, then the
+    gutters): the bleed between the cards when it is less than the outer one, the crop
+    marks when the margins cut them short, and the gutters a --crop-mark longer than the
+    default narrowed, with the default's — so that no one sends the sheets to be cut
+    trusting a bleed they do not have."""
     from printing.layout import PAPERS, Geometry
 
-    asked = Geometry(paper=PAPERS[paper], crop=crop).gutters()
-    usual = Geometry(paper=PAPERS[paper]).gutters()
-    if all(a >= u - 1e-9 for a, u in zip(asked, usual)):
-        return ""
-    shared = "（裁ち落としを隣の札と分け合います）" if any(
-        a < 1e-9 < u for a, u in zip(asked, usual)) else ""
-    return (f"トンボ {crop:g} mm の余白のぶん、札の間（ガター）が横 {asked[0]:.1f} mm・"
-            f"縦 {asked[1]:.1f} mm に狭まりました{shared}。既定の --crop-mark "
-            f"{Geometry().crop:g} なら横 {usual[0]:.1f} mm・縦 {usual[1]:.1f} mm です。")
+    asked = Geometry(paper=PAPERS[paper], crop=crop)
+    usual = Geometry(paper=PAPERS[paper])
+    inner, marks = asked.inner_bleeds(), asked.mark_lengths()
+    lines = []
+    if min(inner) < asked.bleed - 1e-9:
+        shared = "。0 mm の札の間は隣の札と裁ち線を共有し、一度の裁ちで両方を切ります" \
+            if min(inner) < 1e-9 else ""
+        lines.append(f"塗り足し: 外周 {_mm(asked.bleed)}、札の間は左右 {_mm(inner[0])}・"
+                     f"上下 {_mm(inner[1])}（用紙に入るだけ{shared}）。")
+    if crop > 0 and min(marks) < crop - 1e-9:
+        lines.append(f"トンボ: {_mm(crop)} のうち余白に入るだけ、左右の余白に {_mm(marks[0])}・"
+                     f"上下の余白に {_mm(marks[1])}。")
+    before = usual.inner_bleeds()
+    if any(a < u - 1e-9 for a, u in zip(inner, before)):
+        lines.append(f"トンボ {_mm(crop)} の余白のぶん、札の間の塗り足しが減りました（既定の "
+                     f"--crop-mark {usual.crop:g} なら左右 {_mm(before[0])}・"
+                     f"上下 {_mm(before[1])}）。")
+    return lines
 
 
 def _refuse_foreign(out: Path) -> None:
@@ -464,9 +482,8 @@ class _Print:
         click.echo(f"印刷用 PDF: {out}")
         click.echo(f"札 {len(cards)} 枚（{what}）、{paper_said(self.paper, sheets, pages, options.backs)}"
                    + f"、版 {version}、日付 {self.date}。")
-        narrowed = gutters_said(self.paper, self.crop)
-        if narrowed:
-            click.echo(narrowed)
+        for line in layout_said(self.paper, self.crop):
+            click.echo(line)
         if changes is not None:
             click.echo(manifest.change_list(changes)[0]
                        + ("（変わった札に「変更」の印、最後のシートに変更一覧）" if listed else ""))

@@ -55,10 +55,16 @@ class Geometry:
         return (self._axis(self.cols, self.paper[0], self.card[0])[1] - self.card[0],
                 self._axis(self.rows, self.paper[1], self.card[1])[1] - self.card[1])
 
+    def inner_bleeds(self) -> tuple[float, float]:
+        """The bleed a card shows towards its neighbour beside it and towards the one
+        above or below, mm: half the gutter, at most the bleed (0: they share a cut line)."""
+        across, down = (min(self.bleed, g / 2) for g in self.gutters())
+        return across, down
+
     def bleeds(self, row: int, col: int) -> tuple[float, float, float, float]:
         """The bleed the card at (row, col) shows on its left, top, right and bottom: the
         whole bleed on the grid's outside, half the gutter (at most the bleed) inside."""
-        across, down = (min(self.bleed, g / 2) for g in self.gutters())
+        across, down = self.inner_bleeds()
         return (self.bleed if col == 0 else across, self.bleed if row == 0 else down,
                 self.bleed if col == self.cols - 1 else across,
                 self.bleed if row == self.rows - 1 else down)
@@ -77,6 +83,15 @@ class Geometry:
                      for d in (0.0, self.card[1])})
         return xs, ys
 
+    def mark_lengths(self) -> tuple[float, float]:
+        """How long the crop marks drawn are, mm: those in the left and right margins, and
+        those in the top and bottom ones — ``crop``, or as long as the margin allows (0:
+        none)."""
+        xs, ys = self.trim_lines()
+        left = xs[0] - self.bleed - MARK_GAP
+        top = ys[0] - self.bleed - MARK_GAP
+        return max(0.0, min(self.crop, left)), max(0.0, min(self.crop, top))
+
     def crop_marks(self) -> list[tuple[float, float, float, float]]:
         """Crop marks as rectangles (x, y, w, h) mm in the four margins: one on each trim
         line's either end, from MARK_GAP outside the bleed towards the paper's edge,
@@ -84,8 +99,7 @@ class Geometry:
         xs, ys = self.trim_lines()
         top, bottom = ys[0] - self.bleed - MARK_GAP, ys[-1] + self.bleed + MARK_GAP
         left, right = xs[0] - self.bleed - MARK_GAP, xs[-1] + self.bleed + MARK_GAP
-        down = min(self.crop, top)
-        across = min(self.crop, left)
+        across, down = self.mark_lengths()
         marks = []
         if down > 0:
             for x in xs:

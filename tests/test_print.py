@@ -253,24 +253,44 @@ def test_a_narrow_gutter_is_shared_half_and_half():
 
 
 @pytest.mark.parametrize("paper, crop, said", [
-    ("A4", 5.0, ""), ("A4", 0.0, ""), ("Letter", 5.0, ""),
-    ("A4", 6.0, "札の間（ガター）が横 1.0 mm・縦 6.0 mm に狭まりました。既定の --crop-mark 5 なら"
-                "横 2.0 mm・縦 6.0 mm です。"),
-    ("A4", 8.0, "横 0.0 mm・縦 5.0 mm に狭まりました（裁ち落としを隣の札と分け合います）"),
-    ("Letter", 6.0, "横 4.0 mm・縦 0.0 mm に狭まりました。既定の"),  # 縦 0 already at 5 mm
+    ("A4", 0.0, []),  # marks take no margin: the whole bleed everywhere
+    ("A4", 5.0, ["塗り足し: 外周 3 mm、札の間は左右 1 mm・上下 3 mm（用紙に入るだけ）。"]),
+    ("A4", 6.0, ["塗り足し: 外周 3 mm、札の間は左右 0.5 mm・上下 3 mm（用紙に入るだけ）。",
+                 "トンボ 6 mm の余白のぶん、札の間の塗り足しが減りました（既定の --crop-mark 5 "
+                 "なら左右 1 mm・上下 3 mm）。"]),
+    ("A4", 20.0, ["塗り足し: 外周 3 mm、札の間は左右 0 mm・上下 0 mm（用紙に入るだけ。0 mm の"
+                  "札の間は隣の札と裁ち線を共有し、一度の裁ちで両方を切ります）。",
+                  "トンボ: 20 mm のうち余白に入るだけ、左右の余白に 7 mm・上下の余白に 13 mm。",
+                  "トンボ 20 mm の余白のぶん、札の間の塗り足しが減りました（既定の --crop-mark 5 "
+                  "なら左右 1 mm・上下 3 mm）。"]),
+    ("Letter", 5.0, ["塗り足し: 外周 3 mm、札の間は左右 2.5 mm・上下 0 mm（用紙に入るだけ。0 mm の"
+                     "札の間は隣の札と裁ち線を共有し、一度の裁ちで両方を切ります）。",
+                     "トンボ: 5 mm のうち余白に入るだけ、左右の余白に 5 mm・上下の余白に 4.2 mm。"]),
 ])
-def test_a_crop_mark_that_narrows_the_gutters_says_so(paper, crop, said):
-    """A long --crop-mark takes its margins from the gutters between the cards (layout's
-    order): the print says so, with the default's gutters, and says nothing otherwise."""
-    from commands.print_pdf import gutters_said
+def test_the_print_says_the_bleed_and_marks_the_sheet_really_has(paper, crop, said):
+    """The paper cannot give 3 mm of bleed between three cards on A4's width or Letter's
+    height, nor always the marks' length: the print says what each sheet has — the help
+    said 「塗り足し 3 mm」, and a long --crop-mark was said at its asked length where the
+    margins drew 7 mm — and the figures are the layout's own."""
+    from commands.print_pdf import layout_said
 
-    line = gutters_said(paper, crop)
-    assert (said in line and line.startswith(f"トンボ {crop:g} mm の余白のぶん")) if said \
-        else line == ""
-    if said:
-        asked = Geometry(paper=PAPERS[paper], crop=crop).gutters()
-        usual = Geometry(paper=PAPERS[paper]).gutters()
-        assert any(a < u for a, u in zip(asked, usual))
+    assert layout_said(paper, crop) == said
+    geometry = Geometry(paper=PAPERS[paper], crop=crop)
+    inner = geometry.inner_bleeds()
+    assert inner == (geometry.bleeds(1, 1)[0], geometry.bleeds(1, 1)[1])
+    drawn = {round(max(w, h), 6) for _, _, w, h in geometry.crop_marks()}
+    assert drawn <= {round(length, 6) for length in geometry.mark_lengths()}
+
+
+def test_the_help_s_bleed_is_the_default_sheets():
+    from commands.print_pdf import layout_said, print_cmd
+
+    help_text = "".join(print_cmd.help.split())
+    for paper in PAPERS:
+        inner = Geometry(paper=PAPERS[paper]).inner_bleeds()
+        figures = f"{paper}は左右{round(inner[0], 1):g}mm・上下{round(inner[1], 1):g}mm"
+        assert figures in help_text, figures
+        assert f"札の間は左右 {round(inner[0], 1):g} mm・" in layout_said(paper, 5.0)[0]
 
 
 def test_letter_keeps_the_trim_size_and_fits_the_paper():
