@@ -447,8 +447,10 @@ class _Print:
             raise click.ClickException(f"{previous.warning}PDF を書きませんでした。")
         if previous.warning:
             click.echo(previous.warning, err=True)
-        changes = manifest.compare(previous.manifest, cards) if previous.manifest else None
-        # the first print marks nothing: every card would be "new"
+        # the first print marks nothing: every card would be "new"; an unreadable manifest
+        # marks every card (AS_FIRST: reprinting all loses nothing)
+        changes = manifest.compare(previous.manifest, cards, unread=bool(previous.warning)) \
+            if previous.manifest or previous.warning else None
         marked = frozenset() if changes is None else frozenset(
             [c.key for c in changes.changed] + [key for key, _ in changes.added])
         listed = () if changes is None or not (marked or changes.removed) else (

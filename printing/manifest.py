@@ -110,6 +110,8 @@ class Changes:
     removed: tuple[tuple[str, str], ...]
     changed: tuple[CardChange, ...]
     since: str | None
+    #: True when a previous print's manifest was there but could not be read (AS_FIRST).
+    unread: bool = False
 
 
 # ------------------------------------------------------------------- digests
@@ -359,12 +361,13 @@ def _what(old: dict, card: Card) -> tuple[str, ...]:
     return tuple(what) or (LOOK_CHANGED,)
 
 
-def compare(previous: dict | None, cards) -> Changes:
+def compare(previous: dict | None, cards, unread: bool = False) -> Changes:
     """This print's ``cards`` against the ``previous`` manifest (checked, as
-    ``read_previous`` gives it; None: no previous print, every card is added). A card is
-    changed when its digest differs; the words name the parts whose digests differ."""
+    ``read_previous`` gives it; None: no previous print, or one whose manifest was
+    ``unread`` — every card is added). A card is changed when its digest differs; the
+    words name the parts whose digests differ."""
     if previous is None:
-        return Changes(tuple((c.key, c.title) for c in cards), (), (), None)
+        return Changes(tuple((c.key, c.title) for c in cards), (), (), None, unread)
     old = {entry["key"]: entry for entry in previous["cards"]}
     keys = {c.key for c in cards}
     added, changed = [], []
@@ -383,8 +386,9 @@ def change_list(changes: Changes) -> list[str]:
     card — changed, added, removed."""
     counts = (f"変更 {len(changes.changed)} 枚・追加 {len(changes.added)} 枚・"
               f"削除 {len(changes.removed)} 枚")
-    head = f"前回の印刷（{changes.since}）から: {counts}" if changes.since is not None \
-        else f"前回の印刷はありません: {counts}"
+    head = (f"前回の印刷（{changes.since}）から: {counts}" if changes.since is not None
+            else f"前回の印刷の控えを読めないので、すべて追加として: {counts}" if changes.unread
+            else f"前回の印刷はありません: {counts}")
     lines = [head]
     lines += [f"{c.title}（{c.key}）: {'。'.join(c.what)}" for c in changes.changed]
     lines += [f"{title}（{key}）: 新しく加わりました" for key, title in changes.added]

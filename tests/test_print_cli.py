@@ -82,6 +82,31 @@ def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(tm
 
 
 @pytest.mark.slow
+def test_an_unreadable_manifest_of_ours_counts_every_card_added_as_its_warning_says(tmp_path):
+    """A manifest of an older version (or damaged) is read as no previous print: the
+    warning said 「全カードを追加として数えます」, and the print marked none and listed
+    none. Every card is marked and listed as added: reprinting all loses nothing."""
+    import pypdfium2
+
+    content = small_content(tmp_path / "content")
+    out = tmp_path / "print" / "札.pdf"
+    args = ("print", "--content", str(content), "--out", str(out), "--date", "2026-12-01")
+    assert invoke_cli(*args).exit_code == 0
+    kept = out.with_name("札.manifest.json")
+    older = kept.read_text(encoding="utf-8").replace('"version": 1', '"version": 0', 1)
+    assert older != kept.read_text(encoding="utf-8")
+    kept.write_text(older, encoding="utf-8")
+    again = invoke_cli(*args)
+    assert again.exit_code == 0, again.output
+    assert "全カードを追加として数えます" in again.output
+    assert "前回の印刷の控えを読めないので、すべて追加として: 変更 0 枚・追加 11 枚・削除 0 枚" \
+        in again.output
+    texts = _texts(pypdfium2.PdfDocument(out.read_bytes()))
+    assert texts[-1].startswith("変更一覧")
+    assert sum(t.count("変更") for t in texts[:-1] if not t.startswith("変更一覧")) == 11
+
+
+@pytest.mark.slow
 def test_journey_prints_the_draft_17_set(tmp_path):
     import pypdfium2
 
