@@ -416,18 +416,25 @@ class _Print:
         made: list = []
         try:
             # the places that cannot take the PDF or the decks are said before the long
-            # rendering, not after it (and not after the PDF is written, as a failure)
+            # rendering, not after it (and not after the PDF is written, as a failure):
+            # both, when both cannot
+            problems = []
             try:
                 made += disk.make_folder(out.parent)
                 disk.check_target(out)
+                disk.check_writable(out.parent)
             except OSError as exc:
-                raise click.ClickException(f"{out} に PDF を書けません: {why(exc)}") from None
+                problems.append(f"{out} に PDF を書けません: {why(exc)}")
             if self.tts is not None:
                 try:
                     made += disk.make_folder(self.tts)
+                    disk.check_writable(self.tts)
                 except OSError as exc:
-                    raise click.ClickException(
-                        f"{self.tts} に TTS のデッキを書けません: {why(exc)}") from None
+                    problems.append(f"{self.tts} に TTS のデッキを書けません: {why(exc)}")
+            if problems:
+                for problem in problems[:-1]:
+                    click.echo(f"エラー: {problem}", err=True)
+                raise click.ClickException(problems[-1])
             _refuse_foreign(out)
             self.write(compiled, out)
         except BaseException:

@@ -238,6 +238,20 @@ def make_folder(path) -> list[Path]:
     return missing[::-1]
 
 
+def check_writable(folder) -> None:
+    """DiskError unless a file can be made in the folder ``folder`` now: a read-only
+    mount, a full disk or a folder of another's, found before a long job rather than after
+    it (a probe: permissions alone do not say it, root passes them on a read-only mount)."""
+    import tempfile
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=".jibunki-probe-", dir=folder)
+    except OSError as exc:
+        raise _error(folder, exc) from None
+    os.close(fd)
+    os.unlink(name)
+
+
 def remove_made(made: list) -> None:
     """Remove the folders ``make_folder`` made, innermost first, while they are empty: a
     command that wrote nothing leaves no folder behind it."""

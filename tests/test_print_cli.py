@@ -7,6 +7,7 @@ catalog's link from each card to its printable face.
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -342,6 +343,35 @@ def test_a_tts_folder_that_cannot_be_written_is_said_before_anything_is_written(
     assert f"{blocker / 'decks'} に TTS のデッキを書けません" in result.output
     assert "印刷用 PDF" not in result.output
     assert not (tmp_path / "new").exists()  # the PDF's new folders made and taken away
+
+
+UNWRITABLE = "/sys"  # a folder there that not even root can make a file in
+
+
+@pytest.mark.skipif(not os.path.isdir(UNWRITABLE), reason="no /sys on this machine")
+def test_a_tts_folder_that_is_there_but_unwritable_is_said_before_the_pdf(tmp_path):
+    """An existing folder that cannot be written (a read-only mount) was found only after
+    the PDF and its manifest were written, the print then failing."""
+    content = small_content(tmp_path / "content")
+    out = tmp_path / "札.pdf"
+    result = invoke_cli("print", "--content", str(content), "--out", str(out),
+                        "--tts", UNWRITABLE)
+    assert result.exit_code == 1
+    assert f"{UNWRITABLE} に TTS のデッキを書けません" in result.output
+    assert not out.exists() and not out.with_name("札.manifest.json").exists()
+    assert not any(tmp_path.glob(".jibunki-probe-*"))
+
+
+@pytest.mark.skipif(not os.path.isdir(UNWRITABLE), reason="no /sys on this machine")
+def test_when_neither_the_pdf_nor_the_decks_can_be_written_both_are_said(tmp_path):
+    """Every error of a run is reported: the PDF's place was not said when the decks'
+    failed too."""
+    content = small_content(tmp_path / "content")
+    result = invoke_cli("print", "--content", str(content), "--out", f"{UNWRITABLE}/札.pdf",
+                        "--tts", f"{UNWRITABLE}/decks")
+    assert result.exit_code == 1
+    assert f"{UNWRITABLE}/札.pdf に PDF を書けません" in result.output
+    assert f"{UNWRITABLE}/decks に TTS のデッキを書けません" in result.output
 
 
 @pytest.mark.slow
