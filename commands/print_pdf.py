@@ -356,17 +356,25 @@ def _say(code, words: str, span, compiled, instead: str, hint: str | None = None
     click.echo(err=True)
 
 
-def setup_named(out: Path, compiled, setup: str) -> Path:
-    """``out`` (the default name) named for the set-up ``setup`` names (id or 名前) by its
-    id: 草案17-問題点.pdf, and the draft's own name for 草案."""
+def setup_suffix(compiled, setup: str | None) -> str:
+    """What names a print of the set-up ``setup`` (id or 名前; None: the default) apart:
+    "-" and its id (-問題点), and "" for the draft's own set-up."""
     from commands.journey import one_setup
     from contract.tables import JourneyTable
     from journey.rules import default_setup
 
+    if setup is None:
+        return ""
     table, chosen = one_setup(compiled.tables.get("journey", {}), setup)
     if isinstance(table, JourneyTable) and chosen == default_setup(table):
-        return out
-    return out.with_name(f"{out.stem}-{chosen}{out.suffix}")
+        return ""
+    return f"-{chosen}"
+
+
+def setup_named(out: Path, compiled, setup: str) -> Path:
+    """``out`` (the default name) named for the set-up ``setup`` names (id or 名前) by its
+    id: 草案17-問題点.pdf, and the draft's own name for 草案."""
+    return out.with_name(f"{out.stem}{setup_suffix(compiled, setup)}{out.suffix}")
 
 
 @dataclass(frozen=True)
@@ -501,8 +509,9 @@ class _Print:
             from commands.print_tts import print_tts
 
             # the cards as printed, without the marks of this print's changes
-            print_tts(self.tts, cards, replace(options, changed=frozenset(), extra=()),
-                      "draft17" if self.journey else "jibunki")
+            # a set-up's decks named apart, as its PDF is: 問題点's items are not 草案's
+            deck = f"draft17{setup_suffix(compiled, self.setup)}" if self.journey else "jibunki"
+            print_tts(self.tts, cards, replace(options, changed=frozenset(), extra=()), deck)
 
     def link_catalog(self, compiled) -> None:
         """The catalog beside the print (generated/catalog for generated/print/自分紀.pdf),

@@ -175,3 +175,22 @@ def test_a_face_alone_is_the_trim_only_without_bleed_marks_or_paper(printed):
     for corner in [(0, 0), (face.width - 1, 0), (0, face.height - 1),
                    (face.width - 1, face.height - 1)]:
         assert all(abs(a - b) <= 2 for a, b in zip(face.getpixel(corner), page_colour)), corner
+
+
+def test_a_set_up_s_decks_are_named_apart_as_its_pdf_is(tmp_path):
+    """``--journey --setup 問題点 --tts D`` then ``--journey --tts D``: the PDFs were kept
+    apart (草案17-問題点.pdf, 草案17.pdf) but both wrote draft17-*, and 問題点's item deck
+    (its items' 費用) was replaced by 草案's."""
+    from conftest import ROOT
+
+    deck = tmp_path / "decks"
+    for setup in (("--setup", "問題点"), ()):
+        result = invoke_cli("print", "--content", str(ROOT / "content"), "--journey", *setup,
+                            "--out", str(tmp_path / "pdf") + "/", "--date", DATE,
+                            "--tts", str(deck), "--no-backs")
+        assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "pdf").glob("*.pdf")) == \
+        ["草案17-問題点.pdf", "草案17.pdf"]
+    own = json.loads((deck / "draft17-問題点-item.json").read_text(encoding="utf-8"))
+    draft = json.loads((deck / "draft17-item.json").read_text(encoding="utf-8"))
+    assert own != draft and "費用" in json.dumps(own, ensure_ascii=False)
