@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from contract import vocabulary as vocab
 from contract.vocabulary import W
 
 from commands.common import (CONTENT_FOLDER, DEFAULT_CONTENT, DEFAULT_GENERATED, EXIT_CONTENT,
@@ -472,7 +473,8 @@ class _Print:
             "変更一覧\n\n" + "\n".join(manifest.change_list(changes)),)
         version = content_digest(compiled.tables)
         options = PrintOptions(paper=self.paper, crop=self.crop, backs=self.backs,
-                               version=version, date=self.date, changed=marked, extra=listed)
+                               version=version, date=self.date, changed=marked, extra=listed,
+                               **({"game": vocab.JOURNEY_TITLE} if self.journey else {}))
         try:
             pdf, unknown, pages = render(cards, options)
         except CardOverflow as exc:

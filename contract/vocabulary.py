@@ -845,6 +845,9 @@ READINGS = {
 # fields are the JOURNEY_FIELDS; the journey runtime (journey/) implements each effect of
 # JOURNEY_EFFECTS, and nothing else: content picks among them, it cannot invent one.
 
+#: The draft's title: the game its printed cards are of (their backs, their stamps).
+JOURNEY_TITLE = "明日、旅に出ます"
+
 #: スート — the five stories of the event cards (赤 珍獣屋, 緑 ワタリガラス …).
 JOURNEY_SUITS = (
     Term("red", "赤"), Term("green", "緑"), Term("blue", "青"), Term("yellow", "黄"),

@@ -61,6 +61,9 @@ class PrintOptions:
     changed: frozenset[str] = field(default_factory=frozenset)
     extra: tuple[str, ...] = ()
     single: bool = False
+    #: The game the cards are of: on every back, in every stamp and in the PDF's title
+    #: (明日、旅に出ます for the draft 17 set).
+    game: str = "自分紀"
 
     @property
     def geometry(self) -> Geometry:
@@ -101,11 +104,11 @@ def html(cards: list[Card], options: PrintOptions, sizes: dict[int, float] | Non
                               "h": round(top + geometry.card[1] + bottom, 3),
                               "tx": round(left, 3), "ty": round(top, 3)})
             sheets.append({"back": back, "slots": slots})
-    stamp = " ".join(part for part in ("自分紀", options.version, options.date) if part)
+    stamp = " ".join(part for part in (options.game, options.version, options.date) if part)
     return environment().get_template("sheets.html.j2").render(
         sheets=sheets, marks=[tuple(round(v, 3) for v in m) for m in geometry.crop_marks()],
         paper=geometry.paper, card=geometry.card, stamp=stamp, date=options.date,
-        tints=TINTS, extra=options.extra if extra else ())
+        tints=TINTS, extra=options.extra if extra else (), game=options.game)
 
 
 def laid_out(text: str):

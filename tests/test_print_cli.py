@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -113,12 +114,19 @@ def test_journey_prints_the_draft_17_set(tmp_path):
 
     out = tmp_path / "草案17.pdf"
     result = invoke_cli("print", "--journey", "--content", str(ROOT / "content"), "--out",
-                        str(out), "--date", "2026-12-01", "--no-backs")
+                        str(out), "--date", "2026-12-01")
     assert result.exit_code == 0, result.output
     assert "札 50 枚" in result.output and "イベント 30" in result.output
-    text = "".join(_texts(pypdfium2.PdfDocument(out.read_bytes())))
+    pdf = pypdfium2.PdfDocument(out.read_bytes())
+    text = "".join(_texts(pdf)).replace("\r\n", "")
     for name in ("彼方へ至るトンボロ 1", "歯車塔の千年歌姫 6", "早見表", "ランタン"):
-        assert name in text.replace("\r\n", "")
+        assert name in text
+    # the cards are of the draft's game, not of jibunki's: their backs, stamps and title
+    assert "自分紀" not in text
+    assert re.sub(r"\s", "", _texts(pdf)[1]).count("明日、旅に出ますイベント") == 9  # the backs
+    assert f"明日、旅に出ます {re.search(r'版 ([0-9a-f]{8})', result.output)[1]} 2026-12-01" \
+        in text
+    assert pdf.get_metadata_dict()["Title"] == "明日、旅に出ます 印刷シート"
 
 
 @pytest.mark.slow
