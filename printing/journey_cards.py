@@ -43,7 +43,7 @@ KEY_ICON = "キーアイコン"
 ITEM_USE, PASSIVE, TAPPED = "使用", "常に有効", "使うと横倒し"
 
 #: The heading of the summary's letters (their texts are the table's).
-LETTERS_HEADING = "レター（いつでも1個を取り除いて）"
+LETTERS_HEADING = "レター（いつでも取り除いて。何個でも同時に）"
 #: 早見表 — the summary card's sections: (heading, rows); a row is (condition, template),
 #: the condition a fact that must be true for the row to be printed ("" for always), the
 #: template filled from ``_facts``. The draft's phases keep its numbers (１ 手札補充 …).
@@ -64,7 +64,7 @@ SUMMARY = (
         ("", "4 イベント: 白いポーンのロケーションのイベント効果をロケーションに近い順に適用（フラグカード参照）。"
              "同じスートは1回、解決済みのスートは効果なし"),
         ("optional", "　どの効果も適用しなくてよい"),
-        ("", "5 解決: 全てのポーンのロケーションに同じスートのイベントがポーンの数だけあれば、その物語を1つ解決してレターを得る"),
+        ("", "5 解決: 全てのポーンのロケーションに同じスートのイベントがポーンの数だけあれば、その物語を1つ解決してレターを得てよい（しなくてもよい）"),
         ("", "6 終了: {stories}つの物語を全て解決し、全てのポーンが{days}日目（{last}）にいればクリア。でなければ1へ"),
     )),
     ("スコア（クリアしたとき）", (

@@ -124,6 +124,14 @@ def test_the_summary_states_the_turn_and_the_score_from_the_rules(table):
     assert "赤いカードアイコン" not in text and "費用" not in text  # 草案 has neither rule
 
 
+def test_the_summary_says_resolution_is_a_choice_and_letters_go_any_number_at_once(table):
+    """docs/journey.md decision 8 (「入手できます」: a choice), and the spec's 「同時に何個でも
+    取り除いて」: the summary read 「解決してレターを得る」 and 「いつでも1個を取り除いて」."""
+    text = _summary(journey_cards(table))
+    assert "その物語を1つ解決してレターを得てよい（しなくてもよい）" in text
+    assert "何個でも同時に" in text
+
+
 def test_a_rule_number_changed_in_the_table_changes_the_summary(table):
     before = _summary(journey_cards(table))
     draft = table["setups"]["草案"]
