@@ -129,7 +129,9 @@ def test_the_summary_says_resolution_is_a_choice_and_letters_go_any_number_at_on
     取り除いて」: the summary read 「解決してレターを得る」 and 「いつでも1個を取り除いて」."""
     text = _summary(journey_cards(table))
     assert "その物語を1つ解決してレターを得てよい（しなくてもよい）" in text
-    assert "何個でも同時に" in text
+    headings = [s.heading for card in journey_cards(table) if card.kind == "summary"
+                for s in card.sections]
+    assert "レター（いつでも取り除いて。何個でも同時に）" in headings
 
 
 def test_a_rule_number_changed_in_the_table_changes_the_summary(table):
