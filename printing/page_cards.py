@@ -53,7 +53,7 @@ def _page_card(view: dict, cap: int, deck_cap: int) -> Card:
     if tear:
         heading = "破却効果" + ("（白紙ページなので得られない）" if tear["blank"] else "")
         sections.append(Section(heading, (" ／ ".join(text(line) for line in tear["lines"]),
-                                           f"{W.variable.distance}で強化: {tear['scale']}")))
+                                           tear["scale"])))
     if view["appears"]:  # the catalog's 出現条件 (index.html.j2)
         sections.append(Section("出現条件", ("、".join(text(c) for c in view["appears"]),)))
     badges = ((W.variable.year, str(view["year"])), (W.variable.fray_mul, str(view["fray_mul"])),

@@ -543,3 +543,23 @@ def test_the_compare_tables_tear_fray_lands_as_the_battle_lands_it():
 
     tables = load()
     assert tear_at(tables.pages["zangyou"], 78, tables.balance)["fray"] == 63
+
+
+def test_a_tear_that_moves_pages_is_not_said_to_grow_with_distance():
+    """DESIGN §tear effect strength: a 破却's numeric bases scale with distance; a 移動's
+    count of pages is no base (runtime/zones.py reads it as written). 入学式's card said
+    「距離で強化 … 距離 20 で ×2: …山札の上から1枚を手札へ移す」, a doubling that never
+    happens; the catalog and the printed card now say it does not grow."""
+    from conftest import bundled_tables
+    from printing.page_cards import page_cards
+
+    tables = bundled_tables()
+    [card] = [c for c in page_cards(tables) if c.key == "page/nyuugaku"]
+    [tear] = [s for s in card.sections if s.heading.startswith("破却効果")]
+    assert tear.lines[-1] == "距離で強化: なし（移動・複製・生成の枚数は距離で変わらない）"
+    html = render(tables)
+    assert html.count("距離で強化: なし") == 1  # 入学式's: no other tear is a 移動 alone
+    assert html.index("入学式の写真の自分が") < html.index("距離で強化: なし")
+    grown = [c for c in page_cards(tables) if c.key == "page/hitoritabi"]
+    assert all("なし" not in s.lines[-1] for c in grown for s in c.sections
+               if s.heading.startswith("破却効果"))
