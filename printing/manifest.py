@@ -3,7 +3,7 @@
 Every print writes ``<name>.manifest.json`` beside ``<name>.pdf``: the format's tag and
 version, the date, the content's hash, and per card (in print order) its key, its title,
 the digest of everything the card shows and the digests of its parts (title, kind, each
-badge by label, each section by heading, flavour, mark). The next print reads it back and
+badge by label, each section by heading, flavour, mark, the number line's top). The next print reads it back and
 says which cards were added, removed or changed — and for a changed card, which part —
 so a playtester reprints only those (``compare``, ``change_list``).
 
@@ -50,7 +50,8 @@ SCHEMA_FILE = Path(__file__).with_name("manifest.schema.json")
 
 #: The part names of a card, in the order a change line names them, and their words.
 PART_WORDS = {"title": "タイトル", "kind": "種類（裏面）", "badges": "バッジ",
-              "sections": "文", "flavour": "フレーバー", "mark": f"{W.variable.year}の目盛り"}
+              "sections": "文", "flavour": "フレーバー", "mark": f"{W.variable.year}の目盛り",
+              "top": f"数直線の端（{W.variable.lifespan_cap}）"}
 #: A section without heading, in a change line.
 NO_HEADING = "本文"
 #: Why a JSON Schema check failed, by its keyword (jsonschema's own words are English).
@@ -149,10 +150,13 @@ def digest(card: Card) -> str:
 def parts(card: Card) -> dict:
     """The digest of each part a playtester can see change: badges by label and sections
     by heading as [name, digest] pairs, in the card's order."""
-    return {"kind": _hash(card.kind), "title": _hash(card.title),
-            "badges": [[label, _hash(value)] for label, value in card.badges],
-            "sections": [[s.heading, _hash(list(s.lines))] for s in card.sections],
-            "flavour": _hash(card.flavour), "mark": _hash(card.mark)}
+    found = {"kind": _hash(card.kind), "title": _hash(card.title),
+             "badges": [[label, _hash(value)] for label, value in card.badges],
+             "sections": [[s.heading, _hash(list(s.lines))] for s in card.sections],
+             "flavour": _hash(card.flavour), "mark": _hash(card.mark)}
+    if card.mark_top is not None:  # a part since the manifests of 2026-12-07: optional
+        found["top"] = _hash(card.mark_top)
+    return found
 
 
 def build(cards, *, date: str, content_hash: str, pages: list[int] | None = None) -> dict:
@@ -349,6 +353,8 @@ def _what(old: dict, card: Card) -> tuple[str, ...]:
     for name in ("flavour", "mark"):
         if now[name] != was[name]:
             changed.append(PART_WORDS[name])
+    if "top" in was and now.get("top") != was["top"]:  # an older manifest kept no top
+        changed.append(PART_WORDS["top"])
     what = []
     if changed:
         what.append(f"{'・'.join(changed)}が変わりました")

@@ -117,6 +117,20 @@ def test_change_detection_marks_exactly_the_changed_card_and_names_its_part(edit
     assert lines[1:] == [f"{changed.title}（page/deai）: {words}"]
 
 
+def test_a_changed_lifespan_cap_names_the_number_line_s_top_not_the_look():
+    """寿命上限 80 → 90 changed the number printed at the end of every page's line, and the
+    change list said 「文は同じで、見た目…が変わりました」 (the top was no part)."""
+    dated = _edit(DEAI, mark_top=80)
+    before = m.build((dated, KODOKU, SUMMARY), date="2026-12-01", content_hash="0" * 64)
+    changes = m.compare(before, (_edit(dated, mark_top=90), KODOKU, SUMMARY))
+    assert changes.changed[0].what == ("数直線の端（寿命上限）が変わりました",)
+    # a manifest written before the top was a part: the change is still found, as a look
+    older = json.loads(json.dumps(before))
+    del older["cards"][0]["parts"]["top"]
+    assert m.compare(older, (_edit(dated, mark_top=90), KODOKU, SUMMARY)).changed[0].what \
+        == (m.LOOK_CHANGED,)
+
+
 def test_added_and_removed_cards_are_listed_by_title_and_key():
     new = Card("event/白1", "event", "白い朝")
     changes = m.compare(_manifest(), (DEAI, new, SUMMARY))
