@@ -41,8 +41,8 @@ def _date(value: str | None) -> str:
                                          param_hint="--date")
             return datetime.date.fromisoformat(value).isoformat()
         except ValueError:  # written so, but no such day (2026-13-01, 2026-02-30)
-            raise click.BadParameter(f"{value}: その日はありません（月は 01〜12、日はその月に"
-                                     "ある日まで）", param_hint="--date") from None
+            raise click.BadParameter(f"{value}: その日はありません（年は 0001〜9999、月は 01〜12、"
+                                     "日はその月にある日まで）", param_hint="--date") from None
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         try:
@@ -53,8 +53,8 @@ def _date(value: str | None) -> str:
         try:
             moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
         except (ValueError, OverflowError, OSError):
-            raise click.UsageError(f"SOURCE_DATE_EPOCH={epoch}: 秒数が大きすぎて日付にできません"
-                                   "（9999 年まで）") from None
+            raise click.UsageError(f"SOURCE_DATE_EPOCH={epoch}: 秒数が日付にできる範囲の外です"
+                                   "（西暦 1〜9999 年）") from None
         return moment.date().isoformat()
     return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
 
@@ -275,7 +275,8 @@ def _refuse_foreign(out: Path) -> None:
         raise click.BadParameter(
             f"{out} はコンテンツのファイルの名前です。PDF は書きません（.pdf の名前を指定してください）",
             param_hint="--out")
-    if out.suffix.lower() == ".pdf" and not out.stem.strip():  # " .pdf": no name to see
+    # " .pdf": no name to see; ".pdf": a hidden file with no suffix at all
+    if out.name.lower() == ".pdf" or out.suffix.lower() == ".pdf" and not out.stem.strip():
         raise click.BadParameter(f"「{out.name}」は名前のない .pdf です。名前を付けてください"
                                  "（例: 自分紀.pdf）", param_hint="--out")
     if out.suffix.lower() != ".pdf":  # x.txt got a PDF, and its manifest beside it

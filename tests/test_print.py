@@ -396,7 +396,8 @@ def test_the_paper_is_said_in_sheets_a_designer_loads():
 @pytest.mark.parametrize("written, said", [
     ("12/01/2026", "YYYY-MM-DD"), ("20260101", "YYYY-MM-DD"), ("2026-W01-1", "YYYY-MM-DD"),
     # written so, but no such day: told so, not told the form it has
-    ("2026-13-01", "その日はありません"), ("2026-02-30", "その日はありません")])
+    ("2026-13-01", "その日はありません"), ("2026-02-30", "その日はありません"),
+    ("0000-01-01", "その日はありません（年は 0001〜9999")])
 def test_a_bad_date_is_a_usage_error(written, said, tmp_path):
     """The date is written as the help says, YYYY-MM-DD (Python's reader alone also took
     20260101 and week dates)."""
@@ -412,6 +413,11 @@ def test_a_pdf_name_of_blanks_is_a_usage_error(tmp_path):
     out = tmp_path / " .pdf"
     result = invoke_cli("print", "--out", str(out))
     assert result.exit_code == 2 and "「 .pdf」は名前のない .pdf です" in result.output
+    assert not out.exists()
+    # ".pdf" alone (a hidden file without a suffix) was told to be named 「.pdf.pdf」
+    out = tmp_path / ".pdf"
+    result = invoke_cli("print", "--out", str(out))
+    assert result.exit_code == 2 and "「.pdf」は名前のない .pdf です" in result.output
     assert not out.exists()
 
 
@@ -488,7 +494,9 @@ def test_the_stamped_date_is_the_option_else_source_date_epoch(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
     assert _date(None) == "1970-01-01"
     for epoch, says in (("soon", "秒数（整数）ではありません"),
-                        ("99999999999999999", "秒数が大きすぎて日付にできません（9999 年まで）")):
+                        ("99999999999999999", "秒数が日付にできる範囲の外です（西暦 1〜9999 年）"),
+                        # negative: it was said to be too large
+                        ("-99999999999999", "秒数が日付にできる範囲の外です（西暦 1〜9999 年）")):
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
         with pytest.raises(click.UsageError, match=re.escape(f"SOURCE_DATE_EPOCH={epoch}: {says}")):
             _date(None)
