@@ -224,9 +224,11 @@ PDF_MAGIC = b"%PDF-"
 def paper_said(paper: str, sides: int, pages: int, backs: bool) -> str:
     """The paper a print takes, in sheets a designer loads (ページ is the game's card): the
     ``sides`` faces and backs print on (two a sheet with backs), the 変更一覧 after them
-    (``pages`` − ``sides``, one side each), and the PDF's own page count."""
+    (``pages`` − ``sides`` sides: printed on both sides too with backs, the PDF being
+    printed through), and the PDF's own page count."""
     sheets = sides // 2 if backs else sides
-    listed = f"と変更一覧 {pages - sides} 枚" if pages > sides else ""
+    extra = pages - sides
+    listed = f"と変更一覧 {-(-extra // 2) if backs else extra} 枚" if extra > 0 else ""
     how = "両面" if backs else "片面"
     return f"{paper} 用紙 {sheets} 枚（{how}）{listed}（PDF で {pages} ページ）"
 

@@ -391,6 +391,9 @@ def test_the_paper_is_said_in_sheets_a_designer_loads():
     assert paper_said("A4", 16, 16, True) == "A4 用紙 8 枚（両面）（PDF で 16 ページ）"
     assert paper_said("A4", 16, 17, True) == "A4 用紙 8 枚（両面）と変更一覧 1 枚（PDF で 17 ページ）"
     assert paper_said("Letter", 8, 8, False) == "Letter 用紙 8 枚（片面）（PDF で 8 ページ）"
+    # a change list of two sides takes one sheet printed on both sides, two on one side
+    assert paper_said("A4", 16, 18, True) == "A4 用紙 8 枚（両面）と変更一覧 1 枚（PDF で 18 ページ）"
+    assert paper_said("A4", 8, 10, False) == "A4 用紙 8 枚（片面）と変更一覧 2 枚（PDF で 10 ページ）"
 
 
 @pytest.mark.parametrize("written, said", [
