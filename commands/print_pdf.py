@@ -97,7 +97,9 @@ def content_digest(tables: dict) -> str:
 @click.option("--date", "date", default=None, metavar="YYYY-MM-DD",
               help="札に刷る日付（既定: 環境変数 SOURCE_DATE_EPOCH の日付、なければ今日）。")
 @click.option("--watch", is_flag=True,
-              help="保存のたびに印刷し直します（jibunki watch と同じ見張り。Ctrl-C で終わります）。")
+              help="保存のたびに印刷し直します（jibunki watch と同じ見張り。Ctrl-C で終わります）。"
+                   "「変更」の印は、見張りを始める前の印刷（なければ見張りの最初の印刷）からの変更に"
+                   "付きます。")
 @click.option("--tts", "tts", type=OutFolder(), default=None,
               metavar="フォルダ",
               help="PDF に加えて、同じ札を Tabletop Simulator のデッキとしてこのフォルダに書きます"
@@ -131,7 +133,7 @@ def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, 
     named = out is None or out.endswith(("/", os.sep)) or Path(out).is_dir()
     out = default if out is None else Path(out) / default.name if named else Path(out)
     job = _Print(content, journey, out, paper, crop, not no_backs, _date(date), tts, setup,
-                 by_setup=named and setup is not None)
+                 by_setup=named and setup is not None, since={} if watch else None)
     if not watch:
         job.run()
         return
@@ -142,7 +144,8 @@ def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, 
 
         click.echo(f"── {time.strftime('%H:%M:%S')} {content}/ ──")
         try:
-            job.run()
+            # the day of this print, unless --date fixed it: a watch runs past midnight
+            replace(job, date=_date(date)).run()
         except click.ClickException as exc:
             exc.show()
         except SystemExit:
@@ -399,6 +402,12 @@ class _Print:
     #: ``out`` is the default name, to be given the set-up's id (草案17-問題点.pdf): each
     #: set-up's print and manifest its own, one file however the set-up was named.
     by_setup: bool = False
+    #: While watching (``--watch``): by the manifest's path, the print each PDF of the
+    #: session is marked against — the one before the session, or the session's first.
+    #: Every print marks what changed since then — the sheets on the table — not since
+    #: the save before (the manifest on disk always describes the PDF beside it). None:
+    #: one print.
+    since: dict | None = None
 
     def cards(self, compiled) -> tuple[list, str]:
         """The cards to print and what they are, in words."""
@@ -464,6 +473,8 @@ class _Print:
         previous = manifest.read_previous(kept)
         if not previous.ours:  # said before the rendering: no PDF is written without its manifest
             raise click.ClickException(f"{previous.warning}PDF を書きませんでした。")
+        if self.since is not None and kept in self.since:  # the print the session began from
+            previous = self.since[kept]
         if previous.warning:
             click.echo(previous.warning, err=True)
         # the first print marks nothing: every card would be "new"; an unreadable manifest
@@ -500,6 +511,10 @@ class _Print:
                 manifest.write_manifest(kept, record, inside=out.parent, previous=previous)
             except manifest.ManifestError as exc:
                 raise click.ClickException(f"印刷用 PDF {out} は書きましたが、{exc}。") from None
+        if self.since is not None and kept not in self.since:
+            # the session's first print is the one to mark against, or the one it began
+            # from when there was one (a manifest it could not read: this print)
+            self.since[kept] = previous if previous.manifest else manifest.Previous(record)
         sheets = sheet_count(len(cards), options)
         click.echo(f"印刷用 PDF: {out}")
         click.echo(f"札 {len(cards)} 枚（{what}）、{paper_said(self.paper, sheets, pages, options.backs)}"

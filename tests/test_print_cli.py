@@ -186,6 +186,11 @@ def test_watch_prints_again_at_each_save(tmp_path):
         page.write_text(page.read_text(encoding="utf-8").replace(
             "歩 += 8 }", "歩 += 9 }", 1), encoding="utf-8")
         watched.until(lambda line: "変更 1 枚" in line, "the print after the save", 120)
+        # a second save, of another card: both are marked, the sheets on the table being
+        # the session's first print's (it marked only the card of the last save)
+        page.write_text(page.read_text(encoding="utf-8").replace(
+            "通貨 += 10", "通貨 += 11", 1), encoding="utf-8")
+        watched.until(lambda line: "変更 2 枚" in line, "the print after the second save", 120)
     finally:
         said = watched.stop()
     assert "Traceback" not in said and "監視を終えました" in said, said
