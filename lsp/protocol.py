@@ -360,7 +360,7 @@ class JibunkiProtocol(LanguageServerProtocol):
                 if is_request:
                     self.refuse(msg_id, state, method)
                 else:
-                    logger.warning("通知 %r を捨てました（%s）", method, state)
+                    logger.warning("通知 %r を捨てました（%s）", method, REFUSALS[state][1])
                 return
             if method == types.EXIT:
                 self.exit_code = 0 if self.shut_down else 1

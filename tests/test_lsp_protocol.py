@@ -411,6 +411,9 @@ def test_a_request_before_initialize_gets_error_32002_and_a_notification_is_drop
         assert wire.initialize(tmp_path)["result"]["capabilities"]
         assert not [m for m in wire.received if m.get("method") ==
                     "textDocument/publishDiagnostics"]
+        # the log says why in Japanese (it said 「（uninitialized）」)
+        assert "通知 'textDocument/didOpen' を捨てました（initialize の前には答えられません）" \
+            in wire.stderr()
 
 
 def test_initialize_twice_is_an_invalid_request(tmp_path):
