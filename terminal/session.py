@@ -464,7 +464,7 @@ def _path(args: list[str], what: str) -> Path:
     after it were written for that file."""
     example = f"{what} battle.{'scenario' if what == 'record' else 'json'}"
     stop = STOP_UNREAD if what == "load" else STOP_UNWRITTEN
-    if not args:
+    if not args or not args[0].strip():  # save "": Path("") is "." — said as no name
         raise UsageError(f"ファイルを書いてください（例: {example}）", stop)
     if len(args) > 1:  # a name with a space, unquoted: never half of it
         raise UsageError(f"ファイルは 1 つだけ書きます（{len(args)} 語あります）。空白を含む名前は"

@@ -48,6 +48,10 @@ def test_every_command_and_its_aliases_are_understood():
     ("save 日本語 パス.json", "ファイルは 1 つだけ書きます（2 語あります）。空白を含む名前は"),
     ("record a.scenario extra", "ファイルは 1 つだけ書きます（2 語あります）"),
     ("load a b c", "ファイルは 1 つだけ書きます（3 語あります）"),
+    # an empty name was "." (the current folder): 「. に保存できません」
+    ('save ""', "ファイルを書いてください（例: save battle.json）"),
+    ('load ""', "ファイルを書いてください（例: load battle.json）"),
+    ('record ""', "ファイルを書いてください（例: record battle.scenario）"),
     ("undo", "取り消す操作がありません"),
     ("set mp 3", "set 項目 数 と書きます（項目: HP / 歩 / 防御"),
     ("fly", "「fly」というコマンドはありません"),
