@@ -311,10 +311,23 @@ def _stdout_to_nowhere() -> None:
         pass
 
 
+def _cwd_gone() -> bool:
+    """Is the current folder gone (removed or moved away while a shell stood in it)? Every
+    relative path then fails, and the OS names no file."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    return False
+
+
 def _failed_io(exc: OSError, args: list[str]) -> None:
     _stdout_to_nowhere()
+    said = ("いまのフォルダがもうありません（消されたか移されました）。ある場所へ移ってから"
+            "実行してください" if _cwd_gone()
+            else f"入出力に失敗しました（{why(exc)}）。出力は途中までです")
     try:
-        click.echo(f"エラー: 入出力に失敗しました（{why(exc)}）。出力は途中までです", err=True)
+        click.echo(f"エラー: {said}", err=True)
     except OSError:
         pass
     sys.exit(_unplayed(args))

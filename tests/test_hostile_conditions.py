@@ -409,3 +409,23 @@ def test_a_locale_that_reads_no_japanese_name_is_no_e004(tmp_path):
                           timeout=300)
     assert done.returncode == 0, done.stdout.decode("utf-8", "replace")
     assert b"E004" not in done.stdout + done.stderr
+
+
+def test_a_current_folder_removed_under_the_shell_is_said_as_such(tmp_path):
+    """A shell left standing in a folder that was removed: every command failed with
+    「入出力に失敗しました（ファイルかフォルダがありません）。出力は途中までです」, naming no
+    file, though every path given was whole and nothing was output."""
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+              "sys.argv = ['jibunki', 'lint', '--content', sys.argv[2]]; "
+              "from cli import main; main()")
+    done = subprocess.run([sys.executable, "-c", script, str(gone), str(ROOT / "content")],
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert "いまのフォルダがもうありません（消されたか移されました）" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "出力は途中まで" not in done.stderr
