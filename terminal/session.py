@@ -197,7 +197,10 @@ class Session:
                 self.battle.page_id(uid), self.battle.page_of(uid).name)]
             if named:
                 return named[0]
-            raise UsageError(f"番号は数字で書きます（または{W.region.hand}のページ名）: {args[0]}") from None
+            if not _too_long(args[0]):  # digits past int()'s limit are a number all the same
+                raise UsageError(f"番号は数字で書きます（または{W.region.hand}のページ名）: "
+                                 f"{linebreak.clipped(args[0])}") from None
+            index = 0
         if not 1 <= index <= len(hand):
             raise UsageError(f"{W.region.hand}は 1〜{len(hand)} 番です" if hand else f"{W.region.hand}がありません")
         return hand[index - 1]
@@ -333,7 +336,10 @@ class Session:
             try:
                 value = int(args[1])
             except ValueError:
-                raise UsageError(f"{args[0]} には整数を書きます: {args[1]}") from None
+                raise UsageError(f"{args[0]} の値が大きすぎます: {linebreak.clipped(args[1])}"
+                                 if _too_long(args[1]) else
+                                 f"{args[0]} には整数を書きます: {linebreak.clipped(args[1])}") \
+                    from None
             most = 3 if DEV_SETTINGS[key].takes_lifetime else 2
             if len(args) > most:
                 raise UsageError(f"set {args[0]} に余分な「{' '.join(args[most:])}」があります"
@@ -456,6 +462,11 @@ def _unread(why: str) -> Outcome:
     """A load that read nothing: refused, the session as it was, and a script stopped (the
     lines after it were written for the saved position)."""
     return Outcome(refused=why, show=False, stop=STOP_UNREAD)
+
+
+def _too_long(text: str) -> bool:
+    """Is ``text`` an integer too long for ``int`` (sys.get_int_max_str_digits)?"""
+    return text.lstrip("+-").isdecimal()
 
 
 def _path(args: list[str], what: str) -> Path:

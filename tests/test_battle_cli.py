@@ -48,6 +48,9 @@ def test_every_command_and_its_aliases_are_understood():
     ("save 日本語 パス.json", "ファイルは 1 つだけ書きます（2 語あります）。空白を含む名前は"),
     ("record a.scenario extra", "ファイルは 1 つだけ書きます（2 語あります）"),
     ("load a b c", "ファイルは 1 つだけ書きます（3 語あります）"),
+    # digits past int()'s 4300 are a number too large, not 「整数を書きます」
+    ("set 刻 " + "9" * 5000, "刻 の値が大きすぎます: " + "9" * 10),
+    ("play " + "9" * 5000, "手札は 1〜"),
     # an empty name was "." (the current folder): 「. に保存できません」
     ('save ""', "ファイルを書いてください（例: save battle.json）"),
     ('load ""', "ファイルを書いてください（例: load battle.json）"),
@@ -60,6 +63,7 @@ def test_every_command_and_its_aliases_are_understood():
 def test_refusals_are_explained_not_raised(command, refusal):
     out = battle(command + "\n").output
     assert f"× {refusal}" in out or refusal in out
+    assert "9" * 1000 not in out  # the line echoed and refused clipped, never whole
 
 
 def test_a_play_refused_for_its_condition_names_the_condition():
