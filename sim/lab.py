@@ -149,10 +149,12 @@ class Outcome(NamedTuple):
         negative, ``drawn`` a turn or NOT_DRAWN — the check of an outcome read back from
         the cache (sim/cache.py), a file anyone can edit (its checksum proves no author):
         one that is not sound is played again, never reported."""
-        counts = (self.turns, self.hp_lost, self.breakthrough, self.plays, self.damage,
-                  self.tears, self.pens, self.held_unplayable)
-        return (self.won in (0, 1) and all(0 <= v <= SOUND_LIMIT for v in counts)
-                and abs(self.steps) <= SOUND_LIMIT and NOT_DRAWN <= self.drawn <= SOUND_LIMIT)
+        won, turns, hp_lost, breakthrough, plays, damage, steps, tears, pens, drawn, held = self
+        # min and max over the counts at once: a cache hit checks every outcome it reads
+        return (won in (0, 1) and drawn >= NOT_DRAWN
+                and min(turns, hp_lost, breakthrough, plays, damage, tears, pens, held) >= 0
+                and max(turns, hp_lost, breakthrough, plays, damage, tears, pens, held, drawn,
+                        abs(steps)) <= SOUND_LIMIT)
 
 
 #: ``Outcome.drawn`` of a battle in which the focus page was never seen in the hand.
