@@ -14,7 +14,9 @@ A 作用 counts when all three hold:
    or end), it has no ``最大 n 回``, and its 繰り返し範囲 holds an unbounded number of those
    firings: ステージ or ラン for what comes each turn, each play or on an event (a stage
    may last any number of turns; a turn's plays and events are bounded by its 歩), ラン
-   for what comes each stage.
+   for what comes each stage — and for the events a stage holds a bounded number of
+   (``CAPPED_EVENTS``: 破った時 and ペンを使った時, a cap a stage unless some 作用 raises
+   it; 敵のHPが0になった時, once: the stage ends).
 3. **What it grew is still there at the next firing** (``KEEPS``): the value's own life
    holds as many firings as the range does — 敵HP lives a stage (each stage's enemy is
    new), 通貨 the run, 歩 a turn (refilled each turn: ``歩 *= 2`` each turn does not
@@ -53,7 +55,11 @@ RANK = {scope: i for i, scope in enumerate(vocab.SCOPE_ORDER)}
 
 #: Timing family (or timing code) → how often it comes: the unit one firing takes.
 CADENCE = {"phase": "turn", "event": "play", "on_play": "play", "stage_start": "stage",
-           "stage_end": "stage"}
+           "stage_end": "stage", "on_enemy_hp_zero": "stage"}
+#: Events a stage holds a bounded number of — a cap of the balance per stage (spec 000:
+#: 「1ステージにつき1回ずつ」) — unless some 作用 of the content raises that cap: then as
+#: many as there are plays to raise it. (敵のHPが0になった時 comes once: the stage ends.)
+CAPPED_EVENTS = {"on_tear": "tear_cap", "on_pen": "pen_cap"}
 #: The cadence → the 繰り返し範囲 (and the value lifetimes) that hold unboundedly many
 #: firings of it.
 OPEN_RANGES = {"turn": ("stage", "run"), "play": ("stage", "run"), "stage": ("run",)}
@@ -84,11 +90,12 @@ WALLS = {"lifespan_cap": (vocab.YEAR_BOUND, f"{W.variable.year}の上限"),
 def findings(content: Content) -> list[Finding]:
     """Every 作用 of the content that grows a value without bound (W007), in content order."""
     defense_life = _longest_defense(content)
+    raised = _raised_caps(content)
     found = []
     for kind, item, place, _, effect, _ in placed_effects(content):
         if place == "reward":
             continue
-        cadence = _cadence(effect)
+        cadence = _cadence(effect, raised)
         if cadence is None:
             continue
         growth = _growth(effect, content, cadence, defense_life)
@@ -100,10 +107,19 @@ def findings(content: Content) -> list[Finding]:
     return found
 
 
-def _cadence(effect) -> str | None:
-    """How often the 作用 fires again, when its range holds unboundedly many firings."""
+def _raised_caps(content: Content) -> set[str]:
+    """The caps some 作用 of the content raises (上限変更 upwards)."""
+    return {effect.target.code for _, _, _, _, effect, _ in placed_effects(content)
+            if effect.op == "cap" and effect.direction == "increase"}
+
+
+def _cadence(effect, raised: set[str] = frozenset()) -> str | None:
+    """How often the 作用 fires again, when its range holds unboundedly many firings
+    (``raised``: the caps the content raises, ``_raised_caps``)."""
     family = next(t.family for t in vocab.TIMINGS if t.code == effect.timing)
-    cadence = CADENCE.get(effect.timing) or CADENCE.get(family)
+    capped = CAPPED_EVENTS.get(effect.timing)
+    cadence = ("stage" if capped is not None and capped not in raised else None) \
+        or CADENCE.get(effect.timing) or CADENCE.get(family)
     if cadence is None or effect.repeat.max is not None:
         return None
     if effect.repeat.scope not in OPEN_RANGES[cadence]:

@@ -65,6 +65,25 @@ def test_an_add_of_what_it_feeds_compounds():
     assert "×1.5" in found.message
 
 
+def test_events_a_stage_holds_a_capped_number_of_do_not_grow_without_bound_in_a_stage():
+    """Spec 000: a tear and a pen 「1ステージにつき1回ずつ」 (the balance's caps), and the
+    enemy's HP reaches 0 once — the stage ends. W007 said 「発動のたびに ×2 され、止まりません」
+    of each with 範囲 ステージ, where each fires once a stage."""
+    for timing in ("破った時", "ペンを使った時", "敵のHPが0になった時"):
+        assert growth.findings(_content(f"通貨 *= 2 毎 {timing} 範囲 ステージ")) == [], timing
+        assert growth.findings(_content(
+            f"上限 手札上限 += 1 毎 {timing} 範囲 ステージ 寿命 ステージ")) == [], timing
+        # for the run, once a stage still adds up: said for each stage
+        (found,) = growth.findings(_content(f"通貨 *= 2 毎 {timing} 範囲 ラン"))
+        assert "20 ステージ目には" in found.message
+
+
+def test_a_tear_cap_the_content_raises_lets_tears_fire_again_in_a_stage():
+    found = growth.findings(_content("通貨 *= 2 毎 破った時 範囲 ステージ\n"
+                                     "    上限 破り回数上限 += 1 寿命 ステージ"))
+    assert [f.code for f in found] == ["W007"] and "発動のたびに" in found[0].message
+
+
 def test_the_bundled_content_grows_nothing_without_bound():
     import runtime.tables
 
