@@ -6,8 +6,11 @@ A loop of continuing 作用 and the events they produce is bounded when
 
 - a 作用 on it has ``最大 n 回`` (it leaves the board when it is used up),
 - an event on it cannot come again within one step (events.repeats: 敵HP 0, a play…),
-- or a resource runs out: a region move on it takes pages from a region that no move,
-  generation or duplication on the loop refills (``山札 -> 除外`` alone drains the pile).
+- or a resource runs out: a region move on it takes pages from a region that no move on
+  the loop refills with pages it can take (``山札 -> 除外`` alone drains the pile; a move
+  of 幼少期 pages out of the hand is not refilled by one that brings back 老年期 pages:
+  ``FILTERS``). 生成 and 複製 refill nothing for ever: a page's copies stop at its
+  デッキ内上限枚数 (spec 002 「デッキ内上限枚数に達している場合、生成は失敗する」).
 
 Only continuing 作用 fire again: a one-shot fires with its own play and leaves. The
 runtime stops such a loop past board.CHAIN_BOUND links (``chain_stopped``); this check
@@ -34,8 +37,9 @@ PARTS = {r.code: r.parts for r in vocab.REGIONS}
 #: pile is shuffled into it when it runs out).
 REFILLED_BY = {"draw": ("draw", "discard"), "discard": ("discard",), "hand": ("hand",),
                "exile": ("exile",)}
-#: Operations that put a page into their destination (and so refill it).
-FILLING_OPS = ("move", "generate", "duplicate")
+#: Operations that put a page into their destination and so refill it without end (生成
+#: and 複製 stop at the page's デッキ内上限枚数: runtime/zones.py ``_add_page``).
+FILLING_OPS = ("move",)
 #: Operations that take pages out of their source (a loop of them can run dry).
 TAKING_OPS = ev.LEAVING_OPS
 #: At most this many loops are listed (the enumeration of loops can grow fast with the
@@ -82,13 +86,16 @@ def long_findings(tg: TriggerGraph) -> list[Finding]:
             continue  # W006's: nothing bounds it
         links = len(loop.nodes)  # firings a round of the loop sets off
         fires = min(counts)
-        if fires * links <= CHAIN_BOUND:
+        # the firing that sets the loop off is a link of its step too: a bound of fires ×
+        # links = CHAIN_BOUND was cut by one (32 × 2 against 64)
+        if fires * links < CHAIN_BOUND:
             continue
         first = g.nodes[next(n for n in loop.nodes if g.nodes[n]["max"] == fires)]
-        fits = max(1, CHAIN_BOUND // links)
+        fits = max(1, (CHAIN_BOUND - 1) // links)
         found.append(Finding(
             "W012", first["item_kind"], first["item"], first["line"],
-            f"この連鎖は 最大 {fires:g} 回 で止まりますが、1 手で約 {fires * links:g} 回発動します。"
+            f"この連鎖は 最大 {fires:g} 回 で止まりますが、1 手で {fires * links:g} 回まで発動しえます"
+            f"（どこまで続くかは作用の順と領域による）。"
             f"バトルは 1 手で {CHAIN_BOUND} 回を超えた連鎖を途中で止めます: "
             + " → ".join(tg.label(n) for n in loop.chain) + " → （最初に戻る）",
             f"最大 n 回 を {fits} 回以下にしてください（1 回りで {links} 回発動するので、"
@@ -194,7 +201,8 @@ def _drains(g, effects: list[str], fed: list[str]) -> list[str] | None:
             return []
         refills = {r for part in PARTS[a["source_region"]] for r in REFILLED_BY[part]}
         found = [m for m in alive if m in fed and g.nodes[m]["op"] in FILLING_OPS
-                 and g.nodes[m]["dest"] and refills & set(PARTS[g.nodes[m]["dest"]])]
+                 and g.nodes[m]["dest"] and refills & set(PARTS[g.nodes[m]["dest"]])
+                 and _may_share(a["filter"], g.nodes[m]["filter"], g.graph["pages"])]
         return found or None
 
     changed = True
@@ -214,6 +222,40 @@ def _drains(g, effects: list[str], fed: list[str]) -> list[str] | None:
                 feeders[m] = None
                 todo.append(m)
     return list(feeders)
+
+
+#: A region operation's filter, by its fields: (出自, 銘 range, page), None a field unset.
+FILTERS = ("origin", "year", "page")
+
+
+def _may_share(one, other, pages: dict) -> bool:
+    """Can a page pass both filters (None: any page)? False only when none can: two 出自,
+    two pages or two 銘 ranges that differ, or a page whose own 出自 or 銘 the other
+    filter refuses (``pages``: id → (出自, 銘))."""
+    origin, low, high, page = None, None, None, None
+    for f in (one, other):
+        if f is None:
+            continue
+        if f.origin is not None:
+            if origin is not None and origin != f.origin:
+                return False
+            origin = f.origin
+        if f.year is not None:
+            low = f.year[0] if low is None else max(low, f.year[0])
+            high = f.year[1] if high is None else min(high, f.year[1])
+        if f.page is not None:
+            if page is not None and page != f.page:
+                return False
+            page = f.page
+    if low is not None and low > high:
+        return False
+    if page is not None and page in pages:
+        own_origin, year = pages[page]
+        if origin is not None and own_origin != origin:
+            return False
+        if low is not None and not low <= year <= high:
+            return False
+    return True
 
 
 def _events_of(tg: TriggerGraph, chain: list[str]) -> list[str]:

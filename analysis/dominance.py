@@ -1,8 +1,8 @@
 """ほかのページに劣るページ (W010) — two pages alike in everything but their numbers, one
 no better anywhere and worse somewhere.
 
-Two pages are compared when they have the same 銘, the same 行き先 and 綻び倍率, and the
-same shape: each face written or blank alike, each pen and the 破却 present alike, and
+Two pages are compared when they have the same 銘, the same 行き先 and 綻び倍率, the same
+出自 and 出現条件 (where a page can be had), and the same shape: each face written or blank alike, each pen and the 破却 present alike, and
 every 作用 and condition alike but for its numbers (the same operation, direction,
 target, landing, lifetime, timing, range, regions, pick and filter; a condition of the
 same kind comparing the same quantities the same way). Every number of the two is then
@@ -14,7 +14,8 @@ compared in the direction that is better for the player (``SIGN``):
   more it takes; a region operation's counts and anything else must be equal (0);
 - its ``最大 n 回`` and ``以降 n``: as its base value (more firings of a good 作用);
 - a condition's constant: a lower bound (``刻 >= 30``) is worse the higher it is, an upper
-  bound better; an ``==`` must be equal.
+  bound better; an ``==`` must be equal;
+- the page's 上限枚数: more copies a deck may hold is better.
 
 The page that is no better in any number and worse in one is reported on its head line,
 naming the page that dominates it: a table of numbers cannot see every interaction (a
@@ -118,7 +119,11 @@ def _worse(mine: list, theirs: list) -> list[tuple[str, tuple]]:
 def _profile(page) -> tuple[tuple, list]:
     """The page's shape (hashable) and its numbers: (sign, value, what it is) each."""
     numbers: list = []
-    shape = [page.year, page.after_play, ("fray_mul", page.fray_mul)]
+    # where the page can be had is part of its shape: its 出自 (what 出自 filters pick)
+    # and its 出現条件; how many copies a deck may hold is a number, more being better
+    shape = [page.year, page.after_play, ("fray_mul", page.fray_mul), ("origin", page.origin),
+             ("appears", page.appears)]
+    numbers.append((1, page.deck_cap, vocab.KEYWORDS["deck_cap"][0]))
     pen, tear = vocab.KEYWORDS["pen"][0], vocab.KEYWORDS["tear"][0]
     for side, face in page.faces.items():
         shape.append((side, face.written, _body(face.conditions, face.effects, numbers,

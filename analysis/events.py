@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from contract.tables import Sayou
+from contract.tables import Const, Sayou
 from contract.vocabulary import W
 
 
@@ -69,6 +69,11 @@ PRODUCES = {
     ("assign", "flag", "*"): ("flag",),
     ("add", "flag", "increase"): ("flag",),
 }
+#: Events a 作用 of that key cannot produce, whatever its table says, when its base says so:
+#: 敵HP multiplied by a constant of 1 or more never reaches 0 (a positive HP stays
+#: positive; an HP of 0 is left as it is: runtime/board.py).
+CANNOT = {("mul", "enemy_hp", "enemy_hp_zero"):
+          lambda effect: isinstance(effect.base, Const) and effect.base.value >= 1}
 #: What a page sent to a region sets off (a region operation: 移動; 生成 and 複製 make a
 #: page where it lands, which leaves nothing).
 DESTINATION_EVENTS = {"exile": ("exile",)}
@@ -85,6 +90,8 @@ def produced(effect: Sayou) -> tuple[str, ...]:
     if effect.op in LEAVING_OPS:
         found.append("leave")
         found.extend(DESTINATION_EVENTS.get(effect.dest, ()))
+    found = [e for e in found
+             if not CANNOT.get((effect.op, code, e), lambda _: False)(effect)]
     named = [f"flag:{effect.target.flag}" if e == "flag" else e for e in found]
     return tuple(dict.fromkeys(named))
 

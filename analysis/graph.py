@@ -256,7 +256,8 @@ def build(content: Content) -> TriggerGraph:
     """The trigger graph of ``content``."""
     import networkx as nx
 
-    g = nx.DiGraph()
+    # each page's 出自 and 銘: what a region operation's filter picks (cycles.py)
+    g = nx.DiGraph(pages={p.id: (p.origin, p.year) for p in content.pages.values()})
     for code in (e.code for e in ev.EVENTS if e.code != "flag"):  # flags: one node each
         g.add_node(event_node(code), kind="event")
     for rule in ev.SOURCES:
@@ -277,7 +278,7 @@ def build(content: Content) -> TriggerGraph:
                    text=written(source, effect.line), timing=effect.timing,
                    continuing=continuing(effect), max=effect.repeat.max, op=effect.op,
                    target=effect.target.code, source_region=effect.source,
-                   dest=effect.dest, pick=effect.pick)
+                   dest=effect.dest, pick=effect.pick, filter=effect.filter)
         for code in ev.produced(effect):
             g.add_node(event_node(code), kind="event")
             g.add_edge(node, event_node(code), relation="produces")

@@ -184,7 +184,9 @@ def test_jibunki_lint_shows_the_loop_with_place_code_caret_and_hint(content, mon
 
 def test_a_loop_its_count_lets_run_past_the_battles_bound_is_W012():
     """最大 n 回 bounds the loop, but 2 firings a round × 50 rounds is past CHAIN_BOUND (64):
-    the battle would stop it as it stops an endless one. 32 rounds fit."""
+    the battle would stop it as it stops an endless one. 31 rounds fit: the firing that
+    sets the loop off is a link too, and a battle of 32 rounds (the hint said 32) was
+    stopped."""
     from contract.game import CHAIN_BOUND
 
     long = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 50 回\n", 1) + STARTER
@@ -192,9 +194,11 @@ def test_a_loop_its_count_lets_run_past_the_battles_bound_is_W012():
     (found,) = findings_of(long + ENEMY, "W012")
     assert found.item == "kaeri" and (found.data["fires"], found.data["links"]) == (50, 2)
     assert f"1 手で {CHAIN_BOUND} 回を超えた連鎖を途中で止めます" in found.message
-    assert found.hint.startswith("最大 n 回 を 32 回以下にしてください")
-    fits = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 32 回\n", 1) + STARTER
+    assert found.hint.startswith("最大 n 回 を 31 回以下にしてください")
+    fits = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 31 回\n", 1) + STARTER
     assert findings_of(fits + ENEMY, "W012") == []
+    cut = LOOP_PAGES.replace("範囲 ラン\n", "範囲 ラン 最大 32 回\n", 1) + STARTER
+    assert [f.data["fires"] for f in findings_of(cut + ENEMY, "W012")] == [32]
 
 
 LOOPS_AT_ONE_LINE = '''ページ kaeri "帰り道" {
@@ -246,3 +250,81 @@ def test_loops_are_listed_in_the_same_order_whatever_the_runs_hash_seed(tmp_path
         assert done.stdout.count("W006") >= 2
         said.add(done.stdout)
     assert len(said) == 1
+
+
+#: The loop of QA: each exile sends a 幼少期 page of the hand to 除外 and brings a 老年期
+#: page back — a hand of 幼少期 pages runs dry, what comes back is never one of them.
+FILTERED = """
+ページ qa_l1 "輪1" {
+  銘 33
+  出自 青年期
+  未来面 { 移動 1枚 手札 -> 除外 出自 幼少期 ランダム 毎 ページが除外された時 範囲 ステージ }
+  過去面 { HP += 1 }
+}
+ページ qa_l2 "輪2" {
+  銘 34
+  出自 青年期
+  未来面 { 移動 1枚 除外 -> 手札 出自 {back} ランダム 毎 ページが除外された時 範囲 ステージ }
+  過去面 { HP += 1 }
+}
+ページ osanai "幼い日" {
+  銘 5
+  出自 幼少期
+  未来面 { HP += 1 }
+  過去面 { HP += 1 }
+}
+ページ oita "老いた日" {
+  銘 70
+  出自 老年期
+  未来面 { HP += 1 }
+  過去面 { HP += 1 }
+}
+"""
+
+
+def test_a_loop_whose_refill_brings_back_pages_its_drain_cannot_take_ends():
+    """W006 said such a loop was endless: regions were compared, never which pages a
+    move may pick. A battle of it ends with the hand out of 幼少期 pages."""
+    assert findings_of(FILTERED.replace("{back}", "老年期") + STARTER + ENEMY) == []
+    (found,) = findings_of(FILTERED.replace("{back}", "幼少期") + STARTER + ENEMY)
+    assert "qa_l1" in found.message and "qa_l2" in found.message
+
+
+def test_filters_share_a_page_unless_a_field_tells_them_apart():
+    from analysis.cycles import _may_share
+    from contract.tables import Filter
+
+    pages = {"a": ("幼少期", 5), "b": ("老年期", 70)}
+    assert _may_share(None, Filter(origin="幼少期"), pages)
+    assert not _may_share(Filter(origin="幼少期"), Filter(origin="老年期"), pages)
+    assert not _may_share(Filter(page="a"), Filter(page="b"), pages)
+    assert not _may_share(Filter(page="b"), Filter(origin="幼少期"), pages)
+    assert _may_share(Filter(page="a"), Filter(origin="幼少期", year=[0, 10]), pages)
+    assert not _may_share(Filter(year=[0, 10]), Filter(year=[20, 30]), pages)
+    assert not _may_share(Filter(page="a"), Filter(year=[20, 30]), pages)
+
+
+GENERATED = """
+ページ qa_l3 "輪3" {
+  銘 39
+  出自 青年期
+  未来面 { 移動 1枚 手札 -> 除外 ページ指定 wakare 毎 ページが除外された時 範囲 ステージ }
+  過去面 { HP += 1 }
+}
+ページ qa_l4 "輪4" {
+  銘 40
+  出自 青年期
+  未来面 { {op} 毎 ページが除外された時 範囲 ステージ }
+  過去面 { HP += 1 }
+}
+"""
+
+
+def test_generating_what_a_loop_drains_is_no_refill_for_ever():
+    """Spec 002: 「デッキ内上限枚数に達している場合、生成は失敗する」 — the copies of a page
+    stop at its cap (runtime/zones.py), so a 生成 feeding a loop runs dry; a 移動 back
+    does not."""
+    made = GENERATED.replace("{op}", "生成 ページ指定 wakare -> 手札 寿命 ステージ")
+    assert findings_of(made + STARTER + ENEMY) == []
+    moved = GENERATED.replace("{op}", "移動 1枚 除外 -> 手札 ページ指定 wakare ランダム")
+    assert [f.code for f in findings_of(moved + STARTER + ENEMY)] == ["W006"]

@@ -52,6 +52,22 @@ def test_a_page_better_in_one_number_and_worse_in_another_is_not_dominated():
     assert _findings(_page("a", 30, 12, 9), _page("b", 30, 8, 5)) == []
 
 
+def test_pages_had_in_other_ways_are_not_compared_and_more_copies_is_better():
+    """A page that comes later (出現条件) or of another 出自 (what 出自 filters pick) is no
+    worse for being weaker: W010 compared them. A page a deck may hold more copies of is
+    better in that (上限枚数), so a weaker number alone does not make it dominated."""
+    later = _page("tsuyoi", 30, 12, 5).replace("  銘 30\n", "  銘 30\n  出現条件 クリアしたステージ数 >= 3\n")
+    assert _findings(later, _page("yowai", 30, 8, 5)) == []
+    other = _page("tsuyoi", 30, 12, 5).replace("  銘 30\n", "  銘 30\n  出自 老年期\n")
+    assert _findings(other, _page("yowai", 30, 8, 5)) == []
+    def capped(page: str, cap: int) -> str:
+        return page.replace("  銘 30\n", f"  銘 30\n  上限枚数 {cap}\n")
+
+    assert _findings(capped(_page("tsuyoi", 30, 12, 5), 2), capped(_page("yowai", 30, 8, 5), 5)) == []
+    (found,) = _findings(capped(_page("tsuyoi", 30, 12, 5), 5), capped(_page("yowai", 30, 8, 5), 2))
+    assert found.item == "yowai" and "上限枚数 2（相手は 5）" in found.message
+
+
 def test_pages_of_different_years_are_not_compared():
     assert _findings(_page("a", 30, 12, 5), _page("b", 31, 8, 5)) == []
 

@@ -73,3 +73,30 @@ def test_the_bundled_graph_links_the_exile_listener_to_its_producers(tables):
     assert "page:dansyari:future:0" in producers
     heard = dict(graph.sets_off("page:dansyari:future:0"))
     assert listener in heard["event:exile"]
+
+
+def test_a_multiply_of_the_enemys_hp_by_one_or_more_never_zeroes_it():
+    """敵HP *= 1.5 was said to set off 敵のHPが0になった時 (analyze: 「起こす: 敵HPが0になる」):
+    a positive HP times 1.5 stays positive, and an HP of 0 is left as it is. A factor
+    below 1 (rounded down) or read from a reference may still reach 0."""
+    import dataclasses
+
+    from analysis.content import Content
+    from analysis.events import produced
+    from analysis.graph import placed_effects
+    from compiler.lint import check_text
+    from contract.tables import Const, Sayou, VariableRef
+
+    result = check_text('ページ a "倍" {\n  銘 30\n  未来面 { 敵HP *= 2 }\n  過去面 { HP += 1 }\n}\n',
+                        "t.page")
+    [written] = [e for *_, e, _ in placed_effects(Content.of_model(result.compilation.model))
+                 if e.op == "mul"]
+
+    def multiply(base) -> Sayou:
+        return dataclasses.replace(written, base=base)
+
+    assert "enemy_hp_zero" not in produced(multiply(Const(1.5)))
+    assert "enemy_hp_zero" not in produced(multiply(Const(1)))
+    assert "enemy_hp_zero" in produced(multiply(Const(0.5)))
+    assert "enemy_hp_zero" in produced(multiply(Const(0)))
+    assert "enemy_hp_zero" in produced(multiply(VariableRef("currency")))
