@@ -39,6 +39,7 @@ from .game import Journey
 from .play import legal_actions
 from .rules import JourneyError, UnknownAction, UnreadableLine
 from .state import State
+from .steps import ready_item
 
 #: The Japanese words of each ASCII verb: the screen shows the first (``shown_label``); a
 #: script, the terminal and its Tab completion read every one, and the ASCII verb too.
@@ -166,6 +167,9 @@ def parse(state: State, text: str) -> tuple:
             raise JourneyError(f"「{said}」だけでは決まりません。いまできるのは: {shown[0]}"
                                "（使うものまで書きます）")
         raise JourneyError(f"「{said}」だけでは決まりません。例えば: {' / '.join(shown)}")
+    wrong = _wrong_word(known, words)
+    if wrong:
+        raise JourneyError(f"「{said}」の{wrong}")
     same_verb = shown_labels([lab for lab in known if lab.split()[0] == words[0]][:6])
     if same_verb:
         raise JourneyError(f"いまはできない行動です: 「{said}」。できるのは例えば: {' / '.join(same_verb)}")
@@ -174,6 +178,20 @@ def parse(state: State, text: str) -> tuple:
                            f"いまできるのは: {'、'.join(verbs)}（ヘルプ で書き方を表示）")
     raise UnknownAction(f"知らない行動です: 「{said}」。いまできるのは: {'、'.join(verbs)}"
                         "（ヘルプ で書き方を表示）")
+
+
+def _wrong_word(known: dict, words: list[str]) -> str:
+    """When the line begins as some actions do (a verb and its card) and then has a word
+    none of them goes on with (「出す 青1 青1」): that word, and the ones that could
+    follow; "" otherwise."""
+    for n in range(len(words) - 1, 1, -1):
+        head = " ".join(words[:n])
+        after = sorted({lab.split()[n] for lab in known
+                        if lab.startswith(head + " ") and len(lab.split()) > n})
+        if after:
+            return (f"「{clipped(words[n])}」はここには書けません"
+                    f"（{shown_label(head)} の次は {' か '.join(after)}）")
+    return ""
 
 
 def action_label(journey: Journey, action: Action) -> str:
@@ -278,9 +296,14 @@ def _why_not(state: State, words: list[str]) -> str:
         return f"{item.name} は常に有効です（使う行動はありません）"
     if state.tapped >> index & 1:
         r = state.rules
-        standing = [r.suit_word(s) for s, effect in enumerate(r.suit_effects)
-                    if effect == "stand_item"]
-        again = f"（{'・'.join(standing)}のフラグの効果で縦置きに戻せます）" if standing else ""
+        # a suit that stands items up again while it is unresolved, or lit by a standing
+        # ランタン: a resolved suit loses its effect for good (spec step 5)
+        lit = ready_item(state, "unresolve") is not None
+        stands = [s for s, effect in enumerate(r.suit_effects) if effect == "stand_item"]
+        standing = [r.suit_word(s) for s in stands if lit or state.in_effect(s)]
+        again = (f"（{'・'.join(standing)}のフラグの効果で縦置きに戻せます）" if standing
+                 else f"（{'・'.join(r.suit_word(s) for s in stands)}の物語は解決済みなので、"
+                 "もう縦置きに戻せません）" if stands else "")
         return f"{item.name} は使用済みです{again}"
     if item.effect in ITEM_MOMENTS:
         return f"{item.name} は{ITEM_MOMENTS[item.effect]}"

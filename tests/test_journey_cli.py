@@ -29,7 +29,7 @@ def journey(script: str, *args: str):
 
 def test_script_prints_the_days_the_hand_the_items_the_flags_and_what_each_action_did():
     out = journey("play 白2\n").output
-    assert "旅の準備 草案、シード 3: 大都会 → 廃坑 → 浜辺 → 無人駅 → 湾岸道路 → 小さな町 → 千年樹" in out
+    assert "旅の準備 草案１７（草案）、シード 3: 大都会 → 廃坑 → 浜辺 → 無人駅 → 湾岸道路 → 小さな町 → 千年樹" in out
     assert "1  大都会" in out and "7  千年樹" in out and "○●●" in out
     assert "手札: 白2(花) 白5(星) 緑4(星) 緑6(鳥)" in out
     assert "アイテム: 地図（未使用）  テント（未使用）" in out
@@ -152,6 +152,29 @@ def test_an_item_with_nothing_to_do_says_the_rule_that_stops_it():
     assert said == ["× ラジオ で引く山がありません（山は空です）"]
     said, _, _ = game.run("item リュックサック")
     assert said[0].startswith("× リュックサック は、手札から1枚出す場面では最後の1枚を差し替えられません")
+
+
+def test_a_word_no_action_goes_on_with_is_named_with_the_words_that_can_follow():
+    """「出す 白2 白2」 was 「いまはできない行動です」, as if 白2 could not be played."""
+    out = journey("出す 白2 白2\n").output
+    assert "× 「出す 白2 白2」の「白2」はここには書けません（出す 白2 の次は 黒1）（1 行目）" in out
+
+
+def test_a_used_item_is_said_to_stand_again_only_while_a_green_effect_can_come():
+    """Spec step 5: a resolved suit loses its effect for good. A used 地図 was said to be
+    stood up by 「緑のフラグの効果」 once 緑 was resolved, with no ランタン to light it."""
+    rules = load_rules()
+    green = 1 << rules.suits.index("green")
+    for carried, resolved, said in (
+            (("地図",), 0, "（緑のフラグの効果で縦置きに戻せます）"),
+            (("地図",), green, "（緑の物語は解決済みなので、もう縦置きに戻せません）"),
+            (("地図", "ランタン"), green, "（緑のフラグの効果で縦置きに戻せます）")):
+        game = _game(resolved=resolved)
+        state = game.journey.state
+        state.deal = Deal(state.deal.rules, state.deal.days, state.deal.capacity,
+                          tuple(rules.items[i] for i in carried), frozenset())
+        state.tapped = 1  # 地図 used
+        assert game.run("item 地図")[0] == [f"× 地図 は使用済みです{said}"], carried
 
 
 def test_a_script_stops_at_an_unknown_action_with_exit_2():

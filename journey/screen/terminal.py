@@ -265,7 +265,9 @@ def narrate(before: Journey, events: list[dict]) -> list[str]:
     for e in events:
         kind = e["event"]
         if kind == "deal":
-            out.append(f"旅の準備 {e['setup']}、シード {e['seed']}: " + " → ".join(e["days"]))
+            # by its name, as the board's head says it; its id (what --setup takes) beside
+            named = r.setup_name if e["setup"] == r.setup_name else f"{r.setup_name}（{e['setup']}）"
+            out.append(f"旅の準備 {named}、シード {e['seed']}: " + " → ".join(e["days"]))
             # by the names the set-up gives them (問題点's ids are 問題点のランタン …)
             names = [r.items[i].name if i in r.items else i for i in e["items"]]
             out.append("  アイテム: " + ("、".join(names) or "なし")
