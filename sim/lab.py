@@ -61,6 +61,7 @@ from contract import vocabulary as vocab
 from contract.vocabulary import PLAYER_NAMES, W
 
 from . import observed, stats
+from .store import SOUND_LIMIT
 
 FORMAT = "jibunki-sim-report 1"
 #: The key of the swap phase's plan (``Settings.reference``).
@@ -159,9 +160,6 @@ class Outcome(NamedTuple):
 
 #: ``Outcome.drawn`` of a battle in which the focus page was never seen in the hand.
 NOT_DRAWN = -1
-#: The largest magnitude an outcome's number may have (turns, HP, damage, plays: far
-#: below it); a cache entry past it was not written by a battle.
-SOUND_LIMIT = 10 ** 12
 
 
 def cap_written(page) -> bool:

@@ -36,6 +36,10 @@ from dsl import diskcache
 _ROOT = Path(__file__).resolve().parent.parent
 #: A series holds at most a few thousand small results: far below this.
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
+#: The largest magnitude a number kept in an entry may have (turns, HP, damage, positions,
+#: a score: all far below it): a result's ``sound`` check refuses one past it — an entry
+#: holding it was not written by the lab, whatever its checksum says.
+SOUND_LIMIT = 10 ** 12
 
 
 def canonical(value) -> bytes:

@@ -44,6 +44,7 @@ from typing import NamedTuple
 from contract import collector
 from contract.vocabulary import W
 from sim import stats
+from sim.store import SOUND_LIMIT
 
 from . import load
 
@@ -218,11 +219,6 @@ def _deal(context: dict, task: Task):
                         for d in game.decisions))
 
 
-#: The largest magnitude a kept result's number may have: a count of positions, turns or
-#: decisions, or a score, is far below it; a cache entry past it was not written by ``work``.
-SOUND_LIMIT = 10 ** 12
-
-
 def _counts(*values) -> bool:
     return all(type(v) is int and 0 <= v <= SOUND_LIMIT for v in values)
 
@@ -250,10 +246,11 @@ def _replays(context: dict, task, line, score) -> bool:
 
 def sound(context: dict, task, result) -> bool:
     """Whether ``result`` — read back from the cache (journey/lab/cache.py), its types
-    already checked — is one ``work`` can give for ``task`` (``context``: ``prepare``'s): flags 0 or 1, counts not
-    negative, a score only with a win, a rung of the task's ladder, and a solved win's
-    line replaying to its score. A cache is a file anyone can edit (its checksum proves
-    no author): an entry that is not sound is played again, never reported."""
+    already checked — is one ``work`` can give for ``task`` (``context``: ``prepare``'s):
+    flags 0 or 1, counts not negative, a score only with a win, a rung of the task's
+    ladder, and a solved win's line replaying to its score. A cache is a file anyone can
+    edit (its checksum proves no author): an entry that is not sound is played again,
+    never reported."""
     if isinstance(result, Solved):
         won = result.verdict == "won"
         return (result.verdict in ("won", "lost", "unknown") and _counts(result.nodes)
