@@ -104,6 +104,7 @@ def number_line(pages: list[dict], enemies: list, tables,
         "width": WIDTH, "height": height, "left": LEFT, "last": last, "cap": cap,
         "base": base, "gap": MARK_GAP, "row": ROW, "axis_y": base + 12, "horizon": horizon,
         "x0": x(0), "x_end": x(last + 1), "cap_x": x(cap + 1),
-        "ticks": [{"year": t, "x": x(t)} for t in ticks(last)],
+        # at the middle of each labelled year's cell, where that year's marks and seats are
+        "ticks": [{"year": t, "x": round(x(t) + half, 1)} for t in ticks(last)],
         "marks": marks, "enemies": rows,
     }

@@ -75,6 +75,12 @@ def test_one_mark_per_page_stacked_by_year(tables):
     x = numberline.cells(line["last"])
     assert line["cap_x"] == x(tables.balance.lifespan_cap + 1)  # 寿命上限's year is lived
     assert [e["id"] for e in line["enemies"]] == list(tables.enemies)
+    # a labelled year's tick stands where its marks and seats do: the middle of its cell
+    # (the ticks stood at its left edge, half a year from every mark)
+    at = {t["year"]: t["x"] for t in line["ticks"]}
+    assert at[0] == round(x(0) + (x(1) - x(0)) / 2, 1)
+    seated = [e for e in line["enemies"] if e["seat"] in at]  # 老い's 座 70
+    assert seated and all(at[e["seat"]] == e["x"] for e in seated)
 
 
 def test_histogram_bands_never_straddle_the_cap():
@@ -206,13 +212,31 @@ def test_typical_ages_are_zero_the_start_age_and_the_quarters_of_the_line(tables
 def test_a_play_costs_the_distance_and_fires_the_face_by_year_against_age(tables):
     sakamichi = tables.pages["sakamichi"]  # 銘 8, 過去面 only
     assert compare.play_at(sakamichi, 20, tables.balance) == {
-        "age": 20, "cost": 12, "faces": "過去面", "why": None}
+        "age": 20, "cost": 12, "faces": "過去面", "why": None, "pending": []}
     assert "未来面" in compare.play_at(sakamichi, 0, tables.balance)["why"]  # blank side
     over = compare.play_at(sakamichi, 60, tables.balance)  # 52 歩 > 歩の規定量 40
     assert over["cost"] == 52 and str(tables.balance.steps_quota) in over["why"]
     both = next(p for p in tables.pages.values()
                 if all(f.written for f in p.faces.values()))
     assert compare.play_at(both, both.year, tables.balance)["faces"] == "過去面→未来面"
+
+
+def test_a_condition_of_age_or_distance_is_checked_at_each_age_and_the_rest_named(tables):
+    """Spec 002: a face whose play condition fails does not fire. The table showed
+    迷子の商店街 (過去面 only, |銘 − 刻| ≥ 25) playable from 刻 20 (distance 15) and 還暦's
+    未来面 (40 ≤ 刻 ≤ 59) firing from 刻 20 and 60; a condition only a battle decides is
+    named beside the face."""
+    balance = tables.balance
+    mayoigo, kanreki = tables.pages["mayoigo"], tables.pages["kanreki"]
+    assert compare.play_at(mayoigo, 20, balance)["why"] == "条件 「|銘 − 刻| ≥ 25」"
+    assert compare.play_at(mayoigo, 40, balance)["why"] is None  # distance 35
+    assert compare.play_at(kanreki, 20, balance)["why"] == "条件 「40 ≤ 刻 ≤ 59」"
+    assert compare.play_at(kanreki, 40, balance)["faces"] == "未来面"
+    at_60 = compare.play_at(kanreki, 60, balance)  # 銘 = 刻: the 未来面's range fails
+    assert at_60["faces"] == "過去面" and at_60["why"] is None
+    assert at_60["pending"] == ["手札にある「hatsu_koe」の枚数 ≥ 1"]
+    kokuhaku = compare.play_at(tables.pages["kokuhaku"], 0, balance)  # 跨ぐ: the battle's
+    assert kokuhaku["why"] is None and kokuhaku["pending"] == ["このプレイで座を跨ぐ"]
 
 
 def test_a_page_beyond_the_lifespan_cap_is_not_playable_in_the_compare_table(tables):
@@ -365,3 +389,20 @@ def test_text_in_a_lab_report_stays_text(tables):
     html = render(tables, lab_report=report)
     assert "<script>alert(1)</script>" not in html
     assert "方針 &lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_compare_tables_pen_row_says_no_pen_upgrade_as_the_cards_do(tables):
+    """DESIGN §6.2: a written face without a pen upgrade is 「ペン強化なし」 on the page
+    cards; the compare table's ペン row said 「書き込める面なし」 for the same pages."""
+    import re
+
+    from catalog.render import render
+    from contract import vocabulary as vocab
+
+    html = render(tables)
+    row = html[html.index('<tr class="r-pen">'):]
+    row = row[:row.index("</tr>")]
+    unpenned = [p.id for p in tables.pages.values() if all(pen is None for pen in p.pens.values())]
+    assert unpenned
+    for pid in unpenned:
+        assert re.search(f'<td data-page="{pid}" hidden>{vocab.NO_PEN_UPGRADE}</td>', row), pid
