@@ -19,14 +19,17 @@ from .outcome import Failure, Result  # noqa: F401  (here before; the cache buil
 
 #: quantity code → reader(battle, argument, window events). Scenario words map to these
 #: codes in ``scenario.check.QUANTITIES``.
-def _first(battle: Battle, page: str) -> int | None:
-    return battle.first_of(page, ("hand", "draw", "discard", "exile_stage", "exile_run"))
+#: Where a page's copies are, for 未来面[page] / 過去面[page].
+_HELD = ("hand", "draw", "discard", "exile_stage", "exile_run")
 
 
 def _face_written(side):
+    """未来面[page] / 過去面[page]: 1 when that face of any copy of the page is written (a
+    pen on one copy counts wherever that copy is; it read the first copy found, 0 while
+    the penned one lay in the draw pile)."""
     def read(battle, page, window):
-        uid = _first(battle, page)
-        return 0 if uid is None or battle.face_body(uid, side) is None else 1
+        return int(any(battle.page_id(uid) == page and battle.face_body(uid, side) is not None
+                       for zone in _HELD for uid in battle.zone(zone)))
     return read
 
 
@@ -83,7 +86,8 @@ def run(spec: dict, tables) -> Result:
     except KeyError as exc:
         result.failures.append(Failure(spec["line"], 1, f"始められません: {exc}"))
         return result
-    window: list = []
+    # the first 確認 counts from the battle's start: its ラン開始, ステージ開始, draws …
+    window: list = list(battle.log)
     for step in spec["steps"]:
         if step["kind"] == "expect":
             for check in step["checks"]:

@@ -468,3 +468,20 @@ def test_the_examples_not_run_count_the_one_whose_own_error_stopped_them(tmp_pat
     assert "（例 2 件は未実行）" in result.output, result.output
     linted = CliRunner().invoke(main, ["lint", "--content", str(content)])
     assert "例 2 件は実行できませんでした" in linted.output, linted.output
+
+
+def test_the_first_expectation_counts_the_events_from_the_battles_start():
+    """出来事[…] counts since the previous 確認 — for the first, since the battle began:
+    ラン開始, ステージ開始 and the opening draws read 0 (only the example's own steps
+    were counted)."""
+    result = run('例 "始まり" {\n 敵 e\n 確認 出来事[ラン開始] == 1, 出来事[ステージ開始] == 1,'
+                 ' 出来事[ターン開始] == 1, 出来事[ドロー] >= 1\n 確認 出来事[ラン開始] == 0\n}\n')
+    assert result.diagnostics == [] and [r.passed for r in result.examples] == [True]
+
+
+def test_a_face_written_by_a_pen_counts_whichever_copy_holds_it():
+    """未来面[p] read the first copy found (hand, then draw pile …): with the penned copy
+    in the draw pile and another in the hand it read 0, though the pen lasts the run."""
+    result = run('例 "二枚" {\n 敵 e\n デッキ [q, q]\n 開始 刻 10, 歩 40, 手札 [q]\n'
+                 ' ペン q 未来面\n 確認 未来面[q] == 1\n 出す q\n 確認 未来面[q] == 1\n}\n')
+    assert result.diagnostics == [], result.diagnostics
