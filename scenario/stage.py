@@ -88,7 +88,10 @@ def run_examples(result: Result, cache_for=None) -> Result:
         diagnostics += run_diagnostics(played)
     return replace(result, diagnostics=compilation.shown(diagnostics), examples=played,
                    examples_blocked=sorted(blocked, key=Diagnostic.sort_key),
-                   examples_wanted=len(wanted) if not blocked else written(compilation))
+                   # every example kept from a scenario by an error of its own is still
+                   # one written and not run: counted, not said unreadable
+                   examples_wanted=len(wanted) if wanted and not blocked
+                   else written(compilation))
 
 
 def written(compilation: Compilation) -> int:

@@ -353,6 +353,18 @@ def test_a_named_file_with_errors_and_no_example_read_does_not_say_zero_left(tmp
     assert "0 件は未実行" not in result.output
 
 
+def test_a_file_whose_every_example_has_its_own_error_counts_them_not_run(tmp_path):
+    """A file read whole whose one example names a page that does not exist was said to
+    be a file that could not be read (「読めなかったファイルの例は…」)."""
+    content = content_with_examples(tmp_path)
+    scenario = content / "tests" / "a.scenario"
+    scenario.write_text('例 "K1" {\n  敵 e\n  出す qq\n}\n', encoding="utf-8")
+    result = run_test_command(str(scenario), "--content", content)
+    assert result.exit_code == 1 and "E011" in result.output
+    assert "（例 1 件は未実行）" in result.output, result.output
+    assert "読めなかった" not in result.output
+
+
 def test_lint_counts_the_examples_it_ran_so_a_green_report_says_they_ran(tmp_path):
     """`lint` and `watch` said nothing of the examples when all passed: a designer could not
     tell that they had run."""
