@@ -207,6 +207,10 @@ def _setting(setting: ast.Setting, ctx: Ctx):
     value = constant(setting.value, ctx, word)
     if value is None:
         return None
+    if value != int(value):  # the battle holds whole numbers: 30.7 was set as 30, silently
+        ctx.add(E056.at(setting.value.span, f"{word}は整数です（{value:g}）",
+                        hint=f"例: 開始 {word} {int(value)}"))
+        return None
     return key, (value, lifetime) if lifetime else value
 
 

@@ -497,3 +497,12 @@ def test_a_face_written_by_a_pen_counts_whichever_copy_holds_it():
     result = run('例 "二枚" {\n 敵 e\n デッキ [q, q]\n 開始 刻 10, 歩 40, 手札 [q]\n'
                  ' ペン q 未来面\n 確認 未来面[q] == 1\n 出す q\n 確認 未来面[q] == 1\n}\n')
     assert result.diagnostics == [], result.diagnostics
+
+
+def test_a_start_value_with_a_fraction_is_an_error_not_cut():
+    """The battle holds whole numbers: 開始 刻 30.7 was set as 30 without a word (シード
+    1.5 is E043)."""
+    result = run('例 "端数" {\n 敵 e\n 開始 刻 30.7, HP 150, 手札 [p]\n 確認 刻 == 30\n}\n')
+    (diag,) = result.diagnostics
+    assert (diag.code, diag.message) == ("E056", "刻は整数です（30.7）")
+    assert diag.hint == "例: 開始 刻 30"
