@@ -250,6 +250,10 @@ def _check(expr, ctx: Ctx) -> dict | None:
         if term is None:
             return None
         terms.append(term)
+    if all(term["kind"] == "const" for term in terms):  # 1 == 1: the same answer every time
+        ctx.add(E057.at(span, f"「{text}」は数どうしの比べで、確認になりません",
+                        hint=f"量を比べます。例: HP == 200 ／ {W.variable.age} == 22"))
+        return None
     return {"terms": terms, "ops": list(expr.ops), "line": span.line, "col": span.col,
             "end_col": span.end_col if span.end_line == span.line else None, "text": text}
 

@@ -506,3 +506,10 @@ def test_a_start_value_with_a_fraction_is_an_error_not_cut():
     (diag,) = result.diagnostics
     assert (diag.code, diag.message) == ("E056", "刻は整数です（30.7）")
     assert diag.hint == "例: 開始 刻 30"
+
+
+def test_an_expectation_of_numbers_alone_is_no_check():
+    """確認 1 == 1 passed and 1 == 2 failed with an empty 「実際」: neither reads the battle."""
+    result = run('例 "数だけ" {\n 敵 e\n 確認 1 == 1\n}\n')
+    (diag,) = result.diagnostics
+    assert diag.code == "E057" and diag.message == "「1 == 1」は数どうしの比べで、確認になりません"
