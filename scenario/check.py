@@ -244,6 +244,12 @@ def _check(expr, ctx: Ctx) -> dict | None:
                                               "quantity": "page_in", "arg": [zones, page]}
         elif isinstance(operand, ast.Ref):
             term = _quantity(operand, ctx)
+        elif isinstance(operand, ast.BinOp) and _reads(operand):
+            # age + 1 (200 − 0 folds to a number): E036's hint of a 作用's base value misled
+            ctx.add(E057.at(operand.span, f"確認では式「{_text(operand)}」は比べられません",
+                            hint=f"量と数を比べます（2つの量なら 確認 を2つに: 例 HP == 150 と "
+                                 f"{W.variable.age} == 20）"))
+            return None
         else:
             value = constant(operand, ctx, "比べる数")
             term = None if value is None else {"kind": "const", "value": value}
@@ -256,6 +262,14 @@ def _check(expr, ctx: Ctx) -> dict | None:
         return None
     return {"terms": terms, "ops": list(expr.ops), "line": span.line, "col": span.col,
             "end_col": span.end_col if span.end_line == span.line else None, "text": text}
+
+
+def _reads(node) -> bool:
+    """Does an expression read a quantity anywhere (else it folds to a number)?"""
+    if isinstance(node, ast.Ref):
+        return True
+    return any(_reads(getattr(node, side)) for side in ("left", "right", "operand")
+               if getattr(node, side, None) is not None)
 
 
 def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
@@ -310,6 +324,12 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
     if counter is not None:
         scope = vocab.lookup("scope", sub.name.text) if sub is not None and sub.anchor is None \
             else None
+        if scope is None and sub is not None:  # written, but no scope (被弾1回 is a 寿命)
+            shown = "・".join(scope.ja for scope in vocab.SCOPES)
+            ctx.add(E021.at(sub.span, f"「{sub.name.text}」はスコープではありません"
+                            f"（累計量「{counter.ja}」の添字は {shown}）",
+                            hint=f"例: {counter.ja}[{W.scope.turn}]"))
+            return None
         if scope is None:
             ctx.add(E021.at(ref.span, f"累計量「{counter.ja}」にはスコープ添字が要ります",
                             hint=f"例: {counter.ja}[{W.scope.turn}]",

@@ -513,3 +513,18 @@ def test_an_expectation_of_numbers_alone_is_no_check():
     result = run('例 "数だけ" {\n 敵 e\n 確認 1 == 1\n}\n')
     (diag,) = result.diagnostics
     assert diag.code == "E057" and diag.message == "「1 == 1」は数どうしの比べで、確認になりません"
+
+
+def test_a_counter_subscript_that_is_no_scope_is_said_so():
+    """跨いだ回数[被弾1回] was 「…にはスコープ添字が要ります」, as if none were written."""
+    result = run('例 "寿命" {\n 敵 e\n 確認 跨いだ回数[被弾1回] == 0\n}\n')
+    (diag,) = result.diagnostics
+    assert diag.code == "E021"
+    assert diag.message.startswith("「被弾1回」はスコープではありません（累計量「跨いだ回数」の添字は プレイ・ターン")
+
+
+def test_an_expression_in_an_expectation_is_said_to_be_no_comparison_of_a_check():
+    """確認 刻 + 1 == 21 was E036 with the hint of a 作用's base value (split the 作用)."""
+    result = run('例 "式" {\n 敵 e\n 確認 刻 + 1 == 21\n}\n')
+    (diag,) = result.diagnostics
+    assert diag.code == "E057" and diag.message == "確認では式「刻+1」は比べられません"
