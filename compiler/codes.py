@@ -216,6 +216,10 @@ W018 = _define("W018", WARNING, "何も変えない作用",
     message="この作用は何も変えません（0 を足す・引く・支払う、1 を掛ける、参照 × 0）",
     hint="書きたかった数に直すか、作用を消してください")
 
+W019 = _define("W019", WARNING, "書く作用のないフラグを読む確認",
+    message="フラグ「@{flag}」を書く作用はコンテンツにないので、この確認ではいつも 0 です",
+    hint="フラグの名前を見直してください{written}")
+
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Note, Span
-from compiler.codes import E014, W013
+from compiler.codes import E014, W013, W019
 from contract import kinds
 
 from compiler.lint import Result, check, check_text
@@ -62,7 +62,26 @@ def examples_of(compilation: Compilation) -> tuple[list[dict], list[Diagnostic]]
     for title, item, others in each_with_others(named):
         diags.append(W013.at(head(item.span), name=title, notes=[
             Note("同じ名前の例はここにもあります", head(other.span)) for other in others]))
-    return specs, diags
+    return specs, diags + _unwritten_flags(compilation, specs)
+
+
+def _unwritten_flags(compilation: Compilation, specs: list[dict]) -> list[Diagnostic]:
+    """W019 at each 確認 that reads a flag no 作用 of the content writes: it reads 0
+    whatever the battle does (``@遺言状 == 0`` for ``@遺言`` can never fail). Only on a
+    whole content without errors: an editor's partial model does not know every 作用."""
+    reads = [(spec, check, term["arg"]) for spec in specs for step in spec["steps"]
+             if step["kind"] == "expect" for check in step["checks"]
+             for term in check["terms"] if term.get("quantity") == "flag"]
+    if not reads or compilation.checked is not None or compilation.failed:
+        return []
+    from analysis.content import Content
+    from analysis.faces import Walls
+
+    written = Walls(Content.of_model(compilation.model)).flags
+    said = f"（書かれるフラグ: {'、'.join('@' + f for f in sorted(written))}）" if written else ""
+    return [W019.at(Span(spec["path"], check["line"], check["col"], check["line"],
+                         check["end_col"] or check["col"] + 1), flag=flag, written=said)
+            for spec, check, flag in reads if flag not in written]
 
 
 def run_examples(result: Result, cache_for=None) -> Result:

@@ -528,3 +528,12 @@ def test_an_expression_in_an_expectation_is_said_to_be_no_comparison_of_a_check(
     result = run('例 "式" {\n 敵 e\n 確認 刻 + 1 == 21\n}\n')
     (diag,) = result.diagnostics
     assert diag.code == "E057" and diag.message == "確認では式「刻+1」は比べられません"
+
+
+def test_an_expectation_of_a_flag_no_effect_writes_is_W019():
+    """@遺言状 == 0 where the pages write @遺言 passed whatever the battle did."""
+    written = 'ページ w { 銘 12; 未来面 { @遺言 = 1 }; 過去面 { 防御 += 1 } }\n'
+    result = run(written + '例 "旗" {\n 敵 e\n 確認 @遺言状 == 0, @遺言 == 0\n}\n')
+    (diag,) = result.diagnostics
+    assert diag.code == "W019" and "@遺言状" in diag.message and diag.span.line == 11
+    assert diag.hint == "フラグの名前を見直してください（書かれるフラグ: @遺言）"
