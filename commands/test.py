@@ -88,6 +88,8 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ..
             else:
                 click.echo(f"    {failure.message}")
             click.echo(f"    = {HINT_WORD}: {shown.hint}")
+    narrowed = len(examples) < len(result.examples)
     click.echo(closing_line(examples) + (
-        f"、-k で {len(result.examples)} 件から絞りました" if words else ""))
+        f"、-k で {len(result.examples)} 件から絞りました" if words and narrowed
+        else f"、-k は {len(examples)} 件すべてに当たりました" if words else ""))
     sys.exit(EXIT_CONTENT if any(not run.passed for run in examples) else EXIT_OK)

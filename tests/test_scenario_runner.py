@@ -279,6 +279,8 @@ def test_name_filter_shows_counts_and_decides_by_the_examples_named_only(tmp_pat
     result = run_test_command("--content", content, "--name", "ページ", "-k", "テスト")
     assert result.exit_code == 1
     assert "失敗  ページの下" in result.output and "成功  テストの中" in result.output
+    # a -k every example matches narrowed nothing: said so, not 「2 件から絞りました」
+    assert result.output.splitlines()[-1].endswith("、-k は 2 件すべてに当たりました")
     both = content_with_examples(tmp_path / "again", UNDER_PAGE.replace("ページの下", "Page A"))
     assert "成功  Page A" in run_test_command("--content", both, "-k", "ｐａｇｅ").output
     assert "成功  テストの中" in run_test_command("--content", content, "-k", "てすと").output
