@@ -9,7 +9,7 @@ A loop of continuing 作用 and the events they produce is bounded when
 - or a resource runs out: a region move on it takes pages from a region that no move on
   the loop refills with pages it can take (``山札 -> 除外`` alone drains the pile; a move
   of 幼少期 pages out of the hand is not refilled by one that brings back 老年期 pages:
-  ``FILTERS``). 生成 and 複製 refill nothing for ever: a page's copies stop at its
+  ``_may_share``). 生成 and 複製 refill nothing for ever: a page's copies stop at its
   デッキ内上限枚数 (spec 002 「デッキ内上限枚数に達している場合、生成は失敗する」).
 
 Only continuing 作用 fire again: a one-shot fires with its own play and leaves. The
@@ -224,29 +224,24 @@ def _drains(g, effects: list[str], fed: list[str]) -> list[str] | None:
     return list(feeders)
 
 
-#: A region operation's filter, by its fields: (出自, 銘 range, page), None a field unset.
-FILTERS = ("origin", "year", "page")
-
-
-def _may_share(one, other, pages: dict) -> bool:
-    """Can a page pass both filters (None: any page)? False only when none can: two 出自,
-    two pages or two 銘 ranges that differ, or a page whose own 出自 or 銘 the other
-    filter refuses (``pages``: id → (出自, 銘))."""
+def _may_share(one: dict | None, other: dict | None, pages: dict) -> bool:
+    """Can a page pass both filters (the graph's plain ones: 出自 ``origin``, 銘 range
+    ``year``, ``page``; None: any page)? False only when none can: two 出自, two pages or
+    two 銘 ranges that differ, or a page whose own 出自 or 銘 the other filter refuses
+    (``pages``: id → (出自, 銘))."""
     origin, low, high, page = None, None, None, None
-    for f in (one, other):
-        if f is None:
-            continue
-        if f.origin is not None:
-            if origin is not None and origin != f.origin:
+    for f in (one or {}, other or {}):
+        if "origin" in f:
+            if origin is not None and origin != f["origin"]:
                 return False
-            origin = f.origin
-        if f.year is not None:
-            low = f.year[0] if low is None else max(low, f.year[0])
-            high = f.year[1] if high is None else min(high, f.year[1])
-        if f.page is not None:
-            if page is not None and page != f.page:
+            origin = f["origin"]
+        if "year" in f:
+            low = f["year"][0] if low is None else max(low, f["year"][0])
+            high = f["year"][1] if high is None else min(high, f["year"][1])
+        if "page" in f:
+            if page is not None and page != f["page"]:
                 return False
-            page = f.page
+            page = f["page"]
     if low is not None and low > high:
         return False
     if page is not None and page in pages:

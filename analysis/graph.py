@@ -252,6 +252,14 @@ class TriggerGraph:
                 "edges": [{"from": u, "to": v, **a} for u, v, a in self.graph.edges(data=True)]}
 
 
+def _filter(found) -> dict | None:
+    """A region operation's filter as plain data (the graph is JSON): its fields set."""
+    if found is None:
+        return None
+    return {name: getattr(found, name) for name in ("origin", "year", "page")
+            if getattr(found, name) is not None}
+
+
 def build(content: Content) -> TriggerGraph:
     """The trigger graph of ``content``."""
     import networkx as nx
@@ -278,7 +286,7 @@ def build(content: Content) -> TriggerGraph:
                    text=written(source, effect.line), timing=effect.timing,
                    continuing=continuing(effect), max=effect.repeat.max, op=effect.op,
                    target=effect.target.code, source_region=effect.source,
-                   dest=effect.dest, pick=effect.pick, filter=effect.filter)
+                   dest=effect.dest, pick=effect.pick, filter=_filter(effect.filter))
         for code in ev.produced(effect):
             g.add_node(event_node(code), kind="event")
             g.add_edge(node, event_node(code), relation="produces")
