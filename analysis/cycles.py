@@ -94,8 +94,8 @@ def long_findings(tg: TriggerGraph) -> list[Finding]:
         fits = max(1, (CHAIN_BOUND - 1) // links)
         found.append(Finding(
             "W012", first["item_kind"], first["item"], first["line"],
-            f"この連鎖は 最大 {fires:g} 回 で止まりますが、1 手で {fires * links:g} 回まで発動しえます"
-            f"（どこまで続くかは作用の順と領域による）。"
+            f"この連鎖は 最大 {fires:g} 回 で止まりますが、1 手で {fires * links + 1:g} 回まで発動しえます"
+            f"（連鎖を始める 1 回を含む。どこまで続くかは作用の順と領域による）。"
             f"バトルは 1 手で {CHAIN_BOUND} 回を超えた連鎖を途中で止めます: "
             + " → ".join(tg.label(n) for n in loop.chain) + " → （最初に戻る）",
             f"最大 n 回 を {fits} 回以下にしてください（1 回りで {links} 回発動するので、"

@@ -2,11 +2,12 @@
 no better anywhere and worse somewhere.
 
 Two pages are compared when they have the same 銘, the same 行き先 and 綻び倍率, the same
-出自 and 出現条件 (where a page can be had), and the same shape: each face written or blank alike, each pen and the 破却 present alike, and
-every 作用 and condition alike but for its numbers (the same operation, direction,
-target, landing, lifetime, timing, range, regions, pick and filter; a condition of the
-same kind comparing the same quantities the same way). Every number of the two is then
-compared in the direction that is better for the player (``SIGN``):
+出自 and 出現条件 (where a page can be had), and the same shape: each face written or
+blank alike, each pen and the 破却 present alike, and every 作用 and condition alike but
+for its numbers (the same operation, direction, target, landing, lifetime, timing, range,
+regions, pick and filter; a condition of the same kind comparing the same quantities the
+same way). Every number of the two is then compared in the direction that is better for
+the player (``SIGN``):
 
 - a 作用's base value (or coefficient): a target's ``TARGET_SIGN`` (+1: more is better —
   防御, 歩, 通貨, 攻撃力補正, a raised parameter …; −1: more is worse — 敵HP, 支払い倍率),

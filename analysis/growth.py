@@ -38,6 +38,7 @@ come only as 綻び is paid for with pens and tears).
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from contract import vocabulary as vocab
 from contract.vocabulary import W
@@ -113,7 +114,7 @@ def _raised_caps(content: Content) -> set[str]:
             if effect.op == "cap" and effect.direction == "increase"}
 
 
-def _cadence(effect, raised: set[str] = frozenset()) -> str | None:
+def _cadence(effect, raised: Collection[str] = ()) -> str | None:
     """How often the 作用 fires again, when its range holds unboundedly many firings
     (``raised``: the caps the content raises, ``_raised_caps``)."""
     family = next(t.family for t in vocab.TIMINGS if t.code == effect.timing)

@@ -5,6 +5,8 @@ bound within one step is found from the text alone, at its first 作用, naming 
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import check_text, invoke_cli
 from test_trigger_chains import LOOP_PAGES
 
@@ -327,3 +329,34 @@ def test_generating_what_a_loop_drains_is_no_refill_for_ever():
     assert findings_of(made + STARTER + ENEMY) == []
     moved = GENERATED.replace("{op}", "移動 1枚 除外 -> 手札 ページ指定 wakare ランダム")
     assert [f.code for f in findings_of(moved + STARTER + ENEMY)] == ["W006"]
+
+
+BATTLE_OF_THE_LOOP = """例 "除外に答える二つの作用" {
+  敵 haguruma
+  開始 刻 50, 歩 200, 手札 [kaeri, wasure, dansyari, kenka, shigoto]
+  出す kaeri
+  出す wasure
+  開始 刻 40
+  出す dansyari
+  選ぶ kenka
+  確認 出来事[chain_stopped] == 0
+}
+"""
+
+
+@pytest.mark.slow
+def test_W012_s_bound_is_the_battles(content, monkeypatch):
+    """What W012 says is what a battle does: the loop of two at 最大 31 回 runs whole, at
+    32 the battle stops it (the hint said 32 fit) — and W012 speaks at 32, not at 31."""
+    monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
+    page = content / "pages" / "熟年期.page"
+    before = page.read_text(encoding="utf-8")
+    (content / "tests" / "loop.scenario").write_text(BATTLE_OF_THE_LOOP, encoding="utf-8")
+    for rounds, stopped in ((31, False), (32, True)):
+        page.write_text(before + LOOP_PAGES.replace("範囲 ラン\n", f"範囲 ラン 最大 {rounds} 回\n"),
+                        encoding="utf-8")
+        ran = invoke_cli("test", str(content / "tests" / "loop.scenario"), "--content",
+                         str(content))
+        assert (ran.exit_code == 1) is stopped, ran.output
+        linted = invoke_cli("lint", "--content", str(content))
+        assert ("[W012]" in linted.output) is stopped, linted.output
