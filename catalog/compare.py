@@ -52,8 +52,9 @@ def _on_board(term, page, age: int) -> float | None:
         return term.value
     if isinstance(term, VariableRef) and term.variable == "age":
         return age
-    if isinstance(term, DistanceRef):
-        return abs(page.year - age)
+    if isinstance(term, DistanceRef) or (isinstance(term, VariableRef)
+                                         and term.variable == "distance"):
+        return abs(page.year - age)  # |銘 − 刻| or 距離: one quantity, written two ways
     return None
 
 

@@ -70,6 +70,9 @@ def number_line(pages: list[dict], enemies: list, tables,
     last = extent(tables)
     x = cells(last)
     half = (x(1) - x(0)) / 2
+
+    def mid(year: int) -> float:  # where a year's marks, seats and tick stand: its cell's middle
+        return round(x(year) + half, 1)
     cap = tables.balance.lifespan_cap
     depth = Counter(p["year"] for p in pages)
     stack = max(depth.values(), default=1)
@@ -80,7 +83,7 @@ def number_line(pages: list[dict], enemies: list, tables,
         k = seen[page["year"]]
         seen[page["year"]] += 1
         marks.append({"id": page["id"], "name": page["name"], "year": page["year"],
-                      "x": round(x(page["year"]) + half, 1), "y": base - k * MARK_GAP,
+                      "x": mid(page["year"]), "y": base - k * MARK_GAP,
                       "starter": page["in_starter"], "beyond": page["year"] > cap})
     rows = []
     top = base + 34
@@ -90,9 +93,8 @@ def number_line(pages: list[dict], enemies: list, tables,
         rows.append({
             "id": enemy.id, "name": enemy.name, "label": label(enemy.name),
             "y": top + i * ROW, "seat": enemy.seat,
-            "x": round(x(enemy.seat) + half, 1),
-            "low": low, "high": high, "x1": round(x(low) + half, 1),
-            "x2": round(x(high) + half, 1),
+            "x": mid(enemy.seat),
+            "low": low, "high": high, "x1": mid(low), "x2": mid(high),
             "towards": ("up" if seats[-1] > enemy.seat else
                         "down" if seats[-1] < enemy.seat else None),
             "continues": path["continues"],
@@ -104,7 +106,6 @@ def number_line(pages: list[dict], enemies: list, tables,
         "width": WIDTH, "height": height, "left": LEFT, "last": last, "cap": cap,
         "base": base, "gap": MARK_GAP, "row": ROW, "axis_y": base + 12, "horizon": horizon,
         "x0": x(0), "x_end": x(last + 1), "cap_x": x(cap + 1),
-        # at the middle of each labelled year's cell, where that year's marks and seats are
-        "ticks": [{"year": t, "x": round(x(t) + half, 1)} for t in ticks(last)],
+        "ticks": [{"year": t, "x": mid(t)} for t in ticks(last)],
         "marks": marks, "enemies": rows,
     }

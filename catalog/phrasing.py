@@ -27,7 +27,8 @@ from runtime.tearing import grown
 
 __all__ = ["Piece", "base_text", "body_lines", "body_pieces", "condition_pieces",
            "condition_text", "number", "phrase", "phrase_pieces", "ref_text", "term",
-           "text", "torn", "EXCESS_GROWS", "FIXED_COUNT", "INTENT_TEXT", "escalation_text", "trait_text"]
+           "text", "torn", "EXCESS_GROWS", "INTENT_TEXT", "fixed_note", "escalation_text",
+           "trait_text"]
 
 
 @cache
@@ -436,10 +437,13 @@ def escalation_text(escalation) -> str:
 #: How a multiplier of a 破却 grows with the tear's distance (runtime.tearing), said
 #: wherever its scale is.
 EXCESS_GROWS = f"{term('operation', 'mul').ja}の作用は 1 を超えるぶんが伸びる"
-#: What a tear leaves as written: the number of pages a 作用 without a base value moves,
-#: copies or makes (runtime/zones.py reads its count, never grown).
-FIXED_COUNT = ("・".join(term("operation", op).ja for op in ("move", "duplicate", "generate"))
-               + f"の枚数は{term('variable', 'distance').ja}で変わらない")
+def fixed_note(effects) -> str:
+    """What a tear leaves as written, in words: its 作用 without a base value — a number
+    of pages moved, copied, made or revealed (runtime/zones.py reads the count, never
+    grown), a 抑制 — named by their operations (「移動は距離で変わらない」)."""
+    ops = dict.fromkeys(term("operation", effect.op).ja for effect in effects
+                        if effect.base is None)
+    return f"{'・'.join(ops)}は{term('variable', 'distance').ja}で変わらない"
 
 
 def torn(effect: Sayou, scale: float) -> tuple[Sayou, str]:
@@ -449,8 +453,8 @@ def torn(effect: Sayou, scale: float) -> tuple[Sayou, str]:
     (「1 + (1.2 − 1) × 2.75」). A multiplier read from a reference cannot be written as
     one number: it is phrased as written, the note saying how it grows."""
     base, rounded = effect.base, lambda x: round(x, 4)
-    if base is None:  # a number of pages: landed as written
-        return effect, FIXED_COUNT
+    if base is None:  # a number of pages, a 抑制: landed as written
+        return effect, fixed_note((effect,))
     mul = effect.op == "mul"
     if type(base) is Const:
         value = rounded(grown(effect.op, base.value, scale))

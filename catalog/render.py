@@ -28,9 +28,9 @@ from runtime.tearing import tear_scale
 from . import compare, enemy_turns, lab, numberline, pool_csv, triggers, vocabulary_page
 from .highlight import highlight
 from .pen_diff import pen_rows
-from .phrasing import (EXCESS_GROWS, FIXED_COUNT, INTENT_TEXT, Piece, body_pieces, condition_pieces,
-                       escalation_text, named, phrase, phrase_pieces, term, text, torn,
-                       trait_text)
+from .phrasing import (EXCESS_GROWS, INTENT_TEXT, Piece, body_pieces, condition_pieces,
+                       escalation_text, fixed_note, named, phrase, phrase_pieces, term, text,
+                       torn, trait_text)
 
 TEMPLATES = Path(__file__).with_name("templates")
 #: The pool table as a CSV file, beside the index (catalog/pool_csv.py).
@@ -152,20 +152,20 @@ def _quantity_names() -> dict[str, str]:
 def _tear_scale(coefficient: float, effects) -> str:
     """How a page's 破却 grows with distance, as the card says it: the rule, then what its
     作用 land as at distance 20 (runtime.tearing) — a multiplier grows by its excess over
-    1, so 「攻撃倍率×1.2」 beside 「×2」 is ×1.4, not ×2.4. A 作用 without a base value (移動,
-    複製, 生成: a number of pages) lands as written at any distance: said so, never in the
-    example (入学式's 「1枚」 read as doubled at distance 20)."""
+    1, so 「攻撃倍率×1.2」 beside 「×2」 is ×1.4, not ×2.4. A 作用 without a base value (a
+    number of pages moved, copied, made or revealed; a 抑制) lands as written at any
+    distance: said so, never in the example (入学式's 「1枚」 read as doubled at 20)."""
     distance = term("variable", "distance")
     grows = [effect for effect in effects if effect.base is not None]
     if not grows:
-        return f"{distance.ja}で強化: なし（{FIXED_COUNT}）"
+        return f"{distance.ja}で強化: なし（{fixed_note(effects)}）"
     at = tear_scale(coefficient, 20)
     rule = f"基準値 × (1 + {coefficient} × {distance.said()})"
     if any(effect.op == "mul" for effect in grows):
         rule += f"、{EXCESS_GROWS}"
     landed = "、".join(phrase(torn(effect, at)[0], default_timing="on_tear")
                        for effect in grows)
-    fixed = f"。{FIXED_COUNT}" if len(grows) < len(effects) else ""
+    fixed = f"。{fixed_note(effects)}" if len(grows) < len(effects) else ""
     return f"{distance.ja}で強化: {rule}（例: {distance.ja} 20 で ×{at:g}: {landed}{fixed}）"
 
 

@@ -556,9 +556,18 @@ def test_a_tear_that_moves_pages_is_not_said_to_grow_with_distance():
     tables = bundled_tables()
     [card] = [c for c in page_cards(tables) if c.key == "page/nyuugaku"]
     [tear] = [s for s in card.sections if s.heading.startswith("破却効果")]
-    assert tear.lines[-1] == "距離で強化: なし（移動・複製・生成の枚数は距離で変わらない）"
+    assert tear.lines[-1] == "距離で強化: なし（移動は距離で変わらない）"
     html = render(tables)
     assert html.count("距離で強化: なし") == 1  # 入学式's: no other tear is a 移動 alone
+    # a 公開 and a 抑制 are named for what they are, a mixed tear's example names them too
+    from catalog.render import _tear_scale
+
+    reveal, suppress, grows = tables.pages["nyuugaku"].tear[0], None, None
+    reveal = dataclasses.replace(reveal, op="reveal")
+    [grows] = [e for p in tables.pages.values() for e in p.tear or () if e.op == "add"][:1]
+    suppress = dataclasses.replace(grows, op="suppress", base=None)
+    assert _tear_scale(0.05, (reveal, suppress)) == "距離で強化: なし（公開・抑制は距離で変わらない）"
+    assert _tear_scale(0.05, (grows, reveal)).endswith("。公開は距離で変わらない）")
     grown = [c for c in page_cards(tables) if c.key == "page/hitoritabi"]
     assert all("なし" not in s.lines[-1] for c in grown for s in c.sections
                if s.heading.startswith("破却効果"))
