@@ -10,6 +10,9 @@ import click
 from commands.checked import check_named, print_diagnostics
 from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath
 
+#: Warnings about the examples themselves, which jibunki test says as lint does.
+EXAMPLE_WARNINGS = ("W013", "W019")
+
 
 def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
     """-k's words; an empty one (a script's unset variable) is refused: it is in every name,
@@ -88,6 +91,10 @@ def test_cmd(paths: tuple[Path, ...], content: Path | None, words: tuple[str, ..
             else:
                 click.echo(f"    {failure.message}")
             click.echo(f"    = {HINT_WORD}: {shown.hint}")
+    # a warning about the examples themselves is said here too: a check that can never
+    # fail (W019) passed above without a word, two examples of one name (W013) blur -k
+    for diag in (d for d in result.diagnostics if d.code in EXAMPLE_WARNINGS):
+        click.echo(render(diag, result.sources))
     narrowed = len(examples) < len(result.examples)
     click.echo(closing_line(examples) + (
         f"、-k で {len(result.examples)} 件から絞りました" if words and narrowed

@@ -244,8 +244,8 @@ def _check(expr, ctx: Ctx) -> dict | None:
                                               "quantity": "page_in", "arg": [zones, page]}
         elif isinstance(operand, ast.Ref):
             term = _quantity(operand, ctx)
-        elif isinstance(operand, ast.BinOp) and _reads(operand):
-            # age + 1 (200 − 0 folds to a number): E036's hint of a 作用's base value misled
+        elif _reads(operand):  # an expression of quantities: 刻 + 1, -HP, |刻 - 30|
+            # (200 − 0 folds to a number): E036's hint of a 作用's base value misled
             ctx.add(E057.at(operand.span, f"確認では式「{_text(operand)}」は比べられません",
                             hint=f"量と数を比べます（2つの量なら 確認 を2つに: 例 HP == 150 と "
                                  f"{W.variable.age} == 20）"))
@@ -325,9 +325,11 @@ def _quantity(ref: ast.Ref, ctx: Ctx) -> dict | None:
         scope = vocab.lookup("scope", sub.name.text) if sub is not None and sub.anchor is None \
             else None
         if scope is None and sub is not None:  # written, but no scope (被弾1回 is a 寿命)
-            shown = "・".join(scope.ja for scope in vocab.SCOPES)
-            ctx.add(E021.at(sub.span, f"「{sub.name.text}」はスコープではありません"
-                            f"（累計量「{counter.ja}」の添字は {shown}）",
+            scopes = "・".join(each.ja for each in vocab.SCOPES)
+            written = (f"「{vocab.KEYWORDS['next'][0]} {sub.anchor.value:g} {sub.name.text}」"
+                       if sub.anchor is not None else f"「{sub.name.text}」")
+            ctx.add(E021.at(sub.span, f"{written}は確認で読めるスコープではありません"
+                            f"（累計量「{counter.ja}」の添字は {scopes}）",
                             hint=f"例: {counter.ja}[{W.scope.turn}]"))
             return None
         if scope is None:

@@ -17,22 +17,21 @@ from contract.vocabulary import W
 from .outcome import Failure, Result  # noqa: F401  (here before; the cache builds them too)
 
 
-#: quantity code → reader(battle, argument, window events). Scenario words map to these
-#: codes in ``scenario.check.QUANTITIES``.
 #: Where a page's copies are, for 未来面[page] / 過去面[page].
 _HELD = ("hand", "draw", "discard", "exile_stage", "exile_run")
 
 
 def _face_written(side):
-    """未来面[page] / 過去面[page]: 1 when that face of any copy of the page is written (a
-    pen on one copy counts wherever that copy is; it read the first copy found, 0 while
-    the penned one lay in the draw pile)."""
+    """未来面[page] / 過去面[page]: 1 when that face of any copy of the page is written —
+    a pen lasts the run on the copy it wrote, wherever that copy lies."""
     def read(battle, page, window):
         return int(any(battle.page_id(uid) == page and battle.face_body(uid, side) is not None
                        for zone in _HELD for uid in battle.zone(zone)))
     return read
 
 
+#: quantity code → reader(battle, argument, window events). Scenario words map to these
+#: codes in ``scenario.check.QUANTITIES``.
 READERS = {
     "hp": lambda b, arg, w: b.state.hp,
     "steps": lambda b, arg, w: b.state.steps,

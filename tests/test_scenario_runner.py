@@ -522,7 +522,12 @@ def test_a_counter_subscript_that_is_no_scope_is_said_so():
     result = run('例 "寿命" {\n 敵 e\n 確認 跨いだ回数[被弾1回] == 0\n}\n')
     (diag,) = result.diagnostics
     assert diag.code == "E021"
-    assert diag.message.startswith("「被弾1回」はスコープではありません（累計量「跨いだ回数」の添字は プレイ・ターン")
+    assert diag.message.startswith("「被弾1回」は確認で読めるスコープではありません"
+                                   "（累計量「跨いだ回数」の添字は プレイ・ターン")
+    # an anchored window names itself whole, not its unit alone (it read 「プレイ」)
+    (anchored,) = run('例 "窓" {\n 敵 e\n 確認 跨いだ回数[以降 2 プレイ] == 0\n}\n').diagnostics
+    assert anchored.code == "E021" and "プレイ」は確認で" in anchored.message
+    assert not anchored.message.startswith("「プレイ」")
 
 
 def test_an_expression_in_an_expectation_is_said_to_be_no_comparison_of_a_check():
@@ -530,6 +535,10 @@ def test_an_expression_in_an_expectation_is_said_to_be_no_comparison_of_a_check(
     result = run('例 "式" {\n 敵 e\n 確認 刻 + 1 == 21\n}\n')
     (diag,) = result.diagnostics
     assert diag.code == "E057" and diag.message == "確認では式「刻+1」は比べられません"
+    for written in ("-HP == -200", "|刻 - 30| == 0"):  # a negation, an absolute value
+        (diag,) = run(f'例 "式" {{\n 敵 e\n 確認 {written}\n}}\n').diagnostics
+        assert diag.code == "E057", (written, diag)
+    assert run('例 "数" {\n 敵 e\n 確認 HP == 200 - 0\n}\n').diagnostics == []  # folds
 
 
 def test_an_expectation_of_a_flag_no_effect_writes_is_W019():
@@ -539,3 +548,13 @@ def test_an_expectation_of_a_flag_no_effect_writes_is_W019():
     (diag,) = result.diagnostics
     assert diag.code == "W019" and "@遺言状" in diag.message and diag.span.line == 11
     assert diag.hint == "フラグの名前を見直してください（書かれるフラグ: @遺言）"
+
+
+def test_jibunki_test_says_a_check_that_can_never_fail(tmp_path):
+    """W019 was said by lint only: jibunki test reported the example 成功 without a word."""
+    content = content_with_examples(tmp_path)
+    scenario = content / "tests" / "a.scenario"
+    scenario.write_text('例 "旗" {\n  敵 e\n  確認 @夢見 == 0\n}\n', encoding="utf-8")
+    result = run_test_command(str(scenario), "--content", content)
+    assert result.exit_code == 0, result.output
+    assert "警告[W019]" in result.output and "成功  旗" in result.output
