@@ -111,7 +111,7 @@ def print_cmd(content: Path, journey: bool, setup: str | None, out: str | None, 
     """ページと敵の札を、切って遊べる印刷用の PDF にします。
 
     札はポーカーサイズ（63×88 mm）で、トンボ付き。塗り足しは外周 3 mm、札の間は用紙
-    に入るだけです（既定のトンボで A4 は左右 1 mm・上下 3 mm、Letter は左右 2.5 mm・
+    に入るだけです（既定のトンボで A4 は左右 1 mm・上下 3 mm、Letter は左右 2.4 mm・
     上下 0 mm: 0 mm は隣の札と裁ち線を共有します。刷るたびに告げます）。文はカタログと
     同じで、収まらなければ文字を小さくします。どの札にもコンテンツの版（表のハッシュ）と日付が
     入ります。前の印刷の控えがあれば、変わった札に「変更」の印を付け、変更一覧を加えます。
@@ -237,7 +237,16 @@ def paper_said(paper: str, sides: int, pages: int, backs: bool) -> str:
 
 
 def _mm(value: float) -> str:
-    return f"{round(value, 1):g} mm"
+    """A length as the print says it: to 0.1 mm, rounded down — a bleed or a mark is never
+    said longer than it is (Letter's 2.475 mm is 2.4, not 2.5)."""
+    return f"{tenths(value):g} mm"
+
+
+def tenths(value: float) -> float:
+    """``value`` rounded down to 0.1 (a hair of float error aside: 4.19999… is 4.2)."""
+    import math
+
+    return math.floor(value * 10 + 1e-6) / 10
 
 
 def layout_said(paper: str, crop: float) -> list[str]:

@@ -14,7 +14,7 @@ an installed jibunki has it; schemas/ holds the generated table schemas only and
 installed), then unique keys. What fails any check is never an error of the print: the
 print is what the designer asked for, and the change list is its companion. So a bad,
 old or newer manifest is read as *no previous print* with one Japanese warning line, and
-every card is counted as added — a playtester who reprints everything loses nothing. The
+every card is marked — a playtester who reprints everything loses nothing. The
 one refusal is on writing: a file there that is not a jibunki manifest (another tool's,
 the designer's own) is never replaced (``write_manifest``).
 """
@@ -70,7 +70,7 @@ SCHEMA_WORDS = {
     "format": "ありえない日付です",  # the one format the schema names: "date"
 }
 #: The tail of every warning: what the print does instead.
-AS_FIRST = "前回の印刷はなかったものとして、全カードを追加として数えます。"
+AS_FIRST = "全カードに「変更」の印を付けます（刷り直せば何も失いません）。"
 #: What becomes of a file in the manifest's place that is not one: it is never replaced, so
 #: the print stops.
 LEFT_ALONE = "上書きしません。ファイルを移すか、別の名前で印刷してください"
@@ -397,6 +397,7 @@ def change_list(changes: Changes) -> list[str]:
             else f"前回の印刷はありません: {counts}")
     lines = [head]
     lines += [f"{c.title}（{c.key}）: {'。'.join(c.what)}" for c in changes.changed]
-    lines += [f"{title}（{key}）: 新しく加わりました" for key, title in changes.added]
+    added = "控えを読めないので印を付けました" if changes.unread else "新しく加わりました"
+    lines += [f"{title}（{key}）: {added}" for key, title in changes.added]
     lines += [f"{title}（{key}）: なくなりました" for key, title in changes.removed]
     return lines

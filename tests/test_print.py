@@ -263,7 +263,7 @@ def test_a_narrow_gutter_is_shared_half_and_half():
                   "トンボ: 20 mm のうち余白に入るだけ、左右の余白に 7 mm・上下の余白に 13 mm。",
                   "トンボ 20 mm の余白のぶん、札の間の塗り足しが減りました（既定の --crop-mark 5 "
                   "なら左右 1 mm・上下 3 mm）。"]),
-    ("Letter", 5.0, ["塗り足し: 外周 3 mm、札の間は左右 2.5 mm・上下 0 mm（用紙に入るだけ。0 mm の"
+    ("Letter", 5.0, ["塗り足し: 外周 3 mm、札の間は左右 2.4 mm・上下 0 mm（用紙に入るだけ。0 mm の"
                      "札の間は隣の札と裁ち線を共有し、一度の裁ちで両方を切ります）。",
                      "トンボ: 5 mm のうち余白に入るだけ、左右の余白に 5 mm・上下の余白に 4.2 mm。"]),
 ])
@@ -283,14 +283,15 @@ def test_the_print_says_the_bleed_and_marks_the_sheet_really_has(paper, crop, sa
 
 
 def test_the_help_s_bleed_is_the_default_sheets():
-    from commands.print_pdf import layout_said, print_cmd
+    from commands.print_pdf import layout_said, print_cmd, tenths
 
     help_text = "".join(print_cmd.help.split())
     for paper in PAPERS:
         inner = Geometry(paper=PAPERS[paper]).inner_bleeds()
-        figures = f"{paper}は左右{round(inner[0], 1):g}mm・上下{round(inner[1], 1):g}mm"
+        figures = f"{paper}は左右{tenths(inner[0]):g}mm・上下{tenths(inner[1]):g}mm"
         assert figures in help_text, figures
-        assert f"札の間は左右 {round(inner[0], 1):g} mm・" in layout_said(paper, 5.0)[0]
+        assert f"札の間は左右 {tenths(inner[0]):g} mm・" in layout_said(paper, 5.0)[0]
+    assert tenths(2.475) == 2.4 and tenths(4.199999999999989) == 4.2  # never said longer
 
 
 def test_letter_keeps_the_trim_size_and_fits_the_paper():

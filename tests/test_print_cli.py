@@ -100,11 +100,12 @@ def test_an_unreadable_manifest_of_ours_counts_every_card_added_as_its_warning_s
     kept.write_text(older, encoding="utf-8")
     again = invoke_cli(*args)
     assert again.exit_code == 0, again.output
-    assert "全カードを追加として数えます" in again.output
+    assert "全カードに「変更」の印を付けます" in again.output
     assert "前回の印刷の控えを読めないので、すべて追加として: 変更 0 枚・追加 11 枚・削除 0 枚" \
         in again.output
     texts = _texts(pypdfium2.PdfDocument(out.read_bytes()))
     assert texts[-1].startswith("変更一覧")
+    assert "控えを読めないので印を付けました" in texts[-1] and "新しく加わりました" not in texts[-1]
     assert sum(t.count("変更") for t in texts[:-1] if not t.startswith("変更一覧")) == 11
 
 
@@ -282,7 +283,7 @@ def test_a_file_in_the_manifests_place_stops_the_print_before_any_pdf(tmp_path, 
     assert f"前回の印刷の控え {kept} を読めません" in result.output
     assert "このファイルは上書きしません。ファイルを移すか、別の名前で印刷してください。" in result.output
     assert "PDF を書きませんでした。" in result.output
-    assert "全カードを追加として数えます" not in result.output and "印刷用 PDF:" not in result.output
+    assert "全カードに「変更」の印を付けます" not in result.output and "印刷用 PDF:" not in result.output
     assert not out.exists()
     assert kept.is_dir() if beside == "folder" else kept.read_text(encoding="utf-8") == beside
 
