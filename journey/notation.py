@@ -298,12 +298,19 @@ def _why_not(state: State, words: list[str]) -> str:
         r = state.rules
         # a suit that stands items up again while it is unresolved, or lit by a standing
         # ランタン: a resolved suit loses its effect for good (spec step 5)
-        lit = ready_item(state, "unresolve") is not None
-        stands = [s for s, effect in enumerate(r.suit_effects) if effect == "stand_item"]
-        standing = [r.suit_word(s) for s in stands if lit or state.in_effect(s)]
-        again = (f"（{'・'.join(standing)}のフラグの効果で縦置きに戻せます）" if standing
-                 else f"（{'・'.join(r.suit_word(s) for s in stands)}の物語は解決済みなので、"
-                 "もう縦置きに戻せません）" if stands else "")
+        lantern = ready_item(state, "unresolve")
+        stands = [s for s in range(len(r.suit_effects)) if r.suit_effects[s] == "stand_item"]
+        words = "・".join(r.suit_word(s) for s in stands)
+        if any(state.in_effect(s) for s in stands):
+            again = f"（{'・'.join(r.suit_word(s) for s in stands if state.in_effect(s))}の" \
+                    "フラグの効果で縦置きに戻せます）"
+        elif stands and lantern is not None:  # resolved: only a lit suit has its effect
+            again = (f"（{state.deal.carried[lantern].name}で{words}を未解決として扱えば、"
+                     f"{words}のフラグの効果で縦置きに戻せます）")
+        elif stands:
+            again = f"（{words}の物語は解決済みなので、もう縦置きに戻せません）"
+        else:
+            again = ""
         return f"{item.name} は使用済みです{again}"
     if item.effect in ITEM_MOMENTS:
         return f"{item.name} は{ITEM_MOMENTS[item.effect]}"

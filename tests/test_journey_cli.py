@@ -168,7 +168,8 @@ def test_a_used_item_is_said_to_stand_again_only_while_a_green_effect_can_come()
     for carried, resolved, said in (
             (("地図",), 0, "（緑のフラグの効果で縦置きに戻せます）"),
             (("地図",), green, "（緑の物語は解決済みなので、もう縦置きに戻せません）"),
-            (("地図", "ランタン"), green, "（緑のフラグの効果で縦置きに戻せます）")):
+            (("地図", "ランタン"), green,
+             "（ランタンで緑を未解決として扱えば、緑のフラグの効果で縦置きに戻せます）")):
         game = _game(resolved=resolved)
         state = game.journey.state
         state.deal = Deal(state.deal.rules, state.deal.days, state.deal.capacity,

@@ -266,6 +266,15 @@ def test_a_kept_result_no_deal_can_give_is_no_entry(literal, cache_home, worked,
     assert _kept(literal, task, _with(good, at, edit(good[1][at]))) is None
 
 
+def test_a_result_of_another_kind_of_task_is_no_entry(literal, cache_home, worked):
+    """A played game kept under a solve's key (or a solve under a play's) passed the check;
+    a rating under a deal's key raised AttributeError inside the lookup."""
+    solved, played = worked[SOLVE_TASK], worked[PLAY_TASK]
+    assert _kept(literal, SOLVE_TASK, played) is None
+    assert _kept(literal, PLAY_TASK, solved) is None
+    assert _kept(literal, SOLVE_TASK, GOOD_RATING) is None
+
+
 def test_a_rating_s_rung_must_be_one_of_its_ladder(literal):
     """A rated decision's rung indexes the ladder of the climb's budgets."""
     climb = measure.Climb(0, "草案", None, 0, (), 0, False, (1, 2), 4, 500)

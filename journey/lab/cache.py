@@ -138,12 +138,10 @@ class DealCache(store.Store):
     ``folder`` is None (``open`` gives one on the user's cache folder when it can)."""
 
     def __init__(self, table_literal: dict, folder: int | None = None):
-        from contract.codec import from_literal
-        from contract.tables import JourneyTable
-
         super().__init__(FORMAT, _PREFIX, folder, MAX_ENTRIES)
-        self.table = from_literal(JourneyTable, table_literal, "journey")
-        self.context = {"table": self.table, "rules": {}}  # measure.prepare's, for ``sound``
+        # what a worker's tasks read (measure.prepare), for ``sound`` to replay lines on
+        self.context = importlib.import_module(_WORK).prepare(table_literal)
+        self.table = self.context["table"]
         self.classes = result_classes()
         self._rules: dict[str, bytes | None] = {}
         self._keys: dict[tuple, str | None] = {}

@@ -256,7 +256,7 @@ def render_report(report: dict) -> str:
         "journey.html.j2", TEMPLATES, _plots(report),
         nav=[("outcome", f"クリアと{W.measure.win_rate}"), ("load", "思考負荷"), ("ladder", W.report.ladder),
              ("ranking", f"{W.target}と順位"), ("scores", "スコア"), ("numbers", "数表")],
-        settings=settings, solver_budgets=solver_budgets(settings),
+        game=vocab.JOURNEY_TITLE, settings=settings, solver_budgets=solver_budgets(settings),
         best_scores_note=BEST_SCORES_NOTE, ladder_notes=load.NOTES,
         budgets=settings["budgets"],
         variants=len(rows), ranking=ranking_table(report), judged_by=judged_by(report),

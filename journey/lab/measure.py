@@ -251,6 +251,8 @@ def sound(context: dict, task, result) -> bool:
     ladder, and a solved win's line replaying to its score. A cache is a file anyone can
     edit (its checksum proves no author): an entry that is not sound is played again,
     never reported."""
+    if type(result) is not _KIND_OF[type(task)](task):  # a result of another kind of task
+        return False
     if isinstance(result, Solved):
         won = result.verdict == "won"
         return (result.verdict in ("won", "lost", "unknown") and _counts(result.nodes)
@@ -275,6 +277,9 @@ def sound(context: dict, task, result) -> bool:
 
 #: What each kind of task does.
 _WORK = {Task: _deal, Climb: _climb}
+#: The kind of result each kind of task gives (a deal: solved without samples, else played).
+_KIND_OF = {Task: lambda task: Played if task.samples else Solved,
+            Climb: lambda task: load.Rating}
 #: The kinds of result ``work`` gives: what journey/lab/cache.py keeps (and checks on load).
 RESULTS = (Solved, Played, load.Rating)
 
