@@ -261,6 +261,9 @@ class CommandGroup(click.Group):
         non-UTF-8 locale) written with the ones it cannot as "?" rather than stopped by
         a traceback part-way."""
         _closed_streams(sys.argv[1:] if args is None else list(args))
+        if _cwd_gone():  # every relative path (content/ by default) would fail, unnamed
+            click.echo(f"エラー: {CWD_GONE}", err=True)
+            sys.exit(_unplayed(sys.argv[1:] if args is None else list(args)))
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.reconfigure(errors="replace")
@@ -311,6 +314,10 @@ def _stdout_to_nowhere() -> None:
         pass
 
 
+#: Said when the current folder was removed or moved away under the shell.
+CWD_GONE = "いまのフォルダがもうありません（消されたか移されました）。ある場所へ移ってから実行してください"
+
+
 def _cwd_gone() -> bool:
     """Is the current folder gone (removed or moved away while a shell stood in it)? Every
     relative path then fails, and the OS names no file."""
@@ -323,9 +330,7 @@ def _cwd_gone() -> bool:
 
 def _failed_io(exc: OSError, args: list[str]) -> None:
     _stdout_to_nowhere()
-    said = ("いまのフォルダがもうありません（消されたか移されました）。ある場所へ移ってから"
-            "実行してください" if _cwd_gone()
-            else f"入出力に失敗しました（{why(exc)}）。出力は途中までです")
+    said = CWD_GONE if _cwd_gone() else f"入出力に失敗しました（{why(exc)}）。出力は途中までです"
     try:
         click.echo(f"エラー: {said}", err=True)
     except OSError:

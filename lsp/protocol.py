@@ -272,6 +272,11 @@ REFUSALS = {
 }
 
 
+#: Why the life cycle drops a notification (none is ever answered), by REFUSALS' reason.
+DROPPED = {"uninitialized": "initialize の前の通知です", "shut down": "shutdown の後の通知です",
+           "initialized": "initialize の後の通知です"}
+
+
 def _parse_problem(exc: Exception) -> str:
     """Where a body stops being JSON, in Japanese (the json module's words are English)."""
     if isinstance(exc, json.JSONDecodeError):
@@ -360,7 +365,7 @@ class JibunkiProtocol(LanguageServerProtocol):
                 if is_request:
                     self.refuse(msg_id, state, method)
                 else:
-                    logger.warning("通知 %r を捨てました（%s）", method, REFUSALS[state][1])
+                    logger.warning("通知 %r を捨てました（%s）", method, DROPPED[state])
                 return
             if method == types.EXIT:
                 self.exit_code = 0 if self.shut_down else 1

@@ -465,8 +465,11 @@ def _unread(why: str) -> Outcome:
 
 
 def _too_long(text: str) -> bool:
-    """Is ``text`` an integer too long for ``int`` (sys.get_int_max_str_digits)?"""
-    return text.lstrip("+-").isdecimal()
+    """Is ``text`` — which ``int`` refused — an integer all the same, one sign and digits
+    past int()'s limit (sys.get_int_max_str_digits)? (--5 and +-3 are no integers.)"""
+    import re
+
+    return re.fullmatch(r"[+-]?[0-9]+", text) is not None
 
 
 def _path(args: list[str], what: str) -> Path:

@@ -65,7 +65,9 @@ def test_refusals_are_explained_not_raised(command, refusal):
 @pytest.mark.parametrize("command, refusal", [
     ("set 刻 " + "9" * 5000, "× 刻 の値が大きすぎます"),
     ("play " + "9" * 5000, "× 手札は 1〜"),
-], ids=["set", "play"])
+    ("set HP --5", "× HP には整数を書きます: --5"),  # signs alone are no number, not a large one
+    ("play --2", "× 番号は数字で書きます"),
+], ids=["set", "play", "set signs", "play signs"])
 def test_a_number_longer_than_int_reads_is_too_large_and_is_echoed_clipped(command, refusal):
     """Digits past int()'s 4300 were 「整数を書きます」 (they are an integer), and the
     refusal repeated the whole line."""

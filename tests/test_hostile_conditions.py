@@ -418,14 +418,15 @@ def test_a_current_folder_removed_under_the_shell_is_said_as_such(tmp_path):
     import subprocess
     import sys
 
-    gone = tmp_path / "gone"
-    gone.mkdir()
-    script = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
-              "sys.argv = ['jibunki', 'lint', '--content', sys.argv[2]]; "
-              "from cli import main; main()")
-    done = subprocess.run([sys.executable, "-c", script, str(gone), str(ROOT / "content")],
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 1
-    assert "いまのフォルダがもうありません（消されたか移されました）" in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr and "出力は途中まで" not in done.stderr
+    for args, status in (["lint", "--content", str(ROOT / "content")], 1), (["lint"], 1), \
+            (["battle"], 4):  # a run that was not played says so by its status
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        script = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+                  "sys.argv = ['jibunki', *sys.argv[2:]]; from cli import main; main()")
+        done = subprocess.run([sys.executable, "-c", script, str(gone), *args],
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == status, (args, done.stderr)
+        assert "いまのフォルダがもうありません（消されたか移されました）" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and "出力は途中まで" not in done.stderr

@@ -412,7 +412,7 @@ def test_a_request_before_initialize_gets_error_32002_and_a_notification_is_drop
         assert not [m for m in wire.received if m.get("method") ==
                     "textDocument/publishDiagnostics"]
         # the log says why in Japanese (it said 「（uninitialized）」)
-        assert "通知 'textDocument/didOpen' を捨てました（initialize の前には答えられません）" \
+        assert "通知 'textDocument/didOpen' を捨てました（initialize の前の通知です）" \
             in wire.stderr()
 
 
