@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import check_text, invoke_cli
-from test_trigger_chains import LOOP_PAGES
+from test_trigger_chains import LOOP_EXAMPLE, LOOP_PAGES
 
 #: An enemy, so that a witness can name one.
 ENEMY = """
@@ -331,17 +331,8 @@ def test_generating_what_a_loop_drains_is_no_refill_for_ever():
     assert [f.code for f in findings_of(moved + STARTER + ENEMY)] == ["W006"]
 
 
-BATTLE_OF_THE_LOOP = """例 "除外に答える二つの作用" {
-  敵 haguruma
-  開始 刻 50, 歩 200, 手札 [kaeri, wasure, dansyari, kenka, shigoto]
-  出す kaeri
-  出す wasure
-  開始 刻 40
-  出す dansyari
-  選ぶ kenka
-  確認 出来事[chain_stopped] == 0
-}
-"""
+#: test_trigger_chains's example of the loop, asking that no chain was stopped.
+BATTLE_OF_THE_LOOP = LOOP_EXAMPLE.replace("確認 歩 >= 0", "確認 出来事[chain_stopped] == 0")
 
 
 @pytest.mark.slow
