@@ -300,15 +300,15 @@ def _why_not(state: State, words: list[str]) -> str:
         # ランタン: a resolved suit loses its effect for good (spec step 5)
         lantern = ready_item(state, "unresolve")
         stands = [s for s in range(len(r.suit_effects)) if r.suit_effects[s] == "stand_item"]
-        words = "・".join(r.suit_word(s) for s in stands)
+        suits = "・".join(r.suit_word(s) for s in stands)
         if any(state.in_effect(s) for s in stands):
             again = f"（{'・'.join(r.suit_word(s) for s in stands if state.in_effect(s))}の" \
                     "フラグの効果で縦置きに戻せます）"
         elif stands and lantern is not None:  # resolved: only a lit suit has its effect
-            again = (f"（{state.deal.carried[lantern].name}で{words}を未解決として扱えば、"
-                     f"{words}のフラグの効果で縦置きに戻せます）")
+            again = (f"（{state.deal.carried[lantern].name}で{suits}を未解決として扱えば、"
+                     f"{suits}のフラグの効果で縦置きに戻せます）")
         elif stands:
-            again = f"（{words}の物語は解決済みなので、もう縦置きに戻せません）"
+            again = f"（{suits}の物語は解決済みなので、もう縦置きに戻せません）"
         else:
             again = ""
         return f"{item.name} は使用済みです{again}"
