@@ -125,6 +125,8 @@ def test_journey_prints_the_draft_17_set(tmp_path):
     # the cards are of the draft's game, not of jibunki's: their backs, stamps and title
     assert "自分紀" not in text
     assert re.sub(r"\s", "", _texts(pdf)[1]).count("明日、旅に出ますイベント") == 9  # the backs
+    # on one line, set smaller than 自分紀 (it broke after 出)
+    assert len(re.findall("明 ?日 ?、 ?旅 ?に ?出 ?ま ?す", _texts(pdf)[1])) == 9
     assert f"明日、旅に出ます {re.search(r'版 ([0-9a-f]{8})', result.output)[1]} 2026-12-01" \
         in text
     assert pdf.get_metadata_dict()["Title"] == "明日、旅に出ます 印刷シート"
