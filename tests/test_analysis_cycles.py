@@ -229,6 +229,7 @@ LOOPS_AT_ONE_LINE = '''ページ kaeri "帰り道" {
 '''
 
 
+@pytest.mark.slow  # over a second: the full suite's (README: the fast loop)
 def test_loops_are_listed_in_the_same_order_whatever_the_runs_hash_seed(tmp_path):
     """Two loops reported at one line (wasure's and wasure2's, each fed by the other and
     by kaeri) came out in either order from run to run: networkx walks sets of the

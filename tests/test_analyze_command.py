@@ -313,6 +313,7 @@ def test_a_compile_without_the_analysis_gives_the_same_tables_without_its_warnin
         [d for d in full.diagnostics if d.code != "W006"]
 
 
+@pytest.mark.slow  # over a second: the full suite's (README: the fast loop)
 def test_the_lab_and_the_battle_compile_without_the_analysis(monkeypatch, content):
     import scenario.stage
 

@@ -157,6 +157,7 @@ def test_the_player_searches_with_the_collector_paused(monkeypatch):
     assert gc.isenabled()
 
 
+@pytest.mark.slow  # over a second: the full suite's (README: the fast loop)
 def test_a_solve_and_a_played_deal_leave_no_reference_cycle():
     """What makes the pause safe: with the collector off, nothing it could collect is made."""
     gc.collect()

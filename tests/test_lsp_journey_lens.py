@@ -137,6 +137,7 @@ def test_one_setup_is_measured_with_the_reports_own_row_and_the_editor_settings_
         assert settings_of(spoilt) == {}
 
 
+@pytest.mark.slow  # over a second: the full suite's (README: the fast loop)
 def test_the_report_command_leaves_the_report_beside_its_page_for_the_lens(tmp_path):
     """`--html` writes the JSON the lens reads beside index.html, as `--format json`
     prints it; a second run writes over its own folder, and the battle lab will not."""

@@ -484,6 +484,7 @@ def test_a_machine_without_the_scripts_font_gets_one_warning_not_one_per_charact
     assert "30 種の字" in result.output and "fonts-noto-cjk" in result.output
 
 
+@pytest.mark.slow  # over a second: the full suite's (README: the fast loop)
 def test_a_full_disk_at_the_manifest_leaves_the_last_print_and_its_manifest_together(
         tmp_path, monkeypatch):
     """The PDF and its manifest are one set: the manifest says what the next print marks

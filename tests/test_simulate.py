@@ -337,6 +337,7 @@ def test_a_recording_battle_takes_no_foreseen_position(tables):
     assert battle.state.zones is not trial.state.zones
 
 
+@pytest.mark.slow  # over a second: the full suite's (README: the fast loop)
 def test_every_stage_of_a_run_of_stages_counts_for_its_breakthroughs():
     """歯車塔 falls by its HP, 締め切り by 突破ライン: the lab said 突破勝ち 100% for the
     run of both, reading how its last stage was won alone."""
