@@ -437,6 +437,8 @@ def escalation_text(escalation) -> str:
 #: How a multiplier of a 破却 grows with the tear's distance (runtime.tearing), said
 #: wherever its scale is.
 EXCESS_GROWS = f"{term('operation', 'mul').ja}の作用は 1 を超えるぶんが伸びる"
+
+
 def fixed_note(effects) -> str:
     """What a tear leaves as written, in words: its 作用 without a base value — a number
     of pages moved, copied, made or revealed (runtime/zones.py reads the count, never

@@ -223,9 +223,9 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
             if capped:
                 from sim.lab import cap_said
 
-                how += [f"{r['name']} {r['id']} は{cap_said(r['cap_written'], r['cap'])[0]} に"
-                        f"達していて1枚加えられません（{cap_said(r['cap_written'], r['cap'])[1]}）"
-                        for r in capped]
+                for r in capped:
+                    cap, lift = cap_said(r["cap_written"], r["cap"])
+                    how.append(f"{r['name']} {r['id']} は{cap} に達していて1枚加えられません（{lift}）")
             click.echo(f"ページの目標 {unjudged} 件は確かめていないので、--check は成功にしません。"
                        + "。".join(how) + "。", err=True)
             sys.exit(EXIT_CONTENT)

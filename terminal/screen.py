@@ -281,7 +281,7 @@ def player_panel(battle, paint: _Paint = _DRAWN, *, compact: bool = False,
     steps = Text(f"{W.variable.steps} {s.steps}")
     # The refill itself: 歩 that continuing 作用 add (or take) after it, next turn, come
     # on top of it.
-    signs = {sign for sign in map(lambda p: _at_next_refill(battle, p), battle.placed()) if sign}
+    signs = {_at_next_refill(battle, p) for p in battle.placed()} - {""}
     more = "" if not signs else f" {signs.pop() if len(signs) == 1 else '±'} 継続作用"
     steps.append(paint.s(f"（{'回復' if compact else '次の' + W.scope.turn + 'の回復'} {refill} = "
                          f"{W.variable.steps_quota} {s.param('steps_quota')} + 持ち越し {carry}"
