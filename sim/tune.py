@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from contract.vocabulary import W
 
@@ -81,8 +82,10 @@ class Candidate:
 
     @property
     def decimals(self) -> int:
-        """Digits after the point, as written."""
-        return len(self.text.split(".")[1]) if "." in self.text else 0
+        """Digits after the point of the value as written: ``0.50`` has 2, ``5e-1`` 1 and
+        ``1.5e1`` none (the language takes an exponent; the search's grid is the
+        literal's last digit, wherever the exponent puts it)."""
+        return max(0, -Decimal(self.text).as_tuple().exponent)
 
     @property
     def step(self) -> float:
@@ -90,7 +93,7 @@ class Candidate:
         return 10.0 ** -self.decimals if self.decimals else 1
 
     def spell(self, value: float) -> str:
-        """``value`` written as the literal was (its decimals)."""
+        """``value`` written to the literal's decimals (without an exponent)."""
         if not self.decimals:
             return str(int(round(value)))
         return f"{value:.{self.decimals}f}"
@@ -401,6 +404,10 @@ class Outcome:
     confirm_seed: int = 0
     tried: list[tuple[Reach, Measure]] = field(default_factory=list)
     battles: int = 0
+    #: ``--max-pairs`` when a confirmation stopped there, coarser than the search's own
+    #: pairs: no walk is taken on it (with 20 battles a walk of 1 HP steps chased noise
+    #: for 23 steps, HP 99 → 76, where the search had found 99).
+    capped: int | None = None
 
     @property
     def already(self) -> bool:
@@ -522,6 +529,11 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
         0.0 if r.found or not r.closest else abs(r.candidate.relative_change(r.closest.value))))
     outcome.reaches = ranked
     outcome.confirm_seed = meter.settings.seed + CONFIRM_OFFSET
+
+    def coarse(m: Measure) -> bool:
+        # Stopped by --max-pairs short of the precision on fewer pairs than the search's:
+        # coarser than what found the edit, so no ground to walk further.
+        return m.n < pairs and m.interval.half_width > meter.settings.precision
     for r in [r for r in ranked if r.found][:CONFIRM_TRIES]:
         index = r.candidate.grid(r.found.value)
         way = 1 if index > r.candidate.grid(r.candidate.value) else -1
@@ -543,9 +555,12 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
 
         m = walk(measure_at, index, way,
                  lambda index, r=r: lo <= index <= hi and patch(r.candidate, index) is not None,
-                 lambda m: m.inside(subject) or not _short(m, subject, too_high), stepped)
+                 lambda m: m.inside(subject) or coarse(m) or not _short(m, subject, too_high),
+                 stepped)
         at = r.candidate.grid(r.found.value)
         outcome.tried.append((r, m))
+        if coarse(m) and not m.inside(subject):
+            outcome.capped = meter.settings.max_pairs
         if m.inside(subject):
             outcome.chosen, outcome.confirmed = r, fresh[at]
             outcome.reported = reported.get(at)
@@ -687,7 +702,8 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
             out.append(f"{head} → {c.spell(r.found.value)}（{_percent(c, r.found.value)}）"
                        f"  {shown(r.found.measure, s)}")
         elif r.closest and _unmoved(o, r):
-            out.append(f"{head}: 動きません（どの値でも {shown(r.closest.measure, s)}）")
+            out.append(f"{head}: 動きません（探索のシードでは、どの値でも書いたままの値と同じ "
+                       f"{shown(r.closest.measure, s)}）")
         elif r.closest:
             tried = sorted(t.value for t in r.trials)
             span = f"調べたのは {c.spell(tried[0])}〜{c.spell(tried[-1])}、" if len(tried) > 1 else ""
@@ -702,10 +718,14 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
                     if stats.target_met(m.interval, s.low, s.high) is None else "確認で外れました")
             out.append(f"  {said}: {r.candidate.where} {r.candidate.text} → "
                        f"{r.candidate.spell(r.found.value)}: {shown(m, s)}")
+    if o.capped is not None:
+        out.append(f"  確認は --max-pairs の {o.capped} {unit}で止まり、探索の {pairs} {unit}より"
+                   "粗いので、その先の値は確かめませんでした。--max-pairs を --tune-pairs "
+                   "以上にしてください。")
     if o.chosen is None:
         best = o.reaches[0]
         if all(r.found is None and r.closest is not None and _unmoved(o, r) for r in o.reaches):
-            out.append("  どの数を変えても、測った値は いま と同じでした: この項目の数では"
+            out.append("  どの数を変えても、探索のシードで測った値は書いたままの値と同じでした: この項目の数では"
                        "目標に近づけません（測る敵や方針、デッキに入る場面を見直してください）。")
         elif best.found is None and best.closest is not None and not _closer(o, best):
             out.append("  どの 1 つの数を変えても、いまより目標に近づく値はありませんでした"
@@ -878,6 +898,7 @@ def to_dict(o: Outcome, pairs: int) -> dict:
         "rejected": [{**_edit(r.candidate, r.found.value), "confirmed": _measure(m)}
                      for r, m in o.tried if r is not o.chosen],
         "battles": o.battles,
+        "confirm_capped_at": o.capped,
     }
 
 

@@ -512,6 +512,7 @@ def test_content_that_cannot_be_read_after_writing_is_said_in_japanese(tmp_path,
 
 
 def test_a_number_the_battles_never_read_is_said_to_move_nothing_not_offered_as_closest():
+    """Its figure is the search seeds' (not いま's, measured to precision on others)."""
     from sim import stats
 
     subject = tune.Subject("page", "kodomo", "子の誕生", 0.05, 0.20)
@@ -521,8 +522,11 @@ def test_a_number_the_battles_never_read_is_said_to_move_nothing_not_offered_as_
     reach = tune.Reach(cand, closest=tune.Trial(0.0, before),
                        trials=[tune.Trial(v, tune.Measure(before.interval, 400)) for v in (0.0, 1.2)])
     lines = tune.lines_of(tune.Outcome(subject, before, [reach]), 400, "組")
-    assert "    p.page:4:8  綻び倍率 0.6: 動きません（どの値でも Δ -9.0 [-15.6, -2.2] pt）" in lines
-    assert lines[-1].startswith("  どの数を変えても、測った値は いま と同じでした")
+    assert "    p.page:4:8  綻び倍率 0.6: 動きません（探索のシードでは、どの値でも書いたままの値と同じ " \
+        "Δ -9.0 [-15.6, -2.2] pt）" in lines
+    # QA: 「いま と同じ」 where いま (to precision) read −1.3 and the search's seeds −2.0
+    assert lines[-1].startswith("  どの数を変えても、探索のシードで測った値は書いたままの値と同じでした")
+    assert not any("いま と同じ" in row for row in lines)
     assert not any(row.startswith("    + ") for row in lines)  # no edit offered
 
 
@@ -725,3 +729,73 @@ def test_a_walk_step_that_changed_no_battle_does_not_use_the_walk_up():
     tune.walk(lambda i: measured.append(i) or M(i), 59, -1, lambda i: i >= 0,
               lambda m: False, lambda i: None)
     assert len(measured) == tune.WALK + 1
+
+
+def test_a_number_written_with_an_exponent_is_searched_on_the_grid_of_its_value():
+    """QA: 歩 *= 5e-1 was searched over whole numbers 0–10 (``5e-1`` has no point) and
+    1.5e1 in thousandths; the language takes an exponent, so the grid is the value's last
+    digit and the proposal is written out plainly."""
+    half = tune.Candidate("p.page", 3, 14, 18, "5e-1", 0.5, "作用", "  未来面 { 歩 *= 5e-1 }")
+    assert (half.decimals, half.step, half.grid(0.5), half.at(15)) == (1, 0.1, 5, 1.5)
+    assert half.edited_line(1.5) == "  未来面 { 歩 *= 1.5 }"
+    fifteen = tune.Candidate("p.page", 3, 16, 21, "1.5e1", 15.0, "作用", "  未来面 { 敵HP -= 1.5e1 固定 }")
+    assert (fifteen.decimals, fifteen.step, fifteen.at(35)) == (0, 1, 35)
+    assert fifteen.edited_line(35) == "  未来面 { 敵HP -= 35 固定 }"
+    assert tune.Candidate("p.page", 1, 1, 6, "1.50e1", 15.0, "作用", "").decimals == 1
+
+
+class _LineMeter:
+    """An enemy whose win rate falls linearly with its HP: the search's ``pairs`` measure
+    it to ±1 pt, the confirmation (``to_precision``) stops at ``max_pairs`` battles: under
+    400, ±20 pt and 5 pt short of the search's figure; else ±1 pt and 1 pt short."""
+
+    def __init__(self, max_pairs):
+        from sim.lab import Settings
+
+        self.settings = Settings(enemies=("e",), precision=0.05, max_pairs=max_pairs)
+        self.battles, self.confirmed = 0, []
+
+    @staticmethod
+    def rate(patch):
+        hp = dict(patch).get(("hp",), 130) if patch else 130
+        return (140 - hp) / 200
+
+    def measure(self, subject, patches, start, n):
+        return [tune.Measure(stats.Interval(r, r - 0.01, r + 0.01), n)
+                for r in map(self.rate, patches)]
+
+    def to_precision(self, subject, patch, start):
+        if not patch:
+            r = self.rate(patch)
+            return tune.Measure(stats.Interval(r, r - 0.01, r + 0.01), 3000)
+        self.confirmed.append(dict(patch)[("hp",)])
+        n = self.settings.max_pairs
+        r = self.rate(patch) - (0.05 if n < 400 else 0.01)
+        half = 0.2 if n < 400 else 0.01
+        return tune.Measure(stats.Interval(r, r - half, r + half), n)
+
+
+class _HpContent:
+    literal = {"hp": 130}
+
+    def edited(self, cand, value):
+        return {"hp": value}
+
+
+def test_a_confirmation_cut_short_by_max_pairs_walks_no_further_and_says_why():
+    """QA: with --max-pairs 20 under --tune-pairs 400 the confirmation's wide interval was
+    short at the HP the search found (99), and the walk chased it 23 steps to HP 76; a
+    confirmation coarser than the search is no ground to walk on."""
+    subject = tune.Subject("enemy", "e", "敵", 0.15, 0.60)
+    cand = tune.Candidate("e.enemy", 2, 6, 9, "130", 130, "HP", "  HP 130")
+    coarse = _LineMeter(max_pairs=20)
+    outcome = tune.tune(_HpContent(), coarse, subject, [cand], 400)
+    searched = outcome.reaches[0].found.value
+    assert coarse.confirmed == [searched] and outcome.chosen is None
+    assert outcome.capped == 20 and tune.to_dict(outcome, 400)["confirm_capped_at"] == 20
+    lines = tune.lines_of(outcome, 400, "戦")
+    assert any("確認は --max-pairs の 20 戦で止まり" in row for row in lines), lines
+    # A confirmation as fine as the search still walks the few steps past the search.
+    fine = _LineMeter(max_pairs=3000)
+    walked = tune.tune(_HpContent(), fine, subject, [cand], 400)
+    assert len(fine.confirmed) > 1 and walked.chosen is not None and walked.capped is None
