@@ -170,8 +170,9 @@ def write_files(out: Path, files: dict[str, str | bytes], what: str = "表") -> 
     from compiler.build import write_atomically
     from contract import disk
 
-    # Asked before the write: a first write that fails leaves nothing to speak of as kept.
-    kept = f"（前の{what}はそのままです）" if any(disk.present(out / name) for name in files) \
+    # Asked before the write: a first write that fails leaves nothing to speak of as kept,
+    # nor does a folder standing where a table should be.
+    kept = f"（前の{what}はそのままです）" if any(disk.present_file(out / name) for name in files) \
         else ""
     try:
         return write_atomically(out, files)

@@ -121,6 +121,15 @@ def present(path: Path) -> bool:
         return False
 
 
+def present_file(path: Path) -> bool:
+    """Whether a file is at ``path`` (what a write would replace and a refusal keeps): a
+    folder of that name is none, as far as a message is concerned."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def reason(exc: OSError) -> str:
     """The Japanese words for ``exc`` (its own for a DiskError; by errno for any other)."""
     if isinstance(exc, DiskError):

@@ -423,3 +423,22 @@ def test_ctrl_c_while_the_command_line_loads_is_said_in_japanese_not_a_traceback
     assert done.returncode == 1, done.stderr
     assert done.stderr == "中断しました。\n"
     assert done.stdout == ""
+
+
+def test_a_folder_where_a_table_should_be_is_no_table_kept(tmp_path):
+    """QA: ``mkdir bad1/pages.py; jibunki compile --out bad1`` said 「（前の表はそのままです）」
+    of a folder that held no tables."""
+    import click
+
+    from commands.common import write_files
+
+    (tmp_path / "gen" / "a.py").mkdir(parents=True)
+    with pytest.raises(click.ClickException) as refused:
+        write_files(tmp_path / "gen", {"a.py": "A = 1\n", "b.py": "B = 1\n"})
+    assert "通常のファイルではありません" in refused.value.message
+    assert "前の表" not in refused.value.message
+    (tmp_path / "gen" / "b.py").write_text("B = 0\n", encoding="utf-8")
+    with pytest.raises(click.ClickException) as refused:
+        write_files(tmp_path / "gen", {"a.py": "A = 1\n", "b.py": "B = 1\n"})
+    assert "（前の表はそのままです）" in refused.value.message
+    assert (tmp_path / "gen" / "b.py").read_text(encoding="utf-8") == "B = 0\n"
