@@ -37,6 +37,22 @@ TEMPLATES = Path(__file__).with_name("templates")
 POOL_CSV = "pool.csv"
 #: The picture of the trigger graph, beside the index (catalog/triggers.py).
 TRIGGERS = "triggers.html"
+#: The catalog's files, written as one set in this order: the index last, so that it never
+#: links to a vocabulary, a picture or a CSV (its 「CSVで保存」) not there yet.
+FILES = ("vocabulary.html", TRIGGERS, POOL_CSV, "index.html")
+
+
+def check_place(out: Path) -> None:
+    """DiskError unless the catalog's set could be written into ``out`` now: a folder that
+    takes a file, with nothing but regular files where the set's files go. Asked before
+    ``jibunki build`` writes its tables, so that it writes both or neither (a folder at
+    pool.csv left new tables beside an old catalog). A folder not there yet is made by the
+    write, in generated/, whose own write the tables' has asked."""
+    if not disk.present(out):
+        return
+    disk.check_writable(out)
+    for name in FILES:
+        disk.check_target(out / name)
 
 
 def searchable(text: str) -> str:
@@ -484,16 +500,11 @@ def write(tables, out: Path, examples: dict[str, list] | None = None,
     graph = triggers.graph_of(tables)  # built once, for the cards and the picture
     shown = context(tables, examples, sim_links(sim_report, out), lab_report, views, printed,
                     graph, lab_stale, printed_older)
-    index = out / "index.html"
-    # One set, renamed in this order once every file is written: the index last, so it
-    # never links to a vocabulary, a picture or a CSV (its 「CSVで保存」) not there yet.
-    disk.write_set(out, {
-        "vocabulary.html": render_vocabulary(tables, views),
-        TRIGGERS: render_triggers(graph, tables),
-        POOL_CSV: pool_csv.document(shown["csv"]["header"], list(shown["csv"]["rows"].values())),
-        index.name: _document(shown),
-    }, inside=out)
-    return index
+    documents = (render_vocabulary(tables, views), render_triggers(graph, tables),
+                 pool_csv.document(shown["csv"]["header"], list(shown["csv"]["rows"].values())),
+                 _document(shown))
+    disk.write_set(out, dict(zip(FILES, documents, strict=True)), inside=out)  # one set
+    return out / FILES[-1]
 
 
 #: The simulation report's page the catalog links into: a few megabytes at most.

@@ -117,6 +117,22 @@ def catalog(out: Path, content: Path) -> None:
     _say_catalog(index)
 
 
+def _check_catalog_place(out: Path) -> None:
+    """Refuse, before the tables are written, a catalog folder the catalog cannot be
+    written into: build writes both or neither."""
+    from catalog.render import check_place
+    from commands.outputs import refuse_other_kind
+
+    refused = refuse_other_kind(out, "catalog")
+    try:
+        if refused is None:
+            check_place(out)
+    except OSError as exc:
+        refused = f"{out} にカタログを書けません: {why(exc)}"
+    if refused is not None:
+        raise click.ClickException(f"{refused}（表もカタログも書いていません）")
+
+
 def _kept(out: Path) -> str:
     """What a failed write of the catalog left: its files are written as one set, so an
     earlier catalog there is whole."""
@@ -177,9 +193,9 @@ def _lab_report(folder: Path) -> dict | None:
 def build(content: Path) -> None:
     """検査、コンパイル、例の実行、カタログ作りを一度に行います。
 
-    表は generated/*.py に、カタログは generated/catalog/ に書きます（--content で別の
-    フォルダを選んでも、書き出し先はこのプロジェクトの generated/ です。別の場所に書く
-    ときは jibunki compile --out と jibunki catalog --out を使います）。エラーがあれば
+    表は generated/*.py に、カタログは generated/catalog/ に書きます（generated/ は
+    いまいるフォルダのもので、--content で別のフォルダを選んでも変わりません。別の場所に
+    書くときは jibunki compile --out と jibunki catalog --out を使います）。エラーがあれば
     表もカタログも作りません。
 
     終了コード:
@@ -201,6 +217,7 @@ def build(content: Path) -> None:
         click.echo("エラーがあるので表とカタログを作りませんでした。", err=True)
         sys.exit(EXIT_CONTENT)
     compiled = compiled_content(content)
+    _check_catalog_place(DEFAULT_GENERATED / "catalog")
     changed = write_files(DEFAULT_GENERATED, compiled.file_bytes)
     click.echo(f"表: {DEFAULT_GENERATED}/ （{len(changed)} ファイルを更新）")
     try:

@@ -462,3 +462,5 @@ def test_build_says_where_it_writes_whatever_content_it_reads():
     said = CliRunner().invoke(cli.main, ["build", "--help"]).output.replace("\n", "").replace(" ", "")
     assert "表はgenerated/*.pyに、カタログはgenerated/catalog/に書きます" in said
     assert "--contentで別のフォルダを選んでも" in said
+    # QA: it said 「このプロジェクトの generated/」, and wrote ./generated wherever it ran
+    assert "generated/はいまいるフォルダのもの" in said and "このプロジェクト" not in said

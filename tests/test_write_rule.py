@@ -682,3 +682,25 @@ def test_a_set_whose_third_rename_fails_puts_back_the_old_files_it_replaced(
         disk.write_set(out, {name: "new" for name in ["new.txt", *old]}, inside=out)
     monkeypatch.undo()
     assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == old
+
+
+def test_build_writes_its_tables_and_catalog_both_or_neither(tmp_path, monkeypatch):
+    """QA: with a folder at generated/catalog/pool.csv, build wrote new tables, then could
+    not write the catalog: generated/ held new tables beside an old catalog. The catalog's
+    place is now asked first."""
+    from conftest import small_content
+
+    small_content(tmp_path / "content")
+    (tmp_path / "generated" / "catalog" / "pool.csv").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli("build")
+    assert result.exit_code == 1, result.output
+    assert "generated/catalog にカタログを書けません" in result.output
+    assert "（表もカタログも書いていません）" in result.output
+    assert not list((tmp_path / "generated").glob("*.py"))
+    (tmp_path / "generated" / "catalog" / "pool.csv").rmdir()
+    result = invoke_cli("build")
+    assert result.exit_code == 0, result.output
+    assert list((tmp_path / "generated").glob("*.py"))
+    assert sorted(p.name for p in (tmp_path / "generated" / "catalog").iterdir()) == \
+        sorted(__import__("catalog.render", fromlist=["FILES"]).FILES)
