@@ -306,7 +306,8 @@ def check_project(c: Compilation) -> None:
     # error says why (and a context file's unread definition is named in the hint).
     if not c.symbols.balances and not c.symbols.balance_unread:
         c.diagnostics.append(E014.at(where, "バランスがありません",
-                                     hint="content/ に バランス { … } を1つ書いてください（DESIGN §6）"))
+                                     hint=f"{c.project} に バランス {{ … }} を1つ書いてください"
+                                     "（DESIGN §6）"))
     unread = unread_reference(c.symbols, STARTING_DECK)
     if STARTING_DECK not in c.symbols.decks and unread != "":
         c.diagnostics.append(E014.at(where, f"初期デッキ「{STARTING_DECK}」がありません",

@@ -387,3 +387,13 @@ def test_a_seat_far_past_the_line_is_one_error_whose_hint_fixes_it(tmp_path):
     result = CliRunner().invoke(main, ["lint", str(content)])
     assert result.output.count("エラー[E030]") == 1, result.output
     assert "座 420 は寿命上限 80 の先です" in result.output and "座を 80 以下に" in result.output
+
+
+def test_a_content_folder_without_a_balance_is_named_in_the_hint(tmp_path):
+    """QA: ``build --content emptyc`` hinted 「content/ に バランス { … } を1つ書いてください」,
+    naming a folder it was not asked to read."""
+    (tmp_path / "emptyc").mkdir()
+    result = CliRunner().invoke(main, ["lint", "--content", str(tmp_path / "emptyc")])
+    assert result.exit_code == 1, result.output
+    assert f"{tmp_path / 'emptyc'} に バランス {{ … }} を1つ書いてください" in result.output
+    assert "content/ に" not in result.output
