@@ -606,7 +606,7 @@ class Battle(BattleFields):
         self._open()
         try:
             for key, value in action.values:
-                setting = DEV_SETTINGS.get(key)
+                setting, moved = DEV_SETTINGS.get(key), None
                 if setting is None:
                     raise Refused(f"開発者モードで設定できない値です: {key}")
                 if key == "hand":
@@ -624,9 +624,11 @@ class Battle(BattleFields):
                         span = f"{low} 以上" if number < low and setting.bounds(self)[1] is None \
                             else f"{low}〜{high} の範囲"
                         raise Refused(f"{setting.words[0]} は {span}です（{number}）")
-                    setting.put(self, number, lifetime)
+                    moved = setting.put(self, number, lifetime)
                 self.emit(("dev_set", key, list(value) if isinstance(value, (tuple, list))
                            else value))
+                for other, now in moved or ():  # what it moved with it is said too
+                    self.emit(("dev_set", other, now))
         finally:
             # A value set is the state the rules then read: a stage it decides (敵HP 0,
             # 突破ライン reached, HP 0) is decided now, before any Intent runs (DESIGN

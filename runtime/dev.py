@@ -30,7 +30,9 @@ class DevSetting:
 
     words: tuple[str, ...]
     bounds: Callable  # battle → (low, high or None): what the board holds now
-    put: Callable  # (battle, value, lifetime or None) → None
+    #: (battle, value, lifetime or None) → the other settings it moved with it, as
+    #: (code, value) (the run's 綻び holds the stage's), or None: each is said too.
+    put: Callable
     takes_lifetime: bool = False
     #: The row of runtime/bounds.py BOUNDS the value lands in (a save holds no more),
     #: within which ``bounds`` narrows (the hand, not a number, has none).
@@ -68,16 +70,20 @@ def _defense(battle, value, lifetime):
 
 def _fray_run(battle, value, lifetime):
     s = battle.state
+    stage = s.fray_stage
     s.fray_run = value
     s.fray_stage = min(s.fray_stage, value)  # this stage's rise is part of the total
     _fray_gained_follows(s)
+    return [("fray_stage", s.fray_stage)] if s.fray_stage != stage else []
 
 
 def _fray_stage(battle, value, lifetime):
     s = battle.state
+    run = s.fray_run
     s.fray_stage = value
     s.fray_run = max(s.fray_run, value)
     _fray_gained_follows(s)
+    return [("fray", s.fray_run)] if s.fray_run != run else []
 
 
 def _fray_gained_follows(s) -> None:

@@ -332,3 +332,13 @@ def test_a_very_long_script_line_is_echoed_and_quoted_cut_short(tmp_path):
     out = invoke_cli("battle", "--script", str(script)).output
     assert len(out) < 30_000
     assert f"…（ほか {200_000 - LINE_SHOWN:,} 文字）" in out
+
+
+def test_a_developer_value_that_moves_another_says_both():
+    """QA: ``set 綻び 5`` then ``set 綻び[ステージ] 20`` raised the run's 綻び to 20 (the
+    stage's rise is part of the run's) and said only the stage's value: the ×1.20 on the
+    screen came from a value the designer never set."""
+    out = battle("set 綻び 5\nset 綻び[ステージ] 20\nset 綻び 12\nq\n").output
+    said = [line.strip() for line in out.splitlines() if line.strip().startswith("[開発者]")]
+    assert said == ["[開発者] 綻び = 5", "[開発者] 綻び[ステージ] = 20", "[開発者] 綻び = 20",
+                    "[開発者] 綻び = 12", "[開発者] 綻び[ステージ] = 12"], said
