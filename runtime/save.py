@@ -30,7 +30,7 @@ from .state import (COEFFICIENTS, EXPIRY_ORDER, EXPIRY_RANK, MARKED, PARAMS, ZON
                     Faces, PageInstance, Placed, State)
 from .streams import NAMES as STREAM_NAMES, ShuffleStream, Streams
 from .tables import Tables
-from contract.vocabulary import BALANCE_KEYS, KEYWORDS, W
+from contract.vocabulary import BALANCE_KEYS, KEYWORDS, TIMINGS, W
 
 #: 2: continuing effects saved as contract literals; 3: English codes (age, seat, steps,
 #: fray …); 4: one random stream per source of chance (runtime.streams), by name;
@@ -289,6 +289,21 @@ def _canonical(value) -> str:
 
 # ----------------------------------------------------------------- the state
 
+#: The timings that can still fire once a run's last stage is won: its ステージ終了時 and
+#: ラン終了時, and the events and 常時 作用 those may set off — no turn, play or enemy
+#: action comes after the win.
+_AFTER_THE_WIN = frozenset(t.code for t in TIMINGS if t.family in ("event", "always")
+                           or t.code in ("stage_end", "run_end"))
+
+
+def _may_undo_the_win(effect) -> bool:
+    """Whether ``effect`` could move 敵HP above 0 or 綻び below 突破ライン after the win
+    that set them there (a won save may then show neither)."""
+    return effect.timing in _AFTER_THE_WIN and (
+        (effect.target.code == "enemy_hp" and effect.direction != "decrease")
+        or (effect.target.code == "fray" and effect.direction != "increase"))
+
+
 _FIELDS = set(State.FIELDS)
 _FACE_STATES = ("base", "pen", "blank")
 _MOD_KINDS = ("param", "flag", "year")
@@ -310,6 +325,7 @@ class _State:
         for effect in _table_effects(tables):
             self.effects.setdefault(effect, effect)
         self.counters = set(tables.vocabulary.counters)
+        self.win_may_move = any(map(_may_undo_the_win, self.effects))
 
     def check(self, data) -> State:
         _keys(data, "state", _FIELDS)
@@ -361,7 +377,27 @@ class _State:
             raise SaveError("state.hp", f"HP {state.hp} が{W.variable.max_hp} {state.param('max_hp')} を超えています")
         if state.outcome is None:
             self._undecided(state)
+        elif state.outcome == "won":
+            self._won(state)
         return state
+
+    def _won(self, state: State) -> None:
+        """A won run won its last stage (spec 000 勝敗条件): it stands on that stage, with
+        敵HP 0 or the stage's 綻び at 突破ライン — unless a 作用 of the tables could move
+        them back after the win. A save that says 勝利 of a stage still being fought was
+        edited (a lost one is not checked so: 手札に出せるページがない is a loss too, which
+        the state alone does not show)."""
+        last = len(state.stages)
+        if state.stage_index != last - 1:
+            raise SaveError("state.outcome", f"勝利なのに{W.scope.stage} {state.stage_index + 1} "
+                            f"のままです（{last} {W.scope.stage}のラン）")
+        if self.win_may_move:
+            return
+        breakthrough = self.tables.enemies[state.enemy["id"]].breakthrough
+        if state.enemy["hp"] > 0 and state.fray_stage < breakthrough:
+            raise SaveError("state.outcome", f"勝利なのに{W.variable.enemy_hp} {state.enemy['hp']} "
+                            f"が残り、{W.scope.stage}の{W.variable.fray} {state.fray_stage} は"
+                            f"{BREAKTHROUGH_WORD} {breakthrough} に達していません")
 
     def _undecided(self, state: State) -> None:
         """A run still being played is one whose stage is not decided (the battle settles

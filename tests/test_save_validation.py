@@ -295,3 +295,45 @@ def test_a_turn_the_rules_never_count_is_refused(turn, turns_run, where, said):
     with pytest.raises(save.SaveError) as err:
         save.from_json(TABLES, json.dumps(data))
     assert err.value.where == where and said in str(err.value), str(err.value)
+
+
+def test_a_save_that_says_won_of_a_stage_still_being_fought_is_refused():
+    """QA: ``state.outcome = "won"`` in a save made at turn 1 loaded as 「結果: 勝利」 with
+    the enemy at 98/110 (spec 000 勝敗条件: 敵HP 0 or 綻び at 突破ライン wins a stage, the
+    last stage won wins the run)."""
+    data = json.loads(a_save(4, 3))
+    data["state"]["outcome"] = "won"
+    with pytest.raises(save.SaveError) as refused:
+        save.from_json(TABLES, json.dumps(data))
+    assert refused.value.where == "state.outcome"
+    one = Battle.new(TABLES, seed=4, enemies=ENEMIES[:1])
+    play_out(one, random_policy, random.Random(4), 3)
+    data = json.loads(save.to_json(one))
+    assert data["state"]["outcome"] is None and data["state"]["enemy"]["hp"] > 0
+    data["state"]["outcome"] = "won"
+    with pytest.raises(save.SaveError) as refused:
+        save.from_json(TABLES, json.dumps(data))
+    assert "が残り" in str(refused.value) and "に達していません" in str(refused.value)
+    # A run really won loads, and says it was won.
+    battle = Battle.new(TABLES, seed=4, enemies=ENEMIES[:1])
+    battle.dev_set(enemy_hp=0)
+    assert battle.state.outcome == "won"
+    assert save.from_json(TABLES, save.to_json(battle)).state.outcome == "won"
+
+
+def test_a_win_a_stage_end_sayou_could_undo_is_not_refused():
+    """A 作用 of ステージ終了時 or ラン終了時 (or an event they set off) that raises 敵HP or
+    lowers 綻び may leave a real win showing neither; an enemy's own after-action heal
+    (からだ's 敵HP += 10 毎 敵の行動後) cannot fire after the win."""
+    from contract import vocabulary as vocab
+
+    heal = next(e for e in save._table_effects(TABLES)
+                if e.target.code == "enemy_hp" and e.direction == "increase")
+    assert heal.timing == "after_enemy" and not save._may_undo_the_win(heal)
+    later = {t.code for t in vocab.TIMINGS} - {"turn_start", "after_steps_refill", "after_draw",
+                                               "on_play", "on_end_declared", "after_defense",
+                                               "before_enemy", "after_enemy", "turn_end",
+                                               "stage_start", "run_start"}
+    assert save._AFTER_THE_WIN == later
+    import dataclasses
+    assert save._may_undo_the_win(dataclasses.replace(heal, timing="run_end"))
