@@ -389,13 +389,13 @@ class _State:
         the state alone does not show)."""
         last = len(state.stages)
         if state.stage_index != last - 1:
-            raise SaveError("state.outcome", f"勝利なのに{W.scope.stage} {state.stage_index + 1} "
-                            f"のままです（{last} {W.scope.stage}のラン）")
+            raise SaveError("state.outcome", f"{W.quantity.won}なのに{W.scope.stage} {state.stage_index + 1} "
+                            f"のままです（{last} {W.scope.stage}の{W.scope.run}）")
         if self.win_may_move:
             return
         breakthrough = self.tables.enemies[state.enemy["id"]].breakthrough
         if state.enemy["hp"] > 0 and state.fray_stage < breakthrough:
-            raise SaveError("state.outcome", f"勝利なのに{W.variable.enemy_hp} {state.enemy['hp']} "
+            raise SaveError("state.outcome", f"{W.quantity.won}なのに{W.variable.enemy_hp} {state.enemy['hp']} "
                             f"が残り、{W.scope.stage}の{W.variable.fray} {state.fray_stage} は"
                             f"{BREAKTHROUGH_WORD} {breakthrough} に達していません")
 
