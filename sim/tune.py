@@ -534,6 +534,7 @@ def tune(content, meter: Meter, subject: Subject, cands: list[Candidate],
         # Stopped by --max-pairs short of the precision on fewer pairs than the search's:
         # coarser than what found the edit, so no ground to walk further.
         return m.n < pairs and m.interval.half_width > meter.settings.precision
+
     for r in [r for r in ranked if r.found][:CONFIRM_TRIES]:
         index = r.candidate.grid(r.found.value)
         way = 1 if index > r.candidate.grid(r.candidate.value) else -1
