@@ -23,18 +23,6 @@ sys.dont_write_bytecode = False
 from compiler.lint import check_text  # noqa: E402
 
 
-def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto`` (pyproject's addopts): one worker more than the cores this process may
-    use. Some of the suite's time is spent waiting on processes of its own — browsers,
-    language servers, Ray, terminals, fsync — which the extra worker fills. On 2 cores
-    (2026-12-07, calibration 0.20–0.27): the suite 513 s against 552 s (one run each),
-    the fast loop 78–80 s against 80–81 s (two interleaved runs each: within the noise)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        cores = os.cpu_count() or 1
-    return cores + 1
-
 
 @functools.cache
 def bundled_tables():
