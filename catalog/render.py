@@ -45,10 +45,12 @@ FILES = ("vocabulary.html", TRIGGERS, POOL_CSV, "index.html")
 def check_place(out: Path) -> None:
     """DiskError unless the catalog's set could be written into ``out`` now: a folder that
     takes a file, with nothing but regular files where the set's files go. Asked before
-    ``jibunki build`` writes its tables, so that it writes both or neither (a folder at
-    pool.csv left new tables beside an old catalog). A folder not there yet is made by the
-    write, in generated/, whose own write the tables' has asked."""
-    if not disk.present(out):
+    ``jibunki build`` writes its tables, so that a place it cannot write stops it before
+    it writes anything (a folder at pool.csv had left new tables beside an old catalog);
+    a disk that fills between the two can still stop it after the tables. A folder not
+    there yet is made by the write, in generated/, whose own write the tables' has asked;
+    a link to nowhere is there, and no folder to write in."""
+    if not os.path.lexists(out):
         return
     disk.check_writable(out)
     for name in FILES:

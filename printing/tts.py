@@ -242,7 +242,8 @@ def write_files(root: Path, files: dict, decks=()) -> None:
     and a deck without cards now keeps no saved object of old ones."""
     # Whether a deck stands there to be kept whole, asked before: a first write that fails
     # leaves no deck, and its message must not speak of one.
-    kept = "（前のデッキはそのままです）" if any(disk.present(root / name) for name in files) else ""
+    kept = "（前のデッキはそのままです）" if any(disk.present_file(root / name) for name in files) \
+        else ""
     try:
         disk.write_set(root, files, inside=root)
     except disk.DiskError as exc:

@@ -101,7 +101,10 @@ def run_examples(result: Result, cache_for=None) -> Result:
         blocked = [d for d in diagnostics if d.is_error]
         if not blocked and not result.tables:  # no errors, so nothing lowered: no balance
             first = wanted[0]
-            blocked = [E014.at(Span(first["path"], first["line"], 1, first["line"], 2), "バランスがないので例を実行できません", hint="content/ に バランス { … } を1つ書いてください")]
+            folder = compilation.project or "--content のフォルダ"  # not content/ by name
+            blocked = [E014.at(Span(first["path"], first["line"], 1, first["line"], 2),
+                               "バランスがないので例を実行できません",
+                               hint=f"{folder} に バランス {{ … }} を1つ書いてください")]
     if wanted and not blocked:
         played = _play(wanted, result.tables, diagnostics, cache_for)
         diagnostics += run_diagnostics(played)

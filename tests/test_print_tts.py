@@ -235,3 +235,12 @@ def test_a_full_disk_at_a_first_deck_speaks_of_no_deck_kept(tmp_path, monkeypatc
     # the folder named (a full disk was said without where)
     assert str(refused.value).startswith(f"{tmp_path} に TTS のデッキを書けません: ")
     assert "前のデッキ" not in str(refused.value)
+
+
+def test_a_folder_where_a_deck_file_goes_is_no_deck_kept(tmp_path):
+    """Review: a folder at jibunki-page.json made the refusal say 「（前のデッキはそのままです）」
+    of a place that held no deck (as compile had said 「前の表」)."""
+    (tmp_path / "jibunki-page.json").mkdir()
+    with pytest.raises(tts.DeckError) as refused:
+        tts.write_files(tmp_path, {"jibunki-page.json": "{}"})
+    assert "前のデッキ" not in str(refused.value)

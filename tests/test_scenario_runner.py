@@ -558,3 +558,21 @@ def test_jibunki_test_says_a_check_that_can_never_fail(tmp_path):
     result = run_test_command(str(scenario), "--content", content)
     assert result.exit_code == 0, result.output
     assert "警告[W019]" in result.output and "成功  旗" in result.output
+
+
+def test_examples_without_a_balance_name_the_folder_to_write_it_in(tmp_path, monkeypatch):
+    """Review: ``jibunki test --content other other/s.scenario`` hinted 「content/ に
+    バランス { … } を1つ書いてください」, a folder it was not asked to read."""
+    from conftest import ROOT
+
+    other = tmp_path / "other"
+    other.mkdir()
+    lines = (ROOT / "content" / "enemies" / "日々.enemy").read_text(encoding="utf-8").splitlines()
+    enemy = "\n".join(lines[5:18]) + "\n"  # 歯車塔の番人 alone, without its examples
+    (other / "e.enemy").write_text(enemy, encoding="utf-8")
+    (other / "s.scenario").write_text('例 "x" {\n  敵 haguruma\n  確認 HP == 200\n}\n',
+                                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["test", "--content", "other", "other/s.scenario"])
+    assert "バランスがないので例を実行できません" in result.output, result.output
+    assert "content/ に" not in result.output and "バランス { … } を1つ書いてください" in result.output

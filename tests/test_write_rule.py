@@ -704,3 +704,27 @@ def test_build_writes_its_tables_and_catalog_both_or_neither(tmp_path, monkeypat
     assert list((tmp_path / "generated").glob("*.py"))
     assert sorted(p.name for p in (tmp_path / "generated" / "catalog").iterdir()) == \
         sorted(__import__("catalog.render", fromlist=["FILES"]).FILES)
+
+
+def test_build_refuses_a_catalog_place_it_cannot_write_before_its_tables(tmp_path, monkeypatch):
+    """Review: a link to nowhere at generated/catalog counted as «not there yet», so the
+    tables were written before the catalog failed; and a folder of another kind's output
+    was refused with 「別のフォルダを指定してください」, which build has no option for."""
+    from conftest import small_content
+
+    small_content(tmp_path / "content")
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "catalog").symlink_to(tmp_path / "nowhere")
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli("build")
+    assert result.exit_code == 1 and "（表もカタログも書いていません）" in result.output, result.output
+    assert not list((tmp_path / "generated").glob("*.py"))
+    (tmp_path / "generated" / "catalog").unlink()
+    (tmp_path / "generated" / "catalog").mkdir()
+    (tmp_path / "generated" / "catalog" / "report.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "generated" / "catalog" / "index.html").write_text("x", encoding="utf-8")
+    result = invoke_cli("build")
+    assert result.exit_code == 1, result.output
+    assert "generated/catalog を別の場所に移すか消してください" in result.output
+    assert "別のフォルダを指定" not in result.output
+    assert not list((tmp_path / "generated").glob("*.py"))
