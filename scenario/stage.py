@@ -105,6 +105,10 @@ def run_examples(result: Result, cache_for=None) -> Result:
             blocked = [E014.at(Span(first["path"], first["line"], 1, first["line"], 2),
                                "バランスがないので例を実行できません",
                                hint=f"{folder} に バランス {{ … }} を1つ書いてください")]
+    elif written(compilation):
+        # every example written kept from running by an error of its own: not run, and
+        # said so (lint had said 「例 7 件を実行しました（すべて成功）」 of none run)
+        blocked = [d for d in diagnostics if d.is_error]
     if wanted and not blocked:
         played = _play(wanted, result.tables, diagnostics, cache_for)
         diagnostics += run_diagnostics(played)

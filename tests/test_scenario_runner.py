@@ -576,3 +576,16 @@ def test_examples_without_a_balance_name_the_folder_to_write_it_in(tmp_path, mon
     result = CliRunner().invoke(main, ["test", "--content", "other", "other/s.scenario"])
     assert "バランスがないので例を実行できません" in result.output, result.output
     assert "content/ に" not in result.output and "バランス { … } を1つ書いてください" in result.output
+
+
+def test_lint_of_examples_each_kept_by_its_own_error_says_none_ran(tmp_path):
+    """Review: with every example of the file named holding an error of its own (敵 of a
+    typo), lint said 「例 1 件を実行しました（すべて成功）」 of none run."""
+    from conftest import ROOT
+
+    scenario = tmp_path / "s.scenario"
+    scenario.write_text('例 "x" {\n  敵 hagurumaX\n  確認 HP == 200\n}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["lint", str(scenario), "--content", str(ROOT / "content")])
+    assert result.exit_code == 1, result.output
+    assert "例 1 件は実行できませんでした" in result.output, result.output
+    assert "すべて成功" not in result.output and "を実行しました" not in result.output
