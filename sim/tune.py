@@ -764,9 +764,11 @@ def _too_narrow(o: Outcome, s: Subject, pairs: int, unit: str) -> list[str]:
               for r in o.reaches for t in r.trials]
     if not widths or s.high - s.low >= min(widths):
         return []
-    scale = 100
-    return [f"  目標の幅（{(s.high - s.low) * scale:.1f} pt）が、{pairs} {unit}で測る区間の幅"
-            f"（{min(widths) * scale:.1f} pt）より狭いので、区間がまるごと目標に収まる値は"
+    band_width, width = (s.high - s.low) * 100, min(widths) * 100
+    # digits enough to show the one narrower (20.0 against 20.0 read as no difference)
+    digits = next((d for d in range(1, 5) if f"{band_width:.{d}f}" != f"{width:.{d}f}"), 4)
+    return [f"  目標の幅（{band_width:.{digits}f} pt）が、{pairs} {unit}で測る区間の幅"
+            f"（{width:.{digits}f} pt）より狭いので、区間がまるごと目標に収まる値は"
             f"見つかりません。--tune-pairs を増やすか、目標の幅を広げてください。"]
 
 

@@ -799,3 +799,15 @@ def test_a_confirmation_cut_short_by_max_pairs_walks_no_further_and_says_why():
     fine = _LineMeter(max_pairs=3000)
     walked = tune.tune(_HpContent(), fine, subject, [cand], 400)
     assert len(fine.confirmed) > 1 and walked.chosen is not None and walked.capped is None
+
+
+def test_a_band_narrower_by_a_hair_is_said_with_the_digits_that_show_it():
+    """Review: 「目標の幅（20.0 pt）が、…区間の幅（20.0 pt）より狭い」 — equal as shown."""
+    subject = tune.Subject("page", "juu", "十", 0.0, 0.20)
+    before = tune.Measure(stats.Interval(0.25, 0.15, 0.35), 100)
+    cand = tune.Candidate("p.page", 24, 12, 14, "10", 10, "面", "x")
+    near = tune.Measure(stats.Interval(0.10, -0.00002, 0.20002), 100)
+    reach = tune.Reach(cand, closest=tune.Trial(7, near), trials=[tune.Trial(7, near)])
+    lines = tune.lines_of(tune.Outcome(subject, before, [reach]), 100, "組")
+    said = next(row for row in lines if "目標の幅" in row)
+    assert "目標の幅（20.000 pt）が、100 組で測る区間の幅（20.004 pt）より狭い" in said, said
