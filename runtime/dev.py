@@ -120,7 +120,9 @@ DEV_SETTINGS: dict[str, DevSetting] = {
     "steps": DevSetting(_spelled("variable", "steps"), _no_bound, _set("steps"), row="steps"),
     "defense": DevSetting(_spelled("variable", "defense"), _no_bound, _defense,
                           takes_lifetime=True, row="defense.value"),
-    "fray": DevSetting(_spelled("variable", "fray"), _rewarded, _fray_run, row="fray_run"),
+    # 綻び[ラン] as the board labels it, beside the stage's 綻び[ステージ]
+    "fray": DevSetting((*_spelled("variable", "fray"), f"{W.variable.fray}[{W.scope.run}]",
+                        "fray[run]"), _rewarded, _fray_run, row="fray_run"),
     "fray_stage": DevSetting((f"{W.variable.fray}[{W.scope.stage}]", "fray_stage", "fray[stage]"), _no_bound,
                                  _fray_stage, row="fray_stage"),
     "age": DevSetting(_spelled("variable", "age"), _on_the_line,

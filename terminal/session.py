@@ -62,8 +62,9 @@ HELP = f"""\
                     jibunki test で確かめる。作業フォルダの中にだけ書く
                     （save も。上書きは jibunki battle --force）
   where N           N 番のページを定義しているファイルと行（どこ）
-  set 項目 値       開発者モード（設定）: HP / {W.variable.steps} / {W.variable.defense} [寿命] / {W.variable.fray} /
-                    {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} / {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…
+  set 項目 値       開発者モード（設定）: HP / {W.variable.steps} / {W.variable.defense} [寿命] /
+                    {W.variable.fray}（={W.variable.fray}[{W.scope.run}]） / {W.variable.fray}[{W.scope.stage}] / {W.variable.age} / {W.variable.seat} /
+                    {W.variable.enemy_hp} / {W.variable.currency} / {W.region.hand} ページ…
   log               直前の操作で起きたことを数の出どころまで表示（l, ログ）
   hand              {W.region.hand}の全ページを詳しく表示（小さな端末で省いた分も）（{W.region.hand}）
   board             場の作用と値をすべて表示（場）

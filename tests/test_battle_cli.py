@@ -342,3 +342,6 @@ def test_a_developer_value_that_moves_another_says_both():
     said = [line.strip() for line in out.splitlines() if line.strip().startswith("[開発者]")]
     assert said == ["[開発者] 綻び = 5", "[開発者] 綻び[ステージ] = 20", "[開発者] 綻び = 20",
                     "[開発者] 綻び = 12", "[開発者] 綻び[ステージ] = 12"], said
+    # Review: the board says 綻び[ラン], and `set 綻び[ラン] 5` was refused
+    out = battle("set 綻び[ラン] 7\nq\n").output
+    assert "[開発者] 綻び = 7" in out and "綻び[ラン] 7" in out
