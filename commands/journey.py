@@ -227,7 +227,8 @@ def _budgets(ctx, param, value: str) -> tuple[int, ...]:
 @click.option("--check", is_flag=True,
               help=f"{W.report.blind_player}（いちばん多い想定）の{W.measure.win_rate}の区間が、"
                    f"旅の準備の {W.target} からまったく外れている（{W.report.missed}の）変種があれば"
-                   "終了コード 1。")
+                   f"終了コード 1。確かめる {W.target} がないときと、どの {W.target} もまだ決まらない"
+                   f"（{W.report.undecided}）ときも 1。")
 @click.option("--content", type=CONTENT_FOLDER, default=None, help=CONTENT_HELP)
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="前の実行の結果を使わず、すべての配りを解き直し・遊び直します（結果は同じです。"

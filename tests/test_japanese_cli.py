@@ -464,3 +464,15 @@ def test_build_says_where_it_writes_whatever_content_it_reads():
     assert "--contentで別のフォルダを選んでも" in said
     # QA: it said 「このプロジェクトの generated/」, and wrote ./generated wherever it ran
     assert "generated/はいまいるフォルダのもの" in said and "このプロジェクト" not in said
+
+
+def test_the_helps_of_journey_report_check_and_lsp_say_all_they_do():
+    """Docs sweep: --check's line named only the variant that missed its 目標 (it exits 1
+    too when none is decided yet, as its exit codes say), and lsp's help listed four of
+    the server's features."""
+    said = CliRunner().invoke(cli.main, ["journey", "report", "--help"]).output
+    line = said[said.index("--check"):said.index("--content")].replace("\n", "").replace(" ", "")
+    assert "どの目標もまだ決まらない" in line and "確かめる目標がない" in line, line
+    served = CliRunner().invoke(cli.main, ["lsp", "--help"]).output.replace("\n", "").replace(" ", "")
+    for feature in ("整形", "名前の変更", "参照", "クイックフィックス", "コードレンズ"):
+        assert feature in served, feature
