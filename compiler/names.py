@@ -182,8 +182,8 @@ def unknown(name: Name, what: str, candidates, extra_hint: str = "",
     if not hint:
         # the spellings' Japanese ones, or the names given (the rest said to exist)
         names = [c for c in candidates if not c.isascii()] if listing is None else list(listing)
-        more = "" if listing is None or len(names) <= 12 else \
-            f" ほか {len(names) - 12} 個（一覧は jibunki vocab）"
+        # a list cut short says so (a timing list of 12 had read as complete without 被弾時)
+        more = "" if len(names) <= 12 else f" ほか {len(names) - 12} 個（一覧は jibunki vocab）"
         hint = f"使える{what}: {'、'.join(names[:12])}{more}" if names else ""
     if extra_hint:
         hint = f"{hint} {extra_hint}".strip()

@@ -397,3 +397,15 @@ def test_a_content_folder_without_a_balance_is_named_in_the_hint(tmp_path):
     assert result.exit_code == 1, result.output
     assert f"{tmp_path / 'emptyc'} に バランス {{ … }} を1つ書いてください" in result.output
     assert "content/ に" not in result.output
+
+
+def test_a_list_of_names_cut_at_twelve_says_how_many_more_there_are():
+    """Diagnostics sweep: 「使える発動タイミング: ターン開始時、…、ラン開始時」 read as the
+    whole list, without 被弾時 — the one the designer meant by 攻撃時."""
+    from conftest import codes  # noqa: F401  (the module's helpers)
+    from compiler.lint import check_text
+
+    text = ('ページ t "試し" {\n  銘 10\n  出自 幼少期\n'
+            '  未来面 { 防御 += 5 毎 攻撃時 範囲 ターン }\n  過去面 { 歩 += 1 }\n}\n')
+    (hint,) = [d.hint for d in check_text(text, "t.page").diagnostics if d.code == "E010"]
+    assert hint.startswith("使える発動タイミング: ") and "ほか 9 個（一覧は jibunki vocab）" in hint, hint
