@@ -56,6 +56,11 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
                 for name in sorted(files):
                     candidate = Path(folder, name)
                     if candidate.suffix not in CONTENT_SUFFIXES:
+                        meant = _near_miss(candidate.suffix)
+                        if meant is not None:
+                            say(candidate, (f"名前が {candidate.suffix} で終わるので読みません"
+                                            f"（コンテンツのファイルは {meant} で終わります）",
+                                            "suffix"))
                         continue
                     why = _left_out(candidate, root)
                     if why is None:
@@ -84,7 +89,15 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
 
 #: Why a content file found in a folder is not read → what to do about it.
 _UNREAD = "（このファイルは検査されていません）"
+def _near_miss(suffix: str) -> str | None:
+    """The content file's ending ``suffix`` was surely meant as (``.Page``, ``.pages``:
+    a page a designer wrote, which a folder's walk would otherwise pass over unsaid)."""
+    low = suffix.lower()
+    return next((real for real in CONTENT_SUFFIXES if low in (real, real + "s")), None)
+
+
 LEFT_OUT_HINTS = {
+    "suffix": "ファイル名の終わりを直してください" + _UNREAD,
     "broken": "リンク先を直すか、リンクを消してください" + _UNREAD,
     "loop": "リンクがたがいを指しています。どれかを本当のファイルにしてください" + _UNREAD,
     "outside": "フォルダの外は読みません。ファイルをフォルダの中にコピーしてください" + _UNREAD,

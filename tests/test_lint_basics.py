@@ -409,3 +409,18 @@ def test_a_list_of_names_cut_at_twelve_says_how_many_more_there_are():
             '  未来面 { 防御 += 5 毎 攻撃時 範囲 ターン }\n  過去面 { 歩 += 1 }\n}\n')
     (hint,) = [d.hint for d in check_text(text, "t.page").diagnostics if d.code == "E010"]
     assert hint.startswith("使える発動タイミング: ") and "ほか 9 個（一覧は jibunki vocab）" in hint, hint
+
+
+def test_a_file_of_a_near_miss_ending_in_a_folder_is_said_not_passed_over(tmp_path):
+    """Diagnostics sweep: ``new.Page`` or ``x.pages`` in pages/ — a designer's page — was
+    skipped by a folder's lint without a word (``23 ファイル: エラー 0 件``)."""
+    from compiler.read import discover
+
+    for name in ("a.page", "b.Page", "c.pages", "d.txt", "e.ENEMY"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    problems = []
+    assert [p.name for p in discover([tmp_path], problems)] == ["a.page"]
+    said = {d.span.path.rsplit("/", 1)[-1]: d for d in problems}
+    assert sorted(said) == ["b.Page", "c.pages", "e.ENEMY"] and {d.code for d in problems} == {"E004"}
+    assert "（コンテンツのファイルは .page で終わります）" in said["c.pages"].message
+    assert "ファイル名の終わりを直してください" in said["b.Page"].hint
