@@ -121,12 +121,9 @@ def _check_catalog_place(out: Path) -> None:
     """Refuse, before the tables are written, a catalog folder the catalog cannot be
     written into (build has no --out: the way out is to move what stands there)."""
     from catalog.render import check_place
-    from commands.outputs import KINDS, kind_of
+    from commands.outputs import refuse_other_kind
 
-    there = kind_of(out)
-    refused = None if there in (None, "catalog") else (
-        f"{out} には{KINDS[there][2]}があります。{KINDS['catalog'][2]}で上書きしません"
-        f"（{out} を別の場所に移すか消してください）")
+    refused = refuse_other_kind(out, "catalog", fixed=True)
     try:
         if refused is None:
             check_place(out)

@@ -33,14 +33,16 @@ def kind_of(folder: Path) -> str | None:
     return None
 
 
-def refuse_other_kind(folder: Path, kind: str) -> str | None:
+def refuse_other_kind(folder: Path, kind: str, *, fixed: bool = False) -> str | None:
     """Why ``kind`` must not be written into ``folder`` (it holds another kind's output),
-    in Japanese, or None."""
+    in Japanese, or None. ``fixed``: the command names no other folder (build), so the
+    way out is to move what stands there."""
     there = kind_of(folder)
     if there is None or there == kind:
         return None
-    return (f"{folder} には{KINDS[there][2]}があります。{KINDS[kind][2]}で上書きしません"
-            f"（別のフォルダを指定してください。既定は generated/{KINDS[kind][1]}）")
+    way_out = (f"{folder} を別の場所に移すか消してください" if fixed else
+               f"別のフォルダを指定してください。既定は generated/{KINDS[kind][1]}")
+    return f"{folder} には{KINDS[there][2]}があります。{KINDS[kind][2]}で上書きしません（{way_out}）"
 
 
 def neighbour(folder: Path, kind: str, other: str, *, rendered: bool = False) -> Path | None:

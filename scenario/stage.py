@@ -96,6 +96,7 @@ def run_examples(result: Result, cache_for=None) -> Result:
     specs, found = examples_of(compilation)
     diagnostics = compilation.diagnostics + found
     wanted = [spec for spec in specs if spec["report"]]
+    count = written(compilation)
     played, blocked = [], []
     if wanted:
         blocked = [d for d in diagnostics if d.is_error]
@@ -105,7 +106,7 @@ def run_examples(result: Result, cache_for=None) -> Result:
             blocked = [E014.at(Span(first["path"], first["line"], 1, first["line"], 2),
                                "バランスがないので例を実行できません",
                                hint=f"{folder} に バランス {{ … }} を1つ書いてください")]
-    elif written(compilation):
+    elif count:
         # every example written kept from running by an error of its own: not run, and
         # said so (lint had said 「例 7 件を実行しました（すべて成功）」 of none run)
         blocked = [d for d in diagnostics if d.is_error]
@@ -117,7 +118,7 @@ def run_examples(result: Result, cache_for=None) -> Result:
                    # every example kept from a scenario by an error of its own is still
                    # one written and not run: counted, not said unreadable
                    examples_wanted=len(wanted) if wanted and not blocked
-                   else written(compilation))
+                   else count)
 
 
 def written(compilation: Compilation) -> int:

@@ -297,7 +297,7 @@ def test_a_turn_the_rules_never_count_is_refused(turn, turns_run, where, said):
     assert err.value.where == where and said in str(err.value), str(err.value)
 
 
-def test_a_save_that_says_won_of_a_stage_still_being_fought_is_refused():
+def test_win_conditions_a_save_that_says_won_of_a_stage_still_being_fought_is_refused():
     """QA: ``state.outcome = "won"`` in a save made at turn 1 loaded as 「結果: 勝利」 with
     the enemy at 98/110 (spec 000 勝敗条件: 敵HP 0 or 綻び at 突破ライン wins a stage, the
     last stage won wins the run)."""
