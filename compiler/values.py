@@ -22,6 +22,7 @@ from dsl import ast
 from dsl.diagnostics import Diagnostic
 from dsl.region_sums import region_runs
 from dsl.slips import thousands_hint
+from dsl.tails import tail_keyword, value_left_out
 
 from contract import vocabulary as vocab
 from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef, PageAttrRef,
@@ -263,6 +264,11 @@ def check_ref(ref: ast.Ref, ctx: Ctx):
         ctx.add(E010.at(ref.name.span, f"「{ref.name.text}」は用語集の呼び名です",
                         hint=f"作用には {written} と書きます",
                         replacements=(written,) if ref.subscript is None else ()))
+        return None
+    if tail_keyword(ref.name.text) is not None and ref.subscript is None:
+        # 防御 += 固定: the value left out, the keyword after it read as the value
+        ctx.add(E010.at(ref.name.span, f"「{ref.name.text}」は値ではありません",
+                        hint=value_left_out(ref.name.text)))
         return None
     ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
     return None

@@ -24,6 +24,7 @@ from . import diskcache
 from .codes import E000, E001, E002, E003, E005
 from .diagnostics import Diagnostic, Note, Span
 from .slips import GROUPED_NUMBER, thousands_hint
+from .tails import tail_keyword, value_left_out
 from .keywords import (KEYWORDS, canonical, grammar_rules, misconverted, unglued,
                        variant_of)
 from . import ast
@@ -615,6 +616,35 @@ def _left_without(statement: str, token) -> str:
     if words[0] in KEYWORDS["cond"] and _comparison().fullmatch(last):
         return f"比べる値が足りません（例: {words[0]} {W.variable.steps} >= 3）"
     return ""
+
+
+#: An operator and the word after it: a 作用's value, or a tail keyword where the value
+#: was left out (not a comparison's ``>=``, whose ``=`` is no operator).
+_OPERATOR_THEN_WORD = re.compile(r"(?<![<>!=≥≤])([+\-−*×]?=)(?!=)[ \t\u3000]*([^\s;{}#]+)")
+
+
+def _value_left_out(text: str, pos: int, path: str) -> Diagnostic | None:
+    """E001 at a tail keyword written where a 作用's value stands (``防御 += 寿命 ステージ``:
+    the parse reads 寿命 as the value and fails a word later, where the words it lists
+    as allowed are the keyword already written), or None."""
+    line_start, line_end = _line_of(text, pos)
+    before = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:pos])
+    start = max(before.rfind(";"), before.rfind("{")) + 1
+    match = _OPERATOR_THEN_WORD.search(before, start)
+    if match is None or match.end() != len(before.rstrip()) or \
+            not before[start:match.start()].strip() or tail_keyword(match.group(2)) is None:
+        return None
+    word = match.group(2)
+    rest = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:line_end])
+    # the statement's tail (comments blanked with the strings) to its ; or }
+    stop = min((i for i in (rest.find(";", match.end()), rest.find("}", match.end()))
+                if i >= 0), default=len(rest))
+    written = text[line_start + start:line_start + match.start(2)].strip()
+    example = f"{written} 4 {rest[match.start(2):stop].strip()}"
+    line, col = _line_col(text, line_start + match.start(2))
+    return E001.at(Span(path, line, col, line, col + len(word)),
+                   f"「{match.group(1)}」の後に値がありません",
+                   hint=value_left_out(word, " ".join(example.split())))
 
 
 def _statement_before(text: str, pos: int) -> str:
@@ -1303,6 +1333,9 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     typo, meant = _keyword_hint(token, exc.expected, suggest)
     slip, fix = ("", None) if typo else _slip_hint(text, pos, token, exc.expected)
     field = _statement_before(text, pos)  # what the statement says up to here
+    left_out = _value_left_out(text, pos, path)
+    if left_out is not None:
+        return left_out
     if not slip and not typo:
         slip = _step_slip(field, set(exc.expected))
     if slip:  # said exactly: the words that could stand here would only bury it

@@ -444,3 +444,58 @@ def test_a_step_said_as_a_designer_says_it_suggests_the_keyword(said):
             f'例 "x" {{\n  {said} a\n}}\n')
     (diag,) = [d for d in diagnostics(text)[0] if d.code == "E001"]
     assert diag.hint.startswith("もしかして「出す」？") and diag.replacements == ("出す",)
+
+
+# ------------------------------------------- a value left out before its tail (修飾)
+
+TAIL_CASES = [
+    # (the face's 作用, the column of the keyword, the example the hint gives)
+    ("防御 += 寿命 ステージ", "寿命", "防御 += 4 寿命 ステージ"),
+    ("敵HP -= 毎 被弾時", "毎", "敵HP -= 4 毎 被弾時"),
+    ("歩 += 範囲 ステージ; 防御 += 2", "範囲", "歩 += 4 範囲 ステージ"),
+    ("敵HP -= 最大 2 回", "最大", "敵HP -= 4 最大 2 回"),
+    ("上限 歩 += until stage", "until", "上限 歩 += 4 until stage"),
+]
+
+
+@pytest.mark.parametrize("effect, word, example", TAIL_CASES)
+def test_a_value_left_out_before_a_tail_keyword_is_said_at_the_keyword(effect, word, example):
+    """The parse reads the keyword as the value and fails a word later; the error stands at
+    the keyword and names the value left out (it listed the keyword itself as allowed)."""
+    text = PAGE.format(effect=effect)
+    col = text.split("\n")[2].index(word) + 1
+    diag, shown = only(text, "E001", 3, col)
+    assert diag.message.endswith("の後に値がありません"), shown
+    assert f"（例: {example}）" in diag.hint, shown
+    assert caret_width(shown) == len(word) * (1 if word.isascii() else 2)
+
+
+@pytest.mark.parametrize("effect, word", [("防御 += 固定", "固定"), ("敵HP -= 予告", "予告"),
+                                          ("防御 += 寿命", "寿命")])
+def test_a_tail_keyword_alone_where_the_value_stands_is_no_value(effect, word):
+    """Read as a name (the line ends there), it is not said to be an unknown variable."""
+    text = PAGE.format(effect=effect)
+    diag, shown = only(text, "E010", 3, text.split("\n")[2].index(word) + 1)
+    assert diag.message == f"「{word}」は値ではありません", shown
+    assert "値の後に書く修飾" in diag.hint and re.search(rf"例: \S+ [-+]= 4 .*{word}", diag.hint), shown
+
+
+def test_the_example_of_each_tail_keyword_lints_clean():
+    """The hint's example is content that checks: on a page's face, or (予告) an enemy's
+    trait."""
+    from dsl.tails import TAIL_RULES, _example
+
+    enemy = "敵 e \"E\" {{\n  HP 10\n  座 40\n  突破ライン 60\n  予兆 [ 攻撃 5 ]\n  特性 {{ {effect} }}\n}}\n"
+    for rule in TAIL_RULES:
+        text, path = (enemy, "e.enemy") if rule == "telegraphed" else (PAGE, "t.page")
+        assert check_text(text.format(effect=_example(rule)), path).diagnostics == [], rule
+
+
+def test_the_tail_keywords_are_the_grammars_tail():
+    from dsl.parser import grammar_text
+    from dsl.tails import TAIL_RULES
+
+    tail = re.search(r"^_tail: (.*)$", grammar_text(), re.MULTILINE).group(1).split(" | ")
+    starts = [re.search(rf"^{rule}: _kw_(\w+)", grammar_text(), re.MULTILINE).group(1)
+              for rule in tail]
+    assert tuple(starts) == TAIL_RULES
