@@ -38,10 +38,31 @@ def suggest(word: str, candidates) -> str | None:
     same = _alike_index(names).get(read_alike(word))
     if same is not None:
         return same
-    if len(names) > LARGE:
-        names = _pairs_index(names).narrowed(word)
-    found = difflib.get_close_matches(word, names, n=1, cutoff=_cutoff(word))
+    found = closest(word, names)
     return found[0] if found else None
+
+
+#: At most this many candidates as close as each other are named together (幼年期: 「幼少期」か
+#: 「青年期」); a word as close to more names than that tells none of them.
+MOST_TIED = 3
+
+
+def closest(word: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The spellings among ``names`` closest to ``word`` (difflib's ratio, above the
+    cutoff), every one as close as the closest, in the order of ``names``: 幼年期 is one
+    character from 幼少期 and from 青年期, and naming only one of them guessed."""
+    pool = _pairs_index(names).narrowed(word) if len(names) > LARGE else names
+    found = difflib.get_close_matches(word, pool, n=4, cutoff=_cutoff(word))
+    if not found:
+        return ()
+    best = _ratio(word, found[0])
+    tied = {name for name in found if _ratio(word, name) == best}
+    return tuple(name for name in dict.fromkeys(names) if name in tied)
+
+
+def _ratio(word: str, name: str) -> float:
+    # as get_close_matches scores a candidate: the candidate first, the word second
+    return difflib.SequenceMatcher(None, name, word).ratio()
 
 
 #: How close a spelling must be to be offered (difflib's ratio), by script. A Japanese
@@ -156,7 +177,15 @@ def guess(word: str, candidates) -> Guess:
     qualified = sorted(name for name in names if name.startswith(word + "（"))
     if len(qualified) > 1 and word not in names:
         return Guess(qualified[0], tuple(qualified[1:]))
-    return Guess(suggest(word, names))
+    first = suggest(word, names)
+    if first is None:
+        return Guess(None)
+    tied = closest(word, names)
+    if first not in tied:  # the same word in another form, or a former code: that one
+        return Guess(first)
+    if len(tied) > MOST_TIED:  # as close to many as to one: no guess, the list instead
+        return Guess(None)
+    return Guess(first, tuple(name for name in tied if name != first))
 
 
 def did_you_mean(word: str, candidates) -> str:

@@ -164,7 +164,7 @@ def _lone_origins(pages, diags: list) -> None:
     """W015 at a page's 出自 that no other page has and that is a slip of one another page
     has (少年時代 where 少年期 is written): a new life stage of one page is also possible,
     so nothing is said when no other origin is near."""
-    from .names import suggest
+    from .names import MOST_TIED, closest
 
     written: dict[str, list] = {}
     for page in pages:
@@ -174,10 +174,18 @@ def _lone_origins(pages, diags: list) -> None:
     for origin, names in written.items():
         if len(names) != 1:
             continue
-        meant = suggest(origin, [o for o in written if o != origin])
-        if meant is not None:
-            diags.append(W015.at(names[0].span, origin=origin, meant=meant,
-                                 replacements=(meant,)))
+        near = closest(origin, tuple(o for o in written if o != origin))
+        # as near as each other (幼年期: 幼少期, 青年期, 熟年期 …): the origin its own
+        # file's other pages write most — a slip in 幼少期.page means 幼少期 — alone
+        path = names[0].span.path
+        here = {o: sum(n.span.path == path for n in written[o]) for o in near}
+        near = sorted(near, key=lambda o: -here[o])
+        if len(near) > 1 and here[near[0]] > here[near[1]]:
+            near = near[:1]
+        if not near or len(near) > MOST_TIED:
+            continue
+        diags.append(W015.at(names[0].span, origin=origin, meant="」か「".join(near),
+                             replacements=tuple(near)))
 
 
 def _same_names(definitions: dict, diags: list) -> None:

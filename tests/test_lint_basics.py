@@ -265,6 +265,17 @@ def test_the_names_suggester_offers_an_id_only_for_a_slip_of_it():
     assert suggest("攻勢", ["攻撃", "白紙化"]) == "攻撃"
 
 
+def test_the_names_suggester_names_every_word_as_near_or_none():
+    """A word as near to two names as to one (幼年期: 幼少期, 青年期) named only the one
+    difflib sorted first; as near to many, it guesses none and the hint lists instead."""
+    from compiler.names import guess
+
+    assert guess("幼年期", ["幼少期", "青年期"]).hint == "もしかして「幼少期」か「青年期」？"
+    assert guess("幼年期", ["青年期", "幼少期"]).replacements == ("青年期", "幼少期")
+    assert guess("幼年期", ["幼少期", "少年期", "青年期", "壮年期", "熟年期"]).word is None
+    assert guess("攻撃力", ["攻撃", "防御"]).replacements == ("攻撃",)
+
+
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_lint_of_a_folder_holding_no_content_file_checked_nothing_and_says_so(tmp_path, fmt):
     """No false green: a folder with no .page, .enemy … (generated/, an empty one) is
