@@ -21,6 +21,11 @@ grammar's tables) when an entry for this very input is there, else parsing and s
   ``tuple[Name, ...]`` a list of Name nodes — and any mismatch means "no entry": the file
   is parsed. What is saved passes the same checks (``encode``), so a parse that holds
   anything else (a lark Token for a str) is simply not saved.
+* A process remembers the parses it read or saved (``_MEMO``): a file linted again in
+  it (the language server, a watch, a run of the tests) is then neither read nor decoded
+  while its entry is the very file the process last touched (inode, size and an mtime
+  it set to the nanosecond); and the same input under another absolute path (a copy of
+  the content) is saved from memory rather than parsed.
 * ``JIBUNKI_NO_CACHE=1``, an unusable folder or any doubt: the file is parsed; never an error.
 """
 
@@ -28,9 +33,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import stat
 import sys
+import time
 import types
 import typing
+from collections import OrderedDict
 from functools import cache
 
 from . import diskcache
@@ -47,6 +55,19 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 _SCAN_AFTER_BYTES = 256 * 1024
 _TEMP_PREFIX = ".parse-"
 _ENTRY_PREFIX, _ENTRY_SUFFIX = "parse-", ".cache"
+
+
+#: The parses this process read from or saved to the cache, by (folder, entry name):
+#: what an entry of the folder holds, kept as the tree it decodes to — a file linted again
+#: in one process (the language server, a watch, a test run) is then neither read nor
+#: decoded, only its file stat'ed. The tree is frozen (dsl.ast), so it is shared.
+_MEMO: OrderedDict = OrderedDict()
+#: The entry name each input (its key) was last remembered under, by folder: a copy of
+#: the content in another folder (its files under other absolute paths, the same paths
+#: as shown and the same texts) is saved from it rather than parsed (``_copy``).
+_NAMES: dict = {}
+MEMO_ENTRIES = 512
+MEMO_MAX_BYTES = 512 * 1024
 
 
 class Refused(Exception):
@@ -455,7 +476,8 @@ class ParseCache:
             try:
                 entry = entry_key(text, path, suggest)
                 if entry is not None:
-                    found = self._read(*entry, path)
+                    found = (self._recall(*entry) or self._read(*entry, path)
+                             or self._copy(*entry))
                     if found is not None:
                         self.hits += 1
                         return found
@@ -472,6 +494,80 @@ class ParseCache:
                 pass
         return result
 
+    # The memory of this process (_MEMO): an entry read or written here is not read and
+    # decoded again while its file is the one this process last touched.
+
+    def _recall(self, name: str, key: bytes):
+        """The parse this process read or saved as entry ``name`` of this folder for
+        ``key``, while that file is still the one it read or wrote: a regular file of
+        ours, of the same inode and size and the very mtime this process gave it (an
+        entry written, replaced, damaged, evicted or used by another process since is
+        read again, and refused as it would be). None otherwise."""
+        remembered = _MEMO.get((self._where(), name))
+        if remembered is None or remembered[0] != key:
+            return None
+        _, identity, result, payload = remembered
+        try:
+            info = os.stat(name, dir_fd=self._folder, follow_symlinks=False)
+        except OSError:
+            return None
+        if not (stat.S_ISREG(info.st_mode) and diskcache.private(info)
+                and (info.st_ino, info.st_size, info.st_mtime_ns) == identity):
+            return None
+        self._remember(name, key, result, payload)  # its last use, as a read touches it
+        return result
+
+    def _copy(self, name: str, key: bytes):
+        """The parse of this very input (``key``: the path as shown and the text) that
+        this process holds as another entry — the same file of a copy of the content in
+        another folder — saved as entry ``name`` too, as a parse would be; None when it
+        holds none, or when ``name`` is an entry it read before (that file was damaged
+        or replaced since: it is parsed again, as without this memory)."""
+        where = self._where()
+        other = _NAMES.get((where, key))
+        if other is None or other == name or (where, name) in _MEMO:
+            return None
+        result = self._recall(other, key)
+        if result is None:
+            return None
+        payload = _MEMO[(where, other)][3]
+        if not diskcache.write_entry(self._folder, name, key, payload, FORMAT,
+                                     MAX_ENTRY_BYTES, _TEMP_PREFIX):
+            return None
+        self._saved += len(payload) + 1
+        self._remember(name, key, result, payload)
+        return result
+
+    def _remember(self, name: str, key: bytes, result, payload: bytes) -> None:
+        """Keep ``result``, the parse of entry ``name`` for ``key`` (read, or written
+        just now as ``payload``), with the file's identity — its mtime set here to the
+        nanosecond, a time no write by another hand (the kernel's coarser clock) gives
+        it; the least recently used past MEMO_ENTRIES forgotten. An entry over
+        MEMO_MAX_BYTES is not kept: its tree is many times that."""
+        where = self._where()
+        _MEMO.pop((where, name), None)
+        now = time.time_ns()
+        try:
+            os.utime(name, ns=(now, now), dir_fd=self._folder, follow_symlinks=False)
+            info = os.stat(name, dir_fd=self._folder, follow_symlinks=False)
+        except (OSError, NotImplementedError):
+            return
+        if len(payload) > MEMO_MAX_BYTES or info.st_mtime_ns != now:
+            return
+        _MEMO[(where, name)] = (key, (info.st_ino, info.st_size, now), result, payload)
+        _NAMES[(where, key)] = name
+        while len(_MEMO) > MEMO_ENTRIES:
+            (gone_where, gone), (gone_key, *_) = _MEMO.popitem(last=False)
+            if _NAMES.get((gone_where, gone_key)) == gone:
+                del _NAMES[(gone_where, gone_key)]
+
+    def _where(self) -> tuple[int, int]:
+        # the folder by identity: another cache folder (another XDG_CACHE_HOME) has
+        # entries of its own (and a folder made where a removed one was, with its inode,
+        # holds none of the files remembered, which _recall then does not find)
+        info = os.fstat(self._folder)
+        return info.st_dev, info.st_ino
+
     def _read(self, name: str, key: bytes, path: str):
         payload = diskcache.read_entry(self._folder, name, key, FORMAT, MAX_ENTRY_BYTES,
                                        touch=True)
@@ -481,7 +577,10 @@ class ParseCache:
             result = decode(diskcache.loads_literal(payload))
         except Exception:  # Refused, UnpicklingError, RecursionError …: not an entry
             return None
-        return result if result.file.path == path else None
+        if result.file.path != path:
+            return None
+        self._remember(name, key, result, payload)
+        return result
 
     def _save(self, name: str, key: bytes, result) -> None:
         import pickle
@@ -499,6 +598,7 @@ class ParseCache:
         if diskcache.write_entry(self._folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
                                  _TEMP_PREFIX):
             self._saved += len(payload) + 1  # at least one byte, so that close() looks
+            self._remember(name, key, result, payload)
 
     def close(self) -> None:
         """Remove stale temporaries and evict over the bounds (when anything was saved),

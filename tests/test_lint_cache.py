@@ -202,6 +202,54 @@ def test_a_path_keeps_one_entry_its_newest_parse(cache_home, parses):
     assert parses == []
 
 
+def test_a_file_linted_again_in_one_process_is_neither_read_nor_decoded(
+        cache_home, parses, content, monkeypatch):
+    """The language server, a watch and a run of the tests lint the same files again and
+    again in one process: what it read or saved is remembered while the entry's file is
+    the one it touched, and said the same."""
+    first = lint(content)
+    decoded, real = [], parsecache.decode
+    monkeypatch.setattr(parsecache, "decode", lambda tree: decoded.append(1) or real(tree))
+    parses.clear()
+    second = lint(content)
+    assert parses == [] and decoded == []
+    assert said(second) == said(first)
+    page = next((content / "pages").glob("*.page"))
+    (entry,) = [e for e in entries(cache_home) if parsecache.entry_key(
+        page.read_text(encoding="utf-8"), str(page), suggest)[0] == e.name]
+    os.utime(entry, ns=(1, 1))  # another process read it since: read again, not recalled
+    third = lint(content)
+    assert parses == [] and decoded == [1]
+    assert said(third) == said(first)
+
+
+def test_a_copy_of_the_content_in_another_folder_is_saved_from_memory_not_parsed(
+        cache_home, parses, content, tmp_path, monkeypatch):
+    """A copy of the content (the same paths as shown, under another folder) was parsed
+    whole: its files are other entries. The parse this process holds of the same input
+    is saved for them instead — an entry a later process reads as its own."""
+    import shutil
+
+    there = tmp_path / "there"
+    shutil.copytree(content, there / "content")
+    monkeypatch.chdir(content.parent)
+    first = lint(Path("content"))
+    count = len(entries(cache_home))
+    parses.clear()
+    monkeypatch.chdir(there)
+    second = lint(Path("content"))
+    assert parses == []
+    assert said(second) == said(first)
+    assert len(entries(cache_home)) == 2 * count
+    monkeypatch.setattr(parsecache, "_MEMO", parsecache.OrderedDict())  # a later process
+    monkeypatch.setattr(parsecache, "_NAMES", {})
+    decoded, real = [], parsecache.decode
+    monkeypatch.setattr(parsecache, "decode", lambda tree: decoded.append(1) or real(tree))
+    third = lint(Path("content"))
+    assert parses == [] and len(decoded) == count
+    assert said(third) == said(first)
+
+
 def test_another_suggest_function_is_another_key():
     name, key = parsecache.entry_key("x", "a.page", suggest)
     assert parsecache.entry_key("x", "a.page", None)[1] != key
