@@ -66,8 +66,11 @@ _MEMO: OrderedDict = OrderedDict()
 #: the content in another folder (its files under other absolute paths, the same paths
 #: as shown and the same texts) is saved from it rather than parsed (``_copy``).
 _NAMES: dict = {}
+#: Bounds of what is remembered: entries, and their payloads' bytes each and in all (a
+#: tree in memory is a few times its payload; the bundled content's is some 0.4 MB).
 MEMO_ENTRIES = 512
-MEMO_MAX_BYTES = 512 * 1024
+MEMO_MAX_BYTES = 256 * 1024
+MEMO_TOTAL_BYTES = 16 * 1024 * 1024
 
 
 class Refused(Exception):
@@ -545,7 +548,7 @@ class ParseCache:
         it; the least recently used past MEMO_ENTRIES forgotten. An entry over
         MEMO_MAX_BYTES is not kept: its tree is many times that."""
         where = self._where()
-        _MEMO.pop((where, name), None)
+        _MEMO.pop((where, name), None)  # the file is touched: what was kept no longer holds
         now = time.time_ns()
         try:
             os.utime(name, ns=(now, now), dir_fd=self._folder, follow_symlinks=False)
@@ -556,7 +559,8 @@ class ParseCache:
             return
         _MEMO[(where, name)] = (key, (info.st_ino, info.st_size, now), result, payload)
         _NAMES[(where, key)] = name
-        while len(_MEMO) > MEMO_ENTRIES:
+        while len(_MEMO) > MEMO_ENTRIES or sum(
+                len(kept[3]) for kept in _MEMO.values()) > MEMO_TOTAL_BYTES:
             (gone_where, gone), (gone_key, *_) = _MEMO.popitem(last=False)
             if _NAMES.get((gone_where, gone_key)) == gone:
                 del _NAMES[(gone_where, gone_key)]

@@ -221,6 +221,11 @@ def test_a_file_linted_again_in_one_process_is_neither_read_nor_decoded(
     third = lint(content)
     assert parses == [] and decoded == [1]
     assert said(third) == said(first)
+    monkeypatch.setattr(parsecache, "MEMO_TOTAL_BYTES", 0)  # bounded: nothing kept
+    lint(content)
+    decoded.clear()
+    lint(content)
+    assert len(decoded) == len(entries(cache_home)) and not parsecache._MEMO
 
 
 def test_a_copy_of_the_content_in_another_folder_is_saved_from_memory_not_parsed(
