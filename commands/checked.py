@@ -114,6 +114,25 @@ def say_blocked(result) -> None:
                    + ("（失敗は上の E044）。" if failed else "（すべて成功）。"))
 
 
+def say_unanalysed(result) -> None:
+    """A lint whose run had errors did not look for the interaction analysis' warnings
+    (W006 …: they read the whole content): said, so that the warnings that come once the
+    errors are fixed are no surprise, and a warning count of 0 is not read as none found
+    — naming the errors of the folder names resolve against, which the summary does
+    not show."""
+    from compiler.codes import ANALYSIS
+
+    blocked = result.analysis_blocked
+    if not blocked:
+        return
+    shown = set(result.diagnostics)
+    unshown = [d for d in blocked if d not in shown]
+    where = f"（名前を解決するフォルダのエラー {len(unshown)} 件: {_places(unshown)}）" \
+        if unshown else ""
+    click.echo(f"相互作用の分析（{'・'.join(ANALYSIS)} の警告）は、エラーがあるので"
+               f"行っていません{where}。", err=True)
+
+
 def _places(diags) -> str:
     return "、".join(dict.fromkeys(f"{d.span.path}:{d.span.line}" for d in diags[:5])) + (
         " ほか" if len(diags) > 5 else "")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from commands.checked import check_named, content_folder, print_diagnostics, say_blocked
+from commands.checked import check_named, content_folder, print_diagnostics, say_blocked, say_unanalysed
 from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT, EXIT_CONTENT, EXIT_OK, NamedPath, use_color
 
 
@@ -53,6 +53,7 @@ def lint(paths: tuple[Path, ...], fmt: str, content: Path | None) -> None:
     else:
         print_diagnostics(result.diagnostics, result.sources, result.files)
         say_blocked(result)
+        say_unanalysed(result)
     if paths and not result.files and not result.errors:
         click.echo(nothing_read(paths), err=True)
         sys.exit(EXIT_CONTENT)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from commands.checked import check_content, print_diagnostics, say_blocked
+from commands.checked import check_content, print_diagnostics, say_blocked, say_unanalysed
 from commands.common import CONTENT_FOLDER, DEFAULT_CONTENT
 
 
@@ -38,6 +38,7 @@ def watch(content: Path, debounce: int) -> None:
         result = check_content(content, whole_result=True)
         print_diagnostics(result.diagnostics, result.sources, result.files)
         say_blocked(result)
+        say_unanalysed(result)
         click.echo(f"（{time.perf_counter() - started:.2f} 秒。保存するたびに検査します。Ctrl-C で終わります）")
 
     watch_loop(content, debounce, report)

@@ -22,7 +22,7 @@ from dsl.codes import E048  # defined with the file bounds (dsl.size)
 from contract.typed import folded
 from contract.vocabulary import W
 
-__all__ = ["Code", "CODES", "explanation", "E000", "E001", "E002", "E003", "E004", "E005",
+__all__ = ["ANALYSIS", "Code", "CODES", "explanation", "E000", "E001", "E002", "E003", "E004", "E005",
            "E048"]
 
 
@@ -140,6 +140,10 @@ E073 = _define("E073", ERROR, f"{W.balance.reference}がはじめのデッキに
     message="ページ「{page}」ははじめのデッキ（{deck}）にありません",
     hint=f"{W.balance.reference}は、はじめのデッキの1枚を各ページと入れ替えて測るためのページです。"
          "はじめのデッキのページを書いてください: {pages}")
+#: The codes of the interaction analysis' findings (analysis/), which it reports only of a
+#: run with no error anywhere (compiler.pipeline.analyze): a lint with errors says so.
+ANALYSIS = ("W006", "W007", "W008", "W009", "W010", "W012")
+
 #: Found by ``jibunki print`` (its layout), not by lint: the text is valid, the card too small.
 E074 = _define("E074", ERROR, "札に収まらない文",
     hint="フレーバーや面の文を短くしてください（印刷は文字を最小の大きさまで小さくして収めます）")

@@ -15,7 +15,8 @@ lark's and jsonschema's versions and Python's. So:
   shown and its exact bytes. An edit, a new or a removed file changes the key. A file or
   folder that cannot be read gives no key: the lint runs and reports it.
 * The entry holds the diagnostics as plain tuples, the count of named files, the
-  examples wanted and the errors that blocked them, and the text of each file a
+  examples wanted and the errors that blocked them, the errors that kept the interaction
+  analysis from running, and the text of each file a
   diagnostic points into (to show its source line). A lint that met an internal error
   (E000, a bug in jibunki) is not kept: it runs again next time.
 * One entry per way of naming (the working folder and the paths), replaced by each run.
@@ -39,7 +40,7 @@ from pathlib import Path
 from dsl import diskcache
 from dsl.diagnostics import ERROR, WARNING, Diagnostic, Note, Span
 
-FORMAT = b"jibunki-lint-cache 2\n"
+FORMAT = b"jibunki-lint-cache 3\n"
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 _TEMP_PREFIX = ".lint-"
 _ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,7 @@ class Summary:
     files: int
     examples_blocked: list[Diagnostic]
     examples_wanted: int
+    analysis_blocked: list[Diagnostic]
 
     @property
     def errors(self) -> int:
@@ -181,13 +183,14 @@ def _paths_of(diags) -> set[str]:
 
 def _save(folder: int, name: str, key: bytes, result) -> None:
     try:
-        everything = [*result.diagnostics, *result.examples_blocked]
+        everything = [*result.diagnostics, *result.examples_blocked, *result.analysis_blocked]
         if any(d.code == _INTERNAL for d in everything):
             return
         wanted = _paths_of(everything)
         data = {"files": result.files, "wanted": result.examples_wanted,
                 "diagnostics": [_encode(d) for d in result.diagnostics],
                 "blocked": [_encode(d) for d in result.examples_blocked],
+                "unanalysed": [_encode(d) for d in result.analysis_blocked],
                 "sources": {p: t for p, t in result.sources.items() if p in wanted}}
         payload = pickle.dumps(data, protocol=5)
         if _decode(payload) is None:
@@ -234,15 +237,16 @@ def _decode(payload: bytes) -> Summary | None:
     try:
         data = diskcache.loads_literal(payload)
         if not (type(data) is dict and set(data) == {"files", "wanted", "diagnostics",
-                                                     "blocked", "sources"}):
+                                                     "blocked", "unanalysed", "sources"}):
             return None
         if not (_int(data["files"]) and _int(data["wanted"])
                 and type(data["diagnostics"]) is list and type(data["blocked"]) is list
+                and type(data["unanalysed"]) is list
                 and type(data["sources"]) is dict
                 and all(_str(k) and _str(v) for k, v in data["sources"].items())):
             return None
         return Summary([_diagnostic(d) for d in data["diagnostics"]], dict(data["sources"]),
                        data["files"], [_diagnostic(d) for d in data["blocked"]],
-                       data["wanted"])
+                       data["wanted"], [_diagnostic(d) for d in data["unanalysed"]])
     except Exception:
         return None

@@ -435,3 +435,38 @@ def test_a_file_of_a_near_miss_ending_in_a_folder_is_said_not_passed_over(tmp_pa
     assert sorted(said) == ["b.Page", "c.pages", "e.ENEMY"] and {d.code for d in problems} == {"E004"}
     assert "（コンテンツのファイルは .page で終わります）" in said["c.pages"].message
     assert "ファイル名の終わりを直してください" in said["b.Page"].hint
+
+
+def test_a_lint_with_errors_says_the_interaction_analysis_did_not_run(project):
+    """The analysis (W006 …) reads the whole content and runs only where nothing has an
+    error: a lint of one good file beside a broken one said 「警告 0 件」 with no word that
+    it had looked for none of them — nor does a lint of the broken content, whose fix
+    then brings warnings nobody was told were unchecked. Said, from the lint cache too."""
+    from conftest import invoke_cli
+
+    clean = invoke_cli("lint", "content/pages/青年期.page")
+    assert clean.exit_code == 0 and "相互作用の分析" not in clean.output
+    broken = project / "content" / "pages" / "幼少期.page"
+    text = broken.read_text(encoding="utf-8")
+    line = text[:text.index("敵HP -= ")].count("\n") + 1
+    broken.write_text(text.replace("敵HP -= ", "敵HP -= ＄", 1), encoding="utf-8")
+    note = "相互作用の分析（W006・W007・W008・W009・W010・W012 の警告）は、エラーがあるので行っていません"
+    for _ in range(2):  # the second from the lint cache
+        one = invoke_cli("lint", "content/pages/青年期.page")
+        assert one.exit_code == 0, one.output
+        assert (f"{note}（名前を解決するフォルダのエラー 1 件: content/pages/幼少期.page:{line}）。"
+                in one.output), one.output
+        whole = invoke_cli("lint")
+        assert whole.exit_code == 1 and f"{note}。" in whole.output, whole.output
+
+
+def test_the_analysis_codes_are_those_the_analysis_reports():
+    """The note names exactly the codes a Finding of analysis/ is made with."""
+    import re
+
+    from compiler.codes import ANALYSIS
+
+    written = {code for path in (ROOT / "analysis").glob("*.py")
+               for code in re.findall(r'(?:Finding\(\s*|^\s*)"(W0\d\d)",',
+                                      path.read_text(encoding="utf-8"), re.MULTILINE)}
+    assert written == set(ANALYSIS)
