@@ -247,6 +247,13 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     if _refuse_fall(variable, op, direction, None, s.span, ctx):
         return None
     if op not in _allowed_ops(variable, ctx):
+        if op == "assign" and isinstance(s.value, ast.Neg) and "add" in _allowed_ops(variable, ctx):
+            # 防御 =- 4: the symbols of -= typed the wrong way round read as = -4
+            amount = s.value.operand.text if isinstance(s.value.operand, ast.Number) else "n"
+            ctx.add(E024.at(s.span, f"「{variable.ja}」には{W.operation.assign}できません",
+                            hint=f"減らすのなら「{variable.ja} -= {amount}」と書きます"
+                                 f"（「= -{amount}」は -{amount} にする{W.operation.assign}です）"))
+            return None
         _refuse_op(variable, op, s.span, ctx)
         return None
     landing = _landing(op, tails, ctx)

@@ -987,6 +987,8 @@ _TOKEN_SLIPS = (
     # the long-vowel mark ー (a word's character, read as a name) typed for a minus
     ("ー", "ASSIGN_OP", "「ー」（長音記号）はマイナスではありません。半角の「-」で「-=」と書きます", "-"),
 )
+#: The signs an operator of a 作用 begins with (+=, -=, *=).
+_OPERATOR_SIGNS = ("+", "-", "−", "*", "×")
 #: A comparison written the wrong way round (=> for >=): its second character → the hint.
 _REVERSED = {">": "「>=」", "<": "「<=」"}
 #: The same with a full-width ＝ (＝＞, ＝>): the two characters one slip → what is meant.
@@ -1009,6 +1011,20 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     for written, wanted, hint, meant in _TOKEN_SLIPS:
         if str(token) == written and wanted in expected:
             return hint, meant
+    before = text[pos - 1:pos]
+    if str(token) in _OPERATOR_SIGNS and "ASSIGN_OP" in expected and following != "=":
+        # 防御 + 4: the operator's = left out
+        return f"作用の演算子は「{token}=」と書きます（例: {W.variable.defense} {token}= 4）", f"{token}="
+    if str(token) in _OPERATOR_SIGNS and before == "=" and text[pos - 2:pos - 1] not in \
+            (*_OPERATOR_SIGNS, "=", "<", ">", "!"):
+        # 防御 =+ 4: the two symbols the wrong way round
+        return f"「={token}」は「{token}=」と書きます（記号の順が逆です）", None
+    if str(token) == "=" and before in _OPERATOR_SIGNS and \
+            _statement_before(text, pos - 1).split()[:1] in ([w] for w in KEYWORDS["cond"]):
+        # 条件 歩 += 25: a 条件 compares; what changes a value is a 作用 of its own line
+        cond = KEYWORDS["cond"][0]
+        return (f"{cond}は値を比べます（例: {cond} {W.variable.steps} >= 25）。値を変えるのは"
+                "作用で、条件の行とは別の行に書きます"), None
     if str(token) == "," or text[pos - 1:pos] == ",":  # the comma, or the digits after it
         for grouped in GROUPED_NUMBER.finditer(text, *_line_of(text, pos)):
             if grouped.start() < pos < grouped.end():

@@ -499,3 +499,33 @@ def test_the_tail_keywords_are_the_grammars_tail():
     starts = [re.search(rf"^{rule}: _kw_(\w+)", grammar_text(), re.MULTILINE).group(1)
               for rule in tail]
     assert tuple(starts) == TAIL_RULES
+
+
+# ------------------------------------------------------- an operator's symbols slipped
+
+@pytest.mark.parametrize("effect, sign, hint, fix", [
+    ("防御 + 4", "+", "作用の演算子は「+=」と書きます", ("+=",)),
+    ("防御 * 2", "*", "作用の演算子は「*=」と書きます", ("*=",)),
+    ("防御 =+ 4", "+", "「=+」は「+=」と書きます（記号の順が逆です）", ()),
+])
+def test_an_operator_with_its_equals_left_out_or_put_first_is_named(effect, sign, hint, fix):
+    """The hint listed what may follow a target (「}」, 改行 … that no 作用 ends on)."""
+    text = PAGE.format(effect=effect)
+    diag, shown = only(text, "E001", 3, text.split("\n")[2].rindex(sign) + 1)
+    assert diag.hint.startswith(hint) and "ここに書けるのは" not in diag.hint, shown
+    assert diag.replacements == fix
+
+
+def test_minus_written_after_the_equals_is_told_to_be_written_before_it():
+    """防御 =- 4 reads as 防御 = -4, an assignment 防御 does not take: the hint named what
+    may be assigned, not the -= meant."""
+    for effect in ("防御 =- 4", "防御 = -4"):
+        diag, shown = only(PAGE.format(effect=effect), "E024", 3, 9)
+        assert diag.hint.startswith("減らすのなら「防御 -= 4」と書きます"), shown
+
+
+@pytest.mark.parametrize("written", ["条件 歩 += 25", "条件 歩 -= 25"])
+def test_a_condition_written_as_an_effect_is_told_that_a_condition_compares(written):
+    text = PAGE.format(effect=f"{written}; 防御 += 2")
+    diag, shown = only(text, "E001", 3, text.split("\n")[2].index("=") + 1)
+    assert diag.hint.startswith("条件は値を比べます（例: 条件 歩 >= 25）"), shown
