@@ -546,6 +546,9 @@ def test_a_file_that_is_not_utf8_counts_among_the_files_checked(tmp_path):
     (content / "pages" / "壊れ.page").write_bytes(b"\xff\xfe garbage")
     linted = invoke_cli("lint", str(content))
     printed = invoke_cli("print", "--content", str(content), "--out", str(tmp_path / "p.pdf"))
-    count = linted.output.strip().splitlines()[-1].split(" ファイル")[0]
-    assert int(count) == int(before.output.strip().splitlines()[-1].split(" ファイル")[0]) + 1
+    def counted(output: str) -> str:  # the summary line's count of files
+        return re.search(r"^(\d+) ファイル: エラー", output, re.MULTILINE).group(1)
+
+    count = counted(linted.output)
+    assert int(count) == int(counted(before.output)) + 1
     assert printed.exit_code == 1 and f"\n{count} ファイル: エラー" in printed.output
