@@ -307,6 +307,8 @@ def _as_written(expr, value) -> str:
     text = getattr(expr, "text", None)
     shown = text if isinstance(text, str) else str(value)
     if isinstance(value, float) and value.is_integer() and abs(value) < 10 ** 15:
+        if "e" in shown.lower():  # 1e3: whole, but an exponent reads as a decimal
+            return f"{shown} は指数で書いた数で、小数として読みます。整数は {int(value)} と書きます"
         return f"{shown} は小数です。整数は {int(value)} と書きます"
     return shown
 

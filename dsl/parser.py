@@ -1012,6 +1012,11 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         if str(token) == written and wanted in expected:
             return hint, meant
     before = text[pos - 1:pos]
+    field = _statement_before(text, pos)
+    if str(token) == "+" and following.isdigit() and field in _field_words():
+        # 銘 +4: a field's number takes no sign (only a 目標's band does)
+        number = re.match(r"\d+(?:\.\d+)?", text[pos + 1:]).group(0)
+        return f"数の前に「+」は書きません（{field} {number}）", ""
     if str(token) in _OPERATOR_SIGNS and "ASSIGN_OP" in expected and following != "=":
         # 防御 + 4: the operator's = left out
         return f"作用の演算子は「{token}=」と書きます（例: {W.variable.defense} {token}= 4）", f"{token}="

@@ -275,7 +275,8 @@ def test_a_start_age_past_the_lifespan_cap_is_E030_at_the_start_age(start, said)
 
 
 @pytest.mark.parametrize("written, said", [
-    ("2e1", "銘は 0〜200 の整数です（2e1 は小数です。整数は 20 と書きます）"),
+    # an exponent is said as such: 1e3 is no decimal to the eye (it is read as one)
+    ("2e1", "銘は 0〜200 の整数です（2e1 は指数で書いた数で、小数として読みます。整数は 20 と書きます）"),
     ("20.0", "銘は 0〜200 の整数です（20.0 は小数です。整数は 20 と書きます）"),
     ("20.5", "銘は 0〜200 の整数です（20.5）"),
     ("201", "銘は 0〜200 の整数です（201）"),

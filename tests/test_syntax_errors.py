@@ -529,3 +529,12 @@ def test_a_condition_written_as_an_effect_is_told_that_a_condition_compares(writ
     text = PAGE.format(effect=f"{written}; 防御 += 2")
     diag, shown = only(text, "E001", 3, text.split("\n")[2].index("=") + 1)
     assert diag.hint.startswith("条件は値を比べます（例: 条件 歩 >= 25）"), shown
+
+
+@pytest.mark.parametrize("field, number", [("銘", "4"), ("銘", "12.5")])
+def test_a_fields_number_written_with_a_plus_is_told_to_drop_it(field, number):
+    """銘 +4 was told that a field's value is written without = (the nearest known
+    mistake of the parser's state), of a line with no = in it."""
+    diag, shown = only(f"ページ t {{\n  {field} +{number}\n  未来面 {{ 敵HP -= 3 }}\n"
+                       "  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n", "E001", 2, 5)
+    assert diag.hint == f"数の前に「+」は書きません（{field} {number}）", shown
