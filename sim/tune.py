@@ -708,7 +708,9 @@ def lines_of(o: Outcome, pairs: int, unit: str) -> list[str]:
         elif r.closest:
             tried = sorted(t.value for t in r.trials)
             span = f"調べたのは {c.spell(tried[0])}〜{c.spell(tried[-1])}、" if len(tried) > 1 else ""
-            out.append(f"{head}: 届きません（{span}最も近いのは {c.spell(r.closest.value)}: "
+            # the value written itself the closest: said so, not as if a change were
+            kept = "書いたままの " if r.closest.value == c.value else ""
+            out.append(f"{head}: 届きません（{span}最も近いのは {kept}{c.spell(r.closest.value)}: "
                        f"{shown(r.closest.measure, s)}）")
         else:
             out.append(f"{head}: 測れません（書き換えるとコンパイルできません）")

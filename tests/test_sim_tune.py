@@ -811,3 +811,20 @@ def test_a_band_narrower_by_a_hair_is_said_with_the_digits_that_show_it():
     lines = tune.lines_of(tune.Outcome(subject, before, [reach]), 100, "組")
     said = next(row for row in lines if "目標の幅" in row)
     assert "目標の幅（20.000 pt）が、100 組で測る区間の幅（20.004 pt）より狭い" in said, said
+
+
+def test_a_closest_value_that_is_the_one_written_is_said_to_be_it():
+    """「最も近いのは 0」 of a number written 0 read as a change to 0: the value as written
+    is said to be the closest."""
+    subject = tune.Subject("page", "juu", "十", 0.05, 0.10)
+    before = tune.Measure(stats.Interval(0.116, 0.087, 0.145), 1000)
+    cand = tune.Candidate("p.page", 24, 12, 13, "0", 0, "面", "x")
+    near = tune.Measure(stats.Interval(0.20, 0.15, 0.25), 400)
+    far = tune.Measure(stats.Interval(0.30, 0.25, 0.35), 400)
+    reach = tune.Reach(cand, closest=tune.Trial(0, near),
+                       trials=[tune.Trial(0, near), tune.Trial(5, far)])
+    lines = tune.lines_of(tune.Outcome(subject, before, [reach]), 400, "組")
+    assert any("最も近いのは 書いたままの 0:" in row for row in lines), lines
+    moved = tune.Reach(cand, closest=tune.Trial(5, far), trials=reach.trials)
+    lines = tune.lines_of(tune.Outcome(subject, before, [moved]), 400, "組")
+    assert any("最も近いのは 5:" in row for row in lines), lines
