@@ -62,9 +62,13 @@ BROKEN = """ページ ok1 {
 
 @pytest.fixture
 def cache_home(tmp_path, monkeypatch):
+    """A cache folder of the test's own, cold as a new process finds it: this process'
+    memory of parses (dsl.parsecache._MEMO) starts empty too."""
     home = tmp_path / "cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    monkeypatch.setattr(parsecache, "_MEMO", parsecache.OrderedDict())
+    monkeypatch.setattr(parsecache, "_NAMES", {})
     return home
 
 
