@@ -247,7 +247,8 @@ def _numeric(s: ast.Sayou, tails, ctx: Ctx) -> Sayou | None:
     if _refuse_fall(variable, op, direction, None, s.span, ctx):
         return None
     if op not in _allowed_ops(variable, ctx):
-        if op == "assign" and isinstance(s.value, ast.Neg) and "add" in _allowed_ops(variable, ctx):
+        if op == "assign" and isinstance(s.value, ast.Neg) and \
+                "add" in _allowed_ops(variable, ctx) and variable.code not in _ONE_WAY:
             # 防御 =- 4: the symbols of -= typed the wrong way round read as = -4
             amount = s.value.operand.text if isinstance(s.value.operand, ast.Number) else "n"
             ctx.add(E024.at(s.span, f"「{variable.ja}」には{W.operation.assign}できません",
@@ -290,12 +291,20 @@ def _signed_constant(op: str, direction, variable, base, s: ast.Sayou, ctx: Ctx)
     """A constant below 0 where the operator says the direction (E030; True when said):
     ``歩 += -5`` did nothing under 補正あり (a modified gain is never negative, DESIGN
     §6.1) and took 5 under 固定, and ``敵HP += -5`` was damage past 軽減 and every
-    modifier; ``敵HP *= -1`` won the stage. The sign is the operator's: ``-=``, or a
-    factor of 0 or more. (A reference may still read a signed value as the game goes:
+    modifier; ``敵HP *= -1`` won the stage; ``座 =- 4`` put the enemy at 0. The sign is
+    the operator's: ``-=``, or a factor of 0 or more, or a place of 0 or more. (A reference may still read a signed value as the game goes:
     spec 002 allows signs in references.)"""
-    if not isinstance(base, Const) or base.value >= 0 or op not in ("add", "mul"):
+    if not isinstance(base, Const) or base.value >= 0:
         return False
     shown = f"{base.value:g}"
+    if op == "assign" and variable.cond_kind == "position":
+        # 座 =- 4: a place on the line of ages is 0 or more; -4 was read as 座 → 0
+        ctx.add(E030.at(s.value.span, f"「{variable.ja}」は 0 以上の位置です（{shown}）",
+                        hint=f"動かすなら「{variable.ja} -= {-base.value:g}」と書きます"
+                             f"（「= {shown}」はその位置に置く{W.operation.assign}です）"))
+        return True
+    if op not in ("add", "mul"):
+        return False
     if op == "add":
         meant = ("増やすなら", "+=") if direction == "decrease" else ("減らすなら", "-=")
         ctx.add(E030.at(s.value.span, f"足す数・引く数は 0 以上で書きます（{shown}）",

@@ -162,7 +162,7 @@ def _deck_cap(fields, ctx: Ctx) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or not 1 <= value <= DECK_CAP_BOUND:
-        ctx.add(E030.at(fields["deck_cap"].value.span, f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{_as_written(fields['deck_cap'].value, value)}）",
+        ctx.add(E030.at(fields["deck_cap"].value.span, f"上限枚数は 1〜{DECK_CAP_BOUND} の整数です（{_as_written(fields['deck_cap'].value, value, 1, DECK_CAP_BOUND)}）",
                         hint=f"{W.balance.deck_cap_default}と同じ範囲です（バランスの項目、vocabulary.py）"))
         return None
     return value
@@ -176,7 +176,7 @@ def _year(page, fields, ctx: Ctx, damaged: bool):
     if value is None:
         return None
     if not isinstance(value, int) or not 0 <= value <= vocab.YEAR_BOUND:
-        ctx.add(E030.at(field.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です（{_as_written(field.value, value)}）",
+        ctx.add(E030.at(field.value.span, f"{W.variable.year}は 0〜{vocab.YEAR_BOUND} の整数です（{_as_written(field.value, value, 0, vocab.YEAR_BOUND)}）",
                         hint=f"{W.variable.year}はそのページの場面が何歳のときかを表します。{W.variable.lifespan_cap}を超えてもかまいません"))
         return None
     return value
@@ -256,7 +256,7 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
                 not isinstance(value, int) or not low <= value <= high):
             ctx.add(E030.at(field.value.span,
                             f"{_FIELD_WORDS[key]}は {low}〜{high} の整数です"
-                            f"（{_as_written(field.value, value)}）",
+                            f"（{_as_written(field.value, value, low, high)}）",
                             hint=f"{_FIELD_WORDS[key]}には {low} から {high} までの整数を書きます"
                                  "（小数や負の数は書けません）"))
         numbers[key] = value
@@ -300,13 +300,15 @@ def check_enemy(enemy: ast.Enemy, ctx: Ctx, source: Source,
 ATTACK_BOUND = 1_000_000
 
 
-def _as_written(expr, value) -> str:
+def _as_written(expr, value, low: int | None = None, high: int | None = None) -> str:
     """A number as the designer wrote it, where a message quotes it: ``2e1``, not the 20.0
     it is read as — and, for a whole number written so, that it is a decimal (a number
-    with a decimal point or an exponent is read as one, never as an integer)."""
+    with a decimal point or an exponent is read as one, never as an integer), with the
+    integer to write when it is within ``low``〜``high`` (1e3 for a 銘 is no 1000)."""
     text = getattr(expr, "text", None)
     shown = text if isinstance(text, str) else str(value)
-    if isinstance(value, float) and value.is_integer() and abs(value) < 10 ** 15:
+    inside = (low is None or value >= low) and (high is None or value <= high)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 10 ** 15 and inside:
         if "e" in shown.lower():  # 1e3: whole, but an exponent reads as a decimal
             return f"{shown} は指数で書いた数で、小数として読みます。整数は {int(value)} と書きます"
         return f"{shown} は小数です。整数は {int(value)} と書きます"

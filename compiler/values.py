@@ -29,7 +29,7 @@ from contract.tables import (Condition, Const, CounterRef, DistanceRef, FlagRef,
                              PageCountRef, RegionCountRef, Scaled, TilesPassedRef, VariableRef)
 from .codes import E010, E011, E021, E022, E025, E032, E033, E036, E039, E040, E041, W001
 from .limits import LIMITS, over
-from .names import id_hint, resolve, unknown
+from .names import guess, id_hint, resolve, unknown
 from .symbols import unread_reference
 from contract.vocabulary import W
 
@@ -265,11 +265,6 @@ def check_ref(ref: ast.Ref, ctx: Ctx):
                         hint=f"作用には {written} と書きます",
                         replacements=(written,) if ref.subscript is None else ()))
         return None
-    if tail_keyword(ref.name.text) is not None and ref.subscript is None:
-        # 防御 += 固定: the value left out, the keyword after it read as the value
-        ctx.add(E010.at(ref.name.span, f"「{ref.name.text}」は値ではありません",
-                        hint=value_left_out(ref.name.text)))
-        return None
     ctx.diags.append(unknown(ref.name, "変数・累計量・領域", _reference_spellings()))
     return None
 
@@ -410,8 +405,20 @@ def _children(expr):
 _SHAPE_HINT = f"基準値は 12 のような定数か、{W.counter.steps_used}[{W.scope.play}] × 0.5 のような「参照カウンタ × 係数」です"
 
 
-def check_base(expr, ctx: Ctx) -> Const | Scaled | None:
-    """The base value (a constant, or a reference × coefficient), or None after diagnostics."""
+def check_base(expr, ctx: Ctx, effect: bool = True) -> Const | Scaled | None:
+    """The base value (a constant, or a reference × coefficient), or None after diagnostics.
+    ``effect``: the value of a 作用 (not a field's), where a tail keyword alone is its
+    value left out."""
+    if effect and isinstance(expr, ast.Ref) and expr.subscript is None and \
+            not expr.is_flag and tail_keyword(expr.name.text) is not None:
+        # 防御 += 固定: the value left out, the keyword after it read as the value — or a
+        # name misspelt (寿命 for 寿命上限), which the did-you-mean still offers
+        meant = guess(expr.name.text, _reference_spellings())
+        ctx.add(E010.at(expr.name.span, f"「{expr.name.text}」は値ではありません",
+                        hint=value_left_out(expr.name.text) + (
+                            f"。変数のつもりなら、{meant.hint}" if meant.word else ""),
+                        replacements=meant.replacements))
+        return None
     expr = regroup_regions(expr)
     compare = first_compare(expr)
     if compare is not None:
@@ -489,7 +496,7 @@ def _finite(value) -> bool:
 
 def constant(expr, ctx: Ctx, what: str) -> int | float | None:
     """A field value that must be a plain number (銘, HP, 座 …)."""
-    base = check_base(expr, ctx)
+    base = check_base(expr, ctx, effect=False)
     if base is None:
         return None
     if not isinstance(base, Const):

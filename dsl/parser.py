@@ -618,6 +618,8 @@ def _left_without(statement: str, token) -> str:
     return ""
 
 
+#: A number as the grammar reads one (its NUMBER terminal).
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][+\-]?\d+)?")
 #: An operator and the word after it: a 作用's value, or a tail keyword where the value
 #: was left out (not a comparison's ``>=``, whose ``=`` is no operator).
 _OPERATOR_THEN_WORD = re.compile(r"(?<![<>!=≥≤])([+\-−*×]?=)(?!=)[ \t\u3000]*([^\s;{}#]+)")
@@ -639,12 +641,25 @@ def _value_left_out(text: str, pos: int, path: str) -> Diagnostic | None:
     # the statement's tail (comments blanked with the strings) to its ; or }
     stop = min((i for i in (rest.find(";", match.end()), rest.find("}", match.end()))
                 if i >= 0), default=len(rest))
-    written = text[line_start + start:line_start + match.start(2)].strip()
-    example = f"{written} 4 {rest[match.start(2):stop].strip()}"
+    written = " ".join(text[line_start + start:line_start + match.start(2)].split())
+    tail = rest[match.start(2):stop].split()
     line, col = _line_col(text, line_start + match.start(2))
-    return E001.at(Span(path, line, col, line, col + len(word)),
-                   f"「{match.group(1)}」の後に値がありません",
-                   hint=value_left_out(word, " ".join(example.split())))
+    span = Span(path, line, col, line, col + len(word))
+    # a number after the keyword that is no count (最大 2, 以降 3): the value, written
+    # after the keyword it comes before (敵HP -= 固定 10)
+    counts = (*KEYWORDS["max"], *KEYWORDS["next"])
+    moved = next((i for i, w in enumerate(tail) if i and _NUMBER.fullmatch(w)
+                  and tail[i - 1] not in counts), None)
+    if moved is not None:
+        value = tail.pop(moved)
+        return E001.at(span, f"値は「{word}」の前に書きます",
+                       hint=f"「{word}」は値の後に書く修飾です（例: {' '.join([written, value, *tail])}）")
+    # a trigger's tail (毎, 最大) with no 範囲 is a gap of its own: the language's example
+    words = set(tail)
+    if words & {*KEYWORDS["at"], *KEYWORDS["max"]} and not words & set(KEYWORDS["until"]):
+        return E001.at(span, f"「{match.group(1)}」の後に値がありません", hint=value_left_out(word))
+    return E001.at(span, f"「{match.group(1)}」の後に値がありません",
+                   hint=value_left_out(word, " ".join([written, "4", *tail])))
 
 
 def _statement_before(text: str, pos: int) -> str:
@@ -1013,13 +1028,17 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
             return hint, meant
     before = text[pos - 1:pos]
     field = _statement_before(text, pos)
-    if str(token) == "+" and following.isdigit() and field in _field_words():
-        # 銘 +4: a field's number takes no sign (only a 目標's band does)
-        number = re.match(r"\d+(?:\.\d+)?", text[pos + 1:]).group(0)
-        return f"数の前に「+」は書きません（{field} {number}）", ""
+    signed = re.match(rf"[ \t\u3000]*({_NUMBER.pattern})", text[pos + 1:])
+    if str(token) == "+" and signed and field in _number_fields():
+        # 銘 +4: a field's number takes no sign (only a 目標's band does); the fix drops it
+        return f"数の前に「+」は書きません（{field} {signed.group(1)}）", ""
     if str(token) in _OPERATOR_SIGNS and "ASSIGN_OP" in expected and following != "=":
-        # 防御 + 4: the operator's = left out
-        return f"作用の演算子は「{token}=」と書きます（例: {W.variable.defense} {token}= 4）", f"{token}="
+        # 敵HP - 4: the operator's = left out; the example is the statement mended
+        line_start, line_end = _line_of(text, pos)
+        rest = _STRING.sub(lambda m: " " * len(m.group()), text[pos + 1:line_end])
+        rest = re.split(r"[;}]", rest, maxsplit=1)[0].strip() or "4"
+        return (f"作用の演算子は「{token}=」と書きます（例: {field} {token}= {rest}）",
+                f"{token}=")
     if str(token) in _OPERATOR_SIGNS and before == "=" and text[pos - 2:pos - 1] not in \
             (*_OPERATOR_SIGNS, "=", "<", ">", "!"):
         # 防御 =+ 4: the two symbols the wrong way round
@@ -1035,6 +1054,17 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
             if grouped.start() < pos < grouped.end():
                 return thousands_hint(grouped.group(0).replace(",", "")), None
     return "", None
+
+
+@cache
+def _number_fields() -> frozenset[str]:
+    """The words of the fields whose value is a number (銘, HP, 座 …, a balance's keys),
+    both spellings."""
+    from contract import vocabulary as vocab
+
+    rules = ("year", "fray_mul", "deck_cap", "hp", "seat", "breakthrough")
+    return frozenset(w for rule in rules for w in KEYWORDS[rule]) | frozenset(
+        w for key in vocab.BALANCE_KEYS for w in (key.ja, key.code, *key.aliases))
 
 
 @cache
@@ -1361,7 +1391,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         slip = _step_slip(field, set(exc.expected))
     if slip:  # said exactly: the words that could stand here would only bury it
         return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",
-                       hint=slip, replacements=(fix,) if fix else ())
+                       hint=slip, replacements=(fix,) if fix is not None else ())
     left = _left_without(field, token)
     if left:
         hint = left

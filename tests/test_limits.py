@@ -279,6 +279,7 @@ def test_a_start_age_past_the_lifespan_cap_is_E030_at_the_start_age(start, said)
     ("2e1", "銘は 0〜200 の整数です（2e1 は指数で書いた数で、小数として読みます。整数は 20 と書きます）"),
     ("20.0", "銘は 0〜200 の整数です（20.0 は小数です。整数は 20 と書きます）"),
     ("20.5", "銘は 0〜200 の整数です（20.5）"),
+    ("1e3", "銘は 0〜200 の整数です（1e3）"),  # no 1000 offered: out of the range too
     ("201", "銘は 0〜200 の整数です（201）"),
 ])
 def test_a_whole_number_written_as_a_decimal_is_quoted_as_written(written, said):

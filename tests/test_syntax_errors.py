@@ -451,10 +451,12 @@ def test_a_step_said_as_a_designer_says_it_suggests_the_keyword(said):
 TAIL_CASES = [
     # (the face's 作用, the column of the keyword, the example the hint gives)
     ("防御 += 寿命 ステージ", "寿命", "防御 += 4 寿命 ステージ"),
-    ("敵HP -= 毎 被弾時", "毎", "敵HP -= 4 毎 被弾時"),
+    # a trigger with no 範囲 is a gap of its own: the language's example, which lints
+    ("敵HP -= 毎 被弾時", "毎", "敵HP -= 4 毎 被弾時 範囲 ステージ"),
     ("歩 += 範囲 ステージ; 防御 += 2", "範囲", "歩 += 4 範囲 ステージ"),
-    ("敵HP -= 最大 2 回", "最大", "敵HP -= 4 最大 2 回"),
-    ("上限 歩 += until stage", "until", "上限 歩 += 4 until stage"),
+    ("敵HP -= 最大 2 回", "最大", "敵HP -= 4 毎 被弾時 範囲 ステージ 最大 2 回"),
+    ("敵HP -= 毎 被弾時 範囲 ターン", "毎", "敵HP -= 4 毎 被弾時 範囲 ターン"),
+    ("上限 手札上限 += life stage", "life", "上限 手札上限 += 4 life stage"),
 ]
 
 
@@ -468,6 +470,24 @@ def test_a_value_left_out_before_a_tail_keyword_is_said_at_the_keyword(effect, w
     assert diag.message.endswith("の後に値がありません"), shown
     assert f"（例: {example}）" in diag.hint, shown
     assert caret_width(shown) == len(word) * (1 if word.isascii() else 2)
+    assert diagnostics(PAGE.format(effect=example))[0] == [], example  # the example lints
+
+
+@pytest.mark.parametrize("effect, word, example", [
+    ("敵HP -= 固定 10", "固定", "敵HP -= 10 固定"),
+    ("防御 += 寿命 ステージ 4", "寿命", "防御 += 4 寿命 ステージ"),
+    ("敵HP -= 毎 被弾時 範囲 ステージ 最大 2 回 3", "毎",
+     "敵HP -= 3 毎 被弾時 範囲 ステージ 最大 2 回"),
+])
+def test_a_value_written_after_its_tail_keyword_is_told_to_come_before_it(effect, word,
+                                                                         example):
+    """敵HP -= 固定 10 was said to lack its value, with an example 敵HP -= 4 固定 10 that
+    does not lint; 最大's own count is not taken for the value."""
+    text = PAGE.format(effect=effect)
+    diag, shown = only(text, "E001", 3, text.split("\n")[2].index(word) + 1)
+    assert diag.message == f"値は「{word}」の前に書きます", shown
+    assert diag.hint.endswith(f"（例: {example}）"), shown
+    assert diagnostics(PAGE.format(effect=example))[0] == [], example
 
 
 @pytest.mark.parametrize("effect, word", [("防御 += 固定", "固定"), ("敵HP -= 予告", "予告"),
@@ -504,8 +524,9 @@ def test_the_tail_keywords_are_the_grammars_tail():
 # ------------------------------------------------------- an operator's symbols slipped
 
 @pytest.mark.parametrize("effect, sign, hint, fix", [
-    ("防御 + 4", "+", "作用の演算子は「+=」と書きます", ("+=",)),
-    ("防御 * 2", "*", "作用の演算子は「*=」と書きます", ("*=",)),
+    ("防御 + 4", "+", "作用の演算子は「+=」と書きます（例: 防御 += 4）", ("+=",)),
+    ("敵HP - 4 固定", "-", "作用の演算子は「-=」と書きます（例: 敵HP -= 4 固定）", ("-=",)),
+    ("防御 * 2", "*", "作用の演算子は「*=」と書きます（例: 防御 *= 2）", ("*=",)),
     ("防御 =+ 4", "+", "「=+」は「+=」と書きます（記号の順が逆です）", ()),
 ])
 def test_an_operator_with_its_equals_left_out_or_put_first_is_named(effect, sign, hint, fix):
@@ -517,11 +538,14 @@ def test_an_operator_with_its_equals_left_out_or_put_first_is_named(effect, sign
 
 
 def test_minus_written_after_the_equals_is_told_to_be_written_before_it():
-    """防御 =- 4 reads as 防御 = -4, an assignment 防御 does not take: the hint named what
-    may be assigned, not the -= meant."""
-    for effect in ("防御 =- 4", "防御 = -4"):
+    """敵HP =- 4 reads as 敵HP = -4, an assignment 敵HP does not take: the hint named what
+    may be assigned, not the -= meant — which is offered only where it is allowed."""
+    for effect in ("敵HP =- 4", "敵HP = -4"):
         diag, shown = only(PAGE.format(effect=effect), "E024", 3, 9)
-        assert diag.hint.startswith("減らすのなら「防御 -= 4」と書きます"), shown
+        assert diag.hint.startswith("減らすのなら「敵HP -= 4」と書きます"), shown
+    for effect in ("防御 =- 4", "HP =- 4"):  # -= is refused them too: not offered
+        diag, shown = only(PAGE.format(effect=effect), "E024", 3, 9)
+        assert "-=" not in diag.hint, shown
 
 
 @pytest.mark.parametrize("written", ["条件 歩 += 25", "条件 歩 -= 25"])
@@ -531,10 +555,43 @@ def test_a_condition_written_as_an_effect_is_told_that_a_condition_compares(writ
     assert diag.hint.startswith("条件は値を比べます（例: 条件 歩 >= 25）"), shown
 
 
-@pytest.mark.parametrize("field, number", [("銘", "4"), ("銘", "12.5")])
-def test_a_fields_number_written_with_a_plus_is_told_to_drop_it(field, number):
+@pytest.mark.parametrize("written, field, number", [
+    ("銘 +4", "銘", "4"), ("銘 +12.5", "銘", "12.5"), ("銘 +1e1", "銘", "1e1"),
+    ("銘 + 4", "銘", "4")])
+def test_a_fields_number_written_with_a_plus_is_told_to_drop_it(written, field, number):
     """銘 +4 was told that a field's value is written without = (the nearest known
-    mistake of the parser's state), of a line with no = in it."""
-    diag, shown = only(f"ページ t {{\n  {field} +{number}\n  未来面 {{ 敵HP -= 3 }}\n"
+    mistake of the parser's state), of a line with no = in it. The quick fix drops it."""
+    diag, shown = only(f"ページ t {{\n  {written}\n  未来面 {{ 敵HP -= 3 }}\n"
                        "  過去面 白紙; ペン 過去面 { 歩 += 5 }\n}\n", "E001", 2, 5)
     assert diag.hint == f"数の前に「+」は書きません（{field} {number}）", shown
+    assert diag.replacements == ("",)
+
+
+def test_a_plus_after_a_keyword_that_is_no_numbers_field_is_not_said_to_be_a_sign():
+    """条件 +4, 範囲 +4: 「数の前に「+」は書きません（条件 4）」 named a field that is none."""
+    for effect in ("条件 +4; 防御 += 2", "防御 += 2 範囲 +4"):
+        found, shown = diagnostics(PAGE.format(effect=effect))
+        assert not any("数の前に「+」" in d.hint for d in found), shown
+
+
+def test_a_tail_keyword_where_a_name_may_be_misspelt_keeps_the_did_you_mean():
+    """寿命 is also 寿命上限 misspelt: in a 作用 both readings are offered (the quick fix is
+    the variable's); in a 条件, where no tail follows a value, only the name's."""
+    diag, shown = only(PAGE.format(effect="防御 += 寿命"), "E010", 3, 15)
+    assert "値の後に書く修飾" in diag.hint and "もしかして「寿命上限」？" in diag.hint, shown
+    assert diag.replacements == ("寿命上限",)
+    diag, shown = only(PAGE.format(effect="条件 刻 >= 寿命; 防御 += 2"), "E010", 3, 17)
+    assert diag.message == "「寿命」という変数・累計量・領域はありません", shown
+    assert diag.hint == "もしかして「寿命上限」？", shown
+
+
+@pytest.mark.parametrize("written", ["座 =- 4", "座 = -4"])
+def test_a_seat_put_below_zero_by_a_trait_is_refused_with_the_move_meant(written):
+    """座 =- 4 in a trait linted clean and put the enemy at 座 0 (an example then read
+    座 = 0 where 36 was meant): a place on the line of ages is 0 or more."""
+    text = ("敵 zz \"Z\" {\n  HP 100\n  座 40\n  突破ライン 130\n  予兆 [ 攻撃 5 ]\n"
+            f"  特性 {{\n    {written} 毎 ターン開始時 予告\n  }}\n}}\n")
+    found = check_text(text, "e.enemy").diagnostics
+    assert [(d.code, d.message) for d in found] == [("E030", "「座」は 0 以上の位置です（-4）")]
+    assert found[0].hint.startswith("動かすなら「座 -= 4」と書きます")
+    assert check_text(text.replace(written, "座 = 30"), "e.enemy").diagnostics == []
