@@ -127,7 +127,9 @@ def say_unanalysed(result) -> None:
         return
     shown = set(result.diagnostics)
     unshown = [d for d in blocked if d not in shown]
-    where = f"（名前を解決するフォルダのエラー {len(unshown)} 件: {_places(unshown)}）" \
+    # the folder's errors are all the cause, or, beside the named files' own, more of it
+    more = "このほか、" if len(unshown) < len(blocked) else ""
+    where = f"（{more}名前を解決するフォルダのエラー {len(unshown)} 件: {_places(unshown)}）" \
         if unshown else ""
     click.echo(f"相互作用の分析（{'・'.join(ANALYSIS)} の警告）は、エラーがあるので"
                f"行っていません{where}。", err=True)

@@ -79,7 +79,8 @@ class OneWay:
 
 #: The payment as content writes it (支払う HP n).
 _PAY = vocab.KEYWORDS["pay"][0]
-#: The values that fall only by the rules, never by a 作用 that lowers them.
+#: The values that fall only by the rules, never by a 作用 that lowers them
+#: (vocab.FALLS_BY_RULES_ONLY, with what to say of each).
 _ONE_WAY = {
     "hp": OneWay(E062, f"{W.intent.attack}（Intent）と「{_PAY} HP n」", {
         "page": f"代償として HP を払うなら {_PAY} HP 5 と書きます（払えるときだけ{W.scope.play}でき、"
@@ -297,7 +298,7 @@ def _signed_constant(op: str, direction, variable, base, s: ast.Sayou, ctx: Ctx)
     if not isinstance(base, Const) or base.value >= 0:
         return False
     shown = f"{base.value:g}"
-    if op == "assign" and variable.cond_kind == "position":
+    if op == "assign" and variable.kind == "current" and variable.cond_kind == "position":
         # 座 =- 4: a place on the line of ages is 0 or more; -4 was read as 座 → 0
         ctx.add(E030.at(s.value.span, f"「{variable.ja}」は 0 以上の位置です（{shown}）",
                         hint=f"動かすなら「{variable.ja} -= {-base.value:g}」と書きます"

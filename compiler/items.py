@@ -449,7 +449,8 @@ def _setting_value(key: vocab.BalanceKey, setting: ast.Setting, ctx: Ctx):
     if value is None:
         return None
     if key.type == "int" and not isinstance(value, int):
-        ctx.add(E030.at(setting.value.span, f"{key.ja}は整数です（{_as_written(setting.value, value)}）"))
+        ctx.add(E030.at(setting.value.span,
+                        f"{key.ja}は整数です（{_as_written(setting.value, value, key.low, key.high)}）"))
         return None
     if not key.low <= value <= key.high or not math.isfinite(value):
         ctx.add(E030.at(setting.value.span, f"{key.ja}は {key.low}〜{key.high} です（{value}）",

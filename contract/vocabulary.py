@@ -361,6 +361,11 @@ class Variable(Term):
     param_kind: str | None = None
 
 
+#: The values that fall only by the rules (HP by an attack and 支払う HP, 防御 by taking a
+#: hit and its lifetime), never by a 作用 that lowers them: compiler.effects says why
+#: (``_ONE_WAY``), the parser offers no ``-=`` for them.
+FALLS_BY_RULES_ONLY = ("hp", "defense")
+
 VARIABLES = (
     # 現在値 (current values)
     # 乗算 (*=, always 固定) on 敵HP, 通貨, 防御, 歩 and the multiply modifiers (DESIGN §6.1);

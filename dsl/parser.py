@@ -641,25 +641,21 @@ def _value_left_out(text: str, pos: int, path: str) -> Diagnostic | None:
     # the statement's tail (comments blanked with the strings) to its ; or }
     stop = min((i for i in (rest.find(";", match.end()), rest.find("}", match.end()))
                 if i >= 0), default=len(rest))
-    written = " ".join(text[line_start + start:line_start + match.start(2)].split())
     tail = rest[match.start(2):stop].split()
     line, col = _line_col(text, line_start + match.start(2))
     span = Span(path, line, col, line, col + len(word))
+    operator = match.group(1)
     # a number after the keyword that is no count (最大 2, 以降 3): the value, written
-    # after the keyword it comes before (敵HP -= 固定 10)
+    # after the keyword it comes before (敵HP -= 固定 10). No example is built from the
+    # statement: what else it lacks (a 範囲, a lifetime its target takes) is not known here
     counts = (*KEYWORDS["max"], *KEYWORDS["next"])
-    moved = next((i for i, w in enumerate(tail) if i and _NUMBER.fullmatch(w)
+    moved = next((w for i, w in enumerate(tail) if i and _NUMBER.fullmatch(w)
                   and tail[i - 1] not in counts), None)
     if moved is not None:
-        value = tail.pop(moved)
         return E001.at(span, f"値は「{word}」の前に書きます",
-                       hint=f"「{word}」は値の後に書く修飾です（例: {' '.join([written, value, *tail])}）")
-    # a trigger's tail (毎, 最大) with no 範囲 is a gap of its own: the language's example
-    words = set(tail)
-    if words & {*KEYWORDS["at"], *KEYWORDS["max"]} and not words & set(KEYWORDS["until"]):
-        return E001.at(span, f"「{match.group(1)}」の後に値がありません", hint=value_left_out(word))
-    return E001.at(span, f"「{match.group(1)}」の後に値がありません",
-                   hint=value_left_out(word, " ".join([written, "4", *tail])))
+                       hint=f"「{word}」は値の後に書く修飾です。{moved} を「{operator}」と"
+                            f"「{word}」の間に移します")
+    return E001.at(span, f"「{operator}」の後に値がありません", hint=value_left_out(word))
 
 
 def _statement_before(text: str, pos: int) -> str:
@@ -1028,17 +1024,27 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
             return hint, meant
     before = text[pos - 1:pos]
     field = _statement_before(text, pos)
-    signed = re.match(rf"[ \t\u3000]*({_NUMBER.pattern})", text[pos + 1:])
-    if str(token) == "+" and signed and field in _number_fields():
-        # 銘 +4: a field's number takes no sign (only a 目標's band does); the fix drops it
-        return f"数の前に「+」は書きません（{field} {signed.group(1)}）", ""
+    words = field.split()
+    line_start, line_end = _line_of(text, pos)
+    rest = _STRING.sub(lambda m: " " * len(m.group()), text[pos + 1:line_end])
+    rest = " ".join(re.split(r"[;}]", rest, maxsplit=1)[0].split())  # to the statement's end
+    if str(token) == "+" and _NUMBER.match(rest) and (
+            "ASSIGN_OP" not in expected and field in _number_fields()  # 銘 +4: an item's field
+            or field in vocab.tables()["trait"].spellings()           # 加速 +1: a trait's
+            or len(words) == 2 and words[0] in KEYWORDS["pay"]):       # 支払う HP +8
+        # a number takes no sign here (only a 目標's band does); the fix drops it
+        return f"数の前に「+」は書きません（{field} {rest}）", ""
     if str(token) in _OPERATOR_SIGNS and "ASSIGN_OP" in expected and following != "=":
-        # 敵HP - 4: the operator's = left out; the example is the statement mended
-        line_start, line_end = _line_of(text, pos)
-        rest = _STRING.sub(lambda m: " " * len(m.group()), text[pos + 1:line_end])
-        rest = re.split(r"[;}]", rest, maxsplit=1)[0].strip() or "4"
-        return (f"作用の演算子は「{token}=」と書きます（例: {field} {token}= {rest}）",
-                f"{token}=")
+        # 敵HP - 4: the operator's = left out; the statement mended is the example, and the
+        # fix, only where the target takes that operator (防御 -= is refused: E063)
+        written = f"{token}="
+        if not _takes(words[-1] if words else "", str(token)):
+            return (f"作用の演算子は = を付けて書きます（+= -= *= =）。「{field}」に使えるものは"
+                    f" jibunki vocab {field.split('[')[0]} で引けます"), None
+        if not rest or tail_keyword(rest.split()[0]) is not None:
+            # 防御 + 寿命 ステージ: its value left out too, said once the operator is mended
+            return f"作用の演算子は「{written}」と書きます", written
+        return f"作用の演算子は「{written}」と書きます（例: {field} {written} {rest}）", written
     if str(token) in _OPERATOR_SIGNS and before == "=" and text[pos - 2:pos - 1] not in \
             (*_OPERATOR_SIGNS, "=", "<", ">", "!"):
         # 防御 =+ 4: the two symbols the wrong way round
@@ -1054,6 +1060,20 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
             if grouped.start() < pos < grouped.end():
                 return thousands_hint(grouped.group(0).replace(",", "")), None
     return "", None
+
+
+def _takes(target: str, sign: str) -> bool:
+    """Whether the 作用 ``target`` + ``sign``= is one a page or an enemy may write, by the
+    vocabulary: its operations (攻撃倍率 only *=, 銘 only =), and no lowering of a value
+    that falls by the rules only (HP, 防御). A name the vocabulary does not know (a
+    flag, a misspelling) is not refused here: its own error comes later."""
+    variable = vocab.lookup("variable", target.split("[")[0])
+    if variable is None:
+        return True
+    op = "mul" if sign in ("*", "×") else "add"
+    if sign in ("-", "−") and variable.code in vocab.FALLS_BY_RULES_ONLY:
+        return False
+    return op in (*variable.page_ops, *variable.enemy_ops)
 
 
 @cache
@@ -1085,7 +1105,8 @@ def _field_equals(text: str, pos: int, token) -> str:
     field = text[line_start:pos].strip()
     if field not in _field_words():
         return ""
-    value = before_comment(text[pos + 1:line_end]).strip()
+    # 寿命上限 =+ 80: the sign after the = goes too (a field's number takes none)
+    value = before_comment(text[pos + 1:line_end]).strip().removeprefix("+").strip()
     return f"項目の値は = なしで、名前の後に書きます（{field} {value}）".replace(" ）", "）")
 
 

@@ -39,9 +39,10 @@ def tail_keyword(word: str) -> str | None:
     return next((rule for rule in TAIL_RULES if word in KEYWORDS[rule]), None)
 
 
-def value_left_out(word: str, statement: str = "") -> str:
+def value_left_out(word: str) -> str:
     """The hint for the tail keyword ``word`` written where a value stands: what it is,
-    and an example — ``statement`` (the designer's own, a value put in before ``word``)
-    when given, else one of the language's."""
+    and an example of the language's (one that lints: the designer's own statement with a
+    value put in may lack more — a 範囲, a lifetime its target takes — than is known
+    where this is said)."""
     return (f"「{word}」は値の後に書く修飾です。値を書き、その後に「{word}」を続けます"
-            f"（例: {statement or _example(tail_keyword(word))}）")
+            f"（例: {_example(tail_keyword(word))}）")

@@ -458,6 +458,12 @@ def test_a_lint_with_errors_says_the_interaction_analysis_did_not_run(project):
                 in one.output), one.output
         whole = invoke_cli("lint")
         assert whole.exit_code == 1 and f"{note}。" in whole.output, whole.output
+    own = project / "content" / "pages" / "青年期.page"  # an error of its own as well
+    own.write_text(own.read_text(encoding="utf-8").replace("敵HP -= ", "敵HP -= ＄", 1),
+                   encoding="utf-8")
+    both = invoke_cli("lint", "content/pages/青年期.page")
+    assert (f"{note}（このほか、名前を解決するフォルダのエラー 1 件: content/pages/幼少期.page:"
+            f"{line}）。" in both.output), both.output
 
 
 def test_the_analysis_codes_are_those_the_analysis_reports():
