@@ -646,16 +646,21 @@ def _value_left_out(text: str, pos: int, path: str) -> Diagnostic | None:
     span = Span(path, line, col, line, col + len(word))
     operator = match.group(1)
     # a number after the keyword that is no count (最大 2, 以降 3): the value, written
-    # after the keyword it comes before (敵HP -= 固定 10). No example is built from the
-    # statement: what else it lacks (a 範囲, a lifetime its target takes) is not known here
+    # after the keyword it comes before (敵HP -= 固定 10) — named when it stands alone (of
+    # 固定 使用した歩[プレイ] × 0.5 the value is the whole product)
     counts = (*KEYWORDS["max"], *KEYWORDS["next"])
-    moved = next((w for i, w in enumerate(tail) if i and _NUMBER.fullmatch(w)
-                  and tail[i - 1] not in counts), None)
-    if moved is not None:
+    numbers = [i for i, w in enumerate(tail) if i and _NUMBER.fullmatch(w)
+               and tail[i - 1] not in counts]
+    if numbers:
+        i = numbers[0]
+        alone = tail[i - 1] not in _EXPRESSION_SIGNS and (
+            i + 1 == len(tail) or tail[i + 1] not in _EXPRESSION_SIGNS)
+        what = f"{tail[i]} を" if alone else f"「{word}」の後に書いた値を"
         return E001.at(span, f"値は「{word}」の前に書きます",
-                       hint=f"「{word}」は値の後に書く修飾です。{moved} を「{operator}」と"
+                       hint=f"「{word}」は値の後に書く修飾です。{what}「{operator}」と"
                             f"「{word}」の間に移します")
-    return E001.at(span, f"「{operator}」の後に値がありません", hint=value_left_out(word))
+    return E001.at(span, f"「{operator}」の後に値がありません",
+                   hint=value_left_out(word, operator))
 
 
 def _statement_before(text: str, pos: int) -> str:
@@ -1000,6 +1005,8 @@ _TOKEN_SLIPS = (
 )
 #: The signs an operator of a 作用 begins with (+=, -=, *=).
 _OPERATOR_SIGNS = ("+", "-", "−", "*", "×")
+#: The signs of a value's arithmetic (a word beside a number that is part of a larger value).
+_EXPRESSION_SIGNS = ("+", "-", "−", "*", "×", "/", "÷", "(", ")", "|")
 #: A comparison written the wrong way round (=> for >=): its second character → the hint.
 _REVERSED = {">": "「>=」", "<": "「<=」"}
 #: The same with a full-width ＝ (＝＞, ＝>): the two characters one slip → what is meant.
@@ -1028,23 +1035,23 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     line_start, line_end = _line_of(text, pos)
     rest = _STRING.sub(lambda m: " " * len(m.group()), text[pos + 1:line_end])
     rest = " ".join(re.split(r"[;}]", rest, maxsplit=1)[0].split())  # to the statement's end
-    if str(token) == "+" and _NUMBER.match(rest) and (
-            "ASSIGN_OP" not in expected and field in _number_fields()  # 銘 +4: an item's field
-            or field in vocab.tables()["trait"].spellings()           # 加速 +1: a trait's
-            or len(words) == 2 and words[0] in KEYWORDS["pay"]):       # 支払う HP +8
-        # a number takes no sign here (only a 目標's band does); the fix drops it
-        return f"数の前に「+」は書きません（{field} {rest}）", ""
+    if str(token) == "+" and rest and (
+            "ASSIGN_OP" not in expected and field in _number_fields() and _NUMBER.match(rest)
+            or field in vocab.tables()["trait"].spellings()          # 加速 +1: a trait's
+            or len(words) == 2 and words[0] in KEYWORDS["pay"]):      # 支払う HP +8
+        # 銘 +4: a value takes no sign here (only a 目標's band does); the fix drops it
+        return f"値の前に「+」は書きません（{field} {rest}）", ""
     if str(token) in _OPERATOR_SIGNS and "ASSIGN_OP" in expected and following != "=":
-        # 敵HP - 4: the operator's = left out; the statement mended is the example, and the
-        # fix, only where the target takes that operator (防御 -= is refused: E063)
+        # 敵HP - 4: the operator's = left out; the fix writes it, only where the target
+        # takes that operator (防御 -= is refused: E063). No example is built from the
+        # statement: what else it lacks is not known here
         written = f"{token}="
-        if not _takes(words[-1] if words else "", str(token)):
-            return (f"作用の演算子は = を付けて書きます（+= -= *= =）。「{field}」に使えるものは"
-                    f" jibunki vocab {field.split('[')[0]} で引けます"), None
-        if not rest or tail_keyword(rest.split()[0]) is not None:
-            # 防御 + 寿命 ステージ: its value left out too, said once the operator is mended
-            return f"作用の演算子は「{written}」と書きます", written
-        return f"作用の演算子は「{written}」と書きます（例: {field} {written} {rest}）", written
+        target = words[-1].split("[")[0] if words else ""
+        if words[:1] != [KEYWORDS["cap"][0]] and words[:1] != [KEYWORDS["cap"][1]] and \
+                not _takes(target, str(token)):
+            return (f"作用の演算子は = を付けて書きます（+= -= *= =）。「{target}」に使えるものは"
+                    f" jibunki vocab {target} で引けます"), None
+        return f"作用の演算子は「{written}」と書きます（「{token}」だけでは書けません）", written
     if str(token) in _OPERATOR_SIGNS and before == "=" and text[pos - 2:pos - 1] not in \
             (*_OPERATOR_SIGNS, "=", "<", ">", "!"):
         # 防御 =+ 4: the two symbols the wrong way round
@@ -1105,8 +1112,8 @@ def _field_equals(text: str, pos: int, token) -> str:
     field = text[line_start:pos].strip()
     if field not in _field_words():
         return ""
-    # 寿命上限 =+ 80: the sign after the = goes too (a field's number takes none)
-    value = before_comment(text[pos + 1:line_end]).strip().removeprefix("+").strip()
+    # 寿命上限 =+ 80, 座 =- 30: the sign after the = goes too (a field's number takes none)
+    value = before_comment(text[pos + 1:line_end]).strip().lstrip("+-−").strip()
     return f"項目の値は = なしで、名前の後に書きます（{field} {value}）".replace(" ）", "）")
 
 
