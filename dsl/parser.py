@@ -1028,7 +1028,8 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         return "ここには負の数を書けません（0 以上の数です）。「-」を取ってください", None
     for written, wanted, hint, meant in _TOKEN_SLIPS:
         if str(token) == written and wanted in expected:
-            return hint, meant
+            # 敵HP ー 4: the = left out as well, the fix writes both
+            return hint, meant if following == "=" or wanted != "ASSIGN_OP" else f"{meant}="
     before = text[pos - 1:pos]
     field = _statement_before(text, pos)
     words = field.split()
@@ -1378,6 +1379,10 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             for written, wanted, slip, fix in _TOKEN_SLIPS:
                 if half == written and wanted in (exc.allowed or ()):
                     hint, meant = f"記号は半角で書きます。{slip}", fix
+            if half in _OPERATOR_SIGNS and "ASSIGN_OP" in (exc.allowed or ()) and \
+                    text[pos + len(form):pos + len(form) + 1] not in ("=", "＝"):
+                # 防御 ＋ 4: the half-width + alone would be the next error (= left out)
+                hint, meant = f"記号は半角で書きます。作用の演算子は「{half}=」です", f"{half}="
             return E002.at(Span(path, line, col, line, col + len(form)),
                            f"全角の「{form}」は記号として使えません",
                            hint=hint, replacements=(meant,))

@@ -680,3 +680,16 @@ def test_a_field_written_with_equals_and_a_minus_is_not_told_to_be_negative():
     """座 =- 30 was told 「（座 - 30）」, a negative 座 (E030)."""
     text = ENEMY.format(trait="加速 1").replace("座 40", "座 =- 30")
     assert any("（座 30）" in hint for _, hint, _ in hints_of(text, "e.enemy"))
+
+
+@pytest.mark.parametrize("effect, code, fix", [
+    ("敵HP ー 4", "E001", ("-=",)), ("敵HP ー= 4", "E001", ("-",)),
+    ("防御 ＋ 4", "E002", ("+=",)), ("防御 ＋= 4", "E002", ("+",))])
+def test_a_look_alike_operator_sign_is_fixed_in_one_step(effect, code, fix):
+    """敵HP ー 4 was fixed to 敵HP - 4, itself an error at the same place (= left out)."""
+    (found,) = [d for d in check_text(PAGE.format(effect=effect), "t.page").diagnostics]
+    assert (found.code, found.replacements) == (code, fix), found
+    lines = PAGE.format(effect=effect).split("\n")
+    row = lines[found.span.line - 1]
+    lines[found.span.line - 1] = row[:found.span.col - 1] + fix[0] + row[found.span.end_col - 1:]
+    assert check_text("\n".join(lines), "t.page").diagnostics == []  # fixed in one step
