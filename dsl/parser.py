@@ -1382,7 +1382,8 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
             if half in _OPERATOR_SIGNS and "ASSIGN_OP" in (exc.allowed or ()) and \
                     text[pos + len(form):pos + len(form) + 1] not in ("=", "＝"):
                 # 防御 ＋ 4: the half-width + alone would be the next error (= left out)
-                hint, meant = f"記号は半角で書きます。作用の演算子は「{half}=」です", f"{half}="
+                hint, meant = (f"「{half}」のつもりなら半角で書きます。作用の演算子は「{half}=」です",
+                               f"{half}=")
             return E002.at(Span(path, line, col, line, col + len(form)),
                            f"全角の「{form}」は記号として使えません",
                            hint=hint, replacements=(meant,))
