@@ -164,7 +164,7 @@ def _lone_origins(pages, diags: list) -> None:
     """W015 at a page's 出自 that no other page has and that is a slip of one another page
     has (少年時代 where 少年期 is written): a new life stage of one page is also possible,
     so nothing is said when no other origin is near."""
-    from .names import MOST_TIED, closest
+    from .names import closest
 
     written: dict[str, list] = {}
     for page in pages:
@@ -182,7 +182,7 @@ def _lone_origins(pages, diags: list) -> None:
         near = sorted(near, key=lambda o: -here[o])
         if len(near) > 1 and here[near[0]] > here[near[1]]:
             near = near[:1]
-        if not near or len(near) > MOST_TIED:
+        if not near:  # near none: a life stage of its own (as near to many: a slip still)
             continue
         diags.append(W015.at(names[0].span, origin=origin, meant="」か「".join(near),
                              replacements=tuple(near)))
