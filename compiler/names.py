@@ -47,12 +47,13 @@ def suggest(word: str, candidates) -> str | None:
 MOST_TIED = 3
 
 
-def closest(word: str, names: tuple[str, ...]) -> tuple[str, ...]:
+def closest(word: str, names: tuple[str, ...], most: int = MOST_TIED + 1) -> tuple[str, ...]:
     """The spellings among ``names`` closest to ``word`` (difflib's ratio, above the
-    cutoff), every one as close as the closest, in the order of ``names``: 幼年期 is one
-    character from 幼少期 and from 青年期, and naming only one of them guessed."""
+    cutoff), every one as close as the closest (up to ``most``), in the order of
+    ``names``: 幼年期 is one character from 幼少期 and from 青年期, and naming only one of
+    them guessed."""
     pool = _pairs_index(names).narrowed(word) if len(names) > LARGE else names
-    found = difflib.get_close_matches(word, pool, n=4, cutoff=_cutoff(word))
+    found = difflib.get_close_matches(word, pool, n=most, cutoff=_cutoff(word))
     if not found:
         return ()
     best = _ratio(word, found[0])

@@ -174,7 +174,8 @@ def _lone_origins(pages, diags: list) -> None:
     for origin, names in written.items():
         if len(names) != 1:
             continue
-        near = closest(origin, tuple(o for o in written if o != origin))
+        others = tuple(o for o in written if o != origin)
+        near = closest(origin, others, most=len(others)) if others else ()
         # as near as each other (幼年期: 幼少期, 青年期, 熟年期 …): the origin its own
         # file's other pages write most — a slip in 幼少期.page means 幼少期 — alone
         path = names[0].span.path

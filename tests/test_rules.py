@@ -867,7 +867,7 @@ def test_a_lone_origin_as_near_to_several_is_read_as_its_own_files_origin():
     are few, and a word near many of them is a slip still)."""
     page = ('ページ {id} {{ 銘 {year}; 出自 {origin}; 未来面 {{ 敵HP -= 4 }}; 過去面 白紙;'
             ' ペン 過去面 {{ 歩 += 5 }} }}\n')
-    stages = ["幼少期", "青年期", "壮年期", "熟年期"]
+    stages = ["幼少期", "青年期", "壮年期", "熟年期", "老年期", "少年期"]
     others = {f"{stage}.page": page.format(id=f"p{i}", year=1 + i, origin=stage)
               for i, stage in enumerate(stages)}
     mine = page.format(id="a", year=7, origin="幼少期") + page.format(id="b", year=8, origin="幼年期")
