@@ -1017,9 +1017,10 @@ _REVERSED_WIDE = {f"＝{form}": f"{half}=" for form, (half, _) in
 
 def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     """The hint of a slip seen in the token and its neighbours (``_TOKEN_SLIPS``, a
-    comparison written the wrong way round, a number with thousands separators), and the
-    text meant in the token's place (None when the fix is not the token alone), or
-    ("", None)."""
+    comparison written the wrong way round, a sign before a field's value, an operator's
+    = left out or put first, a 条件 written as a 作用, a number with thousands separators),
+    and the text meant in the token's place (None when the fix is not the token alone),
+    or ("", None)."""
     following = text[pos + 1:pos + 2]
     if str(token) == "=" and following in _REVERSED and "CMP" in expected:
         return f"比較は{_REVERSED[following]}と書きます（「=」が先ではありません）", None
@@ -1033,13 +1034,14 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     before = text[pos - 1:pos]
     field = _statement_before(text, pos)
     words = field.split()
-    line_start, line_end = _line_of(text, pos)
+    first = words[0] if words else ""
+    _, line_end = _line_of(text, pos)
     rest = _STRING.sub(lambda m: " " * len(m.group()), text[pos + 1:line_end])
     rest = " ".join(re.split(r"[;}]", rest, maxsplit=1)[0].split())  # to the statement's end
     if str(token) == "+" and rest and (
             "ASSIGN_OP" not in expected and field in _number_fields() and _NUMBER.match(rest)
             or field in vocab.tables()["trait"].spellings()          # 加速 +1: a trait's
-            or len(words) == 2 and words[0] in KEYWORDS["pay"]):      # 支払う HP +8
+            or len(words) == 2 and first in KEYWORDS["pay"]):         # 支払う HP +8
         # 銘 +4: a value takes no sign here (only a 目標's band does); the fix drops it
         return f"値の前に「+」は書きません（{field} {rest}）", ""
     if str(token) in _OPERATOR_SIGNS and "ASSIGN_OP" in expected and following != "=":
@@ -1048,8 +1050,7 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         # statement: what else it lacks is not known here
         written = f"{token}="
         target = words[-1].split("[")[0] if words else ""
-        if words[:1] != [KEYWORDS["cap"][0]] and words[:1] != [KEYWORDS["cap"][1]] and \
-                not _takes(target, str(token)):
+        if first not in KEYWORDS["cap"] and not _takes(target, str(token)):
             return (f"作用の演算子は = を付けて書きます（+= -= *= =）。「{target}」に使えるものは"
                     f" jibunki vocab {target} で引けます"), None
         return f"作用の演算子は「{written}」と書きます（「{token}」だけでは書けません）", written
@@ -1057,8 +1058,7 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
             (*_OPERATOR_SIGNS, "=", "<", ">", "!"):
         # 防御 =+ 4: the two symbols the wrong way round
         return f"「={token}」は「{token}=」と書きます（記号の順が逆です）", None
-    if str(token) == "=" and before in _OPERATOR_SIGNS and \
-            _statement_before(text, pos - 1).split()[:1] in ([w] for w in KEYWORDS["cond"]):
+    if str(token) == "=" and before in _OPERATOR_SIGNS and first in KEYWORDS["cond"]:
         # 条件 歩 += 25: a 条件 compares; what changes a value is a 作用 of its own line
         cond = KEYWORDS["cond"][0]
         return (f"{cond}は値を比べます（例: {cond} {W.variable.steps} >= 25）。値を変えるのは"
