@@ -531,9 +531,10 @@ class ParseCache:
         if other is None or other == name or (where, name) in _MEMO:
             return None
         result = self._recall(other, key)
-        if result is None:
+        kept = _MEMO.get((where, other))  # gone when its touch failed: not copied then
+        if result is None or kept is None:
             return None
-        payload = _MEMO[(where, other)][3]
+        payload = kept[3]
         if not diskcache.write_entry(self._folder, name, key, payload, FORMAT,
                                      MAX_ENTRY_BYTES, _TEMP_PREFIX):
             return None
