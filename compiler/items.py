@@ -17,7 +17,7 @@ from dsl.diagnostics import Note
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
                              Trait)
-from .codes import (E011, E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, E066,
+from .codes import (E010, E011, E013, E014, E028, E029, E030, E031, E045, E052, E053, E054, E055, E066,
                     E068, E073, W002, W004)
 from .effects import check_sayou
 from .limits import DECK_CAP_BOUND
@@ -348,6 +348,15 @@ def _intent(intent: ast.Intent, ctx: Ctx) -> Intent | None:
 
 
 def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
+    variable = vocab.lookup("variable", trait.name.text)
+    if variable is not None and variable.enemy_ops and vocab.lookup("trait", trait.name.text) is None:
+        # 座 - 2: a 作用 whose operator lost its = reads as a trait named 座 with -2
+        sign = "-=" if isinstance(trait.arg, ast.Neg) else "+="
+        example = (f"（例: {trait.name.text} {sign} 2 毎 {W.timing.turn_start} "
+                   f"{vocab.KEYWORDS['telegraphed'][0]}）" if variable.code == "seat" else "")
+        ctx.add(E010.at(trait.name.span, f"「{trait.name.text}」という特性はありません",
+                        hint=f"作用なら、演算子は = を付けて書きます（+= -= *= =）{example}"))
+        return None
     entry = resolve("trait", trait.name, ctx.diags)
     if entry is None:
         return None

@@ -663,6 +663,37 @@ def _value_left_out(text: str, pos: int, path: str) -> Diagnostic | None:
                    hint=value_left_out(word, operator))
 
 
+#: A statement of a name, a sign and a value: a trait as the grammar reads it (加速 1 with
+#: a sign), or a 作用 whose operator lost its = (座 - 2).
+_NAME_SIGN_VALUE = re.compile(r"[ \t\u3000]*([^\s;{}#]+)[ \t\u3000]*([+\-−*×])(?!=)[ \t\u3000]*"
+                              r"[^\s;{}#=]+[ \t\u3000]*")
+
+
+def _trait_read_signed(text: str, pos: int, path: str) -> Diagnostic | None:
+    """E001 at the sign of ``座 - 2 毎 ターン開始時 予告`` in an enemy's 特性: the operator's
+    = left out, the grammar reads a trait 座 of -2 and fails at 毎, listing what may end a
+    trait; or None. Only of a name that is a variable an enemy moves and no trait."""
+    line_start, _ = _line_of(text, pos)
+    before = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:pos])
+    start = max(before.rfind(";"), before.rfind("{")) + 1
+    match = _NAME_SIGN_VALUE.fullmatch(before, start)
+    if match is None:
+        return None
+    name, sign = match.group(1), match.group(2)
+    variable = vocab.lookup("variable", name)
+    if variable is None or not variable.enemy_ops or vocab.lookup("trait", name) is not None:
+        return None
+    line, col = _line_col(text, line_start + match.start(2))
+    span = Span(path, line, col, line, col + 1)
+    if not _takes(name, sign):
+        return E001.at(span, f"「{sign}」 はここに書けません",
+                       hint=f"作用の演算子は = を付けて書きます（+= -= *= =）。「{name}」に使えるものは"
+                            f" jibunki vocab {name} で引けます")
+    return E001.at(span, f"「{sign}」 はここに書けません",
+                   hint=f"作用の演算子は「{sign}=」と書きます（「{sign}」だけでは書けません）",
+                   replacements=(f"{sign}=",))
+
+
 def _statement_before(text: str, pos: int) -> str:
     """What the statement holding ``pos`` says before it: from the start of its line, or
     from the last ";" or "{" on that line (one-line items), comments left out."""
@@ -1418,7 +1449,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     typo, meant = _keyword_hint(token, exc.expected, suggest)
     slip, fix = ("", None) if typo else _slip_hint(text, pos, token, exc.expected)
     field = _statement_before(text, pos)  # what the statement says up to here
-    left_out = _value_left_out(text, pos, path)
+    left_out = _value_left_out(text, pos, path) or _trait_read_signed(text, pos, path)
     if left_out is not None:
         return left_out
     if not slip and not typo:

@@ -693,3 +693,26 @@ def test_a_look_alike_operator_sign_is_fixed_in_one_step(effect, code, fix):
     row = lines[found.span.line - 1]
     lines[found.span.line - 1] = row[:found.span.col - 1] + fix[0] + row[found.span.end_col - 1:]
     assert check_text("\n".join(lines), "t.page").diagnostics == []  # fixed in one step
+
+
+@pytest.mark.parametrize("trait, fix", [
+    ("座 - 2 毎 ターン開始時 予告", ("-=",)), ("敵HP - 10 毎 敵の行動後", ("-=",)),
+    ("防御 - 4 毎 ターン開始時", ())])
+def test_an_operator_without_its_equals_in_a_trait_is_said_at_the_sign(trait, fix):
+    """座 - 2 毎 … in a 特性 reads as a trait 座 of -2, and the error stood at 毎, listing what
+    ends a trait: now at the sign, fixed where the target takes -= (防御 falls by the
+    rules only)."""
+    (found,) = check_text(ENEMY.format(trait=trait), "e.enemy").diagnostics
+    assert (found.code, found.span.line, found.span.col) == ("E001", 7, trait.index("-") + 5)
+    assert found.replacements == fix and found.hint.startswith("作用の演算子は"), found
+    if fix:
+        mended = trait.replace(" - ", " -= ", 1)
+        assert check_text(ENEMY.format(trait=mended), "e.enemy").diagnostics == []
+
+
+def test_a_variable_read_as_a_trait_is_told_that_an_operator_takes_its_equals():
+    """座 - 2 alone in a 特性: 「「座」という特性はありません」 listed the traits only."""
+    (found,) = check_text(ENEMY.format(trait="座 - 2"), "e.enemy").diagnostics
+    assert found.code == "E010" and found.message == "「座」という特性はありません"
+    assert found.hint == "作用なら、演算子は = を付けて書きます（+= -= *= =）（例: 座 -= 2 毎 ターン開始時 予告）"
+    assert check_text(ENEMY.format(trait="座 -= 2 毎 ターン開始時 予告"), "e.enemy").diagnostics == []
