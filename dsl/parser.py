@@ -445,6 +445,25 @@ def _blank_line(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     return _blank(text, start, end), (line, line)
 
 
+def _blank_statement(text: str, pos: int) -> tuple[str, tuple[int, int]]:
+    """Blank the statement holding ``pos`` that follows a ``{`` or ``;`` on its line, to
+    the line's end, if that leaves the brackets balanced: the first 作用 written on a
+    block's opening line (過去面 { 敵HP - 4)."""
+    if pos >= len(text):
+        return text, (0, 0)
+    line_start, line_end = _line_of(text, pos)
+    stripped = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:line_end])
+    offset = pos - line_start
+    start = max(stripped.rfind("{", 0, offset), stripped.rfind(";", 0, offset)) + 1
+    if start <= 0:
+        return text, (0, 0)
+    segment = stripped[start:]
+    if any(segment.count(a) != segment.count(b) for a, b in ("{}", "[]", "()")):
+        return text, (0, 0)
+    line = text.count("\n", 0, line_start) + 1
+    return _blank(text, line_start + start, line_end), (line, line)
+
+
 def _blank_block(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     """Blank the line holding ``pos`` and the block its brackets open, through the line
     that closes them (``未來面 {`` … ``}``), so that a bad line opening a block costs
@@ -1352,9 +1371,12 @@ def _wide_grouped(text: str, pos: int) -> tuple[int, int, str] | None:
 
 def _drop_line(work: str, pos: int) -> tuple[str, tuple[int, int]]:
     """``work`` with the line of ``pos`` blanked — or, when that line opens a block
-    (未來面 {), the block; when nothing of it can go alone, the item — and the lines
-    blanked."""
+    (未來面 {), the statement after its brace (過去面 { 敵HP - 4: the block's other lines
+    are still read), else the block; when nothing of it can go alone, the item — and the
+    lines blanked."""
     work_after, lines = _blank_line(work, pos)
+    if work_after == work:
+        work_after, lines = _blank_statement(work, pos)
     if work_after == work:
         work_after, lines = _blank_block(work, pos)
     if work_after == work:

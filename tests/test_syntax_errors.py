@@ -716,3 +716,12 @@ def test_a_variable_read_as_a_trait_is_told_that_an_operator_takes_its_equals():
     assert found.code == "E010" and found.message == "「座」という特性はありません"
     assert found.hint == "作用なら、演算子は = を付けて書きます（+= -= *= =）（例: 座 -= 2 毎 ターン開始時 予告）"
     assert check_text(ENEMY.format(trait="座 -= 2 毎 ターン開始時 予告"), "e.enemy").diagnostics == []
+
+
+def test_every_bad_line_of_a_block_whose_first_statement_shares_its_opening_line_is_reported():
+    """過去面 { 敵HP - 4 on one line: recovery dropped the whole block, and the bad lines
+    after it went unreported (every error of a run is reported)."""
+    text = ("ページ t {\n  銘 3\n  未来面 { 歩 += 1 }\n  過去面 { 敵HP - 4\n    歩 - 4\n"
+            "    敵HP - 4 }\n}\n")
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line) for d in found] == [("E001", 4), ("E001", 5), ("E001", 6)], shown
