@@ -87,8 +87,6 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
     return list(unique.values())
 
 
-#: Why a content file found in a folder is not read → what to do about it.
-_UNREAD = "（このファイルは検査されていません）"
 def _near_miss(suffix: str) -> str | None:
     """The content file's ending ``suffix`` was surely meant as (``.Page``, ``.pages``:
     a page a designer wrote, which a folder's walk would otherwise pass over unsaid)."""
@@ -96,6 +94,8 @@ def _near_miss(suffix: str) -> str | None:
     return next((real for real in CONTENT_SUFFIXES if low in (real, real + "s")), None)
 
 
+#: Why a content file found in a folder is not read → what to do about it.
+_UNREAD = "（このファイルは検査されていません）"
 LEFT_OUT_HINTS = {
     "suffix": "ファイル名の終わりを直してください" + _UNREAD,
     "broken": "リンク先を直すか、リンクを消してください" + _UNREAD,
