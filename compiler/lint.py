@@ -41,8 +41,8 @@ class Result:
     examples_blocked: list = field(default_factory=list)
     examples_wanted: int = 0
     #: The errors (context files' too) that kept the interaction analysis (W006 …) from
-    #: running over the whole content (compiler.pipeline.analyze): empty when it ran or
-    #: was not asked for.
+    #: running over the whole content (Compilation.analysis_blocked): empty when it ran
+    #: or was not asked for.
     analysis_blocked: list = field(default_factory=list)
 
     @property
@@ -62,11 +62,9 @@ class Result:
 
 def result_of(compilation: Compilation, texts: dict[str, str], named: int) -> Result:
     """The Result of a run of the pipeline."""
-    blocked = [] if not compilation.analysis or compilation.checked is not None else sorted(
-        (d for d in compilation.diagnostics if d.is_error), key=Diagnostic.sort_key)
     return Result(compilation.shown(compilation.diagnostics), texts, named, compilation.model,
                   compilation.symbols, compilation.tables, compilation,
-                  analysis_blocked=blocked)
+                  analysis_blocked=compilation.analysis_blocked)
 
 
 def check(paths: list[Path], context: list[Path] = (), *, project: Path | None = None,

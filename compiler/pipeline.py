@@ -82,6 +82,8 @@ class Compilation:
     #: shows no warnings and only needs the tables (``jibunki sim``, ``jibunki battle``):
     #: its findings are warnings, and reading the whole content cost a tenth of a second.
     analysis: bool = True
+    #: The errors (context files' too) that kept ``analyze`` from running: said by lint.
+    analysis_blocked: list[Diagnostic] = field(default_factory=list)
     symbols: Symbols = field(default_factory=Symbols)
     model: Model = field(default_factory=Model)
     tables: dict[str, dict] = field(default_factory=dict)  # literals, once lowered
@@ -338,8 +340,13 @@ def analyze(c: Compilation) -> None:
     nothing sets off, …), each finding a warning at the 作用 it is about. It reads every
     page and enemy together, so it runs on a whole run without errors only — never on an
     editor's partial model (the language server runs it itself: lsp/analysis.py)."""
-    if not c.analysis or c.failed or c.checked is not None or \
-            not any(p is not None for p in c.model.pages):
+    if not c.analysis or c.checked is not None:
+        return
+    if c.failed:
+        c.analysis_blocked = sorted((d for d in c.diagnostics if d.is_error),
+                                    key=Diagnostic.sort_key)
+        return
+    if not any(p is not None for p in c.model.pages):
         return
     from analysis.content import Content
     from analysis.findings import findings
