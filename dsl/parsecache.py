@@ -68,6 +68,9 @@ _MEMO: OrderedDict = OrderedDict()
 _NAMES: dict = {}
 #: Bounds of what is remembered: entries, and their payloads' bytes each and in all (a
 #: tree in memory is a few times its payload; the bundled content's is some 0.4 MB).
+#: Whether this platform sets a file's times by its folder's descriptor without following
+#: a link (os.utime's dir_fd and follow_symlinks): where it does not, nothing is kept.
+_TOUCHES_IN_FOLDER = os.utime in os.supports_dir_fd and os.utime in os.supports_follow_symlinks
 MEMO_ENTRIES = 512
 MEMO_MAX_BYTES = 256 * 1024
 MEMO_TOTAL_BYTES = 16 * 1024 * 1024
@@ -550,11 +553,13 @@ class ParseCache:
         MEMO_MAX_BYTES is not kept: its tree is many times that."""
         where = self._where()
         _MEMO.pop((where, name), None)  # the file is touched: what was kept no longer holds
+        if not _TOUCHES_IN_FOLDER:
+            return
         now = time.time_ns()
         try:
             os.utime(name, ns=(now, now), dir_fd=self._folder, follow_symlinks=False)
             info = os.stat(name, dir_fd=self._folder, follow_symlinks=False)
-        except (OSError, NotImplementedError):
+        except OSError:
             return
         if len(payload) > MEMO_MAX_BYTES or info.st_mtime_ns != now:
             return
