@@ -451,13 +451,11 @@ def _blank_statement(text: str, pos: int) -> tuple[str, tuple[int, int]]:
     block's opening line (過去面 { 敵HP - 4)."""
     if pos >= len(text):
         return text, (0, 0)
-    line_start, line_end = _line_of(text, pos)
-    stripped = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:line_end])
-    offset = pos - line_start
-    start = max(stripped.rfind("{", 0, offset), stripped.rfind(";", 0, offset)) + 1
+    line_start, _, start = _statement_at(text, pos)
     if start <= 0:
         return text, (0, 0)
-    segment = stripped[start:]
+    line_end = _line_of(text, pos)[1]
+    segment = _blanked(text[line_start + start:line_end])
     if any(segment.count(a) != segment.count(b) for a, b in ("{}", "[]", "()")):
         return text, (0, 0)
     line = text.count("\n", 0, line_start) + 1
@@ -637,6 +635,20 @@ def _left_without(statement: str, token) -> str:
     return ""
 
 
+def _blanked(text: str) -> str:
+    """``text`` with its strings and comments blanked to spaces (every offset kept)."""
+    return _STRING.sub(lambda m: " " * len(m.group()), text)
+
+
+def _statement_at(text: str, pos: int) -> tuple[int, str, int]:
+    """(the start of the line holding ``pos``, that line up to ``pos`` blanked, the
+    offset in it where the statement holding ``pos`` starts: after the last ";" or "{"
+    on the line, one-line items)."""
+    line_start, _ = _line_of(text, pos)
+    before = _blanked(text[line_start:pos])
+    return line_start, before, max(before.rfind(";"), before.rfind("{")) + 1
+
+
 #: A number as the grammar reads one (its NUMBER terminal).
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][+\-]?\d+)?")
 #: An operator and the word after it: a 作用's value, or a tail keyword where the value
@@ -648,15 +660,13 @@ def _value_left_out(text: str, pos: int, path: str) -> Diagnostic | None:
     """E001 at a tail keyword written where a 作用's value stands (``防御 += 寿命 ステージ``:
     the parse reads 寿命 as the value and fails a word later, where the words it lists
     as allowed are the keyword already written), or None."""
-    line_start, line_end = _line_of(text, pos)
-    before = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:pos])
-    start = max(before.rfind(";"), before.rfind("{")) + 1
+    line_start, before, start = _statement_at(text, pos)
     match = _OPERATOR_THEN_WORD.search(before, start)
     if match is None or match.end() != len(before.rstrip()) or \
             not before[start:match.start()].strip() or tail_keyword(match.group(2)) is None:
         return None
     word = match.group(2)
-    rest = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:line_end])
+    rest = _blanked(text[line_start:_line_of(text, pos)[1]])
     # the statement's tail (comments blanked with the strings) to its ; or }
     stop = min((i for i in (rest.find(";", match.end()), rest.find("}", match.end()))
                 if i >= 0), default=len(rest))
@@ -692,9 +702,7 @@ def _trait_read_signed(text: str, pos: int, path: str) -> Diagnostic | None:
     """E001 at the sign of ``座 - 2 毎 ターン開始時 予告`` in an enemy's 特性: the operator's
     = left out, the grammar reads a trait 座 of -2 and fails at 毎, listing what may end a
     trait; or None. Only of a name that is a variable an enemy moves and no trait."""
-    line_start, _ = _line_of(text, pos)
-    before = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:pos])
-    start = max(before.rfind(";"), before.rfind("{")) + 1
+    line_start, before, start = _statement_at(text, pos)
     match = _NAME_SIGN_VALUE.fullmatch(before, start)
     if match is None:
         return None
@@ -716,9 +724,7 @@ def _trait_read_signed(text: str, pos: int, path: str) -> Diagnostic | None:
 def _statement_before(text: str, pos: int) -> str:
     """What the statement holding ``pos`` says before it: from the start of its line, or
     from the last ";" or "{" on that line (one-line items), comments left out."""
-    line_start, _ = _line_of(text, pos)
-    blanked = _STRING.sub(lambda m: " " * len(m.group()), text[line_start:pos])
-    start = max(blanked.rfind(";"), blanked.rfind("{")) + 1
+    line_start, _, start = _statement_at(text, pos)
     return text[line_start + start:pos].split("#")[0].strip()
 
 
@@ -1086,7 +1092,7 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     words = field.split()
     first = words[0] if words else ""
     _, line_end = _line_of(text, pos)
-    rest = _STRING.sub(lambda m: " " * len(m.group()), text[pos + 1:line_end])
+    rest = _blanked(text[pos + 1:line_end])
     rest = " ".join(re.split(r"[;}]", rest, maxsplit=1)[0].split())  # to the statement's end
     if str(token) == "+" and rest and (
             "ASSIGN_OP" not in expected and field in _number_fields() and _NUMBER.match(rest)
