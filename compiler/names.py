@@ -31,15 +31,20 @@ NARROWED = 30
 def suggest(word: str, candidates) -> str | None:
     """The closest spelling among candidates, if one is close enough to be a typo."""
     names = tuple(candidates)
-    if vocab.FORMER_CODES.get(word) in names:
-        return vocab.FORMER_CODES[word]
-    # The same word in the other kana, width or kanji form (だめーじ, ﾀﾞﾒｰｼﾞ): no
-    # character in common with the one meant, which difflib then cannot see.
-    same = _alike_index(names).get(read_alike(word))
+    same = _same_word(word, names)
     if same is not None:
         return same
     found = closest(word, names)
     return found[0] if found else None
+
+
+def _same_word(word: str, names: tuple[str, ...]) -> str | None:
+    """The name among ``names`` that ``word`` is, written another way: a former code, or
+    the same word in the other kana, width or kanji form (だめーじ, ﾀﾞﾒｰｼﾞ: no character
+    in common with the one meant, which difflib then cannot see) — or None."""
+    if vocab.FORMER_CODES.get(word) in names:
+        return vocab.FORMER_CODES[word]
+    return _alike_index(names).get(read_alike(word))
 
 
 #: At most this many candidates as close as each other are named together (幼年期: 「幼少期」か
@@ -178,15 +183,13 @@ def guess(word: str, candidates) -> Guess:
     qualified = sorted(name for name in names if name.startswith(word + "（"))
     if len(qualified) > 1 and word not in names:
         return Guess(qualified[0], tuple(qualified[1:]))
-    first = suggest(word, names)
-    if first is None:
-        return Guess(None)
+    same = _same_word(word, names)
+    if same is not None:
+        return Guess(same)
     tied = closest(word, names)
-    if first not in tied:  # the same word in another form, or a former code: that one
-        return Guess(first)
-    if len(tied) > MOST_TIED:  # as close to many as to one: no guess, the list instead
+    if not tied or len(tied) > MOST_TIED:  # as close to many as to one: the list instead
         return Guess(None)
-    return Guess(first, tuple(name for name in tied if name != first))
+    return Guess(tied[0], tied[1:])
 
 
 def did_you_mean(word: str, candidates) -> str:
