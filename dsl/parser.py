@@ -1144,20 +1144,19 @@ def _takes(target: str, sign: str) -> bool:
 def _number_fields() -> frozenset[str]:
     """The words of the fields whose value is a number (銘, HP, 座 …, a balance's keys),
     both spellings."""
-    from contract import vocabulary as vocab
-
     rules = ("year", "fray_mul", "deck_cap", "hp", "seat", "breakthrough")
-    return frozenset(w for rule in rules for w in KEYWORDS[rule]) | frozenset(
-        w for key in vocab.BALANCE_KEYS for w in (key.ja, key.code, *key.aliases))
+    return frozenset(w for rule in rules for w in KEYWORDS[rule]) | _balance_words()
 
 
 @cache
 def _field_words() -> frozenset[str]:
     """The words a field of an item starts with (both spellings), the balance's keys too."""
-    from contract import vocabulary as vocab
+    return frozenset(w for pair in KEYWORDS.values() for w in pair) | _balance_words()
 
-    return frozenset(w for pair in KEYWORDS.values() for w in pair) | frozenset(
-        w for key in vocab.BALANCE_KEYS for w in (key.ja, key.code, *key.aliases))
+
+def _balance_words() -> frozenset[str]:
+    """Every spelling of a balance's keys (初期HP, initial_hp …)."""
+    return frozenset(w for key in vocab.BALANCE_KEYS for w in (key.ja, key.code, *key.aliases))
 
 
 def _field_equals(text: str, pos: int, token) -> str:
