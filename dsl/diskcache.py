@@ -1,9 +1,14 @@
 """キャッシュ置き場 — the user's private cache folder, and files in it checked before use.
 
-Both of jibunki's caches go through here: the LALR tables of the grammar
-(``dsl.parser.build_parser``) and each file's parse (``dsl.parsecache``). The folder is
-``$XDG_CACHE_HOME/jibunki`` or ``$HOME/.cache/jibunki``, made 0700 and opened without
-following a link; every later step names files relative to that descriptor. An entry is
+Every cache of jibunki goes through here: the LALR tables of the grammar
+(``dsl.parser.build_parser``), each file's parse (``dsl.parsecache``), a lint's findings
+(``scenario.lintcache``), the examples' outcomes (``scenario.excache``) and the labs'
+results (``sim.store``). The folder is ``$XDG_CACHE_HOME/jibunki`` or
+``$HOME/.cache/jibunki``, made 0700 and opened without following a link; every later step
+names files relative to that descriptor. Each cache but the grammar's keeps its entries
+in a subfolder of its own (``open_folder(kind)``, made and checked the same way), so that
+bounding one (``evict``) lists its own entries, not every cache's, and each is bounded:
+a cache that grew without end made every later run list and stat more. An entry is
 opened without following a link and without blocking, and the opened file is checked — a
 regular file of our own, not writable by others, of a bounded size — before a byte of it
 is read. It holds a magic line, the key it was written for and the sha256 of its payload;
@@ -26,7 +31,14 @@ STALE_TEMP_SECONDS = 600
 
 #: Without these the checks cannot be made on what is opened (Windows): no cache.
 SAFE_OPENS = (hasattr(os, "O_NOFOLLOW") and os.open in os.supports_dir_fd
-              and os.rename in os.supports_dir_fd)  # os.replace is renameat too
+              and os.rename in os.supports_dir_fd  # os.replace is renameat too
+              and os.mkdir in os.supports_dir_fd)
+
+#: The suffix of every entry; a cache's entries are named ``<kind>-…`` + this, in the
+#: subfolder ``<kind>``, and its temporaries ``.<kind>-…tmp``.
+ENTRY_SUFFIX = ".cache"
+_FOLDER_FLAGS = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0))
 
 
 def cache_folder() -> Path | None:
@@ -53,14 +65,13 @@ def private(info) -> bool:
     return info.st_uid == os.geteuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def open_folder() -> int | None:
-    """A descriptor of the cache folder, made 0700 if missing, or None when it is not a
-    real directory of our own that nobody else can write. Every later step opens names
-    relative to this descriptor, so the folder checked is the folder used: renaming
-    another folder into its place afterwards changes nothing. The caller closes it."""
+def open_folder(kind: str | None = None) -> int | None:
+    """A descriptor of the cache folder — of its subfolder ``kind`` when one is named —
+    made 0700 if missing, or None when it is not a real directory of our own that nobody
+    else can write. Every later step opens names relative to this descriptor, so the
+    folder checked is the folder used: renaming another folder into its place afterwards
+    changes nothing. The caller closes it."""
     folder = cache_folder()
-    flags = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-             | getattr(os, "O_CLOEXEC", 0))
     if folder is None or not SAFE_OPENS:
         return None
     try:
@@ -69,9 +80,20 @@ def open_folder() -> int | None:
             os.mkdir(folder, 0o700)
         except FileExistsError:
             pass
-        fd = os.open(folder, flags)  # a symlink in place of the folder: ELOOP, no cache
+        fd = os.open(folder, _FOLDER_FLAGS)  # a symlink in place of the folder: ELOOP, no cache
     except Exception:  # read-only, not a folder, a NUL in the variable …: no cache
         return None
+    fd = _ours(fd)
+    if fd is None or kind is None:
+        return fd
+    try:
+        return _subfolder(fd, kind)
+    finally:
+        os.close(fd)
+
+
+def _ours(fd: int) -> int | None:
+    """``fd`` when it is a directory of our own that nobody else can write; else closed."""
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode) and private(info):
@@ -80,6 +102,33 @@ def open_folder() -> int | None:
         pass
     os.close(fd)
     return None
+
+
+def _subfolder(root: int, kind: str) -> int | None:
+    """The subfolder ``kind`` of the cache folder ``root``, checked as the folder is. When
+    this makes it, the entries of that kind an older jibunki kept in the folder itself
+    are removed: nothing would read or evict them again."""
+    try:
+        try:
+            os.mkdir(kind, 0o700, dir_fd=root)
+            _remove_flat_entries(root, kind)
+        except FileExistsError:
+            pass
+        fd = os.open(kind, _FOLDER_FLAGS, dir_fd=root)
+    except Exception:  # a file or a link in its place, a read-only folder …: no cache
+        return None
+    return _ours(fd)
+
+
+def _remove_flat_entries(root: int, kind: str) -> None:
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        if ((name.startswith(f"{kind}-") and name.endswith(ENTRY_SUFFIX))
+                or (name.startswith(f".{kind}-") and name.endswith(".tmp"))):
+            unlink_quietly(root, name)
 
 
 class LiteralUnpickler(pickle.Unpickler):
@@ -230,6 +279,27 @@ def entries_by_use(folder: int, names: list[str]) -> list[tuple[float, str, int]
             found.append((info.st_mtime, name, info.st_size))
     found.sort(reverse=True)
     return found
+
+
+def evict(folder: int, kind: str, max_entries: int, max_bytes: int | None = None,
+          weigh: bool = True) -> None:
+    """Bound the cache of ``kind`` in its subfolder ``folder``: temporaries of killed runs,
+    then the least recently used entries beyond ``max_entries`` (down to three quarters of
+    it, so that this is not done again on every run) or beyond ``max_bytes`` in all.
+    ``weigh=False``: the caller knows the entries can hold no more than ``max_bytes``
+    while they are no more than ``max_entries``, and they are then not stat'ed."""
+    names = os.listdir(folder)
+    remove_stale_temps(folder, f".{kind}-", names)
+    entries = [n for n in names if n.startswith(f"{kind}-") and n.endswith(ENTRY_SUFFIX)]
+    if len(entries) <= max_entries and (max_bytes is None or not weigh):
+        return
+    found = entries_by_use(folder, entries)  # the most recently used first
+    keep = max_entries if len(found) <= max_entries else max_entries * 3 // 4
+    total = 0
+    for count, (_, name, size) in enumerate(found):
+        total += size
+        if count >= keep or (max_bytes is not None and total > max_bytes):
+            unlink_quietly(folder, name)
 
 
 def unlink_quietly(folder: int, name: str) -> None:

@@ -11,8 +11,9 @@ grammar's tables) when an entry for this very input is there, else parsing and s
   ``suggest`` function (by name and module source), the path as diagnostics show it and
   the file's exact text. It is stored in the entry and compared before the rest is read.
 * One entry per path (the file is named by the path's absolute form: the newest parse of
-  it replaces the one before); at most MAX_ENTRIES entries and MAX_TOTAL_BYTES in all, the
-  least recently used evicted; each at most MAX_ENTRY_BYTES. Stale temporaries are removed.
+  it replaces the one before), in the subfolder ``parse``; at most MAX_ENTRIES entries and
+  MAX_TOTAL_BYTES in all, the least recently used evicted; each at most MAX_ENTRY_BYTES.
+  Stale temporaries are removed.
 * Nothing read is trusted before it is checked. An entry is a plain literal tree (tuples,
   lists, strings, numbers, booleans, None; unpickled without globals): a node is
   ``(class name, field, …)``, a tuple of the AST is a list. It is rebuilt through an
@@ -53,8 +54,10 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 #: other entries: MAX_ENTRIES entries of such runs hold MAX_TOTAL_BYTES at most, so the
 #: folder never holds much more than twice that.
 _SCAN_AFTER_BYTES = 256 * 1024
-_TEMP_PREFIX = ".parse-"
-_ENTRY_PREFIX, _ENTRY_SUFFIX = "parse-", ".cache"
+#: The cache's subfolder and its entries' prefix (dsl.diskcache).
+KIND = "parse"
+_TEMP_PREFIX = f".{KIND}-"
+_ENTRY_PREFIX, _ENTRY_SUFFIX = f"{KIND}-", diskcache.ENTRY_SUFFIX
 
 
 #: The parses this process read from or saved to the cache, by (folder, entry name):
@@ -465,7 +468,7 @@ class ParseCache:
     @classmethod
     def open(cls) -> ParseCache:
         """A ParseCache of the user's cache folder (dsl.diskcache.open_folder)."""
-        return cls(diskcache.open_folder())
+        return cls(diskcache.open_folder(KIND))
 
     def __enter__(self) -> ParseCache:
         return self
@@ -617,30 +620,15 @@ class ParseCache:
             return
         try:
             if self._saved:
-                _evict(self._folder, self._saved)
+                # Few small saves cannot pass MAX_TOTAL_BYTES while the count is within
+                # MAX_ENTRIES: the entries are then not stat'ed.
+                diskcache.evict(self._folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES,
+                                weigh=self._saved >= _SCAN_AFTER_BYTES)
         except Exception:
             pass
         finally:
             os.close(self._folder)
             self._folder = None
-
-
-def _evict(folder: int, saved: int) -> None:
-    """Temporaries of killed runs, then the least recently used entries beyond
-    MAX_ENTRIES or MAX_TOTAL_BYTES (down to three quarters of the count, so that this
-    is not done again on every run)."""
-    names = os.listdir(folder)
-    diskcache.remove_stale_temps(folder, _TEMP_PREFIX, names)
-    entries = [n for n in names if n.startswith(_ENTRY_PREFIX) and n.endswith(_ENTRY_SUFFIX)]
-    if len(entries) <= MAX_ENTRIES and saved < _SCAN_AFTER_BYTES:
-        return
-    found = diskcache.entries_by_use(folder, entries)  # the most recently used first
-    keep = MAX_ENTRIES if len(found) <= MAX_ENTRIES else MAX_ENTRIES * 3 // 4
-    total = 0
-    for count, (_, name, size) in enumerate(found):
-        total += size
-        if count >= keep or total > MAX_TOTAL_BYTES:
-            diskcache.unlink_quietly(folder, name)
 
 
 def parse(text: str, path: str, suggest=None):

@@ -20,7 +20,9 @@ is played on, its own spec, the code that plays it and the Python that runs it. 
   the battle are not kept: a Result from the cache has none (the CLI never shows them;
   callers that want them do not ask for the cache).
 * One entry per set of files linted (named by the sha256 of the working folder and the
-  paths named), replaced by each run's outcomes; at most MAX_ENTRY_BYTES.
+  paths named), replaced by each run's outcomes; at most MAX_ENTRY_BYTES. In the subfolder
+  ``examples`` (dsl.diskcache), at most MAX_ENTRIES entries and MAX_TOTAL_BYTES in all,
+  the least recently used evicted.
 * Nothing read is trusted before it is checked (``_decode``: every field of its type, an
   int not a bool …); an entry of any other shape is no entry: every example is played.
   ``JIBUNKI_NO_CACHE=1``, an unusable folder or any doubt: the examples are played.
@@ -37,7 +39,11 @@ from dsl import diskcache
 
 FORMAT = b"jibunki-example-cache 1\n"
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
-_TEMP_PREFIX = ".examples-"
+MAX_ENTRIES = 128
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+#: The cache's subfolder and its entries' prefix (dsl.diskcache).
+KIND = "examples"
+_TEMP_PREFIX = f".{KIND}-"
 _ROOT = Path(__file__).resolve().parent.parent
 #: The code an example's outcome depends on, besides the tables and the spec.
 _CODE_FOLDERS = ("runtime", "scenario", "contract")
@@ -84,7 +90,8 @@ def spec_key(spec: dict) -> str | None:
 
 def _entry_name(named) -> str:
     where = "\0".join([os.getcwd(), *(str(Path(p).resolve()) for p in named)])
-    return f"examples-{hashlib.sha256(where.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}.cache"
+    digest = hashlib.sha256(where.encode('utf-8', 'surrogatepass')).hexdigest()[:32]
+    return f"{KIND}-{digest}{diskcache.ENTRY_SUFFIX}"
 
 
 # ------------------------------------------------------------------ the shape
@@ -138,7 +145,7 @@ class ExampleCache:
     ``save`` at the end. Without a usable folder every ``get`` misses and nothing is saved."""
 
     def __init__(self, named, tables: dict):
-        self._folder = diskcache.open_folder()
+        self._folder = diskcache.open_folder(KIND)
         self._name = _entry_name(named)
         self._key = b""
         self._found: dict[str, list[tuple]] = {}
@@ -148,7 +155,7 @@ class ExampleCache:
         try:
             self._key = stage_key(tables)
             payload = diskcache.read_entry(self._folder, self._name, self._key, FORMAT,
-                                           MAX_ENTRY_BYTES)
+                                           MAX_ENTRY_BYTES, touch=True)
             self._found = (_decode(payload) if payload is not None else None) or {}
         except Exception:
             self._found = {}
@@ -178,10 +185,10 @@ class ExampleCache:
         try:
             if self._new != self._found:
                 payload = pickle.dumps(self._new, protocol=5)
-                if _decode(payload) is not None:
-                    diskcache.write_entry(self._folder, self._name, self._key, payload,
-                                          FORMAT, MAX_ENTRY_BYTES, _TEMP_PREFIX)
-            diskcache.remove_stale_temps(self._folder, _TEMP_PREFIX)
+                if _decode(payload) is not None and \
+                        diskcache.write_entry(self._folder, self._name, self._key, payload,
+                                              FORMAT, MAX_ENTRY_BYTES, _TEMP_PREFIX):
+                    diskcache.evict(self._folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES)
         except Exception:
             pass
         finally:

@@ -19,7 +19,10 @@ lark's and jsonschema's versions and Python's. So:
   analysis from running, and the text of each file a
   diagnostic points into (to show its source line). A lint that met an internal error
   (E000, a bug in jibunki) is not kept: it runs again next time.
-* One entry per way of naming (the working folder and the paths), replaced by each run.
+* One entry per way of naming (the working folder and the paths), replaced by each run,
+  in the subfolder ``lint`` (dsl.diskcache); at most MAX_ENTRIES entries and
+  MAX_TOTAL_BYTES in all, the least recently used evicted: every new folder or file named
+  is a new entry, and an entry holds the texts its findings point into.
 * Nothing read is trusted before it is checked (``_decode``: every field of its type, an
   int not a bool, a severity of the two …); an entry of any other shape is no entry.
   ``JIBUNKI_NO_CACHE=1``, an unusable folder or any doubt: the lint runs; never an error.
@@ -42,7 +45,11 @@ from dsl.diagnostics import ERROR, WARNING, Diagnostic, Note, Span
 
 FORMAT = b"jibunki-lint-cache 3\n"
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
-_TEMP_PREFIX = ".lint-"
+MAX_ENTRIES = 128
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+#: The cache's subfolder and its entries' prefix (dsl.diskcache).
+KIND = "lint"
+_TEMP_PREFIX = f".{KIND}-"
 _ROOT = Path(__file__).resolve().parent.parent
 #: The code a lint's findings depend on, and the data files it reads.
 _CODE = (("dsl", "*.py"), ("dsl", "*.lark"), ("compiler", "*.py"), ("contract", "*.py"),
@@ -74,12 +81,13 @@ class Summary:
 def lint(named: list[Path], context: list[Path], project: Path | None):
     """``scenario.stage.lint`` of the paths (with its caches), or the same findings from
     this cache when nothing it depends on changed."""
-    folder = diskcache.open_folder()
+    folder = diskcache.open_folder(KIND)
     try:
         key = _key(named, context, project) if folder is not None else None
         name = _entry_name(named, context, project)
         if key is not None:
-            payload = diskcache.read_entry(folder, name, key, FORMAT, MAX_ENTRY_BYTES)
+            payload = diskcache.read_entry(folder, name, key, FORMAT, MAX_ENTRY_BYTES,
+                                           touch=True)  # its last use, for the eviction
             found = _decode(payload) if payload is not None else None
             if found is not None:
                 return found
@@ -160,7 +168,7 @@ def _where(named, context, project) -> bytes:
 
 def _entry_name(named, context, project) -> str:
     digest = hashlib.sha256(_where(named, context, project)).hexdigest()[:32]
-    return f"lint-{digest}.cache"
+    return f"{KIND}-{digest}{diskcache.ENTRY_SUFFIX}"
 
 
 # ------------------------------------------------------------------ the shape
@@ -195,9 +203,9 @@ def _save(folder: int, name: str, key: bytes, result) -> None:
         payload = pickle.dumps(data, protocol=5)
         if _decode(payload) is None:
             return  # something not plain: not kept
-        diskcache.write_entry(folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
-                              _TEMP_PREFIX)
-        diskcache.remove_stale_temps(folder, _TEMP_PREFIX)
+        if diskcache.write_entry(folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
+                                 _TEMP_PREFIX):
+            diskcache.evict(folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES)
     except Exception:  # a full disk, a read-only folder …: simply not kept
         pass
 

@@ -50,7 +50,8 @@ from .store import MAX_ENTRY_BYTES, canonical as _canonical
 __all__ = ["FORMAT", "MAX_ENTRY_BYTES", "Keys", "ResultCache", "code_digest"]
 
 FORMAT = b"jibunki-sim-cache 1\n"
-_PREFIX = "sim-"
+#: The cache's subfolder and its entries' prefix (dsl.diskcache).
+KIND = "sim"
 #: Series kept: a full report on the bundled content writes a few hundred; the rest are
 #: older versions of the content, evicted least recently used first.
 MAX_ENTRIES = 4000
@@ -234,7 +235,7 @@ class ResultCache(store.Store):
     its tuple of ints (sim.lab.Outcome)."""
 
     def __init__(self, literal: dict, make, fields, folder: int | None = None):
-        super().__init__(FORMAT, _PREFIX, folder, MAX_ENTRIES)
+        super().__init__(FORMAT, KIND, folder, MAX_ENTRIES)
         self.keys = Keys(literal)
         self.make, self.fields = make, tuple(fields)
         self._keys: dict[tuple, str] = {}
@@ -243,7 +244,7 @@ class ResultCache(store.Store):
     @classmethod
     def open(cls, literal: dict, make, fields) -> ResultCache:
         """A cache on the user's cache folder, or in memory only when there is none."""
-        return store.opened(lambda folder: cls(literal, make, fields, folder))
+        return store.opened(KIND, lambda folder: cls(literal, make, fields, folder))
 
     def _key(self, deck, policy, turn_cap, focus, stages) -> str:
         ident = (tuple(deck), policy, turn_cap, focus, tuple(stages))
@@ -280,4 +281,4 @@ class ResultCache(store.Store):
 
 
 def _name(key: str) -> str:
-    return store.entry_name(_PREFIX, key)
+    return store.entry_name(KIND, key)

@@ -9,7 +9,8 @@ share.
   The folder and its entries are dsl/diskcache.py's: ``$XDG_CACHE_HOME/jibunki`` or
   ``~/.cache/jibunki``, private, every entry checked (owner, mode, size, key, sha256) before
   a byte is used and unpickled without globals; then each result is checked by the lab's
-  own ``decode`` — an entry holding anything it refuses is no entry. Without a folder
+  own ``decode`` — an entry holding anything it refuses is no entry. Each store keeps
+  its entries in a subfolder named by its ``kind`` (``sim``, ``journey``). Without a folder
   (``JIBUNKI_NO_CACHE=1``, no HOME, an unwritable folder …) the store is in memory only:
   the results are played, never an error. ``close`` evicts the least recently used
   entries beyond ``max_entries``.
@@ -106,12 +107,12 @@ def code_digest(magic: bytes, files, module_name: str, roots) -> bytes:
     return hasher.digest()
 
 
-def opened(make: Callable[[int | None], object]):
-    """``make(folder)`` on a descriptor of the user's cache folder, or ``make(None)`` (in
-    memory only) when there is none or anything fails."""
+def opened(kind: str, make: Callable[[int | None], object]):
+    """``make(folder)`` on a descriptor of the subfolder ``kind`` of the user's cache
+    folder, or ``make(None)`` (in memory only) when there is none or anything fails."""
     folder = None
     try:
-        folder = diskcache.open_folder()
+        folder = diskcache.open_folder(kind)
         return make(folder)
     except Exception:
         if folder is not None:
@@ -122,12 +123,12 @@ def opened(make: Callable[[int | None], object]):
 class Store:
     """Results by key and seed. A lab's cache is a Store that says what is kept of a result
     (``encode``: plain data, or None for not kept) and what is rebuilt from it (``decode``:
-    the result, or None for data it does not trust). Entries are named ``prefix`` + key,
-    their temporaries ``.`` + ``prefix``."""
+    the result, or None for data it does not trust). Entries are named ``kind-`` + key,
+    their temporaries ``.kind-…tmp``, in the subfolder ``kind``."""
 
-    def __init__(self, magic: bytes, prefix: str, folder: int | None = None,
+    def __init__(self, magic: bytes, kind: str, folder: int | None = None,
                  max_entries: int = 4000):
-        self.magic, self.prefix = magic, prefix
+        self.magic, self.kind = magic, kind
         self.max_entries = max_entries
         self._folder = folder
         self._entries: dict[str, dict[int, object]] = {}
@@ -197,7 +198,7 @@ class Store:
                                        protocol=5)
                 diskcache.write_entry(self._folder, self._name(key), key.encode("ascii"),
                                       payload, self.magic, MAX_ENTRY_BYTES,
-                                      "." + self.prefix)
+                                      f".{self.kind}-")
             except Exception:  # a full disk, a read-only folder …: simply not kept
                 pass
 
@@ -206,7 +207,7 @@ class Store:
         try:
             self.flush()
             if self._folder is not None:
-                self._evict()
+                diskcache.evict(self._folder, self.kind, self.max_entries)
         except Exception:
             pass
         finally:
@@ -214,22 +215,10 @@ class Store:
                 os.close(self._folder)
                 self._folder = None
 
-    def _evict(self) -> None:
-        """Temporaries of killed runs, then the least recently used entries beyond
-        ``max_entries`` (down to three quarters, so that this is not done on every run)."""
-        names = os.listdir(self._folder)
-        diskcache.remove_stale_temps(self._folder, "." + self.prefix, names)
-        entries = [n for n in names if n.startswith(self.prefix) and n.endswith(".cache")]
-        if len(entries) <= self.max_entries:
-            return
-        for _, name, _ in diskcache.entries_by_use(self._folder, entries)[
-                self.max_entries * 3 // 4:]:
-            diskcache.unlink_quietly(self._folder, name)
-
     def _name(self, key: str) -> str:
-        return entry_name(self.prefix, key)
+        return entry_name(self.kind, key)
 
 
-def entry_name(prefix: str, key: str) -> str:
-    """The file of the entry of ``key`` (hex) of a store named ``prefix``."""
-    return f"{prefix}{key[:40]}.cache"
+def entry_name(kind: str, key: str) -> str:
+    """The file of the entry of ``key`` (hex) of a store of ``kind``."""
+    return f"{kind}-{key[:40]}{diskcache.ENTRY_SUFFIX}"

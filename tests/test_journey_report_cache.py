@@ -43,7 +43,7 @@ def bare(literal) -> dict:
 def cache_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
-    return tmp_path / "cache" / "jibunki"
+    return tmp_path / "cache" / "jibunki" / "journey"  # the deal cache's own subfolder
 
 
 def measured(literal, workers: int = 1, progress=None) -> dict:

@@ -102,7 +102,7 @@ def said(result) -> list:
 
 
 def folder_of(home: Path) -> Path:
-    return home / "jibunki"
+    return home / "jibunki" / "parse"  # the parse cache's own subfolder
 
 
 def entries(home: Path) -> list[Path]:

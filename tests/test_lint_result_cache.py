@@ -50,7 +50,7 @@ def lint(*args):
 
 
 def entries(project):
-    return sorted((project / "cache" / "jibunki").glob("lint-*.cache"))
+    return sorted((project / "cache" / "jibunki" / "lint").glob("lint-*.cache"))
 
 
 def spoil(project):
@@ -166,7 +166,7 @@ def test_damaged_entry_is_ignored(project, checks, damage):
         else:
             kept["files"] = True
         entry.unlink()
-        folder = diskcache.open_folder()
+        folder = diskcache.open_folder(lintcache.KIND)
         try:
             assert diskcache.write_entry(folder, entry.name, key, pickle.dumps(kept),
                                          lintcache.FORMAT, lintcache.MAX_ENTRY_BYTES, ".x-")

@@ -58,7 +58,7 @@ def plays(monkeypatch):
 def lint(*args):
     # The example cache is the subject here: the lint cache above it (scenario.lintcache,
     # tests/test_lint_result_cache.py) is emptied first, so each lint reaches the examples.
-    for entry in (Path.cwd() / "cache" / "jibunki").glob("lint-*.cache"):
+    for entry in (Path.cwd() / "cache" / "jibunki" / "lint").glob("lint-*.cache"):
         entry.unlink()
     result = CliRunner().invoke(cli.main, ["lint", *args])
     return result.exit_code, result.output
@@ -70,7 +70,7 @@ def run_tests(*args):
 
 
 def entries(project):
-    return sorted((project / "cache" / "jibunki").glob("examples-*.cache"))
+    return sorted((project / "cache" / "jibunki" / "examples").glob("examples-*.cache"))
 
 
 def test_second_lint_plays_nothing_and_says_the_same(project, plays):
@@ -143,7 +143,7 @@ def test_damaged_entry_is_ignored(project, plays, damage):
             bad = pickle.loads(raw.split(b"\n", 3)[3])
             bad = {k: [] for k in bad}
         entry.unlink()
-        folder = diskcache.open_folder()
+        folder = diskcache.open_folder(excache.KIND)
         try:
             assert diskcache.write_entry(folder, entry.name, key, pickle.dumps(bad),
                                          excache.FORMAT, excache.MAX_ENTRY_BYTES, ".x-")
@@ -165,7 +165,7 @@ def test_shape_with_the_right_key_but_bad_rows_is_ignored(project, plays):
     kept = pickle.loads(raw.split(b"\n", 3)[3])
     bad = {k: [(True, 1, "x", None, None, None)] for k in kept}  # a bool for an int
     entry.unlink()
-    folder = diskcache.open_folder()
+    folder = diskcache.open_folder(excache.KIND)
     try:
         diskcache.write_entry(folder, entry.name, key, pickle.dumps(bad), excache.FORMAT,
                               excache.MAX_ENTRY_BYTES, ".x-")

@@ -33,7 +33,8 @@ import typing
 from sim import store
 
 FORMAT = b"jibunki-journey-cache 1\n"
-_PREFIX = "journey-"
+#: The cache's subfolder and its entries' prefix (dsl.diskcache).
+KIND = "journey"
 #: Series kept: a default report writes 66 (22 variants, 3 kinds); the rest are older
 #: versions of the content, evicted least recently used first.
 MAX_ENTRIES = 2000
@@ -138,7 +139,7 @@ class DealCache(store.Store):
     ``folder`` is None (``open`` gives one on the user's cache folder when it can)."""
 
     def __init__(self, table_literal: dict, folder: int | None = None):
-        super().__init__(FORMAT, _PREFIX, folder, MAX_ENTRIES)
+        super().__init__(FORMAT, KIND, folder, MAX_ENTRIES)
         # what a worker's tasks read (measure.prepare), for ``sound`` to replay lines on
         self.context = importlib.import_module(_WORK).prepare(table_literal)
         self.table = self.context["table"]
@@ -149,7 +150,7 @@ class DealCache(store.Store):
     @classmethod
     def open(cls, table_literal: dict) -> DealCache:
         """A cache on the user's cache folder, or in memory only when there is none."""
-        return store.opened(lambda folder: cls(table_literal, folder))
+        return store.opened(KIND, lambda folder: cls(table_literal, folder))
 
     def _rules_digest(self, setup: str) -> bytes | None:
         """The sha256 of the set-up's rules as plain data (None: no such set-up)."""
