@@ -152,6 +152,7 @@ def test_the_witness_plays_the_loop_and_ends_with_the_stopped_chain(content):
     assert "出す kaeri" in witness and "出す wasure" in witness
 
 
+@pytest.mark.slow
 def test_jibunki_test_plays_the_witness_and_names_the_stopped_chain(content, monkeypatch):
     monkeypatch.setenv("JIBUNKI_NO_CACHE", "1")
     with (content / "pages" / "熟年期.page").open("a", encoding="utf-8") as out:

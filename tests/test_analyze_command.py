@@ -101,6 +101,7 @@ def test_content_with_errors_is_reported_and_not_analysed(content):
     assert "エラー" in result.output and "所見" not in result.output
 
 
+@pytest.mark.slow
 def test_witnesses_are_written_one_file_per_item_into_a_new_folder(looping, tmp_path):
     out = tmp_path / "made" / "here"
     result = invoke_cli("analyze", "--content", str(looping), "--witness", str(out))
@@ -110,6 +111,7 @@ def test_witnesses_are_written_one_file_per_item_into_a_new_folder(looping, tmp_
         .startswith('例 "kaeri')
 
 
+@pytest.mark.slow
 def test_a_witness_the_designer_edited_is_never_overwritten(looping, tmp_path):
     """A witness is a 例 the designer keeps (often in content/tests/): written again, it
     replaces one that is as it was written — after a change of the content too — and
@@ -143,6 +145,7 @@ def test_no_witness_to_write_makes_no_folder_and_is_no_error(content, tmp_path):
     assert "書く証拠の例はありません" in result.output and "作れません" not in result.output
 
 
+@pytest.mark.slow
 def test_a_witness_is_never_written_through_a_link_out_of_the_folder(looping, tmp_path):
     out = tmp_path / "witness"
     out.mkdir()
@@ -172,6 +175,7 @@ CROWDED = """
 """
 
 
+@pytest.mark.slow
 def test_play_measures_how_often_a_page_in_the_hand_can_be_played_and_what_stops_it(content):
     with (content / "pages" / "青年期.page").open("a", encoding="utf-8") as out:
         out.write(CROWDED)
@@ -216,6 +220,7 @@ def _lab_report(content, tmp_path, measured=None) -> None:
     (folder / "report.json").write_text(json.dumps(report), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_page_shows_its_play_rate_from_the_labs_last_report(content, tmp_path, monkeypatch):
     _lab_report(content, tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -224,6 +229,7 @@ def test_a_page_shows_its_play_rate_from_the_labs_last_report(content, tmp_path,
     assert "実験室の報告（貪欲、400 組）: 出した 0.25 回/戦" in result.output  # the player named in Japanese
 
 
+@pytest.mark.slow
 def test_a_lab_report_of_the_content_before_an_edit_gives_no_play_rate(content, tmp_path,
                                                                        monkeypatch):
     """The lab's figure belongs to the content it measured: after an edit of the page (or
@@ -268,6 +274,7 @@ EDGES = """
 """
 
 
+@pytest.mark.slow
 def test_a_witness_that_cannot_reach_its_loop_is_not_written_and_says_why(content, tmp_path):
     """A witness is written only when `jibunki test` on it fails on the stopped chain: one
     refused before the loop begins would be a red example that proves nothing."""

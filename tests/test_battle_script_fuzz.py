@@ -95,6 +95,7 @@ def tables():
     return compiled_tables(ROOT / "content")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(script=lines())
 def test_random_scripts_with_hostile_paths_never_crash_hang_or_write_astray(tables, script,

@@ -131,6 +131,7 @@ def test_catalog_lists_every_page_and_enemy_with_rules_text_and_anchor():
     assert "<svg" in html and "出自別" in html and "量ごとの索引" in html
 
 
+@pytest.mark.slow
 def test_catalog_is_deterministic():
     tables = load()
     assert render(tables) == render(tables)
@@ -464,6 +465,7 @@ def test_every_operation_under_every_timing_and_range_reads_uniquely():
                     assert texts.setdefault(said, key) == key, said
 
 
+@pytest.mark.slow
 def test_what_a_condition_reads_is_among_what_a_page_reads_and_writes(tmp_path):
     """A condition on the pages in a region (手札の枚数, 除外の枚数, a page in 手札) or on the
     distance |銘 − 刻| reads those quantities: the page is found under them in the 変数

@@ -176,6 +176,7 @@ def _pool_cells(page: str, ident: str) -> dict:
     return dict(zip(["比べる", *heads], cells))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("swapped", [False, True])
 def test_the_pool_table_and_csv_show_the_lab_observed_figures_in_its_words(swapped):
     from test_sim_report_html import PAGES, sample_report

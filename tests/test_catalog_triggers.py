@@ -59,6 +59,7 @@ def _cards(folder) -> _Cards:
     return parser
 
 
+@pytest.mark.slow
 def test_the_producers_card_links_the_listener_it_triggers(built):
     cards = _cards(built[0]).cards
     assert cards[f"page-{PRODUCER}"]["sets-off"] == [f"#page-{LISTENER}"]

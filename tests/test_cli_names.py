@@ -28,6 +28,7 @@ def sim(*args):
     return result
 
 
+@pytest.mark.slow
 def test_sim_measures_a_page_and_an_enemy_named_by_their_display_names_as_by_their_ids():
     by_id = sim("--page", "zangyou", "--enemy", "haguruma", *TINY)
     by_name = sim("--page", TABLES.pages["zangyou"].name,

@@ -84,6 +84,7 @@ def test_settle_keeps_what_is_alive_out_of_the_collector_walks(monkeypatch):
         gc.unfreeze()  # the next tests' objects are walked again
 
 
+@pytest.mark.slow
 def test_what_a_paused_block_leaves_alive_goes_to_the_oldest_generation(monkeypatch):
     """The young collection that follows a pause walks none of what the block made and
     kept (a search's notes): it is in the oldest generation at once."""
@@ -96,6 +97,7 @@ def test_what_a_paused_block_leaves_alive_goes_to_the_oldest_generation(monkeypa
     assert all(id(x) in oldest for x in kept)
 
 
+@pytest.mark.slow
 def test_a_pause_leaves_what_settle_froze_frozen(monkeypatch):
     monkeypatch.setattr(collector, "_settled", collector._settled)  # as it was, after
     kept = [[i] for i in range(100)]  # noqa: F841 — alive through the settle
@@ -109,6 +111,7 @@ def test_a_pause_leaves_what_settle_froze_frozen(monkeypatch):
         gc.unfreeze()  # the next tests' objects are walked again
 
 
+@pytest.mark.slow
 def test_the_lab_command_settles_the_compiled_content(monkeypatch, tmp_path):
     from click.testing import CliRunner
 

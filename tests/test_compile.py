@@ -429,6 +429,7 @@ def test_schema_files_are_what_the_contract_generates():
     assert build.stale_schemas() == []
 
 
+@pytest.mark.slow
 def test_check_fails_when_a_schema_file_is_edited(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     schemas = tmp_path / "schemas"
@@ -492,6 +493,7 @@ def test_check_names_the_stale_file_after_a_page_changes(tmp_path, monkeypatch):
     assert snapshot(ROOT / "generated") == before  # --check writes nothing
 
 
+@pytest.mark.slow
 def test_check_against_another_folder(tmp_path):
     content, out = copy_content(tmp_path), tmp_path / "out"
     assert run_cli("compile", "--content", str(content), "--out", str(out)).exit_code == 0
@@ -681,6 +683,7 @@ def test_a_damaged_previous_file_is_stale_and_rewritten(tmp_path, bundled):
 # --------------------------------------------------------------------------- JSON
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", [ROOT / "content", GOLDEN / "strings" / "content"],
                          ids=["bundled", "strings"])
 def test_json_export_equals_the_python_tables(content, tmp_path):

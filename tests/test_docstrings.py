@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import subprocess
 
+import pytest
+
 from conftest import ROOT
 
 #: Folders whose modules are not the project's public surface.
@@ -65,6 +67,7 @@ def missing(source: str, path: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_every_public_name_has_a_docstring():
     found = [hit for path in modules()
              for hit in missing((ROOT / path).read_text(encoding="utf-8"), path)]

@@ -65,6 +65,7 @@ def test_every_bundled_file_is_already_formatted(path):
     assert formatted(text) == text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
 def test_formatting_a_bundled_file_twice_is_formatting_it_once(path):
     once = formatted(path.read_text(encoding="utf-8"), keep_aliases=True)
@@ -167,6 +168,7 @@ def test_the_tight_spellings_of_subscripts_signs_ranges_and_region_sums():
         '例 "x" {\n  デッキ [a, b]\n  開始 刻 20, 手札 [a]\n  確認 山札+捨て札 == 2\n}\n')
 
 
+@pytest.mark.slow
 def test_a_combined_region_is_written_tight_wherever_the_compiler_reads_it_as_one(tmp_path):
     """合算 (DESIGN §6.1): 山札+捨て札 is one quantity — its subscript applies to the whole
     and it binds tighter than × — though the grammar reads its "+" as a sum. fmt spaced

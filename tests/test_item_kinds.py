@@ -343,6 +343,7 @@ def modules() -> list[str]:
     return [f for f in listed if f.startswith(LAYERS) and not f.startswith(EXEMPT)]
 
 
+@pytest.mark.slow
 def test_no_module_lists_the_item_kinds_or_the_vocabulary_tables_again():
     found = [hit for path in modules()
              for hit in kind_lists((ROOT / path).read_text(encoding="utf-8"), path)]

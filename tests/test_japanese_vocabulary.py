@@ -83,6 +83,7 @@ def test_jibunki_vocab_prints_no_english_sentence():
     assert "ペンと破るでのみ増える" in result.output
 
 
+@pytest.mark.slow
 def test_jibunki_vocab_of_each_term_prints_no_english_sentence():
     for row in reference.entries():
         for spelling in (row.ja, row.code, *row.aliases):

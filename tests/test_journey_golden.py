@@ -14,6 +14,7 @@ import json
 import os
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT
@@ -105,6 +106,7 @@ def test_a_two_story_game_is_won_by_the_line_a_search_found():
 SETUPS = ("草案", "高難易度", "問題点", "手札三枚", "手札二枚と公開")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**31), setup=st.sampled_from(SETUPS), picks=st.lists(
     st.integers(0, 10**6), min_size=1, max_size=200))

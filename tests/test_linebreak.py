@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -26,6 +27,7 @@ def _lines(text: str, width: int) -> list[str]:
     return [text[start:end] for start, end in line_spans(text, width)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES, max_size=60).map("".join), st.integers(16, 60))
 def test_a_paragraph_breaks_within_the_width_keeping_every_character(text, width):

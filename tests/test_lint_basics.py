@@ -64,6 +64,7 @@ def test_lint_of_the_project_reports_what_compile_refuses(tmp_path):
     assert one.exit_code == 0, one.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["lint", "test", "fmt --check"])
 def test_a_copy_of_the_content_named_alone_is_checked_as_itself(tmp_path, monkeypatch, command):
     """A designer copies content/ to try a change and names the copy: it is the content

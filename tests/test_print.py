@@ -169,6 +169,7 @@ def test_same_content_and_date_print_the_same_bytes(printed, tmp_path):
     assert out.read_bytes() == printed["bytes"]
 
 
+@pytest.mark.slow
 def test_the_version_stamp_is_the_contents_whatever_the_folders_name(content, tmp_path):
     """The 版 on every card: the same content gives the same one in a folder of another
     name (the tables' source paths begin with the folder's name) and with a page moved

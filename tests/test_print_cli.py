@@ -222,6 +222,7 @@ def test_the_catalog_links_each_printed_card_to_its_page(tmp_path):
     assert face_links(pdf, catalog) == {}  # a manifest that does not read: no link
 
 
+@pytest.mark.slow
 def test_the_catalog_shows_the_printable_face_link(tmp_path):
     from catalog.render import render
     from conftest import compiled_tables

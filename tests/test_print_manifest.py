@@ -159,6 +159,7 @@ _cards = st.lists(st.builds(Card, st.text(min_size=1, max_size=8), st.sampled_fr
                   max_size=6, unique_by=lambda c: c.key)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_cards, st.data())
 def test_exactly_the_cards_whose_words_differ_are_changed(cards, data):

@@ -48,6 +48,7 @@ def test_a_diagnostic_carries_what_may_be_written_in_place_of_its_span(effect, c
         assert _written(text, diag) == wrong
 
 
+@pytest.mark.slow
 def test_every_scope_a_quick_fix_offers_for_a_counter_lints_clean():
     """跨いだ回数 without its scope was offered [ステージ] and [ラン] too, each a W001 (a ○
     scope): a quick fix is to leave the line clean."""

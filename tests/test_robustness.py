@@ -588,6 +588,7 @@ def test_json_format_of_clean_content_is_an_empty_list(write):
     assert result.exit_code == 0 and json.loads(result.output) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", [GARBAGE, "ページ a {\n  銘 " + "(" * 5000 + "\n}\n",
                                      FIVE_MISTAKES, ""],
                          ids=["garbage", "nesting", "five-mistakes", "empty"])

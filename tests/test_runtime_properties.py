@@ -143,6 +143,7 @@ def test_random_legal_actions_keep_the_invariants(data, seed, stages):
                 assert snapshot(battle) == before and len(battle.log) == logged
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**20), policy_seed=st.integers(0, 2**20),
        stages=st.lists(st.sampled_from(ENEMIES), min_size=1, max_size=3))

@@ -31,6 +31,7 @@ def test_a_condition_that_always_fails_is_the_blocker(content):
     assert sum(found.sides.values()) > 0 and sum(found.sides_held.values()) == 0
 
 
+@pytest.mark.slow
 def test_hatsukoi_future_face_is_rarely_playable_blocked_by_age_or_crossing():
     found = measure(runtime.tables.load(), "hatsukoi", range(60))
     assert found.decisions > 500

@@ -54,6 +54,7 @@ def edited(literal, page: str) -> dict:
     return changed
 
 
+@pytest.mark.slow
 def test_a_rerun_plays_no_battle_and_gives_the_same_report(literal, cache_home):
     first, cold = run(literal, pages=("sakamichi", "byouin"))
     assert 0 < cold.played <= cold.battles  # an enemy row's battle that is a baseline one: once
@@ -72,6 +73,7 @@ def test_cached_or_not_and_for_any_worker_count_the_report_is_the_same(literal, 
     assert bare == cold == warm and lab.played == 0
 
 
+@pytest.mark.slow
 def test_an_edit_replays_exactly_the_pairs_of_the_page_edited(literal, cache_home):
     """byouin is read by no battle of the starting deck (no page of it names byouin, none
     generates): its edit replays byouin's pairs and nothing else — the enemy rows, the

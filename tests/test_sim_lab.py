@@ -141,6 +141,7 @@ def test_pairs_needed_shrinks_with_discordance():
 # ------------------------------------------------------------------ the lab
 
 
+@pytest.mark.slow
 def test_a_page_that_changes_nothing_gives_an_interval_around_zero(lab_tables):
     report = run_lab(lab_tables, pages=("maneshi",), baseline_page="hatsu_koe")
     (row,) = report["pages"]
@@ -233,6 +234,7 @@ def test_the_enemy_rows_are_the_baselines_battles_played_once(lab_tables, monkey
     assert report["baseline"]["battles"] >= 2 * min(r["battles"] for r in report["enemies"])
 
 
+@pytest.mark.slow
 def test_a_pages_target_bounds_its_added_delta_not_its_swapped_one(lab_tables, monkeypatch):
     """A page's 目標 is written for its Δ when added: the add phase plays to its bounds,
     the swap phase (each page for the reference page) to its own verdict only."""
@@ -253,6 +255,7 @@ def test_a_pages_target_bounds_its_added_delta_not_its_swapped_one(lab_tables, m
     assert None in seen  # the swap phase's looks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("narrowed", [{"enemies": ("haguruma",)},
                                       {"baseline_page": "sakamichi", "reference": None}])
 def test_a_pages_target_is_judged_only_on_the_delta_it_states(lab_tables, narrowed):
@@ -630,6 +633,7 @@ def test_a_cap_the_balance_gives_is_named_as_the_balances(tmp_path, monkeypatch)
     assert "ページに上限枚数を書くか、バランスのデッキ内上限枚数を上げると測れます" in tuned.output
 
 
+@pytest.mark.slow
 def test_a_page_one_copy_more_would_take_past_its_deck_cap_is_not_measured(tmp_path,
                                                                             monkeypatch):
     """The deck with a third 入学式 (上限枚数 2) is one the rules forbid (E055): the lab

@@ -237,6 +237,7 @@ def test_apply_writes_into_a_file_of_crlf_lines_and_keeps_them(tmp_path):
     assert lines[5].decode().startswith("  未来面 { 敵HP -= ") and b"-= 100 " not in lines[5]
 
 
+@pytest.mark.slow
 def test_a_page_without_a_target_is_told_what_to_write(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
     page = folder / "pages" / "試験.page"
@@ -465,6 +466,7 @@ def test_the_report_of_edits_measured_together_says_which_fell_out():
     assert tune.together_dict(tune.Together(0, [(page, fallen)]))["interact"] == ["ichigeki"]
 
 
+@pytest.mark.slow
 def test_two_edits_of_one_file_are_both_written(tmp_path):
     folder = folder_with(tmp_path, "+0%〜+40%")
     page = folder / "pages" / "試験.page"

@@ -9,7 +9,7 @@ actions give without any copy (a replay from the start)."""
 
 from __future__ import annotations
 
-
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +51,7 @@ def _replayed(seed: int, stages: list[str], actions: list) -> State:
     return battle.state
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=st.data(), seed=st.integers(0, 2**20),
        stages=st.lists(st.sampled_from(ENEMIES), min_size=1, max_size=2),

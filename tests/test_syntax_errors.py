@@ -127,6 +127,7 @@ def test_a_full_width_comparison_written_the_wrong_way_round_is_fixed_whole(writ
     assert diagnostics(text.replace(written, meant))[0] == []
 
 
+@pytest.mark.slow
 def test_every_symbol_form_the_table_accepts_is_read_and_every_other_is_reported():
     accepted = {"０１２３４５６７８９": "敵HP -= ３０", "、": None, "−": "敵HP −= 3",
                 "×": "敵HP -= 3 × 2", "÷": "敵HP -= 3 ÷ 2", "≥": "条件", "≤": "条件",

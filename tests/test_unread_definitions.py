@@ -5,6 +5,8 @@ reports, they say where the definition seems to be."""
 
 from __future__ import annotations
 
+import pytest
+
 from compiler.lint import check_text
 from dsl.headers import header_ids
 
@@ -79,6 +81,7 @@ def _lint(content):
     return check([content], project=content)
 
 
+@pytest.mark.slow
 def test_a_project_whose_deck_or_balance_file_is_unread_is_not_told_it_lacks_them(tmp_path):
     """A stray character in starter.deck (or a byte that is not UTF-8 in the balance's
     file) was its own error, and an E014 「初期デッキ「starter」がありません」 (or
@@ -95,6 +98,7 @@ def test_a_project_whose_deck_or_balance_file_is_unread_is_not_told_it_lacks_the
     assert found == [("E004", "balance.balance"), ("E001", "starter.deck")], found
 
 
+@pytest.mark.slow
 def test_an_origin_whose_pages_are_unread_is_no_E011_of_its_own(tmp_path):
     """A byte that is not UTF-8 in 幼少期.page made every 生成 出自 幼少期 of another file an
     E011 「出自「幼少期」のページはありません」 besides the file's own E004."""

@@ -127,6 +127,7 @@ def _act(battle, policy: random.Random) -> list[dict]:
     return [e.as_dict() for e in events]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
