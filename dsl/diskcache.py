@@ -105,16 +105,20 @@ def _ours(fd: int) -> int | None:
 
 
 def _subfolder(root: int, kind: str) -> int | None:
-    """The subfolder ``kind`` of the cache folder ``root``, checked as the folder is. When
-    this makes it, the entries of that kind an older jibunki kept in the folder itself
-    are removed: nothing would read or evict them again."""
+    """The subfolder ``kind`` of the cache folder ``root``, checked as the folder is. Before
+    it is made, the entries of that kind an older jibunki kept in the folder itself are
+    removed (nothing would read or evict them again) — before, so that a run killed
+    while removing them leaves the rest to the next run, which still finds no subfolder."""
     try:
         try:
-            os.mkdir(kind, 0o700, dir_fd=root)
+            fd = os.open(kind, _FOLDER_FLAGS, dir_fd=root)
+        except FileNotFoundError:
             _remove_flat_entries(root, kind)
-        except FileExistsError:
-            pass
-        fd = os.open(kind, _FOLDER_FLAGS, dir_fd=root)
+            try:
+                os.mkdir(kind, 0o700, dir_fd=root)
+            except FileExistsError:  # another run made it meanwhile
+                pass
+            fd = os.open(kind, _FOLDER_FLAGS, dir_fd=root)
     except Exception:  # a file or a link in its place, a read-only folder …: no cache
         return None
     return _ours(fd)

@@ -462,6 +462,7 @@ class ParseCache:
     def __init__(self, folder: int | None):
         self._folder = folder
         self._saved = 0  # bytes saved by this use
+        self._tried = False  # whether this use tried to save an entry (and maybe failed)
         self._current: bool | None = None  # is _fingerprint() still what is on disk?
         self.hits = self.misses = 0  # files read from the cache, files parsed
 
@@ -541,10 +542,11 @@ class ParseCache:
         if result is None or kept is None:
             return None
         payload = kept[3]
+        self._tried = True
         if not diskcache.write_entry(self._folder, name, key, payload, FORMAT,
                                      MAX_ENTRY_BYTES, _TEMP_PREFIX):
             return None
-        self._saved += len(payload) + 1
+        self._saved += len(payload)
         self._remember(name, key, result, payload)
         return result
 
@@ -608,18 +610,20 @@ class ParseCache:
             payload = pickle.dumps(encode(result), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # Refused: something the schema does not hold; not saved
             return
+        self._tried = True
         if diskcache.write_entry(self._folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
                                  _TEMP_PREFIX):
-            self._saved += len(payload) + 1  # at least one byte, so that close() looks
+            self._saved += len(payload)
             self._remember(name, key, result, payload)
 
     def close(self) -> None:
-        """Remove stale temporaries and evict over the bounds (when anything was saved),
-        and close the folder."""
+        """Remove stale temporaries and evict over the bounds (when anything was saved, or a
+        save failed: on a full disk the temporaries killed runs left most need to go), and
+        close the folder."""
         if self._folder is None:
             return
         try:
-            if self._saved:
+            if self._tried:
                 # Few small saves cannot pass MAX_TOTAL_BYTES while the count is within
                 # MAX_ENTRIES: the entries are then not stat'ed.
                 diskcache.evict(self._folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES,

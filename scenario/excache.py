@@ -185,10 +185,12 @@ class ExampleCache:
         try:
             if self._new != self._found:
                 payload = pickle.dumps(self._new, protocol=5)
-                if _decode(payload) is not None and \
-                        diskcache.write_entry(self._folder, self._name, self._key, payload,
-                                              FORMAT, MAX_ENTRY_BYTES, _TEMP_PREFIX):
-                    diskcache.evict(self._folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES)
+                if _decode(payload) is not None:
+                    diskcache.write_entry(self._folder, self._name, self._key, payload,
+                                          FORMAT, MAX_ENTRY_BYTES, _TEMP_PREFIX)
+            # Every run, written or not (unchanged, or a full disk): the temporaries
+            # killed runs left go, and the entries are kept within their bounds.
+            diskcache.evict(self._folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES)
         except Exception:
             pass
         finally:

@@ -203,10 +203,19 @@ def _save(folder: int, name: str, key: bytes, result) -> None:
         payload = pickle.dumps(data, protocol=5)
         if _decode(payload) is None:
             return  # something not plain: not kept
-        if diskcache.write_entry(folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
-                                 _TEMP_PREFIX):
-            diskcache.evict(folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES)
+        diskcache.write_entry(folder, name, key, payload, FORMAT, MAX_ENTRY_BYTES,
+                              _TEMP_PREFIX)
     except Exception:  # a full disk, a read-only folder …: simply not kept
+        pass
+    _bound(folder)
+
+
+def _bound(folder: int) -> None:
+    """Evict after every save, written or not: a save that failed on a full disk is when
+    the temporaries killed runs left most need to go."""
+    try:
+        diskcache.evict(folder, KIND, MAX_ENTRIES, MAX_TOTAL_BYTES)
+    except Exception:  # a folder gone or unreadable: nothing to bound
         pass
 
 

@@ -174,3 +174,59 @@ def test_evict_keeps_the_bytes_bound_unless_told_the_count_bounds_them(tmp_path)
         assert sorted(os.listdir(tmp_path)) == names[3:]
     finally:
         os.close(fd)
+
+
+def test_a_run_killed_while_removing_the_old_entries_leaves_the_rest_to_the_next(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    root = tmp_path / "jibunki"
+    root.mkdir(mode=0o700)
+    for n in range(20):
+        (root / f"lint-{n:032x}.cache").write_bytes(b"x")
+    real, removed = diskcache.unlink_quietly, []
+
+    def killed_after_five(folder, name):
+        if len(removed) == 5:
+            raise KeyboardInterrupt  # the run is killed here
+        removed.append(name)
+        real(folder, name)
+
+    monkeypatch.setattr(diskcache, "unlink_quietly", killed_after_five)
+    with pytest.raises(KeyboardInterrupt):
+        diskcache.open_folder("lint")
+    monkeypatch.setattr(diskcache, "unlink_quietly", real)
+    assert len(list(root.glob("lint-*.cache"))) == 15
+    fd = diskcache.open_folder("lint")
+    assert fd is not None
+    os.close(fd)
+    assert list(root.glob("lint-*.cache")) == [] and (root / "lint").is_dir()
+
+
+def _stale_temporary(folder: Path, kind: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = folder / f".{kind}-0123456789abcdef.tmp"
+    temporary.write_bytes(b"x" * 1000)
+    old = time.time() - diskcache.STALE_TEMP_SECONDS - 60
+    os.utime(temporary, (old, old))
+    return temporary
+
+
+@slow
+def test_an_example_run_that_writes_nothing_still_removes_old_temporaries(project):
+    assert lint("content") == 0
+    temporary = _stale_temporary(project / "cache" / "jibunki" / "examples", "examples")
+    with open(project / "content/pages/幼少期.page", "a", encoding="utf-8") as handle:
+        handle.write("\n# 例の結果は変わらない\n")  # the lint runs; no example's outcome changes
+    assert lint("content") == 0
+    assert not temporary.exists()
+
+
+@slow
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_save_that_fails_on_a_full_disk_still_removes_old_temporaries(project, kind,
+                                                                        monkeypatch):
+    temporary = _stale_temporary(project / "cache" / "jibunki" / kind, kind)
+    monkeypatch.setattr(diskcache, "write_entry", lambda *args, **kwargs: False)  # no room
+    assert lint("content") == 0
+    assert not temporary.exists()
