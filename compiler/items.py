@@ -201,6 +201,8 @@ def _fray_mul(fields, ctx: Ctx):
 
 def _face(face: ast.Face, ctx: Ctx, damaged: bool = False) -> Face | None:
     if not face.body.sayou:
+        # Its conditions are still checked: a face of one bad 条件 has two mistakes.
+        check_conditions(face.body.conditions, ctx.at("face"))
         if damaged:  # the list may only look empty: recovery blanked a broken line of it
             return None
         ctx.add(E029.at(face.span, f"{_SIDE_WORDS[face.side]}は書かれていますが、作用が1つもありません",

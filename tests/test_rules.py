@@ -358,6 +358,8 @@ def test_pen_defined_twice_for_one_face_is_rejected():
 def test_written_face_with_empty_list_is_rejected():
     rejects(face(), "E029", 3, 3)
     rejects(face("条件 跨ぐ"), "E029", 3, 3)  # conditions alone are no effect
+    # ... and a face of one bad condition is told both of its mistakes
+    rejects_all(face("条件 歩 + 25"), [("E029", 3, 3), ("E041", 4, 8)])
     rejects(face("敵HP -= 6", after=("ペン 過去面 { }",)), "E029", 6, 3)
     accepts(f"ページ t {{\n  銘 30\n  未来面 白紙{BOTH_PENS}\n}}\n")
     accepts(face("条件 跨ぐ", "敵HP -= 6"))
