@@ -1123,7 +1123,32 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         for grouped in GROUPED_NUMBER.finditer(text, *_line_of(text, pos)):
             if grouped.start() < pos < grouped.end():
                 return thousands_hint(grouped.group(0).replace(",", "")), None
+    split = _split_word(text, pos)
+    if split:
+        return f"「{split}」は1語です。空白を入れずに書きます", None
     return "", None
+
+
+_PREVIOUS_WORD = re.compile(r"([^\s{}\[\](),;]+)[ \t\u3000]+$")
+_THIS_WORD = re.compile(r"[^\s{}\[\](),;]+")
+
+
+def _split_word(text: str, pos: int) -> str:
+    """The word of the vocabulary a space split in two at ``pos`` (寿命 被弾 1回: the
+    parse stops at 1回, and 被弾1回 is one word), or ""."""
+    before = _PREVIOUS_WORD.search(text, max(0, pos - 64), pos)
+    this = _THIS_WORD.match(text, pos)
+    if before is None or this is None:
+        return ""
+    joined = before.group(1) + this.group(0)
+    return joined if joined in _vocabulary_words() else ""
+
+
+@cache
+def _vocabulary_words() -> frozenset[str]:
+    """Every spelling of every table of the vocabulary."""
+    return frozenset(spelling for table in vocab.tables().values()
+                     for spelling in table.spellings())
 
 
 def _takes(target: str, sign: str) -> bool:

@@ -541,6 +541,17 @@ def test_minus_written_after_the_equals_is_told_to_be_written_before_it():
         assert "-=" not in diag.hint, shown
 
 
+@pytest.mark.parametrize("effect, word, at", [
+    ("防御 += 3 寿命 被弾 1回", "被弾1回", "1回"),
+    ("防御 += 3 毎 ターン 開始時", "ターン開始時", "開始時"),
+])
+def test_a_word_of_the_vocabulary_split_by_a_space_is_told_to_be_one_word(effect, word, at):
+    """寿命 被弾 1回 stopped at 1 listing what may follow a 作用, none of it the word meant."""
+    text = PAGE.format(effect=effect)
+    diag, shown = only(text, "E001", 3, text.split("\n")[2].index(at) + 1)
+    assert diag.hint == f"「{word}」は1語です。空白を入れずに書きます", shown
+
+
 @pytest.mark.parametrize("written", ["条件 歩 += 25", "条件 歩 -= 25"])
 def test_a_condition_written_as_an_effect_is_told_that_a_condition_compares(written):
     text = PAGE.format(effect=f"{written}; 防御 += 2")
