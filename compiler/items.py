@@ -219,6 +219,8 @@ def _written(faces: dict, side: str) -> bool:
 
 def _pen(pen: ast.Pen, ctx: Ctx, written: bool, damaged: bool = False) -> Body | None:
     if not pen.body.sayou:
+        if not written:  # a pen on a blank face writes its conditions too: checked as a face's
+            check_conditions(pen.body.conditions, ctx)
         if damaged:
             return None
         ctx.add(E029.at(pen.span, f"{_SIDE_WORDS[pen.side]}のペン強化に作用が1つもありません",

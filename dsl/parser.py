@@ -1129,18 +1129,30 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
     return "", None
 
 
-_PREVIOUS_WORD = re.compile(r"([^\s{}\[\](),;]+)[ \t\u3000]+$")
-_THIS_WORD = re.compile(r"[^\s{}\[\](),;]+")
+_WORD = r"[^\s{}\[\](),;]+"
+_TWO_WORDS_BEFORE = re.compile(rf"(?:({_WORD})[ \t\u3000]+)?({_WORD})[ \t\u3000]+$")
+_THIS_WORD = re.compile(_WORD)
+#: The vocabulary table a word must be of where the word before it is a tail keyword (寿命
+#: takes a lifetime, 毎 a timing, 範囲 a scope) or a count (以降 2 プレイ: a unit); after
+#: anything else, any table's word.
+_TABLE_AFTER = {"life": "lifetime", "at": "timing", "until": "scope", "count": "anchor_unit"}
 
 
 def _split_word(text: str, pos: int) -> str:
     """The word of the vocabulary a space split in two at ``pos`` (寿命 被弾 1回: the
-    parse stops at 1回, and 被弾1回 is one word), or ""."""
-    before = _PREVIOUS_WORD.search(text, max(0, pos - 64), pos)
+    parse stops at 1回, and 被弾1回 is one word), or "". After a tail keyword or a count
+    only a word of the table it takes counts: 寿命 ターン 終了時 is no split ターン終了時,
+    a timing where a lifetime stands."""
+    words = _TWO_WORDS_BEFORE.search(text, max(0, pos - 64), pos)
     this = _THIS_WORD.match(text, pos)
-    if before is None or this is None:
+    if words is None or this is None:
         return ""
-    joined = before.group(1) + this.group(0)
+    keyword, previous = words.groups()
+    joined = previous + this.group(0)
+    rule = "count" if keyword and _NUMBER.fullmatch(keyword) else tail_keyword(keyword or "")
+    table = _TABLE_AFTER.get(rule)
+    if table is not None:
+        return joined if joined in vocab.tables()[table].spellings() else ""
     return joined if joined in _vocabulary_words() else ""
 
 

@@ -360,6 +360,9 @@ def test_written_face_with_empty_list_is_rejected():
     rejects(face("条件 跨ぐ"), "E029", 3, 3)  # conditions alone are no effect
     # ... and a face of one bad condition is told both of its mistakes
     rejects_all(face("条件 歩 + 25"), [("E029", 3, 3), ("E041", 4, 8)])
+    # and so is a pen that writes a blank face whole
+    rejects_all(f"ページ t {{\n  銘 30\n  未来面 白紙\n  ペン 未来面 {{ 条件 歩 + 25 }}\n"
+                f"  過去面 白紙; ペン 過去面 {{ {PEN} }}\n}}\n", [("E029", 4, 3), ("E041", 4, 15)])
     rejects(face("敵HP -= 6", after=("ペン 過去面 { }",)), "E029", 6, 3)
     accepts(f"ページ t {{\n  銘 30\n  未来面 白紙{BOTH_PENS}\n}}\n")
     accepts(face("条件 跨ぐ", "敵HP -= 6"))
