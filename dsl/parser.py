@@ -1503,7 +1503,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
     paren = _half_width_paren(token, text, pos, path)
     if paren is not None:
         return paren
-    if _second_sayou(token, exc.expected):
+    if _second_sayou(token, exc.expected) and not _split_word(text, pos):
         return E001.at(Span(path, line, col, line, col + len(str(token))),
                        f"{_found(token)} はここに書けません",
                        hint="1 行に書ける作用は 1 つです。改行するか ; で区切ります"

@@ -546,6 +546,7 @@ def test_minus_written_after_the_equals_is_told_to_be_written_before_it():
     ("防御 += 3 毎 ターン 開始時", "ターン開始時", "開始時"),
     ("防御 += 3 毎 ターン\u3000開始時", "ターン開始時", "開始時"),
     ("防御 += 3 毎 被弾時 範囲 ター ン", "ターン", "ン"),
+    ("敵HP -= 使用した 歩[プレイ] × 0.4", "使用した歩", "歩"),  # not a second 作用
 ])
 def test_a_word_of_the_vocabulary_split_by_a_space_is_told_to_be_one_word(effect, word, at):
     """寿命 被弾 1回 stopped at 1 listing what may follow a 作用, none of it the word meant."""
