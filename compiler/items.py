@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from dsl import ast
 from dsl.diagnostics import Note
+from dsl.slips import OPERATORS_TAKE_EQUALS
 
 from contract import vocabulary as vocab
 from contract.tables import (Balance, Body, Deck, Enemy, Escalation, Face, Intent, Page, Source,
@@ -359,7 +360,7 @@ def _trait(trait: ast.Trait, ctx: Ctx) -> Trait | None:
         example = (f"（例: {trait.name.text} {sign} 2 毎 {W.timing.turn_start} "
                    f"{vocab.KEYWORDS['telegraphed'][0]}）" if variable.code == "seat" else "")
         ctx.add(E010.at(trait.name.span, f"「{trait.name.text}」という特性はありません",
-                        hint=f"作用なら、演算子は = を付けて書きます（+= -= *= =）{example}"))
+                        hint=f"作用なら、{OPERATORS_TAKE_EQUALS}{example}"))
         return None
     entry = resolve("trait", trait.name, ctx.diags)
     if entry is None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from . import diskcache
 from .codes import E000, E001, E002, E003, E005
 from .diagnostics import Diagnostic, Note, Span
-from .slips import GROUPED_NUMBER, thousands_hint
+from .slips import GROUPED_NUMBER, OPERATORS_TAKE_EQUALS, thousands_hint
 from .tails import tail_keyword, value_left_out
 from .keywords import (KEYWORDS, canonical, grammar_rules, misconverted, unglued,
                        variant_of)
@@ -711,14 +711,18 @@ def _trait_read_signed(text: str, pos: int, path: str) -> Diagnostic | None:
     if variable is None or not variable.enemy_ops or vocab.lookup("trait", name) is not None:
         return None
     line, col = _line_col(text, line_start + match.start(2))
-    span = Span(path, line, col, line, col + 1)
-    if not _takes(name, sign):
-        return E001.at(span, f"「{sign}」 はここに書けません",
-                       hint=f"作用の演算子は = を付けて書きます（+= -= *= =）。「{name}」に使えるものは"
-                            f" jibunki vocab {name} で引けます")
-    return E001.at(span, f"「{sign}」 はここに書けません",
-                   hint=f"作用の演算子は「{sign}=」と書きます（「{sign}」だけでは書けません）",
-                   replacements=(f"{sign}=",))
+    hint, fix = _equals_left_out(name, sign, _takes(name, sign))
+    return E001.at(Span(path, line, col, line, col + 1), f"「{sign}」 はここに書けません",
+                   hint=hint, replacements=(fix,) if fix is not None else ())
+
+
+def _equals_left_out(target: str, sign: str, takes: bool) -> tuple[str, str | None]:
+    """The hint and fix of a 作用's operator written without its = (敵HP - 4): ``sign``= to
+    write when the target ``takes`` it, else where its operators are listed (no fix)."""
+    if not takes:
+        return (f"作用の{OPERATORS_TAKE_EQUALS}。「{target}」に使えるものは jibunki vocab {target}"
+                " で引けます"), None
+    return f"作用の演算子は「{sign}=」と書きます（「{sign}」だけでは書けません）", f"{sign}="
 
 
 def _statement_before(text: str, pos: int) -> str:
@@ -1104,12 +1108,9 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
         # 敵HP - 4: the operator's = left out; the fix writes it, only where the target
         # takes that operator (防御 -= is refused: E063). No example is built from the
         # statement: what else it lacks is not known here
-        written = f"{token}="
         target = words[-1].split("[")[0] if words else ""
-        if first not in KEYWORDS["cap"] and not _takes(target, str(token)):
-            return (f"作用の演算子は = を付けて書きます（+= -= *= =）。「{target}」に使えるものは"
-                    f" jibunki vocab {target} で引けます"), None
-        return f"作用の演算子は「{written}」と書きます（「{token}」だけでは書けません）", written
+        return _equals_left_out(target, str(token),
+                                first in KEYWORDS["cap"] or _takes(target, str(token)))
     if str(token) in _OPERATOR_SIGNS and before == "=" and text[pos - 2:pos - 1] not in \
             (*_OPERATOR_SIGNS, "=", "<", ">", "!"):
         # 防御 =+ 4: the two symbols the wrong way round
