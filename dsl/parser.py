@@ -1133,6 +1133,11 @@ def _slip_hint(text: str, pos: int, token, expected) -> tuple[str, str | None]:
 _WORD = r"[^\s{}\[\](),;]+"
 _TWO_WORDS_BEFORE = re.compile(rf"(?:({_WORD})[ \t\u3000]+)?({_WORD})[ \t\u3000]+$")
 _THIS_WORD = re.compile(_WORD)
+#: A further word on the same line, for a word split in three or four (被弾 1 回).
+_NEXT_WORD = re.compile(rf"[ \t\u3000]+({_WORD})")
+#: The most words one word of the vocabulary is looked for in (タ ー ン開始時: 3 after
+#: the first).
+_SPLIT_PARTS = 4
 #: The vocabulary table a word must be of where the word before it is a tail keyword (寿命
 #: takes a lifetime, 毎 a timing, 範囲 a scope) or a count (以降 2 プレイ: a unit); after
 #: anything else, any table's word.
@@ -1140,21 +1145,28 @@ _TABLE_AFTER = {"life": "lifetime", "at": "timing", "until": "scope", "count": "
 
 
 def _split_word(text: str, pos: int) -> str:
-    """The word of the vocabulary a space split in two at ``pos`` (寿命 被弾 1回: the
-    parse stops at 1回, and 被弾1回 is one word), or "". After a tail keyword or a count
-    only a word of the table it takes counts: 寿命 ターン 終了時 is no split ターン終了時,
-    a timing where a lifetime stands."""
+    """The word of the vocabulary spaces split at ``pos`` (寿命 被弾 1回: the parse stops
+    at 1回, and 被弾1回 is one word; 被弾 1 回 stops at 1), or "" — the longest, so that
+    毎 ターン 開始 時 is told ターン開始時, not the event ターン開始. After a tail keyword
+    or a count only a word of the table it takes counts: 寿命 ターン 終了時 is no split
+    ターン終了時, a timing where a lifetime stands."""
     words = _TWO_WORDS_BEFORE.search(text, max(0, pos - 64), pos)
     this = _THIS_WORD.match(text, pos)
     if words is None or this is None:
         return ""
     keyword, previous = words.groups()
-    joined = previous + this.group(0)
+    parts = [previous, this.group(0)]
+    end = this.end()
+    while len(parts) < _SPLIT_PARTS and (following := _NEXT_WORD.match(text, end)):
+        parts.append(following.group(1))
+        end = following.end()
     rule = "count" if keyword and _NUMBER.fullmatch(keyword) else tail_keyword(keyword or "")
     table = _TABLE_AFTER.get(rule)
-    if table is not None:
-        return joined if joined in vocab.tables()[table].spellings() else ""
-    return joined if joined in _vocabulary_words() else ""
+    known = _vocabulary_words() if table is None else vocab.tables()[table].spellings()
+    for count in range(len(parts), 1, -1):
+        if (joined := "".join(parts[:count])) in known:
+            return joined
+    return ""
 
 
 @cache

@@ -547,9 +547,16 @@ def test_minus_written_after_the_equals_is_told_to_be_written_before_it():
     ("防御 += 3 毎 ターン\u3000開始時", "ターン開始時", "開始時"),
     ("防御 += 3 毎 被弾時 範囲 ター ン", "ターン", "ン"),
     ("敵HP -= 使用した 歩[プレイ] × 0.4", "使用した歩", "歩"),  # not a second 作用
+    # split in three or four: the longest word the parts make
+    ("防御 += 3 寿命 被弾 1 回", "被弾1回", "1"),
+    ("防御 += 3 寿命 被 弾 1回", "被弾1回", "弾"),
+    ("防御 += 3 毎 タ ー ン開始時", "ターン開始時", "ー"),
+    ("防御 += 3 毎 ターン 開始 時", "ターン開始時", "開始"),  # not the event ターン開始
+    ("敵HP -= 使用 した 歩[プレイ] × 0.4", "使用した歩", "した"),
 ])
 def test_a_word_of_the_vocabulary_split_by_a_space_is_told_to_be_one_word(effect, word, at):
-    """寿命 被弾 1回 stopped at 1 listing what may follow a 作用, none of it the word meant."""
+    """寿命 被弾 1回 stopped at 1 listing what may follow a 作用, none of it the word meant;
+    so did 被弾 1 回, split twice."""
     text = PAGE.format(effect=effect)
     diag, shown = only(text, "E001", 3, text.split("\n")[2].index(at) + 1)
     assert diag.hint == f"「{word}」は1語です。空白を入れずに書きます", shown
@@ -559,7 +566,6 @@ def test_a_word_of_the_vocabulary_split_by_a_space_is_told_to_be_one_word(effect
     ("防御 += 3 寿命 ターン 終了時", "終了時"),    # a timing where 寿命 takes a lifetime
     ("防御 += 3 範囲 ステージ 開始時", "開始時"),  # a timing where 範囲 takes a scope
     ("防御 += 3 毎 ドロー 枚数", "枚数"),          # a parameter where 毎 takes a timing
-    ("防御 += 3 毎 ターン 開始 時", "開始"),       # ターン開始 is an event, not a timing
     ("歩 += 3 範囲 以降 2 プレイ 時", "時"),       # 以降 2 プレイ is whole: 時 is extra
 ])
 def test_a_word_the_keyword_before_it_does_not_take_is_not_offered_as_one_word(effect, at):
