@@ -1210,16 +1210,20 @@ def _balance_words() -> frozenset[str]:
 
 
 def _field_equals(text: str, pos: int, token) -> str:
-    """The hint of a field written with ``=`` (``座 = 70``) whatever field and wherever
-    in its item (MISTAKES knows the parser's states of a few), or ""."""
-    if str(token) != "=":
+    """The hint of a field written with ``=`` or an operator (``座 = 70``, ``銘 -= 4``)
+    whatever field and wherever in its item (MISTAKES knows the parser's states of a few),
+    or "" — a field's value is written, never changed."""
+    written = str(token)
+    if written != "=" and not (written[:-1] in _OPERATOR_SIGNS and written.endswith("=")):
         return ""
     line_start, line_end = _line_of(text, pos)
-    field = text[line_start:pos].strip()
+    # 銘 -= 4 stops at its =, the - read as the sign of a value; HP 5; 座 = 1 at the second
+    field = text[line_start:pos].rsplit(";", 1)[-1].strip().rstrip("".join(_OPERATOR_SIGNS)).strip()
     if field not in _field_words():
         return ""
     # 寿命上限 =+ 80, 座 =- 30: the sign after the = goes too (a field's number takes none)
-    value = before_comment(text[pos + 1:line_end]).strip().lstrip("+-−").strip()
+    value = before_comment(text[pos + len(written):line_end]).split(";")[0].strip()
+    value = value.lstrip("".join(_OPERATOR_SIGNS)).strip()
     return f"項目の値は = なしで、名前の後に書きます（{field} {value}）".replace(" ）", "）")
 
 
@@ -1566,7 +1570,7 @@ def _describe(exc, text: str, pos: int, path: str, suggest=None) -> Diagnostic:
         hint = (f"ここは定義（{'・'.join(kinds.word(kind) for kind in kinds.ITEM_KINDS)}）の外です。"
                 "定義の中に書くつもりなら、手前の } が多すぎて定義が先に閉じていないか確かめてください")
     elif not typo:  # a keyword written wrong: the known mistakes would guess at another
-        mistake = _mistake_hint(exc) or _field_equals(text, pos, token)
+        mistake = _field_equals(text, pos, token) or _mistake_hint(exc)
         if mistake:
             hint = f"{mistake}。{hint}"
     return E001.at(Span(path, line, col, line, end_col), f"{_found(token)} はここに書けません",

@@ -402,6 +402,13 @@ def _content_with(tmp_path, extra_page: str, balance: str | None = None):
      "項目の値は = なしで、名前の後に書きます（突破ライン 150）"),
     ("バランス \"b\" {\n  初期刻 20\n  防御係数 = 1.0\n}\n", (3, 8),
      "項目の値は = なしで、名前の後に書きます（防御係数 1.0）"),
+    # the field itself, not the examples' 銘 30: an operator too, and after a ;
+    ("ページ t {\n  銘 = 4\n}\n", (2, 5), "項目の値は = なしで、名前の後に書きます（銘 4）"),
+    ("ページ t {\n  銘 -= 4\n}\n", (2, 6), "項目の値は = なしで、名前の後に書きます（銘 4）"),
+    ("ページ t {\n  銘 += 4\n}\n", (2, 5), "項目の値は = なしで、名前の後に書きます（銘 4）"),
+    ("ページ t {\n  銘 =- 4\n}\n", (2, 5), "項目の値は = なしで、名前の後に書きます（銘 4）"),
+    ("敵 e {\n  HP 5; 座 = 1; 突破ライン 9\n}\n", (2, 11),
+     "項目の値は = なしで、名前の後に書きます（座 1）"),
 ])
 def test_syntax_errors_that_look_like_a_known_mistake_say_which(text, pos, hint):
     [found] = check_text(text, "t.page").diagnostics
