@@ -3,6 +3,7 @@ journey report``): their options, their workers, and their report on stdout."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -62,11 +63,21 @@ def html_ready(folder: Path | None, kind: str = "sim") -> None:
         raise click.ClickException(f"{folder} に報告を書けません: {why(exc)}") from None
 
 
+#: The addresses Ray joins: host:port (its GCS), ray://host:port (its client server), and
+#: auto (the cluster ``ray start`` left on this machine, or RAY_ADDRESS).
+_RAY_ADDRESS = re.compile(r"auto|(?:ray://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}")
+
+
 def lab_workers(workers: int | None, backend: str, address: str | None) -> int | None:
     """The workers a lab command runs on (``lab_options``): as given; none given, every
     core here, or (ray) every CPU of the cluster. --address goes with --backend ray."""
     if address is not None and backend != "ray":
         raise click.UsageError("--address は --backend ray と一緒に指定します")
+    if address is not None and not _RAY_ADDRESS.fullmatch(address):
+        # Ray's own refusal of a spelling it cannot read is English ("Invalid address format")
+        raise click.UsageError(f"--address「{address}」は Ray のクラスタのアドレスではありません。"
+                               "ホスト:ポート、ray://ホスト:ポート か auto と書きます"
+                               "（例: 127.0.0.1:6379。ray start --head が示したもの）")
     if workers is not None or backend == "ray":
         return workers
     from sim.backends import default_workers

@@ -105,6 +105,7 @@ def test_the_report_is_json_on_request():
     (["--nodes", "-3"], "--nodes"),
     (["--backend", "mars"], "--backend"),
     (["--address", "127.0.0.1:1"], "--backend ray"),
+    (["--backend", "ray", "--address", "foo"], "Ray のクラスタのアドレスではありません"),
 ])
 def test_bad_options_are_a_clear_error_not_a_traceback(bad, said):
     result = CliRunner().invoke(cli.main, ["journey", "report", *bad])

@@ -355,6 +355,10 @@ def test_the_players_are_typed_by_name_or_code_and_reported_by_their_japanese_na
     (["--baseline", "byouin"], "はじめのデッキにありません"),
     (["--precision", "0"], "0.001"),
     (["--address", "x"], "ray"),
+    # a spelling Ray cannot read: Ray refused it in English, and as a failed run (exit 1)
+    (["--backend", "ray", "--address", "foo"], "--address「foo」は Ray のクラスタのアドレスではありません"),
+    (["--backend", "ray", "--address", ""], "ホスト:ポート、ray://ホスト:ポート か auto と書きます"),
+    (["--backend", "ray", "--address", "ray://host"], "--address「ray://host」は"),
 ])
 def test_sim_refuses_bad_options_with_a_clear_message(args, words):
     result = sim(*args, "--max-pairs", "20", "--workers", "1")
