@@ -218,25 +218,42 @@ def _keys(value, where: str, required: set, optional: frozenset = frozenset()) -
     return value
 
 
+def _shown(value) -> str:
+    """A value of the save as the file spells it (true, "moon", null: not Python's True,
+    'moon', None), cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except ValueError:  # NaN and infinities, which the reader lets through as numbers
+        text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _out_of(value, low, high) -> str:
+    """Why ``value`` is not in ``low``..``high``: a range of one value names it."""
+    if low == high:
+        return f"{low} のはずです（{_shown(value)}）"
+    return f"{low}〜{high} の外です（{_shown(value)}）"
+
+
 def _int(value, where: str, low: int = -MAX_MAGNITUDE, high: int = MAX_MAGNITUDE) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SaveError(where, f"整数ではありません（{value!r:.40}）")
+        raise SaveError(where, f"整数ではありません（{_shown(value)}）")
     if not low <= value <= high:
-        raise SaveError(where, f"{low}〜{high} の外です（{value}）")
+        raise SaveError(where, _out_of(value, low, high))
     return value
 
 
 def _number(value, where: str, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUDE):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SaveError(where, f"数ではありません（{value!r:.40}）")
+        raise SaveError(where, f"数ではありません（{_shown(value)}）")
     if not math.isfinite(value) or not low <= value <= high:
-        raise SaveError(where, f"{low}〜{high} の外です（{value}）")
+        raise SaveError(where, _out_of(value, low, high))
     return value
 
 
 def _one_of(value, where: str, allowed) -> object:
     if isinstance(value, (dict, list)) or value not in allowed:
-        raise SaveError(where, f"{value!r:.40} はありません（{', '.join(map(str, allowed))}）")
+        raise SaveError(where, f"{_shown(value)} はありません（{', '.join(map(str, allowed))}）")
     return value
 
 
@@ -479,6 +496,8 @@ class _State:
                 if face["blanked"] == "pen" and no_pen:  # restoring it would write the pen
                     raise SaveError(f"{fw}.blanked", "このページのこの面にペン強化はありません")
         _keys(zones, "state.zones", set(ZONES))
+        if not pages:  # a run always has its deck: with none, no zone's number can be right
+            raise SaveError("state.pages", "ページが 1 枚もありません")
         seen: dict[int, str] = {}
         for zone in ZONES:
             for i, uid in enumerate(_list(zones[zone], f"state.zones.{zone}")):

@@ -337,3 +337,19 @@ def test_a_win_a_stage_end_sayou_could_undo_is_not_refused():
     assert save._AFTER_THE_WIN == later
     import dataclasses
     assert save._may_undo_the_win(dataclasses.replace(heal, timing="run_end"))
+
+
+@pytest.mark.parametrize("where, value, said", [
+    # the value as the file spells it, not Python's True, 'moon' or None
+    (("state", "hp"), True, "state.hp: 整数ではありません（true）"),
+    (("state", "pages", 0, "zone"), "moon", 'state.pages.0.zone: "moon" はありません（'),
+    (("state", "seed"), None, "state.seed: 整数ではありません（null）"),
+    (("state", "pages", 1, "uid"), 0, "state.pages.1.uid: 1 のはずです（0）"),  # not 「1〜1 の外」
+    (("state", "pages"), [], "state.pages: ページが 1 枚もありません"),  # not 「0〜-1 の外」
+])
+def test_a_refused_save_names_the_value_as_the_file_writes_it(where, value, said):
+    """A designer reading why a save was refused looks for the value in the JSON file."""
+    data = mutate(json.loads(SAVES[1]), where, "set", value)
+    with pytest.raises(save.SaveError) as err:
+        save.from_json(TABLES, json.dumps(data))
+    assert said in str(err.value), str(err.value)
