@@ -25,6 +25,17 @@ DEFAULT_GENERATED = Path("generated")
 MAX_SCRIPT_BYTES = 1024 * 1024
 
 
+def halfwidth(value):
+    """A number typed with a Japanese input method (０．１, －３) as ASCII: Python reads
+    full-width digits in an integer (--max-pairs １９) but not the full-width point or
+    minus, so a fraction typed so was refused where a count was not."""
+    if not isinstance(value, str):
+        return value
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", value)
+
+
 class FiniteFloatRange(click.FloatRange):
     """The type of every float option: a number within the range, never nan or ±inf
     (FloatRange alone lets nan through: each comparison with nan is false)."""
@@ -33,7 +44,7 @@ class FiniteFloatRange(click.FloatRange):
         """The number typed, or a usage error (exit 2) for nan, ±inf or one out of range."""
         import math
 
-        number = click.FLOAT.convert(value, param, ctx)
+        number = click.FLOAT.convert(halfwidth(value), param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value}: 有限の数を書いてください（nan や ±inf は使えません）", param, ctx)
         return super().convert(number, param, ctx)
@@ -45,7 +56,7 @@ class Fraction(FiniteFloatRange):
 
     def convert(self, value, param, ctx):
         """The fraction, or a usage error that names the one meant for a number in points."""
-        number = click.FLOAT.convert(value, param, ctx)
+        number = click.FLOAT.convert(halfwidth(value), param, ctx)
         if self.max is not None and self.max < number <= 100:
             self.fail(f"{value} は割合で書きます: ±{number:g} ポイントなら "
                       f"{number / 100:g}（{self.min:g}〜{self.max:g}）", param, ctx)
@@ -68,7 +79,7 @@ class Seed(click.ParamType):
             number = value
         else:
             try:
-                number = int(str(value).strip().replace("_", ""), 10)
+                number = int(halfwidth(str(value)).strip().replace("_", ""), 10)
             except ValueError:
                 self.fail(f"{value}: シードは整数です（例: 0、42）", param, ctx)
         if (self.low is not None and number < self.low) or \
