@@ -224,6 +224,8 @@ W019 = _define("W019", WARNING, "書く作用のないフラグを読む確認",
     message="フラグ「@{flag}」を書く作用はコンテンツにないので、この確認ではいつも 0 です",
     hint="フラグの名前を見直してください{written}")
 
+W020 = _define("W020", WARNING, "イベントを置けない日")
+
 _EXPLAIN_DIR = Path(__file__).with_name("explain")
 
 

@@ -21,7 +21,7 @@ from contract.vocabulary import W
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Note
 
-from .codes import E013, E014, E030, E070, E071, E072
+from .codes import E013, E014, E030, E070, E071, E072, W020
 from .names import unknown
 from .targets import check_target
 from .values import Ctx
@@ -69,6 +69,7 @@ def check_journey(symbols, diags: list[Diagnostic],
     setups = {i: _setup(i, checked["setup"], checked, diags) for i in checked["setup"]}
     _check_locations(checked, diags)
     _check_hands(setups, checked["setup"], items, len(events), diags)
+    _check_days(setups, checked, diags)
     if sum(d.is_error for d in diags) > before:
         return None
     return JourneyTable(SCHEMA_VERSION, _sorted(locations), _sorted(events),
@@ -317,6 +318,11 @@ def _setup(ident: str, setups: dict[str, _Checked], checked: dict, diags) -> Set
                              f"アイテム数（{number['items_chosen']}）がアイテム一覧（{len(pool)} 個）より多いです",
                              hint="アイテム一覧にアイテムを足すか、アイテム数を減らします"))
     keys = [n.text for n in _list(values["keys"])]
+    seen_keys: set[str] = set()
+    for name in _list(own.get("keys")):  # 鍵の種類 [月, 星, 月]: a kind counted twice
+        if name.text in seen_keys:
+            diags.append(E013.at(name.span, f"鍵「{name.text}」を2回書いています"))
+        seen_keys.add(name.text)
     if not keys:
         diags.append(E014.at(own.item.id.span, "鍵の種類がありません",
                              hint="例: 鍵の種類 [月, 星, 花, 鳥]"))
@@ -368,6 +374,32 @@ def _check_hands(setups: dict, checked: dict, items: dict, events: int, diags) -
                              f"（イベントは {events} 枚）",
                              hint=f"{W.journey_field.hand}はイベントの数より少なくします"
                                   f"（1 {W.scope.turn}目の補充に 1 枚は要ります）"))
+
+
+def _check_days(setups: dict, checked: dict, diags: list[Diagnostic]) -> None:
+    """W020 where a set-up's 最終日 leaves a day without room for events: the last day
+    holds none (spec 004 行動フェイズ), so its 枠 are never used, and a location of 枠 0
+    laid out as an earlier day discards every event played there (the draft lays the
+    slotless 千年樹 last). Reported at the 最終日 a set-up writes (a variant that inherits
+    it is not reported again), and at the 枠 0 of each such day."""
+    slots = {ident: c.get("slots") for ident, c in checked["location"].items()}
+    for ident, setup in setups.items():
+        written = checked["setup"][ident].get("last_day")
+        if setup is None or written is None or written.text not in slots:
+            continue
+        slotless = [loc for loc, n in slots.items()
+                    if loc != written.text and isinstance(n, ast.Number) and n.value == 0]
+        last = slots[written.text]
+        if isinstance(last, ast.Number) and last.value > 0:
+            instead = f"（例: 最終日 {slotless[0]}）" if slotless else ""
+            diags.append(W020.at(written.span, f"最終日「{written.text}」の枠 {last.text} は使われません"
+                                 "（最終日にはイベントを置けません）",
+                                 hint=f"最終日には枠 0 のロケーションを選びます{instead}"))
+        for loc in slotless:
+            _once(diags, W020.at(slots[loc].span,
+                                 f"旅の準備「{ident}」では「{loc}」が最終日より前の日になり、枠 0 なので"
+                                 "そこに置いたイベントはすぐ捨て札になります",
+                                 hint=f"「{loc}」に枠を書くか、最終日を「{loc}」にします"))
 
 
 def _check_locations(checked: dict, diags: list[Diagnostic]) -> None:

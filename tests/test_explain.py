@@ -166,11 +166,13 @@ def test_cli_explain_prints_the_page_whatever_the_case():
     assert "## 悪い例" in result.output and "## 良い例" in result.output
 
 
-@pytest.mark.parametrize("typed", ["E20", "20", "e-20", "E 020", "Ｅ０２０", "e0020"])
-def test_cli_explain_of_a_code_written_loosely_prints_its_page(typed):
+@pytest.mark.parametrize("typed, code", [
+    *((typed, "E020") for typed in ["E20", "e-20", "E 020", "Ｅ０２０", "e0020"]),
+    ("30", "E030"), ("３０", "E030")])  # the number alone, of one code only (no W030)
+def test_cli_explain_of_a_code_written_loosely_prints_its_page(typed, code):
     result = CliRunner().invoke(main, ["explain", typed])
     assert result.exit_code == 0, result.output
-    assert result.output == CliRunner().invoke(main, ["explain", "E020"]).output
+    assert result.output == CliRunner().invoke(main, ["explain", code]).output
 
 
 def test_cli_explain_of_a_number_two_codes_share_asks_which():
@@ -178,6 +180,7 @@ def test_cli_explain_of_a_number_two_codes_share_asks_which():
     result = CliRunner().invoke(main, ["explain", "5"])
     assert result.exit_code == 2
     assert "5 は E005 と W005 のどちらですか" in result.output
+    assert "20 は E020 と W020 のどちらですか" in CliRunner().invoke(main, ["explain", "20"]).output
 
 
 def test_cli_explain_unknown_code_is_a_usage_error():

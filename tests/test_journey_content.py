@@ -157,3 +157,28 @@ def test_a_hand_the_deck_cannot_deal_is_e071_at_its_size():
     assert found == [("E071", line, 8)]
     assert result.diagnostics[0].message == "初期手札（30 枚）を配ると山が残りません（イベントは 30 枚）"
     assert lint(text.replace("  初期手札 30", "  初期手札 29", 1))[1] == []
+
+
+_DAYS = ("ロケーション 浜辺 {{\n  枠 2\n}}\nロケーション 無人駅 {{\n  枠 2\n}}\n"
+         "ロケーション 千年樹 {{\n  枠 0\n}}\n旅の準備 草案 {{\n  最終日 {last}\n  鍵の種類 [月, 星]\n}}\n"
+         "旅の準備 変種 {{\n  元 草案\n}}\n")
+
+
+def test_spec_004_the_last_day_holds_no_events_so_a_last_day_with_slots_is_w020():
+    """Spec 004: 千年樹 is laid last, and 【７日目】 holds no events. 最終日 浜辺 linted
+    clean: its 枠 went unused and the slotless 千年樹 became a day that discards every
+    event played there — a report then decided no deal. Said at the 最終日 and at that
+    枠 0, once, not again for the variant that inherits it."""
+    result, found = lint(_DAYS.format(last="浜辺"))
+    assert found == [("W020", 8, 5), ("W020", 11, 7)], found
+    said = {d.span.line: d for d in result.diagnostics}
+    assert said[11].message == "最終日「浜辺」の枠 2 は使われません（最終日にはイベントを置けません）"
+    assert said[11].hint == "最終日には枠 0 のロケーションを選びます（例: 最終日 千年樹）"
+    assert "「千年樹」が最終日より前の日になり" in said[8].message
+    assert lint(_DAYS.format(last="千年樹"))[1] == []
+
+
+def test_a_key_kind_written_twice_is_e013():
+    """鍵の種類 [月, 星, 月] linted clean, where a doubled 携帯 is E013."""
+    _, found = lint(_DAYS.format(last="千年樹").replace("[月, 星]", "[月, 星, 月]"))
+    assert found == [("E013", 12, 15)], found
