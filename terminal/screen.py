@@ -567,45 +567,84 @@ def in_play_words(battle, uid: int) -> str:
 
 def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail="full",
                rows: int | None = None, facts: list[dict] | None = None,
-               width: int | None = None) -> Table:
+               width: int | None = None):
     """The hand as a table: #, the page, 銘, cost in 歩, the firing face, whether it
     crosses, the damage if played now, and its rules text, why it cannot be played, and
     what a pen would write on each face — as much as ``detail`` (one of DETAIL, or one
-    per page) allows; ``rows``: only the first so many pages, then "… あと N 枚"."""
+    per page) allows; ``rows``: only the first so many pages, then "… あと N 枚". Below
+    STACKED_BELOW columns of ``width`` each page is a block instead: its facts on one
+    line, its rules under them at the screen's width (a table's rules column was a few
+    characters wide there, a word a line)."""
     facts = _hand_facts(battle) if facts is None else facts
     details = [detail] * len(facts) if isinstance(detail, str) else list(detail)
+    hand = _HandRows(battle, paint, compact)
+    shown_rows = [hand.row(fact, detail)
+                  for fact, detail in zip(facts if rows is None else facts[:rows], details)]
+    caption = hand.caption(rows is not None and rows < len(facts), len(facts) - (rows or 0))
+    if width is not None and width < STACKED_BELOW:
+        return _hand_blocks(shown_rows, caption)
     # The rules column takes what the others leave (``width``: the screen's), so that
     # the short columns never give way to it.
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
                   padding=(0, 1, 0, 0), expand=width is not None, width=width)
-    crosses = W.condition_word.crosses
-    damage_head = "ダメ" if compact else "ダメージ"
-    for name, justify in (("#", "right"), ("ページ", "left"), (W.variable.year, "right"),
-                          (W.variable.steps, "right"), ("面", "left"),
-                          (crosses[:1] if compact else crosses, "center"),
-                          (damage_head, "right")):
+    for name, justify in hand.columns():
         table.add_column(name, justify=justify, no_wrap=True,
                          max_width=12 if compact and name == "ページ" else None,
                          overflow="ellipsis")
     table.add_column("ルール", justify="left", overflow="ellipsis", ratio=1)
-    chose_any = capped_any = False
-    # While a choice waits, choose takes the candidates' numbers: the hand's would read
-    # as the same numbers for other pages, so the hand shows none.
-    choosing = battle.pending is not None
-    # The page whose face asks the choice is still in the hand until its play ends: its
-    # row says so, not why it could not be played again now.
-    in_play = battle.in_play() if choosing else None
-    shown = facts if rows is None else facts[:rows]
-    for fact, detail in zip(shown, details):
+    for row in shown_rows:
+        table.add_row(*(Text(c) for c in row.cells), row.body, style=row.style)
+    if caption:
+        table.caption = caption
+        table.caption_justify = "left"
+        table.caption_style = "dim"
+    return table
+
+
+#: Below this many columns the hand is shown a block a page (``hand_table``).
+STACKED_BELOW = 60
+
+
+class _HandRow(NamedTuple):
+    """One page of the hand: its short cells (#, ページ, 銘, 歩, 面, 跨ぐ, ダメージ, painted),
+    its rules (a renderable), and the row's style (dim when it cannot be played)."""
+    cells: tuple
+    body: object
+    style: str | None
+
+
+class _HandRows:
+    """The hand's rows, and what its caption notes of them (a choice's damage, a cap)."""
+
+    def __init__(self, battle, paint: _Paint, compact: bool):
+        self.battle, self.paint, self.compact = battle, paint, compact
+        # While a choice waits, choose takes the candidates' numbers: the hand's would
+        # read as the same numbers for other pages, so the hand shows none.
+        self.choosing = battle.pending is not None
+        # The page whose face asks the choice is still in the hand until its play ends:
+        # its row says so, not why it could not be played again now.
+        self.in_play = battle.in_play() if self.choosing else None
+        self.chose_any = self.capped_any = False
+
+    def columns(self) -> tuple:
+        """(name, justify) of the short columns."""
+        crosses = W.condition_word.crosses
+        return (("#", "right"), ("ページ", "left"), (W.variable.year, "right"),
+                (W.variable.steps, "right"), ("面", "left"),
+                (crosses[:1] if self.compact else crosses, "center"),
+                ("ダメ" if self.compact else "ダメージ", "right"))
+
+    def row(self, fact: dict, detail: str) -> _HandRow:
+        battle, paint, in_play = self.battle, self.paint, self.in_play
         info = fact["info"]
-        face_words = [getattr(W.face_word, x) if compact else SIDE[x] for x in fact["sides"]]
+        face_words = [getattr(W.face_word, x) if self.compact else SIDE[x] for x in fact["sides"]]
         damage = ""
         preview = fact["damage"]
         if preview is not None and preview.dealt:
             damage = str(preview.dealt) + ("*" if preview.chose else "") + \
                 (CAPPED if preview.capped else "")
-            chose_any |= preview.chose
-            capped_any |= preview.capped
+            self.chose_any |= preview.chose
+            self.capped_any |= preview.capped
         reason = "" if info["playable"] or in_play is not None \
             else f"{paint.mark('no')} {info['reason']}"
         if fact["uid"] == in_play:
@@ -622,7 +661,7 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
         else:
             cell = [reason or " ／ ".join(fact["rules"])]
         # Designer text is plain text, never console markup: every cell is a Text.
-        cells = ["·" if choosing else str(fact["index"]), fact["name"], str(info["year"]),
+        cells = ["·" if self.choosing else str(fact["index"]), fact["name"], str(info["year"]),
                  "" if in_play is not None else str(info["cost"]),
                  "・".join(face_words),
                  paint.mark("yes") if info["crosses"] and in_play is None else "", damage]
@@ -631,26 +670,46 @@ def hand_table(battle, paint: _Paint = _DRAWN, *, compact: bool = False, detail=
             body.no_wrap, body.overflow = True, "ellipsis"
         else:  # every line whole, broken as Japanese is: never cut, never left short
             body = RulesCell(body)
-        table.add_row(*(Text(paint.s(c)) for c in cells), body,
-                      style=None if info["playable"] and not battle.over else "dim")
-    notes = []
-    if battle.over:  # every row's play would be refused, whatever its own reason says
-        notes.append(f"{W.scope.run}は終わっています（もう{W.scope.play}できません）")
-    if choosing:
-        notes.append(f"{W.pick.choice}の途中: choose の番号は候補の表の番号です（{W.region.hand}の番号ではありません）")
-    if in_play is not None:
-        notes.append(MID_PLAY_NOTE)
-    if rows is not None and rows < len(facts):
-        notes.append(f"{paint.mark('more')} あと {len(facts) - rows} 枚（hand で全部）")
-    if chose_any:
-        notes.append(f"* {W.pick.choice}は候補の先頭で計算")
-    if capped_any:
-        notes.append(f"{CAPPED} {CAPPED_NOTE}")
-    if notes:
-        table.caption = paint.s("   ".join(notes))
-        table.caption_justify = "left"
-        table.caption_style = "dim"
-    return table
+        return _HandRow(tuple(paint.s(c) for c in cells), body,
+                        None if info["playable"] and not battle.over else "dim")
+
+    def caption(self, cut: bool, left_out: int) -> str:
+        """The notes under the hand ("" when none): the run over, a choice waiting, the
+        pages left out (``cut``), the damage's asterisk and cap."""
+        battle, paint = self.battle, self.paint
+        notes = []
+        if battle.over:  # every row's play would be refused, whatever its own reason says
+            notes.append(f"{W.scope.run}は終わっています（もう{W.scope.play}できません）")
+        if self.choosing:
+            notes.append(f"{W.pick.choice}の途中: choose の番号は候補の表の番号です（{W.region.hand}の番号ではありません）")
+        if self.in_play is not None:
+            notes.append(MID_PLAY_NOTE)
+        if cut:
+            notes.append(f"{paint.mark('more')} あと {left_out} 枚（hand で全部）")
+        if self.chose_any:
+            notes.append(f"* {W.pick.choice}は候補の先頭で計算")
+        if self.capped_any:
+            notes.append(f"{CAPPED} {CAPPED_NOTE}")
+        return paint.s("   ".join(notes))
+
+
+def _hand_blocks(rows: list[_HandRow], caption: str) -> Group:
+    """The hand a block a page, for a narrow screen: ``#`` and the page, then 銘, 歩, 面,
+    跨ぐ and ダメージ each with its name (no header names them), then its rules indented."""
+    from rich.padding import Padding
+
+    names = (W.variable.year, W.variable.steps, "", W.condition_word.crosses, "ダメージ")
+    blocks = []
+    for row in rows:
+        number, page, *facts = row.cells
+        said = [f"{name} {value}" if name and name != W.condition_word.crosses else
+                (name if name and value else value)
+                for name, value in zip(names, facts) if value]
+        blocks.append(Text("  ".join([f"{number} {page}", *said]), style=row.style or ""))
+        blocks.append(Padding(row.body, (0, 0, 0, 2), style=row.style or ""))
+    if caption:
+        blocks.append(Text(caption, style="dim"))
+    return Group(*blocks)
 
 
 class RulesCell:

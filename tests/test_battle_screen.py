@@ -316,3 +316,24 @@ def test_while_a_play_waits_for_a_choice_the_hand_shows_no_figure_of_the_old_age
     row = next(line for line in after.splitlines() if re.match(r"\d 大きな仕事", line))
     assert re.match(r"\d 大きな仕事\s+44\s+39\s+未来面", row), row
     assert "刻が動いてから" not in after
+
+
+@pytest.mark.parametrize("width", [40, 50])
+def test_on_a_narrow_terminal_the_hand_is_a_block_a_page_with_its_rules_at_full_width(
+        tables, width):
+    """`hand` at 40 columns squeezed the rules column to some six characters, a word a
+    line: below 60 columns each page is its facts on a line, named (no header does), and
+    its rules under them as wide as the terminal."""
+    battle = busy(tables)
+    console = Console(width=width, record=True, color_system=None)
+    console.print(screen(battle, width=width, only="hand"))
+    text = console.export_text()
+    assert max(cell_len(line) for line in text.splitlines()) <= width
+    for number, uid in enumerate(battle.hand, 1):
+        page = tables.pages[battle.state.pages[uid].page]
+        head = row_of(text, re.escape(page.name))
+        assert head.startswith(f"{number} {page.name}  {vocab.W.variable.year} {page.year}"), head
+    # 36 cells of a rules line come whole onto one line (the table's column held 6)
+    assert "このプレイの残りと以降 2 プレイの間、" in text and "ペン 未来面（" in text
+    ruled = [line for line in text.splitlines() if line.startswith("  ")]
+    assert max(cell_len(line.rstrip()) for line in ruled) > width - 10
