@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -46,7 +47,10 @@ def watch(content: Path, debounce: int) -> None:
 
 def _watched(content: Path, watcher):
     """The watcher's changes; one it cannot follow (a folder it may not read under
-    ``content``) a message naming the folder, not an output said to have failed."""
+    ``content``) a message naming the folder, not an output said to have failed. A
+    folder under ``content`` gone while the watcher walked into it (made and removed in
+    a moment: a checkout, a sync tool, an unzip) is no reason to stop: ``_Restart``, and
+    the loop watches the folder again (or waits for it, when it is gone as well)."""
     from contract.disk import reason
 
     while True:
@@ -55,6 +59,8 @@ def _watched(content: Path, watcher):
         except StopIteration:
             return
         except OSError as exc:
+            if isinstance(exc, FileNotFoundError) or exc.errno == errno.ENOENT:
+                raise _Restart from None  # ``content`` gone too: the loop waits for it
             raise click.ClickException(f"{content}/ を見張れません: {reason(exc)}") from None
         yield changed
 
@@ -81,12 +87,16 @@ def watch_loop(content: Path, debounce: int, report) -> None:
             return True
         if change == Change.deleted:
             return os.path.abspath(path) in folders
-        where = Path(path)
-        return where.is_dir() and any(f.name.endswith(CONTENT_SUFFIXES) for f in where.rglob("*"))
+        # os.walk, not Path.rglob: a folder removed while it is walked is skipped, where
+        # rglob raised (a sync tool making and removing folders stopped the watch)
+        return os.path.isdir(path) and any(name.endswith(CONTENT_SUFFIXES)
+                                           for _, dirs, files in os.walk(path)
+                                           for name in (*dirs, *files))
 
     def seen_folders() -> None:
         folders.clear()
-        folders.update(os.path.abspath(p) for p in Path(content).rglob("*") if p.is_dir())
+        folders.update(os.path.abspath(os.path.join(root, name))
+                       for root, dirs, _ in os.walk(content) for name in dirs)
 
     first = True
     try:
@@ -103,25 +113,30 @@ def watch_loop(content: Path, debounce: int, report) -> None:
                 first = True
             # The first report comes from the first (empty) yield, once the watcher runs: a
             # save made while it is being printed is then seen.
-            for changed in _watched(content, changes(
-                    content, watch_filter=content_file, debounce=debounce, step=50,
-                    raise_interrupt=True, yield_on_timeout=True, rust_timeout=200)):
-                now = _folder_identity(content)
-                if now != watched:
-                    if now is not None:
-                        click.echo(f"{content}/ が置き換わりました。新しいフォルダを監視します")
-                        first = True
-                    break
-                if not (changed or first):
-                    continue
-                first = False
-                seen_folders()
-                try:
-                    report()
-                except KeyboardInterrupt:
-                    # Ctrl-C in the middle of a report: leave the loop at the watcher's own
-                    # pace (an interrupt raised through it would leave its cleanup half done).
-                    raise _Stop from None
+            try:
+                for changed in _watched(content, changes(
+                        content, watch_filter=content_file, debounce=debounce, step=50,
+                        raise_interrupt=True, yield_on_timeout=True, rust_timeout=200)):
+                    now = _folder_identity(content)
+                    if now != watched:
+                        if now is not None:
+                            click.echo(f"{content}/ が置き換わりました。新しいフォルダを監視します")
+                            first = True
+                        break
+                    if not (changed or first):
+                        continue
+                    first = False
+                    seen_folders()
+                    try:
+                        report()
+                    except KeyboardInterrupt:
+                        # Ctrl-C in the middle of a report: leave the loop at the watcher's
+                        # own pace (an interrupt raised through it would leave its cleanup
+                        # half done).
+                        raise _Stop from None
+            except _Restart:
+                # what changed while no watcher ran is not known: the next report says it
+                first = True
     except (KeyboardInterrupt, _Stop):
         pass
     click.echo("監視を終えました。")
@@ -129,6 +144,10 @@ def watch_loop(content: Path, debounce: int, report) -> None:
 
 class _Stop(Exception):
     """Ctrl-C seen inside a report of ``watch``: leave the watch loop."""
+
+
+class _Restart(Exception):
+    """A folder under the watched one vanished under the watcher: watch it again."""
 
 
 def _folder_identity(folder: Path) -> tuple[int, int] | None:

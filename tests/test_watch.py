@@ -237,3 +237,72 @@ def test_a_folder_the_watcher_may_not_read_is_named_with_its_reason():
     with pytest.raises(click.ClickException) as said:
         next(changes)
     assert said.value.message == "/proc/ を見張れません: 権限がありません"
+
+
+def test_a_subfolder_gone_under_the_watcher_restarts_it_and_reports_again(tmp_path, monkeypatch):
+    """A folder under content/ made and removed in a moment (a checkout, a sync tool)
+    raised FileNotFoundError from the watcher's walk: 「content/ を見張れません」 and the
+    watch ended, exit 1, while content/ was still there. Now the watcher starts again,
+    and the next report says what changed meanwhile."""
+    import click
+    import watchfiles
+    from click.testing import CliRunner
+
+    from commands.watch import watch_loop
+
+    content = tmp_path / "content"
+    content.mkdir()
+    started = []
+
+    def watch(*args, **kwargs):
+        started.append(args[0])
+        yield set()  # the first report
+        if len(started) == 1:
+            raise FileNotFoundError('No such file or directory (os error 2) about ["sub"]')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watchfiles, "watch", watch)
+    reports = []
+    result = CliRunner().invoke(click.command()(lambda: watch_loop(
+        content, 50, lambda: reports.append(1))), [])
+    assert result.exit_code == 0 and "見張れません" not in result.output, result.output
+    assert len(started) == 2 and len(reports) == 2  # the first, and again after the restart
+    assert result.output.endswith("監視を終えました。\n")
+
+
+def test_a_folder_gone_under_the_watcher_is_a_restart_not_an_error(tmp_path):
+    """Whether the folder gone is under content/ or content/ itself, the watcher is
+    started again: the loop then waits for content/ when it is gone."""
+    from commands.watch import _Restart, _watched
+
+    def watcher():
+        yield set()
+        raise FileNotFoundError("gone")
+
+    changes = _watched(tmp_path / "nowhere", watcher())
+    assert next(changes) == set()
+    with pytest.raises(_Restart):
+        next(changes)
+
+
+def test_folders_made_and_removed_in_a_moment_never_stop_the_watch(content, tmp_path):
+    """A sync tool or a checkout makes and removes folders under content/: the watcher's
+    walk, or the watch's own listing of folders, met one already gone and the watch
+    ended (「見張れません」, or 「入出力に失敗しました」 with exit 1). It goes on, and
+    a save made afterwards is reported."""
+    watched = Watched(content, tmp_path / "cache")
+    try:
+        watched.until(lambda line: line.startswith("（") and "秒" in line, "first report")
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            sub = content / "tmp" / "sub" / "sub2"
+            sub.mkdir(parents=True, exist_ok=True)
+            (sub / "a.page").write_text("# c\n", encoding="utf-8")
+            shutil.rmtree(content / "tmp")
+        page = content / "pages" / "熟年期.page"
+        page.write_text(page.read_text(encoding="utf-8") + BROKEN, encoding="utf-8")
+        watched.until(lambda line: "エラー 1 件" in line, "the report of the save")
+    finally:
+        out = watched.stop()
+    assert "見張れません" not in out and "入出力に失敗" not in out, out
+    assert watched.proc.returncode == 0, out
