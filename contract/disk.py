@@ -320,6 +320,11 @@ def write(path, data: str | bytes, *, inside, replace: bool) -> None:
             raise type(exc)(path, exc.strerror, exc.errno) from None
         if info is not None and not replace:
             raise Exists(path, "すでにあります（上書きしません）", errno.EEXIST)
+        if info is not None and not info.st_mode & stat.S_IWUSR:
+            # a rename over it needs only the folder's permission: the file's own mode,
+            # a lock (a version control's, a designer's), would go unheeded, even as root
+            raise DiskError(path, "読み取り専用のファイルです（書き換えません。書き換えるなら"
+                                  "書き込みを許可してください）", errno.EACCES)
         try:
             _write_new(name, at, data, info, replace)
         except DiskError as exc:

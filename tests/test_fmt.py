@@ -234,6 +234,24 @@ def test_a_file_with_a_syntax_error_is_not_rewritten_and_fmt_exits_1(tmp_path):
     assert path.read_bytes() == before
 
 
+def test_a_read_only_file_is_not_rewritten_and_fmt_exits_1(tmp_path):
+    """A file made read-only (a version control's lock, a designer's) was replaced all
+    the same, as root or not: the temporary's rename needs only the folder's permission."""
+    import stat
+
+    messy, tidy = tmp_path / "messy.page", tmp_path / "tidy.page"
+    messy.write_text(MESSY, encoding="utf-8")
+    tidy.write_text(TIDY, encoding="utf-8")
+    messy.chmod(0o444)
+    result = run(tmp_path)
+    assert result.exit_code == 1
+    assert f"{messy}: 書き換えられません: 読み取り専用のファイルです" in result.output, result.output
+    assert messy.read_text(encoding="utf-8") == MESSY
+    assert stat.S_IMODE(messy.stat().st_mode) == 0o444
+    messy.chmod(0o644)  # allowed again, it is laid out
+    assert run(tmp_path).exit_code == 0 and messy.read_text(encoding="utf-8") != MESSY
+
+
 def test_check_exits_1_naming_the_file_and_rewrites_nothing(tmp_path):
     messy, tidy = tmp_path / "messy.page", tmp_path / "tidy.page"
     messy.write_text(MESSY, encoding="utf-8")
