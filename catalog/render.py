@@ -11,6 +11,7 @@ and undefined names are errors. The output is deterministic: same tables, same b
 from __future__ import annotations
 
 import dataclasses
+import errno
 import html
 import os
 import re
@@ -49,8 +50,15 @@ def check_place(out: Path) -> None:
     it writes anything (a folder at pool.csv had left new tables beside an old catalog);
     a disk that fills between the two can still stop it after the tables. A folder not
     there yet is made by the write, in generated/, whose own write the tables' has asked;
-    a link to nowhere is there, and no folder to write in."""
+    a link to nowhere is there, and no folder to write in. Not there, the nearest of its
+    parents that is must be a folder one can write in (``a-file/catalog``)."""
     if not os.path.lexists(out):
+        here = Path(out).absolute().parent
+        while not os.path.lexists(here) and here.parent != here:
+            here = here.parent
+        if not here.is_dir():
+            raise disk.DiskError(here, "フォルダではありません", errno.ENOTDIR)
+        disk.check_writable(here)
         return
     disk.check_writable(out)
     for name in FILES:

@@ -108,6 +108,8 @@ def catalog(out: Path, content: Path) -> None:
     0 作った
     1 コンテンツのエラーか書けなかった
     2 使い方の誤り"""
+    # before fresh_tables, which may rewrite generated/: a place refused writes nothing
+    _check_catalog_place(out, fixed=False)
     tables, compiled = fresh_tables(content)
     try:
         index = write_catalog(tables, compiled, out)
@@ -117,13 +119,14 @@ def catalog(out: Path, content: Path) -> None:
     _say_catalog(index)
 
 
-def _check_catalog_place(out: Path) -> None:
+def _check_catalog_place(out: Path, fixed: bool = True) -> None:
     """Refuse, before the tables are written, a catalog folder the catalog cannot be
-    written into (build has no --out: the way out is to move what stands there)."""
+    written into (``fixed``: build's, which has no --out — the way out is to move what
+    stands there; else catalog's --out)."""
     from catalog.render import check_place
     from commands.outputs import refuse_other_kind
 
-    refused = refuse_other_kind(out, "catalog", fixed=True)
+    refused = refuse_other_kind(out, "catalog", fixed=fixed)
     try:
         if refused is None:
             check_place(out)

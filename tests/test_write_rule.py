@@ -706,6 +706,23 @@ def test_build_writes_its_tables_and_catalog_both_or_neither(tmp_path, monkeypat
         sorted(__import__("catalog.render", fromlist=["FILES"]).FILES)
 
 
+@pytest.mark.parametrize("out", ["/dev/full", "broken", "a-file/catalog"])
+def test_catalog_refuses_its_out_before_it_rewrites_generated(tmp_path, monkeypatch, out):
+    """QA: `jibunki catalog --out /dev/full` rewrote generated/ for the content (「generated/
+    をコンテンツに合わせて作り直しました」) and only then refused the place: a command
+    that refuses leaves nothing behind."""
+    from conftest import small_content
+
+    small_content(tmp_path / "content")
+    (tmp_path / "broken").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = invoke_cli("catalog", "--out", out)
+    assert result.exit_code == 1, result.output
+    assert f"{out} にカタログを書けません" in result.output, result.output
+    assert not (tmp_path / "generated").exists()
+
+
 def test_build_refuses_a_catalog_place_it_cannot_write_before_its_tables(tmp_path, monkeypatch):
     """Review: a link to nowhere at generated/catalog counted as «not there yet», so the
     tables were written before the catalog failed; and a folder of another kind's output
