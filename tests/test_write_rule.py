@@ -630,7 +630,8 @@ def test_a_report_folder_that_is_a_loop_of_links_is_no_folder_not_already_there(
 
 
 @pytest.mark.parametrize("command, under, words", [
-    (["catalog", "--content", CONTENT, "--out"], "sub", "途中の名前がフォルダではありません"),
+    # said before anything is written, of the file in the way, as print says it
+    (["catalog", "--content", CONTENT, "--out"], "sub", "フォルダではありません"),
     (["print", "--content", CONTENT, "--out"], "a.pdf", "フォルダではありません")])
 def test_an_output_under_a_file_says_the_file_is_no_folder(tmp_path, command, under, words):
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
