@@ -100,6 +100,14 @@ class JibunkiServer(LanguageServer):
         self.window_log_message(types.LogMessageParams(
             types.MessageType.Error, f"jibunki の言語サーバーの内部エラー: {error}"))
 
+    def not_formatted(self, errors: list) -> None:
+        """Why Format Document changed nothing, in the log (window/logMessage), as ``jibunki
+        fmt`` says it: never a popup — an editor that formats on save would raise one at
+        every save of a file being fixed, whose errors its diagnostics already show."""
+        first = f"（{errors[0].span.line} 行目 {errors[0].code}）" if errors else ""
+        self.window_log_message(types.LogMessageParams(
+            types.MessageType.Info, f"エラーがあるので整形しませんでした{first}"))
+
     def is_open(self, uri: str) -> bool:
         """Whether the client opened ``uri``: only open documents are read or checked (a
         forged URI — a device, a folder, a file never opened — is answered with nothing)."""
@@ -592,8 +600,10 @@ def make_server() -> JibunkiServer:
         if not ls.is_open(params.text_document.uri):
             return None
         found = ls.at(params.text_document.uri, types.Position(0, 0))  # checked as it is now
-        if found is not None and any(d.is_error and d.span.path == found[1]
-                                     for d in found[2].diagnostics):
+        errors = [] if found is None else [d for d in found[2].diagnostics
+                                           if d.is_error and d.span.path == found[1]]
+        if errors:
+            ls.not_formatted(errors)
             return []
         document = ls.workspace.get_text_document(params.text_document.uri)
         try:
@@ -601,6 +611,7 @@ def make_server() -> JibunkiServer:
         except FormatterBug:
             return None
         if not formatted.ok:
+            ls.not_formatted([d for d in formatted.diagnostics if d.is_error])
             return []
         # the document's own line ends and BOM, as jibunki fmt keeps a file's
         text = as_written(formatted.text, document.source)

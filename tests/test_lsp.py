@@ -391,6 +391,9 @@ async def test_formatting_gives_jibunki_fmt_layout_and_nothing_for_a_formatted_f
     assert any(d.code == "E030" for d in client.diagnostics[uri])
     assert not await client.text_document_formatting_async(types.DocumentFormattingParams(
         types.TextDocumentIdentifier(uri), options))
+    # ... and says why in the log, as jibunki fmt says it (Format Document did nothing, mute)
+    said = [m.message for m in client.log_messages if m.message.startswith("エラーがあるので整形")]
+    assert said and said[-1].startswith("エラーがあるので整形しませんでした（") and "E030" in said[-1]
     # a document saved on Windows, with a BOM: the edit keeps its line ends and BOM, as
     # jibunki fmt keeps the file's (the edit made every line end "\n" and dropped the BOM)
     windows = "\ufeff" + messy.replace("\n", "\r\n")
