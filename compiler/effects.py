@@ -202,7 +202,7 @@ def _refuse_op(variable, op: str, span, ctx: Ctx) -> None:
         else:
             ctx.add(E024.at(span, f"ページの作用は「{variable.ja}」に{W.operation.assign}できません",
                             hint=f"面の{W.variable.face_state}への{W.operation.assign}は敵の白紙化専用です。ページ効果から面を書き換える"
-                                 f"手段はありません（spec 002, ADR-0033。敵なら {_BLANK_INTENT}）"))
+                                 f"手段はありません（spec 002。敵なら {_BLANK_INTENT}）"))
     elif (variable.code, op) in _REFUSED_OP_HINTS and allowed and op not in allowed:
         words = {"mul": "*="}
         ctx.add(E050.at(span, f"「{variable.ja}」に {words.get(op, op)} は使えません",
@@ -732,7 +732,7 @@ def _never_fires(where: str, timing: str, repeat: Repeat) -> str:
     entry = vocab.tables()["timing"].by_code(timing)
     if where == "trait" and timing in _AFTER_THE_ENEMY_FELL:
         return (f"敵の特性が動くのは敵が場にいる間だけです。{entry.ja} には敵はもう倒れているか"
-                f"{W.scope.stage}が終わっていて、特性は発動しません（DESIGN §6.2）。"
+                f"{W.scope.stage}が終わっていて、特性は発動しません。"
                 f"{W.timing.before_enemy} や {W.timing.turn_end} にしてください")
     if not entry.reachable:
         return (f"{entry.ja} は{W.scope.run}の始まりに一度だけ来ます。ページや敵の作用が場に乗るのはその後なので、"

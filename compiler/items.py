@@ -444,7 +444,7 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
                if k.code not in seen and k.code not in misspelt and k.required]
     if missing:
         ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",
-                        hint="ルールが読む数はすべてバランスに書きます（DESIGN §6）"))
+                        hint="ルールが読む数はすべてバランスに書きます（jibunki vocab バランス）"))
     reward_ctx = ctx.at("reward", side="page")
     if len(balance.rewards) > 1:
         ctx.add(E013.at(balance.rewards[1].span, f"{W.variable.fray}報酬を2回書いています"))

@@ -309,7 +309,7 @@ def check_project(c: Compilation) -> None:
     if not c.symbols.balances and not c.symbols.balance_unread:
         c.diagnostics.append(E014.at(where, "バランスがありません",
                                      hint=f"{c.project} に バランス {{ … }} を1つ書いてください"
-                                     "（DESIGN §6）"))
+                                     "（書く数は jibunki vocab バランス）"))
     unread = unread_reference(c.symbols, STARTING_DECK)
     if STARTING_DECK not in c.symbols.decks and unread != "":
         c.diagnostics.append(E014.at(where, f"初期デッキ「{STARTING_DECK}」がありません",

@@ -109,7 +109,7 @@ def test_an_explanation_points_the_designer_to_nothing_they_cannot_read(code):
     """A designer reads Japanese and the tool's own commands: no Python source file, no
     English developer document, and lint's own word for a note (補足)."""
     paragraph = _page(code).paragraph
-    assert not re.search(r"\b[\w/]+\.py\b|language\.md|\bnote\b", paragraph), paragraph
+    assert not re.search(r"\b[\w/]+\.py\b|language\.md|\bnote\b|DESIGN|ADR-", paragraph), paragraph
 
 
 @pytest.mark.parametrize("code", sorted(CODES))
