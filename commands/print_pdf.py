@@ -181,7 +181,10 @@ def _item_span(card, compiled, content: Path, char: str | None = None):
     at = next((i for i, line in enumerate(lines) if line.lstrip().startswith(flavour)), 0)
     text = lines[at]
     col = len(text) - len(text.lstrip()) + 1
-    return Span(path, first + at, col, first + at, len(text) + 1)
+    # the line's first word (フレーバー, or the item's keyword): a caret under the whole of
+    # a long flavour was a row of hundreds, and showed the whole line
+    word = text.lstrip().split(None, 1)[0] if text.strip() else ""
+    return Span(path, first + at, col, first + at, col + max(1, len(word)))
 
 
 def _item_source(card, compiled, content: Path) -> tuple[str, int, list[str]] | None:
@@ -338,6 +341,7 @@ def _say_unknown(cards, unknown: dict, compiled, content: Path) -> None:
     """Each character a card prints as a box (sheets.Printed.unknown): a W011 at its first
     place in the card's item, or one line naming the card."""
     from compiler.codes import W011
+    from printing.cards import named
 
     missing = sorted({char for chars in unknown.values() for char in chars})
     if len(missing) > FONTLESS_AT:
@@ -352,7 +356,7 @@ def _say_unknown(cards, unknown: dict, compiled, content: Path) -> None:
     for index, chars in unknown.items():
         card = cards[index]
         for char in chars:
-            words = (f"札「{card.title}」（{card.key}）の「{char}」（U+{ord(char):04X}）は、"
+            words = (f"札「{card.title}」（{named(card.key)}）の「{char}」（U+{ord(char):04X}）は、"
                      "この機械のどのフォントにもない字です")
             _say(W011, words, _item_span(card, compiled, content, char), compiled,
                  "☒ で刷られます。")

@@ -22,6 +22,13 @@ KINDS = {
     "summary": "早見表",
 }
 
+def named(key: str) -> str:
+    """A card's key in the designer's words: its kind, then the id (ページ hatsu_koe,
+    イベント 白1; 早見表 1) — the key itself ("page/hatsu_koe") is the print's own."""
+    kind, _, ident = key.partition("/")
+    return f"{KINDS.get(kind, kind)} {ident}".strip()
+
+
 #: The colours a card can be framed in — draft 17's suits are colours (赤 緑 青 黄 白) and
 #: its author wants the play cards read by colour first (「色をベースにして」): code →
 #: (frame, ink). The frame fills the bleed and the border round the white panel, so a

@@ -32,7 +32,7 @@ from pathlib import Path
 from contract import disk
 from contract.vocabulary import W
 
-from .cards import Card
+from .cards import Card, named
 
 __all__ = ["FORMAT", "VERSION", "MAX_BYTES", "Changes", "CardChange", "ManifestError",
            "Previous", "beside", "build", "change_list", "compare", "digest", "dumps",
@@ -396,8 +396,8 @@ def change_list(changes: Changes) -> list[str]:
             else f"前回の印刷の控えを読めないので、すべて追加として: {counts}" if changes.unread
             else f"前回の印刷はありません: {counts}")
     lines = [head]
-    lines += [f"{c.title}（{c.key}）: {'。'.join(c.what)}" for c in changes.changed]
+    lines += [f"{c.title}（{named(c.key)}）: {'。'.join(c.what)}" for c in changes.changed]
     added = "控えを読めないので印を付けました" if changes.unread else "新しく加わりました"
-    lines += [f"{title}（{key}）: {added}" for key, title in changes.added]
-    lines += [f"{title}（{key}）: なくなりました" for key, title in changes.removed]
+    lines += [f"{title}（{named(key)}）: {added}" for key, title in changes.added]
+    lines += [f"{title}（{named(key)}）: なくなりました" for key, title in changes.removed]
     return lines

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from .cards import TINTS, Card
+from .cards import TINTS, Card, named
 from .layout import PAPERS, Geometry, place
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -39,7 +39,7 @@ class CardOverflow(Exception):
     @staticmethod
     def words(card: Card) -> str:
         """What is wrong with one card, in the designer's words (jibunki print's E074)."""
-        return (f"札「{card.title}」（{card.key}）の文が、最小の大きさ {SIZES[-1]} pt でも"
+        return (f"札「{card.title}」（{named(card.key)}）の文が、最小の大きさ {SIZES[-1]} pt でも"
                 "枠に収まりません")
 
 

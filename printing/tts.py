@@ -37,7 +37,7 @@ from pathlib import Path
 
 from contract import disk
 
-from .cards import Card
+from .cards import Card, named
 
 __all__ = ["COLUMNS", "ROWS", "PER_SHEET", "MAX_SHEET_PIXELS", "Deck", "DeckError", "Sheet",
            "description", "layout", "saved_object", "sheet_images", "write_deck"]
@@ -115,7 +115,7 @@ def _checked(cards, faces, back):
     size = faces[0].size
     for card, face in zip(cards, faces):
         if face.size != size:
-            raise DeckError(f"表の画像の大きさがそろっていません: {card.title}（{card.key}）は "
+            raise DeckError(f"表の画像の大きさがそろっていません: {card.title}（{named(card.key)}）は "
                             f"{face.size[0]}×{face.size[1]}、最初の札は {size[0]}×{size[1]}")
     if min(size) < 1:
         raise DeckError("表の画像が空です（幅か高さが 0）")

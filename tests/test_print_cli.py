@@ -76,7 +76,7 @@ def test_the_change_mark_is_on_exactly_the_changed_card_and_the_list_names_it(tm
     [holder] = [c for c in on_sheet if _cell_of(pdf, marked[0], c["title"], geometry) == cell]
     assert holder["key"] == "page/hatsu_koe"
     assert texts[-1].startswith("変更一覧")
-    assert "産声（page/hatsu_koe）" in texts[-1]
+    assert "産声（ページ hatsu_koe）" in texts[-1]
     # the pages said are the PDF's, the change list's counted (it said one fewer)
     sheets = (len(pdf) - 1) // 2
     assert f"A4 用紙 {sheets} 枚（両面）と変更一覧 1 枚（PDF で {len(pdf)} ページ）" in second.output
@@ -404,9 +404,11 @@ def test_a_card_whose_words_do_not_fit_is_E074_at_its_flavour_line(tmp_path):
     out = tmp_path / "print" / "札.pdf"
     result = invoke_cli("print", "--content", str(content), "--out", str(out))
     assert result.exit_code == 1
-    assert (f"{page}:{line}:3: エラー[E074]: 札「産声」（page/hatsu_koe）の文が、"
+    assert (f"{page}:{line}:3: エラー[E074]: 札「産声」（ページ hatsu_koe）の文が、"
             "最小の大きさ 6.5 pt でも枠に収まりません") in result.output
     assert f"{line} |   フレーバー \"長い文。" in result.output and "^^^" in result.output
+    # the caret under フレーバー, not a row of thousands under the whole flavour
+    assert "^" * 11 not in result.output
     assert "ヒント: フレーバーや面の文を短くしてください" in result.output
     assert "PDF を書きませんでした。" in result.output and not out.exists()
     assert not out.parent.exists()  # nothing written: the folder made for it is gone too
@@ -435,7 +437,7 @@ def test_a_character_no_font_has_is_W011_at_its_place_and_the_pdf_is_written(tmp
     out = tmp_path / "print" / "札.pdf"
     result = invoke_cli("print", "--content", str(content), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert (f"{page}:{line}:{col}: 警告[W011]: 札「産声」（page/hatsu_koe）の「{NO_FONT}」"
+    assert (f"{page}:{line}:{col}: 警告[W011]: 札「産声」（ページ hatsu_koe）の「{NO_FONT}」"
             "（U+F0000）は、この機械のどのフォントにもない字です") in result.output
     assert "ヒント: ほかの字にするか、その字のあるフォントを入れてください" in result.output
     assert result.output.count("W011") == 1 and out.is_file()
@@ -461,7 +463,7 @@ def test_a_journey_card_s_character_no_font_has_is_W011_at_its_journey_item(tmp_
     result = invoke_cli("print", "--journey", "--content", str(content), "--out",
                         str(tmp_path / "j.pdf"), "--no-backs")
     assert result.exit_code == 0, result.output
-    assert (f"{draft}:{line}:{col}: 警告[W011]: 札「浜辺」（location/浜辺）の「{NO_FONT}」"
+    assert (f"{draft}:{line}:{col}: 警告[W011]: 札「浜辺」（ロケーション 浜辺）の「{NO_FONT}」"
             "（U+F0000）") in result.output
     assert f"{line} |   文 「潮の" in result.output
 

@@ -114,7 +114,7 @@ def test_change_detection_marks_exactly_the_changed_card_and_names_its_part(edit
     assert changes.changed[0].what == (words,)
     lines = m.change_list(changes)
     assert lines[0] == "前回の印刷（2026-12-01）から: 変更 1 枚・追加 0 枚・削除 0 枚"
-    assert lines[1:] == [f"{changed.title}（page/deai）: {words}"]
+    assert lines[1:] == [f"{changed.title}（ページ deai）: {words}"]
 
 
 def test_a_changed_lifespan_cap_names_the_number_line_s_top_not_the_look():
@@ -137,8 +137,8 @@ def test_added_and_removed_cards_are_listed_by_title_and_key():
     assert changes.changed == ()
     assert m.change_list(changes) == [
         "前回の印刷（2026-12-01）から: 変更 0 枚・追加 1 枚・削除 1 枚",
-        "白い朝（event/白1）: 新しく加わりました",
-        "孤独（enemy/kodoku）: なくなりました",
+        "白い朝（イベント 白1）: 新しく加わりました",
+        "孤独（敵 kodoku）: なくなりました",
     ]
 
 

@@ -200,7 +200,7 @@ def test_a_print_without_a_kind_removes_that_kinds_old_deck_saved_object_first(t
 
 
 @pytest.mark.parametrize("faces, words", [
-    ([_face(0), Image.new("RGB", (W + 1, H))], "表の画像の大きさがそろっていません: 札1（page/p1）"),
+    ([_face(0), Image.new("RGB", (W + 1, H))], "表の画像の大きさがそろっていません: 札1（ページ p1）"),
     ([_face(0)], "カードが 2 枚なのに表の画像が 1 枚です"),
     ([_face(0), "face.png"], "Pillow の Image"),
 ])
