@@ -86,8 +86,10 @@ def _what_file_holds(items, text: str) -> str:
                    f"（最初の{W.region.hand}にもう引いていればそれも）新しい写しを加えます。")
 @click.option("--seed", type=Seed(*SEED_RANGE), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ戦闘になります）。")
-@click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="このファイルのコマンド（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
+@click.option("--script", type=click.Path(exists=True, dir_okay=False, allow_dash=True,
+                                          path_type=Path),
+              help="このファイルのコマンド（1 行に 1 つ、UTF-8）を流し、経過を表示します"
+                   "（- なら標準入力から）。")
 @click.option("--json", "as_json", is_flag=True,
               help=f"{W.quantity.events}の流れを JSON Lines で出します。")
 @click.option("--ascii", "ascii_", is_flag=True,
@@ -133,7 +135,9 @@ def battle(enemies, stages, deck, with_pages, seed, script, as_json, ascii_, yes
                                "するか、--stage を省いてください）")
     count = stages or max(1, len(enemies))
     stage_list = [order[i % len(order)] for i in range(count)]
-    interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_json
+    from_stdin = script == Path("-")  # --script -: the lines come from standard input
+    script = None if from_stdin else script
+    interactive = script is None and not from_stdin and sys.stdin.isatty() and sys.stdout.isatty() and not as_json
     lines = None if interactive else script_lines(script)
     keyboard = None
     if interactive:

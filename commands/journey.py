@@ -47,8 +47,10 @@ DEAL_SEEDS = (0, 2**62)
               help="持っていくアイテム（コンマ区切り。既定: 旅の準備の 携帯）。")
 @click.option("--seed", type=Seed(*DEAL_SEEDS), default=0, show_default=True,
               help="乱数のシード（同じシードなら同じ配りになります）。")
-@click.option("--script", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します。")
+@click.option("--script", type=click.Path(exists=True, dir_okay=False, allow_dash=True,
+                                          path_type=Path),
+              help="このファイルの行動（1 行に 1 つ、UTF-8）を流し、経過を表示します"
+                   "（- なら標準入力から）。")
 @click.option("--events", "as_events", is_flag=True,
               help=f"{W.quantity.events}（ルールが起こしたこと）の流れを JSON Lines で出します"
                    "（イベントカードのことではありません）。")
@@ -99,7 +101,9 @@ def journey(ctx, setup, items, seed, script, as_events, content) -> None:
         if hint:  # else play's own refusal lists the set-up's items
             raise click.BadParameter(f"アイテム「{item}」はこの準備の一覧にありません。{hint}",
                                      param_hint="--items")
-    interactive = script is None and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
+    from_stdin = script == Path("-")  # --script -: the lines come from standard input
+    script = None if from_stdin else script
+    interactive = script is None and not from_stdin and sys.stdin.isatty() and sys.stdout.isatty() and not as_events
     lines = None if interactive else script_lines(script)
     keyboard = None
     if interactive:

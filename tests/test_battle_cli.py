@@ -345,3 +345,10 @@ def test_a_developer_value_that_moves_another_says_both():
     # Review: the board says 綻び[ラン], and `set 綻び[ラン] 5` was refused
     out = battle("set 綻び[ラン] 7\nq\n").output
     assert "[開発者] 綻び = 7" in out and "綻び[ラン] 7" in out
+
+
+def test_script_dash_reads_the_commands_from_standard_input():
+    """--script - was refused: 「ファイル '-' がありません」, where a pipe is the usual way."""
+    dashed = battle("p 1\nq\n", "--script", "-")
+    assert dashed.exit_code == 3, dashed.output
+    assert dashed.output == battle("p 1\nq\n").output

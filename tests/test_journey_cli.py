@@ -528,3 +528,10 @@ def test_a_script_line_s_escapes_and_nul_are_shown_never_sent_to_the_terminal():
     assert "> play \ufffd[31mRED\ufffd" in done.output
     assert "「\ufffd[31mRED\ufffd」" in done.output
     assert done.exit_code == EXIT_STOPPED  # an unknown action, as before
+
+
+def test_script_dash_reads_the_actions_from_standard_input():
+    """--script - was refused: 「ファイル '-' がありません」, where a pipe is the usual way."""
+    dashed = journey("play 白2\n", "--script", "-")
+    assert dashed.exit_code == 3, dashed.output
+    assert dashed.output == journey("play 白2\n").output
