@@ -109,6 +109,11 @@ def catalog(out: Path, content: Path) -> None:
     1 コンテンツのエラーか書けなかった
     2 使い方の誤り"""
     # before fresh_tables, which may rewrite generated/: a place refused writes nothing
+    from commands.outputs import inside_content
+
+    inside = inside_content(out, content)
+    if inside is not None:
+        raise click.ClickException(inside)
     _check_catalog_place(out, fixed=False)
     tables, compiled = fresh_tables(content)
     try:

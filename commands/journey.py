@@ -260,7 +260,7 @@ def journey_report(ctx, seeds, pair_seeds, seed, budgets, nodes, find_nodes, pol
 
     content = content_folder(ctx, content)
     workers = lab_workers(workers, backend, address)
-    html_ready(html, "journey")
+    html_ready(html, "journey", content)
     # The journey's own files are checked, as the game checks them: the battle's balance
     # and starting deck are not needed to measure the journey.
     table = with_set_ups(journey_table(content, "コンテンツにエラーがあるので測れません。"),

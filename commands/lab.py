@@ -3,6 +3,7 @@ journey report``): their options, their workers, and their report on stdout."""
 
 from __future__ import annotations
 
+import errno
 import re
 from pathlib import Path
 
@@ -36,27 +37,34 @@ def lab_options(runs: str, html_folder: str):
     return decorate
 
 
-def html_ready(folder: Path | None, kind: str = "sim") -> None:
+def html_ready(folder: Path | None, kind: str = "sim", content: Path | None = None) -> None:
     """--html's folder tried before the run, nothing made: the nearest of it and its
     parents that exists must be a folder one can write a file in — a path the report
     cannot be written to is said now, not after minutes of battles (and a run that
-    fails leaves no folder behind)."""
-    import errno
+    fails leaves no folder behind). Nor may it hold a file of the designer's where the
+    report writes one, nor lie in the content folder ``content``."""
+    import os
     import tempfile
+
+    from contract.disk import DiskError
 
     if folder is None:
         return
-    from commands.outputs import refuse_other_kind
+    from commands.outputs import inside_content, refuse_other_kind
 
-    refused = refuse_other_kind(folder, kind)
+    refused = refuse_other_kind(folder, kind) or (
+        inside_content(folder, content) if content is not None else None)
     if refused is not None:
         raise click.ClickException(refused)
     here = folder.absolute()
-    while not here.exists() and here.parent != here:
+    # lexists: a link to nowhere is there (no folder to write in), not a folder to make
+    while not os.path.lexists(here) and here.parent != here:
         here = here.parent
     try:
         if not here.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(here))
+            gone = os.path.islink(here)  # a link to nowhere
+            raise DiskError(here, "フォルダではありません" + ("（リンク先がありません）" if gone else ""),
+                            errno.ENOTDIR)
         with tempfile.TemporaryFile(dir=here):
             pass
     except OSError as exc:

@@ -10,6 +10,7 @@ stay inside what the user named).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from commands.common import DEFAULT_GENERATED
@@ -22,6 +23,15 @@ KINDS = {
     "journey": (("journey-report.json", "index.html"), "journey", "旅の報告"),
     # told by none of its files: never refused into, but never written over another
     "print": ((), "print", "印刷"),
+}
+
+
+#: The files each kind writes into its folder, replacing what stands there.
+WRITES = {
+    "catalog": ("vocabulary.html", "triggers.html", "pool.csv", "index.html"),
+    "sim": ("report.json", "index.html"),
+    "journey": ("journey-report.json", "index.html"),
+    "print": (),
 }
 
 
@@ -38,11 +48,34 @@ def refuse_other_kind(folder: Path, kind: str, *, fixed: bool = False) -> str | 
     in Japanese, or None. ``fixed``: the command names no other folder (build), so the
     way out is to move what stands there."""
     there = kind_of(folder)
-    if there is None or there == kind:
+    if there == kind:
         return None
     way_out = (f"{folder} を別の場所に移すか消してください" if fixed else
                f"別のフォルダを指定してください。既定は generated/{KINDS[kind][1]}")
-    return f"{folder} には{KINDS[there][2]}があります。{KINDS[kind][2]}で上書きしません（{way_out}）"
+    if there is not None:
+        return f"{folder} には{KINDS[there][2]}があります。{KINDS[kind][2]}で上書きしません（{way_out}）"
+    # a file of the designer's own where this kind writes one (notes as index.html): the
+    # write would replace it without a word (a link, a FIFO or a folder there the write
+    # itself refuses, naming what it is)
+    foreign = [name for name in WRITES[kind]
+               if os.path.isfile(folder / name) and not os.path.islink(folder / name)]
+    if foreign:
+        return (f"{folder} には jibunki の{KINDS[kind][2]}ではない {'・'.join(foreign)} があります。"
+                f"上書きしません（{way_out}）")
+    return None
+
+
+def inside_content(folder: Path, content: Path) -> str | None:
+    """Why an output must not be written into ``folder`` — it lies in the content folder
+    ``content``, among the designer's own files — in Japanese, or None."""
+    try:
+        here, source = folder.resolve(), content.resolve()
+    except (OSError, RuntimeError):  # a loop of links: the write names it
+        return None
+    if here == source or here.is_relative_to(source):
+        return (f"{folder} はコンテンツのフォルダ {content} の中です。書き出すものはコンテンツの"
+                "外に置きます（既定は generated/ の中）")
+    return None
 
 
 def neighbour(folder: Path, kind: str, other: str, *, rendered: bool = False) -> Path | None:

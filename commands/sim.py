@@ -109,7 +109,7 @@ def sim(enemies, pages, baseline_page, reference, policy, ladder, precision, max
                                f"（{' < '.join(PLAYER_NAMES[p] for p in skill)}）: "
                                f"{','.join(PLAYER_NAMES[p] for p in sorted(names, key=skill.index))}")
     workers = lab_workers(workers, backend, address)
-    html_ready(html)
+    html_ready(html, content=content)
     # The report shows no warnings: the interaction analysis is left out.
     compiled = compiled_content(content, refusal="コンテンツにエラーがあるので測れません。",
                                 analysis=False)

@@ -651,7 +651,61 @@ def test_sim_says_a_report_folder_it_cannot_write_before_it_plays(tmp_path, monk
     result = invoke_cli("sim", "--page", "zangyou", "--max-pairs", "20", "--html",
                         str(taken / "inside"))
     assert result.exit_code == 1, result.output
-    assert f"{taken / 'inside'} に報告を書けません: 途中の名前がフォルダではありません" in result.output
+    # the file in the way named, as print and catalog name it
+    assert f"{taken / 'inside'} に報告を書けません: {taken}: フォルダではありません" in result.output
+
+
+def test_sim_says_a_link_to_nowhere_as_its_report_folder_before_it_plays(tmp_path, monkeypatch):
+    """QA: `sim --html danglink` played every battle, then failed to write: a link to
+    nowhere counted as a folder not made yet."""
+    import sim.lab
+
+    (tmp_path / "danglink").symlink_to(tmp_path / "nowhere" / "x")
+    monkeypatch.setattr(sim.lab.Lab, "run", lambda *a, **k: pytest.fail("the lab ran"))
+    result = invoke_cli("sim", "--page", "zangyou", "--max-pairs", "20", "--html",
+                        str(tmp_path / "danglink"))
+    assert result.exit_code == 1, result.output
+    assert "フォルダではありません（リンク先がありません）" in result.output
+
+
+@pytest.mark.parametrize("command, kind", [
+    (["sim", "--page", "zangyou", "--max-pairs", "20", "--html"], "実験室の報告"),
+    (["journey", "report", "--setup", "草案", "--deals", "1", "--no-pairs", "--html"], "旅の報告"),
+    (["catalog", "--out"], "カタログ")])
+def test_a_report_never_replaces_a_designers_own_index_html(tmp_path, monkeypatch, command, kind):
+    """QA: `sim --html mynotes` replaced the designer's own mynotes/index.html without a
+    word (another kind's report was refused, a file of no kind was not)."""
+    import sim.lab
+
+    monkeypatch.setattr(sim.lab.Lab, "run", lambda *a, **k: pytest.fail("the lab ran"))
+    notes = tmp_path / "mynotes"
+    notes.mkdir()
+    (notes / "index.html").write_text("<h1>メモ</h1>", encoding="utf-8")
+    result = invoke_cli(*command, str(notes))
+    assert result.exit_code == 1, result.output
+    assert f"{notes} には jibunki の{kind}ではない index.html があります。上書きしません" in result.output
+    assert (notes / "index.html").read_text(encoding="utf-8") == "<h1>メモ</h1>"
+    assert sorted(p.name for p in notes.iterdir()) == ["index.html"]
+
+
+@pytest.mark.parametrize("command", [
+    ["sim", "--page", "zangyou", "--max-pairs", "20", "--html"],
+    ["journey", "report", "--setup", "草案", "--deals", "1", "--no-pairs", "--html"],
+    ["catalog", "--out"]])
+def test_a_report_is_never_written_into_the_content_folder(tmp_path, command, monkeypatch):
+    """QA: `sim --html content/pages` put index.html and report.json among the pages."""
+    import shutil
+
+    import sim.lab
+    from conftest import ROOT
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sim.lab.Lab, "run", lambda *a, **k: pytest.fail("the lab ran"))
+    result = invoke_cli(*command, "content/pages/out")
+    assert result.exit_code == 1, result.output
+    assert "content/pages/out はコンテンツのフォルダ content の中です" in result.output
+    assert not Path("content/pages/out").exists()
 
 
 @pytest.mark.parametrize("linkable", [True, False])
