@@ -321,10 +321,19 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 work, lines = _blank_range(work, *_line_of(work, bracket))
             elif inner is not None:
                 # An inner { left open: the error the parser met lies further on (the
-                # next line, or the end of the item); report the brace, drop its block.
+                # next line, or the end of the item); report the brace. Where the line
+                # that shows it open is indented, its "}" is read there — "};" in the
+                # place of two spaces, every column kept — so the block's own lines are
+                # checked too; else its block is dropped.
                 brace, block_end, revealed = inner
                 _add(diags, _unclosed_inner(work, brace, revealed, path, shift))
-                work, lines = _blank_range(work, work.rfind("\n", 0, brace) + 1, block_end)
+                indent = revealed - 2 if revealed is not None else -1
+                if indent >= 0 and all(ch in " \t\u3000" for ch in work[indent:revealed]):
+                    work = work[:indent] + "};" + work[revealed:]
+                    line = work.count("\n", 0, brace) + 1
+                    lines = (line, line)
+                else:
+                    work, lines = _blank_range(work, work.rfind("\n", 0, brace) + 1, block_end)
             elif unclosed is not None:
                 start, end = unclosed
                 _add(diags, _unclosed(work, start, end, path))

@@ -761,3 +761,18 @@ def test_every_bad_line_of_a_block_whose_first_statement_shares_its_opening_line
             "    敵HP - 4 }\n}\n")
     found, shown = diagnostics(text)
     assert [(d.code, d.span.line) for d in found] == [("E001", 4), ("E001", 5), ("E001", 6)], shown
+
+
+def test_the_lines_of_a_face_left_open_are_checked_too():
+    """A 未来面 whose } was left out: its block was dropped with the E003, so its own
+    mistakes (a full-width －, 1,000, a lifetime that is none) came one run later each.
+    Its } is read before the line that shows it open, and they come in the same run."""
+    text = ("ページ ga \"A\" {\n  銘 30\n  出自 青年期\n  未来面 {\n    敵HP －= 1,000\n"
+            "    防御 += 1 寿命 えいえん\n  過去面 { 防御 += 1 }\n}\n")
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [
+        ("E003", 4, 7), ("E002", 5, 9), ("E001", 5, 13), ("E010", 6, 16)], shown
+    # a block with nothing else wrong: the E003 alone, nothing said of the lines after it
+    clean = text.replace("－= 1,000", "-= 10").replace(" 寿命 えいえん", "")
+    found, shown = diagnostics(clean)
+    assert [(d.code, d.span.line) for d in found] == [("E003", 4)], shown
