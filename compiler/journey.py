@@ -398,7 +398,7 @@ def _check_days(setups: dict, checked: dict, diags: list[Diagnostic]) -> None:
         for loc in slotless:
             _once(diags, W020.at(slots[loc].span,
                                  f"旅の準備「{ident}」では「{loc}」が最終日より前の日になり、枠 0 なので"
-                                 "そこに置いたイベントはすぐ捨て札になります",
+                                 f"そこに置いたイベントはすぐ{W.region.discard}になります",
                                  hint=f"「{loc}」に枠を書くか、最終日を「{loc}」にします"))
 
 
