@@ -403,8 +403,10 @@ BALANCE_AT_MOST = (("start_hp", "max_hp", W.variable.hp),
                    ("start_age", "lifespan_cap", W.variable.age))
 
 
-def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
-    """The checked balance: every key of the vocabulary (defaults filled) and the reward."""
+def check_balance(balance: ast.Balance, ctx: Ctx, damaged: bool = False) -> Balance | None:
+    """The checked balance: every key of the vocabulary (defaults filled) and the reward.
+    ``damaged``: recovery blanked a line of it — what it still holds is checked (a range,
+    a key written twice), what it may seem to lack is not said, and none is returned."""
     before = len(ctx.diags)
     seen: dict[str, ast.Setting] = {}
     values = {}
@@ -442,17 +444,17 @@ def check_balance(balance: ast.Balance, ctx: Ctx) -> Balance | None:
     # a key written wrong (最大ＨＰ) has its E010 with the fix: not missing too
     missing = [k.ja for k in vocab.BALANCE_KEYS
                if k.code not in seen and k.code not in misspelt and k.required]
-    if missing:
+    if missing and not damaged:  # else the blanked line may hold it: its error says so
         ctx.add(E014.at(_head(balance.span), f"バランスに足りない項目があります: {'、'.join(missing)}",
                         hint="ルールが読む数はすべてバランスに書きます（jibunki vocab バランス）"))
     reward_ctx = ctx.at("reward", side="page")
     if len(balance.rewards) > 1:
         ctx.add(E013.at(balance.rewards[1].span, f"{W.variable.fray}報酬を2回書いています"))
     rewards = [_body(body, reward_ctx) for body in balance.rewards[:1]]
-    if not balance.rewards:
+    if not balance.rewards and not damaged:
         ctx.add(E014.at(_head(balance.span), f"{W.variable.fray}報酬がありません",
                         hint=f"例: {W.variable.fray}報酬 {{ 上限 {W.variable.steps_quota} += 5 寿命 {W.scope.run} }}"))
-    if any(d.is_error for d in ctx.diags[before:]):
+    if damaged or any(d.is_error for d in ctx.diags[before:]):
         return None
     return Balance(**values, reward=rewards[0].effects)
 

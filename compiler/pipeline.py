@@ -233,7 +233,7 @@ def _check_deck(item, ctx, damaged, run: _ItemRun):
 
 def _check_balance(item, ctx, damaged, run: _ItemRun):
     if run.symbols.balances[:1] == [item]:
-        run.model.balance = None if damaged else check_balance(item, ctx)
+        run.model.balance = check_balance(item, ctx, damaged)
 
 
 #: How an item is checked, by its kind's ``check`` (contract.kinds): ``_check_<check>``.
