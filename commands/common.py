@@ -273,6 +273,8 @@ class CommandGroup(click.Group):
         non-UTF-8 locale) written with the ones it cannot as "?" rather than stopped by
         a traceback part-way."""
         _closed_streams(sys.argv[1:] if args is None else list(args))
+        if args is None:  # the program itself
+            sys.unraisablehook = _interrupt_again(sys.unraisablehook)
         if _cwd_gone():  # every relative path (content/ by default) would fail, unnamed
             click.echo(f"エラー: {CWD_GONE}", err=True)
             sys.exit(_unplayed(sys.argv[1:] if args is None else list(args)))
@@ -302,6 +304,31 @@ class CommandGroup(click.Group):
 
             _stdout_to_nowhere()
             sys.exit(EXIT_UNPLAYED)
+
+
+def _interrupt_again(default):
+    """An unraisable-exception hook: a Ctrl-C that lands in a callback Python cannot raise
+    from (a weak reference's, run by the collector) is raised again where it can stop the
+    command — or, the command done, falls on the ignored SIGINT — rather than printed as
+    an English traceback 「Exception ignored in …」 while the command goes on. Any other
+    such exception is ``default``'s."""
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            import signal
+            import threading
+
+            # from another thread, a moment later: raised here, the signal's handler ran
+            # inside this hook, and Python printed that instead
+            again = threading.Timer(AGAIN_AFTER, signal.raise_signal, (signal.SIGINT,))
+            again.daemon = True
+            again.start()
+            return
+        default(unraisable)
+    return hook
+
+
+#: Seconds after which a Ctrl-C caught in a callback is raised again (``_interrupt_again``).
+AGAIN_AFTER = 0.01
 
 
 def _done_with_interrupts() -> None:

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -442,3 +443,29 @@ def test_a_folder_where_a_table_should_be_is_no_table_kept(tmp_path):
         write_files(tmp_path / "gen", {"a.py": "A = 1\n", "b.py": "B = 1\n"})
     assert "（前の表はそのままです）" in refused.value.message
     assert (tmp_path / "gen" / "b.py").read_text(encoding="utf-8") == "B = 0\n"
+
+
+def test_a_ctrl_c_inside_a_collectors_callback_is_raised_again_not_printed():
+    """QA: Ctrl-C just as `jibunki build` finished landed in a weak reference's callback:
+    Python printed 「Exception ignored in: <function WeakKeyDictionary…> Traceback …
+    KeyboardInterrupt」 in English and the command went on. The hook raises it again where
+    it can stop the command (or fall on the SIGINT ignored once the command is done)."""
+    import types
+
+    from commands.common import _interrupt_again
+
+    others, signals = [], []
+    hook = _interrupt_again(others.append)
+    previous = signal.signal(signal.SIGINT, lambda *_: signals.append("SIGINT"))
+    try:
+        hook(types.SimpleNamespace(exc_value=KeyboardInterrupt()))
+        assert signals == []  # not inside the hook: Python would print that instead
+        deadline = time.monotonic() + 5
+        while not signals and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert signals == ["SIGINT"] and others == []
+    other = types.SimpleNamespace(exc_value=ValueError("x"))
+    hook(other)
+    assert others == [other]  # any other unraisable exception: Python's own hook
