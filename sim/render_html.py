@@ -145,6 +145,8 @@ def _config_folder() -> str:
         folder = diskcache.cache_folder() / "matplotlib"
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
+            # there but not writable (a read-only mount): matplotlib warned in English
+            disk.check_writable(folder)
             return str(folder)
         except OSError:
             pass

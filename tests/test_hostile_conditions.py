@@ -354,6 +354,26 @@ def test_a_font_list_that_cannot_be_saved_is_no_english_warning(tmp_path):
     assert done.stderr == ""
 
 
+def test_a_font_list_folder_that_cannot_be_written_is_left_for_a_temporary_one(
+        tmp_path, monkeypatch):
+    """QA: a cache folder bind-mounted read-only held its matplotlib folder: it was used,
+    and matplotlib warned 「…/jibunki/matplotlib is not a writable directory」 in English
+    on every build. A folder there but not writable is passed over like one not made."""
+    import sim.render_html as render_html
+    from contract import disk
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("JIBUNKI_NO_CACHE", raising=False)
+    assert render_html._config_folder() == str(tmp_path / "cache" / "jibunki" / "matplotlib")
+
+    def read_only(folder):
+        raise OSError(30, "Read-only file system", str(folder))
+
+    monkeypatch.setattr(disk, "check_writable", read_only)
+    chosen = render_html._config_folder()
+    assert Path(chosen).name.startswith("jibunki-matplotlib-"), chosen
+
+
 def test_a_script_saved_with_a_bom_reads_its_first_command(tmp_path):
     from commands.common import script_lines
 
