@@ -171,8 +171,11 @@ def _nearby(typed: str) -> str:
 
 
 def use_color(stream) -> bool:
-    """Colour on a terminal, unless NO_COLOR is set (https://no-color.org)."""
-    return stream.isatty() and "NO_COLOR" not in os.environ
+    """Colour on a terminal, unless NO_COLOR is set to something (https://no-color.org:
+    an empty one does not count, as rich reads it for the screens) or the terminal says
+    it has none (TERM=dumb, as rich reads it)."""
+    return (stream.isatty() and os.environ.get("NO_COLOR", "") == ""
+            and os.environ.get("TERM", "") not in ("dumb", "unknown"))
 
 
 def write_files(out: Path, files: dict[str, str | bytes], what: str = "表") -> list[str]:

@@ -450,3 +450,23 @@ def test_a_current_folder_removed_under_the_shell_is_said_as_such(tmp_path):
         assert done.returncode == status, (args, done.stderr)
         assert "いまのフォルダがもうありません（消されたか移されました）" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr and "出力は途中まで" not in done.stderr
+
+
+@pytest.mark.parametrize("env, coloured", [
+    ({}, True), ({"NO_COLOR": "1"}, False),
+    ({"NO_COLOR": ""}, True),       # no-color.org: set and not empty (as rich reads it)
+    ({"TERM": "dumb"}, False),      # a terminal that says it has no colour got ANSI codes
+    ({"TERM": "unknown"}, False), ({"TERM": "xterm-256color"}, True)])
+def test_colour_follows_no_color_and_a_dumb_terminal_as_the_screens_do(monkeypatch, env, coloured):
+    """QA: `TERM=dumb jibunki lint` printed ESC[1m …; NO_COLOR= (empty) took colour away."""
+    from commands.common import use_color
+
+    class Tty:
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert use_color(Tty()) is coloured
