@@ -40,7 +40,9 @@ def compile_cmd(check: bool, fmt: str, out: Path | None, content: Path) -> None:
     if check and fmt != "py":
         raise click.UsageError("--check は Python の表（--format py）だけを比べます")
     out = out or (DEFAULT_GENERATED if fmt == "py" else DEFAULT_GENERATED / "json")
-    compiled = compiled_content(content, fmt)
+    compiled = compiled_content(content, fmt, refusal=(
+        "エラーがあるので generated/ と比べられませんでした。" if check
+        else "エラーがあるので表を書きませんでした。"))
     if check:
         # Every stale file is named (tables and schemas alike) before the one exit.
         stale = [out / name for name in stale_files(out, compiled.file_bytes)]

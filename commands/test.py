@@ -18,8 +18,9 @@ def _some_words(ctx, param, words: tuple[str, ...]) -> tuple[str, ...]:
     """-k's words; an empty one (a script's unset variable) is refused: it is in every name,
     so it would run every example while saying it narrowed them."""
     if any(not word.strip() for word in words):
-        raise click.BadParameter("空の文字列はすべての例の名前に含まれます。例の名前の一部を書いてください",
-                                 param_hint="-k")
+        what = "空の文字列" if "" in words else "空白だけの文字列"
+        raise click.BadParameter(f"{what}では例を絞り込めません（どの例の名前にも合うものとして"
+                                 "読みません）。例の名前の一部を書いてください", param_hint="-k")
     return words
 
 

@@ -73,7 +73,7 @@ def discover(paths: list[Path], problems: list[Diagnostic] | None = None) -> lis
             # of E001 for every line of prose
             problems.append(E004.at(
                 Span(display_path(path), 1, 1, 1, 2),
-                f"{path.name} はコンテンツのファイルではありません（名前が "
+                f"{path} はコンテンツのファイルではありません（名前が "
                 f"{'、'.join(CONTENT_SUFFIXES)} のどれでも終わりません）",
                 hint="コンテンツのファイル（名前が .page などで終わるもの）かフォルダを指定してください"
                      "（このファイルは検査されていません）"))

@@ -218,6 +218,21 @@ def install() -> None:
     missing = click.exceptions.MissingParameter
     if not getattr(missing.format_message, "japanese", False):
         missing.format_message = _japanese_stop(missing.format_message)
+    no_such = click.exceptions.NoSuchOption
+    if not getattr(no_such.format_message, "japanese", False):
+        no_such.format_message = _japanese_join(no_such.format_message)
+
+
+def _japanese_join(format_message):
+    """``NoSuchOption.format_message`` with no space after the sentence's 「。」: click
+    joins the message and its did-you-mean with one, as English does
+    (「…はありません。 もしかして …」)."""
+
+    def japanese(self) -> str:
+        return format_message(self).replace("。 ", "。", 1)
+
+    japanese.japanese = True
+    return japanese
 
 
 def _japanese_stop(format_message):

@@ -491,6 +491,12 @@ def test_check_names_the_stale_file_after_a_page_changes(tmp_path, monkeypatch):
     for other in ("enemies", "balance", "decks", "vocabulary"):
         assert f"{other}.py" not in result.output
     assert snapshot(ROOT / "generated") == before  # --check writes nothing
+    # content with errors: --check says it could not compare (it writes nothing anyway)
+    edit(content / "pages" / "青年期.page", "銘 23", "銘 999")
+    result = run_cli("compile", "--check", "--content", str(content))
+    assert result.exit_code == 1, result.output
+    assert "エラーがあるので generated/ と比べられませんでした。" in result.output
+    assert "表を書きませんでした" not in result.output
 
 
 @pytest.mark.slow

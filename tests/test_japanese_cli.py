@@ -278,7 +278,8 @@ BAD = [
     (["lint", "-x"], "オプション '-x' はありません。"),
     (["battle", "--json=1"], "オプション '--json' は値をとりません。"),
     (["sim", "--precision", "abc"], "'abc' は数ではありません。"),
-    (["lint", "--formt", "json"], "もしかして '--format'？"),
+    # no space after the 。 (click joins the two as English does)
+    (["lint", "--formt", "json"], "オプション '--formt' はありません。もしかして '--format'？"),
     (["bogus"], "コマンド 'bogus' はありません。"),
     (["journey", "reprot"], "コマンド 'reprot' はありません。"),
     (["lint", "--format", "xml"], "'xml' は 'text', 'json' のどれでもありません。"),

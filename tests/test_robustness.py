@@ -168,6 +168,9 @@ def test_a_named_file_that_is_no_content_file_is_one_E004_not_read(tmp_path):
     assert [(d.code, d.span.line) for d in result.diagnostics] == [("E004", 1)]
     assert "README.md はコンテンツのファイルではありません" in result.diagnostics[0].message
     assert ".page" in result.diagnostics[0].message and result.files == 0
+    # named as the designer named it: /dev/null was 「null はコンテンツのファイルでは…」
+    result = check([Path("/dev/null")])
+    assert result.diagnostics[0].message.startswith("/dev/null はコンテンツのファイルではありません")
     cli = invoke_cli("lint", str(readme))
     assert cli.exit_code == 1 and cli.output.count("エラー[E004]") == 1
     assert "E001" not in cli.output

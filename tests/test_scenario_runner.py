@@ -298,10 +298,11 @@ def test_an_empty_name_filter_is_a_usage_error_not_every_example(tmp_path):
     """An empty -k (a script's unset variable) is in every name: it would run all while
     saying it narrowed them."""
     content = content_with_examples(tmp_path)
-    for words in (["-k", ""], ["-k", "テスト", "-k", " "]):
+    # a space alone was said to be 「空の文字列」, which it is not
+    for words, what in ((["-k", ""], "空の文字列"), (["-k", "テスト", "-k", " "], "空白だけの文字列")):
         result = run_test_command("--content", content, *words)
         assert result.exit_code == 2, result.output
-        assert "-k の値が正しくありません: 空の文字列はすべての例の名前に含まれます" in result.output
+        assert f"-k の値が正しくありません: {what}では例を絞り込めません" in result.output
         assert "成功" not in result.output
 
 
