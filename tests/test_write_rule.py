@@ -800,3 +800,16 @@ def test_build_refuses_a_catalog_place_it_cannot_write_before_its_tables(tmp_pat
     assert "generated/catalog を別の場所に移すか消してください" in result.output
     assert "別のフォルダを指定" not in result.output
     assert not list((tmp_path / "generated").glob("*.py"))
+
+
+def test_the_files_each_output_kind_is_said_to_write_are_the_ones_it_writes():
+    """commands.outputs.WRITES, which refuses a designer's file in their place, is the
+    writers' own list: a file added to one and not to it would be replaced unasked."""
+    from catalog.render import FILES
+    from commands.outputs import WRITES
+    from journey.lab.html import REPORT_JSON as JOURNEY_JSON
+    from sim.report_html import REPORT_JSON as SIM_JSON
+
+    assert sorted(WRITES["catalog"]) == sorted(FILES)
+    assert sorted(WRITES["sim"]) == sorted([SIM_JSON, "index.html"])
+    assert sorted(WRITES["journey"]) == sorted([JOURNEY_JSON, "index.html"])
