@@ -318,11 +318,12 @@ def _setup(ident: str, setups: dict[str, _Checked], checked: dict, diags) -> Set
                              f"アイテム数（{number['items_chosen']}）がアイテム一覧（{len(pool)} 個）より多いです",
                              hint="アイテム一覧にアイテムを足すか、アイテム数を減らします"))
     keys = [n.text for n in _list(values["keys"])]
-    seen_keys: set[str] = set()
+    seen_keys: dict[str, ast.Name] = {}
     for name in _list(own.get("keys")):  # 鍵の種類 [月, 星, 月]: a kind counted twice
         if name.text in seen_keys:
-            diags.append(E013.at(name.span, f"鍵「{name.text}」を2回書いています"))
-        seen_keys.add(name.text)
+            diags.append(E013.at(name.span, f"鍵「{name.text}」を2回書いています",
+                                 notes=[Note("最初の記述", seen_keys[name.text].span)]))
+        seen_keys.setdefault(name.text, name)
     if not keys:
         diags.append(E014.at(own.item.id.span, "鍵の種類がありません",
                              hint="例: 鍵の種類 [月, 星, 花, 鳥]"))

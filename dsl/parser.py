@@ -321,15 +321,16 @@ def _parse_chunk(work: str, path: str, shift: int, budget: int, suggest=None):
                 work, lines = _blank_range(work, *_line_of(work, bracket))
             elif inner is not None:
                 # An inner { left open: the error the parser met lies further on (the
-                # next line, or the end of the item); report the brace. Where the line
-                # that shows it open is indented, its "}" is read there — "};" in the
-                # place of two spaces, every column kept — so the block's own lines are
-                # checked too; else its block is dropped.
+                # next line, or the end of the item); report the brace. Its "}" is read
+                # after the block's last statement (before that line's comment), so the
+                # block's own lines are checked too — the lines after it keep their
+                # indentation, which shows the next block left open; a block with no
+                # statement is dropped.
                 brace, block_end, revealed = inner
                 _add(diags, _unclosed_inner(work, brace, revealed, path, shift))
-                indent = revealed - 2 if revealed is not None else -1
-                if indent >= 0 and all(ch in " \t\u3000" for ch in work[indent:revealed]):
-                    work = work[:indent] + "};" + work[revealed:]
+                close = _block_close(work, brace, block_end) if revealed is not None else None
+                if close is not None:
+                    work = work[:close] + "}" + work[close:]
                     line = work.count("\n", 0, brace) + 1
                     lines = (line, line)
                 else:
@@ -933,6 +934,21 @@ def _unclosed_brace(text: str) -> tuple[int, int, int | None] | None:
     return (stack[1][0], len(text), None) if len(stack) > 1 else None
 
 
+def _block_close(text: str, brace: int, block_end: int) -> int | None:
+    """Where the "}" of the block opened at ``brace`` and left open goes: after the code of
+    its last line that holds any (before that line's comment; a line of a comment alone
+    is passed over), or None when no line after the brace's own holds code."""
+    first = text.find("\n", brace)
+    end = block_end
+    while first != -1 and end > first:
+        start = text.rfind("\n", 0, end) + 1
+        code = before_comment(text[start:end]).rstrip()
+        if code.strip():
+            return start + len(code)
+        end = start - 1
+    return None
+
+
 def _unclosed_bracket(text: str, pos: int) -> int | None:
     """The offset of a "[" the item holding ``pos`` leaves open (more "[" than "]" in the
     whole item, strings and comments aside), or None. A list may run over lines, so only
@@ -1019,15 +1035,16 @@ def _width_form(text: str, pos: int) -> str | None:
 QUOTES = {'"': '"', "「": "」"}
 
 
-def before_comment(line: str) -> str:
-    """``line`` up to its comment (a ``#`` outside a string), the comment left out."""
+def before_comment(line: str, stops: str = "#") -> str:
+    """``line`` up to its comment (a ``#`` outside a string), the comment left out; or up
+    to the first of ``stops`` outside a string (``"#;"``: the statement's own text)."""
     closing = None
     for at, char in enumerate(line):
         if closing is not None:
             closing = None if char == closing else closing
         elif char in QUOTES:
             closing = QUOTES[char]
-        elif char == "#":
+        elif char in stops:
             return line[:at]
     return line
 
@@ -1231,7 +1248,7 @@ def _field_equals(text: str, pos: int, token) -> str:
     if field not in _field_words():
         return ""
     # 寿命上限 =+ 80, 座 =- 30: the sign after the = goes too (a field's number takes none)
-    value = before_comment(text[pos + len(written):line_end]).split(";")[0].strip()
+    value = before_comment(text[pos + len(written):line_end], "#;").strip()
     value = value.lstrip("".join(_OPERATOR_SIGNS)).strip()
     return f"項目の値は = なしで、名前の後に書きます（{field} {value}）".replace(" ）", "）")
 

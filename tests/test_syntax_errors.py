@@ -796,3 +796,25 @@ def test_a_balance_with_a_syntax_error_still_has_its_other_lines_checked():
 def diagnostics_of(text: str, path: str):
     result = check_text(text, path)
     return result.diagnostics, [render(d, result.sources) for d in result.diagnostics]
+
+
+def test_two_faces_left_open_one_after_the_other_are_two_E003s_each_with_its_line():
+    """QA of the first reading of a left-open face: its "}" took the place of the next
+    line's indentation, which then hid the next block left open (a false 「この定義が
+    閉じていません」 and 「{」 はここに書けません, and the second E003 lost)."""
+    text = ("ページ t \"テスト\" {\n  銘 5\n  出自 幼少期\n  未来面 {\n    防御 += 3\n  過去面 {\n"
+            "    ぼうぎょ += 6\n  破却 {\n    ぼうぎょ += 2\n  }\n}\n")
+    found, shown = diagnostics(text)
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [
+        ("E003", 4, 7), ("E003", 6, 7), ("E010", 7, 5), ("E010", 9, 5)], shown
+    assert found[0].hint.startswith("6 行目より前に") and found[1].hint.startswith("8 行目より前に")
+    one_line = text.replace("  破却 {\n    ぼうぎょ += 2\n  }\n", "  破却 { 防御 += 2 }\n")
+    found, shown = diagnostics(one_line)
+    assert [(d.code, d.span.line) for d in found] == [("E003", 4), ("E003", 6), ("E010", 7)], shown
+
+
+def test_a_field_written_with_equals_keeps_a_semicolon_inside_its_string():
+    """The value shown stopped at the first ";", inside the string: （フレーバー "春）."""
+    text = "ページ t \"x\" {\n  銘 3\n  フレーバー = \"春; 夏\"\n  未来面 { 敵HP -= 3 }\n}\n"
+    found, shown = diagnostics(text)
+    assert found[0].hint.startswith("項目の値は = なしで、名前の後に書きます（フレーバー \"春; 夏\"）"), shown
