@@ -343,8 +343,8 @@ def test_every_card_that_cannot_fit_fails_naming_it():
                     _card("page/again", "これも長い札", absurd)], PrintOptions())
     said = str(caught.value).splitlines()
     assert len(said) == 2
-    assert "page/absurd" in said[0] and "終わらない札" in said[0]
-    assert "page/again" in said[1] and "これも長い札" in said[1]
+    assert "（ページ absurd）" in said[0] and "終わらない札" in said[0]
+    assert "（ページ again）" in said[1] and "これも長い札" in said[1]
 
 
 @pytest.mark.slow  # a second or more
@@ -443,7 +443,7 @@ def test_a_page_too_long_to_print_fails_naming_it(content, tmp_path):
     out = tmp_path / "x.pdf"
     result = invoke_cli("print", "--content", str(content), "--out", str(out))
     assert result.exit_code == 1, result.output
-    assert "page/nagasugi" in result.output and "長すぎる札" in result.output
+    assert "（ページ nagasugi）" in result.output and "長すぎる札" in result.output
     assert not out.exists()
 
 
