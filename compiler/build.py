@@ -184,6 +184,10 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
                 data, target = utf8(files[name]), out / name
                 if _holds(target, data):
                     continue
+                try:  # a table made read-only is a lock too, heeded as contract.disk heeds it
+                    disk.not_read_only(target, target.stat())
+                except FileNotFoundError:
+                    pass
                 previous[name] = _previous_bytes(target)
                 fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
                 staged.append((name, Path(tmp)))  # before writing: cleaned up if writing fails

@@ -320,17 +320,22 @@ def write(path, data: str | bytes, *, inside, replace: bool) -> None:
             raise type(exc)(path, exc.strerror, exc.errno) from None
         if info is not None and not replace:
             raise Exists(path, "すでにあります（上書きしません）", errno.EEXIST)
-        if info is not None and not info.st_mode & stat.S_IWUSR:
-            # a rename over it needs only the folder's permission: the file's own mode,
-            # a lock (a version control's, a designer's), would go unheeded, even as root
-            raise DiskError(path, "読み取り専用のファイルです（書き換えません。書き換えるなら"
-                                  "書き込みを許可してください）", errno.EACCES)
+        not_read_only(path, info)
         try:
             _write_new(name, at, data, info, replace)
         except DiskError as exc:
             raise type(exc)(path, exc.strerror, exc.errno) from None
         except OSError as exc:
             raise _error(path, exc) from None
+
+
+def not_read_only(path, info: os.stat_result | None) -> None:
+    """DiskError when the file to be replaced (``info``: its stat, None when there is
+    none) is read-only: a rename over it needs only the folder's permission, so its own
+    mode — a lock, a version control's or a designer's — would go unheeded, even as root."""
+    if info is not None and not info.st_mode & stat.S_IWUSR:
+        raise DiskError(path, "読み取り専用のファイルです（書き換えません。書き換えるなら"
+                              "書き込みを許可してください）", errno.EACCES)
 
 
 def write_set(folder, files: dict, *, inside) -> None:
@@ -359,6 +364,7 @@ def write_set(folder, files: dict, *, inside) -> None:
             for name, data in files.items():
                 target = name if at is not None else str(real / name)
                 info = check_target(target, dir_fd=at)
+                not_read_only(target, info)
                 with signals_held():  # the temporary is noted before a signal can leave it
                     fd, temp = _temp(target, at)
                     staged.append((target, temp))

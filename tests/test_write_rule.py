@@ -813,3 +813,45 @@ def test_the_files_each_output_kind_is_said_to_write_are_the_ones_it_writes():
     assert sorted(WRITES["catalog"]) == sorted(FILES)
     assert sorted(WRITES["sim"]) == sorted([SIM_JSON, "index.html"])
     assert sorted(WRITES["journey"]) == sorted([JOURNEY_JSON, "index.html"])
+
+
+def test_a_set_never_replaces_a_read_only_file_and_keeps_the_old_set(tmp_path):
+    """A read-only file is a lock, heeded by a set's write too (the catalog, a report,
+    the tables), not only by one file's (fmt): nothing of the set is replaced."""
+    import stat as stat_
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.txt").write_text("old a", encoding="utf-8")
+    (out / "b.txt").write_text("old b", encoding="utf-8")
+    (out / "b.txt").chmod(0o444)
+    with pytest.raises(disk.DiskError) as caught:
+        disk.write_set(out, {"a.txt": "new a", "b.txt": "new b"}, inside=out)
+    assert caught.value.strerror.startswith("読み取り専用のファイルです")
+    assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()} == {
+        "a.txt": "old a", "b.txt": "old b"}
+    assert stat_.S_IMODE((out / "b.txt").stat().st_mode) == 0o444
+
+
+def test_compile_never_replaces_a_read_only_table(tmp_path):
+    """The tables heed a read-only file as every other write does: compile refuses it,
+    names it, and leaves the old tables whole; a read-only table it need not change is
+    no obstacle."""
+    from conftest import small_content
+
+    content, out = small_content(tmp_path / "content"), tmp_path / "gen"
+    assert invoke_cli("compile", "--content", str(content), "--out", str(out)).exit_code == 0
+    for table in out.iterdir():
+        table.chmod(0o444)
+    assert invoke_cli("compile", "--content", str(content), "--out", str(out)).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    import re as re_
+
+    page = next((content / "pages").glob("*.page"))  # a 銘 one more: pages.py changes
+    text = page.read_text(encoding="utf-8")
+    page.write_text(re_.sub(r"銘\s+(\d+)", lambda m: f"銘 {int(m.group(1)) + 1}", text, count=1),
+                    encoding="utf-8")
+    result = invoke_cli("compile", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "読み取り専用のファイルです" in result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
