@@ -174,8 +174,7 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
     order = sorted(files, key=lambda name: name in MANIFEST_NAMES)  # stable: manifest last
     with _folder_lock(out) as folder:
         _remove_stray_temps(out, files)
-        for name in order:
-            disk.check_target(out / name)
+        found = {name: disk.check_target(out / name) for name in order}
         staged: list[tuple[str, Path]] = []
         previous: dict[str, bytes | None] = {}
         changed: list[str] = []
@@ -184,10 +183,8 @@ def write_atomically(out: Path, files: dict[str, str | bytes]) -> list[str]:
                 data, target = utf8(files[name]), out / name
                 if _holds(target, data):
                     continue
-                try:  # a table made read-only is a lock too, heeded as contract.disk heeds it
-                    disk.not_read_only(target, target.stat())
-                except FileNotFoundError:
-                    pass
+                # a table made read-only is a lock too, heeded as contract.disk heeds it
+                disk.not_read_only(target, found[name])
                 previous[name] = _previous_bytes(target)
                 fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
                 staged.append((name, Path(tmp)))  # before writing: cleaned up if writing fails

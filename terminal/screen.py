@@ -698,12 +698,12 @@ def _hand_blocks(rows: list[_HandRow], caption: str) -> Group:
     跨ぐ and ダメージ each with its name (no header names them), then its rules indented."""
     from rich.padding import Padding
 
-    names = (W.variable.year, W.variable.steps, "", W.condition_word.crosses, "ダメージ")
+    crosses = W.condition_word.crosses  # its cell is a mark: the word alone says it
+    names = (W.variable.year, W.variable.steps, "", crosses, "ダメージ")
     blocks = []
     for row in rows:
         number, page, *facts = row.cells
-        said = [f"{name} {value}" if name and name != W.condition_word.crosses else
-                (name if name and value else value)
+        said = [name if name == crosses else f"{name} {value}".strip()
                 for name, value in zip(names, facts) if value]
         blocks.append(Text("  ".join([f"{number} {page}", *said]), style=row.style or ""))
         blocks.append(Padding(row.body, (0, 0, 0, 2), style=row.style or ""))
